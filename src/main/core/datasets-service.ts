@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import type { ImportResult } from '../../shared/domain';
+import { parseDatasetFile } from '../import';
+import { findDatasetByHash, insertDataset } from '../store/datasets';
+import type { Database } from '../store/db';
+import { AppError } from './errors';
+
+export interface ImportRequest {
+  fileName: string;
+  bytes: Uint8Array;
+  name?: string;
+}
+
+/**
+ * Validates a whole file before writing anything, then writes it in one transaction.
+ * The same bytes imported twice give back the first dataset instead of a copy.
+ */
+export function importDataset(db: Database, req: ImportRequest): ImportResult {
+  const contentHash = createHash('sha256').update(req.bytes).digest('hex');
+  const existing = findDatasetByHash(db, contentHash);
+  if (existing) return { dataset: existing, duplicate: true };
+  const parsed = parseDatasetFile(req.fileName, req.bytes);
+  const name = req.name ?? basename(req.fileName, extname(req.fileName));
+  const dataset = insertDataset(db, {
+    name,
+    sourceFile: basename(req.fileName),
+    format: parsed.format,
+    contentHash,
+    items: parsed.items,
+  });
+  return { dataset, duplicate: false };
+}
+
+export function importDatasetFromPath(db: Database, path: string, name?: string): ImportResult {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
+    throw new AppError('invalid_input', `${path}: ${reason}`, [{ file: path, message: reason }]);
+  }
+  return importDataset(db, { fileName: path, bytes, name });
+}

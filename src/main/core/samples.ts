@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import { resourcesDir } from './paths';
+
+export interface Sample {
+  id: string;
+  name: string;
+  file: string;
+  itemCount: number;
+  license: string;
+}
+
+/** Datasets shipped with the app, so a new user can start without a file of their own. */
+export const SAMPLES: Sample[] = [
+  {
+    id: 'llmbar',
+    name: 'LLMBar',
+    file: 'samples/llmbar.jsonl',
+    itemCount: 419,
+    license: 'MIT (c) 2023 Princeton Natural Language Processing; see resources/samples/LLMBAR-LICENSE',
+  },
+];
+
+export function samplePath(sample: Sample): string {
+  return join(resourcesDir(), sample.file);
+}

@@ -1,0 +1,43 @@
+// The provider-neutral request a protocol plans and the engine sends. Its canonical JSON
+// (with the endpoint name) is what the ledger hashes, so it must hold everything that
+// changes the answer, and nothing that does not (no keys, no timeouts).
+
+export type StructuredOutputMode = 'json_schema' | 'json_object' | 'text';
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ResponseSchema {
+  /** DESIGN.md section 6: 'language_variant' or 'pairwise_verdict'. */
+  name: string;
+  description?: string;
+  /** A JSON Schema object (strict: all properties required, no additional properties). */
+  schema: Record<string, unknown>;
+}
+
+export interface ChatRequestSpec {
+  /** The provider name from the experiment config (e.g. "openai", "local"). */
+  provider: string;
+  model: string;
+  system?: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** The structured answer wanted; how it is asked for depends on the provider's mode. */
+  response: ResponseSchema;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+/** What the engine stores for a done request: the raw text and the parsed JSON object. */
+export interface ChatResult {
+  text: string;
+  json: unknown;
+  usage: Usage;
+}

@@ -1,0 +1,164 @@
+import type { DatasetFormat, DatasetSummary, Item, ItemRow, Label } from '../../shared/domain';
+import type { Database } from './db';
+
+export interface NewItem {
+  sourceId: string;
+  subset: string | null;
+  instruction: string;
+  output1: string;
+  output2: string;
+  label: Label;
+}
+
+export interface NewDataset {
+  name: string;
+  sourceFile: string;
+  format: DatasetFormat;
+  contentHash: string;
+  items: NewItem[];
+}
+
+const PREVIEW_CHARS = 240;
+
+interface DatasetRow {
+  id: number;
+  name: string;
+  source_file: string;
+  format: DatasetFormat;
+  content_hash: string;
+  created_at: string;
+}
+
+function summarize(db: Database, row: DatasetRow): DatasetSummary {
+  const subsets = db
+    .prepare(
+      `SELECT COALESCE(subset, '') AS subset, COUNT(*) AS count FROM items WHERE dataset_id = ?
+       GROUP BY subset ORDER BY MIN(position)`,
+    )
+    .all(row.id) as { subset: string; count: number }[];
+  return {
+    id: row.id,
+    name: row.name,
+    sourceFile: row.source_file,
+    format: row.format,
+    contentHash: row.content_hash,
+    itemCount: subsets.reduce((n, s) => n + s.count, 0),
+    subsets,
+    createdAt: row.created_at,
+  };
+}
+
+export function findDatasetByHash(db: Database, contentHash: string): DatasetSummary | undefined {
+  const row = db.prepare('SELECT * FROM datasets WHERE content_hash = ?').get(contentHash) as DatasetRow | undefined;
+  return row && summarize(db, row);
+}
+
+export function getDataset(db: Database, id: number): DatasetSummary | undefined {
+  const row = db.prepare('SELECT * FROM datasets WHERE id = ?').get(id) as DatasetRow | undefined;
+  return row && summarize(db, row);
+}
+
+export function listDatasets(db: Database): DatasetSummary[] {
+  const rows = db.prepare('SELECT * FROM datasets ORDER BY id').all() as DatasetRow[];
+  return rows.map((r) => summarize(db, r));
+}
+
+/** Writes a dataset and all its items in one transaction: all or nothing. */
+export function insertDataset(db: Database, ds: NewDataset): DatasetSummary {
+  const id = db.transaction(() => {
+    const info = db
+      .prepare('INSERT INTO datasets (name, source_file, format, content_hash) VALUES (?, ?, ?, ?)')
+      .run(ds.name, ds.sourceFile, ds.format, ds.contentHash);
+    const datasetId = Number(info.lastInsertRowid);
+    const ins = db.prepare(
+      `INSERT INTO items (dataset_id, source_id, position, subset, instruction, output_1, output_2, label)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    ds.items.forEach((it, i) =>
+      ins.run(datasetId, it.sourceId, i + 1, it.subset, it.instruction, it.output1, it.output2, it.label),
+    );
+    return datasetId;
+  })();
+  return getDataset(db, id)!;
+}
+
+export function deleteDataset(db: Database, id: number): boolean {
+  return db.prepare('DELETE FROM datasets WHERE id = ?').run(id).changes > 0;
+}
+
+export interface ItemFilter {
+  subset?: string;
+  search?: string;
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+export function listItems(db: Database, datasetId: number, filter: ItemFilter = {}): ItemRow[] {
+  const where = ['dataset_id = ?'];
+  const args: (string | number)[] = [datasetId];
+  if (filter.subset !== undefined) {
+    where.push(filter.subset === '' ? 'subset IS NULL' : 'subset = ?');
+    if (filter.subset !== '') args.push(filter.subset);
+  }
+  const q = filter.search?.trim();
+  if (q) {
+    const like = `%${escapeLike(q)}%`;
+    where.push(
+      `(source_id LIKE ? ESCAPE '\\' OR instruction LIKE ? ESCAPE '\\' OR output_1 LIKE ? ESCAPE '\\' OR output_2 LIKE ? ESCAPE '\\')`,
+    );
+    args.push(like, like, like, like);
+  }
+  const rows = db
+    .prepare(
+      `SELECT id, source_id, subset, label, substr(instruction, 1, ${PREVIEW_CHARS}) AS preview
+       FROM items WHERE ${where.join(' AND ')} ORDER BY position`,
+    )
+    .all(...args) as { id: number; source_id: string; subset: string | null; label: Label; preview: string }[];
+  return rows.map((r) => ({
+    id: r.id,
+    sourceId: r.source_id,
+    subset: r.subset,
+    label: r.label,
+    instructionPreview: r.preview,
+  }));
+}
+
+interface ItemDbRow {
+  id: number;
+  dataset_id: number;
+  source_id: string;
+  position: number;
+  subset: string | null;
+  instruction: string;
+  output_1: string;
+  output_2: string;
+  label: Label;
+}
+
+function toItem(r: ItemDbRow): Item {
+  return {
+    id: r.id,
+    datasetId: r.dataset_id,
+    sourceId: r.source_id,
+    position: r.position,
+    subset: r.subset,
+    instruction: r.instruction,
+    output1: r.output_1,
+    output2: r.output_2,
+    label: r.label,
+  };
+}
+
+export function getItem(db: Database, itemId: number): Item | undefined {
+  const r = db.prepare('SELECT * FROM items WHERE id = ?').get(itemId) as ItemDbRow | undefined;
+  return r && toItem(r);
+}
+
+/** All items of a dataset in file order, full text (protocols plan from these). */
+export function allItems(db: Database, datasetId: number): Item[] {
+  return (db.prepare('SELECT * FROM items WHERE dataset_id = ? ORDER BY position').all(datasetId) as ItemDbRow[]).map(
+    toItem,
+  );
+}

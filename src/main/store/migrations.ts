@@ -1,0 +1,145 @@
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+// Append only: a migration that shipped is never edited, so every user's file can be
+// brought to the current schema by running what it has not run yet.
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'datasets and items',
+    up: `
+      CREATE TABLE datasets (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        source_file TEXT NOT NULL,
+        format TEXT NOT NULL,
+        content_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+      );
+      CREATE TABLE items (
+        id INTEGER PRIMARY KEY,
+        dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+        source_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        subset TEXT,
+        instruction TEXT NOT NULL,
+        output_1 TEXT NOT NULL,
+        output_2 TEXT NOT NULL,
+        label INTEGER NOT NULL CHECK (label IN (1, 2)),
+        UNIQUE (dataset_id, source_id)
+      );
+      CREATE INDEX items_dataset_subset ON items(dataset_id, subset, position);
+    `,
+  },
+  {
+    version: 2,
+    name: 'experiments, variants, request ledger, judgments',
+    up: `
+      CREATE TABLE experiments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        protocol TEXT NOT NULL,
+        dataset_id INTEGER NOT NULL REFERENCES datasets(id),
+        config_json TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'draft'
+          CHECK (status IN ('draft','running','paused','cancelled','finished','failed')),
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+      );
+      -- The ledger: one row per distinct paid request, written before it is sent.
+      -- hash = content hash of (endpoint, model, parameters, messages): the same request
+      -- from any experiment is the same row, so a stored response is never paid twice.
+      CREATE TABLE requests (
+        id INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL UNIQUE,
+        endpoint TEXT NOT NULL,
+        model TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending'
+          CHECK (status IN ('pending','in_flight','done','failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        response_text TEXT,
+        response_json TEXT,
+        failure_reason TEXT,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        cached_tokens INTEGER,
+        cost_usd REAL,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+      );
+      CREATE INDEX requests_status ON requests(status);
+      -- Which requests an experiment needs, and for what (its plan).
+      CREATE TABLE experiment_requests (
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        request_id INTEGER NOT NULL REFERENCES requests(id),
+        purpose TEXT NOT NULL,
+        PRIMARY KEY (experiment_id, request_id, purpose)
+      );
+      CREATE TABLE variants (
+        id INTEGER PRIMARY KEY,
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        item_id INTEGER NOT NULL REFERENCES items(id),
+        language TEXT NOT NULL,
+        instruction TEXT NOT NULL,
+        output_1 TEXT NOT NULL,
+        output_2 TEXT NOT NULL,
+        model TEXT,
+        prompt_hash TEXT,
+        request_id INTEGER REFERENCES requests(id),
+        audit_json TEXT NOT NULL DEFAULT '[]',
+        manual INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        UNIQUE (experiment_id, item_id, language)
+      );
+      CREATE TABLE judgments (
+        id INTEGER PRIMARY KEY,
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        judge TEXT NOT NULL,
+        item_id INTEGER NOT NULL REFERENCES items(id),
+        kind TEXT NOT NULL,
+        language TEXT NOT NULL,
+        ord TEXT NOT NULL,
+        request_id INTEGER REFERENCES requests(id),
+        status TEXT NOT NULL CHECK (status IN ('ok','failed')),
+        winner TEXT,
+        confidence REAL,
+        reason TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (experiment_id, judge, item_id, kind, language, ord)
+      );
+      CREATE INDEX judgments_experiment ON judgments(experiment_id, judge);
+    `,
+  },
+];
+
+export function appliedVersions(db: Database): number[] {
+  return (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map(
+    (r) => r.version,
+  );
+}
+
+/** Runs every migration the file has not run yet, each in its own transaction. */
+export function migrate(db: Database, list: Migration[] = migrations): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+  )`);
+  const done = new Set(appliedVersions(db));
+  const ran: number[] = [];
+  for (const m of [...list].sort((a, b) => a.version - b.version)) {
+    if (done.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.up);
+      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    })();
+    ran.push(m.version);
+  }
+  return ran;
+}

@@ -1,0 +1,75 @@
+// Domain types shared by the core, the doors and the renderer. Types only: no runtime code.
+
+export type Label = 1 | 2;
+export type DatasetFormat = 'llmbar-jsonl' | 'llmbar-json' | 'csv';
+
+export interface SubsetCount {
+  subset: string;
+  count: number;
+}
+
+export interface DatasetSummary {
+  id: number;
+  name: string;
+  sourceFile: string;
+  format: DatasetFormat;
+  contentHash: string;
+  itemCount: number;
+  subsets: SubsetCount[];
+  createdAt: string;
+}
+
+/** A row of the item table: enough to list, filter and pick an item. */
+export interface ItemRow {
+  id: number;
+  sourceId: string;
+  subset: string | null;
+  label: Label;
+  /** The instruction, cut to a preview length. */
+  instructionPreview: string;
+}
+
+export interface Item {
+  id: number;
+  datasetId: number;
+  sourceId: string;
+  position: number;
+  subset: string | null;
+  instruction: string;
+  output1: string;
+  output2: string;
+  label: Label;
+}
+
+export interface ImportResult {
+  dataset: DatasetSummary;
+  /** True when the same file content was imported before: nothing new was written. */
+  duplicate: boolean;
+}
+
+/** One problem in an input file, located as precisely as the format allows. */
+export interface InputIssue {
+  file: string;
+  /** 1-based line in the file (JSONL, JSON when known, CSV physical line). */
+  line?: number;
+  /** 1-based data row (CSV) or array index + 1 (JSON). */
+  row?: number;
+  field?: string;
+  message: string;
+}
+
+export type ErrorCode = 'invalid_input' | 'invalid_params' | 'not_found' | 'conflict' | 'internal';
+
+/** The error shape that crosses every door. */
+export interface ApiErrorPayload {
+  code: ErrorCode;
+  message: string;
+  issues?: InputIssue[];
+}
+
+export interface AppInfo {
+  version: string;
+  dataDir: string;
+  door: 'electron' | 'web' | 'cli';
+  samples: { id: string; name: string; itemCount: number }[];
+}

@@ -1,0 +1,142 @@
+// Judge-LS result types (DESIGN.md sections 5 and 8). Rates are fractions in [0, 1];
+// a CI is [low, high]. Field names are the export contract: do not rename.
+
+export type Language = 'EN' | 'ZH' | 'LS';
+export type TargetLanguage = Exclude<Language, 'EN'>;
+export type Comparison = 'EN-ZH' | 'EN-LS';
+export type QualityOrder = 'orig' | 'swap';
+export type ProbeOrder = 'en_zh' | 'zh_en';
+export type Winner = 'A' | 'B' | 'tie';
+export type CI = [number, number];
+
+/** One stored verdict as metrics see it (status failed: winner is null). */
+export interface JudgmentRecord {
+  judge: string;
+  itemId: string;
+  subset: string | null;
+  gold: 1 | 2;
+  kind: 'quality' | 'tie_probe';
+  /** Quality: EN | ZH | LS; tie probe: 'EN-ZH'. */
+  language: Language | 'EN-ZH';
+  order: QualityOrder | ProbeOrder;
+  status: 'ok' | 'failed';
+  winner: Winner | null;
+  confidence?: number | null;
+  reason?: string | null;
+  failureReason?: string | null;
+  attempts?: number;
+}
+
+export interface QualityRow {
+  judge: string;
+  language: Language;
+  n: number;
+  accuracy_strict: number;
+  accuracy_strict_ci: CI;
+  accuracy_tie_half: number;
+  accuracy_tie_half_ci: CI;
+  position_a_rate: number;
+  tie_rate: number;
+}
+
+export interface InvarianceRow {
+  judge: string;
+  comparison: Comparison;
+  n: number;
+  flip_rate: number;
+  flip_rate_ci: CI;
+  correctness_flip_rate: number;
+  correctness_flip_rate_ci: CI;
+  both_correct: number;
+  en_only_correct: number;
+  target_only_correct: number;
+  both_wrong: number;
+  mcnemar_p: number;
+}
+
+export interface PositionRow {
+  judge: string;
+  language: Language;
+  n: number;
+  inconsistency_rate: number;
+  inconsistency_rate_ci: CI;
+}
+
+export interface TieProbeRow {
+  judge: string;
+  n: number;
+  en_wins: number;
+  zh_wins: number;
+  ties: number;
+  en_win_rate: number;
+  en_win_rate_ci: CI;
+  zh_win_rate: number;
+  zh_win_rate_ci: CI;
+  tie_rate: number;
+  tie_rate_ci: CI;
+  /** en_wins / (en_wins + zh_wins); null when there is no non-tie probe. */
+  en_share_non_tie: number | null;
+  binomial_p: number;
+}
+
+export interface SubsetQualityRow {
+  judge: string;
+  subset: string;
+  language: Language;
+  n: number;
+  accuracy_tie_half: number;
+  accuracy_tie_half_ci: CI;
+}
+
+export interface SubsetFlipRow {
+  judge: string;
+  subset: string;
+  comparison: Comparison;
+  n: number;
+  flip_rate: number;
+  flip_rate_ci: CI;
+}
+
+export interface AuditCheck {
+  rule: string;
+  description: string;
+  threshold?: number;
+}
+
+export interface FlaggedItem {
+  item_id: string;
+  reasons: string[];
+}
+
+export interface UsageRow {
+  /** A judge label, or 'transformer'. */
+  role: string;
+  judge: string;
+  model: string;
+  calls: number;
+  cache_hits: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  cost_usd: number;
+}
+
+export interface FailureRow {
+  judge: string;
+  kind: string;
+  reason: string;
+  count: number;
+}
+
+export interface JudgeLsMetrics {
+  quality: QualityRow[];
+  language_invariance: InvarianceRow[];
+  position: PositionRow[];
+  tie_probe: TieProbeRow[];
+  subset_quality: SubsetQualityRow[];
+  subset_flip: SubsetFlipRow[];
+  audit: { checks: AuditCheck[]; flagged: FlaggedItem[] };
+  sensitivity: { excluded_item_ids: string[]; quality: QualityRow[]; language_invariance: InvarianceRow[] };
+  usage: UsageRow[];
+  failures: FailureRow[];
+}
