@@ -1,0 +1,16 @@
+/**
+ * Statistics for the Judge-LS metrics (DESIGN.md section 5): Wilson and normal-approximation
+ * intervals, the exact two-sided binomial test and the exact McNemar test. Pure functions, no
+ * dependencies.
+ *
+ * The tests (stats.test.ts) compare these against test/fixtures/stats/reference.json, which
+ * scripts/gen-stats-fixtures.py computes with independent implementations: scipy.stats.binomtest
+ * (p-values), statsmodels proportion_confint(method='wilson') (Wilson intervals) and numpy with
+ * scipy.stats.norm (mean intervals); the JSON records the versions used. The fixture is committed, so
+ * the tests need no Python. To regenerate it (Debian: apt-get install python3-scipy python3-statsmodels):
+ *
+ *     /usr/bin/python3 scripts/gen-stats-fixtures.py
+ */
+export type { CI } from './intervals';
+export { mean, meanNormalInterval, wilsonInterval } from './intervals';
+export { binomialPmf, binomialTestTwoSided, mcnemarExact } from './binomial';
