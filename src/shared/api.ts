@@ -44,3 +44,21 @@ export const IPC_EVENT_CHANNEL = 'judge-lab:event';
 
 /** The envelope every door returns, so errors keep their code and issues across IPC and HTTP. */
 export type Envelope<T> = { ok: true; result: T } | { ok: false; error: import('./domain').ApiErrorPayload };
+
+/** Runtime list of methods: the preload and the web door refuse anything else. */
+export const METHOD_NAMES = [
+  'app.info',
+  'datasets.list',
+  'datasets.import',
+  'datasets.loadSample',
+  'datasets.delete',
+  'items.list',
+  'items.get',
+] as const satisfies readonly MethodName[];
+
+export const EVENT_NAMES = ['datasets.changed'] as const satisfies readonly EventName[];
+
+// Compile-time checks that the runtime lists name every method and event.
+type AssertNever<T extends never> = T;
+export type EveryMethodListed = AssertNever<Exclude<MethodName, (typeof METHOD_NAMES)[number]>>;
+export type EveryEventListed = AssertNever<Exclude<EventName, (typeof EVENT_NAMES)[number]>>;

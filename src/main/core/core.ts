@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { ApiEvents, EventName, MethodName, ParamsOf, ResultOf } from '../../shared/api';
+import { EVENT_NAMES, type ApiEvents, type EventName, type MethodName, type ParamsOf, type ResultOf } from '../../shared/api';
 import type { AppInfo } from '../../shared/domain';
 import { deleteDataset, getItem, listDatasets, listItems } from '../store/datasets';
 import { DB_FILE_NAME, openDatabase, type Database } from '../store/db';
@@ -54,8 +54,7 @@ export class Core {
 
   /** Every event, for doors that forward all of them (IPC, WebSocket). */
   onAny(listener: (event: EventName, payload: unknown) => void): () => void {
-    const names: EventName[] = ['datasets.changed'];
-    const offs = names.map((n) => this.on(n, (p) => listener(n, p)));
+    const offs = EVENT_NAMES.map((n) => this.on(n, (p) => listener(n, p)));
     return () => offs.forEach((off) => off());
   }
 

@@ -1,0 +1,121 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Core } from './core/core';
+import { AppError, formatIssue } from './core/errors';
+import { rendererDir, resolveDataDir } from './core/paths';
+import { APP_VERSION } from './core/version';
+import { startWebServer } from './doors/web';
+
+/** Exit codes of DESIGN.md section 7. */
+export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
+
+interface GlobalOptions {
+  dataDir?: string;
+}
+
+function openCore(cmd: Command): Core {
+  const { dataDir } = cmd.optsWithGlobals<GlobalOptions>();
+  return new Core({ dataDir: resolveDataDir(dataDir), door: 'cli' });
+}
+
+/** Runs one command with the core open, closing it on the way out. */
+async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Promise<T> {
+  const core = openCore(cmd);
+  try {
+    return await fn(core);
+  } finally {
+    core.close();
+  }
+}
+
+export function buildProgram(out: (s: string) => void = (s) => process.stdout.write(s)): Command {
+  const program = new Command('judge-lab')
+    .description('Audit LLM judges: language switching, answer order, references, formats.')
+    .version(APP_VERSION)
+    .addOption(new Option('--data-dir <dir>', 'where experiments are stored (default: the app data folder)').env(
+      'JUDGE_LAB_HOME',
+    ))
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('import')
+    .description('import a dataset: LLMBar JSONL/JSON (also upstream dataset.json) or CSV with a header')
+    .argument('<file>', 'the file to import')
+    .option('--name <name>', 'dataset name (default: the file name)')
+    .action((file: string, opts: { name?: string }, cmd: Command) =>
+      withCore(cmd, (core) => {
+        const { dataset, duplicate } = core.importFile(file, opts.name);
+        const subsets = dataset.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
+        out(
+          duplicate
+            ? `Already imported as dataset ${dataset.id} "${dataset.name}" (${dataset.itemCount} items); nothing added.\n`
+            : `Imported dataset ${dataset.id} "${dataset.name}": ${dataset.itemCount} items (${subsets}).\n`,
+        );
+      }),
+    );
+
+  program
+    .command('list')
+    .description('list datasets and experiments')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const datasets = await core.call('datasets.list', undefined);
+        if (opts.json) return out(JSON.stringify({ datasets }, null, 2) + '\n');
+        if (!datasets.length) return out('No datasets yet. Import one with: judge-lab import <file>\n');
+        out('Datasets\n');
+        for (const d of datasets) {
+          const subsets = d.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
+          out(`  ${d.id}  ${d.name}  ${d.itemCount} items  [${subsets}]  ${d.sourceFile}\n`);
+        }
+      }),
+    );
+
+  program
+    .command('serve')
+    .description('start the local web app on 127.0.0.1 and print its URL')
+    .option('--port <n>', 'port (default: a free one)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number 0–65535');
+      return n;
+    })
+    .action(async (opts: { port?: number }, cmd: Command) => {
+      const core = openCore(cmd);
+      const staticDir = rendererDir();
+      const server = await startWebServer({ core, port: opts.port, staticDir });
+      if (!staticDir) process.stderr.write('No built UI found (run npm run build); serving the API only.\n');
+      out(`Judge Lab is running at ${server.url}\nData: ${core.dataDir}\nPress Ctrl+C to stop.\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+      core.close();
+    });
+
+  return program;
+}
+
+/** Parses argv, runs, and maps every failure to the documented exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end through here with exit code 0.
+      if (err.exitCode === 0) return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (err instanceof AppError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      for (const issue of err.issues.slice(0, 50)) process.stderr.write(`  ${formatIssue(issue)}\n`);
+      if (err.issues.length > 50) process.stderr.write(`  … and ${err.issues.length - 50} more\n`);
+      return err.code === 'internal' ? EXIT.runtime : EXIT.usage;
+    }
+    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return EXIT.runtime;
+  }
+}

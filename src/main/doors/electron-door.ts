@@ -1,0 +1,75 @@
+// The Electron door: window options, IPC wiring and the sender check. Kept free of app
+// lifecycle so tests can drive it with a stubbed 'electron' module.
+import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { EVENT_NAMES, METHOD_NAMES, type Envelope } from '../../shared/api';
+import type { Core } from '../core/core';
+import { toErrorPayload } from '../core/errors';
+
+export const IPC_PREFIX = 'api:';
+export const EVENT_CHANNEL = 'api-event';
+
+export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 840,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Judge Lab',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  };
+}
+
+/**
+ * Only our own page may call the API: the packaged file:// renderer, or the dev
+ * server electron-vite starts (ELECTRON_RENDERER_URL) during development.
+ */
+export function makeSenderCheck(devServerUrl?: string) {
+  return (event: Pick<IpcMainInvokeEvent, 'senderFrame'>): boolean => {
+    const url = event.senderFrame?.url;
+    if (!url) return false;
+    if (devServerUrl && url.startsWith(new URL(devServerUrl).origin + '/')) return true;
+    return url.startsWith('file://');
+  };
+}
+
+/** One ipcMain.handle per API method; the core validates the payload. */
+export function registerIpc(
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
+  core: Pick<Core, 'call'>,
+  isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
+): () => void {
+  for (const method of METHOD_NAMES) {
+    ipcMain.handle(IPC_PREFIX + method, async (event, params: unknown): Promise<Envelope<unknown>> => {
+      if (!isTrustedSender(event)) {
+        return { ok: false, error: { code: 'invalid_params', message: 'Untrusted sender' } };
+      }
+      try {
+        return { ok: true, result: (await core.call(method, params)) ?? null };
+      } catch (err) {
+        return { ok: false, error: toErrorPayload(err) };
+      }
+    });
+  }
+  return () => METHOD_NAMES.forEach((m) => ipcMain.removeHandler(IPC_PREFIX + m));
+}
+
+/** Pushes every core event to the window. */
+export function forwardEvents(core: Pick<Core, 'onAny'>, target: () => WebContents | undefined): () => void {
+  return core.onAny((event, payload) => {
+    const wc = target();
+    if (wc && !wc.isDestroyed()) wc.send(EVENT_CHANNEL, { event, payload });
+  });
+}
+
+export { EVENT_NAMES };

@@ -1,0 +1,199 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { METHOD_NAMES, type Envelope, type MethodName } from '../../shared/api';
+import type { Core } from '../core/core';
+import { toErrorPayload } from '../core/errors';
+
+export interface WebServerOptions {
+  core: Core;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The built renderer; without it only the API is served. */
+  staticDir?: string;
+  /** Fixed token for tests; random per start otherwise. */
+  token?: string;
+}
+
+export interface WebServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+// Only loopback: the API can read and spend with the user's keys.
+const HOST = '127.0.0.1';
+const MAX_BODY_BYTES = 512 * 1024 * 1024;
+const KNOWN_METHODS = new Set<string>(METHOD_NAMES);
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+};
+
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+function sameToken(given: string | null | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('Request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Serves the renderer and the core's API on 127.0.0.1, behind a per-start token. */
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const { core } = opts;
+  let port = 0;
+
+  // DNS rebinding defence: a browser on another site can resolve its own name to
+  // 127.0.0.1, but it cannot make the Host header say 127.0.0.1 or localhost.
+  const hostAllowed = (host: string | undefined) => host === `${HOST}:${port}` || host === `localhost:${port}`;
+  // Browsers always send Origin on cross-origin POSTs and WebSocket handshakes; tools
+  // such as the CLI or curl send none and still need the token.
+  const originAllowed = (origin: string | undefined) =>
+    origin === undefined || origin === `http://${HOST}:${port}` || origin === `http://localhost:${port}`;
+
+  const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    if (!opts.staticDir) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'No UI built' } });
+    const root = opts.staticDir;
+    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const file = normalize(join(root, rel));
+    if (!file.startsWith(root + sep) && file !== root) return sendJson(res, 403, { ok: false });
+    const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
+    res.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream',
+      'Content-Security-Policy': CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(target).pipe(res);
+  };
+
+  const handleCall = async (req: IncomingMessage, res: ServerResponse, method: string) => {
+    const auth = req.headers.authorization;
+    const given = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+    if (!sameToken(given, token)) {
+      return sendJson(res, 401, { ok: false, error: { code: 'invalid_params', message: 'Missing or wrong token' } });
+    }
+    if (!KNOWN_METHODS.has(method)) {
+      return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `Unknown method "${method}"` } });
+    }
+    let envelope: Envelope<unknown>;
+    try {
+      const text = await readBody(req);
+      const body = text ? (JSON.parse(text) as { params?: unknown }) : {};
+      const result = await core.call(method as MethodName, body.params);
+      envelope = { ok: true, result: result ?? null };
+    } catch (err) {
+      envelope = { ok: false, error: toErrorPayload(err) };
+    }
+    sendJson(res, 200, envelope);
+  };
+
+  const server = createServer((req, res) => {
+    if (!hostAllowed(req.headers.host)) return sendJson(res, 403, { ok: false, error: { message: 'Bad Host' } });
+    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+    if (url.pathname.startsWith('/api/')) {
+      if (!originAllowed(req.headers.origin)) {
+        return sendJson(res, 403, { ok: false, error: { code: 'invalid_params', message: 'Foreign origin' } });
+      }
+      const m = /^\/api\/call\/([\w.]+)$/.exec(url.pathname);
+      if (req.method === 'POST' && m) {
+        handleCall(req, res, m[1]).catch((err) => sendJson(res, 500, { ok: false, error: toErrorPayload(err) }));
+        return;
+      }
+      return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'No such endpoint' } });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false });
+    serveStatic(req, res, url.pathname);
+  });
+
+  const wss = new WebSocketServer({ noServer: true });
+  const clients = new Set<WebSocket>();
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+    const ok =
+      url.pathname === '/api/events' &&
+      hostAllowed(req.headers.host) &&
+      originAllowed(req.headers.origin) &&
+      sameToken(url.searchParams.get('token'), token);
+    if (!ok) {
+      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws);
+      ws.on('close', () => clients.delete(ws));
+    });
+  });
+  const offEvents = core.onAny((event, payload) => {
+    const msg = JSON.stringify({ event, payload });
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(msg);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, HOST, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${HOST}:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      offEvents();
+      for (const ws of clients) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

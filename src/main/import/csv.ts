@@ -1,0 +1,133 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import type { InputIssue } from '../../shared/domain';
+import { LineIndex } from './position';
+import type { ReadResult, SourceRecord } from './record';
+
+/** Columns the validator reads; any other column is carried by the file but ignored. */
+const KNOWN_COLUMNS = ['id', 'subset', 'instruction', 'input', 'output_1', 'output_2', 'label'];
+
+interface RawRow {
+  cells: string[];
+  line: number;
+}
+
+function csvErrorMessage(err: CsvError): string {
+  switch (err.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'unclosed quote: a quoted field that starts in this record is never closed (the file ends inside it)';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return 'text follows a closing quote; inside a quoted field write a quote as two quotes ("")';
+    case 'INVALID_OPENING_QUOTE':
+      return 'a quote appears inside an unquoted field; quote the whole field and write the quote as ""';
+    default:
+      return err.message.replace(/ (at|on) line \d+/, '');
+  }
+}
+
+/**
+ * Splits the text into rows with the physical line each one starts on. csv-parse's own line
+ * counter counts a CRLF inside a quoted field twice, so lines come from byte offsets instead.
+ */
+function readRows(file: string, text: string): { rows: RawRow[]; issue?: InputIssue; errorColumn?: number } {
+  const bytes = Buffer.from(text, 'utf8');
+  const lines = new LineIndex(bytes);
+  const rows: RawRow[] = [];
+  let recordEnd = 0;
+  const startLine = () => {
+    let i = recordEnd;
+    // Skipped blank lines belong to the next record's span: step over them.
+    while (bytes[i] === 0x0a || bytes[i] === 0x0d) i++;
+    return lines.line(i);
+  };
+  try {
+    parse(bytes, {
+      bom: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_column_count: true,
+      skip_empty_lines: true,
+      on_record: (cells: string[], info) => {
+        rows.push({ cells, line: startLine() });
+        recordEnd = info.bytes;
+        return null;
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    const column = typeof err.column === 'number' ? err.column : undefined;
+    return { rows, issue: { file, line: startLine(), message: csvErrorMessage(err) }, errorColumn: column };
+  }
+  return { rows, issue: undefined };
+}
+
+function quoteList(names: string[]): string {
+  return names.map((n) => JSON.stringify(n)).join(', ');
+}
+
+/** A CSV with a header row naming the columns (instruction or input, output_1, output_2, label). */
+export function readCsv(file: string, text: string): ReadResult {
+  const records: SourceRecord[] = [];
+  const issues: InputIssue[] = [];
+  const { rows, issue, errorColumn } = readRows(file, text);
+  const [header, ...dataRows] = rows;
+  if (issue) {
+    const column = errorColumn === undefined ? undefined : header?.cells[errorColumn];
+    if (column !== undefined) issue.field = column.trim().toLowerCase();
+    issues.push(issue);
+  }
+  if (!header) return { records, issues };
+
+  // Spreadsheets vary the case and pad header cells; the names themselves are the contract.
+  const names = header.cells.map((c) => c.trim().toLowerCase());
+  const index = new Map<string, number>();
+  names.forEach((name, i) => {
+    if (!KNOWN_COLUMNS.includes(name)) return;
+    const first = index.get(name);
+    if (first === undefined) index.set(name, i);
+    else {
+      issues.push({
+        file,
+        line: header.line,
+        field: name,
+        message: `column appears more than once in the header (columns ${first + 1} and ${i + 1})`,
+      });
+    }
+  });
+  const missing = ['output_1', 'output_2', 'label'].filter((n) => !index.has(n));
+  if (!index.has('instruction') && !index.has('input')) missing.unshift('instruction');
+  if (missing.length > 0) {
+    const oneCell = header.cells.length === 1 ? header.cells[0] : '';
+    const delimiterHint = /[;\t|]/.test(oneCell)
+      ? '; the header has a single column: the file seems to use another delimiter than ","'
+      : '';
+    issues.push({
+      file,
+      line: header.line,
+      message:
+        `header is missing required column${missing.length > 1 ? 's' : ''} ${quoteList(missing)}` +
+        (missing.includes('instruction') ? ' (or "input")' : '') +
+        `; found: ${quoteList(header.cells)}${delimiterHint}`,
+    });
+    return { records, issues };
+  }
+
+  let row = 0;
+  for (const { cells, line } of dataRows) {
+    // Spreadsheet exports end with rows of empty cells; they carry nothing.
+    if (cells.every((c) => c.trim() === '')) continue;
+    row++;
+    if (cells.length !== header.cells.length) {
+      issues.push({
+        file,
+        line,
+        row,
+        message: `has ${cells.length} columns, but the header has ${header.cells.length}`,
+      });
+      continue;
+    }
+    const value: Record<string, unknown> = {};
+    for (const [name, i] of index) value[name] = cells[i];
+    records.push({ value, line, row });
+  }
+  return { records, issues };
+}

@@ -1,0 +1,131 @@
+import type { InputIssue, Label } from '../../shared/domain';
+import type { NewItem } from '../store/datasets';
+import { showValue, typeName } from './issues';
+import type { SourceRecord } from './record';
+
+interface Checked {
+  record: SourceRecord;
+  /** The id the item will carry, when it could be determined. */
+  id?: string;
+  generated: boolean;
+  item?: NewItem;
+}
+
+function where(record: SourceRecord): string {
+  if (record.line !== undefined) return `line ${record.line}`;
+  return `row ${record.row}`;
+}
+
+/** Texts are kept exactly as written: LLMBar has fields whose edge whitespace is part of the data. */
+function readText(value: unknown, report: (message: string) => undefined): string | undefined {
+  if (value === undefined) return report('is missing');
+  if (typeof value !== 'string')
+    return report(`must be a string, got ${typeName(value)} (${showValue(value)})`);
+  if (value === '') return report('is empty');
+  if (value.trim() === '') return report('is whitespace-only');
+  return value;
+}
+
+/** Integer 1/2, or the strings "1"/"2" (what CSV cells and some exports hold). */
+function readLabel(value: unknown, report: (message: string) => undefined): Label | undefined {
+  if (value === undefined) return report('is missing');
+  if (value === '') return report('is empty');
+  if (value === 1 || value === '1') return 1;
+  if (value === 2 || value === '2') return 2;
+  return report(`must be 1 or 2, got ${showValue(value)}`);
+}
+
+function readSubset(value: unknown, report: (message: string) => undefined): string | null | undefined {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string')
+    return report(`must be a string, got ${typeName(value)} (${showValue(value)})`);
+  return value.trim() === '' ? null : value;
+}
+
+/** A source id as a string; `null` means the item has none and one is generated. */
+function readId(value: unknown, report: (message: string) => undefined): string | null | undefined {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return report(`must be a string or a number, got ${typeName(value)}`);
+  if (value.trim() === '') return report('is whitespace-only');
+  return value;
+}
+
+/**
+ * Checks every record and reports every problem (not just the first), then gives ids to items
+ * that have none the way LLMBar names its own: `<subset>-<NNN>`, NNN the 1-based position
+ * within that subset, or `item-<NNN>` without a subset.
+ */
+export function validateRecords(
+  file: string,
+  records: SourceRecord[],
+): { items: NewItem[]; issues: InputIssue[] } {
+  const issues: InputIssue[] = [];
+  const checked: Checked[] = [];
+  const perSubset = new Map<string, number>();
+
+  for (const record of records) {
+    const v = record.value;
+    const at = { file, line: record.line, row: record.row };
+    const reporter =
+      (field: string) =>
+      (message: string): undefined => {
+        issues.push({ ...at, field, message });
+        return undefined;
+      };
+    const instructionKey = 'instruction' in v ? 'instruction' : 'input' in v ? 'input' : undefined;
+    const instruction =
+      instructionKey === undefined
+        ? reporter('instruction')('is missing (the upstream name "input" is accepted too)')
+        : readText(v[instructionKey], reporter(instructionKey));
+    const output1 = readText(v.output_1, reporter('output_1'));
+    const output2 = readText(v.output_2, reporter('output_2'));
+    const label = readLabel(v.label, reporter('label'));
+    const subset = readSubset(v.subset, reporter('subset'));
+    const sourceId = readId(v.id, reporter('id'));
+
+    const entry: Checked = { record, generated: false };
+    if (subset !== undefined) {
+      const key = subset ?? 'item';
+      const position = (perSubset.get(key) ?? 0) + 1;
+      perSubset.set(key, position);
+      if (sourceId === null) {
+        entry.id = `${key}-${String(position).padStart(3, '0')}`;
+        entry.generated = true;
+      }
+    }
+    if (typeof sourceId === 'string') entry.id = sourceId;
+    if (
+      instruction !== undefined &&
+      output1 !== undefined &&
+      output2 !== undefined &&
+      label !== undefined &&
+      subset !== undefined &&
+      entry.id !== undefined
+    ) {
+      entry.item = { sourceId: entry.id, subset, instruction, output1, output2, label };
+    }
+    checked.push(entry);
+  }
+
+  const seen = new Map<string, Checked>();
+  for (const entry of checked) {
+    if (entry.id === undefined) continue;
+    const first = seen.get(entry.id);
+    if (!first) {
+      seen.set(entry.id, entry);
+      continue;
+    }
+    const id = JSON.stringify(entry.id);
+    let message = `duplicate id ${id}: also used on ${where(first.record)}`;
+    if (entry.generated) {
+      message = `duplicate id ${id}: this item has no id and its generated id is already used on ${where(first.record)}`;
+    } else if (first.generated) {
+      message = `duplicate id ${id}: ${where(first.record)} has no id and was given ${id} by its position`;
+    }
+    issues.push({ file, line: entry.record.line, row: entry.record.row, field: 'id', message });
+  }
+
+  const items = issues.length === 0 ? checked.map((c) => c.item!) : [];
+  return { items, issues };
+}
