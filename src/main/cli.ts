@@ -31,9 +31,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
   const program = new Command('judge-lab')
     .description('Audit LLM judges: language switching, answer order, references, formats.')
     .version(APP_VERSION)
-    .addOption(new Option('--data-dir <dir>', 'where experiments are stored (default: the app data folder)').env(
-      'JUDGE_LAB_HOME',
-    ))
+    .addOption(
+      new Option('--data-dir <dir>', 'where experiments are stored (default: the app data folder)').env(
+        'JUDGE_LAB_HOME',
+      ),
+    )
     .showHelpAfterError()
     .exitOverride();
 
@@ -76,7 +78,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .description('start the local web app on 127.0.0.1 and print its URL')
     .option('--port <n>', 'port (default: a free one)', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number 0–65535');
+      if (!Number.isInteger(n) || n < 0 || n > 65535)
+        throw new InvalidArgumentError('a port is a whole number 0–65535');
       return n;
     })
     .action(async (opts: { port?: number }, cmd: Command) => {

@@ -4,7 +4,9 @@ import { makeSenderCheck } from '../../src/main/doors/electron-door';
 describe('IPC sender check', () => {
   it('trusts the packaged file:// page only', () => {
     const check = makeSenderCheck();
-    expect(check({ senderFrame: { url: 'file:///opt/judge-lab/out/renderer/index.html' } } as never)).toBe(true);
+    expect(check({ senderFrame: { url: 'file:///opt/judge-lab/out/renderer/index.html' } } as never)).toBe(
+      true,
+    );
     expect(check({ senderFrame: { url: 'http://localhost:5173/' } } as never)).toBe(false);
   });
 

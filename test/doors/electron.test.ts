@@ -6,7 +6,8 @@ import { tempDir } from '../helpers/tmp';
 // so this records what the shell asks of it.
 const h = vi.hoisted(() => {
   const handlers = new Map<string, (event: unknown, params: unknown) => Promise<unknown>>();
-  const windows: { options: Record<string, unknown>; loaded?: string; handlers: Record<string, unknown> }[] = [];
+  const windows: { options: Record<string, unknown>; loaded?: string; handlers: Record<string, unknown> }[] =
+    [];
   const appHandlers: Record<string, (...a: unknown[]) => void> = {};
   const state = { userData: '', readyResolve: (() => {}) as () => void };
   const ready = new Promise<void>((r) => (state.readyResolve = r));
@@ -94,7 +95,10 @@ describe('Electron door (stubbed electron)', () => {
   });
 
   it('refuses calls from a foreign frame', async () => {
-    const res = await h.handlers.get('api:datasets.list')!({ senderFrame: { url: 'https://evil.example/' } }, undefined);
+    const res = await h.handlers.get('api:datasets.list')!(
+      { senderFrame: { url: 'https://evil.example/' } },
+      undefined,
+    );
     expect(res).toMatchObject({ ok: false, error: { message: 'Untrusted sender' } });
     const none = await h.handlers.get('api:datasets.list')!({ senderFrame: null }, undefined);
     expect(none).toMatchObject({ ok: false });

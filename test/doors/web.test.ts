@@ -35,7 +35,11 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
         port: server.port,
         path,
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), ...headers },
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(data),
+          ...headers,
+        },
       },
       (res) => {
         let text = '';
@@ -70,7 +74,11 @@ describe('local web door', () => {
   it('rejects a call from a foreign Origin even with the token', async () => {
     const r = await post('/api/call/datasets.list', {}, { ...auth(), Origin: 'http://evil.example' });
     expect(r.status).toBe(403);
-    const ok = await post('/api/call/datasets.list', {}, { ...auth(), Origin: `http://127.0.0.1:${server.port}` });
+    const ok = await post(
+      '/api/call/datasets.list',
+      {},
+      { ...auth(), Origin: `http://127.0.0.1:${server.port}` },
+    );
     expect(ok.status).toBe(200);
   });
 

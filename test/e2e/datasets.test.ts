@@ -13,7 +13,8 @@ let cleanup: () => void;
 let dir: string;
 const dialogs: string[] = [];
 
-const shot = (name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+const shot = (name: string) =>
+  page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
 
 beforeAll(async () => {
   assertBuilt();
@@ -69,8 +70,14 @@ describe('datasets in Chromium via judge-lab serve', () => {
     const evil = '<img src=x onerror=alert(1)><script>alert(2)</script>';
     writeFileSync(
       file,
-      JSON.stringify({ id: 'x1', subset: 'Evil', instruction: 'Say hi', output_1: evil, output_2: 'hi', label: 2 }) +
-        '\n',
+      JSON.stringify({
+        id: 'x1',
+        subset: 'Evil',
+        instruction: 'Say hi',
+        output_1: evil,
+        output_2: 'hi',
+        label: 2,
+      }) + '\n',
     );
     await page.goto(server.url);
     await page.getByTestId('import-input').setInputFiles(file);

@@ -15,9 +15,9 @@ function freshFile(): string {
 }
 
 function tables(db: BetterSqlite3.Database): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]).map(
-    (r) => r.name,
-  );
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]
+  ).map((r) => r.name);
 }
 
 describe('store migrations on a real file', () => {
@@ -36,7 +36,9 @@ describe('store migrations on a real file', () => {
     migrate(db, migrations.slice(0, 1));
     expect(tables(db)).toEqual(expect.arrayContaining(['datasets', 'items', 'schema_migrations']));
     expect(tables(db)).not.toContain('requests');
-    db.prepare("INSERT INTO datasets (id, name, source_file, format, content_hash) VALUES (1, 'd', 'f', 'csv', 'h')").run();
+    db.prepare(
+      "INSERT INTO datasets (id, name, source_file, format, content_hash) VALUES (1, 'd', 'f', 'csv', 'h')",
+    ).run();
     const insert = db.prepare(
       "INSERT INTO items (dataset_id, source_id, position, instruction, output_1, output_2, label) VALUES (1, ?, 1, 'i', 'a', 'b', ?)",
     );
@@ -53,13 +55,17 @@ describe('store migrations on a real file', () => {
     const db = new BetterSqlite3(file);
     db.pragma('foreign_keys = ON');
     migrate(db, migrations.slice(0, 1));
-    db.prepare("INSERT INTO datasets (id, name, source_file, format, content_hash) VALUES (1, 'd', 'f', 'csv', 'h')").run();
+    db.prepare(
+      "INSERT INTO datasets (id, name, source_file, format, content_hash) VALUES (1, 'd', 'f', 'csv', 'h')",
+    ).run();
     expect(migrate(db)).toEqual(migrations.slice(1).map((m) => m.version));
     expect(tables(db)).toEqual(
       expect.arrayContaining(['experiments', 'requests', 'experiment_requests', 'variants', 'judgments']),
     );
     expect(db.prepare('SELECT COUNT(*) AS n FROM datasets').get()).toEqual({ n: 1 });
-    const req = db.prepare("INSERT INTO requests (hash, endpoint, model, request_json) VALUES ('h1', 'e', 'm', '{}')");
+    const req = db.prepare(
+      "INSERT INTO requests (hash, endpoint, model, request_json) VALUES ('h1', 'e', 'm', '{}')",
+    );
     req.run();
     expect(() => req.run()).toThrow(/UNIQUE/);
     expect(() => db.prepare("UPDATE requests SET status = 'lost'").run()).toThrow(/CHECK constraint/);
@@ -69,7 +75,9 @@ describe('store migrations on a real file', () => {
   it('is idempotent: reopening runs nothing and keeps data', () => {
     const file = freshFile();
     const db = openDatabase(file);
-    db.prepare("INSERT INTO datasets (name, source_file, format, content_hash) VALUES ('d', 'f', 'csv', 'h')").run();
+    db.prepare(
+      "INSERT INTO datasets (name, source_file, format, content_hash) VALUES ('d', 'f', 'csv', 'h')",
+    ).run();
     db.close();
     const again = openDatabase(file);
     expect(migrate(again)).toEqual([]);
@@ -79,7 +87,10 @@ describe('store migrations on a real file', () => {
 
   it('rolls back a failing migration entirely and records nothing for it', () => {
     const db = new BetterSqlite3(freshFile());
-    const broken = [...migrations, { version: 999, name: 'broken', up: 'CREATE TABLE half (x INT); SELECT * FROM nope;' }];
+    const broken = [
+      ...migrations,
+      { version: 999, name: 'broken', up: 'CREATE TABLE half (x INT); SELECT * FROM nope;' },
+    ];
     expect(() => migrate(db, broken)).toThrow(/no such table/);
     expect(tables(db)).not.toContain('half');
     expect(appliedVersions(db)).not.toContain(999);

@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import { EVENT_NAMES, type ApiEvents, type EventName, type MethodName, type ParamsOf, type ResultOf } from '../../shared/api';
+import {
+  EVENT_NAMES,
+  type ApiEvents,
+  type EventName,
+  type MethodName,
+  type ParamsOf,
+  type ResultOf,
+} from '../../shared/api';
 import type { AppInfo } from '../../shared/domain';
 import { deleteDataset, getItem, listDatasets, listItems } from '../store/datasets';
 import { DB_FILE_NAME, openDatabase, type Database } from '../store/db';
@@ -36,11 +43,14 @@ export class Core {
 
   /** Validates raw (untrusted) parameters, then runs the method. */
   async call<M extends MethodName>(method: M, rawParams: unknown): Promise<ResultOf<M>> {
-    if (!Object.hasOwn(this.handlers, method)) throw new AppError('invalid_params', `Unknown method "${method}"`);
+    if (!Object.hasOwn(this.handlers, method))
+      throw new AppError('invalid_params', `Unknown method "${method}"`);
     const schema = paramSchemas[method];
     const parsed = schema.safeParse(rawParams ?? undefined);
     if (!parsed.success) {
-      const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ');
+      const detail = parsed.error.issues
+        .map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`)
+        .join('; ');
       throw new AppError('invalid_params', `Invalid parameters for ${method}: ${detail}`);
     }
     const handler = this.handlers[method] as (p: unknown) => ResultOf<M> | Promise<ResultOf<M>>;

@@ -38,7 +38,8 @@ export function importDatasetFromPath(db: Database, path: string, name?: string)
   try {
     bytes = readFileSync(path);
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
+    const reason =
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
     throw new AppError('invalid_input', `${path}: ${reason}`, [{ file: path, message: reason }]);
   }
   return importDataset(db, { fileName: path, bytes, name });

@@ -90,14 +90,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   // DNS rebinding defence: a browser on another site can resolve its own name to
   // 127.0.0.1, but it cannot make the Host header say 127.0.0.1 or localhost.
-  const hostAllowed = (host: string | undefined) => host === `${HOST}:${port}` || host === `localhost:${port}`;
+  const hostAllowed = (host: string | undefined) =>
+    host === `${HOST}:${port}` || host === `localhost:${port}`;
   // Browsers always send Origin on cross-origin POSTs and WebSocket handshakes; tools
   // such as the CLI or curl send none and still need the token.
   const originAllowed = (origin: string | undefined) =>
     origin === undefined || origin === `http://${HOST}:${port}` || origin === `http://localhost:${port}`;
 
   const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
-    if (!opts.staticDir) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'No UI built' } });
+    if (!opts.staticDir)
+      return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'No UI built' } });
     const root = opts.staticDir;
     const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
     const file = normalize(join(root, rel));
@@ -119,10 +121,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     const auth = req.headers.authorization;
     const given = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
     if (!sameToken(given, token)) {
-      return sendJson(res, 401, { ok: false, error: { code: 'invalid_params', message: 'Missing or wrong token' } });
+      return sendJson(res, 401, {
+        ok: false,
+        error: { code: 'invalid_params', message: 'Missing or wrong token' },
+      });
     }
     if (!KNOWN_METHODS.has(method)) {
-      return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `Unknown method "${method}"` } });
+      return sendJson(res, 404, {
+        ok: false,
+        error: { code: 'not_found', message: `Unknown method "${method}"` },
+      });
     }
     let envelope: Envelope<unknown>;
     try {
@@ -137,15 +145,21 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   };
 
   const server = createServer((req, res) => {
-    if (!hostAllowed(req.headers.host)) return sendJson(res, 403, { ok: false, error: { message: 'Bad Host' } });
+    if (!hostAllowed(req.headers.host))
+      return sendJson(res, 403, { ok: false, error: { message: 'Bad Host' } });
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
     if (url.pathname.startsWith('/api/')) {
       if (!originAllowed(req.headers.origin)) {
-        return sendJson(res, 403, { ok: false, error: { code: 'invalid_params', message: 'Foreign origin' } });
+        return sendJson(res, 403, {
+          ok: false,
+          error: { code: 'invalid_params', message: 'Foreign origin' },
+        });
       }
       const m = /^\/api\/call\/([\w.]+)$/.exec(url.pathname);
       if (req.method === 'POST' && m) {
-        handleCall(req, res, m[1]).catch((err) => sendJson(res, 500, { ok: false, error: toErrorPayload(err) }));
+        handleCall(req, res, m[1]).catch((err) =>
+          sendJson(res, 500, { ok: false, error: toErrorPayload(err) }),
+        );
         return;
       }
       return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'No such endpoint' } });

@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next';
+import { missingWebToken } from './api';
+import { AppFrame } from './components/AppFrame';
+import { DatasetPage } from './pages/DatasetPage';
+import { DatasetsPage } from './pages/DatasetsPage';
+import { ItemPage } from './pages/ItemPage';
+import { useRoute } from './stores/route';
+
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <div className="page">
+      <p className="empty-note">{t('app.notFound')}</p>
+      <a className="btn" href="#/datasets">
+        {t('app.backToDatasets')}
+      </a>
+    </div>
+  );
+}
+
+function MissingToken() {
+  const { t } = useTranslation();
+  return (
+    <div className="page">
+      <div className="error-panel" role="alert">
+        <p className="error-panel__message">{t('app.missingToken')}</p>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  const route = useRoute((s) => s.route);
+  if (missingWebToken()) {
+    return (
+      <AppFrame>
+        <MissingToken />
+      </AppFrame>
+    );
+  }
+  let page;
+  switch (route.page) {
+    case 'datasets':
+      page = <DatasetsPage />;
+      break;
+    case 'dataset':
+      page = <DatasetPage key={route.datasetId} datasetId={route.datasetId} />;
+      break;
+    case 'item':
+      page = <ItemPage datasetId={route.datasetId} itemId={route.itemId} />;
+      break;
+    case 'not-found':
+      page = <NotFound />;
+      break;
+  }
+  return <AppFrame>{page}</AppFrame>;
+}

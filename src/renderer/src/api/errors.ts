@@ -1,0 +1,41 @@
+import type { ErrorCode, InputIssue } from '../../../shared/domain';
+
+/** The core's codes plus the ways a transport itself can fail. */
+export type ApiErrorCode = ErrorCode | 'unauthorized' | 'http_error' | 'network_error';
+
+/** An API failure as the renderer sees it, whichever door it came through. */
+export class ApiError extends Error {
+  readonly code: ApiErrorCode;
+  readonly issues: InputIssue[];
+
+  constructor(code: ApiErrorCode, message: string, issues: InputIssue[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+function isIssue(v: unknown): v is InputIssue {
+  return isRecord(v) && typeof v.file === 'string' && typeof v.message === 'string';
+}
+
+/**
+ * Turns whatever a door threw into an ApiError. Errors crossing Electron's
+ * contextBridge lose their class, so code and issues are read off plain objects too.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isRecord(err)) {
+    const payload = isRecord(err.error) ? err.error : err;
+    const message = typeof payload.message === 'string' ? payload.message : String(err);
+    const code = typeof payload.code === 'string' ? (payload.code as ApiErrorCode) : 'internal';
+    const issues = Array.isArray(payload.issues) ? payload.issues.filter(isIssue) : [];
+    return new ApiError(code, message, issues);
+  }
+  return new ApiError('internal', String(err));
+}

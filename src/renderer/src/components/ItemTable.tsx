@@ -1,0 +1,126 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ItemRow } from '../../../shared/domain';
+
+const ROW_HEIGHT = 44;
+
+interface ItemTableProps {
+  rows: ItemRow[];
+  activeIndex: number;
+  onActiveIndexChange: (i: number) => void;
+  onOpen: (row: ItemRow) => void;
+  label: string;
+}
+
+/**
+ * Only the visible rows exist in the DOM, so a dataset of tens of thousands of items
+ * scrolls as smoothly as one of ten. The body is one focus stop; arrows move a cursor.
+ */
+export function ItemTable({ rows, activeIndex, onActiveIndexChange, onOpen, label }: ItemTableProps) {
+  const { t } = useTranslation();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    // Lets the first paint (and jsdom, which has no layout) render rows before measuring.
+    initialRect: { width: 1000, height: 600 },
+  });
+
+  // Coming back from the item viewer: bring the row the user came from into view.
+  useEffect(() => {
+    if (activeIndex > 0 && activeIndex < rows.length)
+      virtualizer.scrollToIndex(activeIndex, { align: 'center' });
+    // Only on mount: later cursor moves scroll through onKeyDown.
+  }, []);
+
+  const move = (to: number) => {
+    if (rows.length === 0) return;
+    const i = Math.max(0, Math.min(rows.length - 1, to));
+    onActiveIndexChange(i);
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+  };
+
+  const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => move(activeIndex + 1),
+      ArrowUp: () => move(activeIndex - 1),
+      PageDown: () => move(activeIndex + pageRows),
+      PageUp: () => move(activeIndex - pageRows),
+      Home: () => move(0),
+      End: () => move(rows.length - 1),
+      Enter: () => rows[activeIndex] && onOpen(rows[activeIndex]),
+    };
+    const action = keys[e.key];
+    if (action && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      action();
+    }
+  };
+
+  const activeRow = rows[activeIndex];
+  return (
+    <div className="item-table" role="table" aria-label={label} aria-rowcount={rows.length + 1}>
+      <div className="item-table__row item-table__row--head" role="row" aria-rowindex={1}>
+        <span role="columnheader">{t('dataset.columns.id')}</span>
+        <span role="columnheader">{t('dataset.columns.subset')}</span>
+        <span role="columnheader">{t('dataset.columns.gold')}</span>
+        <span role="columnheader">{t('dataset.columns.instruction')}</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="item-table__body"
+        role="rowgroup"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        aria-activedescendant={activeRow ? `item-row-${activeRow.id}` : undefined}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index];
+            const active = v.index === activeIndex;
+            return (
+              <div
+                key={row.id}
+                id={`item-row-${row.id}`}
+                data-testid="item-row"
+                data-item-id={row.id}
+                role="row"
+                aria-rowindex={v.index + 2}
+                aria-selected={active}
+                className={`item-table__row${active ? ' item-table__row--active' : ''}`}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: v.size,
+                  transform: `translateY(${v.start}px)`,
+                }}
+                onClick={() => {
+                  onActiveIndexChange(v.index);
+                  onOpen(row);
+                }}
+              >
+                <span role="cell" className="mono ellipsis" title={row.sourceId}>
+                  {row.sourceId}
+                </span>
+                <span role="cell" className="ellipsis" title={row.subset ?? ''}>
+                  {row.subset ?? ''}
+                </span>
+                <span role="cell">{t('dataset.goldShort', { label: row.label })}</span>
+                <span role="cell" className="ellipsis item-table__preview">
+                  {row.instructionPreview.replace(/\s+/g, ' ')}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatasetSummary } from '../../../shared/domain';
+import { setApi } from '../api';
+import { ApiError } from '../api/errors';
+import { App } from '../App';
+import '../i18n';
+import { subscribeToDatasetChanges, useAppInfo, useDatasets } from '../stores/datasets';
+import { useImport } from '../stores/import';
+import { FakeApi, imported, summary } from '../test/fake-api';
+
+function resetStores() {
+  useDatasets.setState({ datasets: [], loaded: false, error: null });
+  useAppInfo.setState({ info: null });
+  useImport.setState({ phase: { kind: 'idle' }, outcome: null });
+}
+
+async function startApp(api: FakeApi) {
+  setApi(api);
+  window.location.hash = '#/datasets';
+  await act(async () => {
+    await useAppInfo.getState().load();
+    await useDatasets.getState().refresh();
+  });
+  return render(<App />);
+}
+
+beforeEach(resetStores);
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+describe('Datasets page', () => {
+  it('offers the sample on first start and lists it after loading', async () => {
+    let datasets: DatasetSummary[] = [];
+    const api = new FakeApi({
+      'app.info': () => ({
+        version: '0',
+        dataDir: '/d',
+        door: 'web',
+        samples: [{ id: 'llmbar', name: 'LLMBar', itemCount: 419 }],
+      }),
+      'datasets.list': () => datasets,
+      'datasets.loadSample': () => {
+        datasets = [summary({ itemCount: 419 })];
+        return imported(datasets[0]);
+      },
+    });
+    await startApp(api);
+    const button = screen.getByTestId('load-sample');
+    expect(button.textContent).toContain('Load the LLMBar sample');
+    fireEvent.click(button);
+    const row = await screen.findByTestId('dataset-row');
+    expect(row.querySelector('[data-testid="dataset-item-count"]')!.textContent).toContain('419');
+    expect(row.textContent).toContain('Natural');
+    expect(api.calls.find((c) => c.method === 'datasets.loadSample')!.params).toEqual({ sampleId: 'llmbar' });
+    expect(screen.getByRole('status').textContent).toContain('Imported 419 items');
+  });
+
+  it('sends a picked file as base64 and shows every issue of a rejected import', async () => {
+    const issues = [
+      { file: 'bad.csv', line: 2, field: 'label', message: 'must be 1 or 2' },
+      { file: 'bad.csv', line: 4, field: 'instruction', message: 'is empty' },
+    ];
+    const api = new FakeApi({
+      'app.info': () => ({ version: '0', dataDir: '/d', door: 'web', samples: [] }),
+      'datasets.list': () => [],
+      'datasets.import': () => {
+        throw new ApiError('invalid_input', 'bad.csv: 2 problems', issues);
+      },
+    });
+    await startApp(api);
+    const file = new File(['instruction,output_1,output_2,label\n'], 'bad.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
+    const panel = await screen.findByTestId('import-error');
+    expect(panel.textContent).toContain('bad.csv:2');
+    expect(panel.textContent).toContain('must be 1 or 2');
+    expect(panel.textContent).toContain('bad.csv:4');
+    expect(panel.textContent).toContain('instruction');
+    const sent = api.calls.find((c) => c.method === 'datasets.import')!.params as {
+      fileName: string;
+      contentBase64: string;
+    };
+    expect(sent.fileName).toBe('bad.csv');
+    expect(atob(sent.contentBase64)).toBe('instruction,output_1,output_2,label\n');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('import-error')).toBeNull();
+  });
+
+  it('says so when the same file was imported before', async () => {
+    const ds = summary({ name: 'mine' });
+    const api = new FakeApi({
+      'app.info': () => ({ version: '0', dataDir: '/d', door: 'web', samples: [] }),
+      'datasets.list': () => [ds],
+      'datasets.import': () => imported(ds, true),
+    });
+    await startApp(api);
+    const file = new File(['{}'], 'mine.jsonl');
+    fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
+    await waitFor(() =>
+      expect(screen.getByTestId('import-notice').textContent).toBe('Already imported: mine'),
+    );
+  });
+
+  it('deletes a dataset only after confirmation, and refreshes on datasets.changed', async () => {
+    let datasets = [summary()];
+    const api = new FakeApi({
+      'app.info': () => ({ version: '0', dataDir: '/d', door: 'web', samples: [] }),
+      'datasets.list': () => datasets,
+      'datasets.delete': () => {
+        datasets = [];
+        return { deleted: true };
+      },
+    });
+    await startApp(api);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(api.calls.some((c) => c.method === 'datasets.delete')).toBe(false);
+    expect(screen.getByTestId('dataset-row').textContent).toContain(
+      'Delete “LLMBar (sample)” and its 3 items?',
+    );
+    fireEvent.click(screen.getAllByRole('button', { name: 'Delete' })[0]);
+    await waitFor(() => expect(screen.queryByTestId('dataset-row')).toBeNull());
+
+    datasets = [summary({ id: 9, name: 'from the CLI' })];
+    const off = subscribeToDatasetChanges(); // as main.tsx does at start
+    act(() => api.emit('datasets.changed', { datasetId: 9 }));
+    await waitFor(() => expect(screen.getByTestId('dataset-row').textContent).toContain('from the CLI'));
+    off();
+  });
+});

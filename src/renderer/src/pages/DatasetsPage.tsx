@@ -1,0 +1,219 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DatasetSummary } from '../../../shared/domain';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { Notice } from '../components/Notice';
+import { formatDateTime, formatNumber } from '../lib/format';
+import { useAppInfo, useDatasets } from '../stores/datasets';
+import { useImport } from '../stores/import';
+import { routeHref } from '../stores/route';
+import { ImportStatus } from './ImportStatus';
+import { ApiError, toApiError } from '../api';
+
+const ACCEPT = '.jsonl,.json,.csv';
+
+function SubsetChips({ dataset }: { dataset: DatasetSummary }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <ul className="chips">
+      {dataset.subsets.map((s) => (
+        <li key={s.subset} className="chip">
+          <span>{s.subset || t('datasets.noSubset')}</span>
+          <span className="chip__count">{formatNumber(s.count, i18n.language)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted: (name: string) => void }) {
+  const { t, i18n } = useTranslation();
+  const remove = useDatasets((s) => s.remove);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const doDelete = async () => {
+    setBusy(true);
+    try {
+      await remove(dataset.id);
+      onDeleted(dataset.name);
+    } catch (err) {
+      setError(toApiError(err));
+      setBusy(false);
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <tr data-testid="dataset-row" data-dataset-id={dataset.id}>
+      <td>
+        <a className="dataset-name" href={routeHref({ page: 'dataset', datasetId: dataset.id })}>
+          {dataset.name}
+        </a>
+      </td>
+      <td className="mono small">{dataset.sourceFile}</td>
+      <td className="small">{t(`datasets.formats.${dataset.format}`, { defaultValue: dataset.format })}</td>
+      <td className="num" data-testid="dataset-item-count">
+        {t('datasets.itemCount', { count: dataset.itemCount })}
+      </td>
+      <td>
+        <SubsetChips dataset={dataset} />
+      </td>
+      <td className="small nowrap">{formatDateTime(dataset.createdAt, i18n.language)}</td>
+      <td className="actions">
+        {confirming ? (
+          <div className="confirm" role="group" aria-label={t('datasets.delete')}>
+            <span className="confirm__text">
+              {t('datasets.confirmDelete', { name: dataset.name, count: dataset.itemCount })}
+            </span>
+            <button type="button" className="btn btn--small btn--danger" onClick={doDelete} disabled={busy}>
+              {t('datasets.confirmDeleteYes')}
+            </button>
+            <button
+              type="button"
+              className="btn btn--small btn--ghost"
+              onClick={() => setConfirming(false)}
+              disabled={busy}
+            >
+              {t('common.cancel')}
+            </button>
+          </div>
+        ) : (
+          <button type="button" className="btn btn--small btn--ghost" onClick={() => setConfirming(true)}>
+            {t('datasets.delete')}
+          </button>
+        )}
+        {error && (
+          <p className="inline-error">
+            {t('datasets.deleteFailed')}: {error.message}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function EmptyState({ onPickFile }: { onPickFile: () => void }) {
+  const { t } = useTranslation();
+  const sample = useAppInfo((s) => s.info?.samples.find((x) => x.id === 'llmbar'));
+  const loadSample = useImport((s) => s.loadSample);
+  const busy = useImport((s) => s.phase.kind !== 'idle');
+  return (
+    <section className="empty-state">
+      <h2>{t('datasets.emptyTitle')}</h2>
+      <p className="empty-state__body">{t('datasets.emptyBody')}</p>
+      <div className="empty-state__actions">
+        {sample && (
+          <button
+            type="button"
+            className="btn btn--primary btn--large"
+            data-testid="load-sample"
+            disabled={busy}
+            onClick={() => void loadSample(sample.id)}
+          >
+            <span>{t('datasets.loadSample', { name: sample.name })}</span>
+            <span className="btn__sub">{t('datasets.loadSampleItems', { count: sample.itemCount })}</span>
+          </button>
+        )}
+        <button type="button" className="btn btn--large" onClick={onPickFile} disabled={busy}>
+          {t('datasets.import')}
+        </button>
+      </div>
+      <p className="hint">{t('datasets.importHint')}</p>
+    </section>
+  );
+}
+
+export function DatasetsPage() {
+  const { t } = useTranslation();
+  const { datasets, loaded, error, refresh } = useDatasets();
+  const importFile = useImport((s) => s.importFile);
+  const busy = useImport((s) => s.phase.kind !== 'idle');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [deletedName, setDeletedName] = useState<string | null>(null);
+
+  const onInput = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    // Cleared so picking the same file again (after fixing it) fires change again.
+    e.target.value = '';
+    if (file) {
+      setDeletedName(null);
+      void importFile(file);
+    }
+  };
+  const pickFile = () => inputRef.current?.click();
+
+  return (
+    <div className="page">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">{t('datasets.title')}</h1>
+          <p className="page__intro">{t('datasets.intro')}</p>
+        </div>
+        {datasets.length > 0 && (
+          <div className="page__tools">
+            <button type="button" className="btn btn--primary" onClick={pickFile} disabled={busy}>
+              {t('datasets.import')}
+            </button>
+          </div>
+        )}
+      </header>
+      <input
+        ref={inputRef}
+        type="file"
+        accept={ACCEPT}
+        className="visually-hidden"
+        data-testid="import-input"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={onInput}
+      />
+
+      <div className="stack">
+        <ImportStatus />
+        {deletedName && (
+          <Notice tone="info" onDismiss={() => setDeletedName(null)}>
+            {t('datasets.deleted', { name: deletedName })}
+          </Notice>
+        )}
+      </div>
+
+      {!loaded ? (
+        <p className="empty-note">{t('common.loading')}</p>
+      ) : error ? (
+        <ErrorPanel title={t('datasets.loadFailed')} error={error} onRetry={() => void refresh()} />
+      ) : datasets.length === 0 ? (
+        <EmptyState onPickFile={pickFile} />
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="datasets-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('datasets.columns.name')}</th>
+                  <th scope="col">{t('datasets.columns.source')}</th>
+                  <th scope="col">{t('datasets.columns.format')}</th>
+                  <th scope="col" className="num">
+                    {t('datasets.columns.items')}
+                  </th>
+                  <th scope="col">{t('datasets.columns.subsets')}</th>
+                  <th scope="col">{t('datasets.columns.created')}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('datasets.columns.actions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {datasets.map((d) => (
+                  <DatasetRow key={d.id} dataset={d} onDeleted={setDeletedName} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="hint">{t('datasets.importHint')}</p>
+        </>
+      )}
+    </div>
+  );
+}
