@@ -1,0 +1,110 @@
+// Judge-LS options: what an experiment may change, with the published protocol's defaults.
+import { z } from 'zod';
+import { checkTemplate } from '../template';
+import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
+
+/** Audit defaults (DESIGN.md section 5, from the published protocol's reference scripts). */
+export const DEFAULT_AUDIT_THRESHOLDS = {
+  /** English needs at least this many number tokens before "variant has none" is a flag. */
+  minNumbersForMissing: 2,
+  /** Number-token counts differing by at least this much is a flag. */
+  numberCountDiff: 3,
+  /** Variant/English length ratio (characters) below this is a flag. */
+  minLengthRatio: { ZH: 0.1, LS: 0.35 },
+};
+
+const ratio = z.number().positive().max(10);
+
+const auditSchema = z.strictObject({
+  minNumbersForMissing: z.number().int().min(1).default(DEFAULT_AUDIT_THRESHOLDS.minNumbersForMissing),
+  numberCountDiff: z.number().int().min(1).default(DEFAULT_AUDIT_THRESHOLDS.numberCountDiff),
+  minLengthRatio: z
+    .strictObject({
+      ZH: ratio.default(DEFAULT_AUDIT_THRESHOLDS.minLengthRatio.ZH),
+      LS: ratio.default(DEFAULT_AUDIT_THRESHOLDS.minLengthRatio.LS),
+    })
+    .prefault({}),
+});
+
+function template(field: keyof typeof TEMPLATE_PLACEHOLDERS) {
+  const { allowed, required } = TEMPLATE_PLACEHOLDERS[field];
+  return z
+    .string()
+    .min(1)
+    .superRefine((text, ctx) => {
+      for (const message of checkTemplate(text, allowed, required)) ctx.addIssue({ code: 'custom', message });
+    })
+    .default(DEFAULT_TEMPLATES[field]);
+}
+
+const templatesSchema = z
+  .strictObject({
+    transformSystem: template('transformSystem'),
+    transformUser: template('transformUser'),
+    languageRules: z
+      .strictObject({
+        ZH: z.string().min(1).default(DEFAULT_TEMPLATES.languageRules.ZH),
+        LS: z.string().min(1).default(DEFAULT_TEMPLATES.languageRules.LS),
+      })
+      .prefault({}),
+    judgeSystem: template('judgeSystem'),
+    judgeUser: template('judgeUser'),
+    tieProbeUser: template('tieProbeUser'),
+  })
+  .superRefine((t, ctx) => {
+    // Without either placeholder the ZH and LS transform requests would be identical.
+    const both = t.transformSystem + t.transformUser;
+    if (!/\{\{\s*(language_rules|target_language)\s*\}\}/.test(both)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['transformSystem'],
+        message: 'the transform templates must use {{language_rules}} or {{target_language}}',
+      });
+    }
+  }) satisfies z.ZodType<JudgeLsTemplates, unknown>;
+
+const temperature = z.number().min(0).max(2);
+const maxTokens = z.number().int().positive().max(1_000_000);
+
+export const judgeLsOptionsSchema = z
+  .strictObject({
+    /** Target languages to transform into and judge in (EN is always judged). */
+    languages: z
+      .array(z.enum(['ZH', 'LS']))
+      .min(1)
+      .refine((l) => new Set(l).size === l.length, 'languages must not repeat')
+      .default(['ZH', 'LS']),
+    /** The two EN-vs-ZH tie probes per item and judge; they need the ZH variant. */
+    tieProbes: z.boolean().default(true),
+    /** Only the first N items (in dataset order). */
+    limit: z.number().int().positive().optional(),
+    audit: auditSchema.prefault({}),
+    templates: templatesSchema.prefault({}),
+    judgeTemperature: temperature.default(0),
+    judgeMaxOutputTokens: maxTokens.default(1024),
+    transformTemperature: temperature.default(0),
+    /** Three LLMBar texts in Chinese can run to several thousand tokens. */
+    transformMaxOutputTokens: maxTokens.default(8192),
+  })
+  .superRefine((o, ctx) => {
+    if (o.tieProbes && !o.languages.includes('ZH')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tieProbes'],
+        message:
+          'tie probes compare English with the ZH variant: add "ZH" to languages or set tieProbes to false',
+      });
+    }
+  });
+
+export type JudgeLsOptions = z.output<typeof judgeLsOptionsSchema>;
+export type JudgeLsOptionsInput = z.input<typeof judgeLsOptionsSchema>;
+export type AuditThresholds = JudgeLsOptions['audit'];
+
+/** Parses options, throwing an error that names each bad field. */
+export function parseJudgeLsOptions(raw: unknown): JudgeLsOptions {
+  const r = judgeLsOptionsSchema.safeParse(raw ?? {});
+  if (r.success) return r.data;
+  const detail = r.error.issues.map((i) => `${i.path.join('.') || '(options)'}: ${i.message}`).join('; ');
+  throw new Error(`Invalid judge-ls options: ${detail}`);
+}

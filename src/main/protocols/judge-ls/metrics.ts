@@ -1,0 +1,397 @@
+// Judge-LS metrics (DESIGN.md section 5): pure functions of stored judgments.
+//
+// "Valid" means a parsed verdict (status ok with a winner). A failed verdict is left out of
+// every rate and counted in `failures`; a verdict that was never planned (its language's
+// transform failed) is simply absent. Rows with no valid observation (n = 0) are left out,
+// since their rates have no value; `failures` says why they are missing. Items without a
+// subset are left out of the subset tables only.
+//
+// Row order is deterministic: judges in first-seen order, languages EN, ZH, LS,
+// comparisons EN-ZH, EN-LS, subsets in first-seen order, failure reasons by count
+// (descending) then text.
+import type {
+  Comparison,
+  FailureRow,
+  FlaggedItem,
+  InvarianceRow,
+  JudgeLsMetrics,
+  JudgmentRecord,
+  AuditCheck,
+  Language,
+  PositionRow,
+  QualityRow,
+  SubsetFlipRow,
+  SubsetQualityRow,
+  TargetLanguage,
+  TieProbeRow,
+  UsageRow,
+} from '../../../shared/judge-ls';
+import { binomialTestTwoSided, mcnemarExact, meanNormalInterval, wilsonInterval } from '../../stats';
+import { LANGUAGES } from './model';
+import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
+
+const COMPARISONS: readonly [Comparison, TargetLanguage][] = [
+  ['EN-ZH', 'ZH'],
+  ['EN-LS', 'LS'],
+];
+
+/** A transform call that ended failed (its language is then missing for that item). */
+export interface TransformFailure {
+  itemId: string;
+  language: TargetLanguage;
+  reason: string;
+}
+
+export interface JudgeLsMetricsInput {
+  /** Items the audit flagged; `item_id` must use the same ids as `JudgmentRecord.itemId`. */
+  flagged: FlaggedItem[];
+  checks: AuditCheck[];
+  usage: UsageRow[];
+  /** Reported under judge 'transformer', kind 'transform'. */
+  transformFailures?: TransformFailure[];
+}
+
+/** Label of the transformer in failure rows (and, by convention, usage rows' role). */
+export const TRANSFORMER_ROLE = 'transformer';
+
+const NO_REASON = '(no reason recorded)';
+const NO_WINNER = 'stored as ok without a winner';
+
+interface Judged {
+  rec: JudgmentRecord;
+  choice: QualityChoice;
+  correct: boolean;
+}
+
+interface Probed {
+  rec: JudgmentRecord;
+  choice: ProbeChoice;
+}
+
+/** Valid verdicts, indexed for the metrics. */
+interface Index {
+  judges: string[];
+  subsets: string[];
+  /** judge → language → verdicts. */
+  quality: Map<string, Map<Language, Judged[]>>;
+  probes: Map<string, Probed[]>;
+}
+
+const QUALITY_ORDERS = new Set(['orig', 'swap']);
+const PROBE_ORDERS = new Set(['en_zh', 'zh_en']);
+
+function describe(r: JudgmentRecord): string {
+  return `${r.judge} / ${r.itemId} / ${r.kind} / ${r.language} / ${r.order}`;
+}
+
+/** Rejects records no planner produces, rather than folding them into some metric. */
+function checkRecords(records: readonly JudgmentRecord[]): void {
+  const seen = new Set<string>();
+  for (const r of records) {
+    const key = JSON.stringify([r.judge, r.itemId, r.kind, r.language, r.order]);
+    if (seen.has(key)) throw new Error(`Judgment recorded twice: ${describe(r)}`);
+    seen.add(key);
+    const shapeOk =
+      r.kind === 'quality'
+        ? (LANGUAGES as readonly string[]).includes(r.language) && QUALITY_ORDERS.has(r.order)
+        : r.kind === 'tie_probe' && r.language === 'EN-ZH' && PROBE_ORDERS.has(r.order);
+    if (!shapeOk) throw new Error(`Judgment with an impossible kind/language/order: ${describe(r)}`);
+    if (r.gold !== 1 && r.gold !== 2) throw new Error(`Judgment with gold ${String(r.gold)}: ${describe(r)}`);
+  }
+}
+
+function isValid(r: JudgmentRecord): r is JudgmentRecord & { winner: NonNullable<JudgmentRecord['winner']> } {
+  return r.status === 'ok' && r.winner !== null && r.winner !== undefined;
+}
+
+function firstSeen<T>(values: Iterable<T>): T[] {
+  return [...new Set(values)];
+}
+
+function buildIndex(records: readonly JudgmentRecord[], judges: string[]): Index {
+  const quality = new Map<string, Map<Language, Judged[]>>();
+  const probes = new Map<string, Probed[]>();
+  for (const j of judges) {
+    quality.set(j, new Map(LANGUAGES.map((l) => [l, []])));
+    probes.set(j, []);
+  }
+  for (const rec of records) {
+    if (!isValid(rec)) continue;
+    if (rec.kind === 'quality') {
+      const choice = normalizeChoice(rec.order as 'orig' | 'swap', rec.winner);
+      quality
+        .get(rec.judge)!
+        .get(rec.language as Language)!
+        .push({ rec, choice, correct: choice === rec.gold });
+    } else {
+      probes
+        .get(rec.judge)!
+        .push({ rec, choice: normalizeChoice(rec.order as 'en_zh' | 'zh_en', rec.winner) });
+    }
+  }
+  const subsets = firstSeen(records.flatMap((r) => (r.subset === null ? [] : [r.subset])));
+  return { judges, subsets, quality, probes };
+}
+
+function count<T>(xs: readonly T[], pred: (x: T) => boolean): number {
+  let n = 0;
+  for (const x of xs) if (pred(x)) n++;
+  return n;
+}
+
+/** 1 correct, 0.5 tie, 0 wrong. */
+function tieHalfScore(j: Judged): number {
+  return j.correct ? 1 : j.choice === 'tie' ? 0.5 : 0;
+}
+
+/** Mean and its normal-approximation CI, independent of the order the store returned rows in. */
+function tieHalf(scores: number[]): { mean: number; ci: [number, number] } {
+  const sorted = [...scores].sort((a, b) => a - b);
+  return { mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, ci: meanNormalInterval(sorted) };
+}
+
+function qualityRows(ix: Index): QualityRow[] {
+  const rows: QualityRow[] = [];
+  for (const judge of ix.judges) {
+    for (const language of LANGUAGES) {
+      const vs = ix.quality.get(judge)!.get(language)!;
+      const n = vs.length;
+      if (n === 0) continue;
+      const correct = count(vs, (v) => v.correct);
+      const th = tieHalf(vs.map(tieHalfScore));
+      rows.push({
+        judge,
+        language,
+        n,
+        accuracy_strict: correct / n,
+        accuracy_strict_ci: wilsonInterval(correct, n),
+        accuracy_tie_half: th.mean,
+        accuracy_tie_half_ci: th.ci,
+        position_a_rate: count(vs, (v) => v.rec.winner === 'A') / n,
+        tie_rate: count(vs, (v) => v.choice === 'tie') / n,
+      });
+    }
+  }
+  return rows;
+}
+
+interface Pair {
+  en: Judged;
+  target: Judged;
+}
+
+/** (item, order) pairs with a valid verdict in English and in the target language. */
+function pairs(ix: Index, judge: string, target: TargetLanguage): Pair[] {
+  const en = new Map(
+    ix.quality
+      .get(judge)!
+      .get('EN')!
+      .map((v) => [`${v.rec.itemId}\u0000${v.rec.order}`, v]),
+  );
+  const out: Pair[] = [];
+  for (const t of ix.quality.get(judge)!.get(target)!) {
+    const e = en.get(`${t.rec.itemId}\u0000${t.rec.order}`);
+    if (e) out.push({ en: e, target: t });
+  }
+  return out;
+}
+
+function invarianceRows(ix: Index): InvarianceRow[] {
+  const rows: InvarianceRow[] = [];
+  for (const judge of ix.judges) {
+    for (const [comparison, target] of COMPARISONS) {
+      const ps = pairs(ix, judge, target);
+      const n = ps.length;
+      if (n === 0) continue;
+      // A tie is a choice like any other: tie vs 1 is a flip, tie vs tie is not.
+      const flips = count(ps, (p) => p.en.choice !== p.target.choice);
+      const bothCorrect = count(ps, (p) => p.en.correct && p.target.correct);
+      const enOnly = count(ps, (p) => p.en.correct && !p.target.correct);
+      const targetOnly = count(ps, (p) => !p.en.correct && p.target.correct);
+      rows.push({
+        judge,
+        comparison,
+        n,
+        flip_rate: flips / n,
+        flip_rate_ci: wilsonInterval(flips, n),
+        correctness_flip_rate: (enOnly + targetOnly) / n,
+        correctness_flip_rate_ci: wilsonInterval(enOnly + targetOnly, n),
+        both_correct: bothCorrect,
+        en_only_correct: enOnly,
+        target_only_correct: targetOnly,
+        both_wrong: n - bothCorrect - enOnly - targetOnly,
+        mcnemar_p: mcnemarExact(enOnly, targetOnly),
+      });
+    }
+  }
+  return rows;
+}
+
+function positionRows(ix: Index): PositionRow[] {
+  const rows: PositionRow[] = [];
+  for (const judge of ix.judges) {
+    for (const language of LANGUAGES) {
+      const byItem = new Map<string, { orig?: Judged; swap?: Judged }>();
+      for (const v of ix.quality.get(judge)!.get(language)!) {
+        const slot = byItem.get(v.rec.itemId) ?? {};
+        slot[v.rec.order as 'orig' | 'swap'] = v;
+        byItem.set(v.rec.itemId, slot);
+      }
+      const both = [...byItem.values()].filter((s) => s.orig && s.swap);
+      const n = both.length;
+      if (n === 0) continue;
+      const inconsistent = count(both, (s) => s.orig!.choice !== s.swap!.choice);
+      rows.push({
+        judge,
+        language,
+        n,
+        inconsistency_rate: inconsistent / n,
+        inconsistency_rate_ci: wilsonInterval(inconsistent, n),
+      });
+    }
+  }
+  return rows;
+}
+
+function tieProbeRows(ix: Index): TieProbeRow[] {
+  const rows: TieProbeRow[] = [];
+  for (const judge of ix.judges) {
+    const ps = ix.probes.get(judge)!;
+    const n = ps.length;
+    if (n === 0) continue;
+    const en = count(ps, (p) => p.choice === 'EN');
+    const zh = count(ps, (p) => p.choice === 'ZH');
+    const ties = n - en - zh;
+    rows.push({
+      judge,
+      n,
+      en_wins: en,
+      zh_wins: zh,
+      ties,
+      en_win_rate: en / n,
+      en_win_rate_ci: wilsonInterval(en, n),
+      zh_win_rate: zh / n,
+      zh_win_rate_ci: wilsonInterval(zh, n),
+      tie_rate: ties / n,
+      tie_rate_ci: wilsonInterval(ties, n),
+      en_share_non_tie: en + zh === 0 ? null : en / (en + zh),
+      binomial_p: binomialTestTwoSided(en, en + zh, 0.5),
+    });
+  }
+  return rows;
+}
+
+function subsetQualityRows(ix: Index): SubsetQualityRow[] {
+  const rows: SubsetQualityRow[] = [];
+  for (const judge of ix.judges) {
+    for (const subset of ix.subsets) {
+      for (const language of LANGUAGES) {
+        const scores = ix.quality
+          .get(judge)!
+          .get(language)!
+          .filter((v) => v.rec.subset === subset)
+          .map(tieHalfScore);
+        if (scores.length === 0) continue;
+        const th = tieHalf(scores);
+        rows.push({
+          judge,
+          subset,
+          language,
+          n: scores.length,
+          accuracy_tie_half: th.mean,
+          accuracy_tie_half_ci: th.ci,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+function subsetFlipRows(ix: Index): SubsetFlipRow[] {
+  const rows: SubsetFlipRow[] = [];
+  for (const judge of ix.judges) {
+    const byComparison = COMPARISONS.map(([c, t]) => [c, pairs(ix, judge, t)] as const);
+    for (const subset of ix.subsets) {
+      for (const [comparison, all] of byComparison) {
+        const ps = all.filter((p) => p.en.rec.subset === subset);
+        const n = ps.length;
+        if (n === 0) continue;
+        const flips = count(ps, (p) => p.en.choice !== p.target.choice);
+        rows.push({
+          judge,
+          subset,
+          comparison,
+          n,
+          flip_rate: flips / n,
+          flip_rate_ci: wilsonInterval(flips, n),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+const KIND_ORDER = ['quality', 'tie_probe', 'transform'];
+
+function failureRows(
+  records: readonly JudgmentRecord[],
+  judges: string[],
+  transform: TransformFailure[],
+): FailureRow[] {
+  const counts = new Map<string, FailureRow>();
+  const add = (judge: string, kind: string, reason: string) => {
+    const key = JSON.stringify([judge, kind, reason]);
+    const row = counts.get(key);
+    if (row) row.count++;
+    else counts.set(key, { judge, kind, reason, count: 1 });
+  };
+  for (const r of records) {
+    if (r.status === 'failed') add(r.judge, r.kind, r.failureReason?.trim() || NO_REASON);
+    else if (!isValid(r)) add(r.judge, r.kind, NO_WINNER);
+  }
+  for (const f of transform) add(TRANSFORMER_ROLE, 'transform', f.reason.trim() || NO_REASON);
+  const judgeRank = new Map([...judges, TRANSFORMER_ROLE].map((j, i) => [j, i]));
+  return [...counts.values()].sort(
+    (a, b) =>
+      judgeRank.get(a.judge)! - judgeRank.get(b.judge)! ||
+      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+      b.count - a.count ||
+      (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0),
+  );
+}
+
+/**
+ * All Judge-LS metrics from stored judgments. `records[i].itemId` and `flagged[i].item_id`
+ * must use the same ids (the items' source ids). Throws on records no plan can produce
+ * (duplicates, impossible kind/language/order combinations, a gold label other than 1 or 2).
+ */
+export function computeJudgeLsMetrics(
+  records: readonly JudgmentRecord[],
+  input: JudgeLsMetricsInput,
+): JudgeLsMetrics {
+  checkRecords(records);
+  const judges = firstSeen(records.map((r) => r.judge));
+  const ix = buildIndex(records, judges);
+  const excluded = firstSeen(input.flagged.map((f) => f.item_id));
+  const excludedSet = new Set(excluded);
+  const kept = buildIndex(
+    records.filter((r) => !excludedSet.has(r.itemId)),
+    judges,
+  );
+  return {
+    quality: qualityRows(ix),
+    language_invariance: invarianceRows(ix),
+    position: positionRows(ix),
+    tie_probe: tieProbeRows(ix),
+    subset_quality: subsetQualityRows(ix),
+    subset_flip: subsetFlipRows(ix),
+    audit: { checks: input.checks, flagged: input.flagged },
+    sensitivity: {
+      excluded_item_ids: excluded,
+      quality: qualityRows(kept),
+      language_invariance: invarianceRows(kept),
+    },
+    usage: input.usage,
+    failures: failureRows(records, judges, input.transformFailures ?? []),
+  };
+}

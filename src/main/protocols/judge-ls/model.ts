@@ -1,0 +1,81 @@
+// Judge-LS values that flow between its stages (the metric row types live in
+// src/shared/judge-ls.ts, because the exporters and the renderer read them too).
+import type { Label } from '../../../shared/domain';
+import type { Language, ProbeOrder, QualityOrder, TargetLanguage, Winner } from '../../../shared/judge-ls';
+import type { ProtocolTask } from '../types';
+
+export const TARGET_LANGUAGES: readonly TargetLanguage[] = ['ZH', 'LS'];
+export const LANGUAGES: readonly Language[] = ['EN', 'ZH', 'LS'];
+export const QUALITY_ORDERS: readonly QualityOrder[] = ['orig', 'swap'];
+export const PROBE_ORDERS: readonly ProbeOrder[] = ['en_zh', 'zh_en'];
+
+/** An item's three texts in one language. */
+export interface VariantText {
+  instruction: string;
+  output1: string;
+  output2: string;
+}
+
+/** A stored transformation of an item (`itemId` is `Item.id`). */
+export interface Variant extends VariantText {
+  itemId: number;
+  language: TargetLanguage;
+  /** True when a person edited the text by hand. */
+  manual: boolean;
+}
+
+/** A parsed `pairwise_verdict`. */
+export interface Verdict {
+  winner: Winner;
+  /** Clamped to [0, 1]; null when the judge gave none (or nothing numeric). */
+  confidence: number | null;
+  reason: string;
+}
+
+/** Who transforms: a provider name from the experiment config and a model. */
+export interface TransformerSpec {
+  provider: string;
+  model: string;
+  /** Overrides the protocol option; null sends no temperature (some models refuse one). */
+  temperature?: number | null;
+  maxOutputTokens?: number;
+}
+
+export interface JudgeSpec {
+  /** Unique within an experiment: metrics and exports name the judge by it. */
+  label: string;
+  provider: string;
+  model: string;
+  /** Overrides the protocol option; null sends no temperature (some models refuse one). */
+  temperature?: number | null;
+  maxOutputTokens?: number;
+}
+
+export interface TransformTaskMeta {
+  itemId: number;
+  sourceId: string;
+  language: TargetLanguage;
+  /** Hash of the templates that made the prompt, stored with the variant. */
+  promptHash: string;
+  /** The English texts, so the parser can tell which fields must not come back empty. */
+  source: VariantText;
+}
+
+export type TransformTask = ProtocolTask<'transform', TransformTaskMeta>;
+
+interface JudgeTaskMetaBase {
+  judge: string;
+  itemId: number;
+  sourceId: string;
+  subset: string | null;
+  gold: Label;
+}
+
+/** Everything needed to store the verdict as a judgment row (and a `JudgmentRecord`). */
+export type JudgeTaskMeta = JudgeTaskMetaBase &
+  (
+    | { kind: 'quality'; language: Language; order: QualityOrder }
+    | { kind: 'tie_probe'; language: 'EN-ZH'; order: ProbeOrder }
+  );
+
+export type JudgeTask = ProtocolTask<'judge', JudgeTaskMeta>;

@@ -1,0 +1,214 @@
+// Planning: which requests Judge-LS needs for a set of items, transformers and judges.
+// Pure and deterministic: the same input gives the same tasks in the same order.
+import type { Item } from '../../../shared/domain';
+import type { Language, ProbeOrder, QualityOrder, TargetLanguage } from '../../../shared/judge-ls';
+import type { ChatRequestSpec, ResponseSchema } from '../../providers/types';
+import { taskKey } from '../types';
+import type { JudgeLsOptions } from './config';
+import {
+  LANGUAGE_VARIANT_SCHEMA,
+  PAIRWISE_VERDICT_SCHEMA,
+  renderJudgePrompt,
+  renderTieProbePrompt,
+  renderTransformPrompt,
+  transformPromptHash,
+  type PairwiseTexts,
+  type RenderedPrompt,
+} from './prompts';
+import {
+  PROBE_ORDERS,
+  QUALITY_ORDERS,
+  TARGET_LANGUAGES,
+  type JudgeSpec,
+  type JudgeTask,
+  type JudgeTaskMeta,
+  type TransformerSpec,
+  type TransformTask,
+  type Variant,
+  type VariantText,
+} from './model';
+
+/** The options planning reads (a parsed `JudgeLsOptions` has them all). */
+export type PlanOptions = Pick<
+  JudgeLsOptions,
+  | 'languages'
+  | 'tieProbes'
+  | 'limit'
+  | 'templates'
+  | 'judgeTemperature'
+  | 'judgeMaxOutputTokens'
+  | 'transformTemperature'
+  | 'transformMaxOutputTokens'
+>;
+
+/** The items in play: the first `limit` in the given (dataset) order; source ids must be unique. */
+export function selectItems(items: readonly Item[], opts: Pick<JudgeLsOptions, 'limit'>): Item[] {
+  const seen = new Set<string>();
+  for (const it of items) {
+    if (seen.has(it.sourceId)) throw new Error(`Two items share the source id "${it.sourceId}"`);
+    seen.add(it.sourceId);
+  }
+  return opts.limit === undefined ? [...items] : items.slice(0, opts.limit);
+}
+
+/** Target languages in canonical order (ZH before LS), whatever order the options list. */
+function targetLanguages(opts: Pick<JudgeLsOptions, 'languages'>): TargetLanguage[] {
+  return TARGET_LANGUAGES.filter((l) => opts.languages.includes(l));
+}
+
+function englishOf(item: Item): VariantText {
+  return { instruction: item.instruction, output1: item.output1, output2: item.output2 };
+}
+
+function request(
+  who: { provider: string; model: string; temperature?: number | null; maxOutputTokens?: number },
+  prompt: RenderedPrompt,
+  response: ResponseSchema,
+  defaults: { temperature: number; maxOutputTokens: number },
+): ChatRequestSpec {
+  const temperature = who.temperature === undefined ? defaults.temperature : who.temperature;
+  return {
+    provider: who.provider,
+    model: who.model,
+    system: prompt.system,
+    messages: [{ role: 'user', content: prompt.user }],
+    ...(temperature === null ? {} : { temperature }),
+    maxOutputTokens: who.maxOutputTokens ?? defaults.maxOutputTokens,
+    response,
+  };
+}
+
+export function transformTaskKey(sourceId: string, language: TargetLanguage): string {
+  return taskKey('transform', sourceId, language);
+}
+
+/** One transform per item and target language. */
+export function planTransforms(
+  items: readonly Item[],
+  opts: PlanOptions,
+  transformer: TransformerSpec,
+): TransformTask[] {
+  const defaults = { temperature: opts.transformTemperature, maxOutputTokens: opts.transformMaxOutputTokens };
+  const hashes = new Map(targetLanguages(opts).map((l) => [l, transformPromptHash(opts.templates, l)]));
+  const tasks: TransformTask[] = [];
+  for (const item of selectItems(items, opts)) {
+    const source = englishOf(item);
+    for (const [language, promptHash] of hashes) {
+      tasks.push({
+        key: transformTaskKey(item.sourceId, language),
+        stage: 'transform',
+        request: request(
+          transformer,
+          renderTransformPrompt(opts.templates, language, source),
+          LANGUAGE_VARIANT_SCHEMA,
+          defaults,
+        ),
+        meta: { itemId: item.id, sourceId: item.sourceId, language, promptHash, source },
+      });
+    }
+  }
+  return tasks;
+}
+
+export function judgeTaskKey(
+  judge: string,
+  sourceId: string,
+  kind: JudgeTaskMeta['kind'],
+  language: Language | 'EN-ZH',
+  order: QualityOrder | ProbeOrder,
+): string {
+  return taskKey('judge', judge, sourceId, kind, language, order);
+}
+
+function variantIndex(variants: readonly Variant[]): Map<string, Variant> {
+  const index = new Map<string, Variant>();
+  for (const v of variants) {
+    const k = `${v.itemId}:${v.language}`;
+    if (index.has(k)) throw new Error(`Two ${v.language} variants for item id ${v.itemId}`);
+    index.set(k, v);
+  }
+  return index;
+}
+
+/**
+ * Per judge and item: EN, then each target language with a variant, each in orders orig
+ * (A = output_1) and swap (A = output_2); then, when tie probes are on and the ZH variant
+ * exists, the gold output in English against its ZH translation in orders en_zh and zh_en,
+ * with the instruction in ZH. A language without a variant (its transform failed) is not
+ * planned; metrics then see it as missing, not as failed.
+ */
+export function planJudgments(
+  items: readonly Item[],
+  variants: readonly Variant[],
+  judges: readonly JudgeSpec[],
+  opts: PlanOptions,
+): JudgeTask[] {
+  const labels = new Set<string>();
+  for (const j of judges) {
+    if (labels.has(j.label)) throw new Error(`Two judges share the label "${j.label}"`);
+    labels.add(j.label);
+  }
+  const byItem = variantIndex(variants);
+  const selected = selectItems(items, opts);
+  const targets = targetLanguages(opts);
+  const tasks: JudgeTask[] = [];
+
+  for (const judge of judges) {
+    const defaults = { temperature: opts.judgeTemperature, maxOutputTokens: opts.judgeMaxOutputTokens };
+    for (const item of selected) {
+      const base = {
+        judge: judge.label,
+        itemId: item.id,
+        sourceId: item.sourceId,
+        subset: item.subset,
+        gold: item.label,
+      };
+      const texts: [Language, VariantText][] = [['EN', englishOf(item)]];
+      for (const l of targets) {
+        const v = byItem.get(`${item.id}:${l}`);
+        if (v) texts.push([l, v]);
+      }
+      for (const [language, t] of texts) {
+        for (const order of QUALITY_ORDERS) {
+          const pair: PairwiseTexts =
+            order === 'orig'
+              ? { instruction: t.instruction, outputA: t.output1, outputB: t.output2 }
+              : { instruction: t.instruction, outputA: t.output2, outputB: t.output1 };
+          tasks.push({
+            key: judgeTaskKey(judge.label, item.sourceId, 'quality', language, order),
+            stage: 'judge',
+            request: request(
+              judge,
+              renderJudgePrompt(opts.templates, pair),
+              PAIRWISE_VERDICT_SCHEMA,
+              defaults,
+            ),
+            meta: { ...base, kind: 'quality', language, order },
+          });
+        }
+      }
+      const zh = byItem.get(`${item.id}:ZH`);
+      if (!opts.tieProbes || !zh || !targets.includes('ZH')) continue;
+      const goldEn = item.label === 1 ? item.output1 : item.output2;
+      const goldZh = item.label === 1 ? zh.output1 : zh.output2;
+      for (const order of PROBE_ORDERS) {
+        const pair: PairwiseTexts =
+          order === 'en_zh'
+            ? { instruction: zh.instruction, outputA: goldEn, outputB: goldZh }
+            : { instruction: zh.instruction, outputA: goldZh, outputB: goldEn };
+        tasks.push({
+          key: judgeTaskKey(judge.label, item.sourceId, 'tie_probe', 'EN-ZH', order),
+          stage: 'judge',
+          request: request(
+            judge,
+            renderTieProbePrompt(opts.templates, pair),
+            PAIRWISE_VERDICT_SCHEMA,
+            defaults,
+          ),
+          meta: { ...base, kind: 'tie_probe', language: 'EN-ZH', order },
+        });
+      }
+    }
+  }
+  return tasks;
+}
