@@ -1,0 +1,567 @@
+// ECharts options for the Judge-LS figures. No Node imports: the renderer draws the very same
+// options in the app, and figures.ts renders them to SVG/PNG for the export folder.
+import type {
+  BarSeriesOption,
+  CustomSeriesOption,
+  CustomSeriesRenderItem,
+  EChartsOption,
+  HeatmapSeriesOption,
+  TitleComponentOption,
+} from 'echarts';
+import type { CI, Comparison, JudgeLsMetrics, Language } from '../../shared/judge-ls';
+import { judgeOrder } from './table';
+
+export interface FigureSpec {
+  /** File stem: figures/<id>.svg and figures/<id>.png. */
+  id: string;
+  title: string;
+  width: number;
+  height: number;
+  option: EChartsOption;
+}
+
+export type FigureBuilder = (metrics: JudgeLsMetrics) => FigureSpec;
+
+// Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale print.
+export const OKABE_ITO = {
+  orange: '#E69F00',
+  skyBlue: '#56B4E9',
+  green: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermillion: '#D55E00',
+  purple: '#CC79A7',
+  black: '#000000',
+  grey: '#BBBBBB',
+} as const;
+
+export const LANGUAGE_COLORS: Record<Language, string> = {
+  EN: OKABE_ITO.blue,
+  ZH: OKABE_ITO.orange,
+  LS: OKABE_ITO.green,
+};
+
+/** Arial-metric faces first (ECharts lays out text with Arial-like widths), then CJK faces for Chinese labels. */
+export const FONT_FAMILY =
+  'Arial, Liberation Sans, Helvetica, Noto Sans CJK SC, PingFang SC, Microsoft YaHei, sans-serif';
+
+const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
+const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
+/** Share of a category band that a group of bars fills; error bars use the same geometry. */
+const GROUP_WIDTH = 0.72;
+const TEXT = '#222222';
+
+const pct = (v: number | null | undefined): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) / 10 : null;
+
+function baseOption(title: string): EChartsOption {
+  return {
+    animation: false,
+    backgroundColor: '#ffffff',
+    textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
+    title: {
+      text: title,
+      left: 'center',
+      top: 8,
+      textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
+    },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    legend: { bottom: 8, textStyle: { fontSize: 12, color: TEXT } },
+  };
+}
+
+const axisText = { color: TEXT, fontSize: 12 };
+
+function judgeAxis(judges: string[], name = 'Judge', labelWidth?: number) {
+  return {
+    type: 'category' as const,
+    data: judges,
+    name,
+    nameLocation: 'middle' as const,
+    nameGap: 32,
+    nameTextStyle: { ...axisText, fontWeight: 'bold' as const },
+    axisLabel: {
+      ...axisText,
+      interval: 0,
+      width: labelWidth,
+      overflow: labelWidth ? ('break' as const) : undefined,
+    },
+    axisTick: { alignWithLabel: true },
+  };
+}
+
+function valueAxis(name: string, min?: number, max?: number) {
+  return {
+    type: 'value' as const,
+    name,
+    nameLocation: 'middle' as const,
+    nameGap: 44,
+    nameTextStyle: { ...axisText, fontWeight: 'bold' as const },
+    axisLabel: axisText,
+    min,
+    max,
+    splitLine: { lineStyle: { color: '#e5e5e5' } },
+  };
+}
+
+/** One bar series of a group of `groupSize` bars per category. */
+function groupedBar(
+  name: string,
+  color: string,
+  values: (number | null)[],
+  groupSize: number,
+): BarSeriesOption {
+  return {
+    name,
+    type: 'bar',
+    data: values,
+    itemStyle: { color },
+    barWidth: `${((GROUP_WIDTH / groupSize) * 100).toFixed(2)}%`,
+    barGap: '0%',
+  };
+}
+
+/**
+ * 95% CI whiskers drawn over bar `index` of a group of `groupSize` (data: [category, low, high]
+ * in percent). Named like its bar series so the legend toggles both together.
+ */
+export function errorBarSeries(
+  name: string,
+  index: number,
+  groupSize: number,
+  cis: ({ category: number; ci: CI } | null)[],
+): CustomSeriesOption {
+  const renderItem: CustomSeriesRenderItem = (_params, api) => {
+    const category = api.value(0) as number;
+    const band = api.size?.([1, 0]);
+    const bandWidth = Array.isArray(band) ? band[0] : (band ?? 0);
+    const slot = (GROUP_WIDTH / groupSize) * bandWidth;
+    const offset = -(GROUP_WIDTH * bandWidth) / 2 + (index + 0.5) * slot;
+    const low = api.coord([category, api.value(1) as number]);
+    const high = api.coord([category, api.value(2) as number]);
+    const x = low[0] + offset;
+    const cap = Math.max(2, Math.min(7, slot * 0.25));
+    const style = { stroke: TEXT, lineWidth: 1.2, fill: 'none' };
+    return {
+      type: 'group',
+      children: [
+        { type: 'line', shape: { x1: x, y1: low[1], x2: x, y2: high[1] }, style },
+        { type: 'line', shape: { x1: x - cap, y1: low[1], x2: x + cap, y2: low[1] }, style },
+        { type: 'line', shape: { x1: x - cap, y1: high[1], x2: x + cap, y2: high[1] }, style },
+      ],
+    };
+  };
+  return {
+    name,
+    type: 'custom',
+    renderItem,
+    encode: { x: 0, y: [1, 2] },
+    silent: true,
+    z: 10,
+    tooltip: { show: false },
+    data: cis
+      .filter(
+        (c): c is { category: number; ci: CI } =>
+          c !== null && pct(c.ci[0]) !== null && pct(c.ci[1]) !== null,
+      )
+      .map((c) => [c.category, pct(c.ci[0]), pct(c.ci[1])]),
+  };
+}
+
+interface BarGroup {
+  name: string;
+  color: string;
+  value: (judge: string) => number | null | undefined;
+  ci?: (judge: string) => CI | null | undefined;
+}
+
+function barsWithErrors(judges: string[], groups: BarGroup[]): (BarSeriesOption | CustomSeriesOption)[] {
+  const bars = groups.map((g) =>
+    groupedBar(
+      g.name,
+      g.color,
+      judges.map((j) => pct(g.value(j))),
+      groups.length,
+    ),
+  );
+  const whiskers = groups.flatMap((g, i) =>
+    g.ci
+      ? [
+          errorBarSeries(
+            g.name,
+            i,
+            groups.length,
+            judges.map((j, category) => {
+              const ci = g.ci!(j);
+              return ci && pct(g.value(j)) !== null ? { category, ci } : null;
+            }),
+          ),
+        ]
+      : [],
+  );
+  return [...bars, ...whiskers];
+}
+
+const barGrid = { left: 72, right: 24, top: 56, bottom: 96 };
+const barWidth = (judges: number, perJudge: number) => Math.max(560, 120 + judges * perJudge);
+
+export type AccuracyMetric = 'accuracy_strict' | 'accuracy_tie_half';
+
+export function accuracyByLanguageFigure(
+  metrics: JudgeLsMetrics,
+  metric: AccuracyMetric = 'accuracy_strict',
+): FigureSpec {
+  const judges = judgeOrder(metrics);
+  const row = (j: string, l: Language) => metrics.quality.find((r) => r.judge === j && r.language === l);
+  const label = metric === 'accuracy_strict' ? 'strict' : 'tie-half';
+  const title = `Judge accuracy by language (${label}, 95% CI)`;
+  return {
+    id: metric === 'accuracy_strict' ? 'accuracy_by_language' : 'accuracy_by_language_tie_half',
+    title,
+    width: barWidth(judges.length, 210),
+    height: 420,
+    option: {
+      ...baseOption(title),
+      grid: barGrid,
+      xAxis: judgeAxis(judges, 'Judge', 190),
+      yAxis: valueAxis('Accuracy (%)', 0, 100),
+      series: barsWithErrors(
+        judges,
+        LANGUAGES.map((l) => ({
+          name: l,
+          color: LANGUAGE_COLORS[l],
+          value: (j) => row(j, l)?.[metric],
+          ci: (j) => row(j, l)?.[`${metric}_ci`],
+        })),
+      ),
+    },
+  };
+}
+
+export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
+  const judges = judgeOrder(metrics);
+  const acc = (j: string, l: Language) =>
+    pct(metrics.quality.find((r) => r.judge === j && r.language === l)?.accuracy_strict);
+  const title = 'Accuracy change vs English (strict, points)';
+  const series: BarSeriesOption[] = (['ZH', 'LS'] as const).map((l) => ({
+    ...groupedBar(
+      `${l} − EN`,
+      LANGUAGE_COLORS[l],
+      judges.map(() => null),
+      2,
+    ),
+    data: judges.map((j) => {
+      const en = acc(j, 'EN');
+      const target = acc(j, l);
+      if (en === null || target === null) return null;
+      const value = Math.round((target - en) * 10) / 10;
+      return { value, label: { position: value < 0 ? 'bottom' : 'top' } };
+    }),
+    label: { show: true, color: TEXT, fontSize: 11, formatter: (p) => Number(p.value).toFixed(1) },
+  }));
+  return {
+    id: 'accuracy_drop',
+    title,
+    width: barWidth(judges.length, 160),
+    height: 400,
+    option: {
+      ...baseOption(title),
+      grid: barGrid,
+      xAxis: { ...judgeAxis(judges, 'Judge', 150), axisLine: { onZero: false } },
+      yAxis: {
+        ...valueAxis('Accuracy − EN accuracy (points)'),
+        // Room beyond the longest bar for its value label, and zero always in view.
+        min: (v: { min: number }) => Math.floor(Math.min(0, v.min) - 1),
+        max: (v: { max: number }) => Math.ceil(Math.max(0, v.max) + 1),
+      },
+      series: series.map((s, i) =>
+        i === 0
+          ? {
+              ...s,
+              markLine: {
+                silent: true,
+                symbol: 'none',
+                label: { show: false },
+                lineStyle: { color: TEXT, type: 'solid', width: 1 },
+                data: [{ yAxis: 0 }],
+              },
+            }
+          : s,
+      ),
+    },
+  };
+}
+
+export function flipRatesFigure(metrics: JudgeLsMetrics): FigureSpec {
+  const judges = judgeOrder(metrics);
+  const row = (j: string, c: Comparison) =>
+    metrics.language_invariance.find((r) => r.judge === j && r.comparison === c);
+  const colors: Record<Comparison, [string, string]> = {
+    'EN-ZH': [OKABE_ITO.orange, OKABE_ITO.vermillion],
+    'EN-LS': [OKABE_ITO.skyBlue, OKABE_ITO.blue],
+  };
+  const groups: BarGroup[] = COMPARISONS.flatMap((c) => [
+    {
+      name: `Flip ${c}`,
+      color: colors[c][0],
+      value: (j: string) => row(j, c)?.flip_rate,
+      ci: (j: string) => row(j, c)?.flip_rate_ci,
+    },
+    {
+      name: `Correctness flip ${c}`,
+      color: colors[c][1],
+      value: (j: string) => row(j, c)?.correctness_flip_rate,
+      ci: (j: string) => row(j, c)?.correctness_flip_rate_ci,
+    },
+  ]);
+  const title = 'Verdict flips between languages (95% CI)';
+  return {
+    id: 'flip_rates',
+    title,
+    width: barWidth(judges.length, 240),
+    height: 420,
+    option: {
+      ...baseOption(title),
+      grid: barGrid,
+      xAxis: judgeAxis(judges, 'Judge', 220),
+      yAxis: valueAxis('Pairs (%)', 0),
+      series: barsWithErrors(judges, groups),
+    },
+  };
+}
+
+export function positionInconsistencyFigure(metrics: JudgeLsMetrics): FigureSpec {
+  const judges = judgeOrder(metrics);
+  const row = (j: string, l: Language) => metrics.position.find((r) => r.judge === j && r.language === l);
+  const title = 'Position inconsistency by language (95% CI)';
+  return {
+    id: 'position_inconsistency',
+    title,
+    width: barWidth(judges.length, 210),
+    height: 420,
+    option: {
+      ...baseOption(title),
+      grid: barGrid,
+      xAxis: judgeAxis(judges, 'Judge', 190),
+      yAxis: valueAxis('Items with order-dependent choice (%)', 0),
+      series: barsWithErrors(
+        judges,
+        LANGUAGES.map((l) => ({
+          name: l,
+          color: LANGUAGE_COLORS[l],
+          value: (j) => row(j, l)?.inconsistency_rate,
+          ci: (j) => row(j, l)?.inconsistency_rate_ci,
+        })),
+      ),
+    },
+  };
+}
+
+export function tieProbePreferenceFigure(metrics: JudgeLsMetrics): FigureSpec {
+  const judges = judgeOrder(metrics).filter((j) => metrics.tie_probe.some((r) => r.judge === j));
+  const row = (j: string) => metrics.tie_probe.find((r) => r.judge === j);
+  const parts = [
+    { name: 'EN wins', color: LANGUAGE_COLORS.EN, key: 'en_win_rate' as const },
+    { name: 'Tie', color: OKABE_ITO.grey, key: 'tie_rate' as const },
+    { name: 'ZH wins', color: LANGUAGE_COLORS.ZH, key: 'zh_win_rate' as const },
+  ];
+  const title = 'Tie probe: gold answer in English vs Chinese';
+  // SSR has no font metrics, so the label column is sized from the longest label.
+  const labelWidth = Math.min(260, 24 + 7.5 * Math.max(4, ...judges.map((j) => j.length)));
+  const series: BarSeriesOption[] = parts.map((p) => ({
+    name: p.name,
+    type: 'bar',
+    stack: 'probe',
+    barWidth: '55%',
+    itemStyle: { color: p.color, borderColor: '#ffffff', borderWidth: 1 },
+    label: {
+      show: true,
+      color: TEXT,
+      fontSize: 11,
+      formatter: (v) => (Number(v.value) >= 6 ? Number(v.value).toFixed(1) : ''),
+    },
+    data: judges.map((j) => pct(row(j)?.[p.key])),
+  }));
+  return {
+    id: 'tie_probe_preference',
+    title,
+    width: 760,
+    height: Math.max(280, 170 + judges.length * 56),
+    option: {
+      ...baseOption(title),
+      grid: { left: labelWidth + 16, right: 32, top: 56, bottom: 100 },
+      xAxis: { ...valueAxis('Probes (%)', 0, 100), nameGap: 30 },
+      yAxis: {
+        ...judgeAxis(judges, ''),
+        inverse: true,
+        nameGap: 0,
+        axisLabel: { ...axisText, width: labelWidth, overflow: 'truncate' },
+      },
+      series,
+    },
+  };
+}
+
+// Sequential, perceptually uniform and colour-blind safe (viridis; a single-hue ramp for flips).
+const VIRIDIS = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
+const ORANGES = ['#fff5eb', '#fdd0a2', '#fd8d3c', '#d94801', '#7f2704'];
+
+interface HeatmapInput {
+  id: string;
+  title: string;
+  columns: string[];
+  colors: string[];
+  legend: string;
+  max: number;
+  cells: { judge: string; subset: string; column: string; value: number | null }[];
+}
+
+/** One heatmap panel per judge, side by side, with one shared colour scale. */
+function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec {
+  const judges = judgeOrder(metrics).filter((j) => input.cells.some((c) => c.judge === j));
+  const subsets = [...new Set(input.cells.map((c) => c.subset))].sort();
+  const labelWidth = 150;
+  const cellWidth = 72;
+  const panelWidth = input.columns.length * cellWidth;
+  const panelStride = labelWidth + panelWidth + 24;
+  const top = 84;
+  const cellHeight = 30;
+  const gridHeight = Math.max(1, subsets.length) * cellHeight;
+  const width = Math.max(420, 24 + judges.length * panelStride);
+  const height = top + gridHeight + 120;
+  const left = (i: number) => 24 + labelWidth + i * panelStride;
+  const titles: TitleComponentOption[] = [
+    {
+      text: input.title,
+      left: 'center',
+      top: 8,
+      textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
+    },
+    ...judges.map((j, i): TitleComponentOption => ({
+      text: j,
+      left: left(i) + panelWidth / 2,
+      top: 44,
+      textAlign: 'center',
+      textStyle: { fontSize: 13, fontWeight: 'bold', color: TEXT },
+    })),
+  ];
+  const series: HeatmapSeriesOption[] = judges.map((j, i) => ({
+    name: j,
+    type: 'heatmap',
+    xAxisIndex: i,
+    yAxisIndex: i,
+    label: {
+      show: true,
+      color: TEXT,
+      fontSize: 11,
+      textBorderColor: '#ffffff',
+      textBorderWidth: 2,
+      formatter: (p) => {
+        const v = (p.value as (number | null)[])[2];
+        return v === null ? '–' : Number(v).toFixed(1);
+      },
+    },
+    itemStyle: { borderColor: '#ffffff', borderWidth: 1 },
+    data: input.cells
+      .filter((c) => c.judge === j && c.value !== null)
+      .map((c) => [input.columns.indexOf(c.column), subsets.indexOf(c.subset), c.value]),
+  }));
+  return {
+    id: input.id,
+    title: input.title,
+    width,
+    height,
+    option: {
+      animation: false,
+      backgroundColor: '#ffffff',
+      textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
+      title: titles,
+      tooltip: { position: 'top' },
+      grid: judges.map((_, i) => ({ left: left(i), top, width: panelWidth, height: gridHeight })),
+      xAxis: judges.map((_, i) => ({
+        type: 'category',
+        gridIndex: i,
+        data: input.columns,
+        axisLabel: axisText,
+        splitArea: { show: false },
+      })),
+      yAxis: judges.map((_, i) => ({
+        type: 'category',
+        gridIndex: i,
+        data: subsets,
+        inverse: true,
+        axisLabel: { ...axisText, width: labelWidth - 12, overflow: 'truncate' },
+      })),
+      visualMap: {
+        type: 'continuous',
+        min: 0,
+        max: input.max,
+        calculable: false,
+        orient: 'horizontal',
+        left: 'center',
+        bottom: 12,
+        itemWidth: 14,
+        itemHeight: 200,
+        text: [`${input.max}`, '0'],
+        textStyle: axisText,
+        inRange: { color: input.colors },
+        seriesIndex: series.map((_, i) => i),
+        formatter: (v: unknown) => `${input.legend}: ${Number(v).toFixed(0)}`,
+      },
+      series,
+    },
+  };
+}
+
+export function subsetQualityHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec {
+  return heatmapPanels(metrics, {
+    id: 'subset_quality_heatmap',
+    title: 'Tie-half accuracy (%) by subset and language',
+    columns: LANGUAGES,
+    colors: VIRIDIS,
+    legend: 'Accuracy (%)',
+    max: 100,
+    cells: metrics.subset_quality.map((r) => ({
+      judge: r.judge,
+      subset: r.subset,
+      column: r.language,
+      value: r.n > 0 ? pct(r.accuracy_tie_half) : null,
+    })),
+  });
+}
+
+export function subsetFlipHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec {
+  const values = metrics.subset_flip.filter((r) => r.n > 0).map((r) => pct(r.flip_rate) ?? 0);
+  // Flip rates are usually small: scale to the data (rounded up to 10) so differences stay visible.
+  const max = Math.min(100, Math.max(10, Math.ceil(Math.max(0, ...values) / 10) * 10));
+  return heatmapPanels(metrics, {
+    id: 'subset_flip_heatmap',
+    title: 'Flip rate (%) by subset and comparison',
+    columns: COMPARISONS,
+    colors: ORANGES,
+    legend: 'Flip (%)',
+    max,
+    cells: metrics.subset_flip.map((r) => ({
+      judge: r.judge,
+      subset: r.subset,
+      column: r.comparison,
+      value: r.n > 0 ? pct(r.flip_rate) : null,
+    })),
+  });
+}
+
+/** The figures of DESIGN.md section 8, in export order. */
+export const FIGURE_BUILDERS: readonly FigureBuilder[] = [
+  (m) => accuracyByLanguageFigure(m, 'accuracy_strict'),
+  (m) => accuracyByLanguageFigure(m, 'accuracy_tie_half'),
+  accuracyDropFigure,
+  flipRatesFigure,
+  positionInconsistencyFigure,
+  tieProbePreferenceFigure,
+  subsetQualityHeatmapFigure,
+  subsetFlipHeatmapFigure,
+];
+
+export function buildFigureSpecs(metrics: JudgeLsMetrics): FigureSpec[] {
+  return FIGURE_BUILDERS.map((build) => build(metrics));
+}

@@ -1,0 +1,29 @@
+// RFC 4180 CSV with a UTF-8 BOM, so Excel opens Chinese text correctly. csv-parse is installed but
+// csv-stringify is not, and the writing side is small enough to keep here.
+import { formatCell, uniqueHeaders, type Table } from './table';
+
+export const UTF8_BOM = '\uFEFF';
+
+/** Quotes a field when it holds a comma, a double quote, CR or LF; inner quotes are doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** A whole CSV document: CRLF line ends (RFC 4180) and a leading BOM. */
+export function toCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const lines = [header, ...rows].map((fields, i) => {
+    if (fields.length !== header.length) {
+      throw new Error(`CSV row ${i} has ${fields.length} fields, the header has ${header.length}`);
+    }
+    return fields.map(csvField).join(',');
+  });
+  return UTF8_BOM + lines.map((l) => l + '\r\n').join('');
+}
+
+/** The table as displayed (same text as the LaTeX version), footer rows last. */
+export function tableToCsv(table: Table): string {
+  const rows = [...table.rows, ...(table.footer ?? [])].map((row) =>
+    table.columns.map((c) => (row[c.key] == null ? '' : formatCell(c, row[c.key]))),
+  );
+  return toCsv(uniqueHeaders(table), rows);
+}

@@ -1,0 +1,142 @@
+// Server-side rendering of the chart options: ECharts SSR to SVG, resvg to PNG. Node only.
+import { existsSync } from 'node:fs';
+import { renderAsync } from '@resvg/resvg-js';
+import * as echarts from 'echarts';
+import type { JudgeLsMetrics } from '../../shared/judge-ls';
+import { FIGURE_BUILDERS, type FigureBuilder, type FigureSpec } from './chart-options';
+
+export interface RenderedFigure extends FigureSpec {
+  svg: string;
+}
+
+/** PNG pixels per SVG pixel: a figure laid out at 96 dpi printed at 300 dpi. */
+export const PNG_SCALE = 300 / 96;
+
+export interface FontChoice {
+  /** Font files to load; the first one decides whether the choice is available. */
+  files: string[];
+  family: string;
+}
+
+// Loading fonts dominates PNG time: resvg parses every file per render, and Noto Sans CJK alone
+// takes over a second (the system font scan too). So a figure loads the CJK font only when its
+// text has CJK characters, and otherwise one Latin family.
+export const CJK_FONT_CANDIDATES: readonly FontChoice[] = [
+  { files: ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'], family: 'Noto Sans CJK SC' },
+  { files: ['/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc'], family: 'Noto Sans CJK SC' },
+  { files: ['/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc'], family: 'Noto Sans CJK SC' },
+  { files: ['/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf'], family: 'Noto Sans CJK SC' },
+  { files: ['/System/Library/Fonts/PingFang.ttc'], family: 'PingFang SC' },
+  { files: ['C:\\Windows\\Fonts\\msyh.ttc'], family: 'Microsoft YaHei' },
+];
+
+// Arial-metric families first: ECharts SSR has no font metrics and lays text out with Arial-like
+// widths, so a wider face (DejaVu) would make legend entries overlap.
+export const LATIN_FONT_CANDIDATES: readonly FontChoice[] = [
+  {
+    files: [
+      '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
+      '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf',
+    ],
+    family: 'Liberation Sans',
+  },
+  {
+    files: [
+      '/usr/share/fonts/liberation-sans/LiberationSans-Regular.ttf',
+      '/usr/share/fonts/liberation-sans/LiberationSans-Bold.ttf',
+    ],
+    family: 'Liberation Sans',
+  },
+  {
+    files: [
+      '/System/Library/Fonts/Supplemental/Arial.ttf',
+      '/System/Library/Fonts/Supplemental/Arial Bold.ttf',
+    ],
+    family: 'Arial',
+  },
+  { files: ['/Library/Fonts/Arial.ttf', '/Library/Fonts/Arial Bold.ttf'], family: 'Arial' },
+  { files: ['C:\\Windows\\Fonts\\arial.ttf', 'C:\\Windows\\Fonts\\arialbd.ttf'], family: 'Arial' },
+  {
+    files: [
+      '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+      '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+    ],
+    family: 'DejaVu Sans',
+  },
+];
+
+/** The first candidate whose main file exists, with those of its other files that exist. */
+export function findFont(candidates: readonly FontChoice[]): FontChoice | null {
+  const found = candidates.find((c) => existsSync(c.files[0]));
+  return found ? { family: found.family, files: found.files.filter((f) => existsSync(f)) } : null;
+}
+
+// CJK ideographs, kana, hangul, CJK punctuation and full-width forms.
+const CJK_TEXT =
+  /[\u2E80-\u2FDF\u3000-\u30FF\u3100-\u312F\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]/;
+
+/**
+ * The fonts for an SVG: a Latin family, plus a CJK font when its text has CJK characters (resvg
+ * falls back per glyph). Null means no known font file exists: use the system fonts.
+ */
+export function fontFor(svg: string): FontChoice | null {
+  const latin = findFont(LATIN_FONT_CANDIDATES);
+  const cjk = CJK_TEXT.test(svg) ? findFont(CJK_FONT_CANDIDATES) : null;
+  if (!latin) return cjk;
+  return cjk ? { family: latin.family, files: [...latin.files, ...cjk.files] } : latin;
+}
+
+/** Renders an option to an SVG string; the chart is always disposed (a live chart keeps Node running). */
+export function renderSvg(spec: FigureSpec): string {
+  const chart = echarts.init(null, null, {
+    renderer: 'svg',
+    ssr: true,
+    width: spec.width,
+    height: spec.height,
+  });
+  try {
+    chart.setOption(spec.option);
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
+
+export interface PngOptions {
+  /** Defaults to fontFor(svg); null renders with the system fonts. */
+  font?: FontChoice | null;
+}
+
+/**
+ * SVG → PNG at 300 dpi equivalent. When no known font file exists it falls back to the system
+ * fonts (Chinese glyphs may then be missing): a figure is never lost for want of a font.
+ */
+export async function svgToPng(svg: string, width: number, options: PngOptions = {}): Promise<Buffer> {
+  const font = options.font === undefined ? fontFor(svg) : options.font;
+  // renderAsync runs on the libuv pool, so the Electron main process stays responsive.
+  const image = await renderAsync(svg, {
+    fitTo: { mode: 'width', value: Math.round(width * PNG_SCALE) },
+    background: '#ffffff',
+    font: font
+      ? {
+          fontFiles: font.files,
+          loadSystemFonts: false,
+          defaultFontFamily: font.family,
+          sansSerifFamily: font.family,
+        }
+      : { loadSystemFonts: true },
+    logLevel: 'off',
+  });
+  return image.asPng();
+}
+
+export function renderFigure(spec: FigureSpec): RenderedFigure {
+  return { ...spec, svg: renderSvg(spec) };
+}
+
+export function renderFigures(
+  metrics: JudgeLsMetrics,
+  builders: readonly FigureBuilder[] = FIGURE_BUILDERS,
+): RenderedFigure[] {
+  return builders.map((build) => renderFigure(build(metrics)));
+}

@@ -1,0 +1,37 @@
+// Paper-style number formatting shared by every table writer (CSV and LaTeX show the same text).
+import type { CI } from '../../shared/judge-ls';
+
+/** Shown for a value that does not exist (no valid pair, no non-tie probe, ...). */
+export const MISSING = '–';
+
+function finite(v: number | null | undefined): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+/** A fraction as a percentage with one decimal: 0.835 → "83.5". */
+export function formatPct(v: number | null | undefined): string {
+  return finite(v) ? (v * 100).toFixed(1) : MISSING;
+}
+
+/** A CI of fractions in points: [0.801, 0.865] → "[80.1, 86.5]". */
+export function formatCi(ci: CI | null | undefined): string {
+  if (!ci || !finite(ci[0]) || !finite(ci[1])) return MISSING;
+  return `[${formatPct(ci[0])}, ${formatPct(ci[1])}]`;
+}
+
+/** p-values the way papers print them: "< 0.001", otherwise three significant digits. */
+export function formatP(p: number | null | undefined): string {
+  if (!finite(p)) return MISSING;
+  if (p < 0.001) return '< 0.001';
+  return p.toPrecision(3);
+}
+
+export function formatInt(v: number | null | undefined): string {
+  return finite(v) ? String(Math.round(v)) : MISSING;
+}
+
+/** US dollars without a currency sign (the header says USD); small costs keep four decimals. */
+export function formatUsd(v: number | null | undefined): string {
+  if (!finite(v)) return MISSING;
+  return Math.abs(v) >= 1 || v === 0 ? v.toFixed(2) : v.toFixed(4);
+}

@@ -1,0 +1,119 @@
+// judgments.csv of DESIGN.md section 8: one row per stored verdict, the columns in contract order.
+import type { JudgmentRecord } from '../../shared/judge-ls';
+import { toCsv } from './csv';
+
+export const JUDGMENTS_COLUMNS = [
+  'judge',
+  'item_id',
+  'subset',
+  'kind',
+  'language',
+  'order',
+  'winner',
+  'choice',
+  'gold',
+  'correct',
+  'status',
+  'attempts',
+  'input_tokens',
+  'output_tokens',
+  'reason',
+] as const;
+
+/** Token usage of the call behind one judgment (JudgmentRecord does not carry it). */
+export interface JudgmentTokens {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const QUALITY_LANGUAGES = new Set(['EN', 'ZH', 'LS']);
+
+function invalid(index: number, field: string, value: unknown, expected: string): Error {
+  return new Error(`judgments[${index}]: field "${field}" is ${JSON.stringify(value)}, expected ${expected}`);
+}
+
+/** Checks the enum fields the CSV derives columns from, so bad rows fail loudly instead of exporting wrong. */
+function checkRecord(r: JudgmentRecord, i: number): void {
+  if (r.kind !== 'quality' && r.kind !== 'tie_probe') throw invalid(i, 'kind', r.kind, 'quality | tie_probe');
+  if (r.status !== 'ok' && r.status !== 'failed') throw invalid(i, 'status', r.status, 'ok | failed');
+  if (r.winner !== null && r.winner !== 'A' && r.winner !== 'B' && r.winner !== 'tie') {
+    throw invalid(i, 'winner', r.winner, 'A | B | tie | null');
+  }
+  if (r.gold !== 1 && r.gold !== 2) throw invalid(i, 'gold', r.gold, '1 | 2');
+  if (r.kind === 'quality') {
+    if (!QUALITY_LANGUAGES.has(r.language)) throw invalid(i, 'language', r.language, 'EN | ZH | LS');
+    if (r.order !== 'orig' && r.order !== 'swap') throw invalid(i, 'order', r.order, 'orig | swap');
+  } else {
+    if (r.language !== 'EN-ZH') throw invalid(i, 'language', r.language, 'EN-ZH');
+    if (r.order !== 'en_zh' && r.order !== 'zh_en') throw invalid(i, 'order', r.order, 'en_zh | zh_en');
+  }
+}
+
+/**
+ * The normalized choice: quality orig A→1, B→2, swap A→2, B→1; tie probe en_zh A→EN, B→ZH,
+ * zh_en A→ZH, B→EN; tie stays tie; no verdict → ''.
+ */
+export function normalizedChoice(r: JudgmentRecord): '1' | '2' | 'tie' | 'EN' | 'ZH' | '' {
+  if (r.winner === null) return '';
+  if (r.winner === 'tie') return 'tie';
+  const first = r.winner === 'A';
+  switch (r.order) {
+    case 'orig':
+      return first ? '1' : '2';
+    case 'swap':
+      return first ? '2' : '1';
+    case 'en_zh':
+      return first ? 'EN' : 'ZH';
+    case 'zh_en':
+      return first ? 'ZH' : 'EN';
+  }
+}
+
+function countText(n: number | undefined, index: number, field: string): string {
+  if (n === undefined) return '';
+  if (!Number.isInteger(n) || n < 0) throw invalid(index, field, n, 'a non-negative integer');
+  return String(n);
+}
+
+/**
+ * judgments.csv text (UTF-8 BOM, CRLF). `tokens` runs parallel to `judgments` (same index, null
+ * when unknown, e.g. a call that failed before any answer).
+ */
+export function judgmentsCsv(
+  judgments: readonly JudgmentRecord[],
+  tokens?: readonly (JudgmentTokens | null | undefined)[],
+): string {
+  if (tokens && tokens.length !== judgments.length) {
+    throw new Error(`tokens has ${tokens.length} entries but there are ${judgments.length} judgments`);
+  }
+  const rows = judgments.map((r, i) => {
+    checkRecord(r, i);
+    const choice = normalizedChoice(r);
+    const correct =
+      r.kind === 'quality' && r.status === 'ok' && choice !== ''
+        ? choice === String(r.gold)
+          ? '1'
+          : '0'
+        : '';
+    const reason = r.status === 'failed' ? (r.failureReason ?? r.reason ?? '') : (r.reason ?? '');
+    const t = tokens?.[i];
+    return [
+      r.judge,
+      r.itemId,
+      r.subset ?? '',
+      r.kind,
+      r.language,
+      r.order,
+      r.winner ?? 'invalid',
+      r.status === 'failed' ? '' : choice,
+      String(r.gold),
+      correct,
+      r.status,
+      countText(r.attempts, i, 'attempts'),
+      t ? countText(t.inputTokens, i, 'tokens.inputTokens') : '',
+      t ? countText(t.outputTokens, i, 'tokens.outputTokens') : '',
+      reason,
+    ];
+  });
+  return toCsv(JUDGMENTS_COLUMNS, rows);
+}

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import {
+  accuracyByLanguageFigure,
+  buildFigureSpecs,
+  subsetQualityHeatmapFigure,
+  tieProbePreferenceFigure,
+  type FigureSpec,
+} from '../../src/main/export/chart-options';
+import {
+  findFont,
+  fontFor,
+  PNG_SCALE,
+  renderSvg,
+  svgToPng,
+  CJK_FONT_CANDIDATES,
+} from '../../src/main/export/figures';
+import { JUDGES, makeMetrics, SUBSETS } from './fixture';
+
+// jsdom ships no type declarations (and @types/jsdom is not installed): type the one class used here.
+const { JSDOM } = createRequire(import.meta.url)('jsdom') as {
+  JSDOM: new (html: string) => { window: { DOMParser: typeof DOMParser } };
+};
+const { DOMParser: XmlParser } = new JSDOM('').window;
+
+function parseSvg(svg: string): Document {
+  const doc = new XmlParser().parseFromString(svg, 'image/svg+xml');
+  const error = doc.getElementsByTagName('parsererror')[0];
+  if (error) throw new Error(`SVG is not well-formed XML: ${error.textContent}`);
+  return doc;
+}
+
+function seriesIndex(spec: FigureSpec, name: string, type: string): number {
+  const series = spec.option.series as { name?: string; type?: string }[];
+  const i = series.findIndex((s) => s.name === name && s.type === type);
+  if (i < 0) throw new Error(`${spec.id}: no ${type} series "${name}"`);
+  return i;
+}
+
+/** Data shapes ECharts drew for one series (SSR tags them with ecmeta attributes). */
+function shapes(doc: Document, index: number): Element[] {
+  return [...doc.querySelectorAll(`[ecmeta_ssr_type="chart"][ecmeta_series_index="${index}"]`)];
+}
+
+const texts = (doc: Document) => [...doc.querySelectorAll('text')].map((t) => t.textContent ?? '');
+
+function pngWidth(png: Buffer): number {
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(png.subarray(12, 16).toString('ascii')).toBe('IHDR');
+  return png.readUInt32BE(16);
+}
+
+describe('figure SVGs', () => {
+  const metrics = makeMetrics();
+
+  it('every figure renders to well-formed SVG with its title', () => {
+    const specs = buildFigureSpecs(metrics);
+    expect(specs.map((s) => s.id)).toEqual([
+      'accuracy_by_language',
+      'accuracy_by_language_tie_half',
+      'accuracy_drop',
+      'flip_rates',
+      'position_inconsistency',
+      'tie_probe_preference',
+      'subset_quality_heatmap',
+      'subset_flip_heatmap',
+    ]);
+    for (const spec of specs) {
+      const doc = parseSvg(renderSvg(spec));
+      expect(doc.documentElement.getAttribute('width')).toBe(String(spec.width));
+      expect(texts(doc), spec.id).toContain(spec.title);
+      for (const judge of JUDGES) expect(texts(doc), `${spec.id}: ${judge}`).toContain(judge);
+    }
+  });
+
+  it('accuracy by language draws one bar and one CI whisker per judge for each language', () => {
+    const spec = accuracyByLanguageFigure(metrics);
+    const doc = parseSvg(renderSvg(spec));
+    for (const language of ['EN', 'ZH', 'LS']) {
+      expect(texts(doc)).toContain(language);
+      expect(shapes(doc, seriesIndex(spec, language, 'bar'))).toHaveLength(JUDGES.length);
+      // A whisker is a vertical line plus two caps.
+      expect(shapes(doc, seriesIndex(spec, language, 'custom'))).toHaveLength(3 * JUDGES.length);
+    }
+    for (const label of ['Accuracy (%)', 'Judge']) expect(texts(doc)).toContain(label);
+  });
+
+  it('drops a bar and its whisker when a judge has no row for a language', () => {
+    const partial = makeMetrics();
+    partial.quality = partial.quality.filter((r) => !(r.judge === JUDGES[1] && r.language === 'LS'));
+    const spec = accuracyByLanguageFigure(partial);
+    const doc = parseSvg(renderSvg(spec));
+    expect(shapes(doc, seriesIndex(spec, 'LS', 'bar'))).toHaveLength(1);
+    expect(shapes(doc, seriesIndex(spec, 'LS', 'custom'))).toHaveLength(3);
+  });
+
+  it('tie-probe preference stacks EN wins, ties and ZH wins for each judge', () => {
+    const spec = tieProbePreferenceFigure(metrics);
+    const doc = parseSvg(renderSvg(spec));
+    for (const name of ['EN wins', 'Tie', 'ZH wins']) {
+      expect(texts(doc)).toContain(name);
+      expect(shapes(doc, seriesIndex(spec, name, 'bar'))).toHaveLength(JUDGES.length);
+    }
+    expect(texts(doc)).toContain('60.0');
+  });
+
+  it('subset heatmap has a panel per judge with a cell per subset and language', () => {
+    const spec = subsetQualityHeatmapFigure(metrics);
+    const doc = parseSvg(renderSvg(spec));
+    for (const judge of JUDGES) {
+      expect(shapes(doc, seriesIndex(spec, judge, 'heatmap'))).toHaveLength(SUBSETS.length * 3);
+    }
+    for (const subset of SUBSETS) expect(texts(doc)).toContain(subset);
+    expect(texts(doc)).toContain('90.0');
+  });
+
+  it('keeps the option builders free of Node imports so the renderer can use them', () => {
+    const source = readFileSync(new URL('../../src/main/export/chart-options.ts', import.meta.url), 'utf8');
+    const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+    expect(imports.filter((m) => m.startsWith('node:') || m === './figures' || m.includes('resvg'))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('figure PNGs', () => {
+  it('render at 300 dpi equivalent width, with a CJK font when a label is Chinese', async () => {
+    const metrics = makeMetrics();
+    for (const r of metrics.tie_probe) if (r.judge === JUDGES[0]) r.judge = '通义千问 Qwen';
+    const spec = tieProbePreferenceFigure(metrics);
+    const svg = renderSvg(spec);
+    expect(svg).toContain('通义千问 Qwen');
+    const cjk = findFont(CJK_FONT_CANDIDATES);
+    expect(cjk, 'fonts-noto-cjk is expected on this machine').not.toBeNull();
+    expect(fontFor(svg)?.files).toContain(cjk!.files[0]);
+    expect(fontFor(renderSvg(accuracyByLanguageFigure(makeMetrics())))?.files).not.toContain(cjk!.files[0]);
+
+    const png = await svgToPng(svg, spec.width);
+    expect(pngWidth(png)).toBe(Math.round(spec.width * PNG_SCALE));
+  });
+
+  it('fall back to the system fonts without crashing when no font file is known', async () => {
+    const spec = accuracyByLanguageFigure(makeMetrics());
+    const png = await svgToPng(renderSvg(spec), spec.width, { font: null });
+    expect(pngWidth(png)).toBe(Math.round(spec.width * (300 / 96)));
+    expect(png.length).toBeGreaterThan(10_000);
+  });
+});
