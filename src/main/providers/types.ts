@@ -41,3 +41,27 @@ export interface ChatResult {
   json: unknown;
   usage: Usage;
 }
+
+/** How a failed call is classified; the queue's retry policy is a function of this. */
+export type ProviderErrorKind =
+  | 'rate_limited'
+  | 'quota_exhausted'
+  | 'server'
+  | 'timeout'
+  | 'connection'
+  | 'auth'
+  | 'not_found'
+  | 'bad_request'
+  | 'unparseable'
+  | 'cancelled';
+
+/** A successful call: the result plus the response headers that carry rate-limit state. */
+export interface ProviderResponse {
+  result: ChatResult;
+  headers: Headers;
+}
+
+/** One configured endpoint, speaking its wire format through the official SDK. */
+export interface ChatAdapter {
+  send(spec: ChatRequestSpec, opts?: { signal?: AbortSignal }): Promise<ProviderResponse>;
+}

@@ -1,0 +1,101 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsNonStreaming, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
+import { classifyError, ProviderError } from './errors';
+import { keepAliveFetch } from './http-fetch';
+import { parseStructured, systemWithSchema } from './structured';
+import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from './types';
+
+/** Anthropic requires max_tokens; this is enough for a verdict or a translated item pair. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+export function buildAnthropicRequest(
+  spec: ChatRequestSpec,
+  cfg: ProviderConfig,
+): MessageCreateParamsNonStreaming {
+  // Only one structured mode exists here: a forced tool. 'json_object' and 'text' both
+  // fall back to the schema in the prompt (e.g. for Anthropic-compatible servers without tools).
+  const forcedTool = (cfg.structuredOutput ?? 'json_schema') === 'json_schema';
+  const system = forcedTool ? spec.system : systemWithSchema(spec);
+  const body: MessageCreateParamsNonStreaming = {
+    model: spec.model,
+    max_tokens: spec.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages: spec.messages.map((m) => ({ role: m.role, content: m.content })),
+  };
+  if (system) body.system = system;
+  // This SDK's types no longer list temperature; the Messages API takes it where the model
+  // supports it, and a model that does not answers 400, which the queue reports as such.
+  if (spec.temperature !== undefined) Object.assign(body, { temperature: spec.temperature });
+  if (forcedTool) {
+    const tool: Tool = {
+      name: spec.response.name,
+      description: spec.response.description ?? `Record the answer as "${spec.response.name}".`,
+      input_schema: spec.response.schema as Tool.InputSchema,
+    };
+    body.tools = [tool];
+    body.tool_choice = { type: 'tool', name: spec.response.name };
+  }
+  return body;
+}
+
+/** The `anthropic` kind: the Messages API with one forced tool carrying the structured answer. */
+export class AnthropicChatAdapter implements ChatAdapter {
+  private readonly client: Anthropic;
+
+  constructor(
+    private readonly cfg: ProviderConfig,
+    private readonly apiKey: string,
+  ) {
+    this.client = new Anthropic({
+      apiKey,
+      // Never pick up ANTHROPIC_AUTH_TOKEN from the environment: one key, the configured one.
+      authToken: null,
+      baseURL: resolvedBaseURL(cfg),
+      maxRetries: 0,
+      timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      fetch: keepAliveFetch,
+    });
+  }
+
+  async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
+    let data: Anthropic.Message;
+    let headers: Headers;
+    try {
+      const res = await this.client.messages
+        .create(buildAnthropicRequest(spec, this.cfg), { signal: opts.signal })
+        .withResponse();
+      data = res.data;
+      headers = res.response.headers;
+    } catch (err) {
+      throw classifyError(err, this.apiKey);
+    }
+    const cacheRead = data.usage?.cache_read_input_tokens ?? 0;
+    const cacheWrite = data.usage?.cache_creation_input_tokens ?? 0;
+    // Anthropic reports cache reads and writes apart from input_tokens; count them all as
+    // input (as OpenAI does) so cost = uncached + cached + output works for both kinds.
+    const usage: Usage = {
+      inputTokens: (data.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
+      outputTokens: data.usage?.output_tokens ?? 0,
+      cachedInputTokens: cacheRead,
+    };
+    const blocks = data.content ?? [];
+    const toolUse = blocks.find((b) => b.type === 'tool_use' && b.name === spec.response.name);
+    if (toolUse && toolUse.type === 'tool_use') {
+      const text = JSON.stringify(toolUse.input);
+      const json = parseStructured(spec.response, { text, value: toolUse.input }, usage, headers);
+      return { result: { text, json, usage }, headers };
+    }
+    const text = blocks
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join('')
+      .trim();
+    if ((this.cfg.structuredOutput ?? 'json_schema') === 'json_schema' && !text)
+      throw new ProviderError('unparseable', `The model did not call the tool "${spec.response.name}".`, {
+        rawText: JSON.stringify(blocks),
+        usage,
+        headers,
+      });
+    const json = parseStructured(spec.response, { text }, usage, headers);
+    return { result: { text, json, usage }, headers };
+  }
+}

@@ -1,0 +1,103 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
+import { classifyError, ProviderError } from './errors';
+import { keepAliveFetch } from './http-fetch';
+import { parseStructured, systemWithSchema } from './structured';
+import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from './types';
+
+/** OpenAI's own API has replaced max_tokens; compatible servers mostly still read max_tokens. */
+function usesMaxCompletionTokens(baseURL: string): boolean {
+  return new URL(baseURL).hostname === 'api.openai.com';
+}
+
+export function buildOpenAIRequest(
+  spec: ChatRequestSpec,
+  cfg: ProviderConfig,
+  baseURL = resolvedBaseURL(cfg),
+): ChatCompletionCreateParamsNonStreaming {
+  const mode = cfg.structuredOutput ?? 'json_schema';
+  const system = mode === 'json_schema' ? spec.system : systemWithSchema(spec);
+  const messages: ChatCompletionMessageParam[] = [];
+  if (system) messages.push({ role: 'system', content: system });
+  for (const m of spec.messages) messages.push({ role: m.role, content: m.content });
+  const body: ChatCompletionCreateParamsNonStreaming = { model: spec.model, messages };
+  if (spec.temperature !== undefined) body.temperature = spec.temperature;
+  if (spec.maxOutputTokens !== undefined) {
+    if (usesMaxCompletionTokens(baseURL)) body.max_completion_tokens = spec.maxOutputTokens;
+    else body.max_tokens = spec.maxOutputTokens;
+  }
+  if (mode === 'json_schema') {
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: {
+        name: spec.response.name,
+        ...(spec.response.description ? { description: spec.response.description } : {}),
+        strict: true,
+        schema: spec.response.schema,
+      },
+    };
+  } else if (mode === 'json_object') {
+    body.response_format = { type: 'json_object' };
+  }
+  return body;
+}
+
+/** The `openai` kind: OpenAI and every server speaking its chat-completions format. */
+export class OpenAIChatAdapter implements ChatAdapter {
+  private readonly client: OpenAI;
+  private readonly baseURL: string;
+
+  constructor(
+    private readonly cfg: ProviderConfig,
+    private readonly apiKey: string,
+  ) {
+    this.baseURL = resolvedBaseURL(cfg);
+    this.client = new OpenAI({
+      apiKey,
+      baseURL: this.baseURL,
+      // The queue owns retries; a second retry loop inside the SDK would pay twice.
+      maxRetries: 0,
+      timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      fetch: keepAliveFetch,
+      organization: null,
+      project: null,
+    });
+  }
+
+  async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
+    let data: OpenAI.Chat.Completions.ChatCompletion;
+    let headers: Headers;
+    try {
+      const res = await this.client.chat.completions
+        .create(buildOpenAIRequest(spec, this.cfg, this.baseURL), { signal: opts.signal })
+        .withResponse();
+      data = res.data;
+      headers = res.response.headers;
+    } catch (err) {
+      throw classifyError(err, this.apiKey);
+    }
+    const usage: Usage = {
+      inputTokens: data.usage?.prompt_tokens ?? 0,
+      outputTokens: data.usage?.completion_tokens ?? 0,
+      cachedInputTokens: data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    };
+    const message = data.choices?.[0]?.message;
+    const text = message?.content ?? '';
+    if (!message || (!text && message.refusal))
+      throw new ProviderError(
+        'unparseable',
+        `The model gave no answer${message?.refusal ? ' (refusal)' : ''}.`,
+        {
+          rawText: message?.refusal ?? '',
+          usage,
+          headers,
+        },
+      );
+    const json = parseStructured(spec.response, { text }, usage, headers);
+    return { result: { text, json, usage }, headers };
+  }
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ProviderError } from './errors';
+import type { ChatRequestSpec, ResponseSchema, Usage } from './types';
+
+// Structured answers (DESIGN.md section 6). Where the endpoint cannot enforce a schema,
+// the schema is described in the prompt and the JSON object is dug out of the text.
+
+/** The instruction appended to the system prompt when the schema is not enforced by the API. */
+export function schemaInstruction(response: ResponseSchema): string {
+  const about = response.description ? ` (${response.description})` : '';
+  return (
+    `Answer with one JSON object named "${response.name}"${about} and nothing else. ` +
+    `It must match this JSON Schema exactly:\n${JSON.stringify(response.schema)}`
+  );
+}
+
+export function systemWithSchema(spec: ChatRequestSpec): string {
+  const instruction = schemaInstruction(spec.response);
+  return spec.system ? `${spec.system}\n\n${instruction}` : instruction;
+}
+
+/**
+ * Finds the one JSON object in a model's text: the whole text, a ```json fence, or the
+ * first balanced {...} in prose. Returns undefined when there is none.
+ */
+export function extractJsonObject(text: string): unknown {
+  const candidates: string[] = [text.trim()];
+  const fence = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/.exec(text);
+  if (fence) candidates.push(fence[1].trim());
+  const balanced = firstBalancedObject(text);
+  if (balanced) candidates.push(balanced);
+  for (const c of candidates) {
+    if (!c.startsWith('{')) continue;
+    try {
+      const value: unknown = JSON.parse(c);
+      if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return undefined;
+}
+
+function firstBalancedObject(text: string): string | undefined {
+  const start = text.indexOf('{');
+  if (start < 0) return undefined;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return text.slice(start, i + 1);
+  }
+  return undefined;
+}
+
+// Requests rebuilt from the ledger each carry their own copy of the schema object, so the
+// compiled validators are shared by schema text (a run uses a handful of schemas).
+const bySchemaObject = new WeakMap<Record<string, unknown>, z.ZodType>();
+const bySchemaText = new Map<string, z.ZodType>();
+const MAX_CACHED_SCHEMAS = 256;
+
+function validatorFor(schema: Record<string, unknown>): z.ZodType {
+  let v = bySchemaObject.get(schema);
+  if (v) return v;
+  const text = JSON.stringify(schema);
+  v = bySchemaText.get(text);
+  if (!v) {
+    v = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    if (bySchemaText.size >= MAX_CACHED_SCHEMAS) bySchemaText.clear();
+    bySchemaText.set(text, v);
+  }
+  bySchemaObject.set(schema, v);
+  return v;
+}
+
+/** Validates a parsed answer against the response's JSON Schema; returns a reason or null. */
+export function schemaViolation(response: ResponseSchema, value: unknown): string | null {
+  const validator = validatorFor(response.schema);
+  const parsed = validator.safeParse(value);
+  if (parsed.success) return null;
+  return parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Parses (if text) and validates; throws an 'unparseable' ProviderError carrying the raw text. */
+export function parseStructured(
+  response: ResponseSchema,
+  raw: { text: string; value?: unknown },
+  usage: Usage,
+  headers: Headers,
+): unknown {
+  const value = raw.value !== undefined ? raw.value : extractJsonObject(raw.text);
+  if (value === undefined)
+    throw new ProviderError('unparseable', `The answer is not a JSON object "${response.name}".`, {
+      rawText: raw.text,
+      usage,
+      headers,
+    });
+  const violation = schemaViolation(response, value);
+  if (violation)
+    throw new ProviderError('unparseable', `The answer does not match "${response.name}": ${violation}`, {
+      rawText: raw.text,
+      usage,
+      headers,
+    });
+  return value;
+}

@@ -1,0 +1,117 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
+import { classifyError } from './errors';
+
+export type ConnectionResult =
+  | { ok: true; detail: string }
+  | {
+      ok: false;
+      kind: 'auth' | 'unreachable' | 'model_not_found' | 'rate_limited' | 'other';
+      message: string;
+    };
+
+const CHECK_TIMEOUT_MS = 15_000;
+
+/**
+ * "Test connection": lists models (free), and when a model is named checks it is served
+ * (listed, or answers a 1-token call where listing is not offered). Never sends the key anywhere else.
+ */
+export async function testConnection(
+  cfg: ProviderConfig,
+  key: string,
+  model?: string,
+): Promise<ConnectionResult> {
+  const baseURL = resolvedBaseURL(cfg);
+  const timeout = Math.min(cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS, CHECK_TIMEOUT_MS);
+  try {
+    let ids: string[] | undefined;
+    if (cfg.kind === 'openai') {
+      const client = new OpenAI({
+        apiKey: key,
+        baseURL,
+        maxRetries: 0,
+        timeout,
+        organization: null,
+        project: null,
+      });
+      try {
+        const page = await client.models.list();
+        ids = page.data.map((m) => m.id);
+      } catch (err) {
+        // Some compatible servers have no /models: fall back to a 1-token call below.
+        if (classifyError(err, key).kind !== 'not_found' || !model) throw err;
+      }
+      if (model && (!ids || !ids.includes(model))) {
+        if (ids && ids.length) return modelMissing(model, baseURL);
+        await client.chat.completions.create({
+          model,
+          messages: [{ role: 'user', content: 'ping' }],
+          max_tokens: 1,
+        });
+      }
+    } else {
+      const client = new Anthropic({ apiKey: key, authToken: null, baseURL, maxRetries: 0, timeout });
+      const page = await client.models.list({ limit: 1000 });
+      ids = page.data.map((m) => m.id);
+      if (model && !ids.some((id) => id === model || id.startsWith(`${model}-`))) {
+        // Aliases ("claude-haiku-4-5") may not be listed: a 1-token call settles it.
+        await client.messages.create({ model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
+      }
+    }
+    const count = ids ? `${ids.length} model${ids.length === 1 ? '' : 's'} available` : 'the server answered';
+    return {
+      ok: true,
+      detail: model
+        ? `Connected to ${baseURL}; ${model} is available (${count}).`
+        : `Connected to ${baseURL}; ${count}.`,
+    };
+  } catch (err) {
+    const e = classifyError(err, key);
+    switch (e.kind) {
+      case 'auth':
+        return {
+          ok: false,
+          kind: 'auth',
+          message: `The server at ${baseURL} rejected the API key. Check that it is correct and active.`,
+        };
+      case 'quota_exhausted':
+        return {
+          ok: false,
+          kind: 'other',
+          message: `The key works but the account has no quota or credit left: ${e.message}`,
+        };
+      case 'not_found':
+        return model
+          ? modelMissing(model, baseURL)
+          : {
+              ok: false,
+              kind: 'other',
+              message: `The server at ${baseURL} does not offer this API; check the base URL.`,
+            };
+      case 'rate_limited':
+        return {
+          ok: false,
+          kind: 'rate_limited',
+          message: 'The key works but is rate limited right now; try again in a minute.',
+        };
+      case 'connection':
+      case 'timeout':
+        return {
+          ok: false,
+          kind: 'unreachable',
+          message: `Could not reach ${baseURL}. Is the address right and the server running?`,
+        };
+      default:
+        return { ok: false, kind: 'other', message: e.message };
+    }
+  }
+}
+
+function modelMissing(model: string, baseURL: string): ConnectionResult {
+  return {
+    ok: false,
+    kind: 'model_not_found',
+    message: `The server at ${baseURL} does not serve a model named "${model}".`,
+  };
+}

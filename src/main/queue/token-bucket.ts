@@ -1,0 +1,71 @@
+/**
+ * A token bucket refilled continuously at `perMinute / 60_000` tokens per ms up to
+ * `capacity`. Time is passed in, so tests drive it with a fake clock.
+ */
+export class TokenBucket {
+  private level: number;
+  private last: number;
+  /** Multiplier on the refill rate, lowered after 429s and raised back on success. */
+  factor = 1;
+
+  constructor(
+    readonly perMinute: number,
+    readonly capacity: number,
+    now: number,
+    initial = capacity,
+  ) {
+    this.level = initial;
+    this.last = now;
+  }
+
+  private refill(now: number): void {
+    if (now > this.last) {
+      this.level = Math.min(
+        this.capacity,
+        this.level + ((now - this.last) * this.perMinute * this.factor) / 60_000,
+      );
+      this.last = now;
+    }
+  }
+
+  tokens(now: number): number {
+    this.refill(now);
+    return this.level;
+  }
+
+  /** A request bigger than the whole bucket may go once the bucket is full (it then runs a debt). */
+  private needed(n: number): number {
+    return Math.min(n, this.capacity);
+  }
+
+  /** Milliseconds until `n` tokens are available (0 = now). */
+  waitMs(n: number, now: number): number {
+    this.refill(now);
+    const deficit = this.needed(n) - this.level;
+    if (deficit <= 0) return 0;
+    return Math.ceil((deficit * 60_000) / (this.perMinute * this.factor));
+  }
+
+  tryTake(n: number, now: number): boolean {
+    if (this.waitMs(n, now) > 0) return false;
+    this.level -= n;
+    return true;
+  }
+
+  /** Reconciles an estimate with the real count: positive gives tokens back, negative charges more. */
+  adjust(delta: number, now: number): void {
+    this.refill(now);
+    this.level = Math.min(this.capacity, this.level + delta);
+  }
+
+  /** The provider says fewer are left than we think: believe it. */
+  capAt(remaining: number, now: number): void {
+    this.refill(now);
+    if (remaining < this.level) this.level = Math.max(0, remaining);
+  }
+
+  drain(now: number): void {
+    this.refill(now);
+    this.level = Math.min(this.level, 0);
+  }
+}

@@ -1,0 +1,368 @@
+import { createHash } from 'node:crypto';
+import type { ChatRequestSpec, Usage } from '../providers/types';
+import type { Statement } from 'better-sqlite3';
+import type { Database } from './db';
+
+// The request ledger (DESIGN.md section 3): one row per distinct paid request, written
+// before it is sent. pending → in_flight → done | failed; in_flight → pending on recovery,
+// pause or cancel; failed → pending on "retry failed". Nothing else is legal.
+
+export type RequestStatus = 'pending' | 'in_flight' | 'done' | 'failed';
+
+/** The hashed, stored form of a request: everything that changes the answer, sorted. */
+export interface CanonicalRequest {
+  endpoint: string;
+  model: string;
+  system: string | null;
+  messages: ChatRequestSpec['messages'];
+  temperature: number | null;
+  maxOutputTokens: number | null;
+  response: ChatRequestSpec['response'];
+}
+
+export class IllegalTransitionError extends Error {
+  constructor(id: number, from: RequestStatus | 'missing', to: RequestStatus) {
+    super(`Request ${id}: illegal ledger transition ${from} → ${to}`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+// Prepared once per connection: the engine claims and completes thousands of rows a second.
+const statements = new WeakMap<Database, Map<string, Statement>>();
+
+function prep(db: Database, sql: string): Statement {
+  let perDb = statements.get(db);
+  if (!perDb) {
+    perDb = new Map();
+    statements.set(db, perDb);
+  }
+  let stmt = perDb.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    perDb.set(sql, stmt);
+  }
+  return stmt;
+}
+
+/** JSON with object keys sorted at every depth, so equal requests hash equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The provider name is left out on purpose: the endpoint identity stands for it. */
+export function canonicalRequest(endpointId: string, spec: ChatRequestSpec): CanonicalRequest {
+  return {
+    endpoint: endpointId,
+    model: spec.model,
+    system: spec.system ?? null,
+    messages: spec.messages.map((m) => ({ role: m.role, content: m.content })),
+    temperature: spec.temperature ?? null,
+    maxOutputTokens: spec.maxOutputTokens ?? null,
+    response: spec.response,
+  };
+}
+
+export function requestHash(endpointId: string, spec: ChatRequestSpec): string {
+  return sha256(canonicalJson(canonicalRequest(endpointId, spec)));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Rebuilds the spec for sending; `provider` is whichever configured name serves the endpoint. */
+export function specFromStored(requestJson: string, provider: string): ChatRequestSpec {
+  const c = JSON.parse(requestJson) as CanonicalRequest;
+  const spec: ChatRequestSpec = { provider, model: c.model, messages: c.messages, response: c.response };
+  if (c.system !== null) spec.system = c.system;
+  if (c.temperature !== null) spec.temperature = c.temperature;
+  if (c.maxOutputTokens !== null) spec.maxOutputTokens = c.maxOutputTokens;
+  return spec;
+}
+
+/**
+ * Inserts the requests not yet in the ledger as pending, in one transaction, and returns
+ * every id in input order. Existing rows (done or not) are reused: that is the cache.
+ */
+export function ensureRequests(
+  db: Database,
+  items: { endpointId: string; spec: ChatRequestSpec }[],
+): number[] {
+  const insert = prep(
+    db,
+    `INSERT INTO requests (hash, endpoint, model, request_json) VALUES (?, ?, ?, ?)
+     ON CONFLICT(hash) DO NOTHING`,
+  );
+  const find = prep(db, 'SELECT id FROM requests WHERE hash = ?').pluck();
+  return db.transaction(() =>
+    items.map(({ endpointId, spec }) => {
+      const json = canonicalJson(canonicalRequest(endpointId, spec));
+      const hash = sha256(json);
+      const info = insert.run(hash, endpointId, spec.model, json);
+      return info.changes ? Number(info.lastInsertRowid) : (find.get(hash) as number);
+    }),
+  )();
+}
+
+export interface LedgerRow {
+  id: number;
+  hash: string;
+  endpoint: string;
+  model: string;
+  requestJson: string;
+  status: RequestStatus;
+  attempts: number;
+  responseText: string | null;
+  responseJson: unknown;
+  failureReason: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cachedTokens: number | null;
+  costUsd: number | null;
+}
+
+interface RawRow {
+  id: number;
+  hash: string;
+  endpoint: string;
+  model: string;
+  request_json: string;
+  status: RequestStatus;
+  attempts: number;
+  response_text: string | null;
+  response_json: string | null;
+  failure_reason: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cached_tokens: number | null;
+  cost_usd: number | null;
+}
+
+function toRow(r: RawRow): LedgerRow {
+  return {
+    id: r.id,
+    hash: r.hash,
+    endpoint: r.endpoint,
+    model: r.model,
+    requestJson: r.request_json,
+    status: r.status,
+    attempts: r.attempts,
+    responseText: r.response_text,
+    responseJson: r.response_json === null ? null : JSON.parse(r.response_json),
+    failureReason: r.failure_reason,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    cachedTokens: r.cached_tokens,
+    costUsd: r.cost_usd,
+  };
+}
+
+export function getRequest(db: Database, id: number): LedgerRow | undefined {
+  const r = prep(db, 'SELECT * FROM requests WHERE id = ?').get(id) as RawRow | undefined;
+  return r && toRow(r);
+}
+
+/** Rows by id (missing ids are absent from the map); read in one transaction for a consistent view. */
+export function getRequests(db: Database, ids: readonly number[]): Map<number, LedgerRow> {
+  const stmt = prep(db, 'SELECT * FROM requests WHERE id = ?');
+  const out = new Map<number, LedgerRow>();
+  db.transaction(() => {
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const r = stmt.get(id) as RawRow | undefined;
+      if (r) out.set(id, toRow(r));
+    }
+  })();
+  return out;
+}
+
+function statusOf(db: Database, id: number): RequestStatus | 'missing' {
+  const s = prep(db, 'SELECT status FROM requests WHERE id = ?').pluck().get(id) as RequestStatus | undefined;
+  return s ?? 'missing';
+}
+
+/**
+ * pending → in_flight for the ids still pending, in one transaction; returns those claimed.
+ * The engine uses this just before sending, so a row another process finished meanwhile
+ * is skipped instead of paid for again.
+ */
+export function claimPending(db: Database, ids: readonly number[]): number[] {
+  const stmt = prep(
+    db,
+    `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
+       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'pending'`,
+  );
+  return db.transaction(() => ids.filter((id) => stmt.run(id).changes === 1))();
+}
+
+/** pending → in_flight for every id, in one transaction; counts one attempt each. Throws on any other state. */
+export function markInFlight(db: Database, ids: readonly number[]): void {
+  const stmt = prep(
+    db,
+    `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
+       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'pending'`,
+  );
+  db.transaction(() => {
+    for (const id of ids) {
+      if (stmt.run(id).changes !== 1) throw new IllegalTransitionError(id, statusOf(db, id), 'in_flight');
+    }
+  })();
+}
+
+/** How a request in flight ends (or goes back to waiting). Usage and cost add to the row's. */
+export type Completion =
+  | {
+      id: number;
+      status: 'done';
+      text: string;
+      json: unknown;
+      usage: Usage;
+      costUsd: number;
+      /** Sends beyond the one counted by markInFlight (retries, re-asks). */
+      extraAttempts: number;
+    }
+  | {
+      id: number;
+      status: 'failed';
+      reason: string;
+      text: string | null;
+      usage: Usage;
+      costUsd: number;
+      extraAttempts: number;
+    }
+  | { id: number; status: 'pending'; usage: Usage; costUsd: number; extraAttempts: number };
+
+/** Writes a batch of completions in one transaction (the engine's flush). */
+export function completeRequests(db: Database, completions: readonly Completion[]): void {
+  if (!completions.length) return;
+  const done = prep(
+    db,
+    `UPDATE requests SET status = 'done', response_text = ?, response_json = ?, failure_reason = NULL,
+       input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
+       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
+       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+     WHERE id = ? AND status = 'in_flight'`,
+  );
+  const failed = prep(
+    db,
+    `UPDATE requests SET status = 'failed', failure_reason = ?, response_text = ?, response_json = NULL,
+       input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
+       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
+       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+     WHERE id = ? AND status = 'in_flight'`,
+  );
+  const pending = prep(
+    db,
+    `UPDATE requests SET status = 'pending',
+       input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
+       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
+       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+     WHERE id = ? AND status = 'in_flight'`,
+  );
+  db.transaction(() => {
+    for (const c of completions) {
+      const u = c.usage;
+      let changes: number;
+      if (c.status === 'done')
+        changes = done.run(
+          c.text,
+          JSON.stringify(c.json),
+          u.inputTokens,
+          u.outputTokens,
+          u.cachedInputTokens,
+          c.costUsd,
+          c.extraAttempts,
+          c.id,
+        ).changes;
+      else if (c.status === 'failed')
+        changes = failed.run(
+          c.reason,
+          c.text,
+          u.inputTokens,
+          u.outputTokens,
+          u.cachedInputTokens,
+          c.costUsd,
+          c.extraAttempts,
+          c.id,
+        ).changes;
+      else
+        changes = pending.run(
+          u.inputTokens,
+          u.outputTokens,
+          u.cachedInputTokens,
+          c.costUsd,
+          c.extraAttempts,
+          c.id,
+        ).changes;
+      if (changes !== 1) throw new IllegalTransitionError(c.id, statusOf(db, c.id), c.status);
+    }
+  })();
+}
+
+const ZERO: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+
+export function markDone(
+  db: Database,
+  id: number,
+  r: { text: string; json: unknown; usage?: Usage; costUsd?: number },
+): void {
+  completeRequests(db, [
+    {
+      id,
+      status: 'done',
+      text: r.text,
+      json: r.json,
+      usage: r.usage ?? ZERO,
+      costUsd: r.costUsd ?? 0,
+      extraAttempts: 0,
+    },
+  ]);
+}
+
+export function markFailed(db: Database, id: number, reason: string, rawText: string | null = null): void {
+  completeRequests(db, [
+    { id, status: 'failed', reason, text: rawText, usage: ZERO, costUsd: 0, extraAttempts: 0 },
+  ]);
+}
+
+/** On start: whatever was in flight when the process died goes back to pending. */
+export function recoverInFlight(db: Database): number {
+  return db
+    .prepare(
+      `UPDATE requests SET status = 'pending', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+       WHERE status = 'in_flight'`,
+    )
+    .run().changes;
+}
+
+/** "Retry failed": failed → pending, for the given ids or every failed row. Returns how many. */
+export function resetFailed(db: Database, ids?: readonly number[]): number {
+  const sql = `UPDATE requests SET status = 'pending', failure_reason = NULL,
+      updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE status = 'failed'`;
+  if (!ids) return prep(db, sql).run().changes;
+  const stmt = prep(db, `${sql} AND id = ?`);
+  return db.transaction(() => ids.reduce((n, id) => n + stmt.run(id).changes, 0))();
+}
+
+export function countByStatus(db: Database): Record<RequestStatus, number> {
+  const out: Record<RequestStatus, number> = { pending: 0, in_flight: 0, done: 0, failed: 0 };
+  for (const r of prep(db, 'SELECT status, COUNT(*) AS n FROM requests GROUP BY status').all() as {
+    status: RequestStatus;
+    n: number;
+  }[])
+    out[r.status] = r.n;
+  return out;
+}
