@@ -4,6 +4,9 @@ import { AppError, formatIssue } from './core/errors';
 import { rendererDir, resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
 import { startWebServer } from './doors/web';
+import { estimateText, ProgressPrinter } from './cli-progress';
+import { loadExperimentConfig } from './experiments/config';
+import { resolve } from 'node:path';
 
 /** Exit codes of DESIGN.md section 7. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
@@ -23,9 +26,12 @@ async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Pr
   try {
     return await fn(core);
   } finally {
-    core.close();
+    await core.shutdown();
   }
 }
+
+/** A run that ended early (Ctrl+C, or every endpoint paused): exit 1, the ledger keeps everything. */
+class RunStopped extends Error {}
 
 export function buildProgram(out: (s: string) => void = (s) => process.stdout.write(s)): Command {
   const program = new Command('judge-lab')
@@ -57,18 +63,95 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     );
 
   program
+    .command('run')
+    .description('plan, run to the end (resumable) and export an experiment from a config file')
+    .argument('<config>', 'experiment config (JSON, see README)')
+    .option('--out <dir>', 'export folder (default: ./<experiment name>)')
+    .option('--yes', 'accepted for scripts; the run never asks questions')
+    .action((configPath: string, opts: { out?: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const { config } = loadExperimentConfig(configPath);
+        const summary = core.experiments.createOrUpdate(config);
+        process.stderr.write(
+          `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
+        );
+        process.stderr.write(
+          estimateText(core.experiments.estimate({ ...config, dataset: summary.datasetId })),
+        );
+        const printer = new ProgressPrinter();
+        const off = core.on('run.progress', (p) => {
+          if (p.experimentId === summary.id) printer.update(p);
+        });
+        let interrupted = false;
+        const onSignal = () => {
+          interrupted = true;
+          process.stderr.write(
+            '\nStopping: waiting for calls on the wire, then saving. Run the same command again to resume.\n',
+          );
+          void core.experiments.cancel(summary.id);
+        };
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        const final = await core.experiments.runToEnd(summary.id);
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        off();
+        printer.update(final, true);
+        printer.end();
+        if (interrupted || final.status === 'cancelled')
+          throw new RunStopped('Run stopped before the end; nothing is lost.');
+        if (final.status !== 'finished') {
+          throw new RunStopped(`Run did not finish: ${final.message ?? final.status}`);
+        }
+        const dir = resolve(opts.out ?? summary.name);
+        const exported = await core.experiments.export(summary.id, dir);
+        const failed = Object.entries(final.failuresByReason);
+        out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
+        if (failed.length)
+          out(
+            `Failed calls (recorded with their raw answers): ${failed.map(([k, v]) => `${k} ${v}`).join(', ')}\n`,
+          );
+      }),
+    );
+
+  program
+    .command('export')
+    .description('write metrics.json, judgments.csv, tables and figures of an experiment')
+    .argument('<experiment>', 'experiment name or id')
+    .requiredOption('--out <dir>', 'export folder')
+    .action((ref: string, opts: { out: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const row = core.experiments.find(ref);
+        const exported = await core.experiments.export(row.id, resolve(opts.out));
+        out(`Exported ${exported.files.length} files to ${exported.dir}\n`);
+      }),
+    );
+
+  program
     .command('list')
     .description('list datasets and experiments')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const datasets = await core.call('datasets.list', undefined);
-        if (opts.json) return out(JSON.stringify({ datasets }, null, 2) + '\n');
+        const experiments = await core.call('experiments.list', undefined);
+        if (opts.json) return out(JSON.stringify({ datasets, experiments }, null, 2) + '\n');
         if (!datasets.length) return out('No datasets yet. Import one with: judge-lab import <file>\n');
         out('Datasets\n');
         for (const d of datasets) {
           const subsets = d.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
           out(`  ${d.id}  ${d.name}  ${d.itemCount} items  [${subsets}]  ${d.sourceFile}\n`);
+        }
+        out(
+          experiments.length
+            ? 'Experiments\n'
+            : 'No experiments yet. Start one with: judge-lab run <config.json>\n',
+        );
+        for (const e of experiments) {
+          out(
+            `  ${e.id}  ${e.name}  ${e.status}  ${e.counts.done}/${e.counts.planned} calls done` +
+              `${e.counts.failed ? `, ${e.counts.failed} failed` : ''}  judges: ${e.judges.join(', ')}  dataset: ${e.datasetName}\n`,
+          );
         }
       }),
     );
@@ -94,7 +177,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         process.once('SIGTERM', stop);
       });
       await server.close();
-      core.close();
+      await core.shutdown();
     });
 
   return program;
@@ -111,6 +194,10 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end through here with exit code 0.
       if (err.exitCode === 0) return EXIT.ok;
       return EXIT.usage;
+    }
+    if (err instanceof RunStopped) {
+      process.stderr.write(`${err.message}\n`);
+      return EXIT.runtime;
     }
     if (err instanceof AppError) {
       process.stderr.write(`error: ${err.message}\n`);

@@ -60,7 +60,7 @@ describe('store migrations on a real file', () => {
     ).run();
     expect(migrate(db)).toEqual(migrations.slice(1).map((m) => m.version));
     expect(tables(db)).toEqual(
-      expect.arrayContaining(['experiments', 'requests', 'experiment_requests', 'variants', 'judgments']),
+      expect.arrayContaining(['experiments', 'requests', 'experiment_tasks', 'variants', 'judgments']),
     );
     expect(db.prepare('SELECT COUNT(*) AS n FROM datasets').get()).toEqual({ n: 1 });
     const req = db.prepare(

@@ -16,10 +16,16 @@ import { AppError } from './errors';
 import { SAMPLES, samplePath } from './samples';
 import { paramSchemas } from './schemas';
 import { APP_VERSION } from './version';
+import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
+import { EnvKeyStore, type KeyStore } from '../providers/config';
 
 export interface CoreOptions {
   dataDir: string;
   door: AppInfo['door'];
+  /** Where API keys come from (default: the environment variables named in the config). */
+  keys?: KeyStore;
+  /** Engine tuning for tests and benchmarks. */
+  engine?: ExperimentServiceOptions['engine'];
 }
 
 type Handlers = { [M in MethodName]: (params: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
@@ -33,11 +39,19 @@ export class Core {
   readonly dataDir: string;
   private readonly events = new EventEmitter();
   private readonly handlers: Handlers;
+  readonly experiments: ExperimentService;
 
   constructor(private readonly opts: CoreOptions) {
     this.dataDir = opts.dataDir;
     this.db = openDatabase(join(opts.dataDir, DB_FILE_NAME));
     this.events.setMaxListeners(100);
+    this.experiments = new ExperimentService({
+      db: this.db,
+      dataDir: opts.dataDir,
+      keys: opts.keys ?? new EnvKeyStore(),
+      emit: (event, payload) => this.emit(event, payload),
+      engine: opts.engine,
+    });
     this.handlers = this.buildHandlers();
   }
 
@@ -79,6 +93,12 @@ export class Core {
     return result;
   }
 
+  /** Stops live runs (their in-flight calls settle and are recorded), then closes the store. */
+  async shutdown(): Promise<void> {
+    await this.experiments.shutdown();
+    this.close();
+  }
+
   close(): void {
     this.events.removeAllListeners();
     if (this.db.open) this.db.close();
@@ -86,6 +106,7 @@ export class Core {
 
   private buildHandlers(): Handlers {
     const db = this.db;
+    const ex = this.experiments;
     return {
       'app.info': () => ({
         version: APP_VERSION,
@@ -115,6 +136,26 @@ export class Core {
         if (!item) throw new AppError('not_found', `No item with id ${itemId}`);
         return item;
       },
+      'experiments.estimate': ({ config }) => ex.estimate(config),
+      'experiments.create': ({ config }) => ex.create(config),
+      'experiments.list': () => ex.list(),
+      'experiments.get': ({ experimentId }) => ex.get(experimentId),
+      'experiments.delete': ({ experimentId }) => ex.delete(experimentId),
+      'experiments.start': ({ experimentId }) => ex.start(experimentId),
+      'experiments.pause': ({ experimentId }) => ex.pause(experimentId),
+      'experiments.resume': ({ experimentId }) => ex.resume(experimentId),
+      'experiments.cancel': ({ experimentId }) => ex.cancel(experimentId),
+      'experiments.retryFailed': ({ experimentId }) => ex.retryFailed(experimentId),
+      'experiments.progress': ({ experimentId }) => ex.progress(experimentId),
+      'experiments.results': ({ experimentId, excludeFlagged }) => ex.results(experimentId, excludeFlagged),
+      'experiments.variants': ({ experimentId, flaggedOnly }) => ex.variants(experimentId, flaggedOnly),
+      'experiments.editVariant': (p) => ex.editVariant(p),
+      'experiments.judgments': (p) => ex.judgments(p),
+      'experiments.export': ({ experimentId, outDir }) => ex.export(experimentId, outDir),
+      'experiments.previewPrompts': ({ config, itemId }) => ex.previewPrompts(config, itemId),
+      'experiments.exportFile': (p) => ex.exportFile(p),
+      'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
+      'providers.testConnection': ({ provider, name, model }) => ex.testConnection(name, provider, model),
     };
   }
 }

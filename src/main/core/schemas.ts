@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { MethodName } from '../../shared/api';
 
 const id = z.number().int().positive();
+const experiment = z.strictObject({ experimentId: id });
+const text = z.string().max(1_000_000);
 
 /**
  * Every method's parameters, validated in the core so no door can pass bad input.
@@ -23,4 +25,48 @@ export const paramSchemas = {
     search: z.string().max(1000).optional(),
   }),
   'items.get': z.strictObject({ itemId: id }),
+  // The config itself is validated by the experiment config schema, which names every key.
+  'experiments.estimate': z.strictObject({ config: z.unknown() }),
+  'experiments.create': z.strictObject({ config: z.unknown() }),
+  'experiments.list': z.undefined(),
+  'experiments.get': experiment,
+  'experiments.delete': experiment,
+  'experiments.start': experiment,
+  'experiments.pause': experiment,
+  'experiments.resume': experiment,
+  'experiments.cancel': experiment,
+  'experiments.retryFailed': experiment,
+  'experiments.progress': experiment,
+  'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),
+  'experiments.variants': z.strictObject({ experimentId: id, flaggedOnly: z.boolean().optional() }),
+  'experiments.editVariant': z.strictObject({
+    experimentId: id,
+    itemId: id,
+    language: z.enum(['ZH', 'LS']),
+    instruction: text,
+    output1: text,
+    output2: text,
+  }),
+  'experiments.judgments': z.strictObject({
+    experimentId: id,
+    judge: z.string().optional(),
+    itemId: id.optional(),
+    status: z.enum(['ok', 'failed']).optional(),
+  }),
+  'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional() }),
+  'experiments.previewPrompts': z.strictObject({ config: z.unknown(), itemId: id.optional() }),
+  'experiments.exportFile': z.strictObject({
+    experimentId: id,
+    target: z.union([
+      z.strictObject({ table: z.string().min(1), format: z.enum(['csv', 'xlsx', 'tex']) }),
+      z.strictObject({ figure: z.string().min(1), format: z.enum(['svg', 'png']) }),
+    ]),
+    sensitivity: z.boolean().optional(),
+  }),
+  'providers.keyStatus': z.strictObject({ providers: z.record(z.string(), z.unknown()) }),
+  'providers.testConnection': z.strictObject({
+    provider: z.unknown(),
+    name: z.string().min(1),
+    model: z.string().min(1).optional(),
+  }),
 } satisfies Record<MethodName, z.ZodType>;

@@ -1,6 +1,6 @@
 // The experiment config of DESIGN.md section 7: one JSON file that says what to run.
 // Strict throughout: a misspelt key is an error naming it, never a silently ignored setting.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../core/errors';
@@ -51,8 +51,8 @@ export const experimentConfigSchema = z
       .max(120)
       .regex(/^[^/\\:*?"<>|]+$/, 'must not contain / \\ : * ? " < > | (it names the export folder)'),
     protocol: z.literal('judge-ls'),
-    /** A dataset file (relative to the config file) or the name of an imported dataset. */
-    dataset: z.string().min(1),
+    /** A dataset file (relative to the config file), the name of an imported dataset, or its id. */
+    dataset: z.union([z.string().min(1), z.number().int().positive()]),
     providers: z.record(z.string().min(1), providerConfigSchema),
     transform: transformSchema,
     judges: z.array(judgeSchema).min(1),
@@ -161,7 +161,7 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
 }
 
 /** Reads and validates a config file; a relative dataset path is taken relative to the file. */
-export function loadExperimentConfig(path: string): { config: ExperimentConfig; datasetPath: string } {
+export function loadExperimentConfig(path: string): { config: ExperimentConfig } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -179,5 +179,9 @@ export function loadExperimentConfig(path: string): { config: ExperimentConfig; 
     ]);
   }
   const config = parseExperimentConfig(raw, path);
-  return { config, datasetPath: resolve(dirname(path), config.dataset) };
+  // A relative dataset path means relative to the config file, not to wherever the CLI runs.
+  if (typeof config.dataset === 'string' && existsSync(resolve(dirname(path), config.dataset))) {
+    config.dataset = resolve(dirname(path), config.dataset);
+  }
+  return { config };
 }

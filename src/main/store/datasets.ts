@@ -49,7 +49,8 @@ function summarize(db: Database, row: DatasetRow): DatasetSummary {
 }
 
 export function findDatasetByHash(db: Database, contentHash: string): DatasetSummary | undefined {
-  const row = db.prepare('SELECT * FROM datasets WHERE content_hash = ?').get(contentHash) as DatasetRow | undefined;
+  const row = db.prepare('SELECT * FROM datasets WHERE content_hash = ?').get(contentHash) as
+    DatasetRow | undefined;
   return row && summarize(db, row);
 }
 
@@ -115,7 +116,13 @@ export function listItems(db: Database, datasetId: number, filter: ItemFilter = 
       `SELECT id, source_id, subset, label, substr(instruction, 1, ${PREVIEW_CHARS}) AS preview
        FROM items WHERE ${where.join(' AND ')} ORDER BY position`,
     )
-    .all(...args) as { id: number; source_id: string; subset: string | null; label: Label; preview: string }[];
+    .all(...args) as {
+    id: number;
+    source_id: string;
+    subset: string | null;
+    label: Label;
+    preview: string;
+  }[];
   return rows.map((r) => ({
     id: r.id,
     sourceId: r.source_id,
@@ -158,7 +165,7 @@ export function getItem(db: Database, itemId: number): Item | undefined {
 
 /** All items of a dataset in file order, full text (protocols plan from these). */
 export function allItems(db: Database, datasetId: number): Item[] {
-  return (db.prepare('SELECT * FROM items WHERE dataset_id = ? ORDER BY position').all(datasetId) as ItemDbRow[]).map(
-    toItem,
-  );
+  return (
+    db.prepare('SELECT * FROM items WHERE dataset_id = ? ORDER BY position').all(datasetId) as ItemDbRow[]
+  ).map(toItem);
 }

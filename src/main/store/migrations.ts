@@ -74,13 +74,18 @@ export const migrations: Migration[] = [
         updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
       );
       CREATE INDEX requests_status ON requests(status);
-      -- Which requests an experiment needs, and for what (its plan).
-      CREATE TABLE experiment_requests (
+      -- An experiment's plan: one row per slot (task key, e.g. which judge, item, language
+      -- and order), pointing at the ledger request that answers it. Re-planning after an
+      -- edit points the same slot at a new request; the old answer stays in the ledger.
+      CREATE TABLE experiment_tasks (
         experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        task_key TEXT NOT NULL,
+        stage TEXT NOT NULL,
         request_id INTEGER NOT NULL REFERENCES requests(id),
-        purpose TEXT NOT NULL,
-        PRIMARY KEY (experiment_id, request_id, purpose)
+        meta_json TEXT NOT NULL,
+        PRIMARY KEY (experiment_id, task_key)
       );
+      CREATE INDEX experiment_tasks_request ON experiment_tasks(request_id);
       CREATE TABLE variants (
         id INTEGER PRIMARY KEY,
         experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
@@ -107,9 +112,10 @@ export const migrations: Migration[] = [
         ord TEXT NOT NULL,
         request_id INTEGER REFERENCES requests(id),
         status TEXT NOT NULL CHECK (status IN ('ok','failed')),
-        winner TEXT,
+        winner TEXT CHECK (winner IN ('A','B','tie')),
         confidence REAL,
         reason TEXT,
+        failure_reason TEXT,
         attempts INTEGER NOT NULL DEFAULT 0,
         UNIQUE (experiment_id, judge, item_id, kind, language, ord)
       );
@@ -119,9 +125,9 @@ export const migrations: Migration[] = [
 ];
 
 export function appliedVersions(db: Database): number[] {
-  return (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map(
-    (r) => r.version,
-  );
+  return (
+    db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]
+  ).map((r) => r.version);
 }
 
 /** Runs every migration the file has not run yet, each in its own transaction. */

@@ -1,0 +1,212 @@
+// Metrics and exports of an experiment, computed from stored judgments only (no provider).
+import type { ExperimentResults } from '../../shared/experiments';
+import type { FlaggedItem, JudgmentRecord, UsageRow } from '../../shared/judge-ls';
+import { exportJudgeLs } from '../export/export-judge-ls';
+import type { JudgmentTokens } from '../export/judgments-csv';
+import { judgeLsProtocol } from '../protocols/judge-ls';
+import { auditChecks } from '../protocols/judge-ls/audit';
+import type { JudgeTask, TransformTask } from '../protocols/judge-ls/model';
+import { TRANSFORMER_ROLE, type TransformFailure } from '../protocols/judge-ls/metrics';
+import { costOf } from '../providers/pricing';
+import type { Database } from '../store/db';
+import { listJudgments, listVariants, tasksOf, type JudgmentJoined } from '../store/experiments';
+import { getRequests } from '../store/ledger';
+import { loadExperiment, type LoadedExperiment } from './load';
+
+export function toRecord(j: JudgmentJoined): JudgmentRecord {
+  return {
+    judge: j.judge,
+    itemId: j.sourceId,
+    subset: j.subset,
+    gold: j.gold,
+    kind: j.kind,
+    language: j.language as JudgmentRecord['language'],
+    order: j.order as JudgmentRecord['order'],
+    status: j.status,
+    winner: j.winner,
+    confidence: j.confidence,
+    reason: j.reason,
+    failureReason: j.failureReason,
+    attempts: j.attempts,
+  };
+}
+
+/** Items with any audit reason, keyed by source id (as judgment records are). */
+export function flaggedItems(db: Database, exp: LoadedExperiment): FlaggedItem[] {
+  const sourceOf = new Map(exp.items.map((i) => [i.id, i.sourceId]));
+  const byItem = new Map<string, string[]>();
+  for (const v of listVariants(db, exp.row.id)) {
+    const source = sourceOf.get(v.itemId);
+    if (!source || v.reasons.length === 0) continue;
+    byItem.set(source, [...(byItem.get(source) ?? []), ...v.reasons]);
+  }
+  return exp.items
+    .filter((i) => byItem.has(i.sourceId))
+    .map((i) => ({ item_id: i.sourceId, reasons: byItem.get(i.sourceId)! }));
+}
+
+/**
+ * Usage per judge and for the transformer. A request first planned by an earlier
+ * experiment was paid there: here it is a cache hit and costs nothing.
+ */
+export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
+  const tasks = tasksOf(db, exp.row.id);
+  const rows = getRequests(
+    db,
+    tasks.map((t) => t.requestId),
+  );
+  const paidElsewhere = new Set(
+    (
+      db
+        .prepare(
+          `SELECT DISTINCT t.request_id FROM experiment_tasks t JOIN experiment_tasks o
+             ON o.request_id = t.request_id AND o.experiment_id < t.experiment_id
+           WHERE t.experiment_id = ?`,
+        )
+        .all(exp.row.id) as { request_id: number }[]
+    ).map((r) => r.request_id),
+  );
+  const out = new Map<string, UsageRow>();
+  const seen = new Set<number>();
+  const row = (role: string, judge: string, model: string) => {
+    const key = `${role}\u0000${judge}`;
+    let r = out.get(key);
+    if (!r) {
+      r = {
+        role,
+        judge,
+        model,
+        calls: 0,
+        cache_hits: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cached_input_tokens: 0,
+        cost_usd: 0,
+      };
+      out.set(key, r);
+    }
+    return r;
+  };
+  row(TRANSFORMER_ROLE, TRANSFORMER_ROLE, exp.transformer.model);
+  for (const j of exp.judges) row('judge', j.label, j.model);
+  for (const t of tasks) {
+    const req = rows.get(t.requestId);
+    if (!req || (req.status !== 'done' && req.status !== 'failed')) continue;
+    const r =
+      t.stage === 'transform'
+        ? row(TRANSFORMER_ROLE, TRANSFORMER_ROLE, req.model)
+        : row('judge', (t.meta as JudgeTask['meta']).judge, req.model);
+    // The same request in two slots of one plan is one call.
+    if (seen.has(req.id) || paidElsewhere.has(req.id)) {
+      r.cache_hits++;
+      continue;
+    }
+    seen.add(req.id);
+    r.calls++;
+    r.input_tokens += req.inputTokens ?? 0;
+    r.output_tokens += req.outputTokens ?? 0;
+    r.cached_input_tokens += req.cachedTokens ?? 0;
+    r.cost_usd +=
+      req.costUsd ??
+      costOf(
+        req.model,
+        {
+          inputTokens: req.inputTokens ?? 0,
+          outputTokens: req.outputTokens ?? 0,
+          cachedInputTokens: req.cachedTokens ?? 0,
+        },
+        exp.prices,
+      ).usd;
+  }
+  return [...out.values()];
+}
+
+/** Transform calls that ended failed, or answered with something unusable. */
+export function transformFailures(db: Database, exp: LoadedExperiment): TransformFailure[] {
+  const tasks = tasksOf(db, exp.row.id, 'transform');
+  const rows = getRequests(
+    db,
+    tasks.map((t) => t.requestId),
+  );
+  const out: TransformFailure[] = [];
+  for (const t of tasks) {
+    const meta = t.meta as TransformTask['meta'];
+    const req = rows.get(t.requestId);
+    if (!req) continue;
+    if (req.status === 'failed')
+      out.push({ itemId: meta.sourceId, language: meta.language, reason: req.failureReason ?? 'failed' });
+    else if (req.status === 'done') {
+      const parsed = judgeLsProtocol.stages.transform.parse(req.responseJson, { meta } as TransformTask);
+      if (!parsed.ok)
+        out.push({ itemId: meta.sourceId, language: meta.language, reason: `unparseable: ${parsed.error}` });
+    }
+  }
+  return out;
+}
+
+export function computeResults(
+  db: Database,
+  experimentId: number,
+  excludeFlagged = false,
+): ExperimentResults {
+  const exp = loadExperiment(db, experimentId);
+  const flagged = flaggedItems(db, exp);
+  const drop = new Set(excludeFlagged ? flagged.map((f) => f.item_id) : []);
+  const records = listJudgments(db, experimentId)
+    .map(toRecord)
+    .filter((r) => !drop.has(r.itemId));
+  const metrics = judgeLsProtocol.computeMetrics({
+    records,
+    flagged: excludeFlagged ? [] : flagged,
+    checks: auditChecks(exp.options.audit),
+    usage: usageRows(db, exp),
+    transformFailures: transformFailures(db, exp).filter((f) => !drop.has(f.itemId)),
+  });
+  return { metrics, flagged };
+}
+
+/** Writes the folder of DESIGN.md section 8. */
+export async function exportExperiment(db: Database, experimentId: number, outDir: string) {
+  const exp = loadExperiment(db, experimentId);
+  const { metrics } = computeResults(db, experimentId);
+  const joined = listJudgments(db, experimentId);
+  const tokens: JudgmentTokens[] = joined.map((j) => ({
+    inputTokens: j.inputTokens ?? 0,
+    outputTokens: j.outputTokens ?? 0,
+  }));
+  const templates = exp.options.templates;
+  return exportJudgeLs(outDir, {
+    metrics,
+    judgments: joined.map(toRecord),
+    tokens,
+    manifest: {
+      experiment: { id: exp.row.id, name: exp.row.name },
+      config: exp.config,
+      promptTemplates: {
+        transformSystem: templates.transformSystem,
+        transformUser: templates.transformUser,
+        languageRulesZH: templates.languageRules.ZH,
+        languageRulesLS: templates.languageRules.LS,
+        judgeSystem: templates.judgeSystem,
+        judgeUser: templates.judgeUser,
+        tieProbeUser: templates.tieProbeUser,
+      },
+      models: [
+        {
+          role: TRANSFORMER_ROLE,
+          label: TRANSFORMER_ROLE,
+          provider: exp.transformer.provider,
+          model: exp.transformer.model,
+        },
+        ...exp.judges.map((j) => ({ role: 'judge', label: j.label, provider: j.provider, model: j.model })),
+      ],
+      counts: {
+        items: exp.items.length,
+        requests: tasksOf(db, experimentId).length,
+        judgments: joined.length,
+        failed_judgments: joined.filter((j) => j.status === 'failed').length,
+      },
+      time: { startedAt: exp.row.createdAt, finishedAt: exp.row.updatedAt },
+    },
+  });
+}

@@ -1,0 +1,541 @@
+// The experiments part of the core API: create, estimate, run control, results, exports.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ApiEvents } from '../../shared/api';
+import type {
+  CostEstimate,
+  ExperimentDetail,
+  ExperimentProgress,
+  ExperimentSummary,
+  JudgmentView,
+  PromptPreview,
+  VariantView,
+} from '../../shared/experiments';
+import { AppError } from '../core/errors';
+import { importDatasetFromPath } from '../core/datasets-service';
+import { buildFigureSpecs } from '../export/chart-options';
+import { tableToCsv } from '../export/csv';
+import { renderSvg, svgToPng } from '../export/figures';
+import { tableToLatex } from '../export/latex';
+import { buildTables } from '../export/table';
+import { buildWorkbook } from '../export/xlsx';
+import type { JudgeTask } from '../protocols/judge-ls/model';
+import { isLoopbackURL, providerConfigSchema, type KeyStore } from '../providers/config';
+import { testConnection } from '../providers/test-connection';
+import { allItems, getDataset, listDatasets } from '../store/datasets';
+import type { Database } from '../store/db';
+import {
+  deleteExperiment,
+  getExperimentByName,
+  insertExperiment,
+  listExperiments,
+  listJudgments,
+  listVariants,
+  markInterruptedRuns,
+  planCounts,
+  setExperimentConfig,
+  tasksOf,
+  upsertVariant,
+  type ExperimentRow,
+} from '../store/experiments';
+import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
+import { parseExperimentConfig, type ExperimentConfig } from './config';
+import { englishStandIns, estimateTasks, planAll } from './estimate';
+import { loadExperiment, pricesOf, resolveOptions, specsOf, type LoadedExperiment } from './load';
+import { computeResults, exportExperiment } from './results';
+import { ExperimentRun, idleProgress, type RunnerDeps } from './runner';
+import { auditAll, currentVariants, recordPlan } from './stages';
+import { selectItems } from '../protocols/judge-ls/plan';
+
+type Emit = <E extends keyof ApiEvents>(event: E, payload: ApiEvents[E]) => void;
+
+export interface ExperimentServiceOptions {
+  db: Database;
+  dataDir: string;
+  keys: KeyStore;
+  emit: Emit;
+  engine?: RunnerDeps['engine'];
+}
+
+export class ExperimentService {
+  private readonly runs = new Map<number, ExperimentRun>();
+
+  constructor(private readonly opts: ExperimentServiceOptions) {
+    // A crash or quit left calls "in flight": they were never answered (or the answer was
+    // lost with the process), so they go back to pending; their runs show as paused.
+    recoverInFlight(opts.db);
+    markInterruptedRuns(opts.db);
+  }
+
+  private get db(): Database {
+    return this.opts.db;
+  }
+
+  // ---- config -> experiment ---------------------------------------------------------
+
+  /** A dataset given as an id, a file path (imported once, by content) or a dataset name. */
+  resolveDataset(dataset: string | number): number {
+    if (typeof dataset === 'number') {
+      if (!getDataset(this.db, dataset))
+        throw new AppError('invalid_input', `dataset: no dataset with id ${dataset}`);
+      return dataset;
+    }
+    if (existsSync(dataset)) return importDatasetFromPath(this.db, dataset).dataset.id;
+    const byName = listDatasets(this.db).filter((d) => d.name === dataset);
+    if (byName.length === 1) return byName[0].id;
+    throw new AppError(
+      'invalid_input',
+      byName.length
+        ? `dataset: ${byName.length} datasets are named "${dataset}"; give its id`
+        : `dataset: "${dataset}" is neither a file nor an imported dataset`,
+      [{ file: 'config', field: 'dataset', message: 'not found' }],
+    );
+  }
+
+  /** What an experiment would be, without storing it (estimates, previews). */
+  private draft(raw: unknown): LoadedExperiment {
+    const config = parseExperimentConfig(raw);
+    const datasetId = this.resolveDataset(config.dataset);
+    const options = resolveOptions(config);
+    const row: ExperimentRow = {
+      id: 0,
+      name: config.name,
+      protocol: config.protocol,
+      datasetId,
+      configJson: JSON.stringify(config),
+      status: 'draft',
+      createdAt: '',
+      updatedAt: '',
+    };
+    return {
+      row,
+      config,
+      options,
+      items: selectItems(allItems(this.db, datasetId), options),
+      ...specsOf(config),
+      providers: config.providers,
+      prices: pricesOf(config),
+    };
+  }
+
+  estimate(raw: unknown): CostEstimate {
+    const exp = this.draft(raw);
+    return estimateTasks(
+      this.db,
+      exp,
+      planAll(exp, englishStandIns(exp)),
+      'Judge calls are estimated with the English texts standing in for the translations; output lengths are typical values.',
+    );
+  }
+
+  /** Creates an experiment, or returns the one with that name when its config is the same (resume). */
+  create(raw: unknown): ExperimentSummary {
+    const config = parseExperimentConfig(raw);
+    const datasetId = this.resolveDataset(config.dataset);
+    const stored: ExperimentConfig = { ...config, dataset: datasetId };
+    const existing = getExperimentByName(this.db, config.name);
+    if (existing) {
+      if (existing.datasetId !== datasetId || !sameConfig(existing.configJson, stored)) {
+        throw new AppError(
+          'conflict',
+          `An experiment named "${config.name}" exists with a different config; choose another name.`,
+          [
+            {
+              file: 'config',
+              field: 'name',
+              message: 'already used by an experiment with a different config',
+            },
+          ],
+        );
+      }
+      return this.summary(existing);
+    }
+    const id = insertExperiment(this.db, {
+      name: config.name,
+      protocol: config.protocol,
+      datasetId,
+      configJson: JSON.stringify(stored),
+    });
+    this.opts.emit('experiments.changed', { experimentId: id });
+    return this.summary(loadExperiment(this.db, id).row);
+  }
+
+  /**
+   * The CLI's create: the same name continues that experiment. A changed config (a judge
+   * added, more items) replaces the stored one; plans are idempotent, so a run then sends
+   * only what is missing.
+   */
+  createOrUpdate(raw: unknown): ExperimentSummary {
+    const config = parseExperimentConfig(raw);
+    const existing = getExperimentByName(this.db, config.name);
+    if (!existing) return this.create(raw);
+    const datasetId = this.resolveDataset(config.dataset);
+    if (existing.datasetId !== datasetId) {
+      throw new AppError(
+        'conflict',
+        `Experiment "${config.name}" was run on another dataset; choose another name.`,
+        [
+          {
+            file: 'config',
+            field: 'dataset',
+            message: 'differs from the dataset this experiment was run on',
+          },
+        ],
+      );
+    }
+    const stored: ExperimentConfig = { ...config, dataset: datasetId };
+    if (!sameConfig(existing.configJson, stored))
+      setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
+    return this.summary(loadExperiment(this.db, existing.id).row);
+  }
+
+  /** An experiment by id or name (CLI). */
+  find(ref: string): ExperimentRow {
+    const byName = getExperimentByName(this.db, ref);
+    if (byName) return byName;
+    const id = Number(ref);
+    if (Number.isInteger(id) && id > 0) return loadExperiment(this.db, id).row;
+    throw new AppError('not_found', `No experiment named "${ref}" (see judge-lab list)`);
+  }
+
+  list(): ExperimentSummary[] {
+    return listExperiments(this.db).map((r) => this.summary(r));
+  }
+
+  get(id: number): ExperimentDetail {
+    const exp = loadExperiment(this.db, id);
+    return { ...this.summary(exp.row), config: exp.config, keys: this.keyStatus(exp.providers) };
+  }
+
+  delete(id: number): { deleted: boolean } {
+    if (this.runs.has(id)) throw new AppError('conflict', 'Cancel the run before deleting the experiment.');
+    const deleted = deleteExperiment(this.db, id);
+    if (deleted) this.opts.emit('experiments.changed', { experimentId: id });
+    return { deleted };
+  }
+
+  private summary(row: ExperimentRow): ExperimentSummary {
+    const config = JSON.parse(row.configJson) as ExperimentConfig;
+    const dataset = getDataset(this.db, row.datasetId);
+    const options = resolveOptions(config);
+    const itemCount = Math.min(dataset?.itemCount ?? 0, options.limit ?? Infinity);
+    return {
+      id: row.id,
+      name: row.name,
+      protocol: row.protocol,
+      datasetId: row.datasetId,
+      datasetName: dataset?.name ?? '(deleted)',
+      status: this.runs.get(row.id)?.snapshot().status ?? row.status,
+      judges: config.judges.map((j) => j.label),
+      itemCount,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      counts: planCounts(this.db, row.id),
+    };
+  }
+
+  // ---- run control ------------------------------------------------------------------
+
+  start(id: number): ExperimentProgress {
+    const current = this.runs.get(id);
+    if (current) return current.snapshot();
+    loadExperiment(this.db, id);
+    const run = new ExperimentRun(
+      {
+        db: this.db,
+        keys: this.opts.keys,
+        engine: this.opts.engine,
+        onProgress: (p) => this.opts.emit('run.progress', p),
+      },
+      id,
+    );
+    this.runs.set(id, run);
+    void run.done.then(() => {
+      this.runs.delete(id);
+      this.opts.emit('experiments.changed', { experimentId: id });
+    });
+    run.start();
+    return run.snapshot();
+  }
+
+  /** Runs the experiment to its end (the CLI's `run`). */
+  async runToEnd(id: number): Promise<ExperimentProgress> {
+    this.start(id);
+    return this.runs.get(id)?.done ?? this.progress(id);
+  }
+
+  pause(id: number): ExperimentProgress {
+    const run = this.runs.get(id);
+    if (!run) return this.progress(id);
+    run.pause();
+    return run.snapshot();
+  }
+
+  resume(id: number): ExperimentProgress {
+    const run = this.runs.get(id);
+    if (run) {
+      run.resume();
+      return run.snapshot();
+    }
+    // After a restart there is no live run: resuming starts one, which only sends what is missing.
+    return this.start(id);
+  }
+
+  async cancel(id: number): Promise<ExperimentProgress> {
+    const run = this.runs.get(id);
+    if (!run) return this.progress(id);
+    await run.cancel();
+    return run.done;
+  }
+
+  retryFailed(id: number): ExperimentProgress {
+    if (this.runs.has(id))
+      throw new AppError('conflict', 'The run is still going; retry failed calls when it ends.');
+    const ids = tasksOf(this.db, id).map((t) => t.requestId);
+    resetFailed(this.db, ids);
+    return this.start(id);
+  }
+
+  /** Live progress, or the state stored in the ledger when nothing runs. */
+  progress(id: number): ExperimentProgress {
+    const run = this.runs.get(id);
+    if (run) return run.snapshot();
+    const exp = loadExperiment(this.db, id);
+    const p = idleProgress(id, exp.row.status);
+    const tasks = tasksOf(this.db, id);
+    const rows = getRequests(
+      this.db,
+      tasks.map((t) => t.requestId),
+    );
+    for (const t of tasks) {
+      const status = rows.get(t.requestId)?.status ?? 'pending';
+      const phase = t.stage === 'transform' ? 'transform' : 'judge';
+      const target = [(p.phases[phase] ??= emptyCounts())];
+      if (phase === 'judge') target.push((p.judges[(t.meta as JudgeTask['meta']).judge] ??= emptyCounts()));
+      for (const g of target) {
+        g.total++;
+        if (status === 'done') g.done++;
+        else if (status === 'failed') g.failed++;
+        else g.pending++;
+      }
+    }
+    p.phase = p.phases.judge ? 'judge' : p.phases.transform ? 'transform' : null;
+    return p;
+  }
+
+  /** Stops every live run (quitting): in-flight calls settle and are recorded. */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.runs.values()].map((r) => r.cancel()));
+    await Promise.all([...this.runs.values()].map((r) => r.done));
+  }
+
+  // ---- results ----------------------------------------------------------------------
+
+  results(id: number, excludeFlagged = false) {
+    return computeResults(this.db, id, excludeFlagged);
+  }
+
+  variants(id: number, flaggedOnly = false): VariantView[] {
+    const exp = loadExperiment(this.db, id);
+    const items = new Map(exp.items.map((i) => [i.id, i]));
+    return listVariants(this.db, id)
+      .filter((v) => items.has(v.itemId) && (!flaggedOnly || v.reasons.length > 0))
+      .map((v) => {
+        const item = items.get(v.itemId)!;
+        return {
+          itemId: v.itemId,
+          sourceId: item.sourceId,
+          subset: item.subset,
+          language: v.language,
+          instruction: v.instruction,
+          output1: v.output1,
+          output2: v.output2,
+          manual: v.manual,
+          reasons: v.reasons,
+        };
+      });
+  }
+
+  editVariant(p: {
+    experimentId: number;
+    itemId: number;
+    language: 'ZH' | 'LS';
+    instruction: string;
+    output1: string;
+    output2: string;
+  }) {
+    const exp = loadExperiment(this.db, p.experimentId);
+    const item = exp.items.find((i) => i.id === p.itemId);
+    if (!item) throw new AppError('not_found', `Item ${p.itemId} is not part of this experiment`);
+    if (!exp.options.languages.includes(p.language)) {
+      throw new AppError('invalid_params', `This experiment does not use ${p.language}`);
+    }
+    const result = this.db.transaction(() => {
+      upsertVariant(this.db, exp.row.id, {
+        itemId: p.itemId,
+        language: p.language,
+        instruction: p.instruction,
+        output1: p.output1,
+        output2: p.output2,
+        model: null,
+        promptHash: null,
+        requestId: null,
+        reasons: [],
+        manual: true,
+      });
+      auditAll(this.db, exp);
+      // Re-plan this item's judgments: slots whose prompt changed point at new requests.
+      const judgeTasks = planAll({ ...exp, items: [item] }, currentVariants(this.db, exp.row.id)).filter(
+        (t) => t.stage === 'judge',
+      );
+      const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => (t.meta as JudgeTask['meta']).judge);
+      return { judgeTasks, changed };
+    })();
+    const variant = this.variants(p.experimentId).find(
+      (v) => v.itemId === p.itemId && v.language === p.language,
+    )!;
+    const estimate = estimateTasks(
+      this.db,
+      exp,
+      result.judgeTasks,
+      'Only judgments whose prompt changed are sent again.',
+    );
+    this.opts.emit('experiments.changed', { experimentId: p.experimentId });
+    return { variant, replanned: result.changed, estimate };
+  }
+
+  judgments(p: {
+    experimentId: number;
+    judge?: string;
+    itemId?: number;
+    status?: 'ok' | 'failed';
+  }): JudgmentView[] {
+    return listJudgments(this.db, p.experimentId, p).map((j) => ({
+      judge: j.judge,
+      itemId: j.itemId,
+      sourceId: j.sourceId,
+      subset: j.subset,
+      gold: j.gold,
+      kind: j.kind,
+      language: j.language as JudgmentView['language'],
+      order: j.order as JudgmentView['order'],
+      status: j.status,
+      winner: j.winner,
+      confidence: j.confidence,
+      reason: j.reason,
+      failureReason: j.failureReason,
+      rawText: j.status === 'failed' ? j.rawText : null,
+      attempts: j.attempts,
+    }));
+  }
+
+  async export(id: number, outDir?: string) {
+    const exp = loadExperiment(this.db, id);
+    const dir = outDir ?? join(this.opts.dataDir, 'exports', exp.row.name);
+    const r = await exportExperiment(this.db, id, dir);
+    return { dir: r.outDir, files: r.files };
+  }
+
+  async exportFile(p: {
+    experimentId: number;
+    target: { table: string; format: 'csv' | 'xlsx' | 'tex' } | { figure: string; format: 'svg' | 'png' };
+    sensitivity?: boolean;
+  }): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+    const { metrics } = this.results(p.experimentId, p.sensitivity ?? false);
+    const suffix = p.sensitivity ? '-without-flagged' : '';
+    if ('table' in p.target) {
+      const wanted = p.target;
+      const table = buildTables(metrics).find((t) => t.id === wanted.table);
+      if (!table) throw new AppError('not_found', `No table "${wanted.table}"`);
+      const fileName = `${table.id}${suffix}.${wanted.format}`;
+      if (wanted.format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
+      if (wanted.format === 'tex')
+        return file(fileName, 'application/x-tex', Buffer.from(tableToLatex(table), 'utf8'));
+      const buf = Buffer.from(await buildWorkbook([table]).xlsx.writeBuffer());
+      return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
+    }
+    const target = p.target;
+    const spec = buildFigureSpecs(metrics).find((f) => f.id === target.figure);
+    if (!spec) throw new AppError('not_found', `No figure "${target.figure}"`);
+    const svg = renderSvg(spec);
+    if (target.format === 'svg')
+      return file(`${spec.id}${suffix}.svg`, 'image/svg+xml', Buffer.from(svg, 'utf8'));
+    return file(`${spec.id}${suffix}.png`, 'image/png', await svgToPng(svg, spec.width));
+  }
+
+  previewPrompts(raw: unknown, itemId?: number): PromptPreview {
+    const exp = this.draft(raw);
+    const item = itemId === undefined ? exp.items[0] : exp.items.find((i) => i.id === itemId);
+    if (!item) throw new AppError('not_found', 'No item to preview');
+    const tasks = planAll({ ...exp, items: [item] }, englishStandIns({ ...exp, items: [item] }));
+    const view = (label: string, t: (typeof tasks)[number]) => ({
+      label,
+      system: t.request.system ?? '',
+      user: t.request.messages.map((m) => m.content).join('\n\n'),
+    });
+    const transform = tasks
+      .filter((t) => t.stage === 'transform')
+      .map((t) => view(`Transform → ${t.meta.language}`, t));
+    const firstJudge = exp.judges[0]?.label;
+    const judge = tasks
+      .filter((t) => t.stage === 'judge' && t.meta.judge === firstJudge)
+      .filter((t) => {
+        const m = t.meta as JudgeTask['meta'];
+        return (m.kind === 'quality' && m.language === 'EN' && m.order === 'orig') || m.order === 'en_zh';
+      })
+      .map((t) => {
+        const m = t.meta as JudgeTask['meta'];
+        return view(
+          m.kind === 'quality'
+            ? 'Judge (EN, original order)'
+            : 'Tie probe (EN vs ZH; ZH text shown in English here)',
+          t,
+        );
+      });
+    return { itemId: item.id, sourceId: item.sourceId, transform, judge };
+  }
+
+  // ---- providers --------------------------------------------------------------------
+
+  keyStatus(providers: Record<string, unknown>): Record<string, 'set' | 'missing' | 'not_needed'> {
+    const out: Record<string, 'set' | 'missing' | 'not_needed'> = {};
+    for (const [name, raw] of Object.entries(providers)) {
+      const cfg = providerConfigSchema.parse(raw);
+      if (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)) out[name] = 'not_needed';
+      else out[name] = this.opts.keys.get(name, cfg) ? 'set' : 'missing';
+    }
+    return out;
+  }
+
+  async testConnection(name: string, raw: unknown, model?: string) {
+    const parsed = providerConfigSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new AppError(
+        'invalid_params',
+        `Provider "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+    }
+    const key = this.opts.keys.get(name, parsed.data);
+    if (!key) {
+      return {
+        ok: false,
+        kind: 'auth',
+        message: `No API key for "${name}": set ${parsed.data.apiKeyEnv ?? 'its key'} first.`,
+      };
+    }
+    const r = await testConnection(parsed.data, key, model);
+    return r.ok ? { ok: true, message: r.detail } : { ok: false, kind: r.kind, message: r.message };
+  }
+}
+
+function emptyCounts() {
+  return { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
+}
+
+function file(fileName: string, mime: string, buf: Buffer) {
+  return { fileName, mime, contentBase64: buf.toString('base64') };
+}
+
+function sameConfig(storedJson: string, config: ExperimentConfig): boolean {
+  return storedJson === JSON.stringify(config);
+}
