@@ -18,18 +18,41 @@ const ASSUMED_SECONDS_PER_CALL = 5;
 
 type Task = TransformTask | JudgeTask;
 
-/** Until variants exist, judge prompts are estimated with the English texts in their place. */
-export function englishStandIns(exp: Pick<LoadedExperiment, 'items' | 'options'>): Variant[] {
-  return exp.items.flatMap((item) =>
-    exp.options.languages.map((language) => ({
-      itemId: item.id,
-      language,
-      instruction: item.instruction,
-      output1: item.output1,
-      output2: item.output2,
-      manual: false,
-    })),
-  );
+/**
+ * Variants to plan judge calls with: the stored ones, and for each missing one the English
+ * texts standing in (the translation does not exist yet, so its cost is estimated from them).
+ */
+export function withStandIns(
+  exp: Pick<LoadedExperiment, 'items' | 'options'>,
+  stored: readonly Variant[] = [],
+): { variants: Variant[]; standIns: Set<string> } {
+  const have = new Set(stored.map((v) => `${v.itemId}:${v.language}`));
+  const standIns = new Set<string>();
+  const variants = [...stored];
+  for (const item of exp.items) {
+    for (const language of exp.options.languages) {
+      const key = `${item.id}:${language}`;
+      if (have.has(key)) continue;
+      standIns.add(key);
+      variants.push({
+        itemId: item.id,
+        language,
+        instruction: item.instruction,
+        output1: item.output1,
+        output2: item.output2,
+        manual: false,
+      });
+    }
+  }
+  return { variants, standIns };
+}
+
+/** A judge call planned from a stand-in variant is new whatever the ledger holds. */
+export function usesStandIn(t: Task, standIns: ReadonlySet<string>): boolean {
+  if (t.stage !== 'judge') return false;
+  const m = t.meta as JudgeTask['meta'];
+  const lang = m.language === 'EN-ZH' ? 'ZH' : m.language;
+  return lang !== 'EN' && standIns.has(`${m.itemId}:${lang}`);
 }
 
 export function planAll(
@@ -55,6 +78,7 @@ export function estimateTasks(
   exp: Pick<LoadedExperiment, 'providers' | 'prices' | 'transformer' | 'judges'>,
   tasks: readonly Task[],
   note: string,
+  standIns: ReadonlySet<string> = new Set(),
 ): CostEstimate {
   const endpoints = endpointIds(exp.providers);
   const isDone = db.prepare("SELECT 1 FROM requests WHERE hash = ? AND status = 'done'").pluck();
@@ -84,7 +108,7 @@ export function estimateTasks(
     }
     row.calls++;
     const endpoint = endpoints.get(t.request.provider)!;
-    if (isDone.get(requestHash(endpoint, t.request))) {
+    if (!usesStandIn(t, standIns) && isDone.get(requestHash(endpoint, t.request))) {
       row.cachedCalls++;
       continue;
     }

@@ -40,7 +40,7 @@ import {
 } from '../store/experiments';
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
-import { englishStandIns, estimateTasks, planAll } from './estimate';
+import { estimateTasks, planAll, withStandIns } from './estimate';
 import { loadExperiment, pricesOf, resolveOptions, specsOf, type LoadedExperiment } from './load';
 import { computeResults, exportExperiment } from './results';
 import { ExperimentRun, idleProgress, type RunnerDeps } from './runner';
@@ -120,11 +120,19 @@ export class ExperimentService {
 
   estimate(raw: unknown): CostEstimate {
     const exp = this.draft(raw);
+    // The same name is the same experiment (the CLI resumes it): count what it has stored.
+    const existing = getExperimentByName(this.db, exp.config.name);
+    const stored =
+      existing && existing.datasetId === exp.row.datasetId ? currentVariants(this.db, existing.id) : [];
+    const { variants, standIns } = withStandIns(exp, stored);
     return estimateTasks(
       this.db,
       exp,
-      planAll(exp, englishStandIns(exp)),
-      'Judge calls are estimated with the English texts standing in for the translations; output lengths are typical values.',
+      planAll(exp, variants),
+      standIns.size
+        ? 'Judge calls on translations not made yet are estimated from the English texts; output lengths are typical values.'
+        : 'Output lengths are typical values; real usage replaces them as answers arrive.',
+      standIns,
     );
   }
 
@@ -467,7 +475,7 @@ export class ExperimentService {
     const exp = this.draft(raw);
     const item = itemId === undefined ? exp.items[0] : exp.items.find((i) => i.id === itemId);
     if (!item) throw new AppError('not_found', 'No item to preview');
-    const tasks = planAll({ ...exp, items: [item] }, englishStandIns({ ...exp, items: [item] }));
+    const tasks = planAll({ ...exp, items: [item] }, withStandIns({ ...exp, items: [item] }).variants);
     const view = (label: string, t: (typeof tasks)[number]) => ({
       label,
       system: t.request.system ?? '',

@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatasetFile } from '../../src/main/import';
+import type { Item } from '../../src/shared/domain';
+import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
+import { startMockProvider, type MockProvider } from '../mock-provider/server';
+import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+
+const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
+const LIMIT = 30;
+const KEYS = { MOCK_OPENAI_KEY: 'sk-test-cli', MOCK_ANTHROPIC_KEY: 'sk-ant-cli' };
+
+// The mock needs Item-shaped records to know which output a prompt shows.
+const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
+  ...it,
+  id: i + 1,
+  datasetId: 1,
+  position: i + 1,
+}));
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => {
+  assertBuilt();
+  ({ dir, cleanup } = tempDir());
+});
+afterAll(() => cleanup());
+
+function writeConfig(name: string, url: string, extra: Record<string, unknown> = {}): string {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name,
+      protocol: 'judge-ls',
+      dataset: SAMPLE,
+      limit: LIMIT,
+      providers: {
+        openai: { kind: 'openai', baseURL: `${url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 6 },
+        anthropic: { kind: 'anthropic', baseURL: url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 6 },
+      },
+      transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
+      judges: [
+        { label: 'GPT mock', provider: 'openai', model: 'gpt-4.1-mini' },
+        { label: 'Claude mock', provider: 'anthropic', model: 'claude-haiku-4-5' },
+      ],
+      ...extra,
+    }),
+  );
+  return file;
+}
+
+async function mockFor(latency: [number, number] = [0, 0]): Promise<MockProvider> {
+  const responder = judgeLsResponder(items);
+  return startMockProvider({ respond: responder.respond, latencyMs: latency, wrapText: false });
+}
+
+/** Runs the CLI asynchronously (the mock lives in this process, so spawnSync would deadlock). */
+function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, ...KEYS } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('judge-lab run', () => {
+  it('plans, shows the estimate, runs with progress, and exports', async () => {
+    const mock = await mockFor();
+    try {
+      const cfg = writeConfig('cli-run', mock.url);
+      const out = join(dir, 'out-run');
+      const r = await runAsync(['run', cfg, '--out', out, '--data-dir', join(dir, 'data-run')]);
+      expect(r.stderr).toMatch(/Plan:/);
+      expect(r.stderr).toMatch(/transform\s+60 calls/);
+      expect(r.stderr).toMatch(/\[judge\]/);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/Finished "cli-run"/);
+      expect(mock.bodies.filter((b) => b.schemaName === 'language_variant')).toHaveLength(60);
+      expect(mock.bodies.filter((b) => b.schemaName === 'pairwise_verdict')).toHaveLength(LIMIT * 8 * 2);
+      for (const f of ['metrics.json', 'judgments.csv', 'manifest.json'])
+        expect(existsSync(join(out, f))).toBe(true);
+      expect(readdirSync(join(out, 'tables')).some((f) => f.endsWith('.tex'))).toBe(true);
+      expect(readdirSync(join(out, 'figures')).some((f) => f.endsWith('.png'))).toBe(true);
+
+      // Running it again resumes: nothing is sent twice.
+      const again = await runAsync(['run', cfg, '--out', out, '--data-dir', join(dir, 'data-run')]);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toMatch(/total 540 calls, 540 already stored/);
+      expect(mock.bodies).toHaveLength(60 + LIMIT * 16);
+
+      const list = runCli(['list', '--data-dir', join(dir, 'data-run')]);
+      expect(list.stdout).toMatch(/cli-run\s+finished\s+540\/540 calls done/);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('rejects a config with an unknown key or a missing provider with exit 2, naming the key', () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        name: 'x',
+        protocol: 'judge-ls',
+        dataset: SAMPLE,
+        providers: {},
+        transform: { provider: 'nope', model: 'm' },
+        judges: [{ label: 'j', provider: 'nope', model: 'm', tempreature: 0 }],
+      }),
+    );
+    const r = runCli(['run', bad, '--data-dir', join(dir, 'data-bad')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/transform\.provider/);
+    expect(r.stderr).toMatch(/judges\[0\]\.tempreature: unknown key/);
+  });
+
+  it('survives SIGKILL mid-run: the re-run finishes with the same metrics and pays no stored response twice', async () => {
+    // Reference: an uninterrupted run.
+    const refMock = await mockFor();
+    const refOut = join(dir, 'out-ref');
+    try {
+      const r = await runAsync([
+        'run',
+        writeConfig('crash', refMock.url),
+        '--out',
+        refOut,
+        '--data-dir',
+        join(dir, 'data-ref'),
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      await refMock.close();
+    }
+
+    const mock = await mockFor([5, 25]);
+    const data = join(dir, 'data-crash');
+    const out = join(dir, 'out-crash');
+    try {
+      const cfg = writeConfig('crash', mock.url);
+      const child = spawn(process.execPath, [BIN, 'run', cfg, '--out', out, '--data-dir', data], {
+        cwd: dir,
+        env: { ...process.env, ...KEYS },
+        stdio: 'ignore',
+      });
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          if (mock.bodies.filter((b) => b.schemaName === 'pairwise_verdict').length >= 150) {
+            clearInterval(timer);
+            child.kill('SIGKILL');
+            resolve();
+          }
+        }, 5);
+      });
+      await new Promise((r) => child.once('exit', r));
+      const sentBeforeKill = mock.bodies.length;
+      expect(existsSync(join(out, 'metrics.json'))).toBe(false);
+
+      const r = await runAsync(['run', cfg, '--out', out, '--data-dir', data]);
+      expect(r.code, r.stderr).toBe(0);
+
+      const counts = new Map<string, number>();
+      for (const b of mock.bodies) {
+        const key = `${b.model}\u0000${b.lastUser}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      const resent = [...counts.values()].filter((n) => n > 1).length;
+      // Only calls on the wire (≤ 6 per lane, 2 lanes) or answered but not yet written
+      // (one flush window) at the kill can go out again; everything stored stays stored.
+      expect(counts.size).toBe(60 + LIMIT * 16);
+      expect(resent).toBeLessThanOrEqual(12 + 20);
+      expect(mock.bodies.length - sentBeforeKill).toBe(counts.size - (sentBeforeKill - resent));
+
+      const ref = JSON.parse(readFileSync(join(refOut, 'metrics.json'), 'utf8'));
+      const got = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+      expect(got).toEqual(ref);
+    } finally {
+      await mock.close();
+    }
+  });
+});
