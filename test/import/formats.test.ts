@@ -1,3 +1,4 @@
+import { llmbarPath } from '../helpers/shared-data';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -112,7 +113,7 @@ describe('format detection', () => {
   it('sniffs the content when the extension says nothing', () => {
     expect(parseFixture('upstream-dataset.json', 'download').format).toBe('llmbar-json');
     expect(parseFixture('no-id.csv', 'export.txt').format).toBe('csv');
-    const jsonl = readFileSync('/work/shared/data/llmbar/llmbar.jsonl');
+    const jsonl = readFileSync(llmbarPath());
     const sniffed = parseDatasetFile('llmbar.data', jsonl);
     expect(sniffed.format).toBe('llmbar-jsonl');
     expect(sniffed.items).toHaveLength(419);

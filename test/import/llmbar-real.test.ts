@@ -1,3 +1,4 @@
+import { llmbarPath } from '../helpers/shared-data';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { parseDatasetFile } from '../../src/main/import';
 import { allItems } from '../../src/main/store/datasets';
 import { REPO_ROOT, storeCounts, tempDatabase } from './helpers';
 
-const SHARED_FILE = '/work/shared/data/llmbar/llmbar.jsonl';
+const SHARED_FILE = llmbarPath();
 const SAMPLE_FILE = join(REPO_ROOT, 'resources', 'samples', 'llmbar.jsonl');
 
 const EXPECTED_SUBSETS = [
