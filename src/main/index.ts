@@ -1,8 +1,10 @@
 // The Electron shell: lifecycle, the secure window and the IPC door. Everything it does
 // is the core's work; this file only wires it (and is the only one importing electron).
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Core } from './core/core';
+import { EncryptedFileKeyStore, type Encryptor } from './core/key-store';
 import { APP_NAME } from './core/paths';
 import { forwardEvents, makeSenderCheck, registerIpc, windowOptions } from './doors/electron-door';
 
@@ -37,9 +39,21 @@ function hardenContents(): void {
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
 }
 
+/** The OS keychain through safeStorage; keys typed in the app are stored only this way. */
+const keychain: Encryptor = {
+  isAvailable: () => safeStorage.isEncryptionAvailable(),
+  encrypt: (plain) => safeStorage.encryptString(plain),
+  decrypt: (cipher) => safeStorage.decryptString(cipher),
+  backend: () => (process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : 'os'),
+};
+
 void app.whenReady().then(() => {
   hardenContents();
-  core = new Core({ dataDir: process.env.JUDGE_LAB_HOME ?? app.getPath('userData'), door: 'electron' });
+  const dataDir = process.env.JUDGE_LAB_HOME ?? app.getPath('userData');
+  const keys = new EncryptedFileKeyStore(join(dataDir, 'keys.json'), keychain);
+  const warning = keys.status().warning;
+  if (warning) console.warn(`Judge Lab: ${warning}`);
+  core = new Core({ dataDir, door: 'electron', keys });
   registerIpc(ipcMain, core, makeSenderCheck(process.env.ELECTRON_RENDERER_URL));
   forwardEvents(core, () => mainWindow?.webContents);
   mainWindow = createWindow();
@@ -52,4 +66,11 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app.on('will-quit', () => core?.close());
+// Let calls on the wire finish and be recorded before the process goes.
+let quitting = false;
+app.on('before-quit', (event) => {
+  if (quitting || !core) return;
+  event.preventDefault();
+  quitting = true;
+  void core.shutdown().finally(() => app.quit());
+});

@@ -1,6 +1,18 @@
 // The API contract: every door (Electron IPC, local web, CLI) exposes exactly these
 // methods and events, and the renderer talks to nothing else.
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow } from './domain';
+import type {
+  CostEstimate,
+  ExperimentDetail,
+  ExperimentProgress,
+  ExperimentResults,
+  ExperimentSummary,
+  ExportResult,
+  JudgmentView,
+  PromptPreview,
+  VariantView,
+} from './experiments';
+import type { TargetLanguage } from './judge-ls';
 
 export interface ApiMethods {
   'app.info': { params: void; result: AppInfo };
@@ -17,6 +29,77 @@ export interface ApiMethods {
     result: ItemRow[];
   };
   'items.get': { params: { itemId: number }; result: Item };
+
+  /** Config as in DESIGN.md section 7; `dataset` may be a dataset id instead of a path. */
+  'experiments.estimate': { params: { config: unknown }; result: CostEstimate };
+  'experiments.create': { params: { config: unknown }; result: ExperimentSummary };
+  'experiments.list': { params: void; result: ExperimentSummary[] };
+  'experiments.get': { params: { experimentId: number }; result: ExperimentDetail };
+  'experiments.delete': { params: { experimentId: number }; result: { deleted: boolean } };
+  /** Starts (or resumes after a restart) the run in the background; progress comes as events. */
+  'experiments.start': { params: { experimentId: number }; result: ExperimentProgress };
+  'experiments.pause': { params: { experimentId: number }; result: ExperimentProgress };
+  'experiments.resume': { params: { experimentId: number }; result: ExperimentProgress };
+  'experiments.cancel': { params: { experimentId: number }; result: ExperimentProgress };
+  /** Failed calls go back to pending, and the run starts again. */
+  'experiments.retryFailed': { params: { experimentId: number }; result: ExperimentProgress };
+  'experiments.progress': { params: { experimentId: number }; result: ExperimentProgress };
+  /** Metrics; with excludeFlagged every table is recomputed without the audit's flagged items. */
+  'experiments.results': {
+    params: { experimentId: number; excludeFlagged?: boolean };
+    result: ExperimentResults;
+  };
+  'experiments.variants': {
+    params: { experimentId: number; flaggedOnly?: boolean };
+    result: VariantView[];
+  };
+  /** A person's edit of a variant: marked manual; judgments that used the old text are re-planned. */
+  'experiments.editVariant': {
+    params: {
+      experimentId: number;
+      itemId: number;
+      language: TargetLanguage;
+      instruction: string;
+      output1: string;
+      output2: string;
+    };
+    result: { variant: VariantView; replanned: number; estimate: CostEstimate };
+  };
+  'experiments.judgments': {
+    params: { experimentId: number; judge?: string; itemId?: number; status?: 'ok' | 'failed' };
+    result: JudgmentView[];
+  };
+  /** Writes the folder of DESIGN.md section 8 (default: <data dir>/exports/<name>). */
+  'experiments.export': { params: { experimentId: number; outDir?: string }; result: ExportResult };
+  /** The prompts a config would send for one item (default: the dataset's first), rendered. */
+  'experiments.previewPrompts': {
+    params: { config: unknown; itemId?: number };
+    result: PromptPreview;
+  };
+  /** One table or figure as a file, for the app's per-table/per-chart export buttons. */
+  'experiments.exportFile': {
+    params: {
+      experimentId: number;
+      target: { table: string; format: 'csv' | 'xlsx' | 'tex' } | { figure: string; format: 'svg' | 'png' };
+      /** Without flagged items (the sensitivity analysis). */
+      sensitivity?: boolean;
+    };
+    result: { fileName: string; mime: string; contentBase64: string };
+  };
+  /** Whether keys can be stored in the app, and which names have one. Never a key. */
+  'keys.status': { params: void; result: { managed: boolean; stored: string[]; warning: string | null } };
+  /** Stores a key (desktop only) under its environment-variable name; it never comes back. */
+  'keys.set': { params: { name: string; value: string }; result: { stored: string[] } };
+  'keys.delete': { params: { name: string }; result: { stored: string[] } };
+  /** Is each provider's key available (set / missing)? Never returns a key. */
+  'providers.keyStatus': {
+    params: { providers: Record<string, unknown> };
+    result: Record<string, 'set' | 'missing' | 'not_needed'>;
+  };
+  'providers.testConnection': {
+    params: { provider: unknown; name: string; model?: string };
+    result: { ok: boolean; kind?: string; message: string };
+  };
 }
 
 export type MethodName = keyof ApiMethods;
@@ -26,6 +109,8 @@ export type ResultOf<M extends MethodName> = ApiMethods[M]['result'];
 /** Events pushed from the core to every connected client. */
 export interface ApiEvents {
   'datasets.changed': { datasetId: number | null };
+  'experiments.changed': { experimentId: number | null };
+  'run.progress': ExperimentProgress;
 }
 
 export type EventName = keyof ApiEvents;
@@ -54,9 +139,36 @@ export const METHOD_NAMES = [
   'datasets.delete',
   'items.list',
   'items.get',
+  'experiments.estimate',
+  'experiments.create',
+  'experiments.list',
+  'experiments.get',
+  'experiments.delete',
+  'experiments.start',
+  'experiments.pause',
+  'experiments.resume',
+  'experiments.cancel',
+  'experiments.retryFailed',
+  'experiments.progress',
+  'experiments.results',
+  'experiments.variants',
+  'experiments.editVariant',
+  'experiments.judgments',
+  'experiments.export',
+  'experiments.previewPrompts',
+  'experiments.exportFile',
+  'providers.keyStatus',
+  'providers.testConnection',
+  'keys.status',
+  'keys.set',
+  'keys.delete',
 ] as const satisfies readonly MethodName[];
 
-export const EVENT_NAMES = ['datasets.changed'] as const satisfies readonly EventName[];
+export const EVENT_NAMES = [
+  'datasets.changed',
+  'experiments.changed',
+  'run.progress',
+] as const satisfies readonly EventName[];
 
 // Compile-time checks that the runtime lists name every method and event.
 type AssertNever<T extends never> = T;

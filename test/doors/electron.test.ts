@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { METHOD_NAMES } from '../../src/shared/api';
 import { tempDir } from '../helpers/tmp';
@@ -48,6 +50,13 @@ vi.mock('electron', () => ({
     removeHandler: (ch: string) => h.handlers.delete(ch),
   },
   session: { defaultSession: { setPermissionRequestHandler: vi.fn() } },
+  // A reversible stand-in for the OS keychain, so stored keys can be checked to be unreadable as text.
+  safeStorage: {
+    isEncryptionAvailable: () => true,
+    encryptString: (s: string) => Buffer.from([...Buffer.from(s)].map((b) => b ^ 0x5a)),
+    decryptString: (b: Buffer) => Buffer.from([...b].map((x) => x ^ 0x5a)).toString(),
+    getSelectedStorageBackend: () => 'gnome_libsecret',
+  },
   shell: { openExternal: vi.fn() },
 }));
 
@@ -63,8 +72,9 @@ beforeAll(async () => {
   await h.ready;
   await new Promise((r) => setTimeout(r, 50));
 });
-afterAll(() => {
-  h.appHandlers['will-quit']?.();
+afterAll(async () => {
+  h.appHandlers['before-quit']?.({ preventDefault: () => {} });
+  await new Promise((r) => setTimeout(r, 50));
   cleanup();
 });
 
@@ -102,6 +112,22 @@ describe('Electron door (stubbed electron)', () => {
     expect(res).toMatchObject({ ok: false, error: { message: 'Untrusted sender' } });
     const none = await h.handlers.get('api:datasets.list')!({ senderFrame: null }, undefined);
     expect(none).toMatchObject({ ok: false });
+  });
+
+  it('stores a key encrypted through safeStorage and never returns it', async () => {
+    const set = await h.handlers.get('api:keys.set')!(appFrame, {
+      name: 'OPENAI_API_KEY',
+      value: 'sk-secret-123',
+    });
+    expect(set).toEqual({ ok: true, result: { stored: ['OPENAI_API_KEY'] } });
+    const file = readFileSync(join(h.state.userData, 'keys.json'), 'utf8');
+    expect(file).not.toContain('sk-secret-123');
+    const status = await h.handlers.get('api:keys.status')!(appFrame, undefined);
+    expect(JSON.stringify(status)).not.toContain('sk-secret');
+    const key = await h.handlers.get('api:providers.keyStatus')!(appFrame, {
+      providers: { openai: { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' } },
+    });
+    expect(key).toEqual({ ok: true, result: { openai: 'set' } });
   });
 
   it('validates payloads: bad parameters come back as an error envelope', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/core/core';
-import { EnvKeyStore } from '../../src/main/providers/config';
+import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import type { Item } from '../../src/shared/domain';
 import type { JudgeLsMetrics } from '../../src/shared/judge-ls';
 import { dropsNumbers, judgeLsResponder, type JudgeLsResponder } from '../mock-provider/judge-ls-responder';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   core = new Core({
     dataDir: dir,
     door: 'cli',
-    keys: new EnvKeyStore({ MOCK_OPENAI_KEY: 'sk-test-openai', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
+    keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test-openai', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
     engine: { flushIntervalMs: 20, progressIntervalMs: 100 },
   });
   const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });

@@ -17,13 +17,13 @@ import { SAMPLES, samplePath } from './samples';
 import { paramSchemas } from './schemas';
 import { APP_VERSION } from './version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
-import { EnvKeyStore, type KeyStore } from '../providers/config';
+import { EnvOnlyKeyStore, type ManagedKeyStore } from './key-store';
 
 export interface CoreOptions {
   dataDir: string;
   door: AppInfo['door'];
   /** Where API keys come from (default: the environment variables named in the config). */
-  keys?: KeyStore;
+  keys?: ManagedKeyStore;
   /** Engine tuning for tests and benchmarks. */
   engine?: ExperimentServiceOptions['engine'];
 }
@@ -40,15 +40,17 @@ export class Core {
   private readonly events = new EventEmitter();
   private readonly handlers: Handlers;
   readonly experiments: ExperimentService;
+  private readonly keys: ManagedKeyStore;
 
   constructor(private readonly opts: CoreOptions) {
     this.dataDir = opts.dataDir;
     this.db = openDatabase(join(opts.dataDir, DB_FILE_NAME));
     this.events.setMaxListeners(100);
+    this.keys = opts.keys ?? new EnvOnlyKeyStore();
     this.experiments = new ExperimentService({
       db: this.db,
       dataDir: opts.dataDir,
-      keys: opts.keys ?? new EnvKeyStore(),
+      keys: this.keys,
       emit: (event, payload) => this.emit(event, payload),
       engine: opts.engine,
     });
@@ -155,6 +157,15 @@ export class Core {
       'experiments.previewPrompts': ({ config, itemId }) => ex.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.exportFile(p),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
+      'keys.status': () => this.keys.status(),
+      'keys.set': ({ name, value }) => {
+        this.keys.set(name, value);
+        return { stored: this.keys.status().stored };
+      },
+      'keys.delete': ({ name }) => {
+        this.keys.remove(name);
+        return { stored: this.keys.status().stored };
+      },
       'providers.testConnection': ({ provider, name, model }) => ex.testConnection(name, provider, model),
     };
   }

@@ -63,6 +63,9 @@ export const paramSchemas = {
     ]),
     sensitivity: z.boolean().optional(),
   }),
+  'keys.status': z.undefined(),
+  'keys.set': z.strictObject({ name: z.string().min(1).max(200), value: z.string().min(1).max(10_000) }),
+  'keys.delete': z.strictObject({ name: z.string().min(1).max(200) }),
   'providers.keyStatus': z.strictObject({ providers: z.record(z.string(), z.unknown()) }),
   'providers.testConnection': z.strictObject({
     provider: z.unknown(),

@@ -3,7 +3,12 @@ import { missingWebToken } from './api';
 import { AppFrame } from './components/AppFrame';
 import { DatasetPage } from './pages/DatasetPage';
 import { DatasetsPage } from './pages/DatasetsPage';
+import { ExperimentsPage } from './pages/ExperimentsPage';
 import { ItemPage } from './pages/ItemPage';
+import { FlipsSlot, ResultsSlot } from './pages/slots';
+import { RunPage } from './run/RunPage';
+import { VariantsPage } from './variants/VariantsPage';
+import { NewExperimentPage } from './wizard/NewExperimentPage';
 import { useRoute } from './stores/route';
 
 function NotFound() {
@@ -39,7 +44,7 @@ export function App() {
     );
   }
   let page;
-  switch (route.page) {
+  switch (route.name) {
     case 'datasets':
       page = <DatasetsPage />;
       break;
@@ -49,6 +54,28 @@ export function App() {
     case 'item':
       page = <ItemPage datasetId={route.datasetId} itemId={route.itemId} />;
       break;
+    case 'experiments':
+      page = <ExperimentsPage />;
+      break;
+    case 'new-experiment':
+      page = <NewExperimentPage />;
+      break;
+    case 'experiment':
+      page = <RunPage key={route.experimentId} experimentId={route.experimentId} />;
+      break;
+    case 'variants':
+      page = (
+        <VariantsPage key={route.experimentId} experimentId={route.experimentId} itemId={route.itemId} />
+      );
+      break;
+    // --- Results dashboard and flip browser: the lead swaps in the real pages here. ---
+    case 'results':
+      page = <ResultsSlot experimentId={route.experimentId} excludeFlagged={route.excludeFlagged} />;
+      break;
+    case 'flips':
+      page = <FlipsSlot experimentId={route.experimentId} query={route.query} />;
+      break;
+    // --- end of the results slots ---
     case 'not-found':
       page = <NotFound />;
       break;

@@ -8,7 +8,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 
 export function AppFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const page = useRoute((s) => s.route.page);
+  const page = useRoute((s) => s.route.name);
   const connected = useConnection((s) => s.connected);
   const importFile = useImport((s) => s.importFile);
   const reject = useImport((s) => s.reject);
@@ -16,17 +16,18 @@ export function AppFrame({ children }: { children: ReactNode }) {
   // A file dropped on any page is imported; its progress and result live on the Datasets page.
   const onFile = useCallback(
     (file: File) => {
-      navigate({ page: 'datasets' });
+      navigate({ name: 'datasets' });
       void importFile(file);
     },
     [importFile],
   );
   const onRejectMany = useCallback(() => {
-    navigate({ page: 'datasets' });
+    navigate({ name: 'datasets' });
     reject('', t('import.oneAtATime'));
   }, [reject, t]);
 
   const inDatasets = page === 'datasets' || page === 'dataset' || page === 'item';
+  const inExperiments = !inDatasets && page !== 'not-found';
   return (
     <div className="frame">
       <a
@@ -51,6 +52,14 @@ export function AppFrame({ children }: { children: ReactNode }) {
         <nav className="frame__nav" aria-label={t('app.name')}>
           <a href="#/datasets" className="nav-link" aria-current={inDatasets ? 'page' : undefined}>
             {t('app.nav.datasets')}
+          </a>
+          <a
+            href="#/experiments"
+            className="nav-link"
+            data-testid="nav-experiments"
+            aria-current={inExperiments ? 'page' : undefined}
+          >
+            {t('app.nav.experiments')}
           </a>
         </nav>
         <div className="frame__spacer" />

@@ -111,7 +111,7 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
           activeIndex={activeIndex}
           onActiveIndexChange={setActiveIndex}
           label={t('dataset.tableLabel', { name })}
-          onOpen={(row) => navigate({ page: 'item', datasetId, itemId: row.id })}
+          onOpen={(row) => navigate({ name: 'item', datasetId, itemId: row.id })}
         />
       )}
     </div>

@@ -48,7 +48,7 @@ function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted
   return (
     <tr data-testid="dataset-row" data-dataset-id={dataset.id}>
       <td>
-        <a className="dataset-name" href={routeHref({ page: 'dataset', datasetId: dataset.id })}>
+        <a className="dataset-name" href={routeHref({ name: 'dataset', datasetId: dataset.id })}>
           {dataset.name}
         </a>
       </td>

@@ -49,7 +49,7 @@ export function ImportStatus() {
           ? t('import.duplicate', { name: dataset.name })
           : t('import.imported', { count: dataset.itemCount, file: outcome.file })}
       </span>{' '}
-      <a href={routeHref({ page: 'dataset', datasetId: dataset.id })}>{t('common.open')}</a>
+      <a href={routeHref({ name: 'dataset', datasetId: dataset.id })}>{t('common.open')}</a>
     </Notice>
   );
 }

@@ -25,7 +25,7 @@ export function ItemPage({ datasetId, itemId }: { datasetId: number; itemId: num
   const index = rows.findIndex((r) => r.id === itemId);
   const prev = index > 0 ? rows[index - 1] : undefined;
   const next = index >= 0 && index < rows.length - 1 ? rows[index + 1] : undefined;
-  const backHref = routeHref({ page: 'dataset', datasetId });
+  const backHref = routeHref({ name: 'dataset', datasetId });
 
   useEffect(() => {
     if (index >= 0) setActiveIndex(index);
@@ -34,12 +34,12 @@ export function ItemPage({ datasetId, itemId }: { datasetId: number; itemId: num
   useEffect(() => {
     // Replace, not push: Back then returns to the table, not through every item seen.
     const go = (id: number | undefined) =>
-      id !== undefined && navigate({ page: 'item', datasetId, itemId: id }, { replace: true });
+      id !== undefined && navigate({ name: 'item', datasetId, itemId: id }, { replace: true });
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
       if (e.key === 'j') go(next?.id);
       else if (e.key === 'k') go(prev?.id);
-      else if (e.key === 'Escape') navigate({ page: 'dataset', datasetId });
+      else if (e.key === 'Escape') navigate({ name: 'dataset', datasetId });
       else return;
       e.preventDefault();
     };
@@ -78,10 +78,10 @@ export function ItemPage({ datasetId, itemId }: { datasetId: number; itemId: num
           total={rows.length}
           backHref={backHref}
           onPrevious={
-            prev ? () => navigate({ page: 'item', datasetId, itemId: prev.id }, { replace: true }) : undefined
+            prev ? () => navigate({ name: 'item', datasetId, itemId: prev.id }, { replace: true }) : undefined
           }
           onNext={
-            next ? () => navigate({ page: 'item', datasetId, itemId: next.id }, { replace: true }) : undefined
+            next ? () => navigate({ name: 'item', datasetId, itemId: next.id }, { replace: true }) : undefined
           }
         />
       ) : (

@@ -1,36 +1,104 @@
 import { create } from 'zustand';
 
 export type Route =
-  | { page: 'datasets' }
-  | { page: 'dataset'; datasetId: number }
-  | { page: 'item'; datasetId: number; itemId: number }
-  | { page: 'not-found'; path: string };
+  | { name: 'datasets' }
+  | { name: 'dataset'; datasetId: number }
+  | { name: 'item'; datasetId: number; itemId: number }
+  | { name: 'experiments' }
+  | { name: 'new-experiment' }
+  | { name: 'experiment'; experimentId: number }
+  | { name: 'variants'; experimentId: number; itemId?: number }
+  | { name: 'results'; experimentId: number; excludeFlagged?: boolean }
+  /** query: the flip browser's filters (judge, comparison, subset, type, flagged, q, item). */
+  | { name: 'flips'; experimentId: number; query: Record<string, string> }
+  | { name: 'not-found'; path: string };
+
+export type RouteName = Route['name'];
 
 const POSITIVE_INT = /^[1-9]\d{0,14}$/;
 
-/** Parses a location hash (`#/datasets/3/items/17`) into a route. */
-export function parseHash(hash: string): Route {
-  const path = hash.replace(/^#/, '').split('?')[0] ?? '';
-  const parts = path.split('/').filter(Boolean);
-  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'datasets')) return { page: 'datasets' };
-  if (parts[0] === 'datasets' && POSITIVE_INT.test(parts[1] ?? '')) {
-    const datasetId = Number(parts[1]);
-    if (parts.length === 2) return { page: 'dataset', datasetId };
-    if (parts.length === 4 && parts[2] === 'items' && POSITIVE_INT.test(parts[3])) {
-      return { page: 'item', datasetId, itemId: Number(parts[3]) };
+function queryOf(hash: string): URLSearchParams {
+  const i = hash.indexOf('?');
+  return new URLSearchParams(i === -1 ? '' : hash.slice(i + 1));
+}
+
+function parseExperiment(parts: string[], query: URLSearchParams, path: string): Route {
+  if (parts.length === 2 && parts[1] === 'new') return { name: 'new-experiment' };
+  if (!POSITIVE_INT.test(parts[1] ?? '')) return { name: 'not-found', path };
+  const experimentId = Number(parts[1]);
+  if (parts.length === 2) return { name: 'experiment', experimentId };
+  if (parts.length === 3) {
+    switch (parts[2]) {
+      case 'variants': {
+        const item = query.get('item') ?? '';
+        return POSITIVE_INT.test(item)
+          ? { name: 'variants', experimentId, itemId: Number(item) }
+          : { name: 'variants', experimentId };
+      }
+      case 'results': {
+        const v = query.get('excludeFlagged');
+        return v === '1' || v === 'true'
+          ? { name: 'results', experimentId, excludeFlagged: true }
+          : { name: 'results', experimentId };
+      }
+      case 'flips':
+        return { name: 'flips', experimentId, query: Object.fromEntries(query.entries()) };
     }
   }
-  return { page: 'not-found', path };
+  return { name: 'not-found', path };
+}
+
+/** Parses a location hash (`#/datasets/3/items/17`, `#/experiments/2/flips?judge=x`) into a route. */
+export function parseHash(hash: string): Route {
+  const raw = hash.replace(/^#/, '');
+  const path = raw.split('?')[0] ?? '';
+  const parts = path.split('/').filter(Boolean);
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'datasets')) return { name: 'datasets' };
+  if (parts[0] === 'datasets' && POSITIVE_INT.test(parts[1] ?? '')) {
+    const datasetId = Number(parts[1]);
+    if (parts.length === 2) return { name: 'dataset', datasetId };
+    if (parts.length === 4 && parts[2] === 'items' && POSITIVE_INT.test(parts[3])) {
+      return { name: 'item', datasetId, itemId: Number(parts[3]) };
+    }
+  }
+  if (parts[0] === 'experiments') {
+    if (parts.length === 1) return { name: 'experiments' };
+    return parseExperiment(parts, queryOf(raw), path);
+  }
+  return { name: 'not-found', path };
+}
+
+function withQuery(base: string, query: Record<string, string>): string {
+  const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString();
+  return q ? `${base}?${q}` : base;
 }
 
 export function routeHref(route: Route): string {
-  switch (route.page) {
+  switch (route.name) {
     case 'datasets':
       return '#/datasets';
     case 'dataset':
       return `#/datasets/${route.datasetId}`;
     case 'item':
       return `#/datasets/${route.datasetId}/items/${route.itemId}`;
+    case 'experiments':
+      return '#/experiments';
+    case 'new-experiment':
+      return '#/experiments/new';
+    case 'experiment':
+      return `#/experiments/${route.experimentId}`;
+    case 'variants':
+      return withQuery(
+        `#/experiments/${route.experimentId}/variants`,
+        route.itemId ? { item: String(route.itemId) } : {},
+      );
+    case 'results':
+      return withQuery(
+        `#/experiments/${route.experimentId}/results`,
+        route.excludeFlagged ? { excludeFlagged: '1' } : {},
+      );
+    case 'flips':
+      return withQuery(`#/experiments/${route.experimentId}/flips`, route.query);
     case 'not-found':
       return `#${route.path}`;
   }

@@ -1,8 +1,19 @@
-import type { ApiClient, ApiEvents, EventName, MethodName } from '../../../shared/api';
+import type { ApiClient, ApiEvents, EventName, MethodName, ParamsOf } from '../../../shared/api';
 import type { DatasetSummary, ImportResult, Item, ItemRow } from '../../../shared/domain';
+import type {
+  CostEstimate,
+  EstimateRow,
+  ExperimentDetail,
+  ExperimentProgress,
+  ExperimentSummary,
+  JudgmentView,
+  PhaseProgress,
+  VariantView,
+} from '../../../shared/experiments';
 import { ApiError } from '../api/errors';
 
-type Handler = (params: unknown) => unknown;
+/** A handler sees its method's typed params; it may answer with a partial result. */
+type Handlers = { [M in MethodName]?: (params: ParamsOf<M>) => unknown };
 
 /**
  * An in-memory ApiClient for page tests: it stands in for the transport (IPC/HTTP),
@@ -12,11 +23,11 @@ export class FakeApi implements ApiClient {
   readonly calls: { method: MethodName; params: unknown }[] = [];
   private readonly listeners = new Map<EventName, Set<(p: unknown) => void>>();
 
-  constructor(private readonly handlers: Partial<Record<MethodName, Handler>>) {}
+  constructor(private readonly handlers: Handlers) {}
 
   async call<M extends MethodName>(method: M, ...params: unknown[]): Promise<never> {
     this.calls.push({ method, params: params[0] });
-    const h = this.handlers[method];
+    const h = this.handlers[method] as ((p: unknown) => unknown) | undefined;
     if (!h) throw new ApiError('internal', `FakeApi: no handler for ${method}`);
     return (await h(params[0])) as never;
   }
@@ -74,4 +85,103 @@ export function rowsOf(items: Item[]): ItemRow[] {
 
 export function imported(dataset: DatasetSummary, duplicate = false): ImportResult {
   return { dataset, duplicate };
+}
+
+const NO_PHASE: PhaseProgress = { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
+
+export function phase(over: Partial<PhaseProgress> = {}): PhaseProgress {
+  return { ...NO_PHASE, ...over };
+}
+
+export function progress(over: Partial<ExperimentProgress> = {}): ExperimentProgress {
+  return {
+    experimentId: 7,
+    status: 'running',
+    phase: 'transform',
+    phases: { transform: phase({ total: 6, pending: 6 }), judge: phase({ total: 48, pending: 48 }) },
+    judges: { 'gpt-4.1-mini': phase({ total: 48, pending: 48 }) },
+    callsPerMinute: 0,
+    etaSeconds: null,
+    tokens: { input: 0, output: 0, cached: 0 },
+    costUsd: 0,
+    failuresByReason: {},
+    pausedLanes: [],
+    message: null,
+    updatedAt: '2025-01-02T03:04:05.000Z',
+    ...over,
+  };
+}
+
+export function experimentSummary(over: Partial<ExperimentSummary> = {}): ExperimentSummary {
+  return {
+    id: 7,
+    name: 'LLMBar (sample) 2025-01-02',
+    protocol: 'judge-ls',
+    datasetId: 1,
+    datasetName: 'LLMBar (sample)',
+    status: 'running',
+    judges: ['gpt-4.1-mini'],
+    itemCount: 3,
+    createdAt: '2025-01-02T03:04:05.000Z',
+    updatedAt: '2025-01-02T03:04:05.000Z',
+    counts: { planned: 54, done: 0, failed: 0 },
+    ...over,
+  };
+}
+
+export function experimentDetail(over: Partial<ExperimentDetail> = {}): ExperimentDetail {
+  return { ...experimentSummary(), config: {}, keys: { openai: 'set' }, ...over };
+}
+
+export function estimateOf(rows: EstimateRow[], over: Partial<CostEstimate> = {}): CostEstimate {
+  const sum = (k: 'calls' | 'cachedCalls' | 'inputTokens' | 'outputTokens' | 'costUsd') =>
+    rows.reduce((a, r) => a + r[k], 0);
+  return {
+    rows,
+    calls: sum('calls'),
+    cachedCalls: sum('cachedCalls'),
+    inputTokens: sum('inputTokens'),
+    outputTokens: sum('outputTokens'),
+    costUsd: sum('costUsd'),
+    unpricedModels: [...new Set(rows.filter((r) => !r.priced).map((r) => r.model))],
+    minutesAtRateLimits: 3,
+    note: 'Judge calls are estimated from the English texts.',
+    ...over,
+  };
+}
+
+export function variant(over: Partial<VariantView> = {}): VariantView {
+  return {
+    itemId: 1,
+    sourceId: 'X-001',
+    subset: 'Natural',
+    language: 'ZH',
+    instruction: '指令 1',
+    output1: '第一 1',
+    output2: '第二 1',
+    manual: false,
+    reasons: [],
+    ...over,
+  };
+}
+
+export function judgment(over: Partial<JudgmentView> = {}): JudgmentView {
+  return {
+    judge: 'gpt-4.1-mini',
+    itemId: 1,
+    sourceId: 'X-001',
+    subset: 'Natural',
+    gold: 1,
+    kind: 'quality',
+    language: 'EN',
+    order: 'orig',
+    status: 'failed',
+    winner: null,
+    confidence: null,
+    reason: null,
+    failureReason: 'unparseable answer',
+    rawText: null,
+    attempts: 3,
+    ...over,
+  };
 }

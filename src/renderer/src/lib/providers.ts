@@ -1,0 +1,158 @@
+// Provider presets of the setup wizard: what a researcher picks instead of typing endpoints.
+// Each preset becomes one entry of the config's `providers` record, named by its id.
+
+export type ProviderKind = 'openai' | 'anthropic';
+export type StructuredOutput = 'json_schema' | 'json_object' | 'text';
+
+export type PresetId =
+  'openai' | 'anthropic' | 'gemini' | 'deepseek' | 'openrouter' | 'ollama' | 'vllm' | 'custom';
+
+export interface ProviderPreset {
+  id: PresetId;
+  /** Shown as is: product names are not translated. */
+  title: string;
+  kind: ProviderKind;
+  baseURL?: string;
+  apiKeyEnv?: string;
+  /** Per-model limits that work on a new account, so a first run needs only a key. */
+  rpm?: number;
+  tpm?: number;
+  concurrency?: number;
+  structuredOutput?: StructuredOutput;
+  models: string[];
+  /** A model that translates well at a fair price, for the transformation step. */
+  transformModel?: string;
+  /** Runs on the researcher's own machine: no key, no price, the address must be editable. */
+  local?: boolean;
+}
+
+export const PRESETS: ProviderPreset[] = [
+  {
+    id: 'openai',
+    title: 'OpenAI',
+    kind: 'openai',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    rpm: 500,
+    tpm: 200_000,
+    concurrency: 16,
+    models: ['gpt-4.1-mini', 'gpt-4.1', 'gpt-4.1-nano', 'gpt-4o-mini', 'gpt-4o', 'gpt-5-mini', 'gpt-5'],
+    transformModel: 'gpt-4.1-mini',
+  },
+  {
+    id: 'anthropic',
+    title: 'Anthropic',
+    kind: 'anthropic',
+    apiKeyEnv: 'ANTHROPIC_API_KEY',
+    rpm: 50,
+    concurrency: 4,
+    models: ['claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-opus-4-1'],
+    transformModel: 'claude-sonnet-4-5',
+  },
+  {
+    id: 'gemini',
+    title: 'Gemini',
+    kind: 'openai',
+    baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/',
+    apiKeyEnv: 'GEMINI_API_KEY',
+    rpm: 150,
+    concurrency: 8,
+    models: ['gemini-2.5-flash', 'gemini-2.5-pro'],
+    transformModel: 'gemini-2.5-flash',
+  },
+  {
+    id: 'deepseek',
+    title: 'DeepSeek',
+    kind: 'openai',
+    baseURL: 'https://api.deepseek.com',
+    apiKeyEnv: 'DEEPSEEK_API_KEY',
+    concurrency: 8,
+    models: ['deepseek-chat', 'deepseek-reasoner'],
+    transformModel: 'deepseek-chat',
+  },
+  {
+    id: 'openrouter',
+    title: 'OpenRouter',
+    kind: 'openai',
+    baseURL: 'https://openrouter.ai/api/v1',
+    apiKeyEnv: 'OPENROUTER_API_KEY',
+    rpm: 60,
+    concurrency: 8,
+    models: [
+      'openai/gpt-4.1-mini',
+      'anthropic/claude-haiku-4.5',
+      'google/gemini-2.5-flash',
+      'deepseek/deepseek-chat',
+      'qwen/qwen3-235b-a22b',
+      'meta-llama/llama-3.3-70b-instruct',
+    ],
+    transformModel: 'openai/gpt-4.1-mini',
+  },
+  {
+    id: 'ollama',
+    title: 'Ollama',
+    kind: 'openai',
+    baseURL: 'http://127.0.0.1:11434/v1',
+    concurrency: 2,
+    structuredOutput: 'json_object',
+    models: ['qwen2.5:7b', 'qwen3:8b', 'llama3.1:8b', 'gemma3:12b'],
+    local: true,
+  },
+  {
+    id: 'vllm',
+    title: 'vLLM',
+    kind: 'openai',
+    baseURL: 'http://127.0.0.1:8000/v1',
+    concurrency: 8,
+    structuredOutput: 'json_object',
+    models: ['Qwen/Qwen2.5-7B-Instruct', 'meta-llama/Llama-3.1-8B-Instruct'],
+    local: true,
+  },
+  {
+    id: 'custom',
+    title: 'Custom',
+    kind: 'openai',
+    baseURL: '',
+    models: [],
+  },
+];
+
+export function presetOf(id: PresetId): ProviderPreset {
+  return PRESETS.find((p) => p.id === id) ?? PRESETS[0];
+}
+
+export function isPresetId(v: string): v is PresetId {
+  return PRESETS.some((p) => p.id === v);
+}
+
+/** A provider as the wizard edits it: strings for the inputs, converted when the config is built. */
+export interface ProviderDraft {
+  preset: PresetId;
+  kind: ProviderKind;
+  baseURL: string;
+  apiKeyEnv: string;
+  rpm: string;
+  tpm: string;
+  concurrency: string;
+  structuredOutput: StructuredOutput | '';
+}
+
+const str = (n: number | undefined) => (n === undefined ? '' : String(n));
+
+export function draftFromPreset(id: PresetId): ProviderDraft {
+  const p = presetOf(id);
+  return {
+    preset: id,
+    kind: p.kind,
+    baseURL: p.baseURL ?? '',
+    apiKeyEnv: p.apiKeyEnv ?? '',
+    rpm: str(p.rpm),
+    tpm: str(p.tpm),
+    concurrency: str(p.concurrency),
+    structuredOutput: p.structuredOutput ?? '',
+  };
+}
+
+/** Custom and local endpoints need their address in view; hosted ones hide it under Advanced. */
+export function addressIsPrimary(id: PresetId): boolean {
+  return id === 'custom' || presetOf(id).local === true;
+}

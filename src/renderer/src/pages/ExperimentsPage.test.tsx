@@ -1,0 +1,47 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setApi } from '../api';
+import '../i18n';
+import { useExperiments } from '../stores/experiments';
+import { FakeApi, experimentSummary } from '../test/fake-api';
+import { ExperimentsPage } from './ExperimentsPage';
+
+beforeEach(() => useExperiments.setState({ experiments: [], loaded: false, error: null }));
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+describe('Experiments list', () => {
+  it('says what to do when there is no experiment yet', async () => {
+    setApi(new FakeApi({ 'experiments.list': () => [] }));
+    render(<ExperimentsPage />);
+    const button = await screen.findByTestId('new-experiment');
+    expect(button.getAttribute('href')).toBe('#/experiments/new');
+    expect(screen.getByText('No experiments yet')).toBeTruthy();
+  });
+
+  it('lists status and progress, and deletes only after confirmation', async () => {
+    let list = [experimentSummary({ status: 'paused', counts: { planned: 54, done: 20, failed: 2 } })];
+    const api = new FakeApi({
+      'experiments.list': () => list,
+      'experiments.delete': () => {
+        list = [];
+        return { deleted: true };
+      },
+    });
+    setApi(api);
+    render(<ExperimentsPage />);
+    const row = await screen.findByTestId('experiment-row');
+    expect(row.textContent).toContain('paused');
+    expect(screen.getByTestId('experiment-progress').textContent).toContain('20 / 54 calls');
+    expect(screen.getByTestId('experiment-progress').textContent).toContain('2 failed');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(api.calls.some((c) => c.method === 'experiments.delete')).toBe(false);
+    expect(row.textContent).toContain('Delete “LLMBar (sample) 2025-01-02” and all its results?');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Delete' })[0]);
+    await waitFor(() => expect(screen.queryByTestId('experiment-row')).toBeNull());
+    expect(api.calls.find((c) => c.method === 'experiments.delete')!.params).toEqual({ experimentId: 7 });
+  });
+});

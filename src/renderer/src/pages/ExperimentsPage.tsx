@@ -1,0 +1,195 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ExperimentSummary } from '../../../shared/experiments';
+import { ApiError, toApiError } from '../api';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { Notice } from '../components/Notice';
+import { StatusBadge } from '../components/StatusBadge';
+import { formatDateTime } from '../lib/format';
+import { useExperiments } from '../stores/experiments';
+import { routeHref } from '../stores/route';
+
+function ExperimentRow({
+  experiment,
+  onDeleted,
+}: {
+  experiment: ExperimentSummary;
+  onDeleted: (n: string) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const remove = useExperiments((s) => s.remove);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const { planned, done, failed } = experiment.counts;
+  const href = routeHref({ name: 'experiment', experimentId: experiment.id });
+
+  const doDelete = async () => {
+    setBusy(true);
+    try {
+      await remove(experiment.id);
+      onDeleted(experiment.name);
+    } catch (err) {
+      setError(toApiError(err));
+      setBusy(false);
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <tr data-testid="experiment-row" data-experiment-id={experiment.id}>
+      <td>
+        <a className="dataset-name" href={href}>
+          {experiment.name}
+        </a>
+      </td>
+      <td className="small">{experiment.datasetName}</td>
+      <td>
+        <ul className="chips">
+          {experiment.judges.map((j) => (
+            <li key={j} className="chip">
+              {j}
+            </li>
+          ))}
+        </ul>
+      </td>
+      <td>
+        <StatusBadge status={experiment.status} />
+      </td>
+      <td className="num small nowrap" data-testid="experiment-progress">
+        {planned > 0 ? (
+          <>
+            <progress className="mini-progress" max={planned} value={done} aria-hidden="true" />{' '}
+            {t('experiments.progress', { done, planned })}
+            {failed > 0 && (
+              <span className="text-danger"> · {t('experiments.failedCount', { count: failed })}</span>
+            )}
+          </>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td className="small nowrap">{formatDateTime(experiment.createdAt, i18n.language)}</td>
+      <td className="actions">
+        {confirming ? (
+          <div className="confirm" role="group" aria-label={t('experiments.delete')}>
+            <span className="confirm__text">{t('experiments.confirmDelete', { name: experiment.name })}</span>
+            <button type="button" className="btn btn--small btn--danger" onClick={doDelete} disabled={busy}>
+              {t('experiments.confirmDeleteYes')}
+            </button>
+            <button
+              type="button"
+              className="btn btn--small btn--ghost"
+              onClick={() => setConfirming(false)}
+              disabled={busy}
+            >
+              {t('common.cancel')}
+            </button>
+          </div>
+        ) : (
+          <div className="row-actions">
+            <a className="btn btn--small" href={href}>
+              {t('common.open')}
+            </a>
+            {done > 0 && (
+              <a
+                className="btn btn--small"
+                href={routeHref({ name: 'results', experimentId: experiment.id })}
+              >
+                {t('run.results')}
+              </a>
+            )}
+            <button type="button" className="btn btn--small btn--ghost" onClick={() => setConfirming(true)}>
+              {t('experiments.delete')}
+            </button>
+          </div>
+        )}
+        {error && (
+          <p className="inline-error">
+            {t('experiments.deleteFailed')}: {error.message}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function NewExperimentButton() {
+  const { t } = useTranslation();
+  return (
+    <a className="btn btn--primary" href={routeHref({ name: 'new-experiment' })} data-testid="new-experiment">
+      {t('experiments.new')}
+    </a>
+  );
+}
+
+export function ExperimentsPage() {
+  const { t } = useTranslation();
+  const { experiments, loaded, error, refresh } = useExperiments();
+  const [deletedName, setDeletedName] = useState<string | null>(null);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  return (
+    <div className="page">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">{t('experiments.title')}</h1>
+          <p className="page__intro">{t('experiments.intro')}</p>
+        </div>
+        {experiments.length > 0 && (
+          <div className="page__tools">
+            <NewExperimentButton />
+          </div>
+        )}
+      </header>
+      <div className="stack">
+        {deletedName && (
+          <Notice tone="info" onDismiss={() => setDeletedName(null)}>
+            {t('experiments.deleted', { name: deletedName })}
+          </Notice>
+        )}
+      </div>
+      {!loaded ? (
+        <p className="empty-note">{t('common.loading')}</p>
+      ) : error ? (
+        <ErrorPanel title={t('experiments.loadFailed')} error={error} onRetry={() => void refresh()} />
+      ) : experiments.length === 0 ? (
+        <section className="empty-state">
+          <h2>{t('experiments.emptyTitle')}</h2>
+          <p className="empty-state__body">{t('experiments.emptyBody')}</p>
+          <div className="empty-state__actions">
+            <NewExperimentButton />
+          </div>
+        </section>
+      ) : (
+        <div className="table-wrap">
+          <table className="datasets-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('experiments.columns.name')}</th>
+                <th scope="col">{t('experiments.columns.dataset')}</th>
+                <th scope="col">{t('experiments.columns.judges')}</th>
+                <th scope="col">{t('experiments.columns.status')}</th>
+                <th scope="col" className="num">
+                  {t('experiments.columns.progress')}
+                </th>
+                <th scope="col">{t('experiments.columns.created')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('experiments.columns.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiments.map((e) => (
+                <ExperimentRow key={e.id} experiment={e} onDeleted={setDeletedName} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

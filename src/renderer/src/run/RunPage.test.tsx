@@ -1,0 +1,115 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setApi } from '../api';
+import '../i18n';
+import { FakeApi, experimentDetail, judgment, phase, progress } from '../test/fake-api';
+import { RunPage } from './RunPage';
+
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+function renderRun(api: FakeApi) {
+  setApi(api);
+  render(<RunPage experimentId={7} />);
+}
+
+describe('Run view', () => {
+  it('starts from the stored progress and follows run.progress events for its own experiment', async () => {
+    const api = new FakeApi({
+      'experiments.get': () => experimentDetail(),
+      'experiments.progress': () => progress(),
+      'experiments.pause': () => progress({ status: 'paused' }),
+    });
+    renderRun(api);
+    const transform = await screen.findByTestId('run-phase-transform');
+    expect(transform.textContent).toContain('0 of 6');
+    expect(screen.getByTestId('run-status').textContent).toContain('running');
+
+    act(() =>
+      api.emit(
+        'run.progress',
+        progress({
+          phase: 'judge',
+          phases: {
+            transform: phase({ total: 6, done: 6, cacheHits: 2 }),
+            judge: phase({ total: 48, done: 12, inFlight: 4, pending: 32 }),
+          },
+          judges: { 'gpt-4.1-mini': phase({ total: 48, done: 12 }) },
+          callsPerMinute: 42.4,
+          etaSeconds: 3 * 60 + 20,
+          costUsd: 0.0123,
+          updatedAt: '2025-01-02T03:05:00.000Z',
+        }),
+      ),
+    );
+    expect(screen.getByTestId('run-phase-transform').textContent).toContain('6 of 6');
+    expect(screen.getByTestId('run-phase-transform').textContent).toContain('2 from cache');
+    expect(screen.getByTestId('run-phase-judge').textContent).toContain('12 of 48');
+    expect(screen.getByTestId('run-judge').textContent).toContain('gpt-4.1-mini');
+    expect(screen.getByTestId('run-rate').textContent).toBe('42');
+    expect(screen.getByTestId('run-eta').textContent).toBe('3 minutes');
+    expect(screen.getByTestId('run-spend').textContent).toBe('$0.0123');
+
+    // Another experiment's progress is not ours.
+    act(() => api.emit('run.progress', progress({ experimentId: 8, status: 'finished' })));
+    expect(screen.getByTestId('run-status').textContent).toContain('running');
+
+    fireEvent.click(screen.getByTestId('run-pause'));
+    await waitFor(() => expect(screen.getByTestId('run-status').textContent).toContain('paused'));
+    expect(screen.getByTestId('run-resume')).toBeTruthy();
+    expect(api.calls.find((c) => c.method === 'experiments.pause')!.params).toEqual({ experimentId: 7 });
+  });
+
+  it('shows paused lanes and failures by reason, with raw answers as literal text', async () => {
+    const raw = '<img src=x onerror="alert(1)"><b>not json</b>';
+    const api = new FakeApi({
+      'experiments.get': () => experimentDetail({ status: 'finished' }),
+      'experiments.progress': () =>
+        progress({
+          status: 'finished',
+          failuresByReason: { 'unparseable answer': 1, 'HTTP 400: context too long': 2 },
+          pausedLanes: [
+            {
+              endpoint: 'openai:https://api.openai.com/v1',
+              model: 'gpt-4.1',
+              kind: 'auth',
+              reason: 'The API key was rejected.',
+            },
+          ],
+        }),
+      'experiments.judgments': () => [judgment({ rawText: raw })],
+    });
+    renderRun(api);
+    const failures = await screen.findByTestId('run-failures');
+    expect(failures.textContent).toContain('HTTP 400: context too long');
+    expect(screen.getByTestId('paused-lanes').textContent).toContain('The API key was rejected.');
+    expect(screen.getByTestId('run-retry').textContent).toBe('Retry 3 failed calls');
+
+    fireEvent.click(screen.getByTestId('show-failed'));
+    const pre = await screen.findByTestId('failed-raw');
+    expect(pre.textContent).toBe(raw);
+    expect(failures.querySelector('img')).toBeNull();
+    expect(failures.querySelector('b')).toBeNull();
+    expect(api.calls.find((c) => c.method === 'experiments.judgments')!.params).toEqual({
+      experimentId: 7,
+      status: 'failed',
+    });
+  });
+
+  it('exports everything and lists the written files', async () => {
+    const api = new FakeApi({
+      'experiments.get': () => experimentDetail({ status: 'finished' }),
+      'experiments.progress': () => progress({ status: 'finished' }),
+      'experiments.export': () => ({ dir: '/data/exports/run 1', files: ['metrics.json', 'judgments.csv'] }),
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByTestId('export-all'));
+    const result = await screen.findByTestId('export-result');
+    expect(result.textContent).toContain('/data/exports/run 1');
+    expect(result.textContent).toContain('judgments.csv');
+    expect(screen.getByTestId('run-results').getAttribute('href')).toBe('#/experiments/7/results');
+    expect(screen.getByTestId('run-variants').getAttribute('href')).toBe('#/experiments/7/variants');
+  });
+});

@@ -1,0 +1,372 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type {
+  ExperimentDetail,
+  ExperimentProgress,
+  ExportResult,
+  PhaseProgress,
+} from '../../../shared/experiments';
+import { ApiError, getApi, toApiError } from '../api';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { StatusBadge } from '../components/StatusBadge';
+import { useFormat } from '../lib/useFormat';
+import { routeHref } from '../stores/route';
+import { FailuresPanel } from './FailuresPanel';
+
+type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed';
+
+function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; testId?: string }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const finished = p.done + p.failed;
+  return (
+    <div className="phase-row" data-testid={testId} data-done={p.done} data-total={p.total}>
+      <div className="phase-row__head">
+        <span className="phase-row__label">{label}</span>
+        <span className="phase-row__count num">
+          {t('run.doneOf', { done: f.number(p.done), total: f.number(p.total) })}
+        </span>
+      </div>
+      <progress max={Math.max(1, p.total)} value={finished} aria-label={label} />
+      <div className="phase-row__detail small muted">
+        {p.cacheHits > 0 && <span>{t('run.cacheHits', { count: p.cacheHits })}</span>}
+        {p.inFlight > 0 && <span>{t('run.inFlight', { count: p.inFlight })}</span>}
+        {p.pending > 0 && <span>{t('run.pending', { count: p.pending })}</span>}
+        {p.failed > 0 && <span className="text-danger">{t('run.failedCount', { count: p.failed })}</span>}
+      </div>
+    </div>
+  );
+}
+
+function ExportBox({ experimentId }: { experimentId: number }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<
+    | { status: 'idle' }
+    | { status: 'busy' }
+    | { status: 'done'; result: ExportResult }
+    | { status: 'error'; error: ApiError }
+  >({ status: 'idle' });
+  const run = async () => {
+    setState({ status: 'busy' });
+    try {
+      setState({ status: 'done', result: await getApi().call('experiments.export', { experimentId }) });
+    } catch (err) {
+      setState({ status: 'error', error: toApiError(err) });
+    }
+  };
+  return (
+    <section className="run-card" aria-labelledby="export-title">
+      <h2 id="export-title" className="run-card__title">
+        {t('run.export.title')}
+      </h2>
+      <p className="hint">{t('run.export.intro')}</p>
+      <button
+        type="button"
+        className="btn"
+        data-testid="export-all"
+        disabled={state.status === 'busy'}
+        onClick={() => void run()}
+      >
+        {state.status === 'busy' ? t('run.export.busy') : t('run.export.button')}
+      </button>
+      {state.status === 'busy' && (
+        <div className="progress-card" role="status">
+          <span className="progress-card__label">{t('run.export.busy')}</span>
+          <progress aria-label={t('run.export.busy')} />
+        </div>
+      )}
+      {state.status === 'error' && <ErrorPanel title={t('run.export.failed')} error={state.error} />}
+      {state.status === 'done' && (
+        <div className="export-result" data-testid="export-result" role="status">
+          <p>
+            {t('run.export.done', { count: state.result.files.length })}{' '}
+            <code className="mono export-result__dir">{state.result.dir}</code>
+          </p>
+          <ul className="file-list mono small">
+            {state.result.files.map((file) => (
+              <li key={file}>{file}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function RunPage({ experimentId }: { experimentId: number }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const [detail, setDetail] = useState<ExperimentDetail | null>(null);
+  const [progress, setProgress] = useState<ExperimentProgress | null>(null);
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState<Action | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [d, p] = await Promise.all([
+        getApi().call('experiments.get', { experimentId }),
+        getApi().call('experiments.progress', { experimentId }),
+      ]);
+      setDetail(d);
+      setProgress((cur) => (cur && cur.updatedAt > p.updatedAt ? cur : p));
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(toApiError(err));
+    }
+  }, [experimentId]);
+
+  useEffect(() => {
+    void load();
+    const api = getApi();
+    const offProgress = api.on('run.progress', (p) => {
+      if (p.experimentId === experimentId) setProgress(p);
+    });
+    const offChanged = api.on('experiments.changed', ({ experimentId: id }) => {
+      if (id === null || id === experimentId) void load();
+    });
+    return () => {
+      offProgress();
+      offChanged();
+    };
+  }, [experimentId, load]);
+
+  const act = async (action: Action) => {
+    setBusy(action);
+    setActionError(null);
+    try {
+      setProgress(await getApi().call(`experiments.${action}`, { experimentId }));
+    } catch (err) {
+      setActionError(toApiError(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (loadError && !detail) {
+    return (
+      <div className="page">
+        <ErrorPanel
+          title={loadError.code === 'not_found' ? t('run.notFound') : t('run.loadFailed')}
+          error={loadError}
+          onRetry={() => void load()}
+        />
+        <p>
+          <a className="btn" href={routeHref({ name: 'experiments' })}>
+            {t('run.backToList')}
+          </a>
+        </p>
+      </div>
+    );
+  }
+  if (!detail || !progress) return <p className="page empty-note">{t('common.loading')}</p>;
+
+  const status = progress.status;
+  const running = status === 'running';
+  const paused = status === 'paused';
+  const totalFailed = Object.values(progress.failuresByReason).reduce((a, b) => a + b, 0);
+  const missingKeys = Object.entries(detail.keys)
+    .filter(([, s]) => s === 'missing')
+    .map(([name]) => name);
+  const judgeNames = Object.keys(progress.judges);
+  const canStart = status === 'draft' || status === 'cancelled' || status === 'failed';
+
+  return (
+    <div className="page run">
+      <nav className="breadcrumb" aria-label="breadcrumb">
+        <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{detail.name}</span>
+      </nav>
+      <header className="page__header page__header--compact">
+        <div>
+          <h1 className="page__title">{detail.name}</h1>
+          <p className="page__intro">
+            {detail.datasetName} · {t('datasets.itemCount', { count: detail.itemCount })} ·{' '}
+            {detail.judges.join(', ')}
+          </p>
+        </div>
+        <div className="page__tools">
+          <a className="btn" href={routeHref({ name: 'variants', experimentId })} data-testid="run-variants">
+            {t('run.variants')}
+          </a>
+          <a
+            className="btn btn--primary"
+            href={routeHref({ name: 'results', experimentId })}
+            data-testid="run-results"
+          >
+            {t('run.results')}
+          </a>
+        </div>
+      </header>
+
+      <section className="run-card run-status" aria-labelledby="status-title">
+        <div className="run-status__line">
+          <h2 id="status-title" className="visually-hidden">
+            {t('run.statusTitle')}
+          </h2>
+          <span data-testid="run-status" className="run-status__word">
+            <StatusBadge status={status} />
+          </span>
+          <span className="muted">{t(`run.statusText.${status}`)}</span>
+          <div className="run-status__actions">
+            {canStart && (
+              <button
+                type="button"
+                className="btn btn--primary"
+                data-testid="run-start"
+                disabled={busy !== null}
+                onClick={() => void act('start')}
+              >
+                {status === 'draft' ? t('run.start') : t('run.continue')}
+              </button>
+            )}
+            {running && (
+              <button
+                type="button"
+                className="btn"
+                data-testid="run-pause"
+                disabled={busy !== null}
+                onClick={() => void act('pause')}
+              >
+                {t('run.pause')}
+              </button>
+            )}
+            {paused && (
+              <button
+                type="button"
+                className="btn btn--primary"
+                data-testid="run-resume"
+                disabled={busy !== null}
+                onClick={() => void act('resume')}
+              >
+                {t('run.resume')}
+              </button>
+            )}
+            {(running || paused) && (
+              <button
+                type="button"
+                className="btn btn--ghost"
+                data-testid="run-cancel"
+                disabled={busy !== null}
+                onClick={() => void act('cancel')}
+              >
+                {t('run.cancel')}
+              </button>
+            )}
+            {totalFailed > 0 && !running && (
+              <button
+                type="button"
+                className="btn"
+                data-testid="run-retry"
+                disabled={busy !== null}
+                onClick={() => void act('retryFailed')}
+              >
+                {t('run.retryFailed', { count: totalFailed })}
+              </button>
+            )}
+            {busy && <span className="spinner" aria-hidden="true" />}
+          </div>
+        </div>
+        {progress.message && <p className="run-status__message text">{progress.message}</p>}
+        {actionError && (
+          <ErrorPanel
+            title={t('run.actionFailed')}
+            error={actionError}
+            onDismiss={() => setActionError(null)}
+          />
+        )}
+        {missingKeys.length > 0 && (
+          <p className="inline-error" role="alert">
+            {t('run.missingKeys', { names: missingKeys.join(', ') })}
+          </p>
+        )}
+      </section>
+
+      {progress.pausedLanes.length > 0 && (
+        <section className="run-card run-card--warn" data-testid="paused-lanes" aria-labelledby="lanes-title">
+          <h2 id="lanes-title" className="run-card__title">
+            {t('run.lanes.title')}
+          </h2>
+          <p className="hint">{t('run.lanes.intro')}</p>
+          <ul className="lane-list">
+            {progress.pausedLanes.map((l) => (
+              <li key={`${l.endpoint}|${l.model}`}>
+                <strong className="mono">{l.model}</strong>{' '}
+                <span className="muted small">({l.endpoint})</span>
+                <p className="text">{l.reason}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="run-card" aria-labelledby="progress-title">
+        <h2 id="progress-title" className="run-card__title">
+          {t('run.progressTitle')}
+        </h2>
+        <ProgressRow
+          label={t('run.phase.transform')}
+          testId="run-phase-transform"
+          p={
+            progress.phases.transform ?? {
+              total: 0,
+              done: 0,
+              failed: 0,
+              cacheHits: 0,
+              inFlight: 0,
+              pending: 0,
+            }
+          }
+        />
+        <ProgressRow
+          label={t('run.phase.judge')}
+          testId="run-phase-judge"
+          p={progress.phases.judge ?? { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 }}
+        />
+        {judgeNames.length > 0 && (
+          <div className="judge-progress">
+            <h3 className="wizard-step__subtitle">{t('run.perJudge')}</h3>
+            {judgeNames.map((name) => (
+              <ProgressRow key={name} label={name} p={progress.judges[name]} testId="run-judge" />
+            ))}
+          </div>
+        )}
+        <dl className="stats">
+          <div>
+            <dt>{t('run.stats.rate')}</dt>
+            <dd data-testid="run-rate">{f.number(Math.round(progress.callsPerMinute))}</dd>
+          </div>
+          <div>
+            <dt>{t('run.stats.eta')}</dt>
+            <dd data-testid="run-eta">
+              {progress.etaSeconds === null || !running ? '—' : f.duration(progress.etaSeconds)}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('run.stats.tokens')}</dt>
+            <dd>
+              {t('run.stats.tokensValue', {
+                input: f.compact(progress.tokens.input),
+                output: f.compact(progress.tokens.output),
+              })}
+              {progress.tokens.cached > 0 && (
+                <span className="muted small">
+                  {' '}
+                  · {t('run.stats.cached', { n: f.compact(progress.tokens.cached) })}
+                </span>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('run.stats.spend')}</dt>
+            <dd data-testid="run-spend">{f.usd(progress.costUsd)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <FailuresPanel experimentId={experimentId} failuresByReason={progress.failuresByReason} />
+      <ExportBox experimentId={experimentId} />
+    </div>
+  );
+}

@@ -1,0 +1,266 @@
+import { create } from 'zustand';
+import type { CostEstimate } from '../../../shared/experiments';
+import { ApiError, getApi, toApiError } from '../api';
+import {
+  STEPS,
+  buildConfig,
+  defaultExperimentName,
+  followFirstJudge,
+  initialDraft,
+  newJudge,
+  validateStep,
+  type DraftIssue,
+  type JudgeDraft,
+  type StepId,
+  type TemplateKey,
+  type WizardDraft,
+} from '../lib/experiment-config';
+import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from '../lib/providers';
+
+export type EstimateState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'done'; estimate: CostEstimate }
+  | { status: 'error'; error: ApiError };
+
+export type CreatePhase = 'idle' | 'creating' | 'starting';
+
+interface WizardState {
+  draft: WizardDraft;
+  step: StepId;
+  /** Problems of the current step, shown after Next was pressed. */
+  issues: DraftIssue[];
+  /** The core's last verdict on the whole config (issues name fields such as `judges[0].model`). */
+  configError: ApiError | null;
+  estimate: EstimateState;
+  createPhase: CreatePhase;
+  createError: ApiError | null;
+
+  setDataset(datasetId: number, datasetName: string): void;
+  addJudge(): void;
+  removeJudge(index: number): void;
+  updateJudge(index: number, patch: Partial<Omit<JudgeDraft, 'key'>>): void;
+  setJudgeProvider(index: number, preset: PresetId): void;
+  updateProvider(name: PresetId, patch: Partial<ProviderDraft>): void;
+  setTransformProvider(name: PresetId): void;
+  setTransformModel(model: string): void;
+  setLanguage(lang: 'ZH' | 'LS', on: boolean): void;
+  setTemplate(key: TemplateKey, text: string | undefined): void;
+  setOptions(patch: Partial<Pick<WizardDraft, 'tieProbes' | 'limit'>>): void;
+  setName(name: string): void;
+
+  next(): boolean;
+  back(): void;
+  goTo(step: StepId): void;
+  loadEstimate(): Promise<void>;
+  /** Creates the experiment and starts its run; returns its id, or null on failure. */
+  createAndStart(): Promise<number | null>;
+  reset(): void;
+}
+
+function ensureProvider(draft: WizardDraft, name: PresetId): WizardDraft['providers'] {
+  return draft.providers[name] ? draft.providers : { ...draft.providers, [name]: draftFromPreset(name) };
+}
+
+/** Keeps the derived defaults (transformer follows judge 1) in step with every edit. */
+function settle(draft: WizardDraft): WizardDraft {
+  const transform = followFirstJudge(draft);
+  return { ...draft, transform, providers: ensureProvider(draft, transform.provider) };
+}
+
+let estimateSeq = 0;
+
+export const useWizard = create<WizardState>((set, get) => {
+  const edit = (fn: (d: WizardDraft) => WizardDraft) =>
+    set((s) => ({ draft: settle(fn(s.draft)), estimate: { status: 'idle' } }));
+
+  return {
+    draft: initialDraft(),
+    step: 'dataset',
+    issues: [],
+    configError: null,
+    estimate: { status: 'idle' },
+    createPhase: 'idle',
+    createError: null,
+
+    setDataset(datasetId, datasetName) {
+      edit((d) => ({
+        ...d,
+        datasetId,
+        name: d.nameEdited ? d.name : defaultExperimentName(datasetName),
+      }));
+    },
+
+    addJudge() {
+      edit((d) => {
+        // A second judge most often compares another vendor; start from the first judge's.
+        const provider = d.judges[0]?.provider ?? 'openai';
+        const used = new Set(d.judges.map((j) => j.model));
+        const model = presetOf(provider).models.find((m) => !used.has(m));
+        return { ...d, judges: [...d.judges, newJudge(provider, model)] };
+      });
+    },
+
+    removeJudge(index) {
+      edit((d) => ({ ...d, judges: d.judges.filter((_, i) => i !== index) }));
+    },
+
+    updateJudge(index, patch) {
+      edit((d) => ({
+        ...d,
+        judges: d.judges.map((j, i) => {
+          if (i !== index) return j;
+          const next = { ...j, ...patch };
+          if (patch.label !== undefined) next.labelEdited = true;
+          else if (patch.model !== undefined && !j.labelEdited) next.label = patch.model;
+          return next;
+        }),
+      }));
+    },
+
+    setJudgeProvider(index, preset) {
+      edit((d) => {
+        const model = presetOf(preset).models[0] ?? '';
+        return {
+          ...d,
+          providers: ensureProvider(d, preset),
+          judges: d.judges.map((j, i) =>
+            i === index ? { ...j, provider: preset, model, label: j.labelEdited ? j.label : model } : j,
+          ),
+        };
+      });
+    },
+
+    updateProvider(name, patch) {
+      edit((d) => {
+        const current = d.providers[name] ?? draftFromPreset(name);
+        return { ...d, providers: { ...d.providers, [name]: { ...current, ...patch } } };
+      });
+    },
+
+    setTransformProvider(name) {
+      edit((d) => ({
+        ...d,
+        providers: ensureProvider(d, name),
+        transform: {
+          ...d.transform,
+          provider: name,
+          model:
+            presetOf(name).transformModel ??
+            d.judges.find((j) => j.provider === name)?.model ??
+            presetOf(name).models[0] ??
+            '',
+          edited: true,
+        },
+      }));
+    },
+
+    setTransformModel(model) {
+      edit((d) => ({ ...d, transform: { ...d.transform, model, edited: true } }));
+    },
+
+    setLanguage(lang, on) {
+      edit((d) => ({
+        ...d,
+        transform: { ...d.transform, languages: { ...d.transform.languages, [lang]: on } },
+      }));
+    },
+
+    setTemplate(key, text) {
+      edit((d) => {
+        const templates = { ...d.templates };
+        if (text === undefined) delete templates[key];
+        else templates[key] = text;
+        return { ...d, templates };
+      });
+    },
+
+    setOptions(patch) {
+      edit((d) => ({ ...d, ...patch }));
+    },
+
+    setName(name) {
+      edit((d) => ({ ...d, name, nameEdited: true }));
+    },
+
+    next() {
+      const { step, draft } = get();
+      const issues = validateStep(step, draft);
+      set({ issues });
+      if (issues.length > 0) return false;
+      const i = STEPS.indexOf(step);
+      if (i < STEPS.length - 1) set({ step: STEPS[i + 1] });
+      return true;
+    },
+
+    back() {
+      const i = STEPS.indexOf(get().step);
+      if (i > 0) set({ step: STEPS[i - 1], issues: [] });
+    },
+
+    goTo(step) {
+      // Forward jumps must pass every step in between, as Next would.
+      const { draft } = get();
+      const target = STEPS.indexOf(step);
+      for (let i = 0; i < target; i++) {
+        const issues = validateStep(STEPS[i], draft);
+        if (issues.length > 0) {
+          set({ step: STEPS[i], issues });
+          return;
+        }
+      }
+      set({ step, issues: [] });
+    },
+
+    async loadEstimate() {
+      const seq = ++estimateSeq;
+      set({ estimate: { status: 'loading' } });
+      try {
+        const estimate = await getApi().call('experiments.estimate', { config: buildConfig(get().draft) });
+        if (seq === estimateSeq) set({ estimate: { status: 'done', estimate }, configError: null });
+      } catch (err) {
+        if (seq !== estimateSeq) return;
+        const error = toApiError(err);
+        set({
+          estimate: { status: 'error', error },
+          configError: error.code === 'invalid_input' || error.code === 'invalid_params' ? error : null,
+        });
+      }
+    },
+
+    async createAndStart() {
+      if (get().createPhase !== 'idle') return null;
+      set({ createPhase: 'creating', createError: null });
+      let experimentId: number | null = null;
+      try {
+        const created = await getApi().call('experiments.create', { config: buildConfig(get().draft) });
+        experimentId = created.id;
+        set({ createPhase: 'starting' });
+        await getApi().call('experiments.start', { experimentId });
+        set({ createPhase: 'idle' });
+        return experimentId;
+      } catch (err) {
+        const error = toApiError(err);
+        set({
+          createPhase: 'idle',
+          createError: error,
+          configError: error.code === 'invalid_input' || error.code === 'invalid_params' ? error : null,
+        });
+        // Created but not started: the run view can still start it.
+        return experimentId;
+      }
+    },
+
+    reset() {
+      set({
+        draft: initialDraft(),
+        step: 'dataset',
+        issues: [],
+        configError: null,
+        estimate: { status: 'idle' },
+        createPhase: 'idle',
+        createError: null,
+      });
+    },
+  };
+});

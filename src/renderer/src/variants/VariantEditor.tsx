@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CostEstimate, VariantView } from '../../../shared/experiments';
+import { ApiError, getApi, toApiError } from '../api';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { Field } from '../components/Field';
+
+export interface EditOutcome {
+  variant: VariantView;
+  replanned: number;
+  estimate: CostEstimate;
+}
+
+/** Edits one variant's three texts; Save marks it manual and re-plans the judgments that used it. */
+export function VariantEditor({
+  experimentId,
+  variant,
+  onSaved,
+  onCancel,
+}: {
+  experimentId: number;
+  variant: VariantView;
+  onSaved: (outcome: EditOutcome) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const [texts, setTexts] = useState({
+    instruction: variant.instruction,
+    output1: variant.output1,
+    output2: variant.output2,
+  });
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const changed =
+    texts.instruction !== variant.instruction ||
+    texts.output1 !== variant.output1 ||
+    texts.output2 !== variant.output2;
+
+  const save = async () => {
+    setSaving(true);
+    setError(null);
+    try {
+      const r = await getApi().call('experiments.editVariant', {
+        experimentId,
+        itemId: variant.itemId,
+        language: variant.language,
+        ...texts,
+      });
+      onSaved(r);
+    } catch (err) {
+      setError(toApiError(err));
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="variant-editor"
+      data-testid="variant-editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h3 className="section-title">{t('variants.editTitle', { language: variant.language })}</h3>
+      {(['instruction', 'output1', 'output2'] as const).map((k) => (
+        <Field key={k} label={t(`variants.fields.${k}`)}>
+          <textarea
+            data-testid={`edit-${k}`}
+            rows={k === 'instruction' ? 4 : 8}
+            value={texts[k]}
+            onChange={(e) => setTexts((s) => ({ ...s, [k]: e.target.value }))}
+          />
+        </Field>
+      ))}
+      {error && <ErrorPanel title={t('variants.saveFailed')} error={error} />}
+      <div className="variant-editor__actions">
+        <button
+          type="submit"
+          className="btn btn--primary"
+          data-testid="variant-save"
+          disabled={saving || !changed}
+        >
+          {saving ? t('variants.saving') : t('variants.save')}
+        </button>
+        <button type="button" className="btn btn--ghost" onClick={onCancel} disabled={saving}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,93 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setApi } from '../api';
+import '../i18n';
+import { FakeApi, ITEMS, estimateOf, variant } from '../test/fake-api';
+import { VariantsPage } from './VariantsPage';
+
+// jsdom has no layout, so every element measures 0×0 and the virtualizer would show no
+// rows; give elements a window-sized box as a browser would.
+const sizeProps = ['clientHeight', 'clientWidth'] as const;
+beforeAll(() => {
+  for (const prop of sizeProps) {
+    Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => 600 });
+  }
+});
+afterAll(() => {
+  for (const prop of sizeProps) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop];
+});
+
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+const VARIANTS = [
+  variant({ itemId: 1, language: 'ZH', reasons: ['ZH.output_1: numbers_missing (EN 4, ZH 0)'] }),
+  variant({ itemId: 1, language: 'LS', instruction: 'LS 指令', reasons: [] }),
+  variant({ itemId: 2, sourceId: 'X-002', language: 'ZH' }),
+];
+
+describe('Variants review', () => {
+  it('shows EN, ZH and LS side by side and highlights the field the audit flagged', async () => {
+    const api = new FakeApi({
+      'experiments.variants': ({ flaggedOnly }: { flaggedOnly?: boolean }) =>
+        flaggedOnly ? VARIANTS.filter((v) => v.itemId === 1) : VARIANTS,
+      'items.get': ({ itemId }: { itemId: number }) => ITEMS.find((i) => i.id === itemId),
+    });
+    setApi(api);
+    render(<VariantsPage experimentId={7} />);
+    await waitFor(() => expect(screen.getAllByTestId('variant-item-row')).toHaveLength(2));
+
+    const cells = await screen.findAllByTestId('variant-field');
+    const cell = (lang: string, field: string) =>
+      cells.find((c) => c.dataset.language === lang && c.dataset.field === field)!;
+    await waitFor(() => expect(cell('EN', 'output_1').textContent).toBe('First 1'));
+    expect(cell('ZH', 'output_1').dataset.flagged).toBe('true');
+    expect(cell('ZH', 'output_1').textContent).toContain('numbers_missing (EN 4, ZH 0)');
+    expect(cell('ZH', 'output_2').dataset.flagged).toBe('false');
+    expect(cell('LS', 'output_1').dataset.flagged).toBe('false');
+    expect(cell('LS', 'instruction').textContent).toBe('LS 指令');
+
+    fireEvent.click(screen.getByTestId('variants-flagged-only'));
+    await waitFor(() => expect(screen.getAllByTestId('variant-item-row')).toHaveLength(1));
+    expect(api.calls.at(-1)).toEqual({
+      method: 'experiments.variants',
+      params: { experimentId: 7, flaggedOnly: true },
+    });
+  });
+
+  it('saves an edit and says how many verdicts will be asked again, at what cost', async () => {
+    const api = new FakeApi({
+      'experiments.variants': () => VARIANTS,
+      'items.get': ({ itemId }: { itemId: number }) => ITEMS.find((i) => i.id === itemId),
+      'experiments.editVariant': (p: { output1: string }) => ({
+        variant: { ...VARIANTS[0], output1: p.output1, manual: true, reasons: [] },
+        replanned: 4,
+        estimate: estimateOf([], { costUsd: 0.0031 }),
+      }),
+      'experiments.start': () => ({}),
+    });
+    setApi(api);
+    render(<VariantsPage experimentId={7} />);
+    fireEvent.click(await screen.findByTestId('edit-variant-ZH'));
+    fireEvent.change(screen.getByTestId('edit-output1'), { target: { value: '第一 4 个' } });
+    fireEvent.click(screen.getByTestId('variant-save'));
+    const notice = await screen.findByTestId('edit-notice');
+    expect(notice.textContent).toContain('4 verdicts will be asked again, estimated $0.0031');
+    expect(api.calls.find((c) => c.method === 'experiments.editVariant')!.params).toEqual({
+      experimentId: 7,
+      itemId: 1,
+      language: 'ZH',
+      instruction: '指令 1',
+      output1: '第一 4 个',
+      output2: '第二 1',
+    });
+    const zhOut1 = screen
+      .getAllByTestId('variant-field')
+      .find((c) => c.dataset.language === 'ZH' && c.dataset.field === 'output_1')!;
+    expect(zhOut1.textContent).toBe('第一 4 个');
+    fireEvent.click(screen.getByTestId('rerun-start'));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'experiments.start')).toBe(true));
+  });
+});

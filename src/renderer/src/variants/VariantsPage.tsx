@@ -1,0 +1,447 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Item } from '../../../shared/domain';
+import type { VariantView } from '../../../shared/experiments';
+import type { TargetLanguage } from '../../../shared/judge-ls';
+import { ApiError, getApi, toApiError } from '../api';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { Notice } from '../components/Notice';
+import { VARIANT_FIELDS, parseReason, type ParsedReason, type VariantField } from '../lib/audit-reasons';
+import { useFormat } from '../lib/useFormat';
+import { navigate, routeHref } from '../stores/route';
+import { VariantEditor, type EditOutcome } from './VariantEditor';
+
+const ROW_HEIGHT = 52;
+const LANGS: TargetLanguage[] = ['ZH', 'LS'];
+
+interface ItemGroup {
+  itemId: number;
+  sourceId: string;
+  subset: string | null;
+  variants: Partial<Record<TargetLanguage, VariantView>>;
+  reasonCount: number;
+}
+
+function groupByItem(variants: VariantView[]): ItemGroup[] {
+  const byId = new Map<number, ItemGroup>();
+  for (const v of variants) {
+    let g = byId.get(v.itemId);
+    if (!g) {
+      g = { itemId: v.itemId, sourceId: v.sourceId, subset: v.subset, variants: {}, reasonCount: 0 };
+      byId.set(v.itemId, g);
+    }
+    g.variants[v.language] = v;
+    g.reasonCount += v.reasons.length;
+  }
+  return [...byId.values()];
+}
+
+const FIELD_TEXT: Record<
+  VariantField,
+  (v: { instruction: string; output1: string; output2: string }) => string
+> = {
+  instruction: (v) => v.instruction,
+  output_1: (v) => v.output1,
+  output_2: (v) => v.output2,
+};
+
+function ItemList({
+  groups,
+  selected,
+  onSelect,
+}: {
+  groups: ItemGroup[];
+  selected: number | null;
+  onSelect: (id: number) => void;
+}) {
+  const { t } = useTranslation();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: groups.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    // Lets the first paint (and jsdom, which has no layout) render rows before measuring.
+    initialRect: { width: 300, height: 600 },
+  });
+  const index = groups.findIndex((g) => g.itemId === selected);
+  const move = (to: number) => {
+    const i = Math.max(0, Math.min(groups.length - 1, to));
+    if (groups[i]) {
+      onSelect(groups[i].itemId);
+      virtualizer.scrollToIndex(i, { align: 'auto' });
+    }
+  };
+  return (
+    <div
+      ref={scrollRef}
+      className="variant-list"
+      role="listbox"
+      tabIndex={0}
+      aria-label={t('variants.listLabel')}
+      aria-activedescendant={selected !== null ? `variant-item-${selected}` : undefined}
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowDown' || e.key === 'j') move(index + 1);
+        else if (e.key === 'ArrowUp' || e.key === 'k') move(index - 1);
+        else return;
+        e.preventDefault();
+      }}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const g = groups[v.index];
+          const active = g.itemId === selected;
+          return (
+            <div
+              key={g.itemId}
+              id={`variant-item-${g.itemId}`}
+              role="option"
+              aria-selected={active}
+              data-testid="variant-item-row"
+              data-item-id={g.itemId}
+              data-flagged={g.reasonCount > 0}
+              className={`variant-list__row${active ? ' variant-list__row--active' : ''}`}
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                height: v.size,
+                transform: `translateY(${v.start}px)`,
+              }}
+              onClick={() => onSelect(g.itemId)}
+            >
+              <span className="mono ellipsis">{g.sourceId}</span>
+              <span className="variant-list__meta small muted ellipsis">
+                {g.subset ?? ''}
+                {g.reasonCount > 0 && (
+                  <span className="flag-chip">{t('variants.flags', { count: g.reasonCount })}</span>
+                )}
+                {LANGS.some((l) => g.variants[l]?.manual) && (
+                  <span className="chip">{t('variants.manual')}</span>
+                )}
+              </span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function FieldCell({
+  text,
+  language,
+  field,
+  reasons,
+}: {
+  text: string | undefined;
+  language: 'EN' | TargetLanguage;
+  field: VariantField;
+  reasons: ParsedReason[];
+}) {
+  const { t } = useTranslation();
+  const flagged = reasons.length > 0;
+  return (
+    <td
+      className={`variant-cell${flagged ? ' variant-cell--flagged' : ''}`}
+      data-testid="variant-field"
+      data-language={language}
+      data-field={field}
+      data-flagged={flagged ? 'true' : 'false'}
+    >
+      {flagged && (
+        <ul className="variant-cell__reasons">
+          {reasons.map((r, i) => (
+            <li key={i} className="text">
+              ⚑ {r.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      {text === undefined ? (
+        <span className="muted small">{t('variants.noVariant')}</span>
+      ) : (
+        <div className={`text variant-cell__text${text ? '' : ' text-block--empty'}`}>
+          {text || t('item.empty')}
+        </div>
+      )}
+    </td>
+  );
+}
+
+function ItemDetail({
+  experimentId,
+  group,
+  onEdited,
+}: {
+  experimentId: number;
+  group: ItemGroup;
+  onEdited: (outcome: EditOutcome) => void;
+}) {
+  const { t } = useTranslation();
+  const [item, setItem] = useState<Item | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [editing, setEditing] = useState<TargetLanguage | null>(null);
+
+  useEffect(() => {
+    // The parent keys this component by item, so a new item starts from fresh state;
+    // resetting state here would race with a click made before this effect ran.
+    let live = true;
+    getApi()
+      .call('items.get', { itemId: group.itemId })
+      .then((i) => live && setItem(i))
+      .catch((err) => live && setError(toApiError(err)));
+    return () => {
+      live = false;
+    };
+  }, [group.itemId]);
+
+  const langs = LANGS.filter((l) => group.variants[l]);
+  const parsed = new Map<TargetLanguage, ParsedReason[]>(
+    langs.map((l) => [l, group.variants[l]!.reasons.map((r) => parseReason(r, l))]),
+  );
+  const wholeVariant = langs.flatMap((l) => parsed.get(l)!.filter((r) => r.field === null));
+  const reasonsFor = (lang: TargetLanguage, field: VariantField) =>
+    langs.flatMap((l) => parsed.get(l)!).filter((r) => r.language === lang && r.field === field);
+
+  const editingVariant = editing ? group.variants[editing] : undefined;
+
+  return (
+    <section className="variant-detail" aria-labelledby="variant-title">
+      <header className="item-viewer__meta">
+        <h2 id="variant-title" className="item-viewer__id">
+          {group.sourceId}
+        </h2>
+        {group.subset && <span className="chip">{group.subset}</span>}
+        {item && <span className="gold-label">{t('item.gold', { label: item.label })}</span>}
+      </header>
+      {error && <ErrorPanel title={t('item.loadFailed')} error={error} />}
+      {wholeVariant.length > 0 && (
+        <ul className="variant-reasons">
+          {wholeVariant.map((r, i) => (
+            <li key={i} className="text">
+              ⚑ {r.language}: {r.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      {editingVariant ? (
+        <VariantEditor
+          key={`${editingVariant.itemId}-${editingVariant.language}`}
+          experimentId={experimentId}
+          variant={editingVariant}
+          onCancel={() => setEditing(null)}
+          onSaved={(o) => {
+            setEditing(null);
+            onEdited(o);
+          }}
+        />
+      ) : (
+        <div className="table-wrap">
+          <table className="variant-table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">{t('variants.field')}</span>
+                </th>
+                <th scope="col">EN</th>
+                {langs.map((l) => (
+                  <th key={l} scope="col">
+                    <span>{l}</span>
+                    {group.variants[l]!.manual && <span className="chip">{t('variants.manual')}</span>}
+                    <button
+                      type="button"
+                      className="btn btn--small btn--ghost"
+                      data-testid={`edit-variant-${l}`}
+                      onClick={() => setEditing(l)}
+                    >
+                      {t('variants.edit')}
+                    </button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {VARIANT_FIELDS.map((field) => (
+                <tr key={field}>
+                  <th scope="row" className="variant-table__field">
+                    {t(`variants.fieldNames.${field}`)}
+                  </th>
+                  <FieldCell
+                    language="EN"
+                    field={field}
+                    reasons={[]}
+                    text={item ? FIELD_TEXT[field](item) : t('common.loading')}
+                  />
+                  {langs.map((l) => (
+                    <FieldCell
+                      key={l}
+                      language={l}
+                      field={field}
+                      reasons={reasonsFor(l, field)}
+                      text={FIELD_TEXT[field](group.variants[l]!)}
+                    />
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function EditNotice({
+  experimentId,
+  outcome,
+  onDismiss,
+}: {
+  experimentId: number;
+  outcome: EditOutcome;
+  onDismiss: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const [state, setState] = useState<
+    { status: 'idle' | 'starting' | 'started' } | { status: 'error'; error: ApiError }
+  >({
+    status: 'idle',
+  });
+  const start = async () => {
+    setState({ status: 'starting' });
+    try {
+      await getApi().call('experiments.start', { experimentId });
+      setState({ status: 'started' });
+    } catch (err) {
+      setState({ status: 'error', error: toApiError(err) });
+    }
+  };
+  const priced = outcome.estimate.unpricedModels.length === 0;
+  return (
+    <Notice tone="info" onDismiss={onDismiss}>
+      <span data-testid="edit-notice">
+        {t('variants.saved', { language: outcome.variant.language, id: outcome.variant.sourceId })}{' '}
+        {outcome.replanned === 0
+          ? t('variants.noRerun')
+          : priced
+            ? t('variants.rerun', { count: outcome.replanned, cost: f.usd(outcome.estimate.costUsd) })
+            : t('variants.rerunUnpriced', { count: outcome.replanned })}
+      </span>{' '}
+      {outcome.replanned > 0 && state.status !== 'started' && (
+        <button
+          type="button"
+          className="btn btn--small btn--primary"
+          data-testid="rerun-start"
+          disabled={state.status === 'starting'}
+          onClick={() => void start()}
+        >
+          {state.status === 'starting' ? t('variants.starting') : t('variants.runNow')}
+        </button>
+      )}
+      {state.status === 'started' && (
+        <a href={routeHref({ name: 'experiment', experimentId })}>{t('variants.started')}</a>
+      )}
+      {state.status === 'error' && <span className="inline-error">{state.error.message}</span>}
+    </Notice>
+  );
+}
+
+export function VariantsPage({ experimentId, itemId }: { experimentId: number; itemId?: number }) {
+  const { t } = useTranslation();
+  const [flaggedOnly, setFlaggedOnly] = useState(false);
+  const [variants, setVariants] = useState<VariantView[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [outcome, setOutcome] = useState<EditOutcome | null>(null);
+
+  const load = useCallback(async () => {
+    setError(null);
+    try {
+      setVariants(await getApi().call('experiments.variants', { experimentId, flaggedOnly }));
+    } catch (err) {
+      setError(toApiError(err));
+    }
+  }, [experimentId, flaggedOnly]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const groups = useMemo(() => groupByItem(variants ?? []), [variants]);
+  const selected = groups.find((g) => g.itemId === itemId) ?? groups[0] ?? null;
+  const select = (id: number) => navigate({ name: 'variants', experimentId, itemId: id }, { replace: true });
+
+  const onEdited = (o: EditOutcome) => {
+    setOutcome(o);
+    setVariants((vs) =>
+      (vs ?? []).map((v) =>
+        v.itemId === o.variant.itemId && v.language === o.variant.language ? o.variant : v,
+      ),
+    );
+  };
+
+  return (
+    <div className="page page--fill variants">
+      <nav className="breadcrumb" aria-label="breadcrumb">
+        <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
+        <span aria-hidden="true">/</span>
+        <a href={routeHref({ name: 'experiment', experimentId })}>{t('variants.run')}</a>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{t('variants.title')}</span>
+      </nav>
+      <header className="page__header page__header--compact">
+        <div>
+          <h1 className="page__title">{t('variants.title')}</h1>
+          <p className="page__intro">{t('variants.intro')}</p>
+        </div>
+      </header>
+      <div className="filter-bar">
+        <label className="check">
+          <input
+            type="checkbox"
+            data-testid="variants-flagged-only"
+            checked={flaggedOnly}
+            onChange={(e) => setFlaggedOnly(e.target.checked)}
+          />
+          <span>{t('variants.flaggedOnly')}</span>
+        </label>
+        {variants && (
+          <span className="filter-bar__count" data-testid="variant-count">
+            {t('variants.itemCount', { count: groups.length })}
+          </span>
+        )}
+      </div>
+      <div className="stack">
+        {outcome && (
+          <EditNotice experimentId={experimentId} outcome={outcome} onDismiss={() => setOutcome(null)} />
+        )}
+      </div>
+      {error ? (
+        <ErrorPanel title={t('variants.loadFailed')} error={error} onRetry={() => void load()} />
+      ) : variants === null ? (
+        <p className="empty-note">{t('common.loading')}</p>
+      ) : groups.length === 0 ? (
+        <div className="empty-state empty-state--inline">
+          <p className="empty-state__body">{flaggedOnly ? t('variants.noneFlagged') : t('variants.none')}</p>
+          <a className="btn" href={routeHref({ name: 'experiment', experimentId })}>
+            {t('variants.toRun')}
+          </a>
+        </div>
+      ) : (
+        <div className="variants__body">
+          <ItemList groups={groups} selected={selected?.itemId ?? null} onSelect={select} />
+          {selected && (
+            <ItemDetail
+              key={selected.itemId}
+              experimentId={experimentId}
+              group={selected}
+              onEdited={onEdited}
+            />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { useTranslation } from 'react-i18next';
+import { Field } from '../components/Field';
+import type { JudgeDraft } from '../lib/experiment-config';
+import { PRESETS, isPresetId, presetOf } from '../lib/providers';
+import { useWizard } from '../stores/wizard';
+import { useStepIssues } from './issues';
+import { ProviderCard } from './ProviderCard';
+
+/** The provider choices, grouped so local servers are easy to find. */
+export function PresetOptions() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <optgroup label={t('wizard.judges.hosted')}>
+        {PRESETS.filter((p) => !p.local && p.id !== 'custom').map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.title}
+          </option>
+        ))}
+      </optgroup>
+      <optgroup label={t('wizard.judges.local')}>
+        {PRESETS.filter((p) => p.local).map((p) => (
+          <option key={p.id} value={p.id}>
+            {t('wizard.judges.localServer', { name: p.title })}
+          </option>
+        ))}
+      </optgroup>
+      <option value="custom">{t('wizard.judges.custom')}</option>
+    </>
+  );
+}
+
+function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: number; canRemove: boolean }) {
+  const { t } = useTranslation();
+  const update = useWizard((s) => s.updateJudge);
+  const setProvider = useWizard((s) => s.setJudgeProvider);
+  const remove = useWizard((s) => s.removeJudge);
+  const issues = useStepIssues('judges');
+  const err = (f: string) => issues.find((i) => i.field === `judges[${index}].${f}`)?.message;
+  const listId = `models-${judge.key}`;
+  return (
+    <li className="judge-row" data-testid="judge-row">
+      <span className="judge-row__n" aria-hidden="true">
+        {index + 1}
+      </span>
+      <Field label={t('wizard.judges.label')} error={err('label')}>
+        <input
+          type="text"
+          data-testid="judge-label"
+          value={judge.label}
+          onChange={(e) => update(index, { label: e.target.value })}
+        />
+      </Field>
+      <Field label={t('wizard.judges.provider')} error={err('provider')}>
+        <select
+          data-testid="judge-provider-preset"
+          value={judge.provider}
+          onChange={(e) => isPresetId(e.target.value) && setProvider(index, e.target.value)}
+        >
+          <PresetOptions />
+        </select>
+      </Field>
+      <Field label={t('wizard.judges.model')} error={err('model')}>
+        <input
+          type="text"
+          className="mono"
+          data-testid="judge-model"
+          list={listId}
+          value={judge.model}
+          spellCheck={false}
+          placeholder={t('wizard.judges.modelPlaceholder')}
+          onChange={(e) => update(index, { model: e.target.value })}
+        />
+      </Field>
+      <datalist id={listId}>
+        {presetOf(judge.provider).models.map((m) => (
+          <option key={m} value={m} />
+        ))}
+      </datalist>
+      <Field label={t('wizard.judges.temperature')} error={err('temperature')} className="field--narrow">
+        <input
+          type="number"
+          min={0}
+          max={2}
+          step={0.1}
+          data-testid="judge-temperature"
+          value={judge.temperature}
+          onChange={(e) => update(index, { temperature: e.target.value })}
+        />
+      </Field>
+      <button
+        type="button"
+        className="btn btn--small btn--ghost judge-row__remove"
+        onClick={() => remove(index)}
+        disabled={!canRemove}
+        aria-label={t('wizard.judges.removeNamed', { label: judge.label || index + 1 })}
+      >
+        {t('wizard.judges.remove')}
+      </button>
+    </li>
+  );
+}
+
+export function JudgesStep() {
+  const { t } = useTranslation();
+  const judges = useWizard((s) => s.draft.judges);
+  const addJudge = useWizard((s) => s.addJudge);
+  const issues = useStepIssues('judges');
+  const providers = [...new Set(judges.map((j) => j.provider))];
+  const general = issues.filter((i) => i.field === 'judges');
+  return (
+    <section className="wizard-step" aria-labelledby="step-title">
+      <h2 id="step-title" className="wizard-step__title">
+        {t('wizard.judges.title')}
+      </h2>
+      <p className="wizard-step__intro">{t('wizard.judges.intro')}</p>
+      <ol className="judge-list">
+        {judges.map((j, i) => (
+          <JudgeRow key={j.key} judge={j} index={i} canRemove={judges.length > 1} />
+        ))}
+      </ol>
+      {general.map((i) => (
+        <p key={i.message} className="inline-error" role="alert">
+          {i.message}
+        </p>
+      ))}
+      <button type="button" className="btn" data-testid="add-judge" onClick={addJudge}>
+        + {t('wizard.judges.add')}
+      </button>
+
+      <h3 className="wizard-step__subtitle">{t('wizard.judges.providers')}</h3>
+      <p className="hint">{t('wizard.judges.providersIntro')}</p>
+      <div className="provider-list">
+        {providers.map((p) => (
+          <ProviderCard key={p} name={p} step="judges" />
+        ))}
+      </div>
+    </section>
+  );
+}

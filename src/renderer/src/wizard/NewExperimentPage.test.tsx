@@ -1,0 +1,230 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setApi } from '../api';
+import { ApiError } from '../api/errors';
+import { App } from '../App';
+import '../i18n';
+import { useAppInfo, useDatasets } from '../stores/datasets';
+import { navigate } from '../stores/route';
+import { useWizard } from '../stores/wizard';
+import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
+
+const ROWS = [
+  {
+    role: 'transformer' as const,
+    label: 'transformer',
+    provider: 'openai',
+    model: 'gpt-4.1-mini',
+    kind: 'transform' as const,
+    calls: 6,
+    cachedCalls: 2,
+    inputTokens: 9000,
+    outputTokens: 7000,
+    costUsd: 0.0148,
+    priced: true,
+  },
+  {
+    role: 'judge' as const,
+    label: 'gpt-4.1-mini',
+    provider: 'openai',
+    model: 'gpt-4.1-mini',
+    kind: 'quality' as const,
+    calls: 18,
+    cachedCalls: 0,
+    inputTokens: 20000,
+    outputTokens: 1800,
+    costUsd: 0.0109,
+    priced: true,
+  },
+  {
+    role: 'judge' as const,
+    label: 'local qwen',
+    provider: 'ollama',
+    model: 'qwen2.5:7b',
+    kind: 'tie_probe' as const,
+    calls: 30,
+    cachedCalls: 0,
+    inputTokens: 30000,
+    outputTokens: 3000,
+    costUsd: 0,
+    priced: false,
+  },
+];
+
+function makeApi(over: ConstructorParameters<typeof FakeApi>[0] = {}) {
+  return new FakeApi({
+    'app.info': () => ({ version: '0', dataDir: '/d', door: 'web', samples: [] }),
+    'datasets.list': () => [summary()],
+    'providers.keyStatus': ({ providers }) =>
+      Object.fromEntries(
+        Object.entries(providers).map(([n, p]) => [
+          n,
+          (p as { apiKeyEnv?: string }).apiKeyEnv ? 'set' : 'not_needed',
+        ]),
+      ),
+    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', transform: [], judge: [] }),
+    'experiments.estimate': () => estimateOf(ROWS),
+    'experiments.create': () => experimentSummary({ id: 7, status: 'draft' }),
+    'experiments.start': () => progress({ experimentId: 7 }),
+    ...over,
+  });
+}
+
+async function openWizard(api: FakeApi) {
+  setApi(api);
+  navigate({ name: 'new-experiment' }, { replace: true });
+  await act(async () => {
+    await useAppInfo.getState().load();
+    await useDatasets.getState().refresh();
+  });
+  render(<App />);
+}
+
+const stepTitle = () => screen.getByRole('heading', { level: 2 }).textContent;
+const next = () => fireEvent.click(screen.getByTestId('wizard-next'));
+
+beforeEach(() => {
+  useWizard.getState().reset();
+  useDatasets.setState({ datasets: [], loaded: false, error: null });
+});
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+describe('New experiment wizard', () => {
+  it('keeps the user on the judges step until every judge has a name, a model and a unique label', async () => {
+    await openWizard(makeApi());
+    expect((screen.getByTestId('wizard-dataset') as HTMLSelectElement).value).toBe('1');
+    next();
+    expect(stepTitle()).toBe('What should be tested?');
+    next();
+    expect(stepTitle()).toBe('Who judges?');
+
+    fireEvent.change(screen.getByTestId('judge-model'), { target: { value: '' } });
+    next();
+    expect(stepTitle()).toBe('Who judges?');
+    const row = screen.getByTestId('judge-row');
+    expect(row.textContent).toContain('Enter a model name.');
+    expect(row.textContent).toContain('Give this judge a name.');
+
+    fireEvent.change(screen.getByTestId('judge-model'), { target: { value: 'gpt-4.1' } });
+    expect((screen.getByTestId('judge-label') as HTMLInputElement).value).toBe('gpt-4.1');
+    fireEvent.click(screen.getByTestId('add-judge'));
+    const labels = screen.getAllByTestId('judge-label');
+    fireEvent.change(labels[1], { target: { value: 'gpt-4.1' } });
+    next();
+    expect(screen.getAllByTestId('judge-row')[1].textContent).toContain('Another judge has this name');
+
+    fireEvent.change(labels[1], { target: { value: 'second' } });
+    next();
+    expect(stepTitle()).toBe('How should the texts be translated?');
+    // The state survives going back and forth between steps.
+    fireEvent.click(screen.getByTestId('wizard-back'));
+    expect(screen.getAllByTestId('judge-row')).toHaveLength(2);
+  });
+
+  it('shows key status, tests the connection, and shows the address field for a local server', async () => {
+    const api = makeApi({
+      'providers.testConnection': () => ({ ok: true, message: 'Connected; model found.' }),
+    });
+    await openWizard(api);
+    next();
+    next();
+    await waitFor(() => expect(screen.getByTestId('key-status').dataset.status).toBe('set'));
+    fireEvent.click(screen.getByTestId('test-connection'));
+    expect((await screen.findByTestId('test-connection-result')).textContent).toBe(
+      '✓ Connected; model found.',
+    );
+    expect(api.calls.find((c) => c.method === 'providers.testConnection')!.params).toEqual({
+      provider: { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY', rpm: 500, tpm: 200000, concurrency: 16 },
+      name: 'openai',
+      model: 'gpt-4.1-mini',
+    });
+    // A changed setting makes the old result stale.
+    fireEvent.change(screen.getByTestId('provider-apikeyenv'), { target: { value: 'MY_OPENAI_KEY' } });
+    expect(screen.queryByTestId('test-connection-result')).toBeNull();
+    fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'ollama' } });
+    expect((screen.getByTestId('judge-model') as HTMLInputElement).value).toBe('qwen2.5:7b');
+    // Ollama's card replaces OpenAI's, with its address in view and no key needed.
+    await waitFor(() => {
+      const cards = screen.getAllByTestId('provider-card');
+      expect(cards.map((c) => c.dataset.provider)).toEqual(['ollama']);
+    });
+    expect((screen.getByTestId('provider-baseurl') as HTMLInputElement).value).toBe(
+      'http://127.0.0.1:11434/v1',
+    );
+    await waitFor(() => expect(screen.getByTestId('key-status').dataset.status).toBe('not_needed'));
+  });
+
+  it('turns tie probes off, with the reason, when ZH is not among the languages', async () => {
+    await openWizard(makeApi());
+    next();
+    next();
+    next();
+    fireEvent.click(screen.getByTestId('language-ZH'));
+    next();
+    const box = screen.getByTestId('option-tie-probes') as HTMLInputElement;
+    expect(box.disabled).toBe(true);
+    expect(box.checked).toBe(false);
+    expect(screen.getByText(/Tie probes need the Chinese \(ZH\) translation/)).toBeTruthy();
+  });
+
+  it('estimates calls and cost per judge and kind, then creates, starts and opens the run', async () => {
+    const api = makeApi();
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    expect(stepTitle()).toBe('Check and start');
+
+    const table = await screen.findByTestId('estimate-table');
+    const rows = within(table).getAllByTestId('estimate-row');
+    expect(rows.map((r) => r.dataset.kind)).toEqual(['transform', 'quality', 'tie_probe']);
+    expect(rows[0].textContent).toContain('Translation');
+    expect(rows[0].textContent).toContain('$0.0148');
+    expect(rows[2].textContent).toContain('local qwen');
+    expect(rows[2].textContent).toContain('unpriced');
+    expect(screen.getByTestId('estimate-total-calls').textContent).toBe('54');
+    expect(screen.getByTestId('estimate-total-cost').textContent).toBe('$0.0257 + unpriced');
+    expect(screen.getByTestId('estimate-time').textContent).toContain('3 minutes');
+
+    const sent = api.calls.find((c) => c.method === 'experiments.estimate')!.params as { config: unknown };
+    expect(sent.config).toEqual({
+      name: expect.stringMatching(/^LLMBar \(sample\) \d{4}-\d{2}-\d{2}$/),
+      protocol: 'judge-ls',
+      dataset: 1,
+      providers: {
+        openai: { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY', rpm: 500, tpm: 200000, concurrency: 16 },
+      },
+      transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
+      judges: [{ label: 'gpt-4.1-mini', provider: 'openai', model: 'gpt-4.1-mini', temperature: 0 }],
+      tieProbes: true,
+    });
+
+    fireEvent.click(screen.getByTestId('create-and-start'));
+    await waitFor(() => expect(window.location.hash).toBe('#/experiments/7'));
+    expect(api.calls.map((c) => c.method)).toEqual(
+      expect.arrayContaining(['experiments.create', 'experiments.start']),
+    );
+    expect(api.calls.find((c) => c.method === 'experiments.start')!.params).toEqual({ experimentId: 7 });
+  });
+
+  it("shows the core's config errors next to the step they belong to", async () => {
+    const api = makeApi({
+      'experiments.estimate': () => {
+        throw new ApiError('invalid_input', 'config: judges[0].model: no such model', [
+          { file: 'config', field: 'judges[0].model', message: 'no such model on this server' },
+        ]);
+      },
+    });
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    const panel = await screen.findByTestId('wizard-error');
+    expect(panel.textContent).toContain('no such model on this server');
+    expect(screen.queryByTestId('estimate-table')).toBeNull();
+    expect((screen.getByTestId('create-and-start') as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(within(screen.getByText('Fix it in:')).getByRole('button', { name: 'Judges' }));
+    expect(stepTitle()).toBe('Who judges?');
+    expect(screen.getByTestId('judge-row').textContent).toContain('no such model on this server');
+  });
+});

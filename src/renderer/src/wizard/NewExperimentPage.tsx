@@ -1,0 +1,122 @@
+import { useTranslation } from 'react-i18next';
+import { STEPS, stepOfField, type StepId } from '../lib/experiment-config';
+import { navigate, routeHref } from '../stores/route';
+import { useWizard } from '../stores/wizard';
+import { DatasetStep } from './DatasetStep';
+import { useStepIssues } from './issues';
+import { JudgesStep } from './JudgesStep';
+import { OptionsStep } from './OptionsStep';
+import { ProtocolStep } from './ProtocolStep';
+import { SummaryStep } from './SummaryStep';
+import { TransformStep } from './TransformStep';
+
+const STEP_VIEWS: Record<StepId, () => React.JSX.Element> = {
+  dataset: DatasetStep,
+  protocol: ProtocolStep,
+  judges: JudgesStep,
+  transform: TransformStep,
+  options: OptionsStep,
+  summary: SummaryStep,
+};
+
+function Stepper() {
+  const { t } = useTranslation();
+  const step = useWizard((s) => s.step);
+  const goTo = useWizard((s) => s.goTo);
+  const configError = useWizard((s) => s.configError);
+  const current = STEPS.indexOf(step);
+  const withProblems = new Set((configError?.issues ?? []).map((i) => stepOfField(i.field)));
+  return (
+    <ol className="stepper" aria-label={t('wizard.stepsLabel')}>
+      {STEPS.map((s, i) => (
+        <li
+          key={s}
+          className={`stepper__step${i === current ? ' stepper__step--current' : ''}${i < current ? ' stepper__step--done' : ''}${withProblems.has(s) ? ' stepper__step--problem' : ''}`}
+        >
+          <button
+            type="button"
+            className="stepper__button"
+            aria-current={i === current ? 'step' : undefined}
+            onClick={() => goTo(s)}
+          >
+            <span className="stepper__n" aria-hidden="true">
+              {withProblems.has(s) ? '!' : i + 1}
+            </span>
+            <span className="stepper__label">{t(`wizard.steps.${s}`)}</span>
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function NewExperimentPage() {
+  const { t } = useTranslation();
+  const step = useWizard((s) => s.step);
+  const next = useWizard((s) => s.next);
+  const back = useWizard((s) => s.back);
+  const reset = useWizard((s) => s.reset);
+  const createPhase = useWizard((s) => s.createPhase);
+  const estimateReady = useWizard((s) => s.estimate.status === 'done');
+  const createAndStart = useWizard((s) => s.createAndStart);
+  const issues = useStepIssues(step);
+  const View = STEP_VIEWS[step];
+  const first = step === STEPS[0];
+  const last = step === STEPS[STEPS.length - 1];
+
+  const onCreate = async () => {
+    const id = await createAndStart();
+    if (id === null) return;
+    reset();
+    navigate({ name: 'experiment', experimentId: id });
+  };
+
+  return (
+    <div className="page wizard">
+      <nav className="breadcrumb" aria-label="breadcrumb">
+        <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{t('wizard.title')}</span>
+      </nav>
+      <header className="page__header page__header--compact">
+        <h1 className="page__title">{t('wizard.title')}</h1>
+        <div className="page__tools">
+          <button type="button" className="btn btn--ghost btn--small" onClick={reset}>
+            {t('wizard.startOver')}
+          </button>
+        </div>
+      </header>
+      <Stepper />
+      <View />
+      <footer className="wizard__footer">
+        {issues.length > 0 && (
+          <p className="inline-error wizard__problems" role="alert">
+            {t('wizard.fixProblems', { count: issues.length })}
+          </p>
+        )}
+        <button type="button" className="btn" data-testid="wizard-back" onClick={back} disabled={first}>
+          ← {t('wizard.back')}
+        </button>
+        {last ? (
+          <button
+            type="button"
+            className="btn btn--primary"
+            data-testid="create-and-start"
+            disabled={!estimateReady || createPhase !== 'idle'}
+            onClick={() => void onCreate()}
+          >
+            {createPhase === 'creating'
+              ? t('wizard.creating')
+              : createPhase === 'starting'
+                ? t('wizard.starting')
+                : t('wizard.createAndStart')}
+          </button>
+        ) : (
+          <button type="button" className="btn btn--primary" data-testid="wizard-next" onClick={() => next()}>
+            {t('wizard.next')} →
+          </button>
+        )}
+      </footer>
+    </div>
+  );
+}

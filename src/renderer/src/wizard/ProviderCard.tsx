@@ -1,0 +1,231 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getApi, toApiError } from '../api';
+import { Field } from '../components/Field';
+import { providerConfig } from '../lib/experiment-config';
+import { addressIsPrimary, draftFromPreset, presetOf, type PresetId } from '../lib/providers';
+import { useAppInfo } from '../stores/datasets';
+import { useWizard } from '../stores/wizard';
+import { useStepIssues } from './issues';
+
+type KeyStatus = 'set' | 'missing' | 'not_needed';
+const KEY_STATUS_DEBOUNCE_MS = 300;
+
+type TestState =
+  | { status: 'idle' }
+  | { status: 'testing' }
+  | { status: 'done'; ok: boolean; message: string; settings: string };
+
+/** Asks the core whether this provider's key is available; never sees the key itself. */
+function useKeyStatus(name: string, configJson: string): KeyStatus | 'error' | null {
+  const [status, setStatus] = useState<KeyStatus | 'error' | null>(null);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      getApi()
+        .call('providers.keyStatus', { providers: { [name]: JSON.parse(configJson) as unknown } })
+        .then((r) => live && setStatus(r[name] ?? 'error'))
+        .catch(() => live && setStatus('error'));
+    }, KEY_STATUS_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [name, configJson]);
+  return status;
+}
+
+export function ProviderCard({ name, step }: { name: PresetId; step: 'judges' | 'transform' }) {
+  const { t } = useTranslation();
+  const draft = useWizard((s) => s.draft.providers[name]) ?? draftFromPreset(name);
+  const model = useWizard(
+    (s) => s.draft.judges.find((j) => j.provider === name)?.model ?? s.draft.transform.model,
+  );
+  const update = useWizard((s) => s.updateProvider);
+  const door = useAppInfo((s) => s.info?.door);
+  const preset = presetOf(name);
+  const cfg = providerConfig(draft);
+  const configJson = JSON.stringify(cfg);
+  const keyStatus = useKeyStatus(name, configJson);
+  const [test, setTest] = useState<TestState>({ status: 'idle' });
+  const issues = useStepIssues(step);
+  const err = (f: string) => issues.find((i) => i.field === `providers.${name}.${f}`)?.message;
+  const errors = {
+    baseURL: err('baseURL'),
+    apiKeyEnv: err('apiKeyEnv'),
+    rpm: err('rpm'),
+    tpm: err('tpm'),
+    concurrency: err('concurrency'),
+    kind: err('kind'),
+  };
+
+  // A result is about the settings it was run with; any change makes it stale.
+  const settings = `${configJson}|${model}`;
+  const shown: TestState = test.status === 'done' && test.settings !== settings ? { status: 'idle' } : test;
+
+  const runTest = async () => {
+    setTest({ status: 'testing' });
+    try {
+      const r = await getApi().call('providers.testConnection', {
+        provider: cfg,
+        name,
+        model: model.trim() || undefined,
+      });
+      setTest({ status: 'done', ok: r.ok, message: r.message, settings });
+    } catch (e) {
+      setTest({ status: 'done', ok: false, message: toApiError(e).message, settings });
+    }
+  };
+
+  const envName = draft.apiKeyEnv.trim();
+  const keyText =
+    keyStatus === 'set'
+      ? t('wizard.key.set', { env: envName })
+      : keyStatus === 'not_needed'
+        ? t('wizard.key.notNeeded')
+        : keyStatus === 'missing'
+          ? envName
+            ? t(door === 'electron' ? 'wizard.key.missingDesktop' : 'wizard.key.missingWeb', { env: envName })
+            : t('wizard.key.missingNoEnv')
+          : keyStatus === 'error'
+            ? t('wizard.key.unknown')
+            : t('wizard.key.checking');
+
+  const addressField = (
+    <Field
+      label={t('wizard.provider.baseURL')}
+      hint={preset.local ? t('wizard.provider.baseURLLocalHint') : t('wizard.provider.baseURLHint')}
+      error={errors.baseURL}
+    >
+      <input
+        type="url"
+        data-testid="provider-baseurl"
+        value={draft.baseURL}
+        placeholder={draft.kind === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1'}
+        onChange={(e) => update(name, { baseURL: e.target.value })}
+      />
+    </Field>
+  );
+
+  return (
+    <section className="provider-card" data-testid="provider-card" data-provider={name}>
+      <header className="provider-card__head">
+        <h3 className="provider-card__title">{preset.title}</h3>
+        <span className="mono small muted">{name}</span>
+        <span
+          className={`key-status key-status--${keyStatus ?? 'checking'}`}
+          data-testid="key-status"
+          data-status={keyStatus ?? 'checking'}
+        >
+          {keyStatus ? t(`wizard.key.badge.${keyStatus}`) : t('wizard.key.badge.checking')}
+        </span>
+      </header>
+      <p className="provider-card__key small">{keyText}</p>
+      <div className="form-grid">
+        {name === 'custom' && (
+          <Field label={t('wizard.provider.kind')} hint={t('wizard.provider.kindHint')} error={errors.kind}>
+            <select
+              data-testid="provider-kind"
+              value={draft.kind}
+              onChange={(e) => update(name, { kind: e.target.value as 'openai' | 'anthropic' })}
+            >
+              <option value="openai">{t('wizard.provider.kindOpenai')}</option>
+              <option value="anthropic">{t('wizard.provider.kindAnthropic')}</option>
+            </select>
+          </Field>
+        )}
+        {addressIsPrimary(name) && addressField}
+        <Field
+          label={t('wizard.provider.apiKeyEnv')}
+          hint={t('wizard.provider.apiKeyEnvHint')}
+          error={errors.apiKeyEnv}
+        >
+          <input
+            type="text"
+            className="mono"
+            data-testid="provider-apikeyenv"
+            value={draft.apiKeyEnv}
+            spellCheck={false}
+            placeholder={preset.local ? t('wizard.provider.apiKeyEnvLocal') : 'MY_API_KEY'}
+            onChange={(e) => update(name, { apiKeyEnv: e.target.value })}
+          />
+        </Field>
+      </div>
+      <div className="provider-card__test">
+        <button
+          type="button"
+          className="btn btn--small"
+          data-testid="test-connection"
+          disabled={shown.status === 'testing'}
+          onClick={() => void runTest()}
+        >
+          {shown.status === 'testing' ? t('wizard.provider.testing') : t('wizard.provider.test')}
+        </button>
+        {shown.status === 'testing' && <span className="spinner" aria-hidden="true" />}
+        {shown.status === 'done' && (
+          <span
+            className={`test-result ${shown.ok ? 'test-result--ok' : 'test-result--fail'}`}
+            data-testid="test-connection-result"
+            role="status"
+          >
+            {shown.ok ? '✓ ' : '✕ '}
+            {shown.message}
+          </span>
+        )}
+      </div>
+      <details className="disclosure" open={Object.values(errors).some(Boolean) || undefined}>
+        <summary>{t('wizard.provider.advanced')}</summary>
+        <p className="hint">{t('wizard.provider.limitsHint')}</p>
+        <div className="form-grid">
+          {!addressIsPrimary(name) && addressField}
+          <Field label={t('wizard.provider.rpm')} error={errors.rpm}>
+            <input
+              type="number"
+              min={1}
+              data-testid="provider-rpm"
+              value={draft.rpm}
+              placeholder={t('wizard.provider.noLimit')}
+              onChange={(e) => update(name, { rpm: e.target.value })}
+            />
+          </Field>
+          <Field label={t('wizard.provider.tpm')} error={errors.tpm}>
+            <input
+              type="number"
+              min={1}
+              data-testid="provider-tpm"
+              value={draft.tpm}
+              placeholder={t('wizard.provider.noLimit')}
+              onChange={(e) => update(name, { tpm: e.target.value })}
+            />
+          </Field>
+          <Field label={t('wizard.provider.concurrency')} error={errors.concurrency}>
+            <input
+              type="number"
+              min={1}
+              max={1024}
+              data-testid="provider-concurrency"
+              value={draft.concurrency}
+              placeholder={t('wizard.provider.defaultValue')}
+              onChange={(e) => update(name, { concurrency: e.target.value })}
+            />
+          </Field>
+          <Field label={t('wizard.provider.structured')} hint={t('wizard.provider.structuredHint')}>
+            <select
+              value={draft.structuredOutput}
+              onChange={(e) =>
+                update(name, {
+                  structuredOutput: e.target.value as '' | 'json_schema' | 'json_object' | 'text',
+                })
+              }
+            >
+              <option value="">{t('wizard.provider.structuredDefault')}</option>
+              <option value="json_schema">{t('wizard.provider.structuredSchema')}</option>
+              <option value="json_object">{t('wizard.provider.structuredObject')}</option>
+              <option value="text">{t('wizard.provider.structuredText')}</option>
+            </select>
+          </Field>
+        </div>
+      </details>
+    </section>
+  );
+}

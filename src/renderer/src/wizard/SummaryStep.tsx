@@ -1,0 +1,182 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CostEstimate } from '../../../shared/experiments';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { STEPS, stepOfField } from '../lib/experiment-config';
+import { presetOf } from '../lib/providers';
+import { useFormat } from '../lib/useFormat';
+import { useDatasets } from '../stores/datasets';
+import { useWizard } from '../stores/wizard';
+
+export function EstimateTable({ estimate }: { estimate: CostEstimate }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const unpriced = estimate.unpricedModels.length > 0;
+  return (
+    <div className="table-wrap">
+      <table className="datasets-table estimate-table" data-testid="estimate-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('wizard.summary.who')}</th>
+            <th scope="col">{t('wizard.summary.model')}</th>
+            <th scope="col">{t('wizard.summary.kind')}</th>
+            <th scope="col" className="num">
+              {t('wizard.summary.calls')}
+            </th>
+            <th scope="col" className="num">
+              {t('wizard.summary.cached')}
+            </th>
+            <th scope="col" className="num">
+              {t('wizard.summary.tokens')}
+            </th>
+            <th scope="col" className="num">
+              {t('wizard.summary.cost')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {estimate.rows.map((r) => (
+            <tr key={`${r.role}|${r.label}|${r.kind}`} data-testid="estimate-row" data-kind={r.kind}>
+              <td>{r.role === 'transformer' ? t('wizard.summary.transformer') : r.label}</td>
+              <td className="mono small">{r.model}</td>
+              <td>{t(`wizard.summary.kinds.${r.kind}`)}</td>
+              <td className="num">{f.number(r.calls)}</td>
+              <td className="num">{f.number(r.cachedCalls)}</td>
+              <td className="num">
+                {t('wizard.summary.tokensInOut', {
+                  input: f.compact(r.inputTokens),
+                  output: f.compact(r.outputTokens),
+                })}
+              </td>
+              <td className="num">{r.priced ? f.usd(r.costUsd) : t('wizard.summary.unpriced')}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={3}>
+              {t('wizard.summary.total')}
+            </th>
+            <td className="num" data-testid="estimate-total-calls">
+              {f.number(estimate.calls)}
+            </td>
+            <td className="num">{f.number(estimate.cachedCalls)}</td>
+            <td className="num">
+              {t('wizard.summary.tokensInOut', {
+                input: f.compact(estimate.inputTokens),
+                output: f.compact(estimate.outputTokens),
+              })}
+            </td>
+            <td className="num" data-testid="estimate-total-cost">
+              {unpriced
+                ? t('wizard.summary.atLeast', { cost: f.usd(estimate.costUsd) })
+                : f.usd(estimate.costUsd)}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+function ConfigProblems() {
+  const { t } = useTranslation();
+  const estimate = useWizard((s) => s.estimate);
+  const createError = useWizard((s) => s.createError);
+  const goTo = useWizard((s) => s.goTo);
+  const loadEstimate = useWizard((s) => s.loadEstimate);
+  const error = createError ?? (estimate.status === 'error' ? estimate.error : null);
+  if (!error) return null;
+  const steps = [...new Set(error.issues.map((i) => stepOfField(i.field)).filter((s) => s !== null))];
+  return (
+    <div className="stack">
+      <ErrorPanel
+        testId="wizard-error"
+        title={createError ? t('wizard.summary.createFailed') : t('wizard.summary.estimateFailed')}
+        error={error}
+        onRetry={createError ? undefined : () => void loadEstimate()}
+      />
+      {steps.length > 0 && (
+        <p className="fix-links">
+          {t('wizard.summary.fixIn')}{' '}
+          {STEPS.filter((s) => steps.includes(s)).map((s) => (
+            <button key={s} type="button" className="btn btn--small" onClick={() => goTo(s)}>
+              {t(`wizard.steps.${s}`)}
+            </button>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function SummaryStep() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const draft = useWizard((s) => s.draft);
+  const estimate = useWizard((s) => s.estimate);
+  const loadEstimate = useWizard((s) => s.loadEstimate);
+  const dataset = useDatasets((s) => s.datasets.find((d) => d.id === draft.datasetId));
+
+  // Any edit resets the estimate to idle, so coming back here always shows a fresh one.
+  useEffect(() => {
+    if (estimate.status === 'idle') void loadEstimate();
+  }, [estimate.status, loadEstimate]);
+
+  const languages = (['ZH', 'LS'] as const).filter((l) => draft.transform.languages[l]);
+  return (
+    <section className="wizard-step" aria-labelledby="step-title">
+      <h2 id="step-title" className="wizard-step__title">
+        {t('wizard.summary.title')}
+      </h2>
+      <dl className="recap">
+        <dt>{t('wizard.summary.name')}</dt>
+        <dd>{draft.name}</dd>
+        <dt>{t('wizard.summary.dataset')}</dt>
+        <dd>
+          {dataset?.name ?? '—'}
+          {dataset &&
+            ` · ${
+              draft.limit.trim()
+                ? t('wizard.summary.firstItems', { count: Math.min(Number(draft.limit), dataset.itemCount) })
+                : t('datasets.itemCount', { count: dataset.itemCount })
+            }`}
+        </dd>
+        <dt>{t('wizard.summary.judges')}</dt>
+        <dd>
+          {draft.judges
+            .map((j) => `${j.label} (${presetOf(j.provider).title}, ${j.model}, T=${j.temperature})`)
+            .join(' · ')}
+        </dd>
+        <dt>{t('wizard.summary.transformer')}</dt>
+        <dd>
+          {presetOf(draft.transform.provider).title}, {draft.transform.model} → {languages.join(', ')}
+        </dd>
+        <dt>{t('wizard.summary.tieProbes')}</dt>
+        <dd>{draft.tieProbes && draft.transform.languages.ZH ? t('common.yes') : t('common.no')}</dd>
+      </dl>
+
+      {estimate.status === 'loading' && (
+        <div className="progress-card" role="status" data-testid="estimate-loading">
+          <span className="progress-card__label">{t('wizard.summary.estimating')}</span>
+          <progress aria-label={t('wizard.summary.estimating')} />
+        </div>
+      )}
+      <ConfigProblems />
+      {estimate.status === 'done' && (
+        <>
+          <EstimateTable estimate={estimate.estimate} />
+          <p className="estimate-time" data-testid="estimate-time">
+            {t('wizard.summary.time', { duration: f.duration(estimate.estimate.minutesAtRateLimits * 60) })}
+          </p>
+          {estimate.estimate.unpricedModels.length > 0 && (
+            <p className="hint">
+              {t('wizard.summary.unpricedNote', { models: estimate.estimate.unpricedModels.join(', ') })}
+            </p>
+          )}
+          {estimate.estimate.note && <p className="hint">{estimate.estimate.note}</p>}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,150 @@
+import { useTranslation } from 'react-i18next';
+import { Field } from '../components/Field';
+import {
+  ALLOWED_PLACEHOLDERS,
+  REQUIRED_PLACEHOLDERS,
+  TEMPLATE_KEYS,
+  templateField,
+  type TemplateKey,
+} from '../lib/experiment-config';
+import { isPresetId, presetOf } from '../lib/providers';
+import { useWizard } from '../stores/wizard';
+import { useStepIssues } from './issues';
+import { PresetOptions } from './JudgesStep';
+import { PromptPreviewPanel } from './PromptPreviewPanel';
+import { ProviderCard } from './ProviderCard';
+
+/** `{{instruction}}*, {{target_language}}`: code tokens, the same in every UI language. */
+function placeholderList(field: TemplateKey): string {
+  const list = ALLOWED_PLACEHOLDERS[field];
+  if (list.length === 0) return '—';
+  return list.map((p) => `{{${p}}}${REQUIRED_PLACEHOLDERS[field].includes(p) ? '*' : ''}`).join(', ');
+}
+
+function TemplateEditor({ field, error }: { field: TemplateKey; error?: string }) {
+  const { t } = useTranslation();
+  const value = useWizard((s) => s.draft.templates[field]);
+  const setTemplate = useWizard((s) => s.setTemplate);
+  const custom = value !== undefined;
+  return (
+    <div className="template-editor">
+      <Field
+        label={t(`wizard.templates.${field}`)}
+        hint={custom ? t('wizard.templates.customHint') : t('wizard.templates.defaultHint')}
+        error={error}
+      >
+        <textarea
+          data-testid={`template-${field}`}
+          rows={custom ? 8 : 2}
+          className="mono"
+          value={value ?? ''}
+          placeholder={t('wizard.templates.placeholder', { placeholders: placeholderList(field) })}
+          onChange={(e) => setTemplate(field, e.target.value === '' ? undefined : e.target.value)}
+        />
+      </Field>
+      {custom && (
+        <button
+          type="button"
+          className="btn btn--small btn--ghost"
+          onClick={() => setTemplate(field, undefined)}
+        >
+          {t('wizard.templates.reset')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function TransformStep() {
+  const { t } = useTranslation();
+  const transform = useWizard((s) => s.draft.transform);
+  const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === s.draft.transform.provider));
+  const hasCustomTemplates = useWizard((s) => Object.keys(s.draft.templates).length > 0);
+  const setProvider = useWizard((s) => s.setTransformProvider);
+  const setModel = useWizard((s) => s.setTransformModel);
+  const setLanguage = useWizard((s) => s.setLanguage);
+  const issues = useStepIssues('transform');
+  const err = (f: string) => issues.find((i) => i.field === f)?.message;
+  const templateErrors = TEMPLATE_KEYS.map((k) => err(templateField(k)));
+  const otherIssues = issues.filter(
+    (i) =>
+      !['transform.provider', 'transform.model', 'transform.languages'].includes(i.field) &&
+      !TEMPLATE_KEYS.some((k) => templateField(k) === i.field) &&
+      !i.field.startsWith('providers.'),
+  );
+
+  return (
+    <section className="wizard-step" aria-labelledby="step-title">
+      <h2 id="step-title" className="wizard-step__title">
+        {t('wizard.transform.title')}
+      </h2>
+      <p className="wizard-step__intro">{t('wizard.transform.intro')}</p>
+      <div className="form-grid">
+        <Field label={t('wizard.transform.provider')} error={err('transform.provider')}>
+          <select
+            data-testid="transform-provider"
+            value={transform.provider}
+            onChange={(e) => isPresetId(e.target.value) && setProvider(e.target.value)}
+          >
+            <PresetOptions />
+          </select>
+        </Field>
+        <Field label={t('wizard.transform.model')} error={err('transform.model')}>
+          <input
+            type="text"
+            className="mono"
+            data-testid="transform-model"
+            list="transform-models"
+            spellCheck={false}
+            value={transform.model}
+            onChange={(e) => setModel(e.target.value)}
+          />
+        </Field>
+        <datalist id="transform-models">
+          {presetOf(transform.provider).models.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+      </div>
+      {!judgesUse && <ProviderCard name={transform.provider} step="transform" />}
+
+      <fieldset className="checks">
+        <legend className="field__label">{t('wizard.transform.languages')}</legend>
+        {(['ZH', 'LS'] as const).map((lang) => (
+          <label key={lang} className="check">
+            <input
+              type="checkbox"
+              data-testid={`language-${lang}`}
+              checked={transform.languages[lang]}
+              onChange={(e) => setLanguage(lang, e.target.checked)}
+            />
+            <span>
+              <strong>{lang}</strong> — {t(`wizard.transform.lang${lang}`)}
+            </span>
+          </label>
+        ))}
+        {err('transform.languages') && (
+          <p className="inline-error" role="alert">
+            {err('transform.languages')}
+          </p>
+        )}
+      </fieldset>
+
+      <details className="disclosure" open={hasCustomTemplates || templateErrors.some(Boolean) || undefined}>
+        <summary>{t('wizard.templates.title')}</summary>
+        <p className="hint">{t('wizard.templates.intro')}</p>
+        {TEMPLATE_KEYS.map((k, i) => (
+          <TemplateEditor key={k} field={k} error={templateErrors[i]} />
+        ))}
+      </details>
+
+      {otherIssues.map((i) => (
+        <p key={i.field + i.message} className="inline-error" role="alert">
+          <span className="mono">{i.field}</span>: {i.message}
+        </p>
+      ))}
+
+      <PromptPreviewPanel />
+    </section>
+  );
+}

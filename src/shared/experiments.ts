@@ -1,0 +1,149 @@
+// Experiment types that cross the doors (runner state, estimates, variants, judgments).
+import type {
+  FlaggedItem,
+  JudgeLsMetrics,
+  Language,
+  ProbeOrder,
+  QualityOrder,
+  TargetLanguage,
+  Winner,
+} from './judge-ls';
+
+export type ExperimentStatus = 'draft' | 'running' | 'paused' | 'cancelled' | 'finished' | 'failed';
+export type Phase = 'transform' | 'judge';
+
+export interface PhaseProgress {
+  total: number;
+  done: number;
+  failed: number;
+  cacheHits: number;
+  inFlight: number;
+  pending: number;
+}
+
+/** Live state of a run, pushed as `run.progress` roughly four times a second. */
+export interface ExperimentProgress {
+  experimentId: number;
+  status: ExperimentStatus;
+  phase: Phase | null;
+  /** Per phase, and per judge inside the judge phase (key: judge label). */
+  phases: Partial<Record<Phase, PhaseProgress>>;
+  judges: Record<string, PhaseProgress>;
+  callsPerMinute: number;
+  etaSeconds: number | null;
+  tokens: { input: number; output: number; cached: number };
+  costUsd: number;
+  failuresByReason: Record<string, number>;
+  /** Endpoints the run had to stop using, with the reason in plain words (bad key, quota…). */
+  pausedLanes: { endpoint: string; model: string; kind: string; reason: string }[];
+  message: string | null;
+  updatedAt: string;
+}
+
+export interface ExperimentSummary {
+  id: number;
+  name: string;
+  protocol: string;
+  datasetId: number;
+  datasetName: string;
+  status: ExperimentStatus;
+  judges: string[];
+  itemCount: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Done/total over every planned request, from the store (no live run needed). */
+  counts: { planned: number; done: number; failed: number };
+}
+
+export interface ExperimentDetail extends ExperimentSummary {
+  /** The validated config as stored (keys are never in it: only env var names). */
+  config: unknown;
+  /** Whether each provider's key is available to the core; never the key itself. */
+  keys: Record<string, 'set' | 'missing' | 'not_needed'>;
+}
+
+export interface EstimateRow {
+  role: 'transformer' | 'judge';
+  label: string;
+  provider: string;
+  model: string;
+  kind: 'transform' | 'quality' | 'tie_probe';
+  calls: number;
+  /** Calls whose answer is already stored: free. */
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  priced: boolean;
+}
+
+export interface CostEstimate {
+  rows: EstimateRow[];
+  calls: number;
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  unpricedModels: string[];
+  /** Wall time at the configured rate limits, in minutes (the slowest lane decides). */
+  minutesAtRateLimits: number;
+  /** Judge calls are estimated from the English texts until the variants exist. */
+  note: string;
+}
+
+export interface VariantView {
+  itemId: number;
+  sourceId: string;
+  subset: string | null;
+  language: TargetLanguage;
+  instruction: string;
+  output1: string;
+  output2: string;
+  manual: boolean;
+  /** Audit reasons for this variant (empty when clean). */
+  reasons: string[];
+}
+
+export interface JudgmentView {
+  judge: string;
+  itemId: number;
+  sourceId: string;
+  subset: string | null;
+  gold: 1 | 2;
+  kind: 'quality' | 'tie_probe';
+  language: Language | 'EN-ZH';
+  order: QualityOrder | ProbeOrder;
+  status: 'ok' | 'failed';
+  winner: Winner | null;
+  confidence: number | null;
+  reason: string | null;
+  /** For failed judgments: why, and the model's raw answer. */
+  failureReason: string | null;
+  rawText: string | null;
+  attempts: number;
+}
+
+export interface ExperimentResults {
+  metrics: JudgeLsMetrics;
+  flagged: FlaggedItem[];
+}
+
+export interface ExportResult {
+  dir: string;
+  files: string[];
+}
+
+export interface RenderedPromptView {
+  label: string;
+  system: string;
+  user: string;
+}
+
+export interface PromptPreview {
+  itemId: number;
+  sourceId: string;
+  /** One per target language. */
+  transform: RenderedPromptView[];
+  /** The English quality prompt (orig order) and, when tie probes are on, an en_zh probe with placeholder ZH text. */
+  judge: RenderedPromptView[];
+}
