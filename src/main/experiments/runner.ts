@@ -4,7 +4,8 @@ import type { ExperimentProgress, ExperimentStatus, Phase, PhaseProgress } from 
 import { judgeLsProtocol } from '../protocols/judge-ls';
 import type { KeyStore } from '../providers/config';
 import type { ChatRequestSpec, ChatResult } from '../providers/types';
-import { RequestEngine, type RequestEngineOptions } from '../queue/engine';
+import { modelLimitKey, RequestEngine, type RequestEngineOptions } from '../queue/engine';
+import type { LaneLimits } from '../queue/lane';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
 import { setExperimentStatus } from '../store/experiments';
@@ -133,6 +134,7 @@ export class ExperimentRun {
       providers: exp.providers,
       keys: this.deps.keys,
       prices: exp.prices,
+      modelLimits: modelLimitsOf(exp),
       ...this.deps.engine,
     });
     this.engine.on('progress', (p) => this.onEngineProgress(p));
@@ -213,6 +215,21 @@ export class ExperimentRun {
       pausedLanes: p.pausedLanes,
     });
   }
+}
+
+/** The transformer's and judges' own rpm/tpm/concurrency, which override their provider's for that model. */
+export function modelLimitsOf(exp: LoadedExperiment): Record<string, Partial<LaneLimits>> {
+  const out: Record<string, Partial<LaneLimits>> = {};
+  for (const e of [exp.config.transform, ...exp.config.judges]) {
+    const limits = Object.fromEntries(
+      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+    );
+    if (Object.keys(limits).length) {
+      const key = modelLimitKey(e.provider, e.model);
+      out[key] = { ...out[key], ...limits };
+    }
+  }
+  return out;
 }
 
 function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {

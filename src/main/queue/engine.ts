@@ -14,7 +14,7 @@ import {
   type Completion,
   type LedgerRow,
 } from '../store/ledger';
-import { Lane, laneKey, laneLimits } from './lane';
+import { Lane, laneKey, laneLimits, type LaneLimits } from './lane';
 import {
   emptyGroup,
   SlidingCounter,
@@ -44,6 +44,11 @@ export interface RequestEngineOptions {
   flushIntervalMs?: number;
   flushRows?: number;
   progressIntervalMs?: number;
+  /**
+   * Per-model limits that override the provider's (DESIGN.md section 7: a judge entry may
+   * override its endpoint's limits), keyed by `modelLimitKey(providerName, model)`.
+   */
+  modelLimits?: Record<string, Partial<LaneLimits>>;
   /** Adapter factory (tests and benchmarks pass the real ones; kept injectable for other kinds). */
   createAdapter?: (cfg: ProviderConfig, apiKey: string) => ChatAdapter;
 }
@@ -81,6 +86,14 @@ interface Unit {
   costUsd: number;
 }
 
+export function modelLimitKey(providerName: string, model: string): string {
+  return `${providerName}\u0000${model}`;
+}
+
+function definedOnly(o: Partial<LaneLimits> | undefined): Partial<LaneLimits> {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
+}
+
 const ZERO_USAGE = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
 /**
@@ -112,6 +125,7 @@ export class RequestEngine {
   private readonly responses = new Map<string, ChatRequestSpec['response']>();
 
   private run_: RunState | null = null;
+  private readonly modelLimits: Record<string, Partial<LaneLimits>>;
 
   constructor(opts: RequestEngineOptions) {
     this.db = opts.db;
@@ -126,6 +140,7 @@ export class RequestEngine {
     this.flushRows = opts.flushRows ?? 200;
     this.progressIntervalMs = opts.progressIntervalMs ?? 250;
     this.makeAdapter = opts.createAdapter ?? createAdapter;
+    this.modelLimits = opts.modelLimits ?? {};
     this.events.setMaxListeners(50);
     for (const [name, cfg] of Object.entries(this.providers)) this.endpointOf.set(name, endpointId(cfg));
   }
@@ -242,7 +257,9 @@ export class RequestEngine {
     if (!lane) {
       const name = this.providerNameFor(row.endpoint);
       const cfg = name === undefined ? undefined : this.providers[name];
-      lane = new Lane<Unit>(row.endpoint, row.model, cfg ? laneLimits(cfg) : { concurrency: 1 }, this.now());
+      const override = name === undefined ? undefined : this.modelLimits[modelLimitKey(name, row.model)];
+      const limits = cfg ? { ...laneLimits(cfg), ...definedOnly(override) } : { concurrency: 1 };
+      lane = new Lane<Unit>(row.endpoint, row.model, limits, this.now());
       this.lanes.set(key, lane);
       if (name !== undefined && cfg) this.laneProvider.set(lane, { name, cfg });
     }
