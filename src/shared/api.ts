@@ -86,6 +86,8 @@ export interface ApiMethods {
     };
     result: { fileName: string; mime: string; contentBase64: string };
   };
+  /** The protocol's default prompt templates, flattened (languageRulesZH/LS), so editors can start from them. */
+  'protocols.defaults': { params: { protocol: 'judge-ls' }; result: { templates: Record<string, string> } };
   /** Whether keys can be stored in the app, and which names have one. Never a key. */
   'keys.status': { params: void; result: { managed: boolean; stored: string[]; warning: string | null } };
   /** Stores a key (desktop only) under its environment-variable name; it never comes back. */
@@ -159,6 +161,7 @@ export const METHOD_NAMES = [
   'experiments.exportFile',
   'providers.keyStatus',
   'providers.testConnection',
+  'protocols.defaults',
   'keys.status',
   'keys.set',
   'keys.delete',

@@ -18,6 +18,7 @@ import { paramSchemas } from './schemas';
 import { APP_VERSION } from './version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
 import { EnvOnlyKeyStore, type ManagedKeyStore } from './key-store';
+import { DEFAULT_TEMPLATES } from '../protocols/judge-ls/prompts';
 
 export interface CoreOptions {
   dataDir: string;
@@ -157,6 +158,12 @@ export class Core {
       'experiments.previewPrompts': ({ config, itemId }) => ex.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.exportFile(p),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
+      'protocols.defaults': () => {
+        const { languageRules, ...rest } = DEFAULT_TEMPLATES;
+        return {
+          templates: { ...rest, languageRulesZH: languageRules.ZH, languageRulesLS: languageRules.LS },
+        };
+      },
       'keys.status': () => this.keys.status(),
       'keys.set': ({ name, value }) => {
         this.keys.set(name, value);

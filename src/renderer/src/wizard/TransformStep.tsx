@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { getApi } from '../api';
 import { Field } from '../components/Field';
 import {
   ALLOWED_PLACEHOLDERS,
@@ -21,7 +23,31 @@ function placeholderList(field: TemplateKey): string {
   return list.map((p) => `{{${p}}}${REQUIRED_PLACEHOLDERS[field].includes(p) ? '*' : ''}`).join(', ');
 }
 
-function TemplateEditor({ field, error }: { field: TemplateKey; error?: string }) {
+/** The protocol's default templates, fetched once, so the editors start from the real text. */
+function useDefaultTemplates(): Record<string, string> {
+  const [defaults, setDefaults] = useState<Record<string, string>>({});
+  useEffect(() => {
+    let live = true;
+    getApi()
+      .call('protocols.defaults', { protocol: 'judge-ls' })
+      .then((r) => live && setDefaults(r.templates))
+      .catch(() => live && setDefaults({}));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return defaults;
+}
+
+function TemplateEditor({
+  field,
+  error,
+  fallback,
+}: {
+  field: TemplateKey;
+  error?: string;
+  fallback?: string;
+}) {
   const { t } = useTranslation();
   const value = useWizard((s) => s.draft.templates[field]);
   const setTemplate = useWizard((s) => s.setTemplate);
@@ -35,11 +61,17 @@ function TemplateEditor({ field, error }: { field: TemplateKey; error?: string }
       >
         <textarea
           data-testid={`template-${field}`}
-          rows={custom ? 8 : 2}
+          rows={custom || fallback ? 8 : 2}
           className="mono"
-          value={value ?? ''}
+          value={value ?? fallback ?? ''}
           placeholder={t('wizard.templates.placeholder', { placeholders: placeholderList(field) })}
-          onChange={(e) => setTemplate(field, e.target.value === '' ? undefined : e.target.value)}
+          // Text equal to the default is the default: only real edits are sent with the config.
+          onChange={(e) =>
+            setTemplate(
+              field,
+              e.target.value === '' || e.target.value === fallback ? undefined : e.target.value,
+            )
+          }
         />
       </Field>
       {custom && (
@@ -57,6 +89,7 @@ function TemplateEditor({ field, error }: { field: TemplateKey; error?: string }
 
 export function TransformStep() {
   const { t } = useTranslation();
+  const defaults = useDefaultTemplates();
   const transform = useWizard((s) => s.draft.transform);
   const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === s.draft.transform.provider));
   const hasCustomTemplates = useWizard((s) => Object.keys(s.draft.templates).length > 0);
@@ -134,7 +167,7 @@ export function TransformStep() {
         <summary>{t('wizard.templates.title')}</summary>
         <p className="hint">{t('wizard.templates.intro')}</p>
         {TEMPLATE_KEYS.map((k, i) => (
-          <TemplateEditor key={k} field={k} error={templateErrors[i]} />
+          <TemplateEditor key={k} field={k} error={templateErrors[i]} fallback={defaults[k]} />
         ))}
       </details>
 
