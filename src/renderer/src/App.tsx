@@ -5,11 +5,12 @@ import { DatasetPage } from './pages/DatasetPage';
 import { DatasetsPage } from './pages/DatasetsPage';
 import { ExperimentsPage } from './pages/ExperimentsPage';
 import { ItemPage } from './pages/ItemPage';
-import { FlipsSlot, ResultsSlot } from './pages/slots';
+import { FlipBrowserPage } from './results/FlipBrowserPage';
+import { ResultsPage } from './results/ResultsPage';
 import { RunPage } from './run/RunPage';
 import { VariantsPage } from './variants/VariantsPage';
 import { NewExperimentPage } from './wizard/NewExperimentPage';
-import { useRoute } from './stores/route';
+import { navigate, useRoute } from './stores/route';
 
 function NotFound() {
   const { t } = useTranslation();
@@ -68,14 +69,24 @@ export function App() {
         <VariantsPage key={route.experimentId} experimentId={route.experimentId} itemId={route.itemId} />
       );
       break;
-    // --- Results dashboard and flip browser: the lead swaps in the real pages here. ---
     case 'results':
-      page = <ResultsSlot experimentId={route.experimentId} excludeFlagged={route.excludeFlagged} />;
+      page = (
+        <ResultsPage
+          experimentId={route.experimentId}
+          excludeFlagged={!!route.excludeFlagged}
+          onNavigate={(r) => navigate(r)}
+        />
+      );
       break;
     case 'flips':
-      page = <FlipsSlot experimentId={route.experimentId} query={route.query} />;
+      page = (
+        <FlipBrowserPage
+          experimentId={route.experimentId}
+          query={route.query}
+          onNavigate={(r) => navigate(r)}
+        />
+      );
       break;
-    // --- end of the results slots ---
     case 'not-found':
       page = <NotFound />;
       break;

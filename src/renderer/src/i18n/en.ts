@@ -451,10 +451,6 @@ export const en = {
     noneFlagged: 'No item was flagged by the automatic check.',
     toRun: 'Go to the run',
   },
-  slots: {
-    unavailable: 'This page is not part of this build yet.',
-    backToRun: 'Back to the run',
-  },
 };
 
 /** The shape every language must provide: same keys, any strings. */

@@ -445,8 +445,4 @@ export const zh: Messages = {
     noneFlagged: '自动检查没有标记任何条目。',
     toRun: '前往运行页面',
   },
-  slots: {
-    unavailable: '此版本尚未包含这个页面。',
-    backToRun: '返回运行页面',
-  },
 };

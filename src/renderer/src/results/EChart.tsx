@@ -1,0 +1,84 @@
+import { BarChart, CustomChart, HeatmapChart } from 'echarts/charts';
+import {
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapContinuousComponent,
+} from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { useEffect, useRef, useState } from 'react';
+import type { ChartParams, FigureSpec } from './charts';
+
+// Only what the figures use, and the SVG renderer: crisp at any zoom, and it draws in jsdom.
+echarts.use([
+  BarChart,
+  CustomChart,
+  HeatmapChart,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapContinuousComponent,
+  SVGRenderer,
+]);
+
+interface EChartProps {
+  spec: FigureSpec;
+  onClick?: (params: ChartParams) => void;
+  label: string;
+}
+
+/**
+ * One figure at its export size (the exported file looks the same), scrolling when the card is
+ * narrower. A chart is drawn once it comes near the viewport: the dashboard has eight of them.
+ */
+export function EChart({ spec, onClick, label }: EChartProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const onClickRef = useRef(onClick);
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    onClickRef.current = onClick;
+  }, [onClick]);
+
+  useEffect(() => {
+    if (near) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '400px' },
+    );
+    observer.observe(ref.current!);
+    return () => observer.disconnect();
+  }, [near]);
+
+  useEffect(() => {
+    if (!near) return;
+    const el = ref.current!;
+    const chart = echarts.init(el, null, { renderer: 'svg', width: spec.width, height: spec.height });
+    chart.on('click', (p) => onClickRef.current?.(p as ChartParams));
+    return () => chart.dispose();
+  }, [near, spec.width, spec.height]);
+
+  useEffect(() => {
+    if (near) echarts.getInstanceByDom(ref.current!)?.setOption(spec.option, { notMerge: true });
+  }, [near, spec]);
+
+  return (
+    <div className="results-chart__scroll">
+      <div
+        ref={ref}
+        className={`results-chart__canvas${onClick ? ' results-chart__canvas--clickable' : ''}`}
+        role="img"
+        aria-label={label}
+        data-figure={spec.id}
+        data-drawn={near}
+        style={{ width: spec.width, height: spec.height }}
+      />
+    </div>
+  );
+}

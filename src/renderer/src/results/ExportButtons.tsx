@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ParamsOf } from '../../../shared/api';
+import { getApi, toApiError } from '../api';
+import { downloadBase64 } from './download';
+import './i18n';
+
+type Target = ParamsOf<'experiments.exportFile'>['target'];
+
+interface ExportButtonsProps {
+  experimentId: number;
+  sensitivity: boolean;
+  targets: { label: string; target: Target }[];
+  /** What is being exported, for screen readers ("Export Quality as CSV"). */
+  what: string;
+}
+
+/** One button per format; the core writes the file, the browser saves it. */
+export function ExportButtons({ experimentId, sensitivity, targets, what }: ExportButtonsProps) {
+  const { t } = useTranslation('results');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (label: string, target: Target) => {
+    setBusy(label);
+    setError(null);
+    try {
+      const file = await getApi().call('experiments.exportFile', { experimentId, target, sensitivity });
+      downloadBase64(file);
+    } catch (err) {
+      setError(toApiError(err).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="results-export">
+      {targets.map(({ label, target }) => (
+        <button
+          key={label}
+          type="button"
+          className="btn btn--small"
+          disabled={busy !== null}
+          aria-label={t('export.as', { what, format: label })}
+          onClick={() => void run(label, target)}
+        >
+          {busy === label ? t('export.busy') : label}
+        </button>
+      ))}
+      {error && (
+        <span className="inline-error results-export__error" role="alert">
+          {t('export.failed', { message: error })}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,324 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { FlipDetail } from './FlipDetail';
+import { FlipList } from './FlipList';
+import { COMPARISONS, FLIP_TYPES, filterFlips, type Flip } from './flips';
+import {
+  filterFromQuery,
+  matchesSelection,
+  selectionFromQuery,
+  withFilter,
+  withSelection,
+  type FlipQuery,
+} from './query';
+import type { Navigate } from './routes';
+import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
+import './i18n';
+import './results.css';
+
+interface FlipBrowserPageProps {
+  experimentId: number;
+  query: Record<string, string>;
+  onNavigate: Navigate;
+}
+
+const SEARCH_DEBOUNCE_MS = 250;
+/** Option value for "no subset"; '' is "all subsets". */
+const NO_SUBSET = '\u0000none';
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return (
+    !!el &&
+    (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable)
+  );
+}
+
+export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowserPageProps) {
+  const { t } = useTranslation('results');
+  const { data, error, reload } = useFlipData(experimentId);
+  const filter = useMemo(() => filterFromQuery(query), [query]);
+  const selection = useMemo(() => selectionFromQuery(query), [query]);
+  const textMatches = useTextMatches(data?.datasetId ?? null, filter.q ?? '');
+
+  const flagged = data?.flagged;
+  const flagSet = useMemo(() => new Set(flagged?.keys() ?? []), [flagged]);
+  const visible = useMemo(
+    () =>
+      data
+        ? filterFlips(
+            data.flips,
+            filter,
+            { flagged: flagSet, textMatches },
+            filter.q ? data.haystacks() : undefined,
+          )
+        : [],
+    [data, filter, flagSet, textMatches],
+  );
+  const selectedIndex = useMemo(
+    () => (selection ? visible.findIndex((f) => matchesSelection(f, selection)) : -1),
+    [visible, selection],
+  );
+  const selected: Flip | null = selectedIndex >= 0 ? visible[selectedIndex] : null;
+
+  const [activeIndex, setActiveIndex] = useState(0);
+  // The list's cursor follows the opened flip, so Esc comes back to the row that was open.
+  useEffect(() => {
+    if (selectedIndex >= 0) setActiveIndex(selectedIndex);
+  }, [selectedIndex]);
+  const cursor = Math.min(activeIndex, Math.max(0, visible.length - 1));
+
+  const go = (q: FlipQuery) => onNavigate({ name: 'flips', experimentId, query: q });
+  const open = (f: Flip | null) => go(withSelection(query, f, filter));
+  const setFilter = (change: Parameters<typeof withFilter>[1]) => {
+    setActiveIndex(0);
+    go(withFilter(query, change));
+  };
+
+  // Typing is local; the URL (and the filtering) follows once typing pauses.
+  const [search, setSearch] = useState(filter.q ?? '');
+  const lastSent = useRef(filter.q ?? '');
+  useEffect(() => {
+    if ((filter.q ?? '') !== lastSent.current) {
+      lastSent.current = filter.q ?? '';
+      setSearch(filter.q ?? '');
+    }
+  }, [filter.q]);
+  const latest = useRef({ query, go });
+  useEffect(() => {
+    latest.current = { query, go };
+  });
+  useEffect(() => {
+    if (search === lastSent.current) return;
+    const timer = setTimeout(() => {
+      lastSent.current = search;
+      setActiveIndex(0);
+      latest.current.go(withFilter(latest.current.query, { q: search || undefined }));
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  // j/k step, o opens, Esc goes back: in the list they move the cursor, in the item view the item.
+  const keyState = useRef({ visible, cursor, selectedIndex, open });
+  useEffect(() => {
+    keyState.current = { visible, cursor, selectedIndex, open };
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      const s = keyState.current;
+      const inItem = s.selectedIndex >= 0;
+      const step = (d: number) => {
+        const from = inItem ? s.selectedIndex : s.cursor;
+        const to = Math.max(0, Math.min(s.visible.length - 1, from + d));
+        if (inItem) {
+          if (to !== from) s.open(s.visible[to]);
+        } else setActiveIndex(to);
+      };
+      if (e.key === 'j') step(1);
+      else if (e.key === 'k') step(-1);
+      else if (e.key === 'o' && !inItem && s.visible[s.cursor]) s.open(s.visible[s.cursor]);
+      else if (e.key === 'Escape' && inItem) s.open(null);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const texts = useItemTexts(experimentId, selected?.itemId ?? null);
+  // One scan when an item opens (a few ms for 200,000 judgments) rather than an index built up front.
+  const selectedItemId = selected?.itemId ?? null;
+  const itemJudgments = useMemo(
+    () => (data && selectedItemId !== null ? data.judgments.filter((j) => j.itemId === selectedItemId) : []),
+    [data, selectedItemId],
+  );
+
+  const judges = useMemo(() => [...new Set(data?.judgments.map((j) => j.judge) ?? [])], [data]);
+  const subsets = useMemo(() => {
+    const set = new Set(data?.judgments.map((j) => j.subset ?? '') ?? []);
+    return [...set].sort((a, b) => a.localeCompare(b));
+  }, [data]);
+
+  const header = (
+    <>
+      <nav className="breadcrumb" aria-label="breadcrumb">
+        <a
+          href="#"
+          onClick={(e) => {
+            e.preventDefault();
+            onNavigate({ name: 'results', experimentId, excludeFlagged: filter.flagged === 'no' });
+          }}
+        >
+          {t('title')}
+        </a>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{t('flips.title')}</span>
+      </nav>
+      <header className="page__header page__header--compact">
+        <div>
+          <h1 className="page__title">{t('flips.title')}</h1>
+          <p className="page__intro">{t('flips.intro')}</p>
+        </div>
+      </header>
+    </>
+  );
+
+  if (error && !data) {
+    return (
+      <div className="page results-page">
+        {header}
+        <ErrorPanel title={t('flips.loadFailed')} error={error} onRetry={reload} />
+      </div>
+    );
+  }
+  if (!data) {
+    return (
+      <div className="page results-page">
+        {header}
+        <p className="empty-note" role="status">
+          {t('loading')}
+        </p>
+      </div>
+    );
+  }
+
+  if (selected) {
+    return (
+      <div className="page results-page">
+        {header}
+        <FlipDetail
+          flip={selected}
+          itemJudgments={itemJudgments}
+          item={texts.item}
+          variant={texts.variant(selected.target)}
+          variantsLoaded={texts.variantsLoaded}
+          flaggedReasons={data.flagged.get(selected.sourceId)}
+          index={selectedIndex}
+          total={visible.length}
+          error={texts.error}
+          onBack={() => open(null)}
+          onPrevious={selectedIndex > 0 ? () => open(visible[selectedIndex - 1]) : undefined}
+          onNext={selectedIndex < visible.length - 1 ? () => open(visible[selectedIndex + 1]) : undefined}
+        />
+      </div>
+    );
+  }
+
+  const subsetValue = filter.subset === undefined ? '' : filter.subset === '' ? NO_SUBSET : filter.subset;
+  return (
+    <div className="page page--fill results-page flip-browser" data-testid="flip-browser">
+      {header}
+      <div className="filter-bar">
+        <label className="field">
+          <span className="field__label">{t('flips.col.judge')}</span>
+          <select
+            data-testid="filter-judge"
+            value={filter.judge ?? ''}
+            onChange={(e) => setFilter({ judge: e.target.value || undefined })}
+          >
+            <option value="">{t('flips.all')}</option>
+            {judges.map((j) => (
+              <option key={j} value={j}>
+                {j}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">{t('flips.col.comparison')}</span>
+          <select
+            data-testid="filter-comparison"
+            value={filter.comparison ?? ''}
+            onChange={(e) => setFilter({ comparison: e.target.value || undefined })}
+          >
+            <option value="">{t('flips.all')}</option>
+            {COMPARISONS.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">{t('flips.col.subset')}</span>
+          <select
+            data-testid="filter-subset"
+            value={subsetValue}
+            onChange={(e) => {
+              const v = e.target.value;
+              setFilter({ subset: v === '' ? undefined : v === NO_SUBSET ? '' : v });
+            }}
+          >
+            <option value="">{t('flips.all')}</option>
+            {subsets.map((s) => (
+              <option key={s} value={s === '' ? NO_SUBSET : s}>
+                {s || t('flips.noSubset')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">{t('flips.col.type')}</span>
+          <select
+            data-testid="filter-type"
+            value={filter.type ?? ''}
+            onChange={(e) => setFilter({ type: e.target.value || undefined })}
+          >
+            <option value="">{t('flips.all')}</option>
+            {FLIP_TYPES.map((ft) => (
+              <option key={ft} value={ft}>
+                {t(`flipType.${ft}`)}
+              </option>
+            ))}
+            <option value="correctness">{t('flipType.correctness')}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">{t('flips.flagged')}</span>
+          <select
+            data-testid="filter-flagged"
+            value={filter.flagged ?? ''}
+            onChange={(e) => setFilter({ flagged: e.target.value || undefined })}
+          >
+            <option value="">{t('flips.all')}</option>
+            <option value="no">{t('flips.flaggedNo')}</option>
+            <option value="yes">{t('flips.flaggedYes')}</option>
+          </select>
+        </label>
+        <label className="field field--grow">
+          <span className="field__label">{t('flips.search')}</span>
+          <input
+            type="search"
+            data-testid="flip-search"
+            value={search}
+            placeholder={t('flips.searchPlaceholder')}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </label>
+        <span className="filter-bar__count" data-testid="flip-count" aria-live="polite">
+          {t('flips.count', { count: visible.length, total: data.flips.length })}
+        </span>
+      </div>
+      <p className="hint">{t('flips.keysHint')}</p>
+      {selection && selectedIndex < 0 && <p className="hint">{t('flips.selectionGone')}</p>}
+      {data.flips.length === 0 ? (
+        <p className="empty-note" data-testid="flips-empty">
+          {data.judgments.length === 0 ? t('flips.noJudgments') : t('flips.none')}
+        </p>
+      ) : visible.length === 0 ? (
+        <p className="empty-note">{t('flips.noMatches')}</p>
+      ) : (
+        <FlipList
+          flips={visible}
+          flagged={data.flagged}
+          activeIndex={cursor}
+          onActiveIndexChange={setActiveIndex}
+          onOpen={open}
+          label={t('flips.title')}
+        />
+      )}
+    </div>
+  );
+}

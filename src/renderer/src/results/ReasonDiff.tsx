@@ -1,0 +1,41 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { diffReasons } from './reason-diff';
+import './i18n';
+
+interface ReasonDiffProps {
+  before: string;
+  after: string;
+  beforeLabel: string;
+  afterLabel: string;
+}
+
+/** The two reasons as one text: removed words struck through, added ones underlined. Text only, never HTML. */
+export function ReasonDiff({ before, after, beforeLabel, afterLabel }: ReasonDiffProps) {
+  const { t } = useTranslation('results');
+  const { mode, parts } = useMemo(() => diffReasons(before, after), [before, after]);
+  return (
+    <section className="reason-diff" data-testid="reason-diff" data-mode={mode}>
+      <h3 className="section-title">{t('detail.reasonDiff')}</h3>
+      <p className="hint">
+        <del className="diff-removed">{beforeLabel}</del> <ins className="diff-added">{afterLabel}</ins> ·{' '}
+        {mode === 'chars' ? t('detail.diffChars') : t('detail.diffWords')}
+      </p>
+      <p className="reason-diff__text text">
+        {parts.map((p, i) =>
+          p.kind === 'added' ? (
+            <ins key={i} className="diff-added" data-testid="diff-added">
+              {p.text}
+            </ins>
+          ) : p.kind === 'removed' ? (
+            <del key={i} className="diff-removed" data-testid="diff-removed">
+              {p.text}
+            </del>
+          ) : (
+            <span key={i}>{p.text}</span>
+          ),
+        )}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatValue, sortRows, type ColumnSpec, type Row, type SortDirection } from './tables';
+import './i18n';
+
+interface SortableTableProps {
+  columns: ColumnSpec[];
+  rows: Row[];
+  footer?: Row[];
+  caption: string;
+  /** An extra cell at the end of each row (e.g. a link to the flips behind it). */
+  rowAction?: (row: Row) => ReactNode;
+  actionHeader?: string;
+  testId?: string;
+}
+
+/** A metrics table: click a header to sort by it, again to reverse; the original order is kept for ties. */
+export function SortableTable({
+  columns,
+  rows,
+  footer,
+  caption,
+  rowAction,
+  actionHeader,
+  testId,
+}: SortableTableProps) {
+  const { t } = useTranslation('results');
+  const [sort, setSort] = useState<{ key: string; dir: SortDirection } | null>(null);
+  const sorted = useMemo(() => {
+    const column = sort && columns.find((c) => c.key === sort.key);
+    return column ? sortRows(rows, column, sort.dir) : rows;
+  }, [rows, columns, sort]);
+
+  const toggle = (key: string) =>
+    setSort((s) => (s?.key === key ? { key, dir: s.dir === 'asc' ? 'desc' : 'asc' } : { key, dir: 'asc' }));
+
+  const cellClass = (c: ColumnSpec) => (c.kind === 'text' ? 'results-table__text' : 'num nowrap');
+
+  return (
+    <div className="results-table__scroll">
+      <table className="results-table" data-testid={testId}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => {
+              const active = sort?.key === c.key;
+              return (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.kind === 'text' ? '' : 'num'}
+                  aria-sort={active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+                >
+                  <button type="button" className="results-table__sort" onClick={() => toggle(c.key)}>
+                    {t(`col.${c.header}`)}
+                    <span className="results-table__arrow" aria-hidden="true">
+                      {active ? (sort!.dir === 'asc' ? '▲' : '▼') : '↕'}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+            {rowAction && (
+              <th scope="col">
+                <span className="visually-hidden">{actionHeader}</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((row, i) => (
+            <tr key={i} data-testid="results-row">
+              {columns.map((c) => (
+                <td key={c.key} className={cellClass(c)}>
+                  {formatValue(c.kind, row[c.key])}
+                </td>
+              ))}
+              {rowAction && <td className="nowrap">{rowAction(row)}</td>}
+            </tr>
+          ))}
+          {sorted.length === 0 && (
+            <tr>
+              <td colSpan={columns.length + (rowAction ? 1 : 0)} className="results-table__none">
+                {t('noRows')}
+              </td>
+            </tr>
+          )}
+        </tbody>
+        {footer && footer.length > 0 && (
+          <tfoot>
+            {footer.map((row, i) => (
+              <tr key={i}>
+                {columns.map((c, ci) => (
+                  <td key={c.key} className={cellClass(c)}>
+                    {ci === 0 ? t('total') : formatValue(c.kind, row[c.key])}
+                  </td>
+                ))}
+                {rowAction && <td />}
+              </tr>
+            ))}
+          </tfoot>
+        )}
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import { useTranslation } from 'react-i18next';
+import type { JudgmentView } from '../../../shared/experiments';
+import { choiceOf, type Flip } from './flips';
+import './i18n';
+
+const COLUMNS = [
+  { kind: 'quality', language: 'EN', order: 'orig' },
+  { kind: 'quality', language: 'EN', order: 'swap' },
+  { kind: 'quality', language: 'ZH', order: 'orig' },
+  { kind: 'quality', language: 'ZH', order: 'swap' },
+  { kind: 'quality', language: 'LS', order: 'orig' },
+  { kind: 'quality', language: 'LS', order: 'swap' },
+  { kind: 'tie_probe', language: 'EN-ZH', order: 'en_zh' },
+  { kind: 'tie_probe', language: 'EN-ZH', order: 'zh_en' },
+] as const;
+
+/** A tie probe's winner as the language it preferred (en_zh: A is English; zh_en: A is Chinese). */
+function probeText(j: JudgmentView): string {
+  if (j.winner === 'tie') return 'tie';
+  const aIsEnglish = j.order === 'en_zh';
+  return (j.winner === 'A') === aIsEnglish ? 'EN' : 'ZH';
+}
+
+interface CellView {
+  text: string;
+  tone: 'right' | 'wrong' | 'tie' | 'failed' | 'none';
+  title: string;
+}
+
+function cell(j: JudgmentView | undefined, failedText: string): CellView {
+  if (!j) return { text: '–', tone: 'none', title: '' };
+  if (j.status !== 'ok' || !j.winner) {
+    return { text: failedText, tone: 'failed', title: j.failureReason ?? '' };
+  }
+  const title = [j.winner && `${j.winner}`, j.confidence !== null ? `${j.confidence}` : '', j.reason ?? '']
+    .filter(Boolean)
+    .join(' · ');
+  if (j.kind === 'tie_probe') {
+    const text = probeText(j);
+    return { text, tone: text === 'tie' ? 'tie' : 'none', title };
+  }
+  const c = choiceOf(j);
+  if (c === 'tie') return { text: 'tie', tone: 'tie', title };
+  return { text: String(c), tone: c === j.gold ? 'right' : 'wrong', title };
+}
+
+/** Every verdict on this item by every judge, one row per judge; the open flip's two cells outlined. */
+export function VerdictGrid({ judgments, flip }: { judgments: JudgmentView[]; flip: Flip }) {
+  const { t } = useTranslation('results');
+  const judges = [...new Set(judgments.map((j) => j.judge))];
+  const find = (judge: string, c: (typeof COLUMNS)[number]) =>
+    judgments.find(
+      (j) => j.judge === judge && j.kind === c.kind && j.language === c.language && j.order === c.order,
+    );
+  const current = (judge: string, c: (typeof COLUMNS)[number]) =>
+    judge === flip.judge &&
+    c.kind === 'quality' &&
+    c.order === flip.order &&
+    (c.language === 'EN' || c.language === flip.target);
+  return (
+    <section className="verdict-grid" aria-labelledby="verdict-grid-title">
+      <h3 id="verdict-grid-title" className="section-title">
+        {t('detail.allVerdicts')}
+      </h3>
+      <p className="hint">{t('detail.gridHint')}</p>
+      <div className="verdict-grid__scroll">
+        <table className="verdict-grid__table" data-testid="verdict-grid">
+          <thead>
+            <tr>
+              <th scope="col">{t('flips.col.judge')}</th>
+              {COLUMNS.map((c) => (
+                <th key={`${c.language}-${c.order}`} scope="col" className="nowrap">
+                  {c.kind === 'quality' ? `${c.language} ${t(`order.${c.order}`)}` : t(`probe.${c.order}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {judges.map((judge) => (
+              <tr key={judge}>
+                <th scope="row" className="ellipsis verdict-grid__judge" title={judge}>
+                  {judge}
+                </th>
+                {COLUMNS.map((c) => {
+                  const v = cell(find(judge, c), t('detail.failed'));
+                  return (
+                    <td
+                      key={`${c.language}-${c.order}`}
+                      title={v.title}
+                      className={`verdict-cell verdict-cell--${v.tone}${current(judge, c) ? ' verdict-cell--current' : ''}`}
+                    >
+                      {v.text}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+// The dashboard's figures: the export's own ECharts options (src/main/export/chart-options.ts has
+// no Node imports), so the app shows exactly the exported figures, plus what only the app needs:
+// tooltips with n and the 95% CI, and clicks that open the flips behind a bar or a cell.
+import type { EChartsOption } from 'echarts';
+import type { CI, Comparison, JudgeLsMetrics, Language } from '../../../shared/judge-ls';
+import { buildFigureSpecs, type FigureSpec } from '../../../main/export/chart-options';
+import { formatCi, formatInt, formatP, formatPercent, formatPoints } from './format';
+import { COMPARISONS } from './flips';
+
+export type { FigureSpec };
+
+const LANGS: Language[] = ['EN', 'ZH', 'LS'];
+
+/** What a click on a chart asks for: the flips of one judge and comparison (and subset). */
+export interface FlipTarget {
+  judge: string;
+  comparison: Comparison;
+  subset?: string;
+  type?: 'correctness';
+}
+
+/** The parts of an ECharts event or tooltip parameter this module reads. */
+export interface ChartParams {
+  componentType?: string;
+  seriesType?: string;
+  seriesName?: string;
+  seriesIndex?: number;
+  name?: string;
+  value?: unknown;
+}
+
+/** Words in tooltips, in the UI language. */
+export interface TooltipLabels {
+  points: string;
+  flip: string;
+  correctnessFlip: string;
+  enWins: string;
+  tie: string;
+  zhWins: string;
+}
+
+export const ENGLISH_TOOLTIP_LABELS: TooltipLabels = {
+  points: 'points',
+  flip: 'flip',
+  correctnessFlip: 'correctness flip',
+  enWins: 'EN wins',
+  tie: 'Tie',
+  zhWins: 'ZH wins',
+};
+
+export const CLICKABLE_FIGURES = new Set(['flip_rates', 'subset_flip_heatmap']);
+
+const ciText = (v: number | null | undefined, ci: CI | null | undefined) =>
+  `${formatPercent(v)} ${ci ? formatCi(ci) : ''}`.trim();
+const nText = (n: number | null | undefined) => `n = ${formatInt(n)}`;
+const pText = (p: number) => {
+  const s = formatP(p);
+  return s.startsWith('<') ? `p ${s}` : `p = ${s}`;
+};
+
+function axisData(option: EChartsOption, axis: 'xAxis' | 'yAxis', index: number): string[] {
+  const a = option[axis];
+  const one = (Array.isArray(a) ? a[index] : a) as { data?: unknown[] } | undefined;
+  return (one?.data ?? []).map(String);
+}
+
+/** Heatmap cell → (judge, subset, column) via the option's own axes. */
+function heatmapCell(spec: FigureSpec, p: ChartParams) {
+  const v = p.value as [number, number, number | null] | undefined;
+  if (!Array.isArray(v) || p.seriesIndex === undefined || !p.seriesName) return null;
+  const column = axisData(spec.option, 'xAxis', p.seriesIndex)[v[0]];
+  const subset = axisData(spec.option, 'yAxis', p.seriesIndex)[v[1]];
+  if (column === undefined || subset === undefined) return null;
+  return { judge: p.seriesName, subset, column };
+}
+
+/** The lines of a tooltip, as text: the judge (or cell) first, then one line per value with n and CI. */
+export function tooltipLines(
+  spec: FigureSpec,
+  metrics: JudgeLsMetrics,
+  params: ChartParams | ChartParams[],
+  labels: TooltipLabels = ENGLISH_TOOLTIP_LABELS,
+): string[] {
+  const first = Array.isArray(params) ? params[0] : params;
+  if (!first) return [];
+  const judge = first.name ?? '';
+  const q = (l: Language) => metrics.quality.find((r) => r.judge === judge && r.language === l);
+  switch (spec.id) {
+    case 'accuracy_by_language':
+    case 'accuracy_by_language_tie_half': {
+      const strict = spec.id === 'accuracy_by_language';
+      return [
+        judge,
+        ...LANGS.flatMap((l) => {
+          const r = q(l);
+          if (!r) return [];
+          const v = strict ? r.accuracy_strict : r.accuracy_tie_half;
+          const ci = strict ? r.accuracy_strict_ci : r.accuracy_tie_half_ci;
+          return [`${l}: ${ciText(v, ci)} · ${nText(r.n)}`];
+        }),
+      ];
+    }
+    case 'accuracy_drop': {
+      const en = q('EN');
+      return [
+        judge,
+        ...(['ZH', 'LS'] as const).flatMap((l) => {
+          const r = q(l);
+          if (!r || !en) return [];
+          return [
+            `${l} − EN: ${formatPoints(r.accuracy_strict - en.accuracy_strict)} ${labels.points}`,
+            `  EN ${ciText(en.accuracy_strict, en.accuracy_strict_ci)} · ${nText(en.n)}`,
+            `  ${l} ${ciText(r.accuracy_strict, r.accuracy_strict_ci)} · ${nText(r.n)}`,
+          ];
+        }),
+      ];
+    }
+    case 'flip_rates':
+      return [
+        judge,
+        ...COMPARISONS.flatMap((c) => {
+          const r = metrics.language_invariance.find((x) => x.judge === judge && x.comparison === c);
+          if (!r) return [];
+          return [
+            `${c} · ${nText(r.n)}`,
+            `  ${labels.flip} ${ciText(r.flip_rate, r.flip_rate_ci)}`,
+            `  ${labels.correctnessFlip} ${ciText(r.correctness_flip_rate, r.correctness_flip_rate_ci)}`,
+          ];
+        }),
+      ];
+    case 'position_inconsistency':
+      return [
+        judge,
+        ...LANGS.flatMap((l) => {
+          const r = metrics.position.find((x) => x.judge === judge && x.language === l);
+          return r ? [`${l}: ${ciText(r.inconsistency_rate, r.inconsistency_rate_ci)} · ${nText(r.n)}`] : [];
+        }),
+      ];
+    case 'tie_probe_preference': {
+      const r = metrics.tie_probe.find((x) => x.judge === judge);
+      if (!r) return [judge];
+      return [
+        `${judge} · ${nText(r.n)}`,
+        `${labels.enWins}: ${ciText(r.en_win_rate, r.en_win_rate_ci)} (${formatInt(r.en_wins)})`,
+        `${labels.tie}: ${ciText(r.tie_rate, r.tie_rate_ci)} (${formatInt(r.ties)})`,
+        `${labels.zhWins}: ${ciText(r.zh_win_rate, r.zh_win_rate_ci)} (${formatInt(r.zh_wins)})`,
+        pText(r.binomial_p),
+      ];
+    }
+    case 'subset_quality_heatmap': {
+      const cell = heatmapCell(spec, first);
+      if (!cell) return [];
+      const r = metrics.subset_quality.find(
+        (x) => x.judge === cell.judge && x.subset === cell.subset && x.language === cell.column,
+      );
+      return [
+        `${cell.judge} · ${cell.subset} · ${cell.column}`,
+        r ? `${ciText(r.accuracy_tie_half, r.accuracy_tie_half_ci)} · ${nText(r.n)}` : '–',
+      ];
+    }
+    case 'subset_flip_heatmap': {
+      const cell = heatmapCell(spec, first);
+      if (!cell) return [];
+      const r = metrics.subset_flip.find(
+        (x) => x.judge === cell.judge && x.subset === cell.subset && x.comparison === cell.column,
+      );
+      return [
+        `${cell.judge} · ${cell.subset} · ${cell.column}`,
+        r ? `${ciText(r.flip_rate, r.flip_rate_ci)} · ${nText(r.n)}` : '–',
+      ];
+    }
+    default:
+      return [judge];
+  }
+}
+
+/** Which flips a click on a figure asks for, or null when the click is not on a flip bar or cell. */
+export function clickTarget(spec: FigureSpec, p: ChartParams): FlipTarget | null {
+  if (p.componentType !== 'series') return null;
+  if (spec.id === 'flip_rates' && p.seriesType === 'bar' && p.seriesName && p.name) {
+    const comparison = COMPARISONS.find((c) => p.seriesName!.endsWith(c));
+    if (!comparison) return null;
+    const target: FlipTarget = { judge: p.name, comparison };
+    if (p.seriesName.startsWith('Correctness')) target.type = 'correctness';
+    return target;
+  }
+  if (spec.id === 'subset_flip_heatmap' && p.seriesType === 'heatmap') {
+    const cell = heatmapCell(spec, p);
+    const comparison = COMPARISONS.find((c) => c === cell?.column);
+    if (!cell || !comparison) return null;
+    return { judge: cell.judge, comparison, subset: cell.subset };
+  }
+  return null;
+}
+
+function tooltipElement(lines: string[]): HTMLElement {
+  // Built from text nodes: judge labels and subset names come from user files.
+  const box = document.createElement('div');
+  box.className = 'results-tooltip';
+  for (const [i, line] of lines.entries()) {
+    const el = document.createElement('div');
+    if (i === 0) el.style.fontWeight = '600';
+    el.style.whiteSpace = 'pre';
+    el.textContent = line;
+    box.appendChild(el);
+  }
+  return box;
+}
+
+/** The export's figure with the app's tooltip (n and CI) added. */
+export function appFigure(spec: FigureSpec, metrics: JudgeLsMetrics, labels: TooltipLabels): FigureSpec {
+  const base = (spec.option.tooltip ?? {}) as Record<string, unknown>;
+  const formatter = (params: unknown) =>
+    tooltipElement(tooltipLines(spec, metrics, params as ChartParams | ChartParams[], labels));
+  return {
+    ...spec,
+    option: {
+      ...spec.option,
+      tooltip: { ...base, confine: true, formatter } as EChartsOption['tooltip'],
+    },
+  };
+}
+
+/** Every figure of the export, for the app. */
+export function dashboardFigures(
+  metrics: JudgeLsMetrics,
+  labels: TooltipLabels = ENGLISH_TOOLTIP_LABELS,
+): FigureSpec[] {
+  return buildFigureSpecs(metrics).map((s) => appFigure(s, metrics, labels));
+}
