@@ -58,7 +58,7 @@ export class ProgressPrinter {
   ) {}
 
   update(p: ExperimentProgress, force = false): void {
-    if (!p.phase) return;
+    if (!p.phase || !p.phases[p.phase]?.total) return;
     const now = Date.now();
     if (!force && now - this.lastPrint < this.intervalMs) return;
     this.lastPrint = now;
