@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { Core } from './core/core';
 import { EncryptedFileKeyStore, type Encryptor } from './core/key-store';
 import { APP_NAME } from './core/paths';
-import { forwardEvents, makeSenderCheck, registerIpc, windowOptions } from './doors/electron-door';
+import {
+  forwardEvents,
+  makeSenderCheck,
+  navigationAction,
+  registerIpc,
+  windowOptions,
+} from './doors/electron-door';
 
 // Links in model text or docs may open in the browser only for these hosts.
 const EXTERNAL_ALLOW = [/^https:\/\/github\.com\//, /^https:\/\/arxiv\.org\//];
@@ -31,8 +37,14 @@ function hardenContents(): void {
       if (EXTERNAL_ALLOW.some((re) => re.test(url))) void shell.openExternal(url);
       return { action: 'deny' };
     });
+    // Navigation stays denied, but a blob: download of our own export must not be blocked:
+    // see navigationAction. Downloads need no will-download handler: with no save path set,
+    // Electron asks where to save with its own save dialog (DownloadItem.setSavePath docs).
     contents.on('will-navigate', (event, url) => {
-      if (url !== contents.getURL()) event.preventDefault();
+      const action = navigationAction(url, contents.getURL());
+      if (action === 'allow') return;
+      event.preventDefault();
+      if (action === 'download') contents.downloadURL(url);
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });

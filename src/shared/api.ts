@@ -8,11 +8,12 @@ import type {
   ExperimentResults,
   ExperimentSummary,
   ExportResult,
+  FailedCallView,
   JudgmentView,
   PromptPreview,
   VariantView,
 } from './experiments';
-import type { TargetLanguage } from './judge-ls';
+import type { FlaggedItem, TargetLanguage } from './judge-ls';
 
 export interface ApiMethods {
   'app.info': { params: void; result: AppInfo };
@@ -66,9 +67,19 @@ export interface ApiMethods {
     result: { variant: VariantView; replanned: number; estimate: CostEstimate };
   };
   'experiments.judgments': {
-    params: { experimentId: number; judge?: string; itemId?: number; status?: 'ok' | 'failed' };
+    params: {
+      experimentId: number;
+      judge?: string;
+      itemId?: number;
+      status?: 'ok' | 'failed';
+      kind?: 'quality' | 'tie_probe';
+    };
     result: JudgmentView[];
   };
+  /** The audit's flagged items (as in `experiments.results`), without computing the metrics. */
+  'experiments.flagged': { params: { experimentId: number }; result: { flagged: FlaggedItem[] } };
+  /** Every call that ended without a usable answer, transforms first, with the raw answer. */
+  'experiments.failures': { params: { experimentId: number }; result: { rows: FailedCallView[] } };
   /** Writes the folder of DESIGN.md section 8 (default: <data dir>/exports/<name>). */
   'experiments.export': { params: { experimentId: number; outDir?: string }; result: ExportResult };
   /** The prompts a config would send for one item (default: the dataset's first), rendered. */
@@ -156,6 +167,8 @@ export const METHOD_NAMES = [
   'experiments.variants',
   'experiments.editVariant',
   'experiments.judgments',
+  'experiments.flagged',
+  'experiments.failures',
   'experiments.export',
   'experiments.previewPrompts',
   'experiments.exportFile',

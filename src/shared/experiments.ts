@@ -123,6 +123,27 @@ export interface JudgmentView {
   attempts: number;
 }
 
+/**
+ * A call that ended without a usable answer: a transform (the translation of one item into one
+ * language) or a judgment. `rawText` is the model's answer exactly as received, when there was one.
+ */
+export interface FailedCallView {
+  stage: 'transform' | 'judge';
+  /** The judge label; null for the transformer. */
+  judge: string | null;
+  sourceId: string;
+  itemId: number;
+  /** Transform: the target language (ZH | LS); judge: EN | ZH | LS | EN-ZH. */
+  language: string;
+  /** Judge: orig | swap | en_zh | zh_en; null for a transform. */
+  order: string | null;
+  /** 'transform', 'quality' or 'tie_probe'. */
+  kind: string;
+  reason: string;
+  rawText: string | null;
+  attempts: number;
+}
+
 export interface ExperimentResults {
   metrics: JudgeLsMetrics;
   flagged: FlaggedItem[];

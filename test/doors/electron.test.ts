@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { navigationAction } from '../../src/main/doors/electron-door';
 import { METHOD_NAMES } from '../../src/shared/api';
 import { tempDir } from '../helpers/tmp';
 
@@ -133,5 +134,47 @@ describe('Electron door (stubbed electron)', () => {
   it('validates payloads: bad parameters come back as an error envelope', async () => {
     const res = await h.handlers.get('api:items.get')!(appFrame, { itemId: -1, extra: true });
     expect(res).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+  });
+
+  it('denies navigation, except a blob: export of its own page, which becomes a download', () => {
+    type Listener = (event: { preventDefault: () => void }, url: string) => void;
+    const listeners: Record<string, Listener> = {};
+    const page = 'file:///app/out/renderer/index.html';
+    const contents = {
+      setWindowOpenHandler: vi.fn(),
+      on: (ev: string, fn: Listener) => (listeners[ev] = fn),
+      getURL: () => page,
+      downloadURL: vi.fn(),
+    };
+    h.appHandlers['web-contents-created']({}, contents);
+    const navigate = (url: string) => {
+      const event = { preventDefault: vi.fn() };
+      listeners['will-navigate'](event, url);
+      return event.preventDefault.mock.calls.length > 0;
+    };
+
+    expect(navigate('https://evil.example/')).toBe(true);
+    expect(navigate('file:///etc/passwd')).toBe(true);
+    expect(navigate('blob:https://evil.example/4f1c')).toBe(true);
+    expect(contents.downloadURL).not.toHaveBeenCalled();
+
+    expect(navigate('blob:file:///0b6d1f5e-1f7a-4c55-9a0e-4b0b5d1f2a11')).toBe(true);
+    expect(contents.downloadURL).toHaveBeenCalledWith('blob:file:///0b6d1f5e-1f7a-4c55-9a0e-4b0b5d1f2a11');
+    expect(navigate(page)).toBe(false);
+  });
+});
+
+describe('navigationAction', () => {
+  it('turns only same-origin blob: URLs into downloads', () => {
+    const dev = 'http://localhost:5173/#/experiments/7/results';
+    expect(navigationAction('blob:http://localhost:5173/9c2e', dev)).toBe('download');
+    expect(navigationAction('blob:http://localhost:5174/9c2e', dev)).toBe('deny');
+    expect(navigationAction('http://localhost:5173/other', dev)).toBe('deny');
+    expect(navigationAction(dev, dev)).toBe('allow');
+    const file = 'file:///app/out/renderer/index.html';
+    expect(navigationAction('blob:null/9c2e', file)).toBe('download');
+    expect(navigationAction('blob:null/9c2e', dev)).toBe('deny');
+    expect(navigationAction('blob:not a url', file)).toBe('deny');
+    expect(navigationAction('javascript:alert(1)', file)).toBe('deny');
   });
 });

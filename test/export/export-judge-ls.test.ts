@@ -92,7 +92,11 @@ describe('exportJudgeLs', () => {
         'position',
         'significance',
         'audit',
+        'audit_items',
         'sensitivity',
+        'subset_quality',
+        'subset_flip',
+        'failures',
       ].flatMap((t) => [`tables/${t}.tex`, `tables/${t}.csv`]),
       ...[
         'accuracy_by_language',

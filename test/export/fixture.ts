@@ -156,7 +156,16 @@ export function makeMetrics(): JudgeLsMetrics {
         cost_usd: j === 0 ? 0.624 : 1.65,
       })),
     ],
-    failures: [{ judge: JUDGES[1], kind: 'quality', reason: 'HTTP 529 overloaded', count: 1 }],
+    failures: [
+      {
+        judge: JUDGES[0],
+        kind: 'tie_probe',
+        reason: 'unparseable: no "winner" in {"verdict": "A > B"} ~ 50% of $x_1$',
+        count: 3,
+      },
+      { judge: JUDGES[1], kind: 'quality', reason: 'HTTP 529 overloaded', count: 1 },
+      { judge: 'transformer', kind: 'transform', reason: 'unparseable: output_1 为空 (empty)', count: 2 },
+    ],
   };
 }
 

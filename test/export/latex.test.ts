@@ -17,6 +17,7 @@ describe('escapeLatex', () => {
     );
     expect(escapeLatex('GPT-4.1 mini')).toBe('GPT-4.1 mini');
     expect(escapeLatex('p < 0.001')).toBe('p \\textless{} 0.001');
+    expect(escapeLatex('"A"')).toBe('{\\ttfamily\\char34}A{\\ttfamily\\char34}');
   });
 
   it('turns accents into accent commands and other non-ASCII into code points', () => {
@@ -44,6 +45,16 @@ describe('LaTeX tables', () => {
 
     const metrics = makeMetrics();
     metrics.quality[0].judge = `${HOSTILE} 中文 Café`;
+    // Subset names and failure reasons come from datasets and model answers: anything goes.
+    for (const r of [...metrics.subset_quality, ...metrics.subset_flip]) {
+      if (r.subset === 'Natural') r.subset = `[Natural] ${HOSTILE} 自然`;
+    }
+    metrics.failures.push({
+      judge: `*${HOSTILE}`,
+      kind: 'quality',
+      reason: `unparseable: ${'{"winner": "C", "reason": "…"} '.repeat(12)}\n\\end{table} ${HOSTILE}`,
+      count: 4,
+    });
     await exportJudgeLs(
       join(dir, 'out'),
       { metrics, judgments: makeJudgments(), manifest: manifest() },
@@ -54,7 +65,17 @@ describe('LaTeX tables', () => {
       },
     );
     const tableFiles = readdirSync(join(dir, 'out', 'tables')).filter((f) => f.endsWith('.tex'));
-    expect(tableFiles).toHaveLength(9);
+    expect(tableFiles.sort()).toEqual(
+      buildTables(metrics)
+        .map((t) => `${t.id}.tex`)
+        .sort(),
+    );
+    expect(tableFiles).toEqual(
+      expect.arrayContaining(['subset_quality.tex', 'subset_flip.tex', 'failures.tex']),
+    );
+    expect(readFileSync(join(dir, 'out', 'tables', 'failures.tex'), 'utf8')).toContain(
+      '\\textbackslash{}end',
+    );
 
     const long = makeMetrics();
     long.audit.flagged = Array.from({ length: LONGTABLE_ROWS + 15 }, (_, i) => ({

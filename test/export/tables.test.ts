@@ -8,7 +8,7 @@ import { tableToCsv, UTF8_BOM } from '../../src/main/export/csv';
 import { formatCi, formatP, formatPct, formatUsd } from '../../src/main/export/format';
 import { buildTables, formatCell, reasonMatchesRule, type Table } from '../../src/main/export/table';
 import { writeXlsx } from '../../src/main/export/xlsx';
-import { JUDGES, makeMetrics } from './fixture';
+import { JUDGES, makeMetrics, SUBSETS } from './fixture';
 
 const tables = buildTables(makeMetrics());
 const byId = (id: string): Table => {
@@ -52,12 +52,74 @@ describe('buildTables', () => {
       'invariance',
       'tie_probe',
       'position',
+      'subset_quality',
+      'subset_flip',
       'significance',
       'audit',
       'audit_items',
       'sensitivity',
       'usage',
+      'failures',
     ]);
+  });
+
+  it('lists tie-half accuracy per judge, subset (dataset order) and language', () => {
+    const q = byId('subset_quality');
+    expect(q.rows).toHaveLength(JUDGES.length * SUBSETS.length * 3);
+    expect(q.rows.slice(0, 4).map((r) => `${r.judge}/${r.subset}/${r.language}`)).toEqual([
+      `${JUDGES[0]}/${SUBSETS[0]}/EN`,
+      `${JUDGES[0]}/${SUBSETS[0]}/ZH`,
+      `${JUDGES[0]}/${SUBSETS[0]}/LS`,
+      `${JUDGES[0]}/${SUBSETS[1]}/EN`,
+    ]);
+    // Second judge, third subset, LS: 0.9 - 0.30 - 0.06 - 0.04.
+    const last = q.rows.length - 1;
+    expect(q.rows[last]).toMatchObject({ judge: JUDGES[1], subset: SUBSETS[2], language: 'LS', n: 60 });
+    expect(text(q, last, 'accuracy_tie_half')).toBe('50.0');
+    expect(text(q, last, 'accuracy_tie_half_ci')).toBe('[42.0, 58.0]');
+  });
+
+  it('sorts both subset tables into the order the metrics first name the subsets', () => {
+    const m = makeMetrics();
+    m.subset_flip.reverse();
+    const flips = buildTables(m).find((t) => t.id === 'subset_flip')!;
+    expect(flips.rows.slice(0, 3).map((r) => `${r.judge}/${r.subset}/${r.comparison}`)).toEqual([
+      `${JUDGES[0]}/${SUBSETS[0]}/EN-ZH`,
+      `${JUDGES[0]}/${SUBSETS[0]}/EN-LS`,
+      `${JUDGES[0]}/${SUBSETS[1]}/EN-ZH`,
+    ]);
+    m.subset_quality.reverse();
+    const reordered = buildTables(m);
+    expect(reordered.find((t) => t.id === 'subset_quality')!.rows[0].subset).toBe(SUBSETS[2]);
+    expect(reordered.find((t) => t.id === 'subset_flip')!.rows[0].subset).toBe(SUBSETS[2]);
+  });
+
+  it('lists flip rates per judge, subset and comparison with Wilson CIs', () => {
+    const f = byId('subset_flip');
+    expect(f.rows).toHaveLength(JUDGES.length * SUBSETS.length * 2);
+    expect(f.rows[1]).toMatchObject({ judge: JUDGES[0], subset: SUBSETS[0], comparison: 'EN-LS' });
+    expect(text(f, 1, 'flip_rate')).toBe('8.0');
+    expect(f.columns.map((c) => c.key)).toEqual([
+      'judge',
+      'subset',
+      'comparison',
+      'n',
+      'flip_rate',
+      'flip_rate_ci',
+    ]);
+  });
+
+  it('lists failed calls per judge, kind and reason, the transformer included, with a total', () => {
+    const f = byId('failures');
+    expect(f.rows.map((r) => [r.judge, r.kind, r.count])).toEqual([
+      [JUDGES[0], 'tie_probe', 3],
+      [JUDGES[1], 'quality', 1],
+      ['transformer', 'transform', 2],
+    ]);
+    expect(f.footer?.[0]).toMatchObject({ judge: 'Total', count: 6 });
+    const empty = buildTables({ ...makeMetrics(), failures: [] }).find((t) => t.id === 'failures')!;
+    expect(empty.rows).toEqual([]);
+    expect(empty.footer).toBeUndefined();
   });
 
   it('orders quality rows by judge, then EN, ZH, LS, and formats them like a paper', () => {

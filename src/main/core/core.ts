@@ -154,6 +154,8 @@ export class Core {
       'experiments.variants': ({ experimentId, flaggedOnly }) => ex.variants(experimentId, flaggedOnly),
       'experiments.editVariant': (p) => ex.editVariant(p),
       'experiments.judgments': (p) => ex.judgments(p),
+      'experiments.flagged': ({ experimentId }) => ex.flagged(experimentId),
+      'experiments.failures': ({ experimentId }) => ex.failures(experimentId),
       'experiments.export': ({ experimentId, outDir }) => ex.export(experimentId, outDir),
       'experiments.previewPrompts': ({ config, itemId }) => ex.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.exportFile(p),

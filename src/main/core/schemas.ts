@@ -52,7 +52,10 @@ export const paramSchemas = {
     judge: z.string().optional(),
     itemId: id.optional(),
     status: z.enum(['ok', 'failed']).optional(),
+    kind: z.enum(['quality', 'tie_probe']).optional(),
   }),
+  'experiments.flagged': experiment,
+  'experiments.failures': experiment,
   'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional() }),
   'experiments.previewPrompts': z.strictObject({ config: z.unknown(), itemId: id.optional() }),
   'experiments.exportFile': z.strictObject({

@@ -43,6 +43,41 @@ export function makeSenderCheck(devServerUrl?: string) {
   };
 }
 
+/** What the window does when its page asks to navigate to `target`. */
+export type NavigationAction = 'allow' | 'deny' | 'download';
+
+/**
+ * The app never leaves its page: every navigation is denied, except a blob: URL the page itself
+ * made. The export buttons save files through `<a download href="blob:…">`; Chromium normally
+ * treats that click as a download (no will-navigate, and Electron's default will-download shows
+ * a save dialog because no save path is set), but when it treats the click as a navigation
+ * instead (Electron issue #44375), denying it would silently drop the file. Such a navigation
+ * becomes an explicit download of the same URL, which goes through the same save dialog.
+ */
+export function navigationAction(target: string, current: string): NavigationAction {
+  if (target === current) return 'allow';
+  return isOwnBlob(target, current) ? 'download' : 'deny';
+}
+
+function isOwnBlob(target: string, current: string): boolean {
+  if (!target.startsWith('blob:')) return false;
+  let page: URL;
+  try {
+    page = new URL(current);
+  } catch {
+    return false;
+  }
+  const inner = target.slice('blob:'.length);
+  // Chromium may name a file:// page's blobs by its opaque origin: blob:null/<uuid>.
+  if (page.protocol === 'file:' && inner.startsWith('null/')) return true;
+  try {
+    const made = new URL(inner);
+    return made.protocol === page.protocol && made.host === page.host;
+  } catch {
+    return false;
+  }
+}
+
 /** One ipcMain.handle per API method; the core validates the payload. */
 export function registerIpc(
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,

@@ -1,6 +1,6 @@
 // Metrics and exports of an experiment, computed from stored judgments only (no provider).
-import type { ExperimentResults } from '../../shared/experiments';
-import type { FlaggedItem, JudgmentRecord, UsageRow } from '../../shared/judge-ls';
+import type { ExperimentResults, FailedCallView } from '../../shared/experiments';
+import type { FlaggedItem, JudgmentRecord, TargetLanguage, UsageRow } from '../../shared/judge-ls';
 import { exportJudgeLs } from '../export/export-judge-ls';
 import type { JudgmentTokens } from '../export/judgments-csv';
 import { judgeLsProtocol } from '../protocols/judge-ls';
@@ -121,27 +121,85 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   return [...out.values()];
 }
 
-/** Transform calls that ended failed, or answered with something unusable. */
-export function transformFailures(db: Database, exp: LoadedExperiment): TransformFailure[] {
+/** A transform call without a usable answer, with what the ledger kept of it. */
+export interface TransformFailureDetail {
+  itemId: number;
+  sourceId: string;
+  language: TargetLanguage;
+  reason: string;
+  rawText: string | null;
+  attempts: number;
+}
+
+/** Transform calls that ended failed, or answered with something unusable (plan order). */
+export function transformFailureDetails(db: Database, exp: LoadedExperiment): TransformFailureDetail[] {
   const tasks = tasksOf(db, exp.row.id, 'transform');
   const rows = getRequests(
     db,
     tasks.map((t) => t.requestId),
   );
-  const out: TransformFailure[] = [];
+  const out: TransformFailureDetail[] = [];
   for (const t of tasks) {
     const meta = t.meta as TransformTask['meta'];
     const req = rows.get(t.requestId);
     if (!req) continue;
-    if (req.status === 'failed')
-      out.push({ itemId: meta.sourceId, language: meta.language, reason: req.failureReason ?? 'failed' });
+    const base = {
+      itemId: meta.itemId,
+      sourceId: meta.sourceId,
+      language: meta.language,
+      rawText: req.responseText,
+      attempts: req.attempts,
+    };
+    if (req.status === 'failed') out.push({ ...base, reason: req.failureReason ?? 'failed' });
     else if (req.status === 'done') {
       const parsed = judgeLsProtocol.stages.transform.parse(req.responseJson, { meta } as TransformTask);
-      if (!parsed.ok)
-        out.push({ itemId: meta.sourceId, language: meta.language, reason: `unparseable: ${parsed.error}` });
+      if (!parsed.ok) out.push({ ...base, reason: `unparseable: ${parsed.error}` });
     }
   }
   return out;
+}
+
+/** Transform calls that ended failed, or answered with something unusable. */
+export function transformFailures(db: Database, exp: LoadedExperiment): TransformFailure[] {
+  // Metrics key items by source id, as judgment records are.
+  return transformFailureDetails(db, exp).map((f) => ({
+    itemId: f.sourceId,
+    language: f.language,
+    reason: f.reason,
+  }));
+}
+
+/**
+ * Every call of the experiment that ended without a usable answer: transforms (from the plan
+ * and the ledger) first, then failed judgments, each with the model's raw answer when one came.
+ */
+export function failedCalls(db: Database, experimentId: number): FailedCallView[] {
+  const exp = loadExperiment(db, experimentId);
+  const transforms: FailedCallView[] = transformFailureDetails(db, exp).map((f) => ({
+    stage: 'transform',
+    judge: null,
+    sourceId: f.sourceId,
+    itemId: f.itemId,
+    language: f.language,
+    order: null,
+    kind: 'transform',
+    reason: f.reason,
+    rawText: f.rawText,
+    attempts: f.attempts,
+  }));
+  const judgments: FailedCallView[] = listJudgments(db, experimentId, { status: 'failed' }).map((j) => ({
+    stage: 'judge',
+    judge: j.judge,
+    sourceId: j.sourceId,
+    itemId: j.itemId,
+    language: j.language,
+    order: j.order,
+    kind: j.kind,
+    reason: j.failureReason ?? 'failed',
+    rawText: j.rawText,
+    attempts: j.attempts,
+  }));
+  return [...transforms, ...judgments];
 }
 
 export function computeResults(

@@ -7,10 +7,12 @@ import type {
   ExperimentDetail,
   ExperimentProgress,
   ExperimentSummary,
+  FailedCallView,
   JudgmentView,
   PromptPreview,
   VariantView,
 } from '../../shared/experiments';
+import type { FlaggedItem } from '../../shared/judge-ls';
 import { AppError } from '../core/errors';
 import { importDatasetFromPath } from '../core/datasets-service';
 import { buildFigureSpecs } from '../export/chart-options';
@@ -42,7 +44,7 @@ import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
 import { estimateTasks, planAll, withStandIns } from './estimate';
 import { loadExperiment, pricesOf, resolveOptions, specsOf, type LoadedExperiment } from './load';
-import { computeResults, exportExperiment } from './results';
+import { computeResults, exportExperiment, failedCalls, flaggedItems } from './results';
 import { ExperimentRun, idleProgress, type RunnerDeps } from './runner';
 import { auditAll, currentVariants, recordPlan } from './stages';
 import { selectItems } from '../protocols/judge-ls/plan';
@@ -417,6 +419,7 @@ export class ExperimentService {
     judge?: string;
     itemId?: number;
     status?: 'ok' | 'failed';
+    kind?: 'quality' | 'tie_probe';
   }): JudgmentView[] {
     return listJudgments(this.db, p.experimentId, p).map((j) => ({
       judge: j.judge,
@@ -435,6 +438,15 @@ export class ExperimentService {
       rawText: j.status === 'failed' ? j.rawText : null,
       attempts: j.attempts,
     }));
+  }
+
+  /** The audit's flagged items, read from the stored variants (no metrics are computed). */
+  flagged(id: number): { flagged: FlaggedItem[] } {
+    return { flagged: flaggedItems(this.db, loadExperiment(this.db, id)) };
+  }
+
+  failures(id: number): { rows: FailedCallView[] } {
+    return { rows: failedCalls(this.db, id) };
   }
 
   async export(id: number, outDir?: string) {

@@ -17,7 +17,8 @@ const SPECIALS: Record<string, string> = {
   '<': '\\textless{}',
   '>': '\\textgreater{}',
   '|': '\\textbar{}',
-  '"': '\\textquotedbl{}',
+  // \textquotedbl exists only in T1; the typewriter font's slot 34 is a straight quote in OT1 too.
+  '"': '{\\ttfamily\\char34}',
 };
 
 const UNICODE: Record<string, string> = {

@@ -268,6 +268,81 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
   };
 }
 
+/** Subsets in the order the metrics first name them (the dataset's order), so both subset tables agree. */
+function subsetOrder(metrics: JudgeLsMetrics): string[] {
+  const seen = new Set<string>();
+  for (const r of [...metrics.subset_quality, ...metrics.subset_flip]) seen.add(r.subset);
+  return [...seen];
+}
+
+function subsetQualityTable(metrics: JudgeLsMetrics, judges: string[], subsets: string[]): Table {
+  return {
+    id: 'subset_quality',
+    title: 'Accuracy by subset',
+    caption:
+      'Tie-half accuracy (%) per dataset subset and language, both answer orders pooled: a tie counts ' +
+      '0.5 (normal-approximation 95% CI).',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('subset', 'Subset', 'text'),
+      col('language', 'Language', 'text'),
+      col('n', 'n', 'int'),
+      col('accuracy_tie_half', 'Acc. tie-half', 'pct'),
+      col('accuracy_tie_half_ci', '95% CI', 'ci'),
+    ],
+    rows: sortRows(
+      metrics.subset_quality,
+      judges,
+      (r) => subsets.indexOf(r.subset) * LANGUAGES.length + byLanguage(r),
+    ).map((r) => ({ ...r })),
+  };
+}
+
+function subsetFlipTable(metrics: JudgeLsMetrics, judges: string[], subsets: string[]): Table {
+  return {
+    id: 'subset_flip',
+    title: 'Language flips by subset',
+    caption:
+      'Share (%) of (item, order) pairs valid in both languages whose normalized choice differs between ' +
+      'English and the target language, per dataset subset (Wilson 95% CI).',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('subset', 'Subset', 'text'),
+      col('comparison', 'Comparison', 'text'),
+      col('n', 'n', 'int'),
+      col('flip_rate', 'Flip', 'pct'),
+      col('flip_rate_ci', '95% CI', 'ci'),
+    ],
+    rows: sortRows(
+      metrics.subset_flip,
+      judges,
+      (r) => subsets.indexOf(r.subset) * COMPARISONS.length + byComparison(r),
+    ).map((r) => ({ ...r })),
+  };
+}
+
+function failuresTable(metrics: JudgeLsMetrics): Table {
+  // The metrics already order these (judges, then the transformer; kinds; most frequent first).
+  const rows: TableRow[] = metrics.failures.map((f) => ({ ...f }));
+  return {
+    id: 'failures',
+    title: 'Failed calls',
+    caption:
+      'Calls that ended without a usable verdict or translation, per judge (or the transformer), kind ' +
+      'and reason. They are missing from every rate above and counted here instead.',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('kind', 'Kind', 'text'),
+      { ...col('reason', 'Reason', 'text'), width: 0.5 },
+      col('count', 'Calls', 'int'),
+    ],
+    rows,
+    footer: rows.length
+      ? [{ judge: 'Total', kind: '', reason: '', count: metrics.failures.reduce((n, f) => n + f.count, 0) }]
+      : undefined,
+  };
+}
+
 /** True when an audit reason names the rule as a whole word (reasons are free text such as "ZH output_1: empty"). */
 export function reasonMatchesRule(reason: string, rule: string): boolean {
   const escaped = rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -407,16 +482,20 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
 /** Every Judge-LS table of DESIGN.md section 8, in the order a paper would show them. */
 export function buildTables(metrics: JudgeLsMetrics): Table[] {
   const judges = judgeOrder(metrics);
+  const subsets = subsetOrder(metrics);
   return [
     qualityTable(metrics, judges),
     invarianceTable(metrics, judges),
     tieProbeTable(metrics, judges),
     positionTable(metrics, judges),
+    subsetQualityTable(metrics, judges, subsets),
+    subsetFlipTable(metrics, judges, subsets),
     significanceTable(metrics, judges),
     auditTable(metrics),
     auditItemsTable(metrics),
     sensitivityTable(metrics, judges),
     usageTable(metrics),
+    failuresTable(metrics),
   ];
 }
 

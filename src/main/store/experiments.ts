@@ -287,6 +287,7 @@ export interface JudgmentFilter {
   judge?: string;
   itemId?: number;
   status?: 'ok' | 'failed';
+  kind?: 'quality' | 'tie_probe';
 }
 
 export function listJudgments(db: Database, experimentId: number, f: JudgmentFilter = {}): JudgmentJoined[] {
@@ -300,6 +301,7 @@ export function listJudgments(db: Database, experimentId: number, f: JudgmentFil
   add('j.judge = ?', f.judge);
   add('j.item_id = ?', f.itemId);
   add('j.status = ?', f.status);
+  add('j.kind = ?', f.kind);
   const rows = db
     .prepare(
       `SELECT j.*, i.source_id, i.subset, i.label, r.response_text, r.input_tokens, r.output_tokens

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JudgmentView } from '../../../shared/experiments';
+import type { FailedCallView } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useFormat } from '../lib/useFormat';
 
-function groupByReason(judgments: JudgmentView[]): [string, JudgmentView[]][] {
-  const groups = new Map<string, JudgmentView[]>();
-  for (const j of judgments) {
-    const reason = j.failureReason ?? '';
+function groupByReason(failures: FailedCallView[]): [string, FailedCallView[]][] {
+  const groups = new Map<string, FailedCallView[]>();
+  for (const j of failures) {
+    const reason = j.reason;
     const list = groups.get(reason) ?? [];
     list.push(j);
     groups.set(reason, list);
@@ -16,16 +16,17 @@ function groupByReason(judgments: JudgmentView[]): [string, JudgmentView[]][] {
   return [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
 }
 
-/** One failed judgment: where it happened, then the model's answer exactly as it came (as text). */
-function FailedJudgment({ j }: { j: JudgmentView }) {
+/** One failed call (a verdict or a translation): where it happened, then the model's answer exactly as it came (as text). */
+function FailedCall({ j }: { j: FailedCallView }) {
   const { t } = useTranslation();
   return (
     <details className="failed-answer" data-testid="failed-answer">
       <summary>
-        <span className="mono">{j.sourceId}</span> · {j.judge} · {j.language} · {j.order}
+        <span className="mono">{j.sourceId}</span> · {j.judge ?? j.kind} · {j.language}
+        {j.order && ` · ${j.order}`}
         {j.attempts > 1 && ` · ${t('run.failures.attempts', { count: j.attempts })}`}
       </summary>
-      {j.failureReason && <p className="failed-answer__reason text">{j.failureReason}</p>}
+      {j.reason && <p className="failed-answer__reason text">{j.reason}</p>}
       <h4 className="prompt-card__role">{t('run.failures.raw')}</h4>
       {j.rawText ? (
         <pre className="text failed-answer__raw" data-testid="failed-raw">
@@ -41,10 +42,10 @@ function FailedJudgment({ j }: { j: JudgmentView }) {
 type Loaded =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'done'; judgments: JudgmentView[] }
+  | { status: 'done'; failures: FailedCallView[] }
   | { status: 'error'; error: ApiError };
 
-/** Calls that ended failed, counted by reason; the failed judgments' raw answers one click away. */
+/** Calls that ended failed, counted by reason; the raw answers of failed verdicts and translations one click away. */
 export function FailuresPanel({
   experimentId,
   failuresByReason,
@@ -61,8 +62,8 @@ export function FailuresPanel({
   const load = async () => {
     setLoaded({ status: 'loading' });
     try {
-      const judgments = await getApi().call('experiments.judgments', { experimentId, status: 'failed' });
-      setLoaded({ status: 'done', judgments });
+      const { rows } = await getApi().call('experiments.failures', { experimentId });
+      setLoaded({ status: 'done', failures: rows });
     } catch (err) {
       setLoaded({ status: 'error', error: toApiError(err) });
     }
@@ -97,17 +98,17 @@ export function FailuresPanel({
         <ErrorPanel title={t('run.failures.loadFailed')} error={loaded.error} onRetry={() => void load()} />
       )}
       {loaded.status === 'done' &&
-        (loaded.judgments.length === 0 ? (
+        (loaded.failures.length === 0 ? (
           <p className="empty-note">{t('run.failures.noneJudgments')}</p>
         ) : (
-          groupByReason(loaded.judgments).map(([reason, list]) => (
+          groupByReason(loaded.failures).map(([reason, list]) => (
             <div key={reason} className="failure-group">
               <h3 className="failure-group__title">
                 <span className="text">{reason || t('run.failures.unknownReason')}</span>{' '}
                 <span className="muted">({f.number(list.length)})</span>
               </h3>
               {list.map((j, i) => (
-                <FailedJudgment key={`${j.judge}|${j.itemId}|${j.language}|${j.order}|${i}`} j={j} />
+                <FailedCall key={`${j.stage}|${j.judge}|${j.itemId}|${j.language}|${j.order}|${i}`} j={j} />
               ))}
             </div>
           ))

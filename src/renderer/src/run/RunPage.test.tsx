@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, describe, expect, it } from 'vitest';
 import { setApi } from '../api';
 import '../i18n';
-import { FakeApi, experimentDetail, judgment, phase, progress } from '../test/fake-api';
+import { FakeApi, experimentDetail, failedCall, phase, progress } from '../test/fake-api';
 import { RunPage } from './RunPage';
 
 afterEach(() => {
@@ -64,6 +64,7 @@ describe('Run view', () => {
 
   it('shows paused lanes and failures by reason, with raw answers as literal text', async () => {
     const raw = '<img src=x onerror="alert(1)"><b>not json</b>';
+    const translation = '{"instruction": "指令", "output_1": "<i>cut';
     const api = new FakeApi({
       'experiments.get': () => experimentDetail({ status: 'finished' }),
       'experiments.progress': () =>
@@ -79,7 +80,23 @@ describe('Run view', () => {
             },
           ],
         }),
-      'experiments.judgments': () => [judgment({ rawText: raw })],
+      'experiments.failures': () => ({
+        rows: [
+          failedCall({
+            stage: 'transform',
+            judge: null,
+            sourceId: 'X-002',
+            itemId: 2,
+            language: 'ZH',
+            order: null,
+            kind: 'transform',
+            reason: 'HTTP 400: context too long',
+            rawText: translation,
+            attempts: 1,
+          }),
+          failedCall({ rawText: raw }),
+        ],
+      }),
     });
     renderRun(api);
     const failures = await screen.findByTestId('run-failures');
@@ -88,14 +105,18 @@ describe('Run view', () => {
     expect(screen.getByTestId('run-retry').textContent).toBe('Retry 3 failed calls');
 
     fireEvent.click(screen.getByTestId('show-failed'));
-    const pre = await screen.findByTestId('failed-raw');
-    expect(pre.textContent).toBe(raw);
+    await screen.findAllByTestId('failed-raw');
+    const answers = screen.getAllByTestId('failed-answer');
+    expect(answers).toHaveLength(2);
+    const [transform, verdict] = answers.map((a) => a.textContent ?? '');
+    expect(transform).toContain('X-002 · transform · ZH');
+    expect(verdict).toContain('X-001 · gpt-4.1-mini · EN · orig');
+    expect(screen.getAllByTestId('failed-raw').map((p) => p.textContent)).toEqual([translation, raw]);
     expect(failures.querySelector('img')).toBeNull();
     expect(failures.querySelector('b')).toBeNull();
-    expect(api.calls.find((c) => c.method === 'experiments.judgments')!.params).toEqual({
-      experimentId: 7,
-      status: 'failed',
-    });
+    expect(failures.querySelector('i')).toBeNull();
+    expect(api.calls.find((c) => c.method === 'experiments.failures')!.params).toEqual({ experimentId: 7 });
+    expect(api.calls.some((c) => c.method === 'experiments.judgments')).toBe(false);
   });
 
   it('exports everything and lists the written files', async () => {

@@ -6,6 +6,7 @@ import type {
   ExperimentDetail,
   ExperimentProgress,
   ExperimentSummary,
+  FailedCallView,
   JudgmentView,
   PhaseProgress,
   VariantView,
@@ -180,6 +181,23 @@ export function judgment(over: Partial<JudgmentView> = {}): JudgmentView {
     confidence: null,
     reason: null,
     failureReason: 'unparseable answer',
+    rawText: null,
+    attempts: 3,
+    ...over,
+  };
+}
+
+/** A failed call as `experiments.failures` lists it (default: an unparseable verdict). */
+export function failedCall(over: Partial<FailedCallView> = {}): FailedCallView {
+  return {
+    stage: 'judge',
+    judge: 'gpt-4.1-mini',
+    sourceId: 'X-001',
+    itemId: 1,
+    language: 'EN',
+    order: 'orig',
+    kind: 'quality',
+    reason: 'unparseable answer',
     rawText: null,
     attempts: 3,
     ...over,
