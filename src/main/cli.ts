@@ -88,7 +88,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
           process.stderr.write(
             '\nStopping: waiting for calls on the wire, then saving. Run the same command again to resume.\n',
           );
-          void core.experiments.cancel(summary.id);
+          void core.experiments.interrupt(summary.id);
         };
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);

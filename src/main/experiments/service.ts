@@ -36,6 +36,7 @@ import {
   markInterruptedRuns,
   planCounts,
   setExperimentConfig,
+  setExperimentStatus,
   tasksOf,
   upsertVariant,
   type ExperimentRow,
@@ -333,10 +334,24 @@ export class ExperimentService {
     return p;
   }
 
-  /** Stops every live run (quitting): in-flight calls settle and are recorded. */
+  /**
+   * Stops a run because the app or the CLI is going away (quit, Ctrl+C): calls on the wire
+   * settle and are recorded, and the experiment shows as paused, to be resumed later.
+   */
+  async interrupt(id: number): Promise<ExperimentProgress> {
+    const run = this.runs.get(id);
+    if (!run) return this.progress(id);
+    await run.cancel();
+    await run.done;
+    setExperimentStatus(this.db, id, 'paused');
+    const p = { ...run.snapshot(), status: 'paused' as const, message: 'Interrupted; resume to continue.' };
+    this.opts.emit('run.progress', p);
+    return p;
+  }
+
+  /** Interrupts every live run (quitting). */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.runs.values()].map((r) => r.cancel()));
-    await Promise.all([...this.runs.values()].map((r) => r.done));
+    await Promise.all([...this.runs.keys()].map((id) => this.interrupt(id)));
   }
 
   // ---- results ----------------------------------------------------------------------
