@@ -43,13 +43,19 @@ describe('quitting in the middle of a run', () => {
     await core.shutdown();
 
     core = openCore(t.dir);
-    const [summary] = await core.call('experiments.list');
+    const [summary] = await core.call('experiments.list', undefined);
     expect(summary.status).toBe('paused');
     expect(summary.counts.done).toBeLessThan(summary.counts.planned);
     const sentBefore = mock.log.length;
     await core.call('experiments.resume', { experimentId: id });
     const final = await core.experiments.runToEnd(id);
     expect(final.status).toBe('finished');
+    // With no live run, progress comes from the ledger: counts, tokens and spend as stored.
+    const stored = await core.call('experiments.progress', { experimentId: id });
+    expect(stored.phases.judge).toMatchObject({ total: 80, done: 80 });
+    expect(Object.keys(stored.judges)).toEqual(['J']);
+    expect(stored.tokens.input).toBeGreaterThan(0);
+    expect(stored.costUsd).toBeGreaterThan(0);
     const contents = new Set(mock.bodies.map((b) => b.lastUser));
     expect(contents.size).toBe(20 + 10 * 8);
     // Nothing answered and stored before the quit was sent again.

@@ -313,13 +313,17 @@ export class ExperimentService {
     if (run) return run.snapshot();
     const exp = loadExperiment(this.db, id);
     const p = idleProgress(id, exp.row.status);
+    // Judges in config order, as the wizard and the dashboard list them.
+    for (const j of exp.judges) p.judges[j.label] = emptyCounts();
     const tasks = tasksOf(this.db, id);
     const rows = getRequests(
       this.db,
       tasks.map((t) => t.requestId),
     );
+    const counted = new Set<number>();
     for (const t of tasks) {
-      const status = rows.get(t.requestId)?.status ?? 'pending';
+      const row = rows.get(t.requestId);
+      const status = row?.status ?? 'pending';
       const phase = t.stage === 'transform' ? 'transform' : 'judge';
       const target = [(p.phases[phase] ??= emptyCounts())];
       if (phase === 'judge') target.push((p.judges[(t.meta as JudgeTask['meta']).judge] ??= emptyCounts()));
@@ -328,6 +332,17 @@ export class ExperimentService {
         if (status === 'done') g.done++;
         else if (status === 'failed') g.failed++;
         else g.pending++;
+      }
+      // Spend and tokens as stored in the ledger, each request once.
+      if (!row || counted.has(row.id)) continue;
+      counted.add(row.id);
+      p.tokens.input += row.inputTokens ?? 0;
+      p.tokens.output += row.outputTokens ?? 0;
+      p.tokens.cached += row.cachedTokens ?? 0;
+      p.costUsd += row.costUsd ?? 0;
+      if (status === 'failed') {
+        const kind = (row.failureReason ?? 'failed').split(':')[0];
+        p.failuresByReason[kind] = (p.failuresByReason[kind] ?? 0) + 1;
       }
     }
     p.phase = p.phases.judge ? 'judge' : p.phases.transform ? 'transform' : null;

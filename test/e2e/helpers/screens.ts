@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { SCREENSHOT_DIR } from '../../helpers/browser';
+
+export type UiLanguage = 'en' | 'zh';
+export type Scheme = 'light' | 'dark';
+
+/** Switches the UI language through the header's switch, as a person would. */
+export async function switchLanguage(page: Page, lang: UiLanguage): Promise<void> {
+  await page.getByTestId('lang-switch').selectOption(lang);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.lang))
+    .toBe(lang === 'zh' ? 'zh-CN' : 'en');
+}
+
+/** `<name>-<lang>-<scheme>.png` in test-results/screenshots. */
+export function shotPath(name: string, lang: UiLanguage, scheme: Scheme): string {
+  return join(SCREENSHOT_DIR, `${name}-${lang}-${scheme}.png`);
+}
+
+/**
+ * The page in English and Chinese, light and dark; it is left in English, light.
+ * `ready` runs after each switch (e.g. waits for text that the language changes).
+ */
+export async function shootAll(
+  page: Page,
+  name: string,
+  ready: (lang: UiLanguage) => Promise<void> = async () => {},
+): Promise<string[]> {
+  const paths: string[] = [];
+  for (const lang of ['en', 'zh'] as const) {
+    await switchLanguage(page, lang);
+    await ready(lang);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const path = shotPath(name, lang, scheme);
+      // Transitions (buttons fade between themes) are finished first, or they show half-switched.
+      await page.screenshot({ path, animations: 'disabled' });
+      paths.push(path);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await switchLanguage(page, 'en');
+  return paths;
+}

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { BIN, ROOT } from '../../helpers/cli';
+
+export interface ServeHandle {
+  /** The URL `serve` printed, with its token. */
+  url: string;
+  /** The server's origin, e.g. http://127.0.0.1:41234. */
+  origin: string;
+  token: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the built `judge-lab serve` with extra environment variables (the providers' apiKeyEnv
+ * names): the web door reads keys from its environment only.
+ */
+export function startServeWithEnv(dataDir: string, env: Record<string, string>): Promise<ServeHandle> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let out = '';
+  let err = '';
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`serve did not start: ${out}${err}`));
+    }, 30_000);
+    child.stderr.on('data', (c) => (err += c));
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([\w-]+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      resolveStart({
+        url: `${m[1]}/?token=${m[2]}`,
+        origin: m[1],
+        token: m[2],
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}${err}`)));
+  });
+}
+
+/** One call of the web door's API, as the app's own client makes it. */
+export async function callApi<T>(server: ServeHandle, method: string, params: unknown): Promise<T> {
+  const res = await fetch(`${server.origin}/api/call/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ params }),
+  });
+  const body = (await res.json()) as { ok: boolean; result?: T; error?: { message: string } };
+  if (!res.ok || !body.ok) throw new Error(`${method}: ${res.status} ${body.error?.message ?? ''}`);
+  return body.result as T;
+}
