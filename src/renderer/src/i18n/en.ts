@@ -224,6 +224,11 @@ export const en = {
         'Each provider needs its API key where Judge Lab can read it. Judge Lab never shows or stores the key here; it only checks that one is there.',
     },
     key: {
+      entryLabel: 'API key for {{env}}',
+      entryHint: 'Paste the key here: it is encrypted with your system keychain and never shown again.',
+      entryStored: 'A key is stored (encrypted). Paste a new one to replace it.',
+      save: 'Save key',
+      remove: 'Remove stored key',
       badge: {
         set: 'Key found',
         missing: 'Key missing',
@@ -235,7 +240,8 @@ export const en = {
       notNeeded: 'This local server needs no key.',
       missingWeb:
         'Set {{env}} in the environment before starting judge-lab serve (for example: export {{env}}=…), then restart it and reload this page.',
-      missingDesktop: 'Set {{env}} in the environment before starting Judge Lab, then restart the app.',
+      missingDesktop:
+        'No key for {{env}} yet: paste it below (or set {{env}} in the environment and restart).',
       missingNoEnv: 'Enter the name of the environment variable that holds this provider’s key.',
       unknown: 'Could not check the key; fix the settings below, or test the connection.',
       checking: 'Checking whether a key is available…',

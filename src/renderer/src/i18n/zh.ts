@@ -223,6 +223,11 @@ export const zh: Messages = {
         '每个服务商都需要一个 Judge Lab 能读取到的 API 密钥。Judge Lab 不会在这里显示或保存密钥，只检查它是否存在。',
     },
     key: {
+      entryLabel: '{{env}} 的 API 密钥',
+      entryHint: '在此粘贴密钥：它会用系统钥匙串加密保存，之后不再显示。',
+      entryStored: '已保存一个密钥（已加密）。粘贴新密钥即可替换。',
+      save: '保存密钥',
+      remove: '删除已保存的密钥',
       badge: {
         set: '已找到密钥',
         missing: '缺少密钥',
@@ -234,7 +239,7 @@ export const zh: Messages = {
       notNeeded: '此本地服务不需要密钥。',
       missingWeb:
         '请在启动 judge-lab serve 之前在环境变量中设置 {{env}}（例如：export {{env}}=…），然后重新启动它并刷新本页。',
-      missingDesktop: '请在启动 Judge Lab 之前在环境变量中设置 {{env}}，然后重新启动应用。',
+      missingDesktop: '还没有 {{env}} 的密钥：请在下方粘贴（或在环境变量中设置 {{env}} 后重启）。',
       missingNoEnv: '请输入保存此服务商密钥的环境变量名。',
       unknown: '无法检查密钥；请修正下面的设置，或测试连接。',
       checking: '正在检查是否有可用的密钥…',

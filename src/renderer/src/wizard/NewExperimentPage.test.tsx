@@ -227,4 +227,34 @@ describe('New experiment wizard', () => {
     expect(stepTitle()).toBe('Who judges?');
     expect(screen.getByTestId('judge-row').textContent).toContain('no such model on this server');
   });
+
+  it('lets a desktop user paste a key that is stored by main and never shown again', async () => {
+    const stored: string[] = [];
+    const api = makeApi({
+      'app.info': () => ({ version: '0', dataDir: '/d', door: 'electron', samples: [] }),
+      'keys.status': () => ({ managed: true, stored: [...stored], warning: null }),
+      'keys.set': ({ name }) => {
+        stored.push(name);
+        return { stored: [...stored] };
+      },
+      'providers.keyStatus': ({ providers }) =>
+        Object.fromEntries(Object.keys(providers).map((n) => [n, stored.length ? 'set' : 'missing'])),
+    });
+    await openWizard(api);
+    next();
+    next();
+    const card = await screen.findByTestId('provider-card');
+    await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('missing'));
+    const input = within(card).getByTestId('key-input') as HTMLInputElement;
+    expect(input.type).toBe('password');
+    fireEvent.change(input, { target: { value: 'sk-typed-secret' } });
+    await act(async () => fireEvent.click(within(card).getByTestId('key-save')));
+    expect(api.calls.find((c) => c.method === 'keys.set')?.params).toEqual({
+      name: 'OPENAI_API_KEY',
+      value: 'sk-typed-secret',
+    });
+    expect(input.value).toBe('');
+    await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('set'));
+    expect(card.textContent).not.toContain('sk-typed-secret');
+  });
 });

@@ -17,7 +17,7 @@ type TestState =
   | { status: 'done'; ok: boolean; message: string; settings: string };
 
 /** Asks the core whether this provider's key is available; never sees the key itself. */
-function useKeyStatus(name: string, configJson: string): KeyStatus | 'error' | null {
+function useKeyStatus(name: string, configJson: string, refresh: number): KeyStatus | 'error' | null {
   const [status, setStatus] = useState<KeyStatus | 'error' | null>(null);
   useEffect(() => {
     let live = true;
@@ -31,8 +31,86 @@ function useKeyStatus(name: string, configJson: string): KeyStatus | 'error' | n
       live = false;
       clearTimeout(timer);
     };
-  }, [name, configJson]);
+  }, [name, configJson, refresh]);
   return status;
+}
+
+/**
+ * Desktop only: type a key once; main encrypts it with the OS keychain. The field is
+ * cleared after saving and the key is never read back — the page only learns "set".
+ */
+function KeyEntry({ envName, onSaved }: { envName: string; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const [managed, setManaged] = useState<{
+    managed: boolean;
+    stored: string[];
+    warning: string | null;
+  } | null>(null);
+  const [value, setValue] = useState('');
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const load = () =>
+    getApi()
+      .call('keys.status')
+      .then(setManaged)
+      .catch(() => setManaged(null));
+  useEffect(() => {
+    void load();
+  }, []);
+  if (!managed?.managed || !envName) return null;
+  const stored = managed.stored.includes(envName);
+  const save = async () => {
+    setState({ busy: true, error: null });
+    try {
+      const r = await getApi().call('keys.set', { name: envName, value });
+      setManaged({ ...managed, stored: r.stored });
+      setValue('');
+      setState({ busy: false, error: null });
+      onSaved();
+    } catch (e) {
+      setState({ busy: false, error: toApiError(e).message });
+    }
+  };
+  const remove = async () => {
+    const r = await getApi().call('keys.delete', { name: envName });
+    setManaged({ ...managed, stored: r.stored });
+    onSaved();
+  };
+  return (
+    <div className="key-entry" data-testid="key-entry">
+      <Field
+        label={t('wizard.key.entryLabel', { env: envName })}
+        hint={stored ? t('wizard.key.entryStored') : t('wizard.key.entryHint')}
+        error={state.error ?? undefined}
+      >
+        <input
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="key-input"
+          value={value}
+          placeholder={stored ? '••••••••' : 'sk-…'}
+          onChange={(e) => setValue(e.target.value)}
+        />
+      </Field>
+      <div className="key-entry__actions">
+        <button
+          type="button"
+          className="btn btn--small"
+          data-testid="key-save"
+          disabled={!value.trim() || state.busy}
+          onClick={() => void save()}
+        >
+          {t('wizard.key.save')}
+        </button>
+        {stored && (
+          <button type="button" className="btn btn--small btn--ghost" onClick={() => void remove()}>
+            {t('wizard.key.remove')}
+          </button>
+        )}
+      </div>
+      {managed.warning && <p className="small warning-text">{managed.warning}</p>}
+    </div>
+  );
 }
 
 export function ProviderCard({ name, step }: { name: PresetId; step: 'judges' | 'transform' }) {
@@ -46,7 +124,8 @@ export function ProviderCard({ name, step }: { name: PresetId; step: 'judges' | 
   const preset = presetOf(name);
   const cfg = providerConfig(draft);
   const configJson = JSON.stringify(cfg);
-  const keyStatus = useKeyStatus(name, configJson);
+  const [keyRefresh, setKeyRefresh] = useState(0);
+  const keyStatus = useKeyStatus(name, configJson, keyRefresh);
   const [test, setTest] = useState<TestState>({ status: 'idle' });
   const issues = useStepIssues(step);
   const err = (f: string) => issues.find((i) => i.field === `providers.${name}.${f}`)?.message;
@@ -121,6 +200,9 @@ export function ProviderCard({ name, step }: { name: PresetId; step: 'judges' | 
         </span>
       </header>
       <p className="provider-card__key small">{keyText}</p>
+      {keyStatus !== 'not_needed' && (
+        <KeyEntry envName={envName} onSaved={() => setKeyRefresh((n) => n + 1)} />
+      )}
       <div className="form-grid">
         {name === 'custom' && (
           <Field label={t('wizard.provider.kind')} hint={t('wizard.provider.kindHint')} error={errors.kind}>
