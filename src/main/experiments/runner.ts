@@ -222,7 +222,9 @@ export function modelLimitsOf(exp: LoadedExperiment): Record<string, Partial<Lan
   const out: Record<string, Partial<LaneLimits>> = {};
   for (const e of [exp.config.transform, ...exp.config.judges]) {
     const limits = Object.fromEntries(
-      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(
+        ([, v]) => v !== undefined,
+      ),
     );
     if (Object.keys(limits).length) {
       const key = modelLimitKey(e.provider, e.model);
