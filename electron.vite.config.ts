@@ -1,6 +1,23 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+/**
+ * `electron-vite dev` serves the renderer with React Fast Refresh, which needs an inline
+ * preamble script and a WebSocket to the dev server. Only in dev, relax the page's CSP for
+ * exactly that; production builds keep `script-src 'self'`.
+ */
+function devCsp(): Plugin {
+  return {
+    name: 'judge-lab-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html
+        .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+        .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* http://localhost:*"),
+  };
+}
 
 // The main build has two entries: the Electron shell and the CLI/web door, which
 // runs under plain Node and must never pull in 'electron'.
@@ -29,6 +46,6 @@ export default defineConfig({
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
-    plugins: [react()],
+    plugins: [react(), devCsp()],
   },
 });
