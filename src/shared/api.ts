@@ -113,6 +113,15 @@ export interface ApiMethods {
     params: { provider: unknown; name: string; model?: string };
     result: { ok: boolean; kind?: string; message: string };
   };
+  /** The shipped price of each model (USD per 1M tokens), or null where none is known (local models). */
+  'prices.get': { params: { models: string[] }; result: { rows: ShippedPriceRow[]; asOf: string } };
+}
+
+/** One model's entry in the shipped price table, as `prices.get` returns it. */
+export interface ShippedPriceRow {
+  model: string;
+  price: { input: number; cachedInput: number; output: number } | null;
+  source: 'shipped' | 'unpriced';
 }
 
 export type MethodName = keyof ApiMethods;
@@ -178,6 +187,7 @@ export const METHOD_NAMES = [
   'keys.status',
   'keys.set',
   'keys.delete',
+  'prices.get',
 ] as const satisfies readonly MethodName[];
 
 export const EVENT_NAMES = [

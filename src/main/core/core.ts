@@ -19,6 +19,11 @@ import { APP_VERSION } from './version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
 import { EnvOnlyKeyStore, type ManagedKeyStore } from './key-store';
 import { DEFAULT_TEMPLATES } from '../protocols/judge-ls/prompts';
+import { priceFor } from '../providers/pricing';
+
+// The date the comment above DEFAULT_PRICES in providers/pricing.ts names ("as known on ...");
+// keep the two in step when the table is updated.
+const SHIPPED_PRICES_AS_OF = '2025-11-30';
 
 export interface CoreOptions {
   dataDir: string;
@@ -176,6 +181,19 @@ export class Core {
         return { stored: this.keys.status().stored };
       },
       'providers.testConnection': ({ provider, name, model }) => ex.testConnection(name, provider, model),
+      'prices.get': ({ models }) => ({
+        rows: models.map((model) => {
+          const p = priceFor(model);
+          return p
+            ? {
+                model,
+                price: { input: p.input, cachedInput: p.cachedInput, output: p.output },
+                source: 'shipped' as const,
+              }
+            : { model, price: null, source: 'unpriced' as const };
+        }),
+        asOf: SHIPPED_PRICES_AS_OF,
+      }),
     };
   }
 }

@@ -76,4 +76,5 @@ export const paramSchemas = {
     name: z.string().min(1),
     model: z.string().min(1).optional(),
   }),
+  'prices.get': z.strictObject({ models: z.array(z.string().min(1).max(200)).max(1000) }),
 } satisfies Record<MethodName, z.ZodType>;

@@ -14,6 +14,7 @@ import type {
 } from '../../shared/experiments';
 import type { FlaggedItem } from '../../shared/judge-ls';
 import { AppError } from '../core/errors';
+import { RunLocks } from '../core/run-locks';
 import { importDatasetFromPath } from '../core/datasets-service';
 import { buildFigureSpecs } from '../export/chart-options';
 import { tableToCsv } from '../export/csv';
@@ -62,12 +63,17 @@ export interface ExperimentServiceOptions {
 
 export class ExperimentService {
   private readonly runs = new Map<number, ExperimentRun>();
+  private readonly locks: RunLocks;
 
   constructor(private readonly opts: ExperimentServiceOptions) {
+    this.locks = new RunLocks(opts.dataDir);
     // A crash or quit left calls "in flight": they were never answered (or the answer was
-    // lost with the process), so they go back to pending; their runs show as paused.
-    recoverInFlight(opts.db);
-    markInterruptedRuns(opts.db);
+    // lost with the process), so they go back to pending and their runs show as paused.
+    // Not while another process (the app, serve, a CLI run) is running: its calls are
+    // really on the wire. The engine re-sends a stale in-flight row when its run resumes.
+    const busy = this.locks.heldElsewhere();
+    if (busy.length === 0) recoverInFlight(opts.db);
+    markInterruptedRuns(opts.db, busy);
   }
 
   private get db(): Database {
@@ -251,6 +257,7 @@ export class ExperimentService {
     const current = this.runs.get(id);
     if (current) return current.snapshot();
     loadExperiment(this.db, id);
+    this.locks.acquire(id);
     const run = new ExperimentRun(
       {
         db: this.db,
@@ -263,6 +270,7 @@ export class ExperimentService {
     this.runs.set(id, run);
     void run.done.then(() => {
       this.runs.delete(id);
+      this.locks.release(id);
       this.opts.emit('experiments.changed', { experimentId: id });
     });
     run.start();

@@ -75,9 +75,14 @@ export function deleteExperiment(db: Database, id: number): boolean {
   return db.prepare('DELETE FROM experiments WHERE id = ?').run(id).changes > 0;
 }
 
-/** Runs left 'running' by a crash or a quit are shown as paused, to be resumed by a person. */
-export function markInterruptedRuns(db: Database): number {
-  return db.prepare("UPDATE experiments SET status = 'paused' WHERE status = 'running'").run().changes;
+/**
+ * Runs left 'running' by a crash or a quit are shown as paused, to be resumed by a person;
+ * `except` are running in another live process.
+ */
+export function markInterruptedRuns(db: Database, except: readonly number[] = []): number {
+  const keep = except.length ? ` AND id NOT IN (${except.map(() => '?').join(',')})` : '';
+  return db.prepare(`UPDATE experiments SET status = 'paused' WHERE status = 'running'${keep}`).run(...except)
+    .changes;
 }
 
 // ---- plan -------------------------------------------------------------------------

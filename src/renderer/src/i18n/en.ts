@@ -186,6 +186,8 @@ export const en = {
       nameRequired: 'Give the experiment a name.',
       nameChars: 'The name names the export folder, so it cannot contain / \\ : * ? " < > |',
       nameLength: 'Use at most 120 characters.',
+      priceRequired: 'Enter a price (USD per 1M tokens); 0 if the model is free.',
+      priceInvalid: 'Enter a number of 0 or more, e.g. 0.4.',
     },
     dataset: {
       title: 'Which comparisons should the judges see?',
@@ -321,6 +323,23 @@ export const en = {
       name: 'Experiment name',
       nameHint: 'Also the name of the export folder.',
     },
+    prices: {
+      title: 'Prices (USD per 1M tokens)',
+      editedCount_one: '{{count, number}} edited',
+      editedCount_other: '{{count, number}} edited',
+      intro:
+        'Shipped prices are the providers’ list prices as of {{date}}. If yours differ (a discount, a new price, a paid local server), edit them here: the estimate below and the run’s spend use them, and they are saved with the experiment.',
+      input: 'Input',
+      cachedInput: 'Cached input',
+      output: 'Output',
+      sameAsInput: 'same as input',
+      source: { shipped: 'shipped', edited: 'edited', unpriced: 'unpriced' },
+      shippedWas: 'shipped: {{input}} / {{cachedInput}} / {{output}}',
+      reset: 'Reset to shipped',
+      clear: 'Remove price',
+      loadFailed: 'Could not load the shipped prices: {{message}}',
+      staleEstimate: 'This estimate uses the last valid prices; fix the prices above to update it.',
+    },
     summary: {
       title: 'Check and start',
       name: 'Name',
@@ -347,7 +366,7 @@ export const en = {
       kinds: { transform: 'Translation', quality: 'Verdicts', tie_probe: 'Tie probes' },
       time: 'Expected time at your rate limits: about {{duration}}.',
       unpricedNote:
-        'No price is known for {{models}} (local models cost nothing; for others add a price to the config).',
+        'No price is known for {{models}} (local models cost nothing; for others enter a price under Prices above).',
     },
   },
   run: {

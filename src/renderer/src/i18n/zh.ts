@@ -186,6 +186,8 @@ export const zh: Messages = {
       nameRequired: '请为实验命名。',
       nameChars: '名称也是导出文件夹的名称，因此不能包含 / \\ : * ? " < > |',
       nameLength: '最多 120 个字符。',
+      priceRequired: '请输入价格（美元 / 百万 token）；免费模型填 0。',
+      priceInvalid: '请输入不小于 0 的数字，例如 0.4。',
     },
     dataset: {
       title: '评审模型要看哪些比较？',
@@ -317,6 +319,23 @@ export const zh: Messages = {
       name: '实验名称',
       nameHint: '也用作导出文件夹的名称。',
     },
+    prices: {
+      title: '价格（美元 / 百万 token）',
+      editedCount_one: '已修改 {{count, number}} 个',
+      editedCount_other: '已修改 {{count, number}} 个',
+      intro:
+        '内置价格为各服务商截至 {{date}} 的公开标价。如果你的价格不同（折扣、新价格、付费的本地服务），可在此修改：下方的估算和运行中的花费都会使用这些价格，并随实验一起保存。',
+      input: '输入',
+      cachedInput: '缓存输入',
+      output: '输出',
+      sameAsInput: '与输入相同',
+      source: { shipped: '内置', edited: '已修改', unpriced: '无定价' },
+      shippedWas: '内置：{{input}} / {{cachedInput}} / {{output}}',
+      reset: '恢复内置价格',
+      clear: '移除价格',
+      loadFailed: '无法加载内置价格：{{message}}',
+      staleEstimate: '此估算使用的是上一次有效的价格；请先修正上方的价格。',
+    },
     summary: {
       title: '确认并开始',
       name: '名称',
@@ -342,7 +361,7 @@ export const zh: Messages = {
       atLeast: '{{cost}} + 无定价部分',
       kinds: { transform: '翻译', quality: '判断', tie_probe: '平局探针' },
       time: '按你的速率限制，预计耗时约 {{duration}}。',
-      unpricedNote: '{{models}} 没有已知价格（本地模型不收费；其他模型可在配置中添加价格）。',
+      unpricedNote: '{{models}} 没有已知价格（本地模型不收费；其他模型可在上方“价格”中填写）。',
     },
   },
   run: {

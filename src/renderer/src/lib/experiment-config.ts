@@ -50,6 +50,17 @@ export interface JudgeDraft {
   temperature: string;
 }
 
+/** A user's price for one model, USD per 1M tokens, as typed. */
+export interface PriceDraft {
+  input: string;
+  /** Empty: the same as input. */
+  cachedInput: string;
+  output: string;
+}
+
+export const PRICE_FIELDS = ['input', 'cachedInput', 'output'] as const;
+export type PriceField = (typeof PRICE_FIELDS)[number];
+
 export interface WizardDraft {
   datasetId: number | null;
   judges: JudgeDraft[];
@@ -68,6 +79,8 @@ export interface WizardDraft {
   limit: string;
   name: string;
   nameEdited: boolean;
+  /** Price overrides per model; models not listed use the shipped table. */
+  prices: Record<string, PriceDraft>;
 }
 
 export interface DraftIssue {
@@ -109,6 +122,7 @@ export function initialDraft(): WizardDraft {
     limit: '',
     name: '',
     nameEdited: false,
+    prices: {},
   };
 }
 
@@ -131,6 +145,31 @@ export function providersInUse(draft: WizardDraft): PresetId[] {
     if (!names.includes(p)) names.push(p);
   }
   return names;
+}
+
+/** Every model the run will call (judges, then the transformer), each once. */
+export function modelsInUse(draft: WizardDraft): string[] {
+  const models = [...draft.judges.map((j) => j.model.trim()), draft.transform.model.trim()];
+  return [...new Set(models.filter((m) => m !== ''))];
+}
+
+/** The config path of one price field, as the core names it in its errors. */
+export function priceField(model: string, field: PriceField): string {
+  return `prices.${model}.${field}`;
+}
+
+/** A plain non-negative decimal ("0.4", "15", ".25"): no sign, exponent or hex. */
+const PRICE_NUMBER = /^(\d+(\.\d*)?|\.\d+)$/;
+
+function checkPrice(issues: DraftIssue[], model: string, price: PriceDraft): void {
+  for (const field of PRICE_FIELDS) {
+    const raw = price[field].trim();
+    if (raw === '') {
+      if (field !== 'cachedInput') issues.push({ field: priceField(model, field), code: 'priceRequired' });
+      continue;
+    }
+    if (!PRICE_NUMBER.test(raw)) issues.push({ field: priceField(model, field), code: 'priceInvalid' });
+  }
 }
 
 const NAME_FORBIDDEN = /[/\\:*?"<>|]/g;
@@ -252,6 +291,11 @@ export function validateStep(step: StepId, draft: WizardDraft): DraftIssue[] {
       break;
     }
     case 'summary':
+      // Only overrides of models the run uses: a price left from an earlier model choice is not sent.
+      for (const model of modelsInUse(draft)) {
+        const price = draft.prices[model];
+        if (price) checkPrice(issues, model, price);
+      }
       break;
   }
   return issues;
@@ -278,8 +322,9 @@ export function stepOfField(field: string | undefined): StepId | null {
       return 'judges';
     case 'transform':
     case 'options':
-    case 'prices':
       return 'transform';
+    case 'prices':
+      return 'summary';
     case 'name':
     case 'limit':
     case 'tieProbes':
@@ -331,6 +376,22 @@ function templatesOption(templates: WizardDraft['templates']): Record<string, un
   return Object.keys(out).length ? out : undefined;
 }
 
+/** The config's `prices`: the overrides of models in use, cached input defaulting to input. */
+export function pricesOption(draft: WizardDraft): Record<string, Record<string, number>> | undefined {
+  const out: Record<string, Record<string, number>> = {};
+  for (const model of modelsInUse(draft)) {
+    const p = draft.prices[model];
+    if (!p) continue;
+    const input = Number(p.input.trim());
+    out[model] = {
+      input,
+      cachedInput: p.cachedInput.trim() === '' ? input : Number(p.cachedInput.trim()),
+      output: Number(p.output.trim()),
+    };
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The experiment config of DESIGN.md section 7, with the dataset given by its id. */
 export function buildConfig(draft: WizardDraft): Record<string, unknown> {
   const languages = (['ZH', 'LS'] as const).filter((l) => draft.transform.languages[l]);
@@ -357,5 +418,7 @@ export function buildConfig(draft: WizardDraft): Record<string, unknown> {
   if (limit !== undefined) config.limit = limit;
   const templates = templatesOption(draft.templates);
   if (templates) config.options = { templates };
+  const prices = pricesOption(draft);
+  if (prices) config.prices = prices;
   return config;
 }

@@ -11,6 +11,7 @@ import {
   validateStep,
   type DraftIssue,
   type JudgeDraft,
+  type PriceDraft,
   type StepId,
   type TemplateKey,
   type WizardDraft,
@@ -48,6 +49,10 @@ interface WizardState {
   setTemplate(key: TemplateKey, text: string | undefined): void;
   setOptions(patch: Partial<Pick<WizardDraft, 'tieProbes' | 'limit'>>): void;
   setName(name: string): void;
+  /** Overrides one model's price; the estimate follows once typing pauses and the prices are valid. */
+  setPrice(model: string, price: PriceDraft): void;
+  /** Back to the shipped price (or to unpriced). */
+  resetPrice(model: string): void;
 
   next(): boolean;
   back(): void;
@@ -70,9 +75,32 @@ function settle(draft: WizardDraft): WizardDraft {
 
 let estimateSeq = 0;
 
+/** Pause in typing after which a price edit re-runs the estimate. */
+export const PRICE_ESTIMATE_DELAY_MS = 300;
+let priceTimer: ReturnType<typeof setTimeout> | undefined;
+
+function cancelPriceEstimate(): void {
+  clearTimeout(priceTimer);
+  priceTimer = undefined;
+}
+
 export const useWizard = create<WizardState>((set, get) => {
-  const edit = (fn: (d: WizardDraft) => WizardDraft) =>
+  const edit = (fn: (d: WizardDraft) => WizardDraft) => {
+    cancelPriceEstimate();
     set((s) => ({ draft: settle(fn(s.draft)), estimate: { status: 'idle' } }));
+  };
+
+  // Price edits keep the shown estimate until the new one arrives (no flicker per keystroke);
+  // while a price is invalid the old estimate stays and creating is blocked.
+  const editPrices = (fn: (prices: WizardDraft['prices']) => WizardDraft['prices']) => {
+    cancelPriceEstimate();
+    set((s) => ({ draft: { ...s.draft, prices: fn(s.draft.prices) } }));
+    if (validateStep('summary', get().draft).length > 0) return;
+    priceTimer = setTimeout(() => {
+      priceTimer = undefined;
+      void get().loadEstimate();
+    }, PRICE_ESTIMATE_DELAY_MS);
+  };
 
   return {
     draft: initialDraft(),
@@ -183,6 +211,18 @@ export const useWizard = create<WizardState>((set, get) => {
       edit((d) => ({ ...d, name, nameEdited: true }));
     },
 
+    setPrice(model, price) {
+      editPrices((prices) => ({ ...prices, [model]: price }));
+    },
+
+    resetPrice(model) {
+      editPrices((prices) => {
+        const rest = { ...prices };
+        delete rest[model];
+        return rest;
+      });
+    },
+
     next() {
       const { step, draft } = get();
       const issues = validateStep(step, draft);
@@ -230,6 +270,7 @@ export const useWizard = create<WizardState>((set, get) => {
 
     async createAndStart() {
       if (get().createPhase !== 'idle') return null;
+      if (validateStep('summary', get().draft).length > 0) return null;
       set({ createPhase: 'creating', createError: null });
       let experimentId: number | null = null;
       try {
@@ -252,6 +293,7 @@ export const useWizard = create<WizardState>((set, get) => {
     },
 
     reset() {
+      cancelPriceEstimate();
       set({
         draft: initialDraft(),
         step: 'dataset',

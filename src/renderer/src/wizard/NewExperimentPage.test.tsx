@@ -63,6 +63,10 @@ function makeApi(over: ConstructorParameters<typeof FakeApi>[0] = {}) {
         ]),
       ),
     'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', transform: [], judge: [] }),
+    'prices.get': ({ models }) => ({
+      rows: models.map((model) => ({ model, price: null, source: 'unpriced' })),
+      asOf: '2025-11-30',
+    }),
     'experiments.estimate': () => estimateOf(ROWS),
     'experiments.create': () => experimentSummary({ id: 7, status: 'draft' }),
     'experiments.start': () => progress({ experimentId: 7 }),

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { STEPS, stepOfField, type StepId } from '../lib/experiment-config';
+import { STEPS, stepOfField, validateStep, type StepId } from '../lib/experiment-config';
 import { navigate, routeHref } from '../stores/route';
 import { useWizard } from '../stores/wizard';
 import { DatasetStep } from './DatasetStep';
@@ -58,6 +58,8 @@ export function NewExperimentPage() {
   const reset = useWizard((s) => s.reset);
   const createPhase = useWizard((s) => s.createPhase);
   const estimateReady = useWizard((s) => s.estimate.status === 'done');
+  // Price fields are checked as typed; an invalid one must be fixed before anything is created.
+  const summaryValid = useWizard((s) => validateStep('summary', s.draft).length === 0);
   const createAndStart = useWizard((s) => s.createAndStart);
   const issues = useStepIssues(step);
   const View = STEP_VIEWS[step];
@@ -102,7 +104,7 @@ export function NewExperimentPage() {
             type="button"
             className="btn btn--primary"
             data-testid="create-and-start"
-            disabled={!estimateReady || createPhase !== 'idle'}
+            disabled={!estimateReady || !summaryValid || createPhase !== 'idle'}
             onClick={() => void onCreate()}
           >
             {createPhase === 'creating'

@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { STEPS, stepOfField } from '../lib/experiment-config';
+import { STEPS, stepOfField, validateStep } from '../lib/experiment-config';
 import { presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
+import { PriceEditor } from './PriceEditor';
 
 export function EstimateTable({ estimate }: { estimate: CostEstimate }) {
   const { t } = useTranslation();
@@ -117,6 +118,7 @@ export function SummaryStep() {
   const estimate = useWizard((s) => s.estimate);
   const loadEstimate = useWizard((s) => s.loadEstimate);
   const dataset = useDatasets((s) => s.datasets.find((d) => d.id === draft.datasetId));
+  const pricesInvalid = validateStep('summary', draft).length > 0;
 
   // Any edit resets the estimate to idle, so coming back here always shows a fresh one.
   useEffect(() => {
@@ -155,6 +157,7 @@ export function SummaryStep() {
         <dt>{t('wizard.summary.tieProbes')}</dt>
         <dd>{draft.tieProbes && draft.transform.languages.ZH ? t('common.yes') : t('common.no')}</dd>
       </dl>
+      <PriceEditor />
 
       {estimate.status === 'loading' && (
         <div className="progress-card" role="status" data-testid="estimate-loading">
@@ -165,6 +168,11 @@ export function SummaryStep() {
       <ConfigProblems />
       {estimate.status === 'done' && (
         <>
+          {pricesInvalid && (
+            <p className="hint" data-testid="estimate-stale">
+              {t('wizard.prices.staleEstimate')}
+            </p>
+          )}
           <EstimateTable estimate={estimate.estimate} />
           <p className="estimate-time" data-testid="estimate-time">
             {t('wizard.summary.time', { duration: f.duration(estimate.estimate.minutesAtRateLimits * 60) })}

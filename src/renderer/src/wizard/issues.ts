@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { stepOfField, type StepId } from '../lib/experiment-config';
+import { stepOfField, validateStep, type StepId } from '../lib/experiment-config';
 import { useWizard } from '../stores/wizard';
 
 export interface ShownIssue {
@@ -8,14 +8,17 @@ export interface ShownIssue {
 }
 
 /**
- * Every problem that belongs to a step: the wizard's own checks (after Next was pressed)
+ * Every problem that belongs to a step: the wizard's own checks (after Next was pressed;
+ * live on the summary, which has no Next and whose price fields must be checked as typed)
  * and the core's verdict on the config, whose issues name fields such as `judges[0].model`.
  */
 export function useStepIssues(step: StepId): ShownIssue[] {
   const { t } = useTranslation();
   const current = useWizard((s) => s.step);
-  const issues = useWizard((s) => s.issues);
+  const stored = useWizard((s) => s.issues);
+  const draft = useWizard((s) => s.draft);
   const configError = useWizard((s) => s.configError);
+  const issues = step === 'summary' ? validateStep('summary', draft) : stored;
   const own =
     current === step
       ? issues.map((i) => ({ field: i.field, message: t(`wizard.errors.${i.code}`, i.params ?? {}) }))
