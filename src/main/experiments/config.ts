@@ -35,11 +35,13 @@ const transformSchema = z.strictObject({
   ...limits,
 });
 
+/** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
   input: z.number().min(0),
   cachedInput: z.number().min(0).optional(),
   output: z.number().min(0),
-  batch: z.number().min(0).optional(),
+  batchInput: z.number().min(0).optional(),
+  batchOutput: z.number().min(0).optional(),
 });
 
 export const experimentConfigSchema = z

@@ -45,8 +45,28 @@ export function specsOf(config: ExperimentConfig): { transformer: TransformerSpe
   };
 }
 
+/**
+ * The shipped table with the config's prices. An edited model's entry is replaced whole, so
+ * shipped batch or cached prices of the old entry never mix with the user's new ones.
+ */
 export function pricesOf(config: ExperimentConfig): PriceTable {
-  return config.prices ? mergePrices(DEFAULT_PRICES, config.prices) : DEFAULT_PRICES;
+  if (!config.prices) return DEFAULT_PRICES;
+  const replaced = Object.fromEntries(
+    Object.entries(config.prices).map(([model, p]) => [
+      model,
+      {
+        input: p.input,
+        output: p.output,
+        cachedInput: p.cachedInput ?? p.input,
+        batchInput: p.batchInput,
+        batchOutput: p.batchOutput,
+      },
+    ]),
+  );
+  const base = Object.fromEntries(
+    Object.entries(DEFAULT_PRICES).filter(([m]) => !Object.hasOwn(replaced, m)),
+  );
+  return mergePrices(base, replaced);
 }
 
 /** Endpoint identity of each provider name (what the ledger hashes on). */
