@@ -1,10 +1,9 @@
-import { useMemo, useState, type MouseEvent } from 'react';
+import { useMemo, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ExportResult } from '../../../shared/experiments';
 import type { JudgeLsMetrics } from '../../../shared/judge-ls';
 import { buildTables } from '../../../main/export/table';
-import { getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { useExportAll } from '../lib/useExportAll';
 import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type FlipTarget } from './charts';
 import { EChart } from './EChart';
 import { ExportButtons } from './ExportButtons';
@@ -312,20 +311,7 @@ function ChartCard({
 
 function ExportAll({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation('results');
-  const [state, setState] = useState<
-    | { status: 'idle' }
-    | { status: 'busy' }
-    | { status: 'done'; result: ExportResult }
-    | { status: 'error'; message: string }
-  >({ status: 'idle' });
-  const run = async () => {
-    setState({ status: 'busy' });
-    try {
-      setState({ status: 'done', result: await getApi().call('experiments.export', { experimentId }) });
-    } catch (err) {
-      setState({ status: 'error', message: toApiError(err).message });
-    }
-  };
+  const { state, run, reset } = useExportAll(experimentId);
   return (
     <div className="results-export-all">
       <button
@@ -339,7 +325,7 @@ function ExportAll({ experimentId }: { experimentId: number }) {
       </button>
       {state.status === 'error' && (
         <p className="inline-error" role="alert">
-          {t('export.failed', { message: state.message })}
+          {t('export.failed', { message: state.error.message })}
         </p>
       )}
       {state.status === 'done' && (
@@ -356,11 +342,7 @@ function ExportAll({ experimentId }: { experimentId: number }) {
               ))}
             </ul>
           </details>
-          <button
-            type="button"
-            className="btn btn--small btn--ghost"
-            onClick={() => setState({ status: 'idle' })}
-          >
+          <button type="button" className="btn btn--small btn--ghost" onClick={reset}>
             {t('dismiss')}
           </button>
         </div>

@@ -1,14 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type {
-  ExperimentDetail,
-  ExperimentProgress,
-  ExportResult,
-  PhaseProgress,
-} from '../../../shared/experiments';
+import type { ExperimentDetail, ExperimentProgress, PhaseProgress } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
+import { useExportAll } from '../lib/useExportAll';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
@@ -40,20 +36,7 @@ function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; te
 
 function ExportBox({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<
-    | { status: 'idle' }
-    | { status: 'busy' }
-    | { status: 'done'; result: ExportResult }
-    | { status: 'error'; error: ApiError }
-  >({ status: 'idle' });
-  const run = async () => {
-    setState({ status: 'busy' });
-    try {
-      setState({ status: 'done', result: await getApi().call('experiments.export', { experimentId }) });
-    } catch (err) {
-      setState({ status: 'error', error: toApiError(err) });
-    }
-  };
+  const { state, run } = useExportAll(experimentId);
   return (
     <section className="run-card" aria-labelledby="export-title">
       <h2 id="export-title" className="run-card__title">
