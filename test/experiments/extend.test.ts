@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../src/main/core/core';
+import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import type { Item } from '../../src/shared/domain';
+import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
+import { startMockProvider, type MockProvider } from '../mock-provider/server';
+import { tempDir } from '../helpers/tmp';
+
+let mock: MockProvider | undefined;
+let core: Core | undefined;
+let cleanup = () => {};
+afterEach(async () => {
+  await core?.shutdown();
+  await mock?.close();
+  cleanup();
+});
+
+describe('re-running an experiment with a changed config', () => {
+  it('sends only what is missing after adding a judge and more items', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    core = new Core({
+      dataDir: t.dir,
+      door: 'cli',
+      keys: new EnvOnlyKeyStore({ K: 'sk-test', A: 'sk-ant' }),
+    });
+    const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+    const rows = await core.call('items.list', { datasetId: dataset.id });
+    const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
+    const responder = judgeLsResponder(items);
+    mock = await startMockProvider({ respond: responder.respond, wrapText: false });
+    const config = (limit: number, judges: { label: string; provider: string; model: string }[]) => ({
+      name: 'grow',
+      protocol: 'judge-ls',
+      dataset: dataset.id,
+      limit,
+      providers: {
+        o: { kind: 'openai', baseURL: `${mock!.url}/v1`, apiKeyEnv: 'K' },
+        a: { kind: 'anthropic', baseURL: mock!.url, apiKeyEnv: 'A' },
+      },
+      transform: { provider: 'o', model: 'gpt-4.1-mini' },
+      judges,
+    });
+    const gpt = { label: 'GPT', provider: 'o', model: 'gpt-4.1-mini' };
+    const claude = { label: 'Claude', provider: 'a', model: 'claude-haiku-4-5' };
+
+    const first = core.experiments.createOrUpdate(config(10, [gpt]));
+    expect((await core.experiments.runToEnd(first.id)).status).toBe('finished');
+    expect(mock.log).toHaveLength(10 * 2 + 10 * 8);
+
+    const second = core.experiments.createOrUpdate(config(15, [gpt, claude]));
+    expect(second.id).toBe(first.id);
+    const estimate = core.experiments.estimate(config(15, [gpt, claude]));
+    expect(estimate.calls).toBe(15 * 2 + 15 * 8 * 2);
+    // Stored: 20 transforms and 80 GPT verdicts; the estimate knows them before any call.
+    expect(estimate.cachedCalls).toBe(20 + 80);
+    expect((await core.experiments.runToEnd(first.id)).status).toBe('finished');
+    // New: transforms and GPT verdicts for 5 more items, and every Claude verdict.
+    expect(mock.log).toHaveLength(100 + 5 * 2 + 5 * 8 + 15 * 8);
+    const judgments = await core.call('experiments.judgments', { experimentId: first.id });
+    expect(judgments).toHaveLength(15 * 8 * 2);
+  });
+});
