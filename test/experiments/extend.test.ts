@@ -60,4 +60,47 @@ describe('re-running an experiment with a changed config', () => {
     const judgments = await core.call('experiments.judgments', { experimentId: first.id });
     expect(judgments).toHaveLength(15 * 8 * 2);
   });
+
+  it('re-plans only the verdicts that used a hand-edited translation, and keeps the edit', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({ K: 'sk-test' }) });
+    const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+    const rows = await core.call('items.list', { datasetId: dataset.id });
+    const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
+    const responder = judgeLsResponder(items);
+    mock = await startMockProvider({ respond: responder.respond, wrapText: false });
+    const { id } = await core.call('experiments.create', {
+      config: {
+        name: 'edit',
+        protocol: 'judge-ls',
+        dataset: dataset.id,
+        limit: 5,
+        providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K' } },
+        transform: { provider: 'o', model: 'gpt-4.1-mini' },
+        judges: [{ label: 'GPT', provider: 'o', model: 'gpt-4.1-mini' }],
+      },
+    });
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    const sent = mock.log.length;
+    const item = items[2];
+    const edit = await core.call('experiments.editVariant', {
+      experimentId: id,
+      itemId: item.id,
+      language: 'ZH',
+      instruction: '【中文】手工修订的指令',
+      output1: `【中文】${item.output1}`,
+      output2: `【中文】${item.output2}`,
+    });
+    // ZH quality in both orders and both tie probes use the ZH text.
+    expect(edit.replanned).toBe(4);
+    expect(edit.variant.manual).toBe(true);
+    expect(edit.estimate.calls - edit.estimate.cachedCalls).toBe(4);
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    expect(mock.log.length - sent).toBe(4);
+    const zh = (await core.call('experiments.variants', { experimentId: id })).find(
+      (v) => v.itemId === item.id && v.language === 'ZH',
+    );
+    expect(zh).toMatchObject({ manual: true, instruction: '【中文】手工修订的指令' });
+  });
 });
