@@ -102,5 +102,11 @@ describe('re-running an experiment with a changed config', () => {
       (v) => v.itemId === item.id && v.language === 'ZH',
     );
     expect(zh).toMatchObject({ manual: true, instruction: '【中文】手工修订的指令' });
+    // A dataset an experiment uses cannot be deleted out from under it.
+    await expect(core.call('datasets.delete', { datasetId: dataset.id })).rejects.toThrow(
+      /used by the experiment "edit"; delete it first/,
+    );
+    await core.call('experiments.delete', { experimentId: id });
+    expect(await core.call('datasets.delete', { datasetId: dataset.id })).toEqual({ deleted: true });
   });
 });

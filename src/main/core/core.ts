@@ -134,6 +134,15 @@ export class Core {
         return this.importFile(samplePath(sample), `${sample.name} (sample)`);
       },
       'datasets.delete': ({ datasetId }) => {
+        const users = ex.list().filter((e) => e.datasetId === datasetId);
+        if (users.length) {
+          throw new AppError(
+            'conflict',
+            `This dataset is used by ${users.length === 1 ? 'the experiment' : 'the experiments'} ${users
+              .map((e) => `"${e.name}"`)
+              .join(', ')}; delete ${users.length === 1 ? 'it' : 'them'} first.`,
+          );
+        }
         const deleted = deleteDataset(db, datasetId);
         if (deleted) this.emit('datasets.changed', { datasetId });
         return { deleted };
