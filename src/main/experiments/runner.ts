@@ -1,6 +1,6 @@
 // Runs one experiment: transform, audit, judge; resumable because every step is planned
 // idempotently against the ledger and every answer is stored before it is used.
-import type { ExperimentProgress, ExperimentStatus, Phase, PhaseProgress } from '../../shared/experiments';
+import type { ExperimentProgress, ExperimentStatus, Phase } from '../../shared/experiments';
 import { judgeLsProtocol } from '../protocols/judge-ls';
 import type { KeyStore } from '../providers/config';
 import type { ChatRequestSpec, ChatResult } from '../providers/types';
@@ -31,10 +31,6 @@ function validateAnswer(spec: ChatRequestSpec, result: ChatResult): string | nul
   }
   const r = judgeLsProtocol.stages.judge.parse(json, { meta: {} } as never);
   return r.ok ? null : r.error;
-}
-
-function emptyPhase(): PhaseProgress {
-  return { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
 }
 
 export function idleProgress(
@@ -239,5 +235,3 @@ function mergeCounts(a: Record<string, number>, b: Record<string, number>): Reco
   for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
   return out;
 }
-
-export { emptyPhase };
