@@ -63,6 +63,7 @@ export class ExperimentRun {
   /** Spend and tokens of the phases already finished in this run. */
   private carried = { input: 0, output: 0, cached: 0, cost: 0, failures: {} as Record<string, number> };
   private cancelled = false;
+  private stopWaiting: () => void = () => {};
   readonly done: Promise<ExperimentProgress>;
   private resolveDone!: (p: ExperimentProgress) => void;
 
@@ -78,11 +79,16 @@ export class ExperimentRun {
     return this.progress;
   }
 
-  /** Runs to the end in the background; `done` resolves with the final progress. */
-  start(): void {
+  /**
+   * Runs to the end in the background; `done` resolves with the final progress. With
+   * `after`, the run first waits for it (another run on the same models and rate limits).
+   */
+  start(after?: { until: Promise<unknown>; message: string }): void {
     setExperimentStatus(this.deps.db, this.experimentId, 'running');
-    this.publish({ status: 'running' });
-    this.run()
+    this.publish({ status: 'running', message: after?.message ?? null });
+    const cancelled = new Promise<void>((resolve) => (this.stopWaiting = resolve));
+    Promise.race([after?.until ?? Promise.resolve(), cancelled])
+      .then(() => (this.cancelled ? ('cancelled' as const) : this.run()))
       .then((status) => this.finish(status, null))
       .catch((err: unknown) => this.finish('failed', err instanceof Error ? err.message : String(err)));
   }
@@ -101,6 +107,7 @@ export class ExperimentRun {
 
   async cancel(): Promise<void> {
     this.cancelled = true;
+    this.stopWaiting();
     await this.engine?.cancel();
   }
 
@@ -134,6 +141,9 @@ export class ExperimentRun {
       ...this.deps.engine,
     });
     this.engine.on('progress', (p) => this.onEngineProgress(p));
+    // Paused while it waited for another run: stay paused until resumed.
+    if (this.status === 'paused') this.engine.pause();
+    this.publish({ message: null });
 
     const transform = await this.phase('transform', exp, () =>
       judgeLsProtocol.stages.transform.plan({

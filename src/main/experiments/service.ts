@@ -29,6 +29,7 @@ import { allItems, getDataset, listDatasets } from '../store/datasets';
 import type { Database } from '../store/db';
 import {
   deleteExperiment,
+  getExperiment,
   getExperimentByName,
   insertExperiment,
   listExperiments,
@@ -45,7 +46,14 @@ import {
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
 import { estimateTasks, planAll, withStandIns } from './estimate';
-import { loadExperiment, pricesOf, resolveOptions, specsOf, type LoadedExperiment } from './load';
+import {
+  endpointIds,
+  loadExperiment,
+  pricesOf,
+  resolveOptions,
+  specsOf,
+  type LoadedExperiment,
+} from './load';
 import { computeResults, exportExperiment, failedCalls, flaggedItems } from './results';
 import { ExperimentRun, idleProgress, type RunnerDeps } from './runner';
 import { auditAll, currentVariants, recordPlan } from './stages';
@@ -63,6 +71,8 @@ export interface ExperimentServiceOptions {
 
 export class ExperimentService {
   private readonly runs = new Map<number, ExperimentRun>();
+  /** The endpoint+models each live run sends to. */
+  private readonly models = new Map<number, Set<string>>();
   private readonly locks: RunLocks;
 
   constructor(private readonly opts: ExperimentServiceOptions) {
@@ -256,8 +266,14 @@ export class ExperimentService {
   start(id: number): ExperimentProgress {
     const current = this.runs.get(id);
     if (current) return current.snapshot();
-    loadExperiment(this.db, id);
+    const exp = loadExperiment(this.db, id);
     this.locks.acquire(id);
+    // Runs that share an endpoint and model share its rate limit: one waits for the other
+    // rather than both sending at the full limit and meeting a wall of 429s.
+    const models = modelsOf(exp);
+    const blockers = [...this.runs.entries()].filter(([other]) =>
+      [...(this.models.get(other) ?? [])].some((m) => models.has(m)),
+    );
     const run = new ExperimentRun(
       {
         db: this.db,
@@ -268,12 +284,22 @@ export class ExperimentService {
       id,
     );
     this.runs.set(id, run);
+    this.models.set(id, models);
     void run.done.then(() => {
       this.runs.delete(id);
+      this.models.delete(id);
       this.locks.release(id);
       this.opts.emit('experiments.changed', { experimentId: id });
     });
-    run.start();
+    const names = blockers.map(([other]) => `"${getExperiment(this.db, other)?.name ?? other}"`).join(', ');
+    run.start(
+      blockers.length
+        ? {
+            until: Promise.all(blockers.map(([, r]) => r.done)),
+            message: `Waiting for ${names} to finish: it uses the same model and rate limit.`,
+          }
+        : undefined,
+    );
     return run.snapshot();
   }
 
@@ -584,6 +610,12 @@ export class ExperimentService {
     const r = await testConnection(parsed.data, key, model);
     return r.ok ? { ok: true, message: r.detail } : { ok: false, kind: r.kind, message: r.message };
   }
+}
+
+/** Endpoint and model of the transformer and every judge: what shares a rate limit. */
+function modelsOf(exp: LoadedExperiment): Set<string> {
+  const endpoints = endpointIds(exp.providers);
+  return new Set([exp.transformer, ...exp.judges].map((e) => `${endpoints.get(e.provider)}\u0000${e.model}`));
 }
 
 function emptyCounts() {
