@@ -245,32 +245,30 @@ export type Completion =
     }
   | { id: number; status: 'pending'; usage: Usage; costUsd: number; extraAttempts: number };
 
+// Every completion adds what the call used (an unusable paid answer still cost money) and
+// only touches a row this process has in flight.
+const ADD_USAGE_WHERE_IN_FLIGHT = `input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
+       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
+       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+     WHERE id = ? AND status = 'in_flight'`;
+
 /** Writes a batch of completions in one transaction (the engine's flush). */
 export function completeRequests(db: Database, completions: readonly Completion[]): void {
   if (!completions.length) return;
   const done = prep(
     db,
     `UPDATE requests SET status = 'done', response_text = ?, response_json = ?, failure_reason = NULL,
-       input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
-       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
-       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-     WHERE id = ? AND status = 'in_flight'`,
+       ${ADD_USAGE_WHERE_IN_FLIGHT}`,
   );
   const failed = prep(
     db,
     `UPDATE requests SET status = 'failed', failure_reason = ?, response_text = ?, response_json = NULL,
-       input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
-       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
-       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-     WHERE id = ? AND status = 'in_flight'`,
+       ${ADD_USAGE_WHERE_IN_FLIGHT}`,
   );
   const pending = prep(
     db,
     `UPDATE requests SET status = 'pending',
-       input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
-       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
-       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-     WHERE id = ? AND status = 'in_flight'`,
+       ${ADD_USAGE_WHERE_IN_FLIGHT}`,
   );
   db.transaction(() => {
     for (const c of completions) {
