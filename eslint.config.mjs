@@ -24,4 +24,39 @@ export default tseslint.config(
     ignores: ['src/main/index.ts', 'src/main/doors/electron*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
   },
+  {
+    // The renderer talks to the core only through the typed API; pure code both sides need
+    // (report model, protocol types) lives in src/shared.
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/src/main', '../main', '../../main'],
+              message: 'The renderer never imports src/main; move pure code to src/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Shared code runs in the renderer too: no Node built-ins, no main.
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', '**/main/**'],
+              message: 'src/shared must stay free of Node and main imports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

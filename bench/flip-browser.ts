@@ -5,7 +5,7 @@ import { createElement, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ApiClient, MethodName } from '../src/shared/api';
 import type { JudgmentView } from '../src/shared/experiments';
-import type { QualityOrder, Winner } from '../src/shared/judge-ls';
+import type { QualityOrder, Winner } from '../src/shared/protocols/judge-ls/types';
 import { setApi } from '../src/renderer/src/api';
 import '../src/renderer/src/i18n';
 import '../src/renderer/src/styles/base.css';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDatasetFile } from '../src/main/import';
 import type { Item } from '../src/shared/domain';
-import type { JudgeLsMetrics } from '../src/shared/judge-ls';
+import type { JudgeLsMetrics } from '../src/shared/protocols/judge-ls/types';
 import { judgeLsResponder } from '../test/mock-provider/judge-ls-responder';
 import { startMockProvider } from '../test/mock-provider/server';
 

@@ -13,7 +13,7 @@ import type {
   PromptPreview,
   VariantView,
 } from './experiments';
-import type { FlaggedItem, TargetLanguage } from './judge-ls';
+import type { FlaggedItem, TargetLanguage } from './protocols/judge-ls/types';
 
 export interface ApiMethods {
   'app.info': { params: void; result: AppInfo };

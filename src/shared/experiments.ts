@@ -7,7 +7,7 @@ import type {
   QualityOrder,
   TargetLanguage,
   Winner,
-} from './judge-ls';
+} from './protocols/judge-ls/types';
 
 export type ExperimentStatus = 'draft' | 'running' | 'paused' | 'cancelled' | 'finished' | 'failed';
 export type Phase = 'transform' | 'judge';

@@ -41,7 +41,7 @@ const PER_JUDGE_FIGURES = [
   'position_inconsistency',
   'tie_probe_preference',
 ];
-/** The Okabe–Ito orange of the "Flip EN-ZH" series (src/main/export/chart-options.ts). */
+/** The Okabe–Ito orange of the "Flip EN-ZH" series (src/shared/protocols/judge-ls/report/figures.ts). */
 const FLIP_EN_ZH_FILL = '#E69F00';
 
 // The mock needs Item-shaped records to know which item and output a prompt shows.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/core/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import type { Item } from '../../src/shared/domain';
-import type { JudgeLsMetrics } from '../../src/shared/judge-ls';
+import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { dropsNumbers, judgeLsResponder, type JudgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 import { tempDir } from '../helpers/tmp';

@@ -12,15 +12,18 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIGURE_BUILDERS, tieProbePreferenceFigure } from '../../src/main/export/chart-options';
+import {
+  FIGURE_BUILDERS,
+  tieProbePreferenceFigure,
+} from '../../src/shared/protocols/judge-ls/report/figures';
 import {
   exportJudgeLs,
   METRICS_KEYS,
   metricsJson,
   type ExportJudgeLsInput,
   type ExportJudgeLsResult,
-} from '../../src/main/export/export-judge-ls';
-import type { JudgeLsMetrics } from '../../src/shared/judge-ls';
+} from '../../src/main/protocols/judge-ls/export';
+import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { makeJudgments, makeMetrics } from './fixture';
 
 const SECTION_8_KEYS = [

@@ -7,7 +7,7 @@ import {
   subsetQualityHeatmapFigure,
   tieProbePreferenceFigure,
   type FigureSpec,
-} from '../../src/main/export/chart-options';
+} from '../../src/shared/protocols/judge-ls/report/figures';
 import {
   findFont,
   fontFor,
@@ -15,7 +15,7 @@ import {
   renderSvg,
   svgToPng,
   CJK_FONT_CANDIDATES,
-} from '../../src/main/export/figures';
+} from '../../src/main/report/figures';
 import { JUDGES, makeMetrics, SUBSETS } from './fixture';
 
 // jsdom ships no type declarations (and @types/jsdom is not installed): type the one class used here.
@@ -116,11 +116,16 @@ describe('figure SVGs', () => {
   });
 
   it('keeps the option builders free of Node imports so the renderer can use them', () => {
-    const source = readFileSync(new URL('../../src/main/export/chart-options.ts', import.meta.url), 'utf8');
-    const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-    expect(imports.filter((m) => m.startsWith('node:') || m === './figures' || m.includes('resvg'))).toEqual(
-      [],
-    );
+    for (const file of [
+      '../../src/shared/report/chart-kit.ts',
+      '../../src/shared/protocols/judge-ls/report/figures.ts',
+    ]) {
+      const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+      const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      expect(
+        imports.filter((m) => m.startsWith('node:') || m.includes('/main/') || m.includes('resvg')),
+      ).toEqual([]);
+    }
   });
 });
 

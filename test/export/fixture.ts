@@ -8,7 +8,7 @@ import type {
   JudgmentRecord,
   Language,
   QualityRow,
-} from '../../src/shared/judge-ls';
+} from '../../src/shared/protocols/judge-ls/types';
 
 export const JUDGES = ['GPT-4.1 mini', 'Claude_Haiku 4.5 & co #2'] as const;
 export const SUBSETS = ['Natural', 'Adversarial/Neighbor', 'Adversarial/GPTInst'] as const;

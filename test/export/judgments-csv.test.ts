@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvField } from '../../src/main/export/csv';
-import { JUDGMENTS_COLUMNS, judgmentsCsv } from '../../src/main/export/judgments-csv';
-import type { JudgmentRecord } from '../../src/shared/judge-ls';
+import { csvField } from '../../src/main/report/csv';
+import { JUDGMENTS_COLUMNS, judgmentsCsv } from '../../src/main/protocols/judge-ls/judgments-csv';
+import type { JudgmentRecord } from '../../src/shared/protocols/judge-ls/types';
 import { makeJudgments } from './fixture';
 
 const HEADER =

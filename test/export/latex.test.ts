@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportJudgeLs } from '../../src/main/export/export-judge-ls';
-import { escapeLatex, LATEX_PACKAGES, LONGTABLE_ROWS, tableToLatex } from '../../src/main/export/latex';
-import { buildTables } from '../../src/main/export/table';
+import { exportJudgeLs } from '../../src/main/protocols/judge-ls/export';
+import { escapeLatex, LATEX_PACKAGES, LONGTABLE_ROWS, tableToLatex } from '../../src/main/report/latex';
+import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
 import { makeJudgments, makeMetrics } from './fixture';
 
 const HOSTILE = 'a&b%c$d#e_f{g}h~i^j\\k';

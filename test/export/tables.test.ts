@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tableToCsv, UTF8_BOM } from '../../src/main/export/csv';
-import { formatCi, formatP, formatPct, formatUsd } from '../../src/main/export/format';
-import { buildTables, formatCell, reasonMatchesRule, type Table } from '../../src/main/export/table';
-import { writeXlsx } from '../../src/main/export/xlsx';
+import { tableToCsv, UTF8_BOM } from '../../src/main/report/csv';
+import { formatCi, formatP, formatPct, formatUsd } from '../../src/shared/report/format';
+import { buildTables, reasonMatchesRule } from '../../src/shared/protocols/judge-ls/report/tables';
+import { formatCell, type Table } from '../../src/shared/report/table';
+import { writeXlsx } from '../../src/main/report/xlsx';
 import { JUDGES, makeMetrics, SUBSETS } from './fixture';
 
 const tables = buildTables(makeMetrics());

@@ -1,8 +1,13 @@
 // Metrics and exports of an experiment, computed from stored judgments only (no provider).
 import type { ExperimentResults, FailedCallView } from '../../shared/experiments';
-import type { FlaggedItem, JudgmentRecord, TargetLanguage, UsageRow } from '../../shared/judge-ls';
-import { exportJudgeLs } from '../export/export-judge-ls';
-import type { JudgmentTokens } from '../export/judgments-csv';
+import type {
+  FlaggedItem,
+  JudgmentRecord,
+  TargetLanguage,
+  UsageRow,
+} from '../../shared/protocols/judge-ls/types';
+import { exportJudgeLs } from '../protocols/judge-ls/export';
+import type { JudgmentTokens } from '../protocols/judge-ls/judgments-csv';
 import { judgeLsProtocol } from '../protocols/judge-ls';
 import { auditChecks } from '../protocols/judge-ls/audit';
 import type { JudgeTask, TransformTask } from '../protocols/judge-ls/model';

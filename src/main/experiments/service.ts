@@ -12,16 +12,16 @@ import type {
   PromptPreview,
   VariantView,
 } from '../../shared/experiments';
-import type { FlaggedItem } from '../../shared/judge-ls';
+import type { FlaggedItem } from '../../shared/protocols/judge-ls/types';
 import { AppError } from '../core/errors';
 import { RunLocks } from '../core/run-locks';
 import { importDatasetFromPath } from '../core/datasets-service';
-import { buildFigureSpecs } from '../export/chart-options';
-import { tableToCsv } from '../export/csv';
-import { renderSvg, svgToPng } from '../export/figures';
-import { tableToLatex } from '../export/latex';
-import { buildTables } from '../export/table';
-import { buildWorkbook } from '../export/xlsx';
+import { buildFigureSpecs } from '../../shared/protocols/judge-ls/report/figures';
+import { tableToCsv } from '../report/csv';
+import { renderSvg, svgToPng } from '../report/figures';
+import { tableToLatex } from '../report/latex';
+import { buildTables } from '../../shared/protocols/judge-ls/report/tables';
+import { buildWorkbook } from '../report/xlsx';
 import type { JudgeTask } from '../protocols/judge-ls/model';
 import { isLoopbackURL, providerConfigSchema, type KeyStore } from '../providers/config';
 import { testConnection } from '../providers/test-connection';

@@ -2,7 +2,7 @@
 // transforms (dropped text, lost numbers) for a person to review and for the sensitivity
 // analysis, which recomputes the headline metrics without flagged items.
 import type { Item } from '../../../shared/domain';
-import type { AuditCheck, FlaggedItem, TargetLanguage } from '../../../shared/judge-ls';
+import type { AuditCheck, FlaggedItem, TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import type { AuditThresholds } from './config';
 import { TARGET_LANGUAGES, type Variant, type VariantText } from './model';
 

@@ -3,7 +3,7 @@
 // per item and target language), then judge (8 verdicts per item and judge); between them
 // the runner audits the variants (`audit`), and metrics are computed from the judgments.
 import type { Item } from '../../../shared/domain';
-import type { JudgeLsMetrics, JudgmentRecord } from '../../../shared/judge-ls';
+import type { JudgeLsMetrics, JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
 import type { Protocol, ProtocolStage } from '../types';
 import { auditVariants } from './audit';
 import { judgeLsOptionsSchema, type JudgeLsOptions } from './config';

@@ -5,7 +5,7 @@
 // Failure cells: 'x' = failed "invalid answer", 't' = failed "timeout", 'n' = failed with no
 // reason stored, 'h' = failed "HTTP 400: bad request"; a missing language is simply absent.
 import { describe, expect, it } from 'vitest';
-import type { JudgmentRecord, UsageRow } from '../../../shared/judge-ls';
+import type { JudgmentRecord, UsageRow } from '../../../shared/protocols/judge-ls/types';
 import { binomialTestTwoSided, mcnemarExact, meanNormalInterval, wilsonInterval } from '../../stats';
 import { computeJudgeLsMetrics } from './metrics';
 

@@ -25,7 +25,7 @@ import type {
   TargetLanguage,
   TieProbeRow,
   UsageRow,
-} from '../../../shared/judge-ls';
+} from '../../../shared/protocols/judge-ls/types';
 import { binomialTestTwoSided, mcnemarExact, meanNormalInterval, wilsonInterval } from '../../stats';
 import { LANGUAGES } from './model';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';

@@ -1,7 +1,13 @@
 // Judge-LS values that flow between its stages (the metric row types live in
 // src/shared/judge-ls.ts, because the exporters and the renderer read them too).
 import type { Label } from '../../../shared/domain';
-import type { Language, ProbeOrder, QualityOrder, TargetLanguage, Winner } from '../../../shared/judge-ls';
+import type {
+  Language,
+  ProbeOrder,
+  QualityOrder,
+  TargetLanguage,
+  Winner,
+} from '../../../shared/protocols/judge-ls/types';
 import type { ProtocolTask } from '../types';
 
 export const TARGET_LANGUAGES: readonly TargetLanguage[] = ['ZH', 'LS'];

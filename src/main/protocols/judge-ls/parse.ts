@@ -1,7 +1,7 @@
 // Turning answers into variants and verdicts, tolerant of the ways models deviate from the
 // schema when they answer in text mode, and strict about everything else (an error makes
 // the runner ask again, then record the call as failed with its raw text).
-import type { ProbeOrder, QualityOrder, Winner } from '../../../shared/judge-ls';
+import type { ProbeOrder, QualityOrder, Winner } from '../../../shared/protocols/judge-ls/types';
 import type { ParseResult } from '../types';
 import type { VariantText, Verdict } from './model';
 

@@ -1,7 +1,12 @@
 // Planning: which requests Judge-LS needs for a set of items, transformers and judges.
 // Pure and deterministic: the same input gives the same tasks in the same order.
 import type { Item } from '../../../shared/domain';
-import type { Language, ProbeOrder, QualityOrder, TargetLanguage } from '../../../shared/judge-ls';
+import type {
+  Language,
+  ProbeOrder,
+  QualityOrder,
+  TargetLanguage,
+} from '../../../shared/protocols/judge-ls/types';
 import type { ChatRequestSpec, ResponseSchema } from '../../providers/types';
 import { taskKey } from '../types';
 import type { JudgeLsOptions } from './config';

@@ -1,6 +1,6 @@
 // Judge-LS prompt templates (editable per experiment), their rendering, and the answer
 // schemas of DESIGN.md section 6.
-import type { TargetLanguage } from '../../../shared/judge-ls';
+import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import type { ResponseSchema } from '../../providers/types';
 import { renderTemplate } from '../template';
 import { promptHash } from '../types';

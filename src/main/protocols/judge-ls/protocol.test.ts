@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../shared/domain';
-import type { JudgmentRecord } from '../../../shared/judge-ls';
+import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
 import { judgeLsProtocol, type JudgeTask, type TransformTask, type Variant } from './index';
 
 const SAMPLE = fileURLToPath(new URL('../../../../resources/samples/llmbar.jsonl', import.meta.url));

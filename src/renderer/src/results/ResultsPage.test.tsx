@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExperimentResults } from '../../../shared/experiments';
-import type { JudgeLsMetrics } from '../../../shared/judge-ls';
+import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import { setApi } from '../api';
 import '../i18n';
 import { FakeApi } from '../test/fake-api';

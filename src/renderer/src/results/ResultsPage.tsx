@@ -1,7 +1,7 @@
 import { useMemo, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JudgeLsMetrics } from '../../../shared/judge-ls';
-import { buildTables } from '../../../main/export/table';
+import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
+import { buildTables } from '../../../shared/protocols/judge-ls/report/tables';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useExportAll } from '../lib/useExportAll';
 import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type FlipTarget } from './charts';

@@ -1,9 +1,9 @@
-// The dashboard's figures: the export's own ECharts options (src/main/export/chart-options.ts has
+// The dashboard's figures: the export's own ECharts options (src/shared/protocols/judge-ls/report/figures.ts has
 // no Node imports), so the app shows exactly the exported figures, plus what only the app needs:
 // tooltips with n and the 95% CI, and clicks that open the flips behind a bar or a cell.
 import type { EChartsOption } from 'echarts';
-import type { CI, Comparison, JudgeLsMetrics, Language } from '../../../shared/judge-ls';
-import { buildFigureSpecs, type FigureSpec } from '../../../main/export/chart-options';
+import type { CI, Comparison, JudgeLsMetrics, Language } from '../../../shared/protocols/judge-ls/types';
+import { buildFigureSpecs, type FigureSpec } from '../../../shared/protocols/judge-ls/report/figures';
 import { formatCi, formatInt, formatP, formatPercent, formatPoints } from './format';
 import { COMPARISONS } from './flips';
 

@@ -1,7 +1,7 @@
 // Verdict flips between English and a target language, computed from the stored judgments.
 // Pure functions: the flip browser, its tests and its benchmark all run exactly this code.
 import type { JudgmentView } from '../../../shared/experiments';
-import type { Comparison, QualityOrder, TargetLanguage } from '../../../shared/judge-ls';
+import type { Comparison, QualityOrder, TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 
 /** A normalized quality choice: the output a verdict prefers, whatever position it was shown in. */
 export type Choice = 1 | 2 | 'tie';

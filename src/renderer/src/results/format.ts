@@ -1,7 +1,7 @@
 // Numbers as a paper prints them. The exports' formatters are reused so the app's tables show
 // exactly the digits of the exported CSV/LaTeX tables; only the % sign is added for reading.
-import type { CI } from '../../../shared/judge-ls';
-import { formatCi, formatInt, formatP, formatPct, formatUsd, MISSING } from '../../../main/export/format';
+import type { CI } from '../../../shared/protocols/judge-ls/types';
+import { formatCi, formatInt, formatP, formatPct, formatUsd, MISSING } from '../../../shared/report/format';
 
 export { formatCi, formatInt, formatP, formatUsd, MISSING };
 

@@ -1,6 +1,6 @@
 // The dashboard's tables: which columns each shows, how a cell is written, how rows sort.
 // Headers are i18n keys (namespace 'results'); values are the metrics' raw fields.
-import type { JudgeLsMetrics } from '../../../shared/judge-ls';
+import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import { formatCi, formatInt, formatP, formatPercent, formatUsd, isCi, MISSING } from './format';
 
 export type ColumnKind = 'text' | 'int' | 'pct' | 'ci' | 'p' | 'usd';

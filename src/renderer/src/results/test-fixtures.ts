@@ -1,6 +1,6 @@
 // Hand-made data for the results tests.
 import type { JudgmentView } from '../../../shared/experiments';
-import type { CI, Comparison, JudgeLsMetrics, Language } from '../../../shared/judge-ls';
+import type { CI, Comparison, JudgeLsMetrics, Language } from '../../../shared/protocols/judge-ls/types';
 
 export const JUDGES = ['GPT-4.1 mini', 'Claude <b>Haiku</b>'];
 export const SUBSETS = ['Natural', 'Adversarial'];

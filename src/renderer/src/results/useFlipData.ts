@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Item } from '../../../shared/domain';
 import type { JudgmentView, VariantView } from '../../../shared/experiments';
-import type { FlaggedItem } from '../../../shared/judge-ls';
+import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
 import { getApi, toApiError, type ApiError } from '../api';
 import { computeFlips, searchText, type Flip } from './flips';
 

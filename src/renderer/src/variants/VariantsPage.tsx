@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Item } from '../../../shared/domain';
 import type { VariantView } from '../../../shared/experiments';
-import type { TargetLanguage } from '../../../shared/judge-ls';
+import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { Notice } from '../components/Notice';

@@ -2,8 +2,12 @@
 import { existsSync } from 'node:fs';
 import { renderAsync } from '@resvg/resvg-js';
 import * as echarts from 'echarts';
-import type { JudgeLsMetrics } from '../../shared/judge-ls';
-import { FIGURE_BUILDERS, type FigureBuilder, type FigureSpec } from './chart-options';
+import type { JudgeLsMetrics } from '../../shared/protocols/judge-ls/types';
+import {
+  FIGURE_BUILDERS,
+  type FigureBuilder,
+  type FigureSpec,
+} from '../../shared/protocols/judge-ls/report/figures';
 
 export interface RenderedFigure extends FigureSpec {
   svg: string;

@@ -1,6 +1,6 @@
 // RFC 4180 CSV with a UTF-8 BOM, so Excel opens Chinese text correctly. csv-parse is installed but
 // csv-stringify is not, and the writing side is small enough to keep here.
-import { formatCell, uniqueHeaders, type Table } from './table';
+import { formatCell, uniqueHeaders, type Table } from '../../shared/report/table';
 
 export const UTF8_BOM = '\uFEFF';
 

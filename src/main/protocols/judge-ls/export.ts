@@ -3,15 +3,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { JudgeLsMetrics, JudgmentRecord } from '../../shared/judge-ls';
-import { APP_VERSION } from '../core/version';
-import { FIGURE_BUILDERS, type FigureBuilder } from './chart-options';
-import { tableToCsv } from './csv';
-import { renderFigure, svgToPng } from './figures';
+import type { JudgeLsMetrics, JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
+import { APP_VERSION } from '../../core/version';
+import { FIGURE_BUILDERS, type FigureBuilder } from '../../../shared/protocols/judge-ls/report/figures';
+import { tableToCsv } from '../../report/csv';
+import { renderFigure, svgToPng } from '../../report/figures';
 import { judgmentsCsv, type JudgmentTokens } from './judgments-csv';
-import { tableToLatex } from './latex';
-import { buildTables } from './table';
-import { writeXlsx } from './xlsx';
+import { tableToLatex } from '../../report/latex';
+import { buildTables } from '../../../shared/protocols/judge-ls/report/tables';
+import { writeXlsx } from '../../report/xlsx';
 
 /** The top-level keys of metrics.json, in file order (DESIGN.md section 8). */
 export const METRICS_KEYS = [

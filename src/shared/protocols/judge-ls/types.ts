@@ -7,7 +7,8 @@ export type Comparison = 'EN-ZH' | 'EN-LS';
 export type QualityOrder = 'orig' | 'swap';
 export type ProbeOrder = 'en_zh' | 'zh_en';
 export type Winner = 'A' | 'B' | 'tie';
-export type CI = [number, number];
+export type { CI } from '../../report/format';
+import type { CI } from '../../report/format';
 
 /** One stored verdict as metrics see it (status failed: winner is null). */
 export interface JudgmentRecord {

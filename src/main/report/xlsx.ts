@@ -1,7 +1,7 @@
 // One worksheet per table. Cells hold numbers (fractions, counts, p-values) with Excel number
 // formats, so a spreadsheet can compute with them; a CI becomes two numeric columns (low, high).
 import ExcelJS from 'exceljs';
-import { uniqueHeaders, type Table, type TableColumn } from './table';
+import { uniqueHeaders, type Table, type TableColumn } from '../../shared/report/table';
 
 const NUMBER_FORMATS: Record<Exclude<TableColumn['kind'], 'text'>, string> = {
   int: '0',

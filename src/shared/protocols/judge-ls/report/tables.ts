@@ -1,77 +1,11 @@
-// A writer-neutral table model: the CSV, LaTeX and XLSX writers all render these, so the three
-// formats always agree. Cells hold raw values (fractions, counts, CIs); `kind` says how to show them.
-import type {
-  CI,
-  Comparison,
-  InvarianceRow,
-  JudgeLsMetrics,
-  Language,
-  QualityRow,
-} from '../../shared/judge-ls';
-import { formatCi, formatInt, formatP, formatPct, formatUsd, MISSING } from './format';
-
-export type ColumnKind = 'text' | 'int' | 'pct' | 'p' | 'ci' | 'usd';
-export type CellValue = string | number | CI | null;
-export type TableRow = Record<string, CellValue>;
-
-export interface TableColumn {
-  key: string;
-  header: string;
-  align: 'l' | 'c' | 'r';
-  kind: ColumnKind;
-  /** Wrap long text in LaTeX at this fraction of the line width (p-column). */
-  width?: number;
-}
-
-export interface Table {
-  /** File stem: tables/<id>.tex, tables/<id>.csv, and the XLSX sheet name. */
-  id: string;
-  title: string;
-  caption: string;
-  columns: TableColumn[];
-  rows: TableRow[];
-  /** Summary rows (totals) shown below a rule. */
-  footer?: TableRow[];
-}
-
-/** The display text of a cell, identical in every text format. */
-export function formatCell(column: TableColumn, value: CellValue | undefined): string {
-  if (value === null || value === undefined) return column.kind === 'text' ? '' : MISSING;
-  switch (column.kind) {
-    case 'text':
-      return String(value);
-    case 'int':
-      return formatInt(asNumber(value, column));
-    case 'pct':
-      return formatPct(asNumber(value, column));
-    case 'p':
-      return formatP(asNumber(value, column));
-    case 'usd':
-      return formatUsd(asNumber(value, column));
-    case 'ci':
-      if (!Array.isArray(value)) throw new TypeError(`column "${column.key}": expected a [low, high] CI`);
-      return formatCi(value);
-  }
-}
-
-function asNumber(value: CellValue, column: TableColumn): number {
-  if (typeof value !== 'number') {
-    throw new TypeError(
-      `column "${column.key}" (${column.kind}): expected a number, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
+// The Judge-LS tables of DESIGN.md section 8 (and the dashboard's): content for the generic
+// table model of src/shared/report/table.ts.
+import type { Comparison, InvarianceRow, JudgeLsMetrics, Language, QualityRow } from '../types';
+import { col, type Table, type TableRow } from '../../../report/table';
+import type { CI } from '../../../report/format';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
-
-const col = (key: string, header: string, kind: ColumnKind, align?: TableColumn['align']): TableColumn => ({
-  key,
-  header,
-  kind,
-  align: align ?? (kind === 'text' ? 'l' : kind === 'ci' ? 'c' : 'r'),
-});
 
 /** Judges in the order they first appear in the metrics, so every table lists them alike. */
 export function judgeOrder(metrics: JudgeLsMetrics): string[] {
@@ -497,14 +431,4 @@ export function buildTables(metrics: JudgeLsMetrics): Table[] {
     usageTable(metrics),
     failuresTable(metrics),
   ];
-}
-
-/**
- * Headers that are unique within a table, for formats read by scripts (CSV, XLSX): a CI column
- * is named after the metric before it ("Acc. strict 95% CI" rather than a second "95% CI").
- */
-export function uniqueHeaders(table: Table): string[] {
-  return table.columns.map((c, i) =>
-    c.kind === 'ci' && i > 0 ? `${table.columns[i - 1].header} ${c.header}` : c.header,
-  );
 }

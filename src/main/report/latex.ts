@@ -1,6 +1,6 @@
 // booktabs LaTeX tables that compile with plain pdflatex: every piece of text (headers, captions,
 // judge labels, item ids, reasons) goes through escapeLatex, which also keeps non-ASCII input safe.
-import { formatCell, type Table, type TableRow } from './table';
+import { formatCell, type Table, type TableRow } from '../../shared/report/table';
 
 const SPECIALS: Record<string, string> = {
   '\\': '\\textbackslash{}',

@@ -1,5 +1,6 @@
 // Paper-style number formatting shared by every table writer (CSV and LaTeX show the same text).
-import type { CI } from '../../shared/judge-ls';
+/** A 95% confidence interval: [low, high]. */
+export type CI = [number, number];
 
 /** Shown for a value that does not exist (no valid pair, no non-tie probe, ...). */
 export const MISSING = '–';

@@ -1,39 +1,28 @@
-// ECharts options for the Judge-LS figures. No Node imports: the renderer draws the very same
-// options in the app, and figures.ts renders them to SVG/PNG for the export folder.
-import type {
-  BarSeriesOption,
-  CustomSeriesOption,
-  CustomSeriesRenderItem,
-  EChartsOption,
-  HeatmapSeriesOption,
-  TitleComponentOption,
-} from 'echarts';
-import type { CI, Comparison, JudgeLsMetrics, Language } from '../../shared/judge-ls';
-import { judgeOrder } from './table';
+// The Judge-LS figures of DESIGN.md section 8, built with the shared chart kit. No Node imports:
+// the dashboard draws the very same options, and src/main/report/figures.ts renders them.
+import type { BarSeriesOption, HeatmapSeriesOption, TitleComponentOption } from 'echarts';
+import type { Comparison, JudgeLsMetrics, Language } from '../types';
+import { judgeOrder } from './tables';
+import {
+  axisText,
+  barGrid,
+  barsWithErrors,
+  barWidth,
+  baseOption,
+  categoryAxis,
+  FONT_FAMILY,
+  groupedBar,
+  OKABE_ITO,
+  pct,
+  TEXT,
+  valueAxis,
+  type BarGroup,
+  type FigureSpec,
+} from '../../../report/chart-kit';
 
-export interface FigureSpec {
-  /** File stem: figures/<id>.svg and figures/<id>.png. */
-  id: string;
-  title: string;
-  width: number;
-  height: number;
-  option: EChartsOption;
-}
+export type { FigureSpec };
 
 export type FigureBuilder = (metrics: JudgeLsMetrics) => FigureSpec;
-
-// Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale print.
-export const OKABE_ITO = {
-  orange: '#E69F00',
-  skyBlue: '#56B4E9',
-  green: '#009E73',
-  yellow: '#F0E442',
-  blue: '#0072B2',
-  vermillion: '#D55E00',
-  purple: '#CC79A7',
-  black: '#000000',
-  grey: '#BBBBBB',
-} as const;
 
 export const LANGUAGE_COLORS: Record<Language, string> = {
   EN: OKABE_ITO.blue,
@@ -41,169 +30,8 @@ export const LANGUAGE_COLORS: Record<Language, string> = {
   LS: OKABE_ITO.green,
 };
 
-/** Arial-metric faces first (ECharts lays out text with Arial-like widths), then CJK faces for Chinese labels. */
-export const FONT_FAMILY =
-  'Arial, Liberation Sans, Helvetica, Noto Sans CJK SC, PingFang SC, Microsoft YaHei, sans-serif';
-
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
-/** Share of a category band that a group of bars fills; error bars use the same geometry. */
-const GROUP_WIDTH = 0.72;
-const TEXT = '#222222';
-
-const pct = (v: number | null | undefined): number | null =>
-  typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) / 10 : null;
-
-function baseOption(title: string): EChartsOption {
-  return {
-    animation: false,
-    backgroundColor: '#ffffff',
-    textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
-    title: {
-      text: title,
-      left: 'center',
-      top: 8,
-      textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
-    },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    legend: { bottom: 8, textStyle: { fontSize: 12, color: TEXT } },
-  };
-}
-
-const axisText = { color: TEXT, fontSize: 12 };
-
-function judgeAxis(judges: string[], name = 'Judge', labelWidth?: number) {
-  return {
-    type: 'category' as const,
-    data: judges,
-    name,
-    nameLocation: 'middle' as const,
-    nameGap: 32,
-    nameTextStyle: { ...axisText, fontWeight: 'bold' as const },
-    axisLabel: {
-      ...axisText,
-      interval: 0,
-      width: labelWidth,
-      overflow: labelWidth ? ('break' as const) : undefined,
-    },
-    axisTick: { alignWithLabel: true },
-  };
-}
-
-function valueAxis(name: string, min?: number, max?: number) {
-  return {
-    type: 'value' as const,
-    name,
-    nameLocation: 'middle' as const,
-    nameGap: 44,
-    nameTextStyle: { ...axisText, fontWeight: 'bold' as const },
-    axisLabel: axisText,
-    min,
-    max,
-    splitLine: { lineStyle: { color: '#e5e5e5' } },
-  };
-}
-
-/** One bar series of a group of `groupSize` bars per category. */
-function groupedBar(
-  name: string,
-  color: string,
-  values: (number | null)[],
-  groupSize: number,
-): BarSeriesOption {
-  return {
-    name,
-    type: 'bar',
-    data: values,
-    itemStyle: { color },
-    barWidth: `${((GROUP_WIDTH / groupSize) * 100).toFixed(2)}%`,
-    barGap: '0%',
-  };
-}
-
-/**
- * 95% CI whiskers drawn over bar `index` of a group of `groupSize` (data: [category, low, high]
- * in percent). Named like its bar series so the legend toggles both together.
- */
-export function errorBarSeries(
-  name: string,
-  index: number,
-  groupSize: number,
-  cis: ({ category: number; ci: CI } | null)[],
-): CustomSeriesOption {
-  const renderItem: CustomSeriesRenderItem = (_params, api) => {
-    const category = api.value(0) as number;
-    const band = api.size?.([1, 0]);
-    const bandWidth = Array.isArray(band) ? band[0] : (band ?? 0);
-    const slot = (GROUP_WIDTH / groupSize) * bandWidth;
-    const offset = -(GROUP_WIDTH * bandWidth) / 2 + (index + 0.5) * slot;
-    const low = api.coord([category, api.value(1) as number]);
-    const high = api.coord([category, api.value(2) as number]);
-    const x = low[0] + offset;
-    const cap = Math.max(2, Math.min(7, slot * 0.25));
-    const style = { stroke: TEXT, lineWidth: 1.2, fill: 'none' };
-    return {
-      type: 'group',
-      children: [
-        { type: 'line', shape: { x1: x, y1: low[1], x2: x, y2: high[1] }, style },
-        { type: 'line', shape: { x1: x - cap, y1: low[1], x2: x + cap, y2: low[1] }, style },
-        { type: 'line', shape: { x1: x - cap, y1: high[1], x2: x + cap, y2: high[1] }, style },
-      ],
-    };
-  };
-  return {
-    name,
-    type: 'custom',
-    renderItem,
-    encode: { x: 0, y: [1, 2] },
-    silent: true,
-    z: 10,
-    tooltip: { show: false },
-    data: cis
-      .filter(
-        (c): c is { category: number; ci: CI } =>
-          c !== null && pct(c.ci[0]) !== null && pct(c.ci[1]) !== null,
-      )
-      .map((c) => [c.category, pct(c.ci[0]), pct(c.ci[1])]),
-  };
-}
-
-interface BarGroup {
-  name: string;
-  color: string;
-  value: (judge: string) => number | null | undefined;
-  ci?: (judge: string) => CI | null | undefined;
-}
-
-function barsWithErrors(judges: string[], groups: BarGroup[]): (BarSeriesOption | CustomSeriesOption)[] {
-  const bars = groups.map((g) =>
-    groupedBar(
-      g.name,
-      g.color,
-      judges.map((j) => pct(g.value(j))),
-      groups.length,
-    ),
-  );
-  const whiskers = groups.flatMap((g, i) =>
-    g.ci
-      ? [
-          errorBarSeries(
-            g.name,
-            i,
-            groups.length,
-            judges.map((j, category) => {
-              const ci = g.ci!(j);
-              return ci && pct(g.value(j)) !== null ? { category, ci } : null;
-            }),
-          ),
-        ]
-      : [],
-  );
-  return [...bars, ...whiskers];
-}
-
-const barGrid = { left: 72, right: 24, top: 56, bottom: 96 };
-const barWidth = (judges: number, perJudge: number) => Math.max(560, 120 + judges * perJudge);
 
 export type AccuracyMetric = 'accuracy_strict' | 'accuracy_tie_half';
 
@@ -223,7 +51,7 @@ export function accuracyByLanguageFigure(
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: judgeAxis(judges, 'Judge', 190),
+      xAxis: categoryAxis(judges, 'Judge', 190),
       yAxis: valueAxis('Accuracy (%)', 0, 100),
       series: barsWithErrors(
         judges,
@@ -267,7 +95,7 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: { ...judgeAxis(judges, 'Judge', 150), axisLine: { onZero: false } },
+      xAxis: { ...categoryAxis(judges, 'Judge', 150), axisLine: { onZero: false } },
       yAxis: {
         ...valueAxis('Accuracy − EN accuracy (points)'),
         // Room beyond the longest bar for its value label, and zero always in view.
@@ -323,7 +151,7 @@ export function flipRatesFigure(metrics: JudgeLsMetrics): FigureSpec {
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: judgeAxis(judges, 'Judge', 220),
+      xAxis: categoryAxis(judges, 'Judge', 220),
       yAxis: valueAxis('Pairs (%)', 0),
       series: barsWithErrors(judges, groups),
     },
@@ -342,7 +170,7 @@ export function positionInconsistencyFigure(metrics: JudgeLsMetrics): FigureSpec
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: judgeAxis(judges, 'Judge', 190),
+      xAxis: categoryAxis(judges, 'Judge', 190),
       yAxis: valueAxis('Items with order-dependent choice (%)', 0),
       series: barsWithErrors(
         judges,
@@ -392,7 +220,7 @@ export function tieProbePreferenceFigure(metrics: JudgeLsMetrics): FigureSpec {
       grid: { left: labelWidth + 16, right: 32, top: 56, bottom: 100 },
       xAxis: { ...valueAxis('Probes (%)', 0, 100), nameGap: 30 },
       yAxis: {
-        ...judgeAxis(judges, ''),
+        ...categoryAxis(judges, ''),
         inverse: true,
         nameGap: 0,
         axisLabel: { ...axisText, width: labelWidth, overflow: 'truncate' },

@@ -1,6 +1,6 @@
 // judgments.csv of DESIGN.md section 8: one row per stored verdict, the columns in contract order.
-import type { JudgmentRecord } from '../../shared/judge-ls';
-import { toCsv } from './csv';
+import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
+import { toCsv } from '../../report/csv';
 
 export const JUDGMENTS_COLUMNS = [
   'judge',
