@@ -1,5 +1,6 @@
 // judgments.csv of DESIGN.md section 8: one row per stored verdict, the columns in contract order.
 import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
+import { normalizeChoice } from '../../../shared/protocols/judge-ls/choice';
 import { toCsv } from '../../report/csv';
 
 export const JUDGMENTS_COLUMNS = [
@@ -54,19 +55,9 @@ function checkRecord(r: JudgmentRecord, i: number): void {
  * zh_en A→ZH, B→EN; tie stays tie; no verdict → ''.
  */
 export function normalizedChoice(r: JudgmentRecord): '1' | '2' | 'tie' | 'EN' | 'ZH' | '' {
-  if (r.winner === null) return '';
-  if (r.winner === 'tie') return 'tie';
-  const first = r.winner === 'A';
-  switch (r.order) {
-    case 'orig':
-      return first ? '1' : '2';
-    case 'swap':
-      return first ? '2' : '1';
-    case 'en_zh':
-      return first ? 'EN' : 'ZH';
-    case 'zh_en':
-      return first ? 'ZH' : 'EN';
-  }
+  return r.winner === null
+    ? ''
+    : (String(normalizeChoice(r.order, r.winner)) as '1' | '2' | 'tie' | 'EN' | 'ZH');
 }
 
 function countText(n: number | undefined, index: number, field: string): string {

@@ -1,13 +1,15 @@
 // Turning answers into variants and verdicts, tolerant of the ways models deviate from the
 // schema when they answer in text mode, and strict about everything else (an error makes
 // the runner ask again, then record the call as failed with its raw text).
-import type { ProbeOrder, QualityOrder, Winner } from '../../../shared/protocols/judge-ls/types';
+import type { Winner } from '../../../shared/protocols/judge-ls/types';
 import type { ParseResult } from '../types';
 import type { VariantText, Verdict } from './model';
 
-/** A normalized choice: the output number for quality verdicts, the language for tie probes. */
-export type QualityChoice = 1 | 2 | 'tie';
-export type ProbeChoice = 'EN' | 'ZH' | 'tie';
+export {
+  normalizeChoice,
+  type ProbeChoice,
+  type QualityChoice,
+} from '../../../shared/protocols/judge-ls/choice';
 
 function fail(error: string): { ok: false; error: string } {
   return { ok: false, error };
@@ -106,32 +108,4 @@ export function parseVerdict(json: unknown): ParseResult<Verdict> {
   if (winner === null) return fail(`"winner" must be "A", "B" or "tie", got ${JSON.stringify(obj.winner)}`);
   const reason = typeof obj.reason === 'string' ? obj.reason : '';
   return { ok: true, value: { winner, confidence: normalizeConfidence(obj.confidence), reason } };
-}
-
-/**
- * The normalized choice of a verdict. Quality: orig shows output_1 as A, swap shows
- * output_2 as A. Tie probes: en_zh shows English as A, zh_en shows Chinese as A.
- */
-export function normalizeChoice(order: QualityOrder, winner: Winner): QualityChoice;
-export function normalizeChoice(order: ProbeOrder, winner: Winner): ProbeChoice;
-export function normalizeChoice(
-  order: QualityOrder | ProbeOrder,
-  winner: Winner,
-): QualityChoice | ProbeChoice;
-export function normalizeChoice(
-  order: QualityOrder | ProbeOrder,
-  winner: Winner,
-): QualityChoice | ProbeChoice {
-  if (winner === 'tie') return 'tie';
-  const a = winner === 'A';
-  switch (order) {
-    case 'orig':
-      return a ? 1 : 2;
-    case 'swap':
-      return a ? 2 : 1;
-    case 'en_zh':
-      return a ? 'EN' : 'ZH';
-    case 'zh_en':
-      return a ? 'ZH' : 'EN';
-  }
 }
