@@ -1,4 +1,5 @@
 // Experiment types that cross the doors (runner state, estimates, variants, judgments).
+import type { Table } from './report/table';
 import type {
   FlaggedItem,
   JudgeLsMetrics,
@@ -10,7 +11,8 @@ import type {
 } from './protocols/judge-ls/types';
 
 export type ExperimentStatus = 'draft' | 'running' | 'paused' | 'cancelled' | 'finished' | 'failed';
-export type Phase = 'transform' | 'judge';
+/** A protocol stage's name (Judge-LS: transform, judge). */
+export type Phase = string;
 
 export interface PhaseProgress {
   total: number;
@@ -27,7 +29,7 @@ export interface ExperimentProgress {
   status: ExperimentStatus;
   phase: Phase | null;
   /** Per phase, and per judge inside the judge phase (key: judge label). */
-  phases: Partial<Record<Phase, PhaseProgress>>;
+  phases: Record<Phase, PhaseProgress>;
   judges: Record<string, PhaseProgress>;
   callsPerMinute: number;
   etaSeconds: number | null;
@@ -63,11 +65,13 @@ export interface ExperimentDetail extends ExperimentSummary {
 }
 
 export interface EstimateRow {
-  role: 'transformer' | 'judge';
+  /** The model's role in the protocol: judge, transformer, generator, … */
+  role: string;
   label: string;
   provider: string;
   model: string;
-  kind: 'transform' | 'quality' | 'tie_probe';
+  /** What kind of call (Judge-LS: transform, quality, tie_probe). */
+  kind: string;
   calls: number;
   /** Calls whose answer is already stored: free. */
   cachedCalls: number;
@@ -128,7 +132,8 @@ export interface JudgmentView {
  * language) or a judgment. `rawText` is the model's answer exactly as received, when there was one.
  */
 export interface FailedCallView {
-  stage: 'transform' | 'judge';
+  /** The protocol stage of the call. */
+  stage: string;
   /** The judge label; null for the transformer. */
   judge: string | null;
   sourceId: string;
@@ -144,9 +149,40 @@ export interface FailedCallView {
   attempts: number;
 }
 
-export interface ExperimentResults {
-  metrics: JudgeLsMetrics;
+/** Where an experiment's plan stands, counted from the store (answers appear as they arrive). */
+export interface ResultCounts {
+  /** Tasks in the plan. */
+  planned: number;
+  /** Answered with a usable value. */
+  ok: number;
+  /** Ended without a usable answer (counted in every report, with the reason). */
+  failed: number;
+  /** Not answered yet (queued, on the wire, or waiting for an earlier stage). */
+  pending: number;
+}
+
+/**
+ * An experiment's results: the protocol's metrics (a pure function of its stored results) and
+ * its tables, the very model the export writes as CSV/XLSX/LaTeX, so screen and files agree.
+ * `protocol` says which protocol's metrics these are (see `isResultsOf`).
+ */
+export interface ExperimentResults<M = unknown, P extends string = string> {
+  protocol: P;
+  metrics: M;
+  tables: Table[];
+  /** Items an audit flagged (the sensitivity switch drops them); empty where a protocol has no audit. */
   flagged: FlaggedItem[];
+  counts: ResultCounts;
+}
+
+export type JudgeLsResults = ExperimentResults<JudgeLsMetrics, 'judge-ls'>;
+
+/** Narrows results to one protocol's. */
+export function isResultsOf<M, P extends string>(
+  r: ExperimentResults,
+  protocol: P,
+): r is ExperimentResults<M, P> {
+  return r.protocol === protocol;
 }
 
 export interface ExportResult {
