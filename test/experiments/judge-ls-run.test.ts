@@ -66,7 +66,7 @@ beforeAll(async () => {
   const final = await core.experiments.runToEnd(experimentId);
   expect(final.message ?? '').toBe('');
   expect(final.status).toBe('finished');
-  metrics = (await core.call('experiments.results', { experimentId })).metrics;
+  metrics = (await core.call('experiments.results', { experimentId })).metrics as JudgeLsMetrics;
   exportDir = join(dir, 'export');
   await core.call('experiments.export', { experimentId, outDir: exportDir });
 }, 300_000);

@@ -1,3 +1,4 @@
+import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 // experiments.judgments (kind filter, speed), experiments.flagged and experiments.failures on a
 // real 60-item Judge-LS run against the mock provider, with failed translations and verdicts.
 import { performance } from 'node:perf_hooks';
@@ -243,7 +244,7 @@ describe('experiments.failures', () => {
   });
 
   it('agrees with the failures counted in the metrics', async () => {
-    const { metrics } = await core.call('experiments.results', { experimentId });
+    const metrics = (await core.call('experiments.results', { experimentId })).metrics as JudgeLsMetrics;
     const counted = metrics.failures.reduce((n, f) => n + f.count, 0);
     expect(rows).toHaveLength(counted);
     const transformer = metrics.failures.filter((f) => f.kind === 'transform');

@@ -4,36 +4,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../core/errors';
-import { judgeLsOptionsSchema } from '../protocols/judge-ls/config';
+import { getProtocol, listProtocols } from '../protocols';
+import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
 import { providerConfigSchema } from '../providers/config';
 
-const limits = {
+/** Per-model rate limits: on a provider, or on one model entry (which overrides its provider's). */
+export const modelLimits = {
   rpm: z.number().positive().optional(),
   tpm: z.number().positive().optional(),
   concurrency: z.number().int().positive().max(1024).optional(),
 };
-
-const judgeSchema = z.strictObject({
-  label: z.string().trim().min(1).max(100),
-  provider: z.string().min(1),
-  model: z.string().min(1),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  // A judge may override its endpoint's per-model limits (DESIGN.md section 7).
-  ...limits,
-});
-
-const transformSchema = z.strictObject({
-  provider: z.string().min(1),
-  model: z.string().min(1),
-  languages: z
-    .array(z.enum(['ZH', 'LS']))
-    .min(1)
-    .optional(),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  ...limits,
-});
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -44,95 +24,48 @@ const priceSchema = z.strictObject({
   batchOutput: z.number().min(0).optional(),
 });
 
-export const experimentConfigSchema = z
-  .strictObject({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(120)
-      .regex(/^[^/\\:*?"<>|]+$/, 'must not contain / \\ : * ? " < > | (it names the export folder)'),
-    protocol: z.literal('judge-ls'),
-    /** A dataset file (relative to the config file), the name of an imported dataset, or its id. */
-    dataset: z.union([z.string().min(1), z.number().int().positive()]),
-    providers: z.record(z.string().min(1), providerConfigSchema),
-    transform: transformSchema,
-    judges: z.array(judgeSchema).min(1),
-    tieProbes: z.boolean().optional(),
-    limit: z.number().int().positive().optional(),
-    /** Protocol options beyond the common ones: audit thresholds, templates, temperatures. */
-    options: z.record(z.string(), z.unknown()).optional(),
-    /** Re-asks of an unparseable answer before it is recorded failed. */
-    maxParseRetries: z.number().int().min(0).max(10).optional(),
-    /** USD per million tokens, overriding the shipped price table per model. */
-    prices: z.record(z.string().min(1), priceSchema).optional(),
-  })
-  .superRefine((cfg, ctx) => {
-    const known = Object.keys(cfg.providers);
-    const check = (provider: string, path: (string | number)[]) => {
-      if (!Object.hasOwn(cfg.providers, provider)) {
-        ctx.addIssue({
-          code: 'custom',
-          path,
-          message: `no provider named "${provider}" in "providers" (have: ${known.join(', ') || 'none'})`,
-        });
+/** The keys every protocol's config has (DESIGN.md section 7). */
+const baseShape = {
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(120)
+    .regex(/^[^/\\:*?"<>|]+$/, 'must not contain / \\ : * ? " < > | (it names the export folder)'),
+  /** A dataset file (relative to the config file), the name of an imported dataset, or its id. */
+  dataset: z.union([z.string().min(1), z.number().int().positive()]),
+  providers: z.record(z.string().min(1), providerConfigSchema),
+  limit: z.number().int().positive().optional(),
+  /** Re-asks of an unparseable answer before it is recorded failed. */
+  maxParseRetries: z.number().int().min(0).max(10).optional(),
+  /** USD per million tokens, overriding the shipped price table per model. */
+  prices: z.record(z.string().min(1), priceSchema).optional(),
+};
+
+/** A validated config: the shared keys, plus the protocol's own (typed by its plug-in). */
+export type ExperimentConfig = BaseConfig & Record<string, unknown>;
+
+/** The schema of one protocol's config: shared keys + its keys, strict, with its checks. */
+function schemaFor(protocol: AnyProtocol) {
+  return z
+    .strictObject({ ...baseShape, protocol: z.literal(protocol.id), ...protocol.configShape })
+    .superRefine((cfg, ctx) => {
+      const config = cfg as unknown as ExperimentConfig;
+      const known = Object.keys(config.providers);
+      const issue = (path: (string | number)[], message: string) =>
+        ctx.addIssue({ code: 'custom', path, message });
+      // Every model the protocol calls names a configured provider.
+      for (const use of protocol.models(config)) {
+        if (!Object.hasOwn(config.providers, use.provider)) {
+          issue(
+            use.path ?? [],
+            `no provider named "${use.provider}" in "providers" (have: ${known.join(', ') || 'none'})`,
+          );
+        }
       }
-    };
-    check(cfg.transform.provider, ['transform', 'provider']);
-    for (const key of ['languages', 'tieProbes', 'limit']) {
-      if (cfg.options && Object.hasOwn(cfg.options, key)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['options', key],
-          message: `set "${key}" at the top level, not in options`,
-        });
-      }
-    }
-    const protocolOptions = judgeLsOptionsSchema.safeParse(protocolOptionsOf(cfg));
-    if (!protocolOptions.success) {
-      for (const i of protocolOptions.error.issues) {
-        const [head] = i.path;
-        const path =
-          head === 'languages'
-            ? ['transform', ...i.path]
-            : head === 'tieProbes' || head === 'limit'
-              ? i.path
-              : ['options', ...i.path];
-        const keys = i.code === 'unrecognized_keys' ? i.keys : [undefined];
-        for (const k of keys)
-          ctx.addIssue({
-            code: 'custom',
-            path: k === undefined ? path : [...path, k],
-            message: k === undefined ? i.message : 'unknown key',
-          });
-      }
-    }
-    const seen = new Set<string>();
-    cfg.judges.forEach((j, i) => {
-      check(j.provider, ['judges', i, 'provider']);
-      if (seen.has(j.label))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['judges', i, 'label'],
-          message: `duplicate label "${j.label}"`,
-        });
-      seen.add(j.label);
+      protocol.refineConfig?.(config, issue);
     });
-  });
-
-export type ExperimentConfig = z.output<typeof experimentConfigSchema>;
-
-/** The Judge-LS protocol's raw options as the config spreads them over its keys. */
-export function protocolOptionsOf(
-  cfg: Pick<ExperimentConfig, 'options' | 'transform' | 'tieProbes' | 'limit'>,
-): Record<string, unknown> {
-  const raw: Record<string, unknown> = { ...(cfg.options ?? {}) };
-  if (cfg.transform.languages) raw.languages = cfg.transform.languages;
-  if (cfg.tieProbes !== undefined) raw.tieProbes = cfg.tieProbes;
-  if (cfg.limit !== undefined) raw.limit = cfg.limit;
-  return raw;
 }
-export type JudgeConfig = ExperimentConfig['judges'][number];
 
 function keyPath(path: PropertyKey[]): string {
   return path.reduce<string>(
@@ -143,8 +76,20 @@ function keyPath(path: PropertyKey[]): string {
 
 /** Validates a parsed config; every problem names its key (`judges[1].provider: …`). */
 export function parseExperimentConfig(raw: unknown, file = 'config'): ExperimentConfig {
-  const r = experimentConfigSchema.safeParse(raw);
-  if (r.success) return r.data;
+  const protocolId =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? (raw as Record<string, unknown>).protocol
+      : undefined;
+  const known = listProtocols().map((p) => p.id);
+  if (typeof protocolId !== 'string' || !known.includes(protocolId)) {
+    const message =
+      protocolId === undefined
+        ? `required: one of ${known.map((k) => `"${k}"`).join(', ')}`
+        : `unknown protocol ${JSON.stringify(protocolId)} (have: ${known.join(', ')})`;
+    throw new AppError('invalid_input', `${file}: protocol: ${message}`, [{ file, field: 'protocol', message }]);
+  }
+  const r = schemaFor(getProtocol(protocolId)).safeParse(raw);
+  if (r.success) return r.data as unknown as ExperimentConfig;
   const issues = r.error.issues.map((i) => {
     // Unknown keys are reported on the parent object; name each one.
     const keys = i.code === 'unrecognized_keys' ? i.keys : [undefined];

@@ -1,7 +1,7 @@
-// The cost and time estimate shown before anything is spent.
+// Cost and time before anything is spent, for any protocol: its plan (with stand-ins for
+// inputs not made yet), token estimates per call, the price table and the rate limits.
 import type { CostEstimate, EstimateRow } from '../../shared/experiments';
-import { judgeLsProtocol } from '../protocols/judge-ls';
-import type { JudgeTask, TransformTask, Variant } from '../protocols/judge-ls/model';
+import type { ProtocolTask } from '../protocols/types';
 import { DEFAULT_CONCURRENCY, type ProviderConfig } from '../providers/config';
 import { costOf } from '../providers/pricing';
 import { estimateInputTokens } from '../providers/tokens';
@@ -10,89 +10,35 @@ import { requestHash } from '../store/ledger';
 import type { LoadedExperiment } from './load';
 import { endpointIds } from './load';
 
-/** Rough answer lengths: a transform returns the three texts again; a verdict is short. */
-const VERDICT_OUTPUT_TOKENS = 120;
-const TRANSLATION_EXPANSION = 1.3;
 /** Without an RPM limit, assume each of `concurrency` slots finishes a call every 5 s. */
 const ASSUMED_SECONDS_PER_CALL = 5;
 
-type Task = TransformTask | JudgeTask;
-
-/**
- * Variants to plan judge calls with: the stored ones, and for each missing one the English
- * texts standing in (the translation does not exist yet, so its cost is estimated from them).
- */
-export function withStandIns(
-  exp: Pick<LoadedExperiment, 'items' | 'options'>,
-  stored: readonly Variant[] = [],
-): { variants: Variant[]; standIns: Set<string> } {
-  const have = new Set(stored.map((v) => `${v.itemId}:${v.language}`));
-  const standIns = new Set<string>();
-  const variants = [...stored];
-  for (const item of exp.items) {
-    for (const language of exp.options.languages) {
-      const key = `${item.id}:${language}`;
-      if (have.has(key)) continue;
-      standIns.add(key);
-      variants.push({
-        itemId: item.id,
-        language,
-        instruction: item.instruction,
-        output1: item.output1,
-        output2: item.output2,
-        manual: false,
-      });
-    }
-  }
-  return { variants, standIns };
-}
-
-/** A judge call planned from a stand-in variant is new whatever the ledger holds. */
-export function usesStandIn(t: Task, standIns: ReadonlySet<string>): boolean {
-  if (t.stage !== 'judge') return false;
-  const m = t.meta as JudgeTask['meta'];
-  const lang = m.language === 'EN-ZH' ? 'ZH' : m.language;
-  return lang !== 'EN' && standIns.has(`${m.itemId}:${lang}`);
-}
-
-export function planAll(
-  exp: Pick<LoadedExperiment, 'items' | 'options' | 'transformer' | 'judges'>,
-  variants: readonly Variant[],
-): Task[] {
-  const transforms = judgeLsProtocol.stages.transform.plan({
-    items: exp.items,
-    options: exp.options,
-    transformer: exp.transformer,
-  });
-  const judgments = judgeLsProtocol.stages.judge.plan({
-    items: exp.items,
-    variants,
-    judges: exp.judges,
-    options: exp.options,
-  });
-  return [...transforms, ...judgments];
+/** The estimate of an experiment's whole plan; `storedFrom` is an experiment whose stored inputs count. */
+export function estimateExperiment(db: Database, exp: LoadedExperiment, storedFrom: number | null): CostEstimate {
+  const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom);
+  return estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh);
 }
 
 export function estimateTasks(
   db: Database,
-  exp: Pick<LoadedExperiment, 'providers' | 'prices' | 'transformer' | 'judges'>,
-  tasks: readonly Task[],
+  exp: Pick<LoadedExperiment, 'providers' | 'prices' | 'protocol'>,
+  tasks: readonly ProtocolTask[],
   note: string,
-  standIns: ReadonlySet<string> = new Set(),
+  fresh: (t: ProtocolTask) => boolean = () => false,
 ): CostEstimate {
+  const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const endpoints = endpointIds(exp.providers);
   const isDone = db.prepare("SELECT 1 FROM requests WHERE hash = ? AND status = 'done'").pluck();
   const rows = new Map<string, EstimateRow>();
-  const lanes = new Map<string, { cfg: ProviderConfig; calls: number; tokens: number; transform: boolean }>();
+  const lanes = new Map<string, { cfg: ProviderConfig; calls: number; tokens: number; stage: string }>();
   for (const t of tasks) {
-    const judge = t.stage === 'judge' ? exp.judges.find((j) => j.label === t.meta.judge)! : undefined;
-    const kind = t.stage === 'transform' ? 'transform' : (t.meta as JudgeTask['meta']).kind;
-    const label = judge?.label ?? 'transformer';
+    const stage = stages.get(t.stage)!;
+    const { role, label, kind } = stage.describe(t);
     const key = `${label}\u0000${kind}`;
     let row = rows.get(key);
     if (!row) {
       row = {
-        role: judge ? 'judge' : 'transformer',
+        role,
         label,
         provider: t.request.provider,
         model: t.request.model,
@@ -108,19 +54,12 @@ export function estimateTasks(
     }
     row.calls++;
     const endpoint = endpoints.get(t.request.provider)!;
-    if (!usesStandIn(t, standIns) && isDone.get(requestHash(endpoint, t.request))) {
+    if (!fresh(t) && isDone.get(requestHash(endpoint, t.request))) {
       row.cachedCalls++;
       continue;
     }
     const input = estimateInputTokens(t.request);
-    const output =
-      t.stage === 'transform'
-        ? Math.round(
-            TRANSLATION_EXPANSION *
-              estimateInputTokens({ ...t.request, system: undefined, response: { name: 'x', schema: {} } }) *
-              0.9,
-          )
-        : VERDICT_OUTPUT_TOKENS;
+    const output = stage.outputTokens(t);
     const cost = costOf(
       t.request.model,
       { inputTokens: input, outputTokens: output, cachedInputTokens: 0 },
@@ -135,7 +74,7 @@ export function estimateTasks(
       cfg: exp.providers[t.request.provider],
       calls: 0,
       tokens: 0,
-      transform: t.stage === 'transform',
+      stage: t.stage,
     };
     lane.calls++;
     lane.tokens += input + output;
@@ -149,10 +88,9 @@ export function estimateTasks(
       : (l.calls * ASSUMED_SECONDS_PER_CALL) / 60 / (l.cfg.concurrency ?? DEFAULT_CONCURRENCY);
     return Math.max(byRpm, byTpm, byConcurrency);
   };
-  // Transforms run before judging; within a phase the lanes run side by side.
+  // Stages are counted one after another; within a stage the lanes run side by side.
   const all = [...lanes.values()];
-  const phaseMinutes = (transform: boolean) =>
-    Math.max(0, ...all.filter((l) => l.transform === transform).map(minutesOf));
+  const stageMinutes = (name: string) => Math.max(0, ...all.filter((l) => l.stage === name).map(minutesOf));
   const list = [...rows.values()];
   const unpriced = [...new Set(list.filter((r) => !r.priced).map((r) => r.model))];
   return {
@@ -163,7 +101,7 @@ export function estimateTasks(
     outputTokens: list.reduce((n, r) => n + r.outputTokens, 0),
     costUsd: list.reduce((n, r) => n + r.costUsd, 0),
     unpricedModels: unpriced,
-    minutesAtRateLimits: phaseMinutes(true) + phaseMinutes(false),
+    minutesAtRateLimits: exp.protocol.stages.reduce((m, s) => m + stageMinutes(s.name), 0),
     note,
   };
 }

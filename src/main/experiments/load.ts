@@ -1,48 +1,25 @@
-// Turns a stored experiment into what the protocol needs: options, items, judges.
-import type { Item } from '../../shared/domain';
+// Turns a stored experiment into what its protocol works with: config, options, items.
 import { AppError } from '../core/errors';
-import { judgeLsOptionsSchema, type JudgeLsOptions } from '../protocols/judge-ls/config';
-import type { JudgeSpec, TransformerSpec } from '../protocols/judge-ls/model';
-import { selectItems } from '../protocols/judge-ls/plan';
+import { getProtocol } from '../protocols';
+import type { AnyProtocol, ExperimentView, ModelUse } from '../protocols/plugin';
 import { endpointId, type ProviderConfig } from '../providers/config';
 import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../providers/pricing';
+import { modelLimitKey } from '../queue/engine';
+import type { LaneLimits } from '../queue/lane';
 import { allItems } from '../store/datasets';
 import type { Database } from '../store/db';
 import { getExperiment, type ExperimentRow } from '../store/experiments';
-import { parseExperimentConfig, protocolOptionsOf, type ExperimentConfig } from './config';
+import { parseExperimentConfig, type ExperimentConfig } from './config';
 
 export interface LoadedExperiment {
   row: ExperimentRow;
   config: ExperimentConfig;
-  options: JudgeLsOptions;
-  items: Item[];
-  transformer: TransformerSpec;
-  judges: JudgeSpec[];
+  protocol: AnyProtocol;
+  /** What the protocol's plug-in sees. */
+  view: ExperimentView;
+  items: ExperimentView['items'];
   providers: Record<string, ProviderConfig>;
   prices: PriceTable;
-}
-
-export function resolveOptions(config: ExperimentConfig): JudgeLsOptions {
-  return judgeLsOptionsSchema.parse(protocolOptionsOf(config));
-}
-
-export function specsOf(config: ExperimentConfig): { transformer: TransformerSpec; judges: JudgeSpec[] } {
-  const t = config.transform;
-  return {
-    transformer: {
-      provider: t.provider,
-      model: t.model,
-      ...(t.temperature !== undefined ? { temperature: t.temperature } : {}),
-      ...(t.maxOutputTokens !== undefined ? { maxOutputTokens: t.maxOutputTokens } : {}),
-    },
-    judges: config.judges.map((j) => ({
-      label: j.label,
-      provider: j.provider,
-      model: j.model,
-      ...(j.temperature !== undefined ? { temperature: j.temperature } : {}),
-      ...(j.maxOutputTokens !== undefined ? { maxOutputTokens: j.maxOutputTokens } : {}),
-    })),
-  };
 }
 
 /**
@@ -74,19 +51,46 @@ export function endpointIds(providers: Record<string, ProviderConfig>): Map<stri
   return new Map(Object.entries(providers).map(([name, cfg]) => [name, endpointId(cfg)]));
 }
 
+/** An experiment (stored, or a draft with id 0) from its row and validated config. */
+export function loadFrom(db: Database, row: ExperimentRow, config: ExperimentConfig): LoadedExperiment {
+  const protocol = getProtocol(config.protocol);
+  const options = protocol.resolveOptions(config);
+  const items = protocol.selectItems(allItems(db, row.datasetId), options);
+  const view: ExperimentView = {
+    id: row.id,
+    name: row.name,
+    config,
+    options,
+    items,
+    providers: config.providers,
+    prices: pricesOf(config),
+  };
+  return { row, config, protocol, view, items, providers: view.providers, prices: view.prices };
+}
+
 export function loadExperiment(db: Database, experimentId: number): LoadedExperiment {
   const row = getExperiment(db, experimentId);
   if (!row) throw new AppError('not_found', `No experiment with id ${experimentId}`);
   const config = parseExperimentConfig(JSON.parse(row.configJson), `experiment "${row.name}"`);
-  const options = resolveOptions(config);
-  const items = selectItems(allItems(db, row.datasetId), options);
-  return {
-    row,
-    config,
-    options,
-    items,
-    ...specsOf(config),
-    providers: config.providers,
-    prices: pricesOf(config),
-  };
+  return loadFrom(db, row, config);
+}
+
+/** Every model the experiment calls (the protocol says which, in which role). */
+export function modelsOf(exp: Pick<LoadedExperiment, 'protocol' | 'config'>): ModelUse[] {
+  return exp.protocol.models(exp.config);
+}
+
+/** The models' own rpm/tpm/concurrency, which override their provider's for that model. */
+export function modelLimitsOf(exp: Pick<LoadedExperiment, 'protocol' | 'config'>): Record<string, Partial<LaneLimits>> {
+  const out: Record<string, Partial<LaneLimits>> = {};
+  for (const e of modelsOf(exp)) {
+    const limits = Object.fromEntries(
+      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+    );
+    if (Object.keys(limits).length) {
+      const key = modelLimitKey(e.provider, e.model);
+      out[key] = { ...out[key], ...limits };
+    }
+  }
+  return out;
 }

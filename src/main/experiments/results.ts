@@ -1,58 +1,20 @@
-// Metrics and exports of an experiment, computed from stored judgments only (no provider).
-import type { ExperimentResults, FailedCallView } from '../../shared/experiments';
-import type {
-  FlaggedItem,
-  JudgmentRecord,
-  TargetLanguage,
-  UsageRow,
-} from '../../shared/protocols/judge-ls/types';
-import { exportJudgeLs } from '../protocols/judge-ls/export';
-import type { JudgmentTokens } from '../protocols/judge-ls/judgments-csv';
-import { judgeLsProtocol } from '../protocols/judge-ls';
-import { auditChecks } from '../protocols/judge-ls/audit';
-import type { JudgeTask, TransformTask } from '../protocols/judge-ls/model';
-import { TRANSFORMER_ROLE, type TransformFailure } from '../protocols/judge-ls/metrics';
+// An experiment's metrics, tables and exports, computed from stored results only (no provider).
+// Protocol-neutral: the protocol's plug-in turns its stored results into metrics and report
+// content; this module gathers what every protocol needs (results, usage, failures).
+import type { ExperimentResults, FailedCallView, ResultCounts } from '../../shared/experiments';
+import type { MetricsContext, TaskCall, UsageRow } from '../protocols/plugin';
 import { costOf } from '../providers/pricing';
+import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
-import { listJudgments, listVariants, tasksOf, type JudgmentJoined } from '../store/experiments';
+import { planCounts, tasksOf } from '../store/experiments';
 import { getRequests } from '../store/ledger';
-import { loadExperiment, type LoadedExperiment } from './load';
-
-export function toRecord(j: JudgmentJoined): JudgmentRecord {
-  return {
-    judge: j.judge,
-    itemId: j.sourceId,
-    subset: j.subset,
-    gold: j.gold,
-    kind: j.kind,
-    language: j.language as JudgmentRecord['language'],
-    order: j.order as JudgmentRecord['order'],
-    status: j.status,
-    winner: j.winner,
-    confidence: j.confidence,
-    reason: j.reason,
-    failureReason: j.failureReason,
-    attempts: j.attempts,
-  };
-}
-
-/** Items with any audit reason, keyed by source id (as judgment records are). */
-export function flaggedItems(db: Database, exp: LoadedExperiment): FlaggedItem[] {
-  const sourceOf = new Map(exp.items.map((i) => [i.id, i.sourceId]));
-  const byItem = new Map<string, string[]>();
-  for (const v of listVariants(db, exp.row.id)) {
-    const source = sourceOf.get(v.itemId);
-    if (!source || v.reasons.length === 0) continue;
-    byItem.set(source, [...(byItem.get(source) ?? []), ...v.reasons]);
-  }
-  return exp.items
-    .filter((i) => byItem.has(i.sourceId))
-    .map((i) => ({ item_id: i.sourceId, reasons: byItem.get(i.sourceId)! }));
-}
+import { listResults } from '../store/results';
+import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
+import { storeAnswers } from './stages';
 
 /**
- * Usage per judge and for the transformer. A request first planned by an earlier
- * experiment was paid there: here it is a cache hit and costs nothing.
+ * Usage per model role. A request first planned by an earlier experiment was paid there:
+ * here it is a cache hit and costs nothing.
  */
 export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   const tasks = tasksOf(db, exp.row.id);
@@ -73,13 +35,13 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   );
   const out = new Map<string, UsageRow>();
   const seen = new Set<number>();
-  const row = (role: string, judge: string, model: string) => {
-    const key = `${role}\u0000${judge}`;
+  const row = (role: string, label: string, model: string) => {
+    const key = `${role}\u0000${label}`;
     let r = out.get(key);
     if (!r) {
       r = {
         role,
-        judge,
+        judge: label,
         model,
         calls: 0,
         cache_hits: 0,
@@ -92,15 +54,14 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
     }
     return r;
   };
-  row(TRANSFORMER_ROLE, TRANSFORMER_ROLE, exp.transformer.model);
-  for (const j of exp.judges) row('judge', j.label, j.model);
+  for (const m of modelsOf(exp)) row(m.role, m.label, m.model);
+  const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   for (const t of tasks) {
     const req = rows.get(t.requestId);
-    if (!req || (req.status !== 'done' && req.status !== 'failed')) continue;
-    const r =
-      t.stage === 'transform'
-        ? row(TRANSFORMER_ROLE, TRANSFORMER_ROLE, req.model)
-        : row('judge', (t.meta as JudgeTask['meta']).judge, req.model);
+    const stage = stages.get(t.stage);
+    if (!req || !stage || (req.status !== 'done' && req.status !== 'failed')) continue;
+    const who = stage.describe(t);
+    const r = row(who.role, who.label, req.model);
     // The same request in two slots of one plan is one call.
     if (seen.has(req.id) || paidElsewhere.has(req.id)) {
       r.cache_hits++;
@@ -126,148 +87,118 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   return [...out.values()];
 }
 
-/** A transform call without a usable answer, with what the ledger kept of it. */
-export interface TransformFailureDetail {
-  itemId: number;
-  sourceId: string;
-  language: TargetLanguage;
-  reason: string;
-  rawText: string | null;
-  attempts: number;
+/** The plan's state: answered (usable or not) and still open. */
+export function resultCounts(db: Database, experimentId: number): ResultCounts {
+  const plan = planCounts(db, experimentId);
+  const r = db
+    .prepare(
+      `SELECT COALESCE(SUM(x.status = 'ok'), 0) AS ok, COALESCE(SUM(x.status = 'failed'), 0) AS failed
+       FROM task_results x JOIN experiment_tasks t ON t.experiment_id = x.experiment_id AND t.task_key = x.task_key
+       WHERE x.experiment_id = ?`,
+    )
+    .get(experimentId) as { ok: number; failed: number };
+  return { planned: plan.planned, ok: r.ok, failed: r.failed, pending: plan.planned - r.ok - r.failed };
 }
 
-/** Transform calls that ended failed, or answered with something unusable (plan order). */
-export function transformFailureDetails(db: Database, exp: LoadedExperiment): TransformFailureDetail[] {
-  const tasks = tasksOf(db, exp.row.id, 'transform');
-  const rows = getRequests(
-    db,
-    tasks.map((t) => t.requestId),
-  );
-  const out: TransformFailureDetail[] = [];
-  for (const t of tasks) {
-    const meta = t.meta as TransformTask['meta'];
-    const req = rows.get(t.requestId);
-    if (!req) continue;
-    const base = {
-      itemId: meta.itemId,
-      sourceId: meta.sourceId,
-      language: meta.language,
-      rawText: req.responseText,
-      attempts: req.attempts,
-    };
-    if (req.status === 'failed') out.push({ ...base, reason: req.failureReason ?? 'failed' });
-    else if (req.status === 'done') {
-      const parsed = judgeLsProtocol.stages.transform.parse(req.responseJson, { meta } as TransformTask);
-      if (!parsed.ok) out.push({ ...base, reason: `unparseable: ${parsed.error}` });
-    }
-  }
-  return out;
-}
-
-/** Transform calls that ended failed, or answered with something unusable. */
-export function transformFailures(db: Database, exp: LoadedExperiment): TransformFailure[] {
-  // Metrics key items by source id, as judgment records are.
-  return transformFailureDetails(db, exp).map((f) => ({
-    itemId: f.sourceId,
-    language: f.language,
-    reason: f.reason,
-  }));
+/** What a protocol's metrics, tables and exports are computed from. */
+export function metricsContext(db: Database, exp: LoadedExperiment, excludeFlagged: boolean): MetricsContext {
+  storeAnswers(db, exp);
+  const flagged = exp.protocol.flagged?.(exp.view, db) ?? [];
+  return {
+    exp: exp.view,
+    results: listResults(db, exp.row.id),
+    usage: usageRows(db, exp),
+    excluded: new Set(excludeFlagged ? flagged.map((f) => f.item_id) : []),
+    flagged: excludeFlagged ? [] : flagged,
+  };
 }
 
 /**
- * Every call of the experiment that ended without a usable answer: transforms (from the plan
- * and the ledger) first, then failed judgments, each with the model's raw answer when one came.
+ * Every call of the experiment that ended without a usable answer, stage by stage in the
+ * protocol's order, each with the model's raw answer when one came.
  */
 export function failedCalls(db: Database, experimentId: number): FailedCallView[] {
   const exp = loadExperiment(db, experimentId);
-  const transforms: FailedCallView[] = transformFailureDetails(db, exp).map((f) => ({
-    stage: 'transform',
-    judge: null,
-    sourceId: f.sourceId,
-    itemId: f.itemId,
-    language: f.language,
-    order: null,
-    kind: 'transform',
-    reason: f.reason,
-    rawText: f.rawText,
-    attempts: f.attempts,
-  }));
-  const judgments: FailedCallView[] = listJudgments(db, experimentId, { status: 'failed' }).map((j) => ({
-    stage: 'judge',
-    judge: j.judge,
-    sourceId: j.sourceId,
-    itemId: j.itemId,
-    language: j.language,
-    order: j.order,
-    kind: j.kind,
-    reason: j.failureReason ?? 'failed',
-    rawText: j.rawText,
-    attempts: j.attempts,
-  }));
-  return [...transforms, ...judgments];
+  storeAnswers(db, exp);
+  const failed = listResults(db, experimentId).filter((r) => r.status === 'failed');
+  const raw = getRequests(
+    db,
+    failed.map((r) => r.requestId),
+  );
+  const stages = new Map(exp.protocol.stages.map((s, i) => [s.name, { s, i }]));
+  const sourceOf = new Map(exp.items.map((i) => [i.id, i.sourceId]));
+  return failed
+    .map((r) => {
+      const who = stages.get(r.stage)!.s.describe(r);
+      const meta = (r.meta ?? {}) as Record<string, unknown>;
+      const itemId = typeof meta.itemId === 'number' ? meta.itemId : 0;
+      return {
+        order: stages.get(r.stage)!.i,
+        view: {
+          stage: r.stage,
+          judge: who.role === 'judge' ? who.label : null,
+          sourceId: typeof meta.sourceId === 'string' ? meta.sourceId : (sourceOf.get(itemId) ?? ''),
+          itemId,
+          language: typeof meta.language === 'string' ? meta.language : '',
+          order: typeof meta.order === 'string' ? meta.order : null,
+          kind: who.kind,
+          reason: r.reason ?? 'failed',
+          rawText: raw.get(r.requestId)?.responseText ?? null,
+          attempts: r.attempts,
+        } satisfies FailedCallView,
+      };
+    })
+    .sort((a, b) => a.order - b.order)
+    .map((x) => x.view);
 }
 
-export function computeResults(
-  db: Database,
-  experimentId: number,
-  excludeFlagged = false,
-): ExperimentResults {
+export function computeResults(db: Database, experimentId: number, excludeFlagged = false): ExperimentResults {
   const exp = loadExperiment(db, experimentId);
-  const flagged = flaggedItems(db, exp);
-  const drop = new Set(excludeFlagged ? flagged.map((f) => f.item_id) : []);
-  const records = listJudgments(db, experimentId)
-    .map(toRecord)
-    .filter((r) => !drop.has(r.itemId));
-  const metrics = judgeLsProtocol.computeMetrics({
-    records,
-    flagged: excludeFlagged ? [] : flagged,
-    checks: auditChecks(exp.options.audit),
-    usage: usageRows(db, exp),
-    transformFailures: transformFailures(db, exp).filter((f) => !drop.has(f.itemId)),
-  });
-  return { metrics, flagged };
+  const ctx = metricsContext(db, exp, excludeFlagged);
+  const metrics = exp.protocol.computeMetrics(ctx);
+  return {
+    protocol: exp.protocol.id,
+    metrics,
+    tables: exp.protocol.tables(metrics),
+    flagged: exp.protocol.flagged?.(exp.view, db) ?? [],
+    counts: resultCounts(db, experimentId),
+  };
 }
 
-/** Writes the folder of DESIGN.md section 8. */
+/** Writes the export folder of DESIGN.md section 8 for any protocol. */
 export async function exportExperiment(db: Database, experimentId: number, outDir: string) {
   const exp = loadExperiment(db, experimentId);
-  const { metrics } = computeResults(db, experimentId);
-  const joined = listJudgments(db, experimentId);
-  const tokens: JudgmentTokens[] = joined.map((j) => ({
-    inputTokens: j.inputTokens ?? 0,
-    outputTokens: j.outputTokens ?? 0,
-  }));
-  const templates = exp.options.templates;
-  return exportJudgeLs(outDir, {
+  const ctx = metricsContext(db, exp, false);
+  const metrics = exp.protocol.computeMetrics(ctx);
+  const ledger = getRequests(
+    db,
+    ctx.results.map((r) => r.requestId),
+  );
+  const calls = new Map<number, TaskCall>(
+    [...ledger].map(([id, r]) => [
+      id,
+      { rawText: r.responseText, inputTokens: r.inputTokens, outputTokens: r.outputTokens },
+    ]),
+  );
+  const lastStage = exp.protocol.stages.at(-1)?.name;
+  const answers = ctx.results.filter((r) => r.stage === lastStage);
+  return writeExportFolder(outDir, {
+    protocol: exp.protocol.id,
     metrics,
-    judgments: joined.map(toRecord),
-    tokens,
+    metricsKeys: exp.protocol.metricsKeys,
+    tables: exp.protocol.tables(metrics),
+    figures: exp.protocol.figures(metrics),
+    files: exp.protocol.exportFiles?.(ctx, calls) ?? [],
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },
       config: exp.config,
-      promptTemplates: {
-        transformSystem: templates.transformSystem,
-        transformUser: templates.transformUser,
-        languageRulesZH: templates.languageRules.ZH,
-        languageRulesLS: templates.languageRules.LS,
-        judgeSystem: templates.judgeSystem,
-        judgeUser: templates.judgeUser,
-        tieProbeUser: templates.tieProbeUser,
-      },
-      models: [
-        {
-          role: TRANSFORMER_ROLE,
-          label: TRANSFORMER_ROLE,
-          provider: exp.transformer.provider,
-          model: exp.transformer.model,
-        },
-        ...exp.judges.map((j) => ({ role: 'judge', label: j.label, provider: j.provider, model: j.model })),
-      ],
+      promptTemplates: exp.protocol.promptTemplates(exp.view),
+      models: modelsOf(exp).map((m) => ({ role: m.role, label: m.label, provider: m.provider, model: m.model })),
       counts: {
         items: exp.items.length,
         requests: tasksOf(db, experimentId).length,
-        judgments: joined.length,
-        failed_judgments: joined.filter((j) => j.status === 'failed').length,
+        judgments: answers.length,
+        failed_judgments: answers.filter((r) => r.status === 'failed').length,
       },
       time: { startedAt: exp.row.createdAt, finishedAt: exp.row.updatedAt },
     },

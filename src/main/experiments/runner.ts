@@ -1,16 +1,18 @@
-// Runs one experiment: transform, audit, judge; resumable because every step is planned
-// idempotently against the ledger and every answer is stored before it is used.
-import type { ExperimentProgress, ExperimentStatus, Phase } from '../../shared/experiments';
-import { judgeLsProtocol } from '../protocols/judge-ls';
+// Runs one experiment of any protocol: plans every stage the protocol lists, sends what is
+// missing, stores parsed answers as they arrive, and plans again until nothing new appears.
+// Resumable because plans are idempotent against the ledger and every answer is stored
+// before it is used.
+import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
 import type { KeyStore } from '../providers/config';
-import type { ChatRequestSpec, ChatResult } from '../providers/types';
-import { modelLimitKey, RequestEngine, type RequestEngineOptions } from '../queue/engine';
-import type { LaneLimits } from '../queue/lane';
+import type { StagePlugin } from '../protocols/plugin';
+import type { ChatResult } from '../providers/types';
+import { RequestEngine, type RequestEngineOptions } from '../queue/engine';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
 import { setExperimentStatus } from '../store/experiments';
-import { loadExperiment, type LoadedExperiment } from './load';
-import { currentVariants, materializeJudgments, recordPlan, storeVariants } from './stages';
+import { getRequests } from '../store/ledger';
+import { loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
+import { recordPlan, storeAnswers } from './stages';
 
 export interface RunnerDeps {
   db: Database;
@@ -20,18 +22,12 @@ export interface RunnerDeps {
   engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'flushIntervalMs' | 'progressIntervalMs' | 'logger'>>;
 }
 
-const TRANSFORM_GROUP = 'transform';
-
-/** Decides whether an answer is usable, so the engine re-asks unusable ones. */
-function validateAnswer(spec: ChatRequestSpec, result: ChatResult): string | null {
-  const json = result.json ?? result.text;
-  if (spec.response.name === 'language_variant') {
-    const r = judgeLsProtocol.stages.transform.parse(json, { meta: {} } as never);
-    return r.ok ? null : r.error;
-  }
-  const r = judgeLsProtocol.stages.judge.parse(json, { meta: {} } as never);
-  return r.ok ? null : r.error;
-}
+/** Progress groups are `stage + SEP + group`, so progress can be told per stage and per judge. */
+const SEP = '\u0001';
+/** A plan that keeps growing after this many rounds is a protocol bug, not work to do. */
+const MAX_ROUNDS = 20;
+/** Parsed answers are stored at most this often while a run goes, so results show live. */
+const SYNC_INTERVAL_MS = 1000;
 
 export function idleProgress(
   experimentId: number,
@@ -63,6 +59,8 @@ export class ExperimentRun {
   /** Spend and tokens of the phases already finished in this run. */
   private carried = { input: 0, output: 0, cached: 0, cost: 0, failures: {} as Record<string, number> };
   private cancelled = false;
+  private exp: LoadedExperiment | null = null;
+  private lastSync = 0;
   private stopWaiting: () => void = () => {};
   readonly done: Promise<ExperimentProgress>;
   private resolveDone!: (p: ExperimentProgress) => void;
@@ -132,6 +130,7 @@ export class ExperimentRun {
   private async run(): Promise<ExperimentStatus> {
     const { db } = this.deps;
     const exp = loadExperiment(db, this.experimentId);
+    this.exp = exp;
     this.engine = new RequestEngine({
       db,
       providers: exp.providers,
@@ -145,26 +144,43 @@ export class ExperimentRun {
     if (this.status === 'paused') this.engine.pause();
     this.publish({ message: null });
 
-    const transform = await this.phase('transform', exp, () =>
-      judgeLsProtocol.stages.transform.plan({
-        items: exp.items,
-        options: exp.options,
-        transformer: exp.transformer,
-      }),
-    );
-    storeVariants(db, exp);
-    if (transform.outcome !== 'finished') return this.stopStatus(transform);
-
-    const judge = await this.phase('judge', exp, () =>
-      judgeLsProtocol.stages.judge.plan({
-        items: exp.items,
-        variants: currentVariants(db, exp.row.id),
-        judges: exp.judges,
-        options: exp.options,
-      }),
-    );
-    materializeJudgments(db, exp.row.id);
-    if (judge.outcome !== 'finished') return this.stopStatus(judge);
+    // Which stage (and task) each request answers: its parser decides whether an answer is usable.
+    const tasksOf = new Map<number, { stage: StagePlugin; meta: unknown; key: string }>();
+    const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
+    const validate = (_spec: unknown, result: ChatResult, requestId: number): string | null => {
+      const t = tasksOf.get(requestId);
+      if (!t) return null;
+      const r = t.stage.parse(result.json ?? result.text, t);
+      return r.ok ? null : r.error;
+    };
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      // Plan every stage from what is stored now: a task whose inputs exist goes out in this
+      // round, whatever stage it belongs to (no stage waits for another stage as a whole).
+      const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
+      const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
+      tasks.forEach((t, i) => tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }));
+      const rows = getRequests(
+        db,
+        jobs.map((j) => j.requestId),
+      );
+      const open = jobs.filter((j) => {
+        const s = rows.get(j.requestId)?.status;
+        return s !== 'done' && s !== 'failed';
+      }).length;
+      if (round > 0 && open === 0) break;
+      this.publish({ phase: tasks.at(-1)?.stage ?? null });
+      const summary = await this.engine.run(jobs, { validate });
+      this.onEngineProgress(summary);
+      this.carried = {
+        input: this.carried.input + summary.tokens.input,
+        output: this.carried.output + summary.tokens.output,
+        cached: this.carried.cached + summary.tokens.cached,
+        cost: this.carried.cost + summary.costUsd,
+        failures: mergeCounts(this.carried.failures, summary.failuresByReason),
+      };
+      storeAnswers(db, exp);
+      if (summary.outcome !== 'finished') return this.stopStatus(summary);
+    }
     return 'finished';
   }
 
@@ -177,38 +193,19 @@ export class ExperimentRun {
     return 'paused';
   }
 
-  private async phase(
-    phase: Phase,
-    exp: LoadedExperiment,
-    plan: () => (
-      | ReturnType<typeof judgeLsProtocol.stages.transform.plan>[number]
-      | ReturnType<typeof judgeLsProtocol.stages.judge.plan>[number]
-    )[],
-  ): Promise<RunSummary> {
-    const tasks = plan();
-    const { jobs } = recordPlan(this.deps.db, exp, tasks, (t) =>
-      t.stage === 'transform' ? TRANSFORM_GROUP : (t.meta as { judge: string }).judge,
-    );
-    this.publish({ phase });
-    const summary = await this.engine!.run(jobs, { validate: validateAnswer });
-    this.onEngineProgress(summary);
-    this.carried = {
-      input: this.carried.input + summary.tokens.input,
-      output: this.carried.output + summary.tokens.output,
-      cached: this.carried.cached + summary.tokens.cached,
-      cost: this.carried.cost + summary.costUsd,
-      failures: mergeCounts(this.carried.failures, summary.failuresByReason),
-    };
-    return summary;
-  }
-
   private onEngineProgress(p: RunProgress): void {
-    const phase = this.progress.phase;
-    if (!phase) return;
-    const judges = phase === 'judge' ? { ...p.groups } : this.progress.judges;
+    const phases: ExperimentProgress['phases'] = {};
+    const judges: ExperimentProgress['judges'] = {};
+    for (const [group, g] of Object.entries(p.groups)) {
+      const [stage, name] = group.split(SEP);
+      const sum = (phases[stage] ??= emptyCounts());
+      for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += g[k];
+      // A group named after its stage is the stage itself (one transformer); others are judges.
+      if (name !== stage) judges[name] = { ...g };
+    }
     this.publish({
-      phases: { ...this.progress.phases, [phase]: { ...p.overall } },
-      judges,
+      phases: { ...this.progress.phases, ...phases },
+      judges: { ...this.progress.judges, ...judges },
       callsPerMinute: p.callsPerMinute,
       etaSeconds: p.etaSeconds,
       tokens: {
@@ -220,24 +217,17 @@ export class ExperimentRun {
       failuresByReason: mergeCounts(this.carried.failures, p.failuresByReason),
       pausedLanes: p.pausedLanes,
     });
+    // Answers show in results while the run goes, not only when a round ends.
+    const now = Date.now();
+    if (this.exp && now - this.lastSync >= SYNC_INTERVAL_MS) {
+      this.lastSync = now;
+      storeAnswers(this.deps.db, this.exp);
+    }
   }
 }
 
-/** The transformer's and judges' own rpm/tpm/concurrency, which override their provider's for that model. */
-export function modelLimitsOf(exp: LoadedExperiment): Record<string, Partial<LaneLimits>> {
-  const out: Record<string, Partial<LaneLimits>> = {};
-  for (const e of [exp.config.transform, ...exp.config.judges]) {
-    const limits = Object.fromEntries(
-      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(
-        ([, v]) => v !== undefined,
-      ),
-    );
-    if (Object.keys(limits).length) {
-      const key = modelLimitKey(e.provider, e.model);
-      out[key] = { ...out[key], ...limits };
-    }
-  }
-  return out;
+function emptyCounts() {
+  return { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
 }
 
 function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {

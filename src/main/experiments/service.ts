@@ -16,16 +16,21 @@ import type { FlaggedItem } from '../../shared/protocols/judge-ls/types';
 import { AppError } from '../core/errors';
 import { RunLocks } from '../core/run-locks';
 import { importDatasetFromPath } from '../core/datasets-service';
-import { buildFigureSpecs } from '../../shared/protocols/judge-ls/report/figures';
 import { tableToCsv } from '../report/csv';
 import { renderSvg, svgToPng } from '../report/figures';
 import { tableToLatex } from '../report/latex';
-import { buildTables } from '../../shared/protocols/judge-ls/report/tables';
 import { buildWorkbook } from '../report/xlsx';
-import type { JudgeTask } from '../protocols/judge-ls/model';
+import {
+  applyVariantEdit,
+  flaggedOf,
+  judgmentViews,
+  promptPreview,
+  variantViews,
+  type JudgmentFilter,
+} from '../protocols/judge-ls/views';
 import { isLoopbackURL, providerConfigSchema, type KeyStore } from '../providers/config';
 import { testConnection } from '../providers/test-connection';
-import { allItems, getDataset, listDatasets } from '../store/datasets';
+import { getDataset, listDatasets } from '../store/datasets';
 import type { Database } from '../store/db';
 import {
   deleteExperiment,
@@ -33,31 +38,21 @@ import {
   getExperimentByName,
   insertExperiment,
   listExperiments,
-  listJudgments,
-  listVariants,
   markInterruptedRuns,
   planCounts,
   setExperimentConfig,
   setExperimentStatus,
   tasksOf,
-  upsertVariant,
   type ExperimentRow,
 } from '../store/experiments';
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
-import { estimateTasks, planAll, withStandIns } from './estimate';
-import {
-  endpointIds,
-  loadExperiment,
-  pricesOf,
-  resolveOptions,
-  specsOf,
-  type LoadedExperiment,
-} from './load';
-import { computeResults, exportExperiment, failedCalls, flaggedItems } from './results';
+import { estimateExperiment, estimateTasks } from './estimate';
+import { endpointIds, loadExperiment, loadFrom, modelsOf, type LoadedExperiment } from './load';
+import { computeResults, exportExperiment, failedCalls } from './results';
 import { ExperimentRun, idleProgress, type RunnerDeps } from './runner';
-import { auditAll, currentVariants, recordPlan } from './stages';
-import { selectItems } from '../protocols/judge-ls/plan';
+import { recordPlan } from './stages';
+import { getProtocol } from '../protocols';
 
 type Emit = <E extends keyof ApiEvents>(event: E, payload: ApiEvents[E]) => void;
 
@@ -115,7 +110,6 @@ export class ExperimentService {
   private draft(raw: unknown): LoadedExperiment {
     const config = parseExperimentConfig(raw);
     const datasetId = this.resolveDataset(config.dataset);
-    const options = resolveOptions(config);
     const row: ExperimentRow = {
       id: 0,
       name: config.name,
@@ -126,32 +120,17 @@ export class ExperimentService {
       createdAt: '',
       updatedAt: '',
     };
-    return {
-      row,
-      config,
-      options,
-      items: selectItems(allItems(this.db, datasetId), options),
-      ...specsOf(config),
-      providers: config.providers,
-      prices: pricesOf(config),
-    };
+    return loadFrom(this.db, row, config);
   }
 
   estimate(raw: unknown): CostEstimate {
     const exp = this.draft(raw);
     // The same name is the same experiment (the CLI resumes it): count what it has stored.
     const existing = getExperimentByName(this.db, exp.config.name);
-    const stored =
-      existing && existing.datasetId === exp.row.datasetId ? currentVariants(this.db, existing.id) : [];
-    const { variants, standIns } = withStandIns(exp, stored);
-    return estimateTasks(
+    return estimateExperiment(
       this.db,
       exp,
-      planAll(exp, variants),
-      standIns.size
-        ? 'Judge calls on translations not made yet are estimated from the English texts; output lengths are typical values.'
-        : 'Output lengths are typical values; real usage replaces them as answers arrive.',
-      standIns,
+      existing && existing.datasetId === exp.row.datasetId ? existing.id : null,
     );
   }
 
@@ -244,8 +223,7 @@ export class ExperimentService {
   private summary(row: ExperimentRow): ExperimentSummary {
     const config = JSON.parse(row.configJson) as ExperimentConfig;
     const dataset = getDataset(this.db, row.datasetId);
-    const options = resolveOptions(config);
-    const itemCount = Math.min(dataset?.itemCount ?? 0, options.limit ?? Infinity);
+    const itemCount = Math.min(dataset?.itemCount ?? 0, config.limit ?? Infinity);
     return {
       id: row.id,
       name: row.name,
@@ -253,7 +231,10 @@ export class ExperimentService {
       datasetId: row.datasetId,
       datasetName: dataset?.name ?? '(deleted)',
       status: this.runs.get(row.id)?.snapshot().status ?? row.status,
-      judges: config.judges.map((j) => j.label),
+      judges: getProtocol(row.protocol)
+        .models(config)
+        .filter((m) => m.role === 'judge')
+        .map((m) => m.label),
       itemCount,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -270,7 +251,7 @@ export class ExperimentService {
     this.locks.acquire(id);
     // Runs that share an endpoint and model share its rate limit: one waits for the other
     // rather than both sending at the full limit and meeting a wall of 429s.
-    const models = modelsOf(exp);
+    const models = laneModelsOf(exp);
     const blockers = [...this.runs.entries()].filter(([other]) =>
       [...(this.models.get(other) ?? [])].some((m) => models.has(m)),
     );
@@ -348,7 +329,8 @@ export class ExperimentService {
     const exp = loadExperiment(this.db, id);
     const p = idleProgress(id, exp.row.status);
     // Judges in config order, as the wizard and the dashboard list them.
-    for (const j of exp.judges) p.judges[j.label] = emptyCounts();
+    for (const m of modelsOf(exp)) if (m.role === 'judge') p.judges[m.label] = emptyCounts();
+    const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
     const tasks = tasksOf(this.db, id);
     const rows = getRequests(
       this.db,
@@ -358,9 +340,10 @@ export class ExperimentService {
     for (const t of tasks) {
       const row = rows.get(t.requestId);
       const status = row?.status ?? 'pending';
-      const phase = t.stage === 'transform' ? 'transform' : 'judge';
-      const target = [(p.phases[phase] ??= emptyCounts())];
-      if (phase === 'judge') target.push((p.judges[(t.meta as JudgeTask['meta']).judge] ??= emptyCounts()));
+      const stage = stages.get(t.stage);
+      const target = [(p.phases[t.stage] ??= emptyCounts())];
+      const who = stage?.describe(t);
+      if (who?.role === 'judge') target.push((p.judges[who.label] ??= emptyCounts()));
       for (const g of target) {
         g.total++;
         if (status === 'done') g.done++;
@@ -379,7 +362,7 @@ export class ExperimentService {
         p.failuresByReason[kind] = (p.failuresByReason[kind] ?? 0) + 1;
       }
     }
-    p.phase = p.phases.judge ? 'judge' : p.phases.transform ? 'transform' : null;
+    p.phase = [...exp.protocol.stages].reverse().find((s) => p.phases[s.name])?.name ?? null;
     return p;
   }
 
@@ -410,24 +393,7 @@ export class ExperimentService {
   }
 
   variants(id: number, flaggedOnly = false): VariantView[] {
-    const exp = loadExperiment(this.db, id);
-    const items = new Map(exp.items.map((i) => [i.id, i]));
-    return listVariants(this.db, id)
-      .filter((v) => items.has(v.itemId) && (!flaggedOnly || v.reasons.length > 0))
-      .map((v) => {
-        const item = items.get(v.itemId)!;
-        return {
-          itemId: v.itemId,
-          sourceId: item.sourceId,
-          subset: item.subset,
-          language: v.language,
-          instruction: v.instruction,
-          output1: v.output1,
-          output2: v.output2,
-          manual: v.manual,
-          reasons: v.reasons,
-        };
-      });
+    return variantViews(this.db, loadExperiment(this.db, id), flaggedOnly);
   }
 
   editVariant(p: {
@@ -439,30 +405,10 @@ export class ExperimentService {
     output2: string;
   }) {
     const exp = loadExperiment(this.db, p.experimentId);
-    const item = exp.items.find((i) => i.id === p.itemId);
-    if (!item) throw new AppError('not_found', `Item ${p.itemId} is not part of this experiment`);
-    if (!exp.options.languages.includes(p.language)) {
-      throw new AppError('invalid_params', `This experiment does not use ${p.language}`);
-    }
     const result = this.db.transaction(() => {
-      upsertVariant(this.db, exp.row.id, {
-        itemId: p.itemId,
-        language: p.language,
-        instruction: p.instruction,
-        output1: p.output1,
-        output2: p.output2,
-        model: null,
-        promptHash: null,
-        requestId: null,
-        reasons: [],
-        manual: true,
-      });
-      auditAll(this.db, exp);
-      // Re-plan this item's judgments: slots whose prompt changed point at new requests.
-      const judgeTasks = planAll({ ...exp, items: [item] }, currentVariants(this.db, exp.row.id)).filter(
-        (t) => t.stage === 'judge',
-      );
-      const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => (t.meta as JudgeTask['meta']).judge);
+      const judgeTasks = applyVariantEdit(this.db, exp, p);
+      const judge = exp.protocol.stages.find((s) => s.name === 'judge')!;
+      const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => judge.group(t));
       return { judgeTasks, changed };
     })();
     const variant = this.variants(p.experimentId).find(
@@ -478,35 +424,13 @@ export class ExperimentService {
     return { variant, replanned: result.changed, estimate };
   }
 
-  judgments(p: {
-    experimentId: number;
-    judge?: string;
-    itemId?: number;
-    status?: 'ok' | 'failed';
-    kind?: 'quality' | 'tie_probe';
-  }): JudgmentView[] {
-    return listJudgments(this.db, p.experimentId, p).map((j) => ({
-      judge: j.judge,
-      itemId: j.itemId,
-      sourceId: j.sourceId,
-      subset: j.subset,
-      gold: j.gold,
-      kind: j.kind,
-      language: j.language as JudgmentView['language'],
-      order: j.order as JudgmentView['order'],
-      status: j.status,
-      winner: j.winner,
-      confidence: j.confidence,
-      reason: j.reason,
-      failureReason: j.failureReason,
-      rawText: j.status === 'failed' ? j.rawText : null,
-      attempts: j.attempts,
-    }));
+  judgments(p: { experimentId: number } & JudgmentFilter): JudgmentView[] {
+    return judgmentViews(this.db, loadExperiment(this.db, p.experimentId), p);
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */
   flagged(id: number): { flagged: FlaggedItem[] } {
-    return { flagged: flaggedItems(this.db, loadExperiment(this.db, id)) };
+    return { flagged: flaggedOf(this.db, loadExperiment(this.db, id)) };
   }
 
   failures(id: number): { rows: FailedCallView[] } {
@@ -525,11 +449,12 @@ export class ExperimentService {
     target: { table: string; format: 'csv' | 'xlsx' | 'tex' } | { figure: string; format: 'svg' | 'png' };
     sensitivity?: boolean;
   }): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+    const exp = loadExperiment(this.db, p.experimentId);
     const { metrics } = this.results(p.experimentId, p.sensitivity ?? false);
     const suffix = p.sensitivity ? '-without-flagged' : '';
     if ('table' in p.target) {
       const wanted = p.target;
-      const table = buildTables(metrics).find((t) => t.id === wanted.table);
+      const table = exp.protocol.tables(metrics).find((t) => t.id === wanted.table);
       if (!table) throw new AppError('not_found', `No table "${wanted.table}"`);
       const fileName = `${table.id}${suffix}.${wanted.format}`;
       if (wanted.format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
@@ -539,7 +464,7 @@ export class ExperimentService {
       return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
     }
     const target = p.target;
-    const spec = buildFigureSpecs(metrics).find((f) => f.id === target.figure);
+    const spec = exp.protocol.figures(metrics).find((f) => f.id === target.figure);
     if (!spec) throw new AppError('not_found', `No figure "${target.figure}"`);
     const svg = renderSvg(spec);
     if (target.format === 'svg')
@@ -548,35 +473,7 @@ export class ExperimentService {
   }
 
   previewPrompts(raw: unknown, itemId?: number): PromptPreview {
-    const exp = this.draft(raw);
-    const item = itemId === undefined ? exp.items[0] : exp.items.find((i) => i.id === itemId);
-    if (!item) throw new AppError('not_found', 'No item to preview');
-    const tasks = planAll({ ...exp, items: [item] }, withStandIns({ ...exp, items: [item] }).variants);
-    const view = (label: string, t: (typeof tasks)[number]) => ({
-      label,
-      system: t.request.system ?? '',
-      user: t.request.messages.map((m) => m.content).join('\n\n'),
-    });
-    const transform = tasks
-      .filter((t) => t.stage === 'transform')
-      .map((t) => view(`Transform → ${t.meta.language}`, t));
-    const firstJudge = exp.judges[0]?.label;
-    const judge = tasks
-      .filter((t) => t.stage === 'judge' && t.meta.judge === firstJudge)
-      .filter((t) => {
-        const m = t.meta as JudgeTask['meta'];
-        return (m.kind === 'quality' && m.language === 'EN' && m.order === 'orig') || m.order === 'en_zh';
-      })
-      .map((t) => {
-        const m = t.meta as JudgeTask['meta'];
-        return view(
-          m.kind === 'quality'
-            ? 'Judge (EN, original order)'
-            : 'Tie probe (EN vs ZH; ZH text shown in English here)',
-          t,
-        );
-      });
-    return { itemId: item.id, sourceId: item.sourceId, transform, judge };
+    return promptPreview(this.draft(raw), itemId);
   }
 
   // ---- providers --------------------------------------------------------------------
@@ -613,9 +510,9 @@ export class ExperimentService {
 }
 
 /** Endpoint and model of the transformer and every judge: what shares a rate limit. */
-function modelsOf(exp: LoadedExperiment): Set<string> {
+function laneModelsOf(exp: LoadedExperiment): Set<string> {
   const endpoints = endpointIds(exp.providers);
-  return new Set([exp.transformer, ...exp.judges].map((e) => `${endpoints.get(e.provider)}\u0000${e.model}`));
+  return new Set(modelsOf(exp).map((e) => `${endpoints.get(e.provider)}\u0000${e.model}`));
 }
 
 function emptyCounts() {

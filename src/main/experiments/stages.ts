@@ -1,31 +1,20 @@
-// Between the protocol (pure) and the store: record a plan in the ledger, and turn the
-// ledger's answers into variants and judgments.
-import { judgeLsProtocol } from '../protocols/judge-ls';
-import { auditVariants } from '../protocols/judge-ls/audit';
-import type { JudgeTask, TransformTask, Variant } from '../protocols/judge-ls/model';
+// Between a protocol's plan and the store: record a plan in the ledger, and store the parsed
+// answers (once, as they arrive) in the protocol-neutral results store.
+import type { ProtocolTask } from '../protocols/types';
 import type { Job } from '../queue/engine';
 import type { Database } from '../store/db';
-import {
-  listVariants,
-  replaceJudgments,
-  setVariantReasons,
-  tasksOf,
-  upsertTasks,
-  upsertVariant,
-  type JudgmentRow,
-} from '../store/experiments';
-import { ensureRequests, getRequests } from '../store/ledger';
+import { upsertTasks } from '../store/experiments';
+import { ensureRequests } from '../store/ledger';
+import { syncResults } from '../store/results';
 import type { LoadedExperiment } from './load';
 import { endpointIds } from './load';
-
-type AnyTask = TransformTask | JudgeTask;
 
 /** Writes the tasks' requests to the ledger (reusing stored ones) and the plan; returns engine jobs. */
 export function recordPlan(
   db: Database,
   exp: Pick<LoadedExperiment, 'row' | 'providers'>,
-  tasks: readonly AnyTask[],
-  groupOf: (t: AnyTask) => string,
+  tasks: readonly ProtocolTask[],
+  groupOf: (t: ProtocolTask) => string,
 ): { jobs: Job[]; changed: number } {
   const endpoints = endpointIds(exp.providers);
   const ids = ensureRequests(
@@ -40,113 +29,16 @@ export function recordPlan(
   return { jobs: tasks.map((t, i) => ({ requestId: ids[i], group: groupOf(t) })), changed };
 }
 
-/** The stored variants in the protocol's shape. */
-export function currentVariants(db: Database, experimentId: number): Variant[] {
-  return listVariants(db, experimentId).map((v) => ({
-    itemId: v.itemId,
-    language: v.language,
-    instruction: v.instruction,
-    output1: v.output1,
-    output2: v.output2,
-    manual: v.manual,
-  }));
-}
-
 /**
- * Stores each answered transform as a variant (a person's edit is never overwritten),
- * then audits every variant of the experiment.
+ * Parses every answered task that has no stored result yet (each answer is parsed once) and
+ * lets the protocol react (Judge-LS stores translations as variants and audits them).
  */
-export function storeVariants(db: Database, exp: LoadedExperiment): void {
-  const tasks = tasksOf(db, exp.row.id, 'transform');
-  const rows = getRequests(
-    db,
-    tasks.map((t) => t.requestId),
-  );
-  const manual = new Set(
-    listVariants(db, exp.row.id)
-      .filter((v) => v.manual)
-      .map((v) => `${v.itemId}:${v.language}`),
-  );
-  db.transaction(() => {
-    for (const t of tasks) {
-      const meta = t.meta as TransformTask['meta'];
-      const row = rows.get(t.requestId);
-      if (!row || row.status !== 'done' || manual.has(`${meta.itemId}:${meta.language}`)) continue;
-      const parsed = judgeLsProtocol.stages.transform.parse(row.responseJson, { meta } as TransformTask);
-      if (!parsed.ok) continue;
-      upsertVariant(db, exp.row.id, {
-        itemId: meta.itemId,
-        language: meta.language,
-        ...parsed.value,
-        model: exp.transformer.model,
-        promptHash: meta.promptHash,
-        requestId: t.requestId,
-        reasons: [],
-        manual: false,
-      });
-    }
-    auditAll(db, exp);
-  })();
-}
-
-export function auditAll(db: Database, exp: Pick<LoadedExperiment, 'row' | 'items' | 'options'>): void {
-  const audit = auditVariants(exp.items, currentVariants(db, exp.row.id), exp.options.audit);
-  for (const v of audit.variants) setVariantReasons(db, exp.row.id, v.itemId, v.language, v.reasons);
-}
-
-/** Rebuilds the judgments table from the plan and the ledger: answered slots only. */
-export function materializeJudgments(db: Database, experimentId: number): void {
-  const tasks = tasksOf(db, experimentId, 'judge');
-  const rows = getRequests(
-    db,
-    tasks.map((t) => t.requestId),
-  );
-  const out: JudgmentRow[] = [];
-  for (const t of tasks) {
-    const meta = t.meta as JudgeTask['meta'];
-    const row = rows.get(t.requestId);
-    if (!row || (row.status !== 'done' && row.status !== 'failed')) continue;
-    const base = {
-      judge: meta.judge,
-      itemId: meta.itemId,
-      kind: meta.kind,
-      language: meta.language,
-      order: meta.order,
-      requestId: t.requestId,
-      attempts: row.attempts,
-    };
-    if (row.status === 'done') {
-      const parsed = judgeLsProtocol.stages.judge.parse(row.responseJson, { meta } as JudgeTask);
-      if (parsed.ok) {
-        const v = parsed.value;
-        out.push({
-          ...base,
-          status: 'ok',
-          winner: v.winner,
-          confidence: v.confidence,
-          reason: v.reason,
-          failureReason: null,
-        });
-        continue;
-      }
-      out.push({
-        ...base,
-        status: 'failed',
-        winner: null,
-        confidence: null,
-        reason: null,
-        failureReason: `unparseable: ${parsed.error}`,
-      });
-      continue;
-    }
-    out.push({
-      ...base,
-      status: 'failed',
-      winner: null,
-      confidence: null,
-      reason: null,
-      failureReason: row.failureReason ?? 'failed',
-    });
-  }
-  replaceJudgments(db, experimentId, out);
+export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | 'protocol' | 'view'>): number {
+  const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
+  const added = syncResults(db, exp.row.id, (stage, json, task) => {
+    const s = stages.get(stage);
+    return s ? s.parse(json, task) : { ok: false, error: `no stage "${stage}" in protocol ${exp.protocol.id}` };
+  });
+  for (const s of exp.protocol.stages) exp.protocol.afterAnswers?.(exp.view, db, s.name);
+  return added;
 }

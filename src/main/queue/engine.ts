@@ -60,7 +60,7 @@ export interface Job {
 
 export interface RunOptions {
   /** Domain check of a parsed answer; a returned reason makes it unusable (re-asked, then failed). */
-  validate?: (spec: ChatRequestSpec, result: ChatResult) => string | null;
+  validate?: (spec: ChatRequestSpec, result: ChatResult, requestId: number) => string | null;
 }
 
 export interface PausedEvent {
@@ -432,7 +432,7 @@ export class RequestEngine {
     const lane = u.lane;
     lane.observe(parseRateLimitHeaders(headers, now), now);
     this.addUsage(r, u, result.usage);
-    const reason = r.opts.validate?.(u.spec, result) ?? null;
+    const reason = r.opts.validate?.(u.spec, result, u.id) ?? null;
     if (reason) {
       this.onUnusable(r, u, reason, result.text);
       return;

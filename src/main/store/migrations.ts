@@ -122,6 +122,43 @@ export const migrations: Migration[] = [
       CREATE INDEX judgments_experiment ON judgments(experiment_id, judge);
     `,
   },
+  {
+    version: 4,
+    name: 'protocol-neutral results store (task_results) replaces judgments',
+    // One row per answered task of any protocol, parsed once when the answer is stored.
+    // Stored Judge-LS judgments are carried over slot by slot; anything the old table did not
+    // hold is filled in from the ledger (the source of truth) the next time results are read.
+    up: `
+      CREATE TABLE task_results (
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        task_key TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        request_id INTEGER NOT NULL REFERENCES requests(id),
+        status TEXT NOT NULL CHECK (status IN ('ok','failed')),
+        value_json TEXT,
+        reason TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (experiment_id, task_key)
+      );
+      CREATE INDEX task_results_stage ON task_results(experiment_id, stage);
+      INSERT OR IGNORE INTO task_results
+        (experiment_id, task_key, stage, request_id, status, value_json, reason, attempts)
+      SELECT t.experiment_id, t.task_key, t.stage, t.request_id, j.status,
+             CASE WHEN j.status = 'ok'
+                  THEN json_object('winner', j.winner, 'confidence', j.confidence, 'reason', j.reason) END,
+             j.failure_reason, j.attempts
+      FROM experiment_tasks t
+      JOIN judgments j
+        ON j.experiment_id = t.experiment_id AND j.request_id = t.request_id
+       AND j.judge = json_extract(t.meta_json, '$.judge')
+       AND j.item_id = json_extract(t.meta_json, '$.itemId')
+       AND j.kind = json_extract(t.meta_json, '$.kind')
+       AND j.language = json_extract(t.meta_json, '$.language')
+       AND j.ord = json_extract(t.meta_json, '$.order')
+      WHERE t.stage = 'judge';
+      DROP TABLE judgments;
+    `,
+  },
 ];
 
 export function appliedVersions(db: Database): number[] {

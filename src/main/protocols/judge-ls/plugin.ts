@@ -1,0 +1,407 @@
+// Judge-LS as a plug-in of the generic runner (see ../plugin.ts): config keys, stages,
+// metrics, report and export content. The pure parts (plan, parse, metrics) are the modules
+// beside this one; here they are wired to the seam.
+import { z } from 'zod';
+import type { Item } from '../../../shared/domain';
+import { buildFigureSpecs } from '../../../shared/protocols/judge-ls/report/figures';
+import { buildTables } from '../../../shared/protocols/judge-ls/report/tables';
+import type {
+  FlaggedItem,
+  JudgeLsMetrics,
+  JudgmentRecord,
+  UsageRow,
+} from '../../../shared/protocols/judge-ls/types';
+import { estimateInputTokens } from '../../providers/tokens';
+import type { Database } from '../../store/db';
+import { listResults } from '../../store/results';
+import type { ExperimentView, MetricsContext, ModelUse, ProtocolPlugin, TaskCall } from '../plugin';
+import type { ProtocolTask } from '../types';
+import { auditChecks, auditVariants } from './audit';
+import { judgeLsOptionsSchema, type JudgeLsOptions } from './config';
+import { judgeLsFiles, METRICS_KEYS } from './export';
+import { computeJudgeLsMetrics, TRANSFORMER_ROLE, type TransformFailure } from './metrics';
+import type { JudgeSpec, JudgeTask, TransformerSpec, TransformTask, Variant, VariantText, Verdict } from './model';
+import { parseVariant, parseVerdict } from './parse';
+import { planJudgments, planTransforms, selectItems } from './plan';
+import { listVariants, setVariantReasons, upsertVariant } from './variants-store';
+
+const limits = {
+  rpm: z.number().positive().optional(),
+  tpm: z.number().positive().optional(),
+  concurrency: z.number().int().positive().max(1024).optional(),
+};
+
+const judgeSchema = z.strictObject({
+  label: z.string().trim().min(1).max(100),
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  // A judge may override its endpoint's per-model limits (DESIGN.md section 7).
+  ...limits,
+});
+
+const transformSchema = z.strictObject({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  languages: z
+    .array(z.enum(['ZH', 'LS']))
+    .min(1)
+    .optional(),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  ...limits,
+});
+
+/** Judge-LS's keys of the experiment config (DESIGN.md section 7), beside the shared ones. */
+export const judgeLsConfigShape = {
+  transform: transformSchema,
+  judges: z.array(judgeSchema).min(1),
+  tieProbes: z.boolean().optional(),
+  /** Protocol options beyond the common ones: audit thresholds, templates, temperatures. */
+  options: z.record(z.string(), z.unknown()).optional(),
+};
+
+export interface JudgeLsConfig extends Record<string, unknown> {
+  name: string;
+  protocol: string;
+  dataset: string | number;
+  providers: ExperimentView['config']['providers'];
+  limit?: number;
+  maxParseRetries?: number;
+  prices?: ExperimentView['config']['prices'];
+  transform: z.output<typeof transformSchema>;
+  judges: z.output<typeof judgeSchema>[];
+  tieProbes?: boolean;
+  options?: Record<string, unknown>;
+}
+
+export interface JudgeLsExperiment extends ExperimentView<JudgeLsConfig, JudgeLsOptions> {
+  transformer: TransformerSpec;
+  judges: JudgeSpec[];
+}
+
+/** The Judge-LS protocol's raw options as the config spreads them over its keys. */
+export function protocolOptionsOf(
+  cfg: Pick<JudgeLsConfig, 'options' | 'transform' | 'tieProbes' | 'limit'>,
+): Record<string, unknown> {
+  const raw: Record<string, unknown> = { ...(cfg.options ?? {}) };
+  if (cfg.transform.languages) raw.languages = cfg.transform.languages;
+  if (cfg.tieProbes !== undefined) raw.tieProbes = cfg.tieProbes;
+  if (cfg.limit !== undefined) raw.limit = cfg.limit;
+  return raw;
+}
+
+export function specsOf(config: JudgeLsConfig): { transformer: TransformerSpec; judges: JudgeSpec[] } {
+  const t = config.transform;
+  return {
+    transformer: {
+      provider: t.provider,
+      model: t.model,
+      ...(t.temperature !== undefined ? { temperature: t.temperature } : {}),
+      ...(t.maxOutputTokens !== undefined ? { maxOutputTokens: t.maxOutputTokens } : {}),
+    },
+    judges: config.judges.map((j) => ({
+      label: j.label,
+      provider: j.provider,
+      model: j.model,
+      ...(j.temperature !== undefined ? { temperature: j.temperature } : {}),
+      ...(j.maxOutputTokens !== undefined ? { maxOutputTokens: j.maxOutputTokens } : {}),
+    })),
+  };
+}
+
+/** Adds what Judge-LS needs beside the generic view: who transforms and who judges. */
+export function judgeLsExperiment(exp: ExperimentView<JudgeLsConfig, JudgeLsOptions>): JudgeLsExperiment {
+  return { ...exp, ...specsOf(exp.config) };
+}
+
+/** The stored variants in the protocol's shape. */
+export function currentVariants(db: Database, experimentId: number): Variant[] {
+  return listVariants(db, experimentId).map((v) => ({
+    itemId: v.itemId,
+    language: v.language,
+    instruction: v.instruction,
+    output1: v.output1,
+    output2: v.output2,
+    manual: v.manual,
+  }));
+}
+
+export function auditAll(
+  db: Database,
+  exp: Pick<JudgeLsExperiment, 'id' | 'items' | 'options'>,
+): void {
+  const audit = auditVariants(exp.items, currentVariants(db, exp.id), exp.options.audit);
+  for (const v of audit.variants) setVariantReasons(db, exp.id, v.itemId, v.language, v.reasons);
+}
+
+/**
+ * Stores each answered transform as a variant (a person's edit is never overwritten), then
+ * audits every variant of the experiment.
+ */
+export function storeVariants(db: Database, exp: JudgeLsExperiment): void {
+  const manual = new Set(
+    listVariants(db, exp.id)
+      .filter((v) => v.manual)
+      .map((v) => `${v.itemId}:${v.language}`),
+  );
+  const stored = new Map(listVariants(db, exp.id).map((v) => [`${v.itemId}:${v.language}`, v.requestId]));
+  db.transaction(() => {
+    for (const r of listResults(db, exp.id, 'transform')) {
+      const meta = r.meta as TransformTask['meta'];
+      const key = `${meta.itemId}:${meta.language}`;
+      if (r.status !== 'ok' || manual.has(key) || stored.get(key) === r.requestId) continue;
+      upsertVariant(db, exp.id, {
+        itemId: meta.itemId,
+        language: meta.language,
+        ...(r.value as VariantText),
+        model: exp.transformer.model,
+        promptHash: meta.promptHash,
+        requestId: r.requestId,
+        reasons: [],
+        manual: false,
+      });
+    }
+    auditAll(db, exp);
+  })();
+}
+
+/** Items with any audit reason, keyed by source id (as judgment records are). */
+export function flaggedItems(db: Database, exp: Pick<ExperimentView, 'id' | 'items'>): FlaggedItem[] {
+  const sourceOf = new Map(exp.items.map((i) => [i.id, i.sourceId]));
+  const byItem = new Map<string, string[]>();
+  for (const v of listVariants(db, exp.id)) {
+    const source = sourceOf.get(v.itemId);
+    if (!source || v.reasons.length === 0) continue;
+    byItem.set(source, [...(byItem.get(source) ?? []), ...v.reasons]);
+  }
+  return exp.items
+    .filter((i) => byItem.has(i.sourceId))
+    .map((i) => ({ item_id: i.sourceId, reasons: byItem.get(i.sourceId)! }));
+}
+
+/**
+ * Variants to plan judge calls with: the stored ones, and for each missing one the English
+ * texts standing in (the translation does not exist yet, so its cost is estimated from them).
+ */
+export function withStandIns(
+  exp: Pick<JudgeLsExperiment, 'items' | 'options'>,
+  stored: readonly Variant[] = [],
+): { variants: Variant[]; standIns: Set<string> } {
+  const have = new Set(stored.map((v) => `${v.itemId}:${v.language}`));
+  const standIns = new Set<string>();
+  const variants = [...stored];
+  for (const item of exp.items) {
+    for (const language of exp.options.languages) {
+      const key = `${item.id}:${language}`;
+      if (have.has(key)) continue;
+      standIns.add(key);
+      variants.push({ itemId: item.id, language, ...englishOf(item), manual: false });
+    }
+  }
+  return { variants, standIns };
+}
+
+function englishOf(item: Item): VariantText {
+  return { instruction: item.instruction, output1: item.output1, output2: item.output2 };
+}
+
+/** Every task of the experiment, given these variants. */
+export function planAll(exp: JudgeLsExperiment, variants: readonly Variant[]): (TransformTask | JudgeTask)[] {
+  return [
+    ...planTransforms(exp.items, exp.options, exp.transformer),
+    ...planJudgments(exp.items, variants, exp.judges, exp.options),
+  ];
+}
+
+/** Rough answer lengths: a transform returns the three texts again; a verdict is short. */
+const VERDICT_OUTPUT_TOKENS = 120;
+const TRANSLATION_EXPANSION = 1.3;
+
+function transformOutputTokens(task: ProtocolTask): number {
+  // The answer repeats the prompt's texts in the target language, a little longer.
+  const texts = estimateInputTokens({ ...task.request, system: undefined, response: { name: 'x', schema: {} } });
+  return Math.round(TRANSLATION_EXPANSION * texts * 0.9);
+}
+
+const modelsOf = (config: JudgeLsConfig): ModelUse[] => {
+  const limitsOf = (e: { rpm?: number; tpm?: number; concurrency?: number }) =>
+    Object.fromEntries(
+      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+    );
+  return [
+    {
+      role: TRANSFORMER_ROLE,
+      label: TRANSFORMER_ROLE,
+      provider: config.transform.provider,
+      model: config.transform.model,
+      path: ['transform', 'provider'],
+      ...limitsOf(config.transform),
+    },
+    ...config.judges.map((j, i) => ({
+      role: 'judge',
+      label: j.label,
+      provider: j.provider,
+      model: j.model,
+      path: ['judges', i, 'provider'],
+      ...limitsOf(j),
+    })),
+  ];
+};
+
+/** Judge-LS records (metrics input) from stored results of the judge stage. */
+export function judgmentRecords(ctx: Pick<MetricsContext, 'results' | 'excluded'>): JudgmentRecord[] {
+  const out: JudgmentRecord[] = [];
+  for (const r of ctx.results) {
+    if (r.stage !== 'judge') continue;
+    const m = r.meta as JudgeTask['meta'];
+    if (ctx.excluded.has(m.sourceId)) continue;
+    const v = r.status === 'ok' ? (r.value as Verdict) : null;
+    out.push({
+      judge: m.judge,
+      itemId: m.sourceId,
+      subset: m.subset,
+      gold: m.gold,
+      kind: m.kind,
+      language: m.language,
+      order: m.order,
+      status: r.status,
+      winner: v?.winner ?? null,
+      confidence: v?.confidence ?? null,
+      reason: v?.reason ?? null,
+      failureReason: r.status === 'failed' ? r.reason : null,
+      attempts: r.attempts,
+    });
+  }
+  return out;
+}
+
+function transformFailures(ctx: Pick<MetricsContext, 'results' | 'excluded'>): TransformFailure[] {
+  const out: TransformFailure[] = [];
+  for (const r of ctx.results) {
+    if (r.stage !== 'transform' || r.status !== 'failed') continue;
+    const m = r.meta as TransformTask['meta'];
+    if (!ctx.excluded.has(m.sourceId))
+      out.push({ itemId: m.sourceId, language: m.language, reason: r.reason ?? 'failed' });
+  }
+  return out;
+}
+
+type Exp = ExperimentView<JudgeLsConfig, JudgeLsOptions>;
+
+export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
+  id: 'judge-ls',
+  title: 'Judge-LS: language-switching invariance',
+  configShape: judgeLsConfigShape,
+  refineConfig(cfg, issue) {
+    for (const key of ['languages', 'tieProbes', 'limit']) {
+      if (cfg.options && Object.hasOwn(cfg.options, key))
+        issue(['options', key], `set "${key}" at the top level, not in options`);
+    }
+    const protocolOptions = judgeLsOptionsSchema.safeParse(protocolOptionsOf(cfg));
+    if (!protocolOptions.success) {
+      for (const i of protocolOptions.error.issues) {
+        const [head] = i.path;
+        const path = (
+          head === 'languages'
+            ? ['transform', ...i.path]
+            : head === 'tieProbes' || head === 'limit'
+              ? i.path
+              : ['options', ...i.path]
+        ) as (string | number)[];
+        const keys = i.code === 'unrecognized_keys' ? i.keys : [undefined];
+        for (const k of keys)
+          issue(k === undefined ? path : [...path, k], k === undefined ? i.message : 'unknown key');
+      }
+    }
+    const seen = new Set<string>();
+    cfg.judges.forEach((j, i) => {
+      if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate label "${j.label}"`);
+      seen.add(j.label);
+    });
+  },
+  resolveOptions: (config) => judgeLsOptionsSchema.parse(protocolOptionsOf(config)),
+  selectItems: (items, options) => selectItems(items, options),
+  models: modelsOf,
+  stages: [
+    {
+      name: 'transform',
+      plan: (exp) => {
+        const e = judgeLsExperiment(exp);
+        return planTransforms(e.items, e.options, e.transformer);
+      },
+      parse: (json, task) => parseVariant(json, (task.meta as TransformTask['meta']).source),
+      group: () => 'transform',
+      outputTokens: transformOutputTokens,
+      describe: () => ({ role: TRANSFORMER_ROLE, label: TRANSFORMER_ROLE, kind: 'transform' }),
+    },
+    {
+      name: 'judge',
+      // Verdicts on a translation are planned once it is stored (EN verdicts need none).
+      plan: (exp, db) => {
+        const e = judgeLsExperiment(exp);
+        return planJudgments(e.items, currentVariants(db, e.id), e.judges, e.options);
+      },
+      parse: (json) => parseVerdict(json),
+      group: (task) => (task.meta as JudgeTask['meta']).judge,
+      outputTokens: () => VERDICT_OUTPUT_TOKENS,
+      describe: (task) => {
+        const m = task.meta as JudgeTask['meta'];
+        return { role: 'judge', label: m.judge, kind: m.kind };
+      },
+    },
+  ],
+  afterAnswers(exp, db, stage) {
+    if (stage === 'transform') storeVariants(db, judgeLsExperiment(exp));
+  },
+  estimatePlan(exp, db, storedFrom) {
+    const e = judgeLsExperiment(exp);
+    const stored = storedFrom === null ? [] : currentVariants(db, storedFrom);
+    const { variants, standIns } = withStandIns(e, stored);
+    const usesStandIn = (t: ProtocolTask) => {
+      if (t.stage !== 'judge') return false;
+      const m = t.meta as JudgeTask['meta'];
+      const lang = m.language === 'EN-ZH' ? 'ZH' : m.language;
+      return lang !== 'EN' && standIns.has(`${m.itemId}:${lang}`);
+    };
+    return {
+      tasks: planAll(e, variants),
+      fresh: usesStandIn,
+      note: standIns.size
+        ? 'Judge calls on translations not made yet are estimated from the English texts; output lengths are typical values.'
+        : 'Output lengths are typical values; real usage replaces them as answers arrive.',
+    };
+  },
+  flagged: (exp, db) => flaggedItems(db, exp),
+  metricsKeys: METRICS_KEYS,
+  computeMetrics: (ctx) =>
+    computeJudgeLsMetrics(judgmentRecords(ctx), {
+      flagged: ctx.flagged,
+      checks: auditChecks(ctx.exp.options.audit),
+      usage: ctx.usage as UsageRow[],
+      transformFailures: transformFailures(ctx),
+    }),
+  tables: buildTables,
+  figures: buildFigureSpecs,
+  exportFiles(ctx, calls: ReadonlyMap<number, TaskCall>) {
+    const judged = ctx.results.filter((r) => r.stage === 'judge');
+    const tokens = judged.map((r) => ({
+      inputTokens: calls.get(r.requestId)?.inputTokens ?? 0,
+      outputTokens: calls.get(r.requestId)?.outputTokens ?? 0,
+    }));
+    return judgeLsFiles(judgmentRecords({ results: judged, excluded: new Set() }), tokens);
+  },
+  promptTemplates(exp) {
+    const t = exp.options.templates;
+    return {
+      transformSystem: t.transformSystem,
+      transformUser: t.transformUser,
+      languageRulesZH: t.languageRules.ZH,
+      languageRulesLS: t.languageRules.LS,
+      judgeSystem: t.judgeSystem,
+      judgeUser: t.judgeUser,
+      tieProbeUser: t.tieProbeUser,
+    };
+  },
+};

@@ -1,0 +1,160 @@
+// Judge-LS's per-item views for the app: variants (review and hand edits), judgments (the
+// flip browser), flagged items and prompt previews. The core's experiments API routes these
+// calls here for Judge-LS experiments.
+import type { JudgmentView, PromptPreview, VariantView } from '../../../shared/experiments';
+import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
+import { AppError } from '../../core/errors';
+import type { LoadedExperiment } from '../../experiments/load';
+import type { Database } from '../../store/db';
+import { getRequests } from '../../store/ledger';
+import { listResults } from '../../store/results';
+import type { JudgeTask } from './model';
+import {
+  auditAll,
+  currentVariants,
+  flaggedItems,
+  judgeLsExperiment,
+  judgmentRecords,
+  planAll,
+  withStandIns,
+  type JudgeLsConfig,
+  type JudgeLsExperiment,
+} from './plugin';
+import type { JudgeLsOptions } from './config';
+import { listVariants, upsertVariant } from './variants-store';
+
+export function judgeLsOf(exp: LoadedExperiment): JudgeLsExperiment {
+  if (exp.protocol.id !== 'judge-ls')
+    throw new AppError('invalid_params', `Experiment "${exp.row.name}" is not a Judge-LS experiment`);
+  return judgeLsExperiment(exp.view as JudgeLsExperiment & { config: JudgeLsConfig; options: JudgeLsOptions });
+}
+
+export function variantViews(db: Database, exp: LoadedExperiment, flaggedOnly = false): VariantView[] {
+  const items = new Map(exp.items.map((i) => [i.id, i]));
+  return listVariants(db, exp.row.id)
+    .filter((v) => items.has(v.itemId) && (!flaggedOnly || v.reasons.length > 0))
+    .map((v) => {
+      const item = items.get(v.itemId)!;
+      return {
+        itemId: v.itemId,
+        sourceId: item.sourceId,
+        subset: item.subset,
+        language: v.language,
+        instruction: v.instruction,
+        output1: v.output1,
+        output2: v.output2,
+        manual: v.manual,
+        reasons: v.reasons,
+      };
+    });
+}
+
+/** Stores a person's edit and re-plans that item's verdicts; returns the judge tasks to estimate. */
+export function applyVariantEdit(
+  db: Database,
+  exp: LoadedExperiment,
+  p: { itemId: number; language: 'ZH' | 'LS'; instruction: string; output1: string; output2: string },
+) {
+  const e = judgeLsOf(exp);
+  const item = e.items.find((i) => i.id === p.itemId);
+  if (!item) throw new AppError('not_found', `Item ${p.itemId} is not part of this experiment`);
+  if (!e.options.languages.includes(p.language)) {
+    throw new AppError('invalid_params', `This experiment does not use ${p.language}`);
+  }
+  upsertVariant(db, e.id, {
+    itemId: p.itemId,
+    language: p.language,
+    instruction: p.instruction,
+    output1: p.output1,
+    output2: p.output2,
+    model: null,
+    promptHash: null,
+    requestId: null,
+    reasons: [],
+    manual: true,
+  });
+  auditAll(db, e);
+  // Re-plan this item's judgments: slots whose prompt changed point at new requests.
+  return planAll({ ...e, items: [item] }, currentVariants(db, e.id)).filter((t) => t.stage === 'judge');
+}
+
+export interface JudgmentFilter {
+  judge?: string;
+  itemId?: number;
+  status?: 'ok' | 'failed';
+  kind?: 'quality' | 'tie_probe';
+}
+
+export function judgmentViews(db: Database, exp: LoadedExperiment, f: JudgmentFilter): JudgmentView[] {
+  judgeLsOf(exp);
+  const results = listResults(db, exp.row.id, 'judge').filter((r) => {
+    const m = r.meta as JudgeTask['meta'];
+    return (
+      (f.judge === undefined || m.judge === f.judge) &&
+      (f.itemId === undefined || m.itemId === f.itemId) &&
+      (f.status === undefined || r.status === f.status) &&
+      (f.kind === undefined || m.kind === f.kind)
+    );
+  });
+  const records = judgmentRecords({ results, excluded: new Set() });
+  const raw = getRequests(
+    db,
+    results.filter((r) => r.status === 'failed').map((r) => r.requestId),
+  );
+  return results.map((r, i) => {
+    const m = r.meta as JudgeTask['meta'];
+    const rec = records[i];
+    return {
+      judge: m.judge,
+      itemId: m.itemId,
+      sourceId: m.sourceId,
+      subset: m.subset,
+      gold: m.gold,
+      kind: m.kind,
+      language: m.language,
+      order: m.order,
+      status: r.status,
+      winner: rec.winner,
+      confidence: rec.confidence ?? null,
+      reason: rec.reason ?? null,
+      failureReason: rec.failureReason ?? null,
+      rawText: r.status === 'failed' ? (raw.get(r.requestId)?.responseText ?? null) : null,
+      attempts: r.attempts,
+    };
+  });
+}
+
+export function flaggedOf(db: Database, exp: LoadedExperiment): FlaggedItem[] {
+  return exp.protocol.flagged ? flaggedItems(db, exp.view) : [];
+}
+
+export function promptPreview(exp: LoadedExperiment, itemId?: number): PromptPreview {
+  const e = judgeLsOf(exp);
+  const item = itemId === undefined ? e.items[0] : e.items.find((i) => i.id === itemId);
+  if (!item) throw new AppError('not_found', 'No item to preview');
+  const one = { ...e, items: [item] };
+  const tasks = planAll(one, withStandIns(one).variants);
+  const view = (label: string, t: (typeof tasks)[number]) => ({
+    label,
+    system: t.request.system ?? '',
+    user: t.request.messages.map((m) => m.content).join('\n\n'),
+  });
+  const transform = tasks
+    .filter((t) => t.stage === 'transform')
+    .map((t) => view(`Transform → ${t.meta.language}`, t));
+  const firstJudge = e.judges[0]?.label;
+  const judge = tasks
+    .filter((t) => t.stage === 'judge' && t.meta.judge === firstJudge)
+    .filter((t) => {
+      const m = t.meta as JudgeTask['meta'];
+      return (m.kind === 'quality' && m.language === 'EN' && m.order === 'orig') || m.order === 'en_zh';
+    })
+    .map((t) => {
+      const m = t.meta as JudgeTask['meta'];
+      return view(
+        m.kind === 'quality' ? 'Judge (EN, original order)' : 'Tie probe (EN vs ZH; ZH text shown in English here)',
+        t,
+      );
+    });
+  return { itemId: item.id, sourceId: item.sourceId, transform, judge };
+}

@@ -1,0 +1,168 @@
+// What a protocol plug-in provides. The runner, the store, the report kit and the doors know
+// only this interface; everything a study means (which calls, which answers, which numbers)
+// lives behind it, in src/main/protocols/<id>/ (and its pure report content in
+// src/shared/protocols/<id>/).
+//
+// A plug-in is pure where it can be: planning, parsing and metrics never send a request or
+// look at the clock. The two hooks that touch the store (`afterAnswers`, `views`) receive
+// the database handle explicitly, for protocols that keep indexed tables of their own
+// (Judge-LS: variants, which people edit by hand).
+import type { z } from 'zod';
+import type { Item } from '../../shared/domain';
+import type { FlaggedItem } from '../../shared/protocols/judge-ls/types';
+import type { FigureSpec } from '../../shared/report/chart-kit';
+import type { Table } from '../../shared/report/table';
+import type { ProviderConfig } from '../providers/config';
+import type { PriceTable } from '../providers/pricing';
+import type { Database } from '../store/db';
+import type { ParseResult, ProtocolTask } from './types';
+
+/** The config keys every protocol shares (DESIGN.md section 7). */
+export interface BaseConfig {
+  name: string;
+  protocol: string;
+  dataset: string | number;
+  providers: Record<string, ProviderConfig>;
+  limit?: number;
+  maxParseRetries?: number;
+  prices?: Record<
+    string,
+    { input: number; output: number; cachedInput?: number; batchInput?: number; batchOutput?: number }
+  >;
+}
+
+/** One model the protocol calls, with the role it plays (judge, transformer, generator, …). */
+export interface ModelUse {
+  role: string;
+  /** Judges: the label metrics name them by; other roles: the role name. */
+  label: string;
+  provider: string;
+  model: string;
+  rpm?: number;
+  tpm?: number;
+  concurrency?: number;
+  /** Where the entry's `provider` key sits in the config, for error messages. */
+  path?: (string | number)[];
+}
+
+/** An experiment as a plug-in sees it: its config, options, items and the models it calls. */
+export interface ExperimentView<Config extends BaseConfig = BaseConfig, Options = unknown> {
+  id: number;
+  name: string;
+  config: Config;
+  options: Options;
+  items: Item[];
+  providers: Record<string, ProviderConfig>;
+  prices: PriceTable;
+}
+
+/** A stored answer of one task (the protocol-neutral results store, parsed once). */
+export interface TaskResult<Meta = unknown, Value = unknown> {
+  key: string;
+  stage: string;
+  meta: Meta;
+  requestId: number;
+  status: 'ok' | 'failed';
+  /** The parsed answer (status ok). */
+  value: Value | null;
+  /** Why there is no usable answer (status failed). */
+  reason: string | null;
+  attempts: number;
+}
+
+/** A task's call as the reports see it: the ledger's raw answer and usage. */
+export interface TaskCall {
+  rawText: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** Usage per model role (metrics.json `usage`). */
+export interface UsageRow {
+  role: string;
+  judge: string;
+  model: string;
+  calls: number;
+  cache_hits: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  cost_usd: number;
+}
+
+/** One stage: plans tasks from what exists now and parses their answers. */
+export interface StagePlugin<E extends ExperimentView = ExperimentView> {
+  readonly name: string;
+  /**
+   * Tasks this stage can plan now. A task whose inputs do not exist yet (a verdict on a
+   * translation not made) is left out and planned in a later round, so no stage has to
+   * wait for another stage as a whole.
+   */
+  plan(exp: E, db: Database): ProtocolTask[];
+  /** Parses an answer; an error makes the engine ask again, then record the call failed. */
+  parse(json: unknown, task: Pick<ProtocolTask, 'key' | 'meta'>): ParseResult<unknown>;
+  /** The progress group of a task (the judge's label; the stage name for other roles). */
+  group(task: Pick<ProtocolTask, 'meta'>): string;
+  /** Output tokens to expect, for estimates before anything was answered. */
+  outputTokens(task: ProtocolTask): number;
+  /** What the estimate calls the task's kind and who makes it (role, label). */
+  describe(task: Pick<ProtocolTask, 'meta'>): { role: string; label: string; kind: string };
+}
+
+export interface MetricsContext<E extends ExperimentView = ExperimentView> {
+  exp: E;
+  results: readonly TaskResult[];
+  usage: UsageRow[];
+  /** Items dropped by the sensitivity switch (source ids); empty when it is off. */
+  excluded: ReadonlySet<string>;
+  flagged: FlaggedItem[];
+}
+
+export interface ExportFile {
+  /** Path inside the export folder, '/'-separated. */
+  name: string;
+  content: string | Buffer;
+}
+
+export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metrics = unknown> {
+  /** The `protocol` value of a config, e.g. 'judge-ls'. */
+  readonly id: string;
+  readonly title: string;
+  /** The protocol's config keys, merged into the shared ones (config is a union on `protocol`). */
+  readonly configShape: z.ZodRawShape;
+  /** Cross-field checks of a parsed config (providers named, labels unique, options valid). */
+  refineConfig?(config: E['config'], issue: (path: (string | number)[], message: string) => void): void;
+  /** Options with defaults, from a valid config. */
+  resolveOptions(config: E['config']): E['options'];
+  /** The items an experiment uses (first N, a sample, …). */
+  selectItems(items: Item[], options: E['options']): Item[];
+  /** Every model the experiment calls. */
+  models(config: E['config']): ModelUse[];
+  /** Stages in order: a later stage may plan from what earlier ones stored. */
+  readonly stages: readonly StagePlugin<E>[];
+  /** Called after answers of a stage were stored (Judge-LS: store variants, audit them). */
+  afterAnswers?(exp: E, db: Database, stage: string): void;
+  /**
+   * Tasks for an estimate before anything ran: inputs that do not exist yet are stood in for
+   * (Judge-LS: English texts for translations not made), and `fresh` says a task's request
+   * cannot be in the ledger yet.
+   */
+  estimatePlan(exp: E, db: Database, storedFrom: number | null): { tasks: ProtocolTask[]; fresh: (t: ProtocolTask) => boolean; note: string };
+  /** Items to leave out in the sensitivity view, with reasons. */
+  flagged?(exp: E, db: Database): FlaggedItem[];
+  /** metrics.json's top-level keys in file order (the export contract). */
+  readonly metricsKeys: readonly string[];
+  /** Metrics: a pure function of stored results. */
+  computeMetrics(ctx: MetricsContext<E>): Metrics;
+  /** The protocol's tables (the same model drives the dashboard and the exports). */
+  tables(metrics: Metrics): Table[];
+  /** The protocol's figures (ECharts options; exported as SVG and PNG). */
+  figures(metrics: Metrics): FigureSpec[];
+  /** Extra export files beside metrics.json, tables and figures (Judge-LS: judgments.csv). */
+  exportFiles?(ctx: MetricsContext<E>, calls: ReadonlyMap<number, TaskCall>): ExportFile[];
+  /** The prompt templates as run, for the manifest. */
+  promptTemplates(exp: E): Record<string, string>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProtocol = ProtocolPlugin<any, any>;

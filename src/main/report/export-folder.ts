@@ -1,0 +1,225 @@
+// An export folder (DESIGN.md section 8) written atomically: everything is built in a hidden
+// sibling directory and only then moved into place, so a failure never leaves a half-written
+// export. Protocols supply the content (metrics, tables, figures, extra files); this module
+// writes every format the same way for all of them.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { FigureSpec } from '../../shared/report/chart-kit';
+import type { Table } from '../../shared/report/table';
+import { APP_VERSION } from '../core/version';
+import { tableToCsv } from './csv';
+import { renderFigure, svgToPng } from './figures';
+import { tableToLatex } from './latex';
+import { writeXlsx } from './xlsx';
+
+/** The entries of an export folder this module owns; anything else in the folder is left alone. */
+export const OWNED_ENTRIES = ['metrics.json', 'manifest.json', 'tables', 'figures'] as const;
+
+export interface ManifestModel {
+  /** 'judge' or 'transformer'. */
+  role: string;
+  label: string;
+  provider: string;
+  model: string;
+  [extra: string]: unknown;
+}
+
+/** What the caller knows about the run; the writer adds the export time and the file list. */
+export interface ManifestInput {
+  /** Defaults to this app's version. */
+  appVersion?: string;
+  experiment?: { id?: number | string; name: string };
+  /** The experiment config as run (DESIGN.md section 7), without secrets. */
+  config: unknown;
+  promptTemplates: Record<string, string>;
+  models: ManifestModel[];
+  counts: { items: number; requests: number; [extra: string]: number };
+  time?: { startedAt?: string | null; finishedAt?: string | null };
+}
+
+export interface ExportFolderInput {
+  /** The protocol id, recorded in the manifest. */
+  protocol: string;
+  metrics: object;
+  /** metrics.json's top-level keys in file order: exactly these, or the export fails. */
+  metricsKeys: readonly string[];
+  tables: readonly Table[];
+  figures: readonly FigureSpec[];
+  /** Files beside metrics.json (e.g. judgments.csv); names are relative, '/'-separated, top level. */
+  files?: readonly { name: string; content: string | Buffer }[];
+  manifest: ManifestInput;
+}
+
+export interface ExportFolderOptions {
+  /** Also write PNGs (default true). */
+  png?: boolean;
+  /** Also write tables/tables.xlsx (default true). */
+  xlsx?: boolean;
+  /** Injected clock for the manifest's export time. */
+  now?: () => Date;
+}
+
+export interface ExportFolderResult {
+  outDir: string;
+  /** Paths relative to outDir, '/'-separated. */
+  files: string[];
+}
+
+/** metrics.json text with exactly the contract keys; a missing or unknown key is an error, not a silent drop. */
+export function metricsJson(metrics: object, keys: readonly string[]): string {
+  const actual = Object.keys(metrics);
+  const missing = keys.filter((k) => !(k in metrics));
+  const unknown = actual.filter((k) => !keys.includes(k));
+  if (missing.length || unknown.length) {
+    const parts = [
+      missing.length ? `missing ${missing.join(', ')}` : '',
+      unknown.length ? `not in the contract: ${unknown.join(', ')}` : '',
+    ].filter(Boolean);
+    throw new Error(
+      `metrics.json: top-level keys must be exactly ${keys.join(', ')} (${parts.join('; ')})`,
+    );
+  }
+  const ordered = Object.fromEntries(keys.map((k) => [k, (metrics as Record<string, unknown>)[k]]));
+  return JSON.stringify(ordered, null, 2) + '\n';
+}
+
+export function manifestJson(
+  protocol: string,
+  input: ManifestInput,
+  exportedAt: Date,
+  files: string[],
+): string {
+  const manifest = {
+    protocol,
+    app_version: input.appVersion ?? APP_VERSION,
+    experiment: input.experiment ?? null,
+    time: {
+      started_at: input.time?.startedAt ?? null,
+      finished_at: input.time?.finishedAt ?? null,
+      exported_at: exportedAt.toISOString(),
+    },
+    counts: input.counts,
+    models: input.models,
+    prompt_templates: input.promptTemplates,
+    config: input.config,
+    files,
+  };
+  return JSON.stringify(manifest, null, 2) + '\n';
+}
+
+/** Writes every file into `dir` (an empty staging directory) and returns their relative paths. */
+async function writeAll(
+  dir: string,
+  input: ExportFolderInput,
+  options: ExportFolderOptions,
+): Promise<string[]> {
+  const files: string[] = [];
+  const put = async (rel: string, data: string | Buffer) => {
+    await writeFile(join(dir, rel), data);
+    files.push(rel);
+  };
+  await put('metrics.json', metricsJson(input.metrics, input.metricsKeys));
+  for (const f of input.files ?? []) await put(f.name, f.content);
+
+  await mkdir(join(dir, 'tables'));
+  const tables = input.tables;
+  for (const table of tables) {
+    await put(`tables/${table.id}.tex`, tableToLatex(table));
+    await put(`tables/${table.id}.csv`, tableToCsv(table));
+  }
+  if (options.xlsx !== false) {
+    await writeXlsx(tables, join(dir, 'tables', 'tables.xlsx'));
+    files.push('tables/tables.xlsx');
+  }
+
+  await mkdir(join(dir, 'figures'));
+  const ids = new Set<string>();
+  for (const spec of input.figures) {
+    const figure = renderFigure(spec);
+    if (ids.has(figure.id)) throw new Error(`two figures share the id "${figure.id}"`);
+    ids.add(figure.id);
+    await put(`figures/${figure.id}.svg`, figure.svg);
+    if (options.png !== false)
+      await put(`figures/${figure.id}.png`, await svgToPng(figure.svg, figure.width));
+  }
+
+  const now = options.now?.() ?? new Date();
+  files.push('manifest.json');
+  await writeFile(join(dir, 'manifest.json'), manifestJson(input.protocol, input.manifest, now, files));
+  return files;
+}
+
+/**
+ * Moves the staged entries into `target`. The old entries are parked in a backup directory first
+ * and put back if any move fails, so `target` ends with either the old or the new export.
+ */
+async function commit(stage: string, target: string, owned: readonly string[]): Promise<void> {
+  if (!existsSync(target)) {
+    await rename(stage, target);
+    return;
+  }
+  const backup = await mkdtemp(join(dirname(target), `.${basename(target)}.previous-`));
+  const parked: string[] = [];
+  const placed: string[] = [];
+  try {
+    for (const name of owned) {
+      if (!existsSync(join(target, name))) continue;
+      await rename(join(target, name), join(backup, name));
+      parked.push(name);
+    }
+    for (const name of owned) {
+      if (!existsSync(join(stage, name))) continue;
+      await rename(join(stage, name), join(target, name));
+      placed.push(name);
+    }
+  } catch (err) {
+    try {
+      for (const name of placed) await rm(join(target, name), { recursive: true, force: true });
+      for (const name of parked) await rename(join(backup, name), join(target, name));
+    } catch (rollbackErr) {
+      throw new AggregateError(
+        [err, rollbackErr],
+        `export to ${target} failed (${String(err)}) and restoring the previous files failed ` +
+          `(${String(rollbackErr)}); they are kept in ${backup}`,
+        { cause: rollbackErr },
+      );
+    }
+    await rm(backup, { recursive: true, force: true });
+    throw err;
+  }
+  await rm(backup, { recursive: true, force: true });
+  await rm(stage, { recursive: true, force: true });
+}
+
+/**
+ * Writes an export folder to `outDir`: metrics.json, the protocol's extra files, tables/
+ * (.tex, .csv, tables.xlsx), figures/ (.svg, .png) and manifest.json. Other files already in
+ * `outDir` are kept; the owned entries are replaced as a whole.
+ */
+export async function writeExportFolder(
+  outDir: string,
+  input: ExportFolderInput,
+  options: ExportFolderOptions = {},
+): Promise<ExportFolderResult> {
+  const target = resolve(outDir);
+  if (existsSync(target) && !(await stat(target)).isDirectory()) {
+    throw new Error(`export folder ${target} exists and is not a directory`);
+  }
+  await mkdir(dirname(target), { recursive: true });
+  const stage = await mkdtemp(join(dirname(target), `.${basename(target)}.export-`));
+  let files: string[];
+  try {
+    files = await writeAll(stage, input, options);
+  } catch (err) {
+    await rm(stage, { recursive: true, force: true });
+    throw err;
+  }
+  const owned = [...OWNED_ENTRIES, ...(input.files ?? []).map((f) => f.name.split('/')[0])];
+  try {
+    await commit(stage, target, owned);
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+  return { outDir: target, files };
+}

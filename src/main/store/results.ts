@@ -1,0 +1,99 @@
+// The protocol-neutral results store: one row per answered task (parsed value or failure
+// reason), written as answers arrive. Rows are derived from the plan and the ledger, which
+// stay the source of truth: `syncResults` adds what is missing and drops rows whose slot now
+// points at another request (a person edited its input), so it is safe to call at any time.
+import type { TaskResult } from '../protocols/plugin';
+import type { ParseResult } from '../protocols/types';
+import type { Database } from './db';
+
+export type ResultParser = (stage: string, json: unknown, task: { key: string; meta: unknown }) => ParseResult<unknown>;
+
+/** Parses and stores every answered task that has no current result row; returns how many. */
+export function syncResults(db: Database, experimentId: number, parse: ResultParser): number {
+  const stale = db.prepare(
+    `DELETE FROM task_results WHERE experiment_id = ? AND NOT EXISTS (
+       SELECT 1 FROM experiment_tasks t WHERE t.experiment_id = task_results.experiment_id
+         AND t.task_key = task_results.task_key AND t.request_id = task_results.request_id)`,
+  );
+  const missing = db.prepare(
+    `SELECT t.task_key, t.stage, t.meta_json, t.request_id, r.status, r.response_json, r.failure_reason, r.attempts
+     FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+     LEFT JOIN task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
+     WHERE t.experiment_id = ? AND r.status IN ('done', 'failed') AND x.task_key IS NULL
+     ORDER BY t.rowid`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO task_results (experiment_id, task_key, stage, request_id, status, value_json, reason, attempts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return db.transaction(() => {
+    stale.run(experimentId);
+    const rows = missing.all(experimentId) as {
+      task_key: string;
+      stage: string;
+      meta_json: string;
+      request_id: number;
+      status: 'done' | 'failed';
+      response_json: string | null;
+      failure_reason: string | null;
+      attempts: number;
+    }[];
+    for (const r of rows) {
+      let status: 'ok' | 'failed' = 'failed';
+      let value: string | null = null;
+      let reason = r.failure_reason ?? 'failed';
+      if (r.status === 'done') {
+        const json = r.response_json === null ? null : (JSON.parse(r.response_json) as unknown);
+        const parsed = parse(r.stage, json, { key: r.task_key, meta: JSON.parse(r.meta_json) });
+        if (parsed.ok) {
+          status = 'ok';
+          value = JSON.stringify(parsed.value);
+          reason = '';
+        } else reason = `unparseable: ${parsed.error}`;
+      }
+      insert.run(
+        experimentId,
+        r.task_key,
+        r.stage,
+        r.request_id,
+        status,
+        value,
+        status === 'ok' ? null : reason,
+        r.attempts,
+      );
+    }
+    return rows.length;
+  })();
+}
+
+/** Stored results in plan order (the order exports list them), optionally of one stage. */
+export function listResults(db: Database, experimentId: number, stage?: string): TaskResult[] {
+  const rows = db
+    .prepare(
+      `SELECT x.task_key, x.stage, t.meta_json, x.request_id, x.status, x.value_json, x.reason, x.attempts
+       FROM task_results x JOIN experiment_tasks t
+         ON t.experiment_id = x.experiment_id AND t.task_key = x.task_key
+       WHERE x.experiment_id = ?${stage === undefined ? '' : ' AND x.stage = ?'}
+       ORDER BY t.rowid`,
+    )
+    .all(...(stage === undefined ? [experimentId] : [experimentId, stage])) as {
+    task_key: string;
+    stage: string;
+    meta_json: string;
+    request_id: number;
+    status: 'ok' | 'failed';
+    value_json: string | null;
+    reason: string | null;
+    attempts: number;
+  }[];
+  return rows.map((r) => ({
+    key: r.task_key,
+    stage: r.stage,
+    meta: JSON.parse(r.meta_json) as unknown,
+    requestId: r.request_id,
+    status: r.status,
+    value: r.value_json === null ? null : (JSON.parse(r.value_json) as unknown),
+    reason: r.reason,
+    attempts: r.attempts,
+  }));
+}
