@@ -33,12 +33,13 @@ export function recordPlan(
  * Parses every answered task that has no stored result yet (each answer is parsed once) and
  * lets the protocol react (Judge-LS stores translations as variants and audits them).
  */
-export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | 'protocol' | 'view'>): number {
+export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | 'protocol' | 'view'>): void {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const added = syncResults(db, exp.row.id, (stage, json, task) => {
     const s = stages.get(stage);
     return s ? s.parse(json, task) : { ok: false, error: `no stage "${stage}" in protocol ${exp.protocol.id}` };
   });
-  for (const s of exp.protocol.stages) exp.protocol.afterAnswers?.(exp.view, db, s.name);
-  return added;
+  // Only stages that got new answers: the hook may do real work (Judge-LS audits variants).
+  for (const s of exp.protocol.stages)
+    if (added.has(s.name) || added.has('')) exp.protocol.afterAnswers?.(exp.view, db, s.name);
 }

@@ -8,37 +8,49 @@ import type { Database } from './db';
 
 export type ResultParser = (stage: string, json: unknown, task: { key: string; meta: unknown }) => ParseResult<unknown>;
 
-/** Parses and stores every answered task that has no current result row; returns how many. */
-export function syncResults(db: Database, experimentId: number, parse: ResultParser): number {
+/** Parses and stores every answered task that has no current result row; returns how many per stage. */
+export function syncResults(db: Database, experimentId: number, parse: ResultParser): Map<string, number> {
   const stale = db.prepare(
     `DELETE FROM task_results WHERE experiment_id = ? AND NOT EXISTS (
        SELECT 1 FROM experiment_tasks t WHERE t.experiment_id = task_results.experiment_id
          AND t.task_key = task_results.task_key AND t.request_id = task_results.request_id)`,
   );
+  // Two steps, so the wide ledger rows (request and answer texts) are read only for the
+  // answers still to store: which slots lack a result (from indexes alone), then their rows.
   const missing = db.prepare(
-    `SELECT t.task_key, t.stage, t.meta_json, t.request_id, r.status, r.response_json, r.failure_reason, r.attempts
-     FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+    `SELECT t.task_key, t.stage, t.meta_json, t.request_id
+     FROM experiment_tasks t
      LEFT JOIN task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
-     WHERE t.experiment_id = ? AND r.status IN ('done', 'failed') AND x.task_key IS NULL
+     WHERE t.experiment_id = ? AND x.task_key IS NULL
+       AND t.request_id IN (SELECT id FROM requests WHERE status IN ('done', 'failed'))
      ORDER BY t.rowid`,
+  );
+  const answer = db.prepare(
+    'SELECT status, response_json, failure_reason, attempts FROM requests WHERE id = ?',
   );
   const insert = db.prepare(
     `INSERT INTO task_results (experiment_id, task_key, stage, request_id, status, value_json, reason, attempts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   return db.transaction(() => {
-    stale.run(experimentId);
-    const rows = missing.all(experimentId) as {
+    const added = new Map<string, number>();
+    const dropped = stale.run(experimentId).changes;
+    const slots = missing.all(experimentId) as {
       task_key: string;
       stage: string;
       meta_json: string;
       request_id: number;
-      status: 'done' | 'failed';
-      response_json: string | null;
-      failure_reason: string | null;
-      attempts: number;
     }[];
-    for (const r of rows) {
+    for (const slot of slots) {
+      const r = {
+        ...slot,
+        ...(answer.get(slot.request_id) as {
+          status: 'done' | 'failed';
+          response_json: string | null;
+          failure_reason: string | null;
+          attempts: number;
+        }),
+      };
       let status: 'ok' | 'failed' = 'failed';
       let value: string | null = null;
       let reason = r.failure_reason ?? 'failed';
@@ -61,8 +73,11 @@ export function syncResults(db: Database, experimentId: number, parse: ResultPar
         status === 'ok' ? null : reason,
         r.attempts,
       );
+      added.set(r.stage, (added.get(r.stage) ?? 0) + 1);
     }
-    return rows.length;
+    // A slot re-pointed at a new request (an edited input) changes that stage's results too.
+    if (dropped > 0) added.set('', dropped);
+    return added;
   })();
 }
 

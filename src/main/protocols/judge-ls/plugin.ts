@@ -141,13 +141,11 @@ export function auditAll(
  * audits every variant of the experiment.
  */
 export function storeVariants(db: Database, exp: JudgeLsExperiment): void {
-  const manual = new Set(
-    listVariants(db, exp.id)
-      .filter((v) => v.manual)
-      .map((v) => `${v.itemId}:${v.language}`),
-  );
-  const stored = new Map(listVariants(db, exp.id).map((v) => [`${v.itemId}:${v.language}`, v.requestId]));
+  const variants = listVariants(db, exp.id);
+  const manual = new Set(variants.filter((v) => v.manual).map((v) => `${v.itemId}:${v.language}`));
+  const stored = new Map(variants.map((v) => [`${v.itemId}:${v.language}`, v.requestId]));
   db.transaction(() => {
+    let changed = 0;
     for (const r of listResults(db, exp.id, 'transform')) {
       const meta = r.meta as TransformTask['meta'];
       const key = `${meta.itemId}:${meta.language}`;
@@ -162,8 +160,9 @@ export function storeVariants(db: Database, exp: JudgeLsExperiment): void {
         reasons: [],
         manual: false,
       });
+      changed++;
     }
-    auditAll(db, exp);
+    if (changed > 0) auditAll(db, exp);
   })();
 }
 
