@@ -251,14 +251,19 @@ describe('experiments.failures', () => {
     expect(transformer.reduce((n, f) => n + f.count, 0)).toBe(2);
   });
 
-  it('also reports a stored translation a stricter parser no longer accepts', async () => {
-    // An answer stored as done whose JSON lacks a field (e.g. written before the parser got stricter).
+  it('re-parses from the ledger a result the store lacks, and reports one a stricter parser rejects', async () => {
+    // Answers are parsed once, when stored. A done answer whose JSON lacks a field (written
+    // before the parser got stricter), with its derived result gone (as after an upgrade that
+    // clears derived results), is parsed again from the ledger and reported.
     const task = tasksOf(core.db, experimentId, 'transform').find(
       (t) => (t.meta as { itemId: number; language: string }).itemId === longReasons.id,
     )!;
     core.db
       .prepare('UPDATE requests SET response_json = ?, response_text = ? WHERE id = ?')
       .run('{"instruction":"指令"}', '{"instruction":"指令"}', task.requestId);
+    core.db
+      .prepare('DELETE FROM task_results WHERE experiment_id = ? AND task_key = ?')
+      .run(experimentId, task.key);
     const after = (await core.call('experiments.failures', { experimentId })).rows;
     const added = after.filter((r) => r.stage === 'transform' && r.sourceId === longReasons.sourceId);
     expect(added).toHaveLength(1);
