@@ -43,7 +43,7 @@ describe('paths through the web door', () => {
       /dataset: a file outside the data folder/,
     );
     await expect(core.call('experiments.create', { config: config(file) })).rejects.toThrow(/dataset/);
-    expect(await core.call('datasets.list')).toEqual([]);
+    expect(await core.call('datasets.list', undefined)).toEqual([]);
   });
 
   it('reads a dataset file inside the data folder, and one named by id', async () => {
@@ -54,7 +54,7 @@ describe('paths through the web door', () => {
     core = new Core({ dataDir, door: 'web' });
     const { id } = await core.call('experiments.create', { config: config(file) });
     expect(id).toBeGreaterThan(0);
-    expect(await core.call('datasets.list')).toHaveLength(1);
+    expect(await core.call('datasets.list', undefined)).toHaveLength(1);
   });
 
   it('exports only into the data folder, not to a path outside or through a link that leads out', async () => {
