@@ -2,7 +2,7 @@
 // is the core's work; this file only wires it (and is the only one importing electron).
 import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Core } from './core/core';
 import { EncryptedFileKeyStore, type Encryptor } from './core/key-store';
 import { APP_NAME } from './core/paths';
@@ -21,13 +21,16 @@ app.setName(APP_NAME);
 let core: Core | undefined;
 let mainWindow: BrowserWindow | undefined;
 
+// The packaged renderer page; the only file:// page whose IPC calls are trusted.
+const PAGE_FILE = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+
 function createWindow(): BrowserWindow {
   const preload = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
   const win = new BrowserWindow(windowOptions(preload));
   win.once('ready-to-show', () => win.show());
   const devUrl = process.env.ELECTRON_RENDERER_URL;
   if (devUrl) void win.loadURL(devUrl);
-  else void win.loadFile(fileURLToPath(new URL('../renderer/index.html', import.meta.url)));
+  else void win.loadFile(PAGE_FILE);
   return win;
 }
 
@@ -66,7 +69,11 @@ void app.whenReady().then(() => {
   const warning = keys.status().warning;
   if (warning) console.warn(`Judge Lab: ${warning}`);
   core = new Core({ dataDir, door: 'electron', keys });
-  registerIpc(ipcMain, core, makeSenderCheck(process.env.ELECTRON_RENDERER_URL));
+  registerIpc(
+    ipcMain,
+    core,
+    makeSenderCheck(pathToFileURL(PAGE_FILE).href, process.env.ELECTRON_RENDERER_URL),
+  );
   forwardEvents(core, () => mainWindow?.webContents);
   mainWindow = createWindow();
   app.on('activate', () => {

@@ -42,13 +42,15 @@ describe('two processes on one store', () => {
           protocol: 'judge-ls',
           dataset: SAMPLE,
           limit: 12,
-          providers: { p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K', concurrency: 3 } },
+          providers: {
+            p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', concurrency: 3 },
+          },
           transform: { provider: 'p', model: 'gpt-4.1-mini' },
           judges: [{ label: 'J', provider: 'p', model: 'gpt-4.1-mini' }],
         }),
       );
       const data = join(dir, 'data');
-      const env = { ...process.env, K: 'sk-test' };
+      const env = { ...process.env, MOCK_API_KEY: 'sk-test' };
       const run = spawn(
         process.execPath,
         [BIN, 'run', config, '--data-dir', data, '--out', join(dir, 'out')],
@@ -71,7 +73,7 @@ describe('two processes on one store', () => {
       });
       expect(list.code).toBe(0);
       expect(list.out).toMatch(/concurrent\s+running/);
-      const second = runCli(['run', config, '--data-dir', data], { K: 'sk-test' });
+      const second = runCli(['run', config, '--data-dir', data], { MOCK_API_KEY: 'sk-test' });
       expect(second.code).toBe(2);
       expect(second.stderr).toMatch(/running in another process/);
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { navigationAction } from '../../src/main/doors/electron-door';
 import { METHOD_NAMES } from '../../src/shared/api';
@@ -79,7 +80,12 @@ afterAll(async () => {
   cleanup();
 });
 
-const appFrame = { senderFrame: { url: 'file:///app/out/renderer/index.html' } };
+// The window's own page, exactly as the shell loaded it.
+const appFrame = {
+  get senderFrame() {
+    return { url: pathToFileURL(h.windows[0].loaded!).href };
+  },
+};
 
 describe('Electron door (stubbed electron)', () => {
   it('opens one secure window: isolated, sandboxed, no node integration, preload set', () => {
@@ -111,6 +117,11 @@ describe('Electron door (stubbed electron)', () => {
       undefined,
     );
     expect(res).toMatchObject({ ok: false, error: { message: 'Untrusted sender' } });
+    const otherFile = await h.handlers.get('api:datasets.list')!(
+      { senderFrame: { url: 'file:///tmp/downloaded.html' } },
+      undefined,
+    );
+    expect(otherFile).toMatchObject({ ok: false, error: { message: 'Untrusted sender' } });
     const none = await h.handlers.get('api:datasets.list')!({ senderFrame: null }, undefined);
     expect(none).toMatchObject({ ok: false });
   });

@@ -68,7 +68,12 @@ beforeAll(async () => {
   cleanup = tmp.cleanup;
   const responder = judgeLsResponder(items);
   mock = await startMockProvider({ respond: responder.respond, latencyMs: [1, 6], wrapText: false });
-  server = await startServeWithEnv(join(tmp.dir, 'data'), KEYS);
+  // The web app sends a key only to a known API or to the server its <NAME>_BASE_URL names.
+  server = await startServeWithEnv(join(tmp.dir, 'data'), {
+    ...KEYS,
+    MOCK_OPENAI_BASE_URL: `${mock.url}/v1`,
+    MOCK_ANTHROPIC_BASE_URL: mock.url,
+  });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('dialog', (d) => {

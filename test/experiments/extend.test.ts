@@ -22,7 +22,7 @@ describe('re-running an experiment with a changed config', () => {
     core = new Core({
       dataDir: t.dir,
       door: 'cli',
-      keys: new EnvOnlyKeyStore({ K: 'sk-test', A: 'sk-ant' }),
+      keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant' }),
     });
     const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
     const rows = await core.call('items.list', { datasetId: dataset.id });
@@ -35,8 +35,8 @@ describe('re-running an experiment with a changed config', () => {
       dataset: dataset.id,
       limit,
       providers: {
-        o: { kind: 'openai', baseURL: `${mock!.url}/v1`, apiKeyEnv: 'K' },
-        a: { kind: 'anthropic', baseURL: mock!.url, apiKeyEnv: 'A' },
+        o: { kind: 'openai', baseURL: `${mock!.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' },
+        a: { kind: 'anthropic', baseURL: mock!.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY' },
       },
       transform: { provider: 'o', model: 'gpt-4.1-mini' },
       judges,
@@ -64,7 +64,7 @@ describe('re-running an experiment with a changed config', () => {
   it('re-plans only the verdicts that used a hand-edited translation, and keeps the edit', async () => {
     const t = tempDir();
     cleanup = t.cleanup;
-    core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({ K: 'sk-test' }) });
+    core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }) });
     const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
     const rows = await core.call('items.list', { datasetId: dataset.id });
     const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
@@ -76,7 +76,7 @@ describe('re-running an experiment with a changed config', () => {
         protocol: 'judge-ls',
         dataset: dataset.id,
         limit: 5,
-        providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K' } },
+        providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
         transform: { provider: 'o', model: 'gpt-4.1-mini' },
         judges: [{ label: 'GPT', provider: 'o', model: 'gpt-4.1-mini' }],
       },

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 function openCore(dir: string) {
-  return new Core({ dataDir: dir, door: 'electron', keys: new EnvOnlyKeyStore({ K: 'sk-test' }) });
+  return new Core({ dataDir: dir, door: 'cli', keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }) });
 }
 
 describe('quitting in the middle of a run', () => {
@@ -33,7 +33,9 @@ describe('quitting in the middle of a run', () => {
         protocol: 'judge-ls',
         dataset: dataset.id,
         limit: 10,
-        providers: { p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K', concurrency: 4 } },
+        providers: {
+          p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', concurrency: 4 },
+        },
         transform: { provider: 'p', model: 'gpt-4.1-mini' },
         judges: [{ label: 'J', provider: 'p', model: 'gpt-4.1-mini' }],
       },

@@ -18,7 +18,7 @@ afterEach(async () => {
 async function setup() {
   const t = tempDir();
   cleanup = t.cleanup;
-  core = new Core({ dataDir: t.dir, door: 'electron', keys: new EnvOnlyKeyStore({ K: 'sk-test' }) });
+  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }) });
   const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
   const rows = await core.call('items.list', { datasetId: dataset.id });
   const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
@@ -34,7 +34,9 @@ async function setup() {
           protocol: 'judge-ls',
           dataset: dataset.id,
           limit: 6,
-          providers: { o: { kind: 'openai', baseURL: `${mock!.url}/v1`, apiKeyEnv: 'K', concurrency: 4 } },
+          providers: {
+            o: { kind: 'openai', baseURL: `${mock!.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', concurrency: 4 },
+          },
           transform: { provider: 'o', model },
           judges: [{ label: 'J', provider: 'o', model, temperature }],
         },

@@ -49,8 +49,11 @@ describe('desktop key store', () => {
     expect(() => keys.set('OPENAI_API_KEY', 'x')).toThrow(/environment variables/);
   });
 
-  it('rejects names that are not variable names', () => {
-    expect(() => store().keys.set('my key', 'x')).toThrow(/not a key name/);
+  it('rejects names that are not key-like variable names', () => {
+    expect(() => store().keys.set('my key', 'x')).toThrow(
+      /name: "my key" .*ending in _API_KEY, _KEY or _TOKEN/,
+    );
+    expect(() => store().keys.set('HOME', 'x')).toThrow(/name: "HOME"/);
   });
 });
 

@@ -11,13 +11,15 @@ import {
 import type { AppInfo } from '../../shared/domain';
 import { deleteDataset, getItem, listDatasets, listItems } from '../store/datasets';
 import { DB_FILE_NAME, openDatabase, type Database } from '../store/db';
+import { getExperiment } from '../store/experiments';
 import { importDataset, importDatasetFromPath } from './datasets-service';
 import { AppError } from './errors';
 import { SAMPLES, samplePath } from './samples';
 import { paramSchemas } from './schemas';
 import { APP_VERSION } from './version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
-import { EnvOnlyKeyStore, type ManagedKeyStore } from './key-store';
+import { EnvOnlyKeyStore, scopedKeyStore, type ManagedKeyStore } from './key-store';
+import { checkPageDoorCall } from './page-door-checks';
 import { DEFAULT_TEMPLATES } from '../protocols/judge-ls/prompts';
 import { priceFor } from '../providers/pricing';
 
@@ -52,7 +54,10 @@ export class Core {
     this.dataDir = opts.dataDir;
     this.db = openDatabase(join(opts.dataDir, DB_FILE_NAME));
     this.events.setMaxListeners(100);
-    this.keys = opts.keys ?? new EnvOnlyKeyStore();
+    const keys = opts.keys ?? new EnvOnlyKeyStore();
+    // The command line runs the user's own config files; a page's calls may come from anyone
+    // holding the web token, or from a page compromised by hostile text.
+    this.keys = opts.door === 'cli' ? keys : scopedKeyStore(keys);
     this.experiments = new ExperimentService({
       db: this.db,
       dataDir: opts.dataDir,
@@ -74,6 +79,13 @@ export class Core {
         .map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`)
         .join('; ');
       throw new AppError('invalid_params', `Invalid parameters for ${method}: ${detail}`);
+    }
+    if (this.opts.door !== 'cli') {
+      checkPageDoorCall(method, parsed.data, {
+        dataDir: this.dataDir,
+        keys: this.keys,
+        storedProviders: (id) => storedProviders(this.db, id),
+      });
     }
     const handler = this.handlers[method] as (p: unknown) => ResultOf<M> | Promise<ResultOf<M>>;
     return handler(parsed.data);
@@ -205,4 +217,10 @@ export class Core {
       }),
     };
   }
+}
+
+/** The providers block of a stored experiment's config (undefined when there is none). */
+function storedProviders(db: Database, experimentId: number): unknown {
+  const row = getExperiment(db, experimentId);
+  return row ? (JSON.parse(row.configJson) as { providers?: unknown }).providers : undefined;
 }

@@ -4,7 +4,14 @@
 // one stored OPENAI_API_KEY serves every provider that asks for it. The environment wins.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EnvKeyStore, type KeyStore, type ProviderConfig } from '../providers/config';
+import {
+  EnvKeyStore,
+  KEY_NAME_PATTERN,
+  KEY_NAME_RULE,
+  type KeyStore,
+  type ProviderConfig,
+} from '../providers/config';
+import { keyScopeProblem } from '../providers/key-scope';
 import { AppError } from './errors';
 
 export interface Encryptor {
@@ -28,8 +35,6 @@ export interface ManagedKeyStore extends KeyStore {
   set(name: string, value: string): void;
   remove(name: string): void;
 }
-
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class EncryptedFileKeyStore implements ManagedKeyStore {
   private readonly env: EnvKeyStore;
@@ -62,6 +67,10 @@ export class EncryptedFileKeyStore implements ManagedKeyStore {
     return this.crypto.decrypt(Buffer.from(cipher, 'base64'));
   }
 
+  variable(name: string): string | undefined {
+    return this.env.variable(name);
+  }
+
   status(): KeyStoreStatus {
     const available = this.crypto.isAvailable();
     const backend = this.crypto.backend?.();
@@ -77,8 +86,8 @@ export class EncryptedFileKeyStore implements ManagedKeyStore {
   }
 
   set(name: string, value: string): void {
-    if (!NAME.test(name))
-      throw new AppError('invalid_params', `"${name}" is not a key name such as OPENAI_API_KEY`);
+    if (!KEY_NAME_PATTERN.test(name))
+      throw new AppError('invalid_params', `name: "${name}" ${KEY_NAME_RULE}`);
     if (!value.trim()) throw new AppError('invalid_params', 'The key is empty');
     if (!this.crypto.isAvailable()) throw new AppError('conflict', this.status().warning!);
     const entries = this.read();
@@ -113,4 +122,19 @@ export class EnvOnlyKeyStore extends EnvKeyStore implements ManagedKeyStore {
   remove(): void {
     this.set();
   }
+}
+
+/**
+ * The key store a page's door (web, desktop window) uses: a key is handed out only for the
+ * server it may go to (see key-scope.ts), so the engine cannot attach it anywhere else.
+ */
+export function scopedKeyStore(inner: ManagedKeyStore): ManagedKeyStore {
+  const variable = (name: string) => inner.variable?.(name);
+  return {
+    get: (providerName, cfg) => (keyScopeProblem(cfg, variable) ? undefined : inner.get(providerName, cfg)),
+    variable,
+    status: () => inner.status(),
+    set: (name, value) => inner.set(name, value),
+    remove: (name) => inner.remove(name),
+  };
 }

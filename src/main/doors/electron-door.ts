@@ -31,16 +31,30 @@ export function windowOptions(preloadPath: string): BrowserWindowConstructorOpti
 }
 
 /**
- * Only our own page may call the API: the packaged file:// renderer, or the dev
- * server electron-vite starts (ELECTRON_RENDERER_URL) during development.
+ * Only our own page may call the API: the exact renderer file the window loads (any file://
+ * page would include a downloaded HTML file opened in a frame), or the dev server
+ * electron-vite starts (ELECTRON_RENDERER_URL) during development. The hash is the app's
+ * route, so it may differ.
  */
-export function makeSenderCheck(devServerUrl?: string) {
+export function makeSenderCheck(pageUrl: string, devServerUrl?: string) {
+  const page = withoutHash(pageUrl);
+  const devOrigin = devServerUrl ? new URL(devServerUrl).origin : undefined;
   return (event: Pick<IpcMainInvokeEvent, 'senderFrame'>): boolean => {
     const url = event.senderFrame?.url;
     if (!url) return false;
-    if (devServerUrl && url.startsWith(new URL(devServerUrl).origin + '/')) return true;
-    return url.startsWith('file://');
+    if (devOrigin && url.startsWith(devOrigin + '/')) return true;
+    return page !== undefined && withoutHash(url) === page;
   };
+}
+
+function withoutHash(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the window does when its page asks to navigate to `target`. */

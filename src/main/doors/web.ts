@@ -1,12 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { METHOD_NAMES, type Envelope, type MethodName } from '../../shared/api';
 import type { Core } from '../core/core';
-import { toErrorPayload } from '../core/errors';
+import { AppError, toErrorPayload } from '../core/errors';
+import { parseRequestTarget } from './request-target';
 
 export interface WebServerOptions {
   core: Core;
@@ -28,6 +29,8 @@ export interface WebServer {
 // Only loopback: the API can read and spend with the user's keys.
 const HOST = '127.0.0.1';
 const MAX_BODY_BYTES = 512 * 1024 * 1024;
+// The browser only listens on the event socket; nothing it may send needs more.
+const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 const KNOWN_METHODS = new Set<string>(METHOD_NAMES);
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -55,6 +58,8 @@ function sameToken(given: string | null | undefined, token: string): boolean {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  // A reply already under way cannot change its status: cut it short instead.
+  if (res.headersSent) return void res.destroy();
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
@@ -82,6 +87,19 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/**
+ * The last line, not the fix: a handler that throws is a bug to log, but it must not end
+ * the process (and a run inside it) or leave the client hanging.
+ */
+function lastResort(res: ServerResponse, err: unknown): void {
+  console.error('judge-lab serve: request failed', err);
+  try {
+    sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'Internal error' } });
+  } catch {
+    res.destroy();
+  }
+}
+
 /** Serves the renderer and the core's API on 127.0.0.1, behind a per-start token. */
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
@@ -97,14 +115,29 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const originAllowed = (origin: string | undefined) =>
     origin === undefined || origin === `http://${HOST}:${port}` || origin === `http://localhost:${port}`;
 
+  const staticRoot = opts.staticDir ? realpathSync(resolve(opts.staticDir)) : undefined;
+
+  /** The renderer file a decoded path names, or index.html (the app's own routes); never a file outside. */
+  const staticFile = (root: string, pathname: string): string | null => {
+    const index = join(root, 'index.html');
+    const rel = pathname.replace(/^\/+/, '');
+    if (!rel) return index;
+    let real: string;
+    try {
+      real = realpathSync(join(root, rel));
+    } catch {
+      return index; // no such file: a client-side route
+    }
+    // realpath also resolves symlinks, so a link inside the folder cannot lead out of it.
+    if (!real.startsWith(root + sep)) return null;
+    return statSync(real, { throwIfNoEntry: false })?.isFile() ? real : index;
+  };
+
   const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
-    if (!opts.staticDir)
+    if (!staticRoot)
       return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'No UI built' } });
-    const root = opts.staticDir;
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
-    const file = normalize(join(root, rel));
-    if (!file.startsWith(root + sep) && file !== root) return sendJson(res, 403, { ok: false });
-    const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
+    const target = staticFile(staticRoot, pathname);
+    if (!target) return sendJson(res, 403, { ok: false });
     res.writeHead(200, {
       'Content-Type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream',
       'Content-Security-Policy': CSP,
@@ -114,7 +147,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
     });
     if (req.method === 'HEAD') return res.end();
-    createReadStream(target).pipe(res);
+    createReadStream(target)
+      .on('error', () => res.destroy())
+      .pipe(res);
   };
 
   const handleCall = async (req: IncomingMessage, res: ServerResponse, method: string) => {
@@ -135,8 +170,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     let envelope: Envelope<unknown>;
     try {
       const text = await readBody(req);
-      const body = text ? (JSON.parse(text) as { params?: unknown }) : {};
-      const result = await core.call(method as MethodName, body.params);
+      const body: unknown = text ? JSON.parse(text) : {};
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new AppError('invalid_params', 'The request body must be a JSON object: {"params": …}');
+      const result = await core.call(method as MethodName, (body as { params?: unknown }).params);
       envelope = { ok: true, result: result ?? null };
     } catch (err) {
       envelope = { ok: false, error: toErrorPayload(err) };
@@ -144,48 +181,66 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     sendJson(res, 200, envelope);
   };
 
-  const server = createServer((req, res) => {
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req.headers.host))
       return sendJson(res, 403, { ok: false, error: { message: 'Bad Host' } });
-    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
-    if (url.pathname.startsWith('/api/')) {
+    const target = parseRequestTarget(req.url);
+    if (!target.ok) return sendJson(res, target.status, { ok: false, error: { message: target.message } });
+    const { pathname } = target;
+    if (pathname.startsWith('/api/')) {
       if (!originAllowed(req.headers.origin)) {
         return sendJson(res, 403, {
           ok: false,
           error: { code: 'invalid_params', message: 'Foreign origin' },
         });
       }
-      const m = /^\/api\/call\/([\w.]+)$/.exec(url.pathname);
+      const m = /^\/api\/call\/([\w.]+)$/.exec(pathname);
       if (req.method === 'POST' && m) {
-        handleCall(req, res, m[1]).catch((err) =>
-          sendJson(res, 500, { ok: false, error: toErrorPayload(err) }),
-        );
+        handleCall(req, res, m[1]).catch((err) => lastResort(res, err));
         return;
       }
       return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'No such endpoint' } });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false });
-    serveStatic(req, res, url.pathname);
+    serveStatic(req, res, pathname);
+  };
+
+  const server = createServer((req, res) => {
+    try {
+      route(req, res);
+    } catch (err) {
+      lastResort(res, err);
+    }
   });
 
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_MESSAGE_BYTES });
   const clients = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
-    const ok =
-      url.pathname === '/api/events' &&
-      hostAllowed(req.headers.host) &&
-      originAllowed(req.headers.origin) &&
-      sameToken(url.searchParams.get('token'), token);
-    if (!ok) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    // After an upgrade the socket is ours: an unhandled reset would end the process.
+    socket.on('error', () => socket.destroy());
+    try {
+      const target = parseRequestTarget(req.url);
+      const ok =
+        target.ok &&
+        target.pathname === '/api/events' &&
+        hostAllowed(req.headers.host) &&
+        originAllowed(req.headers.origin) &&
+        sameToken(target.query.get('token'), token);
+      if (!ok) {
+        const status = target.ok ? '403 Forbidden' : '400 Bad Request';
+        socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        clients.add(ws);
+        // A malformed frame is reported here; without a listener it would end the process.
+        ws.on('error', () => ws.terminate());
+        ws.on('close', () => clients.delete(ws));
+      });
+    } catch (err) {
+      console.error('judge-lab serve: upgrade failed', err);
       socket.destroy();
-      return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      clients.add(ws);
-      ws.on('close', () => clients.delete(ws));
-    });
   });
   const offEvents = core.onAny((event, payload) => {
     const msg = JSON.stringify({ event, payload });

@@ -1,14 +1,19 @@
 import { z } from 'zod';
 
+/**
+ * Only variables named like keys may be sent as one: an API caller must not be able to
+ * send HOME, PATH or AWS_SECRET_ACCESS_KEY's neighbours to a server as a bearer token.
+ */
+export const KEY_NAME_PATTERN = /^[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)$/;
+export const KEY_NAME_RULE =
+  'must be an environment variable name in capitals ending in _API_KEY, _KEY or _TOKEN, such as OPENAI_API_KEY';
+
 // The provider block of the experiment config (DESIGN.md section 7). Strict: a misspelt
 // key ("rmp") must be an error that names it, not a silently ignored limit.
 export const providerConfigSchema = z.strictObject({
   kind: z.enum(['openai', 'anthropic']),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as OPENAI_API_KEY')
-    .optional(),
+  apiKeyEnv: z.string().regex(KEY_NAME_PATTERN, KEY_NAME_RULE).optional(),
   rpm: z.number().positive().optional(),
   tpm: z.number().positive().optional(),
   concurrency: z.number().int().positive().max(1024).optional(),
@@ -57,6 +62,8 @@ export function isLoopbackURL(url: string): boolean {
 /** Where keys come from. The engine asks per provider name; implementations never log. */
 export interface KeyStore {
   get(providerName: string, cfg: ProviderConfig): string | undefined;
+  /** The value of another environment variable of the same source (see key-scope.ts). */
+  variable?(name: string): string | undefined;
 }
 
 /** Local servers (Ollama, vLLM) take any key; the SDKs insist on one. */
@@ -71,6 +78,10 @@ export class EnvKeyStore implements KeyStore {
     if (fromEnv) return fromEnv;
     if (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)) return LOCAL_DUMMY_KEY;
     return undefined;
+  }
+
+  variable(name: string): string | undefined {
+    return this.env[name]?.trim() || undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors';
-import { resolveToken, WebClient, type SocketLike } from './web-client';
+import { resolveToken, takeToken, WebClient, type SocketLike } from './web-client';
 
 interface Recorded {
   url: string;
@@ -99,6 +99,23 @@ describe('resolveToken', () => {
 
   it('returns null when there is no token anywhere', () => {
     expect(resolveToken('?x=1', sessionStorage)).toBeNull();
+  });
+
+  it('takes the token out of the address bar, keeping the route, and a reload still has it', () => {
+    window.history.replaceState(null, '', '/?lang=zh&token=abc#/datasets');
+    expect(takeToken()).toBe('abc');
+    expect(window.location.search).toBe('?lang=zh');
+    expect(window.location.hash).toBe('#/datasets');
+    expect(window.location.href).not.toContain('abc');
+    expect(takeToken()).toBe('abc');
+  });
+
+  it('leaves the token in the address bar when the browser keeps no session storage', () => {
+    window.history.replaceState(null, '', '/?token=abc');
+    const forgetful = { getItem: () => null, setItem: () => {} } as unknown as Storage;
+    expect(takeToken(window.location, window.history, forgetful)).toBe('abc');
+    expect(window.location.search).toBe('?token=abc');
+    window.history.replaceState(null, '', '/');
   });
 });
 

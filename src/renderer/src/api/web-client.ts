@@ -48,6 +48,25 @@ export function resolveToken(
   return storage?.getItem(TOKEN_KEY) ?? null;
 }
 
+/**
+ * Reads the token, then takes it out of the address bar, so it does not linger in the
+ * history, bookmarks, screenshots or a shared screen. Only once sessionStorage holds it:
+ * where storage is disabled, the URL is all a reload has.
+ */
+export function takeToken(
+  location: Pick<Location, 'href' | 'search'> = window.location,
+  history: Pick<History, 'replaceState' | 'state'> = window.history,
+  storage: Storage | undefined = safeSession(),
+): string | null {
+  const token = resolveToken(location.search, storage);
+  const url = new URL(location.href);
+  if (token && url.searchParams.has('token') && storage?.getItem(TOKEN_KEY) === token) {
+    url.searchParams.delete('token');
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }
+  return token;
+}
+
 function safeSession(): Storage | undefined {
   try {
     return window.sessionStorage;
@@ -79,7 +98,7 @@ export class WebClient implements ApiClient {
 
   constructor(private readonly opts: WebClientOptions = {}) {
     this.origin = opts.origin ?? window.location.origin;
-    this.token = opts.token ?? resolveToken() ?? '';
+    this.token = opts.token ?? takeToken() ?? '';
     this.fetchFn = opts.fetch ?? ((...args) => fetch(...args));
     this.createSocket = opts.createSocket ?? ((url) => new WebSocket(url) as unknown as SocketLike);
   }

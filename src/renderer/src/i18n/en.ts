@@ -179,7 +179,8 @@ export const en = {
       positiveNumber: 'Enter a number above 0, or leave it empty.',
       baseURLRequired: 'Enter the server’s address, e.g. http://127.0.0.1:8000/v1.',
       baseURLInvalid: 'This is not a web address; it should start with http:// or https://.',
-      apiKeyEnvInvalid: 'Use letters, digits and _ only, not starting with a digit (e.g. OPENAI_API_KEY).',
+      apiKeyEnvInvalid:
+        'Use capitals, digits and _, ending in _API_KEY, _KEY or _TOKEN (e.g. OPENAI_API_KEY).',
       languagesRequired: 'Choose at least one language.',
       templateEmpty: 'This template is empty; reset it to use the default.',
       templatePlaceholders: 'This template must contain {{names}}.',

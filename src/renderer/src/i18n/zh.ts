@@ -179,7 +179,8 @@ export const zh: Messages = {
       positiveNumber: '请输入大于 0 的数字，或留空。',
       baseURLRequired: '请输入服务地址，例如 http://127.0.0.1:8000/v1。',
       baseURLInvalid: '这不是网址；应以 http:// 或 https:// 开头。',
-      apiKeyEnvInvalid: '只能使用字母、数字和 _，且不能以数字开头（例如 OPENAI_API_KEY）。',
+      apiKeyEnvInvalid:
+        '只能使用大写字母、数字和 _，并以 _API_KEY、_KEY 或 _TOKEN 结尾（例如 OPENAI_API_KEY）。',
       languagesRequired: '请至少选择一种语言。',
       templateEmpty: '模板为空；恢复默认即可使用默认模板。',
       templatePlaceholders: '模板必须包含 {{names}}。',

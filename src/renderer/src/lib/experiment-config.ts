@@ -183,7 +183,8 @@ export function defaultExperimentName(datasetName: string, now: Date = new Date(
   return `${base || 'experiment'} ${date}`;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// The core's rule (src/main/providers/config.ts KEY_NAME_PATTERN): only key-like names are sent.
+const ENV_NAME = /^[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)$/;
 
 function isHttpUrl(v: string): boolean {
   try {

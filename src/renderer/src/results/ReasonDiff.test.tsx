@@ -56,4 +56,17 @@ describe('reason diff', () => {
     expect(screen.getAllByTestId('diff-removed').map((e) => e.textContent)).toEqual(['A']);
     expect(screen.getAllByTestId('diff-added').map((e) => e.textContent)).toEqual(['B']);
   });
+
+  it('isolates every piece, so a right-to-left override in one reason cannot reverse its neighbours', () => {
+    show('Output A is \u202Eright', 'Output B is \u202Eright and clear');
+    const text = screen.getByTestId('reason-diff').querySelector('.reason-diff__text')!;
+    expect(text.getAttribute('dir')).toBe('auto');
+    const pieces = [...text.childNodes];
+    expect(pieces.length).toBeGreaterThan(2);
+    // A bare text node would sit in the paragraph's bidi context, where an override runs on.
+    for (const piece of pieces) {
+      expect(piece.nodeType).toBe(Node.ELEMENT_NODE);
+      expect((piece as HTMLElement).getAttribute('dir')).toBe('auto');
+    }
+  });
 });

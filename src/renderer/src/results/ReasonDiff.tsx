@@ -10,7 +10,11 @@ interface ReasonDiffProps {
   afterLabel: string;
 }
 
-/** The two reasons as one text: removed words struck through, added ones underlined. Text only, never HTML. */
+/**
+ * The two reasons as one text: removed words struck through, added ones underlined. Text only,
+ * never HTML. Each piece is its own bidi isolate (dir="auto"): a right-to-left override or an
+ * unclosed embedding in a model's reason must not reorder the pieces around it.
+ */
 export function ReasonDiff({ before, after, beforeLabel, afterLabel }: ReasonDiffProps) {
   const { t } = useTranslation('results');
   const { mode, parts } = useMemo(() => diffReasons(before, after), [before, after]);
@@ -18,21 +22,28 @@ export function ReasonDiff({ before, after, beforeLabel, afterLabel }: ReasonDif
     <section className="reason-diff" data-testid="reason-diff" data-mode={mode}>
       <h3 className="section-title">{t('detail.reasonDiff')}</h3>
       <p className="hint">
-        <del className="diff-removed">{beforeLabel}</del> <ins className="diff-added">{afterLabel}</ins> ·{' '}
-        {mode === 'chars' ? t('detail.diffChars') : t('detail.diffWords')}
+        <del className="diff-removed" dir="auto">
+          {beforeLabel}
+        </del>{' '}
+        <ins className="diff-added" dir="auto">
+          {afterLabel}
+        </ins>{' '}
+        · {mode === 'chars' ? t('detail.diffChars') : t('detail.diffWords')}
       </p>
-      <p className="reason-diff__text text">
+      <p className="reason-diff__text text" dir="auto">
         {parts.map((p, i) =>
           p.kind === 'added' ? (
-            <ins key={i} className="diff-added" data-testid="diff-added">
+            <ins key={i} className="diff-added" data-testid="diff-added" dir="auto">
               {p.text}
             </ins>
           ) : p.kind === 'removed' ? (
-            <del key={i} className="diff-removed" data-testid="diff-removed">
+            <del key={i} className="diff-removed" data-testid="diff-removed" dir="auto">
               {p.text}
             </del>
           ) : (
-            <span key={i}>{p.text}</span>
+            <span key={i} dir="auto">
+              {p.text}
+            </span>
           ),
         )}
       </p>

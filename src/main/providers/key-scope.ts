@@ -1,0 +1,52 @@
+// Where a key may be sent when the provider config comes from a page (the web app or the
+// desktop window) rather than from a config file the user runs: a token holder or a
+// compromised page must not be able to point a real key at a server of its own.
+import type { ProviderConfig, ProviderKind } from './config';
+import { resolvedBaseURL } from './config';
+
+/** Each kind's own API and the compatible services the app offers as presets. */
+export const KNOWN_BASE_URLS: Record<ProviderKind, readonly string[]> = {
+  openai: [
+    'https://api.openai.com/v1',
+    'https://generativelanguage.googleapis.com/v1beta/openai/',
+    'https://api.deepseek.com',
+    'https://openrouter.ai/api/v1',
+  ],
+  anthropic: ['https://api.anthropic.com'],
+};
+
+/** FOO_API_KEY, FOO_KEY and FOO_TOKEN may also go to the server named in FOO_BASE_URL. */
+export function baseURLVariable(apiKeyEnv: string): string {
+  return `${apiKeyEnv.replace(/_(API_KEY|KEY|TOKEN)$/, '')}_BASE_URL`;
+}
+
+// The key goes to a host, whatever the path: compare scheme, host and port.
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why this provider's key may not be sent to its base URL, or null when it may. `variable`
+ * reads the environment the keys come from (so the user, not an API caller, sets it).
+ */
+export function keyScopeProblem(
+  cfg: ProviderConfig,
+  variable: (name: string) => string | undefined,
+): string | null {
+  if (!cfg.apiKeyEnv) return null; // no key is sent (a local server gets a placeholder)
+  const target = resolvedBaseURL(cfg);
+  const origin = originOf(target);
+  if (KNOWN_BASE_URLS[cfg.kind].some((u) => originOf(u) === origin)) return null;
+  const allowVar = baseURLVariable(cfg.apiKeyEnv);
+  const allowed = variable(allowVar);
+  if (allowed && originOf(allowed) === origin) return null;
+  return (
+    `${cfg.apiKeyEnv} is only sent to the known ${cfg.kind} servers or to the server in ${allowVar}` +
+    `${allowed ? ` (now ${originOf(allowed) ?? allowed})` : ''}; to use ${origin ?? target}, set ` +
+    `${allowVar}=${target} where you start Judge Lab.`
+  );
+}
