@@ -50,7 +50,7 @@ describe('store migrations on a real file', () => {
     db.close();
   });
 
-  it('migration 2 adds experiments, the request ledger, variants and judgments on top of data from 1', () => {
+  it('migration 2 adds experiments, the request ledger and variants on top of data from 1 (4 replaces its judgments)', () => {
     const file = freshFile();
     const db = new BetterSqlite3(file);
     db.pragma('foreign_keys = ON');
@@ -60,8 +60,9 @@ describe('store migrations on a real file', () => {
     ).run();
     expect(migrate(db)).toEqual(migrations.slice(1).map((m) => m.version));
     expect(tables(db)).toEqual(
-      expect.arrayContaining(['experiments', 'requests', 'experiment_tasks', 'variants', 'judgments']),
+      expect.arrayContaining(['experiments', 'requests', 'experiment_tasks', 'variants', 'task_results']),
     );
+    expect(tables(db)).not.toContain('judgments');
     expect(db.prepare('SELECT COUNT(*) AS n FROM datasets').get()).toEqual({ n: 1 });
     const req = db.prepare(
       "INSERT INTO requests (hash, endpoint, model, request_json) VALUES ('h1', 'e', 'm', '{}')",
@@ -69,6 +70,59 @@ describe('store migrations on a real file', () => {
     req.run();
     expect(() => req.run()).toThrow(/UNIQUE/);
     expect(() => db.prepare("UPDATE requests SET status = 'lost'").run()).toThrow(/CHECK constraint/);
+    db.close();
+  });
+
+  it('migration 4 carries each stored judgment over to its slot in task_results', () => {
+    const file = freshFile();
+    const db = new BetterSqlite3(file);
+    db.pragma('foreign_keys = ON');
+    // A store as the previous release left it: plan, ledger and materialized judgments.
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 2),
+    );
+    db.exec(`
+      INSERT INTO datasets (id, name, source_file, format, content_hash) VALUES (1, 'd', 'f', 'csv', 'h');
+      INSERT INTO items (id, dataset_id, source_id, position, instruction, output_1, output_2, label)
+        VALUES (7, 1, 'x', 1, 'i', 'a', 'b', 1);
+      INSERT INTO experiments (id, name, protocol, dataset_id, config_json) VALUES (1, 'e', 'judge-ls', 1, '{}');
+      INSERT INTO requests (id, hash, endpoint, model, request_json, status, attempts)
+        VALUES (10, 'h10', 'e', 'm', '{}', 'done', 1), (11, 'h11', 'e', 'm', '{}', 'failed', 3);
+      INSERT INTO experiment_tasks (experiment_id, task_key, stage, request_id, meta_json) VALUES
+        (1, 'J:x:quality:EN:orig', 'judge', 10, '{"judge":"J","itemId":7,"kind":"quality","language":"EN","order":"orig"}'),
+        (1, 'J:x:quality:EN:swap', 'judge', 11, '{"judge":"J","itemId":7,"kind":"quality","language":"EN","order":"swap"}');
+      INSERT INTO judgments (experiment_id, judge, item_id, kind, language, ord, request_id, status, winner,
+                             confidence, reason, failure_reason, attempts) VALUES
+        (1, 'J', 7, 'quality', 'EN', 'orig', 10, 'ok', 'A', 0.5, 'because', NULL, 1),
+        (1, 'J', 7, 'quality', 'EN', 'swap', 11, 'failed', NULL, NULL, NULL, 'timeout', 3);
+    `);
+    expect(migrate(db)).toEqual(migrations.filter((m) => m.version > 2).map((m) => m.version));
+    const rows = db
+      .prepare(
+        'SELECT task_key, stage, request_id, status, value_json, reason, attempts FROM task_results ORDER BY task_key',
+      )
+      .all();
+    expect(rows).toEqual([
+      {
+        task_key: 'J:x:quality:EN:orig',
+        stage: 'judge',
+        request_id: 10,
+        status: 'ok',
+        value_json: '{"winner":"A","confidence":0.5,"reason":"because"}',
+        reason: null,
+        attempts: 1,
+      },
+      {
+        task_key: 'J:x:quality:EN:swap',
+        stage: 'judge',
+        request_id: 11,
+        status: 'failed',
+        value_json: null,
+        reason: 'timeout',
+        attempts: 3,
+      },
+    ]);
     db.close();
   });
 

@@ -91,7 +91,9 @@ describe('a protocol registered from test code', () => {
     expect(results.counts).toEqual({ planned: 60, ok: 60, failed: 0, pending: 0 });
     const metrics = results.metrics as PointwiseMetrics;
     // Recompute each scorer's mean from what the mock answered.
-    const items = await core.call('items.list', { datasetId: (await core.call('datasets.list'))[0].id });
+    const items = await core.call('items.list', {
+      datasetId: (await core.call('datasets.list', undefined))[0].id,
+    });
     const firsts = await Promise.all(items.slice(0, 30).map((r) => core.call('items.get', { itemId: r.id })));
     const expected = firsts.reduce((a, it) => a + ((it.output1.length % 5) + 1), 0) / 30;
     for (const row of metrics.mean_score) {
