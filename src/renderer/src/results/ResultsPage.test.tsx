@@ -1,3 +1,4 @@
+import { buildTables } from '../../../shared/protocols/judge-ls/report/tables';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -31,7 +32,13 @@ function chartsOffScreen() {
 
 function setup(metrics: JudgeLsMetrics, excludeFlagged = false, drawCharts = false) {
   if (!drawCharts) chartsOffScreen();
-  const results: ExperimentResults = { metrics, flagged: metrics.audit.flagged };
+  const results: ExperimentResults = {
+    protocol: 'judge-ls',
+    metrics,
+    tables: buildTables(metrics),
+    flagged: metrics.audit.flagged,
+    counts: { planned: 0, ok: 0, failed: 0, pending: 0 },
+  };
   const api = new FakeApi({
     'experiments.results': () => results,
     'experiments.get': () => ({ id: 7, name: 'Pilot', datasetName: 'LLMBar', datasetId: 1 }),

@@ -1,6 +1,7 @@
 import { useMemo, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
+import { isResultsOf } from '../../../shared/experiments';
 import { buildTables } from '../../../shared/protocols/judge-ls/report/tables';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useExportAll } from '../lib/useExportAll';
@@ -67,7 +68,9 @@ function hasData(spec: FigureSpec): boolean {
 export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: ResultsPageProps) {
   const { t } = useTranslation('results');
   const { results, detail, loading, error, reload } = useResults(experimentId, excludeFlagged);
-  const metrics = results?.metrics ?? null;
+  // Until the renderer's protocol registry lands, this page shows Judge-LS results only.
+  const metrics =
+    results && isResultsOf<JudgeLsMetrics, 'judge-ls'>(results, 'judge-ls') ? results.metrics : null;
   const flaggedCount = results?.flagged.length ?? 0;
 
   const tables = useMemo(() => (metrics ? dashboardTables(metrics) : []), [metrics]);
