@@ -86,7 +86,9 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
       protocolId === undefined
         ? `required: one of ${known.map((k) => `"${k}"`).join(', ')}`
         : `unknown protocol ${JSON.stringify(protocolId)} (have: ${known.join(', ')})`;
-    throw new AppError('invalid_input', `${file}: protocol: ${message}`, [{ file, field: 'protocol', message }]);
+    throw new AppError('invalid_input', `${file}: protocol: ${message}`, [
+      { file, field: 'protocol', message },
+    ]);
   }
   const r = schemaFor(getProtocol(protocolId)).safeParse(raw);
   if (r.success) return r.data as unknown as ExperimentConfig;

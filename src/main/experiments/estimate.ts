@@ -14,7 +14,11 @@ import { endpointIds } from './load';
 const ASSUMED_SECONDS_PER_CALL = 5;
 
 /** The estimate of an experiment's whole plan; `storedFrom` is an experiment whose stored inputs count. */
-export function estimateExperiment(db: Database, exp: LoadedExperiment, storedFrom: number | null): CostEstimate {
+export function estimateExperiment(
+  db: Database,
+  exp: LoadedExperiment,
+  storedFrom: number | null,
+): CostEstimate {
   const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom);
   return estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh);
 }

@@ -81,11 +81,15 @@ export function modelsOf(exp: Pick<LoadedExperiment, 'protocol' | 'config'>): Mo
 }
 
 /** The models' own rpm/tpm/concurrency, which override their provider's for that model. */
-export function modelLimitsOf(exp: Pick<LoadedExperiment, 'protocol' | 'config'>): Record<string, Partial<LaneLimits>> {
+export function modelLimitsOf(
+  exp: Pick<LoadedExperiment, 'protocol' | 'config'>,
+): Record<string, Partial<LaneLimits>> {
   const out: Record<string, Partial<LaneLimits>> = {};
   for (const e of modelsOf(exp)) {
     const limits = Object.fromEntries(
-      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(
+        ([, v]) => v !== undefined,
+      ),
     );
     if (Object.keys(limits).length) {
       const key = modelLimitKey(e.provider, e.model);

@@ -152,7 +152,11 @@ export function failedCalls(db: Database, experimentId: number): FailedCallView[
     .map((x) => x.view);
 }
 
-export function computeResults(db: Database, experimentId: number, excludeFlagged = false): ExperimentResults {
+export function computeResults(
+  db: Database,
+  experimentId: number,
+  excludeFlagged = false,
+): ExperimentResults {
   const exp = loadExperiment(db, experimentId);
   const ctx = metricsContext(db, exp, excludeFlagged);
   const metrics = exp.protocol.computeMetrics(ctx);
@@ -193,7 +197,12 @@ export async function exportExperiment(db: Database, experimentId: number, outDi
       experiment: { id: exp.row.id, name: exp.row.name },
       config: exp.config,
       promptTemplates: exp.protocol.promptTemplates(exp.view),
-      models: modelsOf(exp).map((m) => ({ role: m.role, label: m.label, provider: m.provider, model: m.model })),
+      models: modelsOf(exp).map((m) => ({
+        role: m.role,
+        label: m.label,
+        provider: m.provider,
+        model: m.model,
+      })),
       counts: {
         items: exp.items.length,
         requests: tasksOf(db, experimentId).length,

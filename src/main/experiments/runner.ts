@@ -158,7 +158,9 @@ export class ExperimentRun {
       // round, whatever stage it belongs to (no stage waits for another stage as a whole).
       const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
       const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
-      tasks.forEach((t, i) => tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }));
+      tasks.forEach((t, i) =>
+        tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }),
+      );
       const rows = getRequests(
         db,
         jobs.map((j) => j.requestId),

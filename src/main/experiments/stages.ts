@@ -37,7 +37,9 @@ export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | '
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const added = syncResults(db, exp.row.id, (stage, json, task) => {
     const s = stages.get(stage);
-    return s ? s.parse(json, task) : { ok: false, error: `no stage "${stage}" in protocol ${exp.protocol.id}` };
+    return s
+      ? s.parse(json, task)
+      : { ok: false, error: `no stage "${stage}" in protocol ${exp.protocol.id}` };
   });
   // Only stages that got new answers: the hook may do real work (Judge-LS audits variants).
   for (const s of exp.protocol.stages)

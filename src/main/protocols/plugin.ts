@@ -147,7 +147,11 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
    * (Judge-LS: English texts for translations not made), and `fresh` says a task's request
    * cannot be in the ledger yet.
    */
-  estimatePlan(exp: E, db: Database, storedFrom: number | null): { tasks: ProtocolTask[]; fresh: (t: ProtocolTask) => boolean; note: string };
+  estimatePlan(
+    exp: E,
+    db: Database,
+    storedFrom: number | null,
+  ): { tasks: ProtocolTask[]; fresh: (t: ProtocolTask) => boolean; note: string };
   /** Items to leave out in the sensitivity view, with reasons. */
   flagged?(exp: E, db: Database): FlaggedItem[];
   /** metrics.json's top-level keys in file order (the export contract). */

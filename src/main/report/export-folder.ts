@@ -76,9 +76,7 @@ export function metricsJson(metrics: object, keys: readonly string[]): string {
       missing.length ? `missing ${missing.join(', ')}` : '',
       unknown.length ? `not in the contract: ${unknown.join(', ')}` : '',
     ].filter(Boolean);
-    throw new Error(
-      `metrics.json: top-level keys must be exactly ${keys.join(', ')} (${parts.join('; ')})`,
-    );
+    throw new Error(`metrics.json: top-level keys must be exactly ${keys.join(', ')} (${parts.join('; ')})`);
   }
   const ordered = Object.fromEntries(keys.map((k) => [k, (metrics as Record<string, unknown>)[k]]));
   return JSON.stringify(ordered, null, 2) + '\n';

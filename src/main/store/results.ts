@@ -6,7 +6,11 @@ import type { TaskResult } from '../protocols/plugin';
 import type { ParseResult } from '../protocols/types';
 import type { Database } from './db';
 
-export type ResultParser = (stage: string, json: unknown, task: { key: string; meta: unknown }) => ParseResult<unknown>;
+export type ResultParser = (
+  stage: string,
+  json: unknown,
+  task: { key: string; meta: unknown },
+) => ParseResult<unknown>;
 
 /** Parses and stores every answered task that has no current result row; returns how many per stage. */
 export function syncResults(db: Database, experimentId: number, parse: ResultParser): Map<string, number> {

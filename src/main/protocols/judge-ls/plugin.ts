@@ -20,7 +20,15 @@ import { auditChecks, auditVariants } from './audit';
 import { judgeLsOptionsSchema, type JudgeLsOptions } from './config';
 import { judgeLsFiles, METRICS_KEYS } from './export';
 import { computeJudgeLsMetrics, TRANSFORMER_ROLE, type TransformFailure } from './metrics';
-import type { JudgeSpec, JudgeTask, TransformerSpec, TransformTask, Variant, VariantText, Verdict } from './model';
+import type {
+  JudgeSpec,
+  JudgeTask,
+  TransformerSpec,
+  TransformTask,
+  Variant,
+  VariantText,
+  Verdict,
+} from './model';
 import { parseVariant, parseVerdict } from './parse';
 import { planJudgments, planTransforms, selectItems } from './plan';
 import { listVariants, setVariantReasons, upsertVariant } from './variants-store';
@@ -128,10 +136,7 @@ export function currentVariants(db: Database, experimentId: number): Variant[] {
   }));
 }
 
-export function auditAll(
-  db: Database,
-  exp: Pick<JudgeLsExperiment, 'id' | 'items' | 'options'>,
-): void {
+export function auditAll(db: Database, exp: Pick<JudgeLsExperiment, 'id' | 'items' | 'options'>): void {
   const audit = auditVariants(exp.items, currentVariants(db, exp.id), exp.options.audit);
   for (const v of audit.variants) setVariantReasons(db, exp.id, v.itemId, v.language, v.reasons);
 }
@@ -220,14 +225,20 @@ const TRANSLATION_EXPANSION = 1.3;
 
 function transformOutputTokens(task: ProtocolTask): number {
   // The answer repeats the prompt's texts in the target language, a little longer.
-  const texts = estimateInputTokens({ ...task.request, system: undefined, response: { name: 'x', schema: {} } });
+  const texts = estimateInputTokens({
+    ...task.request,
+    system: undefined,
+    response: { name: 'x', schema: {} },
+  });
   return Math.round(TRANSLATION_EXPANSION * texts * 0.9);
 }
 
 const modelsOf = (config: JudgeLsConfig): ModelUse[] => {
   const limitsOf = (e: { rpm?: number; tpm?: number; concurrency?: number }) =>
     Object.fromEntries(
-      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(
+        ([, v]) => v !== undefined,
+      ),
     );
   return [
     {

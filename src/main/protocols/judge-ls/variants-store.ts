@@ -80,4 +80,3 @@ export function listVariants(db: Database, experimentId: number): VariantRow[] {
     manual: r.manual === 1,
   }));
 }
-

@@ -26,7 +26,9 @@ import { listVariants, upsertVariant } from './variants-store';
 export function judgeLsOf(exp: LoadedExperiment): JudgeLsExperiment {
   if (exp.protocol.id !== 'judge-ls')
     throw new AppError('invalid_params', `Experiment "${exp.row.name}" is not a Judge-LS experiment`);
-  return judgeLsExperiment(exp.view as JudgeLsExperiment & { config: JudgeLsConfig; options: JudgeLsOptions });
+  return judgeLsExperiment(
+    exp.view as JudgeLsExperiment & { config: JudgeLsConfig; options: JudgeLsOptions },
+  );
 }
 
 export function variantViews(db: Database, exp: LoadedExperiment, flaggedOnly = false): VariantView[] {
@@ -152,7 +154,9 @@ export function promptPreview(exp: LoadedExperiment, itemId?: number): PromptPre
     .map((t) => {
       const m = t.meta as JudgeTask['meta'];
       return view(
-        m.kind === 'quality' ? 'Judge (EN, original order)' : 'Tie probe (EN vs ZH; ZH text shown in English here)',
+        m.kind === 'quality'
+          ? 'Judge (EN, original order)'
+          : 'Tie probe (EN vs ZH; ZH text shown in English here)',
         t,
       );
     });
