@@ -52,7 +52,7 @@ export function judgeLsFiles(judgments: readonly JudgmentRecord[], tokens?: Expo
 }
 
 /** Writes the Judge-LS export folder to `outDir` (see writeExportFolder). */
-export function exportJudgeLs(
+export async function exportJudgeLs(
   outDir: string,
   input: ExportJudgeLsInput,
   options: ExportJudgeLsOptions = {},
