@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rateLimitSchema } from '../core/input-limits';
 
 // The provider block of the experiment config (DESIGN.md section 7). Strict: a misspelt
 // key ("rmp") must be an error that names it, not a silently ignored limit.
@@ -9,8 +10,8 @@ export const providerConfigSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as OPENAI_API_KEY')
     .optional(),
-  rpm: z.number().positive().optional(),
-  tpm: z.number().positive().optional(),
+  rpm: rateLimitSchema('rpm').optional(),
+  tpm: rateLimitSchema('tpm').optional(),
   concurrency: z.number().int().positive().max(1024).optional(),
   structuredOutput: z.enum(['json_schema', 'json_object', 'text']).optional(),
   timeoutMs: z.number().int().positive().max(3_600_000).optional(),
