@@ -6,7 +6,10 @@ import { APP_VERSION } from './core/version';
 import { startWebServer } from './doors/web';
 import { estimateText, ProgressPrinter } from './cli-progress';
 import { loadExperimentConfig } from './experiments/config';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DB_FILE_NAME } from './store/db';
+import { explainStoreFault } from './store/open-errors';
+import { registerStoreCommands } from './cli-store';
 
 /** Exit codes of DESIGN.md section 7. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
@@ -25,6 +28,9 @@ async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Pr
   const core = openCore(cmd);
   try {
     return await fn(core);
+  } catch (err) {
+    // A write that fails later (full disk, file made read-only meanwhile) is a store fault too.
+    throw explainStoreFault(err, join(core.dataDir, DB_FILE_NAME)) ?? err;
   } finally {
     await core.shutdown();
   }
@@ -180,6 +186,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       await core.shutdown();
     });
 
+  registerStoreCommands(program, out);
   return program;
 }
 

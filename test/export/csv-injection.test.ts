@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
@@ -58,7 +57,7 @@ describe('CSV exports neutralise formulas (OWASP CSV injection)', () => {
       const file = join(dir, 'tables.xlsx');
       await writeXlsx([table(HOSTILE)], file);
       const book = new ExcelJS.Workbook();
-      await book.xlsx.load(readFileSync(file));
+      await book.xlsx.readFile(file);
       const sheet = book.worksheets[0];
       HOSTILE.forEach((text, i) => {
         const cell = sheet.getRow(i + 2).getCell(1);

@@ -83,7 +83,8 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
   }
   try {
     const opened = fstatSync(fd);
-    if (!opened.isFile()) throw refuse(path, `${fileKind(opened)}, not a regular file; only files can be read`);
+    if (!opened.isFile())
+      throw refuse(path, `${fileKind(opened)}, not a regular file; only files can be read`);
     if (opened.size > maxBytes) throw tooBig(path, opened.size, maxBytes);
     const chunks: Buffer[] = [];
     let total = 0;

@@ -16,8 +16,7 @@ export function folderNameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
   if (name === '.' || name === '..') return `must not be "${name}" (it names the export folder)`;
   if (CONTROL_CHARS.test(name)) return 'must not contain control characters (it names the export folder)';
-  if (FORBIDDEN_CHARS.test(name))
-    return 'must not contain / \\ : * ? " < > | (it names the export folder)';
+  if (FORBIDDEN_CHARS.test(name)) return 'must not contain / \\ : * ? " < > | (it names the export folder)';
   if (/^[\s.]|[\s.]$/.test(name))
     return 'must not start or end with a dot or a space (it names the export folder)';
   if (WINDOWS_RESERVED.test(name))
