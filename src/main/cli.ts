@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { DB_FILE_NAME } from './store/db';
 import { explainStoreFault } from './store/open-errors';
 import { registerStoreCommands } from './cli-store';
+import { attributeToConfigFile } from './core/config-input';
 
 /** Exit codes of DESIGN.md section 7. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
@@ -77,7 +78,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .action((configPath: string, opts: { out?: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const { config } = loadExperimentConfig(configPath);
-        const summary = core.experiments.createOrUpdate(config);
+        const summary = attributeToConfigFile(configPath, () => core.experiments.createOrUpdate(config));
         process.stderr.write(
           `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
         );

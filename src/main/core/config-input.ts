@@ -43,3 +43,17 @@ export function structuralProblems(
   const count = issues.length === 1 ? '' : `${issues.length} problems, first: `;
   return new AppError('invalid_input', `${file}: ${count}${first.field}: ${first.message}`, issues);
 }
+
+/**
+ * Runs `fn` (which checks a config further, e.g. that its dataset exists) so that its errors name
+ * the config file: the service only knows it as "config".
+ */
+export function attributeToConfigFile<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.issues.some((i) => i.file === 'config')) throw err;
+    const issues = err.issues.map((i) => (i.file === 'config' ? { ...i, file: path } : i));
+    throw new AppError(err.code, `${path}: ${err.message}`, issues);
+  }
+}
