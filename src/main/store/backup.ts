@@ -48,7 +48,7 @@ export function snapshotSync(db: Database, dest: string): string {
 export async function backupDatabase(db: Database, dest: string): Promise<{ file: string; pages: number }> {
   if (existsSync(dest)) throw new StoreError(dest, `${dest} already exists; choose a new file name.`);
   mkdirSync(dirname(dest), { recursive: true });
-  let pages = 0;
+  let pages: number;
   try {
     const result = await db.backup(dest);
     pages = result.totalPages;
