@@ -6,7 +6,11 @@ import { APP_VERSION } from './core/version';
 import { startWebServer } from './doors/web';
 import { estimateText, ProgressPrinter } from './cli-progress';
 import { loadExperimentConfig } from './experiments/config';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DB_FILE_NAME } from './store/db';
+import { explainStoreFault } from './store/open-errors';
+import { registerStoreCommands } from './cli-store';
+import { attributeToConfigFile } from './core/config-input';
 
 /** Exit codes of DESIGN.md section 7. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
@@ -25,6 +29,9 @@ async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Pr
   const core = openCore(cmd);
   try {
     return await fn(core);
+  } catch (err) {
+    // A write that fails later (full disk, file made read-only meanwhile) is a store fault too.
+    throw explainStoreFault(err, join(core.dataDir, DB_FILE_NAME)) ?? err;
   } finally {
     await core.shutdown();
   }
@@ -71,7 +78,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .action((configPath: string, opts: { out?: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const { config } = loadExperimentConfig(configPath);
-        const summary = core.experiments.createOrUpdate(config);
+        const summary = attributeToConfigFile(configPath, () => core.experiments.createOrUpdate(config));
         process.stderr.write(
           `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
         );
@@ -180,6 +187,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       await core.shutdown();
     });
 
+  registerStoreCommands(program, out);
   return program;
 }
 

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { ImportResult } from '../../shared/domain';
 import { parseDatasetFile } from '../import';
 import { findDatasetByHash, insertDataset } from '../store/datasets';
 import type { Database } from '../store/db';
-import { AppError } from './errors';
+import { INPUT_LIMITS, readRegularFile } from './input-limits';
 
 export interface ImportRequest {
   fileName: string;
@@ -34,13 +33,6 @@ export function importDataset(db: Database, req: ImportRequest): ImportResult {
 }
 
 export function importDatasetFromPath(db: Database, path: string, name?: string): ImportResult {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    const reason =
-      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
-    throw new AppError('invalid_input', `${path}: ${reason}`, [{ file: path, message: reason }]);
-  }
+  const bytes = readRegularFile(path, INPUT_LIMITS.datasetFileBytes);
   return importDataset(db, { fileName: path, bytes, name });
 }

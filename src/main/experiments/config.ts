@@ -1,19 +1,14 @@
 // The experiment config of DESIGN.md section 7: one JSON file that says what to run.
 // Strict throughout: a misspelt key is an error naming it, never a silently ignored setting.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../core/errors';
+import { readConfigText, structuralProblems } from '../core/config-input';
+import { folderNameProblem } from '../core/names';
 import { getProtocol, listProtocols } from '../protocols';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
 import { providerConfigSchema } from '../providers/config';
-
-/** Per-model rate limits: on a provider, or on one model entry (which overrides its provider's). */
-export const modelLimits = {
-  rpm: z.number().positive().optional(),
-  tpm: z.number().positive().optional(),
-  concurrency: z.number().int().positive().max(1024).optional(),
-};
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -26,12 +21,10 @@ const priceSchema = z.strictObject({
 
 /** The keys every protocol's config has (DESIGN.md section 7). */
 const baseShape = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(120)
-    .regex(/^[^/\\:*?"<>|]+$/, 'must not contain / \\ : * ? " < > | (it names the export folder)'),
+  name: z.string().superRefine((name, ctx) => {
+    const problem = folderNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   /** A dataset file (relative to the config file), the name of an imported dataset, or its id. */
   dataset: z.union([z.string().min(1), z.number().int().positive()]),
   providers: z.record(z.string().min(1), providerConfigSchema),
@@ -76,6 +69,9 @@ function keyPath(path: PropertyKey[]): string {
 
 /** Validates a parsed config; every problem names its key (`judges[1].provider: …`). */
 export function parseExperimentConfig(raw: unknown, file = 'config'): ExperimentConfig {
+  // Before zod: its recursion overflows on deep nesting, and its records drop "__proto__" keys.
+  const structural = structuralProblems(raw, file, keyPath);
+  if (structural) throw structural;
   const protocolId =
     typeof raw === 'object' && raw !== null && !Array.isArray(raw)
       ? (raw as Record<string, unknown>).protocol
@@ -111,22 +107,7 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
 
 /** Reads and validates a config file; a relative dataset path is taken relative to the file. */
 export function loadExperimentConfig(path: string): { config: ExperimentConfig } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const reason =
-      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
-    throw new AppError('invalid_input', `${path}: ${reason}`, [{ file: path, message: reason }]);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new AppError('invalid_input', `${path}: not valid JSON: ${(err as Error).message}`, [
-      { file: path, message: `not valid JSON: ${(err as Error).message}` },
-    ]);
-  }
+  const raw = readConfigText(path);
   const config = parseExperimentConfig(raw, path);
   // A relative dataset path means relative to the config file, not to wherever the CLI runs.
   if (typeof config.dataset === 'string' && existsSync(resolve(dirname(path), config.dataset))) {

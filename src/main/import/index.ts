@@ -1,4 +1,5 @@
 import type { DatasetFormat } from '../../shared/domain';
+import { formatBytes, INPUT_LIMITS } from '../core/input-limits';
 import type { NewItem } from '../store/datasets';
 import { readCsv } from './csv';
 import { decodeText } from './decode';
@@ -30,6 +31,12 @@ const READERS: Record<DatasetFormat, (file: string, text: string) => ReadResult>
  */
 export function parseDatasetFile(fileName: string, bytes: Uint8Array): ParsedDataset {
   const byName = formatFromName(fileName);
+  if (bytes.length > INPUT_LIMITS.datasetFileBytes) {
+    const limit = formatBytes(INPUT_LIMITS.datasetFileBytes);
+    throw invalidInput(fileName, [
+      { file: fileName, message: `file is ${formatBytes(bytes.length)}, above the limit of ${limit}` },
+    ]);
+  }
   const decoded = decodeText(fileName, bytes);
   if (!decoded.ok) {
     // Binary content under an unknown extension is a wrong file, not a broken dataset.

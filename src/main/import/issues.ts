@@ -40,7 +40,13 @@ export function invalidInput(file: string, issues: InputIssue[]): AppError {
 
 /** Shows a value in a message the way it appears in the file, cut short if long. */
 export function showValue(value: unknown): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  let text: string;
+  try {
+    text = value === undefined ? 'nothing' : JSON.stringify(value);
+  } catch {
+    // Too deep or cyclic to print: its type still tells the user what is wrong.
+    text = typeName(value);
+  }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

@@ -1,5 +1,7 @@
 import type { InputIssue } from '../../shared/domain';
+import { jsonDepthExceeded } from '../core/input-limits';
 import { typeName } from './issues';
+import { tooDeep } from './jsonl';
 import { locateJsonError, scanJson } from './json-scan';
 import { LineIndex } from './position';
 import { isPlainObject, type ReadResult, type SourceRecord } from './record';
@@ -9,6 +11,12 @@ export function readJson(file: string, text: string): ReadResult {
   const records: SourceRecord[] = [];
   const issues: InputIssue[] = [];
   const lines = new LineIndex(text);
+  const deep = jsonDepthExceeded(text);
+  if (deep !== undefined) {
+    const { line, column } = lines.locate(deep);
+    issues.push({ file, line, message: tooDeep(column) });
+    return { records, issues };
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);

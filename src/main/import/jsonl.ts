@@ -1,7 +1,13 @@
 import type { InputIssue } from '../../shared/domain';
+import { INPUT_LIMITS, jsonDepthExceeded } from '../core/input-limits';
 import { typeName } from './issues';
 import { locateJsonError } from './json-scan';
 import { isPlainObject, type ReadResult, type SourceRecord } from './record';
+
+/** The issue message for nesting beyond the limit, at a 1-based column of the issue's line. */
+export function tooDeep(column: number): string {
+  return `JSON nested deeper than ${INPUT_LIMITS.jsonDepth} levels (the limit), at column ${column}`;
+}
 
 /** JSON Lines: one object per line; blank lines are skipped; every bad line is reported. */
 export function readJsonl(file: string, text: string): ReadResult {
@@ -27,6 +33,11 @@ export function readJsonl(file: string, text: string): ReadResult {
   lines.forEach((lineText, i) => {
     const line = i + 1;
     if (lineText.trim() === '') return;
+    const deep = jsonDepthExceeded(lineText);
+    if (deep !== undefined) {
+      issues.push({ file, line, message: tooDeep(deep + 1) });
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(lineText);

@@ -1,5 +1,6 @@
 import type { InputIssue, Label } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
+import { INPUT_LIMITS } from '../core/input-limits';
 import { showValue, typeName } from './issues';
 import type { SourceRecord } from './record';
 
@@ -23,6 +24,10 @@ function readText(value: unknown, report: (message: string) => undefined): strin
     return report(`must be a string, got ${typeName(value)} (${showValue(value)})`);
   if (value === '') return report('is empty');
   if (value.trim() === '') return report('is whitespace-only');
+  if (value.length > INPUT_LIMITS.datasetTextChars) {
+    const limit = INPUT_LIMITS.datasetTextChars.toLocaleString('en-US');
+    return report(`is ${value.length.toLocaleString('en-US')} characters, above the limit of ${limit}`);
+  }
   return value;
 }
 
@@ -73,6 +78,8 @@ export function validateRecords(
         issues.push({ ...at, field, message });
         return undefined;
       };
+    // JSON.parse keeps a "__proto__" key, but any copy of the record would silently drop it.
+    if (Object.hasOwn(v, '__proto__')) reporter('__proto__')('is not allowed as a key; rename it');
     const instructionKey = 'instruction' in v ? 'instruction' : 'input' in v ? 'input' : undefined;
     const instruction =
       instructionKey === undefined

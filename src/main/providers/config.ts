@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rateLimitSchema } from '../core/input-limits';
 
 /**
  * Only variables named like keys may be sent as one: an API caller must not be able to
@@ -14,8 +15,8 @@ export const providerConfigSchema = z.strictObject({
   kind: z.enum(['openai', 'anthropic']),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   apiKeyEnv: z.string().regex(KEY_NAME_PATTERN, KEY_NAME_RULE).optional(),
-  rpm: z.number().positive().optional(),
-  tpm: z.number().positive().optional(),
+  rpm: rateLimitSchema('rpm').optional(),
+  tpm: rateLimitSchema('tpm').optional(),
   concurrency: z.number().int().positive().max(1024).optional(),
   structuredOutput: z.enum(['json_schema', 'json_object', 'text']).optional(),
   timeoutMs: z.number().int().positive().max(3_600_000).optional(),

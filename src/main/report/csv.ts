@@ -4,8 +4,15 @@ import { formatCell, uniqueHeaders, type Table } from '../../shared/report/table
 
 export const UTF8_BOM = '\uFEFF';
 
+// OWASP's CSV-injection rule: spreadsheets run a cell that starts with = + - @ TAB or CR as a
+// formula, so such a cell gets a leading '. Plain numbers ("-0.25", "+3") are not formulas and
+// stay numbers for the researchers who load these tables.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
 /** Quotes a field when it holds a comma, a double quote, CR or LF; inner quotes are doubled. */
-export function csvField(value: string): string {
+export function csvField(raw: string): string {
+  const value = FORMULA_START.test(raw) && !PLAIN_NUMBER.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 

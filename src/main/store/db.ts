@@ -1,21 +1,69 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { backupFileName, backupsDir, snapshotSync } from './backup';
 import { migrate } from './migrations';
+import { corruptStore, explainStoreFault, StoreError } from './open-errors';
 
 export type { Database };
 
 export const DB_FILE_NAME = 'judge-lab.sqlite';
 
-/** Opens (creating if needed) the store file, with WAL and foreign keys, migrated to the current schema. */
-export function openDatabase(file: string): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  // The app and the CLI may share one file: wait for the other writer instead of failing.
-  db.pragma('busy_timeout = 5000');
-  db.pragma('synchronous = NORMAL');
-  migrate(db);
-  return db;
+export interface OpenOptions {
+  /** Run SQLite's quick_check before anything is written (default true). */
+  check?: boolean;
+}
+
+/**
+ * Opens (creating if needed) the store file, with WAL and foreign keys, migrated to the current
+ * schema. Faults (permissions, full disk, damaged file, a folder in its place) become a
+ * StoreError that names the file and what to do; a damaged store is refused before any write.
+ */
+export function openDatabase(file: string, opts: OpenOptions = {}): Database {
+  if (file === ':memory:') return prepare(new BetterSqlite3(file), file, opts);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    if (existsSync(file) && statSync(file).isDirectory())
+      throw new StoreError(
+        file,
+        `${file} is a folder, not a database file. Move it away, or use another data folder with --data-dir or JUDGE_LAB_HOME.`,
+      );
+    return prepare(new BetterSqlite3(file), file, opts);
+  } catch (err) {
+    throw explainStoreFault(err, file) ?? err;
+  }
+}
+
+function prepare(db: Database, file: string, opts: OpenOptions): Database {
+  try {
+    // The app and the CLI may share one file: wait for the other writer instead of failing.
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
+    if (opts.check !== false) {
+      const problems = quickCheckProblems(db);
+      if (problems.length) throw corruptStore(file, problems.slice(0, 2).join('; '));
+    }
+    migrate(db, undefined, (done) => {
+      // A file that ran migrations before holds the user's data: copy it before changing its schema.
+      if (done.length > 0 && file !== ':memory:')
+        snapshotSync(db, join(backupsDir(file), backupFileName(`before-migration-v${Math.max(...done)}`)));
+    });
+    // SQLite opens a read-only file read-only without a word; a write that changes nothing
+    // says so now, with the reason, instead of at the first real write.
+    db.prepare('DELETE FROM schema_migrations WHERE 0').run();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** What PRAGMA quick_check found, one line per problem (its "*** in database" headers dropped). */
+function quickCheckProblems(db: Database): string[] {
+  const rows = db.pragma('quick_check(10)') as { quick_check: string }[];
+  return rows
+    .flatMap((r) => r.quick_check.split('\n'))
+    .filter((line) => line !== 'ok' && !line.startsWith('***'));
 }

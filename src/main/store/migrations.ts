@@ -167,8 +167,15 @@ export function appliedVersions(db: Database): number[] {
   ).map((r) => r.version);
 }
 
-/** Runs every migration the file has not run yet, each in its own transaction. */
-export function migrate(db: Database, list: Migration[] = migrations): number[] {
+/**
+ * Runs every migration the file has not run yet, each in its own transaction. `beforeMigrating`
+ * is called once, with the versions already applied, when there is something to run.
+ */
+export function migrate(
+  db: Database,
+  list: Migration[] = migrations,
+  beforeMigrating?: (applied: number[]) => void,
+): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -176,6 +183,7 @@ export function migrate(db: Database, list: Migration[] = migrations): number[] 
   )`);
   const done = new Set(appliedVersions(db));
   const ran: number[] = [];
+  if (beforeMigrating && list.some((m) => !done.has(m.version))) beforeMigrating([...done]);
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue;
     db.transaction(() => {

@@ -11,6 +11,7 @@ import type {
   JudgmentRecord,
   UsageRow,
 } from '../../../shared/protocols/judge-ls/types';
+import { modelLimits } from '../../experiments/model-limits';
 import { estimateInputTokens } from '../../providers/tokens';
 import type { Database } from '../../store/db';
 import { listResults } from '../../store/results';
@@ -33,12 +34,6 @@ import { parseVariant, parseVerdict } from './parse';
 import { planJudgments, planTransforms, selectItems } from './plan';
 import { listVariants, setVariantReasons, upsertVariant } from './variants-store';
 
-const limits = {
-  rpm: z.number().positive().optional(),
-  tpm: z.number().positive().optional(),
-  concurrency: z.number().int().positive().max(1024).optional(),
-};
-
 const judgeSchema = z.strictObject({
   label: z.string().trim().min(1).max(100),
   provider: z.string().min(1),
@@ -46,7 +41,7 @@ const judgeSchema = z.strictObject({
   temperature: z.number().min(0).max(2).nullable().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   // A judge may override its endpoint's per-model limits (DESIGN.md section 7).
-  ...limits,
+  ...modelLimits,
 });
 
 const transformSchema = z.strictObject({
@@ -58,7 +53,7 @@ const transformSchema = z.strictObject({
     .optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
-  ...limits,
+  ...modelLimits,
 });
 
 /** Judge-LS's keys of the experiment config (DESIGN.md section 7), beside the shared ones. */

@@ -1,0 +1,59 @@
+// Turning a config file into a value for the schema: the same reading rules as datasets
+// (regular files only, a size cap, strict UTF-8 with an optional BOM) and located JSON errors.
+import { decodeText } from '../import/decode';
+import { locateJsonError } from '../import/json-scan';
+import { LineIndex } from '../import/position';
+import { AppError } from './errors';
+import { checkParsedValue, INPUT_LIMITS, problemsToIssues, readRegularFile } from './input-limits';
+
+function refuse(file: string, message: string, line?: number): AppError {
+  const where = line === undefined ? '' : `line ${line}: `;
+  return new AppError('invalid_input', `${file}: ${where}${message}`, [{ file, line, message }]);
+}
+
+/** Reads a config file and parses its JSON; every failure names the file and, where it has one, the line. */
+export function readConfigText(path: string): unknown {
+  const bytes = readRegularFile(path, INPUT_LIMITS.configFileBytes);
+  // decodeText drops a leading UTF-8 BOM (Windows editors write one), as dataset imports do.
+  const decoded = decodeText(path, bytes);
+  if (!decoded.ok) throw refuse(path, decoded.issue.message, decoded.issue.line);
+  const text = decoded.text;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const at = locateJsonError(text, err);
+    const { line, column } = new LineIndex(text).locate(at.offset);
+    throw refuse(path, `not valid JSON: ${at.message} (line ${line}, column ${column})`, line);
+  }
+}
+
+/** Nesting, oversized strings and "__proto__" keys in a parsed config, as one located error. */
+export function structuralProblems(
+  raw: unknown,
+  file: string,
+  keyPath: (p: (string | number)[]) => string,
+): AppError | undefined {
+  const problems = checkParsedValue(raw, {
+    depth: INPUT_LIMITS.jsonDepth,
+    stringChars: INPUT_LIMITS.configStringChars,
+  });
+  if (problems.length === 0) return undefined;
+  const issues = problemsToIssues(file, problems, keyPath);
+  const first = issues[0];
+  const count = issues.length === 1 ? '' : `${issues.length} problems, first: `;
+  return new AppError('invalid_input', `${file}: ${count}${first.field}: ${first.message}`, issues);
+}
+
+/**
+ * Runs `fn` (which checks a config further, e.g. that its dataset exists) so that its errors name
+ * the config file: the service only knows it as "config".
+ */
+export function attributeToConfigFile<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.issues.some((i) => i.file === 'config')) throw err;
+    const issues = err.issues.map((i) => (i.file === 'config' ? { ...i, file: path } : i));
+    throw new AppError(err.code, `${path}: ${err.message}`, issues);
+  }
+}

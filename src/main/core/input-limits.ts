@@ -1,0 +1,188 @@
+// Limits on what a user (or a hostile file) can hand the app: file kinds and sizes, JSON nesting,
+// string lengths and rate limits. Each limit is far above any real dataset or config, and low
+// enough that a hostile input ends in a clear error instead of a crash, a hang or a full disk.
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { z } from 'zod';
+import type { InputIssue } from '../../shared/domain';
+import { AppError } from './errors';
+
+export const INPUT_LIMITS = {
+  /** A dataset file is read whole into memory before it is checked. */
+  datasetFileBytes: 100 * 1024 * 1024,
+  /** An experiment config is a few kilobytes; custom templates add a few more. */
+  configFileBytes: 1024 * 1024,
+  /** Datasets hold flat objects and configs nest four levels; 64 leaves room and keeps validators' recursion shallow. */
+  jsonDepth: 64,
+  /** One text field of a dataset item (instruction, output_1, output_2). */
+  datasetTextChars: 1_000_000,
+  /** One string in a config (templates are the long ones). */
+  configStringChars: 100_000,
+  /** Requests per minute per model: below 1 a lane would wait for hours between calls. */
+  rpm: { min: 1, max: 1_000_000 },
+  /** Tokens per minute per model: below one prompt's size no call could ever be sent. */
+  tpm: { min: 1_000, max: 10_000_000_000 },
+} as const;
+
+/** "100 MiB" for a byte count, for messages. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+function fileKind(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function refuse(path: string, message: string): AppError {
+  return new AppError('invalid_input', `${path}: ${message}`, [{ file: path, message }]);
+}
+
+function tooBig(path: string, size: number, maxBytes: number): AppError {
+  return refuse(
+    path,
+    `file is ${formatBytes(size)}, above the limit of ${formatBytes(maxBytes)} for this kind of file`,
+  );
+}
+
+/**
+ * Reads a whole regular file of at most maxBytes. Devices, pipes and folders are refused before
+ * they are opened (opening a FIFO blocks; /dev/zero never ends), and the size is checked again
+ * on the open descriptor and while reading, so a file swapped or growing meanwhile cannot slip by.
+ */
+export function readRegularFile(path: string, maxBytes: number): Buffer {
+  const fail = (err: unknown): never => {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'file not found'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied: the file cannot be read'
+          : (err as Error).message;
+    throw refuse(path, reason);
+  };
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    return fail(err);
+  }
+  if (!st.isFile()) throw refuse(path, `${fileKind(st)}, not a regular file; only files can be read`);
+  if (st.size > maxBytes) throw tooBig(path, st.size, maxBytes);
+  let fd: number;
+  try {
+    // O_NONBLOCK: if a FIFO replaced the file since the stat, open returns instead of waiting.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    return fail(err);
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile())
+      throw refuse(path, `${fileKind(opened)}, not a regular file; only files can be read`);
+    if (opened.size > maxBytes) throw tooBig(path, opened.size, maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total) || 1);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw tooBig(path, total, maxBytes);
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Where JSON text first nests deeper than `limit` (offset of the opening bracket), scanning
+ * iteratively so the check itself cannot overflow the stack; undefined when it does not.
+ */
+export function jsonDepthExceeded(text: string, limit: number = INPUT_LIMITS.jsonDepth): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
+}
+
+/** A problem found in an already parsed value, at a key path such as ["providers", "a", "rpm"]. */
+export interface ValueProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Walks a parsed value (iteratively: it may be arbitrarily deep) for what validators mishandle:
+ * nesting beyond the limit (recursive validators overflow the stack), strings beyond the limit,
+ * and own `__proto__` keys, which JSON.parse keeps but object copies silently drop.
+ */
+export function checkParsedValue(
+  value: unknown,
+  limits: { depth: number; stringChars: number },
+): ValueProblem[] {
+  const problems: ValueProblem[] = [];
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  while (stack.length > 0 && problems.length < 100) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.length > limits.stringChars)
+        problems.push({
+          path,
+          message: `text is ${v.length.toLocaleString('en-US')} characters, above the limit of ${limits.stringChars.toLocaleString('en-US')}`,
+        });
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    if (path.length >= limits.depth) {
+      problems.push({ path, message: `nested deeper than ${limits.depth} levels (the limit)` });
+      continue;
+    }
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...path, i] });
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i];
+      if (key === '__proto__') {
+        problems.push({ path: [...path, key], message: 'unknown key' });
+        continue;
+      }
+      stack.push({ value: (v as Record<string, unknown>)[key], path: [...path, key] });
+    }
+  }
+  return problems;
+}
+
+/** Issues for the located problems of one file. */
+export function problemsToIssues(
+  file: string,
+  problems: ValueProblem[],
+  keyPath: (p: (string | number)[]) => string,
+): InputIssue[] {
+  return problems.map((p) => ({ file, field: keyPath(p.path) || '(top level)', message: p.message }));
+}
+
+/** A rate limit (`rpm` or `tpm`) within its documented range; the message names the range. */
+export function rateLimitSchema(kind: 'rpm' | 'tpm') {
+  const { min, max } = INPUT_LIMITS[kind];
+  const range = `must be between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')} (${kind === 'rpm' ? 'requests' : 'tokens'} per minute)`;
+  return z.number().min(min, range).max(max, range);
+}
