@@ -1,13 +1,20 @@
 // Verdict flips between English and a target language, computed from the stored judgments.
 // Pure functions: the flip browser, its tests and its benchmark all run exactly this code.
-import type { JudgmentView } from '../../../shared/experiments';
-import type { Comparison, QualityOrder, TargetLanguage } from '../../../shared/protocols/judge-ls/types';
+import type { JudgmentView } from '../../../../../shared/experiments';
+import {
+  COMPARISONS,
+  normalizeChoice,
+  TARGET_OF,
+  type QualityChoice,
+} from '../../../../../shared/protocols/judge-ls/choice';
+import type {
+  Comparison,
+  QualityOrder,
+  TargetLanguage,
+} from '../../../../../shared/protocols/judge-ls/types';
 
 /** A normalized quality choice: the output a verdict prefers, whatever position it was shown in. */
-export type Choice = 1 | 2 | 'tie';
-
-export const COMPARISONS: readonly Comparison[] = ['EN-ZH', 'EN-LS'];
-export const TARGET_OF: Record<Comparison, TargetLanguage> = { 'EN-ZH': 'ZH', 'EN-LS': 'LS' };
+export type Choice = QualityChoice;
 
 export const FLIP_TYPES = ['correct_to_wrong', 'wrong_to_correct', 'to_tie', 'from_tie', 'other'] as const;
 export type FlipType = (typeof FLIP_TYPES)[number];
@@ -32,18 +39,11 @@ export interface Flip {
   correctnessChanged: boolean;
 }
 
-/** orig shows output 1 as A; swap shows output 2 as A. A tie stays a tie. */
-export function normalizeChoice(winner: 'A' | 'B' | 'tie', order: QualityOrder): Choice {
-  if (winner === 'tie') return 'tie';
-  if (order === 'orig') return winner === 'A' ? 1 : 2;
-  return winner === 'A' ? 2 : 1;
-}
-
 /** The choice of a parsed quality verdict, or null when it failed or is not a quality verdict. */
 export function choiceOf(j: JudgmentView): Choice | null {
   if (j.kind !== 'quality' || j.status !== 'ok' || !j.winner) return null;
   if (j.order !== 'orig' && j.order !== 'swap') return null;
-  return normalizeChoice(j.winner, j.order);
+  return normalizeChoice(j.order, j.winner);
 }
 
 export function classifyFlip(en: Choice, target: Choice, gold: 1 | 2): FlipType {

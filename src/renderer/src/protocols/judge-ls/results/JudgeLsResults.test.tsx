@@ -1,14 +1,16 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ExperimentResults } from '../../../shared/experiments';
-import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
-import { setApi } from '../api';
-import '../i18n';
-import { FakeApi } from '../test/fake-api';
+import type { JudgeLsResults } from '../../../../../shared/experiments';
+import { buildTables } from '../../../../../shared/protocols/judge-ls/report/tables';
+import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
+import { formatCell } from '../../../../../shared/report/table';
+import { setApi } from '../../../api';
+import '../../../i18n';
+import { ResultsPage } from '../../../results/ResultsPage';
+import type { ResultsRoute } from '../../../results/routes';
+import { FakeApi } from '../../../test/fake-api';
 import { clickTarget, dashboardFigures, tooltipLines } from './charts';
-import { ResultsPage } from './ResultsPage';
-import type { ResultsRoute } from './routes';
 import { emptyMetrics, JUDGES, makeMetrics } from './test-fixtures';
 
 beforeAll(() => {
@@ -31,7 +33,14 @@ function chartsOffScreen() {
 
 function setup(metrics: JudgeLsMetrics, excludeFlagged = false, drawCharts = false) {
   if (!drawCharts) chartsOffScreen();
-  const results: ExperimentResults = { metrics, flagged: metrics.audit.flagged };
+  // What the main side's experiments.results returns: the export's tables beside the metrics.
+  const results: JudgeLsResults = {
+    protocol: 'judge-ls',
+    metrics,
+    tables: buildTables(metrics),
+    flagged: metrics.audit.flagged,
+    counts: { planned: 4000, ok: 3990, failed: 3, pending: 7 },
+  };
   const api = new FakeApi({
     'experiments.results': () => results,
     'experiments.get': () => ({ id: 7, name: 'Pilot', datasetName: 'LLMBar', datasetId: 1 }),
@@ -57,16 +66,16 @@ const cellTexts = (table: HTMLElement, col: number) =>
     .map((r) => r.querySelectorAll('td')[col].textContent);
 
 describe('Results dashboard', () => {
-  it('shows quality with paper-style percentages and CIs, and sorts by a clicked header', async () => {
+  it('shows quality as the export writes it (percent points, CIs), and sorts by a clicked header', async () => {
     setup(makeMetrics());
     const table = await screen.findByTestId('table-quality');
-    expect(cellTexts(table, 3)).toEqual(['83.5%', '79.5%', '75.5%', '73.5%', '69.5%', '65.5%']);
+    expect(cellTexts(table, 3)).toEqual(['83.5', '79.5', '75.5', '73.5', '69.5', '65.5']);
     expect(cellTexts(table, 4)[0]).toBe('[80.3, 86.9]');
     fireEvent.click(within(table).getByRole('button', { name: /Acc. strict/ }));
-    expect(cellTexts(table, 3)).toEqual(['65.5%', '69.5%', '73.5%', '75.5%', '79.5%', '83.5%']);
+    expect(cellTexts(table, 3)).toEqual(['65.5', '69.5', '73.5', '75.5', '79.5', '83.5']);
     expect(within(table).getAllByRole('columnheader')[3].getAttribute('aria-sort')).toBe('ascending');
     fireEvent.click(within(table).getByRole('button', { name: /Acc. strict/ }));
-    expect(cellTexts(table, 3)[0]).toBe('83.5%');
+    expect(cellTexts(table, 3)[0]).toBe('83.5');
     // Text columns sort alphabetically; a second key click reverses.
     fireEvent.click(within(table).getByRole('button', { name: /^Judge/ }));
     expect(cellTexts(table, 0)[0]).toBe(JUDGES[1]);
@@ -80,6 +89,35 @@ describe('Results dashboard', () => {
     expect(usage.querySelector('tfoot')!.textContent).toContain('3600');
     expect(usage.querySelector('tfoot')!.textContent).toContain('3.19');
     expect(screen.getByTestId('table-failures').textContent).toContain('invalid answer');
+  });
+
+  it("shows each table exactly as the export writes it: the export's headers and cell texts", async () => {
+    const metrics = makeMetrics();
+    setup(metrics);
+    await screen.findByTestId('table-quality');
+    const shown = [
+      'quality',
+      'invariance',
+      'position',
+      'tie_probe',
+      'significance',
+      'subset_quality',
+      'usage',
+      'failures',
+    ];
+    for (const table of buildTables(metrics).filter((x) => shown.includes(x.id))) {
+      const el = screen.getByTestId(`table-${table.id}`);
+      const headers = within(el)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent!.replace(/[▲▼↕]$/, ''))
+        .filter((h) => h !== 'Browse flips');
+      expect(headers, table.id).toEqual(table.columns.map((c) => c.header));
+      const firstRow = within(el).getAllByTestId('results-row')[0].querySelectorAll('td');
+      expect(
+        table.columns.map((_, i) => firstRow[i].textContent),
+        table.id,
+      ).toEqual(table.columns.map((c) => formatCell(c, table.rows[0][c.key])));
+    }
   });
 
   it('draws every figure with one series per language (and one error-bar series each)', async () => {
@@ -124,7 +162,8 @@ describe('Results dashboard', () => {
     const inv = await screen.findByTestId('table-invariance');
     fireEvent.click(within(inv).getAllByRole('button', { name: 'See flips' })[1]);
     expect(onNavigate).toHaveBeenLastCalledWith({
-      name: 'flips',
+      name: 'experiment-page',
+      page: 'flips',
       experimentId: 7,
       query: { judge: JUDGES[0], comparison: 'EN-LS', flagged: 'no' },
     });
