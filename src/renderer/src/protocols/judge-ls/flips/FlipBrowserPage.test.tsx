@@ -5,7 +5,7 @@ import type { Item } from '../../../../../shared/domain';
 import type { JudgmentView, VariantView } from '../../../../../shared/experiments';
 import { setApi } from '../../../api';
 import '../../../i18n';
-import { FakeApi } from '../../../test/fake-api';
+import { FakeApi, progress } from '../../../test/fake-api';
 import { FlipBrowserPage } from './FlipBrowserPage';
 import type { ResultsRoute } from '../../../results/routes';
 import { judgment } from '../results/test-fixtures';
@@ -99,9 +99,9 @@ function Harness({ initial, log }: { initial: Record<string, string>; log: Resul
   );
 }
 
-function setup(initial: Record<string, string> = {}) {
+function setup(initial: Record<string, string> = {}, judgments: () => JudgmentView[] = () => JUDGMENTS) {
   const api = new FakeApi({
-    'experiments.judgments': () => JUDGMENTS,
+    'experiments.judgments': judgments,
     'experiments.flagged': () => ({
       flagged: [{ item_id: 'X-002', reasons: ['LS.output_1: empty'] }],
     }),
@@ -123,6 +123,16 @@ const rowItems = () =>
   screen.getAllByTestId('flip-row').map((r) => r.querySelector('[role="cell"]')!.textContent);
 
 describe('Flip browser', () => {
+  it('shows new flips as verdicts arrive during a run', async () => {
+    let stored: JudgmentView[] = [];
+    const { api } = setup({}, () => stored);
+    expect((await screen.findByTestId('flips-empty')).textContent).toBe('No judgments yet.');
+    stored = JUDGMENTS;
+    act(() => api.emit('run.progress', progress({ experimentId: 7 })));
+    await waitFor(() => expect(screen.getAllByTestId('flip-row')).toHaveLength(3));
+    expect(screen.getByTestId('flip-count').textContent).toBe('3 of 3 flips');
+  });
+
   it('lists the flips computed from the judgments and filters them through the URL', async () => {
     const { log } = setup();
     await waitFor(() => expect(screen.getAllByTestId('flip-row')).toHaveLength(3));

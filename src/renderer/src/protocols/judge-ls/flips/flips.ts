@@ -3,6 +3,7 @@
 import type { JudgmentView } from '../../../../../shared/experiments';
 import {
   COMPARISONS,
+  LANGUAGES,
   normalizeChoice,
   TARGET_OF,
   type QualityChoice,
@@ -58,7 +59,7 @@ export function classifyFlip(en: Choice, target: Choice, gold: 1 | 2): FlipType 
 
 /** Quality verdicts of one (judge, item): EN, ZH, LS × orig, swap. */
 type Slots = (JudgmentView | undefined)[];
-const SLOT_OF: Record<string, number> = { EN: 0, ZH: 2, LS: 4 };
+const SLOT_OF: Record<string, number> = Object.fromEntries(LANGUAGES.map((l, i) => [l, 2 * i]));
 
 /**
  * Every (judge, item, order) whose normalized choice differs between EN and ZH, or EN and LS.
@@ -76,7 +77,7 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
     let items = byJudge.get(j.judge);
     if (!items) byJudge.set(j.judge, (items = new Map()));
     let slots = items.get(j.itemId);
-    if (!slots) items.set(j.itemId, (slots = new Array<JudgmentView | undefined>(6)));
+    if (!slots) items.set(j.itemId, (slots = new Array<JudgmentView | undefined>(2 * LANGUAGES.length)));
     slots[base + (j.order === 'orig' ? 0 : 1)] = j;
   }
   const flips: Flip[] = [];
@@ -84,8 +85,8 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
     for (const slots of items.values()) {
       for (let c = 0; c < COMPARISONS.length; c++) {
         for (let o = 0; o < 2; o++) {
-          const en = slots[o];
-          const other = slots[2 + 2 * c + o];
+          const en = slots[SLOT_OF.EN + o];
+          const other = slots[SLOT_OF[TARGET_OF[COMPARISONS[c]]] + o];
           if (!en || !other) continue;
           const enChoice = choiceOf(en);
           const targetChoice = choiceOf(other);

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Item } from '../../../../../shared/domain';
 import type { VariantView } from '../../../../../shared/experiments';
+import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import { ApiError, getApi, toApiError } from '../../../api';
 import { ErrorPanel } from '../../../components/ErrorPanel';
@@ -15,7 +16,6 @@ import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { variantsRoute } from '../routes';
 
 const ROW_HEIGHT = 52;
-const LANGS: TargetLanguage[] = ['ZH', 'LS'];
 
 interface ItemGroup {
   itemId: number;
@@ -120,7 +120,7 @@ function ItemList({
                 {g.reasonCount > 0 && (
                   <span className="flag-chip">{t('variants.flags', { count: g.reasonCount })}</span>
                 )}
-                {LANGS.some((l) => g.variants[l]?.manual) && (
+                {TARGET_LANGUAGES.some((l) => g.variants[l]?.manual) && (
                   <span className="chip">{t('variants.manual')}</span>
                 )}
               </span>
@@ -200,7 +200,7 @@ function ItemDetail({
     };
   }, [group.itemId]);
 
-  const langs = LANGS.filter((l) => group.variants[l]);
+  const langs = TARGET_LANGUAGES.filter((l) => group.variants[l]);
   const parsed = new Map<TargetLanguage, ParsedReason[]>(
     langs.map((l) => [l, group.variants[l]!.reasons.map((r) => parseReason(r, l))]),
   );

@@ -1,0 +1,93 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ExperimentResults, ResultCounts } from '../../../shared/experiments';
+import { col, type Table } from '../../../shared/report/table';
+import { setApi } from '../api';
+import '../i18n';
+import { FakeApi, progress } from '../test/fake-api';
+import { ResultsPage } from './ResultsPage';
+import type { ResultsRoute } from './routes';
+import { LIVE_RELOAD_MS } from './useLiveReload';
+
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+/** Results of a protocol the renderer has no plug-in for: one table whose n grows as answers arrive. */
+function resultsWith(n: number, counts: Partial<ResultCounts> = {}): ExperimentResults {
+  const table: Table = {
+    id: 'answers',
+    title: 'Answers so far',
+    caption: 'One row per judge.',
+    columns: [col('judge', 'Judge', 'text'), col('n', 'n', 'int')],
+    rows: [{ judge: 'J1', n }],
+  };
+  return {
+    protocol: 'unplugged',
+    metrics: {},
+    tables: [table],
+    flagged: [],
+    counts: { planned: 400, ok: n, failed: 0, pending: 400 - n, ...counts },
+  };
+}
+
+function setup(answer: () => ExperimentResults) {
+  const api = new FakeApi({
+    'experiments.results': answer,
+    'experiments.get': () => ({ id: 7, name: 'Pilot', datasetName: 'LLMBar', datasetId: 1 }),
+  });
+  setApi(api);
+  const onNavigate = vi.fn<(r: ResultsRoute) => void>();
+  render(<ResultsPage experimentId={7} excludeFlagged={false} onNavigate={onNavigate} />);
+  const resultCalls = () => api.calls.filter((c) => c.method === 'experiments.results').length;
+  return { api, onNavigate, resultCalls };
+}
+
+const nShown = () => within(screen.getByTestId('table-answers')).getAllByRole('cell')[1].textContent;
+
+describe('Results shell', () => {
+  it('says how many answers are in and how many failed, with the way to the failures', async () => {
+    const { onNavigate } = setup(() => resultsWith(308, { failed: 4, pending: 88 }));
+    const line = await screen.findByTestId('results-counts');
+    expect(line.textContent).toBe('312 of 400 answers in; 4 failed — see Failures');
+    // No failures section on this page: the run view lists them.
+    fireEvent.click(within(line).getByRole('button', { name: 'see Failures' }));
+    expect(onNavigate).toHaveBeenCalledWith({ name: 'experiment', experimentId: 7 });
+    // Nothing flagged: no sensitivity switch.
+    expect(screen.queryByTestId('exclude-flagged')).toBeNull();
+  });
+
+  it('updates while answers arrive: run.progress re-reads the results at most every 1.5 s, and once after the last', async () => {
+    let n = 10;
+    const { api, resultCalls } = setup(() => resultsWith(n));
+    await waitFor(() => expect(nShown()).toBe('10'));
+    expect(resultCalls()).toBe(1);
+
+    // A run reports progress about four times a second.
+    n = 20;
+    const start = Date.now();
+    act(() => {
+      for (let i = 0; i < 5; i++) api.emit('run.progress', progress({ experimentId: 7 }));
+    });
+    await waitFor(() => expect(nShown()).toBe('20'));
+    expect(resultCalls()).toBe(2);
+    // Another experiment's progress is not ours.
+    act(() => api.emit('run.progress', progress({ experimentId: 8 })));
+
+    // The last event's answers land after the window, not never.
+    n = 30;
+    act(() => api.emit('run.progress', progress({ experimentId: 7 })));
+    expect(resultCalls()).toBe(2);
+    await waitFor(() => expect(nShown()).toBe('30'), { timeout: LIVE_RELOAD_MS + 1000 });
+    expect(resultCalls()).toBe(3);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(LIVE_RELOAD_MS - 50);
+
+    // experiments.changed (the run ended, another window edited it) reads them again too.
+    await new Promise((r) => setTimeout(r, LIVE_RELOAD_MS));
+    n = 40;
+    act(() => api.emit('experiments.changed', { experimentId: 7 }));
+    await waitFor(() => expect(nShown()).toBe('40'));
+    expect(screen.getByTestId('results-counts').textContent).toBe('40 of 400 answers in');
+  });
+});
