@@ -44,10 +44,12 @@ export interface WizardStepPlugin {
   fields: string[];
 }
 
-/** The protocol's part of the wizard: its slice of the draft (`draft.protocolDraft`) and its config keys. */
+/**
+ * The protocol's part of the wizard: its steps and its config keys. It keeps its own part of the
+ * draft in `draft.protocolDrafts[id]` (edited through the wizard store's `update`), reading a
+ * missing one as its defaults.
+ */
 export interface WizardPlugin {
-  /** The protocol's slice of a fresh draft. */
-  initialDraft(): unknown;
   steps: WizardStepPlugin[];
   /** Shown first on the generic options step (e.g. Judge-LS's tie probes). */
   OptionsFields?: ComponentType;
@@ -55,8 +57,6 @@ export interface WizardPlugin {
   optionFields?: string[];
   /** Lines of the summary's recap (a fragment of `<dt>`/`<dd>` pairs). */
   SummaryLines?: ComponentType;
-  /** The slice again after any edit, with derived defaults kept in step (may return it unchanged). */
-  settle?(draft: WizardDraft): unknown;
   /** Providers and models the protocol calls besides the judges (a transformer, a generator…). */
   providersInUse?(draft: WizardDraft): PresetId[];
   modelsInUse?(draft: WizardDraft): string[];

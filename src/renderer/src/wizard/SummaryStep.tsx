@@ -41,7 +41,7 @@ export function EstimateTable({ estimate }: { estimate: CostEstimate }) {
             <tr key={`${r.role}|${r.label}|${r.kind}`} data-testid="estimate-row" data-kind={r.kind}>
               <td>{r.role === 'transformer' ? t('wizard.summary.transformer') : r.label}</td>
               <td className="mono small">{r.model}</td>
-              <td>{t(`wizard.summary.kinds.${r.kind}`)}</td>
+              <td>{t(`wizard.summary.kinds.${r.kind}`, { defaultValue: r.kind })}</td>
               <td className="num">{f.number(r.calls)}</td>
               <td className="num">{f.number(r.cachedCalls)}</td>
               <td className="num">

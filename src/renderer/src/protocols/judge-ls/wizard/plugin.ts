@@ -1,12 +1,11 @@
 import type { WizardPlugin } from '../../registry';
-import { initialJudgeLsDraft, judgeLsConfig, judgeLsDraft, validateTransform } from './draft';
+import { judgeLsConfig, judgeLsDraft, validateTransform } from './draft';
 import { SummaryLines } from './SummaryLines';
 import { TieProbesOption } from './TieProbesOption';
 import { TransformStep } from './TransformStep';
 
 /** Judge-LS's wizard: a translation step, the tie-probe option, and its config keys. */
 export const judgeLsWizard: WizardPlugin = {
-  initialDraft: initialJudgeLsDraft,
   steps: [
     {
       id: 'transform',
