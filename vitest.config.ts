@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'jsdom',
-          include: ['src/renderer/**/*.test.tsx'],
+          include: ['src/renderer/**/*.test.tsx', 'test/protocols/**/*.test.tsx'],
         },
       },
       {

@@ -11,9 +11,9 @@ import '../src/renderer/src/i18n';
 import '../src/renderer/src/styles/base.css';
 import '../src/renderer/src/styles/frame.css';
 import '../src/renderer/src/styles/items.css';
-import { FlipBrowserPage } from '../src/renderer/src/results/FlipBrowserPage';
-import type { Choice } from '../src/renderer/src/results/flips';
-import { buildFlipData } from '../src/renderer/src/results/useFlipData';
+import { FlipBrowserPage } from '../src/renderer/src/protocols/judge-ls/flips/FlipBrowserPage';
+import type { Choice } from '../src/renderer/src/protocols/judge-ls/flips/flips';
+import { buildFlipData } from '../src/renderer/src/protocols/judge-ls/flips/useFlipData';
 
 const JUDGES = 4;
 const ITEMS = 6250; // 4 judges × 6,250 items × 2 orders = 50,000 (judge, item, order) slots.
@@ -105,7 +105,7 @@ function benchApi(judgments: JudgmentView[]): ApiClient {
   }));
   const answers: Partial<Record<MethodName, () => unknown>> = {
     'experiments.judgments': () => judgments,
-    'experiments.results': () => ({ metrics: null, flagged }),
+    'experiments.flagged': () => ({ flagged }),
     'experiments.get': () => ({ id: 1, datasetId: 1 }),
     'experiments.variants': () => [],
     'items.list': () => [],
@@ -202,7 +202,7 @@ async function run() {
     return createElement(FlipBrowserPage, {
       experimentId: 1,
       query,
-      onNavigate: (r) => r.name === 'flips' && setQuery(r.query),
+      onNavigate: (r) => r.name === 'experiment-page' && setQuery(r.query),
     });
   }
 

@@ -64,6 +64,12 @@ describe('buildTables', () => {
     ]);
   });
 
+  it('gives the invariance table its exact McNemar p per judge and comparison', () => {
+    const inv = byId('invariance');
+    expect(inv.columns.at(-1)).toMatchObject({ key: 'mcnemar_p', header: 'McNemar p', kind: 'p' });
+    expect(text(inv, 0, 'mcnemar_p')).toBe(formatP(inv.rows[0].mcnemar_p as number));
+  });
+
   it('lists tie-half accuracy per judge, subset (dataset order) and language', () => {
     const q = byId('subset_quality');
     expect(q.rows).toHaveLength(JUDGES.length * SUBSETS.length * 3);

@@ -5,10 +5,9 @@ import { DatasetPage } from './pages/DatasetPage';
 import { DatasetsPage } from './pages/DatasetsPage';
 import { ExperimentsPage } from './pages/ExperimentsPage';
 import { ItemPage } from './pages/ItemPage';
-import { FlipBrowserPage } from './results/FlipBrowserPage';
+import { findProtocolPage } from './protocols';
 import { ResultsPage } from './results/ResultsPage';
 import { RunPage } from './run/RunPage';
-import { VariantsPage } from './variants/VariantsPage';
 import { NewExperimentPage } from './wizard/NewExperimentPage';
 import { navigate, useRoute } from './stores/route';
 
@@ -64,11 +63,6 @@ export function App() {
     case 'experiment':
       page = <RunPage key={route.experimentId} experimentId={route.experimentId} />;
       break;
-    case 'variants':
-      page = (
-        <VariantsPage key={route.experimentId} experimentId={route.experimentId} itemId={route.itemId} />
-      );
-      break;
     case 'results':
       page = (
         <ResultsPage
@@ -78,15 +72,20 @@ export function App() {
         />
       );
       break;
-    case 'flips':
-      page = (
-        <FlipBrowserPage
+    case 'experiment-page': {
+      const Page = findProtocolPage(route.page)?.page.component;
+      page = Page ? (
+        <Page
+          key={`${route.page}/${route.experimentId}`}
           experimentId={route.experimentId}
           query={route.query}
           onNavigate={(r) => navigate(r)}
         />
+      ) : (
+        <NotFound />
       );
       break;
+    }
     case 'not-found':
       page = <NotFound />;
       break;

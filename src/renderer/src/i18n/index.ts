@@ -47,6 +47,8 @@ void i18next.use(initReactI18next).init({
   // React escapes text itself; i18next escaping would show entities literally.
   interpolation: { escapeValue: false },
   returnNull: false,
+  // useTranslation([a, b]) looks a key up in a, then b: a protocol's texts fall back to the app's.
+  react: { nsMode: 'fallback' },
 });
 applyDocumentLanguage(i18next.language);
 i18next.on('languageChanged', applyDocumentLanguage);

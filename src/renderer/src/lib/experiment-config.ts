@@ -1,43 +1,16 @@
 // The setup wizard's draft, its checks per step, and the experiment config (DESIGN.md
-// section 7) built from it. The core validates again; these checks only catch early what
-// a researcher can fix on the step in front of them.
+// section 7) built from it: the parts every protocol shares. A protocol's own keys (Judge-LS:
+// transform, templates, tie probes) come from its plug-in (src/renderer/src/protocols). The core
+// validates again; these checks only catch early what a researcher can fix on the step in front of them.
+import { getRendererProtocol, listRendererProtocols, type WizardPlugin } from '../protocols/registry';
 import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from './providers';
 
-export const STEPS = ['dataset', 'protocol', 'judges', 'transform', 'options', 'summary'] as const;
-export type StepId = (typeof STEPS)[number];
+/** A wizard step: the generic ones below, or one a protocol plug-in adds (Judge-LS: `transform`). */
+export type StepId = string;
 
-export const TEMPLATE_KEYS = [
-  'transformSystem',
-  'transformUser',
-  'languageRulesZH',
-  'languageRulesLS',
-  'judgeSystem',
-  'judgeUser',
-  'tieProbeUser',
-] as const;
-export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
-
-/** Placeholders each template must keep (mirrors the core's check, so mistakes show early). */
-export const REQUIRED_PLACEHOLDERS: Record<TemplateKey, string[]> = {
-  transformSystem: [],
-  transformUser: ['instruction', 'output_1', 'output_2'],
-  languageRulesZH: [],
-  languageRulesLS: [],
-  judgeSystem: [],
-  judgeUser: ['instruction', 'output_a', 'output_b'],
-  tieProbeUser: ['instruction', 'output_a', 'output_b'],
-};
-
-/** Every placeholder a template may use, for the editor's hint. */
-export const ALLOWED_PLACEHOLDERS: Record<TemplateKey, string[]> = {
-  transformSystem: ['target_language', 'language_rules'],
-  transformUser: ['instruction', 'output_1', 'output_2', 'target_language', 'language_rules'],
-  languageRulesZH: [],
-  languageRulesLS: [],
-  judgeSystem: [],
-  judgeUser: ['instruction', 'output_a', 'output_b'],
-  tieProbeUser: ['instruction', 'output_a', 'output_b'],
-};
+/** The generic steps; a protocol's own steps go between the judges and the options. */
+export const FIRST_STEPS = ['dataset', 'protocol', 'judges'] as const;
+export const LAST_STEPS = ['options', 'summary'] as const;
 
 export interface JudgeDraft {
   /** Stable React key; not part of the config. */
@@ -63,19 +36,13 @@ export type PriceField = (typeof PRICE_FIELDS)[number];
 
 export interface WizardDraft {
   datasetId: number | null;
+  /** The chosen protocol's id; null until one is chosen (the first registered is then in use). */
+  protocol: string | null;
+  /** Each protocol's own part of the draft, by protocol id, as its plug-in edits it. */
+  protocolDrafts: Record<string, unknown>;
   judges: JudgeDraft[];
   /** Every provider the user touched; the config gets only those in use. */
   providers: Partial<Record<PresetId, ProviderDraft>>;
-  transform: {
-    provider: PresetId;
-    model: string;
-    /** Until edited, provider and model follow the first judge. */
-    edited: boolean;
-    languages: { ZH: boolean; LS: boolean };
-  };
-  /** Only templates the user replaced; the others are the protocol's defaults. */
-  templates: Partial<Record<TemplateKey, string>>;
-  tieProbes: boolean;
   limit: string;
   name: string;
   nameEdited: boolean;
@@ -106,19 +73,12 @@ export function newJudge(provider: PresetId, model?: string): JudgeDraft {
 }
 
 export function initialDraft(): WizardDraft {
-  const judge = newJudge('openai');
   return {
     datasetId: null,
-    judges: [judge],
+    protocol: null,
+    protocolDrafts: {},
+    judges: [newJudge('openai')],
     providers: { openai: draftFromPreset('openai') },
-    transform: {
-      provider: 'openai',
-      model: presetOf('openai').transformModel ?? judge.model,
-      edited: false,
-      languages: { ZH: true, LS: true },
-    },
-    templates: {},
-    tieProbes: true,
     limit: '',
     name: '',
     nameEdited: false,
@@ -126,30 +86,32 @@ export function initialDraft(): WizardDraft {
   };
 }
 
-/** The transformer's provider and model when the user has not chosen them: the first judge's. */
-export function followFirstJudge(draft: WizardDraft): WizardDraft['transform'] {
-  if (draft.transform.edited || draft.judges.length === 0) return draft.transform;
-  const first = draft.judges[0];
-  const preset = presetOf(first.provider);
-  return {
-    ...draft.transform,
-    provider: first.provider,
-    model: preset.transformModel ?? first.model,
-  };
+/** The protocol the draft is for: the chosen one, else the first the app offers. */
+export function protocolOf(draft: WizardDraft): string {
+  return draft.protocol ?? listRendererProtocols()[0]?.id ?? '';
 }
 
-/** Provider names the config will contain: those judges or the transformer use. */
+/** The wizard part of the draft's protocol plug-in, if it has one. */
+export function wizardPluginOf(draft: WizardDraft): WizardPlugin | undefined {
+  return getRendererProtocol(protocolOf(draft))?.wizard;
+}
+
+/** The steps of this draft's wizard, in order. */
+export function wizardSteps(draft: WizardDraft): StepId[] {
+  const own = wizardPluginOf(draft)?.steps.map((s) => s.id) ?? [];
+  return [...FIRST_STEPS, ...own, ...LAST_STEPS];
+}
+
+/** Provider names the config will contain: those the judges and the protocol (a transformer…) use. */
 export function providersInUse(draft: WizardDraft): PresetId[] {
-  const names: PresetId[] = [];
-  for (const p of [...draft.judges.map((j) => j.provider), draft.transform.provider]) {
-    if (!names.includes(p)) names.push(p);
-  }
-  return names;
+  const own = wizardPluginOf(draft)?.providersInUse?.(draft) ?? [];
+  return [...new Set([...draft.judges.map((j) => j.provider), ...own])];
 }
 
-/** Every model the run will call (judges, then the transformer), each once. */
+/** Every model the run will call (judges, then the protocol's own), each once. */
 export function modelsInUse(draft: WizardDraft): string[] {
-  const models = [...draft.judges.map((j) => j.model.trim()), draft.transform.model.trim()];
+  const own = wizardPluginOf(draft)?.modelsInUse?.(draft) ?? [];
+  const models = [...draft.judges.map((j) => j.model.trim()), ...own.map((m) => m.trim())];
   return [...new Set(models.filter((m) => m !== ''))];
 }
 
@@ -216,7 +178,8 @@ function checkNumber(
   }
 }
 
-function checkProvider(issues: DraftIssue[], name: PresetId, p: ProviderDraft): void {
+/** Checks one provider's settings (address, key name, limits). */
+export function checkProvider(issues: DraftIssue[], name: PresetId, p: ProviderDraft): void {
   const at = `providers.${name}`;
   const address = p.baseURL.trim();
   if (name === 'custom' && !address) issues.push({ field: `${at}.baseURL`, code: 'baseURLRequired' });
@@ -257,32 +220,6 @@ export function validateStep(step: StepId, draft: WizardDraft): DraftIssue[] {
       }
       break;
     }
-    case 'transform': {
-      if (!draft.transform.model.trim()) issues.push({ field: 'transform.model', code: 'modelRequired' });
-      if (!draft.transform.languages.ZH && !draft.transform.languages.LS) {
-        issues.push({ field: 'transform.languages', code: 'languagesRequired' });
-      }
-      const p = draft.providers[draft.transform.provider];
-      if (p && !draft.judges.some((j) => j.provider === draft.transform.provider)) {
-        checkProvider(issues, draft.transform.provider, p);
-      }
-      for (const key of TEMPLATE_KEYS) {
-        const text = draft.templates[key];
-        if (text === undefined) continue;
-        const missing = REQUIRED_PLACEHOLDERS[key].filter(
-          (ph) => !new RegExp(`\\{\\{\\s*${ph}\\s*\\}\\}`).test(text),
-        );
-        if (!text.trim()) issues.push({ field: templateField(key), code: 'templateEmpty' });
-        else if (missing.length) {
-          issues.push({
-            field: templateField(key),
-            code: 'templatePlaceholders',
-            params: { names: missing.map((m) => `{{${m}}}`).join(', ') },
-          });
-        }
-      }
-      break;
-    }
     case 'options': {
       const name = draft.name.trim();
       if (!name) issues.push({ field: 'name', code: 'nameRequired' });
@@ -298,21 +235,22 @@ export function validateStep(step: StepId, draft: WizardDraft): DraftIssue[] {
         if (price) checkPrice(issues, model, price);
       }
       break;
+    default: {
+      const own = wizardPluginOf(draft)?.steps.find((s) => s.id === step);
+      if (own) issues.push(...own.validate(draft));
+    }
   }
   return issues;
 }
 
-/** The config path of a template, as the core names it in its errors. */
-export function templateField(key: TemplateKey): string {
-  if (key === 'languageRulesZH') return 'options.templates.languageRules.ZH';
-  if (key === 'languageRulesLS') return 'options.templates.languageRules.LS';
-  return `options.templates.${key}`;
-}
-
 /** Which step a config path (from the core's issues or ours) belongs to; null if none. */
-export function stepOfField(field: string | undefined): StepId | null {
+export function stepOfField(field: string | undefined, draft: WizardDraft): StepId | null {
   if (!field) return null;
   const head = field.split(/[.[]/)[0];
+  const plugin = wizardPluginOf(draft);
+  const own = plugin?.steps.find((s) => s.fields.includes(head));
+  if (own) return own.id;
+  if (plugin?.optionFields?.includes(head)) return 'options';
   switch (head) {
     case 'dataset':
       return 'dataset';
@@ -321,14 +259,10 @@ export function stepOfField(field: string | undefined): StepId | null {
     case 'judges':
     case 'providers':
       return 'judges';
-    case 'transform':
-    case 'options':
-      return 'transform';
     case 'prices':
       return 'summary';
     case 'name':
     case 'limit':
-    case 'tieProbes':
     case 'maxParseRetries':
       return 'options';
     default:
@@ -363,20 +297,6 @@ export function providersRecord(draft: WizardDraft): Record<string, Record<strin
   return out;
 }
 
-function templatesOption(templates: WizardDraft['templates']): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
-  const rules: Record<string, string> = {};
-  for (const key of TEMPLATE_KEYS) {
-    const text = templates[key];
-    if (text === undefined) continue;
-    if (key === 'languageRulesZH') rules.ZH = text;
-    else if (key === 'languageRulesLS') rules.LS = text;
-    else out[key] = text;
-  }
-  if (Object.keys(rules).length) out.languageRules = rules;
-  return Object.keys(out).length ? out : undefined;
-}
-
 /** The config's `prices`: the overrides of models in use, cached input defaulting to input. */
 export function pricesOption(draft: WizardDraft): Record<string, Record<string, number>> | undefined {
   const out: Record<string, Record<string, number>> = {};
@@ -395,30 +315,21 @@ export function pricesOption(draft: WizardDraft): Record<string, Record<string, 
 
 /** The experiment config of DESIGN.md section 7, with the dataset given by its id. */
 export function buildConfig(draft: WizardDraft): Record<string, unknown> {
-  const languages = (['ZH', 'LS'] as const).filter((l) => draft.transform.languages[l]);
   const config: Record<string, unknown> = {
     name: draft.name.trim(),
-    protocol: 'judge-ls',
+    protocol: protocolOf(draft),
     dataset: draft.datasetId,
     providers: providersRecord(draft),
-    transform: {
-      provider: draft.transform.provider,
-      model: draft.transform.model.trim(),
-      languages,
-    },
     judges: draft.judges.map((j) => ({
       label: j.label.trim(),
       provider: j.provider,
       model: j.model.trim(),
       temperature: Number(j.temperature),
     })),
-    // Tie probes compare EN with ZH, so they are off whenever ZH is.
-    tieProbes: draft.tieProbes && draft.transform.languages.ZH,
+    ...wizardPluginOf(draft)?.config(draft),
   };
   const limit = num(draft.limit);
   if (limit !== undefined) config.limit = limit;
-  const templates = templatesOption(draft.templates);
-  if (templates) config.options = { templates };
   const prices = pricesOption(draft);
   if (prices) config.prices = prices;
   return config;

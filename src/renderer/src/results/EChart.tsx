@@ -10,7 +10,17 @@ import {
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef, useState } from 'react';
-import type { ChartParams, FigureSpec } from './charts';
+import type { FigureSpec } from '../../../shared/report/chart-kit';
+
+/** The parts of an ECharts event or tooltip parameter the app reads. */
+export interface ChartParams {
+  componentType?: string;
+  seriesType?: string;
+  seriesName?: string;
+  seriesIndex?: number;
+  name?: string;
+  value?: unknown;
+}
 
 // Only what the figures use, and the SVG renderer: crisp at any zoom, and it draws in jsdom.
 echarts.use([

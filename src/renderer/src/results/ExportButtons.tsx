@@ -7,6 +7,26 @@ import './i18n';
 
 type Target = ParamsOf<'experiments.exportFile'>['target'];
 
+const TABLE_FORMATS = [
+  { label: 'CSV', format: 'csv' },
+  { label: 'XLSX', format: 'xlsx' },
+  { label: 'LaTeX', format: 'tex' },
+] as const;
+const FIGURE_FORMATS = [
+  { label: 'SVG', format: 'svg' },
+  { label: 'PNG', format: 'png' },
+] as const;
+
+/** The export buttons of a table: tables/<id>.csv, .xlsx, .tex. */
+export function tableTargets(table: string): { label: string; target: Target }[] {
+  return TABLE_FORMATS.map((f) => ({ label: f.label, target: { table, format: f.format } }));
+}
+
+/** The export buttons of a figure: figures/<id>.svg, .png. */
+export function figureTargets(figure: string): { label: string; target: Target }[] {
+  return FIGURE_FORMATS.map((f) => ({ label: f.label, target: { figure, format: f.format } }));
+}
+
 interface ExportButtonsProps {
   experimentId: number;
   sensitivity: boolean;

@@ -20,7 +20,7 @@ export function ReasonDiff({ before, after, beforeLabel, afterLabel }: ReasonDif
   const { mode, parts } = useMemo(() => diffReasons(before, after), [before, after]);
   return (
     <section className="reason-diff" data-testid="reason-diff" data-mode={mode}>
-      <h3 className="section-title">{t('detail.reasonDiff')}</h3>
+      <h3 className="section-title">{t('reasonDiff.title')}</h3>
       <p className="hint">
         <del className="diff-removed" dir="auto">
           {beforeLabel}
@@ -28,7 +28,7 @@ export function ReasonDiff({ before, after, beforeLabel, afterLabel }: ReasonDif
         <ins className="diff-added" dir="auto">
           {afterLabel}
         </ins>{' '}
-        · {mode === 'chars' ? t('detail.diffChars') : t('detail.diffWords')}
+        · {mode === 'chars' ? t('reasonDiff.chars') : t('reasonDiff.words')}
       </p>
       <p className="reason-diff__text text" dir="auto">
         {parts.map((p, i) =>

@@ -1,25 +1,35 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatValue, sortRows, type ColumnSpec, type Row, type SortDirection } from './tables';
+import { formatCell, type TableColumn, type TableRow } from '../../../shared/report/table';
+import { sortRows, type SortDirection } from './sort-rows';
 import './i18n';
 
 interface SortableTableProps {
-  columns: ColumnSpec[];
-  rows: Row[];
-  footer?: Row[];
+  columns: TableColumn[];
+  rows: TableRow[];
+  footer?: TableRow[];
   caption: string;
+  /** A column's header on screen (a translation); default: the export's header. */
+  headerText?: (column: TableColumn) => string;
+  /** Replaces the first cell of footer rows (e.g. a translated "Total"). */
+  footerLabel?: string;
   /** An extra cell at the end of each row (e.g. a link to the flips behind it). */
-  rowAction?: (row: Row) => ReactNode;
+  rowAction?: (row: TableRow) => ReactNode;
   actionHeader?: string;
   testId?: string;
 }
 
-/** A metrics table: click a header to sort by it, again to reverse; the original order is kept for ties. */
+/**
+ * A table of the shared table model (what the exports write), cells formatted as in the CSV and
+ * LaTeX files. Click a header to sort by it, again to reverse; the original order is kept for ties.
+ */
 export function SortableTable({
   columns,
   rows,
   footer,
   caption,
+  headerText = (c) => c.header,
+  footerLabel,
   rowAction,
   actionHeader,
   testId,
@@ -34,7 +44,7 @@ export function SortableTable({
   const toggle = (key: string) =>
     setSort((s) => (s?.key === key ? { key, dir: s.dir === 'asc' ? 'desc' : 'asc' } : { key, dir: 'asc' }));
 
-  const cellClass = (c: ColumnSpec) => (c.kind === 'text' ? 'results-table__text' : 'num nowrap');
+  const cellClass = (c: TableColumn) => (c.kind === 'text' ? 'results-table__text' : 'num nowrap');
 
   return (
     <div className="results-table__scroll">
@@ -52,7 +62,7 @@ export function SortableTable({
                   aria-sort={active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
                 >
                   <button type="button" className="results-table__sort" onClick={() => toggle(c.key)}>
-                    {t(`col.${c.header}`)}
+                    {headerText(c)}
                     <span className="results-table__arrow" aria-hidden="true">
                       {active ? (sort!.dir === 'asc' ? '▲' : '▼') : '↕'}
                     </span>
@@ -72,7 +82,7 @@ export function SortableTable({
             <tr key={i} data-testid="results-row">
               {columns.map((c) => (
                 <td key={c.key} className={cellClass(c)}>
-                  {formatValue(c.kind, row[c.key])}
+                  {formatCell(c, row[c.key])}
                 </td>
               ))}
               {rowAction && <td className="nowrap">{rowAction(row)}</td>}
@@ -92,7 +102,7 @@ export function SortableTable({
               <tr key={i}>
                 {columns.map((c, ci) => (
                   <td key={c.key} className={cellClass(c)}>
-                    {ci === 0 ? t('total') : formatValue(c.kind, row[c.key])}
+                    {ci === 0 && footerLabel !== undefined ? footerLabel : formatCell(c, row[c.key])}
                   </td>
                 ))}
                 {rowAction && <td />}

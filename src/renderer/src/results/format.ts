@@ -1,6 +1,5 @@
-// Numbers as a paper prints them. The exports' formatters are reused so the app's tables show
-// exactly the digits of the exported CSV/LaTeX tables; only the % sign is added for reading.
-import type { CI } from '../../../shared/protocols/judge-ls/types';
+// Numbers in chart tooltips, with the exports' digits (src/shared/report/format.ts) and a % sign
+// for reading; tables use the shared formatCell and show exactly the exported text.
 import { formatCi, formatInt, formatP, formatPct, formatUsd, MISSING } from '../../../shared/report/format';
 
 export { formatCi, formatInt, formatP, formatUsd, MISSING };
@@ -16,8 +15,4 @@ export function formatPoints(v: number | null | undefined): string {
   const s = formatPct(v);
   if (s === MISSING) return s;
   return v! > 0 ? `+${s}` : s.replace('-', '−');
-}
-
-export function isCi(v: unknown): v is CI {
-  return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number';
 }

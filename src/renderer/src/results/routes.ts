@@ -1,6 +1,8 @@
 /** Where the results pages can send the user; the app's router turns these into URLs. */
 export type ResultsRoute =
   | { name: 'results'; experimentId: number; excludeFlagged?: boolean }
-  | { name: 'flips'; experimentId: number; query: Record<string, string> };
+  | { name: 'experiment'; experimentId: number }
+  /** A protocol's own page (Judge-LS: `flips`, `variants`), see src/renderer/src/protocols. */
+  | { name: 'experiment-page'; experimentId: number; page: string; query: Record<string, string> };
 
 export type Navigate = (route: ResultsRoute) => void;

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ExperimentDetail, ExperimentResults } from '../../../shared/experiments';
 import { getApi, toApiError, type ApiError } from '../api';
+import { useLiveReload } from './useLiveReload';
 
 export interface ResultsState {
   results: ExperimentResults | null;
@@ -10,22 +11,24 @@ export interface ResultsState {
   reload: () => void;
 }
 
-/** Waits this long after a change event, so a running experiment does not refetch on every verdict. */
-const CHANGE_DEBOUNCE_MS = 1500;
-
 /**
- * The experiment's metrics (recomputed without flagged items when asked) and its summary. The
- * shown results stay on screen while the other variant loads, so the switch does not flash.
+ * The experiment's results (recomputed without flagged items when asked) and its summary, read
+ * again as answers arrive. The shown results stay on screen while newer ones load, so neither
+ * the switch nor a live update flashes; an answer older than the one shown is dropped.
  */
 export function useResults(experimentId: number, excludeFlagged: boolean): ResultsState {
   const [results, setResults] = useState<ExperimentResults | null>(null);
   const [detail, setDetail] = useState<ExperimentDetail | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<ApiError | null>(null);
-  const [generation, setGeneration] = useState(0);
+  // Requests are numbered; a slow one may still land after a newer start, but never over a newer answer.
+  const seq = useRef({ started: 0, applied: 0, key: '' });
 
-  useEffect(() => {
-    let cancelled = false;
+  const load = useCallback(() => {
+    const key = `${experimentId}|${excludeFlagged}`;
+    if (seq.current.key !== key) seq.current = { started: seq.current.started, applied: 0, key };
+    const n = ++seq.current.started;
+    const current = () => seq.current.key === key && n > seq.current.applied;
     setLoading(true);
     const api = getApi();
     Promise.all([
@@ -33,35 +36,29 @@ export function useResults(experimentId: number, excludeFlagged: boolean): Resul
       api.call('experiments.get', { experimentId }).catch(() => null),
     ]).then(
       ([r, d]) => {
-        if (cancelled) return;
+        if (!current()) return;
+        seq.current.applied = n;
         setResults(r);
         setDetail(d);
         setError(null);
-        setLoading(false);
+        if (n === seq.current.started) setLoading(false);
       },
       (err) => {
-        if (cancelled) return;
+        if (!current()) return;
         setError(toApiError(err));
-        setLoading(false);
+        if (n === seq.current.started) setLoading(false);
       },
     );
-    return () => {
-      cancelled = true;
-    };
-  }, [experimentId, excludeFlagged, generation]);
+  }, [experimentId, excludeFlagged]);
 
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = getApi().on('experiments.changed', (p) => {
-      if (p.experimentId !== null && p.experimentId !== experimentId) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => setGeneration((g) => g + 1), CHANGE_DEBOUNCE_MS);
-    });
+    load();
+    // Answers of an unmounted page (or another experiment) land nowhere.
     return () => {
-      clearTimeout(timer);
-      off();
+      seq.current = { ...seq.current, key: '' };
     };
-  }, [experimentId]);
+  }, [load]);
+  useLiveReload(experimentId, load);
 
-  return { results, detail, loading, error, reload: () => setGeneration((g) => g + 1) };
+  return { results, detail, loading, error, reload: load };
 }

@@ -8,6 +8,7 @@ import { useExportAll } from '../lib/useExportAll';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
+import { ProtocolPageLinks } from './ProtocolPageLinks';
 
 type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed';
 
@@ -170,9 +171,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
           </p>
         </div>
         <div className="page__tools">
-          <a className="btn" href={routeHref({ name: 'variants', experimentId })} data-testid="run-variants">
-            {t('run.variants')}
-          </a>
+          <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
           <a
             className="btn btn--primary"
             href={routeHref({ name: 'results', experimentId })}

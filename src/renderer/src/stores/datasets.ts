@@ -1,37 +1,13 @@
 import { create } from 'zustand';
 import type { AppInfo, DatasetSummary } from '../../../shared/domain';
-import { ApiError, getApi, toApiError } from '../api';
+import { getApi } from '../api';
+import { createListStore } from './list-store';
 
-interface DatasetsState {
-  datasets: DatasetSummary[];
-  /** False until the first list arrives, so the empty state never flashes on start. */
-  loaded: boolean;
-  error: ApiError | null;
-  refresh(): Promise<void>;
-  remove(datasetId: number): Promise<void>;
-}
-
-let refreshSeq = 0;
-
-export const useDatasets = create<DatasetsState>((set) => ({
-  datasets: [],
-  loaded: false,
-  error: null,
-  async refresh() {
-    // Only the newest request may write, so a slow old answer cannot overwrite a fresh one.
-    const seq = ++refreshSeq;
-    try {
-      const datasets = await getApi().call('datasets.list');
-      if (seq === refreshSeq) set({ datasets, loaded: true, error: null });
-    } catch (err) {
-      if (seq === refreshSeq) set({ loaded: true, error: toApiError(err) });
-    }
-  },
-  async remove(datasetId) {
-    await getApi().call('datasets.delete', { datasetId });
-    set((s) => ({ datasets: s.datasets.filter((d) => d.id !== datasetId) }));
-  },
-}));
+export const useDatasets = createListStore('datasets', {
+  load: () => getApi().call('datasets.list'),
+  remove: (datasetId) => getApi().call('datasets.delete', { datasetId }),
+  idOf: (d: DatasetSummary) => d.id,
+});
 
 interface AppInfoState {
   info: AppInfo | null;

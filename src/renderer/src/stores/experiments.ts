@@ -1,37 +1,12 @@
-import { create } from 'zustand';
 import type { ExperimentSummary } from '../../../shared/experiments';
-import { ApiError, getApi, toApiError } from '../api';
+import { getApi } from '../api';
+import { createListStore } from './list-store';
 
-interface ExperimentsState {
-  experiments: ExperimentSummary[];
-  /** False until the first list arrives, so the empty state never flashes on start. */
-  loaded: boolean;
-  error: ApiError | null;
-  refresh(): Promise<void>;
-  remove(experimentId: number): Promise<void>;
-}
-
-let refreshSeq = 0;
-
-export const useExperiments = create<ExperimentsState>((set) => ({
-  experiments: [],
-  loaded: false,
-  error: null,
-  async refresh() {
-    // Only the newest request may write, so a slow old answer cannot overwrite a fresh one.
-    const seq = ++refreshSeq;
-    try {
-      const experiments = await getApi().call('experiments.list');
-      if (seq === refreshSeq) set({ experiments, loaded: true, error: null });
-    } catch (err) {
-      if (seq === refreshSeq) set({ loaded: true, error: toApiError(err) });
-    }
-  },
-  async remove(experimentId) {
-    await getApi().call('experiments.delete', { experimentId });
-    set((s) => ({ experiments: s.experiments.filter((e) => e.id !== experimentId) }));
-  },
-}));
+export const useExperiments = createListStore('experiments', {
+  load: () => getApi().call('experiments.list'),
+  remove: (experimentId) => getApi().call('experiments.delete', { experimentId }),
+  idOf: (e: ExperimentSummary) => e.id,
+});
 
 /** How often a running experiment's row may re-read the list (progress arrives ~4×/s). */
 const PROGRESS_REFRESH_MS = 2000;

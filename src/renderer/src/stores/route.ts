@@ -7,15 +7,19 @@ export type Route =
   | { name: 'experiments' }
   | { name: 'new-experiment' }
   | { name: 'experiment'; experimentId: number }
-  | { name: 'variants'; experimentId: number; itemId?: number }
   | { name: 'results'; experimentId: number; excludeFlagged?: boolean }
-  /** query: the flip browser's filters (judge, comparison, subset, type, flagged, q, item). */
-  | { name: 'flips'; experimentId: number; query: Record<string, string> }
+  /**
+   * A protocol's own page (`#/experiments/7/flips?judge=x`): `page` names it in the renderer's
+   * protocol registry, `query` holds its state (Judge-LS: the variants' opened item, the flip
+   * browser's filters).
+   */
+  | { name: 'experiment-page'; experimentId: number; page: string; query: Record<string, string> }
   | { name: 'not-found'; path: string };
 
 export type RouteName = Route['name'];
 
 const POSITIVE_INT = /^[1-9]\d{0,14}$/;
+const PAGE_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 
 function queryOf(hash: string): URLSearchParams {
   const i = hash.indexOf('?');
@@ -28,21 +32,19 @@ function parseExperiment(parts: string[], query: URLSearchParams, path: string):
   const experimentId = Number(parts[1]);
   if (parts.length === 2) return { name: 'experiment', experimentId };
   if (parts.length === 3) {
-    switch (parts[2]) {
-      case 'variants': {
-        const item = query.get('item') ?? '';
-        return POSITIVE_INT.test(item)
-          ? { name: 'variants', experimentId, itemId: Number(item) }
-          : { name: 'variants', experimentId };
-      }
-      case 'results': {
-        const v = query.get('excludeFlagged');
-        return v === '1' || v === 'true'
-          ? { name: 'results', experimentId, excludeFlagged: true }
-          : { name: 'results', experimentId };
-      }
-      case 'flips':
-        return { name: 'flips', experimentId, query: Object.fromEntries(query.entries()) };
+    if (parts[2] === 'results') {
+      const v = query.get('excludeFlagged');
+      return v === '1' || v === 'true'
+        ? { name: 'results', experimentId, excludeFlagged: true }
+        : { name: 'results', experimentId };
+    }
+    if (PAGE_NAME.test(parts[2])) {
+      return {
+        name: 'experiment-page',
+        experimentId,
+        page: parts[2],
+        query: Object.fromEntries(query.entries()),
+      };
     }
   }
   return { name: 'not-found', path };
@@ -87,18 +89,13 @@ export function routeHref(route: Route): string {
       return '#/experiments/new';
     case 'experiment':
       return `#/experiments/${route.experimentId}`;
-    case 'variants':
-      return withQuery(
-        `#/experiments/${route.experimentId}/variants`,
-        route.itemId ? { item: String(route.itemId) } : {},
-      );
     case 'results':
       return withQuery(
         `#/experiments/${route.experimentId}/results`,
         route.excludeFlagged ? { excludeFlagged: '1' } : {},
       );
-    case 'flips':
-      return withQuery(`#/experiments/${route.experimentId}/flips`, route.query);
+    case 'experiment-page':
+      return withQuery(`#/experiments/${route.experimentId}/${route.page}`, route.query);
     case 'not-found':
       return `#${route.path}`;
   }

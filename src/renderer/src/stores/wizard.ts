@@ -2,18 +2,16 @@ import { create } from 'zustand';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import {
-  STEPS,
   buildConfig,
   defaultExperimentName,
-  followFirstJudge,
   initialDraft,
   newJudge,
   validateStep,
+  wizardSteps,
   type DraftIssue,
   type JudgeDraft,
   type PriceDraft,
   type StepId,
-  type TemplateKey,
   type WizardDraft,
 } from '../lib/experiment-config';
 import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from '../lib/providers';
@@ -43,11 +41,10 @@ interface WizardState {
   updateJudge(index: number, patch: Partial<Omit<JudgeDraft, 'key'>>): void;
   setJudgeProvider(index: number, preset: PresetId): void;
   updateProvider(name: PresetId, patch: Partial<ProviderDraft>): void;
-  setTransformProvider(name: PresetId): void;
-  setTransformModel(model: string): void;
-  setLanguage(lang: 'ZH' | 'LS', on: boolean): void;
-  setTemplate(key: TemplateKey, text: string | undefined): void;
-  setOptions(patch: Partial<Pick<WizardDraft, 'tieProbes' | 'limit'>>): void;
+  /** Any edit of the draft; protocol plug-ins edit their part (`protocolDrafts[id]`) through it. */
+  update(fn: (draft: WizardDraft) => WizardDraft): void;
+  setProtocol(protocol: string): void;
+  setLimit(limit: string): void;
   setName(name: string): void;
   /** Overrides one model's price; the estimate follows once typing pauses and the prices are valid. */
   setPrice(model: string, price: PriceDraft): void;
@@ -63,14 +60,9 @@ interface WizardState {
   reset(): void;
 }
 
-function ensureProvider(draft: WizardDraft, name: PresetId): WizardDraft['providers'] {
+/** The providers with `name` added from its preset if the user has not touched it yet. */
+export function ensureProvider(draft: WizardDraft, name: PresetId): WizardDraft['providers'] {
   return draft.providers[name] ? draft.providers : { ...draft.providers, [name]: draftFromPreset(name) };
-}
-
-/** Keeps the derived defaults (transformer follows judge 1) in step with every edit. */
-function settle(draft: WizardDraft): WizardDraft {
-  const transform = followFirstJudge(draft);
-  return { ...draft, transform, providers: ensureProvider(draft, transform.provider) };
 }
 
 let estimateSeq = 0;
@@ -87,7 +79,7 @@ function cancelPriceEstimate(): void {
 export const useWizard = create<WizardState>((set, get) => {
   const edit = (fn: (d: WizardDraft) => WizardDraft) => {
     cancelPriceEstimate();
-    set((s) => ({ draft: settle(fn(s.draft)), estimate: { status: 'idle' } }));
+    set((s) => ({ draft: fn(s.draft), estimate: { status: 'idle' } }));
   };
 
   // Price edits keep the shown estimate until the new one arrives (no flicker per keystroke);
@@ -166,45 +158,16 @@ export const useWizard = create<WizardState>((set, get) => {
       });
     },
 
-    setTransformProvider(name) {
-      edit((d) => ({
-        ...d,
-        providers: ensureProvider(d, name),
-        transform: {
-          ...d.transform,
-          provider: name,
-          model:
-            presetOf(name).transformModel ??
-            d.judges.find((j) => j.provider === name)?.model ??
-            presetOf(name).models[0] ??
-            '',
-          edited: true,
-        },
-      }));
+    update(fn) {
+      edit(fn);
     },
 
-    setTransformModel(model) {
-      edit((d) => ({ ...d, transform: { ...d.transform, model, edited: true } }));
+    setProtocol(protocol) {
+      edit((d) => ({ ...d, protocol }));
     },
 
-    setLanguage(lang, on) {
-      edit((d) => ({
-        ...d,
-        transform: { ...d.transform, languages: { ...d.transform.languages, [lang]: on } },
-      }));
-    },
-
-    setTemplate(key, text) {
-      edit((d) => {
-        const templates = { ...d.templates };
-        if (text === undefined) delete templates[key];
-        else templates[key] = text;
-        return { ...d, templates };
-      });
-    },
-
-    setOptions(patch) {
-      edit((d) => ({ ...d, ...patch }));
+    setLimit(limit) {
+      edit((d) => ({ ...d, limit }));
     },
 
     setName(name) {
@@ -228,24 +191,27 @@ export const useWizard = create<WizardState>((set, get) => {
       const issues = validateStep(step, draft);
       set({ issues });
       if (issues.length > 0) return false;
-      const i = STEPS.indexOf(step);
-      if (i < STEPS.length - 1) set({ step: STEPS[i + 1] });
+      const steps = wizardSteps(draft);
+      const i = steps.indexOf(step);
+      if (i < steps.length - 1) set({ step: steps[i + 1] });
       return true;
     },
 
     back() {
-      const i = STEPS.indexOf(get().step);
-      if (i > 0) set({ step: STEPS[i - 1], issues: [] });
+      const steps = wizardSteps(get().draft);
+      const i = steps.indexOf(get().step);
+      if (i > 0) set({ step: steps[i - 1], issues: [] });
     },
 
     goTo(step) {
       // Forward jumps must pass every step in between, as Next would.
       const { draft } = get();
-      const target = STEPS.indexOf(step);
+      const steps = wizardSteps(draft);
+      const target = steps.indexOf(step);
       for (let i = 0; i < target; i++) {
-        const issues = validateStep(STEPS[i], draft);
+        const issues = validateStep(steps[i], draft);
         if (issues.length > 0) {
-          set({ step: STEPS[i], issues });
+          set({ step: steps[i], issues });
           return;
         }
       }

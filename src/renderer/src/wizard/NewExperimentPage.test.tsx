@@ -5,6 +5,7 @@ import { ApiError } from '../api/errors';
 import { App } from '../App';
 import '../i18n';
 import { useAppInfo, useDatasets } from '../stores/datasets';
+import { registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
 import { navigate } from '../stores/route';
 import { useWizard } from '../stores/wizard';
 import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
@@ -94,6 +95,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   setApi(null);
+  unregisterRendererProtocol('test-pointwise');
 });
 
 describe('New experiment wizard', () => {
@@ -260,5 +262,35 @@ describe('New experiment wizard', () => {
     expect(input.value).toBe('');
     await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('set'));
     expect(card.textContent).not.toContain('sk-typed-secret');
+  });
+
+  it('offers every registered protocol; one without wizard steps goes from judges to options and sends only generic keys', async () => {
+    registerRendererProtocol({ id: 'test-pointwise', title: 'Pointwise scores', description: 'Scores 1–5.' });
+    const api = makeApi();
+    await openWizard(api);
+    next();
+    const choices = screen.getAllByRole('radio');
+    expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual(['judge-ls', 'test-pointwise']);
+    expect((choices[0] as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText('Judge-LS: language sensitivity')).toBeTruthy();
+    fireEvent.click(choices[1]);
+    expect(within(screen.getByRole('list', { name: 'Setup steps' })).queryByText('Translation')).toBeNull();
+    next();
+    expect(stepTitle()).toBe('Who judges?');
+    next();
+    expect(stepTitle()).toBe('Options');
+    expect(screen.queryByTestId('option-tie-probes')).toBeNull();
+    next();
+    await screen.findByTestId('estimate-table');
+    const sent = api.calls.find((c) => c.method === 'experiments.estimate')!.params as { config: unknown };
+    expect(sent.config).toEqual({
+      name: expect.stringMatching(/^LLMBar \(sample\) /),
+      protocol: 'test-pointwise',
+      dataset: 1,
+      providers: {
+        openai: { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY', rpm: 500, tpm: 200000, concurrency: 16 },
+      },
+      judges: [{ label: 'gpt-4.1-mini', provider: 'openai', model: 'gpt-4.1-mini', temperature: 0 }],
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { STEPS, stepOfField, validateStep, type StepId } from '../lib/experiment-config';
+import type { ComponentType } from 'react';
+import { stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
 import { navigate, routeHref } from '../stores/route';
 import { useWizard } from '../stores/wizard';
 import { DatasetStep } from './DatasetStep';
@@ -7,14 +8,13 @@ import { useStepIssues } from './issues';
 import { JudgesStep } from './JudgesStep';
 import { OptionsStep } from './OptionsStep';
 import { ProtocolStep } from './ProtocolStep';
+import { useWizardSteps } from './steps';
 import { SummaryStep } from './SummaryStep';
-import { TransformStep } from './TransformStep';
 
-const STEP_VIEWS: Record<StepId, () => React.JSX.Element> = {
+const GENERIC_VIEWS: Record<string, ComponentType> = {
   dataset: DatasetStep,
   protocol: ProtocolStep,
   judges: JudgesStep,
-  transform: TransformStep,
   options: OptionsStep,
   summary: SummaryStep,
 };
@@ -24,11 +24,13 @@ function Stepper() {
   const step = useWizard((s) => s.step);
   const goTo = useWizard((s) => s.goTo);
   const configError = useWizard((s) => s.configError);
-  const current = STEPS.indexOf(step);
-  const withProblems = new Set((configError?.issues ?? []).map((i) => stepOfField(i.field)));
+  const draft = useWizard((s) => s.draft);
+  const steps = useWizardSteps();
+  const current = steps.findIndex((s) => s.id === step);
+  const withProblems = new Set((configError?.issues ?? []).map((i) => stepOfField(i.field, draft)));
   return (
     <ol className="stepper" aria-label={t('wizard.stepsLabel')}>
-      {STEPS.map((s, i) => (
+      {steps.map(({ id: s, label }, i) => (
         <li
           key={s}
           className={`stepper__step${i === current ? ' stepper__step--current' : ''}${i < current ? ' stepper__step--done' : ''}${withProblems.has(s) ? ' stepper__step--problem' : ''}`}
@@ -42,7 +44,7 @@ function Stepper() {
             <span className="stepper__n" aria-hidden="true">
               {withProblems.has(s) ? '!' : i + 1}
             </span>
-            <span className="stepper__label">{t(`wizard.steps.${s}`)}</span>
+            <span className="stepper__label">{label}</span>
           </button>
         </li>
       ))}
@@ -62,9 +64,12 @@ export function NewExperimentPage() {
   const summaryValid = useWizard((s) => validateStep('summary', s.draft).length === 0);
   const createAndStart = useWizard((s) => s.createAndStart);
   const issues = useStepIssues(step);
-  const View = STEP_VIEWS[step];
-  const first = step === STEPS[0];
-  const last = step === STEPS[STEPS.length - 1];
+  const View = useWizard(
+    (s) => GENERIC_VIEWS[step] ?? wizardPluginOf(s.draft)?.steps.find((x) => x.id === step)?.View,
+  );
+  const steps = useWizardSteps();
+  const first = step === steps[0].id;
+  const last = step === steps[steps.length - 1].id;
 
   const onCreate = async () => {
     const id = await createAndStart();
@@ -89,7 +94,7 @@ export function NewExperimentPage() {
         </div>
       </header>
       <Stepper />
-      <View />
+      {View && <View />}
       <footer className="wizard__footer">
         {issues.length > 0 && (
           <p className="inline-error wizard__problems" role="alert">

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../components/Field';
+import { wizardPluginOf } from '../lib/experiment-config';
 import { useDatasets } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
@@ -7,12 +8,12 @@ import { useStepIssues } from './issues';
 export function OptionsStep() {
   const { t } = useTranslation();
   const draft = useWizard((s) => s.draft);
-  const setOptions = useWizard((s) => s.setOptions);
+  const setLimit = useWizard((s) => s.setLimit);
   const setName = useWizard((s) => s.setName);
   const itemCount = useDatasets((s) => s.datasets.find((d) => d.id === draft.datasetId)?.itemCount);
   const issues = useStepIssues('options');
   const err = (f: string) => issues.find((i) => i.field === f)?.message;
-  const zh = draft.transform.languages.ZH;
+  const ProtocolFields = wizardPluginOf(draft)?.OptionsFields;
   const limit = Number(draft.limit);
   const using =
     draft.limit.trim() && Number.isInteger(limit) && limit > 0
@@ -25,23 +26,7 @@ export function OptionsStep() {
         {t('wizard.options.title')}
       </h2>
 
-      <label className={`check check--block${zh ? '' : ' check--disabled'}`}>
-        <input
-          type="checkbox"
-          data-testid="option-tie-probes"
-          checked={draft.tieProbes && zh}
-          disabled={!zh}
-          onChange={(e) => setOptions({ tieProbes: e.target.checked })}
-        />
-        <span>
-          <strong>{t('wizard.options.tieProbes')}</strong>
-          <span className="check__text">{t('wizard.options.tieProbesText')}</span>
-          {!zh && (
-            <span className="check__text check__text--warn">{t('wizard.options.tieProbesNeedZh')}</span>
-          )}
-        </span>
-      </label>
-      {err('tieProbes') && <p className="inline-error">{err('tieProbes')}</p>}
+      {ProtocolFields && <ProtocolFields />}
 
       <div className="form-grid">
         <Field
@@ -62,7 +47,7 @@ export function OptionsStep() {
             data-testid="option-limit"
             value={draft.limit}
             placeholder={itemCount ? t('wizard.options.limitPlaceholder', { count: itemCount }) : ''}
-            onChange={(e) => setOptions({ limit: e.target.value })}
+            onChange={(e) => setLimit(e.target.value)}
           />
         </Field>
         <Field

@@ -113,12 +113,22 @@ function KeyEntry({ envName, onSaved }: { envName: string; onSaved: () => void }
   );
 }
 
-export function ProviderCard({ name, step }: { name: PresetId; step: 'judges' | 'transform' }) {
+/**
+ * One provider's settings. `step` is the wizard step it is shown on (its errors show there);
+ * `model` is what "Test connection" asks for when no judge uses this provider (a transformer…).
+ */
+export function ProviderCard({
+  name,
+  step,
+  model: ownModel,
+}: {
+  name: PresetId;
+  step: string;
+  model?: string;
+}) {
   const { t } = useTranslation();
   const draft = useWizard((s) => s.draft.providers[name]) ?? draftFromPreset(name);
-  const model = useWizard(
-    (s) => s.draft.judges.find((j) => j.provider === name)?.model ?? s.draft.transform.model,
-  );
+  const model = useWizard((s) => s.draft.judges.find((j) => j.provider === name)?.model) ?? ownModel ?? '';
   const update = useWizard((s) => s.updateProvider);
   const door = useAppInfo((s) => s.info?.door);
   const preset = presetOf(name);

@@ -2,12 +2,13 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { STEPS, stepOfField, validateStep } from '../lib/experiment-config';
+import { stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
 import { presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
 import { PriceEditor } from './PriceEditor';
+import { useWizardSteps } from './steps';
 
 export function EstimateTable({ estimate }: { estimate: CostEstimate }) {
   const { t } = useTranslation();
@@ -40,7 +41,7 @@ export function EstimateTable({ estimate }: { estimate: CostEstimate }) {
             <tr key={`${r.role}|${r.label}|${r.kind}`} data-testid="estimate-row" data-kind={r.kind}>
               <td>{r.role === 'transformer' ? t('wizard.summary.transformer') : r.label}</td>
               <td className="mono small">{r.model}</td>
-              <td>{t(`wizard.summary.kinds.${r.kind}`)}</td>
+              <td>{t(`wizard.summary.kinds.${r.kind}`, { defaultValue: r.kind })}</td>
               <td className="num">{f.number(r.calls)}</td>
               <td className="num">{f.number(r.cachedCalls)}</td>
               <td className="num">
@@ -86,9 +87,11 @@ function ConfigProblems() {
   const createError = useWizard((s) => s.createError);
   const goTo = useWizard((s) => s.goTo);
   const loadEstimate = useWizard((s) => s.loadEstimate);
+  const draft = useWizard((s) => s.draft);
+  const allSteps = useWizardSteps();
   const error = createError ?? (estimate.status === 'error' ? estimate.error : null);
   if (!error) return null;
-  const steps = [...new Set(error.issues.map((i) => stepOfField(i.field)).filter((s) => s !== null))];
+  const steps = new Set(error.issues.map((i) => stepOfField(i.field, draft)).filter((s) => s !== null));
   return (
     <div className="stack">
       <ErrorPanel
@@ -97,14 +100,16 @@ function ConfigProblems() {
         error={error}
         onRetry={createError ? undefined : () => void loadEstimate()}
       />
-      {steps.length > 0 && (
+      {steps.size > 0 && (
         <p className="fix-links">
           {t('wizard.summary.fixIn')}{' '}
-          {STEPS.filter((s) => steps.includes(s)).map((s) => (
-            <button key={s} type="button" className="btn btn--small" onClick={() => goTo(s)}>
-              {t(`wizard.steps.${s}`)}
-            </button>
-          ))}
+          {allSteps
+            .filter((s) => steps.has(s.id))
+            .map((s) => (
+              <button key={s.id} type="button" className="btn btn--small" onClick={() => goTo(s.id)}>
+                {s.label}
+              </button>
+            ))}
         </p>
       )}
     </div>
@@ -125,7 +130,7 @@ export function SummaryStep() {
     if (estimate.status === 'idle') void loadEstimate();
   }, [estimate.status, loadEstimate]);
 
-  const languages = (['ZH', 'LS'] as const).filter((l) => draft.transform.languages[l]);
+  const ProtocolLines = wizardPluginOf(draft)?.SummaryLines;
   return (
     <section className="wizard-step" aria-labelledby="step-title">
       <h2 id="step-title" className="wizard-step__title">
@@ -150,12 +155,7 @@ export function SummaryStep() {
             .map((j) => `${j.label} (${presetOf(j.provider).title}, ${j.model}, T=${j.temperature})`)
             .join(' · ')}
         </dd>
-        <dt>{t('wizard.summary.transformer')}</dt>
-        <dd>
-          {presetOf(draft.transform.provider).title}, {draft.transform.model} → {languages.join(', ')}
-        </dd>
-        <dt>{t('wizard.summary.tieProbes')}</dt>
-        <dd>{draft.tieProbes && draft.transform.languages.ZH ? t('common.yes') : t('common.no')}</dd>
+        {ProtocolLines && <ProtocolLines />}
       </dl>
       <PriceEditor />
 

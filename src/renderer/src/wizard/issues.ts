@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { stepOfField, validateStep, type StepId } from '../lib/experiment-config';
 import { useWizard } from '../stores/wizard';
+import { useWizardNamespaces } from './steps';
 
 export interface ShownIssue {
   field: string;
@@ -13,7 +14,7 @@ export interface ShownIssue {
  * and the core's verdict on the config, whose issues name fields such as `judges[0].model`.
  */
 export function useStepIssues(step: StepId): ShownIssue[] {
-  const { t } = useTranslation();
+  const { t } = useTranslation(useWizardNamespaces());
   const current = useWizard((s) => s.step);
   const stored = useWizard((s) => s.issues);
   const draft = useWizard((s) => s.draft);
@@ -24,7 +25,7 @@ export function useStepIssues(step: StepId): ShownIssue[] {
       ? issues.map((i) => ({ field: i.field, message: t(`wizard.errors.${i.code}`, i.params ?? {}) }))
       : [];
   const core = (configError?.issues ?? [])
-    .filter((i) => stepOfField(i.field) === step)
+    .filter((i) => stepOfField(i.field, draft) === step)
     .map((i) => ({ field: i.field ?? '', message: i.message }));
   return [...own, ...core];
 }

@@ -78,6 +78,7 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('en_only_correct', 'EN only', 'int'),
       col('target_only_correct', 'Target only', 'int'),
       col('both_wrong', 'Both wrong', 'int'),
+      col('mcnemar_p', 'McNemar p', 'p'),
     ],
     rows: sortRows(metrics.language_invariance, judges, byComparison).map((r) => ({ ...r })),
   };

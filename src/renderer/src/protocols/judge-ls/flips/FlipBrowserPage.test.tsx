@@ -1,14 +1,14 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Item } from '../../../shared/domain';
-import type { JudgmentView, VariantView } from '../../../shared/experiments';
-import { setApi } from '../api';
-import '../i18n';
-import { FakeApi } from '../test/fake-api';
+import type { Item } from '../../../../../shared/domain';
+import type { JudgmentView, VariantView } from '../../../../../shared/experiments';
+import { setApi } from '../../../api';
+import '../../../i18n';
+import { FakeApi, progress } from '../../../test/fake-api';
 import { FlipBrowserPage } from './FlipBrowserPage';
-import type { ResultsRoute } from './routes';
-import { emptyMetrics, judgment } from './test-fixtures';
+import type { ResultsRoute } from '../../../results/routes';
+import { judgment } from '../results/test-fixtures';
 
 // jsdom has no layout: give elements a window-sized box so the virtualizer shows rows.
 const sizeProps = ['clientHeight', 'clientWidth'] as const;
@@ -93,17 +93,16 @@ function Harness({ initial, log }: { initial: Record<string, string>; log: Resul
       query={query}
       onNavigate={(r) => {
         log.push(r);
-        if (r.name === 'flips') setQuery(r.query);
+        if (r.name === 'experiment-page') setQuery(r.query);
       }}
     />
   );
 }
 
-function setup(initial: Record<string, string> = {}) {
+function setup(initial: Record<string, string> = {}, judgments: () => JudgmentView[] = () => JUDGMENTS) {
   const api = new FakeApi({
-    'experiments.judgments': () => JUDGMENTS,
-    'experiments.results': () => ({
-      metrics: emptyMetrics(),
+    'experiments.judgments': judgments,
+    'experiments.flagged': () => ({
       flagged: [{ item_id: 'X-002', reasons: ['LS.output_1: empty'] }],
     }),
     'experiments.get': () => ({ id: 7, datasetId: 1 }),
@@ -124,18 +123,38 @@ const rowItems = () =>
   screen.getAllByTestId('flip-row').map((r) => r.querySelector('[role="cell"]')!.textContent);
 
 describe('Flip browser', () => {
+  it('shows new flips as verdicts arrive during a run', async () => {
+    let stored: JudgmentView[] = [];
+    const { api } = setup({}, () => stored);
+    expect((await screen.findByTestId('flips-empty')).textContent).toBe('No judgments yet.');
+    stored = JUDGMENTS;
+    act(() => api.emit('run.progress', progress({ experimentId: 7 })));
+    await waitFor(() => expect(screen.getAllByTestId('flip-row')).toHaveLength(3));
+    expect(screen.getByTestId('flip-count').textContent).toBe('3 of 3 flips');
+  });
+
   it('lists the flips computed from the judgments and filters them through the URL', async () => {
     const { log } = setup();
     await waitFor(() => expect(screen.getAllByTestId('flip-row')).toHaveLength(3));
     expect(screen.getByTestId('flip-count').textContent).toBe('3 of 3 flips');
     expect(rowItems()).toEqual(['X-001', 'X-002 ⚑', 'X-003']);
     fireEvent.change(screen.getByTestId('filter-comparison'), { target: { value: 'EN-LS' } });
-    expect(log.at(-1)).toEqual({ name: 'flips', experimentId: 7, query: { comparison: 'EN-LS' } });
+    expect(log.at(-1)).toEqual({
+      name: 'experiment-page',
+      page: 'flips',
+      experimentId: 7,
+      query: { comparison: 'EN-LS' },
+    });
     await waitFor(() => expect(rowItems()).toEqual(['X-002 ⚑']));
     fireEvent.change(screen.getByTestId('filter-comparison'), { target: { value: '' } });
     fireEvent.change(screen.getByTestId('filter-flagged'), { target: { value: 'no' } });
     await waitFor(() => expect(rowItems()).toEqual(['X-001', 'X-003']));
-    expect(log.at(-1)).toEqual({ name: 'flips', experimentId: 7, query: { flagged: 'no' } });
+    expect(log.at(-1)).toEqual({
+      name: 'experiment-page',
+      page: 'flips',
+      experimentId: 7,
+      query: { flagged: 'no' },
+    });
   });
 
   it('opens deep links with their filters, and searches instructions through the core', async () => {
@@ -157,7 +176,12 @@ describe('Flip browser', () => {
     // Typing into the box is not a key command.
     fireEvent.keyDown(screen.getByTestId('flip-search'), { key: 'j' });
     await waitFor(() => expect(rowItems()).toEqual(['X-001']));
-    expect(log.at(-1)).toEqual({ name: 'flips', experimentId: 7, query: { q: 'concise' } });
+    expect(log.at(-1)).toEqual({
+      name: 'experiment-page',
+      page: 'flips',
+      experimentId: 7,
+      query: { q: 'concise' },
+    });
     expect(log).toHaveLength(1);
   });
 
@@ -168,7 +192,8 @@ describe('Flip browser', () => {
     fireEvent.keyDown(window, { key: 'k' });
     fireEvent.keyDown(window, { key: 'o' });
     expect(log.at(-1)).toEqual({
-      name: 'flips',
+      name: 'experiment-page',
+      page: 'flips',
       experimentId: 7,
       query: { item: '1', order: 'orig', rowJudge: 'J1', rowComparison: 'EN-ZH' },
     });
@@ -192,7 +217,8 @@ describe('Flip browser', () => {
     fireEvent.keyDown(window, { key: 'j' });
     await waitFor(() =>
       expect(log.at(-1)).toEqual({
-        name: 'flips',
+        name: 'experiment-page',
+        page: 'flips',
         experimentId: 7,
         query: { item: '2', order: 'orig', rowJudge: 'J1', rowComparison: 'EN-LS' },
       }),
@@ -202,7 +228,7 @@ describe('Flip browser', () => {
 
     fireEvent.keyDown(window, { key: 'Escape' });
     await waitFor(() => expect(screen.getAllByTestId('flip-row')).toHaveLength(3));
-    expect(log.at(-1)).toEqual({ name: 'flips', experimentId: 7, query: {} });
+    expect(log.at(-1)).toEqual({ name: 'experiment-page', page: 'flips', experimentId: 7, query: {} });
     // Back on the row that was open.
     expect(screen.getAllByTestId('flip-row')[1].getAttribute('aria-selected')).toBe('true');
   });
@@ -210,7 +236,7 @@ describe('Flip browser', () => {
   it('says so when there are no judgments', async () => {
     const api = new FakeApi({
       'experiments.judgments': () => [],
-      'experiments.results': () => ({ metrics: emptyMetrics(), flagged: [] }),
+      'experiments.flagged': () => ({ flagged: [] }),
       'experiments.get': () => ({ id: 7, datasetId: 1 }),
     });
     setApi(api);

@@ -1,20 +1,23 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getApi } from '../api';
-import { Field } from '../components/Field';
+import { getApi } from '../../../api';
+import { Field } from '../../../components/Field';
+import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import { isPresetId, presetOf } from '../../../lib/providers';
+import { useWizard } from '../../../stores/wizard';
+import { useStepIssues } from '../../../wizard/issues';
+import { PresetOptions } from '../../../wizard/JudgesStep';
+import { ProviderCard } from '../../../wizard/ProviderCard';
 import {
   ALLOWED_PLACEHOLDERS,
   REQUIRED_PLACEHOLDERS,
   TEMPLATE_KEYS,
   templateField,
   type TemplateKey,
-} from '../lib/experiment-config';
-import { isPresetId, presetOf } from '../lib/providers';
-import { useWizard } from '../stores/wizard';
-import { useStepIssues } from './issues';
-import { PresetOptions } from './JudgesStep';
+} from './draft';
 import { PromptPreviewPanel } from './PromptPreviewPanel';
-import { ProviderCard } from './ProviderCard';
+import { setLanguage, setTemplate, setTransformModel, setTransformProvider, useJudgeLsDraft } from './state';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 /** `{{instruction}}*, {{target_language}}`: code tokens, the same in every UI language. */
 function placeholderList(field: TemplateKey): string {
@@ -48,9 +51,8 @@ function TemplateEditor({
   error?: string;
   fallback?: string;
 }) {
-  const { t } = useTranslation();
-  const value = useWizard((s) => s.draft.templates[field]);
-  const setTemplate = useWizard((s) => s.setTemplate);
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  const value = useJudgeLsDraft().templates[field];
   const custom = value !== undefined;
   return (
     <div className="template-editor">
@@ -88,14 +90,13 @@ function TemplateEditor({
 }
 
 export function TransformStep() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const defaults = useDefaultTemplates();
-  const transform = useWizard((s) => s.draft.transform);
-  const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === s.draft.transform.provider));
-  const hasCustomTemplates = useWizard((s) => Object.keys(s.draft.templates).length > 0);
-  const setProvider = useWizard((s) => s.setTransformProvider);
-  const setModel = useWizard((s) => s.setTransformModel);
-  const setLanguage = useWizard((s) => s.setLanguage);
+  const { transform, templates } = useJudgeLsDraft();
+  const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === transform.provider));
+  const hasCustomTemplates = Object.keys(templates).length > 0;
+  const setProvider = setTransformProvider;
+  const setModel = setTransformModel;
   const issues = useStepIssues('transform');
   const err = (f: string) => issues.find((i) => i.field === f)?.message;
   const templateErrors = TEMPLATE_KEYS.map((k) => err(templateField(k)));
@@ -139,11 +140,11 @@ export function TransformStep() {
           ))}
         </datalist>
       </div>
-      {!judgesUse && <ProviderCard name={transform.provider} step="transform" />}
+      {!judgesUse && <ProviderCard name={transform.provider} step="transform" model={transform.model} />}
 
       <fieldset className="checks">
         <legend className="field__label">{t('wizard.transform.languages')}</legend>
-        {(['ZH', 'LS'] as const).map((lang) => (
+        {TARGET_LANGUAGES.map((lang) => (
           <label key={lang} className="check">
             <input
               type="checkbox"

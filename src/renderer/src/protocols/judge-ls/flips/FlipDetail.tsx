@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import type { Item } from '../../../shared/domain';
-import type { JudgmentView, VariantView } from '../../../shared/experiments';
-import type { ApiError } from '../api';
-import { ErrorPanel } from '../components/ErrorPanel';
+import type { Item } from '../../../../../shared/domain';
+import type { JudgmentView, VariantView } from '../../../../../shared/experiments';
+import type { ApiError } from '../../../api';
+import { ErrorPanel } from '../../../components/ErrorPanel';
 import { choiceOf, type Flip } from './flips';
-import { ReasonDiff } from './ReasonDiff';
+import { ReasonDiff } from '../../../results/ReasonDiff';
 import { VerdictGrid } from './VerdictGrid';
-import './i18n';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 interface FlipDetailProps {
   flip: Flip;
@@ -24,7 +24,7 @@ interface FlipDetailProps {
 }
 
 function Text({ text, testId }: { text: string | undefined; testId?: string }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   if (text === undefined) return <div className="text-block text-block--empty">{t('loading')}</div>;
   return (
     <div className={`text text-block${text ? '' : ' text-block--empty'}`} data-testid={testId}>
@@ -34,7 +34,7 @@ function Text({ text, testId }: { text: string | undefined; testId?: string }) {
 }
 
 function VerdictCard({ j, language, testId }: { j: JudgmentView; language: string; testId: string }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const choice = choiceOf(j);
   const aIs = j.order === 'orig' ? 1 : 2;
   const right = choice !== null && choice === j.gold;
@@ -71,7 +71,7 @@ function VerdictCard({ j, language, testId }: { j: JudgmentView; language: strin
 /** One flip: both verdicts, the reasons' diff, the texts in both languages, and every other verdict on the item. */
 export function FlipDetail(props: FlipDetailProps) {
   const { flip, item, variant, variantsLoaded, flaggedReasons } = props;
-  const { t } = useTranslation('results');
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const target = flip.target;
   const goldBadge = (n: 1 | 2) =>
     n === flip.gold ? <span className="badge badge--gold">{t('detail.gold')}</span> : null;

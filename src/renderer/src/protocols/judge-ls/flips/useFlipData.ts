@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { Item } from '../../../shared/domain';
-import type { JudgmentView, VariantView } from '../../../shared/experiments';
-import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
-import { getApi, toApiError, type ApiError } from '../api';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Item } from '../../../../../shared/domain';
+import type { JudgmentView, VariantView } from '../../../../../shared/experiments';
+import type { FlaggedItem } from '../../../../../shared/protocols/judge-ls/types';
+import { getApi, toApiError, type ApiError } from '../../../api';
+import { useLiveReload } from '../../../results/useLiveReload';
 import { computeFlips, searchText, type Flip } from './flips';
 
 export interface FlipData {
@@ -37,32 +38,45 @@ export function buildFlipData(
   };
 }
 
+/**
+ * The judgments and flags behind the flip browser, read again as verdicts arrive. An answer
+ * older than the one shown is dropped; a slow one still lands if nothing newer has.
+ */
 export function useFlipData(experimentId: number): FlipDataState {
   const [data, setData] = useState<FlipData | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [generation, setGeneration] = useState(0);
-  useEffect(() => {
-    let cancelled = false;
+  const seq = useRef({ started: 0, applied: 0, live: true });
+
+  const load = useCallback(() => {
+    const n = ++seq.current.started;
     const api = getApi();
     Promise.all([
       api.call('experiments.judgments', { experimentId }),
-      api.call('experiments.results', { experimentId }),
+      api.call('experiments.flagged', { experimentId }),
       api.call('experiments.get', { experimentId }).catch(() => null),
     ]).then(
-      ([judgments, results, detail]) => {
-        if (cancelled) return;
-        setData(buildFlipData(judgments, results.flagged, detail?.datasetId ?? null));
+      ([judgments, { flagged }, detail]) => {
+        if (!seq.current.live || n < seq.current.applied) return;
+        seq.current.applied = n;
+        setData(buildFlipData(judgments, flagged, detail?.datasetId ?? null));
         setError(null);
       },
       (err) => {
-        if (!cancelled) setError(toApiError(err));
+        if (seq.current.live && n >= seq.current.applied) setError(toApiError(err));
       },
     );
+  }, [experimentId]);
+
+  useEffect(() => {
+    seq.current = { started: seq.current.started, applied: 0, live: true };
+    load();
     return () => {
-      cancelled = true;
+      seq.current.live = false;
     };
-  }, [experimentId, generation]);
-  return { data, error, reload: () => setGeneration((g) => g + 1) };
+  }, [load]);
+  useLiveReload(experimentId, load);
+
+  return { data, error, reload: load };
 }
 
 /** Items whose full texts contain `q`, found by the core's item search (instruction and outputs). */

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CostEstimate, VariantView } from '../../../shared/experiments';
-import { ApiError, getApi, toApiError } from '../api';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { Field } from '../components/Field';
+import type { CostEstimate, VariantView } from '../../../../../shared/experiments';
+import { ApiError, getApi, toApiError } from '../../../api';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { Field } from '../../../components/Field';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 export interface EditOutcome {
   variant: VariantView;
@@ -23,7 +24,7 @@ export function VariantEditor({
   onSaved: (outcome: EditOutcome) => void;
   onCancel: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const [texts, setTexts] = useState({
     instruction: variant.instruction,
     output1: variant.output1,

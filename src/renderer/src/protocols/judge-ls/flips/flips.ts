@@ -1,13 +1,21 @@
 // Verdict flips between English and a target language, computed from the stored judgments.
 // Pure functions: the flip browser, its tests and its benchmark all run exactly this code.
-import type { JudgmentView } from '../../../shared/experiments';
-import type { Comparison, QualityOrder, TargetLanguage } from '../../../shared/protocols/judge-ls/types';
+import type { JudgmentView } from '../../../../../shared/experiments';
+import {
+  COMPARISONS,
+  LANGUAGES,
+  normalizeChoice,
+  TARGET_OF,
+  type QualityChoice,
+} from '../../../../../shared/protocols/judge-ls/choice';
+import type {
+  Comparison,
+  QualityOrder,
+  TargetLanguage,
+} from '../../../../../shared/protocols/judge-ls/types';
 
 /** A normalized quality choice: the output a verdict prefers, whatever position it was shown in. */
-export type Choice = 1 | 2 | 'tie';
-
-export const COMPARISONS: readonly Comparison[] = ['EN-ZH', 'EN-LS'];
-export const TARGET_OF: Record<Comparison, TargetLanguage> = { 'EN-ZH': 'ZH', 'EN-LS': 'LS' };
+export type Choice = QualityChoice;
 
 export const FLIP_TYPES = ['correct_to_wrong', 'wrong_to_correct', 'to_tie', 'from_tie', 'other'] as const;
 export type FlipType = (typeof FLIP_TYPES)[number];
@@ -32,18 +40,11 @@ export interface Flip {
   correctnessChanged: boolean;
 }
 
-/** orig shows output 1 as A; swap shows output 2 as A. A tie stays a tie. */
-export function normalizeChoice(winner: 'A' | 'B' | 'tie', order: QualityOrder): Choice {
-  if (winner === 'tie') return 'tie';
-  if (order === 'orig') return winner === 'A' ? 1 : 2;
-  return winner === 'A' ? 2 : 1;
-}
-
 /** The choice of a parsed quality verdict, or null when it failed or is not a quality verdict. */
 export function choiceOf(j: JudgmentView): Choice | null {
   if (j.kind !== 'quality' || j.status !== 'ok' || !j.winner) return null;
   if (j.order !== 'orig' && j.order !== 'swap') return null;
-  return normalizeChoice(j.winner, j.order);
+  return normalizeChoice(j.order, j.winner);
 }
 
 export function classifyFlip(en: Choice, target: Choice, gold: 1 | 2): FlipType {
@@ -58,7 +59,7 @@ export function classifyFlip(en: Choice, target: Choice, gold: 1 | 2): FlipType 
 
 /** Quality verdicts of one (judge, item): EN, ZH, LS × orig, swap. */
 type Slots = (JudgmentView | undefined)[];
-const SLOT_OF: Record<string, number> = { EN: 0, ZH: 2, LS: 4 };
+const SLOT_OF: Record<string, number> = Object.fromEntries(LANGUAGES.map((l, i) => [l, 2 * i]));
 
 /**
  * Every (judge, item, order) whose normalized choice differs between EN and ZH, or EN and LS.
@@ -76,7 +77,7 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
     let items = byJudge.get(j.judge);
     if (!items) byJudge.set(j.judge, (items = new Map()));
     let slots = items.get(j.itemId);
-    if (!slots) items.set(j.itemId, (slots = new Array<JudgmentView | undefined>(6)));
+    if (!slots) items.set(j.itemId, (slots = new Array<JudgmentView | undefined>(2 * LANGUAGES.length)));
     slots[base + (j.order === 'orig' ? 0 : 1)] = j;
   }
   const flips: Flip[] = [];
@@ -84,8 +85,8 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
     for (const slots of items.values()) {
       for (let c = 0; c < COMPARISONS.length; c++) {
         for (let o = 0; o < 2; o++) {
-          const en = slots[o];
-          const other = slots[2 + 2 * c + o];
+          const en = slots[SLOT_OF.EN + o];
+          const other = slots[SLOT_OF[TARGET_OF[COMPARISONS[c]]] + o];
           if (!en || !other) continue;
           const enChoice = choiceOf(en);
           const targetChoice = choiceOf(other);

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FLIP_TYPES, type Choice, type Flip, type FlipType } from './flips';
-import './i18n';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 export const FLIP_ROW_HEIGHT = 40;
 
@@ -25,7 +25,7 @@ export function choiceText(c: Choice, gold: 1 | 2): string {
  * o are handled by the page; this body is one focus stop with arrow keys too.
  */
 export function FlipList({ flips, flagged, activeIndex, onActiveIndexChange, onOpen, label }: FlipListProps) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: flips.length,

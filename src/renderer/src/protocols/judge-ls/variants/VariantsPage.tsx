@@ -1,19 +1,21 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Item } from '../../../shared/domain';
-import type { VariantView } from '../../../shared/experiments';
-import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
-import { ApiError, getApi, toApiError } from '../api';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { Notice } from '../components/Notice';
-import { VARIANT_FIELDS, parseReason, type ParsedReason, type VariantField } from '../lib/audit-reasons';
-import { useFormat } from '../lib/useFormat';
-import { navigate, routeHref } from '../stores/route';
+import type { Item } from '../../../../../shared/domain';
+import type { VariantView } from '../../../../../shared/experiments';
+import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
+import { ApiError, getApi, toApiError } from '../../../api';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { Notice } from '../../../components/Notice';
+import { VARIANT_FIELDS, parseReason, type ParsedReason, type VariantField } from './audit-reasons';
+import { useFormat } from '../../../lib/useFormat';
+import { navigate, routeHref } from '../../../stores/route';
 import { VariantEditor, type EditOutcome } from './VariantEditor';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
+import { variantsRoute } from '../routes';
 
 const ROW_HEIGHT = 52;
-const LANGS: TargetLanguage[] = ['ZH', 'LS'];
 
 interface ItemGroup {
   itemId: number;
@@ -55,7 +57,7 @@ function ItemList({
   selected: number | null;
   onSelect: (id: number) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: groups.length,
@@ -118,7 +120,7 @@ function ItemList({
                 {g.reasonCount > 0 && (
                   <span className="flag-chip">{t('variants.flags', { count: g.reasonCount })}</span>
                 )}
-                {LANGS.some((l) => g.variants[l]?.manual) && (
+                {TARGET_LANGUAGES.some((l) => g.variants[l]?.manual) && (
                   <span className="chip">{t('variants.manual')}</span>
                 )}
               </span>
@@ -141,7 +143,7 @@ function FieldCell({
   field: VariantField;
   reasons: ParsedReason[];
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const flagged = reasons.length > 0;
   return (
     <td
@@ -180,7 +182,7 @@ function ItemDetail({
   group: ItemGroup;
   onEdited: (outcome: EditOutcome) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const [item, setItem] = useState<Item | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [editing, setEditing] = useState<TargetLanguage | null>(null);
@@ -198,7 +200,7 @@ function ItemDetail({
     };
   }, [group.itemId]);
 
-  const langs = LANGS.filter((l) => group.variants[l]);
+  const langs = TARGET_LANGUAGES.filter((l) => group.variants[l]);
   const parsed = new Map<TargetLanguage, ParsedReason[]>(
     langs.map((l) => [l, group.variants[l]!.reasons.map((r) => parseReason(r, l))]),
   );
@@ -303,7 +305,7 @@ function EditNotice({
   outcome: EditOutcome;
   onDismiss: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const f = useFormat();
   const [state, setState] = useState<
     { status: 'idle' | 'starting' | 'started' } | { status: 'error'; error: ApiError }
@@ -350,7 +352,7 @@ function EditNotice({
 }
 
 export function VariantsPage({ experimentId, itemId }: { experimentId: number; itemId?: number }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [variants, setVariants] = useState<VariantView[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -371,7 +373,7 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
 
   const groups = useMemo(() => groupByItem(variants ?? []), [variants]);
   const selected = groups.find((g) => g.itemId === itemId) ?? groups[0] ?? null;
-  const select = (id: number) => navigate({ name: 'variants', experimentId, itemId: id }, { replace: true });
+  const select = (id: number) => navigate(variantsRoute(experimentId, id), { replace: true });
 
   const onEdited = (o: EditOutcome) => {
     setOutcome(o);

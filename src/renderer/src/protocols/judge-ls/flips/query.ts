@@ -2,8 +2,9 @@
 // Keys: judge, comparison (EN-ZH|EN-LS), subset, type, flagged (yes|no), q, and for the opened
 // row item (item id), order (orig|swap), plus rowJudge / rowComparison when the filters alone
 // do not say which judge and comparison the opened flip belongs to.
-import type { Comparison, QualityOrder } from '../../../shared/protocols/judge-ls/types';
-import { COMPARISONS, FLIP_TYPES, type Flip, type FlipFilter, type TypeFilter } from './flips';
+import type { Comparison, QualityOrder } from '../../../../../shared/protocols/judge-ls/types';
+import { COMPARISONS } from '../../../../../shared/protocols/judge-ls/choice';
+import { FLIP_TYPES, type Flip, type FlipFilter, type TypeFilter } from './flips';
 
 export type FlipQuery = Record<string, string>;
 

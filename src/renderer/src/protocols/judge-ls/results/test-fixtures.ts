@@ -1,6 +1,11 @@
 // Hand-made data for the results tests.
-import type { JudgmentView } from '../../../shared/experiments';
-import type { CI, Comparison, JudgeLsMetrics, Language } from '../../../shared/protocols/judge-ls/types';
+import type { JudgmentView } from '../../../../../shared/experiments';
+import type {
+  CI,
+  Comparison,
+  JudgeLsMetrics,
+  Language,
+} from '../../../../../shared/protocols/judge-ls/types';
 
 export const JUDGES = ['GPT-4.1 mini', 'Claude <b>Haiku</b>'];
 export const SUBSETS = ['Natural', 'Adversarial'];

@@ -1,25 +1,19 @@
 import { useTranslation } from 'react-i18next';
-import type { JudgmentView } from '../../../shared/experiments';
+import type { JudgmentView } from '../../../../../shared/experiments';
+import { LANGUAGES, normalizeChoice } from '../../../../../shared/protocols/judge-ls/choice';
 import { choiceOf, type Flip } from './flips';
-import './i18n';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
 
-const COLUMNS = [
-  { kind: 'quality', language: 'EN', order: 'orig' },
-  { kind: 'quality', language: 'EN', order: 'swap' },
-  { kind: 'quality', language: 'ZH', order: 'orig' },
-  { kind: 'quality', language: 'ZH', order: 'swap' },
-  { kind: 'quality', language: 'LS', order: 'orig' },
-  { kind: 'quality', language: 'LS', order: 'swap' },
+type Column = Pick<JudgmentView, 'kind' | 'language' | 'order'>;
+
+/** Every verdict slot of an item: each language in both orders, then the two tie probes. */
+const COLUMNS: readonly Column[] = [
+  ...LANGUAGES.flatMap((language) =>
+    (['orig', 'swap'] as const).map((order): Column => ({ kind: 'quality', language, order })),
+  ),
   { kind: 'tie_probe', language: 'EN-ZH', order: 'en_zh' },
   { kind: 'tie_probe', language: 'EN-ZH', order: 'zh_en' },
-] as const;
-
-/** A tie probe's winner as the language it preferred (en_zh: A is English; zh_en: A is Chinese). */
-function probeText(j: JudgmentView): string {
-  if (j.winner === 'tie') return 'tie';
-  const aIsEnglish = j.order === 'en_zh';
-  return (j.winner === 'A') === aIsEnglish ? 'EN' : 'ZH';
-}
+];
 
 interface CellView {
   text: string;
@@ -36,7 +30,8 @@ function cell(j: JudgmentView | undefined, failedText: string): CellView {
     .filter(Boolean)
     .join(' · ');
   if (j.kind === 'tie_probe') {
-    const text = probeText(j);
+    // The language the probe preferred.
+    const text = String(normalizeChoice(j.order, j.winner));
     return { text, tone: text === 'tie' ? 'tie' : 'none', title };
   }
   const c = choiceOf(j);
@@ -46,13 +41,13 @@ function cell(j: JudgmentView | undefined, failedText: string): CellView {
 
 /** Every verdict on this item by every judge, one row per judge; the open flip's two cells outlined. */
 export function VerdictGrid({ judgments, flip }: { judgments: JudgmentView[]; flip: Flip }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const judges = [...new Set(judgments.map((j) => j.judge))];
-  const find = (judge: string, c: (typeof COLUMNS)[number]) =>
+  const find = (judge: string, c: Column) =>
     judgments.find(
       (j) => j.judge === judge && j.kind === c.kind && j.language === c.language && j.order === c.order,
     );
-  const current = (judge: string, c: (typeof COLUMNS)[number]) =>
+  const current = (judge: string, c: Column) =>
     judge === flip.judge &&
     c.kind === 'quality' &&
     c.order === flip.order &&

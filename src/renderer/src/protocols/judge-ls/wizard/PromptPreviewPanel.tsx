@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PromptPreview } from '../../../shared/experiments';
-import { ApiError, getApi, toApiError } from '../api';
-import { buildConfig, type WizardDraft } from '../lib/experiment-config';
-import { useWizard } from '../stores/wizard';
+import type { PromptPreview } from '../../../../../shared/experiments';
+import { ApiError, getApi, toApiError } from '../../../api';
+import { buildConfig, type WizardDraft } from '../../../lib/experiment-config';
+import { useWizard } from '../../../stores/wizard';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 const PREVIEW_DEBOUNCE_MS = 400;
 
@@ -19,7 +20,7 @@ type PreviewState =
 
 /** The real prompts the core would send for the dataset's first item, from the current settings. */
 export function PromptPreviewPanel() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const input = useWizard((s) => previewInput(s.draft));
   const [state, setState] = useState<PreviewState>({ status: 'loading' });
 

@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFlip, computeFlips, filterFlips, normalizeChoice } from './flips';
+import { judgment } from '../results/test-fixtures';
+import { choiceOf, classifyFlip, computeFlips, filterFlips } from './flips';
 import { filterFromQuery, selectionFromQuery, withFilter, withSelection } from './query';
-import { judgment } from './test-fixtures';
 
 describe('normalized choice', () => {
-  it('maps A/B to outputs by order and keeps ties', () => {
-    expect(normalizeChoice('A', 'orig')).toBe(1);
-    expect(normalizeChoice('B', 'orig')).toBe(2);
-    expect(normalizeChoice('A', 'swap')).toBe(2);
-    expect(normalizeChoice('B', 'swap')).toBe(1);
-    expect(normalizeChoice('tie', 'swap')).toBe('tie');
+  it('maps A/B of a quality verdict to outputs by order, keeps ties, and has none for failed verdicts', () => {
+    const q = (winner: 'A' | 'B' | 'tie', order: 'orig' | 'swap') =>
+      choiceOf(judgment({ itemId: 1, language: 'EN', order, winner }));
+    expect(q('A', 'orig')).toBe(1);
+    expect(q('B', 'orig')).toBe(2);
+    expect(q('A', 'swap')).toBe(2);
+    expect(q('B', 'swap')).toBe(1);
+    expect(q('tie', 'swap')).toBe('tie');
+    expect(
+      choiceOf(judgment({ itemId: 1, language: 'EN', order: 'orig', status: 'failed', winner: null })),
+    ).toBe(null);
+    expect(choiceOf(judgment({ itemId: 1, language: 'EN-ZH', order: 'en_zh' }))).toBe(null);
   });
 });
 

@@ -1,15 +1,19 @@
-// The dashboard's figures: the export's own ECharts options (src/shared/protocols/judge-ls/report/figures.ts has
-// no Node imports), so the app shows exactly the exported figures, plus what only the app needs:
+// Judge-LS's dashboard figures: the export's own ECharts options (src/shared/protocols/judge-ls/report/
+// figures.ts), so the app shows exactly the exported figures, plus what only the app needs:
 // tooltips with n and the 95% CI, and clicks that open the flips behind a bar or a cell.
 import type { EChartsOption } from 'echarts';
-import type { CI, Comparison, JudgeLsMetrics, Language } from '../../../shared/protocols/judge-ls/types';
-import { buildFigureSpecs, type FigureSpec } from '../../../shared/protocols/judge-ls/report/figures';
-import { formatCi, formatInt, formatP, formatPercent, formatPoints } from './format';
-import { COMPARISONS } from './flips';
+import type {
+  CI,
+  Comparison,
+  JudgeLsMetrics,
+  Language,
+} from '../../../../../shared/protocols/judge-ls/types';
+import { buildFigureSpecs, type FigureSpec } from '../../../../../shared/protocols/judge-ls/report/figures';
+import { COMPARISONS, LANGUAGES, TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import type { ChartParams } from '../../../results/EChart';
+import { formatCi, formatInt, formatP, formatPercent, formatPoints } from '../../../results/format';
 
-export type { FigureSpec };
-
-const LANGS: Language[] = ['EN', 'ZH', 'LS'];
+export type { ChartParams, FigureSpec };
 
 /** What a click on a chart asks for: the flips of one judge and comparison (and subset). */
 export interface FlipTarget {
@@ -17,16 +21,6 @@ export interface FlipTarget {
   comparison: Comparison;
   subset?: string;
   type?: 'correctness';
-}
-
-/** The parts of an ECharts event or tooltip parameter this module reads. */
-export interface ChartParams {
-  componentType?: string;
-  seriesType?: string;
-  seriesName?: string;
-  seriesIndex?: number;
-  name?: string;
-  value?: unknown;
 }
 
 /** Words in tooltips, in the UI language. */
@@ -91,7 +85,7 @@ export function tooltipLines(
       const strict = spec.id === 'accuracy_by_language';
       return [
         judge,
-        ...LANGS.flatMap((l) => {
+        ...LANGUAGES.flatMap((l) => {
           const r = q(l);
           if (!r) return [];
           const v = strict ? r.accuracy_strict : r.accuracy_tie_half;
@@ -104,7 +98,7 @@ export function tooltipLines(
       const en = q('EN');
       return [
         judge,
-        ...(['ZH', 'LS'] as const).flatMap((l) => {
+        ...TARGET_LANGUAGES.flatMap((l) => {
           const r = q(l);
           if (!r || !en) return [];
           return [
@@ -131,7 +125,7 @@ export function tooltipLines(
     case 'position_inconsistency':
       return [
         judge,
-        ...LANGS.flatMap((l) => {
+        ...LANGUAGES.flatMap((l) => {
           const r = metrics.position.find((x) => x.judge === judge && x.language === l);
           return r ? [`${l}: ${ciText(r.inconsistency_rate, r.inconsistency_rate_ci)} · ${nText(r.n)}`] : [];
         }),

@@ -1,5 +1,5 @@
 // Audit reasons name the variant field they are about: `ZH.output_1: numbers_missing (EN 4, ZH 0)`.
-import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
+import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 
 export type VariantField = 'instruction' | 'output_1' | 'output_2';
 export const VARIANT_FIELDS: VariantField[] = ['instruction', 'output_1', 'output_2'];

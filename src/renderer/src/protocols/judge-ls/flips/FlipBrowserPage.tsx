@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorPanel } from '../components/ErrorPanel';
+import { ErrorPanel } from '../../../components/ErrorPanel';
 import { FlipDetail } from './FlipDetail';
 import { FlipList } from './FlipList';
-import { COMPARISONS, FLIP_TYPES, filterFlips, type Flip } from './flips';
+import { COMPARISONS } from '../../../../../shared/protocols/judge-ls/choice';
+import { FLIP_TYPES, filterFlips, type Flip } from './flips';
 import {
   filterFromQuery,
   matchesSelection,
@@ -12,10 +13,11 @@ import {
   withSelection,
   type FlipQuery,
 } from './query';
-import type { Navigate } from './routes';
+import type { Navigate } from '../../../results/routes';
 import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
-import './i18n';
-import './results.css';
+import '../../../results/results.css';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
+import { flipsRoute } from '../routes';
 
 interface FlipBrowserPageProps {
   experimentId: number;
@@ -36,7 +38,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowserPageProps) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const { data, error, reload } = useFlipData(experimentId);
   const filter = useMemo(() => filterFromQuery(query), [query]);
   const selection = useMemo(() => selectionFromQuery(query), [query]);
@@ -69,7 +71,7 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
   }, [selectedIndex]);
   const cursor = Math.min(activeIndex, Math.max(0, visible.length - 1));
 
-  const go = (q: FlipQuery) => onNavigate({ name: 'flips', experimentId, query: q });
+  const go = (q: FlipQuery) => onNavigate(flipsRoute(experimentId, q));
   const open = (f: Flip | null) => go(withSelection(query, f, filter));
   const setFilter = (change: Parameters<typeof withFilter>[1]) => {
     setActiveIndex(0);

@@ -1,0 +1,24 @@
+// Judge-LS in the renderer: its results sections, its pages (the translations review and the
+// flip browser), its wizard steps and its strings.
+import type { RendererProtocol } from '../registry';
+import { FlipBrowserPage } from './flips/FlipBrowserPage';
+import { JUDGE_LS_NS, judgeLsResources } from './i18n';
+import { BrowseFlipsButton, isJudgeLsEmpty, JudgeLsSections } from './results/JudgeLsSections';
+import { FLIPS_PAGE, VARIANTS_PAGE } from './routes';
+import { VariantsRoutePage } from './variants/VariantsRoutePage';
+import { judgeLsWizard } from './wizard/plugin';
+
+export const judgeLs: RendererProtocol = {
+  id: 'judge-ls',
+  title: 'protocol.title',
+  description: 'protocol.description',
+  i18n: { namespace: JUDGE_LS_NS, resources: judgeLsResources },
+  wizard: judgeLsWizard,
+  ResultsSections: JudgeLsSections,
+  ResultsTools: BrowseFlipsButton,
+  isEmpty: isJudgeLsEmpty,
+  pages: [
+    { route: VARIANTS_PAGE, component: VariantsRoutePage, runLink: 'run.variants' },
+    { route: FLIPS_PAGE, component: FlipBrowserPage },
+  ],
+};

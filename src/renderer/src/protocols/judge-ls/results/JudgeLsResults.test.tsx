@@ -1,0 +1,269 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import * as echarts from 'echarts/core';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { JudgeLsResults } from '../../../../../shared/experiments';
+import { buildTables } from '../../../../../shared/protocols/judge-ls/report/tables';
+import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
+import { formatCell } from '../../../../../shared/report/table';
+import { setApi } from '../../../api';
+import '../../../i18n';
+import { ResultsPage } from '../../../results/ResultsPage';
+import type { ResultsRoute } from '../../../results/routes';
+import { FakeApi } from '../../../test/fake-api';
+import { clickTarget, dashboardFigures, tooltipLines } from './charts';
+import { emptyMetrics, JUDGES, makeMetrics } from './test-fixtures';
+
+beforeAll(() => {
+  // jsdom has no canvas; ECharts then estimates text widths itself instead of logging errors.
+  HTMLCanvasElement.prototype.getContext = (() => null) as never;
+});
+afterEach(() => {
+  cleanup();
+  setApi(null);
+  delete (window as { IntersectionObserver?: unknown }).IntersectionObserver;
+});
+
+/** Charts are drawn when they come near the viewport; tests of the tables keep them off-screen. */
+function chartsOffScreen() {
+  (window as { IntersectionObserver?: unknown }).IntersectionObserver = class {
+    observe() {}
+    disconnect() {}
+  };
+}
+
+function setup(metrics: JudgeLsMetrics, excludeFlagged = false, drawCharts = false) {
+  if (!drawCharts) chartsOffScreen();
+  // What the main side's experiments.results returns: the export's tables beside the metrics.
+  const results: JudgeLsResults = {
+    protocol: 'judge-ls',
+    metrics,
+    tables: buildTables(metrics),
+    flagged: metrics.audit.flagged,
+    counts: { planned: 4000, ok: 3990, failed: 3, pending: 7 },
+  };
+  const api = new FakeApi({
+    'experiments.results': () => results,
+    'experiments.get': () => ({ id: 7, name: 'Pilot', datasetName: 'LLMBar', datasetId: 1 }),
+    'experiments.exportFile': () => ({
+      fileName: 'quality.csv',
+      mime: 'text/csv',
+      contentBase64: btoa('a,b\n'),
+    }),
+    'experiments.export': () => ({
+      dir: '/data/exports/pilot',
+      files: ['metrics.json', 'tables/quality.tex'],
+    }),
+  });
+  setApi(api);
+  const onNavigate = vi.fn<(r: ResultsRoute) => void>();
+  render(<ResultsPage experimentId={7} excludeFlagged={excludeFlagged} onNavigate={onNavigate} />);
+  return { api, onNavigate };
+}
+
+const cellTexts = (table: HTMLElement, col: number) =>
+  within(table)
+    .getAllByTestId('results-row')
+    .map((r) => r.querySelectorAll('td')[col].textContent);
+
+describe('Results dashboard', () => {
+  it('shows quality as the export writes it (percent points, CIs), and sorts by a clicked header', async () => {
+    setup(makeMetrics());
+    const table = await screen.findByTestId('table-quality');
+    expect(cellTexts(table, 3)).toEqual(['83.5', '79.5', '75.5', '73.5', '69.5', '65.5']);
+    expect(cellTexts(table, 4)[0]).toBe('[80.3, 86.9]');
+    fireEvent.click(within(table).getByRole('button', { name: /Acc. strict/ }));
+    expect(cellTexts(table, 3)).toEqual(['65.5', '69.5', '73.5', '75.5', '79.5', '83.5']);
+    expect(within(table).getAllByRole('columnheader')[3].getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(table).getByRole('button', { name: /Acc. strict/ }));
+    expect(cellTexts(table, 3)[0]).toBe('83.5');
+    // Text columns sort alphabetically; a second key click reverses.
+    fireEvent.click(within(table).getByRole('button', { name: /^Judge/ }));
+    expect(cellTexts(table, 0)[0]).toBe(JUDGES[1]);
+  });
+
+  it('writes p-values as < 0.001 or three significant digits, and totals usage', async () => {
+    setup(makeMetrics());
+    const inv = await screen.findByTestId('table-invariance');
+    expect(cellTexts(inv, 11)).toEqual(['0.0309', '< 0.001', '0.0309', '< 0.001']);
+    const usage = screen.getByTestId('table-usage');
+    expect(usage.querySelector('tfoot')!.textContent).toContain('3600');
+    expect(usage.querySelector('tfoot')!.textContent).toContain('3.19');
+    expect(screen.getByTestId('table-failures').textContent).toContain('invalid answer');
+  });
+
+  it("shows each table exactly as the export writes it: the export's headers and cell texts", async () => {
+    const metrics = makeMetrics();
+    setup(metrics);
+    await screen.findByTestId('table-quality');
+    const shown = [
+      'quality',
+      'invariance',
+      'position',
+      'tie_probe',
+      'significance',
+      'subset_quality',
+      'usage',
+      'failures',
+    ];
+    for (const table of buildTables(metrics).filter((x) => shown.includes(x.id))) {
+      const el = screen.getByTestId(`table-${table.id}`);
+      const headers = within(el)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent!.replace(/[▲▼↕]$/, ''))
+        .filter((h) => h !== 'Browse flips');
+      expect(headers, table.id).toEqual(table.columns.map((c) => c.header));
+      const firstRow = within(el).getAllByTestId('results-row')[0].querySelectorAll('td');
+      expect(
+        table.columns.map((_, i) => firstRow[i].textContent),
+        table.id,
+      ).toEqual(table.columns.map((c) => formatCell(c, table.rows[0][c.key])));
+    }
+  });
+
+  it('draws every figure with one series per language (and one error-bar series each)', async () => {
+    setup(makeMetrics(), false, true);
+    await screen.findByTestId('table-quality');
+    const seriesCount = (id: string) => {
+      const el = screen.getByTestId(`chart-${id}`).querySelector('[data-figure]') as HTMLElement;
+      const chart = echarts.getInstanceByDom(el)!;
+      return (chart.getOption().series as unknown[]).length;
+    };
+    expect(seriesCount('accuracy_by_language')).toBe(6);
+    expect(seriesCount('accuracy_drop')).toBe(2);
+    expect(seriesCount('flip_rates')).toBe(8);
+    expect(seriesCount('position_inconsistency')).toBe(6);
+    expect(seriesCount('tie_probe_preference')).toBe(3);
+    expect(seriesCount('subset_quality_heatmap')).toBe(JUDGES.length);
+    expect(seriesCount('subset_flip_heatmap')).toBe(JUDGES.length);
+    // Drawn as SVG, with the legend in the DOM.
+    const svg = screen.getByTestId('chart-accuracy_by_language').querySelector('svg')!;
+    const texts = [...svg.querySelectorAll('text')].map((t) => t.textContent);
+    expect(texts).toEqual(expect.arrayContaining(['EN', 'ZH', 'LS']));
+    expect(screen.getByTestId('chart-tie_probe_preference').querySelector('svg')!.textContent).toContain(
+      'ZH wins',
+    );
+  });
+
+  it('the sensitivity switch navigates with excludeFlagged and asks the core for it', async () => {
+    const { api, onNavigate } = setup(makeMetrics(), true);
+    const box = (await screen.findByTestId('exclude-flagged')) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    expect(box.parentElement!.textContent).toBe('Without flagged items (1)');
+    expect(api.calls.find((c) => c.method === 'experiments.results')!.params).toEqual({
+      experimentId: 7,
+      excludeFlagged: true,
+    });
+    fireEvent.click(box);
+    expect(onNavigate).toHaveBeenCalledWith({ name: 'results', experimentId: 7, excludeFlagged: false });
+  });
+
+  it('links flip rows and flip charts to the flip browser, keeping the flagged filter', async () => {
+    const { onNavigate } = setup(makeMetrics(), true);
+    const inv = await screen.findByTestId('table-invariance');
+    fireEvent.click(within(inv).getAllByRole('button', { name: 'See flips' })[1]);
+    expect(onNavigate).toHaveBeenLastCalledWith({
+      name: 'experiment-page',
+      page: 'flips',
+      experimentId: 7,
+      query: { judge: JUDGES[0], comparison: 'EN-LS', flagged: 'no' },
+    });
+  });
+
+  it('exports a table through the core and saves it with a download link', async () => {
+    const { api } = setup(makeMetrics(), true);
+    await screen.findByTestId('table-quality');
+    const created: string[] = [];
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      created.push(this.download);
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Export Accuracy by language as XLSX' }));
+    });
+    expect(api.calls.at(-1)).toEqual({
+      method: 'experiments.exportFile',
+      params: { experimentId: 7, target: { table: 'quality', format: 'xlsx' }, sensitivity: true },
+    });
+    expect(created).toEqual(['quality.csv']);
+    click.mockRestore();
+    // The subset and failures tables are exported too (tables/subset_quality.*, tables/failures.*).
+    expect(screen.getByRole('button', { name: 'Export Failures as CSV' })).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('export-all'));
+    });
+    const done = await screen.findByTestId('export-all-result');
+    expect(done.textContent).toContain('/data/exports/pilot');
+    expect(done.textContent).toContain('tables/quality.tex');
+  });
+
+  it('shows an empty state before any verdict', async () => {
+    setup(emptyMetrics());
+    expect((await screen.findByTestId('results-empty')).textContent).toContain('No verdicts yet');
+    expect(screen.queryByTestId('table-quality')).toBeNull();
+  });
+});
+
+describe('figure interactions', () => {
+  const metrics = makeMetrics();
+  const figures = dashboardFigures(metrics);
+  const fig = (id: string) => figures.find((f) => f.id === id)!;
+
+  it('a flip bar opens that judge and comparison; a correctness bar adds the type', () => {
+    expect(
+      clickTarget(fig('flip_rates'), {
+        componentType: 'series',
+        seriesType: 'bar',
+        seriesName: 'Flip EN-LS',
+        name: JUDGES[1],
+      }),
+    ).toEqual({ judge: JUDGES[1], comparison: 'EN-LS' });
+    expect(
+      clickTarget(fig('flip_rates'), {
+        componentType: 'series',
+        seriesType: 'bar',
+        seriesName: 'Correctness flip EN-ZH',
+        name: JUDGES[0],
+      }),
+    ).toEqual({ judge: JUDGES[0], comparison: 'EN-ZH', type: 'correctness' });
+    expect(
+      clickTarget(fig('accuracy_by_language'), {
+        componentType: 'series',
+        seriesType: 'bar',
+        name: JUDGES[0],
+      }),
+    ).toBeNull();
+  });
+
+  it('a flip heatmap cell opens judge, comparison and subset', () => {
+    // Subsets are sorted on the axis: Adversarial (0), Natural (1).
+    expect(
+      clickTarget(fig('subset_flip_heatmap'), {
+        componentType: 'series',
+        seriesType: 'heatmap',
+        seriesName: JUDGES[1],
+        seriesIndex: 1,
+        value: [1, 0, 22],
+      }),
+    ).toEqual({ judge: JUDGES[1], comparison: 'EN-LS', subset: 'Adversarial' });
+  });
+
+  it('tooltips give n and the 95% CI', () => {
+    expect(tooltipLines(fig('accuracy_by_language'), metrics, [{ name: JUDGES[0] }])).toEqual([
+      JUDGES[0],
+      'EN: 83.5% [80.3, 86.9] · n = 200',
+      'ZH: 79.5% [76.3, 82.9] · n = 200',
+      'LS: 75.5% [72.3, 78.9] · n = 200',
+    ]);
+    expect(
+      tooltipLines(fig('subset_quality_heatmap'), metrics, {
+        seriesName: JUDGES[0],
+        seriesIndex: 0,
+        value: [2, 1, 84],
+      }),
+    ).toEqual([`${JUDGES[0]} · Natural · LS`, '84.0% [80.8, 87.4] · n = 100']);
+    expect(tooltipLines(fig('tie_probe_preference'), metrics, [{ name: JUDGES[1] }])[4]).toBe('p < 0.001');
+  });
+});

@@ -1,0 +1,169 @@
+import { useMemo, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isResultsOf, type ExperimentResults, type JudgeLsResults } from '../../../../../shared/experiments';
+import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
+import type { TableColumn, TableRow } from '../../../../../shared/report/table';
+import { ChartCard, hasData } from '../../../results/ChartCard';
+import { TableSection } from '../../../results/TableSection';
+import type { ResultsSectionsProps } from '../../registry';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
+import { flipsRoute } from '../routes';
+import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type FlipTarget } from './charts';
+import '../../../results/results.css';
+
+type SectionId =
+  'quality' | 'invariance' | 'position' | 'tie_probe' | 'significance' | 'subsets' | 'usage' | 'failures';
+
+/** What each section shows: one table of `results.tables` and the figures that draw it. */
+const SECTIONS: { id: SectionId; table: string; figures: string[]; totals?: boolean }[] = [
+  {
+    id: 'quality',
+    table: 'quality',
+    figures: ['accuracy_by_language', 'accuracy_by_language_tie_half', 'accuracy_drop'],
+  },
+  { id: 'invariance', table: 'invariance', figures: ['flip_rates', 'subset_flip_heatmap'] },
+  { id: 'position', table: 'position', figures: ['position_inconsistency'] },
+  { id: 'tie_probe', table: 'tie_probe', figures: ['tie_probe_preference'] },
+  { id: 'significance', table: 'significance', figures: [] },
+  { id: 'subsets', table: 'subset_quality', figures: ['subset_quality_heatmap'] },
+  { id: 'usage', table: 'usage', figures: [], totals: true },
+  { id: 'failures', table: 'failures', figures: [], totals: true },
+];
+
+/** No verdict of any judge stored yet: nothing to show but what will appear here. */
+export function hasNoJudgments(m: JudgeLsMetrics): boolean {
+  return (
+    m.quality.length === 0 &&
+    m.tie_probe.length === 0 &&
+    m.position.length === 0 &&
+    !m.failures.some((f) => f.kind !== 'transform')
+  );
+}
+
+export function isJudgeLsEmpty(results: ExperimentResults): boolean {
+  return isResultsOf<JudgeLsMetrics, 'judge-ls'>(results, 'judge-ls') && hasNoJudgments(results.metrics);
+}
+
+/** Translated headers where the UI language has them; English shows the export's own. */
+function useHeaderText(): (table: string) => (c: TableColumn) => string {
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  return (table) => (c) => {
+    const key = c.kind === 'ci' ? 'ci' : table === 'usage' && c.key === 'judge' ? 'label' : c.key;
+    return t(`col.${key}`, { defaultValue: c.header });
+  };
+}
+
+/** Judge-LS's dashboard: quality, invariance, position, tie probes, subsets, usage and failures. */
+export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavigate }: ResultsSectionsProps) {
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  const headerText = useHeaderText();
+  const metrics = (results as JudgeLsResults).metrics;
+  const figures = useMemo(
+    () =>
+      dashboardFigures(metrics, {
+        points: t('tooltip.points'),
+        flip: t('tooltip.flip'),
+        correctnessFlip: t('tooltip.correctnessFlip'),
+        enWins: t('tooltip.enWins'),
+        tie: t('tooltip.tie'),
+        zhWins: t('tooltip.zhWins'),
+      }),
+    [metrics, t],
+  );
+
+  const openFlips = (target: FlipTarget) => {
+    const query: Record<string, string> = { judge: target.judge, comparison: target.comparison };
+    if (target.subset !== undefined) query.subset = target.subset;
+    if (target.type) query.type = target.type;
+    if (excludeFlagged) query.flagged = 'no';
+    onNavigate(flipsRoute(experimentId, query));
+  };
+  const seeFlips = (row: TableRow) => (
+    <button
+      type="button"
+      className="btn btn--small btn--ghost"
+      onClick={() =>
+        openFlips({ judge: String(row.judge), comparison: row.comparison as FlipTarget['comparison'] })
+      }
+    >
+      {t('seeFlips')}
+    </button>
+  );
+
+  return (
+    <>
+      <nav className="results-toc" aria-label={t('contents')}>
+        {SECTIONS.map((s) => (
+          <a key={s.id} href={`#results-${s.id}`} onClick={(e) => jumpTo(e, `results-${s.id}`)}>
+            {t(`section.${s.id}.title`)}
+          </a>
+        ))}
+      </nav>
+      {SECTIONS.map((s) => {
+        const title = t(`section.${s.id}.title`);
+        const sectionFigures = s.figures
+          .map((id) => figures.find((f) => f.id === id))
+          .filter((f): f is FigureSpec => f !== undefined && hasData(f));
+        const linksToFlips = s.table === 'invariance';
+        return (
+          <TableSection
+            key={s.id}
+            id={s.id}
+            title={title}
+            help={t(`section.${s.id}.help`)}
+            table={results.tables.find((x) => x.id === s.table) ?? null}
+            experimentId={experimentId}
+            sensitivity={excludeFlagged}
+            headerText={headerText(s.table)}
+            footerLabel={s.totals ? t('total') : undefined}
+            actionHeader={linksToFlips ? t('browseFlips') : undefined}
+            rowAction={linksToFlips ? seeFlips : undefined}
+          >
+            {sectionFigures.length > 0 && (
+              <div className="results-charts">
+                {sectionFigures.map((f) => (
+                  <ChartCard
+                    key={f.id}
+                    spec={f}
+                    title={t(`figure.${f.id}`)}
+                    experimentId={experimentId}
+                    sensitivity={excludeFlagged}
+                    clickHint={t('clickForFlips')}
+                    onClick={
+                      CLICKABLE_FIGURES.has(f.id)
+                        ? (p) => {
+                            const target = clickTarget(f, p);
+                            if (target) openFlips(target);
+                          }
+                        : undefined
+                    }
+                  />
+                ))}
+              </div>
+            )}
+          </TableSection>
+        );
+      })}
+    </>
+  );
+}
+
+/** The header's way into the flip browser. */
+export function BrowseFlipsButton({ experimentId, excludeFlagged, onNavigate }: ResultsSectionsProps) {
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  return (
+    <button
+      type="button"
+      className="btn"
+      onClick={() => onNavigate(flipsRoute(experimentId, excludeFlagged ? { flagged: 'no' } : {}))}
+    >
+      {t('browseFlips')}
+    </button>
+  );
+}
+
+/** In-page links must not change the hash: the hash is the app's route. */
+function jumpTo(e: MouseEvent, id: string) {
+  e.preventDefault();
+  document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}

@@ -1,0 +1,34 @@
+import { useTranslation } from 'react-i18next';
+import { useStepIssues } from '../../../wizard/issues';
+import { JUDGE_LS_NAMESPACES } from '../i18n';
+import { tieProbesOn } from './draft';
+import { setTieProbes, useJudgeLsDraft } from './state';
+
+/** Judge-LS's field on the options step: tie probes, which need the ZH translation. */
+export function TieProbesOption() {
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  const own = useJudgeLsDraft();
+  const error = useStepIssues('options').find((i) => i.field === 'tieProbes')?.message;
+  const zh = own.transform.languages.ZH;
+  return (
+    <>
+      <label className={`check check--block${zh ? '' : ' check--disabled'}`}>
+        <input
+          type="checkbox"
+          data-testid="option-tie-probes"
+          checked={tieProbesOn(own)}
+          disabled={!zh}
+          onChange={(e) => setTieProbes(e.target.checked)}
+        />
+        <span>
+          <strong>{t('wizard.options.tieProbes')}</strong>
+          <span className="check__text">{t('wizard.options.tieProbesText')}</span>
+          {!zh && (
+            <span className="check__text check__text--warn">{t('wizard.options.tieProbesNeedZh')}</span>
+          )}
+        </span>
+      </label>
+      {error && <p className="inline-error">{error}</p>}
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+// Judge-LS's part of the wizard draft (the transformer, prompt templates, tie probes), its checks
+// and its config keys (DESIGN.md section 7: `transform`, `tieProbes`, `options.templates`).
+import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
+import { checkProvider, type DraftIssue, type WizardDraft } from '../../../lib/experiment-config';
+import { draftFromPreset, presetOf, type PresetId } from '../../../lib/providers';
+
+export const JUDGE_LS_ID = 'judge-ls';
+
+export const TEMPLATE_KEYS = [
+  'transformSystem',
+  'transformUser',
+  'languageRulesZH',
+  'languageRulesLS',
+  'judgeSystem',
+  'judgeUser',
+  'tieProbeUser',
+] as const;
+export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
+
+/** Placeholders each template must keep (mirrors the core's check, so mistakes show early). */
+export const REQUIRED_PLACEHOLDERS: Record<TemplateKey, string[]> = {
+  transformSystem: [],
+  transformUser: ['instruction', 'output_1', 'output_2'],
+  languageRulesZH: [],
+  languageRulesLS: [],
+  judgeSystem: [],
+  judgeUser: ['instruction', 'output_a', 'output_b'],
+  tieProbeUser: ['instruction', 'output_a', 'output_b'],
+};
+
+/** Every placeholder a template may use, for the editor's hint. */
+export const ALLOWED_PLACEHOLDERS: Record<TemplateKey, string[]> = {
+  transformSystem: ['target_language', 'language_rules'],
+  transformUser: ['instruction', 'output_1', 'output_2', 'target_language', 'language_rules'],
+  languageRulesZH: [],
+  languageRulesLS: [],
+  judgeSystem: [],
+  judgeUser: ['instruction', 'output_a', 'output_b'],
+  tieProbeUser: ['instruction', 'output_a', 'output_b'],
+};
+
+export interface JudgeLsDraft {
+  transform: {
+    provider: PresetId;
+    model: string;
+    /** Until edited, provider and model follow the first judge. */
+    edited: boolean;
+    languages: Record<TargetLanguage, boolean>;
+  };
+  /** Only templates the user replaced; the others are the protocol's defaults. */
+  templates: Partial<Record<TemplateKey, string>>;
+  tieProbes: boolean;
+}
+
+export function initialJudgeLsDraft(): JudgeLsDraft {
+  return {
+    transform: { provider: 'openai', model: '', edited: false, languages: { ZH: true, LS: true } },
+    templates: {},
+    tieProbes: true,
+  };
+}
+
+/**
+ * The Judge-LS part of a draft, with the transformer following the first judge (its provider,
+ * and that provider's translation model) until the user chooses one.
+ */
+export function judgeLsDraft(draft: WizardDraft): JudgeLsDraft {
+  const own = (draft.protocolDrafts[JUDGE_LS_ID] as JudgeLsDraft | undefined) ?? initialJudgeLsDraft();
+  const first = draft.judges[0];
+  if (own.transform.edited || !first) return own;
+  const model = presetOf(first.provider).transformModel ?? first.model;
+  if (own.transform.provider === first.provider && own.transform.model === model) return own;
+  return { ...own, transform: { ...own.transform, provider: first.provider, model } };
+}
+
+/** The draft with its Judge-LS part replaced. */
+export function withJudgeLsDraft(draft: WizardDraft, own: JudgeLsDraft): WizardDraft {
+  return { ...draft, protocolDrafts: { ...draft.protocolDrafts, [JUDGE_LS_ID]: own } };
+}
+
+/** The config path of a template, as the core names it in its errors. */
+export function templateField(key: TemplateKey): string {
+  if (key === 'languageRulesZH') return 'options.templates.languageRules.ZH';
+  if (key === 'languageRulesLS') return 'options.templates.languageRules.LS';
+  return `options.templates.${key}`;
+}
+
+/** The transform step's problems: a model, a language, the transformer's own provider, templates. */
+export function validateTransform(draft: WizardDraft): DraftIssue[] {
+  const issues: DraftIssue[] = [];
+  const { transform, templates } = judgeLsDraft(draft);
+  if (!transform.model.trim()) issues.push({ field: 'transform.model', code: 'modelRequired' });
+  if (!TARGET_LANGUAGES.some((l) => transform.languages[l])) {
+    issues.push({ field: 'transform.languages', code: 'languagesRequired' });
+  }
+  // A provider only the transformer uses is checked here; the judges step checks the others.
+  if (!draft.judges.some((j) => j.provider === transform.provider)) {
+    checkProvider(
+      issues,
+      transform.provider,
+      draft.providers[transform.provider] ?? draftFromPreset(transform.provider),
+    );
+  }
+  for (const key of TEMPLATE_KEYS) {
+    const text = templates[key];
+    if (text === undefined) continue;
+    const missing = REQUIRED_PLACEHOLDERS[key].filter(
+      (ph) => !new RegExp(`\\{\\{\\s*${ph}\\s*\\}\\}`).test(text),
+    );
+    if (!text.trim()) issues.push({ field: templateField(key), code: 'templateEmpty' });
+    else if (missing.length) {
+      issues.push({
+        field: templateField(key),
+        code: 'templatePlaceholders',
+        params: { names: missing.map((m) => `{{${m}}}`).join(', ') },
+      });
+    }
+  }
+  return issues;
+}
+
+function templatesOption(templates: JudgeLsDraft['templates']): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  const rules: Record<string, string> = {};
+  for (const key of TEMPLATE_KEYS) {
+    const text = templates[key];
+    if (text === undefined) continue;
+    if (key === 'languageRulesZH') rules.ZH = text;
+    else if (key === 'languageRulesLS') rules.LS = text;
+    else out[key] = text;
+  }
+  if (Object.keys(rules).length) out.languageRules = rules;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Tie probes compare EN with ZH, so they are off whenever ZH is. */
+export function tieProbesOn(own: JudgeLsDraft): boolean {
+  return own.tieProbes && own.transform.languages.ZH;
+}
+
+/** Judge-LS's config keys. */
+export function judgeLsConfig(draft: WizardDraft): Record<string, unknown> {
+  const own = judgeLsDraft(draft);
+  const config: Record<string, unknown> = {
+    transform: {
+      provider: own.transform.provider,
+      model: own.transform.model.trim(),
+      languages: TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
+    },
+    tieProbes: tieProbesOn(own),
+  };
+  const templates = templatesOption(own.templates);
+  if (templates) config.options = { templates };
+  return config;
+}

@@ -1,0 +1,25 @@
+import type { WizardPlugin } from '../../registry';
+import { judgeLsConfig, judgeLsDraft, validateTransform } from './draft';
+import { SummaryLines } from './SummaryLines';
+import { TieProbesOption } from './TieProbesOption';
+import { TransformStep } from './TransformStep';
+
+/** Judge-LS's wizard: a translation step, the tie-probe option, and its config keys. */
+export const judgeLsWizard: WizardPlugin = {
+  steps: [
+    {
+      id: 'transform',
+      label: 'wizard.steps.transform',
+      View: TransformStep,
+      validate: validateTransform,
+      // `options` holds the templates (options.templates.*), edited on this step.
+      fields: ['transform', 'options'],
+    },
+  ],
+  OptionsFields: TieProbesOption,
+  optionFields: ['tieProbes'],
+  SummaryLines,
+  providersInUse: (draft) => [judgeLsDraft(draft).transform.provider],
+  modelsInUse: (draft) => [judgeLsDraft(draft).transform.model],
+  config: judgeLsConfig,
+};

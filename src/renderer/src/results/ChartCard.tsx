@@ -1,0 +1,40 @@
+import type { FigureSpec } from '../../../shared/report/chart-kit';
+import { EChart, type ChartParams } from './EChart';
+import { ExportButtons, figureTargets } from './ExportButtons';
+
+interface ChartCardProps {
+  spec: FigureSpec;
+  /** The figure's title on screen. */
+  title: string;
+  experimentId: number;
+  sensitivity: boolean;
+  /** Shown under the title when the figure reacts to clicks. */
+  clickHint?: string;
+  onClick?: (params: ChartParams) => void;
+}
+
+/** One figure with its SVG/PNG export buttons (the core renders the very same option). */
+export function ChartCard({ spec, title, experimentId, sensitivity, clickHint, onClick }: ChartCardProps) {
+  return (
+    <figure className="results-chart" data-testid={`chart-${spec.id}`}>
+      <figcaption className="results-chart__head">
+        <span className="results-chart__title">{title}</span>
+        <ExportButtons
+          experimentId={experimentId}
+          sensitivity={sensitivity}
+          what={title}
+          targets={figureTargets(spec.id)}
+        />
+      </figcaption>
+      {onClick && clickHint && <p className="hint">{clickHint}</p>}
+      <EChart spec={spec} label={title} onClick={onClick} />
+    </figure>
+  );
+}
+
+/** A figure is worth drawing when it has at least one value. */
+export function hasData(spec: FigureSpec): boolean {
+  const series = spec.option.series;
+  const list = Array.isArray(series) ? series : series ? [series] : [];
+  return list.some((s) => Array.isArray(s.data) && s.data.some((d) => d !== null && d !== undefined));
+}

@@ -1,0 +1,46 @@
+import { useTranslation } from 'react-i18next';
+import { useExportAll } from '../lib/useExportAll';
+import './i18n';
+
+/** Writes the whole export folder and says where it went. */
+export function ExportAll({ experimentId }: { experimentId: number }) {
+  const { t } = useTranslation('results');
+  const { state, run, reset } = useExportAll(experimentId);
+  return (
+    <div className="results-export-all">
+      <button
+        type="button"
+        className="btn btn--primary"
+        data-testid="export-all"
+        disabled={state.status === 'busy'}
+        onClick={() => void run()}
+      >
+        {state.status === 'busy' ? t('export.busy') : t('export.all')}
+      </button>
+      {state.status === 'error' && (
+        <p className="inline-error" role="alert">
+          {t('export.failed', { message: state.error.message })}
+        </p>
+      )}
+      {state.status === 'done' && (
+        <div className="results-export-all__done" role="status" data-testid="export-all-result">
+          <p>
+            {t('export.written', { count: state.result.files.length })}{' '}
+            <span className="mono results-export-all__dir">{state.result.dir}</span>
+          </p>
+          <details>
+            <summary>{t('export.files')}</summary>
+            <ul className="results-export-all__files mono small">
+              {state.result.files.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+          </details>
+          <button type="button" className="btn btn--small btn--ghost" onClick={reset}>
+            {t('dismiss')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

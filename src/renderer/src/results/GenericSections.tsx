@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import type { ResultsSectionsProps } from '../protocols/registry';
+import { TableSection } from './TableSection';
+import './i18n';
+
+/**
+ * The results of a protocol without a renderer plug-in: every table of `results.tables`, as the
+ * export writes it (title, caption, columns), each with its export buttons.
+ */
+export function GenericSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {
+  const { t } = useTranslation('results');
+  return (
+    <>
+      <p className="hint">{t('generic')}</p>
+      {results.tables.map((table) => (
+        <TableSection
+          key={table.id}
+          id={table.id}
+          title={table.title}
+          help={table.caption}
+          table={table}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
+      ))}
+    </>
+  );
+}
