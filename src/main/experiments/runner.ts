@@ -16,8 +16,8 @@ export interface RunnerDeps {
   db: Database;
   keys: KeyStore;
   onProgress: (p: ExperimentProgress) => void;
-  /** Engine tuning (tests: faster flushes; benchmarks). */
-  engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'flushIntervalMs' | 'progressIntervalMs' | 'logger'>>;
+  /** Engine tuning (tests: faster progress; benchmarks). */
+  engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'progressIntervalMs' | 'logger'>>;
 }
 
 const TRANSFORM_GROUP = 'transform';

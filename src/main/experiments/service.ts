@@ -79,10 +79,9 @@ export class ExperimentService {
     this.locks = new RunLocks(opts.dataDir);
     // A crash or quit left calls "in flight": they were never answered (or the answer was
     // lost with the process), so they go back to pending and their runs show as paused.
-    // Not while another process (the app, serve, a CLI run) is running: its calls are
-    // really on the wire. The engine re-sends a stale in-flight row when its run resumes.
+    // Calls another live process is sending keep their lease (store/leases.ts).
     const busy = this.locks.heldElsewhere();
-    if (busy.length === 0) recoverInFlight(opts.db);
+    recoverInFlight(opts.db);
     markInterruptedRuns(opts.db, busy);
   }
 
