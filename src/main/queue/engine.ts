@@ -463,6 +463,8 @@ export class RequestEngine {
           if (u.probe && u.lane.outage) u.lane.outage.probing = false;
           u.probe = false;
           this.settleExternally(r, u);
+          // Its slot is free again: fill it on the next turn.
+          this.pump();
         }
       }
     }
