@@ -88,8 +88,8 @@ export interface MockProvider {
   countBy(key: (e: LogEntry) => string): Record<string, number>;
   /** From now on answers wait (after their latency) until released: calls stay on the wire. */
   hold(): void;
-  /** Sends the answers waiting now; later ones keep waiting. Returns how many were sent. */
-  releaseHeld(): number;
+  /** Sends the oldest `n` (default: all) answers waiting now; later ones keep waiting. Returns how many. */
+  releaseHeld(n?: number): number;
   /** Answers waiting now. */
   heldCount(): number;
   /** Stops holding and sends every waiting answer. */
@@ -542,9 +542,8 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     hold() {
       holding = true;
     },
-    releaseHeld() {
-      const now = held;
-      held = [];
+    releaseHeld(n = Infinity) {
+      const now = held.splice(0, n);
       for (const go of now) go();
       return now.length;
     },
