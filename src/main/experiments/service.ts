@@ -335,6 +335,8 @@ export class ExperimentService {
   retryFailed(id: number): ExperimentProgress {
     if (this.runs.has(id))
       throw new AppError('conflict', 'The run is still going; retry failed calls when it ends.');
+    // Take the experiment first: another process running it keeps its failed calls.
+    this.locks.acquire(id);
     const ids = tasksOf(this.db, id).map((t) => t.requestId);
     resetFailed(this.db, ids);
     return this.start(id);
