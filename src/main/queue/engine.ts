@@ -43,7 +43,10 @@ export interface EngineLogger {
   warn(message: string): void;
 }
 
-/** Without a logger, warnings (which are bugs or faults worth seeing) still reach stderr. */
+/**
+ * Without a logger, warnings still reach stderr: they are bugs or store faults worth seeing.
+ * Pauses and outages are info: progress (`pausedLanes`) tells the person about them.
+ */
 const STDERR_LOGGER: EngineLogger = {
   info: () => {},
   warn: (message) => process.stderr.write(`judge-lab: ${message}\n`),
@@ -540,7 +543,7 @@ export class RequestEngine {
   /** The provider answered: an outage (if any) is over. */
   private answered(lane: Lane<Unit>, u: Unit): void {
     u.probe = false;
-    if (lane.outage) this.logger.warn(`${lane.model} at ${lane.endpoint} answers again; sending resumes`);
+    if (lane.outage) this.logger.info(`${lane.model} at ${lane.endpoint} answers again; sending resumes`);
     lane.clearOutage();
   }
 
@@ -610,7 +613,7 @@ export class RequestEngine {
     const lane = u.lane;
     if (!lane.outage && lane.noteTransient(u, e.kind, this.policy.outageAfterFailures)) {
       lane.outage = new Outage(now, e.kind, e.message, this.outagePolicy(lane));
-      this.logger.warn(`${lane.model} at ${lane.endpoint}: ${lane.outage.describe()}`);
+      this.logger.info(`${lane.model} at ${lane.endpoint}: ${lane.outage.describe()}`);
     }
     const outage = lane.outage;
     if (outage) {
@@ -647,7 +650,7 @@ export class RequestEngine {
   /** The outage outlasted its tolerance: every call waiting in the lane fails with the reason. */
   private giveUp(r: RunState, lane: Lane<Unit>, outage: Outage, last: Unit, now: number): void {
     const reason = `${outage.kind}: ${outage.failureReason(now)}`;
-    this.logger.warn(`${lane.model} at ${lane.endpoint}: ${outage.failureReason(now)}`);
+    this.logger.info(`${lane.model} at ${lane.endpoint}: ${outage.failureReason(now)}`);
     const units = [last, ...lane.drainAll()];
     lane.clearOutage();
     const unclaimed = units.filter((u) => !u.claimed);
@@ -805,7 +808,7 @@ export class RequestEngine {
   private pauseLane(lane: Lane<Unit>, kind: string, reason: string): void {
     if (lane.paused) return;
     lane.paused = { kind, reason };
-    this.logger.warn(`paused ${lane.model} at ${lane.endpoint}: ${reason}`);
+    this.logger.info(`paused ${lane.model} at ${lane.endpoint}: ${reason}`);
     this.events.emit('paused', {
       endpoint: lane.endpoint,
       model: lane.model,
