@@ -106,7 +106,7 @@ describe('two processes on one store', () => {
             dataset: SAMPLE,
             limit,
             providers: {
-              p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K', concurrency: 6 },
+              p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K', concurrency: 3 },
             },
             transform: { provider: 'p', model: 'gpt-4.1-mini' },
             judges: [{ label: 'J', provider: 'p', model: 'gpt-4.1-mini' }],
@@ -129,15 +129,11 @@ describe('two processes on one store', () => {
           child.on('exit', (code) => r({ code, stderr })),
         );
       };
-      const first = start(config('overlap-a', 20));
-      // Well into the judging: the second run meets calls the first has on the wire.
-      await expect
-        .poll(() => mock.bodies.filter((b) => b.schemaName === 'pairwise_verdict').length, {
-          timeout: 30_000,
-          interval: 5,
-        })
-        .toBeGreaterThan(20);
-      const second = start(config('overlap-b', 24));
+      const first = start(config('overlap-a', 40));
+      // Seconds apart: the second run meets calls the first has on the wire, first
+      // translations, then verdicts.
+      await expect.poll(() => mock.bodies.length, { timeout: 30_000, interval: 5 }).toBeGreaterThan(5);
+      const second = start(config('overlap-b', 40));
       const [a, b] = await Promise.all([first, second]);
       expect(a.code, a.stderr).toBe(0);
       expect(b.code, b.stderr).toBe(0);
@@ -147,14 +143,14 @@ describe('two processes on one store', () => {
       const statuses = db.prepare('SELECT status, COUNT(*) AS n FROM requests GROUP BY status').all();
       const experiments = db.prepare('SELECT name, status FROM experiments ORDER BY name').all();
       db.close();
-      expect(statuses).toEqual([{ status: 'done', n: 24 * 2 + 24 * 8 }]);
+      expect(statuses).toEqual([{ status: 'done', n: 40 * 2 + 40 * 8 }]);
       expect(experiments).toEqual([
         { name: 'overlap-a', status: 'finished' },
         { name: 'overlap-b', status: 'finished' },
       ]);
       // Each call was paid once: no content reached the provider twice.
       const sent = mock.bodies.map((x) => `${x.schemaName}\u0000${x.system}\u0000${x.lastUser}`);
-      expect(new Set(sent).size).toBe(24 * 2 + 24 * 8);
+      expect(new Set(sent).size).toBe(40 * 2 + 40 * 8);
       expect(sent.length).toBe(new Set(sent).size);
     } finally {
       await mock.close();
