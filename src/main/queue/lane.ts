@@ -180,9 +180,7 @@ export class Lane<U> {
   noteTransient(unit: U, kind: string, threshold: number): boolean {
     this.consecutiveTransient++;
     this.transientCalls.add(unit);
-    return (
-      this.consecutiveTransient >= threshold && (kind === 'connection' || this.transientCalls.size > 1)
-    );
+    return this.consecutiveTransient >= threshold && (kind === 'connection' || this.transientCalls.size > 1);
   }
 
   onSuccess(): void {
