@@ -623,7 +623,7 @@ export class RequestEngine {
         this.giveUp(r, lane, outage, u, now);
         return;
       }
-      this.writeOwed(r, u);
+      if (!this.writeOwed(r, u)) return;
       r.retries++;
       if (r.state === 'cancelling') this.release(r, u, false);
       else lane.pushFront(u);
