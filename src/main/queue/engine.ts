@@ -123,6 +123,8 @@ function definedOnly(o: Partial<LaneLimits> | undefined): Partial<LaneLimits> {
   return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
 }
 
+type FinalCompletion = Extract<Completion, { status: 'done' | 'failed' }>;
+
 const ZERO_USAGE = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
 /**
@@ -399,6 +401,8 @@ export class RequestEngine {
   private dispatch(): void {
     const r = this.run_;
     if (!r) return;
+    // Nothing new goes out before the answers already here are stored.
+    if (r.fatal === undefined) this.commit(r);
     if (r.state === 'cancelling') {
       this.releaseWaiting(r);
       this.checkFinished();
@@ -726,24 +730,62 @@ export class RequestEngine {
     if (requeue && r.state !== 'cancelling') u.lane.pushFront(u);
   }
 
-  /** A final outcome: stored in its own transaction first, then counted and announced. */
-  private finish(r: RunState, u: Unit, c: Completion & { status: 'done' | 'failed' }): void {
-    const stored = this.write(r, u, c);
+  /**
+   * A final outcome. Answers that arrive in one turn of the event loop are stored together in
+   * one transaction (group commit) at the end of that turn, and in any case before anything is
+   * sent, reported or counted: an answer counts only once it is on disk.
+   */
+  private finish(r: RunState, u: Unit, c: FinalCompletion): void {
     u.claimed = false;
-    if (!stored) {
-      this.settleExternally(r, u);
-      return;
+    r.writes.push({ unit: u, c });
+    if (r.writes.length === 1)
+      setImmediate(() =>
+        this.guarded(r, () => {
+          this.commit(r);
+          this.checkFinished();
+        }),
+      );
+  }
+
+  /** Stores the final outcomes waiting in `r.writes`, then counts and announces them. */
+  private commit(r: RunState): void {
+    if (!r.writes.length) return;
+    const batch = r.writes;
+    r.writes = [];
+    const { skipped } = applyCompletions(
+      this.db,
+      batch.map((b) => b.c),
+      r.lease.owner,
+    );
+    const refused = new Map(skipped.map((s) => [s.completion.id, s.found]));
+    const now = this.now();
+    const ids: number[] = [];
+    for (const { unit: u, c } of batch) {
+      this.countOwed(r, u, c);
+      for (const g of u.groups) r.group(g).inFlight--;
+      r.overall.inFlight -= u.groups.length;
+      const found = refused.get(u.id);
+      if (found !== undefined) {
+        this.logger.warn(
+          `request ${u.id}: not recorded as ${c.status}: the ledger has it ${found}, no longer in flight for this run`,
+        );
+        this.settleExternally(r, u);
+        continue;
+      }
+      r.completionWindow.add(now);
+      if (c.status === 'done') this.countFinished(r, u.groups, 'done', false);
+      else this.countFinished(r, u.groups, 'failed', false, kindOfReason(c.reason));
+      ids.push(u.id);
     }
-    r.completionWindow.add(this.now());
-    if (c.status === 'done') this.countFinished(r, u.groups, 'done', false);
-    else this.countFinished(r, u.groups, 'failed', false, kindOfReason(c.reason));
-    this.emitCommitted([u.id]);
+    if (ids.length) this.emitCommitted(ids);
+    if (refused.size) this.pump();
   }
 
   /**
-   * Writes one outcome of a claimed unit before anything counts it. A row that is no longer
-   * in flight under this run's lease is not touched: that would be a bug (or a takeover after
-   * a stall longer than the lease), so it is logged and the ledger's state is believed.
+   * Writes one non-final outcome of a claimed unit (back to pending, or usage of an answer
+   * asked again) at once. A row that is no longer in flight under this run's lease is not
+   * touched: that would be a bug (or a takeover after a stall longer than the lease), so it
+   * is logged and the ledger's state is believed.
    */
   private write(r: RunState, u: Unit, c: Completion): boolean {
     const { skipped } = applyCompletions(this.db, [c], r.lease.owner);
@@ -917,6 +959,8 @@ export class RequestEngine {
     const r = this.run_;
     if (!r || r.settled) return;
     if (r.active > 0 || r.pumpQueued) return;
+    // After a store failure the answers not stored are given up: their leases run out.
+    if (r.fatal === undefined) this.commit(r);
     let waiting = r.foreign.size;
     let waitingUnpaused = r.foreign.size;
     for (const lane of this.lanes.values()) {
@@ -996,6 +1040,8 @@ class RunState {
   readonly units: Unit[] = [];
   /** Rows another live run has in flight: their outcome is awaited, not paid for again. */
   readonly foreign = new Map<number, Unit>();
+  /** Final outcomes received this turn of the event loop, stored together before they count. */
+  writes: { unit: Unit; c: FinalCompletion }[] = [];
   readonly groups = new Map<string, GroupProgress>();
   readonly overall = emptyGroup();
   active = 0;
