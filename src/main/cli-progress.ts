@@ -1,6 +1,7 @@
 // The CLI's progress line on stderr: redrawn in place on a terminal, a line every few
 // seconds when stderr is a file or a pipe (CI logs).
 import type { CostEstimate, ExperimentProgress } from '../shared/experiments';
+import { splitFailures } from './queue/failure-kinds';
 
 const BAR_WIDTH = 24;
 
@@ -48,9 +49,37 @@ export function estimateText(e: CostEstimate): string {
   return lines.join('\n') + '\n';
 }
 
+const list = (entries: [string, number][]) => entries.map(([k, n]) => `${k} ${n}`).join(', ');
+
+/**
+ * The end-of-run lines about failed calls, and how many failed for infrastructure reasons
+ * (which `--retry-failed` sends again) as opposed to unusable answers.
+ */
+export function failureSummary(
+  byKind: Record<string, number>,
+  retryCommand: string,
+): { text: string; infrastructure: number } {
+  const { infrastructure, answers } = splitFailures(byKind);
+  const infra = infrastructure.reduce((n, [, v]) => n + v, 0);
+  const total = infra + answers.reduce((n, [, v]) => n + v, 0);
+  if (!total) return { text: '', infrastructure: 0 };
+  const lines = [`Failed calls: ${total} (${list([...infrastructure, ...answers])}).`];
+  if (answers.length)
+    lines.push(
+      `  Unusable answers (${list(answers)}) are recorded with their raw text and counted in every report.`,
+    );
+  if (infra)
+    lines.push(
+      `  ${infra} failed for infrastructure reasons (${list(infrastructure)}); once the provider is fine, send them again with:\n    ${retryCommand}`,
+    );
+  return { text: lines.join('\n') + '\n', infrastructure: infra };
+}
+
 export class ProgressPrinter {
   private lastPrint = 0;
   private lastLine = '';
+  /** Lanes waiting (outage) or paused, by endpoint and model, with the kind last shown. */
+  private waiting = new Map<string, string>();
 
   constructor(
     private readonly stream: NodeJS.WriteStream = process.stderr,
@@ -58,6 +87,7 @@ export class ProgressPrinter {
   ) {}
 
   update(p: ExperimentProgress, force = false): void {
+    this.showWaiting(p);
     if (!p.phase || !p.phases[p.phase]?.total) return;
     const now = Date.now();
     if (!force && now - this.lastPrint < this.intervalMs) return;
@@ -70,5 +100,21 @@ export class ProgressPrinter {
 
   end(): void {
     if (this.stream.isTTY) this.stream.write('\n');
+  }
+
+  /** A line when an endpoint starts waiting (outage, bad key, quota) and when it sends again. */
+  private showWaiting(p: ExperimentProgress): void {
+    const now = new Map(p.pausedLanes.map((l) => [`${l.model} (${l.endpoint})`, l.kind]));
+    const lines: string[] = [];
+    for (const l of p.pausedLanes) {
+      const key = `${l.model} (${l.endpoint})`;
+      if (this.waiting.get(key) !== l.kind) lines.push(`Waiting: ${key}: ${l.reason}`);
+    }
+    for (const key of this.waiting.keys()) if (!now.has(key)) lines.push(`Sending again: ${key}`);
+    this.waiting = now;
+    if (!lines.length) return;
+    if (this.stream.isTTY) this.stream.write('\r\x1b[2K');
+    this.stream.write(lines.join('\n') + '\n');
+    this.lastLine = '';
   }
 }

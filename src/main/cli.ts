@@ -4,7 +4,7 @@ import { AppError, formatIssue } from './core/errors';
 import { rendererDir, resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
 import { startWebServer } from './doors/web';
-import { estimateText, ProgressPrinter } from './cli-progress';
+import { estimateText, failureSummary, ProgressPrinter } from './cli-progress';
 import { loadExperimentConfig } from './experiments/config';
 import { join, resolve } from 'node:path';
 import { DB_FILE_NAME } from './store/db';
@@ -12,8 +12,8 @@ import { explainStoreFault } from './store/open-errors';
 import { registerStoreCommands } from './cli-store';
 import { attributeToConfigFile } from './core/config-input';
 
-/** Exit codes of DESIGN.md section 7. */
-export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
+/** Exit codes of DESIGN.md section 7, and 3: finished, but calls failed for infrastructure reasons. */
+export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;
 
 interface GlobalOptions {
   dataDir?: string;
@@ -39,6 +39,21 @@ async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Pr
 
 /** A run that ended early (Ctrl+C, or every endpoint paused): exit 1, the ledger keeps everything. */
 class RunStopped extends Error {}
+
+/** A run that finished and exported, with calls that failed for infrastructure reasons: exit 3. */
+class CallsFailed extends Error {}
+
+const shellArg = (a: string) => (/^[\w./:@%+=,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
+/** The command that sends an experiment's failed calls again, as the user would type it. */
+function retryCommand(cmd: Command, configPath: string, out: string | undefined): string {
+  const args = ['judge-lab', 'run', '--retry-failed', configPath];
+  if (out !== undefined) args.push('--out', out);
+  const { dataDir } = cmd.optsWithGlobals<GlobalOptions>();
+  if (dataDir !== undefined && cmd.getOptionValueSourceWithGlobals('dataDir') === 'cli')
+    args.push('--data-dir', dataDir);
+  return args.map(shellArg).join(' ');
+}
 
 export function buildProgram(out: (s: string) => void = (s) => process.stdout.write(s)): Command {
   const program = new Command('judge-lab')
@@ -75,7 +90,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .argument('<config>', 'experiment config (JSON, see README)')
     .option('--out <dir>', 'export folder (default: ./<experiment name>)')
     .option('--yes', 'accepted for scripts; the run never asks questions')
-    .action((configPath: string, opts: { out?: string }, cmd: Command) =>
+    .option('--retry-failed', 'send the calls of this experiment that failed before again')
+    .action((configPath: string, opts: { out?: string; retryFailed?: boolean }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const { config } = loadExperimentConfig(configPath);
         const summary = attributeToConfigFile(configPath, () => core.experiments.createOrUpdate(config));
@@ -99,6 +115,12 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         };
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
+        if (opts.retryFailed) {
+          const failed = Object.values(core.experiments.progress(summary.id).failuresByReason);
+          process.stderr.write(`Sending ${failed.reduce((n, v) => n + v, 0)} failed calls again.\n`);
+          // The app's "Retry failed": failed → pending for this experiment's calls, then run.
+          core.experiments.retryFailed(summary.id);
+        }
         const final = await core.experiments.runToEnd(summary.id);
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -112,11 +134,12 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         }
         const dir = resolve(opts.out ?? summary.name);
         const exported = await core.experiments.export(summary.id, dir);
-        const failed = Object.entries(final.failuresByReason);
         out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
-        if (failed.length)
-          out(
-            `Failed calls (recorded with their raw answers): ${failed.map(([k, v]) => `${k} ${v}`).join(', ')}\n`,
+        const failures = failureSummary(final.failuresByReason, retryCommand(cmd, configPath, opts.out));
+        out(failures.text);
+        if (failures.infrastructure)
+          throw new CallsFailed(
+            `${failures.infrastructure} calls failed for infrastructure reasons; exit code ${EXIT.failedCalls}.`,
           );
       }),
     );
@@ -206,6 +229,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof RunStopped) {
       process.stderr.write(`${err.message}\n`);
       return EXIT.runtime;
+    }
+    if (err instanceof CallsFailed) {
+      process.stderr.write(`${err.message}\n`);
+      return EXIT.failedCalls;
     }
     if (err instanceof AppError) {
       process.stderr.write(`error: ${err.message}\n`);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatasetFile } from '../../src/main/import';
@@ -81,6 +82,78 @@ describe('two processes on one store', () => {
       const contents = new Set(mock.bodies.map((b) => b.lastUser));
       expect(contents.size).toBe(24 + 12 * 8);
       expect(mock.bodies.length).toBe(contents.size);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('two runs of experiments with overlapping plans, started seconds apart, both finish and pay each call once', async () => {
+    const responder = judgeLsResponder(items);
+    const mock = await startMockProvider({
+      respond: responder.respond,
+      latencyMs: [20, 60],
+      wrapText: false,
+    });
+    try {
+      const data = join(dir, 'data-overlap');
+      const env = { ...process.env, K: 'sk-test' };
+      // Same dataset, translator and judge: the second experiment's calls are the first's.
+      const config = (name: string, limit: number) => {
+        const file = join(dir, `${name}.json`);
+        writeFileSync(
+          file,
+          JSON.stringify({
+            name,
+            protocol: 'judge-ls',
+            dataset: SAMPLE,
+            limit,
+            providers: {
+              p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K', concurrency: 3 },
+            },
+            transform: { provider: 'p', model: 'gpt-4.1-mini' },
+            judges: [{ label: 'J', provider: 'p', model: 'gpt-4.1-mini' }],
+          }),
+        );
+        return file;
+      };
+      const start = (file: string) => {
+        const child = spawn(
+          process.execPath,
+          [BIN, 'run', file, '--data-dir', data, '--out', `${file}.out`],
+          {
+            env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let stderr = '';
+        child.stderr.on('data', (c) => (stderr += c));
+        return new Promise<{ code: number | null; stderr: string }>((r) =>
+          child.on('exit', (code) => r({ code, stderr })),
+        );
+      };
+      const first = start(config('overlap-a', 40));
+      // Seconds apart: the second run meets calls the first has on the wire, first
+      // translations, then verdicts.
+      await expect.poll(() => mock.bodies.length, { timeout: 30_000, interval: 5 }).toBeGreaterThan(5);
+      const second = start(config('overlap-b', 40));
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.code, a.stderr).toBe(0);
+      expect(b.code, b.stderr).toBe(0);
+      expect(a.stderr + b.stderr).not.toMatch(/IllegalTransition|Error/);
+
+      const db = new Database(join(data, 'judge-lab.sqlite'), { readonly: true });
+      const statuses = db.prepare('SELECT status, COUNT(*) AS n FROM requests GROUP BY status').all();
+      const experiments = db.prepare('SELECT name, status FROM experiments ORDER BY name').all();
+      db.close();
+      expect(statuses).toEqual([{ status: 'done', n: 40 * 2 + 40 * 8 }]);
+      expect(experiments).toEqual([
+        { name: 'overlap-a', status: 'finished' },
+        { name: 'overlap-b', status: 'finished' },
+      ]);
+      // Each call was paid once: no content reached the provider twice.
+      const sent = mock.bodies.map((x) => `${x.schemaName}\u0000${x.system}\u0000${x.lastUser}`);
+      expect(new Set(sent).size).toBe(40 * 2 + 40 * 8);
+      expect(sent.length).toBe(new Set(sent).size);
     } finally {
       await mock.close();
     }

@@ -122,7 +122,7 @@ describe('judge-lab run', () => {
     expect(r.stderr).toMatch(/judges\[0\]\.tempreature: unknown key/);
   });
 
-  it('survives SIGKILL mid-run: the re-run finishes with the same metrics and pays no stored response twice', async () => {
+  it('survives SIGKILL mid-run: the re-run finishes with the same metrics and pays again only calls on the wire at the kill', async () => {
     // Reference: an uninterrupted run.
     const refMock = await mockFor();
     const refOut = join(dir, 'out-ref');
@@ -150,16 +150,25 @@ describe('judge-lab run', () => {
         env: { ...process.env, ...KEYS },
         stdio: 'ignore',
       });
-      await new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          if (mock.bodies.filter((b) => b.schemaName === 'pairwise_verdict').length >= 150) {
-            clearInterval(timer);
-            child.kill('SIGKILL');
-            resolve();
-          }
-        }, 5);
-      });
-      await new Promise((r) => child.once('exit', r));
+      let exited = false;
+      const exit = new Promise((r) => child.once('exit', r)).then(() => (exited = true));
+      const until = async (cond: () => boolean) => {
+        while (!cond() && !exited) await new Promise((r) => setImmediate(r));
+      };
+      await until(() => mock.bodies.filter((b) => b.schemaName === 'pairwise_verdict').length >= 150);
+      // Kill right after an answer arrived (see test/queue/crash-recovery.test.ts): every
+      // slot of both judges on the wire, one answer let go, and the kill as soon as the
+      // call replacing it is sent.
+      mock.hold();
+      await until(() => mock.heldCount() === 12);
+      const beforeRelease = mock.log.length;
+      mock.releaseHeld(1);
+      await until(() => mock.log.length > beforeRelease);
+      expect(exited).toBe(false);
+      child.kill('SIGKILL');
+      const onWireAtKill = mock.log.filter((e) => e.endedAt === undefined).length;
+      await exit;
+      mock.stopHolding();
       const sentBeforeKill = mock.bodies.length;
       expect(existsSync(join(out, 'metrics.json'))).toBe(false);
 
@@ -191,6 +200,10 @@ describe('judge-lab run', () => {
       const after = mock.bodies.slice(sentBeforeKill).map((b) => key(b.model, b.lastUser));
       // No stored answer was paid for again: the re-run sent only what the ledger lacked.
       expect(after.filter((k) => doneAtKill.has(k))).toEqual([]);
+      // Paid again: no more than the calls on the wire at the kill (from the mock's log).
+      const repaid = new Set(after.filter((k) => before.has(k)));
+      expect(onWireAtKill).toBe(12);
+      expect(repaid.size).toBeLessThanOrEqual(onWireAtKill);
       // Every request was answered, each content at most twice (before and after the kill).
       const counts = new Map<string, number>();
       for (const b of mock.bodies)

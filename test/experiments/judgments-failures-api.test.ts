@@ -57,7 +57,7 @@ beforeAll(async () => {
     dataDir: tmp.dir,
     door: 'cli',
     keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test-openai', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
-    engine: { flushIntervalMs: 20, progressIntervalMs: 100 },
+    engine: { progressIntervalMs: 100 },
   });
   const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
   const rows = (await core.call('items.list', { datasetId: dataset.id })).slice(0, LIMIT);

@@ -47,6 +47,8 @@ export interface LogEntry {
   authorized: boolean;
   status: number | 'hang' | 'drop';
   fault?: Fault;
+  /** When the exchange ended: the answer written, or the connection dropped. Unset: on the wire. */
+  endedAt?: number;
 }
 
 export interface MockBehavior {
@@ -84,6 +86,18 @@ export interface MockProvider {
   setBehavior(patch: Partial<MockBehavior>): void;
   /** Answers per model/mode/schema name, for "calls per kind" checks. */
   countBy(key: (e: LogEntry) => string): Record<string, number>;
+  /** From now on answers wait (after their latency) until released: calls stay on the wire. */
+  hold(): void;
+  /** Sends the oldest `n` (default: all) answers waiting now; later ones keep waiting. Returns how many. */
+  releaseHeld(n?: number): number;
+  /** Answers waiting now. */
+  heldCount(): number;
+  /** Stops holding and sends every waiting answer. */
+  stopHolding(): void;
+  /** Stops listening and drops every connection: calls are refused, as by a server that is down. */
+  goDown(): Promise<void>;
+  /** Listens again on the same port. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -238,6 +252,8 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
   const buckets = new Map<string, { rpm?: Bucket; tpm?: Bucket }>();
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
+  let holding = false;
+  let held: (() => void)[] = [];
   let seq = 0;
 
   const limitsFor = (model: string) => {
@@ -354,6 +370,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     const n = ++seq;
     const entry: LogEntry = { seq: n, at: Date.now(), api, path, authorized, status: 200 };
     log.push(entry);
+    res.once('close', () => (entry.endedAt ??= Date.now()));
 
     if (httpReq.method === 'GET' && path.endsWith('/models')) {
       bodies.push(undefined as unknown as MockRequest);
@@ -424,6 +441,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     const [lo, hi] = behavior.latencyMs;
     const delay = lo + Math.random() * (hi - lo);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (holding) await new Promise<void>((r) => held.push(r));
     switch (fault) {
       case 'hang':
         entry.status = 'hang';
@@ -521,8 +539,31 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
       }
       return out;
     },
+    hold() {
+      holding = true;
+    },
+    releaseHeld(n = Infinity) {
+      const now = held.splice(0, n);
+      for (const go of now) go();
+      return now.length;
+    },
+    heldCount: () => held.length,
+    stopHolding() {
+      holding = false;
+      const now = held;
+      held = [];
+      for (const go of now) go();
+    },
+    goDown: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const res of hanging) res.destroy();
+        for (const s of sockets) s.destroy();
+      }),
+    comeBack: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     close: () =>
       new Promise<void>((resolve) => {
+        for (const go of held.splice(0)) go();
         for (const res of hanging) res.destroy();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());

@@ -7,7 +7,7 @@ import { recoverInFlight } from '../../src/main/store/ledger';
 
 const [dbFile, url, jobsFile] = process.argv.slice(2);
 const db = openDatabase(dbFile);
-const recovered = recoverInFlight(db);
+const recovered = recoverInFlight(db).length;
 const engine = new RequestEngine({
   db,
   providers: { mock: { kind: 'openai', baseURL: `${url}/v1`, concurrency: 8, timeoutMs: 5000 } },

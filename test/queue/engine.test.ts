@@ -85,6 +85,31 @@ describe('RequestEngine', () => {
     expect(row.inputTokens).toBeGreaterThan(0);
   });
 
+  it("emits 'committed' with each answer's ledger id exactly once, after the row is stored", async () => {
+    const { engine, plan } = setup({ concurrency: 3 });
+    mock.setBehavior({
+      latencyMs: [2, 10],
+      faultFor: (req) => (req.lastUser.includes('item 4.') ? 'bad_request' : undefined),
+    });
+    const ids = plan(range(0, 10));
+    const events: { ids: number[]; statuses: string[] }[] = [];
+    engine.on('committed', (e) =>
+      events.push({ ids: e.ids, statuses: e.ids.map((id) => getRequest(t.db, id)!.status) }),
+    );
+    // A cache hit is not written again, so it is not announced.
+    const [stored] = plan([99]);
+    await engine.run([{ requestId: stored, group: 'g' }]);
+    events.length = 0;
+    const s = await engine.run([...ids, stored].map((id) => ({ requestId: id, group: 'g' })));
+    expect(s.overall).toMatchObject({ done: 10, failed: 1, cacheHits: 1 });
+    // Answers that arrive together are stored in one transaction and announced together.
+    const announced = events.flatMap((e) => e.ids);
+    expect(announced.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    const statuses = new Map(events.flatMap((e) => e.ids.map((id, i) => [id, e.statuses[i]])));
+    expect(statuses.get(ids[4])).toBe('failed');
+    expect([...statuses.values()].filter((v) => v === 'done')).toHaveLength(9);
+  });
+
   it('prices calls to a known model and reports spend', async () => {
     const { engine, plan } = setup();
     const s = await engine.run(plan([1, 2], 'gpt-4.1-mini').map((id) => ({ requestId: id, group: 'g' })));

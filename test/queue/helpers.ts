@@ -68,4 +68,4 @@ export function fixedKeys(key: string) {
 }
 
 /** Fast retries for tests: the policy is the same, only the clock is shorter. */
-export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 };
+export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20, probeBaseMs: 20, probeMaxMs: 100 };

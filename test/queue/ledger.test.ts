@@ -115,7 +115,7 @@ describe('request ledger', () => {
     markDone(t.db, ids[0], { text: '{}', json: {} });
     t.db.close();
     const db = openDatabase(t.file);
-    expect(recoverInFlight(db)).toBe(2);
+    expect(recoverInFlight(db)).toHaveLength(2);
     expect(countByStatus(db)).toEqual({ pending: 2, in_flight: 0, done: 1, failed: 0 });
     db.close();
   });

@@ -3,18 +3,8 @@
 // "in flight", and a crash must not leave an experiment looking busy forever.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive as alive } from '../store/leases';
 import { AppError } from './errors';
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class RunLocks {
   private readonly dir: string;

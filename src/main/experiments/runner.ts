@@ -18,8 +18,8 @@ export interface RunnerDeps {
   db: Database;
   keys: KeyStore;
   onProgress: (p: ExperimentProgress) => void;
-  /** Engine tuning (tests: faster flushes; benchmarks). */
-  engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'flushIntervalMs' | 'progressIntervalMs' | 'logger'>>;
+  /** Engine tuning (tests: faster progress; benchmarks). */
+  engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'progressIntervalMs' | 'logger'>>;
 }
 
 /** Progress groups are `stage + SEP + group`, so progress can be told per stage and per judge. */

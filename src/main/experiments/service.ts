@@ -74,10 +74,9 @@ export class ExperimentService {
     this.locks = new RunLocks(opts.dataDir);
     // A crash or quit left calls "in flight": they were never answered (or the answer was
     // lost with the process), so they go back to pending and their runs show as paused.
-    // Not while another process (the app, serve, a CLI run) is running: its calls are
-    // really on the wire. The engine re-sends a stale in-flight row when its run resumes.
+    // Calls another live process is sending keep their lease (store/leases.ts).
     const busy = this.locks.heldElsewhere();
-    if (busy.length === 0) recoverInFlight(opts.db);
+    recoverInFlight(opts.db);
     markInterruptedRuns(opts.db, busy);
   }
 
@@ -317,6 +316,8 @@ export class ExperimentService {
   retryFailed(id: number): ExperimentProgress {
     if (this.runs.has(id))
       throw new AppError('conflict', 'The run is still going; retry failed calls when it ends.');
+    // Take the experiment first: another process running it keeps its failed calls.
+    this.locks.acquire(id);
     const ids = tasksOf(this.db, id).map((t) => t.requestId);
     resetFailed(this.db, ids);
     return this.start(id);

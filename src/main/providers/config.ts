@@ -20,6 +20,8 @@ export const providerConfigSchema = z.strictObject({
   concurrency: z.number().int().positive().max(1024).optional(),
   structuredOutput: z.enum(['json_schema', 'json_object', 'text']).optional(),
   timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+  /** How long an outage (unreachable, timeouts, 5xx) is waited out before calls fail; default 600. */
+  outageToleranceSeconds: z.number().nonnegative().max(604_800).optional(),
 });
 
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;

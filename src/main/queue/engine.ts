@@ -7,13 +7,24 @@ import { estimateInputTokens } from '../providers/tokens';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, Usage } from '../providers/types';
 import type { Database } from '../store/db';
 import {
+  applyCompletions,
   claimPending,
-  completeRequests,
+  failUnsent,
   getRequests,
+  recoverInFlight,
   specFromStored,
   type Completion,
   type LedgerRow,
 } from '../store/ledger';
+import {
+  endLease,
+  LEASE_MS,
+  LEASE_RENEW_MS,
+  leaseHeld,
+  renewLeases,
+  takeLease,
+  type Lease,
+} from '../store/leases';
 import { Lane, laneKey, laneLimits, type LaneLimits } from './lane';
 import {
   emptyGroup,
@@ -24,12 +35,22 @@ import {
   type RunSummary,
 } from './progress';
 import { parseRateLimitHeaders } from './rate-limit-headers';
+import { Outage } from './outage';
 import { actionFor, backoffMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 export interface EngineLogger {
   info(message: string): void;
   warn(message: string): void;
 }
+
+/**
+ * Without a logger, warnings still reach stderr: they are bugs or store faults worth seeing.
+ * Pauses and outages are info: progress (`pausedLanes`) tells the person about them.
+ */
+const STDERR_LOGGER: EngineLogger = {
+  info: () => {},
+  warn: (message) => process.stderr.write(`judge-lab: ${message}\n`),
+};
 
 export interface RequestEngineOptions {
   db: Database;
@@ -40,10 +61,9 @@ export interface RequestEngineOptions {
   random?: () => number;
   logger?: EngineLogger;
   retry?: Partial<RetryPolicy>;
-  /** Completions are written in one transaction at most this often / this many at a time. */
-  flushIntervalMs?: number;
-  flushRows?: number;
   progressIntervalMs?: number;
+  /** How often rows another run has in flight are checked for its outcome (default: progressIntervalMs). */
+  watchIntervalMs?: number;
   /**
    * Per-model limits that override the provider's (DESIGN.md section 7: a judge entry may
    * override its endpoint's limits), keyed by `modelLimitKey(providerName, model)`.
@@ -70,6 +90,11 @@ export interface PausedEvent {
   reason: string;
 }
 
+/** Ledger rows whose final outcome (done or failed) was just committed by this engine. */
+export interface CommittedEvent {
+  ids: number[];
+}
+
 interface Unit {
   id: number;
   groups: string[];
@@ -79,11 +104,15 @@ interface Unit {
   claimed: boolean;
   /** Sends since the claim (the claim itself counted one attempt in the ledger). */
   sends: number;
+  /** Sends, usage and cost not written to the ledger yet: the next write adds them. */
+  owedAttempts: number;
+  owedUsage: Usage;
+  owedCost: number;
+  /** Sent as the one probe of a lane in an outage. */
+  probe: boolean;
   transient: number;
   parse: number;
   rateLimits: number;
-  usage: Usage;
-  costUsd: number;
 }
 
 export function modelLimitKey(providerName: string, model: string): string {
@@ -93,6 +122,8 @@ export function modelLimitKey(providerName: string, model: string): string {
 function definedOnly(o: Partial<LaneLimits> | undefined): Partial<LaneLimits> {
   return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
 }
+
+type FinalCompletion = Extract<Completion, { status: 'done' | 'failed' }>;
 
 const ZERO_USAGE = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
@@ -107,11 +138,10 @@ export class RequestEngine {
   private readonly prices: PriceTable;
   private readonly now: () => number;
   private readonly random: () => number;
-  private readonly logger?: EngineLogger;
+  private readonly logger: EngineLogger;
   private readonly policy: RetryPolicy;
-  private readonly flushIntervalMs: number;
-  private readonly flushRows: number;
   private readonly progressIntervalMs: number;
+  private readonly watchIntervalMs: number;
   private readonly makeAdapter: (cfg: ProviderConfig, apiKey: string) => ChatAdapter;
   private readonly events = new EventEmitter();
   private readonly adapters = new Map<string, { key: string; adapter: ChatAdapter }>();
@@ -134,11 +164,10 @@ export class RequestEngine {
     this.prices = opts.prices ?? DEFAULT_PRICES;
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
-    this.logger = opts.logger;
+    this.logger = opts.logger ?? STDERR_LOGGER;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
-    this.flushIntervalMs = opts.flushIntervalMs ?? 50;
-    this.flushRows = opts.flushRows ?? 200;
     this.progressIntervalMs = opts.progressIntervalMs ?? 250;
+    this.watchIntervalMs = opts.watchIntervalMs ?? this.progressIntervalMs;
     this.makeAdapter = opts.createAdapter ?? createAdapter;
     this.modelLimits = opts.modelLimits ?? {};
     this.events.setMaxListeners(50);
@@ -147,7 +176,11 @@ export class RequestEngine {
 
   on(event: 'progress', listener: (p: RunProgress) => void): () => void;
   on(event: 'paused', listener: (p: PausedEvent) => void): () => void;
-  on(event: 'progress' | 'paused', listener: (p: RunProgress & PausedEvent) => void): () => void {
+  on(event: 'committed', listener: (p: CommittedEvent) => void): () => void;
+  on(
+    event: 'progress' | 'paused' | 'committed',
+    listener: (p: RunProgress & PausedEvent & CommittedEvent) => void,
+  ): () => void {
     this.events.on(event, listener);
     return () => this.events.off(event, listener);
   }
@@ -179,25 +212,30 @@ export class RequestEngine {
       r.state = 'cancelling';
       this.pump();
     }
-    return r.finished.then(() => undefined);
+    return r.finished.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
-  /** Runs the jobs to the end (or to cancel, or until only paused endpoints are left). One run at a time. */
+  /**
+   * Runs the jobs to the end (or to cancel, or until only paused endpoints are left). One run
+   * at a time. Rejects only when the store cannot be written (nothing half-written is kept).
+   */
   async run(jobs: readonly Job[], opts: RunOptions = {}): Promise<RunSummary> {
     if (this.run_) throw new Error('RequestEngine: a run is already going');
-    const state = new RunState(this.now(), opts);
+    const state = new RunState(this.now(), opts, takeLease());
     this.run_ = state;
     try {
       this.plan(state, jobs);
-      this.flush();
       this.pump();
-      state.ticker = setInterval(() => this.emitProgress(), this.progressIntervalMs);
+      state.ticker = setInterval(() => this.guarded(state, () => this.tick(state)), this.progressIntervalMs);
       this.checkFinished();
       return await state.finished;
     } finally {
       if (state.ticker) clearInterval(state.ticker);
       if (state.timer) clearTimeout(state.timer);
-      if (state.flushTimer) clearTimeout(state.flushTimer);
+      endLease(state.lease);
       this.run_ = null;
     }
   }
@@ -210,8 +248,11 @@ export class RequestEngine {
       jobs.map((j) => j.requestId),
     );
     const units = new Map<number, Unit>();
-    // Error pauses from an earlier run are retried: a new run is the user trying again.
-    for (const lane of this.lanes.values()) lane.paused = null;
+    // Error pauses and outages from an earlier run are retried: a new run is the user trying again.
+    for (const lane of this.lanes.values()) {
+      lane.paused = null;
+      lane.clearOutage();
+    }
     const checked = new Set<Lane<Unit>>();
     for (const job of jobs) {
       const g = r.group(job.group);
@@ -241,14 +282,16 @@ export class RequestEngine {
       units.set(row.id, unit);
       r.units.push(unit);
     }
-    // A row left in flight by a crash that recoverInFlight did not see is ours to resend.
-    const stale = r.units.filter((u) => rows.get(u.id)?.status === 'in_flight').map((u) => u.id);
-    if (stale.length)
-      completeRequests(
-        this.db,
-        stale.map((id) => ({ id, status: 'pending', usage: ZERO_USAGE(), costUsd: 0, extraAttempts: 0 })),
-      );
-    for (const u of r.units) u.lane.push(u);
+    // Rows in flight: resent only when the run that claimed them is gone (a crash); another
+    // live run is sending them now, so this one waits for its answer instead of paying twice.
+    const inFlight = r.units.filter((u) => rows.get(u.id)?.status === 'in_flight').map((u) => u.id);
+    const recovered = new Set(inFlight.length ? recoverInFlight(this.db, inFlight) : []);
+    for (const u of r.units) {
+      if (rows.get(u.id)?.status === 'in_flight' && !recovered.has(u.id)) r.foreign.set(u.id, u);
+      else u.lane.push(u);
+    }
+    if (r.foreign.size)
+      this.logger.info(`${r.foreign.size} calls are being sent by another run; waiting for their answers`);
   }
 
   private laneFor(row: LedgerRow): Lane<Unit> {
@@ -302,11 +345,13 @@ export class RequestEngine {
       estimate: lane.tpm ? estimateInputTokens(spec) + (spec.maxOutputTokens ?? 0) : 0,
       claimed: false,
       sends: 0,
+      owedAttempts: 0,
+      owedUsage: ZERO_USAGE(),
+      owedCost: 0,
+      probe: false,
       transient: 0,
       parse: 0,
       rateLimits: 0,
-      usage: ZERO_USAGE(),
-      costUsd: 0,
     };
   }
 
@@ -329,13 +374,35 @@ export class RequestEngine {
     r.pumpQueued = true;
     setImmediate(() => {
       r.pumpQueued = false;
-      this.dispatch();
+      this.guarded(r, () => this.dispatch());
     });
+  }
+
+  /**
+   * Runs engine work started by a timer or a settled call. A store that cannot be written
+   * ends the run with that error; it must never escape as an uncaught exception.
+   */
+  private guarded(r: RunState, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.abort(r, err);
+    }
+  }
+
+  private abort(r: RunState, err: unknown): void {
+    this.logger.warn(`run stopped: ${err instanceof Error ? err.message : String(err)}`);
+    if (r.settled || r !== this.run_) return;
+    r.fatal ??= err;
+    r.state = 'cancelling';
+    this.pump();
   }
 
   private dispatch(): void {
     const r = this.run_;
     if (!r) return;
+    // Nothing new goes out before the answers already here are stored.
+    if (r.fatal === undefined) this.commit(r);
     if (r.state === 'cancelling') {
       this.releaseWaiting(r);
       this.checkFinished();
@@ -352,6 +419,22 @@ export class RequestEngine {
     for (const lane of this.lanes.values()) {
       nextWake = Math.min(nextWake, lane.promoteDue(now));
       if (lane.paused) continue;
+      if (lane.outage) {
+        // One probe at a time, once the calls on the wire at the outage's start are back.
+        const wait = lane.inFlight > 0 ? Infinity : lane.outage.probeWaitMs(now);
+        if (wait > 0) {
+          nextWake = Math.min(nextWake, wait);
+          continue;
+        }
+        const u = lane.shift();
+        if (!u) continue;
+        lane.outage.probing = true;
+        u.probe = true;
+        lane.take(u.estimate, now);
+        lane.inFlight++;
+        (u.claimed ? toSend : toClaim).push(u);
+        continue;
+      }
       while (lane.inFlight < lane.cap) {
         const u = lane.peek();
         if (!u) break;
@@ -371,18 +454,24 @@ export class RequestEngine {
         claimPending(
           this.db,
           toClaim.map((u) => u.id),
+          r.lease,
         ),
       );
       for (const u of toClaim) {
         if (claimed.has(u.id)) {
           u.claimed = true;
+          u.sends = 0;
           for (const g of u.groups) r.group(g).inFlight++;
           r.overall.inFlight += u.groups.length;
           toSend.push(u);
         } else {
-          // Another process finished or took it meanwhile: do not pay for it again.
+          // Another run finished or took it meanwhile: do not pay for it again.
           u.lane.inFlight--;
+          if (u.probe && u.lane.outage) u.lane.outage.probing = false;
+          u.probe = false;
           this.settleExternally(r, u);
+          // Its slot is free again: fill it on the next turn.
+          this.pump();
         }
       }
     }
@@ -399,7 +488,7 @@ export class RequestEngine {
     r.timer = setTimeout(
       () => {
         r.timer = null;
-        this.dispatch();
+        this.guarded(r, () => this.dispatch());
       },
       Math.max(1, ms),
     );
@@ -408,14 +497,21 @@ export class RequestEngine {
   private async send(r: RunState, u: Unit): Promise<void> {
     const lane = u.lane;
     const adapter = this.laneProvider.get(lane)?.adapter;
-    u.sends++;
+    // The claim counted the first send as an attempt; retries and re-asks are owed.
+    if (u.sends++ > 0) u.owedAttempts++;
     r.active++;
+    let outcome: { res: Awaited<ReturnType<ChatAdapter['send']>> } | { err: ProviderError };
     try {
       if (!adapter) throw new ProviderError('auth', 'No API key is available for this provider.');
-      const res = await adapter.send(u.spec);
-      this.onResponse(r, u, res.result, res.headers);
+      outcome = { res: await adapter.send(u.spec) };
     } catch (err) {
-      this.onError(r, u, classifyError(err));
+      outcome = { err: classifyError(err) };
+    }
+    try {
+      if ('res' in outcome) this.onResponse(r, u, outcome.res.result, outcome.res.headers);
+      else this.onError(r, u, outcome.err);
+    } catch (err) {
+      this.abort(r, err);
     } finally {
       r.active--;
       lane.inFlight--;
@@ -430,8 +526,9 @@ export class RequestEngine {
     r.calls++;
     r.callWindow.add(now);
     const lane = u.lane;
+    this.answered(lane, u);
     lane.observe(parseRateLimitHeaders(headers, now), now);
-    this.addUsage(r, u, result.usage);
+    this.owe(r, u, result.usage);
     const reason = r.opts.validate?.(u.spec, result, u.id) ?? null;
     if (reason) {
       this.onUnusable(r, u, reason, result.text);
@@ -443,10 +540,15 @@ export class RequestEngine {
       status: 'done',
       text: result.text,
       json: result.json,
-      usage: u.usage,
-      costUsd: u.costUsd,
-      extraAttempts: u.sends - 1,
+      ...this.owed(u),
     });
+  }
+
+  /** The provider answered: an outage (if any) is over. */
+  private answered(lane: Lane<Unit>, u: Unit): void {
+    u.probe = false;
+    if (lane.outage) this.logger.info(`${lane.model} at ${lane.endpoint} answers again; sending resumes`);
+    lane.clearOutage();
   }
 
   private onError(r: RunState, u: Unit, e: ProviderError): void {
@@ -457,8 +559,9 @@ export class RequestEngine {
       r.callWindow.add(now);
     }
     if (e.headers) lane.observe(parseRateLimitHeaders(e.headers, now), now);
-    if (e.usage) this.addUsage(r, u, e.usage);
+    if (e.usage) this.owe(r, u, e.usage);
     const action = actionFor(e.kind);
+    if (action !== 'retry_backoff' && action !== 'release') this.answered(lane, u);
     if (action !== 'fail' && action !== 'reask') lane.consecutiveBadRequests = 0;
     switch (action) {
       case 'reask':
@@ -475,7 +578,6 @@ export class RequestEngine {
             u,
             'rate_limited',
             `${e.message} (gave up after ${u.rateLimits} rate-limited attempts)`,
-            null,
           );
           return;
         }
@@ -483,12 +585,7 @@ export class RequestEngine {
         return;
       }
       case 'retry_backoff':
-        u.transient++;
-        if (u.transient >= this.policy.maxAttempts) {
-          this.fail(r, u, e.kind, `${e.message} (gave up after ${u.transient} attempts)`, null);
-          return;
-        }
-        this.retryLater(r, u, backoffMs(u.transient, this.policy, this.random));
+        this.onTransient(r, u, e, now);
         return;
       case 'fail':
         if (++lane.consecutiveBadRequests >= this.policy.pauseAfterBadRequests)
@@ -497,16 +594,91 @@ export class RequestEngine {
             'bad_request',
             `The last ${lane.consecutiveBadRequests} requests to ${lane.model} were all rejected as invalid; check the model's parameters. Last error: ${e.message}`,
           );
-        this.fail(r, u, e.kind, e.message, null);
+        this.fail(r, u, e.kind, e.message);
         return;
       case 'pause_lane':
         this.pauseLane(lane, e.kind, e.message);
         this.release(r, u, true);
         return;
       case 'release':
+        u.probe = false;
+        if (lane.outage) lane.outage.probing = false;
         this.release(r, u, true);
         return;
     }
+  }
+
+  /**
+   * A connection error, timeout or 5xx. A few in a row on one lane mean the provider is down:
+   * the lane then waits it out (outage.ts) and the call is not charged an attempt. One call
+   * that keeps failing on its own (a 5xx only its content triggers) fails after maxAttempts.
+   */
+  private onTransient(r: RunState, u: Unit, e: ProviderError, now: number): void {
+    const lane = u.lane;
+    if (!lane.outage && lane.noteTransient(u, e.kind, this.policy.outageAfterFailures)) {
+      lane.outage = new Outage(now, e.kind, e.message, this.outagePolicy(lane));
+      this.logger.info(`${lane.model} at ${lane.endpoint}: ${lane.outage.describe()}`);
+    }
+    const outage = lane.outage;
+    if (outage) {
+      outage.failed(now, e.kind, e.message, u.probe);
+      u.probe = false;
+      if (outage.expired(now)) {
+        this.giveUp(r, lane, outage, u, now);
+        return;
+      }
+      if (!this.writeOwed(r, u)) return;
+      r.retries++;
+      if (r.state === 'cancelling') this.release(r, u, false);
+      else lane.pushFront(u);
+      return;
+    }
+    u.transient++;
+    if (u.transient >= this.policy.maxAttempts) {
+      this.fail(r, u, e.kind, `${e.message} (gave up after ${u.transient} attempts)`);
+      return;
+    }
+    this.retryLater(r, u, backoffMs(u.transient, this.policy, this.random));
+  }
+
+  private outagePolicy(lane: Lane<Unit>) {
+    const seconds = this.laneProvider.get(lane)?.cfg.outageToleranceSeconds;
+    return {
+      outageAfterFailures: this.policy.outageAfterFailures,
+      probeBaseMs: this.policy.probeBaseMs,
+      probeMaxMs: this.policy.probeMaxMs,
+      toleranceMs: seconds === undefined ? this.policy.outageToleranceMs : seconds * 1000,
+    };
+  }
+
+  /** The outage outlasted its tolerance: every call waiting in the lane fails with the reason. */
+  private giveUp(r: RunState, lane: Lane<Unit>, outage: Outage, last: Unit, now: number): void {
+    const reason = `${outage.kind}: ${outage.failureReason(now)}`;
+    this.logger.info(`${lane.model} at ${lane.endpoint}: ${outage.failureReason(now)}`);
+    const units = [last, ...lane.drainAll()];
+    lane.clearOutage();
+    const unclaimed = units.filter((u) => !u.claimed);
+    const written = new Set(
+      failUnsent(
+        this.db,
+        unclaimed.map((u) => u.id),
+        reason,
+        r.lease.owner,
+      ),
+    );
+    const ids: number[] = [];
+    for (const u of unclaimed) {
+      if (!written.has(u.id)) {
+        this.settleExternally(r, u);
+        continue;
+      }
+      r.completionWindow.add(now);
+      this.countFinished(r, u.groups, 'failed', false, outage.kind);
+      ids.push(u.id);
+    }
+    if (ids.length) this.emitCommitted(ids);
+    for (const u of units.filter((x) => x.claimed))
+      this.finish(r, u, { id: u.id, status: 'failed', reason, text: null, ...this.owed(u) });
   }
 
   private onUnusable(r: RunState, u: Unit, reason: string, rawText: string | null): void {
@@ -515,12 +687,15 @@ export class RequestEngine {
       this.fail(r, u, 'unparseable', `${reason} (asked ${u.parse} times)`, rawText);
       return;
     }
+    // The unusable answer was paid for: its usage is stored before it is counted.
+    if (!this.writeOwed(r, u)) return;
     r.retries++;
     if (r.state === 'cancelling') this.release(r, u, false);
     else u.lane.pushFront(u);
   }
 
   private retryLater(r: RunState, u: Unit, delayMs: number): void {
+    if (!this.writeOwed(r, u)) return;
     r.retries++;
     if (r.state === 'cancelling') {
       this.release(r, u, false);
@@ -528,61 +703,154 @@ export class RequestEngine {
     }
     if (delayMs <= 0) u.lane.pushFront(u);
     else u.lane.delay(u, this.now() + delayMs);
-    this.logger?.info(`retrying request ${u.id} on ${u.lane.model} in ${delayMs} ms`);
+    this.logger.info(`retrying request ${u.id} on ${u.lane.model} in ${delayMs} ms`);
   }
 
-  private fail(r: RunState, u: Unit, kind: string, message: string, rawText: string | null): void {
+  private fail(r: RunState, u: Unit, kind: string, message: string, rawText: string | null = null): void {
     this.finish(r, u, {
       id: u.id,
       status: 'failed',
       reason: `${kind}: ${message}`,
       text: rawText,
-      usage: u.usage,
-      costUsd: u.costUsd,
-      extraAttempts: u.sends - 1,
+      ...this.owed(u),
     });
   }
 
   /** Back to pending in the ledger; requeued unless the run is ending. */
   private release(r: RunState, u: Unit, requeue: boolean): void {
+    u.probe = false;
     if (u.claimed) {
-      r.buffer.push({
-        unit: u,
-        c: { id: u.id, status: 'pending', usage: u.usage, costUsd: u.costUsd, extraAttempts: u.sends - 1 },
-      });
-      this.scheduleFlush(r);
+      const stored = this.write(r, u, { id: u.id, status: 'pending', ...this.owed(u) });
+      u.claimed = false;
+      if (!stored) {
+        this.settleExternally(r, u);
+        return;
+      }
     }
-    u.claimed = false;
-    u.sends = 0;
-    u.usage = ZERO_USAGE();
-    u.costUsd = 0;
     if (requeue && r.state !== 'cancelling') u.lane.pushFront(u);
   }
 
-  private finish(r: RunState, u: Unit, c: Completion): void {
-    r.buffer.push({ unit: u, c });
-    this.scheduleFlush(r);
+  /**
+   * A final outcome. Answers that arrive in one turn of the event loop are stored together in
+   * one transaction (group commit) at the end of that turn, and in any case before anything is
+   * sent, reported or counted: an answer counts only once it is on disk.
+   */
+  private finish(r: RunState, u: Unit, c: FinalCompletion): void {
+    u.claimed = false;
+    r.writes.push({ unit: u, c });
+    if (r.writes.length === 1)
+      setImmediate(() =>
+        this.guarded(r, () => {
+          this.commit(r);
+          this.checkFinished();
+        }),
+      );
   }
 
-  private addUsage(r: RunState, u: Unit, usage: Usage): void {
+  /** Stores the final outcomes waiting in `r.writes`, then counts and announces them. */
+  private commit(r: RunState): void {
+    if (!r.writes.length) return;
+    const batch = r.writes;
+    r.writes = [];
+    const { skipped } = applyCompletions(
+      this.db,
+      batch.map((b) => b.c),
+      r.lease.owner,
+    );
+    const refused = new Map(skipped.map((s) => [s.completion.id, s.found]));
+    const now = this.now();
+    const ids: number[] = [];
+    for (const { unit: u, c } of batch) {
+      this.countOwed(r, u, c);
+      for (const g of u.groups) r.group(g).inFlight--;
+      r.overall.inFlight -= u.groups.length;
+      const found = refused.get(u.id);
+      if (found !== undefined) {
+        this.logger.warn(
+          `request ${u.id}: not recorded as ${c.status}: the ledger has it ${found}, no longer in flight for this run`,
+        );
+        this.settleExternally(r, u);
+        continue;
+      }
+      r.completionWindow.add(now);
+      if (c.status === 'done') this.countFinished(r, u.groups, 'done', false);
+      else this.countFinished(r, u.groups, 'failed', false, kindOfReason(c.reason));
+      ids.push(u.id);
+    }
+    if (ids.length) this.emitCommitted(ids);
+    if (refused.size) this.pump();
+  }
+
+  /**
+   * Writes one non-final outcome of a claimed unit (back to pending, or usage of an answer
+   * asked again) at once. A row that is no longer in flight under this run's lease is not
+   * touched: that would be a bug (or a takeover after a stall longer than the lease), so it
+   * is logged and the ledger's state is believed.
+   */
+  private write(r: RunState, u: Unit, c: Completion): boolean {
+    const { skipped } = applyCompletions(this.db, [c], r.lease.owner);
+    this.countOwed(r, u, c);
+    if (c.status !== 'in_flight') {
+      for (const g of u.groups) r.group(g).inFlight--;
+      r.overall.inFlight -= u.groups.length;
+    }
+    if (!skipped.length) return true;
+    this.logger.warn(
+      `request ${u.id}: not recorded as ${c.status}: the ledger has it ${skipped[0].found}, no longer in flight for this run`,
+    );
+    return false;
+  }
+
+  /** Stores usage paid for an answer that is asked again, so a crash cannot lose it. */
+  private writeOwed(r: RunState, u: Unit): boolean {
+    if (!u.claimed || (u.owedCost === 0 && sumTokens(u.owedUsage) === 0)) return true;
+    if (this.write(r, u, { id: u.id, status: 'in_flight', ...this.owed(u) })) return true;
+    u.claimed = false;
+    for (const g of u.groups) r.group(g).inFlight--;
+    r.overall.inFlight -= u.groups.length;
+    this.settleExternally(r, u);
+    return false;
+  }
+
+  private owe(r: RunState, u: Unit, usage: Usage): void {
     const cost = costOf(u.spec.model, usage, this.prices);
     if (!cost.priced) r.unpriced.add(u.spec.model);
-    u.usage = {
-      inputTokens: u.usage.inputTokens + usage.inputTokens,
-      outputTokens: u.usage.outputTokens + usage.outputTokens,
-      cachedInputTokens: u.usage.cachedInputTokens + usage.cachedInputTokens,
+    u.owedUsage = {
+      inputTokens: u.owedUsage.inputTokens + usage.inputTokens,
+      outputTokens: u.owedUsage.outputTokens + usage.outputTokens,
+      cachedInputTokens: u.owedUsage.cachedInputTokens + usage.cachedInputTokens,
     };
-    u.costUsd += cost.usd;
-    r.tokens.input += usage.inputTokens;
-    r.tokens.output += usage.outputTokens;
-    r.tokens.cached += usage.cachedInputTokens;
-    r.costUsd += cost.usd;
+    u.owedCost += cost.usd;
+  }
+
+  private owed(u: Unit): { usage: Usage; costUsd: number; extraAttempts: number } {
+    return { usage: u.owedUsage, costUsd: u.owedCost, extraAttempts: u.owedAttempts };
+  }
+
+  /** Spend counts once written (or once the write was refused: it was paid all the same). */
+  private countOwed(r: RunState, u: Unit, c: Completion): void {
+    r.tokens.input += c.usage.inputTokens;
+    r.tokens.output += c.usage.outputTokens;
+    r.tokens.cached += c.usage.cachedInputTokens;
+    r.costUsd += c.costUsd;
+    u.owedUsage = ZERO_USAGE();
+    u.owedCost = 0;
+    u.owedAttempts = 0;
+  }
+
+  private emitCommitted(ids: number[]): void {
+    try {
+      this.events.emit('committed', { ids } satisfies CommittedEvent);
+    } catch (err) {
+      // A listener's bug must not undo or stop the run: the rows are stored already.
+      this.logger.warn(`a 'committed' listener failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   private pauseLane(lane: Lane<Unit>, kind: string, reason: string): void {
     if (lane.paused) return;
     lane.paused = { kind, reason };
-    this.logger?.warn(`paused ${lane.model} at ${lane.endpoint}: ${reason}`);
+    this.logger.info(`paused ${lane.model} at ${lane.endpoint}: ${reason}`);
     this.events.emit('paused', {
       endpoint: lane.endpoint,
       model: lane.model,
@@ -591,53 +859,80 @@ export class RequestEngine {
     } satisfies PausedEvent);
   }
 
-  /** A row someone else finished between planning and claiming: count what the ledger says. */
+  /**
+   * A row this run did not get or lost: count what the ledger says, or, while another live
+   * run has it in flight, wait for that run's outcome.
+   */
   private settleExternally(r: RunState, u: Unit): void {
     const row = getRequests(this.db, [u.id]).get(u.id);
     if (row?.status === 'done') this.countFinished(r, u.groups, 'done', true);
     else if (row?.status === 'failed')
       this.countFinished(r, u.groups, 'failed', false, kindOfReason(row.failureReason));
+    else if (row?.status === 'in_flight') r.foreign.set(u.id, u);
+    else if (row?.status === 'pending' && r.state !== 'cancelling') u.lane.pushFront(u);
     else r.skipped++;
   }
 
+  /**
+   * Follows rows another run has in flight: their outcome counts here as a stored answer; a
+   * row that run gave back, or left behind by dying, is sent by this one.
+   */
+  private watchForeign(r: RunState): void {
+    if (!r.foreign.size || r.state === 'cancelling') return;
+    const rows = getRequests(this.db, [...r.foreign.keys()]);
+    const now = Date.now();
+    const orphaned: Unit[] = [];
+    for (const [id, u] of r.foreign) {
+      const row = rows.get(id);
+      if (row?.status === 'in_flight' && leaseHeld(row.lease, now)) continue;
+      r.foreign.delete(id);
+      if (row?.status === 'in_flight') orphaned.push(u);
+      else if (row?.status === 'pending') u.lane.pushFront(u);
+      else this.settleExternally(r, u);
+    }
+    if (orphaned.length) {
+      const recovered = new Set(
+        recoverInFlight(
+          this.db,
+          orphaned.map((u) => u.id),
+        ),
+      );
+      for (const u of orphaned) {
+        if (recovered.has(u.id)) u.lane.pushFront(u);
+        else this.settleExternally(r, u);
+      }
+    }
+    this.pump();
+  }
+
   private releaseWaiting(r: RunState): void {
-    for (const lane of this.lanes.values()) for (const u of lane.drainAll()) this.release(r, u, false);
+    for (const lane of this.lanes.values())
+      for (const u of lane.drainAll()) {
+        try {
+          this.release(r, u, false);
+        } catch (err) {
+          // The store failed (the reason the run is stopping): the lease runs out instead.
+          this.logger.warn(
+            `request ${u.id} left in flight: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+      }
+    r.foreign.clear();
   }
 
-  // ---- ledger writes and progress ----------------------------------------------------
+  // ---- progress ----------------------------------------------------------------------
 
-  private scheduleFlush(r: RunState): void {
-    if (r.buffer.length >= this.flushRows) {
-      this.flush();
-      return;
+  private tick(r: RunState): void {
+    const now = Date.now();
+    if (now - r.leaseRenewedAt >= LEASE_RENEW_MS) {
+      r.leaseRenewedAt = now;
+      renewLeases(this.db, r.lease, now + LEASE_MS);
     }
-    if (!r.flushTimer)
-      r.flushTimer = setTimeout(() => {
-        r.flushTimer = null;
-        this.flush();
-        this.checkFinished();
-      }, this.flushIntervalMs);
-  }
-
-  /** Writes buffered outcomes in one transaction, then counts them (nothing is reported done before it is stored). */
-  private flush(): void {
-    const r = this.run_;
-    if (!r || !r.buffer.length) return;
-    const batch = r.buffer;
-    r.buffer = [];
-    completeRequests(
-      this.db,
-      batch.map((b) => b.c),
-    );
-    const now = this.now();
-    for (const { unit, c } of batch) {
-      for (const g of unit.groups) r.group(g).inFlight--;
-      r.overall.inFlight -= unit.groups.length;
-      if (c.status === 'pending') continue;
-      r.completionWindow.add(now);
-      if (c.status === 'done') this.countFinished(r, unit.groups, 'done', false);
-      else this.countFinished(r, unit.groups, 'failed', false, kindOfReason(c.reason));
+    if (now - r.watchedAt >= this.watchIntervalMs) {
+      r.watchedAt = now;
+      this.watchForeign(r);
     }
+    this.emitProgress();
   }
 
   private countFinished(
@@ -664,8 +959,10 @@ export class RequestEngine {
     const r = this.run_;
     if (!r || r.settled) return;
     if (r.active > 0 || r.pumpQueued) return;
-    let waiting = 0;
-    let waitingUnpaused = 0;
+    // After a store failure the answers not stored are given up: their leases run out.
+    if (r.fatal === undefined) this.commit(r);
+    let waiting = r.foreign.size;
+    let waitingUnpaused = r.foreign.size;
     for (const lane of this.lanes.values()) {
       const n = lane.readyCount + lane.delayedCount;
       waiting += n;
@@ -677,8 +974,11 @@ export class RequestEngine {
     else if (waitingUnpaused === 0 && r.state === 'running') outcome = 'blocked';
     if (!outcome) return;
     if (outcome !== 'finished') this.releaseWaiting(r);
-    this.flush();
     r.settled = true;
+    if (r.fatal !== undefined) {
+      r.reject(r.fatal);
+      return;
+    }
     const summary: RunSummary = { ...this.snapshot(r, outcome), outcome };
     this.events.emit('progress', summary);
     r.resolve(summary);
@@ -687,7 +987,6 @@ export class RequestEngine {
   private emitProgress(): void {
     const r = this.run_;
     if (!r || r.settled) return;
-    this.flush();
     const state = r.state === 'running' ? 'running' : r.state === 'paused' ? 'paused' : 'cancelling';
     this.events.emit('progress', this.snapshot(r, state));
   }
@@ -707,8 +1006,16 @@ export class RequestEngine {
     const groups: Record<string, GroupProgress> = {};
     for (const [k, g] of r.groups) groups[k] = withPending(g);
     const pausedLanes: PausedLane[] = [];
-    for (const lane of this.lanes.values())
+    for (const lane of this.lanes.values()) {
       if (lane.paused) pausedLanes.push({ endpoint: lane.endpoint, model: lane.model, ...lane.paused });
+      else if (lane.outage)
+        pausedLanes.push({
+          endpoint: lane.endpoint,
+          model: lane.model,
+          kind: 'outage',
+          reason: lane.outage.describe(),
+        });
+    }
     return {
       state,
       elapsedMs,
@@ -731,10 +1038,12 @@ export class RequestEngine {
 class RunState {
   state: 'running' | 'paused' | 'cancelling' = 'running';
   readonly units: Unit[] = [];
+  /** Rows another live run has in flight: their outcome is awaited, not paid for again. */
+  readonly foreign = new Map<number, Unit>();
+  /** Final outcomes received this turn of the event loop, stored together before they count. */
+  writes: { unit: Unit; c: FinalCompletion }[] = [];
   readonly groups = new Map<string, GroupProgress>();
   readonly overall = emptyGroup();
-  /** Outcomes waiting for the next batched ledger write. */
-  buffer: { unit: Unit; c: Completion }[] = [];
   active = 0;
   calls = 0;
   rateLimited = 0;
@@ -749,17 +1058,25 @@ class RunState {
   pumpQueued = false;
   timer: NodeJS.Timeout | null = null;
   timerAt = 0;
-  flushTimer: NodeJS.Timeout | null = null;
   ticker: NodeJS.Timeout | null = null;
+  leaseRenewedAt = Date.now();
+  watchedAt = 0;
   settled = false;
+  /** The store failed: the run ends with this error once calls on the wire are back. */
+  fatal: unknown = undefined;
   resolve!: (s: RunSummary) => void;
+  reject!: (err: unknown) => void;
   readonly finished: Promise<RunSummary>;
 
   constructor(
     readonly startedAt: number,
     readonly opts: RunOptions,
+    readonly lease: Lease,
   ) {
-    this.finished = new Promise((res) => (this.resolve = res));
+    this.finished = new Promise((res, rej) => {
+      this.resolve = res;
+      this.reject = rej;
+    });
   }
 
   group(name: string): GroupProgress {
@@ -770,6 +1087,10 @@ class RunState {
     }
     return g;
   }
+}
+
+function sumTokens(u: Usage): number {
+  return u.inputTokens + u.outputTokens + u.cachedInputTokens;
 }
 
 /** Failure reasons are stored as "<kind>: <message>". */

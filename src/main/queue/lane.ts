@@ -1,5 +1,6 @@
 import { DEFAULT_CONCURRENCY, type ProviderConfig } from '../providers/config';
 import type { RateLimitInfo } from './rate-limit-headers';
+import type { Outage } from './outage';
 import { TokenBucket } from './token-bucket';
 
 // One lane per endpoint + model: providers enforce their limits per model, so each gets
@@ -32,6 +33,11 @@ export class Lane<U> {
   blockedUntil = 0;
   paused: { kind: string; reason: string } | null = null;
   consecutiveBadRequests = 0;
+  /** Connection errors, timeouts and 5xx in a row, with no answer between, and the calls they hit. */
+  consecutiveTransient = 0;
+  readonly transientCalls = new Set<U>();
+  /** Set while the provider is down: the lane sends one probe at a time. */
+  outage: Outage | null = null;
   private successesSinceCut = 0;
   private lastCutAt = -Infinity;
   private readonly ready: U[] = [];
@@ -157,6 +163,24 @@ export class Lane<U> {
       b.drain(now);
     }
     if (!this.rpm && !this.tpm) this.cap = Math.max(1, Math.floor(this.cap * 0.75));
+  }
+
+  /** The provider answered (anything but a transient failure), or the waiting is over. */
+  clearOutage(): void {
+    this.consecutiveTransient = 0;
+    this.transientCalls.clear();
+    this.outage = null;
+  }
+
+  /**
+   * Counts a transient failure; true when the streak says the provider is down rather than
+   * one call failing: enough failures in a row, and either a refused connection (never about
+   * one call) or failures of more than one call.
+   */
+  noteTransient(unit: U, kind: string, threshold: number): boolean {
+    this.consecutiveTransient++;
+    this.transientCalls.add(unit);
+    return this.consecutiveTransient >= threshold && (kind === 'connection' || this.transientCalls.size > 1);
   }
 
   onSuccess(): void {

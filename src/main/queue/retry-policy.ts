@@ -1,4 +1,5 @@
 import type { ProviderErrorKind } from '../providers/types';
+import { DEFAULT_OUTAGE_TOLERANCE_SECONDS } from './outage';
 
 export interface RetryPolicy {
   /** Sends per request for transient failures (5xx, 529, timeouts, dropped connections). */
@@ -11,6 +12,13 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Consecutive 400s on one endpoint+model (no success between) that pause it. */
   pauseAfterBadRequests: number;
+  /** Transient failures in a row on one endpoint+model that start waiting out an outage. */
+  outageAfterFailures: number;
+  /** Pauses between outage probes: the first, doubling up to the max. */
+  probeBaseMs: number;
+  probeMaxMs: number;
+  /** How long an outage is waited out; a provider's `outageToleranceSeconds` overrides it. */
+  outageToleranceMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -20,6 +28,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 1000,
   maxDelayMs: 60_000,
   pauseAfterBadRequests: 5,
+  outageAfterFailures: 3,
+  probeBaseMs: 2000,
+  probeMaxMs: 30_000,
+  outageToleranceMs: DEFAULT_OUTAGE_TOLERANCE_SECONDS * 1000,
 };
 
 /** "Full jitter" exponential backoff: uniform in [0, min(max, base·2^(n-1))]. */

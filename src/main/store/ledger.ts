@@ -2,10 +2,14 @@ import { createHash } from 'node:crypto';
 import type { ChatRequestSpec, Usage } from '../providers/types';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db';
+import { leaseHeld, LEASE_MS, type Lease, type LeaseColumns } from './leases';
 
 // The request ledger (DESIGN.md section 3): one row per distinct paid request, written
 // before it is sent. pending → in_flight → done | failed; in_flight → pending on recovery,
-// pause or cancel; failed → pending on "retry failed". Nothing else is legal.
+// pause or cancel; failed → pending on "retry failed"; pending → failed when a run gives up
+// on a call it could not send (its endpoint stayed unreachable). Nothing else is legal.
+// A row in flight is leased to the run that claimed it (leases.ts): only that run may
+// complete or release it, and others recover it only once that run is gone.
 
 export type RequestStatus = 'pending' | 'in_flight' | 'done' | 'failed';
 
@@ -132,9 +136,11 @@ export interface LedgerRow {
   outputTokens: number | null;
   cachedTokens: number | null;
   costUsd: number | null;
+  /** Who has the row in flight (all null otherwise). */
+  lease: LeaseColumns;
 }
 
-interface RawRow {
+interface RawRow extends LeaseColumns {
   id: number;
   hash: string;
   endpoint: string;
@@ -167,6 +173,12 @@ function toRow(r: RawRow): LedgerRow {
     outputTokens: r.output_tokens,
     cachedTokens: r.cached_tokens,
     costUsd: r.cost_usd,
+    lease: {
+      lease_owner: r.lease_owner,
+      lease_pid: r.lease_pid,
+      lease_host: r.lease_host,
+      lease_expires_at: r.lease_expires_at,
+    },
   };
 }
 
@@ -196,16 +208,24 @@ function statusOf(db: Database, id: number): RequestStatus | 'missing' {
 
 /**
  * pending → in_flight for the ids still pending, in one transaction; returns those claimed.
- * The engine uses this just before sending, so a row another process finished meanwhile
- * is skipped instead of paid for again.
+ * The engine uses this just before sending, so a row another process finished or took
+ * meanwhile is skipped instead of paid for again. With a lease, the rows are the lease
+ * owner's until it completes or releases them, or dies.
  */
-export function claimPending(db: Database, ids: readonly number[]): number[] {
+export function claimPending(
+  db: Database,
+  ids: readonly number[],
+  lease?: Lease,
+  now: number = Date.now(),
+): number[] {
   const stmt = prep(
     db,
     `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
+       lease_owner = ?, lease_pid = ?, lease_host = ?, lease_expires_at = ?,
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'pending'`,
   );
-  return db.transaction(() => ids.filter((id) => stmt.run(id).changes === 1))();
+  const cols = lease ? [lease.owner, lease.pid, lease.host, now + LEASE_MS] : [null, null, null, null];
+  return db.transaction(() => ids.filter((id) => stmt.run(...cols, id).changes === 1))();
 }
 
 /** pending → in_flight for every id, in one transaction; counts one attempt each. Throws on any other state. */
@@ -213,6 +233,7 @@ export function markInFlight(db: Database, ids: readonly number[]): void {
   const stmt = prep(
     db,
     `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
+       lease_owner = NULL, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL,
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'pending'`,
   );
   db.transaction(() => {
@@ -222,7 +243,10 @@ export function markInFlight(db: Database, ids: readonly number[]): void {
   })();
 }
 
-/** How a request in flight ends (or goes back to waiting). Usage and cost add to the row's. */
+/**
+ * How a request in flight ends (or goes back to waiting, or stays in flight with the usage of
+ * an answer it had to ask again). Usage and cost add to the row's.
+ */
 export type Completion =
   | {
       id: number;
@@ -231,7 +255,7 @@ export type Completion =
       json: unknown;
       usage: Usage;
       costUsd: number;
-      /** Sends beyond the one counted by markInFlight (retries, re-asks). */
+      /** Sends not counted yet (the claim counted one; retries and re-asks add theirs). */
       extraAttempts: number;
     }
   | {
@@ -243,71 +267,108 @@ export type Completion =
       costUsd: number;
       extraAttempts: number;
     }
-  | { id: number; status: 'pending'; usage: Usage; costUsd: number; extraAttempts: number };
+  | { id: number; status: 'pending' | 'in_flight'; usage: Usage; costUsd: number; extraAttempts: number };
 
 // Every completion adds what the call used (an unusable paid answer still cost money) and
-// only touches a row this process has in flight.
-const ADD_USAGE_WHERE_IN_FLIGHT = `input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
+// only touches a row in flight under the writer's lease (NULL: a caller without one).
+const ADD_USAGE = `input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
        cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
-       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-     WHERE id = ? AND status = 'in_flight'`;
+       attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
+const WHERE_OURS_IN_FLIGHT = `WHERE id = ? AND status = 'in_flight' AND lease_owner IS ?`;
+const NO_LEASE = 'lease_owner = NULL, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL';
 
-/** Writes a batch of completions in one transaction (the engine's flush). */
-export function completeRequests(db: Database, completions: readonly Completion[]): void {
-  if (!completions.length) return;
+export interface CompletionResult {
+  applied: Completion[];
+  /** Completions for rows that were not in flight under this lease, with the state found. */
+  skipped: { completion: Completion; found: RequestStatus | 'missing' }[];
+}
+
+/**
+ * Writes completions in one transaction, skipping (not throwing on) rows that are no longer
+ * in flight under `owner`'s lease: a run whose row was taken over must not overwrite it.
+ */
+export function applyCompletions(
+  db: Database,
+  completions: readonly Completion[],
+  owner: string | null = null,
+): CompletionResult {
+  const result: CompletionResult = { applied: [], skipped: [] };
+  if (!completions.length) return result;
   const done = prep(
     db,
     `UPDATE requests SET status = 'done', response_text = ?, response_json = ?, failure_reason = NULL,
-       ${ADD_USAGE_WHERE_IN_FLIGHT}`,
+       ${NO_LEASE}, ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`,
   );
   const failed = prep(
     db,
     `UPDATE requests SET status = 'failed', failure_reason = ?, response_text = ?, response_json = NULL,
-       ${ADD_USAGE_WHERE_IN_FLIGHT}`,
+       ${NO_LEASE}, ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`,
   );
   const pending = prep(
     db,
-    `UPDATE requests SET status = 'pending',
-       ${ADD_USAGE_WHERE_IN_FLIGHT}`,
+    `UPDATE requests SET status = 'pending', ${NO_LEASE}, ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`,
   );
+  const stay = prep(db, `UPDATE requests SET ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`);
   db.transaction(() => {
     for (const c of completions) {
       const u = c.usage;
+      const usage = [
+        u.inputTokens,
+        u.outputTokens,
+        u.cachedInputTokens,
+        c.costUsd,
+        c.extraAttempts,
+        c.id,
+        owner,
+      ];
       let changes: number;
-      if (c.status === 'done')
-        changes = done.run(
-          c.text,
-          JSON.stringify(c.json),
-          u.inputTokens,
-          u.outputTokens,
-          u.cachedInputTokens,
-          c.costUsd,
-          c.extraAttempts,
-          c.id,
-        ).changes;
-      else if (c.status === 'failed')
-        changes = failed.run(
-          c.reason,
-          c.text,
-          u.inputTokens,
-          u.outputTokens,
-          u.cachedInputTokens,
-          c.costUsd,
-          c.extraAttempts,
-          c.id,
-        ).changes;
-      else
-        changes = pending.run(
-          u.inputTokens,
-          u.outputTokens,
-          u.cachedInputTokens,
-          c.costUsd,
-          c.extraAttempts,
-          c.id,
-        ).changes;
-      if (changes !== 1) throw new IllegalTransitionError(c.id, statusOf(db, c.id), c.status);
+      if (c.status === 'done') changes = done.run(c.text, JSON.stringify(c.json), ...usage).changes;
+      else if (c.status === 'failed') changes = failed.run(c.reason, c.text, ...usage).changes;
+      else if (c.status === 'pending') changes = pending.run(...usage).changes;
+      else changes = stay.run(...usage).changes;
+      if (changes === 1) result.applied.push(c);
+      else result.skipped.push({ completion: c, found: statusOf(db, c.id) });
     }
   })();
+  return result;
+}
+
+/** Writes a batch of completions in one transaction; any illegal one throws and writes nothing. */
+export function completeRequests(
+  db: Database,
+  completions: readonly Completion[],
+  owner: string | null = null,
+): void {
+  db.transaction(() => {
+    const { skipped } = applyCompletions(db, completions, owner);
+    if (skipped.length) {
+      const { completion, found } = skipped[0];
+      throw new IllegalTransitionError(
+        completion.id,
+        found,
+        completion.status === 'in_flight' ? 'in_flight' : completion.status,
+      );
+    }
+  })();
+}
+
+/**
+ * Gives up on calls a run could not send or finish: pending rows, and rows in flight under
+ * `owner`'s lease, become failed with `reason`. Returns the ids written.
+ */
+export function failUnsent(
+  db: Database,
+  ids: readonly number[],
+  reason: string,
+  owner: string | null,
+): number[] {
+  const stmt = prep(
+    db,
+    `UPDATE requests SET status = 'failed', failure_reason = ?, response_json = NULL, ${NO_LEASE},
+       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+     WHERE id = ? AND (status = 'pending' OR (status = 'in_flight' AND lease_owner IS ?))`,
+  );
+  return db.transaction(() => ids.filter((id) => stmt.run(reason, id, owner).changes === 1))();
 }
 
 const ZERO: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
@@ -336,14 +397,31 @@ export function markFailed(db: Database, id: number, reason: string, rawText: st
   ]);
 }
 
-/** On start: whatever was in flight when the process died goes back to pending. */
-export function recoverInFlight(db: Database): number {
+/**
+ * Rows in flight whose run is gone (dead process, expired lease, or no lease at all) go back
+ * to pending; rows another live run is sending are left alone. All rows, or only `ids`.
+ * Returns the ids recovered.
+ */
+export function recoverInFlight(db: Database, ids?: readonly number[], now: number = Date.now()): number[] {
+  const cols = 'id, lease_owner, lease_pid, lease_host, lease_expires_at';
+  const all = prep(db, `SELECT ${cols} FROM requests WHERE status = 'in_flight'`);
+  const one = prep(db, `SELECT ${cols} FROM requests WHERE id = ? AND status = 'in_flight'`);
+  const reset = prep(
+    db,
+    `UPDATE requests SET status = 'pending', ${NO_LEASE}, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+     WHERE id = ? AND status = 'in_flight' AND lease_owner IS ?`,
+  );
+  // Immediate: nobody may claim or complete a row between our look and our reset.
   return db
-    .prepare(
-      `UPDATE requests SET status = 'pending', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-       WHERE status = 'in_flight'`,
-    )
-    .run().changes;
+    .transaction(() => {
+      const rows = (
+        ids ? ids.map((id) => one.get(id)).filter((r) => r !== undefined) : all.all()
+      ) as (LeaseColumns & { id: number })[];
+      return rows
+        .filter((r) => !leaseHeld(r, now) && reset.run(r.id, r.lease_owner).changes === 1)
+        .map((r) => r.id);
+    })
+    .immediate();
 }
 
 /** "Retry failed": failed → pending, for the given ids or every failed row. Returns how many. */

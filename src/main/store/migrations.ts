@@ -123,6 +123,20 @@ export const migrations: Migration[] = [
     `,
   },
   {
+    version: 3,
+    name: 'ledger leases: who has a request in flight, until when',
+    up: `
+      -- A row in flight belongs to one run (lease_owner, unique per run) of one process
+      -- (lease_pid on lease_host). The run renews lease_expires_at (ms since the epoch)
+      -- while it lives; another process may take the row back only when that owner is
+      -- dead or its lease ran out, so two processes never send the same call at once.
+      ALTER TABLE requests ADD COLUMN lease_owner TEXT;
+      ALTER TABLE requests ADD COLUMN lease_pid INTEGER;
+      ALTER TABLE requests ADD COLUMN lease_host TEXT;
+      ALTER TABLE requests ADD COLUMN lease_expires_at INTEGER;
+    `,
+  },
+  {
     version: 4,
     name: 'protocol-neutral results store (task_results) replaces judgments',
     // One row per answered task of any protocol, parsed once when the answer is stored.

@@ -48,7 +48,7 @@ beforeAll(async () => {
     dataDir: dir,
     door: 'cli',
     keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
-    engine: { flushIntervalMs: 10, progressIntervalMs: 50 },
+    engine: { progressIntervalMs: 50 },
   });
   await core.call('datasets.loadSample', { sampleId: 'llmbar' });
   mock = await startMockProvider({

@@ -1,0 +1,23 @@
+// Why a call ended failed, in two families: the model answered but its answer could not be
+// used (asked again, then recorded with its raw text), or the call never got a usable
+// reply from the service (unreachable, timeouts, 5xx, rate limits, keys, quota, rejected
+// requests). The second family is worth sending again once the cause is gone.
+
+/** Failure kinds about the model's answer itself. */
+const ANSWER_KINDS = new Set(['unparseable']);
+
+export function isInfrastructureFailure(kind: string): boolean {
+  return !ANSWER_KINDS.has(kind);
+}
+
+/** Failed calls per kind split into the two families. */
+export function splitFailures(byKind: Record<string, number>): {
+  infrastructure: [string, number][];
+  answers: [string, number][];
+} {
+  const entries = Object.entries(byKind).filter(([, n]) => n > 0);
+  return {
+    infrastructure: entries.filter(([k]) => isInfrastructureFailure(k)),
+    answers: entries.filter(([k]) => !isInfrastructureFailure(k)),
+  };
+}
