@@ -96,7 +96,7 @@ describe('two processes on one store', () => {
     });
     try {
       const data = join(dir, 'data-overlap');
-      const env = { ...process.env, K: 'sk-test' };
+      const env = { ...process.env, MOCK_API_KEY: 'sk-test' };
       // Same dataset, translator and judge: the second experiment's calls are the first's.
       const config = (name: string, limit: number) => {
         const file = join(dir, `${name}.json`);
@@ -108,7 +108,7 @@ describe('two processes on one store', () => {
             dataset: SAMPLE,
             limit,
             providers: {
-              p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'K', concurrency: 3 },
+              p: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', concurrency: 3 },
             },
             transform: { provider: 'p', model: 'gpt-4.1-mini' },
             judges: [{ label: 'J', provider: 'p', model: 'gpt-4.1-mini' }],

@@ -56,8 +56,8 @@ export class ExperimentRun {
   private engine: RequestEngine | null = null;
   private status: ExperimentStatus = 'running';
   private progress: ExperimentProgress;
-  /** Spend and tokens of the phases already finished in this run. */
-  private carried = { input: 0, output: 0, cached: 0, cost: 0, failures: {} as Record<string, number> };
+  /** Spend and tokens of the rounds already finished in this run. */
+  private carried = { input: 0, output: 0, cached: 0, cost: 0 };
   private cancelled = false;
   private exp: LoadedExperiment | null = null;
   private lastSync = 0;
@@ -178,7 +178,6 @@ export class ExperimentRun {
         output: this.carried.output + summary.tokens.output,
         cached: this.carried.cached + summary.tokens.cached,
         cost: this.carried.cost + summary.costUsd,
-        failures: mergeCounts(this.carried.failures, summary.failuresByReason),
       };
       storeAnswers(db, exp);
       if (summary.outcome !== 'finished') return this.stopStatus(summary);
@@ -216,7 +215,8 @@ export class ExperimentRun {
         cached: this.carried.cached + p.tokens.cached,
       },
       costUsd: this.carried.cost + p.costUsd,
-      failuresByReason: mergeCounts(this.carried.failures, p.failuresByReason),
+      // Each round counts the whole plan so far, failed rows of earlier rounds included.
+      failuresByReason: { ...p.failuresByReason },
       pausedLanes: p.pausedLanes,
     });
     // Answers show in results while the run goes, not only when a round ends.
@@ -230,10 +230,4 @@ export class ExperimentRun {
 
 function emptyCounts() {
   return { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
-}
-
-function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const out = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
-  return out;
 }
