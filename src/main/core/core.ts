@@ -146,7 +146,7 @@ export class Core {
         return this.importFile(samplePath(sample), `${sample.name} (sample)`);
       },
       'datasets.delete': ({ datasetId }) => {
-        const users = ex.list().filter((e) => e.datasetId === datasetId);
+        const users = ex.catalogue.list().filter((e) => e.datasetId === datasetId);
         if (users.length) {
           throw new AppError(
             'conflict',
@@ -165,26 +165,27 @@ export class Core {
         if (!item) throw new AppError('not_found', `No item with id ${itemId}`);
         return item;
       },
-      'experiments.estimate': ({ config }) => ex.estimate(config),
-      'experiments.create': ({ config }) => ex.create(config),
-      'experiments.list': () => ex.list(),
-      'experiments.get': ({ experimentId }) => ex.get(experimentId),
-      'experiments.delete': ({ experimentId }) => ex.delete(experimentId),
-      'experiments.start': ({ experimentId }) => ex.start(experimentId),
-      'experiments.pause': ({ experimentId }) => ex.pause(experimentId),
-      'experiments.resume': ({ experimentId }) => ex.resume(experimentId),
-      'experiments.cancel': ({ experimentId }) => ex.cancel(experimentId),
-      'experiments.retryFailed': ({ experimentId }) => ex.retryFailed(experimentId),
-      'experiments.progress': ({ experimentId }) => ex.progress(experimentId),
-      'experiments.results': ({ experimentId, excludeFlagged }) => ex.results(experimentId, excludeFlagged),
-      'experiments.variants': ({ experimentId, flaggedOnly }) => ex.variants(experimentId, flaggedOnly),
-      'experiments.editVariant': (p) => ex.editVariant(p),
-      'experiments.judgments': (p) => ex.judgments(p),
-      'experiments.flagged': ({ experimentId }) => ex.flagged(experimentId),
-      'experiments.failures': ({ experimentId }) => ex.failures(experimentId),
-      'experiments.export': ({ experimentId, outDir }) => ex.export(experimentId, outDir),
-      'experiments.previewPrompts': ({ config, itemId }) => ex.previewPrompts(config, itemId),
-      'experiments.exportFile': (p) => ex.exportFile(p),
+      'experiments.estimate': ({ config }) => ex.catalogue.estimate(config),
+      'experiments.create': ({ config }) => ex.catalogue.create(config),
+      'experiments.list': () => ex.catalogue.list(),
+      'experiments.get': ({ experimentId }) => ex.catalogue.get(experimentId),
+      'experiments.delete': ({ experimentId }) => ex.catalogue.delete(experimentId),
+      'experiments.start': ({ experimentId }) => ex.runs.start(experimentId),
+      'experiments.pause': ({ experimentId }) => ex.runs.pause(experimentId),
+      'experiments.resume': ({ experimentId }) => ex.runs.resume(experimentId),
+      'experiments.cancel': ({ experimentId }) => ex.runs.cancel(experimentId),
+      'experiments.retryFailed': ({ experimentId }) => ex.runs.retryFailed(experimentId),
+      'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
+      'experiments.results': ({ experimentId, excludeFlagged }) =>
+        ex.views.results(experimentId, excludeFlagged),
+      'experiments.variants': ({ experimentId, flaggedOnly }) => ex.views.variants(experimentId, flaggedOnly),
+      'experiments.editVariant': (p) => ex.views.editVariant(p),
+      'experiments.judgments': (p) => ex.views.judgments(p),
+      'experiments.flagged': ({ experimentId }) => ex.views.flagged(experimentId),
+      'experiments.failures': ({ experimentId }) => ex.views.failures(experimentId),
+      'experiments.export': ({ experimentId, outDir }) => ex.views.export(experimentId, outDir),
+      'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
+      'experiments.exportFile': (p) => ex.views.exportFile(p),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
       'protocols.defaults': () => {
         const { languageRules, ...rest } = DEFAULT_TEMPLATES;

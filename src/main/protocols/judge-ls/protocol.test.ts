@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../shared/domain';
 import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
-import { judgeLsProtocol, type JudgeTask, type TransformTask, type Variant } from './index';
+import { getProtocol } from '../index';
+import { auditVariants } from './audit';
+import { judgeLsOptionsSchema } from './config';
+import { computeJudgeLsMetrics } from './metrics';
+import type { JudgeTask, TransformTask, Variant } from './model';
+import { parseVariant, parseVerdict } from './parse';
+import { planJudgments, planTransforms } from './plan';
 
 const SAMPLE = fileURLToPath(new URL('../../../../resources/samples/llmbar.jsonl', import.meta.url));
 
@@ -61,23 +67,18 @@ function verdictAnswer(t: JudgeTask): unknown {
 
 describe('Judge-LS end to end on the LLMBar sample', () => {
   const items = loadItems();
-  const p = judgeLsProtocol;
-  const options = p.optionsSchema.parse({});
+  const options = judgeLsOptionsSchema.parse({});
 
   it('plans 2 transforms and 8 verdicts per item and judge, and computes consistent metrics', () => {
     expect(items).toHaveLength(419);
-    expect(p.stageOrder).toEqual(['transform', 'judge']);
+    expect(getProtocol('judge-ls').stages.map((s) => s.name)).toEqual(['transform', 'judge']);
 
-    const transforms = p.stages.transform.plan({
-      items,
-      options,
-      transformer: { provider: 'openai', model: 'gpt-4.1-mini' },
-    });
+    const transforms = planTransforms(items, options, { provider: 'openai', model: 'gpt-4.1-mini' });
     expect(transforms).toHaveLength(838);
     const variants: Variant[] = [];
     const transformFailures = [];
     for (const t of transforms) {
-      const r = p.stages.transform.parse(transformAnswer(t), t);
+      const r = parseVariant(transformAnswer(t), t.meta.source);
       if (r.ok)
         variants.push({ itemId: t.meta.itemId, language: t.meta.language, manual: false, ...r.value });
       else transformFailures.push({ itemId: t.meta.sourceId, language: t.meta.language, reason: r.error });
@@ -86,7 +87,7 @@ describe('Judge-LS end to end on the LLMBar sample', () => {
       { itemId: 'Natural-002', language: 'LS', reason: '"output_2" is missing' },
     ]);
 
-    const audit = p.audit(items, variants, options.audit);
+    const audit = auditVariants(items, variants, options.audit);
     expect(audit.flagged).toHaveLength(1);
     expect(audit.flagged[0].item_id).toBe('Natural-001');
     expect(audit.flagged[0].reasons[0]).toMatch(/^ZH\.instruction: numbers_missing \(EN \d+, ZH 0\)$/);
@@ -95,12 +96,12 @@ describe('Judge-LS end to end on the LLMBar sample', () => {
       { label: 'Always A', provider: 'openai', model: 'm1' },
       { label: 'Oracle', provider: 'anthropic', model: 'm2' },
     ];
-    const tasks = p.stages.judge.plan({ items, variants, judges, options });
+    const tasks = planJudgments(items, variants, judges, options);
     // 419 items × 8 × 2 judges, minus Natural-002's LS pair for each judge.
     expect(tasks).toHaveLength(419 * 8 * 2 - 4);
 
     const records: JudgmentRecord[] = tasks.map((t) => {
-      const r = p.stages.judge.parse(verdictAnswer(t), t);
+      const r = parseVerdict(verdictAnswer(t));
       const m = t.meta;
       const base = {
         judge: m.judge,
@@ -116,8 +117,7 @@ describe('Judge-LS end to end on the LLMBar sample', () => {
         : { ...base, status: 'failed', winner: null, failureReason: r.error };
     });
 
-    const metrics = p.computeMetrics({
-      records,
+    const metrics = computeJudgeLsMetrics(records, {
       flagged: audit.flagged,
       checks: audit.checks,
       usage: [],

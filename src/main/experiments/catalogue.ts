@@ -1,0 +1,206 @@
+// The experiments catalogue: configs become experiments (validated, dataset resolved),
+// listed, shown, estimated and deleted. Protocol-neutral: the protocol is looked up from
+// the config.
+import type {
+  CostEstimate,
+  ExperimentDetail,
+  ExperimentStatus,
+  ExperimentSummary,
+} from '../../shared/experiments';
+import { existsSync } from 'node:fs';
+import { importDatasetFromPath } from '../core/datasets-service';
+import { AppError } from '../core/errors';
+import { getProtocol } from '../protocols';
+import { getDataset, listDatasets } from '../store/datasets';
+import type { Database } from '../store/db';
+import {
+  deleteExperiment,
+  getExperimentByName,
+  insertExperiment,
+  listExperiments,
+  planCounts,
+  setExperimentConfig,
+  type ExperimentRow,
+} from '../store/experiments';
+import { parseExperimentConfig, type ExperimentConfig } from './config';
+import { estimateExperiment } from './estimate';
+import { loadExperiment, loadFrom, type LoadedExperiment } from './load';
+import { keyStatus } from './provider-status';
+import type { ServiceOptions } from './service-options';
+
+/** What the catalogue needs to know of live runs. */
+export interface LiveRuns {
+  statusOf(id: number): ExperimentStatus | undefined;
+  isRunning(id: number): boolean;
+}
+
+export class ExperimentCatalogue {
+  constructor(
+    private readonly opts: ServiceOptions,
+    private readonly runs: LiveRuns,
+  ) {}
+
+  private get db(): Database {
+    return this.opts.db;
+  }
+
+  /** A dataset given as an id, a file path (imported once, by content) or a dataset name. */
+  resolveDataset(dataset: string | number): number {
+    if (typeof dataset === 'number') {
+      if (!getDataset(this.db, dataset))
+        throw new AppError('invalid_input', `dataset: no dataset with id ${dataset}`);
+      return dataset;
+    }
+    if (existsSync(dataset)) return importDatasetFromPath(this.db, dataset).dataset.id;
+    const byName = listDatasets(this.db).filter((d) => d.name === dataset);
+    if (byName.length === 1) return byName[0].id;
+    throw new AppError(
+      'invalid_input',
+      byName.length
+        ? `dataset: ${byName.length} datasets are named "${dataset}"; give its id`
+        : `dataset: "${dataset}" is neither a file nor an imported dataset`,
+      [{ file: 'config', field: 'dataset', message: 'not found' }],
+    );
+  }
+
+  /** What an experiment would be, without storing it (estimates, previews). */
+  draft(raw: unknown): LoadedExperiment {
+    const config = parseExperimentConfig(raw);
+    const datasetId = this.resolveDataset(config.dataset);
+    const row: ExperimentRow = {
+      id: 0,
+      name: config.name,
+      protocol: config.protocol,
+      datasetId,
+      configJson: JSON.stringify(config),
+      status: 'draft',
+      createdAt: '',
+      updatedAt: '',
+    };
+    return loadFrom(this.db, row, config);
+  }
+
+  estimate(raw: unknown): CostEstimate {
+    const exp = this.draft(raw);
+    // The same name is the same experiment (the CLI resumes it): count what it has stored.
+    const existing = getExperimentByName(this.db, exp.config.name);
+    return estimateExperiment(
+      this.db,
+      exp,
+      existing && existing.datasetId === exp.row.datasetId ? existing.id : null,
+    );
+  }
+
+  /** Creates an experiment, or returns the one with that name when its config is the same (resume). */
+  create(raw: unknown): ExperimentSummary {
+    const config = parseExperimentConfig(raw);
+    const datasetId = this.resolveDataset(config.dataset);
+    const stored: ExperimentConfig = { ...config, dataset: datasetId };
+    const existing = getExperimentByName(this.db, config.name);
+    if (existing) {
+      if (existing.datasetId !== datasetId || !sameConfig(existing.configJson, stored)) {
+        throw new AppError(
+          'conflict',
+          `An experiment named "${config.name}" exists with a different config; choose another name.`,
+          [
+            {
+              file: 'config',
+              field: 'name',
+              message: 'already used by an experiment with a different config',
+            },
+          ],
+        );
+      }
+      return this.summary(existing);
+    }
+    const id = insertExperiment(this.db, {
+      name: config.name,
+      protocol: config.protocol,
+      datasetId,
+      configJson: JSON.stringify(stored),
+    });
+    this.opts.emit('experiments.changed', { experimentId: id });
+    return this.summary(loadExperiment(this.db, id).row);
+  }
+
+  /**
+   * The CLI's create: the same name continues that experiment. A changed config (a judge
+   * added, more items) replaces the stored one; plans are idempotent, so a run then sends
+   * only what is missing.
+   */
+  createOrUpdate(raw: unknown): ExperimentSummary {
+    const config = parseExperimentConfig(raw);
+    const existing = getExperimentByName(this.db, config.name);
+    if (!existing) return this.create(raw);
+    const datasetId = this.resolveDataset(config.dataset);
+    if (existing.datasetId !== datasetId) {
+      throw new AppError(
+        'conflict',
+        `Experiment "${config.name}" was run on another dataset; choose another name.`,
+        [
+          {
+            file: 'config',
+            field: 'dataset',
+            message: 'differs from the dataset this experiment was run on',
+          },
+        ],
+      );
+    }
+    const stored: ExperimentConfig = { ...config, dataset: datasetId };
+    if (!sameConfig(existing.configJson, stored))
+      setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
+    return this.summary(loadExperiment(this.db, existing.id).row);
+  }
+
+  /** An experiment by id or name (CLI). */
+  find(ref: string): ExperimentRow {
+    const byName = getExperimentByName(this.db, ref);
+    if (byName) return byName;
+    const id = Number(ref);
+    if (Number.isInteger(id) && id > 0) return loadExperiment(this.db, id).row;
+    throw new AppError('not_found', `No experiment named "${ref}" (see judge-lab list)`);
+  }
+
+  list(): ExperimentSummary[] {
+    return listExperiments(this.db).map((r) => this.summary(r));
+  }
+
+  get(id: number): ExperimentDetail {
+    const exp = loadExperiment(this.db, id);
+    return { ...this.summary(exp.row), config: exp.config, keys: keyStatus(this.opts.keys, exp.providers) };
+  }
+
+  delete(id: number): { deleted: boolean } {
+    if (this.runs.isRunning(id))
+      throw new AppError('conflict', 'Cancel the run before deleting the experiment.');
+    const deleted = deleteExperiment(this.db, id);
+    if (deleted) this.opts.emit('experiments.changed', { experimentId: id });
+    return { deleted };
+  }
+
+  private summary(row: ExperimentRow): ExperimentSummary {
+    const config = JSON.parse(row.configJson) as ExperimentConfig;
+    const dataset = getDataset(this.db, row.datasetId);
+    const itemCount = Math.min(dataset?.itemCount ?? 0, config.limit ?? Infinity);
+    return {
+      id: row.id,
+      name: row.name,
+      protocol: row.protocol,
+      datasetId: row.datasetId,
+      datasetName: dataset?.name ?? '(deleted)',
+      status: this.runs.statusOf(row.id) ?? row.status,
+      judges: getProtocol(row.protocol)
+        .models(config)
+        .filter((m) => m.role === 'judge')
+        .map((m) => m.label),
+      itemCount,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      counts: planCounts(this.db, row.id),
+    };
+  }
+}
+
+function sameConfig(storedJson: string, config: ExperimentConfig): boolean {
+  return storedJson === JSON.stringify(config);
+}

@@ -1,0 +1,38 @@
+// Provider checks the app shows before a run: whether each key is available (never the key)
+// and whether an endpoint answers.
+import { AppError } from '../core/errors';
+import { isLoopbackURL, providerConfigSchema, type KeyStore } from '../providers/config';
+import { testConnection } from '../providers/test-connection';
+
+export function keyStatus(
+  keys: KeyStore,
+  providers: Record<string, unknown>,
+): Record<string, 'set' | 'missing' | 'not_needed'> {
+  const out: Record<string, 'set' | 'missing' | 'not_needed'> = {};
+  for (const [name, raw] of Object.entries(providers)) {
+    const cfg = providerConfigSchema.parse(raw);
+    if (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)) out[name] = 'not_needed';
+    else out[name] = keys.get(name, cfg) ? 'set' : 'missing';
+  }
+  return out;
+}
+
+export async function testProviderConnection(keys: KeyStore, name: string, raw: unknown, model?: string) {
+  const parsed = providerConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError(
+      'invalid_params',
+      `Provider "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  const key = keys.get(name, parsed.data);
+  if (!key) {
+    return {
+      ok: false,
+      kind: 'auth',
+      message: `No API key for "${name}": set ${parsed.data.apiKeyEnv ?? 'its key'} first.`,
+    };
+  }
+  const r = await testConnection(parsed.data, key, model);
+  return r.ok ? { ok: true, message: r.detail } : { ok: false, kind: r.kind, message: r.message };
+}

@@ -1,0 +1,128 @@
+// What an experiment shows and exports: results (metrics + tables), failures, the export
+// folder and single files, and the protocol's per-item views (Judge-LS: variants, judgments).
+import type { FailedCallView, JudgmentView, PromptPreview, VariantView } from '../../shared/experiments';
+import type { FlaggedItem } from '../../shared/protocols/judge-ls/types';
+import { join } from 'node:path';
+import { AppError } from '../core/errors';
+import {
+  applyVariantEdit,
+  flaggedOf,
+  judgmentViews,
+  promptPreview,
+  variantViews,
+  type JudgmentFilter,
+} from '../protocols/judge-ls/views';
+import { tableToCsv } from '../report/csv';
+import { renderSvg, svgToPng } from '../report/figures';
+import { tableToLatex } from '../report/latex';
+import { buildWorkbook } from '../report/xlsx';
+import type { Database } from '../store/db';
+import type { ExperimentCatalogue } from './catalogue';
+import { estimateTasks } from './estimate';
+import { loadExperiment } from './load';
+import { computeResults, exportExperiment, failedCalls } from './results';
+import { recordPlan } from './stages';
+import type { ServiceOptions } from './service-options';
+
+export class ResultViews {
+  constructor(
+    private readonly opts: ServiceOptions,
+    private readonly catalogue: ExperimentCatalogue,
+  ) {}
+
+  private get db(): Database {
+    return this.opts.db;
+  }
+
+  results(id: number, excludeFlagged = false) {
+    return computeResults(this.db, id, excludeFlagged);
+  }
+
+  variants(id: number, flaggedOnly = false): VariantView[] {
+    return variantViews(this.db, loadExperiment(this.db, id), flaggedOnly);
+  }
+
+  editVariant(p: {
+    experimentId: number;
+    itemId: number;
+    language: 'ZH' | 'LS';
+    instruction: string;
+    output1: string;
+    output2: string;
+  }) {
+    const exp = loadExperiment(this.db, p.experimentId);
+    const result = this.db.transaction(() => {
+      const judgeTasks = applyVariantEdit(this.db, exp, p);
+      const judge = exp.protocol.stages.find((s) => s.name === 'judge')!;
+      const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => judge.group(t));
+      return { judgeTasks, changed };
+    })();
+    const variant = this.variants(p.experimentId).find(
+      (v) => v.itemId === p.itemId && v.language === p.language,
+    )!;
+    const estimate = estimateTasks(
+      this.db,
+      exp,
+      result.judgeTasks,
+      'Only judgments whose prompt changed are sent again.',
+    );
+    this.opts.emit('experiments.changed', { experimentId: p.experimentId });
+    return { variant, replanned: result.changed, estimate };
+  }
+
+  judgments(p: { experimentId: number } & JudgmentFilter): JudgmentView[] {
+    return judgmentViews(this.db, loadExperiment(this.db, p.experimentId), p);
+  }
+
+  /** The audit's flagged items, read from the stored variants (no metrics are computed). */
+  flagged(id: number): { flagged: FlaggedItem[] } {
+    return { flagged: flaggedOf(this.db, loadExperiment(this.db, id)) };
+  }
+
+  failures(id: number): { rows: FailedCallView[] } {
+    return { rows: failedCalls(this.db, id) };
+  }
+
+  async export(id: number, outDir?: string) {
+    const exp = loadExperiment(this.db, id);
+    const dir = outDir ?? join(this.opts.dataDir, 'exports', exp.row.name);
+    const r = await exportExperiment(this.db, id, dir);
+    return { dir: r.outDir, files: r.files };
+  }
+
+  async exportFile(p: {
+    experimentId: number;
+    target: { table: string; format: 'csv' | 'xlsx' | 'tex' } | { figure: string; format: 'svg' | 'png' };
+    sensitivity?: boolean;
+  }): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+    const exp = loadExperiment(this.db, p.experimentId);
+    const { metrics } = this.results(p.experimentId, p.sensitivity ?? false);
+    const suffix = p.sensitivity ? '-without-flagged' : '';
+    if ('table' in p.target) {
+      const wanted = p.target;
+      const table = exp.protocol.tables(metrics).find((t) => t.id === wanted.table);
+      if (!table) throw new AppError('not_found', `No table "${wanted.table}"`);
+      const fileName = `${table.id}${suffix}.${wanted.format}`;
+      if (wanted.format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
+      if (wanted.format === 'tex')
+        return file(fileName, 'application/x-tex', Buffer.from(tableToLatex(table), 'utf8'));
+      const buf = Buffer.from(await buildWorkbook([table]).xlsx.writeBuffer());
+      return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
+    }
+    const target = p.target;
+    const spec = exp.protocol.figures(metrics).find((f) => f.id === target.figure);
+    if (!spec) throw new AppError('not_found', `No figure "${target.figure}"`);
+    const svg = renderSvg(spec);
+    if (target.format === 'svg')
+      return file(`${spec.id}${suffix}.svg`, 'image/svg+xml', Buffer.from(svg, 'utf8'));
+    return file(`${spec.id}${suffix}.png`, 'image/png', await svgToPng(svg, spec.width));
+  }
+
+  previewPrompts(raw: unknown, itemId?: number): PromptPreview {
+    return promptPreview(this.catalogue.draft(raw), itemId);
+  }
+}
+
+function file(fileName: string, mime: string, buf: Buffer) {
+  return { fileName, mime, contentBase64: buf.toString('base64') };
+}

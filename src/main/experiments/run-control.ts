@@ -1,0 +1,195 @@
+// Run control: start, pause, resume, cancel, retry failed, progress, and the orderly stop
+// when the app or the CLI goes away. One live run per experiment in this process; runs
+// that share an endpoint and model wait for each other.
+import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
+import { AppError } from '../core/errors';
+import { RunLocks } from '../core/run-locks';
+import type { Database } from '../store/db';
+import { getExperiment, markInterruptedRuns, setExperimentStatus, tasksOf } from '../store/experiments';
+import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
+import { endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
+import { ExperimentRun, idleProgress } from './runner';
+import type { ServiceOptions } from './service-options';
+
+export class RunControl {
+  private readonly runs = new Map<number, ExperimentRun>();
+  /** The endpoint+models each live run sends to. */
+  private readonly models = new Map<number, Set<string>>();
+  private readonly locks: RunLocks;
+
+  constructor(private readonly opts: ServiceOptions) {
+    this.locks = new RunLocks(opts.dataDir);
+    // A crash or quit left calls "in flight": they were never answered (or the answer was
+    // lost with the process), so they go back to pending and their runs show as paused.
+    // Calls another live process is sending keep their lease (store/leases.ts).
+    const busy = this.locks.heldElsewhere();
+    recoverInFlight(opts.db);
+    markInterruptedRuns(opts.db, busy);
+  }
+
+  private get db(): Database {
+    return this.opts.db;
+  }
+
+  statusOf(id: number): ExperimentStatus | undefined {
+    return this.runs.get(id)?.snapshot().status;
+  }
+
+  isRunning(id: number): boolean {
+    return this.runs.has(id);
+  }
+
+  start(id: number): ExperimentProgress {
+    const current = this.runs.get(id);
+    if (current) return current.snapshot();
+    const exp = loadExperiment(this.db, id);
+    this.locks.acquire(id);
+    // Runs that share an endpoint and model share its rate limit: one waits for the other
+    // rather than both sending at the full limit and meeting a wall of 429s.
+    const models = laneModelsOf(exp);
+    const blockers = [...this.runs.entries()].filter(([other]) =>
+      [...(this.models.get(other) ?? [])].some((m) => models.has(m)),
+    );
+    const run = new ExperimentRun(
+      {
+        db: this.db,
+        keys: this.opts.keys,
+        engine: this.opts.engine,
+        onProgress: (p) => this.opts.emit('run.progress', p),
+      },
+      id,
+    );
+    this.runs.set(id, run);
+    this.models.set(id, models);
+    void run.done.then(() => {
+      this.runs.delete(id);
+      this.models.delete(id);
+      this.locks.release(id);
+      this.opts.emit('experiments.changed', { experimentId: id });
+    });
+    const names = blockers.map(([other]) => `"${getExperiment(this.db, other)?.name ?? other}"`).join(', ');
+    run.start(
+      blockers.length
+        ? {
+            until: Promise.all(blockers.map(([, r]) => r.done)),
+            message: `Waiting for ${names} to finish: it uses the same model and rate limit.`,
+          }
+        : undefined,
+    );
+    return run.snapshot();
+  }
+
+  /** Runs the experiment to its end (the CLI's `run`). */
+  async runToEnd(id: number): Promise<ExperimentProgress> {
+    this.start(id);
+    return this.runs.get(id)?.done ?? this.progress(id);
+  }
+
+  pause(id: number): ExperimentProgress {
+    const run = this.runs.get(id);
+    if (!run) return this.progress(id);
+    run.pause();
+    return run.snapshot();
+  }
+
+  resume(id: number): ExperimentProgress {
+    const run = this.runs.get(id);
+    if (run) {
+      run.resume();
+      return run.snapshot();
+    }
+    // After a restart there is no live run: resuming starts one, which only sends what is missing.
+    return this.start(id);
+  }
+
+  async cancel(id: number): Promise<ExperimentProgress> {
+    const run = this.runs.get(id);
+    if (!run) return this.progress(id);
+    await run.cancel();
+    return run.done;
+  }
+
+  retryFailed(id: number): ExperimentProgress {
+    if (this.runs.has(id))
+      throw new AppError('conflict', 'The run is still going; retry failed calls when it ends.');
+    // Take the experiment first: another process running it keeps its failed calls.
+    this.locks.acquire(id);
+    const ids = tasksOf(this.db, id).map((t) => t.requestId);
+    resetFailed(this.db, ids);
+    return this.start(id);
+  }
+
+  /** Live progress, or the state stored in the ledger when nothing runs. */
+  progress(id: number): ExperimentProgress {
+    const run = this.runs.get(id);
+    if (run) return run.snapshot();
+    const exp = loadExperiment(this.db, id);
+    const p = idleProgress(id, exp.row.status);
+    // Judges in config order, as the wizard and the dashboard list them.
+    for (const m of modelsOf(exp)) if (m.role === 'judge') p.judges[m.label] = emptyCounts();
+    const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
+    const tasks = tasksOf(this.db, id);
+    const rows = getRequests(
+      this.db,
+      tasks.map((t) => t.requestId),
+    );
+    const counted = new Set<number>();
+    for (const t of tasks) {
+      const row = rows.get(t.requestId);
+      const status = row?.status ?? 'pending';
+      const stage = stages.get(t.stage);
+      const target = [(p.phases[t.stage] ??= emptyCounts())];
+      const who = stage?.describe(t);
+      if (who?.role === 'judge') target.push((p.judges[who.label] ??= emptyCounts()));
+      for (const g of target) {
+        g.total++;
+        if (status === 'done') g.done++;
+        else if (status === 'failed') g.failed++;
+        else g.pending++;
+      }
+      // Spend and tokens as stored in the ledger, each request once.
+      if (!row || counted.has(row.id)) continue;
+      counted.add(row.id);
+      p.tokens.input += row.inputTokens ?? 0;
+      p.tokens.output += row.outputTokens ?? 0;
+      p.tokens.cached += row.cachedTokens ?? 0;
+      p.costUsd += row.costUsd ?? 0;
+      if (status === 'failed') {
+        const kind = (row.failureReason ?? 'failed').split(':')[0];
+        p.failuresByReason[kind] = (p.failuresByReason[kind] ?? 0) + 1;
+      }
+    }
+    p.phase = [...exp.protocol.stages].reverse().find((s) => p.phases[s.name])?.name ?? null;
+    return p;
+  }
+
+  /**
+   * Stops a run because the app or the CLI is going away (quit, Ctrl+C): calls on the wire
+   * settle and are recorded, and the experiment shows as paused, to be resumed later.
+   */
+  async interrupt(id: number): Promise<ExperimentProgress> {
+    const run = this.runs.get(id);
+    if (!run) return this.progress(id);
+    await run.cancel();
+    await run.done;
+    setExperimentStatus(this.db, id, 'paused');
+    const p = { ...run.snapshot(), status: 'paused' as const, message: 'Interrupted; resume to continue.' };
+    this.opts.emit('run.progress', p);
+    return p;
+  }
+
+  /** Interrupts every live run (quitting). */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.runs.keys()].map((id) => this.interrupt(id)));
+  }
+}
+
+/** Endpoint and model of the transformer and every judge: what shares a rate limit. */
+function laneModelsOf(exp: LoadedExperiment): Set<string> {
+  const endpoints = endpointIds(exp.providers);
+  return new Set(modelsOf(exp).map((e) => `${endpoints.get(e.provider)}\u0000${e.model}`));
+}
+
+function emptyCounts() {
+  return { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
+}
