@@ -4,7 +4,7 @@
 import { createElement, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ApiClient, MethodName } from '../src/shared/api';
-import type { JudgmentView } from '../src/shared/experiments';
+import type { JudgmentView } from '../src/shared/protocols/judge-ls/views';
 import type { QualityOrder, Winner } from '../src/shared/protocols/judge-ls/types';
 import { setApi } from '../src/renderer/src/api';
 import '../src/renderer/src/i18n';

@@ -9,11 +9,11 @@ import type {
   ExperimentSummary,
   ExportResult,
   FailedCallView,
-  JudgmentView,
+  FlaggedItem,
   PromptPreview,
-  VariantView,
 } from './experiments';
-import type { FlaggedItem, TargetLanguage } from './protocols/judge-ls/types';
+import type { TargetLanguage } from './protocols/judge-ls/types';
+import type { JudgmentView, VariantView } from './protocols/judge-ls/views';
 
 export interface ApiMethods {
   'app.info': { params: void; result: AppInfo };
@@ -98,7 +98,7 @@ export interface ApiMethods {
     result: { fileName: string; mime: string; contentBase64: string };
   };
   /** The protocol's default prompt templates, flattened (languageRulesZH/LS), so editors can start from them. */
-  'protocols.defaults': { params: { protocol: 'judge-ls' }; result: { templates: Record<string, string> } };
+  'protocols.defaults': { params: { protocol: string }; result: { templates: Record<string, string> } };
   /** Whether keys can be stored in the app, and which names have one. Never a key. */
   'keys.status': { params: void; result: { managed: boolean; stored: string[]; warning: string | null } };
   /** Stores a key (desktop only) under its environment-variable name; it never comes back. */

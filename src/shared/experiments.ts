@@ -1,17 +1,8 @@
-// Experiment types that cross the doors (runner state, estimates, variants, judgments).
+// Experiment types that cross the doors, for every protocol (runner state, estimates, results).
 import type { Table } from './report/table';
-import type {
-  FlaggedItem,
-  JudgeLsMetrics,
-  Language,
-  ProbeOrder,
-  QualityOrder,
-  TargetLanguage,
-  Winner,
-} from './protocols/judge-ls/types';
 
 export type ExperimentStatus = 'draft' | 'running' | 'paused' | 'cancelled' | 'finished' | 'failed';
-/** A protocol stage's name (Judge-LS: transform, judge). */
+/** A protocol stage's name. */
 export type Phase = string;
 
 export interface PhaseProgress {
@@ -70,7 +61,7 @@ export interface EstimateRow {
   label: string;
   provider: string;
   model: string;
-  /** What kind of call (Judge-LS: transform, quality, tie_probe). */
+  /** What kind of call (the protocol's word, e.g. a stage or verdict kind). */
   kind: string;
   calls: number;
   /** Calls whose answer is already stored: free. */
@@ -95,38 +86,6 @@ export interface CostEstimate {
   note: string;
 }
 
-export interface VariantView {
-  itemId: number;
-  sourceId: string;
-  subset: string | null;
-  language: TargetLanguage;
-  instruction: string;
-  output1: string;
-  output2: string;
-  manual: boolean;
-  /** Audit reasons for this variant (empty when clean). */
-  reasons: string[];
-}
-
-export interface JudgmentView {
-  judge: string;
-  itemId: number;
-  sourceId: string;
-  subset: string | null;
-  gold: 1 | 2;
-  kind: 'quality' | 'tie_probe';
-  language: Language | 'EN-ZH';
-  order: QualityOrder | ProbeOrder;
-  status: 'ok' | 'failed';
-  winner: Winner | null;
-  confidence: number | null;
-  reason: string | null;
-  /** For failed judgments: why, and the model's raw answer. */
-  failureReason: string | null;
-  rawText: string | null;
-  attempts: number;
-}
-
 /**
  * A call that ended without a usable answer: a transform (the translation of one item into one
  * language) or a judgment. `rawText` is the model's answer exactly as received, when there was one.
@@ -147,6 +106,12 @@ export interface FailedCallView {
   reason: string;
   rawText: string | null;
   attempts: number;
+}
+
+/** An item an audit flagged, with its reasons (the sensitivity view leaves it out). */
+export interface FlaggedItem {
+  item_id: string;
+  reasons: string[];
 }
 
 /** Where an experiment's plan stands, counted from the store (answers appear as they arrive). */
@@ -174,8 +139,6 @@ export interface ExperimentResults<M = unknown, P extends string = string> {
   flagged: FlaggedItem[];
   counts: ResultCounts;
 }
-
-export type JudgeLsResults = ExperimentResults<JudgeLsMetrics, 'judge-ls'>;
 
 /** Narrows results to one protocol's. */
 export function isResultsOf<M, P extends string>(

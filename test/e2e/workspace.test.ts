@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatasetFile } from '../../src/main/import';
 import type { Item } from '../../src/shared/domain';
-import type { JudgmentView } from '../../src/shared/experiments';
+import type { JudgmentView } from '../../src/shared/protocols/judge-ls/views';
 import { launchChromium } from '../helpers/browser';
 import { assertBuilt, ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';

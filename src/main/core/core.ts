@@ -20,7 +20,7 @@ import { APP_VERSION } from './version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
 import { EnvOnlyKeyStore, scopedKeyStore, type ManagedKeyStore } from './key-store';
 import { checkPageDoorCall } from './page-door-checks';
-import { DEFAULT_TEMPLATES } from '../protocols/judge-ls/prompts';
+import { getProtocol } from '../protocols';
 import { priceFor } from '../providers/pricing';
 
 // The date the comment above DEFAULT_PRICES in providers/pricing.ts names ("as known on ...");
@@ -187,12 +187,9 @@ export class Core {
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
-      'protocols.defaults': () => {
-        const { languageRules, ...rest } = DEFAULT_TEMPLATES;
-        return {
-          templates: { ...rest, languageRulesZH: languageRules.ZH, languageRulesLS: languageRules.LS },
-        };
-      },
+      'protocols.defaults': ({ protocol }) => ({
+        templates: getProtocol(protocol).defaultTemplates?.() ?? {},
+      }),
       'keys.status': () => this.keys.status(),
       'keys.set': ({ name, value }) => {
         this.keys.set(name, value);

@@ -66,7 +66,7 @@ export const paramSchemas = {
     ]),
     sensitivity: z.boolean().optional(),
   }),
-  'protocols.defaults': z.strictObject({ protocol: z.literal('judge-ls') }),
+  'protocols.defaults': z.strictObject({ protocol: z.string().min(1).max(100) }),
   'keys.status': z.undefined(),
   'keys.set': z.strictObject({ name: z.string().min(1).max(200), value: z.string().min(1).max(10_000) }),
   'keys.delete': z.strictObject({ name: z.string().min(1).max(200) }),

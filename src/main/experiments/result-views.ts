@@ -1,17 +1,11 @@
 // What an experiment shows and exports: results (metrics + tables), failures, the export
-// folder and single files, and the protocol's per-item views (Judge-LS: variants, judgments).
-import type { FailedCallView, JudgmentView, PromptPreview, VariantView } from '../../shared/experiments';
-import type { FlaggedItem } from '../../shared/protocols/judge-ls/types';
+// folder and single files, and the protocol's own per-item views.
+import type { FailedCallView, PromptPreview } from '../../shared/experiments';
+import type { JudgmentView, VariantView } from '../../shared/protocols/judge-ls/views';
+import type { FlaggedItem } from '../../shared/experiments';
+import type { ProtocolViews } from '../protocols/plugin';
 import { join } from 'node:path';
 import { AppError } from '../core/errors';
-import {
-  applyVariantEdit,
-  flaggedOf,
-  judgmentViews,
-  promptPreview,
-  variantViews,
-  type JudgmentFilter,
-} from '../protocols/judge-ls/views';
 import { tableToCsv } from '../report/csv';
 import { renderSvg, svgToPng } from '../report/figures';
 import { tableToLatex } from '../report/latex';
@@ -19,7 +13,7 @@ import { buildWorkbook } from '../report/xlsx';
 import type { Database } from '../store/db';
 import type { ExperimentCatalogue } from './catalogue';
 import { estimateTasks } from './estimate';
-import { loadExperiment } from './load';
+import { loadExperiment, type LoadedExperiment } from './load';
 import { computeResults, exportExperiment, failedCalls } from './results';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
@@ -39,7 +33,8 @@ export class ResultViews {
   }
 
   variants(id: number, flaggedOnly = false): VariantView[] {
-    return variantViews(this.db, loadExperiment(this.db, id), flaggedOnly);
+    const exp = loadExperiment(this.db, id);
+    return viewOf(exp, 'variants')(this.db, exp, flaggedOnly) as VariantView[];
   }
 
   editVariant(p: {
@@ -52,9 +47,9 @@ export class ResultViews {
   }) {
     const exp = loadExperiment(this.db, p.experimentId);
     const result = this.db.transaction(() => {
-      const judgeTasks = applyVariantEdit(this.db, exp, p);
-      const judge = exp.protocol.stages.find((s) => s.name === 'judge')!;
-      const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => judge.group(t));
+      const judgeTasks = viewOf(exp, 'editVariant')(this.db, exp, p);
+      const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
+      const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => stages.get(t.stage)!.group(t));
       return { judgeTasks, changed };
     })();
     const variant = this.variants(p.experimentId).find(
@@ -70,13 +65,21 @@ export class ResultViews {
     return { variant, replanned: result.changed, estimate };
   }
 
-  judgments(p: { experimentId: number } & JudgmentFilter): JudgmentView[] {
-    return judgmentViews(this.db, loadExperiment(this.db, p.experimentId), p);
+  judgments(p: {
+    experimentId: number;
+    judge?: string;
+    itemId?: number;
+    status?: 'ok' | 'failed';
+    kind?: 'quality' | 'tie_probe';
+  }): JudgmentView[] {
+    const exp = loadExperiment(this.db, p.experimentId);
+    return viewOf(exp, 'judgments')(this.db, exp, p) as JudgmentView[];
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */
   flagged(id: number): { flagged: FlaggedItem[] } {
-    return { flagged: flaggedOf(this.db, loadExperiment(this.db, id)) };
+    const exp = loadExperiment(this.db, id);
+    return { flagged: exp.protocol.flagged?.(exp.view, this.db) ?? [] };
   }
 
   failures(id: number): { rows: FailedCallView[] } {
@@ -105,7 +108,7 @@ export class ResultViews {
       const fileName = `${table.id}${suffix}.${wanted.format}`;
       if (wanted.format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
       if (wanted.format === 'tex')
-        return file(fileName, 'application/x-tex', Buffer.from(tableToLatex(table), 'utf8'));
+        return file(fileName, 'application/x-tex', Buffer.from(tableToLatex(table, exp.protocol.id), 'utf8'));
       const buf = Buffer.from(await buildWorkbook([table]).xlsx.writeBuffer());
       return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
     }
@@ -119,8 +122,20 @@ export class ResultViews {
   }
 
   previewPrompts(raw: unknown, itemId?: number): PromptPreview {
-    return promptPreview(this.catalogue.draft(raw), itemId);
+    const exp = this.catalogue.draft(raw);
+    return viewOf(exp, 'previewPrompts')(exp, itemId) as PromptPreview;
   }
+}
+
+/** A protocol's view, or a clear error when its protocol has none. */
+function viewOf<K extends keyof ProtocolViews>(
+  exp: LoadedExperiment,
+  name: K,
+): NonNullable<ProtocolViews[K]> {
+  const view = exp.protocol.views?.[name];
+  if (!view)
+    throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no "${name}" view`);
+  return view.bind(exp.protocol.views) as NonNullable<ProtocolViews[K]>;
 }
 
 function file(fileName: string, mime: string, buf: Buffer) {

@@ -31,7 +31,7 @@ export function recordPlan(
 
 /**
  * Parses every answered task that has no stored result yet (each answer is parsed once) and
- * lets the protocol react (Judge-LS stores translations as variants and audits them).
+ * lets the protocol react (e.g. store transformed texts in a table of its own).
  */
 export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | 'protocol' | 'view'>): void {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
@@ -41,7 +41,7 @@ export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | '
       ? s.parse(json, task)
       : { ok: false, error: `no stage "${stage}" in protocol ${exp.protocol.id}` };
   });
-  // Only stages that got new answers: the hook may do real work (Judge-LS audits variants).
+  // Only stages that got new answers: the hook may do real work (an audit).
   for (const s of exp.protocol.stages)
     if (added.has(s.name) || added.has('')) exp.protocol.afterAnswers?.(exp.view, db, s.name);
 }

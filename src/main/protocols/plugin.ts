@@ -6,14 +6,15 @@
 // A plug-in is pure where it can be: planning, parsing and metrics never send a request or
 // look at the clock. The two hooks that touch the store (`afterAnswers`, `views`) receive
 // the database handle explicitly, for protocols that keep indexed tables of their own
-// (Judge-LS: variants, which people edit by hand).
+// (e.g. transformed texts that people edit by hand).
 import type { z } from 'zod';
 import type { Item } from '../../shared/domain';
-import type { FlaggedItem } from '../../shared/protocols/judge-ls/types';
+import type { FlaggedItem } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { Table } from '../../shared/report/table';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
+import type { LoadedExperiment } from '../experiments/load';
 import type { Database } from '../store/db';
 import type { ParseResult, ProtocolTask } from './types';
 
@@ -125,7 +126,7 @@ export interface ExportFile {
 }
 
 export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metrics = unknown> {
-  /** The `protocol` value of a config, e.g. 'judge-ls'. */
+  /** The `protocol` value of a config. */
   readonly id: string;
   readonly title: string;
   /** The protocol's config keys, merged into the shared ones (config is a union on `protocol`). */
@@ -140,11 +141,11 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   models(config: E['config']): ModelUse[];
   /** Stages in order: a later stage may plan from what earlier ones stored. */
   readonly stages: readonly StagePlugin<E>[];
-  /** Called after answers of a stage were stored (Judge-LS: store variants, audit them). */
+  /** Called after answers of a stage were stored (e.g. store and audit transformed texts). */
   afterAnswers?(exp: E, db: Database, stage: string): void;
   /**
    * Tasks for an estimate before anything ran: inputs that do not exist yet are stood in for
-   * (Judge-LS: English texts for translations not made), and `fresh` says a task's request
+   * (e.g. source texts for transformations not made yet), and `fresh` says a task's request
    * cannot be in the ledger yet.
    */
   estimatePlan(
@@ -162,10 +163,27 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   tables(metrics: Metrics): Table[];
   /** The protocol's figures (ECharts options; exported as SVG and PNG). */
   figures(metrics: Metrics): FigureSpec[];
-  /** Extra export files beside metrics.json, tables and figures (Judge-LS: judgments.csv). */
+  /** Extra export files beside metrics.json, tables and figures (e.g. one row per verdict). */
   exportFiles?(ctx: MetricsContext<E>, calls: ReadonlyMap<number, TaskCall>): ExportFile[];
+  /** The default prompt templates, for the wizard's editors (by the names the config's options use). */
+  defaultTemplates?(): Record<string, string>;
+  /** Per-item views for the app. */
+  views?: ProtocolViews;
   /** The prompt templates as run, for the manifest. */
   promptTemplates(exp: E): Record<string, string>;
+}
+
+/**
+ * Per-item views a protocol offers the app beyond results (the API's variants, editVariant,
+ * judgments and previewPrompts route here; a protocol without them answers "not offered").
+ * Shapes are the API's (src/shared/api.ts).
+ */
+export interface ProtocolViews {
+  variants?(db: Database, exp: LoadedExperiment, flaggedOnly: boolean): unknown[];
+  /** Stores a person's edit of a transformed text; returns the tasks to re-plan. */
+  editVariant?(db: Database, exp: LoadedExperiment, edit: Record<string, unknown>): ProtocolTask[];
+  judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): unknown[];
+  previewPrompts?(exp: LoadedExperiment, itemId?: number): unknown;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

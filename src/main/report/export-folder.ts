@@ -123,7 +123,7 @@ async function writeAll(
   await mkdir(join(dir, 'tables'));
   const tables = input.tables;
   for (const table of tables) {
-    await put(`tables/${table.id}.tex`, tableToLatex(table));
+    await put(`tables/${table.id}.tex`, tableToLatex(table, input.protocol));
     await put(`tables/${table.id}.csv`, tableToCsv(table));
   }
   if (options.xlsx !== false) {

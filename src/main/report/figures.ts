@@ -2,12 +2,7 @@
 import { existsSync } from 'node:fs';
 import { renderAsync } from '@resvg/resvg-js';
 import * as echarts from 'echarts';
-import type { JudgeLsMetrics } from '../../shared/protocols/judge-ls/types';
-import {
-  FIGURE_BUILDERS,
-  type FigureBuilder,
-  type FigureSpec,
-} from '../../shared/protocols/judge-ls/report/figures';
+import type { FigureSpec } from '../../shared/report/chart-kit';
 
 export interface RenderedFigure extends FigureSpec {
   svg: string;
@@ -136,11 +131,4 @@ export async function svgToPng(svg: string, width: number, options: PngOptions =
 
 export function renderFigure(spec: FigureSpec): RenderedFigure {
   return { ...spec, svg: renderSvg(spec) };
-}
-
-export function renderFigures(
-  metrics: JudgeLsMetrics,
-  builders: readonly FigureBuilder[] = FIGURE_BUILDERS,
-): RenderedFigure[] {
-  return builders.map((build) => renderFigure(build(metrics)));
 }

@@ -129,12 +129,13 @@ function columnSpec(table: Table): string {
 export const LATEX_PACKAGES = ['booktabs', 'array', 'longtable'] as const;
 
 /** One table as a LaTeX snippet for \input: a floating table, or a longtable when it is long. */
-export function tableToLatex(table: Table): string {
+/** `protocol` prefixes the label (`tab:<protocol>-<table>`), so tables of two studies can share a paper. */
+export function tableToLatex(table: Table, protocol = 'judge-lab'): string {
   const header = table.columns.map((c) => cellText(c.header)).join(' & ') + ' \\\\';
   const caption = `\\caption{${escapeLatex(table.title)}. ${escapeLatex(table.caption)}}`;
-  const label = `\\label{tab:judge-ls-${table.id.replace(/[^A-Za-z0-9-]/g, '-')}}`;
+  const label = `\\label{tab:${protocol}-${table.id.replace(/[^A-Za-z0-9-]/g, '-')}}`;
   const preamble = [
-    `% Judge Lab, Judge-LS: ${escapeLatex(table.title)}`,
+    `% Judge Lab, ${protocol}: ${escapeLatex(table.title)}`,
     `% Needs \\usepackage{${LATEX_PACKAGES.join(',')}}`,
   ];
   if (table.rows.length > LONGTABLE_ROWS) {

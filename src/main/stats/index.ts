@@ -1,5 +1,5 @@
 /**
- * Statistics for the Judge-LS metrics (DESIGN.md section 5): Wilson and normal-approximation
+ * Statistics for the protocols' metrics (DESIGN.md section 5): Wilson and normal-approximation
  * intervals, the exact two-sided binomial test and the exact McNemar test. Pure functions, no
  * dependencies.
  *

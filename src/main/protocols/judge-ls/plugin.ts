@@ -31,6 +31,15 @@ import type {
   Verdict,
 } from './model';
 import { parseVariant, parseVerdict } from './parse';
+import { DEFAULT_TEMPLATES } from './prompts';
+import {
+  applyVariantEdit,
+  judgmentViews,
+  promptPreview,
+  variantViews,
+  type JudgmentFilter,
+  type VariantEdit,
+} from './views';
 import { planJudgments, planTransforms, selectItems } from './plan';
 import { listVariants, setVariantReasons, upsertVariant } from './variants-store';
 
@@ -396,6 +405,16 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       outputTokens: calls.get(r.requestId)?.outputTokens ?? 0,
     }));
     return judgeLsFiles(judgmentRecords({ results: judged, excluded: new Set() }), tokens);
+  },
+  views: {
+    variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
+    editVariant: (db, exp, edit) => applyVariantEdit(db, exp, edit as unknown as VariantEdit),
+    judgments: (db, exp, filter) => judgmentViews(db, exp, filter as JudgmentFilter),
+    previewPrompts: (exp, itemId) => promptPreview(exp, itemId),
+  },
+  defaultTemplates() {
+    const { languageRules, ...rest } = DEFAULT_TEMPLATES;
+    return { ...rest, languageRulesZH: languageRules.ZH, languageRulesLS: languageRules.LS };
   },
   promptTemplates(exp) {
     const t = exp.options.templates;

@@ -1,7 +1,8 @@
 // Judge-LS's per-item views for the app: variants (review and hand edits), judgments (the
 // flip browser), flagged items and prompt previews. The core's experiments API routes these
 // calls here for Judge-LS experiments.
-import type { JudgmentView, PromptPreview, VariantView } from '../../../shared/experiments';
+import type { PromptPreview } from '../../../shared/experiments';
+import type { JudgmentView, VariantView } from '../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
 import { AppError } from '../../core/errors';
 import type { LoadedExperiment } from '../../experiments/load';
@@ -52,11 +53,15 @@ export function variantViews(db: Database, exp: LoadedExperiment, flaggedOnly = 
 }
 
 /** Stores a person's edit and re-plans that item's verdicts; returns the judge tasks to estimate. */
-export function applyVariantEdit(
-  db: Database,
-  exp: LoadedExperiment,
-  p: { itemId: number; language: 'ZH' | 'LS'; instruction: string; output1: string; output2: string },
-) {
+export interface VariantEdit {
+  itemId: number;
+  language: 'ZH' | 'LS';
+  instruction: string;
+  output1: string;
+  output2: string;
+}
+
+export function applyVariantEdit(db: Database, exp: LoadedExperiment, p: VariantEdit) {
   const e = judgeLsOf(exp);
   const item = e.items.find((i) => i.id === p.itemId);
   if (!item) throw new AppError('not_found', `Item ${p.itemId} is not part of this experiment`);

@@ -1,11 +1,11 @@
 // The setup wizard's draft, its checks per step, and the experiment config (DESIGN.md
-// section 7) built from it: the parts every protocol shares. A protocol's own keys (Judge-LS:
+// section 7) built from it: the parts every protocol shares. A protocol's own keys (e.g.
 // transform, templates, tie probes) come from its plug-in (src/renderer/src/protocols). The core
 // validates again; these checks only catch early what a researcher can fix on the step in front of them.
 import { getRendererProtocol, listRendererProtocols, type WizardPlugin } from '../protocols/registry';
 import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from './providers';
 
-/** A wizard step: the generic ones below, or one a protocol plug-in adds (Judge-LS: `transform`). */
+/** A wizard step: the generic ones below, or one a protocol plug-in adds (e.g. `transform`). */
 export type StepId = string;
 
 /** The generic steps; a protocol's own steps go between the judges and the options. */

@@ -51,7 +51,7 @@ export interface WizardStepPlugin {
  */
 export interface WizardPlugin {
   steps: WizardStepPlugin[];
-  /** Shown first on the generic options step (e.g. Judge-LS's tie probes). */
+  /** Shown first on the generic options step (e.g. a protocol's own switches). */
   OptionsFields?: ComponentType;
   /** Config paths (first segment) that the options step owns. */
   optionFields?: string[];

@@ -2,7 +2,7 @@
 export type ResultsRoute =
   | { name: 'results'; experimentId: number; excludeFlagged?: boolean }
   | { name: 'experiment'; experimentId: number }
-  /** A protocol's own page (Judge-LS: `flips`, `variants`), see src/renderer/src/protocols. */
+  /** A protocol's own page (e.g. `flips`), see src/renderer/src/protocols. */
   | { name: 'experiment-page'; experimentId: number; page: string; query: Record<string, string> };
 
 export type Navigate = (route: ResultsRoute) => void;

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { getRendererProtocol, protocolNamespaces } from '../protocols';
 import { routeHref } from '../stores/route';
 
-/** Links to the pages a protocol offers from its run view (Judge-LS: the translations review). */
+/** Links to the pages a protocol offers from its run view (e.g. a review of transformed texts). */
 export function ProtocolPageLinks({ protocol, experimentId }: { protocol: string; experimentId: number }) {
   const plugin = getRendererProtocol(protocol);
   const { t } = useTranslation(protocolNamespaces(plugin));

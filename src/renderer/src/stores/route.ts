@@ -10,7 +10,7 @@ export type Route =
   | { name: 'results'; experimentId: number; excludeFlagged?: boolean }
   /**
    * A protocol's own page (`#/experiments/7/flips?judge=x`): `page` names it in the renderer's
-   * protocol registry, `query` holds its state (Judge-LS: the variants' opened item, the flip
+   * protocol registry, `query` holds its state (e.g. an opened item, the flip
    * browser's filters).
    */
   | { name: 'experiment-page'; experimentId: number; page: string; query: Record<string, string> }

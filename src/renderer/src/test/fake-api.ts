@@ -7,10 +7,9 @@ import type {
   ExperimentProgress,
   ExperimentSummary,
   FailedCallView,
-  JudgmentView,
   PhaseProgress,
-  VariantView,
 } from '../../../shared/experiments';
+import type { JudgmentView, VariantView } from '../../../shared/protocols/judge-ls/views';
 import { ApiError } from '../api/errors';
 
 /** A handler sees its method's typed params; it may answer with a partial result. */

@@ -104,10 +104,8 @@ export interface AuditCheck {
   threshold?: number;
 }
 
-export interface FlaggedItem {
-  item_id: string;
-  reasons: string[];
-}
+export type { FlaggedItem } from '../../experiments';
+import type { FlaggedItem } from '../../experiments';
 
 export interface UsageRow {
   /** A judge label, or 'transformer'. */

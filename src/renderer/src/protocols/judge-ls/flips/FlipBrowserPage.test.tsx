@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../../../../shared/domain';
-import type { JudgmentView, VariantView } from '../../../../../shared/experiments';
+import type { JudgmentView, VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { setApi } from '../../../api';
 import '../../../i18n';
 import { FakeApi, progress } from '../../../test/fake-api';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Item } from '../../../../../shared/domain';
-import type { JudgmentView, VariantView } from '../../../../../shared/experiments';
+import type { JudgmentView, VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import type { ApiError } from '../../../api';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { choiceOf, type Flip } from './flips';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { JudgmentView } from '../../../../../shared/experiments';
+import type { JudgmentView } from '../../../../../shared/protocols/judge-ls/views';
 import { LANGUAGES, normalizeChoice } from '../../../../../shared/protocols/judge-ls/choice';
 import { choiceOf, type Flip } from './flips';
 import { JUDGE_LS_NAMESPACES } from '../i18n';

@@ -1,6 +1,6 @@
 // Verdict flips between English and a target language, computed from the stored judgments.
 // Pure functions: the flip browser, its tests and its benchmark all run exactly this code.
-import type { JudgmentView } from '../../../../../shared/experiments';
+import type { JudgmentView } from '../../../../../shared/protocols/judge-ls/views';
 import {
   COMPARISONS,
   LANGUAGES,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Item } from '../../../../../shared/domain';
-import type { JudgmentView, VariantView } from '../../../../../shared/experiments';
+import type { JudgmentView, VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../../../shared/protocols/judge-ls/types';
 import { getApi, toApiError, type ApiError } from '../../../api';
 import { useLiveReload } from '../../../results/useLiveReload';

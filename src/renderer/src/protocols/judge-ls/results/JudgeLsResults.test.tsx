@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { JudgeLsResults } from '../../../../../shared/experiments';
+import type { JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
 import { buildTables } from '../../../../../shared/protocols/judge-ls/report/tables';
 import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
 import { formatCell } from '../../../../../shared/report/table';

@@ -1,6 +1,7 @@
 import { useMemo, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isResultsOf, type ExperimentResults, type JudgeLsResults } from '../../../../../shared/experiments';
+import { isResultsOf, type ExperimentResults } from '../../../../../shared/experiments';
+import { type JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
 import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
 import { ChartCard, hasData } from '../../../results/ChartCard';

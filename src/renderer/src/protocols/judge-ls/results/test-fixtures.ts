@@ -1,5 +1,5 @@
 // Hand-made data for the results tests.
-import type { JudgmentView } from '../../../../../shared/experiments';
+import type { JudgmentView } from '../../../../../shared/protocols/judge-ls/views';
 import type {
   CI,
   Comparison,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CostEstimate, VariantView } from '../../../../../shared/experiments';
+import type { CostEstimate } from '../../../../../shared/experiments';
+import type { VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { ApiError, getApi, toApiError } from '../../../api';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { Field } from '../../../components/Field';

@@ -1,0 +1,38 @@
+// Judge-LS's per-item views and results as they cross the doors (the API's variants,
+// judgments and results of a Judge-LS experiment).
+import type { ExperimentResults } from '../../experiments';
+import type { JudgeLsMetrics, Language, ProbeOrder, QualityOrder, TargetLanguage, Winner } from './types';
+
+export type JudgeLsResults = ExperimentResults<JudgeLsMetrics, 'judge-ls'>;
+
+export interface VariantView {
+  itemId: number;
+  sourceId: string;
+  subset: string | null;
+  language: TargetLanguage;
+  instruction: string;
+  output1: string;
+  output2: string;
+  manual: boolean;
+  /** Audit reasons for this variant (empty when clean). */
+  reasons: string[];
+}
+
+export interface JudgmentView {
+  judge: string;
+  itemId: number;
+  sourceId: string;
+  subset: string | null;
+  gold: 1 | 2;
+  kind: 'quality' | 'tie_probe';
+  language: Language | 'EN-ZH';
+  order: QualityOrder | ProbeOrder;
+  status: 'ok' | 'failed';
+  winner: Winner | null;
+  confidence: number | null;
+  reason: string | null;
+  /** For failed judgments: why, and the model's raw answer. */
+  failureReason: string | null;
+  rawText: string | null;
+  attempts: number;
+}
