@@ -47,7 +47,9 @@ describe('quitting in the middle of a run', () => {
     core = openCore(t.dir);
     const [summary] = await core.call('experiments.list', undefined);
     expect(summary.status).toBe('paused');
-    expect(summary.counts.done).toBeLessThan(summary.counts.planned);
+    // 10 items × (2 translations + 8 verdicts); later rounds plan verdicts on translations as
+    // they arrive, so the stored plan may still be smaller than the whole study.
+    expect(summary.counts.done).toBeLessThan(100);
     const sentBefore = mock.log.length;
     await core.call('experiments.resume', { experimentId: id });
     const final = await core.experiments.runToEnd(id);
