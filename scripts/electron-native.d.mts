@@ -37,4 +37,10 @@ export function electronBinaryInstalled(electronDir: string): boolean;
 export const prebuiltFetcher: Fetcher;
 export const sourceFetcher: Fetcher;
 export function ensureElectronBinding(options?: EnsureOptions): EnsureResult;
-export function main(argv?: string[], options?: Omit<EnsureOptions, 'required'>): number;
+export function main(
+  argv?: string[],
+  options?: Omit<EnsureOptions, 'required'> & {
+    print?: (line: string) => void;
+    warn?: (line: string) => void;
+  },
+): number;

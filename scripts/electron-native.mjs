@@ -169,26 +169,32 @@ function rmEmptyDir(dir) {
   }
 }
 
-/** The command: prints one line on stdout (stderr for a failure) and returns the exit code. */
-export function main(argv = process.argv.slice(2), options = {}) {
+/**
+ * The command: prints one line on stdout (stderr for a failure) and returns the exit code.
+ * `print` and `warn` let tests read what it says.
+ */
+export function main(
+  argv = process.argv.slice(2),
+  { print = console.log, warn = console.error, ...options } = {},
+) {
   const required = argv.includes('--required');
   const result = ensureElectronBinding({ ...options, required });
   const tag = 'judge-lab electron-native:';
   switch (result.status) {
     case 'skipped':
-      console.log(`${tag} nothing to do: ${result.reason}.`);
+      print(`${tag} nothing to do: ${result.reason}.`);
       return 0;
     case 'present':
-      console.log(`${tag} the Electron build of better-sqlite3 is in place: ${result.path}`);
+      print(`${tag} the Electron build of better-sqlite3 is in place: ${result.path}`);
       return 0;
     case 'made':
-      console.log(`${tag} made the Electron build of better-sqlite3 (${result.via}): ${result.path}`);
+      print(`${tag} made the Electron build of better-sqlite3 (${result.via}): ${result.path}`);
       return 0;
     default:
-      console.error(`${tag} could not make the Electron build of better-sqlite3: ${result.reason}`);
+      warn(`${tag} could not make the Electron build of better-sqlite3: ${result.reason}`);
       if (required) return 1;
       // The install itself succeeded; the app will say this again if started without the build.
-      console.error(`${tag} npm start needs it: run \`${SETUP_COMMAND}\` when online.`);
+      warn(`${tag} npm start needs it: run \`${SETUP_COMMAND}\` when online.`);
       return 0;
   }
 }
