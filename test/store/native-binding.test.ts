@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +100,9 @@ describe('opening the store under Electron (process.versions.electron set)', () 
   );
   afterEach(() => {
     rmSync(dirname(sideBuild), { recursive: true, force: true });
+    // The shared parent goes too if this test made it (a real Electron build may live there).
+    const parent = dirname(dirname(sideBuild));
+    if (existsSync(parent) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true });
     delete (process.versions as Record<string, string | undefined>).electron;
   });
 
