@@ -12,6 +12,9 @@ export default defineConfig({
           exclude: ['test/e2e/**'],
           pool: 'forks',
           testTimeout: 60_000,
+          // GitHub's workflow parser imports its schema JSON without an import attribute, which
+          // Node refuses; letting Vite load the package handles the JSON.
+          server: { deps: { inline: ['@actions/workflow-parser'] } },
         },
       },
       {

@@ -1,6 +1,8 @@
 // The Electron shell: lifecycle, the secure window and the IPC door. Everything it does
 // is the core's work; this file only wires it (and is the only one importing electron).
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Core } from './core/core';
@@ -13,13 +15,20 @@ import {
   registerIpc,
   windowOptions,
 } from './doors/electron-door';
+import { isSmokeTest, smokeTestPage } from './doors/electron-smoke-test';
+import { ElectronBindingMissingError } from './store/native-binding';
 
 // Links in model text or docs may open in the browser only for these hosts.
 const EXTERNAL_ALLOW = [/^https:\/\/github\.com\//, /^https:\/\/arxiv\.org\//];
 
 app.setName(APP_NAME);
+const smokeTest = isSmokeTest();
+// A throwaway profile and store, so a smoke test never reads or changes the user's data.
+const smokeDir = smokeTest ? mkdtempSync(join(tmpdir(), 'judge-lab-smoke-')) : undefined;
+if (smokeDir) app.setPath('userData', smokeDir);
 let core: Core | undefined;
 let mainWindow: BrowserWindow | undefined;
+let windowLoaded: Promise<void> = Promise.resolve();
 
 // The packaged renderer page; the only file:// page whose IPC calls are trusted.
 const PAGE_FILE = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
@@ -29,8 +38,8 @@ function createWindow(): BrowserWindow {
   const win = new BrowserWindow(windowOptions(preload));
   win.once('ready-to-show', () => win.show());
   const devUrl = process.env.ELECTRON_RENDERER_URL;
-  if (devUrl) void win.loadURL(devUrl);
-  else void win.loadFile(PAGE_FILE);
+  windowLoaded = devUrl ? win.loadURL(devUrl) : win.loadFile(PAGE_FILE);
+  windowLoaded.catch(() => {}); // a failed load shows in the window; the smoke test reports it
   return win;
 }
 
@@ -62,9 +71,46 @@ const keychain: Encryptor = {
   backend: () => (process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : 'os'),
 };
 
-void app.whenReady().then(() => {
+function finish(code: number): void {
+  if (smokeDir) rmSync(smokeDir, { recursive: true, force: true });
+  app.exit(code);
+}
+
+/** A start that cannot go on says why (and, for a missing build, what to run), not a stack trace. */
+function failStart(err: unknown): void {
+  const message =
+    err instanceof ElectronBindingMissingError
+      ? err.message
+      : err instanceof Error
+        ? (err.stack ?? err.message)
+        : String(err);
+  console.error(`Judge Lab cannot start: ${message}`);
+  if (!smokeTest) dialog.showErrorBox('Judge Lab cannot start', message);
+  finish(1);
+}
+
+async function runSmokeTest(dataDir: string, win: BrowserWindow): Promise<void> {
+  let code = 0;
+  try {
+    console.log(
+      `Judge Lab smoke test passed: ${await smokeTestPage(windowLoaded, win.webContents, dataDir)}`,
+    );
+  } catch (err) {
+    console.error(`Judge Lab smoke test failed: ${err instanceof Error ? err.message : String(err)}`);
+    code = 1;
+  }
+  await core?.shutdown().catch(() => {});
+  finish(code);
+}
+
+void app
+  .whenReady()
+  .then(startApp)
+  .catch((err: unknown) => failStart(err));
+
+function startApp(): void {
   hardenContents();
-  const dataDir = process.env.JUDGE_LAB_HOME ?? app.getPath('userData');
+  const dataDir = smokeDir ?? process.env.JUDGE_LAB_HOME ?? app.getPath('userData');
   const keys = new EncryptedFileKeyStore(join(dataDir, 'keys.json'), keychain);
   const warning = keys.status().warning;
   if (warning) console.warn(`Judge Lab: ${warning}`);
@@ -76,10 +122,11 @@ void app.whenReady().then(() => {
   );
   forwardEvents(core, () => mainWindow?.webContents);
   mainWindow = createWindow();
+  if (smokeTest) void runSmokeTest(dataDir, mainWindow);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
   });
-});
+}
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();

@@ -4,6 +4,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { backupFileName, backupsDir, snapshotSync } from './backup';
 import { migrate } from './migrations';
 import { corruptStore, explainStoreFault, StoreError } from './open-errors';
+import { nativeBinding } from './native-binding';
 
 export type { Database };
 
@@ -20,7 +21,8 @@ export interface OpenOptions {
  * StoreError that names the file and what to do; a damaged store is refused before any write.
  */
 export function openDatabase(file: string, opts: OpenOptions = {}): Database {
-  if (file === ':memory:') return prepare(new BetterSqlite3(file), file, opts);
+  if (file === ':memory:')
+    return prepare(new BetterSqlite3(file, { nativeBinding: nativeBinding() }), file, opts);
   try {
     mkdirSync(dirname(file), { recursive: true });
     if (existsSync(file) && statSync(file).isDirectory())
@@ -28,7 +30,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Database {
         file,
         `${file} is a folder, not a database file. Move it away, or use another data folder with --data-dir or JUDGE_LAB_HOME.`,
       );
-    return prepare(new BetterSqlite3(file), file, opts);
+    return prepare(new BetterSqlite3(file, { nativeBinding: nativeBinding() }), file, opts);
   } catch (err) {
     throw explainStoreFault(err, file) ?? err;
   }
