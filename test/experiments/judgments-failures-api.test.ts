@@ -1,6 +1,10 @@
-import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 // experiments.judgments (kind filter, speed), experiments.flagged and experiments.failures on a
 // real 60-item Judge-LS run against the mock provider, with failed translations and verdicts.
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/core/core';
@@ -113,6 +117,28 @@ afterAll(async () => {
 // Per judge: EN for every item; ZH and LS where the translation exists; tie probes need ZH.
 const QUALITY_PER_JUDGE = 2 * LIMIT + 2 * (LIMIT - 1) + 2 * (LIMIT - 1);
 const PROBES_PER_JUDGE = 2 * (LIMIT - 1);
+
+describe('judgments.csv', () => {
+  it('has a row for every planned verdict; those whose translation failed say so', async () => {
+    const out = join(tmpdir(), `judgments-csv-${process.pid}-${Date.now()}`);
+    await core.call('experiments.export', { experimentId, outDir: out });
+    const rows = parse(readFileSync(join(out, 'judgments.csv'), 'utf8').replace(/^\uFEFF/, ''), {
+      columns: true,
+    }) as Record<string, string>[];
+    rmSync(out, { recursive: true, force: true });
+    // 8 verdicts per item and judge, answered or not.
+    expect(rows).toHaveLength(JUDGES.length * LIMIT * 8);
+    const blocked = rows.filter((r) => r.status === 'blocked');
+    // zhBroken: ZH orig/swap and both tie probes; lsRefused: LS orig/swap — per judge.
+    expect(blocked).toHaveLength(JUDGES.length * 6);
+    for (const r of blocked) {
+      expect([zhBroken.sourceId, lsRefused.sourceId]).toContain(r.item_id);
+      expect(r.reason).toMatch(/^blocked: translation to (ZH|LS) failed \(/);
+      expect(r.winner).toBe('');
+    }
+    expect(rows.filter((r) => r.status === 'pending')).toHaveLength(0);
+  });
+});
 
 describe('experiments.judgments', () => {
   it('filters by kind, alone and with judge and status', async () => {

@@ -10,7 +10,7 @@ import {
   type ExportFolderResult,
   type ManifestInput,
 } from '../../report/export-folder';
-import { judgmentsCsv, type JudgmentTokens } from './judgments-csv';
+import { judgmentsCsv, type JudgmentTokens, type MissingJudgment } from './judgments-csv';
 
 /** The top-level keys of metrics.json, in file order (DESIGN.md section 8). */
 export const METRICS_KEYS = [
@@ -47,8 +47,12 @@ export function metricsJson(metrics: JudgeLsMetrics): string {
 }
 
 /** The Judge-LS export folder's files other than metrics, tables and figures. */
-export function judgeLsFiles(judgments: readonly JudgmentRecord[], tokens?: ExportJudgeLsInput['tokens']) {
-  return [{ name: 'judgments.csv', content: judgmentsCsv(judgments, tokens) }];
+export function judgeLsFiles(
+  judgments: readonly JudgmentRecord[],
+  tokens?: ExportJudgeLsInput['tokens'],
+  missing: readonly MissingJudgment[] = [],
+) {
+  return [{ name: 'judgments.csv', content: judgmentsCsv(judgments, tokens, missing) }];
 }
 
 /** Writes the Judge-LS export folder to `outDir` (see writeExportFolder). */

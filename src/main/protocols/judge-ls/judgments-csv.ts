@@ -21,6 +21,23 @@ export const JUDGMENTS_COLUMNS = [
   'reason',
 ] as const;
 
+/**
+ * A planned verdict without a stored answer: `blocked` when an input it needs failed (its
+ * translation), `pending` when it was not answered yet. judgments.csv lists it with that status,
+ * so every planned verdict has a row.
+ */
+export interface MissingJudgment {
+  judge: string;
+  itemId: string;
+  subset: string | null;
+  gold: 1 | 2;
+  kind: 'quality' | 'tie_probe';
+  language: JudgmentRecord['language'];
+  order: JudgmentRecord['order'];
+  status: 'blocked' | 'pending';
+  reason: string;
+}
+
 /** Token usage of the call behind one judgment (JudgmentRecord does not carry it). */
 export interface JudgmentTokens {
   inputTokens: number;
@@ -73,6 +90,7 @@ function countText(n: number | undefined, index: number, field: string): string 
 export function judgmentsCsv(
   judgments: readonly JudgmentRecord[],
   tokens?: readonly (JudgmentTokens | null | undefined)[],
+  missing: readonly MissingJudgment[] = [],
 ): string {
   if (tokens && tokens.length !== judgments.length) {
     throw new Error(`tokens has ${tokens.length} entries but there are ${judgments.length} judgments`);
@@ -106,5 +124,24 @@ export function judgmentsCsv(
       reason,
     ];
   });
+  for (const m of missing) {
+    rows.push([
+      m.judge,
+      m.itemId,
+      m.subset ?? '',
+      m.kind,
+      m.language,
+      m.order,
+      '',
+      '',
+      String(m.gold),
+      '',
+      m.status,
+      '0',
+      '',
+      '',
+      m.reason,
+    ]);
+  }
   return toCsv(JUDGMENTS_COLUMNS, rows);
 }

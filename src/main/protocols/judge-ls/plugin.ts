@@ -20,6 +20,7 @@ import type { ProtocolTask } from '../types';
 import { auditChecks, auditVariants } from './audit';
 import { judgeLsOptionsSchema, type JudgeLsOptions } from './config';
 import { judgeLsFiles, METRICS_KEYS } from './export';
+import type { MissingJudgment } from './judgments-csv';
 import { computeJudgeLsMetrics, TRANSFORMER_ROLE, type TransformFailure } from './metrics';
 import type {
   JudgeSpec,
@@ -302,6 +303,41 @@ function transformFailures(ctx: Pick<MetricsContext, 'results' | 'excluded'>): T
   return out;
 }
 
+/**
+ * Every verdict the study plans (all judges × items × languages × orders, planned as if each
+ * translation existed) that has no stored answer, with why: its translation failed, or it
+ * was not answered yet.
+ */
+export function missingJudgments(ctx: Pick<MetricsContext, 'exp' | 'results'>): MissingJudgment[] {
+  const e = judgeLsExperiment(ctx.exp as ExperimentView<JudgeLsConfig, JudgeLsOptions>);
+  const answered = new Set(ctx.results.filter((r) => r.stage === 'judge').map((r) => r.key));
+  const failedTranslation = new Map<string, string>();
+  for (const r of ctx.results) {
+    if (r.stage !== 'transform' || r.status !== 'failed') continue;
+    const m = r.meta as TransformTask['meta'];
+    failedTranslation.set(`${m.itemId}:${m.language}`, r.reason ?? 'failed');
+  }
+  const slots = planJudgments(e.items, withStandIns(e).variants, e.judges, e.options);
+  return slots
+    .filter((t) => !answered.has(t.key))
+    .map((t) => {
+      const m = t.meta;
+      const lang = m.language === 'EN-ZH' ? 'ZH' : m.language;
+      const why = lang === 'EN' ? undefined : failedTranslation.get(`${m.itemId}:${lang}`);
+      return {
+        judge: m.judge,
+        itemId: m.sourceId,
+        subset: m.subset,
+        gold: m.gold,
+        kind: m.kind,
+        language: m.language,
+        order: m.order,
+        status: why ? ('blocked' as const) : ('pending' as const),
+        reason: why ? `blocked: translation to ${lang} failed (${why})` : 'not answered yet',
+      };
+    });
+}
+
 type Exp = ExperimentView<JudgeLsConfig, JudgeLsOptions>;
 
 export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
@@ -404,7 +440,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       inputTokens: calls.get(r.requestId)?.inputTokens ?? 0,
       outputTokens: calls.get(r.requestId)?.outputTokens ?? 0,
     }));
-    return judgeLsFiles(judgmentRecords({ results: judged, excluded: new Set() }), tokens);
+    return judgeLsFiles(judgmentRecords({ results: judged, excluded: new Set() }), tokens, missingJudgments(ctx));
   },
   views: {
     variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
