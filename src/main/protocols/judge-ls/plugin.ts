@@ -440,7 +440,11 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       inputTokens: calls.get(r.requestId)?.inputTokens ?? 0,
       outputTokens: calls.get(r.requestId)?.outputTokens ?? 0,
     }));
-    return judgeLsFiles(judgmentRecords({ results: judged, excluded: new Set() }), tokens, missingJudgments(ctx));
+    return judgeLsFiles(
+      judgmentRecords({ results: judged, excluded: new Set() }),
+      tokens,
+      missingJudgments(ctx),
+    );
   },
   views: {
     variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
