@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Envelope } from '../../src/shared/api';
@@ -14,6 +15,7 @@ const h = vi.hoisted(() => {
     userData: '',
     page: { api: undefined as unknown },
     scripts: [] as string[],
+    loaded: undefined as string | undefined,
   };
   const ready = new Promise<void>((r) => (state.readyResolve = r));
   const exited = new Promise<number>((r) => (state.exitResolve = r));
@@ -28,7 +30,8 @@ const h = vi.hoisted(() => {
       },
     };
     once() {}
-    loadFile() {
+    loadFile(file: string) {
+      state.loaded = file;
       return Promise.resolve();
     }
     loadURL() {
@@ -65,7 +68,12 @@ vi.mock('electron', () => ({
   shell: { openExternal: vi.fn() },
 }));
 
-const appFrame = { senderFrame: { url: 'file:///app/out/renderer/index.html' } };
+// The window's own page, exactly as the shell loaded it (the IPC sender check wants that page).
+const appFrame = {
+  get senderFrame() {
+    return { url: pathToFileURL(h.state.loaded!).href };
+  },
+};
 const log = vi.spyOn(console, 'log').mockImplementation(() => {});
 const err = vi.spyOn(console, 'error').mockImplementation(() => {});
 

@@ -221,7 +221,7 @@ describe('RequestEngine', () => {
     const elapsed = Date.now() - started;
     expect(s.overall.done).toBe(70);
     expect(s.rateLimited).toBe(0);
-    // 40 fit the 2 s burst, the other 30 go at 20/s.
+    // 20 go at once (the engine's 1 s burst; the server would take 40), the other 50 at 20/s.
     expect(elapsed).toBeGreaterThanOrEqual(1300);
     expect(elapsed).toBeLessThan(4000);
   });

@@ -6,8 +6,13 @@ import { TokenBucket } from './token-bucket';
 // One lane per endpoint + model: providers enforce their limits per model, so each gets
 // its own concurrency cap, RPM and TPM buckets, and its own slow-down after a 429.
 
-/** Seconds of refill the buckets hold: enough to absorb jitter, too little to overshoot a minute's limit. */
-export const BURST_SECONDS = 2;
+/**
+ * Seconds of refill the buckets hold. One second: a lane never starts with more than a
+ * second's worth of its limit at once (a provider that counts per second would refuse more),
+ * and a server that allows a longer burst keeps spare room for the jitter between our send
+ * times and its arrival times, so holding the rate does not turn into 429s under load.
+ */
+export const BURST_SECONDS = 1;
 /** After a 429 the refill rate is cut to this share, and grows back slowly on success. */
 const RATE_CUT = 0.8;
 const MIN_FACTOR = 0.25;
