@@ -28,7 +28,13 @@ import {
   variantViews,
   type JudgmentFilter,
 } from '../protocols/judge-ls/views';
-import { isLoopbackURL, providerConfigSchema, type KeyStore } from '../providers/config';
+import {
+  anySimulated,
+  isLoopbackURL,
+  isSimulated,
+  providerConfigSchema,
+  type KeyStore,
+} from '../providers/config';
 import { testConnection } from '../providers/test-connection';
 import { getDataset, listDatasets } from '../store/datasets';
 import type { Database } from '../store/db';
@@ -49,7 +55,7 @@ import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
 import { estimateExperiment, estimateTasks } from './estimate';
 import { endpointIds, loadExperiment, loadFrom, modelsOf, type LoadedExperiment } from './load';
-import { computeResults, exportExperiment, failedCalls } from './results';
+import { computeResults, exportExperiment, failedCalls, reportFigures, reportTables } from './results';
 import { ExperimentRun, idleProgress, type RunnerDeps } from './runner';
 import { recordPlan } from './stages';
 import { getProtocol } from '../protocols';
@@ -238,6 +244,7 @@ export class ExperimentService {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       counts: planCounts(this.db, row.id),
+      simulated: anySimulated(config.providers),
     };
   }
 
@@ -455,7 +462,7 @@ export class ExperimentService {
     const suffix = p.sensitivity ? '-without-flagged' : '';
     if ('table' in p.target) {
       const wanted = p.target;
-      const table = exp.protocol.tables(metrics).find((t) => t.id === wanted.table);
+      const table = reportTables(exp, metrics).find((t) => t.id === wanted.table);
       if (!table) throw new AppError('not_found', `No table "${wanted.table}"`);
       const fileName = `${table.id}${suffix}.${wanted.format}`;
       if (wanted.format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
@@ -465,7 +472,7 @@ export class ExperimentService {
       return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
     }
     const target = p.target;
-    const spec = exp.protocol.figures(metrics).find((f) => f.id === target.figure);
+    const spec = reportFigures(exp, metrics).find((f) => f.id === target.figure);
     if (!spec) throw new AppError('not_found', `No figure "${target.figure}"`);
     const svg = renderSvg(spec);
     if (target.format === 'svg')
@@ -483,7 +490,8 @@ export class ExperimentService {
     const out: Record<string, 'set' | 'missing' | 'not_needed'> = {};
     for (const [name, raw] of Object.entries(providers)) {
       const cfg = providerConfigSchema.parse(raw);
-      if (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)) out[name] = 'not_needed';
+      if (isSimulated(cfg) || (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)))
+        out[name] = 'not_needed';
       else out[name] = this.opts.keys.get(name, cfg) ? 'set' : 'missing';
     }
     return out;

@@ -62,6 +62,14 @@ export function isSimulated(cfg: Pick<ProviderConfig, 'kind'>): boolean {
   return cfg.kind === 'simulated';
 }
 
+/**
+ * Whether an experiment with these providers is simulated: configs that mix simulated and
+ * real providers are refused, so "any" and "all" agree for every stored experiment.
+ */
+export function anySimulated(providers: Record<string, Pick<ProviderConfig, 'kind'>>): boolean {
+  return Object.values(providers).some(isSimulated);
+}
+
 /** What the simulated provider is given instead of a key (it is never sent anywhere). */
 export const SIMULATED_KEY = 'simulated-no-key';
 
