@@ -109,6 +109,18 @@ const REASONS = {
  * the numbers, lines and relative size of the two responses), the rest by the whole prompt: the same pair in another
  * language mostly gets the same verdict, and sometimes not (a flip).
  */
+/** Share of Han characters among the letters of a text. */
+function hanShare(text: string): number {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = text.match(/[A-Za-z]/g)?.length ?? 0;
+  return han + latin ? han / (han + latin) : 0;
+}
+
+/** Responses in different scripts with the same numbers and lines: one answer, translated. */
+function sameAnswerTwoLanguages(a: string, b: string, shape: (t: string) => string): boolean {
+  return Math.abs(hanShare(a) - hanShare(b)) > 0.5 && shape(a) === shape(b);
+}
+
 /** How much better B must look than A to win a heuristic call (in followScore units). */
 const POSITION_LEAN = 0.12;
 
@@ -124,7 +136,14 @@ function pairwiseVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknow
   let winner: 'A' | 'B' | 'tie';
   let confidence: number;
   const diff = c ? followScore(c.instruction, c.a) - followScore(c.instruction, c.b) : 0;
-  if (c && Math.abs(diff) < 0.01 && draw() < 0.5) {
+  if (c && sameAnswerTwoLanguages(c.a, c.b, shape)) {
+    // Likely one answer and its translation: often a tie, else a mild lean to the English one.
+    const r = draw();
+    const englishFirst = hanShare(c.a) < hanShare(c.b);
+    const prefersEnglish = r < 0.45 + 0.55 * 0.62;
+    winner = r < 0.45 ? 'tie' : prefersEnglish === englishFirst ? 'A' : 'B';
+    confidence = winner === 'tie' ? 0.8 : 0.55 + 0.2 * rng();
+  } else if (c && Math.abs(diff) < 0.01 && draw() < 0.5) {
     winner = 'tie';
     confidence = 0.5;
   } else if (c && draw() < skill) {

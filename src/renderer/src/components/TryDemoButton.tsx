@@ -4,8 +4,8 @@ import { getApi, toApiError } from '../api';
 import { navigate } from '../stores/route';
 import { useWizard } from '../stores/wizard';
 
-/** The bundled sample the demo runs on. */
-const DEMO_SAMPLE = 'llmbar';
+/** The bundled sample the demo runs on: 20 LLMBar items, four of each subset. */
+const DEMO_SAMPLE = 'llmbar-demo';
 
 /**
  * "Try it without API keys": loads the bundled sample (once; a second load is a no-op), fills

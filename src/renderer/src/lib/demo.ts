@@ -1,11 +1,8 @@
-// "Try it without API keys": a wizard draft for the bundled sample, with the built-in simulated
+// "Try it without API keys": a wizard draft for a bundled sample, with the built-in simulated
 // provider as judges and transformer. Generic: the protocol's own draft follows the first judge
 // (its provider's transformModel), as it does for every preset.
 import { defaultExperimentName, initialDraft, newJudge, type WizardDraft } from './experiment-config';
 import { draftFromPreset, SIMULATED_MODELS } from './providers';
-
-/** Items of the sample the demo uses: enough for meaningful rates, done in about a minute. */
-export const DEMO_LIMIT = 20;
 
 export function demoDraft(datasetId: number, datasetName: string, now = new Date()): WizardDraft {
   const base = initialDraft();
@@ -21,7 +18,8 @@ export function demoDraft(datasetId: number, datasetName: string, now = new Date
     datasetId,
     judges: [strong, weak],
     providers: { simulated: draftFromPreset('simulated') },
-    limit: String(DEMO_LIMIT),
+    // The demo sample is small (20 items, about 360 calls): all of it, done in under a minute.
+    limit: '',
     name: `Demo (simulated) ${defaultExperimentName(datasetName, now)}`.slice(0, 120),
     nameEdited: true,
     // Simulated calls cost nothing; priced at 0 so the estimate does not warn about unknown models.
