@@ -63,6 +63,8 @@ describe('judge-lab run with the simulated provider', () => {
     const r = runCli(['run', cfg, '--out', out, '--data-dir', join(dir, 'data')], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Finished "sim-demo"/);
+    const list = runCli(['list', '--data-dir', join(dir, 'data')]);
+    expect(list.stdout).toMatch(/sim-demo\s+finished .*\[simulated: made-up answers\]/);
 
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.simulated).toBe(true);
