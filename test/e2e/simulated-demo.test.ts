@@ -64,6 +64,7 @@ describe('the keyless demo in Chromium (issue 13)', () => {
     expect(await byTestId('estimate-total-calls').innerText()).toBe(String(DEMO_CALLS));
     expect(await table.innerText()).toContain('sim-judge-strong');
     expect(await table.innerText()).toContain('sim-translator');
+    expect(await page.locator('body').innerText()).toMatch(/Simulated demo \d{4}-\d{2}-\d{2}/);
     await shootAll(page, 'demo-summary', () =>
       expect.poll(() => byTestId('estimate-table').isVisible()).toBe(true),
     );

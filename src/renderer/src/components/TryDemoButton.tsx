@@ -21,7 +21,7 @@ export function TryDemoButton({ primary = false }: { primary?: boolean }) {
     setError(null);
     try {
       const { dataset } = await getApi().call('datasets.loadSample', { sampleId: DEMO_SAMPLE });
-      startDemo(dataset.id, dataset.name);
+      startDemo(dataset.id);
       navigate({ name: 'new-experiment' });
     } catch (err) {
       setError(toApiError(err).message);

@@ -4,7 +4,7 @@
 import { defaultExperimentName, initialDraft, newJudge, type WizardDraft } from './experiment-config';
 import { draftFromPreset, SIMULATED_MODELS } from './providers';
 
-export function demoDraft(datasetId: number, datasetName: string, now = new Date()): WizardDraft {
+export function demoDraft(datasetId: number, now = new Date()): WizardDraft {
   const base = initialDraft();
   const strong = {
     ...newJudge('simulated', 'sim-judge-strong'),
@@ -20,7 +20,7 @@ export function demoDraft(datasetId: number, datasetName: string, now = new Date
     providers: { simulated: draftFromPreset('simulated') },
     // The demo sample is small (20 items, about 360 calls): all of it, done in under a minute.
     limit: '',
-    name: `Demo (simulated) ${defaultExperimentName(datasetName, now)}`.slice(0, 120),
+    name: defaultExperimentName('Simulated demo', now),
     nameEdited: true,
     // Simulated calls cost nothing; priced at 0 so the estimate does not warn about unknown models.
     prices: Object.fromEntries(SIMULATED_MODELS.map((m) => [m, free])),

@@ -59,7 +59,7 @@ interface WizardState {
   /** Creates the experiment and starts its run; returns its id, or null on failure. */
   createAndStart(): Promise<number | null>;
   /** "Try it without API keys": the simulated demo on a dataset, shown at its summary step. */
-  startDemo(datasetId: number, datasetName: string): void;
+  startDemo(datasetId: number): void;
   reset(): void;
 }
 
@@ -261,10 +261,10 @@ export const useWizard = create<WizardState>((set, get) => {
       }
     },
 
-    startDemo(datasetId, datasetName) {
+    startDemo(datasetId) {
       cancelPriceEstimate();
       set({
-        draft: demoDraft(datasetId, datasetName),
+        draft: demoDraft(datasetId),
         step: 'summary',
         issues: [],
         configError: null,
