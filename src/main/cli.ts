@@ -180,7 +180,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         for (const e of experiments) {
           out(
             `  ${e.id}  ${e.name}  ${e.status}  ${e.counts.done}/${e.counts.planned} calls done` +
-              `${e.counts.failed ? `, ${e.counts.failed} failed` : ''}  judges: ${e.judges.join(', ')}  dataset: ${e.datasetName}\n`,
+              `${e.counts.failed ? `, ${e.counts.failed} failed` : ''}  judges: ${e.judges.join(', ')}  dataset: ${e.datasetName}` +
+              `${e.simulated ? '  [simulated: made-up answers]' : ''}\n`,
           );
         }
       }),

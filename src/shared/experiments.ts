@@ -46,6 +46,8 @@ export interface ExperimentSummary {
   updatedAt: string;
   /** Done/total over every planned request, from the store (no live run needed). */
   counts: { planned: number; done: number; failed: number };
+  /** Answered by the built-in simulated provider: a demo, not a measurement. */
+  simulated: boolean;
 }
 
 export interface ExperimentDetail extends ExperimentSummary {
@@ -138,6 +140,8 @@ export interface ExperimentResults<M = unknown, P extends string = string> {
   /** Items an audit flagged (the sensitivity switch drops them); empty where a protocol has no audit. */
   flagged: FlaggedItem[];
   counts: ResultCounts;
+  /** Answered by the built-in simulated provider: every page and export says so. */
+  simulated: boolean;
 }
 
 /** Narrows results to one protocol's. */

@@ -133,6 +133,8 @@ describe('exportJudgeLs', () => {
       protocol: 'judge-ls',
       app_version: '9.9.9',
       experiment: { id: 7, name: 'judge-ls-llmbar' },
+      // Only the keyless demo's exports say true (test/cli/cli-simulated.test.ts).
+      simulated: false,
       time: {
         started_at: '2026-01-02T03:04:05.000Z',
         finished_at: '2026-01-02T04:00:00.000Z',

@@ -18,6 +18,14 @@ export const SAMPLES: Sample[] = [
     itemCount: 419,
     license: 'MIT (c) 2023 Princeton Natural Language Processing; see resources/samples/LLMBAR-LICENSE',
   },
+  {
+    // Four items of each subset (scripts/make-demo-sample.py): what "Try it without API keys" runs.
+    id: 'llmbar-demo',
+    name: 'LLMBar demo',
+    file: 'samples/llmbar-demo.jsonl',
+    itemCount: 20,
+    license: 'MIT (c) 2023 Princeton Natural Language Processing; see resources/samples/LLMBAR-LICENSE',
+  },
 ];
 
 export function samplePath(sample: Sample): string {

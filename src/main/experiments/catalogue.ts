@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { importDatasetFromPath } from '../core/datasets-service';
 import { AppError } from '../core/errors';
 import { getProtocol } from '../protocols';
+import { anySimulated } from '../providers/config';
 import { getDataset, listDatasets } from '../store/datasets';
 import type { Database } from '../store/db';
 import {
@@ -197,6 +198,7 @@ export class ExperimentCatalogue {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       counts: planCounts(this.db, row.id),
+      simulated: anySimulated(config.providers),
     };
   }
 }

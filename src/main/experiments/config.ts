@@ -8,7 +8,7 @@ import { readConfigText, structuralProblems } from '../core/config-input';
 import { folderNameProblem } from '../core/names';
 import { getProtocol, listProtocols } from '../protocols';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
-import { providerConfigSchema } from '../providers/config';
+import { isSimulated, providerConfigSchema } from '../providers/config';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -55,6 +55,15 @@ function schemaFor(protocol: AnyProtocol) {
             `no provider named "${use.provider}" in "providers" (have: ${known.join(', ') || 'none'})`,
           );
         }
+      }
+      // Simulated answers next to real ones would make every number a blend of both.
+      const simulated = Object.entries(config.providers).filter(([, p]) => isSimulated(p));
+      const real = Object.entries(config.providers).filter(([, p]) => !isSimulated(p));
+      if (simulated.length && real.length) {
+        issue(
+          ['providers', real[0][0], 'kind'],
+          `"${real[0][1].kind}" cannot be mixed with the simulated provider "${simulated[0][0]}" in one experiment: use only simulated providers (a demo) or only real ones`,
+        );
       }
       protocol.refineConfig?.(config, issue);
     });

@@ -1,7 +1,7 @@
 // Provider checks the app shows before a run: whether each key is available (never the key)
 // and whether an endpoint answers.
 import { AppError } from '../core/errors';
-import { isLoopbackURL, providerConfigSchema, type KeyStore } from '../providers/config';
+import { isLoopbackURL, isSimulated, providerConfigSchema, type KeyStore } from '../providers/config';
 import { testConnection } from '../providers/test-connection';
 
 export function keyStatus(
@@ -11,7 +11,8 @@ export function keyStatus(
   const out: Record<string, 'set' | 'missing' | 'not_needed'> = {};
   for (const [name, raw] of Object.entries(providers)) {
     const cfg = providerConfigSchema.parse(raw);
-    if (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)) out[name] = 'not_needed';
+    if (isSimulated(cfg) || (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)))
+      out[name] = 'not_needed';
     else out[name] = keys.get(name, cfg) ? 'set' : 'missing';
   }
   return out;

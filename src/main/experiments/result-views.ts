@@ -14,7 +14,7 @@ import type { Database } from '../store/db';
 import type { ExperimentCatalogue } from './catalogue';
 import { estimateTasks } from './estimate';
 import { loadExperiment, type LoadedExperiment } from './load';
-import { computeResults, exportExperiment, failedCalls } from './results';
+import { computeResults, exportExperiment, failedCalls, reportFigures, reportTables } from './results';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
 
@@ -103,7 +103,7 @@ export class ResultViews {
     const suffix = p.sensitivity ? '-without-flagged' : '';
     if ('table' in p.target) {
       const wanted = p.target;
-      const table = exp.protocol.tables(metrics).find((t) => t.id === wanted.table);
+      const table = reportTables(exp, metrics).find((t) => t.id === wanted.table);
       if (!table) throw new AppError('not_found', `No table "${wanted.table}"`);
       const fileName = `${table.id}${suffix}.${wanted.format}`;
       if (wanted.format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
@@ -113,7 +113,7 @@ export class ResultViews {
       return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
     }
     const target = p.target;
-    const spec = exp.protocol.figures(metrics).find((f) => f.id === target.figure);
+    const spec = reportFigures(exp, metrics).find((f) => f.id === target.figure);
     if (!spec) throw new AppError('not_found', `No figure "${target.figure}"`);
     const svg = renderSvg(spec);
     if (target.format === 'svg')

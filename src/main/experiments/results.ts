@@ -2,7 +2,11 @@
 // Protocol-neutral: the protocol's plug-in turns its stored results into metrics and report
 // content; this module gathers what every protocol needs (results, usage, failures).
 import type { ExperimentResults, FailedCallView, ResultCounts } from '../../shared/experiments';
+import type { FigureSpec } from '../../shared/report/chart-kit';
+import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
+import type { Table } from '../../shared/report/table';
 import type { MetricsContext, TaskCall, UsageRow } from '../protocols/plugin';
+import { anySimulated } from '../providers/config';
 import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
@@ -152,6 +156,18 @@ export function failedCalls(db: Database, experimentId: number): FailedCallView[
     .map((x) => x.view);
 }
 
+/** The protocol's tables, marked "Simulated — " when the simulated provider answered. */
+export function reportTables(exp: LoadedExperiment, metrics: unknown): Table[] {
+  const tables = exp.protocol.tables(metrics);
+  return anySimulated(exp.providers) ? tables.map(markSimulatedTable) : tables;
+}
+
+/** The protocol's figures, marked "Simulated — " when the simulated provider answered. */
+export function reportFigures(exp: LoadedExperiment, metrics: unknown): FigureSpec[] {
+  const figures = exp.protocol.figures(metrics);
+  return anySimulated(exp.providers) ? figures.map(markSimulatedFigure) : figures;
+}
+
 export function computeResults(
   db: Database,
   experimentId: number,
@@ -163,9 +179,10 @@ export function computeResults(
   return {
     protocol: exp.protocol.id,
     metrics,
-    tables: exp.protocol.tables(metrics),
+    tables: reportTables(exp, metrics),
     flagged: exp.protocol.flagged?.(exp.view, db) ?? [],
     counts: resultCounts(db, experimentId),
+    simulated: anySimulated(exp.providers),
   };
 }
 
@@ -190,11 +207,12 @@ export async function exportExperiment(db: Database, experimentId: number, outDi
     protocol: exp.protocol.id,
     metrics,
     metricsKeys: exp.protocol.metricsKeys,
-    tables: exp.protocol.tables(metrics),
-    figures: exp.protocol.figures(metrics),
+    tables: reportTables(exp, metrics),
+    figures: reportFigures(exp, metrics),
     files: exp.protocol.exportFiles?.(ctx, calls) ?? [],
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },
+      simulated: anySimulated(exp.providers),
       config: exp.config,
       promptTemplates: exp.protocol.promptTemplates(exp.view),
       models: modelsOf(exp).map((m) => ({

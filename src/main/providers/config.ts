@@ -11,18 +11,40 @@ export const KEY_NAME_RULE =
 
 // The provider block of the experiment config (DESIGN.md section 7). Strict: a misspelt
 // key ("rmp") must be an error that names it, not a silently ignored limit.
-export const providerConfigSchema = z.strictObject({
-  kind: z.enum(['openai', 'anthropic']),
-  baseURL: z.url({ protocol: /^https?$/ }).optional(),
-  apiKeyEnv: z.string().regex(KEY_NAME_PATTERN, KEY_NAME_RULE).optional(),
-  rpm: rateLimitSchema('rpm').optional(),
-  tpm: rateLimitSchema('tpm').optional(),
-  concurrency: z.number().int().positive().max(1024).optional(),
-  structuredOutput: z.enum(['json_schema', 'json_object', 'text']).optional(),
-  timeoutMs: z.number().int().positive().max(3_600_000).optional(),
-  /** How long an outage (unreachable, timeouts, 5xx) is waited out before calls fail; default 600. */
-  outageToleranceSeconds: z.number().nonnegative().max(604_800).optional(),
-});
+export const providerConfigSchema = z
+  .strictObject({
+    kind: z.enum(['openai', 'anthropic', 'simulated']),
+    baseURL: z.url({ protocol: /^https?$/ }).optional(),
+    apiKeyEnv: z.string().regex(KEY_NAME_PATTERN, KEY_NAME_RULE).optional(),
+    rpm: rateLimitSchema('rpm').optional(),
+    tpm: rateLimitSchema('tpm').optional(),
+    concurrency: z.number().int().positive().max(1024).optional(),
+    structuredOutput: z.enum(['json_schema', 'json_object', 'text']).optional(),
+    timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+    /** How long an outage (unreachable, timeouts, 5xx) is waited out before calls fail; default 600. */
+    outageToleranceSeconds: z.number().nonnegative().max(604_800).optional(),
+    /** `simulated` only: the mean answer time in ms (default 300). */
+    latencyMs: z.number().int().min(0).max(60_000).optional(),
+  })
+  .superRefine((cfg, ctx) => {
+    // The simulated provider has no server and no key: settings for one would be silently
+    // ignored, so they are errors, as is a latency setting on a real server.
+    const foreign =
+      cfg.kind === 'simulated'
+        ? (['baseURL', 'apiKeyEnv', 'structuredOutput', 'timeoutMs'] as const)
+        : (['latencyMs'] as const);
+    for (const key of foreign) {
+      if (cfg[key] === undefined) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message:
+          cfg.kind === 'simulated'
+            ? `not used by the simulated provider (it has no server and needs no key)`
+            : `only the simulated provider takes "latencyMs"`,
+      });
+    }
+  });
 
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 export type ProviderKind = ProviderConfig['kind'];
@@ -30,7 +52,29 @@ export type ProviderKind = ProviderConfig['kind'];
 export const DEFAULT_BASE_URL: Record<ProviderKind, string> = {
   openai: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com',
+  // Never contacted: it only gives the simulated answers their own ledger endpoint, so they
+  // are never served as cache hits to a real provider's request, nor the other way round.
+  simulated: 'simulated://judge-lab',
 };
+
+/** Whether a provider block is the built-in simulated provider (no network, no key). */
+export function isSimulated(cfg: Pick<ProviderConfig, 'kind'>): boolean {
+  return cfg.kind === 'simulated';
+}
+
+/**
+ * Whether an experiment with these providers is simulated: configs that mix simulated and
+ * real providers are refused, so "any" and "all" agree for every stored experiment.
+ */
+export function anySimulated(providers: Record<string, Pick<ProviderConfig, 'kind'>>): boolean {
+  return Object.values(providers).some(isSimulated);
+}
+
+/** What the simulated provider is given instead of a key (it is never sent anywhere). */
+export const SIMULATED_KEY = 'simulated-no-key';
+
+/** Default limits of the simulated provider, per model: slow enough that a run shows progress. */
+export const SIMULATED_LIMITS = { rpm: 600, concurrency: 4 } as const;
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_CONCURRENCY = 16;
@@ -77,6 +121,7 @@ export class EnvKeyStore implements KeyStore {
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   get(_providerName: string, cfg: ProviderConfig): string | undefined {
+    if (isSimulated(cfg)) return SIMULATED_KEY;
     const fromEnv = cfg.apiKeyEnv ? this.env[cfg.apiKeyEnv]?.trim() : undefined;
     if (fromEnv) return fromEnv;
     if (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)) return LOCAL_DUMMY_KEY;

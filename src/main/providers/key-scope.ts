@@ -13,6 +13,7 @@ export const KNOWN_BASE_URLS: Record<ProviderKind, readonly string[]> = {
     'https://openrouter.ai/api/v1',
   ],
   anthropic: ['https://api.anthropic.com'],
+  simulated: [],
 };
 
 /** FOO_API_KEY, FOO_KEY and FOO_TOKEN may also go to the server named in FOO_BASE_URL. */

@@ -22,6 +22,9 @@ export async function testConnection(
   key: string,
   model?: string,
 ): Promise<ConnectionResult> {
+  // Nothing to reach: the simulated provider answers inside the app.
+  if (cfg.kind === 'simulated')
+    return { ok: true, detail: 'Simulated provider: answers are made up locally; no network, no key.' };
   const baseURL = resolvedBaseURL(cfg);
   const timeout = Math.min(cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS, CHECK_TIMEOUT_MS);
   try {

@@ -1,4 +1,4 @@
-import { DEFAULT_CONCURRENCY, type ProviderConfig } from '../providers/config';
+import { DEFAULT_CONCURRENCY, isSimulated, SIMULATED_LIMITS, type ProviderConfig } from '../providers/config';
 import type { RateLimitInfo } from './rate-limit-headers';
 import type { Outage } from './outage';
 import { TokenBucket } from './token-bucket';
@@ -26,7 +26,12 @@ export interface LaneLimits {
 }
 
 export function laneLimits(cfg: ProviderConfig): LaneLimits {
-  return { concurrency: cfg.concurrency ?? DEFAULT_CONCURRENCY, rpm: cfg.rpm, tpm: cfg.tpm };
+  const sim = isSimulated(cfg) ? SIMULATED_LIMITS : undefined;
+  return {
+    concurrency: cfg.concurrency ?? sim?.concurrency ?? DEFAULT_CONCURRENCY,
+    rpm: cfg.rpm ?? sim?.rpm,
+    tpm: cfg.tpm,
+  };
 }
 
 export class Lane<U> {

@@ -30,6 +30,8 @@ export interface ManifestInput {
   /** Defaults to this app's version. */
   appVersion?: string;
   experiment?: { id?: number | string; name: string };
+  /** Answered by the built-in simulated provider (a demo): recorded so no one cites it. */
+  simulated?: boolean;
   /** The experiment config as run (DESIGN.md section 7), without secrets. */
   config: unknown;
   promptTemplates: Record<string, string>;
@@ -92,6 +94,7 @@ export function manifestJson(
     protocol,
     app_version: input.appVersion ?? APP_VERSION,
     experiment: input.experiment ?? null,
+    simulated: input.simulated ?? false,
     time: {
       started_at: input.time?.startedAt ?? null,
       finished_at: input.time?.finishedAt ?? null,

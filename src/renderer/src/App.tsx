@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { missingWebToken } from './api';
 import { AppFrame } from './components/AppFrame';
+import { SimulatedBanner } from './components/SimulatedBanner';
 import { DatasetPage } from './pages/DatasetPage';
 import { DatasetsPage } from './pages/DatasetsPage';
 import { ExperimentsPage } from './pages/ExperimentsPage';
@@ -90,5 +91,12 @@ export function App() {
       page = <NotFound />;
       break;
   }
-  return <AppFrame>{page}</AppFrame>;
+  // Every page of one experiment says so when its answers are simulated.
+  const experimentId = 'experimentId' in route ? route.experimentId : undefined;
+  return (
+    <AppFrame>
+      {experimentId !== undefined && <SimulatedBanner key={experimentId} experimentId={experimentId} />}
+      {page}
+    </AppFrame>
+  );
 }

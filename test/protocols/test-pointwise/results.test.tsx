@@ -56,6 +56,7 @@ const RESULTS: ExperimentResults<PointwiseMetrics> = {
   tables: [TABLE],
   flagged: [],
   counts: { planned: 240, ok: 238, failed: 2, pending: 0 },
+  simulated: false,
 };
 
 /** The plug-in's one figure: mean score per judge as bars, built with the shared chart kit. */

@@ -128,4 +128,38 @@ describe('a protocol registered from test code', () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual(['mean_score']);
     expect(existsSync(join(out, 'judgments.csv'))).toBe(false);
   });
+  it('runs on the simulated provider too, which knows nothing of it: valid scores, marked simulated', async () => {
+    const cfg = {
+      ...config(mock.url),
+      name: 'pointwise-simulated',
+      providers: { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000 } },
+      scorers: [
+        { label: 'Sim scorer', provider: 'sim', model: 'sim-judge' },
+        { label: 'Sim scorer 2', provider: 'sim', model: 'sim-judge-strong' },
+      ],
+    };
+    const sentBefore = mock.log.length;
+    const { id } = await core.call('experiments.create', { config: cfg });
+    expect((await core.call('experiments.list', undefined)).find((e) => e.id === id)!.simulated).toBe(true);
+    const final = await core.experiments.runToEnd(id);
+    expect(final.status).toBe('finished');
+    expect(mock.log).toHaveLength(sentBefore);
+
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.simulated).toBe(true);
+    expect(results.counts).toMatchObject({ planned: 60, ok: 60, pending: 0 });
+    for (const row of (results.metrics as PointwiseMetrics).mean_score) {
+      expect(row.mean).toBeGreaterThanOrEqual(1);
+      expect(row.mean).toBeLessThanOrEqual(5);
+    }
+    expect(results.tables[0].title).toMatch(/^Simulated — /);
+
+    const out = join(dir, 'export-simulated');
+    await core.call('experiments.export', { experimentId: id, outDir: out });
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).simulated).toBe(true);
+    expect(readFileSync(join(out, 'tables/mean_score.tex'), 'utf8')).toContain('\\caption{Simulated --- ');
+    expect(readFileSync(join(out, 'figures/mean_score.svg'), 'utf8')).toContain(
+      'Simulated — Mean score by scorer',
+    );
+  });
 });

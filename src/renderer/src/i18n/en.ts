@@ -121,6 +121,16 @@ export const en = {
     minutes_other: '{{count}} minutes',
     hoursMinutes: '{{hours}} h {{minutes}} min',
   },
+  simulated: {
+    try: 'Try it without API keys',
+    tryHint:
+      'Sets up an experiment on the bundled LLMBar sample with simulated judges and translator: no account, no key, no network. Its numbers are made up.',
+    badge: 'Simulated',
+    badgeTitle: 'Answered by the built-in simulated provider: a demo, not a measurement.',
+    bannerTitle: 'Simulated results.',
+    bannerBody:
+      'Every answer in this experiment was made up by the built-in simulated provider, to show how Judge Lab works. No real model was called: do not cite these numbers.',
+  },
   experiments: {
     title: 'Experiments',
     intro:

@@ -121,6 +121,15 @@ export const zh: Messages = {
     minutes_other: '{{count}} 分钟',
     hoursMinutes: '{{hours}} 小时 {{minutes}} 分钟',
   },
+  simulated: {
+    try: '无需 API 密钥试用',
+    tryHint: '用内置的 LLMBar 样例和模拟评审、模拟翻译创建一个实验：无需账号、密钥或网络。结果是虚构的。',
+    badge: '模拟',
+    badgeTitle: '由内置模拟提供方回答：仅为演示，不是测量结果。',
+    bannerTitle: '模拟结果。',
+    bannerBody:
+      '本实验的所有回答均由内置模拟提供方虚构，用于演示 Judge Lab 的用法。没有调用任何真实模型：请勿引用这些数字。',
+  },
   experiments: {
     title: '实验',
     intro:

@@ -1,11 +1,11 @@
 // Provider presets of the setup wizard: what a researcher picks instead of typing endpoints.
 // Each preset becomes one entry of the config's `providers` record, named by its id.
 
-export type ProviderKind = 'openai' | 'anthropic';
+export type ProviderKind = 'openai' | 'anthropic' | 'simulated';
 export type StructuredOutput = 'json_schema' | 'json_object' | 'text';
 
 export type PresetId =
-  'openai' | 'anthropic' | 'gemini' | 'deepseek' | 'openrouter' | 'ollama' | 'vllm' | 'custom';
+  'openai' | 'anthropic' | 'gemini' | 'deepseek' | 'openrouter' | 'ollama' | 'vllm' | 'custom' | 'simulated';
 
 export interface ProviderPreset {
   id: PresetId;
@@ -25,6 +25,9 @@ export interface ProviderPreset {
   /** Runs on the researcher's own machine: no key, no price, the address must be editable. */
   local?: boolean;
 }
+
+/** Models of the built-in simulated provider (any name works; "strong"/"weak" set its skill). */
+export const SIMULATED_MODELS = ['sim-judge-strong', 'sim-judge-weak', 'sim-translator'] as const;
 
 export const PRESETS: ProviderPreset[] = [
   {
@@ -113,6 +116,16 @@ export const PRESETS: ProviderPreset[] = [
     kind: 'openai',
     baseURL: '',
     models: [],
+  },
+  {
+    // The keyless demo: made-up answers, computed locally; everything it produces is marked.
+    id: 'simulated',
+    title: 'Simulated (no key)',
+    kind: 'simulated',
+    rpm: 600,
+    concurrency: 4,
+    models: [...SIMULATED_MODELS],
+    transformModel: 'sim-translator',
   },
 ];
 

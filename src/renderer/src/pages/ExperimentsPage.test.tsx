@@ -21,6 +21,23 @@ describe('Experiments list', () => {
     expect(screen.getByText('No experiments yet')).toBeTruthy();
   });
 
+  it('badges simulated experiments, and only those', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.list': () => [
+          experimentSummary({ id: 1, name: 'demo', simulated: true }),
+          experimentSummary({ id: 2, name: 'real', simulated: false }),
+        ],
+      }),
+    );
+    render(<ExperimentsPage />);
+    const rows = await screen.findAllByTestId('experiment-row');
+    expect(rows[0].querySelector('[data-testid="simulated-badge"]')?.textContent).toBe('Simulated');
+    expect(rows[1].querySelector('[data-testid="simulated-badge"]')).toBeNull();
+    // The keyless demo is offered beside "New experiment".
+    expect(screen.getByTestId('try-demo').textContent).toBe('Try it without API keys');
+  });
+
   it('lists status and progress, and deletes only after confirmation', async () => {
     let list = [experimentSummary({ status: 'paused', counts: { planned: 54, done: 20, failed: 2 } })];
     const api = new FakeApi({

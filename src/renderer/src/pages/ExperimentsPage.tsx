@@ -4,7 +4,9 @@ import type { ExperimentSummary } from '../../../shared/experiments';
 import { ApiError, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { Notice } from '../components/Notice';
+import { SimulatedBadge } from '../components/SimulatedBanner';
 import { StatusBadge } from '../components/StatusBadge';
+import { TryDemoButton } from '../components/TryDemoButton';
 import { formatDateTime } from '../lib/format';
 import { useExperiments } from '../stores/experiments';
 import { routeHref } from '../stores/route';
@@ -42,6 +44,12 @@ function ExperimentRow({
         <a className="dataset-name" href={href}>
           {experiment.name}
         </a>
+        {experiment.simulated && (
+          <>
+            {' '}
+            <SimulatedBadge />
+          </>
+        )}
       </td>
       <td className="small">{experiment.datasetName}</td>
       <td>
@@ -141,6 +149,7 @@ export function ExperimentsPage() {
         </div>
         {experiments.length > 0 && (
           <div className="page__tools">
+            <TryDemoButton />
             <NewExperimentButton />
           </div>
         )}
@@ -162,6 +171,7 @@ export function ExperimentsPage() {
           <p className="empty-state__body">{t('experiments.emptyBody')}</p>
           <div className="empty-state__actions">
             <NewExperimentButton />
+            <TryDemoButton />
           </div>
         </section>
       ) : (

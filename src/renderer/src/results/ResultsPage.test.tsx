@@ -29,6 +29,7 @@ function resultsWith(n: number, counts: Partial<ResultCounts> = {}): ExperimentR
     tables: [table],
     flagged: [],
     counts: { planned: 400, ok: n, failed: 0, pending: 400 - n, ...counts },
+    simulated: false,
   };
 }
 

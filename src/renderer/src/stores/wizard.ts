@@ -14,6 +14,7 @@ import {
   type StepId,
   type WizardDraft,
 } from '../lib/experiment-config';
+import { demoDraft } from '../lib/demo';
 import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from '../lib/providers';
 
 export type EstimateState =
@@ -57,6 +58,8 @@ interface WizardState {
   loadEstimate(): Promise<void>;
   /** Creates the experiment and starts its run; returns its id, or null on failure. */
   createAndStart(): Promise<number | null>;
+  /** "Try it without API keys": the simulated demo on a dataset, shown at its summary step. */
+  startDemo(datasetId: number): void;
   reset(): void;
 }
 
@@ -256,6 +259,19 @@ export const useWizard = create<WizardState>((set, get) => {
         // Created but not started: the run view can still start it.
         return experimentId;
       }
+    },
+
+    startDemo(datasetId) {
+      cancelPriceEstimate();
+      set({
+        draft: demoDraft(datasetId),
+        step: 'summary',
+        issues: [],
+        configError: null,
+        estimate: { status: 'idle' },
+        createPhase: 'idle',
+        createError: null,
+      });
     },
 
     reset() {

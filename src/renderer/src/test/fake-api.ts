@@ -125,6 +125,7 @@ export function experimentSummary(over: Partial<ExperimentSummary> = {}): Experi
     createdAt: '2025-01-02T03:04:05.000Z',
     updatedAt: '2025-01-02T03:04:05.000Z',
     counts: { planned: 54, done: 0, failed: 0 },
+    simulated: false,
     ...over,
   };
 }

@@ -227,21 +227,23 @@ export function ProviderCard({
           </Field>
         )}
         {addressIsPrimary(name) && addressField}
-        <Field
-          label={t('wizard.provider.apiKeyEnv')}
-          hint={t('wizard.provider.apiKeyEnvHint')}
-          error={errors.apiKeyEnv}
-        >
-          <input
-            type="text"
-            className="mono"
-            data-testid="provider-apikeyenv"
-            value={draft.apiKeyEnv}
-            spellCheck={false}
-            placeholder={preset.local ? t('wizard.provider.apiKeyEnvLocal') : 'MY_API_KEY'}
-            onChange={(e) => update(name, { apiKeyEnv: e.target.value })}
-          />
-        </Field>
+        {draft.kind !== 'simulated' && (
+          <Field
+            label={t('wizard.provider.apiKeyEnv')}
+            hint={t('wizard.provider.apiKeyEnvHint')}
+            error={errors.apiKeyEnv}
+          >
+            <input
+              type="text"
+              className="mono"
+              data-testid="provider-apikeyenv"
+              value={draft.apiKeyEnv}
+              spellCheck={false}
+              placeholder={preset.local ? t('wizard.provider.apiKeyEnvLocal') : 'MY_API_KEY'}
+              onChange={(e) => update(name, { apiKeyEnv: e.target.value })}
+            />
+          </Field>
+        )}
       </div>
       <div className="provider-card__test">
         <button
@@ -269,7 +271,7 @@ export function ProviderCard({
         <summary>{t('wizard.provider.advanced')}</summary>
         <p className="hint">{t('wizard.provider.limitsHint')}</p>
         <div className="form-grid">
-          {!addressIsPrimary(name) && addressField}
+          {!addressIsPrimary(name) && draft.kind !== 'simulated' && addressField}
           <Field label={t('wizard.provider.rpm')} error={errors.rpm}>
             <input
               type="number"

@@ -40,6 +40,7 @@ function setup(metrics: JudgeLsMetrics, excludeFlagged = false, drawCharts = fal
     tables: buildTables(metrics),
     flagged: metrics.audit.flagged,
     counts: { planned: 4000, ok: 3990, failed: 3, pending: 7 },
+    simulated: false,
   };
   const api = new FakeApi({
     'experiments.results': () => results,

@@ -1,0 +1,60 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ProviderConfig } from '../config';
+import { ProviderError } from '../errors';
+import { parseStructured } from '../structured';
+import { estimateInputTokens } from '../tokens';
+import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from '../types';
+import { simulatedAnswer, unparseableText } from './answers';
+import { rngFrom, seedOf } from './random';
+
+/** Mean answer time when the config sets none: long enough that progress is visible. */
+export const DEFAULT_SIMULATED_LATENCY_MS = 300;
+/** Share of answers that are not the JSON asked for (the engine re-asks, then records a failure). */
+export const UNPARSEABLE_RATE = 0.015;
+
+/** The canonical text of a request: what seeds its answer, so equal requests get equal answers. */
+function requestSeed(spec: ChatRequestSpec, attempt: number): number {
+  return seedOf(
+    JSON.stringify([spec.model, spec.system ?? '', spec.messages, spec.response.name, spec.temperature]),
+    String(attempt),
+  );
+}
+
+/**
+ * The built-in `simulated` provider: no network, no key. It answers every request kind from
+ * the request alone, deterministically (a re-ask of an unparseable answer is the next draw,
+ * as a real model's retry is), after a seeded latency. Rate limits are the engine's (lane
+ * defaults in SIMULATED_LIMITS), as for any provider.
+ */
+export class SimulatedChatAdapter implements ChatAdapter {
+  /** Sends per request so far, so a re-ask gets a fresh (but reproducible) answer. */
+  private readonly attempts = new Map<string, number>();
+
+  constructor(private readonly cfg: ProviderConfig) {}
+
+  async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
+    const id = JSON.stringify([spec.model, spec.system, spec.messages, spec.response.name]);
+    const attempt = this.attempts.get(id) ?? 0;
+    this.attempts.set(id, attempt + 1);
+    const rng = rngFrom(requestSeed(spec, attempt));
+    const mean = this.cfg.latencyMs ?? DEFAULT_SIMULATED_LATENCY_MS;
+    try {
+      if (mean > 0) await sleep(Math.round(mean * (0.4 + 1.2 * rng())), undefined, { signal: opts.signal });
+    } catch {
+      throw new ProviderError('cancelled', 'The simulated call was cancelled.');
+    }
+    const headers = new Headers({ 'x-judge-lab-simulated': 'true' });
+    const broken = rng() < UNPARSEABLE_RATE;
+    const answer = simulatedAnswer(spec, rng);
+    const text = broken ? unparseableText(rng) : typeof answer === 'string' ? answer : JSON.stringify(answer);
+    const usage: Usage = {
+      inputTokens: estimateInputTokens(spec),
+      // About four characters a token for Latin text, one for Chinese: a rough but stable count.
+      outputTokens: Math.max(1, Math.round((text.length + 3 * (text.match(/[^ -~\s]/g) ?? []).length) / 4)),
+      cachedInputTokens: 0,
+    };
+    if (typeof answer === 'string' && !broken) return { result: { text, json: answer, usage }, headers };
+    const json = parseStructured(spec.response, { text }, usage, headers);
+    return { result: { text, json, usage }, headers };
+  }
+}

@@ -1,0 +1,257 @@
+import type { ChatRequestSpec } from '../types';
+import { contentUnits, pseudoTranslate, type PseudoTarget } from './pseudo-language';
+import { pick, rngFrom, seedOf, type Rng } from './random';
+
+// What the simulated provider answers, by the requested schema name (DESIGN.md section 6).
+// It knows no protocol: everything it uses is in the request itself, mostly the sections a
+// prompt marks with tags (<instruction>…</instruction>). Where a protocol would know more (the
+// gold answer), the simulated judge guesses from the texts, and so is only as good as a
+// weak judge, which is what a demo should show.
+
+/** The texts a prompt marks with <tag>…</tag>, by tag name (the last one wins). */
+export function taggedSections(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/<([a-z][a-z0-9_]*)>\n?([\s\S]*?)\n?<\/\1>/gi))
+    out.set(m[1].toLowerCase(), m[2]);
+  return out;
+}
+
+function promptText(spec: ChatRequestSpec): string {
+  return [spec.system ?? '', ...spec.messages.map((m) => m.content)].join('\n\n');
+}
+
+function userText(spec: ChatRequestSpec): string {
+  return spec.messages.map((m) => m.content).join('\n\n');
+}
+
+/** The model's "skill": 0.45–0.85, fixed per model name, so judges differ as real ones do. */
+export function skillOf(model: string): number {
+  if (/weak|small|mini|nano|lite/i.test(model)) return 0.45 + 0.1 * rngFrom(seedOf('skill', model))();
+  if (/strong|large|pro|max/i.test(model)) return 0.75 + 0.1 * rngFrom(seedOf('skill', model))();
+  return 0.55 + 0.2 * rngFrom(seedOf('skill', model))();
+}
+
+// ---- language_variant ----------------------------------------------------------------
+
+/** The target the prompt asks for: code-switching, Chinese, or (unknown) Chinese. */
+export function targetOf(prompt: string): PseudoTarget {
+  return /code[- ]?switch|\bLS\b|mix(ed|ing)? (the two|chinese and english|english and chinese)/i.test(prompt)
+    ? 'code-switch'
+    : 'zh';
+}
+
+/** Drops the digits of a text: the rare transformation mistake the audit must catch. */
+function withoutNumbers(text: string): string {
+  return text.replace(/\d+([.,]\d+)*/g, '几');
+}
+
+function languageVariant(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): Record<string, unknown> {
+  const sections = taggedSections(userText(spec));
+  const target = targetOf(promptText(spec));
+  const props = Object.keys(schema.properties ?? {});
+  // About one variant in thirty loses its numbers, as a careless translator's would.
+  const careless = rng() < 0.035 ? pick(rng, props) : undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of props) {
+    const source = sections.get(key.toLowerCase());
+    if (source === undefined || (schema.properties?.[key] as JsonSchema).type !== 'string') {
+      out[key] = valueFor(schema.properties![key] as JsonSchema, rng, key);
+      continue;
+    }
+    const text = pseudoTranslate(source, target);
+    out[key] = key === careless ? withoutNumbers(text) : text;
+  }
+  return out;
+}
+
+// ---- pairwise_verdict ----------------------------------------------------------------
+
+/**
+ * How well a response seems to follow the instruction, from the texts alone: judges are told
+ * that a response should hold neither more nor less than asked, and on LLMBar's pairs the
+ * shorter, on-topic response is the better one about seven times in ten. So: brevity (in
+ * content units, which survive the pseudo-translation) plus the share of the response that
+ * takes up the instruction's words. Crude, roughly language-independent, better than chance.
+ */
+export function followScore(instruction: string, response: string): number {
+  const asked = new Set(contentUnits(instruction));
+  const given = contentUnits(response);
+  if (!given.length) return -100;
+  const precision = given.filter((u) => asked.has(u)).length / given.length;
+  return -Math.log(1 + given.length) + 0.5 * precision;
+}
+
+function candidates(sections: Map<string, string>): { instruction: string; a: string; b: string } | null {
+  const instruction = sections.get('instruction') ?? sections.get('question') ?? '';
+  const a = sections.get('response_a') ?? sections.get('output_a') ?? sections.get('a');
+  const b = sections.get('response_b') ?? sections.get('output_b') ?? sections.get('b');
+  return a === undefined || b === undefined ? null : { instruction, a, b };
+}
+
+const REASONS = {
+  A: [
+    'Response A follows the instruction more closely.',
+    'Response A does what was asked; B drifts from the instruction.',
+    'A covers the requested points; B misses some of them.',
+  ],
+  B: [
+    'Response B follows the instruction more closely.',
+    'Response B does what was asked; A drifts from the instruction.',
+    'B covers the requested points; A misses some of them.',
+  ],
+  tie: ['Both responses follow the instruction equally well.', 'Neither response is clearly better.'],
+} as const;
+
+/**
+ * A verdict with the habits of a middling LLM judge: it follows the text heuristic with the
+ * model's skill, otherwise guesses with a lean towards the first position (position bias),
+ * and sometimes calls a tie. Most draws are seeded by what survives translation (the model
+ * the numbers, lines and relative size of the two responses), the rest by the whole prompt: the same pair in another
+ * language mostly gets the same verdict, and sometimes not (a flip).
+ */
+/** Share of Han characters among the letters of a text. */
+function hanShare(text: string): number {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = text.match(/[A-Za-z]/g)?.length ?? 0;
+  return han + latin ? han / (han + latin) : 0;
+}
+
+/** Responses in different scripts with the same numbers and lines: one answer, translated. */
+function sameAnswerTwoLanguages(a: string, b: string, shape: (t: string) => string): boolean {
+  return Math.abs(hanShare(a) - hanShare(b)) > 0.5 && shape(a) === shape(b);
+}
+
+/** How much better B must look than A to win a heuristic call (in followScore units). */
+const POSITION_LEAN = 0.12;
+
+function pairwiseVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknown> {
+  const c = candidates(taggedSections(userText(spec)));
+  const skill = skillOf(spec.model);
+  // What the pseudo-translation keeps exactly: numbers and line breaks, and roughly the ratio of sizes.
+  const shape = (t: string) => `${(t.match(/\d+/g) ?? []).join(',')}|${t.split('\n').length}`;
+  const ratio = (a: string, b: string) =>
+    String(Math.round(Math.log((1 + contentUnits(a).length) / (1 + contentUnits(b).length)) * 2));
+  const stable = c ? rngFrom(seedOf('verdict', spec.model, shape(c.a), shape(c.b), ratio(c.a, c.b))) : rng;
+  const draw = rng() < 0.3 ? rng : stable;
+  let winner: 'A' | 'B' | 'tie';
+  let confidence: number;
+  const diff = c ? followScore(c.instruction, c.a) - followScore(c.instruction, c.b) : 0;
+  if (c && sameAnswerTwoLanguages(c.a, c.b, shape)) {
+    // Likely one answer and its translation: often a tie, else a mild lean to the English one.
+    const r = draw();
+    const englishFirst = hanShare(c.a) < hanShare(c.b);
+    const prefersEnglish = r < 0.45 + 0.55 * 0.62;
+    winner = r < 0.45 ? 'tie' : prefersEnglish === englishFirst ? 'A' : 'B';
+    confidence = winner === 'tie' ? 0.8 : 0.55 + 0.2 * rng();
+  } else if (c && Math.abs(diff) < 0.01 && draw() < 0.5) {
+    winner = 'tie';
+    confidence = 0.5;
+  } else if (c && draw() < skill) {
+    // Close calls go to the first response: the position bias real judges show.
+    winner = diff + POSITION_LEAN > 0 ? 'A' : 'B';
+    confidence = Math.min(0.98, 0.6 + Math.abs(diff) / 4 + 0.2 * rng());
+  } else {
+    const r = draw();
+    winner = r < 0.06 ? 'tie' : r < 0.74 ? 'A' : 'B';
+    confidence = 0.5 + 0.3 * rng();
+  }
+  return {
+    winner,
+    confidence: Math.round(confidence * 100) / 100,
+    reason: `${pick(rng, REASONS[winner])} (simulated)`,
+  };
+}
+
+// ---- any other schema ----------------------------------------------------------------
+
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, unknown>;
+  required?: string[];
+  items?: unknown;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: unknown[];
+  oneOf?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minItems?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+
+const WORDS = ['simulated', 'answer', 'the', 'response', 'is', 'plausible', 'and', 'consistent'];
+
+function sentence(rng: Rng, min = 1, max = Infinity): string {
+  const n = 3 + Math.floor(rng() * 6);
+  let s = Array.from({ length: n }, () => pick(rng, WORDS)).join(' ');
+  s = s[0].toUpperCase() + s.slice(1) + '.';
+  while (s.length < min) s += ' ' + s;
+  return s.slice(0, max);
+}
+
+/** A valid value for a JSON Schema (the subset structured outputs use), chosen by the seed. */
+export function valueFor(schema: JsonSchema, rng: Rng, name = '', depth = 0): unknown {
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return pick(rng, schema.enum);
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives?.length) return valueFor(pick(rng, alternatives) as JsonSchema, rng, name, depth + 1);
+  const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') ?? 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(schema.properties ?? {}))
+        out[k] = valueFor(v as JsonSchema, rng, k, depth + 1);
+      return out;
+    }
+    case 'array': {
+      const n = Math.max(schema.minItems ?? 0, depth > 3 ? 0 : 1 + Math.floor(rng() * 2));
+      return Array.from({ length: n }, () =>
+        valueFor((schema.items ?? {}) as JsonSchema, rng, name, depth + 1),
+      );
+    }
+    case 'integer':
+    case 'number': {
+      const lo = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 0);
+      const hi =
+        schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : lo + 10);
+      if (type === 'integer') return Math.ceil(lo) + Math.floor(rng() * (Math.floor(hi) - Math.ceil(lo) + 1));
+      // Confidence-like numbers in [0, 1] read better rounded.
+      return Math.round((lo + rng() * (hi - lo)) * 100) / 100;
+    }
+    case 'boolean':
+      return rng() < 0.5;
+    case 'null':
+      return null;
+    case 'string':
+    default:
+      return sentence(rng, schema.minLength ?? 1, schema.maxLength ?? Infinity);
+  }
+}
+
+// ---- the answer ----------------------------------------------------------------------
+
+/** What the simulated model answers: the JSON object (or, for a plain-text schema, its text). */
+export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
+  const schema = spec.response.schema as JsonSchema;
+  switch (spec.response.name) {
+    case 'language_variant':
+      return languageVariant(spec, schema, rng);
+    case 'pairwise_verdict':
+      return pairwiseVerdict(spec, rng);
+    default:
+      // A plain-text answer (a schema of type string) is answered as text.
+      return valueFor(schema, rng, spec.response.name);
+  }
+}
+
+/** An answer a real model sometimes gives: not the JSON asked for. */
+export function unparseableText(rng: Rng): string {
+  return pick(rng, [
+    'I am sorry, but I cannot compare these responses without more context.',
+    'Sure! Here is my evaluation:\n\n{"winner": "A", "confidence": 0.8, "reason": "A is better"',
+    'Both responses have merits. Overall I would lean slightly towards one of them.',
+  ]);
+}

@@ -1,0 +1,138 @@
+// Issue 13, part 3 end to end: a first-time user with no account clicks "Try it without API
+// keys", starts the run it sets up, and sees the whole flow (run view, dashboard, flips, export)
+// with every page and export marked simulated. Real Chromium against `judge-lab serve`, with no
+// key in its environment and no mock server: the built-in simulated provider answers.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser';
+import { assertBuilt } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+import { shootAll, switchLanguage } from './helpers/screens';
+import { startServeWithEnv, type ServeHandle } from './helpers/serve';
+
+/** The demo's items and calls: 2 translations per item, 8 verdicts per item and judge, 2 judges. */
+const DEMO_ITEMS = 20;
+const DEMO_CALLS = DEMO_ITEMS * 2 + DEMO_ITEMS * 8 * 2;
+
+let browser: Browser;
+let page: Page;
+let server: ServeHandle;
+let cleanup: () => void;
+let experimentId: number;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  assertBuilt();
+  const tmp = tempDir();
+  cleanup = tmp.cleanup;
+  // No key of any provider reaches the server.
+  const noKeys = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((k) => /_(API_KEY|KEY|TOKEN)$/.test(k))
+      .map((k) => [k, '']),
+  );
+  server = await startServeWithEnv(join(tmp.dir, 'data'), noKeys);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  cleanup?.();
+});
+
+const byTestId = (id: string) => page.getByTestId(id);
+const banner = () => byTestId('simulated-banner');
+
+describe('the keyless demo in Chromium (issue 13)', () => {
+  it('sets up a simulated experiment on the sample from "Try it without API keys"', async () => {
+    await page.goto(server.url);
+    await switchLanguage(page, 'en');
+    await byTestId('nav-experiments').click();
+    const button = byTestId('try-demo');
+    expect(await button.innerText()).toBe('Try it without API keys');
+    await button.click();
+
+    // The wizard opens at its summary: the sample, two simulated judges, nothing to pay.
+    const table = byTestId('estimate-table');
+    await expect.poll(() => table.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await byTestId('estimate-total-calls').innerText()).toBe(String(DEMO_CALLS));
+    expect(await table.innerText()).toContain('sim-judge-strong');
+    expect(await table.innerText()).toContain('sim-translator');
+    expect(await page.locator('body').innerText()).toMatch(/Simulated demo \d{4}-\d{2}-\d{2}/);
+    await shootAll(page, 'demo-summary', () =>
+      expect.poll(() => byTestId('estimate-table').isVisible()).toBe(true),
+    );
+  });
+
+  it('runs to the end with visible progress, marked simulated', async () => {
+    await byTestId('create-and-start').click();
+    await expect.poll(() => page.url()).toMatch(/#\/experiments\/\d+$/);
+    experimentId = Number(/#\/experiments\/(\d+)$/.exec(page.url())![1]);
+    await expect.poll(() => banner().isVisible()).toBe(true);
+    const status = byTestId('run-status').locator('[data-status]');
+    // The simulated provider's latency and rate limit make the run take a while: seen running first.
+    await expect.poll(() => status.getAttribute('data-status')).toBe('running');
+    await expect
+      .poll(() => status.getAttribute('data-status'), { timeout: 120_000, interval: 500 })
+      .toBe('finished');
+    await shootAll(page, 'demo-run');
+  });
+
+  it('shows the simulated banner on the dashboard, with every judge and language in its tables', async () => {
+    await byTestId('run-results').click();
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await banner().innerText()).toMatch(/Simulated results\. .*No real model was called/);
+    expect(await byTestId('table-quality').getByTestId('results-row').count()).toBe(6);
+    await shootAll(page, 'demo-results', () =>
+      expect.poll(() => byTestId('results-page').isVisible()).toBe(true),
+    );
+  });
+
+  it('shows the banner on the flips page, with flips to browse', async () => {
+    await page.evaluate((id) => (location.hash = `#/experiments/${id}/flips`), experimentId);
+    await expect.poll(() => byTestId('flip-browser').isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => banner().isVisible()).toBe(true);
+    await expect.poll(() => byTestId('flip-row').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await shootAll(page, 'demo-flips');
+  });
+
+  it('shows the banner on the translations page: visibly another language', async () => {
+    await page.evaluate((id) => (location.hash = `#/experiments/${id}/variants`), experimentId);
+    await expect.poll(() => byTestId('variant-item-row').count()).toBeGreaterThan(0);
+    await expect.poll(() => banner().isVisible()).toBe(true);
+  });
+
+  it('badges the experiment in the list as simulated', async () => {
+    await byTestId('nav-experiments').click();
+    const row = page.locator(`[data-testid="experiment-row"][data-experiment-id="${experimentId}"]`);
+    await expect.poll(() => row.getByTestId('simulated-badge').isVisible()).toBe(true);
+    expect(await row.getByTestId('simulated-badge').innerText()).toBe('Simulated');
+    await expect.poll(() => banner().count()).toBe(0);
+    await shootAll(page, 'demo-experiments');
+  });
+
+  it('marks the export: manifest, table captions and figure titles', async () => {
+    await page.evaluate((id) => (location.hash = `#/experiments/${id}/results`), experimentId);
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 15_000 }).toBe(true);
+    await byTestId('export-all').click();
+    const result = byTestId('export-all-result');
+    await expect.poll(() => result.isVisible(), { timeout: 30_000 }).toBe(true);
+    const dir = (await result.locator('.results-export-all__dir').innerText()).trim();
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { simulated: boolean };
+    expect(manifest.simulated).toBe(true);
+    for (const f of readdirSync(join(dir, 'tables')).filter((n) => n.endsWith('.tex')))
+      expect(readFileSync(join(dir, 'tables', f), 'utf8'), f).toContain('\\caption{Simulated --- ');
+    for (const f of readdirSync(join(dir, 'figures')).filter((n) => n.endsWith('.svg')))
+      expect(readFileSync(join(dir, 'figures', f), 'utf8'), f).toContain('Simulated — ');
+  });
+
+  it('threw no page error along the way', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
