@@ -27,6 +27,7 @@ import { estimateExperiment } from './estimate';
 import { loadExperiment, loadFrom, type LoadedExperiment } from './load';
 import { keyStatus } from './provider-status';
 import type { ServiceOptions } from './service-options';
+import { shownStatus } from './unsent';
 
 /** What the catalogue needs to know of live runs. */
 export interface LiveRuns {
@@ -182,13 +183,15 @@ export class ExperimentCatalogue {
     const config = JSON.parse(row.configJson) as ExperimentConfig;
     const dataset = getDataset(this.db, row.datasetId);
     const itemCount = Math.min(dataset?.itemCount ?? 0, config.limit ?? Infinity);
+    const counts = planCounts(this.db, row.id);
     return {
       id: row.id,
       name: row.name,
       protocol: row.protocol,
       datasetId: row.datasetId,
       datasetName: dataset?.name ?? '(deleted)',
-      status: this.runs.statusOf(row.id) ?? row.status,
+      status:
+        this.runs.statusOf(row.id) ?? shownStatus(row.status, counts.planned - counts.done - counts.failed),
       judges: getProtocol(row.protocol)
         .models(config)
         .filter((m) => m.role === 'judge')
@@ -196,7 +199,7 @@ export class ExperimentCatalogue {
       itemCount,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-      counts: planCounts(this.db, row.id),
+      counts,
     };
   }
 }

@@ -9,10 +9,11 @@ import type { ChatResult } from '../providers/types';
 import { RequestEngine, type RequestEngineOptions } from '../queue/engine';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
-import { setExperimentStatus } from '../store/experiments';
+import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
 import { getRequests } from '../store/ledger';
 import { loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { recordPlan, storeAnswers } from './stages';
+import { unsentCalls } from './unsent';
 
 export interface RunnerDeps {
   db: Database;
@@ -161,6 +162,21 @@ export class ExperimentRun {
       tasks.forEach((t, i) =>
         tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }),
       );
+      // Tasks stored outside this plan (a translation edited while the run goes) go out too.
+      const inPlan = new Set(jobs.map((j) => j.requestId));
+      const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
+      const storedRows = getRequests(
+        db,
+        stored.map((t) => t.requestId),
+      );
+      for (const t of stored) {
+        const stage = stages.get(t.stage);
+        const s = storedRows.get(t.requestId)?.status;
+        if (!stage || inPlan.has(t.requestId) || s === 'done' || s === 'failed') continue;
+        inPlan.add(t.requestId);
+        jobs.push({ requestId: t.requestId, group: `${t.stage}${SEP}${stage.group(t)}` });
+        tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
+      }
       const rows = getRequests(
         db,
         jobs.map((j) => j.requestId),
@@ -182,7 +198,8 @@ export class ExperimentRun {
       storeAnswers(db, exp);
       if (summary.outcome !== 'finished') return this.stopStatus(summary);
     }
-    return 'finished';
+    // Out of rounds with calls still open: never report those as finished.
+    return unsentCalls(db, this.experimentId) > 0 ? 'paused' : 'finished';
   }
 
   private stopStatus(summary: RunSummary): ExperimentStatus {

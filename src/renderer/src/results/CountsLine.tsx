@@ -6,7 +6,7 @@ import './i18n';
 const FAILURES_ANCHOR = 'results-failures';
 
 /**
- * "312 of 400 answers in; 4 failed — see Failures". An answer is in once it was answered,
+ * "312 of 400 answers in; 84 not answered yet; 4 failed — see Failures". An answer is in once it was answered,
  * usable or not; failed ones are counted in no rate, so the line says where they are listed.
  */
 export function CountsLine({
@@ -31,6 +31,12 @@ export function CountsLine({
   return (
     <p className="results-counts" data-testid="results-counts" role="status">
       {t('counts.in', { done: counts.ok + counts.failed, planned: counts.planned })}
+      {counts.pending > 0 && (
+        <>
+          {'; '}
+          <span data-testid="results-pending">{t('counts.pending', { count: counts.pending })}</span>
+        </>
+      )}
       {counts.failed > 0 && (
         <>
           {'; '}

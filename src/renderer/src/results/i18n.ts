@@ -22,6 +22,9 @@ const en = {
   counts: {
     in: '{{done, number}} of {{planned, number}} answers in',
     failed: '{{count, number}} failed',
+    // Planned but not answered: left out of every rate until they are.
+    pending_one: '{{count, number}} not answered yet (left out below)',
+    pending_other: '{{count, number}} not answered yet (left out below)',
     seeFailures: 'see Failures',
   },
   reasonDiff: {
@@ -66,6 +69,8 @@ const zh: DeepStrings<Strings> = {
   counts: {
     in: '已收到 {{done, number}} / {{planned, number}} 个回答',
     failed: '{{count, number}} 个失败',
+    pending_one: '{{count, number}} 个尚未回答（下方未计入）',
+    pending_other: '{{count, number}} 个尚未回答（下方未计入）',
     seeFailures: '查看失败',
   },
   reasonDiff: {
