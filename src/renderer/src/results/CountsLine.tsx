@@ -28,26 +28,39 @@ export function CountsLine({
     if (section) section.scrollIntoView({ behavior: 'smooth', block: 'start' });
     else onNavigate({ name: 'experiment', experimentId });
   };
+  const answered = counts.ok + counts.failed;
+  // Most answers unusable: say it above the numbers, which would otherwise look merely small.
+  const mostlyFailed = counts.failed > 0 && counts.failed >= counts.ok;
   return (
-    <p className="results-counts" data-testid="results-counts" role="status">
-      {t('counts.in', { done: counts.ok + counts.failed, planned: counts.planned })}
-      {counts.pending > 0 && (
-        <>
-          {'; '}
-          <span data-testid="results-pending">{t('counts.pending', { count: counts.pending })}</span>
-        </>
-      )}
-      {counts.failed > 0 && (
-        <>
-          {'; '}
-          {t('counts.failed', { count: counts.failed })}
-          {' — '}
+    <>
+      {mostlyFailed && (
+        <p className="results-banner" role="alert" data-testid="results-failed-banner">
+          {t('counts.mostlyFailed', { failed: counts.failed, answered, count: counts.failed })}{' '}
           <button type="button" className="results-counts__link" onClick={seeFailures}>
             {t('counts.seeFailures')}
           </button>
-        </>
+        </p>
       )}
-      {loading && <span className="spinner" aria-hidden="true" />}
-    </p>
+      <p className="results-counts" data-testid="results-counts" role="status">
+        {t('counts.in', { done: counts.ok + counts.failed, planned: counts.planned })}
+        {counts.pending > 0 && (
+          <>
+            {'; '}
+            <span data-testid="results-pending">{t('counts.pending', { count: counts.pending })}</span>
+          </>
+        )}
+        {counts.failed > 0 && (
+          <>
+            {'; '}
+            {t('counts.failed', { count: counts.failed })}
+            {' — '}
+            <button type="button" className="results-counts__link" onClick={seeFailures}>
+              {t('counts.seeFailures')}
+            </button>
+          </>
+        )}
+        {loading && <span className="spinner" aria-hidden="true" />}
+      </p>
+    </>
   );
 }

@@ -60,6 +60,18 @@ describe('Results shell', () => {
     expect(screen.queryByTestId('exclude-flagged')).toBeNull();
   });
 
+  it('warns above everything when most answers failed, and not otherwise', async () => {
+    setup(() => resultsWith(40, { failed: 360, pending: 0 }));
+    const banner = await screen.findByTestId('results-failed-banner');
+    expect(banner.textContent).toBe(
+      '360 of 400 answers have no usable value; the rates below count only the usable ones. see Failures',
+    );
+    cleanup();
+    setup(() => resultsWith(308, { failed: 4, pending: 88 }));
+    await screen.findByTestId('results-counts');
+    expect(screen.queryByTestId('results-failed-banner')).toBeNull();
+  });
+
   it('updates while answers arrive: run.progress re-reads the results at most every 1.5 s, and once after the last', async () => {
     let n = 10;
     const { api, resultCalls } = setup(() => resultsWith(n));

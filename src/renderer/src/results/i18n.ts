@@ -26,6 +26,10 @@ const en = {
     pending_one: '{{count, number}} not answered yet (left out below)',
     pending_other: '{{count, number}} not answered yet (left out below)',
     seeFailures: 'see Failures',
+    mostlyFailed_one:
+      '{{failed, number}} of {{answered, number}} answers have no usable value; the rates below count only the usable ones.',
+    mostlyFailed_other:
+      '{{failed, number}} of {{answered, number}} answers have no usable value; the rates below count only the usable ones.',
   },
   reasonDiff: {
     title: 'What changed in the reason',
@@ -72,6 +76,10 @@ const zh: DeepStrings<Strings> = {
     pending_one: '{{count, number}} 个尚未回答（下方未计入）',
     pending_other: '{{count, number}} 个尚未回答（下方未计入）',
     seeFailures: '查看失败',
+    mostlyFailed_one:
+      '{{answered, number}} 个回答中有 {{failed, number}} 个无法使用：下方结果仅基于其余回答。',
+    mostlyFailed_other:
+      '{{answered, number}} 个回答中有 {{failed, number}} 个无法使用：下方结果仅基于其余回答。',
   },
   reasonDiff: {
     title: '理由有何变化',
