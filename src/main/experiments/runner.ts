@@ -12,6 +12,7 @@ import type { Database } from '../store/db';
 import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
 import { getRequests } from '../store/ledger';
 import { loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
+import { estimateExperiment } from './estimate';
 import { recordPlan, storeAnswers } from './stages';
 import { unsentCalls } from './unsent';
 
@@ -63,6 +64,10 @@ export class ExperimentRun {
   private exp: LoadedExperiment | null = null;
   private lastSync = 0;
   private stopWaiting: () => void = () => {};
+  /** Seconds the estimate gives the work after this round (later rounds' calls); null until known. */
+  private laterSeconds: number | null = null;
+  /** The estimate of everything left, in seconds, taken as each round starts. */
+  private roundEstimate = 0;
   readonly done: Promise<ExperimentProgress>;
   private resolveDone!: (p: ExperimentProgress) => void;
 
@@ -186,7 +191,13 @@ export class ExperimentRun {
         return s !== 'done' && s !== 'failed';
       }).length;
       if (round > 0 && open === 0) break;
-      this.publish({ phase: tasks.at(-1)?.stage ?? null });
+      // Time left covers the rounds still to come: the estimate (the wizard's formula) of all
+      // that is left, less this round's share, which the engine counts lane by lane.
+      this.roundEstimate = Math.round(
+        estimateExperiment(db, exp, this.experimentId).minutesAtRateLimits * 60,
+      );
+      this.laterSeconds = null;
+      this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.roundEstimate });
       const summary = await this.engine.run(jobs, { validate });
       this.onEngineProgress(summary);
       this.carried = {
@@ -211,6 +222,14 @@ export class ExperimentRun {
     return 'paused';
   }
 
+  /** The engine's time left for this round plus the estimate for the rounds after it. */
+  private eta(engineSeconds: number | null): number | null {
+    if (engineSeconds === null) return null;
+    // The engine's first figure is at the limits too: what the estimate has beyond it is later work.
+    this.laterSeconds ??= Math.max(0, this.roundEstimate - engineSeconds);
+    return engineSeconds + this.laterSeconds;
+  }
+
   private onEngineProgress(p: RunProgress): void {
     const phases: ExperimentProgress['phases'] = {};
     const judges: ExperimentProgress['judges'] = {};
@@ -225,7 +244,7 @@ export class ExperimentRun {
       phases: { ...this.progress.phases, ...phases },
       judges: { ...this.progress.judges, ...judges },
       callsPerMinute: p.callsPerMinute,
-      etaSeconds: p.etaSeconds,
+      etaSeconds: this.eta(p.etaSeconds),
       tokens: {
         input: this.carried.input + p.tokens.input,
         output: this.carried.output + p.tokens.output,
