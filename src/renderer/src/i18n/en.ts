@@ -298,6 +298,10 @@ export const en = {
       staleEstimate: 'This estimate uses the last valid prices; fix the prices above to update it.',
     },
     summary: {
+      missingKeys_one:
+        "No API key for {{names}}: the run would stop at once. Set it on the provider's card in the judges step, or set the environment variable and restart judge-lab serve: this page keeps your settings.",
+      missingKeys_other:
+        "No API keys for {{names}}: the run would stop at once. Set them on the providers' cards in the judges step, or set the environment variables and restart judge-lab serve: this page keeps your settings.",
       title: 'Check and start',
       name: 'Name',
       dataset: 'Dataset',

@@ -296,6 +296,10 @@ export const zh: Messages = {
       staleEstimate: '此估算使用的是上一次有效的价格；请先修正上方的价格。',
     },
     summary: {
+      missingKeys_one:
+        '缺少 {{names}} 的 API 密钥：运行会立即停止。请在评审步骤的服务商卡片中设置，或设置环境变量后重启 judge-lab serve：本页会保留你的设置。',
+      missingKeys_other:
+        '缺少 {{names}} 的 API 密钥：运行会立即停止。请在评审步骤的服务商卡片中设置，或设置环境变量后重启 judge-lab serve：本页会保留你的设置。',
       title: '确认并开始',
       name: '名称',
       dataset: '数据集',

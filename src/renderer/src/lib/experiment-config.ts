@@ -60,6 +60,14 @@ export interface DraftIssue {
 
 let judgeSeq = 0;
 
+/** After a draft is restored (a reload): new judges get keys the restored ones do not use. */
+export function reserveJudgeKeys(keys: string[]): void {
+  for (const k of keys) {
+    const n = Number(/^j(\d+)$/.exec(k)?.[1]);
+    if (Number.isInteger(n) && n > judgeSeq) judgeSeq = n;
+  }
+}
+
 export function newJudge(provider: PresetId, model?: string): JudgeDraft {
   const m = model ?? presetOf(provider).models[0] ?? '';
   return {
