@@ -88,6 +88,11 @@ export interface ApiMethods {
     result: PromptPreview;
   };
   /** One table or figure as a file, for the app's per-table/per-chart export buttons. */
+  /** The export folder of section 8 as one zip (the web door's "Export all": a download, not a server folder). */
+  'experiments.exportZip': {
+    params: { experimentId: number };
+    result: { fileName: string; mime: string; contentBase64: string };
+  };
   'experiments.exportFile': {
     params: {
       experimentId: number;
@@ -181,6 +186,7 @@ export const METHOD_NAMES = [
   'experiments.export',
   'experiments.previewPrompts',
   'experiments.exportFile',
+  'experiments.exportZip',
   'providers.keyStatus',
   'providers.testConnection',
   'protocols.defaults',

@@ -186,6 +186,7 @@ export class Core {
       'experiments.export': ({ experimentId, outDir }) => ex.views.export(experimentId, outDir),
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
+      'experiments.exportZip': ({ experimentId }) => ex.views.exportZip(experimentId),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
       'protocols.defaults': () => {
         const { languageRules, ...rest } = DEFAULT_TEMPLATES;

@@ -58,6 +58,7 @@ export const paramSchemas = {
   'experiments.failures': experiment,
   'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional() }),
   'experiments.previewPrompts': z.strictObject({ config: z.unknown(), itemId: id.optional() }),
+  'experiments.exportZip': z.strictObject({ experimentId: id }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([

@@ -49,6 +49,11 @@ const en = {
     written_one: 'Wrote {{count, number}} file to',
     written_other: 'Wrote {{count, number}} files to',
     files: 'Files',
+    emptyWarning:
+      'This experiment has no verdicts yet: the export would hold empty tables and figures. Export anyway?',
+    anyway: 'Export anyway',
+    cancel: 'Cancel',
+    downloaded: 'Downloaded {{file}}: every table, figure and metrics.json in one zip.',
   },
 };
 
@@ -99,6 +104,10 @@ const zh: DeepStrings<Strings> = {
     written_one: '已写入 {{count, number}} 个文件到',
     written_other: '已写入 {{count, number}} 个文件到',
     files: '文件',
+    emptyWarning: '本实验还没有任何判决：导出的表格和图表将是空的。仍要导出吗？',
+    anyway: '仍然导出',
+    cancel: '取消',
+    downloaded: '已下载 {{file}}：全部表格、图表和 metrics.json 打包在一个 zip 中。',
   },
 };
 

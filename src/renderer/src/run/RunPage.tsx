@@ -5,6 +5,7 @@ import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
 import { useExportAll } from '../lib/useExportAll';
+import { ExportAllNotes } from '../results/ExportAllNotes';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
@@ -37,7 +38,7 @@ function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; te
 
 function ExportBox({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation();
-  const { state, run } = useExportAll(experimentId);
+  const { state, run, reset } = useExportAll(experimentId);
   return (
     <section className="run-card" aria-labelledby="export-title">
       <h2 id="export-title" className="run-card__title">
@@ -59,6 +60,7 @@ function ExportBox({ experimentId }: { experimentId: number }) {
           <progress aria-label={t('run.export.busy')} />
         </div>
       )}
+      <ExportAllNotes state={state} onConfirm={() => void run(true)} onCancel={reset} />
       {state.status === 'error' && <ErrorPanel title={t('run.export.failed')} error={state.error} />}
       {state.status === 'done' && (
         <div className="export-result" data-testid="export-result" role="status">
