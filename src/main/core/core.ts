@@ -169,6 +169,8 @@ export class Core {
       'experiments.create': ({ config }) => ex.catalogue.create(config),
       'experiments.list': () => ex.catalogue.list(),
       'experiments.get': ({ experimentId }) => ex.catalogue.get(experimentId),
+      'experiments.duplicate': ({ experimentId, name }) => ex.catalogue.duplicate(experimentId, name),
+      'experiments.cliConfig': ({ experimentId }) => ex.catalogue.cliConfig(experimentId),
       'experiments.delete': ({ experimentId }) => ex.catalogue.delete(experimentId),
       'experiments.start': ({ experimentId }) => ex.runs.start(experimentId),
       'experiments.pause': ({ experimentId }) => ex.runs.pause(experimentId),

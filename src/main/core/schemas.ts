@@ -31,6 +31,8 @@ export const paramSchemas = {
   'experiments.list': z.undefined(),
   'experiments.get': experiment,
   'experiments.delete': experiment,
+  'experiments.duplicate': z.strictObject({ experimentId: id, name: z.string().min(1).max(200).optional() }),
+  'experiments.cliConfig': experiment,
   'experiments.start': experiment,
   'experiments.pause': experiment,
   'experiments.resume': experiment,

@@ -8,6 +8,7 @@ import type {
   ExperimentSummary,
 } from '../../shared/experiments';
 import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { importDatasetFromPath } from '../core/datasets-service';
 import { AppError } from '../core/errors';
 import { getProtocol } from '../protocols';
@@ -169,6 +170,46 @@ export class ExperimentCatalogue {
   get(id: number): ExperimentDetail {
     const exp = loadExperiment(this.db, id);
     return { ...this.summary(exp.row), config: exp.config, keys: keyStatus(this.opts.keys, exp.providers) };
+  }
+
+  /** The same config under a new name, as a draft: nothing is sent until it is started. */
+  duplicate(id: number, name?: string): ExperimentSummary {
+    const exp = loadExperiment(this.db, id);
+    const taken = new Set(listExperiments(this.db).map((e) => e.name));
+    let newName = name;
+    if (newName === undefined) {
+      newName = `${exp.row.name} copy`;
+      for (let n = 2; taken.has(newName); n++) newName = `${exp.row.name} copy ${n}`;
+    }
+    return this.create({ ...exp.config, name: newName, dataset: exp.row.datasetId });
+  }
+
+  /**
+   * The config `judge-lab run` accepts as is (same name: it continues this experiment and pays
+   * for nothing stored). The dataset is named, since ids mean nothing outside this data folder;
+   * a name two datasets share falls back to the file it was imported from.
+   */
+  cliConfig(id: number): { fileName: string; mime: string; contentBase64: string } {
+    const exp = loadExperiment(this.db, id);
+    const dataset = getDataset(this.db, exp.row.datasetId);
+    if (!dataset) throw new AppError('not_found', `The dataset of "${exp.row.name}" was deleted.`);
+    const sameName = listDatasets(this.db).filter((d) => d.name === dataset.name).length;
+    let ref = dataset.name;
+    if (sameName > 1) {
+      if (!isAbsolute(dataset.sourceFile) || !existsSync(dataset.sourceFile))
+        throw new AppError(
+          'conflict',
+          `${sameName} datasets are named "${dataset.name}" and its file ${dataset.sourceFile} is not at hand: the config could not name it.`,
+        );
+      ref = dataset.sourceFile;
+    }
+    const config = { ...exp.config, dataset: ref };
+    const text = `${JSON.stringify(config, null, 2)}\n`;
+    return {
+      fileName: `${exp.row.name}.json`,
+      mime: 'application/json',
+      contentBase64: Buffer.from(text, 'utf8').toString('base64'),
+    };
   }
 
   delete(id: number): { deleted: boolean } {

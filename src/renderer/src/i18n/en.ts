@@ -330,6 +330,9 @@ export const en = {
     },
   },
   run: {
+    duplicate: 'Duplicate',
+    saveConfig: 'Save config for the CLI',
+    saveConfigHint: 'A config file judge-lab run accepts as is (the dataset by name).',
     notFound: 'This experiment does not exist (it may have been deleted).',
     loadFailed: 'Could not load the experiment',
     backToList: 'Back to experiments',

@@ -327,6 +327,9 @@ export const zh: Messages = {
     },
   },
   run: {
+    duplicate: '复制实验',
+    saveConfig: '保存 CLI 配置',
+    saveConfigHint: 'judge-lab run 可直接使用的配置文件（数据集以名称引用）。',
     notFound: '此实验不存在（可能已被删除）。',
     loadFailed: '无法加载实验',
     backToList: '返回实验列表',

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
 import '../i18n';
-import { FakeApi, experimentDetail, failedCall, phase, progress } from '../test/fake-api';
+import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progress } from '../test/fake-api';
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
 
@@ -185,5 +185,33 @@ describe('Run view', () => {
     fireEvent.click(screen.getByTestId('export-anyway'));
     await screen.findByTestId('export-result');
     expect(api.calls.filter((c) => c.method === 'experiments.export')).toHaveLength(1);
+  });
+
+  it('duplicates the experiment and opens the copy, and saves its config for the CLI', async () => {
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.download);
+    });
+    URL.createObjectURL = () => 'blob:json';
+    URL.revokeObjectURL = () => {};
+    const api = new FakeApi({
+      'experiments.get': () => experimentDetail({ status: 'finished' }),
+      'experiments.progress': () => progress({ status: 'finished' }),
+      'experiments.duplicate': () => experimentSummary({ id: 8, name: 'run 1 copy', status: 'draft' }),
+      'experiments.cliConfig': () => ({
+        fileName: 'run 1.json',
+        mime: 'application/json',
+        contentBase64: btoa('{}'),
+      }),
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByTestId('run-save-config'));
+    await waitFor(() => expect(clicked).toEqual(['run 1.json']));
+    fireEvent.click(screen.getByTestId('run-duplicate'));
+    await waitFor(() => expect(window.location.hash).toBe('#/experiments/8'));
+    expect(api.calls.find((c) => c.method === 'experiments.duplicate')!.params).toEqual({ experimentId: 7 });
+    click.mockRestore();
   });
 });

@@ -10,6 +10,7 @@ import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
+import { ReuseTools } from './ReuseTools';
 
 type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed';
 
@@ -174,6 +175,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         </div>
         <div className="page__tools">
           <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
+          <ReuseTools experimentId={experimentId} />
           <a
             className="btn btn--primary"
             href={routeHref({ name: 'results', experimentId })}
