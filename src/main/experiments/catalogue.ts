@@ -12,7 +12,7 @@ import { isAbsolute } from 'node:path';
 import { importDatasetFromPath } from '../core/datasets-service';
 import { AppError } from '../core/errors';
 import { getProtocol } from '../protocols';
-import { getDataset, listDatasets } from '../store/datasets';
+import { allItems, getDataset, listDatasets } from '../store/datasets';
 import type { Database } from '../store/db';
 import {
   deleteExperiment,
@@ -25,6 +25,7 @@ import {
 } from '../store/experiments';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
 import { estimateExperiment } from './estimate';
+import { selectDatasetItems } from './item-selection';
 import { loadExperiment, loadFrom, type LoadedExperiment } from './load';
 import { keyStatus } from './provider-status';
 import type { ServiceOptions } from './service-options';
@@ -97,6 +98,8 @@ export class ExperimentCatalogue {
   create(raw: unknown): ExperimentSummary {
     const config = parseExperimentConfig(raw);
     const datasetId = this.resolveDataset(config.dataset);
+    // An unknown subset is refused before anything is stored.
+    selectDatasetItems(allItems(this.db, datasetId), config);
     const stored: ExperimentConfig = { ...config, dataset: datasetId };
     const existing = getExperimentByName(this.db, config.name);
     if (existing) {
@@ -148,6 +151,7 @@ export class ExperimentCatalogue {
         ],
       );
     }
+    selectDatasetItems(allItems(this.db, datasetId), config);
     const stored: ExperimentConfig = { ...config, dataset: datasetId };
     if (!sameConfig(existing.configJson, stored))
       setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
@@ -223,7 +227,11 @@ export class ExperimentCatalogue {
   private summary(row: ExperimentRow): ExperimentSummary {
     const config = JSON.parse(row.configJson) as ExperimentConfig;
     const dataset = getDataset(this.db, row.datasetId);
-    const itemCount = Math.min(dataset?.itemCount ?? 0, config.limit ?? Infinity);
+    // With subsets the pool is smaller than the dataset: count it (only then, it reads the items).
+    const pool = config.subsets?.length
+      ? selectDatasetItems(allItems(this.db, row.datasetId), { subsets: config.subsets }).length
+      : (dataset?.itemCount ?? 0);
+    const itemCount = Math.min(pool, config.limit ?? Infinity);
     const counts = planCounts(this.db, row.id);
     return {
       id: row.id,
