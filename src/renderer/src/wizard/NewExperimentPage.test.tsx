@@ -228,6 +228,29 @@ describe('New experiment wizard', () => {
     expect(screen.getByTestId('create-and-start')).toHaveProperty('disabled', true);
   });
 
+  it('draws a random sample of N with a seed from the chosen subsets, and sends that in the config', async () => {
+    const api = makeApi();
+    await openWizard(api);
+    for (let i = 0; i < 6 && stepTitle() !== 'Options'; i++) next();
+    expect(stepTitle()).toBe('Options');
+    fireEvent.change(screen.getByTestId('option-sample'), { target: { value: 'random' } });
+    // Random without a number of items is refused at this step.
+    next();
+    expect(stepTitle()).toBe('Options');
+    expect(screen.getByText('A random sample needs a number of items.')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('option-limit'), { target: { value: '2' } });
+    fireEvent.change(screen.getByTestId('option-seed'), { target: { value: '42' } });
+    fireEvent.click(within(screen.getByTestId('option-subsets')).getByLabelText(/Natural/));
+    next();
+    expect(stepTitle()).toBe('Check and start');
+    await screen.findByTestId('estimate-table');
+    expect(screen.getByText(/a random sample of 2 items \(seed 42\) · subsets Natural/)).toBeTruthy();
+    const sent = api.calls.find((c) => c.method === 'experiments.estimate')!.params as {
+      config: Record<string, unknown>;
+    };
+    expect(sent.config).toMatchObject({ limit: 2, sample: 'random', seed: 42, subsets: ['Natural'] });
+  });
+
   it('keeps the draft and the step across a reload of the page', async () => {
     const api = makeApi();
     await openWizard(api);

@@ -151,9 +151,16 @@ export function SummaryStep() {
           {dataset &&
             ` · ${
               draft.limit.trim()
-                ? t('wizard.summary.firstItems', { count: Math.min(Number(draft.limit), dataset.itemCount) })
+                ? draft.sample === 'random'
+                  ? t('wizard.summary.randomItems', { count: Number(draft.limit), seed: draft.seed ?? '0' })
+                  : t('wizard.summary.firstItems', {
+                      count: Math.min(Number(draft.limit), dataset.itemCount),
+                    })
                 : t('datasets.itemCount', { count: dataset.itemCount })
             }`}
+          {draft.subsets?.length
+            ? ` · ${t('wizard.summary.subsets', { names: draft.subsets.join(', ') })}`
+            : ''}
         </dd>
         <dt>{t('wizard.summary.judges')}</dt>
         <dd>
