@@ -46,7 +46,10 @@ export function useExportAll(experimentId: number): {
         setState({ status: 'confirm' });
         return;
       }
-      if (useAppInfo.getState().info?.door === 'web') {
+      // Only the desktop app writes to the user's own disk; a page served by judge-lab serve
+      // (whatever door its core reports) gets a download instead of files on the server.
+      const door = useAppInfo.getState().info?.door;
+      if (door !== undefined && door !== 'electron') {
         const zip = await getApi().call('experiments.exportZip', { experimentId });
         downloadBase64(zip);
         setState({ status: 'downloaded', fileName: zip.fileName });
