@@ -4,6 +4,7 @@ import { AppError, formatIssue } from './core/errors';
 import { rendererDir, resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
 import { startWebServer } from './doors/web';
+import { defaultTokenFile, loadServeToken } from './doors/serve-token';
 import { estimateText, failureSummary, ProgressPrinter } from './cli-progress';
 import { loadExperimentConfig } from './experiments/config';
 import { join, resolve } from 'node:path';
@@ -196,10 +197,17 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         throw new InvalidArgumentError('a port is a whole number 0–65535');
       return n;
     })
-    .action(async (opts: { port?: number }, cmd: Command) => {
+    .option(
+      '--token-file <file>',
+      'keep the access token in this file (default: serve-token in the data folder, owner-only)',
+    )
+    .option('--new-token', 'replace the stored token (pages opened before need the new URL)')
+    .action(async (opts: { port?: number; tokenFile?: string; newToken?: boolean }, cmd: Command) => {
       const core = openCore(cmd);
       const staticDir = rendererDir();
-      const server = await startWebServer({ core, port: opts.port, staticDir });
+      // The same token after a restart, so open pages keep working.
+      const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(core.dataDir)), opts.newToken);
+      const server = await startWebServer({ core, port: opts.port, staticDir, token });
       if (!staticDir) process.stderr.write('No built UI found (run npm run build); serving the API only.\n');
       out(`Judge Lab is running at ${server.url}\nData: ${core.dataDir}\nPress Ctrl+C to stop.\n`);
       await new Promise<void>((resolve) => {

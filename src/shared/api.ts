@@ -37,6 +37,13 @@ export interface ApiMethods {
   'experiments.list': { params: void; result: ExperimentSummary[] };
   'experiments.get': { params: { experimentId: number }; result: ExperimentDetail };
   'experiments.delete': { params: { experimentId: number }; result: { deleted: boolean } };
+  /** A new draft experiment with the same config under a new name (default: "<name> copy", "<name> copy 2", …). */
+  'experiments.duplicate': { params: { experimentId: number; name?: string }; result: ExperimentSummary };
+  /** The config as a file `judge-lab run` accepts as is: the dataset by name (or path), never by internal id. */
+  'experiments.cliConfig': {
+    params: { experimentId: number };
+    result: { fileName: string; mime: string; contentBase64: string };
+  };
   /** Starts (or resumes after a restart) the run in the background; progress comes as events. */
   'experiments.start': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.pause': { params: { experimentId: number }; result: ExperimentProgress };
@@ -88,6 +95,11 @@ export interface ApiMethods {
     result: PromptPreview;
   };
   /** One table or figure as a file, for the app's per-table/per-chart export buttons. */
+  /** The export folder of section 8 as one zip (the web door's "Export all": a download, not a server folder). */
+  'experiments.exportZip': {
+    params: { experimentId: number };
+    result: { fileName: string; mime: string; contentBase64: string };
+  };
   'experiments.exportFile': {
     params: {
       experimentId: number;
@@ -166,6 +178,8 @@ export const METHOD_NAMES = [
   'experiments.list',
   'experiments.get',
   'experiments.delete',
+  'experiments.duplicate',
+  'experiments.cliConfig',
   'experiments.start',
   'experiments.pause',
   'experiments.resume',
@@ -181,6 +195,7 @@ export const METHOD_NAMES = [
   'experiments.export',
   'experiments.previewPrompts',
   'experiments.exportFile',
+  'experiments.exportZip',
   'providers.keyStatus',
   'providers.testConnection',
   'protocols.defaults',

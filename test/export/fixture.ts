@@ -160,11 +160,18 @@ export function makeMetrics(): JudgeLsMetrics {
       {
         judge: JUDGES[0],
         kind: 'tie_probe',
+        language: 'EN-ZH',
         reason: 'unparseable: no "winner" in {"verdict": "A > B"} ~ 50% of $x_1$',
         count: 3,
       },
-      { judge: JUDGES[1], kind: 'quality', reason: 'HTTP 529 overloaded', count: 1 },
-      { judge: 'transformer', kind: 'transform', reason: 'unparseable: output_1 为空 (empty)', count: 2 },
+      { judge: JUDGES[1], kind: 'quality', language: 'ZH', reason: 'HTTP 529 overloaded', count: 1 },
+      {
+        judge: 'transformer',
+        kind: 'transform',
+        language: 'LS',
+        reason: 'unparseable: output_1 为空 (empty)',
+        count: 2,
+      },
     ],
   };
 }

@@ -52,6 +52,7 @@ describe('LaTeX tables', () => {
     metrics.failures.push({
       judge: `*${HOSTILE}`,
       kind: 'quality',
+      language: 'EN',
       reason: `unparseable: ${'{"winner": "C", "reason": "…"} '.repeat(12)}\n\\end{table} ${HOSTILE}`,
       count: 4,
     });

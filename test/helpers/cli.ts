@@ -29,8 +29,11 @@ export function runCli(args: string[], env: Record<string, string> = {}): CliRes
 }
 
 /** Starts `judge-lab serve` and resolves with its URL once it prints it. */
-export function startServe(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir], {
+export function startServe(
+  dataDir: string,
+  args: string[] = [],
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

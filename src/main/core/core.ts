@@ -169,6 +169,8 @@ export class Core {
       'experiments.create': ({ config }) => ex.catalogue.create(config),
       'experiments.list': () => ex.catalogue.list(),
       'experiments.get': ({ experimentId }) => ex.catalogue.get(experimentId),
+      'experiments.duplicate': ({ experimentId, name }) => ex.catalogue.duplicate(experimentId, name),
+      'experiments.cliConfig': ({ experimentId }) => ex.catalogue.cliConfig(experimentId),
       'experiments.delete': ({ experimentId }) => ex.catalogue.delete(experimentId),
       'experiments.start': ({ experimentId }) => ex.runs.start(experimentId),
       'experiments.pause': ({ experimentId }) => ex.runs.pause(experimentId),
@@ -186,6 +188,7 @@ export class Core {
       'experiments.export': ({ experimentId, outDir }) => ex.views.export(experimentId, outDir),
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
+      'experiments.exportZip': ({ experimentId }) => ex.views.exportZip(experimentId),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
       'protocols.defaults': ({ protocol }) => ({
         templates: getProtocol(protocol).defaultTemplates?.() ?? {},

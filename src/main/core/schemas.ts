@@ -31,6 +31,8 @@ export const paramSchemas = {
   'experiments.list': z.undefined(),
   'experiments.get': experiment,
   'experiments.delete': experiment,
+  'experiments.duplicate': z.strictObject({ experimentId: id, name: z.string().min(1).max(200).optional() }),
+  'experiments.cliConfig': experiment,
   'experiments.start': experiment,
   'experiments.pause': experiment,
   'experiments.resume': experiment,
@@ -58,6 +60,7 @@ export const paramSchemas = {
   'experiments.failures': experiment,
   'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional() }),
   'experiments.previewPrompts': z.strictObject({ config: z.unknown(), itemId: id.optional() }),
+  'experiments.exportZip': z.strictObject({ experimentId: id }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([

@@ -8,11 +8,12 @@ import type {
   ExperimentSummary,
 } from '../../shared/experiments';
 import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { importDatasetFromPath } from '../core/datasets-service';
 import { AppError } from '../core/errors';
 import { getProtocol } from '../protocols';
 import { anySimulated } from '../providers/config';
-import { getDataset, listDatasets } from '../store/datasets';
+import { allItems, getDataset, listDatasets } from '../store/datasets';
 import type { Database } from '../store/db';
 import {
   deleteExperiment,
@@ -25,9 +26,11 @@ import {
 } from '../store/experiments';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
 import { estimateExperiment } from './estimate';
+import { selectDatasetItems } from './item-selection';
 import { loadExperiment, loadFrom, type LoadedExperiment } from './load';
 import { keyStatus } from './provider-status';
 import type { ServiceOptions } from './service-options';
+import { shownStatus } from './unsent';
 
 /** What the catalogue needs to know of live runs. */
 export interface LiveRuns {
@@ -96,6 +99,8 @@ export class ExperimentCatalogue {
   create(raw: unknown): ExperimentSummary {
     const config = parseExperimentConfig(raw);
     const datasetId = this.resolveDataset(config.dataset);
+    // An unknown subset is refused before anything is stored.
+    selectDatasetItems(allItems(this.db, datasetId), config);
     const stored: ExperimentConfig = { ...config, dataset: datasetId };
     const existing = getExperimentByName(this.db, config.name);
     if (existing) {
@@ -147,6 +152,7 @@ export class ExperimentCatalogue {
         ],
       );
     }
+    selectDatasetItems(allItems(this.db, datasetId), config);
     const stored: ExperimentConfig = { ...config, dataset: datasetId };
     if (!sameConfig(existing.configJson, stored))
       setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
@@ -171,6 +177,46 @@ export class ExperimentCatalogue {
     return { ...this.summary(exp.row), config: exp.config, keys: keyStatus(this.opts.keys, exp.providers) };
   }
 
+  /** The same config under a new name, as a draft: nothing is sent until it is started. */
+  duplicate(id: number, name?: string): ExperimentSummary {
+    const exp = loadExperiment(this.db, id);
+    const taken = new Set(listExperiments(this.db).map((e) => e.name));
+    let newName = name;
+    if (newName === undefined) {
+      newName = `${exp.row.name} copy`;
+      for (let n = 2; taken.has(newName); n++) newName = `${exp.row.name} copy ${n}`;
+    }
+    return this.create({ ...exp.config, name: newName, dataset: exp.row.datasetId });
+  }
+
+  /**
+   * The config `judge-lab run` accepts as is (same name: it continues this experiment and pays
+   * for nothing stored). The dataset is named, since ids mean nothing outside this data folder;
+   * a name two datasets share falls back to the file it was imported from.
+   */
+  cliConfig(id: number): { fileName: string; mime: string; contentBase64: string } {
+    const exp = loadExperiment(this.db, id);
+    const dataset = getDataset(this.db, exp.row.datasetId);
+    if (!dataset) throw new AppError('not_found', `The dataset of "${exp.row.name}" was deleted.`);
+    const sameName = listDatasets(this.db).filter((d) => d.name === dataset.name).length;
+    let ref = dataset.name;
+    if (sameName > 1) {
+      if (!isAbsolute(dataset.sourceFile) || !existsSync(dataset.sourceFile))
+        throw new AppError(
+          'conflict',
+          `${sameName} datasets are named "${dataset.name}" and its file ${dataset.sourceFile} is not at hand: the config could not name it.`,
+        );
+      ref = dataset.sourceFile;
+    }
+    const config = { ...exp.config, dataset: ref };
+    const text = `${JSON.stringify(config, null, 2)}\n`;
+    return {
+      fileName: `${exp.row.name}.json`,
+      mime: 'application/json',
+      contentBase64: Buffer.from(text, 'utf8').toString('base64'),
+    };
+  }
+
   delete(id: number): { deleted: boolean } {
     if (this.runs.isRunning(id))
       throw new AppError('conflict', 'Cancel the run before deleting the experiment.');
@@ -182,14 +228,20 @@ export class ExperimentCatalogue {
   private summary(row: ExperimentRow): ExperimentSummary {
     const config = JSON.parse(row.configJson) as ExperimentConfig;
     const dataset = getDataset(this.db, row.datasetId);
-    const itemCount = Math.min(dataset?.itemCount ?? 0, config.limit ?? Infinity);
+    // With subsets the pool is smaller than the dataset: count it (only then, it reads the items).
+    const pool = config.subsets?.length
+      ? selectDatasetItems(allItems(this.db, row.datasetId), { subsets: config.subsets }).length
+      : (dataset?.itemCount ?? 0);
+    const itemCount = Math.min(pool, config.limit ?? Infinity);
+    const counts = planCounts(this.db, row.id);
     return {
       id: row.id,
       name: row.name,
       protocol: row.protocol,
       datasetId: row.datasetId,
       datasetName: dataset?.name ?? '(deleted)',
-      status: this.runs.statusOf(row.id) ?? row.status,
+      status:
+        this.runs.statusOf(row.id) ?? shownStatus(row.status, counts.planned - counts.done - counts.failed),
       judges: getProtocol(row.protocol)
         .models(config)
         .filter((m) => m.role === 'judge')
@@ -197,7 +249,7 @@ export class ExperimentCatalogue {
       itemCount,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-      counts: planCounts(this.db, row.id),
+      counts,
       simulated: anySimulated(config.providers),
     };
   }

@@ -29,6 +29,16 @@ const baseShape = {
   dataset: z.union([z.string().min(1), z.number().int().positive()]),
   providers: z.record(z.string().min(1), providerConfigSchema),
   limit: z.number().int().positive().optional(),
+  /** "first" (default): the first `limit` items; "random": a sample of `limit` items, fixed by `seed`. */
+  sample: z.enum(['first', 'random']).optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
+  /** Only items of these subsets, before `limit`. */
+  subsets: z.array(z.string()).min(1).optional(),
   /** Re-asks of an unparseable answer before it is recorded failed. */
   maxParseRetries: z.number().int().min(0).max(10).optional(),
   /** USD per million tokens, overriding the shipped price table per model. */
@@ -65,6 +75,10 @@ function schemaFor(protocol: AnyProtocol) {
           `"${real[0][1].kind}" cannot be mixed with the simulated provider "${simulated[0][0]}" in one experiment: use only simulated providers (a demo) or only real ones`,
         );
       }
+      if (config.sample === 'random' && config.limit === undefined)
+        issue(['sample'], '"random" needs "limit": how many items to draw');
+      if (config.seed !== undefined && config.sample !== 'random')
+        issue(['seed'], 'a seed only applies with "sample": "random"');
       protocol.refineConfig?.(config, issue);
     });
 }

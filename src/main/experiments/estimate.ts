@@ -5,13 +5,11 @@ import type { ProtocolTask } from '../protocols/types';
 import { DEFAULT_CONCURRENCY, type ProviderConfig } from '../providers/config';
 import { costOf } from '../providers/pricing';
 import { estimateInputTokens } from '../providers/tokens';
+import { secondsAtLimits } from '../queue/eta';
 import type { Database } from '../store/db';
 import { requestHash } from '../store/ledger';
 import type { LoadedExperiment } from './load';
 import { endpointIds } from './load';
-
-/** Without an RPM limit, assume each of `concurrency` slots finishes a call every 5 s. */
-const ASSUMED_SECONDS_PER_CALL = 5;
 
 /** The estimate of an experiment's whole plan; `storedFrom` is an experiment whose stored inputs count. */
 export function estimateExperiment(
@@ -84,14 +82,13 @@ export function estimateTasks(
     lane.tokens += input + output;
     lanes.set(laneKey, lane);
   }
-  const minutesOf = (l: { cfg: ProviderConfig; calls: number; tokens: number }) => {
-    const byRpm = l.cfg.rpm ? l.calls / l.cfg.rpm : 0;
-    const byTpm = l.cfg.tpm ? l.tokens / l.cfg.tpm : 0;
-    const byConcurrency = l.cfg.rpm
-      ? 0
-      : (l.calls * ASSUMED_SECONDS_PER_CALL) / 60 / (l.cfg.concurrency ?? DEFAULT_CONCURRENCY);
-    return Math.max(byRpm, byTpm, byConcurrency);
-  };
+  // The same formula as the run's first ETA (queue/eta.ts), so the two agree at the start.
+  const minutesOf = (l: { cfg: ProviderConfig; calls: number; tokens: number }) =>
+    secondsAtLimits(l.calls, l.tokens, {
+      rpm: l.cfg.rpm,
+      tpm: l.cfg.tpm,
+      concurrency: l.cfg.concurrency ?? DEFAULT_CONCURRENCY,
+    }) / 60;
   // Stages are counted one after another; within a stage the lanes run side by side.
   const all = [...lanes.values()];
   const stageMinutes = (name: string) => Math.max(0, ...all.filter((l) => l.stage === name).map(minutesOf));

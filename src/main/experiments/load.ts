@@ -7,6 +7,7 @@ import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../providers/prici
 import { modelLimitKey } from '../queue/engine';
 import type { LaneLimits } from '../queue/lane';
 import { allItems } from '../store/datasets';
+import { selectDatasetItems } from './item-selection';
 import type { Database } from '../store/db';
 import { getExperiment, type ExperimentRow } from '../store/experiments';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
@@ -55,7 +56,8 @@ export function endpointIds(providers: Record<string, ProviderConfig>): Map<stri
 export function loadFrom(db: Database, row: ExperimentRow, config: ExperimentConfig): LoadedExperiment {
   const protocol = getProtocol(config.protocol);
   const options = protocol.resolveOptions(config);
-  const items = protocol.selectItems(allItems(db, row.datasetId), options);
+  // Subsets and a random sample are chosen here, for every protocol; the protocol then takes its items.
+  const items = protocol.selectItems(selectDatasetItems(allItems(db, row.datasetId), config), options);
   const view: ExperimentView = {
     id: row.id,
     name: row.name,

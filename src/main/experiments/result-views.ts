@@ -4,7 +4,9 @@ import type { FailedCallView, PromptPreview } from '../../shared/experiments';
 import type { JudgmentView, VariantView } from '../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../shared/experiments';
 import type { ProtocolViews } from '../protocols/plugin';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import { AppError } from '../core/errors';
 import { tableToCsv } from '../report/csv';
 import { renderSvg, svgToPng } from '../report/figures';
@@ -91,6 +93,27 @@ export class ResultViews {
     const dir = outDir ?? join(this.opts.dataDir, 'exports', exp.row.name);
     const r = await exportExperiment(this.db, id, dir);
     return { dir: r.outDir, files: r.files };
+  }
+
+  /**
+   * The export folder as one zip, for a browser to download: written to a scratch folder in
+   * the data folder (the same writer as Export all), zipped, and the scratch folder removed.
+   */
+  async exportZip(id: number): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+    const exp = loadExperiment(this.db, id);
+    const scratchRoot = join(this.opts.dataDir, 'exports');
+    await mkdir(scratchRoot, { recursive: true });
+    const scratch = await mkdtemp(join(scratchRoot, '.zip-'));
+    try {
+      const r = await exportExperiment(this.db, id, join(scratch, 'out'));
+      const entries: Record<string, Uint8Array> = {};
+      for (const f of r.files) entries[`${exp.row.name}/${f}`] = await readFile(join(r.outDir, f));
+      // PNGs and XLSX are compressed already; level 6 keeps CSV/TeX/SVG small without much time.
+      const zip = zipSync(entries, { level: 6, mtime: new Date() });
+      return file(`${exp.row.name}.zip`, 'application/zip', Buffer.from(zip));
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   async exportFile(p: {

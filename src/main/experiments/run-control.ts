@@ -10,6 +10,7 @@ import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
+import { shownStatus, unsentMessage } from './unsent';
 
 export class RunControl {
   private readonly runs = new Map<number, ExperimentRun>();
@@ -160,6 +161,9 @@ export class RunControl {
       }
     }
     p.phase = [...exp.protocol.stages].reverse().find((s) => p.phases[s.name])?.name ?? null;
+    const unsent = Object.values(p.phases).reduce((n, g) => n + g.pending, 0);
+    p.status = shownStatus(p.status, unsent);
+    if (unsent > 0 && exp.row.status === 'finished') p.message = unsentMessage(unsent);
     return p;
   }
 

@@ -9,10 +9,12 @@ import type { ChatResult } from '../providers/types';
 import { RequestEngine, type RequestEngineOptions } from '../queue/engine';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
-import { setExperimentStatus } from '../store/experiments';
+import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
 import { getRequests } from '../store/ledger';
 import { loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
+import { estimateExperiment } from './estimate';
 import { recordPlan, storeAnswers } from './stages';
+import { unsentCalls } from './unsent';
 
 export interface RunnerDeps {
   db: Database;
@@ -62,6 +64,10 @@ export class ExperimentRun {
   private exp: LoadedExperiment | null = null;
   private lastSync = 0;
   private stopWaiting: () => void = () => {};
+  /** Seconds the estimate gives the work after this round (later rounds' calls); null until known. */
+  private laterSeconds: number | null = null;
+  /** The estimate of everything left, in seconds, taken as each round starts. */
+  private roundEstimate = 0;
   readonly done: Promise<ExperimentProgress>;
   private resolveDone!: (p: ExperimentProgress) => void;
 
@@ -161,6 +167,21 @@ export class ExperimentRun {
       tasks.forEach((t, i) =>
         tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }),
       );
+      // Tasks stored outside this plan (a translation edited while the run goes) go out too.
+      const inPlan = new Set(jobs.map((j) => j.requestId));
+      const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
+      const storedRows = getRequests(
+        db,
+        stored.map((t) => t.requestId),
+      );
+      for (const t of stored) {
+        const stage = stages.get(t.stage);
+        const s = storedRows.get(t.requestId)?.status;
+        if (!stage || inPlan.has(t.requestId) || s === 'done' || s === 'failed') continue;
+        inPlan.add(t.requestId);
+        jobs.push({ requestId: t.requestId, group: `${t.stage}${SEP}${stage.group(t)}` });
+        tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
+      }
       const rows = getRequests(
         db,
         jobs.map((j) => j.requestId),
@@ -170,7 +191,13 @@ export class ExperimentRun {
         return s !== 'done' && s !== 'failed';
       }).length;
       if (round > 0 && open === 0) break;
-      this.publish({ phase: tasks.at(-1)?.stage ?? null });
+      // Time left covers the rounds still to come: the estimate (the wizard's formula) of all
+      // that is left, less this round's share, which the engine counts lane by lane.
+      this.roundEstimate = Math.round(
+        estimateExperiment(db, exp, this.experimentId).minutesAtRateLimits * 60,
+      );
+      this.laterSeconds = null;
+      this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.roundEstimate });
       const summary = await this.engine.run(jobs, { validate });
       this.onEngineProgress(summary);
       this.carried = {
@@ -182,7 +209,8 @@ export class ExperimentRun {
       storeAnswers(db, exp);
       if (summary.outcome !== 'finished') return this.stopStatus(summary);
     }
-    return 'finished';
+    // Out of rounds with calls still open: never report those as finished.
+    return unsentCalls(db, this.experimentId) > 0 ? 'paused' : 'finished';
   }
 
   private stopStatus(summary: RunSummary): ExperimentStatus {
@@ -192,6 +220,14 @@ export class ExperimentRun {
       message: summary.pausedLanes.map((l) => l.reason).join(' ') || 'Stopped: no endpoint can send.',
     });
     return 'paused';
+  }
+
+  /** The engine's time left for this round plus the estimate for the rounds after it. */
+  private eta(engineSeconds: number | null): number | null {
+    if (engineSeconds === null) return null;
+    // The engine's first figure is at the limits too: what the estimate has beyond it is later work.
+    this.laterSeconds ??= Math.max(0, this.roundEstimate - engineSeconds);
+    return engineSeconds + this.laterSeconds;
   }
 
   private onEngineProgress(p: RunProgress): void {
@@ -208,7 +244,7 @@ export class ExperimentRun {
       phases: { ...this.progress.phases, ...phases },
       judges: { ...this.progress.judges, ...judges },
       callsPerMinute: p.callsPerMinute,
-      etaSeconds: p.etaSeconds,
+      etaSeconds: this.eta(p.etaSeconds),
       tokens: {
         input: this.carried.input + p.tokens.input,
         output: this.carried.output + p.tokens.output,

@@ -25,6 +25,11 @@ export interface BaseConfig {
   dataset: string | number;
   providers: Record<string, ProviderConfig>;
   limit?: number;
+  /** How `limit` picks: the first N items (default) or a random sample of N, reproducible by `seed`. */
+  sample?: 'first' | 'random';
+  seed?: number;
+  /** Only items of these subsets (before `limit`). */
+  subsets?: string[];
   maxParseRetries?: number;
   prices?: Record<
     string,

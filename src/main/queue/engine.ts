@@ -25,6 +25,7 @@ import {
   takeLease,
   type Lease,
 } from '../store/leases';
+import { laneEtaSeconds } from './eta';
 import { Lane, laneKey, laneLimits, type LaneLimits } from './lane';
 import {
   emptyGroup,
@@ -673,6 +674,7 @@ export class RequestEngine {
         continue;
       }
       r.completionWindow.add(now);
+      lane.completions.add(now);
       this.countFinished(r, u.groups, 'failed', false, outage.kind);
       ids.push(u.id);
     }
@@ -773,6 +775,7 @@ export class RequestEngine {
         continue;
       }
       r.completionWindow.add(now);
+      u.lane.completions.add(now);
       if (c.status === 'done') this.countFinished(r, u.groups, 'done', false);
       else this.countFinished(r, u.groups, 'failed', false, kindOfReason(c.reason));
       ids.push(u.id);
@@ -996,7 +999,6 @@ export class RequestEngine {
     const elapsedMs = now - r.startedAt;
     const windowSec = Math.min(60, Math.max(1, elapsedMs / 1000));
     const callsPerMinute = (r.callWindow.sum(now) / windowSec) * 60;
-    const perSec = r.completionWindow.sum(now) / windowSec;
     const withPending = (g: GroupProgress): GroupProgress => ({
       ...g,
       pending: Math.max(0, g.total - g.done - g.failed - g.inFlight),
@@ -1006,6 +1008,18 @@ export class RequestEngine {
     const groups: Record<string, GroupProgress> = {};
     for (const [k, g] of r.groups) groups[k] = withPending(g);
     const pausedLanes: PausedLane[] = [];
+    // The slowest lane decides; a paused lane sends nothing until resumed, so it has no time left.
+    let etaSeconds: number | null = remaining === 0 ? 0 : null;
+    for (const lane of this.lanes.values()) {
+      const left = lane.readyCount + lane.delayedCount + lane.inFlight;
+      if (left === 0 || lane.paused || remaining === 0) continue;
+      const secs = laneEtaSeconds(left, lane.completions.sum(now) / windowSec, {
+        rpm: lane.limits.rpm,
+        tpm: lane.limits.tpm,
+        concurrency: lane.cap,
+      });
+      etaSeconds = Math.max(etaSeconds ?? 0, Math.round(secs));
+    }
     for (const lane of this.lanes.values()) {
       if (lane.paused) pausedLanes.push({ endpoint: lane.endpoint, model: lane.model, ...lane.paused });
       else if (lane.outage)
@@ -1022,7 +1036,7 @@ export class RequestEngine {
       overall,
       groups,
       callsPerMinute: Math.round(callsPerMinute * 10) / 10,
-      etaSeconds: remaining === 0 ? 0 : perSec > 0 ? Math.round(remaining / perSec) : null,
+      etaSeconds,
       tokens: { ...r.tokens },
       costUsd: r.costUsd,
       unpricedModels: [...r.unpriced],

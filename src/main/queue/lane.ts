@@ -1,6 +1,7 @@
 import { DEFAULT_CONCURRENCY, isSimulated, SIMULATED_LIMITS, type ProviderConfig } from '../providers/config';
 import type { RateLimitInfo } from './rate-limit-headers';
 import type { Outage } from './outage';
+import { SlidingCounter } from './progress';
 import { TokenBucket } from './token-bucket';
 
 // One lane per endpoint + model: providers enforce their limits per model, so each gets
@@ -48,6 +49,8 @@ export class Lane<U> {
   readonly transientCalls = new Set<U>();
   /** Set while the provider is down: the lane sends one probe at a time. */
   outage: Outage | null = null;
+  /** Calls this lane finished (answered or failed for good), for its own time left. */
+  readonly completions = new SlidingCounter(60);
   private successesSinceCut = 0;
   private lastCutAt = -Infinity;
   private readonly ready: U[] = [];

@@ -11,6 +11,8 @@ export interface FigureSpec {
   width: number;
   height: number;
   option: EChartsOption;
+  /** Why part of the figure is empty, drawn under the title; absent when nothing is missing. */
+  note?: string;
 }
 
 // Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale print.
@@ -101,6 +103,8 @@ export function groupedBar(
     itemStyle: { color },
     barWidth: `${((GROUP_WIDTH / groupSize) * 100).toFixed(2)}%`,
     barGap: '0%',
+    // A 0 value still shows as a sliver, so it never looks like missing data (no bar).
+    barMinHeight: 2,
   };
 }
 

@@ -434,18 +434,20 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
 
   it('reports every failed call, grouped by judge, kind and reason', () => {
     expect(metrics.failures).toEqual([
-      // J1 quality: LS I6 ×2 "invalid answer"; ZH I6 swap without a reason; EN I11 swap "timeout".
-      { judge: 'J1', kind: 'quality', reason: 'invalid answer', count: 2 },
-      { judge: 'J1', kind: 'quality', reason: '(no reason recorded)', count: 1 },
-      { judge: 'J1', kind: 'quality', reason: 'timeout', count: 1 },
+      // Per language, so a language whose verdicts all failed can be named.
+      // J1 quality: EN I11 swap "timeout"; ZH I6 swap without a reason; LS I6 ×2 "invalid answer".
+      { judge: 'J1', kind: 'quality', language: 'EN', reason: 'timeout', count: 1 },
+      { judge: 'J1', kind: 'quality', language: 'ZH', reason: '(no reason recorded)', count: 1 },
+      { judge: 'J1', kind: 'quality', language: 'LS', reason: 'invalid answer', count: 2 },
       // J1 tie probe I6 en_zh.
-      { judge: 'J1', kind: 'tie_probe', reason: 'timeout', count: 1 },
-      // J2 quality: LS I1 ×2, I2 ×2, I3 swap, I4 ×2 = 7 "invalid answer"; LS I3 orig + ZH I3 swap = 2 "timeout".
-      { judge: 'J2', kind: 'quality', reason: 'invalid answer', count: 7 },
-      { judge: 'J2', kind: 'quality', reason: 'timeout', count: 2 },
-      { judge: 'J2', kind: 'tie_probe', reason: 'HTTP 400: bad request', count: 8 },
+      { judge: 'J1', kind: 'tie_probe', language: 'EN-ZH', reason: 'timeout', count: 1 },
+      // J2 quality: ZH I3 swap "timeout"; LS I1 ×2, I2 ×2, I3 swap, I4 ×2 = 7 "invalid answer", LS I3 orig "timeout".
+      { judge: 'J2', kind: 'quality', language: 'ZH', reason: 'timeout', count: 1 },
+      { judge: 'J2', kind: 'quality', language: 'LS', reason: 'invalid answer', count: 7 },
+      { judge: 'J2', kind: 'quality', language: 'LS', reason: 'timeout', count: 1 },
+      { judge: 'J2', kind: 'tie_probe', language: 'EN-ZH', reason: 'HTTP 400: bad request', count: 8 },
       // The I11 LS transform (why I11 has no LS verdicts: missing, not failed).
-      { judge: 'transformer', kind: 'transform', reason: 'invalid answer', count: 1 },
+      { judge: 'transformer', kind: 'transform', language: 'LS', reason: 'invalid answer', count: 1 },
     ]);
     const failedRecords = RECORDS.filter((r) => r.status === 'failed').length;
     const reported = metrics.failures.filter((f) => f.kind !== 'transform').reduce((n, f) => n + f.count, 0);
@@ -505,7 +507,7 @@ describe('Judge-LS metrics: ordering and bad input', () => {
     expect(m.quality).toEqual([qualityRow('J', 'EN', 1, 1, 0, 1)]);
     expect(m.position).toEqual([]);
     expect(m.failures).toEqual([
-      { judge: 'J', kind: 'quality', reason: 'stored as ok without a winner', count: 1 },
+      { judge: 'J', kind: 'quality', language: 'EN', reason: 'stored as ok without a winner', count: 1 },
     ]);
   });
 

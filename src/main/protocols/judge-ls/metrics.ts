@@ -332,6 +332,7 @@ function subsetFlipRows(ix: Index): SubsetFlipRow[] {
 }
 
 const KIND_ORDER = ['quality', 'tie_probe', 'transform'];
+const LANGUAGE_ORDER = ['EN', 'ZH', 'LS', 'EN-ZH'];
 
 function failureRows(
   records: readonly JudgmentRecord[],
@@ -339,22 +340,24 @@ function failureRows(
   transform: TransformFailure[],
 ): FailureRow[] {
   const counts = new Map<string, FailureRow>();
-  const add = (judge: string, kind: string, reason: string) => {
-    const key = JSON.stringify([judge, kind, reason]);
+  // Per language, so a language whose every verdict failed can be named (EN: 0 usable of 360).
+  const add = (judge: string, kind: string, language: string, reason: string) => {
+    const key = JSON.stringify([judge, kind, language, reason]);
     const row = counts.get(key);
     if (row) row.count++;
-    else counts.set(key, { judge, kind, reason, count: 1 });
+    else counts.set(key, { judge, kind, language, reason, count: 1 });
   };
   for (const r of records) {
-    if (r.status === 'failed') add(r.judge, r.kind, r.failureReason?.trim() || NO_REASON);
-    else if (!isValid(r)) add(r.judge, r.kind, NO_WINNER);
+    if (r.status === 'failed') add(r.judge, r.kind, r.language, r.failureReason?.trim() || NO_REASON);
+    else if (!isValid(r)) add(r.judge, r.kind, r.language, NO_WINNER);
   }
-  for (const f of transform) add(TRANSFORMER_ROLE, 'transform', f.reason.trim() || NO_REASON);
+  for (const f of transform) add(TRANSFORMER_ROLE, 'transform', f.language, f.reason.trim() || NO_REASON);
   const judgeRank = new Map([...judges, TRANSFORMER_ROLE].map((j, i) => [j, i]));
   return [...counts.values()].sort(
     (a, b) =>
       judgeRank.get(a.judge)! - judgeRank.get(b.judge)! ||
       KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+      LANGUAGE_ORDER.indexOf(a.language) - LANGUAGE_ORDER.indexOf(b.language) ||
       b.count - a.count ||
       (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0),
   );

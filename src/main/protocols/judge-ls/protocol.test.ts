@@ -174,8 +174,8 @@ describe('Judge-LS end to end on the LLMBar sample', () => {
     expect(metrics.sensitivity.excluded_item_ids).toEqual(['Natural-001']);
     expect(metrics.sensitivity.quality.find((r) => r.judge === 'Oracle' && r.language === 'ZH')!.n).toBe(836);
     expect(metrics.failures).toEqual([
-      { judge: 'Always A', kind: 'quality', reason: 'the answer is not JSON', count: 1 },
-      { judge: 'transformer', kind: 'transform', reason: '"output_2" is missing', count: 1 },
+      { judge: 'Always A', kind: 'quality', language: 'EN', reason: 'the answer is not JSON', count: 1 },
+      { judge: 'transformer', kind: 'transform', language: 'LS', reason: '"output_2" is missing', count: 1 },
     ]);
   });
 });

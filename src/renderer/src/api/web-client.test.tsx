@@ -69,12 +69,18 @@ describe('WebClient calls', () => {
     expect(err.message).toContain('502');
   });
 
-  it('reports a refused token as unauthorized', async () => {
-    const { fn } = fakeFetch(401, 'no');
+  it('reports a refused token as unauthorized, telling the page its token is outdated', async () => {
+    const { fn } = fakeFetch(
+      401,
+      JSON.stringify({ ok: false, error: { code: 'invalid_params', message: 'Missing or wrong token' } }),
+    );
     const err = (await client(fn)
       .call('app.info')
       .catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('unauthorized');
+    expect(err.message).toBe(
+      "This page's token is outdated: open the URL printed by judge-lab serve (it carries the current token).",
+    );
   });
 
   it('reports an unreachable server as network_error', async () => {

@@ -10,6 +10,9 @@ import type {
 import { ApiError } from './errors';
 
 const TOKEN_KEY = 'judge-lab.token';
+/** What a refused token means for the person at the page, and what to do. */
+export const OUTDATED_TOKEN =
+  "This page's token is outdated: open the URL printed by judge-lab serve (it carries the current token).";
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 15_000;
 
@@ -128,6 +131,10 @@ export class WebClient implements ApiClient {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
+    }
+    if (res.status === 401) {
+      // The server was restarted with another token (or the link was cut short).
+      throw new ApiError('unauthorized', OUTDATED_TOKEN);
     }
     if (isEnvelope(parsed)) {
       if (parsed.ok) return parsed.result as ResultOf<M>;

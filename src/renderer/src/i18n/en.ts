@@ -177,6 +177,7 @@ export const en = {
     fixProblems_one: 'Fix the problem above to continue.',
     fixProblems_other: 'Fix the {{count}} problems above to continue.',
     errors: {
+      sampleNeedsLimit: 'A random sample needs a number of items.',
       datasetRequired: 'Choose a dataset.',
       judgesRequired: 'Add at least one judge.',
       labelRequired: 'Give this judge a name.',
@@ -281,6 +282,17 @@ export const en = {
       structuredText: 'Plain text',
     },
     options: {
+      sample: 'Which items',
+      sampleFirst: 'The first N',
+      sampleRandom: 'A random sample of N',
+      sampleHint: {
+        first: 'In dataset order.',
+        random: 'Drawn with the seed below: the same seed picks the same items, in the app and the CLI.',
+      },
+      seed: 'Seed',
+      seedHint: 'Any whole number; note it to draw the same sample again.',
+      subsets: 'Subsets',
+      subsetsHint: 'None ticked: all subsets.',
       title: 'Options',
       limit: 'Number of items',
       limitPlaceholder: 'all {{count, number}}',
@@ -308,6 +320,12 @@ export const en = {
       staleEstimate: 'This estimate uses the last valid prices; fix the prices above to update it.',
     },
     summary: {
+      randomItems: 'a random sample of {{count, number}} items (seed {{seed}})',
+      subsets: 'subsets {{names}}',
+      missingKeys_one:
+        "No API key for {{names}}: the run would stop at once. Set it on the provider's card in the judges step, or set the environment variable and restart judge-lab serve: this page keeps your settings.",
+      missingKeys_other:
+        "No API keys for {{names}}: the run would stop at once. Set them on the providers' cards in the judges step, or set the environment variables and restart judge-lab serve: this page keeps your settings.",
       title: 'Check and start',
       name: 'Name',
       dataset: 'Dataset',
@@ -336,6 +354,9 @@ export const en = {
     },
   },
   run: {
+    duplicate: 'Duplicate',
+    saveConfig: 'Save config for the CLI',
+    saveConfigHint: 'A config file judge-lab run accepts as is (the dataset by name).',
     notFound: 'This experiment does not exist (it may have been deleted).',
     loadFailed: 'Could not load the experiment',
     backToList: 'Back to experiments',

@@ -176,6 +176,7 @@ export const zh: Messages = {
     fixProblems_one: '请先修正上面的问题再继续。',
     fixProblems_other: '请先修正上面的 {{count}} 个问题再继续。',
     errors: {
+      sampleNeedsLimit: '随机抽样需要填写条目数量。',
       datasetRequired: '请选择一个数据集。',
       judgesRequired: '请至少添加一个评审模型。',
       labelRequired: '请为这个评审模型命名。',
@@ -278,6 +279,17 @@ export const zh: Messages = {
       structuredText: '纯文本',
     },
     options: {
+      sample: '选取条目',
+      sampleFirst: '前 N 个',
+      sampleRandom: '随机抽取 N 个',
+      sampleHint: {
+        first: '按数据集顺序。',
+        random: '按下方种子抽取：相同种子在应用和 CLI 中抽到相同的条目。',
+      },
+      seed: '种子',
+      seedHint: '任意整数；记下它即可再次抽到相同样本。',
+      subsets: '子集',
+      subsetsHint: '都不勾选：使用全部子集。',
       title: '选项',
       limit: '条目数量',
       limitPlaceholder: '全部 {{count, number}} 条',
@@ -305,6 +317,12 @@ export const zh: Messages = {
       staleEstimate: '此估算使用的是上一次有效的价格；请先修正上方的价格。',
     },
     summary: {
+      randomItems: '随机抽取 {{count, number}} 个条目（种子 {{seed}}）',
+      subsets: '子集 {{names}}',
+      missingKeys_one:
+        '缺少 {{names}} 的 API 密钥：运行会立即停止。请在评审步骤的服务商卡片中设置，或设置环境变量后重启 judge-lab serve：本页会保留你的设置。',
+      missingKeys_other:
+        '缺少 {{names}} 的 API 密钥：运行会立即停止。请在评审步骤的服务商卡片中设置，或设置环境变量后重启 judge-lab serve：本页会保留你的设置。',
       title: '确认并开始',
       name: '名称',
       dataset: '数据集',
@@ -332,6 +350,9 @@ export const zh: Messages = {
     },
   },
   run: {
+    duplicate: '复制实验',
+    saveConfig: '保存 CLI 配置',
+    saveConfigHint: 'judge-lab run 可直接使用的配置文件（数据集以名称引用）。',
     notFound: '此实验不存在（可能已被删除）。',
     loadFailed: '无法加载实验',
     backToList: '返回实验列表',

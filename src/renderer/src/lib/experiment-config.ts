@@ -44,6 +44,11 @@ export interface WizardDraft {
   /** Every provider the user touched; the config gets only those in use. */
   providers: Partial<Record<PresetId, ProviderDraft>>;
   limit: string;
+  /** How the items are picked: the first `limit`, or a random sample of `limit` fixed by `seed`. */
+  sample?: 'first' | 'random';
+  seed?: string;
+  /** Only these subsets (empty or absent: all). */
+  subsets?: string[];
   name: string;
   nameEdited: boolean;
   /** Price overrides per model; models not listed use the shipped table. */
@@ -59,6 +64,14 @@ export interface DraftIssue {
 }
 
 let judgeSeq = 0;
+
+/** After a draft is restored (a reload): new judges get keys the restored ones do not use. */
+export function reserveJudgeKeys(keys: string[]): void {
+  for (const k of keys) {
+    const n = Number(/^j(\d+)$/.exec(k)?.[1]);
+    if (Number.isInteger(n) && n > judgeSeq) judgeSeq = n;
+  }
+}
 
 export function newJudge(provider: PresetId, model?: string): JudgeDraft {
   const m = model ?? presetOf(provider).models[0] ?? '';
@@ -80,6 +93,9 @@ export function initialDraft(): WizardDraft {
     judges: [newJudge('openai')],
     providers: { openai: draftFromPreset('openai') },
     limit: '',
+    sample: 'first',
+    seed: '0',
+    subsets: [],
     name: '',
     nameEdited: false,
     prices: {},
@@ -226,6 +242,10 @@ export function validateStep(step: StepId, draft: WizardDraft): DraftIssue[] {
       else if (/[/\\:*?"<>|]/.test(name)) issues.push({ field: 'name', code: 'nameChars' });
       else if (name.length > 120) issues.push({ field: 'name', code: 'nameLength' });
       checkNumber(issues, 'limit', draft.limit, { integer: true });
+      if (draft.sample === 'random') {
+        if (!draft.limit.trim()) issues.push({ field: 'limit', code: 'sampleNeedsLimit' });
+        checkNumber(issues, 'seed', draft.seed ?? '', { integer: true, min: 0 });
+      }
       break;
     }
     case 'summary':
@@ -263,6 +283,9 @@ export function stepOfField(field: string | undefined, draft: WizardDraft): Step
       return 'summary';
     case 'name':
     case 'limit':
+    case 'sample':
+    case 'seed':
+    case 'subsets':
     case 'maxParseRetries':
       return 'options';
     default:
@@ -330,6 +353,11 @@ export function buildConfig(draft: WizardDraft): Record<string, unknown> {
   };
   const limit = num(draft.limit);
   if (limit !== undefined) config.limit = limit;
+  if (draft.subsets?.length) config.subsets = draft.subsets;
+  if (draft.sample === 'random' && limit !== undefined) {
+    config.sample = 'random';
+    config.seed = num(draft.seed ?? '') ?? 0;
+  }
   const prices = pricesOption(draft);
   if (prices) config.prices = prices;
   return config;

@@ -2,23 +2,59 @@ import { useState } from 'react';
 import type { ExportResult } from '../../../shared/experiments';
 import { getApi } from '../api';
 import { toApiError, type ApiError } from '../api/errors';
+import { getRendererProtocol } from '../protocols';
+import { downloadBase64 } from '../results/download';
+import { useAppInfo } from '../stores/datasets';
 
 export type ExportAllState =
   | { status: 'idle' }
+  /** The experiment has no verdicts: the files would hold empty tables. Asked before exporting. */
+  | { status: 'confirm' }
   | { status: 'busy' }
+  /** Desktop and CLI: written to a folder. */
   | { status: 'done'; result: ExportResult }
+  /** Web door: one zip, downloaded by the browser (nothing is left on the server). */
+  | { status: 'downloaded'; fileName: string }
   | { status: 'error'; error: ApiError };
 
-/** "Export all": writes the folder of DESIGN.md section 8 through the core. */
+/** No verdict yet, judged as the results page does (a protocol may say what counts). */
+async function hasNoVerdicts(experimentId: number): Promise<boolean> {
+  let results;
+  try {
+    results = await getApi().call('experiments.results', { experimentId });
+  } catch {
+    return false; // the warning is a courtesy: the export itself reports real errors
+  }
+  const isEmpty = getRendererProtocol(results.protocol)?.isEmpty;
+  return isEmpty ? isEmpty(results) : results.counts.ok + results.counts.failed === 0;
+}
+
+/**
+ * "Export all": the files of DESIGN.md section 8. In the web door they come as one zip download;
+ * elsewhere the core writes the folder. An experiment without verdicts asks first.
+ */
 export function useExportAll(experimentId: number): {
   state: ExportAllState;
-  run: () => Promise<void>;
+  run: (confirmed?: boolean) => Promise<void>;
   reset: () => void;
 } {
   const [state, setState] = useState<ExportAllState>({ status: 'idle' });
-  const run = async () => {
+  const run = async (confirmed = false) => {
     setState({ status: 'busy' });
     try {
+      if (!confirmed && (await hasNoVerdicts(experimentId))) {
+        setState({ status: 'confirm' });
+        return;
+      }
+      // Only the desktop app writes to the user's own disk; a page served by judge-lab serve
+      // (whatever door its core reports) gets a download instead of files on the server.
+      const door = useAppInfo.getState().info?.door;
+      if (door !== undefined && door !== 'electron') {
+        const zip = await getApi().call('experiments.exportZip', { experimentId });
+        downloadBase64(zip);
+        setState({ status: 'downloaded', fileName: zip.fileName });
+        return;
+      }
       setState({ status: 'done', result: await getApi().call('experiments.export', { experimentId }) });
     } catch (err) {
       setState({ status: 'error', error: toApiError(err) });

@@ -27,6 +27,11 @@ export function ChartCard({ spec, title, experimentId, sensitivity, clickHint, o
         />
       </figcaption>
       {onClick && clickHint && <p className="hint">{clickHint}</p>}
+      {spec.note && (
+        <p className="results-chart__note" data-testid={`figure-note-${spec.id}`}>
+          {spec.note}
+        </p>
+      )}
       <EChart spec={spec} label={title} onClick={onClick} />
     </figure>
   );

@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useExportAll } from '../lib/useExportAll';
+import { ExportAllNotes } from './ExportAllNotes';
 import './i18n';
 
-/** Writes the whole export folder and says where it went. */
+/** Exports everything: a zip download in the web door, the folder elsewhere (and says where it went). */
 export function ExportAll({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation('results');
   const { state, run, reset } = useExportAll(experimentId);
@@ -17,6 +18,7 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
       >
         {state.status === 'busy' ? t('export.busy') : t('export.all')}
       </button>
+      <ExportAllNotes state={state} onConfirm={() => void run(true)} onCancel={reset} />
       {state.status === 'error' && (
         <p className="inline-error" role="alert">
           {t('export.failed', { message: state.error.message })}

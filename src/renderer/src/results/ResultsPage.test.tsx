@@ -51,12 +51,26 @@ describe('Results shell', () => {
   it('says how many answers are in and how many failed, with the way to the failures', async () => {
     const { onNavigate } = setup(() => resultsWith(308, { failed: 4, pending: 88 }));
     const line = await screen.findByTestId('results-counts');
-    expect(line.textContent).toBe('312 of 400 answers in; 4 failed — see Failures');
+    expect(line.textContent).toBe(
+      '312 of 400 answers in; 88 not answered yet (left out below); 4 failed — see Failures',
+    );
     // No failures section on this page: the run view lists them.
     fireEvent.click(within(line).getByRole('button', { name: 'see Failures' }));
     expect(onNavigate).toHaveBeenCalledWith({ name: 'experiment', experimentId: 7 });
     // Nothing flagged: no sensitivity switch.
     expect(screen.queryByTestId('exclude-flagged')).toBeNull();
+  });
+
+  it('warns above everything when most answers failed, and not otherwise', async () => {
+    setup(() => resultsWith(40, { failed: 360, pending: 0 }));
+    const banner = await screen.findByTestId('results-failed-banner');
+    expect(banner.textContent).toBe(
+      '360 of 400 answers have no usable value; the rates below count only the usable ones. see Failures',
+    );
+    cleanup();
+    setup(() => resultsWith(308, { failed: 4, pending: 88 }));
+    await screen.findByTestId('results-counts');
+    expect(screen.queryByTestId('results-failed-banner')).toBeNull();
   });
 
   it('updates while answers arrive: run.progress re-reads the results at most every 1.5 s, and once after the last', async () => {
@@ -89,6 +103,8 @@ describe('Results shell', () => {
     n = 40;
     act(() => api.emit('experiments.changed', { experimentId: 7 }));
     await waitFor(() => expect(nShown()).toBe('40'));
-    expect(screen.getByTestId('results-counts').textContent).toBe('40 of 400 answers in');
+    expect(screen.getByTestId('results-counts').textContent).toBe(
+      '40 of 400 answers in; 360 not answered yet (left out below)',
+    );
   });
 });

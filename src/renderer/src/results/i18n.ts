@@ -22,7 +22,14 @@ const en = {
   counts: {
     in: '{{done, number}} of {{planned, number}} answers in',
     failed: '{{count, number}} failed',
+    // Planned but not answered: left out of every rate until they are.
+    pending_one: '{{count, number}} not answered yet (left out below)',
+    pending_other: '{{count, number}} not answered yet (left out below)',
     seeFailures: 'see Failures',
+    mostlyFailed_one:
+      '{{failed, number}} of {{answered, number}} answers have no usable value; the rates below count only the usable ones.',
+    mostlyFailed_other:
+      '{{failed, number}} of {{answered, number}} answers have no usable value; the rates below count only the usable ones.',
   },
   reasonDiff: {
     title: 'What changed in the reason',
@@ -42,6 +49,11 @@ const en = {
     written_one: 'Wrote {{count, number}} file to',
     written_other: 'Wrote {{count, number}} files to',
     files: 'Files',
+    emptyWarning:
+      'This experiment has no verdicts yet: the export would hold empty tables and figures. Export anyway?',
+    anyway: 'Export anyway',
+    cancel: 'Cancel',
+    downloaded: 'Downloaded {{file}}: every table, figure and metrics.json in one zip.',
   },
 };
 
@@ -66,7 +78,13 @@ const zh: DeepStrings<Strings> = {
   counts: {
     in: '已收到 {{done, number}} / {{planned, number}} 个回答',
     failed: '{{count, number}} 个失败',
+    pending_one: '{{count, number}} 个尚未回答（下方未计入）',
+    pending_other: '{{count, number}} 个尚未回答（下方未计入）',
     seeFailures: '查看失败',
+    mostlyFailed_one:
+      '{{answered, number}} 个回答中有 {{failed, number}} 个无法使用：下方结果仅基于其余回答。',
+    mostlyFailed_other:
+      '{{answered, number}} 个回答中有 {{failed, number}} 个无法使用：下方结果仅基于其余回答。',
   },
   reasonDiff: {
     title: '理由有何变化',
@@ -86,6 +104,10 @@ const zh: DeepStrings<Strings> = {
     written_one: '已写入 {{count, number}} 个文件到',
     written_other: '已写入 {{count, number}} 个文件到',
     files: '文件',
+    emptyWarning: '本实验还没有任何判决：导出的表格和图表将是空的。仍要导出吗？',
+    anyway: '仍然导出',
+    cancel: '取消',
+    downloaded: '已下载 {{file}}：全部表格、图表和 metrics.json 打包在一个 zip 中。',
   },
 };
 

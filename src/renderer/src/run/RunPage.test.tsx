@@ -1,8 +1,9 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
 import '../i18n';
-import { FakeApi, experimentDetail, failedCall, phase, progress } from '../test/fake-api';
+import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progress } from '../test/fake-api';
+import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
 
 afterEach(() => {
@@ -132,5 +133,85 @@ describe('Run view', () => {
     expect(result.textContent).toContain('judgments.csv');
     expect(screen.getByTestId('run-results').getAttribute('href')).toBe('#/experiments/7/results');
     expect(screen.getByTestId('run-variants').getAttribute('href')).toBe('#/experiments/7/variants');
+  });
+
+  it('in the web door, downloads one zip instead of writing a folder on the server', async () => {
+    useAppInfo.setState({ info: { version: '0', dataDir: '/d', door: 'web', samples: [] } as never });
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.download);
+    });
+    URL.createObjectURL = () => 'blob:zip';
+    URL.revokeObjectURL = () => {};
+    const api = new FakeApi({
+      'experiments.get': () => experimentDetail({ status: 'finished' }),
+      'experiments.progress': () => progress({ status: 'finished' }),
+      'experiments.exportZip': () => ({
+        fileName: 'run 1.zip',
+        mime: 'application/zip',
+        contentBase64: btoa('PK'),
+      }),
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByTestId('export-all'));
+    const note = await screen.findByTestId('export-downloaded');
+    expect(note.textContent).toContain('Downloaded run 1.zip');
+    expect(clicked).toEqual(['run 1.zip']);
+    expect(api.calls.some((c) => c.method === 'experiments.export')).toBe(false);
+    click.mockRestore();
+    useAppInfo.setState({ info: null });
+  });
+
+  it('asks before exporting an experiment without verdicts', async () => {
+    const api = new FakeApi({
+      'experiments.get': () => experimentDetail({ status: 'finished' }),
+      'experiments.progress': () => progress({ status: 'finished' }),
+      'experiments.results': () => ({
+        protocol: 'unplugged',
+        metrics: {},
+        tables: [],
+        flagged: [],
+        counts: { planned: 10, ok: 0, failed: 0, pending: 10 },
+      }),
+      'experiments.export': () => ({ dir: '/data/exports/run 1', files: ['metrics.json'] }),
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByTestId('export-all'));
+    const warning = await screen.findByTestId('export-empty-warning');
+    expect(warning.textContent).toContain('no verdicts yet');
+    expect(api.calls.some((c) => c.method === 'experiments.export')).toBe(false);
+    fireEvent.click(screen.getByTestId('export-anyway'));
+    await screen.findByTestId('export-result');
+    expect(api.calls.filter((c) => c.method === 'experiments.export')).toHaveLength(1);
+  });
+
+  it('duplicates the experiment and opens the copy, and saves its config for the CLI', async () => {
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.download);
+    });
+    URL.createObjectURL = () => 'blob:json';
+    URL.revokeObjectURL = () => {};
+    const api = new FakeApi({
+      'experiments.get': () => experimentDetail({ status: 'finished' }),
+      'experiments.progress': () => progress({ status: 'finished' }),
+      'experiments.duplicate': () => experimentSummary({ id: 8, name: 'run 1 copy', status: 'draft' }),
+      'experiments.cliConfig': () => ({
+        fileName: 'run 1.json',
+        mime: 'application/json',
+        contentBase64: btoa('{}'),
+      }),
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByTestId('run-save-config'));
+    await waitFor(() => expect(clicked).toEqual(['run 1.json']));
+    fireEvent.click(screen.getByTestId('run-duplicate'));
+    await waitFor(() => expect(window.location.hash).toBe('#/experiments/8'));
+    expect(api.calls.find((c) => c.method === 'experiments.duplicate')!.params).toEqual({ experimentId: 7 });
+    click.mockRestore();
   });
 });

@@ -5,10 +5,12 @@ import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
 import { useExportAll } from '../lib/useExportAll';
+import { ExportAllNotes } from '../results/ExportAllNotes';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
+import { ReuseTools } from './ReuseTools';
 
 type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed';
 
@@ -37,7 +39,7 @@ function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; te
 
 function ExportBox({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation();
-  const { state, run } = useExportAll(experimentId);
+  const { state, run, reset } = useExportAll(experimentId);
   return (
     <section className="run-card" aria-labelledby="export-title">
       <h2 id="export-title" className="run-card__title">
@@ -59,6 +61,7 @@ function ExportBox({ experimentId }: { experimentId: number }) {
           <progress aria-label={t('run.export.busy')} />
         </div>
       )}
+      <ExportAllNotes state={state} onConfirm={() => void run(true)} onCancel={reset} />
       {state.status === 'error' && <ErrorPanel title={t('run.export.failed')} error={state.error} />}
       {state.status === 'done' && (
         <div className="export-result" data-testid="export-result" role="status">
@@ -172,6 +175,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         </div>
         <div className="page__tools">
           <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
+          <ReuseTools experimentId={experimentId} />
           <a
             className="btn btn--primary"
             href={routeHref({ name: 'results', experimentId })}

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import {
@@ -6,6 +7,7 @@ import {
   defaultExperimentName,
   initialDraft,
   newJudge,
+  reserveJudgeKeys,
   validateStep,
   wizardSteps,
   type DraftIssue,
@@ -35,6 +37,8 @@ interface WizardState {
   estimate: EstimateState;
   createPhase: CreatePhase;
   createError: ApiError | null;
+  /** Key names (environment variables) the config needs and the core does not have; null: not known. */
+  missingKeys: string[] | null;
 
   setDataset(datasetId: number, datasetName: string): void;
   addJudge(): void;
@@ -56,6 +60,8 @@ interface WizardState {
   back(): void;
   goTo(step: StepId): void;
   loadEstimate(): Promise<void>;
+  /** Asks the core which of the config's providers lack a key (a run would pause at once). */
+  checkKeys(): Promise<void>;
   /** Creates the experiment and starts its run; returns its id, or null on failure. */
   createAndStart(): Promise<number | null>;
   /** "Try it without API keys": the simulated demo on a dataset, shown at its summary step. */
@@ -79,204 +85,30 @@ function cancelPriceEstimate(): void {
   priceTimer = undefined;
 }
 
-export const useWizard = create<WizardState>((set, get) => {
-  const edit = (fn: (d: WizardDraft) => WizardDraft) => {
-    cancelPriceEstimate();
-    set((s) => ({ draft: fn(s.draft), estimate: { status: 'idle' } }));
-  };
+/** Where the draft and step live across a reload of the page (this tab only, no keys in it). */
+export const WIZARD_STORAGE_KEY = 'judge-lab.wizard';
 
-  // Price edits keep the shown estimate until the new one arrives (no flicker per keystroke);
-  // while a price is invalid the old estimate stays and creating is blocked.
-  const editPrices = (fn: (prices: WizardDraft['prices']) => WizardDraft['prices']) => {
-    cancelPriceEstimate();
-    set((s) => ({ draft: { ...s.draft, prices: fn(s.draft.prices) } }));
-    if (validateStep('summary', get().draft).length > 0) return;
-    priceTimer = setTimeout(() => {
-      priceTimer = undefined;
-      void get().loadEstimate();
-    }, PRICE_ESTIMATE_DELAY_MS);
-  };
+export const useWizard = create<WizardState>()(
+  persist(
+    (set, get) => {
+      const edit = (fn: (d: WizardDraft) => WizardDraft) => {
+        cancelPriceEstimate();
+        set((s) => ({ draft: fn(s.draft), estimate: { status: 'idle' }, missingKeys: null }));
+      };
 
-  return {
-    draft: initialDraft(),
-    step: 'dataset',
-    issues: [],
-    configError: null,
-    estimate: { status: 'idle' },
-    createPhase: 'idle',
-    createError: null,
+      // Price edits keep the shown estimate until the new one arrives (no flicker per keystroke);
+      // while a price is invalid the old estimate stays and creating is blocked.
+      const editPrices = (fn: (prices: WizardDraft['prices']) => WizardDraft['prices']) => {
+        cancelPriceEstimate();
+        set((s) => ({ draft: { ...s.draft, prices: fn(s.draft.prices) } }));
+        if (validateStep('summary', get().draft).length > 0) return;
+        priceTimer = setTimeout(() => {
+          priceTimer = undefined;
+          void get().loadEstimate();
+        }, PRICE_ESTIMATE_DELAY_MS);
+      };
 
-    setDataset(datasetId, datasetName) {
-      edit((d) => ({
-        ...d,
-        datasetId,
-        name: d.nameEdited ? d.name : defaultExperimentName(datasetName),
-      }));
-    },
-
-    addJudge() {
-      edit((d) => {
-        // A second judge most often compares another vendor; start from the first judge's.
-        const provider = d.judges[0]?.provider ?? 'openai';
-        const used = new Set(d.judges.map((j) => j.model));
-        const model = presetOf(provider).models.find((m) => !used.has(m));
-        return { ...d, judges: [...d.judges, newJudge(provider, model)] };
-      });
-    },
-
-    removeJudge(index) {
-      edit((d) => ({ ...d, judges: d.judges.filter((_, i) => i !== index) }));
-    },
-
-    updateJudge(index, patch) {
-      edit((d) => ({
-        ...d,
-        judges: d.judges.map((j, i) => {
-          if (i !== index) return j;
-          const next = { ...j, ...patch };
-          if (patch.label !== undefined) next.labelEdited = true;
-          else if (patch.model !== undefined && !j.labelEdited) next.label = patch.model;
-          return next;
-        }),
-      }));
-    },
-
-    setJudgeProvider(index, preset) {
-      edit((d) => {
-        const model = presetOf(preset).models[0] ?? '';
-        return {
-          ...d,
-          providers: ensureProvider(d, preset),
-          judges: d.judges.map((j, i) =>
-            i === index ? { ...j, provider: preset, model, label: j.labelEdited ? j.label : model } : j,
-          ),
-        };
-      });
-    },
-
-    updateProvider(name, patch) {
-      edit((d) => {
-        const current = d.providers[name] ?? draftFromPreset(name);
-        return { ...d, providers: { ...d.providers, [name]: { ...current, ...patch } } };
-      });
-    },
-
-    update(fn) {
-      edit(fn);
-    },
-
-    setProtocol(protocol) {
-      edit((d) => ({ ...d, protocol }));
-    },
-
-    setLimit(limit) {
-      edit((d) => ({ ...d, limit }));
-    },
-
-    setName(name) {
-      edit((d) => ({ ...d, name, nameEdited: true }));
-    },
-
-    setPrice(model, price) {
-      editPrices((prices) => ({ ...prices, [model]: price }));
-    },
-
-    resetPrice(model) {
-      editPrices((prices) => {
-        const rest = { ...prices };
-        delete rest[model];
-        return rest;
-      });
-    },
-
-    next() {
-      const { step, draft } = get();
-      const issues = validateStep(step, draft);
-      set({ issues });
-      if (issues.length > 0) return false;
-      const steps = wizardSteps(draft);
-      const i = steps.indexOf(step);
-      if (i < steps.length - 1) set({ step: steps[i + 1] });
-      return true;
-    },
-
-    back() {
-      const steps = wizardSteps(get().draft);
-      const i = steps.indexOf(get().step);
-      if (i > 0) set({ step: steps[i - 1], issues: [] });
-    },
-
-    goTo(step) {
-      // Forward jumps must pass every step in between, as Next would.
-      const { draft } = get();
-      const steps = wizardSteps(draft);
-      const target = steps.indexOf(step);
-      for (let i = 0; i < target; i++) {
-        const issues = validateStep(steps[i], draft);
-        if (issues.length > 0) {
-          set({ step: steps[i], issues });
-          return;
-        }
-      }
-      set({ step, issues: [] });
-    },
-
-    async loadEstimate() {
-      const seq = ++estimateSeq;
-      set({ estimate: { status: 'loading' } });
-      try {
-        const estimate = await getApi().call('experiments.estimate', { config: buildConfig(get().draft) });
-        if (seq === estimateSeq) set({ estimate: { status: 'done', estimate }, configError: null });
-      } catch (err) {
-        if (seq !== estimateSeq) return;
-        const error = toApiError(err);
-        set({
-          estimate: { status: 'error', error },
-          configError: error.code === 'invalid_input' || error.code === 'invalid_params' ? error : null,
-        });
-      }
-    },
-
-    async createAndStart() {
-      if (get().createPhase !== 'idle') return null;
-      if (validateStep('summary', get().draft).length > 0) return null;
-      set({ createPhase: 'creating', createError: null });
-      let experimentId: number | null = null;
-      try {
-        const created = await getApi().call('experiments.create', { config: buildConfig(get().draft) });
-        experimentId = created.id;
-        set({ createPhase: 'starting' });
-        await getApi().call('experiments.start', { experimentId });
-        set({ createPhase: 'idle' });
-        return experimentId;
-      } catch (err) {
-        const error = toApiError(err);
-        set({
-          createPhase: 'idle',
-          createError: error,
-          configError: error.code === 'invalid_input' || error.code === 'invalid_params' ? error : null,
-        });
-        // Created but not started: the run view can still start it.
-        return experimentId;
-      }
-    },
-
-    startDemo(datasetId) {
-      cancelPriceEstimate();
-      set({
-        draft: demoDraft(datasetId),
-        step: 'summary',
-        issues: [],
-        configError: null,
-        estimate: { status: 'idle' },
-        createPhase: 'idle',
-        createError: null,
-      });
-    },
-
-    reset() {
-      cancelPriceEstimate();
-      set({
+      return {
         draft: initialDraft(),
         step: 'dataset',
         issues: [],
@@ -284,7 +116,218 @@ export const useWizard = create<WizardState>((set, get) => {
         estimate: { status: 'idle' },
         createPhase: 'idle',
         createError: null,
-      });
+        missingKeys: null,
+
+        setDataset(datasetId, datasetName) {
+          edit((d) => ({
+            ...d,
+            datasetId,
+            name: d.nameEdited ? d.name : defaultExperimentName(datasetName),
+          }));
+        },
+
+        addJudge() {
+          edit((d) => {
+            // A second judge most often compares another vendor; start from the first judge's.
+            const provider = d.judges[0]?.provider ?? 'openai';
+            const used = new Set(d.judges.map((j) => j.model));
+            const model = presetOf(provider).models.find((m) => !used.has(m));
+            return { ...d, judges: [...d.judges, newJudge(provider, model)] };
+          });
+        },
+
+        removeJudge(index) {
+          edit((d) => ({ ...d, judges: d.judges.filter((_, i) => i !== index) }));
+        },
+
+        updateJudge(index, patch) {
+          edit((d) => ({
+            ...d,
+            judges: d.judges.map((j, i) => {
+              if (i !== index) return j;
+              const next = { ...j, ...patch };
+              if (patch.label !== undefined) next.labelEdited = true;
+              else if (patch.model !== undefined && !j.labelEdited) next.label = patch.model;
+              return next;
+            }),
+          }));
+        },
+
+        setJudgeProvider(index, preset) {
+          edit((d) => {
+            const model = presetOf(preset).models[0] ?? '';
+            return {
+              ...d,
+              providers: ensureProvider(d, preset),
+              judges: d.judges.map((j, i) =>
+                i === index ? { ...j, provider: preset, model, label: j.labelEdited ? j.label : model } : j,
+              ),
+            };
+          });
+        },
+
+        updateProvider(name, patch) {
+          edit((d) => {
+            const current = d.providers[name] ?? draftFromPreset(name);
+            return { ...d, providers: { ...d.providers, [name]: { ...current, ...patch } } };
+          });
+        },
+
+        update(fn) {
+          edit(fn);
+        },
+
+        setProtocol(protocol) {
+          edit((d) => ({ ...d, protocol }));
+        },
+
+        setLimit(limit) {
+          edit((d) => ({ ...d, limit }));
+        },
+
+        setName(name) {
+          edit((d) => ({ ...d, name, nameEdited: true }));
+        },
+
+        setPrice(model, price) {
+          editPrices((prices) => ({ ...prices, [model]: price }));
+        },
+
+        resetPrice(model) {
+          editPrices((prices) => {
+            const rest = { ...prices };
+            delete rest[model];
+            return rest;
+          });
+        },
+
+        next() {
+          const { step, draft } = get();
+          const issues = validateStep(step, draft);
+          set({ issues });
+          if (issues.length > 0) return false;
+          const steps = wizardSteps(draft);
+          const i = steps.indexOf(step);
+          if (i < steps.length - 1) set({ step: steps[i + 1] });
+          return true;
+        },
+
+        back() {
+          const steps = wizardSteps(get().draft);
+          const i = steps.indexOf(get().step);
+          if (i > 0) set({ step: steps[i - 1], issues: [] });
+        },
+
+        goTo(step) {
+          // Forward jumps must pass every step in between, as Next would.
+          const { draft } = get();
+          const steps = wizardSteps(draft);
+          const target = steps.indexOf(step);
+          for (let i = 0; i < target; i++) {
+            const issues = validateStep(steps[i], draft);
+            if (issues.length > 0) {
+              set({ step: steps[i], issues });
+              return;
+            }
+          }
+          set({ step, issues: [] });
+        },
+
+        async loadEstimate() {
+          const seq = ++estimateSeq;
+          set({ estimate: { status: 'loading' } });
+          try {
+            const estimate = await getApi().call('experiments.estimate', {
+              config: buildConfig(get().draft),
+            });
+            if (seq === estimateSeq) set({ estimate: { status: 'done', estimate }, configError: null });
+          } catch (err) {
+            if (seq !== estimateSeq) return;
+            const error = toApiError(err);
+            set({
+              estimate: { status: 'error', error },
+              configError: error.code === 'invalid_input' || error.code === 'invalid_params' ? error : null,
+            });
+          }
+        },
+
+        async checkKeys() {
+          const draft = get().draft;
+          const providers = (buildConfig(draft).providers ?? {}) as Record<string, { apiKeyEnv?: string }>;
+          try {
+            const status = await getApi().call('providers.keyStatus', { providers });
+            if (get().draft !== draft) return; // edited meanwhile: a newer check follows
+            set({
+              missingKeys: Object.entries(status)
+                .filter(([, st]) => st === 'missing')
+                .map(([name]) => providers[name]?.apiKeyEnv ?? name),
+            });
+          } catch {
+            set({ missingKeys: null });
+          }
+        },
+
+        async createAndStart() {
+          if (get().createPhase !== 'idle') return null;
+          if (validateStep('summary', get().draft).length > 0) return null;
+          set({ createPhase: 'creating', createError: null });
+          let experimentId: number | null = null;
+          try {
+            const created = await getApi().call('experiments.create', { config: buildConfig(get().draft) });
+            experimentId = created.id;
+            set({ createPhase: 'starting' });
+            await getApi().call('experiments.start', { experimentId });
+            set({ createPhase: 'idle' });
+            return experimentId;
+          } catch (err) {
+            const error = toApiError(err);
+            set({
+              createPhase: 'idle',
+              createError: error,
+              configError: error.code === 'invalid_input' || error.code === 'invalid_params' ? error : null,
+            });
+            // Created but not started: the run view can still start it.
+            return experimentId;
+          }
+        },
+
+        startDemo(datasetId) {
+          cancelPriceEstimate();
+          set({
+            draft: demoDraft(datasetId),
+            step: 'summary',
+            issues: [],
+            configError: null,
+            estimate: { status: 'idle' },
+            createPhase: 'idle',
+            createError: null,
+            missingKeys: null,
+          });
+        },
+
+        reset() {
+          cancelPriceEstimate();
+          set({
+            draft: initialDraft(),
+            step: 'dataset',
+            issues: [],
+            configError: null,
+            estimate: { status: 'idle' },
+            createPhase: 'idle',
+            createError: null,
+            missingKeys: null,
+          });
+        },
+      };
     },
-  };
-});
+    {
+      name: WIZARD_STORAGE_KEY,
+      // sessionStorage: a reload keeps the draft, a new tab starts afresh.
+      storage: createJSONStorage(() => sessionStorage),
+      partialize: (s) => ({ draft: s.draft, step: s.step }),
+      onRehydrateStorage: () => (state) => {
+        if (state) reserveJudgeKeys(state.draft.judges.map((j) => j.key));
+      },
+    },
+  ),
+);

@@ -7,7 +7,8 @@ import '../i18n';
 import { useAppInfo, useDatasets } from '../stores/datasets';
 import { registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
 import { navigate } from '../stores/route';
-import { useWizard } from '../stores/wizard';
+import { initialDraft } from '../lib/experiment-config';
+import { useWizard, WIZARD_STORAGE_KEY } from '../stores/wizard';
 import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
 
 const ROWS = [
@@ -212,6 +213,66 @@ describe('New experiment wizard', () => {
       expect.arrayContaining(['experiments.create', 'experiments.start']),
     );
     expect(api.calls.find((c) => c.method === 'experiments.start')!.params).toEqual({ experimentId: 7 });
+  });
+
+  it('blocks the start and says which key is missing, instead of a run that pauses at once', async () => {
+    const api = makeApi({
+      'providers.keyStatus': ({ providers }) =>
+        Object.fromEntries(Object.keys(providers).map((n) => [n, 'missing'])),
+    });
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    await screen.findByTestId('estimate-table');
+    const alert = await screen.findByTestId('summary-missing-keys');
+    expect(alert.textContent).toContain('No API key for OPENAI_API_KEY: the run would stop at once.');
+    expect(screen.getByTestId('create-and-start')).toHaveProperty('disabled', true);
+  });
+
+  it('draws a random sample of N with a seed from the chosen subsets, and sends that in the config', async () => {
+    const api = makeApi();
+    await openWizard(api);
+    for (let i = 0; i < 6 && stepTitle() !== 'Options'; i++) next();
+    expect(stepTitle()).toBe('Options');
+    fireEvent.change(screen.getByTestId('option-sample'), { target: { value: 'random' } });
+    // Random without a number of items is refused at this step.
+    next();
+    expect(stepTitle()).toBe('Options');
+    expect(screen.getByText('A random sample needs a number of items.')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('option-limit'), { target: { value: '2' } });
+    fireEvent.change(screen.getByTestId('option-seed'), { target: { value: '42' } });
+    fireEvent.click(within(screen.getByTestId('option-subsets')).getByLabelText(/Natural/));
+    next();
+    expect(stepTitle()).toBe('Check and start');
+    await screen.findByTestId('estimate-table');
+    expect(screen.getByText(/a random sample of 2 items \(seed 42\) · subsets Natural/)).toBeTruthy();
+    const sent = api.calls.find((c) => c.method === 'experiments.estimate')!.params as {
+      config: Record<string, unknown>;
+    };
+    expect(sent.config).toMatchObject({ limit: 2, sample: 'random', seed: 42, subsets: ['Natural'] });
+  });
+
+  it('keeps the draft and the step across a reload of the page', async () => {
+    const api = makeApi();
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    act(() => useWizard.getState().setName('kept over reload'));
+    expect(stepTitle()).toBe('Check and start');
+    const saved = sessionStorage.getItem(WIZARD_STORAGE_KEY)!;
+    expect(JSON.parse(saved).state).toMatchObject({ step: 'summary', draft: { name: 'kept over reload' } });
+    // A reload: the page's state is gone, the tab's storage is not.
+    cleanup();
+    act(() => useWizard.setState({ draft: initialDraft(), step: 'dataset' }));
+    sessionStorage.setItem(WIZARD_STORAGE_KEY, saved);
+    await act(async () => {
+      await useWizard.persist.rehydrate();
+    });
+    render(<App />);
+    expect(stepTitle()).toBe('Check and start');
+    expect(useWizard.getState().draft.name).toBe('kept over reload');
+    // New judges do not take the keys of restored ones.
+    act(() => useWizard.getState().addJudge());
+    const keys = useWizard.getState().draft.judges.map((j) => j.key);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 
   it("shows the core's config errors next to the step they belong to", async () => {

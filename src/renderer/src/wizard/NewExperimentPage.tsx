@@ -63,6 +63,7 @@ export function NewExperimentPage() {
   // Price fields are checked as typed; an invalid one must be fixed before anything is created.
   const summaryValid = useWizard((s) => validateStep('summary', s.draft).length === 0);
   const createAndStart = useWizard((s) => s.createAndStart);
+  const keysMissing = useWizard((s) => (s.missingKeys?.length ?? 0) > 0);
   const issues = useStepIssues(step);
   const View = useWizard(
     (s) => GENERIC_VIEWS[step] ?? wizardPluginOf(s.draft)?.steps.find((x) => x.id === step)?.View,
@@ -109,7 +110,7 @@ export function NewExperimentPage() {
             type="button"
             className="btn btn--primary"
             data-testid="create-and-start"
-            disabled={!estimateReady || !summaryValid || createPhase !== 'idle'}
+            disabled={!estimateReady || !summaryValid || keysMissing || createPhase !== 'idle'}
             onClick={() => void onCreate()}
           >
             {createPhase === 'creating'

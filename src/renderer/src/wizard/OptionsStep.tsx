@@ -10,7 +10,20 @@ export function OptionsStep() {
   const draft = useWizard((s) => s.draft);
   const setLimit = useWizard((s) => s.setLimit);
   const setName = useWizard((s) => s.setName);
-  const itemCount = useDatasets((s) => s.datasets.find((d) => d.id === draft.datasetId)?.itemCount);
+  const update = useWizard((s) => s.update);
+  const dataset = useDatasets((s) => s.datasets.find((d) => d.id === draft.datasetId));
+  const chosen = draft.subsets ?? [];
+  // The pool the limit draws from: the chosen subsets, or the whole dataset.
+  const itemCount = dataset
+    ? chosen.length
+      ? dataset.subsets.filter((s) => chosen.includes(s.subset)).reduce((n, s) => n + s.count, 0)
+      : dataset.itemCount
+    : undefined;
+  const toggleSubset = (subset: string, on: boolean) =>
+    update((d) => {
+      const now = (d.subsets ?? []).filter((x) => x !== subset);
+      return { ...d, subsets: on ? [...now, subset] : now };
+    });
   const issues = useStepIssues('options');
   const err = (f: string) => issues.find((i) => i.field === f)?.message;
   const ProtocolFields = wizardPluginOf(draft)?.OptionsFields;
@@ -50,6 +63,47 @@ export function OptionsStep() {
             onChange={(e) => setLimit(e.target.value)}
           />
         </Field>
+        <Field
+          label={t('wizard.options.sample')}
+          hint={t(`wizard.options.sampleHint.${draft.sample ?? 'first'}`)}
+        >
+          <select
+            data-testid="option-sample"
+            value={draft.sample ?? 'first'}
+            onChange={(e) => update((d) => ({ ...d, sample: e.target.value as 'first' | 'random' }))}
+          >
+            <option value="first">{t('wizard.options.sampleFirst')}</option>
+            <option value="random">{t('wizard.options.sampleRandom')}</option>
+          </select>
+        </Field>
+        {draft.sample === 'random' && (
+          <Field label={t('wizard.options.seed')} hint={t('wizard.options.seedHint')} error={err('seed')}>
+            <input
+              type="number"
+              min={0}
+              step={1}
+              data-testid="option-seed"
+              value={draft.seed ?? '0'}
+              onChange={(e) => update((d) => ({ ...d, seed: e.target.value }))}
+            />
+          </Field>
+        )}
+        {dataset && dataset.subsets.length > 1 && (
+          <fieldset className="field field--wide" data-testid="option-subsets">
+            <legend>{t('wizard.options.subsets')}</legend>
+            <p className="hint">{t('wizard.options.subsetsHint')}</p>
+            {dataset.subsets.map((s) => (
+              <label key={s.subset} className="checkbox-line">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(s.subset)}
+                  onChange={(e) => toggleSubset(s.subset, e.target.checked)}
+                />{' '}
+                {s.subset} ({s.count})
+              </label>
+            ))}
+          </fieldset>
+        )}
         <Field
           label={t('wizard.options.name')}
           hint={t('wizard.options.nameHint')}

@@ -122,6 +122,8 @@ export function SummaryStep() {
   const draft = useWizard((s) => s.draft);
   const estimate = useWizard((s) => s.estimate);
   const loadEstimate = useWizard((s) => s.loadEstimate);
+  const missingKeys = useWizard((s) => s.missingKeys);
+  const checkKeys = useWizard((s) => s.checkKeys);
   const dataset = useDatasets((s) => s.datasets.find((d) => d.id === draft.datasetId));
   const pricesInvalid = validateStep('summary', draft).length > 0;
 
@@ -129,6 +131,10 @@ export function SummaryStep() {
   useEffect(() => {
     if (estimate.status === 'idle') void loadEstimate();
   }, [estimate.status, loadEstimate]);
+  // A run without its key pauses at once ("No API key"): say so here, before anything starts.
+  useEffect(() => {
+    if (missingKeys === null) void checkKeys();
+  }, [missingKeys, checkKeys]);
 
   const ProtocolLines = wizardPluginOf(draft)?.SummaryLines;
   return (
@@ -145,9 +151,16 @@ export function SummaryStep() {
           {dataset &&
             ` · ${
               draft.limit.trim()
-                ? t('wizard.summary.firstItems', { count: Math.min(Number(draft.limit), dataset.itemCount) })
+                ? draft.sample === 'random'
+                  ? t('wizard.summary.randomItems', { count: Number(draft.limit), seed: draft.seed ?? '0' })
+                  : t('wizard.summary.firstItems', {
+                      count: Math.min(Number(draft.limit), dataset.itemCount),
+                    })
                 : t('datasets.itemCount', { count: dataset.itemCount })
             }`}
+          {draft.subsets?.length
+            ? ` · ${t('wizard.summary.subsets', { names: draft.subsets.join(', ') })}`
+            : ''}
         </dd>
         <dt>{t('wizard.summary.judges')}</dt>
         <dd>
@@ -157,6 +170,11 @@ export function SummaryStep() {
         </dd>
         {ProtocolLines && <ProtocolLines />}
       </dl>
+      {missingKeys && missingKeys.length > 0 && (
+        <p className="inline-error" role="alert" data-testid="summary-missing-keys">
+          {t('wizard.summary.missingKeys', { names: missingKeys.join(', '), count: missingKeys.length })}
+        </p>
+      )}
       <PriceEditor />
 
       {estimate.status === 'loading' && (

@@ -123,6 +123,8 @@ export interface UsageRow {
 export interface FailureRow {
   judge: string;
   kind: string;
+  /** Quality: EN | ZH | LS; tie probe: EN-ZH; transform: the target language (ZH | LS). */
+  language: string;
   reason: string;
   count: number;
 }

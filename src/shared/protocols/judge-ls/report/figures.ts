@@ -2,6 +2,7 @@
 // the dashboard draws the very same options, and src/main/report/figures.ts renders them.
 import type { BarSeriesOption, HeatmapSeriesOption, TitleComponentOption } from 'echarts';
 import type { Comparison, JudgeLsMetrics, Language } from '../types';
+import { withFigureNote } from './figure-notes';
 import { judgeOrder } from './tables';
 import {
   axisText,
@@ -378,8 +379,8 @@ export function subsetFlipHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec {
   });
 }
 
-/** The figures of DESIGN.md section 8, in export order. */
-export const FIGURE_BUILDERS: readonly FigureBuilder[] = [
+/** The figures of DESIGN.md section 8, in export order, each saying why it has gaps. */
+const RAW_BUILDERS: readonly FigureBuilder[] = [
   (m) => accuracyByLanguageFigure(m, 'accuracy_strict'),
   (m) => accuracyByLanguageFigure(m, 'accuracy_tie_half'),
   accuracyDropFigure,
@@ -389,6 +390,10 @@ export const FIGURE_BUILDERS: readonly FigureBuilder[] = [
   subsetQualityHeatmapFigure,
   subsetFlipHeatmapFigure,
 ];
+
+export const FIGURE_BUILDERS: readonly FigureBuilder[] = RAW_BUILDERS.map(
+  (build) => (m: JudgeLsMetrics) => withFigureNote(build(m), m),
+);
 
 export function buildFigureSpecs(metrics: JudgeLsMetrics): FigureSpec[] {
   return FIGURE_BUILDERS.map((build) => build(metrics));

@@ -3,6 +3,7 @@
 import type { Comparison, InvarianceRow, JudgeLsMetrics, Language, QualityRow } from '../types';
 import { col, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
+import { failureNote, missingComparison, qualityCoverage } from './coverage';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
@@ -19,6 +20,8 @@ export function judgeOrder(metrics: JudgeLsMetrics): string[] {
     metrics.subset_flip,
   ];
   for (const rows of groups) for (const r of rows) seen.add(r.judge);
+  // A judge whose every verdict failed has no metrics row, but it was run: list it.
+  for (const f of metrics.failures) if (f.kind !== 'transform') seen.add(f.judge);
   return [...seen];
 }
 
@@ -35,30 +38,75 @@ function sortRows<T extends { judge: string }>(
 const byLanguage = (r: { language: Language }) => LANGUAGES.indexOf(r.language);
 const byComparison = (r: { comparison: Comparison }) => COMPARISONS.indexOf(r.comparison);
 
+/** The note column, present only when some row says why it has no values. */
+const NOTE = col('note', 'Note', 'text');
+const withNote = (columns: Table['columns'], rows: TableRow[]) =>
+  rows.some((r) => r.note) ? [...columns, NOTE] : columns;
+
+/** "no valid verdicts (360 failed, see failures)": a row that stands where numbers would be. */
+const noValid = (failed: number) => `no valid verdicts (${failed} failed, see failures)`;
+
 function qualityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
+  // A judge and language whose every answered verdict failed keeps its row, saying so.
+  const empty: TableRow[] = qualityCoverage(metrics)
+    .filter((c) => c.usable === 0)
+    .map((c) => ({ judge: c.judge, language: c.language, n: 0, note: noValid(c.failed) }));
+  const rows = sortRows<TableRow & { judge: string; language: Language }>(
+    [
+      ...metrics.quality.map((r) => ({ ...r })),
+      ...(empty as (TableRow & { judge: string; language: Language })[]),
+    ],
+    judges,
+    byLanguage,
+  );
+  const note = failureNote(metrics);
   return {
     id: 'quality',
     title: 'Judge accuracy by language',
     caption:
       'Pairwise judge accuracy (%) per language, both answer orders pooled. Strict: a tie counts as wrong ' +
       '(Wilson 95% CI); tie-half: a tie counts 0.5 (normal-approximation 95% CI). Position A: share of raw ' +
-      'verdicts for the first-shown answer.',
-    columns: [
-      col('judge', 'Judge', 'text'),
-      col('language', 'Language', 'text'),
-      col('n', 'n', 'int'),
-      col('accuracy_strict', 'Acc. strict', 'pct'),
-      col('accuracy_strict_ci', '95% CI', 'ci'),
-      col('accuracy_tie_half', 'Acc. tie-half', 'pct'),
-      col('accuracy_tie_half_ci', '95% CI', 'ci'),
-      col('position_a_rate', 'Position A', 'pct'),
-      col('tie_rate', 'Ties', 'pct'),
-    ],
-    rows: sortRows(metrics.quality, judges, byLanguage).map((r) => ({ ...r })),
+      'verdicts for the first-shown answer.' +
+      (note ? ` ${note}` : ''),
+    columns: withNote(
+      [
+        col('judge', 'Judge', 'text'),
+        col('language', 'Language', 'text'),
+        col('n', 'n', 'int'),
+        col('accuracy_strict', 'Acc. strict', 'pct'),
+        col('accuracy_strict_ci', '95% CI', 'ci'),
+        col('accuracy_tie_half', 'Acc. tie-half', 'pct'),
+        col('accuracy_tie_half_ci', '95% CI', 'ci'),
+        col('position_a_rate', 'Position A', 'pct'),
+        col('tie_rate', 'Ties', 'pct'),
+      ],
+      rows,
+    ),
+    rows,
   };
 }
 
 function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
+  // A comparison with no valid pair because one side has no valid verdict keeps its row.
+  const empty: (TableRow & { judge: string; comparison: Comparison })[] = [];
+  for (const judge of judges) {
+    for (const comparison of COMPARISONS) {
+      const why = missingComparison(metrics, judge, comparison);
+      if (!why) continue;
+      const failed = why.coverage.filter((c) => c.usable === 0).reduce((n, c) => n + c.failed, 0);
+      empty.push({
+        judge,
+        comparison,
+        n: 0,
+        note: `no valid verdicts in ${why.empty.join(' and ')} (${failed} failed, see failures)`,
+      });
+    }
+  }
+  const rows = sortRows<TableRow & { judge: string; comparison: Comparison }>(
+    [...metrics.language_invariance.map((r) => ({ ...r })), ...empty],
+    judges,
+    byComparison,
+  );
   return {
     id: 'invariance',
     title: 'Language invariance',
@@ -66,21 +114,24 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       'Verdict changes between English and the target language over (item, order) pairs valid in both. ' +
       'Flip: the normalized choice differs; correctness flip: correctness differs (Wilson 95% CIs). ' +
       'Counts split the pairs by which side was judged correctly.',
-    columns: [
-      col('judge', 'Judge', 'text'),
-      col('comparison', 'Comparison', 'text'),
-      col('n', 'n', 'int'),
-      col('flip_rate', 'Flip', 'pct'),
-      col('flip_rate_ci', '95% CI', 'ci'),
-      col('correctness_flip_rate', 'Corr. flip', 'pct'),
-      col('correctness_flip_rate_ci', '95% CI', 'ci'),
-      col('both_correct', 'Both correct', 'int'),
-      col('en_only_correct', 'EN only', 'int'),
-      col('target_only_correct', 'Target only', 'int'),
-      col('both_wrong', 'Both wrong', 'int'),
-      col('mcnemar_p', 'McNemar p', 'p'),
-    ],
-    rows: sortRows(metrics.language_invariance, judges, byComparison).map((r) => ({ ...r })),
+    columns: withNote(
+      [
+        col('judge', 'Judge', 'text'),
+        col('comparison', 'Comparison', 'text'),
+        col('n', 'n', 'int'),
+        col('flip_rate', 'Flip', 'pct'),
+        col('flip_rate_ci', '95% CI', 'ci'),
+        col('correctness_flip_rate', 'Corr. flip', 'pct'),
+        col('correctness_flip_rate_ci', '95% CI', 'ci'),
+        col('both_correct', 'Both correct', 'int'),
+        col('en_only_correct', 'EN only', 'int'),
+        col('target_only_correct', 'Target only', 'int'),
+        col('both_wrong', 'Both wrong', 'int'),
+        col('mcnemar_p', 'McNemar p', 'p'),
+      ],
+      rows,
+    ),
+    rows,
   };
 }
 
@@ -268,12 +319,21 @@ function failuresTable(metrics: JudgeLsMetrics): Table {
     columns: [
       col('judge', 'Judge', 'text'),
       col('kind', 'Kind', 'text'),
+      col('language', 'Language', 'text'),
       { ...col('reason', 'Reason', 'text'), width: 0.5 },
       col('count', 'Calls', 'int'),
     ],
     rows,
     footer: rows.length
-      ? [{ judge: 'Total', kind: '', reason: '', count: metrics.failures.reduce((n, f) => n + f.count, 0) }]
+      ? [
+          {
+            judge: 'Total',
+            kind: '',
+            language: '',
+            reason: '',
+            count: metrics.failures.reduce((n, f) => n + f.count, 0),
+          },
+        ]
       : undefined,
   };
 }

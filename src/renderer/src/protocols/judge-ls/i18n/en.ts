@@ -98,6 +98,13 @@ export const en = {
   },
   browseFlips: 'Browse flips',
   seeFlips: 'See flips',
+  failureBanner: {
+    title:
+      'Some languages have few or no usable verdicts. Their rows say so; rates leave the failed ones out.',
+    line_one: '{{judge}} · {{language}}: {{usable, number}} usable verdict of {{total, number}}',
+    line_other: '{{judge}} · {{language}}: {{usable, number}} usable verdicts of {{total, number}}',
+    see: 'See Failures',
+  },
   tooltip: {
     points: 'points',
     flip: 'flip',

@@ -97,6 +97,12 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
   },
   browseFlips: '浏览翻转',
   seeFlips: '查看翻转',
+  failureBanner: {
+    title: '部分语言几乎没有可用的判决。相应行已注明；失败的判决不计入任何比率。',
+    line_one: '{{judge}} · {{language}}：{{total, number}} 个判决中 {{usable, number}} 个可用',
+    line_other: '{{judge}} · {{language}}：{{total, number}} 个判决中 {{usable, number}} 个可用',
+    see: '查看失败',
+  },
   tooltip: {
     points: '个百分点',
     flip: '翻转',

@@ -67,6 +67,32 @@ const cellTexts = (table: HTMLElement, col: number) =>
     .map((r) => r.querySelectorAll('td')[col].textContent);
 
 describe('Results dashboard', () => {
+  it('puts a banner on top when a language has almost no usable verdicts, and keeps its row saying so', async () => {
+    const metrics = makeMetrics();
+    metrics.quality = metrics.quality.filter((r) => !(r.judge === JUDGES[0] && r.language === 'EN'));
+    metrics.failures.push({
+      judge: JUDGES[0],
+      kind: 'quality',
+      language: 'EN',
+      reason: 'unparseable',
+      count: 360,
+    });
+    setup(metrics);
+    const banner = await screen.findByTestId('failure-banner');
+    expect(banner.textContent).toContain(`${JUDGES[0]} · EN: 0 usable verdicts of 360`);
+    expect(within(banner).getByRole('link', { name: 'See Failures' }).getAttribute('href')).toBe(
+      '#results-failures',
+    );
+    const quality = screen.getByTestId('table-quality');
+    expect(quality.textContent).toContain('no valid verdicts (360 failed, see failures)');
+  });
+
+  it('shows no failure banner when verdicts are usable', async () => {
+    setup(makeMetrics());
+    await screen.findByTestId('table-quality');
+    expect(screen.queryByTestId('failure-banner')).toBeNull();
+  });
+
   it('shows quality as the export writes it (percent points, CIs), and sorts by a clicked header', async () => {
     setup(makeMetrics());
     const table = await screen.findByTestId('table-quality');

@@ -2,6 +2,7 @@ import { useMemo, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isResultsOf, type ExperimentResults } from '../../../../../shared/experiments';
 import { type JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
+import { mostlyFailed } from '../../../../../shared/protocols/judge-ls/report/coverage';
 import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
 import { ChartCard, hasData } from '../../../results/ChartCard';
@@ -91,8 +92,31 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
     </button>
   );
 
+  const failing = mostlyFailed(metrics);
+
   return (
     <>
+      {failing.length > 0 && (
+        <div className="results-banner" role="alert" data-testid="failure-banner">
+          <p>{t('failureBanner.title')}</p>
+          <ul>
+            {failing.map((c) => (
+              <li key={`${c.judge}|${c.language}`}>
+                {t('failureBanner.line', {
+                  judge: c.judge,
+                  language: c.language,
+                  usable: c.usable,
+                  total: c.usable + c.failed,
+                  count: c.usable,
+                })}
+              </li>
+            ))}
+          </ul>
+          <a href="#results-failures" onClick={(e) => jumpTo(e, 'results-failures')}>
+            {t('failureBanner.see')}
+          </a>
+        </div>
+      )}
       <nav className="results-toc" aria-label={t('contents')}>
         {SECTIONS.map((s) => (
           <a key={s.id} href={`#results-${s.id}`} onClick={(e) => jumpTo(e, `results-${s.id}`)}>

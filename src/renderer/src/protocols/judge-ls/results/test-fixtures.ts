@@ -127,7 +127,7 @@ export function makeMetrics(): JudgeLsMetrics {
         cost_usd: 1.5,
       })),
     ],
-    failures: [{ judge: JUDGES[0], kind: 'quality', reason: 'invalid answer', count: 3 }],
+    failures: [{ judge: JUDGES[0], kind: 'quality', language: 'LS', reason: 'invalid answer', count: 3 }],
   };
 }
 

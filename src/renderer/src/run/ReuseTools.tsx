@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getApi, toApiError, type ApiError } from '../api';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { downloadBase64 } from '../results/download';
+import { navigate } from '../stores/route';
+
+/** Reuse an experiment: a copy to change and run, or its config for `judge-lab run`. */
+export function ReuseTools({ experimentId }: { experimentId: number }) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const attempt = async (fn: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(toApiError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="btn"
+        data-testid="run-duplicate"
+        disabled={busy}
+        onClick={() =>
+          void attempt(async () => {
+            const copy = await getApi().call('experiments.duplicate', { experimentId });
+            navigate({ name: 'experiment', experimentId: copy.id });
+          })
+        }
+      >
+        {t('run.duplicate')}
+      </button>
+      <button
+        type="button"
+        className="btn"
+        data-testid="run-save-config"
+        title={t('run.saveConfigHint')}
+        disabled={busy}
+        onClick={() =>
+          void attempt(async () =>
+            downloadBase64(await getApi().call('experiments.cliConfig', { experimentId })),
+          )
+        }
+      >
+        {t('run.saveConfig')}
+      </button>
+      {error && <ErrorPanel title={t('run.actionFailed')} error={error} onDismiss={() => setError(null)} />}
+    </>
+  );
+}

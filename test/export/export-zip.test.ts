@@ -1,0 +1,69 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../src/main/core/core';
+import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import type { Item } from '../../src/shared/domain';
+import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
+import { startMockProvider, type MockProvider } from '../mock-provider/server';
+import { tempDir } from '../helpers/tmp';
+
+let mock: MockProvider | undefined;
+let core: Core | undefined;
+let cleanup = () => {};
+afterEach(async () => {
+  await core?.shutdown();
+  await mock?.close();
+  cleanup();
+});
+
+describe('experiments.exportZip', () => {
+  it('returns the whole export folder as one zip and leaves nothing behind in the data folder', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    core = new Core({ dataDir: t.dir, door: 'web', keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }) });
+    const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+    const rows = await core.call('items.list', { datasetId: dataset.id });
+    const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
+    mock = await startMockProvider({ respond: judgeLsResponder(items).respond, wrapText: false });
+    // Run through the CLI door (its own config, unchecked); export through the web door.
+    const cli = new Core({
+      dataDir: t.dir,
+      door: 'cli',
+      keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }),
+    });
+    const exp = cli.experiments.createOrUpdate({
+      name: 'zipped',
+      protocol: 'judge-ls',
+      dataset: dataset.id,
+      limit: 3,
+      providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
+      transform: { provider: 'o', model: 'gpt-4.1-mini' },
+      judges: [{ label: 'GPT', provider: 'o', model: 'gpt-4.1-mini' }],
+    });
+    expect((await cli.experiments.runToEnd(exp.id)).status).toBe('finished');
+    await cli.shutdown();
+
+    const z = await core.call('experiments.exportZip', { experimentId: exp.id });
+    expect(z).toMatchObject({ fileName: 'zipped.zip', mime: 'application/zip' });
+    const files = unzipSync(Buffer.from(z.contentBase64, 'base64'));
+    const names = Object.keys(files);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'zipped/metrics.json',
+        'zipped/judgments.csv',
+        'zipped/manifest.json',
+        'zipped/tables/quality.csv',
+        'zipped/figures/accuracy_by_language.png',
+      ]),
+    );
+    const metrics = JSON.parse(new TextDecoder().decode(files['zipped/metrics.json'])) as Record<
+      string,
+      unknown
+    >;
+    expect(metrics).toHaveProperty('quality');
+    // The scratch folder is gone: the server keeps no copy.
+    expect(readdirSync(join(t.dir, 'exports'))).toEqual([]);
+  });
+});
