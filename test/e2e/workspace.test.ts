@@ -2,8 +2,9 @@
 // wizard, watches it finish, reads the dashboard, follows a flip-rate bar to the flips behind it,
 // reads one flip in both languages, switches to Chinese and exports, all in real Chromium against
 // `judge-lab serve`, with the providers played by the loopback mock.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatasetFile } from '../../src/main/import';
@@ -367,30 +368,30 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
     await switchLanguage(page, 'en');
   });
 
-  it('exports everything from the dashboard into the folder it names', async () => {
+  it('exports everything from the dashboard as one zip download', async () => {
     await page.locator('.breadcrumb a').first().click();
     await expect.poll(() => byTestId('results-page').isVisible()).toBe(true);
-    await byTestId('export-all').click();
-    const result = byTestId('export-all-result');
-    await expect.poll(() => result.isVisible(), { timeout: 30_000 }).toBe(true);
-    const dir = (await result.locator('.results-export-all__dir').innerText()).trim();
-    expect(dir).toContain(EXPERIMENT);
-    for (const f of ['metrics.json', 'judgments.csv', 'manifest.json'])
-      expect(existsSync(join(dir, f)), f).toBe(true);
-    const tables = readdirSync(join(dir, 'tables'));
-    const figures = readdirSync(join(dir, 'figures'));
-    expect(tables.filter((f) => f.endsWith('.tex')).length).toBeGreaterThanOrEqual(5);
+    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    await byTestId('export-all').first().click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`${EXPERIMENT}.zip`);
+    const zip = unzipSync(readFileSync((await download.path())!));
+    const file = (rel: string) => zip[`${EXPERIMENT}/${rel}`];
+    for (const f of ['metrics.json', 'judgments.csv', 'manifest.json']) expect(file(f), f).toBeDefined();
+    const names = Object.keys(zip);
+    expect(
+      names.filter((f) => f.startsWith(`${EXPERIMENT}/tables/`) && f.endsWith('.tex')).length,
+    ).toBeGreaterThanOrEqual(5);
     for (const id of ['flip_rates', 'accuracy_by_language']) {
-      expect(figures).toContain(`${id}.svg`);
-      expect(figures).toContain(`${id}.png`);
-      expect(statSync(join(dir, 'figures', `${id}.png`)).size).toBeGreaterThan(1000);
+      expect(file(`figures/${id}.svg`)).toBeDefined();
+      expect(file(`figures/${id}.png`).length).toBeGreaterThan(1000);
     }
-    const metrics = JSON.parse(readFileSync(join(dir, 'metrics.json'), 'utf8')) as Record<string, unknown>;
+    const metrics = JSON.parse(strFromU8(file('metrics.json'))) as Record<string, unknown>;
     expect(Object.keys(metrics)).toEqual(
       expect.arrayContaining(['quality', 'language_invariance', 'tie_probe']),
     );
-    // judgments.csv: BOM, header, one line per judgment.
-    const csv = readFileSync(join(dir, 'judgments.csv'), 'utf8');
+    // judgments.csv: BOM, header, one line per planned judgment.
+    const csv = Buffer.from(file('judgments.csv')).toString('utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv.trim().split(/\r?\n/)).toHaveLength(1 + LIMIT * 8 * JUDGES.length);
   });
