@@ -71,9 +71,11 @@ export function ItemViewer({ item, index, total, backHref, onPrevious, onNext }:
             {item.subset}
           </span>
         )}
-        <span className="gold-label" data-testid="gold-label">
-          {t('item.gold', { label: item.label })}
-        </span>
+        {item.label != null && (
+          <span className="gold-label" data-testid="gold-label">
+            {t('item.gold', { label: item.label })}
+          </span>
+        )}
       </header>
 
       <section className="instruction" aria-labelledby="instruction-title">
@@ -83,10 +85,18 @@ export function ItemViewer({ item, index, total, backHref, onPrevious, onNext }:
         <TextBlock text={item.instruction} testId="item-instruction" />
       </section>
 
-      <div className="outputs">
-        <OutputPanel n={1} text={item.output1} gold={item.label === 1} />
-        <OutputPanel n={2} text={item.output2} gold={item.label === 2} />
-      </div>
+      {item.output1 != null && item.output2 != null && (
+        <div className="outputs">
+          <OutputPanel n={1} text={item.output1} gold={item.label === 1} />
+          <OutputPanel n={2} text={item.output2} gold={item.label === 2} />
+        </div>
+      )}
+      {item.extra && (
+        // Fields of other dataset kinds (QA: answers, language, …), shown as text.
+        <section className="item-extra" data-testid="item-extra">
+          <TextBlock text={JSON.stringify(item.extra, null, 2)} testId="item-extra-json" />
+        </section>
+      )}
     </article>
   );
 }
