@@ -318,7 +318,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     if (fault === 'schema_mismatch') obj = { unexpected: true };
     // A request without a schema asks for plain text: a string answer goes out as it is.
     const plain = typeof obj === 'string' && !req.schema;
-    let text = plain ? obj : JSON.stringify(obj);
+    let text = plain ? (obj as string) : JSON.stringify(obj);
     if (plain) {
       // plain text is never wrapped in a JSON fence
     } else if (fault === 'malformed') text = 'I think the first answer is better, but I cannot say for sure.';
