@@ -182,10 +182,12 @@ describe('config and inputs', () => {
     writeFileSync(file, JSON.stringify({ item_id: 'no-such-item', generator: 'mine', answer: 'x' }) + '\n');
     const err2 = await core
       .call('experiments.create', { config: config({ name: 'bad', answers: file }) })
+      .then(() => ({ message: 'created', issues: [] }))
       .catch(
         (e: unknown) =>
           e as { message: string; issues?: { line?: number; field?: string; message: string }[] },
       );
+    expect(err2.message).toMatch(/no item/);
     expect((err2 as { issues?: unknown[] }).issues).toEqual([
       expect.objectContaining({
         line: 1,
