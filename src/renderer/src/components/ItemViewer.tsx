@@ -15,7 +15,8 @@ interface ItemViewerProps {
 function TextBlock({ text, testId }: { text: string; testId: string }) {
   const { t } = useTranslation();
   return (
-    <div className={`text text-block${text ? '' : ' text-block--empty'}`} data-testid={testId}>
+    // dir="auto": Arabic questions and answers read right to left.
+    <div className={`text text-block${text ? '' : ' text-block--empty'}`} data-testid={testId} dir="auto">
       {text || t('item.empty')}
     </div>
   );
