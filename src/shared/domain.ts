@@ -2,6 +2,11 @@
 
 export type Label = 1 | 2;
 export type DatasetFormat = 'llmbar-jsonl' | 'llmbar-json' | 'csv';
+/**
+ * What an item holds. `pairwise`: instruction, output_1, output_2, gold label 1|2 (LLMBar).
+ * `qa`: a question with gold answers and a language; its own fields live in `Item.extra`.
+ */
+export type DatasetKind = 'pairwise' | 'qa';
 
 export interface SubsetCount {
   subset: string;
@@ -13,6 +18,8 @@ export interface DatasetSummary {
   name: string;
   sourceFile: string;
   format: DatasetFormat;
+  /** Absent in summaries from before dataset kinds: pairwise. */
+  kind?: DatasetKind;
   contentHash: string;
   itemCount: number;
   subsets: SubsetCount[];
@@ -24,8 +31,9 @@ export interface ItemRow {
   id: number;
   sourceId: string;
   subset: string | null;
-  label: Label;
-  /** The instruction, cut to a preview length. */
+  /** Gold label of a pairwise item; null for other kinds. */
+  label: Label | null;
+  /** The instruction (a QA item's question), cut to a preview length. */
   instructionPreview: string;
 }
 
@@ -35,10 +43,14 @@ export interface Item {
   sourceId: string;
   position: number;
   subset: string | null;
+  /** The instruction of a pairwise item; the question of a QA item. */
   instruction: string;
-  output1: string;
-  output2: string;
-  label: Label;
+  /** Pairwise fields: null for items of other kinds. */
+  output1: string | null;
+  output2: string | null;
+  label: Label | null;
+  /** The kind's own fields (QA: answers, language, context, category); null for pairwise. */
+  extra?: Record<string, unknown> | null;
 }
 
 export interface ImportResult {

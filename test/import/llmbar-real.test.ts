@@ -52,7 +52,7 @@ describe('the real LLMBar JSONL file', () => {
     const natural3 = parsed.items.find((it) => it.sourceId === 'Natural-003')!;
     expect(natural3.instruction.endsWith(' ')).toBe(true);
     const padded = parsed.items
-      .flatMap((it) => [it.instruction, it.output1, it.output2])
+      .flatMap((it) => [it.instruction, it.output1 ?? '', it.output2 ?? ''])
       .filter((t) => t !== t.trim());
     expect(padded).toHaveLength(10);
   });

@@ -37,7 +37,7 @@ export function unit(...parts: string[]): number {
 
 /** Items whose ZH output_1 loses its numbers: the audit must flag them. */
 export function dropsNumbers(item: Pick<Item, 'sourceId' | 'output1'>): boolean {
-  return (item.output1.match(/\d+(\.\d+)?/g) ?? []).length >= 2 && unit('drop', item.sourceId) < 0.2;
+  return ((item.output1 ?? '').match(/\d+(\.\d+)?/g) ?? []).length >= 2 && unit('drop', item.sourceId) < 0.2;
 }
 
 export function translate(text: string, lang: 'ZH' | 'LS', opts: { dropNumbers?: boolean } = {}): string {

@@ -316,8 +316,12 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
   const answer = (req: MockRequest, fault: Fault | undefined) => {
     let obj = behavior.respond(req);
     if (fault === 'schema_mismatch') obj = { unexpected: true };
-    let text = JSON.stringify(obj);
-    if (fault === 'malformed') text = 'I think the first answer is better, but I cannot say for sure.';
+    // A request without a schema asks for plain text: a string answer goes out as it is.
+    const plain = typeof obj === 'string' && !req.schema;
+    let text = plain ? (obj as string) : JSON.stringify(obj);
+    if (plain) {
+      // plain text is never wrapped in a JSON fence
+    } else if (fault === 'malformed') text = 'I think the first answer is better, but I cannot say for sure.';
     else if (fault === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
     else if (req.mode === 'text' && behavior.wrapText)
       text = `Here is my answer.\n\n\`\`\`json\n${JSON.stringify(obj, null, 2)}\n\`\`\`\nHope this helps.`;

@@ -27,7 +27,10 @@ describe('request ledger', () => {
 
   it('hashes canonically: key order and the provider name do not matter, content does', () => {
     const a = verdictSpec(1, 'openai');
-    const b = { ...verdictSpec(1, 'renamed'), response: { ...a.response, schema: { ...a.response.schema } } };
+    const b = {
+      ...verdictSpec(1, 'renamed'),
+      response: { ...a.response!, schema: { ...a.response!.schema } },
+    };
     const reordered = JSON.parse(canonicalJson(a)) as typeof a;
     expect(requestHash(EP, a)).toBe(requestHash(EP, b));
     expect(requestHash(EP, a)).toBe(requestHash(EP, reordered));

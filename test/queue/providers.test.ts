@@ -117,7 +117,7 @@ describe('anthropic kind against the mock', () => {
     expect(sent.mode).toBe('tool');
     expect(sent.body.tool_choice).toEqual({ type: 'tool', name: 'pairwise_verdict' });
     expect((sent.body.tools as { input_schema: unknown }[])[0].input_schema).toEqual(
-      verdictSpec(1).response.schema,
+      verdictSpec(1).response!.schema,
     );
     expect(sent.body.temperature).toBe(0);
   });

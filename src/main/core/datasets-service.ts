@@ -26,6 +26,7 @@ export function importDataset(db: Database, req: ImportRequest): ImportResult {
     name,
     sourceFile: basename(req.fileName),
     format: parsed.format,
+    kind: parsed.kind,
     contentHash,
     items: parsed.items,
   });

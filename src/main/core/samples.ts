@@ -26,6 +26,14 @@ export const SAMPLES: Sample[] = [
     itemCount: 20,
     license: 'MIT (c) 2023 Princeton Natural Language Processing; see resources/samples/LLMBAR-LICENSE',
   },
+  {
+    id: 'tydiqa',
+    name: 'TyDi QA GoldP (en, ar, te)',
+    file: 'samples/tydiqa-en-ar-te.jsonl',
+    itemCount: 450,
+    license:
+      'Apache-2.0 (TyDi QA, Clark et al., TACL 2020); see resources/samples/TYDIQA-README.md and TYDIQA-LICENSE',
+  },
 ];
 
 export function samplePath(sample: Sample): string {

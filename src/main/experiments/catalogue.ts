@@ -119,6 +119,9 @@ export class ExperimentCatalogue {
       }
       return this.summary(existing);
     }
+    // Load it as a draft first: the protocol's own checks (options, items, input files) fail
+    // before anything is stored, so a refused config leaves the store unchanged.
+    this.draft(raw);
     const id = insertExperiment(this.db, {
       name: config.name,
       protocol: config.protocol,

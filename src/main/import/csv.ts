@@ -1,10 +1,8 @@
 import { CsvError, parse } from 'csv-parse/sync';
+import { kindOfFields } from './kinds';
 import type { InputIssue } from '../../shared/domain';
 import { LineIndex } from './position';
 import type { ReadResult, SourceRecord } from './record';
-
-/** Columns the validator reads; any other column is carried by the file but ignored. */
-const KNOWN_COLUMNS = ['id', 'subset', 'instruction', 'input', 'output_1', 'output_2', 'label'];
 
 interface RawRow {
   cells: string[];
@@ -64,7 +62,10 @@ function quoteList(names: string[]): string {
   return names.map((n) => JSON.stringify(n)).join(', ');
 }
 
-/** A CSV with a header row naming the columns (instruction or input, output_1, output_2, label). */
+/**
+ * A CSV with a header row naming the columns of its dataset kind (pairwise: instruction or
+ * input, output_1, output_2, label; QA: id, question, answers, language).
+ */
 export function readCsv(file: string, text: string): ReadResult {
   const records: SourceRecord[] = [];
   const issues: InputIssue[] = [];
@@ -79,9 +80,10 @@ export function readCsv(file: string, text: string): ReadResult {
 
   // Spreadsheets vary the case and pad header cells; the names themselves are the contract.
   const names = header.cells.map((c) => c.trim().toLowerCase());
+  const spec = kindOfFields(names);
   const index = new Map<string, number>();
   names.forEach((name, i) => {
-    if (!KNOWN_COLUMNS.includes(name)) return;
+    if (!spec.columns.includes(name)) return;
     const first = index.get(name);
     if (first === undefined) index.set(name, i);
     else {
@@ -93,8 +95,7 @@ export function readCsv(file: string, text: string): ReadResult {
       });
     }
   });
-  const missing = ['output_1', 'output_2', 'label'].filter((n) => !index.has(n));
-  if (!index.has('instruction') && !index.has('input')) missing.unshift('instruction');
+  const { missing, note } = spec.missingColumns(new Set(index.keys()));
   if (missing.length > 0) {
     const oneCell = header.cells.length === 1 ? header.cells[0] : '';
     const delimiterHint = /[;\t|]/.test(oneCell)
@@ -105,7 +106,7 @@ export function readCsv(file: string, text: string): ReadResult {
       line: header.line,
       message:
         `header is missing required column${missing.length > 1 ? 's' : ''} ${quoteList(missing)}` +
-        (missing.includes('instruction') ? ' (or "input")' : '') +
+        note +
         `; found: ${quoteList(header.cells)}${delimiterHint}`,
     });
     return { records, issues };

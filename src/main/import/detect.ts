@@ -33,7 +33,10 @@ export function formatFromName(fileName: string): DatasetFormat | undefined {
 
 function looksLikeCsvHeader(firstLine: string): boolean {
   const names = firstLine.split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
-  return names.includes('output_1') && names.includes('output_2');
+  return (
+    (names.includes('output_1') && names.includes('output_2')) ||
+    (names.includes('question') && names.includes('answers'))
+  );
 }
 
 /** For files whose extension says nothing: decide by the first characters. */

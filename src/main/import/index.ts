@@ -1,4 +1,4 @@
-import type { DatasetFormat } from '../../shared/domain';
+import type { DatasetFormat, DatasetKind } from '../../shared/domain';
 import { formatBytes, INPUT_LIMITS } from '../core/input-limits';
 import type { NewItem } from '../store/datasets';
 import { readCsv } from './csv';
@@ -8,13 +8,14 @@ import { invalidInput } from './issues';
 import { readJson } from './json';
 import { readJsonl } from './jsonl';
 import type { ReadResult } from './record';
-import { validateRecords } from './validate';
+import { kindOfRecords } from './kinds';
 
 export { DATASET_EXTENSIONS } from './detect';
 export { describeIssue, MAX_ISSUES } from './issues';
 
 export interface ParsedDataset {
   format: DatasetFormat;
+  kind: DatasetKind;
   items: NewItem[];
 }
 
@@ -59,11 +60,12 @@ export function parseDatasetFile(fileName: string, bytes: Uint8Array): ParsedDat
     ]);
   }
   const read = READERS[format](fileName, text);
-  const { items, issues } = validateRecords(fileName, read.records);
+  const spec = kindOfRecords(read.records);
+  const { items, issues } = spec.validate(fileName, read.records, { cellText: format === 'csv' });
   const all = [...read.issues, ...issues];
   if (all.length === 0 && items.length === 0) {
     all.push({ file: fileName, message: 'no items: the file holds no records' });
   }
   if (all.length > 0) throw invalidInput(fileName, all);
-  return { format, items };
+  return { format, kind: spec.kind, items };
 }

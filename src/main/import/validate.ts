@@ -18,7 +18,7 @@ function where(record: SourceRecord): string {
 }
 
 /** Texts are kept exactly as written: LLMBar has fields whose edge whitespace is part of the data. */
-function readText(value: unknown, report: (message: string) => undefined): string | undefined {
+export function readText(value: unknown, report: (message: string) => undefined): string | undefined {
   if (value === undefined) return report('is missing');
   if (typeof value !== 'string')
     return report(`must be a string, got ${typeName(value)} (${showValue(value)})`);
@@ -40,7 +40,10 @@ function readLabel(value: unknown, report: (message: string) => undefined): Labe
   return report(`must be 1 or 2, got ${showValue(value)}`);
 }
 
-function readSubset(value: unknown, report: (message: string) => undefined): string | null | undefined {
+export function readSubset(
+  value: unknown,
+  report: (message: string) => undefined,
+): string | null | undefined {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string')
     return report(`must be a string, got ${typeName(value)} (${showValue(value)})`);
@@ -48,7 +51,7 @@ function readSubset(value: unknown, report: (message: string) => undefined): str
 }
 
 /** A source id as a string; `null` means the item has none and one is generated. */
-function readId(value: unknown, report: (message: string) => undefined): string | null | undefined {
+export function readId(value: unknown, report: (message: string) => undefined): string | null | undefined {
   if (value === undefined || value === null || value === '') return null;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return report(`must be a string or a number, got ${typeName(value)}`);

@@ -3,6 +3,7 @@
 import { AppError } from '../core/errors';
 import { judgeLsPlugin } from './judge-ls/plugin';
 import type { AnyProtocol } from './plugin';
+import { referenceSensitivityPlugin } from './reference-sensitivity/plugin';
 
 const registry = new Map<string, AnyProtocol>();
 
@@ -32,3 +33,4 @@ export function listProtocols(): AnyProtocol[] {
 }
 
 registerProtocol(judgeLsPlugin);
+registerProtocol(referenceSensitivityPlugin);

@@ -15,7 +15,7 @@ export function buildAnthropicRequest(
 ): MessageCreateParamsNonStreaming {
   // Only one structured mode exists here: a forced tool. 'json_object' and 'text' both
   // fall back to the schema in the prompt (e.g. for Anthropic-compatible servers without tools).
-  const forcedTool = (cfg.structuredOutput ?? 'json_schema') === 'json_schema';
+  const forcedTool = (cfg.structuredOutput ?? 'json_schema') === 'json_schema' && spec.response !== undefined;
   const system = forcedTool ? spec.system : systemWithSchema(spec);
   const body: MessageCreateParamsNonStreaming = {
     model: spec.model,
@@ -26,7 +26,7 @@ export function buildAnthropicRequest(
   // This SDK's types no longer list temperature; the Messages API takes it where the model
   // supports it, and a model that does not answers 400, which the queue reports as such.
   if (spec.temperature !== undefined) Object.assign(body, { temperature: spec.temperature });
-  if (forcedTool) {
+  if (forcedTool && spec.response) {
     const tool: Tool = {
       name: spec.response.name,
       description: spec.response.description ?? `Record the answer as "${spec.response.name}".`,
@@ -79,7 +79,9 @@ export class AnthropicChatAdapter implements ChatAdapter {
       cachedInputTokens: cacheRead,
     };
     const blocks = data.content ?? [];
-    const toolUse = blocks.find((b) => b.type === 'tool_use' && b.name === spec.response.name);
+    const toolUse = spec.response
+      ? blocks.find((b) => b.type === 'tool_use' && b.name === spec.response?.name)
+      : undefined;
     if (toolUse && toolUse.type === 'tool_use') {
       const text = JSON.stringify(toolUse.input);
       const json = parseStructured(spec.response, { text, value: toolUse.input }, usage, headers);
@@ -89,7 +91,7 @@ export class AnthropicChatAdapter implements ChatAdapter {
       .map((b) => (b.type === 'text' ? b.text : ''))
       .join('')
       .trim();
-    if ((this.cfg.structuredOutput ?? 'json_schema') === 'json_schema' && !text)
+    if (spec.response && (this.cfg.structuredOutput ?? 'json_schema') === 'json_schema' && !text)
       throw new ProviderError('unparseable', `The model did not call the tool "${spec.response.name}".`, {
         rawText: JSON.stringify(blocks),
         usage,

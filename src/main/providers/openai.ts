@@ -30,7 +30,9 @@ export function buildOpenAIRequest(
     if (usesMaxCompletionTokens(baseURL)) body.max_completion_tokens = spec.maxOutputTokens;
     else body.max_tokens = spec.maxOutputTokens;
   }
-  if (mode === 'json_schema') {
+  if (!spec.response) {
+    // plain text: no response_format at all
+  } else if (mode === 'json_schema') {
     body.response_format = {
       type: 'json_schema',
       json_schema: {

@@ -14,7 +14,8 @@ export function schemaInstruction(response: ResponseSchema): string {
   );
 }
 
-export function systemWithSchema(spec: ChatRequestSpec): string {
+export function systemWithSchema(spec: ChatRequestSpec): string | undefined {
+  if (!spec.response) return spec.system;
   const instruction = schemaInstruction(spec.response);
   return spec.system ? `${spec.system}\n\n${instruction}` : instruction;
 }
@@ -93,13 +94,25 @@ export function schemaViolation(response: ResponseSchema, value: unknown): strin
     .join('; ');
 }
 
-/** Parses (if text) and validates; throws an 'unparseable' ProviderError carrying the raw text. */
+/**
+ * Parses (if text) and validates; throws an 'unparseable' ProviderError carrying the raw text.
+ * Without a schema the answer is plain text: any non-blank text is the answer.
+ */
 export function parseStructured(
-  response: ResponseSchema,
+  response: ResponseSchema | undefined,
   raw: { text: string; value?: unknown },
   usage: Usage,
   headers: Headers,
 ): unknown {
+  if (!response) {
+    if (raw.text.trim() === '')
+      throw new ProviderError('unparseable', 'The model gave an empty answer.', {
+        rawText: raw.text,
+        usage,
+        headers,
+      });
+    return raw.text;
+  }
   const value = raw.value !== undefined ? raw.value : extractJsonObject(raw.text);
   if (value === undefined)
     throw new ProviderError('unparseable', `The answer is not a JSON object "${response.name}".`, {

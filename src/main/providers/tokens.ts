@@ -13,6 +13,6 @@ export function estimateInputTokens(spec: ChatRequestSpec): number {
   let n = 0;
   if (spec.system) n += encode(spec.system).length + PER_MESSAGE_OVERHEAD;
   for (const m of spec.messages) n += encode(m.content).length + PER_MESSAGE_OVERHEAD;
-  n += encode(JSON.stringify(spec.response.schema)).length;
+  if (spec.response) n += encode(JSON.stringify(spec.response.schema)).length;
   return n;
 }

@@ -25,8 +25,11 @@ export interface ChatRequestSpec {
   messages: ChatMessage[];
   temperature?: number;
   maxOutputTokens?: number;
-  /** The structured answer wanted; how it is asked for depends on the provider's mode. */
-  response: ResponseSchema;
+  /**
+   * The structured answer wanted; how it is asked for depends on the provider's mode. Absent:
+   * a plain-text answer (generated QA answers), returned as the JSON string of the text.
+   */
+  response?: ResponseSchema;
 }
 
 export interface Usage {
@@ -35,7 +38,7 @@ export interface Usage {
   cachedInputTokens: number;
 }
 
-/** What the engine stores for a done request: the raw text and the parsed JSON object. */
+/** What the engine stores for a done request: the raw text and the parsed JSON object (plain-text requests: the text). */
 export interface ChatResult {
   text: string;
   json: unknown;

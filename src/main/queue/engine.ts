@@ -153,7 +153,7 @@ export class RequestEngine {
     { name: string; cfg: ProviderConfig; adapter?: ChatAdapter }
   >();
   private readonly endpointOf = new Map<string, string>();
-  private readonly responses = new Map<string, ChatRequestSpec['response']>();
+  private readonly responses = new Map<string, NonNullable<ChatRequestSpec['response']>>();
 
   private run_: RunState | null = null;
   private readonly modelLimits: Record<string, Partial<LaneLimits>>;
@@ -333,10 +333,12 @@ export class RequestEngine {
   private makeUnit(row: LedgerRow, lane: Lane<Unit>, group: string): Unit {
     const spec = specFromStored(row.requestJson, this.laneProvider.get(lane)?.name ?? row.endpoint);
     // Share one schema object per distinct schema, so compiled validators are reused.
-    const schemaKey = JSON.stringify(spec.response);
-    const shared = this.responses.get(schemaKey);
-    if (shared) spec.response = shared;
-    else this.responses.set(schemaKey, spec.response);
+    if (spec.response) {
+      const schemaKey = JSON.stringify(spec.response);
+      const shared = this.responses.get(schemaKey);
+      if (shared) spec.response = shared;
+      else this.responses.set(schemaKey, spec.response);
+    }
     return {
       id: row.id,
       groups: [group],

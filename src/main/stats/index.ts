@@ -14,3 +14,5 @@
 export type { CI } from './intervals';
 export { mean, meanNormalInterval, wilsonInterval } from './intervals';
 export { binomialPmf, binomialTestTwoSided, mcnemarExact } from './binomial';
+export { newcombePairedInterval } from './paired';
+export { cohensKappa, type KappaResult } from './agreement';

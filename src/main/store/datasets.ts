@@ -1,19 +1,23 @@
-import type { DatasetFormat, DatasetSummary, Item, ItemRow, Label } from '../../shared/domain';
+import type { DatasetFormat, DatasetKind, DatasetSummary, Item, ItemRow, Label } from '../../shared/domain';
 import type { Database } from './db';
 
 export interface NewItem {
   sourceId: string;
   subset: string | null;
   instruction: string;
-  output1: string;
-  output2: string;
-  label: Label;
+  /** Pairwise fields; null for other kinds, which carry `extra` instead. */
+  output1: string | null;
+  output2: string | null;
+  label: Label | null;
+  extra?: Record<string, unknown> | null;
 }
 
 export interface NewDataset {
   name: string;
   sourceFile: string;
   format: DatasetFormat;
+  /** Default 'pairwise'. */
+  kind?: DatasetKind;
   contentHash: string;
   items: NewItem[];
 }
@@ -25,6 +29,7 @@ interface DatasetRow {
   name: string;
   source_file: string;
   format: DatasetFormat;
+  kind: DatasetKind;
   content_hash: string;
   created_at: string;
 }
@@ -41,6 +46,7 @@ function summarize(db: Database, row: DatasetRow): DatasetSummary {
     name: row.name,
     sourceFile: row.source_file,
     format: row.format,
+    kind: row.kind,
     contentHash: row.content_hash,
     itemCount: subsets.reduce((n, s) => n + s.count, 0),
     subsets,
@@ -68,15 +74,25 @@ export function listDatasets(db: Database): DatasetSummary[] {
 export function insertDataset(db: Database, ds: NewDataset): DatasetSummary {
   const id = db.transaction(() => {
     const info = db
-      .prepare('INSERT INTO datasets (name, source_file, format, content_hash) VALUES (?, ?, ?, ?)')
-      .run(ds.name, ds.sourceFile, ds.format, ds.contentHash);
+      .prepare('INSERT INTO datasets (name, source_file, format, content_hash, kind) VALUES (?, ?, ?, ?, ?)')
+      .run(ds.name, ds.sourceFile, ds.format, ds.contentHash, ds.kind ?? 'pairwise');
     const datasetId = Number(info.lastInsertRowid);
     const ins = db.prepare(
-      `INSERT INTO items (dataset_id, source_id, position, subset, instruction, output_1, output_2, label)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO items (dataset_id, source_id, position, subset, instruction, output_1, output_2, label, extra_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     ds.items.forEach((it, i) =>
-      ins.run(datasetId, it.sourceId, i + 1, it.subset, it.instruction, it.output1, it.output2, it.label),
+      ins.run(
+        datasetId,
+        it.sourceId,
+        i + 1,
+        it.subset,
+        it.instruction,
+        it.output1,
+        it.output2,
+        it.label,
+        it.extra == null ? null : JSON.stringify(it.extra),
+      ),
     );
     return datasetId;
   })();
@@ -120,7 +136,7 @@ export function listItems(db: Database, datasetId: number, filter: ItemFilter = 
     id: number;
     source_id: string;
     subset: string | null;
-    label: Label;
+    label: Label | null;
     preview: string;
   }[];
   return rows.map((r) => ({
@@ -139,9 +155,10 @@ interface ItemDbRow {
   position: number;
   subset: string | null;
   instruction: string;
-  output_1: string;
-  output_2: string;
-  label: Label;
+  output_1: string | null;
+  output_2: string | null;
+  label: Label | null;
+  extra_json: string | null;
 }
 
 function toItem(r: ItemDbRow): Item {
@@ -155,6 +172,7 @@ function toItem(r: ItemDbRow): Item {
     output1: r.output_1,
     output2: r.output_2,
     label: r.label,
+    extra: r.extra_json === null ? null : (JSON.parse(r.extra_json) as Record<string, unknown>),
   };
 }
 

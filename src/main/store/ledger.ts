@@ -21,7 +21,8 @@ export interface CanonicalRequest {
   messages: ChatRequestSpec['messages'];
   temperature: number | null;
   maxOutputTokens: number | null;
-  response: ChatRequestSpec['response'];
+  /** Absent for plain-text requests (left out of the hash, so structured hashes are unchanged). */
+  response?: ChatRequestSpec['response'];
 }
 
 export class IllegalTransitionError extends Error {
@@ -90,7 +91,8 @@ function sha256(text: string): string {
 /** Rebuilds the spec for sending; `provider` is whichever configured name serves the endpoint. */
 export function specFromStored(requestJson: string, provider: string): ChatRequestSpec {
   const c = JSON.parse(requestJson) as CanonicalRequest;
-  const spec: ChatRequestSpec = { provider, model: c.model, messages: c.messages, response: c.response };
+  const spec: ChatRequestSpec = { provider, model: c.model, messages: c.messages };
+  if (c.response) spec.response = c.response;
   if (c.system !== null) spec.system = c.system;
   if (c.temperature !== null) spec.temperature = c.temperature;
   if (c.maxOutputTokens !== null) spec.maxOutputTokens = c.maxOutputTokens;

@@ -4,6 +4,12 @@ export interface Migration {
   version: number;
   name: string;
   up: string;
+  /**
+   * The migration rebuilds a table others point at (SQLite cannot drop a CHECK in place).
+   * Foreign keys are switched off around its transaction, as SQLite's own procedure for
+   * table rebuilds says, and `PRAGMA foreign_key_check` must come back empty before commit.
+   */
+  rebuildsTables?: boolean;
 }
 
 // Append only: a migration that shipped is never edited, so every user's file can be
@@ -173,6 +179,38 @@ export const migrations: Migration[] = [
       DROP TABLE judgments;
     `,
   },
+  {
+    version: 5,
+    name: 'dataset kinds: datasets.kind, items.extra_json, pairwise fields only for pairwise items',
+    rebuildsTables: true,
+    // Items of other kinds (QA: question, gold answers, language) keep their own fields in
+    // extra_json; the question or prompt goes in instruction so lists and search still work.
+    // Ids are kept, so variants and plans that point at items stay valid.
+    up: `
+      ALTER TABLE datasets ADD COLUMN kind TEXT NOT NULL DEFAULT 'pairwise';
+      CREATE TABLE items_v5 (
+        id INTEGER PRIMARY KEY,
+        dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+        source_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        subset TEXT,
+        instruction TEXT NOT NULL,
+        output_1 TEXT,
+        output_2 TEXT,
+        label INTEGER CHECK (label IS NULL OR label IN (1, 2)),
+        extra_json TEXT CHECK (extra_json IS NULL OR json_valid(extra_json)),
+        -- a pairwise item fills all three pairwise fields; any other kind carries extra_json
+        CHECK ((output_1 IS NOT NULL AND output_2 IS NOT NULL AND label IS NOT NULL)
+               OR extra_json IS NOT NULL),
+        UNIQUE (dataset_id, source_id)
+      );
+      INSERT INTO items_v5 (id, dataset_id, source_id, position, subset, instruction, output_1, output_2, label)
+        SELECT id, dataset_id, source_id, position, subset, instruction, output_1, output_2, label FROM items;
+      DROP TABLE items;
+      ALTER TABLE items_v5 RENAME TO items;
+      CREATE INDEX items_dataset_subset ON items(dataset_id, subset, position);
+    `,
+  },
 ];
 
 export function appliedVersions(db: Database): number[] {
@@ -200,10 +238,25 @@ export function migrate(
   if (beforeMigrating && list.some((m) => !done.has(m.version))) beforeMigrating([...done]);
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.up);
-      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    })();
+    const fkOn = m.rebuildsTables && (db.pragma('foreign_keys', { simple: true }) as number) === 1;
+    if (fkOn) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.up);
+        if (m.rebuildsTables) {
+          const bad = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+          if (bad.length > 0) {
+            const b = bad[0];
+            throw new Error(
+              `migration ${m.version} would break ${bad.length} reference(s), e.g. ${b.table} row ${b.rowid} → ${b.parent}`,
+            );
+          }
+        }
+        db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+      })();
+    } finally {
+      if (fkOn) db.pragma('foreign_keys = ON');
+    }
     ran.push(m.version);
   }
   return ran;

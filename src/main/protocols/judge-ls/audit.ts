@@ -1,6 +1,7 @@
 // Automatic checks of each variant against its English source. They flag likely broken
 // transforms (dropped text, lost numbers) for a person to review and for the sensitivity
 // analysis, which recomputes the headline metrics without flagged items.
+import { pairwiseFields } from './pairwise-item';
 import type { Item } from '../../../shared/domain';
 import type { AuditCheck, FlaggedItem, TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import type { AuditThresholds } from './config';
@@ -95,11 +96,8 @@ export function auditVariants(
   const audited: VariantAudit[] = [];
   const flagged: FlaggedItem[] = [];
   for (const item of items) {
-    const english: VariantText = {
-      instruction: item.instruction,
-      output1: item.output1,
-      output2: item.output2,
-    };
+    const { instruction, output1, output2 } = pairwiseFields(item);
+    const english: VariantText = { instruction, output1, output2 };
     const itemReasons: string[] = [];
     for (const language of TARGET_LANGUAGES) {
       const v = byKey.get(`${item.id}:${language}`);

@@ -1,5 +1,6 @@
 // Planning: which requests Judge-LS needs for a set of items, transformers and judges.
 // Pure and deterministic: the same input gives the same tasks in the same order.
+import { pairwiseFields } from './pairwise-item';
 import type { Item } from '../../../shared/domain';
 import type {
   Language,
@@ -62,7 +63,8 @@ function targetLanguages(opts: Pick<JudgeLsOptions, 'languages'>): TargetLanguag
 }
 
 function englishOf(item: Item): VariantText {
-  return { instruction: item.instruction, output1: item.output1, output2: item.output2 };
+  const { instruction, output1, output2 } = pairwiseFields(item);
+  return { instruction, output1, output2 };
 }
 
 function request(
@@ -166,7 +168,7 @@ export function planJudgments(
         itemId: item.id,
         sourceId: item.sourceId,
         subset: item.subset,
-        gold: item.label,
+        gold: pairwiseFields(item).label,
       };
       const texts: [Language, VariantText][] = [['EN', englishOf(item)]];
       for (const l of targets) {
@@ -194,8 +196,9 @@ export function planJudgments(
       }
       const zh = byItem.get(`${item.id}:ZH`);
       if (!opts.tieProbes || !zh || !targets.includes('ZH')) continue;
-      const goldEn = item.label === 1 ? item.output1 : item.output2;
-      const goldZh = item.label === 1 ? zh.output1 : zh.output2;
+      const en = pairwiseFields(item);
+      const goldEn = en.label === 1 ? en.output1 : en.output2;
+      const goldZh = en.label === 1 ? zh.output1 : zh.output2;
       for (const order of PROBE_ORDERS) {
         const pair: PairwiseTexts =
           order === 'en_zh'

@@ -1,6 +1,7 @@
 // Judge-LS as a plug-in of the generic runner (see ../plugin.ts): config keys, stages,
 // metrics, report and export content. The pure parts (plan, parse, metrics) are the modules
 // beside this one; here they are wired to the seam.
+import { pairwiseFields, requirePairwise } from './pairwise-item';
 import { z } from 'zod';
 import type { Item } from '../../../shared/domain';
 import { buildFigureSpecs } from '../../../shared/protocols/judge-ls/report/figures';
@@ -213,7 +214,8 @@ export function withStandIns(
 }
 
 function englishOf(item: Item): VariantText {
-  return { instruction: item.instruction, output1: item.output1, output2: item.output2 };
+  const { instruction, output1, output2 } = pairwiseFields(item);
+  return { instruction, output1, output2 };
 }
 
 /** Every task of the experiment, given these variants. */
@@ -372,7 +374,10 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     });
   },
   resolveOptions: (config) => judgeLsOptionsSchema.parse(protocolOptionsOf(config)),
-  selectItems: (items, options) => selectItems(items, options),
+  selectItems: (items, options) => {
+    requirePairwise(items);
+    return selectItems(items, options);
+  },
   models: modelsOf,
   stages: [
     {

@@ -15,7 +15,13 @@ export const UNPARSEABLE_RATE = 0.015;
 /** The canonical text of a request: what seeds its answer, so equal requests get equal answers. */
 function requestSeed(spec: ChatRequestSpec, attempt: number): number {
   return seedOf(
-    JSON.stringify([spec.model, spec.system ?? '', spec.messages, spec.response.name, spec.temperature]),
+    JSON.stringify([
+      spec.model,
+      spec.system ?? '',
+      spec.messages,
+      spec.response?.name ?? null,
+      spec.temperature,
+    ]),
     String(attempt),
   );
 }
@@ -33,7 +39,7 @@ export class SimulatedChatAdapter implements ChatAdapter {
   constructor(private readonly cfg: ProviderConfig) {}
 
   async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
-    const id = JSON.stringify([spec.model, spec.system, spec.messages, spec.response.name]);
+    const id = JSON.stringify([spec.model, spec.system, spec.messages, spec.response?.name ?? null]);
     const attempt = this.attempts.get(id) ?? 0;
     this.attempts.set(id, attempt + 1);
     const rng = rngFrom(requestSeed(spec, attempt));

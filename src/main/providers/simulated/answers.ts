@@ -235,6 +235,8 @@ export function valueFor(schema: JsonSchema, rng: Rng, name = '', depth = 0): un
 
 /** What the simulated model answers: the JSON object (or, for a plain-text schema, its text). */
 export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
+  // No schema asked for: a plain-text answer (e.g. a generated answer to a question).
+  if (!spec.response) return sentence(rng);
   const schema = spec.response.schema as JsonSchema;
   switch (spec.response.name) {
     case 'language_variant':

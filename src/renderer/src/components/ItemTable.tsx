@@ -112,8 +112,10 @@ export function ItemTable({ rows, activeIndex, onActiveIndexChange, onOpen, labe
                 <span role="cell" className="ellipsis" title={row.subset ?? ''}>
                   {row.subset ?? ''}
                 </span>
-                <span role="cell">{t('dataset.goldShort', { label: row.label })}</span>
-                <span role="cell" className="ellipsis item-table__preview">
+                <span role="cell">
+                  {row.label != null ? t('dataset.goldShort', { label: row.label }) : ''}
+                </span>
+                <span role="cell" className="ellipsis item-table__preview" dir="auto">
                   {row.instructionPreview.replace(/\s+/g, ' ')}
                 </span>
               </div>

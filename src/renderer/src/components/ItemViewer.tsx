@@ -15,7 +15,8 @@ interface ItemViewerProps {
 function TextBlock({ text, testId }: { text: string; testId: string }) {
   const { t } = useTranslation();
   return (
-    <div className={`text text-block${text ? '' : ' text-block--empty'}`} data-testid={testId}>
+    // dir="auto": Arabic questions and answers read right to left.
+    <div className={`text text-block${text ? '' : ' text-block--empty'}`} data-testid={testId} dir="auto">
       {text || t('item.empty')}
     </div>
   );
@@ -71,9 +72,11 @@ export function ItemViewer({ item, index, total, backHref, onPrevious, onNext }:
             {item.subset}
           </span>
         )}
-        <span className="gold-label" data-testid="gold-label">
-          {t('item.gold', { label: item.label })}
-        </span>
+        {item.label != null && (
+          <span className="gold-label" data-testid="gold-label">
+            {t('item.gold', { label: item.label })}
+          </span>
+        )}
       </header>
 
       <section className="instruction" aria-labelledby="instruction-title">
@@ -83,10 +86,18 @@ export function ItemViewer({ item, index, total, backHref, onPrevious, onNext }:
         <TextBlock text={item.instruction} testId="item-instruction" />
       </section>
 
-      <div className="outputs">
-        <OutputPanel n={1} text={item.output1} gold={item.label === 1} />
-        <OutputPanel n={2} text={item.output2} gold={item.label === 2} />
-      </div>
+      {item.output1 != null && item.output2 != null && (
+        <div className="outputs">
+          <OutputPanel n={1} text={item.output1} gold={item.label === 1} />
+          <OutputPanel n={2} text={item.output2} gold={item.label === 2} />
+        </div>
+      )}
+      {item.extra && (
+        // Fields of other dataset kinds (QA: answers, language, …), shown as text.
+        <section className="item-extra" data-testid="item-extra">
+          <TextBlock text={JSON.stringify(item.extra, null, 2)} testId="item-extra-json" />
+        </section>
+      )}
     </article>
   );
 }

@@ -1,7 +1,9 @@
 // The renderer's protocol registry with the built-in protocols registered: one line each.
 import { judgeLs } from './judge-ls';
+import { referenceSensitivity } from './reference-sensitivity';
 import { registerRendererProtocol } from './registry';
 
 registerRendererProtocol(judgeLs);
+registerRendererProtocol(referenceSensitivity);
 
 export * from './registry';

@@ -331,10 +331,14 @@ describe('New experiment wizard', () => {
     await openWizard(api);
     next();
     const choices = screen.getAllByRole('radio');
-    expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual(['judge-ls', 'test-pointwise']);
+    expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual([
+      'judge-ls',
+      'reference-sensitivity',
+      'test-pointwise',
+    ]);
     expect((choices[0] as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText('Judge-LS: language sensitivity')).toBeTruthy();
-    fireEvent.click(choices[1]);
+    fireEvent.click(choices[2]);
     expect(within(screen.getByRole('list', { name: 'Setup steps' })).queryByText('Translation')).toBeNull();
     next();
     expect(stepTitle()).toBe('Who judges?');

@@ -155,7 +155,7 @@ export function FlipDetail(props: FlipDetailProps) {
             <div className="flip-texts__label">
               {label} {n !== null && goldBadge(n)}
             </div>
-            <Text text={item ? item[field] : undefined} testId={`text-en-${key}`} />
+            <Text text={item ? (item[field] ?? undefined) : undefined} testId={`text-en-${key}`} />
             <Text text={variantText(field)} testId={`text-target-${key}`} />
           </div>
         ))}

@@ -41,11 +41,11 @@ function groupByItem(variants: VariantView[]): ItemGroup[] {
 
 const FIELD_TEXT: Record<
   VariantField,
-  (v: { instruction: string; output1: string; output2: string }) => string
+  (v: { instruction: string; output1: string | null; output2: string | null }) => string
 > = {
   instruction: (v) => v.instruction,
-  output_1: (v) => v.output1,
-  output_2: (v) => v.output2,
+  output_1: (v) => v.output1 ?? '',
+  output_2: (v) => v.output2 ?? '',
 };
 
 function ItemList({

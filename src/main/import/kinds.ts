@@ -1,0 +1,54 @@
+// Dataset kinds the importer knows, told apart by the fields records carry. Each kind brings
+// its own record schema (pairwise: ./validate.ts, QA: ./qa-record.ts); the readers and the
+// importer stay the same for all of them.
+import type { DatasetKind, InputIssue } from '../../shared/domain';
+import type { NewItem } from '../store/datasets';
+import { QA_COLUMNS, QA_REQUIRED, validateQaRecords } from './qa-record';
+import type { SourceRecord } from './record';
+import { validateRecords } from './validate';
+
+export interface DatasetKindSpec {
+  kind: DatasetKind;
+  /** CSV columns read (others are ignored). */
+  columns: string[];
+  /** Required CSV columns missing from a header, with a note on accepted alternatives. */
+  missingColumns(present: ReadonlySet<string>): { missing: string[]; note: string };
+  /** `cellText`: values are CSV cell text (lists written inside one cell). */
+  validate(
+    file: string,
+    records: SourceRecord[],
+    opts: { cellText: boolean },
+  ): { items: NewItem[]; issues: InputIssue[] };
+}
+
+const PAIRWISE: DatasetKindSpec = {
+  kind: 'pairwise',
+  columns: ['id', 'subset', 'instruction', 'input', 'output_1', 'output_2', 'label'],
+  missingColumns(present) {
+    const missing = ['output_1', 'output_2', 'label'].filter((n) => !present.has(n));
+    if (!present.has('instruction') && !present.has('input')) missing.unshift('instruction');
+    return { missing, note: missing.includes('instruction') ? ' (or "input")' : '' };
+  },
+  validate: (file, records) => validateRecords(file, records),
+};
+
+const QA: DatasetKindSpec = {
+  kind: 'qa',
+  columns: QA_COLUMNS,
+  missingColumns: (present) => ({ missing: QA_REQUIRED.filter((n) => !present.has(n)), note: '' }),
+  validate: validateQaRecords,
+};
+
+/**
+ * The kind a file's field names say: QA when they hold `question` or `answers` and no pairwise
+ * output; pairwise otherwise (its errors then name the pairwise fields, as before kinds).
+ */
+export function kindOfFields(names: Iterable<string>): DatasetKindSpec {
+  const set = new Set(names);
+  const pairwise = set.has('output_1') || set.has('output_2');
+  return !pairwise && (set.has('question') || set.has('answers')) ? QA : PAIRWISE;
+}
+
+export function kindOfRecords(records: SourceRecord[]): DatasetKindSpec {
+  return kindOfFields(records.length > 0 ? Object.keys(records[0].value) : []);
+}

@@ -1,0 +1,143 @@
+// The QA dataset kind: `id`, `question`, `answers` (gold strings), `language` (BCP-47),
+// optional `context` and `category`. Used by reference-sensitivity studies; the generic
+// importer only knows it through the kind table in ./kinds.ts.
+import type { InputIssue } from '../../shared/domain';
+import type { NewItem } from '../store/datasets';
+import { showValue, typeName } from './issues';
+import type { SourceRecord } from './record';
+import { readId, readText } from './validate';
+
+/** The fields a QA item keeps in `items.extra_json`. */
+export interface QaFields {
+  answers: string[];
+  /** Canonical BCP-47 tag (`EN` is stored as `en`). */
+  language: string;
+  context?: string;
+  category?: string;
+}
+
+export const QA_COLUMNS = ['id', 'question', 'answers', 'language', 'context', 'category'];
+export const QA_REQUIRED = ['id', 'question', 'answers', 'language'];
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/**
+ * A well-formed BCP-47 tag whose language subtag the runtime's CLDR data knows (so `xx` or
+ * `english` are refused). Returns the canonical tag, or the reason it is not one.
+ */
+export function canonicalLanguage(tag: string): { ok: true; tag: string } | { ok: false; error: string } {
+  let canonical: string;
+  try {
+    canonical = Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return { ok: false, error: `"${tag}" is not a BCP-47 language tag (e.g. en, ar, te, pt-BR)` };
+  }
+  const primary = canonical.split('-')[0];
+  if (primary === 'und' || languageNames.of(primary) === undefined)
+    return { ok: false, error: `unknown language code "${primary}" (use a BCP-47 tag such as en, ar, te)` };
+  return { ok: true, tag: canonical };
+}
+
+/** A JSON array of strings, or (CSV cells, `cellText`) a cell holding a JSON array or `|`-separated answers. */
+function readAnswers(
+  value: unknown,
+  cellText: boolean,
+  report: (message: string) => undefined,
+): string[] | undefined {
+  if (value === undefined || value === null) return report('is missing');
+  let list: unknown = value;
+  if (typeof value === 'string' && cellText) {
+    const cell = value.trim();
+    if (cell === '') return report('is empty: give at least one gold answer');
+    if (cell.startsWith('[')) {
+      try {
+        list = JSON.parse(cell);
+      } catch {
+        return report(`starts with "[" but is not a JSON array of strings: ${showValue(value)}`);
+      }
+    } else list = cell.split('|').map((a) => a.trim());
+  }
+  if (!Array.isArray(list))
+    return report(
+      `must be an array of strings (in CSV a JSON array or "|"-separated), got ${typeName(list)}`,
+    );
+  if (list.length === 0) return report('is an empty array: give at least one gold answer');
+  const answers: string[] = [];
+  for (const [i, a] of list.entries()) {
+    if (typeof a !== 'string') return report(`answer ${i + 1} must be a string, got ${typeName(a)}`);
+    if (a.trim() === '') return report(`answer ${i + 1} is empty`);
+    answers.push(a);
+  }
+  return answers;
+}
+
+function readLanguage(value: unknown, report: (message: string) => undefined): string | undefined {
+  if (value === undefined || value === null || value === '') return report('is missing');
+  if (typeof value !== 'string') return report(`must be a string, got ${typeName(value)}`);
+  const lang = canonicalLanguage(value.trim());
+  return lang.ok ? lang.tag : report(lang.error);
+}
+
+function readOptionalText(value: unknown, report: (message: string) => undefined): string | null | undefined {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') return report(`must be a string, got ${typeName(value)}`);
+  return value.trim() === '' ? null : value;
+}
+
+/** Checks every QA record and reports every problem, each with its line or row and field. */
+export function validateQaRecords(
+  file: string,
+  records: SourceRecord[],
+  opts: { cellText?: boolean } = {},
+): { items: NewItem[]; issues: InputIssue[] } {
+  const issues: InputIssue[] = [];
+  const items: NewItem[] = [];
+  const seen = new Map<string, SourceRecord>();
+  for (const record of records) {
+    const v = record.value;
+    const at = { file, line: record.line, row: record.row };
+    const reporter =
+      (field: string) =>
+      (message: string): undefined => {
+        issues.push({ ...at, field, message });
+        return undefined;
+      };
+    if (Object.hasOwn(v, '__proto__')) reporter('__proto__')('is not allowed as a key; rename it');
+    const id = readId(v.id, reporter('id'));
+    if (id === null) reporter('id')('is missing (every QA item needs an id)');
+    const question = readText(v.question, reporter('question'));
+    const answers = readAnswers(v.answers, opts.cellText === true, reporter('answers'));
+    const language = readLanguage(v.language, reporter('language'));
+    const context = readOptionalText(v.context, reporter('context'));
+    const category = readOptionalText(v.category, reporter('category'));
+    if (typeof id === 'string') {
+      const first = seen.get(id);
+      if (first) {
+        const where = first.line !== undefined ? `line ${first.line}` : `row ${first.row}`;
+        reporter('id')(`duplicate id ${JSON.stringify(id)}: also used on ${where}`);
+      } else seen.set(id, record);
+    }
+    if (
+      typeof id === 'string' &&
+      question !== undefined &&
+      answers !== undefined &&
+      language !== undefined &&
+      context !== undefined &&
+      category !== undefined
+    ) {
+      const extra: QaFields = { answers, language };
+      if (context !== null) extra.context = context;
+      if (category !== null) extra.category = category;
+      items.push({
+        sourceId: id,
+        subset: category,
+        instruction: question,
+        output1: null,
+        output2: null,
+        label: null,
+        extra: { ...extra },
+      });
+    }
+  }
+  return { items: issues.length === 0 ? items : [], issues };
+}

@@ -1,0 +1,136 @@
+// The reference-sensitivity config keys (README "Reference sensitivity") and resolved options.
+import { z } from 'zod';
+import { SETTINGS, type Setting } from '../../../shared/protocols/reference-sensitivity/types';
+import { modelLimits } from '../../experiments/model-limits';
+import type { ExperimentView } from '../plugin';
+import { checkTemplate } from '../template';
+import type { ImportedAnswer } from './imported-answers';
+import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type RefSensTemplates } from './prompts';
+
+const modelSchema = z.strictObject({
+  label: z.string().trim().min(1).max(100),
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  ...modelLimits,
+});
+
+function template(field: keyof RefSensTemplates) {
+  const { allowed, required } = TEMPLATE_PLACEHOLDERS[field];
+  return z
+    .string()
+    .min(1)
+    .superRefine((text, ctx) => {
+      for (const message of checkTemplate(text, allowed, required)) ctx.addIssue({ code: 'custom', message });
+    })
+    .optional();
+}
+
+export const refSensConfigShape = {
+  /** Models that answer the questions (the `generate` stage). */
+  generators: z.array(modelSchema).optional(),
+  /** A JSONL/JSON file of answers to judge instead of (or beside) generated ones. */
+  answers: z.string().min(1).optional(),
+  judges: z.array(modelSchema).min(1),
+  parts: z
+    .strictObject({
+      calibration: z.boolean().optional(),
+      sensitivity: z.boolean().optional(),
+      settings: z
+        .array(z.enum(['NR', 'RV', 'RC']))
+        .min(1)
+        .optional(),
+    })
+    .optional(),
+  /** Picks the wrong answer for C2; stored with the experiment so a re-run picks the same. */
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31)
+    .optional(),
+  /** Only items in these languages (BCP-47, as the dataset stores them). */
+  languages: z.array(z.string().min(1)).min(1).optional(),
+  templates: z
+    .strictObject({
+      generateSystem: template('generateSystem'),
+      generateUser: template('generateUser'),
+      judgeSystem: template('judgeSystem'),
+      judgeUserNR: template('judgeUserNR'),
+      judgeUserRV: template('judgeUserRV'),
+      judgeUserRC: template('judgeUserRC'),
+    })
+    .optional(),
+};
+
+export type ModelEntry = z.output<typeof modelSchema>;
+
+export interface RefSensConfig extends Record<string, unknown> {
+  name: string;
+  protocol: string;
+  dataset: string | number;
+  providers: ExperimentView['config']['providers'];
+  limit?: number;
+  maxParseRetries?: number;
+  prices?: ExperimentView['config']['prices'];
+  generators?: ModelEntry[];
+  answers?: string;
+  judges: ModelEntry[];
+  parts?: { calibration?: boolean; sensitivity?: boolean; settings?: Setting[] };
+  seed?: number;
+  languages?: string[];
+  templates?: Partial<RefSensTemplates>;
+}
+
+export interface RefSensOptions {
+  limit?: number;
+  seed: number;
+  calibration: boolean;
+  sensitivity: boolean;
+  settings: Setting[];
+  languages: string[] | null;
+  templates: RefSensTemplates;
+  /** Answers read from the `answers` file (empty without one), and its file name for errors. */
+  imported: ImportedAnswer[];
+  answersFile: string | null;
+}
+
+export function resolveRefSensOptions(
+  config: RefSensConfig,
+  readImported: (path: string) => ImportedAnswer[],
+): RefSensOptions {
+  const settings = config.parts?.settings ?? [...SETTINGS];
+  return {
+    ...(config.limit !== undefined ? { limit: config.limit } : {}),
+    seed: config.seed ?? 0,
+    calibration: config.parts?.calibration ?? true,
+    sensitivity: config.parts?.sensitivity ?? true,
+    // Always in NR, RV, RC order, whatever order the config lists them in.
+    settings: SETTINGS.filter((s) => settings.includes(s)),
+    languages: config.languages ?? null,
+    templates: { ...DEFAULT_TEMPLATES, ...(config.templates ?? {}) },
+    imported: config.answers ? readImported(config.answers) : [],
+    answersFile: config.answers ?? null,
+  };
+}
+
+export function refineRefSensConfig(
+  cfg: RefSensConfig,
+  issue: (path: (string | number)[], message: string) => void,
+): void {
+  const seen = new Map<string, string>();
+  const check = (list: ModelEntry[] | undefined, key: string) =>
+    list?.forEach((m, i) => {
+      const other = seen.get(m.label);
+      if (other) issue([key, i, 'label'], `duplicate label "${m.label}" (also a ${other})`);
+      seen.set(m.label, key === 'judges' ? 'judge' : 'generator');
+    });
+  check(cfg.judges, 'judges');
+  check(cfg.generators, 'generators');
+  const sensitivity = cfg.parts?.sensitivity ?? true;
+  const calibration = cfg.parts?.calibration ?? true;
+  if (!sensitivity && !calibration) issue(['parts'], 'nothing to run: turn on calibration or sensitivity');
+  if (sensitivity && !(cfg.generators?.length ?? 0) && !cfg.answers)
+    issue(['generators'], 'sensitivity needs generators or an "answers" file');
+}

@@ -1,0 +1,93 @@
+// Answers a researcher already has, to judge beside or instead of generated ones: a JSONL or
+// JSON file of {item_id, generator, answer, human_label?}. Checked line by line like datasets.
+import { basename } from 'node:path';
+import type { InputIssue, Item } from '../../../shared/domain';
+import type { Verdict } from '../../../shared/protocols/reference-sensitivity/types';
+import { INPUT_LIMITS, readRegularFile } from '../../core/input-limits';
+import { decodeText } from '../../import/decode';
+import { invalidInput, showValue, typeName } from '../../import/issues';
+import { readJson } from '../../import/json';
+import { readJsonl } from '../../import/jsonl';
+
+export interface ImportedAnswer {
+  itemId: string;
+  generator: string;
+  answer: string;
+  humanLabel: Verdict | null;
+  /** 1-based line in the file, for errors found later (unknown items). */
+  line: number | null;
+}
+
+export function readImportedAnswers(path: string): ImportedAnswer[] {
+  const file = basename(path);
+  const bytes = readRegularFile(path, INPUT_LIMITS.datasetFileBytes);
+  const decoded = decodeText(file, bytes);
+  if (!decoded.ok) throw invalidInput(file, [decoded.issue]);
+  return parseImportedAnswers(file, decoded.text);
+}
+
+export function parseImportedAnswers(file: string, text: string): ImportedAnswer[] {
+  const read = text.trimStart().startsWith('[') ? readJson(file, text) : readJsonl(file, text);
+  const issues: InputIssue[] = [...read.issues];
+  const out: ImportedAnswer[] = [];
+  const seen = new Map<string, number | undefined>();
+  for (const r of read.records) {
+    const v = r.value;
+    const at = { file, line: r.line, row: r.row };
+    const bad = (field: string, message: string) => {
+      issues.push({ ...at, field, message });
+      return undefined;
+    };
+    const str = (field: string): string | undefined => {
+      const x = v[field];
+      if (x === undefined || x === null || x === '') return bad(field, 'is missing');
+      if (typeof x === 'number' && field === 'item_id') return String(x);
+      if (typeof x !== 'string') return bad(field, `must be a string, got ${typeName(x)}`);
+      if (x.trim() === '') return bad(field, 'is whitespace-only');
+      return x;
+    };
+    const itemId = str('item_id');
+    const generator = str('generator');
+    const answer = str('answer');
+    let humanLabel: Verdict | null = null;
+    const h = v.human_label;
+    if (h !== undefined && h !== null && h !== '') {
+      const up = typeof h === 'string' ? h.trim().toUpperCase() : '';
+      if (up === 'CORRECT' || up === 'INCORRECT') humanLabel = up;
+      else bad('human_label', `must be CORRECT or INCORRECT, got ${showValue(h)}`);
+    }
+    if (itemId !== undefined && generator !== undefined) {
+      const key = `${generator}\u0000${itemId}`;
+      if (seen.has(key))
+        bad(
+          'item_id',
+          `answer of "${generator}" to item "${itemId}" given twice (also on line ${seen.get(key)})`,
+        );
+      else seen.set(key, r.line);
+    }
+    if (itemId !== undefined && generator !== undefined && answer !== undefined)
+      out.push({ itemId, generator, answer, humanLabel, line: r.line ?? r.row ?? null });
+  }
+  if (issues.length === 0 && out.length === 0)
+    issues.push({ file, message: 'no answers: the file holds no records' });
+  if (issues.length > 0) throw invalidInput(file, issues);
+  return out;
+}
+
+/** Every imported answer must name an item of the dataset: an error per unknown one, with its line. */
+export function checkImportedItems(
+  file: string,
+  answers: readonly ImportedAnswer[],
+  items: readonly Item[],
+): void {
+  const ids = new Set(items.map((i) => i.sourceId));
+  const issues: InputIssue[] = answers
+    .filter((a) => !ids.has(a.itemId))
+    .map((a) => ({
+      file,
+      ...(a.line !== null ? { line: a.line } : {}),
+      field: 'item_id',
+      message: `no item "${a.itemId}" in the dataset`,
+    }));
+  if (issues.length > 0) throw invalidInput(file, issues);
+}

@@ -1,0 +1,313 @@
+// Reference-sensitivity metrics (DESIGN.md section 5b): pure functions of the stored verdicts,
+// the answers judged and the gold answers.
+import {
+  ALL,
+  SETTINGS,
+  TRANSITIONS,
+  type AcceptanceRow,
+  type CalibrationRow,
+  type EmAgreementRow,
+  type FailureRow,
+  type FlipRow,
+  type HumanFlipRow,
+  type HumanRow,
+  type RefSensMetrics,
+  type Setting,
+  type StringBaselineRow,
+  type Transition,
+  type UsageRow,
+  type Verdict,
+} from '../../../shared/protocols/reference-sensitivity/types';
+import { cohensKappa, mcnemarExact, newcombePairedInterval, wilsonInterval } from '../../stats';
+import { exactMatch, strictNormalize, tokenF1 } from './normalize';
+
+export interface CalibrationRecord {
+  judge: string;
+  sourceId: string;
+  language: string;
+  probe: 'C1' | 'C2';
+  verdict: Verdict | null;
+}
+
+export interface VerdictRecord {
+  judge: string;
+  generator: string;
+  sourceId: string;
+  language: string;
+  setting: Setting;
+  verdict: Verdict | null;
+  extracted: string | null;
+}
+
+export interface AnswerRecord {
+  generator: string;
+  sourceId: string;
+  language: string;
+  answer: string;
+  humanLabel: Verdict | null;
+}
+
+export interface MetricsInput {
+  judges: readonly string[];
+  /** Generators in config order, then imported ones. */
+  generators: readonly string[];
+  /** Languages in dataset order. */
+  languages: readonly string[];
+  settings: readonly Setting[];
+  calibration: readonly CalibrationRecord[];
+  verdicts: readonly VerdictRecord[];
+  answers: readonly AnswerRecord[];
+  gold: ReadonlyMap<string, readonly string[]>;
+  usage: UsageRow[];
+  failures: FailureRow[];
+}
+
+const rate = (k: number, n: number): number | null => (n === 0 ? null : k / n);
+const meanOf = (xs: number[]): number | null =>
+  xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function calibrationRows(input: MetricsInput): CalibrationRow[] {
+  const rows: CalibrationRow[] = [];
+  for (const judge of input.judges)
+    for (const language of input.languages) {
+      const pairs = new Map<string, { C1?: Verdict; C2?: Verdict }>();
+      for (const r of input.calibration) {
+        if (r.judge !== judge || r.language !== language || r.verdict === null) continue;
+        const p = pairs.get(r.sourceId) ?? {};
+        p[r.probe] = r.verdict;
+        pairs.set(r.sourceId, p);
+      }
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let d = 0;
+      for (const p of pairs.values()) {
+        if (!p.C1 || !p.C2) continue;
+        const one = p.C1 === 'CORRECT';
+        const two = p.C2 === 'CORRECT';
+        if (one && two) a++;
+        else if (one) b++;
+        else if (two) c++;
+        else d++;
+      }
+      const n = a + b + c + d;
+      if (n === 0 && !input.calibration.some((r) => r.judge === judge && r.language === language)) continue;
+      const c1 = rate(a + b, n);
+      const c2 = rate(a + c, n);
+      rows.push({
+        judge,
+        language,
+        n,
+        c1_accept: c1,
+        c1_accept_ci: wilsonInterval(a + b, n),
+        c2_accept: c2,
+        c2_accept_ci: wilsonInterval(a + c, n),
+        cgp: c1 === null || c2 === null ? null : c1 - c2,
+        cgp_ci: newcombePairedInterval(a, b, c, d),
+      });
+    }
+  return rows;
+}
+
+const gensWithAll = (input: MetricsInput) => [...input.generators, ALL];
+const ofGenerator = (g: string, r: { generator: string }) => g === ALL || r.generator === g;
+
+function acceptanceRows(input: MetricsInput): AcceptanceRow[] {
+  const rows: AcceptanceRow[] = [];
+  for (const judge of input.judges)
+    for (const generator of gensWithAll(input))
+      for (const language of input.languages)
+        for (const setting of input.settings) {
+          let n = 0;
+          let k = 0;
+          for (const r of input.verdicts) {
+            if (r.judge !== judge || r.language !== language || r.setting !== setting || r.verdict === null)
+              continue;
+            if (!ofGenerator(generator, r)) continue;
+            n++;
+            if (r.verdict === 'CORRECT') k++;
+          }
+          if (n === 0) continue;
+          rows.push({
+            judge,
+            generator,
+            language,
+            setting,
+            n,
+            accept_rate: rate(k, n),
+            accept_rate_ci: wilsonInterval(k, n),
+          });
+        }
+  return rows;
+}
+
+type Slot = `${string}\u0000${string}`;
+const slot = (generator: string, sourceId: string): Slot => `${generator}\u0000${sourceId}`;
+
+function verdictIndex(input: MetricsInput, judge: string, language: string) {
+  const by = new Map<Setting, Map<Slot, VerdictRecord>>();
+  for (const s of SETTINGS) by.set(s, new Map());
+  for (const r of input.verdicts)
+    if (r.judge === judge && r.language === language && r.verdict !== null)
+      by.get(r.setting)!.set(slot(r.generator, r.sourceId), r);
+  return by;
+}
+
+function flipRows(input: MetricsInput): FlipRow[] {
+  const rows: FlipRow[] = [];
+  const transitions = TRANSITIONS.filter((t) => {
+    const [from, to] = t.split('-') as [Setting, Setting];
+    return input.settings.includes(from) && input.settings.includes(to);
+  });
+  for (const judge of input.judges)
+    for (const language of input.languages) {
+      const by = verdictIndex(input, judge, language);
+      for (const generator of gensWithAll(input))
+        for (const transition of transitions) {
+          const [from, to] = transition.split('-') as [Setting, Setting];
+          let n = 0;
+          let c2i = 0;
+          let i2c = 0;
+          let changed = 0;
+          for (const [key, x] of by.get(from)!) {
+            const y = by.get(to)!.get(key);
+            if (!y || !ofGenerator(generator, x)) continue;
+            n++;
+            if (x.verdict === 'CORRECT' && y.verdict === 'INCORRECT') c2i++;
+            if (x.verdict === 'INCORRECT' && y.verdict === 'CORRECT') i2c++;
+            if (strictNormalize(x.extracted ?? '') !== strictNormalize(y.extracted ?? '')) changed++;
+          }
+          if (n === 0) continue;
+          rows.push({
+            judge,
+            generator,
+            language,
+            transition: transition as Transition,
+            n,
+            flip_rate: rate(c2i + i2c, n),
+            flip_rate_ci: wilsonInterval(c2i + i2c, n),
+            correct_to_incorrect: c2i,
+            incorrect_to_correct: i2c,
+            mcnemar_p: mcnemarExact(c2i, i2c),
+            extraction_change_rate: rate(changed, n),
+          });
+        }
+    }
+  return rows;
+}
+
+function stringBaseline(input: MetricsInput): RefSensMetrics['string_baseline'] {
+  const em = new Map<Slot, number>();
+  const f1 = new Map<Slot, number>();
+  for (const a of input.answers) {
+    const gold = input.gold.get(a.sourceId) ?? [];
+    em.set(slot(a.generator, a.sourceId), exactMatch(a.answer, gold));
+    f1.set(slot(a.generator, a.sourceId), tokenF1(a.answer, gold));
+  }
+  const answers: StringBaselineRow[] = [];
+  for (const generator of gensWithAll(input))
+    for (const language of input.languages) {
+      const sel = input.answers.filter((a) => a.language === language && ofGenerator(generator, a));
+      if (sel.length === 0) continue;
+      answers.push({
+        generator,
+        language,
+        n: sel.length,
+        exact_match: meanOf(sel.map((a) => em.get(slot(a.generator, a.sourceId))!)),
+        token_f1: meanOf(sel.map((a) => f1.get(slot(a.generator, a.sourceId))!)),
+      });
+    }
+  const agreement: EmAgreementRow[] = [];
+  for (const judge of input.judges)
+    for (const generator of gensWithAll(input))
+      for (const language of input.languages)
+        for (const setting of input.settings) {
+          const agree: number[] = [];
+          for (const r of input.verdicts) {
+            if (r.judge !== judge || r.language !== language || r.setting !== setting || r.verdict === null)
+              continue;
+            if (!ofGenerator(generator, r)) continue;
+            const m = em.get(slot(r.generator, r.sourceId));
+            if (m === undefined) continue;
+            agree.push((r.verdict === 'CORRECT') === (m === 1) ? 1 : 0);
+          }
+          if (agree.length === 0) continue;
+          agreement.push({
+            judge,
+            generator,
+            language,
+            setting,
+            n: agree.length,
+            em_agreement: meanOf(agree),
+          });
+        }
+  return { answers, em_agreement: agreement };
+}
+
+function humanRows(input: MetricsInput): RefSensMetrics['human'] {
+  const label = new Map<Slot, Verdict>();
+  for (const a of input.answers) if (a.humanLabel) label.set(slot(a.generator, a.sourceId), a.humanLabel);
+  const settings: HumanRow[] = [];
+  const flips: HumanFlipRow[] = [];
+  if (label.size === 0) return { settings, nr_rv_flips: flips };
+  for (const judge of input.judges) {
+    for (const setting of input.settings) {
+      // rows: judge CORRECT / INCORRECT; columns: human CORRECT / INCORRECT
+      const t = [
+        [0, 0],
+        [0, 0],
+      ];
+      for (const r of input.verdicts) {
+        if (r.judge !== judge || r.setting !== setting || r.verdict === null) continue;
+        const h = label.get(slot(r.generator, r.sourceId));
+        if (!h) continue;
+        t[r.verdict === 'CORRECT' ? 0 : 1][h === 'CORRECT' ? 0 : 1]++;
+      }
+      const n = t[0][0] + t[0][1] + t[1][0] + t[1][1];
+      if (n === 0) continue;
+      const k = cohensKappa(t);
+      const agree = t[0][0] + t[1][1];
+      settings.push({
+        judge,
+        setting,
+        n,
+        accuracy: rate(agree, n),
+        accuracy_ci: wilsonInterval(agree, n),
+        kappa: k.kappa,
+        kappa_ci: k.kappa_ci,
+      });
+    }
+    if (input.settings.includes('NR') && input.settings.includes('RV')) {
+      const nr = new Map<Slot, Verdict>();
+      const rv = new Map<Slot, Verdict>();
+      for (const r of input.verdicts) {
+        if (r.judge !== judge || r.verdict === null) continue;
+        if (r.setting === 'NR') nr.set(slot(r.generator, r.sourceId), r.verdict);
+        if (r.setting === 'RV') rv.set(slot(r.generator, r.sourceId), r.verdict);
+      }
+      let n = 0;
+      let toward = 0;
+      for (const [key, h] of label) {
+        const a = nr.get(key);
+        const b = rv.get(key);
+        if (!a || !b || a === b) continue;
+        n++;
+        if (b === h) toward++;
+      }
+      flips.push({ judge, flips: n, toward_human: toward, toward_human_rate: rate(toward, n) });
+    }
+  }
+  return { settings, nr_rv_flips: flips };
+}
+
+export function computeRefSensMetrics(input: MetricsInput): RefSensMetrics {
+  return {
+    calibration: calibrationRows(input),
+    acceptance: acceptanceRows(input),
+    flips: flipRows(input),
+    string_baseline: stringBaseline(input),
+    human: humanRows(input),
+    usage: input.usage,
+    failures: input.failures,
+  };
+}

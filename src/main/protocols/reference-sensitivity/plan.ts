@@ -1,0 +1,221 @@
+// Planning: which calls the protocol makes (DESIGN.md section 5b). Pure functions of the items,
+// options and answers stored so far.
+import { createHash } from 'node:crypto';
+import type { Setting } from '../../../shared/protocols/reference-sensitivity/types';
+import type { ChatRequestSpec, ResponseSchema } from '../../providers/types';
+import { renderTemplate } from '../template';
+import { taskKey, type ProtocolTask } from '../types';
+import type { ModelEntry, RefSensOptions } from './config';
+import { answersOverlap } from './normalize';
+import { languageName, referenceText } from './prompts';
+import type { QaItem } from './qa-item';
+
+export const CORRECTNESS_VERDICT_SCHEMA: ResponseSchema = {
+  name: 'correctness_verdict',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['extracted_answer', 'explanation', 'verdict'],
+    properties: {
+      extracted_answer: { type: 'string' },
+      explanation: { type: 'string' },
+      verdict: { type: 'string', enum: ['CORRECT', 'INCORRECT'] },
+    },
+  },
+};
+
+export const GENERATE_MAX_TOKENS = 300;
+export const JUDGE_MAX_TOKENS = 400;
+
+export interface GenerateMeta {
+  generator: string;
+  itemId: number;
+  sourceId: string;
+  language: string;
+}
+export interface CalibrateMeta {
+  judge: string;
+  itemId: number;
+  sourceId: string;
+  language: string;
+  probe: 'C1' | 'C2';
+  /** The answer shown as "generated". */
+  shown: string;
+  /** C2: the item whose gold answer is shown. */
+  wrongFrom: string | null;
+}
+export interface JudgeMeta {
+  judge: string;
+  generator: string;
+  itemId: number;
+  sourceId: string;
+  language: string;
+  setting: Setting;
+  /** The answer came from the `answers` file, not a generate call. */
+  imported: boolean;
+}
+
+/** An answer to judge: generated and stored, or imported. */
+export interface AnswerToJudge {
+  generator: string;
+  sourceId: string;
+  answer: string;
+  imported: boolean;
+}
+
+function values(item: QaItem): Record<string, string> {
+  return {
+    question: item.question,
+    language: item.language,
+    language_name: languageName(item.language),
+    context: item.context ?? '',
+  };
+}
+
+function modelRequest(
+  m: ModelEntry,
+  maxTokens: number,
+): Pick<ChatRequestSpec, 'provider' | 'model' | 'temperature' | 'maxOutputTokens'> {
+  const temperature = m.temperature === undefined ? 0 : m.temperature;
+  return {
+    provider: m.provider,
+    model: m.model,
+    ...(temperature === null ? {} : { temperature }),
+    maxOutputTokens: m.maxOutputTokens ?? maxTokens,
+  };
+}
+
+export function planGenerate(
+  items: readonly QaItem[],
+  generators: readonly ModelEntry[],
+  opts: RefSensOptions,
+): ProtocolTask<'generate', GenerateMeta>[] {
+  if (!opts.sensitivity) return [];
+  const t = opts.templates;
+  return generators.flatMap((g) =>
+    items.map((item) => ({
+      key: taskKey('generate', g.label, item.sourceId),
+      stage: 'generate' as const,
+      meta: { generator: g.label, itemId: item.id, sourceId: item.sourceId, language: item.language },
+      request: {
+        ...modelRequest(g, GENERATE_MAX_TOKENS),
+        system: renderTemplate(t.generateSystem, values(item)),
+        messages: [{ role: 'user' as const, content: renderTemplate(t.generateUser, values(item)) }],
+        // no `response`: a plain-text answer
+      },
+    })),
+  );
+}
+
+function judgeRequest(
+  judge: ModelEntry,
+  opts: RefSensOptions,
+  item: QaItem,
+  answer: string,
+  setting: Setting,
+): ChatRequestSpec {
+  const t = opts.templates;
+  const template = setting === 'NR' ? t.judgeUserNR : setting === 'RV' ? t.judgeUserRV : t.judgeUserRC;
+  const v = {
+    ...values(item),
+    answer,
+    ...(setting === 'NR' ? {} : { reference: referenceText(item.answers) }),
+  };
+  return {
+    ...modelRequest(judge, JUDGE_MAX_TOKENS),
+    system: t.judgeSystem,
+    messages: [{ role: 'user', content: renderTemplate(template, v) }],
+    response: CORRECTNESS_VERDICT_SCHEMA,
+  };
+}
+
+function hashUnit(...parts: (string | number)[]): number {
+  return createHash('sha256').update(parts.join('\u0000')).digest().readUInt32BE(0);
+}
+
+/**
+ * The wrong answer for C2: a gold answer of another item in the same language whose answers
+ * share nothing with this item's (normalize.ts). The scan starts at a position given by a hash
+ * of the seed and the item id and walks the language's items in order, so the pick depends
+ * only on the seed, the item and the experiment's items: a re-run picks the same.
+ */
+export function pickWrongAnswers(items: readonly QaItem[], seed: number): Map<string, QaItem | null> {
+  const byLanguage = new Map<string, QaItem[]>();
+  for (const it of items) byLanguage.set(it.language, [...(byLanguage.get(it.language) ?? []), it]);
+  const out = new Map<string, QaItem | null>();
+  for (const item of items) {
+    const pool = byLanguage.get(item.language)!;
+    const start = hashUnit(seed, item.sourceId) % pool.length;
+    let pick: QaItem | null = null;
+    for (let k = 0; k < pool.length; k++) {
+      const cand = pool[(start + k) % pool.length];
+      if (cand.sourceId === item.sourceId || answersOverlap(item.answers, cand.answers)) continue;
+      pick = cand;
+      break;
+    }
+    out.set(item.sourceId, pick);
+  }
+  return out;
+}
+
+export function planCalibration(
+  items: readonly QaItem[],
+  judges: readonly ModelEntry[],
+  opts: RefSensOptions,
+): ProtocolTask<'calibrate', CalibrateMeta>[] {
+  if (!opts.calibration) return [];
+  const wrong = pickWrongAnswers(items, opts.seed);
+  const tasks: ProtocolTask<'calibrate', CalibrateMeta>[] = [];
+  for (const judge of judges)
+    for (const item of items) {
+      const base = { judge: judge.label, itemId: item.id, sourceId: item.sourceId, language: item.language };
+      const shownC1 = item.answers[0];
+      tasks.push({
+        key: taskKey('calibrate', judge.label, item.sourceId, 'C1'),
+        stage: 'calibrate',
+        meta: { ...base, probe: 'C1', shown: shownC1, wrongFrom: null },
+        request: judgeRequest(judge, opts, item, shownC1, 'NR'),
+      });
+      const w = wrong.get(item.sourceId);
+      if (!w) continue;
+      tasks.push({
+        key: taskKey('calibrate', judge.label, item.sourceId, 'C2'),
+        stage: 'calibrate',
+        meta: { ...base, probe: 'C2', shown: w.answers[0], wrongFrom: w.sourceId },
+        request: judgeRequest(judge, opts, item, w.answers[0], 'NR'),
+      });
+    }
+  return tasks;
+}
+
+export function planJudge(
+  items: readonly QaItem[],
+  judges: readonly ModelEntry[],
+  answers: readonly AnswerToJudge[],
+  opts: RefSensOptions,
+): ProtocolTask<'judge', JudgeMeta>[] {
+  if (!opts.sensitivity) return [];
+  const byId = new Map(items.map((i) => [i.sourceId, i]));
+  const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
+  for (const judge of judges)
+    for (const a of answers) {
+      const item = byId.get(a.sourceId);
+      if (!item) continue;
+      for (const setting of opts.settings)
+        tasks.push({
+          key: taskKey('judge', judge.label, a.generator, item.sourceId, setting),
+          stage: 'judge',
+          meta: {
+            judge: judge.label,
+            generator: a.generator,
+            itemId: item.id,
+            sourceId: item.sourceId,
+            language: item.language,
+            setting,
+            imported: a.imported,
+          },
+          request: judgeRequest(judge, opts, item, a.answer, setting),
+        });
+    }
+  return tasks;
+}

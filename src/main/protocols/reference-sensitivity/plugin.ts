@@ -1,0 +1,267 @@
+// Reference sensitivity as a plug-in of the generic runner (../plugin.ts; DESIGN.md section 5b):
+// generate (plain-text answers), calibrate (C1 gold / C2 wrong, no reference) and judge
+// (NR / RV / RC per judge × answer), verdicts as `correctness_verdict`.
+import { basename } from 'node:path';
+import type { Item } from '../../../shared/domain';
+import { buildRefSensFigures } from '../../../shared/protocols/reference-sensitivity/report/figures';
+import { buildRefSensTables } from '../../../shared/protocols/reference-sensitivity/report/tables';
+import type {
+  FailureRow,
+  RefSensMetrics,
+  UsageRow,
+  Verdict,
+} from '../../../shared/protocols/reference-sensitivity/types';
+import type { Database } from '../../store/db';
+import { listResults } from '../../store/results';
+import type { ExperimentView, MetricsContext, ModelUse, ProtocolPlugin, TaskResult } from '../plugin';
+import type { ProtocolTask } from '../types';
+import {
+  refineRefSensConfig,
+  refSensConfigShape,
+  resolveRefSensOptions,
+  type RefSensConfig,
+  type RefSensOptions,
+} from './config';
+import { checkImportedItems, readImportedAnswers } from './imported-answers';
+import {
+  computeRefSensMetrics,
+  type AnswerRecord,
+  type CalibrationRecord,
+  type VerdictRecord,
+} from './metrics';
+import { parseCorrectnessVerdict, parseGeneratedAnswer, type CorrectnessVerdict } from './parse';
+import {
+  GENERATE_MAX_TOKENS,
+  planCalibration,
+  planGenerate,
+  planJudge,
+  type AnswerToJudge,
+  type CalibrateMeta,
+  type GenerateMeta,
+  type JudgeMeta,
+} from './plan';
+import { qaItem, type QaItem } from './qa-item';
+import { judgmentsCsv } from './judgments-csv';
+
+export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
+
+const VERDICT_OUTPUT_TOKENS = 120;
+
+const limitsOf = (e: { rpm?: number; tpm?: number; concurrency?: number }) =>
+  Object.fromEntries(
+    Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+  );
+
+function modelsOf(config: RefSensConfig): ModelUse[] {
+  return [
+    ...(config.generators ?? []).map((g, i) => ({
+      role: 'generator',
+      label: g.label,
+      provider: g.provider,
+      model: g.model,
+      path: ['generators', i, 'provider'],
+      ...limitsOf(g),
+    })),
+    ...config.judges.map((j, i) => ({
+      role: 'judge',
+      label: j.label,
+      provider: j.provider,
+      model: j.model,
+      path: ['judges', i, 'provider'],
+      ...limitsOf(j),
+    })),
+  ];
+}
+
+const qaItems = (exp: Pick<RefSensExperiment, 'items'>): QaItem[] => exp.items.map(qaItem);
+
+/** Answers to judge now: generated ones stored so far (ok), then imported ones. */
+export function answersToJudge(exp: RefSensExperiment, generated: readonly TaskResult[]): AnswerToJudge[] {
+  const selected = new Set(exp.items.map((i) => i.sourceId));
+  const out: AnswerToJudge[] = [];
+  for (const r of generated) {
+    if (r.stage !== 'generate' || r.status !== 'ok') continue;
+    const m = r.meta as GenerateMeta;
+    out.push({
+      generator: m.generator,
+      sourceId: m.sourceId,
+      answer: (r.value as { answer: string }).answer,
+      imported: false,
+    });
+  }
+  for (const a of exp.options.imported)
+    if (selected.has(a.itemId))
+      out.push({ generator: a.generator, sourceId: a.itemId, answer: a.answer, imported: true });
+  return out;
+}
+
+function generatorOrder(exp: RefSensExperiment): string[] {
+  const gens = (exp.config.generators ?? []).map((g) => g.label);
+  for (const a of exp.options.imported) if (!gens.includes(a.generator)) gens.push(a.generator);
+  return gens;
+}
+
+/** The metrics input from stored results (also used by the export's judgments.csv). */
+export function metricsInput(ctx: Pick<MetricsContext<RefSensExperiment>, 'exp' | 'results' | 'usage'>) {
+  const exp = ctx.exp;
+  const items = qaItems(exp);
+  const calibration: CalibrationRecord[] = [];
+  const verdicts: VerdictRecord[] = [];
+  const failures = new Map<string, FailureRow>();
+  const fail = (who: string, stage: FailureRow['stage'], kind: string, reason: string | null) => {
+    const key = [who, stage, kind, reason].join('\u0000');
+    const row = failures.get(key) ?? { who, stage, kind, reason: reason ?? 'failed', count: 0 };
+    row.count++;
+    failures.set(key, row);
+  };
+  for (const r of ctx.results) {
+    const v = r.status === 'ok' ? (r.value as CorrectnessVerdict) : null;
+    if (r.stage === 'calibrate') {
+      const m = r.meta as CalibrateMeta;
+      calibration.push({
+        judge: m.judge,
+        sourceId: m.sourceId,
+        language: m.language,
+        probe: m.probe,
+        verdict: v?.verdict ?? null,
+      });
+      if (!v) fail(m.judge, 'calibrate', m.probe, r.reason);
+    } else if (r.stage === 'judge') {
+      const m = r.meta as JudgeMeta;
+      verdicts.push({
+        judge: m.judge,
+        generator: m.generator,
+        sourceId: m.sourceId,
+        language: m.language,
+        setting: m.setting,
+        verdict: v?.verdict ?? null,
+        extracted: v?.extracted_answer ?? null,
+      });
+      if (!v) fail(m.judge, 'judge', m.setting, r.reason);
+    } else if (r.stage === 'generate' && r.status === 'failed') {
+      fail((r.meta as GenerateMeta).generator, 'generate', 'answer', r.reason);
+    }
+  }
+  const language = new Map(items.map((i) => [i.sourceId, i.language]));
+  const human = new Map<string, Verdict | null>();
+  for (const a of exp.options.imported) human.set(`${a.generator}\u0000${a.itemId}`, a.humanLabel);
+  const answers: AnswerRecord[] = answersToJudge(exp, ctx.results).map((a) => ({
+    generator: a.generator,
+    sourceId: a.sourceId,
+    language: language.get(a.sourceId)!,
+    answer: a.answer,
+    humanLabel: a.imported ? (human.get(`${a.generator}\u0000${a.sourceId}`) ?? null) : null,
+  }));
+  return {
+    judges: exp.config.judges.map((j) => j.label),
+    generators: generatorOrder(exp),
+    languages: [...new Set(items.map((i) => i.language))],
+    settings: exp.options.settings,
+    calibration,
+    verdicts,
+    answers,
+    gold: new Map(items.map((i) => [i.sourceId, i.answers])),
+    usage: ctx.usage as UsageRow[],
+    failures: [...failures.values()],
+  };
+}
+
+export const METRICS_KEYS = [
+  'calibration',
+  'acceptance',
+  'flips',
+  'string_baseline',
+  'human',
+  'usage',
+  'failures',
+] as const satisfies readonly (keyof RefSensMetrics)[];
+
+export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSensMetrics> = {
+  id: 'reference-sensitivity',
+  title: 'Reference sensitivity: are judges over-generous without a reference answer?',
+  configShape: refSensConfigShape,
+  refineConfig: refineRefSensConfig,
+  resolveOptions: (config) => resolveRefSensOptions(config, readImportedAnswers),
+  selectItems(items: Item[], options: RefSensOptions): Item[] {
+    for (const item of items) qaItem(item);
+    if (options.answersFile) checkImportedItems(basename(options.answersFile), options.imported, items);
+    const langs = options.languages;
+    const chosen = langs ? items.filter((i) => langs.includes(qaItem(i).language)) : items;
+    return options.limit === undefined ? chosen : chosen.slice(0, options.limit);
+  },
+  models: modelsOf,
+  stages: [
+    {
+      name: 'generate',
+      plan: (exp) => planGenerate(qaItems(exp), exp.config.generators ?? [], exp.options),
+      parse: (json) => parseGeneratedAnswer(json),
+      group: () => 'generate',
+      outputTokens: () => 60,
+      describe: (t) => ({ role: 'generator', label: (t.meta as GenerateMeta).generator, kind: 'generate' }),
+    },
+    {
+      name: 'calibrate',
+      plan: (exp) => planCalibration(qaItems(exp), exp.config.judges, exp.options),
+      parse: (json) => parseCorrectnessVerdict(json),
+      group: (t) => (t.meta as CalibrateMeta).judge,
+      outputTokens: () => VERDICT_OUTPUT_TOKENS,
+      describe: (t) => {
+        const m = t.meta as CalibrateMeta;
+        return { role: 'judge', label: m.judge, kind: m.probe };
+      },
+    },
+    {
+      name: 'judge',
+      // A verdict on a generated answer is planned once the answer is stored.
+      plan: (exp, db: Database) =>
+        planJudge(
+          qaItems(exp),
+          exp.config.judges,
+          answersToJudge(exp, listResults(db, exp.id, 'generate')),
+          exp.options,
+        ),
+      parse: (json) => parseCorrectnessVerdict(json),
+      group: (t) => (t.meta as JudgeMeta).judge,
+      outputTokens: () => VERDICT_OUTPUT_TOKENS,
+      describe: (t) => {
+        const m = t.meta as JudgeMeta;
+        return { role: 'judge', label: m.judge, kind: m.setting };
+      },
+    },
+  ],
+  estimatePlan(exp) {
+    const items = qaItems(exp);
+    // Answers not generated yet are stood in for by the first gold answer padded to a typical
+    // answer length, so judge calls on them can be priced.
+    const standIns: AnswerToJudge[] = (exp.config.generators ?? []).flatMap((g) =>
+      items.map((i) => ({
+        generator: g.label,
+        sourceId: i.sourceId,
+        answer: `${i.answers[0]} `.repeat(Math.max(1, Math.round(GENERATE_MAX_TOKENS / 20))).trim(),
+        imported: false,
+      })),
+    );
+    const imported = answersToJudge(exp, []);
+    const tasks: ProtocolTask[] = [
+      ...planGenerate(items, exp.config.generators ?? [], exp.options),
+      ...planCalibration(items, exp.config.judges, exp.options),
+      ...planJudge(items, exp.config.judges, [...standIns, ...imported], exp.options),
+    ];
+    return {
+      tasks,
+      fresh: (t) => t.stage === 'judge' && !(t.meta as JudgeMeta).imported,
+      note: 'Verdicts on answers not generated yet are estimated from stand-in answers of typical length; output lengths are typical values.',
+    };
+  },
+  metricsKeys: METRICS_KEYS,
+  computeMetrics: (ctx) => computeRefSensMetrics(metricsInput(ctx)),
+  tables: buildRefSensTables,
+  figures: buildRefSensFigures,
+  exportFiles(ctx, calls) {
+    return [{ name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) }];
+  },
+  promptTemplates: (exp) => ({
+    ...exp.options.templates,
+    answersFile: exp.config.answers ? basename(exp.config.answers) : '',
+  }),
+};

@@ -1,0 +1,115 @@
+// @vitest-environment jsdom
+// The reference-sensitivity results page: calibration chart, acceptance heatmap and flip bars
+// drawn from metrics.json, every table with its CIs, and the wizard's config keys.
+import { cleanup, render, screen } from '@testing-library/react';
+import * as echarts from 'echarts/core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildRefSensTables } from '../../../../shared/protocols/reference-sensitivity/report/tables';
+import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
+import type { ExperimentResults } from '../../../../shared/experiments';
+import { setApi } from '../../api';
+import '../../i18n';
+import { ResultsPage } from '../../results/ResultsPage';
+import { FakeApi } from '../../test/fake-api';
+import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
+import '../index';
+import type { WizardDraft } from '../../lib/experiment-config';
+
+const METRICS: RefSensMetrics = {
+  calibration: [
+    {
+      judge: 'J',
+      language: 'ar',
+      n: 150,
+      c1_accept: 0.9,
+      c1_accept_ci: [0.84, 0.94],
+      c2_accept: 0.4,
+      c2_accept_ci: [0.32, 0.48],
+      cgp: 0.5,
+      cgp_ci: [0.4, 0.6],
+    },
+  ],
+  acceptance: (['NR', 'RV', 'RC'] as const).map((setting, i) => ({
+    judge: 'J',
+    generator: 'all',
+    language: 'ar',
+    setting,
+    n: 150,
+    accept_rate: 0.6 - i * 0.1,
+    accept_rate_ci: [0.5, 0.7] as [number, number],
+  })),
+  flips: [
+    {
+      judge: 'J',
+      generator: 'all',
+      language: 'ar',
+      transition: 'NR-RV',
+      n: 150,
+      flip_rate: 0.2,
+      flip_rate_ci: [0.14, 0.27],
+      correct_to_incorrect: 28,
+      incorrect_to_correct: 2,
+      mcnemar_p: 0.00001,
+      extraction_change_rate: 0.05,
+    },
+  ],
+  string_baseline: { answers: [], em_agreement: [] },
+  human: { settings: [], nr_rv_flips: [] },
+  usage: [],
+  failures: [],
+};
+
+const RESULTS: ExperimentResults<RefSensMetrics> = {
+  protocol: 'reference-sensitivity',
+  metrics: METRICS,
+  tables: buildRefSensTables(METRICS),
+  flagged: [],
+  counts: { planned: 600, ok: 600, failed: 0, pending: 0 },
+  simulated: false,
+};
+
+beforeAll(() => {
+  HTMLCanvasElement.prototype.getContext = (() => null) as never;
+});
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+describe('reference-sensitivity results', () => {
+  it('draws the calibration chart, the acceptance heatmap and the flip bars, and lists the tables', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.results': () => RESULTS,
+        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
+      }),
+    );
+    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    const cal = await screen.findByTestId('chart-calibration');
+    const series = echarts.getInstanceByDom(cal.querySelector('[data-figure]') as HTMLElement)!.getOption()
+      .series as { type: string; name: string; data: unknown[] }[];
+    expect(series.filter((s) => s.type === 'bar').map((s) => [s.name, s.data])).toEqual([
+      ['C1 gold', [90]],
+      ['C2 wrong', [40]],
+      ['CGP (C1 − C2)', [50]],
+    ]);
+    expect(screen.getByTestId('chart-acceptance_heatmap')).toBeTruthy();
+    expect(screen.getByTestId('chart-flips')).toBeTruthy();
+    for (const id of ['calibration', 'acceptance', 'flips', 'string_baseline', 'em_agreement', 'usage'])
+      expect(screen.getByTestId(`section-${id}`)).toBeTruthy();
+  });
+
+  it('turns the wizard draft into the protocol config keys', () => {
+    const draft = withRefSensDraft({ protocolDrafts: {} } as unknown as WizardDraft, {
+      ...initialRefSensDraft(),
+      generator: { provider: 'anthropic', model: ' claude-haiku-4-5 ' },
+      settings: { NR: true, RV: false, RC: true },
+      seed: 13,
+    });
+    expect(refSensConfig(draft)).toEqual({
+      generators: [{ label: 'claude-haiku-4-5', provider: 'anthropic', model: 'claude-haiku-4-5' }],
+      parts: { calibration: true, sensitivity: true, settings: ['NR', 'RC'] },
+      seed: 13,
+    });
+  });
+});

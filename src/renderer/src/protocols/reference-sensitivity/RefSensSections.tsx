@@ -1,0 +1,39 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { buildRefSensFigures } from '../../../../shared/protocols/reference-sensitivity/report/figures';
+import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
+import { ChartCard, hasData } from '../../results/ChartCard';
+import { TableSection } from '../../results/TableSection';
+import type { ResultsSectionsProps } from '../registry';
+import { REF_SENS_NAMESPACES } from './i18n';
+import '../../results/results.css';
+
+/** Calibration chart, acceptance heatmap and flip bars, then every table with its CIs. */
+export function RefSensSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {
+  const { t } = useTranslation(REF_SENS_NAMESPACES);
+  const figures = useMemo(() => buildRefSensFigures(results.metrics as RefSensMetrics), [results.metrics]);
+  return (
+    <div dir="auto">
+      {figures.filter(hasData).map((spec) => (
+        <ChartCard
+          key={spec.id}
+          spec={spec}
+          title={t(`results.${spec.id}`, { defaultValue: spec.title })}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
+      ))}
+      {results.tables.map((table) => (
+        <TableSection
+          key={table.id}
+          id={table.id}
+          title={table.title}
+          help={table.caption}
+          table={table}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
+      ))}
+    </div>
+  );
+}

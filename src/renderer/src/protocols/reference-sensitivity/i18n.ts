@@ -1,0 +1,74 @@
+import { i18next } from '../../i18n';
+import '../../results/i18n';
+
+export const REF_SENS_NS = 'reference-sensitivity';
+export const REF_SENS_NAMESPACES = [REF_SENS_NS, 'results', 'translation'];
+
+const en = {
+  protocol: {
+    title: 'Reference sensitivity',
+    description:
+      'Are judges over-generous without a reference answer? Calibration with gold and wrong answers, then each answer graded with no reference, with the reference shown, and told to compare.',
+  },
+  wizard: {
+    steps: { generators: 'Answers' },
+    generators: {
+      title: 'Who answers the questions',
+      intro:
+        'A generator model answers every question in its language (plain text); the judges then grade each answer.',
+      provider: 'Generator provider',
+      model: 'Generator model',
+      parts: 'Parts to run',
+      calibration: 'Calibration (gold C1 and wrong C2 answers, no reference)',
+      sensitivity: 'Sensitivity (generated answers graded in each setting)',
+      settings: 'Settings',
+      NR: 'NR: no reference',
+      RV: 'RV: reference shown',
+      RC: 'RC: reference shown, compare first',
+      seed: 'Seed (picks the wrong answers for C2)',
+    },
+    errors: { modelRequired: 'Choose a model.', partsRequired: 'Choose calibration, sensitivity or both.' },
+  },
+  results: {
+    calibration: 'Calibration: C1 and C2 acceptance (CGP = C1 − C2)',
+    acceptance_heatmap: 'Acceptance by setting and language',
+    flips: 'Decision flips by direction',
+  },
+};
+
+const zh = {
+  protocol: {
+    title: '参考答案敏感性',
+    description:
+      '没有参考答案时，评审模型是否过于宽松？先用正确与错误答案校准，再在无参考、显示参考、要求比对三种设置下评判每个回答。',
+  },
+  wizard: {
+    steps: { generators: '回答' },
+    generators: {
+      title: '由谁回答问题',
+      intro: '生成模型用问题的语言回答每个问题（纯文本），评审模型再评判每个回答。',
+      provider: '生成模型的服务商',
+      model: '生成模型',
+      parts: '运行的部分',
+      calibration: '校准（正确答案 C1 与错误答案 C2，无参考）',
+      sensitivity: '敏感性（在各设置下评判生成的回答）',
+      settings: '设置',
+      NR: 'NR：无参考',
+      RV: 'RV：显示参考',
+      RC: 'RC：显示参考并要求比对',
+      seed: '随机种子（选取 C2 的错误答案）',
+    },
+    errors: { modelRequired: '请选择模型。', partsRequired: '请选择校准、敏感性或两者。' },
+  },
+  results: {
+    calibration: '校准：C1 与 C2 接受率（CGP = C1 − C2）',
+    acceptance_heatmap: '按设置与语言的接受率',
+    flips: '按方向的判决翻转',
+  },
+};
+
+export const refSensResources = { en, zh };
+
+for (const [lng, res] of Object.entries(refSensResources)) {
+  i18next.addResourceBundle(lng, REF_SENS_NS, res, true, true);
+}

@@ -1,0 +1,30 @@
+// Reference sensitivity in the renderer: a wizard step (generator, parts, settings, seed), the
+// results sections (calibration chart, acceptance heatmap, flip bars, tables) and its strings.
+import type { RendererProtocol } from '../registry';
+import { REF_SENS_ID, refSensConfig, refSensDraft, validateRefSens } from './draft';
+import { GeneratorsStep } from './GeneratorsStep';
+import { REF_SENS_NS, refSensResources } from './i18n';
+import { RefSensSections } from './RefSensSections';
+
+export const referenceSensitivity: RendererProtocol = {
+  id: REF_SENS_ID,
+  title: 'protocol.title',
+  description: 'protocol.description',
+  i18n: { namespace: REF_SENS_NS, resources: refSensResources },
+  wizard: {
+    steps: [
+      {
+        id: 'generators',
+        label: 'wizard.steps.generators',
+        View: GeneratorsStep,
+        validate: validateRefSens,
+        fields: ['generators', 'parts', 'seed', 'answers', 'templates', 'languages'],
+      },
+    ],
+    providersInUse: (draft) =>
+      refSensDraft(draft).sensitivity ? [refSensDraft(draft).generator.provider] : [],
+    modelsInUse: (draft) => (refSensDraft(draft).sensitivity ? [refSensDraft(draft).generator.model] : []),
+    config: refSensConfig,
+  },
+  ResultsSections: RefSensSections,
+};

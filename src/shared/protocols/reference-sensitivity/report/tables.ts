@@ -1,0 +1,133 @@
+// Reference-sensitivity tables (metrics.json → the generic table model; dashboard and exports).
+import { col, type Table } from '../../../report/table';
+import type { RefSensMetrics } from '../types';
+
+export function buildRefSensTables(m: RefSensMetrics): Table[] {
+  const tables: Table[] = [
+    {
+      id: 'calibration',
+      title: 'Calibration: acceptance of gold (C1) and wrong (C2) answers without a reference',
+      caption:
+        'Per judge and language, on questions with both verdicts valid. C1: a gold answer shown as the ' +
+        'generated answer; C2: another question’s gold answer in the same language sharing nothing with ' +
+        'this one’s. Wilson 95% CIs; CGP = C1 − C2 with Newcombe’s paired-difference 95% CI (method 10).',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('language', 'Language', 'text'),
+        col('n', 'n', 'int'),
+        col('c1_accept', 'C1 accept', 'pct'),
+        col('c1_accept_ci', 'C1 95% CI', 'ci'),
+        col('c2_accept', 'C2 accept', 'pct'),
+        col('c2_accept_ci', 'C2 95% CI', 'ci'),
+        col('cgp', 'CGP', 'pct'),
+        col('cgp_ci', 'CGP 95% CI', 'ci'),
+      ],
+      rows: m.calibration.map((r) => ({ ...r })),
+    },
+    {
+      id: 'acceptance',
+      title: 'Acceptance by setting',
+      caption:
+        'Share of generated answers judged CORRECT: NR no reference, RV reference visible, RC reference ' +
+        'visible and compared. Generator "all" pools the generators. Wilson 95% CIs.',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('generator', 'Generator', 'text'),
+        col('language', 'Language', 'text'),
+        col('setting', 'Setting', 'text'),
+        col('n', 'n', 'int'),
+        col('accept_rate', 'Accept', 'pct'),
+        col('accept_rate_ci', '95% CI', 'ci'),
+      ],
+      rows: m.acceptance.map((r) => ({ ...r })),
+    },
+    {
+      id: 'flips',
+      title: 'Decision flips between settings',
+      caption:
+        'Pairs (answer judged in both settings, both valid). Flip rate with Wilson 95% CI; C→I and I→C ' +
+        'count flips by direction; McNemar: exact two-sided test of C→I vs I→C; extraction change: share ' +
+        'of pairs whose extracted answers differ after normalization.',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('generator', 'Generator', 'text'),
+        col('language', 'Language', 'text'),
+        col('transition', 'Transition', 'text'),
+        col('n', 'n', 'int'),
+        col('flip_rate', 'Flip rate', 'pct'),
+        col('flip_rate_ci', '95% CI', 'ci'),
+        col('correct_to_incorrect', 'C→I', 'int'),
+        col('incorrect_to_correct', 'I→C', 'int'),
+        col('mcnemar_p', 'McNemar p', 'p'),
+        col('extraction_change_rate', 'Extraction change', 'pct'),
+      ],
+      rows: m.flips.map((r) => ({ ...r })),
+    },
+    {
+      id: 'string_baseline',
+      title: 'String baseline: exact match and token F1 against the gold answers',
+      caption: 'SQuAD/TyDi QA normalization; the best over each question’s gold answers, averaged.',
+      columns: [
+        col('generator', 'Generator', 'text'),
+        col('language', 'Language', 'text'),
+        col('n', 'n', 'int'),
+        col('exact_match', 'EM', 'pct'),
+        col('token_f1', 'Token F1', 'pct'),
+      ],
+      rows: m.string_baseline.answers.map((r) => ({ ...r })),
+    },
+    {
+      id: 'em_agreement',
+      title: 'Agreement of verdicts with exact match',
+      caption:
+        'Share of valid verdicts where CORRECT coincides with an exact match (and INCORRECT with none).',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('generator', 'Generator', 'text'),
+        col('language', 'Language', 'text'),
+        col('setting', 'Setting', 'text'),
+        col('n', 'n', 'int'),
+        col('em_agreement', 'Agreement with EM', 'pct'),
+      ],
+      rows: m.string_baseline.em_agreement.map((r) => ({ ...r })),
+    },
+  ];
+  if (m.human.settings.length > 0)
+    tables.push({
+      id: 'human',
+      title: 'Verdicts against human labels',
+      caption:
+        'Accuracy (Wilson 95% CI) and Cohen’s κ (95% CI, large-sample SE of Fleiss, Cohen & Everitt) ' +
+        'of each setting’s verdicts against the imported human labels.',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('setting', 'Setting', 'text'),
+        col('n', 'n', 'int'),
+        col('accuracy', 'Accuracy', 'pct'),
+        col('accuracy_ci', '95% CI', 'ci'),
+        col('kappa', 'κ', 'text'),
+        col('kappa_ci', 'κ 95% CI', 'text'),
+      ],
+      rows: m.human.settings.map((r) => ({
+        ...r,
+        kappa: r.kappa === null ? null : r.kappa.toFixed(3),
+        kappa_ci: r.kappa_ci === null ? null : `[${r.kappa_ci[0].toFixed(3)}, ${r.kappa_ci[1].toFixed(3)}]`,
+      })),
+    });
+  tables.push({
+    id: 'usage',
+    title: 'Usage and cost',
+    caption: 'Calls, tokens and cost per model role.',
+    columns: [
+      col('role', 'Role', 'text'),
+      col('judge', 'Model label', 'text'),
+      col('model', 'Model', 'text'),
+      col('calls', 'Calls', 'int'),
+      col('input_tokens', 'Input tokens', 'int'),
+      col('output_tokens', 'Output tokens', 'int'),
+      col('cost_usd', 'Cost', 'usd'),
+    ],
+    rows: m.usage.map((r) => ({ ...r })),
+  });
+  return tables;
+}

@@ -1,0 +1,117 @@
+// Reference sensitivity (DESIGN.md section 5b): the metrics.json shape, shared by the core,
+// the report content and the renderer. Types and constants only.
+
+export type Setting = 'NR' | 'RV' | 'RC';
+export const SETTINGS: readonly Setting[] = ['NR', 'RV', 'RC'];
+export type Transition = 'NR-RV' | 'RV-RC' | 'NR-RC';
+export const TRANSITIONS: readonly Transition[] = ['NR-RV', 'RV-RC', 'NR-RC'];
+export type Verdict = 'CORRECT' | 'INCORRECT';
+/** The generator value that pools every generator. */
+export const ALL = 'all';
+
+export type CI = [number, number];
+
+export interface CalibrationRow {
+  judge: string;
+  language: string;
+  /** Questions with both C1 and C2 verdicts valid (the paired set the rates are taken on). */
+  n: number;
+  c1_accept: number | null;
+  c1_accept_ci: CI;
+  c2_accept: number | null;
+  c2_accept_ci: CI;
+  cgp: number | null;
+  /** Newcombe's hybrid score interval for a paired difference (method 10). */
+  cgp_ci: CI;
+}
+
+export interface AcceptanceRow {
+  judge: string;
+  generator: string;
+  language: string;
+  setting: Setting;
+  n: number;
+  accept_rate: number | null;
+  accept_rate_ci: CI;
+}
+
+export interface FlipRow {
+  judge: string;
+  generator: string;
+  language: string;
+  transition: Transition;
+  n: number;
+  flip_rate: number | null;
+  flip_rate_ci: CI;
+  correct_to_incorrect: number;
+  incorrect_to_correct: number;
+  mcnemar_p: number;
+  extraction_change_rate: number | null;
+}
+
+export interface StringBaselineRow {
+  generator: string;
+  language: string;
+  n: number;
+  exact_match: number | null;
+  token_f1: number | null;
+}
+
+export interface EmAgreementRow {
+  judge: string;
+  generator: string;
+  language: string;
+  setting: Setting;
+  n: number;
+  em_agreement: number | null;
+}
+
+export interface HumanRow {
+  judge: string;
+  setting: Setting;
+  n: number;
+  accuracy: number | null;
+  accuracy_ci: CI;
+  kappa: number | null;
+  kappa_ci: CI | null;
+}
+
+export interface HumanFlipRow {
+  judge: string;
+  /** NR→RV flips on answers with a human label. */
+  flips: number;
+  toward_human: number;
+  toward_human_rate: number | null;
+}
+
+export interface UsageRow {
+  role: string;
+  judge: string;
+  model: string;
+  calls: number;
+  cache_hits: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  cost_usd: number;
+}
+
+export interface FailureRow {
+  /** The judge's or generator's label. */
+  who: string;
+  stage: 'generate' | 'calibrate' | 'judge';
+  /** C1 | C2 | NR | RV | RC | answer. */
+  kind: string;
+  reason: string;
+  count: number;
+}
+
+export interface RefSensMetrics {
+  calibration: CalibrationRow[];
+  acceptance: AcceptanceRow[];
+  flips: FlipRow[];
+  string_baseline: { answers: StringBaselineRow[]; em_agreement: EmAgreementRow[] };
+  human: { settings: HumanRow[]; nr_rv_flips: HumanFlipRow[] };
+  usage: UsageRow[];
+  failures: FailureRow[];
+}

@@ -1,0 +1,200 @@
+// Planning and input checks of the reference-sensitivity protocol through the core: the C2
+// wrong answer (deterministic, disjoint, same language), config errors that name the key,
+// imported answers with located errors and an unchanged store, and the refusal of
+// non-QA datasets.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../src/main/core/core';
+import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { answersOverlap } from '../../../src/main/protocols/reference-sensitivity/normalize';
+import { pickWrongAnswers } from '../../../src/main/protocols/reference-sensitivity/plan';
+import type { QaItem } from '../../../src/main/protocols/reference-sensitivity/qa-item';
+import { tempDir } from '../../helpers/tmp';
+
+let core: Core;
+let dir: string;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir());
+  core = new Core({ dataDir: dir, door: 'cli', keys: new EnvOnlyKeyStore({ MOCK_KEY: 'sk' }) });
+  await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+});
+afterAll(async () => {
+  await core?.shutdown();
+  cleanup?.();
+});
+
+function config(extra: Record<string, unknown> = {}) {
+  return {
+    name: 'rs',
+    protocol: 'reference-sensitivity',
+    dataset: 'TyDi QA GoldP (en, ar, te) (sample)',
+    providers: { p: { kind: 'openai', baseURL: 'http://127.0.0.1:9/v1', apiKeyEnv: 'MOCK_KEY' } },
+    generators: [{ label: 'gen', provider: 'p', model: 'm' }],
+    judges: [{ label: 'judge', provider: 'p', model: 'm' }],
+    ...extra,
+  };
+}
+
+const qa = (sourceId: string, answers: string[], language = 'en'): QaItem => ({
+  id: 0,
+  sourceId,
+  question: `${sourceId}?`,
+  answers,
+  language,
+  context: null,
+  category: null,
+});
+
+describe('the wrong answer for C2', () => {
+  const items = [
+    qa('a', ['King George VI']),
+    qa('b', ['George VI']),
+    qa('c', ['Paris']),
+    qa('d', ['P.A.R.I.S']),
+    qa('e', ['1944']),
+    qa('f', ['القاهرة'], 'ar'),
+    qa('g', ['الرياض'], 'ar'),
+  ];
+
+  it('is another item of the same language sharing nothing after NFKC/case/punctuation/space folding', () => {
+    for (const seed of [0, 1, 2, 3, 99]) {
+      const picks = pickWrongAnswers(items, seed);
+      for (const item of items) {
+        const w = picks.get(item.sourceId)!;
+        expect(w.sourceId).not.toBe(item.sourceId);
+        expect(w.language).toBe(item.language);
+        expect(answersOverlap(item.answers, w.answers)).toBe(false);
+      }
+      expect(picks.get('a')!.sourceId).not.toBe('b'); // "George VI" is inside "King George VI"
+      expect(picks.get('c')!.sourceId).not.toBe('d'); // "P.A.R.I.S" folds to "paris"
+    }
+    expect(answersOverlap(['ＰＡＲＩＳ'], ['paris'])).toBe(true); // NFKC folds full-width letters
+  });
+
+  it('is the same on a re-run with the same seed and changes with the seed', () => {
+    const one = [...pickWrongAnswers(items, 5)].map(([k, v]) => [k, v?.sourceId]);
+    expect([...pickWrongAnswers(items, 5)].map(([k, v]) => [k, v?.sourceId])).toEqual(one);
+    const seeds = [0, 1, 2, 3, 4, 5, 6, 7].map((s) => pickWrongAnswers(items, s).get('e')!.sourceId);
+    expect(new Set(seeds).size).toBeGreaterThan(1);
+  });
+
+  it('is absent when every other item of the language overlaps', () => {
+    expect(pickWrongAnswers([qa('x', ['Paris']), qa('y', ['paris!'])], 0).get('x')).toBeNull();
+  });
+});
+
+describe('config and inputs', () => {
+  it('estimates the calls of every stage (C2 only where a wrong answer exists)', async () => {
+    const est = await core.call('experiments.estimate', { config: config() });
+    // 450 generations + 450 C1 + 450 C2 + 450 answers × 3 settings
+    expect(est.calls).toBe(450 + 900 + 1350);
+    const kinds = est.rows.map((r) => r.kind).sort();
+    expect(kinds).toEqual(['C1', 'C2', 'NR', 'RC', 'RV', 'generate'].sort());
+  });
+
+  it('runs only the parts and settings asked for, in the languages asked for', async () => {
+    const est = await core.call('experiments.estimate', {
+      config: config({ parts: { calibration: false, settings: ['RC', 'NR'] }, languages: ['te'], limit: 20 }),
+    });
+    expect(est.calls).toBe(20 + 20 * 2);
+  });
+
+  it('names the key of config errors', async () => {
+    await expect(core.call('experiments.estimate', { config: config({ transform: {} }) })).rejects.toThrow(
+      /transform: unknown key/,
+    );
+    await expect(
+      core.call('experiments.estimate', {
+        config: config({ judges: [{ label: 'gen', provider: 'p', model: 'm' }] }),
+      }),
+    ).rejects.toThrow(/generators\[0\]\.label: duplicate label "gen"/);
+    await expect(
+      core.call('experiments.estimate', { config: config({ generators: undefined }) }),
+    ).rejects.toThrow(/generators: sensitivity needs generators or an "answers" file/);
+    await expect(
+      core.call('experiments.estimate', {
+        config: config({ templates: { judgeUserRV: 'Q: {{question}} A: {{answer}}' } }),
+      }),
+    ).rejects.toThrow(/templates\.judgeUserRV: missing placeholder \{\{reference\}\}/);
+  });
+
+  it('refuses a pairwise dataset with a clear error', async () => {
+    await expect(
+      core.call('experiments.estimate', { config: config({ dataset: 'LLMBar (sample)' }) }),
+    ).rejects.toThrow(/not a QA item .* needs a QA dataset/);
+  });
+
+  it('judges imported answers, with human labels', async () => {
+    const file = join(dir, 'answers.jsonl');
+    writeFileSync(
+      file,
+      [
+        {
+          item_id: 'english-5888115353945373749-2',
+          generator: 'mine',
+          answer: 'Amos and Wilfrid Ayre',
+          human_label: 'CORRECT',
+        },
+        {
+          item_id: 'english--5162675390402100235-0',
+          generator: 'mine',
+          answer: '1945',
+          human_label: 'incorrect',
+        },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const est = await core.call('experiments.estimate', {
+      config: config({ generators: undefined, answers: file, parts: { calibration: false } }),
+    });
+    expect(est.calls).toBe(2 * 3);
+  });
+
+  it('rejects imported answers for unknown items and bad labels, naming line and field; the store is unchanged', async () => {
+    const file = join(dir, 'bad-answers.jsonl');
+    writeFileSync(
+      file,
+      [
+        { item_id: 'english-5888115353945373749-2', generator: 'mine', answer: 'x' },
+        { item_id: 'no-such-item', generator: 'mine', answer: 'x' },
+        { item_id: 'english--5162675390402100235-0', generator: 'mine', answer: 'y', human_label: 'maybe' },
+        { item_id: 'english--5162675390402100235-0', generator: 'mine' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const before = await core.call('experiments.list', undefined);
+    const err = await core
+      .call('experiments.create', { config: config({ name: 'bad', answers: file }) })
+      .then(() => ({ message: 'created', issues: [] }))
+      .catch((e: unknown) => e as { message: string; issues?: { line?: number; field?: string }[] });
+    expect(err.message).toMatch(/bad-answers\.jsonl/);
+    expect(err.issues?.map((i: { line?: number; field?: string }) => [i.line, i.field])).toEqual([
+      [3, 'human_label'],
+      [4, 'answer'],
+      [4, 'item_id'], // the same generator's answer to that item again
+    ]);
+    writeFileSync(file, JSON.stringify({ item_id: 'no-such-item', generator: 'mine', answer: 'x' }) + '\n');
+    const err2 = await core
+      .call('experiments.create', { config: config({ name: 'bad', answers: file }) })
+      .then(() => ({ message: 'created', issues: [] }))
+      .catch(
+        (e: unknown) =>
+          e as { message: string; issues?: { line?: number; field?: string; message: string }[] },
+      );
+    expect(err2.message).toMatch(/no item/);
+    expect((err2 as { issues?: unknown[] }).issues).toEqual([
+      expect.objectContaining({
+        line: 1,
+        field: 'item_id',
+        message: 'no item "no-such-item" in the dataset',
+      }),
+    ]);
+    expect(await core.call('experiments.list', undefined)).toEqual(before);
+  });
+});

@@ -1,0 +1,209 @@
+// Reference sensitivity end to end through the core against the mock provider (both wire
+// formats), on the bundled TyDi QA sample, with planted over-acceptance: C2 and flip rates
+// land within sampling error of the planted rates, and the metrics equal values recomputed
+// here from the mock's own log.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../src/main/core/core';
+import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { pickWrongAnswers } from '../../../src/main/protocols/reference-sensitivity/plan';
+import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
+import { tempDir } from '../../helpers/tmp';
+import { refSensResponder, WRONG_ACCEPT, type QaRecord } from '../../mock-provider/refsens-responder';
+import { startMockProvider, type MockProvider } from '../../mock-provider/server';
+
+const SAMPLE = join(import.meta.dirname, '../../../resources/samples/tydiqa-en-ar-te.jsonl');
+const items: QaRecord[] = readFileSync(SAMPLE, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as QaRecord);
+
+let core: Core;
+let mock: MockProvider;
+let dir: string;
+let cleanup: () => void;
+const responder = refSensResponder(items);
+
+const JUDGES = [
+  { label: 'GPT judge', provider: 'openai', model: 'gpt-4.1-mini' },
+  { label: 'Claude judge', provider: 'anthropic', model: 'claude-haiku-4-5' },
+];
+const GENERATORS = [
+  { label: 'GPT gen', provider: 'openai', model: 'gen-openai' },
+  { label: 'Claude gen', provider: 'anthropic', model: 'gen-anthropic' },
+];
+
+function config(url: string) {
+  return {
+    name: 'refsens-run',
+    protocol: 'reference-sensitivity',
+    dataset: 'TyDi QA GoldP (en, ar, te) (sample)',
+    seed: 7,
+    providers: {
+      openai: { kind: 'openai', baseURL: `${url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 16 },
+      anthropic: { kind: 'anthropic', baseURL: url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 16 },
+    },
+    generators: GENERATORS,
+    judges: JUDGES,
+  };
+}
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir());
+  core = new Core({
+    dataDir: dir,
+    door: 'cli',
+    keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
+    engine: { progressIntervalMs: 200 },
+  });
+  await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+  mock = await startMockProvider({ latencyMs: [0, 1], respond: responder.respond, logBodies: false });
+});
+
+afterAll(async () => {
+  await core?.shutdown();
+  await mock?.close();
+  cleanup?.();
+});
+
+/** The verdict the mock gave for (judge model, setting, question, answer), from its log. */
+function logged(model: string, setting: string, question: string, answer: string) {
+  const hits = responder.judgments.filter(
+    (j) => j.model === model && j.setting === setting && j.question === question && j.answer === answer,
+  );
+  expect(hits.length).toBeGreaterThan(0);
+  return hits[0].verdict;
+}
+
+describe('reference sensitivity against the mock provider', () => {
+  let metrics: RefSensMetrics;
+  let id: number;
+
+  it('runs every stage to the end on both wire formats', async () => {
+    ({ id } = await core.call('experiments.create', { config: config(mock.url) }));
+    const final = await core.experiments.runToEnd(id);
+    expect(final.status).toBe('finished');
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.protocol).toBe('reference-sensitivity');
+    // 2 generators × 450 + 2 judges × (450 C1 + 450 C2 + 2 × 450 answers × 3 settings)
+    expect(results.counts).toMatchObject({ planned: 900 + 2 * (900 + 2700), failed: 0, pending: 0 });
+    metrics = results.metrics as RefSensMetrics;
+    expect(Object.keys(metrics)).toEqual([
+      'calibration',
+      'acceptance',
+      'flips',
+      'string_baseline',
+      'human',
+      'usage',
+      'failures',
+    ]);
+  }, 600_000);
+
+  it('finds the planted C2 rates within sampling error (Telugu 40%, others 10%)', () => {
+    for (const row of metrics.calibration) {
+      const planted = WRONG_ACCEPT[row.language][0];
+      const se = Math.sqrt((planted * (1 - planted)) / row.n);
+      expect(row.n).toBe(150);
+      expect(Math.abs(row.c2_accept! - planted)).toBeLessThan(3.5 * se);
+      expect(row.c2_accept_ci[0]).toBeLessThan(row.c2_accept!);
+      expect(row.cgp).toBeCloseTo(row.c1_accept! - row.c2_accept!, 12);
+    }
+  });
+
+  it('equals calibration and acceptance recomputed from the mock log', () => {
+    const wrong = pickWrongAnswers(
+      items.map((i, k) => ({ ...i, sourceId: i.id, id: k, context: null, category: null })),
+      7,
+    );
+    for (const judge of JUDGES)
+      for (const language of ['en', 'ar', 'te']) {
+        const row = metrics.calibration.find((r) => r.judge === judge.label && r.language === language)!;
+        const langItems = items.filter((i) => i.language === language);
+        const c1 = langItems.filter((i) => logged(judge.model, 'NR', i.question, i.answers[0]) === 'CORRECT');
+        const c2 = langItems.filter(
+          (i) => logged(judge.model, 'NR', i.question, wrong.get(i.id)!.answers[0]) === 'CORRECT',
+        );
+        expect(row.c1_accept).toBe(c1.length / 150);
+        expect(row.c2_accept).toBe(c2.length / 150);
+        for (const setting of ['NR', 'RV', 'RC'] as const) {
+          let accepted = 0;
+          let n = 0;
+          for (const gen of GENERATORS)
+            for (const i of langItems) {
+              const g = responder.generations.find(
+                (x) => x.model === gen.model && x.question === i.question,
+              )!;
+              n++;
+              if (logged(judge.model, setting, i.question, g.answer) === 'CORRECT') accepted++;
+            }
+          const acc = metrics.acceptance.find(
+            (r) =>
+              r.judge === judge.label &&
+              r.generator === 'all' &&
+              r.language === language &&
+              r.setting === setting,
+          )!;
+          expect(acc.n).toBe(n);
+          expect(acc.accept_rate).toBe(accepted / n);
+        }
+      }
+  });
+
+  it('shows the planted Telugu NR→RV flips: wrong answers accepted without a reference, rejected with one', () => {
+    for (const judge of JUDGES) {
+      const te = metrics.flips.find(
+        (r) =>
+          r.judge === judge.label && r.generator === 'all' && r.language === 'te' && r.transition === 'NR-RV',
+      )!;
+      // Wrong answers are ~40% of 300; a flip needs NR accept (40%) and RV reject (95%) – the
+      // responder draws once per answer, so RV accepts only where NR does.
+      let flips = 0;
+      for (const gen of GENERATORS)
+        for (const i of items.filter((x) => x.language === 'te')) {
+          const g = responder.generations.find((x) => x.model === gen.model && x.question === i.question)!;
+          if (
+            logged(judge.model, 'NR', i.question, g.answer) !==
+            logged(judge.model, 'RV', i.question, g.answer)
+          )
+            flips++;
+        }
+      expect(te.n).toBe(300);
+      expect(te.flip_rate).toBe(flips / 300);
+      expect(te.correct_to_incorrect).toBe(flips);
+      expect(te.incorrect_to_correct).toBe(0);
+      const wrongShare = 0.4;
+      const planted = wrongShare * (0.4 - 0.05);
+      expect(Math.abs(te.flip_rate! - planted)).toBeLessThan(
+        3.5 * Math.sqrt((planted * (1 - planted)) / 300),
+      );
+      expect(te.mcnemar_p).toBeLessThan(0.001);
+      const rvRc = metrics.flips.find(
+        (r) =>
+          r.judge === judge.label && r.generator === 'all' && r.language === 'te' && r.transition === 'RV-RC',
+      )!;
+      expect(rvRc.flip_rate).toBe(0);
+    }
+  });
+
+  it('exports metrics, judgments, tables and figures', async () => {
+    const out = join(dir, 'export');
+    const exported = await core.call('experiments.export', { experimentId: id, outDir: out });
+    expect(exported.files).toEqual(
+      expect.arrayContaining([
+        'metrics.json',
+        'judgments.csv',
+        'manifest.json',
+        'tables/calibration.csv',
+        'tables/flips.tex',
+        'figures/calibration.svg',
+        'figures/acceptance_heatmap.png',
+        'figures/flips.svg',
+      ]),
+    );
+    expect(JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'))).toEqual(metrics);
+    const csv = readFileSync(join(out, 'judgments.csv'), 'utf8');
+    expect(csv.split('\r\n').filter((l) => l !== '')).toHaveLength(1 + 2 * (900 + 2700));
+    expect(existsSync(join(out, 'tables/human.csv'))).toBe(false);
+  });
+});
