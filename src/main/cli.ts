@@ -20,9 +20,10 @@ interface GlobalOptions {
   dataDir?: string;
 }
 
-function openCore(cmd: Command): Core {
+/** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
+function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Core {
   const { dataDir } = cmd.optsWithGlobals<GlobalOptions>();
-  return new Core({ dataDir: resolveDataDir(dataDir), door: 'cli' });
+  return new Core({ dataDir: resolveDataDir(dataDir), door });
 }
 
 /** Runs one command with the core open, closing it on the way out. */
@@ -203,7 +204,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     )
     .option('--new-token', 'replace the stored token (pages opened before need the new URL)')
     .action(async (opts: { port?: number; tokenFile?: string; newToken?: boolean }, cmd: Command) => {
-      const core = openCore(cmd);
+      // Calls come from browser pages: keys go only where they belong, paths stay in the data folder.
+      const core = openCore(cmd, 'web');
       const staticDir = rendererDir();
       // The same token after a restart, so open pages keep working.
       const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(core.dataDir)), opts.newToken);

@@ -77,7 +77,13 @@ function schemaFor(protocol: AnyProtocol) {
       }
       if (config.sample === 'random' && config.limit === undefined)
         issue(['sample'], '"random" needs "limit": how many items to draw');
-      if (config.seed !== undefined && config.sample !== 'random')
+      // One seed per experiment: a protocol may use it too (e.g. to pick items or answers
+      // deterministically), so it is an error only where nothing would read it.
+      if (
+        config.seed !== undefined &&
+        config.sample !== 'random' &&
+        !Object.hasOwn(protocol.configShape, 'seed')
+      )
         issue(['seed'], 'a seed only applies with "sample": "random"');
       protocol.refineConfig?.(config, issue);
     });

@@ -39,7 +39,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Database {
 function prepare(db: Database, file: string, opts: OpenOptions): Database {
   try {
     // The app and the CLI may share one file: wait for the other writer instead of failing.
-    db.pragma('busy_timeout = 5000');
+    db.pragma('busy_timeout = 20000');
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
