@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { Core } from './core/core';
+import { Core } from './facade/core';
 import { AppError, formatIssue } from './core/errors';
 import { rendererDir, resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Core } from './core/core';
+import { Core } from './facade/core';
 import { EncryptedFileKeyStore, type Encryptor } from './core/key-store';
 import { APP_NAME } from './core/paths';
 import {

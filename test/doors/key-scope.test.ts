@@ -2,7 +2,7 @@
 // environment variable to a server of its choosing (issue 9, item 7).
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/core/core';
+import { Core } from '../../src/main/facade/core';
 import { EncryptedFileKeyStore, EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { parseExperimentConfig } from '../../src/main/experiments/config';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';

@@ -3,7 +3,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/core/core';
+import { Core } from '../../src/main/facade/core';
 import { ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Core } from '../../src/main/core/core';
+import { Core } from '../../src/main/facade/core';
 import { startWebServer, type WebServer } from '../../src/main/doors/web';
 import { tempDir } from '../helpers/tmp';
 

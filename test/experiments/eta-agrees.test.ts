@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/core/core';
+import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import type { ExperimentProgress } from '../../src/shared/experiments';
 import type { Item } from '../../src/shared/domain';

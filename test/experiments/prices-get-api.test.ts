@@ -2,7 +2,7 @@
 // APIs use), unpriced local models, the table's date, and bad parameters refused.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/core/core';
+import { Core } from '../../src/main/facade/core';
 import { AppError } from '../../src/main/core/errors';
 import { tempDir } from '../helpers/tmp';
 

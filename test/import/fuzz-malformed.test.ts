@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/core/core';
+import { Core } from '../../src/main/facade/core';
 import { attributeToConfigFile } from '../../src/main/core/config-input';
 import { AppError } from '../../src/main/core/errors';
 import { loadExperimentConfig } from '../../src/main/experiments/config';

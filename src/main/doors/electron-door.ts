@@ -2,7 +2,7 @@
 // lifecycle so tests can drive it with a stubbed 'electron' module.
 import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { EVENT_NAMES, METHOD_NAMES, type Envelope } from '../../shared/api';
-import type { Core } from '../core/core';
+import type { Core } from '../facade/core';
 import { toErrorPayload } from '../core/errors';
 
 export const IPC_PREFIX = 'api:';

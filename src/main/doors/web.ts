@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { METHOD_NAMES, type Envelope, type MethodName } from '../../shared/api';
-import type { Core } from '../core/core';
+import type { Core } from '../facade/core';
 import { AppError, toErrorPayload } from '../core/errors';
 import { parseRequestTarget } from './request-target';
 
