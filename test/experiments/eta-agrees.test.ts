@@ -1,35 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import type { ExperimentProgress } from '../../src/shared/experiments';
-import type { Item } from '../../src/shared/domain';
-import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
-import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { tempDir } from '../helpers/tmp';
+import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
-let mock: MockProvider | undefined;
-let core: Core | undefined;
-let cleanup = () => {};
+let env: LlmbarMock | undefined;
 afterEach(async () => {
-  await core?.shutdown();
-  await mock?.close();
-  cleanup();
+  await env?.close();
+  env = undefined;
 });
 
 describe('time left at the start of a run', () => {
   it('is the estimate the wizard showed, at the same rate limits', async () => {
-    const t = tempDir();
-    cleanup = t.cleanup;
-    core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }) });
-    const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-    const rows = await core.call('items.list', { datasetId: dataset.id });
-    const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
-    const responder = judgeLsResponder(items);
-    mock = await startMockProvider({ respond: responder.respond, wrapText: false });
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
     const config = {
       name: 'eta',
       protocol: 'judge-ls',
-      dataset: dataset.id,
+      dataset: datasetId,
       limit: 6,
       providers: {
         o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', rpm: 600 },

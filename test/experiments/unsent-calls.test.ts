@@ -1,35 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import type { Item } from '../../src/shared/domain';
-import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
-import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { tempDir } from '../helpers/tmp';
+import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
-let mock: MockProvider | undefined;
-let core: Core | undefined;
-let cleanup = () => {};
+let env: LlmbarMock | undefined;
 afterEach(async () => {
-  await core?.shutdown();
-  await mock?.close();
-  cleanup();
+  await env?.close();
+  env = undefined;
 });
 
 describe('planned calls that were never sent', () => {
   it('keep an experiment from reading "finished", are counted as pending in results, and go out on resume', async () => {
-    const t = tempDir();
-    cleanup = t.cleanup;
-    core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }) });
-    const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-    const rows = await core.call('items.list', { datasetId: dataset.id });
-    const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
-    const responder = judgeLsResponder(items);
-    mock = await startMockProvider({ respond: responder.respond, wrapText: false });
+    env = await startLlmbarMock('cli');
+    const { core, mock, items, datasetId } = env;
     const { id } = await core.call('experiments.create', {
       config: {
         name: 'stranded',
         protocol: 'judge-ls',
-        dataset: dataset.id,
+        dataset: datasetId,
         limit: 4,
         providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
         transform: { provider: 'o', model: 'gpt-4.1-mini' },

@@ -3,40 +3,28 @@ import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import type { Item } from '../../src/shared/domain';
-import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
-import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { tempDir } from '../helpers/tmp';
+import { mockKeys, startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
-let mock: MockProvider | undefined;
-let core: Core | undefined;
-let cleanup = () => {};
+let env: LlmbarMock | undefined;
 afterEach(async () => {
-  await core?.shutdown();
-  await mock?.close();
-  cleanup();
+  await env?.close();
+  env = undefined;
 });
 
 describe('experiments.exportZip', () => {
   it('returns the whole export folder as one zip and leaves nothing behind in the data folder', async () => {
-    const t = tempDir();
-    cleanup = t.cleanup;
-    core = new Core({ dataDir: t.dir, door: 'web', keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }) });
-    const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-    const rows = await core.call('items.list', { datasetId: dataset.id });
-    const items = (await Promise.all(rows.map((r) => core!.call('items.get', { itemId: r.id })))) as Item[];
-    mock = await startMockProvider({ respond: judgeLsResponder(items).respond, wrapText: false });
+    env = await startLlmbarMock('web');
+    const { core, mock, datasetId, dataDir } = env;
     // Run through the CLI door (its own config, unchecked); export through the web door.
     const cli = new Core({
-      dataDir: t.dir,
+      dataDir: dataDir,
       door: 'cli',
-      keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test' }),
+      keys: mockKeys(),
     });
     const exp = cli.experiments.createOrUpdate({
       name: 'zipped',
       protocol: 'judge-ls',
-      dataset: dataset.id,
+      dataset: datasetId,
       limit: 3,
       providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
       transform: { provider: 'o', model: 'gpt-4.1-mini' },
@@ -64,6 +52,6 @@ describe('experiments.exportZip', () => {
     >;
     expect(metrics).toHaveProperty('quality');
     // The scratch folder is gone: the server keeps no copy.
-    expect(readdirSync(join(t.dir, 'exports'))).toEqual([]);
+    expect(readdirSync(join(dataDir, 'exports'))).toEqual([]);
   });
 });
