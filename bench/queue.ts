@@ -1,10 +1,13 @@
-// Queue benchmark (figures, not a test): `node bench/run.mjs queue [a|b]`.
+// Queue benchmark (figures, not a test): `node bench/run.mjs queue [a|b|c]`.
 // (a) a mock enforcing 600 RPM with 200–800 ms latency: achieved share of the limit, 429 share, calls lost.
 // (b) an instant mock without limits, 20,000 calls: calls/s through ledger + scheduler + SDK, and RSS.
+// (c) pipelining: `judge-lab run` of Judge-LS on 100 LLMBar items, one judge, against a mock at
+//     1,200 RPM per model and ~300 ms latency: wall time against the busiest lane's bound.
+//     Needs `npm run build` (it runs the real CLI).
 // The mock runs in its own process so the figures are the engine's, not the mock's.
-// Env: BENCH_A_CALLS (default 900, ~90 s), BENCH_B_CALLS (default 20000).
+// Env: BENCH_A_CALLS (default 900, ~90 s), BENCH_B_CALLS (default 20000), BENCH_C_ITEMS (default 100).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +17,25 @@ import { openDatabase } from '../src/main/store/db';
 import { countByStatus, ensureRequests } from '../src/main/store/ledger';
 import type { ChatRequestSpec } from '../src/main/providers/types';
 import { startMockProvider, type MockBehavior } from '../test/mock-provider/server';
+import { judgeLsResponder } from '../test/mock-provider/judge-ls-responder';
+import { parseDatasetFile } from '../src/main/import';
+import type { Item } from '../src/shared/domain';
+
+const LLMBAR = join(process.cwd(), 'resources', 'samples', 'llmbar.jsonl');
+
+/** Mock options that are not a MockBehavior: answer as the Judge-LS model on the LLMBar sample. */
+interface MockExtras {
+  judgeLs?: boolean;
+}
+
+interface MockStats {
+  total: number;
+  byStatus: Record<string, number>;
+  byModel: Record<string, number>;
+  /** Arrival of the first request and end of the last answer (ms since the epoch). */
+  firstAt: number | null;
+  lastEndedAt: number | null;
+}
 
 const VERDICT = {
   name: 'pairwise_verdict',
@@ -48,12 +70,12 @@ function spec(i: number, run: string): ChatRequestSpec {
 
 interface MockHandle {
   url: string;
-  stats(): Promise<{ total: number; byStatus: Record<string, number> }>;
+  stats(): Promise<MockStats>;
   close(): void;
 }
 
 /** The mock in a child process (this same file, run with "mock <behavior json>"). */
-async function spawnMock(behavior: Partial<MockBehavior>): Promise<MockHandle> {
+async function spawnMock(behavior: Partial<MockBehavior> & MockExtras): Promise<MockHandle> {
   const self = fileURLToPath(import.meta.url);
   const child = spawn(process.execPath, [self, 'mock', JSON.stringify(behavior)], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -78,22 +100,39 @@ async function spawnMock(behavior: Partial<MockBehavior>): Promise<MockHandle> {
     url,
     async stats() {
       child.stdin.write('stats\n');
-      return JSON.parse(await next()) as { total: number; byStatus: Record<string, number> };
+      return JSON.parse(await next()) as MockStats;
     },
     close: () => child.kill(),
   };
 }
 
+function llmbarItems(): Item[] {
+  return parseDatasetFile('llmbar.jsonl', readFileSync(LLMBAR)).items.map((it, i) => ({
+    ...it,
+    id: i + 1,
+    datasetId: 1,
+    position: i + 1,
+  }));
+}
+
 async function mockMain(behaviorJson: string) {
+  const { judgeLs, ...behavior } = JSON.parse(behaviorJson) as Partial<MockBehavior> & MockExtras;
+  const responder = judgeLs ? judgeLsResponder(llmbarItems()) : undefined;
   const mock = await startMockProvider({
-    ...(JSON.parse(behaviorJson) as Partial<MockBehavior>),
+    ...behavior,
+    ...(responder ? { respond: responder.respond, wrapText: false } : {}),
     logBodies: false,
   });
   process.stdout.write(`${mock.url}\n`);
   process.stdin.on('data', () => {
-    process.stdout.write(
-      `${JSON.stringify({ total: mock.log.length, byStatus: mock.countBy((e) => String(e.status)) })}\n`,
-    );
+    const stats: MockStats = {
+      total: mock.log.length,
+      byStatus: mock.countBy((e) => String(e.status)),
+      byModel: mock.countBy((e) => e.model ?? '?'),
+      firstAt: mock.log.length ? Math.min(...mock.log.map((e) => e.at)) : null,
+      lastEndedAt: mock.log.length ? Math.max(...mock.log.map((e) => e.endedAt ?? e.at)) : null,
+    };
+    process.stdout.write(`${JSON.stringify(stats)}\n`);
   });
 }
 
@@ -190,9 +229,79 @@ async function benchB() {
   done();
 }
 
+/** (c) The Judge-LS study of issue 14 through the real CLI: is wall time near the busiest lane? */
+async function benchC() {
+  const items = Number(process.env.BENCH_C_ITEMS ?? 100);
+  const rpm = 1200;
+  const mock = await spawnMock({ judgeLs: true, rpm, burstSeconds: 3, latencyMs: [250, 350] });
+  const work = mkdtempSync(join(tmpdir(), 'judge-lab-bench-c-'));
+  const config = join(work, 'judge-ls.json');
+  const provider = (kind: 'openai' | 'anthropic') => ({
+    kind,
+    baseURL: kind === 'openai' ? `${mock.url}/v1` : mock.url,
+    apiKeyEnv: 'MOCK_KEY',
+    rpm,
+    concurrency: 32,
+  });
+  writeFileSync(
+    config,
+    JSON.stringify({
+      name: 'bench-pipelining',
+      protocol: 'judge-ls',
+      dataset: LLMBAR,
+      limit: items,
+      providers: { openai: provider('openai'), anthropic: provider('anthropic') },
+      transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
+      judges: [{ label: 'Haiku (mock)', provider: 'anthropic', model: 'claude-haiku-4-5' }],
+      tieProbes: true,
+    }),
+  );
+  const t0 = Date.now();
+  const code = await new Promise<number>((done) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(process.cwd(), 'bin', 'judge-lab.mjs'),
+        'run',
+        config,
+        '--out',
+        join(work, 'export'),
+        '--data-dir',
+        join(work, 'data'),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, MOCK_KEY: 'sk-mock' } },
+    );
+    child.on('exit', (c) => done(c ?? 1));
+  });
+  const command = (Date.now() - t0) / 1000;
+  const stats = await mock.stats();
+  const traffic = ((stats.lastEndedAt ?? 0) - (stats.firstAt ?? 0)) / 1000;
+  const busiest = Math.max(...Object.values(stats.byModel));
+  const bound = (busiest / rpm) * 60;
+  const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  console.log(
+    `(c) Judge-LS, ${items} items, one judge, mock at ${rpm} RPM per model, 250–350 ms latency (exit ${code})`,
+  );
+  console.log(
+    `    calls per model: ${Object.entries(stats.byModel)
+      .map(([m, n]) => `${m} ${n}`)
+      .join(', ')}; 429s ${stats.byStatus['429'] ?? 0} of ${stats.total}`,
+  );
+  console.log(`    busiest lane's bound: ${busiest} calls at ${rpm} RPM = ${bound.toFixed(1)} s`);
+  console.log(
+    `    first request to last answer: ${traffic.toFixed(1)} s = ${(traffic / bound).toFixed(2)}× the bound (target ≤ 1.10×: ${mark(traffic <= 1.1 * bound)})`,
+  );
+  console.log(
+    `    whole command (start and export included): ${command.toFixed(1)} s (target ≤ bound + 5 s = ${(bound + 5).toFixed(1)} s: ${mark(command <= bound + 5)})`,
+  );
+  mock.close();
+  rmSync(work, { recursive: true, force: true });
+}
+
 const [mode, arg] = process.argv.slice(2);
 if (mode === 'mock') await mockMain(arg);
 else {
   if (!mode || mode === 'b') await benchB();
   if (!mode || mode === 'a') await benchA();
+  if (!mode || mode === 'c') await benchC();
 }
