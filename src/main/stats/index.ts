@@ -10,9 +10,24 @@
  * the tests need no Python. To regenerate it (Debian: apt-get install python3-scipy python3-statsmodels):
  *
  *     /usr/bin/python3 scripts/gen-stats-fixtures.py
+ *
+ * The item-clustered bootstrap and Holm's adjustment are checked against
+ * test/fixtures/stats/bootstrap-holm.json (scripts/gen-bootstrap-holm-fixtures.py: statsmodels
+ * multipletests for Holm; numpy percentiles over the same seeded resamples for the bootstrap).
  */
 export type { CI } from './intervals';
 export { mean, meanNormalInterval, wilsonInterval } from './intervals';
 export { binomialPmf, binomialTestTwoSided, mcnemarExact } from './binomial';
 export { newcombePairedInterval } from './paired';
 export { cohensKappa, type KappaResult } from './agreement';
+export {
+  clusterBootstrap,
+  clusterBootstrapRatio,
+  pairedBootstrapDiff,
+  DEFAULT_BOOTSTRAP_B,
+  DEFAULT_BOOTSTRAP_SEED,
+  type BootstrapOptions,
+  type PairedCluster,
+  type RatioCluster,
+} from './bootstrap';
+export { holmAdjust } from './holm';
