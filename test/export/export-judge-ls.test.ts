@@ -37,6 +37,7 @@ const SECTION_8_KEYS = [
   'sensitivity',
   'usage',
   'failures',
+  'statistics',
 ];
 
 function input(): ExportJudgeLsInput {

@@ -28,6 +28,7 @@ function quality(shift: number): QualityRow[] {
         n: 200 - l,
         accuracy_strict: strict,
         accuracy_strict_ci: ci(strict),
+        accuracy_strict_ci_boot: ci(strict, 0.05),
         accuracy_tie_half: tieHalf,
         accuracy_tie_half_ci: ci(tieHalf),
         position_a_rate: 0.52 + 0.01 * l,
@@ -45,13 +46,16 @@ function invariance(shift: number): InvarianceRow[] {
       n: 198,
       flip_rate: 0.12 + 0.03 * c + 0.02 * j + shift,
       flip_rate_ci: ci(0.12 + 0.03 * c + 0.02 * j + shift),
+      flip_rate_ci_boot: ci(0.12 + 0.03 * c + 0.02 * j + shift, 0.05),
       correctness_flip_rate: 0.09 + 0.02 * c + shift,
       correctness_flip_rate_ci: ci(0.09 + 0.02 * c + shift),
+      correctness_flip_rate_ci_boot: ci(0.09 + 0.02 * c + shift, 0.05),
       both_correct: 150,
       en_only_correct: 14 + 4 * c,
       target_only_correct: 4,
       both_wrong: 30 - 4 * c,
       mcnemar_p: c === 0 ? 0.0309 : 0.00021,
+      mcnemar_p_holm: c === 0 ? 0.0618 : 0.00084,
     })),
   );
 }
@@ -173,6 +177,7 @@ export function makeMetrics(): JudgeLsMetrics {
         count: 2,
       },
     ],
+    statistics: { ci: 'wilson', bootstrap_b: 2000, bootstrap_seed: 1, resampling_unit: 'item' },
   };
 }
 

@@ -64,10 +64,32 @@ describe('buildTables', () => {
     ]);
   });
 
-  it('gives the invariance table its exact McNemar p per judge and comparison', () => {
+  it('gives the invariance table its exact McNemar p per judge and comparison, then its Holm-adjusted p', () => {
     const inv = byId('invariance');
-    expect(inv.columns.at(-1)).toMatchObject({ key: 'mcnemar_p', header: 'McNemar p', kind: 'p' });
+    expect(inv.columns.at(-2)).toMatchObject({ key: 'mcnemar_p', header: 'McNemar p', kind: 'p' });
+    expect(inv.columns.at(-1)).toMatchObject({ key: 'mcnemar_p_holm', header: 'Holm p', kind: 'p' });
     expect(text(inv, 0, 'mcnemar_p')).toBe(formatP(inv.rows[0].mcnemar_p as number));
+    expect(text(inv, 0, 'mcnemar_p_holm')).toBe(formatP(inv.rows[0].mcnemar_p_holm as number));
+  });
+
+  it('shows Wilson intervals by default and the item-clustered bootstrap ones when the config asks', () => {
+    const m = makeMetrics();
+    const wilson = buildTables(m).find((t) => t.id === 'quality')!;
+    expect(wilson.rows[0].accuracy_strict_ci).toEqual(m.quality[0].accuracy_strict_ci);
+    expect(wilson.caption).toMatch(/Wilson 95% CI/);
+    const boot = buildTables({ ...m, statistics: { ...m.statistics, ci: 'cluster-bootstrap' } });
+    const q = boot.find((t) => t.id === 'quality')!;
+    expect(q.rows[0].accuracy_strict_ci).toEqual(m.quality[0].accuracy_strict_ci_boot);
+    expect(q.caption).toMatch(/item-clustered bootstrap 95% CI, B = 2000, seed 1/);
+    const inv = boot.find((t) => t.id === 'invariance')!;
+    expect(inv.rows[0].flip_rate_ci).toEqual(m.language_invariance[0].flip_rate_ci_boot);
+    expect(inv.rows[0].correctness_flip_rate_ci).toEqual(
+      m.language_invariance[0].correctness_flip_rate_ci_boot,
+    );
+    // The results page's switch overrides the config's choice.
+    expect(
+      buildTables(m, 'cluster-bootstrap').find((t) => t.id === 'quality')!.rows[0].accuracy_strict_ci,
+    ).toEqual(m.quality[0].accuracy_strict_ci_boot);
   });
 
   it('lists tie-half accuracy per judge, subset (dataset order) and language', () => {

@@ -85,6 +85,13 @@ export const judgeLsOptionsSchema = z
     transformTemperature: temperature.default(0),
     /** Three LLMBar texts in Chinese can run to several thousand tokens. */
     transformMaxOutputTokens: maxTokens.default(8192),
+    /**
+     * The intervals the tables show: Wilson (verdicts as independent) or the item-clustered
+     * bootstrap (an item's orders and languages resampled together). Both are computed.
+     */
+    ci: z.enum(['wilson', 'cluster-bootstrap']).default('wilson'),
+    /** Bootstrap replicates; the experiment's `seed` seeds them. */
+    bootstrapB: z.number().int().min(100).max(100_000).default(2000),
   })
   .superRefine((o, ctx) => {
     if (o.tieProbes && !o.languages.includes('ZH')) {

@@ -24,6 +24,7 @@ export const METRICS_KEYS = [
   'sensitivity',
   'usage',
   'failures',
+  'statistics',
 ] as const satisfies readonly (keyof JudgeLsMetrics)[];
 
 export type JudgeLsManifestInput = ManifestInput;

@@ -6,7 +6,14 @@
 // reason stored, 'h' = failed "HTTP 400: bad request"; a missing language is simply absent.
 import { describe, expect, it } from 'vitest';
 import type { JudgmentRecord, UsageRow } from '../../../shared/protocols/judge-ls/types';
-import { binomialTestTwoSided, mcnemarExact, meanNormalInterval, wilsonInterval } from '../../stats';
+import {
+  binomialTestTwoSided,
+  clusterBootstrapRatio,
+  holmAdjust,
+  mcnemarExact,
+  meanNormalInterval,
+  wilsonInterval,
+} from '../../stats';
 import { computeJudgeLsMetrics } from './metrics';
 
 type Fail = 'x' | 't' | 'n' | 'h';
@@ -183,6 +190,8 @@ function qualityRow(judge: string, language: string, n: number, k: number, t: nu
     n,
     accuracy_strict: k / n,
     accuracy_strict_ci: wilsonInterval(k, n),
+    // Checked on its own below (it needs the per-item split, not just the counts).
+    accuracy_strict_ci_boot: expect.any(Array),
     accuracy_tie_half: (k + 0.5 * t) / n,
     accuracy_tie_half_ci: meanNormalInterval(s),
     position_a_rate: a / n,
@@ -204,17 +213,57 @@ function invarianceRow(
     n,
     flip_rate: flips / n,
     flip_rate_ci: wilsonInterval(flips, n),
+    flip_rate_ci_boot: expect.any(Array),
     correctness_flip_rate: (c.en + c.target) / n,
     correctness_flip_rate_ci: wilsonInterval(c.en + c.target, n),
+    correctness_flip_rate_ci_boot: expect.any(Array),
     both_correct: c.both,
     en_only_correct: c.en,
     target_only_correct: c.target,
     both_wrong: c.wrong,
     mcnemar_p: mcnemarExact(c.en, c.target),
+    mcnemar_p_holm: expect.any(Number),
   };
 }
 
 describe('Judge-LS metrics on a hand-worked fixture', () => {
+  it('adjusts the McNemar p-values of the invariance table together (Holm)', () => {
+    const rows = metrics.language_invariance;
+    expect(rows.map((r) => r.mcnemar_p_holm)).toEqual(holmAdjust(rows.map((r) => r.mcnemar_p)));
+    expect(rows.length).toBeGreaterThan(1);
+    // The sensitivity table is its own family.
+    const kept = metrics.sensitivity.language_invariance;
+    expect(kept.map((r) => r.mcnemar_p_holm)).toEqual(holmAdjust(kept.map((r) => r.mcnemar_p)));
+  });
+
+  it('resamples whole items for the bootstrap interval of strict accuracy', () => {
+    // J1 LS, correct verdicts per item (both orders; I6 failed, I11 has no LS), items by id:
+    // I1 1, I10 2, I12 1, I2 2, I3 2, I4 2, I5 2, I7 1, I8 2, I9 0 → 15/20.
+    const clusters = [1, 2, 1, 2, 2, 2, 2, 1, 2, 0].map((num) => ({ num, den: 2 }));
+    const ls = metrics.quality.find((r) => r.judge === 'J1' && r.language === 'LS')!;
+    expect(ls.accuracy_strict_ci_boot).toEqual(clusterBootstrapRatio(clusters, { B: 2000, seed: 1 }));
+    const [lo, hi] = ls.accuracy_strict_ci_boot;
+    expect(lo).toBeLessThan(0.75);
+    expect(hi).toBeGreaterThan(0.75);
+    expect(metrics.statistics).toEqual({
+      ci: 'wilson',
+      bootstrap_b: 2000,
+      bootstrap_seed: 1,
+      resampling_unit: 'item',
+    });
+  });
+
+  it('takes the bootstrap seed and replicates from the options, and gives the same interval again', () => {
+    const input = { flagged: FLAGGED, checks: CHECKS, usage: USAGE };
+    const a = computeJudgeLsMetrics(RECORDS, { ...input, statistics: { bootstrapB: 500, seed: 42 } });
+    const b = computeJudgeLsMetrics(RECORDS, { ...input, statistics: { bootstrapB: 500, seed: 42 } });
+    expect(a.quality.map((r) => r.accuracy_strict_ci_boot)).toEqual(
+      b.quality.map((r) => r.accuracy_strict_ci_boot),
+    );
+    expect(a.quality[0].accuracy_strict_ci_boot).not.toEqual(metrics.quality[0].accuracy_strict_ci_boot);
+    expect(a.statistics).toMatchObject({ bootstrap_b: 500, bootstrap_seed: 42 });
+  });
+
   it('quality per judge and language', () => {
     expect(metrics.quality).toEqual([
       // J1 EN: 23 valid (I11 swap failed). Correct per item (orig+swap): I1 2, I2 2, I3 2, I4 1 (orig 1≠gold 2),

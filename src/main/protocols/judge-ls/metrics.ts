@@ -18,6 +18,7 @@ import type {
   JudgmentRecord,
   AuditCheck,
   Language,
+  MetricsStatistics,
   PositionRow,
   QualityRow,
   SubsetFlipRow,
@@ -26,7 +27,17 @@ import type {
   TieProbeRow,
   UsageRow,
 } from '../../../shared/protocols/judge-ls/types';
-import { binomialTestTwoSided, mcnemarExact, meanNormalInterval, wilsonInterval } from '../../stats';
+import {
+  binomialTestTwoSided,
+  clusterBootstrapRatio,
+  DEFAULT_BOOTSTRAP_B,
+  DEFAULT_BOOTSTRAP_SEED,
+  holmAdjust,
+  mcnemarExact,
+  meanNormalInterval,
+  wilsonInterval,
+  type RatioCluster,
+} from '../../stats';
 import { LANGUAGES } from './model';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
 
@@ -49,6 +60,14 @@ export interface JudgeLsMetricsInput {
   usage: UsageRow[];
   /** Reported under judge 'transformer', kind 'transform'. */
   transformFailures?: TransformFailure[];
+  /** Which interval the tables show, and the item-clustered bootstrap's replicates and seed. */
+  statistics?: { ci?: MetricsStatistics['ci']; bootstrapB?: number; seed?: number };
+}
+
+/** The bootstrap's settings, passed down to every row builder. */
+interface Boot {
+  B: number;
+  seed: number;
 }
 
 /** Label of the transformer in failure rows (and, by convention, usage rows' role). */
@@ -150,7 +169,24 @@ function tieHalf(scores: number[]): { mean: number; ci: [number, number] } {
   return { mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, ci: meanNormalInterval(sorted) };
 }
 
-function qualityRows(ix: Index): QualityRow[] {
+/**
+ * Clusters of a rate by item: the verdicts of one item (both orders; both sides of a pair) are
+ * resampled together. Items in first-seen order, so the intervals do not depend on row order
+ * beyond that (the metrics sort nothing here: records come in the store's stable order).
+ */
+function byItem<T>(xs: readonly T[], itemOf: (x: T) => string, hit: (x: T) => boolean): RatioCluster[] {
+  const clusters = new Map<string, RatioCluster>();
+  for (const x of xs) {
+    const c = clusters.get(itemOf(x)) ?? { num: 0, den: 0 };
+    c.den++;
+    if (hit(x)) c.num++;
+    clusters.set(itemOf(x), c);
+  }
+  // Sorted by item id: the same verdicts give the same interval whatever order they came in.
+  return [...clusters.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+}
+
+function qualityRows(ix: Index, boot: Boot): QualityRow[] {
   const rows: QualityRow[] = [];
   for (const judge of ix.judges) {
     for (const language of LANGUAGES) {
@@ -165,6 +201,14 @@ function qualityRows(ix: Index): QualityRow[] {
         n,
         accuracy_strict: correct / n,
         accuracy_strict_ci: wilsonInterval(correct, n),
+        accuracy_strict_ci_boot: clusterBootstrapRatio(
+          byItem(
+            vs,
+            (v) => v.rec.itemId,
+            (v) => v.correct,
+          ),
+          boot,
+        ),
         accuracy_tie_half: th.mean,
         accuracy_tie_half_ci: th.ci,
         position_a_rate: count(vs, (v) => v.rec.winner === 'A') / n,
@@ -196,7 +240,7 @@ function pairs(ix: Index, judge: string, target: TargetLanguage): Pair[] {
   return out;
 }
 
-function invarianceRows(ix: Index): InvarianceRow[] {
+function invarianceRows(ix: Index, boot: Boot): InvarianceRow[] {
   const rows: InvarianceRow[] = [];
   for (const judge of ix.judges) {
     for (const [comparison, target] of COMPARISONS) {
@@ -204,7 +248,10 @@ function invarianceRows(ix: Index): InvarianceRow[] {
       const n = ps.length;
       if (n === 0) continue;
       // A tie is a choice like any other: tie vs 1 is a flip, tie vs tie is not.
-      const flips = count(ps, (p) => p.en.choice !== p.target.choice);
+      const flipped = (p: Pair) => p.en.choice !== p.target.choice;
+      const correctnessFlipped = (p: Pair) => p.en.correct !== p.target.correct;
+      const item = (p: Pair) => p.en.rec.itemId;
+      const flips = count(ps, flipped);
       const bothCorrect = count(ps, (p) => p.en.correct && p.target.correct);
       const enOnly = count(ps, (p) => p.en.correct && !p.target.correct);
       const targetOnly = count(ps, (p) => !p.en.correct && p.target.correct);
@@ -214,16 +261,22 @@ function invarianceRows(ix: Index): InvarianceRow[] {
         n,
         flip_rate: flips / n,
         flip_rate_ci: wilsonInterval(flips, n),
+        flip_rate_ci_boot: clusterBootstrapRatio(byItem(ps, item, flipped), boot),
         correctness_flip_rate: (enOnly + targetOnly) / n,
         correctness_flip_rate_ci: wilsonInterval(enOnly + targetOnly, n),
+        correctness_flip_rate_ci_boot: clusterBootstrapRatio(byItem(ps, item, correctnessFlipped), boot),
         both_correct: bothCorrect,
         en_only_correct: enOnly,
         target_only_correct: targetOnly,
         both_wrong: n - bothCorrect - enOnly - targetOnly,
         mcnemar_p: mcnemarExact(enOnly, targetOnly),
+        mcnemar_p_holm: Number.NaN,
       });
     }
   }
+  // Holm across the table's comparisons (every judge and language pair): the family a reader scans.
+  const adjusted = holmAdjust(rows.map((r) => r.mcnemar_p));
+  rows.forEach((r, i) => (r.mcnemar_p_holm = adjusted[i]));
   return rows;
 }
 
@@ -316,7 +369,10 @@ function subsetFlipRows(ix: Index): SubsetFlipRow[] {
         const ps = all.filter((p) => p.en.rec.subset === subset);
         const n = ps.length;
         if (n === 0) continue;
-        const flips = count(ps, (p) => p.en.choice !== p.target.choice);
+        const flipped = (p: Pair) => p.en.choice !== p.target.choice;
+        const correctnessFlipped = (p: Pair) => p.en.correct !== p.target.correct;
+        const item = (p: Pair) => p.en.rec.itemId;
+        const flips = count(ps, flipped);
         rows.push({
           judge,
           subset,
@@ -381,9 +437,14 @@ export function computeJudgeLsMetrics(
     records.filter((r) => !excludedSet.has(r.itemId)),
     judges,
   );
+  const stats = input.statistics ?? {};
+  const boot: Boot = {
+    B: stats.bootstrapB ?? DEFAULT_BOOTSTRAP_B,
+    seed: stats.seed ?? DEFAULT_BOOTSTRAP_SEED,
+  };
   return {
-    quality: qualityRows(ix),
-    language_invariance: invarianceRows(ix),
+    quality: qualityRows(ix, boot),
+    language_invariance: invarianceRows(ix, boot),
     position: positionRows(ix),
     tie_probe: tieProbeRows(ix),
     subset_quality: subsetQualityRows(ix),
@@ -391,10 +452,16 @@ export function computeJudgeLsMetrics(
     audit: { checks: input.checks, flagged: input.flagged },
     sensitivity: {
       excluded_item_ids: excluded,
-      quality: qualityRows(kept),
-      language_invariance: invarianceRows(kept),
+      quality: qualityRows(kept, boot),
+      language_invariance: invarianceRows(kept, boot),
     },
     usage: input.usage,
     failures: failureRows(records, judges, input.transformFailures ?? []),
+    statistics: {
+      ci: stats.ci ?? 'wilson',
+      bootstrap_b: boot.B,
+      bootstrap_seed: boot.seed,
+      resampling_unit: 'item',
+    },
   };
 }

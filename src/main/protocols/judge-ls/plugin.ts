@@ -72,6 +72,8 @@ export const judgeLsConfigShape = {
   transform: transformSchema,
   judges: z.array(judgeSchema).min(1),
   tieProbes: z.boolean().optional(),
+  /** Which intervals the tables show (both are computed): Wilson or the item-clustered bootstrap. */
+  ci: z.enum(['wilson', 'cluster-bootstrap']).optional(),
   /** Protocol options beyond the common ones: audit thresholds, templates, temperatures. */
   options: z.record(z.string(), z.unknown()).optional(),
 };
@@ -87,6 +89,8 @@ export interface JudgeLsConfig extends Record<string, unknown> {
   transform: z.output<typeof transformSchema>;
   judges: z.output<typeof judgeSchema>[];
   tieProbes?: boolean;
+  ci?: 'wilson' | 'cluster-bootstrap';
+  seed?: number;
   options?: Record<string, unknown>;
 }
 
@@ -97,9 +101,10 @@ export interface JudgeLsExperiment extends ExperimentView<JudgeLsConfig, JudgeLs
 
 /** The Judge-LS protocol's raw options as the config spreads them over its keys. */
 export function protocolOptionsOf(
-  cfg: Pick<JudgeLsConfig, 'options' | 'transform' | 'tieProbes' | 'limit'>,
+  cfg: Pick<JudgeLsConfig, 'options' | 'transform' | 'tieProbes' | 'limit' | 'ci'>,
 ): Record<string, unknown> {
   const raw: Record<string, unknown> = { ...(cfg.options ?? {}) };
+  if (cfg.ci !== undefined) raw.ci = cfg.ci;
   if (cfg.transform.languages) raw.languages = cfg.transform.languages;
   if (cfg.tieProbes !== undefined) raw.tieProbes = cfg.tieProbes;
   if (cfg.limit !== undefined) raw.limit = cfg.limit;
@@ -358,7 +363,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         const path = (
           head === 'languages'
             ? ['transform', ...i.path]
-            : head === 'tieProbes' || head === 'limit'
+            : head === 'tieProbes' || head === 'limit' || head === 'ci'
               ? i.path
               : ['options', ...i.path]
         ) as (string | number)[];
@@ -436,6 +441,11 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       checks: auditChecks(ctx.exp.options.audit),
       usage: ctx.usage as UsageRow[],
       transformFailures: transformFailures(ctx),
+      statistics: {
+        ci: ctx.exp.options.ci,
+        bootstrapB: ctx.exp.options.bootstrapB,
+        seed: ctx.exp.config.seed,
+      },
     }),
   tables: buildTables,
   figures: buildFigureSpecs,

@@ -34,6 +34,8 @@ export interface QualityRow {
   n: number;
   accuracy_strict: number;
   accuracy_strict_ci: CI;
+  /** Item-clustered percentile bootstrap (both orders of an item resampled together). */
+  accuracy_strict_ci_boot: CI;
   accuracy_tie_half: number;
   accuracy_tie_half_ci: CI;
   position_a_rate: number;
@@ -46,13 +48,18 @@ export interface InvarianceRow {
   n: number;
   flip_rate: number;
   flip_rate_ci: CI;
+  /** Item-clustered percentile bootstrap (an item's two order pairs resampled together). */
+  flip_rate_ci_boot: CI;
   correctness_flip_rate: number;
   correctness_flip_rate_ci: CI;
+  correctness_flip_rate_ci_boot: CI;
   both_correct: number;
   en_only_correct: number;
   target_only_correct: number;
   both_wrong: number;
   mcnemar_p: number;
+  /** Holm-adjusted across the comparisons of the table (all judges and language pairs). */
+  mcnemar_p_holm: number;
 }
 
 export interface PositionRow {
@@ -129,6 +136,14 @@ export interface FailureRow {
   count: number;
 }
 
+/** How intervals were made: which the tables show, and the bootstrap's settings. */
+export interface MetricsStatistics {
+  ci: 'wilson' | 'cluster-bootstrap';
+  bootstrap_b: number;
+  bootstrap_seed: number;
+  resampling_unit: 'item';
+}
+
 export interface JudgeLsMetrics {
   quality: QualityRow[];
   language_invariance: InvarianceRow[];
@@ -140,4 +155,5 @@ export interface JudgeLsMetrics {
   sensitivity: { excluded_item_ids: string[]; quality: QualityRow[]; language_invariance: InvarianceRow[] };
   usage: UsageRow[];
   failures: FailureRow[];
+  statistics: MetricsStatistics;
 }

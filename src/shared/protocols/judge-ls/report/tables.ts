@@ -1,6 +1,13 @@
 // The Judge-LS tables of DESIGN.md section 8 (and the dashboard's): content for the generic
 // table model of src/shared/report/table.ts.
-import type { Comparison, InvarianceRow, JudgeLsMetrics, Language, QualityRow } from '../types';
+import type {
+  Comparison,
+  InvarianceRow,
+  JudgeLsMetrics,
+  Language,
+  MetricsStatistics,
+  QualityRow,
+} from '../types';
 import { col, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
@@ -65,7 +72,7 @@ function qualityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Judge accuracy by language',
     caption:
       'Pairwise judge accuracy (%) per language, both answer orders pooled. Strict: a tie counts as wrong ' +
-      '(Wilson 95% CI); tie-half: a tie counts 0.5 (normal-approximation 95% CI). Position A: share of raw ' +
+      `(${intervalName(metrics)}); tie-half: a tie counts 0.5 (normal-approximation 95% CI). Position A: share of raw ` +
       'verdicts for the first-shown answer.' +
       (note ? ` ${note}` : ''),
     columns: withNote(
@@ -112,8 +119,9 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Language invariance',
     caption:
       'Verdict changes between English and the target language over (item, order) pairs valid in both. ' +
-      'Flip: the normalized choice differs; correctness flip: correctness differs (Wilson 95% CIs). ' +
-      'Counts split the pairs by which side was judged correctly.',
+      `Flip: the normalized choice differs; correctness flip: correctness differs (${intervalName(metrics)}). ` +
+      'Counts split the pairs by which side was judged correctly. McNemar: exact test on the discordant ' +
+      "pairs; Holm: adjusted across the table's comparisons.",
     columns: withNote(
       [
         col('judge', 'Judge', 'text'),
@@ -128,6 +136,7 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
         col('target_only_correct', 'Target only', 'int'),
         col('both_wrong', 'Both wrong', 'int'),
         col('mcnemar_p', 'McNemar p', 'p'),
+        col('mcnemar_p_holm', 'Holm p', 'p'),
       ],
       rows,
     ),
@@ -225,6 +234,7 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     favour_en: r.en_only_correct,
     favour_target: r.target_only_correct,
     p: r.mcnemar_p,
+    p_holm: r.mcnemar_p_holm,
   }));
   const binomial: TableRow[] = sortRows(metrics.tie_probe, judges, () => 0).map((r) => ({
     judge: r.judge,
@@ -234,13 +244,15 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     favour_en: r.en_wins,
     favour_target: r.zh_wins,
     p: r.binomial_p,
+    p_holm: null,
   }));
   return {
     id: 'significance',
     title: 'Significance tests',
     caption:
       'Exact two-sided tests at p = 0.5. McNemar: pairs correct only in English vs only in the target ' +
-      'language (n = all valid pairs). Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes).',
+      'language (n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
+      'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes).',
     columns: [
       col('judge', 'Judge', 'text'),
       col('test', 'Test', 'text'),
@@ -249,6 +261,7 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('favour_en', 'Favours EN', 'int'),
       col('favour_target', 'Favours target', 'int'),
       col('p', 'p', 'p'),
+      col('p_holm', 'Holm p', 'p'),
     ],
     rows: [...mcnemar, ...binomial],
   };
@@ -475,7 +488,46 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
 }
 
 /** Every Judge-LS table of DESIGN.md section 8, in the order a paper would show them. */
-export function buildTables(metrics: JudgeLsMetrics): Table[] {
+/**
+ * The metrics as the tables show them: with `statistics.ci` "cluster-bootstrap", the
+ * strict-accuracy and flip intervals are the item-clustered bootstrap's (Wilson's stay in
+ * metrics.json either way). `ci` overrides the config's choice (the results page's switch).
+ */
+export function withChosenIntervals(metrics: JudgeLsMetrics, ci?: MetricsStatistics['ci']): JudgeLsMetrics {
+  const chosen = ci ?? metrics.statistics?.ci ?? 'wilson';
+  const statistics = { ...metrics.statistics, ci: chosen };
+  if (chosen === 'wilson') return { ...metrics, statistics };
+  const quality = (rows: QualityRow[]) =>
+    rows.map((r) => ({ ...r, accuracy_strict_ci: r.accuracy_strict_ci_boot ?? r.accuracy_strict_ci }));
+  const invariance = (rows: InvarianceRow[]) =>
+    rows.map((r) => ({
+      ...r,
+      flip_rate_ci: r.flip_rate_ci_boot ?? r.flip_rate_ci,
+      correctness_flip_rate_ci: r.correctness_flip_rate_ci_boot ?? r.correctness_flip_rate_ci,
+    }));
+  return {
+    ...metrics,
+    statistics,
+    quality: quality(metrics.quality),
+    language_invariance: invariance(metrics.language_invariance),
+    sensitivity: {
+      ...metrics.sensitivity,
+      quality: quality(metrics.sensitivity.quality),
+      language_invariance: invariance(metrics.sensitivity.language_invariance),
+    },
+  };
+}
+
+/** How the strict-accuracy and flip intervals were made, for captions. */
+function intervalName(metrics: JudgeLsMetrics): string {
+  const s = metrics.statistics;
+  return s?.ci === 'cluster-bootstrap'
+    ? `item-clustered bootstrap 95% CI, B = ${s.bootstrap_b}, seed ${s.bootstrap_seed}: an item's orders resampled together`
+    : 'Wilson 95% CI';
+}
+
+export function buildTables(input: JudgeLsMetrics, ci?: MetricsStatistics['ci']): Table[] {
+  const metrics = withChosenIntervals(input, ci);
   const judges = judgeOrder(metrics);
   const subsets = subsetOrder(metrics);
   return [

@@ -24,6 +24,7 @@ export function makeMetrics(): JudgeLsMetrics {
         n: 200,
         accuracy_strict: acc,
         accuracy_strict_ci: ci(acc),
+        accuracy_strict_ci_boot: ci(acc + 0.001),
         accuracy_tie_half: acc + 0.02,
         accuracy_tie_half_ci: ci(acc + 0.02),
         position_a_rate: 0.55,
@@ -38,13 +39,16 @@ export function makeMetrics(): JudgeLsMetrics {
       n: 200,
       flip_rate: 0.12 + 0.03 * c + 0.05 * j,
       flip_rate_ci: ci(0.12 + 0.03 * c + 0.05 * j),
+      flip_rate_ci_boot: ci(0.121 + 0.03 * c + 0.05 * j),
       correctness_flip_rate: 0.09 + 0.02 * c,
       correctness_flip_rate_ci: ci(0.09 + 0.02 * c),
+      correctness_flip_rate_ci_boot: ci(0.091 + 0.02 * c),
       both_correct: 150,
       en_only_correct: 14,
       target_only_correct: 4,
       both_wrong: 32,
       mcnemar_p: c === 0 ? 0.0309 : 0.00021,
+      mcnemar_p_holm: c === 0 ? 0.0618 : 0.00084,
     })),
   );
   return {
@@ -128,6 +132,7 @@ export function makeMetrics(): JudgeLsMetrics {
       })),
     ],
     failures: [{ judge: JUDGES[0], kind: 'quality', language: 'LS', reason: 'invalid answer', count: 3 }],
+    statistics: { ci: 'wilson', bootstrap_b: 2000, bootstrap_seed: 1, resampling_unit: 'item' },
   };
 }
 
@@ -143,6 +148,7 @@ export function emptyMetrics(): JudgeLsMetrics {
     sensitivity: { excluded_item_ids: [], quality: [], language_invariance: [] },
     usage: [],
     failures: [],
+    statistics: { ci: 'wilson', bootstrap_b: 2000, bootstrap_seed: 1, resampling_unit: 'item' },
   };
 }
 
