@@ -369,10 +369,7 @@ function subsetFlipRows(ix: Index): SubsetFlipRow[] {
         const ps = all.filter((p) => p.en.rec.subset === subset);
         const n = ps.length;
         if (n === 0) continue;
-        const flipped = (p: Pair) => p.en.choice !== p.target.choice;
-        const correctnessFlipped = (p: Pair) => p.en.correct !== p.target.correct;
-        const item = (p: Pair) => p.en.rec.itemId;
-        const flips = count(ps, flipped);
+        const flips = count(ps, (p) => p.en.choice !== p.target.choice);
         rows.push({
           judge,
           subset,

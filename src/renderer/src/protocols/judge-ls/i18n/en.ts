@@ -96,6 +96,12 @@ export const en = {
     noneFlagged: 'No item was flagged by the automatic check.',
     toRun: 'Go to the run',
   },
+  intervals: {
+    label: 'Intervals',
+    wilson: 'Wilson (verdicts independent)',
+    bootstrap: 'Item-clustered bootstrap',
+    help: 'The two answer orders of an item are not independent: the bootstrap resamples whole items. The config’s "ci" sets what exports show.',
+  },
   browseFlips: 'Browse flips',
   seeFlips: 'See flips',
   failureBanner: {

@@ -95,6 +95,12 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     noneFlagged: '自动检查没有标记任何条目。',
     toRun: '前往运行页面',
   },
+  intervals: {
+    label: '置信区间',
+    wilson: 'Wilson（判决相互独立）',
+    bootstrap: '按条目聚类的自助法',
+    help: '同一条目的两种答案顺序并不独立：自助法按整个条目重抽样。导出内容由配置中的 "ci" 决定。',
+  },
   browseFlips: '浏览翻转',
   seeFlips: '查看翻转',
   failureBanner: {
@@ -242,6 +248,8 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     target_only_correct: '仅目标语言对',
     both_wrong: '都错',
     mcnemar_p: 'McNemar p',
+    mcnemar_p_holm: 'Holm 校正 p',
+    p_holm: 'Holm 校正 p',
     inconsistency_rate: '不一致',
     en_win_rate: '英文胜',
     zh_win_rate: '中文胜',

@@ -108,10 +108,27 @@ describe('Results dashboard', () => {
     expect(cellTexts(table, 0)[0]).toBe(JUDGES[1]);
   });
 
+  it('switches the accuracy and flip intervals between Wilson and the item-clustered bootstrap', async () => {
+    const metrics = makeMetrics();
+    setup(metrics);
+    const table = await screen.findByTestId('table-quality');
+    expect(cellTexts(table, 4)[0]).toBe('[80.3, 86.9]');
+    const ci = screen.getByTestId('ci-switch') as HTMLSelectElement;
+    expect(ci.value).toBe('wilson');
+    fireEvent.change(ci, { target: { value: 'cluster-bootstrap' } });
+    // The fixture's bootstrap interval sits 0.1 points above Wilson's.
+    expect(cellTexts(screen.getByTestId('table-quality'), 4)[0]).toBe('[80.4, 87.0]');
+    const flips = screen.getByTestId('table-invariance');
+    expect(cellTexts(flips, 4)[0]).toBe('[8.9, 15.5]');
+    fireEvent.change(ci, { target: { value: 'wilson' } });
+    expect(cellTexts(screen.getByTestId('table-quality'), 4)[0]).toBe('[80.3, 86.9]');
+  });
+
   it('writes p-values as < 0.001 or three significant digits, and totals usage', async () => {
     setup(makeMetrics());
     const inv = await screen.findByTestId('table-invariance');
     expect(cellTexts(inv, 11)).toEqual(['0.0309', '< 0.001', '0.0309', '< 0.001']);
+    expect(cellTexts(inv, 12)).toEqual(['0.0618', '< 0.001', '0.0618', '< 0.001']);
     const usage = screen.getByTestId('table-usage');
     expect(usage.querySelector('tfoot')!.textContent).toContain('3600');
     expect(usage.querySelector('tfoot')!.textContent).toContain('3.19');

@@ -1,9 +1,10 @@
-import { useMemo, type MouseEvent } from 'react';
+import { useMemo, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isResultsOf, type ExperimentResults } from '../../../../../shared/experiments';
 import { type JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
 import { mostlyFailed } from '../../../../../shared/protocols/judge-ls/report/coverage';
-import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
+import { buildTables } from '../../../../../shared/protocols/judge-ls/report/tables';
+import type { JudgeLsMetrics, MetricsStatistics } from '../../../../../shared/protocols/judge-ls/types';
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
 import { ChartCard, hasData } from '../../../results/ChartCard';
 import { TableSection } from '../../../results/TableSection';
@@ -60,6 +61,14 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const headerText = useHeaderText();
   const metrics = (results as JudgeLsResults).metrics;
+  // The switch starts at the config's choice; another choice rebuilds the tables here (pure).
+  const configured = metrics.statistics?.ci ?? 'wilson';
+  const [ci, setCi] = useState<MetricsStatistics['ci'] | null>(null);
+  const shownCi = ci ?? configured;
+  const tables = useMemo(
+    () => (shownCi === configured ? results.tables : buildTables(metrics, shownCi)),
+    [results.tables, metrics, shownCi, configured],
+  );
   const figures = useMemo(
     () =>
       dashboardFigures(metrics, {
@@ -117,6 +126,19 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
           </a>
         </div>
       )}
+      <div className="results-ci-switch" title={t('intervals.help')}>
+        <label>
+          {t('intervals.label')}{' '}
+          <select
+            data-testid="ci-switch"
+            value={shownCi}
+            onChange={(e) => setCi(e.target.value as MetricsStatistics['ci'])}
+          >
+            <option value="wilson">{t('intervals.wilson')}</option>
+            <option value="cluster-bootstrap">{t('intervals.bootstrap')}</option>
+          </select>
+        </label>
+      </div>
       <nav className="results-toc" aria-label={t('contents')}>
         {SECTIONS.map((s) => (
           <a key={s.id} href={`#results-${s.id}`} onClick={(e) => jumpTo(e, `results-${s.id}`)}>
@@ -136,7 +158,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
             id={s.id}
             title={title}
             help={t(`section.${s.id}.help`)}
-            table={results.tables.find((x) => x.id === s.table) ?? null}
+            table={tables.find((x) => x.id === s.table) ?? null}
             experimentId={experimentId}
             sensitivity={excludeFlagged}
             headerText={headerText(s.table)}
