@@ -12,6 +12,7 @@ import { DB_FILE_NAME } from './store/db';
 import { explainStoreFault } from './store/open-errors';
 import { registerStoreCommands } from './cli-store';
 import { attributeToConfigFile } from './core/config-input';
+import { compareText, writeComparison } from './cli-compare';
 
 /** Exit codes of DESIGN.md section 7, and 3: finished, but calls failed for infrastructure reasons. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;
@@ -157,6 +158,27 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         const exported = await core.experiments.export(row.id, resolve(opts.out));
         out(`Exported ${exported.files.length} files to ${exported.dir}\n`);
       }),
+    );
+
+  program
+    .command('compare')
+    .description(
+      'compare two runs on their shared items: two experiments of one protocol, or two judges of one (name the judges)',
+    )
+    .argument('<a>', 'experiment A: name or id')
+    .argument('<b>', 'experiment B: name or id (the same as A to compare two of its judges)')
+    .requiredOption('--out <dir>', 'folder for compare.json, compare.csv, compare.xlsx and compare.tex')
+    .option('--judge-a <label>', "A's judge (default: the judges both share)")
+    .option('--judge-b <label>', "B's judge (default: the same label as A's)")
+    .action(
+      (refA: string, refB: string, opts: { out: string; judgeA?: string; judgeB?: string }, cmd: Command) =>
+        withCore(cmd, async (core) => {
+          const a = { experimentId: core.experiments.find(refA).id, judge: opts.judgeA };
+          const b = { experimentId: core.experiments.find(refB).id, judge: opts.judgeB };
+          const { result, files } = await writeComparison(core, a, b, resolve(opts.out));
+          out(compareText(result));
+          out(`Wrote ${files.join(', ')} to ${resolve(opts.out)}\n`);
+        }),
     );
 
   program

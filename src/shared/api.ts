@@ -1,5 +1,6 @@
 // The API contract: every door (Electron IPC, local web, CLI) exposes exactly these
 // methods and events, and the renderer talks to nothing else.
+import type { CompareResult, CompareSide } from './compare';
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow } from './domain';
 import type {
   CostEstimate,
@@ -109,6 +110,16 @@ export interface ApiMethods {
     };
     result: { fileName: string; mime: string; contentBase64: string };
   };
+  /**
+   * Two runs side by side (two experiments of one protocol, or two judges of one): metric
+   * deltas with paired tests on shared items.
+   */
+  'experiments.compare': { params: { a: CompareSide; b: CompareSide }; result: CompareResult };
+  /** The comparison's table as a file (CSV, XLSX or LaTeX). */
+  'experiments.compareFile': {
+    params: { a: CompareSide; b: CompareSide; format: 'csv' | 'xlsx' | 'tex' };
+    result: { fileName: string; mime: string; contentBase64: string };
+  };
   /** The protocol's default prompt templates, flattened (languageRulesZH/LS), so editors can start from them. */
   'protocols.defaults': { params: { protocol: string }; result: { templates: Record<string, string> } };
   /** Whether keys can be stored in the app, and which names have one. Never a key. */
@@ -196,6 +207,8 @@ export const METHOD_NAMES = [
   'experiments.previewPrompts',
   'experiments.exportFile',
   'experiments.exportZip',
+  'experiments.compare',
+  'experiments.compareFile',
   'providers.keyStatus',
   'providers.testConnection',
   'protocols.defaults',

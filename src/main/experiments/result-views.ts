@@ -12,10 +12,13 @@ import { tableToCsv } from '../report/csv';
 import { renderSvg, svgToPng } from '../report/figures';
 import { tableToLatex } from '../report/latex';
 import { buildWorkbook } from '../report/xlsx';
+import type { Table } from '../../shared/report/table';
 import type { Database } from '../store/db';
 import type { ExperimentCatalogue } from './catalogue';
 import { estimateTasks } from './estimate';
 import { loadExperiment, type LoadedExperiment } from './load';
+import type { CompareResult, CompareSide } from '../../shared/compare';
+import { compareRuns } from './compare';
 import { computeResults, exportExperiment, failedCalls, reportFigures, reportTables } from './results';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
@@ -128,12 +131,7 @@ export class ResultViews {
       const wanted = p.target;
       const table = reportTables(exp, metrics).find((t) => t.id === wanted.table);
       if (!table) throw new AppError('not_found', `No table "${wanted.table}"`);
-      const fileName = `${table.id}${suffix}.${wanted.format}`;
-      if (wanted.format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
-      if (wanted.format === 'tex')
-        return file(fileName, 'application/x-tex', Buffer.from(tableToLatex(table, exp.protocol.id), 'utf8'));
-      const buf = Buffer.from(await buildWorkbook([table]).xlsx.writeBuffer());
-      return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
+      return tableFile(table, exp.protocol.id, `${table.id}${suffix}.${wanted.format}`, wanted.format);
     }
     const target = p.target;
     const spec = reportFigures(exp, metrics).find((f) => f.id === target.figure);
@@ -142,6 +140,21 @@ export class ResultViews {
     if (target.format === 'svg')
       return file(`${spec.id}${suffix}.svg`, 'image/svg+xml', Buffer.from(svg, 'utf8'));
     return file(`${spec.id}${suffix}.png`, 'image/png', await svgToPng(svg, spec.width));
+  }
+
+  compare(a: CompareSide, b: CompareSide): CompareResult {
+    return compareRuns(this.db, a, b);
+  }
+
+  /** The comparison's table as CSV, XLSX or LaTeX (the report kit's writers). */
+  async compareFile(
+    a: CompareSide,
+    b: CompareSide,
+    format: 'csv' | 'xlsx' | 'tex',
+  ): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+    const { table, protocol } = this.compare(a, b);
+    const stem = `compare-${a.experimentId}${a.judge ? '-a' : ''}-vs-${b.experimentId}${b.judge ? '-b' : ''}`;
+    return tableFile(table, protocol, `${stem}.${format}`, format);
   }
 
   previewPrompts(raw: unknown, itemId?: number): PromptPreview {
@@ -159,6 +172,20 @@ function viewOf<K extends keyof ProtocolViews>(
   if (!view)
     throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no "${name}" view`);
   return view.bind(exp.protocol.views) as NonNullable<ProtocolViews[K]>;
+}
+
+/** One table as a file in one of the report kit's formats. */
+export async function tableFile(
+  table: Table,
+  protocol: string,
+  fileName: string,
+  format: 'csv' | 'xlsx' | 'tex',
+): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+  if (format === 'csv') return file(fileName, 'text/csv', Buffer.from(tableToCsv(table), 'utf8'));
+  if (format === 'tex')
+    return file(fileName, 'application/x-tex', Buffer.from(tableToLatex(table, protocol), 'utf8'));
+  const buf = Buffer.from(await buildWorkbook([table]).xlsx.writeBuffer());
+  return file(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
 }
 
 function file(fileName: string, mime: string, buf: Buffer) {

@@ -189,6 +189,8 @@ export class Core {
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
       'experiments.exportZip': ({ experimentId }) => ex.views.exportZip(experimentId),
+      'experiments.compare': ({ a, b }) => ex.views.compare(a, b),
+      'experiments.compareFile': ({ a, b, format }) => ex.views.compareFile(a, b, format),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
       'protocols.defaults': ({ protocol }) => ({
         templates: getProtocol(protocol).defaultTemplates?.() ?? {},

@@ -4,6 +4,7 @@ import type { MethodName } from '../../shared/api';
 const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
 const text = z.string().max(1_000_000);
+const compareSide = z.strictObject({ experimentId: id, judge: z.string().min(1).max(200).optional() });
 
 /**
  * Every method's parameters, validated in the core so no door can pass bad input.
@@ -68,6 +69,12 @@ export const paramSchemas = {
       z.strictObject({ figure: z.string().min(1), format: z.enum(['svg', 'png']) }),
     ]),
     sensitivity: z.boolean().optional(),
+  }),
+  'experiments.compare': z.strictObject({ a: compareSide, b: compareSide }),
+  'experiments.compareFile': z.strictObject({
+    a: compareSide,
+    b: compareSide,
+    format: z.enum(['csv', 'xlsx', 'tex']),
   }),
   'protocols.defaults': z.strictObject({ protocol: z.string().min(1).max(100) }),
   'keys.status': z.undefined(),

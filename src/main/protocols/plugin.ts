@@ -124,6 +124,19 @@ export interface MetricsContext<E extends ExperimentView = ExperimentView> {
   flagged: FlaggedItem[];
 }
 
+/**
+ * One graded observation, for comparing runs (src/main/experiments/compare.ts): who answered,
+ * under which condition, on which item (the dataset's source id) and which unit of it (e.g.
+ * the answer order), and whether the answer was right. Only valid answers are listed.
+ */
+export interface ComparableRow {
+  judge: string;
+  condition: string;
+  item: string;
+  unit: string;
+  correct: boolean;
+}
+
 export interface ExportFile {
   /** Path inside the export folder, '/'-separated. */
   name: string;
@@ -168,6 +181,8 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   tables(metrics: Metrics): Table[];
   /** The protocol's figures (ECharts options; exported as SVG and PNG). */
   figures(metrics: Metrics): FigureSpec[];
+  /** Graded observations per judge, condition and item; without it runs of the protocol cannot be compared. */
+  comparable?(ctx: MetricsContext<E>): ComparableRow[];
   /** Extra export files beside metrics.json, tables and figures (e.g. one row per verdict). */
   exportFiles?(ctx: MetricsContext<E>, calls: ReadonlyMap<number, TaskCall>): ExportFile[];
   /** The default prompt templates, for the wizard's editors (by the names the config's options use). */

@@ -32,7 +32,7 @@ import type {
   VariantText,
   Verdict,
 } from './model';
-import { parseVariant, parseVerdict } from './parse';
+import { normalizeChoice, parseVariant, parseVerdict } from './parse';
 import { DEFAULT_TEMPLATES } from './prompts';
 import {
   applyVariantEdit,
@@ -447,8 +447,23 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         seed: ctx.exp.config.seed,
       },
     }),
-  tables: buildTables,
+  tables: (metrics) => buildTables(metrics),
   figures: buildFigureSpecs,
+  // Quality verdicts graded against gold: condition = language, unit = answer order.
+  comparable: (ctx) =>
+    judgmentRecords(ctx).flatMap((r) =>
+      r.kind === 'quality' && r.status === 'ok' && r.winner
+        ? [
+            {
+              judge: r.judge,
+              condition: r.language,
+              item: r.itemId,
+              unit: r.order,
+              correct: normalizeChoice(r.order as 'orig' | 'swap', r.winner) === r.gold,
+            },
+          ]
+        : [],
+    ),
   exportFiles(ctx, calls: ReadonlyMap<number, TaskCall>) {
     const judged = ctx.results.filter((r) => r.stage === 'judge');
     const tokens = judged.map((r) => ({

@@ -1,0 +1,78 @@
+// Comparing two runs (issue 14, item 7): two experiments of one protocol, two judges of one
+// experiment, or two prompt-template variants on the same items. Rows pair the two sides'
+// graded observations on shared items; the table is the report kit's, so the page and the
+// CSV/XLSX/LaTeX files show the same text. Protocol-neutral: a protocol offers its graded
+// observations through the plug-in's `comparable` hook.
+import { col, type Table } from './report/table';
+import type { CI } from './report/format';
+
+/** One side of a comparison: an experiment, and (optionally) one judge of it. */
+export interface CompareSide {
+  experimentId: number;
+  judge?: string;
+}
+
+export interface CompareRow {
+  judge_a: string;
+  judge_b: string;
+  /** The protocol's condition (Judge-LS: EN | ZH | LS), or "all" pooled over conditions. */
+  condition: string;
+  /** Observations valid on both sides (same item, condition and unit, e.g. answer order). */
+  n: number;
+  /** Shared items (the bootstrap's clusters). */
+  items: number;
+  accuracy_a: number;
+  accuracy_b: number;
+  /** accuracy_b − accuracy_a. */
+  delta: number;
+  /** Paired bootstrap over shared items (an item's observations resampled together). */
+  delta_ci: CI;
+  /** Same correctness on both sides. */
+  agreement: number;
+  a_only_correct: number;
+  b_only_correct: number;
+  /** Exact McNemar test of a_only_correct vs b_only_correct. */
+  mcnemar_p: number;
+  /** Holm-adjusted across the per-condition rows; null on the pooled "all" rows. */
+  mcnemar_p_holm: number | null;
+}
+
+export interface CompareResult {
+  protocol: string;
+  a: { experimentId: number; name: string; judges: string[] };
+  b: { experimentId: number; name: string; judges: string[] };
+  rows: CompareRow[];
+  statistics: { bootstrap_b: number; bootstrap_seed: number; resampling_unit: 'item' };
+  /** The rows as the report kit's table (the page and the exported files). */
+  table: Table;
+}
+
+/** The comparison's table: deltas side by side with the paired tests. */
+export function compareTable(r: Omit<CompareResult, 'table'>): Table {
+  return {
+    id: 'compare',
+    title: `Compare: ${r.a.name} vs ${r.b.name}`,
+    caption:
+      `Accuracy of A (${r.a.name}) and B (${r.b.name}) on observations valid in both (same item, ` +
+      'condition and order). Δ = B − A in points, with a paired bootstrap 95% CI over shared items ' +
+      `(B = ${r.statistics.bootstrap_b}, seed ${r.statistics.bootstrap_seed}). Agreement: same correctness. ` +
+      'McNemar: exact test of A-only vs B-only correct; Holm: adjusted across the rows.',
+    columns: [
+      col('judge_a', 'Judge A', 'text'),
+      col('judge_b', 'Judge B', 'text'),
+      col('condition', 'Condition', 'text'),
+      col('n', 'n', 'int'),
+      col('items', 'Items', 'int'),
+      col('accuracy_a', 'Acc. A', 'pct'),
+      col('accuracy_b', 'Acc. B', 'pct'),
+      col('delta', 'Δ (B − A)', 'pct'),
+      col('delta_ci', '95% CI', 'ci'),
+      col('agreement', 'Agreement', 'pct'),
+      col('a_only_correct', 'A only', 'int'),
+      col('b_only_correct', 'B only', 'int'),
+      col('mcnemar_p', 'McNemar p', 'p'),
+      col('mcnemar_p_holm', 'Holm p', 'p'),
+    ],
+    rows: r.rows.map((row) => ({ ...row })),
+  };
+}
