@@ -96,8 +96,14 @@ function compareRow(
     const c = clusters.get(p.item) ?? { numA: 0, denA: 0, numB: 0, denB: 0 };
     c.denA++;
     c.denB++;
-    if (p.a) (c.numA++, ca++);
-    if (p.b) (c.numB++, cb++);
+    if (p.a) {
+      c.numA++;
+      ca++;
+    }
+    if (p.b) {
+      c.numB++;
+      cb++;
+    }
     if (p.a && !p.b) aOnly++;
     if (p.b && !p.a) bOnly++;
     clusters.set(p.item, c);
