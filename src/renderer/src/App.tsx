@@ -5,6 +5,8 @@ import { SimulatedBanner } from './components/SimulatedBanner';
 import { DatasetPage } from './pages/DatasetPage';
 import { DatasetsPage } from './pages/DatasetsPage';
 import { ExperimentsPage } from './pages/ExperimentsPage';
+import { ComparePage } from './compare/ComparePage';
+import './compare/i18n';
 import { ItemPage } from './pages/ItemPage';
 import { findProtocolPage } from './protocols';
 import { ResultsPage } from './results/ResultsPage';
@@ -87,6 +89,9 @@ export function App() {
       );
       break;
     }
+    case 'compare':
+      page = <ComparePage query={route.query} />;
+      break;
     case 'not-found':
       page = <NotFound />;
       break;

@@ -9,6 +9,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { TryDemoButton } from '../components/TryDemoButton';
 import { formatDateTime } from '../lib/format';
 import { useExperiments } from '../stores/experiments';
+import '../compare/i18n';
 import { routeHref } from '../stores/route';
 
 function ExperimentRow({
@@ -149,6 +150,9 @@ export function ExperimentsPage() {
         </div>
         {experiments.length > 0 && (
           <div className="page__tools">
+            <a className="btn" href={routeHref({ name: 'compare', query: {} })} data-testid="open-compare">
+              {t('open', { ns: 'compare' })}
+            </a>
             <TryDemoButton />
             <NewExperimentButton />
           </div>

@@ -14,6 +14,8 @@ export type Route =
    * browser's filters).
    */
   | { name: 'experiment-page'; experimentId: number; page: string; query: Record<string, string> }
+  /** Two runs side by side (`#/compare?a=3&b=4&ja=GPT&jb=Haiku`). */
+  | { name: 'compare'; query: Record<string, string> }
   | { name: 'not-found'; path: string };
 
 export type RouteName = Route['name'];
@@ -63,6 +65,8 @@ export function parseHash(hash: string): Route {
       return { name: 'item', datasetId, itemId: Number(parts[3]) };
     }
   }
+  if (parts.length === 1 && parts[0] === 'compare')
+    return { name: 'compare', query: Object.fromEntries(queryOf(raw).entries()) };
   if (parts[0] === 'experiments') {
     if (parts.length === 1) return { name: 'experiments' };
     return parseExperiment(parts, queryOf(raw), path);
@@ -96,6 +100,8 @@ export function routeHref(route: Route): string {
       );
     case 'experiment-page':
       return withQuery(`#/experiments/${route.experimentId}/${route.page}`, route.query);
+    case 'compare':
+      return withQuery('#/compare', route.query);
     case 'not-found':
       return `#${route.path}`;
   }

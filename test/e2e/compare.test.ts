@@ -1,0 +1,113 @@
+// Issue 14 (item 7) in Chromium: from the experiments list to the compare page, two judges of
+// one experiment side by side with paired tests, the CSV download, in English and Chinese.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../src/main/facade/core';
+import type { Item } from '../../src/shared/domain';
+import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { assertBuilt, startServe } from '../helpers/cli';
+import { mockKeys } from '../helpers/llmbar-mock';
+import { tempDir } from '../helpers/tmp';
+import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
+import { startMockProvider, type MockProvider } from '../mock-provider/server';
+import { switchLanguage } from './helpers/screens';
+
+let browser: Browser;
+let page: Page;
+let server: { url: string; stop: () => Promise<void> };
+let mock: MockProvider;
+let cleanup: () => void;
+let experimentId: number;
+
+beforeAll(async () => {
+  assertBuilt();
+  let dir: string;
+  ({ dir, cleanup } = tempDir());
+  const core = new Core({ dataDir: dir, door: 'cli', keys: mockKeys() });
+  const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+  const rows = await core.call('items.list', { datasetId: dataset.id });
+  const items = (await Promise.all(rows.map((r) => core.call('items.get', { itemId: r.id })))) as Item[];
+  mock = await startMockProvider({ respond: judgeLsResponder(items).respond, wrapText: false });
+  const exp = core.experiments.createOrUpdate({
+    name: 'two judges',
+    protocol: 'judge-ls',
+    dataset: dataset.id,
+    limit: 20,
+    providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
+    transform: { provider: 'o', model: 'gpt-4.1-mini' },
+    judges: [
+      { label: 'GPT-4.1 mini', provider: 'o', model: 'gpt-4.1-mini' },
+      { label: 'Claude Haiku 4.5', provider: 'o', model: 'claude-haiku-4-5' },
+    ],
+    tieProbes: false,
+  });
+  experimentId = exp.id;
+  expect((await core.experiments.runToEnd(exp.id)).status).toBe('finished');
+  await core.shutdown();
+  server = await startServe(dir);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 820 }, acceptDownloads: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mock?.close();
+  cleanup?.();
+});
+
+describe('compare runs in Chromium', () => {
+  it('opens from the experiments list and shows two judges side by side with paired tests', async () => {
+    await page.goto(`${server.url}#/experiments`);
+    await page.getByTestId('open-compare').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#\/compare/);
+    await page.getByTestId('compare-exp-a').selectOption(String(experimentId));
+    await page.getByTestId('compare-judge-a').selectOption('GPT-4.1 mini');
+    await page.getByTestId('compare-exp-b').selectOption(String(experimentId));
+    await page.getByTestId('compare-judge-b').selectOption('Claude Haiku 4.5');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const table = page.getByTestId('table-compare');
+    await expect.poll(() => table.isVisible(), { timeout: 15_000 }).toBe(true);
+    // The choice is in the address: the comparison can be linked to.
+    const query = new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1]));
+    expect(Object.fromEntries(query)).toEqual({
+      a: String(experimentId),
+      ja: 'GPT-4.1 mini',
+      b: String(experimentId),
+      jb: 'Claude Haiku 4.5',
+    });
+    const rows = await table.locator('tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.split('\t').slice(0, 4).join(' '))).toEqual([
+      'GPT-4.1 mini Claude Haiku 4.5 EN 40',
+      'GPT-4.1 mini Claude Haiku 4.5 ZH 40',
+      'GPT-4.1 mini Claude Haiku 4.5 LS 40',
+      'GPT-4.1 mini Claude Haiku 4.5 all 120',
+    ]);
+    expect(await table.innerText()).toContain('Holm p');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'compare-en-light.png'), fullPage: true });
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'CSV', exact: true }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(download.suggestedFilename()).toBe(`compare-${experimentId}-a-vs-${experimentId}-b.csv`);
+    expect(csv).toContain('GPT-4.1 mini,Claude Haiku 4.5,EN,40,20,');
+
+    await switchLanguage(page, 'zh');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('比较运行');
+    expect(await table.innerText()).toContain('仅 A 正确');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'compare-zh-light.png'), fullPage: true });
+    await switchLanguage(page, 'en');
+  });
+
+  it('says why when the two sides cannot be paired', async () => {
+    await page.goto(`${server.url}#/compare?a=${experimentId}&b=${experimentId}`);
+    const alert = page.getByRole('alert');
+    await expect
+      .poll(() => alert.first().innerText(), { timeout: 15_000 })
+      .toContain('name the judge of each side');
+  });
+});
