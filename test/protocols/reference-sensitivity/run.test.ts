@@ -111,6 +111,26 @@ describe('reference sensitivity against the mock provider', () => {
     }
   });
 
+  it('compares its two judges on the calibration probes (graded by the probe, not by a person)', async () => {
+    const r = await core.call('experiments.compare', {
+      a: { experimentId: id, judge: 'GPT judge' },
+      b: { experimentId: id, judge: 'Claude judge' },
+    });
+    // No imported human labels in this run: only the calibration probes are graded.
+    expect(r.rows.map((x) => x.condition)).toEqual(['calibration']);
+    const [row] = r.rows;
+    expect(row.n).toBe(900);
+    expect(row.items).toBe(450);
+    // Right = accepting the gold answer (C1) or rejecting the wrong one (C2).
+    const accuracy = (judge: string) => {
+      const rows = metrics.calibration.filter((c) => c.judge === judge);
+      const n = rows.reduce((t, c) => t + c.n, 0);
+      return rows.reduce((t, c) => t + c.n * (c.c1_accept! + 1 - c.c2_accept!), 0) / (2 * n);
+    };
+    expect(row.accuracy_a).toBeCloseTo(accuracy('GPT judge'), 12);
+    expect(row.accuracy_b).toBeCloseTo(accuracy('Claude judge'), 12);
+  });
+
   it('equals calibration and acceptance recomputed from the mock log', () => {
     const wrong = pickWrongAnswers(
       items.map((i, k) => ({ ...i, sourceId: i.id, id: k, context: null, category: null })),

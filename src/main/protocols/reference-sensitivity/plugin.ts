@@ -13,7 +13,14 @@ import type {
 } from '../../../shared/protocols/reference-sensitivity/types';
 import type { Database } from '../../store/db';
 import { listResults } from '../../store/results';
-import type { ExperimentView, MetricsContext, ModelUse, ProtocolPlugin, TaskResult } from '../plugin';
+import type {
+  ComparableRow,
+  ExperimentView,
+  MetricsContext,
+  ModelUse,
+  ProtocolPlugin,
+  TaskResult,
+} from '../plugin';
 import type { ProtocolTask } from '../types';
 import {
   refineRefSensConfig,
@@ -166,6 +173,37 @@ export function metricsInput(ctx: Pick<MetricsContext<RefSensExperiment>, 'exp' 
   };
 }
 
+/**
+ * Graded verdicts for comparing runs: the calibration probes (C1 shows the gold answer, so
+ * CORRECT is right; C2 a wrong one, so INCORRECT is) under condition "calibration", and
+ * verdicts on answers a person labelled (imported `human_label`) under their setting.
+ */
+export function comparableRows(input: ReturnType<typeof metricsInput>): ComparableRow[] {
+  const rows: ComparableRow[] = [];
+  for (const c of input.calibration)
+    if (c.verdict !== null)
+      rows.push({
+        judge: c.judge,
+        condition: 'calibration',
+        item: c.sourceId,
+        unit: c.probe,
+        correct: c.verdict === (c.probe === 'C1' ? 'CORRECT' : 'INCORRECT'),
+      });
+  const human = new Map(input.answers.map((a) => [`${a.generator}\u0000${a.sourceId}`, a.humanLabel]));
+  for (const v of input.verdicts) {
+    const label = human.get(`${v.generator}\u0000${v.sourceId}`);
+    if (v.verdict === null || !label) continue;
+    rows.push({
+      judge: v.judge,
+      condition: v.setting,
+      item: v.sourceId,
+      unit: v.generator,
+      correct: v.verdict === label,
+    });
+  }
+  return rows;
+}
+
 export const METRICS_KEYS = [
   'calibration',
   'acceptance',
@@ -255,6 +293,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   },
   metricsKeys: METRICS_KEYS,
   computeMetrics: (ctx) => computeRefSensMetrics(metricsInput(ctx)),
+  comparable: (ctx) => comparableRows(metricsInput(ctx)),
   tables: buildRefSensTables,
   figures: buildRefSensFigures,
   exportFiles(ctx, calls) {
