@@ -22,10 +22,10 @@ const config = (extra: Record<string, unknown>) => ({
 });
 
 describe('"ci": "cluster-bootstrap" in a Judge-LS config', () => {
-  it('makes the tables show the item-clustered intervals, seeded by the experiment', async () => {
+  it('makes the tables show the item-clustered intervals, seeded as configured', async () => {
     const { core } = env;
     const { id } = await core.call('experiments.create', {
-      config: config({ ci: 'cluster-bootstrap', seed: 5, options: { bootstrapB: 500 } }),
+      config: config({ ci: 'cluster-bootstrap', options: { bootstrapB: 500, bootstrapSeed: 5 } }),
     });
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
     const results = await core.call('experiments.results', { experimentId: id });

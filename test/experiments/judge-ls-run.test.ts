@@ -180,6 +180,7 @@ describe('Judge-LS end to end on the 419-item LLMBar against the mock provider',
       'sensitivity',
       'usage',
       'failures',
+      'statistics',
     ]);
     const csv = readFileSync(join(exportDir, 'judgments.csv'), 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);

@@ -90,8 +90,15 @@ export const judgeLsOptionsSchema = z
      * bootstrap (an item's orders and languages resampled together). Both are computed.
      */
     ci: z.enum(['wilson', 'cluster-bootstrap']).default('wilson'),
-    /** Bootstrap replicates; the experiment's `seed` seeds them. */
+    /** Bootstrap replicates. */
     bootstrapB: z.number().int().min(100).max(100_000).default(2000),
+    /** Seeds the bootstrap's resampling (default: the experiment's `seed`, else 1). */
+    bootstrapSeed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .superRefine((o, ctx) => {
     if (o.tieProbes && !o.languages.includes('ZH')) {

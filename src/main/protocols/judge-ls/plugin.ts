@@ -74,13 +74,7 @@ export const judgeLsConfigShape = {
   tieProbes: z.boolean().optional(),
   /** Which intervals the tables show (both are computed): Wilson or the item-clustered bootstrap. */
   ci: z.enum(['wilson', 'cluster-bootstrap']).optional(),
-  /** Seeds the bootstrap's resampling (and a random sample of items, as for every protocol). */
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .optional(),
+
   /** Protocol options beyond the common ones: audit thresholds, templates, temperatures. */
   options: z.record(z.string(), z.unknown()).optional(),
 };
@@ -451,7 +445,8 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       statistics: {
         ci: ctx.exp.options.ci,
         bootstrapB: ctx.exp.options.bootstrapB,
-        seed: ctx.exp.config.seed,
+        // Its own seed, else the experiment's (set with "sample": "random"), else the default.
+        seed: ctx.exp.options.bootstrapSeed ?? ctx.exp.config.seed,
       },
     }),
   tables: (metrics) => buildTables(metrics),
