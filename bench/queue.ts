@@ -5,7 +5,8 @@
 //     1,200 RPM per model and ~300 ms latency: wall time against the busiest lane's bound.
 //     Needs `npm run build` (it runs the real CLI).
 // The mock runs in its own process so the figures are the engine's, not the mock's.
-// Env: BENCH_A_CALLS (default 900, ~90 s), BENCH_B_CALLS (default 20000), BENCH_C_ITEMS (default 100).
+// Env: BENCH_A_CALLS (default 900, ~90 s), BENCH_B_CALLS (default 20000), BENCH_C_ITEMS (default 100),
+// BENCH_B_ADAPTER=none ((b) without SDK and HTTP: the engine's own cost).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { endpointId, type ProviderConfig } from '../src/main/providers/config';
 import { RequestEngine } from '../src/main/queue/engine';
 import { openDatabase } from '../src/main/store/db';
 import { countByStatus, ensureRequests } from '../src/main/store/ledger';
-import type { ChatRequestSpec } from '../src/main/providers/types';
+import type { ChatAdapter, ChatRequestSpec } from '../src/main/providers/types';
 import { startMockProvider, type MockBehavior } from '../test/mock-provider/server';
 import { judgeLsResponder } from '../test/mock-provider/judge-ls-responder';
 import { parseDatasetFile } from '../src/main/import';
@@ -188,6 +189,21 @@ async function benchA() {
   done();
 }
 
+const VERDICT_ANSWER = { winner: 'A', confidence: 0.5, reason: 'bench' };
+const instantAdapter = {
+  async send() {
+    await new Promise((r) => setImmediate(r));
+    return {
+      result: {
+        text: JSON.stringify(VERDICT_ANSWER),
+        json: VERDICT_ANSWER,
+        usage: { inputTokens: 60, outputTokens: 20, cachedInputTokens: 0 },
+      },
+      headers: new Headers(),
+    };
+  },
+} as unknown as ChatAdapter;
+
 async function benchB() {
   const calls = Number(process.env.BENCH_B_CALLS ?? 20_000);
   const mock = await spawnMock({});
@@ -207,7 +223,15 @@ async function benchB() {
     })),
   );
   const planMs = Date.now() - tPlan;
-  const engine = new RequestEngine({ db, providers: { mock: cfg }, keys: { get: () => 'bench' } });
+  // BENCH_B_ADAPTER=none: an in-process adapter that answers on the next turn, so the figures
+  // are the engine's own (ledger with commit on receipt + scheduler), without SDK and HTTP.
+  const bare = process.env.BENCH_B_ADAPTER === 'none';
+  const engine = new RequestEngine({
+    db,
+    providers: { mock: cfg },
+    keys: { get: () => 'bench' },
+    ...(bare ? { createAdapter: () => instantAdapter } : {}),
+  });
   let maxRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 100);
   const t0 = Date.now();
@@ -219,7 +243,9 @@ async function benchB() {
   clearInterval(sampler);
   maxRss = Math.max(maxRss, process.memoryUsage().rss);
   const counts = countByStatus(db);
-  console.log(`(b) ${calls} calls, instant mock, no limits, concurrency 64`);
+  console.log(
+    `(b) ${calls} calls, ${bare ? 'in-process instant adapter (no SDK, no HTTP)' : 'instant mock'}, no limits, concurrency 64`,
+  );
   console.log(`    planned (ensureRequests) in ${planMs} ms`);
   const rate = calls / seconds;
   const mb = maxRss / 1024 / 1024;
