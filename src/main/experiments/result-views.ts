@@ -175,7 +175,7 @@ function viewOf<K extends keyof ProtocolViews>(
 }
 
 /** One table as a file in one of the report kit's formats. */
-export async function tableFile(
+async function tableFile(
   table: Table,
   protocol: string,
   fileName: string,

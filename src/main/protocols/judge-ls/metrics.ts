@@ -171,8 +171,8 @@ function tieHalf(scores: number[]): { mean: number; ci: [number, number] } {
 
 /**
  * Clusters of a rate by item: the verdicts of one item (both orders; both sides of a pair) are
- * resampled together. Items in first-seen order, so the intervals do not depend on row order
- * beyond that (the metrics sort nothing here: records come in the store's stable order).
+ * resampled together. Clusters in item-id order, so the same verdicts give the same interval
+ * whatever order the store returned them in.
  */
 function byItem<T>(xs: readonly T[], itemOf: (x: T) => string, hit: (x: T) => boolean): RatioCluster[] {
   const clusters = new Map<string, RatioCluster>();
@@ -182,7 +182,6 @@ function byItem<T>(xs: readonly T[], itemOf: (x: T) => string, hit: (x: T) => bo
     if (hit(x)) c.num++;
     clusters.set(itemOf(x), c);
   }
-  // Sorted by item id: the same verdicts give the same interval whatever order they came in.
   return [...clusters.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
 

@@ -74,7 +74,6 @@ export const judgeLsConfigShape = {
   tieProbes: z.boolean().optional(),
   /** Which intervals the tables show (both are computed): Wilson or the item-clustered bootstrap. */
   ci: z.enum(['wilson', 'cluster-bootstrap']).optional(),
-
   /** Protocol options beyond the common ones: audit thresholds, templates, temperatures. */
   options: z.record(z.string(), z.unknown()).optional(),
 };
