@@ -103,6 +103,20 @@ describe('compare runs in Chromium', () => {
     await switchLanguage(page, 'en');
   });
 
+  it('switches the results page between Wilson and item-clustered bootstrap intervals', async () => {
+    await page.goto(`${server.url}#/experiments/${experimentId}/results`);
+    const quality = page.getByTestId('table-quality');
+    await expect.poll(() => quality.isVisible(), { timeout: 15_000 }).toBe(true);
+    const ciCell = () => quality.locator('tbody tr').first().locator('td').nth(4).innerText();
+    const wilson = await ciCell();
+    await page.getByTestId('ci-switch').selectOption('cluster-bootstrap');
+    await expect.poll(ciCell).not.toBe(wilson);
+    expect(await page.getByTestId('table-invariance').innerText()).toContain('Holm p');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-cluster-bootstrap-en-light.png') });
+    await page.getByTestId('ci-switch').selectOption('wilson');
+    await expect.poll(ciCell).toBe(wilson);
+  });
+
   it('says why when the two sides cannot be paired', async () => {
     await page.goto(`${server.url}#/compare?a=${experimentId}&b=${experimentId}`);
     const alert = page.getByRole('alert');

@@ -5,7 +5,7 @@ import { pairwiseFields, requirePairwise } from './pairwise-item';
 import { z } from 'zod';
 import type { Item } from '../../../shared/domain';
 import { buildFigureSpecs } from '../../../shared/protocols/judge-ls/report/figures';
-import { buildTables } from '../../../shared/protocols/judge-ls/report/tables';
+import { buildTables, withChosenIntervals } from '../../../shared/protocols/judge-ls/report/tables';
 import type {
   FlaggedItem,
   JudgeLsMetrics,
@@ -449,7 +449,8 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       },
     }),
   tables: (metrics) => buildTables(metrics),
-  figures: buildFigureSpecs,
+  // Figures draw the intervals the tables show.
+  figures: (metrics) => buildFigureSpecs(withChosenIntervals(metrics)),
   // Quality verdicts graded against gold: condition = language, unit = answer order.
   comparable: (ctx) =>
     judgmentRecords(ctx).flatMap((r) =>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isResultsOf, type ExperimentResults } from '../../../../../shared/experiments';
 import { type JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
 import { mostlyFailed } from '../../../../../shared/protocols/judge-ls/report/coverage';
-import { buildTables } from '../../../../../shared/protocols/judge-ls/report/tables';
+import { buildTables, withChosenIntervals } from '../../../../../shared/protocols/judge-ls/report/tables';
 import type { JudgeLsMetrics, MetricsStatistics } from '../../../../../shared/protocols/judge-ls/types';
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
 import { ChartCard, hasData } from '../../../results/ChartCard';
@@ -71,7 +71,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
   );
   const figures = useMemo(
     () =>
-      dashboardFigures(metrics, {
+      dashboardFigures(withChosenIntervals(metrics, shownCi), {
         points: t('tooltip.points'),
         flip: t('tooltip.flip'),
         correctnessFlip: t('tooltip.correctnessFlip'),
@@ -79,7 +79,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
         tie: t('tooltip.tie'),
         zhWins: t('tooltip.zhWins'),
       }),
-    [metrics, t],
+    [metrics, shownCi, t],
   );
 
   const openFlips = (target: FlipTarget) => {
