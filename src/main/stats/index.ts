@@ -16,3 +16,8 @@ export { mean, meanNormalInterval, wilsonInterval } from './intervals';
 export { binomialPmf, binomialTestTwoSided, mcnemarExact } from './binomial';
 export { newcombePairedInterval } from './paired';
 export { cohensKappa, type KappaResult } from './agreement';
+export { pairedEffect, type PairedEffect } from './paired-effect';
+export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon';
+export { pearson, spearman, partialSpearman, type Correlation } from './correlation';
+export { holmAdjust } from './holm';
+export { normalSf, studentTTwoSidedP, studentTUpperQuantile } from './special';
