@@ -4,8 +4,10 @@ src/main/stats (paired-effect.ts, wilcoxon.ts, correlation.ts, holm.ts, binomial
 
 - paired: scipy.stats.t.ppf (95% t interval of the mean difference), numpy (mean, SD with
   ddof=1, d_z = mean / SD), scipy.stats.ttest_1samp (p).
-- wilcoxon: scipy.stats.wilcoxon(d) with its defaults (zero_method='wilcox', correction=False,
-  mode 'auto': exact for n <= 50 without ties or zeros, else the normal approximation).
+- wilcoxon: scipy.stats.wilcoxon(d) with zero_method='wilcox', correction=False and the method
+  SciPy >= 1.13 picks by default ('auto': exact for n <= 50 without ties or zeros, else the
+  normal approximation with the tie correction). Debian 12's SciPy 1.10 would use the exact
+  distribution despite ties, so the method is passed explicitly.
 - pearson / spearman: scipy.stats.pearsonr / spearmanr.
 - partial_spearman: ranks (scipy.stats.rankdata), then the Pearson correlation of the residuals
   of x and y regressed on z by numpy least squares, t test on n - 3 df (an independent route to
@@ -93,9 +95,13 @@ def main():
         sd = float(d.std(ddof=1))
         q = float(stats.t.ppf(0.975, n - 1))
         se = sd / np.sqrt(n)
-        w = stats.wilcoxon(d)
         nz = d[d != 0]
         exact = len(nz) <= 50 and len(nz) == len(d) and len(np.unique(np.abs(nz))) == len(nz)
+        method = "exact" if exact else "approx"
+        try:
+            w = stats.wilcoxon(d, method=method)
+        except TypeError:  # SciPy < 1.11 calls it `mode`
+            w = stats.wilcoxon(d, mode=method)
         out["paired"].append(
             {
                 "diffs": d.tolist(),
