@@ -31,15 +31,26 @@ export function profileRows(m: BiasMetrics): ProbeRow[] {
   return m.probes.filter((r) => r.category === ALL);
 }
 
+/**
+ * A forest plot of the probes' effects. With `judge`, only that judge's rows, on the axis all
+ * judges share (so profiles side by side compare at a glance).
+ */
 export function biasProfileFigure(
   m: BiasMetrics,
   title = 'Bias profile: effect of each probe (95% CI)',
+  judge?: string,
+  label: (r: ProbeRow) => string = (r) => `${r.judge} · ${effectLabel(r.effect, m.mode)}`,
 ): FigureSpec {
-  const rows = profileRows(m);
-  const labels = rows.map((r) => `${r.judge} · ${effectLabel(r.effect, m.mode)}`);
+  const every = profileRows(m);
+  const rows = judge === undefined ? every : every.filter((r) => r.judge === judge);
+  const labels = rows.map(label);
   const lows = rows.map((r) => r.mean_ci?.[0] ?? r.mean);
   const highs = rows.map((r) => r.mean_ci?.[1] ?? r.mean);
-  const reach = Math.max(0.5, ...lows.map(Math.abs), ...highs.map(Math.abs));
+  const reach = Math.max(
+    0.5,
+    ...every.map((r) => Math.abs(r.mean_ci?.[0] ?? r.mean)),
+    ...every.map((r) => Math.abs(r.mean_ci?.[1] ?? r.mean)),
+  );
   const bound = Math.ceil(reach * 10) / 10;
   const renderItem: CustomSeriesRenderItem = (_params, api) => {
     const lo = api.coord([api.value(1) as number, api.value(0) as number]);
