@@ -334,6 +334,7 @@ describe('New experiment wizard', () => {
     expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual([
       'judge-ls',
       'reference-sensitivity',
+      'bias-probes',
       'test-pointwise',
     ]);
     expect((choices[0] as HTMLInputElement).checked).toBe(true);
