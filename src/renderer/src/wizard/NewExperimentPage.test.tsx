@@ -339,7 +339,7 @@ describe('New experiment wizard', () => {
     ]);
     expect((choices[0] as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText('Judge-LS: language sensitivity')).toBeTruthy();
-    fireEvent.click(choices[2]);
+    fireEvent.click(choices[3]);
     expect(within(screen.getByRole('list', { name: 'Setup steps' })).queryByText('Translation')).toBeNull();
     next();
     expect(stepTitle()).toBe('Who judges?');
