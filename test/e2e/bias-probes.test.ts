@@ -75,8 +75,12 @@ afterAll(async () => {
 
 const byTestId = (id: string) => page.getByTestId(id);
 
-/** Copies a screenshot set from test-results into docs/screenshots. */
+/**
+ * Screenshots go to test-results/screenshots; with UPDATE_SCREENSHOTS=1 they are also copied to
+ * docs/screenshots (the committed set), so an ordinary test run leaves the work tree alone.
+ */
 function publish(paths: string[]): void {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   const dest = join(ROOT, 'docs', 'screenshots');
   mkdirSync(dest, { recursive: true });
   for (const p of paths) copyFileSync(p, join(dest, p.split('/').pop()!));
