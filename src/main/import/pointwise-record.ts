@@ -5,16 +5,11 @@ import type { InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
 import { typeName } from './issues';
 import type { SourceRecord } from './record';
+import { readOptionalText } from './qa-record';
 import { readId, readText } from './validate';
 
 export const POINTWISE_COLUMNS = ['id', 'instruction', 'response', 'category', 'reference', 'human_score'];
 export const POINTWISE_REQUIRED = ['id', 'instruction', 'response'];
-
-function readOptionalText(value: unknown, report: (message: string) => undefined): string | null | undefined {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') return report(`must be a string, got ${typeName(value)}`);
-  return value.trim() === '' ? null : value;
-}
 
 /** A finite number, or (CSV cells, `cellText`) a cell holding one; empty = none. */
 function readScore(

@@ -137,6 +137,38 @@ export function planRewrite(
   return tasks;
 }
 
+/** One judge call: the slot's key parts, what differs in its meta, and the prompt. */
+function judgeTask(
+  judge: ModelEntry,
+  item: BiasItem,
+  opts: BiasOptions,
+  keyParts: string[],
+  meta: Pick<JudgeMeta, 'mode' | 'condition'> & Partial<Pick<JudgeMeta, 'slot' | 'shown' | 'order'>>,
+  prompt: { system: string; user: string },
+): ProtocolTask<'judge', JudgeMeta> {
+  return {
+    key: taskKey('judge', judge.label, item.sourceId, ...keyParts),
+    stage: 'judge',
+    meta: {
+      judge: judge.label,
+      itemId: item.id,
+      sourceId: item.sourceId,
+      category: item.category,
+      slot: null,
+      shown: null,
+      order: null,
+      scale: opts.scale,
+      ...meta,
+    },
+    request: {
+      ...modelRequest(judge, JUDGE_MAX_TOKENS),
+      system: prompt.system,
+      messages: [{ role: 'user', content: prompt.user }],
+      response: meta.mode === 'pairwise' ? PAIRWISE_VERDICT_SCHEMA : SCORE_VERDICT_SCHEMA,
+    },
+  };
+}
+
 function scoreTask(
   judge: ModelEntry,
   item: BiasItem,
@@ -145,28 +177,17 @@ function scoreTask(
   condition: Condition,
   text: string,
 ): ProtocolTask<'judge', JudgeMeta> {
-  return {
-    key: taskKey('judge', judge.label, item.sourceId, slot, condition),
-    stage: 'judge',
-    meta: {
-      judge: judge.label,
-      itemId: item.id,
-      sourceId: item.sourceId,
-      category: item.category,
-      mode: 'pointwise',
-      condition,
-      slot,
-      shown: null,
-      order: null,
-      scale: opts.scale,
-    },
-    request: {
-      ...modelRequest(judge, JUDGE_MAX_TOKENS),
+  return judgeTask(
+    judge,
+    item,
+    opts,
+    [slot, condition],
+    { mode: 'pointwise', condition, slot },
+    {
       system: scoreSystem(opts.scale, opts.rubric),
-      messages: [{ role: 'user', content: scorePrompt(item.instruction, text, opts.scale) }],
-      response: SCORE_VERDICT_SCHEMA,
+      user: scorePrompt(item.instruction, text, opts.scale),
     },
-  };
+  );
 }
 
 function planPointwise(
@@ -197,33 +218,19 @@ function planPointwise(
     ])
       for (const shown of ['first', 'second'] as const) {
         const [a, b] = shown === 'first' ? [target.text, other.text] : [other.text, target.text];
-        tasks.push({
-          key: taskKey('judge', judge.label, item.sourceId, target.slot, 'pair', shown),
-          stage: 'judge',
-          meta: {
-            judge: judge.label,
-            itemId: item.id,
-            sourceId: item.sourceId,
-            category: item.category,
-            mode: 'pointwise',
-            condition: 'original',
-            slot: target.slot,
-            shown,
-            order: null,
-            scale: opts.scale,
-          },
-          request: {
-            ...modelRequest(judge, JUDGE_MAX_TOKENS),
-            system: scoreSystem(opts.scale, opts.rubric),
-            messages: [
-              {
-                role: 'user',
-                content: pairScorePrompt(item.instruction, a, b, shown === 'first' ? 'A' : 'B', opts.scale),
-              },
-            ],
-            response: SCORE_VERDICT_SCHEMA,
-          },
-        });
+        tasks.push(
+          judgeTask(
+            judge,
+            item,
+            opts,
+            [target.slot, 'pair', shown],
+            { mode: 'pointwise', condition: 'original', slot: target.slot, shown },
+            {
+              system: scoreSystem(opts.scale, opts.rubric),
+              user: pairScorePrompt(item.instruction, a, b, shown === 'first' ? 'A' : 'B', opts.scale),
+            },
+          ),
+        );
       }
   }
   return tasks;
@@ -259,28 +266,16 @@ function planPairwise(
   for (const c of conditions)
     for (const order of ['orig', 'swap'] as const) {
       const [a, b] = order === 'orig' ? [c.t1, c.t2] : [c.t2, c.t1];
-      tasks.push({
-        key: taskKey('judge', judge.label, item.sourceId, c.condition, order),
-        stage: 'judge',
-        meta: {
-          judge: judge.label,
-          itemId: item.id,
-          sourceId: item.sourceId,
-          category: item.category,
-          mode: 'pairwise',
-          condition: c.condition,
-          slot: null,
-          shown: null,
-          order,
-          scale: opts.scale,
-        },
-        request: {
-          ...modelRequest(judge, JUDGE_MAX_TOKENS),
-          system: PAIRWISE_SYSTEM,
-          messages: [{ role: 'user', content: pairwisePrompt(item.instruction, a, b) }],
-          response: PAIRWISE_VERDICT_SCHEMA,
-        },
-      });
+      tasks.push(
+        judgeTask(
+          judge,
+          item,
+          opts,
+          [c.condition, order],
+          { mode: 'pairwise', condition: c.condition, order },
+          { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
+        ),
+      );
     }
   return tasks;
 }
