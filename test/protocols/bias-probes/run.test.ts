@@ -227,5 +227,13 @@ describe('bias probes (pointwise) against the mock provider', () => {
       .split('\r\n')
       .filter((l) => l !== '');
     expect(scores).toHaveLength(1 + 2 * LIMIT);
+    // itemScores (the rows human agreement consumes): raw = the logged original score, debiased
+    // = the logged score of the Markdown-stripped text.
+    const [header, ...rows] = scores.map((l) => l.replace(/^\uFEFF/, '').split(','));
+    expect(header).toEqual(['judge', 'item_id', 'response', 'category', 'raw', 'debiased']);
+    for (const [, itemId, response, , raw, debiased] of rows) {
+      expect(Number(raw)).toBe(logged(itemId, response as Slot, 'original'));
+      expect(Number(debiased)).toBe(logged(itemId, response as Slot, 'plain'));
+    }
   });
 });

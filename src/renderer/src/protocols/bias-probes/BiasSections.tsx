@@ -38,9 +38,17 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
   const histograms = useMemo(
     () =>
       (['position', 'longer', 'shorter', 'markdown'] as const)
-        .map((e) => differenceFigure(m, e))
+        .map((e) =>
+          differenceFigure(
+            m,
+            e,
+            t('results.histogram', {
+              effect: t(`results.effects.${m.mode}.${e}`, { defaultValue: effectLabel(e, m.mode) }),
+            }),
+          ),
+        )
         .filter((f) => f !== null),
-    [m],
+    [m, t],
   );
   const scatter = useMemo(() => lengthScatterFigure(m, t('results.scatter')), [m, t]);
   return (

@@ -40,6 +40,16 @@ const en = {
     profileTitle: 'Bias profile — {{judge}}',
     profileHint: 'One row per probe: mean paired difference with its 95% CI; filled red = Holm p < 0.05.',
     histograms: 'Paired differences',
+    histogram: 'Paired differences: {{effect}}',
+    effects: {
+      pointwise: {
+        longer: 'Longer − original',
+        shorter: 'Shorter − original',
+        markdown: 'Markdown − plain',
+        position: 'Shown first − second',
+      },
+      pairwise: { longer: 'Worse response longer', markdown: 'Worse response as Markdown' },
+    },
     scatter: 'Length and score of the original responses',
     browser: {
       title: 'Variant browser',
@@ -102,6 +112,16 @@ const zh = {
     profileTitle: '偏差概况 — {{judge}}',
     profileHint: '每个探针一行：配对差的均值及 95% 置信区间；红色实心 = Holm 校正后 p < 0.05。',
     histograms: '配对差分布',
+    histogram: '配对差分布：{{effect}}',
+    effects: {
+      pointwise: {
+        longer: '加长 − 原文',
+        shorter: '缩短 − 原文',
+        markdown: 'Markdown − 纯文本',
+        position: '先展示 − 后展示',
+      },
+      pairwise: { longer: '较差回答加长', markdown: '较差回答改为 Markdown' },
+    },
     scatter: '原始回答的长度与评分',
     browser: {
       title: '变体浏览',

@@ -123,11 +123,14 @@ export function biasProfileFigure(
 }
 
 /** Counts of each paired difference, one bar series per judge. */
-export function differenceFigure(m: BiasMetrics, effect: ProbeRow['effect']): FigureSpec | null {
+export function differenceFigure(
+  m: BiasMetrics,
+  effect: ProbeRow['effect'],
+  title = `Paired differences: ${effectLabel(effect, m.mode)}`,
+): FigureSpec | null {
   const series = m.differences.filter((d) => d.effect === effect);
   if (!series.length) return null;
   const values = [...new Set(series.flatMap((s) => s.diffs))].sort((a, b) => a - b);
-  const title = `Paired differences: ${effectLabel(effect, m.mode)}`;
   return {
     id: `differences_${effect}`,
     title,
