@@ -26,6 +26,9 @@ export const PLANTED = {
   shorter: -0.2,
   markdown: 0.3,
   pairFirst: 0.4,
+  /** Share of pairwise verdicts that say "A" whatever is shown; the rest pick the better one. */
+  positionLean: 0.2,
+  /** The A rate that gives on original pairs in both orders: 0.2 + 0.8 × ½. */
   positionA: 0.6,
   pairwiseLongerFlip: 0.5,
   pairwiseMarkdownFlip: 0.3,
@@ -208,7 +211,7 @@ export function biasResponder(items: readonly PairRecord[]) {
       )
         winner = worseLetter;
       // The position lean, drawn per (model, item, order) so every condition shares it.
-      if (unit('pw-pos', req.model, item.id, order) < 0.2) winner = 'A';
+      if (unit('pw-pos', req.model, item.id, order) < PLANTED.positionLean) winner = 'A';
       verdicts.push({ model: req.model, itemId: item.id, a, b, winner });
       return { winner, confidence: 0.8, reason: `mock ${winner}` };
     }

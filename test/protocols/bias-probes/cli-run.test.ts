@@ -1,6 +1,6 @@
 // `judge-lab run` with a "protocol": "bias-probes" config (pairwise mode), as a real child
 // process against the mock provider: exit 0, the export written, and the planted biases (60%
-// position-A rate; the worse response made longer wins half the time it lost) measured back
+// position-A rate; the worse response made longer wins half the time the lean does not decide) measured back
 // within sampling error and equal to what the mock's log says.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -129,9 +129,17 @@ describe('judge-lab run (bias probes, pairwise)', () => {
       expect(row.p).toBe(wilcoxonSignedRank(diffs)!.p);
       expect(row.flip_n).toBe(flippable);
       expect(row.flip_rate).toBe(flips / flippable);
-      // Planted: the worse response, when it lost, wins half the time once longer.
-      const fse = Math.sqrt(0.25 / flippable);
-      expect(Math.abs(row.flip_rate! - PLANTED.pairwiseLongerFlip)).toBeLessThan(3.5 * fse);
+      // Planted: without the position lean (80% of verdicts) the longer worse response wins with
+      // probability 0.5; with it (20%) "A" wins whatever is shown. So the expected change of its
+      // win score is 0.8 × 0.5 = 0.4, and among the (item, order) pairs it lost originally
+      // (0.8 + 0.2 × ½ of them) the flip rate is 0.4 / 0.9.
+      const lean = PLANTED.positionLean;
+      const expectedMean = (1 - lean) * PLANTED.pairwiseLongerFlip;
+      const expectedFlip = expectedMean / (1 - lean + lean / 2);
+      const mse = Math.sqrt(0.25 / diffs.length);
+      expect(Math.abs(row.mean - expectedMean)).toBeLessThan(3.5 * mse);
+      const fse = Math.sqrt((expectedFlip * (1 - expectedFlip)) / flippable);
+      expect(Math.abs(row.flip_rate! - expectedFlip)).toBeLessThan(3.5 * fse);
       expect(row.significant).toBe(true);
 
       const judgments = readFileSync(join(out, 'judgments.csv'), 'utf8')
