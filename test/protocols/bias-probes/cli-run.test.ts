@@ -1,7 +1,7 @@
 // `judge-lab run` with a "protocol": "bias-probes" config (pairwise mode), as a real child
-// process against the mock provider: exit 0, the export written, and the planted biases (60%
-// position-A rate; the worse response made longer wins half the time the lean does not decide) measured back
-// within sampling error and equal to what the mock's log says.
+// process against the mock provider: exit 0, the export written, and the planted biases (a 60%
+// position-A rate; the worse response made longer wins half the time the position lean does not
+// decide) measured back within sampling error and equal to what the mock's log says.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

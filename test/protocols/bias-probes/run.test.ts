@@ -195,6 +195,12 @@ describe('bias probes (pointwise) against the mock provider', () => {
     const main = metrics.probes.find((r) => r.category === 'all' && r.effect === 'longer')!;
     const sens = metrics.sensitivity.probes.find((r) => r.category === 'all' && r.effect === 'longer')!;
     expect(sens.n).toBe(main.n - flaggedLonger);
+    // The generic "without flagged items" switch drops every item with a flagged variant.
+    const without = (await core.call('experiments.results', { experimentId: id, excludeFlagged: true }))
+      .metrics as BiasMetrics;
+    const dropped = new Set(metrics.audit.flagged.map((f) => f.item_id));
+    expect(without.scatter.some((p) => dropped.has(p.item_id))).toBe(false);
+    expect(without.scatter).toHaveLength(2 * (LIMIT - dropped.size));
     const views = (await core.call('experiments.variants', {
       experimentId: id,
       flaggedOnly: true,
