@@ -33,6 +33,14 @@ const config = (mode: 'pointwise' | 'pairwise') => ({
 });
 
 describe('bias probes on the simulated provider', () => {
+  it('estimates the calls before anything was rewritten (variants stood in for)', async () => {
+    const est = await core.call('experiments.estimate', { config: config('pointwise') });
+    // 40 items × 2 outputs: 3 rewrites each; judge: original, longer, shorter, plain, Markdown
+    // each, and 4 pair-shown scores per item.
+    expect(est.calls).toBe(40 * 2 * 3 + 40 * (2 * 5 + 4));
+    expect(est.note).toContain('stand-in');
+  });
+
   it('runs pointwise to the end with audited variants and a positive length effect', async () => {
     const { id } = await core.call('experiments.create', { config: config('pointwise') });
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
