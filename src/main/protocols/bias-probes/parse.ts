@@ -1,5 +1,4 @@
 // Parsing answers: score_verdict, pairwise_verdict (DESIGN.md section 6) and plain-text rewrites.
-import { normalizeWinner } from '../judge-ls/parse';
 import type { ParseResult } from '../types';
 import { NO_FILLER } from './prompts';
 
@@ -14,6 +13,20 @@ export interface PairwiseVerdict {
 }
 /** A rewrite: its text, or `none` when the rewriter found no filler to cut. */
 export type Rewrite = { text: string; none?: false } | { text: null; none: true };
+
+/**
+ * "A", "b", "Response A", "(A)", "**tie**": the letter or tie a verdict names, in any case and
+ * wrapping; null when it names neither.
+ */
+export function normalizeWinner(raw: unknown): 'A' | 'B' | 'tie' | null {
+  if (typeof raw !== 'string') return null;
+  const s = raw
+    .trim()
+    .replace(/^(response|output|answer|assistant)\s*/i, '')
+    .replace(/[\s"'`*_.()[\]!]/g, '')
+    .toUpperCase();
+  return s === 'A' || s === 'B' ? s : s === 'TIE' ? 'tie' : null;
+}
 
 function objectOf(json: unknown, name: string): Record<string, unknown> | string {
   let v = json;

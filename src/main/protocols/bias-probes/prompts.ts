@@ -93,8 +93,17 @@ export const SCORE_VERDICT_SCHEMA: ResponseSchema = {
   }),
 };
 
-/** The same contract as Judge-LS's verdicts (DESIGN.md section 6). */
-export { PAIRWISE_VERDICT_SCHEMA } from '../judge-ls/prompts';
+/** The same wire contract as every pairwise verdict (DESIGN.md section 6). */
+export const PAIRWISE_VERDICT_SCHEMA: ResponseSchema = {
+  name: 'pairwise_verdict',
+  description: 'Which response follows the instruction better.',
+  schema: strictObject({
+    winner: { type: 'string', enum: ['A', 'B', 'tie'], description: 'The better response, or tie.' },
+    // No minimum/maximum: not every OpenAI-compatible server accepts them in strict mode.
+    confidence: { type: 'number', description: 'Confidence from 0 (a guess) to 1 (certain).' },
+    reason: { type: 'string', description: 'A short explanation.' },
+  }),
+};
 
 /** The prompts as run, for the manifest. */
 export function promptTemplatesOf(scale: number, rubric: string | null): Record<string, string> {
