@@ -6,7 +6,14 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binomialTestTwoSided, pairedEffect, wilcoxonSignedRank } from '../../../src/main/stats';
+import { tokenCount } from '../../../src/main/protocols/bias-probes/audit';
+import {
+  binomialTestTwoSided,
+  pairedEffect,
+  pearson,
+  spearman,
+  wilcoxonSignedRank,
+} from '../../../src/main/stats';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { assertBuilt, BIN, ROOT } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';
@@ -141,6 +148,17 @@ describe('judge-lab run (bias probes, pairwise)', () => {
       const fse = Math.sqrt((expectedFlip * (1 - expectedFlip)) / flippable);
       expect(Math.abs(row.flip_rate! - expectedFlip)).toBeLessThan(3.5 * fse);
       expect(row.significant).toBe(true);
+
+      // Length against output_1's win score (averaged over both orders), from the log.
+      const x = items.map((i) => tokenCount(i.output_1) - tokenCount(i.output_2));
+      const y = items.map((i) => {
+        const of = originals.filter((v) => v.itemId === i.id);
+        return of.reduce((acc, v) => acc + (choice(v) === 1 ? 1 : 0), 0) / of.length;
+      });
+      const corr = m.length_correlation.find((c) => c.category === 'all')!;
+      expect(corr.n).toBe(LIMIT);
+      expect(corr.pearson_r).toBeCloseTo(pearson(x, y).r!, 12);
+      expect(corr.spearman_r).toBeCloseTo(spearman(x, y).r!, 12);
 
       const judgments = readFileSync(join(out, 'judgments.csv'), 'utf8')
         .split('\r\n')

@@ -436,20 +436,39 @@ function lengthRows(
   input: MetricsInput,
   s: Scores,
 ): { rows: LengthCorrelationRow[]; scatter: ScatterPoint[] } {
-  if (input.opts.mode !== 'pointwise') return { rows: [], scatter: [] };
   const rows: LengthCorrelationRow[] = [];
   const scatter: ScatterPoint[] = [];
   for (const judge of input.judges) {
     const points: (ScatterPoint & { category: string | null; human: number | null })[] = [];
-    for (const item of input.items)
-      for (const r of item.responses) {
-        const v = s.alone.get(k(judge, item.sourceId, r.slot, 'original'));
+    // Pairwise: the length difference output_1 − output_2 against output_1's win score,
+    // averaged over the orders judged (original texts).
+    if (input.opts.mode === 'pairwise')
+      for (const item of input.items) {
+        const wins = (['orig', 'swap'] as const).flatMap((order) => {
+          const v = s.verdicts.get(k(judge, item.sourceId, 'original', order));
+          return v ? [winScore(choiceOf(v, order), 1)] : [];
+        });
+        if (wins.length)
+          points.push({
+            judge,
+            item_id: item.sourceId,
+            response: 'output_1',
+            tokens: tokenCount(item.responses[0].text) - tokenCount(item.responses[1].text),
+            score: wins.reduce((a, b) => a + b, 0) / wins.length,
+            category: item.category,
+            human: null,
+          });
+      }
+    else
+      for (const r of input.items.flatMap((item) => item.responses.map((resp) => ({ item, resp })))) {
+        const { item } = r;
+        const v = s.alone.get(k(judge, item.sourceId, r.resp.slot, 'original'));
         if (v)
           points.push({
             judge,
             item_id: item.sourceId,
-            response: r.slot,
-            tokens: tokenCount(r.text),
+            response: r.resp.slot,
+            tokens: tokenCount(r.resp.text),
             score: v.score,
             category: item.category,
             human: item.humanScore,

@@ -66,7 +66,10 @@ export interface PositionRow {
   swap_consistency_ci: CI | null;
 }
 
-/** Pointwise mode: length (tokens) of the original response against its score. */
+/**
+ * Length against score on the original texts. Pointwise: tokens of each response vs its score;
+ * pairwise: tokens of output_1 − output_2 vs output_1's win score averaged over both orders.
+ */
 export interface LengthCorrelationRow {
   judge: string;
   category: string;
@@ -119,7 +122,7 @@ export interface AuditSummary {
   flagged: FlaggedVariant[];
 }
 
-/** A point of the length-vs-score scatter (original responses, pointwise). */
+/** A point of the length-vs-score scatter (pairwise: length difference and win score of output_1). */
 export interface ScatterPoint {
   judge: string;
   item_id: string;

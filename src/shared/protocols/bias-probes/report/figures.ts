@@ -183,6 +183,8 @@ export function lengthScatterFigure(
   if (!m.scatter.length) return null;
   const judges = [...new Set(m.scatter.map((p) => p.judge))];
   const maxX = Math.max(...m.scatter.map((p) => p.tokens));
+  const pairwise = m.mode === 'pairwise';
+  const minX = pairwise ? Math.min(...m.scatter.map((p) => p.tokens)) : 0;
   return {
     id: 'length_scatter',
     title,
@@ -193,8 +195,13 @@ export function lengthScatterFigure(
       tooltip: { trigger: 'item' },
       textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
       grid: { left: 72, right: 32, top: 56, bottom: 96 },
-      xAxis: { ...valueAxis('Length (tokens)', 0), nameGap: 30 },
-      yAxis: valueAxis('Score', 1, m.scale),
+      xAxis: {
+        ...(pairwise
+          ? valueAxis('Length difference, output_1 − output_2 (tokens)')
+          : valueAxis('Length (tokens)', 0)),
+        nameGap: 30,
+      },
+      yAxis: pairwise ? valueAxis('Win score of output_1', 0, 1) : valueAxis('Score', 1, m.scale),
       series: judges.flatMap((judge, i) => {
         const pts = m.scatter.filter((p) => p.judge === judge);
         const t = trend(pts.map((p) => ({ x: p.tokens, y: p.score })));
@@ -216,7 +223,7 @@ export function lengthScatterFigure(
                   silent: true,
                   lineStyle: { color, width: 2 },
                   data: [
-                    [0, t.a],
+                    [minX, t.a + t.b * minX],
                     [maxX, t.a + t.b * maxX],
                   ],
                 },

@@ -94,9 +94,12 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       id: 'length_correlation',
       title: 'Length and score on the original responses',
       caption:
-        'Length in tokens (words; CJK characters one each) against the judge’s score: Pearson and ' +
-        'Spearman with two-sided p; partial Spearman controlling for the human score, on the items that ' +
-        'have one.',
+        (m.mode === 'pairwise'
+          ? 'Length difference output_1 − output_2 in tokens (words; CJK characters one each) against ' +
+            'output_1’s win score averaged over both orders: '
+          : 'Length in tokens (words; CJK characters one each) against the judge’s score: ') +
+        'Pearson and Spearman with two-sided p; partial Spearman controlling for the human score, on ' +
+        'the items that have one.',
       columns: [
         col('judge', 'Judge', 'text'),
         col('category', 'Category', 'text'),
