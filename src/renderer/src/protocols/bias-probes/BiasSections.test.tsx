@@ -172,5 +172,13 @@ describe('bias-probes results', () => {
       probes: { position: true, length: false, format: false },
     });
     expect(biasConfig(positionOnly)).not.toHaveProperty('rewriter');
+    expect(
+      biasConfig(withBiasDraft(draft, { ...initialBiasDraft(), rubric: '  Be strict.  ' })),
+    ).toMatchObject({
+      rubric: 'Be strict.',
+    });
+    expect(biasConfig(withBiasDraft(draft, { ...initialBiasDraft(), rubric: '   ' }))).not.toHaveProperty(
+      'rubric',
+    );
   });
 });

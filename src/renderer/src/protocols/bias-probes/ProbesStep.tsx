@@ -65,6 +65,19 @@ export function ProbesStep() {
           </select>
         </Field>
       )}
+      {own.mode === 'pointwise' && (
+        <Field label={t('wizard.probes.rubric')} hint={t('wizard.probes.rubricHint')}>
+          <textarea
+            data-testid="bias-rubric"
+            rows={3}
+            value={own.rubric ?? ''}
+            onChange={(e) => {
+              const rubric = e.target.value;
+              edit((o) => ({ ...o, rubric }));
+            }}
+          />
+        </Field>
+      )}
       <fieldset className="form-grid">
         <legend>{t('wizard.probes.probes')}</legend>
         {PROBE_IDS.map((p) => (

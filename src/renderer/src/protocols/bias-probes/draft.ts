@@ -13,6 +13,8 @@ export interface BiasDraft {
   probes: Record<ProbeId, boolean>;
   lengthBand: [number, number];
   rewriter: { provider: PresetId; model: string };
+  /** Replaces the default pointwise rubric; empty = the default. */
+  rubric?: string;
 }
 
 export function initialBiasDraft(): BiasDraft {
@@ -54,6 +56,7 @@ export function biasConfig(draft: WizardDraft): Record<string, unknown> {
     scale: own.scale,
     probes: PROBE_IDS.filter((p) => own.probes[p]),
     lengthBand: own.lengthBand,
+    ...(own.mode === 'pointwise' && own.rubric?.trim() ? { rubric: own.rubric.trim() } : {}),
     ...(needsRewriter(own)
       ? { rewriter: { provider: own.rewriter.provider, model: own.rewriter.model.trim() } }
       : {}),

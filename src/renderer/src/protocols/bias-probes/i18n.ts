@@ -20,6 +20,9 @@ const en = {
       pointwise: 'Pointwise: a score per response',
       pairwise: 'Pairwise: which of two responses is better',
       scale: 'Score scale',
+      rubric: 'Rubric (optional)',
+      rubricHint:
+        'Replaces the default: follows the instruction, correct and helpful; length and formatting are no merit.',
       probes: 'Probes',
       position: 'Position (both orders; a score with the pair in view)',
       length: 'Length (longer variant ≈ +50% words, shorter where there is filler)',
@@ -92,6 +95,8 @@ const zh = {
       pointwise: '单项评分：每个回答一个分数',
       pairwise: '成对比较：两个回答中哪个更好',
       scale: '评分量表',
+      rubric: '评分标准（可选）',
+      rubricHint: '替换默认标准：是否遵循指令、正确且有帮助；长度与格式本身不算优点。',
       probes: '探针',
       position: '位置（两种顺序；同时展示两个回答时的评分）',
       length: '长度（加长变体约多 50% 词数；有冗余时另做缩短变体）',
