@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
 import { getApi } from '../../api';
 import { BIAS_NAMESPACES } from './i18n';
-import { textDiff } from './text-diff';
+import { diffReasons } from '../../results/reason-diff';
 import './bias.css';
 
 type Filter = 'all' | BiasVariantView['variant'];
@@ -45,7 +45,8 @@ export function VariantBrowser({
     [rows, filter],
   );
   const row = shown[Math.min(selected, shown.length - 1)];
-  const parts = useMemo(() => (row ? textDiff(row.base, row.text) : []), [row]);
+  // Word-level, character-level for CJK text: the same diff the reason comparison uses.
+  const parts = useMemo(() => (row ? diffReasons(row.base, row.text).parts : []), [row]);
   return (
     <section className="results-section bias-browser" data-testid="bias-variant-browser">
       <header className="results-section__head">
