@@ -6,7 +6,7 @@ export type DatasetFormat = 'llmbar-jsonl' | 'llmbar-json' | 'csv';
  * What an item holds. `pairwise`: instruction, output_1, output_2, gold label 1|2 (LLMBar).
  * `qa`: a question with gold answers and a language; its own fields live in `Item.extra`.
  */
-export type DatasetKind = 'pairwise' | 'qa';
+export type DatasetKind = 'pairwise' | 'qa' | 'pointwise';
 
 export interface SubsetCount {
   subset: string;

@@ -34,6 +34,16 @@ export const SAMPLES: Sample[] = [
     license:
       'Apache-2.0 (TyDi QA, Clark et al., TACL 2020); see resources/samples/TYDIQA-README.md and TYDIQA-LICENSE',
   },
+  {
+    // Human majority preferences on MT-Bench pairs, as LLMBar processed them (no ties): the bias
+    // probes and human-agreement studies compare judges with people on it.
+    id: 'mtbench-human',
+    name: 'MT-Bench human judgments (200 pairs)',
+    file: 'samples/mtbench-human-200.jsonl',
+    itemCount: 200,
+    license:
+      'MIT (c) 2023 Princeton Natural Language Processing (LLMBar); MT-Bench human judgments CC BY 4.0 (Zheng et al. 2023); see resources/samples/MTBENCH-HUMAN-README.md',
+  },
 ];
 
 export function samplePath(sample: Sample): string {

@@ -3,6 +3,7 @@
 // importer stay the same for all of them.
 import type { DatasetKind, InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
+import { POINTWISE_COLUMNS, POINTWISE_REQUIRED, validatePointwiseRecords } from './pointwise-record';
 import { QA_COLUMNS, QA_REQUIRED, validateQaRecords } from './qa-record';
 import type { SourceRecord } from './record';
 import { validateRecords } from './validate';
@@ -39,14 +40,23 @@ const QA: DatasetKindSpec = {
   validate: validateQaRecords,
 };
 
+const POINTWISE: DatasetKindSpec = {
+  kind: 'pointwise',
+  columns: POINTWISE_COLUMNS,
+  missingColumns: (present) => ({ missing: POINTWISE_REQUIRED.filter((n) => !present.has(n)), note: '' }),
+  validate: validatePointwiseRecords,
+};
+
 /**
  * The kind a file's field names say: QA when they hold `question` or `answers` and no pairwise
- * output; pairwise otherwise (its errors then name the pairwise fields, as before kinds).
+ * output; pointwise when they hold `response` and no pairwise output; pairwise otherwise (its errors then name the pairwise fields, as before kinds).
  */
 export function kindOfFields(names: Iterable<string>): DatasetKindSpec {
   const set = new Set(names);
   const pairwise = set.has('output_1') || set.has('output_2');
-  return !pairwise && (set.has('question') || set.has('answers')) ? QA : PAIRWISE;
+  if (pairwise) return PAIRWISE;
+  if (set.has('question') || set.has('answers')) return QA;
+  return set.has('response') ? POINTWISE : PAIRWISE;
 }
 
 export function kindOfRecords(records: SourceRecord[]): DatasetKindSpec {

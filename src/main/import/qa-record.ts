@@ -78,7 +78,10 @@ function readLanguage(value: unknown, report: (message: string) => undefined): s
   return lang.ok ? lang.tag : report(lang.error);
 }
 
-function readOptionalText(value: unknown, report: (message: string) => undefined): string | null | undefined {
+export function readOptionalText(
+  value: unknown,
+  report: (message: string) => undefined,
+): string | null | undefined {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return report(`must be a string, got ${typeName(value)}`);
   return value.trim() === '' ? null : value;

@@ -31,3 +31,7 @@ export {
   type RatioCluster,
 } from './bootstrap';
 export { holmAdjust } from './holm';
+export { pairedEffect, type PairedEffect } from './paired-effect';
+export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon';
+export { pearson, spearman, partialSpearman, type Correlation } from './correlation';
+export { normalSf, studentTTwoSidedP, studentTUpperQuantile } from './special';

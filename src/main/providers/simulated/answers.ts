@@ -1,6 +1,7 @@
 import type { ChatRequestSpec } from '../types';
 import { contentUnits, pseudoTranslate, type PseudoTarget } from './pseudo-language';
 import { pick, rngFrom, seedOf, type Rng } from './random';
+import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
 
 // What the simulated provider answers, by the requested schema name (DESIGN.md section 6).
 // It knows no protocol: everything it uses is in the request itself, mostly the sections a
@@ -235,14 +236,21 @@ export function valueFor(schema: JsonSchema, rng: Rng, name = '', depth = 0): un
 
 /** What the simulated model answers: the JSON object (or, for a plain-text schema, its text). */
 export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
-  // No schema asked for: a plain-text answer (e.g. a generated answer to a question).
-  if (!spec.response) return sentence(rng);
+  // No schema asked for: a plain-text answer (a rewrite of a tagged text, or e.g. a generated
+  // answer to a question).
+  if (!spec.response) {
+    const sections = taggedSections(userText(spec));
+    const task = sections.get('rewrite_task');
+    return task ? simulatedRewrite(task, sections, rng) : sentence(rng);
+  }
   const schema = spec.response.schema as JsonSchema;
   switch (spec.response.name) {
     case 'language_variant':
       return languageVariant(spec, schema, rng);
     case 'pairwise_verdict':
       return pairwiseVerdict(spec, rng);
+    case 'score_verdict':
+      return simulatedScore(userText(spec), spec.model);
     default:
       // A plain-text answer (a schema of type string) is answered as text.
       return valueFor(schema, rng, spec.response.name);

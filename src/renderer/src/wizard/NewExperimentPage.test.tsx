@@ -334,11 +334,12 @@ describe('New experiment wizard', () => {
     expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual([
       'judge-ls',
       'reference-sensitivity',
+      'bias-probes',
       'test-pointwise',
     ]);
     expect((choices[0] as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText('Judge-LS: language sensitivity')).toBeTruthy();
-    fireEvent.click(choices[2]);
+    fireEvent.click(choices[3]);
     expect(within(screen.getByRole('list', { name: 'Setup steps' })).queryByText('Translation')).toBeNull();
     next();
     expect(stepTitle()).toBe('Who judges?');

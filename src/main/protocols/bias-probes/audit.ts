@@ -1,0 +1,52 @@
+// The audit of a rewritten variant (as Judge-LS audits its transforms): not empty, every number
+// of the source present, and the length ratio inside the configured band. A flagged variant is
+// still judged; the sensitivity view leaves it out.
+import type { RewriteKind } from '../../../shared/protocols/bias-probes/types';
+import type { BiasOptions } from './config';
+import { stripMarkdown } from './strip-markdown';
+
+// A run of letters/digits is one token; each Han/kana character is one (no spaces between words).
+const TOKEN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{P}\p{S}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
+const NUMBER = /\d+(?:\.\d+)?/g;
+
+/** Length in tokens (words; CJK characters count one each), the unit of every length measure. */
+export function tokenCount(text: string): number {
+  return text.match(TOKEN)?.length ?? 0;
+}
+
+export function numbersOf(text: string): string[] {
+  return text.match(NUMBER) ?? [];
+}
+
+export interface VariantAudit {
+  ratio: number | null;
+  reasons: string[];
+}
+
+/** `source` is the text the variant was made from (the plain text for Markdown). */
+export function auditVariant(
+  kind: RewriteKind,
+  source: string,
+  variant: string,
+  opts: BiasOptions,
+): VariantAudit {
+  const reasons: string[] = [];
+  if (variant.trim() === '') return { ratio: null, reasons: ['empty'] };
+  const have = new Set(numbersOf(variant));
+  const missing = [...new Set(numbersOf(source))].filter((n) => !have.has(n));
+  if (missing.length > 0) reasons.push(`numbers missing: ${missing.slice(0, 8).join(', ')}`);
+  const sourceTokens = tokenCount(source);
+  // Markdown markup is not content: compare the words of the Markdown with the plain text's.
+  const variantTokens = tokenCount(kind === 'markdown' ? stripMarkdown(variant) : variant);
+  const ratio = sourceTokens === 0 ? null : variantTokens / sourceTokens;
+  const band: [number, number] =
+    kind === 'longer'
+      ? opts.lengthBand
+      : kind === 'shorter'
+        ? opts.shorterBand
+        : [1 - opts.formatTolerance, 1 + opts.formatTolerance];
+  if (ratio !== null && (ratio < band[0] || ratio > band[1]))
+    reasons.push(`length ratio ${ratio.toFixed(2)} outside [${band[0]}, ${band[1]}]`);
+  return { ratio, reasons };
+}

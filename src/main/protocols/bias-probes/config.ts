@@ -1,0 +1,122 @@
+// The bias-probes config keys (README "Bias probes") and resolved options.
+import { z } from 'zod';
+import { PROBES, type Mode, type Probe } from '../../../shared/protocols/bias-probes/types';
+import { modelLimits } from '../../experiments/model-limits';
+import type { ExperimentView } from '../plugin';
+
+const modelSchema = z.strictObject({
+  label: z.string().trim().min(1).max(100),
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  ...modelLimits,
+});
+
+const band = z
+  .tuple([z.number().positive(), z.number().positive()])
+  .refine(([lo, hi]) => lo < hi, { message: 'a band is [low, high] with low < high' });
+
+export const biasConfigShape = {
+  judges: z.array(modelSchema).min(1),
+  /** The model that writes the longer, shorter and Markdown variants (the `rewrite` stage). */
+  rewriter: modelSchema
+    .omit({ label: true })
+    .extend({ label: z.string().min(1).max(100).optional() })
+    .optional(),
+  mode: z.enum(['pointwise', 'pairwise']).optional(),
+  scale: z.union([z.literal(5), z.literal(10)]).optional(),
+  /** Replaces the default rubric in the pointwise prompt. */
+  rubric: z.string().trim().min(1).max(4000).optional(),
+  probes: z
+    .array(z.enum(['position', 'length', 'format']))
+    .min(1)
+    .optional(),
+  /** Word-count ratio variant / original a longer variant must fall in (default [1.3, 1.7]). */
+  lengthBand: band.optional(),
+  /** The same for a shorter variant (default [0.4, 0.9]). */
+  shorterBand: band.optional(),
+  /** Make shorter variants where the response has filler (default true). */
+  shorter: z.boolean().optional(),
+  /** Markdown vs plain: word counts may differ by at most this fraction (default 0.15). */
+  formatTolerance: z.number().min(0).max(1).optional(),
+};
+
+export type ModelEntry = z.output<typeof modelSchema>;
+export type RewriterEntry = Omit<ModelEntry, 'label'> & { label?: string };
+
+export interface BiasConfig extends Record<string, unknown> {
+  name: string;
+  protocol: string;
+  dataset: string | number;
+  providers: ExperimentView['config']['providers'];
+  limit?: number;
+  maxParseRetries?: number;
+  prices?: ExperimentView['config']['prices'];
+  judges: ModelEntry[];
+  rewriter?: RewriterEntry;
+  mode?: Mode;
+  scale?: 5 | 10;
+  rubric?: string;
+  probes?: Probe[];
+  lengthBand?: [number, number];
+  shorterBand?: [number, number];
+  shorter?: boolean;
+  formatTolerance?: number;
+}
+
+export interface BiasOptions {
+  limit?: number;
+  mode: Mode;
+  scale: 5 | 10;
+  rubric: string | null;
+  probes: Probe[];
+  lengthBand: [number, number];
+  shorterBand: [number, number];
+  shorter: boolean;
+  formatTolerance: number;
+}
+
+export const DEFAULT_LENGTH_BAND: [number, number] = [1.3, 1.7];
+export const DEFAULT_SHORTER_BAND: [number, number] = [0.4, 0.9];
+export const DEFAULT_FORMAT_TOLERANCE = 0.15;
+
+export function resolveBiasOptions(config: BiasConfig): BiasOptions {
+  const probes = config.probes ?? [...PROBES];
+  return {
+    ...(config.limit !== undefined ? { limit: config.limit } : {}),
+    mode: config.mode ?? 'pointwise',
+    scale: config.scale ?? 5,
+    rubric: config.rubric ?? null,
+    // Always in position, length, format order.
+    probes: PROBES.filter((p) => probes.includes(p)),
+    lengthBand: config.lengthBand ?? DEFAULT_LENGTH_BAND,
+    shorterBand: config.shorterBand ?? DEFAULT_SHORTER_BAND,
+    shorter: config.shorter ?? true,
+    formatTolerance: config.formatTolerance ?? DEFAULT_FORMAT_TOLERANCE,
+  };
+}
+
+/** The rewriter's label in usage rows and progress. */
+export const REWRITER_LABEL = 'rewriter';
+
+export function refineBiasConfig(
+  cfg: BiasConfig,
+  issue: (path: (string | number)[], message: string) => void,
+): void {
+  const seen = new Set<string>();
+  cfg.judges.forEach((j, i) => {
+    if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate judge label "${j.label}"`);
+    seen.add(j.label);
+  });
+  const probes = cfg.probes ?? PROBES;
+  if ((probes.includes('length') || probes.includes('format')) && !cfg.rewriter)
+    issue(
+      ['rewriter'],
+      'the length and format probes need a "rewriter" model (or leave them out of "probes")',
+    );
+  if (cfg.lengthBand && cfg.lengthBand[0] <= 1)
+    issue(['lengthBand'], 'a longer variant band must lie above 1 (e.g. [1.3, 1.7])');
+  if (cfg.shorterBand && cfg.shorterBand[1] >= 1)
+    issue(['shorterBand'], 'a shorter variant band must lie below 1 (e.g. [0.4, 0.9])');
+}

@@ -1,0 +1,88 @@
+// Export files beside metrics.json: judgments.csv (one row per judge call), variants.csv (each
+// rewrite with its audit) and item_scores.csv (raw and debiased score per item).
+import { toCsv } from '../../report/csv';
+import type { ExportFile, MetricsContext, TaskCall } from '../plugin';
+import { auditVariants } from './metrics';
+import type { PairwiseVerdict, ScoreVerdict } from './parse';
+import type { JudgeMeta } from './plan';
+import { biasItems, itemScores, type BiasExperiment } from './plugin';
+
+export function exportFilesOf(
+  ctx: MetricsContext<BiasExperiment>,
+  calls: ReadonlyMap<number, TaskCall>,
+): ExportFile[] {
+  const judgments = [
+    [
+      'judge',
+      'item_id',
+      'category',
+      'mode',
+      'response',
+      'condition',
+      'shown',
+      'order',
+      'score',
+      'winner',
+      'confidence',
+      'status',
+      'attempts',
+      'input_tokens',
+      'output_tokens',
+      'reason',
+    ],
+  ];
+  for (const r of ctx.results) {
+    if (r.stage !== 'judge') continue;
+    const m = r.meta as JudgeMeta;
+    const call = calls.get(r.requestId);
+    const score = m.mode === 'pointwise' && r.status === 'ok' ? (r.value as ScoreVerdict) : null;
+    const verdict = m.mode === 'pairwise' && r.status === 'ok' ? (r.value as PairwiseVerdict) : null;
+    judgments.push([
+      m.judge,
+      m.sourceId,
+      m.category ?? '',
+      m.mode,
+      m.slot ?? '',
+      m.condition,
+      m.shown ?? '',
+      m.order ?? '',
+      score ? String(score.score) : '',
+      verdict ? verdict.winner : '',
+      verdict?.confidence != null ? String(verdict.confidence) : '',
+      r.status,
+      String(r.attempts),
+      call?.inputTokens != null ? String(call.inputTokens) : '',
+      call?.outputTokens != null ? String(call.outputTokens) : '',
+      r.status === 'ok' ? (score?.reason ?? verdict?.reason ?? '') : (r.reason ?? ''),
+    ]);
+  }
+  const variants = [
+    ['item_id', 'response', 'variant', 'status', 'length_ratio', 'flagged', 'reasons', 'text'],
+  ];
+  for (const a of auditVariants(biasItems(ctx.exp), ctx.results, ctx.exp.options))
+    variants.push([
+      a.sourceId,
+      a.slot,
+      a.kind,
+      a.status,
+      a.ratio === null ? '' : a.ratio.toFixed(4),
+      a.reasons.length ? '1' : '0',
+      a.reasons.join('; '),
+      a.text ?? '',
+    ]);
+  const scores = [['judge', 'item_id', 'response', 'category', 'raw', 'debiased']];
+  for (const s of itemScores(ctx))
+    scores.push([
+      s.judge,
+      s.itemId,
+      s.response,
+      s.category,
+      s.raw === null ? '' : String(s.raw),
+      s.debiased === null ? '' : String(s.debiased),
+    ]);
+  return [
+    { name: 'judgments.csv', content: toCsv(judgments[0], judgments.slice(1)) },
+    { name: 'variants.csv', content: toCsv(variants[0], variants.slice(1)) },
+    { name: 'item_scores.csv', content: toCsv(scores[0], scores.slice(1)) },
+  ];
+}

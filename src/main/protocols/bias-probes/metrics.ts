@@ -1,0 +1,574 @@
+// Bias-probes metrics (DESIGN.md section 5c): a pure function of the stored results.
+import {
+  ALL,
+  type AuditSummary,
+  type BiasMetrics,
+  type Condition,
+  type DebiasedRow,
+  type DiffSeries,
+  type FailureRow,
+  type FlaggedVariant,
+  type ItemScore,
+  type LengthCorrelationRow,
+  type PositionRow,
+  type ProbeRow,
+  type RewriteKind,
+  type ScatterPoint,
+  type UsageRow,
+} from '../../../shared/protocols/bias-probes/types';
+import {
+  binomialTestTwoSided,
+  holmAdjust,
+  pairedEffect,
+  partialSpearman,
+  pearson,
+  spearman,
+  wilcoxonSignedRank,
+  wilsonInterval,
+} from '../../stats';
+import type { TaskResult } from '../plugin';
+import { auditVariant, tokenCount } from './audit';
+import type { BiasOptions } from './config';
+import type { BiasItem } from './item';
+import type { PairwiseVerdict, Rewrite, ScoreVerdict } from './parse';
+import type { JudgeMeta, RewriteMeta } from './plan';
+import { stripMarkdown } from './strip-markdown';
+
+export interface MetricsInput {
+  opts: BiasOptions;
+  judges: string[];
+  items: BiasItem[];
+  results: readonly TaskResult[];
+  usage: UsageRow[];
+}
+
+const SIGNIFICANCE = 0.05;
+
+// ---- audit -----------------------------------------------------------------------------
+
+export interface AuditedVariant {
+  sourceId: string;
+  slot: string;
+  kind: RewriteKind;
+  /** null: the rewriter found no filler (shorter) or the call failed. */
+  text: string | null;
+  status: 'ok' | 'none' | 'failed';
+  ratio: number | null;
+  reasons: string[];
+}
+
+export function auditVariants(
+  items: readonly BiasItem[],
+  results: readonly TaskResult[],
+  opts: BiasOptions,
+): AuditedVariant[] {
+  const byId = new Map(items.map((i) => [i.sourceId, i]));
+  const out: AuditedVariant[] = [];
+  for (const r of results) {
+    if (r.stage !== 'rewrite') continue;
+    const m = r.meta as RewriteMeta;
+    const item = byId.get(m.sourceId);
+    if (!item) continue;
+    const base = { sourceId: m.sourceId, slot: m.slot, kind: m.kind };
+    if (r.status !== 'ok') {
+      out.push({ ...base, text: null, status: 'failed', ratio: null, reasons: [] });
+      continue;
+    }
+    const v = r.value as Rewrite;
+    if (v.text === null) {
+      out.push({ ...base, text: null, status: 'none', ratio: null, reasons: [] });
+      continue;
+    }
+    const original = item.responses.find((x) => x.slot === m.slot)!.text;
+    const source = m.kind === 'markdown' ? stripMarkdown(original) : original;
+    const a = auditVariant(m.kind, source, v.text, opts);
+    out.push({ ...base, text: v.text, status: 'ok', ratio: a.ratio, reasons: a.reasons });
+  }
+  return out;
+}
+
+function auditSummary(audited: readonly AuditedVariant[], opts: BiasOptions): AuditSummary {
+  const kinds: RewriteKind[] = ['longer', 'shorter', 'markdown'];
+  const flagged: FlaggedVariant[] = audited
+    .filter((a) => a.reasons.length > 0)
+    .map((a) => ({ item_id: a.sourceId, response: a.slot, variant: a.kind, reasons: a.reasons }));
+  return {
+    checks: {
+      longer_band: opts.lengthBand,
+      shorter_band: opts.shorterBand,
+      markdown_tolerance: opts.formatTolerance,
+      numbers_kept: true,
+      not_empty: true,
+    },
+    variants: kinds
+      .map((variant) => {
+        const of = audited.filter((a) => a.kind === variant);
+        return {
+          variant,
+          made: of.filter((a) => a.status === 'ok').length,
+          flagged: of.filter((a) => a.reasons.length > 0).length,
+          none: of.filter((a) => a.status === 'none').length,
+        };
+      })
+      .filter((v) => v.made + v.none > 0),
+    flagged,
+  };
+}
+
+// ---- reading verdicts --------------------------------------------------------------------
+
+const k = (...parts: (string | null)[]) => parts.join('\u0000');
+
+interface Scores {
+  /** judge, sourceId, slot, condition → score (pointwise, response alone). */
+  alone: Map<string, ScoreVerdict>;
+  /** judge, sourceId, slot, shown → score (pointwise, pair in view). */
+  pair: Map<string, ScoreVerdict>;
+  /** judge, sourceId, condition, order → verdict (pairwise). */
+  verdicts: Map<string, PairwiseVerdict>;
+}
+
+function readScores(results: readonly TaskResult[], keep: (sourceId: string) => boolean): Scores {
+  const s: Scores = { alone: new Map(), pair: new Map(), verdicts: new Map() };
+  for (const r of results) {
+    if (r.stage !== 'judge' || r.status !== 'ok') continue;
+    const m = r.meta as JudgeMeta;
+    if (!keep(m.sourceId)) continue;
+    if (m.mode === 'pairwise')
+      s.verdicts.set(k(m.judge, m.sourceId, m.condition, m.order), r.value as PairwiseVerdict);
+    else if (m.shown) s.pair.set(k(m.judge, m.sourceId, m.slot, m.shown), r.value as ScoreVerdict);
+    else s.alone.set(k(m.judge, m.sourceId, m.slot, m.condition), r.value as ScoreVerdict);
+  }
+  return s;
+}
+
+/** The output a pairwise verdict chose: 1 | 2 | tie, undoing the swap. */
+export function choiceOf(v: PairwiseVerdict, order: 'orig' | 'swap'): 1 | 2 | 'tie' {
+  if (v.winner === 'tie') return 'tie';
+  return (v.winner === 'A') === (order === 'orig') ? 1 : 2;
+}
+
+/** Win score of output `slot` (1 | 2): 1 win, 0.5 tie, 0 loss. */
+const winScore = (choice: 1 | 2 | 'tie', slot: 1 | 2) => (choice === 'tie' ? 0.5 : choice === slot ? 1 : 0);
+
+// ---- effects -----------------------------------------------------------------------------
+
+interface Pair {
+  sourceId: string;
+  category: string | null;
+  diff: number;
+  /** Pairwise: the original did not choose the worse response, and the modified one did. */
+  flipped?: boolean;
+  /** Pairwise: the original did not choose the worse response (the flip's denominator). */
+  flippable?: boolean;
+  /** The variant behind the pair was flagged by the audit. */
+  flagged: boolean;
+}
+
+function probeRow(
+  judge: string,
+  category: string,
+  effect: ProbeRow['effect'],
+  pairs: Pair[],
+): ProbeRow | null {
+  if (pairs.length === 0) return null;
+  const diffs = pairs.map((p) => p.diff);
+  const e = pairedEffect(diffs);
+  const w = wilcoxonSignedRank(diffs);
+  const row: ProbeRow = {
+    judge,
+    category,
+    probe: effect === 'position' ? 'position' : effect === 'markdown' ? 'format' : 'length',
+    effect,
+    n: e.n,
+    mean: e.mean,
+    mean_ci: e.ci,
+    sd: e.sd,
+    dz: e.dz,
+    // All differences zero: nothing moved, the test has nothing to reject.
+    p: w ? w.p : 1,
+    p_method: w ? w.method : null,
+    p_holm: null,
+    significant: false,
+  };
+  if (pairs.some((p) => p.flippable !== undefined)) {
+    const flippable = pairs.filter((p) => p.flippable);
+    const flips = flippable.filter((p) => p.flipped).length;
+    row.flip_n = flippable.length;
+    row.flip_rate = flippable.length ? flips / flippable.length : null;
+    row.flip_rate_ci = flippable.length ? wilsonInterval(flips, flippable.length) : null;
+  }
+  return row;
+}
+
+function effectPairs(
+  input: MetricsInput,
+  s: Scores,
+  judge: string,
+  flaggedSet: ReadonlySet<string>,
+): Map<ProbeRow['effect'], Pair[]> {
+  const out = new Map<ProbeRow['effect'], Pair[]>();
+  const add = (e: ProbeRow['effect'], p: Pair) => out.set(e, [...(out.get(e) ?? []), p]);
+  const isFlagged = (sourceId: string, slot: string, kind: RewriteKind) =>
+    flaggedSet.has(k(sourceId, slot, kind));
+  for (const item of input.items) {
+    if (input.opts.mode === 'pointwise') {
+      for (const r of item.responses) {
+        const at = (c: Condition) => s.alone.get(k(judge, item.sourceId, r.slot, c))?.score;
+        const o = at('original');
+        for (const [effect, variant, base] of [
+          ['longer', 'longer', o],
+          ['shorter', 'shorter', o],
+          ['markdown', 'markdown', at('plain')],
+        ] as const) {
+          const v = at(variant);
+          if (v !== undefined && base !== undefined)
+            add(effect, {
+              sourceId: item.sourceId,
+              category: item.category,
+              diff: v - base,
+              flagged: isFlagged(item.sourceId, r.slot, variant),
+            });
+        }
+        const first = s.pair.get(k(judge, item.sourceId, r.slot, 'first'))?.score;
+        const second = s.pair.get(k(judge, item.sourceId, r.slot, 'second'))?.score;
+        if (first !== undefined && second !== undefined)
+          add('position', {
+            sourceId: item.sourceId,
+            category: item.category,
+            diff: first - second,
+            flagged: false,
+          });
+      }
+    } else if (item.label !== null) {
+      const worse: 1 | 2 = item.label === 1 ? 2 : 1;
+      const worseSlot = worse === 1 ? 'output_1' : 'output_2';
+      for (const order of ['orig', 'swap'] as const) {
+        const at = (c: Condition) => {
+          const v = s.verdicts.get(k(judge, item.sourceId, c, order));
+          return v ? choiceOf(v, order) : undefined;
+        };
+        for (const [effect, variant, baseCondition] of [
+          ['longer', 'longer', 'original'],
+          ['markdown', 'markdown', 'plain'],
+        ] as const) {
+          const v = at(variant);
+          const b = at(baseCondition);
+          if (v === undefined || b === undefined) continue;
+          add(effect, {
+            sourceId: item.sourceId,
+            category: item.category,
+            diff: winScore(v, worse) - winScore(b, worse),
+            flippable: b !== worse,
+            flipped: b !== worse && v === worse,
+            flagged: isFlagged(item.sourceId, worseSlot, variant),
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+const EFFECTS: ProbeRow['effect'][] = ['position', 'longer', 'shorter', 'markdown'];
+
+function categoriesOf(items: readonly BiasItem[]): string[] {
+  return [ALL, ...new Set(items.map((i) => i.category).filter((c): c is string => c !== null))];
+}
+
+function probeRows(input: MetricsInput, s: Scores, flaggedSet: ReadonlySet<string>, dropFlagged: boolean) {
+  const rows: ProbeRow[] = [];
+  const differences: DiffSeries[] = [];
+  const cats = categoriesOf(input.items);
+  for (const judge of input.judges) {
+    const pairs = effectPairs(input, s, judge, flaggedSet);
+    for (const effect of EFFECTS) {
+      const all = (pairs.get(effect) ?? []).filter((p) => !(dropFlagged && p.flagged));
+      if (all.length) differences.push({ judge, effect, diffs: all.map((p) => p.diff) });
+      for (const cat of cats) {
+        const row = probeRow(judge, cat, effect, cat === ALL ? all : all.filter((p) => p.category === cat));
+        if (row) rows.push(row);
+      }
+    }
+  }
+  return { rows, differences };
+}
+
+function positionRows(input: MetricsInput, s: Scores): PositionRow[] {
+  if (input.opts.mode !== 'pairwise' || !input.opts.probes.includes('position')) return [];
+  const rows: PositionRow[] = [];
+  for (const judge of input.judges)
+    for (const cat of categoriesOf(input.items)) {
+      const items = input.items.filter((i) => cat === ALL || i.category === cat);
+      let a = 0;
+      let decided = 0;
+      let pairs = 0;
+      let same = 0;
+      for (const item of items) {
+        const o = s.verdicts.get(k(judge, item.sourceId, 'original', 'orig'));
+        const w = s.verdicts.get(k(judge, item.sourceId, 'original', 'swap'));
+        for (const v of [o, w])
+          if (v && v.winner !== 'tie') {
+            decided++;
+            if (v.winner === 'A') a++;
+          }
+        if (o && w) {
+          pairs++;
+          if (choiceOf(o, 'orig') === choiceOf(w, 'swap')) same++;
+        }
+      }
+      if (decided === 0 && pairs === 0) continue;
+      rows.push({
+        judge,
+        category: cat,
+        n: decided,
+        position_a_rate: decided ? a / decided : 0,
+        position_a_rate_ci: wilsonInterval(a, decided),
+        binomial_p: binomialTestTwoSided(a, decided, 0.5),
+        p_holm: null,
+        n_pairs: pairs,
+        swap_consistency: pairs ? same / pairs : null,
+        swap_consistency_ci: pairs ? wilsonInterval(same, pairs) : null,
+      });
+    }
+  return rows;
+}
+
+/** Holm within each judge × category: its probe effects and its position-A test. */
+function applyHolm(probes: ProbeRow[], position: PositionRow[]): void {
+  const families = new Map<string, { get: () => number | null; set: (p: number | null) => void }[]>();
+  const add = (
+    judge: string,
+    cat: string,
+    e: { get: () => number | null; set: (p: number | null) => void },
+  ) => families.set(k(judge, cat), [...(families.get(k(judge, cat)) ?? []), e]);
+  for (const r of probes)
+    add(r.judge, r.category, {
+      get: () => r.p,
+      set: (p) => {
+        r.p_holm = p;
+        r.significant = p !== null && p < SIGNIFICANCE;
+      },
+    });
+  for (const r of position)
+    add(r.judge, r.category, {
+      get: () => r.binomial_p,
+      set: (p) => {
+        r.p_holm = p;
+      },
+    });
+  for (const family of families.values()) {
+    const adjusted = holmAdjust(family.map((e) => e.get()));
+    family.forEach((e, i) => e.set(adjusted[i]));
+  }
+}
+
+// ---- raw and debiased item scores ----------------------------------------------------------
+
+/**
+ * One row per judge × item × response: `raw` is the judge's score of the response as given
+ * (pairwise: the win score of output_1 in the original order); `debiased` is its score with
+ * Markdown stripped (the `plain` text) where the format probe ran, and for pairwise the win
+ * score of output_1 averaged over both orders (on the plain texts where judged). Null where the
+ * judge gave no valid answer.
+ */
+export function itemScoresOf(
+  input: Pick<MetricsInput, 'opts' | 'judges' | 'items' | 'results'>,
+): ItemScore[] {
+  const s = readScores(input.results, () => true);
+  const rows: ItemScore[] = [];
+  for (const judge of input.judges)
+    for (const item of input.items) {
+      const category = item.category ?? '';
+      if (input.opts.mode === 'pointwise') {
+        for (const r of item.responses) {
+          const raw = s.alone.get(k(judge, item.sourceId, r.slot, 'original'))?.score ?? null;
+          const plain = s.alone.get(k(judge, item.sourceId, r.slot, 'plain'))?.score;
+          rows.push({
+            itemId: item.sourceId,
+            response: r.slot,
+            judge,
+            category,
+            raw,
+            debiased: plain ?? raw,
+          });
+        }
+      } else {
+        const at = (c: Condition, order: 'orig' | 'swap') => {
+          const v = s.verdicts.get(k(judge, item.sourceId, c, order));
+          return v ? winScore(choiceOf(v, order), 1) : undefined;
+        };
+        const raw = at('original', 'orig') ?? null;
+        const both = (c: Condition) => {
+          const [o, w] = [at(c, 'orig'), at(c, 'swap')];
+          return o !== undefined && w !== undefined ? (o + w) / 2 : undefined;
+        };
+        const debiased = both('plain') ?? both('original') ?? null;
+        rows.push({ itemId: item.sourceId, response: 'output_1', judge, category, raw, debiased });
+      }
+    }
+  return rows;
+}
+
+function debiasedRows(input: MetricsInput, scores: ItemScore[]): DebiasedRow[] {
+  const rows: DebiasedRow[] = [];
+  for (const judge of input.judges)
+    for (const cat of categoriesOf(input.items)) {
+      const of = scores.filter(
+        (r) =>
+          r.judge === judge && (cat === ALL || r.category === cat) && r.raw !== null && r.debiased !== null,
+      );
+      if (!of.length) continue;
+      rows.push({
+        judge,
+        category: cat,
+        n: of.length,
+        raw_mean: of.reduce((a, r) => a + r.raw!, 0) / of.length,
+        debiased_mean: of.reduce((a, r) => a + r.debiased!, 0) / of.length,
+      });
+    }
+  return rows;
+}
+
+// ---- length correlations ---------------------------------------------------------------
+
+function lengthRows(
+  input: MetricsInput,
+  s: Scores,
+): { rows: LengthCorrelationRow[]; scatter: ScatterPoint[] } {
+  const rows: LengthCorrelationRow[] = [];
+  const scatter: ScatterPoint[] = [];
+  for (const judge of input.judges) {
+    const points: (ScatterPoint & { category: string | null; human: number | null })[] = [];
+    // Pairwise: the length difference output_1 − output_2 against output_1's win score,
+    // averaged over the orders judged (original texts).
+    if (input.opts.mode === 'pairwise')
+      for (const item of input.items) {
+        const wins = (['orig', 'swap'] as const).flatMap((order) => {
+          const v = s.verdicts.get(k(judge, item.sourceId, 'original', order));
+          return v ? [winScore(choiceOf(v, order), 1)] : [];
+        });
+        if (wins.length)
+          points.push({
+            judge,
+            item_id: item.sourceId,
+            response: 'output_1',
+            tokens: tokenCount(item.responses[0].text) - tokenCount(item.responses[1].text),
+            score: wins.reduce((a, b) => a + b, 0) / wins.length,
+            category: item.category,
+            human: null,
+          });
+      }
+    else
+      for (const r of input.items.flatMap((item) => item.responses.map((resp) => ({ item, resp })))) {
+        const { item } = r;
+        const v = s.alone.get(k(judge, item.sourceId, r.resp.slot, 'original'));
+        if (v)
+          points.push({
+            judge,
+            item_id: item.sourceId,
+            response: r.resp.slot,
+            tokens: tokenCount(r.resp.text),
+            score: v.score,
+            category: item.category,
+            human: item.humanScore,
+          });
+      }
+    scatter.push(
+      ...points.map(({ judge, item_id, response, tokens, score }) => ({
+        judge,
+        item_id,
+        response,
+        tokens,
+        score,
+      })),
+    );
+    for (const cat of categoriesOf(input.items)) {
+      const of = points.filter((p) => cat === ALL || p.category === cat);
+      if (of.length < 2) continue;
+      const x = of.map((p) => p.tokens);
+      const y = of.map((p) => p.score);
+      const withHuman = of.filter((p) => p.human !== null);
+      const ps = partialSpearman(
+        withHuman.map((p) => p.tokens),
+        withHuman.map((p) => p.score),
+        withHuman.map((p) => p.human!),
+      );
+      const pr = pearson(x, y);
+      const sr = spearman(x, y);
+      rows.push({
+        judge,
+        category: cat,
+        n: of.length,
+        pearson_r: pr.r,
+        pearson_p: pr.p,
+        spearman_r: sr.r,
+        spearman_p: sr.p,
+        n_human: withHuman.length,
+        partial_spearman_r: ps.r,
+        partial_spearman_p: ps.p,
+      });
+    }
+  }
+  return { rows, scatter };
+}
+
+// ---- failures and the whole ----------------------------------------------------------------
+
+function failureRows(results: readonly TaskResult[]): FailureRow[] {
+  const rows = new Map<string, FailureRow>();
+  for (const r of results) {
+    if (r.status !== 'failed') continue;
+    const stage = r.stage === 'rewrite' ? 'rewrite' : 'judge';
+    const who = stage === 'rewrite' ? 'rewriter' : (r.meta as JudgeMeta).judge;
+    const kind =
+      stage === 'rewrite'
+        ? (r.meta as RewriteMeta).kind
+        : `${(r.meta as JudgeMeta).mode}:${(r.meta as JudgeMeta).shown ? 'pair' : (r.meta as JudgeMeta).condition}`;
+    const reason = r.reason ?? 'failed';
+    const key = k(who, stage, kind, reason);
+    const row = rows.get(key) ?? { who, stage, kind, reason, count: 0 };
+    row.count++;
+    rows.set(key, row);
+  }
+  return [...rows.values()];
+}
+
+export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
+  const keep = new Set(input.items.map((i) => i.sourceId));
+  const audited = auditVariants(input.items, input.results, input.opts);
+  const flaggedSet = new Set(
+    audited.filter((a) => a.reasons.length > 0).map((a) => k(a.sourceId, a.slot, a.kind)),
+  );
+  const s = readScores(input.results, (id) => keep.has(id));
+  const main = probeRows(input, s, flaggedSet, false);
+  const sensitivity = probeRows(input, s, flaggedSet, true);
+  const position = positionRows(input, s);
+  applyHolm(main.rows, position);
+  applyHolm(sensitivity.rows, positionRows(input, s));
+  const length = lengthRows(input, s);
+  const audit = auditSummary(audited, input.opts);
+  return {
+    mode: input.opts.mode,
+    scale: input.opts.scale,
+    probes: main.rows,
+    position,
+    length_correlation: length.rows,
+    debiased: debiasedRows(
+      input,
+      itemScoresOf({
+        ...input,
+        results: input.results.filter((r) => keep.has((r.meta as { sourceId: string }).sourceId)),
+      }),
+    ),
+    audit,
+    sensitivity: {
+      excluded_item_ids: [...new Set(audit.flagged.map((f) => f.item_id))],
+      probes: sensitivity.rows,
+    },
+    scatter: length.scatter,
+    differences: main.differences,
+    usage: input.usage,
+    failures: failureRows(input.results),
+  };
+}

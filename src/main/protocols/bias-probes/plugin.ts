@@ -1,0 +1,191 @@
+// Bias probes as a plug-in of the generic runner (../plugin.ts; DESIGN.md section 5c):
+// `rewrite` (longer / shorter / Markdown variants, plain text, audited) and `judge` (the
+// original and each variant; pairwise in both orders), answers `score_verdict` and
+// `pairwise_verdict`; metrics: each probe's paired effect, position, length correlations and
+// debiased scores.
+import type { Item } from '../../../shared/domain';
+import type { FlaggedItem } from '../../../shared/experiments';
+import { buildBiasFigures } from '../../../shared/protocols/bias-probes/report/figures';
+import { buildBiasTables } from '../../../shared/protocols/bias-probes/report/tables';
+import type { BiasMetrics, ItemScore, UsageRow } from '../../../shared/protocols/bias-probes/types';
+import { listResults } from '../../store/results';
+import type { ExperimentView, MetricsContext, ModelUse, ProtocolPlugin } from '../plugin';
+import type { ProtocolTask } from '../types';
+import {
+  biasConfigShape,
+  refineBiasConfig,
+  resolveBiasOptions,
+  REWRITER_LABEL,
+  type BiasConfig,
+  type BiasOptions,
+} from './config';
+import { exportFilesOf } from './export';
+import { biasItem, requirePairs, type BiasItem } from './item';
+import { auditVariants, computeBiasMetrics, itemScoresOf, type MetricsInput } from './metrics';
+import { parsePairwiseVerdict, parseRewrite, parseScoreVerdict } from './parse';
+import { planJudge, planRewrite, variantTexts, type JudgeMeta, type RewriteMeta } from './plan';
+import { promptTemplatesOf } from './prompts';
+import { variantViews } from './views';
+
+export type BiasExperiment = ExperimentView<BiasConfig, BiasOptions>;
+
+const limitsOf = (e: { rpm?: number; tpm?: number; concurrency?: number }) =>
+  Object.fromEntries(
+    Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
+  );
+
+function modelsOf(config: BiasConfig): ModelUse[] {
+  const probes = config.probes ?? ['position', 'length', 'format'];
+  const rewrites = probes.includes('length') || probes.includes('format');
+  return [
+    ...(config.rewriter && rewrites
+      ? [
+          {
+            role: 'rewriter',
+            label: REWRITER_LABEL,
+            provider: config.rewriter.provider,
+            model: config.rewriter.model,
+            path: ['rewriter', 'provider'],
+            ...limitsOf(config.rewriter),
+          },
+        ]
+      : []),
+    ...config.judges.map((j, i) => ({
+      role: 'judge',
+      label: j.label,
+      provider: j.provider,
+      model: j.model,
+      path: ['judges', i, 'provider'],
+      ...limitsOf(j),
+    })),
+  ];
+}
+
+export const biasItems = (exp: Pick<BiasExperiment, 'items'>): BiasItem[] => exp.items.map(biasItem);
+
+/** The metrics input from stored results (items the sensitivity switch excludes left out). */
+export function metricsInput(
+  ctx: Pick<MetricsContext<BiasExperiment>, 'exp' | 'results' | 'usage'> & { excluded?: ReadonlySet<string> },
+): MetricsInput {
+  const excluded = ctx.excluded ?? new Set<string>();
+  return {
+    opts: ctx.exp.options,
+    judges: ctx.exp.config.judges.map((j) => j.label),
+    items: biasItems(ctx.exp).filter((i) => !excluded.has(i.sourceId)),
+    results: ctx.results,
+    usage: ctx.usage as UsageRow[],
+  };
+}
+
+/**
+ * Raw and debiased score per judge × item × response (see metrics.ts itemScoresOf): the rows the
+ * human-agreement module compares with human ratings.
+ */
+export function itemScores(ctx: Pick<MetricsContext<BiasExperiment>, 'exp' | 'results'>): ItemScore[] {
+  return itemScoresOf(metricsInput({ ...ctx, usage: [] }));
+}
+
+export const METRICS_KEYS = [
+  'mode',
+  'scale',
+  'probes',
+  'position',
+  'length_correlation',
+  'debiased',
+  'audit',
+  'sensitivity',
+  'scatter',
+  'differences',
+  'usage',
+  'failures',
+] as const satisfies readonly (keyof BiasMetrics)[];
+
+function flaggedOf(exp: BiasExperiment, results: ReturnType<typeof listResults>): FlaggedItem[] {
+  const byItem = new Map<string, string[]>();
+  for (const a of auditVariants(biasItems(exp), results, exp.options))
+    if (a.reasons.length)
+      byItem.set(a.sourceId, [
+        ...(byItem.get(a.sourceId) ?? []),
+        ...a.reasons.map((r) => `${a.slot} ${a.kind}: ${r}`),
+      ]);
+  return [...byItem].map(([item_id, reasons]) => ({ item_id, reasons }));
+}
+
+export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
+  id: 'bias-probes',
+  title: 'Bias probes: position, length and format effects by controlled edits',
+  configShape: biasConfigShape,
+  refineConfig: refineBiasConfig,
+  resolveOptions: resolveBiasOptions,
+  selectItems(items: Item[], options: BiasOptions): Item[] {
+    const read = items.map(biasItem);
+    if (options.mode === 'pairwise') requirePairs(read, 'pairwise mode');
+    return options.limit === undefined ? items : items.slice(0, options.limit);
+  },
+  models: modelsOf,
+  stages: [
+    {
+      name: 'rewrite',
+      plan: (exp) => planRewrite(biasItems(exp), exp.config.rewriter, exp.options),
+      parse: (json) => parseRewrite(json),
+      group: () => REWRITER_LABEL,
+      outputTokens: () => 400,
+      describe: (t) => ({ role: 'rewriter', label: REWRITER_LABEL, kind: (t.meta as RewriteMeta).kind }),
+    },
+    {
+      name: 'judge',
+      // A variant is judged once its rewrite is stored.
+      plan: (exp, db) =>
+        planJudge(
+          biasItems(exp),
+          exp.config.judges,
+          exp.options,
+          variantTexts(listResults(db, exp.id, 'rewrite')),
+        ),
+      parse: (json, task) => {
+        const m = task.meta as JudgeMeta;
+        return m.mode === 'pairwise' ? parsePairwiseVerdict(json) : parseScoreVerdict(json, m.scale);
+      },
+      group: (t) => (t.meta as JudgeMeta).judge,
+      outputTokens: () => 120,
+      describe: (t) => {
+        const m = t.meta as JudgeMeta;
+        return { role: 'judge', label: m.judge, kind: m.shown ? 'pair-shown' : m.condition };
+      },
+    },
+  ],
+  estimatePlan(exp) {
+    const items = biasItems(exp);
+    // Variants not made yet are stood in for by their source text padded to the target length.
+    const standIns = new Map<string, string>();
+    for (const t of planRewrite(items, exp.config.rewriter, exp.options)) {
+      const m = t.meta;
+      const source = items
+        .find((i) => i.sourceId === m.sourceId)!
+        .responses.find((r) => r.slot === m.slot)!.text;
+      const text =
+        m.kind === 'longer' ? `${source} ${source.slice(0, Math.floor(source.length / 2))}` : source;
+      standIns.set(`${m.sourceId}\u0000${m.slot}\u0000${m.kind}`, text);
+    }
+    const tasks: ProtocolTask[] = [
+      ...planRewrite(items, exp.config.rewriter, exp.options),
+      ...planJudge(items, exp.config.judges, exp.options, standIns),
+    ];
+    return {
+      tasks,
+      fresh: (t) =>
+        t.stage === 'judge' &&
+        (t.meta as JudgeMeta).condition !== 'original' &&
+        (t.meta as JudgeMeta).condition !== 'plain',
+      note: 'Judge calls on variants not rewritten yet are estimated from stand-in texts of the target length; every shorter rewrite is assumed to exist.',
+    };
+  },
+  flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),
+  metricsKeys: METRICS_KEYS,
+  computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
+  tables: buildBiasTables,
+  figures: buildBiasFigures,
+  exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
+  promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
+  views: { variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly) },
+};

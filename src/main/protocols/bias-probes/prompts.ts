@@ -1,0 +1,121 @@
+// Prompts and answer schemas of the bias-probes protocol. Texts sit in tagged sections
+// (<instruction>, <response>, <response_a>…), so any reader (the simulated provider, a person
+// reading the manifest) can tell the parts apart.
+import type { ResponseSchema } from '../../providers/types';
+import type { RewriteKind } from '../../../shared/protocols/bias-probes/types';
+
+/** What the rewriter answers when a response has no filler to cut. */
+export const NO_FILLER = 'NO_FILLER';
+
+export const REWRITE_SYSTEM =
+  'You rewrite responses for a controlled experiment. Change only what you are asked to change. ' +
+  'Never add facts, numbers, names, examples or claims that are not in the response; keep every ' +
+  'number exactly as written. Answer with the rewritten response only, without any preface.';
+
+export const REWRITE_INSTRUCTIONS: Record<RewriteKind, string> = {
+  longer:
+    'Rewrite the response so that it has about 50% more words. Restate, rephrase and connect what ' +
+    'is already there; add no new information. Keep the formatting style of the original (plain ' +
+    'stays plain, Markdown stays Markdown).',
+  shorter:
+    'If the response contains filler (pleasantries, repetition, restating the question, empty ' +
+    'hedges), rewrite it without the filler, keeping every fact and every number. If it has no ' +
+    `filler, answer exactly ${NO_FILLER}.`,
+  markdown:
+    'Rewrite the response as Markdown: add headings, bulleted or numbered lists and bold or italic ' +
+    'emphasis where they fit. Keep the words: add or remove no content, keep every number, and keep ' +
+    'the length within 15% of the original.',
+};
+
+export function rewritePrompt(kind: RewriteKind, instruction: string, response: string): string {
+  return (
+    `<rewrite_task>${kind}</rewrite_task>\n${REWRITE_INSTRUCTIONS[kind]}\n\n` +
+    `<instruction>\n${instruction}\n</instruction>\n\n<response>\n${response}\n</response>`
+  );
+}
+
+export const DEFAULT_RUBRIC =
+  'Judge how well the response follows the instruction: correctness, helpfulness and whether it ' +
+  'does what was asked, no more and no less. Length and formatting are not merits in themselves.';
+
+export function scoreSystem(scale: number, rubric: string | null): string {
+  return (
+    `You are an impartial judge. Rate a response to an instruction on an integer scale from 1 ` +
+    `(very poor) to ${scale} (excellent).\n\nRubric: ${rubric ?? DEFAULT_RUBRIC}\n\n` +
+    'Answer with a JSON object "score_verdict": {"score": integer, "reason": short explanation}.'
+  );
+}
+
+export function scorePrompt(instruction: string, response: string, scale: number): string {
+  return (
+    `<scale>1-${scale}</scale>\n<instruction>\n${instruction}\n</instruction>\n\n` +
+    `<response>\n${response}\n</response>\n\nRate the response.`
+  );
+}
+
+/** Pointwise score of one response while both of a pair are in view (the position probe). */
+export function pairScorePrompt(
+  instruction: string,
+  a: string,
+  b: string,
+  target: 'A' | 'B',
+  scale: number,
+): string {
+  return (
+    `<scale>1-${scale}</scale>\n<instruction>\n${instruction}\n</instruction>\n\n` +
+    `<response_a>\n${a}\n</response_a>\n\n<response_b>\n${b}\n</response_b>\n\n` +
+    `<target>${target}</target>\nRate Response ${target} only (the other is shown for context).`
+  );
+}
+
+export const PAIRWISE_SYSTEM =
+  'You are an impartial judge. Decide which of two responses follows the instruction better. ' +
+  'Do not let the order of the responses, their length or their formatting decide. Answer with a ' +
+  'JSON object "pairwise_verdict": {"winner": "A" | "B" | "tie", "confidence": 0-1, "reason": short}.';
+
+export function pairwisePrompt(instruction: string, a: string, b: string): string {
+  return (
+    `<instruction>\n${instruction}\n</instruction>\n\n<response_a>\n${a}\n</response_a>\n\n` +
+    `<response_b>\n${b}\n</response_b>\n\nWhich response is better?`
+  );
+}
+
+function strictObject(properties: Record<string, unknown>) {
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+export const SCORE_VERDICT_SCHEMA: ResponseSchema = {
+  name: 'score_verdict',
+  description: 'A score of one response on the given scale.',
+  schema: strictObject({
+    score: { type: 'integer', description: 'The score, an integer on the scale.' },
+    reason: { type: 'string', description: 'A short explanation.' },
+  }),
+};
+
+/** The same wire contract as every pairwise verdict (DESIGN.md section 6). */
+export const PAIRWISE_VERDICT_SCHEMA: ResponseSchema = {
+  name: 'pairwise_verdict',
+  description: 'Which response follows the instruction better.',
+  schema: strictObject({
+    winner: { type: 'string', enum: ['A', 'B', 'tie'], description: 'The better response, or tie.' },
+    // No minimum/maximum: not every OpenAI-compatible server accepts them in strict mode.
+    confidence: { type: 'number', description: 'Confidence from 0 (a guess) to 1 (certain).' },
+    reason: { type: 'string', description: 'A short explanation.' },
+  }),
+};
+
+/** The prompts as run, for the manifest. */
+export function promptTemplatesOf(scale: number, rubric: string | null): Record<string, string> {
+  return {
+    rewriteSystem: REWRITE_SYSTEM,
+    rewriteLonger: rewritePrompt('longer', '{{instruction}}', '{{response}}'),
+    rewriteShorter: rewritePrompt('shorter', '{{instruction}}', '{{response}}'),
+    rewriteMarkdown: rewritePrompt('markdown', '{{instruction}}', '{{plain_response}}'),
+    scoreSystem: scoreSystem(scale, rubric),
+    scoreUser: scorePrompt('{{instruction}}', '{{response}}', scale),
+    pairScoreUser: pairScorePrompt('{{instruction}}', '{{response_a}}', '{{response_b}}', 'A', scale),
+    pairwiseSystem: PAIRWISE_SYSTEM,
+    pairwiseUser: pairwisePrompt('{{instruction}}', '{{response_a}}', '{{response_b}}'),
+  };
+}

@@ -1,0 +1,184 @@
+// @vitest-environment jsdom
+// The bias-probes results page: a bias profile per judge on one axis (significant effects
+// marked), the histograms and scatter, the tables, and the variant browser showing model text
+// as text beside its source with a diff; and the wizard's config keys.
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import * as echarts from 'echarts/core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildBiasTables } from '../../../../shared/protocols/bias-probes/report/tables';
+import type { BiasMetrics, ProbeRow } from '../../../../shared/protocols/bias-probes/types';
+import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
+import type { ExperimentResults } from '../../../../shared/experiments';
+import { setApi } from '../../api';
+import '../../i18n';
+import type { WizardDraft } from '../../lib/experiment-config';
+import { ResultsPage } from '../../results/ResultsPage';
+import { FakeApi } from '../../test/fake-api';
+import { biasConfig, initialBiasDraft, withBiasDraft } from './draft';
+import '../index';
+
+const row = (judge: string, effect: ProbeRow['effect'], mean: number, significant: boolean): ProbeRow => ({
+  judge,
+  category: 'all',
+  probe: effect === 'position' ? 'position' : effect === 'markdown' ? 'format' : 'length',
+  effect,
+  n: 100,
+  mean,
+  mean_ci: [mean - 0.2, mean + 0.2],
+  sd: 1,
+  dz: mean,
+  p: significant ? 0.001 : 0.4,
+  p_method: 'approx',
+  p_holm: significant ? 0.003 : 0.4,
+  significant,
+});
+
+const METRICS: BiasMetrics = {
+  mode: 'pointwise',
+  scale: 5,
+  probes: [row('J1', 'longer', 0.8, true), row('J1', 'markdown', 0.1, false), row('J2', 'longer', 1.5, true)],
+  position: [],
+  length_correlation: [
+    {
+      judge: 'J1',
+      category: 'all',
+      n: 3,
+      pearson_r: 0.5,
+      pearson_p: 0.6,
+      spearman_r: 0.5,
+      spearman_p: 0.6,
+      n_human: 0,
+      partial_spearman_r: null,
+      partial_spearman_p: null,
+    },
+  ],
+  debiased: [{ judge: 'J1', category: 'all', n: 3, raw_mean: 3, debiased_mean: 2.8 }],
+  audit: {
+    checks: {
+      longer_band: [1.3, 1.7],
+      shorter_band: [0.4, 0.9],
+      markdown_tolerance: 0.15,
+      numbers_kept: true,
+      not_empty: true,
+    },
+    variants: [{ variant: 'longer', made: 3, flagged: 1, none: 0 }],
+    flagged: [{ item_id: 'x1', response: 'output_1', variant: 'longer', reasons: ['numbers missing: 42'] }],
+  },
+  sensitivity: { excluded_item_ids: ['x1'], probes: [] },
+  scatter: [
+    { judge: 'J1', item_id: 'x1', response: 'output_1', tokens: 10, score: 2 },
+    { judge: 'J1', item_id: 'x2', response: 'output_1', tokens: 30, score: 4 },
+  ],
+  differences: [{ judge: 'J1', effect: 'longer', diffs: [1, 1, 0] }],
+  usage: [],
+  failures: [],
+};
+
+const VARIANTS: BiasVariantView[] = [
+  {
+    itemId: 'x1',
+    category: null,
+    response: 'output_1',
+    variant: 'longer',
+    instruction: 'Say hi',
+    base: 'Hello <b>there</b> 42',
+    baseLabel: 'original',
+    text: 'Hello <b>there</b>, hello again',
+    ratio: 1.5,
+    reasons: ['numbers missing: 42'],
+    judgments: [
+      {
+        judge: 'J1',
+        order: null,
+        base: { value: '3', reason: 'ok' },
+        variant: { value: '4', reason: 'longer' },
+      },
+    ],
+  },
+];
+
+beforeAll(() => {
+  HTMLCanvasElement.prototype.getContext = (() => null) as never;
+});
+afterEach(() => {
+  cleanup();
+  setApi(null);
+});
+
+describe('bias-probes results', () => {
+  it('draws one profile per judge on a shared axis, marks significant effects, and browses variants as text', async () => {
+    const results: ExperimentResults<BiasMetrics> = {
+      protocol: 'bias-probes',
+      metrics: METRICS,
+      tables: buildBiasTables(METRICS),
+      flagged: [{ item_id: 'x1', reasons: ['output_1 longer: numbers missing: 42'] }],
+      counts: { planned: 10, ok: 10, failed: 0, pending: 0 },
+      simulated: false,
+    };
+    setApi(
+      new FakeApi({
+        'experiments.results': () => results,
+        'experiments.get': () => ({ id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 }),
+        'experiments.variants': () => VARIANTS,
+      }),
+    );
+    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    const profiles = await screen.findByTestId('bias-profiles');
+    const charts = profiles.querySelectorAll('[data-figure]');
+    expect(charts).toHaveLength(2);
+    const options = [...charts].map((c) => echarts.getInstanceByDom(c as HTMLElement)!.getOption());
+    // The same x range for both judges: the widest CI (J2: up to 1.7) sets it.
+    const ranges = options.map((o) => {
+      const x = (o.xAxis as { min: number; max: number }[])[0];
+      return [x.min, x.max];
+    });
+    expect(ranges[0]).toEqual(ranges[1]);
+    expect(ranges[0][1]).toBeGreaterThanOrEqual(1.7);
+    const series = options[0].series as { name: string; data: number[][] }[];
+    expect(series.find((s) => s.name === 'Holm p < 0.05')!.data).toEqual([[0.8, 0]]);
+    expect(series.find((s) => s.name === 'Not significant')!.data).toEqual([[0.1, 1]]);
+    expect(screen.getByTestId('chart-differences_longer')).toBeTruthy();
+    expect(screen.getByTestId('chart-length_scatter')).toBeTruthy();
+    for (const id of ['bias_profile', 'length_correlation', 'debiased', 'audit', 'flagged', 'sensitivity'])
+      expect(screen.getByTestId(`section-${id}`)).toBeTruthy();
+
+    const detail = await screen.findByTestId('bias-variant-detail');
+    expect(screen.getByTestId('bias-base-text').textContent).toBe('Hello <b>there</b> 42');
+    expect(detail.querySelector('b')).toBeNull();
+    const diff = screen.getByTestId('bias-diff');
+    expect([...diff.querySelectorAll('ins')].map((e) => e.textContent).join('')).toContain('hello again');
+    expect([...diff.querySelectorAll('del')].map((e) => e.textContent).join('')).toContain('42');
+    expect(screen.getByTestId('bias-judgments').textContent).toContain('longer');
+    fireEvent.change(screen.getByTestId('bias-variant-filter'), { target: { value: 'markdown' } });
+    expect(await screen.findByText('No variants yet.')).toBeTruthy();
+  });
+
+  it('turns the wizard draft into the protocol config keys', () => {
+    const draft = withBiasDraft({ protocolDrafts: {} } as unknown as WizardDraft, {
+      ...initialBiasDraft(),
+      mode: 'pairwise',
+      probes: { position: true, length: true, format: false },
+      rewriter: { provider: 'anthropic', model: ' claude-haiku-4-5 ' },
+    });
+    expect(biasConfig(draft)).toEqual({
+      mode: 'pairwise',
+      scale: 5,
+      probes: ['position', 'length'],
+      lengthBand: [1.3, 1.7],
+      rewriter: { provider: 'anthropic', model: 'claude-haiku-4-5' },
+    });
+    const positionOnly = withBiasDraft(draft, {
+      ...initialBiasDraft(),
+      probes: { position: true, length: false, format: false },
+    });
+    expect(biasConfig(positionOnly)).not.toHaveProperty('rewriter');
+    expect(
+      biasConfig(withBiasDraft(draft, { ...initialBiasDraft(), rubric: '  Be strict.  ' })),
+    ).toMatchObject({
+      rubric: 'Be strict.',
+    });
+    expect(biasConfig(withBiasDraft(draft, { ...initialBiasDraft(), rubric: '   ' }))).not.toHaveProperty(
+      'rubric',
+    );
+  });
+});

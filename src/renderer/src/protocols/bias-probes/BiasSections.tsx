@@ -1,0 +1,99 @@
+import { LineChart, ScatterChart } from 'echarts/charts';
+import * as echarts from 'echarts/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  biasProfileFigure,
+  differenceFigure,
+  judgesOf,
+  lengthScatterFigure,
+} from '../../../../shared/protocols/bias-probes/report/figures';
+import { effectLabel } from '../../../../shared/protocols/bias-probes/report/tables';
+import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
+import { ChartCard, hasData } from '../../results/ChartCard';
+import { TableSection } from '../../results/TableSection';
+import type { ResultsSectionsProps } from '../registry';
+import { BIAS_NAMESPACES } from './i18n';
+import { VariantBrowser } from './VariantBrowser';
+import '../../results/results.css';
+import './bias.css';
+
+// The profile and the scatter draw points and trend lines: chart types the shared chart
+// component does not load for the other protocols.
+echarts.use([ScatterChart, LineChart]);
+
+/** A bias profile per judge, the paired-difference histograms, the length scatter, the tables and the variant browser. */
+export function BiasSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {
+  const { t } = useTranslation(BIAS_NAMESPACES);
+  const m = results.metrics as BiasMetrics;
+  const profiles = useMemo(
+    () =>
+      judgesOf(m).map((judge) =>
+        biasProfileFigure(m, t('results.profileTitle', { judge }), judge, (r) =>
+          effectLabel(r.effect, m.mode),
+        ),
+      ),
+    [m, t],
+  );
+  const histograms = useMemo(
+    () =>
+      (['position', 'longer', 'shorter', 'markdown'] as const)
+        .map((e) =>
+          differenceFigure(
+            m,
+            e,
+            t('results.histogram', {
+              effect: t(`results.effects.${m.mode}.${e}`, { defaultValue: effectLabel(e, m.mode) }),
+            }),
+          ),
+        )
+        .filter((f) => f !== null),
+    [m, t],
+  );
+  const scatter = useMemo(() => lengthScatterFigure(m, t('results.scatter')), [m, t]);
+  return (
+    <div dir="auto">
+      <p className="hint">{t('results.profileHint')}</p>
+      <div className="bias-profiles" data-testid="bias-profiles">
+        {profiles.filter(hasData).map((spec, i) => (
+          <ChartCard
+            key={`${spec.id}-${i}`}
+            spec={spec}
+            title={spec.title}
+            experimentId={experimentId}
+            sensitivity={excludeFlagged}
+          />
+        ))}
+      </div>
+      {histograms.map((spec) => (
+        <ChartCard
+          key={spec.id}
+          spec={spec}
+          title={spec.title}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
+      ))}
+      {scatter && (
+        <ChartCard
+          spec={scatter}
+          title={scatter.title}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
+      )}
+      {results.tables.map((table) => (
+        <TableSection
+          key={table.id}
+          id={table.id}
+          title={table.title}
+          help={table.caption}
+          table={table}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
+      ))}
+      <VariantBrowser experimentId={experimentId} />
+    </div>
+  );
+}

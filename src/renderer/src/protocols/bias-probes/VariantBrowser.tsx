@@ -1,0 +1,177 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
+import { getApi } from '../../api';
+import { BIAS_NAMESPACES } from './i18n';
+import { diffReasons } from '../../results/reason-diff';
+import './bias.css';
+
+type Filter = 'all' | BiasVariantView['variant'];
+
+/**
+ * Each rewrite beside the text it was made from, the changes between them, and every judge's
+ * answer on both. Model text is shown as text only (React escapes it), never as HTML.
+ */
+export function VariantBrowser({
+  experimentId,
+  initialItem,
+}: {
+  experimentId: number;
+  initialItem?: string;
+}) {
+  const { t } = useTranslation(BIAS_NAMESPACES);
+  const [rows, setRows] = useState<BiasVariantView[] | null>(null);
+  const [flaggedOnly, setFlaggedOnly] = useState(false);
+  const [filter, setFilter] = useState<Filter>('all');
+  const [selected, setSelected] = useState(0);
+  useEffect(() => {
+    let live = true;
+    // The experiments.variants route answers this protocol's rows (BiasVariantView).
+    void getApi()
+      .call('experiments.variants', { experimentId, flaggedOnly })
+      .then((r) => {
+        if (!live) return;
+        const list = r as unknown as BiasVariantView[];
+        setRows(list);
+        const at = initialItem ? list.findIndex((v) => v.itemId === initialItem) : -1;
+        setSelected(Math.max(0, at));
+      });
+    return () => {
+      live = false;
+    };
+  }, [experimentId, flaggedOnly, initialItem]);
+  const shown = useMemo(
+    () => (rows ?? []).filter((r) => filter === 'all' || r.variant === filter),
+    [rows, filter],
+  );
+  const row = shown[Math.min(selected, shown.length - 1)];
+  // Word-level, character-level for CJK text: the same diff the reason comparison uses.
+  const parts = useMemo(() => (row ? diffReasons(row.base, row.text).parts : []), [row]);
+  return (
+    <section className="results-section bias-browser" data-testid="bias-variant-browser">
+      <header className="results-section__head">
+        <h2 className="section-title">{t('results.browser.title')}</h2>
+      </header>
+      <p className="hint">{t('results.browser.intro')}</p>
+      <div className="bias-browser__filters">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            data-testid="bias-flagged-only"
+            checked={flaggedOnly}
+            onChange={(e) => setFlaggedOnly(e.target.checked)}
+          />{' '}
+          {t('results.browser.flaggedOnly')}
+        </label>
+        <label>
+          {t('results.browser.variant')}{' '}
+          <select
+            data-testid="bias-variant-filter"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value as Filter);
+              setSelected(0);
+            }}
+          >
+            {(['all', 'longer', 'shorter', 'markdown'] as const).map((f) => (
+              <option key={f} value={f}>
+                {t(`results.browser.${f}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {rows === null ? (
+        <p className="hint">{t('results.browser.loading')}</p>
+      ) : shown.length === 0 ? (
+        <p className="hint">{t('results.browser.none')}</p>
+      ) : (
+        <div className="bias-browser__body">
+          <ul className="bias-browser__list" data-testid="bias-variant-list">
+            {shown.map((r, i) => (
+              <li key={`${r.itemId}:${r.response}:${r.variant}`}>
+                <button
+                  type="button"
+                  className={i === selected ? 'is-selected' : ''}
+                  aria-pressed={i === selected}
+                  onClick={() => setSelected(i)}
+                >
+                  <span dir="auto">{r.itemId}</span> · {r.response} · {t(`results.browser.${r.variant}`)}
+                  {r.reasons.length > 0 && <span className="bias-browser__flag"> ⚑</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {row && (
+            <article className="bias-browser__detail" data-testid="bias-variant-detail">
+              <p className="text" dir="auto">
+                {row.instruction}
+              </p>
+              <p className="hint">
+                {row.ratio !== null && t('results.browser.ratio', { ratio: row.ratio.toFixed(2) })}
+                {row.reasons.length > 0 &&
+                  ` · ${t('results.browser.flagged', { reasons: row.reasons.join('; ') })}`}
+              </p>
+              <div className="bias-browser__sides">
+                <section>
+                  <h3>
+                    {t(row.baseLabel === 'plain' ? 'results.browser.plain' : 'results.browser.original')}
+                  </h3>
+                  <pre className="text" dir="auto" data-testid="bias-base-text">
+                    {row.base}
+                  </pre>
+                </section>
+                <section>
+                  <h3>{t('results.browser.rewritten')}</h3>
+                  <pre className="text" dir="auto" data-testid="bias-variant-text">
+                    {row.text}
+                  </pre>
+                </section>
+              </div>
+              <h3>{t('results.browser.diff')}</h3>
+              <pre className="text bias-browser__diff" dir="auto" data-testid="bias-diff">
+                {parts.map((p, i) =>
+                  p.kind === 'added' ? (
+                    <ins key={i} className="diff-added">
+                      {p.text}
+                    </ins>
+                  ) : p.kind === 'removed' ? (
+                    <del key={i} className="diff-removed">
+                      {p.text}
+                    </del>
+                  ) : (
+                    <span key={i}>{p.text}</span>
+                  ),
+                )}
+              </pre>
+              <table className="data-table" data-testid="bias-judgments">
+                <thead>
+                  <tr>
+                    <th>{t('results.browser.judge')}</th>
+                    {row.judgments.some((j) => j.order) && <th>{t('results.browser.order')}</th>}
+                    <th>{t('results.browser.before')}</th>
+                    <th>{t('results.browser.after')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {row.judgments.map((j) => (
+                    <tr key={`${j.judge}:${j.order ?? ''}`}>
+                      <td dir="auto">{j.judge}</td>
+                      {j.order && <td>{j.order}</td>}
+                      {[j.base, j.variant].map((c, k) => (
+                        <td key={k} dir="auto">
+                          <strong>{c?.value ?? '—'}</strong>
+                          {c?.reason ? ` · ${c.reason}` : ''}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </article>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

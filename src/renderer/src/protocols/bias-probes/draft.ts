@@ -1,0 +1,64 @@
+// The bias-probes part of the wizard draft (mode, scale, probes, the longer band, the rewriter)
+// and the config keys it becomes (README "Bias probes").
+import type { DraftIssue, WizardDraft } from '../../lib/experiment-config';
+import type { PresetId } from '../../lib/providers';
+
+export const BIAS_ID = 'bias-probes';
+export const PROBE_IDS = ['position', 'length', 'format'] as const;
+export type ProbeId = (typeof PROBE_IDS)[number];
+
+export interface BiasDraft {
+  mode: 'pointwise' | 'pairwise';
+  scale: 5 | 10;
+  probes: Record<ProbeId, boolean>;
+  lengthBand: [number, number];
+  rewriter: { provider: PresetId; model: string };
+  /** Replaces the default pointwise rubric; empty = the default. */
+  rubric?: string;
+}
+
+export function initialBiasDraft(): BiasDraft {
+  return {
+    mode: 'pointwise',
+    scale: 5,
+    probes: { position: true, length: true, format: true },
+    lengthBand: [1.3, 1.7],
+    rewriter: { provider: 'openai', model: 'gpt-4.1-mini' },
+  };
+}
+
+export function biasDraft(draft: WizardDraft): BiasDraft {
+  return (draft.protocolDrafts[BIAS_ID] as BiasDraft | undefined) ?? initialBiasDraft();
+}
+
+export function withBiasDraft(draft: WizardDraft, own: BiasDraft): WizardDraft {
+  return { ...draft, protocolDrafts: { ...draft.protocolDrafts, [BIAS_ID]: own } };
+}
+
+/** The length and format probes need a rewriter model; position does not. */
+export const needsRewriter = (own: BiasDraft) => own.probes.length || own.probes.format;
+
+export function validateBias(draft: WizardDraft): DraftIssue[] {
+  const own = biasDraft(draft);
+  const issues: DraftIssue[] = [];
+  if (!PROBE_IDS.some((p) => own.probes[p])) issues.push({ field: 'probes', code: 'probesRequired' });
+  if (needsRewriter(own) && !own.rewriter.model.trim())
+    issues.push({ field: 'rewriter', code: 'modelRequired' });
+  const [lo, hi] = own.lengthBand;
+  if (!(lo > 1 && hi > lo)) issues.push({ field: 'lengthBand', code: 'bandInvalid' });
+  return issues;
+}
+
+export function biasConfig(draft: WizardDraft): Record<string, unknown> {
+  const own = biasDraft(draft);
+  return {
+    mode: own.mode,
+    scale: own.scale,
+    probes: PROBE_IDS.filter((p) => own.probes[p]),
+    lengthBand: own.lengthBand,
+    ...(own.mode === 'pointwise' && own.rubric?.trim() ? { rubric: own.rubric.trim() } : {}),
+    ...(needsRewriter(own)
+      ? { rewriter: { provider: own.rewriter.provider, model: own.rewriter.model.trim() } }
+      : {}),
+  };
+}

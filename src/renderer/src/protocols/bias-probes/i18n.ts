@@ -1,0 +1,160 @@
+import { i18next } from '../../i18n';
+import '../../results/i18n';
+
+export const BIAS_NS = 'bias-probes';
+export const BIAS_NAMESPACES = [BIAS_NS, 'results', 'translation'];
+
+const en = {
+  protocol: {
+    title: 'Bias probes',
+    description:
+      'How much do scores move when the content does not? Each response is judged as given and in controlled variants: the answers swapped (position), longer or shorter (length), as Markdown or plain prose (format).',
+  },
+  wizard: {
+    steps: { probes: 'Probes' },
+    probes: {
+      title: 'What to probe',
+      intro:
+        'A rewriter model makes the longer, shorter and Markdown variants (audited: numbers kept, length inside the band); the plain variant strips Markdown with a parser.',
+      mode: 'Judging mode',
+      pointwise: 'Pointwise: a score per response',
+      pairwise: 'Pairwise: which of two responses is better',
+      scale: 'Score scale',
+      rubric: 'Rubric (optional)',
+      rubricHint:
+        'Replaces the default: follows the instruction, correct and helpful; length and formatting are no merit.',
+      probes: 'Probes',
+      position: 'Position (both orders; a score with the pair in view)',
+      length: 'Length (longer variant ≈ +50% words, shorter where there is filler)',
+      format: 'Format (Markdown vs plain prose)',
+      band: 'Longer variant: word-count ratio band',
+      bandLow: 'from',
+      bandHigh: 'to',
+      provider: 'Rewriter provider',
+      model: 'Rewriter model',
+    },
+    errors: {
+      probesRequired: 'Choose at least one probe.',
+      modelRequired: 'Choose a rewriter model.',
+      bandInvalid: 'The band must lie above 1, low below high (e.g. 1.3 to 1.7).',
+    },
+  },
+  results: {
+    profileTitle: 'Bias profile — {{judge}}',
+    profileHint: 'One row per probe: mean paired difference with its 95% CI; filled red = Holm p < 0.05.',
+    histograms: 'Paired differences',
+    histogram: 'Paired differences: {{effect}}',
+    effects: {
+      pointwise: {
+        longer: 'Longer − original',
+        shorter: 'Shorter − original',
+        markdown: 'Markdown − plain',
+        position: 'Shown first − second',
+      },
+      pairwise: { longer: 'Worse response longer', markdown: 'Worse response as Markdown' },
+    },
+    scatter: 'Length and score of the original responses',
+    browser: {
+      title: 'Variant browser',
+      intro: 'Each rewrite beside the text it was made from, with every judge’s answer on both.',
+      flaggedOnly: 'Flagged only',
+      variant: 'Variant',
+      all: 'All',
+      longer: 'Longer',
+      shorter: 'Shorter',
+      markdown: 'Markdown',
+      none: 'No variants yet.',
+      original: 'Original',
+      plain: 'Plain (Markdown stripped)',
+      rewritten: 'Variant',
+      diff: 'Changes (removed struck through, added underlined)',
+      judge: 'Judge',
+      order: 'Order',
+      before: 'On the original',
+      after: 'On the variant',
+      ratio: 'Length ratio {{ratio}}',
+      flagged: 'Flagged: {{reasons}}',
+      loading: 'Loading variants…',
+    },
+  },
+};
+
+const zh = {
+  protocol: {
+    title: '偏差探针',
+    description:
+      '内容不变时，评分会变动多少？每个回答按原样评判，也在受控变体中评判：交换顺序（位置）、加长或缩短（长度）、Markdown 或纯文本（格式）。',
+  },
+  wizard: {
+    steps: { probes: '探针' },
+    probes: {
+      title: '探测什么',
+      intro:
+        '改写模型生成加长、缩短和 Markdown 变体（经审核：保留数字、长度在区间内）；纯文本变体由解析器去除 Markdown 得到。',
+      mode: '评判方式',
+      pointwise: '单项评分：每个回答一个分数',
+      pairwise: '成对比较：两个回答中哪个更好',
+      scale: '评分量表',
+      rubric: '评分标准（可选）',
+      rubricHint: '替换默认标准：是否遵循指令、正确且有帮助；长度与格式本身不算优点。',
+      probes: '探针',
+      position: '位置（两种顺序；同时展示两个回答时的评分）',
+      length: '长度（加长变体约多 50% 词数；有冗余时另做缩短变体）',
+      format: '格式（Markdown 与纯文本）',
+      band: '加长变体：词数比例区间',
+      bandLow: '从',
+      bandHigh: '到',
+      provider: '改写模型的服务商',
+      model: '改写模型',
+    },
+    errors: {
+      probesRequired: '请至少选择一个探针。',
+      modelRequired: '请选择改写模型。',
+      bandInvalid: '区间须大于 1，且下限小于上限（例如 1.3 到 1.7）。',
+    },
+  },
+  results: {
+    profileTitle: '偏差概况 — {{judge}}',
+    profileHint: '每个探针一行：配对差的均值及 95% 置信区间；红色实心 = Holm 校正后 p < 0.05。',
+    histograms: '配对差分布',
+    histogram: '配对差分布：{{effect}}',
+    effects: {
+      pointwise: {
+        longer: '加长 − 原文',
+        shorter: '缩短 − 原文',
+        markdown: 'Markdown − 纯文本',
+        position: '先展示 − 后展示',
+      },
+      pairwise: { longer: '较差回答加长', markdown: '较差回答改为 Markdown' },
+    },
+    scatter: '原始回答的长度与评分',
+    browser: {
+      title: '变体浏览',
+      intro: '每个改写与其来源文本并排显示，并附上各评审模型对两者的评判。',
+      flaggedOnly: '仅显示被标记的',
+      variant: '变体',
+      all: '全部',
+      longer: '加长',
+      shorter: '缩短',
+      markdown: 'Markdown',
+      none: '尚无变体。',
+      original: '原文',
+      plain: '纯文本（已去除 Markdown）',
+      rewritten: '变体',
+      diff: '改动（删除的加删除线，新增的加下划线）',
+      judge: '评审模型',
+      order: '顺序',
+      before: '对原文',
+      after: '对变体',
+      ratio: '长度比 {{ratio}}',
+      flagged: '已标记：{{reasons}}',
+      loading: '正在加载变体…',
+    },
+  },
+};
+
+export const biasResources = { en, zh };
+
+for (const [lng, res] of Object.entries(biasResources)) {
+  i18next.addResourceBundle(lng, BIAS_NS, res, true, true);
+}

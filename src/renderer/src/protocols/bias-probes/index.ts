@@ -1,0 +1,39 @@
+// Bias probes in the renderer: a wizard step (mode, scale, probes, band, rewriter), the results
+// sections (a bias profile per judge, histograms, length scatter, tables, variant browser) and
+// its strings.
+import type { RendererProtocol } from '../registry';
+import { BiasSections } from './BiasSections';
+import { BIAS_ID, biasConfig, biasDraft, needsRewriter, validateBias } from './draft';
+import { BIAS_NS, biasResources } from './i18n';
+import { ProbesStep } from './ProbesStep';
+
+export const biasProbes: RendererProtocol = {
+  id: BIAS_ID,
+  title: 'protocol.title',
+  description: 'protocol.description',
+  i18n: { namespace: BIAS_NS, resources: biasResources },
+  wizard: {
+    steps: [
+      {
+        id: 'probes',
+        label: 'wizard.steps.probes',
+        View: ProbesStep,
+        validate: validateBias,
+        fields: [
+          'probes',
+          'mode',
+          'scale',
+          'rewriter',
+          'lengthBand',
+          'shorterBand',
+          'formatTolerance',
+          'rubric',
+        ],
+      },
+    ],
+    providersInUse: (draft) => (needsRewriter(biasDraft(draft)) ? [biasDraft(draft).rewriter.provider] : []),
+    modelsInUse: (draft) => (needsRewriter(biasDraft(draft)) ? [biasDraft(draft).rewriter.model] : []),
+    config: biasConfig,
+  },
+  ResultsSections: BiasSections,
+};

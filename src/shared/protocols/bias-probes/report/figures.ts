@@ -1,0 +1,248 @@
+// Bias-probes figures: the bias profile (a forest plot on one axis for every judge and probe),
+// histograms of paired differences, and length against score with a least-squares trend.
+import type { CustomSeriesRenderItem, EChartsOption } from 'echarts';
+import {
+  axisText,
+  baseOption,
+  FONT_FAMILY,
+  OKABE_ITO,
+  TEXT,
+  valueAxis,
+  type FigureSpec,
+} from '../../../report/chart-kit';
+import { ALL, type BiasMetrics, type ProbeRow } from '../types';
+import { effectLabel } from './tables';
+
+const PALETTE = [
+  OKABE_ITO.blue,
+  OKABE_ITO.vermillion,
+  OKABE_ITO.green,
+  OKABE_ITO.orange,
+  OKABE_ITO.purple,
+  OKABE_ITO.skyBlue,
+];
+
+export const judgesOf = (m: BiasMetrics) => [
+  ...new Set([...m.probes.map((r) => r.judge), ...m.scatter.map((p) => p.judge)]),
+];
+
+/** The rows of the profile: category "all", one per judge × effect. */
+export function profileRows(m: BiasMetrics): ProbeRow[] {
+  return m.probes.filter((r) => r.category === ALL);
+}
+
+/**
+ * A forest plot of the probes' effects. With `judge`, only that judge's rows, on the axis all
+ * judges share (so profiles side by side compare at a glance).
+ */
+export function biasProfileFigure(
+  m: BiasMetrics,
+  title = 'Bias profile: effect of each probe (95% CI)',
+  judge?: string,
+  label: (r: ProbeRow) => string = (r) => `${r.judge} · ${effectLabel(r.effect, m.mode)}`,
+): FigureSpec {
+  const every = profileRows(m);
+  const rows = judge === undefined ? every : every.filter((r) => r.judge === judge);
+  const labels = rows.map(label);
+  const lows = rows.map((r) => r.mean_ci?.[0] ?? r.mean);
+  const highs = rows.map((r) => r.mean_ci?.[1] ?? r.mean);
+  const reach = Math.max(
+    0.5,
+    ...every.map((r) => Math.abs(r.mean_ci?.[0] ?? r.mean)),
+    ...every.map((r) => Math.abs(r.mean_ci?.[1] ?? r.mean)),
+  );
+  const bound = Math.ceil(reach * 10) / 10;
+  const renderItem: CustomSeriesRenderItem = (_params, api) => {
+    const lo = api.coord([api.value(1) as number, api.value(0) as number]);
+    const hi = api.coord([api.value(2) as number, api.value(0) as number]);
+    const style = { stroke: TEXT, lineWidth: 1.4, fill: 'none' };
+    return {
+      type: 'group',
+      children: [
+        { type: 'line', shape: { x1: lo[0], y1: lo[1], x2: hi[0], y2: hi[1] }, style },
+        { type: 'line', shape: { x1: lo[0], y1: lo[1] - 5, x2: lo[0], y2: lo[1] + 5 }, style },
+        { type: 'line', shape: { x1: hi[0], y1: hi[1] - 5, x2: hi[0], y2: hi[1] + 5 }, style },
+      ],
+    };
+  };
+  const option: EChartsOption = {
+    ...baseOption(title),
+    tooltip: { trigger: 'item' },
+    grid: { left: 250, right: 40, top: 56, bottom: 80 },
+    yAxis: {
+      type: 'category',
+      data: labels,
+      inverse: true,
+      axisLabel: { ...axisText, width: 230, overflow: 'truncate' },
+    },
+    xAxis: {
+      ...valueAxis(
+        m.mode === 'pairwise'
+          ? 'Change in win score of the worse response'
+          : `Score difference (1–${m.scale} scale)`,
+        -bound,
+        bound,
+      ),
+      nameGap: 30,
+    },
+    series: [
+      {
+        name: '95% CI',
+        type: 'custom',
+        renderItem,
+        encode: { x: [1, 2], y: 0 },
+        data: rows.map((_r, i) => [i, lows[i], highs[i]]),
+        silent: true,
+        z: 5,
+      },
+      {
+        name: 'Holm p < 0.05',
+        type: 'scatter',
+        symbolSize: 12,
+        itemStyle: { color: OKABE_ITO.vermillion },
+        data: rows.flatMap((r, i) => (r.significant ? [[r.mean, i]] : [])),
+        z: 10,
+        markLine: {
+          silent: true,
+          symbol: 'none',
+          lineStyle: { color: '#888', type: 'dashed' },
+          data: [{ xAxis: 0 }],
+        },
+      },
+      {
+        name: 'Not significant',
+        type: 'scatter',
+        symbolSize: 11,
+        itemStyle: { color: '#ffffff', borderColor: OKABE_ITO.blue, borderWidth: 2 },
+        data: rows.flatMap((r, i) => (r.significant ? [] : [[r.mean, i]])),
+        z: 10,
+      },
+    ],
+  };
+  return { id: 'bias_profile', title, width: 820, height: Math.max(260, 120 + rows.length * 34), option };
+}
+
+/** Counts of each paired difference, one bar series per judge. */
+export function differenceFigure(
+  m: BiasMetrics,
+  effect: ProbeRow['effect'],
+  title = `Paired differences: ${effectLabel(effect, m.mode)}`,
+): FigureSpec | null {
+  const series = m.differences.filter((d) => d.effect === effect);
+  if (!series.length) return null;
+  const values = [...new Set(series.flatMap((s) => s.diffs))].sort((a, b) => a - b);
+  return {
+    id: `differences_${effect}`,
+    title,
+    width: Math.max(560, 160 + values.length * 60),
+    height: 380,
+    option: {
+      ...baseOption(title),
+      grid: { left: 72, right: 24, top: 56, bottom: 96 },
+      xAxis: {
+        type: 'category',
+        data: values.map((v) => (Number.isInteger(v) ? String(v) : v.toFixed(2))),
+        name: 'Difference',
+        nameLocation: 'middle',
+        nameGap: 30,
+        nameTextStyle: { ...axisText, fontWeight: 'bold' },
+        axisLabel: axisText,
+      },
+      yAxis: valueAxis('Pairs'),
+      series: series.map((s, i) => ({
+        name: s.judge,
+        type: 'bar',
+        itemStyle: { color: PALETTE[i % PALETTE.length] },
+        data: values.map((v) => s.diffs.filter((d) => d === v).length),
+      })),
+    },
+  };
+}
+
+/** Least-squares line y = a + b·x, or null without spread in x. */
+export function trend(points: readonly { x: number; y: number }[]): { a: number; b: number } | null {
+  const n = points.length;
+  if (n < 2) return null;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (const p of points) {
+    sxx += (p.x - mx) ** 2;
+    sxy += (p.x - mx) * (p.y - my);
+  }
+  if (sxx === 0) return null;
+  const b = sxy / sxx;
+  return { a: my - b * mx, b };
+}
+
+export function lengthScatterFigure(
+  m: BiasMetrics,
+  title = 'Length and score of the original responses',
+): FigureSpec | null {
+  if (!m.scatter.length) return null;
+  const judges = [...new Set(m.scatter.map((p) => p.judge))];
+  const maxX = Math.max(...m.scatter.map((p) => p.tokens));
+  const pairwise = m.mode === 'pairwise';
+  const minX = pairwise ? Math.min(...m.scatter.map((p) => p.tokens)) : 0;
+  return {
+    id: 'length_scatter',
+    title,
+    width: 760,
+    height: 460,
+    option: {
+      ...baseOption(title),
+      tooltip: { trigger: 'item' },
+      textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
+      grid: { left: 72, right: 32, top: 56, bottom: 96 },
+      xAxis: {
+        ...(pairwise
+          ? valueAxis('Length difference, output_1 − output_2 (tokens)')
+          : valueAxis('Length (tokens)', 0)),
+        nameGap: 30,
+      },
+      yAxis: pairwise ? valueAxis('Win score of output_1', 0, 1) : valueAxis('Score', 1, m.scale),
+      series: judges.flatMap((judge, i) => {
+        const pts = m.scatter.filter((p) => p.judge === judge);
+        const t = trend(pts.map((p) => ({ x: p.tokens, y: p.score })));
+        const color = PALETTE[i % PALETTE.length];
+        return [
+          {
+            name: judge,
+            type: 'scatter' as const,
+            symbolSize: 6,
+            itemStyle: { color, opacity: 0.6 },
+            data: pts.map((p) => [p.tokens, p.score]),
+          },
+          ...(t
+            ? [
+                {
+                  name: judge,
+                  type: 'line' as const,
+                  showSymbol: false,
+                  silent: true,
+                  lineStyle: { color, width: 2 },
+                  data: [
+                    [minX, t.a + t.b * minX],
+                    [maxX, t.a + t.b * maxX],
+                  ],
+                },
+              ]
+            : []),
+        ];
+      }),
+    },
+  };
+}
+
+export function buildBiasFigures(m: BiasMetrics): FigureSpec[] {
+  const figures: FigureSpec[] = [];
+  if (profileRows(m).length) figures.push(biasProfileFigure(m));
+  for (const effect of ['position', 'longer', 'shorter', 'markdown'] as const) {
+    const f = differenceFigure(m, effect);
+    if (f) figures.push(f);
+  }
+  const scatter = lengthScatterFigure(m);
+  if (scatter) figures.push(scatter);
+  return figures;
+}

@@ -1,0 +1,198 @@
+// Bias-probes tables (metrics.json → the generic table model; dashboard and exports).
+import type { CI } from '../../../report/format';
+import { col, type Table, type TableRow } from '../../../report/table';
+import type { BiasMetrics, ProbeRow } from '../types';
+
+const num = (v: number | null | undefined, digits = 2) =>
+  v === null || v === undefined ? null : v.toFixed(digits);
+const interval = (ci: CI | null | undefined, digits = 2) =>
+  ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : null;
+
+/** What an effect row compares, in words (tables, figures, dashboard). */
+export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
+  if (mode === 'pairwise')
+    return effect === 'longer'
+      ? 'Worse response longer'
+      : effect === 'markdown'
+        ? 'Worse response as Markdown'
+        : effect;
+  return {
+    longer: 'Longer − original',
+    shorter: 'Shorter − original',
+    markdown: 'Markdown − plain',
+    position: 'Shown first − second',
+  }[effect];
+}
+
+function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[], extra: string): Table {
+  const unit =
+    m.mode === 'pairwise' ? 'win score of the worse response (1 win, ½ tie, 0 loss)' : `score (1–${m.scale})`;
+  const pairwise = m.mode === 'pairwise';
+  return {
+    id,
+    title,
+    caption:
+      `Paired differences of the ${unit}, per judge and category. Mean with t 95% CI, Cohen's d_z, ` +
+      'Wilcoxon signed-rank p (two-sided; exact for n ≤ 50 without ties or zeros, else the normal ' +
+      'approximation with tie correction) and Holm-adjusted p within each judge × category; * = ' +
+      `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}${extra}`,
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('category', 'Category', 'text'),
+      col('effect', 'Effect', 'text'),
+      col('n', 'n', 'int'),
+      col('mean', 'Mean diff.', 'text', 'r'),
+      col('mean_ci', '95% CI', 'text', 'c'),
+      col('dz', 'd_z', 'text', 'r'),
+      col('p', 'p', 'p'),
+      col('p_holm', 'Holm p', 'p'),
+      col('sig', 'Sig.', 'text', 'c'),
+      ...(pairwise ? [col('flip_rate', 'Flip', 'pct'), col('flip_rate_ci', 'Flip 95% CI', 'ci')] : []),
+    ],
+    rows: rows.map((r): TableRow => ({
+      judge: r.judge,
+      category: r.category,
+      effect: effectLabel(r.effect, m.mode),
+      n: r.n,
+      mean: num(r.mean, 3),
+      mean_ci: interval(r.mean_ci, 3),
+      dz: num(r.dz),
+      p: r.p,
+      p_holm: r.p_holm,
+      sig: r.significant ? '*' : '',
+      ...(pairwise ? { flip_rate: r.flip_rate ?? null, flip_rate_ci: r.flip_rate_ci ?? null } : {}),
+    })),
+  };
+}
+
+export function buildBiasTables(m: BiasMetrics): Table[] {
+  const tables: Table[] = [probeTable('bias_profile', 'Bias profile: effect of each probe', m, m.probes, '')];
+  if (m.position.length)
+    tables.push({
+      id: 'position',
+      title: 'Position: first-position (A) rate and swap consistency',
+      caption:
+        'Original pairs in both orders. A rate among verdicts naming A or B (Wilson 95% CI), exact binomial ' +
+        'test against 0.5, Holm-adjusted with the probes of the same judge × category; swap consistency: ' +
+        'share of items whose normalized choice is the same in both orders.',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('category', 'Category', 'text'),
+        col('n', 'n', 'int'),
+        col('position_a_rate', 'A rate', 'pct'),
+        col('position_a_rate_ci', '95% CI', 'ci'),
+        col('binomial_p', 'Binomial p', 'p'),
+        col('p_holm', 'Holm p', 'p'),
+        col('n_pairs', 'Pairs', 'int'),
+        col('swap_consistency', 'Swap consistency', 'pct'),
+        col('swap_consistency_ci', 'Consistency 95% CI', 'ci'),
+      ],
+      rows: m.position.map((r) => ({ ...r })),
+    });
+  if (m.length_correlation.length)
+    tables.push({
+      id: 'length_correlation',
+      title: 'Length and score on the original responses',
+      caption:
+        (m.mode === 'pairwise'
+          ? 'Length difference output_1 − output_2 in tokens (words; CJK characters one each) against ' +
+            'output_1’s win score averaged over both orders: '
+          : 'Length in tokens (words; CJK characters one each) against the judge’s score: ') +
+        'Pearson and Spearman with two-sided p; partial Spearman controlling for the human score, on ' +
+        'the items that have one.',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('category', 'Category', 'text'),
+        col('n', 'n', 'int'),
+        col('pearson_r', 'Pearson r', 'text', 'r'),
+        col('pearson_p', 'p', 'p'),
+        col('spearman_r', 'Spearman ρ', 'text', 'r'),
+        col('spearman_p', 'p', 'p'),
+        col('n_human', 'n (human)', 'int'),
+        col('partial_spearman_r', 'Partial ρ', 'text', 'r'),
+        col('partial_spearman_p', 'p', 'p'),
+      ],
+      rows: m.length_correlation.map((r) => ({
+        ...r,
+        pearson_r: num(r.pearson_r, 3),
+        spearman_r: num(r.spearman_r, 3),
+        partial_spearman_r: num(r.partial_spearman_r, 3),
+      })),
+    });
+  tables.push({
+    id: 'debiased',
+    title: 'Raw and debiased scores',
+    caption:
+      m.mode === 'pairwise'
+        ? 'Mean win score of output_1: raw = original texts, original order; debiased = averaged over both ' +
+          'orders, on the Markdown-stripped texts where judged.'
+        : 'Mean score: raw = the response as given; debiased = the same response with its Markdown stripped ' +
+          '(where the format probe ran).',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('category', 'Category', 'text'),
+      col('n', 'n', 'int'),
+      col('raw_mean', 'Raw', 'text', 'r'),
+      col('debiased_mean', 'Debiased', 'text', 'r'),
+    ],
+    rows: m.debiased.map((r) => ({
+      ...r,
+      raw_mean: num(r.raw_mean, 3),
+      debiased_mean: num(r.debiased_mean, 3),
+    })),
+  });
+  tables.push({
+    id: 'audit',
+    title: 'Variant audit',
+    caption:
+      `Rewrites checked for: not empty; every number of the source kept; length ratio inside the band ` +
+      `(longer [${m.audit.checks.longer_band.join(', ')}], shorter [${m.audit.checks.shorter_band.join(', ')}], ` +
+      `Markdown ±${Math.round(m.audit.checks.markdown_tolerance * 100)}% of the plain text). "None": the ` +
+      'rewriter found no filler to cut.',
+    columns: [
+      col('variant', 'Variant', 'text'),
+      col('made', 'Made', 'int'),
+      col('flagged', 'Flagged', 'int'),
+      col('none', 'None', 'int'),
+    ],
+    rows: m.audit.variants.map((r) => ({ ...r })),
+  });
+  if (m.audit.flagged.length)
+    tables.push({
+      id: 'flagged',
+      title: 'Flagged variants',
+      caption: 'Variants the audit flagged; the sensitivity table leaves their pairs out.',
+      columns: [
+        col('item_id', 'Item', 'text'),
+        col('response', 'Response', 'text'),
+        col('variant', 'Variant', 'text'),
+        col('reasons', 'Reasons', 'text'),
+      ],
+      rows: m.audit.flagged.map((f) => ({ ...f, reasons: f.reasons.join('; ') })),
+    });
+  tables.push(
+    probeTable(
+      'sensitivity',
+      'Sensitivity: bias profile without flagged variants',
+      m,
+      m.sensitivity.probes,
+      ' Pairs whose variant the audit flagged are left out.',
+    ),
+  );
+  tables.push({
+    id: 'usage',
+    title: 'Usage and cost',
+    caption: 'Calls, tokens and cost per model role.',
+    columns: [
+      col('role', 'Role', 'text'),
+      col('judge', 'Model label', 'text'),
+      col('model', 'Model', 'text'),
+      col('calls', 'Calls', 'int'),
+      col('input_tokens', 'Input tokens', 'int'),
+      col('output_tokens', 'Output tokens', 'int'),
+      col('cost_usd', 'Cost', 'usd'),
+    ],
+    rows: m.usage.map((r) => ({ ...r })),
+  });
+  return tables;
+}

@@ -1,0 +1,29 @@
+// The variant browser's rows (served through the experiments.variants route for this protocol).
+import type { RewriteKind } from './types';
+
+/** One judge's answer on a text: a score, or a pairwise choice in words. */
+export interface JudgedCell {
+  /** "4" (score) or "worse" / "better" / "tie" (pairwise: what the verdict chose). */
+  value: string;
+  reason: string;
+}
+
+export interface BiasVariantView {
+  itemId: string;
+  category: string | null;
+  response: string;
+  variant: RewriteKind;
+  instruction: string;
+  /** The text the variant is compared with: the original (longer, shorter) or the plain text (Markdown). */
+  base: string;
+  baseLabel: 'original' | 'plain';
+  text: string;
+  ratio: number | null;
+  reasons: string[];
+  judgments: {
+    judge: string;
+    order: 'orig' | 'swap' | null;
+    base: JudgedCell | null;
+    variant: JudgedCell | null;
+  }[];
+}
