@@ -30,7 +30,7 @@ function template(field: keyof RefSensTemplates) {
 export const refSensConfigShape = {
   /** Models that answer the questions (the `generate` stage). */
   generators: z.array(modelSchema).optional(),
-  /** A JSONL/JSON file of answers to judge instead of (or beside) generated ones. */
+  /** A JSONL/JSON/CSV file of answers to judge instead of (or beside) generated ones. */
   answers: z.string().min(1).optional(),
   judges: z.array(modelSchema).min(1),
   parts: z
