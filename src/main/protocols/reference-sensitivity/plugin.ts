@@ -42,6 +42,9 @@ import {
 } from './plan';
 import { qaItem, type QaItem } from './qa-item';
 import { judgmentsCsv } from './judgments-csv';
+import { FLIPS_VIEW } from '../../../shared/protocols/reference-sensitivity/views';
+import { flipsView, refSensPromptPreview } from './views';
+import { DEFAULT_TEMPLATES } from './prompts';
 
 export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
 
@@ -259,6 +262,11 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   figures: buildRefSensFigures,
   exportFiles(ctx, calls) {
     return [{ name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) }];
+  },
+  defaultTemplates: () => ({ ...DEFAULT_TEMPLATES }),
+  views: {
+    previewPrompts: (exp, itemId) => refSensPromptPreview(exp, itemId),
+    custom: { [FLIPS_VIEW]: flipsView },
   },
   promptTemplates: (exp) => ({
     ...exp.options.templates,
