@@ -1,7 +1,8 @@
 // An experiment's metrics, tables and exports, computed from stored results only (no provider).
 // Protocol-neutral: the protocol's plug-in turns its stored results into metrics and report
 // content; this module gathers what every protocol needs (results, usage, failures).
-import type { ExperimentResults, FailedCallView, ResultCounts } from '../../shared/experiments';
+import { createHash } from 'node:crypto';
+import type { ExperimentResults, FailedCallView, FlaggedItem, ResultCounts } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import type { Table } from '../../shared/report/table';
@@ -11,7 +12,7 @@ import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
 import { planCounts, tasksOf } from '../store/experiments';
-import { getRequests } from '../store/ledger';
+import { getRequestUsage, getRequests } from '../store/ledger';
 import { listResults } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
@@ -22,7 +23,7 @@ import { storeAnswers } from './stages';
  */
 export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   const tasks = tasksOf(db, exp.row.id);
-  const rows = getRequests(
+  const rows = getRequestUsage(
     db,
     tasks.map((t) => t.requestId),
   );
@@ -168,7 +169,89 @@ export function reportFigures(exp: LoadedExperiment, metrics: unknown): FigureSp
   return anySimulated(exp.providers) ? figures.map(markSimulatedFigure) : figures;
 }
 
+/**
+ * What an experiment's results are computed from, in a few aggregates that change whenever any
+ * input does: the plan (slots and the requests they point at), the ledger rows of those requests
+ * (status, attempts, usage, last update), the stored results, the experiment's options (config and
+ * files it reads, e.g. imported answers), its items, the flagged items, and the earlier
+ * experiments (a request first planned there is a cache hit here).
+ */
+function resultsSignature(
+  db: Database,
+  exp: LoadedExperiment,
+  excludeFlagged: boolean,
+  flagged: readonly FlaggedItem[],
+): string {
+  const id = exp.row.id;
+  const plan = db
+    .prepare(
+      `SELECT COUNT(*) AS n, COALESCE(MAX(t.rowid), 0) AS maxRow, COALESCE(SUM(t.request_id), 0) AS ids,
+              MAX(r.updated_at) AS updated, COALESCE(SUM(r.status = 'done'), 0) AS done,
+              COALESCE(SUM(r.status = 'failed'), 0) AS failed, COALESCE(SUM(r.attempts), 0) AS attempts,
+              COALESCE(SUM(r.input_tokens), 0) + COALESCE(SUM(r.output_tokens), 0) AS tokens,
+              COALESCE(SUM(r.cost_usd), 0) AS cost
+       FROM experiment_tasks t LEFT JOIN requests r ON r.id = t.request_id WHERE t.experiment_id = ?`,
+    )
+    .get(id);
+  const stored = db
+    .prepare(
+      `SELECT COUNT(*) AS n, COALESCE(MAX(rowid), 0) AS maxRow, COALESCE(SUM(status = 'ok'), 0) AS ok
+       FROM task_results WHERE experiment_id = ?`,
+    )
+    .get(id);
+  const earlier = db.prepare('SELECT COUNT(*) FROM experiments WHERE id < ?').pluck().get(id);
+  const options = createHash('sha256')
+    .update(JSON.stringify([exp.row.updatedAt, exp.config, exp.view.options, flagged]))
+    .digest('hex');
+  return JSON.stringify([excludeFlagged, plan, stored, earlier, exp.items.length, options]);
+}
+
+interface CachedResults {
+  signature: string;
+  results: ExperimentResults;
+}
+
+// Computed results per database and (experiment, sensitivity switch): a results page asks again
+// and again (reloads, exports, the switch) while nothing changed, and at the paper's scale one
+// computation reads and parses ~90,000 stored answers. A few entries: pages look at one or two.
+const resultsCache = new WeakMap<Database, Map<string, CachedResults>>();
+const CACHED_EXPERIMENTS = 4;
+
+/**
+ * Results as computeResultsUncached makes them, reused while the experiment's signature is
+ * unchanged. The signature is taken before answers are stored and kept as it is after storing
+ * them: storing derives results from the plan and the ledger only, so when neither changed since,
+ * it would store nothing (and is skipped: at scale it scans the whole plan).
+ */
 export function computeResults(
+  db: Database,
+  experimentId: number,
+  excludeFlagged = false,
+): ExperimentResults {
+  const exp = loadExperiment(db, experimentId);
+  const signatureNow = () =>
+    resultsSignature(db, exp, excludeFlagged, exp.protocol.flagged?.(exp.view, db) ?? []);
+  let cache = resultsCache.get(db);
+  if (!cache) resultsCache.set(db, (cache = new Map()));
+  const key = `${experimentId}:${excludeFlagged}`;
+  const hit = cache.get(key);
+  if (hit && hit.signature === signatureNow()) {
+    // Most recently used last, so the oldest is the one dropped.
+    cache.delete(key);
+    cache.set(key, hit);
+    return structuredClone(hit.results);
+  }
+  storeAnswers(db, exp);
+  const signature = signatureNow();
+  const results = computeResultsUncached(db, experimentId, excludeFlagged);
+  cache.delete(key);
+  cache.set(key, { signature, results: structuredClone(results) });
+  while (cache.size > CACHED_EXPERIMENTS) cache.delete(cache.keys().next().value!);
+  return results;
+}
+
+/** Metrics, tables, flagged items and counts, computed from the store every time. */
+export function computeResultsUncached(
   db: Database,
   experimentId: number,
   excludeFlagged = false,
