@@ -20,7 +20,10 @@ export interface ImportedAnswer {
   line: number | null;
 }
 
-export function readImportedAnswers(path: string): ImportedAnswer[] {
+/** The answers of a path (read with the dataset limits) or of a file the app sent as text. */
+export function readImportedAnswers(source: string | { fileName: string; text: string }): ImportedAnswer[] {
+  if (typeof source !== 'string') return parseImportedAnswers(basename(source.fileName), source.text);
+  const path = source;
   const file = basename(path);
   const bytes = readRegularFile(path, INPUT_LIMITS.datasetFileBytes);
   const decoded = decodeText(file, bytes);
