@@ -170,11 +170,12 @@ export function reportFigures(exp: LoadedExperiment, metrics: unknown): FigureSp
 }
 
 /**
- * What an experiment's results are computed from, in a few aggregates that change whenever any
- * input does: the plan (slots and the requests they point at), the ledger rows of those requests
- * (status, attempts, usage, last update), the stored results, the experiment's options (config and
- * files it reads, e.g. imported answers), its items, the flagged items, and the earlier
- * experiments (a request first planned there is a cache hit here).
+ * Whether anything results are computed from may have changed, in O(1): SQLite's data_version
+ * (changes committed by any other connection, e.g. a CLI run in another process) and this
+ * connection's total_changes() cover the whole store (plan, ledger, stored results, other
+ * experiments); the rest is what loading reads from outside it: the options (config and files it
+ * names, e.g. imported answers), the items and the flagged ones. Any write anywhere is a miss,
+ * which is right while something runs and free when nothing does.
  */
 function resultsSignature(
   db: Database,
@@ -182,28 +183,12 @@ function resultsSignature(
   excludeFlagged: boolean,
   flagged: readonly FlaggedItem[],
 ): string {
-  const id = exp.row.id;
-  const plan = db
-    .prepare(
-      `SELECT COUNT(*) AS n, COALESCE(MAX(t.rowid), 0) AS maxRow, COALESCE(SUM(t.request_id), 0) AS ids,
-              MAX(r.updated_at) AS updated, COALESCE(SUM(r.status = 'done'), 0) AS done,
-              COALESCE(SUM(r.status = 'failed'), 0) AS failed, COALESCE(SUM(r.attempts), 0) AS attempts,
-              COALESCE(SUM(r.input_tokens), 0) + COALESCE(SUM(r.output_tokens), 0) AS tokens,
-              COALESCE(SUM(r.cost_usd), 0) AS cost
-       FROM experiment_tasks t LEFT JOIN requests r ON r.id = t.request_id WHERE t.experiment_id = ?`,
-    )
-    .get(id);
-  const stored = db
-    .prepare(
-      `SELECT COUNT(*) AS n, COALESCE(MAX(rowid), 0) AS maxRow, COALESCE(SUM(status = 'ok'), 0) AS ok
-       FROM task_results WHERE experiment_id = ?`,
-    )
-    .get(id);
-  const earlier = db.prepare('SELECT COUNT(*) FROM experiments WHERE id < ?').pluck().get(id);
+  const dataVersion = db.pragma('data_version', { simple: true }) as number;
+  const ownChanges = db.prepare('SELECT total_changes()').pluck().get() as number;
   const options = createHash('sha256')
     .update(JSON.stringify([exp.row.updatedAt, exp.config, exp.view.options, flagged]))
     .digest('hex');
-  return JSON.stringify([excludeFlagged, plan, stored, earlier, exp.items.length, options]);
+  return JSON.stringify([excludeFlagged, dataVersion, ownChanges, exp.items.length, options]);
 }
 
 interface CachedResults {
@@ -218,10 +203,9 @@ const resultsCache = new WeakMap<Database, Map<string, CachedResults>>();
 const CACHED_EXPERIMENTS = 4;
 
 /**
- * Results as computeResultsUncached makes them, reused while the experiment's signature is
- * unchanged. The signature is taken before answers are stored and kept as it is after storing
- * them: storing derives results from the plan and the ledger only, so when neither changed since,
- * it would store nothing (and is skipped: at scale it scans the whole plan).
+ * Results as computeResultsUncached makes them, reused while the signature is unchanged. It is
+ * taken after answers are stored (storing writes), and checked before storing: when nothing
+ * changed since, storing would find nothing to store (and is skipped: at scale it scans the plan).
  */
 export function computeResults(
   db: Database,
