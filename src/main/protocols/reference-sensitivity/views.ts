@@ -5,7 +5,7 @@ import type { PromptPreview, RenderedPromptView } from '../../../shared/experime
 import {
   SETTINGS,
   TRANSITIONS,
-  type Setting,
+  TRANSITION_SETTINGS,
   type Transition,
   type Verdict,
 } from '../../../shared/protocols/reference-sensitivity/types';
@@ -48,12 +48,6 @@ export const flipsQuerySchema = z.strictObject({
 });
 
 const DEFAULT_LIMIT = 5000;
-
-const pairOf: Record<Transition, [Setting, Setting]> = {
-  'NR-RV': ['NR', 'RV'],
-  'RV-RC': ['RV', 'RC'],
-  'NR-RC': ['NR', 'RC'],
-};
 
 /** Rows of the flip browser, filtered, in dataset order per judge and generator. */
 export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): FlipsView {
@@ -106,7 +100,7 @@ export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): Fl
   }
   for (const row of rows.values())
     for (const t of TRANSITIONS) {
-      const [a, b] = pairOf[t];
+      const [a, b] = TRANSITION_SETTINGS[t];
       const va = row.verdicts[a]?.verdict;
       const vb = row.verdicts[b]?.verdict;
       if (va && vb && va !== vb)

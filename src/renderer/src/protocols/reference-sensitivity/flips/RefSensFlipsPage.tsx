@@ -1,7 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Setting, Transition } from '../../../../../shared/protocols/reference-sensitivity/types';
+import {
+  TRANSITION_SETTINGS,
+  type Setting,
+  type Transition,
+} from '../../../../../shared/protocols/reference-sensitivity/types';
 import {
   FLIPS_VIEW,
   type FlipRowView,
@@ -17,12 +21,6 @@ import '../../../results/results.css';
 import './refsens-flips.css';
 
 const ROW_HEIGHT = 40;
-
-const pairOf: Record<Transition, [Setting, Setting]> = {
-  'NR-RV': ['NR', 'RV'],
-  'RV-RC': ['RV', 'RC'],
-  'NR-RC': ['NR', 'RC'],
-};
 
 function useFlips(experimentId: number, query: Record<string, string>) {
   const wanted = JSON.stringify(apiQuery(query));
@@ -63,7 +61,7 @@ export function RefSensFlipsPage({ experimentId, query, onNavigate }: ProtocolPa
   const rows = data?.rows ?? [];
   const opened = useMemo(() => rows.find((r) => rowKey(r) === query.open) ?? null, [rows, query.open]);
   const transition = (query.transition as Transition | undefined) ?? 'NR-RV';
-  const [from, to] = pairOf[TRANSITION_IDS.includes(transition) ? transition : 'NR-RV'];
+  const [from, to] = TRANSITION_SETTINGS[TRANSITION_IDS.includes(transition) ? transition : 'NR-RV'];
 
   const select = (name: string, label: string, options: { value: string; label: string }[]) => (
     <label className="field field--inline">
