@@ -95,6 +95,14 @@ export interface ApiMethods {
     params: { config: unknown; itemId?: number };
     result: PromptPreview;
   };
+  /**
+   * A protocol's own per-item view (e.g. reference sensitivity's flip browser): `view` names it,
+   * `query` is checked by the protocol's schema for that view; the result is the view's shape.
+   */
+  'experiments.protocolView': {
+    params: { experimentId: number; view: string; query?: Record<string, unknown> };
+    result: unknown;
+  };
   /** One table or figure as a file, for the app's per-table/per-chart export buttons. */
   /** The export folder of section 8 as one zip (the web door's "Export all": a download, not a server folder). */
   'experiments.exportZip': {
@@ -205,6 +213,7 @@ export const METHOD_NAMES = [
   'experiments.failures',
   'experiments.export',
   'experiments.previewPrompts',
+  'experiments.protocolView',
   'experiments.exportFile',
   'experiments.exportZip',
   'experiments.compare',

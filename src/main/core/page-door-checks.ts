@@ -26,6 +26,8 @@ export function checkPageDoorCall(method: string, params: unknown, ctx: PageDoor
     case 'experiments.previewPrompts': {
       const config = isObject(p.config) ? p.config : {};
       if (typeof config.dataset === 'string') checkDataset(config.dataset, ctx.dataDir, issues);
+      // A protocol's other input file given as a path (e.g. answers to judge): the same rule.
+      if (typeof config.answers === 'string') checkInputFile('answers', config.answers, ctx.dataDir, issues);
       checkProviders(config.providers, 'providers', ctx, issues);
       break;
     }
@@ -67,6 +69,16 @@ function checkProvider(raw: unknown, at: string, ctx: PageDoorContext, issues: I
   if (!parsed.success) return;
   const problem = keyScopeProblem(parsed.data, (n) => ctx.keys.variable?.(n));
   if (problem) issues.push({ file: 'config', field: `${at}.baseURL`, message: problem });
+}
+
+function checkInputFile(field: string, path: string, dataDir: string, issues: InputIssue[]): void {
+  if (!isInside(path, dataDir)) {
+    issues.push({
+      file: 'config',
+      field,
+      message: `a file outside the data folder (${dataDir}) cannot be read through the app; choose the file in the app, which sends its content`,
+    });
+  }
 }
 
 function checkDataset(dataset: string, dataDir: string, issues: InputIssue[]): void {

@@ -157,6 +157,28 @@ export class ResultViews {
     return tableFile(table, protocol, `${stem}.${format}`, format);
   }
 
+  /** A protocol's own view by name, its query checked by the view's schema (errors name the field). */
+  protocolView(id: number, name: string, query: Record<string, unknown>): unknown {
+    const exp = loadExperiment(this.db, id);
+    const view = exp.protocol.views?.custom?.[name];
+    if (!view)
+      throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no "${name}" view`);
+    const parsed = view.query.safeParse(query);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({
+        file: 'query',
+        field: i.path.join('.'),
+        message: i.message,
+      }));
+      throw new AppError(
+        'invalid_params',
+        issues.map((i) => `${i.field || 'query'}: ${i.message}`).join('; '),
+        issues,
+      );
+    }
+    return view.run(this.db, exp, parsed.data);
+  }
+
   previewPrompts(raw: unknown, itemId?: number): PromptPreview {
     const exp = this.catalogue.draft(raw);
     return viewOf(exp, 'previewPrompts')(exp, itemId) as PromptPreview;
@@ -164,7 +186,7 @@ export class ResultViews {
 }
 
 /** A protocol's view, or a clear error when its protocol has none. */
-function viewOf<K extends keyof ProtocolViews>(
+function viewOf<K extends Exclude<keyof ProtocolViews, 'custom'>>(
   exp: LoadedExperiment,
   name: K,
 ): NonNullable<ProtocolViews[K]> {

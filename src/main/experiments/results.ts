@@ -1,7 +1,8 @@
 // An experiment's metrics, tables and exports, computed from stored results only (no provider).
 // Protocol-neutral: the protocol's plug-in turns its stored results into metrics and report
 // content; this module gathers what every protocol needs (results, usage, failures).
-import type { ExperimentResults, FailedCallView, ResultCounts } from '../../shared/experiments';
+import { createHash } from 'node:crypto';
+import type { ExperimentResults, FailedCallView, FlaggedItem, ResultCounts } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import type { Table } from '../../shared/report/table';
@@ -11,7 +12,7 @@ import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
 import { planCounts, tasksOf } from '../store/experiments';
-import { getRequests } from '../store/ledger';
+import { getRequestUsage, getRequests } from '../store/ledger';
 import { listResults } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
@@ -22,7 +23,7 @@ import { storeAnswers } from './stages';
  */
 export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   const tasks = tasksOf(db, exp.row.id);
-  const rows = getRequests(
+  const rows = getRequestUsage(
     db,
     tasks.map((t) => t.requestId),
   );
@@ -168,7 +169,73 @@ export function reportFigures(exp: LoadedExperiment, metrics: unknown): FigureSp
   return anySimulated(exp.providers) ? figures.map(markSimulatedFigure) : figures;
 }
 
+/**
+ * Whether anything results are computed from may have changed, in O(1): SQLite's data_version
+ * (changes committed by any other connection, e.g. a CLI run in another process) and this
+ * connection's total_changes() cover the whole store (plan, ledger, stored results, other
+ * experiments); the rest is what loading reads from outside it: the options (config and files it
+ * names, e.g. imported answers), the items and the flagged ones. Any write anywhere is a miss,
+ * which is right while something runs and free when nothing does.
+ */
+function resultsSignature(
+  db: Database,
+  exp: LoadedExperiment,
+  excludeFlagged: boolean,
+  flagged: readonly FlaggedItem[],
+): string {
+  const dataVersion = db.pragma('data_version', { simple: true }) as number;
+  const ownChanges = db.prepare('SELECT total_changes()').pluck().get() as number;
+  const options = createHash('sha256')
+    .update(JSON.stringify([exp.row.updatedAt, exp.config, exp.view.options, flagged]))
+    .digest('hex');
+  return JSON.stringify([excludeFlagged, dataVersion, ownChanges, exp.items.length, options]);
+}
+
+interface CachedResults {
+  signature: string;
+  results: ExperimentResults;
+}
+
+// Computed results per database and (experiment, sensitivity switch): a results page asks again
+// and again (reloads, exports, the switch) while nothing changed, and at the paper's scale one
+// computation reads and parses ~90,000 stored answers. A few entries: pages look at one or two.
+const resultsCache = new WeakMap<Database, Map<string, CachedResults>>();
+const CACHED_EXPERIMENTS = 4;
+
+/**
+ * Results as computeResultsUncached makes them, reused while the signature is unchanged. It is
+ * taken after answers are stored (storing writes), and checked before storing: when nothing
+ * changed since, storing would find nothing to store (and is skipped: at scale it scans the plan).
+ */
 export function computeResults(
+  db: Database,
+  experimentId: number,
+  excludeFlagged = false,
+): ExperimentResults {
+  const exp = loadExperiment(db, experimentId);
+  const signatureNow = () =>
+    resultsSignature(db, exp, excludeFlagged, exp.protocol.flagged?.(exp.view, db) ?? []);
+  let cache = resultsCache.get(db);
+  if (!cache) resultsCache.set(db, (cache = new Map()));
+  const key = `${experimentId}:${excludeFlagged}`;
+  const hit = cache.get(key);
+  if (hit && hit.signature === signatureNow()) {
+    // Most recently used last, so the oldest is the one dropped.
+    cache.delete(key);
+    cache.set(key, hit);
+    return structuredClone(hit.results);
+  }
+  storeAnswers(db, exp);
+  const signature = signatureNow();
+  const results = computeResultsUncached(db, experimentId, excludeFlagged);
+  cache.delete(key);
+  cache.set(key, { signature, results: structuredClone(results) });
+  while (cache.size > CACHED_EXPERIMENTS) cache.delete(cache.keys().next().value!);
+  return results;
+}
+
+/** Metrics, tables, flagged items and counts, computed from the store every time. */
+export function computeResultsUncached(
   db: Database,
   experimentId: number,
   excludeFlagged = false,

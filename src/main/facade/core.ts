@@ -187,6 +187,8 @@ export class Core {
       'experiments.failures': ({ experimentId }) => ex.views.failures(experimentId),
       'experiments.export': ({ experimentId, outDir }) => ex.views.export(experimentId, outDir),
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
+      'experiments.protocolView': ({ experimentId, view, query }) =>
+        ex.views.protocolView(experimentId, view, query ?? {}),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
       'experiments.exportZip': ({ experimentId }) => ex.views.exportZip(experimentId),
       'experiments.compare': ({ a, b }) => ex.views.compare(a, b),

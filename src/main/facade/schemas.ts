@@ -61,6 +61,12 @@ export const paramSchemas = {
   'experiments.failures': experiment,
   'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional() }),
   'experiments.previewPrompts': z.strictObject({ config: z.unknown(), itemId: id.optional() }),
+  // The query is checked again by the protocol's own schema for the view.
+  'experiments.protocolView': z.strictObject({
+    experimentId: id,
+    view: z.string().min(1).max(100),
+    query: z.record(z.string(), z.unknown()).optional(),
+  }),
   'experiments.exportZip': z.strictObject({ experimentId: id }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,

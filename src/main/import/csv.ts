@@ -1,5 +1,5 @@
 import { CsvError, parse } from 'csv-parse/sync';
-import { kindOfFields } from './kinds';
+import { kindOfFields, type DatasetKindSpec } from './kinds';
 import type { InputIssue } from '../../shared/domain';
 import { LineIndex } from './position';
 import type { ReadResult, SourceRecord } from './record';
@@ -62,11 +62,14 @@ function quoteList(names: string[]): string {
   return names.map((n) => JSON.stringify(n)).join(', ');
 }
 
+/** The columns a CSV is read with (a dataset kind's, or another file's such as imported answers). */
+export type CsvColumns = Pick<DatasetKindSpec, 'columns' | 'missingColumns'>;
+
 /**
  * A CSV with a header row naming the columns of its dataset kind (pairwise: instruction or
- * input, output_1, output_2, label; QA: id, question, answers, language).
+ * input, output_1, output_2, label; QA: id, question, answers, language), or the given columns.
  */
-export function readCsv(file: string, text: string): ReadResult {
+export function readCsv(file: string, text: string, columns?: CsvColumns): ReadResult {
   const records: SourceRecord[] = [];
   const issues: InputIssue[] = [];
   const { rows, issue, errorColumn } = readRows(file, text);
@@ -80,7 +83,7 @@ export function readCsv(file: string, text: string): ReadResult {
 
   // Spreadsheets vary the case and pad header cells; the names themselves are the contract.
   const names = header.cells.map((c) => c.trim().toLowerCase());
-  const spec = kindOfFields(names);
+  const spec = columns ?? kindOfFields(names);
   const index = new Map<string, number>();
   names.forEach((name, i) => {
     if (!spec.columns.includes(name)) return;

@@ -204,6 +204,16 @@ export interface ProtocolViews {
   editVariant?(db: Database, exp: LoadedExperiment, edit: Record<string, unknown>): ProtocolTask[];
   judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): unknown[];
   previewPrompts?(exp: LoadedExperiment, itemId?: number): unknown;
+  /**
+   * Views of the protocol's own (API `experiments.protocolView`), by name: the query's schema
+   * (its errors go back naming the field) and the view, computed from stored results.
+   */
+  custom?: Record<string, CustomView>;
+}
+
+export interface CustomView {
+  query: z.ZodType<Record<string, unknown>>;
+  run(db: Database, exp: LoadedExperiment, query: Record<string, unknown>): unknown;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -64,6 +64,24 @@ export const LATIN_FONT_CANDIDATES: readonly FontChoice[] = [
   },
 ];
 
+// Arabic and Telugu (reference-sensitivity datasets ship them; Debian `fonts-noto-core`): like
+// CJK, loaded only when a figure's text has such characters, since every file costs load time.
+export const ARABIC_FONT_CANDIDATES: readonly FontChoice[] = [
+  { files: ['/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
+  { files: ['/usr/share/fonts/noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
+  { files: ['/usr/share/fonts/google-noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
+  { files: ['/System/Library/Fonts/GeezaPro.ttc'], family: 'Geeza Pro' },
+  { files: ['C:\\Windows\\Fonts\\segoeui.ttf'], family: 'Segoe UI' },
+];
+
+export const TELUGU_FONT_CANDIDATES: readonly FontChoice[] = [
+  { files: ['/usr/share/fonts/truetype/noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
+  { files: ['/usr/share/fonts/noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
+  { files: ['/usr/share/fonts/google-noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
+  { files: ['/System/Library/Fonts/Kohinoor.ttc'], family: 'Kohinoor Telugu' },
+  { files: ['C:\\Windows\\Fonts\\gautami.ttf'], family: 'Gautami' },
+];
+
 /** The first candidate whose main file exists, with those of its other files that exist. */
 export function findFont(candidates: readonly FontChoice[]): FontChoice | null {
   const found = candidates.find((c) => existsSync(c.files[0]));
@@ -74,15 +92,61 @@ export function findFont(candidates: readonly FontChoice[]): FontChoice | null {
 const CJK_TEXT =
   /[\u2E80-\u2FDF\u3000-\u30FF\u3100-\u312F\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]/;
 
+// Arabic block, its supplement and presentation forms; the Telugu block.
+const ARABIC_TEXT = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]/;
+const TELUGU_TEXT = /[\u0C00-\u0C7F]/;
+
+const SCRIPTS = [
+  { text: ARABIC_TEXT, candidates: ARABIC_FONT_CANDIDATES },
+  { text: TELUGU_TEXT, candidates: TELUGU_FONT_CANDIDATES },
+];
+
+/** The Arabic and Telugu fonts an SVG's text needs (and exists on this machine). */
+function scriptFonts(svg: string): { text: RegExp; font: FontChoice }[] {
+  return SCRIPTS.filter((s) => s.text.test(svg)).flatMap((s) => {
+    const font = findFont(s.candidates);
+    return font ? [{ text: s.text, font }] : [];
+  });
+}
+
 /**
- * The fonts for an SVG: a Latin family, plus a CJK font when its text has CJK characters (resvg
- * falls back per glyph). Null means no known font file exists: use the system fonts.
+ * Works around resvg's font fallback for Arabic and Telugu <text>: glyphs found by fallback lose
+ * their conjunct shaping, and a text that starts in the script and goes on in Latin comes out as
+ * boxes ("తెలుగు · te"). A text wholly in the script (spaces and punctuation aside) therefore
+ * names the script's font first, which shapes it properly. Mixed texts are left to the fallback,
+ * which draws them when they start in Latin; figures put a label in a script on a line of its own.
+ */
+export function preferScriptFonts(svg: string): string {
+  const found = scriptFonts(svg);
+  if (found.length === 0) return svg;
+  return svg.replace(
+    /(<text\b[^>]*>)([^<]*)(<\/text>)/g,
+    (whole, open: string, content: string, close: string) => {
+      const script = found.find((f) => f.text.test(content));
+      if (!script) return whole;
+      const rest = content.replace(new RegExp(script.text.source, 'g'), '');
+      if (/[\p{L}\p{N}]/u.test(rest)) return whole;
+      const named = open.replace(/font-family:/, `font-family:${script.font.family}, `);
+      return named === open ? whole : `${named}${content}${close}`;
+    },
+  );
+}
+
+/**
+ * The fonts for an SVG: a Latin family, plus a CJK, Arabic or Telugu font when its text has such
+ * characters (resvg falls back per glyph). Null means no known font file exists: use the system
+ * fonts.
  */
 export function fontFor(svg: string): FontChoice | null {
+  const found = scriptFonts(svg);
   const latin = findFont(LATIN_FONT_CANDIDATES);
-  const cjk = CJK_TEXT.test(svg) ? findFont(CJK_FONT_CANDIDATES) : null;
-  if (!latin) return cjk;
-  return cjk ? { family: latin.family, files: [...latin.files, ...cjk.files] } : latin;
+  const extra = [
+    CJK_TEXT.test(svg) ? findFont(CJK_FONT_CANDIDATES) : null,
+    ...found.map((f) => f.font),
+  ].filter((f): f is FontChoice => f !== null);
+  const files = [...(latin?.files ?? []), ...extra.flatMap((f) => f.files)];
+  if (files.length === 0) return null;
+  return { family: latin?.family ?? extra[0].family, files };
 }
 
 /** Renders an option to an SVG string; the chart is always disposed (a live chart keeps Node running). */
@@ -113,7 +177,7 @@ export interface PngOptions {
 export async function svgToPng(svg: string, width: number, options: PngOptions = {}): Promise<Buffer> {
   const font = options.font === undefined ? fontFor(svg) : options.font;
   // renderAsync runs on the libuv pool, so the Electron main process stays responsive.
-  const image = await renderAsync(svg, {
+  const image = await renderAsync(font ? preferScriptFonts(svg) : svg, {
     fitTo: { mode: 'width', value: Math.round(width * PNG_SCALE) },
     background: '#ffffff',
     font: font

@@ -203,6 +203,35 @@ export function getRequests(db: Database, ids: readonly number[]): Map<number, L
   return out;
 }
 
+/** What usage needs of a request: no texts, no JSON to parse (results read 90,000 of these). */
+export interface RequestUsage {
+  id: number;
+  status: RequestStatus;
+  model: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cachedTokens: number | null;
+  costUsd: number | null;
+}
+
+/** Usage columns of requests by id (missing ids are absent), in one transaction. */
+export function getRequestUsage(db: Database, ids: readonly number[]): Map<number, RequestUsage> {
+  const stmt = prep(
+    db,
+    `SELECT id, status, model, input_tokens AS inputTokens, output_tokens AS outputTokens,
+            cached_tokens AS cachedTokens, cost_usd AS costUsd FROM requests WHERE id = ?`,
+  );
+  const out = new Map<number, RequestUsage>();
+  db.transaction(() => {
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const r = stmt.get(id) as RequestUsage | undefined;
+      if (r) out.set(id, r);
+    }
+  })();
+  return out;
+}
+
 function statusOf(db: Database, id: number): RequestStatus | 'missing' {
   const s = prep(db, 'SELECT status FROM requests WHERE id = ?').pluck().get(id) as RequestStatus | undefined;
   return s ?? 'missing';

@@ -197,4 +197,76 @@ describe('config and inputs', () => {
     ]);
     expect(await core.call('experiments.list', undefined)).toEqual(before);
   });
+
+  it('reads imported answers from CSV (quoted multi-line answers, optional human_label)', async () => {
+    const file = join(dir, 'answers.csv');
+    writeFileSync(
+      file,
+      [
+        'Item_ID,generator,answer,human_label',
+        'english-5888115353945373749-2,mine,"Amos and\nWilfrid Ayre, brothers",CORRECT',
+        'english--5162675390402100235-0,mine,1945,',
+        'english--5162675390402100235-0,other,"He said ""1944""",incorrect',
+      ].join('\r\n'),
+    );
+    const est = await core.call('experiments.estimate', {
+      config: config({ generators: undefined, answers: file, parts: { calibration: false } }),
+    });
+    expect(est.calls).toBe(3 * 3);
+  });
+
+  it('rejects a CSV of answers with an unknown item, an empty answer or a bad label, naming the line; nothing is created', async () => {
+    const file = join(dir, 'bad-answers.csv');
+    const before = await core.call('experiments.list', undefined);
+    const create = () =>
+      core
+        .call('experiments.create', { config: config({ name: 'bad-csv', answers: file }) })
+        .then(() => ({
+          message: 'created',
+          issues: [] as { line?: number; field?: string; message: string }[],
+        }))
+        .catch(
+          (e: unknown) =>
+            e as { message: string; issues: { line?: number; field?: string; message: string }[] },
+        );
+
+    writeFileSync(
+      file,
+      [
+        'item_id,generator,answer,human_label',
+        'english-5888115353945373749-2,mine,"two\nlines",CORRECT',
+        'english--5162675390402100235-0,mine,,',
+        'english--5162675390402100235-0,other,y,maybe',
+      ].join('\n'),
+    );
+    const err = await create();
+    expect(err.message).toMatch(/bad-answers\.csv/);
+    expect(err.issues.map((i) => [i.line, i.field, i.message])).toEqual([
+      [4, 'answer', 'is missing'],
+      [5, 'human_label', 'must be CORRECT or INCORRECT, got "maybe"'],
+    ]);
+
+    writeFileSync(
+      file,
+      'item_id,generator,answer\nenglish-5888115353945373749-2,mine,x\nno-such-item,mine,x\n',
+    );
+    const unknown = await create();
+    expect(unknown.issues).toEqual([
+      expect.objectContaining({
+        line: 3,
+        field: 'item_id',
+        message: 'no item "no-such-item" in the dataset',
+      }),
+    ]);
+
+    writeFileSync(file, 'item,generator,answer\nx,mine,y\n');
+    const header = await create();
+    expect(header.issues).toEqual([
+      expect.objectContaining({
+        line: 1,
+        message: expect.stringMatching(/missing required column "item_id"/),
+      }),
+    ]);
+    expect(await core.call('experiments.list', undefined)).toEqual(before);
+  });
 });

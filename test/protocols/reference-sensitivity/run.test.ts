@@ -9,6 +9,7 @@ import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
 import { pickWrongAnswers } from '../../../src/main/protocols/reference-sensitivity/plan';
 import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
+import type { FlipsView } from '../../../src/shared/protocols/reference-sensitivity/views';
 import { tempDir } from '../../helpers/tmp';
 import { refSensResponder, WRONG_ACCEPT, type QaRecord } from '../../mock-provider/refsens-responder';
 import { startMockProvider, type MockProvider } from '../../mock-provider/server';
@@ -225,5 +226,81 @@ describe('reference sensitivity against the mock provider', () => {
     const csv = readFileSync(join(out, 'judgments.csv'), 'utf8');
     expect(csv.split('\r\n').filter((l) => l !== '')).toHaveLength(1 + 2 * (900 + 2700));
     expect(existsSync(join(out, 'tables/human.csv'))).toBe(false);
+  });
+
+  const flips = (query: Record<string, unknown>) =>
+    core.call('experiments.protocolView', { experimentId: id, view: 'flips', query }) as Promise<FlipsView>;
+
+  it('lists the flips of the flip browser, agreeing with the metrics and the mock log', async () => {
+    for (const judge of JUDGES) {
+      const te = metrics.flips.find(
+        (r) =>
+          r.judge === judge.label && r.generator === 'all' && r.language === 'te' && r.transition === 'NR-RV',
+      )!;
+      const view = await flips({ judge: judge.label, language: 'te', transition: 'NR-RV' });
+      expect(view.total).toBe(te.correct_to_incorrect + te.incorrect_to_correct);
+      expect(view.judges).toEqual(JUDGES.map((j) => j.label));
+      expect(view.languages).toEqual(['en', 'ar', 'te']);
+      expect(view.settings).toEqual(['NR', 'RV', 'RC']);
+      for (const row of view.rows) {
+        expect(row).toMatchObject({ judge: judge.label, language: 'te', humanLabel: null });
+        const item = items.find((i) => i.id === row.sourceId)!;
+        expect(row.question).toBe(item.question);
+        expect(row.gold).toEqual(item.answers);
+        const gen = GENERATORS.find((g) => g.label === row.generator)!;
+        expect(row.answer).toBe(
+          responder.generations.find((x) => x.model === gen.model && x.question === item.question)!.answer,
+        );
+        for (const setting of ['NR', 'RV', 'RC'] as const) {
+          const v = row.verdicts[setting]!;
+          expect(v.verdict).toBe(logged(judge.model, setting, item.question, row.answer));
+          expect(v.explanation).toBe(`mock ${setting}`);
+          expect(v.extracted).toBe(row.answer.slice(0, 40));
+        }
+        expect(row.flips['NR-RV']).toBe('correct_to_incorrect');
+      }
+    }
+    const all = await flips({ flipsOnly: false });
+    // 2 judges × 2 generators × 450 answers.
+    expect(all.total).toBe(1800);
+    const i2c = await flips({ change: 'incorrect_to_correct', transition: 'NR-RV' });
+    expect(i2c.total).toBe(
+      metrics.flips
+        .filter((r) => r.generator === 'all' && r.transition === 'NR-RV')
+        .reduce((n, r) => n + r.incorrect_to_correct, 0),
+    );
+    const page = await flips({ flipsOnly: false, offset: 10, limit: 5 });
+    expect(page.rows.map((r) => r.sourceId)).toEqual(all.rows.slice(10, 15).map((r) => r.sourceId));
+  });
+
+  it('refuses a bad flip-browser query naming the field, and an unknown view', async () => {
+    await expect(flips({ transition: 'NR-XX' })).rejects.toThrow(/transition/);
+    await expect(flips({ limit: 0 })).rejects.toThrow(/limit/);
+    await expect(
+      core.call('experiments.protocolView', { experimentId: id, view: 'nope', query: {} }),
+    ).rejects.toThrow(/offers no "nope" view/);
+  });
+
+  it('previews the real prompts of an item for the wizard, with edited templates', async () => {
+    const preview = await core.call('experiments.previewPrompts', {
+      config: {
+        ...config(mock.url),
+        templates: { judgeUserRV: 'REF {{reference}} Q {{question}} A {{answer}}' },
+      },
+    });
+    const item = items.find((i) => i.id === preview.sourceId)!;
+    expect(preview.transform.map((p) => p.label)).toEqual([`Generator GPT gen (${item.language})`]);
+    expect(preview.transform[0].user).toBe(item.question);
+    expect(preview.judge.map((p) => p.label)).toEqual([
+      'Calibration C1 (gold answer, no reference)',
+      expect.stringMatching(/^Calibration C2 \(wrong answer from .+, no reference\)$/),
+      'Judge NR (gold answer shown as the answer)',
+      'Judge RV (gold answer shown as the answer)',
+      'Judge RC (gold answer shown as the answer)',
+    ]);
+    expect(preview.judge[3].user).toBe(
+      `REF ${item.answers.map((a) => `- ${a}`).join('\n')} Q ${item.question} A ${item.answers[0]}`,
+    );
+    expect(preview.judge[2].user).not.toContain('Reference');
   });
 });

@@ -1,4 +1,5 @@
 // The reference-sensitivity config keys (README "Reference sensitivity") and resolved options.
+import { basename } from 'node:path';
 import { z } from 'zod';
 import { SETTINGS, type Setting } from '../../../shared/protocols/reference-sensitivity/types';
 import { modelLimits } from '../../experiments/model-limits';
@@ -30,8 +31,16 @@ function template(field: keyof RefSensTemplates) {
 export const refSensConfigShape = {
   /** Models that answer the questions (the `generate` stage). */
   generators: z.array(modelSchema).optional(),
-  /** A JSONL/JSON file of answers to judge instead of (or beside) generated ones. */
-  answers: z.string().min(1).optional(),
+  /**
+   * Answers to judge instead of (or beside) generated ones: a JSONL/JSON/CSV file's path (CLI), or
+   * the file itself as the app's wizard sends it ({fileName, text}), kept with the experiment.
+   */
+  answers: z
+    .union([
+      z.string().min(1),
+      z.strictObject({ fileName: z.string().trim().min(1).max(300), text: z.string().max(50 * 1024 * 1024) }),
+    ])
+    .optional(),
   judges: z.array(modelSchema).min(1),
   parts: z
     .strictObject({
@@ -66,6 +75,14 @@ export const refSensConfigShape = {
 
 export type ModelEntry = z.output<typeof modelSchema>;
 
+/** A path to an answers file, or the file's name and text. */
+export type AnswersSource = string | { fileName: string; text: string };
+
+/** The file name errors and the manifest name an answers source by. */
+export function answersFileName(source: AnswersSource): string {
+  return typeof source === 'string' ? basename(source) : basename(source.fileName);
+}
+
 export interface RefSensConfig extends Record<string, unknown> {
   name: string;
   protocol: string;
@@ -75,7 +92,7 @@ export interface RefSensConfig extends Record<string, unknown> {
   maxParseRetries?: number;
   prices?: ExperimentView['config']['prices'];
   generators?: ModelEntry[];
-  answers?: string;
+  answers?: AnswersSource;
   judges: ModelEntry[];
   parts?: { calibration?: boolean; sensitivity?: boolean; settings?: Setting[] };
   seed?: number;
@@ -98,7 +115,7 @@ export interface RefSensOptions {
 
 export function resolveRefSensOptions(
   config: RefSensConfig,
-  readImported: (path: string) => ImportedAnswer[],
+  readImported: (source: AnswersSource) => ImportedAnswer[],
 ): RefSensOptions {
   const settings = config.parts?.settings ?? [...SETTINGS];
   return {
@@ -111,7 +128,7 @@ export function resolveRefSensOptions(
     languages: config.languages ?? null,
     templates: { ...DEFAULT_TEMPLATES, ...(config.templates ?? {}) },
     imported: config.answers ? readImported(config.answers) : [],
-    answersFile: config.answers ?? null,
+    answersFile: config.answers ? answersFileName(config.answers) : null,
   };
 }
 

@@ -1,11 +1,13 @@
-// Answers a researcher already has, to judge beside or instead of generated ones: a JSONL or
-// JSON file of {item_id, generator, answer, human_label?}. Checked line by line like datasets.
+// Answers a researcher already has, to judge beside or instead of generated ones: a JSONL, JSON
+// or CSV file of {item_id, generator, answer, human_label?}. Checked line by line like datasets;
+// any error rejects the whole file.
 import { basename } from 'node:path';
 import type { InputIssue, Item } from '../../../shared/domain';
 import type { Verdict } from '../../../shared/protocols/reference-sensitivity/types';
 import { INPUT_LIMITS, readRegularFile } from '../../core/input-limits';
 import { decodeText } from '../../import/decode';
 import { invalidInput, showValue, typeName } from '../../import/issues';
+import { readCsv, type CsvColumns } from '../../import/csv';
 import { readJson } from '../../import/json';
 import { readJsonl } from '../../import/jsonl';
 
@@ -18,7 +20,10 @@ export interface ImportedAnswer {
   line: number | null;
 }
 
-export function readImportedAnswers(path: string): ImportedAnswer[] {
+/** The answers of a path (read with the dataset limits) or of a file the app sent as text. */
+export function readImportedAnswers(source: string | { fileName: string; text: string }): ImportedAnswer[] {
+  if (typeof source !== 'string') return parseImportedAnswers(basename(source.fileName), source.text);
+  const path = source;
   const file = basename(path);
   const bytes = readRegularFile(path, INPUT_LIMITS.datasetFileBytes);
   const decoded = decodeText(file, bytes);
@@ -26,8 +31,22 @@ export function readImportedAnswers(path: string): ImportedAnswer[] {
   return parseImportedAnswers(file, decoded.text);
 }
 
+const CSV_COLUMNS: CsvColumns = {
+  columns: ['item_id', 'generator', 'answer', 'human_label'],
+  missingColumns: (present) => ({
+    missing: ['item_id', 'generator', 'answer'].filter((n) => !present.has(n)),
+    note: '',
+  }),
+};
+
+/** CSV by the file's extension; otherwise JSON when it opens with "[", JSONL else. */
+function readRecords(file: string, text: string) {
+  if (/\.csv$/i.test(file)) return readCsv(file, text, CSV_COLUMNS);
+  return text.trimStart().startsWith('[') ? readJson(file, text) : readJsonl(file, text);
+}
+
 export function parseImportedAnswers(file: string, text: string): ImportedAnswer[] {
-  const read = text.trimStart().startsWith('[') ? readJson(file, text) : readJsonl(file, text);
+  const read = readRecords(file, text);
   const issues: InputIssue[] = [...read.issues];
   const out: ImportedAnswer[] = [];
   const seen = new Map<string, number | undefined>();

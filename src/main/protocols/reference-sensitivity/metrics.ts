@@ -112,30 +112,50 @@ function calibrationRows(input: MetricsInput): CalibrationRow[] {
 const gensWithAll = (input: MetricsInput) => [...input.generators, ALL];
 const ofGenerator = (g: string, r: { generator: string }) => g === ALL || r.generator === g;
 
+// The per-group tallies below are built in one pass over the verdicts (not one pass per group):
+// at the paper's scale that is 72,000 verdicts against some 135 groups.
+const groupKey = (...parts: string[]) => parts.join('\u0000');
+
+/** Counts per (judge, generator and "all", language, setting) of valid verdicts, in one pass. */
+function tallyVerdicts(
+  input: MetricsInput,
+  count: (r: VerdictRecord) => number | null,
+): Map<string, { n: number; k: number }> {
+  const out = new Map<string, { n: number; k: number }>();
+  const add = (key: string, x: number) => {
+    const t = out.get(key);
+    if (t) {
+      t.n++;
+      t.k += x;
+    } else out.set(key, { n: 1, k: x });
+  };
+  for (const r of input.verdicts) {
+    if (r.verdict === null) continue;
+    const x = count(r);
+    if (x === null) continue;
+    add(groupKey(r.judge, r.generator, r.language, r.setting), x);
+    add(groupKey(r.judge, ALL, r.language, r.setting), x);
+  }
+  return out;
+}
+
 function acceptanceRows(input: MetricsInput): AcceptanceRow[] {
   const rows: AcceptanceRow[] = [];
+  const tally = tallyVerdicts(input, (r) => (r.verdict === 'CORRECT' ? 1 : 0));
   for (const judge of input.judges)
     for (const generator of gensWithAll(input))
       for (const language of input.languages)
         for (const setting of input.settings) {
-          let n = 0;
-          let k = 0;
-          for (const r of input.verdicts) {
-            if (r.judge !== judge || r.language !== language || r.setting !== setting || r.verdict === null)
-              continue;
-            if (!ofGenerator(generator, r)) continue;
-            n++;
-            if (r.verdict === 'CORRECT') k++;
-          }
-          if (n === 0) continue;
+          const t = tally.get(groupKey(judge, generator, language, setting));
+          if (!t) continue;
           rows.push({
             judge,
             generator,
             language,
             setting,
-            n,
-            accept_rate: rate(k, n),
-            accept_rate_ci: wilsonInterval(k, n),
+            n: t.n,
+            accept_rate: rate(t.k, t.n),
+            accept_rate_ci: wilsonInterval(t.k, t.n),
           });
         }
   return rows;
@@ -159,37 +179,53 @@ function flipRows(input: MetricsInput): FlipRow[] {
     const [from, to] = t.split('-') as [Setting, Setting];
     return input.settings.includes(from) && input.settings.includes(to);
   });
+  // Normalizing (NFKC, case fold) is the costly step: once per distinct extracted answer.
+  const normalized = new Map<string, string>();
+  const norm = (x: string | null) => {
+    const text = x ?? '';
+    let v = normalized.get(text);
+    if (v === undefined) normalized.set(text, (v = strictNormalize(text)));
+    return v;
+  };
   for (const judge of input.judges)
     for (const language of input.languages) {
       const by = verdictIndex(input, judge, language);
+      const tallies = new Map<string, { n: number; c2i: number; i2c: number; changed: number }>();
+      for (const transition of transitions) {
+        const [from, to] = transition.split('-') as [Setting, Setting];
+        for (const [key, x] of by.get(from)!) {
+          const y = by.get(to)!.get(key);
+          if (!y) continue;
+          const c2i = x.verdict === 'CORRECT' && y.verdict === 'INCORRECT' ? 1 : 0;
+          const i2c = x.verdict === 'INCORRECT' && y.verdict === 'CORRECT' ? 1 : 0;
+          const changed = norm(x.extracted) !== norm(y.extracted) ? 1 : 0;
+          for (const g of [x.generator, ALL]) {
+            const k = groupKey(g, transition);
+            const t = tallies.get(k) ?? { n: 0, c2i: 0, i2c: 0, changed: 0 };
+            t.n++;
+            t.c2i += c2i;
+            t.i2c += i2c;
+            t.changed += changed;
+            tallies.set(k, t);
+          }
+        }
+      }
       for (const generator of gensWithAll(input))
         for (const transition of transitions) {
-          const [from, to] = transition.split('-') as [Setting, Setting];
-          let n = 0;
-          let c2i = 0;
-          let i2c = 0;
-          let changed = 0;
-          for (const [key, x] of by.get(from)!) {
-            const y = by.get(to)!.get(key);
-            if (!y || !ofGenerator(generator, x)) continue;
-            n++;
-            if (x.verdict === 'CORRECT' && y.verdict === 'INCORRECT') c2i++;
-            if (x.verdict === 'INCORRECT' && y.verdict === 'CORRECT') i2c++;
-            if (strictNormalize(x.extracted ?? '') !== strictNormalize(y.extracted ?? '')) changed++;
-          }
-          if (n === 0) continue;
+          const t = tallies.get(groupKey(generator, transition));
+          if (!t) continue;
           rows.push({
             judge,
             generator,
             language,
             transition: transition as Transition,
-            n,
-            flip_rate: rate(c2i + i2c, n),
-            flip_rate_ci: wilsonInterval(c2i + i2c, n),
-            correct_to_incorrect: c2i,
-            incorrect_to_correct: i2c,
-            mcnemar_p: mcnemarExact(c2i, i2c),
-            extraction_change_rate: rate(changed, n),
+            n: t.n,
+            flip_rate: rate(t.c2i + t.i2c, t.n),
+            flip_rate_ci: wilsonInterval(t.c2i + t.i2c, t.n),
+            correct_to_incorrect: t.c2i,
+            incorrect_to_correct: t.i2c,
+            mcnemar_p: mcnemarExact(t.c2i, t.i2c),
+            extraction_change_rate: rate(t.changed, t.n),
           });
         }
     }
@@ -218,28 +254,17 @@ function stringBaseline(input: MetricsInput): RefSensMetrics['string_baseline'] 
       });
     }
   const agreement: EmAgreementRow[] = [];
+  const tally = tallyVerdicts(input, (r) => {
+    const m = em.get(slot(r.generator, r.sourceId));
+    return m === undefined ? null : (r.verdict === 'CORRECT') === (m === 1) ? 1 : 0;
+  });
   for (const judge of input.judges)
     for (const generator of gensWithAll(input))
       for (const language of input.languages)
         for (const setting of input.settings) {
-          const agree: number[] = [];
-          for (const r of input.verdicts) {
-            if (r.judge !== judge || r.language !== language || r.setting !== setting || r.verdict === null)
-              continue;
-            if (!ofGenerator(generator, r)) continue;
-            const m = em.get(slot(r.generator, r.sourceId));
-            if (m === undefined) continue;
-            agree.push((r.verdict === 'CORRECT') === (m === 1) ? 1 : 0);
-          }
-          if (agree.length === 0) continue;
-          agreement.push({
-            judge,
-            generator,
-            language,
-            setting,
-            n: agree.length,
-            em_agreement: meanOf(agree),
-          });
+          const t = tally.get(groupKey(judge, generator, language, setting));
+          if (!t) continue;
+          agreement.push({ judge, generator, language, setting, n: t.n, em_agreement: rate(t.k, t.n) });
         }
   return { answers, em_agreement: agreement };
 }

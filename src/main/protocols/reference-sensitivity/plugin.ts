@@ -1,7 +1,6 @@
 // Reference sensitivity as a plug-in of the generic runner (../plugin.ts; DESIGN.md section 5b):
 // generate (plain-text answers), calibrate (C1 gold / C2 wrong, no reference) and judge
 // (NR / RV / RC per judge × answer), verdicts as `correctness_verdict`.
-import { basename } from 'node:path';
 import type { Item } from '../../../shared/domain';
 import { buildRefSensFigures } from '../../../shared/protocols/reference-sensitivity/report/figures';
 import { buildRefSensTables } from '../../../shared/protocols/reference-sensitivity/report/tables';
@@ -26,6 +25,7 @@ import {
   refineRefSensConfig,
   refSensConfigShape,
   resolveRefSensOptions,
+  answersFileName,
   type RefSensConfig,
   type RefSensOptions,
 } from './config';
@@ -49,6 +49,9 @@ import {
 } from './plan';
 import { qaItem, type QaItem } from './qa-item';
 import { judgmentsCsv } from './judgments-csv';
+import { FLIPS_VIEW } from '../../../shared/protocols/reference-sensitivity/views';
+import { flipsView, refSensPromptPreview } from './views';
+import { DEFAULT_TEMPLATES } from './prompts';
 
 export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
 
@@ -222,7 +225,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   resolveOptions: (config) => resolveRefSensOptions(config, readImportedAnswers),
   selectItems(items: Item[], options: RefSensOptions): Item[] {
     for (const item of items) qaItem(item);
-    if (options.answersFile) checkImportedItems(basename(options.answersFile), options.imported, items);
+    if (options.answersFile) checkImportedItems(options.answersFile, options.imported, items);
     const langs = options.languages;
     const chosen = langs ? items.filter((i) => langs.includes(qaItem(i).language)) : items;
     return options.limit === undefined ? chosen : chosen.slice(0, options.limit);
@@ -299,8 +302,13 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   exportFiles(ctx, calls) {
     return [{ name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) }];
   },
+  defaultTemplates: () => ({ ...DEFAULT_TEMPLATES }),
+  views: {
+    previewPrompts: (exp, itemId) => refSensPromptPreview(exp, itemId),
+    custom: { [FLIPS_VIEW]: flipsView },
+  },
   promptTemplates: (exp) => ({
     ...exp.options.templates,
-    answersFile: exp.config.answers ? basename(exp.config.answers) : '',
+    answersFile: exp.config.answers ? answersFileName(exp.config.answers) : '',
   }),
 };

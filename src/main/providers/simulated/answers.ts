@@ -163,6 +163,84 @@ function pairwiseVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknow
   };
 }
 
+// ---- plain text and correctness_verdict -----------------------------------------------
+
+/**
+ * A short answer in the language of the prompt: a few words of the question itself (so an Arabic
+ * question gets an Arabic answer), as a model that restates instead of answering would give.
+ */
+function plainAnswer(spec: ChatRequestSpec, rng: Rng): string {
+  const words = userText(spec)
+    .split(/\s+/)
+    .filter((w) => /\p{L}{2,}/u.test(w));
+  if (words.length === 0) return sentence(rng);
+  const n = Math.min(words.length, 1 + Math.floor(rng() * 3));
+  const start = Math.floor(rng() * (words.length - n + 1));
+  return words
+    .slice(start, start + n)
+    .join(' ')
+    .replace(/[?？؟]+$/u, '');
+}
+
+/** The text after a label line ("Generated answer:") up to the next blank line. */
+function labelled(text: string, label: RegExp): string | null {
+  const m = label.exec(text);
+  if (!m) return null;
+  return text
+    .slice(m.index + m[0].length)
+    .replace(/^\s*\n/, '')
+    .split(/\n\s*\n/)[0]
+    .trim();
+}
+
+const squash = (t: string) =>
+  t
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}\s]+/gu, '');
+
+/**
+ * A correctness verdict with the habits the reference-sensitivity protocol measures: with a
+ * reference shown it mostly checks the answer against it (the weaker the model, the noisier);
+ * without one it cannot know, and accepts generously (weaker models more so), so wrong answers
+ * get accepted without a reference and rejected with one: flips NR → RV.
+ */
+function correctnessVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknown> {
+  const text = userText(spec);
+  const answer = labelled(text, /generated answer[^\n:]*:/i) ?? text.slice(-200);
+  const refBlock = labelled(text, /reference answer[^\n:]*:/i);
+  const refs = (refBlock ?? '')
+    .split('\n')
+    .map((l) => l.replace(/^\s*[-*•]\s*/, '').trim())
+    .filter(Boolean);
+  const skill = skillOf(spec.model);
+  const stable = rngFrom(seedOf('correctness', spec.model, text));
+  const extracted = answer.split(/\s+/).slice(0, 8).join(' ');
+  let correct: boolean;
+  let why: string;
+  if (refs.length > 0) {
+    const a = squash(answer);
+    const matches = refs.some((r) => {
+      const s = squash(r);
+      return s !== '' && a !== '' && (a.includes(s) || s.includes(a));
+    });
+    const compare = /compare/i.test(text);
+    const noise = (1 - skill) * (compare ? 0.12 : 0.25);
+    correct = stable() < noise ? !matches : matches;
+    why = matches ? 'The answer matches a reference answer.' : 'The answer does not match the reference.';
+  } else {
+    correct = stable() < 0.35 + 0.45 * (1 - skill);
+    why = correct
+      ? 'The answer looks plausible for the question.'
+      : 'The answer does not seem to address the question.';
+  }
+  return {
+    extracted_answer: rng() < 0.02 ? '' : extracted,
+    explanation: `${why} (simulated)`,
+    verdict: correct ? 'CORRECT' : 'INCORRECT',
+  };
+}
+
 // ---- any other schema ----------------------------------------------------------------
 
 export interface JsonSchema {
@@ -241,7 +319,7 @@ export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
   if (!spec.response) {
     const sections = taggedSections(userText(spec));
     const task = sections.get('rewrite_task');
-    return task ? simulatedRewrite(task, sections, rng) : sentence(rng);
+    return task ? simulatedRewrite(task, sections, rng) : plainAnswer(spec, rng);
   }
   const schema = spec.response.schema as JsonSchema;
   switch (spec.response.name) {
@@ -251,6 +329,8 @@ export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
       return pairwiseVerdict(spec, rng);
     case 'score_verdict':
       return simulatedScore(userText(spec), spec.model);
+    case 'correctness_verdict':
+      return correctnessVerdict(spec, rng);
     default:
       // A plain-text answer (a schema of type string) is answered as text.
       return valueFor(schema, rng, spec.response.name);

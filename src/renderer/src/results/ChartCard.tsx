@@ -1,4 +1,7 @@
+import { useTranslation } from 'react-i18next';
 import type { FigureSpec } from '../../../shared/report/chart-kit';
+import { markSimulatedFigure } from '../../../shared/report/simulated';
+import { useSimulated } from './simulated-context';
 import { EChart, type ChartParams } from './EChart';
 import { ExportButtons, figureTargets } from './ExportButtons';
 
@@ -13,8 +16,22 @@ interface ChartCardProps {
   onClick?: (params: ChartParams) => void;
 }
 
-/** One figure with its SVG/PNG export buttons (the core renders the very same option). */
-export function ChartCard({ spec, title, experimentId, sensitivity, clickHint, onClick }: ChartCardProps) {
+/**
+ * One figure with its SVG/PNG export buttons (the core renders the very same option). A simulated
+ * experiment's figure says so in its card title and in the drawn chart's own title, as exported.
+ */
+export function ChartCard({
+  spec: raw,
+  title: rawTitle,
+  experimentId,
+  sensitivity,
+  clickHint,
+  onClick,
+}: ChartCardProps) {
+  const { t } = useTranslation('results');
+  const simulated = useSimulated();
+  const spec = simulated ? markSimulatedFigure(raw) : raw;
+  const title = simulated ? t('simulatedChart', { title: rawTitle }) : rawTitle;
   return (
     <figure className="results-chart" data-testid={`chart-${spec.id}`}>
       <figcaption className="results-chart__head">

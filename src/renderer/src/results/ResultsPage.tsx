@@ -5,6 +5,7 @@ import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '
 import { CountsLine } from './CountsLine';
 import { ExportAll } from './ExportAll';
 import { GenericSections } from './GenericSections';
+import { SimulatedContext } from './simulated-context';
 import type { Navigate } from './routes';
 import { useResults } from './useResults';
 import './i18n';
@@ -112,7 +113,9 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
         onNavigate={onNavigate}
       />
       {error && <ErrorPanel title={t('loadFailed')} error={error} onRetry={reload} />}
-      <Sections {...sectionProps} />
+      <SimulatedContext.Provider value={sectionProps.results.simulated}>
+        <Sections {...sectionProps} />
+      </SimulatedContext.Provider>
     </div>
   );
 }

@@ -5,6 +5,12 @@ export type Setting = 'NR' | 'RV' | 'RC';
 export const SETTINGS: readonly Setting[] = ['NR', 'RV', 'RC'];
 export type Transition = 'NR-RV' | 'RV-RC' | 'NR-RC';
 export const TRANSITIONS: readonly Transition[] = ['NR-RV', 'RV-RC', 'NR-RC'];
+/** The two settings a transition compares, first and second. */
+export const TRANSITION_SETTINGS: Record<Transition, readonly [Setting, Setting]> = {
+  'NR-RV': ['NR', 'RV'],
+  'RV-RC': ['RV', 'RC'],
+  'NR-RC': ['NR', 'RC'],
+};
 export type Verdict = 'CORRECT' | 'INCORRECT';
 /** The generator value that pools every generator. */
 export const ALL = 'all';

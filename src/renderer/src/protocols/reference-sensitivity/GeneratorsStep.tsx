@@ -6,7 +6,9 @@ import { ensureProvider, useWizard } from '../../stores/wizard';
 import { useStepIssues } from '../../wizard/issues';
 import { PresetOptions } from '../../wizard/JudgesStep';
 import { refSensDraft, SETTINGS, withRefSensDraft, type RefSensDraft } from './draft';
+import { AnswersFileField } from './AnswersFileField';
 import { REF_SENS_NAMESPACES } from './i18n';
+import { PromptsSection } from './PromptsSection';
 
 function edit(fn: (own: RefSensDraft) => RefSensDraft) {
   useWizard.getState().update((d) => withRefSensDraft(d, fn(refSensDraft(d))));
@@ -106,6 +108,8 @@ export function GeneratorsStep() {
           }}
         />
       </Field>
+      <AnswersFileField />
+      <PromptsSection />
     </section>
   );
 }

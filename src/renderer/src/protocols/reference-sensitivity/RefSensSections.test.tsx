@@ -99,6 +99,36 @@ describe('reference-sensitivity results', () => {
       expect(screen.getByTestId(`section-${id}`)).toBeTruthy();
   });
 
+  it('marks every chart of a simulated experiment on screen, in the card and in the drawn title', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.results': () => ({ ...RESULTS, simulated: true }),
+        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
+      }),
+    );
+    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    for (const id of ['calibration', 'acceptance_heatmap', 'flips']) {
+      const card = await screen.findByTestId(`chart-${id}`);
+      expect(card.querySelector('.results-chart__title')!.textContent).toMatch(/^Simulated — /);
+      const option = echarts
+        .getInstanceByDom(card.querySelector('[data-figure]') as HTMLElement)!
+        .getOption();
+      expect((option.title as { text: string }[])[0].text).toMatch(/^Simulated — /);
+    }
+  });
+
+  it('leaves the charts of a real experiment unmarked', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.results': () => RESULTS,
+        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
+      }),
+    );
+    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    const card = await screen.findByTestId('chart-calibration');
+    expect(card.querySelector('.results-chart__title')!.textContent).not.toMatch(/Simulated/);
+  });
+
   it('turns the wizard draft into the protocol config keys', () => {
     const draft = withRefSensDraft({ protocolDrafts: {} } as unknown as WizardDraft, {
       ...initialRefSensDraft(),

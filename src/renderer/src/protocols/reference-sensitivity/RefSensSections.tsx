@@ -5,6 +5,7 @@ import type { RefSensMetrics } from '../../../../shared/protocols/reference-sens
 import { ChartCard, hasData } from '../../results/ChartCard';
 import { TableSection } from '../../results/TableSection';
 import type { ResultsSectionsProps } from '../registry';
+import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { REF_SENS_NAMESPACES } from './i18n';
 import '../../results/results.css';
 
@@ -35,5 +36,22 @@ export function RefSensSections({ results, experimentId, excludeFlagged }: Resul
         />
       ))}
     </div>
+  );
+}
+
+/** The results header's way into the flip browser. */
+export function BrowseRefSensFlips({ experimentId, onNavigate }: ResultsSectionsProps) {
+  const { t } = useTranslation(REF_SENS_NAMESPACES);
+  return (
+    <button
+      type="button"
+      className="btn"
+      data-testid="refsens-browse-flips"
+      onClick={() =>
+        onNavigate({ name: 'experiment-page', experimentId, page: REFSENS_FLIPS_PAGE, query: {} })
+      }
+    >
+      {t('browseFlips')}
+    </button>
   );
 }

@@ -7,12 +7,26 @@ export const REF_SENS_ID = 'reference-sensitivity';
 export const SETTINGS = ['NR', 'RV', 'RC'] as const;
 export type SettingId = (typeof SETTINGS)[number];
 
+export const TEMPLATE_KEYS = [
+  'generateSystem',
+  'generateUser',
+  'judgeSystem',
+  'judgeUserNR',
+  'judgeUserRV',
+  'judgeUserRC',
+] as const;
+export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
+
 export interface RefSensDraft {
   generator: { provider: PresetId; model: string };
   calibration: boolean;
   sensitivity: boolean;
   settings: Record<SettingId, boolean>;
   seed: number;
+  /** Edited templates only; a missing key runs the default. */
+  templates?: Partial<Record<TemplateKey, string>>;
+  /** An answers file chosen in the app, sent as it is (the core checks it line by line). */
+  answers?: { fileName: string; text: string } | null;
 }
 
 export function initialRefSensDraft(): RefSensDraft {
@@ -57,5 +71,7 @@ export function refSensConfig(draft: WizardDraft): Record<string, unknown> {
       settings: SETTINGS.filter((s) => own.settings[s]),
     },
     seed: own.seed,
+    ...(own.templates && Object.keys(own.templates).length > 0 ? { templates: own.templates } : {}),
+    ...(own.answers ? { answers: own.answers } : {}),
   };
 }

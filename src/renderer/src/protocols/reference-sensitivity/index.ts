@@ -4,7 +4,9 @@ import type { RendererProtocol } from '../registry';
 import { REF_SENS_ID, refSensConfig, refSensDraft, validateRefSens } from './draft';
 import { GeneratorsStep } from './GeneratorsStep';
 import { REF_SENS_NS, refSensResources } from './i18n';
-import { RefSensSections } from './RefSensSections';
+import { RefSensFlipsPage } from './flips/RefSensFlipsPage';
+import { REFSENS_FLIPS_PAGE } from './flips/query';
+import { BrowseRefSensFlips, RefSensSections } from './RefSensSections';
 
 export const referenceSensitivity: RendererProtocol = {
   id: REF_SENS_ID,
@@ -27,4 +29,6 @@ export const referenceSensitivity: RendererProtocol = {
     config: refSensConfig,
   },
   ResultsSections: RefSensSections,
+  ResultsTools: BrowseRefSensFlips,
+  pages: [{ route: REFSENS_FLIPS_PAGE, component: RefSensFlipsPage, runLink: 'browseFlips' }],
 };

@@ -14,7 +14,9 @@ import {
 } from '../../../report/chart-kit';
 import { ALL, type RefSensMetrics } from '../types';
 
-const cat = (r: { judge: string; language: string }) => `${r.judge} · ${r.language}`;
+// Judge and language on two lines: each line is its own SVG <text>, so a judge label in Arabic or
+// Telugu is not one text with Latin (resvg's font fallback fails on such mixed runs; PNG export).
+const cat = (r: { judge: string; language: string }) => `${r.judge}\n${r.language}`;
 
 export function calibrationFigure(m: RefSensMetrics): FigureSpec {
   const cats = m.calibration.map(cat);
@@ -28,7 +30,7 @@ export function calibrationFigure(m: RefSensMetrics): FigureSpec {
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: categoryAxis(cats, 'Judge · language'),
+      xAxis: categoryAxis(cats, 'Judge / language'),
       // CGP can be negative (a judge accepting wrong answers more often than gold ones).
       yAxis: valueAxis('Accepted (%)', m.calibration.some((r) => (r.cgp ?? 0) < 0) ? -100 : 0, 100),
       series: barsWithErrors(cats, [
@@ -64,7 +66,7 @@ export function flipFigure(m: RefSensMetrics): FigureSpec {
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: categoryAxis(cats, 'Judge · language'),
+      xAxis: categoryAxis(cats, 'Judge / language'),
       yAxis: valueAxis('Flip rate (%)', 0, 100),
       series: barsWithErrors(
         cats,
