@@ -42,6 +42,7 @@ import {
 } from './plan';
 import { qaItem, type QaItem } from './qa-item';
 import { judgmentsCsv } from './judgments-csv';
+import { refSensAnnotation } from './annotation';
 
 export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
 
@@ -260,6 +261,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   exportFiles(ctx, calls) {
     return [{ name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) }];
   },
+  annotation: refSensAnnotation,
   promptTemplates: (exp) => ({
     ...exp.options.templates,
     answersFile: exp.config.answers ? basename(exp.config.answers) : '',
