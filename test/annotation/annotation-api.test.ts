@@ -156,7 +156,10 @@ describe('label files', () => {
         fileName: 'labels.csv',
         contentBase64: Buffer.from(csv).toString('base64'),
       })
-      .catch(
+      .then(
+        () => {
+          throw new Error('the bad file was imported');
+        },
         (e: unknown) =>
           e as { code: string; message: string; issues: { line: number; field: string; message: string }[] },
       );
