@@ -34,6 +34,16 @@ export const SAMPLES: Sample[] = [
     license:
       'Apache-2.0 (TyDi QA, Clark et al., TACL 2020); see resources/samples/TYDIQA-README.md and TYDIQA-LICENSE',
   },
+  {
+    // Pairwise items whose labels are the MT-Bench human majority; annotation sets can count
+    // them as the annotator "majority" (DESIGN.md section 5d).
+    id: 'mtbench-human',
+    name: 'MT-Bench human judgments (200)',
+    file: 'samples/mtbench-human-200.jsonl',
+    itemCount: 200,
+    license:
+      'MIT (c) 2023 Princeton NLP (LLMBar processing); human judgments CC BY 4.0 (Zheng et al. 2023); see resources/samples/MTBENCH-HUMAN-README.md',
+  },
 ];
 
 export function samplePath(sample: Sample): string {
