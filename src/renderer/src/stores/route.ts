@@ -14,6 +14,8 @@ export type Route =
    * browser's filters).
    */
   | { name: 'experiment-page'; experimentId: number; page: string; query: Record<string, string> }
+  /** Human ratings across experiments, and sets opened from annotation packages (`#/annotation?set=3`). */
+  | { name: 'annotation'; query: Record<string, string> }
   | { name: 'not-found'; path: string };
 
 export type RouteName = Route['name'];
@@ -63,6 +65,9 @@ export function parseHash(hash: string): Route {
       return { name: 'item', datasetId, itemId: Number(parts[3]) };
     }
   }
+  if (parts[0] === 'annotation' && parts.length === 1) {
+    return { name: 'annotation', query: Object.fromEntries(queryOf(raw).entries()) };
+  }
   if (parts[0] === 'experiments') {
     if (parts.length === 1) return { name: 'experiments' };
     return parseExperiment(parts, queryOf(raw), path);
@@ -96,6 +101,8 @@ export function routeHref(route: Route): string {
       );
     case 'experiment-page':
       return withQuery(`#/experiments/${route.experimentId}/${route.page}`, route.query);
+    case 'annotation':
+      return withQuery('#/annotation', route.query);
     case 'not-found':
       return `#${route.path}`;
   }
