@@ -56,7 +56,7 @@ export interface InterAnnotator {
   krippendorff_alpha: number | null;
   alpha_level: 'nominal' | 'ordinal';
   fleiss_kappa: number | null;
-  /** The measure the warning looks at: ICC for scores, Fleiss' kappa otherwise (alpha without it). */
+  /** The measure the warning looks at: ICC for scores and preferences, Fleiss' kappa for labels (alpha without them). */
   primary: 'icc21' | 'fleiss_kappa' | 'krippendorff_alpha';
   primary_value: number | null;
   /** primary_value < 0.6: the task looks ill-defined for validating a judge. */
@@ -188,27 +188,30 @@ function interAnnotator(input: AgreementInput): InterAnnotator {
   }
   const rated = [...byItem.entries()];
   const complete = rated.filter(([, m]) => annotators.every((a) => m.has(a)));
-  const ordinal = scale.kind === 'score';
+  // Scores and preferences are ordered (output 1 better > tie > output 2 better), so ICC and an
+  // ordinal alpha apply to them on the numeric coding; labels are nominal.
+  const ordinal = scale.kind !== 'label';
   let icc: ReturnType<typeof icc21> | null = null;
   if (ordinal && annotators.length >= 2) {
-    icc = icc21(complete.map(([, m]) => annotators.map((a) => Number(m.get(a)))));
+    icc = icc21(complete.map(([, m]) => annotators.map((a) => numericValue(scale, m.get(a)!)!)));
   }
   const level = ordinal ? 'ordinal' : 'nominal';
   const alpha =
     annotators.length >= 2
       ? krippendorffAlpha(
-          rated.map(([, m]) => annotators.map((a) => (m.has(a) ? m.get(a)! : null))),
+          rated.map(([, m]) => annotators.map((a) => (m.has(a) ? numericValue(scale, m.get(a)!) : null))),
           level,
         ).alpha
       : null;
   let fleiss: number | null = null;
-  if (!ordinal && annotators.length >= 2 && complete.length > 0) {
+  if (scale.kind !== 'score' && annotators.length >= 2 && complete.length > 0) {
     const cats = scaleCategories(scale).map(String);
     fleiss = fleissKappa(
       complete.map(([, m]) => cats.map((c) => annotators.filter((a) => String(m.get(a)) === c).length)),
     );
   }
-  const primary = ordinal ? 'icc21' : fleiss !== null ? 'fleiss_kappa' : 'krippendorff_alpha';
+  const primary =
+    ordinal && icc?.icc != null ? 'icc21' : fleiss !== null ? 'fleiss_kappa' : 'krippendorff_alpha';
   const primaryValue = primary === 'icc21' ? (icc?.icc ?? null) : primary === 'fleiss_kappa' ? fleiss : alpha;
   return {
     n_items: rated.length,

@@ -62,7 +62,10 @@ export function agreementTables(report: AgreementReport): Table[] {
       caption:
         `ICC(2,1): two-way random, absolute agreement, single rater, on the ${ia.n_complete} items every annotator rated; ` +
         `Krippendorff's α (${ia.alpha_level}) on all ${ia.n_items} rated items; Fleiss' κ for labels. ` +
-        `Below ${0.6} the task looks ill-defined for validating a judge.`,
+        `Below ${0.6} the task looks ill-defined for validating a judge.` +
+        (report.scale.kind === 'preference'
+          ? ' Preferences enter ICC, α and ρ coded +1 (response A better), 0 (tie), −1 (response B better).'
+          : ''),
       columns: [
         col('annotators', 'Annotators', 'int'),
         col('items', 'Items rated', 'int'),
