@@ -305,6 +305,12 @@ describe('human ratings in Chromium (issue 12)', () => {
       .first()
       .scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, 0));
+    // Back to the top of the page (the threshold field kept focus and scroll), for the screenshots.
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      for (const el of [document.scrollingElement, ...document.querySelectorAll('main, #main, .frame__main')])
+        if (el) el.scrollTop = 0;
+    });
     await shootAll(page, 'agreement-dashboard', (lang) =>
       expect
         .poll(() => page.getByTestId('decision-panel').innerText())

@@ -19,9 +19,8 @@ echarts.use([ScatterChart, LineChart]);
 
 function PlainTable({ table }: { table: Table }) {
   return (
-    <div className="table-scroll">
-      <table className="data-table" data-testid={`agreement-table-${table.id}`}>
-        <caption className="small muted">{table.caption}</caption>
+    <div className="results-table__scroll agreement__table">
+      <table className="results-table" data-testid={`agreement-table-${table.id}`}>
         <thead>
           <tr>
             {table.columns.map((c) => (
@@ -43,6 +42,7 @@ function PlainTable({ table }: { table: Table }) {
           ))}
         </tbody>
       </table>
+      <p className="small muted agreement__caption">{table.caption}</p>
     </div>
   );
 }

@@ -124,7 +124,7 @@ function SetCard({
       {set.strata.length > 0 && (
         <details className="small">
           <summary>{t('strata')}</summary>
-          <table className="data-table" data-testid="strata-table">
+          <table className="results-table" data-testid="strata-table">
             <thead>
               <tr>
                 <th>{t('stratum')}</th>
