@@ -19,8 +19,47 @@ export interface AnnotationPageProps {
   onQuery: (query: Record<string, string>) => void;
 }
 
-async function fileToBase64(file: File): Promise<string> {
-  return bytesToBase64(await readFileBytes(file));
+/**
+ * A button that picks one file and hands its name and bytes (base64) to `onFile`; what the call
+ * answers (a message, or the error's message) is shown by the caller.
+ */
+function FilePicker({
+  label,
+  accept,
+  testId,
+  onFile,
+  onError,
+}: {
+  label: string;
+  accept: string;
+  testId: string;
+  onFile: (file: { fileName: string; contentBase64: string }) => Promise<void>;
+  onError: (message: string) => void;
+}) {
+  return (
+    <label className="btn">
+      {label}
+      <input
+        type="file"
+        accept={accept}
+        hidden
+        data-testid={testId}
+        onChange={async (e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (!file) return;
+          try {
+            await onFile({
+              fileName: file.name,
+              contentBase64: await bytesToBase64(await readFileBytes(file)),
+            });
+          } catch (err) {
+            onError((err as Error).message);
+          }
+        }}
+      />
+    </label>
+  );
 }
 
 function SetCard({
@@ -95,31 +134,17 @@ function SetCard({
         >
           {t('exportPackage')}
         </button>
-        <label className="btn">
-          {t('importLabels')}
-          <input
-            type="file"
-            accept=".csv,.jsonl,.json"
-            hidden
-            data-testid="import-labels"
-            onChange={async (e) => {
-              const file = e.target.files?.[0];
-              e.target.value = '';
-              if (!file) return;
-              try {
-                const r = await getApi().call('annotation.importLabels', {
-                  setId: set.id,
-                  fileName: file.name,
-                  contentBase64: await fileToBase64(file),
-                });
-                onMessage(t('imported', { count: r.imported }));
-                onChanged();
-              } catch (err) {
-                onMessage((err as Error).message, true);
-              }
-            }}
-          />
-        </label>
+        <FilePicker
+          label={t('importLabels')}
+          accept=".csv,.jsonl,.json"
+          testId="import-labels"
+          onError={(m) => onMessage(m, true)}
+          onFile={async (f) => {
+            const r = await getApi().call('annotation.importLabels', { setId: set.id, ...f });
+            onMessage(t('imported', { count: r.imported }));
+            onChanged();
+          }}
+        />
       </form>
       {set.strata.length > 0 && (
         <details className="small">
@@ -249,33 +274,17 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
               {t('screen.back')}
             </button>
           )}
-          <label className="btn">
-            {t('importPackage')}
-            <input
-              type="file"
-              accept=".json"
-              hidden
-              data-testid="import-package"
-              onChange={async (e) => {
-                const file = e.target.files?.[0];
-                e.target.value = '';
-                if (!file) return;
-                try {
-                  const r = await getApi().call('annotation.importPackage', {
-                    fileName: file.name,
-                    contentBase64: await fileToBase64(file),
-                  });
-                  setMessage({
-                    text: t('packageOpened', { name: r.set.name, count: r.labels }),
-                    error: false,
-                  });
-                  reload();
-                } catch (err) {
-                  setMessage({ text: (err as Error).message, error: true });
-                }
-              }}
-            />
-          </label>
+          <FilePicker
+            label={t('importPackage')}
+            accept=".json"
+            testId="import-package"
+            onError={(text) => setMessage({ text, error: true })}
+            onFile={async (f) => {
+              const r = await getApi().call('annotation.importPackage', f);
+              setMessage({ text: t('packageOpened', { name: r.set.name, count: r.labels }), error: false });
+              reload();
+            }}
+          />
         </div>
       </header>
       {message && (
