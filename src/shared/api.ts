@@ -179,7 +179,8 @@ export interface ApiMethods {
   /** The set's calibration mapping applied to another experiment's scores of the same judge. */
   'annotation.applyMapping': {
     params: { setId: number; judge: string; experimentId: number; targetJudge?: string };
-    result: { rows: CalibratedRow[]; category: 'per-category' | 'all' };
+    /** mappingId: the stored calibration_mappings row (knots, line, CV, rubric hash) behind the rows. */
+    result: { rows: CalibratedRow[]; category: 'per-category' | 'all'; mappingId: number };
   };
 }
 

@@ -371,6 +371,20 @@ describe('agreement', () => {
       experimentId: same,
     });
     expect(applied.rows).toHaveLength(40);
+    const stored = core.db
+      .prepare('SELECT set_id, judge, mapping_json FROM calibration_mappings WHERE id = ?')
+      .get(applied.mappingId) as {
+      set_id: number;
+      judge: string;
+      mapping_json: string;
+    };
+    expect(stored).toMatchObject({ set_id: set.id, judge: 'GPT scorer' });
+    const again = await core.call('annotation.applyMapping', {
+      setId: set.id,
+      judge: 'GPT scorer',
+      experimentId: same,
+    });
+    expect(again.mappingId).toBe(applied.mappingId);
     const report = await core.call('annotation.agreement', { setId: set.id });
     const all = report.calibration_mapping.find((m) => m.category === 'all')!;
     for (const r of applied.rows) {

@@ -36,6 +36,7 @@ import {
   labelsOf,
   listAnnotators,
   listSets,
+  recordMapping,
   saveLabel,
   saveLabels,
   setItems,
@@ -538,6 +539,7 @@ export class AnnotationService {
   applyMapping(p: { setId: number; judge: string; experimentId: number; targetJudge?: string }): {
     rows: CalibratedRow[];
     category: 'per-category' | 'all';
+    mappingId: number;
   } {
     const set = this.set(p.setId);
     if (set.experimentId === null)
@@ -571,6 +573,23 @@ export class AnnotationService {
     if (differs.length) {
       throw new AppError('conflict', `The mapping is for another judge or rubric: ${differs.join('; ')}`);
     }
+    const rubricHash = createHash('sha256')
+      .update(
+        JSON.stringify([
+          source.protocol.id,
+          set.scale,
+          modelOf(source, p.judge),
+          source.protocol.promptTemplates(source.view),
+        ]),
+      )
+      .digest('hex');
+    const mappingId = recordMapping(this.db, {
+      setId: set.id,
+      judge: p.judge,
+      protocol: source.protocol.id,
+      rubricHash,
+      mapping: mine,
+    });
     const rows = applyMapping(
       report.calibration_mapping,
       p.judge,
@@ -583,7 +602,7 @@ export class AnnotationService {
           raw: r.value as number,
         })),
     );
-    return { rows, category: mine.length > 1 ? 'per-category' : 'all' };
+    return { rows, category: mine.length > 1 ? 'per-category' : 'all', mappingId };
   }
 
   annotatorExists(name: string): boolean {

@@ -227,3 +227,29 @@ export function saveLabels(db: Database, setId: number, labels: readonly NewLabe
     for (const l of labels) saveLabel(db, setId, l);
   })();
 }
+
+/**
+ * Records a calibration mapping as applied (its knots, line and CV figures, the judge and a hash
+ * of the rubric it is valid for), so a calibrated score can be traced to the mapping behind it.
+ * The same mapping for the same judge and rubric is stored once; returns its id.
+ */
+export function recordMapping(
+  db: Database,
+  m: { setId: number; judge: string; protocol: string; rubricHash: string; mapping: unknown },
+): number {
+  const json = JSON.stringify(m.mapping);
+  const found = db
+    .prepare(
+      `SELECT id FROM calibration_mappings
+       WHERE set_id = ? AND judge = ? AND protocol = ? AND rubric_hash = ? AND mapping_json = ?`,
+    )
+    .get(m.setId, m.judge, m.protocol, m.rubricHash, json) as { id: number } | undefined;
+  if (found) return found.id;
+  return Number(
+    db
+      .prepare(
+        'INSERT INTO calibration_mappings (set_id, judge, protocol, rubric_hash, mapping_json) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(m.setId, m.judge, m.protocol, m.rubricHash, json).lastInsertRowid,
+  );
+}
