@@ -150,7 +150,12 @@ async function shootElement(page: Page, testId: string, name: string): Promise<v
   await switchLanguage(page, 'en');
 }
 
+/**
+ * Copies the shots into docs/screenshots when JUDGE_LAB_DOCS_SCREENSHOTS=1, so ordinary runs
+ * leave the working tree alone (they stay in test-results/screenshots).
+ */
 function publish(names: string[]): void {
+  if (process.env.JUDGE_LAB_DOCS_SCREENSHOTS !== '1') return;
   const docs = join(ROOT, 'docs', 'screenshots');
   for (const n of names)
     for (const lang of ['en', 'zh'])
