@@ -17,7 +17,14 @@ import './i18n';
 // The scatter with its mapping curve needs these two chart types beside the app's bars.
 echarts.use([ScatterChart, LineChart]);
 
+const WORD_COLUMNS = new Set(['variant', 'decision', 'band', 'warning']);
+
+/** A report table; headers and cell words translated where the language has them (else as in the report). */
 function PlainTable({ table }: { table: Table }) {
+  const { t } = useTranslation('annotation');
+  // Only columns of fixed words; judge and category names stay as given.
+  const cell = (key: string, text: string) =>
+    WORD_COLUMNS.has(key) && text ? t(`cell.${text}`, { defaultValue: text }) : text;
   return (
     <div className="results-table__scroll agreement__table">
       <table className="results-table" data-testid={`agreement-table-${table.id}`}>
@@ -25,7 +32,7 @@ function PlainTable({ table }: { table: Table }) {
           <tr>
             {table.columns.map((c) => (
               <th key={c.key} className={c.align === 'r' ? 'num' : undefined}>
-                {c.header}
+                {t(`col.${c.key}`, { defaultValue: c.header })}
               </th>
             ))}
           </tr>
@@ -35,7 +42,7 @@ function PlainTable({ table }: { table: Table }) {
             <tr key={i}>
               {table.columns.map((c) => (
                 <td key={c.key} className={c.align === 'r' ? 'num' : undefined} data-key={c.key}>
-                  {formatCell(c, row[c.key])}
+                  {cell(c.key, formatCell(c, row[c.key]))}
                 </td>
               ))}
             </tr>

@@ -83,7 +83,54 @@ const en = {
   },
 };
 
-const zh: typeof en = {
+/** Chinese column headers and cell words of the report's tables (English comes from the report). */
+const zhTables = {
+  col: {
+    annotators: '标注者',
+    items: '已评条目',
+    complete: '全员评过',
+    icc: 'ICC(2,1)',
+    icc_ci: 'ICC 95% 置信区间',
+    alpha: 'Krippendorff α',
+    fleiss: 'Fleiss κ',
+    warning: '警告',
+    judge: '评审模型',
+    variant: '分数',
+    n: 'n',
+    rho: 'Spearman ρ',
+    rho_ci: 'ρ 95% 置信区间',
+    r: 'Pearson r',
+    tau: 'Kendall τ-b',
+    kappa: 'Cohen κ',
+    kappa_ci: 'κ 95% 置信区间',
+    exact: '完全一致率',
+    decision: '决策',
+    more: '还需条目',
+    band: '分段',
+    category: '类别',
+    k: '折数',
+    mae_before: '校准前 MAE',
+    mae_after: '等渗 MAE',
+    mae_linear: '线性 MAE',
+    rho_before: '校准前 ρ',
+    rho_after: '等渗 ρ',
+    rho_linear: '线性 ρ',
+  },
+  cell: {
+    raw: '原始',
+    debiased: '去偏',
+    replace: '替代',
+    mix: '混合',
+    undecided: '未定',
+    low: '低',
+    mid: '中',
+    high: '高',
+    'below 0.6': '低于 0.6',
+  },
+};
+
+const zh: typeof en & typeof zhTables = {
+  ...zhTables,
   title: '人工评分',
   link: '人工评分',
   intro: '抽取条目让人在盲评下打分，再看人与人之间、人与评审模型之间的一致性。',
