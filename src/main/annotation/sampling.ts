@@ -2,7 +2,7 @@
 // score terciles (a quality proxy: the mean of the judges' ratings on the numeric coding of
 // shared/annotation/agreement.ts) crossed with the category; each stratum gets its proportional
 // share of N (largest remainders), drawn by a shuffle seeded with the set's seed and the stratum.
-import { bandOf, numericValue } from '../../shared/annotation/agreement';
+import { bandOf, numericValue, tercileCuts } from '../../shared/annotation/agreement';
 import { seededRandom, shuffled } from '../../shared/annotation/random';
 import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
 import type { StratumCount } from './store';
@@ -26,13 +26,7 @@ export function stratumOf(
     sums.set(r.itemKey, s);
   }
   const proxy = new Map([...sums].map(([k, s]) => [k, s.sum / s.n]));
-  const sorted = [...proxy.values()].sort((a, b) => a - b);
-  const q = (p: number) => {
-    const h = (sorted.length - 1) * p;
-    const lo = Math.floor(h);
-    return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]) - sorted[lo]);
-  };
-  const cuts: [number, number] | null = sorted.length ? [q(1 / 3), q(2 / 3)] : null;
+  const cuts = proxy.size ? tercileCuts([...proxy.values()]) : null;
   return (u: AnnotationUnit): string => {
     const p = proxy.get(u.itemKey);
     const band = p === undefined || !cuts ? 'unjudged' : `judge-${bandOf(p, cuts)}`;

@@ -285,7 +285,8 @@ export function decide(
   return { decision: 'undecided', more_items: Math.max(1, needed - n) };
 }
 
-function tercileCuts(values: readonly number[]): [number, number] {
+/** The 1/3 and 2/3 quantiles (linear interpolation, as numpy's default). */
+export function tercileCuts(values: readonly number[]): [number, number] {
   const s = [...values].sort((a, b) => a - b);
   const q = (p: number) => {
     const h = (s.length - 1) * p;
