@@ -1,6 +1,7 @@
 // The bundled MT-Bench human set: its labels count as the annotator "majority", and a Judge-LS
 // run's EN verdicts (both orders, normalized to the item's outputs) are compared with them.
 // Judged by the keyless simulated provider, so no mock server is needed.
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
@@ -88,6 +89,13 @@ describe('MT-Bench human majority as an annotator', () => {
       keys.filter((x) => pref(x) === gold.get(x)).length / keys.length,
       12,
     );
+    // Judged by the simulated provider: the export says so, as every export of the experiment does.
+    const zip = await core.call('annotation.exportZip', { setId: set.id });
+    const files = unzipSync(new Uint8Array(Buffer.from(zip.contentBase64, 'base64')));
+    const text = (suffix: string) =>
+      Buffer.from(Object.entries(files).find(([n]) => n.endsWith(suffix))![1]).toString('utf8');
+    expect(JSON.parse(text('manifest.json')).simulated).toBe(true);
+    expect(text('tables/judge_human.tex')).toContain('Simulated');
     // One annotator: nothing to say about agreement among people.
     expect(report.inter_annotator.n_annotators).toBe(1);
     expect(report.inter_annotator.krippendorff_alpha).toBeNull();

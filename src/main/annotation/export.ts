@@ -4,7 +4,10 @@
 import { zipSync } from 'fflate';
 import { mappingCsvRows } from '../../shared/annotation/calibrate';
 import { agreementFigures, agreementTables } from '../../shared/annotation/report';
+import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import { APP_VERSION } from '../core/version';
+import { loadExperiment } from '../experiments/load';
+import { anySimulated } from '../providers/config';
 import { tableToCsv, toCsv } from '../report/csv';
 import { renderSvg, svgToPng } from '../report/figures';
 import { tableToLatex } from '../report/latex';
@@ -21,8 +24,10 @@ export async function agreementZip(
 ): Promise<{ fileName: string; mime: string; contentBase64: string }> {
   const set = service.get(setId);
   const report = service.agreement(setId, threshold);
-  const tables = agreementTables(report);
-  const figures = agreementFigures(report);
+  // Judge scores from the keyless demo are marked as every export of that experiment is.
+  const simulated = set.experimentId !== null && anySimulated(loadExperiment(db, set.experimentId).providers);
+  const tables = agreementTables(report).map((t) => (simulated ? markSimulatedTable(t) : t));
+  const figures = agreementFigures(report).map((f) => (simulated ? markSimulatedFigure(f) : f));
   const stem = set.name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'annotation-set';
   const files: Record<string, Uint8Array> = {};
   const put = (name: string, content: string | Uint8Array) =>
@@ -72,6 +77,7 @@ export async function agreementZip(
       {
         app_version: APP_VERSION,
         kind: 'annotation-agreement',
+        simulated,
         set: {
           uid: set.uid,
           name: set.name,
