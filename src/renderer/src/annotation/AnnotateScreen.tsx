@@ -1,7 +1,7 @@
 // The blinded annotation screen: one unit at a time, in this annotator's own order, keyboard
 // first (digits rate, n/p move, s skips, c opens the comment). A label counts as given only when
 // the core has stored it (one call = one committed row); model text is shown as text.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnnotationSession, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
@@ -43,6 +43,7 @@ export function AnnotateScreen({
   });
   const [comment, setComment] = useState('');
   const commentRef = useRef<HTMLTextAreaElement>(null);
+  const saving = useRef(false);
 
   useEffect(() => {
     let live = true;
@@ -69,6 +70,7 @@ export function AnnotateScreen({
   const save = useCallback(
     async (patch: { value?: RatingValue; skip?: boolean; comment?: string | null }, advance: boolean) => {
       if (!session || !item) return;
+      saving.current = true;
       setStatus({ kind: 'saving' });
       try {
         await getApi().call('annotation.label', { setId, annotator, unitUid: item.unitUid, ...patch });
@@ -85,14 +87,20 @@ export function AnnotateScreen({
         if (advance) setIndex((i) => Math.min(i + 1, items.length));
       } catch (e) {
         setStatus({ kind: 'error', message: (e as Error).message });
+      } finally {
+        saving.current = false;
       }
     },
     [session, item, setId, annotator, items.length],
   );
 
-  useEffect(() => {
+  // A layout effect: the listener that knows the new item is in place in the same task as the
+  // render that shows it, so no key can reach a listener still holding the previous item.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!session || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      // One label at a time: a key pressed while the last one is being stored is not taken.
+      if (saving.current) return;
       const value = valueForKey(session.set.scale, e.key);
       if (value !== null && item) {
         e.preventDefault();

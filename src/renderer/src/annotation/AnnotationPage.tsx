@@ -64,11 +64,14 @@ function FilePicker({
 
 function SetCard({
   set,
+  profiles,
   onOpen,
   onChanged,
   onMessage,
 }: {
   set: AnnotationSetSummary;
+  /** Every annotator profile of this store, offered as the name. */
+  profiles: string[];
   onOpen: (q: Record<string, string>) => void;
   onChanged: () => void;
   onMessage: (m: string, error?: boolean) => void;
@@ -108,8 +111,8 @@ function SetCard({
             onChange={(e) => setAnnotator(e.target.value)}
           />
           <datalist id={`annotators-${set.id}`}>
-            {set.progress.map((p) => (
-              <option key={p.annotator} value={p.annotator} />
+            {profiles.map((name) => (
+              <option key={name} value={name} />
             ))}
           </datalist>
         </label>
@@ -238,7 +241,14 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
   const { t } = useTranslation('annotation');
   const [sets, setSets] = useState<AnnotationSetSummary[] | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [profiles, setProfiles] = useState<string[]>([]);
   const reload = useCallback(() => {
+    void getApi()
+      .call('annotation.annotators')
+      .then(
+        (list) => setProfiles(list.map((a) => a.name)),
+        () => setProfiles([]),
+      );
     void getApi()
       .call('annotation.listSets', experimentId === undefined ? {} : { experimentId })
       .then(setSets, (e: Error) => setMessage({ text: e.message, error: true }));
@@ -312,6 +322,7 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
                   <SetCard
                     key={s.id}
                     set={s}
+                    profiles={profiles}
                     onOpen={onQuery}
                     onChanged={reload}
                     onMessage={(text, error) => setMessage({ text, error: !!error })}
