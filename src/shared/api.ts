@@ -14,6 +14,15 @@ import type {
   PromptPreview,
 } from './experiments';
 import type { TargetLanguage } from './protocols/judge-ls/types';
+import type {
+  AgreementReport,
+  AnnotationFile,
+  AnnotationSession,
+  AnnotationSetSummary,
+  AnnotatorProgress,
+} from './annotation/api-types';
+import type { RatingValue } from './annotation/types';
+import type { CalibratedRow } from './annotation/calibrate';
 import type { JudgmentView, VariantView } from './protocols/judge-ls/views';
 
 export interface ApiMethods {
@@ -146,6 +155,52 @@ export interface ApiMethods {
   };
   /** The shipped price of each model (USD per 1M tokens), or null where none is known (local models). */
   'prices.get': { params: { models: string[] }; result: { rows: ShippedPriceRow[]; asOf: string } };
+
+  // Human ratings (DESIGN.md section 5d).
+  /** A stratified sample (judge-score terciles × category, seeded) of an experiment's units. */
+  'annotation.createSet': {
+    params: { experimentId: number; size: number; seed?: number; name?: string; goldAsAnnotator?: string };
+    result: AnnotationSetSummary;
+  };
+  'annotation.listSets': { params: { experimentId?: number }; result: AnnotationSetSummary[] };
+  'annotation.getSet': { params: { setId: number }; result: AnnotationSetSummary };
+  'annotation.deleteSet': { params: { setId: number }; result: { deleted: boolean } };
+  'annotation.annotators': { params: void; result: { name: string; createdAt: string }[] };
+  'annotation.createAnnotator': { params: { name: string }; result: { name: string; createdAt: string }[] };
+  /** The set blinded, in this annotator's order, with only this annotator's labels; where to resume. */
+  'annotation.session': { params: { setId: number; annotator: string }; result: AnnotationSession };
+  /** One label, skip or comment: stored the moment it is given (one call = one committed row). */
+  'annotation.label': {
+    params: {
+      setId: number;
+      annotator: string;
+      unitUid: string;
+      value?: RatingValue | null;
+      skip?: boolean;
+      comment?: string | null;
+    };
+    result: AnnotatorProgress;
+  };
+  /** Human labels from CSV/JSONL (item_id, annotator, score | preference | label): all or nothing. */
+  'annotation.importLabels': {
+    params: { setId: number; fileName: string; contentBase64: string };
+    result: { imported: number; annotators: string[] };
+  };
+  'annotation.exportPackage': { params: { setId: number }; result: AnnotationFile };
+  /** Opens a package as a new set, or merges its labels into the set it came from. */
+  'annotation.importPackage': {
+    params: { fileName: string; contentBase64: string };
+    result: { set: AnnotationSetSummary; created: boolean; labels: number };
+  };
+  'annotation.agreement': { params: { setId: number; threshold?: number }; result: AgreementReport };
+  /** agreement.json, tables (CSV/XLSX/LaTeX), figures (SVG/PNG), annotations.csv, mapping, manifest: one zip. */
+  'annotation.exportZip': { params: { setId: number; threshold?: number }; result: AnnotationFile };
+  /** The set's calibration mapping applied to another experiment's scores of the same judge. */
+  'annotation.applyMapping': {
+    params: { setId: number; judge: string; experimentId: number; targetJudge?: string };
+    /** mappingId: the stored calibration_mappings row (knots, line, CV, rubric hash) behind the rows. */
+    result: { rows: CalibratedRow[]; category: 'per-category' | 'all'; mappingId: number };
+  };
 }
 
 /** One model's entry in the shipped price table, as `prices.get` returns it. */
@@ -225,6 +280,20 @@ export const METHOD_NAMES = [
   'keys.set',
   'keys.delete',
   'prices.get',
+  'annotation.createSet',
+  'annotation.listSets',
+  'annotation.getSet',
+  'annotation.deleteSet',
+  'annotation.annotators',
+  'annotation.createAnnotator',
+  'annotation.session',
+  'annotation.label',
+  'annotation.importLabels',
+  'annotation.exportPackage',
+  'annotation.importPackage',
+  'annotation.agreement',
+  'annotation.exportZip',
+  'annotation.applyMapping',
 ] as const satisfies readonly MethodName[];
 
 export const EVENT_NAMES = [

@@ -36,7 +36,8 @@ export const SAMPLES: Sample[] = [
   },
   {
     // Human majority preferences on MT-Bench pairs, as LLMBar processed them (no ties): the bias
-    // probes and human-agreement studies compare judges with people on it.
+    // probes and human-agreement studies compare judges with people on it; annotation sets can
+    // count the labels as the annotator "majority" (DESIGN.md section 5d).
     id: 'mtbench-human',
     name: 'MT-Bench human judgments (200 pairs)',
     file: 'samples/mtbench-human-200.jsonl',

@@ -22,6 +22,8 @@ import { EnvOnlyKeyStore, scopedKeyStore, type ManagedKeyStore } from '../core/k
 import { checkPageDoorCall } from '../core/page-door-checks';
 import { getProtocol } from '../protocols';
 import { priceFor } from '../providers/pricing';
+import { AnnotationService } from '../annotation/service';
+import { annotationHandlers } from '../annotation/handlers';
 
 // The date the comment above DEFAULT_PRICES in providers/pricing.ts names ("as known on ...");
 // keep the two in step when the table is updated.
@@ -48,6 +50,7 @@ export class Core {
   private readonly events = new EventEmitter();
   private readonly handlers: Handlers;
   readonly experiments: ExperimentService;
+  readonly annotation: AnnotationService;
   private readonly keys: ManagedKeyStore;
 
   constructor(private readonly opts: CoreOptions) {
@@ -65,6 +68,7 @@ export class Core {
       emit: (event, payload) => this.emit(event, payload),
       engine: opts.engine,
     });
+    this.annotation = new AnnotationService(this.db);
     this.handlers = this.buildHandlers();
   }
 
@@ -220,6 +224,7 @@ export class Core {
         }),
         asOf: SHIPPED_PRICES_AS_OF,
       }),
+      ...annotationHandlers(db, this.annotation),
     };
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MethodName } from '../../shared/api';
+import { annotationSchemas } from '../annotation/schemas';
 
 const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
@@ -93,4 +94,5 @@ export const paramSchemas = {
     model: z.string().min(1).optional(),
   }),
   'prices.get': z.strictObject({ models: z.array(z.string().min(1).max(200)).max(1000) }),
+  ...annotationSchemas,
 } satisfies Record<MethodName, z.ZodType>;

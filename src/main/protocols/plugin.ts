@@ -9,6 +9,7 @@
 // (e.g. transformed texts that people edit by hand).
 import type { z } from 'zod';
 import type { Item } from '../../shared/domain';
+import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
 import type { FlaggedItem } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { Table } from '../../shared/report/table';
@@ -191,6 +192,8 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   views?: ProtocolViews;
   /** The prompt templates as run, for the manifest. */
   promptTemplates(exp: E): Record<string, string>;
+  /** Offers the experiment's units for human rating and agreement (optional). */
+  annotation?: AnnotationHooks<E>;
 }
 
 /**
@@ -218,3 +221,16 @@ export interface CustomView {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyProtocol = ProtocolPlugin<any, any>;
+
+/**
+ * Human ratings (DESIGN.md section 5d): a protocol that offers its units for people to rate says
+ * on which scale, shows each unit blinded, and reports its judges' ratings of the same units.
+ * All three are pure over the stored results (`ctx.results`), like `computeMetrics`.
+ */
+export interface AnnotationHooks<E extends ExperimentView = ExperimentView> {
+  scale(exp: E): RatingScale;
+  /** Every unit people could rate, as they would see it. */
+  units(ctx: MetricsContext<E>): AnnotationUnit[];
+  /** The judges' ratings of those units (failed answers left out). */
+  judgeRatings(ctx: MetricsContext<E>): JudgeRating[];
+}

@@ -211,6 +211,65 @@ export const migrations: Migration[] = [
       CREATE INDEX items_dataset_subset ON items(dataset_id, subset, position);
     `,
   },
+  {
+    version: 6,
+    name: 'human ratings: annotators, annotation sets and items, labels, calibration mappings',
+    // DESIGN.md section 5d. A set is a sample of an experiment's units (or a copy opened from an
+    // annotation package: experiment_id NULL); items keep what annotators see (view_json), so a
+    // package copy needs no dataset. unit_uid is the opaque id that travels in packages (item
+    // keys may name models). One label row per (set, unit, annotator), written when given.
+    up: `
+      CREATE TABLE annotators (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+      );
+      CREATE TABLE annotation_sets (
+        id INTEGER PRIMARY KEY,
+        uid TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        experiment_id INTEGER REFERENCES experiments(id) ON DELETE CASCADE,
+        scale_json TEXT NOT NULL CHECK (json_valid(scale_json)),
+        seed INTEGER NOT NULL,
+        strata_json TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(strata_json)),
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+      );
+      CREATE TABLE annotation_items (
+        set_id INTEGER NOT NULL REFERENCES annotation_sets(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        item_key TEXT NOT NULL,
+        unit_uid TEXT NOT NULL,
+        item_id INTEGER,
+        category TEXT,
+        stratum TEXT,
+        view_json TEXT NOT NULL CHECK (json_valid(view_json)),
+        PRIMARY KEY (set_id, item_key),
+        UNIQUE (set_id, unit_uid)
+      );
+      CREATE TABLE annotation_labels (
+        set_id INTEGER NOT NULL,
+        item_key TEXT NOT NULL,
+        annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+        value_json TEXT CHECK (value_json IS NULL OR json_valid(value_json)),
+        skipped INTEGER NOT NULL DEFAULT 0 CHECK (skipped IN (0, 1)),
+        comment TEXT,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        PRIMARY KEY (set_id, item_key, annotator_id),
+        FOREIGN KEY (set_id, item_key) REFERENCES annotation_items(set_id, item_key) ON DELETE CASCADE,
+        CHECK (skipped = 1 OR value_json IS NOT NULL)
+      );
+      CREATE TABLE calibration_mappings (
+        id INTEGER PRIMARY KEY,
+        set_id INTEGER REFERENCES annotation_sets(id) ON DELETE SET NULL,
+        judge TEXT NOT NULL,
+        protocol TEXT NOT NULL,
+        rubric_hash TEXT NOT NULL,
+        mapping_json TEXT NOT NULL CHECK (json_valid(mapping_json)),
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+      );
+    `,
+  },
 ];
 
 export function appliedVersions(db: Database): number[] {

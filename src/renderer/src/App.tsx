@@ -12,6 +12,8 @@ import { findProtocolPage } from './protocols';
 import { ResultsPage } from './results/ResultsPage';
 import { RunPage } from './run/RunPage';
 import { NewExperimentPage } from './wizard/NewExperimentPage';
+import { AnnotationPage } from './annotation/AnnotationPage';
+import { ANNOTATION_PAGE } from './annotation/link';
 import { navigate, useRoute } from './stores/route';
 
 function NotFound() {
@@ -75,7 +77,26 @@ export function App() {
         />
       );
       break;
+    case 'annotation':
+      page = (
+        <AnnotationPage query={route.query} onQuery={(query) => navigate({ name: 'annotation', query })} />
+      );
+      break;
     case 'experiment-page': {
+      if (route.page === ANNOTATION_PAGE) {
+        const { experimentId } = route;
+        page = (
+          <AnnotationPage
+            key={experimentId}
+            experimentId={experimentId}
+            query={route.query}
+            onQuery={(query) =>
+              navigate({ name: 'experiment-page', experimentId, page: ANNOTATION_PAGE, query })
+            }
+          />
+        );
+        break;
+      }
       const Page = findProtocolPage(route.page)?.page.component;
       page = Page ? (
         <Page

@@ -8,6 +8,8 @@ export interface ServeHandle {
   origin: string;
   token: string;
   stop: () => Promise<void>;
+  /** Kills the server at once (SIGKILL): no shutdown, as when the machine loses power. */
+  kill: () => Promise<void>;
 }
 
 /**
@@ -42,6 +44,12 @@ export function startServeWithEnv(dataDir: string, env: Record<string, string>):
             if (child.exitCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
+          }),
+        kill: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGKILL');
           }),
       });
     });

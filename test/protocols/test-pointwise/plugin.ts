@@ -155,4 +155,30 @@ export const pointwisePlugin: ProtocolPlugin<Exp, PointwiseMetrics> = {
     },
   ],
   promptTemplates: () => ({ system: 'Score the response from 1 (useless) to 5 (excellent).' }),
+  // Human ratings: people score the same first output 1–5; each scorer is a judge.
+  annotation: {
+    scale: () => ({ kind: 'score', min: 1, max: 5 }),
+    units: (ctx) =>
+      ctx.exp.items.map((item) => ({
+        itemKey: item.sourceId,
+        itemId: item.id,
+        sourceId: item.sourceId,
+        category: item.subset,
+        view: { prompt: item.instruction, responses: [item.output1 ?? ''] },
+      })),
+    judgeRatings: (ctx) =>
+      ctx.results
+        .filter((r) => r.status === 'ok')
+        .map((r) => {
+          const m = r.meta as Meta;
+          return {
+            itemKey: m.sourceId,
+            itemId: m.itemId,
+            judge: m.scorer,
+            category: ctx.exp.items.find((i) => i.id === m.itemId)?.subset ?? null,
+            kind: 'score' as const,
+            value: (r.value as { score: number }).score,
+          };
+        }),
+  },
 };

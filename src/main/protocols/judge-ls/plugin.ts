@@ -1,6 +1,7 @@
 // Judge-LS as a plug-in of the generic runner (see ../plugin.ts): config keys, stages,
 // metrics, report and export content. The pure parts (plan, parse, metrics) are the modules
 // beside this one; here they are wired to the seam.
+import { judgeLsAnnotation } from './annotation';
 import { pairwiseFields, requirePairwise } from './pairwise-item';
 import { z } from 'zod';
 import type { Item } from '../../../shared/domain';
@@ -478,6 +479,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       missingJudgments(ctx),
     );
   },
+  annotation: judgeLsAnnotation,
   views: {
     variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
     editVariant: (db, exp, edit) => applyVariantEdit(db, exp, edit as unknown as VariantEdit),

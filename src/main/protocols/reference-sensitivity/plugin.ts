@@ -52,6 +52,7 @@ import { judgmentsCsv } from './judgments-csv';
 import { FLIPS_VIEW } from '../../../shared/protocols/reference-sensitivity/views';
 import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
+import { refSensAnnotation } from './annotation';
 
 export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
 
@@ -307,6 +308,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
     previewPrompts: (exp, itemId) => refSensPromptPreview(exp, itemId),
     custom: { [FLIPS_VIEW]: flipsView },
   },
+  annotation: refSensAnnotation,
   promptTemplates: (exp) => ({
     ...exp.options.templates,
     answersFile: exp.config.answers ? answersFileName(exp.config.answers) : '',

@@ -11,6 +11,7 @@ import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
+import { AnnotationLink } from '../annotation/link';
 
 type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed';
 
@@ -176,6 +177,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         <div className="page__tools">
           <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
           <ReuseTools experimentId={experimentId} />
+          <AnnotationLink experimentId={experimentId} />
           <a
             className="btn btn--primary"
             href={routeHref({ name: 'results', experimentId })}

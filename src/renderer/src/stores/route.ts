@@ -16,6 +16,8 @@ export type Route =
   | { name: 'experiment-page'; experimentId: number; page: string; query: Record<string, string> }
   /** Two runs side by side (`#/compare?a=3&b=4&ja=GPT&jb=Haiku`). */
   | { name: 'compare'; query: Record<string, string> }
+  /** Human ratings across experiments, and sets opened from annotation packages (`#/annotation?set=3`). */
+  | { name: 'annotation'; query: Record<string, string> }
   | { name: 'not-found'; path: string };
 
 export type RouteName = Route['name'];
@@ -67,6 +69,9 @@ export function parseHash(hash: string): Route {
   }
   if (parts.length === 1 && parts[0] === 'compare')
     return { name: 'compare', query: Object.fromEntries(queryOf(raw).entries()) };
+  if (parts[0] === 'annotation' && parts.length === 1) {
+    return { name: 'annotation', query: Object.fromEntries(queryOf(raw).entries()) };
+  }
   if (parts[0] === 'experiments') {
     if (parts.length === 1) return { name: 'experiments' };
     return parseExperiment(parts, queryOf(raw), path);
@@ -102,6 +107,8 @@ export function routeHref(route: Route): string {
       return withQuery(`#/experiments/${route.experimentId}/${route.page}`, route.query);
     case 'compare':
       return withQuery('#/compare', route.query);
+    case 'annotation':
+      return withQuery('#/annotation', route.query);
     case 'not-found':
       return `#${route.path}`;
   }

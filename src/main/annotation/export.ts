@@ -1,0 +1,107 @@
+// The agreement export (DESIGN.md section 5d) as one zip: agreement.json, the tables as CSV,
+// LaTeX and one XLSX workbook, the figures as SVG and PNG, every annotation as CSV, the
+// calibration mapping as JSON and CSV, and a manifest. Built in memory: nothing half-written.
+import { zipSync } from 'fflate';
+import { mappingCsvRows } from '../../shared/annotation/calibrate';
+import { agreementFigures, agreementTables } from '../../shared/annotation/report';
+import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
+import { APP_VERSION } from '../core/version';
+import { loadExperiment } from '../experiments/load';
+import { anySimulated } from '../providers/config';
+import { tableToCsv, toCsv } from '../report/csv';
+import { renderSvg, svgToPng } from '../report/figures';
+import { tableToLatex } from '../report/latex';
+import { buildWorkbook } from '../report/xlsx';
+import type { Database } from '../store/db';
+import type { AnnotationService } from './service';
+import { labelsOf, setItems } from './store';
+
+export async function agreementZip(
+  db: Database,
+  service: AnnotationService,
+  setId: number,
+  threshold?: number,
+): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+  const set = service.get(setId);
+  const report = service.agreement(setId, threshold);
+  // Judge scores from the keyless demo are marked as every export of that experiment is.
+  const simulated = set.experimentId !== null && anySimulated(loadExperiment(db, set.experimentId).providers);
+  const tables = agreementTables(report).map((t) => (simulated ? markSimulatedTable(t) : t));
+  const figures = agreementFigures(report).map((f) => (simulated ? markSimulatedFigure(f) : f));
+  const stem = set.name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'annotation-set';
+  const files: Record<string, Uint8Array> = {};
+  const put = (name: string, content: string | Uint8Array) =>
+    (files[`${stem}/${name}`] = typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+
+  put('agreement.json', JSON.stringify(report, null, 1) + '\n');
+  for (const t of tables) {
+    put(`tables/${t.id}.csv`, tableToCsv(t));
+    put(`tables/${t.id}.tex`, tableToLatex(t, 'judge-lab-annotation'));
+  }
+  put('tables/agreement.xlsx', new Uint8Array(await buildWorkbook(tables).xlsx.writeBuffer()));
+  for (const f of figures) {
+    const svg = renderSvg(f);
+    put(`figures/${f.id}.svg`, svg);
+    put(`figures/${f.id}.png`, await svgToPng(svg, f.width));
+  }
+  const items = setItems(db, setId);
+  const itemOf = new Map(items.map((i) => [i.itemKey, i]));
+  put(
+    'annotations.csv',
+    toCsv(
+      ['item_id', 'unit', 'category', 'annotator', 'value', 'skipped', 'comment', 'created_at', 'updated_at'],
+      labelsOf(db, setId).map((l) => [
+        l.itemKey,
+        itemOf.get(l.itemKey)?.unitUid ?? '',
+        itemOf.get(l.itemKey)?.category ?? '',
+        l.annotator,
+        l.value === null ? '' : String(l.value),
+        l.skipped ? '1' : '0',
+        l.comment ?? '',
+        l.createdAt,
+        l.updatedAt,
+      ]),
+    ),
+  );
+  put('calibration_mapping.json', JSON.stringify(report.calibration_mapping, null, 1) + '\n');
+  put(
+    'calibration_mapping.csv',
+    toCsv(
+      ['judge', 'category', 'judge_score', 'human_score', 'linear_slope', 'linear_intercept'],
+      mappingCsvRows(report.calibration_mapping),
+    ),
+  );
+  put(
+    'manifest.json',
+    JSON.stringify(
+      {
+        app_version: APP_VERSION,
+        kind: 'annotation-agreement',
+        simulated,
+        set: {
+          uid: set.uid,
+          name: set.name,
+          experiment_id: set.experimentId,
+          seed: set.seed,
+          scale: set.scale,
+        },
+        items: set.itemCount,
+        strata: set.strata,
+        annotators: set.progress,
+        threshold: report.threshold,
+        time: new Date().toISOString(),
+        files: Object.keys(files)
+          .map((f) => f.slice(stem.length + 1))
+          .concat('manifest.json'),
+      },
+      null,
+      1,
+    ) + '\n',
+  );
+  const zip = zipSync(files, { level: 6, mtime: new Date() });
+  return {
+    fileName: `${stem}-agreement.zip`,
+    mime: 'application/zip',
+    contentBase64: Buffer.from(zip).toString('base64'),
+  };
+}

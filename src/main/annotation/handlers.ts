@@ -1,0 +1,29 @@
+// The annotation methods of the Core API table (src/shared/api.ts), wired to the service.
+import type { ParamsOf, ResultOf } from '../../shared/api';
+import type { Database } from '../store/db';
+import { agreementZip } from './export';
+import type { AnnotationService } from './service';
+
+type AnnotationMethod = Extract<keyof import('../../shared/api').ApiMethods, `annotation.${string}`>;
+type Handlers = { [M in AnnotationMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
+
+export function annotationHandlers(db: Database, a: AnnotationService): Handlers {
+  return {
+    'annotation.createSet': (p) => a.create(p),
+    'annotation.listSets': ({ experimentId }) => a.list(experimentId),
+    'annotation.getSet': ({ setId }) => a.get(setId),
+    'annotation.deleteSet': ({ setId }) => a.delete(setId),
+    'annotation.annotators': () => a.annotators(),
+    'annotation.createAnnotator': ({ name }) => a.createAnnotator(name),
+    'annotation.session': ({ setId, annotator }) => a.session(setId, annotator),
+    'annotation.label': (p) => a.label(p),
+    'annotation.importLabels': ({ setId, fileName, contentBase64 }) =>
+      a.importLabels({ setId, fileName, bytes: Buffer.from(contentBase64, 'base64') }),
+    'annotation.exportPackage': ({ setId }) => a.exportPackage(setId),
+    'annotation.importPackage': ({ fileName, contentBase64 }) =>
+      a.importPackage(fileName, Buffer.from(contentBase64, 'base64')),
+    'annotation.agreement': ({ setId, threshold }) => a.agreement(setId, threshold),
+    'annotation.exportZip': ({ setId, threshold }) => agreementZip(db, a, setId, threshold),
+    'annotation.applyMapping': (p) => a.applyMapping(p),
+  };
+}

@@ -1,0 +1,124 @@
+// Reading human labels from CSV or JSONL (item_id, annotator, score | preference | label,
+// optional comment) into located rows; what the rows must satisfy is checked by the service,
+// which knows the set. Every problem names the file and line.
+import { parse } from 'csv-parse/sync';
+import type { InputIssue } from '../../shared/domain';
+import { AppError } from '../core/errors';
+
+export interface LabelFileRow {
+  line: number;
+  itemId: string;
+  annotator: string;
+  /** The raw value of whichever of score / preference / label the row has. */
+  value: string;
+  field: 'score' | 'preference' | 'label';
+  comment: string | null;
+}
+
+const VALUE_FIELDS = ['score', 'preference', 'label'] as const;
+
+function decode(file: string, bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    throw new AppError('invalid_input', `${file}: the file is not UTF-8 text`, [
+      { file, message: 'the file is not UTF-8 text' },
+    ]);
+  }
+}
+
+function rowOf(
+  file: string,
+  line: number,
+  rec: Record<string, unknown>,
+  issues: InputIssue[],
+): LabelFileRow | null {
+  const str = (k: string): string | null => {
+    const v = rec[k];
+    if (v === undefined || v === null || v === '') return null;
+    return typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : null;
+  };
+  const itemId = str('item_id');
+  const annotator = str('annotator');
+  if (!itemId) issues.push({ file, line, field: 'item_id', message: 'missing item_id' });
+  if (!annotator) issues.push({ file, line, field: 'annotator', message: 'missing annotator' });
+  const present = VALUE_FIELDS.filter((f) => str(f) !== null);
+  if (present.length !== 1) {
+    issues.push({
+      file,
+      line,
+      field: 'score',
+      message:
+        present.length === 0
+          ? 'give one of score, preference or label'
+          : `give only one of score, preference or label (got ${present.join(', ')})`,
+    });
+  }
+  if (!itemId || !annotator || present.length !== 1) return null;
+  return { line, itemId, annotator, value: str(present[0])!, field: present[0], comment: str('comment') };
+}
+
+export function readLabelFile(fileName: string, bytes: Buffer): LabelFileRow[] {
+  const text = decode(fileName, bytes);
+  const issues: InputIssue[] = [];
+  const rows: LabelFileRow[] = [];
+  if (/\.jsonl$/i.test(fileName) || /^\s*\{/.test(text)) {
+    text.split(/\r?\n/).forEach((raw, i) => {
+      if (!raw.trim()) return;
+      let rec: unknown;
+      try {
+        rec = JSON.parse(raw);
+      } catch (e) {
+        issues.push({ file: fileName, line: i + 1, message: `not JSON: ${(e as Error).message}` });
+        return;
+      }
+      if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) {
+        issues.push({ file: fileName, line: i + 1, message: 'each line must be a JSON object' });
+        return;
+      }
+      const r = rowOf(fileName, i + 1, rec as Record<string, unknown>, issues);
+      if (r) rows.push(r);
+    });
+  } else {
+    let records: { record: Record<string, string>; info: { lines: number } }[];
+    try {
+      records = parse(text, {
+        columns: true,
+        skip_empty_lines: true,
+        info: true,
+        trim: true,
+      }) as typeof records;
+    } catch (e) {
+      throw new AppError('invalid_input', `${fileName}: ${(e as Error).message}`, [
+        { file: fileName, message: (e as Error).message },
+      ]);
+    }
+    const header = text
+      .split(/\r?\n/, 1)[0]
+      .split(',')
+      .map((h) => h.trim().replace(/^"|"$/g, ''));
+    if (!header.includes('item_id') || !header.includes('annotator')) {
+      throw new AppError('invalid_input', `${fileName}:1: the header needs item_id and annotator columns`, [
+        { file: fileName, line: 1, message: 'the header needs item_id and annotator columns' },
+      ]);
+    }
+    for (const { record, info } of records) {
+      const r = rowOf(fileName, info.lines, record, issues);
+      if (r) rows.push(r);
+    }
+  }
+  if (issues.length) throw labelIssues(fileName, issues);
+  return rows;
+}
+
+export function labelIssues(fileName: string, issues: InputIssue[]): AppError {
+  const first = issues[0];
+  const where = first.line !== undefined ? `${fileName}:${first.line}` : fileName;
+  return new AppError(
+    'invalid_input',
+    `${where}: ${first.field ? `field "${first.field}": ` : ''}${first.message}` +
+      (issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '') +
+      '; nothing was imported',
+    issues.slice(0, 200),
+  );
+}

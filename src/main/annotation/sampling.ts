@@ -1,0 +1,77 @@
+// Stratified sampling of units for annotation (DESIGN.md section 5d): strata are the judges'
+// score terciles (a quality proxy: the mean of the judges' ratings on the numeric coding of
+// shared/annotation/agreement.ts) crossed with the category; each stratum gets its proportional
+// share of N (largest remainders), drawn by a shuffle seeded with the set's seed and the stratum.
+import { bandOf, numericValue, tercileCuts } from '../../shared/annotation/agreement';
+import { seededRandom, shuffled } from '../../shared/annotation/random';
+import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
+import type { StratumCount } from './store';
+
+export interface SampledUnit extends AnnotationUnit {
+  stratum: string;
+}
+
+export function stratumOf(
+  units: readonly AnnotationUnit[],
+  ratings: readonly JudgeRating[],
+  scale: RatingScale,
+) {
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const r of ratings) {
+    const v = numericValue(scale, r.value);
+    if (v === null) continue;
+    const s = sums.get(r.itemKey) ?? { sum: 0, n: 0 };
+    s.sum += v;
+    s.n++;
+    sums.set(r.itemKey, s);
+  }
+  const proxy = new Map([...sums].map(([k, s]) => [k, s.sum / s.n]));
+  const cuts = proxy.size ? tercileCuts([...proxy.values()]) : null;
+  return (u: AnnotationUnit): string => {
+    const p = proxy.get(u.itemKey);
+    const band = p === undefined || !cuts ? 'unjudged' : `judge-${bandOf(p, cuts)}`;
+    return `${band} × ${u.category ?? '(none)'}`;
+  };
+}
+
+export function stratifiedSample(
+  units: readonly AnnotationUnit[],
+  ratings: readonly JudgeRating[],
+  scale: RatingScale,
+  size: number,
+  seed: number,
+): { units: SampledUnit[]; strata: StratumCount[] } {
+  const stratum = stratumOf(units, ratings, scale);
+  const groups = new Map<string, AnnotationUnit[]>();
+  for (const u of units) {
+    const s = stratum(u);
+    groups.set(s, [...(groups.get(s) ?? []), u]);
+  }
+  const total = units.length;
+  const n = Math.min(size, total);
+  const names = [...groups.keys()].sort();
+  const exact = names.map((s) => (n * groups.get(s)!.length) / total);
+  const quota = exact.map(Math.floor);
+  let left = n - quota.reduce((a, b) => a + b, 0);
+  const byRemainder = names
+    .map((_, i) => i)
+    .sort((a, b) => exact[b] - quota[b] - (exact[a] - quota[a]) || a - b);
+  for (const i of byRemainder) {
+    if (left === 0) break;
+    if (quota[i] < groups.get(names[i])!.length) {
+      quota[i]++;
+      left--;
+    }
+  }
+  const chosen = new Set<string>();
+  const strata: StratumCount[] = names.map((s, i) => {
+    const members = groups.get(s)!;
+    for (const u of shuffled(members, seededRandom(`${seed}\u0000${s}`)).slice(0, quota[i]))
+      chosen.add(u.itemKey);
+    return { stratum: s, available: members.length, sampled: quota[i] };
+  });
+  return {
+    units: units.filter((u) => chosen.has(u.itemKey)).map((u) => ({ ...u, stratum: stratum(u) })),
+    strata,
+  };
+}

@@ -1,0 +1,51 @@
+// Parameter schemas of the annotation methods (merged into the facade's table).
+import { z } from 'zod';
+
+const id = z.number().int().positive();
+const set = z.strictObject({ setId: id });
+const annotator = z.string().trim().min(1).max(100);
+const threshold = z.number().min(-1).max(1).optional();
+const file = { fileName: z.string().min(1).max(1024), contentBase64: z.string().max(200 * 1024 * 1024) };
+
+export const annotationSchemas = {
+  'annotation.createSet': z.strictObject({
+    experimentId: id,
+    size: z.number().int().min(1).max(100_000),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
+    name: z.string().max(300).optional(),
+    goldAsAnnotator: annotator.optional(),
+  }),
+  'annotation.listSets': z.strictObject({ experimentId: id.optional() }),
+  'annotation.getSet': set,
+  'annotation.deleteSet': set,
+  'annotation.annotators': z.undefined(),
+  'annotation.createAnnotator': z.strictObject({ name: annotator }),
+  'annotation.session': z.strictObject({ setId: id, annotator }),
+  'annotation.label': z.strictObject({
+    setId: id,
+    annotator,
+    unitUid: z.string().min(1).max(100),
+    value: z
+      .union([z.number(), z.string().max(100)])
+      .nullable()
+      .optional(),
+    skip: z.boolean().optional(),
+    comment: z.string().max(10_000).nullable().optional(),
+  }),
+  'annotation.importLabels': z.strictObject({ setId: id, ...file }),
+  'annotation.exportPackage': set,
+  'annotation.importPackage': z.strictObject(file),
+  'annotation.agreement': z.strictObject({ setId: id, threshold }),
+  'annotation.exportZip': z.strictObject({ setId: id, threshold }),
+  'annotation.applyMapping': z.strictObject({
+    setId: id,
+    judge: z.string().min(1).max(200),
+    experimentId: id,
+    targetJudge: z.string().min(1).max(200).optional(),
+  }),
+};

@@ -1,0 +1,615 @@
+// Human ratings behind the Core API (DESIGN.md section 5d): annotation sets sampled from an
+// experiment, blinded sessions in a per-annotator order, labels saved one call = one row, label
+// files and annotation packages in and out, and the agreement report.
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  computeAgreement,
+  humanReference,
+  onScale,
+  type AgreementReport,
+  type HumanLabel,
+} from '../../shared/annotation/agreement';
+import type {
+  AnnotationSession,
+  AnnotationSetSummary,
+  AnnotatorProgress,
+} from '../../shared/annotation/api-types';
+import { applyMapping, type CalibratedRow } from '../../shared/annotation/calibrate';
+import { seededRandom, shuffled } from '../../shared/annotation/random';
+import type { AnnotationUnit, JudgeRating, RatingScale, RatingValue } from '../../shared/annotation/types';
+import type { InputIssue } from '../../shared/domain';
+import { AppError } from '../core/errors';
+import { loadExperiment, type LoadedExperiment } from '../experiments/load';
+import { metricsContext } from '../experiments/results';
+import type { AnnotationHooks } from '../protocols/plugin';
+import type { Database } from '../store/db';
+import { labelIssues, readLabelFile } from './label-files';
+import { readPackage, writePackage } from './package';
+import { stratifiedSample } from './sampling';
+import {
+  annotatorId,
+  deleteSet,
+  ensureAnnotator,
+  getSet,
+  getSetByUid,
+  insertSet,
+  labelsOf,
+  listAnnotators,
+  listSets,
+  recordMapping,
+  saveLabel,
+  saveLabels,
+  setItems,
+  type NewLabel,
+  type SetRow,
+} from './store';
+
+export const MAX_ANNOTATOR_NAME = 100;
+
+function hooksOf(exp: LoadedExperiment): AnnotationHooks {
+  const hooks = exp.protocol.annotation;
+  if (!hooks) {
+    throw new AppError('conflict', `The protocol "${exp.protocol.title}" offers nothing for people to rate`);
+  }
+  return hooks;
+}
+
+/** The experiment's units and judge ratings, from its stored results. */
+export function experimentRatings(
+  db: Database,
+  experimentId: number,
+): { scale: RatingScale; units: AnnotationUnit[]; ratings: JudgeRating[] } {
+  const exp = loadExperiment(db, experimentId);
+  const hooks = hooksOf(exp);
+  const ctx = metricsContext(db, exp, false);
+  return { scale: hooks.scale(exp.view), units: hooks.units(ctx), ratings: hooks.judgeRatings(ctx) };
+}
+
+const unitUid = (setUid: string, itemKey: string): string =>
+  createHash('sha256').update(`${setUid}\u0000${itemKey}`).digest('hex').slice(0, 16);
+
+function annotatorName(raw: string): string {
+  const name = raw.trim();
+  if (!name || name.length > MAX_ANNOTATOR_NAME) {
+    throw new AppError('invalid_params', `An annotator name needs 1–${MAX_ANNOTATOR_NAME} characters`);
+  }
+  return name;
+}
+
+/** A value as stored: scores as numbers; preferences '1' | '2' | 'tie'; labels as on the scale. */
+export function normalizeValue(scale: RatingScale, raw: RatingValue): RatingValue | null {
+  if (scale.kind === 'score') {
+    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    return Number.isInteger(n) && onScale(scale, n) ? n : null;
+  }
+  const s = String(raw).trim();
+  if (scale.kind === 'preference') {
+    const v =
+      s === '0' ? 'tie' : s.toLowerCase() === 'a' ? '1' : s.toLowerCase() === 'b' ? '2' : s.toLowerCase();
+    return onScale(scale, v) ? v : null;
+  }
+  return scale.labels.find((l) => l.toLowerCase() === s.toLowerCase()) ?? null;
+}
+
+function describeScale(scale: RatingScale): string {
+  if (scale.kind === 'score') return `an integer ${scale.min}–${scale.max}`;
+  if (scale.kind === 'preference') return '1, 2 or tie';
+  return scale.labels.join(' or ');
+}
+
+export class AnnotationService {
+  constructor(private readonly db: Database) {}
+
+  private set(setId: number): SetRow {
+    const set = getSet(this.db, setId);
+    if (!set) throw new AppError('not_found', `No annotation set with id ${setId}`);
+    return set;
+  }
+
+  summary(set: SetRow): AnnotationSetSummary {
+    const items = setItems(this.db, set.id);
+    const labels = labelsOf(this.db, set.id);
+    const progress = new Map<string, AnnotatorProgress>();
+    for (const l of labels) {
+      const p = progress.get(l.annotator) ?? {
+        annotator: l.annotator,
+        labelled: 0,
+        skipped: 0,
+        total: items.length,
+      };
+      if (l.skipped) p.skipped++;
+      else p.labelled++;
+      progress.set(l.annotator, p);
+    }
+    return {
+      id: set.id,
+      uid: set.uid,
+      name: set.name,
+      experimentId: set.experimentId,
+      scale: set.scale,
+      seed: set.seed,
+      itemCount: items.length,
+      strata: set.strata,
+      progress: [...progress.values()].sort((a, b) => a.annotator.localeCompare(b.annotator)),
+      createdAt: set.createdAt,
+    };
+  }
+
+  list(experimentId?: number): AnnotationSetSummary[] {
+    return listSets(this.db, experimentId).map((s) => this.summary(s));
+  }
+
+  get(setId: number): AnnotationSetSummary {
+    return this.summary(this.set(setId));
+  }
+
+  delete(setId: number): { deleted: boolean } {
+    return { deleted: deleteSet(this.db, setId) };
+  }
+
+  annotators(): { name: string; createdAt: string }[] {
+    return listAnnotators(this.db).map((a) => ({ name: a.name, createdAt: a.createdAt }));
+  }
+
+  createAnnotator(name: string): { name: string; createdAt: string }[] {
+    ensureAnnotator(this.db, annotatorName(name));
+    return this.annotators();
+  }
+
+  /**
+   * A stratified sample of the experiment's units. `goldAsAnnotator` stores pairwise items' gold
+   * labels as that annotator's preferences (the bundled MT-Bench human set's majority votes).
+   */
+  create(p: {
+    experimentId: number;
+    size: number;
+    seed?: number;
+    name?: string;
+    goldAsAnnotator?: string;
+  }): AnnotationSetSummary {
+    const exp = loadExperiment(this.db, p.experimentId);
+    const { scale, units, ratings } = experimentRatings(this.db, p.experimentId);
+    if (units.length === 0) throw new AppError('conflict', 'The experiment has no units to rate yet');
+    const seed = p.seed ?? 1;
+    const sample = stratifiedSample(units, ratings, scale, p.size, seed);
+    const uid = randomUUID();
+    const gold = p.goldAsAnnotator !== undefined ? annotatorName(p.goldAsAnnotator) : null;
+    if (gold && scale.kind !== 'preference') {
+      throw new AppError('invalid_params', 'Gold labels count as an annotator only for pairwise preferences');
+    }
+    const itemsById = new Map(exp.items.map((i) => [i.id, i]));
+    return this.db.transaction(() => {
+      const id = insertSet(
+        this.db,
+        {
+          uid,
+          name: p.name?.trim() || `${exp.row.name} — ${sample.units.length} items`,
+          experimentId: p.experimentId,
+          scale,
+          seed,
+          strata: sample.strata,
+        },
+        sample.units.map((u) => ({
+          itemKey: u.itemKey,
+          unitUid: unitUid(uid, u.itemKey),
+          itemId: u.itemId,
+          category: u.category,
+          stratum: u.stratum,
+          view: u.view,
+        })),
+      );
+      if (gold) {
+        const annotator = ensureAnnotator(this.db, gold);
+        const labels: NewLabel[] = [];
+        for (const u of sample.units) {
+          const label = itemsById.get(u.itemId)?.label;
+          if (label === 1 || label === 2) {
+            labels.push({
+              itemKey: u.itemKey,
+              annotatorId: annotator,
+              value: String(label),
+              skipped: false,
+              comment: null,
+            });
+          }
+        }
+        saveLabels(this.db, id, labels);
+      }
+      return this.summary(this.set(id));
+    })();
+  }
+
+  /** The order an annotator sees the set in: a shuffle seeded by the set and the annotator. */
+  order(set: SetRow, annotator: string): string[] {
+    const keys = setItems(this.db, set.id).map((i) => i.itemKey);
+    return shuffled(keys, seededRandom(`${set.uid}\u0000${set.seed}\u0000${annotator}`));
+  }
+
+  session(setId: number, rawAnnotator: string): AnnotationSession {
+    const set = this.set(setId);
+    const annotator = annotatorName(rawAnnotator);
+    const id = ensureAnnotator(this.db, annotator);
+    const items = new Map(setItems(this.db, set.id).map((i) => [i.itemKey, i]));
+    const own = new Map(labelsOf(this.db, set.id, id).map((l) => [l.itemKey, l]));
+    const ordered = this.order(set, annotator).map((key) => {
+      const it = items.get(key)!;
+      const l = own.get(key);
+      return {
+        unitUid: it.unitUid,
+        view: it.view,
+        value: l?.value ?? null,
+        skipped: l?.skipped ?? false,
+        comment: l?.comment ?? null,
+      };
+    });
+    const resumeAt = ordered.findIndex((i) => i.value === null && !i.skipped);
+    return {
+      set: this.summary(set),
+      annotator,
+      items: ordered,
+      resumeAt: resumeAt < 0 ? ordered.length : resumeAt,
+    };
+  }
+
+  /** One label (or skip, or comment) given: stored at once, as one row. */
+  label(p: {
+    setId: number;
+    annotator: string;
+    unitUid: string;
+    value?: RatingValue | null;
+    skip?: boolean;
+    comment?: string | null;
+  }): AnnotatorProgress {
+    const set = this.set(p.setId);
+    const annotator = annotatorName(p.annotator);
+    const item = setItems(this.db, set.id).find((i) => i.unitUid === p.unitUid);
+    if (!item) throw new AppError('not_found', `No unit "${p.unitUid}" in annotation set ${set.id}`);
+    const id = ensureAnnotator(this.db, annotator);
+    const previous = labelsOf(this.db, set.id, id).find((l) => l.itemKey === item.itemKey);
+    let value: RatingValue | null = previous?.value ?? null;
+    if (p.value !== undefined && p.value !== null) {
+      value = normalizeValue(set.scale, p.value);
+      if (value === null) {
+        throw new AppError(
+          'invalid_params',
+          `"${String(p.value)}" is not on this set's scale (${describeScale(set.scale)})`,
+        );
+      }
+    }
+    const skipped =
+      p.skip === true
+        ? true
+        : p.value !== undefined && p.value !== null
+          ? false
+          : (previous?.skipped ?? false);
+    const comment = p.comment !== undefined ? p.comment?.trim() || null : (previous?.comment ?? null);
+    if (value === null && !skipped) {
+      // A comment on an unrated unit waits for its label; nothing is stored without one.
+      if (comment !== null)
+        throw new AppError('invalid_params', 'Rate or skip the item before commenting on it');
+      throw new AppError('invalid_params', 'Give a value, or skip');
+    }
+    saveLabel(this.db, set.id, {
+      itemKey: item.itemKey,
+      annotatorId: id,
+      value: skipped ? null : value,
+      skipped,
+      comment,
+    });
+    return this.summary(set).progress.find((x) => x.annotator === annotator)!;
+  }
+
+  /** Human labels from CSV/JSONL, all or nothing; every problem names its line. */
+  importLabels(p: { setId: number; fileName: string; bytes: Buffer }): {
+    imported: number;
+    annotators: string[];
+  } {
+    const set = this.set(p.setId);
+    const rows = readLabelFile(p.fileName, p.bytes);
+    const items = setItems(this.db, set.id);
+    const byKey = new Map(items.map((i) => [i.itemKey, i]));
+    const byUid = new Map(items.map((i) => [i.unitUid, i]));
+    const existing = new Set(labelsOf(this.db, set.id).map((l) => `${l.itemKey}\u0000${l.annotator}`));
+    const seen = new Map<string, number>();
+    const issues: InputIssue[] = [];
+    const good: { itemKey: string; annotator: string; value: RatingValue; comment: string | null }[] = [];
+    for (const r of rows) {
+      const item = byKey.get(r.itemId) ?? byUid.get(r.itemId);
+      if (!item) {
+        issues.push({
+          file: p.fileName,
+          line: r.line,
+          field: 'item_id',
+          message: `unknown item "${r.itemId}" (not in this annotation set)`,
+        });
+        continue;
+      }
+      const value = normalizeValue(set.scale, r.value);
+      if (value === null) {
+        issues.push({
+          file: p.fileName,
+          line: r.line,
+          field: r.field,
+          message: `"${r.value}" is out of the scale (${describeScale(set.scale)})`,
+        });
+        continue;
+      }
+      const pair = `${item.itemKey}\u0000${r.annotator}`;
+      if (seen.has(pair)) {
+        issues.push({
+          file: p.fileName,
+          line: r.line,
+          field: 'item_id',
+          message: `duplicate (item, annotator): "${r.itemId}" by "${r.annotator}" is also on line ${seen.get(pair)}`,
+        });
+        continue;
+      }
+      if (existing.has(pair)) {
+        issues.push({
+          file: p.fileName,
+          line: r.line,
+          field: 'item_id',
+          message: `duplicate (item, annotator): "${r.annotator}" already labelled "${r.itemId}" in this set`,
+        });
+        continue;
+      }
+      seen.set(pair, r.line);
+      good.push({ itemKey: item.itemKey, annotator: r.annotator, value, comment: r.comment });
+    }
+    if (issues.length) throw labelIssues(p.fileName, issues);
+    const names = [...new Set(good.map((g) => g.annotator))];
+    this.db.transaction(() => {
+      const ids = new Map(names.map((n) => [n, ensureAnnotator(this.db, annotatorName(n))]));
+      saveLabels(
+        this.db,
+        set.id,
+        good.map((g) => ({
+          itemKey: g.itemKey,
+          annotatorId: ids.get(g.annotator)!,
+          value: g.value,
+          skipped: false,
+          comment: g.comment,
+        })),
+      );
+    })();
+    return { imported: good.length, annotators: names.sort() };
+  }
+
+  /** The set as one package file: units as annotators see them, and the labels given so far. */
+  exportPackage(setId: number): { fileName: string; mime: string; contentBase64: string } {
+    const set = this.set(setId);
+    const items = setItems(this.db, set.id);
+    const uidOf = new Map(items.map((i) => [i.itemKey, i.unitUid]));
+    const content = writePackage({
+      set: { uid: set.uid, name: set.name, scale: set.scale, seed: set.seed },
+      items: items.map((i) => ({ unit: i.unitUid, view: i.view })),
+      labels: labelsOf(this.db, set.id).map((l) => ({
+        unit: uidOf.get(l.itemKey)!,
+        annotator: l.annotator,
+        value: l.value,
+        skipped: l.skipped,
+        comment: l.comment,
+        time: l.updatedAt,
+      })),
+    });
+    const safe = set.name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'annotation-set';
+    return {
+      fileName: `${safe}.annotation.json`,
+      mime: 'application/json',
+      contentBase64: Buffer.from(content, 'utf8').toString('base64'),
+    };
+  }
+
+  /**
+   * Opens a package: a set this store has not seen becomes a new set (no experiment); a known set
+   * gets the package's labels merged in, provided its units are exactly the set's units.
+   */
+  importPackage(
+    fileName: string,
+    bytes: Buffer,
+  ): { set: AnnotationSetSummary; created: boolean; labels: number } {
+    const pkg = readPackage(fileName, bytes);
+    const existing = getSetByUid(this.db, pkg.set.uid);
+    const units = new Set(pkg.items.map((i) => i.unit));
+    for (const [i, l] of pkg.labels.entries()) {
+      if (!units.has(l.unit)) {
+        throw new AppError(
+          'invalid_input',
+          `${fileName}: labels.${i}.unit "${l.unit}" is not one of the package's items`,
+          [{ file: fileName, field: `labels.${i}.unit`, message: 'unknown unit' }],
+        );
+      }
+      if (!l.skipped && (l.value === null || normalizeValue(pkg.set.scale, l.value) === null)) {
+        throw new AppError(
+          'invalid_input',
+          `${fileName}: labels.${i}.value is out of the scale (${describeScale(pkg.set.scale)})`,
+          [{ file: fileName, field: `labels.${i}.value`, message: 'out of the scale' }],
+        );
+      }
+    }
+    return this.db.transaction(() => {
+      let setId: number;
+      let created = false;
+      let keyOf: Map<string, string>;
+      if (existing) {
+        const items = setItems(this.db, existing.id);
+        const mine = new Map(items.map((i) => [i.unitUid, i]));
+        const missing = pkg.items.find((i) => !mine.has(i.unit));
+        const extra = items.find((i) => !units.has(i.unitUid));
+        const changed = pkg.items.find(
+          (i) =>
+            mine.has(i.unit) &&
+            JSON.stringify(normalizeView(mine.get(i.unit)!.view)) !== JSON.stringify(normalizeView(i.view)),
+        );
+        if (missing || extra || changed || JSON.stringify(existing.scale) !== JSON.stringify(pkg.set.scale)) {
+          const detail = missing
+            ? `its unit "${missing.unit}" is not in the set`
+            : extra
+              ? `the set's unit "${extra.unitUid}" is missing from it`
+              : changed
+                ? `its unit "${changed.unit}" shows different text`
+                : 'its scale differs';
+          throw new AppError(
+            'conflict',
+            `${fileName} does not match annotation set "${existing.name}": ${detail}; nothing was imported`,
+            [{ file: fileName, field: 'items', message: detail }],
+          );
+        }
+        setId = existing.id;
+        keyOf = new Map(items.map((i) => [i.unitUid, i.itemKey]));
+      } else {
+        setId = insertSet(
+          this.db,
+          {
+            uid: pkg.set.uid,
+            name: pkg.set.name,
+            experimentId: null,
+            scale: pkg.set.scale,
+            seed: pkg.set.seed,
+            strata: [],
+          },
+          pkg.items.map((i) => ({
+            itemKey: i.unit,
+            unitUid: i.unit,
+            itemId: null,
+            category: null,
+            stratum: null,
+            view: i.view,
+          })),
+        );
+        created = true;
+        keyOf = new Map(pkg.items.map((i) => [i.unit, i.unit]));
+      }
+      const labels = pkg.labels.map((l) => ({
+        itemKey: keyOf.get(l.unit)!,
+        annotatorId: ensureAnnotator(this.db, annotatorName(l.annotator)),
+        value: l.skipped ? null : normalizeValue(pkg.set.scale, l.value!),
+        skipped: l.skipped,
+        comment: l.comment,
+      }));
+      saveLabels(this.db, setId, labels);
+      return { set: this.summary(this.set(setId)), created, labels: labels.length };
+    })();
+  }
+
+  /** Human labels (skips left out) and, for a set of an experiment, its judges' ratings. */
+  agreementInput(setId: number): { set: SetRow; human: HumanLabel[]; judges: JudgeRating[] } {
+    const set = this.set(setId);
+    const keys = new Set(setItems(this.db, set.id).map((i) => i.itemKey));
+    const human = labelsOf(this.db, set.id)
+      .filter((l) => !l.skipped && l.value !== null)
+      .map((l) => ({ itemKey: l.itemKey, annotator: l.annotator, value: l.value! }));
+    const judges =
+      set.experimentId === null
+        ? []
+        : experimentRatings(this.db, set.experimentId).ratings.filter((r) => keys.has(r.itemKey));
+    return { set, human, judges };
+  }
+
+  agreement(setId: number, threshold?: number): AgreementReport {
+    const { set, human, judges } = this.agreementInput(setId);
+    return computeAgreement({
+      scale: set.scale,
+      items: setItems(this.db, set.id).map((i) => ({ itemKey: i.itemKey, category: i.category })),
+      human,
+      judges,
+      threshold,
+      seed: set.uid,
+    });
+  }
+
+  /** The human reference per item (median or majority), for exports. */
+  references(setId: number): Map<string, RatingValue> {
+    const { set, human } = this.agreementInput(setId);
+    const by = new Map<string, RatingValue[]>();
+    for (const h of human) by.set(h.itemKey, [...(by.get(h.itemKey) ?? []), h.value]);
+    const out = new Map<string, RatingValue>();
+    for (const [k, v] of by) {
+      const r = humanReference(set.scale, v);
+      if (r) out.set(k, r.numeric);
+    }
+    return out;
+  }
+
+  /**
+   * The set's mapping for `judge`, applied to `targetJudge`'s scores in another experiment. Same
+   * judge and rubric only: the same protocol and scale, the same model behind the judge, the same
+   * prompt templates; anything else is refused, naming what differs.
+   */
+  applyMapping(p: { setId: number; judge: string; experimentId: number; targetJudge?: string }): {
+    rows: CalibratedRow[];
+    category: 'per-category' | 'all';
+    mappingId: number;
+  } {
+    const set = this.set(p.setId);
+    if (set.experimentId === null)
+      throw new AppError('conflict', 'This set has no judge scores (it came from a package)');
+    if (set.scale.kind !== 'score')
+      throw new AppError('conflict', 'Calibration mappings exist for scores only');
+    const report = this.agreement(p.setId);
+    const mine = report.calibration_mapping.filter((m) => m.judge === p.judge);
+    if (!mine.length)
+      throw new AppError('not_found', `No calibration mapping for judge "${p.judge}" in this set`);
+    const source = loadExperiment(this.db, set.experimentId);
+    const target = loadExperiment(this.db, p.experimentId);
+    const targetJudge = p.targetJudge ?? p.judge;
+    const modelOf = (e: LoadedExperiment, label: string) =>
+      e.protocol.models(e.config).find((m) => m.role === 'judge' && m.label === label)?.model;
+    const differs: string[] = [];
+    if (source.protocol.id !== target.protocol.id)
+      differs.push(`protocol ${source.protocol.id} vs ${target.protocol.id}`);
+    const targetModel = modelOf(target, targetJudge);
+    if (!targetModel)
+      throw new AppError('not_found', `No judge "${targetJudge}" in experiment "${target.row.name}"`);
+    if (modelOf(source, p.judge) !== targetModel)
+      differs.push(`model ${modelOf(source, p.judge)} vs ${targetModel}`);
+    if (
+      JSON.stringify(source.protocol.promptTemplates(source.view)) !==
+      JSON.stringify(target.protocol.promptTemplates(target.view))
+    )
+      differs.push('prompt templates (rubric)');
+    const { scale, ratings } = experimentRatings(this.db, p.experimentId);
+    if (JSON.stringify(scale) !== JSON.stringify(set.scale)) differs.push('rating scale');
+    if (differs.length) {
+      throw new AppError('conflict', `The mapping is for another judge or rubric: ${differs.join('; ')}`);
+    }
+    const rubricHash = createHash('sha256')
+      .update(
+        JSON.stringify([
+          source.protocol.id,
+          set.scale,
+          modelOf(source, p.judge),
+          source.protocol.promptTemplates(source.view),
+        ]),
+      )
+      .digest('hex');
+    const mappingId = recordMapping(this.db, {
+      setId: set.id,
+      judge: p.judge,
+      protocol: source.protocol.id,
+      rubricHash,
+      mapping: mine,
+    });
+    const rows = applyMapping(
+      report.calibration_mapping,
+      p.judge,
+      ratings
+        .filter((r) => r.judge === targetJudge && typeof r.value === 'number')
+        .map((r) => ({
+          itemKey: r.itemKey,
+          judge: r.judge,
+          category: r.category ?? null,
+          raw: r.value as number,
+        })),
+    );
+    return { rows, category: mine.length > 1 ? 'per-category' : 'all', mappingId };
+  }
+
+  annotatorExists(name: string): boolean {
+    return annotatorId(this.db, name) !== null;
+  }
+}
+
+function normalizeView(v: { prompt: string; context?: string | null; responses: string[] }) {
+  return { prompt: v.prompt, context: v.context ?? null, responses: v.responses };
+}

@@ -1,0 +1,186 @@
+// The agreement dashboard: agreement among people (with the warning below 0.6), judge vs human,
+// by band and category, the calibration mapping, the two figures, and the decision panel with an
+// editable threshold. Every number comes from the core's report (annotation.agreement), the
+// same one the zip export writes.
+import { LineChart, ScatterChart } from 'echarts/charts';
+import * as echarts from 'echarts/core';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AgreementReport, JudgeHumanRow } from '../../../shared/annotation/agreement';
+import { agreementFigures, agreementTables, ci, num } from '../../../shared/annotation/report';
+import { formatCell, type Table } from '../../../shared/report/table';
+import { getApi } from '../api';
+import { downloadBase64 } from '../results/download';
+import { EChart } from '../results/EChart';
+import './i18n';
+
+// The scatter with its mapping curve needs these two chart types beside the app's bars.
+echarts.use([ScatterChart, LineChart]);
+
+const WORD_COLUMNS = new Set(['variant', 'decision', 'band', 'warning']);
+
+/** A report table; headers and cell words translated where the language has them (else as in the report). */
+function PlainTable({ table }: { table: Table }) {
+  const { t } = useTranslation('annotation');
+  // Only columns of fixed words; judge and category names stay as given.
+  const cell = (key: string, text: string) =>
+    WORD_COLUMNS.has(key) && text ? t(`cell.${text}`, { defaultValue: text }) : text;
+  return (
+    <div className="results-table__scroll agreement__table">
+      <table className="results-table" data-testid={`agreement-table-${table.id}`}>
+        <thead>
+          <tr>
+            {table.columns.map((c) => (
+              <th key={c.key} className={c.align === 'r' ? 'num' : undefined}>
+                {t(`col.${c.key}`, { defaultValue: c.header })}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row, i) => (
+            <tr key={i}>
+              {table.columns.map((c) => (
+                <td key={c.key} className={c.align === 'r' ? 'num' : undefined} data-key={c.key}>
+                  {cell(c.key, formatCell(c, row[c.key]))}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="small muted agreement__caption">{table.caption}</p>
+    </div>
+  );
+}
+
+export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; threshold: number }) {
+  const { t } = useTranslation('annotation');
+  return (
+    <section className="decision" data-testid="decision-panel" aria-labelledby="decision-title">
+      <h2 id="decision-title">{t('decision.title')}</h2>
+      {rows.map((r) => (
+        <div
+          key={`${r.judge}/${r.variant}`}
+          className={`decision__row decision__row--${r.decision}`}
+          data-decision={r.decision}
+          data-judge={r.judge}
+        >
+          <p className="decision__judge">
+            <strong>{r.judge}</strong>
+            {r.variant !== 'raw' && <span className="muted"> ({r.variant})</span>}
+            <span className="muted">
+              {' '}
+              · {t('decision.rho', { rho: num(r.spearman_rho), ci: ci(r.spearman_rho_ci), n: r.n })}
+            </span>
+          </p>
+          <p>
+            {r.decision === 'undecided' && r.more_items === null
+              ? t('decision.undecidedNoEstimate')
+              : t(`decision.${r.decision}`, { threshold, more: r.more_items })}
+          </p>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+export function AgreementDashboard({ setId }: { setId: number }) {
+  const { t } = useTranslation('annotation');
+  const [threshold, setThreshold] = useState(0.8);
+  const [report, setReport] = useState<AgreementReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void getApi()
+      .call('annotation.agreement', { setId, threshold })
+      .then(
+        (r) => live && setReport(r),
+        (e: Error) => live && setError(e.message),
+      );
+    return () => {
+      live = false;
+    };
+  }, [setId, threshold]);
+
+  if (error) return <p className="text-danger">{error}</p>;
+  if (!report) return <p className="muted">{t('loading')}</p>;
+  const tables = agreementTables(report);
+  const byId = new Map(tables.map((x) => [x.id, x]));
+  const ia = report.inter_annotator;
+  const measure =
+    ia.primary === 'icc21' ? 'ICC(2,1)' : ia.primary === 'fleiss_kappa' ? 'Fleiss κ' : 'Krippendorff α';
+  return (
+    <div className="agreement" data-testid="agreement-dashboard">
+      <div className="agreement__tools">
+        <label className="agreement__threshold">
+          {t('dash.threshold')}{' '}
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            value={threshold}
+            data-testid="agreement-threshold"
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              if (Number.isFinite(v) && v >= -1 && v <= 1) setThreshold(v);
+            }}
+          />
+        </label>
+        <button
+          type="button"
+          className="btn"
+          onClick={() =>
+            void getApi().call('annotation.exportZip', { setId, threshold }).then(downloadBase64)
+          }
+        >
+          {t('dash.exportZip')}
+        </button>
+      </div>
+      {report.judge_human.length > 0 && (
+        <DecisionPanel rows={report.judge_human} threshold={report.threshold} />
+      )}
+      <section>
+        <h2>{t('dash.people')}</h2>
+        {ia.warning && (
+          <p className="notice notice--warning" role="alert" data-testid="people-warning">
+            {t('dash.peopleWarning', { measure, value: num(ia.primary_value) })}
+          </p>
+        )}
+        <PlainTable table={byId.get('inter_annotator')!} />
+      </section>
+      {report.judge_human.length > 0 && (
+        <>
+          <section>
+            <h2>{t('dash.judgeHuman')}</h2>
+            <PlainTable table={byId.get('judge_human')!} />
+          </section>
+          <section>
+            <h2>{t('dash.bands')}</h2>
+            <PlainTable table={byId.get('bands')!} />
+          </section>
+          <section>
+            <h2>{t('dash.categories')}</h2>
+            <PlainTable table={byId.get('categories')!} />
+          </section>
+          {byId.has('calibration') && (
+            <section>
+              <h2>{t('dash.calibration')}</h2>
+              <PlainTable table={byId.get('calibration')!} />
+            </section>
+          )}
+          <section>
+            <h2>{t('dash.charts')}</h2>
+            <div className="agreement__charts">
+              {agreementFigures(report).map((f) => (
+                <EChart key={f.id} spec={f} label={f.title} />
+              ))}
+            </div>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

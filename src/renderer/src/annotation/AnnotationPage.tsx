@@ -1,0 +1,339 @@
+// Human ratings for one experiment (#/experiments/<id>/annotation) or for every set, including
+// sets opened from a colleague's package (#/annotation). The query says what is open:
+// `set` and `annotator` → the annotation screen; `set` and `view=agreement` → the dashboard.
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AnnotationSetSummary } from '../../../shared/annotation/api-types';
+import { getApi } from '../api';
+import { bytesToBase64, readFileBytes } from '../api/base64';
+import { downloadBase64 } from '../results/download';
+import { AgreementDashboard } from './AgreementDashboard';
+import { AnnotateScreen } from './AnnotateScreen';
+import './i18n';
+import './annotation.css';
+
+export interface AnnotationPageProps {
+  experimentId?: number;
+  query: Record<string, string>;
+  /** Changes the page's query (a new hash). */
+  onQuery: (query: Record<string, string>) => void;
+}
+
+/**
+ * A button that picks one file and hands its name and bytes (base64) to `onFile`; what the call
+ * answers (a message, or the error's message) is shown by the caller.
+ */
+function FilePicker({
+  label,
+  accept,
+  testId,
+  onFile,
+  onError,
+}: {
+  label: string;
+  accept: string;
+  testId: string;
+  onFile: (file: { fileName: string; contentBase64: string }) => Promise<void>;
+  onError: (message: string) => void;
+}) {
+  return (
+    <label className="btn">
+      {label}
+      <input
+        type="file"
+        accept={accept}
+        hidden
+        data-testid={testId}
+        onChange={async (e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (!file) return;
+          try {
+            await onFile({
+              fileName: file.name,
+              contentBase64: await bytesToBase64(await readFileBytes(file)),
+            });
+          } catch (err) {
+            onError((err as Error).message);
+          }
+        }}
+      />
+    </label>
+  );
+}
+
+function SetCard({
+  set,
+  profiles,
+  onOpen,
+  onChanged,
+  onMessage,
+}: {
+  set: AnnotationSetSummary;
+  /** Every annotator profile of this store, offered as the name. */
+  profiles: string[];
+  onOpen: (q: Record<string, string>) => void;
+  onChanged: () => void;
+  onMessage: (m: string, error?: boolean) => void;
+}) {
+  const { t } = useTranslation('annotation');
+  const [annotator, setAnnotator] = useState(() => localStorage.getItem('judge-lab.annotator') ?? '');
+  return (
+    <li className="annotation-set" data-testid={`annotation-set-${set.id}`} data-uid={set.uid}>
+      <div className="annotation-set__head">
+        <h3>{set.name}</h3>
+        <span className="muted">{t('items', { count: set.itemCount })}</span>
+      </div>
+      {set.progress.length > 0 && (
+        <ul className="small muted annotation-set__progress">
+          {set.progress.map((p) => (
+            <li key={p.annotator}>{t('progressLine', { ...p })}</li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="annotation-set__start"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const name = annotator.trim();
+          if (!name) return;
+          localStorage.setItem('judge-lab.annotator', name);
+          onOpen({ set: String(set.id), annotator: name });
+        }}
+      >
+        <label>
+          {t('annotator')}{' '}
+          <input
+            value={annotator}
+            list={`annotators-${set.id}`}
+            placeholder={t('annotatorPlaceholder')}
+            data-testid="annotator-name"
+            onChange={(e) => setAnnotator(e.target.value)}
+          />
+          <datalist id={`annotators-${set.id}`}>
+            {profiles.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
+        </label>
+        <button type="submit" className="btn btn--primary" data-testid="annotate-start">
+          {t('start')}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="open-agreement"
+          onClick={() => onOpen({ set: String(set.id), view: 'agreement' })}
+        >
+          {t('agreement')}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="export-package"
+          onClick={() =>
+            void getApi().call('annotation.exportPackage', { setId: set.id }).then(downloadBase64)
+          }
+        >
+          {t('exportPackage')}
+        </button>
+        <FilePicker
+          label={t('importLabels')}
+          accept=".csv,.jsonl,.json"
+          testId="import-labels"
+          onError={(m) => onMessage(m, true)}
+          onFile={async (f) => {
+            const r = await getApi().call('annotation.importLabels', { setId: set.id, ...f });
+            onMessage(t('imported', { count: r.imported }));
+            onChanged();
+          }}
+        />
+      </form>
+      {set.strata.length > 0 && (
+        <details className="small">
+          <summary>{t('strata')}</summary>
+          <table className="results-table" data-testid="strata-table">
+            <thead>
+              <tr>
+                <th>{t('stratum')}</th>
+                <th className="num">{t('available')}</th>
+                <th className="num">{t('sampled')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {set.strata.map((s) => (
+                <tr key={s.stratum}>
+                  <td>{s.stratum}</td>
+                  <td className="num">{s.available}</td>
+                  <td className="num">{s.sampled}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+    </li>
+  );
+}
+
+function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCreated: () => void }) {
+  const { t } = useTranslation('annotation');
+  const [size, setSize] = useState(200);
+  const [seed, setSeed] = useState(1);
+  const [name, setName] = useState('');
+  const [gold, setGold] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await getApi().call('annotation.createSet', {
+        experimentId,
+        size,
+        seed,
+        ...(name.trim() ? { name: name.trim() } : {}),
+        ...(gold ? { goldAsAnnotator: 'majority' } : {}),
+      });
+      onCreated();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <form className="annotation-create" onSubmit={submit} data-testid="create-set">
+      <h2>{t('create.title')}</h2>
+      <label>
+        {t('create.size')}{' '}
+        <input
+          type="number"
+          min={1}
+          value={size}
+          data-testid="create-size"
+          onChange={(e) => setSize(Number(e.target.value))}
+        />
+      </label>
+      <label>
+        {t('create.seed')}{' '}
+        <input
+          type="number"
+          min={0}
+          value={seed}
+          data-testid="create-seed"
+          onChange={(e) => setSeed(Number(e.target.value))}
+        />
+      </label>
+      <label>
+        {t('create.name')} <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="annotation-create__gold">
+        <input type="checkbox" checked={gold} onChange={(e) => setGold(e.target.checked)} />{' '}
+        {t('create.gold')}
+      </label>
+      <button type="submit" className="btn btn--primary" data-testid="create-submit">
+        {t('create.submit')}
+      </button>
+      {error && <p className="text-danger">{error}</p>}
+    </form>
+  );
+}
+
+export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageProps) {
+  const { t } = useTranslation('annotation');
+  const [sets, setSets] = useState<AnnotationSetSummary[] | null>(null);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [profiles, setProfiles] = useState<string[]>([]);
+  const reload = useCallback(() => {
+    void getApi()
+      .call('annotation.annotators')
+      .then(
+        (list) => setProfiles(list.map((a) => a.name)),
+        () => setProfiles([]),
+      );
+    void getApi()
+      .call('annotation.listSets', experimentId === undefined ? {} : { experimentId })
+      .then(setSets, (e: Error) => setMessage({ text: e.message, error: true }));
+  }, [experimentId]);
+  useEffect(reload, [reload]);
+
+  const setId = Number(query.set);
+  if (setId && query.annotator) {
+    return (
+      <div className="page annotation-page">
+        <AnnotateScreen
+          key={`${setId}/${query.annotator}`}
+          setId={setId}
+          annotator={query.annotator}
+          onBack={() => onQuery({})}
+        />
+      </div>
+    );
+  }
+  const open = sets?.find((s) => s.id === setId);
+  return (
+    <div className="page annotation-page">
+      <header className="page__header page__header--compact">
+        <div>
+          <h1 className="page__title">
+            {query.view === 'agreement' && open ? `${t('dash.title')} · ${open.name}` : t('title')}
+          </h1>
+          <p className="page__intro">{t('intro')}</p>
+        </div>
+        <div className="page__tools">
+          {query.view === 'agreement' && (
+            <button type="button" className="btn btn--ghost" onClick={() => onQuery({})}>
+              {t('screen.back')}
+            </button>
+          )}
+          <FilePicker
+            label={t('importPackage')}
+            accept=".json"
+            testId="import-package"
+            onError={(text) => setMessage({ text, error: true })}
+            onFile={async (f) => {
+              const r = await getApi().call('annotation.importPackage', f);
+              setMessage({ text: t('packageOpened', { name: r.set.name, count: r.labels }), error: false });
+              reload();
+            }}
+          />
+        </div>
+      </header>
+      {message && (
+        <p
+          className={message.error ? 'text-danger' : 'muted'}
+          role={message.error ? 'alert' : 'status'}
+          data-testid="annotation-message"
+        >
+          {message.text}
+        </p>
+      )}
+      {query.view === 'agreement' && setId ? (
+        <AgreementDashboard setId={setId} />
+      ) : (
+        <>
+          <section>
+            <h2>{t('sets')}</h2>
+            {sets === null ? (
+              <p className="muted">{t('loading')}</p>
+            ) : sets.length === 0 ? (
+              <p className="muted">{t('noSets')}</p>
+            ) : (
+              <ul className="annotation-sets">
+                {sets.map((s) => (
+                  <SetCard
+                    key={s.id}
+                    set={s}
+                    profiles={profiles}
+                    onOpen={onQuery}
+                    onChanged={reload}
+                    onMessage={(text, error) => setMessage({ text, error: !!error })}
+                  />
+                ))}
+              </ul>
+            )}
+          </section>
+          {experimentId !== undefined && <CreateSetForm experimentId={experimentId} onCreated={reload} />}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,233 @@
+// The agreement report's tables and figures, built with the report kit (the dashboard draws the
+// same figures; the exports write the same tables as CSV, XLSX and LaTeX).
+import type { EChartsOption } from 'echarts';
+import {
+  barGrid,
+  baseOption,
+  categoryAxis,
+  OKABE_ITO,
+  valueAxis,
+  type FigureSpec,
+} from '../report/chart-kit';
+import { col, type Table, type TableRow } from '../report/table';
+import type { AgreementReport, AgreementRow } from './agreement';
+
+const PALETTE = [
+  OKABE_ITO.blue,
+  OKABE_ITO.orange,
+  OKABE_ITO.green,
+  OKABE_ITO.vermillion,
+  OKABE_ITO.purple,
+  OKABE_ITO.skyBlue,
+];
+
+/** Coefficients with three decimals; '–' where undefined. */
+export const num = (v: number | null | undefined, digits = 3): string =>
+  typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
+export const ci = (c: [number, number] | null | undefined): string =>
+  c ? `[${num(c[0])}, ${num(c[1])}]` : '–';
+
+const agreementColumns = [
+  col('n', 'n', 'int'),
+  col('rho', 'Spearman ρ', 'text', 'r'),
+  col('rho_ci', 'ρ 95% CI', 'text', 'c'),
+  col('r', 'Pearson r', 'text', 'r'),
+  col('tau', 'Kendall τ-b', 'text', 'r'),
+  col('kappa', 'Cohen κ', 'text', 'r'),
+  col('kappa_ci', 'κ 95% CI', 'text', 'c'),
+  col('exact', 'Exact agreement', 'pct'),
+];
+
+function agreementCells(r: AgreementRow): TableRow {
+  return {
+    n: r.n,
+    rho: num(r.spearman_rho),
+    rho_ci: ci(r.spearman_rho_ci),
+    r: num(r.pearson_r),
+    tau: num(r.kendall_tau_b),
+    kappa: num(r.kappa),
+    kappa_ci: ci(r.kappa_ci),
+    exact: r.exact_agreement,
+  };
+}
+
+export function agreementTables(report: AgreementReport): Table[] {
+  const ia = report.inter_annotator;
+  const weights = report.scale.kind === 'score' ? 'quadratic-weighted' : 'unweighted';
+  const reference = report.scale.kind === 'score' ? 'median' : 'majority';
+  const tables: Table[] = [
+    {
+      id: 'inter_annotator',
+      title: 'Agreement among people',
+      caption:
+        `ICC(2,1): two-way random, absolute agreement, single rater, on the ${ia.n_complete} items every annotator rated; ` +
+        `Krippendorff's α (${ia.alpha_level}) on all ${ia.n_items} rated items; Fleiss' κ for labels. ` +
+        `Below ${0.6} the task looks ill-defined for validating a judge.` +
+        (report.scale.kind === 'preference'
+          ? ' Preferences enter ICC, α and ρ coded +1 (response A better), 0 (tie), −1 (response B better).'
+          : ''),
+      columns: [
+        col('annotators', 'Annotators', 'int'),
+        col('items', 'Items rated', 'int'),
+        col('complete', 'Rated by all', 'int'),
+        col('icc', 'ICC(2,1)', 'text', 'r'),
+        col('icc_ci', 'ICC 95% CI', 'text', 'c'),
+        col('alpha', 'Krippendorff α', 'text', 'r'),
+        col('fleiss', 'Fleiss κ', 'text', 'r'),
+        col('warning', 'Warning', 'text'),
+      ],
+      rows: [
+        {
+          annotators: ia.n_annotators,
+          items: ia.n_items,
+          complete: ia.n_complete,
+          icc: num(ia.icc21),
+          icc_ci: ci(ia.icc21_ci),
+          alpha: num(ia.krippendorff_alpha),
+          fleiss: num(ia.fleiss_kappa),
+          warning: ia.warning ? 'below 0.6' : '',
+        },
+      ],
+    },
+    {
+      id: 'judge_human',
+      title: `Judge vs human ${reference}`,
+      caption:
+        `Spearman ρ with a Fisher-z 95% CI, Pearson r, Kendall τ-b, ${weights} Cohen's κ with a 95% CI and exact agreement ` +
+        `against the human ${reference} per item. Decision at ρ ≥ ${report.threshold} applied to the CI.`,
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('variant', 'Scores', 'text'),
+        ...agreementColumns,
+        col('decision', 'Decision', 'text'),
+        col('more', 'More items', 'int'),
+      ],
+      rows: report.judge_human.map((r) => ({
+        judge: r.judge,
+        variant: r.variant,
+        ...agreementCells(r),
+        decision: r.decision,
+        more: r.more_items,
+      })),
+    },
+    {
+      id: 'bands',
+      title: 'Agreement by human-quality band',
+      caption: `Terciles of the human ${reference}: where agreement breaks down.`,
+      columns: [col('judge', 'Judge', 'text'), col('band', 'Band', 'text'), ...agreementColumns],
+      rows: report.bands.map((r) => ({ judge: r.judge, band: r.band, ...agreementCells(r) })),
+    },
+    {
+      id: 'categories',
+      title: 'Agreement by category',
+      caption: 'Per category of the items (subset, QA category or language).',
+      columns: [col('judge', 'Judge', 'text'), col('category', 'Category', 'text'), ...agreementColumns],
+      rows: report.categories.map((r) => ({ judge: r.judge, category: r.category, ...agreementCells(r) })),
+    },
+  ];
+  if (report.calibration_mapping.length) {
+    tables.push({
+      id: 'calibration',
+      title: 'Calibration mapping, cross-validated',
+      caption:
+        'Isotonic regression (and a least-squares line) from judge score to the human median; MAE and ρ on held-out folds ' +
+        'before (raw judge score) and after (mapped).',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('category', 'Category', 'text'),
+        col('n', 'n', 'int'),
+        col('k', 'Folds', 'int'),
+        col('mae_before', 'MAE before', 'text', 'r'),
+        col('mae_after', 'MAE isotonic', 'text', 'r'),
+        col('mae_linear', 'MAE linear', 'text', 'r'),
+        col('rho_before', 'ρ before', 'text', 'r'),
+        col('rho_after', 'ρ isotonic', 'text', 'r'),
+        col('rho_linear', 'ρ linear', 'text', 'r'),
+      ],
+      rows: report.calibration_mapping.map((m) => ({
+        judge: m.judge,
+        category: m.category,
+        n: m.n,
+        k: m.k,
+        mae_before: num(m.mae_before),
+        mae_after: num(m.mae_after),
+        mae_linear: num(m.mae_linear),
+        rho_before: num(m.rho_before),
+        rho_after: num(m.rho_after),
+        rho_linear: num(m.rho_linear),
+      })),
+    });
+  }
+  return tables;
+}
+
+export function agreementFigures(report: AgreementReport): FigureSpec[] {
+  const judges = [...new Set(report.judge_human.map((r) => r.judge))];
+  const scatterSeries: NonNullable<EChartsOption['series']> = [];
+  judges.forEach((judge, i) => {
+    const color = PALETTE[i % PALETTE.length];
+    // Jitter-free points with size by count, so equal scale points stay readable.
+    const counts = new Map<string, number>();
+    for (const p of report.points) {
+      if (p.judge !== judge || p.variant !== 'raw') continue;
+      const key = `${p.judgeValue}\u0000${p.human}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    scatterSeries.push({
+      type: 'scatter',
+      name: judge,
+      itemStyle: { color, opacity: 0.7 },
+      data: [...counts].map(([k, n]) => {
+        const [x, y] = k.split('\u0000').map(Number);
+        return { value: [x, y, n], symbolSize: 6 + 3 * Math.sqrt(n) };
+      }),
+    });
+    const mapping = report.calibration_mapping.find((m) => m.judge === judge && m.category === 'all');
+    if (mapping) {
+      scatterSeries.push({
+        type: 'line',
+        name: `${judge} mapping`,
+        step: undefined,
+        showSymbol: false,
+        lineStyle: { color, width: 2 },
+        data: mapping.knots.map((k) => [k.x, k.y]),
+      });
+    }
+  });
+  const scatter: FigureSpec = {
+    id: 'judge_vs_human',
+    title: 'Judge vs human, with the calibration mapping',
+    width: 640,
+    height: 480,
+    option: {
+      ...baseOption('Judge vs human, with the calibration mapping'),
+      tooltip: { trigger: 'item' },
+      grid: { left: 72, right: 24, top: 56, bottom: 96 },
+      xAxis: { ...valueAxis('Judge'), scale: true },
+      yAxis: { ...valueAxis(report.scale.kind === 'score' ? 'Human median' : 'Human majority'), scale: true },
+      series: scatterSeries,
+    },
+  };
+  const bandNames = ['low', 'mid', 'high'] as const;
+  const bands: FigureSpec = {
+    id: 'agreement_by_band',
+    title: 'Spearman ρ by human-quality band',
+    width: Math.max(560, 160 + judges.length * 120),
+    height: 400,
+    option: {
+      ...baseOption('Spearman ρ by human-quality band'),
+      grid: barGrid,
+      xAxis: categoryAxis(judges),
+      yAxis: valueAxis('Spearman ρ', -1, 1),
+      series: bandNames.map((band, i) => ({
+        type: 'bar' as const,
+        name: band,
+        itemStyle: { color: [OKABE_ITO.vermillion, OKABE_ITO.yellow, OKABE_ITO.green][i] },
+        data: judges.map(
+          (j) => report.bands.find((b) => b.judge === j && b.band === band)?.spearman_rho ?? null,
+        ),
+      })),
+    },
+  };
+  return [scatter, bands];
+}

@@ -1,0 +1,104 @@
+// Two-rater agreement on categories: Cohen's kappa, unweighted (labels, preferences) or
+// quadratic-weighted (ordinal scores), with the large-sample interval of Fleiss, Cohen & Everitt
+// (1969) as statsmodels' cohens_kappa computes it; and exact agreement. Matched against
+// scikit-learn's cohen_kappa_score and statsmodels in test/fixtures/annotation/stats.json.
+import type { CI } from './correlation';
+import { normalQuantile } from './distributions';
+
+export type KappaWeights = 'none' | 'quadratic';
+
+export interface KappaResult {
+  n: number;
+  kappa: number | null;
+  /** kappa ± z · SE; null when kappa is undefined (no pairs, or chance agreement is 1). */
+  ci: CI | null;
+  weights: KappaWeights;
+}
+
+/**
+ * Cohen's kappa of paired ratings. `categories` is the ordered scale (for quadratic weights the
+ * weight of a disagreement is 1 - (a - b)^2 / (max - min)^2 by category value, so unobserved
+ * scale points count); without it, the sorted union of observed values.
+ */
+export function cohensKappa<T extends string | number>(
+  a: readonly T[],
+  b: readonly T[],
+  weights: KappaWeights = 'none',
+  categories?: readonly T[],
+  confidence = 0.95,
+): KappaResult {
+  if (a.length !== b.length) throw new RangeError(`a and b differ in length (${a.length} vs ${b.length})`);
+  const n = a.length;
+  const cats = categories ? [...categories] : [...new Set<T>([...a, ...b])].sort(compare);
+  const index = new Map<T, number>(cats.map((c, i) => [c, i]));
+  const k = cats.length;
+  if (n === 0 || k === 0) return { n, kappa: null, ci: null, weights };
+  if (weights === 'quadratic' && cats.some((c) => typeof c !== 'number')) {
+    throw new RangeError('quadratic weights need numeric categories');
+  }
+  const table = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  for (let i = 0; i < n; i++) {
+    const r = index.get(a[i]);
+    const c = index.get(b[i]);
+    if (r === undefined) throw new RangeError(`rating a[${i}] = ${String(a[i])} is not a category`);
+    if (c === undefined) throw new RangeError(`rating b[${i}] = ${String(b[i])} is not a category`);
+    table[r][c]++;
+  }
+  const w = agreementWeights(cats, weights);
+  return kappaOfTable(table, w, weights, confidence);
+}
+
+function compare<T extends string | number>(x: T, y: T): number {
+  return typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+}
+
+function agreementWeights<T extends string | number>(cats: readonly T[], weights: KappaWeights): number[][] {
+  const k = cats.length;
+  if (weights === 'none') return cats.map((_, i) => cats.map((__, j) => (i === j ? 1 : 0)));
+  const values = cats as readonly number[];
+  const span = Math.max(...values) - Math.min(...values);
+  return values.map((x) => values.map((y) => (span === 0 ? 1 : 1 - (x - y) ** 2 / span ** 2))).slice(0, k);
+}
+
+function kappaOfTable(
+  table: number[][],
+  w: number[][],
+  weights: KappaWeights,
+  confidence: number,
+): KappaResult {
+  const k = table.length;
+  const n = table.reduce((s, row) => s + row.reduce((x, y) => x + y, 0), 0);
+  const p = table.map((row) => row.map((v) => v / n));
+  const rows = p.map((row) => row.reduce((x, y) => x + y, 0));
+  const cols = p[0].map((_, j) => p.reduce((s, row) => s + row[j], 0));
+  let observed = 0;
+  let expected = 0;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      observed += w[i][j] * p[i][j];
+      expected += w[i][j] * rows[i] * cols[j];
+    }
+  }
+  if (expected >= 1 - 1e-15) return { n, kappa: null, ci: null, weights };
+  const kappa = (observed - expected) / (1 - expected);
+  // Fleiss, Cohen & Everitt (1969): var = [sum p_ij (w_ij - (wbar_i. + wbar_.j)(1 - kappa))^2
+  //   - (kappa - pe (1 - kappa))^2] / (n (1 - pe)^2), with wbar_i. = sum_j p_.j w_ij.
+  const rowBar = w.map((row) => row.reduce((s, wij, j) => s + cols[j] * wij, 0));
+  const colBar = w[0].map((_, j) => w.reduce((s, row, i) => s + rows[i] * row[j], 0));
+  let sum = 0;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) sum += p[i][j] * (w[i][j] - (rowBar[i] + colBar[j]) * (1 - kappa)) ** 2;
+  }
+  const variance = Math.max(0, (sum - (kappa - expected * (1 - kappa)) ** 2) / (n * (1 - expected) ** 2));
+  const half = normalQuantile(1 - (1 - confidence) / 2) * Math.sqrt(variance);
+  return { n, kappa, ci: [kappa - half, kappa + half], weights };
+}
+
+/** Share of pairs with the same rating; null without pairs. */
+export function exactAgreement<T>(a: readonly T[], b: readonly T[]): number | null {
+  if (a.length !== b.length) throw new RangeError(`a and b differ in length (${a.length} vs ${b.length})`);
+  if (a.length === 0) return null;
+  let same = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
+  return same / a.length;
+}

@@ -1,0 +1,402 @@
+// Human ratings through the Core API on real SQLite files, with the test-only pointwise protocol
+// run against the mock provider: sampling, blinded sessions, one label = one committed row,
+// resume after reopening, label files (line-located errors, all or nothing), annotation
+// packages between two stores, the agreement report against the stats functions, the export
+// zip and the calibration mapping applied to another experiment.
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../src/main/facade/core';
+import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
+import { labelsOf, setItems } from '../../src/main/annotation/store';
+import { cohensKappa, icc21, median, spearman } from '../../src/shared/annotation/stats';
+import { tempDir } from '../helpers/tmp';
+import { startMockProvider, type MockProvider, type MockRequest } from '../mock-provider/server';
+import { pointwisePlugin } from '../protocols/test-pointwise/plugin';
+
+const keys = () => new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' });
+let core: Core;
+let mock: MockProvider;
+let dir: string;
+let cleanup: () => void;
+let experimentId: number;
+
+const scoreOf = (req: MockRequest): number => ((req.lastUser.split('Response: ')[1] ?? '').length % 5) + 1;
+
+function config(url: string, name: string, model = 'gpt-4.1-mini') {
+  return {
+    name,
+    protocol: 'test-pointwise',
+    dataset: 'LLMBar (sample)',
+    limit: 60,
+    providers: {
+      openai: { kind: 'openai', baseURL: `${url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY' },
+    },
+    scorers: [{ label: 'GPT scorer', provider: 'openai', model }],
+  };
+}
+
+beforeAll(async () => {
+  registerProtocol(pointwisePlugin);
+  ({ dir, cleanup } = tempDir());
+  core = new Core({ dataDir: dir, door: 'cli', keys: keys(), engine: { progressIntervalMs: 50 } });
+  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+  mock = await startMockProvider({
+    latencyMs: [1, 3],
+    respond: (req) => ({ score: scoreOf(req), reason: 'mock' }),
+  });
+  ({ id: experimentId } = await core.call('experiments.create', { config: config(mock.url, 'scores') }));
+  expect((await core.experiments.runToEnd(experimentId)).status).toBe('finished');
+});
+
+afterAll(async () => {
+  await core?.shutdown();
+  await mock?.close();
+  cleanup?.();
+  unregisterProtocol('test-pointwise');
+});
+
+/** A human score near the judge's: deterministic per annotator and unit. */
+const humanScore = (judge: number, annotator: string, i: number) =>
+  Math.min(
+    5,
+    Math.max(1, judge + ((i + annotator.length) % 3 === 0 ? 1 : (i + annotator.length) % 3 === 1 ? 0 : -1)),
+  );
+
+describe('annotation sets', () => {
+  it('samples N units stratified by judge-score tercile × category, reproducibly from the seed', async () => {
+    const a = await core.call('annotation.createSet', { experimentId, size: 30, seed: 7 });
+    const b = await core.call('annotation.createSet', { experimentId, size: 30, seed: 7 });
+    const c = await core.call('annotation.createSet', { experimentId, size: 30, seed: 8 });
+    expect(a.itemCount).toBe(30);
+    expect(a.scale).toEqual({ kind: 'score', min: 1, max: 5 });
+    expect(a.strata.reduce((s, x) => s + x.sampled, 0)).toBe(30);
+    expect(a.strata.reduce((s, x) => s + x.available, 0)).toBe(60);
+    for (const s of a.strata) expect(Math.abs(s.sampled - s.available / 2)).toBeLessThanOrEqual(1);
+    expect(a.strata.every((s) => /^judge-(low|mid|high) × /.test(s.stratum))).toBe(true);
+    const keysOf = (id: number) => setItems(core.db, id).map((i) => i.itemKey);
+    expect(keysOf(b.id)).toEqual(keysOf(a.id));
+    expect(keysOf(c.id)).not.toEqual(keysOf(a.id));
+    await core.call('annotation.deleteSet', { setId: b.id });
+    await core.call('annotation.deleteSet', { setId: c.id });
+  });
+
+  it('shows each annotator the units blinded, in an order of their own, and resumes where they stopped', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const alice = await core.call('annotation.session', { setId: set.id, annotator: 'alice' });
+    const bob = await core.call('annotation.session', { setId: set.id, annotator: 'bob' });
+    expect(alice.items.map((i) => i.unitUid)).not.toEqual(bob.items.map((i) => i.unitUid));
+    expect([...alice.items.map((i) => i.unitUid)].sort()).toEqual(
+      [...bob.items.map((i) => i.unitUid)].sort(),
+    );
+    expect((await core.call('annotation.session', { setId: set.id, annotator: 'alice' })).items).toEqual(
+      alice.items,
+    );
+    const text = JSON.stringify(alice);
+    for (const hidden of ['GPT scorer', 'gpt-4.1-mini', '"reason"']) expect(text).not.toContain(hidden);
+    expect(alice.resumeAt).toBe(0);
+
+    // Ten labels, a skip and a comment; each call is a row at once.
+    for (let i = 0; i < 10; i++) {
+      await core.call('annotation.label', {
+        setId: set.id,
+        annotator: 'alice',
+        unitUid: alice.items[i].unitUid,
+        value: 3,
+      });
+      expect(labelsOf(core.db, set.id).filter((l) => l.annotator === 'alice')).toHaveLength(i + 1);
+    }
+    await core.call('annotation.label', {
+      setId: set.id,
+      annotator: 'alice',
+      unitUid: alice.items[10].unitUid,
+      skip: true,
+    });
+    const progress = await core.call('annotation.label', {
+      setId: set.id,
+      annotator: 'alice',
+      unitUid: alice.items[3].unitUid,
+      comment: 'unclear instruction',
+    });
+    expect(progress).toEqual({ annotator: 'alice', labelled: 10, skipped: 1, total: 30 });
+    await expect(
+      core.call('annotation.label', {
+        setId: set.id,
+        annotator: 'alice',
+        unitUid: alice.items[12].unitUid,
+        value: 6,
+      }),
+    ).rejects.toThrow(/"6" is not on this set's scale \(an integer 1–5\)/);
+
+    // Reopening the store (a restart) keeps every label; the session resumes after the skip.
+    const again = new Core({ dataDir: dir, door: 'cli', keys: keys() });
+    const resumed = await again.call('annotation.session', { setId: set.id, annotator: 'alice' });
+    expect(resumed.resumeAt).toBe(11);
+    expect(resumed.items[3]).toMatchObject({ value: 3, comment: 'unclear instruction' });
+    expect(resumed.items[10]).toMatchObject({ value: null, skipped: true });
+    again.close();
+  });
+});
+
+describe('label files', () => {
+  it('names the line of every unknown item, out-of-scale score and duplicate pair, and imports nothing', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const keysInSet = setItems(core.db, set.id).map((i) => i.itemKey);
+    const before = labelsOf(core.db, set.id);
+    const csv = [
+      'item_id,annotator,score,comment',
+      `${keysInSet[0]},carol,4,`,
+      `nope-1,carol,3,`,
+      `${keysInSet[1]},carol,9,`,
+      `${keysInSet[0]},carol,2,again`,
+    ].join('\n');
+    const err = await core
+      .call('annotation.importLabels', {
+        setId: set.id,
+        fileName: 'labels.csv',
+        contentBase64: Buffer.from(csv).toString('base64'),
+      })
+      .then(
+        () => {
+          throw new Error('the bad file was imported');
+        },
+        (e: unknown) =>
+          e as { code: string; message: string; issues: { line: number; field: string; message: string }[] },
+      );
+    expect(err.code).toBe('invalid_input');
+    expect(err.message).toMatch(
+      /^labels\.csv:3: field "item_id": unknown item "nope-1".*nothing was imported/,
+    );
+    expect(err.issues.map((i) => [i.line, i.field])).toEqual([
+      [3, 'item_id'],
+      [4, 'score'],
+      [5, 'item_id'],
+    ]);
+    expect(err.issues[2].message).toMatch(/duplicate \(item, annotator\).*also on line 2/);
+    expect(labelsOf(core.db, set.id)).toEqual(before);
+
+    const jsonl = keysInSet
+      .map((k, i) => JSON.stringify({ item_id: k, annotator: 'carol', score: (i % 5) + 1 }))
+      .join('\n');
+    const ok = await core.call('annotation.importLabels', {
+      setId: set.id,
+      fileName: 'labels.jsonl',
+      contentBase64: Buffer.from(jsonl).toString('base64'),
+    });
+    expect(ok).toEqual({ imported: 30, annotators: ['carol'] });
+    const dup = await core
+      .call('annotation.importLabels', {
+        setId: set.id,
+        fileName: 'labels.jsonl',
+        contentBase64: Buffer.from(jsonl).toString('base64'),
+      })
+      .catch((e: Error) => e);
+    expect(String(dup)).toMatch(/labels\.jsonl:1: .*"carol" already labelled/);
+  });
+});
+
+describe('annotation packages', () => {
+  it('travel to a colleague’s store and back, merging annotators; mismatched items are refused', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const pkg = await core.call('annotation.exportPackage', { setId: set.id });
+    const text = Buffer.from(pkg.contentBase64, 'base64').toString('utf8');
+    for (const hidden of ['GPT scorer', 'gpt-4.1-mini', '"reason"', 'scorer'])
+      expect(text).not.toContain(hidden);
+    for (const key of setItems(core.db, set.id).map((i) => i.itemKey)) expect(text).not.toContain(`"${key}"`);
+
+    const other = tempDir();
+    const colleague = new Core({ dataDir: other.dir, door: 'cli', keys: keys() });
+    try {
+      const opened = await colleague.call('annotation.importPackage', {
+        fileName: pkg.fileName,
+        contentBase64: pkg.contentBase64,
+      });
+      expect(opened.created).toBe(true);
+      expect(opened.set.experimentId).toBeNull();
+      const s = await colleague.call('annotation.session', { setId: opened.set.id, annotator: 'dave' });
+      for (const [i, item] of s.items.entries())
+        await colleague.call('annotation.label', {
+          setId: opened.set.id,
+          annotator: 'dave',
+          unitUid: item.unitUid,
+          value: (i % 5) + 1,
+        });
+      const back = await colleague.call('annotation.exportPackage', { setId: opened.set.id });
+      const merged = await core.call('annotation.importPackage', {
+        fileName: back.fileName,
+        contentBase64: back.contentBase64,
+      });
+      expect(merged.created).toBe(false);
+      expect(merged.set.id).toBe(set.id);
+      expect(merged.set.progress.map((p) => p.annotator)).toEqual(['alice', 'carol', 'dave']);
+      expect(merged.set.progress.find((p) => p.annotator === 'dave')!.labelled).toBe(30);
+
+      const doc = JSON.parse(Buffer.from(back.contentBase64, 'base64').toString('utf8'));
+      doc.items[0].prompt = 'something else';
+      const before = labelsOf(core.db, set.id);
+      await expect(
+        core.call('annotation.importPackage', {
+          fileName: 'edited.annotation.json',
+          contentBase64: Buffer.from(JSON.stringify(doc)).toString('base64'),
+        }),
+      ).rejects.toThrow(
+        /edited\.annotation\.json does not match annotation set .*shows different text; nothing was imported/,
+      );
+      doc.items[0].unit = 'ffffffffffffffff';
+      await expect(
+        core.call('annotation.importPackage', {
+          fileName: 'edited.annotation.json',
+          contentBase64: Buffer.from(JSON.stringify(doc)).toString('base64'),
+        }),
+      ).rejects.toThrow(
+        /labels\.\d+\.unit .* is not one of the package's items|unit "ffffffffffffffff" is not in the set/,
+      );
+      expect(labelsOf(core.db, set.id)).toEqual(before);
+    } finally {
+      colleague.close();
+      other.cleanup();
+    }
+  });
+});
+
+describe('agreement', () => {
+  it('equals the statistics computed here from the stored labels and judge scores', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    // Full ratings by two more annotators close to the judge (the mock's score of each unit).
+    const items = setItems(core.db, set.id);
+    const judge = new Map<string, number>();
+    for (const it of items) {
+      const item = await core.call('items.get', { itemId: it.itemId! });
+      judge.set(it.itemKey, ((item.output1 ?? '').length % 5) + 1);
+    }
+    for (const who of ['erin', 'frank']) {
+      const s = await core.call('annotation.session', { setId: set.id, annotator: who });
+      const uidToKey = new Map(items.map((i) => [i.unitUid, i.itemKey]));
+      for (const [i, item] of s.items.entries()) {
+        const key = uidToKey.get(item.unitUid)!;
+        await core.call('annotation.label', {
+          setId: set.id,
+          annotator: who,
+          unitUid: item.unitUid,
+          value: humanScore(judge.get(key)!, who, i),
+        });
+      }
+    }
+    const report = await core.call('annotation.agreement', { setId: set.id });
+
+    const labels = labelsOf(core.db, set.id).filter((l) => !l.skipped);
+    const people = ['alice', 'carol', 'dave', 'erin', 'frank'];
+    const complete = items.filter((it) =>
+      people.every((p) => labels.some((l) => l.itemKey === it.itemKey && l.annotator === p)),
+    );
+    const matrix = complete.map((it) =>
+      people.map((p) => labels.find((l) => l.itemKey === it.itemKey && l.annotator === p)!.value as number),
+    );
+    const icc = icc21(matrix);
+    expect(report.inter_annotator.n_annotators).toBe(5);
+    expect(report.inter_annotator.n_complete).toBe(complete.length);
+    expect(report.inter_annotator.icc21).toBeCloseTo(icc.icc!, 12);
+    expect(report.inter_annotator.warning).toBe(icc.icc! < 0.6);
+
+    const med = items.map((it) =>
+      median(labels.filter((l) => l.itemKey === it.itemKey).map((l) => l.value as number))!,
+    );
+    const j = items.map((it) => judge.get(it.itemKey)!);
+    const row = report.judge_human.find((r) => r.judge === 'GPT scorer')!;
+    const s = spearman(j, med);
+    expect(row.n).toBe(30);
+    expect(row.spearman_rho).toBeCloseTo(s.rho!, 12);
+    expect(row.spearman_rho_ci![0]).toBeCloseTo(s.ci![0], 12);
+    const k = cohensKappa(
+      j,
+      med.map((m) => Math.floor(m + 0.5)),
+      'quadratic',
+      [1, 2, 3, 4, 5],
+    );
+    expect(row.kappa).toBeCloseTo(k.kappa!, 12);
+    expect(row.kappa_weights).toBe('quadratic');
+    const expected = s.ci![0] >= 0.8 ? 'replace' : s.ci![1] < 0.8 ? 'mix' : 'undecided';
+    expect(row.decision).toBe(expected);
+    expect(report.bands.filter((b) => b.judge === 'GPT scorer').map((b) => b.band)).toEqual([
+      'low',
+      'mid',
+      'high',
+    ]);
+    expect(report.calibration_mapping.find((m) => m.category === 'all')!.n).toBe(30);
+
+    const strict = await core.call('annotation.agreement', { setId: set.id, threshold: -0.99 });
+    expect(strict.judge_human[0].decision).toBe(s.ci![0] >= -0.99 ? 'replace' : 'undecided');
+  });
+
+  it('exports tables, figures, annotations, mapping and manifest as one zip', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const zip = await core.call('annotation.exportZip', { setId: set.id });
+    const files = unzipSync(new Uint8Array(Buffer.from(zip.contentBase64, 'base64')));
+    const names = Object.keys(files)
+      .map((n) => n.split('/').slice(1).join('/'))
+      .sort();
+    for (const f of [
+      'agreement.json',
+      'annotations.csv',
+      'calibration_mapping.csv',
+      'calibration_mapping.json',
+      'figures/agreement_by_band.png',
+      'figures/agreement_by_band.svg',
+      'figures/judge_vs_human.png',
+      'figures/judge_vs_human.svg',
+      'manifest.json',
+      'tables/agreement.xlsx',
+      'tables/inter_annotator.csv',
+      'tables/inter_annotator.tex',
+      'tables/judge_human.csv',
+      'tables/bands.tex',
+      'tables/calibration.csv',
+    ])
+      expect(names).toContain(f);
+    const annotations = Buffer.from(
+      Object.entries(files).find(([n]) => n.endsWith('annotations.csv'))![1],
+    ).toString('utf8');
+    expect(annotations.split('\r\n').filter(Boolean)).toHaveLength(1 + labelsOf(core.db, set.id).length);
+  });
+
+  it('applies the mapping to another experiment of the same judge and rubric, and refuses another model', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const { id: same } = await core.call('experiments.create', {
+      config: { ...config(mock.url, 'scores-again'), limit: 40 },
+    });
+    await core.experiments.runToEnd(same);
+    const applied = await core.call('annotation.applyMapping', {
+      setId: set.id,
+      judge: 'GPT scorer',
+      experimentId: same,
+    });
+    expect(applied.rows).toHaveLength(40);
+    const stored = core.db
+      .prepare('SELECT set_id, judge, mapping_json FROM calibration_mappings WHERE id = ?')
+      .get(applied.mappingId) as {
+      set_id: number;
+      judge: string;
+      mapping_json: string;
+    };
+    expect(stored).toMatchObject({ set_id: set.id, judge: 'GPT scorer' });
+    const again = await core.call('annotation.applyMapping', {
+      setId: set.id,
+      judge: 'GPT scorer',
+      experimentId: same,
+    });
+    expect(again.mappingId).toBe(applied.mappingId);
+    const report = await core.call('annotation.agreement', { setId: set.id });
+    const all = report.calibration_mapping.find((m) => m.category === 'all')!;
+    for (const r of applied.rows) {
+      expect(r.calibrated).toBeGreaterThanOrEqual(all.knots[0].y - 1e-12);
+      expect(r.calibrated).toBeLessThanOrEqual(all.knots[all.knots.length - 1].y + 1e-12);
+    }
+    const { id: otherModel } = await core.call('experiments.create', {
+      config: { ...config(mock.url, 'scores-other', 'gpt-4.1'), limit: 5 },
+    });
+    await core.experiments.runToEnd(otherModel);
+    await expect(
+      core.call('annotation.applyMapping', { setId: set.id, judge: 'GPT scorer', experimentId: otherModel }),
+    ).rejects.toThrow(/another judge or rubric: model gpt-4.1-mini vs gpt-4.1/);
+  });
+});

@@ -1,0 +1,329 @@
+// Issue 12 end to end in Chromium against `judge-lab serve`: a Judge-LS run (simulated provider)
+// gets an annotation set; alice rates 30 items by keyboard only, with the server killed halfway
+// (no given label is lost, the screen resumes where she stopped); bob rates the same 30 items in
+// his own copy of the app, opened from an exported package and sent back; the agreement
+// dashboard's ICC, kappa and rho equal the values computed here from what was typed.
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cohensKappa, icc21, spearman } from '../../src/shared/annotation/stats';
+import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { assertBuilt, ROOT } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+import { shootAll, switchLanguage, type Scheme, type UiLanguage } from './helpers/screens';
+import { callApi, startServeWithEnv, type ServeHandle } from './helpers/serve';
+
+const N = 30;
+let browser: Browser;
+let server: ServeHandle;
+let colleagueServer: ServeHandle;
+let dataDir: string;
+let colleagueDir: string;
+let downloads: string;
+let cleanup: () => void;
+let experimentId: number;
+let setId: number;
+let setUid: string;
+/** The judge's preference per item key ('1' | '2' | 'tie'), from its EN verdicts in both orders. */
+const judgePref = new Map<string, string>();
+/** What each annotator typed, per unit. */
+const typed: Record<string, Map<string, string>> = { alice: new Map(), bob: new Map() };
+const pageErrors: string[] = [];
+
+const unitUid = (itemKey: string) =>
+  createHash('sha256').update(`${setUid}\u0000${itemKey}`).digest('hex').slice(0, 16);
+const keyToValue: Record<string, string> = { '1': '1', '2': '2', '0': 'tie' };
+const coding = (v: string) => (v === '1' ? 1 : v === '2' ? -1 : 0);
+
+beforeAll(async () => {
+  assertBuilt();
+  const tmp = tempDir();
+  cleanup = tmp.cleanup;
+  dataDir = join(tmp.dir, 'data');
+  colleagueDir = join(tmp.dir, 'colleague');
+  downloads = join(tmp.dir, 'downloads');
+  mkdirSync(downloads, { recursive: true });
+  server = await startServeWithEnv(dataDir, {});
+  const { dataset } = await callApi<{ dataset: { id: number } }>(server, 'datasets.loadSample', {
+    sampleId: 'llmbar',
+  });
+  ({ id: experimentId } = await callApi<{ id: number }>(server, 'experiments.create', {
+    config: {
+      name: 'human-ratings-e2e',
+      protocol: 'judge-ls',
+      dataset: dataset.id,
+      limit: N,
+      providers: { demo: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 8 } },
+      transform: { provider: 'demo', model: 'sim-translator', languages: ['ZH'] },
+      judges: [{ label: 'Sim weak', provider: 'demo', model: 'sim-judge-weak' }],
+      tieProbes: false,
+    },
+  }));
+  await callApi(server, 'experiments.start', { experimentId });
+  for (let waited = 0; ; waited += 250) {
+    const { status } = await callApi<{ status: string }>(server, 'experiments.progress', { experimentId });
+    if (status === 'finished') break;
+    if (waited > 60_000) throw new Error(`the run did not finish (status ${status})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const verdicts = await callApi<{ sourceId: string; language: string; order: string; winner: string }[]>(
+    server,
+    'experiments.judgments',
+    { experimentId, kind: 'quality', status: 'ok' },
+  );
+  const choices = new Map<string, string[]>();
+  for (const v of verdicts) {
+    if (v.language !== 'EN' || v.winner === null) continue;
+    const c = v.winner === 'tie' ? 'tie' : (v.winner === 'A') === (v.order === 'orig') ? '1' : '2';
+    choices.set(v.sourceId, [...(choices.get(v.sourceId) ?? []), c]);
+  }
+  for (const [k, cs] of choices) judgePref.set(k, cs.every((c) => c === cs[0]) ? cs[0] : 'tie');
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await colleagueServer?.stop();
+  cleanup?.();
+});
+
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  return page;
+}
+
+/** The key a person types for a unit: the judge's choice mostly, their own view otherwise. */
+function keyFor(annotator: string, unit: string, itemKeyOf: Map<string, string>): string {
+  const judge = judgePref.get(itemKeyOf.get(unit)!) ?? 'tie';
+  const h = createHash('sha256').update(`${annotator}/${unit}`).digest()[0];
+  if (h % 4 !== 0) return judge === 'tie' ? '0' : judge;
+  return ['1', '2', '0'][h % 3];
+}
+
+/** Rates by keyboard until `stopAfter` labels are given in this session (or the set is done). */
+async function rate(
+  page: Page,
+  annotator: string,
+  itemKeyOf: Map<string, string>,
+  stopAfter = Infinity,
+): Promise<void> {
+  let given = 0;
+  await expect
+    .poll(
+      async () =>
+        (await page.getByTestId('annotate-item').isVisible()) ||
+        (await page.getByTestId('annotate-done').isVisible()),
+    )
+    .toBe(true);
+  while (given < stopAfter) {
+    const item = page.getByTestId('annotate-item');
+    if (!(await item.isVisible())) break;
+    const unit = (await item.getAttribute('data-unit'))!;
+    const done = Number(await page.getByTestId('annotate-progress').getAttribute('data-done'));
+    const key = keyFor(annotator, unit, itemKeyOf);
+    await page.keyboard.press(key);
+    await expect
+      .poll(() => page.getByTestId('annotate-progress').getAttribute('data-done'))
+      .toBe(String(done + 1));
+    typed[annotator].set(unit, keyToValue[key]);
+    given++;
+  }
+}
+
+/** Element screenshots of the decision panel in both languages and schemes. */
+async function shootElement(page: Page, testId: string, name: string): Promise<void> {
+  for (const lang of ['en', 'zh'] as UiLanguage[]) {
+    await switchLanguage(page, lang);
+    for (const scheme of ['light', 'dark'] as Scheme[]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page
+        .getByTestId(testId)
+        .screenshot({ path: join(SCREENSHOT_DIR, `${name}-${lang}-${scheme}.png`), animations: 'disabled' });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await switchLanguage(page, 'en');
+}
+
+/**
+ * Copies the shots into docs/screenshots when JUDGE_LAB_DOCS_SCREENSHOTS=1, so ordinary runs
+ * leave the working tree alone (they stay in test-results/screenshots).
+ */
+function publish(names: string[]): void {
+  if (process.env.JUDGE_LAB_DOCS_SCREENSHOTS !== '1') return;
+  const docs = join(ROOT, 'docs', 'screenshots');
+  for (const n of names)
+    for (const lang of ['en', 'zh'])
+      for (const scheme of ['light', 'dark'])
+        copyFileSync(
+          join(SCREENSHOT_DIR, `${n}-${lang}-${scheme}.png`),
+          join(docs, `${n}-${lang}-${scheme}.png`),
+        );
+}
+
+describe('human ratings in Chromium (issue 12)', () => {
+  let itemKeyOf: Map<string, string>;
+
+  it('creates a stratified annotation set from the experiment page', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#/experiments/${experimentId}`);
+    await page.getByTestId('run-annotation').click();
+    await page.getByTestId('create-size').fill(String(N));
+    await page.getByTestId('create-seed').fill('5');
+    await page.getByTestId('create-submit').click();
+    await expect.poll(() => page.locator('[data-testid^="annotation-set-"]').count()).toBe(1);
+    const sets = await callApi<
+      { id: number; uid: string; itemCount: number; strata: { sampled: number }[] }[]
+    >(server, 'annotation.listSets', { experimentId });
+    expect(sets[0].itemCount).toBe(N);
+    ({ id: setId, uid: setUid } = sets[0]);
+    itemKeyOf = new Map([...judgePref.keys()].map((k) => [unitUid(k), k]));
+    await page.close();
+  });
+
+  it('alice rates by keyboard; killing the server halfway loses no label and she resumes where she stopped', async () => {
+    let page = await newPage();
+    await page.goto(`${server.url}#/experiments/${experimentId}/annotation`);
+    await page.getByTestId('annotator-name').fill('alice');
+    await page.getByTestId('annotate-start').click();
+    await rate(page, 'alice', itemKeyOf, 15);
+    await shootAll(page, 'annotation-screen', (lang) =>
+      expect
+        .poll(() => page.getByTestId('annotate-state').innerText())
+        .toMatch(lang === 'zh' ? /尚未评分/ : /Not rated yet/),
+    );
+
+    await server.kill();
+    // A key typed while the server is gone is not taken as given: the screen says so and stays.
+    const unit = await page.getByTestId('annotate-item').getAttribute('data-unit');
+    await page.keyboard.press('1');
+    await expect
+      .poll(() => page.getByTestId('annotate-state').innerText(), { timeout: 30_000 })
+      .toMatch(/Not saved/);
+    expect(await page.getByTestId('annotate-item').getAttribute('data-unit')).toBe(unit);
+    await page.close();
+
+    server = await startServeWithEnv(dataDir, {});
+    const session = await callApi<{ resumeAt: number; items: { unitUid: string; value: string | null }[] }>(
+      server,
+      'annotation.session',
+      { setId, annotator: 'alice' },
+    );
+    expect(session.resumeAt).toBe(15);
+    const stored = new Map(session.items.filter((i) => i.value !== null).map((i) => [i.unitUid, i.value]));
+    expect(stored).toEqual(typed.alice);
+
+    page = await newPage();
+    await page.goto(`${server.url}#/experiments/${experimentId}/annotation?set=${setId}&annotator=alice`);
+    await expect.poll(() => page.getByTestId('annotate-progress').getAttribute('data-done')).toBe('15');
+    expect(await page.getByTestId('annotate-item').getAttribute('data-index')).toBe('15');
+    await rate(page, 'alice', itemKeyOf);
+    await expect.poll(() => page.getByTestId('annotate-done').isVisible()).toBe(true);
+    expect(typed.alice.size).toBe(N);
+    await page.close();
+  });
+
+  it('bob rates the same items in his own copy from an exported package, and sends them back', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#/experiments/${experimentId}/annotation`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-package').click(),
+    ]);
+    const packageFile = join(downloads, 'to-bob.annotation.json');
+    await download.saveAs(packageFile);
+
+    colleagueServer = await startServeWithEnv(colleagueDir, {});
+    const bobPage = await newPage();
+    await bobPage.goto(`${colleagueServer.url}#/annotation`);
+    await bobPage.getByTestId('import-package').setInputFiles(packageFile);
+    await expect.poll(() => bobPage.locator('[data-testid^="annotation-set-"]').count()).toBe(1);
+    await bobPage.getByTestId('annotator-name').fill('bob');
+    await bobPage.getByTestId('annotate-start').click();
+    await rate(bobPage, 'bob', itemKeyOf);
+    expect(typed.bob.size).toBe(N);
+    await bobPage.getByRole('button', { name: 'Back to the sets' }).click();
+    const [back] = await Promise.all([
+      bobPage.waitForEvent('download'),
+      bobPage.getByTestId('export-package').click(),
+    ]);
+    const backFile = join(downloads, 'from-bob.annotation.json');
+    await back.saveAs(backFile);
+    await bobPage.close();
+
+    await page.getByTestId('import-package').setInputFiles(backFile);
+    await expect.poll(() => page.getByTestId('annotation-message').innerText()).toMatch(/: \d+ labels\./);
+    await expect.poll(() => page.getByTestId(`annotation-set-${setId}`).innerText()).toMatch(/bob: 30 rated/);
+    await page.close();
+  });
+
+  it('shows ICC, kappa and rho equal to the values computed from what was typed', async () => {
+    const units = [...typed.alice.keys()].sort();
+    const icc = icc21(units.map((u) => [coding(typed.alice.get(u)!), coding(typed.bob.get(u)!)]));
+    // The human majority of two people: their common label; items where they differ have none.
+    const agreed = units.filter((u) => typed.alice.get(u) === typed.bob.get(u));
+    const human = agreed.map((u) => typed.alice.get(u)!);
+    const judge = agreed.map((u) => judgePref.get(itemKeyOf.get(u)!)!);
+    const kappa = cohensKappa(judge, human, 'none', ['1', '2', 'tie']);
+    const rho = spearman(judge.map(coding), human.map(coding));
+
+    const page = await newPage();
+    await page.goto(`${server.url}#/experiments/${experimentId}/annotation?set=${setId}&view=agreement`);
+    const cell = (table: string, key: string) =>
+      page
+        .getByTestId(`agreement-table-${table}`)
+        .locator(`tbody tr:first-child td[data-key="${key}"]`)
+        .innerText();
+    await expect.poll(() => cell('inter_annotator', 'icc')).toBe(icc.icc!.toFixed(3));
+    expect(await cell('judge_human', 'n')).toBe(String(agreed.length));
+    expect(await cell('judge_human', 'kappa')).toBe(kappa.kappa!.toFixed(3));
+    expect(await cell('judge_human', 'rho')).toBe(rho.rho!.toFixed(3));
+    expect(await cell('judge_human', 'rho_ci')).toBe(`[${rho.ci![0].toFixed(3)}, ${rho.ci![1].toFixed(3)}]`);
+    const decision = rho.ci![0] >= 0.8 ? 'replace' : rho.ci![1] < 0.8 ? 'mix' : 'undecided';
+    expect(
+      await page
+        .locator('[data-testid="decision-panel"] [data-decision]')
+        .first()
+        .getAttribute('data-decision'),
+    ).toBe(decision);
+    // The threshold is editable: at -1 the whole interval clears it.
+    await page.getByTestId('agreement-threshold').fill('-1');
+    await expect
+      .poll(() =>
+        page.locator('[data-testid="decision-panel"] [data-decision]').first().getAttribute('data-decision'),
+      )
+      .toBe('replace');
+    await page.getByTestId('agreement-threshold').fill('0.8');
+    await expect
+      .poll(() =>
+        page.locator('[data-testid="decision-panel"] [data-decision]').first().getAttribute('data-decision'),
+      )
+      .toBe(decision);
+
+    await page
+      .locator('[data-testid="chart-judge_vs_human"], .agreement__charts')
+      .first()
+      .scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // Back to the top of the page (the threshold field kept focus and scroll), for the screenshots.
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      for (const el of [document.scrollingElement, ...document.querySelectorAll('main, #main, .frame__main')])
+        if (el) el.scrollTop = 0;
+    });
+    await shootAll(page, 'agreement-dashboard', (lang) =>
+      expect
+        .poll(() => page.getByTestId('decision-panel').innerText())
+        .toMatch(lang === 'zh' ? /决策/ : /Decision/),
+    );
+    await shootElement(page, 'decision-panel', 'decision-panel');
+    publish(['annotation-screen', 'agreement-dashboard', 'decision-panel']);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});
