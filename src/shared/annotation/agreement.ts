@@ -300,9 +300,13 @@ export function bandOf(v: number, cuts: [number, number]): 'low' | 'mid' | 'high
   return v <= cuts[0] ? 'low' : v <= cuts[1] ? 'mid' : 'high';
 }
 
+/** A numeric (e.g. debiased, averaged) rating back on the scale's categories, for kappa. */
 function toCategory(scale: RatingScale, v: number): RatingValue {
-  if (scale.kind !== 'score') return v;
-  return Math.min(scale.max, Math.max(scale.min, Math.floor(v + 0.5)));
+  if (scale.kind === 'score') return Math.min(scale.max, Math.max(scale.min, Math.floor(v + 0.5)));
+  // Preferences are coded +1 / 0 / −1 (numericValue); an average leaning either way is that side.
+  if (scale.kind === 'preference') return v > 0 ? '1' : v < 0 ? '2' : 'tie';
+  const last = scale.labels.length - 1;
+  return scale.labels[last - Math.min(last, Math.max(0, Math.round(v)))];
 }
 
 export function computeAgreement(input: AgreementInput): AgreementReport {

@@ -19,6 +19,7 @@ import {
   type BiasConfig,
   type BiasOptions,
 } from './config';
+import { biasAnnotation } from './annotation';
 import { exportFilesOf } from './export';
 import { biasItem, requirePairs, type BiasItem } from './item';
 import { auditVariants, computeBiasMetrics, itemScoresOf, type MetricsInput } from './metrics';
@@ -187,5 +188,6 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   figures: buildBiasFigures,
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
+  annotation: biasAnnotation,
   views: { variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly) },
 };

@@ -1,0 +1,64 @@
+// Human ratings for bias probes (DESIGN.md section 5d): in pointwise mode people score each
+// response alone on the judge's scale; in pairwise mode they prefer one output of the pair in its
+// original order. Each judge's raw score sits beside its debiased one (Markdown stripped, pairwise
+// averaged over both orders), so agreement with people can be read raw vs debiased.
+import type { AnnotationUnit, JudgeRating } from '../../../shared/annotation/types';
+import type { AnnotationHooks, MetricsContext } from '../plugin';
+import { biasItems, itemScores, type BiasExperiment } from './plugin';
+
+/** Pointwise units are one response of an item; pairwise units are the item. */
+const unitKey = (sourceId: string, slot: string, pairwise: boolean): string =>
+  pairwise ? sourceId : `${sourceId}#${slot}`;
+
+/** output_1's win score (1 win, ½ tie, 0 loss) as a preference: '1', 'tie' or '2'. */
+function preferenceOf(winScore: number): string {
+  return winScore > 0.5 ? '1' : winScore < 0.5 ? '2' : 'tie';
+}
+
+export const biasAnnotation: AnnotationHooks<BiasExperiment> = {
+  scale: (exp) =>
+    exp.options.mode === 'pairwise'
+      ? { kind: 'preference' }
+      : { kind: 'score', min: 1, max: exp.options.scale },
+
+  units(ctx: MetricsContext<BiasExperiment>): AnnotationUnit[] {
+    const pairwise = ctx.exp.options.mode === 'pairwise';
+    return biasItems(ctx.exp).flatMap((item) => {
+      const base = { itemId: item.id, sourceId: item.sourceId, category: item.category };
+      if (pairwise)
+        return [
+          {
+            ...base,
+            itemKey: unitKey(item.sourceId, '', true),
+            view: { prompt: item.instruction, responses: item.responses.map((r) => r.text) },
+          },
+        ];
+      return item.responses.map((r) => ({
+        ...base,
+        itemKey: unitKey(item.sourceId, r.slot, false),
+        view: { prompt: item.instruction, responses: [r.text] },
+      }));
+    });
+  },
+
+  judgeRatings(ctx: MetricsContext<BiasExperiment>): JudgeRating[] {
+    const pairwise = ctx.exp.options.mode === 'pairwise';
+    const ids = new Map(ctx.exp.items.map((i) => [i.sourceId, i.id]));
+    return itemScores(ctx).flatMap((s) => {
+      const itemId = ids.get(s.itemId);
+      if (s.raw === null || itemId === undefined) return [];
+      return [
+        {
+          itemKey: unitKey(s.itemId, s.response, pairwise),
+          itemId,
+          judge: s.judge,
+          category: s.category || null,
+          kind: pairwise ? ('preference' as const) : ('score' as const),
+          value: pairwise ? preferenceOf(s.raw) : s.raw,
+          // Preferences are coded +1 / 0 / −1 for output_1 in the agreement statistics.
+          debiased: s.debiased === null ? null : pairwise ? 2 * s.debiased - 1 : s.debiased,
+        },
+      ];
+    });
+  },
+};
