@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createMockBatches, type BatchBehavior, type MockBatches } from './batches';
 
 // A loopback stand-in for the OpenAI chat-completions and Anthropic messages APIs, spoken
 // to by the real SDKs through baseURL. It enforces RPM/TPM limits with the real header
@@ -51,7 +52,7 @@ export interface LogEntry {
   endedAt?: number;
 }
 
-export interface MockBehavior {
+export interface MockBehavior extends BatchBehavior {
   /** Answer delay, uniform in [min, max] ms. */
   latencyMs: [number, number];
   /** Per-model limits; 429 beyond them. */
@@ -99,6 +100,8 @@ export interface MockProvider {
   /** Listens again on the same port. */
   comeBack(): Promise<void>;
   close(): Promise<void>;
+  /** The batch endpoints (OpenAI Files + Batches, Anthropic Message Batches). */
+  batches: MockBatches;
 }
 
 class Bucket {
@@ -245,6 +248,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     cachedTokens: 0,
     wrapText: true,
     logBodies: true,
+    batchTurnaroundMs: 50,
     ...initial,
   };
   const log: LogEntry[] = [];
@@ -364,8 +368,23 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     };
   };
 
-  const handle = async (httpReq: IncomingMessage, res: ServerResponse, raw: string) => {
+  const batches = createMockBatches({
+    behavior: () => behavior,
+    parseOpenAI,
+    parseAnthropic,
+    answer: (req) => answer(req, undefined),
+    send,
+    authorized: (httpReq, api) => {
+      const bearer = String(httpReq.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+      const key = api === 'anthropic' ? String(httpReq.headers['x-api-key'] ?? bearer) : bearer;
+      return !behavior.apiKey || key === behavior.apiKey;
+    },
+  });
+
+  const handle = async (httpReq: IncomingMessage, res: ServerResponse, rawBytes: Buffer) => {
     const path = (httpReq.url ?? '').split('?')[0];
+    if (batches.handle(httpReq, res, path, rawBytes)) return;
+    const raw = rawBytes.toString('utf8');
     const api: MockApi = path.endsWith('/messages') ? 'anthropic' : 'openai';
     // Anthropic takes x-api-key; its SDK (1.x) sends the key as a bearer token. Accept both.
     const bearer = String(httpReq.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
@@ -512,7 +531,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     const chunks: Buffer[] = [];
     httpReq.on('data', (c: Buffer) => chunks.push(c));
     httpReq.on('end', () => {
-      handle(httpReq, res, Buffer.concat(chunks).toString('utf8')).catch((err: unknown) => {
+      handle(httpReq, res, Buffer.concat(chunks)).catch((err: unknown) => {
         if (!res.headersSent) send(res, 500, { error: { message: String(err) } });
       });
     });
@@ -530,6 +549,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     port,
     log,
     bodies,
+    batches,
     setBehavior(patch) {
       Object.assign(behavior, patch);
       if (patch.rpm !== undefined || patch.tpm !== undefined || patch.burstSeconds !== undefined)
