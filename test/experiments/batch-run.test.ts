@@ -1,0 +1,156 @@
+// A Judge-LS study through the providers' Batch APIs (mock endpoints), through the core:
+// the same metrics as a live run of the same study, at batch prices, with expired and
+// failed entries re-submitted or sent live, and no live call where batch mode is on.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../src/main/facade/core';
+import { startLlmbarMock, mockKeys, type LlmbarMock } from '../helpers/llmbar-mock';
+import { tempDir } from '../helpers/tmp';
+import type { MockProvider } from '../mock-provider/server';
+
+let env: LlmbarMock | undefined;
+const extra: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+  for (const f of extra.splice(0)) await f();
+});
+
+function config(
+  mock: MockProvider,
+  datasetId: number,
+  mode: 'live' | 'batch',
+  fallback?: 'resubmit' | 'live',
+) {
+  const batch =
+    mode === 'batch'
+      ? { mode, batchPollSeconds: 0.02, ...(fallback ? { batchFallback: fallback } : {}) }
+      : {};
+  return {
+    name: `batch-${mode}-${fallback ?? 'default'}`,
+    protocol: 'judge-ls',
+    dataset: datasetId,
+    limit: 6,
+    providers: {
+      o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', ...batch },
+      a: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_API_KEY', ...batch },
+    },
+    transform: { provider: 'o', model: 'gpt-4.1-mini' },
+    judges: [
+      { label: 'GPT', provider: 'o', model: 'gpt-4.1-mini' },
+      { label: 'Claude', provider: 'a', model: 'claude-haiku-4-5' },
+    ],
+    tieProbes: true,
+  };
+}
+
+const liveCalls = (mock: MockProvider) =>
+  mock.log.filter((e) => e.path.endsWith('/chat/completions') || e.path.endsWith('/messages')).length;
+
+/** Metrics without spend: batch and live runs must agree on everything else. */
+function withoutUsage(metrics: unknown): unknown {
+  const m = { ...(metrics as Record<string, unknown>) };
+  delete m.usage;
+  return m;
+}
+
+async function liveMetrics(): Promise<{ metrics: unknown; cost: number }> {
+  const t = tempDir();
+  const core = new Core({ dataDir: t.dir, door: 'cli', keys: mockKeys() });
+  const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+  const rows = await core.call('items.list', { datasetId: dataset.id });
+  const items = await Promise.all(rows.map((r) => core.call('items.get', { itemId: r.id })));
+  const { judgeLsResponder } = await import('../mock-provider/judge-ls-responder');
+  const { startMockProvider } = await import('../mock-provider/server');
+  const mock = await startMockProvider({
+    respond: judgeLsResponder(items as never).respond,
+    wrapText: false,
+  });
+  extra.push(async () => {
+    await core.shutdown();
+    await mock.close();
+    t.cleanup();
+  });
+  const { id } = await core.call('experiments.create', { config: config(mock, dataset.id, 'live') });
+  const end = await core.experiments.runToEnd(id);
+  expect(end.status).toBe('finished');
+  const results = await core.call('experiments.results', { experimentId: id });
+  return { metrics: results.metrics, cost: end.costUsd };
+}
+
+describe('batch mode through the core', () => {
+  it('runs a whole Judge-LS study through both Batch APIs: the live metrics, half the price, no live call', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const { id } = await core.call('experiments.create', { config: config(mock, datasetId, 'batch') });
+    const end = await core.experiments.runToEnd(id);
+    expect(end.status).toBe('finished');
+    expect(liveCalls(mock)).toBe(0);
+    // Translations and EN verdicts go first; ZH/LS verdicts and tie probes follow once translated.
+    const created = mock.batches.created();
+    expect(created.filter((b) => b.api === 'openai').length).toBeGreaterThanOrEqual(2);
+    expect(created.filter((b) => b.api === 'anthropic').length).toBeGreaterThanOrEqual(2);
+    // 6 items: 12 translations; per judge 6 × 6 verdicts + 6 × 2 tie probes.
+    expect(created.reduce((n, b) => n + b.customIds.length, 0)).toBe(12 + 2 * 48);
+    for (const b of created) for (const c of b.customIds) expect(c).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+    const live = await liveMetrics();
+    expect(withoutUsage(results.metrics)).toEqual(withoutUsage(live.metrics));
+    // Same tokens, batch prices (half of list for these models).
+    expect(end.costUsd).toBeGreaterThan(0);
+    expect(end.costUsd).toBeCloseTo(live.cost / 2, 6);
+    expect(end.message).toBeNull();
+  });
+
+  it('re-submits expired and failed entries in a new batch (default), then finishes', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const seen = new Set<string>();
+    // First time an id is seen: every 4th expires and every 7th fails; the second time all succeed.
+    let n = 0;
+    mock.setBehavior({
+      batchOutcome: (cid) => {
+        if (seen.has(cid)) return 'ok';
+        seen.add(cid);
+        n++;
+        return n % 4 === 0 ? 'expired' : n % 7 === 0 ? 'error' : 'ok';
+      },
+    });
+    const { id } = await core.call('experiments.create', { config: config(mock, datasetId, 'batch') });
+    const end = await core.experiments.runToEnd(id);
+    expect(end.status).toBe('finished');
+    expect(liveCalls(mock)).toBe(0);
+    const created = mock.batches.created();
+    const ids = created.flatMap((b) => b.customIds);
+    const twice = ids.filter((c, i) => ids.indexOf(c) !== i);
+    expect(twice.length).toBeGreaterThan(0);
+    expect(new Set(twice).size).toBe(twice.length); // each re-sent once
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+  });
+
+  it('with "batchFallback": "live", expired and failed entries go out as live calls', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    let n = 0;
+    let bad = 0;
+    mock.setBehavior({
+      batchOutcome: () => {
+        const o = ++n % 5 === 0 ? 'expired' : n % 9 === 0 ? 'error' : 'ok';
+        if (o !== 'ok') bad++;
+        return o;
+      },
+    });
+    const { id } = await core.call('experiments.create', {
+      config: config(mock, datasetId, 'batch', 'live'),
+    });
+    const end = await core.experiments.runToEnd(id);
+    expect(end.status).toBe('finished');
+    const ids = mock.batches.created().flatMap((b) => b.customIds);
+    expect(new Set(ids).size).toBe(ids.length); // nothing re-batched
+    expect(bad).toBeGreaterThan(0);
+    expect(liveCalls(mock)).toBe(bad);
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+  });
+});
