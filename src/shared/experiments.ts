@@ -31,6 +31,23 @@ export interface ExperimentProgress {
   pausedLanes: { endpoint: string; model: string; kind: string; reason: string }[];
   message: string | null;
   updatedAt: string;
+  /** Provider batches (providers in batch mode) of this experiment, newest first. */
+  batches?: BatchProgress[];
+}
+
+/** One provider batch as progress shows it: it answers within the provider's window (24 h). */
+export interface BatchProgress {
+  id: number;
+  provider: string;
+  model: string;
+  remoteId: string | null;
+  /** submitting | open | cancelling | ended | failed */
+  status: string;
+  /** The provider's own word (validating, in_progress, ended, …). */
+  remoteStatus: string | null;
+  requests: number;
+  finished: number;
+  createdAt: string;
 }
 
 export interface ExperimentSummary {

@@ -2,6 +2,7 @@
 // the same metrics as a live run of the same study, at batch prices, with expired and
 // failed entries re-submitted or sent live, and no live call where batch mode is on.
 import { afterEach, describe, expect, it } from 'vitest';
+import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
 import { startLlmbarMock, mockKeys, type LlmbarMock } from '../helpers/llmbar-mock';
 import { tempDir } from '../helpers/tmp';
@@ -152,5 +153,88 @@ describe('batch mode through the core', () => {
     expect(liveCalls(mock)).toBe(bad);
     const results = await core.call('experiments.results', { experimentId: id });
     expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+  });
+});
+
+async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('batches across quitting, and cancel', () => {
+  it('a batch survives quitting: the reopened app polls it again and submits nothing twice', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId, dataDir } = env;
+    mock.setBehavior({ batchTurnaroundMs: 1500 });
+    const { id } = await core.call('experiments.create', { config: config(mock, datasetId, 'batch') });
+    await core.call('experiments.start', { experimentId: id });
+    // The first round: translations and EN verdicts for the OpenAI model, EN verdicts for Claude.
+    await until(() => mock.batches.created().length >= 2);
+    const first = mock.batches.created().map((b) => b.id);
+    await core.shutdown();
+    expect(mock.batches.log.filter((e) => e.op === 'cancel')).toEqual([]);
+
+    const reopened = new Core({
+      dataDir,
+      door: 'web',
+      keys: new EnvOnlyKeyStore({ MOCK_API_KEY: 'sk-test', MOCK_BASE_URL: mock.url }),
+    });
+    try {
+      const shown = await reopened.call('experiments.progress', { experimentId: id });
+      expect(shown.status).toBe('running');
+      expect(shown.batches?.map((b) => b.remoteId).sort()).toEqual(expect.arrayContaining(first));
+      await until(
+        async () => (await reopened.call('experiments.progress', { experimentId: id })).status === 'finished',
+      );
+      const created = mock.batches.created();
+      const ids = created.flatMap((b) => b.customIds);
+      expect(new Set(ids).size).toBe(ids.length); // no request submitted twice
+      expect(ids).toHaveLength(12 + 2 * 48);
+      // The reopened app polled the batches the first one had submitted.
+      for (const b of first)
+        expect(mock.batches.log.some((e) => e.id === b && (e.op === 'retrieve' || e.op === 'results'))).toBe(
+          true,
+        );
+      const results = await reopened.call('experiments.results', { experimentId: id });
+      expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+      expect(liveCalls(mock)).toBe(0);
+    } finally {
+      await reopened.shutdown();
+    }
+  });
+
+  it('cancel cancels the provider batches, keeps what they answered and leaves the rest unsent', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    mock.setBehavior({ batchTurnaroundMs: 600 });
+    const { id } = await core.call('experiments.create', { config: config(mock, datasetId, 'batch') });
+    await core.call('experiments.start', { experimentId: id });
+    await until(() => mock.batches.created().length >= 2);
+    await new Promise((r) => setTimeout(r, 300));
+    const end = await core.call('experiments.cancel', { experimentId: id });
+    expect(end.status).toBe('cancelled');
+    const cancelled = new Set(mock.batches.log.filter((e) => e.op === 'cancel').map((e) => e.id));
+    expect([...cancelled].sort()).toEqual(
+      mock.batches
+        .created()
+        .map((b) => b.id)
+        .sort(),
+    );
+    const progress = await core.call('experiments.progress', { experimentId: id });
+    const counts = Object.values(progress.phases).reduce(
+      (n, g) => ({
+        done: n.done + g.done,
+        inFlight: n.inFlight + g.inFlight,
+        pending: n.pending + g.pending,
+      }),
+      { done: 0, inFlight: 0, pending: 0 },
+    );
+    expect(counts.inFlight).toBe(0);
+    expect(counts.done).toBeGreaterThan(0);
+    expect(counts.pending).toBeGreaterThan(0);
+    expect(liveCalls(mock)).toBe(0);
   });
 });

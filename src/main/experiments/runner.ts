@@ -7,11 +7,12 @@ import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
 import type { ChatResult } from '../providers/types';
 import { RequestEngine, type Job, type RequestEngineOptions, type RunOptions } from '../queue/engine';
-import { BatchExecutor, type BatchExecutorOptions } from '../queue/batch/executor';
+import { BatchExecutor, type BatchExecutorOptions, type BatchInfo } from '../queue/batch/executor';
 import { combineProgress, splitByMode } from '../queue/batch/route';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
 import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
+import { batchesOfExperiment } from '../store/batches';
 import { getRequests } from '../store/ledger';
 import { loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
@@ -65,11 +66,14 @@ export class ExperimentRun {
   /** The latest progress of this round's live and batch sends, shown as one. */
   private lastLive: RunProgress | null = null;
   private lastBatch: RunProgress | null = null;
+  /** This run's provider batches, as progress shows them. */
+  private batches: BatchInfo[] | undefined;
   private status: ExperimentStatus = 'running';
   private progress: ExperimentProgress;
   /** Spend and tokens of the rounds already finished in this run. */
   private carried = { input: 0, output: 0, cached: 0, cost: 0 };
   private cancelled = false;
+  private keepBatches = false;
   private exp: LoadedExperiment | null = null;
   private lastSync = 0;
   private stopWaiting: () => void = () => {};
@@ -85,6 +89,9 @@ export class ExperimentRun {
     readonly experimentId: number,
   ) {
     this.progress = idleProgress(experimentId, 'running');
+    // Batches left open by an earlier run (the app was closed) show from the start.
+    const open = batchesOfExperiment(deps.db, experimentId);
+    if (open.length) this.progress.batches = this.batches = open;
     this.done = new Promise((r) => (this.resolveDone = r));
   }
 
@@ -120,10 +127,16 @@ export class ExperimentRun {
     this.batch?.resume();
   }
 
-  async cancel(): Promise<void> {
+  /**
+   * Stops the run. `keepBatches` (the app or CLI is quitting): batches stay open at the
+   * provider and the next run polls them; otherwise they are cancelled there too.
+   */
+  async cancel(opts: { keepBatches?: boolean } = {}): Promise<void> {
     this.cancelled = true;
+    this.keepBatches = opts.keepBatches ?? false;
     this.stopWaiting();
-    this.batch?.cancel();
+    if (this.keepBatches) this.batch?.detach();
+    else this.batch?.cancel();
     await this.engine?.cancel();
   }
 
@@ -254,12 +267,16 @@ export class ExperimentRun {
       ...this.deps.batch,
       onProgress: (p) => {
         this.lastBatch = p;
+        this.batches = p.batches;
         this.onEngineProgress(combineProgress(this.lastLive, p));
       },
     });
     this.batch = executor;
     if (this.status === 'paused') executor.pause();
-    if (this.cancelled) executor.cancel();
+    if (this.cancelled) {
+      if (this.keepBatches) executor.detach();
+      else executor.cancel();
+    }
     try {
       const [liveSummary, batchSummary] = await Promise.all([
         live.length ? engine.run(live, { validate }) : null,
@@ -322,6 +339,7 @@ export class ExperimentRun {
       // Each round counts the whole plan so far, failed rows of earlier rounds included.
       failuresByReason: { ...p.failuresByReason },
       pausedLanes: p.pausedLanes,
+      ...(this.batches ? { batches: this.batches } : {}),
     });
     // Answers show in results while the run goes, not only when a round ends.
     const now = Date.now();

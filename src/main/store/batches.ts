@@ -2,6 +2,7 @@
 // (in flight, lease owner 'batch:<id>', their custom id recorded) before the provider is told,
 // and stay so until its results are read, so a batch survives quitting the app: the next run
 // finds it open here and polls it instead of submitting its requests again.
+import type { BatchProgress } from '../../shared/experiments';
 import type { Database } from './db';
 import { hostname } from 'node:os';
 import { batchOwner, processAlive } from './leases';
@@ -202,4 +203,45 @@ export function releaseHeld(db: Database, batchId: number, ids?: readonly number
     const list = ids ?? heldRequests(db, batchId).map((r) => r.id);
     return list.filter((id) => stmt.run(id, owner).changes === 1);
   })();
+}
+
+/** Experiments with requests held by a batch not finished yet. */
+export function experimentsWithOpenBatches(db: Database): number[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT t.experiment_id FROM experiment_tasks t
+       JOIN requests r ON r.id = t.request_id
+       JOIN provider_batches b ON b.id = r.batch_id
+       WHERE r.status = 'in_flight' AND b.status IN ('submitting','open','cancelling')
+       ORDER BY t.experiment_id`,
+    )
+    .pluck()
+    .all() as number[];
+}
+
+/** An experiment's provider batches, newest first, as progress shows them. */
+export function batchesOfExperiment(db: Database, experimentId: number): BatchProgress[] {
+  return (
+    db
+      .prepare(
+        `SELECT * FROM provider_batches WHERE id IN (
+           SELECT DISTINCT r.batch_id FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+           WHERE t.experiment_id = ? AND r.batch_id IS NOT NULL)
+         ORDER BY id DESC`,
+      )
+      .all(experimentId) as Raw[]
+  ).map((r) => {
+    const b = toBatch(r);
+    return {
+      id: b.id,
+      provider: b.provider,
+      model: b.model,
+      remoteId: b.remoteId,
+      status: b.status,
+      remoteStatus: b.remoteStatus,
+      requests: b.requestCount,
+      finished: b.finishedCount,
+      createdAt: b.createdAt,
+    };
+  });
 }

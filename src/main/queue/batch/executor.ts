@@ -11,6 +11,7 @@ import {
   DEFAULT_BATCH_POLL_SECONDS,
   endpointId,
 } from '../../providers/config';
+import type { BatchProgress } from '../../../shared/experiments';
 import { createBatchAdapter } from '../../providers/batch';
 import type { BatchAdapter, BatchEntry, BatchEntryResult, BatchLimits } from '../../providers/batch-types';
 import { ProviderError, classifyError } from '../../providers/errors';
@@ -48,17 +49,7 @@ export interface BatchJob {
 }
 
 /** One batch as progress shows it (also after reopening the app). */
-export interface BatchInfo {
-  id: number;
-  provider: string;
-  model: string;
-  remoteId: string | null;
-  status: string;
-  remoteStatus: string | null;
-  requests: number;
-  finished: number;
-  createdAt: string;
-}
+export type BatchInfo = BatchProgress;
 
 export interface BatchRunSummary extends RunProgress {
   outcome: 'finished' | 'cancelled' | 'blocked';
@@ -108,7 +99,7 @@ export class BatchExecutor {
   private readonly submitFailures = new Map<string, number>();
   private readonly blocked = new Map<string, PausedLane>();
   private readonly live = new Set<number>();
-  private state: 'running' | 'paused' | 'cancelling' = 'running';
+  private state: 'running' | 'paused' | 'cancelling' | 'detaching' = 'running';
   private wake: () => void = () => {};
   private startedAt = Date.now();
   private tokens = { input: 0, output: 0, cached: 0 };
@@ -141,6 +132,15 @@ export class BatchExecutor {
     this.wake();
   }
 
+  /**
+   * Stops polling and leaves every batch open at the provider (the app is quitting): the
+   * rows stay claimed by their batches, and the next run polls them again.
+   */
+  detach(): void {
+    this.state = 'detaching';
+    this.wake();
+  }
+
   /** Runs the jobs to the end: every request done, failed, or handed back for live sending. */
   async run(jobs: readonly BatchJob[], opts: { validate?: Validate } = {}): Promise<BatchRunSummary> {
     this.startedAt = Date.now();
@@ -159,6 +159,7 @@ export class BatchExecutor {
     );
     let cancelledRemote = false;
     for (;;) {
+      if (this.state === 'detaching') return this.summary(jobs, cacheHits, 'cancelled');
       const rows = getRequests(this.db, ids);
       // Rows a dead process left in flight (not in a batch) are free again.
       const stale = ids.filter((id) => {
@@ -178,7 +179,7 @@ export class BatchExecutor {
         if (b && b.status !== 'ended' && b.status !== 'failed') this.tracked.set(bid, b);
       }
 
-      if (this.state !== 'running' && !cancelledRemote) {
+      if ((this.state === 'paused' || this.state === 'cancelling') && !cancelledRemote) {
         cancelledRemote = true;
         await this.cancelOpen();
       }
@@ -507,7 +508,7 @@ export class BatchExecutor {
       }
     }
     return {
-      state: this.state === 'cancelling' ? 'cancelling' : this.state,
+      state: this.state === 'running' || this.state === 'paused' ? this.state : 'cancelling',
       elapsedMs: Date.now() - this.startedAt,
       overall,
       groups,
