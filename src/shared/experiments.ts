@@ -89,6 +89,8 @@ export interface EstimateRow {
   outputTokens: number;
   costUsd: number;
   priced: boolean;
+  /** Sent through the provider's Batch API: batch prices, answers within `batchWindowHours`. */
+  batch?: boolean;
 }
 
 export interface CostEstimate {
@@ -99,8 +101,12 @@ export interface CostEstimate {
   outputTokens: number;
   costUsd: number;
   unpricedModels: string[];
-  /** Wall time at the configured rate limits, in minutes (the slowest lane decides). */
+  /** Wall time at the configured rate limits, in minutes (the slowest lane decides); live calls only. */
   minutesAtRateLimits: number;
+  /** When some calls go through a Batch API: the provider's turnaround window (24 h) per round of batches. */
+  batchWindowHours?: number;
+  /** The same calls at live prices (shown beside `costUsd` when batches save money). */
+  liveCostUsd?: number;
   /** Judge calls are estimated from the English texts until the variants exist. */
   note: string;
 }

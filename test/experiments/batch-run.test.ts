@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
+import { costOf } from '../../src/main/providers/pricing';
 import { startLlmbarMock, mockKeys, type LlmbarMock } from '../helpers/llmbar-mock';
 import { tempDir } from '../helpers/tmp';
 import type { MockProvider } from '../mock-provider/server';
@@ -79,6 +80,32 @@ async function liveMetrics(): Promise<{ metrics: unknown; cost: number }> {
 }
 
 describe('batch mode through the core', () => {
+  it('the estimate shows batch prices (half of list), the live price beside them and the 24 h window', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const live = await core.call('experiments.estimate', { config: config(mock, datasetId, 'live') });
+    const batch = await core.call('experiments.estimate', { config: config(mock, datasetId, 'batch') });
+    expect(live.batchWindowHours).toBeUndefined();
+    expect(batch.batchWindowHours).toBe(24);
+    expect(batch.calls).toBe(live.calls);
+    expect(batch.inputTokens).toBe(live.inputTokens);
+    expect(batch.costUsd).toBeCloseTo(live.costUsd / 2, 9);
+    expect(batch.liveCostUsd).toBeCloseTo(live.costUsd, 9);
+    expect(batch.rows.every((r) => r.batch)).toBe(true);
+    // No lane is rate limited: the time is the provider's window, not minutes at the limits.
+    expect(batch.minutesAtRateLimits).toBe(0);
+    expect(live.minutesAtRateLimits).toBeGreaterThan(0);
+  });
+
+  it('a price table entry without batch prices is billed at half; with them, at those', () => {
+    const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cachedInputTokens: 200_000 };
+    const table = { m: { input: 2, cachedInput: 0.5, output: 8 } };
+    // 800k uncached × 1 + 200k cached × 0.25 + 1M × 4
+    expect(costOf('m', usage, table, { batch: true }).usd).toBeCloseTo(0.8 + 0.05 + 4, 9);
+    const own = { m: { input: 2, cachedInput: 0.5, output: 8, batchInput: 1.5, batchOutput: 3 } };
+    expect(costOf('m', usage, own, { batch: true }).usd).toBeCloseTo(1.2 + 0.05 + 3, 9);
+  });
+
   it('runs a whole Judge-LS study through both Batch APIs: the live metrics, half the price, no live call', async () => {
     env = await startLlmbarMock('cli');
     const { core, mock, datasetId } = env;

@@ -13,6 +13,9 @@ export interface ModelPrice {
 
 export type PriceTable = Record<string, ModelPrice>;
 
+/** What a Batch API bills of the list price where the table has no batch price (OpenAI, Anthropic, Gemini: half). */
+export const BATCH_DISCOUNT = 0.5;
+
 // List prices, standard tier, short-context tier, USD per 1M tokens, as published on the
 // providers' pricing pages (openai.com/api/pricing, docs.anthropic.com/en/docs/about-claude/pricing,
 // ai.google.dev/gemini-api/docs/pricing, api-docs.deepseek.com/quick_start/pricing), as known
@@ -70,10 +73,12 @@ export function costOf(
   const p = priceFor(model, prices);
   if (!p) return { usd: 0, priced: false };
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-  const input = opts.batch ? (p.batchInput ?? p.input) : p.input;
-  const output = opts.batch ? (p.batchOutput ?? p.output) : p.output;
+  // Batch APIs bill half of list unless the table says otherwise; cache discounts stack on it.
+  const input = opts.batch ? (p.batchInput ?? p.input * BATCH_DISCOUNT) : p.input;
+  const output = opts.batch ? (p.batchOutput ?? p.output * BATCH_DISCOUNT) : p.output;
+  const cachedInput = opts.batch ? p.cachedInput * BATCH_DISCOUNT : p.cachedInput;
   const usd =
-    ((usage.inputTokens - cached) * input + cached * p.cachedInput + usage.outputTokens * output) / 1e6;
+    ((usage.inputTokens - cached) * input + cached * cachedInput + usage.outputTokens * output) / 1e6;
   return { usd, priced: true };
 }
 

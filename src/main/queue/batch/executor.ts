@@ -32,6 +32,7 @@ import type { Database } from '../../store/db';
 import { batchOwner, isBatchOwner, leaseHeld } from '../../store/leases';
 import {
   applyCompletions,
+  failUnsent,
   getRequests,
   recoverInFlight,
   specFromStored,
@@ -270,7 +271,21 @@ export class BatchExecutor {
         spec: specFromStored(rows.get(id)!.requestJson, provider),
       }));
       const limits = { ...adapter.limits, ...this.opts.limits };
-      for (const chunk of planBatches(entries, (e) => adapter.entryBytes(e), limits)) {
+      const bytes = new Map(entries.map((e) => [e.id, adapter.entryBytes(e)]));
+      // A request bigger than a whole batch may be can never go in one: it fails, the rest go.
+      const tooBig = entries.filter((e) => bytes.get(e.id)! > limits.maxBytes);
+      if (tooBig.length) {
+        const reason = `bad_request: the request is larger than ${limits.maxBytes} bytes, the provider's batch limit`;
+        const written = failUnsent(
+          this.db,
+          tooBig.map((e) => e.id),
+          reason,
+          null,
+        );
+        this.failuresByReason.bad_request = (this.failuresByReason.bad_request ?? 0) + written.length;
+      }
+      const fits = entries.filter((e) => bytes.get(e.id)! <= limits.maxBytes);
+      for (const chunk of planBatches(fits, (e) => bytes.get(e.id)!, limits)) {
         if (this.blocked.has(`${provider}\u0000${model}`)) break;
         const { batch, claimed } = createLocalBatch(this.db, {
           provider,
