@@ -5,7 +5,7 @@
 import type { BatchProgress } from '../../shared/experiments';
 import type { Database } from './db';
 import { hostname } from 'node:os';
-import { batchOwner, processAlive } from './leases';
+import { batchOwner, processAlive, type LeaseColumns } from './leases';
 
 export type LocalBatchStatus = 'submitting' | 'open' | 'cancelling' | 'ended' | 'failed';
 
@@ -244,4 +244,40 @@ export function batchesOfExperiment(db: Database, experimentId: number): BatchPr
       createdAt: b.createdAt,
     };
   });
+}
+
+export interface RequestState {
+  status: 'pending' | 'in_flight' | 'done' | 'failed';
+  model: string;
+  lease: LeaseColumns;
+}
+
+/**
+ * Status, model and lease of many rows, without their request and response texts: what a
+ * batch run checks every poll (20,000 full rows each time would cost far more memory).
+ */
+export function requestStates(db: Database, ids: readonly number[]): Map<number, RequestState> {
+  const stmt = db.prepare(
+    'SELECT status, model, lease_owner, lease_pid, lease_host, lease_expires_at FROM requests WHERE id = ?',
+  );
+  const out = new Map<number, RequestState>();
+  db.transaction(() => {
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const r = stmt.get(id) as
+        (LeaseColumns & { status: RequestState['status']; model: string }) | undefined;
+      if (r)
+        out.set(id, {
+          status: r.status,
+          model: r.model,
+          lease: {
+            lease_owner: r.lease_owner,
+            lease_pid: r.lease_pid,
+            lease_host: r.lease_host,
+            lease_expires_at: r.lease_expires_at,
+          },
+        });
+    }
+  })();
+  return out;
 }

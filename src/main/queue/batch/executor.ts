@@ -19,6 +19,8 @@ import { costOf, DEFAULT_PRICES, type PriceTable } from '../../providers/pricing
 import type { ChatRequestSpec, ChatResult, ProviderErrorKind, Usage } from '../../providers/types';
 import {
   abandonedSubmit,
+  requestStates,
+  type RequestState,
   batchesOf,
   createLocalBatch,
   getBatch,
@@ -109,6 +111,8 @@ export class BatchExecutor {
   private failuresByReason: Record<string, number> = {};
   private calls = 0;
   private retries = 0;
+  /** Where the time goes (benchmarks): submitting (upload), polling, reading and storing results. */
+  readonly stats = { submitMs: 0, submitted: 0, polls: 0, pollMs: 0, ingestMs: 0, ingested: 0 };
 
   constructor(private readonly opts: BatchExecutorOptions) {
     this.db = opts.db;
@@ -148,7 +152,7 @@ export class BatchExecutor {
     const validate = opts.validate ?? (() => null);
     const providerOf = new Map(jobs.map((j) => [j.requestId, j.provider]));
     const ids = [...providerOf.keys()];
-    const atStart = getRequests(this.db, ids);
+    const atStart = requestStates(this.db, ids);
     const cacheHits = new Set(ids.filter((id) => atStart.get(id)?.status === 'done'));
     // Batches this experiment's requests are in from an earlier run (the app was closed): poll them.
     for (const b of batchesOf(this.db, ids))
@@ -161,7 +165,7 @@ export class BatchExecutor {
     let cancelledRemote = false;
     for (;;) {
       if (this.state === 'detaching') return this.summary(jobs, cacheHits, 'cancelled');
-      const rows = getRequests(this.db, ids);
+      const rows = requestStates(this.db, ids);
       // Rows a dead process left in flight (not in a batch) are free again.
       const stale = ids.filter((id) => {
         const r = rows.get(id);
@@ -192,7 +196,7 @@ export class BatchExecutor {
       await this.pollOpen(validate);
       this.publish(jobs, cacheHits);
 
-      const now = getRequests(this.db, ids);
+      const now = requestStates(this.db, ids);
       const open = [...this.tracked.values()].some((b) => b.status !== 'ended' && b.status !== 'failed');
       const waiting = ids.some((id) => {
         const s = now.get(id)?.status;
@@ -217,7 +221,7 @@ export class BatchExecutor {
     }
   }
 
-  private laneOf(id: number, providerOf: Map<number, string>, rows: ReturnType<typeof getRequests>): string {
+  private laneOf(id: number, providerOf: Map<number, string>, rows: Map<number, RequestState>): string {
     return `${providerOf.get(id)}\u0000${rows.get(id)?.model}`;
   }
 
@@ -295,12 +299,15 @@ export class BatchExecutor {
         });
         if (!batch) continue;
         const claimedSet = new Set(claimed);
+        const t0 = performance.now();
         try {
           const remoteId = await adapter.submit(
             chunk.filter((e) => claimedSet.has(e.id)),
             { localId: batch.id },
           );
           this.calls++;
+          this.stats.submitMs += performance.now() - t0;
+          this.stats.submitted += claimed.length;
           setRemoteId(this.db, batch.id, remoteId);
           this.tracked.set(batch.id, getBatch(this.db, batch.id)!);
           this.submitFailures.delete(provider);
@@ -362,9 +369,12 @@ export class BatchExecutor {
         continue;
       }
       let state;
+      const t0 = performance.now();
       try {
         state = await adapter.poll(b.remoteId);
         this.calls++;
+        this.stats.polls++;
+        this.stats.pollMs += performance.now() - t0;
       } catch (err) {
         const e = classifyError(err);
         if (BLOCKING.has(e.kind))
@@ -375,8 +385,10 @@ export class BatchExecutor {
       b.remoteStatus = state.status;
       b.finishedCount = state.finished ?? b.finishedCount;
       if (!state.ended) continue;
+      const t1 = performance.now();
       try {
         await this.ingest(b, adapter, validate);
+        this.stats.ingestMs += performance.now() - t1;
       } catch (err) {
         if (err instanceof ProviderError || (err as { status?: number }).status !== undefined) {
           this.opts.logger?.warn(`reading results of batch ${b.remoteId} failed: ${(err as Error).message}`);
@@ -461,6 +473,7 @@ export class BatchExecutor {
       const row = held.get(r.customId);
       if (!row) return; // not ours any more (stored already, or taken over)
       held.delete(r.customId);
+      this.stats.ingested++;
       if (r.type === 'succeeded') {
         const reason = validate(specOf(r.customId)!, r.result, row.id);
         if (reason === null)
@@ -503,7 +516,7 @@ export class BatchExecutor {
     jobs: readonly BatchJob[],
     cacheHits: Set<number>,
   ): RunProgress & { batches: BatchInfo[] } {
-    const rows = getRequests(
+    const rows = requestStates(
       this.db,
       jobs.map((j) => j.requestId),
     );
