@@ -43,6 +43,8 @@ interface BatchState {
   outputFileId?: string | null;
   errorFileId?: string | null;
   metadata?: unknown;
+  /** Retrieves so far: the first one always reads 'validating' (OpenAI checks the file first). */
+  retrieved?: number;
 }
 
 export interface BatchLogEntry {
@@ -201,7 +203,7 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
     if (b.endedAt !== undefined)
       status = b.cancelledAt !== undefined ? 'cancelled' : c.expired ? 'expired' : 'completed';
     else if (b.cancelledAt !== undefined) status = 'cancelling';
-    else if (now < b.created + span * 0.1) status = 'validating';
+    else if (!b.retrieved || now < b.created + span * 0.1) status = 'validating';
     else if (now < b.created + span * 0.9) status = 'in_progress';
     else status = 'finalizing';
     return {
@@ -399,6 +401,7 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
       if (!action && httpReq.method === 'GET') {
         log.push({ api: 'openai', op: 'retrieve', id, at: now });
         deps.send(res, 200, openaiView(b, now));
+        b.retrieved = (b.retrieved ?? 0) + 1;
         return true;
       }
     }

@@ -5,7 +5,7 @@ import type { ProtocolTask } from '../protocols/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
 import { DEFAULT_CONCURRENCY, isBatchMode, type ProviderConfig } from '../providers/config';
 import { costOf } from '../providers/pricing';
-import { estimateInputTokens } from '../providers/tokens';
+import { cacheablePrefixTokens, estimateInputTokens, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
 import { secondsAtLimits } from '../queue/eta';
 import type { Database } from '../store/db';
 import { requestHash } from '../store/ledger';
@@ -35,6 +35,20 @@ export function estimateTasks(
   const rows = new Map<string, EstimateRow>();
   const lanes = new Map<string, { cfg: ProviderConfig; calls: number; tokens: number; stage: string }>();
   let liveCost = 0;
+  // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
+  // from the cache after the first; Anthropic bills that first one as a cache write.
+  const prefixes = new Set<string>();
+  const promptCache = (t: ProtocolTask, endpoint: string) => {
+    if (!t.request.system) return { cachedInputTokens: 0 };
+    const prefix = cacheablePrefixTokens(t.request);
+    if (prefix < PROMPT_CACHE_MIN_TOKENS) return { cachedInputTokens: 0 };
+    const key = `${endpoint}\u0000${t.request.model}\u0000${t.request.system}`;
+    if (prefixes.has(key)) return { cachedInputTokens: prefix };
+    prefixes.add(key);
+    return exp.providers[t.request.provider]?.kind === 'anthropic'
+      ? { cachedInputTokens: 0, cacheWriteTokens: prefix }
+      : { cachedInputTokens: 0 };
+  };
   for (const t of tasks) {
     const stage = stages.get(t.stage)!;
     const { role, label, kind } = stage.describe(t);
@@ -66,7 +80,7 @@ export function estimateTasks(
     }
     const input = estimateInputTokens(t.request);
     const output = stage.outputTokens(t);
-    const usage = { inputTokens: input, outputTokens: output, cachedInputTokens: 0 };
+    const usage = { inputTokens: input, outputTokens: output, ...promptCache(t, endpoint) };
     const cost = costOf(t.request.model, usage, exp.prices, { batch });
     row.inputTokens += input;
     row.outputTokens += output;

@@ -22,7 +22,10 @@ export function buildAnthropicRequest(
     max_tokens: spec.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     messages: spec.messages.map((m) => ({ role: m.role, content: m.content })),
   };
-  if (system) body.system = system;
+  // The system prompt is the fixed rubric every call of a template shares, byte for byte: mark
+  // it for Anthropic's prompt cache (tools and system are cached together; below the model's
+  // minimum prefix length the mark is ignored and nothing extra is billed).
+  if (system) body.system = [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }];
   // This SDK's types no longer list temperature; the Messages API takes it where the model
   // supports it, and a model that does not answers 400, which the queue reports as such.
   if (spec.temperature !== undefined) Object.assign(body, { temperature: spec.temperature });
@@ -92,6 +95,7 @@ export function anthropicResult(
     inputTokens: (data.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
     outputTokens: data.usage?.output_tokens ?? 0,
     cachedInputTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
   };
   const blocks = data.content ?? [];
   const toolUse = spec.response

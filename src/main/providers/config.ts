@@ -40,10 +40,21 @@ export const providerConfigSchema = z
     // ignored, so they are errors, as is a latency setting on a real server.
     const foreign =
       cfg.kind === 'simulated'
-        ? (['baseURL', 'apiKeyEnv', 'structuredOutput', 'timeoutMs', 'batchFallback', 'batchPollSeconds'] as const)
+        ? ([
+            'baseURL',
+            'apiKeyEnv',
+            'structuredOutput',
+            'timeoutMs',
+            'batchFallback',
+            'batchPollSeconds',
+          ] as const)
         : (['latencyMs'] as const);
     if (cfg.kind === 'simulated' && cfg.mode === 'batch')
-      ctx.addIssue({ code: 'custom', path: ['mode'], message: 'the simulated provider has no Batch API: use "live"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message: 'the simulated provider has no Batch API: use "live"',
+      });
     if (cfg.mode !== 'batch')
       for (const key of ['batchFallback', 'batchPollSeconds'] as const)
         if (cfg[key] !== undefined && cfg.kind !== 'simulated')

@@ -824,6 +824,7 @@ export class RequestEngine {
       inputTokens: u.owedUsage.inputTokens + usage.inputTokens,
       outputTokens: u.owedUsage.outputTokens + usage.outputTokens,
       cachedInputTokens: u.owedUsage.cachedInputTokens + usage.cachedInputTokens,
+      cacheWriteTokens: (u.owedUsage.cacheWriteTokens ?? 0) + (usage.cacheWriteTokens ?? 0),
     };
     u.owedCost += cost.usd;
   }
