@@ -245,6 +245,16 @@ export const migrations: Migration[] = [
       CREATE INDEX requests_batch ON requests(batch_id) WHERE batch_id IS NOT NULL;
       -- Anthropic bills prompt-cache writes apart from reads (cached_tokens are the reads).
       ALTER TABLE requests ADD COLUMN cache_write_tokens INTEGER;
+      -- One rate budget per endpoint+model across processes: every run sending to a lane holds
+      -- a share (renewed; a crashed process's share expires) and takes its part of the limits.
+      CREATE TABLE rate_shares (
+        lane TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (lane, owner)
+      ) WITHOUT ROWID;
     `,
   },
 ];
