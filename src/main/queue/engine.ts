@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
 import { endpointId, missingKeyMessage, type KeyStore, type ProviderConfig } from '../providers/config';
 import { classifyError, ProviderError } from '../providers/errors';
 import { createAdapter } from '../providers/index';
@@ -157,6 +159,8 @@ export class RequestEngine {
   private readonly responses = new Map<string, NonNullable<ChatRequestSpec['response']>>();
 
   private run_: RunState | null = null;
+  /** Who holds this engine's rate shares: one holder across its runs (an experiment's rounds). */
+  private readonly shareHolder: Lease = { owner: randomUUID(), pid: process.pid, host: hostname() };
   private readonly modelLimits: Record<string, Partial<LaneLimits>>;
 
   constructor(opts: RequestEngineOptions) {
@@ -238,7 +242,7 @@ export class RequestEngine {
     } finally {
       if (state.ticker) clearInterval(state.ticker);
       if (state.timer) clearTimeout(state.timer);
-      this.endShares(state);
+      this.endShares();
       endLease(state.lease);
       this.run_ = null;
     }
@@ -952,12 +956,13 @@ export class RequestEngine {
    */
   private refreshShares(r: RunState): void {
     const now = this.now();
+    const joining = r.sharedAt === 0;
     r.sharedAt = now;
     const mine = new Set(r.units.map((u) => u.lane));
     const busy = [...mine].filter((l) => l.readyCount + l.delayedCount + l.inFlight > 0).map((l) => l.key);
     const idle = [...mine].filter((l) => !busy.includes(l.key)).map((l) => l.key);
-    holdShares(this.db, r.lease, busy);
-    if (idle.length) dropShares(this.db, r.lease, idle);
+    holdShares(this.db, this.shareHolder, busy);
+    if (idle.length) dropShares(this.db, this.shareHolder, idle);
     const counts = shareCounts(this.db, busy);
     let grew = false;
     for (const lane of mine) {
@@ -965,14 +970,20 @@ export class RequestEngine {
       if (share === lane.share) continue;
       grew ||= share > lane.share;
       lane.setShare(share, now);
+      // Joining runs already sending: they notice us within SHARE_REFRESH_MS; until then our
+      // first burst would come on top of their full rate, so we start with empty buckets.
+      if (joining && share < 1) {
+        lane.rpm?.drain(now);
+        lane.tpm?.drain(now);
+      }
       this.logger.info(`${lane.model} at ${lane.endpoint}: ${counts.get(lane.key)} runs share its limits`);
     }
     if (grew) this.pump();
   }
 
-  private endShares(r: RunState): void {
+  private endShares(): void {
     try {
-      releaseShares(this.db, r.lease);
+      releaseShares(this.db, this.shareHolder);
     } catch {
       // The store is gone (closing): the share expires by itself.
     }

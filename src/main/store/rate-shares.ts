@@ -9,8 +9,14 @@ import { processAlive, type Lease } from './leases';
 
 /** A share not renewed for this long is gone (its process crashed or hangs). */
 export const SHARE_MS = 10_000;
-/** How often a run renews its shares and reads the others'. */
-export const SHARE_REFRESH_MS = 1_000;
+/** How often a run renews its shares and reads the others' (a newcomer is noticed this fast). */
+export const SHARE_REFRESH_MS = 250;
+/**
+ * A share given back lingers this long: a run between two rounds of its plan (a few ms) or a
+ * lane idle until the next round's work keeps its part, so the other process does not take
+ * the whole budget for an instant and then overshoot when it is back.
+ */
+export const SHARE_GRACE_MS = 1_500;
 
 const HOST = hostname();
 
@@ -31,14 +37,24 @@ export function holdShares(
 }
 
 /** Gives back this run's shares of lanes it has no more work for. */
-export function dropShares(db: Database, lease: Lease, lanes: readonly string[]): void {
-  const stmt = db.prepare('DELETE FROM rate_shares WHERE lane = ? AND owner = ?');
-  db.transaction(() => lanes.forEach((l) => stmt.run(l, lease.owner)))();
+export function dropShares(
+  db: Database,
+  lease: Lease,
+  lanes: readonly string[],
+  now: number = Date.now(),
+): void {
+  const stmt = db.prepare(
+    'UPDATE rate_shares SET expires_at = MIN(expires_at, ?) WHERE lane = ? AND owner = ?',
+  );
+  db.transaction(() => lanes.forEach((l) => stmt.run(now + SHARE_GRACE_MS, l, lease.owner)))();
 }
 
 /** Gives this run's shares back (its run ended): the others take the whole budget at once. */
-export function releaseShares(db: Database, lease: Lease): void {
-  db.prepare('DELETE FROM rate_shares WHERE owner = ?').run(lease.owner);
+export function releaseShares(db: Database, lease: Lease, now: number = Date.now()): void {
+  db.prepare('UPDATE rate_shares SET expires_at = MIN(expires_at, ?) WHERE owner = ?').run(
+    now + SHARE_GRACE_MS,
+    lease.owner,
+  );
 }
 
 /**
