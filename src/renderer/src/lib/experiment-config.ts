@@ -21,6 +21,24 @@ export interface JudgeDraft {
   provider: PresetId;
   model: string;
   temperature: string;
+  /** Through the provider's Batch API (half price, answers within 24 h) instead of live calls. */
+  batch?: boolean;
+}
+
+/** Whether a provider preset has a Batch API (OpenAI's and Anthropic's hosted services). */
+export function batchCapable(preset: PresetId): boolean {
+  const p = presetOf(preset);
+  return (
+    !p.local &&
+    (p.kind === 'openai' || p.kind === 'anthropic') &&
+    preset !== 'custom' &&
+    preset !== 'simulated'
+  );
+}
+
+/** The config's provider name of a judge: its preset, or the preset's batch twin. */
+export function judgeProviderName(j: Pick<JudgeDraft, 'provider' | 'batch'>): string {
+  return j.batch && batchCapable(j.provider) ? `${j.provider}-batch` : j.provider;
 }
 
 /** A user's price for one model, USD per 1M tokens, as typed. */
@@ -317,6 +335,16 @@ export function providersRecord(draft: WizardDraft): Record<string, Record<strin
   for (const name of providersInUse(draft)) {
     out[name] = providerConfig(draft.providers[name] ?? draftFromPreset(name));
   }
+  // Judges sent through a Batch API use a twin of their provider in batch mode: the same
+  // endpoint (and stored answers), its own lane of batches.
+  for (const j of draft.judges) {
+    const name = judgeProviderName(j);
+    if (name === j.provider) continue;
+    out[name] = {
+      ...providerConfig(draft.providers[j.provider] ?? draftFromPreset(j.provider)),
+      mode: 'batch',
+    };
+  }
   return out;
 }
 
@@ -345,7 +373,7 @@ export function buildConfig(draft: WizardDraft): Record<string, unknown> {
     providers: providersRecord(draft),
     judges: draft.judges.map((j) => ({
       label: j.label.trim(),
-      provider: j.provider,
+      provider: judgeProviderName(j),
       model: j.model.trim(),
       temperature: Number(j.temperature),
     })),

@@ -192,6 +192,23 @@ export function SummaryStep() {
             </p>
           )}
           <EstimateTable estimate={estimate.estimate} />
+          {estimate.estimate.batchWindowHours !== undefined && (
+            <p className="estimate-batch" data-testid="estimate-batch">
+              {t('wizard.summary.batchLine', {
+                calls: f.number(
+                  estimate.estimate.rows
+                    .filter((r) => r.batch)
+                    .reduce((n, r) => n + r.calls - r.cachedCalls, 0),
+                ),
+                cost: f.usd(estimate.estimate.rows.filter((r) => r.batch).reduce((n, r) => n + r.costUsd, 0)),
+                live: f.usd(
+                  (estimate.estimate.liveCostUsd ?? 0) -
+                    estimate.estimate.rows.filter((r) => !r.batch).reduce((n, r) => n + r.costUsd, 0),
+                ),
+                hours: estimate.estimate.batchWindowHours,
+              })}
+            </p>
+          )}
           <p className="estimate-time" data-testid="estimate-time">
             {t('wizard.summary.time', { duration: f.duration(estimate.estimate.minutesAtRateLimits * 60) })}
           </p>
