@@ -405,6 +405,17 @@ export const en = {
       cached: '{{n}} cached',
       spend: 'Spent so far',
     },
+    batches: {
+      title: 'Provider batches',
+      intro:
+        'These calls were sent through the providers’ Batch APIs. They are answered within 24 hours (often much sooner); you may close Judge Lab: batches stay with the provider and are picked up again when you reopen it.',
+      batch: 'Batch',
+      model: 'Model',
+      requests: 'Requests',
+      finished: 'Finished',
+      status: 'Status',
+      submitted: 'Submitted',
+    },
     lanes: {
       title: 'Some models are on hold',
       intro: 'Judge Lab stopped sending to these models. Fix the cause, then press Resume or Retry.',

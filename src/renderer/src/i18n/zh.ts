@@ -399,6 +399,17 @@ export const zh: Messages = {
       cached: '{{n}} 来自缓存',
       spend: '已花费',
     },
+    batches: {
+      title: '服务商批处理',
+      intro:
+        '这些调用经服务商的批处理 API 发送，将在 24 小时内返回（通常更快）。你可以关闭 Judge Lab：批处理保留在服务商处，重新打开时会继续获取结果。',
+      batch: '批次',
+      model: '模型',
+      requests: '请求',
+      finished: '已完成',
+      status: '状态',
+      submitted: '提交时间',
+    },
     lanes: {
       title: '部分模型已暂停',
       intro: 'Judge Lab 已停止向这些模型发送调用。请排除原因，然后点击“恢复”或“重试”。',

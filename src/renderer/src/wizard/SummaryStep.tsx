@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
+import { batchCapable, stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
 import { presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
@@ -165,7 +165,12 @@ export function SummaryStep() {
         <dt>{t('wizard.summary.judges')}</dt>
         <dd>
           {draft.judges
-            .map((j) => `${j.label} (${presetOf(j.provider).title}, ${j.model}, T=${j.temperature})`)
+            .map(
+              (j) =>
+                `${j.label} (${presetOf(j.provider).title}, ${j.model}, T=${j.temperature}${
+                  j.batch && batchCapable(j.provider) ? `, ${t('wizard.judges.batch')}` : ''
+                })`,
+            )
             .join(' · ')}
         </dd>
         {ProtocolLines && <ProtocolLines />}
