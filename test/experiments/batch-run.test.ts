@@ -5,8 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
 import { costOf } from '../../src/main/providers/pricing';
-import { startLlmbarMock, mockKeys, type LlmbarMock } from '../helpers/llmbar-mock';
-import { tempDir } from '../helpers/tmp';
+import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 import type { MockProvider } from '../mock-provider/server';
 
 let env: LlmbarMock | undefined;
@@ -55,27 +54,16 @@ function withoutUsage(metrics: unknown): unknown {
   return m;
 }
 
+/** The same study run live in a second data folder (its own mock): the reference metrics. */
 async function liveMetrics(): Promise<{ metrics: unknown; cost: number }> {
-  const t = tempDir();
-  const core = new Core({ dataDir: t.dir, door: 'cli', keys: mockKeys() });
-  const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  const rows = await core.call('items.list', { datasetId: dataset.id });
-  const items = await Promise.all(rows.map((r) => core.call('items.get', { itemId: r.id })));
-  const { judgeLsResponder } = await import('../mock-provider/judge-ls-responder');
-  const { startMockProvider } = await import('../mock-provider/server');
-  const mock = await startMockProvider({
-    respond: judgeLsResponder(items as never).respond,
-    wrapText: false,
+  const other = await startLlmbarMock('cli');
+  extra.push(() => other.close());
+  const { id } = await other.core.call('experiments.create', {
+    config: config(other.mock, other.datasetId, 'live'),
   });
-  extra.push(async () => {
-    await core.shutdown();
-    await mock.close();
-    t.cleanup();
-  });
-  const { id } = await core.call('experiments.create', { config: config(mock, dataset.id, 'live') });
-  const end = await core.experiments.runToEnd(id);
+  const end = await other.core.experiments.runToEnd(id);
   expect(end.status).toBe('finished');
-  const results = await core.call('experiments.results', { experimentId: id });
+  const results = await other.core.call('experiments.results', { experimentId: id });
   return { metrics: results.metrics, cost: end.costUsd };
 }
 
