@@ -105,7 +105,7 @@ describe('batch mode in Chromium', () => {
     await shot('batch-run-reopened');
   });
 
-  it('offers a Batch API switch per judge; the summary shows batch prices, the live price and the 24 h window', async () => {
+  it('offers a Batch API switch per judge and for the translator; the summary shows batch prices, the live price and the 24 h window', async () => {
     await page.goto(`${server.url}#/experiments/new`);
     await expect.poll(() => page.getByTestId('wizard-dataset').inputValue()).not.toBe('');
     await page.getByTestId('wizard-next').click();
@@ -124,11 +124,15 @@ describe('batch mode in Chromium', () => {
       join(ROOT, 'docs', 'screenshots', 'wizard-batch-switch-en-light.png'),
     );
     await page.getByTestId('wizard-next').click();
+    // The translator has its own switch.
+    await page.getByTestId('transform-batch').check();
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('option-limit').fill('100');
     await page.getByTestId('wizard-next').click();
     const line = page.getByTestId('estimate-batch');
     await expect.poll(() => line.isVisible(), { timeout: 15_000 }).toBe(true);
+    // 100 items: 200 translations, and 6 verdicts + 2 tie probes per item and judge, all batched.
+    expect(await line.innerText()).toMatch(/^1,800 calls/);
     expect(await line.innerText()).toMatch(
       /calls go through Batch APIs at batch prices \(\$[\d.,]+ instead of \$[\d.,]+ live\)[\s\S]*24 hours/,
     );

@@ -335,13 +335,15 @@ export function providersRecord(draft: WizardDraft): Record<string, Record<strin
   for (const name of providersInUse(draft)) {
     out[name] = providerConfig(draft.providers[name] ?? draftFromPreset(name));
   }
-  // Judges sent through a Batch API use a twin of their provider in batch mode: the same
-  // endpoint (and stored answers), its own lane of batches.
-  for (const j of draft.judges) {
-    const name = judgeProviderName(j);
-    if (name === j.provider) continue;
-    out[name] = {
-      ...providerConfig(draft.providers[j.provider] ?? draftFromPreset(j.provider)),
+  // Judges (and a protocol's own callers) sent through a Batch API use a twin of their provider
+  // in batch mode: the same endpoint (and stored answers), its own lane of batches.
+  const batched = [
+    ...draft.judges.filter((j) => judgeProviderName(j) !== j.provider).map((j) => j.provider),
+    ...(wizardPluginOf(draft)?.batchProvidersInUse?.(draft) ?? []),
+  ];
+  for (const preset of batched) {
+    out[judgeProviderName({ provider: preset, batch: true })] = {
+      ...providerConfig(draft.providers[preset] ?? draftFromPreset(preset)),
       mode: 'batch',
     };
   }
