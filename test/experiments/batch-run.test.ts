@@ -253,3 +253,18 @@ describe('batches across quitting, and cancel', () => {
     expect(liveCalls(mock)).toBe(0);
   });
 });
+
+describe('a batch provider that cannot send', () => {
+  it('without its key, the run pauses and says which variable is missing; nothing is submitted', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const cfg = config(mock, datasetId, 'batch');
+    (cfg.providers.a as Record<string, unknown>).apiKeyEnv = 'MISSING_API_KEY';
+    const { id } = await core.call('experiments.create', { config: cfg });
+    const end = await core.experiments.runToEnd(id);
+    expect(end.status).toBe('paused');
+    expect(end.message).toMatch(/MISSING_API_KEY/);
+    expect(mock.batches.created().every((b) => b.api === 'openai')).toBe(true);
+    expect(liveCalls(mock)).toBe(0);
+  });
+});
