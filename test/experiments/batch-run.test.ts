@@ -268,3 +268,20 @@ describe('a batch provider that cannot send', () => {
     expect(liveCalls(mock)).toBe(0);
   });
 });
+
+describe('results downloads that fail', () => {
+  it('are read again at the next poll; the study finishes with every answer stored once', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    // More failures in a row than the SDK retries by itself (2): the executor's next poll reads again.
+    mock.setBehavior({ batchResultFailures: 4 });
+    const cfg = { ...config(mock, datasetId, 'batch'), limit: 3 };
+    const { id } = await core.call('experiments.create', { config: cfg });
+    const end = await core.experiments.runToEnd(id);
+    expect(end.status).toBe('finished');
+    const ids = mock.batches.created().flatMap((b) => b.customIds);
+    expect(new Set(ids).size).toBe(ids.length);
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+  }, 30_000);
+});

@@ -13,6 +13,8 @@ export interface BatchBehavior {
   batchTurnaroundMs: number;
   /** Outcome per entry (n = 1-based entry number across all batches); default 'ok'. */
   batchOutcome?: (customId: string, req: MockRequest, n: number) => BatchEntryOutcome;
+  /** The next this-many result downloads (OpenAI file content, Anthropic results) answer 500. */
+  batchResultFailures?: number;
 }
 
 interface FileObj {
@@ -110,6 +112,13 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
   const log: BatchLogEntry[] = [];
   let seq = 0;
   let entrySeq = 0;
+
+  const failDownload = (): boolean => {
+    const b = deps.behavior();
+    if (!b.batchResultFailures) return false;
+    b.batchResultFailures--;
+    return true;
+  };
 
   const outcomeFor = (customId: string, req: MockRequest): BatchEntryOutcome =>
     deps.behavior().batchOutcome?.(customId, req, ++entrySeq) ?? 'ok';
@@ -332,6 +341,10 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
     if (kind === 'files' && id && action === 'content' && httpReq.method === 'GET') {
       const f = files.get(id);
       if (!f) return (notFound(res, 'openai', `file ${id}`), true);
+      if (failDownload()) {
+        deps.send(res, 500, { error: { message: 'The server had an error.', type: 'server_error' } });
+        return true;
+      }
       log.push({ api: 'openai', op: 'content', id, at: now });
       res.writeHead(200, {
         'content-type': 'application/octet-stream',
@@ -463,6 +476,13 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
     if (action === 'results' && httpReq.method === 'GET') {
       settle(b, now);
       if (b.endedAt === undefined) return (bad(res, 'anthropic', 'batch has not ended'), true);
+      if (failDownload()) {
+        deps.send(res, 500, {
+          type: 'error',
+          error: { type: 'api_error', message: 'Internal server error' },
+        });
+        return true;
+      }
       log.push({ api: 'anthropic', op: 'results', id: b.id, at: now });
       const text = anthropicResults(b);
       res.writeHead(200, { 'content-type': 'application/binary', 'content-length': Buffer.byteLength(text) });

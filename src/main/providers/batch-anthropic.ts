@@ -56,7 +56,11 @@ export class AnthropicBatchAdapter implements BatchAdapter {
 
   async submit(entries: readonly BatchEntry[]): Promise<string> {
     try {
-      const b = await this.client.messages.batches.create({ requests: entries.map((e) => this.request(e)) });
+      // Never retried: a create whose answer was lost may have made a batch (paid twice if sent again).
+      const b = await this.client.messages.batches.create(
+        { requests: entries.map((e) => this.request(e)) },
+        { maxRetries: 0 },
+      );
       return b.id;
     } catch (err) {
       throw classifyError(err, this.apiKey);

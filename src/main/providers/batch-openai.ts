@@ -92,12 +92,17 @@ export class OpenAIBatchAdapter implements BatchAdapter {
         file: await toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
         purpose: 'batch',
       });
-      const batch = await this.client.batches.create({
-        input_file_id: file.id,
-        endpoint: '/v1/chat/completions',
-        completion_window: '24h',
-        metadata: { judge_lab_batch: String(meta.localId) },
-      });
+      // Never retried: a create whose answer was lost may have made a batch, and a second one
+      // would pay twice. A failed submit releases the rows; the next round submits them again.
+      const batch = await this.client.batches.create(
+        {
+          input_file_id: file.id,
+          endpoint: '/v1/chat/completions',
+          completion_window: '24h',
+          metadata: { judge_lab_batch: String(meta.localId) },
+        },
+        { maxRetries: 0 },
+      );
       return batch.id;
     } catch (err) {
       throw classifyError(err, this.apiKey);

@@ -14,7 +14,7 @@ import {
 import type { BatchProgress } from '../../../shared/experiments';
 import { createBatchAdapter } from '../../providers/batch';
 import type { BatchAdapter, BatchEntry, BatchEntryResult, BatchLimits } from '../../providers/batch-types';
-import { ProviderError, classifyError } from '../../providers/errors';
+import { classifyError } from '../../providers/errors';
 import { costOf, DEFAULT_PRICES, type PriceTable } from '../../providers/pricing';
 import type { ChatRequestSpec, ChatResult, ProviderErrorKind, Usage } from '../../providers/types';
 import {
@@ -390,11 +390,11 @@ export class BatchExecutor {
         await this.ingest(b, adapter, validate);
         this.stats.ingestMs += performance.now() - t1;
       } catch (err) {
-        if (err instanceof ProviderError || (err as { status?: number }).status !== undefined) {
-          this.opts.logger?.warn(`reading results of batch ${b.remoteId} failed: ${(err as Error).message}`);
-          continue; // the next poll reads them again; rows already stored are skipped
-        }
-        throw err;
+        // A store that cannot be written ends the run (nothing half-written is kept); a results
+        // download cut short is read again at the next poll (rows already stored are skipped).
+        if (isStoreError(err)) throw err;
+        this.opts.logger?.warn(`reading results of batch ${b.remoteId} failed: ${(err as Error).message}`);
+        continue;
       }
       // What the results did not mention (OpenAI leaves cancelled entries out) goes back to pending.
       releaseHeld(this.db, b.id);
@@ -583,4 +583,11 @@ export class BatchExecutor {
       live: [...this.live],
     };
   }
+}
+
+function isStoreError(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    (err.name === 'SqliteError' || /^SQLITE_/.test((err as { code?: string }).code ?? ''))
+  );
 }
