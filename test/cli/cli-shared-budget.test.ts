@@ -10,7 +10,7 @@ import { parseDatasetFile } from '../../src/main/import';
 import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli';
+import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
@@ -70,16 +70,22 @@ describe('two processes, one model, one budget', () => {
         return file;
       };
       const start = (file: string) => {
-        const child = spawn(process.execPath, [BIN, 'run', file, '--data-dir', data], {
-          env: { ...process.env, MOCK_API_KEY: 'sk-test' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          process.execPath,
+          [BIN, 'run', file, '--data-dir', data, '--out', `${file}.out`],
+          {
+            env: { ...process.env, MOCK_API_KEY: 'sk-test' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let stderr = '';
         child.stderr.on('data', (c) => (stderr += c));
         return new Promise<{ code: number | null; stderr: string }>((r) =>
           child.on('exit', (code) => r({ code, stderr })),
         );
       };
+      // The data folder exists already (the app made it): two processes never race to create it.
+      expect(runCli(['list', '--data-dir', data]).code).toBe(0);
       const [a, b] = await Promise.all([
         start(config('share-a', 'Natural')),
         start(config('share-b', 'Neighbor')),

@@ -254,7 +254,7 @@ export const migrations: Migration[] = [
         host TEXT NOT NULL,
         expires_at INTEGER NOT NULL,
         PRIMARY KEY (lane, owner)
-      ) WITHOUT ROWID;
+      );
     `,
   },
 ];
