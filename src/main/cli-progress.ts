@@ -46,6 +46,13 @@ export function estimateText(e: CostEstimate): string {
       `~${e.outputTokens.toLocaleString('en-US')} output tokens; estimated cost ${cost}; ` +
       `~${duration(e.minutesAtRateLimits * 60)} at the configured rate limits`,
   );
+  if (e.batchWindowHours !== undefined) {
+    const batched = e.rows.filter((r) => r.batch).reduce((n, r) => n + r.calls - r.cachedCalls, 0);
+    lines.push(
+      `  ${batched} calls go through Batch APIs at batch prices (live: $${(e.liveCostUsd ?? 0).toFixed(2)}); ` +
+        `each round of batches is answered within the providers' ${e.batchWindowHours} h window`,
+    );
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -80,6 +87,8 @@ export class ProgressPrinter {
   private lastLine = '';
   /** Lanes waiting (outage) or paused, by endpoint and model, with the kind last shown. */
   private waiting = new Map<string, string>();
+  /** The last state shown per provider batch. */
+  private batchStates = new Map<number, string>();
 
   constructor(
     private readonly stream: NodeJS.WriteStream = process.stderr,
@@ -88,6 +97,7 @@ export class ProgressPrinter {
 
   update(p: ExperimentProgress, force = false): void {
     this.showWaiting(p);
+    this.showBatches(p);
     if (!p.phase || !p.phases[p.phase]?.total) return;
     const now = Date.now();
     if (!force && now - this.lastPrint < this.intervalMs) return;
@@ -100,6 +110,21 @@ export class ProgressPrinter {
 
   end(): void {
     if (this.stream.isTTY) this.stream.write('\n');
+  }
+
+  /** A line whenever a provider batch changes state (submitted, processing, ended). */
+  private showBatches(p: ExperimentProgress): void {
+    const lines: string[] = [];
+    for (const b of p.batches ?? []) {
+      const state = `${b.status}${b.remoteStatus ? ` (${b.remoteStatus})` : ''}`;
+      if (this.batchStates.get(b.id) === state) continue;
+      this.batchStates.set(b.id, state);
+      lines.push(`Batch ${b.remoteId ?? b.id}: ${b.requests} requests to ${b.model}: ${state}`);
+    }
+    if (!lines.length) return;
+    if (this.stream.isTTY) this.stream.write('\r\x1b[2K');
+    this.stream.write(lines.join('\n') + '\n');
+    this.lastLine = '';
   }
 
   /** A line when an endpoint starts waiting (outage, bad key, quota) and when it sends again. */

@@ -31,6 +31,23 @@ export interface ExperimentProgress {
   pausedLanes: { endpoint: string; model: string; kind: string; reason: string }[];
   message: string | null;
   updatedAt: string;
+  /** Provider batches (providers in batch mode) of this experiment, newest first. */
+  batches?: BatchProgress[];
+}
+
+/** One provider batch as progress shows it: it answers within the provider's window (24 h). */
+export interface BatchProgress {
+  id: number;
+  provider: string;
+  model: string;
+  remoteId: string | null;
+  /** submitting | open | cancelling | ended | failed */
+  status: string;
+  /** The provider's own word (validating, in_progress, ended, …). */
+  remoteStatus: string | null;
+  requests: number;
+  finished: number;
+  createdAt: string;
 }
 
 export interface ExperimentSummary {
@@ -72,6 +89,8 @@ export interface EstimateRow {
   outputTokens: number;
   costUsd: number;
   priced: boolean;
+  /** Sent through the provider's Batch API: batch prices, answers within `batchWindowHours`. */
+  batch?: boolean;
 }
 
 export interface CostEstimate {
@@ -82,8 +101,12 @@ export interface CostEstimate {
   outputTokens: number;
   costUsd: number;
   unpricedModels: string[];
-  /** Wall time at the configured rate limits, in minutes (the slowest lane decides). */
+  /** Wall time at the configured rate limits, in minutes (the slowest lane decides); live calls only. */
   minutesAtRateLimits: number;
+  /** When some calls go through a Batch API: the provider's turnaround window (24 h) per round of batches. */
+  batchWindowHours?: number;
+  /** The same calls at live prices (shown beside `costUsd` when batches save money). */
+  liveCostUsd?: number;
   /** Judge calls are estimated from the English texts until the variants exist. */
   note: string;
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createMockBatches, type BatchBehavior, type MockBatches } from './batches';
 
 // A loopback stand-in for the OpenAI chat-completions and Anthropic messages APIs, spoken
 // to by the real SDKs through baseURL. It enforces RPM/TPM limits with the real header
@@ -33,6 +34,8 @@ export interface MockRequest {
   schema?: Record<string, unknown>;
   maxTokens?: number;
   temperature?: number;
+  /** Anthropic: the system prompt carries cache_control (prompt caching asked for). */
+  cacheControl?: boolean;
   body: Record<string, unknown>;
 }
 
@@ -51,7 +54,7 @@ export interface LogEntry {
   endedAt?: number;
 }
 
-export interface MockBehavior {
+export interface MockBehavior extends BatchBehavior {
   /** Answer delay, uniform in [min, max] ms. */
   latencyMs: [number, number];
   /** Per-model limits; 429 beyond them. */
@@ -69,8 +72,14 @@ export interface MockBehavior {
   faultQueue: Fault[];
   /** retry-after seconds sent with injected or limit 429s. */
   retryAfterSec: number;
-  /** Cached prompt tokens reported in usage. */
+  /** Cached prompt tokens reported in usage (fixed); 0: prompt caching as the providers do it. */
   cachedTokens: number;
+  /**
+   * Prompt caching when `cachedTokens` is 0: a system prompt of at least this many tokens seen
+   * before for the model is read from the cache (OpenAI: automatic; Anthropic: with
+   * cache_control, written the first time). Providers' minimum: 1024.
+   */
+  promptCacheMinTokens: number;
   /** In text mode, wrap the JSON in prose and a ```json fence (as chatty models do). */
   wrapText: boolean;
   /** Keep request bodies out of the log (benchmarks). */
@@ -99,6 +108,8 @@ export interface MockProvider {
   /** Listens again on the same port. */
   comeBack(): Promise<void>;
   close(): Promise<void>;
+  /** The batch endpoints (OpenAI Files + Batches, Anthropic Message Batches). */
+  batches: MockBatches;
 }
 
 class Bucket {
@@ -201,7 +212,9 @@ function parseOpenAI(body: Record<string, unknown>): MockRequest {
 
 function parseAnthropic(body: Record<string, unknown>): MockRequest {
   const messages = (body.messages ?? []) as { role: string; content: string }[];
-  const system = body.system as string | undefined;
+  const raw = body.system as string | { type: string; text: string; cache_control?: unknown }[] | undefined;
+  const system = Array.isArray(raw) ? raw.map((b) => b.text).join('') : raw;
+  const cacheControl = Array.isArray(raw) && raw.some((b) => b.cache_control);
   const tools = body.tools as { name: string; input_schema: Record<string, unknown> }[] | undefined;
   const choice = body.tool_choice as { type?: string; name?: string } | undefined;
   const tool = tools?.find((t) => t.name === choice?.name);
@@ -219,6 +232,7 @@ function parseAnthropic(body: Record<string, unknown>): MockRequest {
     schema,
     maxTokens: body.max_tokens as number | undefined,
     temperature: body.temperature as number | undefined,
+    cacheControl,
     body,
   };
 }
@@ -245,7 +259,22 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     cachedTokens: 0,
     wrapText: true,
     logBodies: true,
+    batchTurnaroundMs: 50,
+    promptCacheMinTokens: 1024,
     ...initial,
+  };
+  /** System prompts seen per model: what a provider's prompt cache would hold. */
+  const cachedPrefixes = new Set<string>();
+  /** Cache reads and writes of a request, as the provider would report them. */
+  const cacheUsage = (req: MockRequest, input: number): { read: number; write: number } => {
+    if (behavior.cachedTokens > 0) return { read: Math.min(behavior.cachedTokens, input), write: 0 };
+    const prefix = approxTokens(req.system ?? '');
+    if (!req.system || prefix < behavior.promptCacheMinTokens) return { read: 0, write: 0 };
+    if (req.api === 'anthropic' && !req.cacheControl) return { read: 0, write: 0 };
+    const key = `${req.api}\u0000${req.model}\u0000${req.system}`;
+    if (cachedPrefixes.has(key)) return { read: prefix, write: 0 };
+    cachedPrefixes.add(key);
+    return { read: 0, write: req.api === 'anthropic' ? prefix : 0 };
   };
   const log: LogEntry[] = [];
   const bodies: MockRequest[] = [];
@@ -327,6 +356,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
       text = `Here is my answer.\n\n\`\`\`json\n${JSON.stringify(obj, null, 2)}\n\`\`\`\nHope this helps.`;
     const promptText = (req.system ?? '') + req.messages.map((m) => m.content).join('\n');
     const usage = { input: approxTokens(promptText), output: approxTokens(text) };
+    const cache = cacheUsage(req, usage.input);
     const finish = fault === 'truncated' ? 'length' : 'stop';
     if (req.api === 'openai')
       return {
@@ -341,7 +371,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
           prompt_tokens: usage.input,
           completion_tokens: usage.output,
           total_tokens: usage.input + usage.output,
-          prompt_tokens_details: { cached_tokens: Math.min(behavior.cachedTokens, usage.input) },
+          prompt_tokens_details: { cached_tokens: cache.read },
         },
       };
     const useTool = req.mode === 'tool' && fault !== 'malformed' && fault !== 'truncated';
@@ -356,16 +386,31 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
       stop_reason: fault === 'truncated' ? 'max_tokens' : useTool ? 'tool_use' : 'end_turn',
       stop_sequence: null,
       usage: {
-        input_tokens: usage.input - Math.min(behavior.cachedTokens, usage.input),
+        input_tokens: usage.input - cache.read - cache.write,
         output_tokens: usage.output,
-        cache_read_input_tokens: Math.min(behavior.cachedTokens, usage.input),
-        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: cache.read,
+        cache_creation_input_tokens: cache.write,
       },
     };
   };
 
-  const handle = async (httpReq: IncomingMessage, res: ServerResponse, raw: string) => {
+  const batches = createMockBatches({
+    behavior: () => behavior,
+    parseOpenAI,
+    parseAnthropic,
+    answer: (req) => answer(req, undefined),
+    send,
+    authorized: (httpReq, api) => {
+      const bearer = String(httpReq.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+      const key = api === 'anthropic' ? String(httpReq.headers['x-api-key'] ?? bearer) : bearer;
+      return !behavior.apiKey || key === behavior.apiKey;
+    },
+  });
+
+  const handle = async (httpReq: IncomingMessage, res: ServerResponse, rawBytes: Buffer) => {
     const path = (httpReq.url ?? '').split('?')[0];
+    if (batches.handle(httpReq, res, path, rawBytes)) return;
+    const raw = rawBytes.toString('utf8');
     const api: MockApi = path.endsWith('/messages') ? 'anthropic' : 'openai';
     // Anthropic takes x-api-key; its SDK (1.x) sends the key as a bearer token. Accept both.
     const bearer = String(httpReq.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
@@ -512,7 +557,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     const chunks: Buffer[] = [];
     httpReq.on('data', (c: Buffer) => chunks.push(c));
     httpReq.on('end', () => {
-      handle(httpReq, res, Buffer.concat(chunks).toString('utf8')).catch((err: unknown) => {
+      handle(httpReq, res, Buffer.concat(chunks)).catch((err: unknown) => {
         if (!res.headersSent) send(res, 500, { error: { message: String(err) } });
       });
     });
@@ -530,6 +575,7 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     port,
     log,
     bodies,
+    batches,
     setBehavior(patch) {
       Object.assign(behavior, patch);
       if (patch.rpm !== undefined || patch.tpm !== undefined || patch.burstSeconds !== undefined)

@@ -22,14 +22,24 @@ export function importDataset(db: Database, req: ImportRequest): ImportResult {
   if (existing) return { dataset: existing, duplicate: true };
   const parsed = parseDatasetFile(req.fileName, req.bytes);
   const name = req.name ?? basename(req.fileName, extname(req.fileName));
-  const dataset = insertDataset(db, {
-    name,
-    sourceFile: basename(req.fileName),
-    format: parsed.format,
-    kind: parsed.kind,
-    contentHash,
-    items: parsed.items,
-  });
+  let dataset;
+  try {
+    dataset = insertDataset(db, {
+      name,
+      sourceFile: basename(req.fileName),
+      format: parsed.format,
+      kind: parsed.kind,
+      contentHash,
+      items: parsed.items,
+    });
+  } catch (err) {
+    // Another process (the app, `serve`, a second CLI run on this folder) imported the same
+    // bytes between our look and our write: theirs is the dataset.
+    const theirs =
+      (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && findDatasetByHash(db, contentHash);
+    if (theirs) return { dataset: theirs, duplicate: true };
+    throw err;
+  }
   return { dataset, duplicate: false };
 }
 

@@ -14,6 +14,7 @@ import { isSimulated, providerConfigSchema } from '../providers/config';
 const priceSchema = z.strictObject({
   input: z.number().min(0),
   cachedInput: z.number().min(0).optional(),
+  cacheWrite: z.number().min(0).optional(),
   output: z.number().min(0),
   batchInput: z.number().min(0).optional(),
   batchOutput: z.number().min(0).optional(),

@@ -2,9 +2,10 @@
 // inputs not made yet), token estimates per call, the price table and the rate limits.
 import type { CostEstimate, EstimateRow } from '../../shared/experiments';
 import type { ProtocolTask } from '../protocols/types';
-import { DEFAULT_CONCURRENCY, type ProviderConfig } from '../providers/config';
+import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
+import { DEFAULT_CONCURRENCY, isBatchMode, type ProviderConfig } from '../providers/config';
 import { costOf } from '../providers/pricing';
-import { estimateInputTokens } from '../providers/tokens';
+import { cacheablePrefixTokens, estimateInputTokens, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
 import { secondsAtLimits } from '../queue/eta';
 import type { Database } from '../store/db';
 import { requestHash } from '../store/ledger';
@@ -33,10 +34,26 @@ export function estimateTasks(
   const isDone = db.prepare("SELECT 1 FROM requests WHERE hash = ? AND status = 'done'").pluck();
   const rows = new Map<string, EstimateRow>();
   const lanes = new Map<string, { cfg: ProviderConfig; calls: number; tokens: number; stage: string }>();
+  let liveCost = 0;
+  // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
+  // from the cache after the first; Anthropic bills that first one as a cache write.
+  const prefixes = new Set<string>();
+  const promptCache = (t: ProtocolTask, endpoint: string) => {
+    if (!t.request.system) return { cachedInputTokens: 0 };
+    const prefix = cacheablePrefixTokens(t.request);
+    if (prefix < PROMPT_CACHE_MIN_TOKENS) return { cachedInputTokens: 0 };
+    const key = `${endpoint}\u0000${t.request.model}\u0000${t.request.system}`;
+    if (prefixes.has(key)) return { cachedInputTokens: prefix };
+    prefixes.add(key);
+    return exp.providers[t.request.provider]?.kind === 'anthropic'
+      ? { cachedInputTokens: 0, cacheWriteTokens: prefix }
+      : { cachedInputTokens: 0 };
+  };
   for (const t of tasks) {
     const stage = stages.get(t.stage)!;
     const { role, label, kind } = stage.describe(t);
     const key = `${label}\u0000${kind}`;
+    const batch = isBatchMode(exp.providers[t.request.provider] ?? {});
     let row = rows.get(key);
     if (!row) {
       row = {
@@ -51,6 +68,7 @@ export function estimateTasks(
         outputTokens: 0,
         costUsd: 0,
         priced: true,
+        ...(batch ? { batch: true } : {}),
       };
       rows.set(key, row);
     }
@@ -62,15 +80,15 @@ export function estimateTasks(
     }
     const input = estimateInputTokens(t.request);
     const output = stage.outputTokens(t);
-    const cost = costOf(
-      t.request.model,
-      { inputTokens: input, outputTokens: output, cachedInputTokens: 0 },
-      exp.prices,
-    );
+    const usage = { inputTokens: input, outputTokens: output, ...promptCache(t, endpoint) };
+    const cost = costOf(t.request.model, usage, exp.prices, { batch });
     row.inputTokens += input;
     row.outputTokens += output;
     row.costUsd += cost.usd;
     row.priced &&= cost.priced;
+    liveCost += batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd;
+    // A batch is not rate limited: its calls take the provider's window, not lane time.
+    if (batch) continue;
     const laneKey = `${endpoint}\u0000${t.request.model}\u0000${t.stage}`;
     const lane = lanes.get(laneKey) ?? {
       cfg: exp.providers[t.request.provider],
@@ -104,5 +122,6 @@ export function estimateTasks(
     unpricedModels: unpriced,
     minutesAtRateLimits: exp.protocol.stages.reduce((m, s) => m + stageMinutes(s.name), 0),
     note,
+    ...(list.some((r) => r.batch) ? { batchWindowHours: BATCH_WINDOW_HOURS, liveCostUsd: liveCost } : {}),
   };
 }

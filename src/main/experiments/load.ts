@@ -36,6 +36,7 @@ export function pricesOf(config: ExperimentConfig): PriceTable {
         input: p.input,
         output: p.output,
         cachedInput: p.cachedInput ?? p.input,
+        cacheWrite: p.cacheWrite,
         batchInput: p.batchInput,
         batchOutput: p.batchOutput,
       },

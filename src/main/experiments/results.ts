@@ -85,6 +85,7 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
           inputTokens: req.inputTokens ?? 0,
           outputTokens: req.outputTokens ?? 0,
           cachedInputTokens: req.cachedTokens ?? 0,
+          cacheWriteTokens: req.cacheWriteTokens ?? 0,
         },
         exp.prices,
       ).usd;

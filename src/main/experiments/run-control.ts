@@ -7,6 +7,7 @@ import { RunLocks } from '../core/run-locks';
 import type { Database } from '../store/db';
 import { getExperiment, markInterruptedRuns, setExperimentStatus, tasksOf } from '../store/experiments';
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
+import { batchesOfExperiment, experimentsWithOpenBatches } from '../store/batches';
 import { endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
@@ -160,6 +161,8 @@ export class RunControl {
         p.failuresByReason[kind] = (p.failuresByReason[kind] ?? 0) + 1;
       }
     }
+    const batches = batchesOfExperiment(this.db, id);
+    if (batches.length) p.batches = batches;
     p.phase = [...exp.protocol.stages].reverse().find((s) => p.phases[s.name])?.name ?? null;
     const unsent = Object.values(p.phases).reduce((n, g) => n + g.pending, 0);
     p.status = shownStatus(p.status, unsent);
@@ -174,12 +177,31 @@ export class RunControl {
   async interrupt(id: number): Promise<ExperimentProgress> {
     const run = this.runs.get(id);
     if (!run) return this.progress(id);
-    await run.cancel();
+    // Provider batches stay open: the next start polls them instead of paying again.
+    await run.cancel({ keepBatches: true });
     await run.done;
     setExperimentStatus(this.db, id, 'paused');
     const p = { ...run.snapshot(), status: 'paused' as const, message: 'Interrupted; resume to continue.' };
     this.opts.emit('run.progress', p);
     return p;
+  }
+
+  /**
+   * Starts the experiments whose provider batches were left open when the app last quit, so
+   * their polling resumes (the desktop app and `judge-lab serve` call this as they open).
+   * Experiments another process runs are left to it. Returns the ids started.
+   */
+  resumeOpenBatches(): number[] {
+    const busy = new Set(this.locks.heldElsewhere());
+    const started: number[] = [];
+    for (const id of experimentsWithOpenBatches(this.db)) {
+      if (busy.has(id) || this.runs.has(id)) continue;
+      const status = getExperiment(this.db, id)?.status;
+      if (status !== 'paused' && status !== 'running') continue;
+      this.start(id);
+      started.push(id);
+    }
+    return started;
   }
 
   /** Interrupts every live run (quitting). */

@@ -6,10 +6,13 @@ import type { ExperimentProgress, ExperimentStatus } from '../../shared/experime
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
 import type { ChatResult } from '../providers/types';
-import { RequestEngine, type RequestEngineOptions } from '../queue/engine';
+import { RequestEngine, type Job, type RequestEngineOptions, type RunOptions } from '../queue/engine';
+import { BatchExecutor, type BatchExecutorOptions, type BatchInfo } from '../queue/batch/executor';
+import { combineProgress, splitByMode } from '../queue/batch/route';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
 import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
+import { batchesOfExperiment } from '../store/batches';
 import { getRequests } from '../store/ledger';
 import { loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
@@ -22,6 +25,8 @@ export interface RunnerDeps {
   onProgress: (p: ExperimentProgress) => void;
   /** Engine tuning (tests: faster progress; benchmarks). */
   engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'progressIntervalMs' | 'logger'>>;
+  /** Batch tuning (tests: smaller batches). */
+  batch?: Partial<Pick<BatchExecutorOptions, 'limits' | 'createBatchAdapter'>>;
 }
 
 /** Progress groups are `stage + SEP + group`, so progress can be told per stage and per judge. */
@@ -56,11 +61,19 @@ export function idleProgress(
 /** One run of one experiment. Create, call start(), and control it with pause/resume/cancel. */
 export class ExperimentRun {
   private engine: RequestEngine | null = null;
+  /** This round's batch sender (providers with "mode": "batch"), if any. */
+  private batch: BatchExecutor | null = null;
+  /** The latest progress of this round's live and batch sends, shown as one. */
+  private lastLive: RunProgress | null = null;
+  private lastBatch: RunProgress | null = null;
+  /** This run's provider batches, as progress shows them. */
+  private batches: BatchInfo[] | undefined;
   private status: ExperimentStatus = 'running';
   private progress: ExperimentProgress;
   /** Spend and tokens of the rounds already finished in this run. */
   private carried = { input: 0, output: 0, cached: 0, cost: 0 };
   private cancelled = false;
+  private keepBatches = false;
   private exp: LoadedExperiment | null = null;
   private lastSync = 0;
   private stopWaiting: () => void = () => {};
@@ -76,6 +89,9 @@ export class ExperimentRun {
     readonly experimentId: number,
   ) {
     this.progress = idleProgress(experimentId, 'running');
+    // Batches left open by an earlier run (the app was closed) show from the start.
+    const open = batchesOfExperiment(deps.db, experimentId);
+    if (open.length) this.progress.batches = this.batches = open;
     this.done = new Promise((r) => (this.resolveDone = r));
   }
 
@@ -100,6 +116,7 @@ export class ExperimentRun {
   pause(): void {
     if (this.status !== 'running') return;
     this.engine?.pause();
+    this.batch?.pause();
     this.setStatus('paused');
   }
 
@@ -107,11 +124,19 @@ export class ExperimentRun {
     if (this.status !== 'paused') return;
     this.setStatus('running');
     this.engine?.resume();
+    this.batch?.resume();
   }
 
-  async cancel(): Promise<void> {
+  /**
+   * Stops the run. `keepBatches` (the app or CLI is quitting): batches stay open at the
+   * provider and the next run polls them; otherwise they are cancelled there too.
+   */
+  async cancel(opts: { keepBatches?: boolean } = {}): Promise<void> {
     this.cancelled = true;
+    this.keepBatches = opts.keepBatches ?? false;
     this.stopWaiting();
+    if (this.keepBatches) this.batch?.detach();
+    else this.batch?.cancel();
     await this.engine?.cancel();
   }
 
@@ -145,7 +170,10 @@ export class ExperimentRun {
       modelLimits: modelLimitsOf(exp),
       ...this.deps.engine,
     });
-    this.engine.on('progress', (p) => this.onEngineProgress(p));
+    this.engine.on('progress', (p) => {
+      this.lastLive = p;
+      this.onEngineProgress(combineProgress(p, this.lastBatch));
+    });
     // Paused while it waited for another run: stay paused until resumed.
     if (this.status === 'paused') this.engine.pause();
     this.publish({ message: null });
@@ -198,7 +226,7 @@ export class ExperimentRun {
       );
       this.laterSeconds = null;
       this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.roundEstimate });
-      const summary = await this.engine.run(jobs, { validate });
+      const summary = await this.runRound(exp, jobs, tasks, validate);
       this.onEngineProgress(summary);
       this.carried = {
         input: this.carried.input + summary.tokens.input,
@@ -211,6 +239,63 @@ export class ExperimentRun {
     }
     // Out of rounds with calls still open: never report those as finished.
     return unsentCalls(db, this.experimentId) > 0 ? 'paused' : 'finished';
+  }
+
+  /**
+   * Sends a round's jobs: live ones through the engine, those of providers in batch mode
+   * through their Batch API at the same time; batch entries handed back (`batchFallback:
+   * "live"`) then go out live. Returns the two as one summary.
+   */
+  private async runRound(
+    exp: LoadedExperiment,
+    jobs: Job[],
+    tasks: { request: { provider: string } }[],
+    validate: RunOptions['validate'],
+  ): Promise<RunSummary> {
+    const engine = this.engine!;
+    const { live, batch } = splitByMode(this.deps.db, exp.providers, jobs, tasks);
+    this.lastLive = null;
+    this.lastBatch = null;
+    if (!batch.length) return engine.run(live, { validate });
+    const executor = new BatchExecutor({
+      db: this.deps.db,
+      providers: exp.providers,
+      keys: this.deps.keys,
+      prices: exp.prices,
+      retry: this.deps.engine?.retry,
+      logger: this.deps.engine?.logger,
+      ...this.deps.batch,
+      onProgress: (p) => {
+        this.lastBatch = p;
+        this.batches = p.batches;
+        this.onEngineProgress(combineProgress(this.lastLive, p));
+      },
+    });
+    this.batch = executor;
+    if (this.status === 'paused') executor.pause();
+    if (this.cancelled) {
+      if (this.keepBatches) executor.detach();
+      else executor.cancel();
+    }
+    try {
+      const [liveSummary, batchSummary] = await Promise.all([
+        live.length ? engine.run(live, { validate }) : null,
+        executor.run(batch, { validate }),
+      ]);
+      this.lastBatch = batchSummary;
+      let summary = combineProgress(liveSummary, batchSummary);
+      if (batchSummary.live.length && !this.cancelled) {
+        const back = new Set(batchSummary.live);
+        const fallback = await engine.run(
+          batch.filter((j) => back.has(j.requestId)),
+          { validate },
+        );
+        summary = combineProgress(summary, fallback, { overlay: true });
+      }
+      return summary;
+    } finally {
+      this.batch = null;
+    }
   }
 
   private stopStatus(summary: RunSummary): ExperimentStatus {
@@ -254,6 +339,7 @@ export class ExperimentRun {
       // Each round counts the whole plan so far, failed rows of earlier rounds included.
       failuresByReason: { ...p.failuresByReason },
       pausedLanes: p.pausedLanes,
+      ...(this.batches ? { batches: this.batches } : {}),
     });
     // Answers show in results while the run goes, not only when a round ends.
     const now = Date.now();

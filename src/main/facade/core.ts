@@ -70,6 +70,9 @@ export class Core {
     });
     this.annotation = new AnnotationService(this.db);
     this.handlers = this.buildHandlers();
+    // The app and the web door pick up provider batches left open when they last quit; a CLI
+    // run resumes its own when it is run again.
+    if (opts.door !== 'cli') this.experiments.runs.resumeOpenBatches();
   }
 
   /** Validates raw (untrusted) parameters, then runs the method. */

@@ -34,7 +34,14 @@ export interface BaseConfig {
   maxParseRetries?: number;
   prices?: Record<
     string,
-    { input: number; output: number; cachedInput?: number; batchInput?: number; batchOutput?: number }
+    {
+      input: number;
+      output: number;
+      cachedInput?: number;
+      cacheWrite?: number;
+      batchInput?: number;
+      batchOutput?: number;
+    }
   >;
 }
 

@@ -4,7 +4,7 @@ import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './conf
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
 import { parseStructured, systemWithSchema } from './structured';
-import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from './types';
+import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
 /** Anthropic requires max_tokens; this is enough for a verdict or a translated item pair. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -22,7 +22,10 @@ export function buildAnthropicRequest(
     max_tokens: spec.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     messages: spec.messages.map((m) => ({ role: m.role, content: m.content })),
   };
-  if (system) body.system = system;
+  // The system prompt is the fixed rubric every call of a template shares, byte for byte: mark
+  // it for Anthropic's prompt cache (tools and system are cached together; below the model's
+  // minimum prefix length the mark is ignored and nothing extra is billed).
+  if (system) body.system = [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }];
   // This SDK's types no longer list temperature; the Messages API takes it where the model
   // supports it, and a model that does not answers 400, which the queue reports as such.
   if (spec.temperature !== undefined) Object.assign(body, { temperature: spec.temperature });
@@ -69,35 +72,50 @@ export class AnthropicChatAdapter implements ChatAdapter {
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }
-    const cacheRead = data.usage?.cache_read_input_tokens ?? 0;
-    const cacheWrite = data.usage?.cache_creation_input_tokens ?? 0;
-    // Anthropic reports cache reads and writes apart from input_tokens; count them all as
-    // input (as OpenAI does) so cost = uncached + cached + output works for both kinds.
-    const usage: Usage = {
-      inputTokens: (data.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
-      outputTokens: data.usage?.output_tokens ?? 0,
-      cachedInputTokens: cacheRead,
-    };
-    const blocks = data.content ?? [];
-    const toolUse = spec.response
-      ? blocks.find((b) => b.type === 'tool_use' && b.name === spec.response?.name)
-      : undefined;
-    if (toolUse && toolUse.type === 'tool_use') {
-      const text = JSON.stringify(toolUse.input);
-      const json = parseStructured(spec.response, { text, value: toolUse.input }, usage, headers);
-      return { result: { text, json, usage }, headers };
-    }
-    const text = blocks
-      .map((b) => (b.type === 'text' ? b.text : ''))
-      .join('')
-      .trim();
-    if (spec.response && (this.cfg.structuredOutput ?? 'json_schema') === 'json_schema' && !text)
-      throw new ProviderError('unparseable', `The model did not call the tool "${spec.response.name}".`, {
-        rawText: JSON.stringify(blocks),
-        usage,
-        headers,
-      });
-    const json = parseStructured(spec.response, { text }, usage, headers);
-    return { result: { text, json, usage }, headers };
+    return { result: anthropicResult(data, spec, this.cfg, headers), headers };
   }
+}
+
+/**
+ * A message as the engine stores it (live or from a batch's results): usage with prompt-cache
+ * reads and writes, and the forced tool's input (or the text) parsed as the request asked.
+ * Throws ProviderError('unparseable') with the paid usage when the answer is unusable.
+ */
+export function anthropicResult(
+  data: Anthropic.Message,
+  spec: ChatRequestSpec,
+  cfg: Pick<ProviderConfig, 'structuredOutput'>,
+  headers: Headers = new Headers(),
+): ChatResult {
+  const cacheRead = data.usage?.cache_read_input_tokens ?? 0;
+  const cacheWrite = data.usage?.cache_creation_input_tokens ?? 0;
+  // Anthropic reports cache reads and writes apart from input_tokens; count them all as
+  // input (as OpenAI does) so cost = uncached + cached + output works for both kinds.
+  const usage: Usage = {
+    inputTokens: (data.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
+    outputTokens: data.usage?.output_tokens ?? 0,
+    cachedInputTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+  };
+  const blocks = data.content ?? [];
+  const toolUse = spec.response
+    ? blocks.find((b) => b.type === 'tool_use' && b.name === spec.response?.name)
+    : undefined;
+  if (toolUse && toolUse.type === 'tool_use') {
+    const text = JSON.stringify(toolUse.input);
+    const json = parseStructured(spec.response, { text, value: toolUse.input }, usage, headers);
+    return { text, json, usage };
+  }
+  const text = blocks
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('')
+    .trim();
+  if (spec.response && (cfg.structuredOutput ?? 'json_schema') === 'json_schema' && !text)
+    throw new ProviderError('unparseable', `The model did not call the tool "${spec.response.name}".`, {
+      rawText: JSON.stringify(blocks),
+      usage,
+      headers,
+    });
+  const json = parseStructured(spec.response, { text }, usage, headers);
+  return { text, json, usage };
 }

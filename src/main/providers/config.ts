@@ -25,14 +25,40 @@ export const providerConfigSchema = z
     outageToleranceSeconds: z.number().nonnegative().max(604_800).optional(),
     /** `simulated` only: the mean answer time in ms (default 300). */
     latencyMs: z.number().int().min(0).max(60_000).optional(),
+    /**
+     * "batch": send through the provider's Batch API (half price, answers within 24 h) instead
+     * of one call at a time ("live", the default).
+     */
+    mode: z.enum(['live', 'batch']).optional(),
+    /** Batch entries that expired or failed: into a new batch ("resubmit", default) or sent live. */
+    batchFallback: z.enum(['resubmit', 'live']).optional(),
+    /** How often an open batch is polled, in seconds (default 30). */
+    batchPollSeconds: z.number().min(0.01).max(3600).optional(),
   })
   .superRefine((cfg, ctx) => {
     // The simulated provider has no server and no key: settings for one would be silently
     // ignored, so they are errors, as is a latency setting on a real server.
     const foreign =
       cfg.kind === 'simulated'
-        ? (['baseURL', 'apiKeyEnv', 'structuredOutput', 'timeoutMs'] as const)
+        ? ([
+            'baseURL',
+            'apiKeyEnv',
+            'structuredOutput',
+            'timeoutMs',
+            'batchFallback',
+            'batchPollSeconds',
+          ] as const)
         : (['latencyMs'] as const);
+    if (cfg.kind === 'simulated' && cfg.mode === 'batch')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message: 'the simulated provider has no Batch API: use "live"',
+      });
+    if (cfg.mode !== 'batch')
+      for (const key of ['batchFallback', 'batchPollSeconds'] as const)
+        if (cfg[key] !== undefined && cfg.kind !== 'simulated')
+          ctx.addIssue({ code: 'custom', path: [key], message: 'only used with "mode": "batch"' });
     for (const key of foreign) {
       if (cfg[key] === undefined) continue;
       ctx.addIssue({
@@ -77,6 +103,12 @@ export const SIMULATED_KEY = 'simulated-no-key';
 export const SIMULATED_LIMITS = { rpm: 600, concurrency: 4 } as const;
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_BATCH_POLL_SECONDS = 30;
+
+/** Whether a provider entry sends through its Batch API. */
+export function isBatchMode(cfg: Pick<ProviderConfig, 'mode'>): boolean {
+  return cfg.mode === 'batch';
+}
 export const DEFAULT_CONCURRENCY = 16;
 
 /** The base URL the SDK is given: explicit, never read from the environment by the SDK. */

@@ -7,7 +7,7 @@ import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './conf
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
 import { parseStructured, systemWithSchema } from './structured';
-import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from './types';
+import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
 /** OpenAI's own API has replaced max_tokens; compatible servers mostly still read max_tokens. */
 function usesMaxCompletionTokens(baseURL: string): boolean {
@@ -82,24 +82,37 @@ export class OpenAIChatAdapter implements ChatAdapter {
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }
-    const usage: Usage = {
-      inputTokens: data.usage?.prompt_tokens ?? 0,
-      outputTokens: data.usage?.completion_tokens ?? 0,
-      cachedInputTokens: data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    };
-    const message = data.choices?.[0]?.message;
-    const text = message?.content ?? '';
-    if (!message || (!text && message.refusal))
-      throw new ProviderError(
-        'unparseable',
-        `The model gave no answer${message?.refusal ? ' (refusal)' : ''}.`,
-        {
-          rawText: message?.refusal ?? '',
-          usage,
-          headers,
-        },
-      );
-    const json = parseStructured(spec.response, { text }, usage, headers);
-    return { result: { text, json, usage }, headers };
+    return { result: openAIResult(data, spec, headers), headers };
   }
+}
+
+/**
+ * A chat completion as the engine stores it (live or from a batch's output file): usage with
+ * OpenAI's automatically cached prompt tokens, and the answer parsed as the request asked.
+ * Throws ProviderError('unparseable') with the paid usage when the answer is unusable.
+ */
+export function openAIResult(
+  data: OpenAI.Chat.Completions.ChatCompletion,
+  spec: ChatRequestSpec,
+  headers: Headers = new Headers(),
+): ChatResult {
+  const usage: Usage = {
+    inputTokens: data.usage?.prompt_tokens ?? 0,
+    outputTokens: data.usage?.completion_tokens ?? 0,
+    cachedInputTokens: data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+  };
+  const message = data.choices?.[0]?.message;
+  const text = message?.content ?? '';
+  if (!message || (!text && message.refusal))
+    throw new ProviderError(
+      'unparseable',
+      `The model gave no answer${message?.refusal ? ' (refusal)' : ''}.`,
+      {
+        rawText: message?.refusal ?? '',
+        usage,
+        headers,
+      },
+    );
+  const json = parseStructured(spec.response, { text }, usage, headers);
+  return { text, json, usage };
 }

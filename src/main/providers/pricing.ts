@@ -6,12 +6,17 @@ export interface ModelPrice {
   input: number;
   cachedInput: number;
   output: number;
+  /** Prompt-cache writes (Anthropic: 1.25 × input for the 5-minute cache); absent: billed as input. */
+  cacheWrite?: number;
   /** Batch API prices (where the provider has one). */
   batchInput?: number;
   batchOutput?: number;
 }
 
 export type PriceTable = Record<string, ModelPrice>;
+
+/** What a Batch API bills of the list price where the table has no batch price (OpenAI, Anthropic, Gemini: half). */
+export const BATCH_DISCOUNT = 0.5;
 
 // List prices, standard tier, short-context tier, USD per 1M tokens, as published on the
 // providers' pricing pages (openai.com/api/pricing, docs.anthropic.com/en/docs/about-claude/pricing,
@@ -27,11 +32,39 @@ export const DEFAULT_PRICES: PriceTable = {
   'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4, batchInput: 0.55, batchOutput: 2.2 },
   'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10.0, batchInput: 0.625, batchOutput: 5.0 },
   'gpt-5-mini': { input: 0.25, cachedInput: 0.025, output: 2.0, batchInput: 0.125, batchOutput: 1.0 },
-  // Anthropic "cached input" = cache reads (0.1x input); cache writes are not priced separately here.
-  'claude-opus-4-1': { input: 15.0, cachedInput: 1.5, output: 75.0, batchInput: 7.5, batchOutput: 37.5 },
-  'claude-sonnet-4-5': { input: 3.0, cachedInput: 0.3, output: 15.0, batchInput: 1.5, batchOutput: 7.5 },
-  'claude-haiku-4-5': { input: 1.0, cachedInput: 0.1, output: 5.0, batchInput: 0.5, batchOutput: 2.5 },
-  'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, output: 4.0, batchInput: 0.4, batchOutput: 2.0 },
+  // Anthropic "cached input" = cache reads (0.1x input); cache writes (5-minute cache) 1.25x input.
+  'claude-opus-4-1': {
+    input: 15.0,
+    cachedInput: 1.5,
+    cacheWrite: 18.75,
+    output: 75.0,
+    batchInput: 7.5,
+    batchOutput: 37.5,
+  },
+  'claude-sonnet-4-5': {
+    input: 3.0,
+    cachedInput: 0.3,
+    cacheWrite: 3.75,
+    output: 15.0,
+    batchInput: 1.5,
+    batchOutput: 7.5,
+  },
+  'claude-haiku-4-5': {
+    input: 1.0,
+    cachedInput: 0.1,
+    cacheWrite: 1.25,
+    output: 5.0,
+    batchInput: 0.5,
+    batchOutput: 2.5,
+  },
+  'claude-3-5-haiku': {
+    input: 0.8,
+    cachedInput: 0.08,
+    cacheWrite: 1.0,
+    output: 4.0,
+    batchInput: 0.4,
+    batchOutput: 2.0,
+  },
   // Gemini: prompts up to 200k tokens (2.5 Pro doubles above that).
   'gemini-2.5-pro': { input: 1.25, cachedInput: 0.125, output: 10.0, batchInput: 0.625, batchOutput: 5.0 },
   'gemini-2.5-flash': { input: 0.3, cachedInput: 0.03, output: 2.5, batchInput: 0.15, batchOutput: 1.25 },
@@ -70,10 +103,19 @@ export function costOf(
   const p = priceFor(model, prices);
   if (!p) return { usd: 0, priced: false };
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-  const input = opts.batch ? (p.batchInput ?? p.input) : p.input;
-  const output = opts.batch ? (p.batchOutput ?? p.output) : p.output;
+  // Batch APIs bill half of list unless the table says otherwise; cache discounts stack on it.
+  const input = opts.batch ? (p.batchInput ?? p.input * BATCH_DISCOUNT) : p.input;
+  const output = opts.batch ? (p.batchOutput ?? p.output * BATCH_DISCOUNT) : p.output;
+  const cachedInput = opts.batch ? p.cachedInput * BATCH_DISCOUNT : p.cachedInput;
+  // Cache writes are part of the uncached input, billed at their own rate where there is one.
+  const writes = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - cached);
+  const cacheWrite = (p.cacheWrite ?? p.input) * (opts.batch ? BATCH_DISCOUNT : 1);
   const usd =
-    ((usage.inputTokens - cached) * input + cached * p.cachedInput + usage.outputTokens * output) / 1e6;
+    ((usage.inputTokens - cached - writes) * input +
+      writes * (p.cacheWrite === undefined ? input : cacheWrite) +
+      cached * cachedInput +
+      usage.outputTokens * output) /
+    1e6;
   return { usd, priced: true };
 }
 

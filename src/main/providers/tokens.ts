@@ -16,3 +16,16 @@ export function estimateInputTokens(spec: ChatRequestSpec): number {
   if (spec.response) n += encode(JSON.stringify(spec.response.schema)).length;
   return n;
 }
+
+/**
+ * The shortest prefix the providers cache (OpenAI: automatically from 1024 tokens; Anthropic:
+ * with cache_control, from 1024 tokens on Sonnet/Opus, more on Haiku). Below it, nothing is cached.
+ */
+export const PROMPT_CACHE_MIN_TOKENS = 1024;
+
+/** Tokens of the part every call of a template shares: the system prompt and the schema. */
+export function cacheablePrefixTokens(spec: ChatRequestSpec): number {
+  let n = spec.system ? encode(spec.system).length + PER_MESSAGE_OVERHEAD : 0;
+  if (spec.response) n += encode(JSON.stringify(spec.response.schema)).length;
+  return n;
+}

@@ -36,6 +36,8 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic bills them apart; OpenAI: 0). */
+  cacheWriteTokens?: number;
 }
 
 /** What the engine stores for a done request: the raw text and the parsed JSON object (plain-text requests: the text). */

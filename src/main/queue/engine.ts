@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
 import { endpointId, missingKeyMessage, type KeyStore, type ProviderConfig } from '../providers/config';
 import { classifyError, ProviderError } from '../providers/errors';
 import { createAdapter } from '../providers/index';
@@ -25,6 +27,7 @@ import {
   takeLease,
   type Lease,
 } from '../store/leases';
+import { dropShares, holdShares, releaseShares, SHARE_REFRESH_MS, shareCounts } from '../store/rate-shares';
 import { laneEtaSeconds } from './eta';
 import { Lane, laneKey, laneLimits, type LaneLimits } from './lane';
 import {
@@ -156,6 +159,8 @@ export class RequestEngine {
   private readonly responses = new Map<string, NonNullable<ChatRequestSpec['response']>>();
 
   private run_: RunState | null = null;
+  /** Who holds this engine's rate shares: one holder across its runs (an experiment's rounds). */
+  private readonly shareHolder: Lease = { owner: randomUUID(), pid: process.pid, host: hostname() };
   private readonly modelLimits: Record<string, Partial<LaneLimits>>;
 
   constructor(opts: RequestEngineOptions) {
@@ -229,6 +234,7 @@ export class RequestEngine {
     this.run_ = state;
     try {
       this.plan(state, jobs);
+      this.refreshShares(state);
       this.pump();
       state.ticker = setInterval(() => this.guarded(state, () => this.tick(state)), this.progressIntervalMs);
       this.checkFinished();
@@ -236,6 +242,7 @@ export class RequestEngine {
     } finally {
       if (state.ticker) clearInterval(state.ticker);
       if (state.timer) clearTimeout(state.timer);
+      this.endShares();
       endLease(state.lease);
       this.run_ = null;
     }
@@ -438,7 +445,7 @@ export class RequestEngine {
         (u.claimed ? toSend : toClaim).push(u);
         continue;
       }
-      while (lane.inFlight < lane.cap) {
+      while (lane.inFlight < lane.sendCap) {
         const u = lane.peek();
         if (!u) break;
         const wait = lane.waitMs(u.estimate, now);
@@ -824,6 +831,7 @@ export class RequestEngine {
       inputTokens: u.owedUsage.inputTokens + usage.inputTokens,
       outputTokens: u.owedUsage.outputTokens + usage.outputTokens,
       cachedInputTokens: u.owedUsage.cachedInputTokens + usage.cachedInputTokens,
+      cacheWriteTokens: (u.owedUsage.cacheWriteTokens ?? 0) + (usage.cacheWriteTokens ?? 0),
     };
     u.owedCost += cost.usd;
   }
@@ -937,7 +945,49 @@ export class RequestEngine {
       r.watchedAt = now;
       this.watchForeign(r);
     }
+    if (now - r.sharedAt >= SHARE_REFRESH_MS) this.refreshShares(r);
     this.emitProgress();
+  }
+
+  /**
+   * One budget per endpoint+model across processes: holds this run's share of every lane that
+   * still has work (and gives back the others), then takes 1/n of each lane's limits, n being
+   * the runs holding a share of it now.
+   */
+  private refreshShares(r: RunState): void {
+    const now = this.now();
+    const joining = r.sharedAt === 0;
+    r.sharedAt = now;
+    const mine = new Set(r.units.map((u) => u.lane));
+    const busy = [...mine].filter((l) => l.readyCount + l.delayedCount + l.inFlight > 0).map((l) => l.key);
+    const idle = [...mine].filter((l) => !busy.includes(l.key)).map((l) => l.key);
+    holdShares(this.db, this.shareHolder, busy);
+    if (idle.length) dropShares(this.db, this.shareHolder, idle);
+    const counts = shareCounts(this.db, busy);
+    let grew = false;
+    for (const lane of mine) {
+      const share = 1 / (counts.get(lane.key) ?? 1);
+      if (share === lane.share) continue;
+      grew ||= share > lane.share;
+      lane.setShare(share, now);
+      // Joining runs already sending: they notice us within SHARE_REFRESH_MS; until then our
+      // first burst would come on top of their full rate, so we start with empty buckets.
+      if (joining && share < 1) {
+        lane.rpm?.drain(now);
+        lane.tpm?.drain(now);
+      }
+      this.logger.info(`${lane.model} at ${lane.endpoint}: ${counts.get(lane.key)} runs share its limits`);
+    }
+    if (grew) this.pump();
+  }
+
+  private endShares(): void {
+    try {
+      releaseShares(this.db, this.shareHolder);
+    } catch {
+      // The store is gone (closing): the share expires by itself.
+    }
+    for (const lane of this.lanes.values()) if (lane.share !== 1) lane.setShare(1, this.now());
   }
 
   private countFinished(
@@ -1077,6 +1127,8 @@ class RunState {
   ticker: NodeJS.Timeout | null = null;
   leaseRenewedAt = Date.now();
   watchedAt = 0;
+  /** When this run last renewed its rate shares and read the other processes'. */
+  sharedAt = 0;
   settled = false;
   /** The store failed: the run ends with this error once calls on the wire are back. */
   fatal: unknown = undefined;

@@ -75,6 +75,21 @@ export class Lane<U> {
     return laneKey(this.endpoint, this.model);
   }
 
+  /** This process's part of the endpoint+model's limits (1 = the whole budget; see rate-shares). */
+  share = 1;
+
+  /** Sets this run's part of the limits when other processes send to the same endpoint+model. */
+  setShare(share: number, now: number): void {
+    this.share = share;
+    this.rpm?.setShare(share, now);
+    this.tpm?.setShare(share, now);
+  }
+
+  /** Calls this lane may have on the wire now: its cap, cut to its share of the concurrency. */
+  get sendCap(): number {
+    return Math.min(this.cap, Math.max(1, Math.floor(this.limits.concurrency * this.share)));
+  }
+
   push(unit: U): void {
     this.ready.push(unit);
   }

@@ -7,6 +7,11 @@ export class TokenBucket {
   private last: number;
   /** Multiplier on the refill rate, lowered after 429s and raised back on success. */
   factor = 1;
+  /**
+   * This process's part of the limit when other processes send to the same endpoint+model
+   * (1 = all of it): scales both the refill rate and the burst the bucket may hold.
+   */
+  private share = 1;
 
   constructor(
     readonly perMinute: number,
@@ -18,14 +23,30 @@ export class TokenBucket {
     this.last = now;
   }
 
+  private get room(): number {
+    return Math.max(1, this.capacity * this.share);
+  }
+
+  private get rate(): number {
+    return this.perMinute * this.factor * this.share;
+  }
+
   private refill(now: number): void {
     if (now > this.last) {
-      this.level = Math.min(
-        this.capacity,
-        this.level + ((now - this.last) * this.perMinute * this.factor) / 60_000,
-      );
+      this.level = Math.min(this.room, this.level + ((now - this.last) * this.rate) / 60_000);
       this.last = now;
     }
+  }
+
+  /** Sets this process's part of the limit (0 < share ≤ 1); tokens above the new burst are dropped. */
+  setShare(share: number, now: number): void {
+    this.refill(now);
+    this.share = Math.min(1, Math.max(0.001, share));
+    this.level = Math.min(this.level, this.room);
+  }
+
+  getShare(): number {
+    return this.share;
   }
 
   tokens(now: number): number {
@@ -35,7 +56,7 @@ export class TokenBucket {
 
   /** A request bigger than the whole bucket may go once the bucket is full (it then runs a debt). */
   private needed(n: number): number {
-    return Math.min(n, this.capacity);
+    return Math.min(n, this.room);
   }
 
   /** Milliseconds until `n` tokens are available (0 = now). */
@@ -43,7 +64,7 @@ export class TokenBucket {
     this.refill(now);
     const deficit = this.needed(n) - this.level;
     if (deficit <= 0) return 0;
-    return Math.ceil((deficit * 60_000) / (this.perMinute * this.factor));
+    return Math.ceil((deficit * 60_000) / this.rate);
   }
 
   tryTake(n: number, now: number): boolean {
@@ -55,7 +76,7 @@ export class TokenBucket {
   /** Reconciles an estimate with the real count: positive gives tokens back, negative charges more. */
   adjust(delta: number, now: number): void {
     this.refill(now);
-    this.level = Math.min(this.capacity, this.level + delta);
+    this.level = Math.min(this.room, this.level + delta);
   }
 
   /** The provider says fewer are left than we think: believe it. */

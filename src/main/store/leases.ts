@@ -59,6 +59,8 @@ export function processAlive(pid: number): boolean {
  */
 export function leaseHeld(row: LeaseColumns, now: number): boolean {
   if (!row.lease_owner || row.lease_expires_at === null || row.lease_expires_at <= now) return false;
+  // A provider batch holds its rows until they are read back, whichever process reads them.
+  if (isBatchOwner(row.lease_owner)) return true;
   if (row.lease_host !== HOST) return true;
   if (row.lease_pid === process.pid) return liveHere.has(row.lease_owner);
   return row.lease_pid !== null && processAlive(row.lease_pid);
@@ -69,4 +71,13 @@ export function renewLeases(db: Database, lease: Lease, expiresAt: number): numb
   return db
     .prepare(`UPDATE requests SET lease_expires_at = ? WHERE status = 'in_flight' AND lease_owner = ?`)
     .run(expiresAt, lease.owner).changes;
+}
+
+/** The lease owner of rows in a provider batch (migration 7): the batch, not a process. */
+export function batchOwner(batchId: number): string {
+  return `batch:${batchId}`;
+}
+
+export function isBatchOwner(owner: string | null): boolean {
+  return owner !== null && owner.startsWith('batch:');
 }

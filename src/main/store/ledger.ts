@@ -137,6 +137,8 @@ export interface LedgerRow {
   inputTokens: number | null;
   outputTokens: number | null;
   cachedTokens: number | null;
+  /** Prompt-cache writes (migration 7; Anthropic bills them apart). */
+  cacheWriteTokens: number | null;
   costUsd: number | null;
   /** Who has the row in flight (all null otherwise). */
   lease: LeaseColumns;
@@ -156,6 +158,7 @@ interface RawRow extends LeaseColumns {
   input_tokens: number | null;
   output_tokens: number | null;
   cached_tokens: number | null;
+  cache_write_tokens: number | null;
   cost_usd: number | null;
 }
 
@@ -174,6 +177,7 @@ function toRow(r: RawRow): LedgerRow {
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
     cachedTokens: r.cached_tokens,
+    cacheWriteTokens: r.cache_write_tokens,
     costUsd: r.cost_usd,
     lease: {
       lease_owner: r.lease_owner,
@@ -211,6 +215,7 @@ export interface RequestUsage {
   inputTokens: number | null;
   outputTokens: number | null;
   cachedTokens: number | null;
+  cacheWriteTokens: number | null;
   costUsd: number | null;
 }
 
@@ -219,7 +224,8 @@ export function getRequestUsage(db: Database, ids: readonly number[]): Map<numbe
   const stmt = prep(
     db,
     `SELECT id, status, model, input_tokens AS inputTokens, output_tokens AS outputTokens,
-            cached_tokens AS cachedTokens, cost_usd AS costUsd FROM requests WHERE id = ?`,
+            cached_tokens AS cachedTokens, cache_write_tokens AS cacheWriteTokens, cost_usd AS costUsd
+       FROM requests WHERE id = ?`,
   );
   const out = new Map<number, RequestUsage>();
   db.transaction(() => {
@@ -303,7 +309,7 @@ export type Completion =
 // Every completion adds what the call used (an unusable paid answer still cost money) and
 // only touches a row in flight under the writer's lease (NULL: a caller without one).
 const ADD_USAGE = `input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
-       cached_tokens = COALESCE(cached_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
+       cached_tokens = COALESCE(cached_tokens, 0) + ?, cache_write_tokens = COALESCE(cache_write_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
        attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
 const WHERE_OURS_IN_FLIGHT = `WHERE id = ? AND status = 'in_flight' AND lease_owner IS ?`;
 const NO_LEASE = 'lease_owner = NULL, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL';
@@ -347,6 +353,7 @@ export function applyCompletions(
         u.inputTokens,
         u.outputTokens,
         u.cachedInputTokens,
+        u.cacheWriteTokens ?? 0,
         c.costUsd,
         c.extraAttempts,
         c.id,

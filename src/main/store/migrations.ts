@@ -270,6 +270,52 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'provider batches: batch id and custom id per request; prompt-cache writes in usage',
+    // A batch submitted to a provider's Batch API (issue 14). Its requests stay in flight under
+    // the lease owner 'batch:<id>' until its results are read, so quitting the app loses
+    // nothing: the next run finds the open batch here and polls it again instead of paying twice.
+    up: `
+      CREATE TABLE provider_batches (
+        id INTEGER PRIMARY KEY,
+        provider TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        model TEXT NOT NULL,
+        remote_id TEXT,
+        -- submitting: rows claimed, provider not told yet; open: the provider has it;
+        -- ended: results read; failed: the provider refused it
+        status TEXT NOT NULL DEFAULT 'submitting'
+          CHECK (status IN ('submitting','open','cancelling','ended','failed')),
+        remote_status TEXT,
+        request_count INTEGER NOT NULL,
+        -- the process submitting it: a batch left 'submitting' by a dead process was never sent
+        owner_pid INTEGER,
+        owner_host TEXT,
+        finished_count INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        ended_at TEXT
+      );
+      CREATE INDEX provider_batches_open ON provider_batches(status) WHERE status IN ('submitting','open','cancelling');
+      ALTER TABLE requests ADD COLUMN batch_id INTEGER REFERENCES provider_batches(id);
+      ALTER TABLE requests ADD COLUMN batch_custom_id TEXT;
+      CREATE INDEX requests_batch ON requests(batch_id) WHERE batch_id IS NOT NULL;
+      -- Anthropic bills prompt-cache writes apart from reads (cached_tokens are the reads).
+      ALTER TABLE requests ADD COLUMN cache_write_tokens INTEGER;
+      -- One rate budget per endpoint+model across processes: every run sending to a lane holds
+      -- a share (renewed; a crashed process's share expires) and takes its part of the limits.
+      CREATE TABLE rate_shares (
+        lane TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (lane, owner)
+      );
+    `,
+  },
 ];
 
 export function appliedVersions(db: Database): number[] {

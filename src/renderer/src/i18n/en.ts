@@ -219,6 +219,9 @@ export const en = {
       model: 'Model',
       modelPlaceholder: 'e.g. gpt-4.1-mini',
       temperature: 'Temperature',
+      batch: 'Batch API',
+      batchHint:
+        "Send this judge's calls through the provider's Batch API: half the price, answered within 24 hours instead of at once.",
       add: 'Add judge',
       remove: 'Remove',
       removeNamed: 'Remove judge {{label}}',
@@ -349,6 +352,8 @@ export const en = {
       atLeast: '{{cost}} + unpriced',
       kinds: { transform: 'Translation', quality: 'Verdicts', tie_probe: 'Tie probes' },
       time: 'Expected time at your rate limits: about {{duration}}.',
+      batchLine:
+        '{{calls}} calls go through Batch APIs at batch prices ({{cost}} instead of {{live}} live). Each round of batches is answered within {{hours}} hours (often much sooner); later rounds wait for earlier answers.',
       unpricedNote:
         'No price is known for {{models}} (local models cost nothing; for others enter a price under Prices above).',
     },
@@ -399,6 +404,17 @@ export const en = {
       tokensValue: '{{input}} / {{output}}',
       cached: '{{n}} cached',
       spend: 'Spent so far',
+    },
+    batches: {
+      title: 'Provider batches',
+      intro:
+        'These calls were sent through the providers’ Batch APIs. They are answered within 24 hours (often much sooner); you may close Judge Lab: batches stay with the provider and are picked up again when you reopen it.',
+      batch: 'Batch',
+      model: 'Model',
+      requests: 'Requests',
+      finished: 'Finished',
+      status: 'Status',
+      submitted: 'Submitted',
     },
     lanes: {
       title: 'Some models are on hold',

@@ -217,6 +217,8 @@ export const zh: Messages = {
       model: '模型',
       modelPlaceholder: '例如 gpt-4.1-mini',
       temperature: '温度',
+      batch: '批处理 API',
+      batchHint: '通过服务商的批处理 API 发送此评审模型的调用：价格减半，24 小时内返回，而不是立即返回。',
       add: '添加评审模型',
       remove: '移除',
       removeNamed: '移除评审模型 {{label}}',
@@ -346,6 +348,8 @@ export const zh: Messages = {
       atLeast: '{{cost}} + 无定价部分',
       kinds: { transform: '翻译', quality: '判断', tie_probe: '平局探针' },
       time: '按你的速率限制，预计耗时约 {{duration}}。',
+      batchLine:
+        '{{calls}} 次调用经批处理 API 发送，按批处理价格计费（{{cost}}，实时调用为 {{live}}）。每一轮批处理在 {{hours}} 小时内返回（通常更快）；后续轮次等待前一轮的答案。',
       unpricedNote: '{{models}} 没有已知价格（本地模型不收费；其他模型可在上方“价格”中填写）。',
     },
   },
@@ -394,6 +398,17 @@ export const zh: Messages = {
       tokensValue: '{{input}} / {{output}}',
       cached: '{{n}} 来自缓存',
       spend: '已花费',
+    },
+    batches: {
+      title: '服务商批处理',
+      intro:
+        '这些调用经服务商的批处理 API 发送，将在 24 小时内返回（通常更快）。你可以关闭 Judge Lab：批处理保留在服务商处，重新打开时会继续获取结果。',
+      batch: '批次',
+      model: '模型',
+      requests: '请求',
+      finished: '已完成',
+      status: '状态',
+      submitted: '提交时间',
     },
     lanes: {
       title: '部分模型已暂停',

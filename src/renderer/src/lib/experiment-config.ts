@@ -21,6 +21,24 @@ export interface JudgeDraft {
   provider: PresetId;
   model: string;
   temperature: string;
+  /** Through the provider's Batch API (half price, answers within 24 h) instead of live calls. */
+  batch?: boolean;
+}
+
+/** Whether a provider preset has a Batch API (OpenAI's and Anthropic's hosted services). */
+export function batchCapable(preset: PresetId): boolean {
+  const p = presetOf(preset);
+  return (
+    !p.local &&
+    (p.kind === 'openai' || p.kind === 'anthropic') &&
+    preset !== 'custom' &&
+    preset !== 'simulated'
+  );
+}
+
+/** The config's provider name of a judge: its preset, or the preset's batch twin. */
+export function judgeProviderName(j: Pick<JudgeDraft, 'provider' | 'batch'>): string {
+  return j.batch && batchCapable(j.provider) ? `${j.provider}-batch` : j.provider;
 }
 
 /** A user's price for one model, USD per 1M tokens, as typed. */
@@ -317,6 +335,18 @@ export function providersRecord(draft: WizardDraft): Record<string, Record<strin
   for (const name of providersInUse(draft)) {
     out[name] = providerConfig(draft.providers[name] ?? draftFromPreset(name));
   }
+  // Judges (and a protocol's own callers) sent through a Batch API use a twin of their provider
+  // in batch mode: the same endpoint (and stored answers), its own lane of batches.
+  const batched = [
+    ...draft.judges.filter((j) => judgeProviderName(j) !== j.provider).map((j) => j.provider),
+    ...(wizardPluginOf(draft)?.batchProvidersInUse?.(draft) ?? []),
+  ];
+  for (const preset of batched) {
+    out[judgeProviderName({ provider: preset, batch: true })] = {
+      ...providerConfig(draft.providers[preset] ?? draftFromPreset(preset)),
+      mode: 'batch',
+    };
+  }
   return out;
 }
 
@@ -345,7 +375,7 @@ export function buildConfig(draft: WizardDraft): Record<string, unknown> {
     providers: providersRecord(draft),
     judges: draft.judges.map((j) => ({
       label: j.label.trim(),
-      provider: j.provider,
+      provider: judgeProviderName(j),
       model: j.model.trim(),
       temperature: Number(j.temperature),
     })),

@@ -59,6 +59,8 @@ export interface WizardPlugin {
   SummaryLines?: ComponentType;
   /** Providers and models the protocol calls besides the judges (a transformer, a generator…). */
   providersInUse?(draft: WizardDraft): PresetId[];
+  /** Providers whose batch twin (`<preset>-batch`, in batch mode) the protocol's config uses. */
+  batchProvidersInUse?(draft: WizardDraft): PresetId[];
   modelsInUse?(draft: WizardDraft): string[];
   /** The protocol's own config keys (DESIGN.md section 7), merged into the generic config. */
   config(draft: WizardDraft): Record<string, unknown>;

@@ -271,6 +271,42 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         )}
       </section>
 
+      {progress.batches && progress.batches.length > 0 && (
+        <section className="run-card" data-testid="run-batches" aria-labelledby="batches-title">
+          <h2 id="batches-title" className="run-card__title">
+            {t('run.batches.title')}
+          </h2>
+          <p className="hint">{t('run.batches.intro')}</p>
+          <table className="datasets-table">
+            <thead>
+              <tr>
+                <th>{t('run.batches.batch')}</th>
+                <th>{t('run.batches.model')}</th>
+                <th className="num">{t('run.batches.requests')}</th>
+                <th className="num">{t('run.batches.finished')}</th>
+                <th>{t('run.batches.status')}</th>
+                <th>{t('run.batches.submitted')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {progress.batches.map((b) => (
+                <tr key={b.id} data-testid="run-batch" data-status={b.status}>
+                  <td className="mono">{b.remoteId ?? `#${b.id}`}</td>
+                  <td className="mono">{b.model}</td>
+                  <td className="num">{f.number(b.requests)}</td>
+                  <td className="num">{f.number(b.finished)}</td>
+                  <td>
+                    {b.status}
+                    {b.remoteStatus ? ` (${b.remoteStatus})` : ''}
+                  </td>
+                  <td>{new Date(b.createdAt).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+
       {progress.pausedLanes.length > 0 && (
         <section className="run-card run-card--warn" data-testid="paused-lanes" aria-labelledby="lanes-title">
           <h2 id="lanes-title" className="run-card__title">

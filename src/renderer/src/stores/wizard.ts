@@ -258,9 +258,14 @@ export const useWizard = create<WizardState>()(
             const status = await getApi().call('providers.keyStatus', { providers });
             if (get().draft !== draft) return; // edited meanwhile: a newer check follows
             set({
-              missingKeys: Object.entries(status)
-                .filter(([, st]) => st === 'missing')
-                .map(([name]) => providers[name]?.apiKeyEnv ?? name),
+              // A judge's batch twin shares its provider's key: name each key once.
+              missingKeys: [
+                ...new Set(
+                  Object.entries(status)
+                    .filter(([, st]) => st === 'missing')
+                    .map(([name]) => providers[name]?.apiKeyEnv ?? name),
+                ),
+              ],
             });
           } catch {
             set({ missingKeys: null });

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../components/Field';
-import type { JudgeDraft } from '../lib/experiment-config';
+import { batchCapable, type JudgeDraft } from '../lib/experiment-config';
 import { PRESETS, isPresetId, presetOf } from '../lib/providers';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
@@ -88,6 +88,17 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
           onChange={(e) => update(index, { temperature: e.target.value })}
         />
       </Field>
+      {batchCapable(judge.provider) && (
+        <label className="check judge-row__batch" title={t('wizard.judges.batchHint')}>
+          <input
+            type="checkbox"
+            data-testid="judge-batch"
+            checked={judge.batch ?? false}
+            onChange={(e) => update(index, { batch: e.target.checked })}
+          />{' '}
+          {t('wizard.judges.batch')}
+        </label>
+      )}
       <button
         type="button"
         className="btn btn--small btn--ghost judge-row__remove"

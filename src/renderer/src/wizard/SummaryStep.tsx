@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
+import { batchCapable, stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
 import { presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
@@ -165,7 +165,12 @@ export function SummaryStep() {
         <dt>{t('wizard.summary.judges')}</dt>
         <dd>
           {draft.judges
-            .map((j) => `${j.label} (${presetOf(j.provider).title}, ${j.model}, T=${j.temperature})`)
+            .map(
+              (j) =>
+                `${j.label} (${presetOf(j.provider).title}, ${j.model}, T=${j.temperature}${
+                  j.batch && batchCapable(j.provider) ? `, ${t('wizard.judges.batch')}` : ''
+                })`,
+            )
             .join(' · ')}
         </dd>
         {ProtocolLines && <ProtocolLines />}
@@ -192,6 +197,23 @@ export function SummaryStep() {
             </p>
           )}
           <EstimateTable estimate={estimate.estimate} />
+          {estimate.estimate.batchWindowHours !== undefined && (
+            <p className="estimate-batch" data-testid="estimate-batch">
+              {t('wizard.summary.batchLine', {
+                calls: f.number(
+                  estimate.estimate.rows
+                    .filter((r) => r.batch)
+                    .reduce((n, r) => n + r.calls - r.cachedCalls, 0),
+                ),
+                cost: f.usd(estimate.estimate.rows.filter((r) => r.batch).reduce((n, r) => n + r.costUsd, 0)),
+                live: f.usd(
+                  (estimate.estimate.liveCostUsd ?? 0) -
+                    estimate.estimate.rows.filter((r) => !r.batch).reduce((n, r) => n + r.costUsd, 0),
+                ),
+                hours: estimate.estimate.batchWindowHours,
+              })}
+            </p>
+          )}
           <p className="estimate-time" data-testid="estimate-time">
             {t('wizard.summary.time', { duration: f.duration(estimate.estimate.minutesAtRateLimits * 60) })}
           </p>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getApi } from '../../../api';
 import { Field } from '../../../components/Field';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import { batchCapable } from '../../../lib/experiment-config';
 import { isPresetId, presetOf } from '../../../lib/providers';
 import { useWizard } from '../../../stores/wizard';
 import { useStepIssues } from '../../../wizard/issues';
@@ -16,7 +17,14 @@ import {
   type TemplateKey,
 } from './draft';
 import { PromptPreviewPanel } from './PromptPreviewPanel';
-import { setLanguage, setTemplate, setTransformModel, setTransformProvider, useJudgeLsDraft } from './state';
+import {
+  setLanguage,
+  setTemplate,
+  setTransformBatch,
+  setTransformModel,
+  setTransformProvider,
+  useJudgeLsDraft,
+} from './state';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 /** `{{instruction}}*, {{target_language}}`: code tokens, the same in every UI language. */
@@ -139,6 +147,17 @@ export function TransformStep() {
             <option key={m} value={m} />
           ))}
         </datalist>
+        {batchCapable(transform.provider) && (
+          <label className="check" title={t('wizard.judges.batchHint', { ns: 'translation' })}>
+            <input
+              type="checkbox"
+              data-testid="transform-batch"
+              checked={transform.batch ?? false}
+              onChange={(e) => setTransformBatch(e.target.checked)}
+            />{' '}
+            {t('wizard.judges.batch', { ns: 'translation' })}
+          </label>
+        )}
       </div>
       {!judgesUse && <ProviderCard name={transform.provider} step="transform" model={transform.model} />}
 

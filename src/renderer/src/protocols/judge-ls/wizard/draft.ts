@@ -2,7 +2,12 @@
 // and its config keys (DESIGN.md section 7: `transform`, `tieProbes`, `options.templates`).
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
-import { checkProvider, type DraftIssue, type WizardDraft } from '../../../lib/experiment-config';
+import {
+  checkProvider,
+  judgeProviderName,
+  type DraftIssue,
+  type WizardDraft,
+} from '../../../lib/experiment-config';
 import { draftFromPreset, presetOf, type PresetId } from '../../../lib/providers';
 
 export const JUDGE_LS_ID = 'judge-ls';
@@ -46,6 +51,8 @@ export interface JudgeLsDraft {
     model: string;
     /** Until edited, provider and model follow the first judge. */
     edited: boolean;
+    /** Through the provider's Batch API (half price, within 24 h). */
+    batch?: boolean;
     languages: Record<TargetLanguage, boolean>;
   };
   /** Only templates the user replaced; the others are the protocol's defaults. */
@@ -144,7 +151,7 @@ export function judgeLsConfig(draft: WizardDraft): Record<string, unknown> {
   const own = judgeLsDraft(draft);
   const config: Record<string, unknown> = {
     transform: {
-      provider: own.transform.provider,
+      provider: judgeProviderName(own.transform),
       model: own.transform.model.trim(),
       languages: TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
     },

@@ -1,3 +1,4 @@
+import { batchCapable } from '../../../lib/experiment-config';
 import type { WizardPlugin } from '../../registry';
 import { judgeLsConfig, judgeLsDraft, validateTransform } from './draft';
 import { SummaryLines } from './SummaryLines';
@@ -20,6 +21,10 @@ export const judgeLsWizard: WizardPlugin = {
   optionFields: ['tieProbes'],
   SummaryLines,
   providersInUse: (draft) => [judgeLsDraft(draft).transform.provider],
+  batchProvidersInUse: (draft) => {
+    const t = judgeLsDraft(draft).transform;
+    return t.batch && batchCapable(t.provider) ? [t.provider] : [];
+  },
   modelsInUse: (draft) => [judgeLsDraft(draft).transform.model],
   config: judgeLsConfig,
 };

@@ -35,6 +35,10 @@ export function setTransformModel(model: string): void {
   edit((own) => ({ ...own, transform: { ...own.transform, model, edited: true } }));
 }
 
+export function setTransformBatch(batch: boolean): void {
+  edit((own) => ({ ...own, transform: { ...own.transform, batch } }));
+}
+
 export function setLanguage(lang: TargetLanguage, on: boolean): void {
   edit((own) => ({
     ...own,

@@ -1,0 +1,191 @@
+// OpenAI's Batch API through the official SDK: the requests go up as one JSONL file
+// (purpose "batch"), the batch is polled, then its output and error files are read line by
+// line. Each output body is a chat completion, parsed exactly as a live answer is.
+import OpenAI, { toFile } from 'openai';
+import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
+import { classifyError, ProviderError } from './errors';
+import { keepAliveFetch } from './http-fetch';
+import { buildOpenAIRequest, openAIResult } from './openai';
+import type { BatchAdapter, BatchEntry, BatchEntryResult, RemoteBatchState, SpecOf } from './batch-types';
+import type { ProviderErrorKind } from './types';
+
+/** OpenAI's published limits per batch: 50,000 requests and a 200 MB input file. */
+export const OPENAI_BATCH_LIMITS = { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024 };
+
+const ENDED = new Set(['completed', 'expired', 'cancelled', 'failed']);
+
+/** The kind of a failed entry, from its HTTP status (as for a live call). */
+export function kindOfStatus(status: number | undefined): ProviderErrorKind {
+  if (status === 400 || status === 422) return 'bad_request';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  return 'server';
+}
+
+/** Reads a response body line by line without holding the whole file as one string. */
+export async function forEachLine(res: Response, onLine: (line: string) => void): Promise<void> {
+  if (!res.body) {
+    for (const line of (await res.text()).split('\n')) if (line.trim()) onLine(line);
+    return;
+  }
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    rest += decoder.decode(chunk, { stream: true });
+    let nl = rest.indexOf('\n');
+    while (nl >= 0) {
+      const line = rest.slice(0, nl);
+      if (line.trim()) onLine(line);
+      rest = rest.slice(nl + 1);
+      nl = rest.indexOf('\n');
+    }
+  }
+  rest += decoder.decode();
+  if (rest.trim()) onLine(rest);
+}
+
+interface OutputLine {
+  custom_id: string;
+  response: { status_code: number; body: unknown } | null;
+  error: { code?: string; message?: string } | null;
+}
+
+export class OpenAIBatchAdapter implements BatchAdapter {
+  readonly limits = OPENAI_BATCH_LIMITS;
+  private readonly client: OpenAI;
+  private readonly baseURL: string;
+
+  constructor(
+    private readonly cfg: ProviderConfig,
+    private readonly apiKey: string,
+  ) {
+    this.baseURL = resolvedBaseURL(cfg);
+    this.client = new OpenAI({
+      apiKey,
+      baseURL: this.baseURL,
+      maxRetries: 2,
+      timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      fetch: keepAliveFetch,
+      organization: null,
+      project: null,
+    });
+  }
+
+  private line(entry: BatchEntry): string {
+    return JSON.stringify({
+      custom_id: entry.customId,
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: buildOpenAIRequest(entry.spec, this.cfg, this.baseURL),
+    });
+  }
+
+  entryBytes(entry: BatchEntry): number {
+    return Buffer.byteLength(this.line(entry)) + 1;
+  }
+
+  async submit(entries: readonly BatchEntry[], meta: { localId: number }): Promise<string> {
+    try {
+      const jsonl = entries.map((e) => this.line(e)).join('\n') + '\n';
+      const file = await this.client.files.create({
+        file: await toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
+        purpose: 'batch',
+      });
+      // Never retried: a create whose answer was lost may have made a batch, and a second one
+      // would pay twice. A failed submit releases the rows; the next round submits them again.
+      const batch = await this.client.batches.create(
+        {
+          input_file_id: file.id,
+          endpoint: '/v1/chat/completions',
+          completion_window: '24h',
+          metadata: { judge_lab_batch: String(meta.localId) },
+        },
+        { maxRetries: 0 },
+      );
+      return batch.id;
+    } catch (err) {
+      throw classifyError(err, this.apiKey);
+    }
+  }
+
+  async poll(remoteId: string): Promise<RemoteBatchState> {
+    let b: OpenAI.Batches.Batch;
+    try {
+      b = await this.client.batches.retrieve(remoteId);
+    } catch (err) {
+      throw classifyError(err, this.apiKey);
+    }
+    const counts = b.request_counts;
+    return {
+      ended: ENDED.has(b.status),
+      status: b.status,
+      finished: counts ? counts.completed + counts.failed : undefined,
+      total: counts?.total,
+      failedReason:
+        b.status === 'failed'
+          ? (b.errors?.data ?? []).map((e) => e.message).join('; ') || 'the provider refused the batch'
+          : undefined,
+    };
+  }
+
+  async results(remoteId: string, specOf: SpecOf, onResult: (r: BatchEntryResult) => void): Promise<void> {
+    let b: OpenAI.Batches.Batch;
+    try {
+      b = await this.client.batches.retrieve(remoteId);
+    } catch (err) {
+      throw classifyError(err, this.apiKey);
+    }
+    for (const fileId of [b.output_file_id, b.error_file_id]) {
+      if (!fileId) continue;
+      let res: Response;
+      try {
+        res = await this.client.files.content(fileId);
+      } catch (err) {
+        throw classifyError(err, this.apiKey);
+      }
+      await forEachLine(res, (line) => onResult(this.entryOf(JSON.parse(line) as OutputLine, specOf)));
+    }
+  }
+
+  private entryOf(line: OutputLine, specOf: SpecOf): BatchEntryResult {
+    const customId = line.custom_id;
+    if (line.error) {
+      const code = line.error.code ?? '';
+      if (code === 'batch_expired') return { customId, type: 'expired' };
+      if (code === 'batch_cancelled') return { customId, type: 'cancelled' };
+      return { customId, type: 'errored', kind: 'server', message: line.error.message ?? code };
+    }
+    const r = line.response;
+    if (!r || r.status_code !== 200) {
+      const body = r?.body as { error?: { message?: string } } | undefined;
+      return {
+        customId,
+        type: 'errored',
+        kind: kindOfStatus(r?.status_code),
+        message: `${r?.status_code ?? 'no response'}: ${body?.error?.message ?? 'the request failed in the batch'}`,
+      };
+    }
+    const spec = specOf(customId);
+    if (!spec)
+      return { customId, type: 'errored', kind: 'bad_request', message: `unknown custom_id ${customId}` };
+    try {
+      return {
+        customId,
+        type: 'succeeded',
+        result: openAIResult(r.body as OpenAI.Chat.Completions.ChatCompletion, spec),
+      };
+    } catch (err) {
+      if (err instanceof ProviderError) return { customId, type: 'unparseable', error: err };
+      throw err;
+    }
+  }
+
+  async cancel(remoteId: string): Promise<void> {
+    try {
+      await this.client.batches.cancel(remoteId);
+    } catch (err) {
+      throw classifyError(err, this.apiKey);
+    }
+  }
+}

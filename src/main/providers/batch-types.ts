@@ -1,0 +1,56 @@
+// The provider-neutral face of the providers' Batch APIs (OpenAI Batch, Anthropic Message
+// Batches): submit many requests at once, poll until the provider has processed them (within
+// its 24 h window, at half the price), then read every entry's outcome by its custom id.
+import type { ProviderError } from './errors';
+import type { ChatRequestSpec, ChatResult, ProviderErrorKind } from './types';
+
+/** Both providers accept custom ids of this shape (Anthropic states it; OpenAI is laxer). */
+export const CUSTOM_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The turnaround window both providers promise (and after which entries expire). */
+export const BATCH_WINDOW_HOURS = 24;
+
+export interface BatchEntry {
+  customId: string;
+  spec: ChatRequestSpec;
+}
+
+/** What one entry of an ended batch came to. */
+export type BatchEntryResult =
+  | { customId: string; type: 'succeeded'; result: ChatResult }
+  /** Answered and paid for, but not usable (the same check as a live answer). */
+  | { customId: string; type: 'unparseable'; error: ProviderError }
+  | { customId: string; type: 'errored'; kind: ProviderErrorKind; message: string }
+  | { customId: string; type: 'expired' | 'cancelled' };
+
+export interface RemoteBatchState {
+  /** Processing has ended (completed, expired, cancelled or failed): results can be read. */
+  ended: boolean;
+  /** The provider's own status word, shown to people. */
+  status: string;
+  /** Entries the provider has finished, of all (when it says). */
+  finished?: number;
+  total?: number;
+  /** The whole batch was refused (e.g. a validation error): its entries never ran. */
+  failedReason?: string;
+}
+
+/** The request behind a custom id (undefined: not one of ours). */
+export type SpecOf = (customId: string) => ChatRequestSpec | undefined;
+
+export interface BatchLimits {
+  maxRequests: number;
+  maxBytes: number;
+}
+
+export interface BatchAdapter {
+  readonly limits: BatchLimits;
+  /** Bytes the entry adds to the batch's upload (for splitting at the provider's size limit). */
+  entryBytes(entry: BatchEntry): number;
+  /** Creates the batch; returns the provider's id. */
+  submit(entries: readonly BatchEntry[], meta: { localId: number }): Promise<string>;
+  poll(remoteId: string): Promise<RemoteBatchState>;
+  /** Streams every entry's outcome of an ended batch (entries absent from the results are not reported). */
+  results(remoteId: string, specOf: SpecOf, onResult: (r: BatchEntryResult) => void): Promise<void>;
+  cancel(remoteId: string): Promise<void>;
+}

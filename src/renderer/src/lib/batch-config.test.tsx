@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import '../protocols';
+import { initialJudgeLsDraft, JUDGE_LS_ID, withJudgeLsDraft } from '../protocols/judge-ls/wizard/draft';
+import { batchCapable, buildConfig, initialDraft, newJudge } from './experiment-config';
+
+describe('the wizard’s Batch API switch per judge', () => {
+  it('sends a switched judge through a batch twin of its provider, leaving the others live', () => {
+    const draft = initialDraft();
+    draft.datasetId = 1;
+    draft.name = 'x';
+    draft.judges = [
+      { ...newJudge('openai', 'gpt-4.1-mini'), batch: true },
+      newJudge('openai', 'gpt-4.1'),
+      { ...newJudge('anthropic', 'claude-haiku-4-5'), batch: true },
+    ];
+    const config = buildConfig(draft) as {
+      providers: Record<string, Record<string, unknown>>;
+      judges: { provider: string }[];
+    };
+    expect(config.judges.map((j) => j.provider)).toEqual(['openai-batch', 'openai', 'anthropic-batch']);
+    expect(config.providers['openai-batch']).toEqual({ ...config.providers.openai, mode: 'batch' });
+    expect(config.providers['anthropic-batch'].mode).toBe('batch');
+    expect(config.providers.openai.mode).toBeUndefined();
+  });
+
+  it('the Judge-LS transformer has its own switch', () => {
+    let draft = initialDraft();
+    draft.datasetId = 1;
+    draft.name = 'x';
+    draft.protocol = JUDGE_LS_ID;
+    draft.judges = [newJudge('anthropic', 'claude-haiku-4-5')];
+    const own = initialJudgeLsDraft();
+    draft = withJudgeLsDraft(draft, {
+      ...own,
+      transform: { ...own.transform, provider: 'openai', model: 'gpt-4.1-mini', edited: true, batch: true },
+    });
+    const config = buildConfig(draft) as {
+      providers: Record<string, Record<string, unknown>>;
+      transform: { provider: string };
+      judges: { provider: string }[];
+    };
+    expect(config.transform.provider).toBe('openai-batch');
+    expect(config.judges[0].provider).toBe('anthropic');
+    expect(Object.keys(config.providers).sort()).toEqual(['anthropic', 'openai', 'openai-batch']);
+    expect(config.providers['openai-batch'].mode).toBe('batch');
+  });
+
+  it('offers the switch only for hosted OpenAI and Anthropic', () => {
+    expect(batchCapable('openai')).toBe(true);
+    expect(batchCapable('anthropic')).toBe(true);
+    expect(batchCapable('ollama')).toBe(false);
+    expect(batchCapable('custom')).toBe(false);
+  });
+});

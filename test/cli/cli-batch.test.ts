@@ -1,0 +1,104 @@
+// `judge-lab run` with providers in batch mode: the whole Judge-LS study through the mock's
+// Batch API endpoints, with expired and failed entries re-submitted, then exported.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatasetFile } from '../../src/main/import';
+import type { Item } from '../../src/shared/domain';
+import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
+import { startMockProvider } from '../mock-provider/server';
+import { assertBuilt, BIN, ROOT } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+
+const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
+const LIMIT = 10;
+const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
+  ...it,
+  id: i + 1,
+  datasetId: 1,
+  position: i + 1,
+}));
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => {
+  assertBuilt();
+  ({ dir, cleanup } = tempDir());
+});
+afterAll(() => cleanup());
+
+function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { ...process.env, MOCK_API_KEY: 'sk-test' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('judge-lab run in batch mode', () => {
+  it('runs the study through both Batch APIs, re-submits expired and failed entries, and exports', async () => {
+    const mock = await startMockProvider({ respond: judgeLsResponder(items).respond, wrapText: false });
+    const seen = new Set<string>();
+    let n = 0;
+    mock.setBehavior({
+      batchTurnaroundMs: 100,
+      batchOutcome: (cid) => {
+        if (seen.has(cid)) return 'ok';
+        seen.add(cid);
+        return ++n % 6 === 0 ? 'expired' : n % 11 === 0 ? 'error' : 'ok';
+      },
+    });
+    try {
+      const batch = { mode: 'batch', batchPollSeconds: 0.05 };
+      const cfg = join(dir, 'batch.json');
+      writeFileSync(
+        cfg,
+        JSON.stringify({
+          name: 'cli-batch',
+          protocol: 'judge-ls',
+          dataset: SAMPLE,
+          limit: LIMIT,
+          providers: {
+            openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', ...batch },
+            anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_API_KEY', ...batch },
+          },
+          transform: { provider: 'openai', model: 'gpt-4.1-mini' },
+          judges: [
+            { label: 'GPT mock', provider: 'openai', model: 'gpt-4.1-mini' },
+            { label: 'Claude mock', provider: 'anthropic', model: 'claude-haiku-4-5' },
+          ],
+        }),
+      );
+      const out = join(dir, 'out');
+      const r = await runAsync(['run', cfg, '--out', out, '--data-dir', join(dir, 'data')]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/calls go through Batch APIs at batch prices \(live: \$[\d.]+\).*24 h window/);
+      expect(r.stderr).toMatch(/Batch batch_\d+: \d+ requests to gpt-4\.1-mini: open/);
+      expect(r.stderr).toMatch(/Batch msgbatch_\d+: \d+ requests to claude-haiku-4-5: ended/);
+      expect(r.stdout).toMatch(/Finished "cli-batch"/);
+      // No live call at all; every request answered once, the expired and failed ones twice.
+      expect(
+        mock.log.filter((e) => e.path.endsWith('/chat/completions') || e.path.endsWith('/messages')),
+      ).toEqual([]);
+      const ids = mock.batches.created().flatMap((b) => b.customIds);
+      expect(new Set(ids).size).toBe(20 + LIMIT * 16);
+      expect(ids.length).toBeGreaterThan(new Set(ids).size);
+      const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as {
+        failures: unknown[];
+        quality: unknown[];
+      };
+      expect(metrics.failures).toEqual([]);
+      expect(metrics.quality.length).toBe(6);
+      expect(existsSync(join(out, 'judgments.csv'))).toBe(true);
+    } finally {
+      await mock.close();
+    }
+  });
+});
