@@ -49,6 +49,8 @@ export interface ApiMethods {
   'experiments.pause': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.resume': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.cancel': { params: { experimentId: number }; result: ExperimentProgress };
+  /** A judge the early warning paused goes on (and is not watched again in this session). */
+  'experiments.resumeJudge': { params: { experimentId: number; judge: string }; result: ExperimentProgress };
   /** Failed calls go back to pending, and the run starts again. */
   'experiments.retryFailed': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.progress': { params: { experimentId: number }; result: ExperimentProgress };
@@ -184,6 +186,7 @@ export const METHOD_NAMES = [
   'experiments.pause',
   'experiments.resume',
   'experiments.cancel',
+  'experiments.resumeJudge',
   'experiments.retryFailed',
   'experiments.progress',
   'experiments.results',

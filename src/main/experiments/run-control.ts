@@ -17,6 +17,8 @@ export class RunControl {
   /** The endpoint+models each live run sends to. */
   private readonly models = new Map<number, Set<string>>();
   private readonly locks: RunLocks;
+  /** Judges the person resumed after an early warning, per experiment: not watched again. */
+  private readonly trusted = new Map<number, Set<string>>();
 
   constructor(private readonly opts: ServiceOptions) {
     this.locks = new RunLocks(opts.dataDir);
@@ -56,6 +58,7 @@ export class RunControl {
         db: this.db,
         keys: this.opts.keys,
         engine: this.opts.engine,
+        trusted: this.trusted.get(id),
         onProgress: (p) => this.opts.emit('run.progress', p),
       },
       id,
@@ -101,6 +104,23 @@ export class RunControl {
     }
     // After a restart there is no live run: resuming starts one, which only sends what is missing.
     return this.start(id);
+  }
+
+  /**
+   * A judge the early warning paused goes on: in the live run at once; after the run stopped
+   * (only paused judges were left), a new run sends what is missing.
+   */
+  resumeJudge(id: number, judge: string): ExperimentProgress {
+    const exp = loadExperiment(this.db, id);
+    if (!modelsOf(exp).some((m) => m.role === 'judge' && m.label === judge))
+      throw new AppError('not_found', `No judge "${judge}" in experiment ${id}.`);
+    let trusted = this.trusted.get(id);
+    if (!trusted) this.trusted.set(id, (trusted = new Set()));
+    trusted.add(judge);
+    const run = this.runs.get(id);
+    if (!run) return this.start(id);
+    run.resumeJudge(judge);
+    return run.snapshot();
   }
 
   async cancel(id: number): Promise<ExperimentProgress> {

@@ -6,7 +6,7 @@ import type { ExperimentProgress, ExperimentStatus } from '../../shared/experime
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
 import type { ChatResult } from '../providers/types';
-import { RequestEngine, type RequestEngineOptions } from '../queue/engine';
+import { EARLY_WARNING, RequestEngine, type RequestEngineOptions } from '../queue/engine';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
 import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
@@ -22,7 +22,12 @@ export interface RunnerDeps {
   onProgress: (p: ExperimentProgress) => void;
   /** Engine tuning (tests: faster progress; benchmarks). */
   engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'progressIntervalMs' | 'logger'>>;
+  /** Judges the person chose to go on with after an early warning: not watched again. */
+  trusted?: ReadonlySet<string>;
 }
+
+/** The early warning's default: a judge's first this many answers (DESIGN.md section 7). */
+export const EARLY_WARNING_ANSWERS = 20;
 
 /** Progress groups are `stage + SEP + group`, so progress can be told per stage and per judge. */
 const SEP = '\u0001';
@@ -109,6 +114,11 @@ export class ExperimentRun {
     this.engine?.resume();
   }
 
+  /** Lets a judge the early warning paused go on; false when it is not paused in this run. */
+  resumeJudge(label: string): boolean {
+    return this.engine?.resumeWatched(label) ?? false;
+  }
+
   async cancel(): Promise<void> {
     this.cancelled = true;
     this.stopWaiting();
@@ -144,6 +154,11 @@ export class ExperimentRun {
       prices: exp.prices,
       modelLimits: modelLimitsOf(exp),
       ...this.deps.engine,
+      // The config's re-asks win over the defaults (engine tuning of tests keeps its delays).
+      retry: {
+        ...this.deps.engine?.retry,
+        ...(exp.config.maxParseRetries === undefined ? {} : { maxParseRetries: exp.config.maxParseRetries }),
+      },
     });
     this.engine.on('progress', (p) => this.onEngineProgress(p));
     // Paused while it waited for another run: stay paused until resumed.
@@ -158,6 +173,14 @@ export class ExperimentRun {
       if (!t) return null;
       const r = t.stage.parse(result.json ?? result.text, t);
       return r.ok ? null : r.error;
+    };
+    // Judges are watched (the groups a stage names after a judge); other roles are not.
+    const earlyWarning = {
+      answers: exp.config.earlyWarningAnswers ?? EARLY_WARNING_ANSWERS,
+      label: (group: string): string | null => {
+        const [stage, name] = group.split(SEP);
+        return name === stage || this.deps.trusted?.has(name) ? null : name;
+      },
     };
     for (let round = 0; round < MAX_ROUNDS; round++) {
       // Plan every stage from what is stored now: a task whose inputs exist goes out in this
@@ -198,7 +221,7 @@ export class ExperimentRun {
       );
       this.laterSeconds = null;
       this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.roundEstimate });
-      const summary = await this.engine.run(jobs, { validate });
+      const summary = await this.engine.run(jobs, { validate, earlyWarning });
       this.onEngineProgress(summary);
       this.carried = {
         input: this.carried.input + summary.tokens.input,
@@ -207,7 +230,13 @@ export class ExperimentRun {
         cost: this.carried.cost + summary.costUsd,
       };
       storeAnswers(db, exp);
-      if (summary.outcome !== 'finished') return this.stopStatus(summary);
+      // Only judges the early warning paused are left: the others go on to the next round,
+      // as long as the round sent something (else nothing new can be planned).
+      const watchedOnly =
+        summary.outcome === 'blocked' &&
+        summary.calls > 0 &&
+        summary.pausedLanes.every((l) => l.kind === EARLY_WARNING);
+      if (summary.outcome !== 'finished' && !watchedOnly) return this.stopStatus(summary);
     }
     // Out of rounds with calls still open: never report those as finished.
     return unsentCalls(db, this.experimentId) > 0 ? 'paused' : 'finished';

@@ -176,6 +176,7 @@ export class Core {
       'experiments.pause': ({ experimentId }) => ex.runs.pause(experimentId),
       'experiments.resume': ({ experimentId }) => ex.runs.resume(experimentId),
       'experiments.cancel': ({ experimentId }) => ex.runs.cancel(experimentId),
+      'experiments.resumeJudge': ({ experimentId, judge }) => ex.runs.resumeJudge(experimentId, judge),
       'experiments.retryFailed': ({ experimentId }) => ex.runs.retryFailed(experimentId),
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
       'experiments.results': ({ experimentId, excludeFlagged }) =>

@@ -37,6 +37,7 @@ export const paramSchemas = {
   'experiments.pause': experiment,
   'experiments.resume': experiment,
   'experiments.cancel': experiment,
+  'experiments.resumeJudge': z.strictObject({ experimentId: id, judge: z.string().min(1) }),
   'experiments.retryFailed': experiment,
   'experiments.progress': experiment,
   'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),

@@ -31,6 +31,8 @@ export interface BaseConfig {
   /** Only items of these subsets (before `limit`). */
   subsets?: string[];
   maxParseRetries?: number;
+  /** Early warning: a judge whose first N answers are mostly unusable is paused (default 20; 0: off). */
+  earlyWarningAnswers?: number;
   prices?: Record<
     string,
     { input: number; output: number; cachedInput?: number; batchInput?: number; batchOutput?: number }
