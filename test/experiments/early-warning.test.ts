@@ -42,6 +42,10 @@ describe('early warning on unusable answers', () => {
       expect.objectContaining({ model: BROKEN_MODEL, kind: 'early_warning', label: 'Broken' }),
     ]);
     expect(stopped.message).toMatch(/Broken: 11 of its first 11 answers could not be used/);
+    // The page reads progress again after the run stopped: the paused judge is still there.
+    const later = await core.call('experiments.progress', { experimentId: id });
+    expect(later.pausedLanes).toEqual(stopped.pausedLanes);
+    expect(later.message).toBe(stopped.message);
     // A dozen calls paid for the broken prompt, not the judge's whole share.
     const brokenCalls = mock.log.filter((e) => e.model === BROKEN_MODEL).length;
     expect(brokenCalls).toBeGreaterThanOrEqual(11);

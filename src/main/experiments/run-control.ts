@@ -8,6 +8,7 @@ import type { Database } from '../store/db';
 import { getExperiment, markInterruptedRuns, setExperimentStatus, tasksOf } from '../store/experiments';
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
+import { EARLY_WARNING } from '../queue/engine';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
 import { shownStatus, unsentMessage } from './unsent';
@@ -19,6 +20,11 @@ export class RunControl {
   private readonly locks: RunLocks;
   /** Judges the person resumed after an early warning, per experiment: not watched again. */
   private readonly trusted = new Map<number, Set<string>>();
+  /** Judges a stopped run left paused by the early warning, shown until the next run starts. */
+  private readonly held = new Map<
+    number,
+    { lanes: ExperimentProgress['pausedLanes']; message: string | null }
+  >();
 
   constructor(private readonly opts: ServiceOptions) {
     this.locks = new RunLocks(opts.dataDir);
@@ -65,7 +71,10 @@ export class RunControl {
     );
     this.runs.set(id, run);
     this.models.set(id, models);
-    void run.done.then(() => {
+    this.held.delete(id);
+    void run.done.then((last) => {
+      const lanes = last.pausedLanes.filter((l) => l.kind === EARLY_WARNING);
+      if (last.status === 'paused' && lanes.length) this.held.set(id, { lanes, message: last.message });
       this.runs.delete(id);
       this.models.delete(id);
       this.locks.release(id);
@@ -184,6 +193,11 @@ export class RunControl {
     const unsent = Object.values(p.phases).reduce((n, g) => n + g.pending, 0);
     p.status = shownStatus(p.status, unsent);
     if (unsent > 0 && exp.row.status === 'finished') p.message = unsentMessage(unsent);
+    const held = this.held.get(id);
+    if (held && p.status === 'paused') {
+      p.pausedLanes = held.lanes;
+      p.message = held.message;
+    }
     return p;
   }
 

@@ -378,6 +378,7 @@ export const en = {
     retryFailed_other: 'Retry {{count, number}} failed calls',
     actionFailed: 'That did not work',
     results: 'Results',
+    resultsSoFar: 'Results so far',
     missingKeys:
       'No API key for: {{names}}. Those calls cannot be sent until the key is set and Judge Lab restarted.',
     progressTitle: 'Progress',
@@ -403,6 +404,10 @@ export const en = {
     lanes: {
       title: 'Some models are on hold',
       intro: 'Judge Lab stopped sending to these models. Fix the cause, then press Resume or Retry.',
+      earlyWarning:
+        'Most of this judge’s first answers could not be used, so it is paused while the other judges go on. Look at its failed answers below before paying for the rest.',
+      resumeJudge: 'Resume this judge',
+      showFailures: 'Show its failed answers',
     },
     failures: {
       title: 'Failed calls',
@@ -411,7 +416,9 @@ export const en = {
       show: 'Show the failed answers',
       raw: 'The model’s answer, exactly as received',
       noRaw: 'No answer was received.',
-      noneJudgments: 'No failed verdicts; the failures above are translation calls.',
+      noneJudgments: 'No failed calls yet.',
+      live: 'Updates while the run goes.',
+      groupTitle: '{{stage}} · {{who}}',
       loadFailed: 'Could not load the failed answers',
       unknownReason: 'No reason given',
       attempts_one: '{{count}} attempt',

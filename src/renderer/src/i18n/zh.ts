@@ -374,6 +374,7 @@ export const zh: Messages = {
     retryFailed_other: '重试 {{count, number}} 次失败的调用',
     actionFailed: '操作未成功',
     results: '结果',
+    resultsSoFar: '目前的结果',
     missingKeys: '以下服务商没有 API 密钥：{{names}}。设置密钥并重新启动 Judge Lab 之前，这些调用无法发送。',
     progressTitle: '进度',
     phase: { transform: '翻译', judge: '评审' },
@@ -398,6 +399,10 @@ export const zh: Messages = {
     lanes: {
       title: '部分模型已暂停',
       intro: 'Judge Lab 已停止向这些模型发送调用。请排除原因，然后点击“恢复”或“重试”。',
+      earlyWarning:
+        '这个评审模型最初的回答大多无法使用，因此已暂停它，其他评审模型继续运行。在为其余调用付费之前，请先查看下面它失败的回答。',
+      resumeJudge: '恢复这个评审模型',
+      showFailures: '查看它失败的回答',
     },
     failures: {
       title: '失败的调用',
@@ -405,7 +410,9 @@ export const zh: Messages = {
       show: '查看失败的回答',
       raw: '模型的原始回答（与收到的完全一致）',
       noRaw: '没有收到回答。',
-      noneJudgments: '没有失败的判断；上面的失败来自翻译调用。',
+      noneJudgments: '目前没有失败的调用。',
+      live: '运行期间会自动更新。',
+      groupTitle: '{{stage}} · {{who}}',
       loadFailed: '无法加载失败的回答',
       unknownReason: '未给出原因',
       attempts_one: '{{count}} 次尝试',

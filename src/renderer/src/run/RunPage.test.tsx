@@ -110,8 +110,14 @@ describe('Run view', () => {
     const answers = screen.getAllByTestId('failed-answer');
     expect(answers).toHaveLength(2);
     const [transform, verdict] = answers.map((a) => a.textContent ?? '');
-    expect(transform).toContain('X-002 · transform · ZH');
-    expect(verdict).toContain('X-001 · gpt-4.1-mini · EN · orig');
+    // Grouped by stage and by who made the call (a judge, or the stage's other role).
+    const groups = screen.getAllByTestId('failure-group').map((g) => [g.dataset.stage, g.dataset.who]);
+    expect(groups).toEqual([
+      ['transform', 'transform'],
+      ['judge', 'gpt-4.1-mini'],
+    ]);
+    expect(transform).toContain('X-002 · ZH');
+    expect(verdict).toContain('X-001 · EN · orig');
     expect(screen.getAllByTestId('failed-raw').map((p) => p.textContent)).toEqual([translation, raw]);
     expect(failures.querySelector('img')).toBeNull();
     expect(failures.querySelector('b')).toBeNull();

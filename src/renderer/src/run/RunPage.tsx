@@ -12,7 +12,7 @@ import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
 
-type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed';
+type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed' | 'resumeJudge';
 
 function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; testId?: string }) {
   const { t } = useTranslation();
@@ -88,6 +88,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
+  const [showFailures, setShowFailures] = useState(0);
 
   const load = useCallback(async () => {
     try {
@@ -118,11 +119,15 @@ export function RunPage({ experimentId }: { experimentId: number }) {
     };
   }, [experimentId, load]);
 
-  const act = async (action: Action) => {
+  const act = async (action: Action, judge?: string) => {
     setBusy(action);
     setActionError(null);
     try {
-      setProgress(await getApi().call(`experiments.${action}`, { experimentId }));
+      setProgress(
+        action === 'resumeJudge'
+          ? await getApi().call('experiments.resumeJudge', { experimentId, judge: judge ?? '' })
+          : await getApi().call(`experiments.${action}`, { experimentId }),
+      );
     } catch (err) {
       setActionError(toApiError(err));
     } finally {
@@ -181,7 +186,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
             href={routeHref({ name: 'results', experimentId })}
             data-testid="run-results"
           >
-            {t('run.results')}
+            {running ? t('run.resultsSoFar') : t('run.results')}
           </a>
         </div>
       </header>
@@ -277,10 +282,32 @@ export function RunPage({ experimentId }: { experimentId: number }) {
           <p className="hint">{t('run.lanes.intro')}</p>
           <ul className="lane-list">
             {progress.pausedLanes.map((l) => (
-              <li key={`${l.endpoint}|${l.model}`}>
+              <li key={`${l.endpoint}|${l.model}`} data-testid="paused-lane" data-kind={l.kind}>
                 <strong className="mono">{l.model}</strong>{' '}
                 <span className="muted small">({l.endpoint})</span>
                 <p className="text">{l.reason}</p>
+                {l.kind === 'early_warning' && l.label && (
+                  <div className="lane-list__actions">
+                    <p className="hint">{t('run.lanes.earlyWarning')}</p>
+                    <button
+                      type="button"
+                      className="btn btn--small"
+                      data-testid="show-judge-failures"
+                      onClick={() => setShowFailures((n) => n + 1)}
+                    >
+                      {t('run.lanes.showFailures')}
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="btn btn--small btn--primary"
+                      data-testid="resume-judge"
+                      disabled={busy !== null}
+                      onClick={() => void act('resumeJudge', l.label)}
+                    >
+                      {t('run.lanes.resumeJudge')}
+                    </button>
+                  </div>
+                )}
               </li>
             ))}
           </ul>
@@ -351,7 +378,11 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         </dl>
       </section>
 
-      <FailuresPanel experimentId={experimentId} failuresByReason={progress.failuresByReason} />
+      <FailuresPanel
+        experimentId={experimentId}
+        failuresByReason={progress.failuresByReason}
+        openSignal={showFailures}
+      />
       <ExportBox experimentId={experimentId} />
     </div>
   );
