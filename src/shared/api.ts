@@ -1,5 +1,6 @@
 // The API contract: every door (Electron IPC, local web, CLI) exposes exactly these
 // methods and events, and the renderer talks to nothing else.
+import type { FigureLanguage } from './report/figure-i18n';
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow } from './domain';
 import type {
   CostEstimate,
@@ -90,7 +91,11 @@ export interface ApiMethods {
   /** Every call that ended without a usable answer, transforms first, with the raw answer. */
   'experiments.failures': { params: { experimentId: number }; result: { rows: FailedCallView[] } };
   /** Writes the folder of DESIGN.md section 8 (default: <data dir>/exports/<name>). */
-  'experiments.export': { params: { experimentId: number; outDir?: string }; result: ExportResult };
+  'experiments.export': {
+    /** lang: the figures' language (default English; the app sends its UI language). */
+    params: { experimentId: number; outDir?: string; lang?: FigureLanguage };
+    result: ExportResult;
+  };
   /** The prompts a config would send for one item (default: the dataset's first), rendered. */
   'experiments.previewPrompts': {
     params: { config: unknown; itemId?: number };
@@ -99,7 +104,7 @@ export interface ApiMethods {
   /** One table or figure as a file, for the app's per-table/per-chart export buttons. */
   /** The export folder of section 8 as one zip (the web door's "Export all": a download, not a server folder). */
   'experiments.exportZip': {
-    params: { experimentId: number };
+    params: { experimentId: number; lang?: FigureLanguage };
     result: { fileName: string; mime: string; contentBase64: string };
   };
   'experiments.exportFile': {
@@ -108,6 +113,7 @@ export interface ApiMethods {
       target: { table: string; format: 'csv' | 'xlsx' | 'tex' } | { figure: string; format: 'svg' | 'png' };
       /** Without flagged items (the sensitivity analysis). */
       sensitivity?: boolean;
+      lang?: FigureLanguage;
     };
     result: { fileName: string; mime: string; contentBase64: string };
   };

@@ -186,10 +186,10 @@ export class Core {
       'experiments.judgments': (p) => ex.views.judgments(p),
       'experiments.flagged': ({ experimentId }) => ex.views.flagged(experimentId),
       'experiments.failures': ({ experimentId }) => ex.views.failures(experimentId),
-      'experiments.export': ({ experimentId, outDir }) => ex.views.export(experimentId, outDir),
+      'experiments.export': ({ experimentId, outDir, lang }) => ex.views.export(experimentId, outDir, lang),
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
-      'experiments.exportZip': ({ experimentId }) => ex.views.exportZip(experimentId),
+      'experiments.exportZip': ({ experimentId, lang }) => ex.views.exportZip(experimentId, lang),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
       'protocols.defaults': ({ protocol }) => ({
         templates: getProtocol(protocol).defaultTemplates?.() ?? {},

@@ -4,6 +4,8 @@ import type { MethodName } from '../../shared/api';
 const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
 const text = z.string().max(1_000_000);
+/** The language of exported figures' words. */
+const lang = z.enum(['en', 'zh']).optional();
 
 /**
  * Every method's parameters, validated in the core so no door can pass bad input.
@@ -59,9 +61,9 @@ export const paramSchemas = {
   }),
   'experiments.flagged': experiment,
   'experiments.failures': experiment,
-  'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional() }),
+  'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional(), lang }),
   'experiments.previewPrompts': z.strictObject({ config: z.unknown(), itemId: id.optional() }),
-  'experiments.exportZip': z.strictObject({ experimentId: id }),
+  'experiments.exportZip': z.strictObject({ experimentId: id, lang }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([
@@ -69,6 +71,7 @@ export const paramSchemas = {
       z.strictObject({ figure: z.string().min(1), format: z.enum(['svg', 'png']) }),
     ]),
     sensitivity: z.boolean().optional(),
+    lang,
   }),
   'protocols.defaults': z.strictObject({ protocol: z.string().min(1).max(100) }),
   'keys.status': z.undefined(),

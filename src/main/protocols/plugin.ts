@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { Item } from '../../shared/domain';
 import type { FlaggedItem } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
+import type { FigureDictionary, FigureLanguage } from '../../shared/report/figure-i18n';
 import type { Table } from '../../shared/report/table';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
@@ -170,6 +171,8 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   tables(metrics: Metrics): Table[];
   /** The protocol's figures (ECharts options; exported as SVG and PNG). */
   figures(metrics: Metrics): FigureSpec[];
+  /** The figures' words in other languages (English is what `figures` builds). */
+  readonly figureText?: Partial<Record<FigureLanguage, FigureDictionary>>;
   /** Extra export files beside metrics.json, tables and figures (e.g. one row per verdict). */
   exportFiles?(ctx: MetricsContext<E>, calls: ReadonlyMap<number, TaskCall>): ExportFile[];
   /** The default prompt templates, for the wizard's editors (by the names the config's options use). */

@@ -4,6 +4,7 @@
 import { basename } from 'node:path';
 import type { Item } from '../../../shared/domain';
 import { buildRefSensFigures } from '../../../shared/protocols/reference-sensitivity/report/figures';
+import { REFSENS_FIGURES_ZH } from '../../../shared/protocols/reference-sensitivity/report/figure-zh';
 import { buildRefSensTables } from '../../../shared/protocols/reference-sensitivity/report/tables';
 import type {
   FailureRow,
@@ -257,6 +258,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   computeMetrics: (ctx) => computeRefSensMetrics(metricsInput(ctx)),
   tables: buildRefSensTables,
   figures: buildRefSensFigures,
+  figureText: { zh: REFSENS_FIGURES_ZH },
   exportFiles(ctx, calls) {
     return [{ name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) }];
   },

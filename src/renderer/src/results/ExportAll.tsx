@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useExportAll } from '../lib/useExportAll';
 import { ExportAllNotes } from './ExportAllNotes';
+import { ExportLanguage } from './ExportLanguage';
 import './i18n';
 
 /** Exports everything: a zip download in the web door, the folder elsewhere (and says where it went). */
@@ -18,6 +19,7 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
       >
         {state.status === 'busy' ? t('export.busy') : t('export.all')}
       </button>
+      <ExportLanguage />
       <ExportAllNotes state={state} onConfirm={() => void run(true)} onCancel={reset} />
       {state.status === 'error' && (
         <p className="inline-error" role="alert">

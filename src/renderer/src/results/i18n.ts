@@ -54,6 +54,8 @@ const en = {
     anyway: 'Export anyway',
     cancel: 'Cancel',
     downloaded: 'Downloaded {{file}}: every table, figure and metrics.json in one zip.',
+    language: 'Figures in',
+    languages: { en: 'English', zh: '中文' },
   },
 };
 
@@ -108,6 +110,8 @@ const zh: DeepStrings<Strings> = {
     anyway: '仍然导出',
     cancel: '取消',
     downloaded: '已下载 {{file}}：全部表格、图表和 metrics.json 打包在一个 zip 中。',
+    language: '图表语言',
+    languages: { en: 'English', zh: '中文' },
   },
 };
 

@@ -6,6 +6,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
 import { useExportAll } from '../lib/useExportAll';
 import { ExportAllNotes } from '../results/ExportAllNotes';
+import { ExportLanguage } from '../results/ExportLanguage';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
@@ -54,7 +55,8 @@ function ExportBox({ experimentId }: { experimentId: number }) {
         onClick={() => void run()}
       >
         {state.status === 'busy' ? t('run.export.busy') : t('run.export.button')}
-      </button>
+      </button>{' '}
+      <ExportLanguage />
       {state.status === 'busy' && (
         <div className="progress-card" role="status">
           <span className="progress-card__label">{t('run.export.busy')}</span>

@@ -212,7 +212,12 @@ describe('Results dashboard', () => {
     });
     expect(api.calls.at(-1)).toEqual({
       method: 'experiments.exportFile',
-      params: { experimentId: 7, target: { table: 'quality', format: 'xlsx' }, sensitivity: true },
+      params: {
+        experimentId: 7,
+        target: { table: 'quality', format: 'xlsx' },
+        sensitivity: true,
+        lang: 'en',
+      },
     });
     expect(created).toEqual(['quality.csv']);
     click.mockRestore();

@@ -11,6 +11,9 @@ import type { ResultsSectionsProps } from '../../registry';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
 import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type FlipTarget } from './charts';
+import { localizeFigure } from '../../../../../shared/report/figure-i18n';
+import { JUDGE_LS_FIGURES_ZH } from '../../../../../shared/protocols/judge-ls/report/figure-zh';
+import { useFigureLanguage } from '../../../lib/figure-language';
 import '../../../results/results.css';
 
 type SectionId =
@@ -60,6 +63,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const headerText = useHeaderText();
   const metrics = (results as JudgeLsResults).metrics;
+  const lang = useFigureLanguage();
   const figures = useMemo(
     () =>
       dashboardFigures(metrics, {
@@ -69,8 +73,8 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
         enWins: t('tooltip.enWins'),
         tie: t('tooltip.tie'),
         zhWins: t('tooltip.zhWins'),
-      }),
-    [metrics, t],
+      }).map((f) => localizeFigure(f, lang, [JUDGE_LS_FIGURES_ZH])),
+    [metrics, t, lang],
   );
 
   const openFlips = (target: FlipTarget) => {

@@ -11,6 +11,7 @@ import type {
 import { buildFigureSpecs, type FigureSpec } from '../../../../../shared/protocols/judge-ls/report/figures';
 import { COMPARISONS, LANGUAGES, TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import type { ChartParams } from '../../../results/EChart';
+import { englishSeriesName } from '../../../../../shared/report/figure-i18n';
 import { formatCi, formatInt, formatP, formatPercent, formatPoints } from '../../../results/format';
 
 export type { ChartParams, FigureSpec };
@@ -171,11 +172,13 @@ export function tooltipLines(
 /** Which flips a click on a figure asks for, or null when the click is not on a flip bar or cell. */
 export function clickTarget(spec: FigureSpec, p: ChartParams): FlipTarget | null {
   if (p.componentType !== 'series') return null;
-  if (spec.id === 'flip_rates' && p.seriesType === 'bar' && p.seriesName && p.name) {
-    const comparison = COMPARISONS.find((c) => p.seriesName!.endsWith(c));
+  // The English series name (kept as the id of a translated figure) says which flips.
+  const series = englishSeriesName(p.seriesId) ?? p.seriesName;
+  if (spec.id === 'flip_rates' && p.seriesType === 'bar' && series && p.name) {
+    const comparison = COMPARISONS.find((c) => series.endsWith(c));
     if (!comparison) return null;
     const target: FlipTarget = { judge: p.name, comparison };
-    if (p.seriesName.startsWith('Correctness')) target.type = 'correctness';
+    if (series.startsWith('Correctness')) target.type = 'correctness';
     return target;
   }
   if (spec.id === 'subset_flip_heatmap' && p.seriesType === 'heatmap') {
