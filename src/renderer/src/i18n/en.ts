@@ -349,6 +349,7 @@ export const en = {
       atLeast: '{{cost}} + unpriced',
       kinds: { transform: 'Translation', quality: 'Verdicts', tie_probe: 'Tie probes' },
       time: 'Expected time at your rate limits: about {{duration}}.',
+      timeUnderMinute: 'Expected time at your rate limits: under a minute.',
       unpricedNote:
         'No price is known for {{models}} (local models cost nothing; for others enter a price under Prices above).',
     },

@@ -346,6 +346,7 @@ export const zh: Messages = {
       atLeast: '{{cost}} + 无定价部分',
       kinds: { transform: '翻译', quality: '判断', tie_probe: '平局探针' },
       time: '按你的速率限制，预计耗时约 {{duration}}。',
+      timeUnderMinute: '按你的速率限制，预计耗时不到一分钟。',
       unpricedNote: '{{models}} 没有已知价格（本地模型不收费；其他模型可在上方“价格”中填写）。',
     },
   },

@@ -215,6 +215,14 @@ describe('New experiment wizard', () => {
     expect(api.calls.find((c) => c.method === 'experiments.start')!.params).toEqual({ experimentId: 7 });
   });
 
+  it('says "under a minute" for a short run, never "about under a minute"', async () => {
+    const api = makeApi({ 'experiments.estimate': () => estimateOf(ROWS, { minutesAtRateLimits: 0.4 }) });
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    const time = await screen.findByTestId('estimate-time');
+    expect(time.textContent).toBe('Expected time at your rate limits: under a minute.');
+  });
+
   it('blocks the start and says which key is missing, instead of a run that pauses at once', async () => {
     const api = makeApi({
       'providers.keyStatus': ({ providers }) =>

@@ -5,7 +5,7 @@ import type { FigureDictionary } from '../../../report/figure-i18n';
 export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
   exact: {
     'Judge accuracy by language (strict, 95% CI)': '各语言的评审准确率（严格，95% 置信区间）',
-    'Judge accuracy by language (tie-half, 95% CI)': '各语言的评审准确率（平局记半分，95% 置信区间）',
+    'Judge accuracy by language (tie-half, 95% CI)': '各语言的评审准确率（平局折半，95% 置信区间）',
     'Accuracy (%)': '准确率（%）',
     'Accuracy change vs English (strict, points)': '相对英文的准确率变化（严格，百分点）',
     'Accuracy change vs English (strict, points, 95% CI)':
@@ -26,7 +26,7 @@ export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
     'ZH wins': '中文胜',
     'Tie probe: gold answer in English vs Chinese': '平局探针：同一正确答案的英文版与中文版',
     'Probes (%)': '探针（%）',
-    'Tie-half accuracy (%) by subset and language': '各子集、各语言的平局记半分准确率（%）',
+    'Tie-half accuracy (%) by subset and language': '各子集、各语言的平局折半准确率（%）',
     'Flip rate (%) by subset and comparison': '各子集、各比较的翻转率（%）',
     'Flip (%)': '翻转（%）',
     'Nothing to draw yet: no verdicts.': '暂无可绘制的内容：还没有判断。',
