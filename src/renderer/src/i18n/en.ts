@@ -260,6 +260,8 @@ export const en = {
       kindAnthropic: 'Anthropic',
       baseURL: 'Server address',
       baseURLHint: 'Leave as is unless you use a proxy.',
+      baseURLCustomHint:
+        'The address of your OpenAI-compatible server, usually ending in /v1: e.g. http://localhost:11434/v1 for Ollama, http://localhost:8000/v1 for vLLM.',
       baseURLLocalHint: 'Where the server on this computer listens; start it before running.',
       apiKeyEnv: 'Key variable',
       apiKeyEnvHint: 'The environment variable that holds the API key.',

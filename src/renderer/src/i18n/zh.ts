@@ -257,6 +257,8 @@ export const zh: Messages = {
       kindAnthropic: 'Anthropic',
       baseURL: '服务地址',
       baseURLHint: '除非使用代理，否则保持不变。',
+      baseURLCustomHint:
+        '你的 OpenAI 兼容服务的地址，通常以 /v1 结尾：例如 Ollama 为 http://localhost:11434/v1，vLLM 为 http://localhost:8000/v1。',
       baseURLLocalHint: '本机服务监听的地址；运行前请先启动它。',
       apiKeyEnv: '密钥变量',
       apiKeyEnvHint: '保存 API 密钥的环境变量名。',
