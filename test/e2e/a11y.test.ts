@@ -95,7 +95,7 @@ async function scan(): Promise<string[]> {
   );
 }
 
-const PAGES: { name: string; hash: () => string; ready: string }[] = [
+const PAGES: { name: string; hash: () => string; ready: string; open?: string }[] = [
   { name: 'datasets', hash: () => '#/datasets', ready: 'dataset-row' },
   { name: 'dataset', hash: () => `#/datasets/${datasetId}`, ready: 'item-row' },
   { name: 'experiments', hash: () => '#/experiments', ready: 'experiment-row' },
@@ -103,6 +103,12 @@ const PAGES: { name: string; hash: () => string; ready: string }[] = [
   { name: 'run', hash: () => `#/experiments/${judgeLs}`, ready: 'run-status' },
   { name: 'variants', hash: () => `#/experiments/${judgeLs}/variants`, ready: 'variant-item-row' },
   { name: 'results', hash: () => `#/experiments/${judgeLs}/results`, ready: 'table-quality' },
+  {
+    name: 'statistics glossary',
+    hash: () => `#/experiments/${judgeLs}/results`,
+    ready: 'table-quality',
+    open: 'glossary-link',
+  },
   { name: 'flips', hash: () => `#/experiments/${judgeLs}/flips`, ready: 'flip-row' },
   {
     name: 'reference-sensitivity results',
@@ -158,6 +164,7 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', () => {
       for (const p of PAGES) {
         await page.goto(`${server.url}${p.hash()}`);
         await page.getByTestId(p.ready).first().waitFor({ timeout: 15_000 });
+        if (p.open) await page.getByTestId(p.open).first().click();
         found.push(...(await scan()).map((v) => `${p.name}: ${v}`));
       }
       expect(found).toEqual([]);
