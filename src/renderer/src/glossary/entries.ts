@@ -18,7 +18,7 @@ const BY_KEY: [RegExp, GlossaryId][] = [
   [/mcnemar/, 'mcnemar'],
   // A bare p column is one of many tests: the entry on many comparisons (and Holm) applies.
   [/^p$|_p$/, 'multiple'],
-  [/inconsisten|position/, 'position'],
+  [/inconsisten/, 'position'],
   [/kappa/, 'kappa'],
   [/flip/, 'flips'],
 ];
