@@ -4,6 +4,7 @@ import { i18next } from '../i18n';
 
 const en = {
   title: 'Results',
+  experiment: 'Experiment',
   intro: '{{name}} · dataset {{dataset}}',
   introPlain: 'Metrics of this experiment',
   loading: 'Loading…',
@@ -64,6 +65,7 @@ type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrin
 
 const zh: DeepStrings<Strings> = {
   title: '结果',
+  experiment: '实验',
   intro: '{{name}} · 数据集 {{dataset}}',
   introPlain: '本实验的指标',
   loading: '加载中…',
