@@ -32,7 +32,11 @@ function FailedCall({ j }: { j: FailedCallView }) {
         {j.order && ` · ${j.order}`}
         {j.attempts > 1 && ` · ${t('run.failures.attempts', { count: j.attempts })}`}
         {' · '}
-        <span className="muted">{j.reason.split(':')[0] || t('run.failures.unknownReason')}</span>
+        <span className="muted">
+          {j.reason.split(':')[0]
+            ? t(`run.failures.kinds.${j.reason.split(':')[0]}`, { defaultValue: j.reason.split(':')[0] })
+            : t('run.failures.unknownReason')}
+        </span>
       </summary>
       {j.reason && <p className="failed-answer__reason text">{j.reason}</p>}
       <h4 className="prompt-card__role">{t('run.failures.raw')}</h4>
@@ -73,6 +77,8 @@ export function FailuresPanel({
   const reasons = Object.entries(failuresByReason).sort((a, b) => b[1] - a[1]);
   const failedTotal = reasons.reduce((n, [, c]) => n + c, 0);
   const opened = useRef(false);
+  // Failure kinds in the UI's language; an unknown kind (a newer core) shows as it came.
+  const kindText = (kind: string) => t(`run.failures.kinds.${kind}`, { defaultValue: kind });
   const sectionRef = useRef<HTMLElement>(null);
 
   const load = useCallback(
@@ -121,7 +127,9 @@ export function FailuresPanel({
       <ul className="reason-list">
         {reasons.map(([reason, count]) => (
           <li key={reason} className="reason-list__row">
-            <span className="text">{reason}</span>
+            <span className="text" data-kind={reason}>
+              {kindText(reason)}
+            </span>
             <span className="num">{f.number(count)}</span>
           </li>
         ))}

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
-import '../i18n';
+import { i18next } from '../i18n';
 import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progress } from '../test/fake-api';
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
@@ -61,6 +61,25 @@ describe('Run view', () => {
     await waitFor(() => expect(screen.getByTestId('run-status').textContent).toContain('paused'));
     expect(screen.getByTestId('run-resume')).toBeTruthy();
     expect(api.calls.find((c) => c.method === 'experiments.pause')!.params).toEqual({ experimentId: 7 });
+  });
+
+  it('names failure kinds in 中文 in the Chinese UI', async () => {
+    await act(() => i18next.changeLanguage('zh'));
+    try {
+      renderRun(
+        new FakeApi({
+          'experiments.get': () => experimentDetail({ status: 'finished' }),
+          'experiments.progress': () =>
+            progress({ status: 'finished', failuresByReason: { unparseable: 3, rate_limited: 1 } }),
+        }),
+      );
+      const failures = await screen.findByTestId('run-failures');
+      expect(failures.textContent).toContain('回答不可用（不是要求的格式）');
+      expect(failures.textContent).toContain('触发速率限制');
+      expect(failures.textContent).not.toContain('unparseable');
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
   });
 
   it('shows paused lanes and failures by reason, with raw answers as literal text', async () => {
