@@ -113,6 +113,17 @@ describe('figure SVGs', () => {
     }
     for (const subset of SUBSETS) expect(texts(doc)).toContain(subset);
     expect(texts(doc)).toContain('90.0');
+    // Each cell says how many items its value rests on.
+    expect(texts(doc).filter((t) => /^n = \d+$/.test(t)).length).toBeGreaterThanOrEqual(SUBSETS.length * 3);
+    // Colour follows the value, not n; labels on the dark end of the scale are white.
+    const vm = spec.option.visualMap as { dimension?: number };
+    expect(vm.dimension).toBe(2);
+    const dark = subsetQualityHeatmapFigure({
+      ...metrics,
+      subset_quality: metrics.subset_quality.map((r) => ({ ...r, accuracy_tie_half: 0.05 })),
+    });
+    const cells = (dark.option.series as { data: { label: { color: string } }[] }[])[0].data;
+    expect(cells.every((c) => c.label.color === '#ffffff')).toBe(true);
   });
 
   it('keeps the option builders free of Node imports so the renderer can use them', () => {
