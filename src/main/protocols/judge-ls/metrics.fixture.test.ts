@@ -6,7 +6,13 @@
 // reason stored, 'h' = failed "HTTP 400: bad request"; a missing language is simply absent.
 import { describe, expect, it } from 'vitest';
 import type { JudgmentRecord, UsageRow } from '../../../shared/protocols/judge-ls/types';
-import { binomialTestTwoSided, mcnemarExact, meanNormalInterval, wilsonInterval } from '../../stats';
+import {
+  binomialTestTwoSided,
+  mcnemarExact,
+  meanNormalInterval,
+  newcombePairedInterval,
+  wilsonInterval,
+} from '../../stats';
 import { computeJudgeLsMetrics } from './metrics';
 
 type Fail = 'x' | 't' | 'n' | 'h';
@@ -211,6 +217,8 @@ function invarianceRow(
     target_only_correct: c.target,
     both_wrong: c.wrong,
     mcnemar_p: mcnemarExact(c.en, c.target),
+    accuracy_change: (c.target - c.en) / n,
+    accuracy_change_ci: newcombePairedInterval(c.both, c.target, c.en, c.wrong),
   };
 }
 
@@ -277,6 +285,12 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
     expect(metrics.language_invariance[0].flip_rate_ci[1]).toBeCloseTo(0.61265, 4);
     expect(metrics.language_invariance[1].mcnemar_p).toBeCloseTo(1, 12);
     expect(metrics.language_invariance[2].mcnemar_p).toBeCloseTo(1, 12);
+    // J1 EN-ZH: ZH − EN = (2 − 6)/22; Newcombe paired CI checked against the hand-worked table.
+    expect(metrics.language_invariance[0].accuracy_change).toBeCloseTo(-4 / 22, 12);
+    const [lo, hi] = metrics.language_invariance[0].accuracy_change_ci;
+    expect(lo).toBeLessThan(-4 / 22);
+    expect(hi).toBeGreaterThan(-4 / 22);
+    expect(lo).toBeGreaterThanOrEqual(-1);
   });
 
   it('position consistency per judge and language', () => {

@@ -26,7 +26,13 @@ import type {
   TieProbeRow,
   UsageRow,
 } from '../../../shared/protocols/judge-ls/types';
-import { binomialTestTwoSided, mcnemarExact, meanNormalInterval, wilsonInterval } from '../../stats';
+import {
+  binomialTestTwoSided,
+  mcnemarExact,
+  meanNormalInterval,
+  newcombePairedInterval,
+  wilsonInterval,
+} from '../../stats';
 import { LANGUAGES } from './model';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
 
@@ -221,6 +227,14 @@ function invarianceRows(ix: Index): InvarianceRow[] {
         target_only_correct: targetOnly,
         both_wrong: n - bothCorrect - enOnly - targetOnly,
         mcnemar_p: mcnemarExact(enOnly, targetOnly),
+        accuracy_change: (targetOnly - enOnly) / n,
+        // p1 = target accuracy (a + b), p2 = EN accuracy (a + c) on the same pairs.
+        accuracy_change_ci: newcombePairedInterval(
+          bothCorrect,
+          targetOnly,
+          enOnly,
+          n - bothCorrect - enOnly - targetOnly,
+        ),
       });
     }
   }

@@ -53,6 +53,10 @@ export interface InvarianceRow {
   target_only_correct: number;
   both_wrong: number;
   mcnemar_p: number;
+  /** Strict accuracy in the target language minus in English, on these paired verdicts. */
+  accuracy_change: number;
+  /** Newcombe's paired 95% CI of accuracy_change (method 10). */
+  accuracy_change_ci: CI;
 }
 
 export interface PositionRow {

@@ -10,6 +10,7 @@ import {
   barsWithErrors,
   barWidth,
   baseOption,
+  errorBarSeries,
   categoryAxis,
   FONT_FAMILY,
   groupedBar,
@@ -69,10 +70,12 @@ export function accuracyByLanguageFigure(
 
 export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
   const judges = judgeOrder(metrics);
-  const acc = (j: string, l: Language) =>
-    pct(metrics.quality.find((r) => r.judge === j && r.language === l)?.accuracy_strict);
-  const title = 'Accuracy change vs English (strict, points)';
-  const series: BarSeriesOption[] = (['ZH', 'LS'] as const).map((l) => ({
+  // The change on the paired verdicts (same items and orders in both languages), with
+  // Newcombe's paired 95% CI: the whisker says whether the drop is more than noise.
+  const change = (j: string, l: 'ZH' | 'LS') =>
+    metrics.language_invariance.find((r) => r.judge === j && r.comparison === `EN-${l}`);
+  const title = 'Accuracy change vs English (strict, points, 95% CI)';
+  const bars: BarSeriesOption[] = (['ZH', 'LS'] as const).map((l) => ({
     ...groupedBar(
       `${l} − EN`,
       LANGUAGE_COLORS[l],
@@ -80,14 +83,23 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
       2,
     ),
     data: judges.map((j) => {
-      const en = acc(j, 'EN');
-      const target = acc(j, l);
-      if (en === null || target === null) return null;
-      const value = Math.round((target - en) * 10) / 10;
+      const value = pct(change(j, l)?.accuracy_change);
+      if (value === null) return null;
       return { value, label: { position: value < 0 ? 'bottom' : 'top' } };
     }),
     label: { show: true, color: TEXT, fontSize: 11, formatter: (p) => Number(p.value).toFixed(1) },
   }));
+  const whiskers = (['ZH', 'LS'] as const).map((l, i) =>
+    errorBarSeries(
+      `${l} − EN`,
+      i,
+      2,
+      judges.map((j, category) => {
+        const r = change(j, l);
+        return r?.accuracy_change_ci ? { category, ci: r.accuracy_change_ci } : null;
+      }),
+    ),
+  );
   return {
     id: 'accuracy_drop',
     title,
@@ -103,20 +115,23 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
         min: (v: { min: number }) => Math.floor(Math.min(0, v.min) - 1),
         max: (v: { max: number }) => Math.ceil(Math.max(0, v.max) + 1),
       },
-      series: series.map((s, i) =>
-        i === 0
-          ? {
-              ...s,
-              markLine: {
-                silent: true,
-                symbol: 'none',
-                label: { show: false },
-                lineStyle: { color: TEXT, type: 'solid', width: 1 },
-                data: [{ yAxis: 0 }],
-              },
-            }
-          : s,
-      ),
+      series: [
+        ...bars.map((s, i): BarSeriesOption =>
+          i === 0
+            ? {
+                ...s,
+                markLine: {
+                  silent: true,
+                  symbol: 'none',
+                  label: { show: false },
+                  lineStyle: { color: TEXT, type: 'solid' as const, width: 1 },
+                  data: [{ yAxis: 0 }],
+                },
+              }
+            : s,
+        ),
+        ...whiskers,
+      ],
     },
   };
 }

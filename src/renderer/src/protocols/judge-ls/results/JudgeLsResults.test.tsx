@@ -156,7 +156,7 @@ describe('Results dashboard', () => {
       return (chart.getOption().series as unknown[]).length;
     };
     expect(seriesCount('accuracy_by_language')).toBe(6);
-    expect(seriesCount('accuracy_drop')).toBe(2);
+    expect(seriesCount('accuracy_drop')).toBe(4);
     expect(seriesCount('flip_rates')).toBe(8);
     expect(seriesCount('position_inconsistency')).toBe(6);
     expect(seriesCount('tie_probe_preference')).toBe(3);

@@ -96,16 +96,15 @@ export function tooltipLines(
       ];
     }
     case 'accuracy_drop': {
-      const en = q('EN');
+      // The bar is the change on the paired verdicts, with its paired CI (in points).
       return [
         judge,
         ...TARGET_LANGUAGES.flatMap((l) => {
-          const r = q(l);
-          if (!r || !en) return [];
+          const r = metrics.language_invariance.find((x) => x.judge === judge && x.comparison === `EN-${l}`);
+          if (!r) return [];
+          const [lo, hi] = r.accuracy_change_ci.map((v) => formatPoints(v));
           return [
-            `${l} − EN: ${formatPoints(r.accuracy_strict - en.accuracy_strict)} ${labels.points}`,
-            `  EN ${ciText(en.accuracy_strict, en.accuracy_strict_ci)} · ${nText(en.n)}`,
-            `  ${l} ${ciText(r.accuracy_strict, r.accuracy_strict_ci)} · ${nText(r.n)}`,
+            `${l} − EN: ${formatPoints(r.accuracy_change)} ${labels.points} [${lo}, ${hi}] · ${nText(r.n)}`,
           ];
         }),
       ];

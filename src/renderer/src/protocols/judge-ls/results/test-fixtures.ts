@@ -45,6 +45,8 @@ export function makeMetrics(): JudgeLsMetrics {
       target_only_correct: 4,
       both_wrong: 32,
       mcnemar_p: c === 0 ? 0.0309 : 0.00021,
+      accuracy_change: -10 / 200,
+      accuracy_change_ci: [-0.09, -0.01] as [number, number],
     })),
   );
   return {
