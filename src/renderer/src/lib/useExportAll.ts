@@ -5,6 +5,7 @@ import { toApiError, type ApiError } from '../api/errors';
 import { getRendererProtocol } from '../protocols';
 import { downloadBase64 } from '../results/download';
 import { useAppInfo } from '../stores/datasets';
+import { getDesktop } from './desktop';
 import { useExportLanguage } from './figure-language';
 
 export type ExportAllState =
@@ -57,7 +58,25 @@ export function useExportAll(experimentId: number): {
         setState({ status: 'downloaded', fileName: zip.fileName });
         return;
       }
-      setState({ status: 'done', result: await getApi().call('experiments.export', { experimentId, lang }) });
+      // Desktop: the person picks the folder (cancel: nothing is written).
+      const desktop = getDesktop();
+      let outDir: string | undefined;
+      if (desktop) {
+        const chosen = await desktop.chooseFolder();
+        if (!chosen) {
+          setState({ status: 'idle' });
+          return;
+        }
+        outDir = chosen;
+      }
+      setState({
+        status: 'done',
+        result: await getApi().call('experiments.export', {
+          experimentId,
+          lang,
+          ...(outDir ? { outDir } : {}),
+        }),
+      });
     } catch (err) {
       setState({ status: 'error', error: toApiError(err) });
     }

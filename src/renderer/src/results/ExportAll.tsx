@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useExportAll } from '../lib/useExportAll';
 import { ExportAllNotes } from './ExportAllNotes';
 import { ExportLanguage } from './ExportLanguage';
+import { OpenFolder } from './OpenFolder';
 import './i18n';
 
 /** Exports everything: a zip download in the web door, the folder elsewhere (and says where it went). */
@@ -32,6 +33,7 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
             {t('export.written', { count: state.result.files.length })}{' '}
             <span className="mono results-export-all__dir">{state.result.dir}</span>
           </p>
+          <OpenFolder dir={state.result.dir} />
           <details>
             <summary>{t('export.files')}</summary>
             <ul className="results-export-all__files mono small">

@@ -56,6 +56,7 @@ const en = {
     cancel: 'Cancel',
     downloaded: 'Downloaded {{file}}: every table, figure and metrics.json in one zip.',
     language: 'Figures in',
+    openFolder: 'Open folder',
     languages: { en: 'English', zh: '中文' },
   },
 };
@@ -113,6 +114,7 @@ const zh: DeepStrings<Strings> = {
     cancel: '取消',
     downloaded: '已下载 {{file}}：全部表格、图表和 metrics.json 打包在一个 zip 中。',
     language: '图表语言',
+    openFolder: '打开文件夹',
     languages: { en: 'English', zh: '中文' },
   },
 };

@@ -160,6 +160,54 @@ describe('Run view', () => {
     expect(screen.getByTestId('run-variants').getAttribute('href')).toBe('#/experiments/7/variants');
   });
 
+  it('on desktop, asks for a folder, exports there, and offers to open it', async () => {
+    useAppInfo.setState({ info: { version: '0', dataDir: '/d', door: 'electron', samples: [] } as never });
+    const opened: string[] = [];
+    const desktop = {
+      chooseFolder: vi.fn(async () => '/home/me/papers/run 1'),
+      openFolder: vi.fn(async (p: string) => {
+        opened.push(p);
+        return null;
+      }),
+    };
+    (globalThis as { desktop?: unknown }).desktop = desktop;
+    try {
+      const api = new FakeApi({
+        'experiments.get': () => experimentDetail({ status: 'finished' }),
+        'experiments.progress': () => progress({ status: 'finished' }),
+        'experiments.results': () => ({
+          protocol: 'judge-ls',
+          counts: { ok: 5, failed: 0, planned: 5, pending: 0 },
+        }),
+        // Verdicts exist: no "export anyway?" question first.
+        'experiments.results': () => ({
+          protocol: 'plain',
+          counts: { ok: 5, failed: 0, planned: 5, pending: 0 },
+        }),
+        'experiments.export': (p) => ({ dir: (p as { outDir: string }).outDir, files: ['metrics.json'] }),
+      });
+      renderRun(api);
+      fireEvent.click(await screen.findByTestId('export-all'));
+      await screen.findByTestId('export-result');
+      expect(desktop.chooseFolder).toHaveBeenCalledTimes(1);
+      expect(api.calls.find((c) => c.method === 'experiments.export')!.params).toMatchObject({
+        outDir: '/home/me/papers/run 1',
+      });
+      fireEvent.click(screen.getByTestId('open-export-folder'));
+      await waitFor(() => expect(opened).toEqual(['/home/me/papers/run 1']));
+
+      // Cancelling the picker writes nothing.
+      desktop.chooseFolder.mockResolvedValueOnce(null as never);
+      const exports = api.calls.filter((c) => c.method === 'experiments.export').length;
+      fireEvent.click(screen.getByTestId('export-all'));
+      await waitFor(() => expect(desktop.chooseFolder).toHaveBeenCalledTimes(2));
+      expect(api.calls.filter((c) => c.method === 'experiments.export').length).toBe(exports);
+    } finally {
+      delete (globalThis as { desktop?: unknown }).desktop;
+      useAppInfo.setState({ info: null } as never);
+    }
+  });
+
   it('in the web door, downloads one zip instead of writing a folder on the server', async () => {
     useAppInfo.setState({ info: { version: '0', dataDir: '/d', door: 'web', samples: [] } as never });
     const clicked: string[] = [];

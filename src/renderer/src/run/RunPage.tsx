@@ -7,6 +7,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { useExportAll } from '../lib/useExportAll';
 import { ExportAllNotes } from '../results/ExportAllNotes';
 import { ExportLanguage } from '../results/ExportLanguage';
+import { OpenFolder } from '../results/OpenFolder';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
@@ -71,6 +72,7 @@ function ExportBox({ experimentId }: { experimentId: number }) {
             {t('run.export.done', { count: state.result.files.length })}{' '}
             <code className="mono export-result__dir">{state.result.dir}</code>
           </p>
+          <OpenFolder dir={state.result.dir} />
           <ul className="file-list mono small">
             {state.result.files.map((file) => (
               <li key={file}>{file}</li>
