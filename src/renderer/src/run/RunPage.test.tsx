@@ -175,10 +175,6 @@ describe('Run view', () => {
       const api = new FakeApi({
         'experiments.get': () => experimentDetail({ status: 'finished' }),
         'experiments.progress': () => progress({ status: 'finished' }),
-        'experiments.results': () => ({
-          protocol: 'judge-ls',
-          counts: { ok: 5, failed: 0, planned: 5, pending: 0 },
-        }),
         // Verdicts exist: no "export anyway?" question first.
         'experiments.results': () => ({
           protocol: 'plain',
