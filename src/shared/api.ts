@@ -26,6 +26,8 @@ export interface ApiMethods {
   };
   'datasets.loadSample': { params: { sampleId: string }; result: ImportResult };
   'datasets.delete': { params: { datasetId: number }; result: { deleted: boolean } };
+  /** A new name (trimmed; unique, since configs may name a dataset). */
+  'datasets.rename': { params: { datasetId: number; name: string }; result: DatasetSummary };
   'items.list': {
     params: { datasetId: number; subset?: string; search?: string };
     result: ItemRow[];
@@ -180,6 +182,7 @@ export const METHOD_NAMES = [
   'datasets.import',
   'datasets.loadSample',
   'datasets.delete',
+  'datasets.rename',
   'items.list',
   'items.get',
   'experiments.estimate',

@@ -9,7 +9,14 @@ import {
   type ResultOf,
 } from '../../shared/api';
 import type { AppInfo } from '../../shared/domain';
-import { deleteDataset, getItem, listDatasets, listItems } from '../store/datasets';
+import {
+  deleteDataset,
+  getDataset,
+  getItem,
+  listDatasets,
+  listItems,
+  renameDataset,
+} from '../store/datasets';
 import { DB_FILE_NAME, openDatabase, type Database } from '../store/db';
 import { getExperiment } from '../store/experiments';
 import { importDataset, importDatasetFromPath } from '../core/datasets-service';
@@ -144,6 +151,18 @@ export class Core {
         const sample = SAMPLES.find((s) => s.id === sampleId);
         if (!sample) throw new AppError('not_found', `No bundled sample "${sampleId}"`);
         return this.importFile(samplePath(sample), `${sample.name} (sample)`);
+      },
+      'datasets.rename': ({ datasetId, name }) => {
+        const next = name.trim();
+        if (!next) throw new AppError('invalid_params', 'name: a dataset needs a name.');
+        if (next.length > 200) throw new AppError('invalid_params', 'name: at most 200 characters.');
+        // Configs may name a dataset: two with one name would make such a config ambiguous.
+        const clash = listDatasets(db).find((d) => d.id !== datasetId && d.name === next);
+        if (clash)
+          throw new AppError('conflict', `name: another dataset is called "${next}"; pick another name.`);
+        if (!renameDataset(db, datasetId, next)) throw new AppError('not_found', `No dataset ${datasetId}`);
+        this.emit('datasets.changed', { datasetId });
+        return getDataset(db, datasetId)!;
       },
       'datasets.delete': ({ datasetId }) => {
         const users = ex.catalogue.list().filter((e) => e.datasetId === datasetId);

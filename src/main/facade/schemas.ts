@@ -21,6 +21,7 @@ export const paramSchemas = {
   }),
   'datasets.loadSample': z.strictObject({ sampleId: z.string().min(1) }),
   'datasets.delete': z.strictObject({ datasetId: id }),
+  'datasets.rename': z.strictObject({ datasetId: id, name: z.string().max(1000) }),
   'items.list': z.strictObject({
     datasetId: id,
     subset: z.string().max(200).optional(),

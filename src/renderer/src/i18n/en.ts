@@ -75,6 +75,9 @@ export const en = {
     issueRow: 'row {{row}}',
   },
   dataset: {
+    rename: 'Rename',
+    newName: 'New name',
+    renameSave: 'Save name',
     notFound: 'This dataset does not exist (it may have been deleted).',
     allSubsets: 'All subsets',
     subsetOption: '{{subset}} ({{count, number}})',

@@ -76,6 +76,9 @@ export const zh: Messages = {
     issueRow: '第 {{row}} 条记录',
   },
   dataset: {
+    rename: '重命名',
+    newName: '新名称',
+    renameSave: '保存名称',
     notFound: '此数据集不存在（可能已被删除）。',
     allSubsets: '全部子集',
     subsetOption: '{{subset}}（{{count, number}}）',
