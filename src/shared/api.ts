@@ -21,7 +21,8 @@ export interface ApiMethods {
   'datasets.list': { params: void; result: DatasetSummary[] };
   /** Import a file's raw bytes (base64), so encoding problems are detected by the core. */
   'datasets.import': {
-    params: { fileName: string; contentBase64: string; name?: string };
+    /** columns: which column of the file is which field (instruction, output_1, output_2, label…). */
+    params: { fileName: string; contentBase64: string; name?: string; columns?: Record<string, string> };
     result: ImportResult;
   };
   'datasets.loadSample': { params: { sampleId: string }; result: ImportResult };

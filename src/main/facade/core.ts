@@ -142,8 +142,9 @@ export class Core {
         samples: SAMPLES.map((s) => ({ id: s.id, name: s.name, itemCount: s.itemCount })),
       }),
       'datasets.list': () => listDatasets(db),
-      'datasets.import': ({ fileName, contentBase64, name }) => {
-        const result = importDataset(db, { fileName, bytes: Buffer.from(contentBase64, 'base64'), name });
+      'datasets.import': ({ fileName, contentBase64, name, columns }) => {
+        const bytes = Buffer.from(contentBase64, 'base64');
+        const result = importDataset(db, { fileName, bytes, name, columns });
         if (!result.duplicate) this.emit('datasets.changed', { datasetId: result.dataset.id });
         return result;
       },

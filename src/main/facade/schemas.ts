@@ -18,6 +18,7 @@ export const paramSchemas = {
     fileName: z.string().min(1).max(1024),
     contentBase64: z.string().max(700 * 1024 * 1024),
     name: z.string().trim().min(1).max(200).optional(),
+    columns: z.record(z.string().min(1).max(100), z.string().min(1).max(1000)).optional(),
   }),
   'datasets.loadSample': z.strictObject({ sampleId: z.string().min(1) }),
   'datasets.delete': z.strictObject({ datasetId: id }),

@@ -62,11 +62,17 @@ function quoteList(names: string[]): string {
   return names.map((n) => JSON.stringify(n)).join(', ');
 }
 
+/** The header's column names (trimmed, lower-cased as the reader matches them); [] without a header. */
+export function csvColumns(file: string, text: string): string[] {
+  const [header] = readRows(file, text).rows;
+  return header ? header.cells.map((c) => c.trim().toLowerCase()) : [];
+}
+
 /**
  * A CSV with a header row naming the columns of its dataset kind (pairwise: instruction or
  * input, output_1, output_2, label; QA: id, question, answers, language).
  */
-export function readCsv(file: string, text: string): ReadResult {
+export function readCsv(file: string, text: string, rename?: ReadonlyMap<string, string>): ReadResult {
   const records: SourceRecord[] = [];
   const issues: InputIssue[] = [];
   const { rows, issue, errorColumn } = readRows(file, text);
@@ -79,7 +85,8 @@ export function readCsv(file: string, text: string): ReadResult {
   if (!header) return { records, issues };
 
   // Spreadsheets vary the case and pad header cells; the names themselves are the contract.
-  const names = header.cells.map((c) => c.trim().toLowerCase());
+  // A column mapping names the fields of differently named columns (column → field).
+  const names = header.cells.map((c) => c.trim().toLowerCase()).map((n) => rename?.get(n) ?? n);
   const spec = kindOfFields(names);
   const index = new Map<string, number>();
   names.forEach((name, i) => {
