@@ -15,7 +15,10 @@ function openEntry(id: GlossaryId, opener: HTMLElement | null) {
   useGlossary.setState({ open: id, opener });
 }
 
-/** The small "?" beside a header: opens the glossary at its entry. */
+/**
+ * The small "?" beside a header: opens the glossary at its entry. The "?" is drawn by CSS, so
+ * the header's text stays the export's header; the button's name is its aria-label.
+ */
 export function GlossaryLink({ id }: { id: GlossaryId }) {
   const { t } = useTranslation(GLOSSARY_NS);
   return (
@@ -27,9 +30,7 @@ export function GlossaryLink({ id }: { id: GlossaryId }) {
       aria-label={t('open', { term: t(`entries.${id}.term`) })}
       title={t('open', { term: t(`entries.${id}.term`) })}
       onClick={(e) => openEntry(id, e.currentTarget)}
-    >
-      ?
-    </button>
+    />
   );
 }
 
