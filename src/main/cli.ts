@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
 import { Core } from './facade/core';
 import { AppError, formatIssue } from './core/errors';
 import { rendererDir, resolveDataDir } from './core/paths';
@@ -58,6 +59,13 @@ function retryCommand(cmd: Command, configPath: string, out: string | undefined)
   return args.map(shellArg).join(' ');
 }
 
+/** --lang: the language of the figures' titles, axes and legends in the export. */
+function langOption(): Option {
+  return new Option('--lang <lang>', "figures' language (titles, axes, legends)")
+    .choices([...FIGURE_LANGUAGES])
+    .default('en');
+}
+
 export function buildProgram(out: (s: string) => void = (s) => process.stdout.write(s)): Command {
   const program = new Command('judge-lab')
     .description('Audit LLM judges: language switching, answer order, references, formats.')
@@ -94,57 +102,63 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .option('--out <dir>', 'export folder (default: ./<experiment name>)')
     .option('--yes', 'accepted for scripts; the run never asks questions')
     .option('--retry-failed', 'send the calls of this experiment that failed before again')
-    .action((configPath: string, opts: { out?: string; retryFailed?: boolean }, cmd: Command) =>
-      withCore(cmd, async (core) => {
-        const { config } = loadExperimentConfig(configPath);
-        const summary = attributeToConfigFile(configPath, () => core.experiments.createOrUpdate(config));
-        process.stderr.write(
-          `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
-        );
-        process.stderr.write(
-          estimateText(core.experiments.estimate({ ...config, dataset: summary.datasetId })),
-        );
-        const printer = new ProgressPrinter();
-        const off = core.on('run.progress', (p) => {
-          if (p.experimentId === summary.id) printer.update(p);
-        });
-        let interrupted = false;
-        const onSignal = () => {
-          interrupted = true;
+    .addOption(langOption())
+    .action(
+      (
+        configPath: string,
+        opts: { out?: string; retryFailed?: boolean; lang: FigureLanguage },
+        cmd: Command,
+      ) =>
+        withCore(cmd, async (core) => {
+          const { config } = loadExperimentConfig(configPath);
+          const summary = attributeToConfigFile(configPath, () => core.experiments.createOrUpdate(config));
           process.stderr.write(
-            '\nStopping: waiting for calls on the wire, then saving. Run the same command again to resume.\n',
+            `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
           );
-          void core.experiments.interrupt(summary.id);
-        };
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
-        if (opts.retryFailed) {
-          const failed = Object.values(core.experiments.progress(summary.id).failuresByReason);
-          process.stderr.write(`Sending ${failed.reduce((n, v) => n + v, 0)} failed calls again.\n`);
-          // The app's "Retry failed": failed → pending for this experiment's calls, then run.
-          core.experiments.retryFailed(summary.id);
-        }
-        const final = await core.experiments.runToEnd(summary.id);
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        off();
-        printer.update(final, true);
-        printer.end();
-        if (interrupted || final.status === 'cancelled')
-          throw new RunStopped('Run stopped before the end; nothing is lost.');
-        if (final.status !== 'finished') {
-          throw new RunStopped(`Run did not finish: ${final.message ?? final.status}`);
-        }
-        const dir = resolve(opts.out ?? summary.name);
-        const exported = await core.experiments.export(summary.id, dir);
-        out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
-        const failures = failureSummary(final.failuresByReason, retryCommand(cmd, configPath, opts.out));
-        out(failures.text);
-        if (failures.infrastructure)
-          throw new CallsFailed(
-            `${failures.infrastructure} calls failed for infrastructure reasons; exit code ${EXIT.failedCalls}.`,
+          process.stderr.write(
+            estimateText(core.experiments.estimate({ ...config, dataset: summary.datasetId })),
           );
-      }),
+          const printer = new ProgressPrinter();
+          const off = core.on('run.progress', (p) => {
+            if (p.experimentId === summary.id) printer.update(p);
+          });
+          let interrupted = false;
+          const onSignal = () => {
+            interrupted = true;
+            process.stderr.write(
+              '\nStopping: waiting for calls on the wire, then saving. Run the same command again to resume.\n',
+            );
+            void core.experiments.interrupt(summary.id);
+          };
+          process.once('SIGINT', onSignal);
+          process.once('SIGTERM', onSignal);
+          if (opts.retryFailed) {
+            const failed = Object.values(core.experiments.progress(summary.id).failuresByReason);
+            process.stderr.write(`Sending ${failed.reduce((n, v) => n + v, 0)} failed calls again.\n`);
+            // The app's "Retry failed": failed → pending for this experiment's calls, then run.
+            core.experiments.retryFailed(summary.id);
+          }
+          const final = await core.experiments.runToEnd(summary.id);
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+          off();
+          printer.update(final, true);
+          printer.end();
+          if (interrupted || final.status === 'cancelled')
+            throw new RunStopped('Run stopped before the end; nothing is lost.');
+          if (final.status !== 'finished') {
+            throw new RunStopped(`Run did not finish: ${final.message ?? final.status}`);
+          }
+          const dir = resolve(opts.out ?? summary.name);
+          const exported = await core.experiments.export(summary.id, dir, opts.lang);
+          out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
+          const failures = failureSummary(final.failuresByReason, retryCommand(cmd, configPath, opts.out));
+          out(failures.text);
+          if (failures.infrastructure)
+            throw new CallsFailed(
+              `${failures.infrastructure} calls failed for infrastructure reasons; exit code ${EXIT.failedCalls}.`,
+            );
+        }),
     );
 
   program
@@ -152,10 +166,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .description('write metrics.json, judgments.csv, tables and figures of an experiment')
     .argument('<experiment>', 'experiment name or id')
     .requiredOption('--out <dir>', 'export folder')
-    .action((ref: string, opts: { out: string }, cmd: Command) =>
+    .addOption(langOption())
+    .action((ref: string, opts: { out: string; lang: FigureLanguage }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const row = core.experiments.find(ref);
-        const exported = await core.experiments.export(row.id, resolve(opts.out));
+        const exported = await core.experiments.export(row.id, resolve(opts.out), opts.lang);
         out(`Exported ${exported.files.length} files to ${exported.dir}\n`);
       }),
     );

@@ -3,7 +3,7 @@
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Core } from './facade/core';
 import { EncryptedFileKeyStore, type Encryptor } from './core/key-store';
@@ -12,6 +12,7 @@ import {
   forwardEvents,
   makeSenderCheck,
   navigationAction,
+  registerDesktopIpc,
   registerIpc,
   windowOptions,
 } from './doors/electron-door';
@@ -115,10 +116,28 @@ function startApp(): void {
   const warning = keys.status().warning;
   if (warning) console.warn(`Judge Lab: ${warning}`);
   core = new Core({ dataDir, door: 'electron', keys });
-  registerIpc(
+  const trusted = makeSenderCheck(pathToFileURL(PAGE_FILE).href, process.env.ELECTRON_RENDERER_URL);
+  // Folders "Open folder" may open: the ones the person picked and the ones exports went to.
+  const openable = new Set<string>();
+  registerIpc(ipcMain, core, trusted, (method, result) => {
+    if (method === 'experiments.export') openable.add(resolve((result as { dir: string }).dir));
+  });
+  registerDesktopIpc(
     ipcMain,
-    core,
-    makeSenderCheck(pathToFileURL(PAGE_FILE).href, process.env.ELECTRON_RENDERER_URL),
+    {
+      chooseFolder: async () => {
+        const options = {
+          properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[],
+        };
+        const r = mainWindow
+          ? await dialog.showOpenDialog(mainWindow, options)
+          : await dialog.showOpenDialog(options);
+        return r.canceled ? null : (r.filePaths[0] ?? null);
+      },
+      openPath: (path) => shell.openPath(path),
+    },
+    trusted,
+    openable,
   );
   forwardEvents(core, () => mainWindow?.webContents);
   mainWindow = createWindow();

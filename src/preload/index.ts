@@ -22,3 +22,14 @@ const api: ApiClient = {
 } as ApiClient;
 
 contextBridge.exposeInMainWorld('api', api);
+
+/** Desktop-only: the folder picker of "Export all" and "Open folder" (see registerDesktopIpc). */
+async function desktopCall<T>(channel: string, arg?: unknown): Promise<T> {
+  const envelope = (await ipcRenderer.invoke(channel, arg)) as Envelope<T>;
+  if (envelope.ok) return envelope.result;
+  throw { name: 'ApiError', ...envelope.error };
+}
+contextBridge.exposeInMainWorld('desktop', {
+  chooseFolder: () => desktopCall<string | null>('desktop:chooseFolder'),
+  openFolder: (path: string) => desktopCall<null>('desktop:openFolder', path),
+});

@@ -1,6 +1,7 @@
 // The API contract: every door (Electron IPC, local web, CLI) exposes exactly these
 // methods and events, and the renderer talks to nothing else.
 import type { CompareResult, CompareSide } from './compare';
+import type { FigureLanguage } from './report/figure-i18n';
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow } from './domain';
 import type {
   CostEstimate,
@@ -30,11 +31,14 @@ export interface ApiMethods {
   'datasets.list': { params: void; result: DatasetSummary[] };
   /** Import a file's raw bytes (base64), so encoding problems are detected by the core. */
   'datasets.import': {
-    params: { fileName: string; contentBase64: string; name?: string };
+    /** columns: which column of the file is which field (instruction, output_1, output_2, label…). */
+    params: { fileName: string; contentBase64: string; name?: string; columns?: Record<string, string> };
     result: ImportResult;
   };
   'datasets.loadSample': { params: { sampleId: string }; result: ImportResult };
   'datasets.delete': { params: { datasetId: number }; result: { deleted: boolean } };
+  /** A new name (trimmed; unique, since configs may name a dataset). */
+  'datasets.rename': { params: { datasetId: number; name: string }; result: DatasetSummary };
   'items.list': {
     params: { datasetId: number; subset?: string; search?: string };
     result: ItemRow[];
@@ -59,6 +63,8 @@ export interface ApiMethods {
   'experiments.pause': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.resume': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.cancel': { params: { experimentId: number }; result: ExperimentProgress };
+  /** A judge the early warning paused goes on (and is not watched again in this session). */
+  'experiments.resumeJudge': { params: { experimentId: number; judge: string }; result: ExperimentProgress };
   /** Failed calls go back to pending, and the run starts again. */
   'experiments.retryFailed': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.progress': { params: { experimentId: number }; result: ExperimentProgress };
@@ -98,7 +104,11 @@ export interface ApiMethods {
   /** Every call that ended without a usable answer, transforms first, with the raw answer. */
   'experiments.failures': { params: { experimentId: number }; result: { rows: FailedCallView[] } };
   /** Writes the folder of DESIGN.md section 8 (default: <data dir>/exports/<name>). */
-  'experiments.export': { params: { experimentId: number; outDir?: string }; result: ExportResult };
+  'experiments.export': {
+    /** lang: the figures' language (default English; the app sends its UI language). */
+    params: { experimentId: number; outDir?: string; lang?: FigureLanguage };
+    result: ExportResult;
+  };
   /** The prompts a config would send for one item (default: the dataset's first), rendered. */
   'experiments.previewPrompts': {
     params: { config: unknown; itemId?: number };
@@ -115,7 +125,7 @@ export interface ApiMethods {
   /** One table or figure as a file, for the app's per-table/per-chart export buttons. */
   /** The export folder of section 8 as one zip (the web door's "Export all": a download, not a server folder). */
   'experiments.exportZip': {
-    params: { experimentId: number };
+    params: { experimentId: number; lang?: FigureLanguage };
     result: { fileName: string; mime: string; contentBase64: string };
   };
   'experiments.exportFile': {
@@ -124,6 +134,7 @@ export interface ApiMethods {
       target: { table: string; format: 'csv' | 'xlsx' | 'tex' } | { figure: string; format: 'svg' | 'png' };
       /** Without flagged items (the sensitivity analysis). */
       sensitivity?: boolean;
+      lang?: FigureLanguage;
     };
     result: { fileName: string; mime: string; contentBase64: string };
   };
@@ -151,7 +162,8 @@ export interface ApiMethods {
   };
   'providers.testConnection': {
     params: { provider: unknown; name: string; model?: string };
-    result: { ok: boolean; kind?: string; message: string };
+    /** models: what the server lists, when it does (offered in the wizard's model fields). */
+    result: { ok: boolean; kind?: string; message: string; models?: string[] };
   };
   /** The shipped price of each model (USD per 1M tokens), or null where none is known (local models). */
   'prices.get': { params: { models: string[] }; result: { rows: ShippedPriceRow[]; asOf: string } };
@@ -245,6 +257,7 @@ export const METHOD_NAMES = [
   'datasets.import',
   'datasets.loadSample',
   'datasets.delete',
+  'datasets.rename',
   'items.list',
   'items.get',
   'experiments.estimate',
@@ -258,6 +271,7 @@ export const METHOD_NAMES = [
   'experiments.pause',
   'experiments.resume',
   'experiments.cancel',
+  'experiments.resumeJudge',
   'experiments.retryFailed',
   'experiments.progress',
   'experiments.results',

@@ -28,7 +28,7 @@ export interface ExperimentProgress {
   costUsd: number;
   failuresByReason: Record<string, number>;
   /** Endpoints the run had to stop using, with the reason in plain words (bad key, quota…). */
-  pausedLanes: { endpoint: string; model: string; kind: string; reason: string }[];
+  pausedLanes: { endpoint: string; model: string; kind: string; reason: string; label?: string }[];
   message: string | null;
   updatedAt: string;
   /** Provider batches (providers in batch mode) of this experiment, newest first. */

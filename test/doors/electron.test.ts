@@ -35,7 +35,13 @@ const h = vi.hoisted(() => {
       return Promise.resolve();
     }
   }
-  return { handlers, windows, appHandlers, state, ready, BrowserWindow };
+  // The folder picker answers with whatever the test sets; openPath records what it opened.
+  const picked = { dir: null as string | null };
+  const showOpenDialog = vi.fn(async () =>
+    picked.dir ? { canceled: false, filePaths: [picked.dir] } : { canceled: true, filePaths: [] },
+  );
+  const openPath = vi.fn(async (_path: string) => '');
+  return { handlers, windows, appHandlers, state, ready, BrowserWindow, picked, showOpenDialog, openPath };
 });
 
 vi.mock('electron', () => ({
@@ -59,7 +65,8 @@ vi.mock('electron', () => ({
     decryptString: (b: Buffer) => Buffer.from([...b].map((x) => x ^ 0x5a)).toString(),
     getSelectedStorageBackend: () => 'gnome_libsecret',
   },
-  shell: { openExternal: vi.fn() },
+  shell: { openExternal: vi.fn(), openPath: h.openPath },
+  dialog: { showOpenDialog: h.showOpenDialog, showErrorBox: vi.fn() },
 }));
 
 let cleanup: () => void;
@@ -102,8 +109,45 @@ describe('Electron door (stubbed electron)', () => {
     expect(h.windows[0].loaded).toMatch(/renderer[\\/]index\.html$/);
   });
 
-  it('registers one IPC handler per API method and nothing else', () => {
-    expect([...h.handlers.keys()].sort()).toEqual(METHOD_NAMES.map((m) => `api:${m}`).sort());
+  it('registers one IPC handler per API method, the two desktop calls, and nothing else', () => {
+    expect([...h.handlers.keys()].sort()).toEqual(
+      [...METHOD_NAMES.map((m) => `api:${m}`), 'desktop:chooseFolder', 'desktop:openFolder'].sort(),
+    );
+  });
+
+  it('Export all on desktop: a folder picker, then "Open folder" for that folder only', async () => {
+    const t = tempDir();
+    try {
+      h.picked.dir = t.dir;
+      expect(await h.handlers.get('desktop:chooseFolder')!(appFrame, undefined)).toEqual({
+        ok: true,
+        result: t.dir,
+      });
+      expect(h.showOpenDialog).toHaveBeenCalled();
+      expect(await h.handlers.get('desktop:openFolder')!(appFrame, t.dir)).toEqual({
+        ok: true,
+        result: null,
+      });
+      expect(h.openPath).toHaveBeenCalledWith(t.dir);
+      // Any other path (a file would be run, not shown) is refused, as is a foreign page.
+      h.openPath.mockClear();
+      const other = await h.handlers.get('desktop:openFolder')!(appFrame, join(t.dir, '..'));
+      expect(other).toMatchObject({ ok: false, error: { message: 'Only an export folder can be opened.' } });
+      const foreign = await h.handlers.get('desktop:openFolder')!(
+        { senderFrame: { url: 'https://evil.example/' } },
+        t.dir,
+      );
+      expect(foreign).toMatchObject({ ok: false, error: { message: 'Untrusted sender' } });
+      expect(h.openPath).not.toHaveBeenCalled();
+      // Cancelled: null, nothing becomes openable.
+      h.picked.dir = null;
+      expect(await h.handlers.get('desktop:chooseFolder')!(appFrame, undefined)).toEqual({
+        ok: true,
+        result: null,
+      });
+    } finally {
+      t.cleanup();
+    }
   });
 
   it('runs calls from the app page through the core', async () => {

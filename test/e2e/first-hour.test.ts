@@ -50,6 +50,8 @@ beforeAll(async () => {
     dataset: dataset.id,
     limit: LIMIT,
     maxParseRetries: 0,
+    // A finished run with mass failure is the point here, not the early warning's pause.
+    earlyWarningAnswers: 0,
     providers: { o: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
     transform: { provider: 'o', model: 'gpt-4.1-mini' },
     judges: [{ label: 'GPT', provider: 'o', model: 'gpt-4.1-mini' }],

@@ -8,6 +8,7 @@ import {
   tieProbePreferenceFigure,
   type FigureSpec,
 } from '../../src/shared/protocols/judge-ls/report/figures';
+import { pct } from '../../src/shared/report/chart-kit';
 import {
   findFont,
   fontFor,
@@ -105,6 +106,19 @@ describe('figure SVGs', () => {
     expect(texts(doc)).toContain('60.0');
   });
 
+  it('accuracy drop: bars are the paired change, each with its 95% CI whisker', () => {
+    const spec = buildFigureSpecs(metrics).find((f) => f.id === 'accuracy_drop')!;
+    expect(spec.title).toBe('Accuracy change vs English (strict, points, 95% CI)');
+    const series = spec.option.series as { type: string; name: string; data: unknown[] }[];
+    const whiskers = series.filter((s) => s.type === 'custom');
+    expect(whiskers.map((s) => s.name)).toEqual(['ZH − EN', 'LS − EN']);
+    const row = metrics.language_invariance.find((r) => r.comparison === 'EN-ZH')!;
+    expect(whiskers[0].data[0]).toEqual([0, pct(row.accuracy_change_ci[0]), pct(row.accuracy_change_ci[1])]);
+    const bars = series.filter((s) => s.type === 'bar');
+    expect((bars[0].data[0] as { value: number }).value).toBe(pct(row.accuracy_change));
+    expect(shapes(parseSvg(renderSvg(spec)), series.indexOf(whiskers[0] as never)).length).toBeGreaterThan(0);
+  });
+
   it('subset heatmap has a panel per judge with a cell per subset and language', () => {
     const spec = subsetQualityHeatmapFigure(metrics);
     const doc = parseSvg(renderSvg(spec));
@@ -113,6 +127,17 @@ describe('figure SVGs', () => {
     }
     for (const subset of SUBSETS) expect(texts(doc)).toContain(subset);
     expect(texts(doc)).toContain('90.0');
+    // Each cell says how many items its value rests on.
+    expect(texts(doc).filter((t) => /^n = \d+$/.test(t)).length).toBeGreaterThanOrEqual(SUBSETS.length * 3);
+    // Colour follows the value, not n; labels on the dark end of the scale are white.
+    const vm = spec.option.visualMap as { dimension?: number };
+    expect(vm.dimension).toBe(2);
+    const dark = subsetQualityHeatmapFigure({
+      ...metrics,
+      subset_quality: metrics.subset_quality.map((r) => ({ ...r, accuracy_tie_half: 0.05 })),
+    });
+    const cells = (dark.option.series as { data: { label: { color: string } }[] }[])[0].data;
+    expect(cells.every((c) => c.label.color === '#ffffff')).toBe(true);
   });
 
   it('keeps the option builders free of Node imports so the renderer can use them', () => {

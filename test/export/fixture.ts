@@ -56,6 +56,11 @@ function invariance(shift: number): InvarianceRow[] {
       both_wrong: 30 - 4 * c,
       mcnemar_p: c === 0 ? 0.0309 : 0.00021,
       mcnemar_p_holm: c === 0 ? 0.0618 : 0.00084,
+      accuracy_change: (4 - (14 + 4 * c)) / 198,
+      accuracy_change_ci: [(4 - (14 + 4 * c)) / 198 - 0.03, (4 - (14 + 4 * c)) / 198 + 0.03] as [
+        number,
+        number,
+      ],
     })),
   );
 }

@@ -159,6 +159,13 @@ describe('test connection', () => {
     const down = await testConnection(openaiMock('http://127.0.0.1:9'), KEY);
     expect(down).toMatchObject({ ok: false, kind: 'unreachable' });
   });
+
+  it('returns the models the server lists, for the wizard to offer', async () => {
+    expect(await testConnection(openaiMock(mock.url), KEY)).toMatchObject({
+      ok: true,
+      models: ['claude-haiku-4-5', 'gpt-4.1-mini', 'mock-model'],
+    });
+  });
 });
 
 describe('provider config and keys', () => {

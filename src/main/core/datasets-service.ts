@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { ImportResult } from '../../shared/domain';
 import { parseDatasetFile } from '../import';
+import { rememberedMapping, rememberMapping } from '../store/column-mappings';
 import { findDatasetByHash, insertDataset } from '../store/datasets';
 import type { Database } from '../store/db';
 import { INPUT_LIMITS, readRegularFile } from './input-limits';
@@ -10,6 +11,8 @@ export interface ImportRequest {
   fileName: string;
   bytes: Uint8Array;
   name?: string;
+  /** Which column is which field; remembered for later files with the same columns. */
+  columns?: Record<string, string>;
 }
 
 /**
@@ -20,7 +23,10 @@ export function importDataset(db: Database, req: ImportRequest): ImportResult {
   const contentHash = createHash('sha256').update(req.bytes).digest('hex');
   const existing = findDatasetByHash(db, contentHash);
   if (existing) return { dataset: existing, duplicate: true };
-  const parsed = parseDatasetFile(req.fileName, req.bytes);
+  const parsed = parseDatasetFile(req.fileName, req.bytes, {
+    columns: req.columns,
+    remembered: (shape) => rememberedMapping(db, shape),
+  });
   const name = req.name ?? basename(req.fileName, extname(req.fileName));
   let dataset;
   try {
@@ -40,6 +46,8 @@ export function importDataset(db: Database, req: ImportRequest): ImportResult {
     if (theirs) return { dataset: theirs, duplicate: true };
     throw err;
   }
+  // Only a mapping that imported a whole file is remembered.
+  if (req.columns && parsed.mapping) rememberMapping(db, parsed.shape, parsed.mapping);
   return { dataset, duplicate: false };
 }
 

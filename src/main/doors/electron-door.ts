@@ -4,6 +4,8 @@ import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, WebC
 import { EVENT_NAMES, METHOD_NAMES, type Envelope } from '../../shared/api';
 import type { Core } from '../facade/core';
 import { toErrorPayload } from '../core/errors';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export const IPC_PREFIX = 'api:';
 export const EVENT_CHANNEL = 'api-event';
@@ -97,6 +99,8 @@ export function registerIpc(
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
   core: Pick<Core, 'call'>,
   isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
+  /** Sees each successful result (the shell notes the folders exports were written to). */
+  afterCall?: (method: string, result: unknown) => void,
 ): () => void {
   for (const method of METHOD_NAMES) {
     ipcMain.handle(IPC_PREFIX + method, async (event, params: unknown): Promise<Envelope<unknown>> => {
@@ -104,13 +108,67 @@ export function registerIpc(
         return { ok: false, error: { code: 'invalid_params', message: 'Untrusted sender' } };
       }
       try {
-        return { ok: true, result: (await core.call(method, params)) ?? null };
+        const result = (await core.call(method, params)) ?? null;
+        afterCall?.(method, result);
+        return { ok: true, result };
       } catch (err) {
         return { ok: false, error: toErrorPayload(err) };
       }
     });
   }
   return () => METHOD_NAMES.forEach((m) => ipcMain.removeHandler(IPC_PREFIX + m));
+}
+
+/** The desktop-only calls (not in the core API: they need the OS), on their own channels. */
+export const DESKTOP_CHANNELS = {
+  chooseFolder: 'desktop:chooseFolder',
+  openFolder: 'desktop:openFolder',
+} as const;
+
+export interface DesktopShell {
+  /** The OS folder picker; null when the person cancels. */
+  chooseFolder(): Promise<string | null>;
+  /** shell.openPath: resolves with '' on success, else an error message. */
+  openPath(path: string): Promise<string>;
+}
+
+/**
+ * "Export all" on desktop: a folder picker, and "Open folder" afterwards. Only folders the
+ * person chose or an export was written to may be opened (never any path a page names: opening
+ * a file would run it), and only when they are folders.
+ */
+export function registerDesktopIpc(
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
+  desktop: DesktopShell,
+  isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
+  openable: Set<string>,
+): () => void {
+  const refuse = (message: string): Envelope<never> => ({
+    ok: false,
+    error: { code: 'invalid_params', message },
+  });
+  ipcMain.handle(DESKTOP_CHANNELS.chooseFolder, async (event): Promise<Envelope<string | null>> => {
+    if (!isTrustedSender(event)) return refuse('Untrusted sender');
+    const dir = await desktop.chooseFolder();
+    if (dir) openable.add(resolve(dir));
+    return { ok: true, result: dir };
+  });
+  ipcMain.handle(DESKTOP_CHANNELS.openFolder, async (event, path: unknown): Promise<Envelope<null>> => {
+    if (!isTrustedSender(event)) return refuse('Untrusted sender');
+    const dir = typeof path === 'string' ? resolve(path) : '';
+    if (!openable.has(dir) || !isDirectory(dir)) return refuse('Only an export folder can be opened.');
+    const error = await desktop.openPath(dir);
+    return error ? { ok: false, error: { code: 'internal', message: error } } : { ok: true, result: null };
+  });
+  return () => Object.values(DESKTOP_CHANNELS).forEach((c) => ipcMain.removeHandler(c));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Pushes every core event to the window. */

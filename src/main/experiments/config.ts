@@ -42,6 +42,8 @@ const baseShape = {
   subsets: z.array(z.string()).min(1).optional(),
   /** Re-asks of an unparseable answer before it is recorded failed. */
   maxParseRetries: z.number().int().min(0).max(10).optional(),
+  /** Early warning: a judge whose first N answers are mostly unusable is paused (default 20; 0: off). */
+  earlyWarningAnswers: z.number().int().min(0).max(10_000).optional(),
   /** USD per million tokens, overriding the shipped price table per model. */
   prices: z.record(z.string().min(1), priceSchema).optional(),
 };

@@ -1,5 +1,6 @@
 // What an experiment shows and exports: results (metrics + tables), failures, the export
 // folder and single files, and the protocol's own per-item views.
+import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import type { FailedCallView, PromptPreview } from '../../shared/experiments';
 import type { JudgmentView, VariantView } from '../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../shared/experiments';
@@ -91,10 +92,10 @@ export class ResultViews {
     return { rows: failedCalls(this.db, id) };
   }
 
-  async export(id: number, outDir?: string) {
+  async export(id: number, outDir?: string, lang: FigureLanguage = 'en') {
     const exp = loadExperiment(this.db, id);
     const dir = outDir ?? join(this.opts.dataDir, 'exports', exp.row.name);
-    const r = await exportExperiment(this.db, id, dir);
+    const r = await exportExperiment(this.db, id, dir, lang);
     return { dir: r.outDir, files: r.files };
   }
 
@@ -102,13 +103,16 @@ export class ResultViews {
    * The export folder as one zip, for a browser to download: written to a scratch folder in
    * the data folder (the same writer as Export all), zipped, and the scratch folder removed.
    */
-  async exportZip(id: number): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+  async exportZip(
+    id: number,
+    lang: FigureLanguage = 'en',
+  ): Promise<{ fileName: string; mime: string; contentBase64: string }> {
     const exp = loadExperiment(this.db, id);
     const scratchRoot = join(this.opts.dataDir, 'exports');
     await mkdir(scratchRoot, { recursive: true });
     const scratch = await mkdtemp(join(scratchRoot, '.zip-'));
     try {
-      const r = await exportExperiment(this.db, id, join(scratch, 'out'));
+      const r = await exportExperiment(this.db, id, join(scratch, 'out'), lang);
       const entries: Record<string, Uint8Array> = {};
       for (const f of r.files) entries[`${exp.row.name}/${f}`] = await readFile(join(r.outDir, f));
       // PNGs and XLSX are compressed already; level 6 keeps CSV/TeX/SVG small without much time.
@@ -123,6 +127,7 @@ export class ResultViews {
     experimentId: number;
     target: { table: string; format: 'csv' | 'xlsx' | 'tex' } | { figure: string; format: 'svg' | 'png' };
     sensitivity?: boolean;
+    lang?: FigureLanguage;
   }): Promise<{ fileName: string; mime: string; contentBase64: string }> {
     const exp = loadExperiment(this.db, p.experimentId);
     const { metrics } = this.results(p.experimentId, p.sensitivity ?? false);
@@ -134,7 +139,7 @@ export class ResultViews {
       return tableFile(table, exp.protocol.id, `${table.id}${suffix}.${wanted.format}`, wanted.format);
     }
     const target = p.target;
-    const spec = reportFigures(exp, metrics).find((f) => f.id === target.figure);
+    const spec = reportFigures(exp, metrics, p.lang).find((f) => f.id === target.figure);
     if (!spec) throw new AppError('not_found', `No figure "${target.figure}"`);
     const svg = renderSvg(spec);
     if (target.format === 'svg')

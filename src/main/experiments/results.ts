@@ -2,6 +2,7 @@
 // Protocol-neutral: the protocol's plug-in turns its stored results into metrics and report
 // content; this module gathers what every protocol needs (results, usage, failures).
 import { createHash } from 'node:crypto';
+import { localizeFigure, type FigureLanguage } from '../../shared/report/figure-i18n';
 import type { ExperimentResults, FailedCallView, FlaggedItem, ResultCounts } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
@@ -164,10 +165,19 @@ export function reportTables(exp: LoadedExperiment, metrics: unknown): Table[] {
   return anySimulated(exp.providers) ? tables.map(markSimulatedTable) : tables;
 }
 
-/** The protocol's figures, marked "Simulated — " when the simulated provider answered. */
-export function reportFigures(exp: LoadedExperiment, metrics: unknown): FigureSpec[] {
+/**
+ * The protocol's figures, marked "Simulated — " when the simulated provider answered, with
+ * their words in `lang` (the protocol's figure dictionary; English when it has none).
+ */
+export function reportFigures(
+  exp: LoadedExperiment,
+  metrics: unknown,
+  lang: FigureLanguage = 'en',
+): FigureSpec[] {
   const figures = exp.protocol.figures(metrics);
-  return anySimulated(exp.providers) ? figures.map(markSimulatedFigure) : figures;
+  const marked = anySimulated(exp.providers) ? figures.map(markSimulatedFigure) : figures;
+  const dict = exp.protocol.figureText?.[lang];
+  return dict ? marked.map((f) => localizeFigure(f, lang, [dict])) : marked;
 }
 
 /**
@@ -255,7 +265,12 @@ export function computeResultsUncached(
 }
 
 /** Writes the export folder of DESIGN.md section 8 for any protocol. */
-export async function exportExperiment(db: Database, experimentId: number, outDir: string) {
+export async function exportExperiment(
+  db: Database,
+  experimentId: number,
+  outDir: string,
+  lang: FigureLanguage = 'en',
+) {
   const exp = loadExperiment(db, experimentId);
   const ctx = metricsContext(db, exp, false);
   const metrics = exp.protocol.computeMetrics(ctx);
@@ -276,7 +291,7 @@ export async function exportExperiment(db: Database, experimentId: number, outDi
     metrics,
     metricsKeys: exp.protocol.metricsKeys,
     tables: reportTables(exp, metrics),
-    figures: reportFigures(exp, metrics),
+    figures: reportFigures(exp, metrics, lang),
     files: exp.protocol.exportFiles?.(ctx, calls) ?? [],
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },

@@ -9,6 +9,7 @@ import { getExperiment, markInterruptedRuns, setExperimentStatus, tasksOf } from
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { batchesOfExperiment, experimentsWithOpenBatches } from '../store/batches';
 import { endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
+import { EARLY_WARNING } from '../queue/engine';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
 import { shownStatus, unsentMessage } from './unsent';
@@ -18,6 +19,13 @@ export class RunControl {
   /** The endpoint+models each live run sends to. */
   private readonly models = new Map<number, Set<string>>();
   private readonly locks: RunLocks;
+  /** Judges the person resumed after an early warning, per experiment: not watched again. */
+  private readonly trusted = new Map<number, Set<string>>();
+  /** Judges a stopped run left paused by the early warning, shown until the next run starts. */
+  private readonly held = new Map<
+    number,
+    { lanes: ExperimentProgress['pausedLanes']; message: string | null }
+  >();
 
   constructor(private readonly opts: ServiceOptions) {
     this.locks = new RunLocks(opts.dataDir);
@@ -57,13 +65,17 @@ export class RunControl {
         db: this.db,
         keys: this.opts.keys,
         engine: this.opts.engine,
+        trusted: this.trusted.get(id),
         onProgress: (p) => this.opts.emit('run.progress', p),
       },
       id,
     );
     this.runs.set(id, run);
     this.models.set(id, models);
-    void run.done.then(() => {
+    this.held.delete(id);
+    void run.done.then((last) => {
+      const lanes = last.pausedLanes.filter((l) => l.kind === EARLY_WARNING);
+      if (last.status === 'paused' && lanes.length) this.held.set(id, { lanes, message: last.message });
       this.runs.delete(id);
       this.models.delete(id);
       this.locks.release(id);
@@ -102,6 +114,23 @@ export class RunControl {
     }
     // After a restart there is no live run: resuming starts one, which only sends what is missing.
     return this.start(id);
+  }
+
+  /**
+   * A judge the early warning paused goes on: in the live run at once; after the run stopped
+   * (only paused judges were left), a new run sends what is missing.
+   */
+  resumeJudge(id: number, judge: string): ExperimentProgress {
+    const exp = loadExperiment(this.db, id);
+    if (!modelsOf(exp).some((m) => m.role === 'judge' && m.label === judge))
+      throw new AppError('not_found', `No judge "${judge}" in experiment ${id}.`);
+    let trusted = this.trusted.get(id);
+    if (!trusted) this.trusted.set(id, (trusted = new Set()));
+    trusted.add(judge);
+    const run = this.runs.get(id);
+    if (!run) return this.start(id);
+    run.resumeJudge(judge);
+    return run.snapshot();
   }
 
   async cancel(id: number): Promise<ExperimentProgress> {
@@ -167,6 +196,11 @@ export class RunControl {
     const unsent = Object.values(p.phases).reduce((n, g) => n + g.pending, 0);
     p.status = shownStatus(p.status, unsent);
     if (unsent > 0 && exp.row.status === 'finished') p.message = unsentMessage(unsent);
+    const held = this.held.get(id);
+    if (held && p.status === 'paused') {
+      p.pausedLanes = held.lanes;
+      p.message = held.message;
+    }
     return p;
   }
 

@@ -6,7 +6,13 @@ import type { ExperimentProgress, ExperimentStatus } from '../../shared/experime
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
 import type { ChatResult } from '../providers/types';
-import { RequestEngine, type Job, type RequestEngineOptions, type RunOptions } from '../queue/engine';
+import {
+  EARLY_WARNING,
+  RequestEngine,
+  type Job,
+  type RequestEngineOptions,
+  type RunOptions,
+} from '../queue/engine';
 import { BatchExecutor, type BatchExecutorOptions, type BatchInfo } from '../queue/batch/executor';
 import { combineProgress, splitByMode } from '../queue/batch/route';
 import type { RunProgress, RunSummary } from '../queue/progress';
@@ -27,7 +33,12 @@ export interface RunnerDeps {
   engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'progressIntervalMs' | 'logger'>>;
   /** Batch tuning (tests: smaller batches). */
   batch?: Partial<Pick<BatchExecutorOptions, 'limits' | 'createBatchAdapter'>>;
+  /** Judges the person chose to go on with after an early warning: not watched again. */
+  trusted?: ReadonlySet<string>;
 }
+
+/** The early warning's default: a judge's first this many answers (DESIGN.md section 7). */
+export const EARLY_WARNING_ANSWERS = 20;
 
 /** Progress groups are `stage + SEP + group`, so progress can be told per stage and per judge. */
 const SEP = '\u0001';
@@ -127,6 +138,11 @@ export class ExperimentRun {
     this.batch?.resume();
   }
 
+  /** Lets a judge the early warning paused go on; false when it is not paused in this run. */
+  resumeJudge(label: string): boolean {
+    return this.engine?.resumeWatched(label) ?? false;
+  }
+
   /**
    * Stops the run. `keepBatches` (the app or CLI is quitting): batches stay open at the
    * provider and the next run polls them; otherwise they are cancelled there too.
@@ -169,6 +185,11 @@ export class ExperimentRun {
       prices: exp.prices,
       modelLimits: modelLimitsOf(exp),
       ...this.deps.engine,
+      // The config's re-asks win over the defaults (engine tuning of tests keeps its delays).
+      retry: {
+        ...this.deps.engine?.retry,
+        ...(exp.config.maxParseRetries === undefined ? {} : { maxParseRetries: exp.config.maxParseRetries }),
+      },
     });
     this.engine.on('progress', (p) => {
       this.lastLive = p;
@@ -186,6 +207,14 @@ export class ExperimentRun {
       if (!t) return null;
       const r = t.stage.parse(result.json ?? result.text, t);
       return r.ok ? null : r.error;
+    };
+    // Judges are watched (the groups a stage names after a judge); other roles are not.
+    const earlyWarning = {
+      answers: exp.config.earlyWarningAnswers ?? EARLY_WARNING_ANSWERS,
+      label: (group: string): string | null => {
+        const [stage, name] = group.split(SEP);
+        return name === stage || this.deps.trusted?.has(name) ? null : name;
+      },
     };
     for (let round = 0; round < MAX_ROUNDS; round++) {
       // Plan every stage from what is stored now: a task whose inputs exist goes out in this
@@ -226,7 +255,7 @@ export class ExperimentRun {
       );
       this.laterSeconds = null;
       this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.roundEstimate });
-      const summary = await this.runRound(exp, jobs, tasks, validate);
+      const summary = await this.runRound(exp, jobs, tasks, { validate, earlyWarning });
       this.onEngineProgress(summary);
       this.carried = {
         input: this.carried.input + summary.tokens.input,
@@ -235,7 +264,13 @@ export class ExperimentRun {
         cost: this.carried.cost + summary.costUsd,
       };
       storeAnswers(db, exp);
-      if (summary.outcome !== 'finished') return this.stopStatus(summary);
+      // Only judges the early warning paused are left: the others go on to the next round,
+      // as long as the round sent something (else nothing new can be planned).
+      const watchedOnly =
+        summary.outcome === 'blocked' &&
+        summary.calls > 0 &&
+        summary.pausedLanes.every((l) => l.kind === EARLY_WARNING);
+      if (summary.outcome !== 'finished' && !watchedOnly) return this.stopStatus(summary);
     }
     // Out of rounds with calls still open: never report those as finished.
     return unsentCalls(db, this.experimentId) > 0 ? 'paused' : 'finished';
@@ -250,13 +285,14 @@ export class ExperimentRun {
     exp: LoadedExperiment,
     jobs: Job[],
     tasks: { request: { provider: string } }[],
-    validate: RunOptions['validate'],
+    runOpts: RunOptions,
   ): Promise<RunSummary> {
+    const { validate } = runOpts;
     const engine = this.engine!;
     const { live, batch } = splitByMode(this.deps.db, exp.providers, jobs, tasks);
     this.lastLive = null;
     this.lastBatch = null;
-    if (!batch.length) return engine.run(live, { validate });
+    if (!batch.length) return engine.run(live, runOpts);
     const executor = new BatchExecutor({
       db: this.deps.db,
       providers: exp.providers,
@@ -279,7 +315,7 @@ export class ExperimentRun {
     }
     try {
       const [liveSummary, batchSummary] = await Promise.all([
-        live.length ? engine.run(live, { validate }) : null,
+        live.length ? engine.run(live, runOpts) : null,
         executor.run(batch, { validate }),
       ]);
       this.lastBatch = batchSummary;

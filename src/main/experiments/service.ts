@@ -2,6 +2,7 @@
 // (configs → experiments), run control, and what experiments show and export. The core's
 // API table and the CLI call the parts directly.
 import { ExperimentCatalogue } from './catalogue';
+import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import { keyStatus, testProviderConnection } from './provider-status';
 import { ResultViews } from './result-views';
 import { RunControl } from './run-control';
@@ -37,5 +38,5 @@ export class ExperimentService {
   retryFailed = (id: number) => this.runs.retryFailed(id);
   interrupt = (id: number) => this.runs.interrupt(id);
   shutdown = () => this.runs.shutdown();
-  export = (id: number, outDir?: string) => this.views.export(id, outDir);
+  export = (id: number, outDir?: string, lang?: FigureLanguage) => this.views.export(id, outDir, lang);
 }

@@ -9,7 +9,14 @@ import {
   type ResultOf,
 } from '../../shared/api';
 import type { AppInfo } from '../../shared/domain';
-import { deleteDataset, getItem, listDatasets, listItems } from '../store/datasets';
+import {
+  deleteDataset,
+  getDataset,
+  getItem,
+  listDatasets,
+  listItems,
+  renameDataset,
+} from '../store/datasets';
 import { DB_FILE_NAME, openDatabase, type Database } from '../store/db';
 import { getExperiment } from '../store/experiments';
 import { importDataset, importDatasetFromPath } from '../core/datasets-service';
@@ -142,8 +149,9 @@ export class Core {
         samples: SAMPLES.map((s) => ({ id: s.id, name: s.name, itemCount: s.itemCount })),
       }),
       'datasets.list': () => listDatasets(db),
-      'datasets.import': ({ fileName, contentBase64, name }) => {
-        const result = importDataset(db, { fileName, bytes: Buffer.from(contentBase64, 'base64'), name });
+      'datasets.import': ({ fileName, contentBase64, name, columns }) => {
+        const bytes = Buffer.from(contentBase64, 'base64');
+        const result = importDataset(db, { fileName, bytes, name, columns });
         if (!result.duplicate) this.emit('datasets.changed', { datasetId: result.dataset.id });
         return result;
       },
@@ -151,6 +159,18 @@ export class Core {
         const sample = SAMPLES.find((s) => s.id === sampleId);
         if (!sample) throw new AppError('not_found', `No bundled sample "${sampleId}"`);
         return this.importFile(samplePath(sample), `${sample.name} (sample)`);
+      },
+      'datasets.rename': ({ datasetId, name }) => {
+        const next = name.trim();
+        if (!next) throw new AppError('invalid_params', 'name: a dataset needs a name.');
+        if (next.length > 200) throw new AppError('invalid_params', 'name: at most 200 characters.');
+        // Configs may name a dataset: two with one name would make such a config ambiguous.
+        const clash = listDatasets(db).find((d) => d.id !== datasetId && d.name === next);
+        if (clash)
+          throw new AppError('conflict', `name: another dataset is called "${next}"; pick another name.`);
+        if (!renameDataset(db, datasetId, next)) throw new AppError('not_found', `No dataset ${datasetId}`);
+        this.emit('datasets.changed', { datasetId });
+        return getDataset(db, datasetId)!;
       },
       'datasets.delete': ({ datasetId }) => {
         const users = ex.catalogue.list().filter((e) => e.datasetId === datasetId);
@@ -183,6 +203,7 @@ export class Core {
       'experiments.pause': ({ experimentId }) => ex.runs.pause(experimentId),
       'experiments.resume': ({ experimentId }) => ex.runs.resume(experimentId),
       'experiments.cancel': ({ experimentId }) => ex.runs.cancel(experimentId),
+      'experiments.resumeJudge': ({ experimentId, judge }) => ex.runs.resumeJudge(experimentId, judge),
       'experiments.retryFailed': ({ experimentId }) => ex.runs.retryFailed(experimentId),
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
       'experiments.results': ({ experimentId, excludeFlagged }) =>
@@ -192,12 +213,12 @@ export class Core {
       'experiments.judgments': (p) => ex.views.judgments(p),
       'experiments.flagged': ({ experimentId }) => ex.views.flagged(experimentId),
       'experiments.failures': ({ experimentId }) => ex.views.failures(experimentId),
-      'experiments.export': ({ experimentId, outDir }) => ex.views.export(experimentId, outDir),
+      'experiments.export': ({ experimentId, outDir, lang }) => ex.views.export(experimentId, outDir, lang),
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
       'experiments.protocolView': ({ experimentId, view, query }) =>
         ex.views.protocolView(experimentId, view, query ?? {}),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
-      'experiments.exportZip': ({ experimentId }) => ex.views.exportZip(experimentId),
+      'experiments.exportZip': ({ experimentId, lang }) => ex.views.exportZip(experimentId, lang),
       'experiments.compare': ({ a, b }) => ex.views.compare(a, b),
       'experiments.compareFile': ({ a, b, format }) => ex.views.compareFile(a, b, format),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),

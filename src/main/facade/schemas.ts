@@ -6,6 +6,8 @@ const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
 const text = z.string().max(1_000_000);
 const compareSide = z.strictObject({ experimentId: id, judge: z.string().min(1).max(200).optional() });
+/** The language of exported figures' words. */
+const lang = z.enum(['en', 'zh']).optional();
 
 /**
  * Every method's parameters, validated in the core so no door can pass bad input.
@@ -18,9 +20,11 @@ export const paramSchemas = {
     fileName: z.string().min(1).max(1024),
     contentBase64: z.string().max(700 * 1024 * 1024),
     name: z.string().trim().min(1).max(200).optional(),
+    columns: z.record(z.string().min(1).max(100), z.string().min(1).max(1000)).optional(),
   }),
   'datasets.loadSample': z.strictObject({ sampleId: z.string().min(1) }),
   'datasets.delete': z.strictObject({ datasetId: id }),
+  'datasets.rename': z.strictObject({ datasetId: id, name: z.string().max(1000) }),
   'items.list': z.strictObject({
     datasetId: id,
     subset: z.string().max(200).optional(),
@@ -39,6 +43,7 @@ export const paramSchemas = {
   'experiments.pause': experiment,
   'experiments.resume': experiment,
   'experiments.cancel': experiment,
+  'experiments.resumeJudge': z.strictObject({ experimentId: id, judge: z.string().min(1) }),
   'experiments.retryFailed': experiment,
   'experiments.progress': experiment,
   'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),
@@ -60,7 +65,7 @@ export const paramSchemas = {
   }),
   'experiments.flagged': experiment,
   'experiments.failures': experiment,
-  'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional() }),
+  'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional(), lang }),
   'experiments.previewPrompts': z.strictObject({ config: z.unknown(), itemId: id.optional() }),
   // The query is checked again by the protocol's own schema for the view.
   'experiments.protocolView': z.strictObject({
@@ -68,7 +73,7 @@ export const paramSchemas = {
     view: z.string().min(1).max(100),
     query: z.record(z.string(), z.unknown()).optional(),
   }),
-  'experiments.exportZip': z.strictObject({ experimentId: id }),
+  'experiments.exportZip': z.strictObject({ experimentId: id, lang }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([
@@ -76,6 +81,7 @@ export const paramSchemas = {
       z.strictObject({ figure: z.string().min(1), format: z.enum(['svg', 'png']) }),
     ]),
     sensitivity: z.boolean().optional(),
+    lang,
   }),
   'experiments.compare': z.strictObject({ a: compareSide, b: compareSide }),
   'experiments.compareFile': z.strictObject({

@@ -65,11 +65,22 @@ function quoteList(names: string[]): string {
 /** The columns a CSV is read with (a dataset kind's, or another file's such as imported answers). */
 export type CsvColumns = Pick<DatasetKindSpec, 'columns' | 'missingColumns'>;
 
+/** The header's column names (trimmed, lower-cased as the reader matches them); [] without a header. */
+export function csvColumns(file: string, text: string): string[] {
+  const [header] = readRows(file, text).rows;
+  return header ? header.cells.map((c) => c.trim().toLowerCase()) : [];
+}
+
 /**
  * A CSV with a header row naming the columns of its dataset kind (pairwise: instruction or
  * input, output_1, output_2, label; QA: id, question, answers, language), or the given columns.
  */
-export function readCsv(file: string, text: string, columns?: CsvColumns): ReadResult {
+export function readCsv(
+  file: string,
+  text: string,
+  columns?: CsvColumns,
+  rename?: ReadonlyMap<string, string>,
+): ReadResult {
   const records: SourceRecord[] = [];
   const issues: InputIssue[] = [];
   const { rows, issue, errorColumn } = readRows(file, text);
@@ -82,7 +93,8 @@ export function readCsv(file: string, text: string, columns?: CsvColumns): ReadR
   if (!header) return { records, issues };
 
   // Spreadsheets vary the case and pad header cells; the names themselves are the contract.
-  const names = header.cells.map((c) => c.trim().toLowerCase());
+  // A column mapping names the fields of differently named columns (column → field).
+  const names = header.cells.map((c) => c.trim().toLowerCase()).map((n) => rename?.get(n) ?? n);
   const spec = columns ?? kindOfFields(names);
   const index = new Map<string, number>();
   names.forEach((name, i) => {

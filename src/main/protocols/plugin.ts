@@ -12,6 +12,7 @@ import type { Item } from '../../shared/domain';
 import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
 import type { FlaggedItem } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
+import type { FigureDictionary, FigureLanguage } from '../../shared/report/figure-i18n';
 import type { Table } from '../../shared/report/table';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
@@ -32,6 +33,8 @@ export interface BaseConfig {
   /** Only items of these subsets (before `limit`). */
   subsets?: string[];
   maxParseRetries?: number;
+  /** Early warning: a judge whose first N answers are mostly unusable is paused (default 20; 0: off). */
+  earlyWarningAnswers?: number;
   prices?: Record<
     string,
     {
@@ -191,6 +194,8 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   figures(metrics: Metrics): FigureSpec[];
   /** Graded observations per judge, condition and item; without it runs of the protocol cannot be compared. */
   comparable?(ctx: MetricsContext<E>): ComparableRow[];
+  /** The figures' words in other languages (English is what `figures` builds). */
+  readonly figureText?: Partial<Record<FigureLanguage, FigureDictionary>>;
   /** Extra export files beside metrics.json, tables and figures (e.g. one row per verdict). */
   exportFiles?(ctx: MetricsContext<E>, calls: ReadonlyMap<number, TaskCall>): ExportFile[];
   /** The default prompt templates, for the wizard's editors (by the names the config's options use). */

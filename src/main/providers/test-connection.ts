@@ -4,7 +4,8 @@ import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './conf
 import { classifyError } from './errors';
 
 export type ConnectionResult =
-  | { ok: true; detail: string }
+  /** models: what the server lists (when it lists), for the wizard to offer. */
+  | { ok: true; detail: string; models?: string[] }
   | {
       ok: false;
       kind: 'auth' | 'unreachable' | 'model_not_found' | 'rate_limited' | 'other';
@@ -12,6 +13,8 @@ export type ConnectionResult =
     };
 
 const CHECK_TIMEOUT_MS = 15_000;
+/** A router lists thousands of models; the wizard offers at most this many. */
+const MAX_LISTED = 500;
 
 /**
  * "Test connection": lists models (free), and when a model is named checks it is served
@@ -65,6 +68,7 @@ export async function testConnection(
     const count = ids ? `${ids.length} model${ids.length === 1 ? '' : 's'} available` : 'the server answered';
     return {
       ok: true,
+      ...(ids ? { models: ids.slice(0, MAX_LISTED).sort() } : {}),
       detail: model
         ? `Connected to ${baseURL}; ${model} is available (${count}).`
         : `Connected to ${baseURL}; ${count}.`,

@@ -85,6 +85,12 @@ export interface Job {
 export interface RunOptions {
   /** Domain check of a parsed answer; a returned reason makes it unusable (re-asked, then failed). */
   validate?: (spec: ChatRequestSpec, result: ChatResult, requestId: number) => string | null;
+  /**
+   * Early warning: a watched group whose first `answers` answers are mostly unusable gets its
+   * lane paused, so a broken prompt costs a dozen calls, not thousands. `label` names the
+   * groups to watch (null: not watched) as the pause reason should call them.
+   */
+  earlyWarning?: { answers: number; label: (group: string) => string | null };
 }
 
 export interface PausedEvent {
@@ -127,6 +133,9 @@ function definedOnly(o: Partial<LaneLimits> | undefined): Partial<LaneLimits> {
   return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
 }
 
+/** The pause kind of the early warning (RunOptions.earlyWarning). */
+export const EARLY_WARNING = 'early_warning';
+
 type FinalCompletion = Extract<Completion, { status: 'done' | 'failed' }>;
 
 const ZERO_USAGE = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
@@ -161,6 +170,8 @@ export class RequestEngine {
   private run_: RunState | null = null;
   /** Who holds this engine's rate shares: one holder across its runs (an experiment's rounds). */
   private readonly shareHolder: Lease = { owner: randomUUID(), pid: process.pid, host: hostname() };
+  /** Answers seen per watched group (early warning); kept across runs of this engine (rounds). */
+  private readonly watched = new Map<string, { answers: number; unusable: number; over: boolean }>();
   private readonly modelLimits: Record<string, Partial<LaneLimits>>;
 
   constructor(opts: RequestEngineOptions) {
@@ -196,13 +207,31 @@ export class RequestEngine {
     if (this.run_ && this.run_.state === 'running') this.run_.state = 'paused';
   }
 
+  /**
+   * Lets a lane paused by the early warning send again (the person looked and chose to go
+   * on); its groups are no longer watched. Returns false when no such lane is paused.
+   */
+  resumeWatched(label: string): boolean {
+    let resumed = false;
+    for (const lane of this.lanes.values()) {
+      if (lane.paused?.kind !== EARLY_WARNING || lane.paused.label !== label) continue;
+      lane.paused = null;
+      resumed = true;
+    }
+    for (const [group, w] of this.watched)
+      if (this.run_?.opts.earlyWarning?.label(group) === label) w.over = true;
+    if (resumed) this.pump();
+    return resumed;
+  }
+
   /** Continue after pause(); also retries endpoint+models paused by an error (e.g. after fixing a key). */
   resume(): void {
     const r = this.run_;
     if (!r || r.state === 'cancelling') return;
     r.state = 'running';
     for (const lane of this.lanes.values()) {
-      if (lane.paused && lane.paused.kind !== 'config') {
+      // A lane the early warning paused is resumed on its own (resumeWatched), after a look.
+      if (lane.paused && lane.paused.kind !== 'config' && lane.paused.kind !== EARLY_WARNING) {
         lane.paused = null;
         lane.consecutiveBadRequests = 0;
       }
@@ -256,9 +285,11 @@ export class RequestEngine {
       jobs.map((j) => j.requestId),
     );
     const units = new Map<number, Unit>();
-    // Error pauses and outages from an earlier run are retried: a new run is the user trying again.
+    // Error pauses and outages from an earlier run are retried: a new run is the user trying
+    // again. An early-warning pause stays until the person resumes that lane (a next round of
+    // the same run is not the person trying again).
     for (const lane of this.lanes.values()) {
-      lane.paused = null;
+      if (lane.paused?.kind !== EARLY_WARNING) lane.paused = null;
       lane.clearOutage();
     }
     const checked = new Set<Lane<Unit>>();
@@ -544,6 +575,7 @@ export class RequestEngine {
       this.onUnusable(r, u, reason, result.text);
       return;
     }
+    this.watch(r, u, true);
     lane.onSuccess();
     this.finish(r, u, {
       id: u.id,
@@ -692,7 +724,35 @@ export class RequestEngine {
       this.finish(r, u, { id: u.id, status: 'failed', reason, text: null, ...this.owed(u) });
   }
 
+  /**
+   * Counts an answer of a watched group; pauses the unit's lane when more than half of the
+   * group's first answers were unusable. Re-asks count too: each is an answer paid for.
+   */
+  private watch(r: RunState, u: Unit, usable: boolean): void {
+    const ew = r.opts.earlyWarning;
+    if (!ew || ew.answers <= 0) return;
+    for (const group of u.groups) {
+      const label = ew.label(group);
+      if (label === null) continue;
+      let w = this.watched.get(group);
+      if (!w) this.watched.set(group, (w = { answers: 0, unusable: 0, over: false }));
+      if (w.over) continue;
+      w.answers++;
+      if (!usable) w.unusable++;
+      if (w.unusable * 2 > ew.answers) {
+        w.over = true;
+        this.pauseLane(
+          u.lane,
+          EARLY_WARNING,
+          `${label}: ${w.unusable} of its first ${w.answers} answers could not be used. Its calls are paused; the others go on. Look at the failed answers, fix the cause, then resume this judge.`,
+          label,
+        );
+      } else if (w.answers >= ew.answers) w.over = true;
+    }
+  }
+
   private onUnusable(r: RunState, u: Unit, reason: string, rawText: string | null): void {
+    this.watch(r, u, false);
     u.parse++;
     if (u.parse > this.policy.maxParseRetries) {
       this.fail(r, u, 'unparseable', `${reason} (asked ${u.parse} times)`, rawText);
@@ -860,9 +920,9 @@ export class RequestEngine {
     }
   }
 
-  private pauseLane(lane: Lane<Unit>, kind: string, reason: string): void {
+  private pauseLane(lane: Lane<Unit>, kind: string, reason: string, label?: string): void {
     if (lane.paused) return;
-    lane.paused = { kind, reason };
+    lane.paused = label === undefined ? { kind, reason } : { kind, reason, label };
     this.logger.info(`paused ${lane.model} at ${lane.endpoint}: ${reason}`);
     this.events.emit('paused', {
       endpoint: lane.endpoint,

@@ -42,7 +42,8 @@ export class Lane<U> {
   cap: number;
   inFlight = 0;
   blockedUntil = 0;
-  paused: { kind: string; reason: string } | null = null;
+  /** Why the lane sends nothing; `label`: the watched group an early warning paused it for. */
+  paused: { kind: string; reason: string; label?: string } | null = null;
   consecutiveBadRequests = 0;
   /** Connection errors, timeouts and 5xx in a row, with no answer between, and the calls they hit. */
   consecutiveTransient = 0;

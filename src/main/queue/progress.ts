@@ -19,6 +19,8 @@ export interface PausedLane {
   model: string;
   kind: string;
   reason: string;
+  /** The early warning's group label (a judge) this lane was paused for. */
+  label?: string;
 }
 
 export interface RunProgress {

@@ -99,6 +99,11 @@ export function insertDataset(db: Database, ds: NewDataset): DatasetSummary {
   return getDataset(db, id)!;
 }
 
+/** Renames a dataset; false when there is no such dataset. */
+export function renameDataset(db: Database, id: number, name: string): boolean {
+  return db.prepare('UPDATE datasets SET name = ? WHERE id = ?').run(name, id).changes > 0;
+}
+
 export function deleteDataset(db: Database, id: number): boolean {
   return db.prepare('DELETE FROM datasets WHERE id = ?').run(id).changes > 0;
 }

@@ -316,6 +316,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'column mappings remembered per file shape (the sorted column names of a CSV/JSON file)',
+    up: `
+      CREATE TABLE column_mappings (
+        shape TEXT PRIMARY KEY,
+        mapping_json TEXT NOT NULL CHECK (json_valid(mapping_json)),
+        updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+      );
+    `,
+  },
 ];
 
 export function appliedVersions(db: Database): number[] {

@@ -12,6 +12,7 @@ import {
   holmAdjust,
   mcnemarExact,
   meanNormalInterval,
+  newcombePairedInterval,
   wilsonInterval,
 } from '../../stats';
 import { computeJudgeLsMetrics } from './metrics';
@@ -223,6 +224,8 @@ function invarianceRow(
     both_wrong: c.wrong,
     mcnemar_p: mcnemarExact(c.en, c.target),
     mcnemar_p_holm: expect.any(Number),
+    accuracy_change: (c.target - c.en) / n,
+    accuracy_change_ci: newcombePairedInterval(c.both, c.target, c.en, c.wrong),
   };
 }
 
@@ -326,6 +329,12 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
     expect(metrics.language_invariance[0].flip_rate_ci[1]).toBeCloseTo(0.61265, 4);
     expect(metrics.language_invariance[1].mcnemar_p).toBeCloseTo(1, 12);
     expect(metrics.language_invariance[2].mcnemar_p).toBeCloseTo(1, 12);
+    // J1 EN-ZH: ZH − EN = (2 − 6)/22; Newcombe paired CI checked against the hand-worked table.
+    expect(metrics.language_invariance[0].accuracy_change).toBeCloseTo(-4 / 22, 12);
+    const [lo, hi] = metrics.language_invariance[0].accuracy_change_ci;
+    expect(lo).toBeLessThan(-4 / 22);
+    expect(hi).toBeGreaterThan(-4 / 22);
+    expect(lo).toBeGreaterThanOrEqual(-1);
   });
 
   it('position consistency per judge and language', () => {

@@ -35,6 +35,7 @@ import {
   holmAdjust,
   mcnemarExact,
   meanNormalInterval,
+  newcombePairedInterval,
   wilsonInterval,
   type RatioCluster,
 } from '../../stats';
@@ -270,6 +271,14 @@ function invarianceRows(ix: Index, boot: Boot): InvarianceRow[] {
         both_wrong: n - bothCorrect - enOnly - targetOnly,
         mcnemar_p: mcnemarExact(enOnly, targetOnly),
         mcnemar_p_holm: Number.NaN,
+        accuracy_change: (targetOnly - enOnly) / n,
+        // p1 = target accuracy (a + b), p2 = EN accuracy (a + c) on the same pairs.
+        accuracy_change_ci: newcombePairedInterval(
+          bothCorrect,
+          targetOnly,
+          enOnly,
+          n - bothCorrect - enOnly - targetOnly,
+        ),
       });
     }
   }

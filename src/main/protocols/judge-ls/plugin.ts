@@ -6,6 +6,7 @@ import { pairwiseFields, requirePairwise } from './pairwise-item';
 import { z } from 'zod';
 import type { Item } from '../../../shared/domain';
 import { buildFigureSpecs } from '../../../shared/protocols/judge-ls/report/figures';
+import { JUDGE_LS_FIGURES_ZH } from '../../../shared/protocols/judge-ls/report/figure-zh';
 import { buildTables, withChosenIntervals } from '../../../shared/protocols/judge-ls/report/tables';
 import type {
   FlaggedItem,
@@ -467,6 +468,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
           ]
         : [],
     ),
+  figureText: { zh: JUDGE_LS_FIGURES_ZH },
   exportFiles(ctx, calls: ReadonlyMap<number, TaskCall>) {
     const judged = ctx.results.filter((r) => r.stage === 'judge');
     const tokens = judged.map((r) => ({

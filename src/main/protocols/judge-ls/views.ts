@@ -34,8 +34,11 @@ export function judgeLsOf(exp: LoadedExperiment): JudgeLsExperiment {
 
 export function variantViews(db: Database, exp: LoadedExperiment, flaggedOnly = false): VariantView[] {
   const items = new Map(exp.items.map((i) => [i.id, i]));
-  return listVariants(db, exp.row.id)
-    .filter((v) => items.has(v.itemId) && (!flaggedOnly || v.reasons.length > 0))
+  const all = listVariants(db, exp.row.id);
+  // Flagged only keeps whole items: an item flagged in LS still shows its ZH text beside it.
+  const flaggedItems = new Set(all.filter((v) => v.reasons.length > 0).map((v) => v.itemId));
+  return all
+    .filter((v) => items.has(v.itemId) && (!flaggedOnly || flaggedItems.has(v.itemId)))
     .map((v) => {
       const item = items.get(v.itemId)!;
       return {

@@ -3,6 +3,7 @@
 // (NR / RV / RC per judge × answer), verdicts as `correctness_verdict`.
 import type { Item } from '../../../shared/domain';
 import { buildRefSensFigures } from '../../../shared/protocols/reference-sensitivity/report/figures';
+import { REFSENS_FIGURES_ZH } from '../../../shared/protocols/reference-sensitivity/report/figure-zh';
 import { buildRefSensTables } from '../../../shared/protocols/reference-sensitivity/report/tables';
 import type {
   FailureRow,
@@ -300,6 +301,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   comparable: (ctx) => comparableRows(metricsInput(ctx)),
   tables: buildRefSensTables,
   figures: buildRefSensFigures,
+  figureText: { zh: REFSENS_FIGURES_ZH },
   exportFiles(ctx, calls) {
     return [{ name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) }];
   },

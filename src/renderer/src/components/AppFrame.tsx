@@ -5,6 +5,8 @@ import { useImport } from '../stores/import';
 import { navigate, useRoute } from '../stores/route';
 import { FileDrop } from './FileDrop';
 import { LanguageSwitch } from './LanguageSwitch';
+import { GlossaryDialog } from '../glossary/Glossary';
+import '../glossary/i18n';
 
 export function AppFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -73,6 +75,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
       <main id="main" className="frame__main" tabIndex={-1}>
         {children}
       </main>
+      <GlossaryDialog />
       <FileDrop onFile={onFile} onRejectMany={onRejectMany} />
     </div>
   );

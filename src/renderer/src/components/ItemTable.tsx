@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ItemRow } from '../../../shared/domain';
 
@@ -63,9 +63,13 @@ export function ItemTable({ rows, activeIndex, onActiveIndexChange, onOpen, labe
   };
 
   const activeRow = rows[activeIndex];
+  const headId = useId();
   return (
-    <div className="item-table" role="table" aria-label={label} aria-rowcount={rows.length + 1}>
-      <div className="item-table__row item-table__row--head" role="row" aria-rowindex={1}>
+    // The scrolling body is the grid (focusable, announcing the active row through
+    // aria-activedescendant, which a grid allows and a rowgroup does not); the header row
+    // stays visible above it and joins the grid through aria-owns.
+    <div className="item-table">
+      <div id={headId} className="item-table__row item-table__row--head" role="row" aria-rowindex={1}>
         <span role="columnheader">{t('dataset.columns.id')}</span>
         <span role="columnheader">{t('dataset.columns.subset')}</span>
         <span role="columnheader">{t('dataset.columns.gold')}</span>
@@ -74,7 +78,10 @@ export function ItemTable({ rows, activeIndex, onActiveIndexChange, onOpen, labe
       <div
         ref={scrollRef}
         className="item-table__body"
-        role="rowgroup"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+        aria-owns={headId}
         tabIndex={0}
         onKeyDown={onKeyDown}
         aria-activedescendant={activeRow ? `item-row-${activeRow.id}` : undefined}

@@ -75,6 +75,9 @@ export const en = {
     issueRow: 'row {{row}}',
   },
   dataset: {
+    rename: 'Rename',
+    newName: 'New name',
+    renameSave: 'Save name',
     notFound: 'This dataset does not exist (it may have been deleted).',
     allSubsets: 'All subsets',
     subsetOption: '{{subset}} ({{count, number}})',
@@ -263,6 +266,8 @@ export const en = {
       kindAnthropic: 'Anthropic',
       baseURL: 'Server address',
       baseURLHint: 'Leave as is unless you use a proxy.',
+      baseURLCustomHint:
+        'The address of your OpenAI-compatible server, usually ending in /v1: e.g. http://localhost:11434/v1 for Ollama, http://localhost:8000/v1 for vLLM.',
       baseURLLocalHint: 'Where the server on this computer listens; start it before running.',
       apiKeyEnv: 'Key variable',
       apiKeyEnvHint: 'The environment variable that holds the API key.',
@@ -354,6 +359,7 @@ export const en = {
       time: 'Expected time at your rate limits: about {{duration}}.',
       batchLine:
         '{{calls}} calls go through Batch APIs at batch prices ({{cost}} instead of {{live}} live). Each round of batches is answered within {{hours}} hours (often much sooner); later rounds wait for earlier answers.',
+      timeUnderMinute: 'Expected time at your rate limits: under a minute.',
       unpricedNote:
         'No price is known for {{models}} (local models cost nothing; for others enter a price under Prices above).',
     },
@@ -383,6 +389,7 @@ export const en = {
     retryFailed_other: 'Retry {{count, number}} failed calls',
     actionFailed: 'That did not work',
     results: 'Results',
+    resultsSoFar: 'Results so far',
     missingKeys:
       'No API key for: {{names}}. Those calls cannot be sent until the key is set and Judge Lab restarted.',
     progressTitle: 'Progress',
@@ -419,6 +426,10 @@ export const en = {
     lanes: {
       title: 'Some models are on hold',
       intro: 'Judge Lab stopped sending to these models. Fix the cause, then press Resume or Retry.',
+      earlyWarning:
+        'Most of this judge’s first answers could not be used, so it is paused while the other judges go on. Look at its failed answers below before paying for the rest.',
+      resumeJudge: 'Resume this judge',
+      showFailures: 'Show its failed answers',
     },
     failures: {
       title: 'Failed calls',
@@ -427,7 +438,22 @@ export const en = {
       show: 'Show the failed answers',
       raw: 'The model’s answer, exactly as received',
       noRaw: 'No answer was received.',
-      noneJudgments: 'No failed verdicts; the failures above are translation calls.',
+      noneJudgments: 'No failed calls yet.',
+      live: 'Updates while the run goes.',
+      kinds: {
+        unparseable: 'unusable answer (not the format asked for)',
+        rate_limited: 'rate limited',
+        quota_exhausted: 'no quota or credit left',
+        server: 'server error',
+        timeout: 'timed out',
+        connection: 'could not connect',
+        auth: 'API key rejected',
+        not_found: 'model or address not found',
+        bad_request: 'request rejected as invalid',
+        cancelled: 'cancelled',
+        failed: 'failed',
+      },
+      groupTitle: '{{stage}} · {{who}}',
       loadFailed: 'Could not load the failed answers',
       unknownReason: 'No reason given',
       attempts_one: '{{count}} attempt',

@@ -5,6 +5,8 @@ import { toApiError, type ApiError } from '../api/errors';
 import { getRendererProtocol } from '../protocols';
 import { downloadBase64 } from '../results/download';
 import { useAppInfo } from '../stores/datasets';
+import { getDesktop } from './desktop';
+import { useExportLanguage } from './figure-language';
 
 export type ExportAllState =
   | { status: 'idle' }
@@ -39,6 +41,7 @@ export function useExportAll(experimentId: number): {
   reset: () => void;
 } {
   const [state, setState] = useState<ExportAllState>({ status: 'idle' });
+  const lang = useExportLanguage();
   const run = async (confirmed = false) => {
     setState({ status: 'busy' });
     try {
@@ -50,12 +53,30 @@ export function useExportAll(experimentId: number): {
       // (whatever door its core reports) gets a download instead of files on the server.
       const door = useAppInfo.getState().info?.door;
       if (door !== undefined && door !== 'electron') {
-        const zip = await getApi().call('experiments.exportZip', { experimentId });
+        const zip = await getApi().call('experiments.exportZip', { experimentId, lang });
         downloadBase64(zip);
         setState({ status: 'downloaded', fileName: zip.fileName });
         return;
       }
-      setState({ status: 'done', result: await getApi().call('experiments.export', { experimentId }) });
+      // Desktop: the person picks the folder (cancel: nothing is written).
+      const desktop = getDesktop();
+      let outDir: string | undefined;
+      if (desktop) {
+        const chosen = await desktop.chooseFolder();
+        if (!chosen) {
+          setState({ status: 'idle' });
+          return;
+        }
+        outDir = chosen;
+      }
+      setState({
+        status: 'done',
+        result: await getApi().call('experiments.export', {
+          experimentId,
+          lang,
+          ...(outDir ? { outDir } : {}),
+        }),
+      });
     } catch (err) {
       setState({ status: 'error', error: toApiError(err) });
     }

@@ -4,6 +4,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemTable } from '../components/ItemTable';
 import { useItems } from '../stores/items';
 import { navigate } from '../stores/route';
+import { RenameDataset } from './RenameDataset';
 import { useDatasetSummary } from './useDatasetSummary';
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -63,6 +64,11 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
             </p>
           )}
         </div>
+        {summary && (
+          <div className="page__tools">
+            <RenameDataset key={summary.name} datasetId={datasetId} name={summary.name} />
+          </div>
+        )}
       </header>
 
       <div className="filter-bar">

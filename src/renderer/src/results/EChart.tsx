@@ -17,6 +17,8 @@ export interface ChartParams {
   componentType?: string;
   seriesType?: string;
   seriesName?: string;
+  /** The series' English name when the figure was translated (figure-i18n keeps it as the id). */
+  seriesId?: string;
   seriesIndex?: number;
   name?: string;
   value?: unknown;

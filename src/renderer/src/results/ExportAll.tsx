@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { useExportAll } from '../lib/useExportAll';
 import { ExportAllNotes } from './ExportAllNotes';
+import { ExportLanguage } from './ExportLanguage';
+import { OpenFolder } from './OpenFolder';
 import './i18n';
 
 /** Exports everything: a zip download in the web door, the folder elsewhere (and says where it went). */
@@ -18,6 +20,7 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
       >
         {state.status === 'busy' ? t('export.busy') : t('export.all')}
       </button>
+      <ExportLanguage />
       <ExportAllNotes state={state} onConfirm={() => void run(true)} onCancel={reset} />
       {state.status === 'error' && (
         <p className="inline-error" role="alert">
@@ -30,6 +33,7 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
             {t('export.written', { count: state.result.files.length })}{' '}
             <span className="mono results-export-all__dir">{state.result.dir}</span>
           </p>
+          <OpenFolder dir={state.result.dir} />
           <details>
             <summary>{t('export.files')}</summary>
             <ul className="results-export-all__files mono small">

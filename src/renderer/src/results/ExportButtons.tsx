@@ -4,6 +4,7 @@ import type { ParamsOf } from '../../../shared/api';
 import { getApi, toApiError } from '../api';
 import { downloadBase64 } from './download';
 import './i18n';
+import { useExportLanguage } from '../lib/figure-language';
 
 type Target = ParamsOf<'experiments.exportFile'>['target'];
 
@@ -39,13 +40,14 @@ interface ExportButtonsProps {
 export function ExportButtons({ experimentId, sensitivity, targets, what }: ExportButtonsProps) {
   const { t } = useTranslation('results');
   const [busy, setBusy] = useState<string | null>(null);
+  const lang = useExportLanguage();
   const [error, setError] = useState<string | null>(null);
 
   const run = async (label: string, target: Target) => {
     setBusy(label);
     setError(null);
     try {
-      const file = await getApi().call('experiments.exportFile', { experimentId, target, sensitivity });
+      const file = await getApi().call('experiments.exportFile', { experimentId, target, sensitivity, lang });
       downloadBase64(file);
     } catch (err) {
       setError(toApiError(err).message);

@@ -48,6 +48,16 @@ function setup(answer: () => ExperimentResults) {
 const nShown = () => within(screen.getByTestId('table-answers')).getAllByRole('cell')[1].textContent;
 
 describe('Results shell', () => {
+  it('has a breadcrumb back to the experiment and the list', async () => {
+    setup(() => resultsWith(10));
+    const crumb = await screen.findByTestId('results-breadcrumb');
+    await waitFor(() => expect(within(crumb).getByTestId('breadcrumb-experiment').textContent).toBe('Pilot'));
+    expect(within(crumb).getByTestId('breadcrumb-experiment').getAttribute('href')).toBe('#/experiments/7');
+    expect(within(crumb).getByRole('link', { name: 'Experiments' }).getAttribute('href')).toBe(
+      '#/experiments',
+    );
+  });
+
   it('says how many answers are in and how many failed, with the way to the failures', async () => {
     const { onNavigate } = setup(() => resultsWith(308, { failed: 4, pending: 88 }));
     const line = await screen.findByTestId('results-counts');

@@ -8,6 +8,7 @@ import { GenericSections } from './GenericSections';
 import { SimulatedContext } from './simulated-context';
 import type { Navigate } from './routes';
 import { useResults } from './useResults';
+import { routeHref } from '../stores/route';
 import './i18n';
 import './results.css';
 
@@ -39,20 +40,32 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
   const Sections = protocol?.ResultsSections ?? GenericSections;
 
   const header = (
-    <header className="page__header">
-      <div>
-        <h1 className="page__title">{t('title')}</h1>
-        <p className="page__intro">
-          {detail ? t('intro', { name: detail.name, dataset: detail.datasetName }) : t('introPlain')}
-        </p>
-      </div>
-      {sectionProps && !empty && (
-        <div className="page__tools">
-          {Tools && <Tools {...sectionProps} />}
-          <ExportAll experimentId={experimentId} />
+    <>
+      {/* Back to the experiment (its run page) and the list, as on every page under an experiment. */}
+      <nav className="breadcrumb" aria-label="breadcrumb" data-testid="results-breadcrumb">
+        <a href={routeHref({ name: 'experiments' })}>{t('experiments.title', { ns: 'translation' })}</a>
+        <span aria-hidden="true">/</span>
+        <a href={routeHref({ name: 'experiment', experimentId })} data-testid="breadcrumb-experiment">
+          {detail?.name ?? t('experiment')}
+        </a>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{t('title')}</span>
+      </nav>
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">{t('title')}</h1>
+          <p className="page__intro">
+            {detail ? t('intro', { name: detail.name, dataset: detail.datasetName }) : t('introPlain')}
+          </p>
         </div>
-      )}
-    </header>
+        {sectionProps && !empty && (
+          <div className="page__tools">
+            {Tools && <Tools {...sectionProps} />}
+            <ExportAll experimentId={experimentId} />
+          </div>
+        )}
+      </header>
+    </>
   );
 
   if (error && !results) {

@@ -2,6 +2,9 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCell, type TableColumn, type TableRow } from '../../../shared/report/table';
 import { sortRows, type SortDirection } from './sort-rows';
+import { glossaryFor } from '../glossary/entries';
+import { GlossaryLink } from '../glossary/Glossary';
+import '../glossary/i18n';
 import './i18n';
 
 interface SortableTableProps {
@@ -44,6 +47,7 @@ export function SortableTable({
   const toggle = (key: string) =>
     setSort((s) => (s?.key === key ? { key, dir: s.dir === 'asc' ? 'desc' : 'asc' } : { key, dir: 'asc' }));
 
+  const glossary = (c: TableColumn) => glossaryFor(c.key);
   const cellClass = (c: TableColumn) => (c.kind === 'text' ? 'results-table__text' : 'num nowrap');
 
   return (
@@ -67,6 +71,7 @@ export function SortableTable({
                       {active ? (sort!.dir === 'asc' ? '▲' : '▼') : '↕'}
                     </span>
                   </button>
+                  {glossary(c) && <GlossaryLink id={glossary(c)!} />}
                 </th>
               );
             })}

@@ -4,6 +4,7 @@ import { i18next } from '../i18n';
 
 const en = {
   title: 'Results',
+  experiment: 'Experiment',
   intro: '{{name}} · dataset {{dataset}}',
   introPlain: 'Metrics of this experiment',
   loading: 'Loading…',
@@ -55,6 +56,9 @@ const en = {
     anyway: 'Export anyway',
     cancel: 'Cancel',
     downloaded: 'Downloaded {{file}}: every table, figure and metrics.json in one zip.',
+    language: 'Figures in',
+    openFolder: 'Open folder',
+    languages: { en: 'English', zh: '中文' },
   },
 };
 
@@ -63,6 +67,7 @@ type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrin
 
 const zh: DeepStrings<Strings> = {
   title: '结果',
+  experiment: '实验',
   intro: '{{name}} · 数据集 {{dataset}}',
   introPlain: '本实验的指标',
   loading: '加载中…',
@@ -110,6 +115,9 @@ const zh: DeepStrings<Strings> = {
     anyway: '仍然导出',
     cancel: '取消',
     downloaded: '已下载 {{file}}：全部表格、图表和 metrics.json 打包在一个 zip 中。',
+    language: '图表语言',
+    openFolder: '打开文件夹',
+    languages: { en: 'English', zh: '中文' },
   },
 };
 

@@ -1,19 +1,25 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FailedCallView } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { throttle } from '../lib/throttle';
 import { useFormat } from '../lib/useFormat';
 
-function groupByReason(failures: FailedCallView[]): [string, FailedCallView[]][] {
-  const groups = new Map<string, FailedCallView[]>();
+/** Live refreshes of the open inspector at most this often: each one reads every failed call. */
+const REFRESH_MS = 1500;
+
+/** Failed calls by stage and by who made them (a judge, or the stage's other role), in the core's order. */
+function groupByStage(failures: FailedCallView[]): { stage: string; who: string; list: FailedCallView[] }[] {
+  const groups = new Map<string, { stage: string; who: string; list: FailedCallView[] }>();
   for (const j of failures) {
-    const reason = j.reason;
-    const list = groups.get(reason) ?? [];
-    list.push(j);
-    groups.set(reason, list);
+    const who = j.judge ?? j.kind;
+    const key = `${j.stage}\u0000${who}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { stage: j.stage, who, list: [] }));
+    g.list.push(j);
   }
-  return [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
+  return [...groups.values()];
 }
 
 /** One failed call (a verdict or a translation): where it happened, then the model's answer exactly as it came (as text). */
@@ -22,9 +28,15 @@ function FailedCall({ j }: { j: FailedCallView }) {
   return (
     <details className="failed-answer" data-testid="failed-answer">
       <summary>
-        <span className="mono">{j.sourceId}</span> · {j.judge ?? j.kind} · {j.language}
+        <span className="mono">{j.sourceId}</span> · {j.language}
         {j.order && ` · ${j.order}`}
         {j.attempts > 1 && ` · ${t('run.failures.attempts', { count: j.attempts })}`}
+        {' · '}
+        <span className="muted">
+          {j.reason.split(':')[0]
+            ? t(`run.failures.kinds.${j.reason.split(':')[0]}`, { defaultValue: j.reason.split(':')[0] })
+            : t('run.failures.unknownReason')}
+        </span>
       </summary>
       {j.reason && <p className="failed-answer__reason text">{j.reason}</p>}
       <h4 className="prompt-card__role">{t('run.failures.raw')}</h4>
@@ -45,40 +57,79 @@ type Loaded =
   | { status: 'done'; failures: FailedCallView[] }
   | { status: 'error'; error: ApiError };
 
-/** Calls that ended failed, counted by reason; the raw answers of failed verdicts and translations one click away. */
+/**
+ * Calls that ended failed, counted by reason; once opened, the raw answers of every failed
+ * call by stage and judge, refreshed as the run reports new failures (the live inspector).
+ */
 export function FailuresPanel({
   experimentId,
   failuresByReason,
+  openSignal,
 }: {
   experimentId: number;
   failuresByReason: Record<string, number>;
+  /** Changes when something outside (a paused judge's link) asks the panel to open. */
+  openSignal?: number;
 }) {
   const { t } = useTranslation();
   const f = useFormat();
   const [loaded, setLoaded] = useState<Loaded>({ status: 'idle' });
   const reasons = Object.entries(failuresByReason).sort((a, b) => b[1] - a[1]);
+  const failedTotal = reasons.reduce((n, [, c]) => n + c, 0);
+  const opened = useRef(false);
+  // Failure kinds in the UI's language; an unknown kind (a newer core) shows as it came.
+  const kindText = (kind: string) => t(`run.failures.kinds.${kind}`, { defaultValue: kind });
+  const sectionRef = useRef<HTMLElement>(null);
+
+  const load = useCallback(
+    async (quiet = false) => {
+      opened.current = true;
+      if (!quiet) setLoaded({ status: 'loading' });
+      try {
+        const { rows } = await getApi().call('experiments.failures', { experimentId });
+        setLoaded({ status: 'done', failures: rows });
+      } catch (err) {
+        setLoaded({ status: 'error', error: toApiError(err) });
+      }
+    },
+    [experimentId],
+  );
+  const refresh = useMemo(() => throttle(() => void load(true), REFRESH_MS), [load]);
+  useEffect(() => () => refresh.cancel(), [refresh]);
+  // New failures while the inspector is open: read them again (throttled), keeping what shows.
+  useEffect(() => {
+    if (opened.current) refresh();
+  }, [failedTotal, refresh]);
+  useEffect(() => {
+    if (!openSignal) return;
+    if (!opened.current) void load();
+    sectionRef.current?.scrollIntoView({ block: 'start' });
+    sectionRef.current?.focus();
+  }, [openSignal, load]);
+
   if (reasons.length === 0) return null;
 
-  const load = async () => {
-    setLoaded({ status: 'loading' });
-    try {
-      const { rows } = await getApi().call('experiments.failures', { experimentId });
-      setLoaded({ status: 'done', failures: rows });
-    } catch (err) {
-      setLoaded({ status: 'error', error: toApiError(err) });
-    }
-  };
-
   return (
-    <section className="run-card" data-testid="run-failures" aria-labelledby="failures-title">
+    <section
+      className="run-card"
+      id="run-failures"
+      ref={sectionRef}
+      tabIndex={-1}
+      data-testid="run-failures"
+      aria-labelledby="failures-title"
+    >
       <h2 id="failures-title" className="run-card__title">
         {t('run.failures.title')}
       </h2>
-      <p className="hint">{t('run.failures.intro')}</p>
+      <p className="hint">
+        {t('run.failures.intro')} {t('run.failures.live')}
+      </p>
       <ul className="reason-list">
         {reasons.map(([reason, count]) => (
           <li key={reason} className="reason-list__row">
-            <span className="text">{reason}</span>
+            <span className="text" data-kind={reason}>
+              {kindText(reason)}
+            </span>
             <span className="num">{f.number(count)}</span>
           </li>
         ))}
@@ -101,14 +152,20 @@ export function FailuresPanel({
         (loaded.failures.length === 0 ? (
           <p className="empty-note">{t('run.failures.noneJudgments')}</p>
         ) : (
-          groupByReason(loaded.failures).map(([reason, list]) => (
-            <div key={reason} className="failure-group">
+          groupByStage(loaded.failures).map(({ stage, who, list }) => (
+            <div
+              key={`${stage}|${who}`}
+              className="failure-group"
+              data-testid="failure-group"
+              data-stage={stage}
+              data-who={who}
+            >
               <h3 className="failure-group__title">
-                <span className="text">{reason || t('run.failures.unknownReason')}</span>{' '}
+                <span className="text">{t('run.failures.groupTitle', { stage, who })}</span>{' '}
                 <span className="muted">({f.number(list.length)})</span>
               </h3>
               {list.map((j, i) => (
-                <FailedCall key={`${j.stage}|${j.judge}|${j.itemId}|${j.language}|${j.order}|${i}`} j={j} />
+                <FailedCall key={`${j.itemId}|${j.language}|${j.order}|${i}`} j={j} />
               ))}
             </div>
           ))

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
-import '../i18n';
+import { i18next } from '../i18n';
 import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progress } from '../test/fake-api';
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
@@ -63,6 +63,25 @@ describe('Run view', () => {
     expect(api.calls.find((c) => c.method === 'experiments.pause')!.params).toEqual({ experimentId: 7 });
   });
 
+  it('names failure kinds in 中文 in the Chinese UI', async () => {
+    await act(() => i18next.changeLanguage('zh'));
+    try {
+      renderRun(
+        new FakeApi({
+          'experiments.get': () => experimentDetail({ status: 'finished' }),
+          'experiments.progress': () =>
+            progress({ status: 'finished', failuresByReason: { unparseable: 3, rate_limited: 1 } }),
+        }),
+      );
+      const failures = await screen.findByTestId('run-failures');
+      expect(failures.textContent).toContain('回答不可用（不是要求的格式）');
+      expect(failures.textContent).toContain('触发速率限制');
+      expect(failures.textContent).not.toContain('unparseable');
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
+  });
+
   it('shows paused lanes and failures by reason, with raw answers as literal text', async () => {
     const raw = '<img src=x onerror="alert(1)"><b>not json</b>';
     const translation = '{"instruction": "指令", "output_1": "<i>cut';
@@ -110,8 +129,14 @@ describe('Run view', () => {
     const answers = screen.getAllByTestId('failed-answer');
     expect(answers).toHaveLength(2);
     const [transform, verdict] = answers.map((a) => a.textContent ?? '');
-    expect(transform).toContain('X-002 · transform · ZH');
-    expect(verdict).toContain('X-001 · gpt-4.1-mini · EN · orig');
+    // Grouped by stage and by who made the call (a judge, or the stage's other role).
+    const groups = screen.getAllByTestId('failure-group').map((g) => [g.dataset.stage, g.dataset.who]);
+    expect(groups).toEqual([
+      ['transform', 'transform'],
+      ['judge', 'gpt-4.1-mini'],
+    ]);
+    expect(transform).toContain('X-002 · ZH');
+    expect(verdict).toContain('X-001 · EN · orig');
     expect(screen.getAllByTestId('failed-raw').map((p) => p.textContent)).toEqual([translation, raw]);
     expect(failures.querySelector('img')).toBeNull();
     expect(failures.querySelector('b')).toBeNull();
@@ -133,6 +158,50 @@ describe('Run view', () => {
     expect(result.textContent).toContain('judgments.csv');
     expect(screen.getByTestId('run-results').getAttribute('href')).toBe('#/experiments/7/results');
     expect(screen.getByTestId('run-variants').getAttribute('href')).toBe('#/experiments/7/variants');
+  });
+
+  it('on desktop, asks for a folder, exports there, and offers to open it', async () => {
+    useAppInfo.setState({ info: { version: '0', dataDir: '/d', door: 'electron', samples: [] } as never });
+    const opened: string[] = [];
+    const desktop = {
+      chooseFolder: vi.fn(async () => '/home/me/papers/run 1'),
+      openFolder: vi.fn(async (p: string) => {
+        opened.push(p);
+        return null;
+      }),
+    };
+    (globalThis as { desktop?: unknown }).desktop = desktop;
+    try {
+      const api = new FakeApi({
+        'experiments.get': () => experimentDetail({ status: 'finished' }),
+        'experiments.progress': () => progress({ status: 'finished' }),
+        // Verdicts exist: no "export anyway?" question first.
+        'experiments.results': () => ({
+          protocol: 'plain',
+          counts: { ok: 5, failed: 0, planned: 5, pending: 0 },
+        }),
+        'experiments.export': (p) => ({ dir: (p as { outDir: string }).outDir, files: ['metrics.json'] }),
+      });
+      renderRun(api);
+      fireEvent.click(await screen.findByTestId('export-all'));
+      await screen.findByTestId('export-result');
+      expect(desktop.chooseFolder).toHaveBeenCalledTimes(1);
+      expect(api.calls.find((c) => c.method === 'experiments.export')!.params).toMatchObject({
+        outDir: '/home/me/papers/run 1',
+      });
+      fireEvent.click(screen.getByTestId('open-export-folder'));
+      await waitFor(() => expect(opened).toEqual(['/home/me/papers/run 1']));
+
+      // Cancelling the picker writes nothing.
+      desktop.chooseFolder.mockResolvedValueOnce(null as never);
+      const exports = api.calls.filter((c) => c.method === 'experiments.export').length;
+      fireEvent.click(screen.getByTestId('export-all'));
+      await waitFor(() => expect(desktop.chooseFolder).toHaveBeenCalledTimes(2));
+      expect(api.calls.filter((c) => c.method === 'experiments.export').length).toBe(exports);
+    } finally {
+      delete (globalThis as { desktop?: unknown }).desktop;
+      useAppInfo.setState({ info: null } as never);
+    }
   });
 
   it('in the web door, downloads one zip instead of writing a folder on the server', async () => {

@@ -6,6 +6,8 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
 import { useExportAll } from '../lib/useExportAll';
 import { ExportAllNotes } from '../results/ExportAllNotes';
+import { ExportLanguage } from '../results/ExportLanguage';
+import { OpenFolder } from '../results/OpenFolder';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { FailuresPanel } from './FailuresPanel';
@@ -13,7 +15,7 @@ import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
 import { AnnotationLink } from '../annotation/link';
 
-type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed';
+type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed' | 'resumeJudge';
 
 function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; testId?: string }) {
   const { t } = useTranslation();
@@ -55,7 +57,8 @@ function ExportBox({ experimentId }: { experimentId: number }) {
         onClick={() => void run()}
       >
         {state.status === 'busy' ? t('run.export.busy') : t('run.export.button')}
-      </button>
+      </button>{' '}
+      <ExportLanguage />
       {state.status === 'busy' && (
         <div className="progress-card" role="status">
           <span className="progress-card__label">{t('run.export.busy')}</span>
@@ -70,6 +73,7 @@ function ExportBox({ experimentId }: { experimentId: number }) {
             {t('run.export.done', { count: state.result.files.length })}{' '}
             <code className="mono export-result__dir">{state.result.dir}</code>
           </p>
+          <OpenFolder dir={state.result.dir} />
           <ul className="file-list mono small">
             {state.result.files.map((file) => (
               <li key={file}>{file}</li>
@@ -89,6 +93,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
+  const [showFailures, setShowFailures] = useState(0);
 
   const load = useCallback(async () => {
     try {
@@ -119,11 +124,15 @@ export function RunPage({ experimentId }: { experimentId: number }) {
     };
   }, [experimentId, load]);
 
-  const act = async (action: Action) => {
+  const act = async (action: Action, judge?: string) => {
     setBusy(action);
     setActionError(null);
     try {
-      setProgress(await getApi().call(`experiments.${action}`, { experimentId }));
+      setProgress(
+        action === 'resumeJudge'
+          ? await getApi().call('experiments.resumeJudge', { experimentId, judge: judge ?? '' })
+          : await getApi().call(`experiments.${action}`, { experimentId }),
+      );
     } catch (err) {
       setActionError(toApiError(err));
     } finally {
@@ -183,7 +192,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
             href={routeHref({ name: 'results', experimentId })}
             data-testid="run-results"
           >
-            {t('run.results')}
+            {running ? t('run.resultsSoFar') : t('run.results')}
           </a>
         </div>
       </header>
@@ -315,10 +324,32 @@ export function RunPage({ experimentId }: { experimentId: number }) {
           <p className="hint">{t('run.lanes.intro')}</p>
           <ul className="lane-list">
             {progress.pausedLanes.map((l) => (
-              <li key={`${l.endpoint}|${l.model}`}>
+              <li key={`${l.endpoint}|${l.model}`} data-testid="paused-lane" data-kind={l.kind}>
                 <strong className="mono">{l.model}</strong>{' '}
                 <span className="muted small">({l.endpoint})</span>
                 <p className="text">{l.reason}</p>
+                {l.kind === 'early_warning' && l.label && (
+                  <div className="lane-list__actions">
+                    <p className="hint">{t('run.lanes.earlyWarning')}</p>
+                    <button
+                      type="button"
+                      className="btn btn--small"
+                      data-testid="show-judge-failures"
+                      onClick={() => setShowFailures((n) => n + 1)}
+                    >
+                      {t('run.lanes.showFailures')}
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="btn btn--small btn--primary"
+                      data-testid="resume-judge"
+                      disabled={busy !== null}
+                      onClick={() => void act('resumeJudge', l.label)}
+                    >
+                      {t('run.lanes.resumeJudge')}
+                    </button>
+                  </div>
+                )}
               </li>
             ))}
           </ul>
@@ -389,7 +420,11 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         </dl>
       </section>
 
-      <FailuresPanel experimentId={experimentId} failuresByReason={progress.failuresByReason} />
+      <FailuresPanel
+        experimentId={experimentId}
+        failuresByReason={progress.failuresByReason}
+        openSignal={showFailures}
+      />
       <ExportBox experimentId={experimentId} />
     </div>
   );

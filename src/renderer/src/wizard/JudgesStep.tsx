@@ -5,6 +5,7 @@ import { PRESETS, isPresetId, presetOf } from '../lib/providers';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
 import { ProviderCard } from './ProviderCard';
+import { useModelSuggestions } from '../lib/listed-models';
 
 /** The provider choices, grouped so local servers are easy to find. */
 export function PresetOptions() {
@@ -38,6 +39,7 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
   const issues = useStepIssues('judges');
   const err = (f: string) => issues.find((i) => i.field === `judges[${index}].${f}`)?.message;
   const listId = `models-${judge.key}`;
+  const suggestions = useModelSuggestions(judge.provider, presetOf(judge.provider).models);
   return (
     <li className="judge-row" data-testid="judge-row">
       <span className="judge-row__n" aria-hidden="true">
@@ -73,7 +75,7 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
         />
       </Field>
       <datalist id={listId}>
-        {presetOf(judge.provider).models.map((m) => (
+        {suggestions.map((m) => (
           <option key={m} value={m} />
         ))}
       </datalist>

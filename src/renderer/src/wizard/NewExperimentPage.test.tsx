@@ -164,6 +164,52 @@ describe('New experiment wizard', () => {
     await waitFor(() => expect(screen.getByTestId('key-status').dataset.status).toBe('not_needed'));
   });
 
+  it('starts a custom server with an empty address and a hint, and offers the models Test connection listed', async () => {
+    const api = makeApi({
+      'providers.testConnection': () => ({
+        ok: true,
+        message: 'Connected; 2 models available.',
+        models: ['llama3.1:8b', 'qwen2.5:14b'],
+      }),
+    });
+    await openWizard(api);
+    next();
+    next();
+    fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
+    const address = (await screen.findByTestId('provider-baseurl')) as HTMLInputElement;
+    expect(address.value).toBe('');
+    expect(address.placeholder).toBe('http://localhost:11434/v1');
+    expect(screen.getByTestId('provider-card').textContent).toContain('http://localhost:11434/v1 for Ollama');
+    expect(screen.getByTestId('provider-card').textContent).not.toContain('Leave as is');
+    fireEvent.change(address, { target: { value: 'http://localhost:11434/v1' } });
+    fireEvent.change(screen.getByTestId('judge-model'), { target: { value: 'llama3.1:8b' } });
+    fireEvent.click(screen.getByTestId('test-connection'));
+    await screen.findByTestId('test-connection-result');
+    const listId = screen.getByTestId('judge-model').getAttribute('list')!;
+    const offered = [...document.getElementById(listId)!.querySelectorAll('option')].map((o) => o.value);
+    expect(offered).toEqual(expect.arrayContaining(['llama3.1:8b', 'qwen2.5:14b']));
+  });
+
+  it('warns when the translator is also a judge, and the summary names the edited prompt templates', async () => {
+    await openWizard(makeApi());
+    next();
+    next();
+    next();
+    expect(stepTitle()).toBe('How should the texts be translated?');
+    // By default the translator is the first judge's model: the judge would rate its own translations.
+    expect(screen.getByTestId('translator-is-judge').textContent).toContain('The translator is also a judge');
+    fireEvent.change(screen.getByTestId('template-judgeSystem'), { target: { value: 'Be strict. {{x}}' } });
+    fireEvent.change(screen.getByTestId('transform-model'), { target: { value: 'gpt-4.1' } });
+    expect(screen.queryByTestId('translator-is-judge')).toBeNull();
+    fireEvent.change(screen.getByTestId('transform-model'), { target: { value: 'gpt-4.1-mini' } });
+    for (let i = 0; i < 2; i++) next();
+    expect(stepTitle()).toBe('Check and start');
+    expect(screen.getByTestId('summary-translator-is-judge')).toBeTruthy();
+    expect(screen.getByTestId('summary-templates').textContent).toBe(
+      'edited: Judge: system prompt (the others are the defaults)',
+    );
+  });
+
   it('turns tie probes off, with the reason, when ZH is not among the languages', async () => {
     await openWizard(makeApi());
     next();
@@ -213,6 +259,14 @@ describe('New experiment wizard', () => {
       expect.arrayContaining(['experiments.create', 'experiments.start']),
     );
     expect(api.calls.find((c) => c.method === 'experiments.start')!.params).toEqual({ experimentId: 7 });
+  });
+
+  it('says "under a minute" for a short run, never "about under a minute"', async () => {
+    const api = makeApi({ 'experiments.estimate': () => estimateOf(ROWS, { minutesAtRateLimits: 0.4 }) });
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    const time = await screen.findByTestId('estimate-time');
+    expect(time.textContent).toBe('Expected time at your rate limits: under a minute.');
   });
 
   it('blocks the start and says which key is missing, instead of a run that pauses at once', async () => {

@@ -7,6 +7,7 @@ import { addressIsPrimary, draftFromPreset, presetOf, type PresetId } from '../l
 import { useAppInfo } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
+import { useListedModels } from '../lib/listed-models';
 
 type KeyStatus = 'set' | 'missing' | 'not_needed';
 const KEY_STATUS_DEBOUNCE_MS = 300;
@@ -137,6 +138,7 @@ export function ProviderCard({
   const [keyRefresh, setKeyRefresh] = useState(0);
   const keyStatus = useKeyStatus(name, configJson, keyRefresh);
   const [test, setTest] = useState<TestState>({ status: 'idle' });
+  const setListed = useListedModels((s) => s.setListed);
   const issues = useStepIssues(step);
   const err = (f: string) => issues.find((i) => i.field === `providers.${name}.${f}`)?.message;
   const errors = {
@@ -161,6 +163,7 @@ export function ProviderCard({
         model: model.trim() || undefined,
       });
       setTest({ status: 'done', ok: r.ok, message: r.message, settings });
+      if (r.models?.length) setListed(name, r.models);
     } catch (e) {
       setTest({ status: 'done', ok: false, message: toApiError(e).message, settings });
     }
@@ -183,14 +186,27 @@ export function ProviderCard({
   const addressField = (
     <Field
       label={t('wizard.provider.baseURL')}
-      hint={preset.local ? t('wizard.provider.baseURLLocalHint') : t('wizard.provider.baseURLHint')}
+      hint={
+        name === 'custom'
+          ? t('wizard.provider.baseURLCustomHint')
+          : preset.local
+            ? t('wizard.provider.baseURLLocalHint')
+            : t('wizard.provider.baseURLHint')
+      }
       error={errors.baseURL}
     >
       <input
         type="url"
         data-testid="provider-baseurl"
         value={draft.baseURL}
-        placeholder={draft.kind === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1'}
+        placeholder={
+          // A custom server is not OpenAI: the example is a local one, never OpenAI's address.
+          name === 'custom'
+            ? 'http://localhost:11434/v1'
+            : draft.kind === 'anthropic'
+              ? 'https://api.anthropic.com'
+              : 'https://api.openai.com/v1'
+        }
         onChange={(e) => update(name, { baseURL: e.target.value })}
       />
     </Field>

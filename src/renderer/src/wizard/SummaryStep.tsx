@@ -215,7 +215,12 @@ export function SummaryStep() {
             </p>
           )}
           <p className="estimate-time" data-testid="estimate-time">
-            {t('wizard.summary.time', { duration: f.duration(estimate.estimate.minutesAtRateLimits * 60) })}
+            {/* "about under a minute" reads wrong: below a minute the sentence has no "about". */}
+            {estimate.estimate.minutesAtRateLimits < 1
+              ? t('wizard.summary.timeUnderMinute')
+              : t('wizard.summary.time', {
+                  duration: f.duration(estimate.estimate.minutesAtRateLimits * 60),
+                })}
           </p>
           {estimate.estimate.unpricedModels.length > 0 && (
             <p className="hint">

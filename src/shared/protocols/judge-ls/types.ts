@@ -60,6 +60,10 @@ export interface InvarianceRow {
   mcnemar_p: number;
   /** Holm-adjusted across the comparisons of the table (all judges and language pairs). */
   mcnemar_p_holm: number;
+  /** Strict accuracy in the target language minus in English, on these paired verdicts. */
+  accuracy_change: number;
+  /** Newcombe's paired 95% CI of accuracy_change (method 10). */
+  accuracy_change_ci: CI;
 }
 
 export interface PositionRow {

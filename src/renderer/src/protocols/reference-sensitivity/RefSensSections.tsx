@@ -7,12 +7,22 @@ import { TableSection } from '../../results/TableSection';
 import type { ResultsSectionsProps } from '../registry';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { REF_SENS_NAMESPACES } from './i18n';
+import { localizeFigure } from '../../../../shared/report/figure-i18n';
+import { REFSENS_FIGURES_ZH } from '../../../../shared/protocols/reference-sensitivity/report/figure-zh';
+import { useFigureLanguage } from '../../lib/figure-language';
 import '../../results/results.css';
 
 /** Calibration chart, acceptance heatmap and flip bars, then every table with its CIs. */
 export function RefSensSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
-  const figures = useMemo(() => buildRefSensFigures(results.metrics as RefSensMetrics), [results.metrics]);
+  const lang = useFigureLanguage();
+  const figures = useMemo(
+    () =>
+      buildRefSensFigures(results.metrics as RefSensMetrics).map((f) =>
+        localizeFigure(f, lang, [REFSENS_FIGURES_ZH]),
+      ),
+    [results.metrics, lang],
+  );
   return (
     <div dir="auto">
       {figures.filter(hasData).map((spec) => (

@@ -10,6 +10,7 @@ import {
   barsWithErrors,
   barWidth,
   baseOption,
+  errorBarSeries,
   categoryAxis,
   FONT_FAMILY,
   groupedBar,
@@ -69,10 +70,12 @@ export function accuracyByLanguageFigure(
 
 export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
   const judges = judgeOrder(metrics);
-  const acc = (j: string, l: Language) =>
-    pct(metrics.quality.find((r) => r.judge === j && r.language === l)?.accuracy_strict);
-  const title = 'Accuracy change vs English (strict, points)';
-  const series: BarSeriesOption[] = (['ZH', 'LS'] as const).map((l) => ({
+  // The change on the paired verdicts (same items and orders in both languages), with
+  // Newcombe's paired 95% CI: the whisker says whether the drop is more than noise.
+  const change = (j: string, l: 'ZH' | 'LS') =>
+    metrics.language_invariance.find((r) => r.judge === j && r.comparison === `EN-${l}`);
+  const title = 'Accuracy change vs English (strict, points, 95% CI)';
+  const bars: BarSeriesOption[] = (['ZH', 'LS'] as const).map((l) => ({
     ...groupedBar(
       `${l} − EN`,
       LANGUAGE_COLORS[l],
@@ -80,14 +83,23 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
       2,
     ),
     data: judges.map((j) => {
-      const en = acc(j, 'EN');
-      const target = acc(j, l);
-      if (en === null || target === null) return null;
-      const value = Math.round((target - en) * 10) / 10;
+      const value = pct(change(j, l)?.accuracy_change);
+      if (value === null) return null;
       return { value, label: { position: value < 0 ? 'bottom' : 'top' } };
     }),
     label: { show: true, color: TEXT, fontSize: 11, formatter: (p) => Number(p.value).toFixed(1) },
   }));
+  const whiskers = (['ZH', 'LS'] as const).map((l, i) =>
+    errorBarSeries(
+      `${l} − EN`,
+      i,
+      2,
+      judges.map((j, category) => {
+        const r = change(j, l);
+        return r?.accuracy_change_ci ? { category, ci: r.accuracy_change_ci } : null;
+      }),
+    ),
+  );
   return {
     id: 'accuracy_drop',
     title,
@@ -103,20 +115,23 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
         min: (v: { min: number }) => Math.floor(Math.min(0, v.min) - 1),
         max: (v: { max: number }) => Math.ceil(Math.max(0, v.max) + 1),
       },
-      series: series.map((s, i) =>
-        i === 0
-          ? {
-              ...s,
-              markLine: {
-                silent: true,
-                symbol: 'none',
-                label: { show: false },
-                lineStyle: { color: TEXT, type: 'solid', width: 1 },
-                data: [{ yAxis: 0 }],
-              },
-            }
-          : s,
-      ),
+      series: [
+        ...bars.map((s, i): BarSeriesOption =>
+          i === 0
+            ? {
+                ...s,
+                markLine: {
+                  silent: true,
+                  symbol: 'none',
+                  label: { show: false },
+                  lineStyle: { color: TEXT, type: 'solid' as const, width: 1 },
+                  data: [{ yAxis: 0 }],
+                },
+              }
+            : s,
+        ),
+        ...whiskers,
+      ],
     },
   };
 }
@@ -242,7 +257,22 @@ interface HeatmapInput {
   colors: string[];
   legend: string;
   max: number;
-  cells: { judge: string; subset: string; column: string; value: number | null }[];
+  cells: { judge: string; subset: string; column: string; value: number | null; n: number }[];
+}
+
+/** Relative luminance of a #rrggbb colour (WCAG), to pick a label colour that reads on it. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** White text on the dark end of a colour scale, dark text elsewhere. */
+function labelColourOn(colors: string[], value: number, max: number): string {
+  const i = Math.round((Math.min(max, Math.max(0, value)) / max) * (colors.length - 1));
+  return luminance(colors[i]) < 0.2 ? '#ffffff' : TEXT;
 }
 
 /** One heatmap panel per judge, side by side, with one shared colour scale. */
@@ -254,7 +284,8 @@ function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec
   const panelWidth = input.columns.length * cellWidth;
   const panelStride = labelWidth + panelWidth + 24;
   const top = 84;
-  const cellHeight = 30;
+  // Two lines per cell: the value and its n.
+  const cellHeight = 40;
   const gridHeight = Math.max(1, subsets.length) * cellHeight;
   const width = Math.max(420, 24 + judges.length * panelStride);
   const height = top + gridHeight + 120;
@@ -279,21 +310,24 @@ function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec
     type: 'heatmap',
     xAxisIndex: i,
     yAxisIndex: i,
+    // The value, and under it how many items it rests on; the text colour follows the cell's,
+    // so numbers stay readable on the dark end of the scale.
     label: {
       show: true,
-      color: TEXT,
-      fontSize: 11,
-      textBorderColor: '#ffffff',
-      textBorderWidth: 2,
+      fontSize: 12,
+      lineHeight: 14,
       formatter: (p) => {
-        const v = (p.value as (number | null)[])[2];
-        return v === null ? '–' : Number(v).toFixed(1);
+        const [, , v, n] = p.value as (number | null)[];
+        return v === null ? '–' : `${Number(v).toFixed(1)}\nn = ${n}`;
       },
     },
     itemStyle: { borderColor: '#ffffff', borderWidth: 1 },
     data: input.cells
       .filter((c) => c.judge === j && c.value !== null)
-      .map((c) => [input.columns.indexOf(c.column), subsets.indexOf(c.subset), c.value]),
+      .map((c) => ({
+        value: [input.columns.indexOf(c.column), subsets.indexOf(c.subset), c.value, c.n],
+        label: { color: labelColourOn(input.colors, c.value!, input.max) },
+      })),
   }));
   return {
     id: input.id,
@@ -334,6 +368,8 @@ function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec
         text: [`${input.max}`, '0'],
         textStyle: axisText,
         inRange: { color: input.colors },
+        // Colour by the value (the 3rd dimension), not by n (the last, ECharts' default).
+        dimension: 2,
         seriesIndex: series.map((_, i) => i),
         formatter: (v: unknown) => `${input.legend}: ${Number(v).toFixed(0)}`,
       },
@@ -355,6 +391,7 @@ export function subsetQualityHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec 
       subset: r.subset,
       column: r.language,
       value: r.n > 0 ? pct(r.accuracy_tie_half) : null,
+      n: r.n,
     })),
   });
 }
@@ -375,6 +412,7 @@ export function subsetFlipHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec {
       subset: r.subset,
       column: r.comparison,
       value: r.n > 0 ? pct(r.flip_rate) : null,
+      n: r.n,
     })),
   });
 }

@@ -123,6 +123,16 @@ const rowItems = () =>
   screen.getAllByTestId('flip-row').map((r) => r.querySelector('[role="cell"]')!.textContent);
 
 describe('Flip browser', () => {
+  it('has a breadcrumb back to the experiment, its results and the list', async () => {
+    setup();
+    const crumb = await screen.findByTestId('flips-breadcrumb');
+    expect(within(crumb).getByTestId('breadcrumb-experiment').getAttribute('href')).toBe('#/experiments/7');
+    expect(within(crumb).getByRole('link', { name: 'Experiments' }).getAttribute('href')).toBe(
+      '#/experiments',
+    );
+    expect(within(crumb).getByRole('link', { name: 'Results' })).toBeTruthy();
+  });
+
   it('shows new flips as verdicts arrive during a run', async () => {
     let stored: JudgmentView[] = [];
     const { api } = setup({}, () => stored);

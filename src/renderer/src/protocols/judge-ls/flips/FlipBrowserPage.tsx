@@ -18,6 +18,7 @@ import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
 import '../../../results/results.css';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
+import { routeHref } from '../../../stores/route';
 
 interface FlipBrowserPageProps {
   experimentId: number;
@@ -145,7 +146,13 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
 
   const header = (
     <>
-      <nav className="breadcrumb" aria-label="breadcrumb">
+      <nav className="breadcrumb" aria-label="breadcrumb" data-testid="flips-breadcrumb">
+        <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
+        <span aria-hidden="true">/</span>
+        <a href={routeHref({ name: 'experiment', experimentId })} data-testid="breadcrumb-experiment">
+          {t('variants.run')}
+        </a>
+        <span aria-hidden="true">/</span>
         <a
           href="#"
           onClick={(e) => {

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FLIP_TYPES, type Choice, type Flip, type FlipType } from './flips';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
@@ -84,9 +84,13 @@ export function FlipList({ flips, flagged, activeIndex, onActiveIndexChange, onO
   );
 
   const active = flips[activeIndex];
+  const headId = useId();
   return (
-    <div className="flip-table" role="table" aria-label={label} aria-rowcount={flips.length + 1}>
-      <div className="flip-table__row flip-table__row--head" role="row" aria-rowindex={1}>
+    // The scrolling body is the grid (focusable, announcing the active row through
+    // aria-activedescendant, which a grid allows and a rowgroup does not); the header row
+    // stays visible above it and joins the grid through aria-owns.
+    <div className="flip-table">
+      <div id={headId} className="flip-table__row flip-table__row--head" role="row" aria-rowindex={1}>
         <span role="columnheader">{t('flips.col.item')}</span>
         <span role="columnheader">{t('flips.col.judge')}</span>
         <span role="columnheader">{t('flips.col.comparison')}</span>
@@ -98,7 +102,10 @@ export function FlipList({ flips, flagged, activeIndex, onActiveIndexChange, onO
       <div
         ref={scrollRef}
         className="flip-table__body"
-        role="rowgroup"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={flips.length + 1}
+        aria-owns={headId}
         tabIndex={0}
         data-testid="flip-list"
         onKeyDown={onKeyDown}

@@ -24,6 +24,8 @@ export const en = {
       previewItem: 'These are the exact prompts for item {{id}} with the current settings.',
       system: 'System',
       user: 'User',
+      selfJudged:
+        'The translator is also a judge ({{judges}}): that judge then rates texts it translated itself, which can favour them. Pick another model to translate, or keep it and say so when you report.',
     },
     templates: {
       title: 'Advanced: prompt templates',
@@ -51,6 +53,9 @@ export const en = {
     summary: {
       transformer: 'Translation',
       tieProbes: 'Tie probes',
+      templates: 'Prompt templates',
+      templatesDefault: 'the protocol’s defaults',
+      templatesEdited: 'edited: {{names}} (the others are the defaults)',
     },
     errors: {
       languagesRequired: 'Choose at least one language.',

@@ -25,6 +25,8 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       previewItem: '以下是按当前设置为条目 {{id}} 生成的实际提示词。',
       system: '系统',
       user: '用户',
+      selfJudged:
+        '翻译模型同时也是评审模型（{{judges}}）：该评审会给自己翻译的文本打分，可能偏向这些文本。请换一个模型来翻译，或保留它并在报告中说明。',
     },
     templates: {
       title: '高级：提示词模板',
@@ -50,6 +52,9 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     summary: {
       transformer: '翻译',
       tieProbes: '平局探针',
+      templates: '提示词模板',
+      templatesDefault: '协议默认模板',
+      templatesEdited: '已修改：{{names}}（其余为默认模板）',
     },
     errors: {
       languagesRequired: '请至少选择一种语言。',

@@ -173,7 +173,7 @@ describe('Results dashboard', () => {
       return (chart.getOption().series as unknown[]).length;
     };
     expect(seriesCount('accuracy_by_language')).toBe(6);
-    expect(seriesCount('accuracy_drop')).toBe(2);
+    expect(seriesCount('accuracy_drop')).toBe(4);
     expect(seriesCount('flip_rates')).toBe(8);
     expect(seriesCount('position_inconsistency')).toBe(6);
     expect(seriesCount('tie_probe_preference')).toBe(3);
@@ -229,7 +229,12 @@ describe('Results dashboard', () => {
     });
     expect(api.calls.at(-1)).toEqual({
       method: 'experiments.exportFile',
-      params: { experimentId: 7, target: { table: 'quality', format: 'xlsx' }, sensitivity: true },
+      params: {
+        experimentId: 7,
+        target: { table: 'quality', format: 'xlsx' },
+        sensitivity: true,
+        lang: 'en',
+      },
     });
     expect(created).toEqual(['quality.csv']);
     click.mockRestore();

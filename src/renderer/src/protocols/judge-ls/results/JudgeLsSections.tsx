@@ -12,6 +12,9 @@ import type { ResultsSectionsProps } from '../../registry';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
 import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type FlipTarget } from './charts';
+import { localizeFigure } from '../../../../../shared/report/figure-i18n';
+import { JUDGE_LS_FIGURES_ZH } from '../../../../../shared/protocols/judge-ls/report/figure-zh';
+import { useFigureLanguage } from '../../../lib/figure-language';
 import '../../../results/results.css';
 
 type SectionId =
@@ -69,6 +72,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
     () => (shownCi === configured ? results.tables : buildTables(metrics, shownCi)),
     [results.tables, metrics, shownCi, configured],
   );
+  const lang = useFigureLanguage();
   const figures = useMemo(
     () =>
       dashboardFigures(withChosenIntervals(metrics, shownCi), {
@@ -78,8 +82,8 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
         enWins: t('tooltip.enWins'),
         tie: t('tooltip.tie'),
         zhWins: t('tooltip.zhWins'),
-      }),
-    [metrics, shownCi, t],
+      }).map((f) => localizeFigure(f, lang, [JUDGE_LS_FIGURES_ZH])),
+    [metrics, shownCi, t, lang],
   );
 
   const openFlips = (target: FlipTarget) => {

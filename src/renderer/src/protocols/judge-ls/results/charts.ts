@@ -11,6 +11,7 @@ import type {
 import { buildFigureSpecs, type FigureSpec } from '../../../../../shared/protocols/judge-ls/report/figures';
 import { COMPARISONS, LANGUAGES, TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import type { ChartParams } from '../../../results/EChart';
+import { englishSeriesName } from '../../../../../shared/report/figure-i18n';
 import { formatCi, formatInt, formatP, formatPercent, formatPoints } from '../../../results/format';
 
 export type { ChartParams, FigureSpec };
@@ -95,16 +96,15 @@ export function tooltipLines(
       ];
     }
     case 'accuracy_drop': {
-      const en = q('EN');
+      // The bar is the change on the paired verdicts, with its paired CI (in points).
       return [
         judge,
         ...TARGET_LANGUAGES.flatMap((l) => {
-          const r = q(l);
-          if (!r || !en) return [];
+          const r = metrics.language_invariance.find((x) => x.judge === judge && x.comparison === `EN-${l}`);
+          if (!r) return [];
+          const [lo, hi] = r.accuracy_change_ci.map((v) => formatPoints(v));
           return [
-            `${l} − EN: ${formatPoints(r.accuracy_strict - en.accuracy_strict)} ${labels.points}`,
-            `  EN ${ciText(en.accuracy_strict, en.accuracy_strict_ci)} · ${nText(en.n)}`,
-            `  ${l} ${ciText(r.accuracy_strict, r.accuracy_strict_ci)} · ${nText(r.n)}`,
+            `${l} − EN: ${formatPoints(r.accuracy_change)} ${labels.points} [${lo}, ${hi}] · ${nText(r.n)}`,
           ];
         }),
       ];
@@ -171,11 +171,13 @@ export function tooltipLines(
 /** Which flips a click on a figure asks for, or null when the click is not on a flip bar or cell. */
 export function clickTarget(spec: FigureSpec, p: ChartParams): FlipTarget | null {
   if (p.componentType !== 'series') return null;
-  if (spec.id === 'flip_rates' && p.seriesType === 'bar' && p.seriesName && p.name) {
-    const comparison = COMPARISONS.find((c) => p.seriesName!.endsWith(c));
+  // The English series name (kept as the id of a translated figure) says which flips.
+  const series = englishSeriesName(p.seriesId) ?? p.seriesName;
+  if (spec.id === 'flip_rates' && p.seriesType === 'bar' && series && p.name) {
+    const comparison = COMPARISONS.find((c) => series.endsWith(c));
     if (!comparison) return null;
     const target: FlipTarget = { judge: p.name, comparison };
-    if (p.seriesName.startsWith('Correctness')) target.type = 'correctness';
+    if (series.startsWith('Correctness')) target.type = 'correctness';
     return target;
   }
   if (spec.id === 'subset_flip_heatmap' && p.seriesType === 'heatmap') {

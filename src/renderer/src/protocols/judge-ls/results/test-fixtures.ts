@@ -49,6 +49,8 @@ export function makeMetrics(): JudgeLsMetrics {
       both_wrong: 32,
       mcnemar_p: c === 0 ? 0.0309 : 0.00021,
       mcnemar_p_holm: c === 0 ? 0.0618 : 0.00084,
+      accuracy_change: -10 / 200,
+      accuracy_change_ci: [-0.09, -0.01] as [number, number],
     })),
   );
   return {

@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import { presetOf } from '../../../lib/providers';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
-import { tieProbesOn } from './draft';
+import { TEMPLATE_KEYS, tieProbesOn } from './draft';
+import { useSelfJudged } from './self-judged';
 import { useJudgeLsDraft } from './state';
 
 /** Judge-LS's lines in the summary's recap: the transformer and the tie probes. */
@@ -10,11 +11,27 @@ export function SummaryLines() {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const own = useJudgeLsDraft();
   const languages = TARGET_LANGUAGES.filter((l) => own.transform.languages[l]);
+  const selfJudged = useSelfJudged();
+  const edited = TEMPLATE_KEYS.filter((k) => own.templates[k] !== undefined);
   return (
     <>
       <dt>{t('wizard.summary.transformer')}</dt>
       <dd>
         {presetOf(own.transform.provider).title}, {own.transform.model} → {languages.join(', ')}
+        {selfJudged.length > 0 && (
+          <span className="inline-warn" data-testid="summary-translator-is-judge">
+            {' '}
+            {t('wizard.transform.selfJudged', { judges: selfJudged.join(', ') })}
+          </span>
+        )}
+      </dd>
+      <dt>{t('wizard.summary.templates')}</dt>
+      <dd data-testid="summary-templates">
+        {edited.length === 0
+          ? t('wizard.summary.templatesDefault')
+          : t('wizard.summary.templatesEdited', {
+              names: edited.map((k) => t(`wizard.templates.${k}`)).join('; '),
+            })}
       </dd>
       <dt>{t('wizard.summary.tieProbes')}</dt>
       <dd>{tieProbesOn(own) ? t('common.yes') : t('common.no')}</dd>

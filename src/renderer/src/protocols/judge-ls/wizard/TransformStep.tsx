@@ -26,6 +26,8 @@ import {
   useJudgeLsDraft,
 } from './state';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
+import { useModelSuggestions } from '../../../lib/listed-models';
+import { useSelfJudged } from './self-judged';
 
 /** `{{instruction}}*, {{target_language}}`: code tokens, the same in every UI language. */
 function placeholderList(field: TemplateKey): string {
@@ -103,6 +105,8 @@ export function TransformStep() {
   const { transform, templates } = useJudgeLsDraft();
   const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === transform.provider));
   const hasCustomTemplates = Object.keys(templates).length > 0;
+  const suggestions = useModelSuggestions(transform.provider, presetOf(transform.provider).models);
+  const selfJudged = useSelfJudged();
   const setProvider = setTransformProvider;
   const setModel = setTransformModel;
   const issues = useStepIssues('transform');
@@ -143,7 +147,7 @@ export function TransformStep() {
           />
         </Field>
         <datalist id="transform-models">
-          {presetOf(transform.provider).models.map((m) => (
+          {suggestions.map((m) => (
             <option key={m} value={m} />
           ))}
         </datalist>
@@ -159,6 +163,11 @@ export function TransformStep() {
           </label>
         )}
       </div>
+      {selfJudged.length > 0 && (
+        <p className="notice notice--warn" role="note" data-testid="translator-is-judge">
+          {t('wizard.transform.selfJudged', { judges: selfJudged.join(', ') })}
+        </p>
+      )}
       {!judgesUse && <ProviderCard name={transform.provider} step="transform" model={transform.model} />}
 
       <fieldset className="checks">

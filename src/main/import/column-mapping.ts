@@ -1,0 +1,78 @@
+// Column mapping: a file whose columns are named differently (prompt, response_a, winner…)
+// imports once the person says which column is which field. The mapping is applied to the
+// records as read, before validation, so every later check and message is the usual one.
+import { createHash } from 'node:crypto';
+import type { InputIssue } from '../../shared/domain';
+import type { SourceRecord } from './record';
+
+/** Field of the app (instruction, output_1, output_2, label, …) → column of the file. */
+export type ColumnMapping = Record<string, string>;
+
+/** Fields a column can be mapped to (pairwise and QA items). */
+export const MAPPABLE_FIELDS = [
+  'id',
+  'subset',
+  'instruction',
+  'input',
+  'output_1',
+  'output_2',
+  'label',
+  'question',
+  'answers',
+  'context',
+  'language',
+] as const;
+
+/** The file's columns (those of its first record), in file order. */
+export function columnsOf(records: readonly SourceRecord[]): string[] {
+  return records.length ? Object.keys(records[0].value) : [];
+}
+
+/** A file's shape: its sorted column names, hashed (what a remembered mapping is keyed by). */
+export function shapeOf(columns: readonly string[]): string {
+  const cols = [...new Set(columns)].sort();
+  return createHash('sha256').update(cols.join('\u0000')).digest('hex').slice(0, 32);
+}
+
+/** Problems with a mapping for these columns, each naming the field (`columns.<field>`). */
+export function mappingIssues(
+  file: string,
+  mapping: ColumnMapping,
+  columns: readonly string[],
+): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const have = new Set(columns);
+  const used = new Map<string, string>();
+  for (const [field, column] of Object.entries(mapping)) {
+    const at = `columns.${field}`;
+    if (!(MAPPABLE_FIELDS as readonly string[]).includes(field))
+      issues.push({ file, field: at, message: `no such field (fields: ${MAPPABLE_FIELDS.join(', ')})` });
+    else if (!have.has(column))
+      issues.push({
+        file,
+        field: at,
+        message: `the file has no column "${column}" (it has: ${columns.join(', ')})`,
+      });
+    else if (used.has(column))
+      issues.push({
+        file,
+        field: at,
+        message: `column "${column}" is already mapped to ${used.get(column)}`,
+      });
+    used.set(column, field);
+  }
+  return issues;
+}
+
+/** The records with mapped columns renamed to their fields (other columns are left as they are). */
+export function applyMapping(records: readonly SourceRecord[], mapping: ColumnMapping): SourceRecord[] {
+  const entries = Object.entries(mapping).filter(([field, column]) => field !== column);
+  if (!entries.length) return [...records];
+  const mappedColumns = new Set(entries.map(([, column]) => column));
+  return records.map((r) => {
+    const value: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(r.value)) if (!mappedColumns.has(k)) value[k] = v;
+    for (const [field, column] of entries) if (column in r.value) value[field] = r.value[column];
+    return { ...r, value };
+  });
+}

@@ -1,0 +1,90 @@
+// The statistics glossary's words, EN and 中文, as their own i18next namespace ('glossary').
+// Importing this module registers them.
+import { i18next } from '../i18n';
+
+export const GLOSSARY_NS = 'glossary';
+
+const en = {
+  title: 'Statistics glossary',
+  open: 'What is {{term}}?',
+  close: 'Close',
+  others: 'Other entries',
+  entries: {
+    wilson: {
+      term: 'Wilson 95% CI',
+      body: 'The range the true rate is likely in, given how many items were judged: [low, high] in percent. It is computed with the Wilson score method, which stays sensible for small n and for rates near 0% or 100%. Two rates whose intervals overlap widely may not really differ; with few items the interval is wide.',
+    },
+    tieHalf: {
+      term: 'Tie-half accuracy',
+      body: 'Accuracy where a tie counts as half right. Strict accuracy counts a tie as wrong. A judge that says “tie” often looks worse under strict accuracy and in between under tie-half; report the one your study fixed in advance.',
+    },
+    mcnemar: {
+      term: 'McNemar test',
+      body: 'A test for paired answers: the same items judged in two conditions (e.g. English and Chinese). It looks only at the items whose correctness changed, counting right→wrong against wrong→right. A small p means the change is unlikely to be chance alone. It says nothing about how large the change is: read the rates and their CIs for that.',
+    },
+    position: {
+      term: 'Position inconsistency',
+      body: 'The share of items where the judge’s choice depends on the order the two answers are shown: it picks one answer first, then the other when they are swapped. A consistent judge picks the same answer (or a tie) both ways.',
+    },
+    multiple: {
+      term: 'Many comparisons',
+      body: 'Each p-value is for one comparison. With many judges, languages and subsets, some p-values fall below 0.05 by chance alone (about 1 in 20 when nothing differs). Decide in advance which comparisons matter, or adjust the p-values (e.g. with Holm’s method) before calling a difference significant. The p-values shown here are not adjusted.',
+    },
+    holm: {
+      term: 'Holm correction',
+      body: 'A way to adjust p-values for many comparisons: sort the m p-values from smallest to largest, multiply the k-th smallest by (m − k + 1), and keep each adjusted value at least as large as the one before. It controls the chance of any false finding and is never worse than Bonferroni.',
+    },
+    kappa: {
+      term: 'Cohen’s κ',
+      body: 'Agreement between two raters (e.g. a judge and people) beyond what chance would give: 1 is perfect agreement, 0 is what chance alone gives, below 0 is worse than chance. It is lower than plain agreement when one answer is much more common than the other.',
+    },
+    flips: {
+      term: 'Flips',
+      body: 'A flip is an item where the judge’s verdict changes between two conditions (e.g. the English and the Chinese text): it prefers the other answer, or switches to or from a tie. A correctness flip is a flip that changes whether the verdict matches the gold label. Flips count changes in both directions, so a judge can flip often while its accuracy stays the same.',
+    },
+  },
+};
+
+const zh: typeof en = {
+  title: '统计术语表',
+  open: '什么是{{term}}？',
+  close: '关闭',
+  others: '其他条目',
+  entries: {
+    wilson: {
+      term: 'Wilson 95% 置信区间',
+      body: '在已评审条目数量下，真实比率很可能所在的范围：[下限, 上限]，单位为百分比。采用 Wilson 评分法计算，在 n 较小或比率接近 0% 或 100% 时依然合理。两个比率的区间大幅重叠时，它们未必真的不同；条目越少，区间越宽。',
+    },
+    tieHalf: {
+      term: '平局折半准确率',
+      body: '把平局算作答对一半的准确率。严格准确率把平局算作答错。经常判平局的评审模型在严格准确率下显得更差，在平局折半下居中；请报告研究事先确定的那一种。',
+    },
+    mcnemar: {
+      term: 'McNemar 检验',
+      body: '用于配对回答的检验：同一批条目在两种条件下被评审（例如英文和中文）。它只看正确性发生变化的条目，比较“对→错”和“错→对”的数量。p 值小说明这种变化不太可能只是偶然。它不说明变化有多大：请看比率及其置信区间。',
+    },
+    position: {
+      term: '位置不一致率',
+      body: '评审模型的选择取决于两个回答的展示顺序的条目所占比例：先选了一个回答，交换顺序后又选了另一个。一致的评审模型在两种顺序下选择同一个回答（或都判平局）。',
+    },
+    multiple: {
+      term: '多重比较',
+      body: '每个 p 值只对应一次比较。评审模型、语言和子集很多时，即使什么都没有差别，也会有一些 p 值偶然低于 0.05（大约二十分之一）。请事先确定哪些比较重要，或在称差异显著之前先校正 p 值（例如用 Holm 方法）。这里显示的 p 值未经校正。',
+    },
+    holm: {
+      term: 'Holm 校正',
+      body: '一种针对多重比较校正 p 值的方法：把 m 个 p 值从小到大排序，第 k 小的乘以 (m − k + 1)，并保证每个校正后的值不小于前一个。它控制出现任何一个假阳性的概率，且从不比 Bonferroni 更保守。',
+    },
+    kappa: {
+      term: 'Cohen’s κ',
+      body: '两位评分者（例如评审模型与人）之间超出偶然水平的一致性：1 表示完全一致，0 表示与偶然相同，小于 0 表示比偶然还差。当某一种回答远比另一种常见时，它会低于单纯的一致率。',
+    },
+    flips: {
+      term: '翻转',
+      body: '翻转是指评审模型的判断在两种条件下（例如英文文本和中文文本）发生变化的条目：改选另一个回答，或变成平局、从平局变出。正确性翻转是改变了判断是否与标准答案一致的翻转。翻转统计两个方向的变化，所以一个评审模型可能经常翻转而准确率不变。',
+    },
+  },
+};
+
+i18next.addResourceBundle('en', GLOSSARY_NS, en, true, true);
+i18next.addResourceBundle('zh', GLOSSARY_NS, zh, true, true);

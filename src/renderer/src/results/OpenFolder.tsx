@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toApiError } from '../api';
+import { getDesktop } from '../lib/desktop';
+import './i18n';
+
+/** "Open folder" after a desktop export (nothing in a browser: there the export is a download). */
+export function OpenFolder({ dir }: { dir: string }) {
+  const { t } = useTranslation('results');
+  const [error, setError] = useState<string | null>(null);
+  const desktop = getDesktop();
+  if (!desktop) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn--small"
+        data-testid="open-export-folder"
+        onClick={() => {
+          setError(null);
+          desktop.openFolder(dir).catch((e: unknown) => setError(toApiError(e).message));
+        }}
+      >
+        {t('export.openFolder')}
+      </button>
+      {error && (
+        <span className="inline-error" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
