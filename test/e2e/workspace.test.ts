@@ -369,7 +369,8 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
   });
 
   it('exports everything from the dashboard as one zip download', async () => {
-    await page.locator('.breadcrumb a').first().click();
+    // Experiments / experiment / Results / Flips: the last link goes back to the results.
+    await page.locator('.breadcrumb a').last().click();
     await expect.poll(() => byTestId('results-page').isVisible()).toBe(true);
     const downloading = page.waitForEvent('download', { timeout: 30_000 });
     await byTestId('export-all').first().click();

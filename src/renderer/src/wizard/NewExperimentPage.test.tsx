@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors';
 import { App } from '../App';
 import '../i18n';
 import { useAppInfo, useDatasets } from '../stores/datasets';
-import { registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
+import { listRendererProtocols, registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
 import { navigate } from '../stores/route';
 import { initialDraft } from '../lib/experiment-config';
 import { useWizard, WIZARD_STORAGE_KEY } from '../stores/wizard';
@@ -243,7 +243,8 @@ describe('New experiment wizard', () => {
     const sent = api.calls.find((c) => c.method === 'experiments.estimate')!.params as { config: unknown };
     expect(sent.config).toEqual({
       name: expect.stringMatching(/^LLMBar \(sample\) \d{4}-\d{2}-\d{2}$/),
-      protocol: 'judge-ls',
+      // The wizard starts on the first registered protocol (Judge-LS).
+      protocol: listRendererProtocols()[0].id,
       dataset: 1,
       providers: {
         openai: { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY', rpm: 500, tpm: 200000, concurrency: 16 },
@@ -385,12 +386,12 @@ describe('New experiment wizard', () => {
     await openWizard(api);
     next();
     const choices = screen.getAllByRole('radio');
-    expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual([
-      'judge-ls',
-      'reference-sensitivity',
-      'bias-probes',
-      'test-pointwise',
-    ]);
+    // The registered protocols in order, the test's own last.
+    expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual(
+      listRendererProtocols().map((p) => p.id),
+    );
+    expect(choices).toHaveLength(4);
+    expect((choices[3] as HTMLInputElement).value).toBe('test-pointwise');
     expect((choices[0] as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText('Judge-LS: language sensitivity')).toBeTruthy();
     fireEvent.click(choices[3]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import '../protocols';
-import { initialJudgeLsDraft, JUDGE_LS_ID, withJudgeLsDraft } from '../protocols/judge-ls/wizard/draft';
-import { batchCapable, buildConfig, initialDraft, newJudge } from './experiment-config';
+import '../..';
+import { initialJudgeLsDraft, JUDGE_LS_ID, withJudgeLsDraft } from './draft';
+import { batchCapable, buildConfig, initialDraft, newJudge } from '../../../lib/experiment-config';
 
 describe('the wizard’s Batch API switch per judge', () => {
   it('sends a switched judge through a batch twin of its provider, leaving the others live', () => {
