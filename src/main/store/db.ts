@@ -36,6 +36,19 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Database {
   }
 }
 
+/**
+ * Makes `db.transaction(fn)` begin IMMEDIATE. The app, `serve` and a CLI run may write to one
+ * file: a deferred transaction that reads before it writes fails at once with "database is
+ * locked" when another process committed in between (SQLite cannot upgrade a stale snapshot, and
+ * the busy timeout does not apply), while an immediate one takes the write lock first and waits.
+ * The `.deferred` variant stays available for read-only transactions that want no lock.
+ */
+function immediateTransactions(db: Database): void {
+  const deferredByDefault = db.transaction.bind(db);
+  db.transaction = ((fn: Parameters<Database['transaction']>[0]) =>
+    deferredByDefault(fn).immediate) as Database['transaction'];
+}
+
 function prepare(db: Database, file: string, opts: OpenOptions): Database {
   try {
     // The app and the CLI may share one file: wait for the other writer instead of failing.
@@ -43,6 +56,7 @@ function prepare(db: Database, file: string, opts: OpenOptions): Database {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
+    immediateTransactions(db);
     if (opts.check !== false) {
       const problems = quickCheckProblems(db);
       if (problems.length) throw corruptStore(file, problems.slice(0, 2).join('; '));
