@@ -15,7 +15,7 @@ export interface CompareSide {
 export interface CompareRow {
   judge_a: string;
   judge_b: string;
-  /** The protocol's condition (Judge-LS: EN | ZH | LS), or "all" pooled over conditions. */
+  /** The protocol's condition (e.g. a language), or "all" pooled over conditions. */
   condition: string;
   /** Observations valid on both sides (same item, condition and unit, e.g. answer order). */
   n: number;

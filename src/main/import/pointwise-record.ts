@@ -6,7 +6,8 @@ import type { NewItem } from '../store/datasets';
 import { typeName } from './issues';
 import type { SourceRecord } from './record';
 import { readOptionalText } from './qa-record';
-import { readId, readText } from './validate';
+import { validateIdRecords } from './id-records';
+import { readText } from './validate';
 
 export const POINTWISE_COLUMNS = ['id', 'instruction', 'response', 'category', 'reference', 'human_score'];
 export const POINTWISE_REQUIRED = ['id', 'instruction', 'response'];
@@ -31,55 +32,24 @@ export function validatePointwiseRecords(
   records: SourceRecord[],
   opts: { cellText?: boolean } = {},
 ): { items: NewItem[]; issues: InputIssue[] } {
-  const issues: InputIssue[] = [];
-  const items: NewItem[] = [];
-  const seen = new Map<string, SourceRecord>();
-  for (const record of records) {
-    const v = record.value;
-    const at = { file, line: record.line, row: record.row };
-    const reporter =
-      (field: string) =>
-      (message: string): undefined => {
-        issues.push({ ...at, field, message });
-        return undefined;
-      };
-    if (Object.hasOwn(v, '__proto__')) reporter('__proto__')('is not allowed as a key; rename it');
-    const id = readId(v.id, reporter('id'));
-    if (id === null) reporter('id')('is missing (every pointwise item needs an id)');
+  return validateIdRecords(file, records, 'pointwise', (v, reporter) => {
     const instruction = readText(v.instruction, reporter('instruction'));
     const response = readText(v.response, reporter('response'));
     const category = readOptionalText(v.category, reporter('category'));
     const reference = readOptionalText(v.reference, reporter('reference'));
     const human = readScore(v.human_score, opts.cellText === true, reporter('human_score'));
-    if (typeof id === 'string') {
-      const first = seen.get(id);
-      if (first) {
-        const where = first.line !== undefined ? `line ${first.line}` : `row ${first.row}`;
-        reporter('id')(`duplicate id ${JSON.stringify(id)}: also used on ${where}`);
-      } else seen.set(id, record);
-    }
     if (
-      typeof id === 'string' &&
-      instruction !== undefined &&
-      response !== undefined &&
-      category !== undefined &&
-      reference !== undefined &&
-      human !== undefined
-    ) {
-      const extra: Record<string, unknown> = { response };
-      if (category !== null) extra.category = category;
-      if (reference !== null) extra.reference = reference;
-      if (human !== null) extra.human_score = human;
-      items.push({
-        sourceId: id,
-        subset: category,
-        instruction,
-        output1: null,
-        output2: null,
-        label: null,
-        extra,
-      });
-    }
-  }
-  return { items: issues.length === 0 ? items : [], issues };
+      instruction === undefined ||
+      response === undefined ||
+      category === undefined ||
+      reference === undefined ||
+      human === undefined
+    )
+      return undefined;
+    const extra: Record<string, unknown> = { response };
+    if (category !== null) extra.category = category;
+    if (reference !== null) extra.reference = reference;
+    if (human !== null) extra.human_score = human;
+    return { subset: category, instruction, output1: null, output2: null, label: null, extra };
+  });
 }

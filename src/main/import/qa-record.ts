@@ -5,7 +5,8 @@ import type { InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
 import { showValue, typeName } from './issues';
 import type { SourceRecord } from './record';
-import { readId, readText } from './validate';
+import { validateIdRecords } from './id-records';
+import { readText } from './validate';
 
 /** The fields a QA item keeps in `items.extra_json`. */
 export interface QaFields {
@@ -93,54 +94,30 @@ export function validateQaRecords(
   records: SourceRecord[],
   opts: { cellText?: boolean } = {},
 ): { items: NewItem[]; issues: InputIssue[] } {
-  const issues: InputIssue[] = [];
-  const items: NewItem[] = [];
-  const seen = new Map<string, SourceRecord>();
-  for (const record of records) {
-    const v = record.value;
-    const at = { file, line: record.line, row: record.row };
-    const reporter =
-      (field: string) =>
-      (message: string): undefined => {
-        issues.push({ ...at, field, message });
-        return undefined;
-      };
-    if (Object.hasOwn(v, '__proto__')) reporter('__proto__')('is not allowed as a key; rename it');
-    const id = readId(v.id, reporter('id'));
-    if (id === null) reporter('id')('is missing (every QA item needs an id)');
+  return validateIdRecords(file, records, 'QA', (v, reporter) => {
     const question = readText(v.question, reporter('question'));
     const answers = readAnswers(v.answers, opts.cellText === true, reporter('answers'));
     const language = readLanguage(v.language, reporter('language'));
     const context = readOptionalText(v.context, reporter('context'));
     const category = readOptionalText(v.category, reporter('category'));
-    if (typeof id === 'string') {
-      const first = seen.get(id);
-      if (first) {
-        const where = first.line !== undefined ? `line ${first.line}` : `row ${first.row}`;
-        reporter('id')(`duplicate id ${JSON.stringify(id)}: also used on ${where}`);
-      } else seen.set(id, record);
-    }
     if (
-      typeof id === 'string' &&
-      question !== undefined &&
-      answers !== undefined &&
-      language !== undefined &&
-      context !== undefined &&
-      category !== undefined
-    ) {
-      const extra: QaFields = { answers, language };
-      if (context !== null) extra.context = context;
-      if (category !== null) extra.category = category;
-      items.push({
-        sourceId: id,
-        subset: category,
-        instruction: question,
-        output1: null,
-        output2: null,
-        label: null,
-        extra: { ...extra },
-      });
-    }
-  }
-  return { items: issues.length === 0 ? items : [], issues };
+      question === undefined ||
+      answers === undefined ||
+      language === undefined ||
+      context === undefined ||
+      category === undefined
+    )
+      return undefined;
+    const extra: QaFields = { answers, language };
+    if (context !== null) extra.context = context;
+    if (category !== null) extra.category = category;
+    return {
+      subset: category,
+      instruction: question,
+      output1: null,
+      output2: null,
+      label: null,
+      extra: { ...extra },
+    };
+  });
 }

@@ -1,4 +1,4 @@
-// The audit of a rewritten variant (as Judge-LS audits its transforms): not empty, every number
+// The audit of a rewritten variant (like the audit of translated texts): not empty, every number
 // of the source present, and the length ratio inside the configured band. A flagged variant is
 // still judged; the sensitivity view leaves it out.
 import type { RewriteKind } from '../../../shared/protocols/bias-probes/types';

@@ -243,7 +243,7 @@ describe('New experiment wizard', () => {
     const sent = api.calls.find((c) => c.method === 'experiments.estimate')!.params as { config: unknown };
     expect(sent.config).toEqual({
       name: expect.stringMatching(/^LLMBar \(sample\) \d{4}-\d{2}-\d{2}$/),
-      // The wizard starts on the first registered protocol (Judge-LS).
+      // The wizard starts on the first registered protocol.
       protocol: listRendererProtocols()[0].id,
       dataset: 1,
       providers: {
