@@ -57,6 +57,10 @@ export interface ImportResult {
   dataset: DatasetSummary;
   /** True when the same file content was imported before: nothing new was written. */
   duplicate: boolean;
+  /** The column mapping applied (field → file column), chosen now or remembered for this shape. */
+  mapping?: Record<string, string>;
+  /** True when `mapping` was not sent but remembered from an earlier file with the same columns. */
+  mappingRemembered?: boolean;
 }
 
 /** One problem in an input file, located as precisely as the format allows. */
@@ -77,6 +81,21 @@ export interface ApiErrorPayload {
   code: ErrorCode;
   message: string;
   issues?: InputIssue[];
+  /** Set when a dataset file's columns do not name the fields a dataset kind needs. */
+  columnChoice?: ColumnChoice;
+}
+
+/** What a person needs to say which column of a file is which field (issue 15 item 12). */
+export interface ColumnChoice {
+  /** The file's columns in file order (a CSV's header cells, trimmed and lower-cased). */
+  columns: string[];
+  /** The kind the file was read as, and the fields of every kind (required ones first). */
+  kind: DatasetKind;
+  kinds: { kind: DatasetKind; fields: { field: string; required: boolean }[] }[];
+  /** The first records, column → text (cut short), to preview a mapping. */
+  sample: Record<string, string>[];
+  /** The mapping tried (sent, or remembered for this shape), to start from. */
+  mapping?: Record<string, string>;
 }
 
 export interface AppInfo {

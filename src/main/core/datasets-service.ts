@@ -48,7 +48,11 @@ export function importDataset(db: Database, req: ImportRequest): ImportResult {
   }
   // Only a mapping that imported a whole file is remembered.
   if (req.columns && parsed.mapping) rememberMapping(db, parsed.shape, parsed.mapping);
-  return { dataset, duplicate: false };
+  return {
+    dataset,
+    duplicate: false,
+    ...(parsed.mapping ? { mapping: parsed.mapping, mappingRemembered: !req.columns } : {}),
+  };
 }
 
 export function importDatasetFromPath(db: Database, path: string, name?: string): ImportResult {

@@ -1,4 +1,4 @@
-import type { ApiErrorPayload, ErrorCode, InputIssue } from '../../shared/domain';
+import type { ApiErrorPayload, ColumnChoice, ErrorCode, InputIssue } from '../../shared/domain';
 
 /** An error meant for the user: it crosses the doors with its code and located issues. */
 export class AppError extends Error {
@@ -6,15 +6,20 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly issues: InputIssue[] = [],
+    /** A dataset file's columns, when they do not name the fields its kind needs. */
+    readonly columnChoice?: ColumnChoice,
   ) {
     super(message);
     this.name = 'AppError';
   }
 
   toPayload(): ApiErrorPayload {
-    return this.issues.length
-      ? { code: this.code, message: this.message, issues: this.issues }
-      : { code: this.code, message: this.message };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.issues.length ? { issues: this.issues } : {}),
+      ...(this.columnChoice ? { columnChoice: this.columnChoice } : {}),
+    };
   }
 }
 

@@ -2,26 +2,15 @@
 // imports once the person says which column is which field. The mapping is applied to the
 // records as read, before validation, so every later check and message is the usual one.
 import { createHash } from 'node:crypto';
-import type { InputIssue } from '../../shared/domain';
+import type { ColumnChoice, DatasetKind, InputIssue } from '../../shared/domain';
+import { DATASET_KINDS } from './kinds';
 import type { SourceRecord } from './record';
 
 /** Field of the app (instruction, output_1, output_2, label, …) → column of the file. */
 export type ColumnMapping = Record<string, string>;
 
-/** Fields a column can be mapped to (pairwise and QA items). */
-export const MAPPABLE_FIELDS = [
-  'id',
-  'subset',
-  'instruction',
-  'input',
-  'output_1',
-  'output_2',
-  'label',
-  'question',
-  'answers',
-  'context',
-  'language',
-] as const;
+/** Fields a column can be mapped to: those any dataset kind reads. */
+export const MAPPABLE_FIELDS: readonly string[] = [...new Set(DATASET_KINDS.flatMap((k) => k.columns))];
 
 /** The file's columns (those of its first record), in file order. */
 export function columnsOf(records: readonly SourceRecord[]): string[] {
@@ -45,7 +34,7 @@ export function mappingIssues(
   const used = new Map<string, string>();
   for (const [field, column] of Object.entries(mapping)) {
     const at = `columns.${field}`;
-    if (!(MAPPABLE_FIELDS as readonly string[]).includes(field))
+    if (!MAPPABLE_FIELDS.includes(field))
       issues.push({ file, field: at, message: `no such field (fields: ${MAPPABLE_FIELDS.join(', ')})` });
     else if (!have.has(column))
       issues.push({
@@ -75,4 +64,37 @@ export function applyMapping(records: readonly SourceRecord[], mapping: ColumnMa
     for (const [field, column] of entries) if (column in r.value) value[field] = r.value[column];
     return { ...r, value };
   });
+}
+
+/** Longest text of one cell in a preview: enough to recognize a column. */
+const SAMPLE_CELL_CHARS = 200;
+/** Records a column choice previews. */
+export const SAMPLE_ROWS = 3;
+
+/** A value as preview text: strings as they are, other JSON as written, cut short. */
+export function sampleText(value: unknown): string {
+  const text = typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value);
+  return text.length > SAMPLE_CELL_CHARS ? `${text.slice(0, SAMPLE_CELL_CHARS - 1)}…` : text;
+}
+
+/** The fields a file would hold with this mapping (mapped columns renamed, others as named). */
+export function fieldsWith(columns: readonly string[], mapping: ColumnMapping | undefined): string[] {
+  const byColumn = new Map(Object.entries(mapping ?? {}).map(([field, column]) => [column, field]));
+  return columns.map((c) => byColumn.get(c) ?? c);
+}
+
+/** What the person needs to choose columns: the file's columns, every kind's fields, a sample. */
+export function columnChoice(
+  columns: readonly string[],
+  kind: DatasetKind,
+  sample: Record<string, string>[],
+  mapping: ColumnMapping | undefined,
+): ColumnChoice {
+  return {
+    columns: [...columns],
+    kind,
+    kinds: DATASET_KINDS.map((k) => ({ kind: k.kind, fields: k.fields.map((f) => ({ ...f })) })),
+    sample,
+    ...(mapping ? { mapping: { ...mapping } } : {}),
+  };
 }

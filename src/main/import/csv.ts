@@ -71,6 +71,17 @@ export function csvColumns(file: string, text: string): string[] {
   return header ? header.cells.map((c) => c.trim().toLowerCase()) : [];
 }
 
+/** The first `n` data rows, header name (as `csvColumns` gives it) → cell text. */
+export function csvSample(file: string, text: string, n: number): Record<string, string>[] {
+  const [header, ...rows] = readRows(file, text).rows;
+  if (!header) return [];
+  const names = header.cells.map((c) => c.trim().toLowerCase());
+  return rows
+    .filter((r) => r.cells.some((c) => c.trim() !== ''))
+    .slice(0, n)
+    .map((r) => Object.fromEntries(names.map((name, i) => [name, r.cells[i] ?? ''])));
+}
+
 /**
  * A CSV with a header row naming the columns of its dataset kind (pairwise: instruction or
  * input, output_1, output_2, label; QA: id, question, answers, language), or the given columns.

@@ -1,15 +1,25 @@
 import type { DatasetFormat, DatasetKind } from '../../shared/domain';
 import { formatBytes, INPUT_LIMITS } from '../core/input-limits';
 import type { NewItem } from '../store/datasets';
-import { csvColumns, readCsv } from './csv';
+import { csvColumns, csvSample, readCsv } from './csv';
 import { decodeText } from './decode';
 import { formatFromName, sniffFormat, unsupportedFile } from './detect';
 import { invalidInput } from './issues';
 import { readJson } from './json';
 import { readJsonl } from './jsonl';
 import type { ReadResult } from './record';
-import { kindOfRecords } from './kinds';
-import { applyMapping, columnsOf, mappingIssues, shapeOf, type ColumnMapping } from './column-mapping';
+import { DATASET_KINDS, kindOfFields, kindOfRecords } from './kinds';
+import {
+  applyMapping,
+  columnChoice,
+  columnsOf,
+  fieldsWith,
+  mappingIssues,
+  SAMPLE_ROWS,
+  sampleText,
+  shapeOf,
+  type ColumnMapping,
+} from './column-mapping';
 
 export { DATASET_EXTENSIONS } from './detect';
 export { describeIssue, MAX_ISSUES } from './issues';
@@ -80,31 +90,56 @@ export function parseDatasetFile(
     ]);
   }
   // A CSV's columns are its header (its reader keeps only known columns); JSON's, the keys.
-  const columns =
-    format === 'csv' ? csvColumns(fileName, text) : columnsOf(READERS[format](fileName, text).records);
+  const jsonRead = format === 'csv' ? undefined : READERS[format](fileName, text);
+  const columns = jsonRead ? columnsOf(jsonRead.records) : csvColumns(fileName, text);
   const shape = shapeOf(columns);
   const chosen = format === 'csv' ? lowerColumns(opts.columns) : opts.columns;
   const mapping = chosen ?? opts.remembered?.(shape);
+  // When the columns (as mapped) lack a field the kind needs, the error carries the columns
+  // and a sample as data, so a person can say which column is which instead of editing the file.
+  const fields = fieldsWith(columns, mapping);
+  const fileKind = kindOfFields(fields);
+  const choice = () =>
+    columnChoice(
+      columns,
+      fileKind.kind,
+      jsonRead
+        ? jsonRead.records.slice(0, SAMPLE_ROWS).map((r) => sampleRecord(r.value))
+        : csvSample(fileName, text, SAMPLE_ROWS).map(sampleRecord),
+      mapping,
+    );
   if (mapping) {
     const bad = mappingIssues(fileName, mapping, columns);
-    if (bad.length) throw invalidInput(fileName, bad);
+    if (bad.length) throw invalidInput(fileName, bad, choice());
   }
+  const lacksFields = fileKind.missingColumns(new Set(fields)).missing.length > 0;
   const read =
-    format === 'csv'
-      ? readCsv(
-          fileName,
-          text,
-          undefined,
-          mapping ? new Map(Object.entries(mapping).map(([f, c]) => [c, f])) : undefined,
-        )
-      : READERS[format](fileName, text);
-  const records = mapping && format !== 'csv' ? applyMapping(read.records, mapping) : read.records;
+    jsonRead ??
+    readCsv(
+      fileName,
+      text,
+      undefined,
+      mapping ? new Map(Object.entries(mapping).map(([f, c]) => [c, f])) : undefined,
+    );
+  const records = mapping && jsonRead ? applyMapping(read.records, mapping) : read.records;
   const spec = kindOfRecords(records);
   const { items, issues } = spec.validate(fileName, records, { cellText: format === 'csv' });
   const all = [...read.issues, ...issues];
   if (all.length === 0 && items.length === 0) {
     all.push({ file: fileName, message: 'no items: the file holds no records' });
   }
-  if (all.length > 0) throw invalidInput(fileName, all);
+  if (all.length > 0)
+    throw invalidInput(fileName, all, lacksFields && mappable(columns) ? choice() : undefined);
   return { format, kind: spec.kind, items, shape, ...(mapping ? { mapping } : {}) };
+}
+
+/** Enough columns to hold some kind's required fields (one column, e.g. a wrong delimiter, is not). */
+function mappable(columns: readonly string[]): boolean {
+  const fewest = Math.min(...DATASET_KINDS.map((k) => k.fields.filter((f) => f.required).length));
+  return columns.length >= fewest;
+}
+
+/** A record's values as preview text. */
+function sampleRecord(value: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sampleText(v)]));
 }

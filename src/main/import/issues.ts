@@ -1,4 +1,4 @@
-import type { InputIssue } from '../../shared/domain';
+import type { ColumnChoice, InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
 
 /** More than this many issues helps nobody: the rest is summarized in one closing issue. */
@@ -22,7 +22,7 @@ function position(issue: InputIssue): number {
  * Builds the error for a file with problems: issues in file order, capped, and a one-line
  * summary that leads with the count and the first problem.
  */
-export function invalidInput(file: string, issues: InputIssue[]): AppError {
+export function invalidInput(file: string, issues: InputIssue[], columnChoice?: ColumnChoice): AppError {
   // Readers and the validator report in separate passes; users read files top to bottom.
   const sorted = issues
     .map((issue, i) => ({ issue, i }))
@@ -35,7 +35,7 @@ export function invalidInput(file: string, issues: InputIssue[]): AppError {
   }
   const first = describeIssue(sorted[0]);
   const summary = total === 1 ? `${file}: ${first}` : `${file}: ${total} problems, first: ${first}`;
-  return new AppError('invalid_input', summary, shown);
+  return new AppError('invalid_input', summary, shown, columnChoice);
 }
 
 /** Shows a value in a message the way it appears in the file, cut short if long. */

@@ -12,6 +12,8 @@ export interface DatasetKindSpec {
   kind: DatasetKind;
   /** CSV columns read (others are ignored). */
   columns: string[];
+  /** The fields a person can map a column to, required ones first (the column mapping screen). */
+  fields: { field: string; required: boolean }[];
   /** Required CSV columns missing from a header, with a note on accepted alternatives. */
   missingColumns(present: ReadonlySet<string>): { missing: string[]; note: string };
   /** `cellText`: values are CSV cell text (lists written inside one cell). */
@@ -22,9 +24,19 @@ export interface DatasetKindSpec {
   ): { items: NewItem[]; issues: InputIssue[] };
 }
 
+/** Required fields first, then the optional ones (those of `all` not required). */
+function fieldList(required: readonly string[], all: readonly string[]): DatasetKindSpec['fields'] {
+  return [
+    ...required.map((field) => ({ field, required: true })),
+    ...all.filter((f) => !required.includes(f)).map((field) => ({ field, required: false })),
+  ];
+}
+
 const PAIRWISE: DatasetKindSpec = {
   kind: 'pairwise',
   columns: ['id', 'subset', 'instruction', 'input', 'output_1', 'output_2', 'label'],
+  // "input" is the upstream name of instruction: one field to map, not two.
+  fields: fieldList(['instruction', 'output_1', 'output_2', 'label'], ['id', 'subset']),
   missingColumns(present) {
     const missing = ['output_1', 'output_2', 'label'].filter((n) => !present.has(n));
     if (!present.has('instruction') && !present.has('input')) missing.unshift('instruction');
@@ -36,6 +48,7 @@ const PAIRWISE: DatasetKindSpec = {
 const QA: DatasetKindSpec = {
   kind: 'qa',
   columns: QA_COLUMNS,
+  fields: fieldList(QA_REQUIRED, QA_COLUMNS),
   missingColumns: (present) => ({ missing: QA_REQUIRED.filter((n) => !present.has(n)), note: '' }),
   validate: validateQaRecords,
 };
@@ -43,9 +56,13 @@ const QA: DatasetKindSpec = {
 const POINTWISE: DatasetKindSpec = {
   kind: 'pointwise',
   columns: POINTWISE_COLUMNS,
+  fields: fieldList(POINTWISE_REQUIRED, POINTWISE_COLUMNS),
   missingColumns: (present) => ({ missing: POINTWISE_REQUIRED.filter((n) => !present.has(n)), note: '' }),
   validate: validatePointwiseRecords,
 };
+
+/** Every kind, in the order the column mapping screen offers them. */
+export const DATASET_KINDS: readonly DatasetKindSpec[] = [PAIRWISE, QA, POINTWISE];
 
 /**
  * The kind a file's field names say: QA when they hold `question` or `answers` and no pairwise
