@@ -1,4 +1,4 @@
-import type { ErrorCode, InputIssue } from '../../../shared/domain';
+import type { ColumnChoice, ErrorCode, InputIssue } from '../../../shared/domain';
 
 /** The core's codes plus the ways a transport itself can fail. */
 export type ApiErrorCode = ErrorCode | 'unauthorized' | 'http_error' | 'network_error';
@@ -7,12 +7,15 @@ export type ApiErrorCode = ErrorCode | 'unauthorized' | 'http_error' | 'network_
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly issues: InputIssue[];
+  /** A dataset file's columns, when they do not name the fields its kind needs. */
+  readonly columnChoice?: ColumnChoice;
 
-  constructor(code: ApiErrorCode, message: string, issues: InputIssue[] = []) {
+  constructor(code: ApiErrorCode, message: string, issues: InputIssue[] = [], columnChoice?: ColumnChoice) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.issues = issues;
+    if (columnChoice) this.columnChoice = columnChoice;
   }
 }
 
@@ -22,6 +25,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function isIssue(v: unknown): v is InputIssue {
   return isRecord(v) && typeof v.file === 'string' && typeof v.message === 'string';
+}
+
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** The column choice of an error payload, if it has the shape the core sends. */
+export function readColumnChoice(v: unknown): ColumnChoice | undefined {
+  if (!isRecord(v) || !isStrings(v.columns) || typeof v.kind !== 'string') return undefined;
+  if (!Array.isArray(v.kinds) || !Array.isArray(v.sample)) return undefined;
+  return v as unknown as ColumnChoice;
 }
 
 /**
@@ -35,7 +47,7 @@ export function toApiError(err: unknown): ApiError {
     const message = typeof payload.message === 'string' ? payload.message : String(err);
     const code = typeof payload.code === 'string' ? (payload.code as ApiErrorCode) : 'internal';
     const issues = Array.isArray(payload.issues) ? payload.issues.filter(isIssue) : [];
-    return new ApiError(code, message, issues);
+    return new ApiError(code, message, issues, readColumnChoice(payload.columnChoice));
   }
   return new ApiError('internal', String(err));
 }

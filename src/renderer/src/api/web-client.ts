@@ -7,7 +7,7 @@ import type {
   ParamsOf,
   ResultOf,
 } from '../../../shared/api';
-import { ApiError } from './errors';
+import { ApiError, readColumnChoice } from './errors';
 
 const TOKEN_KEY = 'judge-lab.token';
 /** What a refused token means for the person at the page, and what to do. */
@@ -138,8 +138,8 @@ export class WebClient implements ApiClient {
     }
     if (isEnvelope(parsed)) {
       if (parsed.ok) return parsed.result as ResultOf<M>;
-      const { code, message, issues } = parsed.error;
-      throw new ApiError(code, message, issues ?? []);
+      const { code, message, issues, columnChoice } = parsed.error;
+      throw new ApiError(code, message, issues ?? [], readColumnChoice(columnChoice));
     }
     if (res.status === 401 || res.status === 403) {
       throw new ApiError('unauthorized', `The server refused the access token (HTTP ${res.status})`);

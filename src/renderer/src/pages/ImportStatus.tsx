@@ -3,6 +3,9 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { Notice } from '../components/Notice';
 import { useImport } from '../stores/import';
 import { routeHref } from '../stores/route';
+import { ColumnChooser } from './ColumnChooser';
+import { describeMapping } from './column-choice';
+import { IMPORT_COLUMNS_NS } from './import-columns-i18n';
 
 /** Progress of the running import, then its result: a notice or every problem found. */
 export function ImportStatus() {
@@ -10,6 +13,7 @@ export function ImportStatus() {
   const phase = useImport((s) => s.phase);
   const outcome = useImport((s) => s.outcome);
   const dismiss = useImport((s) => s.dismiss);
+  const importWithColumns = useImport((s) => s.importWithColumns);
 
   if (phase.kind !== 'idle') {
     const fraction = phase.kind === 'encoding' ? phase.fraction : undefined;
@@ -32,6 +36,20 @@ export function ImportStatus() {
 
   if (!outcome) return null;
   if (outcome.kind === 'failed') {
+    const choice = outcome.error.columnChoice;
+    if (choice)
+      return (
+        <ColumnChooser
+          // A new failure (another file, or the mapping tried) starts the screen afresh.
+          key={`${outcome.file}:${JSON.stringify(choice.mapping ?? {})}:${outcome.error.message}`}
+          file={outcome.file}
+          choice={choice}
+          error={outcome.error}
+          busy={false}
+          onImport={(columns) => void importWithColumns(columns)}
+          onCancel={dismiss}
+        />
+      );
     return (
       <ErrorPanel
         testId="import-error"
@@ -41,7 +59,7 @@ export function ImportStatus() {
       />
     );
   }
-  const { dataset, duplicate } = outcome.result;
+  const { dataset, duplicate, mapping, mappingRemembered } = outcome.result;
   return (
     <Notice tone={duplicate ? 'info' : 'success'} onDismiss={dismiss}>
       <span data-testid="import-notice">
@@ -50,6 +68,14 @@ export function ImportStatus() {
           : t('import.imported', { count: dataset.itemCount, file: outcome.file })}
       </span>{' '}
       <a href={routeHref({ name: 'dataset', datasetId: dataset.id })}>{t('common.open')}</a>
+      {mapping && (
+        <span className="import-mapping" data-testid="import-mapping-note">
+          {' '}
+          {mappingRemembered
+            ? t('remembered', { ns: IMPORT_COLUMNS_NS, mapping: describeMapping(mapping) })
+            : t('saved', { ns: IMPORT_COLUMNS_NS })}
+        </span>
+      )}
     </Notice>
   );
 }
