@@ -10,7 +10,7 @@ const en = {
     'The column names of this file are not the ones Judge Lab reads. Say which column holds each field; Judge Lab remembers the choice for files with the same columns.',
   kind: 'Dataset kind',
   kinds: {
-    pairwise: 'Pairwise: an instruction, two outputs and which one is better',
+    pairwise: 'Pairwise: an instruction, two outputs, which one is better',
     qa: 'Questions with reference answers',
     pointwise: 'Single responses to score',
   },
