@@ -12,12 +12,16 @@ import { tempDir } from '../helpers/tmp';
 
 const SIM = { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 16 } };
 const LONG = 'Cross-lingual judge audit with a long descriptive name for the November replication';
+// A name with nowhere to break a line (no space, no hyphen): how scripts and configs name runs.
+const UNBROKEN = 'judge_ls_llmbar_natural_gpt4o_mini_20240718_vs_claude35_sonnet_20241022_replication03';
 
 let browser: Browser;
 let page: Page;
 let server: { url: string; stop: () => Promise<void> };
 let cleanup: () => void;
 let finished: number;
+let unbroken: number;
+let ids: number[];
 
 beforeAll(async () => {
   assertBuilt();
@@ -39,11 +43,14 @@ beforeAll(async () => {
   });
   finished = core.experiments.createOrUpdate(config(LONG)).id;
   expect((await core.experiments.runToEnd(finished)).status).toBe('finished');
-  core.experiments.createOrUpdate(config('draft study'));
+  unbroken = core.experiments.createOrUpdate(config(UNBROKEN)).id;
+  expect((await core.experiments.runToEnd(unbroken)).status).toBe('finished');
+  const draft = core.experiments.createOrUpdate(config(`${LONG} (draft)`)).id;
+  ids = [finished, unbroken, draft];
   await core.shutdown();
   server = await startServe(t.dir);
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 120_000);
 
 afterAll(async () => {
@@ -56,53 +63,138 @@ async function setLanguage(lang: 'en' | 'zh') {
   await page.getByTestId('lang-switch').selectOption(lang);
 }
 
-/** Elements under `selector` whose content is wider than their box (cut off or scrolling). */
-async function overflowing(selector: string): Promise<string[]> {
-  return page
-    .locator(selector)
-    .evaluateAll((els) =>
-      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.tagName}.${e.className}`),
-    );
+/** Where the experiments table and its scroll box are, and whether anything overflows. */
+function tableFit() {
+  return page.evaluate(() => {
+    const wrap = document.querySelector('.table-wrap') as HTMLElement;
+    const table = wrap.querySelector('table') as HTMLElement;
+    const w = wrap.getBoundingClientRect();
+    return {
+      wrapScroll: wrap.scrollWidth,
+      wrapClient: wrap.clientWidth,
+      scrollLeft: wrap.scrollLeft,
+      tableRight: table.getBoundingClientRect().right,
+      wrapLeft: w.left,
+      wrapRight: w.right,
+      pageScroll: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    };
+  });
 }
 
-describe('layout at 1280 px and in 中文', () => {
-  it('fits the experiments table with Delete in view, and wraps a long name in the delete confirmation', async () => {
-    await page.goto(`${server.url}#/experiments`);
-    await setLanguage('en');
-    await page.getByTestId('experiment-row').first().waitFor();
-    expect(await overflowing('.table-wrap')).toEqual([]);
-    const row = page.locator(`[data-experiment-id="${finished}"]`);
-    const del = row.getByRole('button', { name: 'Delete' });
-    const box = (await del.boundingBox())!;
-    expect(box.x + box.width).toBeLessThanOrEqual(1280);
-    await del.click();
-    const confirm = row.locator('.confirm');
-    await confirm.waitFor();
-    expect(await overflowing('.table-wrap')).toEqual([]);
-    const text = (await row.locator('.confirm__text').boundingBox())!;
-    expect(text.x).toBeGreaterThanOrEqual(0);
-    expect(text.x + text.width).toBeLessThanOrEqual(1280);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'experiments-delete-1280-en-light.png') });
-    await row.getByRole('button', { name: 'Cancel' }).click();
+/** True when the element is what a click at its centre reaches (nothing covers or clips it). */
+function reachable(testId: string, selector: string) {
+  return page.evaluate(
+    ([rowId, sel]) => {
+      const el = document.querySelector(`[data-experiment-id="${rowId}"] ${sel}`) as HTMLElement;
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && (hit === el || el.contains(hit));
+    },
+    [testId, selector] as const,
+  );
+}
+
+async function expectTableFits(lang: string) {
+  const fit = await tableFit();
+  expect(fit.wrapScroll, `${lang}: table scrolls sideways`).toBeLessThanOrEqual(fit.wrapClient);
+  expect(fit.scrollLeft).toBe(0);
+  expect(fit.tableRight, `${lang}: table wider than its box`).toBeLessThanOrEqual(fit.wrapRight + 0.5);
+  expect(fit.pageScroll, `${lang}: page scrolls sideways`).toBeLessThanOrEqual(fit.viewport);
+}
+
+for (const lang of ['en', 'zh'] as const)
+  describe(`layout at 1280 × 800 (${lang})`, () => {
+    const DELETE = lang === 'en' ? 'Delete' : '删除';
+    const CANCEL = lang === 'en' ? 'Cancel' : '取消';
+
+    it('fits the experiments table: no sideways scroll, every Delete in view and clickable', async () => {
+      await page.goto(`${server.url}#/experiments`);
+      await setLanguage(lang);
+      await page.getByTestId('experiment-row').first().waitFor();
+      await expect.poll(() => page.getByTestId('experiment-row').count()).toBe(ids.length);
+      await expectTableFits(lang);
+      for (const id of ids) {
+        const row = page.locator(`[data-experiment-id="${id}"]`);
+        const del = row.getByRole('button', { name: DELETE, exact: true });
+        const box = (await del.boundingBox())!;
+        expect(box.x, `${lang}: Delete of ${id} left of the viewport`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, `${lang}: Delete of ${id} cut off`).toBeLessThanOrEqual(1280);
+        await del.scrollIntoViewIfNeeded();
+        expect(
+          await reachable(String(id), '.row-actions .btn--ghost'),
+          `${lang}: Delete of ${id} covered`,
+        ).toBe(true);
+      }
+    });
+
+    it('shows the whole name in the delete confirmation, without scrolling it off the left edge', async () => {
+      await page.goto(`${server.url}#/experiments`);
+      await setLanguage(lang);
+      for (const id of [finished, unbroken]) {
+        const row = page.locator(`[data-experiment-id="${id}"]`);
+        await row.getByRole('button', { name: DELETE, exact: true }).click();
+        const text = row.locator('.confirm__text');
+        await text.waitFor();
+        await expectTableFits(`${lang} confirming`);
+        const box = (await text.boundingBox())!;
+        expect(box.x, `${lang}: confirmation of ${id} off the left edge`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(1280);
+        // All of the name is laid out inside the text's box (nothing clipped or scrolled away).
+        const clipped = await text.evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+        expect(clipped, `${lang}: confirmation text of ${id} clipped`).toBe(false);
+        const name = id === finished ? LONG : UNBROKEN;
+        expect(await text.innerText()).toContain(name);
+        // The row's own name stays in view too.
+        const link = (await row.locator('a.dataset-name').boundingBox())!;
+        expect(link.x).toBeGreaterThanOrEqual(0);
+        expect(await reachable(String(id), '.confirm .btn--danger')).toBe(true);
+        if (id === unbroken)
+          await page.screenshot({ path: join(SCREENSHOT_DIR, `experiments-delete-1280-${lang}-light.png`) });
+        await row.getByRole('button', { name: CANCEL }).click();
+      }
+    });
+
+    it('renders each status pill on one line', async () => {
+      await page.goto(`${server.url}#/experiments`);
+      await setLanguage(lang);
+      await page.getByTestId('experiment-row').first().waitFor();
+      const pills = await page.locator('.badge.status').evaluateAll((els) =>
+        els.map((e) => {
+          // One rectangle per line of text: a pill broken per character gives one per character.
+          const range = document.createRange();
+          range.selectNodeContents(e);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          const cs = getComputedStyle(e);
+          const lineHeight = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+          const pad = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom);
+          const border = parseFloat(cs.borderTopWidth) + parseFloat(cs.borderBottomWidth);
+          return {
+            text: e.textContent,
+            lines: tops.size,
+            height: e.getBoundingClientRect().height,
+            one: lineHeight + pad + border,
+          };
+        }),
+      );
+      expect(pills.length).toBe(ids.length);
+      for (const p of pills) {
+        expect(p.lines, `${lang}: pill "${p.text}" on ${p.lines} lines`).toBe(1);
+        expect(p.height, `${lang}: pill "${p.text}" ${p.height}px tall`).toBeLessThanOrEqual(p.one + 1);
+      }
+      if (lang === 'zh')
+        await page.screenshot({ path: join(SCREENSHOT_DIR, 'experiments-1280-zh-light.png') });
+    });
   });
 
-  it('keeps 中文 status pills on one line', async () => {
-    await page.goto(`${server.url}#/experiments`);
-    await setLanguage('zh');
-    await page.getByTestId('experiment-row').first().waitFor();
-    const heights = await page
-      .locator('.badge.status')
-      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
-    expect(heights.length).toBeGreaterThan(1);
-    for (const h of heights) expect(h).toBeLessThan(26);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'experiments-1280-zh-light.png') });
-  });
-
+describe('charts in 中文', () => {
   it('draws chart titles, axes and legends in Chinese in the 中文 UI', async () => {
     await page.goto(`${server.url}#/experiments/${finished}/results`);
     await setLanguage('zh');
     const chart = page.getByTestId('chart-accuracy_by_language');
     await chart.waitFor();
+    // Charts are drawn when they come into view (800 px tall: below the fold).
+    await chart.scrollIntoViewIfNeeded();
     await expect.poll(() => chart.locator('svg').innerHTML()).toContain('各语言的评审准确率');
     const svg = await chart.locator('svg').innerHTML();
     expect(svg).toContain('准确率（%）');
