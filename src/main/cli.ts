@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
 import { Core } from './facade/core';
 import { AppError, formatIssue } from './core/errors';
+import { columnChoiceHint, parseColumnOptions } from './import/column-mapping';
 import { rendererDir, resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
 import { startWebServer } from './doors/web';
@@ -83,9 +84,15 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .description('import a dataset: LLMBar JSONL/JSON (also upstream dataset.json) or CSV with a header')
     .argument('<file>', 'the file to import')
     .option('--name <name>', 'dataset name (default: the file name)')
-    .action((file: string, opts: { name?: string }, cmd: Command) =>
+    .option(
+      '--column <field=column>',
+      'which column of the file is which field, e.g. instruction=prompt (repeat; remembered for files with the same columns)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .action((file: string, opts: { name?: string; column?: string[] }, cmd: Command) =>
       withCore(cmd, (core) => {
-        const { dataset, duplicate } = core.importFile(file, opts.name);
+        const columns = opts.column ? parseColumnOptions(opts.column) : undefined;
+        const { dataset, duplicate } = core.importFile(file, opts.name, columns);
         const subsets = dataset.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
         out(
           duplicate
@@ -286,6 +293,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${err.message}\n`);
       for (const issue of err.issues.slice(0, 50)) process.stderr.write(`  ${formatIssue(issue)}\n`);
       if (err.issues.length > 50) process.stderr.write(`  … and ${err.issues.length - 50} more\n`);
+      if (err.columnChoice)
+        for (const line of columnChoiceHint(err.columnChoice)) process.stderr.write(`${line}\n`);
       return err.code === 'internal' ? EXIT.runtime : EXIT.usage;
     }
     process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -55,7 +55,12 @@ export function importDataset(db: Database, req: ImportRequest): ImportResult {
   };
 }
 
-export function importDatasetFromPath(db: Database, path: string, name?: string): ImportResult {
+export function importDatasetFromPath(
+  db: Database,
+  path: string,
+  name?: string,
+  columns?: Record<string, string>,
+): ImportResult {
   const bytes = readRegularFile(path, INPUT_LIMITS.datasetFileBytes);
-  return importDataset(db, { fileName: path, bytes, name });
+  return importDataset(db, { fileName: path, bytes, name, columns });
 }

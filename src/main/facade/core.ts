@@ -121,8 +121,8 @@ export class Core {
   }
 
   /** CLI convenience: import straight from a path (the API takes bytes). */
-  importFile(path: string, name?: string) {
-    const result = importDatasetFromPath(this.db, path, name);
+  importFile(path: string, name?: string, columns?: Record<string, string>) {
+    const result = importDatasetFromPath(this.db, path, name, columns);
     if (!result.duplicate) this.emit('datasets.changed', { datasetId: result.dataset.id });
     return result;
   }

@@ -3,6 +3,7 @@
 // records as read, before validation, so every later check and message is the usual one.
 import { createHash } from 'node:crypto';
 import type { ColumnChoice, DatasetKind, InputIssue } from '../../shared/domain';
+import { AppError } from '../core/errors';
 import { DATASET_KINDS } from './kinds';
 import type { SourceRecord } from './record';
 
@@ -97,4 +98,30 @@ export function columnChoice(
     sample,
     ...(mapping ? { mapping: { ...mapping } } : {}),
   };
+}
+
+/** The CLI's words for a column choice: the file's columns and the options that map them. */
+export function columnChoiceHint(choice: ColumnChoice): string[] {
+  const needed = choice.kinds.find((k) => k.kind === choice.kind)?.fields.filter((f) => f.required) ?? [];
+  return [
+    `the file's columns: ${choice.columns.join(', ')}`,
+    `say which column is which field: ${needed.map((f) => `--column ${f.field}=<column>`).join(' ')}`,
+  ];
+}
+
+/** `field=column` options (CLI `--column`) as a mapping; a malformed one is named. */
+export function parseColumnOptions(options: readonly string[]): ColumnMapping {
+  const mapping: ColumnMapping = {};
+  for (const option of options) {
+    const at = option.indexOf('=');
+    const field = option.slice(0, at).trim();
+    const column = option.slice(at + 1).trim();
+    if (at < 0 || !field || !column)
+      throw new AppError(
+        'invalid_params',
+        `--column "${option}": write it as field=column, e.g. instruction=prompt`,
+      );
+    mapping[field] = column;
+  }
+  return mapping;
 }
