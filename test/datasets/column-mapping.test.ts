@@ -151,6 +151,19 @@ describe('column mapping on import', () => {
       output_1: 'response_a',
       output_2: 'response_b',
     });
+    // A mapping whose label column holds something else: the located issue, and the choice again.
+    const wrongLabel = (await core
+      .call('datasets.import', {
+        fileName: 'e.csv',
+        contentBase64: b64(csv(['x,y,z,model_a'])),
+        columns: MAPPING,
+      })
+      .catch((e: AppError) => e)) as AppError;
+    expect(wrongLabel.issues[0]).toMatchObject({ field: 'label', row: 1 });
+    expect(wrongLabel.columnChoice?.mapping).toEqual(MAPPING);
+    expect(wrongLabel.columnChoice?.sample).toEqual([
+      { prompt: 'x', response_a: 'y', response_b: 'z', winner: 'model_a' },
+    ]);
     // Valid columns with a bad value: located issues, no column choice.
     const badLabel = (await core
       .call('datasets.import', {

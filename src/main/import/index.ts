@@ -128,8 +128,10 @@ export function parseDatasetFile(
   if (all.length === 0 && items.length === 0) {
     all.push({ file: fileName, message: 'no items: the file holds no records' });
   }
-  if (all.length > 0)
-    throw invalidInput(fileName, all, lacksFields && mappable(columns) ? choice() : undefined);
+  // A file refused with a mapping (chosen or remembered) keeps its choice too: the values may
+  // show that another column was meant (e.g. a label column of model names).
+  const offer = (lacksFields || mapping !== undefined) && mappable(columns);
+  if (all.length > 0) throw invalidInput(fileName, all, offer ? choice() : undefined);
   return { format, kind: spec.kind, items, shape, ...(mapping ? { mapping } : {}) };
 }
 

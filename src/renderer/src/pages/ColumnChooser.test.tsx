@@ -177,6 +177,8 @@ describe('Choose columns after an import refused for its column names', () => {
     expect((screen.getByTestId('column-for-label') as HTMLSelectElement).value).toBe('winner');
     expect((screen.getByTestId('column-for-output_1') as HTMLSelectElement).value).toBe('');
     expect(screen.getByTestId('column-problems').textContent).toBe('尚未选择：output_1, output_2');
+    // The problems of the mapping tried are shown open: they are what to fix next.
+    expect(chooser.querySelector('details')!.open).toBe(true);
     fireEvent.change(screen.getByTestId('column-kind'), { target: { value: 'qa' } });
     expect(screen.getByTestId('column-for-question')).toBeTruthy();
     expect(screen.queryByTestId('column-for-output_1')).toBeNull();

@@ -15,12 +15,11 @@ interface Props {
   file: string;
   choice: ColumnChoice;
   error: Pick<ApiError, 'message' | 'issues'>;
-  busy: boolean;
   onImport: (columns: Record<string, string>) => void;
   onCancel: () => void;
 }
 
-export function ColumnChooser({ file, choice, error, busy, onImport, onCancel }: Props) {
+export function ColumnChooser({ file, choice, error, onImport, onCancel }: Props) {
   const { t } = useTranslation([IMPORT_COLUMNS_NS, 'translation']);
   const locate = useIssueLocation();
   const titleId = useId();
@@ -139,18 +138,19 @@ export function ColumnChooser({ file, choice, error, busy, onImport, onCancel }:
           type="button"
           className="btn btn--primary"
           data-testid="column-import"
-          disabled={!ready || busy}
+          disabled={!ready}
           onClick={() => onImport(draftMapping(draft))}
         >
           {t('importWith')}
         </button>
-        <button type="button" className="btn btn--ghost" onClick={onCancel} disabled={busy}>
+        <button type="button" className="btn btn--ghost" onClick={onCancel}>
           {t('cancel')}
         </button>
       </div>
 
       {error.issues.length > 0 && (
-        <details className="column-chooser__details">
+        // Open when a mapping was tried: its problems are what to fix next.
+        <details className="column-chooser__details" open={choice.mapping !== undefined}>
           <summary>{t('details', { count: error.issues.length })}</summary>
           <p className="text">{error.message}</p>
           <ul className="issue-list">

@@ -45,7 +45,6 @@ export function ImportStatus() {
           file={outcome.file}
           choice={choice}
           error={outcome.error}
-          busy={false}
           onImport={(columns) => void importWithColumns(columns)}
           onCancel={dismiss}
         />
