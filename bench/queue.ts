@@ -52,6 +52,12 @@ const VERDICT = {
   },
 };
 
+// Case (b) prompts of about this many characters (default: the short ones above; a Judge-LS
+// prompt with an LLMBar item is some 2,000–4,000), to see what the engine keeps per call.
+const PAD = ' lorem ipsum dolor sit amet'.repeat(
+  Math.ceil(Number(process.env.BENCH_B_PROMPT_CHARS ?? 0) / 27),
+);
+
 function spec(i: number, run: string): ChatRequestSpec {
   return {
     provider: 'mock',
@@ -60,7 +66,7 @@ function spec(i: number, run: string): ChatRequestSpec {
     messages: [
       {
         role: 'user',
-        content: `[${run}] Instruction #${i}: which output follows it better?\nA: ...\nB: ...`,
+        content: `[${run}] Instruction #${i}: which output follows it better?\nA: ...\nB: ...${PAD}`,
       },
     ],
     temperature: 0,
