@@ -14,7 +14,6 @@ import {
   failUnsent,
   getPlanRows,
   getRequestJson,
-  getRequests,
   recoverInFlight,
   specFromStored,
   type Completion,
@@ -955,7 +954,7 @@ export class RequestEngine {
    * run has it in flight, wait for that run's outcome.
    */
   private settleExternally(r: RunState, u: Unit): void {
-    const row = getRequests(this.db, [u.id]).get(u.id);
+    const row = getPlanRows(this.db, [u.id]).get(u.id);
     if (row?.status === 'done') this.countFinished(r, u.groups, 'done', true);
     else if (row?.status === 'failed')
       this.countFinished(r, u.groups, 'failed', false, kindOfReason(row.failureReason));
@@ -970,7 +969,7 @@ export class RequestEngine {
    */
   private watchForeign(r: RunState): void {
     if (!r.foreign.size || r.state === 'cancelling') return;
-    const rows = getRequests(this.db, [...r.foreign.keys()]);
+    const rows = getPlanRows(this.db, [...r.foreign.keys()]);
     const now = Date.now();
     const orphaned: Unit[] = [];
     for (const [id, u] of r.foreign) {
