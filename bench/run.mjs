@@ -1,5 +1,7 @@
 // Runs a TypeScript benchmark: `node bench/run.mjs <name> [args]` bundles bench/<name>.ts
 // with rolldown (packages stay external) into a temp folder and runs it with this Node.
+// BENCH_NODE_ARGS adds Node options for the benchmark's own process only (not its children),
+// e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" or "--heap-prof" or "--expose-gc".
 import { spawn } from 'node:child_process';
 import console from 'node:console';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -27,7 +29,8 @@ try {
   });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const code = await new Promise((res) => {
-    const child = spawn(process.execPath, [out, ...args], { stdio: 'inherit' });
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, out, ...args], { stdio: 'inherit' });
     child.on('exit', (c, signal) => res(c ?? (signal ? 1 : 0)));
   });
   process.exitCode = code;

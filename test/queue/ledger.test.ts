@@ -2,10 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   canonicalJson,
   claimPending,
+  claimPendingRequests,
   completeRequests,
   countByStatus,
   ensureRequests,
+  getPlanRows,
   getRequest,
+  getRequestJson,
   IllegalTransitionError,
   markDone,
   markFailed,
@@ -91,6 +94,47 @@ describe('request ledger', () => {
     });
     expect(resetFailed(t.db)).toBe(1);
     expect(getRequest(t.db, id2)).toMatchObject({ status: 'pending', failureReason: null });
+  });
+
+  it('claimPendingRequests claims only pending rows, under the lease, and returns their stored requests', () => {
+    const [a, b, c] = ensureRequests(
+      t.db,
+      [1, 2, 3].map((i) => ({ endpointId: EP, spec: verdictSpec(i) })),
+    );
+    markInFlight(t.db, [b]);
+    const lease = { owner: 'run-1', pid: process.pid, host: 'here' };
+    const claimed = claimPendingRequests(t.db, [a, b, c, 999], lease, 1000);
+    expect([...claimed.keys()]).toEqual([a, c]);
+    expect(specFromStored(claimed.get(c)!, 'mock')).toEqual(verdictSpec(3));
+    expect(claimed.get(a)).toBe(getRequestJson(t.db, a));
+    expect(getRequest(t.db, a)).toMatchObject({
+      status: 'in_flight',
+      attempts: 1,
+      lease: { lease_owner: 'run-1', lease_pid: process.pid, lease_host: 'here' },
+    });
+    expect(getRequest(t.db, b)).toMatchObject({ attempts: 1, lease: { lease_owner: null } });
+    expect(claimPendingRequests(t.db, [a, c], lease).size).toBe(0);
+  });
+
+  it('getPlanRows reads status, lane and lease of rows without their texts', () => {
+    const [a, b] = ensureRequests(
+      t.db,
+      [1, 2].map((i) => ({ endpointId: EP, spec: verdictSpec(i) })),
+    );
+    markInFlight(t.db, [a, b]);
+    markDone(t.db, a, { text: '{"winner":"A"}', json: { winner: 'A' } });
+    markFailed(t.db, b, 'unparseable: not JSON', 'garbage');
+    const rows = getPlanRows(t.db, [b, a, a, 999]);
+    expect([...rows.keys()]).toEqual([b, a]);
+    expect(rows.get(a)).toEqual({
+      id: a,
+      endpoint: EP,
+      model: 'mock-model',
+      status: 'done',
+      failureReason: null,
+      lease: { lease_owner: null, lease_pid: null, lease_host: null, lease_expires_at: null },
+    });
+    expect(rows.get(b)).toMatchObject({ status: 'failed', failureReason: 'unparseable: not JSON' });
   });
 
   it('a failing batch writes nothing', () => {

@@ -43,6 +43,82 @@ function decoded(res: http.IncomingMessage): Readable {
   }
 }
 
+const utf8 = new TextDecoder();
+
+function unusable(): TypeError {
+  return new TypeError('Body is unusable: Body has already been read');
+}
+
+/**
+ * A Response over a body already in memory. `new Response(buffer)` wraps it in a web
+ * ReadableStream that json() then reads back through undici: for a small JSON answer that
+ * costs about as much CPU as the SDK's own handling. The SDKs read answers with json() or
+ * text(), answered here straight from the buffer; `body` is still a real stream, made when
+ * first asked for, and reading it or a text method uses the body up as usual.
+ */
+class BufferedResponse extends Response {
+  readonly #buf: Buffer<ArrayBuffer>;
+  #used = false;
+  #stream: ReadableStream<Uint8Array> | null = null;
+
+  constructor(buf: Buffer<ArrayBuffer>, init: ResponseInit) {
+    super(null, init);
+    this.#buf = buf;
+  }
+
+  static {
+    // `body` and `bodyUsed` are accessors of Response.prototype; these shadow them.
+    Object.defineProperties(BufferedResponse.prototype, {
+      body: {
+        get(this: BufferedResponse) {
+          return (this.#stream ??= new Response(this.#buf).body);
+        },
+      },
+      bodyUsed: {
+        get(this: BufferedResponse) {
+          return this.#used || (this.#stream?.locked ?? false);
+        },
+      },
+    });
+  }
+
+  #take(): Buffer<ArrayBuffer> {
+    if (this.#used || this.#stream?.locked) throw unusable();
+    this.#used = true;
+    return this.#buf;
+  }
+
+  override async text(): Promise<string> {
+    return utf8.decode(this.#take());
+  }
+
+  override async json(): Promise<unknown> {
+    return JSON.parse(utf8.decode(this.#take())) as unknown;
+  }
+
+  // Copies, as a stream's bytes would be: the caller may keep or change them.
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    return new Uint8Array(this.#take()).buffer;
+  }
+
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(this.#take());
+  }
+
+  override async blob(): Promise<Blob> {
+    return new Blob([new Uint8Array(this.#take())], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  override clone(): Response {
+    if (this.#used || this.#stream?.locked) throw unusable();
+    return new BufferedResponse(this.#buf, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.headers,
+    });
+  }
+}
+
 export const keepAliveFetch: typeof fetch = (input, init) => {
   const body = init?.body;
   const simpleBody = body == null || typeof body === 'string' || body instanceof Uint8Array;
@@ -86,12 +162,11 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
         h.delete('content-length');
         const status = res.statusCode ?? 500;
         const noBody = status === 204 || status === 205 || status === 304;
+        const responseInit = { status, statusText: res.statusMessage, headers: h };
         resolve(
-          new Response(noBody ? null : Buffer.concat(chunks), {
-            status,
-            statusText: res.statusMessage,
-            headers: h,
-          }),
+          noBody
+            ? new Response(null, responseInit)
+            : new BufferedResponse(Buffer.concat(chunks), responseInit),
         );
       });
       res.on('aborted', () => {

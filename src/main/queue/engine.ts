@@ -10,13 +10,14 @@ import type { ChatAdapter, ChatRequestSpec, ChatResult, Usage } from '../provide
 import type { Database } from '../store/db';
 import {
   applyCompletions,
-  claimPending,
+  claimPendingRequests,
   failUnsent,
-  getRequests,
+  getPlanRows,
+  getRequestJson,
   recoverInFlight,
   specFromStored,
   type Completion,
-  type LedgerRow,
+  type PlanRow,
 } from '../store/ledger';
 import {
   endLease,
@@ -109,7 +110,11 @@ interface Unit {
   id: number;
   groups: string[];
   lane: Lane<Unit>;
-  spec: ChatRequestSpec;
+  /**
+   * Loaded from the ledger with the claim and dropped once the outcome is stored: a run holds
+   * the requests on the wire in memory, not the whole study's (20,000 prompts of a few KB).
+   */
+  spec: ChatRequestSpec | null;
   estimate: number;
   claimed: boolean;
   /** Sends since the claim (the claim itself counted one attempt in the ledger). */
@@ -280,7 +285,7 @@ export class RequestEngine {
   // ---- planning ---------------------------------------------------------------------
 
   private plan(r: RunState, jobs: readonly Job[]): void {
-    const rows = getRequests(
+    const rows = getPlanRows(
       this.db,
       jobs.map((j) => j.requestId),
     );
@@ -333,7 +338,7 @@ export class RequestEngine {
       this.logger.info(`${r.foreign.size} calls are being sent by another run; waiting for their answers`);
   }
 
-  private laneFor(row: LedgerRow): Lane<Unit> {
+  private laneFor(row: PlanRow): Lane<Unit> {
     const key = laneKey(row.endpoint, row.model);
     let lane = this.lanes.get(key);
     if (!lane) {
@@ -368,22 +373,15 @@ export class RequestEngine {
     return undefined;
   }
 
-  private makeUnit(row: LedgerRow, lane: Lane<Unit>, group: string): Unit {
-    const spec = specFromStored(row.requestJson, this.laneProvider.get(lane)?.name ?? row.endpoint);
-    // Share one schema object per distinct schema, so compiled validators are reused.
-    if (spec.response) {
-      const schemaKey = JSON.stringify(spec.response);
-      const shared = this.responses.get(schemaKey);
-      if (shared) spec.response = shared;
-      else this.responses.set(schemaKey, spec.response);
-    }
+  private makeUnit(row: PlanRow, lane: Lane<Unit>, group: string): Unit {
+    // Only a TPM budget needs the estimate (before the claim); tokenizing is skipped otherwise.
+    const spec = lane.tpm ? this.specFor(getRequestJson(this.db, row.id) ?? '', lane) : null;
     return {
       id: row.id,
       groups: [group],
       lane,
-      spec,
-      // Only a TPM budget needs the estimate; tokenizing is skipped otherwise.
-      estimate: lane.tpm ? estimateInputTokens(spec) + (spec.maxOutputTokens ?? 0) : 0,
+      spec: null,
+      estimate: spec ? estimateInputTokens(spec) + (spec.maxOutputTokens ?? 0) : 0,
       claimed: false,
       sends: 0,
       owedAttempts: 0,
@@ -394,6 +392,24 @@ export class RequestEngine {
       parse: 0,
       rateLimits: 0,
     };
+  }
+
+  private specFor(requestJson: string, lane: Lane<Unit>): ChatRequestSpec {
+    const spec = specFromStored(requestJson, this.laneProvider.get(lane)?.name ?? lane.endpoint);
+    // Share one schema object per distinct schema, so compiled validators are reused.
+    if (spec.response) {
+      const schemaKey = JSON.stringify(spec.response);
+      const shared = this.responses.get(schemaKey);
+      if (shared) spec.response = shared;
+      else this.responses.set(schemaKey, spec.response);
+    }
+    return spec;
+  }
+
+  /** A claimed unit's request; a unit sent or judged unclaimed is a bug. */
+  private specOf(u: Unit): ChatRequestSpec {
+    if (!u.spec) throw new Error(`RequestEngine: request ${u.id} has no loaded spec (not claimed)`);
+    return u.spec;
   }
 
   /** One client per provider name, rebuilt if its key changed (e.g. set in the app meanwhile). */
@@ -491,15 +507,15 @@ export class RequestEngine {
       }
     }
     if (toClaim.length) {
-      const claimed = new Set(
-        claimPending(
-          this.db,
-          toClaim.map((u) => u.id),
-          r.lease,
-        ),
+      const claimed = claimPendingRequests(
+        this.db,
+        toClaim.map((u) => u.id),
+        r.lease,
       );
       for (const u of toClaim) {
-        if (claimed.has(u.id)) {
+        const requestJson = claimed.get(u.id);
+        if (requestJson !== undefined) {
+          u.spec ??= this.specFor(requestJson, u.lane);
           u.claimed = true;
           u.sends = 0;
           for (const g of u.groups) r.group(g).inFlight++;
@@ -544,7 +560,7 @@ export class RequestEngine {
     let outcome: { res: Awaited<ReturnType<ChatAdapter['send']>> } | { err: ProviderError };
     try {
       if (!adapter) throw new ProviderError('auth', 'No API key is available for this provider.');
-      outcome = { res: await adapter.send(u.spec) };
+      outcome = { res: await adapter.send(this.specOf(u)) };
     } catch (err) {
       outcome = { err: classifyError(err) };
     }
@@ -570,7 +586,7 @@ export class RequestEngine {
     this.answered(lane, u);
     lane.observe(parseRateLimitHeaders(headers, now), now);
     this.owe(r, u, result.usage);
-    const reason = r.opts.validate?.(u.spec, result, u.id) ?? null;
+    const reason = r.opts.validate?.(this.specOf(u), result, u.id) ?? null;
     if (reason) {
       this.onUnusable(r, u, reason, result.text);
       return;
@@ -808,6 +824,7 @@ export class RequestEngine {
    */
   private finish(r: RunState, u: Unit, c: FinalCompletion): void {
     u.claimed = false;
+    u.spec = null;
     r.writes.push({ unit: u, c });
     if (r.writes.length === 1)
       setImmediate(() =>
@@ -885,8 +902,8 @@ export class RequestEngine {
   }
 
   private owe(r: RunState, u: Unit, usage: Usage): void {
-    const cost = costOf(u.spec.model, usage, this.prices);
-    if (!cost.priced) r.unpriced.add(u.spec.model);
+    const cost = costOf(u.lane.model, usage, this.prices);
+    if (!cost.priced) r.unpriced.add(u.lane.model);
     u.owedUsage = {
       inputTokens: u.owedUsage.inputTokens + usage.inputTokens,
       outputTokens: u.owedUsage.outputTokens + usage.outputTokens,
@@ -937,7 +954,7 @@ export class RequestEngine {
    * run has it in flight, wait for that run's outcome.
    */
   private settleExternally(r: RunState, u: Unit): void {
-    const row = getRequests(this.db, [u.id]).get(u.id);
+    const row = getPlanRows(this.db, [u.id]).get(u.id);
     if (row?.status === 'done') this.countFinished(r, u.groups, 'done', true);
     else if (row?.status === 'failed')
       this.countFinished(r, u.groups, 'failed', false, kindOfReason(row.failureReason));
@@ -952,7 +969,7 @@ export class RequestEngine {
    */
   private watchForeign(r: RunState): void {
     if (!r.foreign.size || r.state === 'cancelling') return;
-    const rows = getRequests(this.db, [...r.foreign.keys()]);
+    const rows = getPlanRows(this.db, [...r.foreign.keys()]);
     const now = Date.now();
     const orphaned: Unit[] = [];
     for (const [id, u] of r.foreign) {

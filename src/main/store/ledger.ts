@@ -207,6 +207,49 @@ export function getRequests(db: Database, ids: readonly number[]): Map<number, L
   return out;
 }
 
+/**
+ * What planning a run needs of a row: no request or response text, no JSON to parse. A run of
+ * 20,000 calls (or a re-run of a finished study) reads every row at its start.
+ */
+export type PlanRow = Pick<LedgerRow, 'id' | 'endpoint' | 'model' | 'status' | 'failureReason' | 'lease'>;
+
+/** Planning rows by id (missing ids are absent from the map), read in one transaction. */
+export function getPlanRows(db: Database, ids: readonly number[]): Map<number, PlanRow> {
+  const stmt = prep(
+    db,
+    `SELECT id, endpoint, model, status, failure_reason, lease_owner, lease_pid, lease_host, lease_expires_at
+       FROM requests WHERE id = ?`,
+  );
+  const out = new Map<number, PlanRow>();
+  db.transaction(() => {
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const r = stmt.get(id) as
+        (LeaseColumns & Pick<RawRow, 'id' | 'endpoint' | 'model' | 'status' | 'failure_reason'>) | undefined;
+      if (r)
+        out.set(id, {
+          id: r.id,
+          endpoint: r.endpoint,
+          model: r.model,
+          status: r.status,
+          failureReason: r.failure_reason,
+          lease: {
+            lease_owner: r.lease_owner,
+            lease_pid: r.lease_pid,
+            lease_host: r.lease_host,
+            lease_expires_at: r.lease_expires_at,
+          },
+        });
+    }
+  })();
+  return out;
+}
+
+/** The stored request of one row (canonical JSON), or undefined when there is no such row. */
+export function getRequestJson(db: Database, id: number): string | undefined {
+  return prep(db, 'SELECT request_json FROM requests WHERE id = ?').pluck().get(id) as string | undefined;
+}
+
 /** What usage needs of a request: no texts, no JSON to parse (results read 90,000 of these). */
 export interface RequestUsage {
   id: number;
@@ -263,6 +306,34 @@ export function claimPending(
   );
   const cols = lease ? [lease.owner, lease.pid, lease.host, now + LEASE_MS] : [null, null, null, null];
   return db.transaction(() => ids.filter((id) => stmt.run(...cols, id).changes === 1))();
+}
+
+/**
+ * claimPending that also returns each claimed row's stored request (canonical JSON, for
+ * specFromStored), read by the same statement: the engine loads a request when it sends it, so
+ * it holds in memory only the requests on the wire, not the whole study's.
+ */
+export function claimPendingRequests(
+  db: Database,
+  ids: readonly number[],
+  lease: Lease,
+  now: number = Date.now(),
+): Map<number, string> {
+  const stmt = prep(
+    db,
+    `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
+       lease_owner = ?, lease_pid = ?, lease_host = ?, lease_expires_at = ?,
+       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'pending'
+     RETURNING request_json`,
+  ).pluck();
+  const out = new Map<number, string>();
+  db.transaction(() => {
+    for (const id of ids) {
+      const json = stmt.get(lease.owner, lease.pid, lease.host, now + LEASE_MS, id) as string | undefined;
+      if (json !== undefined) out.set(id, json);
+    }
+  })();
+  return out;
 }
 
 /** pending → in_flight for every id, in one transaction; counts one attempt each. Throws on any other state. */
