@@ -6,6 +6,7 @@ import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
 import { costOf } from '../../src/main/providers/pricing';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
+import { requestOf } from '../mock-provider/batches';
 import type { MockProvider } from '../mock-provider/server';
 
 let env: LlmbarMock | undefined;
@@ -125,7 +126,8 @@ describe('batch mode through the core', () => {
     // First time an id is seen: every 4th expires and every 7th fails; the second time all succeed.
     let n = 0;
     mock.setBehavior({
-      batchOutcome: (cid) => {
+      batchOutcome: (customId) => {
+        const cid = requestOf(customId);
         if (seen.has(cid)) return 'ok';
         seen.add(cid);
         n++;
@@ -137,7 +139,7 @@ describe('batch mode through the core', () => {
     expect(end.status).toBe('finished');
     expect(liveCalls(mock)).toBe(0);
     const created = mock.batches.created();
-    const ids = created.flatMap((b) => b.customIds);
+    const ids = created.flatMap((b) => b.requests);
     const twice = ids.filter((c, i) => ids.indexOf(c) !== i);
     expect(twice.length).toBeGreaterThan(0);
     expect(new Set(twice).size).toBe(twice.length); // each re-sent once
@@ -162,7 +164,7 @@ describe('batch mode through the core', () => {
     });
     const end = await core.experiments.runToEnd(id);
     expect(end.status).toBe('finished');
-    const ids = mock.batches.created().flatMap((b) => b.customIds);
+    const ids = mock.batches.created().flatMap((b) => b.requests);
     expect(new Set(ids).size).toBe(ids.length); // nothing re-batched
     expect(bad).toBeGreaterThan(0);
     expect(liveCalls(mock)).toBe(bad);
@@ -205,7 +207,7 @@ describe('batches across quitting, and cancel', () => {
         async () => (await reopened.call('experiments.progress', { experimentId: id })).status === 'finished',
       );
       const created = mock.batches.created();
-      const ids = created.flatMap((b) => b.customIds);
+      const ids = created.flatMap((b) => b.requests);
       expect(new Set(ids).size).toBe(ids.length); // no request submitted twice
       expect(ids).toHaveLength(12 + 2 * 48);
       // The reopened app polled the batches the first one had submitted.
@@ -279,9 +281,37 @@ describe('results downloads that fail', () => {
     const { id } = await core.call('experiments.create', { config: cfg });
     const end = await core.experiments.runToEnd(id);
     expect(end.status).toBe('finished');
-    const ids = mock.batches.created().flatMap((b) => b.customIds);
+    const ids = mock.batches.created().flatMap((b) => b.requests);
     expect(new Set(ids).size).toBe(ids.length);
     const results = await core.call('experiments.results', { experimentId: id });
     expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
   }, 30_000);
+});
+
+describe('a batch create whose reply is lost', () => {
+  it.each(['openai', 'anthropic'] as const)(
+    '%s: the provider accepted it, the reply never came: the run finds it, submits nothing twice, stores every answer',
+    async (api) => {
+      env = await startLlmbarMock('cli');
+      const { core, mock, datasetId } = env;
+      const cfg = { ...config(mock, datasetId, 'batch'), limit: 3 };
+      // Only this API in batch mode: its first create is the one whose reply is lost.
+      const other = cfg.providers[api === 'openai' ? 'a' : 'o'] as Record<string, unknown>;
+      delete other.mode;
+      delete other.batchPollSeconds;
+      mock.setBehavior({ batchCreateReplyLost: 1 });
+      const { id } = await core.call('experiments.create', { config: cfg });
+      const end = await core.experiments.runToEnd(id);
+      expect(end.status).toBe('finished');
+      const created = mock.batches.created();
+      const requests = created.flatMap((b) => b.requests);
+      expect(new Set(requests).size).toBe(requests.length); // no request submitted twice
+      // The batch whose reply was lost was looked up in the provider's list, then polled and read.
+      const first = created.find((b) => b.api === api)!;
+      expect(mock.batches.log.some((e) => e.api === api && e.op === 'list')).toBe(true);
+      expect(mock.batches.log.some((e) => e.id === first.id && e.op === 'retrieve')).toBe(true);
+      const results = await core.call('experiments.results', { experimentId: id });
+      expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+    },
+  );
 });
