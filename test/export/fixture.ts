@@ -151,6 +151,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 250_000,
         output_tokens: 180_000,
         cached_input_tokens: 0,
+        cache_write_tokens: 0,
         cost_usd: 0.388,
       },
       ...JUDGES.map((judge, j) => ({
@@ -162,6 +163,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 1_200_000,
         output_tokens: 90_000,
         cached_input_tokens: 300_000,
+        cache_write_tokens: 0,
         cost_usd: j === 0 ? 0.624 : 1.65,
       })),
     ],

@@ -158,6 +158,7 @@ const USAGE: UsageRow[] = [
     input_tokens: 1000,
     output_tokens: 200,
     cached_input_tokens: 10,
+    cache_write_tokens: 0,
     cost_usd: 0.5,
   },
   {
@@ -169,6 +170,7 @@ const USAGE: UsageRow[] = [
     input_tokens: 5000,
     output_tokens: 6000,
     cached_input_tokens: 0,
+    cache_write_tokens: 0,
     cost_usd: 1.25,
   },
 ];

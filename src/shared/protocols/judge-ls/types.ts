@@ -128,6 +128,8 @@ export interface UsageRow {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens: number;
+  /** Prompt-cache writes (Anthropic reports them; billed at 1.25 × input for the 5-minute cache). */
+  cache_write_tokens: number;
   cost_usd: number;
 }
 

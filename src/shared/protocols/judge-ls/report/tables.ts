@@ -187,14 +187,23 @@ function positionTable(metrics: JudgeLsMetrics, judges: string[]): Table {
 function usageTable(metrics: JudgeLsMetrics): Table {
   const rows = metrics.usage.map((r) => ({ ...r }));
   const sum = (
-    k: 'calls' | 'cache_hits' | 'input_tokens' | 'output_tokens' | 'cached_input_tokens' | 'cost_usd',
-  ) => metrics.usage.reduce((acc, r) => acc + r[k], 0);
+    k:
+      | 'calls'
+      | 'cache_hits'
+      | 'input_tokens'
+      | 'output_tokens'
+      | 'cached_input_tokens'
+      | 'cache_write_tokens'
+      | 'cost_usd',
+  ) => metrics.usage.reduce((acc, r) => acc + (r[k] ?? 0), 0);
   return {
     id: 'usage',
     title: 'Usage and cost',
     caption:
       'API calls, tokens and cost per role. Cache hits are requests answered from the local ledger ' +
-      'without a paid call.',
+      'without a paid call. Cached input are prompt-cache reads (billed at the cached-input price); ' +
+      'cache writes are Anthropic prompt-cache writes (billed at the cache-write price, 1.25 × input ' +
+      'for the 5-minute cache); both are part of the input tokens.',
     columns: [
       col('role', 'Role', 'text'),
       col('judge', 'Label', 'text'),
@@ -203,6 +212,7 @@ function usageTable(metrics: JudgeLsMetrics): Table {
       col('cache_hits', 'Cache hits', 'int'),
       col('input_tokens', 'Input tok.', 'int'),
       col('cached_input_tokens', 'Cached input', 'int'),
+      col('cache_write_tokens', 'Cache writes', 'int'),
       col('output_tokens', 'Output tok.', 'int'),
       col('cost_usd', 'Cost (USD)', 'usd'),
     ],
@@ -217,6 +227,7 @@ function usageTable(metrics: JudgeLsMetrics): Table {
             cache_hits: sum('cache_hits'),
             input_tokens: sum('input_tokens'),
             cached_input_tokens: sum('cached_input_tokens'),
+            cache_write_tokens: sum('cache_write_tokens'),
             output_tokens: sum('output_tokens'),
             cost_usd: sum('cost_usd'),
           },

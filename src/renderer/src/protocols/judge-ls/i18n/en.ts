@@ -152,7 +152,11 @@ export const en = {
     },
     usage: {
       title: 'Usage and cost',
-      help: 'Calls, tokens and cost per role. Cache hits were answered from stored responses for free.',
+      help:
+        'Calls, tokens and cost per role. Cache hits were answered from stored responses for free. ' +
+        'Cached input are prompt-cache reads (billed at the cached-input price); cache writes are ' +
+        'Anthropic prompt-cache writes (billed at the cache-write price, 1.25 × input for the 5-minute ' +
+        'cache); both are part of the input tokens.',
     },
     failures: {
       title: 'Failures',

@@ -147,7 +147,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     subsets: { title: '各子集准确率', help: '按数据子集和语言统计的平局折半准确率。' },
     usage: {
       title: '用量与费用',
-      help: '按角色统计的调用、词元和费用。缓存命中直接使用已存储的回复，不产生费用。',
+      help: '按角色统计的调用、词元和费用。缓存命中直接使用已存储的回复，不产生费用。缓存输入是提示缓存读取（按缓存输入价计费）；缓存写入是 Anthropic 提示缓存写入（按写入价计费，5 分钟缓存为输入价的 1.25 倍）；两者都计入输入词元。',
     },
     failures: {
       title: '失败',
@@ -268,6 +268,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     cache_hits: '缓存命中',
     input_tokens: '输入词元',
     cached_input_tokens: '缓存输入',
+    cache_write_tokens: '缓存写入',
     output_tokens: '输出词元',
     cost_usd: '费用（美元）',
     kind: '类型',

@@ -119,6 +119,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 120000,
         output_tokens: 90000,
         cached_input_tokens: 0,
+        cache_write_tokens: 0,
         cost_usd: 0.192,
       },
       ...JUDGES.map((judge) => ({
@@ -130,6 +131,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 900000,
         output_tokens: 80000,
         cached_input_tokens: 1000,
+        cache_write_tokens: 0,
         cost_usd: 1.5,
       })),
     ],
