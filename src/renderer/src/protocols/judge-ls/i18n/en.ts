@@ -49,10 +49,14 @@ export const en = {
         'Also show each judge the correct answer next to its own Chinese translation. A fair judge calls these a tie; a preference shows a bias for one language.',
       tieProbesNeedZh:
         'Tie probes need the Chinese (ZH) translation: turn ZH on in the Translation step to use them.',
+      ci: 'Confidence intervals',
+      ciText:
+        'Which 95% intervals the tables and exports show (both are computed, and the results page can switch). Wilson treats every verdict as independent; the item-clustered bootstrap resamples whole items, since the two orders and languages of one item are not independent.',
     },
     summary: {
       transformer: 'Translation',
       tieProbes: 'Tie probes',
+      ci: 'Confidence intervals',
       templates: 'Prompt templates',
       templatesDefault: 'the protocol’s defaults',
       templatesEdited: 'edited: {{names}} (the others are the defaults)',

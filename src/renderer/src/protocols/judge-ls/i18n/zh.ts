@@ -48,10 +48,14 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       tieProbesText:
         '同时让每个评审模型比较正确答案与它自己的中文译文。公正的评审应判为平局；若有偏好，说明它偏向某种语言。',
       tieProbesNeedZh: '平局探针需要中文（ZH）译文：请在“翻译”步骤中勾选 ZH。',
+      ci: '置信区间',
+      ciText:
+        '表格和导出内容显示哪种 95% 置信区间（两种都会计算，结果页面也可切换）。Wilson 把每个判决视为相互独立；按条目聚类的自助法按整个条目重抽样，因为同一条目的两种顺序和语言并不独立。',
     },
     summary: {
       transformer: '翻译',
       tieProbes: '平局探针',
+      ci: '置信区间',
       templates: '提示词模板',
       templatesDefault: '协议默认模板',
       templatesEdited: '已修改：{{names}}（其余为默认模板）',
