@@ -92,6 +92,8 @@ export function makeMetrics(): JudgeLsMetrics {
       tie_rate_ci: ci((15 + 10 * j) / 100),
       en_share_non_tie: j === 0 ? 60 / 85 : null,
       binomial_p: j === 0 ? 0.00015 : 0.0633,
+      // Holm over the two judges: 2 × 0.00015, then max(that, 1 × 0.0633).
+      binomial_p_holm: j === 0 ? 0.0003 : 0.0633,
     })),
     subset_quality: JUDGES.flatMap((judge, j) =>
       SUBSETS.flatMap((subset, s) =>

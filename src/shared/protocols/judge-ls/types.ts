@@ -88,7 +88,10 @@ export interface TieProbeRow {
   tie_rate_ci: CI;
   /** en_wins / (en_wins + zh_wins); null when there is no non-tie probe. */
   en_share_non_tie: number | null;
+  /** Exact two-sided binomial test of EN wins against ZH wins among non-tie probes, at ½. */
   binomial_p: number;
+  /** Holm-adjusted across the comparisons of the table (one test per judge). */
+  binomial_p_holm: number;
 }
 
 export interface SubsetQualityRow {

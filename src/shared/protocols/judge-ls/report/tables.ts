@@ -150,7 +150,8 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Tie probe: English vs Chinese',
     caption:
       'The gold answer in English against its Chinese translation, both orders. An unbiased judge answers ' +
-      'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts.',
+      'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts. ' +
+      "Binomial p: exact two-sided test of EN wins vs ZH wins at ½; Holm: adjusted across the table's judges.",
     columns: [
       col('judge', 'Judge', 'text'),
       col('n', 'n', 'int'),
@@ -161,6 +162,8 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('zh_win_rate', 'ZH wins', 'pct'),
       col('zh_win_rate_ci', '95% CI', 'ci'),
       col('en_share_non_tie', 'EN share', 'pct'),
+      col('binomial_p', 'Binomial p', 'p'),
+      col('binomial_p_holm', 'Holm p', 'p'),
     ],
     rows: sortRows(metrics.tie_probe, judges, () => 0).map((r) => ({ ...r })),
   };
@@ -255,7 +258,7 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     favour_en: r.en_wins,
     favour_target: r.zh_wins,
     p: r.binomial_p,
-    p_holm: null,
+    p_holm: r.binomial_p_holm,
   }));
   return {
     id: 'significance',
@@ -263,7 +266,8 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     caption:
       'Exact two-sided tests at p = 0.5. McNemar: pairs correct only in English vs only in the target ' +
       'language (n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
-      'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes).',
+      'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes); Holm p adjusts the ' +
+      'tie-probe tests across judges.',
     columns: [
       col('judge', 'Judge', 'text'),
       col('test', 'Test', 'text'),

@@ -79,6 +79,7 @@ export function makeMetrics(): JudgeLsMetrics {
       tie_rate_ci: ci(0.3),
       en_share_non_tie: 90 / 140,
       binomial_p: 0.00091,
+      binomial_p_holm: Math.min(1, 0.00091 * JUDGES.length),
     })),
     subset_quality: JUDGES.flatMap((judge) =>
       SUBSETS.flatMap((subset, s) =>
