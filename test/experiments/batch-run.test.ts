@@ -289,6 +289,46 @@ describe('results downloads that fail', () => {
 });
 
 describe('a batch create whose reply is lost', () => {
+  it('found only after the run was cancelled (the provider listed it late): it is cancelled too', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const cfg = { ...config(mock, datasetId, 'batch'), limit: 2 };
+    const other = cfg.providers.a as Record<string, unknown>;
+    delete other.mode;
+    delete other.batchPollSeconds;
+    mock.setBehavior({ batchCreateReplyLost: 1, batchListLagMs: 800, batchTurnaroundMs: 600_000 });
+    const { id } = await core.call('experiments.create', { config: cfg });
+    await core.call('experiments.start', { experimentId: id });
+    await until(() => mock.batches.created().length >= 1);
+    const lost = mock.batches.created()[0].id;
+    const end = await core.call('experiments.cancel', { experimentId: id });
+    expect(end.status).toBe('cancelled');
+    // Looked for, found once listed, and cancelled at the provider; nothing submitted again.
+    expect(mock.batches.log.some((e) => e.op === 'cancel' && e.id === lost)).toBe(true);
+    expect(mock.batches.created()).toHaveLength(1);
+  }, 20_000);
+
+  it('an input upload that fails sent no create: the rows go out again at once, nothing is looked up', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const cfg = { ...config(mock, datasetId, 'batch'), limit: 2 };
+    const other = cfg.providers.a as Record<string, unknown>;
+    delete other.mode;
+    delete other.batchPollSeconds;
+    // More failures in a row than the SDK retries by itself (2).
+    mock.setBehavior({ batchUploadFailures: 3 });
+    const { id } = await core.call('experiments.create', { config: cfg });
+    const t0 = Date.now();
+    const end = await core.experiments.runToEnd(id);
+    expect(end.status).toBe('finished');
+    expect(Date.now() - t0).toBeLessThan(20_000); // not held back by the lost-reply grace (60 s)
+    expect(mock.batches.log.some((e) => e.op === 'list')).toBe(false);
+    const requests = mock.batches.created().flatMap((b) => b.requests);
+    expect(new Set(requests).size).toBe(requests.length);
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+  }, 30_000);
+
   it.each(['openai', 'anthropic'] as const)(
     '%s: the provider accepted it, the reply never came: the run finds it, submits nothing twice, stores every answer',
     async (api) => {

@@ -20,6 +20,10 @@ export interface BatchBehavior {
    * dropped before the reply: the client cannot know the batch exists.
    */
   batchCreateReplyLost?: number;
+  /** A new batch shows in the list endpoints only this long after its create (providers lag). */
+  batchListLagMs?: number;
+  /** The next this-many OpenAI file uploads answer 500 (nothing is stored). */
+  batchUploadFailures?: number;
   /** Batch creates are accepted, and their reply is never sent (the client waits, or dies). */
   batchCreateHold?: boolean;
 }
@@ -346,6 +350,12 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
       return true;
     }
     if (kind === 'files' && !id && httpReq.method === 'POST') {
+      const knobs = deps.behavior();
+      if (knobs.batchUploadFailures) {
+        knobs.batchUploadFailures--;
+        deps.send(res, 500, { error: { message: 'The server had an error.', type: 'server_error' } });
+        return true;
+      }
       const parts = parseMultipart(raw, String(httpReq.headers['content-type'] ?? ''));
       const file = parts.get('file');
       if (!file) return (bad(res, 'openai', 'file is required'), true);
@@ -435,7 +445,8 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
     }
     if (kind === 'batches' && !id && httpReq.method === 'GET') {
       const url = new URL(httpReq.url ?? '/', 'http://mock');
-      const all = [...batches.values()].filter((x) => x.api === 'openai');
+      const lag = deps.behavior().batchListLagMs ?? 0;
+      const all = [...batches.values()].filter((x) => x.api === 'openai' && now >= x.created + lag);
       const p = page(all, url.searchParams.get('after'), limitOf(url));
       log.push({ api: 'openai', op: 'list', id: '', at: now });
       deps.send(res, 200, {
@@ -512,7 +523,8 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
     }
     if (!id && httpReq.method === 'GET') {
       const url = new URL(httpReq.url ?? '/', 'http://mock');
-      const all = [...batches.values()].filter((x) => x.api === 'anthropic');
+      const lag = deps.behavior().batchListLagMs ?? 0;
+      const all = [...batches.values()].filter((x) => x.api === 'anthropic' && now >= x.created + lag);
       const p = page(all, url.searchParams.get('after_id'), limitOf(url));
       log.push({ api: 'anthropic', op: 'list', id: '', at: now });
       deps.send(res, 200, {

@@ -7,6 +7,7 @@ import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
 import { buildOpenAIRequest, openAIResult } from './openai';
 import {
+  BatchNotCreated,
   LOOKUP_CLOCK_SLACK_MS,
   type BatchAdapter,
   type BatchEntry,
@@ -96,12 +97,18 @@ export class OpenAIBatchAdapter implements BatchAdapter {
   async submit(entries: readonly BatchEntry[], meta: { localId: number; nonce: string }): Promise<string> {
     try {
       const jsonl = entries.map((e) => this.line(e)).join('\n') + '\n';
-      const file = await this.client.files.create({
-        file: await toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
-        purpose: 'batch',
-      });
+      let file: OpenAI.Files.FileObject;
+      try {
+        file = await this.client.files.create({
+          file: await toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
+          purpose: 'batch',
+        });
+      } catch (err) {
+        // No create was sent: there is no batch to look for.
+        throw new BatchNotCreated(classifyError(err, this.apiKey));
+      }
       // Never retried: a create whose answer was lost may have made a batch, and a second one
-      // would pay twice. A failed submit releases the rows; the next round submits them again.
+      // would pay twice. The executor looks such a batch up (find) before sending its rows again.
       const batch = await this.client.batches.create(
         {
           input_file_id: file.id,
@@ -114,6 +121,7 @@ export class OpenAIBatchAdapter implements BatchAdapter {
       );
       return batch.id;
     } catch (err) {
+      if (err instanceof BatchNotCreated) throw err;
       throw classifyError(err, this.apiKey);
     }
   }

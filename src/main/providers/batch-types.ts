@@ -1,7 +1,7 @@
 // The provider-neutral face of the providers' Batch APIs (OpenAI Batch, Anthropic Message
 // Batches): submit many requests at once, poll until the provider has processed them (within
 // its 24 h window, at half the price), then read every entry's outcome by its custom id.
-import type { ProviderError } from './errors';
+import { ProviderError } from './errors';
 import type { ChatRequestSpec, ChatResult, ProviderErrorKind } from './types';
 
 /** Both providers accept custom ids of this shape (Anthropic states it; OpenAI is laxer). */
@@ -52,6 +52,17 @@ export interface LostSubmit {
   createdAt: number;
   /** True when this provider id is already another local batch's (never take it twice). */
   taken(remoteId: string): boolean;
+}
+
+/**
+ * Thrown by `submit` when the batch surely does not exist (its input upload failed before any
+ * create was sent): the rows can go out again at once, with no lookup.
+ */
+export class BatchNotCreated extends ProviderError {
+  constructor(error: ProviderError) {
+    super(error.kind, error.message, { status: error.status, headers: error.headers });
+    this.name = 'BatchNotCreated';
+  }
 }
 
 /** How far the provider's clock may run behind ours when listing batches by creation time. */

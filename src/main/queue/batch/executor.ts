@@ -13,7 +13,13 @@ import {
 } from '../../providers/config';
 import type { BatchProgress } from '../../../shared/experiments';
 import { createBatchAdapter } from '../../providers/batch';
-import type { BatchAdapter, BatchEntry, BatchEntryResult, BatchLimits } from '../../providers/batch-types';
+import {
+  BatchNotCreated,
+  type BatchAdapter,
+  type BatchEntry,
+  type BatchEntryResult,
+  type BatchLimits,
+} from '../../providers/batch-types';
 import { classifyError } from '../../providers/errors';
 import { costOf, DEFAULT_PRICES, type PriceTable } from '../../providers/pricing';
 import type { ChatRequestSpec, ChatResult, ProviderErrorKind, Usage } from '../../providers/types';
@@ -329,8 +335,9 @@ export class BatchExecutor {
           this.submitFailures.delete(provider);
           this.opts.logger?.info(`batch ${batch.id} (${remoteId}): ${claimed.length} requests to ${model}`);
         } catch (err) {
+          const notCreated = err instanceof BatchNotCreated;
           const e = classifyError(err);
-          if (IN_DOUBT.has(e.kind)) {
+          if (!notCreated && IN_DOUBT.has(e.kind)) {
             // The provider may have accepted it: look for it (pollOpen) before sending again.
             this.inDoubt.add(batch.id);
             this.tracked.set(batch.id, getBatch(this.db, batch.id)!);
@@ -467,6 +474,16 @@ export class BatchExecutor {
       setRemoteId(this.db, b.id, found);
       Object.assign(b, getBatch(this.db, b.id)!);
       this.opts.logger?.info(`batch ${b.id}: found at the provider as ${found} (its create reply was lost)`);
+      if (this.state === 'paused' || this.state === 'cancelling') {
+        // Found after the open batches were cancelled: this one is cancelled too.
+        try {
+          await adapter.cancel(found);
+          setBatchState(this.db, b.id, { status: 'cancelling' });
+          b.status = 'cancelling';
+        } catch (err) {
+          this.opts.logger?.warn(`cancel of batch ${found} failed: ${(err as Error).message}`);
+        }
+      }
       return true;
     }
     const grace = this.opts.lostReplyGraceMs ?? DEFAULT_LOST_REPLY_GRACE_MS;
