@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatasetFile } from '../../src/main/import';
 import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
+import { requestOf } from '../mock-provider/batches';
 import { startMockProvider } from '../mock-provider/server';
 import { assertBuilt, BIN, ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
@@ -49,7 +50,8 @@ describe('judge-lab run in batch mode', () => {
     let n = 0;
     mock.setBehavior({
       batchTurnaroundMs: 100,
-      batchOutcome: (cid) => {
+      batchOutcome: (customId) => {
+        const cid = requestOf(customId);
         if (seen.has(cid)) return 'ok';
         seen.add(cid);
         return ++n % 6 === 0 ? 'expired' : n % 11 === 0 ? 'error' : 'ok';
@@ -87,7 +89,7 @@ describe('judge-lab run in batch mode', () => {
       expect(
         mock.log.filter((e) => e.path.endsWith('/chat/completions') || e.path.endsWith('/messages')),
       ).toEqual([]);
-      const ids = mock.batches.created().flatMap((b) => b.customIds);
+      const ids = mock.batches.created().flatMap((b) => b.requests);
       expect(new Set(ids).size).toBe(20 + LIMIT * 16);
       expect(ids.length).toBeGreaterThan(new Set(ids).size);
       const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as {
@@ -101,4 +103,59 @@ describe('judge-lab run in batch mode', () => {
       await mock.close();
     }
   });
+
+  it('a run killed while the provider held its batch create reply: the next run finds that batch and pays for nothing twice', async () => {
+    const mock = await startMockProvider({ respond: judgeLsResponder(items).respond, wrapText: false });
+    // Creates are accepted but never answered: the process dies before it learns the batch id.
+    mock.setBehavior({ batchTurnaroundMs: 100, batchCreateHold: true });
+    try {
+      const batch = { mode: 'batch', batchPollSeconds: 0.05 };
+      const cfg = join(dir, 'killed.json');
+      writeFileSync(
+        cfg,
+        JSON.stringify({
+          name: 'cli-batch-killed',
+          protocol: 'judge-ls',
+          dataset: SAMPLE,
+          limit: 3,
+          providers: {
+            openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', ...batch },
+          },
+          transform: { provider: 'openai', model: 'gpt-4.1-mini' },
+          judges: [{ label: 'GPT mock', provider: 'openai', model: 'gpt-4.1-mini' }],
+        }),
+      );
+      const args = ['run', cfg, '--out', join(dir, 'out-killed'), '--data-dir', join(dir, 'data-killed')];
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd: dir,
+        env: { ...process.env, MOCK_API_KEY: 'sk-test' },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((r) => child.once('exit', r));
+      for (let i = 0; mock.batches.created().length === 0; i++) {
+        if (i > 600) throw new Error('the first run never created a batch');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const held = mock.batches.created().map((b) => b.id);
+      child.kill('SIGKILL');
+      await exited;
+
+      mock.setBehavior({ batchCreateHold: false });
+      const r = await runAsync(args);
+      expect(r.code, r.stderr).toBe(0);
+      const created = mock.batches.created();
+      const requests = created.flatMap((b) => b.requests);
+      expect(new Set(requests).size).toBe(requests.length); // nothing submitted twice
+      expect(requests).toHaveLength(6 + 3 * 8); // 3 items: 6 translations, 3 × 6 verdicts + 3 × 2 tie probes
+      // The batches the killed run created were found, polled and read by the second run.
+      for (const id of held)
+        expect(mock.batches.log.some((e) => e.id === id && e.op === 'retrieve')).toBe(true);
+      const metrics = JSON.parse(readFileSync(join(dir, 'out-killed', 'metrics.json'), 'utf8')) as {
+        failures: unknown[];
+      };
+      expect(metrics.failures).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
 });

@@ -13,7 +13,7 @@ import { assertBuilt, ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { switchLanguage, shotPath } from './helpers/screens';
+import { switchLanguage, shotPath, type UiLanguage } from './helpers/screens';
 import { startServeWithEnv, type ServeHandle } from './helpers/serve';
 
 let browser: Browser;
@@ -24,12 +24,26 @@ let cleanup: () => void;
 let dir: string;
 let experimentId: number;
 
-/** A screenshot in test-results, copied to docs/screenshots (what the issue asks to show). */
-async function shot(name: string): Promise<void> {
-  const path = shotPath(name, 'en', 'light');
+/**
+ * The page in English and Chinese, light and dark, in test-results and copied to docs/screenshots
+ * (what the issue asks to show); `ready` runs after each language switch. Left in English, light.
+ */
+async function shot(
+  name: string,
+  opts: { fullPage?: boolean; ready?: (lang: UiLanguage) => Promise<void> } = {},
+): Promise<void> {
+  for (const lang of ['en', 'zh'] as const) {
+    await switchLanguage(page, lang);
+    await opts.ready?.(lang);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const path = shotPath(name, lang, scheme);
+      await page.screenshot({ path, animations: 'disabled', fullPage: opts.fullPage ?? true });
+      copyFileSync(path, join(ROOT, 'docs', 'screenshots', `${name}-${lang}-${scheme}.png`));
+    }
+  }
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path, animations: 'disabled', fullPage: true });
-  copyFileSync(path, join(ROOT, 'docs', 'screenshots', `${name}-en-light.png`));
+  await switchLanguage(page, 'en');
 }
 
 beforeAll(async () => {
@@ -102,7 +116,9 @@ describe('batch mode in Chromium', () => {
       .toBeGreaterThan(0);
     expect(mock.batches.created()).toHaveLength(created);
     expect(await page.getByTestId('run-batches').innerText()).toMatch(/batch_\d+[\s\S]*gpt-4\.1-mini/);
-    await shot('batch-run-reopened');
+    await shot('batch-run-reopened', {
+      ready: () => expect.poll(() => page.getByTestId('run-batches').isVisible()).toBe(true),
+    });
   });
 
   it('offers a Batch API switch per judge and for the translator; the summary shows batch prices, the live price and the 24 h window', async () => {
@@ -117,12 +133,7 @@ describe('batch mode in Chromium', () => {
     const second = page.getByTestId('judge-row').nth(1);
     await second.getByTestId('judge-provider-preset').selectOption('anthropic');
     await second.getByTestId('judge-batch').check();
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: shotPath('wizard-batch-switch', 'en', 'light'), animations: 'disabled' });
-    copyFileSync(
-      shotPath('wizard-batch-switch', 'en', 'light'),
-      join(ROOT, 'docs', 'screenshots', 'wizard-batch-switch-en-light.png'),
-    );
+    await shot('wizard-batch-switch', { fullPage: false });
     await page.getByTestId('wizard-next').click();
     // The translator has its own switch.
     await page.getByTestId('transform-batch').check();
@@ -138,11 +149,14 @@ describe('batch mode in Chromium', () => {
     );
     // Tall enough to show the judges, the estimate and the batch line together.
     await page.setViewportSize({ width: 1280, height: 1250 });
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: shotPath('wizard-batch-estimate', 'en', 'light'), animations: 'disabled' });
-    copyFileSync(
-      shotPath('wizard-batch-estimate', 'en', 'light'),
-      join(ROOT, 'docs', 'screenshots', 'wizard-batch-estimate-en-light.png'),
-    );
+    const before = await line.innerText();
+    await shot('wizard-batch-estimate', {
+      fullPage: false,
+      // The batch line is re-rendered in the new language before the shots.
+      ready: (lang) =>
+        lang === 'zh'
+          ? expect.poll(() => line.innerText(), { timeout: 15_000 }).not.toBe(before)
+          : expect.poll(() => line.innerText(), { timeout: 15_000 }).toBe(before),
+    });
   });
 });

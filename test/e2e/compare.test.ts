@@ -1,18 +1,29 @@
 // Issue 14 (item 7) in Chromium: from the experiments list to the compare page, two judges of
 // one experiment side by side with paired tests, the CSV download, in English and Chinese.
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
 import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
-import { assertBuilt, startServe } from '../helpers/cli';
+import { assertBuilt, ROOT, startServe } from '../helpers/cli';
 import { mockKeys } from '../helpers/llmbar-mock';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { switchLanguage } from './helpers/screens';
+import { shotPath, switchLanguage } from './helpers/screens';
+
+/** Light and dark shots of the page as it is now, copied to docs/screenshots (issue 14 asks for them). */
+async function shotBothSchemes(page: Page, name: string, lang: 'en' | 'zh'): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const path = shotPath(name, lang, scheme);
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+    copyFileSync(path, join(ROOT, 'docs', 'screenshots', `${name}-${lang}-${scheme}.png`));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 let browser: Browser;
 let page: Page;
@@ -86,7 +97,7 @@ describe('compare runs in Chromium', () => {
       'GPT-4.1 mini Claude Haiku 4.5 all 120',
     ]);
     expect(await table.innerText()).toContain('Holm p');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'compare-en-light.png'), fullPage: true });
+    await shotBothSchemes(page, 'compare', 'en');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -99,7 +110,7 @@ describe('compare runs in Chromium', () => {
     await switchLanguage(page, 'zh');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('比较运行');
     expect(await table.innerText()).toContain('仅 A 正确');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'compare-zh-light.png'), fullPage: true });
+    await shotBothSchemes(page, 'compare', 'zh');
     await switchLanguage(page, 'en');
   });
 

@@ -6,6 +6,7 @@ import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
 import { costOf } from '../../src/main/providers/pricing';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
+import { requestOf } from '../mock-provider/batches';
 import type { MockProvider } from '../mock-provider/server';
 
 let env: LlmbarMock | undefined;
@@ -125,7 +126,8 @@ describe('batch mode through the core', () => {
     // First time an id is seen: every 4th expires and every 7th fails; the second time all succeed.
     let n = 0;
     mock.setBehavior({
-      batchOutcome: (cid) => {
+      batchOutcome: (customId) => {
+        const cid = requestOf(customId);
         if (seen.has(cid)) return 'ok';
         seen.add(cid);
         n++;
@@ -137,7 +139,7 @@ describe('batch mode through the core', () => {
     expect(end.status).toBe('finished');
     expect(liveCalls(mock)).toBe(0);
     const created = mock.batches.created();
-    const ids = created.flatMap((b) => b.customIds);
+    const ids = created.flatMap((b) => b.requests);
     const twice = ids.filter((c, i) => ids.indexOf(c) !== i);
     expect(twice.length).toBeGreaterThan(0);
     expect(new Set(twice).size).toBe(twice.length); // each re-sent once
@@ -162,7 +164,7 @@ describe('batch mode through the core', () => {
     });
     const end = await core.experiments.runToEnd(id);
     expect(end.status).toBe('finished');
-    const ids = mock.batches.created().flatMap((b) => b.customIds);
+    const ids = mock.batches.created().flatMap((b) => b.requests);
     expect(new Set(ids).size).toBe(ids.length); // nothing re-batched
     expect(bad).toBeGreaterThan(0);
     expect(liveCalls(mock)).toBe(bad);
@@ -205,7 +207,7 @@ describe('batches across quitting, and cancel', () => {
         async () => (await reopened.call('experiments.progress', { experimentId: id })).status === 'finished',
       );
       const created = mock.batches.created();
-      const ids = created.flatMap((b) => b.customIds);
+      const ids = created.flatMap((b) => b.requests);
       expect(new Set(ids).size).toBe(ids.length); // no request submitted twice
       expect(ids).toHaveLength(12 + 2 * 48);
       // The reopened app polled the batches the first one had submitted.
@@ -279,9 +281,77 @@ describe('results downloads that fail', () => {
     const { id } = await core.call('experiments.create', { config: cfg });
     const end = await core.experiments.runToEnd(id);
     expect(end.status).toBe('finished');
-    const ids = mock.batches.created().flatMap((b) => b.customIds);
+    const ids = mock.batches.created().flatMap((b) => b.requests);
     expect(new Set(ids).size).toBe(ids.length);
     const results = await core.call('experiments.results', { experimentId: id });
     expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
   }, 30_000);
+});
+
+describe('a batch create whose reply is lost', () => {
+  it('found only after the run was cancelled (the provider listed it late): it is cancelled too', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const cfg = { ...config(mock, datasetId, 'batch'), limit: 2 };
+    const other = cfg.providers.a as Record<string, unknown>;
+    delete other.mode;
+    delete other.batchPollSeconds;
+    mock.setBehavior({ batchCreateReplyLost: 1, batchListLagMs: 800, batchTurnaroundMs: 600_000 });
+    const { id } = await core.call('experiments.create', { config: cfg });
+    await core.call('experiments.start', { experimentId: id });
+    await until(() => mock.batches.created().length >= 1);
+    const lost = mock.batches.created()[0].id;
+    const end = await core.call('experiments.cancel', { experimentId: id });
+    expect(end.status).toBe('cancelled');
+    // Looked for, found once listed, and cancelled at the provider; nothing submitted again.
+    expect(mock.batches.log.some((e) => e.op === 'cancel' && e.id === lost)).toBe(true);
+    expect(mock.batches.created()).toHaveLength(1);
+  }, 20_000);
+
+  it('an input upload that fails sent no create: the rows go out again at once, nothing is looked up', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    const cfg = { ...config(mock, datasetId, 'batch'), limit: 2 };
+    const other = cfg.providers.a as Record<string, unknown>;
+    delete other.mode;
+    delete other.batchPollSeconds;
+    // More failures in a row than the SDK retries by itself (2).
+    mock.setBehavior({ batchUploadFailures: 3 });
+    const { id } = await core.call('experiments.create', { config: cfg });
+    const t0 = Date.now();
+    const end = await core.experiments.runToEnd(id);
+    expect(end.status).toBe('finished');
+    expect(Date.now() - t0).toBeLessThan(20_000); // not held back by the lost-reply grace (60 s)
+    expect(mock.batches.log.some((e) => e.op === 'list')).toBe(false);
+    const requests = mock.batches.created().flatMap((b) => b.requests);
+    expect(new Set(requests).size).toBe(requests.length);
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+  }, 30_000);
+
+  it.each(['openai', 'anthropic'] as const)(
+    '%s: the provider accepted it, the reply never came: the run finds it, submits nothing twice, stores every answer',
+    async (api) => {
+      env = await startLlmbarMock('cli');
+      const { core, mock, datasetId } = env;
+      const cfg = { ...config(mock, datasetId, 'batch'), limit: 3 };
+      // Only this API in batch mode: its first create is the one whose reply is lost.
+      const other = cfg.providers[api === 'openai' ? 'a' : 'o'] as Record<string, unknown>;
+      delete other.mode;
+      delete other.batchPollSeconds;
+      mock.setBehavior({ batchCreateReplyLost: 1 });
+      const { id } = await core.call('experiments.create', { config: cfg });
+      const end = await core.experiments.runToEnd(id);
+      expect(end.status).toBe('finished');
+      const created = mock.batches.created();
+      const requests = created.flatMap((b) => b.requests);
+      expect(new Set(requests).size).toBe(requests.length); // no request submitted twice
+      // The batch whose reply was lost was looked up in the provider's list, then polled and read.
+      const first = created.find((b) => b.api === api)!;
+      expect(mock.batches.log.some((e) => e.api === api && e.op === 'list')).toBe(true);
+      expect(mock.batches.log.some((e) => e.id === first.id && e.op === 'retrieve')).toBe(true);
+      const results = await core.call('experiments.results', { experimentId: id });
+      expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+    },
+  );
 });

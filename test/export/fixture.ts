@@ -92,6 +92,8 @@ export function makeMetrics(): JudgeLsMetrics {
       tie_rate_ci: ci((15 + 10 * j) / 100),
       en_share_non_tie: j === 0 ? 60 / 85 : null,
       binomial_p: j === 0 ? 0.00015 : 0.0633,
+      // Holm over the two judges: 2 × 0.00015, then max(that, 1 × 0.0633).
+      binomial_p_holm: j === 0 ? 0.0003 : 0.0633,
     })),
     subset_quality: JUDGES.flatMap((judge, j) =>
       SUBSETS.flatMap((subset, s) =>
@@ -151,6 +153,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 250_000,
         output_tokens: 180_000,
         cached_input_tokens: 0,
+        cache_write_tokens: 0,
         cost_usd: 0.388,
       },
       ...JUDGES.map((judge, j) => ({
@@ -162,6 +165,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 1_200_000,
         output_tokens: 90_000,
         cached_input_tokens: 300_000,
+        cache_write_tokens: 0,
         cost_usd: j === 0 ? 0.624 : 1.65,
       })),
     ],

@@ -15,6 +15,17 @@ export interface BatchBehavior {
   batchOutcome?: (customId: string, req: MockRequest, n: number) => BatchEntryOutcome;
   /** The next this-many result downloads (OpenAI file content, Anthropic results) answer 500. */
   batchResultFailures?: number;
+  /**
+   * The next this-many batch creates (either API) are accepted, and then the connection is
+   * dropped before the reply: the client cannot know the batch exists.
+   */
+  batchCreateReplyLost?: number;
+  /** A new batch shows in the list endpoints only this long after its create (providers lag). */
+  batchListLagMs?: number;
+  /** The next this-many OpenAI file uploads answer 500 (nothing is stored). */
+  batchUploadFailures?: number;
+  /** Batch creates are accepted, and their reply is never sent (the client waits, or dies). */
+  batchCreateHold?: boolean;
 }
 
 interface FileObj {
@@ -51,7 +62,7 @@ interface BatchState {
 
 export interface BatchLogEntry {
   api: 'openai' | 'anthropic';
-  op: 'upload' | 'create' | 'retrieve' | 'results' | 'cancel' | 'content';
+  op: 'upload' | 'create' | 'retrieve' | 'results' | 'cancel' | 'content' | 'list';
   id: string;
   at: number;
   entries?: number;
@@ -61,8 +72,8 @@ export interface MockBatches {
   /** Returns true when it answered the request. */
   handle(httpReq: IncomingMessage, res: ServerResponse, path: string, raw: Buffer): boolean;
   log: BatchLogEntry[];
-  /** Batches created, by provider id: their entries' custom ids. */
-  created(): { api: string; id: string; customIds: string[] }[];
+  /** Batches created, by provider id: their entries' custom ids, and the requests they stand for. */
+  created(): { api: string; id: string; customIds: string[]; requests: string[] }[];
 }
 
 export interface BatchDeps {
@@ -74,6 +85,9 @@ export interface BatchDeps {
   send: (res: ServerResponse, status: number, body: unknown) => void;
   authorized: (httpReq: IncomingMessage, api: 'openai' | 'anthropic') => boolean;
 }
+
+/** The request a custom id stands for: Judge Lab ends each with its batch's nonce (`r12_<nonce>`). */
+export const requestOf = (customId: string): string => customId.replace(/_[0-9a-f]{12}$/, '');
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const secs = (ms: number) => Math.floor(ms / 1000);
@@ -119,6 +133,27 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
     b.batchResultFailures--;
     return true;
   };
+
+  /** Answers a create, or loses/holds the reply when a knob says so (the batch exists either way). */
+  const createReply = (res: ServerResponse, body: unknown) => {
+    const b = deps.behavior();
+    if (b.batchCreateHold) return; // never answered: the client times out, or is killed first
+    if (b.batchCreateReplyLost) {
+      b.batchCreateReplyLost--;
+      res.socket?.destroy();
+      return;
+    }
+    deps.send(res, 200, body);
+  };
+
+  /** One page of a list, newest first, after the cursor id (both APIs page this way). */
+  const page = <T extends { id: string }>(all: T[], after: string | null, limit: number) => {
+    const newest = [...all].reverse();
+    const start = after ? newest.findIndex((b) => b.id === after) + 1 : 0;
+    const data = newest.slice(start, start + limit);
+    return { data, has_more: start + limit < newest.length };
+  };
+  const limitOf = (url: URL) => Math.min(1000, Math.max(1, Number(url.searchParams.get('limit') ?? 20)));
 
   const outcomeFor = (customId: string, req: MockRequest): BatchEntryOutcome =>
     deps.behavior().batchOutcome?.(customId, req, ++entrySeq) ?? 'ok';
@@ -315,6 +350,12 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
       return true;
     }
     if (kind === 'files' && !id && httpReq.method === 'POST') {
+      const knobs = deps.behavior();
+      if (knobs.batchUploadFailures) {
+        knobs.batchUploadFailures--;
+        deps.send(res, 500, { error: { message: 'The server had an error.', type: 'server_error' } });
+        return true;
+      }
       const parts = parseMultipart(raw, String(httpReq.headers['content-type'] ?? ''));
       const file = parts.get('file');
       if (!file) return (bad(res, 'openai', 'file is required'), true);
@@ -399,7 +440,22 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
       };
       batches.set(b.id, b);
       log.push({ api: 'openai', op: 'create', id: b.id, at: now, entries: entries.length });
-      deps.send(res, 200, openaiView(b, now));
+      createReply(res, openaiView(b, now));
+      return true;
+    }
+    if (kind === 'batches' && !id && httpReq.method === 'GET') {
+      const url = new URL(httpReq.url ?? '/', 'http://mock');
+      const lag = deps.behavior().batchListLagMs ?? 0;
+      const all = [...batches.values()].filter((x) => x.api === 'openai' && now >= x.created + lag);
+      const p = page(all, url.searchParams.get('after'), limitOf(url));
+      log.push({ api: 'openai', op: 'list', id: '', at: now });
+      deps.send(res, 200, {
+        object: 'list',
+        data: p.data.map((x) => openaiView(x, now)),
+        first_id: p.data[0]?.id ?? null,
+        last_id: p.data.at(-1)?.id ?? null,
+        has_more: p.has_more,
+      });
       return true;
     }
     if (kind === 'batches' && id) {
@@ -462,7 +518,21 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
       };
       batches.set(b.id, b);
       log.push({ api: 'anthropic', op: 'create', id: b.id, at: now, entries: entries.length });
-      deps.send(res, 200, anthropicView(b, now, base));
+      createReply(res, anthropicView(b, now, base));
+      return true;
+    }
+    if (!id && httpReq.method === 'GET') {
+      const url = new URL(httpReq.url ?? '/', 'http://mock');
+      const lag = deps.behavior().batchListLagMs ?? 0;
+      const all = [...batches.values()].filter((x) => x.api === 'anthropic' && now >= x.created + lag);
+      const p = page(all, url.searchParams.get('after_id'), limitOf(url));
+      log.push({ api: 'anthropic', op: 'list', id: '', at: now });
+      deps.send(res, 200, {
+        data: p.data.map((x) => anthropicView(x, now, base)),
+        first_id: p.data[0]?.id ?? null,
+        last_id: p.data.at(-1)?.id ?? null,
+        has_more: p.has_more,
+      });
       return true;
     }
     const b = id ? batches.get(id) : undefined;
@@ -504,6 +574,7 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
         api: b.api,
         id: b.id,
         customIds: b.entries.map((e) => e.customId),
+        requests: b.entries.map((e) => requestOf(e.customId)),
       })),
     handle(httpReq, res, path, raw) {
       if (path.includes('/messages/batches')) return handleAnthropic(httpReq, res, path, raw);

@@ -27,7 +27,7 @@ const entries = (n: number): BatchEntry[] =>
 
 async function runToEnd(adapter: BatchAdapter, list: BatchEntry[]) {
   const specs = new Map(list.map((e) => [e.customId, e.spec]));
-  const id = await adapter.submit(list, { localId: 1 });
+  const id = await adapter.submit(list, { localId: 1, nonce: 'a1b2c3d4e5f6' });
   const statuses: string[] = [];
   for (;;) {
     const s = await adapter.poll(id);
@@ -105,7 +105,7 @@ describe.each([
     mock.setBehavior({ batchTurnaroundMs: 400 });
     const adapter = make();
     const list = entries(10);
-    const id = await adapter.submit(list, { localId: 2 });
+    const id = await adapter.submit(list, { localId: 2, nonce: 'a1b2c3d4e5f6' });
     await new Promise((r) => setTimeout(r, 200));
     await adapter.cancel(id);
     let s = await adapter.poll(id);
@@ -126,11 +126,40 @@ describe.each([
     else expect(results).toHaveLength(ok);
   });
 
+  it('finds a batch whose create reply was lost by its nonce, and no batch that is not its own', async () => {
+    const t0 = Date.now();
+    const adapter = make();
+    const withNonce = (n: number, nonce: string): BatchEntry[] =>
+      entries(n).map((e) => ({ ...e, customId: `${e.customId}_${nonce}` }));
+    const lost = { requestCount: 3, createdAt: t0, taken: () => false };
+    // Another batch of the same size on the same key, ended before we look.
+    const other = await adapter.submit(withNonce(3, 'aaaaaaaaaaaa'), { localId: 7, nonce: 'aaaaaaaaaaaa' });
+    for (let s = await adapter.poll(other); !s.ended; s = await adapter.poll(other))
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await adapter.find({ ...lost, nonce: 'bbbbbbbbbbbb' })).toBeNull();
+
+    mock.setBehavior({ batchCreateReplyLost: 1 });
+    await expect(
+      adapter.submit(withNonce(3, 'bbbbbbbbbbbb'), { localId: 8, nonce: 'bbbbbbbbbbbb' }),
+    ).rejects.toMatchObject({ kind: 'connection' });
+    const made = mock.batches.created().at(-1)!;
+    expect(made.customIds).toEqual(['r1_bbbbbbbbbbbb', 'r2_bbbbbbbbbbbb', 'r3_bbbbbbbbbbbb']);
+    expect(await adapter.find({ ...lost, nonce: 'bbbbbbbbbbbb' })).toBe(made.id);
+    // Already another local batch's: never taken twice.
+    expect(await adapter.find({ ...lost, nonce: 'bbbbbbbbbbbb', taken: (id) => id === made.id })).toBeNull();
+    // Made before the submission record (beyond the clock slack): not a candidate.
+    expect(
+      await adapter.find({ ...lost, nonce: 'bbbbbbbbbbbb', createdAt: Date.now() + 3600_000 }),
+    ).toBeNull();
+  });
+
   it('a wrong key is an auth error, never echoing the key', async () => {
     const adapter =
       api === 'openai'
         ? new OpenAIBatchAdapter(openaiMock(mock.url), 'sk-wrong-key-123456')
         : new AnthropicBatchAdapter(anthropicMock(mock.url), 'sk-wrong-key-123456');
-    await expect(adapter.submit(entries(1), { localId: 3 })).rejects.toMatchObject({ kind: 'auth' });
+    await expect(adapter.submit(entries(1), { localId: 3, nonce: 'a1b2c3d4e5f6' })).rejects.toMatchObject({
+      kind: 'auth',
+    });
   });
 });

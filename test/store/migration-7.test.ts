@@ -101,9 +101,11 @@ describe('migration 7: provider batches', () => {
     });
     expect(claimed).toEqual([2, 3]);
     expect(batch?.status).toBe('submitting');
+    // Each custom id carries the batch's random nonce (migration 10).
+    expect(batch!.nonce).toMatch(/^[0-9a-f]{12}$/);
     expect(heldRequests(db, batch!.id).map((r) => [r.id, r.customId])).toEqual([
-      [2, 'r2'],
-      [3, 'r3'],
+      [2, `r2_${batch!.nonce}`],
+      [3, `r3_${batch!.nonce}`],
     ]);
     const rows = getRequests(db, [2, 3]);
     for (const r of rows.values()) {

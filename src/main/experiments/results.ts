@@ -54,6 +54,7 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
         input_tokens: 0,
         output_tokens: 0,
         cached_input_tokens: 0,
+        cache_write_tokens: 0,
         cost_usd: 0,
       };
       out.set(key, r);
@@ -78,6 +79,7 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
     r.input_tokens += req.inputTokens ?? 0;
     r.output_tokens += req.outputTokens ?? 0;
     r.cached_input_tokens += req.cachedTokens ?? 0;
+    r.cache_write_tokens += req.cacheWriteTokens ?? 0;
     r.cost_usd +=
       req.costUsd ??
       costOf(

@@ -104,6 +104,8 @@ export interface UsageRow {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens: number;
+  /** Prompt-cache writes (Anthropic), billed at the cache-write price. */
+  cache_write_tokens: number;
   cost_usd: number;
 }
 

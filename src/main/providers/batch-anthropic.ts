@@ -3,7 +3,15 @@
 // stream is read. A succeeded entry holds a message, parsed exactly as a live answer is.
 import Anthropic from '@anthropic-ai/sdk';
 import { buildAnthropicRequest, anthropicResult } from './anthropic';
-import type { BatchAdapter, BatchEntry, BatchEntryResult, RemoteBatchState, SpecOf } from './batch-types';
+import {
+  LOOKUP_CLOCK_SLACK_MS,
+  type BatchAdapter,
+  type BatchEntry,
+  type BatchEntryResult,
+  type LostSubmit,
+  type RemoteBatchState,
+  type SpecOf,
+} from './batch-types';
 import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
@@ -65,6 +73,44 @@ export class AnthropicBatchAdapter implements BatchAdapter {
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }
+  }
+
+  /**
+   * Message Batches carry no metadata, and their requests can be read only once the batch has
+   * ended. So: list the key's batches, newest first, back to the submission record's time;
+   * a candidate has exactly our request count and is no other local batch's. An ended
+   * candidate is verified by its results (our custom ids end in `_<nonce>`); one still
+   * processing is taken on the count and time alone. If that guess is wrong (another client
+   * on the same key made a batch of the same size in those minutes), its results carry no
+   * custom id of ours: nothing of it is stored, our requests go back to pending when it ends
+   * and are submitted again, so the cost of a wrong guess is time and one more batch, never
+   * a wrong answer.
+   */
+  async find(lost: LostSubmit): Promise<string | null> {
+    try {
+      const candidates: Anthropic.Messages.MessageBatch[] = [];
+      for await (const b of this.client.messages.batches.list({ limit: 100 })) {
+        if (Date.parse(b.created_at) < lost.createdAt - LOOKUP_CLOCK_SLACK_MS) break;
+        const c = b.request_counts;
+        const total = c.processing + c.succeeded + c.errored + c.canceled + c.expired;
+        if (total === lost.requestCount && !lost.taken(b.id)) candidates.push(b);
+      }
+      // Oldest first: two lost creates of the same size are matched in the order they were made.
+      for (const b of candidates.reverse()) {
+        if (b.processing_status !== 'ended') return b.id;
+        if (await this.carriesNonce(b.id, lost.nonce)) return b.id;
+      }
+      return null;
+    } catch (err) {
+      throw classifyError(err, this.apiKey);
+    }
+  }
+
+  /** Whether an ended batch's first result has one of our custom ids (the rest are alike). */
+  private async carriesNonce(remoteId: string, nonce: string): Promise<boolean> {
+    const stream = await this.client.messages.batches.results(remoteId);
+    for await (const line of stream) return line.custom_id.endsWith(`_${nonce}`);
+    return false;
   }
 
   async poll(remoteId: string): Promise<RemoteBatchState> {

@@ -6,7 +6,16 @@ import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './conf
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
 import { buildOpenAIRequest, openAIResult } from './openai';
-import type { BatchAdapter, BatchEntry, BatchEntryResult, RemoteBatchState, SpecOf } from './batch-types';
+import {
+  BatchNotCreated,
+  LOOKUP_CLOCK_SLACK_MS,
+  type BatchAdapter,
+  type BatchEntry,
+  type BatchEntryResult,
+  type LostSubmit,
+  type RemoteBatchState,
+  type SpecOf,
+} from './batch-types';
 import type { ProviderErrorKind } from './types';
 
 /** OpenAI's published limits per batch: 50,000 requests and a 200 MB input file. */
@@ -85,25 +94,51 @@ export class OpenAIBatchAdapter implements BatchAdapter {
     return Buffer.byteLength(this.line(entry)) + 1;
   }
 
-  async submit(entries: readonly BatchEntry[], meta: { localId: number }): Promise<string> {
+  async submit(entries: readonly BatchEntry[], meta: { localId: number; nonce: string }): Promise<string> {
     try {
       const jsonl = entries.map((e) => this.line(e)).join('\n') + '\n';
-      const file = await this.client.files.create({
-        file: await toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
-        purpose: 'batch',
-      });
+      let file: OpenAI.Files.FileObject;
+      try {
+        file = await this.client.files.create({
+          file: await toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
+          purpose: 'batch',
+        });
+      } catch (err) {
+        // No create was sent: there is no batch to look for.
+        throw new BatchNotCreated(classifyError(err, this.apiKey));
+      }
       // Never retried: a create whose answer was lost may have made a batch, and a second one
-      // would pay twice. A failed submit releases the rows; the next round submits them again.
+      // would pay twice. The executor looks such a batch up (find) before sending its rows again.
       const batch = await this.client.batches.create(
         {
           input_file_id: file.id,
           endpoint: '/v1/chat/completions',
           completion_window: '24h',
-          metadata: { judge_lab_batch: String(meta.localId) },
+          // The nonce finds this batch again if the reply to this call is lost (see find()).
+          metadata: { judge_lab_batch: String(meta.localId), judge_lab_nonce: meta.nonce },
         },
         { maxRetries: 0 },
       );
       return batch.id;
+    } catch (err) {
+      if (err instanceof BatchNotCreated) throw err;
+      throw classifyError(err, this.apiKey);
+    }
+  }
+
+  /**
+   * Lists the key's batches, newest first, back to the submission record's time, for the one
+   * whose metadata carries the nonce: an exact match, since the nonce is ours alone. (A file
+   * uploaded for a create that failed stays in the account's storage; it costs nothing to run.)
+   */
+  async find(lost: LostSubmit): Promise<string | null> {
+    try {
+      for await (const b of this.client.batches.list({ limit: 100 })) {
+        if (b.created_at * 1000 < lost.createdAt - LOOKUP_CLOCK_SLACK_MS) break;
+        const meta = b.metadata as Record<string, string> | null | undefined;
+        if (meta?.judge_lab_nonce === lost.nonce && !lost.taken(b.id)) return b.id;
+      }
+      return null;
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }

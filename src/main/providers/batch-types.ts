@@ -1,7 +1,7 @@
 // The provider-neutral face of the providers' Batch APIs (OpenAI Batch, Anthropic Message
 // Batches): submit many requests at once, poll until the provider has processed them (within
 // its 24 h window, at half the price), then read every entry's outcome by its custom id.
-import type { ProviderError } from './errors';
+import { ProviderError } from './errors';
 import type { ChatRequestSpec, ChatResult, ProviderErrorKind } from './types';
 
 /** Both providers accept custom ids of this shape (Anthropic states it; OpenAI is laxer). */
@@ -43,12 +43,42 @@ export interface BatchLimits {
   maxBytes: number;
 }
 
+/** What a batch whose create reply never arrived is known by (the store's submission record). */
+export interface LostSubmit {
+  /** Random, sent with the batch (OpenAI metadata; every custom id ends in `_<nonce>`). */
+  nonce: string;
+  requestCount: number;
+  /** When the submission record was written (ms): the batch cannot be older than this. */
+  createdAt: number;
+  /** True when this provider id is already another local batch's (never take it twice). */
+  taken(remoteId: string): boolean;
+}
+
+/**
+ * Thrown by `submit` when the batch surely does not exist (its input upload failed before any
+ * create was sent): the rows can go out again at once, with no lookup.
+ */
+export class BatchNotCreated extends ProviderError {
+  constructor(error: ProviderError) {
+    super(error.kind, error.message, { status: error.status, headers: error.headers });
+    this.name = 'BatchNotCreated';
+  }
+}
+
+/** How far the provider's clock may run behind ours when listing batches by creation time. */
+export const LOOKUP_CLOCK_SLACK_MS = 10 * 60 * 1000;
+
 export interface BatchAdapter {
   readonly limits: BatchLimits;
   /** Bytes the entry adds to the batch's upload (for splitting at the provider's size limit). */
   entryBytes(entry: BatchEntry): number;
   /** Creates the batch; returns the provider's id. */
-  submit(entries: readonly BatchEntry[], meta: { localId: number }): Promise<string>;
+  submit(entries: readonly BatchEntry[], meta: { localId: number; nonce: string }): Promise<string>;
+  /**
+   * Looks for a batch the provider accepted though its create reply was lost (connection
+   * dropped, app killed): its id, or null when the provider lists none that matches.
+   */
+  find(lost: LostSubmit): Promise<string | null>;
   poll(remoteId: string): Promise<RemoteBatchState>;
   /** Streams every entry's outcome of an ended batch (entries absent from the results are not reported). */
   results(remoteId: string, specOf: SpecOf, onResult: (r: BatchEntryResult) => void): Promise<void>;

@@ -6,7 +6,7 @@ export interface ModelPrice {
   input: number;
   cachedInput: number;
   output: number;
-  /** Prompt-cache writes (Anthropic: 1.25 × input for the 5-minute cache); absent: billed as input. */
+  /** Prompt-cache writes (Anthropic: 1.25 × input for the 5-minute cache); absent: 1.25 × input. */
   cacheWrite?: number;
   /** Batch API prices (where the provider has one). */
   batchInput?: number;
@@ -14,6 +14,12 @@ export interface ModelPrice {
 }
 
 export type PriceTable = Record<string, ModelPrice>;
+
+/**
+ * Prompt-cache writes where the table gives no price: only Anthropic reports writes, and it bills
+ * them at 1.25 × the input price for the default 5-minute cache (docs.anthropic.com, pricing).
+ */
+export const CACHE_WRITE_FACTOR = 1.25;
 
 /** What a Batch API bills of the list price where the table has no batch price (OpenAI, Anthropic, Gemini: half). */
 export const BATCH_DISCOUNT = 0.5;
@@ -109,10 +115,13 @@ export function costOf(
   const cachedInput = opts.batch ? p.cachedInput * BATCH_DISCOUNT : p.cachedInput;
   // Cache writes are part of the uncached input, billed at their own rate where there is one.
   const writes = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - cached);
-  const cacheWrite = (p.cacheWrite ?? p.input) * (opts.batch ? BATCH_DISCOUNT : 1);
+  const cacheWrite =
+    p.cacheWrite !== undefined
+      ? p.cacheWrite * (opts.batch ? BATCH_DISCOUNT : 1)
+      : input * CACHE_WRITE_FACTOR; // batch discounts stack on the 1.25×, as for reads
   const usd =
     ((usage.inputTokens - cached - writes) * input +
-      writes * (p.cacheWrite === undefined ? input : cacheWrite) +
+      writes * cacheWrite +
       cached * cachedInput +
       usage.outputTokens * output) /
     1e6;

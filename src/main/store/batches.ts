@@ -4,6 +4,7 @@
 // finds it open here and polls it instead of submitting its requests again.
 import type { BatchProgress } from '../../shared/experiments';
 import type { Database } from './db';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { batchOwner, processAlive, type LeaseColumns } from './leases';
 
@@ -24,6 +25,8 @@ export interface LocalBatch {
   endedAt: string | null;
   ownerPid: number | null;
   ownerHost: string | null;
+  /** Random, in the batch's metadata and custom ids (migration 10; null for older batches). */
+  nonce: string | null;
 }
 
 interface Raw {
@@ -41,6 +44,7 @@ interface Raw {
   ended_at: string | null;
   owner_pid: number | null;
   owner_host: string | null;
+  nonce: string | null;
 }
 
 const toBatch = (r: Raw): LocalBatch => ({
@@ -58,6 +62,7 @@ const toBatch = (r: Raw): LocalBatch => ({
   endedAt: r.ended_at,
   ownerPid: r.owner_pid,
   ownerHost: r.owner_host,
+  nonce: r.nonce,
 });
 
 /** A batch left 'submitting' whose process is gone (or, on another host, after an hour) was never sent. */
@@ -72,9 +77,18 @@ const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
 /** Results stay readable for 29 days (Anthropic; OpenAI keeps files longer): the claim lasts as long. */
 export const BATCH_CLAIM_MS = 29 * 24 * 3600 * 1000;
 
-/** The custom id of a request in a batch: unique per batch, within ^[a-zA-Z0-9_-]{1,64}$. */
-export function customIdOf(requestId: number): string {
-  return `r${requestId}`;
+/**
+ * The custom id of a request in a batch: within ^[a-zA-Z0-9_-]{1,64}$, and carrying the
+ * batch's nonce, so results of a batch that is not this one (another data folder on the same
+ * key) can never be stored as this request's answer.
+ */
+export function customIdOf(requestId: number, nonce: string | null): string {
+  return nonce ? `r${requestId}_${nonce}` : `r${requestId}`;
+}
+
+/** True when some batch of this store already holds this provider batch id. */
+export function remoteIdTaken(db: Database, remoteId: string): boolean {
+  return db.prepare('SELECT 1 FROM provider_batches WHERE remote_id = ?').get(remoteId) !== undefined;
 }
 
 /**
@@ -89,21 +103,24 @@ export function createLocalBatch(
 ): { batch: LocalBatch | null; claimed: number[] } {
   return db
     .transaction(() => {
+      // 48 random bits: two batches of one key sharing a nonce is not a practical concern.
+      const nonce = randomBytes(6).toString('hex');
       const info = db
         .prepare(
-          `INSERT INTO provider_batches (provider, endpoint, model, request_count, owner_pid, owner_host)
-           VALUES (?, ?, ?, 0, ?, ?)`,
+          `INSERT INTO provider_batches (provider, endpoint, model, request_count, owner_pid, owner_host, nonce)
+           VALUES (?, ?, ?, 0, ?, ?, ?)`,
         )
-        .run(b.provider, b.endpoint, b.model, process.pid, hostname());
+        .run(b.provider, b.endpoint, b.model, process.pid, hostname(), nonce);
       const id = Number(info.lastInsertRowid);
       const claim = db.prepare(
         `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
            lease_owner = ?, lease_pid = NULL, lease_host = NULL, lease_expires_at = ?,
-           batch_id = ?, batch_custom_id = 'r' || id, updated_at = ${NOW}
+           batch_id = ?, batch_custom_id = ?, updated_at = ${NOW}
          WHERE id = ? AND status = 'pending'`,
       );
       const claimed = b.requestIds.filter(
-        (rid) => claim.run(batchOwner(id), now + BATCH_CLAIM_MS, id, rid).changes === 1,
+        (rid) =>
+          claim.run(batchOwner(id), now + BATCH_CLAIM_MS, id, customIdOf(rid, nonce), rid).changes === 1,
       );
       if (!claimed.length) {
         db.prepare('DELETE FROM provider_batches WHERE id = ?').run(id);

@@ -327,6 +327,16 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'provider batches: a random nonce per batch, to find a batch whose create reply was lost',
+    // The nonce goes into the batch's metadata (OpenAI) and every custom id (both providers), so
+    // a restart can find a batch the provider accepted before its id was stored, instead of
+    // submitting (and paying for) it twice, and never mistakes another data folder's batch for it.
+    up: `
+      ALTER TABLE provider_batches ADD COLUMN nonce TEXT;
+    `,
+  },
 ];
 
 export function appliedVersions(db: Database): number[] {

@@ -158,6 +158,7 @@ const USAGE: UsageRow[] = [
     input_tokens: 1000,
     output_tokens: 200,
     cached_input_tokens: 10,
+    cache_write_tokens: 0,
     cost_usd: 0.5,
   },
   {
@@ -169,6 +170,7 @@ const USAGE: UsageRow[] = [
     input_tokens: 5000,
     output_tokens: 6000,
     cached_input_tokens: 0,
+    cache_write_tokens: 0,
     cost_usd: 1.25,
   },
 ];
@@ -402,6 +404,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
         tie_rate_ci: wilsonInterval(10, 23),
         en_share_non_tie: 8 / 13,
         binomial_p: expect.closeTo(4760 / 8192, 12),
+        // One judge with probes: Holm over a family of one leaves p as it is.
+        binomial_p_holm: expect.closeTo(4760 / 8192, 12),
       },
     ]);
     expect(binomialTestTwoSided(8, 13)).toBeCloseTo(4760 / 8192, 12);

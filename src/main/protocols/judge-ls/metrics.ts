@@ -337,8 +337,12 @@ function tieProbeRows(ix: Index): TieProbeRow[] {
       tie_rate_ci: wilsonInterval(ties, n),
       en_share_non_tie: en + zh === 0 ? null : en / (en + zh),
       binomial_p: binomialTestTwoSided(en, en + zh, 0.5),
+      binomial_p_holm: Number.NaN,
     });
   }
+  // One test per judge: the table's family, adjusted together as the invariance table's are.
+  const adjusted = holmAdjust(rows.map((r) => r.binomial_p));
+  rows.forEach((r, i) => (r.binomial_p_holm = adjusted[i]));
   return rows;
 }
 

@@ -13,12 +13,20 @@ import {
 } from '../../providers/config';
 import type { BatchProgress } from '../../../shared/experiments';
 import { createBatchAdapter } from '../../providers/batch';
-import type { BatchAdapter, BatchEntry, BatchEntryResult, BatchLimits } from '../../providers/batch-types';
+import {
+  BatchNotCreated,
+  type BatchAdapter,
+  type BatchEntry,
+  type BatchEntryResult,
+  type BatchLimits,
+} from '../../providers/batch-types';
 import { classifyError } from '../../providers/errors';
 import { costOf, DEFAULT_PRICES, type PriceTable } from '../../providers/pricing';
 import type { ChatRequestSpec, ChatResult, ProviderErrorKind, Usage } from '../../providers/types';
 import {
   abandonedSubmit,
+  customIdOf,
+  remoteIdTaken,
   requestStates,
   type RequestState,
   batchesOf,
@@ -69,6 +77,11 @@ export interface BatchExecutorOptions {
   retry?: Partial<RetryPolicy>;
   /** Smaller limits than the provider's (tests of splitting). */
   limits?: Partial<BatchLimits>;
+  /**
+   * How long after its submission record a batch whose create reply was lost is looked for
+   * before it counts as never created (providers may list a new batch a little late).
+   */
+  lostReplyGraceMs?: number;
   createBatchAdapter?: (cfg: ProviderConfig, apiKey: string) => BatchAdapter | undefined;
   onProgress?: (p: BatchRunSummary) => void;
   logger?: { info(m: string): void; warn(m: string): void };
@@ -90,6 +103,10 @@ const WRITE_CHUNK = 500;
 /** Consecutive failed submits (server, connection) of one provider before its batches stop. */
 const MAX_SUBMIT_FAILURES = 5;
 
+/** Kinds after which the provider may have made the batch though no reply came back. */
+const IN_DOUBT: ReadonlySet<ProviderErrorKind> = new Set(['connection', 'timeout', 'server']);
+const DEFAULT_LOST_REPLY_GRACE_MS = 60_000;
+
 const ZERO = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
 export class BatchExecutor {
@@ -102,6 +119,8 @@ export class BatchExecutor {
   private readonly submitFailures = new Map<string, number>();
   private readonly blocked = new Map<string, PausedLane>();
   private readonly live = new Set<number>();
+  /** Local batches whose create this process sent without getting the reply: looked for at each poll. */
+  private readonly inDoubt = new Set<number>();
   private state: 'running' | 'paused' | 'cancelling' | 'detaching' = 'running';
   private wake: () => void = () => {};
   private startedAt = Date.now();
@@ -269,9 +288,10 @@ export class BatchExecutor {
         );
         continue;
       }
+      // Sized with a nonce of the real length; the batch's own nonce replaces it once recorded.
       const entries: (BatchEntry & { id: number })[] = ids.map((id) => ({
         id,
-        customId: `r${id}`,
+        customId: customIdOf(id, '0'.repeat(12)),
         spec: specFromStored(rows.get(id)!.requestJson, provider),
       }));
       const limits = { ...adapter.limits, ...this.opts.limits };
@@ -302,8 +322,10 @@ export class BatchExecutor {
         const t0 = performance.now();
         try {
           const remoteId = await adapter.submit(
-            chunk.filter((e) => claimedSet.has(e.id)),
-            { localId: batch.id },
+            chunk
+              .filter((e) => claimedSet.has(e.id))
+              .map((e) => ({ ...e, customId: customIdOf(e.id, batch.nonce) })),
+            { localId: batch.id, nonce: batch.nonce! },
           );
           this.calls++;
           this.stats.submitMs += performance.now() - t0;
@@ -313,7 +335,17 @@ export class BatchExecutor {
           this.submitFailures.delete(provider);
           this.opts.logger?.info(`batch ${batch.id} (${remoteId}): ${claimed.length} requests to ${model}`);
         } catch (err) {
+          const notCreated = err instanceof BatchNotCreated;
           const e = classifyError(err);
+          if (!notCreated && IN_DOUBT.has(e.kind)) {
+            // The provider may have accepted it: look for it (pollOpen) before sending again.
+            this.inDoubt.add(batch.id);
+            this.tracked.set(batch.id, getBatch(this.db, batch.id)!);
+            this.opts.logger?.warn(
+              `batch ${batch.id} to ${model}: no reply to the create (${e.message}); looking for it before submitting again`,
+            );
+            break;
+          }
           releaseHeld(this.db, batch.id);
           setBatchState(this.db, batch.id, { status: 'failed', error: `${e.kind}: ${e.message}` });
           const n = (this.submitFailures.get(provider) ?? 0) + 1;
@@ -348,12 +380,10 @@ export class BatchExecutor {
       if (b.status === 'ended' || b.status === 'failed') continue;
       if (b.status === 'submitting' || !b.remoteId) {
         // Another live process is handing it over now: leave it to that process.
-        if (!abandonedSubmit(b)) continue;
-        // Claimed but never handed over (the app stopped between claim and submit): free its rows.
-        releaseHeld(this.db, b.id);
-        setBatchState(this.db, b.id, { status: 'failed', error: 'not submitted: the app stopped first' });
-        b.status = 'failed';
-        continue;
+        if (!abandonedSubmit(b) && !this.inDoubt.has(b.id)) continue;
+        // Its create may have reached the provider (the reply was lost, or the app stopped
+        // while waiting for it): find it there, or free its rows once it is surely not there.
+        if (!(await this.recoverLostSubmit(b)) || !b.remoteId) continue;
       }
       const adapter = this.adapter(b.provider);
       if (!adapter) {
@@ -404,6 +434,61 @@ export class BatchExecutor {
       });
       b.status = state.failedReason ? 'failed' : 'ended';
     }
+  }
+
+  /**
+   * Looks for a batch whose create reply never arrived. True when found (now open and polled);
+   * false while still looking, or when it is surely not at the provider (then its rows are free
+   * again and the batch is marked failed, so the next round submits them anew).
+   */
+  private async recoverLostSubmit(b: LocalBatch): Promise<boolean> {
+    const adapter = this.adapter(b.provider);
+    const createdAt = Date.parse(b.createdAt);
+    const notSent = (error: string) => {
+      this.inDoubt.delete(b.id);
+      releaseHeld(this.db, b.id);
+      setBatchState(this.db, b.id, { status: 'failed', error });
+      b.status = 'failed';
+      return false;
+    };
+    // A batch made before nonces (migration 10) cannot be found: as before, it counts as not sent.
+    if (!b.nonce) return notSent('not submitted: the app stopped first');
+    if (!adapter) return false; // the key is missing: pollOpen's block says so; look again later
+    let found: string | null;
+    try {
+      found = await adapter.find({
+        nonce: b.nonce,
+        requestCount: b.requestCount,
+        createdAt,
+        taken: (remoteId) => remoteIdTaken(this.db, remoteId),
+      });
+      this.calls++;
+    } catch (err) {
+      const e = classifyError(err);
+      if (BLOCKING.has(e.kind))
+        this.block(b.provider, b.model, e.kind, `Looking for batch ${b.id}: ${e.message}`);
+      return false; // unreachable now: look again at the next poll
+    }
+    if (found) {
+      this.inDoubt.delete(b.id);
+      setRemoteId(this.db, b.id, found);
+      Object.assign(b, getBatch(this.db, b.id)!);
+      this.opts.logger?.info(`batch ${b.id}: found at the provider as ${found} (its create reply was lost)`);
+      if (this.state === 'paused' || this.state === 'cancelling') {
+        // Found after the open batches were cancelled: this one is cancelled too.
+        try {
+          await adapter.cancel(found);
+          setBatchState(this.db, b.id, { status: 'cancelling' });
+          b.status = 'cancelling';
+        } catch (err) {
+          this.opts.logger?.warn(`cancel of batch ${found} failed: ${(err as Error).message}`);
+        }
+      }
+      return true;
+    }
+    const grace = this.opts.lostReplyGraceMs ?? DEFAULT_LOST_REPLY_GRACE_MS;
+    if (Date.now() < createdAt + grace) return false;
+    return notSent('not submitted: the provider lists no such batch');
   }
 
   private async ingest(b: LocalBatch, adapter: BatchAdapter, validate: Validate): Promise<void> {

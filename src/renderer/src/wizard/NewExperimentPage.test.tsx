@@ -252,6 +252,7 @@ describe('New experiment wizard', () => {
       transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
       judges: [{ label: 'gpt-4.1-mini', provider: 'openai', model: 'gpt-4.1-mini', temperature: 0 }],
       tieProbes: true,
+      ci: 'wilson',
     });
 
     fireEvent.click(screen.getByTestId('create-and-start'));

@@ -88,7 +88,10 @@ export interface TieProbeRow {
   tie_rate_ci: CI;
   /** en_wins / (en_wins + zh_wins); null when there is no non-tie probe. */
   en_share_non_tie: number | null;
+  /** Exact two-sided binomial test of EN wins against ZH wins among non-tie probes, at ½. */
   binomial_p: number;
+  /** Holm-adjusted across the comparisons of the table (one test per judge). */
+  binomial_p_holm: number;
 }
 
 export interface SubsetQualityRow {
@@ -128,6 +131,8 @@ export interface UsageRow {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens: number;
+  /** Prompt-cache writes (Anthropic reports them; billed at 1.25 × input for the 5-minute cache). */
+  cache_write_tokens: number;
   cost_usd: number;
 }
 

@@ -150,7 +150,8 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Tie probe: English vs Chinese',
     caption:
       'The gold answer in English against its Chinese translation, both orders. An unbiased judge answers ' +
-      'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts.',
+      'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts. ' +
+      "Binomial p: exact two-sided test of EN wins vs ZH wins at ½; Holm: adjusted across the table's judges.",
     columns: [
       col('judge', 'Judge', 'text'),
       col('n', 'n', 'int'),
@@ -161,6 +162,8 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('zh_win_rate', 'ZH wins', 'pct'),
       col('zh_win_rate_ci', '95% CI', 'ci'),
       col('en_share_non_tie', 'EN share', 'pct'),
+      col('binomial_p', 'Binomial p', 'p'),
+      col('binomial_p_holm', 'Holm p', 'p'),
     ],
     rows: sortRows(metrics.tie_probe, judges, () => 0).map((r) => ({ ...r })),
   };
@@ -187,14 +190,23 @@ function positionTable(metrics: JudgeLsMetrics, judges: string[]): Table {
 function usageTable(metrics: JudgeLsMetrics): Table {
   const rows = metrics.usage.map((r) => ({ ...r }));
   const sum = (
-    k: 'calls' | 'cache_hits' | 'input_tokens' | 'output_tokens' | 'cached_input_tokens' | 'cost_usd',
-  ) => metrics.usage.reduce((acc, r) => acc + r[k], 0);
+    k:
+      | 'calls'
+      | 'cache_hits'
+      | 'input_tokens'
+      | 'output_tokens'
+      | 'cached_input_tokens'
+      | 'cache_write_tokens'
+      | 'cost_usd',
+  ) => metrics.usage.reduce((acc, r) => acc + (r[k] ?? 0), 0);
   return {
     id: 'usage',
     title: 'Usage and cost',
     caption:
       'API calls, tokens and cost per role. Cache hits are requests answered from the local ledger ' +
-      'without a paid call.',
+      'without a paid call. Cached input are prompt-cache reads (billed at the cached-input price); ' +
+      'cache writes are Anthropic prompt-cache writes (billed at the cache-write price, 1.25 × input ' +
+      'for the 5-minute cache); both are part of the input tokens.',
     columns: [
       col('role', 'Role', 'text'),
       col('judge', 'Label', 'text'),
@@ -203,6 +215,7 @@ function usageTable(metrics: JudgeLsMetrics): Table {
       col('cache_hits', 'Cache hits', 'int'),
       col('input_tokens', 'Input tok.', 'int'),
       col('cached_input_tokens', 'Cached input', 'int'),
+      col('cache_write_tokens', 'Cache writes', 'int'),
       col('output_tokens', 'Output tok.', 'int'),
       col('cost_usd', 'Cost (USD)', 'usd'),
     ],
@@ -217,6 +230,7 @@ function usageTable(metrics: JudgeLsMetrics): Table {
             cache_hits: sum('cache_hits'),
             input_tokens: sum('input_tokens'),
             cached_input_tokens: sum('cached_input_tokens'),
+            cache_write_tokens: sum('cache_write_tokens'),
             output_tokens: sum('output_tokens'),
             cost_usd: sum('cost_usd'),
           },
@@ -244,7 +258,7 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     favour_en: r.en_wins,
     favour_target: r.zh_wins,
     p: r.binomial_p,
-    p_holm: null,
+    p_holm: r.binomial_p_holm,
   }));
   return {
     id: 'significance',
@@ -252,7 +266,8 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     caption:
       'Exact two-sided tests at p = 0.5. McNemar: pairs correct only in English vs only in the target ' +
       'language (n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
-      'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes).',
+      'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes); Holm p adjusts the ' +
+      'tie-probe tests across judges.',
     columns: [
       col('judge', 'Judge', 'text'),
       col('test', 'Test', 'text'),

@@ -49,10 +49,14 @@ export const en = {
         'Also show each judge the correct answer next to its own Chinese translation. A fair judge calls these a tie; a preference shows a bias for one language.',
       tieProbesNeedZh:
         'Tie probes need the Chinese (ZH) translation: turn ZH on in the Translation step to use them.',
+      ci: 'Confidence intervals',
+      ciText:
+        'Which 95% intervals the tables and exports show (both are computed, and the results page can switch). Wilson treats every verdict as independent; the item-clustered bootstrap resamples whole items, since the two orders and languages of one item are not independent.',
     },
     summary: {
       transformer: 'Translation',
       tieProbes: 'Tie probes',
+      ci: 'Confidence intervals',
       templates: 'Prompt templates',
       templatesDefault: 'the protocol’s defaults',
       templatesEdited: 'edited: {{names}} (the others are the defaults)',
@@ -152,7 +156,11 @@ export const en = {
     },
     usage: {
       title: 'Usage and cost',
-      help: 'Calls, tokens and cost per role. Cache hits were answered from stored responses for free.',
+      help:
+        'Calls, tokens and cost per role. Cache hits were answered from stored responses for free. ' +
+        'Cached input are prompt-cache reads (billed at the cached-input price); cache writes are ' +
+        'Anthropic prompt-cache writes (billed at the cache-write price, 1.25 × input for the 5-minute ' +
+        'cache); both are part of the input tokens.',
     },
     failures: {
       title: 'Failures',

@@ -48,10 +48,14 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       tieProbesText:
         '同时让每个评审模型比较正确答案与它自己的中文译文。公正的评审应判为平局；若有偏好，说明它偏向某种语言。',
       tieProbesNeedZh: '平局探针需要中文（ZH）译文：请在“翻译”步骤中勾选 ZH。',
+      ci: '置信区间',
+      ciText:
+        '表格和导出内容显示哪种 95% 置信区间（两种都会计算，结果页面也可切换）。Wilson 把每个判决视为相互独立；按条目聚类的自助法按整个条目重抽样，因为同一条目的两种顺序和语言并不独立。',
     },
     summary: {
       transformer: '翻译',
       tieProbes: '平局探针',
+      ci: '置信区间',
       templates: '提示词模板',
       templatesDefault: '协议默认模板',
       templatesEdited: '已修改：{{names}}（其余为默认模板）',
@@ -147,7 +151,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     subsets: { title: '各子集准确率', help: '按数据子集和语言统计的平局折半准确率。' },
     usage: {
       title: '用量与费用',
-      help: '按角色统计的调用、词元和费用。缓存命中直接使用已存储的回复，不产生费用。',
+      help: '按角色统计的调用、词元和费用。缓存命中直接使用已存储的回复，不产生费用。缓存输入是提示缓存读取（按缓存输入价计费）；缓存写入是 Anthropic 提示缓存写入（按写入价计费，5 分钟缓存为输入价的 1.25 倍）；两者都计入输入词元。',
     },
     failures: {
       title: '失败',
@@ -259,7 +263,8 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     en_win_rate: '英文胜',
     zh_win_rate: '中文胜',
     en_share_non_tie: '英文占比',
-    binomial_p: 'p',
+    binomial_p: '二项检验 p',
+    binomial_p_holm: 'Holm 校正 p',
     subset: '子集',
     role: '角色',
     label: '名称',
@@ -268,6 +273,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     cache_hits: '缓存命中',
     input_tokens: '输入词元',
     cached_input_tokens: '缓存输入',
+    cache_write_tokens: '缓存写入',
     output_tokens: '输出词元',
     cost_usd: '费用（美元）',
     kind: '类型',

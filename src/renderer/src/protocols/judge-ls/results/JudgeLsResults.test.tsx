@@ -313,6 +313,8 @@ describe('figure interactions', () => {
         value: [2, 1, 84],
       }),
     ).toEqual([`${JUDGES[0]} · Natural · LS`, '84.0% [80.8, 87.4] · n = 100']);
-    expect(tooltipLines(fig('tie_probe_preference'), metrics, [{ name: JUDGES[1] }])[4]).toBe('p < 0.001');
+    expect(tooltipLines(fig('tie_probe_preference'), metrics, [{ name: JUDGES[1] }])[4]).toBe(
+      'p < 0.001 · Holm p = 0.00182',
+    );
   });
 });

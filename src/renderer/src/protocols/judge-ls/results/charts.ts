@@ -138,7 +138,7 @@ export function tooltipLines(
         `${labels.enWins}: ${ciText(r.en_win_rate, r.en_win_rate_ci)} (${formatInt(r.en_wins)})`,
         `${labels.tie}: ${ciText(r.tie_rate, r.tie_rate_ci)} (${formatInt(r.ties)})`,
         `${labels.zhWins}: ${ciText(r.zh_win_rate, r.zh_win_rate_ci)} (${formatInt(r.zh_wins)})`,
-        pText(r.binomial_p),
+        `${pText(r.binomial_p)} · Holm ${pText(r.binomial_p_holm)}`,
       ];
     }
     case 'subset_quality_heatmap': {

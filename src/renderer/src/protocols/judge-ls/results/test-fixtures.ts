@@ -79,6 +79,7 @@ export function makeMetrics(): JudgeLsMetrics {
       tie_rate_ci: ci(0.3),
       en_share_non_tie: 90 / 140,
       binomial_p: 0.00091,
+      binomial_p_holm: Math.min(1, 0.00091 * JUDGES.length),
     })),
     subset_quality: JUDGES.flatMap((judge) =>
       SUBSETS.flatMap((subset, s) =>
@@ -119,6 +120,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 120000,
         output_tokens: 90000,
         cached_input_tokens: 0,
+        cache_write_tokens: 0,
         cost_usd: 0.192,
       },
       ...JUDGES.map((judge) => ({
@@ -130,6 +132,7 @@ export function makeMetrics(): JudgeLsMetrics {
         input_tokens: 900000,
         output_tokens: 80000,
         cached_input_tokens: 1000,
+        cache_write_tokens: 0,
         cost_usd: 1.5,
       })),
     ],

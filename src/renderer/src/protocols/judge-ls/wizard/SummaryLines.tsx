@@ -6,7 +6,7 @@ import { TEMPLATE_KEYS, tieProbesOn } from './draft';
 import { useSelfJudged } from './self-judged';
 import { useJudgeLsDraft } from './state';
 
-/** Judge-LS's lines in the summary's recap: the transformer and the tie probes. */
+/** Judge-LS's lines in the summary's recap: the transformer, templates, tie probes and intervals. */
 export function SummaryLines() {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const own = useJudgeLsDraft();
@@ -35,6 +35,10 @@ export function SummaryLines() {
       </dd>
       <dt>{t('wizard.summary.tieProbes')}</dt>
       <dd>{tieProbesOn(own) ? t('common.yes') : t('common.no')}</dd>
+      <dt>{t('wizard.summary.ci')}</dt>
+      <dd data-testid="summary-ci">
+        {t(own.ci === 'cluster-bootstrap' ? 'intervals.bootstrap' : 'intervals.wilson')}
+      </dd>
     </>
   );
 }

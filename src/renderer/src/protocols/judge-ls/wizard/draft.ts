@@ -58,7 +58,13 @@ export interface JudgeLsDraft {
   /** Only templates the user replaced; the others are the protocol's defaults. */
   templates: Partial<Record<TemplateKey, string>>;
   tieProbes: boolean;
+  /** The intervals the tables and exports show (config `ci`); absent: Wilson. */
+  ci?: CiMethod;
 }
+
+/** The two interval methods of the Judge-LS tables (both are computed; this picks the one shown). */
+export const CI_METHODS = ['wilson', 'cluster-bootstrap'] as const;
+export type CiMethod = (typeof CI_METHODS)[number];
 
 export function initialJudgeLsDraft(): JudgeLsDraft {
   return {
@@ -156,6 +162,7 @@ export function judgeLsConfig(draft: WizardDraft): Record<string, unknown> {
       languages: TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
     },
     tieProbes: tieProbesOn(own),
+    ci: own.ci ?? 'wilson',
   };
   const templates = templatesOption(own.templates);
   if (templates) config.options = { templates };

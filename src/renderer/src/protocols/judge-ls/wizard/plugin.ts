@@ -2,10 +2,10 @@ import { batchCapable } from '../../../lib/experiment-config';
 import type { WizardPlugin } from '../../registry';
 import { judgeLsConfig, judgeLsDraft, validateTransform } from './draft';
 import { SummaryLines } from './SummaryLines';
-import { TieProbesOption } from './TieProbesOption';
+import { JudgeLsOptions } from './JudgeLsOptions';
 import { TransformStep } from './TransformStep';
 
-/** Judge-LS's wizard: a translation step, the tie-probe option, and its config keys. */
+/** Judge-LS's wizard: a translation step, the tie-probe and interval options, and its config keys. */
 export const judgeLsWizard: WizardPlugin = {
   steps: [
     {
@@ -17,8 +17,8 @@ export const judgeLsWizard: WizardPlugin = {
       fields: ['transform', 'options'],
     },
   ],
-  OptionsFields: TieProbesOption,
-  optionFields: ['tieProbes'],
+  OptionsFields: JudgeLsOptions,
+  optionFields: ['tieProbes', 'ci'],
   SummaryLines,
   providersInUse: (draft) => [judgeLsDraft(draft).transform.provider],
   batchProvidersInUse: (draft) => {

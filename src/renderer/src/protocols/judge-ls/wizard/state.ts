@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import { presetOf, type PresetId } from '../../../lib/providers';
 import { ensureProvider, useWizard } from '../../../stores/wizard';
-import { judgeLsDraft, withJudgeLsDraft, type JudgeLsDraft, type TemplateKey } from './draft';
+import { judgeLsDraft, withJudgeLsDraft, type CiMethod, type JudgeLsDraft, type TemplateKey } from './draft';
 
 /** Judge-LS's part of the current draft (the transformer following judge 1 until chosen). */
 export function useJudgeLsDraft(): JudgeLsDraft {
@@ -58,4 +58,8 @@ export function setTemplate(key: TemplateKey, text: string | undefined): void {
 
 export function setTieProbes(on: boolean): void {
   edit((own) => ({ ...own, tieProbes: on }));
+}
+
+export function setCiMethod(ci: CiMethod): void {
+  edit((own) => ({ ...own, ci }));
 }
