@@ -3,12 +3,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
 import { readConfigText, structuralProblems } from '../core/config-input';
 import { folderNameProblem } from '../core/names';
 import { getProtocol, listProtocols } from '../protocols';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
-import { isSimulated, providerConfigSchema } from '../providers/config';
+import { isSimulated, providerConfigSchema, storedProviderConfigSchema } from '../providers/config';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -21,14 +22,14 @@ const priceSchema = z.strictObject({
 });
 
 /** The keys every protocol's config has (DESIGN.md section 7). */
-const baseShape = {
+const baseShape = (providers: typeof providerConfigSchema | typeof storedProviderConfigSchema) => ({
   name: z.string().superRefine((name, ctx) => {
     const problem = folderNameProblem(name);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
   /** A dataset file (relative to the config file), the name of an imported dataset, or its id. */
   dataset: z.union([z.string().min(1), z.number().int().positive()]),
-  providers: z.record(z.string().min(1), providerConfigSchema),
+  providers: z.record(z.string().min(1), providers),
   limit: z.number().int().positive().optional(),
   /** "first" (default): the first `limit` items; "random": a sample of `limit` items, fixed by `seed`. */
   sample: z.enum(['first', 'random']).optional(),
@@ -46,15 +47,15 @@ const baseShape = {
   earlyWarningAnswers: z.number().int().min(0).max(10_000).optional(),
   /** USD per million tokens, overriding the shipped price table per model. */
   prices: z.record(z.string().min(1), priceSchema).optional(),
-};
+});
 
 /** A validated config: the shared keys, plus the protocol's own (typed by its plug-in). */
 export type ExperimentConfig = BaseConfig & Record<string, unknown>;
 
 /** The schema of one protocol's config: shared keys + its keys, strict, with its checks. */
-function schemaFor(protocol: AnyProtocol) {
+function schemaFor(protocol: AnyProtocol, providers = providerConfigSchema) {
   return z
-    .strictObject({ ...baseShape, protocol: z.literal(protocol.id), ...protocol.configShape })
+    .strictObject({ ...baseShape(providers), protocol: z.literal(protocol.id), ...protocol.configShape })
     .superRefine((cfg, ctx) => {
       const config = cfg as unknown as ExperimentConfig;
       const known = Object.keys(config.providers);
@@ -101,6 +102,33 @@ function keyPath(path: PropertyKey[]): string {
 
 /** Validates a parsed config; every problem names its key (`judges[1].provider: …`). */
 export function parseExperimentConfig(raw: unknown, file = 'config'): ExperimentConfig {
+  return parseWith(raw, file, providerConfigSchema);
+}
+
+/**
+ * A config read back from the store. Configs stored by an older release may break a rule added
+ * since (an `apiKeyEnv` name the current rule refuses): they still load, so their results and
+ * exports keep working, and `problems` says which fields must be fixed before the experiment
+ * may run again. A config that breaks anything else is refused as before.
+ */
+export function parseStoredConfig(
+  raw: unknown,
+  file: string,
+): { config: ExperimentConfig; problems: InputIssue[] } {
+  try {
+    return { config: parseExperimentConfig(raw, file), problems: [] };
+  } catch (strict) {
+    if (!(strict instanceof AppError) || strict.code !== 'invalid_input') throw strict;
+    // Refused beyond the key name: that error names what really stops it from loading.
+    return { config: parseWith(raw, file, storedProviderConfigSchema), problems: strict.issues };
+  }
+}
+
+function parseWith(
+  raw: unknown,
+  file: string,
+  providers: typeof providerConfigSchema | typeof storedProviderConfigSchema,
+): ExperimentConfig {
   // Before zod: its recursion overflows on deep nesting, and its records drop "__proto__" keys.
   const structural = structuralProblems(raw, file, keyPath);
   if (structural) throw structural;
@@ -118,7 +146,7 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
       { file, field: 'protocol', message },
     ]);
   }
-  const r = schemaFor(getProtocol(protocolId)).safeParse(raw);
+  const r = schemaFor(getProtocol(protocolId), providers).safeParse(raw);
   if (r.success) return r.data as unknown as ExperimentConfig;
   const issues = r.error.issues.map((i) => {
     // Unknown keys are reported on the parent object; name each one.
