@@ -1,19 +1,18 @@
 // Issue 14 in Chromium: the wizard's Batch API switch with its estimate (batch prices, the live
 // price, the 24 h window), and a batch run still in progress after the app was closed and
 // `judge-lab serve` reopened on the same data folder (it resumes polling the open batches).
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
 import { launchChromium } from '../helpers/browser';
-import { assertBuilt, ROOT } from '../helpers/cli';
+import { assertBuilt } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { switchLanguage, shotPath } from './helpers/screens';
+import { switchLanguage } from './helpers/screens';
+import { saveScreenshot } from '../helpers/screenshots';
 import { startServeWithEnv, type ServeHandle } from './helpers/serve';
 
 let browser: Browser;
@@ -24,12 +23,10 @@ let cleanup: () => void;
 let dir: string;
 let experimentId: number;
 
-/** A screenshot in test-results, copied to docs/screenshots (what the issue asks to show). */
+/** A full-page screenshot in docs/screenshots (what the issue asks to show). */
 async function shot(name: string): Promise<void> {
-  const path = shotPath(name, 'en', 'light');
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path, animations: 'disabled', fullPage: true });
-  copyFileSync(path, join(ROOT, 'docs', 'screenshots', `${name}-en-light.png`));
+  await saveScreenshot(page, `${name}-en-light`, { fullPage: true });
 }
 
 beforeAll(async () => {
@@ -118,11 +115,7 @@ describe('batch mode in Chromium', () => {
     await second.getByTestId('judge-provider-preset').selectOption('anthropic');
     await second.getByTestId('judge-batch').check();
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: shotPath('wizard-batch-switch', 'en', 'light'), animations: 'disabled' });
-    copyFileSync(
-      shotPath('wizard-batch-switch', 'en', 'light'),
-      join(ROOT, 'docs', 'screenshots', 'wizard-batch-switch-en-light.png'),
-    );
+    await saveScreenshot(page, 'wizard-batch-switch-en-light');
     await page.getByTestId('wizard-next').click();
     // The translator has its own switch.
     await page.getByTestId('transform-batch').check();
@@ -139,10 +132,6 @@ describe('batch mode in Chromium', () => {
     // Tall enough to show the judges, the estimate and the batch line together.
     await page.setViewportSize({ width: 1280, height: 1250 });
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: shotPath('wizard-batch-estimate', 'en', 'light'), animations: 'disabled' });
-    copyFileSync(
-      shotPath('wizard-batch-estimate', 'en', 'light'),
-      join(ROOT, 'docs', 'screenshots', 'wizard-batch-estimate-en-light.png'),
-    );
+    await saveScreenshot(page, 'wizard-batch-estimate-en-light');
   });
 });

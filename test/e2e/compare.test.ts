@@ -1,12 +1,12 @@
 // Issue 14 (item 7) in Chromium: from the experiments list to the compare page, two judges of
 // one experiment side by side with paired tests, the CSV download, in English and Chinese.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { mockKeys } from '../helpers/llmbar-mock';
 import { tempDir } from '../helpers/tmp';
@@ -86,7 +86,7 @@ describe('compare runs in Chromium', () => {
       'GPT-4.1 mini Claude Haiku 4.5 all 120',
     ]);
     expect(await table.innerText()).toContain('Holm p');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'compare-en-light.png'), fullPage: true });
+    await saveScreenshot(page, 'compare-en-light', { fullPage: true });
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -99,7 +99,7 @@ describe('compare runs in Chromium', () => {
     await switchLanguage(page, 'zh');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('比较运行');
     expect(await table.innerText()).toContain('仅 A 正确');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'compare-zh-light.png'), fullPage: true });
+    await saveScreenshot(page, 'compare-zh-light', { fullPage: true });
     await switchLanguage(page, 'en');
   });
 
@@ -112,7 +112,7 @@ describe('compare runs in Chromium', () => {
     await page.getByTestId('ci-switch').selectOption('cluster-bootstrap');
     await expect.poll(ciCell).not.toBe(wilson);
     expect(await page.getByTestId('table-invariance').innerText()).toContain('Holm p');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-cluster-bootstrap-en-light.png') });
+    await saveScreenshot(page, 'results-cluster-bootstrap-en-light');
     await page.getByTestId('ci-switch').selectOption('wilson');
     await expect.poll(ciCell).toBe(wilson);
   });

@@ -1,12 +1,12 @@
 // Issue 15 item 9 in Chromium: at 1280 px the experiments table fits with Delete in view and
 // the delete confirmation wraps a long name; in 中文 the status pills stay on one line; the
 // charts' titles, axes and legends are Chinese in the 中文 UI (screenshots).
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
@@ -82,7 +82,7 @@ describe('layout at 1280 px and in 中文', () => {
     const text = (await row.locator('.confirm__text').boundingBox())!;
     expect(text.x).toBeGreaterThanOrEqual(0);
     expect(text.x + text.width).toBeLessThanOrEqual(1280);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'experiments-delete-1280-en-light.png') });
+    await saveScreenshot(page, 'experiments-delete-1280-en-light');
     await row.getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -95,7 +95,7 @@ describe('layout at 1280 px and in 中文', () => {
       .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
     expect(heights.length).toBeGreaterThan(1);
     for (const h of heights) expect(h).toBeLessThan(26);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'experiments-1280-zh-light.png') });
+    await saveScreenshot(page, 'experiments-1280-zh-light');
   });
 
   it('draws chart titles, axes and legends in Chinese in the 中文 UI', async () => {
@@ -109,11 +109,11 @@ describe('layout at 1280 px and in 中文', () => {
     expect(svg).toContain('评审模型');
     expect(svg).not.toContain('Judge accuracy');
     await chart.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-charts-zh-light.png') });
+    await saveScreenshot(page, 'results-charts-zh-light');
     const flips = page.getByTestId('chart-flip_rates');
     await flips.scrollIntoViewIfNeeded();
     expect(await flips.locator('svg').innerHTML()).toContain('判断翻转 EN-ZH');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-flip-chart-zh-light.png') });
+    await saveScreenshot(page, 'results-flip-chart-zh-light');
     // The export follows the UI language unless another is chosen.
     expect(await page.getByTestId('export-language').first().inputValue()).toBe('zh');
     await setLanguage('en');
