@@ -223,5 +223,16 @@ describe('bias-probes results in 中文', () => {
     };
     expect(names('differences_longer')).toEqual(['差值', '配对数']);
     expect(names('length_scatter')).toEqual(['长度（词元）', '评分']);
+    // The tables: titles, captions, headers and fixed cell words in Chinese; no English sentence.
+    const profile = screen.getByTestId('section-bias_profile');
+    expect(profile.querySelector('h2')!.textContent).toBe('偏差概况：各探针的效应');
+    expect(profile.textContent).toContain('按评审模型和类别统计的评分（1–5）配对差');
+    expect([...profile.querySelectorAll('th')].map((th) => th.textContent)).toContain('平均差↕');
+    expect(profile.textContent).toContain('加长 − 原文');
+    expect(screen.getByTestId('section-audit').textContent).toContain('加长 [1.3, 1.7]');
+    for (const id of ['bias_profile', 'length_correlation', 'debiased', 'audit', 'sensitivity'])
+      expect(screen.getByTestId(`section-${id}`).textContent, id).not.toMatch(
+        /(?:[A-Za-z][A-Za-z'’]*\s+){3,}[A-Za-z]+/,
+      );
   });
 });

@@ -18,6 +18,7 @@ import { ChartCard, hasData } from '../../results/ChartCard';
 import { TableSection } from '../../results/TableSection';
 import type { ResultsSectionsProps } from '../registry';
 import { BIAS_NAMESPACES } from './i18n';
+import { biasTableText } from './table-text';
 import { VariantBrowser } from './VariantBrowser';
 import '../../results/results.css';
 import './bias.css';
@@ -95,17 +96,22 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
           sensitivity={excludeFlagged}
         />
       )}
-      {results.tables.map((table) => (
-        <TableSection
-          key={table.id}
-          id={table.id}
-          title={table.title}
-          help={table.caption}
-          table={table}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
+      {results.tables.map((table) => {
+        const text = biasTableText(table, m, lang);
+        return (
+          <TableSection
+            key={table.id}
+            id={table.id}
+            title={text.title}
+            help={text.caption}
+            table={table}
+            experimentId={experimentId}
+            sensitivity={excludeFlagged}
+            headerText={text.headerText}
+            cellText={text.cellText}
+          />
+        );
+      })}
       <VariantBrowser experimentId={experimentId} />
     </div>
   );
