@@ -9,7 +9,10 @@ import { useTranslation } from 'react-i18next';
 import type { AgreementReport, JudgeHumanRow } from '../../../shared/annotation/agreement';
 import { agreementFigures, agreementTables, ci, num } from '../../../shared/annotation/report';
 import { formatCell, type Table } from '../../../shared/report/table';
+import { AGREEMENT_FIGURES_ZH } from '../../../shared/annotation/figure-zh';
+import { localizeFigure } from '../../../shared/report/figure-i18n';
 import { getApi } from '../api';
+import { figureLanguageOf } from '../lib/figure-language';
 import { downloadBase64 } from '../results/download';
 import { EChart } from '../results/EChart';
 import './i18n';
@@ -115,7 +118,7 @@ export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; thre
 }
 
 export function AgreementDashboard({ setId }: { setId: number }) {
-  const { t } = useTranslation('annotation');
+  const { t, i18n } = useTranslation('annotation');
   const [threshold, setThreshold] = useState(0.8);
   const [report, setReport] = useState<AgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -203,9 +206,11 @@ export function AgreementDashboard({ setId }: { setId: number }) {
           <section>
             <h2>{t('dash.charts')}</h2>
             <div className="agreement__charts">
-              {agreementFigures(report).map((f) => (
-                <EChart key={f.id} spec={f} label={f.title} />
-              ))}
+              {agreementFigures(report)
+                .map((f) => localizeFigure(f, figureLanguageOf(i18n.language), [AGREEMENT_FIGURES_ZH]))
+                .map((f) => (
+                  <EChart key={f.id} spec={f} label={f.title} />
+                ))}
             </div>
           </section>
         </>
