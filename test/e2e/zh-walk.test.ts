@@ -21,6 +21,8 @@ let server: { url: string; stop: () => Promise<void> };
 let mock: MockProvider;
 let cleanup: () => void;
 let experimentId: number;
+let biasId: number;
+let refsensId: number;
 let items: Item[];
 
 beforeAll(async () => {
@@ -56,6 +58,30 @@ beforeAll(async () => {
   });
   experimentId = exp.id;
   await core.experiments.runToEnd(experimentId);
+  // The other protocols' results pages, answered by the simulated provider.
+  const sim = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } };
+  biasId = core.experiments.createOrUpdate({
+    name: 'zh walk bias',
+    protocol: 'bias-probes',
+    dataset: dataset.id,
+    limit: 6,
+    providers: sim,
+    rewriter: { provider: 'sim', model: 'sim-rewriter' },
+    judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge' }],
+    mode: 'pointwise',
+  }).id;
+  await core.experiments.runToEnd(biasId);
+  const { dataset: qa } = await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+  refsensId = core.experiments.createOrUpdate({
+    name: 'zh walk refsens',
+    protocol: 'reference-sensitivity',
+    dataset: qa.id,
+    limit: 6,
+    providers: sim,
+    generators: [{ label: 'Sim gen', provider: 'sim', model: 'sim-generator' }],
+    judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge' }],
+  }).id;
+  await core.experiments.runToEnd(refsensId);
   await core.shutdown();
   server = await startServe(t.dir);
   browser = await launchChromium();
@@ -99,12 +125,13 @@ async function englishOnScreen(allowed: string[]): Promise<string[]> {
 }
 
 describe('an experiment in 中文', () => {
-  it('shows no English sentences on the run, results, flips and variants pages', async () => {
-    // Model text (the dataset's English items and the mock's answers) stays as it is.
+  it('shows no English sentences on the run, results, flips and variants pages, nor on the other protocols’ results', async () => {
+    // Model text (the dataset's English items and the models' answers) stays as it is.
     const modelText = items.flatMap((i) =>
       [i.instruction, i.output1, i.output2].map((s) => (s ?? '').slice(0, 40)),
     );
-    const allowed = [...modelText, 'Judge Lab', 'gpt-4.1-mini', 'judge-lab serve', 'LLMBar'];
+    // The simulated judges' reasons are model text too (they end in "(simulated)").
+    const allowed = [...modelText, '(simulated)', 'Judge Lab', 'gpt-4.1-mini', 'judge-lab serve', 'LLMBar'];
     await page.goto(`${server.url}#/experiments/${experimentId}`);
     await page.getByTestId('lang-switch').selectOption('zh');
     const found: Record<string, string[]> = {};
@@ -120,6 +147,15 @@ describe('an experiment in 中文', () => {
     await saveScreenshot(page, 'results-failures-zh-light');
     await visit('flips', `/experiments/${experimentId}/flips`, 'h1');
     await visit('variants', `/experiments/${experimentId}/variants`, 'h1');
-    expect(found).toEqual({ run: [], results: [], flips: [], variants: [] });
+    await visit('bias results', `/experiments/${biasId}/results`, '[data-testid="section-usage"]');
+    await visit('refsens results', `/experiments/${refsensId}/results`, '[data-testid="section-usage"]');
+    expect(found).toEqual({
+      run: [],
+      results: [],
+      flips: [],
+      variants: [],
+      'bias results': [],
+      'refsens results': [],
+    });
   }, 90_000);
 });
