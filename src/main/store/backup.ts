@@ -110,6 +110,13 @@ export function restoreDatabase(storeFile: string, from: string): { replacedBy: 
     for (const s of SIDE_FILES) rmSync(staging + s, { force: true });
     throw err;
   }
+  // Checked again after the (possibly long) copy and check: a run may have started meanwhile.
+  try {
+    refuseWhileRunning(storeFile);
+  } catch (err) {
+    for (const s of SIDE_FILES) rmSync(staging + s, { force: true });
+    throw err;
+  }
   let keptAs: string | undefined;
   if (existsSync(storeFile)) {
     keptAs = join(backupsDir(storeFile), backupFileName('replaced-by-restore'));
