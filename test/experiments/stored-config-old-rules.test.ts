@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { AppError } from '../../src/main/core/errors';
+import { assertBuilt, runCli } from '../helpers/cli';
 import { mockKeys, startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
 let env: LlmbarMock | undefined;
@@ -23,6 +24,7 @@ const OLD_NAME = 'my-openai-key'; // accepted before the _API_KEY/_KEY/_TOKEN ru
 
 describe('a stored config that a newer rule refuses', () => {
   it('still lists, opens, shows results and exports; names the field; refuses only to run', async () => {
+    assertBuilt();
     env = await startLlmbarMock('cli');
     const { core, mock, datasetId, dataDir } = env;
     const config = {
@@ -94,6 +96,28 @@ describe('a stored config that a newer rule refuses', () => {
       expect((err as AppError).issues[0]).toMatchObject({ field: 'providers.o.apiKeyEnv' });
     }
     expect(mock.log.length).toBe(sent);
+
+    // `judge-lab list` says so on the experiment; `judge-lab export` works.
+    await reopened.shutdown();
+    reopened = undefined;
+    const listed = runCli(['list', '--data-dir', dataDir]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/never-run .*\n\s+cannot run: providers\.o\.apiKeyEnv: must be/);
+    const cliExport = runCli([
+      'export',
+      'old-release',
+      '--out',
+      join(dataDir, 'cli-export'),
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(cliExport.code, cliExport.stderr).toBe(0);
+
+    // The way out the message names: the same name with the field fixed continues the experiment.
+    reopened = new Core({ dataDir, door: 'cli', keys: mockKeys() });
+    const fixed = reopened.experiments.createOrUpdate({ ...config, name: 'never-run' });
+    expect(fixed.configProblem).toBeUndefined();
+    expect((await reopened.experiments.runToEnd(inserted)).status).toBe('finished');
   });
 
   it('is refused on load as before when it breaks a rule beyond the key name', async () => {
