@@ -24,6 +24,7 @@ let experimentId: number;
 let biasId: number;
 let refsensId: number;
 let items: Item[];
+const qaText: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
@@ -72,6 +73,12 @@ beforeAll(async () => {
   }).id;
   await core.experiments.runToEnd(biasId);
   const { dataset: qa } = await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+  const qaRows = await core.call('items.list', { datasetId: qa.id });
+  for (const r of qaRows) {
+    const item = (await core.call('items.get', { itemId: r.id })) as unknown as Record<string, unknown>;
+    // Questions, contexts and gold answers are data, shown as they are.
+    qaText.push(...stringsIn(item).map((q) => q.slice(0, 40)));
+  }
   refsensId = core.experiments.createOrUpdate({
     name: 'zh walk refsens',
     protocol: 'reference-sensitivity',
@@ -94,6 +101,14 @@ afterAll(async () => {
   await mock?.close();
   cleanup?.();
 });
+
+/** Every string inside a value (an item's fields, however nested). */
+function stringsIn(v: unknown): string[] {
+  if (typeof v === 'string') return v.length >= 12 ? [v] : [];
+  if (Array.isArray(v)) return v.flatMap(stringsIn);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(stringsIn);
+  return [];
+}
 
 /** Visible text nodes (and chart SVG text) with four or more ASCII words in a row. */
 async function englishOnScreen(allowed: string[]): Promise<string[]> {
@@ -131,7 +146,15 @@ describe('an experiment in 中文', () => {
       [i.instruction, i.output1, i.output2].map((s) => (s ?? '').slice(0, 40)),
     );
     // The simulated judges' reasons are model text too (they end in "(simulated)").
-    const allowed = [...modelText, '(simulated)', 'Judge Lab', 'gpt-4.1-mini', 'judge-lab serve', 'LLMBar'];
+    const allowed = [
+      ...modelText,
+      ...qaText,
+      '(simulated)',
+      'Judge Lab',
+      'gpt-4.1-mini',
+      'judge-lab serve',
+      'LLMBar',
+    ];
     await page.goto(`${server.url}#/experiments/${experimentId}`);
     await page.getByTestId('lang-switch').selectOption('zh');
     const found: Record<string, string[]> = {};
@@ -149,6 +172,7 @@ describe('an experiment in 中文', () => {
     await visit('variants', `/experiments/${experimentId}/variants`, 'h1');
     await visit('bias results', `/experiments/${biasId}/results`, '[data-testid="section-usage"]');
     await visit('refsens results', `/experiments/${refsensId}/results`, '[data-testid="section-usage"]');
+    await visit('refsens flips', `/experiments/${refsensId}/refsens-flips`, 'h1');
     expect(found).toEqual({
       run: [],
       results: [],
@@ -156,6 +180,7 @@ describe('an experiment in 中文', () => {
       variants: [],
       'bias results': [],
       'refsens results': [],
+      'refsens flips': [],
     });
   }, 90_000);
 });
