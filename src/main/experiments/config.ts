@@ -9,7 +9,7 @@ import { readConfigText, structuralProblems } from '../core/config-input';
 import { folderNameProblem } from '../core/names';
 import { getProtocol, listProtocols } from '../protocols';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
-import { isSimulated, providerConfigSchema, storedProviderConfigSchema } from '../providers/config';
+import { isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -22,14 +22,14 @@ const priceSchema = z.strictObject({
 });
 
 /** The keys every protocol's config has (DESIGN.md section 7). */
-const baseShape = (providers: typeof providerConfigSchema | typeof storedProviderConfigSchema) => ({
+const baseShape = {
   name: z.string().superRefine((name, ctx) => {
     const problem = folderNameProblem(name);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
   /** A dataset file (relative to the config file), the name of an imported dataset, or its id. */
   dataset: z.union([z.string().min(1), z.number().int().positive()]),
-  providers: z.record(z.string().min(1), providers),
+  providers: z.record(z.string().min(1), providerConfigSchema),
   limit: z.number().int().positive().optional(),
   /** "first" (default): the first `limit` items; "random": a sample of `limit` items, fixed by `seed`. */
   sample: z.enum(['first', 'random']).optional(),
@@ -47,15 +47,15 @@ const baseShape = (providers: typeof providerConfigSchema | typeof storedProvide
   earlyWarningAnswers: z.number().int().min(0).max(10_000).optional(),
   /** USD per million tokens, overriding the shipped price table per model. */
   prices: z.record(z.string().min(1), priceSchema).optional(),
-});
+};
 
 /** A validated config: the shared keys, plus the protocol's own (typed by its plug-in). */
 export type ExperimentConfig = BaseConfig & Record<string, unknown>;
 
 /** The schema of one protocol's config: shared keys + its keys, strict, with its checks. */
-function schemaFor(protocol: AnyProtocol, providers = providerConfigSchema) {
+function schemaFor(protocol: AnyProtocol) {
   return z
-    .strictObject({ ...baseShape(providers), protocol: z.literal(protocol.id), ...protocol.configShape })
+    .strictObject({ ...baseShape, protocol: z.literal(protocol.id), ...protocol.configShape })
     .superRefine((cfg, ctx) => {
       const config = cfg as unknown as ExperimentConfig;
       const known = Object.keys(config.providers);
@@ -102,33 +102,6 @@ function keyPath(path: PropertyKey[]): string {
 
 /** Validates a parsed config; every problem names its key (`judges[1].provider: …`). */
 export function parseExperimentConfig(raw: unknown, file = 'config'): ExperimentConfig {
-  return parseWith(raw, file, providerConfigSchema);
-}
-
-/**
- * A config read back from the store. Configs stored by an older release may break a rule added
- * since (an `apiKeyEnv` name the current rule refuses): they still load, so their results and
- * exports keep working, and `problems` says which fields must be fixed before the experiment
- * may run again. A config that breaks anything else is refused as before.
- */
-export function parseStoredConfig(
-  raw: unknown,
-  file: string,
-): { config: ExperimentConfig; problems: InputIssue[] } {
-  try {
-    return { config: parseExperimentConfig(raw, file), problems: [] };
-  } catch (strict) {
-    if (!(strict instanceof AppError) || strict.code !== 'invalid_input') throw strict;
-    // Refused beyond the key name: that error names what really stops it from loading.
-    return { config: parseWith(raw, file, storedProviderConfigSchema), problems: strict.issues };
-  }
-}
-
-function parseWith(
-  raw: unknown,
-  file: string,
-  providers: typeof providerConfigSchema | typeof storedProviderConfigSchema,
-): ExperimentConfig {
   // Before zod: its recursion overflows on deep nesting, and its records drop "__proto__" keys.
   const structural = structuralProblems(raw, file, keyPath);
   if (structural) throw structural;
@@ -146,7 +119,7 @@ function parseWith(
       { file, field: 'protocol', message },
     ]);
   }
-  const r = schemaFor(getProtocol(protocolId), providers).safeParse(raw);
+  const r = schemaFor(getProtocol(protocolId)).safeParse(raw);
   if (r.success) return r.data as unknown as ExperimentConfig;
   const issues = r.error.issues.map((i) => {
     // Unknown keys are reported on the parent object; name each one.
@@ -163,6 +136,53 @@ function parseWith(
     `${file}: ${flat.length === 1 ? '' : `${flat.length} problems, first: `}${first.field}: ${first.message}`,
     flat,
   );
+}
+
+/** A variable name the key rule accepts, standing in for a stored name it refuses (never read). */
+const STAND_IN_KEY_NAME = 'STORED_CONFIG_STAND_IN_KEY';
+/** The field of a provider's key name (provider names may contain dots). */
+const KEY_FIELD = /^providers\.(.+)\.apiKeyEnv$/;
+
+/**
+ * A config read back from the store. Configs stored by an older release may name an `apiKeyEnv`
+ * that the key rule added since refuses: they still load (so results and exports keep working),
+ * with the stored name kept, and `problems` names each such field; running is refused until it
+ * is fixed (load.ts, assertRunnable). Any other problem refuses the config as before.
+ */
+export function parseStoredConfig(
+  raw: unknown,
+  file: string,
+): { config: ExperimentConfig; problems: InputIssue[] } {
+  try {
+    return { config: parseExperimentConfig(raw, file), problems: [] };
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'invalid_input') throw err;
+    const isKeyName = (i: InputIssue) => KEY_FIELD.test(i.field ?? '') && i.message === KEY_NAME_RULE;
+    const problems = err.issues.filter(isKeyName);
+    const others = err.issues.filter((i) => !isKeyName(i));
+    if (!problems.length) throw err;
+    if (others.length)
+      throw new AppError(
+        'invalid_input',
+        `${file}: ${others.length === 1 ? '' : `${others.length} problems, first: `}${others[0].field}: ${others[0].message}`,
+        others,
+      );
+    // Parse with a stand-in for each refused name, then put the stored names back.
+    const stored = raw as { providers: Record<string, { apiKeyEnv?: string }> };
+    const names = problems.map((p) => KEY_FIELD.exec(p.field!)![1]);
+    const copy = {
+      ...stored,
+      providers: Object.fromEntries(
+        Object.entries(stored.providers).map(([name, p]) => [
+          name,
+          names.includes(name) ? { ...p, apiKeyEnv: STAND_IN_KEY_NAME } : p,
+        ]),
+      ),
+    };
+    const config = parseExperimentConfig(copy, file);
+    for (const name of names) config.providers[name].apiKeyEnv = stored.providers[name].apiKeyEnv;
+    return { config, problems };
+  }
 }
 
 /** Reads and validates a config file; a relative dataset path is taken relative to the file. */

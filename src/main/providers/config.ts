@@ -10,79 +10,67 @@ export const KEY_NAME_RULE =
   'must be an environment variable name in capitals ending in _API_KEY, _KEY or _TOKEN, such as OPENAI_API_KEY';
 
 // The provider block of the experiment config (DESIGN.md section 7). Strict: a misspelt
-// key ("rmp") must be an error that names it, not a silently ignored limit. `keyName` is the
-// rule for `apiKeyEnv`: the current one for configs given now, a looser one to read configs
-// stored by older releases (see storedProviderConfigSchema).
-const providerSchema = (keyName: z.ZodString) =>
-  z
-    .strictObject({
-      kind: z.enum(['openai', 'anthropic', 'simulated']),
-      baseURL: z.url({ protocol: /^https?$/ }).optional(),
-      apiKeyEnv: keyName.optional(),
-      rpm: rateLimitSchema('rpm').optional(),
-      tpm: rateLimitSchema('tpm').optional(),
-      concurrency: z.number().int().positive().max(1024).optional(),
-      structuredOutput: z.enum(['json_schema', 'json_object', 'text']).optional(),
-      timeoutMs: z.number().int().positive().max(3_600_000).optional(),
-      /** How long an outage (unreachable, timeouts, 5xx) is waited out before calls fail; default 600. */
-      outageToleranceSeconds: z.number().nonnegative().max(604_800).optional(),
-      /** `simulated` only: the mean answer time in ms (default 300). */
-      latencyMs: z.number().int().min(0).max(60_000).optional(),
-      /**
-       * "batch": send through the provider's Batch API (half price, answers within 24 h) instead
-       * of one call at a time ("live", the default).
-       */
-      mode: z.enum(['live', 'batch']).optional(),
-      /** Batch entries that expired or failed: into a new batch ("resubmit", default) or sent live. */
-      batchFallback: z.enum(['resubmit', 'live']).optional(),
-      /** How often an open batch is polled, in seconds (default 30). */
-      batchPollSeconds: z.number().min(0.01).max(3600).optional(),
-    })
-    .superRefine((cfg, ctx) => {
-      // The simulated provider has no server and no key: settings for one would be silently
-      // ignored, so they are errors, as is a latency setting on a real server.
-      const foreign =
-        cfg.kind === 'simulated'
-          ? ([
-              'baseURL',
-              'apiKeyEnv',
-              'structuredOutput',
-              'timeoutMs',
-              'batchFallback',
-              'batchPollSeconds',
-            ] as const)
-          : (['latencyMs'] as const);
-      if (cfg.kind === 'simulated' && cfg.mode === 'batch')
-        ctx.addIssue({
-          code: 'custom',
-          path: ['mode'],
-          message: 'the simulated provider has no Batch API: use "live"',
-        });
-      if (cfg.mode !== 'batch')
-        for (const key of ['batchFallback', 'batchPollSeconds'] as const)
-          if (cfg[key] !== undefined && cfg.kind !== 'simulated')
-            ctx.addIssue({ code: 'custom', path: [key], message: 'only used with "mode": "batch"' });
-      for (const key of foreign) {
-        if (cfg[key] === undefined) continue;
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message:
-            cfg.kind === 'simulated'
-              ? `not used by the simulated provider (it has no server and needs no key)`
-              : `only the simulated provider takes "latencyMs"`,
-        });
-      }
-    });
-
-export const providerConfigSchema = providerSchema(z.string().regex(KEY_NAME_PATTERN, KEY_NAME_RULE));
-
-/**
- * Older releases stored `apiKeyEnv` names the current rule refuses (any variable name). Such a
- * stored experiment must still open (results, exports); the stricter rule only guards sending,
- * which the run checks (experiments/load.ts, assertRunnable).
- */
-export const storedProviderConfigSchema = providerSchema(z.string().min(1));
+// key ("rmp") must be an error that names it, not a silently ignored limit.
+export const providerConfigSchema = z
+  .strictObject({
+    kind: z.enum(['openai', 'anthropic', 'simulated']),
+    baseURL: z.url({ protocol: /^https?$/ }).optional(),
+    apiKeyEnv: z.string().regex(KEY_NAME_PATTERN, KEY_NAME_RULE).optional(),
+    rpm: rateLimitSchema('rpm').optional(),
+    tpm: rateLimitSchema('tpm').optional(),
+    concurrency: z.number().int().positive().max(1024).optional(),
+    structuredOutput: z.enum(['json_schema', 'json_object', 'text']).optional(),
+    timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+    /** How long an outage (unreachable, timeouts, 5xx) is waited out before calls fail; default 600. */
+    outageToleranceSeconds: z.number().nonnegative().max(604_800).optional(),
+    /** `simulated` only: the mean answer time in ms (default 300). */
+    latencyMs: z.number().int().min(0).max(60_000).optional(),
+    /**
+     * "batch": send through the provider's Batch API (half price, answers within 24 h) instead
+     * of one call at a time ("live", the default).
+     */
+    mode: z.enum(['live', 'batch']).optional(),
+    /** Batch entries that expired or failed: into a new batch ("resubmit", default) or sent live. */
+    batchFallback: z.enum(['resubmit', 'live']).optional(),
+    /** How often an open batch is polled, in seconds (default 30). */
+    batchPollSeconds: z.number().min(0.01).max(3600).optional(),
+  })
+  .superRefine((cfg, ctx) => {
+    // The simulated provider has no server and no key: settings for one would be silently
+    // ignored, so they are errors, as is a latency setting on a real server.
+    const foreign =
+      cfg.kind === 'simulated'
+        ? ([
+            'baseURL',
+            'apiKeyEnv',
+            'structuredOutput',
+            'timeoutMs',
+            'batchFallback',
+            'batchPollSeconds',
+          ] as const)
+        : (['latencyMs'] as const);
+    if (cfg.kind === 'simulated' && cfg.mode === 'batch')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message: 'the simulated provider has no Batch API: use "live"',
+      });
+    if (cfg.mode !== 'batch')
+      for (const key of ['batchFallback', 'batchPollSeconds'] as const)
+        if (cfg[key] !== undefined && cfg.kind !== 'simulated')
+          ctx.addIssue({ code: 'custom', path: [key], message: 'only used with "mode": "batch"' });
+    for (const key of foreign) {
+      if (cfg[key] === undefined) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message:
+          cfg.kind === 'simulated'
+            ? `not used by the simulated provider (it has no server and needs no key)`
+            : `only the simulated provider takes "latencyMs"`,
+      });
+    }
+  });
 
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 export type ProviderKind = ProviderConfig['kind'];
