@@ -227,7 +227,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
           out(
             `  ${e.id}  ${e.name}  ${e.status}  ${e.counts.done}/${e.counts.planned} calls done` +
               `${e.counts.failed ? `, ${e.counts.failed} failed` : ''}  judges: ${e.judges.join(', ')}  dataset: ${e.datasetName}` +
-              `${e.simulated ? '  [simulated: made-up answers]' : ''}\n`,
+              `${e.simulated ? '  [simulated: made-up answers]' : ''}` +
+              `${e.configProblem ? `\n      cannot run: ${e.configProblem}` : ''}\n`,
           );
         }
       }),

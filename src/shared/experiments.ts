@@ -65,6 +65,11 @@ export interface ExperimentSummary {
   counts: { planned: number; done: number; failed: number };
   /** Answered by the built-in simulated provider: a demo, not a measurement. */
   simulated: boolean;
+  /**
+   * A stored config field that today's rules refuse (e.g. an `apiKeyEnv` name): the experiment
+   * opens and exports, but cannot run until it is fixed. Absent when the config is fine.
+   */
+  configProblem?: string;
 }
 
 export interface ExperimentDetail extends ExperimentSummary {

@@ -4,13 +4,14 @@
 // his own copy of the app, opened from an exported package and sent back; the agreement
 // dashboard's ICC, kappa and rho equal the values computed here from what was typed.
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cohensKappa, icc21, spearman } from '../../src/shared/annotation/stats';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
-import { assertBuilt, ROOT } from '../helpers/cli';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
+import { assertBuilt } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { shootAll, switchLanguage, type Scheme, type UiLanguage } from './helpers/screens';
 import { callApi, startServeWithEnv, type ServeHandle } from './helpers/serve';
@@ -141,29 +142,11 @@ async function shootElement(page: Page, testId: string, name: string): Promise<v
     await switchLanguage(page, lang);
     for (const scheme of ['light', 'dark'] as Scheme[]) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page
-        .getByTestId(testId)
-        .screenshot({ path: join(SCREENSHOT_DIR, `${name}-${lang}-${scheme}.png`), animations: 'disabled' });
+      await saveScreenshot(page.getByTestId(testId), `${name}-${lang}-${scheme}`);
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await switchLanguage(page, 'en');
-}
-
-/**
- * Copies the shots into docs/screenshots when JUDGE_LAB_DOCS_SCREENSHOTS=1, so ordinary runs
- * leave the working tree alone (they stay in test-results/screenshots).
- */
-function publish(names: string[]): void {
-  if (process.env.JUDGE_LAB_DOCS_SCREENSHOTS !== '1') return;
-  const docs = join(ROOT, 'docs', 'screenshots');
-  for (const n of names)
-    for (const lang of ['en', 'zh'])
-      for (const scheme of ['light', 'dark'])
-        copyFileSync(
-          join(SCREENSHOT_DIR, `${n}-${lang}-${scheme}.png`),
-          join(docs, `${n}-${lang}-${scheme}.png`),
-        );
 }
 
 describe('human ratings in Chromium (issue 12)', () => {
@@ -322,7 +305,6 @@ describe('human ratings in Chromium (issue 12)', () => {
         .toMatch(lang === 'zh' ? /决策/ : /Decision/),
     );
     await shootElement(page, 'decision-panel', 'decision-panel');
-    publish(['annotation-screen', 'agreement-dashboard', 'decision-panel']);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

@@ -1,19 +1,18 @@
 // Issue 14 in Chromium: the wizard's Batch API switch with its estimate (batch prices, the live
 // price, the 24 h window), and a batch run still in progress after the app was closed and
 // `judge-lab serve` reopened on the same data folder (it resumes polling the open batches).
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
 import { launchChromium } from '../helpers/browser';
-import { assertBuilt, ROOT } from '../helpers/cli';
+import { assertBuilt } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { switchLanguage, shotPath, type UiLanguage } from './helpers/screens';
+import { switchLanguage, type UiLanguage } from './helpers/screens';
+import { saveScreenshot } from '../helpers/screenshots';
 import { startServeWithEnv, type ServeHandle } from './helpers/serve';
 
 let browser: Browser;
@@ -25,7 +24,7 @@ let dir: string;
 let experimentId: number;
 
 /**
- * The page in English and Chinese, light and dark, in test-results and copied to docs/screenshots
+ * The page in English and Chinese, light and dark, in docs/screenshots
  * (what the issue asks to show); `ready` runs after each language switch. Left in English, light.
  */
 async function shot(
@@ -37,9 +36,7 @@ async function shot(
     await opts.ready?.(lang);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      const path = shotPath(name, lang, scheme);
-      await page.screenshot({ path, animations: 'disabled', fullPage: opts.fullPage ?? true });
-      copyFileSync(path, join(ROOT, 'docs', 'screenshots', `${name}-${lang}-${scheme}.png`));
+      await saveScreenshot(page, `${name}-${lang}-${scheme}`, { fullPage: opts.fullPage ?? true });
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -3,7 +3,7 @@
 // the bias profile shows each planted effect within sampling error, the length scatter draws,
 // and the variant browser shows an original beside its variant with a diff and both scores.
 // Screenshots EN/中文 × light/dark of the profile, the scatter and the variant browser.
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,17 +75,6 @@ afterAll(async () => {
 
 const byTestId = (id: string) => page.getByTestId(id);
 
-/**
- * Screenshots go to test-results/screenshots; with UPDATE_SCREENSHOTS=1 they are also copied to
- * docs/screenshots (the committed set), so an ordinary test run leaves the work tree alone.
- */
-function publish(paths: string[]): void {
-  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-  const dest = join(ROOT, 'docs', 'screenshots');
-  mkdirSync(dest, { recursive: true });
-  for (const p of paths) copyFileSync(p, join(dest, p.split('/').pop()!));
-}
-
 describe('bias probes in Chromium', () => {
   it('shows the planted biases in the bias profile, the scatter and the tables', async () => {
     await page.goto(`${server.url}#/experiments/${experimentId}/results`);
@@ -108,9 +97,9 @@ describe('bias probes in Chromium', () => {
     expect(await profileSvg.locator('text', { hasText: 'Longer − original' }).count()).toBe(1);
     await byTestId('chart-length_scatter').waitFor();
     await byTestId('bias-profiles').scrollIntoViewIfNeeded();
-    publish(await shootAll(page, 'bias-profile'));
+    await shootAll(page, 'bias-profile');
     await byTestId('chart-length_scatter').scrollIntoViewIfNeeded();
-    publish(await shootAll(page, 'bias-scatter'));
+    await shootAll(page, 'bias-scatter');
   });
 
   it('browses a variant beside its original with a diff and both scores, as text', async () => {
@@ -127,6 +116,6 @@ describe('bias probes in Chromium', () => {
     expect(cells[0]).toBe('Mock judge');
     expect(cells[1]).toMatch(/^[1-5] · mock original$/);
     expect(cells[2]).toMatch(/^[1-5] · mock longer$/);
-    publish(await shootAll(page, 'bias-variants', async () => browserSection.scrollIntoViewIfNeeded()));
+    await shootAll(page, 'bias-variants', async () => browserSection.scrollIntoViewIfNeeded());
   });
 });

@@ -1,26 +1,24 @@
 // Issue 14 (item 7) in Chromium: from the experiments list to the compare page, two judges of
 // one experiment side by side with paired tests, the CSV download, in English and Chinese.
-import { copyFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
-import { assertBuilt, ROOT, startServe } from '../helpers/cli';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
+import { assertBuilt, startServe } from '../helpers/cli';
 import { mockKeys } from '../helpers/llmbar-mock';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { shotPath, switchLanguage } from './helpers/screens';
+import { switchLanguage } from './helpers/screens';
 
 /** Light and dark shots of the page as it is now, copied to docs/screenshots (issue 14 asks for them). */
 async function shotBothSchemes(page: Page, name: string, lang: 'en' | 'zh'): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    const path = shotPath(name, lang, scheme);
-    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
-    copyFileSync(path, join(ROOT, 'docs', 'screenshots', `${name}-${lang}-${scheme}.png`));
+    await saveScreenshot(page, `${name}-${lang}-${scheme}`, { fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -123,7 +121,7 @@ describe('compare runs in Chromium', () => {
     await page.getByTestId('ci-switch').selectOption('cluster-bootstrap');
     await expect.poll(ciCell).not.toBe(wilson);
     expect(await page.getByTestId('table-invariance').innerText()).toContain('Holm p');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-cluster-bootstrap-en-light.png') });
+    await saveScreenshot(page, 'results-cluster-bootstrap-en-light');
     await page.getByTestId('ci-switch').selectOption('wilson');
     await expect.poll(ciCell).toBe(wilson);
   });

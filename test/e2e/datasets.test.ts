@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
@@ -13,8 +14,7 @@ let cleanup: () => void;
 let dir: string;
 const dialogs: string[] = [];
 
-const shot = (name: string) =>
-  page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+const shot = (name: string) => saveScreenshot(page, name);
 
 beforeAll(async () => {
   assertBuilt();

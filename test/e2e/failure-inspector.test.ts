@@ -1,13 +1,13 @@
 // Issue 15 item 4 in Chromium: while a run goes, the failed answers of a judge whose prompt
 // does not work show up live on the run page; the early warning pauses that judge (the other
 // one goes on), and "Resume this judge" sends the rest once the cause is fixed.
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import type { Item } from '../../src/shared/domain';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
@@ -94,7 +94,7 @@ describe('live failure inspector', () => {
     expect(await broken.first().getByTestId('failed-raw').innerText()).not.toBe('');
     expect(await page.getByTestId('run-results').innerText()).toBe('Results so far');
     await page.getByTestId('paused-lanes').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'failure-inspector-en-light.png') });
+    await saveScreenshot(page, 'failure-inspector-en-light');
 
     mock.setBehavior({ faultFor: undefined });
     await page.getByTestId('resume-judge').click();

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import type { Item } from '../../src/shared/domain';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
@@ -80,7 +81,7 @@ describe('first-hour problems in Chromium', () => {
     const quality = page.getByTestId('table-quality');
     expect(await quality.innerText()).toContain(`no valid verdicts (${LIMIT * 2} failed, see failures)`);
     expect(await page.getByTestId('table-invariance').innerText()).toContain('no valid verdicts in EN');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-mass-failure-banner.png') });
+    await saveScreenshot(page, 'results-mass-failure-banner');
   });
 
   it('downloads Export all as one zip in the browser', async () => {
@@ -96,6 +97,6 @@ describe('first-hour problems in Chromium', () => {
       expect.arrayContaining(['english failed/metrics.json', 'english failed/tables/quality.tex']),
     );
     await expect.poll(() => page.getByTestId('export-downloaded').isVisible()).toBe(true);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-export-zip-download.png') });
+    await saveScreenshot(page, 'results-export-zip-download');
   });
 });

@@ -1,12 +1,12 @@
 // Issue 15 item 9 in Chromium: at 1280 px the experiments table fits with Delete in view and
 // the delete confirmation wraps a long name; in 中文 the status pills stay on one line; the
 // charts' titles, axes and legends are Chinese in the 中文 UI (screenshots).
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
+import { launchChromium } from '../helpers/browser';
+import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
@@ -149,8 +149,7 @@ for (const lang of ['en', 'zh'] as const)
         const link = (await row.locator('a.dataset-name').boundingBox())!;
         expect(link.x).toBeGreaterThanOrEqual(0);
         expect(await reachable(String(id), '.confirm .btn--danger')).toBe(true);
-        if (id === unbroken)
-          await page.screenshot({ path: join(SCREENSHOT_DIR, `experiments-delete-1280-${lang}-light.png`) });
+        if (id === unbroken) await saveScreenshot(page, `experiments-delete-1280-${lang}-light`);
         await row.getByRole('button', { name: CANCEL }).click();
       }
     });
@@ -182,8 +181,7 @@ for (const lang of ['en', 'zh'] as const)
         expect(p.lines, `${lang}: pill "${p.text}" on ${p.lines} lines`).toBe(1);
         expect(p.height, `${lang}: pill "${p.text}" ${p.height}px tall`).toBeLessThanOrEqual(p.one + 1);
       }
-      if (lang === 'zh')
-        await page.screenshot({ path: join(SCREENSHOT_DIR, 'experiments-1280-zh-light.png') });
+      if (lang === 'zh') await saveScreenshot(page, 'experiments-1280-zh-light');
     });
   });
 
@@ -201,11 +199,11 @@ describe('charts in 中文', () => {
     expect(svg).toContain('评审模型');
     expect(svg).not.toContain('Judge accuracy');
     await chart.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-charts-zh-light.png') });
+    await saveScreenshot(page, 'results-charts-zh-light');
     const flips = page.getByTestId('chart-flip_rates');
     await flips.scrollIntoViewIfNeeded();
     expect(await flips.locator('svg').innerHTML()).toContain('判断翻转 EN-ZH');
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'results-flip-chart-zh-light.png') });
+    await saveScreenshot(page, 'results-flip-chart-zh-light');
     // The export follows the UI language unless another is chosen.
     expect(await page.getByTestId('export-language').first().inputValue()).toBe('zh');
     await setLanguage('en');

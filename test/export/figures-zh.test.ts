@@ -62,4 +62,19 @@ describe('figures in Chinese', () => {
       '没有有效的判断，因此没有柱形：J1 · EN（12 次失败）；J2 · ZH（3 次失败）。请查看失败表。',
     );
   });
+
+  it("labels the heatmaps' colour legend (the hover label of its handle) in Chinese", () => {
+    const legends = Object.fromEntries(
+      buildFigureSpecs(metrics)
+        .filter((f) => f.id.endsWith('_heatmap'))
+        .map((f) => {
+          const zh = localizeFigure(f, 'zh', [JUDGE_LS_FIGURES_ZH]);
+          return [f.id, (zh.option.visualMap as { formatter: unknown }).formatter];
+        }),
+    );
+    expect(legends).toEqual({
+      subset_quality_heatmap: '准确率（%）：{value}',
+      subset_flip_heatmap: '翻转（%）：{value}',
+    });
+  });
 });

@@ -1,7 +1,7 @@
 // Which process runs which experiment. The desktop app, `judge-lab serve` and the CLI may
 // open one store together; only the process that runs an experiment may touch its calls
 // "in flight", and a crash must not leave an experiment looking busy forever.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive as alive } from '../store/leases';
 import { AppError } from './errors';
@@ -64,4 +64,26 @@ export class RunLocks {
     }
     return ids;
   }
+}
+
+/**
+ * Every experiment a live process (this one included) is running on a data folder, read from
+ * its lock files without taking any: what a restore must not pull the store from under.
+ */
+export function liveRuns(dataDir: string): { experimentId: number; pid: number }[] {
+  const dir = join(dataDir, 'locks');
+  if (!existsSync(dir)) return [];
+  const runs: { experimentId: number; pid: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    const m = /^experiment-(\d+)\.pid$/.exec(name);
+    if (!m) continue;
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(dir, name), 'utf8').trim());
+    } catch {
+      continue; // released while we looked
+    }
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) runs.push({ experimentId: Number(m[1]), pid });
+  }
+  return runs.sort((a, b) => a.experimentId - b.experimentId);
 }

@@ -24,10 +24,10 @@ import {
   setExperimentConfig,
   type ExperimentRow,
 } from '../store/experiments';
-import { parseExperimentConfig, type ExperimentConfig } from './config';
+import { parseExperimentConfig, parseStoredConfig, type ExperimentConfig } from './config';
 import { estimateExperiment } from './estimate';
 import { selectDatasetItems } from './item-selection';
-import { loadExperiment, loadFrom, type LoadedExperiment } from './load';
+import { configProblemText, loadExperiment, loadFrom, type LoadedExperiment } from './load';
 import { keyStatus } from './provider-status';
 import type { ServiceOptions } from './service-options';
 import { shownStatus } from './unsent';
@@ -245,19 +245,41 @@ export class ExperimentCatalogue {
       datasetName: dataset?.name ?? '(deleted)',
       status:
         this.runs.statusOf(row.id) ?? shownStatus(row.status, counts.planned - counts.done - counts.failed),
-      judges: getProtocol(row.protocol)
-        .models(config)
-        .filter((m) => m.role === 'judge')
-        .map((m) => m.label),
+      judges: judgeLabels(row.protocol, config),
       itemCount,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       counts,
       simulated: anySimulated(config.providers),
+      configProblem: this.configProblem(row),
     };
+  }
+
+  /** Why a stored config may not run (a rule added since refuses a field), or nothing. */
+  private configProblem(row: ExperimentRow): string | undefined {
+    try {
+      return configProblemText(
+        parseStoredConfig(JSON.parse(row.configJson), `experiment "${row.name}"`).problems,
+      );
+    } catch (err) {
+      // Beyond what a stored config may break: the list still shows the experiment, with why.
+      return err instanceof Error ? err.message : String(err);
+    }
   }
 }
 
 function sameConfig(storedJson: string, config: ExperimentConfig): boolean {
   return storedJson === JSON.stringify(config);
+}
+
+/** The judges' labels; none for a stored config too broken to read (the list still shows it). */
+function judgeLabels(protocol: string, config: ExperimentConfig): string[] {
+  try {
+    return getProtocol(protocol)
+      .models(config)
+      .filter((m) => m.role === 'judge')
+      .map((m) => m.label);
+  } catch {
+    return [];
+  }
 }

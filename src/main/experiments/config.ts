@@ -3,12 +3,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
 import { readConfigText, structuralProblems } from '../core/config-input';
 import { folderNameProblem } from '../core/names';
 import { getProtocol, listProtocols } from '../protocols';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
-import { isSimulated, providerConfigSchema } from '../providers/config';
+import { isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -135,6 +136,53 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
     `${file}: ${flat.length === 1 ? '' : `${flat.length} problems, first: `}${first.field}: ${first.message}`,
     flat,
   );
+}
+
+/** A variable name the key rule accepts, standing in for a stored name it refuses (never read). */
+const STAND_IN_KEY_NAME = 'STORED_CONFIG_STAND_IN_KEY';
+/** The field of a provider's key name (provider names may contain dots). */
+const KEY_FIELD = /^providers\.(.+)\.apiKeyEnv$/;
+
+/**
+ * A config read back from the store. Configs stored by an older release may name an `apiKeyEnv`
+ * that the key rule added since refuses: they still load (so results and exports keep working),
+ * with the stored name kept, and `problems` names each such field; running is refused until it
+ * is fixed (load.ts, assertRunnable). Any other problem refuses the config as before.
+ */
+export function parseStoredConfig(
+  raw: unknown,
+  file: string,
+): { config: ExperimentConfig; problems: InputIssue[] } {
+  try {
+    return { config: parseExperimentConfig(raw, file), problems: [] };
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'invalid_input') throw err;
+    const isKeyName = (i: InputIssue) => KEY_FIELD.test(i.field ?? '') && i.message === KEY_NAME_RULE;
+    const problems = err.issues.filter(isKeyName);
+    const others = err.issues.filter((i) => !isKeyName(i));
+    if (!problems.length) throw err;
+    if (others.length)
+      throw new AppError(
+        'invalid_input',
+        `${file}: ${others.length === 1 ? '' : `${others.length} problems, first: `}${others[0].field}: ${others[0].message}`,
+        others,
+      );
+    // Parse with a stand-in for each refused name, then put the stored names back.
+    const stored = raw as { providers: Record<string, { apiKeyEnv?: string }> };
+    const names = problems.map((p) => KEY_FIELD.exec(p.field!)![1]);
+    const copy = {
+      ...stored,
+      providers: Object.fromEntries(
+        Object.entries(stored.providers).map(([name, p]) => [
+          name,
+          names.includes(name) ? { ...p, apiKeyEnv: STAND_IN_KEY_NAME } : p,
+        ]),
+      ),
+    };
+    const config = parseExperimentConfig(copy, file);
+    for (const name of names) config.providers[name].apiKeyEnv = stored.providers[name].apiKeyEnv;
+    return { config, problems };
+  }
 }
 
 /** Reads and validates a config file; a relative dataset path is taken relative to the file. */

@@ -10,7 +10,8 @@ import { allItems } from '../store/datasets';
 import { selectDatasetItems } from './item-selection';
 import type { Database } from '../store/db';
 import { getExperiment, type ExperimentRow } from '../store/experiments';
-import { parseExperimentConfig, type ExperimentConfig } from './config';
+import type { InputIssue } from '../../shared/domain';
+import { parseStoredConfig, type ExperimentConfig } from './config';
 
 export interface LoadedExperiment {
   row: ExperimentRow;
@@ -21,6 +22,11 @@ export interface LoadedExperiment {
   items: ExperimentView['items'];
   providers: Record<string, ProviderConfig>;
   prices: PriceTable;
+  /**
+   * Fields of a stored config that a rule added since refuses (parseStoredConfig): the
+   * experiment opens, but may not run until they are fixed.
+   */
+  configProblems: InputIssue[];
 }
 
 /**
@@ -54,7 +60,12 @@ export function endpointIds(providers: Record<string, ProviderConfig>): Map<stri
 }
 
 /** An experiment (stored, or a draft with id 0) from its row and validated config. */
-export function loadFrom(db: Database, row: ExperimentRow, config: ExperimentConfig): LoadedExperiment {
+export function loadFrom(
+  db: Database,
+  row: ExperimentRow,
+  config: ExperimentConfig,
+  configProblems: InputIssue[] = [],
+): LoadedExperiment {
   const protocol = getProtocol(config.protocol);
   const options = protocol.resolveOptions(config);
   // Subsets and a random sample are chosen here, for every protocol; the protocol then takes its items.
@@ -68,14 +79,45 @@ export function loadFrom(db: Database, row: ExperimentRow, config: ExperimentCon
     providers: config.providers,
     prices: pricesOf(config),
   };
-  return { row, config, protocol, view, items, providers: view.providers, prices: view.prices };
+  return {
+    row,
+    config,
+    protocol,
+    view,
+    items,
+    providers: view.providers,
+    prices: view.prices,
+    configProblems,
+  };
 }
 
 export function loadExperiment(db: Database, experimentId: number): LoadedExperiment {
   const row = getExperiment(db, experimentId);
   if (!row) throw new AppError('not_found', `No experiment with id ${experimentId}`);
-  const config = parseExperimentConfig(JSON.parse(row.configJson), `experiment "${row.name}"`);
-  return loadFrom(db, row, config);
+  const { config, problems } = parseStoredConfig(JSON.parse(row.configJson), `experiment "${row.name}"`);
+  return loadFrom(db, row, config, problems);
+}
+
+/** What the experiment page and `judge-lab list` show of a stored config the run would refuse. */
+export function configProblemText(problems: InputIssue[]): string | undefined {
+  if (!problems.length) return undefined;
+  const first = problems[0];
+  return (
+    `${first.field}: ${first.message}` +
+    (problems.length > 1 ? ` (and ${problems.length - 1} more)` : '') +
+    '. Stored by an older release: results and exports work, but it cannot run until this is fixed ' +
+    '(save the config for the CLI, correct the field, and run it with judge-lab run: the same name continues this experiment).'
+  );
+}
+
+/** Sending needs a config the current rules accept: a stored one they refuse must be fixed first. */
+export function assertRunnable(exp: LoadedExperiment): void {
+  if (!exp.configProblems.length) return;
+  throw new AppError(
+    'invalid_input',
+    `Experiment "${exp.row.name}" cannot run: ${configProblemText(exp.configProblems)}`,
+    exp.configProblems,
+  );
 }
 
 /** Every model the experiment calls (the protocol says which, in which role). */

@@ -10,7 +10,14 @@ export function keyStatus(
 ): Record<string, 'set' | 'missing' | 'not_needed'> {
   const out: Record<string, 'set' | 'missing' | 'not_needed'> = {};
   for (const [name, raw] of Object.entries(providers)) {
-    const cfg = providerConfigSchema.parse(raw);
+    const parsed = providerConfigSchema.safeParse(raw);
+    // A stored config from an older release may name a variable today's rule refuses: no key
+    // is read from it (the run is refused until the name is fixed), so it counts as missing.
+    if (!parsed.success) {
+      out[name] = 'missing';
+      continue;
+    }
+    const cfg = parsed.data;
     if (isSimulated(cfg) || (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)))
       out[name] = 'not_needed';
     else out[name] = keys.get(name, cfg) ? 'set' : 'missing';

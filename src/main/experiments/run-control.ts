@@ -8,7 +8,7 @@ import type { Database } from '../store/db';
 import { getExperiment, markInterruptedRuns, setExperimentStatus, tasksOf } from '../store/experiments';
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { batchesOfExperiment, experimentsWithOpenBatches } from '../store/batches';
-import { endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
+import { assertRunnable, endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { EARLY_WARNING } from '../queue/engine';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
@@ -53,6 +53,7 @@ export class RunControl {
     const current = this.runs.get(id);
     if (current) return current.snapshot();
     const exp = loadExperiment(this.db, id);
+    assertRunnable(exp);
     this.locks.acquire(id);
     // Runs that share an endpoint and model share its rate limit: one waits for the other
     // rather than both sending at the full limit and meeting a wall of 429s.
@@ -143,6 +144,8 @@ export class RunControl {
   retryFailed(id: number): ExperimentProgress {
     if (this.runs.has(id))
       throw new AppError('conflict', 'The run is still going; retry failed calls when it ends.');
+    // Refused before anything is reset: a config that cannot run leaves its failures as they are.
+    assertRunnable(loadExperiment(this.db, id));
     // Take the experiment first: another process running it keeps its failed calls.
     this.locks.acquire(id);
     const ids = tasksOf(this.db, id).map((t) => t.requestId);

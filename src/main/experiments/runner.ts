@@ -20,7 +20,7 @@ import type { Database } from '../store/db';
 import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
 import { batchesOfExperiment } from '../store/batches';
 import { getRequests } from '../store/ledger';
-import { loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
+import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
 import { recordPlan, storeAnswers } from './stages';
 import { unsentCalls } from './unsent';
@@ -177,6 +177,7 @@ export class ExperimentRun {
   private async run(): Promise<ExperimentStatus> {
     const { db } = this.deps;
     const exp = loadExperiment(db, this.experimentId);
+    assertRunnable(exp);
     this.exp = exp;
     this.engine = new RequestEngine({
       db,

@@ -5,6 +5,8 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { AppError } from '../core/errors';
+import { liveRuns } from '../core/run-locks';
 import { corruptStore, explainStoreFault, StoreError } from './open-errors';
 
 export function backupsDir(storeFile: string): string {
@@ -74,6 +76,7 @@ const SIDE_FILES = ['', '-wal', '-shm'];
  * committed is lost) is moved into backups/ and the checked copy renamed into place.
  */
 export function restoreDatabase(storeFile: string, from: string): { replacedBy: string; keptAs?: string } {
+  refuseWhileRunning(storeFile);
   let st;
   try {
     st = statSync(from);
@@ -107,6 +110,13 @@ export function restoreDatabase(storeFile: string, from: string): { replacedBy: 
     for (const s of SIDE_FILES) rmSync(staging + s, { force: true });
     throw err;
   }
+  // Checked again after the (possibly long) copy and check: a run may have started meanwhile.
+  try {
+    refuseWhileRunning(storeFile);
+  } catch (err) {
+    for (const s of SIDE_FILES) rmSync(staging + s, { force: true });
+    throw err;
+  }
   let keptAs: string | undefined;
   if (existsSync(storeFile)) {
     keptAs = join(backupsDir(storeFile), backupFileName('replaced-by-restore'));
@@ -116,4 +126,43 @@ export function restoreDatabase(storeFile: string, from: string): { replacedBy: 
   for (const s of SIDE_FILES.slice(1)) rmSync(staging + s, { force: true });
   renameSync(staging, storeFile);
   return { replacedBy: basename(from), keptAs };
+}
+
+/**
+ * A run (in this process or another on the same data folder) keeps writing verdicts into the
+ * store it opened: restored under it, those writes would land in the file moved to backups/
+ * and the run would carry on against a store that no longer matches its plan. So a restore
+ * waits until no run is live. A run paused in a live process may resume at any moment, so it
+ * counts as live; one whose process ended (a CLI run stopped with Ctrl-C) does not.
+ */
+function refuseWhileRunning(storeFile: string): void {
+  const runs = liveRuns(dirname(storeFile));
+  if (!runs.length) return;
+  const names = experimentNames(storeFile);
+  const list = runs
+    .map(({ experimentId, pid }) => {
+      const name = names.get(experimentId);
+      const who = pid === process.pid ? 'this process' : `process ${pid}`;
+      return `${name ? `"${name}"` : `experiment ${experimentId}`} (in ${who})`;
+    })
+    .join(', ');
+  throw new AppError(
+    'conflict',
+    `Cannot restore while ${runs.length === 1 ? 'a run is' : `${runs.length} runs are`} going on this data folder: ${list}. ` +
+      'Stop it first (Cancel in the app, Ctrl-C for `judge-lab run`; stored answers are kept) or let it finish, then restore again. Nothing was changed.',
+  );
+}
+
+/** Experiment names by id, for the message only: an unreadable store just yields none. */
+function experimentNames(storeFile: string): Map<number, string> {
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(storeFile, { readonly: true, fileMustExist: true });
+    const rows = db.prepare('SELECT id, name FROM experiments').all() as { id: number; name: string }[];
+    return new Map(rows.map((r) => [r.id, r.name]));
+  } catch {
+    return new Map();
+  } finally {
+    db?.close();
+  }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { SCREENSHOT_DIR } from '../../helpers/browser';
+import { saveScreenshot, SCREENSHOT_DIR } from '../../helpers/screenshots';
 
 export type UiLanguage = 'en' | 'zh';
 export type Scheme = 'light' | 'dark';
@@ -14,7 +14,7 @@ export async function switchLanguage(page: Page, lang: UiLanguage): Promise<void
     .toBe(lang === 'zh' ? 'zh-CN' : 'en');
 }
 
-/** `<name>-<lang>-<scheme>.png` in test-results/screenshots. */
+/** `<name>-<lang>-<scheme>.png` in docs/screenshots (where saveScreenshot writes it). */
 export function shotPath(name: string, lang: UiLanguage, scheme: Scheme): string {
   return join(SCREENSHOT_DIR, `${name}-${lang}-${scheme}.png`);
 }
@@ -34,10 +34,7 @@ export async function shootAll(
     await ready(lang);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      const path = shotPath(name, lang, scheme);
-      // Transitions (buttons fade between themes) are finished first, or they show half-switched.
-      await page.screenshot({ path, animations: 'disabled' });
-      paths.push(path);
+      paths.push(await saveScreenshot(page, `${name}-${lang}-${scheme}`));
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -5,6 +5,7 @@
 // debiased scores.
 import type { Item } from '../../../shared/domain';
 import type { FlaggedItem } from '../../../shared/experiments';
+import { BIAS_FIGURES_ZH } from '../../../shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../shared/protocols/bias-probes/report/figures';
 import { buildBiasTables } from '../../../shared/protocols/bias-probes/report/tables';
 import type { BiasMetrics, ItemScore, UsageRow } from '../../../shared/protocols/bias-probes/types';
@@ -186,6 +187,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
   tables: buildBiasTables,
   figures: buildBiasFigures,
+  figureText: { zh: BIAS_FIGURES_ZH },
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   annotation: biasAnnotation,

@@ -9,7 +9,10 @@ import { useTranslation } from 'react-i18next';
 import type { AgreementReport, JudgeHumanRow } from '../../../shared/annotation/agreement';
 import { agreementFigures, agreementTables, ci, num } from '../../../shared/annotation/report';
 import { formatCell, type Table } from '../../../shared/report/table';
+import { AGREEMENT_FIGURES_ZH } from '../../../shared/annotation/figure-zh';
+import { localizeFigure } from '../../../shared/report/figure-i18n';
 import { getApi } from '../api';
+import { figureLanguageOf } from '../lib/figure-language';
 import { downloadBase64 } from '../results/download';
 import { EChart } from '../results/EChart';
 import './i18n';
@@ -19,9 +22,36 @@ echarts.use([ScatterChart, LineChart]);
 
 const WORD_COLUMNS = new Set(['variant', 'decision', 'band', 'warning']);
 
+/**
+ * A table's caption in the UI's language: the report's English, or in 中文 the same sentence
+ * with the report's numbers (the export keeps the English one).
+ */
+function captionText(
+  table: Table,
+  report: AgreementReport,
+  lang: string,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  if (!lang.startsWith('zh')) return table.caption;
+  const score = report.scale.kind === 'score';
+  const ia = report.inter_annotator;
+  const params = {
+    complete: ia.n_complete,
+    items: ia.n_items,
+    level: t(`caption.${ia.alpha_level}`),
+    weights: t(score ? 'caption.quadratic' : 'caption.unweighted'),
+    reference: t(score ? 'caption.median' : 'caption.majority'),
+    threshold: report.threshold,
+  };
+  const text = t(`caption.${table.id}`, { ...params, defaultValue: table.caption });
+  return table.id === 'inter_annotator' && report.scale.kind === 'preference'
+    ? `${text}${t('caption.preference')}`
+    : text;
+}
+
 /** A report table; headers and cell words translated where the language has them (else as in the report). */
-function PlainTable({ table }: { table: Table }) {
-  const { t } = useTranslation('annotation');
+function PlainTable({ table, report }: { table: Table; report: AgreementReport }) {
+  const { t, i18n } = useTranslation('annotation');
   // Only columns of fixed words; judge and category names stay as given.
   const cell = (key: string, text: string) =>
     WORD_COLUMNS.has(key) && text ? t(`cell.${text}`, { defaultValue: text }) : text;
@@ -49,7 +79,9 @@ function PlainTable({ table }: { table: Table }) {
           ))}
         </tbody>
       </table>
-      <p className="small muted agreement__caption">{table.caption}</p>
+      <p className="small muted agreement__caption" data-testid={`agreement-caption-${table.id}`}>
+        {captionText(table, report, i18n.language, t)}
+      </p>
     </div>
   );
 }
@@ -86,7 +118,7 @@ export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; thre
 }
 
 export function AgreementDashboard({ setId }: { setId: number }) {
-  const { t } = useTranslation('annotation');
+  const { t, i18n } = useTranslation('annotation');
   const [threshold, setThreshold] = useState(0.8);
   const [report, setReport] = useState<AgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -149,34 +181,36 @@ export function AgreementDashboard({ setId }: { setId: number }) {
             {t('dash.peopleWarning', { measure, value: num(ia.primary_value) })}
           </p>
         )}
-        <PlainTable table={byId.get('inter_annotator')!} />
+        <PlainTable report={report} table={byId.get('inter_annotator')!} />
       </section>
       {report.judge_human.length > 0 && (
         <>
           <section>
             <h2>{t('dash.judgeHuman')}</h2>
-            <PlainTable table={byId.get('judge_human')!} />
+            <PlainTable report={report} table={byId.get('judge_human')!} />
           </section>
           <section>
             <h2>{t('dash.bands')}</h2>
-            <PlainTable table={byId.get('bands')!} />
+            <PlainTable report={report} table={byId.get('bands')!} />
           </section>
           <section>
             <h2>{t('dash.categories')}</h2>
-            <PlainTable table={byId.get('categories')!} />
+            <PlainTable report={report} table={byId.get('categories')!} />
           </section>
           {byId.has('calibration') && (
             <section>
               <h2>{t('dash.calibration')}</h2>
-              <PlainTable table={byId.get('calibration')!} />
+              <PlainTable report={report} table={byId.get('calibration')!} />
             </section>
           )}
           <section>
             <h2>{t('dash.charts')}</h2>
             <div className="agreement__charts">
-              {agreementFigures(report).map((f) => (
-                <EChart key={f.id} spec={f} label={f.title} />
-              ))}
+              {agreementFigures(report)
+                .map((f) => localizeFigure(f, figureLanguageOf(i18n.language), [AGREEMENT_FIGURES_ZH]))
+                .map((f) => (
+                  <EChart key={f.id} spec={f} label={f.title} />
+                ))}
             </div>
           </section>
         </>

@@ -127,6 +127,24 @@ const zhTables = {
     high: '高',
     'below 0.6': '低于 0.6',
   },
+  /** The tables' captions (English comes from the report, shared/annotation/report.ts). */
+  caption: {
+    inter_annotator:
+      'ICC(2,1)：双向随机、绝对一致、单个评分者，基于每位标注者都评过的 {{complete}} 个条目；Krippendorff α（{{level}}）基于全部 {{items}} 个已评条目；标签用 Fleiss κ。低于 0.6 说明任务定义不清，不宜用来验证评审模型。',
+    preference: '偏好在 ICC、α 和 ρ 中编码为 +1（回答 A 更好）、0（平局）、−1（回答 B 更好）。',
+    judge_human:
+      'Spearman ρ 及 Fisher-z 95% 置信区间、Pearson r、Kendall τ-b、{{weights}} Cohen κ 及 95% 置信区间，以及与每个条目人工{{reference}}的完全一致率。决策按 ρ ≥ {{threshold}} 作用于置信区间。',
+    bands: '按人工{{reference}}划分三分位：看一致性在哪里失效。',
+    categories: '按条目的类别（子集、QA 类别或语言）。',
+    calibration:
+      '从评审分数到人工中位数的等渗回归（及最小二乘直线）；在留出折上计算校准前（原始评审分数）与校准后的 MAE 和 ρ。',
+    nominal: '名义',
+    ordinal: '有序',
+    quadratic: '二次加权',
+    unweighted: '不加权',
+    median: '中位数',
+    majority: '多数',
+  },
 };
 
 const zh: typeof en & typeof zhTables = {

@@ -5,26 +5,35 @@ import { getApi } from '../api';
 /**
  * Above every page of an experiment answered by the built-in simulated provider: its numbers
  * are made up and must not be read as a measurement. Shows nothing for real experiments.
+ * Also says when the stored config has a field today's rules refuse: the pages work, a run does not.
  */
 export function SimulatedBanner({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation();
-  const [simulated, setSimulated] = useState(false);
+  const [shown, setShown] = useState<{ simulated: boolean; configProblem?: string }>({ simulated: false });
   useEffect(() => {
     let live = true;
     getApi()
       .call('experiments.get', { experimentId })
-      .then((e) => live && setSimulated(e.simulated))
+      .then((e) => live && setShown({ simulated: e.simulated, configProblem: e.configProblem }))
       // The page itself reports a missing experiment; the banner just stays away.
-      .catch(() => live && setSimulated(false));
+      .catch(() => live && setShown({ simulated: false }));
     return () => {
       live = false;
     };
   }, [experimentId]);
-  if (!simulated) return null;
   return (
-    <div className="simulated-banner" role="note" data-testid="simulated-banner">
-      <strong>{t('simulated.bannerTitle')}</strong> {t('simulated.bannerBody')}
-    </div>
+    <>
+      {shown.simulated && (
+        <div className="simulated-banner" role="note" data-testid="simulated-banner">
+          <strong>{t('simulated.bannerTitle')}</strong> {t('simulated.bannerBody')}
+        </div>
+      )}
+      {shown.configProblem && (
+        <div className="simulated-banner" role="note" data-testid="config-problem-banner">
+          <strong>{t('experiments.configProblem')}</strong> {shown.configProblem}
+        </div>
+      )}
+    </>
   );
 }
 

@@ -135,6 +135,7 @@ export const en = {
       'Every answer in this experiment was made up by the built-in simulated provider, to show how Judge Lab works. No real model was called: do not cite these numbers.',
   },
   experiments: {
+    configProblem: 'Cannot run until fixed:',
     title: 'Experiments',
     intro:
       'An experiment sends a dataset’s comparisons to one or more judges and measures whether their verdicts stay the same when the text is shown in Chinese or in mixed Chinese-English.',

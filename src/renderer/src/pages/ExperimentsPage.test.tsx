@@ -38,6 +38,24 @@ describe('Experiments list', () => {
     expect(screen.getByTestId('try-demo').textContent).toBe('Try it without API keys');
   });
 
+  it('says on the row which stored config field must be fixed before it can run', async () => {
+    const problem = 'providers.o.apiKeyEnv: must be an environment variable name in capitals';
+    setApi(
+      new FakeApi({
+        'experiments.list': () => [
+          experimentSummary({ id: 1, name: 'old', configProblem: problem }),
+          experimentSummary({ id: 2, name: 'fine' }),
+        ],
+      }),
+    );
+    render(<ExperimentsPage />);
+    const rows = await screen.findAllByTestId('experiment-row');
+    expect(rows[0].querySelector('[data-testid="config-problem"]')?.textContent).toBe(
+      `Cannot run until fixed: ${problem}`,
+    );
+    expect(rows[1].querySelector('[data-testid="config-problem"]')).toBeNull();
+  });
+
   it('lists status and progress, and deletes only after confirmation', async () => {
     let list = [experimentSummary({ status: 'paused', counts: { planned: 54, done: 20, failed: 2 } })];
     const api = new FakeApi({

@@ -51,6 +51,12 @@ function ExperimentRow({
             <SimulatedBadge />
           </>
         )}
+        {experiment.configProblem && (
+          // Results and exports still open; only a run is refused until the field is fixed.
+          <p className="small warning-text" data-testid="config-problem">
+            {t('experiments.configProblem')} {experiment.configProblem}
+          </p>
+        )}
       </td>
       <td className="small">{experiment.datasetName}</td>
       <td>

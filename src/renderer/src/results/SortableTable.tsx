@@ -16,6 +16,8 @@ interface SortableTableProps {
   headerText?: (column: TableColumn) => string;
   /** Replaces the first cell of footer rows (e.g. a translated "Total"). */
   footerLabel?: string;
+  /** A cell's text on screen (a translation of words in it); default: the export's text. */
+  cellText?: (column: TableColumn, row: TableRow, text: string) => string;
   /** An extra cell at the end of each row (e.g. a link to the flips behind it). */
   rowAction?: (row: TableRow) => ReactNode;
   actionHeader?: string;
@@ -33,6 +35,7 @@ export function SortableTable({
   caption,
   headerText = (c) => c.header,
   footerLabel,
+  cellText = (_c, _r, text) => text,
   rowAction,
   actionHeader,
   testId,
@@ -87,7 +90,7 @@ export function SortableTable({
             <tr key={i} data-testid="results-row">
               {columns.map((c) => (
                 <td key={c.key} className={cellClass(c)}>
-                  {formatCell(c, row[c.key])}
+                  {cellText(c, row, formatCell(c, row[c.key]))}
                 </td>
               ))}
               {rowAction && <td className="nowrap">{rowAction(row)}</td>}

@@ -14,6 +14,7 @@ interface TableSectionProps {
   sensitivity: boolean;
   headerText?: (column: TableColumn) => string;
   footerLabel?: string;
+  cellText?: (column: TableColumn, row: TableRow, text: string) => string;
   rowAction?: (row: TableRow) => ReactNode;
   actionHeader?: string;
   /** Figures below the table. */

@@ -5,6 +5,7 @@ import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { throttle } from '../lib/throttle';
 import { useFormat } from '../lib/useFormat';
+import { failureReasonText } from '../results/failure-reason';
 
 /** Live refreshes of the open inspector at most this often: each one reads every failed call. */
 const REFRESH_MS = 1500;
@@ -24,7 +25,7 @@ function groupByStage(failures: FailedCallView[]): { stage: string; who: string;
 
 /** One failed call (a verdict or a translation): where it happened, then the model's answer exactly as it came (as text). */
 function FailedCall({ j }: { j: FailedCallView }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <details className="failed-answer" data-testid="failed-answer">
       <summary>
@@ -38,7 +39,7 @@ function FailedCall({ j }: { j: FailedCallView }) {
             : t('run.failures.unknownReason')}
         </span>
       </summary>
-      {j.reason && <p className="failed-answer__reason text">{j.reason}</p>}
+      {j.reason && <p className="failed-answer__reason text">{failureReasonText(j.reason, i18n.language)}</p>}
       <h4 className="prompt-card__role">{t('run.failures.raw')}</h4>
       {j.rawText ? (
         <pre className="text failed-answer__raw" data-testid="failed-raw">

@@ -10,7 +10,7 @@ import type { BiasMetrics, ProbeRow } from '../../../../shared/protocols/bias-pr
 import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
 import type { ExperimentResults } from '../../../../shared/experiments';
 import { setApi } from '../../api';
-import '../../i18n';
+import { i18next } from '../../i18n';
 import type { WizardDraft } from '../../lib/experiment-config';
 import { ResultsPage } from '../../results/ResultsPage';
 import { FakeApi } from '../../test/fake-api';
@@ -180,5 +180,59 @@ describe('bias-probes results', () => {
     expect(biasConfig(withBiasDraft(draft, { ...initialBiasDraft(), rubric: '   ' }))).not.toHaveProperty(
       'rubric',
     );
+  });
+});
+
+describe('bias-probes results in 中文', () => {
+  afterEach(() => void i18next.changeLanguage('en'));
+
+  it('draws the profile, histograms and scatter with Chinese axes, legends and row labels', async () => {
+    await i18next.changeLanguage('zh');
+    const results: ExperimentResults<BiasMetrics> = {
+      protocol: 'bias-probes',
+      metrics: METRICS,
+      tables: buildBiasTables(METRICS),
+      flagged: [],
+      counts: { planned: 10, ok: 10, failed: 0, pending: 0 },
+      simulated: false,
+    };
+    setApi(
+      new FakeApi({
+        'experiments.results': () => results,
+        'experiments.get': () => ({ id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 }),
+        'experiments.variants': () => [],
+      }),
+    );
+    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    const profiles = await screen.findByTestId('bias-profiles');
+    const option = echarts
+      .getInstanceByDom(profiles.querySelector('[data-figure]') as HTMLElement)!
+      .getOption();
+    expect((option.xAxis as { name: string }[])[0].name).toBe('评分差（1–5 分制）');
+    expect((option.yAxis as { data: string[] }[])[0].data).toEqual(['加长 − 原文', 'Markdown − 纯文本']);
+    expect((option.series as { name: string }[]).map((s) => s.name)).toEqual([
+      '95% 置信区间',
+      'Holm 校正后 p < 0.05',
+      '不显著',
+    ]);
+    const names = (id: string) => {
+      const o = echarts
+        .getInstanceByDom(screen.getByTestId(`chart-${id}`).querySelector('[data-figure]') as HTMLElement)!
+        .getOption();
+      return [(o.xAxis as { name: string }[])[0].name, (o.yAxis as { name: string }[])[0].name];
+    };
+    expect(names('differences_longer')).toEqual(['差值', '配对数']);
+    expect(names('length_scatter')).toEqual(['长度（词元）', '评分']);
+    // The tables: titles, captions, headers and fixed cell words in Chinese; no English sentence.
+    const profile = screen.getByTestId('section-bias_profile');
+    expect(profile.querySelector('h2')!.textContent).toBe('偏差概况：各探针的效应');
+    expect(profile.textContent).toContain('按评审模型和类别统计的评分（1–5）配对差');
+    expect([...profile.querySelectorAll('th')].map((th) => th.textContent)).toContain('平均差↕');
+    expect(profile.textContent).toContain('加长 − 原文');
+    expect(screen.getByTestId('section-audit').textContent).toContain('加长 [1.3, 1.7]');
+    for (const id of ['bias_profile', 'length_correlation', 'debiased', 'audit', 'sensitivity'])
+      expect(screen.getByTestId(`section-${id}`).textContent, id).not.toMatch(
+        /(?:[A-Za-z][A-Za-z'’]*\s+){3,}[A-Za-z]+/,
+      );
   });
 });

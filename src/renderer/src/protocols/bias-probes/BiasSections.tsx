@@ -8,12 +8,17 @@ import {
   judgesOf,
   lengthScatterFigure,
 } from '../../../../shared/protocols/bias-probes/report/figures';
+import { BIAS_FIGURES_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
 import { effectLabel } from '../../../../shared/protocols/bias-probes/report/tables';
+import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
+import type { FigureSpec } from '../../../../shared/report/chart-kit';
+import { useFigureLanguage } from '../../lib/figure-language';
 import { ChartCard, hasData } from '../../results/ChartCard';
 import { TableSection } from '../../results/TableSection';
 import type { ResultsSectionsProps } from '../registry';
 import { BIAS_NAMESPACES } from './i18n';
+import { biasTableText } from './table-text';
 import { VariantBrowser } from './VariantBrowser';
 import '../../results/results.css';
 import './bias.css';
@@ -26,14 +31,19 @@ echarts.use([ScatterChart, LineChart]);
 export function BiasSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {
   const { t } = useTranslation(BIAS_NAMESPACES);
   const m = results.metrics as BiasMetrics;
+  // Axes, legends and row labels in the UI's language (titles come from the UI's own words).
+  const lang = useFigureLanguage();
+  const local = useMemo(() => (f: FigureSpec) => localizeFigure(f, lang, [BIAS_FIGURES_ZH]), [lang]);
   const profiles = useMemo(
     () =>
       judgesOf(m).map((judge) =>
-        biasProfileFigure(m, t('results.profileTitle', { judge }), judge, (r) =>
-          effectLabel(r.effect, m.mode),
+        local(
+          biasProfileFigure(m, t('results.profileTitle', { judge }), judge, (r) =>
+            effectLabel(r.effect, m.mode),
+          ),
         ),
       ),
-    [m, t],
+    [m, t, local],
   );
   const histograms = useMemo(
     () =>
@@ -47,10 +57,14 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
             }),
           ),
         )
-        .filter((f) => f !== null),
-    [m, t],
+        .filter((f) => f !== null)
+        .map(local),
+    [m, t, local],
   );
-  const scatter = useMemo(() => lengthScatterFigure(m, t('results.scatter')), [m, t]);
+  const scatter = useMemo(() => {
+    const f = lengthScatterFigure(m, t('results.scatter'));
+    return f && local(f);
+  }, [m, t, local]);
   return (
     <div dir="auto">
       <p className="hint">{t('results.profileHint')}</p>
@@ -82,17 +96,22 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
           sensitivity={excludeFlagged}
         />
       )}
-      {results.tables.map((table) => (
-        <TableSection
-          key={table.id}
-          id={table.id}
-          title={table.title}
-          help={table.caption}
-          table={table}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
+      {results.tables.map((table) => {
+        const text = biasTableText(table, m, lang);
+        return (
+          <TableSection
+            key={table.id}
+            id={table.id}
+            title={text.title}
+            help={text.caption}
+            table={table}
+            experimentId={experimentId}
+            sensitivity={excludeFlagged}
+            headerText={text.headerText}
+            cellText={text.cellText}
+          />
+        );
+      })}
       <VariantBrowser experimentId={experimentId} />
     </div>
   );

@@ -8,7 +8,7 @@ import { buildRefSensTables } from '../../../../shared/protocols/reference-sensi
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
 import type { ExperimentResults } from '../../../../shared/experiments';
 import { setApi } from '../../api';
-import '../../i18n';
+import { i18next } from '../../i18n';
 import { ResultsPage } from '../../results/ResultsPage';
 import { FakeApi } from '../../test/fake-api';
 import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
@@ -97,6 +97,31 @@ describe('reference-sensitivity results', () => {
     expect(screen.getByTestId('chart-flips')).toBeTruthy();
     for (const id of ['calibration', 'acceptance', 'flips', 'string_baseline', 'em_agreement', 'usage'])
       expect(screen.getByTestId(`section-${id}`)).toBeTruthy();
+  });
+
+  it('shows every table in 中文: titles, captions and headers, with no English sentence left', async () => {
+    await i18next.changeLanguage('zh');
+    try {
+      setApi(
+        new FakeApi({
+          'experiments.results': () => RESULTS,
+          'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
+        }),
+      );
+      render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+      const calibration = await screen.findByTestId('section-calibration');
+      expect(calibration.querySelector('h2')!.textContent).toBe(
+        '校准：无参考答案时对正确（C1）与错误（C2）答案的接受率',
+      );
+      expect([...calibration.querySelectorAll('th')].map((th) => th.textContent)).toContain('C1 接受↕');
+      for (const table of RESULTS.tables) {
+        const section = screen.getByTestId(`section-${table.id}`);
+        expect(section.querySelector('h2')!.textContent, table.id).not.toBe(table.title);
+        expect(section.textContent, table.id).not.toMatch(/(?:[A-Za-z][A-Za-z'’]*\s+){3,}[A-Za-z]+/);
+      }
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('marks every chart of a simulated experiment on screen, in the card and in the drawn title', async () => {

@@ -7,6 +7,7 @@ import { TableSection } from '../../results/TableSection';
 import type { ResultsSectionsProps } from '../registry';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { REF_SENS_NAMESPACES } from './i18n';
+import { refSensTableText } from './table-text';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import { REFSENS_FIGURES_ZH } from '../../../../shared/protocols/reference-sensitivity/report/figure-zh';
 import { useFigureLanguage } from '../../lib/figure-language';
@@ -34,17 +35,22 @@ export function RefSensSections({ results, experimentId, excludeFlagged }: Resul
           sensitivity={excludeFlagged}
         />
       ))}
-      {results.tables.map((table) => (
-        <TableSection
-          key={table.id}
-          id={table.id}
-          title={table.title}
-          help={table.caption}
-          table={table}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
+      {results.tables.map((table) => {
+        const text = refSensTableText(table, lang);
+        return (
+          <TableSection
+            key={table.id}
+            id={table.id}
+            title={text.title}
+            help={text.caption}
+            table={table}
+            experimentId={experimentId}
+            sensitivity={excludeFlagged}
+            headerText={text.headerText}
+            cellText={text.cellText}
+          />
+        );
+      })}
     </div>
   );
 }

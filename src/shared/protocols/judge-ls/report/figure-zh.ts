@@ -29,6 +29,9 @@ export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
     'Tie-half accuracy (%) by subset and language': '各子集、各语言的平局折半准确率（%）',
     'Flip rate (%) by subset and comparison': '各子集、各比较的翻转率（%）',
     'Flip (%)': '翻转（%）',
+    // The heatmaps' legend label (visualMap formatter templates).
+    'Accuracy (%): {value}': '准确率（%）：{value}',
+    'Flip (%): {value}': '翻转（%）：{value}',
     'Nothing to draw yet: no verdicts.': '暂无可绘制的内容：还没有判断。',
   },
   patterns: [

@@ -371,7 +371,10 @@ function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec
         // Colour by the value (the 3rd dimension), not by n (the last, ECharts' default).
         dimension: 2,
         seriesIndex: series.map((_, i) => i),
-        formatter: (v: unknown) => `${input.legend}: ${Number(v).toFixed(0)}`,
+        // A template, not a function: the figure dictionaries translate strings, and a closure
+        // would keep the English legend on the hover label in 中文.
+        formatter: `${input.legend}: {value}`,
+        precision: 0,
       },
       series,
     },

@@ -6,7 +6,7 @@ import { buildTables } from '../../../../../shared/protocols/judge-ls/report/tab
 import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
 import { formatCell } from '../../../../../shared/report/table';
 import { setApi } from '../../../api';
-import '../../../i18n';
+import { i18next } from '../../../i18n';
 import { ResultsPage } from '../../../results/ResultsPage';
 import type { ResultsRoute } from '../../../results/routes';
 import { FakeApi } from '../../../test/fake-api';
@@ -85,6 +85,44 @@ describe('Results dashboard', () => {
     );
     const quality = screen.getByTestId('table-quality');
     expect(quality.textContent).toContain('no valid verdicts (360 failed, see failures)');
+  });
+
+  it('shows the failures table, the notes and the roles in 中文 (the export keeps English)', async () => {
+    await i18next.changeLanguage('zh');
+    try {
+      const metrics = makeMetrics();
+      metrics.quality = metrics.quality.filter((r) => !(r.judge === JUDGES[0] && r.language === 'EN'));
+      metrics.failures = [
+        {
+          judge: JUDGES[0],
+          kind: 'quality',
+          language: 'EN',
+          reason: 'unparseable: The answer is not a JSON object "pairwise_verdict". (asked 2 times)',
+          count: 360,
+        },
+        {
+          judge: 'transformer',
+          kind: 'transform',
+          language: 'ZH',
+          reason: 'timeout: Request timed out.',
+          count: 1,
+        },
+      ];
+      setup(metrics);
+      const failures = await screen.findByTestId('table-failures');
+      expect(cellTexts(failures, 0)).toEqual([JUDGES[0], '翻译模型']);
+      expect(cellTexts(failures, 1)).toEqual(['质量判断', '翻译']);
+      expect(cellTexts(failures, 3)).toEqual([
+        '回答不可用（不是要求的格式）：回答不是 JSON 对象 "pairwise_verdict"。（共询问 2 次）',
+        '超时：Request timed out.',
+      ]);
+      expect(screen.getByTestId('table-quality').textContent).toContain(
+        '没有有效的判断（360 次失败，见“失败”）',
+      );
+      expect(cellTexts(screen.getByTestId('table-usage'), 0)).not.toContain('transformer');
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('shows no failure banner when verdicts are usable', async () => {

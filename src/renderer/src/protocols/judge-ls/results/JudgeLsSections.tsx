@@ -15,6 +15,7 @@ import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type
 import { localizeFigure } from '../../../../../shared/report/figure-i18n';
 import { JUDGE_LS_FIGURES_ZH } from '../../../../../shared/protocols/judge-ls/report/figure-zh';
 import { useFigureLanguage } from '../../../lib/figure-language';
+import { judgeLsCellText } from './cell-text';
 import '../../../results/results.css';
 
 type SectionId =
@@ -73,6 +74,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
     [results.tables, metrics, shownCi, configured],
   );
   const lang = useFigureLanguage();
+  const cellText = useMemo(() => judgeLsCellText(lang), [lang]);
   const figures = useMemo(
     () =>
       dashboardFigures(withChosenIntervals(metrics, shownCi), {
@@ -167,6 +169,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
             sensitivity={excludeFlagged}
             headerText={headerText(s.table)}
             footerLabel={s.totals ? t('total') : undefined}
+            cellText={cellText}
             actionHeader={linksToFlips ? t('browseFlips') : undefined}
             rowAction={linksToFlips ? seeFlips : undefined}
           >

@@ -1,0 +1,128 @@
+// The bias-probes tables on screen in 中文: titles, captions (the same sentences as the report's,
+// with its numbers), column headers and the few fixed words in cells. The table model itself
+// (what the exports write) stays English; judge labels, categories and item ids are data.
+import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
+import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+import { BIAS_FIGURES_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
+
+const TITLES_ZH: Record<string, string> = {
+  bias_profile: '偏差概况：各探针的效应',
+  position: '位置：第一位置（A）率与交换一致性',
+  length_correlation: '原始回答的长度与评分',
+  debiased: '原始分数与去偏分数',
+  audit: '变体审核',
+  flagged: '被标记的变体',
+  sensitivity: '敏感性：去掉被标记变体后的偏差概况',
+  usage: '用量与费用',
+};
+
+const HEADERS_ZH: Record<string, string> = {
+  judge: '评审模型',
+  category: '类别',
+  effect: '效应',
+  mean: '平均差',
+  mean_ci: '95% 置信区间',
+  p_holm: 'Holm p',
+  sig: '显著',
+  flip_rate: '翻转',
+  flip_rate_ci: '翻转 95% 置信区间',
+  position_a_rate: 'A 率',
+  position_a_rate_ci: '95% 置信区间',
+  binomial_p: '二项检验 p',
+  n_pairs: '配对数',
+  swap_consistency: '交换一致性',
+  swap_consistency_ci: '一致性 95% 置信区间',
+  n_human: 'n（有人工分）',
+  partial_spearman_r: '偏 ρ',
+  raw_mean: '原始',
+  debiased_mean: '去偏',
+  variant: '变体',
+  made: '生成',
+  flagged: '被标记',
+  none: '无可删减',
+  item_id: '条目',
+  response: '回答',
+  reasons: '原因',
+  role: '角色',
+  model: '模型',
+  calls: '调用',
+  input_tokens: '输入词元',
+  output_tokens: '输出词元',
+  cost_usd: '费用',
+};
+
+const CELLS_ZH: Record<string, Record<string, string>> = {
+  effect: { ...BIAS_FIGURES_ZH.exact },
+  variant: { longer: '加长', shorter: '缩短', markdown: 'Markdown' },
+  role: { rewriter: '改写模型', judge: '评审模型' },
+  judge: { rewriter: '改写模型' },
+};
+
+function probeCaption(m: BiasMetrics, extra: string): string {
+  const unit = m.mode === 'pairwise' ? '较差回答的胜分（胜 1、平 ½、负 0）' : `评分（1–${m.scale}）`;
+  return (
+    `按评审模型和类别统计的${unit}配对差。均值及 t 分布 95% 置信区间、Cohen d_z、` +
+    'Wilcoxon 符号秩检验 p（双侧；n ≤ 50 且无结、无零时为精确检验，否则用带结校正的正态近似），' +
+    '以及在每个评审模型 × 类别内的 Holm 校正 p；* = Holm p < 0.05。' +
+    (m.mode === 'pairwise'
+      ? '翻转：判断转向较差回答的（条目，顺序）配对所占比例（Wilson 95% 置信区间）。'
+      : '') +
+    extra
+  );
+}
+
+function captionZh(id: string, m: BiasMetrics): string | undefined {
+  const c = m.audit.checks;
+  switch (id) {
+    case 'bias_profile':
+      return probeCaption(m, '');
+    case 'sensitivity':
+      return probeCaption(m, '审核标记了变体的配对不计入。');
+    case 'position':
+      return (
+        '原始配对按两种顺序评判。A 率：在选 A 或 B 的判断中选 A 的比例（Wilson 95% 置信区间），对 0.5 做精确二项检验，' +
+        '与同一评审模型 × 类别的探针一起做 Holm 校正；交换一致性：两种顺序下归一化选择相同的条目所占比例。'
+      );
+    case 'length_correlation':
+      return (
+        (m.mode === 'pairwise'
+          ? '长度差 output_1 − output_2（词元：单词；每个中日韩字符算一个）与 output_1 两种顺序平均胜分的相关：'
+          : '长度（词元：单词；每个中日韩字符算一个）与评审评分的相关：') +
+        'Pearson 与 Spearman 及双侧 p；在有人工评分的条目上，控制人工评分的偏 Spearman 相关。'
+      );
+    case 'debiased':
+      return m.mode === 'pairwise'
+        ? 'output_1 的平均胜分：原始 = 原文、原顺序；去偏 = 两种顺序的平均，在评判过的去 Markdown 文本上。'
+        : '平均评分：原始 = 原样的回答；去偏 = 同一回答去掉 Markdown 后（格式探针运行过的地方）。';
+    case 'audit':
+      return (
+        `改写的检查：非空；保留原文的每个数字；长度比在区间内（加长 [${c.longer_band.join(', ')}]，` +
+        `缩短 [${c.shorter_band.join(', ')}]，Markdown 为纯文本的 ±${Math.round(c.markdown_tolerance * 100)}%）。` +
+        '“无可删减”：改写模型找不到可删的冗余。'
+      );
+    case 'flagged':
+      return '审核标记的变体；敏感性表不计入它们的配对。';
+    case 'usage':
+      return '按模型角色统计的调用、词元和费用。';
+    default:
+      return undefined;
+  }
+}
+
+export interface TableText {
+  title: string;
+  caption: string;
+  headerText?: (column: TableColumn) => string;
+  cellText?: (column: TableColumn, row: TableRow, text: string) => string;
+}
+
+/** A table's words on screen in `lang`; English is the table as the export writes it. */
+export function biasTableText(table: Table, m: BiasMetrics, lang: string): TableText {
+  if (!lang.startsWith('zh')) return { title: table.title, caption: table.caption };
+  return {
+    title: TITLES_ZH[table.id] ?? table.title,
+    caption: captionZh(table.id, m) ?? table.caption,
+    headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
+    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? text,
+  };
+}

@@ -1,0 +1,89 @@
+// The reference-sensitivity tables on screen in 中文: titles, captions, column headers and the
+// fixed words in cells. The table model (what the exports write) stays English; judge and
+// generator labels, languages and the setting codes (NR, RV, RC) are data.
+import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+
+const TEXT_ZH: Record<string, { title: string; caption: string }> = {
+  calibration: {
+    title: '校准：无参考答案时对正确（C1）与错误（C2）答案的接受率',
+    caption:
+      '按评审模型和语言，在两个判断都有效的问题上统计。C1：把正确答案当作生成的答案；C2：同一语言中另一道题的正确答案，且与本题毫无共同之处。' +
+      'Wilson 95% 置信区间；CGP = C1 − C2，附 Newcombe 配对差 95% 置信区间（方法 10）。',
+  },
+  acceptance: {
+    title: '各设置的接受率',
+    caption:
+      '被判为 CORRECT 的生成答案所占比例：NR 无参考答案，RV 可见参考答案，RC 可见参考答案并要求比较。生成模型 “all” 汇总全部生成模型。Wilson 95% 置信区间。',
+  },
+  flips: {
+    title: '不同设置之间的判定翻转',
+    caption:
+      '配对（同一答案在两种设置下都被评判且都有效）。翻转率附 Wilson 95% 置信区间；C→I 与 I→C 按方向计数翻转；McNemar：C→I 对 I→C 的精确双侧检验；抽取变化：归一化后抽取答案不同的配对所占比例。',
+  },
+  string_baseline: {
+    title: '字符串基线：与正确答案的完全匹配和词元 F1',
+    caption: '按 SQuAD/TyDi QA 归一化；取每道题各正确答案中的最佳值，再求平均。',
+  },
+  em_agreement: {
+    title: '判断与完全匹配的一致性',
+    caption: '有效判断中 CORRECT 与完全匹配同时出现（INCORRECT 与不匹配同时出现）的比例。',
+  },
+  human: {
+    title: '判断与人工标签对比',
+    caption:
+      '各设置的判断相对于导入的人工标签的准确率（Wilson 95% 置信区间）和 Cohen κ（95% 置信区间，Fleiss、Cohen 与 Everitt 的大样本标准误）。',
+  },
+  usage: { title: '用量与费用', caption: '按模型角色统计的调用、词元和费用。' },
+};
+
+const HEADERS_ZH: Record<string, string> = {
+  judge: '评审模型',
+  language: '语言',
+  c1_accept: 'C1 接受',
+  c1_accept_ci: 'C1 95% 置信区间',
+  c2_accept: 'C2 接受',
+  c2_accept_ci: 'C2 95% 置信区间',
+  cgp_ci: 'CGP 95% 置信区间',
+  generator: '生成模型',
+  setting: '设置',
+  accept_rate: '接受',
+  accept_rate_ci: '95% 置信区间',
+  transition: '转换',
+  flip_rate: '翻转率',
+  flip_rate_ci: '95% 置信区间',
+  extraction_change_rate: '抽取变化',
+  token_f1: '词元 F1',
+  em_agreement: '与 EM 一致',
+  accuracy: '准确率',
+  accuracy_ci: '95% 置信区间',
+  kappa_ci: 'κ 95% 置信区间',
+  role: '角色',
+  model: '模型',
+  calls: '调用',
+  input_tokens: '输入词元',
+  output_tokens: '输出词元',
+  cost_usd: '费用',
+};
+
+const CELLS_ZH: Record<string, Record<string, string>> = {
+  role: { judge: '评审模型', generator: '生成模型' },
+  generator: { all: '全部' },
+};
+
+export interface TableText {
+  title: string;
+  caption: string;
+  headerText?: (column: TableColumn) => string;
+  cellText?: (column: TableColumn, row: TableRow, text: string) => string;
+}
+
+/** A table's words on screen in `lang`; English is the table as the export writes it. */
+export function refSensTableText(table: Table, lang: string): TableText {
+  const zh = lang.startsWith('zh') ? TEXT_ZH[table.id] : undefined;
+  if (!zh) return { title: table.title, caption: table.caption };
+  return {
+    ...zh,
+    headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
+    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? text,
+  };
+}

@@ -1,0 +1,27 @@
+// Failure reasons on screen in 中文: the kind is named in Chinese and the engine's own messages
+// are translated; a provider's text and anything unknown stay as they came; English is untouched.
+import { describe, expect, it } from 'vitest';
+import '../i18n';
+import { failureReasonText } from './failure-reason';
+
+describe('failure reasons in the UI language', () => {
+  it('translates the kind and the engine messages in 中文', () => {
+    expect(
+      failureReasonText(
+        'unparseable: The answer is not a JSON object "pairwise_verdict". (asked 3 times)',
+        'zh',
+      ),
+    ).toBe('回答不可用（不是要求的格式）：回答不是 JSON 对象 "pairwise_verdict"。（共询问 3 次）');
+    expect(failureReasonText('unparseable: The answer does not match "score_verdict": score > 5', 'zh')).toBe(
+      '回答不可用（不是要求的格式）：回答不符合 "score_verdict"：score > 5',
+    );
+    expect(failureReasonText('(no reason recorded)', 'zh')).toBe('（未记录原因）');
+  });
+
+  it("keeps a provider's message and unknown prefixes, and leaves English as stored", () => {
+    expect(failureReasonText('timeout: Request timed out.', 'zh')).toBe('超时：Request timed out.');
+    expect(failureReasonText('HTTP 400: context too long', 'zh')).toBe('HTTP 400: context too long');
+    const en = 'unparseable: The answer is not a JSON object "x". (asked 1 times)';
+    expect(failureReasonText(en, 'en')).toBe(en);
+  });
+});

@@ -1,0 +1,39 @@
+// A failed call's reason in the UI's language. The engine stores "<kind>: <message>" in English
+// (the exports keep it so); on screen the kind is named in the UI's words and the engine's own
+// messages are translated. Anything else (a provider's error text, a model's words) stays as is.
+import { i18next } from '../i18n';
+
+/** The engine's failure kinds (src/main/queue/failure-kinds.ts) that have a name on screen. */
+const KINDS = new Set([
+  'unparseable',
+  'rate_limited',
+  'quota_exhausted',
+  'server',
+  'timeout',
+  'connection',
+  'auth',
+  'not_found',
+  'bad_request',
+  'cancelled',
+  'failed',
+]);
+
+/** The engine's and the metrics' own English messages, in Chinese. */
+const MESSAGES_ZH: [RegExp, string][] = [
+  [/^The answer is not a JSON object "([^"]+)"\.?/, '回答不是 JSON 对象 "$1"。'],
+  [/^The answer does not match "([^"]+)": /, '回答不符合 "$1"：'],
+  [/ ?\(asked (\d+) times?\)$/, '（共询问 $1 次）'],
+  [/^\(no reason recorded\)$/, '（未记录原因）'],
+  [/^stored as ok without a winner$/, '已存为成功，但没有胜者'],
+];
+
+export function failureReasonText(reason: string, lang: string): string {
+  if (!lang.startsWith('zh')) return reason;
+  const m = /^([a-z_]+): ([\s\S]*)$/.exec(reason);
+  const kind = m && KINDS.has(m[1]) ? m[1] : null;
+  let message = kind ? m![2] : reason;
+  for (const [re, zh] of MESSAGES_ZH) message = message.replace(re, zh);
+  if (!kind) return message;
+  const name = i18next.t(`run.failures.kinds.${kind}`, { lng: lang });
+  return `${name}：${message}`;
+}

@@ -1,0 +1,44 @@
+// Bias probes' figure words in Chinese (titles, axes, legends, the profile's row labels), for
+// the 中文 dashboard and the exports made from it. Applied by src/shared/report/figure-i18n.ts.
+// The effect names match the dashboard's (src/renderer/src/protocols/bias-probes/i18n.ts).
+import type { FigureDictionary } from '../../../report/figure-i18n';
+
+/** The effects as the figures name them (report/tables.ts, effectLabel) and in Chinese. */
+const EFFECTS_ZH: [string, string][] = [
+  ['Longer − original', '加长 − 原文'],
+  ['Shorter − original', '缩短 − 原文'],
+  ['Markdown − plain', 'Markdown − 纯文本'],
+  ['Shown first − second', '先展示 − 后展示'],
+  ['Worse response longer', '较差回答加长'],
+  ['Worse response as Markdown', '较差回答改为 Markdown'],
+];
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export const BIAS_FIGURES_ZH: FigureDictionary = {
+  exact: {
+    'Bias profile: effect of each probe (95% CI)': '偏差概况：各探针的效应（95% 置信区间）',
+    'Change in win score of the worse response': '较差回答胜分的变化',
+    '95% CI': '95% 置信区间',
+    'Holm p < 0.05': 'Holm 校正后 p < 0.05',
+    'Not significant': '不显著',
+    Difference: '差值',
+    Pairs: '配对数',
+    'Length and score of the original responses': '原始回答的长度与评分',
+    'Length difference, output_1 − output_2 (tokens)': '长度差，output_1 − output_2（词元）',
+    'Length (tokens)': '长度（词元）',
+    'Win score of output_1': 'output_1 的胜分',
+    Score: '评分',
+    // Pairwise mode names the position probe by its key.
+    position: '位置',
+    ...Object.fromEntries(EFFECTS_ZH),
+  },
+  patterns: [
+    [/^Score difference \(1–(\d+) scale\)$/, '评分差（1–$1 分制）'],
+    [/^Paired differences: /, '配对差分布：'],
+    // Inside longer strings: "judge · effect" row labels and the histograms' titles.
+    ...EFFECTS_ZH.map(([en, zh]): [RegExp, string] => [new RegExp(escape(en), 'g'), zh]),
+    [/ · position$/, ' · 位置'],
+    [/：position$/, '：位置'],
+  ],
+};
