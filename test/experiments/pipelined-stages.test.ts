@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ExperimentProgress } from '../../src/shared/experiments';
 import { ZH_TAG } from '../mock-provider/judge-ls-responder';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
@@ -69,5 +70,45 @@ describe('pipelined stages', () => {
       total: ITEMS * VERDICTS_PER_ITEM,
       done: ITEMS * VERDICTS_PER_ITEM,
     });
+  }, 60_000);
+
+  it('keeps time left truthful as later tasks join the run (not counted twice)', async () => {
+    env = await startLlmbarMock('cli');
+    const { core, mock, datasetId } = env;
+    mock.setBehavior({ latencyMs: [10, 20] });
+    const port = new URL(mock.url).port;
+    const items = 3;
+    // Translations are quick; the judge (24 verdicts at 4 a second, ~6 s) decides the time.
+    const { id } = await core.call('experiments.create', {
+      config: {
+        name: 'pipelined-eta',
+        protocol: 'judge-ls',
+        dataset: datasetId,
+        limit: items,
+        providers: {
+          t: { kind: 'openai', baseURL: `http://localhost:${port}/v1`, apiKeyEnv: 'MOCK_API_KEY' },
+          j: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', rpm: 240 },
+        },
+        transform: { provider: 't', model: 'gpt-4.1-mini' },
+        judges: [{ label: 'J', provider: 'j', model: 'claude-haiku-4-5' }],
+      },
+    });
+    const etas: { at: number; eta: number }[] = [];
+    core.on('run.progress', (p: ExperimentProgress) => {
+      if (p.experimentId === id && p.status === 'running' && p.etaSeconds !== null)
+        etas.push({ at: Date.now(), eta: p.etaSeconds });
+    });
+    await core.call('experiments.start', { experimentId: id });
+    const final = await core.experiments.runToEnd(id);
+    expect(final.status).toBe('finished');
+    const end = Date.now();
+    expect(etas.length).toBeGreaterThan(5);
+    // The first figure is the estimate (eta-agrees.test.ts). ZH and LS verdicts joining the
+    // judge's lane later are in that estimate already: no figure is added on top of it, so the
+    // time left counts down from there, and it ends near the time really left.
+    const [first] = etas;
+    for (const { at, eta } of etas) expect(eta).toBeLessThanOrEqual(first.eta - (at - first.at) / 1000 + 1.5);
+    for (const { at, eta } of etas.filter((e) => end - e.at < 3000))
+      expect(eta).toBeLessThanOrEqual((end - at) / 1000 + 2);
   }, 60_000);
 });

@@ -54,7 +54,7 @@ const MAX_ROUNDS = 20;
  */
 export const REPLAN_INTERVAL_MS = 150;
 /** The estimate of the time left is taken again at most this often while tasks join the run. */
-const ESTIMATE_INTERVAL_MS = 2000;
+const ESTIMATE_INTERVAL_MS = 1000;
 
 /** The tasks (jobs[i] planned by tasks[i]) and stored tasks outside the plan (the jobs after). */
 interface Planned {
@@ -475,9 +475,13 @@ export class ExperimentRun {
   private eta(engineSeconds: number | null): number | null {
     if (engineSeconds === null) return null;
     // Tasks joined the run: the engine counts them now, so what the estimate has beyond the
-    // engine's figure is taken again (not more often than every ESTIMATE_INTERVAL_MS).
-    if (this.estimateStale && this.exp && Date.now() - this.estimatedAt >= ESTIMATE_INTERVAL_MS)
-      this.estimate(this.exp);
+    // engine's figure is taken again (not counted twice). The estimate itself is taken again
+    // at most every ESTIMATE_INTERVAL_MS; until then the last one stands.
+    if (this.estimateStale && this.exp) {
+      const since = Date.now() - this.estimatedAt;
+      if (since >= ESTIMATE_INTERVAL_MS) this.estimate(this.exp);
+      else this.laterSeconds = Math.max(0, Math.round(this.roundEstimate - since / 1000 - engineSeconds));
+    }
     // The engine's first figure is at the limits too: what the estimate has beyond it is later work.
     this.laterSeconds ??= Math.max(0, this.roundEstimate - engineSeconds);
     return engineSeconds + this.laterSeconds;
