@@ -284,7 +284,12 @@ export class ExperimentRun {
       if (summary.outcome !== 'finished' && !watchedOnly) return this.stopStatus(summary);
     }
     // Out of rounds with calls still open: never report those as finished.
-    return unsentCalls(db, this.experimentId) > 0 ? 'paused' : 'finished';
+    const unsent = unsentCalls(db, this.experimentId);
+    if (unsent > 0 && this.outgrown)
+      this.publish({
+        message: `Stopped: the plan kept growing after ${MAX_ROUNDS} rounds (a protocol bug); ${unsent} planned calls were not sent.`,
+      });
+    return unsent > 0 ? 'paused' : 'finished';
   }
 
   /**
