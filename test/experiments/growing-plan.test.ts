@@ -5,7 +5,7 @@ import type { ProtocolPlugin } from '../../src/main/protocols/plugin';
 import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
 import { taskKey, type ProtocolTask } from '../../src/main/protocols/types';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
-import { pointwisePlugin, SCORE_SCHEMA } from '../protocols/test-pointwise/plugin';
+import { pointwisePlugin, SCORE_SCHEMA, type PointwiseConfig } from '../protocols/test-pointwise/plugin';
 
 let env: LlmbarMock | undefined;
 afterEach(async () => {
@@ -23,7 +23,7 @@ const growing: ProtocolPlugin = {
       ...(pointwisePlugin.stages[0] as unknown as ProtocolPlugin['stages'][number]),
       // One task more than there are answers: each answer plans the next call.
       plan: (exp, db) => {
-        const scorer = (exp.config.scorers as { label: string; provider: string; model: string }[])[0];
+        const [scorer] = (exp.config as unknown as PointwiseConfig).scorers;
         const done = db
           .prepare("SELECT COUNT(*) FROM requests WHERE status = 'done'")
           .pluck()
