@@ -53,6 +53,11 @@ const MAX_ROUNDS = 20;
  * task whose inputs arrived joins the run within this time, and planning stays off the hot path.
  */
 export const REPLAN_INTERVAL_MS = 150;
+/**
+ * A plan reads and hashes every task of the study, so on a big one it takes a while: plans are
+ * spaced at least this many times their own duration (planning stays under ~20% of the time).
+ */
+const REPLAN_SPACING = 4;
 /** The estimate of the time left is taken again at most this often while tasks join the run. */
 const ESTIMATE_INTERVAL_MS = 1000;
 
@@ -338,7 +343,7 @@ export class ExperimentRun {
    * Runs live jobs through the engine and, as their answers are stored, plans again: tasks
    * whose inputs just arrived join the same run (live ones; those of providers in batch mode
    * wait for the next round, where they go as a new batch). Plans are coalesced: at most one
-   * every REPLAN_INTERVAL_MS, and the engine is held open while one is due, so the run ends
+   * every REPLAN_INTERVAL_MS (or REPLAN_SPACING times the last one's duration), and the engine is held open while one is due, so the run ends
    * only when nothing is in flight and a fresh plan has nothing new.
    */
   private async runLive(
@@ -356,7 +361,10 @@ export class ExperimentRun {
     /** The shallowest depth among the answers stored since the last plan. */
     let windowDepth = Infinity;
     let failure: unknown = undefined;
+    /** How long the last plan took (ms): the next one waits REPLAN_SPACING times that. */
+    let planMs = 0;
     const planNow = () => {
+      const started = Date.now();
       timer = null;
       const depth = windowDepth + 1;
       windowDepth = Infinity;
@@ -387,6 +395,7 @@ export class ExperimentRun {
         failure ??= err;
         void engine.cancel();
       } finally {
+        planMs = Date.now() - started;
         release();
         release = noop;
       }
@@ -395,7 +404,7 @@ export class ExperimentRun {
       for (const id of ids) windowDepth = Math.min(windowDepth, this.depthOf.get(id) ?? 0);
       if (timer || this.cancelled) return;
       release = engine.hold();
-      timer = setTimeout(planNow, REPLAN_INTERVAL_MS);
+      timer = setTimeout(planNow, Math.max(REPLAN_INTERVAL_MS, REPLAN_SPACING * planMs));
     });
     try {
       const summary = await engine.run(jobs, runOpts);
