@@ -110,3 +110,31 @@ describe('RequestEngine.add: jobs joining a run that goes', () => {
     expect(countByStatus(t.db).in_flight ?? 0).toBe(0);
   });
 });
+
+describe("'committed' for answers another run stored", () => {
+  it('announces a request this run waited for once the other run has stored it', async () => {
+    const { engine: a, jobs } = setup();
+    const b = new RequestEngine({
+      db: t.db,
+      providers: { mock: openaiMock(mock.url, { concurrency: 4 }) },
+      keys: fixedKeys('sk-test'),
+      retry: FAST_RETRY,
+      progressIntervalMs: 50,
+    });
+    const [shared] = jobs([0], 'a');
+    mock.hold();
+    const runA = a.run([shared]);
+    await expect.poll(() => mock.heldCount()).toBe(1);
+    const announced: number[] = [];
+    b.on('committed', (e) => announced.push(...e.ids));
+    // B meets the row A has in flight: it waits for A's answer instead of sending it again.
+    const runB = b.run([{ ...shared, group: 'b' }]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(announced).toEqual([]);
+    mock.stopHolding();
+    await runA;
+    expect(await runB).toMatchObject({ outcome: 'finished', overall: { done: 1, cacheHits: 1 } });
+    expect(announced).toEqual([shared.requestId]);
+    expect(sentFor(0)).toBe(1);
+  });
+});

@@ -100,7 +100,10 @@ export interface PausedEvent {
   reason: string;
 }
 
-/** Ledger rows whose final outcome (done or failed) was just committed by this engine. */
+/**
+ * Ledger rows whose final outcome (done or failed) was just committed by this engine, or
+ * found stored by another run while this one waited for it (tasks that need it can go now).
+ */
 export interface CommittedEvent {
   ids: number[];
 }
@@ -997,10 +1000,11 @@ export class RequestEngine {
    */
   private settleExternally(r: RunState, u: Unit): void {
     const row = getRequests(this.db, [u.id]).get(u.id);
-    if (row?.status === 'done') this.countFinished(r, u.groups, 'done', true);
-    else if (row?.status === 'failed')
-      this.countFinished(r, u.groups, 'failed', false, kindOfReason(row.failureReason));
-    else if (row?.status === 'in_flight') r.foreign.set(u.id, u);
+    if (row?.status === 'done' || row?.status === 'failed') {
+      if (row.status === 'done') this.countFinished(r, u.groups, 'done', true);
+      else this.countFinished(r, u.groups, 'failed', false, kindOfReason(row.failureReason));
+      this.emitCommitted([u.id]);
+    } else if (row?.status === 'in_flight') r.foreign.set(u.id, u);
     else if (row?.status === 'pending' && r.state !== 'cancelling') u.lane.pushFront(u);
     else r.skipped++;
   }
