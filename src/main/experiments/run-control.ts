@@ -1,6 +1,6 @@
 // Run control: start, pause, resume, cancel, retry failed, progress, and the orderly stop
 // when the app or the CLI goes away. One live run per experiment in this process; runs
-// that share an endpoint and model wait for each other.
+// that share an endpoint and model send at once and split its rate limit (store/rate-shares.ts).
 import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
 import { AppError } from '../core/errors';
 import { RunLocks } from '../core/run-locks';
@@ -8,7 +8,7 @@ import type { Database } from '../store/db';
 import { getExperiment, markInterruptedRuns, setExperimentStatus, tasksOf } from '../store/experiments';
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';
 import { batchesOfExperiment, experimentsWithOpenBatches } from '../store/batches';
-import { assertRunnable, endpointIds, loadExperiment, modelsOf, type LoadedExperiment } from './load';
+import { assertRunnable, loadExperiment, modelsOf } from './load';
 import { EARLY_WARNING } from '../queue/engine';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
@@ -16,8 +16,6 @@ import { shownStatus, unsentMessage } from './unsent';
 
 export class RunControl {
   private readonly runs = new Map<number, ExperimentRun>();
-  /** The endpoint+models each live run sends to. */
-  private readonly models = new Map<number, Set<string>>();
   private readonly locks: RunLocks;
   /** Judges the person resumed after an early warning, per experiment: not watched again. */
   private readonly trusted = new Map<number, Set<string>>();
@@ -52,15 +50,11 @@ export class RunControl {
   start(id: number): ExperimentProgress {
     const current = this.runs.get(id);
     if (current) return current.snapshot();
-    const exp = loadExperiment(this.db, id);
-    assertRunnable(exp);
+    // Loading checks the experiment exists and its config is sound before anything starts.
+    assertRunnable(loadExperiment(this.db, id));
     this.locks.acquire(id);
-    // Runs that share an endpoint and model share its rate limit: one waits for the other
-    // rather than both sending at the full limit and meeting a wall of 429s.
-    const models = laneModelsOf(exp);
-    const blockers = [...this.runs.entries()].filter(([other]) =>
-      [...(this.models.get(other) ?? [])].some((m) => models.has(m)),
-    );
+    // Runs that share an endpoint and model go at once: each engine holds a share of the
+    // model's budget in the store and takes 1/n of its limits, as runs in other processes do.
     const run = new ExperimentRun(
       {
         db: this.db,
@@ -72,25 +66,15 @@ export class RunControl {
       id,
     );
     this.runs.set(id, run);
-    this.models.set(id, models);
     this.held.delete(id);
     void run.done.then((last) => {
       const lanes = last.pausedLanes.filter((l) => l.kind === EARLY_WARNING);
       if (last.status === 'paused' && lanes.length) this.held.set(id, { lanes, message: last.message });
       this.runs.delete(id);
-      this.models.delete(id);
       this.locks.release(id);
       this.opts.emit('experiments.changed', { experimentId: id });
     });
-    const names = blockers.map(([other]) => `"${getExperiment(this.db, other)?.name ?? other}"`).join(', ');
-    run.start(
-      blockers.length
-        ? {
-            until: Promise.all(blockers.map(([, r]) => r.done)),
-            message: `Waiting for ${names} to finish: it uses the same model and rate limit.`,
-          }
-        : undefined,
-    );
+    run.start();
     return run.snapshot();
   }
 
@@ -245,12 +229,6 @@ export class RunControl {
   async shutdown(): Promise<void> {
     await Promise.all([...this.runs.keys()].map((id) => this.interrupt(id)));
   }
-}
-
-/** Endpoint and model of the transformer and every judge: what shares a rate limit. */
-function laneModelsOf(exp: LoadedExperiment): Set<string> {
-  const endpoints = endpointIds(exp.providers);
-  return new Set(modelsOf(exp).map((e) => `${endpoints.get(e.provider)}\u0000${e.model}`));
 }
 
 function emptyCounts() {

@@ -5,6 +5,7 @@
 import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
+import type { ProtocolTask } from '../protocols/types';
 import type { ChatResult } from '../providers/types';
 import {
   EARLY_WARNING,
@@ -19,7 +20,7 @@ import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
 import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
 import { batchesOfExperiment } from '../store/batches';
-import { getRequests } from '../store/ledger';
+import { getPlanRows } from '../store/ledger';
 import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
 import { recordPlan, storeAnswers } from './stages';
@@ -42,8 +43,29 @@ export const EARLY_WARNING_ANSWERS = 20;
 
 /** Progress groups are `stage + SEP + group`, so progress can be told per stage and per judge. */
 const SEP = '\u0001';
-/** A plan that keeps growing after this many rounds is a protocol bug, not work to do. */
+/**
+ * A plan that keeps growing after this many rounds is a protocol bug, not work to do. Rounds
+ * also bound the chains of tasks planned while a run goes (see Pipeline.depthOf).
+ */
 const MAX_ROUNDS = 20;
+/**
+ * While a run goes, answers just stored are planned from at most this often (coalesced): a
+ * task whose inputs arrived joins the run within this time, and planning stays off the hot path.
+ */
+export const REPLAN_INTERVAL_MS = 150;
+/**
+ * A plan reads and hashes every task of the study, so on a big one it takes a while: plans are
+ * spaced at least this many times their own duration (planning stays under ~20% of the time).
+ */
+const REPLAN_SPACING = 4;
+/** The estimate of the time left is taken again at most this often while tasks join the run. */
+const ESTIMATE_INTERVAL_MS = 1000;
+
+/** The tasks (jobs[i] planned by tasks[i]) and stored tasks outside the plan (the jobs after). */
+interface Planned {
+  tasks: ProtocolTask[];
+  jobs: Job[];
+}
 /** Parsed answers are stored at most this often while a run goes, so results show live. */
 const SYNC_INTERVAL_MS = 1000;
 
@@ -90,8 +112,20 @@ export class ExperimentRun {
   private stopWaiting: () => void = () => {};
   /** Seconds the estimate gives the work after this round (later rounds' calls); null until known. */
   private laterSeconds: number | null = null;
-  /** The estimate of everything left, in seconds, taken as each round starts. */
+  /** The estimate of everything left, in seconds, taken as each round starts (and as tasks join). */
   private roundEstimate = 0;
+  /** Tasks joined the run since the estimate was taken; when it was taken. */
+  private estimateStale = false;
+  private estimatedAt = 0;
+  /**
+   * How many plans deep each request sent in this run is (the first plan: 0). A task planned
+   * while the run goes counts one more than the shallowest answer stored since the last plan:
+   * never more than its real chain of inputs, so the guard cannot stop a sound protocol, and a
+   * plan that keeps growing goes one deeper each time once the sound work is done.
+   */
+  private depthOf = new Map<number, number>();
+  /** A plan went deeper than MAX_ROUNDS: its tasks were not sent. */
+  private outgrown = false;
   readonly done: Promise<ExperimentProgress>;
   private resolveDone!: (p: ExperimentProgress) => void;
 
@@ -217,30 +251,13 @@ export class ExperimentRun {
         return name === stage || this.deps.trusted?.has(name) ? null : name;
       },
     };
-    for (let round = 0; round < MAX_ROUNDS; round++) {
+    for (let round = 0; round < MAX_ROUNDS && !this.outgrown; round++) {
       // Plan every stage from what is stored now: a task whose inputs exist goes out in this
-      // round, whatever stage it belongs to (no stage waits for another stage as a whole).
-      const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
-      const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
-      tasks.forEach((t, i) =>
-        tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }),
-      );
-      // Tasks stored outside this plan (a translation edited while the run goes) go out too.
-      const inPlan = new Set(jobs.map((j) => j.requestId));
-      const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
-      const storedRows = getRequests(
-        db,
-        stored.map((t) => t.requestId),
-      );
-      for (const t of stored) {
-        const stage = stages.get(t.stage);
-        const s = storedRows.get(t.requestId)?.status;
-        if (!stage || inPlan.has(t.requestId) || s === 'done' || s === 'failed') continue;
-        inPlan.add(t.requestId);
-        jobs.push({ requestId: t.requestId, group: `${t.stage}${SEP}${stage.group(t)}` });
-        tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
-      }
-      const rows = getRequests(
+      // round, whatever stage it belongs to. While the round goes, tasks whose inputs arrive
+      // join it (runLive), so no stage waits for another stage as a whole.
+      const { jobs, tasks } = this.planAll(exp, stages, tasksOf);
+      for (const j of jobs) if (!this.depthOf.has(j.requestId)) this.depthOf.set(j.requestId, round);
+      const rows = getPlanRows(
         db,
         jobs.map((j) => j.requestId),
       );
@@ -251,12 +268,11 @@ export class ExperimentRun {
       if (round > 0 && open === 0) break;
       // Time left covers the rounds still to come: the estimate (the wizard's formula) of all
       // that is left, less this round's share, which the engine counts lane by lane.
-      this.roundEstimate = Math.round(
-        estimateExperiment(db, exp, this.experimentId).minutesAtRateLimits * 60,
-      );
-      this.laterSeconds = null;
+      this.estimate(exp);
       this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.roundEstimate });
-      const summary = await this.runRound(exp, jobs, tasks, { validate, earlyWarning });
+      const summary = await this.runRound(exp, jobs, tasks, { validate, earlyWarning }, () =>
+        this.planAll(exp, stages, tasksOf),
+      );
       this.onEngineProgress(summary);
       this.carried = {
         input: this.carried.input + summary.tokens.input,
@@ -274,7 +290,132 @@ export class ExperimentRun {
       if (summary.outcome !== 'finished' && !watchedOnly) return this.stopStatus(summary);
     }
     // Out of rounds with calls still open: never report those as finished.
-    return unsentCalls(db, this.experimentId) > 0 ? 'paused' : 'finished';
+    const unsent = unsentCalls(db, this.experimentId);
+    if (unsent > 0 && this.outgrown)
+      this.publish({
+        message: `Stopped: the plan kept growing after ${MAX_ROUNDS} rounds (a protocol bug); ${unsent} planned calls were not sent.`,
+      });
+    return unsent > 0 ? 'paused' : 'finished';
+  }
+
+  /**
+   * Plans every stage from what is stored now and records the tasks; tasks stored outside this
+   * plan (a translation edited while the run goes) that are still open come after them.
+   */
+  private planAll(
+    exp: LoadedExperiment,
+    stages: Map<string, StagePlugin>,
+    tasksOf: Map<number, { stage: StagePlugin; meta: unknown; key: string }>,
+  ): Planned {
+    const { db } = this.deps;
+    const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
+    const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
+    tasks.forEach((t, i) =>
+      tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }),
+    );
+    const inPlan = new Set(jobs.map((j) => j.requestId));
+    const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
+    const storedRows = getPlanRows(
+      db,
+      stored.map((t) => t.requestId),
+    );
+    for (const t of stored) {
+      const stage = stages.get(t.stage);
+      const s = storedRows.get(t.requestId)?.status;
+      if (!stage || inPlan.has(t.requestId) || s === 'done' || s === 'failed') continue;
+      inPlan.add(t.requestId);
+      jobs.push({ requestId: t.requestId, group: `${t.stage}${SEP}${stage.group(t)}` });
+      tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
+    }
+    return { tasks, jobs };
+  }
+
+  /** Takes the estimate of everything left; the ETA adds it to the engine's figure afresh. */
+  private estimate(exp: LoadedExperiment): void {
+    this.roundEstimate = Math.round(
+      estimateExperiment(this.deps.db, exp, this.experimentId).minutesAtRateLimits * 60,
+    );
+    this.laterSeconds = null;
+    this.estimateStale = false;
+    this.estimatedAt = Date.now();
+  }
+
+  /**
+   * Runs live jobs through the engine and, as their answers are stored, plans again: tasks
+   * whose inputs just arrived join the same run (live ones; those of providers in batch mode
+   * wait for the next round, where they go as a new batch). Plans are coalesced: at most one
+   * every REPLAN_INTERVAL_MS (or REPLAN_SPACING times the last one's duration), and the engine is held open while one is due, so the run ends
+   * only when nothing is in flight and a fresh plan has nothing new.
+   */
+  private async runLive(
+    exp: LoadedExperiment,
+    jobs: Job[],
+    runOpts: RunOptions,
+    replan: () => Planned,
+  ): Promise<RunSummary> {
+    const engine = this.engine!;
+    const sent = new Set(jobs.map((j) => j.requestId));
+    let timer: NodeJS.Timeout | null = null;
+    const noop = () => {};
+    /** Keeps the engine's run open while a plan is due (engine.hold). */
+    let release: () => void = noop;
+    /** The shallowest depth among the answers stored since the last plan. */
+    let windowDepth = Infinity;
+    let failure: unknown = undefined;
+    /** How long the last plan took (ms): the next one waits REPLAN_SPACING times that. */
+    let planMs = 0;
+    const planNow = () => {
+      const started = Date.now();
+      timer = null;
+      const depth = windowDepth + 1;
+      windowDepth = Infinity;
+      try {
+        if (this.cancelled) return;
+        storeAnswers(this.deps.db, exp);
+        const { jobs: all, tasks } = replan();
+        const { live } = splitByMode(this.deps.db, exp.providers, all, tasks);
+        const fresh = live.filter((j) => !sent.has(j.requestId));
+        if (!fresh.length) return;
+        if (depth >= MAX_ROUNDS) {
+          this.outgrown = true;
+          this.deps.engine?.logger?.warn(
+            `the plan keeps growing (${depth} plans deep); ${fresh.length} tasks not sent`,
+          );
+          return;
+        }
+        for (const j of fresh) {
+          sent.add(j.requestId);
+          this.depthOf.set(j.requestId, depth);
+        }
+        if (engine.add(fresh) > 0) {
+          this.estimateStale = true;
+          this.publish({ phase: tasks.at(-1)?.stage ?? this.progress.phase });
+        }
+      } catch (err) {
+        // The store failed: the run stops with this error (nothing half-written is kept).
+        failure ??= err;
+        void engine.cancel();
+      } finally {
+        planMs = Date.now() - started;
+        release();
+        release = noop;
+      }
+    };
+    const off = engine.on('committed', ({ ids }) => {
+      for (const id of ids) windowDepth = Math.min(windowDepth, this.depthOf.get(id) ?? 0);
+      if (timer || this.cancelled) return;
+      release = engine.hold();
+      timer = setTimeout(planNow, Math.max(REPLAN_INTERVAL_MS, REPLAN_SPACING * planMs));
+    });
+    try {
+      const summary = await engine.run(jobs, runOpts);
+      if (failure !== undefined) throw failure;
+      return summary;
+    } finally {
+      off();
+      if (timer) clearTimeout(timer);
+      release();
+    }
   }
 
   /**
@@ -287,13 +428,14 @@ export class ExperimentRun {
     jobs: Job[],
     tasks: { request: { provider: string } }[],
     runOpts: RunOptions,
+    replan: () => Planned,
   ): Promise<RunSummary> {
     const { validate } = runOpts;
     const engine = this.engine!;
     const { live, batch } = splitByMode(this.deps.db, exp.providers, jobs, tasks);
     this.lastLive = null;
     this.lastBatch = null;
-    if (!batch.length) return engine.run(live, runOpts);
+    if (!batch.length) return this.runLive(exp, live, runOpts, replan);
     const executor = new BatchExecutor({
       db: this.deps.db,
       providers: exp.providers,
@@ -316,7 +458,7 @@ export class ExperimentRun {
     }
     try {
       const [liveSummary, batchSummary] = await Promise.all([
-        live.length ? engine.run(live, runOpts) : null,
+        live.length ? this.runLive(exp, live, runOpts, replan) : null,
         executor.run(batch, { validate }),
       ]);
       this.lastBatch = batchSummary;
@@ -347,6 +489,14 @@ export class ExperimentRun {
   /** The engine's time left for this round plus the estimate for the rounds after it. */
   private eta(engineSeconds: number | null): number | null {
     if (engineSeconds === null) return null;
+    // Tasks joined the run: the engine counts them now, so what the estimate has beyond the
+    // engine's figure is taken again (not counted twice). The estimate itself is taken again
+    // at most every ESTIMATE_INTERVAL_MS; until then the last one stands.
+    if (this.estimateStale && this.exp) {
+      const since = Date.now() - this.estimatedAt;
+      if (since >= ESTIMATE_INTERVAL_MS) this.estimate(this.exp);
+      else this.laterSeconds = Math.max(0, Math.round(this.roundEstimate - since / 1000 - engineSeconds));
+    }
     // The engine's first figure is at the limits too: what the estimate has beyond it is later work.
     this.laterSeconds ??= Math.max(0, this.roundEstimate - engineSeconds);
     return engineSeconds + this.laterSeconds;

@@ -101,7 +101,10 @@ export interface PausedEvent {
   reason: string;
 }
 
-/** Ledger rows whose final outcome (done or failed) was just committed by this engine. */
+/**
+ * Ledger rows whose final outcome (done or failed) was just committed by this engine, or
+ * found stored by another run while this one waited for it (tasks that need it can go now).
+ */
 export interface CommittedEvent {
   ids: number[];
 }
@@ -260,13 +263,15 @@ export class RequestEngine {
 
   /**
    * Runs the jobs to the end (or to cancel, or until only paused endpoints are left). One run
-   * at a time. Rejects only when the store cannot be written (nothing half-written is kept).
+   * at a time; more jobs may join it with add(). Rejects only when the store cannot be written
+   * (nothing half-written is kept).
    */
   async run(jobs: readonly Job[], opts: RunOptions = {}): Promise<RunSummary> {
     if (this.run_) throw new Error('RequestEngine: a run is already going');
     const state = new RunState(this.now(), opts, takeLease());
     this.run_ = state;
     try {
+      this.retryPausedLanes();
       this.plan(state, jobs);
       this.refreshShares(state);
       this.pump();
@@ -282,23 +287,75 @@ export class RequestEngine {
     }
   }
 
+  /**
+   * Jobs join the run going now (a later stage's tasks whose inputs just arrived): lanes,
+   * groups, progress, the early warning, pause and cancel apply to them as to the first ones.
+   * A request the run already has is not added again. Returns how many jobs joined: none
+   * while the run is being cancelled. Throws when no run is going (or it has ended): the
+   * caller starts a new run instead, so no job is silently left unsent.
+   */
+  add(jobs: readonly Job[]): number {
+    const r = this.run_;
+    if (!r || r.settled) throw new Error('RequestEngine.add: no run is going; start one with run()');
+    if (r.state === 'cancelling') return 0;
+    const fresh: Job[] = [];
+    const seen = new Set<number>();
+    for (const j of jobs) {
+      if (r.known.has(j.requestId) || seen.has(j.requestId)) continue;
+      seen.add(j.requestId);
+      fresh.push(j);
+    }
+    if (!fresh.length) return 0;
+    const lanesBefore = new Set(r.units.map((u) => u.lane));
+    const added = this.plan(r, fresh);
+    // A lane new to this run takes its share of the model's budget now, not at the next refresh.
+    if (added.some((u) => !lanesBefore.has(u.lane))) this.refreshShares(r);
+    this.pump();
+    return fresh.length;
+  }
+
+  /**
+   * Keeps the run from ending while the caller may still add jobs (it is planning from the
+   * answers just stored). Returns the release; the run ends once nothing is held or waiting.
+   */
+  hold(): () => void {
+    const r = this.run_;
+    if (!r || r.settled) return () => {};
+    r.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      r.holds--;
+      if (r === this.run_ && !r.settled) this.pump();
+    };
+  }
+
   // ---- planning ---------------------------------------------------------------------
 
-  private plan(r: RunState, jobs: readonly Job[]): void {
+  /**
+   * Error pauses and outages from an earlier run are retried: a new run is the user trying
+   * again. An early-warning pause stays until the person resumes that lane (a next round of
+   * the same run is not the person trying again).
+   */
+  private retryPausedLanes(): void {
+    for (const lane of this.lanes.values()) {
+      if (lane.paused?.kind !== EARLY_WARNING) lane.paused = null;
+      lane.clearOutage();
+    }
+  }
+
+  /** Counts the jobs into the run and queues those still to send; returns the new units. */
+  private plan(r: RunState, jobs: readonly Job[]): Unit[] {
     const rows = getPlanRows(
       this.db,
       jobs.map((j) => j.requestId),
     );
     const units = new Map<number, Unit>();
-    // Error pauses and outages from an earlier run are retried: a new run is the user trying
-    // again. An early-warning pause stays until the person resumes that lane (a next round of
-    // the same run is not the person trying again).
-    for (const lane of this.lanes.values()) {
-      if (lane.paused?.kind !== EARLY_WARNING) lane.paused = null;
-      lane.clearOutage();
-    }
+    const added: Unit[] = [];
     const checked = new Set<Lane<Unit>>();
     for (const job of jobs) {
+      r.known.add(job.requestId);
       const g = r.group(job.group);
       g.total++;
       r.overall.total++;
@@ -325,17 +382,22 @@ export class RequestEngine {
       const unit = this.makeUnit(row, lane, job.group);
       units.set(row.id, unit);
       r.units.push(unit);
+      added.push(unit);
     }
     // Rows in flight: resent only when the run that claimed them is gone (a crash); another
     // live run is sending them now, so this one waits for its answer instead of paying twice.
-    const inFlight = r.units.filter((u) => rows.get(u.id)?.status === 'in_flight').map((u) => u.id);
+    const inFlight = added.filter((u) => rows.get(u.id)?.status === 'in_flight').map((u) => u.id);
     const recovered = new Set(inFlight.length ? recoverInFlight(this.db, inFlight) : []);
-    for (const u of r.units) {
-      if (rows.get(u.id)?.status === 'in_flight' && !recovered.has(u.id)) r.foreign.set(u.id, u);
-      else u.lane.push(u);
+    let foreign = 0;
+    for (const u of added) {
+      if (rows.get(u.id)?.status === 'in_flight' && !recovered.has(u.id)) {
+        r.foreign.set(u.id, u);
+        foreign++;
+      } else u.lane.push(u);
     }
-    if (r.foreign.size)
-      this.logger.info(`${r.foreign.size} calls are being sent by another run; waiting for their answers`);
+    if (foreign)
+      this.logger.info(`${foreign} calls are being sent by another run; waiting for their answers`);
+    return added;
   }
 
   private laneFor(row: PlanRow): Lane<Unit> {
@@ -955,10 +1017,11 @@ export class RequestEngine {
    */
   private settleExternally(r: RunState, u: Unit): void {
     const row = getPlanRows(this.db, [u.id]).get(u.id);
-    if (row?.status === 'done') this.countFinished(r, u.groups, 'done', true);
-    else if (row?.status === 'failed')
-      this.countFinished(r, u.groups, 'failed', false, kindOfReason(row.failureReason));
-    else if (row?.status === 'in_flight') r.foreign.set(u.id, u);
+    if (row?.status === 'done' || row?.status === 'failed') {
+      if (row.status === 'done') this.countFinished(r, u.groups, 'done', true);
+      else this.countFinished(r, u.groups, 'failed', false, kindOfReason(row.failureReason));
+      this.emitCommitted([u.id]);
+    } else if (row?.status === 'in_flight') r.foreign.set(u.id, u);
     else if (row?.status === 'pending' && r.state !== 'cancelling') u.lane.pushFront(u);
     else r.skipped++;
   }
@@ -1102,6 +1165,8 @@ export class RequestEngine {
     }
     let outcome: RunSummary['outcome'] | null = null;
     if (r.state === 'cancelling') outcome = 'cancelled';
+    // The caller may still add jobs (hold()): neither finished nor blocked yet.
+    else if (r.holds > 0) return;
     else if (waiting === 0) outcome = 'finished';
     else if (waitingUnpaused === 0 && r.state === 'running') outcome = 'blocked';
     if (!outcome) return;
@@ -1181,6 +1246,10 @@ export class RequestEngine {
 class RunState {
   state: 'running' | 'paused' | 'cancelling' = 'running';
   readonly units: Unit[] = [];
+  /** Every request id given to this run (sent, queued, or stored already): add() skips them. */
+  readonly known = new Set<number>();
+  /** hold()s not released yet: the run does not end while the caller may add jobs. */
+  holds = 0;
   /** Rows another live run has in flight: their outcome is awaited, not paid for again. */
   readonly foreign = new Map<number, Unit>();
   /** Final outcomes received this turn of the event loop, stored together before they count. */
