@@ -2,7 +2,7 @@
 // folder and single files, and the protocol's own per-item views.
 import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import type { FailedCallView, PromptPreview } from '../../shared/experiments';
-import type { JudgmentView, VariantView } from '../../shared/protocols/judge-ls/views';
+import type { ProtocolRow } from '../../shared/protocol-rows';
 import type { FlaggedItem } from '../../shared/experiments';
 import type { ProtocolViews } from '../protocols/plugin';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -38,9 +38,9 @@ export class ResultViews {
     return computeResults(this.db, id, excludeFlagged);
   }
 
-  variants(id: number, flaggedOnly = false): VariantView[] {
+  variants(id: number, flaggedOnly = false): ProtocolRow[] {
     const exp = loadExperiment(this.db, id);
-    return viewOf(exp, 'variants')(this.db, exp, flaggedOnly) as VariantView[];
+    return viewOf(exp, 'variants')(this.db, exp, flaggedOnly);
   }
 
   editVariant(p: {
@@ -53,14 +53,11 @@ export class ResultViews {
   }) {
     const exp = loadExperiment(this.db, p.experimentId);
     const result = this.db.transaction(() => {
-      const judgeTasks = viewOf(exp, 'editVariant')(this.db, exp, p);
+      const { tasks: judgeTasks, variant } = viewOf(exp, 'editVariant')(this.db, exp, p);
       const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
       const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => stages.get(t.stage)!.group(t));
-      return { judgeTasks, changed };
+      return { judgeTasks, changed, variant };
     })();
-    const variant = this.variants(p.experimentId).find(
-      (v) => v.itemId === p.itemId && v.language === p.language,
-    )!;
     const estimate = estimateTasks(
       this.db,
       exp,
@@ -68,7 +65,7 @@ export class ResultViews {
       'Only judgments whose prompt changed are sent again.',
     );
     this.opts.emit('experiments.changed', { experimentId: p.experimentId });
-    return { variant, replanned: result.changed, estimate };
+    return { variant: result.variant, replanned: result.changed, estimate };
   }
 
   judgments(p: {
@@ -77,9 +74,9 @@ export class ResultViews {
     itemId?: number;
     status?: 'ok' | 'failed';
     kind?: 'quality' | 'tie_probe';
-  }): JudgmentView[] {
+  }): ProtocolRow[] {
     const exp = loadExperiment(this.db, p.experimentId);
-    return viewOf(exp, 'judgments')(this.db, exp, p) as JudgmentView[];
+    return viewOf(exp, 'judgments')(this.db, exp, p);
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */

@@ -214,10 +214,14 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
  * Shapes are the API's (src/shared/api.ts).
  */
 export interface ProtocolViews {
-  variants?(db: Database, exp: LoadedExperiment, flaggedOnly: boolean): unknown[];
-  /** Stores a person's edit of a transformed text; returns the tasks to re-plan. */
-  editVariant?(db: Database, exp: LoadedExperiment, edit: Record<string, unknown>): ProtocolTask[];
-  judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): unknown[];
+  variants?(db: Database, exp: LoadedExperiment, flaggedOnly: boolean): object[];
+  /** Stores a person's edit of a transformed text; returns the tasks to re-plan and the edited row (as `variants` shows it). */
+  editVariant?(
+    db: Database,
+    exp: LoadedExperiment,
+    edit: Record<string, unknown>,
+  ): { tasks: ProtocolTask[]; variant: object };
+  judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): object[];
   previewPrompts?(exp: LoadedExperiment, itemId?: number): unknown;
   /**
    * Views of the protocol's own (API `experiments.protocolView`), by name: the query's schema

@@ -484,7 +484,14 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   annotation: judgeLsAnnotation,
   views: {
     variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
-    editVariant: (db, exp, edit) => applyVariantEdit(db, exp, edit as unknown as VariantEdit),
+    editVariant: (db, exp, edit) => {
+      const e = edit as unknown as VariantEdit;
+      const tasks = applyVariantEdit(db, exp, e);
+      const variant = variantViews(db, exp, false).find(
+        (v) => v.itemId === e.itemId && v.language === e.language,
+      )!;
+      return { tasks, variant };
+    },
     judgments: (db, exp, filter) => judgmentViews(db, exp, filter as JudgmentFilter),
     previewPrompts: (exp, itemId) => promptPreview(exp, itemId),
   },
