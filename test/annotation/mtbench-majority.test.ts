@@ -7,7 +7,7 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { labelsOf, setItems } from '../../src/main/annotation/store';
 import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
-import { cohensKappa } from '../../src/shared/annotation/stats';
+import { cohensKappa } from '../../src/shared/stats';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cohensKappa, icc21, spearman } from '../../src/shared/annotation/stats';
+import { cohensKappa, icc21, spearmanInterval as spearman } from '../../src/shared/stats';
 import { launchChromium, SCREENSHOT_DIR } from '../helpers/browser';
 import { assertBuilt, ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';

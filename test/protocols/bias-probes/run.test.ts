@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { tokenCount } from '../../../src/main/protocols/bias-probes/audit';
-import { holmAdjust, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/main/stats';
+import { holmAdjust, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/shared/stats';
 import type { BiasMetrics, ProbeRow } from '../../../src/shared/protocols/bias-probes/types';
 import { biasRows } from '../../../src/shared/protocols/bias-probes/views';
 import { tempDir } from '../../helpers/tmp';
