@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { clusterBootstrapRatio, holmAdjust, pairedBootstrapDiff, wilsonInterval } from '../../src/shared/stats';
+import {
+  clusterBootstrapRatio,
+  holmAdjust,
+  pairedBootstrapDiff,
+  wilsonInterval,
+} from '../../src/shared/stats';
 import { mulberry32, quantileSorted } from '../../src/shared/stats/bootstrap';
 
 // Reference values from statsmodels / numpy, written by scripts/gen-bootstrap-holm-fixtures.py.

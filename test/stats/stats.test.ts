@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { binomialPmf, binomialTestTwoSided, mcnemarExact, mean, meanNormalInterval, wilsonInterval } from '../../src/shared/stats';
+import {
+  binomialPmf,
+  binomialTestTwoSided,
+  mcnemarExact,
+  mean,
+  meanNormalInterval,
+  wilsonInterval,
+} from '../../src/shared/stats';
 
 // Reference values from SciPy / statsmodels / numpy, written by scripts/gen-stats-fixtures.py.
 const fixturePath = new URL('../fixtures/stats/reference.json', import.meta.url);
