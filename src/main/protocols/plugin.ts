@@ -7,6 +7,7 @@
 // look at the clock. The two hooks that touch the store (`afterAnswers`, `views`) receive
 // the database handle explicitly, for protocols that keep indexed tables of their own
 // (e.g. transformed texts that people edit by hand).
+import type { UsageRow } from '../../shared/report/usage';
 import type { z } from 'zod';
 import type { Item } from '../../shared/domain';
 import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
@@ -94,18 +95,8 @@ export interface TaskCall {
   outputTokens: number | null;
 }
 
-/** Usage per model role (metrics.json `usage`). */
-export interface UsageRow {
-  role: string;
-  judge: string;
-  model: string;
-  calls: number;
-  cache_hits: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens: number;
-  cost_usd: number;
-}
+/** Usage per model role (metrics.json `usage`): the report kit's. */
+export type { UsageRow };
 
 /** One stage: plans tasks from what exists now and parses their answers. */
 export interface StagePlugin<E extends ExperimentView = ExperimentView> {
