@@ -12,6 +12,7 @@ import { formatCell, type Table } from '../../../shared/report/table';
 import { getApi } from '../api';
 import { downloadBase64 } from '../results/download';
 import { EChart } from '../results/EChart';
+import { ApplyMapping } from './ApplyMapping';
 import './i18n';
 
 // The scatter with its mapping curve needs these two chart types beside the app's bars.
@@ -169,6 +170,10 @@ export function AgreementDashboard({ setId }: { setId: number }) {
             <section>
               <h2>{t('dash.calibration')}</h2>
               <PlainTable table={byId.get('calibration')!} />
+              <ApplyMapping
+                setId={setId}
+                judges={[...new Set(report.calibration_mapping.map((m) => m.judge))]}
+              />
             </section>
           )}
           <section>
