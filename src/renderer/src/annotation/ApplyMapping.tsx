@@ -147,28 +147,30 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
           {applied.rows.length > SHOWN && (
             <p className="muted">{t('applyMapping.shown', { shown: SHOWN, count: applied.rows.length })}</p>
           )}
-          <table className="table">
-            <thead>
-              <tr>
-                <th>{t('applyMapping.item')}</th>
-                <th>{t('applyMapping.category')}</th>
-                <th className="num">{t('applyMapping.raw')}</th>
-                <th className="num">{t('applyMapping.calibrated')}</th>
-                <th className="num">{t('applyMapping.linear')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {applied.rows.slice(0, SHOWN).map((r) => (
-                <tr key={`${r.itemKey}/${r.judge}`}>
-                  <td>{r.itemKey}</td>
-                  <td>{r.category ?? ''}</td>
-                  <td className="num">{r.raw}</td>
-                  <td className="num">{r.calibrated.toFixed(2)}</td>
-                  <td className="num">{r.linear.toFixed(2)}</td>
+          <div className="results-table__scroll agreement__table">
+            <table className="results-table">
+              <thead>
+                <tr>
+                  <th>{t('applyMapping.item')}</th>
+                  <th>{t('applyMapping.category')}</th>
+                  <th className="num">{t('applyMapping.raw')}</th>
+                  <th className="num">{t('applyMapping.calibrated')}</th>
+                  <th className="num">{t('applyMapping.linear')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {applied.rows.slice(0, SHOWN).map((r) => (
+                  <tr key={`${r.itemKey}/${r.judge}`}>
+                    <td>{r.itemKey}</td>
+                    <td>{r.category ?? ''}</td>
+                    <td className="num">{r.raw}</td>
+                    <td className="num">{r.calibrated.toFixed(2)}</td>
+                    <td className="num">{r.linear.toFixed(2)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
       )}
     </div>
