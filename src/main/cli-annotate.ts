@@ -7,6 +7,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { AnnotationFile, AnnotationSetSummary } from '../shared/annotation/api-types';
+import type { CalibratedRow } from '../shared/annotation/calibrate';
 import { agreementTables } from '../shared/annotation/report';
 import { tableToCsv } from './report/csv';
 import { formatCell, type Table } from '../shared/report/table';
@@ -239,17 +240,7 @@ export function registerAnnotateCommands(
 }
 
 /** The calibrated scores as a table (the CSV of apply-mapping). */
-function calibratedTable(
-  rows: {
-    itemKey: string;
-    judge: string;
-    category: string | null;
-    raw: number;
-    calibrated: number;
-    linear: number;
-    mapping: string;
-  }[],
-): Table {
+function calibratedTable(rows: readonly CalibratedRow[]): Table {
   const text = (key: string, header: string) => ({ key, header, kind: 'text' as const, align: 'l' as const });
   return {
     id: 'calibrated_scores',
