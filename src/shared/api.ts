@@ -82,8 +82,8 @@ export interface ApiMethods {
     params: {
       experimentId: number;
       itemId: number;
-      /** The transformed variant's language (the protocol says which it transforms). */
-      language: 'ZH' | 'LS';
+      /** The transformed variant's language (the protocol checks which it transforms). */
+      language: string;
       instruction: string;
       output1: string;
       output2: string;
@@ -97,7 +97,8 @@ export interface ApiMethods {
       judge?: string;
       itemId?: number;
       status?: 'ok' | 'failed';
-      kind?: 'quality' | 'tie_probe';
+      /** A protocol's kind of verdict (the protocol checks which it has). */
+      kind?: string;
     };
     result: ProtocolRow[];
   };

@@ -177,6 +177,22 @@ describe('experiments.judgments', () => {
     expect(failedQuality).toEqual(all.filter((j) => j.kind === 'quality' && j.status === 'failed'));
   });
 
+  it('refuses an edit in a language the protocol does not transform, naming the field, before storing it', async () => {
+    const before = judgeLsRows.variants(await core.call('experiments.variants', { experimentId }));
+    const item = before[0];
+    await expect(
+      core.call('experiments.editVariant', {
+        experimentId,
+        itemId: item.itemId,
+        language: 'FR',
+        instruction: 'x',
+        output1: 'y',
+        output2: 'z',
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringMatching(/^language: /) });
+    expect(judgeLsRows.variants(await core.call('experiments.variants', { experimentId }))).toEqual(before);
+  });
+
   it('refuses a kind that is not a judgment kind, naming the field', async () => {
     await expect(
       core.call('experiments.judgments', { experimentId, kind: 'transform' as never }),

@@ -207,11 +207,15 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
 export interface ProtocolViews {
   variants?(db: Database, exp: LoadedExperiment, flaggedOnly: boolean): object[];
   /** Stores a person's edit of a transformed text; returns the tasks to re-plan and the edited row (as `variants` shows it). */
+  /** The fields of an edit this protocol takes (checked before `editVariant`; errors name the field). */
+  editSchema?: z.ZodType<Record<string, unknown>>;
   editVariant?(
     db: Database,
     exp: LoadedExperiment,
     edit: Record<string, unknown>,
   ): { tasks: ProtocolTask[]; variant: object };
+  /** The judgments filter this protocol takes (checked before `judgments`; errors name the field). */
+  judgmentFilter?: z.ZodType<Record<string, unknown>>;
   judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): object[];
   previewPrompts?(exp: LoadedExperiment, itemId?: number): unknown;
   /**
