@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { biasRows } from './protocols/bias-probes/views';
-import { judgeLsRows } from './protocols/judge-ls/views';
+import { biasRows } from '../../src/shared/protocols/bias-probes/views';
+import { judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 
 const judgeLsVariant = {
   itemId: 1,
