@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes test/fixtures/annotation/stats.json: reference values for the human-rating statistics
-in src/shared/annotation/stats, computed by independent implementations:
+in src/shared/stats, computed by independent implementations:
 
 - scipy.stats: pearsonr, spearmanr, kendalltau (tau-b), f.ppf, norm.ppf; the Fisher-z interval
   of Spearman's rho is written out here with numpy.arctanh/tanh and norm.ppf.

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes test/fixtures/stats/bias.json: reference values for the bias-probes statistics in
-src/main/stats (paired-effect.ts, wilcoxon.ts, correlation.ts, holm.ts, binomial.ts).
+src/shared/stats (paired-effect.ts, wilcoxon.ts, correlation.ts, holm.ts, binomial.ts).
 
 - paired: scipy.stats.t.ppf (95% t interval of the mean difference), numpy (mean, SD with
   ddof=1, d_z = mean / SD), scipy.stats.ttest_1samp (p).

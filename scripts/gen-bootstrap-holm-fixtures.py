@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writes test/fixtures/stats/bootstrap-holm.json: reference values for src/main/stats/holm.ts and
-src/main/stats/bootstrap.ts from independent implementations.
+"""Writes test/fixtures/stats/bootstrap-holm.json: reference values for src/shared/stats/holm.ts and
+src/shared/stats/bootstrap.ts from independent implementations.
 
 - Holm: statsmodels.stats.multitest.multipletests(method='holm').
 - Item-clustered bootstrap: the same seeded resamples (mulberry32, re-implemented here with 32-bit

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes test/fixtures/stats/refsens.json: reference values for the reference-sensitivity
-statistics in src/main/stats (paired.ts, agreement.ts).
+statistics in src/shared/stats (paired.ts, agreement.ts).
 
 - cohens_kappa: statsmodels.stats.inter_rater.cohens_kappa (kappa, kappa_low, kappa_upp;
   the large-sample SE of Fleiss, Cohen & Everitt 1969).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes test/fixtures/stats/reference.json: reference values for src/main/stats from independent
+"""Writes test/fixtures/stats/reference.json: reference values for src/shared/stats from independent
 implementations (scipy.stats.binomtest and binom.pmf, statsmodels proportion_confint(method='wilson'),
 numpy mean/std with scipy.stats.norm quantiles), plus a few large-n p-values summed at 60 significant
 digits with mpmath (SciPy's own p-values are off by up to ~2e-12 relative at n = 100,000, so these

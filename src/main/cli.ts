@@ -15,6 +15,7 @@ import { explainStoreFault } from './store/open-errors';
 import { registerStoreCommands } from './cli-store';
 import { attributeToConfigFile } from './core/config-input';
 import { compareText, writeComparison } from './cli-compare';
+import { registerAnnotateCommands } from './cli-annotate';
 
 /** Exit codes of DESIGN.md section 7, and 3: finished, but calls failed for infrastructure reasons. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;
@@ -266,6 +267,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       await core.shutdown();
     });
 
+  registerAnnotateCommands(program, withCore, out);
   registerStoreCommands(program, out);
   return program;
 }

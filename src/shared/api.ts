@@ -14,7 +14,6 @@ import type {
   FlaggedItem,
   PromptPreview,
 } from './experiments';
-import type { TargetLanguage } from './protocols/judge-ls/types';
 import type {
   AgreementReport,
   AnnotationFile,
@@ -24,7 +23,7 @@ import type {
 } from './annotation/api-types';
 import type { RatingValue } from './annotation/types';
 import type { CalibratedRow } from './annotation/calibrate';
-import type { JudgmentView, VariantView } from './protocols/judge-ls/views';
+import type { ProtocolRow } from './protocol-rows';
 
 export interface ApiMethods {
   'app.info': { params: void; result: AppInfo };
@@ -73,31 +72,35 @@ export interface ApiMethods {
     params: { experimentId: number; excludeFlagged?: boolean };
     result: ExperimentResults;
   };
+  /** The protocol's rows (its own shape: read them with the protocol's `rowReader`, src/shared/protocol-rows.ts). */
   'experiments.variants': {
     params: { experimentId: number; flaggedOnly?: boolean };
-    result: VariantView[];
+    result: ProtocolRow[];
   };
   /** A person's edit of a variant: marked manual; judgments that used the old text are re-planned. */
   'experiments.editVariant': {
     params: {
       experimentId: number;
       itemId: number;
-      language: TargetLanguage;
+      /** The transformed variant's language (the protocol checks which it transforms). */
+      language: string;
       instruction: string;
       output1: string;
       output2: string;
     };
-    result: { variant: VariantView; replanned: number; estimate: CostEstimate };
+    result: { variant: ProtocolRow; replanned: number; estimate: CostEstimate };
   };
+  /** The protocol's verdict rows (read with the protocol's `rowReader`); the filters are optional. */
   'experiments.judgments': {
     params: {
       experimentId: number;
       judge?: string;
       itemId?: number;
       status?: 'ok' | 'failed';
-      kind?: 'quality' | 'tie_probe';
+      /** A protocol's kind of verdict (the protocol checks which it has). */
+      kind?: string;
     };
-    result: JudgmentView[];
+    result: ProtocolRow[];
   };
   /** The audit's flagged items (as in `experiments.results`), without computing the metrics. */
   'experiments.flagged': { params: { experimentId: number }; result: { flagged: FlaggedItem[] } };

@@ -3,7 +3,7 @@
 // threshold and its "rate about N more" estimate.
 import { describe, expect, it } from 'vitest';
 import { computeAgreement, decide, humanReference } from '../../src/shared/annotation/agreement';
-import { spearman } from '../../src/shared/annotation/stats';
+import { spearmanInterval as spearman } from '../../src/shared/stats';
 import type { JudgeRating } from '../../src/shared/annotation/types';
 
 const scale = { kind: 'score' as const, min: 1, max: 5 };

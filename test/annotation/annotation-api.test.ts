@@ -9,7 +9,7 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
 import { labelsOf, setItems } from '../../src/main/annotation/store';
-import { cohensKappa, icc21, median, spearman } from '../../src/shared/annotation/stats';
+import { cohensKappa, icc21, median, spearmanInterval as spearman } from '../../src/shared/stats';
 import { tempDir } from '../helpers/tmp';
 import { startMockProvider, type MockProvider, type MockRequest } from '../mock-provider/server';
 import { pointwisePlugin } from '../protocols/test-pointwise/plugin';

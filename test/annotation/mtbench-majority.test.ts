@@ -7,8 +7,9 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { labelsOf, setItems } from '../../src/main/annotation/store';
 import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
-import { cohensKappa } from '../../src/shared/annotation/stats';
+import { cohensKappa } from '../../src/shared/stats';
 import { tempDir } from '../helpers/tmp';
+import { judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 
 let core: Core;
 let cleanup: () => void;
@@ -57,11 +58,13 @@ describe('MT-Bench human majority as an annotator', () => {
     for (const l of labelsOf(core.db, set.id)) expect(l.value).toBe(gold.get(l.itemKey));
 
     // The judge's preference per item, from its EN verdicts in both orders.
-    const verdicts = await core.call('experiments.judgments', {
-      experimentId,
-      kind: 'quality',
-      status: 'ok',
-    });
+    const verdicts = judgeLsRows.judgments(
+      await core.call('experiments.judgments', {
+        experimentId,
+        kind: 'quality',
+        status: 'ok',
+      }),
+    );
     const judge = new Map<string, string[]>();
     for (const v of verdicts) {
       if (v.language !== 'EN') continue;

@@ -16,9 +16,9 @@ import {
   krippendorffAlpha,
   linearFit,
   normalQuantile,
-  pearson,
-  spearman,
-} from '../../src/shared/annotation/stats';
+  pearsonR as pearson,
+  spearmanInterval as spearman,
+} from '../../src/shared/stats';
 
 interface Fixture {
   correlations: {

@@ -4,7 +4,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareResult } from '../../src/shared/compare';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
-import { holmAdjust, mcnemarExact } from '../../src/main/stats';
+import { holmAdjust, mcnemarExact } from '../../src/shared/stats';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
 let env: LlmbarMock;

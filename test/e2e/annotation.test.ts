@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cohensKappa, icc21, spearman } from '../../src/shared/annotation/stats';
+import { cohensKappa, icc21, spearmanInterval as spearman } from '../../src/shared/stats';
 import { launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt } from '../helpers/cli';

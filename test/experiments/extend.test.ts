@@ -5,6 +5,7 @@ import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 import { tempDir } from '../helpers/tmp';
+import { judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 
 let mock: MockProvider | undefined;
 let core: Core | undefined;
@@ -57,7 +58,9 @@ describe('re-running an experiment with a changed config', () => {
     expect((await core.experiments.runToEnd(first.id)).status).toBe('finished');
     // New: transforms and GPT verdicts for 5 more items, and every Claude verdict.
     expect(mock.log).toHaveLength(100 + 5 * 2 + 5 * 8 + 15 * 8);
-    const judgments = await core.call('experiments.judgments', { experimentId: first.id });
+    const judgments = judgeLsRows.judgments(
+      await core.call('experiments.judgments', { experimentId: first.id }),
+    );
     expect(judgments).toHaveLength(15 * 8 * 2);
   });
 
@@ -94,13 +97,13 @@ describe('re-running an experiment with a changed config', () => {
     });
     // ZH quality in both orders and both tie probes use the ZH text.
     expect(edit.replanned).toBe(4);
-    expect(edit.variant.manual).toBe(true);
+    expect(judgeLsRows.variant(edit.variant).manual).toBe(true);
     expect(edit.estimate.calls - edit.estimate.cachedCalls).toBe(4);
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
     expect(mock.log.length - sent).toBe(4);
-    const zh = (await core.call('experiments.variants', { experimentId: id })).find(
-      (v) => v.itemId === item.id && v.language === 'ZH',
-    );
+    const zh = judgeLsRows
+      .variants(await core.call('experiments.variants', { experimentId: id }))
+      .find((v) => v.itemId === item.id && v.language === 'ZH');
     expect(zh).toMatchObject({ manual: true, instruction: '【中文】手工修订的指令' });
     // A dataset an experiment uses cannot be deleted out from under it.
     await expect(core.call('datasets.delete', { datasetId: dataset.id })).rejects.toThrow(

@@ -9,6 +9,7 @@ import { dropsNumbers, judgeLsResponder, type JudgeLsResponder } from '../mock-p
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 import { tempDir } from '../helpers/tmp';
 import { expectedFor } from './expected-metrics';
+import { judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 
 const JUDGES = [
   { label: 'GPT mock', provider: 'openai', model: 'gpt-4.1-mini' },
@@ -94,7 +95,7 @@ describe('Judge-LS end to end on the 419-item LLMBar against the mock provider',
   });
 
   it('stores 6,704 judgments: every failed one with its reason and raw answer', async () => {
-    const all = await core.call('experiments.judgments', { experimentId });
+    const all = judgeLsRows.judgments(await core.call('experiments.judgments', { experimentId }));
     expect(all).toHaveLength(6704);
     const failed = all.filter((j) => j.status === 'failed');
     expect(failed).toHaveLength(responder.stickyFailures.size);

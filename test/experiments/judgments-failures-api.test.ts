@@ -15,6 +15,7 @@ import type { FailedCallView } from '../../src/shared/experiments';
 import { dropsNumbers, judgeLsResponder, type JudgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider, type MockRequest } from '../mock-provider/server';
 import { tempDir } from '../helpers/tmp';
+import { judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 
 const LIMIT = 60;
 const JUDGES = [
@@ -142,30 +143,54 @@ describe('judgments.csv', () => {
 
 describe('experiments.judgments', () => {
   it('filters by kind, alone and with judge and status', async () => {
-    const all = await core.call('experiments.judgments', { experimentId });
+    const all = judgeLsRows.judgments(await core.call('experiments.judgments', { experimentId }));
     expect(all).toHaveLength(JUDGES.length * (QUALITY_PER_JUDGE + PROBES_PER_JUDGE));
 
-    const probes = await core.call('experiments.judgments', { experimentId, kind: 'tie_probe' });
+    const probes = judgeLsRows.judgments(
+      await core.call('experiments.judgments', { experimentId, kind: 'tie_probe' }),
+    );
     expect(probes).toHaveLength(JUDGES.length * PROBES_PER_JUDGE);
     expect(new Set(probes.map((j) => `${j.kind}/${j.language}`))).toEqual(new Set(['tie_probe/EN-ZH']));
 
-    const quality = await core.call('experiments.judgments', { experimentId, kind: 'quality' });
+    const quality = judgeLsRows.judgments(
+      await core.call('experiments.judgments', { experimentId, kind: 'quality' }),
+    );
     expect(quality).toHaveLength(JUDGES.length * QUALITY_PER_JUDGE);
     expect(quality.every((j) => j.kind === 'quality')).toBe(true);
 
-    const gptProbes = await core.call('experiments.judgments', {
-      experimentId,
-      kind: 'tie_probe',
-      judge: 'GPT mock',
-    });
+    const gptProbes = judgeLsRows.judgments(
+      await core.call('experiments.judgments', {
+        experimentId,
+        kind: 'tie_probe',
+        judge: 'GPT mock',
+      }),
+    );
     expect(gptProbes).toEqual(probes.filter((j) => j.judge === 'GPT mock'));
 
-    const failedQuality = await core.call('experiments.judgments', {
-      experimentId,
-      kind: 'quality',
-      status: 'failed',
-    });
+    const failedQuality = judgeLsRows.judgments(
+      await core.call('experiments.judgments', {
+        experimentId,
+        kind: 'quality',
+        status: 'failed',
+      }),
+    );
     expect(failedQuality).toEqual(all.filter((j) => j.kind === 'quality' && j.status === 'failed'));
+  });
+
+  it('refuses an edit in a language the protocol does not transform, naming the field, before storing it', async () => {
+    const before = judgeLsRows.variants(await core.call('experiments.variants', { experimentId }));
+    const item = before[0];
+    await expect(
+      core.call('experiments.editVariant', {
+        experimentId,
+        itemId: item.itemId,
+        language: 'FR',
+        instruction: 'x',
+        output1: 'y',
+        output2: 'z',
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringMatching(/^language: /) });
+    expect(judgeLsRows.variants(await core.call('experiments.variants', { experimentId }))).toEqual(before);
   });
 
   it('refuses a kind that is not a judgment kind, naming the field', async () => {
@@ -175,7 +200,9 @@ describe('experiments.judgments', () => {
   });
 
   it('returns very long reasons whole', async () => {
-    const about = await core.call('experiments.judgments', { experimentId, itemId: longReasons.id });
+    const about = judgeLsRows.judgments(
+      await core.call('experiments.judgments', { experimentId, itemId: longReasons.id }),
+    );
     const ok = about.filter((j) => j.status === 'ok');
     expect(ok.length).toBeGreaterThan(0);
     for (const j of ok) {
@@ -189,7 +216,7 @@ describe('experiments.judgments', () => {
     let count = 0;
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      count = (await core.call('experiments.judgments', { experimentId })).length;
+      count = judgeLsRows.judgments(await core.call('experiments.judgments', { experimentId })).length;
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
@@ -249,7 +276,9 @@ describe('experiments.failures', () => {
 
   it('then every failed judgment, with its reason and raw answer', async () => {
     const judged = rows.filter((r) => r.stage === 'judge');
-    const failed = await core.call('experiments.judgments', { experimentId, status: 'failed' });
+    const failed = judgeLsRows.judgments(
+      await core.call('experiments.judgments', { experimentId, status: 'failed' }),
+    );
     expect(failed.length).toBeGreaterThan(0);
     expect(failed).toHaveLength(responder.stickyFailures.size);
     expect(judged).toEqual(

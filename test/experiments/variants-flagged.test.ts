@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dropsNumbers } from '../mock-provider/judge-ls-responder';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
+import { judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 
 let env: LlmbarMock | undefined;
 afterEach(async () => {
@@ -30,7 +31,9 @@ describe('variants, flagged only', () => {
       },
     });
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-    const flagged = await core.call('experiments.variants', { experimentId: id, flaggedOnly: true });
+    const flagged = judgeLsRows.variants(
+      await core.call('experiments.variants', { experimentId: id, flaggedOnly: true }),
+    );
     const item = items[limit - 1];
     const mine = flagged.filter((v) => v.itemId === item.id);
     // ZH lost its numbers (flagged); LS did not, and is shown all the same.

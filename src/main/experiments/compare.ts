@@ -13,7 +13,7 @@ import {
   mcnemarExact,
   pairedBootstrapDiff,
   type PairedCluster,
-} from '../stats';
+} from '../../shared/stats';
 import type { Database } from '../store/db';
 import { loadExperiment, type LoadedExperiment } from './load';
 import { metricsContext } from './results';

@@ -2,9 +2,10 @@
 // folder and single files, and the protocol's own per-item views.
 import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import type { FailedCallView, PromptPreview } from '../../shared/experiments';
-import type { JudgmentView, VariantView } from '../../shared/protocols/judge-ls/views';
+import type { ProtocolRow } from '../../shared/protocol-rows';
 import type { FlaggedItem } from '../../shared/experiments';
 import type { ProtocolViews } from '../protocols/plugin';
+import type { z } from 'zod';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
@@ -38,29 +39,28 @@ export class ResultViews {
     return computeResults(this.db, id, excludeFlagged);
   }
 
-  variants(id: number, flaggedOnly = false): VariantView[] {
+  variants(id: number, flaggedOnly = false): ProtocolRow[] {
     const exp = loadExperiment(this.db, id);
-    return viewOf(exp, 'variants')(this.db, exp, flaggedOnly) as VariantView[];
+    return viewOf(exp, 'variants')(this.db, exp, flaggedOnly);
   }
 
   editVariant(p: {
     experimentId: number;
     itemId: number;
-    language: 'ZH' | 'LS';
+    language: string;
     instruction: string;
     output1: string;
     output2: string;
   }) {
     const exp = loadExperiment(this.db, p.experimentId);
     const result = this.db.transaction(() => {
-      const judgeTasks = viewOf(exp, 'editVariant')(this.db, exp, p);
+      const { experimentId: _, ...fields } = p;
+      const edit = checkQuery(exp.protocol.views?.editSchema, fields, 'edit');
+      const { tasks: judgeTasks, variant } = viewOf(exp, 'editVariant')(this.db, exp, edit);
       const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
       const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => stages.get(t.stage)!.group(t));
-      return { judgeTasks, changed };
+      return { judgeTasks, changed, variant };
     })();
-    const variant = this.variants(p.experimentId).find(
-      (v) => v.itemId === p.itemId && v.language === p.language,
-    )!;
     const estimate = estimateTasks(
       this.db,
       exp,
@@ -68,7 +68,7 @@ export class ResultViews {
       'Only judgments whose prompt changed are sent again.',
     );
     this.opts.emit('experiments.changed', { experimentId: p.experimentId });
-    return { variant, replanned: result.changed, estimate };
+    return { variant: result.variant, replanned: result.changed, estimate };
   }
 
   judgments(p: {
@@ -76,10 +76,12 @@ export class ResultViews {
     judge?: string;
     itemId?: number;
     status?: 'ok' | 'failed';
-    kind?: 'quality' | 'tie_probe';
-  }): JudgmentView[] {
+    kind?: string;
+  }): ProtocolRow[] {
     const exp = loadExperiment(this.db, p.experimentId);
-    return viewOf(exp, 'judgments')(this.db, exp, p) as JudgmentView[];
+    const { experimentId: _, ...filter } = p;
+    const checked = checkQuery(exp.protocol.views?.judgmentFilter, filter, 'filter');
+    return viewOf(exp, 'judgments')(this.db, exp, { experimentId: p.experimentId, ...checked });
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */
@@ -168,20 +170,7 @@ export class ResultViews {
     const view = exp.protocol.views?.custom?.[name];
     if (!view)
       throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no "${name}" view`);
-    const parsed = view.query.safeParse(query);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({
-        file: 'query',
-        field: i.path.join('.'),
-        message: i.message,
-      }));
-      throw new AppError(
-        'invalid_params',
-        issues.map((i) => `${i.field || 'query'}: ${i.message}`).join('; '),
-        issues,
-      );
-    }
-    return view.run(this.db, exp, parsed.data);
+    return view.run(this.db, exp, checkQuery(view.query, query, 'query'));
   }
 
   previewPrompts(raw: unknown, itemId?: number): PromptPreview {
@@ -191,7 +180,28 @@ export class ResultViews {
 }
 
 /** A protocol's view, or a clear error when its protocol has none. */
-function viewOf<K extends Exclude<keyof ProtocolViews, 'custom'>>(
+/** A view's parameters checked by the protocol's schema (none: as given); errors name the field. */
+function checkQuery(
+  schema: z.ZodType<Record<string, unknown>> | undefined,
+  query: Record<string, unknown>,
+  what: string,
+): Record<string, unknown> {
+  if (!schema) return query;
+  const parsed = schema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({
+    file: what,
+    field: i.path.join('.'),
+    message: i.message,
+  }));
+  throw new AppError(
+    'invalid_params',
+    issues.map((i) => `${i.field || what}: ${i.message}`).join('; '),
+    issues,
+  );
+}
+
+function viewOf<K extends 'variants' | 'editVariant' | 'judgments' | 'previewPrompts'>(
   exp: LoadedExperiment,
   name: K,
 ): NonNullable<ProtocolViews[K]> {

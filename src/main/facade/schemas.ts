@@ -51,7 +51,8 @@ export const paramSchemas = {
   'experiments.editVariant': z.strictObject({
     experimentId: id,
     itemId: id,
-    language: z.enum(['ZH', 'LS']),
+    // Which languages (and filter values below) exist is the protocol's to check (ProtocolViews).
+    language: z.string().min(1),
     instruction: text,
     output1: text,
     output2: text,
@@ -61,7 +62,7 @@ export const paramSchemas = {
     judge: z.string().optional(),
     itemId: id.optional(),
     status: z.enum(['ok', 'failed']).optional(),
-    kind: z.enum(['quality', 'tie_probe']).optional(),
+    kind: z.string().min(1).optional(),
   }),
   'experiments.flagged': experiment,
   'experiments.failures': experiment,

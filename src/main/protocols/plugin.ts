@@ -7,6 +7,7 @@
 // look at the clock. The two hooks that touch the store (`afterAnswers`, `views`) receive
 // the database handle explicitly, for protocols that keep indexed tables of their own
 // (e.g. transformed texts that people edit by hand).
+import type { UsageRow } from '../../shared/report/usage';
 import type { z } from 'zod';
 import type { Item } from '../../shared/domain';
 import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
@@ -94,20 +95,8 @@ export interface TaskCall {
   outputTokens: number | null;
 }
 
-/** Usage per model role (metrics.json `usage`). */
-export interface UsageRow {
-  role: string;
-  judge: string;
-  model: string;
-  calls: number;
-  cache_hits: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens: number;
-  /** Prompt-cache writes (Anthropic), billed at the cache-write price. */
-  cache_write_tokens: number;
-  cost_usd: number;
-}
+/** Usage per model role (metrics.json `usage`): the report kit's. */
+export type { UsageRow };
 
 /** One stage: plans tasks from what exists now and parses their answers. */
 export interface StagePlugin<E extends ExperimentView = ExperimentView> {
@@ -216,10 +205,18 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
  * Shapes are the API's (src/shared/api.ts).
  */
 export interface ProtocolViews {
-  variants?(db: Database, exp: LoadedExperiment, flaggedOnly: boolean): unknown[];
-  /** Stores a person's edit of a transformed text; returns the tasks to re-plan. */
-  editVariant?(db: Database, exp: LoadedExperiment, edit: Record<string, unknown>): ProtocolTask[];
-  judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): unknown[];
+  variants?(db: Database, exp: LoadedExperiment, flaggedOnly: boolean): object[];
+  /** Stores a person's edit of a transformed text; returns the tasks to re-plan and the edited row (as `variants` shows it). */
+  /** The fields of an edit this protocol takes (checked before `editVariant`; errors name the field). */
+  editSchema?: z.ZodType<Record<string, unknown>>;
+  editVariant?(
+    db: Database,
+    exp: LoadedExperiment,
+    edit: Record<string, unknown>,
+  ): { tasks: ProtocolTask[]; variant: object };
+  /** The judgments filter this protocol takes (checked before `judgments`; errors name the field). */
+  judgmentFilter?: z.ZodType<Record<string, unknown>>;
+  judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): object[];
   previewPrompts?(exp: LoadedExperiment, itemId?: number): unknown;
   /**
    * Views of the protocol's own (API `experiments.protocolView`), by name: the query's schema

@@ -13,13 +13,13 @@ import {
   krippendorffAlpha,
   linearFit,
   median,
-  pearson,
-  spearman,
+  pearsonR,
+  spearmanInterval,
   exactAgreement,
   normalQuantile,
   type CI,
   type Knot,
-} from './stats';
+} from '../stats';
 import type { JudgeRating, RatingScale, RatingValue } from './types';
 
 /** Below this, people do not agree well enough to validate any judge on the task. */
@@ -241,7 +241,7 @@ interface Pair {
 function agreementOf(scale: RatingScale, pairs: readonly Pair[]): Omit<AgreementRow, 'judge' | 'variant'> {
   const x = pairs.map((p) => p.judgeNumeric);
   const y = pairs.map((p) => p.humanNumeric);
-  const s = spearman(x, y);
+  const s = spearmanInterval(x, y);
   const weights = scale.kind === 'score' ? 'quadratic' : 'none';
   const k = cohensKappa(
     pairs.map((p) => p.judgeCategory),
@@ -253,7 +253,7 @@ function agreementOf(scale: RatingScale, pairs: readonly Pair[]): Omit<Agreement
     n: pairs.length,
     spearman_rho: s.rho,
     spearman_rho_ci: s.ci,
-    pearson_r: pearson(x, y),
+    pearson_r: pearsonR(x, y),
     kendall_tau_b: kendallTauB(x, y),
     kappa: k.kappa,
     kappa_ci: k.ci,

@@ -1,7 +1,7 @@
 // Applying a calibration mapping (isotonic, with the line beside it) to judge scores of another
 // experiment: the category's own mapping where the set had enough items for one, else 'all'.
 import type { MappingRow } from './agreement';
-import { applyKnots } from './stats';
+import { applyKnots } from '../stats';
 
 export interface CalibratedRow {
   itemKey: string;

@@ -36,3 +36,16 @@ export function formatUsd(v: number | null | undefined): string {
   if (!finite(v)) return MISSING;
   return Math.abs(v) >= 1 || v === 0 ? v.toFixed(2) : v.toFixed(4);
 }
+
+/**
+ * A number with fixed decimals as text (effect sizes, correlations, kappas: no percent); null
+ * stays null so the cell shows as missing.
+ */
+export function fixedText(v: number | null | undefined, digits = 2): string | null {
+  return v === null || v === undefined ? null : v.toFixed(digits);
+}
+
+/** An interval with fixed decimals as text, "[low, high]"; null when there is none. */
+export function fixedIntervalText(ci: CI | null | undefined, digits = 2): string | null {
+  return ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : null;
+}

@@ -13,7 +13,7 @@ import {
   pearson,
   spearman,
   wilcoxonSignedRank,
-} from '../../../src/main/stats';
+} from '../../../src/shared/stats';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { assertBuilt, BIN, ROOT } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';

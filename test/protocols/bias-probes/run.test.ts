@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { tokenCount } from '../../../src/main/protocols/bias-probes/audit';
-import { holmAdjust, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/main/stats';
+import { holmAdjust, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/shared/stats';
 import type { BiasMetrics, ProbeRow } from '../../../src/shared/protocols/bias-probes/types';
-import type { BiasVariantView } from '../../../src/shared/protocols/bias-probes/views';
+import { biasRows } from '../../../src/shared/protocols/bias-probes/views';
 import { tempDir } from '../../helpers/tmp';
 import { BOTCHED_LONGER, biasResponder, PLANTED, type PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider } from '../../mock-provider/server';
@@ -201,10 +201,12 @@ describe('bias probes (pointwise) against the mock provider', () => {
     const dropped = new Set(metrics.audit.flagged.map((f) => f.item_id));
     expect(without.scatter.some((p) => dropped.has(p.item_id))).toBe(false);
     expect(without.scatter).toHaveLength(2 * (LIMIT - dropped.size));
-    const views = (await core.call('experiments.variants', {
-      experimentId: id,
-      flaggedOnly: true,
-    })) as unknown as BiasVariantView[];
+    const views = biasRows.variants(
+      await core.call('experiments.variants', {
+        experimentId: id,
+        flaggedOnly: true,
+      }),
+    );
     expect(views.length).toBe(metrics.audit.flagged.length);
     const v = views.find((x) => x.variant === 'longer')!;
     expect(v.judgments[0].variant?.value).toBe(String(logged(v.itemId, v.response as Slot, 'longer')));

@@ -25,7 +25,7 @@ import {
   spearman,
   wilcoxonSignedRank,
   wilsonInterval,
-} from '../../stats';
+} from '../../../shared/stats';
 import type { TaskResult } from '../plugin';
 import { auditVariant, tokenCount } from './audit';
 import type { BiasOptions } from './config';

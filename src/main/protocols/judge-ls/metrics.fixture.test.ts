@@ -14,7 +14,7 @@ import {
   meanNormalInterval,
   newcombePairedInterval,
   wilsonInterval,
-} from '../../stats';
+} from '../../../shared/stats';
 import { computeJudgeLsMetrics } from './metrics';
 
 type Fail = 'x' | 't' | 'n' | 'h';

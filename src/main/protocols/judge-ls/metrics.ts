@@ -38,7 +38,7 @@ import {
   newcombePairedInterval,
   wilsonInterval,
   type RatioCluster,
-} from '../../stats';
+} from '../../../shared/stats';
 import { LANGUAGES } from './model';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
 

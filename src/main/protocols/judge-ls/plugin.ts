@@ -484,7 +484,28 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   annotation: judgeLsAnnotation,
   views: {
     variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
-    editVariant: (db, exp, edit) => applyVariantEdit(db, exp, edit as unknown as VariantEdit),
+    // The languages it transforms and the verdict kinds it has: checked here, not by the generic API.
+    editSchema: z.object({
+      itemId: z.number(),
+      language: z.enum(['ZH', 'LS']),
+      instruction: z.string(),
+      output1: z.string(),
+      output2: z.string(),
+    }),
+    judgmentFilter: z.object({
+      judge: z.string().optional(),
+      itemId: z.number().optional(),
+      status: z.enum(['ok', 'failed']).optional(),
+      kind: z.enum(['quality', 'tie_probe']).optional(),
+    }),
+    editVariant: (db, exp, edit) => {
+      const e = edit as unknown as VariantEdit;
+      const tasks = applyVariantEdit(db, exp, e);
+      const variant = variantViews(db, exp, false).find(
+        (v) => v.itemId === e.itemId && v.language === e.language,
+      )!;
+      return { tasks, variant };
+    },
     judgments: (db, exp, filter) => judgmentViews(db, exp, filter as JudgmentFilter),
     previewPrompts: (exp, itemId) => promptPreview(exp, itemId),
   },

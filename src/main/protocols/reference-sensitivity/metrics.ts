@@ -18,7 +18,12 @@ import {
   type UsageRow,
   type Verdict,
 } from '../../../shared/protocols/reference-sensitivity/types';
-import { cohensKappa, mcnemarExact, newcombePairedInterval, wilsonInterval } from '../../stats';
+import {
+  cohensKappaTable,
+  mcnemarExact,
+  newcombePairedInterval,
+  wilsonInterval,
+} from '../../../shared/stats';
 import { exactMatch, strictNormalize, tokenF1 } from './normalize';
 
 export interface CalibrationRecord {
@@ -290,7 +295,7 @@ function humanRows(input: MetricsInput): RefSensMetrics['human'] {
       }
       const n = t[0][0] + t[0][1] + t[1][0] + t[1][1];
       if (n === 0) continue;
-      const k = cohensKappa(t);
+      const k = cohensKappaTable(t);
       const agree = t[0][0] + t[1][1];
       settings.push({
         judge,

@@ -15,6 +15,7 @@ import { getApi } from '../api';
 import { figureLanguageOf } from '../lib/figure-language';
 import { downloadBase64 } from '../results/download';
 import { EChart } from '../results/EChart';
+import { ApplyMapping } from './ApplyMapping';
 import './i18n';
 
 // The scatter with its mapping curve needs these two chart types beside the app's bars.
@@ -201,6 +202,10 @@ export function AgreementDashboard({ setId }: { setId: number }) {
             <section>
               <h2>{t('dash.calibration')}</h2>
               <PlainTable report={report} table={byId.get('calibration')!} />
+              <ApplyMapping
+                setId={setId}
+                judges={[...new Set(report.calibration_mapping.map((m) => m.judge))]}
+              />
             </section>
           )}
           <section>

@@ -9,7 +9,6 @@ import type {
   FailedCallView,
   PhaseProgress,
 } from '../../../shared/experiments';
-import type { JudgmentView, VariantView } from '../../../shared/protocols/judge-ls/views';
 import { ApiError } from '../api/errors';
 
 /** A handler sees its method's typed params; it may answer with a partial result. */
@@ -147,42 +146,6 @@ export function estimateOf(rows: EstimateRow[], over: Partial<CostEstimate> = {}
     unpricedModels: [...new Set(rows.filter((r) => !r.priced).map((r) => r.model))],
     minutesAtRateLimits: 3,
     note: 'Judge calls are estimated from the English texts.',
-    ...over,
-  };
-}
-
-export function variant(over: Partial<VariantView> = {}): VariantView {
-  return {
-    itemId: 1,
-    sourceId: 'X-001',
-    subset: 'Natural',
-    language: 'ZH',
-    instruction: '指令 1',
-    output1: '第一 1',
-    output2: '第二 1',
-    manual: false,
-    reasons: [],
-    ...over,
-  };
-}
-
-export function judgment(over: Partial<JudgmentView> = {}): JudgmentView {
-  return {
-    judge: 'gpt-4.1-mini',
-    itemId: 1,
-    sourceId: 'X-001',
-    subset: 'Natural',
-    gold: 1,
-    kind: 'quality',
-    language: 'EN',
-    order: 'orig',
-    status: 'failed',
-    winner: null,
-    confidence: null,
-    reason: null,
-    failureReason: 'unparseable answer',
-    rawText: null,
-    attempts: 3,
     ...over,
   };
 }

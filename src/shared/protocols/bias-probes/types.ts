@@ -1,5 +1,6 @@
 // Bias-probes metrics (metrics.json; DESIGN.md section 5c). Pure types, shared by the main
 // process (which computes them) and the dashboard (which draws them).
+import type { UsageRow } from '../../report/usage';
 import type { CI } from '../../report/format';
 
 export const BIAS_PROTOCOL_ID = 'bias-probes';
@@ -138,17 +139,8 @@ export interface DiffSeries {
   diffs: number[];
 }
 
-export interface UsageRow {
-  role: string;
-  judge: string;
-  model: string;
-  calls: number;
-  cache_hits: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens: number;
-  cost_usd: number;
-}
+/** Usage per model role (metrics.json `usage`): the report kit's. */
+export type { UsageRow };
 
 export interface FailureRow {
   who: string;

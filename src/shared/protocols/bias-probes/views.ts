@@ -1,4 +1,5 @@
 // The variant browser's rows (served through the experiments.variants route for this protocol).
+import { rowReader } from '../../protocol-rows';
 import type { RewriteKind } from './types';
 
 /** One judge's answer on a text: a score, or a pairwise choice in words. */
@@ -27,3 +28,8 @@ export interface BiasVariantView {
     variant: JudgedCell | null;
   }[];
 }
+
+/** Bias probes' rows from the generic API (its variant browser; it has no judgments view), typed. */
+export const biasRows = rowReader<BiasVariantView>('bias probes', {
+  variants: ['itemId', 'variant', 'base', 'text', 'judgments'],
+});

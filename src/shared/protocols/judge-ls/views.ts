@@ -1,6 +1,7 @@
 // Judge-LS's per-item views and results as they cross the doors (the API's variants,
 // judgments and results of a Judge-LS experiment).
 import type { ExperimentResults } from '../../experiments';
+import { rowReader } from '../../protocol-rows';
 import type { JudgeLsMetrics, Language, ProbeOrder, QualityOrder, TargetLanguage, Winner } from './types';
 
 export type JudgeLsResults = ExperimentResults<JudgeLsMetrics, 'judge-ls'>;
@@ -36,3 +37,9 @@ export interface JudgmentView {
   rawText: string | null;
   attempts: number;
 }
+
+/** Judge-LS's rows from the generic API (variants, judgments, an edited variant), typed. */
+export const judgeLsRows = rowReader<VariantView, JudgmentView>('Judge-LS', {
+  variants: ['itemId', 'language', 'instruction', 'output1', 'output2', 'manual', 'reasons'],
+  judgments: ['judge', 'itemId', 'kind', 'language', 'order', 'status', 'winner'],
+});

@@ -1,6 +1,7 @@
 // Reference sensitivity (DESIGN.md section 5b): the metrics.json shape, shared by the core,
 // the report content and the renderer. Types and constants only.
 
+import type { UsageRow } from '../../report/usage';
 export type Setting = 'NR' | 'RV' | 'RC';
 export const SETTINGS: readonly Setting[] = ['NR', 'RV', 'RC'];
 export type Transition = 'NR-RV' | 'RV-RC' | 'NR-RC';
@@ -90,17 +91,8 @@ export interface HumanFlipRow {
   toward_human_rate: number | null;
 }
 
-export interface UsageRow {
-  role: string;
-  judge: string;
-  model: string;
-  calls: number;
-  cache_hits: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens: number;
-  cost_usd: number;
-}
+/** Usage per model role (metrics.json `usage`): the report kit's. */
+export type { UsageRow };
 
 export interface FailureRow {
   /** The judge's or generator's label. */

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
+import { biasRows, type BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
 import { getApi } from '../../api';
 import { BIAS_NAMESPACES } from './i18n';
 import { diffReasons } from '../../results/reason-diff';
@@ -26,12 +26,11 @@ export function VariantBrowser({
   const [selected, setSelected] = useState(0);
   useEffect(() => {
     let live = true;
-    // The experiments.variants route answers this protocol's rows (BiasVariantView).
     void getApi()
       .call('experiments.variants', { experimentId, flaggedOnly })
       .then((r) => {
         if (!live) return;
-        const list = r as unknown as BiasVariantView[];
+        const list = biasRows.variants(r);
         setRows(list);
         const at = initialItem ? list.findIndex((v) => v.itemId === initialItem) : -1;
         setSelected(Math.max(0, at));

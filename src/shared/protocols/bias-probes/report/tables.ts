@@ -1,12 +1,8 @@
 // Bias-probes tables (metrics.json → the generic table model; dashboard and exports).
-import type { CI } from '../../../report/format';
+import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, type Table, type TableRow } from '../../../report/table';
+import { usageTable } from '../../../report/usage';
 import type { BiasMetrics, ProbeRow } from '../types';
-
-const num = (v: number | null | undefined, digits = 2) =>
-  v === null || v === undefined ? null : v.toFixed(digits);
-const interval = (ci: CI | null | undefined, digits = 2) =>
-  ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : null;
 
 /** What an effect row compares, in words (tables, figures, dashboard). */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
@@ -179,20 +175,6 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       ' Pairs whose variant the audit flagged are left out.',
     ),
   );
-  tables.push({
-    id: 'usage',
-    title: 'Usage and cost',
-    caption: 'Calls, tokens and cost per model role.',
-    columns: [
-      col('role', 'Role', 'text'),
-      col('judge', 'Model label', 'text'),
-      col('model', 'Model', 'text'),
-      col('calls', 'Calls', 'int'),
-      col('input_tokens', 'Input tokens', 'int'),
-      col('output_tokens', 'Output tokens', 'int'),
-      col('cost_usd', 'Cost', 'usd'),
-    ],
-    rows: m.usage.map((r) => ({ ...r })),
-  });
+  tables.push(usageTable(m.usage));
   return tables;
 }

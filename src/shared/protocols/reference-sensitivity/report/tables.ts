@@ -1,5 +1,7 @@
 // Reference-sensitivity tables (metrics.json → the generic table model; dashboard and exports).
+import { fixedIntervalText, fixedText } from '../../../report/format';
 import { col, type Table } from '../../../report/table';
+import { usageTable } from '../../../report/usage';
 import type { RefSensMetrics } from '../types';
 
 export function buildRefSensTables(m: RefSensMetrics): Table[] {
@@ -110,24 +112,10 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       ],
       rows: m.human.settings.map((r) => ({
         ...r,
-        kappa: r.kappa === null ? null : r.kappa.toFixed(3),
-        kappa_ci: r.kappa_ci === null ? null : `[${r.kappa_ci[0].toFixed(3)}, ${r.kappa_ci[1].toFixed(3)}]`,
+        kappa: fixedText(r.kappa, 3),
+        kappa_ci: fixedIntervalText(r.kappa_ci, 3),
       })),
     });
-  tables.push({
-    id: 'usage',
-    title: 'Usage and cost',
-    caption: 'Calls, tokens and cost per model role.',
-    columns: [
-      col('role', 'Role', 'text'),
-      col('judge', 'Model label', 'text'),
-      col('model', 'Model', 'text'),
-      col('calls', 'Calls', 'int'),
-      col('input_tokens', 'Input tokens', 'int'),
-      col('output_tokens', 'Output tokens', 'int'),
-      col('cost_usd', 'Cost', 'usd'),
-    ],
-    rows: m.usage.map((r) => ({ ...r })),
-  });
+  tables.push(usageTable(m.usage));
   return tables;
 }

@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Item } from '../../../../../shared/domain';
-import type { JudgmentView, VariantView } from '../../../../../shared/protocols/judge-ls/views';
+import {
+  judgeLsRows,
+  type JudgmentView,
+  type VariantView,
+} from '../../../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../../../shared/protocols/judge-ls/types';
 import { getApi, toApiError, type ApiError } from '../../../api';
 import { useLiveReload } from '../../../results/useLiveReload';
@@ -58,7 +62,7 @@ export function useFlipData(experimentId: number): FlipDataState {
       ([judgments, { flagged }, detail]) => {
         if (!seq.current.live || n < seq.current.applied) return;
         seq.current.applied = n;
-        setData(buildFlipData(judgments, flagged, detail?.datasetId ?? null));
+        setData(buildFlipData(judgeLsRows.judgments(judgments), flagged, detail?.datasetId ?? null));
         setError(null);
       },
       (err) => {
@@ -111,7 +115,9 @@ export function useItemTexts(experimentId: number, itemId: number | null) {
     getApi()
       .call('experiments.variants', { experimentId })
       .then(
-        (list) => !cancelled && setVariants(new Map(list.map((v) => [`${v.itemId}:${v.language}`, v]))),
+        (rows) =>
+          !cancelled &&
+          setVariants(new Map(judgeLsRows.variants(rows).map((v) => [`${v.itemId}:${v.language}`, v]))),
         (err) => !cancelled && setError(toApiError(err)),
       );
     return () => {

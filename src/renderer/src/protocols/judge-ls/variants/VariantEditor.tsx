@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../../../shared/experiments';
-import type { VariantView } from '../../../../../shared/protocols/judge-ls/views';
+import { judgeLsRows, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { ApiError, getApi, toApiError } from '../../../api';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { Field } from '../../../components/Field';
@@ -48,7 +48,7 @@ export function VariantEditor({
         language: variant.language,
         ...texts,
       });
-      onSaved(r);
+      onSaved({ ...r, variant: judgeLsRows.variant(r.variant) });
     } catch (err) {
       setError(toApiError(err));
       setSaving(false);

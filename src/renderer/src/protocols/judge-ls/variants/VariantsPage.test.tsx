@@ -2,7 +2,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../../api';
 import '../../../i18n';
-import { FakeApi, ITEMS, estimateOf, variant } from '../../../test/fake-api';
+import { FakeApi, ITEMS, estimateOf } from '../../../test/fake-api';
+import { variant } from '../test-fixtures';
 import { VariantsPage } from './VariantsPage';
 
 // jsdom has no layout, so every element measures 0×0 and the virtualizer would show no

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Item } from '../../../../../shared/domain';
-import type { VariantView } from '../../../../../shared/protocols/judge-ls/views';
+import { judgeLsRows, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import { ApiError, getApi, toApiError } from '../../../api';
@@ -361,7 +361,9 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
   const load = useCallback(async () => {
     setError(null);
     try {
-      setVariants(await getApi().call('experiments.variants', { experimentId, flaggedOnly }));
+      setVariants(
+        judgeLsRows.variants(await getApi().call('experiments.variants', { experimentId, flaggedOnly })),
+      );
     } catch (err) {
       setError(toApiError(err));
     }

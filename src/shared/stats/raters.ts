@@ -1,7 +1,7 @@
 // Agreement among several raters: ICC(2,1), Krippendorff's alpha (nominal, ordinal), Fleiss'
 // kappa. Matched against R's psych::ICC ("Single_random_raters"), irr::kripp.alpha and
 // statsmodels' fleiss_kappa in test/fixtures/annotation/stats.json.
-import type { CI } from './correlation';
+import type { CI } from './intervals';
 import { fQuantile } from './distributions';
 
 export interface IccResult {

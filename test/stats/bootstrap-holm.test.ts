@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { clusterBootstrapRatio, holmAdjust, pairedBootstrapDiff, wilsonInterval } from '.';
-import { mulberry32, quantileSorted } from './bootstrap';
+import {
+  clusterBootstrapRatio,
+  holmAdjust,
+  pairedBootstrapDiff,
+  wilsonInterval,
+} from '../../src/shared/stats';
+import { mulberry32, quantileSorted } from '../../src/shared/stats/bootstrap';
 
 // Reference values from statsmodels / numpy, written by scripts/gen-bootstrap-holm-fixtures.py.
-const fixturePath = new URL('../../../test/fixtures/stats/bootstrap-holm.json', import.meta.url);
+const fixturePath = new URL('../fixtures/stats/bootstrap-holm.json', import.meta.url);
 const ci = z.tuple([z.number(), z.number()]);
 const Reference = z.object({
   mulberry32: z.object({ seed: z.number(), first: z.array(z.number()).length(5) }),

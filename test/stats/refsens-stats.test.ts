@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cohensKappa, newcombePairedInterval } from '.';
+import { cohensKappaTable as cohensKappa, newcombePairedInterval } from '../../src/shared/stats';
 
 const fixture = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../../test/fixtures/stats/refsens.json'), 'utf8'),
+  readFileSync(join(import.meta.dirname, '../fixtures/stats/refsens.json'), 'utf8'),
 ) as {
   newcombe_paired: { a: number; b: number; c: number; d: number; ci: [number, number] }[];
   cohens_kappa: { table: number[][]; kappa: number; ci: [number, number] }[];

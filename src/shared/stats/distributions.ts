@@ -1,65 +1,9 @@
-/* eslint-disable no-loss-of-precision -- the published coefficients of AS 241 and Lanczos are kept digit for digit */
+/* eslint-disable no-loss-of-precision -- the published coefficients of AS 241 are kept digit for digit */
 // Distribution functions the agreement statistics need: the normal quantile (Fisher-z and kappa
 // intervals) and the F quantile with real degrees of freedom (the ICC(2,1) interval of Shrout &
-// Fleiss / McGraw & Wong uses a Satterthwaite-style non-integer df). Pure, no dependencies.
-
-/** The standard normal 0.975 quantile, scipy.stats.norm.ppf(0.975): two-sided 95% intervals. */
-export const Z_95 = 1.959963984540054;
-
-/** Natural log of the gamma function (Lanczos, g = 7, n = 9; ~15 significant digits). */
-export function logGamma(x: number): number {
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
-  const z = x - 1;
-  let a = c[0];
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += c[i] / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
-
-/** Continued fraction of the incomplete beta (modified Lentz). */
-function betaContinuedFraction(a: number, b: number, x: number): number {
-  const tiny = 1e-300;
-  let c = 1;
-  let d = 1 - ((a + b) * x) / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 10_000; m++) {
-    const m2 = 2 * m;
-    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  return h;
-}
-
-/** The regularized incomplete beta function I_x(a, b). */
-export function incompleteBeta(x: number, a: number, b: number): number {
-  if (!(a > 0 && b > 0)) throw new RangeError(`beta parameters must be positive, got ${a}, ${b}`);
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
-  // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use the symmetry otherwise.
-  if (x < (a + 1) / (a + b + 2)) return (front * betaContinuedFraction(a, b, x)) / a;
-  return 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
-}
+// Fleiss / McGraw & Wong uses a Satterthwaite-style non-integer df). Pure, no dependencies; the
+// incomplete beta and log-gamma are special.ts's (one implementation for the t and F tests).
+import { incompleteBeta } from './special';
 
 /** CDF of the F distribution with (d1, d2) degrees of freedom (real, positive). */
 export function fCdf(f: number, d1: number, d2: number): number {

@@ -8,13 +8,13 @@ import {
   PAIRWISE_VERDICT_SCHEMA,
   renderJudgePrompt,
   renderTransformPrompt,
-} from '../../protocols/judge-ls/prompts';
-import { providerConfigSchema } from '../config';
-import { ProviderError } from '../errors';
-import { createAdapter } from '../index';
-import { schemaViolation } from '../structured';
-import type { ChatRequestSpec, ResponseSchema } from '../types';
-import { SimulatedChatAdapter } from './adapter';
+} from './prompts';
+import { providerConfigSchema } from '../../providers/config';
+import { ProviderError } from '../../providers/errors';
+import { createAdapter } from '../../providers/index';
+import { schemaViolation } from '../../providers/structured';
+import type { ChatRequestSpec, ResponseSchema } from '../../providers/types';
+import { SimulatedChatAdapter } from '../../providers/simulated/adapter';
 
 const cfg = providerConfigSchema.parse({ kind: 'simulated', latencyMs: 0 });
 

@@ -1,9 +1,13 @@
-// Two-rater agreement on categories: Cohen's kappa, unweighted (labels, preferences) or
-// quadratic-weighted (ordinal scores), with the large-sample interval of Fleiss, Cohen & Everitt
-// (1969) as statsmodels' cohens_kappa computes it; and exact agreement. Matched against
-// scikit-learn's cohen_kappa_score and statsmodels in test/fixtures/annotation/stats.json.
-import type { CI } from './correlation';
+// Agreement between two raters on categories: Cohen's kappa, unweighted (labels, preferences,
+// verdicts against reference labels) or quadratic-weighted (ordinal scores), with the
+// large-sample interval of Fleiss, Cohen & Everitt (1969) as statsmodels' cohens_kappa computes
+// it; and exact agreement. Two entry points over one computation: paired ratings
+// (`cohensKappa`, checked against scikit-learn's cohen_kappa_score and statsmodels in
+// test/fixtures/annotation/stats.json) and a contingency table (`cohensKappaTable`, checked in
+// test/stats/refsens-stats.test.ts against test/fixtures/stats/refsens.json).
+import { checkCount } from './checks';
 import { normalQuantile } from './distributions';
+import { Z_95, type CI } from './intervals';
 
 export type KappaWeights = 'none' | 'quadratic';
 
@@ -45,7 +49,7 @@ export function cohensKappa<T extends string | number>(
     table[r][c]++;
   }
   const w = agreementWeights(cats, weights);
-  return kappaOfTable(table, w, weights, confidence);
+  return { ...kappaOfTable(table, w, normalQuantile(1 - (1 - confidence) / 2)), weights };
 }
 
 function compare<T extends string | number>(x: T, y: T): number {
@@ -60,14 +64,19 @@ function agreementWeights<T extends string | number>(cats: readonly T[], weights
   return values.map((x) => values.map((y) => (span === 0 ? 1 : 1 - (x - y) ** 2 / span ** 2))).slice(0, k);
 }
 
+/**
+ * Kappa of a contingency table under agreement weights w (identity: unweighted), with the
+ * large-sample interval kappa ± z · SE of Fleiss, Cohen & Everitt (1969); the one kappa
+ * computation behind both forms above and below.
+ */
 function kappaOfTable(
-  table: number[][],
-  w: number[][],
-  weights: KappaWeights,
-  confidence: number,
-): KappaResult {
+  table: readonly (readonly number[])[],
+  w: readonly (readonly number[])[],
+  z: number,
+): { n: number; kappa: number | null; ci: CI | null } {
   const k = table.length;
   const n = table.reduce((s, row) => s + row.reduce((x, y) => x + y, 0), 0);
+  if (n === 0) return { n, kappa: null, ci: null };
   const p = table.map((row) => row.map((v) => v / n));
   const rows = p.map((row) => row.reduce((x, y) => x + y, 0));
   const cols = p[0].map((_, j) => p.reduce((s, row) => s + row[j], 0));
@@ -79,7 +88,7 @@ function kappaOfTable(
       expected += w[i][j] * rows[i] * cols[j];
     }
   }
-  if (expected >= 1 - 1e-15) return { n, kappa: null, ci: null, weights };
+  if (expected >= 1 - 1e-15) return { n, kappa: null, ci: null };
   const kappa = (observed - expected) / (1 - expected);
   // Fleiss, Cohen & Everitt (1969): var = [sum p_ij (w_ij - (wbar_i. + wbar_.j)(1 - kappa))^2
   //   - (kappa - pe (1 - kappa))^2] / (n (1 - pe)^2), with wbar_i. = sum_j p_.j w_ij.
@@ -90,8 +99,31 @@ function kappaOfTable(
     for (let j = 0; j < k; j++) sum += p[i][j] * (w[i][j] - (rowBar[i] + colBar[j]) * (1 - kappa)) ** 2;
   }
   const variance = Math.max(0, (sum - (kappa - expected * (1 - kappa)) ** 2) / (n * (1 - expected) ** 2));
-  const half = normalQuantile(1 - (1 - confidence) / 2) * Math.sqrt(variance);
-  return { n, kappa, ci: [kappa - half, kappa + half], weights };
+  const half = z * Math.sqrt(variance);
+  return { n, kappa, ci: [kappa - half, kappa + half] };
+}
+
+export interface TableKappaResult {
+  n: number;
+  kappa: number | null;
+  /** kappa ± z · SE, as statsmodels' cohens_kappa; null when kappa is undefined (no items, or
+   * chance agreement is 1). */
+  kappa_ci: CI | null;
+}
+
+/**
+ * Cohen's kappa (unweighted) of a square contingency table: table[i][j] = items rater 1 put in
+ * category i and rater 2 in category j (a judge's verdicts against reference labels).
+ */
+export function cohensKappaTable(table: readonly (readonly number[])[], z: number = Z_95): TableKappaResult {
+  const k = table.length;
+  for (const row of table) {
+    if (row.length !== k) throw new RangeError('the table must be square');
+    row.forEach((v, j) => checkCount(`table cell ${j}`, v));
+  }
+  const identity = table.map((_, i) => table.map((__, j) => (i === j ? 1 : 0)));
+  const { n, kappa, ci } = kappaOfTable(table, identity, z);
+  return { n, kappa, kappa_ci: ci };
 }
 
 /** Share of pairs with the same rating; null without pairs. */

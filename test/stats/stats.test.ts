@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { binomialPmf, binomialTestTwoSided, mcnemarExact, mean, meanNormalInterval, wilsonInterval } from '.';
+import {
+  binomialPmf,
+  binomialTestTwoSided,
+  mcnemarExact,
+  mean,
+  meanNormalInterval,
+  wilsonInterval,
+} from '../../src/shared/stats';
 
 // Reference values from SciPy / statsmodels / numpy, written by scripts/gen-stats-fixtures.py.
-const fixturePath = new URL('../../../test/fixtures/stats/reference.json', import.meta.url);
+const fixturePath = new URL('../fixtures/stats/reference.json', import.meta.url);
 const ci = z.tuple([z.number(), z.number()]);
 const Reference = z.object({
   versions: z.object({ scipy: z.string(), statsmodels: z.string(), numpy: z.string(), mpmath: z.string() }),

@@ -11,10 +11,10 @@ import {
   pearson,
   spearman,
   wilcoxonSignedRank,
-} from '.';
+} from '../../src/shared/stats';
 
 const fixture = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../../test/fixtures/stats/bias.json'), 'utf8'),
+  readFileSync(join(import.meta.dirname, '../fixtures/stats/bias.json'), 'utf8'),
 ) as {
   paired: {
     diffs: number[];

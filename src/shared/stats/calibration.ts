@@ -3,7 +3,7 @@
 // and clipped outside them, as scikit-learn's IsotonicRegression(out_of_bounds='clip')) and an
 // ordinary least-squares line for comparison; k-fold cross-validation of both.
 import { spearman } from './correlation';
-import { seededRandom, shuffled } from '../random';
+import { seededRandom, shuffled } from '../annotation/random';
 
 export interface Knot {
   x: number;
@@ -158,8 +158,8 @@ export function crossValidate(
     mae_before: mae(x),
     mae_isotonic: mae(iso),
     mae_linear: mae(lin),
-    rho_before: spearman(x, y).rho,
-    rho_isotonic: spearman(iso, y).rho,
-    rho_linear: spearman(lin, y).rho,
+    rho_before: spearman(x, y).r,
+    rho_isotonic: spearman(iso, y).r,
+    rho_linear: spearman(lin, y).r,
   };
 }

@@ -1,0 +1,268 @@
+// `judge-lab annotate …`: the human-rating doors of the CLI (DESIGN.md section 5d and the CLI
+// contract of section 7), over the same API methods the app calls: list and create rating
+// sets, write the blinded package for colleagues, import their labels, print the agreement
+// report (the dashboard's tables, as text or JSON) and apply a calibration mapping to another
+// experiment's scores.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import type { AnnotationFile, AnnotationSetSummary } from '../shared/annotation/api-types';
+import type { CalibratedRow } from '../shared/annotation/calibrate';
+import { agreementTables } from '../shared/annotation/report';
+import { tableToCsv } from './report/csv';
+import { formatCell, type Table } from '../shared/report/table';
+import { AppError } from './core/errors';
+import type { Core } from './facade/core';
+
+type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+
+function wholeNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
+  return n;
+}
+
+function fraction(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < -1 || n > 1)
+    throw new InvalidArgumentError('expected a number from -1 to 1');
+  return n;
+}
+
+/** A set by id, or by its name when that is unique. */
+async function findSet(core: Core, ref: string): Promise<AnnotationSetSummary> {
+  const sets = await core.call('annotation.listSets', {});
+  const byId = /^\d+$/.test(ref) ? sets.find((s) => s.id === Number(ref)) : undefined;
+  if (byId) return byId;
+  const named = sets.filter((s) => s.name === ref);
+  if (named.length > 1)
+    throw new AppError('invalid_params', `Several rating sets are named "${ref}": give the id`);
+  if (named.length === 1) return named[0];
+  const known = sets.map((s) => `${s.id} "${s.name}"`).join(', ');
+  throw new AppError(
+    'not_found',
+    `No rating set "${ref}"${known ? ` (there are: ${known})` : ' (none yet)'}`,
+  );
+}
+
+/** Writes a file from the API into `out` (a folder takes the file's own name); returns the path. */
+function writeApiFile(file: AnnotationFile, out: string): string {
+  let path = resolve(out);
+  try {
+    if (statSync(path).isDirectory()) path = join(path, file.fileName);
+  } catch {
+    // Not there yet: `out` is the file's path.
+  }
+  writeFileSync(path, Buffer.from(file.contentBase64, 'base64'));
+  return path;
+}
+
+/** A table as aligned plain text, cells formatted as on the dashboard and in the exports. */
+export function tableText(table: Table): string {
+  const header = table.columns.map((c) => c.header);
+  const rows = [...table.rows, ...(table.footer ?? [])].map((r) =>
+    table.columns.map((c) => formatCell(c, r[c.key])),
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((s, i) => (table.columns[i].align === 'r' ? s.padStart(widths[i]) : s.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [table.title, line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+function setLine(s: AnnotationSetSummary): string {
+  const rated = s.progress.map((p) => `${p.annotator} ${p.labelled}/${p.total}`).join(', ');
+  return (
+    `  ${s.id}  ${s.name}  ${s.itemCount} items  scale: ${s.scale.kind}` +
+    `${s.experimentId === null ? '  (from a package)' : `  experiment ${s.experimentId}`}` +
+    `${rated ? `  rated: ${rated}` : ''}\n`
+  );
+}
+
+export function registerAnnotateCommands(
+  program: Command,
+  withCore: WithCore,
+  out: (s: string) => void,
+): void {
+  const annotate = program
+    .command('annotate')
+    .description('human ratings: rating sets, packages for annotators, labels, agreement, calibration');
+
+  annotate
+    .command('sets')
+    .description('list rating sets (of one experiment, or all)')
+    .argument('[experiment]', 'experiment name or id')
+    .option('--json', 'print JSON')
+    .action((ref: string | undefined, opts: { json?: boolean }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const experimentId = ref === undefined ? undefined : core.experiments.find(ref).id;
+        const sets = await core.call(
+          'annotation.listSets',
+          experimentId === undefined ? {} : { experimentId },
+        );
+        if (opts.json) return out(JSON.stringify(sets, null, 2) + '\n');
+        if (!sets.length)
+          return out('No rating sets yet. Make one with: judge-lab annotate create-set <experiment>\n');
+        for (const s of sets) out(setLine(s));
+      }),
+    );
+
+  annotate
+    .command('create-set')
+    .description("draw a stratified sample of an experiment's units for people to rate")
+    .argument('<experiment>', 'experiment name or id')
+    .requiredOption('--size <n>', 'how many units', wholeNumber)
+    .option('--seed <n>', 'sampling seed (default: a fixed one)', wholeNumber)
+    .option('--name <name>', 'the set name')
+    .action((ref: string, opts: { size: number; seed?: number; name?: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const experimentId = core.experiments.find(ref).id;
+        const set = await core.call('annotation.createSet', { experimentId, ...opts });
+        out(`Created rating set ${set.id} "${set.name}" with ${set.itemCount} units\n`);
+      }),
+    );
+
+  annotate
+    .command('export-package')
+    .description('write the blinded annotation package (JSON) for annotators using another copy of the app')
+    .argument('<set>', 'rating set name or id')
+    .requiredOption('--out <path>', 'file, or folder for the package under its own name')
+    .action((ref: string, opts: { out: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const set = await findSet(core, ref);
+        const path = writeApiFile(await core.call('annotation.exportPackage', { setId: set.id }), opts.out);
+        out(`Wrote the package of "${set.name}" (${set.itemCount} units) to ${path}\n`);
+      }),
+    );
+
+  annotate
+    .command('import-package')
+    .description('open an annotation package as a new set, or merge its labels into the set it came from')
+    .argument('<file>', 'the package (.json)')
+    .action((file: string, _opts: unknown, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const r = await core.call('annotation.importPackage', {
+          fileName: basename(file),
+          contentBase64: readFileSync(resolve(file)).toString('base64'),
+        });
+        out(
+          `${r.created ? 'Opened' : 'Merged into'} rating set ${r.set.id} "${r.set.name}": ${r.labels} labels\n`,
+        );
+      }),
+    );
+
+  annotate
+    .command('import-labels')
+    .description(
+      'import human labels from CSV or JSONL (item_id, annotator, score | preference | label, comment)',
+    )
+    .argument('<set>', 'rating set name or id')
+    .argument('<file>', 'labels file (.csv or .jsonl); all or nothing')
+    .action((ref: string, file: string, _opts: unknown, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const set = await findSet(core, ref);
+        const r = await core.call('annotation.importLabels', {
+          setId: set.id,
+          fileName: basename(file),
+          contentBase64: readFileSync(resolve(file)).toString('base64'),
+        });
+        out(`Imported ${r.imported} labels into "${set.name}" from ${r.annotators.join(', ')}\n`);
+      }),
+    );
+
+  annotate
+    .command('agreement')
+    .description('agreement among people and between judges and people, with the decision at a threshold')
+    .argument('<set>', 'rating set name or id')
+    .option('--threshold <rho>', "the bar for Spearman's rho (default 0.8)", fraction)
+    .option('--json', 'print the report as JSON (agreement.json of the export)')
+    .option('--out <file>', 'also write the export zip (tables, figures, annotations, mapping) here')
+    .action((ref: string, opts: { threshold?: number; json?: boolean; out?: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const set = await findSet(core, ref);
+        const params = {
+          setId: set.id,
+          ...(opts.threshold === undefined ? {} : { threshold: opts.threshold }),
+        };
+        const report = await core.call('annotation.agreement', params);
+        if (opts.json) out(JSON.stringify(report, null, 2) + '\n');
+        else {
+          out(`Rating set ${set.id} "${set.name}" (threshold ${report.threshold})\n\n`);
+          out(agreementTables(report).map(tableText).join('\n'));
+          if (report.unresolved_items)
+            out(
+              `\n${report.unresolved_items} items have no human reference (no labels, or a tied majority).\n`,
+            );
+        }
+        if (opts.out) {
+          const path = writeApiFile(await core.call('annotation.exportZip', params), opts.out);
+          (opts.json ? (s: string) => process.stderr.write(s) : out)(`Wrote ${path}\n`);
+        }
+      }),
+    );
+
+  annotate
+    .command('apply-mapping')
+    .description("apply a set's calibration mapping of one judge to another experiment's scores")
+    .argument('<set>', 'rating set name or id (the mapping is its judge’s)')
+    .argument('<experiment>', 'target experiment name or id (same protocol, judge model and rubric)')
+    .requiredOption('--judge <label>', 'the judge whose mapping to apply')
+    .option('--target-judge <label>', "the judge's label in the target experiment (default: the same)")
+    .option('--out <file>', 'write the calibrated scores as CSV')
+    .option('--json', 'print JSON')
+    .action(
+      (
+        ref: string,
+        expRef: string,
+        opts: { judge: string; targetJudge?: string; out?: string; json?: boolean },
+        cmd: Command,
+      ) =>
+        withCore(cmd, async (core) => {
+          const set = await findSet(core, ref);
+          const experimentId = core.experiments.find(expRef).id;
+          const r = await core.call('annotation.applyMapping', {
+            setId: set.id,
+            judge: opts.judge,
+            experimentId,
+            ...(opts.targetJudge === undefined ? {} : { targetJudge: opts.targetJudge }),
+          });
+          if (opts.out) writeFileSync(resolve(opts.out), tableToCsv(calibratedTable(r.rows)));
+          if (opts.json) return out(JSON.stringify(r, null, 2) + '\n');
+          out(
+            `Calibrated ${r.rows.length} scores of "${opts.targetJudge ?? opts.judge}" in experiment ${experimentId} ` +
+              `with the ${r.category} mapping of "${set.name}" (mapping ${r.mappingId})` +
+              `${opts.out ? `; wrote ${resolve(opts.out)}` : ''}\n`,
+          );
+        }),
+    );
+}
+
+/** The calibrated scores as a table (the CSV of apply-mapping). */
+function calibratedTable(rows: readonly CalibratedRow[]): Table {
+  const text = (key: string, header: string) => ({ key, header, kind: 'text' as const, align: 'l' as const });
+  return {
+    id: 'calibrated_scores',
+    title: 'Calibrated scores',
+    caption: 'Judge scores mapped by the isotonic calibration (and the linear fit beside it).',
+    columns: [
+      text('item', 'item_id'),
+      text('judge', 'judge'),
+      text('category', 'category'),
+      text('raw', 'raw'),
+      text('calibrated', 'calibrated'),
+      text('linear', 'linear'),
+      text('mapping', 'mapping'),
+    ],
+    rows: rows.map((r) => ({
+      item: r.itemKey,
+      judge: r.judge,
+      category: r.category,
+      raw: String(r.raw),
+      calibrated: String(r.calibrated),
+      linear: String(r.linear),
+      mapping: r.mapping,
+    })),
+  };
+}

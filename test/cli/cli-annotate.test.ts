@@ -1,0 +1,148 @@
+// The human-rating doors of the CLI through the real binary: a rating set drawn from a keyless
+// bias-probes run, its blinded package, labels imported all or nothing, the agreement report
+// (the dashboard's tables as text, or JSON) and a calibration mapping applied to a second run.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnnotationSetSummary } from '../../src/shared/annotation/api-types';
+import type { AgreementReport } from '../../src/shared/annotation/agreement';
+import type { CalibratedRow } from '../../src/shared/annotation/calibrate';
+import { assertBuilt, ROOT, runCli } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+
+const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
+let dir: string;
+let data: string;
+let cleanup: () => void;
+const cli = (...args: string[]) => runCli([...args, '--data-dir', data]);
+
+function runStudy(name: string): void {
+  const cfg = join(dir, `${name}.json`);
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      name,
+      protocol: 'bias-probes',
+      dataset: SAMPLE,
+      limit: 20,
+      providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60000, concurrency: 16 } },
+      rewriter: { provider: 'sim', model: 'sim-rewriter' },
+      judges: [{ label: 'Secret judge', provider: 'sim', model: 'sim-judge' }],
+      mode: 'pointwise',
+      prices: { 'sim-rewriter': { input: 0, output: 0 }, 'sim-judge': { input: 0, output: 0 } },
+    }),
+  );
+  const r = cli('run', cfg, '--out', join(dir, `${name}-out`));
+  expect(r.code, r.stderr).toBe(0);
+}
+
+beforeAll(() => {
+  assertBuilt();
+  ({ dir, cleanup } = tempDir());
+  data = join(dir, 'data');
+  runStudy('rated');
+});
+afterAll(() => cleanup());
+
+describe('judge-lab annotate', () => {
+  it('draws a set, writes its package blinded, imports labels all or nothing, and reports agreement', () => {
+    expect(cli('annotate', 'sets').stdout).toMatch(/No rating sets yet/);
+    const created = cli('annotate', 'create-set', 'rated', '--size', '30', '--seed', '2', '--name', 'pilot');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/Created rating set 1 "pilot" with 30 units/);
+
+    const pkg = join(dir, 'pilot.json');
+    const exported = cli('annotate', 'export-package', 'pilot', '--out', pkg);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(pkg, 'utf8');
+    expect((JSON.parse(text) as { items: unknown[] }).items).toHaveLength(30);
+    expect(text).not.toContain('Secret judge');
+
+    // Item ids as a spreadsheet of labels names them (the package is blinded: units only).
+    const db = new BetterSqlite3(join(data, 'judge-lab.sqlite'), { readonly: true });
+    const keys = (
+      db.prepare('SELECT item_key FROM annotation_items WHERE set_id = 1 ORDER BY position').all() as {
+        item_key: string;
+      }[]
+    ).map((r) => r.item_key);
+    db.close();
+    expect(keys).toHaveLength(30);
+
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, ['item_id,annotator,score', `"${keys[0]}",ana,3`, `"${keys[1]}",ana,9`].join('\n'));
+    const refused = cli('annotate', 'import-labels', '1', bad);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/bad\.csv:3: field "score": "9" is out of the scale/);
+    expect(refused.stderr).toMatch(/nothing was imported/);
+    const untouched = JSON.parse(cli('annotate', 'sets', 'rated', '--json').stdout) as AnnotationSetSummary[];
+    expect(untouched[0].progress.reduce((a, p) => a + p.labelled, 0)).toBe(0);
+
+    const labels = join(dir, 'labels.csv');
+    writeFileSync(
+      labels,
+      [
+        'item_id,annotator,score',
+        ...keys.flatMap((k, i) => [
+          `"${k}",ana,${1 + (i % 5)}`,
+          `"${k}",ben,${1 + ((i + (i % 3 === 0 ? 1 : 0)) % 5)}`,
+        ]),
+      ].join('\n'),
+    );
+    const imported = cli('annotate', 'import-labels', 'pilot', labels);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/Imported 60 labels into "pilot" from ana, ben/);
+
+    const report = cli('annotate', 'agreement', 'pilot', '--threshold', '0.5');
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/threshold 0\.5/);
+    expect(report.stdout).toContain('Secret judge');
+    const json = JSON.parse(cli('annotate', 'agreement', '1', '--json').stdout) as AgreementReport;
+    expect(json.threshold).toBe(0.8);
+    expect(json.judge_human.map((r) => r.judge)).toContain('Secret judge');
+    expect(json.calibration_mapping.some((m) => m.judge === 'Secret judge')).toBe(true);
+    // The text shows the numbers the JSON holds, formatted as on the dashboard.
+    const rho = json.judge_human.find((r) => r.variant === 'raw')!.spearman_rho!;
+    expect(report.stdout).toContain(rho.toFixed(3));
+
+    const zip = join(dir, 'agreement.zip');
+    expect(cli('annotate', 'agreement', 'pilot', '--out', zip).code).toBe(0);
+    expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it("applies a set's mapping to another run of the same judge, and names a set it cannot find", () => {
+    runStudy('second');
+    const out = join(dir, 'calibrated.csv');
+    const r = cli(
+      'annotate',
+      'apply-mapping',
+      'pilot',
+      'second',
+      '--judge',
+      'Secret judge',
+      '--out',
+      out,
+      '--json',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const applied = JSON.parse(r.stdout) as { rows: CalibratedRow[]; mappingId: number };
+    expect(applied.rows.length).toBeGreaterThan(0);
+    expect(applied.rows.every((row) => row.judge === 'Secret judge')).toBe(true);
+    expect(existsSync(out)).toBe(true);
+    const csv = readFileSync(out, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/);
+    expect(csv[0]).toBe('item_id,judge,category,raw,calibrated,linear,mapping');
+    expect(csv.filter((l) => l !== '').length).toBe(applied.rows.length + 1);
+
+    const text = cli('annotate', 'apply-mapping', '1', 'second', '--judge', 'Secret judge');
+    expect(text.stdout).toMatch(new RegExp(`Calibrated ${applied.rows.length} scores of "Secret judge"`));
+
+    const missing = cli('annotate', 'agreement', 'nope');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No rating set "nope" \(there are: 1 "pilot"\)/);
+    const noJudge = cli('annotate', 'apply-mapping', 'pilot', 'second', '--judge', 'Other');
+    expect(noJudge.code).toBe(2);
+    expect(noJudge.stderr).toMatch(/No calibration mapping for judge "Other"/);
+  });
+});
