@@ -10,6 +10,7 @@ import { ExportLanguage } from '../results/ExportLanguage';
 import { OpenFolder } from '../results/OpenFolder';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
+import { batchStatusText } from './batch-status';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
@@ -304,11 +305,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
                   <td className="mono">{b.model}</td>
                   <td className="num">{f.number(b.requests)}</td>
                   <td className="num">{f.number(b.finished)}</td>
-                  <td>
-                    {b.status}
-                    {b.remoteStatus ? ` (${b.remoteStatus})` : ''}
-                  </td>
-                  <td>{new Date(b.createdAt).toLocaleString()}</td>
+                  <td>{batchStatusText(t, b.status, b.remoteStatus)}</td>
+                  <td>{f.dateTime(b.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

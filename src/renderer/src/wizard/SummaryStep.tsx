@@ -2,7 +2,14 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { batchCapable, stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
+import {
+  batchCapable,
+  protocolOf,
+  stepOfField,
+  validateStep,
+  wizardPluginOf,
+} from '../lib/experiment-config';
+import { getRendererProtocol, protocolNamespaces } from '../protocols/registry';
 import { presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
@@ -227,7 +234,16 @@ export function SummaryStep() {
               {t('wizard.summary.unpricedNote', { models: estimate.estimate.unpricedModels.join(', ') })}
             </p>
           )}
-          {estimate.estimate.note && <p className="hint">{estimate.estimate.note}</p>}
+          {estimate.estimate.note && (
+            <p className="hint" data-testid="estimate-note">
+              {estimate.estimate.noteKey
+                ? t(estimate.estimate.noteKey, {
+                    ns: protocolNamespaces(getRendererProtocol(protocolOf(draft))),
+                    defaultValue: estimate.estimate.note,
+                  })
+                : estimate.estimate.note}
+            </p>
+          )}
         </>
       )}
     </section>

@@ -5,6 +5,10 @@ export const BIAS_NS = 'bias-probes';
 export const BIAS_NAMESPACES = [BIAS_NS, 'results', 'translation'];
 
 const en = {
+  estimateNote: {
+    standIns:
+      'Judge calls on variants not rewritten yet are estimated from stand-in texts of the target length; every shorter rewrite is assumed to exist.',
+  },
   protocol: {
     title: 'Bias probes',
     description:
@@ -80,6 +84,9 @@ const en = {
 };
 
 const zh = {
+  estimateNote: {
+    standIns: '尚未改写的变体上的评审调用按目标长度的替代文本估算；假定每个缩短的改写都存在。',
+  },
   protocol: {
     title: '偏差探针',
     description:

@@ -5,6 +5,10 @@ export const REF_SENS_NS = 'reference-sensitivity';
 export const REF_SENS_NAMESPACES = [REF_SENS_NS, 'results', 'translation'];
 
 const en = {
+  estimateNote: {
+    standIns:
+      'Verdicts on answers not generated yet are estimated from stand-in answers of typical length; output lengths are typical values.',
+  },
   protocol: {
     title: 'Reference sensitivity',
     description:
@@ -95,6 +99,9 @@ const en = {
 };
 
 const zh = {
+  estimateNote: {
+    standIns: '尚未生成的回答上的评审按典型长度的替代回答估算；输出长度取典型值。',
+  },
   protocol: {
     title: '参考答案敏感性',
     description:
