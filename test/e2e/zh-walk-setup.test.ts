@@ -193,6 +193,9 @@ describe('the rest of the app in 中文', () => {
       'https://',
     ];
     const found: Record<string, string[]> = {};
+    const kinds: Record<string, (string | null)[]> = {};
+    const estimateKindTexts: string[] = [];
+    const estimateWho: string[] = [];
     const scan = async (name: string) => {
       await page.waitForTimeout(300);
       found[name] = await englishOnScreen(page, allowed);
@@ -240,6 +243,15 @@ describe('the rest of the app in 中文', () => {
       // The summary with its estimate (and its note) loaded.
       await page.getByTestId('estimate-note').waitFor({ timeout: 20_000 });
       await scan(`wizard ${protocol} summary`);
+      estimateWho.push(
+        ...(await page.locator('[data-testid="estimate-row"] td:nth-child(1)').allInnerTexts()),
+      );
+      estimateKindTexts.push(
+        ...(await page.locator('[data-testid="estimate-row"] td:nth-child(3)').allInnerTexts()),
+      );
+      kinds[protocol] = await page
+        .getByTestId('estimate-row')
+        .evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute('data-kind')))]);
       if (protocol === 'judge-ls') await saveScreenshot(page, 'wizard-estimate-zh-light', { fullPage: true });
     }
 
@@ -270,5 +282,17 @@ describe('the rest of the app in 中文', () => {
     await scan('glossary');
 
     expect(Object.entries(found).filter(([, v]) => v.length > 0)).toEqual([]);
+    // Each summary estimates its own protocol's calls (not the previous draft's: an answer for
+    // the draft before "Start over" used to stay on screen).
+    expect(kinds).toEqual({
+      'judge-ls': ['transform', 'quality', 'tie_probe'],
+      'reference-sensitivity': ['generate', 'C1', 'C2', 'NR', 'RV', 'RC'],
+      'bias-probes': ['longer', 'shorter', 'markdown', 'original', 'plain', 'pair-shown'],
+    });
+    // Their kinds are named in Chinese (the settings' codes C1…RC stay as they are).
+    expect(estimateKindTexts).toEqual(
+      expect.arrayContaining(['翻译', '判断', '生成回答', '加长', '缩短', '原文', '纯文本', '位置探针']),
+    );
+    expect(estimateWho).toContain('改写模型');
   }, 240_000);
 });
