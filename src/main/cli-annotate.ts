@@ -5,10 +5,11 @@
 // experiment's scores.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AnnotationFile, AnnotationSetSummary } from '../shared/annotation/api-types';
 import type { CalibratedRow } from '../shared/annotation/calibrate';
 import { agreementTables } from '../shared/annotation/report';
+import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
 import { tableToCsv } from './report/csv';
 import { formatCell, type Table } from '../shared/report/table';
 import { AppError } from './core/errors';
@@ -179,28 +180,41 @@ export function registerAnnotateCommands(
     .option('--threshold <rho>', "the bar for Spearman's rho (default 0.8)", fraction)
     .option('--json', 'print the report as JSON (agreement.json of the export)')
     .option('--out <file>', 'also write the export zip (tables, figures, annotations, mapping) here')
-    .action((ref: string, opts: { threshold?: number; json?: boolean; out?: string }, cmd: Command) =>
-      withCore(cmd, async (core) => {
-        const set = await findSet(core, ref);
-        const params = {
-          setId: set.id,
-          ...(opts.threshold === undefined ? {} : { threshold: opts.threshold }),
-        };
-        const report = await core.call('annotation.agreement', params);
-        if (opts.json) out(JSON.stringify(report, null, 2) + '\n');
-        else {
-          out(`Rating set ${set.id} "${set.name}" (threshold ${report.threshold})\n\n`);
-          out(agreementTables(report).map(tableText).join('\n'));
-          if (report.unresolved_items)
-            out(
-              `\n${report.unresolved_items} items have no human reference (no labels, or a tied majority).\n`,
+    .addOption(
+      new Option('--lang <lang>', "the zip's figures' language (titles, axes, legends)")
+        .choices([...FIGURE_LANGUAGES])
+        .default('en'),
+    )
+    .action(
+      (
+        ref: string,
+        opts: { threshold?: number; json?: boolean; out?: string; lang: FigureLanguage },
+        cmd: Command,
+      ) =>
+        withCore(cmd, async (core) => {
+          const set = await findSet(core, ref);
+          const params = {
+            setId: set.id,
+            ...(opts.threshold === undefined ? {} : { threshold: opts.threshold }),
+          };
+          const report = await core.call('annotation.agreement', params);
+          if (opts.json) out(JSON.stringify(report, null, 2) + '\n');
+          else {
+            out(`Rating set ${set.id} "${set.name}" (threshold ${report.threshold})\n\n`);
+            out(agreementTables(report).map(tableText).join('\n'));
+            if (report.unresolved_items)
+              out(
+                `\n${report.unresolved_items} items have no human reference (no labels, or a tied majority).\n`,
+              );
+          }
+          if (opts.out) {
+            const path = writeApiFile(
+              await core.call('annotation.exportZip', { ...params, lang: opts.lang }),
+              opts.out,
             );
-        }
-        if (opts.out) {
-          const path = writeApiFile(await core.call('annotation.exportZip', params), opts.out);
-          (opts.json ? (s: string) => process.stderr.write(s) : out)(`Wrote ${path}\n`);
-        }
-      }),
+            (opts.json ? (s: string) => process.stderr.write(s) : out)(`Wrote ${path}\n`);
+          }
+        }),
     );
 
   annotate

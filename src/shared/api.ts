@@ -209,7 +209,11 @@ export interface ApiMethods {
   };
   'annotation.agreement': { params: { setId: number; threshold?: number }; result: AgreementReport };
   /** agreement.json, tables (CSV/XLSX/LaTeX), figures (SVG/PNG), annotations.csv, mapping, manifest: one zip. */
-  'annotation.exportZip': { params: { setId: number; threshold?: number }; result: AnnotationFile };
+  /** lang: the figures' language (default English; the app sends its export language). Tables stay English as in every export. */
+  'annotation.exportZip': {
+    params: { setId: number; threshold?: number; lang?: FigureLanguage };
+    result: AnnotationFile;
+  };
   /** The set's calibration mapping applied to another experiment's scores of the same judge. */
   'annotation.applyMapping': {
     params: { setId: number; judge: string; experimentId: number; targetJudge?: string };

@@ -114,6 +114,8 @@ export interface CostEstimate {
   liveCostUsd?: number;
   /** Judge calls are estimated from the English texts until the variants exist. */
   note: string;
+  /** The note's key in the protocol's UI strings (the wizard shows it in the UI language). */
+  noteKey?: string;
 }
 
 /**

@@ -359,6 +359,36 @@ describe('agreement', () => {
     expect(annotations.split('\r\n').filter(Boolean)).toHaveLength(1 + labelsOf(core.db, set.id).length);
   });
 
+  it('exports the zip’s figures in the chosen language, its tables and CSV headers in English', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const read = async (lang?: 'en' | 'zh') => {
+      const zip = await core.call('annotation.exportZip', { setId: set.id, ...(lang ? { lang } : {}) });
+      const files = unzipSync(new Uint8Array(Buffer.from(zip.contentBase64, 'base64')));
+      const text = (end: string) =>
+        Buffer.from(Object.entries(files).find(([n]) => n.endsWith(end))![1]).toString('utf8');
+      return {
+        svg: text('figures/judge_vs_human.svg'),
+        bands: text('figures/agreement_by_band.svg'),
+        csv: text('tables/judge_human.csv'),
+        manifest: JSON.parse(text('manifest.json')) as { figure_language: string },
+      };
+    };
+    const en = await read();
+    const zh = await read('zh');
+    expect(en.svg).toContain('Judge vs human, with the calibration mapping');
+    expect(en.manifest.figure_language).toBe('en');
+    expect(zh.svg).toContain('评审模型与人工对比，含校准映射');
+    expect(zh.svg).toContain('人工');
+    expect(zh.svg).not.toContain('Judge vs human');
+    expect(zh.bands).toContain('按人工质量分段的 Spearman ρ');
+    expect(zh.manifest.figure_language).toBe('zh');
+    // Tables are the same bytes in both: scripts read their English headers.
+    expect(zh.csv).toBe(en.csv);
+    await expect(core.call('annotation.exportZip', { setId: set.id, lang: 'fr' as 'en' })).rejects.toThrow(
+      /lang/,
+    );
+  });
+
   it('applies the mapping to another experiment of the same judge and rubric, and refuses another model', async () => {
     const [set] = await core.call('annotation.listSets', { experimentId });
     const { id: same } = await core.call('experiments.create', {

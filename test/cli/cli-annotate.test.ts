@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnotationSetSummary } from '../../src/shared/annotation/api-types';
 import type { AgreementReport } from '../../src/shared/annotation/agreement';
@@ -108,6 +109,15 @@ describe('judge-lab annotate', () => {
     const zip = join(dir, 'agreement.zip');
     expect(cli('annotate', 'agreement', 'pilot', '--out', zip).code).toBe(0);
     expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
+    // --lang zh: the zip's figures in Chinese (tables stay English, as in every export).
+    const zipZh = join(dir, 'agreement-zh.zip');
+    expect(cli('annotate', 'agreement', 'pilot', '--out', zipZh, '--lang', 'zh').code).toBe(0);
+    const files = unzipSync(new Uint8Array(readFileSync(zipZh)));
+    const svg = Buffer.from(Object.entries(files).find(([n]) => n.endsWith('judge_vs_human.svg'))![1]);
+    expect(svg.toString('utf8')).toContain('评审模型与人工对比');
+    const badLang = cli('annotate', 'agreement', 'pilot', '--out', zipZh, '--lang', 'fr');
+    expect(badLang.code).not.toBe(0);
+    expect(badLang.stderr).toMatch(/--lang/);
   });
 
   it("applies a set's mapping to another run of the same judge, and names a set it cannot find", () => {

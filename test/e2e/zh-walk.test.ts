@@ -12,6 +12,7 @@ import { launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
+import { englishOnScreen } from './helpers/english';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 
@@ -110,35 +111,6 @@ function stringsIn(v: unknown): string[] {
   return [];
 }
 
-/** Visible text nodes (and chart SVG text) with four or more ASCII words in a row. */
-async function englishOnScreen(allowed: string[]): Promise<string[]> {
-  const texts = await page.evaluate(() => {
-    const out: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      if (!el || el.closest('script,style,option:not(:checked),[hidden],[aria-hidden="true"]')) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 && box.height === 0) continue;
-      const s = (n.textContent ?? '').trim();
-      if (s) out.push(s);
-    }
-    for (const el of document.querySelectorAll('[title],[aria-label],[placeholder]'))
-      for (const a of ['title', 'aria-label', 'placeholder']) {
-        const v = el.getAttribute(a);
-        if (v) out.push(v);
-      }
-    return out;
-  });
-  return [
-    ...new Set(
-      texts.filter(
-        (s) => /(?:[A-Za-z][A-Za-z'’-]*[\s,.:;]+){3,}[A-Za-z]/.test(s) && !allowed.some((a) => s.includes(a)),
-      ),
-    ),
-  ];
-}
-
 describe('an experiment in 中文', () => {
   it('shows no English sentences on the run, results, flips and variants pages, nor on the other protocols’ results', async () => {
     // Model text (the dataset's English items and the models' answers) stays as it is.
@@ -162,7 +134,7 @@ describe('an experiment in 中文', () => {
       await page.goto(`${server.url}#${hash}`);
       await page.locator(ready).first().waitFor({ timeout: 20_000 });
       await page.waitForTimeout(300);
-      found[name] = await englishOnScreen(allowed);
+      found[name] = await englishOnScreen(page, allowed);
     };
     await visit('run', `/experiments/${experimentId}`, '[data-testid="run-status"], .run-view, h1');
     await visit('results', `/experiments/${experimentId}/results`, '[data-testid="section-failures"]');

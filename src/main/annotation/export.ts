@@ -1,9 +1,13 @@
 // The agreement export (DESIGN.md section 5d) as one zip: agreement.json, the tables as CSV,
 // LaTeX and one XLSX workbook, the figures as SVG and PNG, every annotation as CSV, the
 // calibration mapping as JSON and CSV, and a manifest. Built in memory: nothing half-written.
+// Figures speak the chosen language (as the experiment exports); tables, CSV headers and JSON
+// keys stay English, as in every export, so scripts read them the same way.
 import { zipSync } from 'fflate';
 import { mappingCsvRows } from '../../shared/annotation/calibrate';
+import { AGREEMENT_FIGURES_ZH } from '../../shared/annotation/figure-zh';
 import { agreementFigures, agreementTables } from '../../shared/annotation/report';
+import { localizeFigure, type FigureLanguage } from '../../shared/report/figure-i18n';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import { APP_VERSION } from '../core/version';
 import { loadExperiment } from '../experiments/load';
@@ -21,13 +25,16 @@ export async function agreementZip(
   service: AnnotationService,
   setId: number,
   threshold?: number,
+  lang: FigureLanguage = 'en',
 ): Promise<{ fileName: string; mime: string; contentBase64: string }> {
   const set = service.get(setId);
   const report = service.agreement(setId, threshold);
   // Judge scores from the keyless demo are marked as every export of that experiment is.
   const simulated = set.experimentId !== null && anySimulated(loadExperiment(db, set.experimentId).providers);
   const tables = agreementTables(report).map((t) => (simulated ? markSimulatedTable(t) : t));
-  const figures = agreementFigures(report).map((f) => (simulated ? markSimulatedFigure(f) : f));
+  const figures = agreementFigures(report).map((f) =>
+    localizeFigure(simulated ? markSimulatedFigure(f) : f, lang, [AGREEMENT_FIGURES_ZH]),
+  );
   const stem = set.name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'annotation-set';
   const files: Record<string, Uint8Array> = {};
   const put = (name: string, content: string | Uint8Array) =>
@@ -89,6 +96,7 @@ export async function agreementZip(
         strata: set.strata,
         annotators: set.progress,
         threshold: report.threshold,
+        figure_language: lang,
         time: new Date().toISOString(),
         files: Object.keys(files)
           .map((f) => f.slice(stem.length + 1))

@@ -23,7 +23,7 @@ export function annotationHandlers(db: Database, a: AnnotationService): Handlers
     'annotation.importPackage': ({ fileName, contentBase64 }) =>
       a.importPackage(fileName, Buffer.from(contentBase64, 'base64')),
     'annotation.agreement': ({ setId, threshold }) => a.agreement(setId, threshold),
-    'annotation.exportZip': ({ setId, threshold }) => agreementZip(db, a, setId, threshold),
+    'annotation.exportZip': ({ setId, threshold, lang }) => agreementZip(db, a, setId, threshold, lang),
     'annotation.applyMapping': (p) => a.applyMapping(p),
   };
 }

@@ -1,5 +1,6 @@
 // Parameter schemas of the annotation methods (merged into the facade's table).
 import { z } from 'zod';
+import { FIGURE_LANGUAGES } from '../../shared/report/figure-i18n';
 
 const id = z.number().int().positive();
 const set = z.strictObject({ setId: id });
@@ -41,7 +42,7 @@ export const annotationSchemas = {
   'annotation.exportPackage': set,
   'annotation.importPackage': z.strictObject(file),
   'annotation.agreement': z.strictObject({ setId: id, threshold }),
-  'annotation.exportZip': z.strictObject({ setId: id, threshold }),
+  'annotation.exportZip': z.strictObject({ setId: id, threshold, lang: z.enum(FIGURE_LANGUAGES).optional() }),
   'annotation.applyMapping': z.strictObject({
     setId: id,
     judge: z.string().min(1).max(200),

@@ -19,7 +19,8 @@ export function estimateExperiment(
   storedFrom: number | null,
 ): CostEstimate {
   const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom);
-  return estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh);
+  const estimate = estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh);
+  return plan.noteKey ? { ...estimate, noteKey: plan.noteKey } : estimate;
 }
 
 export function estimateTasks(

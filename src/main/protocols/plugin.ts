@@ -172,7 +172,13 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
     exp: E,
     db: Database,
     storedFrom: number | null,
-  ): { tasks: ProtocolTask[]; fresh: (t: ProtocolTask) => boolean; note: string };
+  ): {
+    tasks: ProtocolTask[];
+    fresh: (t: ProtocolTask) => boolean;
+    /** In English (the CLI prints it); `noteKey` names the same text in the protocol's UI strings. */
+    note: string;
+    noteKey?: string;
+  };
   /** Items to leave out in the sensitivity view, with reasons. */
   flagged?(exp: E, db: Database): FlaggedItem[];
   /** metrics.json's top-level keys in file order (the export contract). */

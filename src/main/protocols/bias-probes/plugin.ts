@@ -180,6 +180,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
         (t.meta as JudgeMeta).condition !== 'original' &&
         (t.meta as JudgeMeta).condition !== 'plain',
       note: 'Judge calls on variants not rewritten yet are estimated from stand-in texts of the target length; every shorter rewrite is assumed to exist.',
+      noteKey: 'estimateNote.standIns',
     };
   },
   flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),

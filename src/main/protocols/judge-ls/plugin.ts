@@ -433,6 +433,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       note: standIns.size
         ? 'Judge calls on translations not made yet are estimated from the English texts; output lengths are typical values.'
         : 'Output lengths are typical values; real usage replaces them as answers arrive.',
+      noteKey: standIns.size ? 'estimateNote.standIns' : 'estimateNote.typical',
     };
   },
   flagged: (exp, db) => flaggedItems(db, exp),

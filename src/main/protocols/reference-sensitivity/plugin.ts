@@ -294,6 +294,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
       tasks,
       fresh: (t) => t.stage === 'judge' && !(t.meta as JudgeMeta).imported,
       note: 'Verdicts on answers not generated yet are estimated from stand-in answers of typical length; output lengths are typical values.',
+      noteKey: 'estimateNote.standIns',
     };
   },
   metricsKeys: METRICS_KEYS,

@@ -12,9 +12,10 @@ import { formatCell, type Table } from '../../../shared/report/table';
 import { AGREEMENT_FIGURES_ZH } from '../../../shared/annotation/figure-zh';
 import { localizeFigure } from '../../../shared/report/figure-i18n';
 import { getApi } from '../api';
-import { figureLanguageOf } from '../lib/figure-language';
+import { figureLanguageOf, useExportLanguage } from '../lib/figure-language';
 import { downloadBase64 } from '../results/download';
 import { EChart } from '../results/EChart';
+import { ExportLanguage } from '../results/ExportLanguage';
 import { ApplyMapping } from './ApplyMapping';
 import './i18n';
 
@@ -121,6 +122,7 @@ export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; thre
 export function AgreementDashboard({ setId }: { setId: number }) {
   const { t, i18n } = useTranslation('annotation');
   const [threshold, setThreshold] = useState(0.8);
+  const exportLang = useExportLanguage();
   const [report, setReport] = useState<AgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -166,11 +168,14 @@ export function AgreementDashboard({ setId }: { setId: number }) {
           type="button"
           className="btn"
           onClick={() =>
-            void getApi().call('annotation.exportZip', { setId, threshold }).then(downloadBase64)
+            void getApi()
+              .call('annotation.exportZip', { setId, threshold, lang: exportLang })
+              .then(downloadBase64)
           }
         >
           {t('dash.exportZip')}
         </button>
+        <ExportLanguage />
       </div>
       {report.judge_human.length > 0 && (
         <DecisionPanel rows={report.judge_human} threshold={report.threshold} />

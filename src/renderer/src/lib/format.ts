@@ -2,7 +2,7 @@
 export function formatDateTime(iso: string, language: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en', {
+  return new Intl.DateTimeFormat(locale(language), {
     dateStyle: 'medium',
     timeStyle: 'short',
   }).format(d);

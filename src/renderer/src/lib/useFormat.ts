@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatCompact, formatNumber, formatUsd, splitDuration } from './format';
+import { formatCompact, formatDateTime, formatNumber, formatUsd, splitDuration } from './format';
 
 /** Formatters bound to the UI language, for numbers shown in running text and tables. */
 export function useFormat() {
@@ -9,6 +9,8 @@ export function useFormat() {
     number: (n: number) => formatNumber(n, lang),
     compact: (n: number) => formatCompact(n, lang),
     usd: (n: number) => formatUsd(n, lang),
+    /** A stored ISO timestamp, in the UI language's date and time format. */
+    dateTime: (iso: string) => formatDateTime(iso, lang),
     duration(seconds: number): string {
       const d = splitDuration(seconds);
       if (!d) return t('time.underMinute');

@@ -25,6 +25,15 @@ const MESSAGES_ZH: [RegExp, string][] = [
   [/ ?\(asked (\d+) times?\)$/, '（共询问 $1 次）'],
   [/^\(no reason recorded\)$/, '（未记录原因）'],
   [/^stored as ok without a winner$/, '已存为成功，但没有胜者'],
+  // src/main/providers/config.ts missingKeyMessage: a lane paused for want of a key.
+  [
+    /^No API key for provider "([^"]+)": the environment variable (\S+) is not set\.$/,
+    '服务商 "$1" 没有 API 密钥：环境变量 $2 未设置。',
+  ],
+  [
+    /^No API key for provider "([^"]+)": set "apiKeyEnv" to the environment variable holding it\.$/,
+    '服务商 "$1" 没有 API 密钥：请把 "apiKeyEnv" 设为保存密钥的环境变量名。',
+  ],
 ];
 
 export function failureReasonText(reason: string, lang: string): string {

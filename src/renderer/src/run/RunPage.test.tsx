@@ -82,6 +82,63 @@ describe('Run view', () => {
     }
   });
 
+  it('shows provider batches with their state and submission time in the UI language', async () => {
+    const batches = [
+      {
+        id: 1,
+        provider: 'openai-batch',
+        model: 'gpt-4.1-mini',
+        remoteId: 'batch_abc',
+        status: 'open',
+        remoteStatus: 'in_progress',
+        requests: 48,
+        finished: 12,
+        createdAt: '2026-12-01T02:57:58.000Z',
+      },
+      {
+        id: 2,
+        provider: 'openai-batch',
+        model: 'gpt-4.1-mini',
+        remoteId: 'batch_def',
+        status: 'ended',
+        remoteStatus: 'ended',
+        requests: 6,
+        finished: 6,
+        createdAt: '2026-12-01T02:50:00.000Z',
+      },
+    ];
+    const api = () =>
+      new FakeApi({
+        'experiments.get': () => experimentDetail(),
+        'experiments.progress': () => progress({ batches }),
+      });
+    const cells = async () => {
+      const rows = await screen.findAllByTestId('run-batch');
+      return rows.map((r) => [...r.querySelectorAll('td')].slice(4).map((td) => td.textContent));
+    };
+    renderRun(api());
+    const when = (iso: string, locale: string) =>
+      new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+    expect(await cells()).toEqual([
+      ['open (provider: in progress)', when(batches[0].createdAt, 'en')],
+      ['ended', when(batches[1].createdAt, 'en')],
+    ]);
+    cleanup();
+    await act(() => i18next.changeLanguage('zh'));
+    try {
+      renderRun(api());
+      const zh = await cells();
+      expect(zh).toEqual([
+        ['进行中（服务商：处理中）', when(batches[0].createdAt, 'zh-CN')],
+        ['已结束', when(batches[1].createdAt, 'zh-CN')],
+      ]);
+      // A Chinese date reads 2026年12月1日, not the US 12/1/2026.
+      expect(zh[0][1]).toMatch(/2026年12月1日/);
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
+  });
+
   it('shows paused lanes and failures by reason, with raw answers as literal text', async () => {
     const raw = '<img src=x onerror="alert(1)"><b>not json</b>';
     const translation = '{"instruction": "指令", "output_1": "<i>cut';

@@ -10,6 +10,8 @@ import { ExportLanguage } from '../results/ExportLanguage';
 import { OpenFolder } from '../results/OpenFolder';
 import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
+import { failureReasonText } from '../results/failure-reason';
+import { batchStatusText } from './batch-status';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
@@ -86,7 +88,7 @@ function ExportBox({ experimentId }: { experimentId: number }) {
 }
 
 export function RunPage({ experimentId }: { experimentId: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const f = useFormat();
   const [detail, setDetail] = useState<ExperimentDetail | null>(null);
   const [progress, setProgress] = useState<ExperimentProgress | null>(null);
@@ -265,7 +267,9 @@ export function RunPage({ experimentId }: { experimentId: number }) {
             {busy && <span className="spinner" aria-hidden="true" />}
           </div>
         </div>
-        {progress.message && <p className="run-status__message text">{progress.message}</p>}
+        {progress.message && (
+          <p className="run-status__message text">{failureReasonText(progress.message, i18n.language)}</p>
+        )}
         {actionError && (
           <ErrorPanel
             title={t('run.actionFailed')}
@@ -304,11 +308,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
                   <td className="mono">{b.model}</td>
                   <td className="num">{f.number(b.requests)}</td>
                   <td className="num">{f.number(b.finished)}</td>
-                  <td>
-                    {b.status}
-                    {b.remoteStatus ? ` (${b.remoteStatus})` : ''}
-                  </td>
-                  <td>{new Date(b.createdAt).toLocaleString()}</td>
+                  <td>{batchStatusText(t, b.status, b.remoteStatus)}</td>
+                  <td>{f.dateTime(b.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -327,7 +328,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
               <li key={`${l.endpoint}|${l.model}`} data-testid="paused-lane" data-kind={l.kind}>
                 <strong className="mono">{l.model}</strong>{' '}
                 <span className="muted small">({l.endpoint})</span>
-                <p className="text">{l.reason}</p>
+                <p className="text">{failureReasonText(l.reason, i18n.language)}</p>
                 {l.kind === 'early_warning' && l.label && (
                   <div className="lane-list__actions">
                     <p className="hint">{t('run.lanes.earlyWarning')}</p>

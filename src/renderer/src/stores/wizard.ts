@@ -240,9 +240,12 @@ export const useWizard = create<WizardState>()(
             const estimate = await getApi().call('experiments.estimate', {
               config: buildConfig(get().draft),
             });
-            if (seq === estimateSeq) set({ estimate: { status: 'done', estimate }, configError: null });
+            // An edit meanwhile (a new protocol, "Start over") set the estimate back to idle: this
+            // answer is for the old draft and must not be shown as the new one's.
+            const current = () => seq === estimateSeq && get().estimate.status === 'loading';
+            if (current()) set({ estimate: { status: 'done', estimate }, configError: null });
           } catch (err) {
-            if (seq !== estimateSeq) return;
+            if (seq !== estimateSeq || get().estimate.status !== 'loading') return;
             const error = toApiError(err);
             set({
               estimate: { status: 'error', error },

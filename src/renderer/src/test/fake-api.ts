@@ -10,6 +10,7 @@ import type {
   PhaseProgress,
 } from '../../../shared/experiments';
 import { ApiError } from '../api/errors';
+import { listRendererProtocols } from '../protocols/registry';
 
 /** A handler sees its method's typed params; it may answer with a partial result. */
 type Handlers = { [M in MethodName]?: (params: ParamsOf<M>) => unknown };
@@ -115,7 +116,9 @@ export function experimentSummary(over: Partial<ExperimentSummary> = {}): Experi
   return {
     id: 7,
     name: 'LLMBar (sample) 2025-01-02',
-    protocol: 'judge-ls',
+    // The protocol the wizard would preselect (the first registered), so this generic fixture
+    // names none; a test about another protocol says so with `protocol`.
+    protocol: listRendererProtocols()[0]?.id ?? 'none-registered',
     datasetId: 1,
     datasetName: 'LLMBar (sample)',
     status: 'running',

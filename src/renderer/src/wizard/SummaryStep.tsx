@@ -2,7 +2,14 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { batchCapable, stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
+import {
+  batchCapable,
+  protocolOf,
+  stepOfField,
+  validateStep,
+  wizardPluginOf,
+} from '../lib/experiment-config';
+import { getRendererProtocol, protocolNamespaces } from '../protocols/registry';
 import { presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
@@ -10,8 +17,10 @@ import { useWizard } from '../stores/wizard';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
 
-export function EstimateTable({ estimate }: { estimate: CostEstimate }) {
+/** `protocol`: whose words name its kinds of call (its `estimateKinds`), before the app's. */
+export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; protocol?: string }) {
   const { t } = useTranslation();
+  const kindNs = protocolNamespaces(protocol === undefined ? undefined : getRendererProtocol(protocol));
   const f = useFormat();
   const unpriced = estimate.unpricedModels.length > 0;
   return (
@@ -39,9 +48,21 @@ export function EstimateTable({ estimate }: { estimate: CostEstimate }) {
         <tbody>
           {estimate.rows.map((r) => (
             <tr key={`${r.role}|${r.label}|${r.kind}`} data-testid="estimate-row" data-kind={r.kind}>
-              <td>{r.role === 'transformer' ? t('wizard.summary.transformer') : r.label}</td>
+              <td>
+                {r.role === 'transformer'
+                  ? t('wizard.summary.transformer')
+                  : r.role === 'judge'
+                    ? r.label
+                    : // A protocol's own helper model (e.g. bias probes' rewriter) may have a name in its words.
+                      t(`estimateRoles.${r.label}`, { ns: kindNs, defaultValue: r.label })}
+              </td>
               <td className="mono small">{r.model}</td>
-              <td>{t(`wizard.summary.kinds.${r.kind}`, { defaultValue: r.kind })}</td>
+              <td>
+                {t([`estimateKinds.${r.kind}`, `wizard.summary.kinds.${r.kind}`], {
+                  ns: kindNs,
+                  defaultValue: r.kind,
+                })}
+              </td>
               <td className="num">{f.number(r.calls)}</td>
               <td className="num">{f.number(r.cachedCalls)}</td>
               <td className="num">
@@ -196,7 +217,7 @@ export function SummaryStep() {
               {t('wizard.prices.staleEstimate')}
             </p>
           )}
-          <EstimateTable estimate={estimate.estimate} />
+          <EstimateTable estimate={estimate.estimate} protocol={protocolOf(draft)} />
           {estimate.estimate.batchWindowHours !== undefined && (
             <p className="estimate-batch" data-testid="estimate-batch">
               {t('wizard.summary.batchLine', {
@@ -227,7 +248,16 @@ export function SummaryStep() {
               {t('wizard.summary.unpricedNote', { models: estimate.estimate.unpricedModels.join(', ') })}
             </p>
           )}
-          {estimate.estimate.note && <p className="hint">{estimate.estimate.note}</p>}
+          {estimate.estimate.note && (
+            <p className="hint" data-testid="estimate-note">
+              {estimate.estimate.noteKey
+                ? t(estimate.estimate.noteKey, {
+                    ns: protocolNamespaces(getRendererProtocol(protocolOf(draft))),
+                    defaultValue: estimate.estimate.note,
+                  })
+                : estimate.estimate.note}
+            </p>
+          )}
         </>
       )}
     </section>

@@ -5,6 +5,20 @@ export const BIAS_NS = 'bias-probes';
 export const BIAS_NAMESPACES = [BIAS_NS, 'results', 'translation'];
 
 const en = {
+  estimateRoles: { rewriter: 'Rewriter' },
+  // The estimate's kinds of call (the variant judged; pair-shown: the position probe).
+  estimateKinds: {
+    original: 'Original',
+    longer: 'Longer',
+    shorter: 'Shorter',
+    markdown: 'Markdown',
+    plain: 'Plain',
+    'pair-shown': 'Position probe',
+  },
+  estimateNote: {
+    standIns:
+      'Judge calls on variants not rewritten yet are estimated from stand-in texts of the target length; every shorter rewrite is assumed to exist.',
+  },
   protocol: {
     title: 'Bias probes',
     description:
@@ -80,6 +94,18 @@ const en = {
 };
 
 const zh = {
+  estimateRoles: { rewriter: '改写模型' },
+  estimateKinds: {
+    original: '原文',
+    longer: '加长',
+    shorter: '缩短',
+    markdown: 'Markdown',
+    plain: '纯文本',
+    'pair-shown': '位置探针',
+  },
+  estimateNote: {
+    standIns: '尚未改写的变体上的评审调用按目标长度的替代文本估算；假定每个缩短的改写都存在。',
+  },
   protocol: {
     title: '偏差探针',
     description:

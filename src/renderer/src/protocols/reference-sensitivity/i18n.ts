@@ -5,6 +5,12 @@ export const REF_SENS_NS = 'reference-sensitivity';
 export const REF_SENS_NAMESPACES = [REF_SENS_NS, 'results', 'translation'];
 
 const en = {
+  // The estimate's kinds of call; C1, C2, NR, RV and RC are the settings' names and stay so.
+  estimateKinds: { generate: 'Answer' },
+  estimateNote: {
+    standIns:
+      'Verdicts on answers not generated yet are estimated from stand-in answers of typical length; output lengths are typical values.',
+  },
   protocol: {
     title: 'Reference sensitivity',
     description:
@@ -95,6 +101,10 @@ const en = {
 };
 
 const zh = {
+  estimateKinds: { generate: '生成回答' },
+  estimateNote: {
+    standIns: '尚未生成的回答上的评审按典型长度的替代回答估算；输出长度取典型值。',
+  },
   protocol: {
     title: '参考答案敏感性',
     description:

@@ -1,5 +1,10 @@
 // Judge-LS's strings, registered as the i18next namespace 'judge-ls' (see ../index.ts).
 export const en = {
+  estimateNote: {
+    standIns:
+      'Judge calls on translations not made yet are estimated from the English texts; output lengths are typical values.',
+    typical: 'Output lengths are typical values; real usage replaces them as answers arrive.',
+  },
   protocol: {
     title: 'Judge-LS: language sensitivity',
     description:

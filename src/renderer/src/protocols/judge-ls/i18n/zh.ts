@@ -1,6 +1,10 @@
 import type { JudgeLsMessages } from './en';
 
 export const zh: JudgeLsMessages & { col: Record<string, string> } = {
+  estimateNote: {
+    standIns: '尚未翻译的文本上的评审调用按英文原文估算；输出长度取典型值。',
+    typical: '输出长度取典型值；回答到达后以实际用量替换。',
+  },
   protocol: {
     title: 'Judge-LS：语言敏感性',
     description:

@@ -18,6 +18,21 @@ describe('failure reasons in the UI language', () => {
     expect(failureReasonText('(no reason recorded)', 'zh')).toBe('（未记录原因）');
   });
 
+  it('translates the reason a model is on hold for want of a key (the run page’s paused lanes)', () => {
+    expect(
+      failureReasonText(
+        'No API key for provider "o": the environment variable MOCK_API_KEY is not set.',
+        'zh',
+      ),
+    ).toBe('服务商 "o" 没有 API 密钥：环境变量 MOCK_API_KEY 未设置。');
+    expect(
+      failureReasonText(
+        'auth: No API key for provider "o": set "apiKeyEnv" to the environment variable holding it.',
+        'zh',
+      ),
+    ).toBe('API 密钥被拒绝：服务商 "o" 没有 API 密钥：请把 "apiKeyEnv" 设为保存密钥的环境变量名。');
+  });
+
   it("keeps a provider's message and unknown prefixes, and leaves English as stored", () => {
     expect(failureReasonText('timeout: Request timed out.', 'zh')).toBe('超时：Request timed out.');
     expect(failureReasonText('HTTP 400: context too long', 'zh')).toBe('HTTP 400: context too long');
