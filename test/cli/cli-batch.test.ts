@@ -9,7 +9,7 @@ import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { requestOf } from '../mock-provider/batches';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli';
+import { assertBuilt, BIN, ROOT, runCliAsync } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
@@ -29,19 +29,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { ...process.env, MOCK_API_KEY: 'sk-test' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: { MOCK_API_KEY: 'sk-test' } });
 
 describe('judge-lab run in batch mode', () => {
   it('runs the study through both Batch APIs, re-submits expired and failed entries, and exports', async () => {

@@ -7,7 +7,7 @@ import { parseDatasetFile } from '../../src/main/import';
 import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, BIN, ROOT, runCli, runCliAsync } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
@@ -60,16 +60,7 @@ async function mockFor(latency: [number, number] = [0, 0]): Promise<MockProvider
 }
 
 /** Runs the CLI asynchronously (the mock lives in this process, so spawnSync would deadlock). */
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, ...KEYS } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: KEYS });
 
 describe('judge-lab run', () => {
   it('plans, shows the estimate, runs with progress, and exports', async () => {
