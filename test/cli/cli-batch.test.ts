@@ -4,22 +4,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatasetFile } from '../../src/main/import';
-import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { requestOf } from '../mock-provider/batches';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT, runCliAsync } from '../helpers/cli';
+import { assertBuilt, BIN, runCliAsync } from '../helpers/cli';
+import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
-const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
+const SAMPLE = LLMBAR_SAMPLE;
 const LIMIT = 10;
-const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
-  ...it,
-  id: i + 1,
-  datasetId: 1,
-  position: i + 1,
-}));
+const items = llmbarSampleItems();
 
 let dir: string;
 let cleanup: () => void;
