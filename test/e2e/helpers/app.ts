@@ -33,6 +33,22 @@ async function openPage(viewport: { width: number; height: number }, timeoutMs?:
   return { browser, page, pageErrors };
 }
 
+function appOn<S extends { stop: () => Promise<void> }>(
+  server: S,
+  opened: Awaited<ReturnType<typeof openPage>>,
+  cleanup: () => void,
+): AppInBrowser<S> {
+  return {
+    server,
+    ...opened,
+    async close() {
+      await opened.browser.close();
+      await server.stop();
+      cleanup();
+    },
+  };
+}
+
 /** `judge-lab serve` with every *_KEY and *_TOKEN variable emptied, and a page on it. */
 export async function startKeylessApp(opts: {
   viewport: { width: number; height: number };
@@ -40,16 +56,7 @@ export async function startKeylessApp(opts: {
 }): Promise<AppInBrowser<ServeHandle>> {
   const tmp = tempDir();
   const server = await startServeWithEnv(join(tmp.dir, 'data'), keylessEnv());
-  const opened = await openPage(opts.viewport, opts.timeoutMs);
-  return {
-    server,
-    ...opened,
-    async close() {
-      await opened.browser.close();
-      await server.stop();
-      tmp.cleanup();
-    },
-  };
+  return appOn(server, await openPage(opts.viewport, opts.timeoutMs), tmp.cleanup);
 }
 
 /**
@@ -70,14 +77,5 @@ export async function startSeededApp(
     throw e;
   }
   const server = await startServe(t.dir);
-  const opened = await openPage(viewport);
-  return {
-    server,
-    ...opened,
-    async close() {
-      await opened.browser.close();
-      await server.stop();
-      t.cleanup();
-    },
-  };
+  return appOn(server, await openPage(viewport), t.cleanup);
 }
