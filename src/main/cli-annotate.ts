@@ -13,6 +13,7 @@ import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i
 import { tableToCsv } from './report/csv';
 import { formatCell, type Table } from '../shared/report/table';
 import { AppError } from './core/errors';
+import { scaleHint } from './annotation/label-template';
 import type { Core } from './facade/core';
 
 type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
@@ -135,6 +136,31 @@ export function registerAnnotateCommands(
         const set = await findSet(core, ref);
         const path = writeApiFile(await core.call('annotation.exportPackage', { setId: set.id }), opts.out);
         out(`Wrote the package of "${set.name}" (${set.itemCount} units) to ${path}\n`);
+      }),
+    );
+
+  annotate
+    .command('label-template')
+    .description(
+      'write the labels CSV to fill for import-labels: unit ids, the blinded text, an empty value column',
+    )
+    .argument('<set>', 'rating set name or id')
+    .option('--annotator <name>', "prefill the annotator column with this person's name")
+    .requiredOption('--out <path>', 'file, or folder for the CSV under its own name')
+    .action((ref: string, opts: { annotator?: string; out: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const set = await findSet(core, ref);
+        const file = await core.call('annotation.labelTemplate', {
+          setId: set.id,
+          ...(opts.annotator === undefined ? {} : { annotator: opts.annotator }),
+        });
+        const path = writeApiFile(file, opts.out);
+        out(
+          `Wrote the label template of "${set.name}" (${set.itemCount} units) to ${path}\n` +
+            `Fill the ${set.scale.kind} column with ${scaleHint(set.scale)}` +
+            `${opts.annotator === undefined ? ' and the annotator column with a name' : ''}, ` +
+            `then: judge-lab annotate import-labels ${set.id} ${basename(path)}\n`,
+        );
       }),
     );
 

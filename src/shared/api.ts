@@ -202,6 +202,8 @@ export interface ApiMethods {
     result: { imported: number; annotators: string[] };
   };
   'annotation.exportPackage': { params: { setId: number }; result: AnnotationFile };
+  /** The labels CSV to fill for importLabels: unit ids, blinded text, an empty value column. */
+  'annotation.labelTemplate': { params: { setId: number; annotator?: string }; result: AnnotationFile };
   /** Opens a package as a new set, or merges its labels into the set it came from. */
   'annotation.importPackage': {
     params: { fileName: string; contentBase64: string };
@@ -311,6 +313,7 @@ export const METHOD_NAMES = [
   'annotation.label',
   'annotation.importLabels',
   'annotation.exportPackage',
+  'annotation.labelTemplate',
   'annotation.importPackage',
   'annotation.agreement',
   'annotation.exportZip',

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnotationSetSummary } from '../../src/shared/annotation/api-types';
@@ -154,5 +155,54 @@ describe('judge-lab annotate', () => {
     const noJudge = cli('annotate', 'apply-mapping', 'pilot', 'second', '--judge', 'Other');
     expect(noJudge.code).toBe(2);
     expect(noJudge.stderr).toMatch(/No calibration mapping for judge "Other"/);
+  });
+
+  it('writes a label template a person fills and imports back, without reading the database', () => {
+    const created = cli('annotate', 'create-set', 'rated', '--size', '6', '--seed', '5', '--name', 'by hand');
+    expect(created.code, created.stderr).toBe(0);
+    const out = join(dir, 'template.csv');
+    const r = cli('annotate', 'label-template', 'by hand', '--annotator', 'Chen', '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Wrote the label template of "by hand" \(6 units\)/);
+    expect(r.stdout).toMatch(/Fill the score column with an integer from 1 to 5/);
+
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain('Secret judge');
+    const rows = parse(text.replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(6);
+    expect(Object.keys(rows[0]).slice(0, 5)).toEqual(['item_id', 'annotator', 'score', 'comment', 'prompt']);
+    expect(rows.every((row) => row.annotator === 'Chen' && row.score === '' && row.prompt !== '')).toBe(true);
+
+    // Imported untouched, it is refused at its first row, naming the empty column.
+    const empty = cli('annotate', 'import-labels', 'by hand', out);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/template\.csv:2: field "score": give one of score, preference or label/);
+
+    // Filled as a spreadsheet would save it (every column kept), it imports whole.
+    const filled = join(dir, 'filled.csv');
+    const header = Object.keys(rows[0]);
+    const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    writeFileSync(
+      filled,
+      [
+        header.join(','),
+        ...rows.map((row, i) =>
+          header.map((h) => quote(h === 'score' ? String(1 + (i % 5)) : row[h])).join(','),
+        ),
+      ].join('\r\n'),
+    );
+    const imported = cli('annotate', 'import-labels', 'by hand', filled);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/Imported 6 labels into "by hand" from Chen/);
+    const sets = JSON.parse(cli('annotate', 'sets', 'rated', '--json').stdout) as AnnotationSetSummary[];
+    const progress = sets.find((s) => s.name === 'by hand')!.progress;
+    expect(progress).toEqual([expect.objectContaining({ annotator: 'Chen', labelled: 6, total: 6 })]);
+
+    // Without --annotator the column is left for the person; a folder takes the file's own name.
+    const anon = cli('annotate', 'label-template', 'by hand', '--out', dir);
+    expect(anon.code, anon.stderr).toBe(0);
+    expect(anon.stdout).toMatch(/and the annotator column with a name/);
+    const named = readFileSync(join(dir, 'by-hand.labels.csv'), 'utf8');
+    expect(named.split('\r\n')[1]).toMatch(/^[0-9a-f]{16},,,,/);
   });
 });

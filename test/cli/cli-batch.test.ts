@@ -4,22 +4,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatasetFile } from '../../src/main/import';
-import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { requestOf } from '../mock-provider/batches';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli';
+import { assertBuilt, BIN, runCliAsync } from '../helpers/cli';
+import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
-const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
+const SAMPLE = LLMBAR_SAMPLE;
 const LIMIT = 10;
-const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
-  ...it,
-  id: i + 1,
-  datasetId: 1,
-  position: i + 1,
-}));
+const items = llmbarSampleItems();
 
 let dir: string;
 let cleanup: () => void;
@@ -29,19 +23,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { ...process.env, MOCK_API_KEY: 'sk-test' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: { MOCK_API_KEY: 'sk-test' } });
 
 describe('judge-lab run in batch mode', () => {
   it('runs the study through both Batch APIs, re-submits expired and failed entries, and exports', async () => {

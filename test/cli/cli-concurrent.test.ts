@@ -1,22 +1,15 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatasetFile } from '../../src/main/import';
-import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, runCli, runCliAsync } from '../helpers/cli';
+import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
-const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
-const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
-  ...it,
-  id: i + 1,
-  datasetId: 1,
-  position: i + 1,
-}));
+const SAMPLE = LLMBAR_SAMPLE;
+const items = llmbarSampleItems();
 
 let dir: string;
 let cleanup: () => void;
@@ -51,34 +44,20 @@ describe('two processes on one store', () => {
         }),
       );
       const data = join(dir, 'data');
-      const env = { ...process.env, MOCK_API_KEY: 'sk-test' };
-      const run = spawn(
-        process.execPath,
-        [BIN, 'run', config, '--data-dir', data, '--out', join(dir, 'out')],
-        {
-          env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stderr = '';
-      run.stderr.on('data', (c) => (stderr += c));
-      const exited = new Promise<number | null>((r) => run.on('exit', r));
+      const env = { MOCK_API_KEY: 'sk-test' };
+      const running = runCliAsync(['run', config, '--data-dir', data, '--out', join(dir, 'out')], { env });
       await expect.poll(() => mock.log.length, { timeout: 20_000 }).toBeGreaterThan(10);
 
       // While it runs: list (opens the store) and try the same run again.
-      const list = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const c = spawn(process.execPath, [BIN, 'list', '--data-dir', data], { env });
-        let out = '';
-        c.stdout.on('data', (d) => (out += d));
-        c.on('exit', (code) => resolve({ code, out }));
-      });
+      const list = await runCliAsync(['list', '--data-dir', data], { env });
       expect(list.code).toBe(0);
-      expect(list.out).toMatch(/concurrent\s+running/);
+      expect(list.stdout).toMatch(/concurrent\s+running/);
       const second = runCli(['run', config, '--data-dir', data], { MOCK_API_KEY: 'sk-test' });
       expect(second.code).toBe(2);
       expect(second.stderr).toMatch(/running in another process/);
 
-      expect(await exited, stderr).toBe(0);
+      const done = await running;
+      expect(done.code, done.stderr).toBe(0);
       const contents = new Set(mock.bodies.map((b) => b.lastUser));
       expect(contents.size).toBe(24 + 12 * 8);
       expect(mock.bodies.length).toBe(contents.size);
@@ -96,7 +75,7 @@ describe('two processes on one store', () => {
     });
     try {
       const data = join(dir, 'data-overlap');
-      const env = { ...process.env, MOCK_API_KEY: 'sk-test' };
+      const env = { MOCK_API_KEY: 'sk-test' };
       // Same dataset, translator and judge: the second experiment's calls are the first's.
       const config = (name: string, limit: number) => {
         const file = join(dir, `${name}.json`);
@@ -116,21 +95,8 @@ describe('two processes on one store', () => {
         );
         return file;
       };
-      const start = (file: string) => {
-        const child = spawn(
-          process.execPath,
-          [BIN, 'run', file, '--data-dir', data, '--out', `${file}.out`],
-          {
-            env,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let stderr = '';
-        child.stderr.on('data', (c) => (stderr += c));
-        return new Promise<{ code: number | null; stderr: string }>((r) =>
-          child.on('exit', (code) => r({ code, stderr })),
-        );
-      };
+      const start = (file: string) =>
+        runCliAsync(['run', file, '--data-dir', data, '--out', `${file}.out`], { env });
       const first = start(config('overlap-a', 40));
       // Seconds apart: the second run meets calls the first has on the wire, first
       // translations, then verdicts.

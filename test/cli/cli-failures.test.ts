@@ -1,23 +1,16 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatasetFile } from '../../src/main/import';
-import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, runCli, runCliAsync } from '../helpers/cli';
+import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
-const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
+const SAMPLE = LLMBAR_SAMPLE;
 const LIMIT = 4;
 const KEYS = { MOCK_OPENAI_KEY: 'sk-test-cli', MOCK_ANTHROPIC_KEY: 'sk-ant-cli' };
-const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
-  ...it,
-  id: i + 1,
-  datasetId: 1,
-  position: i + 1,
-}));
+const items = llmbarSampleItems();
 
 let dir: string;
 let cleanup: () => void;
@@ -63,16 +56,7 @@ function writeConfig(
   return file;
 }
 
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, ...KEYS } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: KEYS });
 
 async function mockFor(latency: [number, number] = [0, 0]): Promise<MockProvider> {
   return startMockProvider({ respond: judgeLsResponder(items).respond, latencyMs: latency, wrapText: false });

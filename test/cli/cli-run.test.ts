@@ -3,24 +3,18 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatasetFile } from '../../src/main/import';
-import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, BIN, runCli, runCliAsync } from '../helpers/cli';
+import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
-const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
+const SAMPLE = LLMBAR_SAMPLE;
 const LIMIT = 30;
 const KEYS = { MOCK_OPENAI_KEY: 'sk-test-cli', MOCK_ANTHROPIC_KEY: 'sk-ant-cli' };
 
 // The mock needs Item-shaped records to know which output a prompt shows.
-const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
-  ...it,
-  id: i + 1,
-  datasetId: 1,
-  position: i + 1,
-}));
+const items = llmbarSampleItems();
 
 let dir: string;
 let cleanup: () => void;
@@ -60,16 +54,7 @@ async function mockFor(latency: [number, number] = [0, 0]): Promise<MockProvider
 }
 
 /** Runs the CLI asynchronously (the mock lives in this process, so spawnSync would deadlock). */
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, ...KEYS } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: KEYS });
 
 describe('judge-lab run', () => {
   it('plans, shows the estimate, runs with progress, and exports', async () => {

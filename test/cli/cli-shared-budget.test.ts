@@ -2,24 +2,17 @@
 // two experiments on the same model, a mock enforcing the model's limit per second. Each run
 // takes its share of the limit through the store, so together they stay within it (≤ 1% 429s)
 // and both finish in about the time of one run of both at the limit.
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatasetFile } from '../../src/main/import';
-import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, runCli, runCliAsync } from '../helpers/cli';
+import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
-const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
-const items: Item[] = parseDatasetFile('llmbar.jsonl', readFileSync(SAMPLE)).items.map((it, i) => ({
-  ...it,
-  id: i + 1,
-  datasetId: 1,
-  position: i + 1,
-}));
+const SAMPLE = LLMBAR_SAMPLE;
+const items = llmbarSampleItems();
 const RPM = 1200;
 const LIMIT = 12;
 
@@ -69,21 +62,10 @@ describe('two processes, one model, one budget', () => {
         );
         return file;
       };
-      const start = (file: string) => {
-        const child = spawn(
-          process.execPath,
-          [BIN, 'run', file, '--data-dir', data, '--out', `${file}.out`],
-          {
-            env: { ...process.env, MOCK_API_KEY: 'sk-test' },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let stderr = '';
-        child.stderr.on('data', (c) => (stderr += c));
-        return new Promise<{ code: number | null; stderr: string }>((r) =>
-          child.on('exit', (code) => r({ code, stderr })),
-        );
-      };
+      const start = (file: string) =>
+        runCliAsync(['run', file, '--data-dir', data, '--out', `${file}.out`], {
+          env: { MOCK_API_KEY: 'sk-test' },
+        });
       // The data folder exists already (the app made it): two processes never race to create it.
       expect(runCli(['list', '--data-dir', data]).code).toBe(0);
       const [a, b] = await Promise.all([

@@ -1,9 +1,10 @@
 // The keyless demo through the real CLI: a full Judge-LS run against the built-in simulated
 // provider (no mock server, no key, no network), and every export marked simulated.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, ROOT, runCli } from '../helpers/cli';
+import { expectExportsMarkedSimulated, keylessEnv, runKeyless } from '../helpers/cli-simulated';
 import { tempDir } from '../helpers/tmp';
 
 // The demo sample: four items of each LLMBar subset.
@@ -55,29 +56,10 @@ describe('judge-lab run with the simulated provider', () => {
     const cfg = writeConfig('sim-demo');
     const out = join(dir, 'out');
     // No key variables at all: the simulated provider needs none.
-    const env = Object.fromEntries(
-      Object.keys(process.env)
-        .filter((k) => /_KEY$|_TOKEN$/.test(k))
-        .map((k) => [k, '']),
-    );
-    const r = runCli(['run', cfg, '--out', out, '--data-dir', join(dir, 'data')], env);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Finished "sim-demo"/);
-    const list = runCli(['list', '--data-dir', join(dir, 'data')]);
-    expect(list.stdout).toMatch(/sim-demo\s+finished .*\[simulated: made-up answers\]/);
-
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest.simulated).toBe(true);
-
-    const tex = readdirSync(join(out, 'tables')).filter((f) => f.endsWith('.tex'));
+    runKeyless(cfg, 'sim-demo', out, join(dir, 'data'));
+    const { tex, svgs } = expectExportsMarkedSimulated(out);
     expect(tex.length).toBeGreaterThan(3);
-    for (const f of tex) {
-      // LaTeX spells the em dash "---"; the caption starts with the title.
-      expect(readFileSync(join(out, 'tables', f), 'utf8'), f).toMatch(/\\caption\{Simulated --- /);
-    }
-    const svgs = readdirSync(join(out, 'figures')).filter((f) => f.endsWith('.svg'));
     expect(svgs.length).toBeGreaterThan(3);
-    for (const f of svgs) expect(readFileSync(join(out, 'figures', f), 'utf8'), f).toContain('Simulated — ');
 
     // The numbers look like a study's: judges better than chance but not perfect, and different.
     const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as {
@@ -104,7 +86,7 @@ describe('judge-lab run with the simulated provider', () => {
 
     // Deterministic: the same config in a fresh data folder gives the same metrics.
     const out2 = join(dir, 'out2');
-    const again = runCli(['run', cfg, '--out', out2, '--data-dir', join(dir, 'data2')], env);
+    const again = runCli(['run', cfg, '--out', out2, '--data-dir', join(dir, 'data2')], keylessEnv());
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(out2, 'metrics.json'), 'utf8')).toBe(
       readFileSync(join(out, 'metrics.json'), 'utf8'),

@@ -4,67 +4,60 @@
 // visible focus on every stop.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import { launchChromium } from '../helpers/browser';
-import { assertBuilt, startServe } from '../helpers/cli';
-import { tempDir } from '../helpers/tmp';
+import { assertBuilt } from '../helpers/cli';
+import { SIM_PROVIDERS, startSeededApp, type AppInBrowser } from './helpers/app';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SIM = { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 16 } };
+const SIM = SIM_PROVIDERS;
 
-let browser: Browser;
+let app: AppInBrowser<{ url: string; stop: () => Promise<void> }>;
 let page: Page;
 let server: { url: string; stop: () => Promise<void> };
-let cleanup: () => void;
 let datasetId: number;
 let judgeLs: number;
 let refSens: number;
 
 beforeAll(async () => {
   assertBuilt();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
-  const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  datasetId = dataset.id;
-  const qa = await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
-  judgeLs = core.experiments.createOrUpdate({
-    name: 'a11y judge-ls',
-    protocol: 'judge-ls',
-    dataset: dataset.id,
-    limit: 6,
-    providers: SIM,
-    transform: { provider: 'sim', model: 'sim-translator' },
-    judges: [
-      { label: 'strong', provider: 'sim', model: 'sim-judge-strong' },
-      { label: 'weak', provider: 'sim', model: 'sim-judge-weak' },
-    ],
-  }).id;
-  refSens = core.experiments.createOrUpdate({
-    name: 'a11y refsens',
-    protocol: 'reference-sensitivity',
-    dataset: qa.dataset.id,
-    languages: ['te'],
-    limit: 6,
-    providers: SIM,
-    generators: [{ label: 'gen', provider: 'sim', model: 'sim-generator' }],
-    judges: [{ label: 'judge', provider: 'sim', model: 'sim-judge-strong' }],
-  }).id;
-  expect((await core.experiments.runToEnd(judgeLs)).status).toBe('finished');
-  expect((await core.experiments.runToEnd(refSens)).status).toBe('finished');
-  await core.shutdown();
-  server = await startServe(t.dir);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  app = await startSeededApp(
+    async (core) => {
+      const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+      datasetId = dataset.id;
+      const qa = await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+      judgeLs = core.experiments.createOrUpdate({
+        name: 'a11y judge-ls',
+        protocol: 'judge-ls',
+        dataset: dataset.id,
+        limit: 6,
+        providers: SIM,
+        transform: { provider: 'sim', model: 'sim-translator' },
+        judges: [
+          { label: 'strong', provider: 'sim', model: 'sim-judge-strong' },
+          { label: 'weak', provider: 'sim', model: 'sim-judge-weak' },
+        ],
+      }).id;
+      refSens = core.experiments.createOrUpdate({
+        name: 'a11y refsens',
+        protocol: 'reference-sensitivity',
+        dataset: qa.dataset.id,
+        languages: ['te'],
+        limit: 6,
+        providers: SIM,
+        generators: [{ label: 'gen', provider: 'sim', model: 'sim-generator' }],
+        judges: [{ label: 'judge', provider: 'sim', model: 'sim-judge-strong' }],
+      }).id;
+      expect((await core.experiments.runToEnd(judgeLs)).status).toBe('finished');
+      expect((await core.experiments.runToEnd(refSens)).status).toBe('finished');
+    },
+    { width: 1280, height: 900 },
+  );
+  ({ server, page } = app);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  cleanup?.();
+  await app?.close();
 });
 
 interface Violation {

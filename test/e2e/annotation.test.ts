@@ -4,7 +4,8 @@
 // his own copy of the app, opened from an exported package and sent back; the agreement
 // dashboard's ICC, kappa and rho equal the values computed here from what was typed.
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -305,6 +306,53 @@ describe('human ratings in Chromium (issue 12)', () => {
         .toMatch(lang === 'zh' ? /决策/ : /Decision/),
     );
     await shootElement(page, 'decision-panel', 'decision-panel');
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("downloads a set's label template with the typed name, and takes it back filled", async () => {
+    const set = await callApi<{ id: number; itemCount: number }>(server, 'annotation.createSet', {
+      experimentId,
+      size: 4,
+      seed: 9,
+      name: 'template e2e',
+    });
+    const page = await newPage();
+    await page.goto(`${server.url}#/experiments/${experimentId}/annotation`);
+    const card = page.getByTestId(`annotation-set-${set.id}`);
+    await card.getByTestId('annotator-name').fill('dora');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByTestId('label-template').click(),
+    ]);
+    const file = join(downloads, download.suggestedFilename());
+    await download.saveAs(file);
+    expect(download.suggestedFilename()).toBe('template-e2e.dora.labels.csv');
+
+    const rows = parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    const session = await callApi<{ items: { unitUid: string }[] }>(server, 'annotation.session', {
+      setId: set.id,
+      annotator: 'dora',
+    });
+    expect(rows.map((r) => r.item_id).sort()).toEqual(session.items.map((i) => i.unitUid).sort());
+    expect(rows.every((r) => r.annotator === 'dora' && r.preference === '' && r.response_b !== '')).toBe(
+      true,
+    );
+
+    const filled = join(downloads, 'filled.csv');
+    writeFileSync(
+      filled,
+      [
+        'item_id,annotator,preference',
+        ...rows.map((r, i) => `${r.item_id},dora,${['A', 'B', 'tie'][i % 3]}`),
+      ].join('\n'),
+    );
+    await card.getByTestId('import-labels').setInputFiles(filled);
+    await expect.poll(() => page.getByTestId('annotation-message').innerText()).toMatch(/Imported 4 labels/);
+    await expect.poll(() => card.innerText()).toMatch(/dora: 4 rated/);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

@@ -1,62 +1,55 @@
 // Issue 15 item 9 in Chromium: at 1280 px the experiments table fits with Delete in view and
 // the delete confirmation wraps a long name; in 中文 the status pills stay on one line; the
 // charts' titles, axes and legends are Chinese in the 中文 UI (screenshots).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import { launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';
-import { assertBuilt, startServe } from '../helpers/cli';
-import { tempDir } from '../helpers/tmp';
+import { assertBuilt } from '../helpers/cli';
+import { SIM_PROVIDERS, startSeededApp, type AppInBrowser } from './helpers/app';
 
-const SIM = { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 16 } };
+const SIM = SIM_PROVIDERS;
 const LONG = 'Cross-lingual judge audit with a long descriptive name for the November replication';
 // A name with nowhere to break a line (no space, no hyphen): how scripts and configs name runs.
 const UNBROKEN = 'judge_ls_llmbar_natural_gpt4o_mini_20240718_vs_claude35_sonnet_20241022_replication03';
 
-let browser: Browser;
+let app: AppInBrowser<{ url: string; stop: () => Promise<void> }>;
 let page: Page;
 let server: { url: string; stop: () => Promise<void> };
-let cleanup: () => void;
 let finished: number;
 let unbroken: number;
 let ids: number[];
 
 beforeAll(async () => {
   assertBuilt();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
-  const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  const config = (name: string) => ({
-    name,
-    protocol: 'judge-ls',
-    dataset: dataset.id,
-    limit: 6,
-    providers: SIM,
-    transform: { provider: 'sim', model: 'sim-translator' },
-    judges: [
-      { label: 'sim-judge-strong with a long label', provider: 'sim', model: 'sim-judge-strong' },
-      { label: 'sim-judge-weak', provider: 'sim', model: 'sim-judge-weak' },
-    ],
-  });
-  finished = core.experiments.createOrUpdate(config(LONG)).id;
-  expect((await core.experiments.runToEnd(finished)).status).toBe('finished');
-  unbroken = core.experiments.createOrUpdate(config(UNBROKEN)).id;
-  expect((await core.experiments.runToEnd(unbroken)).status).toBe('finished');
-  const draft = core.experiments.createOrUpdate(config(`${LONG} (draft)`)).id;
-  ids = [finished, unbroken, draft];
-  await core.shutdown();
-  server = await startServe(t.dir);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  app = await startSeededApp(
+    async (core) => {
+      const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+      const config = (name: string) => ({
+        name,
+        protocol: 'judge-ls',
+        dataset: dataset.id,
+        limit: 6,
+        providers: SIM,
+        transform: { provider: 'sim', model: 'sim-translator' },
+        judges: [
+          { label: 'sim-judge-strong with a long label', provider: 'sim', model: 'sim-judge-strong' },
+          { label: 'sim-judge-weak', provider: 'sim', model: 'sim-judge-weak' },
+        ],
+      });
+      finished = core.experiments.createOrUpdate(config(LONG)).id;
+      expect((await core.experiments.runToEnd(finished)).status).toBe('finished');
+      unbroken = core.experiments.createOrUpdate(config(UNBROKEN)).id;
+      expect((await core.experiments.runToEnd(unbroken)).status).toBe('finished');
+      const draft = core.experiments.createOrUpdate(config(`${LONG} (draft)`)).id;
+      ids = [finished, unbroken, draft];
+    },
+    { width: 1280, height: 800 },
+  );
+  ({ server, page } = app);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  cleanup?.();
+  await app?.close();
 });
 
 async function setLanguage(lang: 'en' | 'zh') {

@@ -4,46 +4,31 @@
 // flip bars, every chart marked simulated) and the flip browser with Arabic text read right to
 // left. Screenshots EN/中文 × light/dark of each.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
 import { assertBuilt } from '../helpers/cli';
-import { tempDir } from '../helpers/tmp';
 import { shootAll, switchLanguage } from './helpers/screens';
-import { callApi, startServeWithEnv, type ServeHandle } from './helpers/serve';
+import { startKeylessApp, type AppInBrowser } from './helpers/app';
+import { callApi, type ServeHandle } from './helpers/serve';
 
 const QUESTIONS = 15;
 
-let browser: Browser;
+let app: AppInBrowser<ServeHandle>;
 let page: Page;
 let server: ServeHandle;
-let cleanup: () => void;
 let experimentId: number;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
-  const tmp = tempDir();
-  cleanup = tmp.cleanup;
-  const noKeys = Object.fromEntries(
-    Object.keys(process.env)
-      .filter((k) => /_(API_KEY|KEY|TOKEN)$/.test(k))
-      .map((k) => [k, '']),
-  );
-  server = await startServeWithEnv(join(tmp.dir, 'data'), noKeys);
+  app = await startKeylessApp({ viewport: { width: 1280, height: 900 }, timeoutMs: 15_000 });
+  ({ server, page, pageErrors } = app);
   await callApi(server, 'datasets.loadSample', { sampleId: 'tydiqa' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  cleanup?.();
+  await app?.close();
 });
 
 const byTestId = (id: string) => page.getByTestId(id);

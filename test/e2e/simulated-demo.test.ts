@@ -4,47 +4,32 @@
 // key in its environment and no mock server: the built-in simulated provider answers.
 import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
 import { assertBuilt } from '../helpers/cli';
-import { tempDir } from '../helpers/tmp';
 import { shootAll, switchLanguage } from './helpers/screens';
-import { startServeWithEnv, type ServeHandle } from './helpers/serve';
+import { startKeylessApp, type AppInBrowser } from './helpers/app';
+import type { ServeHandle } from './helpers/serve';
 
 /** The demo's items and calls: 2 translations per item, 8 verdicts per item and judge, 2 judges. */
 const DEMO_ITEMS = 20;
 const DEMO_CALLS = DEMO_ITEMS * 2 + DEMO_ITEMS * 8 * 2;
 
-let browser: Browser;
+let app: AppInBrowser<ServeHandle>;
 let page: Page;
 let server: ServeHandle;
-let cleanup: () => void;
 let experimentId: number;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
-  const tmp = tempDir();
-  cleanup = tmp.cleanup;
   // No key of any provider reaches the server.
-  const noKeys = Object.fromEntries(
-    Object.keys(process.env)
-      .filter((k) => /_(API_KEY|KEY|TOKEN)$/.test(k))
-      .map((k) => [k, '']),
-  );
-  server = await startServeWithEnv(join(tmp.dir, 'data'), noKeys);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.setDefaultTimeout(10_000);
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  app = await startKeylessApp({ viewport: { width: 1280, height: 860 }, timeoutMs: 10_000 });
+  ({ server, page, pageErrors } = app);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  cleanup?.();
+  await app?.close();
 });
 
 const byTestId = (id: string) => page.getByTestId(id);

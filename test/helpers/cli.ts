@@ -28,6 +28,27 @@ export function runCli(args: string[], env: Record<string, string> = {}): CliRes
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The CLI as a child process that does not block the test (a mock provider in the same process
+ * must keep answering): resolves with its exit code and output once it exits.
+ */
+export function runCliAsync(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, ...opts.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code) => resolveRun({ code, stdout, stderr }));
+  });
+}
+
 /** Starts `judge-lab serve` and resolves with its URL once it prints it. */
 export function startServe(
   dataDir: string,

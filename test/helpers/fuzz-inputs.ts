@@ -2,6 +2,7 @@
 // construction (each mutation breaks a rule the importer or the config schema states), so a case
 // that is accepted is a bug, not noise. Same seed, same cases.
 import { INPUT_LIMITS } from '../../src/main/core/input-limits';
+import { mulberry32, type Rng } from '../../src/shared/random';
 
 export interface FuzzCase {
   /** What was done, for the failure message. */
@@ -11,20 +12,6 @@ export interface FuzzCase {
   bytes: Buffer;
   /** The problem is the whole file (empty, UTF-16, too big): no line or field to name. */
   fileLevel?: boolean;
-}
-
-export type Rng = () => number;
-
-/** mulberry32: small, fast, good enough to pick mutations. */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const int = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
@@ -265,7 +252,7 @@ const DATASET_MUTATIONS: Record<string, DatasetMutation> = {
 };
 
 export function generateDatasetCases(seed: number, count: number): FuzzCase[] {
-  const rng = seededRng(seed);
+  const rng = mulberry32(seed);
   const names = Object.keys(DATASET_MUTATIONS);
   return Array.from({ length: count }, (_, i) => {
     const mutation = names[i % names.length];
@@ -550,7 +537,7 @@ const CONFIG_MUTATIONS: Record<string, ConfigMutation> = {
 
 /** Configs over `dataset` (the name of a valid dataset file beside them), each malformed. */
 export function generateConfigCases(seed: number, count: number, dataset: string): FuzzCase[] {
-  const rng = seededRng(seed ^ 0x5eed);
+  const rng = mulberry32(seed ^ 0x5eed);
   const names = Object.keys(CONFIG_MUTATIONS);
   return Array.from({ length: count }, (_, i) => {
     const mutation = names[i % names.length];

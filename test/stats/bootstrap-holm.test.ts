@@ -7,7 +7,8 @@ import {
   pairedBootstrapDiff,
   wilsonInterval,
 } from '../../src/shared/stats';
-import { mulberry32, quantileSorted } from '../../src/shared/stats/bootstrap';
+import { quantileSorted } from '../../src/shared/stats/bootstrap';
+import { mulberry32 } from '../../src/shared/random';
 
 // Reference values from statsmodels / numpy, written by scripts/gen-bootstrap-holm-fixtures.py.
 const fixturePath = new URL('../fixtures/stats/bootstrap-holm.json', import.meta.url);

@@ -20,6 +20,7 @@ export function annotationHandlers(db: Database, a: AnnotationService): Handlers
     'annotation.importLabels': ({ setId, fileName, contentBase64 }) =>
       a.importLabels({ setId, fileName, bytes: Buffer.from(contentBase64, 'base64') }),
     'annotation.exportPackage': ({ setId }) => a.exportPackage(setId),
+    'annotation.labelTemplate': ({ setId, annotator }) => a.labelTemplate(setId, annotator),
     'annotation.importPackage': ({ fileName, contentBase64 }) =>
       a.importPackage(fileName, Buffer.from(contentBase64, 'base64')),
     'annotation.agreement': ({ setId, threshold }) => a.agreement(setId, threshold),

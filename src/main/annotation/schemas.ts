@@ -40,6 +40,7 @@ export const annotationSchemas = {
   }),
   'annotation.importLabels': z.strictObject({ setId: id, ...file }),
   'annotation.exportPackage': set,
+  'annotation.labelTemplate': z.strictObject({ setId: id, annotator: annotator.optional() }),
   'annotation.importPackage': z.strictObject(file),
   'annotation.agreement': z.strictObject({ setId: id, threshold }),
   'annotation.exportZip': z.strictObject({ setId: id, threshold, lang: z.enum(FIGURE_LANGUAGES).optional() }),

@@ -24,6 +24,7 @@ import { metricsContext } from '../experiments/results';
 import type { AnnotationHooks } from '../protocols/plugin';
 import type { Database } from '../store/db';
 import { labelIssues, readLabelFile } from './label-files';
+import { labelTemplateCsv } from './label-template';
 import { readPackage, writePackage } from './package';
 import { stratifiedSample } from './sampling';
 import {
@@ -89,6 +90,11 @@ export function normalizeValue(scale: RatingScale, raw: RatingValue): RatingValu
     return onScale(scale, v) ? v : null;
   }
   return scale.labels.find((l) => l.toLowerCase() === s.toLowerCase()) ?? null;
+}
+
+/** A set or annotator name as a file name part. */
+function fileStem(name: string): string {
+  return name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'annotation-set';
 }
 
 function describeScale(scale: RatingScale): string {
@@ -392,11 +398,28 @@ export class AnnotationService {
         time: l.updatedAt,
       })),
     });
-    const safe = set.name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'annotation-set';
     return {
-      fileName: `${safe}.annotation.json`,
+      fileName: `${fileStem(set.name)}.annotation.json`,
       mime: 'application/json',
       contentBase64: Buffer.from(content, 'utf8').toString('base64'),
+    };
+  }
+
+  /**
+   * The labels CSV for `import-labels`: every unit's opaque id and blinded text with an empty
+   * value column, the annotator's name prefilled when given.
+   */
+  labelTemplate(
+    setId: number,
+    annotator?: string,
+  ): { fileName: string; mime: string; contentBase64: string } {
+    const set = this.set(setId);
+    const name = annotator === undefined ? null : annotatorName(annotator);
+    const csv = labelTemplateCsv(set.scale, setItems(this.db, set.id), name);
+    return {
+      fileName: `${fileStem(set.name)}${name ? `.${fileStem(name)}` : ''}.labels.csv`,
+      mime: 'text/csv',
+      contentBase64: Buffer.from(csv, 'utf8').toString('base64'),
     };
   }
 

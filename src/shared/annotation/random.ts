@@ -1,6 +1,7 @@
 // A small seeded generator for reproducible sampling, item orders and CV folds. mulberry32 over
 // a 32-bit FNV-1a hash of a text seed: the same seed text gives the same sequence everywhere
 // (main and renderer), which is all the annotation code needs (not cryptographic).
+import { mulberry32, type Rng } from '../random';
 
 export function hashSeed(text: string): number {
   let h = 0x811c9dc5;
@@ -11,15 +12,9 @@ export function hashSeed(text: string): number {
   return h >>> 0;
 }
 
-export function seededRandom(seed: number | string): () => number {
-  let a = typeof seed === 'number' ? seed >>> 0 : hashSeed(seed);
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The shared generator (src/shared/random.ts), seeded by a number or by the hash of a text. */
+export function seededRandom(seed: number | string): Rng {
+  return mulberry32(typeof seed === 'number' ? seed : hashSeed(seed));
 }
 
 /** Fisher–Yates shuffle of a copy, driven by `random`. */

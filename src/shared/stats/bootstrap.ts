@@ -4,26 +4,12 @@
 // scripts/gen-bootstrap-holm-fixtures.py re-implements them to check our numbers with numpy.
 import type { CI } from './intervals';
 import { checkCount } from './checks';
+import { mulberry32 } from '../random';
 
 /** Replicates when a config does not say (DESIGN.md section 5). */
 export const DEFAULT_BOOTSTRAP_B = 2000;
 /** Seed when the experiment has none: results must not change from one look to the next. */
 export const DEFAULT_BOOTSTRAP_SEED = 1;
-
-/**
- * mulberry32: a 32-bit seeded generator of uniforms in [0, 1). Not cryptographic; chosen because
- * it is a few lines in any language, so a fixture can draw the very same resamples.
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** numpy.percentile's default ("linear", Hyndman–Fan type 7) of sorted values, q in [0, 1]. */
 export function quantileSorted(sorted: ArrayLike<number>, q: number): number {

@@ -2,7 +2,6 @@
 // process against the mock provider: exit 0, the export written, and the planted biases (a 60%
 // position-A rate; the worse response made longer wins half the time the position lean does not
 // decide) measured back within sampling error and equal to what the mock's log says.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import {
   wilcoxonSignedRank,
 } from '../../../src/shared/stats';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
-import { assertBuilt, BIN, ROOT } from '../../helpers/cli';
+import { assertBuilt, ROOT, runCliAsync } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';
 import {
   biasResponder,
@@ -41,19 +40,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { ...process.env, MOCK_API_KEY: 'sk-test-cli' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: { MOCK_API_KEY: 'sk-test-cli' } });
 
 /** The choice (1 | 2 | tie) of a logged verdict, undoing the order. */
 const choice = (v: LoggedVerdict): 1 | 2 => ((v.winner === 'A' ? v.a.slot : v.b.slot) === 'output_1' ? 1 : 2);

@@ -1,12 +1,11 @@
 // `judge-lab run` with a "protocol": "reference-sensitivity" config, as a real child process
 // against the mock provider (both wire formats): exit 0, the export written, and the planted
 // Telugu over-acceptance visible in metrics.json, equal to what the mock's log says.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
-import { assertBuilt, BIN, ROOT } from '../../helpers/cli';
+import { assertBuilt, ROOT, runCliAsync } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';
 import { refSensResponder, type QaRecord } from '../../mock-provider/refsens-responder';
 import { startMockProvider } from '../../mock-provider/server';
@@ -26,16 +25,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, ...KEYS } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: KEYS });
 
 describe('judge-lab run (reference sensitivity)', () => {
   it('runs a Telugu study to the end and exports metrics that match the mock log', async () => {

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
-import { assertBuilt, ROOT, runCli } from '../../helpers/cli';
+import { assertBuilt, ROOT } from '../../helpers/cli';
+import { expectExportsMarkedSimulated, runKeyless } from '../../helpers/cli-simulated';
 import { tempDir } from '../../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'tydiqa-en-ar-te.jsonl');
@@ -44,31 +45,13 @@ describe('judge-lab run: reference sensitivity with the simulated provider', () 
         limit: 24,
       }),
     );
-    const env = Object.fromEntries(
-      Object.keys(process.env)
-        .filter((k) => /_KEY$|_TOKEN$/.test(k))
-        .map((k) => [k, '']),
-    );
     const out = join(dir, 'out');
-    const data = join(dir, 'data');
-    const r = runCli(['run', cfg, '--out', out, '--data-dir', data], env);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Finished "refsens-sim"/);
-    expect(runCli(['list', '--data-dir', data]).stdout).toMatch(
-      /refsens-sim\s+finished .*\[simulated: made-up answers\]/,
-    );
-
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest.simulated).toBe(true);
-    const tex = readdirSync(join(out, 'tables')).filter((f) => f.endsWith('.tex'));
+    runKeyless(cfg, 'refsens-sim', out, join(dir, 'data'));
+    const { tex, svgs } = expectExportsMarkedSimulated(out);
     expect(tex).toEqual(expect.arrayContaining(['calibration.tex', 'acceptance.tex', 'flips.tex']));
-    for (const f of tex)
-      expect(readFileSync(join(out, 'tables', f), 'utf8'), f).toMatch(/\\caption\{Simulated --- /);
     for (const f of readdirSync(join(out, 'tables')).filter((x) => x.endsWith('.csv')))
       expect(readFileSync(join(out, 'tables', f), 'utf8'), f).toBeTruthy();
-    const svgs = readdirSync(join(out, 'figures')).filter((f) => f.endsWith('.svg'));
     expect(svgs.sort()).toEqual(['acceptance_heatmap.svg', 'calibration.svg', 'flips.svg']);
-    for (const f of svgs) expect(readFileSync(join(out, 'figures', f), 'utf8'), f).toContain('Simulated — ');
 
     // Something to look at: both judges, the three languages, over-acceptance without a
     // reference and flips once it is shown.

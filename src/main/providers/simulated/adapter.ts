@@ -5,7 +5,8 @@ import { parseStructured } from '../structured';
 import { estimateInputTokens } from '../tokens';
 import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from '../types';
 import { simulatedAnswer, unparseableText } from './answers';
-import { rngFrom, seedOf } from './random';
+import { mulberry32 } from '../../../shared/random';
+import { seedOf } from './random';
 
 /** Mean answer time when the config sets none: long enough that progress is visible. */
 export const DEFAULT_SIMULATED_LATENCY_MS = 300;
@@ -42,7 +43,7 @@ export class SimulatedChatAdapter implements ChatAdapter {
     const id = JSON.stringify([spec.model, spec.system, spec.messages, spec.response?.name ?? null]);
     const attempt = this.attempts.get(id) ?? 0;
     this.attempts.set(id, attempt + 1);
-    const rng = rngFrom(requestSeed(spec, attempt));
+    const rng = mulberry32(requestSeed(spec, attempt));
     const mean = this.cfg.latencyMs ?? DEFAULT_SIMULATED_LATENCY_MS;
     try {
       if (mean > 0) await sleep(Math.round(mean * (0.4 + 1.2 * rng())), undefined, { signal: opts.signal });

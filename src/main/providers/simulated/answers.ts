@@ -1,6 +1,7 @@
 import type { ChatRequestSpec } from '../types';
 import { contentUnits, pseudoTranslate, type PseudoTarget } from './pseudo-language';
-import { pick, rngFrom, seedOf, type Rng } from './random';
+import { mulberry32, type Rng } from '../../../shared/random';
+import { pick, seedOf } from './random';
 import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
 
 // What the simulated provider answers, by the requested schema name (DESIGN.md section 6).
@@ -27,9 +28,9 @@ function userText(spec: ChatRequestSpec): string {
 
 /** The model's "skill": 0.45–0.85, fixed per model name, so judges differ as real ones do. */
 export function skillOf(model: string): number {
-  if (/weak|small|mini|nano|lite/i.test(model)) return 0.45 + 0.1 * rngFrom(seedOf('skill', model))();
-  if (/strong|large|pro|max/i.test(model)) return 0.75 + 0.1 * rngFrom(seedOf('skill', model))();
-  return 0.55 + 0.2 * rngFrom(seedOf('skill', model))();
+  if (/weak|small|mini|nano|lite/i.test(model)) return 0.45 + 0.1 * mulberry32(seedOf('skill', model))();
+  if (/strong|large|pro|max/i.test(model)) return 0.75 + 0.1 * mulberry32(seedOf('skill', model))();
+  return 0.55 + 0.2 * mulberry32(seedOf('skill', model))();
 }
 
 // ---- language_variant ----------------------------------------------------------------
@@ -132,7 +133,7 @@ function pairwiseVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknow
   const shape = (t: string) => `${(t.match(/\d+/g) ?? []).join(',')}|${t.split('\n').length}`;
   const ratio = (a: string, b: string) =>
     String(Math.round(Math.log((1 + contentUnits(a).length) / (1 + contentUnits(b).length)) * 2));
-  const stable = c ? rngFrom(seedOf('verdict', spec.model, shape(c.a), shape(c.b), ratio(c.a, c.b))) : rng;
+  const stable = c ? mulberry32(seedOf('verdict', spec.model, shape(c.a), shape(c.b), ratio(c.a, c.b))) : rng;
   const draw = rng() < 0.3 ? rng : stable;
   let winner: 'A' | 'B' | 'tie';
   let confidence: number;
@@ -214,7 +215,7 @@ function correctnessVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unk
     .map((l) => l.replace(/^\s*[-*•]\s*/, '').trim())
     .filter(Boolean);
   const skill = skillOf(spec.model);
-  const stable = rngFrom(seedOf('correctness', spec.model, text));
+  const stable = mulberry32(seedOf('correctness', spec.model, text));
   const extracted = answer.split(/\s+/).slice(0, 8).join(' ');
   let correct: boolean;
   let why: string;

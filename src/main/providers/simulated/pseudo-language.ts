@@ -1,4 +1,5 @@
-import { rngFrom, seedOf } from './random';
+import { mulberry32 } from '../../../shared/random';
+import { seedOf } from './random';
 
 // A deterministic pseudo-translation: every English word becomes the same one or two Chinese
 // characters wherever it appears (so shared text stays aligned, as a real translation must keep
@@ -25,7 +26,7 @@ const FULL_WIDTH: Record<string, string> = {
 
 /** The fixed pseudo-Chinese rendering of one English word. */
 export function pseudoWord(word: string): string {
-  const rng = rngFrom(seedOf('word', word.toLowerCase()));
+  const rng = mulberry32(seedOf('word', word.toLowerCase()));
   const n = word.length <= 3 ? 1 : word.length <= 8 ? 2 : 3;
   let out = '';
   for (let i = 0; i < n; i++) out += CHARS[Math.floor(rng() * CHARS.length)];
@@ -34,7 +35,7 @@ export function pseudoWord(word: string): string {
 
 /** Whether code-switched text keeps this word in English: long (task) terms and names mostly do. */
 function keptInEnglish(word: string): boolean {
-  const r = rngFrom(seedOf('switch', word.toLowerCase()))();
+  const r = mulberry32(seedOf('switch', word.toLowerCase()))();
   if (/^[A-Z]{2,}$/.test(word)) return true; // acronyms
   if (word.length >= 8) return r < 0.75;
   if (/^[A-Z]/.test(word) && word.length >= 4) return r < 0.5;

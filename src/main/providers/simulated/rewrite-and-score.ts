@@ -5,7 +5,8 @@
 // the request; no protocol is imported.
 import { followScore, taggedSections } from './answers';
 import { contentUnits } from './pseudo-language';
-import { pick, rngFrom, seedOf, type Rng } from './random';
+import { mulberry32, type Rng } from '../../../shared/random';
+import { pick, seedOf } from './random';
 
 const words = (t: string) => t.split(/\s+/).filter(Boolean);
 
@@ -45,8 +46,8 @@ export function simulatedScore(prompt: string, model: string): { score: number; 
   // Quality from the heuristic, mapped to the middle of the scale; the draw is seeded by the
   // content (what survives a rewrite), so a variant mostly keeps its original's score.
   const q = followScore(instruction, text) + Math.log(1 + contentUnits(text).length);
-  const stable = rngFrom(seedOf('score', model, instruction, String(Math.round(q * 4))));
-  const drift = rngFrom(seedOf('score-drift', model, prompt));
+  const stable = mulberry32(seedOf('score', model, instruction, String(Math.round(q * 4))));
+  const drift = mulberry32(seedOf('score-drift', model, prompt));
   let score = Math.round(scale * (0.45 + 0.25 * Math.tanh(q)) + (stable() - 0.5) * 2);
   const units = contentUnits(text).length;
   if (units > 120 && drift() < 0.5) score += 1;

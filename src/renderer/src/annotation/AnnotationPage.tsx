@@ -137,6 +137,22 @@ function SetCard({
         >
           {t('exportPackage')}
         </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="label-template"
+          title={t('labelTemplateHint')}
+          onClick={() => {
+            // The name typed above, if any, prefills the template's annotator column.
+            const name = annotator.trim();
+            getApi()
+              .call('annotation.labelTemplate', { setId: set.id, ...(name ? { annotator: name } : {}) })
+              .then(downloadBase64)
+              .catch((e: unknown) => onMessage(e instanceof Error ? e.message : String(e), true));
+          }}
+        >
+          {t('labelTemplate')}
+        </button>
         <FilePicker
           label={t('importLabels')}
           accept=".csv,.jsonl,.json"

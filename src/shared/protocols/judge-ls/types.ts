@@ -121,20 +121,10 @@ export interface AuditCheck {
 export type { FlaggedItem } from '../../experiments';
 import type { FlaggedItem } from '../../experiments';
 
-export interface UsageRow {
-  /** A judge label, or 'transformer'. */
-  role: string;
-  judge: string;
-  model: string;
-  calls: number;
-  cache_hits: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens: number;
-  /** Prompt-cache writes (Anthropic reports them; billed at 1.25 × input for the 5-minute cache). */
-  cache_write_tokens: number;
-  cost_usd: number;
-}
+// Usage per model role is the report kit's row (role: a judge label, or 'transformer'); Judge-LS
+// keeps its own usage table (totals footer, cache columns) but not its own row type.
+export type { UsageRow };
+import type { UsageRow } from '../../report/usage';
 
 export interface FailureRow {
   judge: string;

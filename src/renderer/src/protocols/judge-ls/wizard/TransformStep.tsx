@@ -1,6 +1,4 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getApi } from '../../../api';
 import { Field } from '../../../components/Field';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import { batchCapable } from '../../../lib/experiment-config';
@@ -9,6 +7,7 @@ import { useWizard } from '../../../stores/wizard';
 import { useStepIssues } from '../../../wizard/issues';
 import { PresetOptions } from '../../../wizard/JudgesStep';
 import { ProviderCard } from '../../../wizard/ProviderCard';
+import { PromptPreviewPanel, TemplateEditor, useProtocolDefaults } from '../../../wizard/PromptTemplates';
 import {
   ALLOWED_PLACEHOLDERS,
   REQUIRED_PLACEHOLDERS,
@@ -16,7 +15,6 @@ import {
   templateField,
   type TemplateKey,
 } from './draft';
-import { PromptPreviewPanel } from './PromptPreviewPanel';
 import {
   setLanguage,
   setTemplate,
@@ -36,23 +34,7 @@ function placeholderList(field: TemplateKey): string {
   return list.map((p) => `{{${p}}}${REQUIRED_PLACEHOLDERS[field].includes(p) ? '*' : ''}`).join(', ');
 }
 
-/** The protocol's default templates, fetched once, so the editors start from the real text. */
-function useDefaultTemplates(): Record<string, string> {
-  const [defaults, setDefaults] = useState<Record<string, string>>({});
-  useEffect(() => {
-    let live = true;
-    getApi()
-      .call('protocols.defaults', { protocol: 'judge-ls' })
-      .then((r) => live && setDefaults(r.templates))
-      .catch(() => live && setDefaults({}));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return defaults;
-}
-
-function TemplateEditor({
+function JudgeLsTemplateEditor({
   field,
   error,
   fallback,
@@ -65,43 +47,26 @@ function TemplateEditor({
   const value = useJudgeLsDraft().templates[field];
   const custom = value !== undefined;
   return (
-    <div className="template-editor">
-      <Field
-        label={t(`wizard.templates.${field}`)}
-        hint={custom ? t('wizard.templates.customHint') : t('wizard.templates.defaultHint')}
-        error={error}
-      >
-        <textarea
-          data-testid={`template-${field}`}
-          rows={custom || fallback ? 8 : 2}
-          className="mono"
-          value={value ?? fallback ?? ''}
-          placeholder={t('wizard.templates.placeholder', { placeholders: placeholderList(field) })}
-          // Text equal to the default is the default: only real edits are sent with the config.
-          onChange={(e) =>
-            setTemplate(
-              field,
-              e.target.value === '' || e.target.value === fallback ? undefined : e.target.value,
-            )
-          }
-        />
-      </Field>
-      {custom && (
-        <button
-          type="button"
-          className="btn btn--small btn--ghost"
-          onClick={() => setTemplate(field, undefined)}
-        >
-          {t('wizard.templates.reset')}
-        </button>
-      )}
-    </div>
+    <TemplateEditor
+      label={t(`wizard.templates.${field}`)}
+      hint={custom ? t('wizard.templates.customHint') : t('wizard.templates.defaultHint')}
+      error={error}
+      testId={`template-${field}`}
+      rows={custom || fallback ? 8 : 2}
+      value={value}
+      fallback={fallback}
+      placeholder={t('wizard.templates.placeholder', { placeholders: placeholderList(field) })}
+      // Text equal to the default is the default: only real edits are sent with the config.
+      onChange={(text) => setTemplate(field, text === '' || text === fallback ? undefined : text)}
+      resetLabel={t('wizard.templates.reset')}
+      onReset={() => setTemplate(field, undefined)}
+    />
   );
 }
 
 export function TransformStep() {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
-  const defaults = useDefaultTemplates();
+  const defaults = useProtocolDefaults('judge-ls');
   const { transform, templates } = useJudgeLsDraft();
   const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === transform.provider));
   const hasCustomTemplates = Object.keys(templates).length > 0;
@@ -196,7 +161,7 @@ export function TransformStep() {
         <summary>{t('wizard.templates.title')}</summary>
         <p className="hint">{t('wizard.templates.intro')}</p>
         {TEMPLATE_KEYS.map((k, i) => (
-          <TemplateEditor key={k} field={k} error={templateErrors[i]} fallback={defaults[k]} />
+          <JudgeLsTemplateEditor key={k} field={k} error={templateErrors[i]} fallback={defaults[k]} />
         ))}
       </details>
 
@@ -206,7 +171,17 @@ export function TransformStep() {
         </p>
       ))}
 
-      <PromptPreviewPanel />
+      <PromptPreviewPanel
+        testId="prompt-preview"
+        text={{
+          title: t('wizard.transform.preview'),
+          loading: t('wizard.transform.previewLoading'),
+          failed: t('wizard.transform.previewFailed'),
+          item: (id) => t('wizard.transform.previewItem', { id }),
+          system: t('wizard.transform.system'),
+          user: t('wizard.transform.user'),
+        }}
+      />
     </section>
   );
 }
