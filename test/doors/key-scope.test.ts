@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EncryptedFileKeyStore, EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EncryptedFileKeyStore, EnvOnlyKeyStore, scopedKeyStore } from '../../src/main/core/key-store';
+import { missingKeyMessage, type ProviderConfig } from '../../src/main/providers/config';
 import { parseExperimentConfig } from '../../src/main/experiments/config';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 import { tempDir } from '../helpers/tmp';
@@ -109,6 +110,25 @@ describe('where a key may be sent', () => {
     cleanup = t.cleanup;
     await expect(core.call('experiments.start', { experimentId: id })).rejects.toThrow(/OPENAI_BASE_URL/);
     expect(mock.log).toHaveLength(0);
+  });
+
+  it('says why a key that is set is withheld from a server, instead of "not set"', () => {
+    const cfg = {
+      kind: 'openai',
+      baseURL: 'http://127.0.0.1:9/v1',
+      apiKeyEnv: 'OPENAI_API_KEY',
+    } as ProviderConfig;
+    const page = scopedKeyStore(new EnvOnlyKeyStore({ OPENAI_API_KEY: 'sk-real' }));
+    expect(page.get('p', cfg)).toBeUndefined();
+    const why = missingKeyMessage('p', cfg, page);
+    expect(why).toMatch(
+      /^No API key for provider "p": OPENAI_API_KEY is only sent to .* set OPENAI_BASE_URL=/,
+    );
+    expect(why).not.toContain('sk-real');
+    expect(why).not.toMatch(/is not set/);
+    // A key that is really missing still says so.
+    const none = scopedKeyStore(new EnvOnlyKeyStore({}));
+    expect(missingKeyMessage('p', cfg, none)).toMatch(/OPENAI_API_KEY is not set/);
   });
 
   it('from the command line, sends the key where the config file says', async () => {

@@ -133,6 +133,7 @@ export function scopedKeyStore(inner: ManagedKeyStore): ManagedKeyStore {
   return {
     get: (providerName, cfg) => (keyScopeProblem(cfg, variable) ? undefined : inner.get(providerName, cfg)),
     variable,
+    withheld: (providerName, cfg) => (inner.get(providerName, cfg) ? keyScopeProblem(cfg, variable) : null),
     status: () => inner.status(),
     set: (name, value) => inner.set(name, value),
     remove: (name) => inner.remove(name),

@@ -1,7 +1,13 @@
 // Provider checks the app shows before a run: whether each key is available (never the key)
 // and whether an endpoint answers.
 import { AppError } from '../core/errors';
-import { isLoopbackURL, isSimulated, providerConfigSchema, type KeyStore } from '../providers/config';
+import {
+  isLoopbackURL,
+  isSimulated,
+  missingKeyMessage,
+  providerConfigSchema,
+  type KeyStore,
+} from '../providers/config';
 import { testConnection } from '../providers/test-connection';
 
 export function keyStatus(
@@ -38,7 +44,7 @@ export async function testProviderConnection(keys: KeyStore, name: string, raw: 
     return {
       ok: false,
       kind: 'auth',
-      message: `No API key for "${name}": set ${parsed.data.apiKeyEnv ?? 'its key'} first.`,
+      message: missingKeyMessage(name, parsed.data, keys),
     };
   }
   const r = await testConnection(parsed.data, key, model);

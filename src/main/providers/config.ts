@@ -143,6 +143,8 @@ export interface KeyStore {
   get(providerName: string, cfg: ProviderConfig): string | undefined;
   /** The value of another environment variable of the same source (see key-scope.ts). */
   variable?(name: string): string | undefined;
+  /** Why `get` withholds a key that is set (a page's door: not for this server), if it does. */
+  withheld?(providerName: string, cfg: ProviderConfig): string | null;
 }
 
 /** Local servers (Ollama, vLLM) take any key; the SDKs insist on one. */
@@ -165,8 +167,14 @@ export class EnvKeyStore implements KeyStore {
   }
 }
 
-/** A plain-words reason why no key is available, naming the variable but never a value. */
-export function missingKeyMessage(providerName: string, cfg: ProviderConfig): string {
+/**
+ * A plain-words reason why no key is available, naming the variable but never a value. A key
+ * that is set but withheld for this server says so: "not set" would send the person looking
+ * for a variable they already have.
+ */
+export function missingKeyMessage(providerName: string, cfg: ProviderConfig, keys?: KeyStore): string {
+  const withheld = keys?.withheld?.(providerName, cfg);
+  if (withheld) return `No API key for provider "${providerName}": ${withheld}`;
   return cfg.apiKeyEnv
     ? `No API key for provider "${providerName}": the environment variable ${cfg.apiKeyEnv} is not set.`
     : `No API key for provider "${providerName}": set "apiKeyEnv" to the environment variable holding it.`;

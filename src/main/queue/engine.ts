@@ -427,7 +427,7 @@ export class RequestEngine {
       return;
     }
     p.adapter = this.adapterFor(p.name, p.cfg);
-    if (!p.adapter) this.pauseLane(lane, 'auth', missingKeyMessage(p.name, p.cfg));
+    if (!p.adapter) this.pauseLane(lane, 'auth', missingKeyMessage(p.name, p.cfg, this.keys));
   }
 
   private providerNameFor(endpoint: string): string | undefined {

@@ -284,7 +284,7 @@ export class BatchExecutor {
           provider,
           model,
           'auth',
-          cfg ? missingKeyMessage(provider, cfg) : `No provider "${provider}".`,
+          cfg ? missingKeyMessage(provider, cfg, this.opts.keys) : `No provider "${provider}".`,
         );
         continue;
       }
@@ -393,7 +393,7 @@ export class BatchExecutor {
           b.model,
           'auth',
           cfg
-            ? missingKeyMessage(b.provider, cfg)
+            ? missingKeyMessage(b.provider, cfg, this.opts.keys)
             : `No provider "${b.provider}" in the config for batch ${b.remoteId}.`,
         );
         continue;

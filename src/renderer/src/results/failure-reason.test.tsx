@@ -33,6 +33,17 @@ describe('failure reasons in the UI language', () => {
     ).toBe('API 密钥被拒绝：服务商 "o" 没有 API 密钥：请把 "apiKeyEnv" 设为保存密钥的环境变量名。');
   });
 
+  it('translates why a key that is set was withheld from a server', () => {
+    expect(
+      failureReasonText(
+        'No API key for provider "p": OPENAI_API_KEY is only sent to the known openai servers or to the server in OPENAI_BASE_URL; to use http://127.0.0.1:9, set OPENAI_BASE_URL=http://127.0.0.1:9/v1 where you start Judge Lab.',
+        'zh',
+      ),
+    ).toBe(
+      '服务商 "p" 的密钥未发送：OPENAI_API_KEY 只会发往已知的 openai 服务器或 OPENAI_BASE_URL 指定的服务器；要使用 http://127.0.0.1:9，请在启动 Judge Lab 时设置 OPENAI_BASE_URL=http://127.0.0.1:9/v1。',
+    );
+  });
+
   it("keeps a provider's message and unknown prefixes, and leaves English as stored", () => {
     expect(failureReasonText('timeout: Request timed out.', 'zh')).toBe('超时：Request timed out.');
     expect(failureReasonText('HTTP 400: context too long', 'zh')).toBe('HTTP 400: context too long');

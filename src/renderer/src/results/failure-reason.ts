@@ -19,7 +19,7 @@ const KINDS = new Set([
 ]);
 
 /** The engine's and the metrics' own English messages, in Chinese. */
-const MESSAGES_ZH: [RegExp, string][] = [
+const MESSAGES_ZH: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/^The answer is not a JSON object "([^"]+)"\.?/, '回答不是 JSON 对象 "$1"。'],
   [/^The answer does not match "([^"]+)": /, '回答不符合 "$1"：'],
   [/ ?\(asked (\d+) times?\)$/, '（共询问 $1 次）'],
@@ -34,6 +34,21 @@ const MESSAGES_ZH: [RegExp, string][] = [
     /^No API key for provider "([^"]+)": set "apiKeyEnv" to the environment variable holding it\.$/,
     '服务商 "$1" 没有 API 密钥：请把 "apiKeyEnv" 设为保存密钥的环境变量名。',
   ],
+  // src/main/providers/key-scope.ts keyScopeProblem: a key that is set but may not go there.
+  [
+    /^No API key for provider "([^"]+)": (\S+) is only sent to the known (\S+) servers or to the server in (\S+?)(?: \(now ([^)]+)\))?; to use (\S+), set (\S+) where you start Judge Lab\.$/,
+    (
+      _m: string,
+      p: string,
+      key: string,
+      kind: string,
+      v: string,
+      now: string | undefined,
+      to: string,
+      set: string,
+    ) =>
+      `服务商 "${p}" 的密钥未发送：${key} 只会发往已知的 ${kind} 服务器或 ${v} 指定的服务器${now ? `（现为 ${now}）` : ''}；要使用 ${to}，请在启动 Judge Lab 时设置 ${set}。`,
+  ],
 ];
 
 export function failureReasonText(reason: string, lang: string): string {
@@ -41,7 +56,8 @@ export function failureReasonText(reason: string, lang: string): string {
   const m = /^([a-z_]+): ([\s\S]*)$/.exec(reason);
   const kind = m && KINDS.has(m[1]) ? m[1] : null;
   let message = kind ? m![2] : reason;
-  for (const [re, zh] of MESSAGES_ZH) message = message.replace(re, zh);
+  for (const [re, zh] of MESSAGES_ZH)
+    message = typeof zh === 'string' ? message.replace(re, zh) : message.replace(re, zh);
   if (!kind) return message;
   const name = i18next.t(`run.failures.kinds.${kind}`, { lng: lang });
   return `${name}：${message}`;
