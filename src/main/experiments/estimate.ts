@@ -3,38 +3,57 @@
 import type { CostEstimate, EstimateRow } from '../../shared/experiments';
 import type { ProtocolTask } from '../protocols/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
-import { DEFAULT_CONCURRENCY, isBatchMode } from '../providers/config';
+import { isBatchMode } from '../providers/config';
 import { costOf } from '../providers/pricing';
 import { cacheablePrefixTokens, estimateInputTokens, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
+import { modelLimitKey } from '../queue/engine';
 import { pipelineSeconds, type LaneLoad } from '../queue/eta';
+import { laneLimits } from '../queue/lane';
 import type { Database } from '../store/db';
 import { requestHash } from '../store/ledger';
 import type { LoadedExperiment } from './load';
-import { endpointIds } from './load';
+import { endpointIds, modelLimitsOf } from './load';
+
+/** What a running experiment's estimate leaves out (the run's ETA, not the wizard's figure). */
+export interface LeftOptions {
+  /** Calls that failed are not sent again in this run: count only calls with no answer yet. */
+  skipFailed?: boolean;
+  /** Lanes (endpoint id, model) that send nothing until resumed, e.g. paused by the early warning. */
+  skipLane?: (endpoint: string, model: string) => boolean;
+}
 
 /** The estimate of an experiment's whole plan; `storedFrom` is an experiment whose stored inputs count. */
 export function estimateExperiment(
   db: Database,
   exp: LoadedExperiment,
   storedFrom: number | null,
+  left: LeftOptions = {},
 ): CostEstimate {
   const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom);
-  return estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh);
+  return estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh, left);
 }
 
 export function estimateTasks(
   db: Database,
-  exp: Pick<LoadedExperiment, 'providers' | 'prices' | 'protocol'>,
+  exp: Pick<LoadedExperiment, 'providers' | 'prices' | 'protocol' | 'config'>,
   tasks: readonly ProtocolTask[],
   note: string,
   fresh: (t: ProtocolTask) => boolean = () => false,
+  left: LeftOptions = {},
 ): CostEstimate {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const endpoints = endpointIds(exp.providers);
-  const isDone = db.prepare("SELECT 1 FROM requests WHERE hash = ? AND status = 'done'").pluck();
+  const isDone = db
+    .prepare(
+      left.skipFailed
+        ? "SELECT 1 FROM requests WHERE hash = ? AND status IN ('done', 'failed')"
+        : "SELECT 1 FROM requests WHERE hash = ? AND status = 'done'",
+    )
+    .pluck();
   const rows = new Map<string, EstimateRow>();
   // Lanes are endpoint+model (what the engine and the provider limit), whatever stage calls them.
   const lanes = new Map<string, LaneLoad>();
+  const modelLimits = modelLimitsOf(exp);
   let liveCost = 0;
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
@@ -89,15 +108,16 @@ export function estimateTasks(
     row.priced &&= cost.priced;
     liveCost += batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd;
     // A batch is not rate limited: its calls take the provider's window, not lane time.
-    if (batch) continue;
+    if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
     const laneKey = `${endpoint}\u0000${t.request.model}`;
     let lane = lanes.get(laneKey);
     if (!lane) {
-      const cfg = exp.providers[t.request.provider];
-      lane = {
-        limits: { rpm: cfg.rpm, tpm: cfg.tpm, concurrency: cfg.concurrency ?? DEFAULT_CONCURRENCY },
-        stages: new Map(),
+      // The limits the engine gives the lane: its provider's, overridden by the model's own.
+      const limits = {
+        ...laneLimits(exp.providers[t.request.provider]),
+        ...modelLimits[modelLimitKey(t.request.provider, t.request.model)],
       };
+      lane = { limits, stages: new Map() };
       lanes.set(laneKey, lane);
     }
     const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0 };
