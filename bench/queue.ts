@@ -2,7 +2,8 @@
 // (a) a mock enforcing 600 RPM with 200–800 ms latency: achieved share of the limit, 429 share, calls lost.
 // (b) an instant mock without limits, 20,000 calls: calls/s through ledger + scheduler + SDK, and RSS.
 // (c) pipelining: `judge-lab run` of Judge-LS on 100 LLMBar items, one judge, against a mock at
-//     1,200 RPM per model and ~300 ms latency: wall time against the busiest lane's bound.
+//     1,200 RPM per model and ~300 ms latency: wall time against the busiest lane's bound, and the
+//     estimate the CLI printed before the run (the wizard's pipelined figure) against the wall time.
 //     Needs `npm run build` (it runs the real CLI).
 // The mock runs in its own process so the figures are the engine's, not the mock's.
 // Env: BENCH_A_CALLS (default 900, ~90 s), BENCH_B_CALLS (default 20000), BENCH_C_ITEMS (default 100),
@@ -311,6 +312,7 @@ async function benchC() {
       tieProbes: true,
     }),
   );
+  let cliText = '';
   const t0 = Date.now();
   const code = await new Promise<number>((done) => {
     const child = spawn(
@@ -324,8 +326,13 @@ async function benchC() {
         '--data-dir',
         join(work, 'data'),
       ],
-      { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, MOCK_KEY: 'sk-mock' } },
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MOCK_KEY: 'sk-mock' } },
     );
+    // Passed on as it comes; the plan's "~40s at the configured rate limits" is read off it.
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      cliText += chunk.toString();
+    });
     child.on('exit', (c) => done(c ?? 1));
   });
   const tEnd = Date.now();
@@ -346,6 +353,11 @@ async function benchC() {
   console.log(`    busiest lane's bound: ${busiest} calls at ${rpm} RPM = ${bound.toFixed(1)} s`);
   console.log(
     `    first request to last answer: ${traffic.toFixed(1)} s = ${(traffic / bound).toFixed(2)}× the bound (target ≤ 1.10×: ${mark(traffic <= 1.1 * bound)})`,
+  );
+  const est = /~(\d+(?:\.\d+)?)(s|m|h) at the configured rate limits/.exec(cliText);
+  const estimated = est ? Number(est[1]) * { s: 1, m: 60, h: 3600 }[est[2] as 's' | 'm' | 'h'] : NaN;
+  console.log(
+    `    estimate before the run (the wizard's figure, pipelined): ${estimated} s = ${(estimated / traffic).toFixed(2)}× first request to last answer (target within 15 %: ${mark(Math.abs(estimated - traffic) <= 0.15 * traffic)})`,
   );
   console.log(
     `    whole command (start and export included): ${command.toFixed(1)} s (target ≤ bound + 5 s = ${(bound + 5).toFixed(1)} s: ${mark(command <= bound + 5)})`,

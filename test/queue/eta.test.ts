@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpointId } from '../../src/main/providers/config';
 import { modelLimitKey, RequestEngine } from '../../src/main/queue/engine';
-import { laneEtaSeconds, secondsAtLimits } from '../../src/main/queue/eta';
+import { laneEtaSeconds, pipelineSeconds, secondsAtLimits, type LaneLoad } from '../../src/main/queue/eta';
 import type { RunProgress } from '../../src/main/queue/progress';
 import { ensureRequests } from '../../src/main/store/ledger';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
@@ -36,6 +36,37 @@ describe('lane ETA', () => {
     // No RPM: each slot is assumed to take 5 s per call until there is a rate.
     expect(laneEtaSeconds(32, 0, { concurrency: 16 })).toBe(10);
     expect(laneEtaSeconds(0, 0, { concurrency: 16 })).toBe(0);
+  });
+
+  it('models pipelined stages: the busiest lane, or the chain of a stage and its dependents', () => {
+    const lane = (rpm: number, stages: Record<string, number>): LaneLoad => ({
+      limits: { rpm, concurrency: 8 },
+      stages: new Map(Object.entries(stages).map(([s, calls]) => [s, { calls, tokens: 0 }])),
+    });
+    const order = ['transform', 'judge'];
+    // The judge's lane is busiest: 800 calls at 1,200 RPM = 40 s; the 200 translations take 10 s
+    // and do not add to it (stages one after another said 50 s).
+    expect(pipelineSeconds([lane(1200, { transform: 200 }), lane(1200, { judge: 800 })], order)).toBe(40);
+    // The translator is the bottleneck: 200 at 120 RPM = 100 s, then the last input's
+    // ceil(800 / 200) = 4 verdicts at 20 a second = 0.2 s.
+    expect(pipelineSeconds([lane(120, { transform: 200 }), lane(1200, { judge: 800 })], order)).toBeCloseTo(
+      100.2,
+    );
+    // One model translating and judging: one lane, one budget for both stages.
+    expect(pipelineSeconds([lane(1200, { transform: 200, judge: 800 })], order)).toBe(50);
+    // A stage with nothing left to call (translations stored) chains nothing.
+    expect(pipelineSeconds([lane(1200, { judge: 800 })], order)).toBe(40);
+    // A three-stage chain on slow lanes: each stage waits for the last input before it.
+    expect(
+      pipelineSeconds([lane(60, { a: 10 }), lane(60, { b: 10 }), lane(60, { c: 10 })], ['a', 'b', 'c']),
+    ).toBe(12);
+    // TPM can be the binding limit of a lane.
+    const byTokens: LaneLoad = {
+      limits: { rpm: 6000, tpm: 60_000, concurrency: 8 },
+      stages: new Map([['judge', { calls: 10, tokens: 30_000 }]]),
+    };
+    expect(pipelineSeconds([byTokens], order)).toBe(30);
+    expect(pipelineSeconds([], order)).toBe(0);
   });
 
   it('lets the slowest lane decide while a fast lane has finished', async () => {

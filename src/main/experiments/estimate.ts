@@ -3,38 +3,58 @@
 import type { CostEstimate, EstimateRow } from '../../shared/experiments';
 import type { ProtocolTask } from '../protocols/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
-import { DEFAULT_CONCURRENCY, isBatchMode, type ProviderConfig } from '../providers/config';
+import { isBatchMode } from '../providers/config';
 import { costOf } from '../providers/pricing';
 import { cacheablePrefixTokens, estimateInputTokens, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
-import { secondsAtLimits } from '../queue/eta';
+import { modelLimitKey } from '../queue/engine';
+import { pipelineSeconds, type LaneLoad } from '../queue/eta';
+import { laneLimits } from '../queue/lane';
 import type { Database } from '../store/db';
 import { requestHash } from '../store/ledger';
 import type { LoadedExperiment } from './load';
-import { endpointIds } from './load';
+import { endpointIds, modelLimitsOf } from './load';
+
+/** What a running experiment's estimate leaves out (the run's ETA, not the wizard's figure). */
+export interface LeftOptions {
+  /** Calls that failed are not sent again in this run: count only calls with no answer yet. */
+  skipFailed?: boolean;
+  /** Lanes (endpoint id, model) that send nothing until resumed, e.g. paused by the early warning. */
+  skipLane?: (endpoint: string, model: string) => boolean;
+}
 
 /** The estimate of an experiment's whole plan; `storedFrom` is an experiment whose stored inputs count. */
 export function estimateExperiment(
   db: Database,
   exp: LoadedExperiment,
   storedFrom: number | null,
+  left: LeftOptions = {},
 ): CostEstimate {
   const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom);
-  const estimate = estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh);
+  const estimate = estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh, left);
   return plan.noteKey ? { ...estimate, noteKey: plan.noteKey } : estimate;
 }
 
 export function estimateTasks(
   db: Database,
-  exp: Pick<LoadedExperiment, 'providers' | 'prices' | 'protocol'>,
+  exp: Pick<LoadedExperiment, 'providers' | 'prices' | 'protocol' | 'config'>,
   tasks: readonly ProtocolTask[],
   note: string,
   fresh: (t: ProtocolTask) => boolean = () => false,
+  left: LeftOptions = {},
 ): CostEstimate {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const endpoints = endpointIds(exp.providers);
-  const isDone = db.prepare("SELECT 1 FROM requests WHERE hash = ? AND status = 'done'").pluck();
+  const isDone = db
+    .prepare(
+      left.skipFailed
+        ? "SELECT 1 FROM requests WHERE hash = ? AND status IN ('done', 'failed')"
+        : "SELECT 1 FROM requests WHERE hash = ? AND status = 'done'",
+    )
+    .pluck();
   const rows = new Map<string, EstimateRow>();
-  const lanes = new Map<string, { cfg: ProviderConfig; calls: number; tokens: number; stage: string }>();
+  // Lanes are endpoint+model (what the engine and the provider limit), whatever stage calls them.
+  const lanes = new Map<string, LaneLoad>();
+  const modelLimits = modelLimitsOf(exp);
   let liveCost = 0;
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
@@ -89,28 +109,23 @@ export function estimateTasks(
     row.priced &&= cost.priced;
     liveCost += batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd;
     // A batch is not rate limited: its calls take the provider's window, not lane time.
-    if (batch) continue;
-    const laneKey = `${endpoint}\u0000${t.request.model}\u0000${t.stage}`;
-    const lane = lanes.get(laneKey) ?? {
-      cfg: exp.providers[t.request.provider],
-      calls: 0,
-      tokens: 0,
-      stage: t.stage,
-    };
-    lane.calls++;
-    lane.tokens += input + output;
-    lanes.set(laneKey, lane);
+    if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
+    const laneKey = `${endpoint}\u0000${t.request.model}`;
+    let lane = lanes.get(laneKey);
+    if (!lane) {
+      // The limits the engine gives the lane: its provider's, overridden by the model's own.
+      const limits = {
+        ...laneLimits(exp.providers[t.request.provider]),
+        ...modelLimits[modelLimitKey(t.request.provider, t.request.model)],
+      };
+      lane = { limits, stages: new Map() };
+      lanes.set(laneKey, lane);
+    }
+    const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0 };
+    load.calls++;
+    load.tokens += input + output;
+    lane.stages.set(t.stage, load);
   }
-  // The same formula as the run's first ETA (queue/eta.ts), so the two agree at the start.
-  const minutesOf = (l: { cfg: ProviderConfig; calls: number; tokens: number }) =>
-    secondsAtLimits(l.calls, l.tokens, {
-      rpm: l.cfg.rpm,
-      tpm: l.cfg.tpm,
-      concurrency: l.cfg.concurrency ?? DEFAULT_CONCURRENCY,
-    }) / 60;
-  // Stages are counted one after another; within a stage the lanes run side by side.
-  const all = [...lanes.values()];
-  const stageMinutes = (name: string) => Math.max(0, ...all.filter((l) => l.stage === name).map(minutesOf));
   const list = [...rows.values()];
   const unpriced = [...new Set(list.filter((r) => !r.priced).map((r) => r.model))];
   return {
@@ -121,7 +136,13 @@ export function estimateTasks(
     outputTokens: list.reduce((n, r) => n + r.outputTokens, 0),
     costUsd: list.reduce((n, r) => n + r.costUsd, 0),
     unpricedModels: unpriced,
-    minutesAtRateLimits: exp.protocol.stages.reduce((m, s) => m + stageMinutes(s.name), 0),
+    // Stages are pipelined: the busiest lane or the chain of dependent stages decides (queue/eta.ts).
+    // The run's first ETA is this figure, so the two agree at the start.
+    minutesAtRateLimits:
+      pipelineSeconds(
+        lanes.values(),
+        exp.protocol.stages.map((s) => s.name),
+      ) / 60,
     note,
     ...(list.some((r) => r.batch) ? { batchWindowHours: BATCH_WINDOW_HOURS, liveCostUsd: liveCost } : {}),
   };

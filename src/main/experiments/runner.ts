@@ -110,13 +110,18 @@ export class ExperimentRun {
   private exp: LoadedExperiment | null = null;
   private lastSync = 0;
   private stopWaiting: () => void = () => {};
-  /** Seconds the estimate gives the work after this round (later rounds' calls); null until known. */
-  private laterSeconds: number | null = null;
-  /** The estimate of everything left, in seconds, taken as each round starts (and as tasks join). */
-  private roundEstimate = 0;
-  /** Tasks joined the run since the estimate was taken; when it was taken. */
-  private estimateStale = false;
+  /**
+   * The estimate of everything left (the wizard's pipelined formula, estimate.ts), in seconds,
+   * taken as each round starts and again when tasks join or lanes pause; when it was taken and
+   * how long taking it took (big studies take it less often).
+   */
+  private leftEstimate = 0;
   private estimatedAt = 0;
+  private estimateMs = 0;
+  /** Tasks joined the run (or lanes paused or resumed) since the estimate was taken. */
+  private estimateStale = false;
+  /** The lanes paused at the last progress (endpoint and model), as the estimate skipped them. */
+  private pausedKey = '';
   /**
    * How many plans deep each request sent in this run is (the first plan: 0). A task planned
    * while the run goes counts one more than the shallowest answer stored since the last plan:
@@ -269,7 +274,7 @@ export class ExperimentRun {
       // Time left covers the rounds still to come: the estimate (the wizard's formula) of all
       // that is left, less this round's share, which the engine counts lane by lane.
       this.estimate(exp);
-      this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.roundEstimate });
+      this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.leftEstimate });
       const summary = await this.runRound(exp, jobs, tasks, { validate, earlyWarning }, () =>
         this.planAll(exp, stages, tasksOf),
       );
@@ -330,14 +335,22 @@ export class ExperimentRun {
     return { tasks, jobs };
   }
 
-  /** Takes the estimate of everything left; the ETA adds it to the engine's figure afresh. */
+  /**
+   * Takes the estimate of everything not answered yet, lane by lane (calls that failed are not
+   * sent again in this run; lanes paused until resumed send nothing).
+   */
   private estimate(exp: LoadedExperiment): void {
-    this.roundEstimate = Math.round(
-      estimateExperiment(this.deps.db, exp, this.experimentId).minutesAtRateLimits * 60,
+    const started = Date.now();
+    const paused = new Set(this.pausedKey ? this.pausedKey.split('\n') : []);
+    this.leftEstimate = Math.round(
+      estimateExperiment(this.deps.db, exp, this.experimentId, {
+        skipFailed: true,
+        skipLane: (endpoint, model) => paused.has(`${endpoint}${SEP}${model}`),
+      }).minutesAtRateLimits * 60,
     );
-    this.laterSeconds = null;
     this.estimateStale = false;
     this.estimatedAt = Date.now();
+    this.estimateMs = this.estimatedAt - started;
   }
 
   /**
@@ -486,23 +499,33 @@ export class ExperimentRun {
     return 'paused';
   }
 
-  /** The engine's time left for this round plus the estimate for the rounds after it. */
+  /**
+   * Time left, lane by lane, the slowest lane deciding: the larger of the engine's figure (the
+   * calls it holds, at each lane's observed rate, capped at its limit) and the estimate of
+   * everything left counted down since it was taken (at the limits, with the calls not planned
+   * yet and the chain of dependent stages). At the start the engine holds a part of the plan at
+   * the same limits, so the first ETA is the wizard's estimate. The estimate is taken again when
+   * tasks joined or lanes paused, at most every ESTIMATE_INTERVAL_MS (or 20× its own cost).
+   */
   private eta(engineSeconds: number | null): number | null {
     if (engineSeconds === null) return null;
-    // Tasks joined the run: the engine counts them now, so what the estimate has beyond the
-    // engine's figure is taken again (not counted twice). The estimate itself is taken again
-    // at most every ESTIMATE_INTERVAL_MS; until then the last one stands.
-    if (this.estimateStale && this.exp) {
-      const since = Date.now() - this.estimatedAt;
-      if (since >= ESTIMATE_INTERVAL_MS) this.estimate(this.exp);
-      else this.laterSeconds = Math.max(0, Math.round(this.roundEstimate - since / 1000 - engineSeconds));
-    }
-    // The engine's first figure is at the limits too: what the estimate has beyond it is later work.
-    this.laterSeconds ??= Math.max(0, this.roundEstimate - engineSeconds);
-    return engineSeconds + this.laterSeconds;
+    const since = Date.now() - this.estimatedAt;
+    if (this.estimateStale && this.exp && since >= Math.max(ESTIMATE_INTERVAL_MS, 20 * this.estimateMs))
+      this.estimate(this.exp);
+    const counted = this.leftEstimate - (Date.now() - this.estimatedAt) / 1000;
+    return Math.max(engineSeconds, Math.max(0, Math.round(counted)));
   }
 
   private onEngineProgress(p: RunProgress): void {
+    // An outage passes by itself (the engine keeps counting those lanes); a pause waits for a person.
+    const pausedKey = p.pausedLanes
+      .filter((l) => l.kind !== 'outage')
+      .map((l) => `${l.endpoint}${SEP}${l.model}`)
+      .join('\n');
+    if (pausedKey !== this.pausedKey) {
+      this.pausedKey = pausedKey;
+      this.estimateStale = true;
+    }
     const phases: ExperimentProgress['phases'] = {};
     const judges: ExperimentProgress['judges'] = {};
     for (const [group, g] of Object.entries(p.groups)) {

@@ -1,5 +1,32 @@
-import { encode } from 'gpt-tokenizer';
+import { countTokens } from 'gpt-tokenizer';
 import type { ChatRequestSpec } from './types';
+
+/**
+ * Token counts of texts already counted, oldest dropped past TOKEN_CACHE_CHARS characters of keys.
+ * Every call of a template repeats its system prompt and schema, and a run counts the same
+ * prompts again for its first ETA and for each call's TPM budget: tokenizing dominated the start
+ * of `judge-lab run` (~1 s per 1,000 calls at each estimate).
+ */
+const TOKEN_CACHE_CHARS = 8_000_000;
+const counted = new Map<string, number>();
+let countedChars = 0;
+
+/** Texts that contain "<|endoftext|>" and the like are counted as text, not refused (the tokenizer's default). */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+function tokensOf(text: string): number {
+  const hit = counted.get(text);
+  if (hit !== undefined) return hit;
+  const n = countTokens(text, AS_TEXT);
+  counted.set(text, n);
+  countedChars += text.length;
+  for (const [oldest] of counted) {
+    if (countedChars <= TOKEN_CACHE_CHARS) break;
+    counted.delete(oldest);
+    countedChars -= oldest.length;
+  }
+  return n;
+}
 
 // Chat formats add a few tokens of framing per message; 4 is OpenAI's documented rule of thumb.
 const PER_MESSAGE_OVERHEAD = 4;
@@ -11,9 +38,9 @@ const PER_MESSAGE_OVERHEAD = 4;
  */
 export function estimateInputTokens(spec: ChatRequestSpec): number {
   let n = 0;
-  if (spec.system) n += encode(spec.system).length + PER_MESSAGE_OVERHEAD;
-  for (const m of spec.messages) n += encode(m.content).length + PER_MESSAGE_OVERHEAD;
-  if (spec.response) n += encode(JSON.stringify(spec.response.schema)).length;
+  if (spec.system) n += tokensOf(spec.system) + PER_MESSAGE_OVERHEAD;
+  for (const m of spec.messages) n += tokensOf(m.content) + PER_MESSAGE_OVERHEAD;
+  if (spec.response) n += tokensOf(JSON.stringify(spec.response.schema));
   return n;
 }
 
@@ -25,7 +52,7 @@ export const PROMPT_CACHE_MIN_TOKENS = 1024;
 
 /** Tokens of the part every call of a template shares: the system prompt and the schema. */
 export function cacheablePrefixTokens(spec: ChatRequestSpec): number {
-  let n = spec.system ? encode(spec.system).length + PER_MESSAGE_OVERHEAD : 0;
-  if (spec.response) n += encode(JSON.stringify(spec.response.schema)).length;
+  let n = spec.system ? tokensOf(spec.system) + PER_MESSAGE_OVERHEAD : 0;
+  if (spec.response) n += tokensOf(JSON.stringify(spec.response.schema));
   return n;
 }

@@ -120,6 +120,19 @@ async function writeAll(
     await writeFile(join(dir, rel), data);
     files.push(rel);
   };
+  // PNGs are drawn on libuv's pool (resvg): start them first, so they overlap the tables and
+  // the workbook built on this thread. Files are still written (and listed) in the same order.
+  const ids = new Set<string>();
+  const figures = input.figures.map((spec) => {
+    const figure = renderFigure(spec);
+    if (ids.has(figure.id)) throw new Error(`two figures share the id "${figure.id}"`);
+    ids.add(figure.id);
+    const png = options.png === false ? null : svgToPng(figure.svg, figure.width);
+    // Awaited below; until then a failure must not count as unhandled.
+    png?.catch(() => undefined);
+    return { figure, png };
+  });
+
   await put('metrics.json', metricsJson(input.metrics, input.metricsKeys));
   for (const f of input.files ?? []) await put(f.name, f.content);
 
@@ -135,14 +148,9 @@ async function writeAll(
   }
 
   await mkdir(join(dir, 'figures'));
-  const ids = new Set<string>();
-  for (const spec of input.figures) {
-    const figure = renderFigure(spec);
-    if (ids.has(figure.id)) throw new Error(`two figures share the id "${figure.id}"`);
-    ids.add(figure.id);
+  for (const { figure, png } of figures) {
     await put(`figures/${figure.id}.svg`, figure.svg);
-    if (options.png !== false)
-      await put(`figures/${figure.id}.png`, await svgToPng(figure.svg, figure.width));
+    if (png) await put(`figures/${figure.id}.png`, await png);
   }
 
   const now = options.now?.() ?? new Date();

@@ -1,7 +1,13 @@
 // One worksheet per table. Cells hold numbers (fractions, counts, p-values) with Excel number
 // formats, so a spreadsheet can compute with them; a CI becomes two numeric columns (low, high).
-import ExcelJS from 'exceljs';
+import { createRequire } from 'node:module';
+import type ExcelJS from 'exceljs';
 import { uniqueHeaders, type Table, type TableColumn } from '../../shared/report/table';
+
+// Loaded on first use, not at start: exceljs takes ~0.2 s to load and a run needs it only to export.
+const requireExcel = createRequire(import.meta.url);
+let excel: typeof ExcelJS | undefined;
+const excelJs = (): typeof ExcelJS => (excel ??= requireExcel('exceljs') as typeof ExcelJS);
 
 const NUMBER_FORMATS: Record<Exclude<TableColumn['kind'], 'text'>, string> = {
   int: '0',
@@ -50,7 +56,7 @@ function cellValue(sc: SheetColumn, value: unknown): string | number | null {
 }
 
 export function buildWorkbook(tables: readonly Table[]): ExcelJS.Workbook {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excelJs().Workbook)();
   workbook.creator = 'Judge Lab';
   const used = new Set<string>();
   for (const table of tables) {
