@@ -41,6 +41,19 @@ export function buildAnthropicRequest(
   return body;
 }
 
+/** The official client for one provider entry: its base URL, timeout and keep-alive fetch. */
+export function anthropicClient(cfg: ProviderConfig, apiKey: string, maxRetries: number): Anthropic {
+  return new Anthropic({
+    apiKey,
+    // Never pick up ANTHROPIC_AUTH_TOKEN from the environment: one key, the configured one.
+    authToken: null,
+    baseURL: resolvedBaseURL(cfg),
+    maxRetries,
+    timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    fetch: keepAliveFetch,
+  });
+}
+
 /** The `anthropic` kind: the Messages API with one forced tool carrying the structured answer. */
 export class AnthropicChatAdapter implements ChatAdapter {
   private readonly client: Anthropic;
@@ -49,15 +62,8 @@ export class AnthropicChatAdapter implements ChatAdapter {
     private readonly cfg: ProviderConfig,
     private readonly apiKey: string,
   ) {
-    this.client = new Anthropic({
-      apiKey,
-      // Never pick up ANTHROPIC_AUTH_TOKEN from the environment: one key, the configured one.
-      authToken: null,
-      baseURL: resolvedBaseURL(cfg),
-      maxRetries: 0,
-      timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      fetch: keepAliveFetch,
-    });
+    // The queue owns retries; a second retry loop inside the SDK would pay twice.
+    this.client = anthropicClient(cfg, apiKey, 0);
   }
 
   async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {

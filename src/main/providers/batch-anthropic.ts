@@ -2,7 +2,7 @@
 // their params (the same body a live call sends), the batch is polled, then its results
 // stream is read. A succeeded entry holds a message, parsed exactly as a live answer is.
 import Anthropic from '@anthropic-ai/sdk';
-import { buildAnthropicRequest, anthropicResult } from './anthropic';
+import { anthropicClient, buildAnthropicRequest, anthropicResult } from './anthropic';
 import {
   LOOKUP_CLOCK_SLACK_MS,
   type BatchAdapter,
@@ -12,9 +12,8 @@ import {
   type RemoteBatchState,
   type SpecOf,
 } from './batch-types';
-import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
+import type { ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
-import { keepAliveFetch } from './http-fetch';
 import type { ProviderErrorKind } from './types';
 
 /** Anthropic's published limits per batch: 100,000 requests or 256 MB, whichever comes first. */
@@ -44,14 +43,8 @@ export class AnthropicBatchAdapter implements BatchAdapter {
     private readonly cfg: ProviderConfig,
     private readonly apiKey: string,
   ) {
-    this.client = new Anthropic({
-      apiKey,
-      authToken: null,
-      baseURL: resolvedBaseURL(cfg),
-      maxRetries: 2,
-      timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      fetch: keepAliveFetch,
-    });
+    // Creates, polls and result streams do not go through the queue: the SDK retries them itself.
+    this.client = anthropicClient(cfg, apiKey, 2);
   }
 
   private request(entry: BatchEntry) {

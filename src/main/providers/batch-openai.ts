@@ -2,10 +2,9 @@
 // (purpose "batch"), the batch is polled, then its output and error files are read line by
 // line. Each output body is a chat completion, parsed exactly as a live answer is.
 import OpenAI, { toFile } from 'openai';
-import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
+import { resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
-import { keepAliveFetch } from './http-fetch';
-import { buildOpenAIRequest, openAIResult } from './openai';
+import { buildOpenAIRequest, openAIClient, openAIResult } from './openai';
 import {
   BatchNotCreated,
   LOOKUP_CLOCK_SLACK_MS,
@@ -70,15 +69,8 @@ export class OpenAIBatchAdapter implements BatchAdapter {
     private readonly apiKey: string,
   ) {
     this.baseURL = resolvedBaseURL(cfg);
-    this.client = new OpenAI({
-      apiKey,
-      baseURL: this.baseURL,
-      maxRetries: 2,
-      timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      fetch: keepAliveFetch,
-      organization: null,
-      project: null,
-    });
+    // Uploads, creates and polls do not go through the queue: the SDK retries them itself.
+    this.client = openAIClient(cfg, apiKey, 2);
   }
 
   private line(entry: BatchEntry): string {

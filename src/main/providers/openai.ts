@@ -48,6 +48,22 @@ export function buildOpenAIRequest(
   return body;
 }
 
+/**
+ * The official client for one provider entry: its base URL, timeout and keep-alive fetch, and
+ * no organization or project picked up from the environment (one key, the configured one).
+ */
+export function openAIClient(cfg: ProviderConfig, apiKey: string, maxRetries: number): OpenAI {
+  return new OpenAI({
+    apiKey,
+    baseURL: resolvedBaseURL(cfg),
+    maxRetries,
+    timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    fetch: keepAliveFetch,
+    organization: null,
+    project: null,
+  });
+}
+
 /** The `openai` kind: OpenAI and every server speaking its chat-completions format. */
 export class OpenAIChatAdapter implements ChatAdapter {
   private readonly client: OpenAI;
@@ -58,16 +74,8 @@ export class OpenAIChatAdapter implements ChatAdapter {
     private readonly apiKey: string,
   ) {
     this.baseURL = resolvedBaseURL(cfg);
-    this.client = new OpenAI({
-      apiKey,
-      baseURL: this.baseURL,
-      // The queue owns retries; a second retry loop inside the SDK would pay twice.
-      maxRetries: 0,
-      timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      fetch: keepAliveFetch,
-      organization: null,
-      project: null,
-    });
+    // The queue owns retries; a second retry loop inside the SDK would pay twice.
+    this.client = openAIClient(cfg, apiKey, 0);
   }
 
   async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
