@@ -11,6 +11,7 @@ import { buildBiasTables } from '../../../shared/protocols/bias-probes/report/ta
 import type { BiasMetrics, ItemScore, UsageRow } from '../../../shared/protocols/bias-probes/types';
 import { listResults } from '../../store/results';
 import type { ExperimentView, MetricsContext, ModelUse, ProtocolPlugin } from '../plugin';
+import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import {
   biasConfigShape,
@@ -31,35 +32,14 @@ import { variantViews } from './views';
 
 export type BiasExperiment = ExperimentView<BiasConfig, BiasOptions>;
 
-const limitsOf = (e: { rpm?: number; tpm?: number; concurrency?: number }) =>
-  Object.fromEntries(
-    Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
-  );
-
 function modelsOf(config: BiasConfig): ModelUse[] {
   const probes = config.probes ?? ['position', 'length', 'format'];
   const rewrites = probes.includes('length') || probes.includes('format');
   return [
     ...(config.rewriter && rewrites
-      ? [
-          {
-            role: 'rewriter',
-            label: REWRITER_LABEL,
-            provider: config.rewriter.provider,
-            model: config.rewriter.model,
-            path: ['rewriter', 'provider'],
-            ...limitsOf(config.rewriter),
-          },
-        ]
+      ? [modelUse('rewriter', REWRITER_LABEL, config.rewriter, ['rewriter', 'provider'])]
       : []),
-    ...config.judges.map((j, i) => ({
-      role: 'judge',
-      label: j.label,
-      provider: j.provider,
-      model: j.model,
-      path: ['judges', i, 'provider'],
-      ...limitsOf(j),
-    })),
+    ...judgeUses(config.judges),
   ];
 }
 

@@ -19,6 +19,7 @@ import { estimateInputTokens } from '../../providers/tokens';
 import type { Database } from '../../store/db';
 import { listResults } from '../../store/results';
 import type { ExperimentView, MetricsContext, ModelUse, ProtocolPlugin, TaskCall } from '../plugin';
+import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import { auditChecks, auditVariants } from './audit';
 import { judgeLsOptionsSchema, type JudgeLsOptions } from './config';
@@ -247,32 +248,10 @@ function transformOutputTokens(task: ProtocolTask): number {
   return Math.round(TRANSLATION_EXPANSION * texts * 0.9);
 }
 
-const modelsOf = (config: JudgeLsConfig): ModelUse[] => {
-  const limitsOf = (e: { rpm?: number; tpm?: number; concurrency?: number }) =>
-    Object.fromEntries(
-      Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(
-        ([, v]) => v !== undefined,
-      ),
-    );
-  return [
-    {
-      role: TRANSFORMER_ROLE,
-      label: TRANSFORMER_ROLE,
-      provider: config.transform.provider,
-      model: config.transform.model,
-      path: ['transform', 'provider'],
-      ...limitsOf(config.transform),
-    },
-    ...config.judges.map((j, i) => ({
-      role: 'judge',
-      label: j.label,
-      provider: j.provider,
-      model: j.model,
-      path: ['judges', i, 'provider'],
-      ...limitsOf(j),
-    })),
-  ];
-};
+const modelsOf = (config: JudgeLsConfig): ModelUse[] => [
+  modelUse(TRANSFORMER_ROLE, TRANSFORMER_ROLE, config.transform, ['transform', 'provider']),
+  ...judgeUses(config.judges),
+];
 
 /** Judge-LS records (metrics input) from stored results of the judge stage. */
 export function judgmentRecords(ctx: Pick<MetricsContext, 'results' | 'excluded'>): JudgmentRecord[] {

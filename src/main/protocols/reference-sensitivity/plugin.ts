@@ -21,6 +21,7 @@ import type {
   ProtocolPlugin,
   TaskResult,
 } from '../plugin';
+import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import {
   refineRefSensConfig,
@@ -59,29 +60,12 @@ export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
 
 const VERDICT_OUTPUT_TOKENS = 120;
 
-const limitsOf = (e: { rpm?: number; tpm?: number; concurrency?: number }) =>
-  Object.fromEntries(
-    Object.entries({ rpm: e.rpm, tpm: e.tpm, concurrency: e.concurrency }).filter(([, v]) => v !== undefined),
-  );
-
 function modelsOf(config: RefSensConfig): ModelUse[] {
   return [
-    ...(config.generators ?? []).map((g, i) => ({
-      role: 'generator',
-      label: g.label,
-      provider: g.provider,
-      model: g.model,
-      path: ['generators', i, 'provider'],
-      ...limitsOf(g),
-    })),
-    ...config.judges.map((j, i) => ({
-      role: 'judge',
-      label: j.label,
-      provider: j.provider,
-      model: j.model,
-      path: ['judges', i, 'provider'],
-      ...limitsOf(j),
-    })),
+    ...(config.generators ?? []).map((g, i) =>
+      modelUse('generator', g.label, g, ['generators', i, 'provider']),
+    ),
+    ...judgeUses(config.judges),
   ];
 }
 
