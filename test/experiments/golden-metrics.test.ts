@@ -81,7 +81,7 @@ afterAll(async () => {
 });
 
 /** The cases: name → config (the providers given when the mocks are up). */
-const CASES: Record<string, () => Record<string, unknown>> = {
+const CASES: Record<string, () => { protocol: string } & Record<string, unknown>> = {
   'judge-ls.simulated': () => ({
     protocol: 'judge-ls',
     dataset: 'LLMBar (sample)',

@@ -1,5 +1,8 @@
 // Which items of the dataset an experiment uses, for every protocol: optionally only some
 // subsets, then the first N (`limit`) or a random sample of N (`sample: "random"`, `seed`).
+// The random sample is drawn before the protocol's own `selectItems` (its checks and filters,
+// e.g. reference sensitivity's `languages`), the first-N slice after it (`firstItems`), so a
+// protocol never slices items itself.
 // The random sample is reproducible anywhere: an item is in it when its hash with the seed is
 // among the N smallest, so the same config picks the same items in the app and the CLI. The
 // chosen items keep the dataset's order.
@@ -43,4 +46,9 @@ export function selectDatasetItems(items: readonly Item[], config: SelectionConf
     pool = pool.filter((i) => chosen.has(i.sourceId));
   }
   return pool;
+}
+
+/** The first `limit` items (all without a limit): applied after the protocol's own selection. */
+export function firstItems(items: readonly Item[], config: Pick<BaseConfig, 'limit'>): Item[] {
+  return config.limit === undefined ? [...items] : items.slice(0, config.limit);
 }

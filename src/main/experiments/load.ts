@@ -7,7 +7,7 @@ import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../providers/prici
 import { modelLimitKey } from '../queue/engine';
 import type { LaneLimits } from '../queue/lane';
 import { allItems } from '../store/datasets';
-import { selectDatasetItems } from './item-selection';
+import { firstItems, selectDatasetItems } from './item-selection';
 import type { Database } from '../store/db';
 import { getExperiment, type ExperimentRow } from '../store/experiments';
 import type { InputIssue } from '../../shared/domain';
@@ -68,8 +68,10 @@ export function loadFrom(
 ): LoadedExperiment {
   const protocol = getProtocol(config.protocol);
   const options = protocol.resolveOptions(config);
-  // Subsets and a random sample are chosen here, for every protocol; the protocol then takes its items.
-  const items = protocol.selectItems(selectDatasetItems(allItems(db, row.datasetId), config), options);
+  // Subsets, a random sample and the first-N `limit` are chosen here, for every protocol; between
+  // the sample and the limit the protocol checks and filters its items (item-selection.ts).
+  const pool = selectDatasetItems(allItems(db, row.datasetId), config);
+  const items = firstItems(protocol.selectItems?.(pool, options) ?? pool, config);
   const view: ExperimentView = {
     id: row.id,
     name: row.name,

@@ -155,8 +155,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   refineConfig?(config: E['config'], issue: (path: (string | number)[], message: string) => void): void;
   /** Options with defaults, from a valid config. */
   resolveOptions(config: E['config']): E['options'];
-  /** The items an experiment uses (first N, a sample, …). */
-  selectItems(items: Item[], options: E['options']): Item[];
+  /**
+   * The protocol's own checks and filters of the items (the dataset's kind, a language filter);
+   * without it every item is used. Subsets and a random sample are drawn before it, `limit`'s
+   * first N after it, by the runner for every protocol: a protocol never slices items itself.
+   */
+  selectItems?(items: Item[], options: E['options']): Item[];
   /** Every model the experiment calls. */
   models(config: E['config']): ModelUse[];
   /** Stages in order: a later stage may plan from what earlier ones stored. */

@@ -22,8 +22,8 @@ export interface ProtocolTask<Stage extends string = string, Meta = unknown> {
   meta: Meta;
 }
 
-/** What a parser returns: a value, or a reason the answer is unusable (the runner re-asks). */
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
+/** What a parser returns (the judging kit's): a value, or a reason the answer is unusable (the runner re-asks). */
+export type { ParseResult } from '../judging/answer';
 
 /**
  * Joins key parts with ':'. '%' and ':' inside a part are percent-escaped, so two different

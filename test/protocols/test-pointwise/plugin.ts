@@ -41,7 +41,7 @@ export interface PointwiseMetrics {
   failures: { scorer: string; count: number }[];
 }
 
-type Exp = ExperimentView<PointwiseConfig, { limit?: number }>;
+type Exp = ExperimentView<PointwiseConfig, Record<string, never>>;
 
 export const pointwisePlugin: ProtocolPlugin<Exp, PointwiseMetrics> = {
   id: 'test-pointwise',
@@ -53,8 +53,8 @@ export const pointwisePlugin: ProtocolPlugin<Exp, PointwiseMetrics> = {
       )
       .min(1),
   },
-  resolveOptions: (c) => ({ limit: c.limit }),
-  selectItems: (items, o) => (o.limit === undefined ? items : items.slice(0, o.limit)),
+  resolveOptions: () => ({}),
+  // No selectItems: every item, and the runner applies `limit` (the test's 30 items) for it.
   models: (c) =>
     c.scorers.map((s, i) => ({
       role: 'judge',

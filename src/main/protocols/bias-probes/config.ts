@@ -1,17 +1,10 @@
 // The bias-probes config keys (README "Bias probes") and resolved options.
 import { z } from 'zod';
 import { PROBES, type Mode, type Probe } from '../../../shared/protocols/bias-probes/types';
-import { modelLimits } from '../../experiments/model-limits';
+import { judgeEntrySchema } from '../../judging/config';
 import type { ExperimentView } from '../plugin';
 
-const modelSchema = z.strictObject({
-  label: z.string().trim().min(1).max(100),
-  provider: z.string().min(1),
-  model: z.string().min(1),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  ...modelLimits,
-});
+const modelSchema = judgeEntrySchema;
 
 const band = z
   .tuple([z.number().positive(), z.number().positive()])
@@ -66,7 +59,6 @@ export interface BiasConfig extends Record<string, unknown> {
 }
 
 export interface BiasOptions {
-  limit?: number;
   mode: Mode;
   scale: 5 | 10;
   rubric: string | null;
@@ -84,7 +76,6 @@ export const DEFAULT_FORMAT_TOLERANCE = 0.15;
 export function resolveBiasOptions(config: BiasConfig): BiasOptions {
   const probes = config.probes ?? [...PROBES];
   return {
-    ...(config.limit !== undefined ? { limit: config.limit } : {}),
     mode: config.mode ?? 'pointwise',
     scale: config.scale ?? 5,
     rubric: config.rubric ?? null,

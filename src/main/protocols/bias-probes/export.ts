@@ -3,7 +3,8 @@
 import { toCsv } from '../../report/csv';
 import type { ExportFile, MetricsContext, TaskCall } from '../plugin';
 import { auditVariants } from './metrics';
-import type { PairwiseVerdict, ScoreVerdict } from './parse';
+import type { PairwiseVerdict } from '../../judging/pairwise';
+import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, itemScores, type BiasExperiment } from './plugin';
 

@@ -30,7 +30,10 @@ import type { TaskResult } from '../plugin';
 import { auditVariant, tokenCount } from './audit';
 import type { BiasOptions } from './config';
 import type { BiasItem } from './item';
-import type { PairwiseVerdict, Rewrite, ScoreVerdict } from './parse';
+import { choiceOf as orderChoice, type PairOrder } from '../../judging/order';
+import type { PairwiseVerdict } from '../../judging/pairwise';
+import type { ScoreVerdict } from '../../judging/score';
+import type { Rewrite } from './parse';
 import type { JudgeMeta, RewriteMeta } from './plan';
 import { stripMarkdown } from './strip-markdown';
 
@@ -143,9 +146,8 @@ function readScores(results: readonly TaskResult[], keep: (sourceId: string) => 
 }
 
 /** The output a pairwise verdict chose: 1 | 2 | tie, undoing the swap. */
-export function choiceOf(v: PairwiseVerdict, order: 'orig' | 'swap'): 1 | 2 | 'tie' {
-  if (v.winner === 'tie') return 'tie';
-  return (v.winner === 'A') === (order === 'orig') ? 1 : 2;
+export function choiceOf(v: PairwiseVerdict, order: PairOrder): 1 | 2 | 'tie' {
+  return orderChoice(order, v.winner);
 }
 
 /** Win score of output `slot` (1 | 2): 1 win, 0.5 tie, 0 loss. */

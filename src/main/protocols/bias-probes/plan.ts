@@ -7,14 +7,15 @@ import { taskKey, type ProtocolTask } from '../types';
 import type { BiasOptions, ModelEntry, RewriterEntry } from './config';
 import type { BiasItem } from './item';
 import type { Rewrite } from './parse';
+import { PAIR_ORDERS, shownPair } from '../../judging/order';
+import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
+import { SCORE_VERDICT_SCHEMA } from '../../judging/score';
 import {
   PAIRWISE_SYSTEM,
-  PAIRWISE_VERDICT_SCHEMA,
   pairScorePrompt,
   pairwisePrompt,
   REWRITE_SYSTEM,
   rewritePrompt,
-  SCORE_VERDICT_SCHEMA,
   scorePrompt,
   scoreSystem,
 } from './prompts';
@@ -264,8 +265,8 @@ function planPairwise(
   }
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
   for (const c of conditions)
-    for (const order of ['orig', 'swap'] as const) {
-      const [a, b] = order === 'orig' ? [c.t1, c.t2] : [c.t2, c.t1];
+    for (const order of PAIR_ORDERS) {
+      const [a, b] = shownPair(order, c.t1, c.t2);
       tasks.push(
         judgeTask(
           judge,

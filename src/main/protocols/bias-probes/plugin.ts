@@ -25,7 +25,9 @@ import { biasAnnotation } from './annotation';
 import { exportFilesOf } from './export';
 import { biasItem, requirePairs, type BiasItem } from './item';
 import { auditVariants, computeBiasMetrics, itemScoresOf, type MetricsInput } from './metrics';
-import { parsePairwiseVerdict, parseRewrite, parseScoreVerdict } from './parse';
+import { parsePairwiseVerdict } from '../../judging/pairwise';
+import { parseScoreVerdict } from '../../judging/score';
+import { parseRewrite } from './parse';
 import { planJudge, planRewrite, variantTexts, type JudgeMeta, type RewriteMeta } from './plan';
 import { promptTemplatesOf } from './prompts';
 import { variantViews } from './views';
@@ -102,7 +104,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   selectItems(items: Item[], options: BiasOptions): Item[] {
     const read = items.map(biasItem);
     if (options.mode === 'pairwise') requirePairs(read, 'pairwise mode');
-    return options.limit === undefined ? items : items.slice(0, options.limit);
+    return items;
   },
   models: modelsOf,
   stages: [

@@ -1,7 +1,8 @@
-// Prompts and answer schemas of the bias-probes protocol. Texts sit in tagged sections
+// Prompts of the bias-probes protocol. Texts sit in the judging kit's named sections
 // (<instruction>, <response>, <response_a>…), so any reader (the simulated provider, a person
-// reading the manifest) can tell the parts apart.
-import type { ResponseSchema } from '../../providers/types';
+// reading the manifest) can tell the parts apart; the answers are the kit's score_verdict and
+// pairwise_verdict.
+import { inlineTag, sections } from '../../judging/template';
 import type { RewriteKind } from '../../../shared/protocols/bias-probes/types';
 
 /** What the rewriter answers when a response has no filler to cut. */
@@ -29,8 +30,11 @@ export const REWRITE_INSTRUCTIONS: Record<RewriteKind, string> = {
 
 export function rewritePrompt(kind: RewriteKind, instruction: string, response: string): string {
   return (
-    `<rewrite_task>${kind}</rewrite_task>\n${REWRITE_INSTRUCTIONS[kind]}\n\n` +
-    `<instruction>\n${instruction}\n</instruction>\n\n<response>\n${response}\n</response>`
+    `${inlineTag('rewrite_task', kind)}\n${REWRITE_INSTRUCTIONS[kind]}\n\n` +
+    sections([
+      ['instruction', instruction],
+      ['response', response],
+    ])
   );
 }
 
@@ -48,8 +52,12 @@ export function scoreSystem(scale: number, rubric: string | null): string {
 
 export function scorePrompt(instruction: string, response: string, scale: number): string {
   return (
-    `<scale>1-${scale}</scale>\n<instruction>\n${instruction}\n</instruction>\n\n` +
-    `<response>\n${response}\n</response>\n\nRate the response.`
+    `${inlineTag('scale', `1-${scale}`)}\n` +
+    sections([
+      ['instruction', instruction],
+      ['response', response],
+    ]) +
+    '\n\nRate the response.'
   );
 }
 
@@ -62,9 +70,13 @@ export function pairScorePrompt(
   scale: number,
 ): string {
   return (
-    `<scale>1-${scale}</scale>\n<instruction>\n${instruction}\n</instruction>\n\n` +
-    `<response_a>\n${a}\n</response_a>\n\n<response_b>\n${b}\n</response_b>\n\n` +
-    `<target>${target}</target>\nRate Response ${target} only (the other is shown for context).`
+    `${inlineTag('scale', `1-${scale}`)}\n` +
+    sections([
+      ['instruction', instruction],
+      ['response_a', a],
+      ['response_b', b],
+    ]) +
+    `\n\n${inlineTag('target', target)}\nRate Response ${target} only (the other is shown for context).`
   );
 }
 
@@ -75,35 +87,13 @@ export const PAIRWISE_SYSTEM =
 
 export function pairwisePrompt(instruction: string, a: string, b: string): string {
   return (
-    `<instruction>\n${instruction}\n</instruction>\n\n<response_a>\n${a}\n</response_a>\n\n` +
-    `<response_b>\n${b}\n</response_b>\n\nWhich response is better?`
+    sections([
+      ['instruction', instruction],
+      ['response_a', a],
+      ['response_b', b],
+    ]) + '\n\nWhich response is better?'
   );
 }
-
-function strictObject(properties: Record<string, unknown>) {
-  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
-}
-
-export const SCORE_VERDICT_SCHEMA: ResponseSchema = {
-  name: 'score_verdict',
-  description: 'A score of one response on the given scale.',
-  schema: strictObject({
-    score: { type: 'integer', description: 'The score, an integer on the scale.' },
-    reason: { type: 'string', description: 'A short explanation.' },
-  }),
-};
-
-/** The same wire contract as every pairwise verdict (DESIGN.md section 6). */
-export const PAIRWISE_VERDICT_SCHEMA: ResponseSchema = {
-  name: 'pairwise_verdict',
-  description: 'Which response follows the instruction better.',
-  schema: strictObject({
-    winner: { type: 'string', enum: ['A', 'B', 'tie'], description: 'The better response, or tie.' },
-    // No minimum/maximum: not every OpenAI-compatible server accepts them in strict mode.
-    confidence: { type: 'number', description: 'Confidence from 0 (a guess) to 1 (certain).' },
-    reason: { type: 'string', description: 'A short explanation.' },
-  }),
-};
 
 /** The prompts as run, for the manifest. */
 export function promptTemplatesOf(scale: number, rubric: string | null): Record<string, string> {

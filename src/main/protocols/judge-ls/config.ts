@@ -1,6 +1,6 @@
 // Judge-LS options: what an experiment may change, with the published protocol's defaults.
 import { z } from 'zod';
-import { checkTemplate } from '../template';
+import { checkTemplate } from '../../judging/template';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
 
 /** Audit defaults (DESIGN.md section 5, from the published protocol's reference scripts). */

@@ -6,8 +6,8 @@ import type {
   ProbeOrder,
   QualityOrder,
   TargetLanguage,
-  Winner,
 } from '../../../shared/protocols/judge-ls/types';
+import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ProtocolTask } from '../types';
 
 export const TARGET_LANGUAGES: readonly TargetLanguage[] = ['ZH', 'LS'];
@@ -30,13 +30,8 @@ export interface Variant extends VariantText {
   manual: boolean;
 }
 
-/** A parsed `pairwise_verdict`. */
-export interface Verdict {
-  winner: Winner;
-  /** Clamped to [0, 1]; null when the judge gave none (or nothing numeric). */
-  confidence: number | null;
-  reason: string;
-}
+/** A parsed `pairwise_verdict` (the judging kit's contract). */
+export type Verdict = PairwiseVerdict;
 
 /** Who transforms: a provider name from the experiment config and a model. */
 export interface TransformerSpec {

@@ -1,52 +1,15 @@
-// Turning answers into variants and verdicts, tolerant of the ways models deviate from the
-// schema when they answer in text mode, and strict about everything else (an error makes
-// the runner ask again, then record the call as failed with its raw text).
-import type { Winner } from '../../../shared/protocols/judge-ls/types';
-import type { ParseResult } from '../types';
-import type { VariantText, Verdict } from './model';
+// Turning transform answers into variants, tolerant of the ways models deviate from the schema
+// when they answer in text mode, and strict about everything else (an error makes the runner ask
+// again, then record the call as failed with its raw text). Verdicts are the judging kit's
+// pairwise_verdict (src/main/judging/pairwise.ts).
+import { answerObject, fail, type ParseResult } from '../../judging/answer';
+import type { VariantText } from './model';
 
 export {
   normalizeChoice,
   type ProbeChoice,
   type QualityChoice,
 } from '../../../shared/protocols/judge-ls/choice';
-
-function fail(error: string): { ok: false; error: string } {
-  return { ok: false, error };
-}
-
-/** JSON text, or the outermost {...} of a text that wraps it (code fences, a preamble). */
-function parseJsonText(text: string): unknown {
-  for (const candidate of [text, text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)]) {
-    try {
-      return JSON.parse(candidate);
-    } catch {
-      // try the next candidate
-    }
-  }
-  return undefined;
-}
-
-/**
- * The answer object: accepts the object itself, its JSON text, or the object wrapped under
- * its schema name ({"pairwise_verdict": {...}}), which json_object-mode models often send.
- */
-function answerObject(json: unknown, name: string): Record<string, unknown> | string {
-  let value = json;
-  if (typeof value === 'string') {
-    const parsed = parseJsonText(value);
-    if (parsed === undefined) return 'the answer is not JSON';
-    value = parsed;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'the answer is not a JSON object';
-  const obj = value as Record<string, unknown>;
-  const inner = obj[name];
-  if (Object.keys(obj).length === 1 && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
-    return inner as Record<string, unknown>;
-  }
-  return obj;
-}
 
 const VARIANT_FIELDS = [
   ['instruction', 'instruction'],
@@ -71,41 +34,4 @@ export function parseVariant(json: unknown, english?: VariantText): ParseResult<
     out[field] = v;
   }
   return { ok: true, value: out };
-}
-
-// "A", "a", "(A)", "Response A", "Output (a)", "Assistant B.", "**A**": a single letter A or B,
-// optionally named as a response/output/answer/assistant and wrapped in brackets.
-const WINNER_LETTER = /^(?:(?:response|output|answer|assistant|candidate)\s*)?[([]?\s*([ab])\s*[)\]]?$/i;
-
-/** Normalizes a `winner` value; null when it names neither response nor a tie. */
-export function normalizeWinner(raw: unknown): Winner | null {
-  if (typeof raw !== 'string') return null;
-  const s = raw
-    .trim()
-    .replace(/^[\s"'`*_]+|[\s"'`*_.!]+$/g, '')
-    .trim();
-  if (/^tie$/i.test(s)) return 'tie';
-  const m = WINNER_LETTER.exec(s);
-  return m ? (m[1].toUpperCase() as 'A' | 'B') : null;
-}
-
-function normalizeConfidence(raw: unknown): number | null {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-  if (!Number.isFinite(n)) return null;
-  return Math.min(1, Math.max(0, n));
-}
-
-/**
- * Parses a `pairwise_verdict`. The winner must name A, B or a tie (case and "Response A"
- * style wording tolerated); confidence is clamped to [0, 1] and null when missing or not
- * numeric; a missing reason is an empty string.
- */
-export function parseVerdict(json: unknown): ParseResult<Verdict> {
-  const obj = answerObject(json, 'pairwise_verdict');
-  if (typeof obj === 'string') return fail(obj);
-  if (obj.winner === undefined) return fail('"winner" is missing');
-  const winner = normalizeWinner(obj.winner);
-  if (winner === null) return fail(`"winner" must be "A", "B" or "tie", got ${JSON.stringify(obj.winner)}`);
-  const reason = typeof obj.reason === 'string' ? obj.reason : '';
-  return { ok: true, value: { winner, confidence: normalizeConfidence(obj.confidence), reason } };
 }

@@ -4,7 +4,8 @@ import { taskKey } from '../types';
 import { parseJudgeLsOptions } from './config';
 import type { JudgeSpec, Variant } from './model';
 import { planJudgments, planTransforms } from './plan';
-import { LANGUAGE_VARIANT_SCHEMA, PAIRWISE_VERDICT_SCHEMA, transformPromptHash } from './prompts';
+import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
+import { LANGUAGE_VARIANT_SCHEMA, transformPromptHash } from './prompts';
 
 const opts = parseJudgeLsOptions({});
 
@@ -88,9 +89,13 @@ describe('planTransforms', () => {
     expect(ls.meta.promptHash).not.toBe(zh.meta.promptHash);
   });
 
-  it('honours languages, limit and the transformer overrides', () => {
+  it('honours languages and the transformer overrides (the runner applies limit)', () => {
     const zhOnly = parseJudgeLsOptions({ languages: ['ZH'], limit: 2 });
-    const tasks = planTransforms(items, zhOnly, { ...transformer, temperature: null, maxOutputTokens: 100 });
+    const tasks = planTransforms(items.slice(0, 2), zhOnly, {
+      ...transformer,
+      temperature: null,
+      maxOutputTokens: 100,
+    });
     expect(tasks.map((t) => t.key)).toEqual(['transform:Natural-001:ZH', 'transform:Natural-002:ZH']);
     expect(tasks[0].request).not.toHaveProperty('temperature');
     expect(tasks[0].request.maxOutputTokens).toBe(100);

@@ -8,12 +8,13 @@ import type {
   QualityOrder,
   TargetLanguage,
 } from '../../../shared/protocols/judge-ls/types';
+import { shownPair } from '../../judging/order';
+import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import type { ChatRequestSpec, ResponseSchema } from '../../providers/types';
 import { taskKey } from '../types';
 import type { JudgeLsOptions } from './config';
 import {
   LANGUAGE_VARIANT_SCHEMA,
-  PAIRWISE_VERDICT_SCHEMA,
   renderJudgePrompt,
   renderTieProbePrompt,
   renderTransformPrompt,
@@ -39,7 +40,6 @@ export type PlanOptions = Pick<
   JudgeLsOptions,
   | 'languages'
   | 'tieProbes'
-  | 'limit'
   | 'templates'
   | 'judgeTemperature'
   | 'judgeMaxOutputTokens'
@@ -47,14 +47,17 @@ export type PlanOptions = Pick<
   | 'transformMaxOutputTokens'
 >;
 
-/** The items in play: the first `limit` in the given (dataset) order; source ids must be unique. */
-export function selectItems(items: readonly Item[], opts: Pick<JudgeLsOptions, 'limit'>): Item[] {
+/**
+ * The items as given (the runner has applied `limit` and the sample, DESIGN.md section 1b); source
+ * ids must be unique, since task keys name items by them.
+ */
+export function selectItems(items: readonly Item[]): Item[] {
   const seen = new Set<string>();
   for (const it of items) {
     if (seen.has(it.sourceId)) throw new Error(`Two items share the source id "${it.sourceId}"`);
     seen.add(it.sourceId);
   }
-  return opts.limit === undefined ? [...items] : items.slice(0, opts.limit);
+  return [...items];
 }
 
 /** Target languages in canonical order (ZH before LS), whatever order the options list. */
@@ -98,7 +101,7 @@ export function planTransforms(
   const defaults = { temperature: opts.transformTemperature, maxOutputTokens: opts.transformMaxOutputTokens };
   const hashes = new Map(targetLanguages(opts).map((l) => [l, transformPromptHash(opts.templates, l)]));
   const tasks: TransformTask[] = [];
-  for (const item of selectItems(items, opts)) {
+  for (const item of selectItems(items)) {
     const source = englishOf(item);
     for (const [language, promptHash] of hashes) {
       tasks.push({
@@ -156,7 +159,7 @@ export function planJudgments(
     labels.add(j.label);
   }
   const byItem = variantIndex(variants);
-  const selected = selectItems(items, opts);
+  const selected = selectItems(items);
   const targets = targetLanguages(opts);
   const tasks: JudgeTask[] = [];
 
@@ -177,10 +180,8 @@ export function planJudgments(
       }
       for (const [language, t] of texts) {
         for (const order of QUALITY_ORDERS) {
-          const pair: PairwiseTexts =
-            order === 'orig'
-              ? { instruction: t.instruction, outputA: t.output1, outputB: t.output2 }
-              : { instruction: t.instruction, outputA: t.output2, outputB: t.output1 };
+          const [outputA, outputB] = shownPair(order, t.output1, t.output2);
+          const pair: PairwiseTexts = { instruction: t.instruction, outputA, outputB };
           tasks.push({
             key: judgeTaskKey(judge.label, item.sourceId, 'quality', language, order),
             stage: 'judge',

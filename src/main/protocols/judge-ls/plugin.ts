@@ -14,7 +14,8 @@ import type {
   JudgmentRecord,
   UsageRow,
 } from '../../../shared/protocols/judge-ls/types';
-import { modelLimits } from '../../experiments/model-limits';
+import { judgeEntrySchema, modelEntryFields } from '../../judging/config';
+import { parsePairwiseVerdict } from '../../judging/pairwise';
 import { estimateInputTokens } from '../../providers/tokens';
 import type { Database } from '../../store/db';
 import { listResults } from '../../store/results';
@@ -35,7 +36,7 @@ import type {
   VariantText,
   Verdict,
 } from './model';
-import { normalizeChoice, parseVariant, parseVerdict } from './parse';
+import { normalizeChoice, parseVariant } from './parse';
 import { DEFAULT_TEMPLATES } from './prompts';
 import {
   applyVariantEdit,
@@ -48,26 +49,17 @@ import {
 import { planJudgments, planTransforms, selectItems } from './plan';
 import { listVariants, setVariantReasons, upsertVariant } from './variants-store';
 
-const judgeSchema = z.strictObject({
-  label: z.string().trim().min(1).max(100),
-  provider: z.string().min(1),
-  model: z.string().min(1),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  // A judge may override its endpoint's per-model limits (DESIGN.md section 7).
-  ...modelLimits,
-});
+const judgeSchema = judgeEntrySchema;
 
+const { provider, model, ...transformRest } = modelEntryFields;
 const transformSchema = z.strictObject({
-  provider: z.string().min(1),
-  model: z.string().min(1),
+  provider,
+  model,
   languages: z
     .array(z.enum(['ZH', 'LS']))
     .min(1)
     .optional(),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  ...modelLimits,
+  ...transformRest,
 });
 
 /** Judge-LS's keys of the experiment config (DESIGN.md section 7), beside the shared ones. */
@@ -360,9 +352,9 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     });
   },
   resolveOptions: (config) => judgeLsOptionsSchema.parse(protocolOptionsOf(config)),
-  selectItems: (items, options) => {
+  selectItems: (items) => {
     requirePairwise(items);
-    return selectItems(items, options);
+    return selectItems(items);
   },
   models: modelsOf,
   stages: [
@@ -384,7 +376,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         const e = judgeLsExperiment(exp);
         return planJudgments(e.items, currentVariants(db, e.id), e.judges, e.options);
       },
-      parse: (json) => parseVerdict(json),
+      parse: (json) => parsePairwiseVerdict(json),
       group: (task) => (task.meta as JudgeTask['meta']).judge,
       outputTokens: () => VERDICT_OUTPUT_TOKENS,
       describe: (task) => {

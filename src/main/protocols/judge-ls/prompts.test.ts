@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkTemplate, templatePlaceholders } from '../template';
+import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
+import { checkTemplate, renderTemplate, templatePlaceholders } from '../../judging/template';
 import { promptHash } from '../types';
 import { parseJudgeLsOptions } from './config';
 import {
   DEFAULT_TEMPLATES,
   LANGUAGE_VARIANT_SCHEMA,
-  PAIRWISE_VERDICT_SCHEMA,
   renderJudgePrompt,
-  renderTemplate,
   renderTieProbePrompt,
   renderTransformPrompt,
   transformPromptHash,

@@ -1,12 +1,11 @@
-// Judge-LS prompt templates (editable per experiment), their rendering, and the answer
-// schemas of DESIGN.md section 6.
+// Judge-LS prompt templates (editable per experiment), their rendering, and the transform's
+// answer schema (DESIGN.md section 6; verdicts use the judging kit's pairwise_verdict).
 import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import type { ResponseSchema } from '../../providers/types';
-import { renderTemplate } from '../template';
+import { strictObject } from '../../judging/schema';
+import { renderTemplate } from '../../judging/template';
 import { promptHash } from '../types';
 import type { VariantText } from './model';
-
-export { renderTemplate } from '../template';
 
 export interface JudgeLsTemplates {
   /** System prompt of a transform call; may use {{target_language}}, {{language_rules}}. */
@@ -199,15 +198,6 @@ export function transformPromptHash(templates: JudgeLsTemplates, language: Targe
   );
 }
 
-function strictObject(properties: Record<string, Record<string, unknown>>): Record<string, unknown> {
-  return {
-    type: 'object',
-    properties,
-    required: Object.keys(properties),
-    additionalProperties: false,
-  };
-}
-
 export const LANGUAGE_VARIANT_SCHEMA: ResponseSchema = {
   name: 'language_variant',
   description: 'The instruction and both responses rewritten in the target language, mistakes preserved.',
@@ -215,17 +205,5 @@ export const LANGUAGE_VARIANT_SCHEMA: ResponseSchema = {
     instruction: { type: 'string', description: 'The rewritten instruction.' },
     output_1: { type: 'string', description: 'The rewritten output_1.' },
     output_2: { type: 'string', description: 'The rewritten output_2.' },
-  }),
-};
-
-export const PAIRWISE_VERDICT_SCHEMA: ResponseSchema = {
-  name: 'pairwise_verdict',
-  description: 'Which response follows the instruction better.',
-  schema: strictObject({
-    winner: { type: 'string', enum: ['A', 'B', 'tie'], description: 'The better response, or tie.' },
-    // No minimum/maximum: not every OpenAI-compatible server accepts them in strict mode;
-    // the parser clamps instead.
-    confidence: { type: 'number', description: 'Confidence from 0 (a guess) to 1 (certain).' },
-    reason: { type: 'string', description: 'A short explanation.' },
   }),
 };

@@ -10,7 +10,8 @@ import { auditVariants } from './audit';
 import { judgeLsOptionsSchema } from './config';
 import { computeJudgeLsMetrics } from './metrics';
 import type { JudgeTask, TransformTask, Variant } from './model';
-import { parseVariant, parseVerdict } from './parse';
+import { parsePairwiseVerdict as parseVerdict } from '../../judging/pairwise';
+import { parseVariant } from './parse';
 import { planJudgments, planTransforms } from './plan';
 
 const SAMPLE = fileURLToPath(new URL('../../../../resources/samples/llmbar.jsonl', import.meta.url));

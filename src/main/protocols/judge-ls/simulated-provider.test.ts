@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_TEMPLATES,
   LANGUAGE_VARIANT_SCHEMA,
-  PAIRWISE_VERDICT_SCHEMA,
   renderJudgePrompt,
   renderTransformPrompt,
 } from './prompts';
+import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import { providerConfigSchema } from '../../providers/config';
 import { ProviderError } from '../../providers/errors';
 import { createAdapter } from '../../providers/index';

@@ -7,7 +7,7 @@ import type { AnnotationUnit, JudgeRating } from '../../../shared/annotation/typ
 import type { JudgeMeta } from './plan';
 import { answersToJudge, type RefSensExperiment } from './plugin';
 import { qaItem } from './qa-item';
-import type { CorrectnessVerdict } from './parse';
+import type { CorrectnessVerdict } from '../../judging/correctness';
 
 export const answerKey = (sourceId: string, generator: string): string => `${sourceId}::${generator}`;
 

@@ -2,20 +2,13 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { SETTINGS, type Setting } from '../../../shared/protocols/reference-sensitivity/types';
-import { modelLimits } from '../../experiments/model-limits';
+import { judgeEntrySchema } from '../../judging/config';
 import type { ExperimentView } from '../plugin';
-import { checkTemplate } from '../template';
+import { checkTemplate } from '../../judging/template';
 import type { ImportedAnswer } from './imported-answers';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type RefSensTemplates } from './prompts';
 
-const modelSchema = z.strictObject({
-  label: z.string().trim().min(1).max(100),
-  provider: z.string().min(1),
-  model: z.string().min(1),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  ...modelLimits,
-});
+const modelSchema = judgeEntrySchema;
 
 function template(field: keyof RefSensTemplates) {
   const { allowed, required } = TEMPLATE_PLACEHOLDERS[field];
@@ -101,7 +94,6 @@ export interface RefSensConfig extends Record<string, unknown> {
 }
 
 export interface RefSensOptions {
-  limit?: number;
   seed: number;
   calibration: boolean;
   sensitivity: boolean;
@@ -119,7 +111,6 @@ export function resolveRefSensOptions(
 ): RefSensOptions {
   const settings = config.parts?.settings ?? [...SETTINGS];
   return {
-    ...(config.limit !== undefined ? { limit: config.limit } : {}),
     seed: config.seed ?? 0,
     calibration: config.parts?.calibration ?? true,
     sensitivity: config.parts?.sensitivity ?? true,

@@ -1,7 +1,7 @@
 // judgments.csv of a reference-sensitivity export: one row per calibration or judge call.
 import { toCsv } from '../../report/csv';
 import type { TaskCall, TaskResult } from '../plugin';
-import type { CorrectnessVerdict } from './parse';
+import type { CorrectnessVerdict } from '../../judging/correctness';
 import type { CalibrateMeta, JudgeMeta } from './plan';
 import type { RefSensExperiment } from './plugin';
 import { qaItem } from './qa-item';

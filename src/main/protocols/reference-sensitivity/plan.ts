@@ -2,27 +2,14 @@
 // options and answers stored so far.
 import { createHash } from 'node:crypto';
 import type { Setting } from '../../../shared/protocols/reference-sensitivity/types';
-import type { ChatRequestSpec, ResponseSchema } from '../../providers/types';
-import { renderTemplate } from '../template';
+import { CORRECTNESS_VERDICT_SCHEMA } from '../../judging/correctness';
+import type { ChatRequestSpec } from '../../providers/types';
+import { renderTemplate } from '../../judging/template';
 import { taskKey, type ProtocolTask } from '../types';
 import type { ModelEntry, RefSensOptions } from './config';
 import { answersOverlap } from './normalize';
 import { languageName, referenceText } from './prompts';
 import type { QaItem } from './qa-item';
-
-export const CORRECTNESS_VERDICT_SCHEMA: ResponseSchema = {
-  name: 'correctness_verdict',
-  schema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['extracted_answer', 'explanation', 'verdict'],
-    properties: {
-      extracted_answer: { type: 'string' },
-      explanation: { type: 'string' },
-      verdict: { type: 'string', enum: ['CORRECT', 'INCORRECT'] },
-    },
-  },
-};
 
 export const GENERATE_MAX_TOKENS = 300;
 export const JUDGE_MAX_TOKENS = 400;

@@ -38,7 +38,8 @@ import {
   type CalibrationRecord,
   type VerdictRecord,
 } from './metrics';
-import { parseCorrectnessVerdict, parseGeneratedAnswer, type CorrectnessVerdict } from './parse';
+import { parseCorrectnessVerdict, type CorrectnessVerdict } from '../../judging/correctness';
+import { parseGeneratedAnswer } from './parse';
 import {
   GENERATE_MAX_TOKENS,
   planCalibration,
@@ -213,8 +214,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
     for (const item of items) qaItem(item);
     if (options.answersFile) checkImportedItems(options.answersFile, options.imported, items);
     const langs = options.languages;
-    const chosen = langs ? items.filter((i) => langs.includes(qaItem(i).language)) : items;
-    return options.limit === undefined ? chosen : chosen.slice(0, options.limit);
+    return langs ? items.filter((i) => langs.includes(qaItem(i).language)) : items;
   },
   models: modelsOf,
   stages: [

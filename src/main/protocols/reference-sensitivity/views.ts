@@ -23,7 +23,7 @@ import { listResults } from '../../store/results';
 import type { CustomView } from '../plugin';
 import type { ProtocolTask } from '../types';
 import type { RefSensConfig, RefSensOptions } from './config';
-import type { CorrectnessVerdict } from './parse';
+import type { CorrectnessVerdict } from '../../judging/correctness';
 import {
   planCalibration,
   planGenerate,

@@ -1,4 +1,4 @@
-// {{placeholder}} prompt templates, shared by every protocol.
+// {{placeholder}} prompt templates and named prompt sections, shared by every protocol (the judging kit).
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
@@ -38,4 +38,24 @@ export function checkTemplate(
     );
   for (const n of required) if (!used.includes(n)) problems.push(`missing placeholder {{${n}}}`);
   return problems;
+}
+
+// Named sections: texts a prompt hands the judge sit in tagged blocks (<instruction>…</instruction>),
+// so a reader of the prompt (the judge, the simulated provider, a person reading the manifest)
+// can tell the parts apart. Block sections hold a text on lines of its own; an inline tag holds a
+// short value (<scale>1-5</scale>).
+
+/** `<name>\ntext\n</name>`. */
+export function section(name: string, text: string): string {
+  return `<${name}>\n${text}\n</${name}>`;
+}
+
+/** Block sections in order, a blank line between them. */
+export function sections(parts: readonly (readonly [name: string, text: string])[]): string {
+  return parts.map(([name, text]) => section(name, text)).join('\n\n');
+}
+
+/** `<name>value</name>` on one line. */
+export function inlineTag(name: string, value: string): string {
+  return `<${name}>${value}</${name}>`;
 }
