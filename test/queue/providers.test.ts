@@ -74,7 +74,6 @@ describe('openai kind against the mock', () => {
   it.each<[Fault, string]>([
     ['malformed', 'unparseable'],
     ['truncated', 'unparseable'],
-    ['schema_mismatch', 'unparseable'],
     ['server_error', 'server'],
     ['overloaded', 'server'],
     ['rate_limit', 'rate_limited'],
@@ -88,6 +87,14 @@ describe('openai kind against the mock', () => {
     expect(err.kind).toBe(kind);
     if (kind === 'unparseable') expect(err.rawText).toBeTruthy();
     if (fault === 'rate_limit') expect(err.headers?.get('retry-after')).toBe('1');
+  });
+
+  it('hands a JSON object that breaks the schema on to the stage parser, not back as unparseable', async () => {
+    // The schema is what we ask for; whether {"unexpected": true} is usable is the parser's call
+    // (the judging kit's), so a readable answer is not asked again and paid again.
+    mock.setBehavior({ faultQueue: ['schema_mismatch'] });
+    const res = await new OpenAIChatAdapter(openaiMock(mock.url), KEY).send(verdictSpec(1));
+    expect(res.result.json).toEqual({ unexpected: true });
   });
 
   it('classifies a hang as a timeout', async () => {
@@ -135,11 +142,16 @@ describe('anthropic kind against the mock', () => {
     ['overloaded', 'server'],
     ['rate_limit', 'rate_limited'],
     ['malformed', 'unparseable'],
-    ['schema_mismatch', 'unparseable'],
   ])('classifies %s as %s', async (fault, kind) => {
     mock.setBehavior({ faultQueue: [fault] });
     const err = await sendError(new AnthropicChatAdapter(anthropicMock(mock.url), KEY));
     expect(err.kind).toBe(kind);
+  });
+
+  it('hands a tool input that breaks the schema on to the stage parser', async () => {
+    mock.setBehavior({ faultQueue: ['schema_mismatch'] });
+    const res = await new AnthropicChatAdapter(anthropicMock(mock.url), KEY).send(verdictSpec(2));
+    expect(res.result.json).toEqual({ unexpected: true });
   });
 });
 

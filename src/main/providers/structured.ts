@@ -83,7 +83,7 @@ function validatorFor(schema: Record<string, unknown>): z.ZodType {
   return v;
 }
 
-/** Validates a parsed answer against the response's JSON Schema; returns a reason or null. */
+/** Checks a parsed answer against the response's JSON Schema (tests of what providers send); a reason or null. */
 export function schemaViolation(response: ResponseSchema, value: unknown): string | null {
   const validator = validatorFor(response.schema);
   const parsed = validator.safeParse(value);
@@ -95,8 +95,14 @@ export function schemaViolation(response: ResponseSchema, value: unknown): strin
 }
 
 /**
- * Parses (if text) and validates; throws an 'unparseable' ProviderError carrying the raw text.
- * Without a schema the answer is plain text: any non-blank text is the answer.
+ * The answer's JSON object (parsed from the text when the API did not hand one over); throws an
+ * 'unparseable' ProviderError carrying the raw text when there is none. Without a schema the
+ * answer is plain text: any non-blank text is the answer.
+ *
+ * The schema is what we ask for, not a gate: an object that breaks it ({"pairwise_verdict": {…}},
+ * "Response A", a confidence as text or left out) goes on to the stage's parser (the judging
+ * kit's tolerant readers), and only an answer that parser cannot read is asked again and paid
+ * again (the engine's `validate`).
  */
 export function parseStructured(
   response: ResponseSchema | undefined,
@@ -116,13 +122,6 @@ export function parseStructured(
   const value = raw.value !== undefined ? raw.value : extractJsonObject(raw.text);
   if (value === undefined)
     throw new ProviderError('unparseable', `The answer is not a JSON object "${response.name}".`, {
-      rawText: raw.text,
-      usage,
-      headers,
-    });
-  const violation = schemaViolation(response, value);
-  if (violation)
-    throw new ProviderError('unparseable', `The answer does not match "${response.name}": ${violation}`, {
       rawText: raw.text,
       usage,
       headers,
