@@ -30,6 +30,12 @@ export interface ChatRequestSpec {
    * a plain-text answer (generated QA answers), returned as the JSON string of the text.
    */
   response?: ResponseSchema;
+  /**
+   * Which ask of the same question this is (0 = the first; repeats for a judge's run-to-run
+   * stability). Never sent to the provider: it makes each repeat its own ledger row, so a repeat
+   * is paid once and never twice, and seeds the simulated provider's answer.
+   */
+  sample?: number;
 }
 
 export interface Usage {

@@ -23,6 +23,8 @@ export interface CanonicalRequest {
   maxOutputTokens: number | null;
   /** Absent for plain-text requests (left out of the hash, so structured hashes are unchanged). */
   response?: ChatRequestSpec['response'];
+  /** A repeat's index, present only when > 0: the first ask hashes as it always did. */
+  sample?: number;
 }
 
 export class IllegalTransitionError extends Error {
@@ -77,6 +79,7 @@ export function canonicalRequest(endpointId: string, spec: ChatRequestSpec): Can
     temperature: spec.temperature ?? null,
     maxOutputTokens: spec.maxOutputTokens ?? null,
     response: spec.response,
+    ...(spec.sample !== undefined && spec.sample > 0 ? { sample: spec.sample } : {}),
   };
 }
 
@@ -96,6 +99,7 @@ export function specFromStored(requestJson: string, provider: string): ChatReque
   if (c.system !== null) spec.system = c.system;
   if (c.temperature !== null) spec.temperature = c.temperature;
   if (c.maxOutputTokens !== null) spec.maxOutputTokens = c.maxOutputTokens;
+  if (c.sample !== undefined) spec.sample = c.sample;
   return spec;
 }
 

@@ -13,7 +13,10 @@ export const DEFAULT_SIMULATED_LATENCY_MS = 300;
 /** Share of answers that are not the JSON asked for (the engine re-asks, then records a failure). */
 export const UNPARSEABLE_RATE = 0.015;
 
-/** The canonical text of a request: what seeds its answer, so equal requests get equal answers. */
+/**
+ * The canonical text of a request: what seeds its answer, so equal requests get equal answers. A
+ * repeat (sample > 0) is a draw of its own; the first ask seeds as it always did.
+ */
 function requestSeed(spec: ChatRequestSpec, attempt: number): number {
   return seedOf(
     JSON.stringify([
@@ -24,6 +27,7 @@ function requestSeed(spec: ChatRequestSpec, attempt: number): number {
       spec.temperature,
     ]),
     String(attempt),
+    ...(spec.sample ? [`sample ${spec.sample}`] : []),
   );
 }
 
@@ -40,7 +44,13 @@ export class SimulatedChatAdapter implements ChatAdapter {
   constructor(private readonly cfg: ProviderConfig) {}
 
   async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
-    const id = JSON.stringify([spec.model, spec.system, spec.messages, spec.response?.name ?? null]);
+    const id = JSON.stringify([
+      spec.model,
+      spec.system,
+      spec.messages,
+      spec.response?.name ?? null,
+      ...(spec.sample ? [spec.sample] : []),
+    ]);
     const attempt = this.attempts.get(id) ?? 0;
     this.attempts.set(id, attempt + 1);
     const rng = mulberry32(requestSeed(spec, attempt));
