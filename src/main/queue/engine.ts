@@ -180,6 +180,8 @@ export class RequestEngine {
   private readonly shareHolder: Lease = { owner: randomUUID(), pid: process.pid, host: hostname() };
   /** Answers seen per watched group (early warning); kept across runs of this engine (rounds). */
   private readonly watched = new Map<string, { answers: number; unusable: number; over: boolean }>();
+  /** The (group, request) answers counted already, so a stored answer counts once across rounds. */
+  private readonly watchedIds = new Set<string>();
   private readonly modelLimits: Record<string, Partial<LaneLimits>>;
 
   constructor(opts: RequestEngineOptions) {
@@ -363,10 +365,13 @@ export class RequestEngine {
       if (!row) throw new Error(`RequestEngine: no ledger row with id ${job.requestId}`);
       if (row.status === 'done') {
         this.countFinished(r, [job.group], 'done', true);
+        this.watchStored(r, job.group, row.id, true);
         continue;
       }
       if (row.status === 'failed') {
-        this.countFinished(r, [job.group], 'failed', false, kindOfReason(row.failureReason));
+        const kind = kindOfReason(row.failureReason);
+        this.countFinished(r, [job.group], 'failed', false, kind);
+        if (kind === 'unparseable') this.watchStored(r, job.group, row.id, false);
         continue;
       }
       const existing = units.get(row.id);
@@ -812,21 +817,42 @@ export class RequestEngine {
     for (const group of u.groups) {
       const label = ew.label(group);
       if (label === null) continue;
-      let w = this.watched.get(group);
-      if (!w) this.watched.set(group, (w = { answers: 0, unusable: 0, over: false }));
-      if (w.over) continue;
-      w.answers++;
-      if (!usable) w.unusable++;
-      if (w.unusable * 2 > ew.answers) {
-        w.over = true;
-        this.pauseLane(
-          u.lane,
-          EARLY_WARNING,
-          `${label}: ${w.unusable} of its first ${w.answers} answers could not be used. Its calls are paused; the others go on. Look at the failed answers, fix the cause, then resume this judge.`,
-          label,
-        );
-      } else if (w.answers >= ew.answers) w.over = true;
+      this.watchedIds.add(`${group}\u0000${u.id}`);
+      const w = this.countAnswer(group, usable, ew.answers);
+      if (!w || w.over || w.unusable * 2 <= ew.answers) continue;
+      w.over = true;
+      this.pauseLane(
+        u.lane,
+        EARLY_WARNING,
+        `${label}: ${w.unusable} of its first ${w.answers} answers could not be used. Its calls are paused; the others go on. Look at the failed answers, fix the cause, then resume this judge.`,
+        label,
+      );
     }
+  }
+
+  /**
+   * A judge's first answers are its first overall, not a retry's: answers stored before this
+   * run (an earlier run, "Retry failed") count, once per request, before any new one.
+   */
+  private watchStored(r: RunState, group: string, id: number, usable: boolean): void {
+    const ew = r.opts.earlyWarning;
+    if (!ew || ew.answers <= 0 || ew.label(group) === null) return;
+    const key = `${group}\u0000${id}`;
+    if (this.watchedIds.has(key)) return;
+    this.watchedIds.add(key);
+    this.countAnswer(group, usable, ew.answers);
+  }
+
+  /** Adds one answer to a watched group's count (none once it is over); returns the count. */
+  private countAnswer(group: string, usable: boolean, first: number) {
+    let w = this.watched.get(group);
+    if (!w) this.watched.set(group, (w = { answers: 0, unusable: 0, over: false }));
+    if (w.over) return null;
+    w.answers++;
+    if (!usable) w.unusable++;
+    // Enough answers seen without a warning: the judge works.
+    if (w.answers >= first && w.unusable * 2 <= first) w.over = true;
+    return w;
   }
 
   private onUnusable(r: RunState, u: Unit, reason: string, rawText: string | null): void {
