@@ -740,13 +740,14 @@ export class RequestEngine {
    */
   private onTransient(r: RunState, u: Unit, e: ProviderError, now: number): void {
     const lane = u.lane;
-    if (!lane.outage && lane.noteTransient(u, e.kind, this.policy.outageAfterFailures)) {
+    if (!lane.outage && lane.noteTransient(u, this.policy.outageAfterFailures)) {
       lane.outage = new Outage(now, e.kind, e.message, this.outagePolicy(lane));
       this.logger.info(`${lane.model} at ${lane.endpoint}: ${lane.outage.describe()}`);
     }
     const outage = lane.outage;
     if (outage) {
-      outage.failed(now, e.kind, e.message, u.probe);
+      const wasProbe = u.probe;
+      outage.failed(now, e.kind, e.message, wasProbe);
       u.probe = false;
       if (outage.expired(now)) {
         this.giveUp(r, lane, outage, u, now);
@@ -755,6 +756,9 @@ export class RequestEngine {
       if (!this.writeOwed(r, u)) return;
       r.retries++;
       if (r.state === 'cancelling') this.release(r, u, false);
+      // Probes rotate: a failed probe goes to the back, so the next one is another request and
+      // one request that always fails (a poison body) cannot hold the lane in an outage.
+      else if (wasProbe) lane.push(u);
       else lane.pushFront(u);
       return;
     }
