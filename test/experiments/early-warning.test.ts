@@ -1,7 +1,9 @@
 // Issue 15 item 4: a judge whose first answers are mostly unusable is paused on its own while
 // the other judges go on; its failed answers (raw text) and the partial results are there to
 // look at, and "Resume this judge" sends the rest once the cause is fixed.
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/main/store/db';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
 let env: LlmbarMock | undefined;
@@ -122,4 +124,55 @@ describe('early warning on unusable answers', () => {
       env.core.call('experiments.resumeJudge', { experimentId: id, judge: 'Nobody' }),
     ).rejects.toThrow(/No judge "Nobody"/);
   });
+
+  it('counts a judge\'s stored answers first: "Retry failed" of a few unusable answers is no false alarm', async () => {
+    // Issue 20 item 7: after retrying 7 unparseable answers the judge was paused ("11 of its
+    // first 11 answers") although it had given dozens of good ones before.
+    env = await startLlmbarMock('cli');
+    const { core, mock, dataDir } = env;
+    const { id } = await core.call('experiments.create', { config: config(env, { maxParseRetries: 2 }) });
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+
+    // The state an earlier run leaves when 7 of the judge's answers could not be used (their
+    // rows failed "unparseable", no result stored); the model still answers those 7 so.
+    const db = openDatabase(join(dataDir, 'judge-lab.sqlite'));
+    const rows = db
+      .prepare(
+        `SELECT r.id, r.request_json FROM requests r JOIN experiment_tasks t ON t.request_id = r.id
+         WHERE t.experiment_id = ? AND r.model = ? AND r.status = 'done' ORDER BY r.id`,
+      )
+      .all(id, BROKEN_MODEL) as { id: number; request_json: string }[];
+    const good = rows.length - 7;
+    expect(good).toBeGreaterThan(20);
+    const bad = rows.slice(0, 7);
+    const badUser = new Set(
+      bad.map((r) => {
+        const msgs = (JSON.parse(r.request_json) as { messages: { role: string; content: string }[] })
+          .messages;
+        return msgs.filter((m) => m.role === 'user').at(-1)!.content;
+      }),
+    );
+    for (const r of bad) {
+      db.prepare(
+        `UPDATE requests SET status = 'failed', failure_reason = 'unparseable: not JSON (asked 3 times)',
+           response_json = NULL WHERE id = ?`,
+      ).run(r.id);
+      db.prepare('DELETE FROM task_results WHERE experiment_id = ? AND request_id = ?').run(id, r.id);
+    }
+    db.close();
+    mock.setBehavior({
+      faultFor: (req) => (req.model === BROKEN_MODEL && badUser.has(req.lastUser) ? 'malformed' : undefined),
+    });
+    const sentBefore = mock.log.length;
+
+    await core.call('experiments.retryFailed', { experimentId: id });
+    const end = await core.experiments.runToEnd(id);
+    expect(end.message ?? '').not.toMatch(/could not be used/);
+    expect(end.pausedLanes).toEqual([]);
+    expect(end.status).toBe('finished');
+    // Each of the 7 was asked again, with its re-asks (maxParseRetries 2), and failed on its own.
+    expect(mock.log.length - sentBefore).toBe(7 * 3);
+    expect(end.judges.Broken.failed).toBe(7);
+    expect(end.judges.Broken.done).toBe(good);
+  }, 60_000);
 });

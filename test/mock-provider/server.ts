@@ -68,6 +68,11 @@ export interface MockBehavior extends BatchBehavior {
   respond: (req: MockRequest) => unknown;
   /** A fault for this request (n = 1-based request number), or undefined for a normal answer. */
   faultFor?: (req: MockRequest, n: number) => Fault | undefined;
+  /**
+   * A poison request: the connection is destroyed at once, before any latency, for every
+   * request this matches (e.g. one body that always breaks the server), whatever faultFor says.
+   */
+  dropAtOnce?: (req: MockRequest) => boolean;
   /** Faults applied to the next requests in order (consumed), before faultFor. */
   faultQueue: Fault[];
   /** retry-after seconds sent with injected or limit 429s. */
@@ -450,6 +455,12 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
     bodies.push(behavior.logBodies ? req : (undefined as unknown as MockRequest));
     if (!authorized) return unauthorized(res, api, key, entry);
 
+    if (behavior.dropAtOnce?.(req)) {
+      entry.status = 'drop';
+      entry.fault = 'drop';
+      httpReq.socket.destroy();
+      return;
+    }
     const fault = behavior.faultQueue.length ? behavior.faultQueue.shift() : behavior.faultFor?.(req, n);
     if (fault) entry.fault = fault;
     const now = Date.now();

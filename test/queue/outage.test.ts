@@ -17,17 +17,17 @@ beforeEach(() => {
   t = tempDb();
   mock.log.length = 0;
   mock.bodies.length = 0;
-  mock.setBehavior({ faultQueue: [], faultFor: undefined });
+  mock.setBehavior({ faultQueue: [], faultFor: undefined, dropAtOnce: undefined, latencyMs: [5, 20] });
 });
 afterEach(() => t.cleanup());
 
-function setup(cfg: Partial<ProviderConfig>, n: number) {
+function setup(cfg: Partial<ProviderConfig>, n: number, retry: Record<string, number> = {}) {
   const providers = { mock: openaiMock(mock.url, { concurrency: 4, timeoutMs: 1000, ...cfg }) };
   const engine = new RequestEngine({
     db: t.db,
     providers,
     keys: fixedKeys('sk-test'),
-    retry: { ...FAST_RETRY, probeBaseMs: 100, probeMaxMs: 400 },
+    retry: { ...FAST_RETRY, probeBaseMs: 100, probeMaxMs: 400, ...retry },
     progressIntervalMs: 50,
     logger: { info: () => {}, warn: () => {} },
   });
@@ -104,5 +104,49 @@ describe('provider outages', () => {
     const bad = providerConfigSchema.safeParse({ kind: 'openai', outageToleranceSeconds: -1 });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0].path).toEqual(['outageToleranceSeconds']);
+  });
+
+  // Issue 22 item 5: one request that always drops the connection was taken for an outage and
+  // resent as every probe, so its model's other calls waited out the whole tolerance (600 s by
+  // default) and then failed with it. With a short tolerance the old engine fails them all.
+  const POISON = 'Compare the outputs of item 3.';
+  const poisonFails = (ids: number[]) => {
+    const row = getRequest(t.db, ids[3])!;
+    expect(row.status).toBe('failed');
+    // Its own retries, not the lane's outage.
+    expect(row.failureReason).toMatch(/^connection: .*\(gave up after 6 attempts\)$/);
+    expect(mock.log.filter((e) => e.lastUser === POISON).length).toBe(6);
+  };
+
+  it('fails a request that always drops the connection on its own; the calls behind it are sent', async () => {
+    const { engine, jobs, ids } = setup({ outageToleranceSeconds: 2 }, 20);
+    mock.setBehavior({ dropAtOnce: (req) => req.lastUser === POISON });
+    // The poison goes first, alone: its failures in a row are one call's, not the provider's.
+    const poison = jobs[3];
+    const run = engine.run([poison]);
+    const release = engine.hold();
+    await expect.poll(() => mock.log.filter((e) => e.lastUser === POISON).length).toBeGreaterThanOrEqual(4);
+    expect(engine.add(jobs.filter((j) => j !== poison))).toBe(19);
+    release();
+    const s = await run;
+    expect(s).toMatchObject({ outcome: 'finished', overall: { total: 20, done: 19, failed: 1 } });
+    expect(s.failuresByReason).toEqual({ connection: 1 });
+    for (const [i, id] of ids.entries()) if (i !== 3) expect(getRequest(t.db, id)!.status).toBe('done');
+    poisonFails(ids);
+  });
+
+  it('probes an outage with other requests: a poison request does not keep the lane waiting', async () => {
+    const { engine, jobs, ids } = setup({ outageToleranceSeconds: 3 }, 20, { maxAttempts: 6 });
+    // A real outage (5xx on every call for a moment) while the poison keeps dropping: probes
+    // take the next waiting request and the failed one goes to the back.
+    const until = Date.now() + 600;
+    mock.setBehavior({
+      dropAtOnce: (req) => req.lastUser === POISON,
+      faultFor: () => (Date.now() < until ? 'server_error' : undefined),
+    });
+    const s = await engine.run(jobs);
+    expect(s).toMatchObject({ outcome: 'finished', overall: { total: 20, done: 19, failed: 1 } });
+    for (const [i, id] of ids.entries()) if (i !== 3) expect(getRequest(t.db, id)!.status).toBe('done');
+    expect(getRequest(t.db, ids[3])!.status).toBe('failed');
   });
 });

@@ -11,9 +11,12 @@ import {
   EARLY_WARNING,
   RequestEngine,
   type Job,
+  type ReadAnswer,
   type RequestEngineOptions,
   type RunOptions,
+  type StoredOutcome,
 } from '../queue/engine';
+import { isStoreFault } from '../queue/pending-answers';
 import { BatchExecutor, type BatchExecutorOptions, type BatchInfo } from '../queue/batch/executor';
 import { combineProgress, splitByMode } from '../queue/batch/route';
 import type { RunProgress, RunSummary } from '../queue/progress';
@@ -21,6 +24,7 @@ import type { Database } from '../store/db';
 import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
 import { batchesOfExperiment } from '../store/batches';
 import { getPlanRows } from '../store/ledger';
+import { writeArrivedResults } from '../store/results';
 import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
 import { recordPlan, storeAnswers } from './stages';
@@ -31,7 +35,7 @@ export interface RunnerDeps {
   keys: KeyStore;
   onProgress: (p: ExperimentProgress) => void;
   /** Engine tuning (tests: faster progress; benchmarks). */
-  engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'progressIntervalMs' | 'logger'>>;
+  engine?: Partial<Pick<RequestEngineOptions, 'retry' | 'progressIntervalMs' | 'logger' | 'storeRetry'>>;
   /** Batch tuning (tests: smaller batches). */
   batch?: Partial<Pick<BatchExecutorOptions, 'limits' | 'createBatchAdapter'>>;
   /** Judges the person chose to go on with after an early warning: not watched again. */
@@ -109,6 +113,10 @@ export class ExperimentRun {
   private keepBatches = false;
   private exp: LoadedExperiment | null = null;
   private lastSync = 0;
+  /** Stages whose results the engine stored as they arrived since the last storeAnswers. */
+  private readonly arrived = new Set<string>();
+  /** The progress message says the store cannot be written (cleared when it can again). */
+  private storeMessage = false;
   private stopWaiting: () => void = () => {};
   /**
    * The estimate of everything left (the wizard's pipelined formula, estimate.ts), in seconds,
@@ -242,11 +250,34 @@ export class ExperimentRun {
     // Which stage (and task) each request answers: its parser decides whether an answer is usable.
     const tasksOf = new Map<number, { stage: StagePlugin; meta: unknown; key: string }>();
     const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
-    const validate = (_spec: unknown, result: ChatResult, requestId: number): string | null => {
+    // The stage's parser runs once, as the answer arrives; its value is stored with the answer.
+    const read = (result: ChatResult, requestId: number): ReadAnswer => {
       const t = tasksOf.get(requestId);
-      if (!t) return null;
+      if (!t) return { ok: true, value: undefined };
       const r = t.stage.parse(result.json ?? result.text, t);
+      return r.ok ? { ok: true, value: r.value } : { ok: false, error: r.error };
+    };
+    // Batch answers are checked the same way; their results are stored by storeAnswers.
+    const validate = (_spec: unknown, result: ChatResult, requestId: number): string | null => {
+      const r = read(result, requestId);
       return r.ok ? null : r.error;
+    };
+    const storeOutcomes = (outcomes: StoredOutcome[]): void => {
+      const rows = outcomes.flatMap((o) => {
+        const t = tasksOf.get(o.requestId);
+        if (!t || (o.status === 'done' && o.value === undefined)) return [];
+        this.arrived.add(t.stage.name);
+        return [
+          {
+            key: t.key,
+            requestId: o.requestId,
+            status: o.status === 'done' ? ('ok' as const) : ('failed' as const),
+            value: o.value,
+            reason: o.reason,
+          },
+        ];
+      });
+      if (rows.length) writeArrivedResults(db, this.experimentId, rows);
     };
     // Judges are watched (the groups a stage names after a judge); other roles are not.
     const earlyWarning = {
@@ -275,8 +306,12 @@ export class ExperimentRun {
       // that is left, less this round's share, which the engine counts lane by lane.
       this.estimate(exp);
       this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.leftEstimate });
-      const summary = await this.runRound(exp, jobs, tasks, { validate, earlyWarning }, () =>
-        this.planAll(exp, stages, tasksOf),
+      const summary = await this.runRound(
+        exp,
+        jobs,
+        tasks,
+        { validate, read, storeOutcomes, earlyWarning },
+        () => this.planAll(exp, stages, tasksOf),
       );
       this.onEngineProgress(summary);
       this.carried = {
@@ -285,7 +320,7 @@ export class ExperimentRun {
         cached: this.carried.cached + summary.tokens.cached,
         cost: this.carried.cost + summary.costUsd,
       };
-      storeAnswers(db, exp);
+      storeAnswers(db, exp, this.arrived);
       // Only judges the early warning paused are left: the others go on to the next round,
       // as long as the round sent something (else nothing new can be planned).
       const watchedOnly =
@@ -384,7 +419,7 @@ export class ExperimentRun {
       windowDepth = Infinity;
       try {
         if (this.cancelled) return;
-        storeAnswers(this.deps.db, exp);
+        storeAnswers(this.deps.db, exp, this.arrived);
         const { jobs: all, tasks } = replan();
         const { live } = splitByMode(this.deps.db, exp.providers, all, tasks);
         const fresh = live.filter((j) => !sent.has(j.requestId));
@@ -405,9 +440,13 @@ export class ExperimentRun {
           this.publish({ phase: tasks.at(-1)?.stage ?? this.progress.phase });
         }
       } catch (err) {
-        // The store failed: the run stops with this error (nothing half-written is kept).
-        failure ??= err;
-        void engine.cancel();
+        // The store cannot be written just now: the engine waits for it and retries, and the
+        // next stored answers plan again. Any other failure stops the run with this error.
+        if (isStoreFault(err)) this.deps.engine?.logger?.warn(`planning waits for the store: ${err.message}`);
+        else {
+          failure ??= err;
+          void engine.cancel();
+        }
       } finally {
         planMs = Date.now() - started;
         release();
@@ -480,7 +519,7 @@ export class ExperimentRun {
         const back = new Set(batchSummary.live);
         const fallback = await engine.run(
           batch.filter((j) => back.has(j.requestId)),
-          { validate },
+          { validate, read: runOpts.read, storeOutcomes: runOpts.storeOutcomes },
         );
         summary = combineProgress(summary, fallback, { overlay: true });
       }
@@ -550,12 +589,20 @@ export class ExperimentRun {
       failuresByReason: { ...p.failuresByReason },
       pausedLanes: p.pausedLanes,
       ...(this.batches ? { batches: this.batches } : {}),
+      // "store write failed: <reason>; retrying" while the store cannot be written.
+      ...(p.storeProblem ? { message: p.storeProblem } : this.storeMessage ? { message: null } : {}),
     });
+    this.storeMessage = Boolean(p.storeProblem);
     // Answers show in results while the run goes, not only when a round ends.
     const now = Date.now();
     if (this.exp && now - this.lastSync >= SYNC_INTERVAL_MS) {
       this.lastSync = now;
-      storeAnswers(this.deps.db, this.exp);
+      try {
+        storeAnswers(this.deps.db, this.exp, this.arrived);
+      } catch (err) {
+        // A store that cannot be written: the engine retries; results catch up once it can.
+        if (!isStoreFault(err)) throw err;
+      }
     }
   }
 }

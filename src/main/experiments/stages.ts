@@ -30,10 +30,15 @@ export function recordPlan(
 }
 
 /**
- * Parses every answered task that has no stored result yet (each answer is parsed once) and
- * lets the protocol react (e.g. store transformed texts in a table of its own).
+ * Parses every answered task that has no stored result yet (answers the engine did not store
+ * as they arrived: cache hits, batches, a crash between) and lets the protocol react to new
+ * results (e.g. store transformed texts in a table of its own).
  */
-export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | 'protocol' | 'view'>): void {
+export function storeAnswers(
+  db: Database,
+  exp: Pick<LoadedExperiment, 'row' | 'protocol' | 'view'>,
+  arrived?: Set<string>,
+): void {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const added = syncResults(db, exp.row.id, (stage, json, task) => {
     const s = stages.get(stage);
@@ -41,7 +46,10 @@ export function storeAnswers(db: Database, exp: Pick<LoadedExperiment, 'row' | '
       ? s.parse(json, task)
       : { ok: false, error: `no stage "${stage}" in protocol ${exp.protocol.id}` };
   });
-  // Only stages that got new answers: the hook may do real work (an audit).
+  // Only stages that got new answers (here, or stored as they arrived: `arrived`, emptied
+  // here): the hook may do real work (an audit).
   for (const s of exp.protocol.stages)
-    if (added.has(s.name) || added.has('')) exp.protocol.afterAnswers?.(exp.view, db, s.name);
+    if (added.has(s.name) || added.has('') || arrived?.has(s.name))
+      exp.protocol.afterAnswers?.(exp.view, db, s.name);
+  arrived?.clear();
 }

@@ -41,6 +41,13 @@ import {
 } from './progress';
 import { parseRateLimitHeaders } from './rate-limit-headers';
 import { Outage } from './outage';
+import {
+  dropSpilled,
+  isStoreFault,
+  replayPendingAnswers,
+  spillAnswers,
+  type FinalCompletion,
+} from './pending-answers';
 import { actionFor, backoffMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 export interface EngineLogger {
@@ -76,6 +83,33 @@ export interface RequestEngineOptions {
   modelLimits?: Record<string, Partial<LaneLimits>>;
   /** Adapter factory (tests and benchmarks pass the real ones; kept injectable for other kinds). */
   createAdapter?: (cfg: ProviderConfig, apiKey: string) => ChatAdapter;
+  /** Retrying a store that cannot be written (STORE_RETRY's fields; tests shorten them). */
+  storeRetry?: Partial<StoreRetry>;
+}
+
+export interface StoreRetry {
+  /** First pause before the commit is tried again; doubles up to maxMs. */
+  baseMs: number;
+  maxMs: number;
+  /**
+   * With nothing on the wire and every answer not stored safe in the side file, the run
+   * stops after the store failed this long (the next start stores them). Answers held only
+   * in memory are never given up: the commit is retried until it works or the run is cancelled.
+   */
+  giveUpMs: number;
+}
+
+export const STORE_RETRY: StoreRetry = { baseMs: 250, maxMs: 5000, giveUpMs: 60_000 };
+
+/** A parsed answer: usable with its value, or unusable with the reason. */
+export type ReadAnswer = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** An outcome stored with its ledger row: the value read from a usable answer, or why it failed. */
+export interface StoredOutcome {
+  requestId: number;
+  status: 'done' | 'failed';
+  value: unknown;
+  reason: string | null;
 }
 
 export interface Job {
@@ -86,6 +120,16 @@ export interface Job {
 export interface RunOptions {
   /** Domain check of a parsed answer; a returned reason makes it unusable (re-asked, then failed). */
   validate?: (spec: ChatRequestSpec, result: ChatResult, requestId: number) => string | null;
+  /**
+   * Reads an answer once, as it arrives (instead of validate): an error makes it unusable; a
+   * value goes to `storeOutcomes` with the answer.
+   */
+  read?: (result: ChatResult, requestId: number) => ReadAnswer;
+  /**
+   * Stores the outcomes of a group commit in the transaction that completes their ledger rows
+   * (results beside the ledger: parsed once, never an answer without its result).
+   */
+  storeOutcomes?: (outcomes: StoredOutcome[]) => void;
   /**
    * Early warning: a watched group whose first `answers` answers are mostly unusable gets its
    * lane paused, so a broken prompt costs a dozen calls, not thousands. `label` names the
@@ -144,8 +188,6 @@ function definedOnly(o: Partial<LaneLimits> | undefined): Partial<LaneLimits> {
 /** The pause kind of the early warning (RunOptions.earlyWarning). */
 export const EARLY_WARNING = 'early_warning';
 
-type FinalCompletion = Extract<Completion, { status: 'done' | 'failed' }>;
-
 const ZERO_USAGE = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
 /**
@@ -180,7 +222,10 @@ export class RequestEngine {
   private readonly shareHolder: Lease = { owner: randomUUID(), pid: process.pid, host: hostname() };
   /** Answers seen per watched group (early warning); kept across runs of this engine (rounds). */
   private readonly watched = new Map<string, { answers: number; unusable: number; over: boolean }>();
+  /** The (group, request) answers counted already, so a stored answer counts once across rounds. */
+  private readonly watchedIds = new Set<string>();
   private readonly modelLimits: Record<string, Partial<LaneLimits>>;
+  private readonly storeRetry: StoreRetry;
 
   constructor(opts: RequestEngineOptions) {
     this.db = opts.db;
@@ -195,6 +240,7 @@ export class RequestEngine {
     this.watchIntervalMs = opts.watchIntervalMs ?? this.progressIntervalMs;
     this.makeAdapter = opts.createAdapter ?? createAdapter;
     this.modelLimits = opts.modelLimits ?? {};
+    this.storeRetry = { ...STORE_RETRY, ...opts.storeRetry };
     this.events.setMaxListeners(50);
     for (const [name, cfg] of Object.entries(this.providers)) this.endpointOf.set(name, endpointId(cfg));
   }
@@ -271,6 +317,8 @@ export class RequestEngine {
     const state = new RunState(this.now(), opts, takeLease());
     this.run_ = state;
     try {
+      // Answers an earlier run received but could not store are stored before anything is sent.
+      replayPendingAnswers(this.db, (m) => this.logger.warn(m));
       this.retryPausedLanes();
       this.plan(state, jobs);
       this.refreshShares(state);
@@ -281,6 +329,7 @@ export class RequestEngine {
     } finally {
       if (state.ticker) clearInterval(state.ticker);
       if (state.timer) clearTimeout(state.timer);
+      if (state.stall?.timer) clearTimeout(state.stall.timer);
       this.endShares();
       endLease(state.lease);
       this.run_ = null;
@@ -363,10 +412,13 @@ export class RequestEngine {
       if (!row) throw new Error(`RequestEngine: no ledger row with id ${job.requestId}`);
       if (row.status === 'done') {
         this.countFinished(r, [job.group], 'done', true);
+        this.watchStored(r, job.group, row.id, true);
         continue;
       }
       if (row.status === 'failed') {
-        this.countFinished(r, [job.group], 'failed', false, kindOfReason(row.failureReason));
+        const kind = kindOfReason(row.failureReason);
+        this.countFinished(r, [job.group], 'failed', false, kind);
+        if (kind === 'unparseable') this.watchStored(r, job.group, row.id, false);
         continue;
       }
       const existing = units.get(row.id);
@@ -527,7 +579,8 @@ export class RequestEngine {
       this.checkFinished();
       return;
     }
-    if (r.state !== 'running') {
+    // The store cannot be written: nothing is sent until it can (retryStore).
+    if (r.state !== 'running' || r.stall) {
       this.checkFinished();
       return;
     }
@@ -569,11 +622,26 @@ export class RequestEngine {
       }
     }
     if (toClaim.length) {
-      const claimed = claimPendingRequests(
-        this.db,
-        toClaim.map((u) => u.id),
-        r.lease,
-      );
+      let claimed: Map<number, string>;
+      try {
+        claimed = claimPendingRequests(
+          this.db,
+          toClaim.map((u) => u.id),
+          r.lease,
+        );
+      } catch (err) {
+        if (!isStoreFault(err)) throw err;
+        // Not claimed, not sent: everything taken this turn goes back to wait for the store.
+        for (const u of [...toClaim, ...toSend]) {
+          u.lane.inFlight--;
+          if (u.probe && u.lane.outage) u.lane.outage.probing = false;
+          u.probe = false;
+          u.lane.pushFront(u);
+        }
+        this.enterStall(r, err);
+        this.checkFinished();
+        return;
+      }
       for (const u of toClaim) {
         const requestJson = claimed.get(u.id);
         if (requestJson !== undefined) {
@@ -648,20 +716,31 @@ export class RequestEngine {
     this.answered(lane, u);
     lane.observe(parseRateLimitHeaders(headers, now), now);
     this.owe(r, u, result.usage);
-    const reason = r.opts.validate?.(this.specOf(u), result, u.id) ?? null;
+    let value: unknown = undefined;
+    let reason: string | null;
+    if (r.opts.read) {
+      const read = r.opts.read(result, u.id);
+      reason = read.ok ? null : read.error;
+      if (read.ok) value = read.value;
+    } else reason = r.opts.validate?.(this.specOf(u), result, u.id) ?? null;
     if (reason) {
       this.onUnusable(r, u, reason, result.text);
       return;
     }
     this.watch(r, u, true);
     lane.onSuccess();
-    this.finish(r, u, {
-      id: u.id,
-      status: 'done',
-      text: result.text,
-      json: result.json,
-      ...this.owed(u),
-    });
+    this.finish(
+      r,
+      u,
+      {
+        id: u.id,
+        status: 'done',
+        text: result.text,
+        json: result.json,
+        ...this.owed(u),
+      },
+      value,
+    );
   }
 
   /** The provider answered: an outage (if any) is over. */
@@ -735,13 +814,14 @@ export class RequestEngine {
    */
   private onTransient(r: RunState, u: Unit, e: ProviderError, now: number): void {
     const lane = u.lane;
-    if (!lane.outage && lane.noteTransient(u, e.kind, this.policy.outageAfterFailures)) {
+    if (!lane.outage && lane.noteTransient(u, this.policy.outageAfterFailures)) {
       lane.outage = new Outage(now, e.kind, e.message, this.outagePolicy(lane));
       this.logger.info(`${lane.model} at ${lane.endpoint}: ${lane.outage.describe()}`);
     }
     const outage = lane.outage;
     if (outage) {
-      outage.failed(now, e.kind, e.message, u.probe);
+      const wasProbe = u.probe;
+      outage.failed(now, e.kind, e.message, wasProbe);
       u.probe = false;
       if (outage.expired(now)) {
         this.giveUp(r, lane, outage, u, now);
@@ -750,6 +830,9 @@ export class RequestEngine {
       if (!this.writeOwed(r, u)) return;
       r.retries++;
       if (r.state === 'cancelling') this.release(r, u, false);
+      // Probes rotate: a failed probe goes to the back, so the next one is another request and
+      // one request that always fails (a poison body) cannot hold the lane in an outage.
+      else if (wasProbe) lane.push(u);
       else lane.pushFront(u);
       return;
     }
@@ -812,21 +895,42 @@ export class RequestEngine {
     for (const group of u.groups) {
       const label = ew.label(group);
       if (label === null) continue;
-      let w = this.watched.get(group);
-      if (!w) this.watched.set(group, (w = { answers: 0, unusable: 0, over: false }));
-      if (w.over) continue;
-      w.answers++;
-      if (!usable) w.unusable++;
-      if (w.unusable * 2 > ew.answers) {
-        w.over = true;
-        this.pauseLane(
-          u.lane,
-          EARLY_WARNING,
-          `${label}: ${w.unusable} of its first ${w.answers} answers could not be used. Its calls are paused; the others go on. Look at the failed answers, fix the cause, then resume this judge.`,
-          label,
-        );
-      } else if (w.answers >= ew.answers) w.over = true;
+      this.watchedIds.add(`${group}\u0000${u.id}`);
+      const w = this.countAnswer(group, usable, ew.answers);
+      if (!w || w.over || w.unusable * 2 <= ew.answers) continue;
+      w.over = true;
+      this.pauseLane(
+        u.lane,
+        EARLY_WARNING,
+        `${label}: ${w.unusable} of its first ${w.answers} answers could not be used. Its calls are paused; the others go on. Look at the failed answers, fix the cause, then resume this judge.`,
+        label,
+      );
     }
+  }
+
+  /**
+   * A judge's first answers are its first overall, not a retry's: answers stored before this
+   * run (an earlier run, "Retry failed") count, once per request, before any new one.
+   */
+  private watchStored(r: RunState, group: string, id: number, usable: boolean): void {
+    const ew = r.opts.earlyWarning;
+    if (!ew || ew.answers <= 0 || ew.label(group) === null) return;
+    const key = `${group}\u0000${id}`;
+    if (this.watchedIds.has(key)) return;
+    this.watchedIds.add(key);
+    this.countAnswer(group, usable, ew.answers);
+  }
+
+  /** Adds one answer to a watched group's count (none once it is over); returns the count. */
+  private countAnswer(group: string, usable: boolean, first: number) {
+    let w = this.watched.get(group);
+    if (!w) this.watched.set(group, (w = { answers: 0, unusable: 0, over: false }));
+    if (w.over) return null;
+    w.answers++;
+    if (!usable) w.unusable++;
+    // Enough answers seen without a warning: the judge works.
+    if (w.answers >= first && w.unusable * 2 <= first) w.over = true;
+    return w;
   }
 
   private onUnusable(r: RunState, u: Unit, reason: string, rawText: string | null): void {
@@ -868,14 +972,24 @@ export class RequestEngine {
   /** Back to pending in the ledger; requeued unless the run is ending. */
   private release(r: RunState, u: Unit, requeue: boolean): void {
     u.probe = false;
-    if (u.claimed) {
-      const stored = this.write(r, u, { id: u.id, status: 'pending', ...this.owed(u) });
-      u.claimed = false;
-      if (!stored) {
-        this.settleExternally(r, u);
-        return;
+    if (u.claimed && !r.stall) {
+      let stored: boolean | null = null;
+      try {
+        stored = this.write(r, u, { id: u.id, status: 'pending', ...this.owed(u) });
+      } catch (err) {
+        if (!isStoreFault(err)) throw err;
+        this.enterStall(r, err);
+      }
+      if (stored !== null) {
+        u.claimed = false;
+        if (!stored) {
+          this.settleExternally(r, u);
+          return;
+        }
       }
     }
+    // With the store failing, a claimed row stays in flight under this run (its lease runs out
+    // if the run ends first); the unit keeps its claim and what it owes.
     if (requeue && r.state !== 'cancelling') u.lane.pushFront(u);
   }
 
@@ -884,10 +998,10 @@ export class RequestEngine {
    * one transaction (group commit) at the end of that turn, and in any case before anything is
    * sent, reported or counted: an answer counts only once it is on disk.
    */
-  private finish(r: RunState, u: Unit, c: FinalCompletion): void {
+  private finish(r: RunState, u: Unit, c: FinalCompletion, value?: unknown): void {
     u.claimed = false;
     u.spec = null;
-    r.writes.push({ unit: u, c });
+    r.writes.push({ unit: u, c, value });
     if (r.writes.length === 1)
       setImmediate(() =>
         this.guarded(r, () => {
@@ -897,16 +1011,40 @@ export class RequestEngine {
       );
   }
 
-  /** Stores the final outcomes waiting in `r.writes`, then counts and announces them. */
+  /**
+   * Stores the final outcomes waiting in `r.writes`, then counts and announces them. While the
+   * store fails, the retry timer commits (with backoff), not every turn.
+   */
   private commit(r: RunState): void {
-    if (!r.writes.length) return;
+    if (r.writes.length && !r.stall) this.tryCommit(r);
+  }
+
+  /**
+   * One group commit. A store fault keeps every outcome in memory (and in the side file) for
+   * the next try: an answer received is never dropped, so it is never paid for twice.
+   */
+  private tryCommit(r: RunState): boolean {
     const batch = r.writes;
+    let skipped: { completion: Completion; found: string }[];
+    try {
+      skipped = this.storeBatch(r, batch);
+    } catch (err) {
+      if (!isStoreFault(err)) throw err;
+      this.enterStall(r, err);
+      this.spill(r);
+      return false;
+    }
     r.writes = [];
-    const { skipped } = applyCompletions(
-      this.db,
-      batch.map((b) => b.c),
-      r.lease.owner,
-    );
+    // Everything spilled was in this batch: the side file is no longer needed.
+    if (r.spilled.size) {
+      r.spilled.clear();
+      try {
+        dropSpilled(this.db, r.lease.owner);
+      } catch (err) {
+        // Replaying it finds every row stored already and changes nothing.
+        this.logger.warn(`side file not removed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     const refused = new Map(skipped.map((s) => [s.completion.id, s.found]));
     const now = this.now();
     const ids: number[] = [];
@@ -930,6 +1068,109 @@ export class RequestEngine {
     }
     if (ids.length) this.emitCommitted(ids);
     if (refused.size) this.pump();
+    return true;
+  }
+
+  /** The ledger rows, and with them (one transaction) what the caller stores beside them. */
+  private storeBatch(r: RunState, batch: RunState['writes']) {
+    const store = r.opts.storeOutcomes;
+    const completions = batch.map((b) => b.c);
+    if (!store) return applyCompletions(this.db, completions, r.lease.owner).skipped;
+    return this.db.transaction(() => {
+      const { skipped } = applyCompletions(this.db, completions, r.lease.owner);
+      const refused = new Set(skipped.map((s) => s.completion.id));
+      store(
+        batch
+          .filter((b) => !refused.has(b.c.id))
+          .map((b) => ({
+            requestId: b.c.id,
+            status: b.c.status,
+            value: b.value,
+            reason: b.c.status === 'failed' ? b.c.reason : null,
+          })),
+      );
+      return skipped;
+    })();
+  }
+
+  /**
+   * The store cannot be written (disk full, I/O error): stop sending at once, tell the person
+   * through progress, and try again with backoff. Calls on the wire still come back; their
+   * answers wait in memory and in the side file.
+   */
+  private enterStall(r: RunState, err: Error): void {
+    if (r.stall) {
+      r.stall.reason = err.message;
+      return;
+    }
+    r.stall = { reason: err.message, since: this.now(), attempt: 0, timer: null };
+    this.logger.warn(`store write failed: ${err.message}; retrying`);
+    this.scheduleStoreRetry(r);
+  }
+
+  private scheduleStoreRetry(r: RunState): void {
+    const stall = r.stall;
+    if (!stall || stall.timer || r.settled) return;
+    const ms = Math.min(this.storeRetry.maxMs, this.storeRetry.baseMs * 2 ** stall.attempt);
+    stall.timer = setTimeout(() => {
+      stall.timer = null;
+      this.guarded(r, () => this.retryStore(r));
+    }, ms);
+  }
+
+  /** Tries the store again: the waiting answers, or (none waiting) a small write of its own. */
+  private retryStore(r: RunState): void {
+    const stall = r.stall;
+    if (!stall || r.settled) return;
+    stall.attempt++;
+    let ok = false;
+    try {
+      // The WAL holds a copy of every page written since the last checkpoint: folding it into
+      // the store and truncating it is often what frees the room a full disk needs.
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Not possible now (no room even for that, or a reader holds the WAL): the commit is tried anyway.
+    }
+    try {
+      // A failure here keeps the stall (enterStall only updates its reason).
+      if (r.writes.length) ok = this.tryCommit(r);
+      else {
+        renewLeases(this.db, r.lease, Date.now() + LEASE_MS);
+        ok = true;
+      }
+    } catch (err) {
+      if (!isStoreFault(err)) throw err;
+      stall.reason = err.message;
+    }
+    if (ok) {
+      r.stall = null;
+      this.logger.warn(`the store is written again (after ${stall.attempt} tries); sending resumes`);
+      this.pump();
+      return;
+    }
+    this.scheduleStoreRetry(r);
+    this.checkFinished();
+  }
+
+  /** Appends the outcomes not yet in the side file to it; on failure they stay in memory only. */
+  private spill(r: RunState): void {
+    const fresh = r.writes.filter((w) => !r.spilled.has(w.c.id));
+    if (!fresh.length) return;
+    try {
+      const file = spillAnswers(
+        this.db,
+        r.lease.owner,
+        fresh.map((w) => w.c),
+      );
+      for (const w of fresh) r.spilled.add(w.c.id);
+      if (!r.spillFile) this.logger.warn(`answers not stored yet are kept in ${file}`);
+      r.spillFile = file;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!r.spillFailed)
+        this.logger.warn(`side file not written either (${message}); answers kept in memory`);
+      r.spillFailed = true;
+    }
   }
 
   /**
@@ -955,7 +1196,15 @@ export class RequestEngine {
   /** Stores usage paid for an answer that is asked again, so a crash cannot lose it. */
   private writeOwed(r: RunState, u: Unit): boolean {
     if (!u.claimed || (u.owedCost === 0 && sumTokens(u.owedUsage) === 0)) return true;
-    if (this.write(r, u, { id: u.id, status: 'in_flight', ...this.owed(u) })) return true;
+    // A store that cannot be written: what is owed stays on the unit, for its next write.
+    if (r.stall) return true;
+    try {
+      if (this.write(r, u, { id: u.id, status: 'in_flight', ...this.owed(u) })) return true;
+    } catch (err) {
+      if (!isStoreFault(err)) throw err;
+      this.enterStall(r, err);
+      return true;
+    }
     u.claimed = false;
     for (const g of u.groups) r.group(g).inFlight--;
     r.overall.inFlight -= u.groups.length;
@@ -1077,15 +1326,21 @@ export class RequestEngine {
 
   private tick(r: RunState): void {
     const now = Date.now();
-    if (now - r.leaseRenewedAt >= LEASE_RENEW_MS) {
-      r.leaseRenewedAt = now;
-      renewLeases(this.db, r.lease, now + LEASE_MS);
+    try {
+      if (now - r.leaseRenewedAt >= LEASE_RENEW_MS) {
+        r.leaseRenewedAt = now;
+        renewLeases(this.db, r.lease, now + LEASE_MS);
+      }
+      // Both write the store: they wait while it cannot be written.
+      if (!r.stall && now - r.watchedAt >= this.watchIntervalMs) {
+        r.watchedAt = now;
+        this.watchForeign(r);
+      }
+      if (!r.stall && now - r.sharedAt >= SHARE_REFRESH_MS) this.refreshShares(r);
+    } catch (err) {
+      if (!isStoreFault(err)) throw err;
+      this.enterStall(r, err);
     }
-    if (now - r.watchedAt >= this.watchIntervalMs) {
-      r.watchedAt = now;
-      this.watchForeign(r);
-    }
-    if (now - r.sharedAt >= SHARE_REFRESH_MS) this.refreshShares(r);
     this.emitProgress();
   }
 
@@ -1154,8 +1409,10 @@ export class RequestEngine {
     const r = this.run_;
     if (!r || r.settled) return;
     if (r.active > 0 || r.pumpQueued) return;
-    // After a store failure the answers not stored are given up: their leases run out.
     if (r.fatal === undefined) this.commit(r);
+    // A run stopped by another fault still keeps the answers it could not store.
+    else if (r.writes.length) this.spill(r);
+    if (r.stall && !this.stallEnds(r)) return;
     let waiting = r.foreign.size;
     let waitingUnpaused = r.foreign.size;
     for (const lane of this.lanes.values()) {
@@ -1179,6 +1436,37 @@ export class RequestEngine {
     const summary: RunSummary = { ...this.snapshot(r, outcome), outcome };
     this.events.emit('progress', summary);
     r.resolve(summary);
+  }
+
+  /**
+   * Whether a run whose store cannot be written stops now (nothing is on the wire): when it is
+   * cancelled, or when every answer not stored is safe in the side file and the store has
+   * failed for `giveUpMs`. It stops with the store's error, saying where the answers are.
+   */
+  private stallEnds(r: RunState): boolean {
+    const stall = r.stall!;
+    const cancelling = r.state === 'cancelling';
+    // A last try before a cancelled run stops: what is stored now is not asked again.
+    if (cancelling && r.writes.length && this.tryCommit(r)) {
+      if (stall.timer) clearTimeout(stall.timer);
+      r.stall = null;
+      return true;
+    }
+    const unsaved = r.writes.filter((w) => !r.spilled.has(w.c.id)).length;
+    if (!cancelling && (unsaved > 0 || this.now() - stall.since < this.storeRetry.giveUpMs)) return false;
+    if (stall.timer) clearTimeout(stall.timer);
+    stall.timer = null;
+    const kept = r.writes.length - unsaved;
+    const where = kept ? `; ${kept} answers kept in ${r.spillFile}, stored at the next start` : '';
+    const lost = unsaved ? `; ${unsaved} answers could not be kept and will be asked again` : '';
+    r.fatal ??= Object.assign(new Error(`store write failed: ${stall.reason}${where}${lost}`), {
+      code: 'SQLITE_FULL',
+    });
+    if (r.state !== 'cancelling') {
+      r.state = 'cancelling';
+      this.releaseWaiting(r);
+    }
+    return true;
   }
 
   private emitProgress(): void {
@@ -1239,6 +1527,7 @@ export class RequestEngine {
       rateLimited: r.rateLimited,
       retries: r.retries,
       pausedLanes,
+      storeProblem: r.stall ? `store write failed: ${r.stall.reason}; retrying` : null,
     };
   }
 }
@@ -1253,7 +1542,13 @@ class RunState {
   /** Rows another live run has in flight: their outcome is awaited, not paid for again. */
   readonly foreign = new Map<number, Unit>();
   /** Final outcomes received this turn of the event loop, stored together before they count. */
-  writes: { unit: Unit; c: FinalCompletion }[] = [];
+  writes: { unit: Unit; c: FinalCompletion; value?: unknown }[] = [];
+  /** The store cannot be written: nothing is sent; the commit is tried again at `timer`. */
+  stall: { reason: string; since: number; attempt: number; timer: NodeJS.Timeout | null } | null = null;
+  /** Outcomes of `writes` that are in the side file too, and that file. */
+  readonly spilled = new Set<number>();
+  spillFile: string | null = null;
+  spillFailed = false;
   readonly groups = new Map<string, GroupProgress>();
   readonly overall = emptyGroup();
   active = 0;

@@ -203,13 +203,13 @@ export class Lane<U> {
 
   /**
    * Counts a transient failure; true when the streak says the provider is down rather than
-   * one call failing: enough failures in a row, and either a refused connection (never about
-   * one call) or failures of more than one call.
+   * one call failing: enough failures in a row, of more than one call. A dropped connection
+   * can be about one call too (a body that crashes the server), so no kind is an outage alone.
    */
-  noteTransient(unit: U, kind: string, threshold: number): boolean {
+  noteTransient(unit: U, threshold: number): boolean {
     this.consecutiveTransient++;
     this.transientCalls.add(unit);
-    return this.consecutiveTransient >= threshold && (kind === 'connection' || this.transientCalls.size > 1);
+    return this.consecutiveTransient >= threshold && this.transientCalls.size > 1;
   }
 
   onSuccess(): void {

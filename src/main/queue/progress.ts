@@ -43,6 +43,8 @@ export interface RunProgress {
   rateLimited: number;
   retries: number;
   pausedLanes: PausedLane[];
+  /** The store cannot be written (disk full…): nothing is sent while the engine retries. */
+  storeProblem?: string | null;
 }
 
 export interface RunSummary extends RunProgress {

@@ -1,9 +1,13 @@
 // The protocol-neutral results store: one row per answered task (parsed value or failure
-// reason), written as answers arrive. Rows are derived from the plan and the ledger, which
-// stay the source of truth: `syncResults` adds what is missing and drops rows whose slot now
-// points at another request (a person edited its input), so it is safe to call at any time.
+// reason), written as answers arrive: the engine's group commit writes them with their ledger
+// rows (`writeArrivedResults`; the answer is parsed once, when it arrives). Rows are derived
+// from the plan and the ledger, which stay the source of truth: `syncResults` only repairs,
+// adding what is missing (answers stored another way: cache hits, a crash between, batches,
+// a migration) and dropping rows whose slot now points at another request (a person edited
+// its input), so it is safe to call at any time.
 import type { TaskResult } from '../protocols/plugin';
 import type { ParseResult } from '../protocols/types';
+import type { Statement } from 'better-sqlite3';
 import type { Database } from './db';
 
 export type ResultParser = (
@@ -83,6 +87,49 @@ export function syncResults(db: Database, experimentId: number, parse: ResultPar
     if (dropped > 0) added.set('', dropped);
     return added;
   })();
+}
+
+/** An outcome the engine stores with its ledger row (the group commit). */
+export interface ArrivedResult {
+  key: string;
+  requestId: number;
+  status: 'ok' | 'failed';
+  value: unknown;
+  reason: string | null;
+}
+
+const writeStatements = new WeakMap<Database, Statement>();
+
+/**
+ * Writes the results of answers as they arrive, in the caller's transaction (the one that
+ * completes their ledger rows), so each answer is parsed once. A slot that no longer points
+ * at the request is left alone (syncResults drops and repairs such rows).
+ */
+export function writeArrivedResults(
+  db: Database,
+  experimentId: number,
+  rows: readonly ArrivedResult[],
+): void {
+  let stmt = writeStatements.get(db);
+  if (!stmt) {
+    stmt = db.prepare(
+      `INSERT OR REPLACE INTO task_results
+         (experiment_id, task_key, stage, request_id, status, value_json, reason, attempts)
+       SELECT t.experiment_id, t.task_key, t.stage, r.id, ?, ?, ?, r.attempts
+       FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+       WHERE t.experiment_id = ? AND t.task_key = ? AND t.request_id = ?`,
+    );
+    writeStatements.set(db, stmt);
+  }
+  for (const x of rows)
+    stmt.run(
+      x.status,
+      x.status === 'ok' && x.value !== undefined ? JSON.stringify(x.value) : null,
+      x.status === 'ok' ? null : (x.reason ?? 'failed'),
+      experimentId,
+      x.key,
+      x.requestId,
+    );
 }
 
 /** Stored results in plan order (the order exports list them), optionally of one stage. */

@@ -1,0 +1,249 @@
+// Issue 22 item 2: a store that cannot be written mid-run (a full disk) must not make anyone
+// pay for an answer twice. The engine stops sending at once, keeps the answers it received in
+// memory (and in a side file), retries the commit with backoff and says so through progress;
+// a process killed meanwhile leaves the side file, which the next start stores first.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { endpointId } from '../../src/main/providers/config';
+import { RequestEngine } from '../../src/main/queue/engine';
+import type { RunProgress } from '../../src/main/queue/progress';
+import { openDatabase, type Database } from '../../src/main/store/db';
+import { ensureRequests } from '../../src/main/store/ledger';
+import { startMockProvider, type MockProvider } from '../mock-provider/server';
+import { bundleEntry } from './bundle';
+import { FAST_RETRY, fixedKeys, openaiMock, tempDb, verdictSpec } from './helpers';
+import { faultState, faultyDatabase } from './store-faults';
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider({ latencyMs: [10, 40] });
+});
+afterAll(() => mock.close());
+beforeEach(() => {
+  mock.log.length = 0;
+  mock.bodies.length = 0;
+  mock.setBehavior({ respond: (req) => ({ winner: 'A', confidence: 0.5, reason: `ok ${req.lastUser}` }) });
+});
+
+const quiet = {
+  info: () => {},
+  warn: (m: string) => {
+    if (process.env.R5_DEBUG) console.log('WARN', m);
+  },
+};
+
+function engineOn(db: Database, n: number, concurrency = 8) {
+  const providers = { mock: openaiMock(mock.url, { concurrency }) };
+  const ids = ensureRequests(
+    db,
+    Array.from({ length: n }, (_, i) => ({ endpointId: endpointId(providers.mock), spec: verdictSpec(i) })),
+  );
+  const engine = new RequestEngine({
+    db,
+    providers,
+    keys: fixedKeys('sk-test'),
+    retry: FAST_RETRY,
+    progressIntervalMs: 20,
+    storeRetry: { baseMs: 20, maxMs: 100 },
+    logger: quiet,
+  });
+  const progress: RunProgress[] = [];
+  engine.on('progress', (p) => progress.push(p));
+  return { engine, ids, jobs: ids.map((id) => ({ requestId: id, group: 'g' })), progress };
+}
+
+/** Sends per request, from the mock's own log. */
+function sendsPerItem(): Map<number, number> {
+  const sends = new Map<number, number>();
+  for (const e of mock.log) {
+    const item = Number(/item (\d+)\./.exec(e.lastUser ?? '')?.[1]);
+    sends.set(item, (sends.get(item) ?? 0) + 1);
+  }
+  return sends;
+}
+
+function statuses(db: Database): Record<string, number> {
+  const rows = db.prepare('SELECT status, COUNT(*) AS n FROM requests GROUP BY status').all() as {
+    status: string;
+    n: number;
+  }[];
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+describe('a store that cannot be written mid-run', () => {
+  it('stops sending, keeps the answers, retries the commit and pays for no answer twice', async () => {
+    const t = tempDb();
+    try {
+      const state = faultState();
+      const db = faultyDatabase(t.db, state);
+      const { engine, jobs, progress } = engineOn(db, 40);
+      let armed = false;
+      let sentAtFault = 0;
+      engine.on('committed', () => {
+        // A few answers in, the next 6 transactions (commits and claims) fail.
+        if (armed || state.passed < 8) return;
+        armed = true;
+        state.fail = 6;
+        sentAtFault = mock.log.length;
+      });
+      const s = await engine.run(jobs);
+      expect(s).toMatchObject({ outcome: 'finished', overall: { total: 40, done: 40, failed: 0 } });
+      expect(state.failed).toBe(6);
+      // Each of the 40 was paid once: nothing received was dropped and asked again.
+      expect(mock.log.length).toBe(40);
+      expect([...sendsPerItem().values()].every((n) => n === 1)).toBe(true);
+      expect(statuses(t.db)).toEqual({ done: 40 });
+      // Nothing new went out while the store failed: only the calls already on the wire came back.
+      const stalled = progress.filter((p) => p.storeProblem);
+      expect(stalled.length).toBeGreaterThan(0);
+      expect(stalled[0].storeProblem).toBe('store write failed: database or disk is full; retrying');
+      expect(sentAtFault).toBeGreaterThan(0);
+      expect(progress.at(-1)?.storeProblem ?? null).toBeNull();
+      // Stored, so the side file is gone.
+      expect(
+        existsSync(join(t.dir, 'pending-answers')) ? readdirSync(join(t.dir, 'pending-answers')) : [],
+      ).toEqual([]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('on a store that stays unwritable, stops with the error and the next start stores the kept answers', async () => {
+    const t = tempDb();
+    try {
+      const state = faultState();
+      const db = faultyDatabase(t.db, state);
+      const { jobs } = engineOn(db, 30);
+      const engine = new RequestEngine({
+        db,
+        providers: { mock: openaiMock(mock.url, { concurrency: 8 }) },
+        keys: fixedKeys('sk-test'),
+        retry: FAST_RETRY,
+        progressIntervalMs: 20,
+        storeRetry: { baseMs: 20, maxMs: 50, giveUpMs: 300 },
+        logger: quiet,
+      });
+      engine.on('committed', () => {
+        if (state.passed >= 6) state.after = 0;
+      });
+      await expect(engine.run(jobs)).rejects.toThrow(
+        /^store write failed: database or disk is full; \d+ answers kept in .*pending-answers.*, stored at the next start$/,
+      );
+      const paidFirst = mock.log.length;
+      const spilled = readdirSync(join(t.dir, 'pending-answers'));
+      expect(spilled).toHaveLength(1);
+
+      // The disk has room again: a new engine (the next start) stores them before sending.
+      state.after = Infinity;
+      const next = new RequestEngine({
+        db: t.db,
+        providers: { mock: openaiMock(mock.url, { concurrency: 8 }) },
+        keys: fixedKeys('sk-test'),
+        retry: FAST_RETRY,
+        logger: quiet,
+      });
+      const s = await next.run(jobs);
+      expect(s).toMatchObject({ outcome: 'finished', overall: { done: 30 } });
+      expect(statuses(t.db)).toEqual({ done: 30 });
+      // Re-paid: none. Every request was sent once in all.
+      expect(mock.log.length).toBe(30);
+      expect(mock.log.length - paidFirst).toBe(30 - s.overall.cacheHits);
+      expect([...sendsPerItem().values()].every((n) => n === 1)).toBe(true);
+      expect(readdirSync(join(t.dir, 'pending-answers'))).toEqual([]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('on a real full disk (a 1,600 KiB tmpfs) pays for no answer twice', async (ctx) => {
+    const mnt = join(tempDb().dir, 'tmpfs');
+    mkdirSync(mnt);
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1600k', 'tmpfs', mnt], { encoding: 'utf8' });
+    if (m.status !== 0) {
+      console.warn(`skipped: cannot mount a tmpfs here (${(m.stderr || m.error?.message || '').trim()})`);
+      ctx.skip();
+    }
+    const db = openDatabase(join(mnt, 'judge-lab.sqlite'));
+    try {
+      // Answers of some 6 KB each: 40 of them (and the WAL's copies) do not fit in what is left.
+      mock.setBehavior({
+        respond: (req) => ({ winner: 'A', confidence: 0.5, reason: `${req.lastUser} `.repeat(200) }),
+      });
+      const { engine, jobs, progress } = engineOn(db, 40);
+      const free = statfsSync(mnt);
+      const filler = join(mnt, 'filler');
+      writeFileSync(filler, Buffer.alloc(Math.max(0, free.bavail * free.bsize - 120 * 1024)));
+      const run = engine.run(jobs);
+      // Once the store reports the fault, make room (the person frees the disk).
+      await expect.poll(() => progress.some((p) => p.storeProblem), { timeout: 30_000 }).toBe(true);
+      rmSync(filler);
+      const s = await run;
+      expect(s).toMatchObject({ outcome: 'finished', overall: { done: 40, failed: 0 } });
+      expect(statuses(db)).toEqual({ done: 40 });
+      expect(mock.log.length).toBe(40);
+    } finally {
+      if (db.open) db.close();
+      spawnSync('umount', [mnt]);
+    }
+  });
+
+  it('SIGKILL while the store fails: re-paid after the resume ≤ calls on the wire at the kill', async () => {
+    const t = tempDb();
+    const child = join(t.dir, 'crash-child.mjs');
+    await bundleEntry(join(import.meta.dirname, 'crash-child.ts'), child);
+    try {
+      const N = 60;
+      const ids = ensureRequests(
+        t.db,
+        Array.from({ length: N }, (_, i) => ({
+          endpointId: endpointId(openaiMock(mock.url)),
+          spec: verdictSpec(i),
+        })),
+      );
+      t.db.close();
+      const jobsFile = join(t.dir, 'jobs.json');
+      writeFileSync(jobsFile, JSON.stringify(ids.map((id) => ({ requestId: id, group: 'g' }))));
+      // The first process's store fails for good after 10 transactions.
+      const first = spawn(process.execPath, [child, t.file, mock.url, jobsFile, '10'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise((r) => first.on('exit', r));
+      // It stops sending: wait until every call it sent is back (answers kept), then kill it.
+      await expect
+        .poll(() => mock.log.length > 0 && mock.log.every((e) => e.endedAt !== undefined), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+      await expect.poll(() => existsSync(join(t.dir, 'pending-answers')), { timeout: 10_000 }).toBe(true);
+      const sentBeforeKill = mock.log.length;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(mock.log.length).toBe(sentBeforeKill);
+      const onWireAtKill = mock.log.filter((e) => e.endedAt === undefined).length;
+      first.kill('SIGKILL');
+      await exited;
+
+      // Not spawnSync: the mock answering it runs in this process.
+      const second = spawn(process.execPath, [child, t.file, mock.url, jobsFile], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      second.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      second.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise((r) => second.on('exit', r));
+      expect(code, err).toBe(0);
+      expect(err).toMatch(/stored \d+ answers an earlier run received but could not write/);
+      expect(JSON.parse(out)).toMatchObject({ outcome: 'finished', done: N });
+      const db = openDatabase(t.file);
+      expect(statuses(db)).toEqual({ done: N });
+      db.close();
+      const resent = [...sendsPerItem().values()].filter((n) => n > 1).length;
+      expect(resent).toBeLessThanOrEqual(onWireAtKill);
+      expect(mock.log.length).toBe(N + resent);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
