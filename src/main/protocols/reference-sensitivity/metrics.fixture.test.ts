@@ -127,7 +127,8 @@ describe('reference-sensitivity metrics on a hand-worked fixture', () => {
     expect(j2).toMatchObject({ judge: 'J2', n: 9, c1_accept: 8 / 9, c2_accept: 2 / 9 });
     close(j2.c1_accept_ci, [0.5650002944233438, 0.980109112361455]);
     close(j2.c2_accept_ci, [0.06322510711784671, 0.5474110308930111]);
-    close(j2.cgp_ci, [0.25333569137768563, 0.8343547958237979]);
+    // ad − bc = 2 ≤ n/2: Newcombe's corrected φ is 0 (the plain φ gave [0.2533, 0.8344]).
+    close(j2.cgp_ci, [0.2076987125461276, 0.8499729998412162]);
   });
 
   it('acceptance per judge, generator (and all) and setting', () => {
