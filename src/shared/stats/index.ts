@@ -35,6 +35,7 @@ export {
   cohensKappa,
   cohensKappaTable,
   exactAgreement,
+  type KappaCiUndefinedReason,
   type KappaResult,
   type KappaWeights,
   type TableKappaResult,
@@ -61,6 +62,7 @@ export {
   spearman,
   spearmanInterval,
   type Correlation,
+  type RhoCiUndefinedReason,
   type SpearmanResult,
 } from './correlation';
 export { averageRanks } from './ranks';

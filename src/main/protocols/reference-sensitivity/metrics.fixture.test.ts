@@ -240,7 +240,13 @@ describe('reference-sensitivity metrics on a hand-worked fixture', () => {
     // J1 RV: [[2,0],[1,7]]; J1 RC: [[3,0],[0,7]]
     expect(h('J1', 'RV').kappa).toBeCloseTo(0.7368421052631581, 12);
     close(h('J1', 'RV').kappa_ci, [0.2647771217351938, 1.2089070887911224]);
-    expect(h('J1', 'RC')).toMatchObject({ accuracy: 1, kappa: 1, kappa_ci: [1, 1] });
+    // Perfect agreement: κ's large-sample variance is 0, so no interval (it was the zero-width [1, 1]).
+    expect(h('J1', 'RC')).toMatchObject({
+      accuracy: 1,
+      kappa: 1,
+      kappa_ci: null,
+      kappa_ci_undefined_reason: 'variance 0',
+    });
     // J2 NR: [[2,0],[1,7]]; RV and RC: [[1,0],[2,7]]
     expect(h('J2', 'NR').accuracy).toBe(0.9);
     expect(h('J2', 'RV').accuracy).toBe(0.8);
