@@ -5,9 +5,12 @@ statistics in src/shared/stats (paired.ts, agreement.ts).
 - cohens_kappa: statsmodels.stats.inter_rater.cohens_kappa (kappa, kappa_low, kappa_upp;
   the large-sample SE of Fleiss, Cohen & Everitt 1969).
 - newcombe_paired: Newcombe (1998) method 10 written out here from the paper's formulas with
-  statsmodels' Wilson intervals (proportion_confint(method='wilson')) for the margins;
-  statsmodels has no paired-difference interval, so this is an independent re-implementation,
-  not a library call.
+  statsmodels' Wilson intervals (proportion_confint(method='wilson')) for the margins and the
+  paper's corrected phi (ad - bc - n/2 when ad - bc > n/2, 0 when 0 <= ad - bc <= n/2, plain
+  when negative; as contingencytables' Newcombe_square_and_add_CI_paired_2x2). statsmodels has
+  no paired-difference interval, so this is a re-implementation, not a library call; the
+  published worked examples (Newcombe 1998 Table III, Cavo et al. 2012) are checked in
+  test/stats/conformance/paired-difference.test.ts, which is what catches a wrong formula here.
 
     apt-get install -y python3-scipy python3-statsmodels
     /usr/bin/python3 scripts/gen-refsens-stats-fixtures.py
@@ -32,7 +35,9 @@ def newcombe10(a, b, c, d):
     l1, u1 = proportion_confint(a + b, n, alpha=0.05, method="wilson")
     l2, u2 = proportion_confint(a + c, n, alpha=0.05, method="wilson")
     den = (a + b) * (c + d) * (a + c) * (b + d)
-    phi = 0.0 if den == 0 else (a * d - b * c) / math.sqrt(den)
+    cross = a * d - b * c
+    corrected = cross - n / 2 if cross > n / 2 else (0.0 if cross >= 0 else cross)
+    phi = 0.0 if den == 0 else corrected / math.sqrt(den)
     dl = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
     du = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
     return [max(-1.0, p1 - p2 - dl), min(1.0, p1 - p2 + du)]

@@ -223,9 +223,9 @@ describe('table CSV', () => {
       'Language',
       'n',
       'Acc. strict',
-      'Acc. strict 95% CI',
+      'Acc. strict 95% CI (Wilson)',
       'Acc. tie-half',
-      'Acc. tie-half 95% CI',
+      'Acc. tie-half 95% CI (Wilson score on the mean)',
       'Position A',
       'Ties',
     ]);
@@ -259,8 +259,8 @@ describe('writeXlsx', () => {
     const header = sheet.getRow(1);
     expect(header.getCell(1).value).toBe('Judge');
     expect(header.getCell(1).font?.bold).toBe(true);
-    expect(header.getCell(5).value).toBe('Acc. strict 95% CI low');
-    expect(header.getCell(6).value).toBe('Acc. strict 95% CI high');
+    expect(header.getCell(5).value).toBe('Acc. strict 95% CI (Wilson) low');
+    expect(header.getCell(6).value).toBe('Acc. strict 95% CI (Wilson) high');
     const row = sheet.getRow(2);
     expect(row.getCell(4).value).toBeCloseTo(0.835, 10);
     expect(row.getCell(4).numFmt).toBe('0.0%');

@@ -34,10 +34,34 @@ describe('cohensKappa', () => {
     it(`table ${JSON.stringify(f.table)}`, () => {
       const r = cohensKappa(f.table);
       expect(r.kappa).toBeCloseTo(f.kappa, 12);
+      if (f.ci[0] === f.ci[1]) {
+        // statsmodels' zero-width interval (variance 0): the app says undefined instead.
+        expect(r.kappa_ci).toBeNull();
+        expect(r.kappa_ci_undefined_reason).toBe('variance 0');
+        return;
+      }
       expect(r.kappa_ci![0]).toBeCloseTo(f.ci[0], 12);
       expect(r.kappa_ci![1]).toBeCloseTo(f.ci[1], 12);
     });
   }
+  it('has no interval when one side is constant (its variance is 0), not [0, 0]', () => {
+    // The judge says CORRECT every time; the reference varies: κ = 0, variance 0.
+    const r = cohensKappa([
+      [6, 4],
+      [0, 0],
+    ]);
+    expect(r.kappa).toBeCloseTo(0, 15);
+    expect(r.kappa_ci).toBeNull();
+    expect(r.kappa_ci_undefined_reason).toBe('one side constant');
+    // The reference is constant (a yes/no label within a band).
+    const band = cohensKappa([
+      [5, 0],
+      [3, 0],
+    ]);
+    expect(band.kappa_ci).toBeNull();
+    expect(band.kappa_ci_undefined_reason).toBe('one side constant');
+  });
+
   it('is undefined without items or when chance agreement is certain', () => {
     expect(
       cohensKappa([

@@ -18,7 +18,9 @@ import {
   exactAgreement,
   normalQuantile,
   type CI,
+  type KappaCiUndefinedReason,
   type Knot,
+  type RhoCiUndefinedReason,
 } from '../stats';
 import type { JudgeRating, RatingScale, RatingValue } from './types';
 
@@ -63,7 +65,11 @@ export interface InterAnnotator {
   warning: boolean;
 }
 
-export type Decision = 'replace' | 'mix' | 'undecided';
+/** 'undefined': ρ does not exist (a side is constant), so there is nothing to decide on. */
+export type Decision = 'replace' | 'mix' | 'undecided' | 'undefined';
+
+/** Which side made ρ undefined. */
+export type DecisionUndefinedReason = 'judge constant' | 'human constant' | 'both constant';
 
 export interface AgreementRow {
   judge: string;
@@ -71,10 +77,14 @@ export interface AgreementRow {
   n: number;
   spearman_rho: number | null;
   spearman_rho_ci: CI | null;
+  /** Present when ρ's interval is undefined: a constant side, ρ = ±1, or fewer than 4 items. */
+  spearman_rho_ci_undefined_reason?: RhoCiUndefinedReason;
   pearson_r: number | null;
   kendall_tau_b: number | null;
   kappa: number | null;
   kappa_ci: CI | null;
+  /** Present when κ has a value but no interval (its variance is 0). */
+  kappa_ci_undefined_reason?: KappaCiUndefinedReason;
   kappa_weights: 'quadratic' | 'none';
   exact_agreement: number | null;
 }
@@ -83,6 +93,13 @@ export interface JudgeHumanRow extends AgreementRow {
   decision: Decision;
   /** Undecided: about how many more rated items would make the interval clear the threshold. */
   more_items: number | null;
+  /** Present when the decision is 'undefined': which side is constant. */
+  decision_reason?: DecisionUndefinedReason;
+  /**
+   * Present when the decision rests on ρ alone: at ρ = ±1 the Fisher-z interval does not exist,
+   * so 'replace' (or 'mix') is the point value's and comes with this warning.
+   */
+  decision_warning?: 'ρ = ±1, no interval';
 }
 
 export interface BandRow extends AgreementRow {
@@ -253,10 +270,12 @@ function agreementOf(scale: RatingScale, pairs: readonly Pair[]): Omit<Agreement
     n: pairs.length,
     spearman_rho: s.rho,
     spearman_rho_ci: s.ci,
+    ...(s.ci_undefined_reason ? { spearman_rho_ci_undefined_reason: s.ci_undefined_reason } : {}),
     pearson_r: pearsonR(x, y),
     kendall_tau_b: kendallTauB(x, y),
     kappa: k.kappa,
     kappa_ci: k.ci,
+    ...(k.ci_undefined_reason ? { kappa_ci_undefined_reason: k.ci_undefined_reason } : {}),
     kappa_weights: weights,
     exact_agreement: exactAgreement(
       pairs.map((p) => String(p.judgeCategory)),
@@ -265,24 +284,50 @@ function agreementOf(scale: RatingScale, pairs: readonly Pair[]): Omit<Agreement
   };
 }
 
+type DecisionFields = Pick<JudgeHumanRow, 'decision' | 'more_items' | 'decision_reason' | 'decision_warning'>;
+
 /**
  * The decision at the threshold, applied with the interval: its lower end at or above → replace;
  * its upper end below → mix; straddling → undecided, with about how many more items would shrink
  * the Fisher-z interval (half-width z / sqrt(n - 3)) to clear the threshold at the same rho.
+ * Without rho (a constant side, `constant` says which) → undefined. At rho = ±1 there is no
+ * interval: the point value decides, with a warning.
  */
 export function decide(
   rho: number | null,
   ci: CI | null,
   n: number,
   threshold: number,
-): { decision: Decision; more_items: number | null } {
-  if (rho === null || ci === null) return { decision: 'undecided', more_items: null };
+  constant?: DecisionUndefinedReason,
+): DecisionFields {
+  if (rho === null) {
+    return constant
+      ? { decision: 'undefined', more_items: null, decision_reason: constant }
+      : { decision: 'undecided', more_items: null };
+  }
+  if (ci === null && n >= 4 && Math.abs(rho) >= 1) {
+    return {
+      decision: rho >= threshold ? 'replace' : 'mix',
+      more_items: null,
+      decision_warning: 'ρ = ±1, no interval',
+    };
+  }
+  if (ci === null) return { decision: 'undecided', more_items: null };
   if (ci[0] >= threshold) return { decision: 'replace', more_items: null };
   if (ci[1] < threshold) return { decision: 'mix', more_items: null };
   const gap = Math.abs(Math.atanh(Math.max(-0.999999, Math.min(0.999999, rho))) - Math.atanh(threshold));
   if (gap < 1e-9) return { decision: 'undecided', more_items: null };
   const needed = Math.ceil((normalQuantile(0.975) / gap) ** 2 + 3);
   return { decision: 'undecided', more_items: Math.max(1, needed - n) };
+}
+
+/** Which side of the pairs is constant (so ρ is undefined), if one is and there are pairs to see it. */
+function constantSide(pairs: readonly Pair[]): DecisionUndefinedReason | undefined {
+  if (pairs.length < 2) return undefined;
+  const same = (v: readonly number[]) => v.every((x) => x === v[0]);
+  const judge = same(pairs.map((p) => p.judgeNumeric));
+  const human = same(pairs.map((p) => p.humanNumeric));
+  return judge && human ? 'both constant' : judge ? 'judge constant' : human ? 'human constant' : undefined;
 }
 
 /** The 1/3 and 2/3 quantiles (linear interpolation, as numpy's default). */
@@ -354,7 +399,10 @@ export function computeAgreement(input: AgreementInput): AgreementReport {
         });
       }
       const base = { judge, variant, ...agreementOf(scale, pairs) };
-      judgeHuman.push({ ...base, ...decide(base.spearman_rho, base.spearman_rho_ci, base.n, threshold) });
+      judgeHuman.push({
+        ...base,
+        ...decide(base.spearman_rho, base.spearman_rho_ci, base.n, threshold, constantSide(pairs)),
+      });
       for (const p of pairs) {
         points.push({
           judge,

@@ -10,7 +10,8 @@ import {
   type FigureSpec,
 } from '../report/chart-kit';
 import { col, type Table, type TableRow } from '../report/table';
-import type { AgreementReport, AgreementRow } from './agreement';
+import { toFixedText, undefinedText } from '../report/format';
+import type { AgreementReport, AgreementRow, JudgeHumanRow } from './agreement';
 
 const PALETTE = [
   OKABE_ITO.blue,
@@ -21,11 +22,12 @@ const PALETTE = [
   OKABE_ITO.skyBlue,
 ];
 
-/** Coefficients with three decimals; '–' where undefined. */
+/** Coefficients with three decimals (no "-0.000"); '–' where undefined. */
 export const num = (v: number | null | undefined, digits = 3): string =>
-  typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
-export const ci = (c: [number, number] | null | undefined): string =>
-  c ? `[${num(c[0])}, ${num(c[1])}]` : '–';
+  typeof v === 'number' && Number.isFinite(v) ? toFixedText(v, digits) : '–';
+/** An interval; without one, "undefined (reason)" when the report says why, else '–'. */
+export const ci = (c: [number, number] | null | undefined, undefinedReason?: string | null): string =>
+  c ? `[${num(c[0])}, ${num(c[1])}]` : undefinedReason ? undefinedText(undefinedReason) : '–';
 
 const agreementColumns = [
   col('n', 'n', 'int'),
@@ -42,13 +44,26 @@ function agreementCells(r: AgreementRow): TableRow {
   return {
     n: r.n,
     rho: num(r.spearman_rho),
-    rho_ci: ci(r.spearman_rho_ci),
+    rho_ci: ci(r.spearman_rho_ci, r.spearman_rho_ci_undefined_reason),
     r: num(r.pearson_r),
     tau: num(r.kendall_tau_b),
     kappa: num(r.kappa),
-    kappa_ci: ci(r.kappa_ci),
+    kappa_ci: ci(r.kappa_ci, r.kappa_ci_undefined_reason),
     exact: r.exact_agreement,
   };
+}
+
+/** The rule behind "More items", in one sentence (the decision panel says the same). */
+export const MORE_ITEMS_RULE =
+  'More items: how many more rated items a 95% Fisher-z CI around the same ρ needs to clear the ' +
+  'threshold (n = (1.96 / |atanh ρ − atanh threshold|)² + 3, minus the items rated), so a ρ close to ' +
+  'the threshold needs many more items than one far from it, whatever the width of its CI now.';
+
+/** The decision word, with why when it is undefined or rests on ρ alone. */
+export function decisionCell(r: JudgeHumanRow): string {
+  if (r.decision === 'undefined' && r.decision_reason) return `undefined (${r.decision_reason})`;
+  if (r.decision_warning) return `${r.decision} (${r.decision_warning})`;
+  return r.decision;
 }
 
 export function agreementTables(report: AgreementReport): Table[] {
@@ -94,7 +109,10 @@ export function agreementTables(report: AgreementReport): Table[] {
       title: `Judge vs human ${reference}`,
       caption:
         `Spearman ρ with a Fisher-z 95% CI, Pearson r, Kendall τ-b, ${weights} Cohen's κ with a 95% CI and exact agreement ` +
-        `against the human ${reference} per item. Decision at ρ ≥ ${report.threshold} applied to the CI.`,
+        `against the human ${reference} per item. κ's CI: κ ± 1.96 SE (Fleiss, Cohen & Everitt 1969); ` +
+        'undefined when one side is constant (its variance is 0). ' +
+        `Decision at ρ ≥ ${report.threshold} applied to the CI; at ρ = ±1 the Fisher-z CI is undefined and ` +
+        `the decision rests on ρ alone (marked). ${MORE_ITEMS_RULE}`,
       columns: [
         col('judge', 'Judge', 'text'),
         col('variant', 'Scores', 'text'),
@@ -106,14 +124,16 @@ export function agreementTables(report: AgreementReport): Table[] {
         judge: r.judge,
         variant: r.variant,
         ...agreementCells(r),
-        decision: r.decision,
+        decision: decisionCell(r),
         more: r.more_items,
       })),
     },
     {
       id: 'bands',
       title: 'Agreement by human-quality band',
-      caption: `Terciles of the human ${reference}: where agreement breaks down.`,
+      caption:
+        `Terciles of the human ${reference}: where agreement breaks down. κ's CI is undefined where one side ` +
+        'is constant within a band (a yes/no reference cannot vary within a band).',
       columns: [col('judge', 'Judge', 'text'), col('band', 'Band', 'text'), ...agreementColumns],
       rows: report.bands.map((r) => ({ judge: r.judge, band: r.band, ...agreementCells(r) })),
     },

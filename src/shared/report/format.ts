@@ -9,9 +9,18 @@ function finite(v: number | null | undefined): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
+/**
+ * v.toFixed(digits) without a sign on a value that rounds to zero: −0.0001 shows as "0.000",
+ * never "-0.000" (a minus sign there claims a direction the printed digits do not have).
+ */
+export function toFixedText(v: number, digits: number): string {
+  const text = v.toFixed(digits);
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
 /** A fraction as a percentage with one decimal: 0.835 → "83.5". */
 export function formatPct(v: number | null | undefined): string {
-  return finite(v) ? (v * 100).toFixed(1) : MISSING;
+  return finite(v) ? toFixedText(v * 100, 1) : MISSING;
 }
 
 /** A CI of fractions in points: [0.801, 0.865] → "[80.1, 86.5]". */
@@ -34,7 +43,7 @@ export function formatInt(v: number | null | undefined): string {
 /** US dollars without a currency sign (the header says USD); small costs keep four decimals. */
 export function formatUsd(v: number | null | undefined): string {
   if (!finite(v)) return MISSING;
-  return Math.abs(v) >= 1 || v === 0 ? v.toFixed(2) : v.toFixed(4);
+  return Math.abs(v) >= 1 || v === 0 ? toFixedText(v, 2) : toFixedText(v, 4);
 }
 
 /**
@@ -42,10 +51,23 @@ export function formatUsd(v: number | null | undefined): string {
  * stays null so the cell shows as missing.
  */
 export function fixedText(v: number | null | undefined, digits = 2): string | null {
-  return v === null || v === undefined ? null : v.toFixed(digits);
+  return v === null || v === undefined ? null : toFixedText(v, digits);
 }
 
-/** An interval with fixed decimals as text, "[low, high]"; null when there is none. */
-export function fixedIntervalText(ci: CI | null | undefined, digits = 2): string | null {
-  return ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : null;
+/**
+ * An interval with fixed decimals as text, "[low, high]"; without one, "undefined (reason)" when
+ * a reason is given (e.g. κ's variance is 0), else null.
+ */
+export function fixedIntervalText(
+  ci: CI | null | undefined,
+  digits = 2,
+  undefinedReason?: string | null,
+): string | null {
+  if (ci) return `[${toFixedText(ci[0], digits)}, ${toFixedText(ci[1], digits)}]`;
+  return undefinedReason ? undefinedText(undefinedReason) : null;
+}
+
+/** How a statistic or interval that does not exist is shown: "undefined (one side constant)". */
+export function undefinedText(reason: string): string {
+  return `undefined (${reason})`;
 }

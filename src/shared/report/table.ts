@@ -14,6 +14,11 @@ export interface TableColumn {
   kind: ColumnKind;
   /** Wrap long text in LaTeX at this fraction of the line width (p-column). */
   width?: number;
+  /**
+   * How an interval column was made ("Wilson score on the mean"): the CSV and XLSX headers carry
+   * it in parentheses, so a file read without its caption still names the method.
+   */
+  method?: string;
 }
 
 export interface Table {
@@ -74,7 +79,11 @@ export const col = (
  * is named after the metric before it ("Acc. strict 95% CI" rather than a second "95% CI").
  */
 export function uniqueHeaders(table: Table): string[] {
-  return table.columns.map((c, i) =>
-    c.kind === 'ci' && i > 0 ? `${table.columns[i - 1].header} ${c.header}` : c.header,
-  );
+  return table.columns.map((c, i) => {
+    const header = c.kind === 'ci' && i > 0 ? `${table.columns[i - 1].header} ${c.header}` : c.header;
+    return c.method ? `${header} (${c.method})` : header;
+  });
 }
+
+/** The column with the method its interval was made by (see `TableColumn.method`). */
+export const withMethod = (column: TableColumn, method: string): TableColumn => ({ ...column, method });

@@ -11,11 +11,21 @@ import { Z_95, type CI } from './intervals';
 
 export type KappaWeights = 'none' | 'quadratic';
 
+/**
+ * Why κ has a value but no interval: its large-sample variance is 0, so κ ± z · SE would be a
+ * zero-width interval that claims certainty. "one side constant": one rater gave every item the
+ * same category (κ is then 0; statsmodels gives no usable interval either); "variance 0":
+ * otherwise (perfect agreement, κ = 1).
+ */
+export type KappaCiUndefinedReason = 'one side constant' | 'variance 0';
+
 export interface KappaResult {
   n: number;
   kappa: number | null;
-  /** kappa ± z · SE; null when kappa is undefined (no pairs, or chance agreement is 1). */
+  /** kappa ± z · SE; null when kappa is undefined (no pairs, or chance agreement is 1) or its variance is 0. */
   ci: CI | null;
+  /** Set when kappa has a value and ci is null (its variance is 0). */
+  ci_undefined_reason?: KappaCiUndefinedReason;
   weights: KappaWeights;
 }
 
@@ -73,7 +83,7 @@ function kappaOfTable(
   table: readonly (readonly number[])[],
   w: readonly (readonly number[])[],
   z: number,
-): { n: number; kappa: number | null; ci: CI | null } {
+): { n: number; kappa: number | null; ci: CI | null; ci_undefined_reason?: KappaCiUndefinedReason } {
   const k = table.length;
   const n = table.reduce((s, row) => s + row.reduce((x, y) => x + y, 0), 0);
   if (n === 0) return { n, kappa: null, ci: null };
@@ -99,6 +109,12 @@ function kappaOfTable(
     for (let j = 0; j < k; j++) sum += p[i][j] * (w[i][j] - (rowBar[i] + colBar[j]) * (1 - kappa)) ** 2;
   }
   const variance = Math.max(0, (sum - (kappa - expected * (1 - kappa)) ** 2) / (n * (1 - expected) ** 2));
+  // A margin with all its mass in one category: that rater is constant. Counted from the table,
+  // not the rounded variance (which comes out as ±1e-17 there).
+  const constant = (margins: number[]) => margins.some((m) => Math.abs(m - 1) < 1e-12);
+  if (constant(rows) || constant(cols))
+    return { n, kappa, ci: null, ci_undefined_reason: 'one side constant' };
+  if (variance < 1e-15) return { n, kappa, ci: null, ci_undefined_reason: 'variance 0' };
   const half = z * Math.sqrt(variance);
   return { n, kappa, ci: [kappa - half, kappa + half] };
 }
@@ -107,8 +123,9 @@ export interface TableKappaResult {
   n: number;
   kappa: number | null;
   /** kappa ± z · SE, as statsmodels' cohens_kappa; null when kappa is undefined (no items, or
-   * chance agreement is 1). */
+   * chance agreement is 1) or its variance is 0 (then `kappa_ci_undefined_reason` says why). */
   kappa_ci: CI | null;
+  kappa_ci_undefined_reason?: KappaCiUndefinedReason;
 }
 
 /**
@@ -122,8 +139,10 @@ export function cohensKappaTable(table: readonly (readonly number[])[], z: numbe
     row.forEach((v, j) => checkCount(`table cell ${j}`, v));
   }
   const identity = table.map((_, i) => table.map((__, j) => (i === j ? 1 : 0)));
-  const { n, kappa, ci } = kappaOfTable(table, identity, z);
-  return { n, kappa, kappa_ci: ci };
+  const { n, kappa, ci, ci_undefined_reason } = kappaOfTable(table, identity, z);
+  return ci_undefined_reason
+    ? { n, kappa, kappa_ci: ci, kappa_ci_undefined_reason: ci_undefined_reason }
+    : { n, kappa, kappa_ci: ci };
 }
 
 /** Share of pairs with the same rating; null without pairs. */

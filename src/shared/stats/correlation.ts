@@ -19,14 +19,19 @@ export interface Correlation {
   p: number | null;
 }
 
+/**
+ * Why rho or its interval is undefined: a constant side (rho itself undefined), |rho| = 1
+ * (atanh is infinite, so the Fisher-z interval does not exist), or fewer than 4 items (z/√(n − 3)).
+ */
+export type RhoCiUndefinedReason = 'one side constant' | 'ρ = ±1' | 'fewer than 4 items';
+
 export interface SpearmanResult {
   n: number;
   rho: number | null;
-  /**
-   * Fisher-z interval: tanh(atanh(rho) ± z / sqrt(n - 3)). Null for n < 4 or an undefined rho;
-   * [rho, rho] when |rho| = 1 (atanh is infinite there, the interval degenerates).
-   */
+  /** Fisher-z interval: tanh(atanh(rho) ± z / sqrt(n - 3)); null when undefined (see the reason). */
   ci: CI | null;
+  /** Set whenever ci is null and n ≥ 2. */
+  ci_undefined_reason?: RhoCiUndefinedReason;
 }
 
 function check(xs: readonly number[], ys: readonly number[]): void {
@@ -90,16 +95,20 @@ export function spearmanInterval(
   check(xs, ys);
   const n = xs.length;
   const coefficient = rho(xs, ys);
-  return {
-    n,
-    rho: coefficient,
-    ci: coefficient === null ? null : fisherInterval(coefficient, n, confidence),
-  };
+  if (n < 2) return { n, rho: coefficient, ci: null };
+  if (coefficient === null) return { n, rho: null, ci: null, ci_undefined_reason: 'one side constant' };
+  const ci = fisherInterval(coefficient, n, confidence);
+  if (ci) return { n, rho: coefficient, ci };
+  return { n, rho: coefficient, ci, ci_undefined_reason: n < 4 ? 'fewer than 4 items' : 'ρ = ±1' };
 }
 
+/**
+ * The Fisher-z interval of a correlation; null for n < 4 and for |r| = 1, where atanh is
+ * infinite and no interval exists (it used to return the zero-width [r, r]).
+ */
 export function fisherInterval(coefficient: number, n: number, confidence = 0.95): CI | null {
   if (n < 4) return null;
-  if (Math.abs(coefficient) >= 1) return [coefficient, coefficient];
+  if (Math.abs(coefficient) >= 1) return null;
   const z = Math.atanh(coefficient);
   const half = normalQuantile(1 - (1 - confidence) / 2) / Math.sqrt(n - 3);
   return [Math.tanh(z - half), Math.tanh(z + half)];

@@ -21,13 +21,21 @@
  * scripts/gen-annotation-fixtures.py), the bias-probe correlations in test/stats/bias-stats.test.ts.
  */
 export type { CI } from './intervals';
-export { mean, meanNormalInterval, wilsonInterval, Z_95 } from './intervals';
+export {
+  boundedMeanWilsonInterval,
+  mean,
+  meanNormalInterval,
+  TIE_HALF_METHOD,
+  wilsonInterval,
+  Z_95,
+} from './intervals';
 export { binomialPmf, binomialTestTwoSided, mcnemarExact } from './binomial';
-export { newcombePairedInterval } from './paired';
+export { NEWCOMBE_PAIRED_METHOD, newcombePairedInterval } from './paired';
 export {
   cohensKappa,
   cohensKappaTable,
   exactAgreement,
+  type KappaCiUndefinedReason,
   type KappaResult,
   type KappaWeights,
   type TableKappaResult,
@@ -54,6 +62,7 @@ export {
   spearman,
   spearmanInterval,
   type Correlation,
+  type RhoCiUndefinedReason,
   type SpearmanResult,
 } from './correlation';
 export { averageRanks } from './ranks';

@@ -35,6 +35,28 @@ export function wilsonInterval(k: number, n: number, z: number = Z_95): CI {
   return [Math.max(0, lower), k === n ? 1 : Math.min(1, upper)];
 }
 
+/** How the tie-half interval is named in captions, column help and exports. */
+export const TIE_HALF_METHOD = 'Wilson score 95% CI on the tie-half mean, n = verdicts';
+
+/**
+ * Interval for the mean of scores in [0, 1] (tie-half accuracy: 1 correct, ½ tie, 0 wrong): the
+ * Wilson score interval with k = the sum of the scores and n = their number. A variable on
+ * [0, 1] with mean μ has variance at most μ(1 − μ) (Bhatia & Davis 2000, Amer Math Monthly
+ * 107:353), the variance the Wilson interval inverts, so it is conservative for such a mean;
+ * without ties it is the strict Wilson interval. Unlike the normal approximation it keeps a
+ * width at 0% and 100% (8 of 8 correct: [67.6, 100], not [100, 100]). n = 0 gives [0, 1].
+ */
+export function boundedMeanWilsonInterval(scores: readonly number[], z: number = Z_95): CI {
+  let sum = 0;
+  for (const [i, v] of scores.entries()) {
+    if (!(Number.isFinite(v) && v >= 0 && v <= 1))
+      throw new RangeError(`scores[${i}] must lie in [0, 1], got ${v}`);
+    sum += v;
+  }
+  // A sum of halves is exact in floating point, so k = n at 100% and the upper end is exactly 1.
+  return wilsonInterval(Math.min(sum, scores.length), scores.length, z);
+}
+
 /**
  * Normal-approximation interval for the mean of values: mean +- z * s / sqrt(n) with the sample
  * standard deviation s (n - 1 denominator), clipped to bounds. n = 0 gives the whole of bounds

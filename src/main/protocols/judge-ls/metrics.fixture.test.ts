@@ -11,7 +11,6 @@ import {
   clusterBootstrapRatio,
   holmAdjust,
   mcnemarExact,
-  meanNormalInterval,
   newcombePairedInterval,
   wilsonInterval,
 } from '../../../shared/stats';
@@ -185,8 +184,6 @@ const metrics = computeJudgeLsMetrics(RECORDS, {
 
 /** A quality row from hand counts: k correct, t ties, a raw "A" winners out of n. */
 function qualityRow(judge: string, language: string, n: number, k: number, t: number, a: number) {
-  // Scores in ascending order: the metrics sort them so the CI does not depend on row order.
-  const s = [...Array(n - k - t).fill(0), ...Array(t).fill(0.5), ...Array(k).fill(1)];
   return {
     judge,
     language,
@@ -196,7 +193,8 @@ function qualityRow(judge: string, language: string, n: number, k: number, t: nu
     // Checked on its own below (it needs the per-item split, not just the counts).
     accuracy_strict_ci_boot: expect.any(Array),
     accuracy_tie_half: (k + 0.5 * t) / n,
-    accuracy_tie_half_ci: meanNormalInterval(s),
+    // Wilson score interval on the tie-half mean (k = the scores' sum, n = verdicts).
+    accuracy_tie_half_ci: wilsonInterval(k + 0.5 * t, n),
     position_a_rate: a / n,
     tie_rate: t / n,
   };
@@ -285,8 +283,9 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
       // I9 0, I10 2, I12 1 = 15; ties 1 (I12 swap); wrong 4. strict 15/20 = 0.75, Wilson 95%:
       // p=0.75, z²=3.84146, centre (0.75 + 3.84146/40)/(1 + 3.84146/20) = 0.70972, half-width
       // 1.95996/1.19207 · √(0.75·0.25/20 + 3.84146/1600) = 0.17842 → [0.53130, 0.88814].
-      // tie-half 15.5/20 = 0.775; sample variance (15·0.225² + 0.275² + 4·0.775²)/19 = 3.2375/19 = 0.170395,
-      // s.e. √(0.170395/20) = 0.092302 → 0.775 ± 1.95996·0.092302 = [0.59409, 0.95591].
+      // tie-half 15.5/20 = 0.775; Wilson score on the mean, k = 15.5, n = 20: centre
+      // (15.5 + 3.84146/2)/23.84146 = 0.73069, half-width 1.95996/23.84146 · √(15.5·4.5/20 + 3.84146/4)
+      // = 0.17338 → [0.55731, 0.90407] (the normal approximation gave [0.59409, 0.95591]).
       // Raw A: orig choice 1 = I1 I3 I5 (3); swap choice 2 = I1 I2 I4 I8 I9 I10 (6) → 9/20. tie 1/20.
       qualityRow('J1', 'LS', 20, 15, 1, 9),
       // J2 EN: 8 valid. I1 (1,1) ✓✓, I2 (2,1) ✓✗, I3 (tie,tie), I4 (2,2) ✓✓ → correct 5, ties 2, wrong 1.
@@ -301,8 +300,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
     expect(ls.accuracy_strict_ci[0]).toBeCloseTo(0.5313, 4);
     expect(ls.accuracy_strict_ci[1]).toBeCloseTo(0.88814, 4);
     expect(ls.accuracy_tie_half).toBe(0.775);
-    expect(ls.accuracy_tie_half_ci[0]).toBeCloseTo(0.59409, 4);
-    expect(ls.accuracy_tie_half_ci[1]).toBeCloseTo(0.95591, 4);
+    expect(ls.accuracy_tie_half_ci[0]).toBeCloseTo(0.55731, 4);
+    expect(ls.accuracy_tie_half_ci[1]).toBeCloseTo(0.90407, 4);
   });
 
   it('language invariance per judge and comparison', () => {
@@ -418,7 +417,10 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
       language,
       n: scores.length,
       accuracy_tie_half: scores.reduce((a, b) => a + b, 0) / scores.length,
-      accuracy_tie_half_ci: meanNormalInterval([...scores].sort((a, b) => a - b)),
+      accuracy_tie_half_ci: wilsonInterval(
+        scores.reduce((a, b) => a + b, 0),
+        scores.length,
+      ),
     });
     expect(metrics.subset_quality).toEqual([
       // Natural = I1–I6, Adv = I7–I11 (first-seen order); I12 has no subset.

@@ -34,7 +34,7 @@ import {
   DEFAULT_BOOTSTRAP_SEED,
   holmAdjust,
   mcnemarExact,
-  meanNormalInterval,
+  boundedMeanWilsonInterval,
   newcombePairedInterval,
   wilsonInterval,
   type RatioCluster,
@@ -164,10 +164,13 @@ function tieHalfScore(j: Judged): number {
   return j.correct ? 1 : j.choice === 'tie' ? 0.5 : 0;
 }
 
-/** Mean and its normal-approximation CI, independent of the order the store returned rows in. */
+/**
+ * Mean and its Wilson score CI on the mean (n = verdicts; it keeps a width at 0% and 100%, where
+ * the normal approximation collapsed), independent of the order the store returned rows in.
+ */
 function tieHalf(scores: number[]): { mean: number; ci: [number, number] } {
   const sorted = [...scores].sort((a, b) => a - b);
-  return { mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, ci: meanNormalInterval(sorted) };
+  return { mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, ci: boundedMeanWilsonInterval(sorted) };
 }
 
 /**

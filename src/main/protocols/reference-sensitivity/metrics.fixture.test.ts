@@ -127,7 +127,8 @@ describe('reference-sensitivity metrics on a hand-worked fixture', () => {
     expect(j2).toMatchObject({ judge: 'J2', n: 9, c1_accept: 8 / 9, c2_accept: 2 / 9 });
     close(j2.c1_accept_ci, [0.5650002944233438, 0.980109112361455]);
     close(j2.c2_accept_ci, [0.06322510711784671, 0.5474110308930111]);
-    close(j2.cgp_ci, [0.25333569137768563, 0.8343547958237979]);
+    // ad − bc = 2 ≤ n/2: Newcombe's corrected φ is 0 (the plain φ gave [0.2533, 0.8344]).
+    close(j2.cgp_ci, [0.2076987125461276, 0.8499729998412162]);
   });
 
   it('acceptance per judge, generator (and all) and setting', () => {
@@ -239,7 +240,13 @@ describe('reference-sensitivity metrics on a hand-worked fixture', () => {
     // J1 RV: [[2,0],[1,7]]; J1 RC: [[3,0],[0,7]]
     expect(h('J1', 'RV').kappa).toBeCloseTo(0.7368421052631581, 12);
     close(h('J1', 'RV').kappa_ci, [0.2647771217351938, 1.2089070887911224]);
-    expect(h('J1', 'RC')).toMatchObject({ accuracy: 1, kappa: 1, kappa_ci: [1, 1] });
+    // Perfect agreement: κ's large-sample variance is 0, so no interval (it was the zero-width [1, 1]).
+    expect(h('J1', 'RC')).toMatchObject({
+      accuracy: 1,
+      kappa: 1,
+      kappa_ci: null,
+      kappa_ci_undefined_reason: 'variance 0',
+    });
     // J2 NR: [[2,0],[1,7]]; RV and RC: [[1,0],[2,7]]
     expect(h('J2', 'NR').accuracy).toBe(0.9);
     expect(h('J2', 'RV').accuracy).toBe(0.8);

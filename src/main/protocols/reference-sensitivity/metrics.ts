@@ -305,6 +305,7 @@ function humanRows(input: MetricsInput): RefSensMetrics['human'] {
         accuracy_ci: wilsonInterval(agree, n),
         kappa: k.kappa,
         kappa_ci: k.kappa_ci,
+        ...(k.kappa_ci_undefined_reason ? { kappa_ci_undefined_reason: k.kappa_ci_undefined_reason } : {}),
       });
     }
     if (input.settings.includes('NR') && input.settings.includes('RV')) {

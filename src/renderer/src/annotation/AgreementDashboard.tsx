@@ -23,6 +23,8 @@ import './i18n';
 echarts.use([ScatterChart, LineChart]);
 
 const WORD_COLUMNS = new Set(['variant', 'decision', 'band', 'warning']);
+/** Interval columns whose "undefined (reason)" text is translated. */
+const INTERVAL_COLUMNS = new Set(['rho_ci', 'kappa_ci', 'icc_ci']);
 
 /**
  * A table's caption in the UI's language: the report's English, or in 中文 the same sentence
@@ -56,7 +58,9 @@ function PlainTable({ table, report }: { table: Table; report: AgreementReport }
   const { t, i18n } = useTranslation('annotation');
   // Only columns of fixed words; judge and category names stay as given.
   const cell = (key: string, text: string) =>
-    WORD_COLUMNS.has(key) && text ? t(`cell.${text}`, { defaultValue: text }) : text;
+    (WORD_COLUMNS.has(key) || (INTERVAL_COLUMNS.has(key) && text.startsWith('undefined'))) && text
+      ? t(`cell.${text}`, { defaultValue: text })
+      : text;
   return (
     <div className="results-table__scroll agreement__table">
       <table className="results-table" data-testid={`agreement-table-${table.id}`}>
@@ -105,14 +109,33 @@ export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; thre
             {r.variant !== 'raw' && <span className="muted"> ({r.variant})</span>}
             <span className="muted">
               {' '}
-              · {t('decision.rho', { rho: num(r.spearman_rho), ci: ci(r.spearman_rho_ci), n: r.n })}
+              ·{' '}
+              {t('decision.rho', {
+                rho: num(r.spearman_rho),
+                ci: t(`cell.${ci(r.spearman_rho_ci, r.spearman_rho_ci_undefined_reason)}`, {
+                  defaultValue: ci(r.spearman_rho_ci, r.spearman_rho_ci_undefined_reason),
+                }),
+                n: r.n,
+              })}
             </span>
           </p>
           <p>
-            {r.decision === 'undecided' && r.more_items === null
-              ? t('decision.undecidedNoEstimate')
-              : t(`decision.${r.decision}`, { threshold, more: r.more_items })}
+            {r.decision === 'undefined' && r.decision_reason
+              ? t(`decision.undefined.${r.decision_reason}`, { n: r.n })
+              : r.decision === 'undecided' && r.more_items === null
+                ? t('decision.undecidedNoEstimate')
+                : t(`decision.${r.decision}`, { threshold, more: r.more_items })}
           </p>
+          {r.decision_warning && (
+            <p className="notice notice--warning" role="alert" data-testid="decision-warning">
+              {t('decision.perfectWarning', { rho: num(r.spearman_rho), n: r.n })}
+            </p>
+          )}
+          {r.more_items !== null && (
+            <p className="small muted" data-testid="decision-more-rule">
+              {t('decision.moreRule', { threshold })}
+            </p>
+          )}
         </div>
       ))}
     </section>

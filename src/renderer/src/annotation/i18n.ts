@@ -81,6 +81,18 @@ const en = {
     mix: 'Cannot replace people: the 95% CI of ρ lies below {{threshold}}. Use a mix — the judge screens, people rate.',
     undecided: 'Undecided: the 95% CI of ρ straddles {{threshold}}. Rate about {{more}} more items.',
     undecidedNoEstimate: 'Undecided: not enough rated items to tell.',
+    moreRule:
+      'Why this many: it is the number of items at which a 95% interval around the same ρ would no longer include {{threshold}}, so a ρ close to {{threshold}} needs many more items than one far from it, however wide its interval is now.',
+    undefined: {
+      'judge constant':
+        'Undefined: the judge gave every one of these {{n}} items the same rating, so ρ does not exist and there is nothing to decide on. Check the judge’s prompt and scale.',
+      'human constant':
+        'Undefined: the human reference is the same for all {{n}} items, so ρ does not exist and there is nothing to decide on. Rate items that differ in quality.',
+      'both constant':
+        'Undefined: both the judge and the human reference are constant on these {{n}} items, so ρ does not exist.',
+    },
+    perfectWarning:
+      'Warning: ρ = {{rho}} exactly, so its Fisher-z interval does not exist (atanh ±1 is infinite); this decision rests on the point value of {{n}} items alone. Rate more items before relying on it.',
     rho: 'ρ = {{rho}}, 95% CI {{ci}}, n = {{n}}',
   },
 };
@@ -124,6 +136,16 @@ const zhTables = {
     replace: '替代',
     mix: '混合',
     undecided: '未定',
+    undefined: '无定义',
+    'undefined (judge constant)': '无定义（评审模型恒定）',
+    'undefined (human constant)': '无定义（人工参考恒定）',
+    'undefined (both constant)': '无定义（双方恒定）',
+    'replace (ρ = ±1, no interval)': '替代（ρ = ±1，无区间）',
+    'mix (ρ = ±1, no interval)': '混合（ρ = ±1，无区间）',
+    'undefined (one side constant)': '无定义（一方恒定）',
+    'undefined (variance 0)': '无定义（方差为 0）',
+    'undefined (ρ = ±1)': '无定义（ρ = ±1）',
+    'undefined (fewer than 4 items)': '无定义（少于 4 个条目）',
     low: '低',
     mid: '中',
     high: '高',
@@ -135,8 +157,9 @@ const zhTables = {
       'ICC(2,1)：双向随机、绝对一致、单个评分者，基于每位标注者都评过的 {{complete}} 个条目；Krippendorff α（{{level}}）基于全部 {{items}} 个已评条目；标签用 Fleiss κ。低于 0.6 说明任务定义不清，不宜用来验证评审模型。',
     preference: '偏好在 ICC、α 和 ρ 中编码为 +1（回答 A 更好）、0（平局）、−1（回答 B 更好）。',
     judge_human:
-      'Spearman ρ 及 Fisher-z 95% 置信区间、Pearson r、Kendall τ-b、{{weights}} Cohen κ 及 95% 置信区间，以及与每个条目人工{{reference}}的完全一致率。决策按 ρ ≥ {{threshold}} 作用于置信区间。',
-    bands: '按人工{{reference}}划分三分位：看一致性在哪里失效。',
+      'Spearman ρ 及 Fisher-z 95% 置信区间、Pearson r、Kendall τ-b、{{weights}} Cohen κ 及 95% 置信区间，以及与每个条目人工{{reference}}的完全一致率。κ 的置信区间为 κ ± 1.96 SE（Fleiss、Cohen 与 Everitt 1969），一方恒定时方差为 0，区间无定义。决策按 ρ ≥ {{threshold}} 作用于置信区间；ρ = ±1 时 Fisher-z 区间无定义，决策只依据 ρ 本身（已标注）。还需条目：使同一 ρ 的 95% Fisher-z 置信区间越过阈值所需的条目数（n = (1.96 / |atanh ρ − atanh 阈值|)² + 3，减去已评条目），因此 ρ 越接近阈值所需条目越多，与当前区间宽窄无关。',
+    bands:
+      '按人工{{reference}}划分三分位：看一致性在哪里失效。某一分段内若一方恒定（例如二元标签在分段内不会变化），κ 的置信区间无定义。',
     categories: '按条目的类别（子集、QA 类别或语言）。',
     calibration:
       '从评审分数到人工中位数的等渗回归（及最小二乘直线）；在留出折上计算校准前（原始评审分数）与校准后的 MAE 和 ρ。',
@@ -227,6 +250,17 @@ const zh: typeof en & typeof zhTables = {
     mix: '不能替代人工：ρ 的 95% 置信区间低于 {{threshold}}。请混合使用——评审模型初筛，人来评分。',
     undecided: '尚无定论：ρ 的 95% 置信区间跨越 {{threshold}}。大约再评 {{more}} 条。',
     undecidedNoEstimate: '尚无定论：已评条目太少。',
+    moreRule:
+      '为什么是这个数：这是让同一 ρ 的 95% 置信区间不再包含 {{threshold}} 所需的条目数，所以 ρ 越接近 {{threshold}}，需要的条目越多，与当前区间的宽窄无关。',
+    undefined: {
+      'judge constant':
+        '无定义：评审模型对这 {{n}} 个条目给出的评分全部相同，ρ 不存在，无从决策。请检查评审模型的提示词和量表。',
+      'human constant':
+        '无定义：这 {{n}} 个条目的人工参考全部相同，ρ 不存在，无从决策。请评分质量不同的条目。',
+      'both constant': '无定义：在这 {{n}} 个条目上评审模型和人工参考都恒定，ρ 不存在。',
+    },
+    perfectWarning:
+      '警告：ρ 恰好等于 {{rho}}，其 Fisher-z 置信区间不存在（atanh ±1 为无穷大）；这一决策仅依据 {{n}} 个条目的点估计。请在依赖它之前再评一些条目。',
     rho: 'ρ = {{rho}}，95% 置信区间 {{ci}}，n = {{n}}',
   },
 };

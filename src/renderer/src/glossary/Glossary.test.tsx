@@ -22,6 +22,10 @@ const COLUMNS = [
   col('judge', 'Judge', 'text'),
   col('accuracy_tie_half', 'Acc. (tie-half)'),
   col('accuracy_tie_half_ci', '95% CI', 'ci'),
+  col('accuracy_strict_ci', '95% CI', 'ci'),
+  col('accuracy_change_ci', '95% CI', 'ci'),
+  col('kappa_ci', 'κ 95% CI', 'text'),
+  col('rho_ci', 'ρ 95% CI', 'text'),
   col('inconsistency_rate', 'Inconsistent'),
   col('mcnemar_p', 'McNemar p', 'p'),
   col('p', 'p', 'p'),
@@ -43,7 +47,11 @@ describe('statistics glossary', () => {
     expect(COLUMNS.map((c) => glossaryFor(c.key))).toEqual([
       null,
       'tieHalf',
+      'tieHalfCi',
       'wilson',
+      'newcombe',
+      'kappaCi',
+      'fisherZ',
       'position',
       'mcnemar',
       'multiple',
@@ -55,7 +63,7 @@ describe('statistics glossary', () => {
   it('opens the entry from the "?" of a table header, links to the others, and closes with Escape', () => {
     show();
     const links = screen.getAllByTestId('glossary-link');
-    expect(links).toHaveLength(7);
+    expect(links).toHaveLength(11);
     const ci = links.find((l) => l.dataset.entry === 'wilson')!;
     expect(ci.getAttribute('aria-label')).toBe('What is Wilson 95% CI?');
     fireEvent.click(ci);
@@ -66,6 +74,14 @@ describe('statistics glossary', () => {
     fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(ci);
+  });
+
+  it("names the tie-half interval's own method, not Wilson on a proportion", () => {
+    show();
+    fireEvent.click(screen.getAllByTestId('glossary-link').find((l) => l.dataset.entry === 'tieHalfCi')!);
+    expect(screen.getByTestId('glossary-body').textContent).toContain(
+      'Wilson score interval applied to the mean',
+    );
   });
 
   it('speaks 中文 in the Chinese UI', async () => {

@@ -2,6 +2,10 @@
 // keys in every protocol's tables). Generic: statistics terms, no protocol.
 export const GLOSSARY_IDS = [
   'wilson',
+  'tieHalfCi',
+  'newcombe',
+  'kappaCi',
+  'fisherZ',
   'tieHalf',
   'mcnemar',
   'position',
@@ -12,7 +16,12 @@ export const GLOSSARY_IDS = [
 ] as const;
 export type GlossaryId = (typeof GLOSSARY_IDS)[number];
 
+// An interval column's entry names its method: the specific ones first, Wilson for the rates.
 const BY_KEY: [RegExp, GlossaryId][] = [
+  [/tie_half_ci$/, 'tieHalfCi'],
+  [/^(accuracy_change|cgp)_ci$/, 'newcombe'],
+  [/^kappa_ci$/, 'kappaCi'],
+  [/^rho_ci$/, 'fisherZ'],
   [/_ci$/, 'wilson'],
   [/tie_half/, 'tieHalf'],
   [/mcnemar/, 'mcnemar'],

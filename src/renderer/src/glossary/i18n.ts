@@ -14,6 +14,22 @@ const en = {
       term: 'Wilson 95% CI',
       body: 'The range the true rate is likely in, given how many items were judged: [low, high] in percent. It is computed with the Wilson score method, which stays sensible for small n and for rates near 0% or 100%. Two rates whose intervals overlap widely may not really differ; with few items the interval is wide.',
     },
+    tieHalfCi: {
+      term: 'Tie-half 95% CI (Wilson score on the mean)',
+      body: 'The interval of tie-half accuracy: the Wilson score interval applied to the mean score (1 right, ½ tie, 0 wrong) with n = the number of verdicts. A score between 0 and 1 varies at most as much as a right/wrong answer at the same mean (Bhatia & Davis 2000), so the interval is a little wide rather than too narrow, and it keeps a width at 0% and 100%. Without ties it equals the strict Wilson interval.',
+    },
+    newcombe: {
+      term: 'Newcombe paired-difference 95% CI',
+      body: 'The interval of a difference between two rates measured on the same items (e.g. target-language minus English accuracy): Newcombe’s (1998) method 10, which combines the Wilson intervals of both rates with the correlation of the paired answers (with Newcombe’s continuity correction). It stays inside −100 to +100 points and is trustworthy for small n.',
+    },
+    kappaCi: {
+      term: 'κ 95% CI',
+      body: 'κ ± 1.96 standard errors, with the large-sample standard error of Fleiss, Cohen & Everitt (1969), as statsmodels computes it. When one side gives the same rating to every item, κ’s variance is 0 and there is no interval: the table says “undefined (one side constant)”.',
+    },
+    fisherZ: {
+      term: 'ρ 95% CI (Fisher z)',
+      body: 'The interval of Spearman’s ρ: tanh(atanh ρ ± 1.96/√(n − 3)). It needs at least 4 items. At ρ = ±1 atanh is infinite and there is no interval (“undefined”); when one side is constant, ρ itself is undefined.',
+    },
     tieHalf: {
       term: 'Tie-half accuracy',
       body: 'Accuracy where a tie counts as half right. Strict accuracy counts a tie as wrong. A judge that says “tie” often looks worse under strict accuracy and in between under tie-half; report the one your study fixed in advance.',
@@ -54,6 +70,22 @@ const zh: typeof en = {
     wilson: {
       term: 'Wilson 95% 置信区间',
       body: '在已评审条目数量下，真实比率很可能所在的范围：[下限, 上限]，单位为百分比。采用 Wilson 评分法计算，在 n 较小或比率接近 0% 或 100% 时依然合理。两个比率的区间大幅重叠时，它们未必真的不同；条目越少，区间越宽。',
+    },
+    tieHalfCi: {
+      term: '平局折半 95% 置信区间（均值上的 Wilson 评分区间）',
+      body: '平局折半准确率的区间：对平均得分（答对 1、平局 ½、答错 0）套用 Wilson 评分区间，n 为判断数。取值在 0 到 1 之间的得分，其方差不超过同均值下对/错回答的方差（Bhatia & Davis 2000），因此区间宁宽勿窄，在 0% 和 100% 时也保有宽度。没有平局时与严格准确率的 Wilson 区间相同。',
+    },
+    newcombe: {
+      term: 'Newcombe 配对差 95% 置信区间',
+      body: '同一批条目上两个比率之差的区间（例如目标语言准确率减英文准确率）：Newcombe（1998）方法 10，把两个比率的 Wilson 区间与配对回答的相关（含 Newcombe 的连续性校正）结合起来。区间不超出 −100 到 +100 个百分点，n 较小时也可靠。',
+    },
+    kappaCi: {
+      term: 'κ 95% 置信区间',
+      body: 'κ ± 1.96 个标准误，标准误采用 Fleiss、Cohen 与 Everitt（1969）的大样本公式，与 statsmodels 相同。若一方对所有条目给出同一评分，κ 的方差为 0，没有区间：表中显示“无定义（一方恒定）”。',
+    },
+    fisherZ: {
+      term: 'ρ 95% 置信区间（Fisher z）',
+      body: 'Spearman ρ 的区间：tanh(atanh ρ ± 1.96/√(n − 3))，至少需要 4 个条目。ρ = ±1 时 atanh 为无穷大，没有区间（“无定义”）；一方恒定时 ρ 本身无定义。',
     },
     tieHalf: {
       term: '平局折半准确率',

@@ -24,6 +24,8 @@ export function formatUsd(usd: number, language: string): string {
     currency: 'USD',
     minimumFractionDigits: 2,
     maximumFractionDigits: digits,
+    // No "-$0.00" for a value that rounds to zero.
+    signDisplay: 'negative',
   }).format(usd);
 }
 
@@ -33,9 +35,11 @@ export function formatCompact(n: number, language: string): string {
 }
 
 export function formatPercent(fraction: number, language: string): string {
-  return new Intl.NumberFormat(locale(language), { style: 'percent', maximumFractionDigits: 0 }).format(
-    fraction,
-  );
+  return new Intl.NumberFormat(locale(language), {
+    style: 'percent',
+    maximumFractionDigits: 0,
+    signDisplay: 'negative',
+  }).format(fraction);
 }
 
 /** A duration as hours and minutes, for ETAs and estimates; null below a minute. */

@@ -10,9 +10,12 @@ export function formatPercent(v: number | null | undefined): string {
   return s === MISSING ? s : `${s}%`;
 }
 
-/** A difference of two fractions in percentage points with its sign: −0.035 → "−3.5". */
+/**
+ * A difference of two fractions in percentage points with its sign: −0.035 → "−3.5"; a value that
+ * rounds to zero has no sign ("0.0", not "+0.0" or "−0.0").
+ */
 export function formatPoints(v: number | null | undefined): string {
   const s = formatPct(v);
-  if (s === MISSING) return s;
+  if (s === MISSING || /^0(\.0*)?$/.test(s)) return s;
   return v! > 0 ? `+${s}` : s.replace('-', '−');
 }

@@ -81,6 +81,8 @@ export interface HumanRow {
   accuracy_ci: CI;
   kappa: number | null;
   kappa_ci: CI | null;
+  /** Present when κ has a value but no interval (one side constant, or its variance is 0). */
+  kappa_ci_undefined_reason?: 'one side constant' | 'variance 0';
 }
 
 export interface HumanFlipRow {

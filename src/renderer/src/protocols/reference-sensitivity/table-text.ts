@@ -31,7 +31,7 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
   human: {
     title: '判断与人工标签对比',
     caption:
-      '各设置的判断相对于导入的人工标签的准确率（Wilson 95% 置信区间）和 Cohen κ（95% 置信区间，Fleiss、Cohen 与 Everitt 的大样本标准误）。',
+      '各设置的判断相对于导入的人工标签的准确率（Wilson 95% 置信区间）和 Cohen κ（95% 置信区间，Fleiss、Cohen 与 Everitt 的大样本标准误）。一方恒定时 κ 的方差为 0，置信区间无定义。',
   },
   usage: { title: '用量与费用', caption: '按模型角色统计的调用、词元和费用。' },
 };
@@ -66,6 +66,10 @@ const HEADERS_ZH: Record<string, string> = {
 };
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
+  kappa_ci: {
+    'undefined (one side constant)': '无定义（一方恒定）',
+    'undefined (variance 0)': '无定义（方差为 0）',
+  },
   role: { judge: '评审模型', generator: '生成模型' },
   generator: { all: '全部' },
 };

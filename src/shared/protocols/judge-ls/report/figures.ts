@@ -3,6 +3,7 @@
 import type { BarSeriesOption, HeatmapSeriesOption, TitleComponentOption } from 'echarts';
 import type { Comparison, JudgeLsMetrics, Language } from '../types';
 import { withFigureNote } from './figure-notes';
+import { toFixedText } from '../../../report/format';
 import { judgeOrder } from './tables';
 import {
   axisText,
@@ -87,7 +88,7 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
       if (value === null) return null;
       return { value, label: { position: value < 0 ? 'bottom' : 'top' } };
     }),
-    label: { show: true, color: TEXT, fontSize: 11, formatter: (p) => Number(p.value).toFixed(1) },
+    label: { show: true, color: TEXT, fontSize: 11, formatter: (p) => toFixedText(Number(p.value), 1) },
   }));
   const whiskers = (['ZH', 'LS'] as const).map((l, i) =>
     errorBarSeries(
@@ -318,7 +319,7 @@ function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec
       lineHeight: 14,
       formatter: (p) => {
         const [, , v, n] = p.value as (number | null)[];
-        return v === null ? '–' : `${Number(v).toFixed(1)}\nn = ${n}`;
+        return v === null ? '–' : `${toFixedText(Number(v), 1)}\nn = ${n}`;
       },
     },
     itemStyle: { borderColor: '#ffffff', borderWidth: 1 },

@@ -8,9 +8,10 @@ import type {
   MetricsStatistics,
   QualityRow,
 } from '../types';
-import { col, type Table, type TableRow } from '../../../report/table';
+import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
+import { TIE_HALF_METHOD } from '../../../stats/intervals';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
@@ -72,7 +73,7 @@ function qualityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Judge accuracy by language',
     caption:
       'Pairwise judge accuracy (%) per language, both answer orders pooled. Strict: a tie counts as wrong ' +
-      `(${intervalName(metrics)}); tie-half: a tie counts 0.5 (normal-approximation 95% CI). Position A: share of raw ` +
+      `(${intervalName(metrics)}); tie-half: a tie counts 0.5 (${TIE_HALF_METHOD}). Position A: share of raw ` +
       'verdicts for the first-shown answer.' +
       (note ? ` ${note}` : ''),
     columns: withNote(
@@ -81,9 +82,9 @@ function qualityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
         col('language', 'Language', 'text'),
         col('n', 'n', 'int'),
         col('accuracy_strict', 'Acc. strict', 'pct'),
-        col('accuracy_strict_ci', '95% CI', 'ci'),
+        withMethod(col('accuracy_strict_ci', '95% CI', 'ci'), intervalShortName(metrics)),
         col('accuracy_tie_half', 'Acc. tie-half', 'pct'),
-        col('accuracy_tie_half_ci', '95% CI', 'ci'),
+        withMethod(col('accuracy_tie_half_ci', '95% CI', 'ci'), TIE_HALF_SHORT),
         col('position_a_rate', 'Position A', 'pct'),
         col('tie_rate', 'Ties', 'pct'),
       ],
@@ -295,14 +296,14 @@ function subsetQualityTable(metrics: JudgeLsMetrics, judges: string[], subsets: 
     title: 'Accuracy by subset',
     caption:
       'Tie-half accuracy (%) per dataset subset and language, both answer orders pooled: a tie counts ' +
-      '0.5 (normal-approximation 95% CI).',
+      `0.5 (${TIE_HALF_METHOD}).`,
     columns: [
       col('judge', 'Judge', 'text'),
       col('subset', 'Subset', 'text'),
       col('language', 'Language', 'text'),
       col('n', 'n', 'int'),
       col('accuracy_tie_half', 'Acc. tie-half', 'pct'),
-      col('accuracy_tie_half_ci', '95% CI', 'ci'),
+      withMethod(col('accuracy_tie_half_ci', '95% CI', 'ci'), TIE_HALF_SHORT),
     ],
     rows: sortRows(
       metrics.subset_quality,
@@ -485,7 +486,8 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Sensitivity to flagged translations',
     caption:
       `Accuracy and invariance on all items and without the ${excluded} item(s) flagged by the audit ` +
-      '(%, 95% CIs); difference in points.',
+      `(%, 95% CIs: strict accuracy and flips ${intervalName(metrics)}, tie-half ${TIE_HALF_METHOD}); ` +
+      'difference in points.',
     columns: [
       col('judge', 'Judge', 'text'),
       col('scope', 'Scope', 'text'),
@@ -531,6 +533,14 @@ export function withChosenIntervals(metrics: JudgeLsMetrics, ci?: MetricsStatist
       language_invariance: invariance(metrics.sensitivity.language_invariance),
     },
   };
+}
+
+/** The tie-half interval's method in a CSV/XLSX header. */
+const TIE_HALF_SHORT = 'Wilson score on the mean';
+
+/** The strict-accuracy and flip intervals' method in a CSV/XLSX header. */
+function intervalShortName(metrics: JudgeLsMetrics): string {
+  return metrics.statistics?.ci === 'cluster-bootstrap' ? 'item-clustered bootstrap' : 'Wilson';
 }
 
 /** How the strict-accuracy and flip intervals were made, for captions. */

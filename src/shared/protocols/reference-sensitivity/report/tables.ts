@@ -100,7 +100,8 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       title: 'Verdicts against human labels',
       caption:
         'Accuracy (Wilson 95% CI) and Cohen’s κ (95% CI, large-sample SE of Fleiss, Cohen & Everitt) ' +
-        'of each setting’s verdicts against the imported human labels.',
+        'of each setting’s verdicts against the imported human labels. κ’s CI is undefined when one side ' +
+        'is constant (its variance is 0).',
       columns: [
         col('judge', 'Judge', 'text'),
         col('setting', 'Setting', 'text'),
@@ -113,7 +114,7 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       rows: m.human.settings.map((r) => ({
         ...r,
         kappa: fixedText(r.kappa, 3),
-        kappa_ci: fixedIntervalText(r.kappa_ci, 3),
+        kappa_ci: fixedIntervalText(r.kappa_ci, 3, r.kappa_ci_undefined_reason),
       })),
     });
   tables.push(usageTable(m.usage));

@@ -137,7 +137,7 @@ export const en = {
   section: {
     quality: {
       title: 'Accuracy by language',
-      help: 'How often each judge picks the better output, per language. Strict: a tie counts as wrong. Tie-half: a tie counts half. Brackets are 95% confidence intervals.',
+      help: 'How often each judge picks the better output, per language. Strict: a tie counts as wrong. Tie-half: a tie counts half. Brackets are 95% confidence intervals: Wilson for strict accuracy (or the item-clustered bootstrap when chosen), the Wilson score interval on the mean for tie-half (n = verdicts; it keeps a width at 0% and 100%).',
     },
     invariance: {
       title: 'Language invariance',
@@ -157,7 +157,7 @@ export const en = {
     },
     subsets: {
       title: 'Accuracy by subset',
-      help: 'Tie-half accuracy per dataset subset and language.',
+      help: 'Tie-half accuracy per dataset subset and language, with the Wilson score 95% interval on the mean (n = verdicts).',
     },
     usage: {
       title: 'Usage and cost',
