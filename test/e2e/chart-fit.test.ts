@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { Core } from '../../src/main/facade/core';
+import type { ExperimentProgress } from '../../src/shared/experiments';
 import { launchChromium } from '../helpers/browser';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { saveScreenshot } from '../helpers/screenshots';
@@ -19,6 +20,7 @@ let server: { url: string; stop: () => Promise<void> };
 let cleanup: () => void;
 let experimentId: number;
 let rows: { judge: string; category: string; effect: string; mean: number }[] = [];
+let progress: ExperimentProgress;
 
 beforeAll(async () => {
   assertBuilt();
@@ -43,6 +45,7 @@ beforeAll(async () => {
   expect((await core.experiments.runToEnd(experimentId)).status).toBe('finished');
   const results = await core.call('experiments.results', { experimentId });
   rows = (results.metrics as { probes: typeof rows }).probes.filter((r) => r.category === 'all');
+  progress = await core.call('experiments.progress', { experimentId });
   await core.shutdown();
   server = await startServe(t.dir);
   browser = await launchChromium();
@@ -151,5 +154,32 @@ describe('charts fit their card', () => {
     await expect.poll(async () => (await measure()).every((m) => m.dots.length > 0)).toBe(true);
     for (const m of await measure()) expect(m.frameScroll).toBeLessThanOrEqual(m.frameClient);
     await saveScreenshot(page.getByTestId('bias-profiles'), 'bias-profile-fit-zh');
+    await switchLanguage(page, 'en');
+  });
+
+  it('shows the run view with the protocol’s own stages, counted as the progress API counts them (item 6)', async () => {
+    await page.goto(`${server.url}#/experiments/${experimentId}`);
+    await page.getByTestId('run-phase-rewrite').waitFor();
+    await switchLanguage(page, 'en');
+    const rows = await page.$$eval('[data-testid^="run-phase-"]', (els) =>
+      els.map((e) => [
+        e.getAttribute('data-testid'),
+        e.getAttribute('data-done'),
+        e.getAttribute('data-total'),
+      ]),
+    );
+    expect(rows.map((r) => r[0])).toEqual(['run-phase-rewrite', 'run-phase-judge']);
+    expect(rows.map((r) => [r[1], r[2]])).toEqual(
+      ['rewrite', 'judge'].map((s) => [String(progress.phases[s].done), String(progress.phases[s].total)]),
+    );
+    const judges = await page
+      .getByTestId('run-judge')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-total')));
+    expect(judges).toEqual(['Sim judge', 'Sim weak'].map((j) => String(progress.judges[j].total)));
+    await saveScreenshot(page, 'run-bias-probes-stages-en', { fullPage: true });
+    await switchLanguage(page, 'zh');
+    await expect.poll(() => page.getByTestId('run-phase-rewrite').innerText()).toContain('改写');
+    await saveScreenshot(page, 'run-bias-probes-stages-zh', { fullPage: true });
+    await switchLanguage(page, 'en');
   });
 });
