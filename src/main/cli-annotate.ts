@@ -6,7 +6,11 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { AnnotationFile, AnnotationSetSummary } from '../shared/annotation/api-types';
+import {
+  MAPPING_RHO_FLOOR,
+  type AnnotationFile,
+  type AnnotationSetSummary,
+} from '../shared/annotation/api-types';
 import type { CalibratedRow } from '../shared/annotation/calibrate';
 import { agreementTables } from '../shared/annotation/report';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
@@ -251,12 +255,16 @@ export function registerAnnotateCommands(
     .requiredOption('--judge <label>', 'the judge whose mapping to apply')
     .option('--target-judge <label>', "the judge's label in the target experiment (default: the same)")
     .option('--out <file>', 'write the calibrated scores as CSV')
+    .option(
+      '--force',
+      `apply even when the mapping's held-out ρ is below ${MAPPING_RHO_FLOOR} (or undefined)`,
+    )
     .option('--json', 'print JSON')
     .action(
       (
         ref: string,
         expRef: string,
-        opts: { judge: string; targetJudge?: string; out?: string; json?: boolean },
+        opts: { judge: string; targetJudge?: string; out?: string; json?: boolean; force?: boolean },
         cmd: Command,
       ) =>
         withCore(cmd, async (core) => {
@@ -267,7 +275,13 @@ export function registerAnnotateCommands(
             judge: opts.judge,
             experimentId,
             ...(opts.targetJudge === undefined ? {} : { targetJudge: opts.targetJudge }),
+            ...(opts.force ? { force: true } : {}),
           });
+          if (r.forced)
+            process.stderr.write(
+              `Warning: applied with --force: the mapping's held-out ρ is ${r.quality.rho === null ? 'undefined' : r.quality.rho.toFixed(2)}, ` +
+                `below the floor of ${r.quality.floor}; ${r.flattened} of ${r.rows.length} scores share a calibrated value with another raw score.\n`,
+            );
           if (opts.out) writeFileSync(resolve(opts.out), tableToCsv(calibratedTable(r.rows)));
           if (opts.json) return out(JSON.stringify(r, null, 2) + '\n');
           out(

@@ -19,10 +19,11 @@ import type {
   AnnotationFile,
   AnnotationSession,
   AnnotationSetSummary,
+  AppliedMapping,
+  MappingTargets,
   AnnotatorProgress,
 } from './annotation/api-types';
 import type { RatingValue } from './annotation/types';
-import type { CalibratedRow } from './annotation/calibrate';
 import type { ProtocolRow } from './protocol-rows';
 
 export interface ApiMethods {
@@ -216,11 +217,15 @@ export interface ApiMethods {
     params: { setId: number; threshold?: number; lang?: FigureLanguage };
     result: AnnotationFile;
   };
-  /** The set's calibration mapping applied to another experiment's scores of the same judge. */
+  /** The experiments a judge's mapping can be applied to, the others with why not, and its held-out ρ. */
+  'annotation.mappingTargets': { params: { setId: number; judge: string }; result: MappingTargets };
+  /**
+   * The set's calibration mapping applied to another experiment's scores of the same judge.
+   * Refused when its held-out ρ is below MAPPING_RHO_FLOOR (or undefined) unless `force`.
+   */
   'annotation.applyMapping': {
-    params: { setId: number; judge: string; experimentId: number; targetJudge?: string };
-    /** mappingId: the stored calibration_mappings row (knots, line, CV, rubric hash) behind the rows. */
-    result: { rows: CalibratedRow[]; category: 'per-category' | 'all'; mappingId: number };
+    params: { setId: number; judge: string; experimentId: number; targetJudge?: string; force?: boolean };
+    result: AppliedMapping;
   };
 }
 
@@ -317,6 +322,7 @@ export const METHOD_NAMES = [
   'annotation.importPackage',
   'annotation.agreement',
   'annotation.exportZip',
+  'annotation.mappingTargets',
   'annotation.applyMapping',
 ] as const satisfies readonly MethodName[];
 

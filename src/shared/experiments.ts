@@ -19,8 +19,11 @@ export interface ExperimentProgress {
   experimentId: number;
   status: ExperimentStatus;
   phase: Phase | null;
-  /** Per phase, and per judge inside the judge phase (key: judge label). */
+  /** The protocol's stages in order: the run view shows one row per stage, from these. */
+  stages: Phase[];
+  /** Per stage (key: stage name). */
   phases: Record<Phase, PhaseProgress>;
+  /** Per judge (key: judge label), summed over every stage whose tasks name that judge. */
   judges: Record<string, PhaseProgress>;
   callsPerMinute: number;
   etaSeconds: number | null;

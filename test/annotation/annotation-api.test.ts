@@ -9,6 +9,7 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
 import { labelsOf, setItems } from '../../src/main/annotation/store';
+import { experimentRatings } from '../../src/main/annotation/service';
 import { cohensKappa, icc21, median, spearmanInterval as spearman } from '../../src/shared/stats';
 import { tempDir } from '../helpers/tmp';
 import { startMockProvider, type MockProvider, type MockRequest } from '../mock-provider/server';
@@ -428,5 +429,76 @@ describe('agreement', () => {
     await expect(
       core.call('annotation.applyMapping', { setId: set.id, judge: 'GPT scorer', experimentId: otherModel }),
     ).rejects.toThrow(/another judge or rubric: model gpt-4.1-mini vs gpt-4.1/);
+  });
+  it('offers only the experiments that fit, with every other one’s reasons (issue 20 item 9)', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const offer = await core.call('annotation.mappingTargets', { setId: set.id, judge: 'GPT scorer' });
+    expect(offer.quality.below).toBe(false);
+    expect(offer.quality.rho).toBeGreaterThanOrEqual(offer.quality.floor);
+    const names = offer.targets.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['scores', 'scores-again']));
+    expect(names).not.toContain('scores-other');
+    expect(offer.excluded.find((e) => e.name === 'scores-other')!.reasons).toEqual([
+      { code: 'model', detail: 'model gpt-4.1-mini vs gpt-4.1', ours: 'gpt-4.1-mini', theirs: 'gpt-4.1' },
+    ]);
+    // Every offered target is one applyMapping takes; every excluded one it refuses.
+    for (const t of offer.targets)
+      await core.call('annotation.applyMapping', {
+        setId: set.id,
+        judge: 'GPT scorer',
+        experimentId: t.experimentId,
+      });
+    for (const e of offer.excluded)
+      await expect(
+        core.call('annotation.applyMapping', {
+          setId: set.id,
+          judge: 'GPT scorer',
+          experimentId: e.experimentId,
+        }),
+      ).rejects.toThrow(/another judge or rubric|No judge/);
+  });
+
+  it('refuses a mapping whose held-out ρ is below the floor unless forced, and counts what it flattens', async () => {
+    const set = await core.call('annotation.createSet', {
+      experimentId,
+      size: 30,
+      seed: 11,
+      name: 'reversed',
+    });
+    const judged = new Map(
+      experimentRatings(core.db, experimentId).ratings.map((r) => [r.itemKey, r.value as number]),
+    );
+    // People score against the judge: 6 − its score, so the held-out ρ is negative.
+    const csv = [
+      'item_id,annotator,score',
+      ...setItems(core.db, set.id).map((i) => `"${i.itemKey}",rev,${6 - judged.get(i.itemKey)!}`),
+    ].join('\n');
+    await core.call('annotation.importLabels', {
+      setId: set.id,
+      fileName: 'reversed.csv',
+      contentBase64: Buffer.from(csv).toString('base64'),
+    });
+    const offer = await core.call('annotation.mappingTargets', { setId: set.id, judge: 'GPT scorer' });
+    expect(offer.quality.below).toBe(true);
+    expect(offer.quality.rho === null || offer.quality.rho < 0).toBe(true);
+    const before = core.db.prepare('SELECT COUNT(*) AS n FROM calibration_mappings').get() as { n: number };
+    await expect(
+      core.call('annotation.applyMapping', { setId: set.id, judge: 'GPT scorer', experimentId }),
+    ).rejects.toThrow(/held-out ρ of .* below the floor of 0\.3.*--force/);
+    // Refused before anything was stored.
+    expect(core.db.prepare('SELECT COUNT(*) AS n FROM calibration_mappings').get()).toEqual(before);
+    const forced = await core.call('annotation.applyMapping', {
+      setId: set.id,
+      judge: 'GPT scorer',
+      experimentId,
+      force: true,
+    });
+    expect(forced.forced).toBe(true);
+    expect(forced.quality).toEqual(offer.quality);
+    // An increasing fit of reversed data pools every score into one level.
+    const levels = new Set(forced.rows.map((r) => r.calibrated.toFixed(9)));
+    expect(levels.size).toBe(1);
+    expect(forced.flattened).toBe(forced.rows.length);
+    await core.call('annotation.deleteSet', { setId: set.id });
   });
 });

@@ -44,7 +44,8 @@ beforeAll(() => {
   ({ dir, cleanup } = tempDir());
   data = join(dir, 'data');
   runStudy('rated');
-});
+  // A whole run through the built CLI: more than the default 10 s on a loaded machine.
+}, 180_000);
 afterAll(() => cleanup());
 
 describe('judge-lab annotate', () => {
@@ -124,6 +125,21 @@ describe('judge-lab annotate', () => {
   it("applies a set's mapping to another run of the same judge, and names a set it cannot find", () => {
     runStudy('second');
     const out = join(dir, 'calibrated.csv');
+    // The labels above are a pattern of their own (1–5 in turn), so the mapping does not hold on
+    // held-out items: refused, nothing written, until --force (issue 20 item 9).
+    const refused = cli(
+      'annotate',
+      'apply-mapping',
+      'pilot',
+      'second',
+      '--judge',
+      'Secret judge',
+      '--out',
+      out,
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/held-out ρ of -?\d\.\d\d, below the floor of 0\.3.*--force/);
+    expect(existsSync(out)).toBe(false);
     const r = cli(
       'annotate',
       'apply-mapping',
@@ -134,9 +150,14 @@ describe('judge-lab annotate', () => {
       '--out',
       out,
       '--json',
+      '--force',
     );
     expect(r.code, r.stderr).toBe(0);
-    const applied = JSON.parse(r.stdout) as { rows: CalibratedRow[]; mappingId: number };
+    expect(r.stderr).toMatch(
+      /Warning: applied with --force: the mapping's held-out ρ is .*, below the floor of 0\.3; \d+ of \d+ scores/,
+    );
+    const applied = JSON.parse(r.stdout) as { rows: CalibratedRow[]; mappingId: number; forced: boolean };
+    expect(applied.forced).toBe(true);
     expect(applied.rows.length).toBeGreaterThan(0);
     expect(applied.rows.every((row) => row.judge === 'Secret judge')).toBe(true);
     expect(existsSync(out)).toBe(true);
@@ -146,7 +167,7 @@ describe('judge-lab annotate', () => {
     expect(csv[0]).toBe('item_id,judge,category,raw,calibrated,linear,mapping');
     expect(csv.filter((l) => l !== '').length).toBe(applied.rows.length + 1);
 
-    const text = cli('annotate', 'apply-mapping', '1', 'second', '--judge', 'Secret judge');
+    const text = cli('annotate', 'apply-mapping', '1', 'second', '--judge', 'Secret judge', '--force');
     expect(text.stdout).toMatch(new RegExp(`Calibrated ${applied.rows.length} scores of "Secret judge"`));
 
     const missing = cli('annotate', 'agreement', 'nope');

@@ -9,6 +9,7 @@ import { launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
+import { switchLanguage } from './helpers/screens';
 import { callApi, startServeWithEnv, type ServeHandle } from './helpers/serve';
 
 let browser: Browser;
@@ -18,7 +19,7 @@ let dataDir: string;
 let rated: number;
 let setId: number;
 
-async function runStudy(name: string, datasetId: number): Promise<number> {
+async function runStudy(name: string, datasetId: number, scale: 5 | 10 = 5): Promise<number> {
   const { id } = await callApi<{ id: number }>(server, 'experiments.create', {
     config: {
       name,
@@ -29,6 +30,7 @@ async function runStudy(name: string, datasetId: number): Promise<number> {
       rewriter: { provider: 'demo', model: 'sim-rewriter' },
       judges: [{ label: 'Sim judge', provider: 'demo', model: 'sim-judge' }],
       mode: 'pointwise',
+      scale,
     },
   });
   await callApi(server, 'experiments.start', { experimentId: id });
@@ -53,6 +55,8 @@ beforeAll(async () => {
   });
   rated = await runStudy('rated run', dataset.id);
   await runStudy('new run', dataset.id);
+  // Same judge, another scale: the mapping cannot apply, and the panel says why instead of offering it.
+  await runStudy('ten-point run', dataset.id, 10);
   ({ id: setId } = await callApi<{ id: number }>(server, 'annotation.createSet', {
     experimentId: rated,
     size: 30,
@@ -92,14 +96,38 @@ describe('Apply mapping in the agreement dashboard', () => {
     await panel.waitFor();
     const target = page.getByTestId('apply-mapping-target');
     expect(await target.locator('option').allInnerTexts()).toEqual(['rated run', 'new run']);
+    const excluded = page.getByTestId('apply-mapping-excluded');
+    await excluded.locator('summary').click();
+    expect(await page.getByTestId('apply-mapping-excluded-row').allInnerTexts()).toEqual([
+      'ten-point run: its prompt templates (the rubric) differ from the rated run’s; another rating scale (1–10; the mapping’s is 1–5)',
+    ]);
+    // The labels are a pattern of their own (1–5 in turn): the mapping fails on held-out items,
+    // so the panel warns and applies nothing until the person insists.
+    const warning = page.getByTestId('apply-mapping-warning');
+    expect(await warning.innerText()).toMatch(
+      /held-out ρ is (-?\d\.\d\d|undefined), below the floor of 0\.3/,
+    );
+    const button = page.getByTestId('apply-mapping-button');
+    expect(await button.isDisabled()).toBe(true);
     await target.selectOption({ label: 'new run' });
-    await page.getByTestId('apply-mapping-button').click();
+    await saveScreenshot(panel, 'apply-mapping-warning-en-light');
+    await page.getByTestId('apply-mapping-insist').check();
+    await button.click();
     const result = page.getByTestId('apply-mapping-result');
     await expect
       .poll(() => result.innerText())
       .toMatch(/Calibrated \d+ scores with the (overall|per-category) mapping/);
+    expect(await page.getByTestId('apply-mapping-forced').innerText()).toMatch(
+      /Applied below the floor \(held-out ρ .*\): \d+ of \d+ scores share a calibrated value/,
+    );
     expect(await result.locator('tbody tr').count()).toBeGreaterThan(0);
     await saveScreenshot(panel, 'apply-mapping-en-light');
+    await switchLanguage(page, 'zh');
+    await expect.poll(() => warning.innerText()).toMatch(/低于下限 0\.3/);
+    expect(await page.getByTestId('apply-mapping-excluded-row').allInnerTexts()).toEqual([
+      'ten-point run: 其提示模板（评分标准）与已评实验不同；评分量表不同（1–10；映射的是 1–5）',
+    ]);
+    await saveScreenshot(panel, 'apply-mapping-zh-light');
     expect(errors).toEqual([]);
   });
 });

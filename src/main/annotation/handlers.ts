@@ -25,6 +25,7 @@ export function annotationHandlers(db: Database, a: AnnotationService): Handlers
       a.importPackage(fileName, Buffer.from(contentBase64, 'base64')),
     'annotation.agreement': ({ setId, threshold }) => a.agreement(setId, threshold),
     'annotation.exportZip': ({ setId, threshold, lang }) => agreementZip(db, a, setId, threshold, lang),
+    'annotation.mappingTargets': ({ setId, judge }) => a.mappingTargets(setId, judge),
     'annotation.applyMapping': (p) => a.applyMapping(p),
   };
 }

@@ -44,10 +44,12 @@ export const annotationSchemas = {
   'annotation.importPackage': z.strictObject(file),
   'annotation.agreement': z.strictObject({ setId: id, threshold }),
   'annotation.exportZip': z.strictObject({ setId: id, threshold, lang: z.enum(FIGURE_LANGUAGES).optional() }),
+  'annotation.mappingTargets': z.strictObject({ setId: id, judge: z.string().min(1).max(200) }),
   'annotation.applyMapping': z.strictObject({
     setId: id,
     judge: z.string().min(1).max(200),
     experimentId: id,
     targetJudge: z.string().min(1).max(200).optional(),
+    force: z.boolean().optional(),
   }),
 };

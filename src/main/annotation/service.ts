@@ -8,11 +8,17 @@ import {
   onScale,
   type AgreementReport,
   type HumanLabel,
+  type MappingRow,
 } from '../../shared/annotation/agreement';
-import type {
-  AnnotationSession,
-  AnnotationSetSummary,
-  AnnotatorProgress,
+import {
+  MAPPING_RHO_FLOOR,
+  type AnnotationSession,
+  type AnnotationSetSummary,
+  type AnnotatorProgress,
+  type AppliedMapping,
+  type MappingMismatch,
+  type MappingQuality,
+  type MappingTargets,
 } from '../../shared/annotation/api-types';
 import { applyMapping, type CalibratedRow } from '../../shared/annotation/calibrate';
 import { seededRandom, shuffled } from '../../shared/annotation/random';
@@ -23,6 +29,7 @@ import { loadExperiment, type LoadedExperiment } from '../experiments/load';
 import { metricsContext } from '../experiments/results';
 import type { AnnotationHooks } from '../protocols/plugin';
 import type { Database } from '../store/db';
+import { listExperiments } from '../store/experiments';
 import { labelIssues, readLabelFile } from './label-files';
 import { labelTemplateCsv } from './label-template';
 import { readPackage, writePackage } from './package';
@@ -554,54 +561,154 @@ export class AnnotationService {
     return out;
   }
 
-  /**
-   * The set's mapping for `judge`, applied to `targetJudge`'s scores in another experiment. Same
-   * judge and rubric only: the same protocol and scale, the same model behind the judge, the same
-   * prompt templates; anything else is refused, naming what differs.
-   */
-  applyMapping(p: { setId: number; judge: string; experimentId: number; targetJudge?: string }): {
-    rows: CalibratedRow[];
-    category: 'per-category' | 'all';
-    mappingId: number;
-  } {
-    const set = this.set(p.setId);
+  /** The set, its report and the judge's mappings; refused when the set cannot have any. */
+  private mappingSource(setId: number, judge: string) {
+    const set = this.set(setId);
     if (set.experimentId === null)
       throw new AppError('conflict', 'This set has no judge scores (it came from a package)');
     if (set.scale.kind !== 'score')
       throw new AppError('conflict', 'Calibration mappings exist for scores only');
-    const report = this.agreement(p.setId);
-    const mine = report.calibration_mapping.filter((m) => m.judge === p.judge);
+    const report = this.agreement(setId);
+    const mine = report.calibration_mapping.filter((m) => m.judge === judge);
     if (!mine.length)
-      throw new AppError('not_found', `No calibration mapping for judge "${p.judge}" in this set`);
+      throw new AppError('not_found', `No calibration mapping for judge "${judge}" in this set`);
     const source = loadExperiment(this.db, set.experimentId);
-    const target = loadExperiment(this.db, p.experimentId);
-    const targetJudge = p.targetJudge ?? p.judge;
-    const modelOf = (e: LoadedExperiment, label: string) =>
-      e.protocol.models(e.config).find((m) => m.role === 'judge' && m.label === label)?.model;
-    const differs: string[] = [];
+    return { set, report, mine, source, quality: mappingQuality(mine) };
+  }
+
+  /**
+   * What keeps `targetJudge` of `target` from taking `judge`'s mapping: the same protocol and
+   * scale, the same model behind the judge, the same prompt templates (rubric), or it is refused.
+   */
+  private mismatches(
+    source: LoadedExperiment,
+    judge: string,
+    scale: RatingScale,
+    target: LoadedExperiment,
+    targetJudge: string,
+  ): MappingMismatch[] {
+    const out: MappingMismatch[] = [];
     if (source.protocol.id !== target.protocol.id)
-      differs.push(`protocol ${source.protocol.id} vs ${target.protocol.id}`);
-    const targetModel = modelOf(target, targetJudge);
-    if (!targetModel)
-      throw new AppError('not_found', `No judge "${targetJudge}" in experiment "${target.row.name}"`);
-    if (modelOf(source, p.judge) !== targetModel)
-      differs.push(`model ${modelOf(source, p.judge)} vs ${targetModel}`);
+      out.push({
+        code: 'protocol',
+        detail: `protocol ${source.protocol.id} vs ${target.protocol.id}`,
+        ours: source.protocol.id,
+        theirs: target.protocol.id,
+      });
+    const sourceModel = judgeModel(source, judge);
+    const targetModel = judgeModel(target, targetJudge);
+    if (targetModel === undefined)
+      out.push({ code: 'no_judge', detail: `no judge "${targetJudge}" in experiment "${target.row.name}"` });
+    else if (sourceModel !== targetModel)
+      out.push({
+        code: 'model',
+        detail: `model ${sourceModel} vs ${targetModel}`,
+        ours: sourceModel,
+        theirs: targetModel,
+      });
     if (
       JSON.stringify(source.protocol.promptTemplates(source.view)) !==
       JSON.stringify(target.protocol.promptTemplates(target.view))
     )
-      differs.push('prompt templates (rubric)');
-    const { scale, ratings } = experimentRatings(this.db, p.experimentId);
-    if (JSON.stringify(scale) !== JSON.stringify(set.scale)) differs.push('rating scale');
-    if (differs.length) {
-      throw new AppError('conflict', `The mapping is for another judge or rubric: ${differs.join('; ')}`);
+      out.push({ code: 'rubric', detail: 'prompt templates (rubric)' });
+    const targetScale = target.protocol.annotation?.scale(target.view);
+    if (JSON.stringify(targetScale) !== JSON.stringify(scale))
+      out.push({
+        code: 'scale',
+        detail: `rating scale ${describeScaleShort(scale)} vs ${describeScaleShort(targetScale)}`,
+        ours: describeScaleShort(scale),
+        theirs: describeScaleShort(targetScale),
+      });
+    return out;
+  }
+
+  /**
+   * Every experiment the judge's mapping can be applied to (with its judges that fit), and the
+   * others with every reason each cannot; plus the mapping's held-out ρ against the floor.
+   */
+  mappingTargets(setId: number, judge: string): MappingTargets {
+    const { set, source, quality } = this.mappingSource(setId, judge);
+    const targets: MappingTargets['targets'] = [];
+    const excluded: MappingTargets['excluded'] = [];
+    for (const row of listExperiments(this.db)) {
+      let target: LoadedExperiment;
+      try {
+        target = loadExperiment(this.db, row.id);
+      } catch (e) {
+        excluded.push({
+          experimentId: row.id,
+          name: row.name,
+          reasons: [{ code: 'unreadable', detail: (e as Error).message }],
+        });
+        continue;
+      }
+      const labels = target.protocol
+        .models(target.config)
+        .filter((m) => m.role === 'judge')
+        .map((m) => m.label);
+      const fit = labels.filter((l) => this.mismatches(source, judge, set.scale, target, l).length === 0);
+      if (fit.length) {
+        // The judge of the same label first: it is the default target judge.
+        targets.push({
+          experimentId: row.id,
+          name: row.name,
+          judges: [...fit.filter((l) => l === judge), ...fit.filter((l) => l !== judge)],
+        });
+      } else {
+        // Reasons against the judge of the same label, else against the judge of the same model.
+        const model = judgeModel(source, judge);
+        const closest =
+          labels.find((l) => l === judge) ?? labels.find((l) => judgeModel(target, l) === model) ?? judge;
+        excluded.push({
+          experimentId: row.id,
+          name: row.name,
+          reasons: this.mismatches(source, judge, set.scale, target, closest),
+        });
+      }
     }
+    return { quality, targets, excluded };
+  }
+
+  /**
+   * The set's mapping for `judge`, applied to `targetJudge`'s scores in another experiment. Same
+   * judge and rubric only (see `mismatches`); anything else is refused, naming what differs. A
+   * mapping whose held-out ρ is below MAPPING_RHO_FLOOR (or undefined) is refused unless `force`.
+   */
+  applyMapping(p: {
+    setId: number;
+    judge: string;
+    experimentId: number;
+    targetJudge?: string;
+    force?: boolean;
+  }): AppliedMapping {
+    const { set, report, mine, source, quality } = this.mappingSource(p.setId, p.judge);
+    const target = loadExperiment(this.db, p.experimentId);
+    const targetJudge = p.targetJudge ?? p.judge;
+    const differs = this.mismatches(source, p.judge, set.scale, target, targetJudge);
+    const missing = differs.find((d) => d.code === 'no_judge');
+    if (missing)
+      throw new AppError('not_found', `No judge "${targetJudge}" in experiment "${target.row.name}"`);
+    if (differs.length) {
+      throw new AppError(
+        'conflict',
+        `The mapping is for another judge or rubric: ${differs.map((d) => d.detail).join('; ')}`,
+      );
+    }
+    if (quality.below && !p.force) {
+      throw new AppError(
+        'conflict',
+        `The mapping of "${p.judge}" has a held-out ρ of ${quality.rho === null ? 'undefined (its held-out predictions are constant)' : quality.rho.toFixed(2)}, ` +
+          `below the floor of ${MAPPING_RHO_FLOOR}: it would flatten or reverse the scores rather than calibrate them. ` +
+          'Nothing was applied; insist with --force (CLI) or confirm in the app to apply it anyway.',
+      );
+    }
+    const { ratings } = experimentRatings(this.db, p.experimentId);
     const rubricHash = createHash('sha256')
       .update(
         JSON.stringify([
           source.protocol.id,
           set.scale,
-          modelOf(source, p.judge),
+          judgeModel(source, p.judge),
           source.protocol.promptTemplates(source.view),
         ]),
       )
@@ -625,12 +732,42 @@ export class AnnotationService {
           raw: r.value as number,
         })),
     );
-    return { rows, category: mine.length > 1 ? 'per-category' : 'all', mappingId };
+    return {
+      rows,
+      category: mine.length > 1 ? 'per-category' : 'all',
+      mappingId,
+      quality,
+      flattened: flattenedCount(rows),
+      forced: quality.below && p.force === true,
+    };
   }
 
   annotatorExists(name: string): boolean {
     return annotatorId(this.db, name) !== null;
   }
+}
+
+const judgeModel = (e: LoadedExperiment, label: string): string | undefined =>
+  e.protocol.models(e.config).find((m) => m.role === 'judge' && m.label === label)?.model;
+
+function describeScaleShort(scale: RatingScale | undefined): string {
+  if (!scale) return 'none';
+  return scale.kind === 'score' ? `${scale.min}–${scale.max}` : scale.kind;
+}
+
+/** The lowest held-out ρ of the judge's mappings; undefined (null) counts as below the floor. */
+export function mappingQuality(mine: readonly MappingRow[]): MappingQuality {
+  const rhos = mine.map((m) => m.rho_after);
+  const rho = rhos.some((r) => r === null) ? null : Math.min(...(rhos as number[]));
+  return { rho, floor: MAPPING_RHO_FLOOR, below: rho === null || rho < MAPPING_RHO_FLOOR };
+}
+
+/** Rows whose calibrated value is shared with a row of another raw score: what the mapping pooled. */
+export function flattenedCount(rows: readonly CalibratedRow[]): number {
+  const raws = new Map<string, Set<number>>();
+  const key = (r: CalibratedRow) => `${r.mapping}\u0000${r.calibrated.toFixed(9)}`;
+  for (const r of rows) raws.set(key(r), (raws.get(key(r)) ?? new Set()).add(r.raw));
+  return rows.filter((r) => raws.get(key(r))!.size > 1).length;
 }
 
 function normalizeView(v: { prompt: string; context?: string | null; responses: string[] }) {

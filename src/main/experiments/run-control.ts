@@ -143,6 +143,7 @@ export class RunControl {
     if (run) return run.snapshot();
     const exp = loadExperiment(this.db, id);
     const p = idleProgress(id, exp.row.status);
+    p.stages = exp.protocol.stages.map((s) => s.name);
     // Judges in config order, as the wizard and the dashboard list them.
     for (const m of modelsOf(exp)) if (m.role === 'judge') p.judges[m.label] = emptyCounts();
     const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
@@ -152,13 +153,21 @@ export class RunControl {
       tasks.map((t) => t.requestId),
     );
     const counted = new Set<number>();
+    // Counts are of ledger requests, as the failures and the ledger count them: two tasks of one
+    // stage that ask the very same request (a text equal to its variant) count once.
+    const seen = new Set<string>();
     for (const t of tasks) {
       const row = rows.get(t.requestId);
       const status = row?.status ?? 'pending';
       const stage = stages.get(t.stage);
-      const target = [(p.phases[t.stage] ??= emptyCounts())];
+      const target: ReturnType<typeof emptyCounts>[] = [];
+      if (!seen.has(`${t.stage}\u0000${t.requestId}`)) target.push((p.phases[t.stage] ??= emptyCounts()));
+      seen.add(`${t.stage}\u0000${t.requestId}`);
       const who = stage?.describe(t);
-      if (who?.role === 'judge') target.push((p.judges[who.label] ??= emptyCounts()));
+      if (who?.role === 'judge' && !seen.has(`judge\u0000${who.label}\u0000${t.requestId}`)) {
+        target.push((p.judges[who.label] ??= emptyCounts()));
+        seen.add(`judge\u0000${who.label}\u0000${t.requestId}`);
+      }
       for (const g of target) {
         g.total++;
         if (status === 'done') g.done++;

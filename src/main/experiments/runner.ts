@@ -82,6 +82,7 @@ export function idleProgress(
     experimentId,
     status,
     phase: null,
+    stages: [],
     phases: {},
     judges: {},
     callsPerMinute: 0,
@@ -152,6 +153,9 @@ export class ExperimentRun {
     if (open.length) this.progress.batches = this.batches = open;
     this.done = new Promise((r) => (this.resolveDone = r));
   }
+
+  /** Each progress group's role (the stage's `describe`): judges' groups are summed per judge. */
+  private readonly groupRoles = new Map<string, string>();
 
   snapshot(): ExperimentProgress {
     return this.progress;
@@ -350,9 +354,11 @@ export class ExperimentRun {
     const { db } = this.deps;
     const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
     const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
-    tasks.forEach((t, i) =>
-      tasksOf.set(jobs[i].requestId, { stage: stages.get(t.stage)!, meta: t.meta, key: t.key }),
-    );
+    tasks.forEach((t, i) => {
+      const stage = stages.get(t.stage)!;
+      tasksOf.set(jobs[i].requestId, { stage, meta: t.meta, key: t.key });
+      this.groupRoles.set(jobs[i].group, stage.describe(t).role);
+    });
     const inPlan = new Set(jobs.map((j) => j.requestId));
     const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
     const storedRows = getPlanRows(
@@ -365,6 +371,7 @@ export class ExperimentRun {
       if (!stage || inPlan.has(t.requestId) || s === 'done' || s === 'failed') continue;
       inPlan.add(t.requestId);
       jobs.push({ requestId: t.requestId, group: `${t.stage}${SEP}${stage.group(t)}` });
+      this.groupRoles.set(`${t.stage}${SEP}${stage.group(t)}`, stage.describe(t).role);
       tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
     }
     return { tasks, jobs };
@@ -571,10 +578,15 @@ export class ExperimentRun {
       const [stage, name] = group.split(SEP);
       const sum = (phases[stage] ??= emptyCounts());
       for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += g[k];
-      // A group named after its stage is the stage itself (one transformer); others are judges.
-      if (name !== stage) judges[name] = { ...g };
+      // A judge's groups of every stage (reference sensitivity: calibration and judging) add up;
+      // other roles (translator, generator, rewriter) are shown by their stage's row.
+      if (this.groupRoles.get(group) === 'judge') {
+        const j = (judges[name] ??= emptyCounts());
+        for (const k of Object.keys(j) as (keyof typeof j)[]) j[k] += g[k];
+      }
     }
     this.publish({
+      stages: this.exp?.protocol.stages.map((s) => s.name) ?? this.progress.stages,
       phases: { ...this.progress.phases, ...phases },
       judges: { ...this.progress.judges, ...judges },
       callsPerMinute: p.callsPerMinute,

@@ -1,6 +1,8 @@
-// The annotation API's payload shapes (src/shared/api.ts names the methods). Types only.
+// The annotation API's payload shapes (src/shared/api.ts names the methods), and the one rule
+// both sides need to agree on (the mapping's floor).
 import type { AnnotationView, RatingScale, RatingValue } from './types';
 import type { AgreementReport } from './agreement';
+import type { CalibratedRow } from './calibrate';
 
 export interface StratumCountView {
   stratum: string;
@@ -54,3 +56,49 @@ export interface AnnotationFile {
 }
 
 export type { AgreementReport };
+
+/**
+ * The held-out ρ below which a calibration mapping is not applied unless the person insists
+ * (`force`). 0.3: below it the cross-validated calibrated scores share under a tenth of their rank
+ * variance with people's (ρ² < 0.09), and a negative ρ orders unseen items against people; an
+ * isotonic fit of such data pools most scores into one level, so applying it flattens them.
+ */
+export const MAPPING_RHO_FLOOR = 0.3;
+
+/** How well a judge's mapping did on held-out items (the calibration table's "ρ isotonic"). */
+export interface MappingQuality {
+  /** The lowest held-out ρ among the judge's mappings (the overall one and each category's); null = undefined. */
+  rho: number | null;
+  floor: number;
+  /** rho is below the floor, or undefined (a constant held-out prediction). */
+  below: boolean;
+}
+
+/** Why an experiment cannot take a mapping: a code the app words, and the detail in English. */
+export interface MappingMismatch {
+  code: 'protocol' | 'model' | 'rubric' | 'scale' | 'no_judge' | 'unreadable';
+  detail: string;
+  /** What differs, as values (protocol id, model, scale): the mapping's, and the target's. */
+  ours?: string;
+  theirs?: string;
+}
+
+export interface MappingTargets {
+  quality: MappingQuality;
+  /** Experiments that can take the mapping, with their judges that fit (same model, rubric, scale). */
+  targets: { experimentId: number; name: string; judges: string[] }[];
+  /** The others, each with every reason it cannot. */
+  excluded: { experimentId: number; name: string; reasons: MappingMismatch[] }[];
+}
+
+export interface AppliedMapping {
+  rows: CalibratedRow[];
+  category: 'per-category' | 'all';
+  /** The stored calibration_mappings row (knots, line, CV, rubric hash) behind the rows. */
+  mappingId: number;
+  quality: MappingQuality;
+  /** Target scores whose calibrated value is also that of a different raw score. */
+  flattened: number;
+  /** Applied below the floor because the person insisted. */
+  forced: boolean;
+}

@@ -194,3 +194,33 @@ export function barsWithErrors(
 
 export const barGrid = { left: 72, right: 24, top: 56, bottom: 96 };
 export const barWidth = (judges: number, perJudge: number) => Math.max(560, 120 + judges * perJudge);
+
+/**
+ * A value axis centred on 0 that reaches at least `reach` (and at least `least`) with 2–3 ticks a
+ * side on a 1–2–2.5–5 step. Bounds are whole multiples of the step, so ECharts adds no tick of
+ * its own at the ends (an axis from −0.5 with a 0.2 step printed −0.5 and −0.4 side by side).
+ */
+export function symmetricAxisBounds(
+  reach: number,
+  least = 0.5,
+): { min: number; max: number; interval: number } {
+  const r = Math.max(least, Number.isFinite(reach) ? Math.abs(reach) : 0);
+  const raw = r / 2;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((f) => f * magnitude).find((s) => s >= raw - 1e-12)!;
+  // Rounded to the step's own precision, so 0.1 × 3 is 0.3 and not 0.30000000000000004.
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(step)));
+  const max = Number((Math.ceil(r / step - 1e-9) * step).toFixed(digits));
+  return { min: -max, max, interval: Number(step.toFixed(digits)) };
+}
+
+/** Pixels a category label needs at `axisText`'s size (CJK characters about twice a Latin one). */
+export function labelWidth(labels: readonly string[], fontSize = axisText.fontSize): number {
+  let widest = 0;
+  for (const l of labels) {
+    let w = 0;
+    for (const ch of l) w += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? fontSize : fontSize * 0.6;
+    widest = Math.max(widest, w);
+  }
+  return Math.ceil(widest);
+}

@@ -1,9 +1,11 @@
 // The blinded annotation screen: one unit at a time, in this annotator's own order, keyboard
-// first (digits rate, n/p move, s skips, c opens the comment). A label counts as given only when
-// the core has stored it (one call = one committed row); model text is shown as text.
+// first (digits rate and move on, n/p move without rating, s skips, c opens the comment). A label
+// counts as given only when the core has stored it (one call = one committed row), and the counts
+// and the end-of-set message come from the store's own tally (what `annotate sets` prints), never
+// from where the cursor is; model text is shown as text.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AnnotationSession, SessionItem } from '../../../shared/annotation/api-types';
+import type { AnnotationSession, AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
 import { getApi } from '../api';
 import './i18n';
@@ -37,6 +39,8 @@ export function AnnotateScreen({
 }) {
   const { t } = useTranslation('annotation');
   const [session, setSession] = useState<AnnotationSession | null>(null);
+  // The store's count of this annotator's labels: from the session, then from each save's answer.
+  const [stored, setStored] = useState<AnnotatorProgress | null>(null);
   const [index, setIndex] = useState(0);
   const [status, setStatus] = useState<{ kind: 'idle' | 'saving' | 'error'; message?: string }>({
     kind: 'idle',
@@ -53,6 +57,14 @@ export function AnnotateScreen({
         (s) => {
           if (!live) return;
           setSession(s);
+          setStored(
+            s.set.progress.find((p) => p.annotator === s.annotator) ?? {
+              annotator: s.annotator,
+              labelled: 0,
+              skipped: 0,
+              total: s.items.length,
+            },
+          );
           setIndex(Math.min(s.resumeAt, Math.max(0, s.items.length - 1)));
           if (s.resumeAt >= s.items.length) setIndex(s.items.length);
         },
@@ -73,7 +85,13 @@ export function AnnotateScreen({
       saving.current = true;
       setStatus({ kind: 'saving' });
       try {
-        await getApi().call('annotation.label', { setId, annotator, unitUid: item.unitUid, ...patch });
+        const tally = await getApi().call('annotation.label', {
+          setId,
+          annotator,
+          unitUid: item.unitUid,
+          ...patch,
+        });
+        setStored(tally);
         const updated: SessionItem = {
           ...item,
           ...(patch.value !== undefined ? { value: patch.value, skipped: false } : {}),
@@ -120,11 +138,14 @@ export function AnnotateScreen({
     return () => window.removeEventListener('keydown', onKey);
   }, [session, item, items.length, save]);
 
-  if (!session) {
+  if (!session || !stored) {
     return <p className="muted">{status.kind === 'error' ? status.message : t('loading')}</p>;
   }
   const scale = session.set.scale;
-  const done = items.filter((i) => i.value !== null || i.skipped).length;
+  const done = stored.labelled;
+  const total = stored.total;
+  const open = total - stored.labelled - stored.skipped;
+  const firstOpen = items.findIndex((i) => i.value === null && !i.skipped);
   const shown = (v: RatingValue) =>
     v === 'tie' ? t('screen.tie') : scale.kind === 'preference' ? (v === '1' ? 'A' : 'B') : String(v);
   const keysHelp =
@@ -144,12 +165,19 @@ export function AnnotateScreen({
           {t('annotator')}: <strong>{session.annotator}</strong>
         </span>
         <progress
-          max={Math.max(1, items.length)}
-          value={done}
-          aria-label={t('progress', { done, total: items.length })}
+          max={Math.max(1, total)}
+          value={done + stored.skipped}
+          aria-label={t('progress', { done, total })}
         />
-        <span className="num" data-testid="annotate-progress" data-done={done} data-total={items.length}>
-          {t('progress', { done, total: items.length })}
+        <span
+          className="num"
+          data-testid="annotate-progress"
+          data-done={done}
+          data-skipped={stored.skipped}
+          data-total={total}
+        >
+          {t('progress', { done, total })}
+          {stored.skipped > 0 && ` · ${t('progressSkipped', { count: stored.skipped })}`}
         </span>
       </div>
       <p className="small muted annotate__keys">
@@ -220,9 +248,25 @@ export function AnnotateScreen({
             <span className="small muted">{t('screen.commentHelp')}</span>
           </label>
         </article>
+      ) : open > 0 ? (
+        <div className="annotate__done" data-testid="annotate-not-done" data-open={open}>
+          <p>{t('screen.notDone', { count: open })}</p>
+          {firstOpen >= 0 && (
+            <button
+              type="button"
+              className="btn btn--primary"
+              data-testid="annotate-first-unrated"
+              onClick={() => setIndex(firstOpen)}
+            >
+              {t('screen.firstUnrated')}
+            </button>
+          )}
+        </div>
       ) : (
         <p className="annotate__done" data-testid="annotate-done">
-          {t('screen.done')}
+          {stored.skipped > 0
+            ? t('screen.doneWithSkips', { labelled: stored.labelled, skipped: stored.skipped })
+            : t('screen.done', { total })}
         </p>
       )}
     </div>

@@ -1,59 +1,52 @@
-// "Apply mapping" beside the calibration mapping: pick the judge and a target experiment of the
-// same protocol that has a judge of that label (the core checks model and rubric too and says
-// why it refuses), apply, and see the calibrated scores.
-import { useEffect, useMemo, useState } from 'react';
+// "Apply mapping" beside the calibration mapping: pick the judge and one of the experiments the
+// core says can take its mapping (same protocol, judge model, rubric and scale); the others are
+// listed with the reason in words. A mapping whose held-out ρ is below the floor is refused
+// unless the person ticks the confirm box. Then apply, and see the calibrated scores.
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CalibratedRow } from '../../../shared/annotation/calibrate';
-import type { ExperimentSummary } from '../../../shared/experiments';
+import type { AppliedMapping, MappingMismatch, MappingTargets } from '../../../shared/annotation/api-types';
 import { getApi, toApiError } from '../api';
 import './apply-mapping-i18n';
 
 const SHOWN = 20;
 
-interface Applied {
-  rows: CalibratedRow[];
-  category: 'per-category' | 'all';
-  mappingId: number;
-}
-
 export function ApplyMapping({ setId, judges }: { setId: number; judges: string[] }) {
   const { t } = useTranslation('annotation');
-  const [experiments, setExperiments] = useState<ExperimentSummary[] | null>(null);
   const [judge, setJudge] = useState(judges[0] ?? '');
+  const [offer, setOffer] = useState<{ judge: string; targets: MappingTargets } | null>(null);
   const [targetId, setTargetId] = useState<number | null>(null);
   const [targetJudge, setTargetJudge] = useState('');
+  const [insist, setInsist] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [applied, setApplied] = useState<Applied | null>(null);
+  const [applied, setApplied] = useState<AppliedMapping | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
-    const api = getApi();
-    void (async () => {
-      try {
-        const set = await api.call('annotation.getSet', { setId });
-        const all = await api.call('experiments.list');
-        const source = all.find((e) => e.id === set.experimentId);
-        // Only the source's protocol can take its mapping; the core checks the rest.
-        if (live) setExperiments(source ? all.filter((e) => e.protocol === source.protocol) : []);
-      } catch (e) {
-        if (live) setError(toApiError(e).message);
-      }
-    })();
+    setInsist(false);
+    setError(null);
+    void getApi()
+      .call('annotation.mappingTargets', { setId, judge })
+      .then(
+        (targets) => live && setOffer({ judge, targets }),
+        (e) => live && setError(toApiError(e).message),
+      );
     return () => {
       live = false;
     };
-  }, [setId]);
+  }, [setId, judge]);
 
-  const targets = useMemo(
-    () => (experiments ?? []).filter((e) => e.judges.includes(judge)),
-    [experiments, judge],
-  );
-  const target = targets.find((e) => e.id === targetId) ?? targets[0] ?? null;
-  const chosenTargetJudge = target && target.judges.includes(targetJudge) ? targetJudge : judge;
+  const current = offer?.judge === judge ? offer.targets : null;
+  const targets = current?.targets ?? [];
+  const target = targets.find((e) => e.experimentId === targetId) ?? targets[0] ?? null;
+  const chosenTargetJudge = target && target.judges.includes(targetJudge) ? targetJudge : target?.judges[0];
+  const quality = current?.quality ?? null;
+  const blocked = quality !== null && quality.below && !insist;
+  const rho =
+    quality?.rho === null || quality === null ? t('applyMapping.undefined') : quality.rho.toFixed(2);
 
   const apply = async () => {
-    if (!target) return;
+    if (!target || !chosenTargetJudge || blocked) return;
     setBusy(true);
     setError(null);
     setApplied(null);
@@ -62,8 +55,9 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
         await getApi().call('annotation.applyMapping', {
           setId,
           judge,
-          experimentId: target.id,
+          experimentId: target.experimentId,
           ...(chosenTargetJudge === judge ? {} : { targetJudge: chosenTargetJudge }),
+          ...(quality?.below ? { force: true } : {}),
         }),
       );
     } catch (e) {
@@ -73,7 +67,14 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
     }
   };
 
-  if (experiments === null && !error) return null;
+  if (current === null && !error) return null;
+  const reasonText = (r: MappingMismatch) =>
+    t(`applyMapping.why.${r.code}`, {
+      detail: r.detail,
+      ours: r.ours,
+      theirs: r.theirs,
+      defaultValue: r.detail,
+    });
   return (
     <div className="apply-mapping" data-testid="apply-mapping">
       <h3>{t('applyMapping.title')}</h3>
@@ -89,17 +90,17 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
             ))}
           </select>
         </label>
-        {targets.length > 0 && target && (
+        {target && (
           <>
             <label>
               {t('applyMapping.target')}{' '}
               <select
-                value={target.id}
+                value={target.experimentId}
                 onChange={(e) => setTargetId(Number(e.target.value))}
                 data-testid="apply-mapping-target"
               >
                 {targets.map((e) => (
-                  <option key={e.id} value={e.id}>
+                  <option key={e.experimentId} value={e.experimentId}>
                     {e.name}
                   </option>
                 ))}
@@ -120,7 +121,7 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
             <button
               type="button"
               className="btn"
-              disabled={busy}
+              disabled={busy || blocked}
               onClick={() => void apply()}
               data-testid="apply-mapping-button"
             >
@@ -129,7 +130,43 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
           </>
         )}
       </div>
-      {targets.length === 0 && experiments !== null && <p className="muted">{t('applyMapping.noTargets')}</p>}
+      {quality?.below && (
+        <div
+          className="notice notice--warn apply-mapping__warning"
+          role="alert"
+          data-testid="apply-mapping-warning"
+        >
+          <p>{t('applyMapping.belowFloor', { rho, floor: quality.floor.toFixed(1) })}</p>
+          {target && (
+            <label>
+              <input
+                type="checkbox"
+                checked={insist}
+                onChange={(e) => setInsist(e.target.checked)}
+                data-testid="apply-mapping-insist"
+              />{' '}
+              {t('applyMapping.insist')}
+            </label>
+          )}
+        </div>
+      )}
+      {current !== null && targets.length === 0 && <p className="muted">{t('applyMapping.noTargets')}</p>}
+      {current !== null && current.excluded.length > 0 && (
+        <details className="apply-mapping__excluded" data-testid="apply-mapping-excluded">
+          <summary>{t('applyMapping.excluded', { count: current.excluded.length })}</summary>
+          <ul>
+            {current.excluded.map((e) => (
+              <li
+                key={e.experimentId}
+                data-testid="apply-mapping-excluded-row"
+                data-experiment={e.experimentId}
+              >
+                <strong>{e.name}</strong>: {e.reasons.map(reasonText).join(t('applyMapping.and'))}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {error && (
         <p className="text-danger" role="alert" data-testid="apply-mapping-error">
           {error}
@@ -137,6 +174,11 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
       )}
       {applied && (
         <div data-testid="apply-mapping-result">
+          {applied.forced && (
+            <p className="text-danger" data-testid="apply-mapping-forced">
+              {t('applyMapping.forced', { rho, flattened: applied.flattened, count: applied.rows.length })}
+            </p>
+          )}
           <p role="status">
             {t('applyMapping.done', {
               count: applied.rows.length,

@@ -394,7 +394,14 @@ export const en = {
     missingKeys:
       'No API key for: {{names}}. Those calls cannot be sent until the key is set and Judge Lab restarted.',
     progressTitle: 'Progress',
-    phase: { transform: 'Translation', judge: 'Judging' },
+    // Stage names of the protocols' `stages`; a stage not named here shows as it is called.
+    phase: {
+      transform: 'Translation',
+      judge: 'Judging',
+      generate: 'Generating answers',
+      calibrate: 'Calibration probes',
+      rewrite: 'Rewriting',
+    },
     perJudge: 'Per judge',
     doneOf: '{{done}} of {{total}}',
     cacheHits_one: '{{count, number}} from cache',

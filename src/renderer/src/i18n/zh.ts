@@ -388,7 +388,7 @@ export const zh: Messages = {
     resultsSoFar: '目前的结果',
     missingKeys: '以下服务商没有 API 密钥：{{names}}。设置密钥并重新启动 Judge Lab 之前，这些调用无法发送。',
     progressTitle: '进度',
-    phase: { transform: '翻译', judge: '评审' },
+    phase: { transform: '翻译', judge: '评审', generate: '生成回答', calibrate: '校准探针', rewrite: '改写' },
     perJudge: '各评审模型',
     doneOf: '{{done}} / {{total}}',
     cacheHits_one: '{{count, number}} 次来自缓存',

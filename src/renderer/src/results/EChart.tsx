@@ -9,7 +9,7 @@ import {
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { FigureSpec } from '../../../shared/report/chart-kit';
 
 /** The parts of an ECharts event or tooltip parameter the app reads. */
@@ -45,13 +45,28 @@ interface EChartProps {
 }
 
 /**
- * One figure at its export size (the exported file looks the same), scrolling when the card is
- * narrower. A chart is drawn once it comes near the viewport: the dashboard has eight of them.
+ * One figure at its export size (the exported file looks the same) when the card has room, else
+ * drawn at the card's width: a chart on screen never scrolls sideways, so no point hides behind
+ * a scrollbar. A chart is drawn once it comes near the viewport: the dashboard has eight of them.
  */
 export function EChart({ spec, onClick, label }: EChartProps) {
   const ref = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
   const onClickRef = useRef(onClick);
   const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  // The frame's width (it asks for the export width, capped at its container's); 0 = not laid out.
+  const [room, setRoom] = useState(0);
+  const width = room > 0 ? Math.min(spec.width, room) : spec.width;
+
+  useLayoutEffect(() => {
+    const el = frame.current!;
+    const measure = () => setRoom(Math.floor(el.clientWidth));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   useEffect(() => {
     onClickRef.current = onClick;
   }, [onClick]);
@@ -71,17 +86,22 @@ export function EChart({ spec, onClick, label }: EChartProps) {
   useEffect(() => {
     if (!near) return;
     const el = ref.current!;
-    const chart = echarts.init(el, null, { renderer: 'svg', width: spec.width, height: spec.height });
+    const chart = echarts.init(el, null, { renderer: 'svg', width, height: spec.height });
     chart.on('click', (p) => onClickRef.current?.(p as ChartParams));
     return () => chart.dispose();
-  }, [near, spec.width, spec.height]);
+    // Drawn once; a new width resizes it below.
+  }, [near, spec.height]);
+
+  useEffect(() => {
+    if (near) echarts.getInstanceByDom(ref.current!)?.resize({ width, height: spec.height });
+  }, [near, width, spec.height]);
 
   useEffect(() => {
     if (near) echarts.getInstanceByDom(ref.current!)?.setOption(spec.option, { notMerge: true });
   }, [near, spec]);
 
   return (
-    <div className="results-chart__scroll">
+    <div className="results-chart__frame" ref={frame} style={{ width: spec.width }}>
       <div
         ref={ref}
         className={`results-chart__canvas${onClick ? ' results-chart__canvas--clickable' : ''}`}
@@ -89,7 +109,8 @@ export function EChart({ spec, onClick, label }: EChartProps) {
         aria-label={label}
         data-figure={spec.id}
         data-drawn={near}
-        style={{ width: spec.width, height: spec.height }}
+        data-width={width}
+        style={{ width, height: spec.height }}
       />
     </div>
   );

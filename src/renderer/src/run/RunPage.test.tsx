@@ -17,6 +17,42 @@ function renderRun(api: FakeApi) {
 }
 
 describe('Run view', () => {
+  it('shows a row per protocol stage, in order, and no Translation row a protocol does not have (issue 20 item 6)', async () => {
+    const p = progress({
+      status: 'finished',
+      phase: 'judge',
+      stages: ['generate', 'calibrate', 'judge'],
+      phases: {
+        generate: phase({ total: 24, done: 24 }),
+        calibrate: phase({ total: 60, done: 58, failed: 2 }),
+        judge: phase({ total: 240, done: 239, failed: 1 }),
+      },
+      judges: { strong: phase({ total: 150, done: 150 }), weak: phase({ total: 150, done: 147, failed: 3 }) },
+      failuresByReason: { unparseable: 3 },
+    });
+    renderRun(new FakeApi({ 'experiments.get': () => experimentDetail(), 'experiments.progress': () => p }));
+    await screen.findByTestId('run-phase-generate');
+    const rows = [...document.querySelectorAll('[data-testid^="run-phase-"]')].map((r) => [
+      r.getAttribute('data-testid'),
+      r.querySelector('.phase-row__label')!.textContent,
+      r.querySelector('.phase-row__count')!.textContent,
+    ]);
+    expect(rows).toEqual([
+      ['run-phase-generate', 'Generating answers', '24 of 24'],
+      ['run-phase-calibrate', 'Calibration probes', '58 of 60'],
+      ['run-phase-judge', 'Judging', '239 of 240'],
+    ]);
+    expect(screen.queryByTestId('run-phase-transform')).toBeNull();
+    // The stage rows' failures, the judges' and the retry button's are the same 3 calls.
+    const judges = screen.getAllByTestId('run-judge').map((r) => r.getAttribute('data-total'));
+    expect(judges).toEqual(['150', '150']);
+    expect(screen.getByTestId('run-retry').textContent).toContain('3');
+    await i18next.changeLanguage('zh');
+    await waitFor(() => expect(screen.getByTestId('run-phase-generate').textContent).toContain('生成回答'));
+    expect(screen.getByTestId('run-phase-calibrate').textContent).toContain('校准探针');
+    await i18next.changeLanguage('en');
+  });
+
   it('starts from the stored progress and follows run.progress events for its own experiment', async () => {
     const api = new FakeApi({
       'experiments.get': () => experimentDetail(),

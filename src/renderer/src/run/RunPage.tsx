@@ -17,6 +17,8 @@ import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
 import { AnnotationLink } from '../annotation/link';
 
+const NO_CALLS: PhaseProgress = { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
+
 type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed' | 'resumeJudge';
 
 function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; testId?: string }) {
@@ -168,6 +170,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
     .filter(([, s]) => s === 'missing')
     .map(([name]) => name);
   const judgeNames = Object.keys(progress.judges);
+  // The protocol's stages in order (older cores sent none: then the stages that have counts).
+  const stageNames = progress.stages?.length ? progress.stages : Object.keys(progress.phases);
   const canStart = status === 'draft' || status === 'cancelled' || status === 'failed';
 
   return (
@@ -361,25 +365,14 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         <h2 id="progress-title" className="run-card__title">
           {t('run.progressTitle')}
         </h2>
-        <ProgressRow
-          label={t('run.phase.transform')}
-          testId="run-phase-transform"
-          p={
-            progress.phases.transform ?? {
-              total: 0,
-              done: 0,
-              failed: 0,
-              cacheHits: 0,
-              inFlight: 0,
-              pending: 0,
-            }
-          }
-        />
-        <ProgressRow
-          label={t('run.phase.judge')}
-          testId="run-phase-judge"
-          p={progress.phases.judge ?? { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 }}
-        />
+        {stageNames.map((name) => (
+          <ProgressRow
+            key={name}
+            label={t(`run.phase.${name}`, { defaultValue: name })}
+            testId={`run-phase-${name}`}
+            p={progress.phases[name] ?? NO_CALLS}
+          />
+        ))}
         {judgeNames.length > 0 && (
           <div className="judge-progress">
             <h3 className="wizard-step__subtitle">{t('run.perJudge')}</h3>

@@ -98,6 +98,7 @@ export function progress(over: Partial<ExperimentProgress> = {}): ExperimentProg
     experimentId: 7,
     status: 'running',
     phase: 'transform',
+    stages: ['transform', 'judge'],
     phases: { transform: phase({ total: 6, pending: 6 }), judge: phase({ total: 48, pending: 48 }) },
     judges: { 'gpt-4.1-mini': phase({ total: 48, pending: 48 }) },
     callsPerMinute: 0,

@@ -5,7 +5,9 @@ import {
   axisText,
   baseOption,
   FONT_FAMILY,
+  labelWidth,
   OKABE_ITO,
+  symmetricAxisBounds,
   TEXT,
   valueAxis,
   type FigureSpec,
@@ -46,12 +48,15 @@ export function biasProfileFigure(
   const labels = rows.map(label);
   const lows = rows.map((r) => r.mean_ci?.[0] ?? r.mean);
   const highs = rows.map((r) => r.mean_ci?.[1] ?? r.mean);
+  // One axis for every judge's profile, so profiles side by side compare at a glance.
   const reach = Math.max(
-    0.5,
+    0,
     ...every.map((r) => Math.abs(r.mean_ci?.[0] ?? r.mean)),
     ...every.map((r) => Math.abs(r.mean_ci?.[1] ?? r.mean)),
   );
-  const bound = Math.ceil(reach * 10) / 10;
+  const axis = symmetricAxisBounds(reach);
+  // Room for the longest row label and no more: the plot gets the rest of a narrow card.
+  const left = Math.min(250, 24 + labelWidth(labels));
   const renderItem: CustomSeriesRenderItem = (_params, api) => {
     const lo = api.coord([api.value(1) as number, api.value(0) as number]);
     const hi = api.coord([api.value(2) as number, api.value(0) as number]);
@@ -68,21 +73,22 @@ export function biasProfileFigure(
   const option: EChartsOption = {
     ...baseOption(title),
     tooltip: { trigger: 'item' },
-    grid: { left: 250, right: 40, top: 56, bottom: 80 },
+    grid: { left, right: 40, top: 56, bottom: 80 },
     yAxis: {
       type: 'category',
       data: labels,
       inverse: true,
-      axisLabel: { ...axisText, width: 230, overflow: 'truncate' },
+      axisLabel: { ...axisText, width: left - 20, overflow: 'truncate' },
     },
     xAxis: {
       ...valueAxis(
         m.mode === 'pairwise'
           ? 'Change in win score of the worse response'
           : `Score difference (1–${m.scale} scale)`,
-        -bound,
-        bound,
+        axis.min,
+        axis.max,
       ),
+      interval: axis.interval,
       nameGap: 30,
     },
     series: [
@@ -105,6 +111,8 @@ export function biasProfileFigure(
         markLine: {
           silent: true,
           symbol: 'none',
+          // The axis already labels 0; the line's own label printed a second "0" on it.
+          label: { show: false },
           lineStyle: { color: '#888', type: 'dashed' },
           data: [{ xAxis: 0 }],
         },
