@@ -2,6 +2,7 @@
 // optional comment) into located rows; what the rows must satisfy is checked by the service,
 // which knows the set. Every problem names the file and line.
 import { parse } from 'csv-parse/sync';
+import { controlCharProblem } from '../../shared/control-chars';
 import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
 
@@ -33,15 +34,26 @@ function rowOf(
   rec: Record<string, unknown>,
   issues: InputIssue[],
 ): LabelFileRow | null {
+  // JSON.parse keeps a "__proto__" key, but any copy of the record would silently drop it.
+  if (Object.hasOwn(rec, '__proto__'))
+    issues.push({ file, line, field: '__proto__', message: 'is not allowed as a key; rename it' });
   const str = (k: string): string | null => {
     const v = rec[k];
     if (v === undefined || v === null || v === '') return null;
     return typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : null;
   };
-  const itemId = str('item_id');
-  const annotator = str('annotator');
-  if (!itemId) issues.push({ file, line, field: 'item_id', message: 'missing item_id' });
-  if (!annotator) issues.push({ file, line, field: 'annotator', message: 'missing annotator' });
+  const name = (k: 'item_id' | 'annotator'): string | null => {
+    const v = str(k);
+    const control = v === null ? undefined : controlCharProblem(v);
+    if (control) issues.push({ file, line, field: k, message: control });
+    return control ? null : v;
+  };
+  const itemId = name('item_id');
+  const annotator = name('annotator');
+  if (!itemId && str('item_id') === null)
+    issues.push({ file, line, field: 'item_id', message: 'missing item_id' });
+  if (!annotator && str('annotator') === null)
+    issues.push({ file, line, field: 'annotator', message: 'missing annotator' });
   const present = VALUE_FIELDS.filter((f) => str(f) !== null);
   if (present.length !== 1) {
     issues.push({
@@ -97,6 +109,17 @@ export function readLabelFile(fileName: string, bytes: Buffer): LabelFileRow[] {
       .split(/\r?\n/, 1)[0]
       .split(',')
       .map((h) => h.trim().replace(/^"|"$/g, ''));
+    // csv-parse would make a "__proto__" column the record's prototype: its values would vanish.
+    if (header.includes('__proto__')) {
+      throw labelIssues(fileName, [
+        {
+          file: fileName,
+          line: 1,
+          field: '__proto__',
+          message: 'a column named "__proto__" is not allowed; rename it',
+        },
+      ]);
+    }
     if (!header.includes('item_id') || !header.includes('annotator')) {
       throw new AppError('invalid_input', `${fileName}:1: the header needs item_id and annotator columns`, [
         { file: fileName, line: 1, message: 'the header needs item_id and annotator columns' },

@@ -19,6 +19,7 @@ import { seededRandom, shuffled } from '../../shared/annotation/random';
 import type { AnnotationUnit, JudgeRating, RatingScale, RatingValue } from '../../shared/annotation/types';
 import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
+import { DECIMAL_NUMBER } from '../core/input-limits';
 import { loadExperiment, type LoadedExperiment } from '../experiments/load';
 import { metricsContext } from '../experiments/results';
 import type { AnnotationHooks } from '../protocols/plugin';
@@ -80,7 +81,9 @@ function annotatorName(raw: string): string {
 /** A value as stored: scores as numbers; preferences '1' | '2' | 'tie'; labels as on the scale. */
 export function normalizeValue(scale: RatingScale, raw: RatingValue): RatingValue | null {
   if (scale.kind === 'score') {
-    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    // Only decimal text counts as a score: Number() would read "0x5" as 5.
+    const text = String(raw).trim();
+    const n = typeof raw === 'number' ? raw : DECIMAL_NUMBER.test(text) ? Number(text) : NaN;
     return Number.isInteger(n) && onScale(scale, n) ? n : null;
   }
   const s = String(raw).trim();
