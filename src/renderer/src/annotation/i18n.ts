@@ -35,6 +35,16 @@ const en = {
   importLabels: 'Import labels (CSV/JSONL)…',
   imported: 'Imported {{count}} labels.',
   packageOpened: 'Opened “{{name}}”: {{count}} labels.',
+  packageMerged: 'Merged {{count}} labels into “{{name}}”.',
+  foreign: {
+    question:
+      'This package holds the rating set “{{name}}” ({{units}} units, {{labels}} labels), which is not one of the sets here.',
+    matches: 'Merge its labels into a set with the same units, or open it as a separate set?',
+    noMatch: 'No set here has its units. Open it as a new set?',
+    merge: 'Merge into “{{name}}”',
+    newSet: 'Open as a new set',
+    cancel: 'Cancel',
+  },
   progress: '{{done}} of {{total}} rated',
   progressLine: '{{annotator}}: {{labelled}} rated, {{skipped}} skipped of {{total}}',
   screen: {
@@ -182,6 +192,15 @@ const zh: typeof en & typeof zhTables = {
   importLabels: '导入标签（CSV/JSONL）…',
   imported: '已导入 {{count}} 个标签。',
   packageOpened: '已打开“{{name}}”：{{count}} 个标签。',
+  packageMerged: '已将 {{count}} 个标签合并到“{{name}}”。',
+  foreign: {
+    question: '此标注包中的标注集“{{name}}”（{{units}} 个条目，{{labels}} 个标签）不是这里的标注集。',
+    matches: '要把其标签合并到条目相同的标注集，还是作为单独的标注集打开？',
+    noMatch: '这里没有条目相同的标注集。要作为新的标注集打开吗？',
+    merge: '合并到“{{name}}”',
+    newSet: '作为新标注集打开',
+    cancel: '取消',
+  },
   progress: '已评 {{done}} / {{total}}',
   progressLine: '{{annotator}}：已评 {{labelled}}，跳过 {{skipped}}，共 {{total}}',
   screen: {
