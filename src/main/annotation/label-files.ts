@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { controlCharProblem } from '../../shared/control-chars';
 import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
+import { decodeText } from '../import/decode';
 
 export interface LabelFileRow {
   line: number;
@@ -18,14 +19,11 @@ export interface LabelFileRow {
 
 const VALUE_FIELDS = ['score', 'preference', 'label'] as const;
 
+/** UTF-8 text (a BOM dropped); otherwise the error names the line and byte, as for datasets. */
 function decode(file: string, bytes: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    throw new AppError('invalid_input', `${file}: the file is not UTF-8 text`, [
-      { file, message: 'the file is not UTF-8 text' },
-    ]);
-  }
+  const decoded = decodeText(file, bytes);
+  if (decoded.ok) return decoded.text.replace(/^\uFEFF/, '');
+  throw labelIssues(file, [decoded.issue]);
 }
 
 function rowOf(
@@ -44,16 +42,13 @@ function rowOf(
   };
   const name = (k: 'item_id' | 'annotator'): string | null => {
     const v = str(k);
-    const control = v === null ? undefined : controlCharProblem(v);
+    const control = v ? controlCharProblem(v) : undefined;
     if (control) issues.push({ file, line, field: k, message: control });
+    else if (!v) issues.push({ file, line, field: k, message: `missing ${k}` });
     return control ? null : v;
   };
   const itemId = name('item_id');
   const annotator = name('annotator');
-  if (!itemId && str('item_id') === null)
-    issues.push({ file, line, field: 'item_id', message: 'missing item_id' });
-  if (!annotator && str('annotator') === null)
-    issues.push({ file, line, field: 'annotator', message: 'missing annotator' });
   const present = VALUE_FIELDS.filter((f) => str(f) !== null);
   if (present.length !== 1) {
     issues.push({

@@ -94,6 +94,10 @@ export function readOptionalText(
 ): string | null | undefined {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return report(`must be a string, got ${typeName(value)}`);
+  if (value.length > INPUT_LIMITS.datasetTextChars)
+    return report(
+      `is ${value.length.toLocaleString('en-US')} characters, above the limit of ${INPUT_LIMITS.datasetTextChars.toLocaleString('en-US')}`,
+    );
   return value.trim() === '' ? null : value;
 }
 
