@@ -10,6 +10,7 @@ import {
   MAPPING_RHO_FLOOR,
   type AnnotationFile,
   type AnnotationSetSummary,
+  type PackageImport,
 } from '../shared/annotation/api-types';
 import type { CalibratedRow } from '../shared/annotation/calibrate';
 import { agreementTables } from '../shared/annotation/report';
@@ -48,6 +49,21 @@ async function findSet(core: Core, ref: string): Promise<AnnotationSetSummary> {
   throw new AppError(
     'not_found',
     `No rating set "${ref}"${known ? ` (there are: ${known})` : ' (none yet)'}`,
+  );
+}
+
+/** Why a package was not opened: its set is not one of this store's; what to run instead. */
+function foreignSetMessage(file: string, r: Extract<PackageImport, { outcome: 'foreign-set' }>): string {
+  const p = r.package;
+  const matches = r.candidates.map((c) => `${c.id} "${c.name}"`).join(', ');
+  return (
+    `${file} holds rating set "${p.name}" (uid ${p.uid}, ${p.units} units, ${p.labels} labels), ` +
+    "which is not one of this store's rating sets; nothing was imported. " +
+    (matches
+      ? `Its units match ${r.candidates.length === 1 ? 'set' : 'sets'} ${matches}: to merge its labels there, ` +
+        `add --into ${r.candidates[0].id}; to open it as a separate set, add --as-new-set.`
+      : 'No set here has its units. To open it as a new set, add --as-new-set ' +
+        '(or --into SET to merge into a set whose units match).')
   );
 }
 
@@ -172,14 +188,20 @@ export function registerAnnotateCommands(
     .command('import-package')
     .description('open an annotation package as a new set, or merge its labels into the set it came from')
     .argument('<file>', 'the package (.json)')
-    .action((file: string, _opts: unknown, cmd: Command) =>
+    .option('--as-new-set', 'open a package of a set this store does not know as a new set')
+    .option('--into <set>', 'merge the labels into this rating set (name or id; its units must match)')
+    .action((file: string, opts: { asNewSet?: boolean; into?: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
+        const into = opts.into === undefined ? undefined : await findSet(core, opts.into);
         const r = await core.call('annotation.importPackage', {
           fileName: basename(file),
           contentBase64: readFileSync(resolve(file)).toString('base64'),
+          ...(opts.asNewSet ? { asNewSet: true } : {}),
+          ...(into ? { intoSetId: into.id } : {}),
         });
+        if (r.outcome === 'foreign-set') throw new AppError('conflict', foreignSetMessage(basename(file), r));
         out(
-          `${r.created ? 'Opened' : 'Merged into'} rating set ${r.set.id} "${r.set.name}": ${r.labels} labels\n`,
+          `${r.created ? 'Opened as a new' : 'Merged into'} rating set ${r.set.id} "${r.set.name}": ${r.labels} labels\n`,
         );
       }),
     );

@@ -143,3 +143,16 @@ export class ProgressPrinter {
     this.lastLine = '';
   }
 }
+
+/** Names on stderr the figures an export left out (drawing failed); the rest was written. */
+export function warnFigureFailures(
+  failures: readonly { id: string; format: string; error: string }[],
+  write: (s: string) => void = (s) => process.stderr.write(s),
+): void {
+  if (failures.length === 0) return;
+  write(
+    `Warning: ${failures.length} figure file${failures.length > 1 ? 's' : ''} could not be drawn and ` +
+      'were left out (every table and the other files were written; manifest.json lists them under figures_failed):\n' +
+      failures.map((f) => `  figures/${f.id}.${f.format}: ${f.error}\n`).join(''),
+  );
+}

@@ -7,7 +7,7 @@ import { rendererDir, resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
 import { startWebServer } from './doors/web';
 import { defaultTokenFile, loadServeToken } from './doors/serve-token';
-import { estimateText, failureSummary, ProgressPrinter } from './cli-progress';
+import { estimateText, failureSummary, ProgressPrinter, warnFigureFailures } from './cli-progress';
 import { loadExperimentConfig } from './experiments/config';
 import { join, resolve } from 'node:path';
 import { DB_FILE_NAME } from './store/db';
@@ -160,6 +160,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
           const dir = resolve(opts.out ?? summary.name);
           const exported = await core.experiments.export(summary.id, dir, opts.lang);
           out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
+          warnFigureFailures(exported.figureFailures);
           const failures = failureSummary(final.failuresByReason, retryCommand(cmd, configPath, opts.out));
           out(failures.text);
           if (failures.infrastructure)
@@ -180,6 +181,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         const row = core.experiments.find(ref);
         const exported = await core.experiments.export(row.id, resolve(opts.out), opts.lang);
         out(`Exported ${exported.files.length} files to ${exported.dir}\n`);
+        warnFigureFailures(exported.figureFailures);
       }),
     );
 

@@ -21,6 +21,7 @@ import type {
   AnnotationSetSummary,
   AppliedMapping,
   MappingTargets,
+  PackageImport,
   AnnotatorProgress,
 } from './annotation/api-types';
 import type { RatingValue } from './annotation/types';
@@ -205,10 +206,14 @@ export interface ApiMethods {
   'annotation.exportPackage': { params: { setId: number }; result: AnnotationFile };
   /** The labels CSV to fill for importLabels: unit ids, blinded text, an empty value column. */
   'annotation.labelTemplate': { params: { setId: number; annotator?: string }; result: AnnotationFile };
-  /** Opens a package as a new set, or merges its labels into the set it came from. */
+  /**
+   * Opens a package as a new set, or merges its labels into the set it came from. A package of a
+   * set this store does not know, while it holds other sets, answers `foreign-set` (nothing is
+   * imported): ask, then send `asNewSet: true` or `intoSetId` (units must match).
+   */
   'annotation.importPackage': {
-    params: { fileName: string; contentBase64: string };
-    result: { set: AnnotationSetSummary; created: boolean; labels: number };
+    params: { fileName: string; contentBase64: string; asNewSet?: boolean; intoSetId?: number };
+    result: PackageImport;
   };
   'annotation.agreement': { params: { setId: number; threshold?: number }; result: AgreementReport };
   /** agreement.json, tables (CSV/XLSX/LaTeX), figures (SVG/PNG), annotations.csv, mapping, manifest: one zip. */

@@ -188,6 +188,8 @@ export function isResultsOf<M, P extends string>(
 export interface ExportResult {
   dir: string;
   files: string[];
+  /** Figures that could not be drawn (the rest was written); also in manifest.json `figures_failed`. */
+  figureFailures: { id: string; format: 'svg' | 'png'; error: string }[];
 }
 
 export interface RenderedPromptView {

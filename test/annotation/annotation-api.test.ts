@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
-import { labelsOf, setItems } from '../../src/main/annotation/store';
+import { labelsOf, listSets, setItems } from '../../src/main/annotation/store';
 import { experimentRatings } from '../../src/main/annotation/service';
+import type { PackageImport } from '../../src/shared/annotation/api-types';
 import { cohensKappa, icc21, median, spearmanInterval as spearman } from '../../src/shared/stats';
 import { tempDir } from '../helpers/tmp';
 import { startMockProvider, type MockProvider, type MockRequest } from '../mock-provider/server';
@@ -196,6 +197,12 @@ describe('label files', () => {
   });
 });
 
+/** The answer of an import that went through (not a `foreign-set` question). */
+function imported(r: PackageImport): Extract<PackageImport, { outcome: 'imported' }> {
+  if (r.outcome !== 'imported') throw new Error(`expected an import, got ${JSON.stringify(r)}`);
+  return r;
+}
+
 describe('annotation packages', () => {
   it('travel to a colleague’s store and back, merging annotators; mismatched items are refused', async () => {
     const [set] = await core.call('annotation.listSets', { experimentId });
@@ -208,10 +215,12 @@ describe('annotation packages', () => {
     const other = tempDir();
     const colleague = new Core({ dataDir: other.dir, door: 'cli', keys: keys() });
     try {
-      const opened = await colleague.call('annotation.importPackage', {
-        fileName: pkg.fileName,
-        contentBase64: pkg.contentBase64,
-      });
+      const opened = imported(
+        await colleague.call('annotation.importPackage', {
+          fileName: pkg.fileName,
+          contentBase64: pkg.contentBase64,
+        }),
+      );
       expect(opened.created).toBe(true);
       expect(opened.set.experimentId).toBeNull();
       const s = await colleague.call('annotation.session', { setId: opened.set.id, annotator: 'dave' });
@@ -223,10 +232,12 @@ describe('annotation packages', () => {
           value: (i % 5) + 1,
         });
       const back = await colleague.call('annotation.exportPackage', { setId: opened.set.id });
-      const merged = await core.call('annotation.importPackage', {
-        fileName: back.fileName,
-        contentBase64: back.contentBase64,
-      });
+      const merged = imported(
+        await core.call('annotation.importPackage', {
+          fileName: back.fileName,
+          contentBase64: back.contentBase64,
+        }),
+      );
       expect(merged.created).toBe(false);
       expect(merged.set.id).toBe(set.id);
       expect(merged.set.progress.map((p) => p.annotator)).toEqual(['alice', 'carol', 'dave']);
@@ -500,5 +511,58 @@ describe('agreement', () => {
     expect(levels.size).toBe(1);
     expect(forced.flattened).toBe(forced.rows.length);
     await core.call('annotation.deleteSet', { setId: set.id });
+  });
+
+  it('asks before opening a package of a set this store does not know (issue 22 item 10)', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const pkg = await core.call('annotation.exportPackage', { setId: set.id });
+    // The same items under another set's uid and unit ids: the set made again, say, or another copy.
+    const doc = JSON.parse(Buffer.from(pkg.contentBase64, 'base64').toString('utf8'));
+    const renamed = new Map<string, string>(
+      doc.items.map((it: { unit: string }, i: number) => [it.unit, `u${i}`]),
+    );
+    doc.set.uid = 'a-set-made-elsewhere';
+    doc.set.name = 'Their copy';
+    for (const it of doc.items) it.unit = renamed.get(it.unit);
+    const first = doc.labels[0].annotator;
+    doc.labels = doc.labels
+      .filter((l: { annotator: string }) => l.annotator === first)
+      .map((l: { unit: string }) => ({ ...l, unit: renamed.get(l.unit), annotator: 'grace' }));
+    const file = {
+      fileName: 'theirs.annotation.json',
+      contentBase64: Buffer.from(JSON.stringify(doc)).toString('base64'),
+    };
+    const setsBefore = listSets(core.db).length;
+    const labelsBefore = labelsOf(core.db, set.id);
+
+    const asked = await core.call('annotation.importPackage', file);
+    expect(asked).toEqual({
+      outcome: 'foreign-set',
+      package: {
+        uid: 'a-set-made-elsewhere',
+        name: 'Their copy',
+        units: doc.items.length,
+        labels: doc.labels.length,
+      },
+      candidates: [{ id: set.id, name: set.name }],
+    });
+    expect(listSets(core.db).length).toBe(setsBefore);
+    expect(labelsOf(core.db, set.id)).toEqual(labelsBefore);
+
+    const merged = imported(await core.call('annotation.importPackage', { ...file, intoSetId: set.id }));
+    expect(merged).toMatchObject({ created: false, labels: doc.labels.length, set: { id: set.id } });
+    const grace = labelsOf(core.db, set.id).filter((l) => l.annotator === 'grace');
+    // Matched by the text each unit shows: each label sits on the item whose unit it was given to.
+    const keyOfUnit = new Map(setItems(core.db, set.id).map((i) => [renamed.get(i.unitUid), i.itemKey]));
+    const sent = doc.labels.map((l: { unit: string; value: unknown }) => [keyOfUnit.get(l.unit), l.value]);
+    expect(grace.map((l) => [l.itemKey, l.value]).sort()).toEqual(sent.sort());
+
+    const opened = imported(await core.call('annotation.importPackage', { ...file, asNewSet: true }));
+    expect(opened.created).toBe(true);
+    expect(opened.set.name).toBe('Their copy');
+    await expect(core.call('annotation.importPackage', { ...file, asNewSet: true })).rejects.toThrow(
+      /comes from rating set \d+ "Their copy" of this store: it merges there/,
+    );
+    await core.call('annotation.deleteSet', { setId: opened.set.id });
   });
 });

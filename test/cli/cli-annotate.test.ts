@@ -226,4 +226,27 @@ describe('judge-lab annotate', () => {
     const named = readFileSync(join(dir, 'by-hand.labels.csv'), 'utf8');
     expect(named.split('\r\n')[1]).toMatch(/^[0-9a-f]{16},,,,/);
   });
+
+  it('refuses a package of a set this store does not know, naming both sets and the flags (issue 22 item 10)', () => {
+    const doc = JSON.parse(readFileSync(join(dir, 'pilot.json'), 'utf8'));
+    doc.set.uid = 'made-elsewhere';
+    doc.set.name = 'their pilot';
+    const file = join(dir, 'theirs.annotation.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const before = cli('annotate', 'sets', '--json').stdout;
+    const asked = cli('annotate', 'import-package', file);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(
+      /theirs\.annotation\.json holds rating set "their pilot" \(uid made-elsewhere/,
+    );
+    expect(asked.stderr).toMatch(/Its units match set 1 "pilot": to merge its labels there, add --into 1/);
+    expect(asked.stderr).toMatch(/--as-new-set/);
+    expect(cli('annotate', 'sets', '--json').stdout).toBe(before);
+    const merged = cli('annotate', 'import-package', file, '--into', 'pilot');
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/Merged into rating set 1 "pilot"/);
+    const opened = cli('annotate', 'import-package', file, '--as-new-set');
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stdout).toMatch(/Opened as a new rating set \d+ "their pilot"/);
+  });
 });

@@ -46,10 +46,24 @@ export async function agreementZip(
     put(`tables/${t.id}.tex`, tableToLatex(t, 'judge-lab-annotation'));
   }
   put('tables/agreement.xlsx', new Uint8Array(await buildWorkbook(tables).xlsx.writeBuffer()));
+  // A figure that cannot be drawn never costs the tables: it is left out and named in the manifest.
+  const figuresFailed: { id: string; format: 'svg' | 'png'; error: string }[] = [];
+  const failed = (id: string, format: 'svg' | 'png', err: unknown) =>
+    figuresFailed.push({ id, format, error: err instanceof Error ? err.message : String(err) });
   for (const f of figures) {
-    const svg = renderSvg(f);
+    let svg: string;
+    try {
+      svg = renderSvg(f);
+    } catch (err) {
+      failed(f.id, 'svg', err);
+      continue;
+    }
     put(`figures/${f.id}.svg`, svg);
-    put(`figures/${f.id}.png`, await svgToPng(svg, f.width));
+    try {
+      put(`figures/${f.id}.png`, await svgToPng(svg, f.width));
+    } catch (err) {
+      failed(f.id, 'png', err);
+    }
   }
   const items = setItems(db, setId);
   const itemOf = new Map(items.map((i) => [i.itemKey, i]));
@@ -101,6 +115,7 @@ export async function agreementZip(
         files: Object.keys(files)
           .map((f) => f.slice(stem.length + 1))
           .concat('manifest.json'),
+        figures_failed: figuresFailed,
       },
       null,
       1,

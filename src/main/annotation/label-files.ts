@@ -2,8 +2,10 @@
 // optional comment) into located rows; what the rows must satisfy is checked by the service,
 // which knows the set. Every problem names the file and line.
 import { parse } from 'csv-parse/sync';
+import { controlCharProblem } from '../../shared/control-chars';
 import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
+import { decodeText } from '../import/decode';
 
 export interface LabelFileRow {
   line: number;
@@ -17,14 +19,11 @@ export interface LabelFileRow {
 
 const VALUE_FIELDS = ['score', 'preference', 'label'] as const;
 
+/** UTF-8 text (a BOM dropped); otherwise the error names the line and byte, as for datasets. */
 function decode(file: string, bytes: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    throw new AppError('invalid_input', `${file}: the file is not UTF-8 text`, [
-      { file, message: 'the file is not UTF-8 text' },
-    ]);
-  }
+  const decoded = decodeText(file, bytes);
+  if (decoded.ok) return decoded.text.replace(/^\uFEFF/, '');
+  throw labelIssues(file, [decoded.issue]);
 }
 
 function rowOf(
@@ -33,15 +32,23 @@ function rowOf(
   rec: Record<string, unknown>,
   issues: InputIssue[],
 ): LabelFileRow | null {
+  // JSON.parse keeps a "__proto__" key, but any copy of the record would silently drop it.
+  if (Object.hasOwn(rec, '__proto__'))
+    issues.push({ file, line, field: '__proto__', message: 'is not allowed as a key; rename it' });
   const str = (k: string): string | null => {
     const v = rec[k];
     if (v === undefined || v === null || v === '') return null;
     return typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : null;
   };
-  const itemId = str('item_id');
-  const annotator = str('annotator');
-  if (!itemId) issues.push({ file, line, field: 'item_id', message: 'missing item_id' });
-  if (!annotator) issues.push({ file, line, field: 'annotator', message: 'missing annotator' });
+  const name = (k: 'item_id' | 'annotator'): string | null => {
+    const v = str(k);
+    const control = v ? controlCharProblem(v) : undefined;
+    if (control) issues.push({ file, line, field: k, message: control });
+    else if (!v) issues.push({ file, line, field: k, message: `missing ${k}` });
+    return control ? null : v;
+  };
+  const itemId = name('item_id');
+  const annotator = name('annotator');
   const present = VALUE_FIELDS.filter((f) => str(f) !== null);
   if (present.length !== 1) {
     issues.push({
@@ -97,6 +104,17 @@ export function readLabelFile(fileName: string, bytes: Buffer): LabelFileRow[] {
       .split(/\r?\n/, 1)[0]
       .split(',')
       .map((h) => h.trim().replace(/^"|"$/g, ''));
+    // csv-parse would make a "__proto__" column the record's prototype: its values would vanish.
+    if (header.includes('__proto__')) {
+      throw labelIssues(fileName, [
+        {
+          file: fileName,
+          line: 1,
+          field: '__proto__',
+          message: 'a column named "__proto__" is not allowed; rename it',
+        },
+      ]);
+    }
     if (!header.includes('item_id') || !header.includes('annotator')) {
       throw new AppError('invalid_input', `${fileName}:1: the header needs item_id and annotator columns`, [
         { file: fileName, line: 1, message: 'the header needs item_id and annotator columns' },

@@ -3,30 +3,42 @@
 // as annotators see them under opaque unit ids, and labels; never item keys (they may name
 // models), judge verdicts, model names or categories.
 import { z } from 'zod';
+import { controlCharProblem } from '../../shared/control-chars';
 import type { AnnotationView, RatingScale, RatingValue } from '../../shared/annotation/types';
 import { AppError } from '../core/errors';
 
 export const PACKAGE_FORMAT = 'judge-lab-annotation-package';
 
+/** Ids and names label screens, tables and figures: no control characters in them. */
+const name = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .superRefine((v, ctx) => {
+      const problem = controlCharProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
 const scaleSchema = z.union([
   z.strictObject({ kind: z.literal('score'), min: z.number().int(), max: z.number().int() }),
   z.strictObject({ kind: z.literal('preference') }),
-  z.strictObject({ kind: z.literal('label'), labels: z.array(z.string().min(1)).min(2) }),
+  z.strictObject({ kind: z.literal('label'), labels: z.array(name(100)).min(2) }),
 ]);
 
 const packageSchema = z.strictObject({
   format: z.literal(PACKAGE_FORMAT),
   version: z.literal(1),
   set: z.strictObject({
-    uid: z.string().min(1).max(100),
-    name: z.string().min(1).max(300),
+    uid: name(100),
+    name: name(300),
     scale: scaleSchema,
     seed: z.number().int(),
   }),
   items: z
     .array(
       z.strictObject({
-        unit: z.string().min(1).max(100),
+        unit: name(100),
         prompt: z.string(),
         context: z.string().nullable().optional(),
         responses: z.array(z.string()).min(1).max(2),
@@ -36,7 +48,7 @@ const packageSchema = z.strictObject({
   labels: z.array(
     z.strictObject({
       unit: z.string().min(1),
-      annotator: z.string().min(1).max(100),
+      annotator: name(100),
       value: z.union([z.number(), z.string()]).nullable(),
       skipped: z.boolean(),
       comment: z.string().nullable(),

@@ -41,7 +41,11 @@ export const annotationSchemas = {
   'annotation.importLabels': z.strictObject({ setId: id, ...file }),
   'annotation.exportPackage': set,
   'annotation.labelTemplate': z.strictObject({ setId: id, annotator: annotator.optional() }),
-  'annotation.importPackage': z.strictObject(file),
+  'annotation.importPackage': z.strictObject({
+    ...file,
+    asNewSet: z.boolean().optional(),
+    intoSetId: z.number().int().positive().optional(),
+  }),
   'annotation.agreement': z.strictObject({ setId: id, threshold }),
   'annotation.exportZip': z.strictObject({ setId: id, threshold, lang: z.enum(FIGURE_LANGUAGES).optional() }),
   'annotation.mappingTargets': z.strictObject({ setId: id, judge: z.string().min(1).max(200) }),

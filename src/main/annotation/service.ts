@@ -19,12 +19,14 @@ import {
   type MappingMismatch,
   type MappingQuality,
   type MappingTargets,
+  type PackageImport,
 } from '../../shared/annotation/api-types';
 import { applyMapping, type CalibratedRow } from '../../shared/annotation/calibrate';
 import { seededRandom, shuffled } from '../../shared/annotation/random';
 import type { AnnotationUnit, JudgeRating, RatingScale, RatingValue } from '../../shared/annotation/types';
 import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../core/errors';
+import { DECIMAL_NUMBER } from '../core/input-limits';
 import { loadExperiment, type LoadedExperiment } from '../experiments/load';
 import { metricsContext } from '../experiments/results';
 import type { AnnotationHooks } from '../protocols/plugin';
@@ -32,7 +34,7 @@ import type { Database } from '../store/db';
 import { listExperiments } from '../store/experiments';
 import { labelIssues, readLabelFile } from './label-files';
 import { labelTemplateCsv } from './label-template';
-import { readPackage, writePackage } from './package';
+import { readPackage, writePackage, type PackageContent } from './package';
 import { stratifiedSample } from './sampling';
 import {
   annotatorId,
@@ -49,6 +51,7 @@ import {
   saveLabels,
   setItems,
   type NewLabel,
+  type SetItemRow,
   type SetRow,
 } from './store';
 
@@ -87,7 +90,9 @@ function annotatorName(raw: string): string {
 /** A value as stored: scores as numbers; preferences '1' | '2' | 'tie'; labels as on the scale. */
 export function normalizeValue(scale: RatingScale, raw: RatingValue): RatingValue | null {
   if (scale.kind === 'score') {
-    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    // Only decimal text counts as a score: Number() would read "0x5" as 5.
+    const text = String(raw).trim();
+    const n = typeof raw === 'number' ? raw : DECIMAL_NUMBER.test(text) ? Number(text) : NaN;
     return Number.isInteger(n) && onScale(scale, n) ? n : null;
   }
   const s = String(raw).trim();
@@ -431,15 +436,18 @@ export class AnnotationService {
   }
 
   /**
-   * Opens a package: a set this store has not seen becomes a new set (no experiment); a known set
-   * gets the package's labels merged in, provided its units are exactly the set's units.
+   * Opens a package. A known set (by uid) gets the package's labels merged in, provided its units
+   * are exactly the set's units. A set this store has not seen is not opened silently while the
+   * store holds sets the person may have meant: the answer is `foreign-set` (the package's set and
+   * the sets whose units match it), and the caller asks; `asNewSet` opens it as a new set and
+   * `intoSetId` merges its labels into that set when the units match (by id or by their text).
    */
   importPackage(
     fileName: string,
     bytes: Buffer,
-  ): { set: AnnotationSetSummary; created: boolean; labels: number } {
+    choice: { asNewSet?: boolean; intoSetId?: number } = {},
+  ): PackageImport {
     const pkg = readPackage(fileName, bytes);
-    const existing = getSetByUid(this.db, pkg.set.uid);
     const units = new Set(pkg.items.map((i) => i.unit));
     for (const [i, l] of pkg.labels.entries()) {
       if (!units.has(l.unit)) {
@@ -457,36 +465,48 @@ export class AnnotationService {
         );
       }
     }
-    return this.db.transaction(() => {
+    if (choice.asNewSet && choice.intoSetId !== undefined)
+      throw new AppError(
+        'invalid_params',
+        'Choose one: open the package as a new set, or merge it into a set',
+      );
+    const own = getSetByUid(this.db, pkg.set.uid);
+    if (choice.asNewSet && own)
+      throw new AppError(
+        'conflict',
+        `${fileName} comes from rating set ${own.id} "${own.name}" of this store: it merges there, it cannot be opened as a new set`,
+      );
+    const target = choice.intoSetId !== undefined ? this.set(choice.intoSetId) : own;
+    if (!target && !choice.asNewSet) {
+      const sets = listSets(this.db);
+      if (sets.length > 0)
+        return {
+          outcome: 'foreign-set',
+          package: {
+            uid: pkg.set.uid,
+            name: pkg.set.name,
+            units: pkg.items.length,
+            labels: pkg.labels.length,
+          },
+          candidates: sets
+            .filter((set) => unitMatch(pkg, set, setItems(this.db, set.id)).ok)
+            .map((set) => ({ id: set.id, name: set.name })),
+        };
+    }
+    return this.db.transaction((): PackageImport => {
       let setId: number;
       let created = false;
       let keyOf: Map<string, string>;
-      if (existing) {
-        const items = setItems(this.db, existing.id);
-        const mine = new Map(items.map((i) => [i.unitUid, i]));
-        const missing = pkg.items.find((i) => !mine.has(i.unit));
-        const extra = items.find((i) => !units.has(i.unitUid));
-        const changed = pkg.items.find(
-          (i) =>
-            mine.has(i.unit) &&
-            JSON.stringify(normalizeView(mine.get(i.unit)!.view)) !== JSON.stringify(normalizeView(i.view)),
-        );
-        if (missing || extra || changed || JSON.stringify(existing.scale) !== JSON.stringify(pkg.set.scale)) {
-          const detail = missing
-            ? `its unit "${missing.unit}" is not in the set`
-            : extra
-              ? `the set's unit "${extra.unitUid}" is missing from it`
-              : changed
-                ? `its unit "${changed.unit}" shows different text`
-                : 'its scale differs';
+      if (target) {
+        const match = unitMatch(pkg, target, setItems(this.db, target.id));
+        if (!match.ok)
           throw new AppError(
             'conflict',
-            `${fileName} does not match annotation set "${existing.name}": ${detail}; nothing was imported`,
-            [{ file: fileName, field: 'items', message: detail }],
+            `${fileName} does not match annotation set "${target.name}": ${match.detail}; nothing was imported`,
+            [{ file: fileName, field: 'items', message: match.detail }],
           );
-        }
-        setId = existing.id;
-        keyOf = new Map(items.map((i) => [i.unitUid, i.itemKey]));
+        setId = target.id;
+        keyOf = match.keyOf;
       } else {
         setId = insertSet(
           this.db,
@@ -518,7 +538,7 @@ export class AnnotationService {
         comment: l.comment,
       }));
       saveLabels(this.db, setId, labels);
-      return { set: this.summary(this.set(setId)), created, labels: labels.length };
+      return { outcome: 'imported', set: this.summary(this.set(setId)), created, labels: labels.length };
     })();
   }
 
@@ -772,4 +792,47 @@ export function flattenedCount(rows: readonly CalibratedRow[]): number {
 
 function normalizeView(v: { prompt: string; context?: string | null; responses: string[] }) {
   return { prompt: v.prompt, context: v.context ?? null, responses: v.responses };
+}
+
+/**
+ * Whether a package's units are exactly a set's units, and each package unit's item key there.
+ * Units match by their ids (the set the package came from), else by the text they show, one to
+ * one (a set made again from the same items under another uid).
+ */
+function unitMatch(
+  pkg: PackageContent,
+  set: SetRow,
+  items: readonly SetItemRow[],
+): { ok: true; keyOf: Map<string, string> } | { ok: false; detail: string } {
+  if (JSON.stringify(set.scale) !== JSON.stringify(pkg.set.scale))
+    return { ok: false, detail: 'its scale differs' };
+  const mine = new Map(items.map((i) => [i.unitUid, i]));
+  const units = new Set(pkg.items.map((i) => i.unit));
+  const missing = pkg.items.find((i) => !mine.has(i.unit));
+  const extra = items.find((i) => !units.has(i.unitUid));
+  if (!missing && !extra) {
+    const changed = pkg.items.find(
+      (i) => JSON.stringify(normalizeView(mine.get(i.unit)!.view)) !== JSON.stringify(normalizeView(i.view)),
+    );
+    if (changed) return { ok: false, detail: `its unit "${changed.unit}" shows different text` };
+    return { ok: true, keyOf: new Map(items.map((i) => [i.unitUid, i.itemKey])) };
+  }
+  const idDetail = missing
+    ? `its unit "${missing.unit}" is not in the set`
+    : `the set's unit "${extra!.unitUid}" is missing from it`;
+  if (pkg.items.length !== items.length) return { ok: false, detail: idDetail };
+  const byText = new Map<string, SetItemRow[]>();
+  for (const i of items) {
+    const key = JSON.stringify(normalizeView(i.view));
+    byText.set(key, [...(byText.get(key) ?? []), i]);
+  }
+  const keyOf = new Map<string, string>();
+  for (const i of pkg.items) {
+    const same = byText.get(JSON.stringify(normalizeView(i.view)));
+    // Two units showing the same text could not be told apart: ids are then the only match.
+    if (!same || same.length !== 1) return { ok: false, detail: idDetail };
+    keyOf.set(i.unit, same[0].itemKey);
+  }
+  if (new Set(keyOf.values()).size !== items.length) return { ok: false, detail: idDetail };
+  return { ok: true, keyOf };
 }

@@ -13,8 +13,10 @@ export const INPUT_LIMITS = {
   configFileBytes: 1024 * 1024,
   /** Datasets hold flat objects and configs nest four levels; 64 leaves room and keeps validators' recursion shallow. */
   jsonDepth: 64,
-  /** One text field of a dataset item (instruction, output_1, output_2). */
+  /** One text field of a dataset item (instruction, output_1, output_2, a gold answer, an imported answer). */
   datasetTextChars: 1_000_000,
+  /** Entries of one list in a dataset item (a QA item's gold `answers`); real ones hold a handful. */
+  datasetListItems: 10_000,
   /** One string in a config (templates are the long ones). */
   configStringChars: 100_000,
   /** Requests per minute per model: below 1 a lane would wait for hours between calls. */
@@ -22,6 +24,12 @@ export const INPUT_LIMITS = {
   /** Tokens per minute per model: below one prompt's size no call could ever be sent. */
   tpm: { min: 1_000, max: 10_000_000_000 },
 } as const;
+
+/**
+ * A number as people write one in a text cell: decimal, optionally signed, with an exponent.
+ * `Number()` alone would also read "0x10" as 16, "0b11" as 3, "Infinity" and "" (as 0).
+ */
+export const DECIMAL_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** "100 MiB" for a byte count, for messages. */
 export function formatBytes(bytes: number): string {

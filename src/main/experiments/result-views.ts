@@ -98,7 +98,7 @@ export class ResultViews {
     const exp = loadExperiment(this.db, id);
     const dir = outDir ?? join(this.opts.dataDir, 'exports', exp.row.name);
     const r = await exportExperiment(this.db, id, dir, lang);
-    return { dir: r.outDir, files: r.files };
+    return { dir: r.outDir, files: r.files, figureFailures: r.figureFailures };
   }
 
   /**

@@ -106,6 +106,17 @@ export function readCsv(
   // Spreadsheets vary the case and pad header cells; the names themselves are the contract.
   // A column mapping names the fields of differently named columns (column → field).
   const names = header.cells.map((c) => c.trim().toLowerCase()).map((n) => rename?.get(n) ?? n);
+  // An object copy of the row would silently drop such a column (README: such keys are refused).
+  const proto = names.indexOf('__proto__');
+  if (proto >= 0) {
+    issues.push({
+      file,
+      line: header.line,
+      field: '__proto__',
+      message: `column ${proto + 1} is named "__proto__", which is not allowed as a name; rename it`,
+    });
+    return { records, issues };
+  }
   const spec = columns ?? kindOfFields(names);
   const index = new Map<string, number>();
   names.forEach((name, i) => {

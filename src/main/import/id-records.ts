@@ -29,8 +29,12 @@ export function validateIdRecords(
       return undefined;
     };
     if (Object.hasOwn(v, '__proto__')) reporter('__proto__')('is not allowed as a key; rename it');
-    const id = readId(v.id, reporter('id'));
-    if (id === null) reporter('id')(`is missing (every ${kind} item needs an id)`);
+    const id =
+      v.id === undefined || v.id === null || v.id === ''
+        ? reporter('id')(
+            `is ${v.id === undefined ? 'missing' : v.id === null ? 'null' : 'empty'} (every ${kind} item needs an id)`,
+          )
+        : readId(v.id, reporter('id'));
     const content = read(v, reporter);
     if (typeof id === 'string') {
       const first = seen.get(id);

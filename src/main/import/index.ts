@@ -1,4 +1,4 @@
-import type { DatasetFormat, DatasetKind } from '../../shared/domain';
+import type { DatasetFormat, DatasetKind, InputIssue } from '../../shared/domain';
 import { formatBytes, INPUT_LIMITS } from '../core/input-limits';
 import type { NewItem } from '../store/datasets';
 import { csvColumns, csvSample, readCsv } from './csv';
@@ -8,7 +8,7 @@ import { invalidInput } from './issues';
 import { readJson } from './json';
 import { readJsonl } from './jsonl';
 import type { ReadResult } from './record';
-import { DATASET_KINDS, kindOfFields, kindOfRecords } from './kinds';
+import { ambiguousKind, DATASET_KINDS, kindOfFields, kindOfRecords } from './kinds';
 import {
   applyMapping,
   columnChoice,
@@ -122,6 +122,18 @@ export function parseDatasetFile(
       mapping ? new Map(Object.entries(mapping).map(([f, c]) => [c, f])) : undefined,
     );
   const records = mapping && jsonRead ? applyMapping(read.records, mapping) : read.records;
+  // A CSV's kind is its header's; a JSON record's, its own keys.
+  const ambiguous: InputIssue[] = [];
+  if (!jsonRead) {
+    const a = ambiguousKind(fields);
+    if (a) ambiguous.push({ file: fileName, line: 1, field: a.field, message: `the header ${a.message}` });
+  } else {
+    for (const r of records) {
+      const a = ambiguousKind(Object.keys(r.value));
+      if (a) ambiguous.push({ file: fileName, line: r.line, row: r.row, field: a.field, message: a.message });
+    }
+  }
+  if (ambiguous.length > 0) throw invalidInput(fileName, [...read.issues, ...ambiguous]);
   const spec = kindOfRecords(records);
   const { items, issues } = spec.validate(fileName, records, { cellText: format === 'csv' });
   const all = [...read.issues, ...issues];

@@ -42,7 +42,7 @@ const PAIRWISE: DatasetKindSpec = {
     if (!present.has('instruction') && !present.has('input')) missing.unshift('instruction');
     return { missing, note: missing.includes('instruction') ? ' (or "input")' : '' };
   },
-  validate: (file, records) => validateRecords(file, records),
+  validate: validateRecords,
 };
 
 const QA: DatasetKindSpec = {
@@ -78,4 +78,31 @@ export function kindOfFields(names: Iterable<string>): DatasetKindSpec {
 
 export function kindOfRecords(records: SourceRecord[]): DatasetKindSpec {
   return kindOfFields(records.length > 0 ? Object.keys(records[0].value) : []);
+}
+
+/** The fields that tell each kind apart: a record holding those of two kinds is ambiguous. */
+const DISTINCTIVE: readonly { kind: DatasetKind; fields: readonly string[] }[] = [
+  { kind: 'pairwise', fields: ['output_1', 'output_2'] },
+  { kind: 'qa', fields: ['question', 'answers'] },
+  { kind: 'pointwise', fields: ['response'] },
+];
+
+/**
+ * Why these field names belong to more than one kind (the second kind's field is named), or
+ * undefined. Picking one kind silently would drop the other kind's fields without a word.
+ */
+export function ambiguousKind(names: Iterable<string>): { field: string; message: string } | undefined {
+  const set = new Set(names);
+  const found = DISTINCTIVE.flatMap((d) => {
+    const field = d.fields.find((f) => set.has(f));
+    return field ? [{ kind: d.kind, field }] : [];
+  });
+  if (found.length < 2) return undefined;
+  const [a, b] = found;
+  return {
+    field: b.field,
+    message:
+      `holds fields of two dataset kinds: "${a.field}" (${a.kind}) and "${b.field}" (${b.kind}); ` +
+      'a dataset is of one kind: remove the fields of the other',
+  };
 }

@@ -3,23 +3,29 @@
 // (used by the bias-probes protocol); the generic importer knows it through ./kinds.ts.
 import type { InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
+import { DECIMAL_NUMBER } from '../core/input-limits';
 import { typeName } from './issues';
 import type { SourceRecord } from './record';
 import { readOptionalText } from './qa-record';
 import { validateIdRecords } from './id-records';
-import { readText } from './validate';
+import { readSubset, readText } from './validate';
 
 export const POINTWISE_COLUMNS = ['id', 'instruction', 'response', 'category', 'reference', 'human_score'];
 export const POINTWISE_REQUIRED = ['id', 'instruction', 'response'];
 
-/** A finite number, or (CSV cells, `cellText`) a cell holding one; empty = none. */
+/** A finite number, or (CSV cells, `cellText`) a cell holding one in decimal; empty = none. */
 function readScore(
   value: unknown,
   cellText: boolean,
   report: (message: string) => undefined,
 ): number | null | undefined {
   if (value === undefined || value === null || value === '') return null;
-  const n = typeof value === 'string' && cellText ? Number(value.trim()) : value;
+  const cell = typeof value === 'string' && cellText ? value.trim() : undefined;
+  // A padded empty cell says nothing, as an empty one (Number("  ") would have made it 0).
+  if (cell === '') return null;
+  if (cell !== undefined && !DECIMAL_NUMBER.test(cell))
+    return report(`must be a decimal number (a human score), got ${JSON.stringify(value)}`);
+  const n = cell !== undefined ? Number(cell) : value;
   if (typeof n !== 'number' || !Number.isFinite(n))
     return report(
       `must be a number (a human score), got ${typeof value === 'string' ? JSON.stringify(value) : typeName(value)}`,
@@ -35,7 +41,7 @@ export function validatePointwiseRecords(
   return validateIdRecords(file, records, 'pointwise', (v, reporter) => {
     const instruction = readText(v.instruction, reporter('instruction'));
     const response = readText(v.response, reporter('response'));
-    const category = readOptionalText(v.category, reporter('category'));
+    const category = readSubset(v.category, reporter('category'));
     const reference = readOptionalText(v.reference, reporter('reference'));
     const human = readScore(v.human_score, opts.cellText === true, reporter('human_score'));
     if (

@@ -3,10 +3,11 @@
 // importer only knows it through the kind table in ./kinds.ts.
 import type { InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
+import { INPUT_LIMITS } from '../core/input-limits';
 import { showValue, typeName } from './issues';
 import type { SourceRecord } from './record';
 import { validateIdRecords } from './id-records';
-import { readText } from './validate';
+import { readSubset, readText } from './validate';
 
 /** The fields a QA item keeps in `items.extra_json`. */
 export interface QaFields {
@@ -63,10 +64,18 @@ function readAnswers(
       `must be an array of strings (in CSV a JSON array or "|"-separated), got ${typeName(list)}`,
     );
   if (list.length === 0) return report('is an empty array: give at least one gold answer');
+  if (list.length > INPUT_LIMITS.datasetListItems)
+    return report(
+      `holds ${list.length.toLocaleString('en-US')} answers, above the limit of ${INPUT_LIMITS.datasetListItems.toLocaleString('en-US')}`,
+    );
   const answers: string[] = [];
   for (const [i, a] of list.entries()) {
     if (typeof a !== 'string') return report(`answer ${i + 1} must be a string, got ${typeName(a)}`);
     if (a.trim() === '') return report(`answer ${i + 1} is empty`);
+    if (a.length > INPUT_LIMITS.datasetTextChars)
+      return report(
+        `answer ${i + 1} is ${a.length.toLocaleString('en-US')} characters, above the limit of ${INPUT_LIMITS.datasetTextChars.toLocaleString('en-US')}`,
+      );
     answers.push(a);
   }
   return answers;
@@ -85,6 +94,10 @@ export function readOptionalText(
 ): string | null | undefined {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return report(`must be a string, got ${typeName(value)}`);
+  if (value.length > INPUT_LIMITS.datasetTextChars)
+    return report(
+      `is ${value.length.toLocaleString('en-US')} characters, above the limit of ${INPUT_LIMITS.datasetTextChars.toLocaleString('en-US')}`,
+    );
   return value.trim() === '' ? null : value;
 }
 
@@ -99,7 +112,7 @@ export function validateQaRecords(
     const answers = readAnswers(v.answers, opts.cellText === true, reporter('answers'));
     const language = readLanguage(v.language, reporter('language'));
     const context = readOptionalText(v.context, reporter('context'));
-    const category = readOptionalText(v.category, reporter('category'));
+    const category = readSubset(v.category, reporter('category'));
     if (
       question === undefined ||
       answers === undefined ||

@@ -1,5 +1,6 @@
 import type { InputIssue, Label } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
+import { controlCharProblem } from '../../shared/control-chars';
 import { INPUT_LIMITS } from '../core/input-limits';
 import { showValue, typeName } from './issues';
 import type { SourceRecord } from './record';
@@ -40,6 +41,7 @@ function readLabel(value: unknown, report: (message: string) => undefined): Labe
   return report(`must be 1 or 2, got ${showValue(value)}`);
 }
 
+/** A subset or category: a name that labels tables and figures, so no control characters. */
 export function readSubset(
   value: unknown,
   report: (message: string) => undefined,
@@ -47,15 +49,29 @@ export function readSubset(
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string')
     return report(`must be a string, got ${typeName(value)} (${showValue(value)})`);
+  const control = controlCharProblem(value);
+  if (control) return report(control);
   return value.trim() === '' ? null : value;
 }
 
-/** A source id as a string; `null` means the item has none and one is generated. */
-export function readId(value: unknown, report: (message: string) => undefined): string | null | undefined {
-  if (value === undefined || value === null || value === '') return null;
+/**
+ * A source id as a string; `null` means the item has none (the key is absent, or a CSV cell is
+ * empty: `cellText`) and one is generated. In JSON, `null` and `""` are refused: they look like
+ * an id that was lost, and a generated one would hide that.
+ */
+export function readId(
+  value: unknown,
+  report: (message: string) => undefined,
+  cellText = false,
+): string | null | undefined {
+  if (value === undefined || (cellText && value === '')) return null;
+  if (value === null) return report('is null: give an id, or leave the key out to have one generated');
+  if (value === '') return report('is empty: give an id, or leave the key out to have one generated');
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return report(`must be a string or a number, got ${typeName(value)}`);
   if (value.trim() === '') return report('is whitespace-only');
+  const control = controlCharProblem(value);
+  if (control) return report(control);
   return value;
 }
 
@@ -67,6 +83,7 @@ export function readId(value: unknown, report: (message: string) => undefined): 
 export function validateRecords(
   file: string,
   records: SourceRecord[],
+  opts: { cellText?: boolean } = {},
 ): { items: NewItem[]; issues: InputIssue[] } {
   const issues: InputIssue[] = [];
   const checked: Checked[] = [];
@@ -92,7 +109,7 @@ export function validateRecords(
     const output2 = readText(v.output_2, reporter('output_2'));
     const label = readLabel(v.label, reporter('label'));
     const subset = readSubset(v.subset, reporter('subset'));
-    const sourceId = readId(v.id, reporter('id'));
+    const sourceId = readId(v.id, reporter('id'), opts.cellText === true);
 
     const entry: Checked = { record, generated: false };
     if (subset !== undefined) {

@@ -1,5 +1,6 @@
 // RFC 4180 CSV with a UTF-8 BOM, so Excel opens Chinese text correctly. csv-parse is installed but
 // csv-stringify is not, and the writing side is small enough to keep here.
+import { showControlChars } from '../../shared/control-chars';
 import { formatCell, uniqueHeaders, type Table } from '../../shared/report/table';
 
 export const UTF8_BOM = '\uFEFF';
@@ -10,8 +11,12 @@ export const UTF8_BOM = '\uFEFF';
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Quotes a field when it holds a comma, a double quote, CR or LF; inner quotes are doubled. */
-export function csvField(raw: string): string {
+/**
+ * Quotes a field when it holds a comma, a double quote, CR or LF; inner quotes are doubled.
+ * Control characters (model reasons may carry ANSI codes, which `cat` would run) are shown as `\x1B`.
+ */
+export function csvField(text: string): string {
+  const raw = showControlChars(text);
   const value = FORMULA_START.test(raw) && !PLAIN_NUMBER.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }

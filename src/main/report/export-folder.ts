@@ -62,10 +62,19 @@ export interface ExportFolderOptions {
   now?: () => Date;
 }
 
+/** A figure (or one of its formats) that could not be drawn; the rest of the export was written. */
+export interface FigureFailure {
+  id: string;
+  format: 'svg' | 'png';
+  error: string;
+}
+
 export interface ExportFolderResult {
   outDir: string;
   /** Paths relative to outDir, '/'-separated. */
   files: string[];
+  /** Figures not written (also listed in manifest.json as `figures_failed`); empty when all were. */
+  figureFailures: FigureFailure[];
 }
 
 /** metrics.json text with exactly the contract keys; a missing or unknown key is an error, not a silent drop. */
@@ -89,6 +98,7 @@ export function manifestJson(
   input: ManifestInput,
   exportedAt: Date,
   files: string[],
+  figuresFailed: readonly FigureFailure[] = [],
 ): string {
   const manifest = {
     protocol,
@@ -105,6 +115,7 @@ export function manifestJson(
     prompt_templates: input.promptTemplates,
     config: input.config,
     files,
+    figures_failed: figuresFailed,
   };
   return JSON.stringify(manifest, null, 2) + '\n';
 }
@@ -114,23 +125,36 @@ async function writeAll(
   dir: string,
   input: ExportFolderInput,
   options: ExportFolderOptions,
-): Promise<string[]> {
+): Promise<{ files: string[]; figureFailures: FigureFailure[] }> {
   const files: string[] = [];
+  const failed: FigureFailure[] = [];
   const put = async (rel: string, data: string | Buffer) => {
     await writeFile(join(dir, rel), data);
     files.push(rel);
   };
+  // A figure that cannot be drawn never costs the tables (the calls behind them are paid): it is
+  // left out, named in the manifest and in the result, and everything else is written.
+  const fail = (id: string, format: FigureFailure['format'], err: unknown) =>
+    failed.push({ id, format, error: err instanceof Error ? err.message : String(err) });
   // PNGs are drawn on libuv's pool (resvg): start them first, so they overlap the tables and
   // the workbook built on this thread. Files are still written (and listed) in the same order.
   const ids = new Set<string>();
-  const figures = input.figures.map((spec) => {
-    const figure = renderFigure(spec);
-    if (ids.has(figure.id)) throw new Error(`two figures share the id "${figure.id}"`);
-    ids.add(figure.id);
+  for (const spec of input.figures) {
+    if (ids.has(spec.id)) throw new Error(`two figures share the id "${spec.id}"`);
+    ids.add(spec.id);
+  }
+  const figures = input.figures.flatMap((spec) => {
+    let figure: ReturnType<typeof renderFigure>;
+    try {
+      figure = renderFigure(spec);
+    } catch (err) {
+      fail(spec.id, 'svg', err);
+      return [];
+    }
     const png = options.png === false ? null : svgToPng(figure.svg, figure.width);
     // Awaited below; until then a failure must not count as unhandled.
     png?.catch(() => undefined);
-    return { figure, png };
+    return [{ figure, png }];
   });
 
   await put('metrics.json', metricsJson(input.metrics, input.metricsKeys));
@@ -150,13 +174,24 @@ async function writeAll(
   await mkdir(join(dir, 'figures'));
   for (const { figure, png } of figures) {
     await put(`figures/${figure.id}.svg`, figure.svg);
-    if (png) await put(`figures/${figure.id}.png`, await png);
+    if (!png) continue;
+    let pixels: Buffer;
+    try {
+      pixels = await png;
+    } catch (err) {
+      fail(figure.id, 'png', err);
+      continue;
+    }
+    await put(`figures/${figure.id}.png`, pixels);
   }
 
   const now = options.now?.() ?? new Date();
   files.push('manifest.json');
-  await writeFile(join(dir, 'manifest.json'), manifestJson(input.protocol, input.manifest, now, files));
-  return files;
+  await writeFile(
+    join(dir, 'manifest.json'),
+    manifestJson(input.protocol, input.manifest, now, files, failed),
+  );
+  return { files, figureFailures: failed };
 }
 
 /**
@@ -217,9 +252,9 @@ export async function writeExportFolder(
   }
   await mkdir(dirname(target), { recursive: true });
   const stage = await mkdtemp(join(dirname(target), `.${basename(target)}.export-`));
-  let files: string[];
+  let written: Awaited<ReturnType<typeof writeAll>>;
   try {
-    files = await writeAll(stage, input, options);
+    written = await writeAll(stage, input, options);
   } catch (err) {
     await rm(stage, { recursive: true, force: true });
     throw err;
@@ -230,5 +265,5 @@ export async function writeExportFolder(
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
-  return { outDir: target, files };
+  return { outDir: target, ...written };
 }

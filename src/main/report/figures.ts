@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { renderAsync } from '@resvg/resvg-js';
 import type * as ECharts from 'echarts';
+import { showControlChars } from '../../shared/control-chars';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 
 // Loaded on first use, not at start: a run needs ECharts only to export, and its ES modules
@@ -156,7 +157,11 @@ export function fontFor(svg: string): FontChoice | null {
   return { family: latin?.family ?? extra[0].family, files };
 }
 
-/** Renders an option to an SVG string; the chart is always disposed (a live chart keeps Node running). */
+/**
+ * Renders an option to an SVG string; the chart is always disposed (a live chart keeps Node
+ * running). ECharts escapes markup but not control characters, which XML forbids (a subset named
+ * "S\x1b[31m" made resvg refuse the file): they are shown as `\x1B` in the finished SVG.
+ */
 export function renderSvg(spec: FigureSpec): string {
   const chart = echarts().init(null, null, {
     renderer: 'svg',
@@ -166,7 +171,7 @@ export function renderSvg(spec: FigureSpec): string {
   });
   try {
     chart.setOption(spec.option);
-    return chart.renderToSVGString();
+    return showControlChars(chart.renderToSVGString());
   } finally {
     chart.dispose();
   }

@@ -1,5 +1,6 @@
 // booktabs LaTeX tables that compile with plain pdflatex: every piece of text (headers, captions,
 // judge labels, item ids, reasons) goes through escapeLatex, which also keeps non-ASCII input safe.
+import { controlNotation } from '../../shared/control-chars';
 import { formatCell, type Table, type TableRow } from '../../shared/report/table';
 
 const SPECIALS: Record<string, string> = {
@@ -78,8 +79,11 @@ export function escapeLatex(text: string): string {
       out += ' ';
     } else if (ch >= ' ' && ch <= '~') {
       out += ch;
-    } else if (ACCENTS[ch] || ch.charCodeAt(0) < 0x20 || ch === '\u007F') {
-      // A lone combining mark or a control character carries no printable content.
+    } else if (ch.charCodeAt(0) < 0x20 || (ch >= '\u007F' && ch <= '\u009F')) {
+      // Shown as the other exports show it (\x1B), so nothing vanishes without a trace.
+      out += `{\\ttfamily \\textbackslash{}${controlNotation(ch).slice(1)}}`;
+    } else if (ACCENTS[ch]) {
+      // A lone combining mark carries no printable content.
     } else {
       out += `{\\ttfamily U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`;
     }

@@ -2,6 +2,7 @@
 // formats, so a spreadsheet can compute with them; a CI becomes two numeric columns (low, high).
 import { createRequire } from 'node:module';
 import type ExcelJS from 'exceljs';
+import { showControlChars } from '../../shared/control-chars';
 import { uniqueHeaders, type Table, type TableColumn } from '../../shared/report/table';
 
 // Loaded on first use, not at start: exceljs takes ~0.2 s to load and a run needs it only to export.
@@ -19,7 +20,10 @@ const NUMBER_FORMATS: Record<Exclude<TableColumn['kind'], 'text'>, string> = {
 
 /** Excel forbids : \ / ? * [ ] in sheet names and allows at most 31 characters. */
 function sheetName(id: string, used: Set<string>): string {
-  const base = id.replace(/[:\\/?*[\]]/g, '_').slice(0, 31) || 'table';
+  const base =
+    showControlChars(id)
+      .replace(/[:\\/?*[\]]/g, '_')
+      .slice(0, 31) || 'table';
   let name = base;
   for (let i = 2; used.has(name.toLowerCase()); i++) name = `${base.slice(0, 28)}_${i}`;
   used.add(name.toLowerCase());
@@ -51,7 +55,8 @@ function cellValue(sc: SheetColumn, value: unknown): string | number | null {
     const end = Array.isArray(value) ? value[sc.part] : undefined;
     return typeof end === 'number' && Number.isFinite(end) ? end : null;
   }
-  if (sc.column.kind === 'text') return String(value);
+  // XML (the workbook's format) cannot hold most control characters: Excel would call it corrupt.
+  if (sc.column.kind === 'text') return showControlChars(String(value));
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
@@ -64,9 +69,9 @@ export function buildWorkbook(tables: readonly Table[]): ExcelJS.Workbook {
       views: [{ state: 'frozen', ySplit: 1 }],
     });
     const columns = sheetColumns(table);
-    const header = sheet.addRow(columns.map((c) => c.header));
+    const header = sheet.addRow(columns.map((c) => showControlChars(c.header)));
     header.font = { bold: true };
-    header.getCell(1).note = `${table.title}. ${table.caption}`;
+    header.getCell(1).note = showControlChars(`${table.title}. ${table.caption}`);
     const addRows = (rows: Table['rows'], bold: boolean) => {
       for (const row of rows) {
         const added = sheet.addRow(columns.map((c) => cellValue(c, row[c.column.key])));

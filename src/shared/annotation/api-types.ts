@@ -55,6 +55,20 @@ export interface AnnotationFile {
   contentBase64: string;
 }
 
+/**
+ * What opening a package did: imported (a new set, or labels merged into a set), or nothing yet
+ * because the package's set is not one of this store's sets and the store holds others the person
+ * may have meant: the caller asks, then sends `asNewSet` or `intoSetId`.
+ */
+export type PackageImport =
+  | { outcome: 'imported'; set: AnnotationSetSummary; created: boolean; labels: number }
+  | {
+      outcome: 'foreign-set';
+      package: { uid: string; name: string; units: number; labels: number };
+      /** The store's sets whose units are the package's (by id or by the text they show). */
+      candidates: { id: number; name: string }[];
+    };
+
 export type { AgreementReport };
 
 /**

@@ -2,6 +2,7 @@
 // or CSV file of {item_id, generator, answer, human_label?}. Checked line by line like datasets;
 // any error rejects the whole file.
 import { basename } from 'node:path';
+import { controlCharProblem } from '../../../shared/control-chars';
 import type { InputIssue, Item } from '../../../shared/domain';
 import type { Verdict } from '../../../shared/protocols/reference-sensitivity/types';
 import { INPUT_LIMITS, readRegularFile } from '../../core/input-limits';
@@ -57,17 +58,27 @@ export function parseImportedAnswers(file: string, text: string): ImportedAnswer
       issues.push({ ...at, field, message });
       return undefined;
     };
-    const str = (field: string): string | undefined => {
+    // JSON.parse keeps a "__proto__" key, but any copy of the record would silently drop it.
+    if (Object.hasOwn(v, '__proto__')) bad('__proto__', 'is not allowed as a key; rename it');
+    const str = (field: string, name: boolean): string | undefined => {
       const x = v[field];
       if (x === undefined || x === null || x === '') return bad(field, 'is missing');
       if (typeof x === 'number' && field === 'item_id') return String(x);
       if (typeof x !== 'string') return bad(field, `must be a string, got ${typeName(x)}`);
       if (x.trim() === '') return bad(field, 'is whitespace-only');
+      const control = name ? controlCharProblem(x) : undefined;
+      if (control) return bad(field, control);
+      if (x.length > INPUT_LIMITS.datasetTextChars)
+        return bad(
+          field,
+          `is ${x.length.toLocaleString('en-US')} characters, above the limit of ${INPUT_LIMITS.datasetTextChars.toLocaleString('en-US')}`,
+        );
       return x;
     };
-    const itemId = str('item_id');
-    const generator = str('generator');
-    const answer = str('answer');
+    const itemId = str('item_id', true);
+    const generator = str('generator', true);
+    // The answer is text a judge reads: kept as written (exports show its control characters).
+    const answer = str('answer', false);
     let humanLabel: Verdict | null = null;
     const h = v.human_label;
     if (h !== undefined && h !== null && h !== '') {

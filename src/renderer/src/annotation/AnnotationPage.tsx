@@ -9,6 +9,7 @@ import { bytesToBase64, readFileBytes } from '../api/base64';
 import { downloadBase64 } from '../results/download';
 import { AgreementDashboard } from './AgreementDashboard';
 import { AnnotateScreen } from './AnnotateScreen';
+import { ForeignPackageQuestion, type ForeignPackage } from './ForeignPackageQuestion';
 import './i18n';
 import './annotation.css';
 
@@ -258,6 +259,10 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
   const [sets, setSets] = useState<AnnotationSetSummary[] | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [profiles, setProfiles] = useState<string[]>([]);
+  const [foreign, setForeign] = useState<{
+    file: { fileName: string; contentBase64: string };
+    answer: ForeignPackage;
+  } | null>(null);
   const reload = useCallback(() => {
     void getApi()
       .call('annotation.annotators')
@@ -306,13 +311,41 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
             testId="import-package"
             onError={(text) => setMessage({ text, error: true })}
             onFile={async (f) => {
+              setForeign(null);
               const r = await getApi().call('annotation.importPackage', f);
+              if (r.outcome === 'foreign-set') {
+                setMessage(null);
+                setForeign({ file: f, answer: r });
+                return;
+              }
               setMessage({ text: t('packageOpened', { name: r.set.name, count: r.labels }), error: false });
               reload();
             }}
           />
         </div>
       </header>
+      {foreign && (
+        <ForeignPackageQuestion
+          answer={foreign.answer}
+          onCancel={() => setForeign(null)}
+          onChoose={async (intoSetId) => {
+            const { file } = foreign;
+            setForeign(null);
+            try {
+              const r = await getApi().call('annotation.importPackage', {
+                ...file,
+                ...(intoSetId === undefined ? { asNewSet: true } : { intoSetId }),
+              });
+              if (r.outcome !== 'imported') return;
+              const key = r.created ? 'packageOpened' : 'packageMerged';
+              setMessage({ text: t(key, { name: r.set.name, count: r.labels }), error: false });
+              reload();
+            } catch (err) {
+              setMessage({ text: (err as Error).message, error: true });
+            }
+          }}
+        />
+      )}
       {message && (
         <p
           className={message.error ? 'text-danger' : 'muted'}

@@ -38,5 +38,13 @@ export function ExportAllNotes({
       </p>
     );
   }
+  if (state.status === 'done' && state.result.figureFailures?.length) {
+    const figures = state.result.figureFailures.map((f) => `${f.id}.${f.format}`).join(', ');
+    return (
+      <p className="text-danger" role="alert" data-testid="export-figures-failed">
+        {t('export.figuresFailed', { figures })}
+      </p>
+    );
+  }
   return null;
 }

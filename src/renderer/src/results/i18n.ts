@@ -56,6 +56,8 @@ const en = {
     anyway: 'Export anyway',
     cancel: 'Cancel',
     downloaded: 'Downloaded {{file}}: every table, figure and metrics.json in one zip.',
+    figuresFailed:
+      'Some figures could not be drawn and were left out (everything else was written; manifest.json lists them): {{figures}}',
     language: 'Figures in',
     openFolder: 'Open folder',
     languages: { en: 'English', zh: '中文' },
@@ -115,6 +117,7 @@ const zh: DeepStrings<Strings> = {
     anyway: '仍然导出',
     cancel: '取消',
     downloaded: '已下载 {{file}}：全部表格、图表和 metrics.json 打包在一个 zip 中。',
+    figuresFailed: '部分图表无法绘制，已略去（其余文件均已写出；manifest.json 中列出）：{{figures}}',
     language: '图表语言',
     openFolder: '打开文件夹',
     languages: { en: 'English', zh: '中文' },
