@@ -136,6 +136,8 @@ export class Core {
   close(): void {
     this.events.removeAllListeners();
     if (this.db.open) this.db.close();
+    // Locks kept for the whole command (keepLocked) go once the store is closed.
+    this.experiments.runs.releaseKept();
   }
 
   private buildHandlers(): Handlers {
