@@ -32,6 +32,8 @@ export class RunControl {
     // A crash or quit left calls "in flight": they were never answered (or the answer was
     // lost with the process), so they go back to pending and their runs show as paused.
     // Calls another live process is sending keep their lease (store/leases.ts).
+    // A store open read-only (one a newer release made) is only read: its repair waits.
+    if (opts.db.readonly) return;
     const busy = this.locks.heldElsewhere();
     recoverInFlight(opts.db);
     markInterruptedRuns(opts.db, busy);
