@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
 import { Core } from './facade/core';
-import { AppError, formatIssue } from './core/errors';
+import { AppError, exitCodeOf, formatIssue } from './core/errors';
 import { columnChoiceHint, parseColumnOptions } from './import/column-mapping';
 import { rendererDir, resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
@@ -22,17 +22,23 @@ export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;
 
 interface GlobalOptions {
   dataDir?: string;
+  readOnly?: boolean;
 }
+
+/** Commands that only read the store: they open one a newer release made read-only. */
+const READING_COMMANDS = new Set(['list', 'export', 'compare']);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
 function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Core {
-  const { dataDir } = cmd.optsWithGlobals<GlobalOptions>();
-  return new Core({ dataDir: resolveDataDir(dataDir), door });
+  const { dataDir, readOnly } = cmd.optsWithGlobals<GlobalOptions>();
+  const readOnlyIfNewer = READING_COMMANDS.has(cmd.name());
+  return new Core({ dataDir: resolveDataDir(dataDir), door, readOnly, readOnlyIfNewer });
 }
 
 /** Runs one command with the core open, closing it on the way out. */
 async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Promise<T> {
   const core = openCore(cmd);
+  if (core.readOnlyNote) process.stderr.write(`${core.readOnlyNote}\n`);
   try {
     return await fn(core);
   } catch (err) {
@@ -77,6 +83,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         'JUDGE_LAB_HOME',
       ),
     )
+    .option('--read-only', 'open the data store without writing to it (list, export, compare)')
     .showHelpAfterError()
     .exitOverride();
 
@@ -119,7 +126,9 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       ) =>
         withCore(cmd, async (core) => {
           const { config } = loadExperimentConfig(configPath);
-          const summary = attributeToConfigFile(configPath, () => core.experiments.createOrUpdate(config));
+          const summary = attributeToConfigFile(configPath, () => core.experiments.createForRun(config));
+          // Held until the store is closed (export included): a restore waits for all of it.
+          core.experiments.runs.keepLocked(summary.id);
           process.stderr.write(
             `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
           );
@@ -300,7 +309,7 @@ export async function main(argv: string[]): Promise<number> {
       if (err.issues.length > 50) process.stderr.write(`  … and ${err.issues.length - 50} more\n`);
       if (err.columnChoice)
         for (const line of columnChoiceHint(err.columnChoice)) process.stderr.write(`${line}\n`);
-      return err.code === 'internal' ? EXIT.runtime : EXIT.usage;
+      return exitCodeOf(err);
     }
     process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.runtime;

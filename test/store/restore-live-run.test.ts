@@ -61,7 +61,7 @@ describe('restore while a run is going', () => {
       await expect
         .poll(() => existsSync(join(data, 'locks', 'experiment-1.pid')), { timeout: 30_000 })
         .toBe(true);
-      const pid = readFileSync(join(data, 'locks', 'experiment-1.pid'), 'utf8').trim();
+      const pid = readFileSync(join(data, 'locks', 'experiment-1.pid'), 'utf8').split(/\s/)[0];
       const r = runCli(['restore', backup, '--data-dir', data]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(

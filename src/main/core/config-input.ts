@@ -54,6 +54,8 @@ export function attributeToConfigFile<T>(path: string, fn: () => T): T {
   } catch (err) {
     if (!(err instanceof AppError) || !err.issues.some((i) => i.file === 'config')) throw err;
     const issues = err.issues.map((i) => (i.file === 'config' ? { ...i, file: path } : i));
-    throw new AppError(err.code, `${path}: ${err.message}`, issues);
+    const named = new AppError(err.code, `${path}: ${err.message}`, issues, err.columnChoice);
+    named.retryable = err.retryable;
+    throw named;
   }
 }

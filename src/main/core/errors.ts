@@ -2,6 +2,12 @@ import type { ApiErrorPayload, ColumnChoice, ErrorCode, InputIssue } from '../..
 
 /** An error meant for the user: it crosses the doors with its code and located issues. */
 export class AppError extends Error {
+  /**
+   * Calls cannot go out for a provider reason (no key for it where the run is started): the
+   * CLI's exit code 3, the same command runs once it is fixed. Nothing was written.
+   */
+  retryable = false;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -21,6 +27,16 @@ export class AppError extends Error {
       ...(this.columnChoice ? { columnChoice: this.columnChoice } : {}),
     };
   }
+}
+
+/**
+ * The CLI's exit code for a refusal (README, "Exit codes"): 1 a store, file-system or internal
+ * problem; 3 calls that cannot go out for a provider reason; 2 bad input or config, and
+ * requests refused as things stand (another process runs the experiment) — nothing written.
+ */
+export function exitCodeOf(err: AppError): 1 | 2 | 3 {
+  if (err.code === 'internal') return 1;
+  return err.retryable ? 3 : 2;
 }
 
 /** Formats an issue the way every door prints it: `file:line: field: message`. */

@@ -6,7 +6,8 @@ import { extname, join, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { METHOD_NAMES, type Envelope, type MethodName } from '../../shared/api';
 import type { Core } from '../facade/core';
-import { AppError, toErrorPayload } from '../core/errors';
+import { toErrorPayload } from '../core/errors';
+import { formatBytes, INPUT_LIMITS } from '../core/input-limits';
 import { parseRequestTarget } from './request-target';
 
 export interface WebServerOptions {
@@ -28,7 +29,32 @@ export interface WebServer {
 
 // Only loopback: the API can read and spend with the user's keys.
 const HOST = '127.0.0.1';
-const MAX_BODY_BYTES = 512 * 1024 * 1024;
+/**
+ * Body caps per method, from the largest call each legitimately makes. Files travel as base64
+ * inside the JSON call (4 bytes per 3), so an upload's cap is its file limit in base64 plus
+ * 1 MiB for the rest of the call. Everything else is a config or a query: 2 MiB (a config file
+ * may be 1 MiB). Measured: the full LLMBar sample (557 KB) is a 743 KB datasets.import body.
+ * There is no streaming upload route: a body is read whole (up to its cap) and parsed as JSON.
+ */
+const MiB = 1024 * 1024;
+const base64Bytes = (bytes: number) => Math.ceil(bytes / 3) * 4;
+const DEFAULT_BODY_BYTES = 2 * MiB;
+const BODY_BYTES: Partial<Record<MethodName, number>> = {
+  'datasets.import': base64Bytes(INPUT_LIMITS.datasetFileBytes) + MiB,
+  // annotation/schemas.ts: a package or labels file of up to 200 MiB of base64.
+  'annotation.importLabels': 200 * MiB + MiB,
+  'annotation.importPackage': 200 * MiB + MiB,
+  // A reference-sensitivity config may carry its answers file as text (up to 50 M characters,
+  // 3 bytes each at most in UTF-8 outside the astral planes).
+  'experiments.estimate': 150 * MiB + MiB,
+  'experiments.create': 150 * MiB + MiB,
+  'experiments.previewPrompts': 150 * MiB + MiB,
+};
+
+/** The most a call to `method` may send. */
+export function bodyLimit(method: MethodName): number {
+  return BODY_BYTES[method] ?? DEFAULT_BODY_BYTES;
+}
 // The browser only listens on the event socket; nothing it may send needs more.
 const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 const KNOWN_METHODS = new Set<string>(METHOD_NAMES);
@@ -69,22 +95,55 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** A request the door answers with an HTTP status of its own (the envelope says why). */
+class RequestRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function tooLarge(method: string, limit: number): RequestRefused {
+  return new RequestRefused(
+    413,
+    `The request body is larger than ${formatBytes(limit)}, the most a ${method} call needs.`,
+  );
+}
+
+/**
+ * Reads a body of at most `limit` bytes. A larger Content-Length is refused before anything is
+ * read; a body that grows past the limit (chunked) is refused as soon as it does, without
+ * keeping more: what came so far is dropped and the connection is closed after the answer.
+ */
+function readBody(req: IncomingMessage, method: string, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(method, limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('Request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
+      if (size <= limit) return void chunks.push(c);
+      req.off('data', onData);
+      chunks.length = 0;
+      req.pause();
+      reject(tooLarge(method, limit));
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** The call's body as JSON; a body that is not JSON is the caller's mistake, named. */
+function parseBody(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch (err) {
+    throw new RequestRefused(400, `The request body is not valid JSON: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -168,17 +227,24 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       });
     }
     let envelope: Envelope<unknown>;
+    let status = 200;
     try {
-      const text = await readBody(req);
-      const body: unknown = text ? JSON.parse(text) : {};
+      const text = await readBody(req, method, bodyLimit(method as MethodName));
+      const body = parseBody(text);
       if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw new AppError('invalid_params', 'The request body must be a JSON object: {"params": …}');
+        throw new RequestRefused(400, 'The request body must be a JSON object: {"params": …}');
       const result = await core.call(method as MethodName, (body as { params?: unknown }).params);
       envelope = { ok: true, result: result ?? null };
     } catch (err) {
-      envelope = { ok: false, error: toErrorPayload(err) };
+      if (err instanceof RequestRefused) {
+        status = err.status;
+        envelope = { ok: false, error: { code: 'invalid_params', message: err.message } };
+        // The rest of an oversized body is not read: close the connection once answered.
+        if (status === 413) res.setHeader('Connection', 'close');
+      } else envelope = { ok: false, error: toErrorPayload(err) };
     }
-    sendJson(res, 200, envelope);
+    sendJson(res, status, envelope);
+    if (status === 413) res.once('finish', () => req.socket.destroySoon());
   };
 
   const route = (req: IncomingMessage, res: ServerResponse) => {

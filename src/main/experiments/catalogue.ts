@@ -27,8 +27,8 @@ import {
 import { parseExperimentConfig, parseStoredConfig, type ExperimentConfig } from './config';
 import { estimateExperiment } from './estimate';
 import { selectDatasetItems } from './item-selection';
-import { configProblemText, loadExperiment, loadFrom, type LoadedExperiment } from './load';
-import { keyStatus } from './provider-status';
+import { configProblemText, loadExperiment, loadFrom, modelsOf, type LoadedExperiment } from './load';
+import { keyStatus, missingKeys } from './provider-status';
 import type { ServiceOptions } from './service-options';
 import { shownStatus } from './unsent';
 
@@ -95,8 +95,18 @@ export class ExperimentCatalogue {
     );
   }
 
-  /** Creates an experiment, or returns the one with that name when its config is the same (resume). */
+  /**
+   * Creates an experiment, or returns the one with that name when its config is the same (resume).
+   * One transaction: a config refused by any check (a dataset file imported on the way included)
+   * leaves the store as it was.
+   */
   create(raw: unknown): ExperimentSummary {
+    const { summary, created } = this.db.transaction(() => this.createIn(raw))();
+    if (created) this.opts.emit('experiments.changed', { experimentId: summary.id });
+    return summary;
+  }
+
+  private createIn(raw: unknown, beforeWrite?: (exp: LoadedExperiment) => void) {
     const config = parseExperimentConfig(raw);
     const datasetId = this.resolveDataset(config.dataset);
     // An unknown subset is refused before anything is stored.
@@ -117,19 +127,18 @@ export class ExperimentCatalogue {
           ],
         );
       }
-      return this.summary(existing);
+      return { summary: this.summary(existing), created: false };
     }
     // Load it as a draft first: the protocol's own checks (options, items, input files) fail
-    // before anything is stored, so a refused config leaves the store unchanged.
-    this.draft(raw);
+    // before the experiment is stored.
+    beforeWrite?.(this.draft(raw));
     const id = insertExperiment(this.db, {
       name: config.name,
       protocol: config.protocol,
       datasetId,
       configJson: JSON.stringify(stored),
     });
-    this.opts.emit('experiments.changed', { experimentId: id });
-    return this.summary(loadExperiment(this.db, id).row);
+    return { summary: this.summary(loadExperiment(this.db, id).row), created: true };
   }
 
   /**
@@ -138,9 +147,47 @@ export class ExperimentCatalogue {
    * only what is missing.
    */
   createOrUpdate(raw: unknown): ExperimentSummary {
-    const config = parseExperimentConfig(raw);
-    const existing = getExperimentByName(this.db, config.name);
-    if (!existing) return this.create(raw);
+    return this.createOrUpdateChecked(raw);
+  }
+
+  /**
+   * `judge-lab run`'s create: createOrUpdate, refusing before anything is written (a new
+   * experiment, or a changed config) when a provider its models call has no key here. That is
+   * exit 3 (calls cannot go out for a provider reason; the same command runs once the key is set),
+   * not a config error. An unchanged experiment goes on: what is stored needs no key, and the run
+   * pauses a model without one.
+   */
+  createForRun(raw: unknown): ExperimentSummary {
+    return this.createOrUpdateChecked(raw, (exp) => {
+      const issues = missingKeys(this.opts.keys, exp.providers, modelsOf(exp));
+      if (!issues.length) return;
+      const err = new AppError(
+        'invalid_input',
+        `${issues.map((i) => i.message).join(' ')} Nothing was written; set the key and run the same command again.`,
+        issues,
+      );
+      err.retryable = true;
+      throw err;
+    });
+  }
+
+  private createOrUpdateChecked(raw: unknown, beforeWrite?: (exp: LoadedExperiment) => void) {
+    const { summary, created } = this.db.transaction(() => {
+      const config = parseExperimentConfig(raw);
+      const existing = getExperimentByName(this.db, config.name);
+      if (!existing) return this.createIn(raw, beforeWrite);
+      return { summary: this.updateIn(raw, config, existing, beforeWrite), created: false };
+    })();
+    if (created) this.opts.emit('experiments.changed', { experimentId: summary.id });
+    return summary;
+  }
+
+  private updateIn(
+    raw: unknown,
+    config: ExperimentConfig,
+    existing: ExperimentRow,
+    beforeWrite?: (exp: LoadedExperiment) => void,
+  ): ExperimentSummary {
     const datasetId = this.resolveDataset(config.dataset);
     if (existing.datasetId !== datasetId) {
       throw new AppError(
@@ -157,8 +204,12 @@ export class ExperimentCatalogue {
     }
     selectDatasetItems(allItems(this.db, datasetId), config);
     const stored: ExperimentConfig = { ...config, dataset: datasetId };
-    if (!sameConfig(existing.configJson, stored))
+    if (!sameConfig(existing.configJson, stored)) {
+      // The new config passes every check (the protocol's too) before it replaces the old one.
+      const draft = this.draft(raw);
+      beforeWrite?.(draft);
       setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
+    }
     return this.summary(loadExperiment(this.db, existing.id).row);
   }
 

@@ -7,7 +7,10 @@ import {
   missingKeyMessage,
   providerConfigSchema,
   type KeyStore,
+  type ProviderConfig,
 } from '../providers/config';
+import type { InputIssue } from '../../shared/domain';
+import type { ModelUse } from '../protocols/plugin';
 import { testConnection } from '../providers/test-connection';
 
 export function keyStatus(
@@ -29,6 +32,28 @@ export function keyStatus(
     else out[name] = keys.get(name, cfg) ? 'set' : 'missing';
   }
   return out;
+}
+
+/**
+ * Each provider the models call that has no key here, with why (never the key): a run cannot
+ * send their calls. Unused providers and ones that need no key are left out.
+ */
+export function missingKeys(
+  keys: KeyStore,
+  providers: Record<string, ProviderConfig>,
+  models: readonly ModelUse[],
+): InputIssue[] {
+  const issues: InputIssue[] = [];
+  for (const name of new Set(models.map((m) => m.provider))) {
+    const cfg = providers[name];
+    if (!cfg || isSimulated(cfg) || keys.get(name, cfg)) continue;
+    issues.push({
+      file: 'config',
+      field: cfg.apiKeyEnv ? `providers.${name}.apiKeyEnv` : `providers.${name}`,
+      message: missingKeyMessage(name, cfg, keys),
+    });
+  }
+  return issues;
 }
 
 export async function testProviderConnection(keys: KeyStore, name: string, raw: unknown, model?: string) {

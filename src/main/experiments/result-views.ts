@@ -25,10 +25,16 @@ import { computeResults, exportExperiment, failedCalls, reportFigures, reportTab
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
 
+/** Holds an experiment's run lock while an export reads the store (run-control.ts). */
+export interface ExportLock {
+  whileLocked<T>(id: number, work: () => Promise<T>): Promise<T>;
+}
+
 export class ResultViews {
   constructor(
     private readonly opts: ServiceOptions,
     private readonly catalogue: ExperimentCatalogue,
+    private readonly lock: ExportLock,
   ) {}
 
   private get db(): Database {
@@ -97,7 +103,8 @@ export class ResultViews {
   async export(id: number, outDir?: string, lang: FigureLanguage = 'en') {
     const exp = loadExperiment(this.db, id);
     const dir = outDir ?? join(this.opts.dataDir, 'exports', exp.row.name);
-    const r = await exportExperiment(this.db, id, dir, lang);
+    // Locked while it reads: a restore must not move the store from under the export.
+    const r = await this.lock.whileLocked(id, () => exportExperiment(this.db, id, dir, lang));
     return { dir: r.outDir, files: r.files, figureFailures: r.figureFailures };
   }
 
@@ -114,7 +121,9 @@ export class ResultViews {
     await mkdir(scratchRoot, { recursive: true });
     const scratch = await mkdtemp(join(scratchRoot, '.zip-'));
     try {
-      const r = await exportExperiment(this.db, id, join(scratch, 'out'), lang);
+      const r = await this.lock.whileLocked(id, () =>
+        exportExperiment(this.db, id, join(scratch, 'out'), lang),
+      );
       const entries: Record<string, Uint8Array> = {};
       for (const f of r.files) entries[`${exp.row.name}/${f}`] = await readFile(join(r.outDir, f));
       // PNGs and XLSX are compressed already; level 6 keeps CSV/TeX/SVG small without much time.

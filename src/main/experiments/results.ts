@@ -111,7 +111,8 @@ export function resultCounts(db: Database, experimentId: number): ResultCounts {
 
 /** What a protocol's metrics, tables and exports are computed from. */
 export function metricsContext(db: Database, exp: LoadedExperiment, excludeFlagged: boolean): MetricsContext {
-  storeAnswers(db, exp);
+  // A store open read-only (a newer release made it) is shown as its results table holds it.
+  if (!db.readonly) storeAnswers(db, exp);
   const flagged = exp.protocol.flagged?.(exp.view, db) ?? [];
   return {
     exp: exp.view,

@@ -17,6 +17,8 @@ import { shownStatus, unsentMessage } from './unsent';
 export class RunControl {
   private readonly runs = new Map<number, ExperimentRun>();
   private readonly locks: RunLocks;
+  /** Experiments kept locked past their run (keepLocked). */
+  private readonly kept: number[] = [];
   /** Judges the person resumed after an early warning, per experiment: not watched again. */
   private readonly trusted = new Map<number, Set<string>>();
   /** Judges a stopped run left paused by the early warning, shown until the next run starts. */
@@ -30,6 +32,8 @@ export class RunControl {
     // A crash or quit left calls "in flight": they were never answered (or the answer was
     // lost with the process), so they go back to pending and their runs show as paused.
     // Calls another live process is sending keep their lease (store/leases.ts).
+    // A store open read-only (one a newer release made) is only read: its repair waits.
+    if (opts.db.readonly) return;
     const busy = this.locks.heldElsewhere();
     recoverInFlight(opts.db);
     markInterruptedRuns(opts.db, busy);
@@ -55,16 +59,22 @@ export class RunControl {
     this.locks.acquire(id);
     // Runs that share an endpoint and model go at once: each engine holds a share of the
     // model's budget in the store and takes 1/n of its limits, as runs in other processes do.
-    const run = new ExperimentRun(
-      {
-        db: this.db,
-        keys: this.opts.keys,
-        engine: this.opts.engine,
-        trusted: this.trusted.get(id),
-        onProgress: (p) => this.opts.emit('run.progress', p),
-      },
-      id,
-    );
+    let run: ExperimentRun;
+    try {
+      run = new ExperimentRun(
+        {
+          db: this.db,
+          keys: this.opts.keys,
+          engine: this.opts.engine,
+          trusted: this.trusted.get(id),
+          onProgress: (p) => this.opts.emit('run.progress', p),
+        },
+        id,
+      );
+    } catch (err) {
+      this.locks.release(id);
+      throw err;
+    }
     this.runs.set(id, run);
     this.held.delete(id);
     void run.done.then((last) => {
@@ -132,9 +142,45 @@ export class RunControl {
     assertRunnable(loadExperiment(this.db, id));
     // Take the experiment first: another process running it keeps its failed calls.
     this.locks.acquire(id);
-    const ids = tasksOf(this.db, id).map((t) => t.requestId);
-    resetFailed(this.db, ids);
-    return this.start(id);
+    try {
+      const ids = tasksOf(this.db, id).map((t) => t.requestId);
+      resetFailed(this.db, ids);
+      return this.start(id);
+    } finally {
+      this.locks.release(id); // the run holds its own
+    }
+  }
+
+  /**
+   * Keeps the experiment locked by this process until `releaseKept` (the CLI's `run`: through
+   * the export after the run, until the store is closed), so a restore waits for all of it.
+   */
+  keepLocked(id: number): void {
+    this.locks.acquire(id);
+    this.kept.push(id);
+  }
+
+  releaseKept(): void {
+    for (const id of this.kept.splice(0)) this.locks.release(id);
+  }
+
+  /**
+   * Runs `work` (an export) with the experiment locked, so a restore does not move the store
+   * from under it. When another process runs the experiment, its lock already holds it.
+   */
+  async whileLocked<T>(id: number, work: () => Promise<T>): Promise<T> {
+    let held = false;
+    try {
+      this.locks.acquire(id);
+      held = true;
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'conflict')) throw err;
+    }
+    try {
+      return await work();
+    } finally {
+      if (held) this.locks.release(id);
+    }
   }
 
   /** Live progress, or the state stored in the ledger when nothing runs. */

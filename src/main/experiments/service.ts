@@ -18,7 +18,7 @@ export class ExperimentService {
   constructor(private readonly opts: ServiceOptions) {
     this.runs = new RunControl(opts);
     this.catalogue = new ExperimentCatalogue(opts, this.runs);
-    this.views = new ResultViews(opts, this.catalogue);
+    this.views = new ResultViews(opts, this.catalogue, this.runs);
   }
 
   keyStatus(providers: Record<string, unknown>) {
@@ -31,6 +31,7 @@ export class ExperimentService {
 
   // The calls the CLI and tests make by name, kept on the service itself.
   createOrUpdate = (raw: unknown) => this.catalogue.createOrUpdate(raw);
+  createForRun = (raw: unknown) => this.catalogue.createForRun(raw);
   estimate = (raw: unknown) => this.catalogue.estimate(raw);
   find = (ref: string) => this.catalogue.find(ref);
   runToEnd = (id: number) => this.runs.runToEnd(id);

@@ -17,7 +17,7 @@ import {
   listItems,
   renameDataset,
 } from '../store/datasets';
-import { DB_FILE_NAME, openDatabase, type Database } from '../store/db';
+import { DB_FILE_NAME, NewerStoreError, openDatabase, type Database } from '../store/db';
 import { getExperiment } from '../store/experiments';
 import { importDataset, importDatasetFromPath } from '../core/datasets-service';
 import { AppError } from '../core/errors';
@@ -43,6 +43,10 @@ export interface CoreOptions {
   keys?: ManagedKeyStore;
   /** Engine tuning for tests and benchmarks. */
   engine?: ExperimentServiceOptions['engine'];
+  /** Open the store read-only (nothing is written; calls that write fail). */
+  readOnly?: boolean;
+  /** Open read-only, instead of refusing, a store a newer release made (commands that only read). */
+  readOnlyIfNewer?: boolean;
 }
 
 type Handlers = { [M in MethodName]: (params: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
@@ -60,9 +64,24 @@ export class Core {
   readonly annotation: AnnotationService;
   private readonly keys: ManagedKeyStore;
 
+  /** Why the store is open read-only, for the person; null when it is writable. */
+  readonly readOnlyNote: string | null = null;
+
   constructor(private readonly opts: CoreOptions) {
     this.dataDir = opts.dataDir;
-    this.db = openDatabase(join(opts.dataDir, DB_FILE_NAME));
+    const file = join(opts.dataDir, DB_FILE_NAME);
+    if (opts.readOnly) {
+      this.db = openDatabase(file, { readOnly: true });
+      this.readOnlyNote = `The data store ${file} is open read-only (--read-only): nothing is written.`;
+    } else {
+      try {
+        this.db = openDatabase(file);
+      } catch (err) {
+        if (!(err instanceof NewerStoreError) || !opts.readOnlyIfNewer) throw err;
+        this.db = openDatabase(file, { readOnly: true });
+        this.readOnlyNote = `The data store ${file} ${err.madeBy}: opened read-only, nothing is written.`;
+      }
+    }
     this.events.setMaxListeners(100);
     const keys = opts.keys ?? new EnvOnlyKeyStore();
     // The command line runs the user's own config files; a page's calls may come from anyone
@@ -136,6 +155,8 @@ export class Core {
   close(): void {
     this.events.removeAllListeners();
     if (this.db.open) this.db.close();
+    // Locks kept for the whole command (keepLocked) go once the store is closed.
+    this.experiments.runs.releaseKept();
   }
 
   private buildHandlers(): Handlers {

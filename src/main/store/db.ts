@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { backupFileName, backupsDir, snapshotSync } from './backup';
-import { migrate } from './migrations';
+import { migrate, newerSchemaProblem } from './migrations';
 import { corruptStore, explainStoreFault, StoreError } from './open-errors';
 import { nativeBinding } from './native-binding';
 
@@ -13,6 +13,27 @@ export const DB_FILE_NAME = 'judge-lab.sqlite';
 export interface OpenOptions {
   /** Run SQLite's quick_check before anything is written (default true). */
   check?: boolean;
+  /**
+   * Open without writing anything (no migrations): for reading a store this release may not
+   * write, e.g. one a newer release made. Writes then fail.
+   */
+  readOnly?: boolean;
+}
+
+/** A store made by a newer release: this one refuses to write to it (it may read it). */
+export class NewerStoreError extends StoreError {
+  constructor(
+    file: string,
+    /** "was made by Judge Lab 0.3.0 (schema 12; …)" */
+    readonly madeBy: string,
+  ) {
+    super(
+      file,
+      `The data store ${file} ${madeBy}. This release will not write to it. Use that release (or a newer ` +
+        'one), or read it with this one: `judge-lab list`, `export` and `compare` open such a store ' +
+        'read-only by themselves (or pass --read-only); `run`, `import` and the app need the newer release.',
+    );
+  }
 }
 
 /**
@@ -29,6 +50,12 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Database {
       throw new StoreError(
         file,
         `${file} is a folder, not a database file. Move it away, or use another data folder with --data-dir or JUDGE_LAB_HOME.`,
+      );
+    if (opts.readOnly)
+      return prepareReadOnly(
+        new BetterSqlite3(file, { nativeBinding: nativeBinding(), readonly: true, fileMustExist: true }),
+        file,
+        opts,
       );
     return prepare(new BetterSqlite3(file, { nativeBinding: nativeBinding() }), file, opts);
   } catch (err) {
@@ -61,6 +88,9 @@ function prepare(db: Database, file: string, opts: OpenOptions): Database {
       const problems = quickCheckProblems(db);
       if (problems.length) throw corruptStore(file, problems.slice(0, 2).join('; '));
     }
+    // Before the first write: a newer release's tables are not ours to change.
+    const newer = newerSchemaProblem(db);
+    if (newer) throw new NewerStoreError(file, newer);
     migrate(db, undefined, (done) => {
       // A file that ran migrations before holds the user's data: copy it before changing its schema.
       if (done.length > 0 && file !== ':memory:')
@@ -69,6 +99,20 @@ function prepare(db: Database, file: string, opts: OpenOptions): Database {
     // SQLite opens a read-only file read-only without a word; a write that changes nothing
     // says so now, with the reason, instead of at the first real write.
     db.prepare('DELETE FROM schema_migrations WHERE 0').run();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function prepareReadOnly(db: Database, file: string, opts: OpenOptions): Database {
+  try {
+    db.pragma('busy_timeout = 20000');
+    if (opts.check !== false) {
+      const problems = quickCheckProblems(db);
+      if (problems.length) throw corruptStore(file, problems.slice(0, 2).join('; '));
+    }
     return db;
   } catch (err) {
     db.close();

@@ -1,4 +1,9 @@
 import type { Database } from 'better-sqlite3';
+// The store does not import the core: the version is read where core/version.ts reads it.
+import pkg from '../../../package.json';
+
+/** The release that runs a migration, recorded beside it (`schema_migrations.app_version`). */
+const APP_VERSION: string = pkg.version;
 
 export interface Migration {
   version: number;
@@ -339,6 +344,42 @@ export const migrations: Migration[] = [
   },
 ];
 
+/** The newest schema this release knows. */
+export const LATEST_SCHEMA = Math.max(...migrations.map((m) => m.version));
+
+/**
+ * The newest migration a file ran and the release that ran it (null when that release did not
+ * record it), or undefined for a file without migrations.
+ */
+export function newestMigration(db: Database): { version: number; appVersion: string | null } | undefined {
+  const table = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  if (!table) return undefined;
+  const hasVersion = (db.pragma('table_info(schema_migrations)') as { name: string }[]).some(
+    (c) => c.name === 'app_version',
+  );
+  const row = db
+    .prepare(
+      `SELECT version, ${hasVersion ? 'app_version' : 'NULL'} AS appVersion FROM schema_migrations ORDER BY version DESC LIMIT 1`,
+    )
+    .get() as { version: number; appVersion: string | null } | undefined;
+  return row;
+}
+
+/**
+ * Why this release must not write to a file a newer release migrated (its tables may hold
+ * columns and rows this release would break), or null when it may.
+ */
+export function newerSchemaProblem(db: Database, known = LATEST_SCHEMA): string | null {
+  const newest = newestMigration(db);
+  if (!newest || newest.version <= known) return null;
+  const maker = newest.appVersion
+    ? `Judge Lab ${newest.appVersion} (schema ${newest.version}; this release, ${APP_VERSION}, knows up to schema ${known})`
+    : `a newer release (schema ${newest.version}, this release knows up to ${known})`;
+  return `was made by ${maker}`;
+}
+
 export function appliedVersions(db: Database): number[] {
   return (
     db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]
@@ -359,6 +400,12 @@ export function migrate(
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
   )`);
+  // Which release ran each migration (older releases did not say): a file opened by an older
+  // release can then name the release it needs. Older releases insert without it, unharmed.
+  if (
+    !(db.pragma('table_info(schema_migrations)') as { name: string }[]).some((c) => c.name === 'app_version')
+  )
+    db.exec('ALTER TABLE schema_migrations ADD COLUMN app_version TEXT');
   const done = new Set(appliedVersions(db));
   const ran: number[] = [];
   if (beforeMigrating && list.some((m) => !done.has(m.version))) beforeMigrating([...done]);
@@ -378,7 +425,11 @@ export function migrate(
             );
           }
         }
-        db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+        db.prepare('INSERT INTO schema_migrations (version, name, app_version) VALUES (?, ?, ?)').run(
+          m.version,
+          m.name,
+          APP_VERSION,
+        );
       })();
     } finally {
       if (fkOn) db.pragma('foreign_keys = ON');
