@@ -1,21 +1,16 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
-import { Core } from './facade/core';
+import type { Core } from './facade/core';
 import { AppError, formatIssue } from './core/errors';
-import { columnChoiceHint, parseColumnOptions } from './import/column-mapping';
-import { rendererDir, resolveDataDir } from './core/paths';
+import { columnChoiceHint } from './import/column-mapping';
+import { resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
-import { startWebServer } from './doors/web';
-import { defaultTokenFile, loadServeToken } from './doors/serve-token';
-import { estimateText, failureSummary, ProgressPrinter } from './cli-progress';
-import { loadExperimentConfig } from './experiments/config';
 import { join, resolve } from 'node:path';
-import { DB_FILE_NAME } from './store/db';
-import { explainStoreFault } from './store/open-errors';
 import { registerStoreCommands } from './cli-store';
-import { attributeToConfigFile } from './core/config-input';
-import { compareText, writeComparison } from './cli-compare';
 import { registerAnnotateCommands } from './cli-annotate';
+
+/** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
+const runtime = () => import('./cli-runtime');
 
 /** Exit codes of DESIGN.md section 7, and 3: finished, but calls failed for infrastructure reasons. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;
@@ -25,14 +20,16 @@ interface GlobalOptions {
 }
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
-function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Core {
+async function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<Core> {
   const { dataDir } = cmd.optsWithGlobals<GlobalOptions>();
+  const { Core } = await runtime();
   return new Core({ dataDir: resolveDataDir(dataDir), door });
 }
 
 /** Runs one command with the core open, closing it on the way out. */
 async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Promise<T> {
-  const core = openCore(cmd);
+  const { explainStoreFault, DB_FILE_NAME } = await runtime();
+  const core = await openCore(cmd);
   try {
     return await fn(core);
   } catch (err) {
@@ -91,7 +88,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       (v: string, prev: string[] = []) => [...prev, v],
     )
     .action((file: string, opts: { name?: string; column?: string[] }, cmd: Command) =>
-      withCore(cmd, (core) => {
+      withCore(cmd, async (core) => {
+        const { parseColumnOptions } = await runtime();
         const columns = opts.column ? parseColumnOptions(opts.column) : undefined;
         const { dataset, duplicate } = core.importFile(file, opts.name, columns);
         const subsets = dataset.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
@@ -118,6 +116,13 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         cmd: Command,
       ) =>
         withCore(cmd, async (core) => {
+          const {
+            loadExperimentConfig,
+            attributeToConfigFile,
+            estimateText,
+            ProgressPrinter,
+            failureSummary,
+          } = await runtime();
           const { config } = loadExperimentConfig(configPath);
           const summary = attributeToConfigFile(configPath, () => core.experiments.createOrUpdate(config));
           process.stderr.write(
@@ -196,6 +201,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .action(
       (refA: string, refB: string, opts: { out: string; judgeA?: string; judgeB?: string }, cmd: Command) =>
         withCore(cmd, async (core) => {
+          const { writeComparison, compareText } = await runtime();
           const a = { experimentId: core.experiments.find(refA).id, judge: opts.judgeA };
           const b = { experimentId: core.experiments.find(refB).id, judge: opts.judgeB };
           const { result, files } = await writeComparison(core, a, b, resolve(opts.out));
@@ -251,7 +257,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .option('--new-token', 'replace the stored token (pages opened before need the new URL)')
     .action(async (opts: { port?: number; tokenFile?: string; newToken?: boolean }, cmd: Command) => {
       // Calls come from browser pages: keys go only where they belong, paths stay in the data folder.
-      const core = openCore(cmd, 'web');
+      const { rendererDir, defaultTokenFile, loadServeToken, startWebServer } = await runtime();
+      const core = await openCore(cmd, 'web');
       const staticDir = rendererDir();
       // The same token after a restart, so open pages keep working.
       const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(core.dataDir)), opts.newToken);

@@ -1,7 +1,7 @@
 // Per-model rate limits, in their own module: protocol plug-ins use them in their config
 // schemas, and importing them from config.ts would be an import cycle (config → registry → plug-in).
 import { z } from 'zod';
-import { rateLimitSchema } from '../core/input-limits';
+import { rateLimitSchema } from '../core/rate-limit-schema';
 
 /** rpm/tpm/concurrency on a provider, or on one model entry (which overrides its provider's). */
 export const modelLimits = {
