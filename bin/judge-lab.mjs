@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // The installed `judge-lab` command: runs the built CLI (npm run build writes out/main/cli.js).
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+
+// Node ≥ 22.1 keeps compiled code between starts (issue 27: startup); Node 20 has no such cache.
+module.enableCompileCache?.();
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'main', 'cli.js');
 if (!existsSync(cli)) {

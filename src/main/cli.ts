@@ -1,21 +1,16 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
-import { Core } from './facade/core';
+import type { Core } from './facade/core';
 import { AppError, exitCodeOf, formatIssue } from './core/errors';
-import { columnChoiceHint, parseColumnOptions } from './import/column-mapping';
-import { rendererDir, resolveDataDir } from './core/paths';
+import { columnChoiceHint } from './import/column-mapping';
+import { resolveDataDir } from './core/paths';
 import { APP_VERSION } from './core/version';
-import { startWebServer } from './doors/web';
-import { defaultTokenFile, loadServeToken } from './doors/serve-token';
-import { estimateText, failureSummary, ProgressPrinter, warnFigureFailures } from './cli-progress';
-import { loadExperimentConfig } from './experiments/config';
 import { join, resolve } from 'node:path';
-import { DB_FILE_NAME } from './store/db';
-import { explainStoreFault } from './store/open-errors';
 import { registerStoreCommands } from './cli-store';
-import { attributeToConfigFile } from './core/config-input';
-import { compareText, writeComparison } from './cli-compare';
 import { registerAnnotateCommands } from './cli-annotate';
+
+/** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
+const runtime = () => import('./cli-runtime');
 
 /** Exit codes of DESIGN.md section 7, and 3: finished, but calls failed for infrastructure reasons. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;
@@ -29,15 +24,17 @@ interface GlobalOptions {
 const READING_COMMANDS = new Set(['list', 'export', 'compare']);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
-function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Core {
+async function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<Core> {
   const { dataDir, readOnly } = cmd.optsWithGlobals<GlobalOptions>();
   const readOnlyIfNewer = READING_COMMANDS.has(cmd.name());
+  const { Core } = await runtime();
   return new Core({ dataDir: resolveDataDir(dataDir), door, readOnly, readOnlyIfNewer });
 }
 
 /** Runs one command with the core open, closing it on the way out. */
 async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Promise<T> {
-  const core = openCore(cmd);
+  const { explainStoreFault, DB_FILE_NAME } = await runtime();
+  const core = await openCore(cmd);
   if (core.readOnlyNote) process.stderr.write(`${core.readOnlyNote}\n`);
   try {
     return await fn(core);
@@ -98,7 +95,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       (v: string, prev: string[] = []) => [...prev, v],
     )
     .action((file: string, opts: { name?: string; column?: string[] }, cmd: Command) =>
-      withCore(cmd, (core) => {
+      withCore(cmd, async (core) => {
+        const { parseColumnOptions } = await runtime();
         const columns = opts.column ? parseColumnOptions(opts.column) : undefined;
         const { dataset, duplicate } = core.importFile(file, opts.name, columns);
         const subsets = dataset.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
@@ -125,6 +123,14 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         cmd: Command,
       ) =>
         withCore(cmd, async (core) => {
+          const {
+            loadExperimentConfig,
+            attributeToConfigFile,
+            estimateText,
+            ProgressPrinter,
+            failureSummary,
+            warnFigureFailures,
+          } = await runtime();
           const { config } = loadExperimentConfig(configPath);
           const summary = attributeToConfigFile(configPath, () => core.experiments.createForRun(config));
           // Held until the store is closed (export included): a restore waits for all of it.
@@ -187,6 +193,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .addOption(langOption())
     .action((ref: string, opts: { out: string; lang: FigureLanguage }, cmd: Command) =>
       withCore(cmd, async (core) => {
+        const { warnFigureFailures } = await runtime();
         const row = core.experiments.find(ref);
         const exported = await core.experiments.export(row.id, resolve(opts.out), opts.lang);
         out(`Exported ${exported.files.length} files to ${exported.dir}\n`);
@@ -207,6 +214,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .action(
       (refA: string, refB: string, opts: { out: string; judgeA?: string; judgeB?: string }, cmd: Command) =>
         withCore(cmd, async (core) => {
+          const { writeComparison, compareText } = await runtime();
           const a = { experimentId: core.experiments.find(refA).id, judge: opts.judgeA };
           const b = { experimentId: core.experiments.find(refB).id, judge: opts.judgeB };
           const { result, files } = await writeComparison(core, a, b, resolve(opts.out));
@@ -262,7 +270,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .option('--new-token', 'replace the stored token (pages opened before need the new URL)')
     .action(async (opts: { port?: number; tokenFile?: string; newToken?: boolean }, cmd: Command) => {
       // Calls come from browser pages: keys go only where they belong, paths stay in the data folder.
-      const core = openCore(cmd, 'web');
+      const { rendererDir, defaultTokenFile, loadServeToken, startWebServer } = await runtime();
+      const core = await openCore(cmd, 'web');
       const staticDir = rendererDir();
       // The same token after a restart, so open pages keep working.
       const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(core.dataDir)), opts.newToken);

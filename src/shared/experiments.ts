@@ -193,7 +193,11 @@ export interface ExportResult {
 }
 
 export interface RenderedPromptView {
+  /** The card's title in English (exports, logs); the wizard shows `labelKey` in its language. */
   label: string;
+  /** The protocol's i18n key of the title (under `wizard.<section>.previewLabels`), with its values. */
+  labelKey?: string;
+  labelParams?: Record<string, string>;
   system: string;
   user: string;
 }

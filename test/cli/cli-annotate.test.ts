@@ -10,16 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnotationSetSummary } from '../../src/shared/annotation/api-types';
 import type { AgreementReport } from '../../src/shared/annotation/agreement';
 import type { CalibratedRow } from '../../src/shared/annotation/calibrate';
-import { assertBuilt, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
 let dir: string;
 let data: string;
 let cleanup: () => void;
-const cli = (...args: string[]) => runCli([...args, '--data-dir', data]);
+const cli = (...args: string[]) => runCliInProcess([...args, '--data-dir', data]);
 
-function runStudy(name: string): void {
+async function runStudy(name: string): Promise<void> {
   const cfg = join(dir, `${name}.json`);
   writeFileSync(
     cfg,
@@ -35,28 +35,38 @@ function runStudy(name: string): void {
       prices: { 'sim-rewriter': { input: 0, output: 0 }, 'sim-judge': { input: 0, output: 0 } },
     }),
   );
-  const r = cli('run', cfg, '--out', join(dir, `${name}-out`));
+  const r = await cli('run', cfg, '--out', join(dir, `${name}-out`));
   expect(r.code, r.stderr).toBe(0);
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   assertBuilt();
   ({ dir, cleanup } = tempDir());
   data = join(dir, 'data');
-  runStudy('rated');
+  await runStudy('rated');
   // A whole run through the built CLI: more than the default 10 s on a loaded machine.
 }, 180_000);
 afterAll(() => cleanup());
 
 describe('judge-lab annotate', () => {
-  it('draws a set, writes its package blinded, imports labels all or nothing, and reports agreement', () => {
-    expect(cli('annotate', 'sets').stdout).toMatch(/No rating sets yet/);
-    const created = cli('annotate', 'create-set', 'rated', '--size', '30', '--seed', '2', '--name', 'pilot');
+  it('draws a set, writes its package blinded, imports labels all or nothing, and reports agreement', async () => {
+    expect((await cli('annotate', 'sets')).stdout).toMatch(/No rating sets yet/);
+    const created = await cli(
+      'annotate',
+      'create-set',
+      'rated',
+      '--size',
+      '30',
+      '--seed',
+      '2',
+      '--name',
+      'pilot',
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toMatch(/Created rating set 1 "pilot" with 30 units/);
 
     const pkg = join(dir, 'pilot.json');
-    const exported = cli('annotate', 'export-package', 'pilot', '--out', pkg);
+    const exported = await cli('annotate', 'export-package', 'pilot', '--out', pkg);
     expect(exported.code, exported.stderr).toBe(0);
     const text = readFileSync(pkg, 'utf8');
     expect((JSON.parse(text) as { items: unknown[] }).items).toHaveLength(30);
@@ -74,11 +84,13 @@ describe('judge-lab annotate', () => {
 
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, ['item_id,annotator,score', `"${keys[0]}",ana,3`, `"${keys[1]}",ana,9`].join('\n'));
-    const refused = cli('annotate', 'import-labels', '1', bad);
+    const refused = await cli('annotate', 'import-labels', '1', bad);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/bad\.csv:3: field "score": "9" is out of the scale/);
     expect(refused.stderr).toMatch(/nothing was imported/);
-    const untouched = JSON.parse(cli('annotate', 'sets', 'rated', '--json').stdout) as AnnotationSetSummary[];
+    const untouched = JSON.parse(
+      (await cli('annotate', 'sets', 'rated', '--json')).stdout,
+    ) as AnnotationSetSummary[];
     expect(untouched[0].progress.reduce((a, p) => a + p.labelled, 0)).toBe(0);
 
     const labels = join(dir, 'labels.csv');
@@ -92,15 +104,15 @@ describe('judge-lab annotate', () => {
         ]),
       ].join('\n'),
     );
-    const imported = cli('annotate', 'import-labels', 'pilot', labels);
+    const imported = await cli('annotate', 'import-labels', 'pilot', labels);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/Imported 60 labels into "pilot" from ana, ben/);
 
-    const report = cli('annotate', 'agreement', 'pilot', '--threshold', '0.5');
+    const report = await cli('annotate', 'agreement', 'pilot', '--threshold', '0.5');
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/threshold 0\.5/);
     expect(report.stdout).toContain('Secret judge');
-    const json = JSON.parse(cli('annotate', 'agreement', '1', '--json').stdout) as AgreementReport;
+    const json = JSON.parse((await cli('annotate', 'agreement', '1', '--json')).stdout) as AgreementReport;
     expect(json.threshold).toBe(0.8);
     expect(json.judge_human.map((r) => r.judge)).toContain('Secret judge');
     expect(json.calibration_mapping.some((m) => m.judge === 'Secret judge')).toBe(true);
@@ -109,25 +121,25 @@ describe('judge-lab annotate', () => {
     expect(report.stdout).toContain(rho.toFixed(3));
 
     const zip = join(dir, 'agreement.zip');
-    expect(cli('annotate', 'agreement', 'pilot', '--out', zip).code).toBe(0);
+    expect((await cli('annotate', 'agreement', 'pilot', '--out', zip)).code).toBe(0);
     expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
     // --lang zh: the zip's figures in Chinese (tables stay English, as in every export).
     const zipZh = join(dir, 'agreement-zh.zip');
-    expect(cli('annotate', 'agreement', 'pilot', '--out', zipZh, '--lang', 'zh').code).toBe(0);
+    expect((await cli('annotate', 'agreement', 'pilot', '--out', zipZh, '--lang', 'zh')).code).toBe(0);
     const files = unzipSync(new Uint8Array(readFileSync(zipZh)));
     const svg = Buffer.from(Object.entries(files).find(([n]) => n.endsWith('judge_vs_human.svg'))![1]);
     expect(svg.toString('utf8')).toContain('评审模型与人工对比');
-    const badLang = cli('annotate', 'agreement', 'pilot', '--out', zipZh, '--lang', 'fr');
+    const badLang = await cli('annotate', 'agreement', 'pilot', '--out', zipZh, '--lang', 'fr');
     expect(badLang.code).not.toBe(0);
     expect(badLang.stderr).toMatch(/--lang/);
   });
 
-  it("applies a set's mapping to another run of the same judge, and names a set it cannot find", () => {
-    runStudy('second');
+  it("applies a set's mapping to another run of the same judge, and names a set it cannot find", async () => {
+    await runStudy('second');
     const out = join(dir, 'calibrated.csv');
     // The labels above are a pattern of their own (1–5 in turn), so the mapping does not hold on
     // held-out items: refused, nothing written, until --force (issue 20 item 9).
-    const refused = cli(
+    const refused = await cli(
       'annotate',
       'apply-mapping',
       'pilot',
@@ -140,7 +152,7 @@ describe('judge-lab annotate', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/held-out ρ of -?\d\.\d\d, below the floor of 0\.3.*--force/);
     expect(existsSync(out)).toBe(false);
-    const r = cli(
+    const r = await cli(
       'annotate',
       'apply-mapping',
       'pilot',
@@ -167,22 +179,32 @@ describe('judge-lab annotate', () => {
     expect(csv[0]).toBe('item_id,judge,category,raw,calibrated,linear,mapping');
     expect(csv.filter((l) => l !== '').length).toBe(applied.rows.length + 1);
 
-    const text = cli('annotate', 'apply-mapping', '1', 'second', '--judge', 'Secret judge', '--force');
+    const text = await cli('annotate', 'apply-mapping', '1', 'second', '--judge', 'Secret judge', '--force');
     expect(text.stdout).toMatch(new RegExp(`Calibrated ${applied.rows.length} scores of "Secret judge"`));
 
-    const missing = cli('annotate', 'agreement', 'nope');
+    const missing = await cli('annotate', 'agreement', 'nope');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/No rating set "nope" \(there are: 1 "pilot"\)/);
-    const noJudge = cli('annotate', 'apply-mapping', 'pilot', 'second', '--judge', 'Other');
+    const noJudge = await cli('annotate', 'apply-mapping', 'pilot', 'second', '--judge', 'Other');
     expect(noJudge.code).toBe(2);
     expect(noJudge.stderr).toMatch(/No calibration mapping for judge "Other"/);
   });
 
-  it('writes a label template a person fills and imports back, without reading the database', () => {
-    const created = cli('annotate', 'create-set', 'rated', '--size', '6', '--seed', '5', '--name', 'by hand');
+  it('writes a label template a person fills and imports back, without reading the database', async () => {
+    const created = await cli(
+      'annotate',
+      'create-set',
+      'rated',
+      '--size',
+      '6',
+      '--seed',
+      '5',
+      '--name',
+      'by hand',
+    );
     expect(created.code, created.stderr).toBe(0);
     const out = join(dir, 'template.csv');
-    const r = cli('annotate', 'label-template', 'by hand', '--annotator', 'Chen', '--out', out);
+    const r = await cli('annotate', 'label-template', 'by hand', '--annotator', 'Chen', '--out', out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Wrote the label template of "by hand" \(6 units\)/);
     expect(r.stdout).toMatch(/Fill the score column with an integer from 1 to 5/);
@@ -195,7 +217,7 @@ describe('judge-lab annotate', () => {
     expect(rows.every((row) => row.annotator === 'Chen' && row.score === '' && row.prompt !== '')).toBe(true);
 
     // Imported untouched, it is refused at its first row, naming the empty column.
-    const empty = cli('annotate', 'import-labels', 'by hand', out);
+    const empty = await cli('annotate', 'import-labels', 'by hand', out);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/template\.csv:2: field "score": give one of score, preference or label/);
 
@@ -212,40 +234,42 @@ describe('judge-lab annotate', () => {
         ),
       ].join('\r\n'),
     );
-    const imported = cli('annotate', 'import-labels', 'by hand', filled);
+    const imported = await cli('annotate', 'import-labels', 'by hand', filled);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/Imported 6 labels into "by hand" from Chen/);
-    const sets = JSON.parse(cli('annotate', 'sets', 'rated', '--json').stdout) as AnnotationSetSummary[];
+    const sets = JSON.parse(
+      (await cli('annotate', 'sets', 'rated', '--json')).stdout,
+    ) as AnnotationSetSummary[];
     const progress = sets.find((s) => s.name === 'by hand')!.progress;
     expect(progress).toEqual([expect.objectContaining({ annotator: 'Chen', labelled: 6, total: 6 })]);
 
     // Without --annotator the column is left for the person; a folder takes the file's own name.
-    const anon = cli('annotate', 'label-template', 'by hand', '--out', dir);
+    const anon = await cli('annotate', 'label-template', 'by hand', '--out', dir);
     expect(anon.code, anon.stderr).toBe(0);
     expect(anon.stdout).toMatch(/and the annotator column with a name/);
     const named = readFileSync(join(dir, 'by-hand.labels.csv'), 'utf8');
     expect(named.split('\r\n')[1]).toMatch(/^[0-9a-f]{16},,,,/);
   });
 
-  it('refuses a package of a set this store does not know, naming both sets and the flags (issue 22 item 10)', () => {
+  it('refuses a package of a set this store does not know, naming both sets and the flags (issue 22 item 10)', async () => {
     const doc = JSON.parse(readFileSync(join(dir, 'pilot.json'), 'utf8'));
     doc.set.uid = 'made-elsewhere';
     doc.set.name = 'their pilot';
     const file = join(dir, 'theirs.annotation.json');
     writeFileSync(file, JSON.stringify(doc));
-    const before = cli('annotate', 'sets', '--json').stdout;
-    const asked = cli('annotate', 'import-package', file);
+    const before = (await cli('annotate', 'sets', '--json')).stdout;
+    const asked = await cli('annotate', 'import-package', file);
     expect(asked.code).toBe(2);
     expect(asked.stderr).toMatch(
       /theirs\.annotation\.json holds rating set "their pilot" \(uid made-elsewhere/,
     );
     expect(asked.stderr).toMatch(/Its units match set 1 "pilot": to merge its labels there, add --into 1/);
     expect(asked.stderr).toMatch(/--as-new-set/);
-    expect(cli('annotate', 'sets', '--json').stdout).toBe(before);
-    const merged = cli('annotate', 'import-package', file, '--into', 'pilot');
+    expect((await cli('annotate', 'sets', '--json')).stdout).toBe(before);
+    const merged = await cli('annotate', 'import-package', file, '--into', 'pilot');
     expect(merged.code, merged.stderr).toBe(0);
     expect(merged.stdout).toMatch(/Merged into rating set 1 "pilot"/);
-    const opened = cli('annotate', 'import-package', file, '--as-new-set');
+    const opened = await cli('annotate', 'import-package', file, '--as-new-set');
     expect(opened.code, opened.stderr).toBe(0);
     expect(opened.stdout).toMatch(/Opened as a new rating set \d+ "their pilot"/);
   });

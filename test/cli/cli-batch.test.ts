@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { requestOf } from '../mock-provider/batches';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, runCliAsync } from '../helpers/cli';
+import { assertBuilt, BIN, runCliInProcess } from '../helpers/cli';
 import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
@@ -23,7 +23,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: { MOCK_API_KEY: 'sk-test' } });
+const runAsync = (args: string[]) => runCliInProcess(args, { MOCK_API_KEY: 'sk-test' }, { cwd: dir });
 
 describe('judge-lab run in batch mode', () => {
   it('runs the study through both Batch APIs, re-submits expired and failed entries, and exports', async () => {

@@ -6,7 +6,7 @@ import { Core } from '../../src/main/facade/core';
 import type { CompareResult } from '../../src/shared/compare';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { assertBuilt, runCli } from '../helpers/cli';
+import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { mockKeys } from '../helpers/llmbar-mock';
 import { tempDir } from '../helpers/tmp';
 
@@ -46,9 +46,9 @@ afterAll(async () => {
 });
 
 describe('judge-lab compare', () => {
-  it('writes the comparison of two judges as JSON, CSV, XLSX and LaTeX and prints the table', () => {
+  it('writes the comparison of two judges as JSON, CSV, XLSX and LaTeX and prints the table', async () => {
     const out = join(dir, 'cmp');
-    const r = runCli([
+    const r = await runCliInProcess([
       'compare',
       'two-judges',
       'two-judges',
@@ -74,8 +74,8 @@ describe('judge-lab compare', () => {
     expect(readFileSync(join(out, 'compare.csv'), 'utf8')).toContain('GPT,Haiku,ZH,12,6,');
   });
 
-  it('exits 2 with the reason when the sides cannot be paired', () => {
-    const r = runCli([
+  it('exits 2 with the reason when the sides cannot be paired', async () => {
+    const r = await runCliInProcess([
       'compare',
       'two-judges',
       'two-judges',

@@ -47,6 +47,9 @@ describe('two processes on one store', () => {
       const env = { MOCK_API_KEY: 'sk-test' };
       const running = runCliAsync(['run', config, '--data-dir', data, '--out', join(dir, 'out')], { env });
       await expect.poll(() => mock.log.length, { timeout: 20_000 }).toBeGreaterThan(10);
+      // The run must still be going while the other two processes start, however slowly a
+      // loaded machine starts them: its answers wait until they are done.
+      mock.hold();
 
       // While it runs: list (opens the store) and try the same run again.
       const list = await runCliAsync(['list', '--data-dir', data], { env });
@@ -55,6 +58,7 @@ describe('two processes on one store', () => {
       const second = runCli(['run', config, '--data-dir', data], { MOCK_API_KEY: 'sk-test' });
       expect(second.code).toBe(2);
       expect(second.stderr).toMatch(/running in another process/);
+      mock.stopHolding();
 
       const done = await running;
       expect(done.code, done.stderr).toBe(0);

@@ -8,7 +8,7 @@ import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { assertBuilt, runCli } from '../helpers/cli';
+import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 let mock: MockProvider | undefined;
@@ -59,7 +59,7 @@ describe('reusing an experiment', () => {
     writeFileSync(file, text);
     await core.shutdown();
     core = undefined;
-    const r = runCli(['run', file, '--data-dir', t.dir, '--out', join(t.dir, 'out')], {
+    const r = await runCliInProcess(['run', file, '--data-dir', t.dir, '--out', join(t.dir, 'out')], {
       MOCK_API_KEY: 'sk-test',
     });
     expect(r.stderr).not.toMatch(/error/i);

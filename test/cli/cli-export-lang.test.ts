@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import { assertBuilt, runCli } from '../helpers/cli';
+import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 let dir: string;
@@ -32,8 +32,8 @@ beforeAll(async () => {
 afterAll(() => cleanup?.());
 
 describe('judge-lab export --lang', () => {
-  it('writes Chinese figure titles, axes and legends with --lang zh, English by default', () => {
-    const zh = runCli([
+  it('writes Chinese figure titles, axes and legends with --lang zh, English by default', async () => {
+    const zh = await runCliInProcess([
       'export',
       'lang-export',
       '--out',
@@ -50,15 +50,22 @@ describe('judge-lab export --lang', () => {
     expect(svg).toContain('评审模型');
     expect(svg).not.toContain('Judge accuracy by language');
 
-    const en = runCli(['export', 'lang-export', '--out', join(dir, 'en'), '--data-dir', join(dir, 'data')]);
+    const en = await runCliInProcess([
+      'export',
+      'lang-export',
+      '--out',
+      join(dir, 'en'),
+      '--data-dir',
+      join(dir, 'data'),
+    ]);
     expect(en.code, en.stderr).toBe(0);
     expect(readFileSync(join(dir, 'en', 'figures', 'accuracy_by_language.svg'), 'utf8')).toContain(
       'Judge accuracy by language',
     );
   }, 60_000);
 
-  it('refuses a language it does not have, naming the choices', () => {
-    const r = runCli([
+  it('refuses a language it does not have, naming the choices', async () => {
+    const r = await runCliInProcess([
       'export',
       'lang-export',
       '--out',

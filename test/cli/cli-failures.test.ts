@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { assertBuilt, runCli, runCliAsync } from '../helpers/cli';
+import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
@@ -56,7 +56,7 @@ function writeConfig(
   return file;
 }
 
-const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: KEYS });
+const runAsync = (args: string[]) => runCliInProcess(args, KEYS, { cwd: dir });
 
 async function mockFor(latency: [number, number] = [0, 0]): Promise<MockProvider> {
   return startMockProvider({ respond: judgeLsResponder(items).respond, latencyMs: latency, wrapText: false });
@@ -104,7 +104,7 @@ describe('judge-lab run with failing calls', () => {
       expect(retry.stdout).not.toMatch(/Failed calls/);
       expect(mock.bodies.length - sentBefore).toBe(JUDGE_CALLS);
       expect(sentToClaude() - claudeBefore).toBe(JUDGE_CALLS);
-      const list = runCli(['list', '--data-dir', join(dir, 'data-outage')]);
+      const list = await runCliInProcess(['list', '--data-dir', join(dir, 'data-outage')]);
       expect(list.stdout).toMatch(/outage\s+finished\s+(\d+)\/\1 calls done/);
     } finally {
       await mock.close();

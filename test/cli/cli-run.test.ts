@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
-import { assertBuilt, BIN, runCli, runCliAsync } from '../helpers/cli';
+import { assertBuilt, BIN, runCliInProcess } from '../helpers/cli';
 import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
@@ -53,8 +53,8 @@ async function mockFor(latency: [number, number] = [0, 0]): Promise<MockProvider
   return startMockProvider({ respond: responder.respond, latencyMs: latency, wrapText: false });
 }
 
-/** Runs the CLI asynchronously (the mock lives in this process, so spawnSync would deadlock). */
-const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: KEYS });
+/** Runs the CLI's entry in this process, beside the mock (spawnSync would block the mock). */
+const runAsync = (args: string[]) => runCliInProcess(args, KEYS, { cwd: dir });
 
 describe('judge-lab run', () => {
   it('plans, shows the estimate, runs with progress, and exports', async () => {
@@ -81,14 +81,14 @@ describe('judge-lab run', () => {
       expect(again.stderr).toMatch(/total 540 calls, 540 already stored/);
       expect(mock.bodies).toHaveLength(60 + LIMIT * 16);
 
-      const list = runCli(['list', '--data-dir', join(dir, 'data-run')]);
+      const list = await runCliInProcess(['list', '--data-dir', join(dir, 'data-run')]);
       expect(list.stdout).toMatch(/cli-run\s+finished\s+540\/540 calls done/);
     } finally {
       await mock.close();
     }
   });
 
-  it('rejects a config with an unknown key or a missing provider with exit 2, naming the key', () => {
+  it('rejects a config with an unknown key or a missing provider with exit 2, naming the key', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(
       bad,
@@ -101,7 +101,7 @@ describe('judge-lab run', () => {
         judges: [{ label: 'j', provider: 'nope', model: 'm', tempreature: 0 }],
       }),
     );
-    const r = runCli(['run', bad, '--data-dir', join(dir, 'data-bad')]);
+    const r = await runCliInProcess(['run', bad, '--data-dir', join(dir, 'data-bad')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/transform\.provider/);
     expect(r.stderr).toMatch(/judges\[0\]\.tempreature: unknown key/);
@@ -137,8 +137,10 @@ describe('judge-lab run', () => {
       });
       let exited = false;
       const exit = new Promise((r) => child.once('exit', r)).then(() => (exited = true));
+      // Polled every few ms, not spun on setImmediate: a busy loop here takes a core from the
+      // child it waits for. Nothing is lost meanwhile: from mock.hold() on, answers wait.
       const until = async (cond: () => boolean) => {
-        while (!cond() && !exited) await new Promise((r) => setImmediate(r));
+        while (!cond() && !exited) await new Promise((r) => setTimeout(r, 5));
       };
       await until(() => mock.bodies.filter((b) => b.schemaName === 'pairwise_verdict').length >= 150);
       // Kill right after an answer arrived (see test/queue/crash-recovery.test.ts): every

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
 import { expectExportsMarkedSimulated, keylessEnv, runKeyless } from '../helpers/cli-simulated';
 import { tempDir } from '../helpers/tmp';
 
@@ -52,7 +52,7 @@ interface QualityRow {
 }
 
 describe('judge-lab run with the simulated provider', () => {
-  it('runs Judge-LS to the end without a key and marks every export simulated', () => {
+  it('runs Judge-LS to the end without a key and marks every export simulated', async () => {
     const cfg = writeConfig('sim-demo');
     const out = join(dir, 'out');
     // No key variables at all: the simulated provider needs none.
@@ -86,28 +86,31 @@ describe('judge-lab run with the simulated provider', () => {
 
     // Deterministic: the same config in a fresh data folder gives the same metrics.
     const out2 = join(dir, 'out2');
-    const again = runCli(['run', cfg, '--out', out2, '--data-dir', join(dir, 'data2')], keylessEnv());
+    const again = await runCliInProcess(
+      ['run', cfg, '--out', out2, '--data-dir', join(dir, 'data2')],
+      keylessEnv(),
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(out2, 'metrics.json'), 'utf8')).toBe(
       readFileSync(join(out, 'metrics.json'), 'utf8'),
     );
   });
 
-  it('refuses a config that mixes simulated and real judges, naming the key (exit 2)', () => {
+  it('refuses a config that mixes simulated and real judges, naming the key (exit 2)', async () => {
     const cfg = writeConfig('sim-mixed', {
       demo: { kind: 'simulated' },
       real: { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' },
     });
-    const r = runCli(['run', cfg, '--data-dir', join(dir, 'data-mixed')]);
+    const r = await runCliInProcess(['run', cfg, '--data-dir', join(dir, 'data-mixed')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /providers\.real\.kind: "openai" cannot be mixed with the simulated provider "demo"/,
     );
   });
 
-  it('refuses server settings on the simulated provider, naming the key (exit 2)', () => {
+  it('refuses server settings on the simulated provider, naming the key (exit 2)', async () => {
     const cfg = writeConfig('sim-bad', { demo: { kind: 'simulated', apiKeyEnv: 'OPENAI_API_KEY' } });
-    const r = runCli(['run', cfg, '--data-dir', join(dir, 'data-bad')]);
+    const r = await runCliInProcess(['run', cfg, '--data-dir', join(dir, 'data-bad')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/providers\.demo\.apiKeyEnv: not used by the simulated provider/);
   });

@@ -1,6 +1,9 @@
-// The wizard's "time at the rate limits" models pipelined stages: measured against real runs on
-// the mock, once where the judge's lane is the busiest and once where the translator is the
-// bottleneck (stages added one after another overshoot both by a quarter or more).
+// The wizard's "time at the rate limits" models pipelined stages: once where the judge's lane is
+// the busiest and once where the translator is the bottleneck (stages added one after another
+// overshoot both by a quarter or more). Checked against the lanes' bounds, and the run's first
+// ETA must be that estimate; how close a real run's wall time comes is a figure, not a test:
+// `npm run bench:queue c` prints the CLI's estimate beside the measured wall time (issue 27: no
+// assertion on wall-clock time, so the suite passes on a loaded machine).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExperimentProgress } from '../../src/shared/experiments';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
@@ -36,38 +39,32 @@ async function estimateAndRun(items: number, translatorRpm: number, judgeRpm: nu
   };
   const estimated = (await core.call('experiments.estimate', { config })).minutesAtRateLimits * 60;
   const { id } = await core.call('experiments.create', { config });
-  const etas: { at: number; eta: number }[] = [];
+  const etas: number[] = [];
   core.on('run.progress', (p: ExperimentProgress) => {
-    if (p.experimentId === id && p.status === 'running' && p.etaSeconds !== null)
-      etas.push({ at: Date.now(), eta: p.etaSeconds });
+    if (p.experimentId === id && p.status === 'running' && p.etaSeconds !== null) etas.push(p.etaSeconds);
   });
-  const t0 = Date.now();
   await core.call('experiments.start', { experimentId: id });
   const final = await core.experiments.runToEnd(id);
   expect(final.status).toBe('finished');
-  const end = Date.now();
-  // The run's first ETA is the estimate, and while it goes the time left stays near the truth
-  // (lane by lane, with the calls not planned yet): within 2 s and a fifth of what is left.
-  expect(etas[0].eta).toBe(Math.round(estimated));
-  for (const { at, eta } of etas) {
-    const left = (end - at) / 1000;
-    expect(Math.abs(eta - left)).toBeLessThanOrEqual(2 + 0.2 * left);
-  }
-  return { estimated, measured: (end - t0) / 1000 };
+  // The run's first ETA is the estimate (lane by lane, with the calls not planned yet).
+  expect(etas[0]).toBe(Math.round(estimated));
+  return { estimated };
 }
 
 describe('the estimate of a pipelined run', () => {
-  it("is within 15 % of the wall time when the judge's lane is the busiest", async () => {
+  it("is the judge's lane bound when that lane is the busiest", async () => {
     // 40 translations at 1,200 RPM (2 s) beside 160 verdicts at 800 RPM (12 s).
-    const { estimated, measured } = await estimateAndRun(20, 1200, 800);
+    const { estimated } = await estimateAndRun(20, 1200, 800);
     expect(estimated).toBeCloseTo(12, 1);
-    expect(Math.abs(measured - estimated) / measured).toBeLessThan(0.15);
+    // Pipelined: well below the stages one after another (2 s + 12 s).
+    expect(estimated).toBeLessThan(0.9 * (2 + 12));
   }, 60_000);
 
-  it('is within 15 % of the wall time when the translator is the bottleneck', async () => {
+  it("is the translator's bound plus the last item's verdicts when the translator is the bottleneck", async () => {
     // 20 translations at 100 RPM (12 s); the last item's verdicts follow its translation.
-    const { estimated, measured } = await estimateAndRun(10, 100, 1200);
+    const { estimated } = await estimateAndRun(10, 100, 1200);
     expect(estimated).toBeCloseTo(12.2, 1);
-    expect(Math.abs(measured - estimated) / measured).toBeLessThan(0.15);
+    // Pipelined: well below the stages one after another (12 s + 80 verdicts at 1,200 RPM, 4 s).
+    expect(estimated).toBeLessThan(0.9 * (12 + 4));
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { AppError } from '../../src/main/core/errors';
-import { assertBuilt, runCli } from '../helpers/cli';
+import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { mockKeys, startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
 let env: LlmbarMock | undefined;
@@ -100,10 +100,10 @@ describe('a stored config that a newer rule refuses', () => {
     // `judge-lab list` says so on the experiment; `judge-lab export` works.
     await reopened.shutdown();
     reopened = undefined;
-    const listed = runCli(['list', '--data-dir', dataDir]);
+    const listed = await runCliInProcess(['list', '--data-dir', dataDir]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/never-run .*\n\s+cannot run: providers\.o\.apiKeyEnv: must be/);
-    const cliExport = runCli([
+    const cliExport = await runCliInProcess([
       'export',
       'old-release',
       '--out',

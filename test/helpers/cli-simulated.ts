@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { runCli } from './cli';
+import { runCli, runCliInProcess } from './cli';
 
 /** Every *_KEY and *_TOKEN variable emptied: the simulated provider needs none. */
 export function keylessEnv(): Record<string, string> {
@@ -23,6 +23,21 @@ export function runKeyless(cfg: string, name: string, out: string, data: string)
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(new RegExp(`Finished "${name}"`));
   expect(runCli(['list', '--data-dir', data]).stdout).toMatch(
+    new RegExp(`${name}\\s+finished .*\\[simulated: made-up answers\\]`),
+  );
+}
+
+/** `runKeyless` through the CLI's entry in this process (see `runCliInProcess`). */
+export async function runKeylessInProcess(
+  cfg: string,
+  name: string,
+  out: string,
+  data: string,
+): Promise<void> {
+  const r = await runCliInProcess(['run', cfg, '--out', out, '--data-dir', data], keylessEnv());
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(new RegExp(`Finished "${name}"`));
+  expect((await runCliInProcess(['list', '--data-dir', data])).stdout).toMatch(
     new RegExp(`${name}\\s+finished .*\\[simulated: made-up answers\\]`),
   );
 }

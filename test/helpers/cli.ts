@@ -81,3 +81,54 @@ export function startServe(
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}${err}`)));
   });
 }
+
+let inProcessTurn: Promise<unknown> = Promise.resolve();
+
+/**
+ * The CLI's own entry (`main(argv)` of src/main/cli.ts) run in this test's process, with what it
+ * writes to stdout and stderr captured and `env` set for the call: for tests of what a command
+ * does, not of the process (exit by signal, two processes on one store, the installed bin). It
+ * saves a Node start and a load of the whole core per call, and the test's mock provider keeps
+ * answering while the command runs. Calls take turns, so their output never mixes. Arguments as
+ * `runCli`'s, and `cwd` (default: this process's).
+ */
+export function runCliInProcess(
+  args: string[],
+  env: Record<string, string> = {},
+  opts: { cwd?: string } = {},
+): Promise<CliResult> {
+  const turn = inProcessTurn.then(async () => {
+    const { main } = (await import(join(ROOT, 'out', 'main', 'cli.js'))) as {
+      main: (argv: string[]) => Promise<number>;
+    };
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    const cwd = process.cwd();
+    process.chdir(opts.cwd ?? ROOT);
+    const out = { stdout: '', stderr: '' };
+    const writers = { stdout: process.stdout.write, stderr: process.stderr.write };
+    const capture = (name: 'stdout' | 'stderr') =>
+      ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        out[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+        const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+        done?.();
+        return true;
+      }) as typeof process.stdout.write;
+    process.stdout.write = capture('stdout');
+    process.stderr.write = capture('stderr');
+    try {
+      const code = await main(args);
+      return { code, ...out };
+    } finally {
+      process.stdout.write = writers.stdout;
+      process.stderr.write = writers.stderr;
+      process.chdir(cwd);
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+  inProcessTurn = turn.catch(() => undefined);
+  return turn;
+}

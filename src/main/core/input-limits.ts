@@ -2,7 +2,6 @@
 // string lengths and rate limits. Each limit is far above any real dataset or config, and low
 // enough that a hostile input ends in a clear error instead of a crash, a hang or a full disk.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { z } from 'zod';
 import type { InputIssue } from '../../shared/domain';
 import { AppError } from './errors';
 
@@ -186,11 +185,4 @@ export function problemsToIssues(
   keyPath: (p: (string | number)[]) => string,
 ): InputIssue[] {
   return problems.map((p) => ({ file, field: keyPath(p.path) || '(top level)', message: p.message }));
-}
-
-/** A rate limit (`rpm` or `tpm`) within its documented range; the message names the range. */
-export function rateLimitSchema(kind: 'rpm' | 'tpm') {
-  const { min, max } = INPUT_LIMITS[kind];
-  const range = `must be between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')} (${kind === 'rpm' ? 'requests' : 'tokens'} per minute)`;
-  return z.number().min(min, range).max(max, range);
 }

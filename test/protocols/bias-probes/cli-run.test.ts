@@ -14,7 +14,7 @@ import {
   wilcoxonSignedRank,
 } from '../../../src/shared/stats';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
-import { assertBuilt, ROOT, runCliAsync } from '../../helpers/cli';
+import { assertBuilt, ROOT, runCliInProcess } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';
 import {
   biasResponder,
@@ -40,7 +40,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: { MOCK_API_KEY: 'sk-test-cli' } });
+const runAsync = (args: string[]) => runCliInProcess(args, { MOCK_API_KEY: 'sk-test-cli' }, { cwd: dir });
 
 /** The choice (1 | 2 | tie) of a logged verdict, undoing the order. */
 const choice = (v: LoggedVerdict): 1 | 2 => ((v.winner === 'A' ? v.a.slot : v.b.slot) === 'output_1' ? 1 : 2);

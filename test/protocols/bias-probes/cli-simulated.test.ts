@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { assertBuilt, ROOT } from '../../helpers/cli';
-import { expectExportsMarkedSimulated, runKeyless } from '../../helpers/cli-simulated';
+import { expectExportsMarkedSimulated, runKeylessInProcess } from '../../helpers/cli-simulated';
 import { tempDir } from '../../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
@@ -20,7 +20,7 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 describe('judge-lab run: bias probes with the simulated provider', () => {
-  it('rewrites and scores without a key and marks every export simulated', () => {
+  it('rewrites and scores without a key and marks every export simulated', async () => {
     const cfg = join(dir, 'bias-sim.json');
     writeFileSync(
       cfg,
@@ -38,7 +38,7 @@ describe('judge-lab run: bias probes with the simulated provider', () => {
     );
     // No key of any kind in the environment: the demo needs none.
     const out = join(dir, 'out');
-    runKeyless(cfg, 'bias-sim', out, join(dir, 'data'));
+    await runKeylessInProcess(cfg, 'bias-sim', out, join(dir, 'data'));
     const { tex, svgs } = expectExportsMarkedSimulated(out);
     expect(tex.length).toBeGreaterThanOrEqual(3);
     expect(svgs.length).toBeGreaterThanOrEqual(3);

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
-import { assertBuilt, ROOT, runCliAsync } from '../../helpers/cli';
+import { assertBuilt, ROOT, runCliInProcess } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';
 import { refSensResponder, type QaRecord } from '../../mock-provider/refsens-responder';
 import { startMockProvider } from '../../mock-provider/server';
@@ -25,7 +25,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-const runAsync = (args: string[]) => runCliAsync(args, { cwd: dir, env: KEYS });
+const runAsync = (args: string[]) => runCliInProcess(args, KEYS, { cwd: dir });
 
 describe('judge-lab run (reference sensitivity)', () => {
   it('runs a Telugu study to the end and exports metrics that match the mock log', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
 import { assertBuilt, ROOT } from '../../helpers/cli';
-import { expectExportsMarkedSimulated, runKeyless } from '../../helpers/cli-simulated';
+import { expectExportsMarkedSimulated, runKeylessInProcess } from '../../helpers/cli-simulated';
 import { tempDir } from '../../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'tydiqa-en-ar-te.jsonl');
@@ -20,7 +20,7 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 describe('judge-lab run: reference sensitivity with the simulated provider', () => {
-  it('runs every stage without a key and marks every export simulated', () => {
+  it('runs every stage without a key and marks every export simulated', async () => {
     const cfg = join(dir, 'refsens-sim.json');
     writeFileSync(
       cfg,
@@ -46,7 +46,7 @@ describe('judge-lab run: reference sensitivity with the simulated provider', () 
       }),
     );
     const out = join(dir, 'out');
-    runKeyless(cfg, 'refsens-sim', out, join(dir, 'data'));
+    await runKeylessInProcess(cfg, 'refsens-sim', out, join(dir, 'data'));
     const { tex, svgs } = expectExportsMarkedSimulated(out);
     expect(tex).toEqual(expect.arrayContaining(['calibration.tex', 'acceptance.tex', 'flips.tex']));
     for (const f of readdirSync(join(out, 'tables')).filter((x) => x.endsWith('.csv')))

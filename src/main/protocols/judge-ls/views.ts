@@ -144,14 +144,23 @@ export function promptPreview(exp: LoadedExperiment, itemId?: number): PromptPre
   if (!item) throw new AppError('not_found', 'No item to preview');
   const one = { ...e, items: [item] };
   const tasks = planAll(one, withStandIns(one).variants);
-  const view = (label: string, t: (typeof tasks)[number]) => ({
+  const view = (
+    label: string,
+    t: (typeof tasks)[number],
+    labelKey: string,
+    labelParams?: Record<string, string>,
+  ) => ({
     label,
+    labelKey,
+    ...(labelParams ? { labelParams } : {}),
     system: t.request.system ?? '',
     user: t.request.messages.map((m) => m.content).join('\n\n'),
   });
   const transform = tasks
     .filter((t) => t.stage === 'transform')
-    .map((t) => view(`Transform → ${t.meta.language}`, t));
+    .map((t) =>
+      view(`Transform → ${t.meta.language}`, t, 'transform', { language: String(t.meta.language) }),
+    );
   const firstJudge = e.judges[0]?.label;
   const judge = tasks
     .filter((t) => t.stage === 'judge' && t.meta.judge === firstJudge)
@@ -161,12 +170,9 @@ export function promptPreview(exp: LoadedExperiment, itemId?: number): PromptPre
     })
     .map((t) => {
       const m = t.meta as JudgeTask['meta'];
-      return view(
-        m.kind === 'quality'
-          ? 'Judge (EN, original order)'
-          : 'Tie probe (EN vs ZH; ZH text shown in English here)',
-        t,
-      );
+      return m.kind === 'quality'
+        ? view('Judge (EN, original order)', t, 'judge')
+        : view('Tie probe (EN vs ZH; ZH text shown in English here)', t, 'tieProbe');
     });
   return { itemId: item.id, sourceId: item.sourceId, transform, judge };
 }

@@ -151,24 +151,33 @@ export function refSensPromptPreview(exp: LoadedExperiment, itemId?: number): Pr
   const judge = config.judges.slice(0, 1);
   const generator = (config.generators ?? []).slice(0, 1);
   const all = { ...options, calibration: true, sensitivity: true };
-  const view = (label: string, t: ProtocolTask): RenderedPromptView => ({
+  const view = (
+    label: string,
+    t: ProtocolTask,
+    labelKey: string,
+    labelParams: Record<string, string>,
+  ): RenderedPromptView => ({
     label,
+    labelKey,
+    labelParams,
     system: t.request.system ?? '',
     user: t.request.messages.map((m) => m.content).join('\n\n'),
   });
   const transform = planGenerate([item], generator, all).map((t) =>
-    view(`Generator ${(t.meta as GenerateMeta).generator} (${item.language})`, t),
+    view(`Generator ${(t.meta as GenerateMeta).generator} (${item.language})`, t, 'generator', {
+      generator: (t.meta as GenerateMeta).generator,
+      language: item.language,
+    }),
   );
   const calibration = planCalibration(items, judge, all)
     .filter((t) => t.meta.sourceId === item.sourceId)
     .map((t) => {
       const m = t.meta as CalibrateMeta;
-      return view(
-        m.probe === 'C1'
-          ? `Calibration C1 (gold answer, no reference)`
-          : `Calibration C2 (wrong answer from ${m.wrongFrom}, no reference)`,
-        t,
-      );
+      return m.probe === 'C1'
+        ? view(`Calibration C1 (gold answer, no reference)`, t, 'c1', {})
+        : view(`Calibration C2 (wrong answer from ${m.wrongFrom}, no reference)`, t, 'c2', {
+            from: String(m.wrongFrom),
+          });
     });
   const answer = [
     {
@@ -180,6 +189,9 @@ export function refSensPromptPreview(exp: LoadedExperiment, itemId?: number): Pr
   ];
   const settings = planJudge([item], judge, answer, all)
     .filter((t) => options.settings.includes((t.meta as JudgeMeta).setting))
-    .map((t) => view(`Judge ${(t.meta as JudgeMeta).setting} (gold answer shown as the answer)`, t));
+    .map((t) => {
+      const setting = (t.meta as JudgeMeta).setting;
+      return view(`Judge ${setting} (gold answer shown as the answer)`, t, 'judge', { setting });
+    });
   return { itemId: item.id, sourceId: item.sourceId, transform, judge: [...calibration, ...settings] };
 }

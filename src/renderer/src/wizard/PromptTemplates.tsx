@@ -86,6 +86,8 @@ export interface PromptPreviewText {
   item: (sourceId: string) => string;
   system: string;
   user: string;
+  /** A card's title in the page's language (from its `labelKey`), else its English `label`. */
+  label?: (view: PromptPreview['judge'][number]) => string;
 }
 
 /**
@@ -133,7 +135,7 @@ export function PromptPreviewPanel({
           <p className="hint">{text.item(state.preview.sourceId)}</p>
           {[...state.preview.transform, ...state.preview.judge].map((p) => (
             <details key={p.label} className="prompt-card" data-testid={cardTestId}>
-              <summary>{p.label}</summary>
+              <summary>{text.label?.(p) ?? p.label}</summary>
               <h4 className="prompt-card__role">{text.system}</h4>
               <pre className="text prompt-card__text" dir="auto">
                 {p.system}

@@ -57,6 +57,10 @@ export function PromptsSection() {
           item: (id) => t('wizard.prompts.previewItem', { id }),
           system: t('wizard.prompts.system'),
           user: t('wizard.prompts.user'),
+          label: (v) =>
+            v.labelKey
+              ? t(`wizard.prompts.previewLabels.${v.labelKey}`, { ...v.labelParams, defaultValue: v.label })
+              : v.label,
         }}
       />
     </details>

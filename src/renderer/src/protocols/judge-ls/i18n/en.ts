@@ -27,6 +27,11 @@ export const en = {
       previewLoading: 'Rendering the prompts…',
       previewFailed: 'The preview is not available:',
       previewItem: 'These are the exact prompts for item {{id}} with the current settings.',
+      previewLabels: {
+        transform: 'Transform → {{language}}',
+        judge: 'Judge (EN, original order)',
+        tieProbe: 'Tie probe (EN vs ZH; ZH text shown in English here)',
+      },
       system: 'System',
       user: 'User',
       selfJudged:

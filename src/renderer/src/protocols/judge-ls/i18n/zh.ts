@@ -27,6 +27,11 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       previewLoading: '正在生成提示词…',
       previewFailed: '无法预览：',
       previewItem: '以下是按当前设置为条目 {{id}} 生成的实际提示词。',
+      previewLabels: {
+        transform: '改写 → {{language}}',
+        judge: '评审（EN，原顺序）',
+        tieProbe: '平局探针（EN 对 ZH；此处 ZH 文本以英文显示）',
+      },
       system: '系统',
       user: '用户',
       selfJudged:

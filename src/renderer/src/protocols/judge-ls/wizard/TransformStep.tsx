@@ -180,6 +180,10 @@ export function TransformStep() {
           item: (id) => t('wizard.transform.previewItem', { id }),
           system: t('wizard.transform.system'),
           user: t('wizard.transform.user'),
+          label: (v) =>
+            v.labelKey
+              ? t(`wizard.transform.previewLabels.${v.labelKey}`, { ...v.labelParams, defaultValue: v.label })
+              : v.label,
         }}
       />
     </section>

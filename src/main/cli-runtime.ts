@@ -1,0 +1,15 @@
+// What the CLI's commands run with, loaded by `import()` only when a command runs: the core (with
+// the store, both provider SDKs, the tokenizer and the report stack), the web door and the
+// progress printer. `judge-lab --version` and `--help` need none of it, and loading it costs
+// about a second of CPU (issue 27).
+export { Core } from './facade/core';
+export { parseColumnOptions } from './import/column-mapping';
+export { rendererDir } from './core/paths';
+export { startWebServer } from './doors/web';
+export { defaultTokenFile, loadServeToken } from './doors/serve-token';
+export { estimateText, failureSummary, ProgressPrinter, warnFigureFailures } from './cli-progress';
+export { loadExperimentConfig } from './experiments/config';
+export { DB_FILE_NAME } from './store/db';
+export { explainStoreFault } from './store/open-errors';
+export { attributeToConfigFile } from './core/config-input';
+export { compareText, writeComparison } from './cli-compare';
