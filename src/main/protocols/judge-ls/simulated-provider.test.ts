@@ -247,7 +247,10 @@ describe('the simulated provider', () => {
           response,
         };
         const r = await answer(spec, adapter);
-        if (r) expect(schemaViolation(response, r.json)).toBeNull();
+        // The planted unusable draws (prose, a cut-off object) are the stage parser's to refuse now
+        // that the schema is asked for, not enforced on arrival; every answer built from the schema
+        // is a JSON object of its own.
+        if (r && r.text.startsWith('{')) expect(schemaViolation(response, r.json)).toBeNull();
       }
     }
   });

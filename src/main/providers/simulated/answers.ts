@@ -327,15 +327,27 @@ export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
     case 'language_variant':
       return languageVariant(spec, schema, rng);
     case 'pairwise_verdict':
-      return pairwiseVerdict(spec, rng);
+      return withSchemaExtras(pairwiseVerdict(spec, rng), schema, rng);
     case 'score_verdict':
-      return simulatedScore(userText(spec), spec.model);
+      return withSchemaExtras(simulatedScore(userText(spec), spec.model), schema, rng);
     case 'correctness_verdict':
-      return correctnessVerdict(spec, rng);
+      return withSchemaExtras(correctnessVerdict(spec, rng), schema, rng);
     default:
       // A plain-text answer (a schema of type string) is answered as text.
       return valueFor(schema, rng, spec.response.name);
   }
+}
+
+/**
+ * A known verdict asked with properties of its own (an edited schema) still gets every property
+ * the schema names; the verdict's own fields come first and are left as they are. Nothing is
+ * drawn when nothing is missing, so the answers to the app's own schemas do not change.
+ */
+function withSchemaExtras(answer: object, schema: JsonSchema, rng: Rng): object {
+  const out: Record<string, unknown> = { ...answer };
+  for (const [k, v] of Object.entries(schema.properties ?? {}))
+    if (!(k in out)) out[k] = valueFor(v as JsonSchema, rng, k, 1);
+  return out;
 }
 
 /** An answer a real model sometimes gives: not the JSON asked for. */
