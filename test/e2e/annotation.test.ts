@@ -267,8 +267,24 @@ describe('human ratings in Chromium (issue 12)', () => {
     expect(await cell('judge_human', 'n')).toBe(String(agreed.length));
     expect(await cell('judge_human', 'kappa')).toBe(kappa.kappa!.toFixed(3));
     expect(await cell('judge_human', 'rho')).toBe(rho.rho!.toFixed(3));
-    expect(await cell('judge_human', 'rho_ci')).toBe(`[${rho.ci![0].toFixed(3)}, ${rho.ci![1].toFixed(3)}]`);
-    const decision = rho.ci![0] >= 0.8 ? 'replace' : rho.ci![1] < 0.8 ? 'mix' : 'undecided';
+    // Where Fisher z has no interval (ρ = ±1, or fewer than 4 items) the cell says so and why
+    // (issue 20 item 4); at ρ = ±1 the point value decides, with a warning.
+    expect(await cell('judge_human', 'rho_ci')).toBe(
+      rho.ci
+        ? `[${rho.ci[0].toFixed(3)}, ${rho.ci[1].toFixed(3)}]`
+        : `undefined (${agreed.length < 4 ? 'fewer than 4 items' : 'ρ = ±1'})`,
+    );
+    const decision = rho.ci
+      ? rho.ci[0] >= 0.8
+        ? 'replace'
+        : rho.ci[1] < 0.8
+          ? 'mix'
+          : 'undecided'
+      : agreed.length >= 4 && Math.abs(rho.rho!) === 1
+        ? rho.rho! >= 0.8
+          ? 'replace'
+          : 'mix'
+        : 'undecided';
     expect(
       await page
         .locator('[data-testid="decision-panel"] [data-decision]')

@@ -1,6 +1,7 @@
 // The batch clients (official SDKs) against the mock's batch endpoints: upload, create,
 // the status sequence, results by custom id (succeeded, errored, expired, cancelled), cancel.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parsePairwiseVerdict } from '../../src/main/judging/pairwise';
 import { AnthropicBatchAdapter } from '../../src/main/providers/batch-anthropic';
 import { OpenAIBatchAdapter } from '../../src/main/providers/batch-openai';
 import type { BatchAdapter, BatchEntry, BatchEntryResult } from '../../src/main/providers/batch-types';
@@ -90,13 +91,19 @@ describe.each([
     });
     const { statuses, results } = await runToEnd(make(), entries(5));
     if (api === 'openai') expect(statuses.at(-1)).toBe('expired');
+    // An answer that is JSON is handed on whole: the stage's tolerant parser, not a strict schema
+    // gate at the adapter, decides it is unusable (so a readable one is never paid for again).
     expect(byType(results)).toEqual({
-      succeeded: ['r1', 'r3'],
+      succeeded: ['r1', 'r3', 'r5'],
       errored: ['r2'],
       expired: ['r4'],
       cancelled: [],
-      unparseable: ['r5'],
+      unparseable: [],
     });
+    const r5 = results.find((r) => r.customId === 'r5');
+    const verdict = parsePairwiseVerdict(r5 && r5.type === 'succeeded' ? r5.result.json : undefined);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.ok ? '' : verdict.error).toMatch(/"winner" must be "A", "B" or "tie", got "C"/);
     const errored = results.find((r) => r.type === 'errored');
     expect(errored && errored.type === 'errored' && errored.kind).toBe('server');
   });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The reference-sensitivity results page: calibration chart, acceptance heatmap and flip bars
 // drawn from metrics.json, every table with its CIs, and the wizard's config keys.
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildRefSensTables } from '../../../../shared/protocols/reference-sensitivity/report/tables';
@@ -135,10 +135,12 @@ describe('reference-sensitivity results', () => {
     for (const id of ['calibration', 'acceptance_heatmap', 'flips']) {
       const card = await screen.findByTestId(`chart-${id}`);
       expect(card.querySelector('.results-chart__title')!.textContent).toMatch(/^Simulated — /);
-      const option = echarts
-        .getInstanceByDom(card.querySelector('[data-figure]') as HTMLElement)!
-        .getOption();
-      expect((option.title as { text: string }[])[0].text).toMatch(/^Simulated — /);
+      // The chart is drawn once its frame is measured (it draws at the card's width): wait for it.
+      await waitFor(() => {
+        const chart = echarts.getInstanceByDom(card.querySelector('[data-figure]') as HTMLElement);
+        expect(chart).toBeDefined();
+        expect((chart!.getOption().title as { text: string }[])[0].text).toMatch(/^Simulated — /);
+      });
     }
   });
 
