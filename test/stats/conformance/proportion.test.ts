@@ -25,3 +25,15 @@ describe('Newcombe (1998), single proportion, Table II method 3 (Wilson)', () =>
     });
   }
 });
+
+// Agresti A (2013). Categorical Data Analysis, 3rd ed., Wiley, §1.4.3–1.4.4: none of n = 25
+// students is a vegetarian. The Wald interval degenerates to (0, 0); the score (Wilson)
+// interval is printed as (0.0, 0.133) — the edge case the tie-half column used to collapse.
+describe('Agresti (2013) §1.4, the vegetarian example (0 of 25)', () => {
+  it('score interval 0.0 to 0.133, not the Wald (0, 0)', () => {
+    const [lo, hi] = wilsonInterval(0, 25);
+    expect(lo).toBe(0);
+    expect(Math.abs(hi - 0.133)).toBeLessThanOrEqual(5e-4 + 1e-12);
+    expect(boundedMeanWilsonInterval(new Array(25).fill(0))).toEqual([lo, hi]);
+  });
+});
