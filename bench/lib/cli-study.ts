@@ -124,7 +124,11 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
 }
 
 /** The figures issue 27 asks for, one line each. */
-export function printStudy(title: string, f: StudyFigures, targets: { wall: number; cpu: number; rss: number }) {
+export function printStudy(
+  title: string,
+  f: StudyFigures,
+  targets: { wall: number; cpu: number; rss: number },
+) {
   const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
   console.log(`${title} (exit ${f.code}; load ${f.load[0].toFixed(1)} → ${f.load[1].toFixed(1)})`);
   console.log(
