@@ -1,0 +1,149 @@
+// A Judge-LS study on the bundled LLMBar through the built CLI (`judge-lab run`), against the
+// mock in its own process: the command's wall time split at the first request and the last
+// answer, its own CPU-seconds and peak RSS (read inside it at exit through
+// process.resourceUsage(), so worker threads count and the mock does not), and the busiest
+// lane's bound. Needs `npm run build`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LLMBAR, spawnMock, type MockStats } from './mock-process';
+
+export interface StudyShape {
+  items: number;
+  /** Judge models; the transform runs on gpt-4.1-mini. */
+  judges: string[];
+  /** Per model, at the mock and in the config. */
+  rpm: number;
+  latencyMs: [number, number];
+}
+
+export interface StudyFigures {
+  code: number;
+  wallS: number;
+  startToFirstS: number;
+  lastAnswerToExitS: number;
+  trafficS: number;
+  boundS: number;
+  busiest: number;
+  cpuS: number;
+  rssMiB: number;
+  /** 1-minute load average at the start and at the end. */
+  load: [number, number];
+  stats: MockStats;
+  stderr: string;
+}
+
+const ANTHROPIC = /^claude/;
+
+export async function runCliStudy(entry: string, shape: StudyShape): Promise<StudyFigures> {
+  const mock = await spawnMock(entry, {
+    judgeLs: true,
+    extraJudges: shape.judges,
+    rpm: shape.rpm,
+    burstSeconds: 3,
+    latencyMs: shape.latencyMs,
+  });
+  const work = mkdtempSync(join(tmpdir(), 'judge-lab-bench-study-'));
+  const config = join(work, 'judge-ls.json');
+  const usage = join(work, 'usage.json');
+  const provider = (kind: 'openai' | 'anthropic') => ({
+    kind,
+    baseURL: kind === 'openai' ? `${mock.url}/v1` : mock.url,
+    apiKeyEnv: 'MOCK_KEY',
+    rpm: shape.rpm,
+    concurrency: 32,
+  });
+  writeFileSync(
+    config,
+    JSON.stringify({
+      name: 'bench-study',
+      protocol: 'judge-ls',
+      dataset: LLMBAR,
+      limit: shape.items,
+      providers: { openai: provider('openai'), anthropic: provider('anthropic') },
+      transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
+      judges: shape.judges.map((model) => ({
+        label: `${model} (mock)`,
+        provider: ANTHROPIC.test(model) ? 'anthropic' : 'openai',
+        model,
+      })),
+      tieProbes: true,
+    }),
+  );
+  // Runs in the command's process: its own CPU time and peak RSS when it exits.
+  const probe = `data:text/javascript,${encodeURIComponent(
+    `import{writeFileSync}from'node:fs';process.on('exit',()=>{const u=process.resourceUsage();` +
+      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:(u.userCPUTime+u.systemCPUTime)/1e6,rssMiB:u.maxRSS/1024}))})`,
+  )}`;
+  const load0 = loadavg()[0];
+  let stderr = '';
+  const t0 = Date.now();
+  const code = await new Promise<number>((done) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        probe,
+        join(process.cwd(), 'bin', 'judge-lab.mjs'),
+        'run',
+        config,
+        '--out',
+        join(work, 'export'),
+        '--data-dir',
+        join(work, 'data'),
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MOCK_KEY: 'sk-mock' } },
+    );
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (process.env.BENCH_VERBOSE) process.stderr.write(chunk);
+      stderr += chunk.toString();
+    });
+    child.on('exit', (c) => done(c ?? 1));
+  });
+  const tEnd = Date.now();
+  const stats = await mock.stats();
+  mock.close();
+  const own = JSON.parse(readFileSync(usage, 'utf8')) as { cpu: number; rssMiB: number };
+  rmSync(work, { recursive: true, force: true });
+  const busiest = Math.max(...Object.values(stats.byModel));
+  return {
+    code,
+    wallS: (tEnd - t0) / 1000,
+    startToFirstS: ((stats.firstAt ?? t0) - t0) / 1000,
+    lastAnswerToExitS: (tEnd - (stats.lastEndedAt ?? tEnd)) / 1000,
+    trafficS: ((stats.lastEndedAt ?? 0) - (stats.firstAt ?? 0)) / 1000,
+    boundS: (busiest / shape.rpm) * 60,
+    busiest,
+    cpuS: own.cpu,
+    rssMiB: own.rssMiB,
+    load: [load0, loadavg()[0]],
+    stats,
+    stderr,
+  };
+}
+
+/** The figures issue 27 asks for, one line each. */
+export function printStudy(
+  title: string,
+  f: StudyFigures,
+  targets: { wall: number; cpu: number; rss: number },
+) {
+  const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  console.log(`${title} (exit ${f.code}; load ${f.load[0].toFixed(1)} → ${f.load[1].toFixed(1)})`);
+  console.log(
+    `    calls per model: ${Object.entries(f.stats.byModel)
+      .map(([m, n]) => `${m} ${n}`)
+      .join(', ')}; 429s ${f.stats.byStatus['429'] ?? 0} of ${f.stats.total}`,
+  );
+  console.log(`    busiest lane's bound: ${f.busiest} calls = ${f.boundS.toFixed(1)} s`);
+  console.log(
+    `    command wall ${f.wallS.toFixed(1)} s = ${(f.wallS / f.boundS).toFixed(3)}× the bound (target ≤ ${targets.wall}×: ${mark(f.wallS <= targets.wall * f.boundS)}); first request to last answer ${f.trafficS.toFixed(1)} s = ${(f.trafficS / f.boundS).toFixed(3)}×`,
+  );
+  console.log(
+    `    start → first request ${f.startToFirstS.toFixed(2)} s; last answer → exit ${f.lastAnswerToExitS.toFixed(2)} s`,
+  );
+  console.log(
+    `    command CPU ${f.cpuS.toFixed(1)} s (target ≤ ${targets.cpu}: ${mark(f.cpuS <= targets.cpu)}); peak RSS ${f.rssMiB.toFixed(0)} MiB (target ≤ ${targets.rss}: ${mark(f.rssMiB <= targets.rss)}); the mock's CPU ${f.stats.cpuSeconds.toFixed(1)} s`,
+  );
+}
