@@ -5,6 +5,7 @@ import { biasProbesPlugin } from './bias-probes/plugin';
 import { judgeLsPlugin } from './judge-ls/plugin';
 import type { AnyProtocol } from './plugin';
 import { referenceSensitivityPlugin } from './reference-sensitivity/plugin';
+import { selfConsistencyPlugin } from './self-consistency/plugin';
 
 const registry = new Map<string, AnyProtocol>();
 
@@ -36,3 +37,4 @@ export function listProtocols(): AnyProtocol[] {
 registerProtocol(judgeLsPlugin);
 registerProtocol(referenceSensitivityPlugin);
 registerProtocol(biasProbesPlugin);
+registerProtocol(selfConsistencyPlugin);

@@ -6,6 +6,7 @@ import { estimateInputTokens } from '../tokens';
 import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from '../types';
 import { simulatedAnswer, unparseableText } from './answers';
 import { mulberry32 } from '../../../shared/random';
+import { firstAsk, plantedFlipRate, withPlantedFlip } from './planted-flip';
 import { seedOf } from './random';
 
 /** Mean answer time when the config sets none: long enough that progress is visible. */
@@ -62,7 +63,17 @@ export class SimulatedChatAdapter implements ChatAdapter {
     }
     const headers = new Headers({ 'x-judge-lab-simulated': 'true' });
     const broken = rng() < UNPARSEABLE_RATE;
-    const answer = simulatedAnswer(spec, rng);
+    const flip = plantedFlipRate(spec.model);
+    // A `-flip<NN>` model: every ask starts from its first ask's answer and flips it with NN %.
+    const answer =
+      flip === null
+        ? simulatedAnswer(spec, rng)
+        : withPlantedFlip(
+            spec,
+            simulatedAnswer(firstAsk(spec), mulberry32(requestSeed(firstAsk(spec), 0))),
+            flip,
+            rng,
+          );
     const text = broken ? unparseableText(rng) : typeof answer === 'string' ? answer : JSON.stringify(answer);
     const usage: Usage = {
       inputTokens: estimateInputTokens(spec),

@@ -391,11 +391,13 @@ describe('New experiment wizard', () => {
     expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual(
       listRendererProtocols().map((p) => p.id),
     );
-    expect(choices).toHaveLength(4);
-    expect((choices[3] as HTMLInputElement).value).toBe('test-pointwise');
+    // The built-in protocols, then the test's own.
+    const own = choices.length - 1;
+    expect(choices).toHaveLength(5);
+    expect((choices[own] as HTMLInputElement).value).toBe('test-pointwise');
     expect((choices[0] as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText('Judge-LS: language sensitivity')).toBeTruthy();
-    fireEvent.click(choices[3]);
+    fireEvent.click(choices[own]);
     expect(within(screen.getByRole('list', { name: 'Setup steps' })).queryByText('Translation')).toBeNull();
     next();
     expect(stepTitle()).toBe('Who judges?');

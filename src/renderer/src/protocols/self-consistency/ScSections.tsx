@@ -1,0 +1,87 @@
+import { LineChart } from 'echarts/charts';
+import * as echarts from 'echarts/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SELF_CONSISTENCY_FIGURES_ZH } from '../../../../shared/protocols/self-consistency/report/figure-zh';
+import {
+  accuracyCurveFigure,
+  agreementHistogramFigure,
+  positionCurveFigure,
+  stabilityFigure,
+} from '../../../../shared/protocols/self-consistency/report/figures';
+import type { SelfConsistencyMetrics } from '../../../../shared/protocols/self-consistency/types';
+import type { FigureSpec } from '../../../../shared/report/chart-kit';
+import { localizeFigure } from '../../../../shared/report/figure-i18n';
+import { useFigureLanguage } from '../../lib/figure-language';
+import { ChartCard, hasData } from '../../results/ChartCard';
+import { TableSection } from '../../results/TableSection';
+import type { ResultsSectionsProps } from '../registry';
+import { SC_NAMESPACES } from './i18n';
+import { SC_UNSTABLE_PAGE } from './query';
+import { scTableText } from './table-text';
+import '../../results/results.css';
+
+// The accuracy and position curves are lines: a chart type the shared chart component does not load.
+echarts.use([LineChart]);
+
+/** Stability by judge and temperature, the accuracy and position curves over k, the histogram, the tables. */
+export function ScSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {
+  const { t } = useTranslation(SC_NAMESPACES);
+  const m = results.metrics as SelfConsistencyMetrics;
+  const lang = useFigureLanguage();
+  const figures = useMemo(() => {
+    const local = (f: FigureSpec | null, title: string) =>
+      f && { ...localizeFigure(f, lang, [SELF_CONSISTENCY_FIGURES_ZH]), screenTitle: title };
+    return [
+      local(stabilityFigure(m), t('results.stability')),
+      local(accuracyCurveFigure(m), t('results.accuracy')),
+      local(positionCurveFigure(m), t('results.position')),
+      local(agreementHistogramFigure(m), t('results.histogram')),
+    ].filter((f) => f !== null);
+  }, [m, t, lang]);
+  return (
+    <div dir="auto" data-testid="sc-sections">
+      <p className="hint">{t('results.hint')}</p>
+      {figures.filter(hasData).map((spec) => (
+        <ChartCard
+          key={spec.id}
+          spec={spec}
+          title={spec.screenTitle}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
+      ))}
+      {results.tables.map((table) => {
+        const text = scTableText(table, m, lang);
+        return (
+          <TableSection
+            key={table.id}
+            id={table.id}
+            title={text.title}
+            help={text.caption}
+            table={table}
+            experimentId={experimentId}
+            sensitivity={excludeFlagged}
+            headerText={text.headerText}
+            cellText={text.cellText}
+          />
+        );
+      })}
+    </div>
+  );
+}
+
+/** The results header's way to the unstable-items browser. */
+export function BrowseUnstable({ experimentId, onNavigate }: ResultsSectionsProps) {
+  const { t } = useTranslation(SC_NAMESPACES);
+  return (
+    <button
+      type="button"
+      className="btn"
+      data-testid="sc-browse-unstable"
+      onClick={() => onNavigate({ name: 'experiment-page', experimentId, page: SC_UNSTABLE_PAGE, query: {} })}
+    >
+      {t('results.browse')}
+    </button>
+  );
+}

@@ -1,0 +1,32 @@
+// Self-consistency in the renderer: a wizard step (repeats, temperatures, orders, scale), the
+// results sections (stability, accuracy and position by k, agreement histogram, tables), the
+// unstable-items browser and its strings.
+import type { RendererProtocol } from '../registry';
+import { SC_ID, scConfig, validateSc } from './draft';
+import { SC_NS, scResources } from './i18n';
+import { SC_UNSTABLE_PAGE } from './query';
+import { RepeatsStep } from './RepeatsStep';
+import { BrowseUnstable, ScSections } from './ScSections';
+import { UnstablePage } from './UnstablePage';
+
+export const selfConsistency: RendererProtocol = {
+  id: SC_ID,
+  title: 'protocol.title',
+  description: 'protocol.description',
+  i18n: { namespace: SC_NS, resources: scResources },
+  wizard: {
+    steps: [
+      {
+        id: 'repeats',
+        label: 'wizard.steps.repeats',
+        View: RepeatsStep,
+        validate: validateSc,
+        fields: ['repeats', 'temperatures', 'orders', 'scale'],
+      },
+    ],
+    config: scConfig,
+  },
+  ResultsSections: ScSections,
+  ResultsTools: BrowseUnstable,
+  pages: [{ route: SC_UNSTABLE_PAGE, component: UnstablePage, runLink: 'results.browse' }],
+};

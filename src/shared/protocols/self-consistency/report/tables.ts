@@ -1,0 +1,202 @@
+// Self-consistency tables (metrics.json → the generic table model; dashboard and exports).
+import {
+  fixedIntervalText as interval,
+  fixedText as num,
+  formatCi,
+  undefinedText,
+  type CI,
+} from '../../../report/format';
+import { col, withMethod, type Table, type TableRow } from '../../../report/table';
+import { usageTable } from '../../../report/usage';
+import type { SelfConsistencyMetrics, StabilityRow } from '../types';
+
+export const BOOTSTRAP_METHOD = 'item-clustered percentile bootstrap';
+
+/** A condition in words: "T=0.7" as is, "own" as the judge's own temperature. */
+export function conditionLabel(id: string): string {
+  return id === 'own' ? "judge's own" : id;
+}
+
+/** A value that may not exist: the number, or "undefined (why)". */
+export function orUndefined(v: number | null | undefined, reason: string | undefined, digits = 3): string {
+  if (v === null || v === undefined) return undefinedText(reason ?? 'no data');
+  return num(v, digits) ?? '';
+}
+
+/** A bootstrap CI in points, or "undefined (why)" where it does not exist. */
+export function ciText(ci: CI | null | undefined, reason: string | undefined): string {
+  return ci ? formatCi(ci) : undefinedText(reason ?? 'no data');
+}
+
+function stabilityTable(m: SelfConsistencyMetrics): Table {
+  const pointwise = m.mode === 'pointwise';
+  return {
+    id: 'stability',
+    title: 'Stability: how often a judge disagrees with itself',
+    caption:
+      `Each question (item${m.mode === 'pairwise' ? ' × order' : ''}) asked ${m.repeats} times with the same ` +
+      'request. Unanimous: share of questions (≥ 2 valid repeats) whose repeats all agree. P(disagree): ' +
+      'chance that two repeats of one question differ, averaged over questions. Both with an item-clustered ' +
+      `percentile bootstrap 95% CI (B = ${m.statistics.bootstrap_b}). Fleiss' κ: repeats as raters, over complete ` +
+      'questions (every repeat valid)' +
+      (pointwise
+        ? '; within-SD: mean SD of a question\u2019s scores; ICC(1): one-way random, single rating, F-based 95% CI.'
+        : '.') +
+      ' Failed: repeats without a usable answer (every row counts them).',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('condition', 'Temperature', 'text'),
+      col('category', 'Category', 'text'),
+      col('questions', 'Questions', 'int'),
+      col('unanimous_rate', 'Unanimous', 'pct'),
+      withMethod(col('unanimous_rate_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
+      col('disagree_prob', 'P(disagree)', 'pct'),
+      withMethod(col('disagree_prob_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
+      col('fleiss_kappa', 'Fleiss κ', 'text', 'r'),
+      col('complete', 'Complete', 'int'),
+      ...(pointwise
+        ? [
+            col('within_sd', 'Within-SD', 'text', 'r'),
+            col('icc1', 'ICC(1)', 'text', 'r'),
+            col('icc1_ci', 'ICC 95% CI', 'text', 'c'),
+          ]
+        : []),
+      col('asked', 'Asked', 'int'),
+      col('failed', 'Failed', 'int'),
+    ],
+    rows: m.stability.map((r: StabilityRow): TableRow => ({
+      judge: r.judge,
+      condition: temperatureText(r),
+      category: r.category,
+      questions: r.questions,
+      unanimous_rate: r.unanimous_rate,
+      unanimous_rate_ci: ciText(r.unanimous_rate_ci, r.unanimous_rate_ci_undefined_reason),
+      disagree_prob: r.disagree_prob,
+      disagree_prob_ci: ciText(r.disagree_prob_ci, r.disagree_prob_ci_undefined_reason),
+      fleiss_kappa: orUndefined(r.fleiss_kappa, r.fleiss_kappa_undefined_reason),
+      complete: r.complete,
+      ...(pointwise
+        ? {
+            within_sd: orUndefined(r.within_sd, 'fewer than 2 valid repeats'),
+            icc1: orUndefined(r.icc1, r.icc1_undefined_reason),
+            icc1_ci: interval(r.icc1_ci, 3, r.icc1_undefined_reason ?? 'no data'),
+          }
+        : {}),
+      asked: r.asked,
+      failed: r.failed,
+    })),
+  };
+}
+
+/** The temperature of a row: the condition, with the judge's own value where it has one. */
+export function temperatureText(r: { condition: string; temperature: number | null }): string {
+  if (r.condition !== 'own') return r.condition;
+  return r.temperature === null ? "judge's own (provider default)" : `judge's own (T=${r.temperature})`;
+}
+
+export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
+  const tables: Table[] = [stabilityTable(m)];
+  if (m.accuracy_by_k.length)
+    tables.push({
+      id: 'accuracy_by_k',
+      title: 'Accuracy of one repeat and of the majority of k repeats',
+      caption:
+        'Complete questions with a gold label (the same questions for every k). ' +
+        (m.mode === 'pairwise'
+          ? 'Majority: the most frequent choice of the first k repeats; a tied vote (possible with ties) counts as wrong. '
+          : 'Majority: the median score of the first k repeats, compared with the human score rounded half up. ') +
+        'Odd k only. Mean single: one repeat\u2019s accuracy averaged over every repeat index. Item-clustered bootstrap 95% CI.',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('condition', 'Temperature', 'text'),
+        col('k', 'k', 'int'),
+        col('n', 'n', 'int'),
+        col('accuracy', 'Accuracy', 'pct'),
+        withMethod(col('accuracy_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
+        col('single_mean', 'Mean single', 'pct'),
+      ],
+      rows: m.accuracy_by_k.map((r) => ({
+        judge: r.judge,
+        condition: conditionLabel(r.condition),
+        k: r.k,
+        n: r.n,
+        accuracy: r.accuracy,
+        accuracy_ci: ciText(r.accuracy_ci, r.accuracy_ci_undefined_reason),
+        single_mean: r.single_mean ?? null,
+      })),
+    });
+  if (m.position_by_k.length)
+    tables.push({
+      id: 'position_by_k',
+      title: 'Position consistency with k repeats per order',
+      caption:
+        'Items with every repeat of both orders valid: share whose majority choice of the first k repeats is the ' +
+        'same in both orders (a tied vote is not consistent); Wilson 95% CI. Mean single: one repeat per order, ' +
+        'averaged over the repeat index.',
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('condition', 'Temperature', 'text'),
+        col('k', 'k', 'int'),
+        col('n', 'Items', 'int'),
+        col('consistency', 'Consistent', 'pct'),
+        withMethod(col('consistency_ci', '95% CI', 'ci'), 'Wilson score'),
+        col('single_mean', 'Mean single', 'pct'),
+      ],
+      rows: m.position_by_k.map((r) => ({
+        judge: r.judge,
+        condition: conditionLabel(r.condition),
+        k: r.k,
+        n: r.n,
+        consistency: r.consistency,
+        consistency_ci: r.consistency_ci,
+        single_mean: r.single_mean ?? null,
+      })),
+    });
+  tables.push({
+    id: 'agreement_histogram',
+    title: 'Per-question agreement',
+    caption: `Complete questions by how many of the ${m.repeats} repeats give the most frequent verdict.`,
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('condition', 'Temperature', 'text'),
+      col('modal', 'Agreeing repeats', 'text', 'r'),
+      col('questions', 'Questions', 'int'),
+    ],
+    rows: m.agreement_histogram.map((b) => ({
+      judge: b.judge,
+      condition: conditionLabel(b.condition),
+      modal: `${b.modal}/${m.repeats}`,
+      questions: b.questions,
+    })),
+  });
+  tables.push({
+    id: 'unstable',
+    title: 'Unstable questions',
+    caption:
+      'Questions whose valid repeats do not all agree; verdicts in sample order (× = no usable answer).',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('condition', 'Temperature', 'text'),
+      col('item_id', 'Item', 'text'),
+      col('category', 'Category', 'text'),
+      col('order', 'Order', 'text'),
+      col('verdicts', 'Verdicts', 'text'),
+      col('distinct', 'Distinct', 'int'),
+    ],
+    rows: m.unstable.map((r) => ({ ...r, condition: conditionLabel(r.condition) })),
+  });
+  tables.push({
+    id: 'failures',
+    title: 'Failed repeats',
+    caption: 'Repeats without a usable answer after the retries, by judge, temperature and reason.',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('condition', 'Temperature', 'text'),
+      col('reason', 'Reason', 'text'),
+      col('count', 'Count', 'int'),
+    ],
+    rows: m.failures.map((f) => ({ ...f, condition: conditionLabel(f.condition) })),
+  });
+  tables.push(usageTable(m.usage));
+  return tables;
+}
