@@ -185,7 +185,7 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   };
   /** Items to leave out in the sensitivity view, with reasons. */
   flagged?(exp: E, db: Database): FlaggedItem[];
-  /** metrics.json's top-level keys in file order (the export contract). */
+  /** metrics.json's top-level keys in file order (the export contract); `name?` is written only when present. */
   readonly metricsKeys: readonly string[];
   /** Metrics: a pure function of stored results. */
   computeMetrics(ctx: MetricsContext<E>): Metrics;

@@ -44,7 +44,7 @@ export interface ExportFolderInput {
   /** The protocol id, recorded in the manifest. */
   protocol: string;
   metrics: object;
-  /** metrics.json's top-level keys in file order: exactly these, or the export fails. */
+  /** metrics.json's top-level keys in file order: exactly these (`name?`: only when present), or the export fails. */
   metricsKeys: readonly string[];
   tables: readonly Table[];
   figures: readonly FigureSpec[];
@@ -77,19 +77,26 @@ export interface ExportFolderResult {
   figureFailures: FigureFailure[];
 }
 
-/** metrics.json text with exactly the contract keys; a missing or unknown key is an error, not a silent drop. */
+/**
+ * metrics.json text with exactly the contract keys; a missing or unknown key is an error, not a
+ * silent drop. A key written `name?` is optional: present only when an option asked for it (e.g.
+ * a protocol's `noiseFloor`), so the file is byte-identical to before when the option is off.
+ */
 export function metricsJson(metrics: object, keys: readonly string[]): string {
+  const optional = new Set(keys.filter((k) => k.endsWith('?')).map((k) => k.slice(0, -1)));
+  const names = keys.map((k) => (k.endsWith('?') ? k.slice(0, -1) : k));
   const actual = Object.keys(metrics);
-  const missing = keys.filter((k) => !(k in metrics));
-  const unknown = actual.filter((k) => !keys.includes(k));
+  const missing = names.filter((k) => !(k in metrics) && !optional.has(k));
+  const unknown = actual.filter((k) => !names.includes(k));
   if (missing.length || unknown.length) {
     const parts = [
       missing.length ? `missing ${missing.join(', ')}` : '',
       unknown.length ? `not in the contract: ${unknown.join(', ')}` : '',
     ].filter(Boolean);
-    throw new Error(`metrics.json: top-level keys must be exactly ${keys.join(', ')} (${parts.join('; ')})`);
+    throw new Error(`metrics.json: top-level keys must be exactly ${names.join(', ')} (${parts.join('; ')})`);
   }
-  const ordered = Object.fromEntries(keys.map((k) => [k, (metrics as Record<string, unknown>)[k]]));
+  const present = names.filter((k) => k in metrics);
+  const ordered = Object.fromEntries(present.map((k) => [k, (metrics as Record<string, unknown>)[k]]));
   return JSON.stringify(ordered, null, 2) + '\n';
 }
 

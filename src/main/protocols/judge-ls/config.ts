@@ -90,6 +90,11 @@ export const judgeLsOptionsSchema = z
      * bootstrap (an item's orders and languages resampled together). Both are computed.
      */
     ci: z.enum(['wilson', 'cluster-bootstrap']).default('wilson'),
+    /**
+     * The noise floor: each EN verdict asked a second time (sample 1, same order), so every
+     * language flip rate stands beside the judge's own run-to-run flips (DESIGN.md section 5).
+     */
+    noiseFloor: z.boolean().default(false),
     /** Bootstrap replicates. */
     bootstrapB: z.number().int().min(100).max(100_000).default(2000),
     /** Seeds the bootstrap's resampling (default: the experiment's `seed`, else 1). */

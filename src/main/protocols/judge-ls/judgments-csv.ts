@@ -36,6 +36,8 @@ export interface MissingJudgment {
   order: JudgmentRecord['order'];
   status: 'blocked' | 'pending';
   reason: string;
+  /** 1 on the noise floor's repeat of an EN verdict. */
+  sample?: number;
 }
 
 /** Token usage of the call behind one judgment (JudgmentRecord does not carry it). */
@@ -95,6 +97,10 @@ export function judgmentsCsv(
   if (tokens && tokens.length !== judgments.length) {
     throw new Error(`tokens has ${tokens.length} entries but there are ${judgments.length} judgments`);
   }
+  // The `sample` column (0 = first ask, 1 = the noise floor's repeat) only when there are repeats,
+  // so the file is byte-identical to before without them.
+  const withSample = judgments.some((r) => r.sample) || missing.some((m) => m.sample);
+  const sampleOf = (s: number | undefined) => (withSample ? [String(s ?? 0)] : []);
   const rows = judgments.map((r, i) => {
     checkRecord(r, i);
     const choice = normalizedChoice(r);
@@ -122,6 +128,7 @@ export function judgmentsCsv(
       t ? countText(t.inputTokens, i, 'tokens.inputTokens') : '',
       t ? countText(t.outputTokens, i, 'tokens.outputTokens') : '',
       reason,
+      ...sampleOf(r.sample),
     ];
   });
   for (const m of missing) {
@@ -141,7 +148,8 @@ export function judgmentsCsv(
       '',
       '',
       m.reason,
+      ...sampleOf(m.sample),
     ]);
   }
-  return toCsv(JUDGMENTS_COLUMNS, rows);
+  return toCsv(withSample ? [...JUDGMENTS_COLUMNS, 'sample'] : JUDGMENTS_COLUMNS, rows);
 }

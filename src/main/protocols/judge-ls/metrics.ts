@@ -11,6 +11,7 @@
 // (descending) then text.
 import type {
   Comparison,
+  ExcessFlipRow,
   FailureRow,
   FlaggedItem,
   InvarianceRow,
@@ -19,8 +20,10 @@ import type {
   AuditCheck,
   Language,
   MetricsStatistics,
+  NoiseFloorMetrics,
   PositionRow,
   QualityRow,
+  RepeatFlipRow,
   SubsetFlipRow,
   SubsetQualityRow,
   TargetLanguage,
@@ -61,6 +64,8 @@ export interface JudgeLsMetricsInput {
   usage: UsageRow[];
   /** Reported under judge 'transformer', kind 'transform'. */
   transformFailures?: TransformFailure[];
+  /** Report the noise floor (EN verdicts against their repeats, sample 1); off: no `noise_floor` key. */
+  noiseFloor?: boolean;
   /** Which interval the tables show, and the item-clustered bootstrap's replicates and seed. */
   statistics?: { ci?: MetricsStatistics['ci']; bootstrapB?: number; seed?: number };
 }
@@ -101,18 +106,25 @@ const QUALITY_ORDERS = new Set(['orig', 'swap']);
 const PROBE_ORDERS = new Set(['en_zh', 'zh_en']);
 
 function describe(r: JudgmentRecord): string {
-  return `${r.judge} / ${r.itemId} / ${r.kind} / ${r.language} / ${r.order}`;
+  const sample = isRepeat(r) ? ` / sample ${r.sample}` : '';
+  return `${r.judge} / ${r.itemId} / ${r.kind} / ${r.language} / ${r.order}${sample}`;
+}
+
+/** A repeat of a verdict (the noise floor's second ask), not a first ask. */
+function isRepeat(r: JudgmentRecord): boolean {
+  return r.sample !== undefined && r.sample !== 0;
 }
 
 /** Rejects records no planner produces, rather than folding them into some metric. */
 function checkRecords(records: readonly JudgmentRecord[]): void {
   const seen = new Set<string>();
   for (const r of records) {
-    const key = JSON.stringify([r.judge, r.itemId, r.kind, r.language, r.order]);
+    const key = JSON.stringify([r.judge, r.itemId, r.kind, r.language, r.order, r.sample ?? 0]);
     if (seen.has(key)) throw new Error(`Judgment recorded twice: ${describe(r)}`);
     seen.add(key);
-    const shapeOk =
-      r.kind === 'quality'
+    const shapeOk = isRepeat(r)
+      ? r.sample === 1 && r.kind === 'quality' && r.language === 'EN' && QUALITY_ORDERS.has(r.order)
+      : r.kind === 'quality'
         ? (LANGUAGES as readonly string[]).includes(r.language) && QUALITY_ORDERS.has(r.order)
         : r.kind === 'tie_probe' && r.language === 'EN-ZH' && PROBE_ORDERS.has(r.order);
     if (!shapeOk) throw new Error(`Judgment with an impossible kind/language/order: ${describe(r)}`);
@@ -399,7 +411,82 @@ function subsetFlipRows(ix: Index): SubsetFlipRow[] {
   return rows;
 }
 
-const KIND_ORDER = ['quality', 'tie_probe', 'transform'];
+const pairKey = (r: JudgmentRecord) => `${r.itemId}\u0000${r.order}`;
+
+/** The valid EN repeats of one judge by (item, order), as normalized choices. */
+function repeatChoices(repeats: readonly JudgmentRecord[], judge: string): Map<string, QualityChoice> {
+  const out = new Map<string, QualityChoice>();
+  for (const r of repeats) {
+    if (r.judge !== judge || !isValid(r)) continue;
+    out.set(pairKey(r), normalizeChoice(r.order as 'orig' | 'swap', r.winner));
+  }
+  return out;
+}
+
+/**
+ * The noise floor (DESIGN.md section 5): each EN verdict against its repeat, and each language's
+ * flips against the repeat's on the same (item, order) pairs. The excess is a difference of two
+ * paired proportions (flipped under translation vs flipped under repetition), so its interval is
+ * Newcombe's method 10 on that 2×2 and its test McNemar's exact test on the discordant pairs.
+ */
+function noiseFloor(ix: Index, repeats: readonly JudgmentRecord[], boot: Boot): NoiseFloorMetrics {
+  const repeat: RepeatFlipRow[] = [];
+  const excess: ExcessFlipRow[] = [];
+  for (const judge of ix.judges) {
+    const again = repeatChoices(repeats, judge);
+    const en = ix.quality
+      .get(judge)!
+      .get('EN')!
+      .filter((v) => again.has(pairKey(v.rec)));
+    if (en.length > 0) {
+      const flipped = (v: Judged) => again.get(pairKey(v.rec)) !== v.choice;
+      const flips = count(en, flipped);
+      repeat.push({
+        judge,
+        n: en.length,
+        flips,
+        flip_rate: flips / en.length,
+        flip_rate_ci: wilsonInterval(flips, en.length),
+        flip_rate_ci_boot: clusterBootstrapRatio(
+          byItem(en, (v) => v.rec.itemId, flipped),
+          boot,
+        ),
+      });
+    }
+    for (const [comparison, target] of COMPARISONS) {
+      const ps = pairs(ix, judge, target).filter((p) => again.has(pairKey(p.en.rec)));
+      const n = ps.length;
+      if (n === 0) continue;
+      const language = (p: Pair) => p.en.choice !== p.target.choice;
+      const repeated = (p: Pair) => p.en.choice !== again.get(pairKey(p.en.rec));
+      const a = count(ps, (p) => language(p) && repeated(p));
+      const b = count(ps, (p) => language(p) && !repeated(p));
+      const c = count(ps, (p) => !language(p) && repeated(p));
+      excess.push({
+        judge,
+        comparison,
+        n,
+        flip_rate: (a + b) / n,
+        flip_rate_ci: wilsonInterval(a + b, n),
+        repeat_flip_rate: (a + c) / n,
+        repeat_flip_rate_ci: wilsonInterval(a + c, n),
+        excess_flip_rate: (b - c) / n,
+        excess_flip_rate_ci: newcombePairedInterval(a, b, c, n - a - b - c),
+        both_flipped: a,
+        language_only: b,
+        repeat_only: c,
+        neither: n - a - b - c,
+        mcnemar_p: mcnemarExact(b, c),
+        mcnemar_p_holm: Number.NaN,
+      });
+    }
+  }
+  const adjusted = holmAdjust(excess.map((r) => r.mcnemar_p));
+  excess.forEach((r, i) => (r.mcnemar_p_holm = adjusted[i]));
+  return { repeat, excess };
+}
+
+const KIND_ORDER = ['quality', 'repeat', 'tie_probe', 'transform'];
 const LANGUAGE_ORDER = ['EN', 'ZH', 'LS', 'EN-ZH'];
 
 function failureRows(
@@ -416,8 +503,10 @@ function failureRows(
     else counts.set(key, { judge, kind, language, reason, count: 1 });
   };
   for (const r of records) {
-    if (r.status === 'failed') add(r.judge, r.kind, r.language, r.failureReason?.trim() || NO_REASON);
-    else if (!isValid(r)) add(r.judge, r.kind, r.language, NO_WINNER);
+    // The noise floor's repeat of an EN verdict fails under its own kind.
+    const kind = isRepeat(r) ? 'repeat' : r.kind;
+    if (r.status === 'failed') add(r.judge, kind, r.language, r.failureReason?.trim() || NO_REASON);
+    else if (!isValid(r)) add(r.judge, kind, r.language, NO_WINNER);
   }
   for (const f of transform) add(TRANSFORMER_ROLE, 'transform', f.language, f.reason.trim() || NO_REASON);
   const judgeRank = new Map([...judges, TRANSFORMER_ROLE].map((j, i) => [j, i]));
@@ -442,11 +531,14 @@ export function computeJudgeLsMetrics(
 ): JudgeLsMetrics {
   checkRecords(records);
   const judges = firstSeen(records.map((r) => r.judge));
-  const ix = buildIndex(records, judges);
+  // Repeats enter only the noise floor (and the failures); every other metric reads first asks.
+  const repeats = records.filter(isRepeat);
+  const firsts = repeats.length === 0 ? records : records.filter((r) => !isRepeat(r));
+  const ix = buildIndex(firsts, judges);
   const excluded = firstSeen(input.flagged.map((f) => f.item_id));
   const excludedSet = new Set(excluded);
   const kept = buildIndex(
-    records.filter((r) => !excludedSet.has(r.itemId)),
+    firsts.filter((r) => !excludedSet.has(r.itemId)),
     judges,
   );
   const stats = input.statistics ?? {};
@@ -475,5 +567,6 @@ export function computeJudgeLsMetrics(
       bootstrap_seed: boot.seed,
       resampling_unit: 'item',
     },
+    ...(input.noiseFloor ? { noise_floor: noiseFloor(ix, repeats, boot) } : {}),
   };
 }

@@ -70,6 +70,8 @@ interface JudgeTaskMetaBase {
   sourceId: string;
   subset: string | null;
   gold: Label;
+  /** 1 on the noise floor's repeat of an EN verdict; absent on a first ask. */
+  sample?: number;
 }
 
 /** Everything needed to store the verdict as a judgment row (and a `JudgmentRecord`). */

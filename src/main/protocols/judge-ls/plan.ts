@@ -45,7 +45,8 @@ export type PlanOptions = Pick<
   | 'judgeMaxOutputTokens'
   | 'transformTemperature'
   | 'transformMaxOutputTokens'
->;
+> &
+  Partial<Pick<JudgeLsOptions, 'noiseFloor'>>;
 
 /**
  * The items as given (the runner has applied `limit` and the sample, DESIGN.md section 1b); source
@@ -130,6 +131,11 @@ export function judgeTaskKey(
   return taskKey('judge', judge, sourceId, kind, language, order);
 }
 
+/** The noise floor's second ask of an EN verdict (sample 1): its own slot. */
+export function repeatTaskKey(judge: string, sourceId: string, order: QualityOrder): string {
+  return taskKey('judge', judge, sourceId, 'quality', 'EN', order, 'sample', 1);
+}
+
 function variantIndex(variants: readonly Variant[]): Map<string, Variant> {
   const index = new Map<string, Variant>();
   for (const v of variants) {
@@ -182,17 +188,27 @@ export function planJudgments(
         for (const order of QUALITY_ORDERS) {
           const [outputA, outputB] = shownPair(order, t.output1, t.output2);
           const pair: PairwiseTexts = { instruction: t.instruction, outputA, outputB };
+          const asked = request(
+            judge,
+            renderJudgePrompt(opts.templates, pair),
+            PAIRWISE_VERDICT_SCHEMA,
+            defaults,
+          );
           tasks.push({
             key: judgeTaskKey(judge.label, item.sourceId, 'quality', language, order),
             stage: 'judge',
-            request: request(
-              judge,
-              renderJudgePrompt(opts.templates, pair),
-              PAIRWISE_VERDICT_SCHEMA,
-              defaults,
-            ),
+            request: asked,
             meta: { ...base, kind: 'quality', language, order },
           });
+          // The placebo: the same EN question again (a repeat, its own ledger row).
+          if (opts.noiseFloor && language === 'EN') {
+            tasks.push({
+              key: repeatTaskKey(judge.label, item.sourceId, order),
+              stage: 'judge',
+              request: { ...asked, sample: 1 },
+              meta: { ...base, kind: 'quality', language, order, sample: 1 },
+            });
+          }
         }
       }
       const zh = byItem.get(`${item.id}:ZH`);

@@ -67,6 +67,8 @@ export const judgeLsConfigShape = {
   transform: transformSchema,
   judges: z.array(judgeSchema).min(1),
   tieProbes: z.boolean().optional(),
+  /** Ask each EN verdict twice (sample 1): the flip rates' noise floor (DESIGN.md section 5). */
+  noiseFloor: z.boolean().optional(),
   /** Which intervals the tables show (both are computed): Wilson or the item-clustered bootstrap. */
   ci: z.enum(['wilson', 'cluster-bootstrap']).optional(),
   /** Protocol options beyond the common ones: audit thresholds, templates, temperatures. */
@@ -84,6 +86,7 @@ export interface JudgeLsConfig extends Record<string, unknown> {
   transform: z.output<typeof transformSchema>;
   judges: z.output<typeof judgeSchema>[];
   tieProbes?: boolean;
+  noiseFloor?: boolean;
   ci?: 'wilson' | 'cluster-bootstrap';
   seed?: number;
   options?: Record<string, unknown>;
@@ -96,10 +99,11 @@ export interface JudgeLsExperiment extends ExperimentView<JudgeLsConfig, JudgeLs
 
 /** The Judge-LS protocol's raw options as the config spreads them over its keys. */
 export function protocolOptionsOf(
-  cfg: Pick<JudgeLsConfig, 'options' | 'transform' | 'tieProbes' | 'limit' | 'ci'>,
+  cfg: Pick<JudgeLsConfig, 'options' | 'transform' | 'tieProbes' | 'limit' | 'ci' | 'noiseFloor'>,
 ): Record<string, unknown> {
   const raw: Record<string, unknown> = { ...(cfg.options ?? {}) };
   if (cfg.ci !== undefined) raw.ci = cfg.ci;
+  if (cfg.noiseFloor !== undefined) raw.noiseFloor = cfg.noiseFloor;
   if (cfg.transform.languages) raw.languages = cfg.transform.languages;
   if (cfg.tieProbes !== undefined) raw.tieProbes = cfg.tieProbes;
   if (cfg.limit !== undefined) raw.limit = cfg.limit;
@@ -267,6 +271,7 @@ export function judgmentRecords(ctx: Pick<MetricsContext, 'results' | 'excluded'
       reason: v?.reason ?? null,
       failureReason: r.status === 'failed' ? r.reason : null,
       attempts: r.attempts,
+      ...(m.sample ? { sample: m.sample } : {}),
     });
   }
   return out;
@@ -314,6 +319,7 @@ export function missingJudgments(ctx: Pick<MetricsContext, 'exp' | 'results'>): 
         order: m.order,
         status: why ? ('blocked' as const) : ('pending' as const),
         reason: why ? `blocked: translation to ${lang} failed (${why})` : 'not answered yet',
+        ...(m.sample ? { sample: m.sample } : {}),
       };
     });
 }
@@ -325,7 +331,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   title: 'Judge-LS: language-switching invariance',
   configShape: judgeLsConfigShape,
   refineConfig(cfg, issue) {
-    for (const key of ['languages', 'tieProbes', 'limit']) {
+    for (const key of ['languages', 'tieProbes', 'limit', 'noiseFloor']) {
       if (cfg.options && Object.hasOwn(cfg.options, key))
         issue(['options', key], `set "${key}" at the top level, not in options`);
     }
@@ -336,7 +342,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         const path = (
           head === 'languages'
             ? ['transform', ...i.path]
-            : head === 'tieProbes' || head === 'limit' || head === 'ci'
+            : head === 'tieProbes' || head === 'limit' || head === 'ci' || head === 'noiseFloor'
               ? i.path
               : ['options', ...i.path]
         ) as (string | number)[];
@@ -408,13 +414,15 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     };
   },
   flagged: (exp, db) => flaggedItems(db, exp),
-  metricsKeys: METRICS_KEYS,
+  // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
+  metricsKeys: [...METRICS_KEYS, 'noise_floor?'],
   computeMetrics: (ctx) =>
     computeJudgeLsMetrics(judgmentRecords(ctx), {
       flagged: ctx.flagged,
       checks: auditChecks(ctx.exp.options.audit),
       usage: ctx.usage as UsageRow[],
       transformFailures: transformFailures(ctx),
+      noiseFloor: ctx.exp.options.noiseFloor,
       statistics: {
         ci: ctx.exp.options.ci,
         bootstrapB: ctx.exp.options.bootstrapB,

@@ -130,6 +130,7 @@ export function judgmentViews(db: Database, exp: LoadedExperiment, f: JudgmentFi
       failureReason: rec.failureReason ?? null,
       rawText: r.status === 'failed' ? (raw.get(r.requestId)?.responseText ?? null) : null,
       attempts: r.attempts,
+      ...(m.sample ? { sample: m.sample } : {}),
     };
   });
 }

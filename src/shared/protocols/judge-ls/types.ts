@@ -26,6 +26,8 @@ export interface JudgmentRecord {
   reason?: string | null;
   failureReason?: string | null;
   attempts?: number;
+  /** 1 on the noise floor's repeat of an EN quality verdict; absent on a first ask. */
+  sample?: number;
 }
 
 export interface QualityRow {
@@ -143,6 +145,51 @@ export interface MetricsStatistics {
   resampling_unit: 'item';
 }
 
+/** The EN verdict against its own repeat (sample 1, same order): the noise floor. */
+export interface RepeatFlipRow {
+  judge: string;
+  /** (item, order) pairs with a valid verdict on both asks. */
+  n: number;
+  flips: number;
+  flip_rate: number;
+  flip_rate_ci: CI;
+  /** Item-clustered percentile bootstrap (an item's two orders resampled together). */
+  flip_rate_ci_boot: CI;
+}
+
+/**
+ * Language flips against repeat flips on the same (item, order) pairs (valid in EN, its repeat
+ * and the target language): how much of a language's flip rate is more than the judge's noise.
+ */
+export interface ExcessFlipRow {
+  judge: string;
+  comparison: Comparison;
+  n: number;
+  /** EN vs the target language, on these pairs. */
+  flip_rate: number;
+  flip_rate_ci: CI;
+  /** EN vs its repeat, on these pairs. */
+  repeat_flip_rate: number;
+  repeat_flip_rate_ci: CI;
+  /** flip_rate − repeat_flip_rate. */
+  excess_flip_rate: number;
+  /** Newcombe's paired 95% CI (method 10) on the 2×2 of flipped under language × under repetition. */
+  excess_flip_rate_ci: CI;
+  both_flipped: number;
+  language_only: number;
+  repeat_only: number;
+  neither: number;
+  /** Exact McNemar: language_only vs repeat_only (two-sided binomial at ½). */
+  mcnemar_p: number;
+  /** Holm-adjusted across the table's rows (every judge and comparison). */
+  mcnemar_p_holm: number;
+}
+
+export interface NoiseFloorMetrics {
+  repeat: RepeatFlipRow[];
+  excess: ExcessFlipRow[];
+}
+
 export interface JudgeLsMetrics {
   quality: QualityRow[];
   language_invariance: InvarianceRow[];
@@ -155,4 +202,6 @@ export interface JudgeLsMetrics {
   usage: UsageRow[];
   failures: FailureRow[];
   statistics: MetricsStatistics;
+  /** Only with `noiseFloor` on (undefined is left out of metrics.json, so it stays as it was). */
+  noise_floor?: NoiseFloorMetrics;
 }

@@ -36,6 +36,8 @@ export interface JudgmentView {
   failureReason: string | null;
   rawText: string | null;
   attempts: number;
+  /** 1 on the noise floor's repeat of an EN verdict; absent on a first ask. */
+  sample?: number;
 }
 
 /** Judge-LS's rows from the generic API (variants, judgments, an edited variant), typed. */

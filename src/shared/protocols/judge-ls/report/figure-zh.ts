@@ -17,6 +17,7 @@ export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
     'Flip EN-LS': '判断翻转 EN-LS',
     'Correctness flip EN-ZH': '正确性翻转 EN-ZH',
     'Correctness flip EN-LS': '正确性翻转 EN-LS',
+    'Repeat flip EN-EN (noise floor)': '重复提问翻转 EN-EN（噪声底线）',
     'Verdict flips between languages (95% CI)': '不同语言之间的判断翻转（95% 置信区间）',
     'Pairs (%)': '样本对（%）',
     'Position inconsistency by language (95% CI)': '各语言的位置不一致率（95% 置信区间）',

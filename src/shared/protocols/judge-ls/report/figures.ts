@@ -159,16 +159,26 @@ export function flipRatesFigure(metrics: JudgeLsMetrics): FigureSpec {
       ci: (j: string) => row(j, c)?.correctness_flip_rate_ci,
     },
   ]);
+  // With the noise floor on, EN against its own repeat on the same axis: the bar a language's
+  // flips must clear to be more than the judge's run-to-run noise.
+  const repeat = (j: string) => metrics.noise_floor?.repeat.find((r) => r.judge === j);
+  if (metrics.noise_floor)
+    groups.push({
+      name: 'Repeat flip EN-EN (noise floor)',
+      color: OKABE_ITO.grey,
+      value: (j: string) => repeat(j)?.flip_rate,
+      ci: (j: string) => repeat(j)?.flip_rate_ci,
+    });
   const title = 'Verdict flips between languages (95% CI)';
   return {
     id: 'flip_rates',
     title,
-    width: barWidth(judges.length, 240),
+    width: barWidth(judges.length, metrics.noise_floor ? 290 : 240),
     height: 420,
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: categoryAxis(judges, 'Judge', 220),
+      xAxis: categoryAxis(judges, 'Judge', metrics.noise_floor ? 270 : 220),
       yAxis: valueAxis('Pairs (%)', 0),
       series: barsWithErrors(judges, groups),
     },

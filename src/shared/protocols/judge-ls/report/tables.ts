@@ -12,6 +12,7 @@ import { col, withMethod, type Table, type TableRow } from '../../../report/tabl
 import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
+import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
@@ -280,6 +281,62 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('p_holm', 'Holm p', 'p'),
     ],
     rows: [...mcnemar, ...binomial],
+  };
+}
+
+/**
+ * The noise floor (only with `noiseFloor` on): per judge, EN against its own repeat (EN-EN), then
+ * each language's flips beside the repeat's on the same pairs, with the excess and its test.
+ */
+function noiseFloorTable(metrics: JudgeLsMetrics, judges: string[]): Table | null {
+  const nf = metrics.noise_floor;
+  if (!nf) return null;
+  const rows: TableRow[] = [];
+  for (const judge of judges) {
+    const r = nf.repeat.find((x) => x.judge === judge);
+    if (r)
+      rows.push({
+        judge,
+        comparison: 'EN-EN (repeat)',
+        n: r.n,
+        flip_rate: r.flip_rate,
+        flip_rate_ci: r.flip_rate_ci,
+      });
+    for (const x of sortRows(
+      nf.excess.filter((e) => e.judge === judge),
+      judges,
+      byComparison,
+    ))
+      rows.push({ ...x });
+  }
+  return {
+    id: 'noise_floor',
+    title: 'Noise floor: language flips beyond repeat flips',
+    caption:
+      'Each English verdict asked a second time (same prompt, same order): EN-EN is how often the judge ' +
+      'changes its normalized choice when nothing changes (Wilson 95% CI). EN-ZH and EN-LS rows compare, ' +
+      'on the same (item, order) pairs valid in all three verdicts, the language flip rate with the repeat ' +
+      'flip rate (Wilson 95% CIs); excess = language − repeat, with the ' +
+      `${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped under translation × flipped under ` +
+      'repetition. McNemar: exact two-sided binomial test of language-only vs repeat-only flips; Holm: ' +
+      "adjusted across the table's language rows.",
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('comparison', 'Comparison', 'text'),
+      col('n', 'n', 'int'),
+      col('flip_rate', 'Flip', 'pct'),
+      withMethod(col('flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
+      col('repeat_flip_rate', 'Repeat flip', 'pct'),
+      withMethod(col('repeat_flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
+      col('excess_flip_rate', 'Excess', 'pct'),
+      withMethod(col('excess_flip_rate_ci', '95% CI', 'ci'), 'Newcombe paired, method 10'),
+      col('both_flipped', 'Both flipped', 'int'),
+      col('language_only', 'Language only', 'int'),
+      col('repeat_only', 'Repeat only', 'int'),
+      col('mcnemar_p', 'McNemar p', 'p'),
+      col('mcnemar_p_holm', 'Holm p', 'p'),
+    ],
+    rows,
   };
 }
 
@@ -559,6 +616,7 @@ export function buildTables(input: JudgeLsMetrics, ci?: MetricsStatistics['ci'])
     qualityTable(metrics, judges),
     invarianceTable(metrics, judges),
     tieProbeTable(metrics, judges),
+    ...[noiseFloorTable(metrics, judges)].filter((t): t is Table => t !== null),
     positionTable(metrics, judges),
     subsetQualityTable(metrics, judges, subsets),
     subsetFlipTable(metrics, judges, subsets),

@@ -38,6 +38,11 @@ export interface Flip {
   type: FlipType;
   /** Correctness differs (what the correctness-flip rate counts). */
   correctnessChanged: boolean;
+  /**
+   * With the noise floor on: whether the EN verdict's own repeat (sample 1, same order) chose
+   * otherwise too ("flipped on repeat as well"); null when there is no valid repeat.
+   */
+  repeatFlipped: boolean | null;
 }
 
 /** The choice of a parsed quality verdict, or null when it failed or is not a quality verdict. */
@@ -57,9 +62,10 @@ export function classifyFlip(en: Choice, target: Choice, gold: 1 | 2): FlipType 
   return 'other';
 }
 
-/** Quality verdicts of one (judge, item): EN, ZH, LS × orig, swap. */
+/** Quality verdicts of one (judge, item): EN, ZH, LS × orig, swap, then EN's repeat × orig, swap. */
 type Slots = (JudgmentView | undefined)[];
 const SLOT_OF: Record<string, number> = Object.fromEntries(LANGUAGES.map((l, i) => [l, 2 * i]));
+const REPEAT_SLOT = 2 * LANGUAGES.length;
 
 /**
  * Every (judge, item, order) whose normalized choice differs between EN and ZH, or EN and LS.
@@ -72,12 +78,14 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
   const byJudge = new Map<string, Map<number, Slots>>();
   for (const j of judgments) {
     if (j.kind !== 'quality') continue;
-    const base = SLOT_OF[j.language];
+    const repeat = j.sample !== undefined && j.sample > 0;
+    if (repeat && j.language !== 'EN') continue;
+    const base = repeat ? REPEAT_SLOT : SLOT_OF[j.language];
     if (base === undefined || (j.order !== 'orig' && j.order !== 'swap')) continue;
     let items = byJudge.get(j.judge);
     if (!items) byJudge.set(j.judge, (items = new Map()));
     let slots = items.get(j.itemId);
-    if (!slots) items.set(j.itemId, (slots = new Array<JudgmentView | undefined>(2 * LANGUAGES.length)));
+    if (!slots) items.set(j.itemId, (slots = new Array<JudgmentView | undefined>(REPEAT_SLOT + 2)));
     slots[base + (j.order === 'orig' ? 0 : 1)] = j;
   }
   const flips: Flip[] = [];
@@ -93,6 +101,8 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
           if (enChoice === null || targetChoice === null || enChoice === targetChoice) continue;
           const comparison = COMPARISONS[c];
           const order: QualityOrder = o === 0 ? 'orig' : 'swap';
+          const again = slots[REPEAT_SLOT + o];
+          const repeatChoice = again ? choiceOf(again) : null;
           flips.push({
             key: `${en.judge}\u0000${en.itemId}\u0000${comparison}\u0000${order}`,
             judge: en.judge,
@@ -109,6 +119,7 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
             targetChoice,
             type: classifyFlip(enChoice, targetChoice, en.gold),
             correctnessChanged: (enChoice === en.gold) !== (targetChoice === en.gold),
+            repeatFlipped: repeatChoice === null ? null : repeatChoice !== enChoice,
           });
         }
       }

@@ -59,6 +59,9 @@ export const en = {
         'Also show each judge the correct answer next to its own Chinese translation. A fair judge calls these a tie; a preference shows a bias for one language.',
       tieProbesNeedZh:
         'Tie probes need the Chinese (ZH) translation: turn ZH on in the Translation step to use them.',
+      noiseFloor: 'Measure the noise floor',
+      noiseFloorText:
+        'Ask every English verdict a second time, unchanged (a placebo). The results then show how often a judge changes its verdict when nothing changes, beside every language flip rate. Adds one call per item, judge and order.',
       ci: 'Confidence intervals',
       ciText:
         'Which 95% intervals the tables and exports show (both are computed, and the results page can switch). Wilson treats every verdict as independent; the item-clustered bootstrap resamples whole items, since the two orders and languages of one item are not independent.',
@@ -66,6 +69,7 @@ export const en = {
     summary: {
       transformer: 'Translation',
       tieProbes: 'Tie probes',
+      noiseFloor: 'Noise floor',
       ci: 'Confidence intervals',
       templates: 'Prompt templates',
       templatesDefault: 'the protocol’s defaults',
@@ -134,6 +138,7 @@ export const en = {
     points: 'points',
     flip: 'flip',
     correctnessFlip: 'correctness flip',
+    repeatFlip: 'EN-EN repeat flip (noise floor)',
     enWins: 'EN wins',
     tie: 'Tie',
     zhWins: 'ZH wins',
@@ -147,6 +152,10 @@ export const en = {
     invariance: {
       title: 'Language invariance',
       help: 'Does the verdict stay the same when the same comparison is shown in Chinese (ZH) or code-switched text (LS)? Flip: the chosen output changes. Correctness flip: right becomes wrong or the reverse. McNemar p tests whether one language is judged correctly more often.',
+    },
+    noise_floor: {
+      title: 'Noise floor',
+      help: 'Each English verdict was asked a second time, unchanged. EN-EN: how often the judge changes its mind when nothing changes. Excess: the language flip rate minus this repeat flip rate on the same pairs (Newcombe paired 95% CI); McNemar p tests language-only against repeat-only flips. A language effect is more than noise only where the excess clears zero.',
     },
     position: {
       title: 'Position consistency',
@@ -217,6 +226,9 @@ export const en = {
     selectionGone: 'The flip in the link is not in this list (the filters leave it out).',
     noJudgments: 'No judgments yet.',
     none: 'No flips: every judge kept its verdict across languages.',
+    repeatFlipped: 'flipped on repeat as well',
+    repeatFlippedHelp:
+      'The English verdict, asked again unchanged, chose otherwise too: this flip may be the judge’s own noise.',
     noMatches: 'No flip matches these filters.',
     col: {
       item: 'Item',

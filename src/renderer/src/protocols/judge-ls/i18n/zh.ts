@@ -57,6 +57,9 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       tieProbesText:
         '同时让每个评审模型比较正确答案与它自己的中文译文。公正的评审应判为平局；若有偏好，说明它偏向某种语言。',
       tieProbesNeedZh: '平局探针需要中文（ZH）译文：请在“翻译”步骤中勾选 ZH。',
+      noiseFloor: '测量噪声底线',
+      noiseFloorText:
+        '把每个英文判决原样再问一次（安慰剂）。结果会在每个语言翻转率旁显示：什么都没变时评审改变判决的频率。每个条目、评审和顺序多一次调用。',
       ci: '置信区间',
       ciText:
         '表格和导出内容显示哪种 95% 置信区间（两种都会计算，结果页面也可切换）。Wilson 把每个判决视为相互独立；按条目聚类的自助法按整个条目重抽样，因为同一条目的两种顺序和语言并不独立。',
@@ -64,6 +67,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     summary: {
       transformer: '翻译',
       tieProbes: '平局探针',
+      noiseFloor: '噪声底线',
       ci: '置信区间',
       templates: '提示词模板',
       templatesDefault: '协议默认模板',
@@ -131,6 +135,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     points: '个百分点',
     flip: '翻转',
     correctnessFlip: '正确性翻转',
+    repeatFlip: 'EN-EN 重复提问翻转（噪声底线）',
     enWins: '英文胜',
     tie: '平局',
     zhWins: '中文胜',
@@ -144,6 +149,10 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     invariance: {
       title: '语言不变性',
       help: '同一比较以中文（ZH）或中英混杂文本（LS）呈现时，判决是否不变？翻转：所选输出改变。正确性翻转：由对变错或由错变对。McNemar p 检验某一语言是否更常被判对。',
+    },
+    noise_floor: {
+      title: '噪声底线',
+      help: '每个英文判决都原样再问一次。EN-EN：什么都没变时评审改变判决的频率。超出部分：同一批样本对上语言翻转率减去重复提问翻转率（Newcombe 配对 95% 置信区间）；McNemar p 检验仅语言翻转与仅重复翻转之差。只有超出部分的区间高于零，语言效应才超出噪声。',
     },
     position: {
       title: '位置一致性',
@@ -209,6 +218,8 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     selectionGone: '链接中的翻转不在当前列表中（被筛选条件排除）。',
     noJudgments: '尚无判决。',
     none: '没有翻转：所有评审在各语言下都保持了判决。',
+    repeatFlipped: '重复提问时也翻转',
+    repeatFlippedHelp: '原样再问一次的英文判决也作出了不同选择：此翻转可能只是评审自身的噪声。',
     noMatches: '没有符合筛选条件的翻转。',
     col: {
       item: '条目',
@@ -268,6 +279,11 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     en_only_correct: '仅英文对',
     target_only_correct: '仅目标语言对',
     both_wrong: '都错',
+    repeat_flip_rate: '重复翻转',
+    excess_flip_rate: '超出部分',
+    both_flipped: '两者都翻转',
+    language_only: '仅语言翻转',
+    repeat_only: '仅重复翻转',
     mcnemar_p: 'McNemar p',
     mcnemar_p_holm: 'Holm 校正 p',
     p_holm: 'Holm 校正 p',

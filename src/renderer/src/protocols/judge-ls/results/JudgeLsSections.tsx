@@ -19,23 +19,34 @@ import { judgeLsCellText } from './cell-text';
 import '../../../results/results.css';
 
 type SectionId =
-  'quality' | 'invariance' | 'position' | 'tie_probe' | 'significance' | 'subsets' | 'usage' | 'failures';
+  | 'quality'
+  | 'invariance'
+  | 'noise_floor'
+  | 'position'
+  | 'tie_probe'
+  | 'significance'
+  | 'subsets'
+  | 'usage'
+  | 'failures';
 
 /** What each section shows: one table of `results.tables` and the figures that draw it. */
-const SECTIONS: { id: SectionId; table: string; figures: string[]; totals?: boolean }[] = [
-  {
-    id: 'quality',
-    table: 'quality',
-    figures: ['accuracy_by_language', 'accuracy_by_language_tie_half', 'accuracy_drop'],
-  },
-  { id: 'invariance', table: 'invariance', figures: ['flip_rates', 'subset_flip_heatmap'] },
-  { id: 'position', table: 'position', figures: ['position_inconsistency'] },
-  { id: 'tie_probe', table: 'tie_probe', figures: ['tie_probe_preference'] },
-  { id: 'significance', table: 'significance', figures: [] },
-  { id: 'subsets', table: 'subset_quality', figures: ['subset_quality_heatmap'] },
-  { id: 'usage', table: 'usage', figures: [], totals: true },
-  { id: 'failures', table: 'failures', figures: [], totals: true },
-];
+const SECTIONS: { id: SectionId; table: string; figures: string[]; totals?: boolean; optional?: boolean }[] =
+  [
+    {
+      id: 'quality',
+      table: 'quality',
+      figures: ['accuracy_by_language', 'accuracy_by_language_tie_half', 'accuracy_drop'],
+    },
+    { id: 'invariance', table: 'invariance', figures: ['flip_rates', 'subset_flip_heatmap'] },
+    // Only with the noise floor on (the table exists only then).
+    { id: 'noise_floor', table: 'noise_floor', figures: [], optional: true },
+    { id: 'position', table: 'position', figures: ['position_inconsistency'] },
+    { id: 'tie_probe', table: 'tie_probe', figures: ['tie_probe_preference'] },
+    { id: 'significance', table: 'significance', figures: [] },
+    { id: 'subsets', table: 'subset_quality', figures: ['subset_quality_heatmap'] },
+    { id: 'usage', table: 'usage', figures: [], totals: true },
+    { id: 'failures', table: 'failures', figures: [], totals: true },
+  ];
 
 /** No verdict of any judge stored yet: nothing to show but what will appear here. */
 export function hasNoJudgments(m: JudgeLsMetrics): boolean {
@@ -81,6 +92,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
         points: t('tooltip.points'),
         flip: t('tooltip.flip'),
         correctnessFlip: t('tooltip.correctnessFlip'),
+        repeatFlip: t('tooltip.repeatFlip'),
         enWins: t('tooltip.enWins'),
         tie: t('tooltip.tie'),
         zhWins: t('tooltip.zhWins'),
@@ -108,6 +120,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
   );
 
   const failing = mostlyFailed(metrics);
+  const sections = SECTIONS.filter((s) => !s.optional || tables.some((x) => x.id === s.table));
 
   return (
     <>
@@ -146,13 +159,13 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
         </label>
       </div>
       <nav className="results-toc" aria-label={t('contents')}>
-        {SECTIONS.map((s) => (
+        {sections.map((s) => (
           <a key={s.id} href={`#results-${s.id}`} onClick={(e) => jumpTo(e, `results-${s.id}`)}>
             {t(`section.${s.id}.title`)}
           </a>
         ))}
       </nav>
-      {SECTIONS.map((s) => {
+      {sections.map((s) => {
         const title = t(`section.${s.id}.title`);
         const sectionFigures = s.figures
           .map((id) => figures.find((f) => f.id === id))

@@ -5,11 +5,11 @@ import type { TableColumn, TableRow } from '../../../../../shared/report/table';
 import { failureReasonText } from '../../../results/failure-reason';
 
 const EXACT_ZH: Record<string, Record<string, string>> = {
-  kind: { quality: '质量判断', tie_probe: '平局探针', transform: '翻译' },
+  kind: { quality: '质量判断', repeat: '重复提问（噪声底线）', tie_probe: '平局探针', transform: '翻译' },
   role: { transformer: '翻译模型', judge: '评审模型', Total: '合计' },
   // The transformer stands in the judge column of the failures and usage tables.
   judge: { transformer: '翻译模型' },
-  comparison: { 'Tie probe EN vs ZH': '平局探针 EN 对 ZH' },
+  comparison: { 'Tie probe EN vs ZH': '平局探针 EN 对 ZH', 'EN-EN (repeat)': 'EN-EN（重复提问）' },
   test: { 'McNemar (exact)': 'McNemar（精确）', 'Binomial (exact)': '二项检验（精确）' },
 };
 

@@ -29,6 +29,8 @@ export interface TooltipLabels {
   points: string;
   flip: string;
   correctnessFlip: string;
+  /** The noise floor's EN-EN line (EN against its own repeat). */
+  repeatFlip: string;
   enWins: string;
   tie: string;
   zhWins: string;
@@ -38,6 +40,7 @@ export const ENGLISH_TOOLTIP_LABELS: TooltipLabels = {
   points: 'points',
   flip: 'flip',
   correctnessFlip: 'correctness flip',
+  repeatFlip: 'EN-EN repeat flip (noise floor)',
   enWins: 'EN wins',
   tie: 'Tie',
   zhWins: 'ZH wins',
@@ -121,6 +124,9 @@ export function tooltipLines(
             `  ${labels.correctnessFlip} ${ciText(r.correctness_flip_rate, r.correctness_flip_rate_ci)}`,
           ];
         }),
+        ...(metrics.noise_floor?.repeat
+          .filter((x) => x.judge === judge)
+          .map((x) => `${labels.repeatFlip} ${ciText(x.flip_rate, x.flip_rate_ci)} · ${nText(x.n)}`) ?? []),
       ];
     case 'position_inconsistency':
       return [
