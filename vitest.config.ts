@@ -1,8 +1,20 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+// Vitest's default is one worker fewer than the cores: on a 2-core machine one worker, so every file
+// ran after the other, and the e2e project (one file at a time) only after all the rest. Most of a
+// file's wall time is waiting (mock-provider latency, rate limits, a child process, Chromium), so two
+// workers pay off even on two cores. `--maxWorkers` on the command line still overrides this.
+const maxWorkers = Math.max(2, availableParallelism());
+
+// Waits are give-up points, not measurements: `expect.poll` defaults to 1 s, which a loaded machine
+// overshoots while nothing is wrong. Tests that need longer say so themselves.
+const poll = { timeout: 30_000, interval: 50 };
+
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: [
       {
         test: {
@@ -14,6 +26,7 @@ export default defineConfig({
           testTimeout: 60_000,
           // Setup hooks run studies and start servers: on a loaded machine 10 s is not enough.
           hookTimeout: 60_000,
+          expect: { poll },
           // GitHub's workflow parser imports its schema JSON without an import attribute, which
           // Node refuses; letting Vite load the package handles the JSON.
           server: { deps: { inline: ['@actions/workflow-parser'], external: [/[/\\]out[/\\]main[/\\]/] } },
@@ -25,6 +38,7 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['src/renderer/**/*.test.tsx', 'test/protocols/**/*.test.tsx'],
+          expect: { poll },
         },
       },
       {
@@ -33,9 +47,12 @@ export default defineConfig({
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
           pool: 'forks',
-          fileParallelism: false,
+          // e2e files run beside the other projects' files (and each other): each starts its own
+          // server on a free port with its own data folder and its own Chromium, and writes
+          // screenshots of its own names. Serial, they ran only after everything else.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          expect: { poll },
         },
       },
     ],

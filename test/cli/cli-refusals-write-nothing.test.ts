@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
 import { LLMBAR_SAMPLE } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
@@ -118,19 +118,21 @@ const cases: { what: string; config: () => Record<string, unknown>; code: number
 
 describe('a refused run writes nothing', () => {
   for (const c of cases)
-    it(`${c.what}: exit ${c.code}, no new rows`, () => {
+    it(`${c.what}: exit ${c.code}, no new rows`, async () => {
       const data = join(dir, `data-${c.config().name as string}`);
-      expect(runCli(['list', '--data-dir', data]).code).toBe(0);
+      expect((await runCliInProcess(['list', '--data-dir', data])).code).toBe(0);
       const before = rowCounts(data);
       const file = writeJson(`${c.config().name as string}.json`, c.config());
-      const r = runCli(['run', file, '--data-dir', data, '--out', join(dir, 'out')], { [NO_KEY]: '' });
+      const r = await runCliInProcess(['run', file, '--data-dir', data, '--out', join(dir, 'out')], {
+        [NO_KEY]: '',
+      });
       expect(r.code, r.stderr).toBe(c.code);
       expect(r.stderr).toMatch(c.message);
       expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
       expect(rowCounts(data)).toEqual(before);
     });
 
-  it("a changed config of a stored experiment passes its protocol's checks before it replaces the stored one", () => {
+  it("a changed config of a stored experiment passes its protocol's checks before it replaces the stored one", async () => {
     const data = join(dir, 'data-changed');
     const answers = (name: string, itemId: string) =>
       writeJson(name, `{"item_id":"${itemId}","generator":"g","answer":"Amos and Wilfrid Ayre"}\n`);
@@ -139,7 +141,7 @@ describe('a refused run writes nothing', () => {
       answers: answers('good.jsonl', 'english-5888115353945373749-2'),
     });
     const run = (config: unknown) =>
-      runCli([
+      runCliInProcess([
         'run',
         writeJson('changed.json', config),
         '--data-dir',
@@ -147,7 +149,7 @@ describe('a refused run writes nothing', () => {
         '--out',
         join(dir, 'out-changed'),
       ]);
-    const first = run(good);
+    const first = await run(good);
     expect(first.code, first.stderr).toBe(0);
     const before = rowCounts(data);
     const storedConfig = () => {
@@ -163,7 +165,7 @@ describe('a refused run writes nothing', () => {
       }
     };
     const stored = storedConfig();
-    const r = run({ ...good, answers: answers('changed-bad.jsonl', 'no-such-item') });
+    const r = await run({ ...good, answers: answers('changed-bad.jsonl', 'no-such-item') });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/changed-bad\.jsonl.*no item "no-such-item"/s);
     expect(rowCounts(data)).toEqual(before);

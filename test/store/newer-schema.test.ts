@@ -1,6 +1,6 @@
 // A store a newer release migrated is never written by this one (issue 22 item 8): opening it
 // for writing is refused naming the release that made it, and the commands that only read open
-// it read-only. On a real file store, through the built CLI.
+// it read-only. On a real file store, through the built CLI's entry (in this process).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/store/db';
 import { LATEST_SCHEMA, migrations } from '../../src/main/store/migrations';
 import { APP_VERSION } from '../../src/main/core/version';
-import { assertBuilt, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar-demo.jsonl');
@@ -49,9 +49,9 @@ function contents(data: string): string {
 }
 
 /** A store with one finished experiment, then marked as migrated by a future release. */
-function futureStore(name: string, appVersion: string | null): string {
+async function futureStore(name: string, appVersion: string | null): Promise<string> {
   const data = join(dir, name);
-  const r = runCli(['run', config, '--data-dir', data, '--out', join(dir, `${name}-out`)]);
+  const r = await runCliInProcess(['run', config, '--data-dir', data, '--out', join(dir, `${name}-out`)]);
   expect(r.code, r.stderr).toBe(0);
   const db = new BetterSqlite3(join(data, 'judge-lab.sqlite'));
   db.prepare('INSERT INTO schema_migrations (version, name, app_version) VALUES (99, ?, ?)').run(
@@ -79,34 +79,39 @@ describe('a store from a newer release', () => {
     }
   });
 
-  it('is not written by run or import (exit 1, naming the release); list and export read it read-only', () => {
-    const data = futureStore('named', '9.1.0');
+  it('is not written by run or import (exit 1, naming the release); list and export read it read-only', async () => {
+    const data = await futureStore('named', '9.1.0');
     const before = contents(data);
     const made = `was made by Judge Lab 9.1.0 \\(schema 99; this release, ${APP_VERSION.replace(/\./g, '\\.')}, knows up to schema ${LATEST_SCHEMA}\\)`;
 
-    const run = runCli(['run', config, '--data-dir', data, '--out', join(dir, 'again')]);
+    const run = await runCliInProcess(['run', config, '--data-dir', data, '--out', join(dir, 'again')]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`${made}\\. This release will not write to it`));
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    const imp = runCli(['import', join(ROOT, 'resources', 'samples', 'llmbar.jsonl'), '--data-dir', data]);
+    const imp = await runCliInProcess([
+      'import',
+      join(ROOT, 'resources', 'samples', 'llmbar.jsonl'),
+      '--data-dir',
+      data,
+    ]);
     expect(imp.code, imp.stderr).toBe(1);
     expect(imp.stderr).toMatch(new RegExp(made));
 
-    const list = runCli(['list', '--data-dir', data]);
+    const list = await runCliInProcess(['list', '--data-dir', data]);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/demo\s+finished/);
     expect(list.stderr).toMatch(new RegExp(`${made}: opened read-only, nothing is written`));
     const out = join(dir, 'read-only-export');
-    const exp = runCli(['export', 'demo', '--out', out, '--data-dir', data]);
+    const exp = await runCliInProcess(['export', 'demo', '--out', out, '--data-dir', data]);
     expect(exp.code, exp.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'))).toHaveProperty('quality');
     expect(contents(data)).toBe(before);
   }, 240_000);
 
-  it('made by a release that did not record its version: says "a newer release"', () => {
-    const data = futureStore('unnamed', null);
+  it('made by a release that did not record its version: says "a newer release"', async () => {
+    const data = await futureStore('unnamed', null);
     const before = contents(data);
-    const run = runCli(['run', config, '--data-dir', data]);
+    const run = await runCliInProcess(['run', config, '--data-dir', data]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       `was made by a newer release (schema 99, this release knows up to ${LATEST_SCHEMA}). This release will not write to it`,
