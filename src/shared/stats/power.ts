@@ -99,9 +99,24 @@ function firstReaching(reaches: (n: number) => boolean, approx: number): number 
   let start = Math.max(1, Math.floor(approx / 2));
   while (start > 1 && reaches(start)) start = Math.max(1, Math.floor(start / 2));
   const end = Math.min(MAX_PLANNED_N, Math.ceil(4 * approx) + 100);
+  if (approx > EXACT_SCAN_LIMIT) {
+    // Past a few thousand the saw's teeth are far below a point of power: bisect for the crossing.
+    if (!reaches(end)) return null;
+    let lo = start;
+    let hi = end;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (reaches(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
   for (let n = start; n <= end; n++) if (reaches(n)) return n;
   return null;
 }
+
+/** Up to this many units the inverse scans every n; beyond, it bisects (see firstReaching). */
+export const EXACT_SCAN_LIMIT = 5000;
 
 // ---- paired t and Wilcoxon ---------------------------------------------------------------
 
