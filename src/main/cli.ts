@@ -8,6 +8,7 @@ import { APP_VERSION } from './core/version';
 import { join, resolve } from 'node:path';
 import { registerStoreCommands } from './cli-store';
 import { registerAnnotateCommands } from './cli-annotate';
+import { registerPaperCommands } from './cli-paper';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./cli-runtime');
@@ -288,6 +289,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     });
 
   registerAnnotateCommands(program, withCore, out);
+  registerPaperCommands(program, withCore, out);
   registerStoreCommands(program, out);
   return program;
 }

@@ -47,7 +47,11 @@ export interface ApiMethods {
   'items.get': { params: { itemId: number }; result: Item };
 
   /** Config as in DESIGN.md section 7; `dataset` may be a dataset id instead of a path. */
-  'experiments.estimate': { params: { config: unknown }; result: CostEstimate };
+  /** Cost, time and the power plan; `effects`: effects typed for the plan's inverse, by comparison id. */
+  'experiments.estimate': {
+    params: { config: unknown; effects?: Record<string, number> };
+    result: CostEstimate;
+  };
   'experiments.create': { params: { config: unknown }; result: ExperimentSummary };
   'experiments.list': { params: void; result: ExperimentSummary[] };
   'experiments.get': { params: { experimentId: number }; result: ExperimentDetail };

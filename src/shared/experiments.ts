@@ -1,4 +1,5 @@
 // Experiment types that cross the doors, for every protocol (runner state, estimates, results).
+import type { PowerPlan } from './paper/types';
 import type { Table } from './report/table';
 
 export type ExperimentStatus = 'draft' | 'running' | 'paused' | 'cancelled' | 'finished' | 'failed';
@@ -119,6 +120,8 @@ export interface CostEstimate {
   note: string;
   /** The note's key in the protocol's UI strings (the wizard shows it in the UI language). */
   noteKey?: string;
+  /** Power of the confirmatory comparisons for these items (issue 24); absent for a protocol without a power model. */
+  power?: PowerPlan;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 } from '../store/experiments';
 import { parseExperimentConfig, parseStoredConfig, type ExperimentConfig } from './config';
 import { estimateExperiment } from './estimate';
+import { powerPlan } from '../paper/power-plan';
 import { selectDatasetItems } from './item-selection';
 import { configProblemText, loadExperiment, loadFrom, modelsOf, type LoadedExperiment } from './load';
 import { keyStatus, missingKeys } from './provider-status';
@@ -84,15 +85,18 @@ export class ExperimentCatalogue {
     return loadFrom(this.db, row, config);
   }
 
-  estimate(raw: unknown): CostEstimate {
+  /** Cost, time and (issue 24) the power plan; `effects`: effects typed for the power plan's inverse, by comparison id. */
+  estimate(raw: unknown, effects: Readonly<Record<string, number>> = {}): CostEstimate {
     const exp = this.draft(raw);
     // The same name is the same experiment (the CLI resumes it): count what it has stored.
     const existing = getExperimentByName(this.db, exp.config.name);
-    return estimateExperiment(
+    const estimate = estimateExperiment(
       this.db,
       exp,
       existing && existing.datasetId === exp.row.datasetId ? existing.id : null,
     );
+    const power = powerPlan(this.db, exp, effects);
+    return power ? { ...estimate, power } : estimate;
   }
 
   /**

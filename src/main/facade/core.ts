@@ -213,7 +213,7 @@ export class Core {
         if (!item) throw new AppError('not_found', `No item with id ${itemId}`);
         return item;
       },
-      'experiments.estimate': ({ config }) => ex.catalogue.estimate(config),
+      'experiments.estimate': ({ config, effects }) => ex.catalogue.estimate(config, effects),
       'experiments.create': ({ config }) => ex.catalogue.create(config),
       'experiments.list': () => ex.catalogue.list(),
       'experiments.get': ({ experimentId }) => ex.catalogue.get(experimentId),

@@ -32,7 +32,11 @@ export const paramSchemas = {
   }),
   'items.get': z.strictObject({ itemId: id }),
   // The config itself is validated by the experiment config schema, which names every key.
-  'experiments.estimate': z.strictObject({ config: z.unknown() }),
+  'experiments.estimate': z.strictObject({
+    config: z.unknown(),
+    /** Effects typed for the power plan's inverse, by comparison id (issue 24). */
+    effects: z.record(z.string().min(1).max(200), z.number().finite()).optional(),
+  }),
   'experiments.create': z.strictObject({ config: z.unknown() }),
   'experiments.list': z.undefined(),
   'experiments.get': experiment,

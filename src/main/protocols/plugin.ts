@@ -14,6 +14,8 @@ import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/anno
 import type { FlaggedItem } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { FigureDictionary, FigureLanguage } from '../../shared/report/figure-i18n';
+import type { PlanAt } from '../../shared/paper/power-rows';
+import type { PowerComparison } from '../../shared/paper/types';
 import type { Table } from '../../shared/report/table';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
@@ -207,6 +209,23 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   promptTemplates(exp: E): Record<string, string>;
   /** Offers the experiment's units for human rating and agreement (optional). */
   annotation?: AnnotationHooks<E>;
+  /** Power of the protocol's confirmatory comparisons before a run (optional; src/main/paper). */
+  power?: PowerHooks<E, Metrics>;
+}
+
+/**
+ * The protocol's power model (issue 24): its confirmatory comparisons for the planned items,
+ * each through one of the app's power models (src/shared/stats/power.ts). `pilot` is the
+ * metrics of an earlier run of the same judges when one exists (its observed rates replace
+ * the defaults); `effects` are effects the user typed, by comparison id.
+ */
+export interface PowerHooks<E extends ExperimentView = ExperimentView, Metrics = unknown> {
+  comparisons(
+    exp: E,
+    pilot: Metrics | null,
+    effects: Readonly<Record<string, number>>,
+    at: PlanAt,
+  ): PowerComparison[];
 }
 
 /**

@@ -87,3 +87,23 @@ export function median(values: readonly number[]): number | null {
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
+export {
+  DEFAULT_ALPHA,
+  DEFAULT_POWER,
+  exactBinomialMde,
+  exactBinomialPower,
+  exactBinomialSampleSize,
+  fisherZMde,
+  fisherZPower,
+  fisherZSampleSize,
+  mcnemarExactMde,
+  mcnemarExactPower,
+  mcnemarExactSampleSize,
+  noncentralTCdf,
+  pairedTMde,
+  pairedTPower,
+  pairedTSampleSize,
+  WILCOXON_ARE,
+  wilcoxonMde,
+  wilcoxonSampleSize,
+} from './power';

@@ -22,6 +22,7 @@ import {
   type BiasOptions,
 } from './config';
 import { biasAnnotation } from './annotation';
+import { biasPower } from './power';
 import { exportFilesOf } from './export';
 import { biasItem, requirePairs, type BiasItem } from './item';
 import { auditVariants, computeBiasMetrics, itemScoresOf, type MetricsInput } from './metrics';
@@ -174,5 +175,6 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   annotation: biasAnnotation,
+  power: biasPower,
   views: { variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly) },
 };

@@ -2,6 +2,7 @@
 // metrics, report and export content. The pure parts (plan, parse, metrics) are the modules
 // beside this one; here they are wired to the seam.
 import { judgeLsAnnotation } from './annotation';
+import { judgeLsPower } from './power';
 import { pairwiseFields, requirePairwise } from './pairwise-item';
 import { z } from 'zod';
 import type { Item } from '../../../shared/domain';
@@ -462,6 +463,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     );
   },
   annotation: judgeLsAnnotation,
+  power: judgeLsPower,
   views: {
     variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
     // The languages it transforms and the verdict kinds it has: checked here, not by the generic API.

@@ -56,6 +56,7 @@ import { FLIPS_VIEW } from '../../../shared/protocols/reference-sensitivity/view
 import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
 import { refSensAnnotation } from './annotation';
+import { refSensPower } from './power';
 
 export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
 
@@ -296,6 +297,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
     custom: { [FLIPS_VIEW]: flipsView },
   },
   annotation: refSensAnnotation,
+  power: refSensPower,
   promptTemplates: (exp) => ({
     ...exp.options.templates,
     answersFile: exp.config.answers ? answersFileName(exp.config.answers) : '',

@@ -1,0 +1,62 @@
+// Judge-LS's power model (issue 24): per target language, the EN→target accuracy change
+// (exact McNemar on the (item, order) pairs, as the metrics test it) and the flip rate (exact
+// binomial test of the rate against a reference rate p0). Rates from a pilot's language
+// invariance table, pooled over its judges, when one exists.
+import { assumed, binomialRow, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
+import type { PowerComparison } from '../../../shared/paper/types';
+import type { InvarianceRow, JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
+import type { BaseConfig, ExperimentView, PowerHooks } from '../plugin';
+import type { JudgeLsOptions } from './config';
+
+/** Both answer orders of an item are judged: two pairs per item and language. */
+const PAIRS_PER_ITEM = 2;
+/** Without a pilot: a share of pairs whose correctness differs between EN and the target, … */
+const DEFAULT_DISCORDANT = 0.2;
+/** … the flip rate a judge shows with nothing changed (the null of the flip-rate test), … */
+const DEFAULT_NULL_FLIP = 0.05;
+/** … and the effects the inverse plans for. */
+const DEFAULT_CHANGE = 0.05;
+const DEFAULT_FLIP_RISE = 0.05;
+
+function pooled(rows: InvarianceRow[], of: (r: InvarianceRow) => number): number | null {
+  const n = rows.reduce((s, r) => s + r.n, 0);
+  return n ? rows.reduce((s, r) => s + of(r), 0) / n : null;
+}
+
+export const judgeLsPower: PowerHooks<ExperimentView<BaseConfig, JudgeLsOptions>, JudgeLsMetrics> = {
+  comparisons(exp, pilot, effects, at: PlanAt): PowerComparison[] {
+    const n = exp.items.length * PAIRS_PER_ITEM;
+    return exp.options.languages.flatMap((lang) => {
+      const comparison = `EN-${lang}`;
+      const rows = pilot?.language_invariance.filter((r) => r.comparison === comparison) ?? [];
+      const psi = pooled(rows, (r) => r.en_only_correct + r.target_only_correct);
+      const flip = pooled(rows, (r) => r.flip_rate * r.n);
+      const base = { unit: 'pairs', unitsPerItem: PAIRS_PER_ITEM, n, labelParams: { comparison } };
+      const change = `accuracy_change:${comparison}`;
+      const flips = `flip_rate:${comparison}`;
+      const p0 = assumed('reference flip rate p0', null, DEFAULT_NULL_FLIP);
+      return [
+        mcnemarRow(
+          {
+            ...base,
+            id: change,
+            label: `Accuracy change ${comparison} (per judge)`,
+            labelKey: 'power.accuracyChange',
+          },
+          assumed('discordant share ψ', psi, DEFAULT_DISCORDANT),
+          { typed: effects[change], fallback: DEFAULT_CHANGE },
+          at,
+        ),
+        binomialRow(
+          { ...base, id: flips, label: `Flip rate ${comparison} (per judge)`, labelKey: 'power.flipRate' },
+          p0,
+          {
+            typed: effects[flips],
+            fallback: flip !== null && flip > p0.value ? flip - p0.value : DEFAULT_FLIP_RISE,
+          },
+          at,
+        ),
+      ];
+    });
+  },
+};

@@ -1,0 +1,78 @@
+// Reference sensitivity's power model (issue 24): the calibration gap C1 − C2 (the share of
+// questions a judge accepts with the gold answer minus with a wrong one, paired by question)
+// and the NR→RV flips (verdicts that change when a reference is shown, paired by answer), both
+// by the exact McNemar test on the discordant pairs. A pilot's rows give the discordant shares:
+// NR→RV from its flip rate, the gap from its C1 and C2 rates assuming the two verdicts of a
+// question independent (the table keeps no 2×2 counts).
+import { assumed, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
+import type { PowerComparison } from '../../../shared/paper/types';
+import { ALL, type RefSensMetrics } from '../../../shared/protocols/reference-sensitivity/types';
+import type { ExperimentView, PowerHooks } from '../plugin';
+import type { RefSensConfig, RefSensOptions } from './config';
+
+const DEFAULT_DISCORDANT = 0.3;
+const DEFAULT_GAP = 0.1;
+const DEFAULT_FLIP_CHANGE = 0.05;
+
+const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+export const refSensPower: PowerHooks<ExperimentView<RefSensConfig, RefSensOptions>, RefSensMetrics> = {
+  comparisons(exp, pilot, effects, at: PlanAt): PowerComparison[] {
+    const out: PowerComparison[] = [];
+    const questions = exp.items.length;
+    if (exp.options.calibration) {
+      const rows = (pilot?.calibration ?? []).filter((r) => r.c1_accept !== null && r.c2_accept !== null);
+      const psi = meanOf(
+        rows.map((r) => r.c1_accept! * (1 - r.c2_accept!) + r.c2_accept! * (1 - r.c1_accept!)),
+      );
+      const gap = meanOf(rows.map((r) => Math.abs(r.cgp ?? 0)));
+      const id = 'calibration_gap';
+      out.push(
+        mcnemarRow(
+          {
+            id,
+            label: 'Calibration gap C1 − C2 (per judge)',
+            labelKey: 'power.calibrationGap',
+            unit: 'questions',
+            unitsPerItem: 1,
+            n: questions,
+          },
+          assumed('discordant share ψ', psi, DEFAULT_DISCORDANT),
+          {
+            typed: effects[id],
+            fallback: gap !== null && psi !== null && gap <= psi && gap > 0 ? gap : DEFAULT_GAP,
+          },
+          at,
+        ),
+      );
+    }
+    const { settings } = exp.options;
+    if (exp.options.sensitivity && settings.includes('NR') && settings.includes('RV')) {
+      const sources = new Set([
+        ...(exp.config.generators ?? []).map((g) => g.label ?? g.model),
+        ...exp.options.imported.map((a) => a.generator),
+      ]).size;
+      const rows = (pilot?.flips ?? []).filter(
+        (r) => r.transition === 'NR-RV' && r.generator === ALL && r.flip_rate !== null,
+      );
+      const psi = meanOf(rows.map((r) => r.flip_rate!));
+      const id = 'flips:NR-RV';
+      out.push(
+        mcnemarRow(
+          {
+            id,
+            label: 'NR→RV flips: correct→incorrect vs incorrect→correct (per judge)',
+            labelKey: 'power.nrRvFlips',
+            unit: 'answers',
+            unitsPerItem: Math.max(1, sources),
+            n: questions * Math.max(1, sources),
+          },
+          assumed('discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
+          { typed: effects[id], fallback: DEFAULT_FLIP_CHANGE },
+          at,
+        ),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,188 @@
+// `judge-lab estimate` (issue 24): the cost and the power plan of a config, before and after a
+// pilot. Figures are the power functions' (checked against statsmodels in
+// test/stats/power.test.ts); this checks which rates and counts the plan feeds them: the
+// defaults without a pilot, the pilot's observed rates (from its exported metrics.json) after one.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CostEstimate } from '../../src/shared/experiments';
+import {
+  mcnemarExactMde,
+  mcnemarExactSampleSize,
+  exactBinomialMde,
+  fisherZMde,
+  pairedTMde,
+  pairedTSampleSize,
+  wilcoxonMde,
+} from '../../src/shared/stats/power';
+import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
+import { keylessEnv, runKeylessInProcess } from '../helpers/cli-simulated';
+import { tempDir } from '../helpers/tmp';
+
+const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar-demo.jsonl');
+const ITEMS = 20;
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => {
+  assertBuilt();
+  ({ dir, cleanup } = tempDir());
+});
+afterAll(() => cleanup());
+
+function writeConfig(name: string): string {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name,
+      protocol: 'judge-ls',
+      dataset: SAMPLE,
+      providers: { demo: { kind: 'simulated', latencyMs: 1, rpm: 60000, concurrency: 8 } },
+      transform: { provider: 'demo', model: 'sim-translator', languages: ['ZH', 'LS'] },
+      judges: [
+        { label: 'Sim strong', provider: 'demo', model: 'sim-judge-strong' },
+        { label: 'Sim weak', provider: 'demo', model: 'sim-judge-weak' },
+      ],
+      prices: {
+        'sim-translator': { input: 0, output: 0 },
+        'sim-judge-strong': { input: 0, output: 0 },
+        'sim-judge-weak': { input: 0, output: 0 },
+      },
+    }),
+  );
+  return file;
+}
+
+async function estimate(cfg: string, data: string, extra: string[] = []): Promise<CostEstimate> {
+  const r = await runCliInProcess(['estimate', cfg, '--data-dir', data, '--json', ...extra], keylessEnv());
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as CostEstimate;
+}
+
+describe('judge-lab estimate: the power plan beside the cost', () => {
+  it('plans with default rates before any run, with the pilot’s rates after one, and answers the inverse', async () => {
+    const data = join(dir, 'data');
+    const plan = writeConfig('power-plan');
+    const before = (await estimate(plan, data)).power!;
+    expect(before.pilot).toBeNull();
+    expect(before.alpha).toBe(0.05);
+    expect(before.power).toBe(0.8);
+    const ids = before.comparisons.map((c) => c.id);
+    expect(ids).toEqual([
+      'accuracy_change:EN-ZH',
+      'flip_rate:EN-ZH',
+      'accuracy_change:EN-LS',
+      'flip_rate:EN-LS',
+      'human_agreement',
+    ]);
+    const change = before.comparisons[0];
+    // Both answer orders of 20 items: 40 (item, order) pairs per judge.
+    expect(change.n).toBe(ITEMS * 2);
+    expect(change.assumptions).toEqual([{ name: 'discordant share ψ', value: 0.2, source: 'default' }]);
+    expect(change.mde).toBeCloseTo(mcnemarExactMde(40, 0.2)!, 12);
+    expect(change.itemsNeeded).toBe(Math.ceil(mcnemarExactSampleSize(0.2, 0.05)! / 2));
+    expect(before.comparisons[1].mde).toBeCloseTo(exactBinomialMde(40, 0.05, 'up')! - 0.05, 12);
+    expect(before.comparisons[4].mde).toBeCloseTo(fisherZMde(ITEMS, 0.8, 'up')!, 12);
+
+    // The text names the test and the rates' source.
+    const text = await runCliInProcess(['estimate', plan, '--data-dir', data], keylessEnv());
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
+      /Power \(80% power, two-sided α = 0\.05; no earlier run of these judges: default rates\)/,
+    );
+    expect(text.stdout).toContain('exact McNemar test, unconditional power');
+    expect(text.stdout).toContain('Fisher-z interval of Spearman ρ');
+
+    // A pilot: the simulated demo with the same judges under another name.
+    const out = join(dir, 'pilot-out');
+    await runKeylessInProcess(writeConfig('pilot'), 'pilot', out, data);
+    const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as {
+      language_invariance: {
+        comparison: string;
+        n: number;
+        en_only_correct: number;
+        target_only_correct: number;
+      }[];
+    };
+    const rows = metrics.language_invariance.filter((r) => r.comparison === 'EN-ZH');
+    const psi =
+      rows.reduce((s, r) => s + r.en_only_correct + r.target_only_correct, 0) /
+      rows.reduce((s, r) => s + r.n, 0);
+    const after = (await estimate(plan, data, ['--effect', 'accuracy_change:EN-ZH=0.1'])).power!;
+    expect(after.pilot).toMatchObject({ name: 'pilot', simulated: true });
+    const zh = after.comparisons[0];
+    expect(zh.assumptions).toEqual([{ name: 'discordant share ψ', value: psi, source: 'pilot' }]);
+    expect(zh.effect).toBe(0.1);
+    expect(zh.effectTyped).toBe(true);
+    if (psi >= 0.1) expect(zh.itemsNeeded).toBe(Math.ceil(mcnemarExactSampleSize(psi, 0.1)! / 2));
+    else expect(zh.itemsUndefined).toMatch(/larger than the discordant share/);
+
+    // A bad --effect is a usage error naming the expected form, and nothing is written.
+    const bad = await runCliInProcess(
+      ['estimate', plan, '--data-dir', data, '--effect', 'oops'],
+      keylessEnv(),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/expected ID=NUMBER/);
+  }, 600_000);
+
+  it('plans bias probes (paired t and Wilcoxon per probe) and reference sensitivity (McNemar on C1 − C2 and NR→RV)', async () => {
+    const data = join(dir, 'data2');
+    const sim = { sim: { kind: 'simulated', latencyMs: 0 } };
+    const bias = join(dir, 'bias.json');
+    writeFileSync(
+      bias,
+      JSON.stringify({
+        name: 'bias-plan',
+        protocol: 'bias-probes',
+        dataset: join(ROOT, 'resources', 'samples', 'llmbar.jsonl'),
+        limit: 30,
+        providers: sim,
+        rewriter: { provider: 'sim', model: 'sim-rewriter' },
+        judges: [{ label: 'J', provider: 'sim', model: 'sim-judge' }],
+        mode: 'pointwise',
+      }),
+    );
+    const b = (await estimate(bias, data)).power!;
+    expect(b.comparisons.map((c) => `${c.id} ${c.model} ${c.n}`)).toEqual([
+      'paired_difference:position paired-t 30',
+      'paired_difference:position:wilcoxon wilcoxon-are 30',
+      'paired_difference:longer paired-t 30',
+      'paired_difference:longer:wilcoxon wilcoxon-are 30',
+      'paired_difference:shorter paired-t 30',
+      'paired_difference:shorter:wilcoxon wilcoxon-are 30',
+      'paired_difference:markdown paired-t 30',
+      'paired_difference:markdown:wilcoxon wilcoxon-are 30',
+      'human_agreement fisher-z 30',
+    ]);
+    expect(b.comparisons[0].mde).toBeCloseTo(pairedTMde(30)!, 12);
+    expect(b.comparisons[1].mde).toBeCloseTo(wilcoxonMde(30)!, 12);
+    // d_z 0.3 (the default) needs 90 pairs for the t (Cohen's table: 88–90).
+    expect(b.comparisons[0].itemsNeeded).toBe(Math.ceil(pairedTSampleSize(0.3)!));
+
+    const refsens = join(dir, 'refsens.json');
+    writeFileSync(
+      refsens,
+      JSON.stringify({
+        name: 'refsens-plan',
+        protocol: 'reference-sensitivity',
+        dataset: join(ROOT, 'resources', 'samples', 'tydiqa-en-ar-te.jsonl'),
+        limit: 25,
+        providers: sim,
+        generators: [
+          { label: 'g1', provider: 'sim', model: 'sim-gen-a' },
+          { label: 'g2', provider: 'sim', model: 'sim-gen-b' },
+        ],
+        judges: [{ label: 'J', provider: 'sim', model: 'sim-judge' }],
+      }),
+    );
+    const r = (await estimate(refsens, data)).power!;
+    expect(r.comparisons.map((c) => `${c.id} ${c.model} ${c.n} ${c.unitsPerItem}`)).toEqual([
+      'calibration_gap mcnemar-exact 25 1',
+      'flips:NR-RV mcnemar-exact 50 2',
+      'human_agreement fisher-z 25 1',
+    ]);
+    expect(r.comparisons[1].mde).toBeCloseTo(mcnemarExactMde(50, 0.3)!, 12);
+  }, 600_000);
+});
