@@ -20,6 +20,7 @@ export const en = {
     open: 'Open',
     yes: 'Yes',
     no: 'No',
+    experimentNumber: 'Experiment {{id}}',
   },
   datasets: {
     title: 'Datasets',
@@ -321,7 +322,7 @@ export const en = {
       cachedInput: 'Cached input',
       output: 'Output',
       sameAsInput: 'same as input',
-      source: { shipped: 'shipped', edited: 'edited', unpriced: 'unpriced' },
+      source: { shipped: 'shipped', edited: 'edited', unpriced: 'unpriced', free: 'free' },
       shippedWas: 'shipped: {{input}} / {{cachedInput}} / {{output}}',
       reset: 'Reset to shipped',
       clear: 'Remove price',
@@ -491,6 +492,7 @@ export const en = {
     export: {
       title: 'Export',
       intro: 'Writes every table, figure, the verdicts (CSV) and the metrics (JSON) into one folder.',
+      introZip: 'Downloads every table, figure, the verdicts (CSV) and the metrics (JSON) as one zip file.',
       button: 'Export all',
       busy: 'Exporting…',
       failed: 'Could not export',

@@ -21,6 +21,7 @@ export const zh: Messages = {
     open: '打开',
     yes: '是',
     no: '否',
+    experimentNumber: '实验 {{id}}',
   },
   datasets: {
     title: '数据集',
@@ -317,7 +318,7 @@ export const zh: Messages = {
       cachedInput: '缓存输入',
       output: '输出',
       sameAsInput: '与输入相同',
-      source: { shipped: '内置', edited: '已修改', unpriced: '无定价' },
+      source: { shipped: '内置', edited: '已修改', unpriced: '无定价', free: '免费' },
       shippedWas: '内置：{{input}} / {{cachedInput}} / {{output}}',
       reset: '恢复内置价格',
       clear: '移除价格',
@@ -477,6 +478,7 @@ export const zh: Messages = {
     export: {
       title: '导出',
       intro: '把所有表格、图表、判断记录（CSV）和指标（JSON）写入一个文件夹。',
+      introZip: '把所有表格、图表、判断记录（CSV）和指标（JSON）打包成一个 zip 文件下载。',
       button: '全部导出',
       busy: '正在导出…',
       failed: '无法导出',
