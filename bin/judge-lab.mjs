@@ -13,5 +13,10 @@ if (!existsSync(cli)) {
   process.stderr.write('judge-lab is not built yet: run `npm run build` in the project folder first.\n');
   process.exit(1);
 }
+// A reader that stops early (`judge-lab … | head`) is not a failure: what is left to print has
+// nowhere to go, and the command still finishes its files (issue 26). Other errors stay errors.
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+});
 const { main } = await import(pathToFileURL(cli).href);
 process.exitCode = await main(process.argv.slice(2));

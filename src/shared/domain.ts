@@ -35,6 +35,11 @@ export interface ItemRow {
   label: Label | null;
   /** The instruction (a QA item's question), cut to a preview length. */
   instructionPreview: string;
+  /**
+   * The kind's own fields its list shows (src/shared/dataset-kinds.ts), as text: QA `language`
+   * and `answers`, pointwise `response` and `human_score`. Absent for pairwise rows.
+   */
+  fields?: Record<string, string>;
 }
 
 export interface Item {

@@ -68,4 +68,17 @@ describe('label template', () => {
     ]);
     expect(scaleHint({ kind: 'label', labels: ['CORRECT', 'INCORRECT'] })).toBe('one of CORRECT, INCORRECT');
   });
+
+  it('names the empty value column a row has (issue 26 item 8: a preference was reported as "score")', () => {
+    const csv = labelTemplateCsv({ kind: 'preference' }, units, 'Chen');
+    let message = '';
+    try {
+      readLabelFile('prefs.csv', Buffer.from(csv, 'utf8'));
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^prefs\.csv:\d+: field "preference": give one of score, preference or label/);
+    const jsonl = '{"item_id":"u1","annotator":"Chen","label":""}\n';
+    expect(() => readLabelFile('labels.jsonl', Buffer.from(jsonl))).toThrow(/labels\.jsonl:1: field "label"/);
+  });
 });

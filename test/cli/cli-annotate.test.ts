@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnotationSetSummary } from '../../src/shared/annotation/api-types';
 import type { AgreementReport } from '../../src/shared/annotation/agreement';
 import type { CalibratedRow } from '../../src/shared/annotation/calibrate';
-import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
+import { spawn } from 'node:child_process';
+import { assertBuilt, BIN, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
@@ -132,6 +133,22 @@ describe('judge-lab annotate', () => {
     const badLang = await cli('annotate', 'agreement', 'pilot', '--out', zipZh, '--lang', 'fr');
     expect(badLang.code).not.toBe(0);
     expect(badLang.stderr).toMatch(/--lang/);
+
+    // Piped into a reader that stops early (`| head`): the zip is still written, no EPIPE crash
+    // (issue 26 item 8).
+    const piped = join(dir, 'agreement-piped.zip');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'annotate', 'agreement', 'pilot', '--out', piped, '--data-dir', data],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout.destroy(); // the reader is gone before the first line
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).not.toMatch(/EPIPE/);
+    expect(code, stderr).toBe(0);
+    expect(readFileSync(piped).subarray(0, 2).toString()).toBe('PK');
   });
 
   it("applies a set's mapping to another run of the same judge, and names a set it cannot find", async () => {

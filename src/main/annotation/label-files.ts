@@ -51,10 +51,12 @@ function rowOf(
   const annotator = name('annotator');
   const present = VALUE_FIELDS.filter((f) => str(f) !== null);
   if (present.length !== 1) {
+    // The column the row leaves empty (a template has exactly one), so the message names it.
+    const column = present[0] ?? VALUE_FIELDS.find((f) => Object.hasOwn(rec, f)) ?? 'score';
     issues.push({
       file,
       line,
-      field: 'score',
+      field: present.length > 1 ? present.join(', ') : column,
       message:
         present.length === 0
           ? 'give one of score, preference or label'

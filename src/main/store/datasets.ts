@@ -1,4 +1,5 @@
 import type { DatasetFormat, DatasetKind, DatasetSummary, Item, ItemRow, Label } from '../../shared/domain';
+import { extraColumns, previewOf } from '../../shared/dataset-kinds';
 import type { Database } from './db';
 
 export interface NewItem {
@@ -127,30 +128,62 @@ export function listItems(db: Database, datasetId: number, filter: ItemFilter = 
   const q = filter.search?.trim();
   if (q) {
     const like = `%${escapeLike(q)}%`;
+    // Other kinds' own fields (a QA item's answers, a pointwise response) are searched too.
     where.push(
-      `(source_id LIKE ? ESCAPE '\\' OR instruction LIKE ? ESCAPE '\\' OR output_1 LIKE ? ESCAPE '\\' OR output_2 LIKE ? ESCAPE '\\')`,
+      `(source_id LIKE ? ESCAPE '\\' OR instruction LIKE ? ESCAPE '\\' OR output_1 LIKE ? ESCAPE '\\' OR output_2 LIKE ? ESCAPE '\\' OR extra_json LIKE ? ESCAPE '\\')`,
     );
-    args.push(like, like, like, like);
+    args.push(like, like, like, like, like);
   }
+  // The columns the dataset's kind shows in its list, read from each item's own fields.
+  const kind = (db.prepare('SELECT kind FROM datasets WHERE id = ?').get(datasetId) as { kind?: string })
+    ?.kind as DatasetKind | undefined;
+  const extras = extraColumns(kind).filter((c) => /^[a-z_]+$/.test(c.field));
+  const extraSql = extras
+    .map((c, i) =>
+      c.shape === 'text'
+        ? `, substr(json_extract(extra_json, '$.${c.field}'), 1, ${PREVIEW_CHARS}) AS x${i}`
+        : `, json_extract(extra_json, '$.${c.field}') AS x${i}`,
+    )
+    .join('');
   const rows = db
     .prepare(
-      `SELECT id, source_id, subset, label, substr(instruction, 1, ${PREVIEW_CHARS}) AS preview
+      `SELECT id, source_id, subset, label, substr(instruction, 1, ${PREVIEW_CHARS}) AS preview${extraSql}
        FROM items WHERE ${where.join(' AND ')} ORDER BY position`,
     )
-    .all(...args) as {
+    .all(...args) as ({
     id: number;
     source_id: string;
     subset: string | null;
     label: Label | null;
     preview: string;
-  }[];
-  return rows.map((r) => ({
-    id: r.id,
-    sourceId: r.source_id,
-    subset: r.subset,
-    label: r.label,
-    instructionPreview: r.preview,
-  }));
+  } & Record<string, unknown>)[];
+  return rows.map((r) => {
+    const row: ItemRow = {
+      id: r.id,
+      sourceId: r.source_id,
+      subset: r.subset,
+      label: r.label,
+      instructionPreview: r.preview,
+    };
+    if (extras.length === 0) return row;
+    const fields: Record<string, string> = {};
+    extras.forEach((c, i) => {
+      const raw = r[`x${i}`];
+      // json_extract hands a list back as its JSON text.
+      const value = c.shape === 'list' && typeof raw === 'string' ? parseList(raw) : raw;
+      const text = previewOf(value, c.shape);
+      if (text !== null) fields[c.field] = text;
+    });
+    return { ...row, fields };
+  });
+}
+
+function parseList(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return json;
+  }
 }
 
 interface ItemDbRow {

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type CSSProperties, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ItemRow } from '../../../shared/domain';
+import type { DatasetKind, ItemRow } from '../../../shared/domain';
+import { cellValue, kindColumns, type KindColumn } from '../../../shared/dataset-kinds';
 
 const ROW_HEIGHT = 44;
 
@@ -11,14 +12,36 @@ interface ItemTableProps {
   onActiveIndexChange: (i: number) => void;
   onOpen: (row: ItemRow) => void;
   label: string;
+  /** The dataset's kind: its columns (src/shared/dataset-kinds.ts). Default pairwise. */
+  kind?: DatasetKind;
+  /** False when no item has a subset (category): that column is left out rather than empty. */
+  hasSubsets?: boolean;
 }
 
 /**
  * Only the visible rows exist in the DOM, so a dataset of tens of thousands of items
  * scrolls as smoothly as one of ten. The body is one focus stop; arrows move a cursor.
  */
-export function ItemTable({ rows, activeIndex, onActiveIndexChange, onOpen, label }: ItemTableProps) {
+export function ItemTable({
+  rows,
+  activeIndex,
+  onActiveIndexChange,
+  onOpen,
+  label,
+  kind,
+  hasSubsets = true,
+}: ItemTableProps) {
   const { t } = useTranslation();
+  const columns = kindColumns(kind).filter(
+    (c) => hasSubsets || !('base' in c.source && c.source.base === 'subset'),
+  );
+  const cellText = (row: ItemRow, c: KindColumn): string => {
+    const v = cellValue(row, c);
+    if (!v) return '';
+    if ('base' in c.source && c.source.base === 'label') return t('dataset.goldShort', { label: v });
+    // Previews are one line in the list; the item view keeps the line breaks.
+    return c.text ? v.replace(/\s+/g, ' ') : v;
+  };
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -68,12 +91,17 @@ export function ItemTable({ rows, activeIndex, onActiveIndexChange, onOpen, labe
     // The scrolling body is the grid (focusable, announcing the active row through
     // aria-activedescendant, which a grid allows and a rowgroup does not); the header row
     // stays visible above it and joins the grid through aria-owns.
-    <div className="item-table">
+    <div
+      className="item-table"
+      data-kind={kind ?? 'pairwise'}
+      style={{ '--cols': columns.map((c) => c.width).join(' ') } as CSSProperties}
+    >
       <div id={headId} className="item-table__row item-table__row--head" role="row" aria-rowindex={1}>
-        <span role="columnheader">{t('dataset.columns.id')}</span>
-        <span role="columnheader">{t('dataset.columns.subset')}</span>
-        <span role="columnheader">{t('dataset.columns.gold')}</span>
-        <span role="columnheader">{t('dataset.columns.instruction')}</span>
+        {columns.map((c) => (
+          <span key={c.key} role="columnheader">
+            {t(`dataset.columns.${c.key}`)}
+          </span>
+        ))}
       </div>
       <div
         ref={scrollRef}
@@ -113,18 +141,27 @@ export function ItemTable({ rows, activeIndex, onActiveIndexChange, onOpen, labe
                   onOpen(row);
                 }}
               >
-                <span role="cell" className="mono ellipsis" title={row.sourceId}>
-                  {row.sourceId}
-                </span>
-                <span role="cell" className="ellipsis" title={row.subset ?? ''}>
-                  {row.subset ?? ''}
-                </span>
-                <span role="cell">
-                  {row.label != null ? t('dataset.goldShort', { label: row.label }) : ''}
-                </span>
-                <span role="cell" className="ellipsis item-table__preview" dir="auto">
-                  {row.instructionPreview.replace(/\s+/g, ' ')}
-                </span>
+                {columns.map((c) => {
+                  const text = cellText(row, c);
+                  return (
+                    <span
+                      key={c.key}
+                      role="cell"
+                      data-column={c.key}
+                      className={
+                        c.key === 'id'
+                          ? 'mono ellipsis'
+                          : c.text
+                            ? 'ellipsis item-table__preview'
+                            : 'ellipsis'
+                      }
+                      title={c.text ? undefined : text}
+                      dir={c.text ? 'auto' : undefined}
+                    >
+                      {text}
+                    </span>
+                  );
+                })}
               </div>
             );
           })}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { Item, Label } from '../../../shared/domain';
+import type { DatasetKind, Item } from '../../../shared/domain';
+import { KIND_VIEWS, kindOfItem } from './item-kind-views';
 
 interface ItemViewerProps {
   item: Item;
@@ -9,40 +10,13 @@ interface ItemViewerProps {
   backHref: string;
   onPrevious?: () => void;
   onNext?: () => void;
+  /** The dataset's kind, which decides the item's body; inferred from the item when absent. */
+  kind?: DatasetKind;
 }
 
-/** Model and dataset text: always a text node, shown with its own line breaks. */
-function TextBlock({ text, testId }: { text: string; testId: string }) {
+export function ItemViewer({ item, index, total, backHref, onPrevious, onNext, kind }: ItemViewerProps) {
   const { t } = useTranslation();
-  return (
-    // dir="auto": Arabic questions and answers read right to left.
-    <div className={`text text-block${text ? '' : ' text-block--empty'}`} data-testid={testId} dir="auto">
-      {text || t('item.empty')}
-    </div>
-  );
-}
-
-function OutputPanel({ n, text, gold }: { n: Label; text: string; gold: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <section
-      className={`output${gold ? ' output--gold' : ''}`}
-      data-gold={gold}
-      aria-labelledby={`output-${n}-title`}
-    >
-      <header className="output__head">
-        <h3 id={`output-${n}-title`} className="output__title">
-          {t('item.output', { n })}
-        </h3>
-        {gold && <span className="badge badge--gold">{t('item.goldBadge')}</span>}
-      </header>
-      <TextBlock text={text} testId={`item-output-${n}`} />
-    </section>
-  );
-}
-
-export function ItemViewer({ item, index, total, backHref, onPrevious, onNext }: ItemViewerProps) {
-  const { t } = useTranslation();
+  const Body = KIND_VIEWS[kind ?? kindOfItem(item)];
   return (
     <article className="item-viewer" data-testid="item-viewer" aria-labelledby="item-title">
       <nav className="item-viewer__nav">
@@ -79,25 +53,7 @@ export function ItemViewer({ item, index, total, backHref, onPrevious, onNext }:
         )}
       </header>
 
-      <section className="instruction" aria-labelledby="instruction-title">
-        <h3 id="instruction-title" className="section-title">
-          {t('item.instruction')}
-        </h3>
-        <TextBlock text={item.instruction} testId="item-instruction" />
-      </section>
-
-      {item.output1 != null && item.output2 != null && (
-        <div className="outputs">
-          <OutputPanel n={1} text={item.output1} gold={item.label === 1} />
-          <OutputPanel n={2} text={item.output2} gold={item.label === 2} />
-        </div>
-      )}
-      {item.extra && (
-        // Fields of other dataset kinds (QA: answers, language, …), shown as text.
-        <section className="item-extra" data-testid="item-extra">
-          <TextBlock text={JSON.stringify(item.extra, null, 2)} testId="item-extra-json" />
-        </section>
-      )}
+      <Body item={item} />
     </article>
   );
 }

@@ -32,6 +32,19 @@ async function hasNoVerdicts(experimentId: number): Promise<boolean> {
 }
 
 /**
+ * Only the desktop app writes to the user's own disk; a page served by judge-lab serve
+ * (whatever door its core reports) gets a download instead of files on the server.
+ */
+export function downloadsZip(door: string | undefined): boolean {
+  return door !== undefined && door !== 'electron';
+}
+
+/** Whether "Export all" downloads a zip here (the texts around the button say which). */
+export function useExportDownloadsZip(): boolean {
+  return downloadsZip(useAppInfo((s) => s.info?.door));
+}
+
+/**
  * "Export all": the files of DESIGN.md section 8. In the web door they come as one zip download;
  * elsewhere the core writes the folder. An experiment without verdicts asks first.
  */
@@ -49,10 +62,7 @@ export function useExportAll(experimentId: number): {
         setState({ status: 'confirm' });
         return;
       }
-      // Only the desktop app writes to the user's own disk; a page served by judge-lab serve
-      // (whatever door its core reports) gets a download instead of files on the server.
-      const door = useAppInfo.getState().info?.door;
-      if (door !== undefined && door !== 'electron') {
+      if (downloadsZip(useAppInfo.getState().info?.door)) {
         const zip = await getApi().call('experiments.exportZip', { experimentId, lang });
         downloadBase64(zip);
         setState({ status: 'downloaded', fileName: zip.fileName });

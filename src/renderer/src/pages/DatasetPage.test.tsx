@@ -7,6 +7,7 @@ import '../i18n';
 import { useDatasets } from '../stores/datasets';
 import { useItem } from '../stores/item';
 import { subscribeToItemInvalidation, useItems } from '../stores/items';
+import type { Item } from '../../../shared/domain';
 import { FakeApi, ITEMS, rowsOf, summary } from '../test/fake-api';
 
 function makeApi() {
@@ -136,5 +137,73 @@ describe('Dataset view', () => {
   it('says when a linked item does not exist', async () => {
     await openAt('#/datasets/1/items/99');
     await waitFor(() => expect(screen.getByText(/This item does not exist/)).toBeTruthy());
+  });
+
+  it('shows a QA dataset with the columns and viewer its kind declares (issue 26 item 1)', async () => {
+    const qa: Item = {
+      id: 11,
+      datasetId: 2,
+      sourceId: 'arabic-1',
+      position: 1,
+      subset: null,
+      instruction: 'ما هي عاصمة مصر؟',
+      output1: null,
+      output2: null,
+      label: null,
+      extra: { answers: ['القاهرة', 'Cairo'], language: 'ar', context: 'Egypt <b>context</b>' },
+    };
+    const api = new FakeApi({
+      'datasets.list': () => [summary({ id: 2, name: 'TyDi', kind: 'qa', subsets: [] })],
+      'items.list': () => [{ ...rowsOf([qa])[0], fields: { language: 'ar', answers: 'القاهرة | Cairo' } }],
+      'items.get': () => qa,
+    });
+    await openAt('#/datasets/2', api);
+    const row = (await screen.findAllByTestId('item-row'))[0];
+    const headers = [...document.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent);
+    // No item has a category: the column is left out rather than shown empty.
+    expect(headers).toEqual(['ID', 'Language', 'Question', 'Gold answers']);
+    expect([...row.querySelectorAll('[role="cell"]')].map((c) => c.textContent)).toEqual([
+      'arabic-1',
+      'ar',
+      'ما هي عاصمة مصر؟',
+      'القاهرة | Cairo',
+    ]);
+    fireEvent.click(row);
+    await waitFor(() => expect(screen.getByTestId('item-question').textContent).toBe('ما هي عاصمة مصر؟'));
+    expect(screen.getAllByTestId('item-answer').map((a) => a.textContent)).toEqual(['القاهرة', 'Cairo']);
+    expect(screen.getByTestId('item-language').textContent).toContain('ar');
+    // Data is text: the context's markup shows as characters.
+    expect(screen.getByTestId('item-context').textContent).toBe('Egypt <b>context</b>');
+    expect(screen.getByTestId('item-viewer').querySelector('b')).toBeNull();
+    expect(screen.queryByTestId('item-extra-json')).toBeNull();
+  });
+
+  it('shows a pointwise dataset with its response and human score', async () => {
+    const pw: Item = {
+      id: 21,
+      datasetId: 3,
+      sourceId: 'p1',
+      position: 1,
+      subset: 'chat',
+      instruction: 'Say hi',
+      output1: null,
+      output2: null,
+      label: null,
+      extra: { response: 'Hello there.', human_score: 4, reference: 'Hi!' },
+    };
+    const api = new FakeApi({
+      'datasets.list': () => [summary({ id: 3, name: 'Scores', kind: 'pointwise' })],
+      'items.list': () => [{ ...rowsOf([pw])[0], fields: { response: 'Hello there.', human_score: '4' } }],
+      'items.get': () => pw,
+    });
+    await openAt('#/datasets/3', api);
+    const row = (await screen.findAllByTestId('item-row'))[0];
+    const headers = [...document.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent);
+    expect(headers).toEqual(['ID', 'Category', 'Instruction', 'Response', 'Human score']);
+    expect(row.textContent).toContain('Hello there.');
+    fireEvent.click(row);
+    await waitFor(() => expect(screen.getByTestId('item-response').textContent).toBe('Hello there.'));
+    expect(screen.getByTestId('item-reference').textContent).toBe('Hi!');
+    expect(screen.getByTestId('item-human-score').textContent).toContain('4');
   });
 });

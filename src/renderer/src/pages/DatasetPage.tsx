@@ -47,6 +47,7 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
 
   const subsetValue = filter.subset === null ? '' : filter.subset === '' ? NO_SUBSET_OPTION : filter.subset;
   const name = summary?.name ?? '';
+  const hasSubsets = summary ? summary.subsets.some((s) => s.subset !== '') : true;
 
   return (
     <div className="page page--fill">
@@ -72,24 +73,26 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
       </header>
 
       <div className="filter-bar">
-        <label className="field">
-          <span className="field__label">{t('dataset.subsetLabel')}</span>
-          <select
-            data-testid="subset-filter"
-            value={subsetValue}
-            onChange={(e) => {
-              const v = e.target.value;
-              setFilter({ subset: v === '' ? null : v === NO_SUBSET_OPTION ? '' : v });
-            }}
-          >
-            <option value="">{t('dataset.allSubsets')}</option>
-            {summary?.subsets.map((s) => (
-              <option key={s.subset} value={s.subset === '' ? NO_SUBSET_OPTION : s.subset}>
-                {t('dataset.subsetOption', { subset: s.subset || t('datasets.noSubset'), count: s.count })}
-              </option>
-            ))}
-          </select>
-        </label>
+        {hasSubsets && (
+          <label className="field">
+            <span className="field__label">{t('dataset.subsetLabel')}</span>
+            <select
+              data-testid="subset-filter"
+              value={subsetValue}
+              onChange={(e) => {
+                const v = e.target.value;
+                setFilter({ subset: v === '' ? null : v === NO_SUBSET_OPTION ? '' : v });
+              }}
+            >
+              <option value="">{t('dataset.allSubsets')}</option>
+              {summary?.subsets.map((s) => (
+                <option key={s.subset} value={s.subset === '' ? NO_SUBSET_OPTION : s.subset}>
+                  {t('dataset.subsetOption', { subset: s.subset || t('datasets.noSubset'), count: s.count })}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="field field--grow">
           <span className="field__label">{t('dataset.search')}</span>
           <input
@@ -117,6 +120,8 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
           activeIndex={activeIndex}
           onActiveIndexChange={setActiveIndex}
           label={t('dataset.tableLabel', { name })}
+          kind={summary?.kind}
+          hasSubsets={hasSubsets}
           onOpen={(row) => navigate({ name: 'item', datasetId, itemId: row.id })}
         />
       )}

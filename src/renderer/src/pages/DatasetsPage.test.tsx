@@ -128,4 +128,24 @@ describe('Datasets page', () => {
     await waitFor(() => expect(screen.getByTestId('dataset-row').textContent).toContain('from the CLI'));
     off();
   });
+
+  it('names each dataset’s kind and its file format without calling a QA file "LLMBar" (issue 26 item 1)', async () => {
+    const api = new FakeApi({
+      'app.info': () => ({ version: '0', dataDir: '/d', door: 'web', samples: [] }),
+      'datasets.list': () => [
+        summary({ id: 1 }),
+        summary({ id: 2, name: 'TyDi', sourceFile: 'tydi.jsonl', kind: 'qa', subsets: [] }),
+        summary({ id: 3, name: 'Scores', sourceFile: 's.csv', format: 'csv', kind: 'pointwise' }),
+      ],
+    });
+    await startApp(api);
+    const rows = await screen.findAllByTestId('dataset-row');
+    const kinds = rows.map((r) => r.querySelector('[data-testid="dataset-kind"]')!.textContent);
+    expect(kinds).toEqual(['Pairwise', 'QA', 'Pointwise']);
+    const formats = rows.map((r) => r.querySelector('[data-testid="dataset-format"]')!.textContent);
+    expect(formats).toEqual(['LLMBar JSONL', 'JSONL', 'CSV']);
+    // The page's intro is about every kind, not only pairwise comparisons.
+    expect(document.querySelector('.page__intro')!.textContent).not.toMatch(/list of pairwise comparisons/);
+    expect(document.querySelector('.page__intro')!.textContent).toMatch(/QA/);
+  });
 });

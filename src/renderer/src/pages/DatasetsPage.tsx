@@ -26,8 +26,22 @@ function SubsetChips({ dataset }: { dataset: DatasetSummary }) {
   );
 }
 
+/**
+ * The file format as the list names it: "LLMBar" only for pairwise files (the LLMBar layout);
+ * a QA or pointwise JSONL file is just JSONL.
+ */
+function formatKey(dataset: DatasetSummary): string {
+  if ((dataset.kind ?? 'pairwise') === 'pairwise') return dataset.format;
+  return dataset.format === 'llmbar-jsonl'
+    ? 'jsonl'
+    : dataset.format === 'llmbar-json'
+      ? 'json'
+      : dataset.format;
+}
+
 function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted: (name: string) => void }) {
   const { t, i18n } = useTranslation();
+  const kind = dataset.kind ?? 'pairwise';
   const remove = useDatasets((s) => s.remove);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -53,7 +67,12 @@ function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted
         </a>
       </td>
       <td className="mono small">{dataset.sourceFile}</td>
-      <td className="small">{t(`datasets.formats.${dataset.format}`, { defaultValue: dataset.format })}</td>
+      <td className="small" data-testid="dataset-kind">
+        {t(`datasets.kinds.${kind}`, { defaultValue: kind })}
+      </td>
+      <td className="small" data-testid="dataset-format">
+        {t(`datasets.formats.${formatKey(dataset)}`, { defaultValue: dataset.format })}
+      </td>
       <td className="num" data-testid="dataset-item-count">
         {t('datasets.itemCount', { count: dataset.itemCount })}
       </td>
@@ -193,6 +212,7 @@ export function DatasetsPage() {
                 <tr>
                   <th scope="col">{t('datasets.columns.name')}</th>
                   <th scope="col">{t('datasets.columns.source')}</th>
+                  <th scope="col">{t('datasets.columns.kind')}</th>
                   <th scope="col">{t('datasets.columns.format')}</th>
                   <th scope="col" className="num">
                     {t('datasets.columns.items')}

@@ -4,6 +4,7 @@ import { setApi } from '../api';
 import '../i18n';
 import { useExperiments } from '../stores/experiments';
 import { FakeApi, experimentSummary } from '../test/fake-api';
+import '../protocols';
 import { ExperimentsPage } from './ExperimentsPage';
 
 beforeEach(() => useExperiments.setState({ experiments: [], loaded: false, error: null }));
@@ -78,5 +79,26 @@ describe('Experiments list', () => {
     fireEvent.click(screen.getAllByRole('button', { name: 'Delete' })[0]);
     await waitFor(() => expect(screen.queryByTestId('experiment-row')).toBeNull());
     expect(api.calls.find((c) => c.method === 'experiments.delete')!.params).toEqual({ experimentId: 7 });
+  });
+
+  it('shows each experiment’s protocol (issue 26 item 1)', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.list': () => [
+          experimentSummary({ id: 1, name: 'a', protocol: 'judge-ls' }),
+          experimentSummary({ id: 2, name: 'b', protocol: 'reference-sensitivity' }),
+          experimentSummary({ id: 3, name: 'c', protocol: 'not-installed' }),
+        ],
+      }),
+    );
+    render(<ExperimentsPage />);
+    const rows = await screen.findAllByTestId('experiment-row');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toContain('Protocol');
+    expect(rows.map((r) => r.querySelector('[data-testid="experiment-protocol"]')!.textContent)).toEqual([
+      'Judge-LS: language sensitivity',
+      'Reference sensitivity',
+      'not-installed',
+    ]);
+    expect(document.querySelector('.page__intro')!.textContent).not.toMatch(/Chinese/);
   });
 });

@@ -11,6 +11,14 @@ import { formatDateTime } from '../lib/format';
 import { useExperiments } from '../stores/experiments';
 import '../compare/i18n';
 import { routeHref } from '../stores/route';
+import { getRendererProtocol, protocolNamespaces } from '../protocols';
+
+/** A protocol by its title in the UI's language (an unknown one by its id). */
+function ProtocolName({ id }: { id: string }) {
+  const protocol = getRendererProtocol(id);
+  const { t } = useTranslation(protocolNamespaces(protocol));
+  return <>{protocol ? t(protocol.title) : id}</>;
+}
 
 function ExperimentRow({
   experiment,
@@ -57,6 +65,9 @@ function ExperimentRow({
             {t('experiments.configProblem')} {experiment.configProblem}
           </p>
         )}
+      </td>
+      <td className="small" data-testid="experiment-protocol">
+        <ProtocolName id={experiment.protocol} />
       </td>
       <td className="small">{experiment.datasetName}</td>
       <td>
@@ -190,6 +201,7 @@ export function ExperimentsPage() {
             <thead>
               <tr>
                 <th scope="col">{t('experiments.columns.name')}</th>
+                <th scope="col">{t('experiments.columns.protocol')}</th>
                 <th scope="col">{t('experiments.columns.dataset')}</th>
                 <th scope="col">{t('experiments.columns.judges')}</th>
                 <th scope="col">{t('experiments.columns.status')}</th>

@@ -74,6 +74,7 @@ export function ItemPage({ datasetId, itemId }: { datasetId: number; itemId: num
       ) : shown ? (
         <ItemViewer
           item={shown}
+          kind={summary?.kind}
           index={index >= 0 ? index : null}
           total={rows.length}
           backHref={backHref}

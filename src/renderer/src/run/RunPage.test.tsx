@@ -276,6 +276,7 @@ describe('Run view', () => {
         'experiments.export': (p) => ({ dir: (p as { outDir: string }).outDir, files: ['metrics.json'] }),
       });
       renderRun(api);
+      expect((await screen.findByTestId('export-intro')).textContent).toContain('folder');
       fireEvent.click(await screen.findByTestId('export-all'));
       await screen.findByTestId('export-result');
       expect(desktop.chooseFolder).toHaveBeenCalledTimes(1);
@@ -317,6 +318,10 @@ describe('Run view', () => {
       }),
     });
     renderRun(api);
+    // The box says what happens here: a zip download, not a folder (issue 26 item 8).
+    const intro = (await screen.findByTestId('export-intro')).textContent ?? '';
+    expect(intro).toContain('zip');
+    expect(intro).not.toContain('folder');
     fireEvent.click(await screen.findByTestId('export-all'));
     const note = await screen.findByTestId('export-downloaded');
     expect(note.textContent).toContain('Downloaded run 1.zip');

@@ -4,7 +4,7 @@ import type { ExperimentDetail, ExperimentProgress, PhaseProgress } from '../../
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
-import { useExportAll } from '../lib/useExportAll';
+import { useExportAll, useExportDownloadsZip } from '../lib/useExportAll';
 import { ExportAllNotes } from '../results/ExportAllNotes';
 import { ExportLanguage } from '../results/ExportLanguage';
 import { OpenFolder } from '../results/OpenFolder';
@@ -47,12 +47,15 @@ function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; te
 function ExportBox({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation();
   const { state, run, reset } = useExportAll(experimentId);
+  const zip = useExportDownloadsZip();
   return (
     <section className="run-card" aria-labelledby="export-title">
       <h2 id="export-title" className="run-card__title">
         {t('run.export.title')}
       </h2>
-      <p className="hint">{t('run.export.intro')}</p>
+      <p className="hint" data-testid="export-intro">
+        {t(zip ? 'run.export.introZip' : 'run.export.intro')}
+      </p>
       <button
         type="button"
         className="btn"

@@ -8,6 +8,8 @@ import { useAppInfo, useDatasets } from '../stores/datasets';
 import { navigate } from '../stores/route';
 import { PRICE_ESTIMATE_DELAY_MS, useWizard } from '../stores/wizard';
 import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
+import { demoDraft } from '../lib/demo';
+import { PriceEditor } from './PriceEditor';
 
 type SentPrices = Record<string, { input: number; cachedInput: number; output: number }> | undefined;
 type SentConfig = { prices?: SentPrices; judges: { model: string }[]; transform: { model: string } };
@@ -100,6 +102,24 @@ afterEach(() => {
 });
 
 describe('Wizard price table', () => {
+  it('calls the simulated models’ $0 prices free, not "edited" (issue 26 item 8)', async () => {
+    setApi(makeApi());
+    useWizard.setState({ draft: demoDraft(1) });
+    render(<PriceEditor />);
+    await waitFor(() => expect(row('sim-judge-strong').dataset.source).toBe('free'));
+    expect(row('sim-judge-weak').dataset.source).toBe('free');
+    expect(within(row('sim-judge-strong')).getByTestId('price-source').textContent).toBe('free');
+    expect(screen.getByTestId('price-editor').querySelector('summary')!.textContent).toBe(
+      'Prices (USD per 1M tokens)',
+    );
+    // A price typed over it is an edit again.
+    type('sim-judge-weak', 'output', '2');
+    expect(row('sim-judge-weak').dataset.source).toBe('edited');
+    expect(screen.getByTestId('price-editor').querySelector('summary')!.textContent).toBe(
+      'Prices (USD per 1M tokens) · 1 edited',
+    );
+  });
+
   it('sends an edited price to the estimate (once typing pauses) and to the created experiment; reset removes it', async () => {
     const api = makeApi();
     await openSummary(api);

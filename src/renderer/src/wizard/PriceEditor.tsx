@@ -55,6 +55,18 @@ function useShippedPrices(models: string[]): { shipped: Shipped; retry: () => vo
   return { shipped, retry: () => setAttempt((n) => n + 1) };
 }
 
+/**
+ * A $0 price on a model the shipped table does not know (the simulated provider's models, which
+ * the demo prices at 0 so the estimate has no unknown model): free, not a person's edit.
+ */
+function isFree(override: PriceDraft | undefined, row: ShippedPriceRow | undefined): boolean {
+  if (!override || row?.price) return false;
+  return (
+    PRICE_FIELDS.every((f) => override[f].trim() === '' || Number(override[f]) === 0) &&
+    override.input.trim() !== ''
+  );
+}
+
 const FIELD_LABEL: Record<PriceField, string> = {
   input: 'wizard.prices.input',
   cachedInput: 'wizard.prices.cachedInput',
@@ -77,7 +89,7 @@ function PriceRow({ model, row, disabled }: PriceRowProps) {
   const issues = useStepIssues('summary');
   const base = draftOf(row);
   const shown = override ?? base;
-  const source = override ? 'edited' : row?.source;
+  const source = isFree(override, row) ? 'free' : override ? 'edited' : row?.source;
 
   return (
     <div className="price-row" data-testid="price-row" data-model={model} data-source={source}>
@@ -142,7 +154,8 @@ export function PriceEditor() {
   const models = modelsInUse(draft);
   const { shipped, retry } = useShippedPrices(models);
   const issues = useStepIssues('summary').filter((i) => i.field.startsWith('prices.'));
-  const edited = models.filter((m) => draft.prices[m]).length;
+  const rows = shipped.status === 'done' ? shipped.rows : undefined;
+  const edited = models.filter((m) => draft.prices[m] && !isFree(draft.prices[m], rows?.get(m))).length;
   const [open, setOpen] = useState(edited > 0);
 
   return (
@@ -169,12 +182,7 @@ export function PriceEditor() {
         </p>
       )}
       {models.map((model) => (
-        <PriceRow
-          key={model}
-          model={model}
-          row={shipped.status === 'done' ? shipped.rows.get(model) : undefined}
-          disabled={shipped.status === 'loading'}
-        />
+        <PriceRow key={model} model={model} row={rows?.get(model)} disabled={shipped.status === 'loading'} />
       ))}
     </details>
   );

@@ -105,7 +105,7 @@ function setup(initial: Record<string, string> = {}, judgments: () => JudgmentVi
     'experiments.flagged': () => ({
       flagged: [{ item_id: 'X-002', reasons: ['LS.output_1: empty'] }],
     }),
-    'experiments.get': () => ({ id: 7, datasetId: 1 }),
+    'experiments.get': () => ({ id: 7, datasetId: 1, name: 'Pilot study' }),
     'experiments.variants': () => VARIANTS,
     'items.get': (p) => ITEMS.find((i) => i.id === (p as { itemId: number }).itemId),
     'items.list': (p) => {
@@ -127,6 +127,10 @@ describe('Flip browser', () => {
     setup();
     const crumb = await screen.findByTestId('flips-breadcrumb');
     expect(within(crumb).getByTestId('breadcrumb-experiment').getAttribute('href')).toBe('#/experiments/7');
+    // The experiment by its name, not a generic "Run" (issue 26 item 8).
+    await waitFor(() =>
+      expect(within(crumb).getByTestId('breadcrumb-experiment').textContent).toBe('Pilot study'),
+    );
     expect(within(crumb).getByRole('link', { name: 'Experiments' }).getAttribute('href')).toBe(
       '#/experiments',
     );
@@ -193,6 +197,18 @@ describe('Flip browser', () => {
       query: { q: 'concise' },
     });
     expect(log).toHaveLength(1);
+  });
+
+  it('opens the row under the cursor with Enter, wherever the focus is outside a control (issue 26 item 8)', async () => {
+    const { log } = setup();
+    await waitFor(() => expect(screen.getAllByTestId('flip-row')).toHaveLength(3));
+    fireEvent.keyDown(window, { key: 'j' });
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(log.at(-1)).toMatchObject({ name: 'experiment-page', query: { item: '2' } });
+    // Enter on a control is the control's own (a link, a button): it opens no row.
+    const before = log.length;
+    fireEvent.keyDown(screen.getByTestId('breadcrumb-experiment'), { key: 'Enter' });
+    expect(log).toHaveLength(before);
   });
 
   it('steps with j/k, opens with o, shows both verdicts and texts, and goes back with Esc', async () => {

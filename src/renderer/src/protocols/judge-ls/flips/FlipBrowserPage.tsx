@@ -16,6 +16,7 @@ import {
 import type { Navigate } from '../../../results/routes';
 import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
 import '../../../results/results.css';
+import { ExperimentCrumb } from '../../../components/ExperimentCrumb';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
 import { routeHref } from '../../../stores/route';
@@ -36,6 +37,12 @@ function isTyping(target: EventTarget | null): boolean {
     !!el &&
     (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable)
   );
+}
+
+/** Enter on a link or button is that control's own; elsewhere it opens the row under the cursor. */
+function isControl(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el?.closest?.('a[href],button,summary,[role="button"],[role="link"]');
 }
 
 export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowserPageProps) {
@@ -102,14 +109,15 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
     return () => clearTimeout(timer);
   }, [search]);
 
-  // j/k step, o opens, Esc goes back: in the list they move the cursor, in the item view the item.
+  // j/k step, o (or Enter) opens, Esc goes back: in the list they move the cursor, in the item view the item.
   const keyState = useRef({ visible, cursor, selectedIndex, open });
   useEffect(() => {
     keyState.current = { visible, cursor, selectedIndex, open };
   });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      // A key the list already handled (its own Enter, arrows) is not handled twice.
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
       const s = keyState.current;
       const inItem = s.selectedIndex >= 0;
       const step = (d: number) => {
@@ -121,7 +129,12 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
       };
       if (e.key === 'j') step(1);
       else if (e.key === 'k') step(-1);
-      else if (e.key === 'o' && !inItem && s.visible[s.cursor]) s.open(s.visible[s.cursor]);
+      else if (
+        (e.key === 'o' || (e.key === 'Enter' && !isControl(e.target))) &&
+        !inItem &&
+        s.visible[s.cursor]
+      )
+        s.open(s.visible[s.cursor]);
       else if (e.key === 'Escape' && inItem) s.open(null);
       else return;
       e.preventDefault();
@@ -149,9 +162,7 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
       <nav className="breadcrumb" aria-label="breadcrumb" data-testid="flips-breadcrumb">
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
         <span aria-hidden="true">/</span>
-        <a href={routeHref({ name: 'experiment', experimentId })} data-testid="breadcrumb-experiment">
-          {t('variants.run')}
-        </a>
+        <ExperimentCrumb experimentId={experimentId} name={data?.experimentName} />
         <span aria-hidden="true">/</span>
         <a
           href="#"

@@ -17,6 +17,8 @@ export interface FlipData {
   haystacks: () => string[];
   flagged: Map<string, string[]>;
   datasetId: number | null;
+  /** The experiment's name for the breadcrumb (null when it could not be read). */
+  experimentName?: string | null;
 }
 
 export interface FlipDataState {
@@ -62,7 +64,10 @@ export function useFlipData(experimentId: number): FlipDataState {
       ([judgments, { flagged }, detail]) => {
         if (!seq.current.live || n < seq.current.applied) return;
         seq.current.applied = n;
-        setData(buildFlipData(judgeLsRows.judgments(judgments), flagged, detail?.datasetId ?? null));
+        setData({
+          ...buildFlipData(judgeLsRows.judgments(judgments), flagged, detail?.datasetId ?? null),
+          experimentName: detail?.name ?? null,
+        });
         setError(null);
       },
       (err) => {

@@ -86,7 +86,6 @@ export const en = {
   },
   variants: {
     title: 'Translations',
-    run: 'Run',
     intro:
       'Each item in English and its translations, side by side. Fields flagged by the automatic check (missing numbers, much shorter text…) are highlighted. Fix a translation by editing it; only the verdicts that used it are asked again.',
     flaggedOnly: 'Only flagged items',

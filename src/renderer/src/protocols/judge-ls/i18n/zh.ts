@@ -84,7 +84,6 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
   },
   variants: {
     title: '译文',
-    run: '运行',
     intro:
       '每个条目的英文原文与译文并排显示。自动检查标记的字段（缺少数字、文本明显变短等）会高亮显示。编辑译文即可修正；只有用到它的判断会重新询问。',
     flaggedOnly: '只看被标记的条目',
@@ -287,6 +286,9 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     mcnemar_p: 'McNemar p',
     mcnemar_p_holm: 'Holm 校正 p',
     p_holm: 'Holm 校正 p',
+    test: '检验',
+    favour_en: '偏向英文',
+    favour_target: '偏向目标语言',
     inconsistency_rate: '不一致',
     en_win_rate: '英文胜',
     zh_win_rate: '中文胜',

@@ -125,6 +125,28 @@ describe('Results dashboard', () => {
     }
   });
 
+  it('names every column of every table in 中文 (issue 26 item 8: Test, Favours EN, Favours target)', async () => {
+    await i18next.changeLanguage('zh');
+    try {
+      setup(makeMetrics());
+      await screen.findByTestId('table-significance');
+      const english: string[] = [];
+      for (const table of buildTables(makeMetrics())) {
+        const el = screen.queryByTestId(`table-${table.id}`);
+        if (!el) continue;
+        const headers = [...el.querySelectorAll('th')].map((th) => (th.textContent ?? '').trim());
+        // A header still made only of English words (p, n, CI and test names are symbols, not words).
+        for (const h of headers) {
+          const words = h.replace(/McNemar|Holm/g, '');
+          if (/[A-Za-z]{3,}/.test(words) && !/[\u4e00-\u9fff]/.test(h)) english.push(`${table.id}: ${h}`);
+        }
+      }
+      expect(english).toEqual([]);
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
   it('shows no failure banner when verdicts are usable', async () => {
     setup(makeMetrics());
     await screen.findByTestId('table-quality');

@@ -58,6 +58,20 @@ describe('Variants review', () => {
     });
   });
 
+  it('names the experiment in the breadcrumb (issue 26 item 8: not "Run")', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.variants': () => VARIANTS,
+        'items.get': ({ itemId }: { itemId: number }) => ITEMS.find((i) => i.id === itemId),
+        'experiments.get': () => ({ id: 7, name: 'Pilot study' }),
+      }),
+    );
+    render(<VariantsPage experimentId={7} />);
+    const crumb = await screen.findByTestId('breadcrumb-experiment');
+    expect(crumb.getAttribute('href')).toBe('#/experiments/7');
+    await waitFor(() => expect(crumb.textContent).toBe('Pilot study'));
+  });
+
   it('saves an edit and says how many verdicts will be asked again, at what cost', async () => {
     const api = new FakeApi({
       'experiments.variants': () => VARIANTS,

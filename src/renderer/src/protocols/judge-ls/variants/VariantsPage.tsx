@@ -7,6 +7,7 @@ import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choic
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import { ApiError, getApi, toApiError } from '../../../api';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { ExperimentCrumb } from '../../../components/ExperimentCrumb';
 import { Notice } from '../../../components/Notice';
 import { VARIANT_FIELDS, parseReason, type ParsedReason, type VariantField } from './audit-reasons';
 import { useFormat } from '../../../lib/useFormat';
@@ -391,7 +392,7 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
       <nav className="breadcrumb" aria-label="breadcrumb">
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
         <span aria-hidden="true">/</span>
-        <a href={routeHref({ name: 'experiment', experimentId })}>{t('variants.run')}</a>
+        <ExperimentCrumb experimentId={experimentId} />
         <span aria-hidden="true">/</span>
         <span aria-current="page">{t('variants.title')}</span>
       </nav>

@@ -115,6 +115,19 @@ describe('reference-sensitivity flip browser', () => {
     expect(onNavigate.mock.lastCall?.[0].query).toEqual({ open: rowKey(VIEW.rows[1]) });
   });
 
+  it('moves through the list with the arrow keys and opens a row with Enter (issue 26 item 8)', async () => {
+    const { onNavigate } = setup({});
+    await screen.findAllByTestId('refsens-flip-row');
+    const list = screen.getByTestId('refsens-flip-list');
+    expect(list.getAttribute('role')).toBe('grid');
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    expect(list.getAttribute('aria-activedescendant')).toBe(
+      screen.getAllByTestId('refsens-flip-row')[1].getAttribute('id'),
+    );
+    fireEvent.keyDown(list, { key: 'Enter' });
+    expect(onNavigate.mock.lastCall?.[0].query).toEqual({ open: rowKey(VIEW.rows[1]) });
+  });
+
   it('shows an opened answer: texts right to left, verdicts per setting, the diff, the human label; HTML as text', async () => {
     setup({ open: rowKey(ROW) });
     const detail = await screen.findByTestId('refsens-flip-detail');

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   TRANSITION_SETTINGS,
@@ -175,14 +175,37 @@ function FlipRows({
     overscan: 6,
     initialRect: { width: 1000, height: 600 },
   });
+  // The body is one focus stop: arrows move a cursor (announced via aria-activedescendant), Enter opens.
+  const [cursor, setCursor] = useState(0);
+  const active = Math.min(cursor, Math.max(0, rows.length - 1));
+  const idPrefix = useId();
+  const move = (to: number) => {
+    if (rows.length === 0) return;
+    const next = Math.max(0, Math.min(rows.length - 1, to));
+    setCursor(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+  const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => move(active + 1),
+      ArrowUp: () => move(active - 1),
+      PageDown: () => move(active + page),
+      PageUp: () => move(active - page),
+      Home: () => move(0),
+      End: () => move(rows.length - 1),
+      Enter: () => rows[active] && onOpen(rows[active]),
+    };
+    const action = keys[e.key];
+    if (action && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      action();
+    }
+  };
+  const headId = `${idPrefix}-head`;
   return (
-    <div
-      className="flip-table refsens-flip-table"
-      role="table"
-      aria-label={label}
-      aria-rowcount={rows.length + 1}
-    >
-      <div className="flip-table__row flip-table__row--head" role="row">
+    <div className="flip-table refsens-flip-table">
+      <div id={headId} className="flip-table__row flip-table__row--head" role="row" aria-rowindex={1}>
         <span role="columnheader">{t('flips.col.item')}</span>
         <span role="columnheader">{t('flips.col.judge')}</span>
         <span role="columnheader">{t('flips.col.generator')}</span>
@@ -193,9 +216,14 @@ function FlipRows({
       <div
         ref={scrollRef}
         className="flip-table__body"
-        role="rowgroup"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+        aria-owns={headId}
         tabIndex={0}
         data-testid="refsens-flip-list"
+        onKeyDown={onKeyDown}
+        aria-activedescendant={rows[active] ? `${idPrefix}-row-${active}` : undefined}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
@@ -203,11 +231,17 @@ function FlipRows({
             return (
               <div
                 key={rowKey(r)}
+                id={`${idPrefix}-row-${v.index}`}
                 role="row"
+                aria-rowindex={v.index + 2}
+                aria-selected={v.index === active}
                 data-testid="refsens-flip-row"
-                className="flip-table__row"
+                className={`flip-table__row${v.index === active ? ' flip-table__row--active' : ''}`}
                 style={{ height: v.size, transform: `translateY(${v.start}px)` }}
-                onClick={() => onOpen(r)}
+                onClick={() => {
+                  setCursor(v.index);
+                  onOpen(r);
+                }}
               >
                 <span role="cell" className="mono ellipsis" title={r.sourceId}>
                   {r.sourceId}
