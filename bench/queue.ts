@@ -8,8 +8,7 @@
 // The mock runs in its own process so the figures are the engine's, not the mock's.
 // Env: BENCH_A_CALLS (default 900, ~90 s), BENCH_B_CALLS (default 20000), BENCH_C_ITEMS (default 100),
 // BENCH_B_ADAPTER=none ((b) without SDK and HTTP: the engine's own cost).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +17,8 @@ import { RequestEngine } from '../src/main/queue/engine';
 import { openDatabase } from '../src/main/store/db';
 import { countByStatus, ensureRequests } from '../src/main/store/ledger';
 import type { ChatAdapter, ChatRequestSpec } from '../src/main/providers/types';
-import { LLMBAR, runMockIfAsked, spawnMock as spawnMockAt } from './lib/mock-process';
+import { runCliStudy } from './lib/cli-study';
+import { runMockIfAsked, spawnMock as spawnMockAt } from './lib/mock-process';
 
 const spawnMock = (behavior: Parameters<typeof spawnMockAt>[1]) =>
   spawnMockAt(fileURLToPath(import.meta.url), behavior);
@@ -203,61 +203,16 @@ async function benchB() {
 async function benchC() {
   const items = Number(process.env.BENCH_C_ITEMS ?? 100);
   const rpm = 1200;
-  const mock = await spawnMock({ judgeLs: true, rpm, burstSeconds: 3, latencyMs: [250, 350] });
-  const work = mkdtempSync(join(tmpdir(), 'judge-lab-bench-c-'));
-  const config = join(work, 'judge-ls.json');
-  const provider = (kind: 'openai' | 'anthropic') => ({
-    kind,
-    baseURL: kind === 'openai' ? `${mock.url}/v1` : mock.url,
-    apiKeyEnv: 'MOCK_KEY',
+  const f = await runCliStudy(fileURLToPath(import.meta.url), {
+    items,
+    judges: ['claude-haiku-4-5'],
     rpm,
-    concurrency: 32,
+    latencyMs: [250, 350],
   });
-  writeFileSync(
-    config,
-    JSON.stringify({
-      name: 'bench-pipelining',
-      protocol: 'judge-ls',
-      dataset: LLMBAR,
-      limit: items,
-      providers: { openai: provider('openai'), anthropic: provider('anthropic') },
-      transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
-      judges: [{ label: 'Haiku (mock)', provider: 'anthropic', model: 'claude-haiku-4-5' }],
-      tieProbes: true,
-    }),
-  );
-  let cliText = '';
-  const t0 = Date.now();
-  const code = await new Promise<number>((done) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(process.cwd(), 'bin', 'judge-lab.mjs'),
-        'run',
-        config,
-        '--out',
-        join(work, 'export'),
-        '--data-dir',
-        join(work, 'data'),
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MOCK_KEY: 'sk-mock' } },
-    );
-    // Passed on as it comes; the plan's "~40s at the configured rate limits" is read off it.
-    child.stderr.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      cliText += chunk.toString();
-    });
-    child.on('exit', (c) => done(c ?? 1));
-  });
-  const tEnd = Date.now();
-  const command = (tEnd - t0) / 1000;
-  const stats = await mock.stats();
-  const traffic = ((stats.lastEndedAt ?? 0) - (stats.firstAt ?? 0)) / 1000;
-  const busiest = Math.max(...Object.values(stats.byModel));
-  const bound = (busiest / rpm) * 60;
+  const { stats, trafficS: traffic, boundS: bound, busiest } = f;
   const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
   console.log(
-    `(c) Judge-LS, ${items} items, one judge, mock at ${rpm} RPM per model, 250–350 ms latency (exit ${code})`,
+    `(c) Judge-LS, ${items} items, one judge, mock at ${rpm} RPM per model, 250–350 ms latency (exit ${f.code})`,
   );
   console.log(
     `    calls per model: ${Object.entries(stats.byModel)
@@ -268,19 +223,18 @@ async function benchC() {
   console.log(
     `    first request to last answer: ${traffic.toFixed(1)} s = ${(traffic / bound).toFixed(2)}× the bound (target ≤ 1.10×: ${mark(traffic <= 1.1 * bound)})`,
   );
-  const est = /~(\d+(?:\.\d+)?)(s|m|h) at the configured rate limits/.exec(cliText);
+  // The plan's "~40s at the configured rate limits" is read off the CLI's stderr.
+  const est = /~(\d+(?:\.\d+)?)(s|m|h) at the configured rate limits/.exec(f.stderr);
   const estimated = est ? Number(est[1]) * { s: 1, m: 60, h: 3600 }[est[2] as 's' | 'm' | 'h'] : NaN;
   console.log(
     `    estimate before the run (the wizard's figure, pipelined): ${estimated} s = ${(estimated / traffic).toFixed(2)}× first request to last answer (target within 15 %: ${mark(Math.abs(estimated - traffic) <= 0.15 * traffic)})`,
   );
   console.log(
-    `    whole command (start and export included): ${command.toFixed(1)} s (target ≤ bound + 5 s = ${(bound + 5).toFixed(1)} s: ${mark(command <= bound + 5)})`,
+    `    whole command (start and export included): ${f.wallS.toFixed(1)} s (target ≤ bound + 5 s = ${(bound + 5).toFixed(1)} s: ${mark(f.wallS <= bound + 5)})`,
   );
   console.log(
-    `      of which start to first request ${(((stats.firstAt ?? t0) - t0) / 1000).toFixed(1)} s, last answer to exit (export) ${((tEnd - (stats.lastEndedAt ?? tEnd)) / 1000).toFixed(1)} s; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+    `      of which start to first request ${f.startToFirstS.toFixed(1)} s, last answer to exit (export) ${f.lastAnswerToExitS.toFixed(1)} s; command CPU ${f.cpuS.toFixed(1)} s, peak RSS ${f.rssMiB.toFixed(0)} MiB; load average ${f.load[1].toFixed(1)} on ${availableParallelism()} cores`,
   );
-  mock.close();
-  rmSync(work, { recursive: true, force: true });
 }
 
 const mode = process.argv[2];

@@ -83,6 +83,8 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     const child = spawn(
       process.execPath,
       [
+        // BENCH_CLI_NODE_ARGS: Node options for the CLI's process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+        ...(process.env.BENCH_CLI_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
         '--import',
         probe,
         join(process.cwd(), 'bin', 'judge-lab.mjs'),

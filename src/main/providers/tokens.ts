@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer';
 import type { ChatRequestSpec } from './types';
 
 /**
- * Token counts of texts already counted, oldest dropped past TOKEN_CACHE_CHARS characters of keys.
+ * Token counts of texts already counted, oldest dropped past TOKEN_CACHE_CHARS characters of keys
+ * (at most ~40 characters a key: some 200,000 texts).
  * Every call of a template repeats its system prompt and schema, and a run counts the same
  * prompts again for its first ETA and for each call's TPM budget: tokenizing dominated the start
  * of `judge-lab run` (~1 s per 1,000 calls at each estimate).
@@ -14,12 +16,21 @@ let countedChars = 0;
 /** Texts that contain "<|endoftext|>" and the like are counted as text, not refused (the tokenizer's default). */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
+/**
+ * A long text is remembered by its digest, not kept whole: a study's prompts (10,000 of 3–4 KB)
+ * did not fit the cache, so every estimate tokenized them all again; their digests do.
+ */
+function cacheKey(text: string): string {
+  return text.length <= 64 ? text : `${text.length}:${createHash('sha1').update(text).digest('base64')}`;
+}
+
 function tokensOf(text: string): number {
-  const hit = counted.get(text);
+  const key = cacheKey(text);
+  const hit = counted.get(key);
   if (hit !== undefined) return hit;
   const n = countTokens(text, AS_TEXT);
-  counted.set(text, n);
-  countedChars += text.length;
+  counted.set(key, n);
+  countedChars += key.length;
   for (const [oldest] of counted) {
     if (countedChars <= TOKEN_CACHE_CHARS) break;
     counted.delete(oldest);

@@ -84,7 +84,38 @@ export function canonicalRequest(endpointId: string, spec: ChatRequestSpec): Can
 }
 
 export function requestHash(endpointId: string, spec: ChatRequestSpec): string {
-  return sha256(canonicalJson(canonicalRequest(endpointId, spec)));
+  return sha256(canonicalRequestJson(endpointId, spec));
+}
+
+/** Sorted JSON of each response schema object, made once: every task of a stage shares one. */
+const schemaJson = new WeakMap<object, { json: string; from: NonNullable<ChatRequestSpec['response']> }>();
+
+function responseJson(response: NonNullable<ChatRequestSpec['response']>): string {
+  const hit = schemaJson.get(response);
+  // A schema object changed in place since (not done today) is sorted again.
+  if (hit && hit.from.name === response.name && hit.from.schema === response.schema) return hit.json;
+  const json = canonicalJson(response);
+  schemaJson.set(response, { json, from: { ...response } });
+  return json;
+}
+
+const str = (v: unknown) => JSON.stringify(v);
+
+/**
+ * `canonicalJson(canonicalRequest(endpointId, spec))`, byte for byte, written out key by key in
+ * sorted order (the shape is fixed) instead of sorting a fresh copy: a plan of 10,000 tasks is
+ * recorded again at every re-plan, and sorting dominated it. Anything unusual takes the
+ * general path.
+ */
+export function canonicalRequestJson(endpointId: string, spec: ChatRequestSpec): string {
+  if (!spec.messages.every((m) => typeof m.content === 'string' && typeof m.role === 'string'))
+    return canonicalJson(canonicalRequest(endpointId, spec));
+  let json = `{"endpoint":${str(endpointId)},"maxOutputTokens":${str(spec.maxOutputTokens ?? null)},"messages":[`;
+  json += spec.messages.map((m) => `{"content":${str(m.content)},"role":${str(m.role)}}`).join(',');
+  json += `],"model":${str(spec.model)}`;
+  if (spec.response !== undefined) json += `,"response":${responseJson(spec.response)}`;
+  if (spec.sample !== undefined && spec.sample > 0) json += `,"sample":${str(spec.sample)}`;
+  return `${json},"system":${str(spec.system ?? null)},"temperature":${str(spec.temperature ?? null)}}`;
 }
 
 function sha256(text: string): string {
@@ -119,7 +150,7 @@ export function ensureRequests(
   const find = prep(db, 'SELECT id FROM requests WHERE hash = ?').pluck();
   return db.transaction(() =>
     items.map(({ endpointId, spec }) => {
-      const json = canonicalJson(canonicalRequest(endpointId, spec));
+      const json = canonicalRequestJson(endpointId, spec);
       const hash = sha256(json);
       const info = insert.run(hash, endpointId, spec.model, json);
       return info.changes ? Number(info.lastInsertRowid) : (find.get(hash) as number);
