@@ -195,6 +195,11 @@ describe('self-consistency against the mock provider (planted repeat flips, both
         itemMeans.reduce((s, x) => s + (x - mean) ** 2, 0) / (itemMeans.length - 1) / itemMeans.length,
       );
       expect(Math.abs(row.disagree_prob! - 2 * p * (1 - p))).toBeLessThan(3.5 * se);
+      // p recovered from 2p(1 − p) = d, for the note.
+      console.info(
+        `${judge}: planted p = ${p}, P(disagree) = ${row.disagree_prob!.toFixed(4)} ± ${se.toFixed(4)} ` +
+          `(expected ${(2 * p * (1 - p)).toFixed(4)}), p recovered ${((1 - Math.sqrt(1 - 2 * row.disagree_prob!)) / 2).toFixed(4)}`,
+      );
 
       // Accuracy of the majority of the first k repeats (odd k), on complete questions.
       const gold = (q: (typeof mine)[number]) => pairs.find((x) => x.id === q.meta.sourceId)!.label!;

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   readRepeatsView,
@@ -134,42 +135,85 @@ export function UnstablePage({ experimentId, query, onNavigate }: ProtocolPagePr
             {data ? t('unstable.count', { shown: rows.length, total: data.total }) : t('unstable.loading')}
           </p>
           {data && rows.length === 0 && <p className="hint">{t('unstable.none')}</p>}
-          <div className="flip-table sc-table" role="table" aria-label={t('unstable.title')}>
-            <div className="flip-table__row flip-table__row--head" role="row">
-              <span role="columnheader">{t('unstable.col.item')}</span>
-              <span role="columnheader">{t('unstable.col.judge')}</span>
-              <span role="columnheader">{t('unstable.col.condition')}</span>
-              <span role="columnheader">{t('unstable.col.order')}</span>
-              <span role="columnheader">{t('unstable.col.verdicts')}</span>
-            </div>
-            <div className="flip-table__body sc-table__body" role="rowgroup" data-testid="sc-unstable-list">
-              {rows.map((r) => (
-                <div
-                  key={rowKey(r)}
-                  role="row"
-                  tabIndex={0}
-                  data-testid="sc-unstable-row"
-                  className="flip-table__row"
-                  onClick={() => go({ ...query, open: rowKey(r) })}
-                  onKeyDown={(e) => e.key === 'Enter' && go({ ...query, open: rowKey(r) })}
-                >
-                  <span role="cell" className="mono ellipsis" title={r.itemId}>
-                    {r.itemId}
-                  </span>
-                  <span role="cell" className="ellipsis">
-                    {r.judge}
-                  </span>
-                  <span role="cell">{condition(r.condition)}</span>
-                  <span role="cell">{t(`unstable.order.${r.order}`)}</span>
-                  <span role="cell" className="mono nowrap">
-                    {r.repeats.map((x) => (x.status === 'ok' ? x.verdict : '×')).join(' ')}
-                  </span>
-                </div>
-              ))}
-            </div>
-          </div>
+          <QuestionRows
+            rows={rows}
+            condition={condition}
+            label={t('unstable.title')}
+            onOpen={(r) => go({ ...query, open: rowKey(r) })}
+          />
         </>
       )}
+    </div>
+  );
+}
+
+const ROW_HEIGHT = 40;
+
+/** Only the visible rows are in the DOM: a large study has thousands of questions. */
+function QuestionRows({
+  rows,
+  condition,
+  label,
+  onOpen,
+}: {
+  rows: QuestionView[];
+  condition: (c: string) => string;
+  label: string;
+  onOpen: (r: QuestionView) => void;
+}) {
+  const { t } = useTranslation(SC_NAMESPACES);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    initialRect: { width: 1000, height: 600 },
+  });
+  return (
+    <div className="flip-table sc-table" role="table" aria-label={label} aria-rowcount={rows.length + 1}>
+      <div className="flip-table__row flip-table__row--head" role="row">
+        <span role="columnheader">{t('unstable.col.item')}</span>
+        <span role="columnheader">{t('unstable.col.judge')}</span>
+        <span role="columnheader">{t('unstable.col.condition')}</span>
+        <span role="columnheader">{t('unstable.col.order')}</span>
+        <span role="columnheader">{t('unstable.col.verdicts')}</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="flip-table__body"
+        role="rowgroup"
+        tabIndex={0}
+        data-testid="sc-unstable-list"
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const r = rows[v.index];
+            return (
+              <div
+                key={rowKey(r)}
+                role="row"
+                data-testid="sc-unstable-row"
+                className="flip-table__row"
+                style={{ height: v.size, transform: `translateY(${v.start}px)` }}
+                onClick={() => onOpen(r)}
+              >
+                <span role="cell" className="mono ellipsis" title={r.itemId}>
+                  {r.itemId}
+                </span>
+                <span role="cell" className="ellipsis">
+                  {r.judge}
+                </span>
+                <span role="cell">{condition(r.condition)}</span>
+                <span role="cell">{t(`unstable.order.${r.order}`)}</span>
+                <span role="cell" className="mono nowrap">
+                  {r.repeats.map((x) => (x.status === 'ok' ? x.verdict : '×')).join(' ')}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
     </div>
   );
 }
@@ -237,12 +281,10 @@ function QuestionDetail({
       </section>
       <div className="flip-detail__verdicts sc-repeats" data-testid="sc-repeats">
         {row.repeats.map((x) => {
+          // Against the gold label where there is one (pairwise: the letter shown at the better
+          // output's place; pointwise: the human score), else neutral.
           const tone =
-            x.status !== 'ok'
-              ? 'tie'
-              : first.status === 'ok' && x.verdict !== first.verdict
-                ? 'wrong'
-                : 'right';
+            x.status !== 'ok' || row.gold === null ? 'tie' : x.verdict === row.gold ? 'right' : 'wrong';
           return (
             <section key={x.sample} className={`verdict-card verdict-card--${tone}`} data-testid="sc-repeat">
               <header className="verdict-card__head">

@@ -34,6 +34,7 @@ const en = {
       scale: 'Score scale (pointwise data)',
       scaleHint: 'Used when the dataset holds single responses.',
     },
+    summary: { repeats: 'Repeats per question', temperatures: 'Temperatures', orders: 'Orders' },
     errors: {
       repeatsRange: 'Repeats must be a whole number from 2 to 20.',
       temperaturesInvalid: 'List one to four different numbers from 0 to 2, separated by commas.',
@@ -107,6 +108,7 @@ const zh: typeof en = {
       scale: '评分量表（单项数据）',
       scaleHint: '数据集为单个回答时使用。',
     },
+    summary: { repeats: '每道题的重复次数', temperatures: '温度', orders: '顺序' },
     errors: {
       repeatsRange: '重复次数须为 2 到 20 的整数。',
       temperaturesInvalid: '请列出一到四个 0 到 2 之间互不相同的数，用逗号分隔。',

@@ -6,6 +6,7 @@ import { SC_ID, scConfig, validateSc } from './draft';
 import { SC_NS, scResources } from './i18n';
 import { SC_UNSTABLE_PAGE } from './query';
 import { RepeatsStep } from './RepeatsStep';
+import { SummaryLines } from './SummaryLines';
 import { BrowseUnstable, ScSections } from './ScSections';
 import { UnstablePage } from './UnstablePage';
 
@@ -24,6 +25,7 @@ export const selfConsistency: RendererProtocol = {
         fields: ['repeats', 'temperatures', 'orders', 'scale'],
       },
     ],
+    SummaryLines,
     config: scConfig,
   },
   ResultsSections: ScSections,

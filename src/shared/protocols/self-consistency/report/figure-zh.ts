@@ -4,8 +4,7 @@ import type { FigureDictionary } from '../../../report/figure-i18n';
 
 export const SELF_CONSISTENCY_FIGURES_ZH: FigureDictionary = {
   exact: {
-    'Stability: P(two repeats disagree) by judge and temperature (95% CI)':
-      '稳定性：按评审模型与温度，两次重复判断不一致的概率（95% 置信区间）',
+    'Stability: P(two repeats disagree), 95% CI': '稳定性：两次重复不一致的概率，95% 置信区间',
     'P(disagree) (%)': '不一致概率（%）',
     'Accuracy of the majority of k repeats': 'k 次重复多数投票的准确率',
     'Accuracy (%)': '准确率（%）',

@@ -34,7 +34,7 @@ export function stabilityFigure(m: SelfConsistencyMetrics): FigureSpec | null {
   const rows = m.stability.filter((r) => r.category === ALL);
   if (!rows.length) return null;
   const judges = judgesOf(m);
-  const title = 'Stability: P(two repeats disagree) by judge and temperature (95% CI)';
+  const title = 'Stability: P(two repeats disagree), 95% CI';
   const groups = m.conditions.map((c, i) => {
     const row = (j: string) => rows.find((r) => r.judge === j && r.condition === c.id);
     return {
