@@ -39,6 +39,9 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['src/renderer/**/*.test.tsx', 'test/protocols/**/*.test.tsx'],
+          // Vitest's 5 s default is for an idle machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           expect: { poll },
         },
       },

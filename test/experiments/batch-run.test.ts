@@ -285,7 +285,7 @@ describe('results downloads that fail', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const results = await core.call('experiments.results', { experimentId: id });
     expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
-  }, 30_000);
+  });
 });
 
 describe('a batch create whose reply is lost', () => {
@@ -306,7 +306,7 @@ describe('a batch create whose reply is lost', () => {
     // Looked for, found once listed, and cancelled at the provider; nothing submitted again.
     expect(mock.batches.log.some((e) => e.op === 'cancel' && e.id === lost)).toBe(true);
     expect(mock.batches.created()).toHaveLength(1);
-  }, 20_000);
+  });
 
   it('an input upload that fails sent no create: the rows go out again at once, nothing is looked up', async () => {
     env = await startLlmbarMock('cli');
@@ -326,7 +326,7 @@ describe('a batch create whose reply is lost', () => {
     expect(new Set(requests).size).toBe(requests.length);
     const results = await core.call('experiments.results', { experimentId: id });
     expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
-  }, 30_000);
+  });
 
   it.each(['openai', 'anthropic'] as const)(
     '%s: the provider accepted it, the reply never came: the run finds it, submits nothing twice, stores every answer',
