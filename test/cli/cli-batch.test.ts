@@ -64,7 +64,9 @@ describe('judge-lab run in batch mode', () => {
       const r = await runAsync(['run', cfg, '--out', out, '--data-dir', join(dir, 'data')]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/calls go through Batch APIs at batch prices \(live: \$[\d.]+\).*24 h window/);
-      expect(r.stderr).toMatch(/Batch batch_\d+: \d+ requests to gpt-4\.1-mini: open/);
+      // A line per state the progress saw: on a loaded machine the batch may end between two
+      // progress events, so which state its first line names depends on the machine, not the code.
+      expect(r.stderr).toMatch(/Batch batch_\d+: \d+ requests to gpt-4\.1-mini: (submitting|open|ended)/);
       expect(r.stderr).toMatch(/Batch msgbatch_\d+: \d+ requests to claude-haiku-4-5: ended/);
       expect(r.stdout).toMatch(/Finished "cli-batch"/);
       // No live call at all; every request answered once, the expired and failed ones twice.
@@ -139,5 +141,5 @@ describe('judge-lab run in batch mode', () => {
     } finally {
       await mock.close();
     }
-  }, 60_000);
+  });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider } from '../mock-provider/server';
-import { assertBuilt, runCli, runCliAsync } from '../helpers/cli';
+import { assertBuilt, CHILD_WAIT_MS, runCli, runCliAsync } from '../helpers/cli';
 import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
@@ -46,7 +46,7 @@ describe('two processes on one store', () => {
       const data = join(dir, 'data');
       const env = { MOCK_API_KEY: 'sk-test' };
       const running = runCliAsync(['run', config, '--data-dir', data, '--out', join(dir, 'out')], { env });
-      await expect.poll(() => mock.log.length, { timeout: 20_000 }).toBeGreaterThan(10);
+      await expect.poll(() => mock.log.length, { timeout: CHILD_WAIT_MS }).toBeGreaterThan(10);
       // The run must still be going while the other two processes start, however slowly a
       // loaded machine starts them: its answers wait until they are done.
       mock.hold();
@@ -104,7 +104,7 @@ describe('two processes on one store', () => {
       const first = start(config('overlap-a', 40));
       // Seconds apart: the second run meets calls the first has on the wire, first
       // translations, then verdicts.
-      await expect.poll(() => mock.bodies.length, { timeout: 30_000, interval: 5 }).toBeGreaterThan(5);
+      await expect.poll(() => mock.bodies.length, { timeout: CHILD_WAIT_MS, interval: 5 }).toBeGreaterThan(5);
       const second = start(config('overlap-b', 40));
       const [a, b] = await Promise.all([first, second]);
       expect(a.code, a.stderr).toBe(0);

@@ -115,9 +115,10 @@ describe('experiment config input', () => {
     ]);
   });
 
-  it('refuses a 20 MB template quickly: as a file by its size, through the API by its length', () => {
+  // Refused by size and length before anything parses or reads the text (the messages say which
+  // check fired), so it is quick; how quick is not asserted here.
+  it('refuses a 20 MB template: as a file by its size, through the API by its length', () => {
     const cfg = { ...base(), options: { templates: { judgeUser: 'x'.repeat(20 * 1024 * 1024) } } };
-    const started = Date.now();
     const err = refused(() => parseExperimentConfig(cfg, 'api'));
     expect(err.issues[0]).toMatchObject({ field: 'options.templates.judgeUser' });
     expect(err.issues[0].message).toMatch(/above the limit of 100,000/);
@@ -126,7 +127,6 @@ describe('experiment config input', () => {
     expect(refused(() => loadExperimentConfig(file)).message).toMatch(
       /huge\.json: file is 20 MiB, above the limit of 1 MiB/,
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses a FIFO or a folder as the config without blocking', () => {

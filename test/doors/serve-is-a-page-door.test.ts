@@ -17,7 +17,7 @@ beforeAll(async () => {
   data = tempDir();
   outside = tempDir();
   server = await startServeWithEnv(data.dir, { EXFIL_API_KEY: 'sk-secret' });
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.stop();

@@ -406,7 +406,7 @@ beforeAll(async () => {
   cleanup = t.cleanup;
   writeFileSync(join(dataDir, 'secret.txt'), MARKER);
   await startServe();
-}, 40_000);
+});
 
 afterAll(async () => {
   if (child && exitCode === undefined) {

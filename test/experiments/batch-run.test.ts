@@ -285,7 +285,7 @@ describe('results downloads that fail', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const results = await core.call('experiments.results', { experimentId: id });
     expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
-  }, 30_000);
+  });
 });
 
 describe('a batch create whose reply is lost', () => {
@@ -306,7 +306,7 @@ describe('a batch create whose reply is lost', () => {
     // Looked for, found once listed, and cancelled at the provider; nothing submitted again.
     expect(mock.batches.log.some((e) => e.op === 'cancel' && e.id === lost)).toBe(true);
     expect(mock.batches.created()).toHaveLength(1);
-  }, 20_000);
+  });
 
   it('an input upload that fails sent no create: the rows go out again at once, nothing is looked up', async () => {
     env = await startLlmbarMock('cli');
@@ -318,16 +318,15 @@ describe('a batch create whose reply is lost', () => {
     // More failures in a row than the SDK retries by itself (2).
     mock.setBehavior({ batchUploadFailures: 3 });
     const { id } = await core.call('experiments.create', { config: cfg });
-    const t0 = Date.now();
     const end = await core.experiments.runToEnd(id);
     expect(end.status).toBe('finished');
-    expect(Date.now() - t0).toBeLessThan(20_000); // not held back by the lost-reply grace (60 s)
+    // Not treated as a lost reply: no lookup (`list`), so no grace (60 s) to wait out either.
     expect(mock.batches.log.some((e) => e.op === 'list')).toBe(false);
     const requests = mock.batches.created().flatMap((b) => b.requests);
     expect(new Set(requests).size).toBe(requests.length);
     const results = await core.call('experiments.results', { experimentId: id });
     expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
-  }, 30_000);
+  });
 
   it.each(['openai', 'anthropic'] as const)(
     '%s: the provider accepted it, the reply never came: the run finds it, submits nothing twice, stores every answer',

@@ -79,7 +79,7 @@ describe('early warning on unusable answers', () => {
     expect(end.pausedLanes).toEqual([]);
     expect(end.judges.Broken.pending).toBe(0);
     expect(end.judges.Broken.done).toBe(end.judges.Broken.total - broken.length);
-  }, 60_000);
+  });
 
   it('resumes a paused judge inside the live run while the others still go', async () => {
     env = await startLlmbarMock('cli');
@@ -104,7 +104,7 @@ describe('early warning on unusable answers', () => {
     const end = await core.experiments.runToEnd(id);
     expect(end.status).toBe('finished');
     expect(end.judges.Broken.pending).toBe(0);
-  }, 60_000);
+  });
 
   it('can be turned off (earlyWarningAnswers: 0): every verdict of the broken judge is tried', async () => {
     env = await startLlmbarMock('cli');
@@ -115,7 +115,7 @@ describe('early warning on unusable answers', () => {
     expect(end.status).toBe('finished');
     expect(end.pausedLanes).toEqual([]);
     expect(end.judges.Broken.failed).toBe(end.judges.Broken.total);
-  }, 60_000);
+  });
 
   it('refuses to resume a judge the experiment does not have', async () => {
     env = await startLlmbarMock('cli');
@@ -174,5 +174,5 @@ describe('early warning on unusable answers', () => {
     expect(mock.log.length - sentBefore).toBe(7 * 3);
     expect(end.judges.Broken.failed).toBe(7);
     expect(end.judges.Broken.done).toBe(good);
-  }, 60_000);
+  });
 });

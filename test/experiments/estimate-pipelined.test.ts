@@ -58,7 +58,7 @@ describe('the estimate of a pipelined run', () => {
     expect(estimated).toBeCloseTo(12, 1);
     // Pipelined: well below the stages one after another (2 s + 12 s).
     expect(estimated).toBeLessThan(0.9 * (2 + 12));
-  }, 60_000);
+  });
 
   it("is the translator's bound plus the last item's verdicts when the translator is the bottleneck", async () => {
     // 20 translations at 100 RPM (12 s); the last item's verdicts follow its translation.
@@ -66,5 +66,5 @@ describe('the estimate of a pipelined run', () => {
     expect(estimated).toBeCloseTo(12.2, 1);
     // Pipelined: well below the stages one after another (12 s + 80 verdicts at 1,200 RPM, 4 s).
     expect(estimated).toBeLessThan(0.9 * (12 + 4));
-  }, 60_000);
+  });
 });

@@ -155,7 +155,7 @@ describe('control characters in names and reasons', () => {
     );
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     expect(manifest.figures_failed).toEqual([{ id: 'broken', format: 'svg', error: expect.any(String) }]);
-  }, 60_000);
+  });
 
   it('refuses such a subset at import, naming the file, line and field', () => {
     const file = join(dir, 'new.jsonl');

@@ -12,6 +12,13 @@ export function assertBuilt(): void {
   }
 }
 
+/**
+ * How long a test waits for a child process to get somewhere (print its URL, send its first calls,
+ * take its lock): a Node start loads the core bundle (~1.5 CPU-s), which takes many times that on a
+ * loaded machine. A give-up point, never an expectation.
+ */
+export const CHILD_WAIT_MS = 120_000;
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -23,7 +30,7 @@ export function runCli(args: string[], env: Record<string, string> = {}): CliRes
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...env },
-    timeout: 120_000,
+    timeout: CHILD_WAIT_MS,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -61,7 +68,7 @@ export function startServe(
   let out = '';
   let err = '';
   return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), CHILD_WAIT_MS);
     child.stderr.on('data', (c) => (err += c));
     child.stdout.on('data', (c) => {
       out += c;

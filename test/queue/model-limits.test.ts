@@ -12,27 +12,30 @@ afterEach(async () => {
   t?.cleanup();
 });
 
-/** The most requests the mock had open at once, from arrival times and the fixed latency. */
+/**
+ * The most requests the mock had open at once (arrival to answer written), each held 400 ms: long
+ * enough that requests sent together overlap at the mock even on a busy machine.
+ */
 async function peakConcurrency(modelLimits?: Record<string, { concurrency: number }>): Promise<number> {
   t = tempDb();
-  mock = await startMockProvider({ latencyMs: [120, 120] });
+  mock = await startMockProvider({ latencyMs: [400, 400] });
   const cfg = openaiMock(mock.url, { concurrency: 6 });
   const engine = new RequestEngine({ db: t.db, providers: { mock: cfg }, keys: fixedKeys('k'), modelLimits });
   const ids = ensureRequests(
     t.db,
     Array.from({ length: 6 }, (_, i) => ({ endpointId: endpointId(cfg), spec: verdictSpec(i) })),
   );
-  const started: number[] = [];
-  const t0 = Date.now();
   const summary = await engine.run(ids.map((requestId) => ({ requestId, group: 'g' })));
   expect(summary.outcome).toBe('finished');
-  for (const e of mock.log) started.push(e.at);
-  const peak = Math.max(...started.map((s) => started.filter((o) => o >= s && o < s + 100).length));
+  const exchanges = mock.log.map((e) => ({ at: e.at, endedAt: e.endedAt! }));
+  expect(exchanges).toHaveLength(6);
+  const peak = Math.max(
+    ...exchanges.map((e) => exchanges.filter((o) => o.at <= e.at && e.at < o.endedAt).length),
+  );
   await mock.close();
   mock = undefined;
   t.cleanup();
   t = undefined;
-  expect(Date.now() - t0).toBeGreaterThan(100);
   return peak;
 }
 

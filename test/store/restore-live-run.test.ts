@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
 import { restoreDatabase } from '../../src/main/store/backup';
 import { Core } from '../../src/main/facade/core';
-import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, BIN, CHILD_WAIT_MS, ROOT, runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar-demo.jsonl');
@@ -59,7 +59,7 @@ describe('restore while a run is going', () => {
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     try {
       await expect
-        .poll(() => existsSync(join(data, 'locks', 'experiment-1.pid')), { timeout: 30_000 })
+        .poll(() => existsSync(join(data, 'locks', 'experiment-1.pid')), { timeout: CHILD_WAIT_MS })
         .toBe(true);
       const pid = readFileSync(join(data, 'locks', 'experiment-1.pid'), 'utf8').split(/\s/)[0];
       const r = runCli(['restore', backup, '--data-dir', data]);
@@ -78,7 +78,7 @@ describe('restore while a run is going', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(replaced(data)).toHaveLength(1);
     expect(runCli(['list', '--data-dir', data]).stdout).not.toMatch(/slow-cli/);
-  }, 90_000);
+  });
 
   it('refuses while this process runs (or holds paused) an experiment on the folder, and allows it once cancelled', async () => {
     const t = tempDir();
@@ -107,5 +107,5 @@ describe('restore while a run is going', () => {
       await core.shutdown().catch(() => undefined);
       t.cleanup();
     }
-  }, 60_000);
+  });
 });

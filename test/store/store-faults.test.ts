@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT, runCliInProcess } from '../helpers/cli';
+import { assertBuilt, BIN, CHILD_WAIT_MS, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar.jsonl');
@@ -59,7 +59,7 @@ function runAsUser(args: string[]) {
     encoding: 'utf8',
     ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     env: { ...process.env, HOME: root },
-    timeout: 60_000,
+    timeout: CHILD_WAIT_MS,
   });
   return { code: r.status, stderr: r.stderr, stdout: r.stdout };
 }

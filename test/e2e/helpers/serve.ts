@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { BIN, ROOT } from '../../helpers/cli';
+import { BIN, CHILD_WAIT_MS, ROOT } from '../../helpers/cli';
 
 export interface ServeHandle {
   /** The URL `serve` printed, with its token. */
@@ -28,7 +28,7 @@ export function startServeWithEnv(dataDir: string, env: Record<string, string>):
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
       reject(new Error(`serve did not start: ${out}${err}`));
-    }, 30_000);
+    }, CHILD_WAIT_MS);
     child.stderr.on('data', (c) => (err += c));
     child.stdout.on('data', (c) => {
       out += c;
