@@ -8,6 +8,7 @@ import { APP_VERSION } from './core/version';
 import { join, resolve } from 'node:path';
 import { registerStoreCommands } from './cli-store';
 import { registerAnnotateCommands } from './cli-annotate';
+import { registerRecordedCommands } from './cli-recorded';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./cli-runtime');
@@ -21,7 +22,7 @@ interface GlobalOptions {
 }
 
 /** Commands that only read the store: they open one a newer release made read-only. */
-const READING_COMMANDS = new Set(['list', 'export', 'compare']);
+const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers']);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
 async function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<Core> {
@@ -288,6 +289,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     });
 
   registerAnnotateCommands(program, withCore, out);
+  registerRecordedCommands(program, withCore, out);
   registerStoreCommands(program, out);
   return program;
 }

@@ -787,7 +787,8 @@ export class RequestEngine {
         this.onTransient(r, u, e, now);
         return;
       case 'fail':
-        if (++lane.consecutiveBadRequests >= this.policy.pauseAfterBadRequests)
+        // Missing recorded answers are the file's gaps, each listed: no reason to stop the rest.
+        if (e.kind === 'bad_request' && ++lane.consecutiveBadRequests >= this.policy.pauseAfterBadRequests)
           this.pauseLane(
             lane,
             'bad_request',
