@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { registerStoreCommands } from './cli-store';
 import { registerAnnotateCommands } from './cli-annotate';
 import { registerPaperCommands } from './cli-paper';
+import { registerRecordedCommands } from './cli-recorded';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./cli-runtime');
@@ -22,7 +23,7 @@ interface GlobalOptions {
 }
 
 /** Commands that only read the store: they open one a newer release made read-only. */
-const READING_COMMANDS = new Set(['list', 'export', 'compare']);
+const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers']);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
 async function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<Core> {
@@ -290,6 +291,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
 
   registerAnnotateCommands(program, withCore, out);
   registerPaperCommands(program, withCore, out);
+  registerRecordedCommands(program, withCore, out);
   registerStoreCommands(program, out);
   return program;
 }

@@ -157,6 +157,19 @@ export interface ApiMethods {
     params: { a: CompareSide; b: CompareSide; format: 'csv' | 'xlsx' | 'tex' };
     result: { fileName: string; mime: string; contentBase64: string };
   };
+  /**
+   * The empty recorded-answers file of a config (one row per slot it plans, answers empty), in
+   * JSONL or CSV, so the format is never guessed.
+   */
+  'experiments.recordedTemplate': {
+    params: { config: unknown; format: 'jsonl' | 'csv' };
+    result: { text: string; rows: number; columns: string[] };
+  };
+  /** A stored experiment's answers as a recorded-answers file (raw text and usage; unanswered calls left out). */
+  'experiments.exportAnswers': {
+    params: { experimentId: number; format: 'jsonl' | 'csv' };
+    result: { text: string; rows: number; skipped: number };
+  };
   /** The protocol's default prompt templates, flattened (languageRulesZH/LS), so editors can start from them. */
   'protocols.defaults': { params: { protocol: string }; result: { templates: Record<string, string> } };
   /** Whether keys can be stored in the app, and which names have one. Never a key. */
@@ -310,6 +323,8 @@ export const METHOD_NAMES = [
   'experiments.exportZip',
   'experiments.compare',
   'experiments.compareFile',
+  'experiments.recordedTemplate',
+  'experiments.exportAnswers',
   'providers.keyStatus',
   'providers.testConnection',
   'protocols.defaults',

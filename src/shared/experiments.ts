@@ -213,3 +213,18 @@ export interface PromptPreview {
   /** The English quality prompt (orig order) and, when tie probes are on, an en_zh probe with placeholder ZH text. */
   judge: RenderedPromptView[];
 }
+
+/**
+ * A recorded provider's file as the experiment used it (manifest `recorded`): its hash, the
+ * plan's slots it did not answer (missing) and its rows no slot asked for (unmatched), counted
+ * with the first ones listed; `note` when the file cannot be compared now (changed or gone).
+ */
+export interface RecordedSummary {
+  provider: string;
+  file: string;
+  sha256: string | null;
+  rows?: number;
+  missing?: { count: number; first: string[] };
+  unmatched?: { count: number; first: { line: number; slot: string }[] };
+  note?: string;
+}

@@ -23,11 +23,17 @@ export function checkPageDoorCall(method: string, params: unknown, ctx: PageDoor
   switch (method) {
     case 'experiments.estimate':
     case 'experiments.create':
-    case 'experiments.previewPrompts': {
+    case 'experiments.previewPrompts':
+    case 'experiments.recordedTemplate': {
       const config = isObject(p.config) ? p.config : {};
       if (typeof config.dataset === 'string') checkDataset(config.dataset, ctx.dataDir, issues);
       // A protocol's other input file given as a path (e.g. answers to judge): the same rule.
       if (typeof config.answers === 'string') checkInputFile('answers', config.answers, ctx.dataDir, issues);
+      // A recorded provider's answers file, likewise (its errors quote what the file holds).
+      if (isObject(config.providers))
+        for (const [name, cfg] of Object.entries(config.providers))
+          if (isObject(cfg) && typeof cfg.file === 'string')
+            checkInputFile(`providers.${name}.file`, cfg.file, ctx.dataDir, issues);
       checkProviders(config.providers, 'providers', ctx, issues);
       break;
     }

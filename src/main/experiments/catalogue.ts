@@ -12,7 +12,8 @@ import { isAbsolute } from 'node:path';
 import { importDatasetFromPath } from '../core/datasets-service';
 import { AppError } from '../core/errors';
 import { getProtocol } from '../protocols';
-import { anySimulated } from '../providers/config';
+import { anyRecorded, anySimulated } from '../providers/config';
+import { sealRecorded } from './recorded';
 import { allItems, getDataset, listDatasets } from '../store/datasets';
 import type { Database } from '../store/db';
 import {
@@ -68,6 +69,11 @@ export class ExperimentCatalogue {
     );
   }
 
+  /** The config with its recorded files read, checked and sealed by hash (others as they are). */
+  private sealed(raw: unknown, config: ExperimentConfig): ExperimentConfig {
+    return anyRecorded(config.providers) ? sealRecorded(this.db, this.draft(raw), config) : config;
+  }
+
   /** What an experiment would be, without storing it (estimates, previews). */
   draft(raw: unknown): LoadedExperiment {
     const config = parseExperimentConfig(raw);
@@ -115,7 +121,7 @@ export class ExperimentCatalogue {
     const datasetId = this.resolveDataset(config.dataset);
     // An unknown subset is refused before anything is stored.
     selectDatasetItems(allItems(this.db, datasetId), config);
-    const stored: ExperimentConfig = { ...config, dataset: datasetId };
+    const stored = this.sealed(raw, { ...config, dataset: datasetId });
     const existing = getExperimentByName(this.db, config.name);
     if (existing) {
       if (existing.datasetId !== datasetId || !sameConfig(existing.configJson, stored)) {
@@ -207,7 +213,7 @@ export class ExperimentCatalogue {
       );
     }
     selectDatasetItems(allItems(this.db, datasetId), config);
-    const stored: ExperimentConfig = { ...config, dataset: datasetId };
+    const stored = this.sealed(raw, { ...config, dataset: datasetId });
     if (!sameConfig(existing.configJson, stored)) {
       // The new config passes every check (the protocol's too) before it replaces the old one.
       const draft = this.draft(raw);

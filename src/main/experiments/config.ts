@@ -9,7 +9,7 @@ import { readConfigText, structuralProblems } from '../core/config-input';
 import { folderNameProblem } from '../core/names';
 import { getProtocol, listProtocols } from '../protocols';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
-import { isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';
+import { isRecorded, isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -73,7 +73,16 @@ function schemaFor(protocol: AnyProtocol) {
       // Simulated answers next to real ones would make every number a blend of both.
       const simulated = Object.entries(config.providers).filter(([, p]) => isSimulated(p));
       const real = Object.entries(config.providers).filter(([, p]) => !isSimulated(p));
-      if (simulated.length && real.length) {
+      // Recorded answers next to live ones: the experiment would call the network after all.
+      const recorded = Object.entries(config.providers).filter(([, p]) => isRecorded(p));
+      const live = real.filter(([, p]) => !isRecorded(p));
+      if (recorded.length && (live.length || simulated.length)) {
+        const [name, p] = live[0] ?? simulated[0];
+        issue(
+          ['providers', name, 'kind'],
+          `"${p.kind}" cannot be mixed with the recorded provider "${recorded[0][0]}" in one experiment: a recorded experiment answers every call from files, without the network`,
+        );
+      } else if (simulated.length && real.length) {
         issue(
           ['providers', real[0][0], 'kind'],
           `"${real[0][1].kind}" cannot be mixed with the simulated provider "${simulated[0][0]}" in one experiment: use only simulated providers (a demo) or only real ones`,
@@ -193,5 +202,8 @@ export function loadExperimentConfig(path: string): { config: ExperimentConfig }
   if (typeof config.dataset === 'string' && existsSync(resolve(dirname(path), config.dataset))) {
     config.dataset = resolve(dirname(path), config.dataset);
   }
+  // A recorded provider's file, likewise (it need not exist yet: `template recorded` writes it).
+  for (const p of Object.values(config.providers))
+    if (p.kind === 'recorded' && p.file !== undefined) p.file = resolve(dirname(path), p.file);
   return { config };
 }

@@ -8,7 +8,8 @@ import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import type { Table } from '../../shared/report/table';
 import type { MetricsContext, TaskCall, UsageRow } from '../protocols/plugin';
-import { anySimulated } from '../providers/config';
+import { anyRecorded, anySimulated } from '../providers/config';
+import { recordedSummary } from './recorded';
 import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
@@ -299,6 +300,7 @@ export async function exportExperiment(
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },
       simulated: anySimulated(exp.providers),
+      ...(anyRecorded(exp.providers) ? { recorded: recordedSummary(db, exp) } : {}),
       config: exp.config,
       promptTemplates: exp.protocol.promptTemplates(exp.view),
       models: modelsOf(exp).map((m) => ({

@@ -27,6 +27,7 @@ import { getPlanRows } from '../store/ledger';
 import { writeArrivedResults } from '../store/results';
 import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
+import { openRecorded, recordedAdapters } from './recorded';
 import { recordPlan, storeAnswers } from './stages';
 import { unsentCalls } from './unsent';
 
@@ -230,6 +231,8 @@ export class ExperimentRun {
     const exp = loadExperiment(db, this.experimentId);
     assertRunnable(exp);
     this.exp = exp;
+    // Recorded answers: every file read and checked whole before anything is sent.
+    const recorded = openRecorded(db, exp);
     this.engine = new RequestEngine({
       db,
       providers: exp.providers,
@@ -237,6 +240,7 @@ export class ExperimentRun {
       prices: exp.prices,
       modelLimits: modelLimitsOf(exp),
       ...this.deps.engine,
+      ...(recorded.size ? { createAdapter: recordedAdapters(db, exp, recorded) } : {}),
       // The config's re-asks win over the defaults (engine tuning of tests keeps its delays).
       retry: {
         ...this.deps.engine?.retry,

@@ -25,6 +25,8 @@ import { SAMPLES, samplePath } from '../core/samples';
 import { paramSchemas } from './schemas';
 import { APP_VERSION } from '../core/version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
+import { exportAnswers, recordedTemplate } from '../experiments/recorded';
+import { loadExperiment } from '../experiments/load';
 import { EnvOnlyKeyStore, scopedKeyStore, type ManagedKeyStore } from '../core/key-store';
 import { checkPageDoorCall } from '../core/page-door-checks';
 import { getProtocol } from '../protocols';
@@ -242,6 +244,10 @@ export class Core {
       'experiments.exportZip': ({ experimentId, lang }) => ex.views.exportZip(experimentId, lang),
       'experiments.compare': ({ a, b }) => ex.views.compare(a, b),
       'experiments.compareFile': ({ a, b, format }) => ex.views.compareFile(a, b, format),
+      'experiments.recordedTemplate': ({ config, format }) =>
+        recordedTemplate(db, ex.catalogue.draft(config), format),
+      'experiments.exportAnswers': ({ experimentId, format }) =>
+        exportAnswers(db, loadExperiment(db, experimentId), format),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
       'protocols.defaults': ({ protocol }) => ({
         templates: getProtocol(protocol).defaultTemplates?.() ?? {},

@@ -94,6 +94,8 @@ export const paramSchemas = {
     b: compareSide,
     format: z.enum(['csv', 'xlsx', 'tex']),
   }),
+  'experiments.recordedTemplate': z.strictObject({ config: z.unknown(), format: z.enum(['jsonl', 'csv']) }),
+  'experiments.exportAnswers': z.strictObject({ experimentId: id, format: z.enum(['jsonl', 'csv']) }),
   'protocols.defaults': z.strictObject({ protocol: z.string().min(1).max(100) }),
   'keys.status': z.undefined(),
   'keys.set': z.strictObject({ name: z.string().min(1).max(200), value: z.string().min(1).max(10_000) }),

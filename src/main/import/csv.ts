@@ -27,7 +27,10 @@ function csvErrorMessage(err: CsvError): string {
  * Splits the text into rows with the physical line each one starts on. csv-parse's own line
  * counter counts a CRLF inside a quoted field twice, so lines come from byte offsets instead.
  */
-function readRows(file: string, text: string): { rows: RawRow[]; issue?: InputIssue; errorColumn?: number } {
+export function readRows(
+  file: string,
+  text: string,
+): { rows: RawRow[]; issue?: InputIssue; errorColumn?: number } {
   const bytes = Buffer.from(text, 'utf8');
   const lines = new LineIndex(bytes);
   const rows: RawRow[] = [];

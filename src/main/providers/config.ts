@@ -13,7 +13,7 @@ export const KEY_NAME_RULE =
 // key ("rmp") must be an error that names it, not a silently ignored limit.
 export const providerConfigSchema = z
   .strictObject({
-    kind: z.enum(['openai', 'anthropic', 'simulated']),
+    kind: z.enum(['openai', 'anthropic', 'simulated', 'recorded']),
     baseURL: z.url({ protocol: /^https?$/ }).optional(),
     apiKeyEnv: z.string().regex(KEY_NAME_PATTERN, KEY_NAME_RULE).optional(),
     rpm: rateLimitSchema('rpm').optional(),
@@ -34,8 +34,25 @@ export const providerConfigSchema = z
     batchFallback: z.enum(['resubmit', 'live']).optional(),
     /** How often an open batch is polled, in seconds (default 30). */
     batchPollSeconds: z.number().min(0.01).max(3600).optional(),
+    /** `recorded` only: the answers file (JSONL or CSV; `judge-lab template recorded` writes one). */
+    file: z.string().min(1).optional(),
+    /**
+     * `recorded` only: the file's SHA-256, filled in when the experiment is created; given by
+     * hand, a file that differs is refused.
+     */
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits')
+      .optional(),
   })
   .superRefine((cfg, ctx) => {
+    if (cfg.kind === 'recorded') {
+      refineRecorded(cfg, ctx);
+      return;
+    }
+    for (const key of ['file', 'sha256'] as const)
+      if (cfg[key] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: 'only the recorded provider takes it' });
     // The simulated provider has no server and no key: settings for one would be silently
     // ignored, so they are errors, as is a latency setting on a real server.
     const foreign =
@@ -72,6 +89,43 @@ export const providerConfigSchema = z
     }
   });
 
+/** Keys that mean a server or a Batch API: a recorded provider has neither. */
+const RECORDED_FOREIGN = [
+  'baseURL',
+  'apiKeyEnv',
+  'structuredOutput',
+  'timeoutMs',
+  'latencyMs',
+  'batchFallback',
+  'batchPollSeconds',
+  'outageToleranceSeconds',
+] as const;
+
+function refineRecorded(
+  cfg: Partial<Record<(typeof RECORDED_FOREIGN)[number] | 'file' | 'mode', unknown>>,
+  ctx: z.RefinementCtx,
+): void {
+  if (cfg.file === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['file'],
+      message: 'required: the recorded answers file (JSONL or CSV)',
+    });
+  if (cfg.mode === 'batch')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['mode'],
+      message: 'the recorded provider has no Batch API: use "live"',
+    });
+  for (const key of RECORDED_FOREIGN)
+    if (cfg[key] !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: 'not used by the recorded provider (it answers from its file, without a server or a key)',
+      });
+}
+
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 export type ProviderKind = ProviderConfig['kind'];
 
@@ -81,6 +135,9 @@ export const DEFAULT_BASE_URL: Record<ProviderKind, string> = {
   // Never contacted: it only gives the simulated answers their own ledger endpoint, so they
   // are never served as cache hits to a real provider's request, nor the other way round.
   simulated: 'simulated://judge-lab',
+  // Never contacted either; the file's hash is appended (resolvedBaseURL), so answers from two
+  // different files are never served to each other as cache hits.
+  recorded: 'recorded://judge-lab',
 };
 
 /** Whether a provider block is the built-in simulated provider (no network, no key). */
@@ -96,8 +153,20 @@ export function anySimulated(providers: Record<string, Pick<ProviderConfig, 'kin
   return Object.values(providers).some(isSimulated);
 }
 
+/** Whether a provider block answers from a recorded answers file (no network, no key). */
+export function isRecorded(cfg: Pick<ProviderConfig, 'kind'>): boolean {
+  return cfg.kind === 'recorded';
+}
+
+/** Whether an experiment answers from recorded files (configs mixing them with servers are refused). */
+export function anyRecorded(providers: Record<string, Pick<ProviderConfig, 'kind'>>): boolean {
+  return Object.values(providers).some(isRecorded);
+}
+
 /** What the simulated provider is given instead of a key (it is never sent anywhere). */
 export const SIMULATED_KEY = 'simulated-no-key';
+/** The same for the recorded provider. */
+export const RECORDED_KEY = 'recorded-no-key';
 
 /** Default limits of the simulated provider, per model: slow enough that a run shows progress. */
 export const SIMULATED_LIMITS = { rpm: 600, concurrency: 4 } as const;
@@ -112,7 +181,8 @@ export function isBatchMode(cfg: Pick<ProviderConfig, 'mode'>): boolean {
 export const DEFAULT_CONCURRENCY = 16;
 
 /** The base URL the SDK is given: explicit, never read from the environment by the SDK. */
-export function resolvedBaseURL(cfg: Pick<ProviderConfig, 'kind' | 'baseURL'>): string {
+export function resolvedBaseURL(cfg: Pick<ProviderConfig, 'kind' | 'baseURL'> & { sha256?: string }): string {
+  if (cfg.kind === 'recorded') return `${DEFAULT_BASE_URL.recorded}/${cfg.sha256 ?? 'unsealed'}`;
   return normalizeBaseURL(cfg.baseURL ?? DEFAULT_BASE_URL[cfg.kind]);
 }
 
@@ -129,7 +199,7 @@ export function normalizeBaseURL(url: string): string {
  * What the ledger keys a request on: the server actually answering (kind + normalized
  * base URL), not the config's name for it, so renaming a provider keeps its cache.
  */
-export function endpointId(cfg: Pick<ProviderConfig, 'kind' | 'baseURL'>): string {
+export function endpointId(cfg: Pick<ProviderConfig, 'kind' | 'baseURL'> & { sha256?: string }): string {
   return `${cfg.kind}:${resolvedBaseURL(cfg)}`;
 }
 
@@ -156,6 +226,7 @@ export class EnvKeyStore implements KeyStore {
 
   get(_providerName: string, cfg: ProviderConfig): string | undefined {
     if (isSimulated(cfg)) return SIMULATED_KEY;
+    if (isRecorded(cfg)) return RECORDED_KEY;
     const fromEnv = cfg.apiKeyEnv ? this.env[cfg.apiKeyEnv]?.trim() : undefined;
     if (fromEnv) return fromEnv;
     if (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)) return LOCAL_DUMMY_KEY;

@@ -14,6 +14,7 @@ export const KNOWN_BASE_URLS: Record<ProviderKind, readonly string[]> = {
   ],
   anthropic: ['https://api.anthropic.com'],
   simulated: [],
+  recorded: [],
 };
 
 /** FOO_API_KEY, FOO_KEY and FOO_TOKEN may also go to the server named in FOO_BASE_URL. */

@@ -28,6 +28,8 @@ export async function testConnection(
   // Nothing to reach: the simulated provider answers inside the app.
   if (cfg.kind === 'simulated')
     return { ok: true, detail: 'Simulated provider: answers are made up locally; no network, no key.' };
+  if (cfg.kind === 'recorded')
+    return { ok: true, detail: 'Recorded provider: answers come from its file; no network, no key.' };
   const baseURL = resolvedBaseURL(cfg);
   const timeout = Math.min(cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS, CHECK_TIMEOUT_MS);
   try {

@@ -64,6 +64,8 @@ export type ProviderErrorKind =
   | 'not_found'
   | 'bad_request'
   | 'unparseable'
+  /** The recorded provider's file has no answer for the request (never retried, never invented). */
+  | 'not_recorded'
   | 'cancelled';
 
 /** A successful call: the result plus the response headers that carry rate-limit state. */

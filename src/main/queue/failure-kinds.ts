@@ -3,8 +3,11 @@
 // reply from the service (unreachable, timeouts, 5xx, rate limits, keys, quota, rejected
 // requests). The second family is worth sending again once the cause is gone.
 
-/** Failure kinds about the model's answer itself. */
-const ANSWER_KINDS = new Set(['unparseable']);
+/**
+ * Failure kinds about the answer itself: unusable, or (recorded provider) absent from the file,
+ * which sending again cannot fix either.
+ */
+const ANSWER_KINDS = new Set(['unparseable', 'not_recorded']);
 
 export function isInfrastructureFailure(kind: string): boolean {
   return !ANSWER_KINDS.has(kind);

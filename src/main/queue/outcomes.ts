@@ -82,7 +82,8 @@ export class OutcomePolicy implements Outcomes {
         this.onTransient(r, u, e, now);
         return;
       case 'fail':
-        if (++lane.consecutiveBadRequests >= ctx.policy.pauseAfterBadRequests)
+        // Missing recorded answers are the file's gaps, each listed: no reason to stop the rest.
+        if (e.kind === 'bad_request' && ++lane.consecutiveBadRequests >= ctx.policy.pauseAfterBadRequests)
           ctx.lanes.pause(
             lane,
             'bad_request',

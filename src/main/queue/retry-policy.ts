@@ -55,6 +55,7 @@ export function actionFor(kind: ProviderErrorKind): FailureAction {
     case 'unparseable':
       return 'reask';
     case 'bad_request':
+    case 'not_recorded':
       return 'fail';
     case 'quota_exhausted':
     case 'auth':

@@ -32,6 +32,8 @@ export interface ManifestInput {
   experiment?: { id?: number | string; name: string };
   /** Answered by the built-in simulated provider (a demo): recorded so no one cites it. */
   simulated?: boolean;
+  /** Answered from recorded files: each file's name, hash, missing and unmatched rows. */
+  recorded?: unknown;
   /** The experiment config as run (DESIGN.md section 7), without secrets. */
   config: unknown;
   promptTemplates: Record<string, string>;
@@ -112,6 +114,7 @@ export function manifestJson(
     app_version: input.appVersion ?? APP_VERSION,
     experiment: input.experiment ?? null,
     simulated: input.simulated ?? false,
+    ...(input.recorded === undefined ? {} : { recorded: input.recorded }),
     time: {
       started_at: input.time?.startedAt ?? null,
       finished_at: input.time?.finishedAt ?? null,

@@ -151,3 +151,19 @@ export function planCounts(
     .get(experimentId) as { planned: number; done: number; failed: number };
   return r;
 }
+
+/** The experiment's tasks a ledger request (by hash) answers: one, unless two slots ask alike. */
+export function tasksOfRequestHash(db: Database, experimentId: number, hash: string): TaskRow[] {
+  const rows = db
+    .prepare(
+      `SELECT t.task_key, t.stage, t.request_id, t.meta_json FROM experiment_tasks t
+       JOIN requests r ON r.id = t.request_id WHERE t.experiment_id = ? AND r.hash = ? ORDER BY t.rowid`,
+    )
+    .all(experimentId, hash) as { task_key: string; stage: string; request_id: number; meta_json: string }[];
+  return rows.map((r) => ({
+    key: r.task_key,
+    stage: r.stage,
+    requestId: r.request_id,
+    meta: JSON.parse(r.meta_json),
+  }));
+}

@@ -506,6 +506,7 @@ export const en = {
         auth: 'API key rejected',
         not_found: 'model or address not found',
         bad_request: 'request rejected as invalid',
+        not_recorded: 'no recorded answer in the file',
         cancelled: 'cancelled',
         failed: 'failed',
       },

@@ -491,6 +491,7 @@ export const zh: Messages = {
         auth: 'API 密钥被拒绝',
         not_found: '找不到模型或地址',
         bad_request: '请求被视为无效而拒绝',
+        not_recorded: '记录文件中没有这条回答',
         cancelled: '已取消',
         failed: '失败',
       },

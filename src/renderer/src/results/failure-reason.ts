@@ -14,6 +14,7 @@ const KINDS = new Set([
   'auth',
   'not_found',
   'bad_request',
+  'not_recorded',
   'cancelled',
   'failed',
 ]);
@@ -24,6 +25,8 @@ const MESSAGES_ZH: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/^The answer does not match "([^"]+)": /, '回答不符合 "$1"：'],
   [/ ?\(asked (\d+) times?\)$/, '（共询问 $1 次）'],
   [/^\(no reason recorded\)$/, '（未记录原因）'],
+  // src/main/providers/recorded/adapter.ts: a slot the recorded file does not answer.
+  [/^no recorded answer in (.+) for (.+)$/, '记录文件 $1 中没有这条回答：$2'],
   [/^stored as ok without a winner$/, '已存为成功，但没有胜者'],
   // src/main/providers/config.ts missingKeyMessage: a lane paused for want of a key.
   [
