@@ -19,6 +19,8 @@ export interface LoggedVerdict {
   /** quality: orig | swap; tie probe: en_zh | zh_en. */
   order: string;
   winner: 'A' | 'B' | 'tie';
+  /** 0 for the first time this content was asked, 1 for the second (a repeat), … */
+  ask: number;
 }
 
 function between(text: string, tag: string): string {
@@ -96,7 +98,17 @@ export interface JudgeLsResponder {
  */
 export function judgeLsResponder(
   items: readonly Item[],
-  opts: { profiles?: Record<string, JudgeProfile>; failRate?: number } = {},
+  opts: {
+    profiles?: Record<string, JudgeProfile>;
+    failRate?: number;
+    /**
+     * Planted repeat flips, per model: an English quality prompt asked again (a later ask of the
+     * same content) answers otherwise (A↔B, a tie becomes A) for the (item, order) pairs whose
+     * draw falls below the probability. The provider cannot see a sample index: repeats are told
+     * apart by arrival, so each answer names its ask in its reason.
+     */
+    repeatFlips?: Record<string, number>;
+  } = {},
 ): JudgeLsResponder {
   const profiles = opts.profiles ?? DEFAULT_PROFILES;
   const bySource = new Map<string, Item>();
@@ -110,6 +122,7 @@ export function judgeLsResponder(
   const verdicts: LoggedVerdict[] = [];
   const unique = new Map<string, LoggedVerdict>();
   const sticky = new Set<string>();
+  const asks = new Map<string, number>();
   const contentKey = (req: MockRequest) => `${req.model}\u0000${req.lastUser}`;
 
   // A translation that dropped numbers no longer matches its English: remember its source.
@@ -146,7 +159,7 @@ export function judgeLsResponder(
         r >= profile.probeTie && unit('pref', req.model, item.sourceId, order) < profile.enPreference;
       const winner =
         r < profile.probeTie ? 'tie' : (enWins ? order === 'en_zh' : order !== 'en_zh') ? 'A' : 'B';
-      v = { model: req.model, sourceId: item.sourceId, kind, language: 'EN-ZH', order, winner };
+      v = { model: req.model, sourceId: item.sourceId, kind, language: 'EN-ZH', order, winner, ask: 0 };
     } else {
       const order = a.text === item.output1 ? 'orig' : 'swap';
       const lang = a.lang;
@@ -161,14 +174,24 @@ export function judgeLsResponder(
             : unit('c', req.model, item.sourceId, lang) < profile.accuracy[lang]
               ? goldPos
               : other;
-      v = { model: req.model, sourceId: item.sourceId, kind, language: lang, order, winner };
+      const ask = asks.get(contentKey(req)) ?? 0;
+      const flips =
+        ask > 0 &&
+        lang === 'EN' &&
+        unit('repeat', req.model, item.sourceId, order) < (opts.repeatFlips?.[req.model] ?? 0);
+      const given = flips ? (winner === 'A' ? 'B' : 'A') : winner;
+      v = { model: req.model, sourceId: item.sourceId, kind, language: lang, order, winner: given, ask: 0 };
     }
+    v.ask = asks.get(contentKey(req)) ?? 0;
+    asks.set(contentKey(req), v.ask + 1);
     verdicts.push(v);
     unique.set(contentKey(req), v);
     return {
       winner: v.winner,
       confidence: 0.5 + unit('conf', req.lastUser) / 2,
-      reason: `Scripted verdict for ${v.sourceId} <b>${v.language}</b> (${v.order}): ${v.winner}.`,
+      reason:
+        `Scripted verdict for ${v.sourceId} <b>${v.language}</b> (${v.order}): ${v.winner}.` +
+        (opts.repeatFlips ? ` Ask ${v.ask}.` : ''),
     };
   };
 

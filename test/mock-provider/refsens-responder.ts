@@ -26,6 +26,8 @@ export interface LoggedJudgment {
   answer: string;
   setting: LoggedSetting;
   verdict: 'CORRECT' | 'INCORRECT';
+  /** 0 the first time this content was asked, 1 the second (a repeat), … */
+  ask: number;
 }
 
 /** Planted acceptance of wrong answers, by language: [without reference, with reference]. */
@@ -56,7 +58,13 @@ function field(text: string, label: string, next: string[]): string {
   return text.slice(from, end);
 }
 
-export function refSensResponder(items: readonly QaRecord[]) {
+/**
+ * @param repeatFlips planted repeat flips per judge model: an NR prompt asked again (a later ask of
+ *   the same content) gives the other verdict for answers whose draw falls below the probability.
+ *   The provider sees no sample index, so each verdict names its ask in its explanation.
+ */
+export function refSensResponder(items: readonly QaRecord[], repeatFlips?: Record<string, number>) {
+  const asks = new Map<string, number>();
   const byQuestion = new Map(items.map((i) => [i.question, i]));
   const generations: LoggedGeneration[] = [];
   const judgments: LoggedJudgment[] = [];
@@ -84,9 +92,18 @@ export function refSensResponder(items: readonly QaRecord[]) {
     const p = correct ? RIGHT_ACCEPT : setting === 'NR' ? nr : withRef;
     // One draw per (model, question, answer): a judge that rejects a wrong answer with the
     // reference also rejects it without one unless the NR rate says otherwise (monotone).
-    const verdict = unit('judge', req.model, item.id, answer) < p ? 'CORRECT' : 'INCORRECT';
-    judgments.push({ model: req.model, question, answer, setting, verdict });
-    return { extracted_answer: answer.slice(0, 40), explanation: `mock ${setting}`, verdict };
+    const first = unit('judge', req.model, item.id, answer) < p ? 'CORRECT' : 'INCORRECT';
+    const content = `${req.model}\u0000${text}`;
+    const ask = asks.get(content) ?? 0;
+    asks.set(content, ask + 1);
+    const flips =
+      ask > 0 &&
+      setting === 'NR' &&
+      unit('repeat', req.model, item.id, answer) < (repeatFlips?.[req.model] ?? 0);
+    const verdict = flips ? (first === 'CORRECT' ? 'INCORRECT' : 'CORRECT') : first;
+    judgments.push({ model: req.model, question, answer, setting, verdict, ask });
+    const explanation = repeatFlips ? `mock ${setting} ask ${ask}` : `mock ${setting}`;
+    return { extracted_answer: answer.slice(0, 40), explanation, verdict };
   };
   return { respond, generations, judgments };
 }

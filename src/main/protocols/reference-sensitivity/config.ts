@@ -45,6 +45,8 @@ export const refSensConfigShape = {
         .optional(),
     })
     .optional(),
+  /** Ask each NR verdict a second time (sample 1): the flips' noise floor (DESIGN.md section 5b). */
+  noiseFloor: z.boolean().optional(),
   /** Picks the wrong answer for C2; stored with the experiment so a re-run picks the same. */
   seed: z
     .number()
@@ -88,6 +90,7 @@ export interface RefSensConfig extends Record<string, unknown> {
   answers?: AnswersSource;
   judges: ModelEntry[];
   parts?: { calibration?: boolean; sensitivity?: boolean; settings?: Setting[] };
+  noiseFloor?: boolean;
   seed?: number;
   languages?: string[];
   templates?: Partial<RefSensTemplates>;
@@ -98,6 +101,8 @@ export interface RefSensOptions {
   calibration: boolean;
   sensitivity: boolean;
   settings: Setting[];
+  /** NR asked twice per judge and answer (the repeat is sample 1). */
+  noiseFloor: boolean;
   languages: string[] | null;
   templates: RefSensTemplates;
   /** Answers read from the `answers` file (empty without one), and its file name for errors. */
@@ -116,6 +121,7 @@ export function resolveRefSensOptions(
     sensitivity: config.parts?.sensitivity ?? true,
     // Always in NR, RV, RC order, whatever order the config lists them in.
     settings: SETTINGS.filter((s) => settings.includes(s)),
+    noiseFloor: config.noiseFloor ?? false,
     languages: config.languages ?? null,
     templates: { ...DEFAULT_TEMPLATES, ...(config.templates ?? {}) },
     imported: config.answers ? readImported(config.answers) : [],
@@ -139,6 +145,8 @@ export function refineRefSensConfig(
   const sensitivity = cfg.parts?.sensitivity ?? true;
   const calibration = cfg.parts?.calibration ?? true;
   if (!sensitivity && !calibration) issue(['parts'], 'nothing to run: turn on calibration or sensitivity');
+  if (cfg.noiseFloor && (!sensitivity || !(cfg.parts?.settings ?? ['NR']).includes('NR')))
+    issue(['noiseFloor'], 'the noise floor repeats the NR verdicts: turn on sensitivity with the NR setting');
   if (sensitivity && !(cfg.generators?.length ?? 0) && !cfg.answers)
     issue(['generators'], 'sensitivity needs generators or an "answers" file');
 }

@@ -39,6 +39,9 @@ export function judgmentsCsv(
     }
   for (const a of exp.options.imported) generated.set(`${a.generator}\u0000${a.itemId}`, a.answer);
   const rows: (string | number)[][] = [];
+  // The `sample` column (1 = the noise floor's NR repeat) only when there are repeats, so the
+  // file is byte-identical to before without them.
+  const withSample = results.some((r) => r.stage === 'judge' && (r.meta as JudgeMeta).sample);
   for (const r of results) {
     if (r.stage !== 'calibrate' && r.stage !== 'judge') continue;
     const v = r.status === 'ok' ? (r.value as CorrectnessVerdict) : null;
@@ -61,7 +64,7 @@ export function judgmentsCsv(
     ];
     if (r.stage === 'calibrate') {
       const m = r.meta as CalibrateMeta;
-      rows.push([...common(m), 'calibration', '', m.probe, m.shown, ...tail]);
+      rows.push([...common(m), 'calibration', '', m.probe, m.shown, ...tail, ...(withSample ? [0] : [])]);
     } else {
       const m = r.meta as JudgeMeta;
       rows.push([
@@ -71,11 +74,12 @@ export function judgmentsCsv(
         m.setting,
         generated.get(`${m.generator}\u0000${m.sourceId}`) ?? '',
         ...tail,
+        ...(withSample ? [m.sample ?? 0] : []),
       ]);
     }
   }
   return toCsv(
-    HEADER,
+    withSample ? [...HEADER, 'sample'] : HEADER,
     rows.map((r) => r.map(String)),
   );
 }

@@ -11,6 +11,8 @@ import {
   type FlipRow,
   type HumanFlipRow,
   type HumanRow,
+  type NoiseFloorExcessRow,
+  type NoiseFloorRepeatRow,
   type RefSensMetrics,
   type Setting,
   type StringBaselineRow,
@@ -20,6 +22,7 @@ import {
 } from '../../../shared/protocols/reference-sensitivity/types';
 import {
   cohensKappaTable,
+  holmAdjust,
   mcnemarExact,
   newcombePairedInterval,
   wilsonInterval,
@@ -42,6 +45,8 @@ export interface VerdictRecord {
   setting: Setting;
   verdict: Verdict | null;
   extracted: string | null;
+  /** 1 on the noise floor's repeat of an NR verdict; absent on a first ask. */
+  sample?: number;
 }
 
 export interface AnswerRecord {
@@ -59,6 +64,8 @@ export interface MetricsInput {
   /** Languages in dataset order. */
   languages: readonly string[];
   settings: readonly Setting[];
+  /** Report the noise floor (NR against its repeat); off: no `noise_floor` key. */
+  noiseFloor?: boolean;
   calibration: readonly CalibrationRecord[];
   verdicts: readonly VerdictRecord[];
   answers: readonly AnswerRecord[];
@@ -331,7 +338,83 @@ function humanRows(input: MetricsInput): RefSensMetrics['human'] {
   return { settings, nr_rv_flips: flips };
 }
 
-export function computeRefSensMetrics(input: MetricsInput): RefSensMetrics {
+/**
+ * The noise floor (DESIGN.md section 5b): NR against its repeat (NR-NR), and NR→RV, NR→RC flips
+ * beside the repeat's on the same answers. The excess is a difference of two paired proportions
+ * (flipped under the reference vs flipped under repetition): Newcombe's method 10 on that 2×2,
+ * McNemar's exact test on its discordant pairs, Holm across the excess rows.
+ */
+function noiseFloor(
+  input: MetricsInput,
+  repeats: readonly VerdictRecord[],
+): NonNullable<RefSensMetrics['noise_floor']> {
+  const repeat: NoiseFloorRepeatRow[] = [];
+  const excess: NoiseFloorExcessRow[] = [];
+  const targets = (['RV', 'RC'] as const).filter((s) => input.settings.includes(s));
+  for (const judge of input.judges)
+    for (const language of input.languages) {
+      const by = verdictIndex(input, judge, language);
+      const again = new Map<Slot, VerdictRecord>();
+      for (const r of repeats)
+        if (r.judge === judge && r.language === language && r.verdict !== null)
+          again.set(slot(r.generator, r.sourceId), r);
+      const nr = [...by.get('NR')!].filter(([key]) => again.has(key));
+      for (const generator of gensWithAll(input)) {
+        const mine = nr.filter(([, x]) => generator === ALL || x.generator === generator);
+        if (mine.length === 0) continue;
+        const flipped = mine.filter(([key, x]) => again.get(key)!.verdict !== x.verdict).length;
+        repeat.push({
+          judge,
+          generator,
+          language,
+          n: mine.length,
+          flips: flipped,
+          flip_rate: flipped / mine.length,
+          flip_rate_ci: wilsonInterval(flipped, mine.length),
+        });
+        for (const to of targets) {
+          const cells = [0, 0, 0, 0];
+          for (const [key, x] of mine) {
+            const y = by.get(to)!.get(key);
+            if (!y) continue;
+            const changed = y.verdict !== x.verdict;
+            const repeated = again.get(key)!.verdict !== x.verdict;
+            cells[changed ? (repeated ? 0 : 1) : repeated ? 2 : 3]++;
+          }
+          const [a, b, c, d] = cells;
+          const n = a + b + c + d;
+          if (n === 0) continue;
+          excess.push({
+            judge,
+            generator,
+            language,
+            transition: `NR-${to}`,
+            n,
+            flip_rate: (a + b) / n,
+            flip_rate_ci: wilsonInterval(a + b, n),
+            repeat_flip_rate: (a + c) / n,
+            repeat_flip_rate_ci: wilsonInterval(a + c, n),
+            excess_flip_rate: (b - c) / n,
+            excess_flip_rate_ci: newcombePairedInterval(a, b, c, d),
+            both_flipped: a,
+            change_only: b,
+            repeat_only: c,
+            neither: d,
+            mcnemar_p: mcnemarExact(b, c),
+            mcnemar_p_holm: Number.NaN,
+          });
+        }
+      }
+    }
+  const adjusted = holmAdjust(excess.map((r) => r.mcnemar_p));
+  excess.forEach((r, i) => (r.mcnemar_p_holm = adjusted[i]));
+  return { repeat, excess };
+}
+
+export function computeRefSensMetrics(all: MetricsInput): RefSensMetrics {
+  // Repeats enter only the noise floor; every other metric reads first asks.
+  const repeats = all.verdicts.filter((r) => r.sample);
+  const input = repeats.length === 0 ? all : { ...all, verdicts: all.verdicts.filter((r) => !r.sample) };
   return {
     calibration: calibrationRows(input),
     acceptance: acceptanceRows(input),
@@ -340,5 +423,6 @@ export function computeRefSensMetrics(input: MetricsInput): RefSensMetrics {
     human: humanRows(input),
     usage: input.usage,
     failures: input.failures,
+    ...(input.noiseFloor ? { noise_floor: noiseFloor(input, repeats) } : {}),
   };
 }

@@ -40,6 +40,8 @@ export interface JudgeMeta {
   setting: Setting;
   /** The answer came from the `answers` file, not a generate call. */
   imported: boolean;
+  /** 1 on the noise floor's repeat of the NR verdict; absent on a first ask. */
+  sample?: number;
 }
 
 /** An answer to judge: generated and stored, or imported. */
@@ -188,21 +190,32 @@ export function planJudge(
     for (const a of answers) {
       const item = byId.get(a.sourceId);
       if (!item) continue;
-      for (const setting of opts.settings)
+      for (const setting of opts.settings) {
+        const meta: JudgeMeta = {
+          judge: judge.label,
+          generator: a.generator,
+          itemId: item.id,
+          sourceId: item.sourceId,
+          language: item.language,
+          setting,
+          imported: a.imported,
+        };
+        const request = judgeRequest(judge, opts, item, a.answer, setting);
         tasks.push({
           key: taskKey('judge', judge.label, a.generator, item.sourceId, setting),
           stage: 'judge',
-          meta: {
-            judge: judge.label,
-            generator: a.generator,
-            itemId: item.id,
-            sourceId: item.sourceId,
-            language: item.language,
-            setting,
-            imported: a.imported,
-          },
-          request: judgeRequest(judge, opts, item, a.answer, setting),
+          meta,
+          request,
         });
+        // The placebo: the same NR question again (a repeat, its own ledger row).
+        if (opts.noiseFloor && setting === 'NR')
+          tasks.push({
+            key: taskKey('judge', judge.label, a.generator, item.sourceId, setting, 'sample', 1),
+            stage: 'judge',
+            meta: { ...meta, sample: 1 },
+            request: { ...request, sample: 1 },
+          });
+      }
     }
   return tasks;
 }

@@ -134,8 +134,9 @@ export function metricsInput(ctx: Pick<MetricsContext<RefSensExperiment>, 'exp' 
         setting: m.setting,
         verdict: v?.verdict ?? null,
         extracted: v?.extracted_answer ?? null,
+        ...(m.sample ? { sample: m.sample } : {}),
       });
-      if (!v) fail(m.judge, 'judge', m.setting, r.reason);
+      if (!v) fail(m.judge, 'judge', m.sample ? `${m.setting} repeat` : m.setting, r.reason);
     } else if (r.stage === 'generate' && r.status === 'failed') {
       fail((r.meta as GenerateMeta).generator, 'generate', 'answer', r.reason);
     }
@@ -155,6 +156,7 @@ export function metricsInput(ctx: Pick<MetricsContext<RefSensExperiment>, 'exp' 
     generators: generatorOrder(exp),
     languages: [...new Set(items.map((i) => i.language))],
     settings: exp.options.settings,
+    noiseFloor: exp.options.noiseFloor,
     calibration,
     verdicts,
     answers,
@@ -282,7 +284,8 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
       noteKey: 'estimateNote.standIns',
     };
   },
-  metricsKeys: METRICS_KEYS,
+  // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
+  metricsKeys: [...METRICS_KEYS, 'noise_floor?'],
   computeMetrics: (ctx) => computeRefSensMetrics(metricsInput(ctx)),
   comparable: (ctx) => comparableRows(metricsInput(ctx)),
   tables: buildRefSensTables,

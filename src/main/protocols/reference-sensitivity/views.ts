@@ -67,6 +67,7 @@ export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): Fl
     human.set(k(a.generator, a.itemId), a.humanLabel);
   }
   const rows = new Map<string, FlipRowView>();
+  const repeats = new Map<string, Verdict | null>();
   for (const r of listResults(db, exp.row.id, 'judge')) {
     const m = r.meta as JudgeMeta;
     const key = `${m.judge}\u0000${k(m.generator, m.sourceId)}`;
@@ -90,6 +91,11 @@ export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): Fl
       rows.set(key, row);
     }
     const v = r.status === 'ok' ? (r.value as CorrectnessVerdict) : null;
+    if (m.sample) {
+      // The noise floor's NR repeat: did NR change its verdict when asked again, unchanged?
+      repeats.set(key, v?.verdict ?? null);
+      continue;
+    }
     row.verdicts[m.setting] = {
       status: r.status,
       verdict: v?.verdict ?? null,
@@ -97,6 +103,11 @@ export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): Fl
       explanation: v?.explanation ?? null,
       reason: v ? null : (r.reason ?? 'failed'),
     } satisfies SettingVerdictView;
+  }
+  for (const [key, again] of repeats) {
+    const row = rows.get(key);
+    const first = row?.verdicts.NR?.verdict;
+    if (row && first && again) row.nrRepeatFlipped = first !== again;
   }
   for (const row of rows.values())
     for (const t of TRANSITIONS) {

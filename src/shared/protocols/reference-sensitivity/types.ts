@@ -106,6 +106,42 @@ export interface FailureRow {
   count: number;
 }
 
+/** NR against its own repeat (sample 1): the noise floor, per judge × generator (and "all") × language. */
+export interface NoiseFloorRepeatRow {
+  judge: string;
+  generator: string;
+  language: string;
+  n: number;
+  flips: number;
+  flip_rate: number;
+  flip_rate_ci: CI;
+}
+
+/** NR→RV or NR→RC flips beside NR→NR repeat flips on the same answers (valid in all three verdicts). */
+export interface NoiseFloorExcessRow {
+  judge: string;
+  generator: string;
+  language: string;
+  transition: 'NR-RV' | 'NR-RC';
+  n: number;
+  flip_rate: number;
+  flip_rate_ci: CI;
+  repeat_flip_rate: number;
+  repeat_flip_rate_ci: CI;
+  /** flip_rate − repeat_flip_rate. */
+  excess_flip_rate: number;
+  /** Newcombe's paired 95% CI (method 10) on flipped under the reference × flipped under repetition. */
+  excess_flip_rate_ci: CI;
+  both_flipped: number;
+  change_only: number;
+  repeat_only: number;
+  neither: number;
+  /** Exact McNemar: change_only vs repeat_only. */
+  mcnemar_p: number;
+  /** Holm across the excess rows. */
+  mcnemar_p_holm: number;
+}
+
 export interface RefSensMetrics {
   calibration: CalibrationRow[];
   acceptance: AcceptanceRow[];
@@ -114,4 +150,6 @@ export interface RefSensMetrics {
   human: { settings: HumanRow[]; nr_rv_flips: HumanFlipRow[] };
   usage: UsageRow[];
   failures: FailureRow[];
+  /** Only with `noiseFloor` on. */
+  noise_floor?: { repeat: NoiseFloorRepeatRow[]; excess: NoiseFloorExcessRow[] };
 }

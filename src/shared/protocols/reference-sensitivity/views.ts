@@ -28,6 +28,8 @@ export interface FlipRowView {
   verdicts: Partial<Record<Setting, SettingVerdictView>>;
   /** Transitions whose two verdicts are valid and differ, with the direction of the change. */
   flips: Partial<Record<Transition, FlipChange>>;
+  /** With the noise floor on: NR asked again, unchanged, gave the other verdict ("flipped on repeat as well"). */
+  nrRepeatFlipped?: boolean;
 }
 
 export interface FlipsQuery {

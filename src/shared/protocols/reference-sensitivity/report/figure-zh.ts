@@ -10,6 +10,7 @@ export const REFSENS_FIGURES_ZH: FigureDictionary = {
     'Accepted (%)': '接受（%）',
     'C1 gold': 'C1 正确',
     'C2 wrong': 'C2 错误',
+    'NR-NR repeat (noise floor)': 'NR-NR 重复提问（噪声底线）',
     'CGP (C1 − C2)': 'CGP（C1 − C2）',
     'Decision flips between settings (all generators)': '不同设置之间的判定翻转（全部生成模型）',
     'Flip rate (%)': '翻转率（%）',

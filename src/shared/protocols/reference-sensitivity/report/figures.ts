@@ -56,27 +56,38 @@ export function flipFigure(m: RefSensMetrics): FigureSpec {
   const rows = m.flips.filter((r) => r.generator === ALL);
   const cats = [...new Set(rows.map(cat))];
   const get = (c: string, t: string) => rows.find((r) => cat(r) === c && r.transition === t);
+  const repeat = (c: string) => m.noise_floor?.repeat.find((r) => r.generator === ALL && cat(r) === c);
   const title = 'Decision flips between settings (all generators)';
   const colors = [OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.purple];
   return {
     id: 'flips',
     title,
-    width: barWidth(cats.length, 120),
+    width: barWidth(cats.length, m.noise_floor ? 150 : 120),
     height: 420,
     option: {
       ...baseOption(title),
       grid: barGrid,
       xAxis: categoryAxis(cats, 'Judge / language'),
       yAxis: valueAxis('Flip rate (%)', 0, 100),
-      series: barsWithErrors(
-        cats,
-        (['NR-RV', 'RV-RC', 'NR-RC'] as const).map((t, i) => ({
+      series: barsWithErrors(cats, [
+        ...(['NR-RV', 'RV-RC', 'NR-RC'] as const).map((t, i) => ({
           name: t,
           color: colors[i],
           value: (c: string) => get(c, t)?.flip_rate,
           ci: (c: string) => get(c, t)?.flip_rate_ci,
         })),
-      ),
+        // With the noise floor on: NR against its own repeat, on the same axis (what a flip must clear).
+        ...(m.noise_floor
+          ? [
+              {
+                name: 'NR-NR repeat (noise floor)',
+                color: OKABE_ITO.grey,
+                value: (c: string) => repeat(c)?.flip_rate,
+                ci: (c: string) => repeat(c)?.flip_rate_ci,
+              },
+            ]
+          : []),
+      ]),
     },
   };
 }

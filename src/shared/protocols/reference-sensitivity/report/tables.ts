@@ -1,8 +1,50 @@
 // Reference-sensitivity tables (metrics.json → the generic table model; dashboard and exports).
 import { fixedIntervalText, fixedText } from '../../../report/format';
-import { col, type Table } from '../../../report/table';
+import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
 import type { RefSensMetrics } from '../types';
+import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
+
+/** The noise floor (only with `noiseFloor` on): NR-NR repeat rows, then each transition's excess. */
+function noiseFloorTable(nf: NonNullable<RefSensMetrics['noise_floor']>): Table {
+  const rows: TableRow[] = [];
+  for (const r of nf.repeat) {
+    rows.push({ ...r, transition: 'NR-NR (repeat)' });
+    for (const x of nf.excess)
+      if (x.judge === r.judge && x.generator === r.generator && x.language === r.language)
+        rows.push({ ...x });
+  }
+  return {
+    id: 'noise_floor',
+    title: 'Noise floor: reference flips beyond repeat flips',
+    caption:
+      'Each NR verdict asked a second time (same prompt): NR-NR is how often the judge changes its ' +
+      'CORRECT/INCORRECT verdict when nothing changes (Wilson 95% CI). NR-RV and NR-RC rows compare, on the ' +
+      'answers valid in all three verdicts, the flip rate with the repeat flip rate (Wilson 95% CIs); ' +
+      `excess = flip − repeat flip, with the ${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped ` +
+      'under the reference × flipped under repetition. McNemar: exact two-sided binomial test of ' +
+      "reference-only vs repeat-only flips; Holm: adjusted across the table's transition rows.",
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('generator', 'Generator', 'text'),
+      col('language', 'Language', 'text'),
+      col('transition', 'Transition', 'text'),
+      col('n', 'n', 'int'),
+      col('flip_rate', 'Flip rate', 'pct'),
+      withMethod(col('flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
+      col('repeat_flip_rate', 'Repeat flip', 'pct'),
+      withMethod(col('repeat_flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
+      col('excess_flip_rate', 'Excess', 'pct'),
+      withMethod(col('excess_flip_rate_ci', '95% CI', 'ci'), 'Newcombe paired, method 10'),
+      col('both_flipped', 'Both flipped', 'int'),
+      col('change_only', 'Reference only', 'int'),
+      col('repeat_only', 'Repeat only', 'int'),
+      col('mcnemar_p', 'McNemar p', 'p'),
+      col('mcnemar_p_holm', 'Holm p', 'p'),
+    ],
+    rows,
+  };
+}
 
 export function buildRefSensTables(m: RefSensMetrics): Table[] {
   const tables: Table[] = [
@@ -117,6 +159,7 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
         kappa_ci: fixedIntervalText(r.kappa_ci, 3, r.kappa_ci_undefined_reason),
       })),
     });
+  if (m.noise_floor) tables.push(noiseFloorTable(m.noise_floor));
   tables.push(usageTable(m.usage));
   return tables;
 }

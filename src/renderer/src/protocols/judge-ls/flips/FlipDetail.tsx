@@ -108,6 +108,11 @@ export function FlipDetail(props: FlipDetailProps) {
           {flip.comparison} · {t(`order.${flip.order}`)}
         </span>
         <span className={`flip-type flip-type--${flip.type}`}>{t(`flipType.${flip.type}`)}</span>
+        {flip.repeatFlipped && (
+          <span className="chip" data-testid="repeat-flipped-detail" title={t('flips.repeatFlippedHelp')}>
+            {t('flips.repeatFlipped')}
+          </span>
+        )}
         <span className="gold-label">{t('detail.goldIs', { n: flip.gold })}</span>
       </header>
       {flaggedReasons && (

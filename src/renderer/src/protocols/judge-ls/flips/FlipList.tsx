@@ -79,6 +79,8 @@ export function FlipList({ flips, flagged, activeIndex, onActiveIndexChange, onO
       order: { orig: t('order.orig'), swap: t('order.swap') },
       type: Object.fromEntries(FLIP_TYPES.map((ft) => [ft, t(`flipType.${ft}`)])) as Record<FlipType, string>,
       flagged: t('flips.flaggedItem'),
+      repeat: t('flips.repeatFlipped'),
+      repeatHelp: t('flips.repeatFlippedHelp'),
     }),
     [t],
   );
@@ -138,6 +140,9 @@ interface RowLabels {
   order: Record<'orig' | 'swap', string>;
   type: Record<FlipType, string>;
   flagged: string;
+  /** "flipped on repeat as well" (the noise floor), and what it means. */
+  repeat: string;
+  repeatHelp: string;
 }
 
 interface FlipRowProps {
@@ -194,6 +199,11 @@ const FlipRow = memo(function FlipRow({
       </span>
       <span role="cell">
         <span className={`flip-type flip-type--${f.type}`}>{labels.type[f.type]}</span>
+        {f.repeatFlipped && (
+          <span className="chip" data-testid="repeat-flipped" title={labels.repeatHelp}>
+            {labels.repeat}
+          </span>
+        )}
       </span>
     </div>
   );

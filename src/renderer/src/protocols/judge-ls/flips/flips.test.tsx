@@ -164,3 +164,25 @@ describe('flip query', () => {
     });
   });
 });
+
+describe('flipped on repeat as well (the noise floor)', () => {
+  it('marks a flip whose EN repeat chose otherwise too, and never counts the repeat as EN', () => {
+    const judgments = [
+      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'A' }),
+      judgment({ itemId: 1, language: 'ZH', order: 'orig', winner: 'B' }),
+      { ...judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'B' }), sample: 1 },
+      judgment({ itemId: 1, language: 'EN', order: 'swap', winner: 'B' }),
+      judgment({ itemId: 1, language: 'ZH', order: 'swap', winner: 'A' }),
+      { ...judgment({ itemId: 1, language: 'EN', order: 'swap', winner: 'B' }), sample: 1 },
+      judgment({ itemId: 2, language: 'EN', order: 'orig', winner: 'A' }),
+      judgment({ itemId: 2, language: 'ZH', order: 'orig', winner: 'B' }),
+    ];
+    const flips = computeFlips(judgments);
+    expect(flips.map((f) => [f.itemId, f.order, f.enChoice, f.repeatFlipped])).toEqual([
+      [1, 'orig', 1, true],
+      [1, 'swap', 1, false],
+      // No repeat stored: unknown, not "no".
+      [2, 'orig', 1, null],
+    ]);
+  });
+});

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/Field';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { CI_METHODS, type CiMethod } from './draft';
-import { setCiMethod, useJudgeLsDraft } from './state';
+import { setCiMethod, setNoiseFloor, useJudgeLsDraft } from './state';
 import { TieProbesOption } from './TieProbesOption';
 
 /** Judge-LS's fields on the options step: tie probes, and which intervals the tables show. */
@@ -10,8 +10,29 @@ export function JudgeLsOptions() {
   return (
     <>
       <TieProbesOption />
+      <NoiseFloorOption />
       <CiMethodOption />
     </>
+  );
+}
+
+/** Config `noiseFloor`: the placebo repeat of every EN verdict (the estimate counts its calls). */
+function NoiseFloorOption() {
+  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  const own = useJudgeLsDraft();
+  return (
+    <label className="check check--block">
+      <input
+        type="checkbox"
+        data-testid="option-noise-floor"
+        checked={own.noiseFloor ?? false}
+        onChange={(e) => setNoiseFloor(e.target.checked)}
+      />
+      <span>
+        <strong>{t('wizard.options.noiseFloor')}</strong>
+        <span className="check__text">{t('wizard.options.noiseFloorText')}</span>
+      </span>
+    </label>
   );
 }
 

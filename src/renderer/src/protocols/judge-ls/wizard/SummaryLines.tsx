@@ -35,6 +35,8 @@ export function SummaryLines() {
       </dd>
       <dt>{t('wizard.summary.tieProbes')}</dt>
       <dd>{tieProbesOn(own) ? t('common.yes') : t('common.no')}</dd>
+      <dt>{t('wizard.summary.noiseFloor')}</dt>
+      <dd data-testid="summary-noise-floor">{own.noiseFloor ? t('common.yes') : t('common.no')}</dd>
       <dt>{t('wizard.summary.ci')}</dt>
       <dd data-testid="summary-ci">
         {t(own.ci === 'cluster-bootstrap' ? 'intervals.bootstrap' : 'intervals.wilson')}

@@ -71,5 +71,31 @@ describe('the Judge-LS interval switch in the wizard', () => {
     fireEvent.click(screen.getByTestId('create-and-start'));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'experiments.create')).toBe(true));
     expect(configOf(api, 'experiments.create').ci).toBe('cluster-bootstrap');
-  });
+    // Off by default: the saved config does not name it.
+    expect('noiseFloor' in configOf(api, 'experiments.create')).toBe(false);
+  }, 30_000);
+
+  it('measures the noise floor only when ticked: the estimate and the saved config carry noiseFloor then', async () => {
+    const api = makeApi();
+    setApi(api);
+    navigate({ name: 'new-experiment' }, { replace: true });
+    await act(async () => {
+      await useAppInfo.getState().load();
+      await useDatasets.getState().refresh();
+    });
+    render(<App />);
+    for (let i = 0; i < 4; i++) next();
+    const box = screen.getByTestId('option-noise-floor') as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(screen.getByText('Measure the noise floor')).toBeTruthy();
+    fireEvent.click(box);
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getByText('测量噪声底线')).toBeTruthy();
+    next();
+    expect(screen.getByTestId('summary-noise-floor').textContent).toBe('是');
+    await waitFor(() => expect(configOf(api, 'experiments.estimate').noiseFloor).toBe(true));
+    fireEvent.click(screen.getByTestId('create-and-start'));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'experiments.create')).toBe(true));
+    expect(configOf(api, 'experiments.create').noiseFloor).toBe(true);
+  }, 30_000);
 });

@@ -58,6 +58,8 @@ export interface JudgeLsDraft {
   /** Only templates the user replaced; the others are the protocol's defaults. */
   templates: Partial<Record<TemplateKey, string>>;
   tieProbes: boolean;
+  /** Config `noiseFloor`: each EN verdict asked a second time (absent: off). */
+  noiseFloor?: boolean;
   /** The intervals the tables and exports show (config `ci`); absent: Wilson. */
   ci?: CiMethod;
 }
@@ -163,6 +165,8 @@ export function judgeLsConfig(draft: WizardDraft): Record<string, unknown> {
     },
     tieProbes: tieProbesOn(own),
     ci: own.ci ?? 'wilson',
+    // Only when on: a config saved without it stays as it was.
+    ...(own.noiseFloor ? { noiseFloor: true } : {}),
   };
   const templates = templatesOption(own.templates);
   if (templates) config.options = { templates };

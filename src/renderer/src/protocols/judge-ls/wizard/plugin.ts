@@ -18,7 +18,7 @@ export const judgeLsWizard: WizardPlugin = {
     },
   ],
   OptionsFields: JudgeLsOptions,
-  optionFields: ['tieProbes', 'ci'],
+  optionFields: ['tieProbes', 'noiseFloor', 'ci'],
   SummaryLines,
   providersInUse: (draft) => [judgeLsDraft(draft).transform.provider],
   batchProvidersInUse: (draft) => {

@@ -60,6 +60,10 @@ export function setTieProbes(on: boolean): void {
   edit((own) => ({ ...own, tieProbes: on }));
 }
 
+export function setNoiseFloor(on: boolean): void {
+  edit((own) => ({ ...own, noiseFloor: on }));
+}
+
 export function setCiMethod(ci: CiMethod): void {
   edit((own) => ({ ...own, ci }));
 }
