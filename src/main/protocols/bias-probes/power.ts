@@ -46,7 +46,7 @@ export const biasPower: PowerHooks<ExperimentView<BaseConfig, BiasOptions>, Bias
           unitsPerItem: 1,
           n: effect === 'position' ? pairs : exp.items.length,
         },
-        sd === null ? null : assumed('SD of the differences (score points)', sd, 0),
+        sd === null ? null : assumed('sd', 'SD of the differences (score points)', sd, 0),
         { typed: effects[id] ?? effects[`${id}:wilcoxon`], fallback: dz ?? DEFAULT_DZ },
         at,
       );

@@ -34,7 +34,7 @@ export const judgeLsPower: PowerHooks<ExperimentView<BaseConfig, JudgeLsOptions>
       const base = { unit: 'pairs', unitsPerItem: PAIRS_PER_ITEM, n, labelParams: { comparison } };
       const change = `accuracy_change:${comparison}`;
       const flips = `flip_rate:${comparison}`;
-      const p0 = assumed('reference flip rate p0', null, DEFAULT_NULL_FLIP);
+      const p0 = assumed('p0', 'reference flip rate p0', null, DEFAULT_NULL_FLIP);
       return [
         mcnemarRow(
           {
@@ -43,7 +43,7 @@ export const judgeLsPower: PowerHooks<ExperimentView<BaseConfig, JudgeLsOptions>
             label: `Accuracy change ${comparison} (per judge)`,
             labelKey: 'power.accuracyChange',
           },
-          assumed('discordant share ψ', psi, DEFAULT_DISCORDANT),
+          assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
           { typed: effects[change], fallback: DEFAULT_CHANGE },
           at,
         ),

@@ -37,7 +37,7 @@ export const refSensPower: PowerHooks<ExperimentView<RefSensConfig, RefSensOptio
             unitsPerItem: 1,
             n: questions,
           },
-          assumed('discordant share ψ', psi, DEFAULT_DISCORDANT),
+          assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
           {
             typed: effects[id],
             fallback: gap !== null && psi !== null && gap <= psi && gap > 0 ? gap : DEFAULT_GAP,
@@ -67,7 +67,7 @@ export const refSensPower: PowerHooks<ExperimentView<RefSensConfig, RefSensOptio
             unitsPerItem: Math.max(1, sources),
             n: questions * Math.max(1, sources),
           },
-          assumed('discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
+          assumed('psi', 'discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
           { typed: effects[id], fallback: DEFAULT_FLIP_CHANGE },
           at,
         ),
