@@ -79,7 +79,9 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
     const change = before.comparisons[0];
     // Both answer orders of 20 items: 40 (item, order) pairs per judge.
     expect(change.n).toBe(ITEMS * 2);
-    expect(change.assumptions).toEqual([{ name: 'discordant share ψ', value: 0.2, source: 'default' }]);
+    expect(change.assumptions).toEqual([
+      { key: 'psi', name: 'discordant share ψ', value: 0.2, source: 'default' },
+    ]);
     expect(change.mde).toBeCloseTo(mcnemarExactMde(40, 0.2)!, 12);
     expect(change.itemsNeeded).toBe(Math.ceil(mcnemarExactSampleSize(0.2, 0.05)! / 2));
     expect(before.comparisons[1].mde).toBeCloseTo(exactBinomialMde(40, 0.05, 'up')! - 0.05, 12);
@@ -112,7 +114,7 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
     const after = (await estimate(plan, data, ['--effect', 'accuracy_change:EN-ZH=0.1'])).power!;
     expect(after.pilot).toMatchObject({ name: 'pilot', simulated: true });
     const zh = after.comparisons[0];
-    expect(zh.assumptions).toEqual([{ name: 'discordant share ψ', value: psi, source: 'pilot' }]);
+    expect(zh.assumptions).toEqual([{ key: 'psi', name: 'discordant share ψ', value: psi, source: 'pilot' }]);
     expect(zh.effect).toBe(0.1);
     expect(zh.effectTyped).toBe(true);
     if (psi >= 0.1) expect(zh.itemsNeeded).toBe(Math.ceil(mcnemarExactSampleSize(psi, 0.1)! / 2));

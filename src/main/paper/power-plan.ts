@@ -84,13 +84,13 @@ function agreementRow(exp: LoadedExperiment, effects: Readonly<Record<string, nu
     {
       id,
       label: `Human agreement: Spearman ρ interval excludes ${AGREEMENT_THRESHOLD}`,
-      labelKey: 'power.humanAgreement',
+      labelKey: 'wizard.power.humanAgreement',
       unit: 'items',
       unitsPerItem: 1,
       n: exp.items.length,
     },
     AGREEMENT_THRESHOLD,
-    assumed('expected ρ', null, DEFAULT_AGREEMENT_RHO),
+    assumed('rho1', 'expected ρ', null, DEFAULT_AGREEMENT_RHO),
     { typed: effects[id] },
     at,
   );

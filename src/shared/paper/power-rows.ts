@@ -38,10 +38,15 @@ const NO_UNITS = 'no units to test: the plan has no items';
 const BEYOND = 'beyond a million items';
 
 /** A rate taken from the pilot when it has one, else the default. */
-export function assumed(name: string, pilot: number | null | undefined, fallback: number): PowerAssumption {
+export function assumed(
+  key: PowerAssumption['key'],
+  name: string,
+  pilot: number | null | undefined,
+  fallback: number,
+): PowerAssumption {
   return pilot !== null && pilot !== undefined && Number.isFinite(pilot)
-    ? { name, value: pilot, source: 'pilot' }
-    : { name, value: fallback, source: 'default' };
+    ? { key, name, value: pilot, source: 'pilot' }
+    : { key, name, value: fallback, source: 'default' };
 }
 
 function row(
@@ -183,7 +188,7 @@ export function fisherZRow(
     base,
     'fisher-z',
     `Spearman ρ whose interval excludes ${rho0}`,
-    [{ name: 'threshold ρ0', value: rho0, source: 'default' }, rho1],
+    [{ key: 'rho0', name: 'threshold ρ0', value: rho0, source: 'default' }, rho1],
     base.n > 3 ? fisherZMde(base.n, rho0, 'up', at.alpha, at.power) : null,
     `4 ${base.unit} at least`,
     r,

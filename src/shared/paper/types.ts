@@ -7,6 +7,8 @@ export type PowerModel = 'mcnemar-exact' | 'binomial-exact' | 'paired-t' | 'wilc
 
 /** A rate or effect a power figure rests on, and where it came from. */
 export interface PowerAssumption {
+  /** Which rate: the UI's words for it are `wizard.power.assumptions.<key>`. */
+  key: 'psi' | 'p0' | 'sd' | 'rho0' | 'rho1';
   /** What it is, in English (e.g. "discordant share ψ"). */
   name: string;
   value: number;

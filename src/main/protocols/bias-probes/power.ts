@@ -4,16 +4,21 @@
 // the SD of the differences that turns d_z into score points.
 import { assumed, pairedRows, type PlanAt } from '../../../shared/paper/power-rows';
 import type { PowerComparison } from '../../../shared/paper/types';
-import type { BiasMetrics, ProbeRow } from '../../../shared/protocols/bias-probes/types';
-import type { BaseConfig, ExperimentView, PowerHooks } from '../plugin';
-import type { BiasOptions } from './config';
+import type { Item } from '../../../shared/domain';
+import type { BiasMetrics, Probe, ProbeRow } from '../../../shared/protocols/bias-probes/types';
 import { biasItem } from './item';
+
+/** What the plan reads of the experiment (structural: this module stays off the seam's import ring). */
+interface PlannedBias {
+  items: readonly Item[];
+  options: { probes: readonly Probe[]; shorter: boolean };
+}
 
 /** The d_z the inverse plans for without a pilot (between Cohen's small and medium). */
 const DEFAULT_DZ = 0.3;
 
 /** The effects each probe measures (ProbeRow.effect), as the metrics name them. */
-function effectsOf(options: BiasOptions): ProbeRow['effect'][] {
+function effectsOf(options: PlannedBias['options']): ProbeRow['effect'][] {
   return options.probes.flatMap((p): ProbeRow['effect'][] =>
     p === 'position'
       ? ['position']
@@ -27,8 +32,14 @@ function effectsOf(options: BiasOptions): ProbeRow['effect'][] {
 
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-export const biasPower: PowerHooks<ExperimentView<BaseConfig, BiasOptions>, BiasMetrics> = {
-  comparisons(exp, pilot, effects, at: PlanAt): PowerComparison[] {
+/** The `power` capability of the bias-probes plug-in (protocols/plugin.ts `PowerHooks`). */
+export const biasPower = {
+  comparisons(
+    exp: PlannedBias,
+    pilot: BiasMetrics | null,
+    effects: Readonly<Record<string, number>>,
+    at: PlanAt,
+  ): PowerComparison[] {
     // The position probe needs an item with two responses to swap.
     const pairs = exp.items.map(biasItem).filter((i) => i.responses.length === 2).length;
     return effectsOf(exp.options).flatMap((effect) => {
@@ -46,7 +57,7 @@ export const biasPower: PowerHooks<ExperimentView<BaseConfig, BiasOptions>, Bias
           unitsPerItem: 1,
           n: effect === 'position' ? pairs : exp.items.length,
         },
-        sd === null ? null : assumed('SD of the differences (score points)', sd, 0),
+        sd === null ? null : assumed('sd', 'SD of the differences (score points)', sd, 0),
         { typed: effects[id] ?? effects[`${id}:wilcoxon`], fallback: dz ?? DEFAULT_DZ },
         at,
       );

@@ -5,8 +5,6 @@
 import { assumed, binomialRow, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
 import type { PowerComparison } from '../../../shared/paper/types';
 import type { InvarianceRow, JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
-import type { BaseConfig, ExperimentView, PowerHooks } from '../plugin';
-import type { JudgeLsOptions } from './config';
 
 /** Both answer orders of an item are judged: two pairs per item and language. */
 const PAIRS_PER_ITEM = 2;
@@ -23,8 +21,20 @@ function pooled(rows: InvarianceRow[], of: (r: InvarianceRow) => number): number
   return n ? rows.reduce((s, r) => s + of(r), 0) / n : null;
 }
 
-export const judgeLsPower: PowerHooks<ExperimentView<BaseConfig, JudgeLsOptions>, JudgeLsMetrics> = {
-  comparisons(exp, pilot, effects, at: PlanAt): PowerComparison[] {
+/** What the plan reads of the experiment (structural: this module stays off the seam's import ring). */
+interface PlannedJudgeLs {
+  items: readonly unknown[];
+  options: { languages: readonly string[] };
+}
+
+/** The `power` capability of the Judge-LS plug-in (protocols/plugin.ts `PowerHooks`). */
+export const judgeLsPower = {
+  comparisons(
+    exp: PlannedJudgeLs,
+    pilot: JudgeLsMetrics | null,
+    effects: Readonly<Record<string, number>>,
+    at: PlanAt,
+  ): PowerComparison[] {
     const n = exp.items.length * PAIRS_PER_ITEM;
     return exp.options.languages.flatMap((lang) => {
       const comparison = `EN-${lang}`;
@@ -34,7 +44,7 @@ export const judgeLsPower: PowerHooks<ExperimentView<BaseConfig, JudgeLsOptions>
       const base = { unit: 'pairs', unitsPerItem: PAIRS_PER_ITEM, n, labelParams: { comparison } };
       const change = `accuracy_change:${comparison}`;
       const flips = `flip_rate:${comparison}`;
-      const p0 = assumed('reference flip rate p0', null, DEFAULT_NULL_FLIP);
+      const p0 = assumed('p0', 'reference flip rate p0', null, DEFAULT_NULL_FLIP);
       return [
         mcnemarRow(
           {
@@ -43,7 +53,7 @@ export const judgeLsPower: PowerHooks<ExperimentView<BaseConfig, JudgeLsOptions>
             label: `Accuracy change ${comparison} (per judge)`,
             labelKey: 'power.accuracyChange',
           },
-          assumed('discordant share ψ', psi, DEFAULT_DISCORDANT),
+          assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
           { typed: effects[change], fallback: DEFAULT_CHANGE },
           at,
         ),

@@ -6,9 +6,11 @@
 // question independent (the table keeps no 2×2 counts).
 import { assumed, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
 import type { PowerComparison } from '../../../shared/paper/types';
-import { ALL, type RefSensMetrics } from '../../../shared/protocols/reference-sensitivity/types';
-import type { ExperimentView, PowerHooks } from '../plugin';
-import type { RefSensConfig, RefSensOptions } from './config';
+import {
+  ALL,
+  type RefSensMetrics,
+  type Setting,
+} from '../../../shared/protocols/reference-sensitivity/types';
 
 const DEFAULT_DISCORDANT = 0.3;
 const DEFAULT_GAP = 0.1;
@@ -16,8 +18,26 @@ const DEFAULT_FLIP_CHANGE = 0.05;
 
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-export const refSensPower: PowerHooks<ExperimentView<RefSensConfig, RefSensOptions>, RefSensMetrics> = {
-  comparisons(exp, pilot, effects, at: PlanAt): PowerComparison[] {
+/** What the plan reads of the experiment (structural: this module stays off the seam's import ring). */
+interface PlannedRefSens {
+  items: readonly unknown[];
+  config: { generators?: readonly { label?: string; model: string }[] };
+  options: {
+    calibration: boolean;
+    sensitivity: boolean;
+    settings: readonly Setting[];
+    imported: readonly { generator: string }[];
+  };
+}
+
+/** The `power` capability of the reference-sensitivity plug-in (protocols/plugin.ts `PowerHooks`). */
+export const refSensPower = {
+  comparisons(
+    exp: PlannedRefSens,
+    pilot: RefSensMetrics | null,
+    effects: Readonly<Record<string, number>>,
+    at: PlanAt,
+  ): PowerComparison[] {
     const out: PowerComparison[] = [];
     const questions = exp.items.length;
     if (exp.options.calibration) {
@@ -37,7 +57,7 @@ export const refSensPower: PowerHooks<ExperimentView<RefSensConfig, RefSensOptio
             unitsPerItem: 1,
             n: questions,
           },
-          assumed('discordant share ψ', psi, DEFAULT_DISCORDANT),
+          assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
           {
             typed: effects[id],
             fallback: gap !== null && psi !== null && gap <= psi && gap > 0 ? gap : DEFAULT_GAP,
@@ -67,7 +87,7 @@ export const refSensPower: PowerHooks<ExperimentView<RefSensConfig, RefSensOptio
             unitsPerItem: Math.max(1, sources),
             n: questions * Math.max(1, sources),
           },
-          assumed('discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
+          assumed('psi', 'discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
           { typed: effects[id], fallback: DEFAULT_FLIP_CHANGE },
           at,
         ),

@@ -13,6 +13,7 @@ export const GLOSSARY_IDS = [
   'holm',
   'kappa',
   'flips',
+  'power',
 ] as const;
 export type GlossaryId = (typeof GLOSSARY_IDS)[number];
 

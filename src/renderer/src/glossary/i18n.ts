@@ -54,6 +54,10 @@ const en = {
       term: 'Cohen’s κ',
       body: 'Agreement between two raters (e.g. a judge and people) beyond what chance would give: 1 is perfect agreement, 0 is what chance alone gives, below 0 is worse than chance. It is lower than plain agreement when one answer is much more common than the other.',
     },
+    power: {
+      term: 'Power and the smallest detectable effect',
+      body: 'Before a run: the smallest effect the chosen items detect with 80% probability (power) at two-sided α = 0.05, and the items an effect you type needs. Each comparison uses the power of the test its table reports. Exact McNemar (paired proportions, e.g. EN→target accuracy): power = Σ_d Bin(d; n, ψ) · P(exact binomial test on d discordant pairs rejects), ψ the share of pairs whose correctness differs (Suissa & Shuster 1991). Exact binomial (a flip rate against a reference rate p0): the probability of the test’s rejection region under the planned rate. Paired t: the noncentral t with noncentrality d_z·√n (Cohen 1988). Wilcoxon signed-rank: the t’s figure at n·3/π pairs, its asymptotic relative efficiency under normal differences (Noether 1987). Human agreement: the items for the Fisher-z interval of ρ, tanh(atanh ρ ± 1.96/√(n − 3)), to exclude 0.8. Rates come from an earlier run of the same judges when there is one (said which); otherwise they are defaults, marked so.',
+    },
     flips: {
       term: 'Flips',
       body: 'A flip is an item where the judge’s verdict changes between two conditions (e.g. the English and the Chinese text): it prefers the other answer, or switches to or from a tie. A correctness flip is a flip that changes whether the verdict matches the gold label. Flips count changes in both directions, so a judge can flip often while its accuracy stays the same.',
@@ -110,6 +114,10 @@ const zh: typeof en = {
     kappa: {
       term: 'Cohen’s κ',
       body: '两位评分者（例如评审模型与人）之间超出偶然水平的一致性：1 表示完全一致，0 表示与偶然相同，小于 0 表示比偶然还差。当某一种回答远比另一种常见时，它会低于单纯的一致率。',
+    },
+    power: {
+      term: '统计功效与最小可检测效应',
+      body: '运行之前：所选条目在双侧 α = 0.05 下以 80% 概率（功效）能检测出的最小效应，以及你输入的效应所需的条目数。每个比较使用其表格所报告检验的功效。精确 McNemar 检验（配对比例，例如英文→目标语言的准确率）：功效 = Σ_d Bin(d; n, ψ) · P(对 d 个不一致对的精确二项检验拒绝)，ψ 为正确性不同的配对所占比例（Suissa & Shuster 1991）。精确二项检验（翻转率对参照比率 p0）：计划比率下检验拒绝域的概率。配对 t 检验：非中心参数为 d_z·√n 的非中心 t 分布（Cohen 1988）。Wilcoxon 符号秩检验：取 t 检验在 n·3/π 对时的结果，即正态差值下的渐近相对效率（Noether 1987）。人工一致性：使 ρ 的 Fisher-z 区间 tanh(atanh ρ ± 1.96/√(n − 3)) 不含 0.8 所需的条目数。若同一批评审模型此前运行过，比率取自那次运行（并注明）；否则为默认值，并如此标注。',
     },
     flips: {
       term: '翻转',

@@ -4,6 +4,7 @@ import type { CostEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
 import {
   batchCapable,
+  buildConfig,
   protocolOf,
   stepOfField,
   validateStep,
@@ -14,6 +15,7 @@ import { presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
+import { PowerPlanSection } from './PowerPlanSection';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
 
@@ -243,6 +245,14 @@ export function SummaryStep() {
                   duration: f.duration(estimate.estimate.minutesAtRateLimits * 60),
                 })}
           </p>
+          {estimate.estimate.power && (
+            <PowerPlanSection
+              key={JSON.stringify(estimate.estimate.power)}
+              plan={estimate.estimate.power}
+              config={() => buildConfig(useWizard.getState().draft)}
+              namespaces={protocolNamespaces(getRendererProtocol(protocolOf(draft)))}
+            />
+          )}
           {estimate.estimate.unpricedModels.length > 0 && (
             <p className="hint">
               {t('wizard.summary.unpricedNote', { models: estimate.estimate.unpricedModels.join(', ') })}

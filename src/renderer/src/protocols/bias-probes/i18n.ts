@@ -5,6 +5,7 @@ export const BIAS_NS = 'bias-probes';
 export const BIAS_NAMESPACES = [BIAS_NS, 'results', 'translation'];
 
 const en = {
+  power: { pairedDifference: 'Paired score difference, {{effect}} (per judge)' },
   estimateRoles: { rewriter: 'Rewriter' },
   // The estimate's kinds of call (the variant judged; pair-shown: the position probe).
   estimateKinds: {
@@ -94,6 +95,7 @@ const en = {
 };
 
 const zh = {
+  power: { pairedDifference: '配对分数差，{{effect}}（每个评审模型）' },
   estimateRoles: { rewriter: '改写模型' },
   estimateKinds: {
     original: '原文',

@@ -5,6 +5,10 @@ export const REF_SENS_NS = 'reference-sensitivity';
 export const REF_SENS_NAMESPACES = [REF_SENS_NS, 'results', 'translation'];
 
 const en = {
+  power: {
+    calibrationGap: 'Calibration gap C1 − C2 (per judge)',
+    nrRvFlips: 'NR→RV flips: correct→incorrect vs incorrect→correct (per judge)',
+  },
   // The estimate's kinds of call; C1, C2, NR, RV and RC are the settings' names and stay so.
   estimateKinds: { generate: 'Answer' },
   estimateNote: {
@@ -107,6 +111,10 @@ const en = {
 };
 
 const zh = {
+  power: {
+    calibrationGap: '校准差距 C1 − C2（每个评审模型）',
+    nrRvFlips: 'NR→RV 翻转：对→错 与 错→对（每个评审模型）',
+  },
   estimateKinds: { generate: '生成回答' },
   estimateNote: {
     standIns: '尚未生成的回答上的评审按典型长度的替代回答估算；输出长度取典型值。',

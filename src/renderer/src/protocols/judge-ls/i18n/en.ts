@@ -1,5 +1,9 @@
 // Judge-LS's strings, registered as the i18next namespace 'judge-ls' (see ../index.ts).
 export const en = {
+  power: {
+    accuracyChange: 'Accuracy change {{comparison}} (per judge)',
+    flipRate: 'Flip rate {{comparison}} (per judge)',
+  },
   estimateNote: {
     standIns:
       'Judge calls on translations not made yet are estimated from the English texts; output lengths are typical values.',

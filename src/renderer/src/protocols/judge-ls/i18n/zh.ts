@@ -1,6 +1,10 @@
 import type { JudgeLsMessages } from './en';
 
 export const zh: JudgeLsMessages & { col: Record<string, string> } = {
+  power: {
+    accuracyChange: '准确率变化 {{comparison}}（每个评审模型）',
+    flipRate: '翻转率 {{comparison}}（每个评审模型）',
+  },
   estimateNote: {
     standIns: '尚未翻译的文本上的评审调用按英文原文估算；输出长度取典型值。',
     typical: '输出长度取典型值；回答到达后以实际用量替换。',
