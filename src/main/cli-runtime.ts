@@ -6,6 +6,7 @@ export { Core } from './facade/core';
 export { parseColumnOptions } from './import/column-mapping';
 export { rendererDir } from './core/paths';
 export { startWebServer } from './doors/web';
+export { startWebServerKeepingPort } from './doors/serve-port';
 export { defaultTokenFile, loadServeToken } from './doors/serve-token';
 export { estimateText, failureSummary, ProgressPrinter, warnFigureFailures } from './cli-progress';
 export { loadExperimentConfig } from './experiments/config';

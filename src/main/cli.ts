@@ -272,12 +272,19 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .option('--new-token', 'replace the stored token (pages opened before need the new URL)')
     .action(async (opts: { port?: number; tokenFile?: string; newToken?: boolean }, cmd: Command) => {
       // Calls come from browser pages: keys go only where they belong, paths stay in the data folder.
-      const { rendererDir, defaultTokenFile, loadServeToken, startWebServer } = await runtime();
+      const { rendererDir, defaultTokenFile, loadServeToken, startWebServerKeepingPort } = await runtime();
       const core = await openCore(cmd, 'web');
       const staticDir = rendererDir();
       // The same token after a restart, so open pages keep working.
       const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(core.dataDir)), opts.newToken);
-      const server = await startWebServer({ core, port: opts.port, staticDir, token });
+      // The same port too (when free), so open pages and their stored wizard draft carry on.
+      const server = await startWebServerKeepingPort({
+        core,
+        port: opts.port,
+        staticDir,
+        token,
+        dataDir: core.dataDir,
+      });
       if (!staticDir) process.stderr.write('No built UI found (run npm run build); serving the API only.\n');
       out(`Judge Lab is running at ${server.url}\nData: ${core.dataDir}\nPress Ctrl+C to stop.\n`);
       await new Promise<void>((resolve) => {

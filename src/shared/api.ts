@@ -2,7 +2,7 @@
 // methods and events, and the renderer talks to nothing else.
 import type { CompareResult, CompareSide } from './compare';
 import type { FigureLanguage } from './report/figure-i18n';
-import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow } from './domain';
+import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow, KeyState } from './domain';
 import type {
   CostEstimate,
   ExperimentDetail,
@@ -177,10 +177,10 @@ export interface ApiMethods {
   /** Stores a key (desktop only) under its environment-variable name; it never comes back. */
   'keys.set': { params: { name: string; value: string }; result: { stored: string[] } };
   'keys.delete': { params: { name: string }; result: { stored: string[] } };
-  /** Is each provider's key available (set / missing)? Never returns a key. */
+  /** Is each provider's key available (set / missing / withheld)? Never returns a key. */
   'providers.keyStatus': {
     params: { providers: Record<string, unknown> };
-    result: Record<string, 'set' | 'missing' | 'not_needed'>;
+    result: Record<string, KeyState>;
   };
   'providers.testConnection': {
     params: { provider: unknown; name: string; model?: string };

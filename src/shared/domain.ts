@@ -109,3 +109,9 @@ export interface AppInfo {
   door: 'electron' | 'web' | 'cli';
   samples: { id: string; name: string; itemCount: number }[];
 }
+
+/**
+ * A provider's key as a page may know it: `withheld` is set in the environment but not sent to
+ * this provider's server (only to its kind's known servers or the one in `<NAME>_BASE_URL`).
+ */
+export type KeyState = 'set' | 'missing' | 'not_needed' | 'withheld';

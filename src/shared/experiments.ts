@@ -1,4 +1,5 @@
 // Experiment types that cross the doors, for every protocol (runner state, estimates, results).
+import type { KeyState } from './domain';
 import type { PowerPlan } from './paper/types';
 import type { Table } from './report/table';
 
@@ -80,7 +81,7 @@ export interface ExperimentDetail extends ExperimentSummary {
   /** The validated config as stored (keys are never in it: only env var names). */
   config: unknown;
   /** Whether each provider's key is available to the core; never the key itself. */
-  keys: Record<string, 'set' | 'missing' | 'not_needed'>;
+  keys: Record<string, KeyState>;
 }
 
 export interface EstimateRow {

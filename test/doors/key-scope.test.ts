@@ -150,4 +150,21 @@ describe('where a key may be sent', () => {
     store.set('GROQ_API_KEY', 'gsk-1');
     expect(store.status().stored).toEqual(['GROQ_API_KEY']);
   });
+
+  it('calls a key that is set but not sent to this server "withheld", never "missing" (issue 26 item 6)', async () => {
+    const { core, url } = await setup('web', () => ({ FAKE_KEY: 'sk-real' }));
+    const custom = { kind: 'openai', baseURL: url, apiKeyEnv: 'FAKE_KEY' };
+    const status = await core.call('providers.keyStatus', {
+      providers: { custom, none: { kind: 'openai', baseURL: url, apiKeyEnv: 'OTHER_KEY' } },
+    });
+    expect(status).toEqual({ custom: 'withheld', none: 'missing' });
+  });
+
+  it('calls it "set" once FAKE_BASE_URL names that server', async () => {
+    const { core, url } = await setup('web', (u) => ({ FAKE_KEY: 'sk-real', FAKE_BASE_URL: `${u}/v1` }));
+    const status = await core.call('providers.keyStatus', {
+      providers: { custom: { kind: 'openai', baseURL: url, apiKeyEnv: 'FAKE_KEY' } },
+    });
+    expect(status).toEqual({ custom: 'set' });
+  });
 });

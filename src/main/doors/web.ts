@@ -313,10 +313,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(msg);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, HOST, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, HOST, () => resolve());
+    });
+  } catch (err) {
+    // A port in use: nothing stays subscribed, so the caller may try another.
+    offEvents();
+    wss.close();
+    throw err;
+  }
   port = (server.address() as AddressInfo).port;
 
   return {

@@ -10,14 +10,12 @@ import {
   type ProviderConfig,
 } from '../providers/config';
 import type { InputIssue } from '../../shared/domain';
+import type { KeyState } from '../../shared/domain';
 import type { ModelUse } from '../protocols/plugin';
 import { testConnection } from '../providers/test-connection';
 
-export function keyStatus(
-  keys: KeyStore,
-  providers: Record<string, unknown>,
-): Record<string, 'set' | 'missing' | 'not_needed'> {
-  const out: Record<string, 'set' | 'missing' | 'not_needed'> = {};
+export function keyStatus(keys: KeyStore, providers: Record<string, unknown>): Record<string, KeyState> {
+  const out: Record<string, KeyState> = {};
   for (const [name, raw] of Object.entries(providers)) {
     const parsed = providerConfigSchema.safeParse(raw);
     // A stored config from an older release may name a variable today's rule refuses: no key
@@ -29,7 +27,10 @@ export function keyStatus(
     const cfg = parsed.data;
     if (isSimulated(cfg) || (!cfg.apiKeyEnv && cfg.baseURL && isLoopbackURL(cfg.baseURL)))
       out[name] = 'not_needed';
-    else out[name] = keys.get(name, cfg) ? 'set' : 'missing';
+    else if (keys.get(name, cfg)) out[name] = 'set';
+    // Set, but not for this server (key-scope.ts): "missing" would send the person looking
+    // for a key they already have (issue 26).
+    else out[name] = keys.withheld?.(name, cfg) ? 'withheld' : 'missing';
   }
   return out;
 }

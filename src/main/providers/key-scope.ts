@@ -17,10 +17,9 @@ export const KNOWN_BASE_URLS: Record<ProviderKind, readonly string[]> = {
   recorded: [],
 };
 
-/** FOO_API_KEY, FOO_KEY and FOO_TOKEN may also go to the server named in FOO_BASE_URL. */
-export function baseURLVariable(apiKeyEnv: string): string {
-  return `${apiKeyEnv.replace(/_(API_KEY|KEY|TOKEN)$/, '')}_BASE_URL`;
-}
+// The variable's name is part of what pages show (the wizard offers the line to set).
+import { baseURLVariable } from '../../shared/key-scope';
+export { baseURLVariable };
 
 // The key goes to a host, whatever the path: compare scheme, host and port.
 function originOf(url: string): string | undefined {

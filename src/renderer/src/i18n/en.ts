@@ -310,6 +310,7 @@ export const en = {
         not_needed: 'No key needed',
         checking: 'Checking…',
         error: 'Unknown',
+        withheld: 'Key set, not sent here',
       },
       set: 'The key in {{env}} will be used.',
       notNeeded: 'This local server needs no key.',
@@ -320,6 +321,12 @@ export const en = {
       missingNoEnv: 'Enter the name of the environment variable that holds this provider’s key.',
       unknown: 'Could not check the key; fix the settings below, or test the connection.',
       checking: 'Checking whether a key is available…',
+      withheld:
+        '{{env}} is set, but Judge Lab sends it only to this API type’s known servers or to the server named in {{variable}}, so a page cannot send your key anywhere else. To use this server, add this line where you start judge-lab serve:',
+      withheldThen: 'Then restart judge-lab serve and reload this page: your draft is kept.',
+      rule: '{{env}} goes only to the known servers of this API type, or to the server in {{variable}} (set where Judge Lab starts).',
+      copy: 'Copy',
+      copied: 'Copied',
     },
     provider: {
       kind: 'API type',

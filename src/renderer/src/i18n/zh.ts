@@ -306,6 +306,7 @@ export const zh: Messages = {
         not_needed: '无需密钥',
         checking: '检查中…',
         error: '未知',
+        withheld: '已设置密钥，但不会发往此地址',
       },
       set: '将使用 {{env}} 中的密钥。',
       notNeeded: '此本地服务不需要密钥。',
@@ -315,6 +316,12 @@ export const zh: Messages = {
       missingNoEnv: '请输入保存此服务商密钥的环境变量名。',
       unknown: '无法检查密钥；请修正下面的设置，或测试连接。',
       checking: '正在检查是否有可用的密钥…',
+      withheld:
+        '{{env}} 已设置，但 Judge Lab 只会把它发给此类 API 的已知服务器，或 {{variable}} 中指定的服务器，这样网页无法把你的密钥发往别处。要使用此服务器，请在启动 judge-lab serve 的环境中加入这一行：',
+      withheldThen: '然后重启 judge-lab serve 并刷新本页：草稿会保留。',
+      rule: '{{env}} 只会发往此类 API 的已知服务器，或 {{variable}}（在启动 Judge Lab 的环境中设置）指定的服务器。',
+      copy: '复制',
+      copied: '已复制',
     },
     provider: {
       kind: 'API 类型',

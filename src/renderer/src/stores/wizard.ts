@@ -330,8 +330,9 @@ export const useWizard = create<WizardState>()(
     },
     {
       name: WIZARD_STORAGE_KEY,
-      // sessionStorage: a reload keeps the draft, a new tab starts afresh.
-      storage: createJSONStorage(() => sessionStorage),
+      // localStorage: a reload, and a restart of judge-lab serve (which keeps its port, so the
+      // page's origin and its storage stay), keep the draft (issue 26). No key is ever in it.
+      storage: createJSONStorage(() => localStorage),
       partialize: (s) => ({ draft: s.draft, step: s.step }),
       onRehydrateStorage: () => (state) => {
         if (state) reserveJudgeKeys(state.draft.judges.map((j) => j.key));

@@ -190,6 +190,37 @@ describe('New experiment wizard', () => {
     expect(offered).toEqual(expect.arrayContaining(['llama3.1:8b', 'qwen2.5:14b']));
   });
 
+  it('explains a key that is set but withheld from a custom server, with the exact line to set (issue 26 item 6)', async () => {
+    const api = makeApi({
+      'providers.keyStatus': ({ providers }) =>
+        Object.fromEntries(Object.keys(providers).map((n) => [n, n === 'custom' ? 'withheld' : 'set'])),
+    });
+    await openWizard(api);
+    next();
+    next();
+    fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
+    fireEvent.change(await screen.findByTestId('provider-baseurl'), {
+      target: { value: 'http://10.0.0.5:8000/v1' },
+    });
+    fireEvent.change(screen.getByTestId('provider-apikeyenv'), { target: { value: 'FAKE_KEY' } });
+    const badge = screen.getByTestId('key-status');
+    await waitFor(() => expect(badge.dataset.status).toBe('withheld'));
+    expect(badge.textContent).not.toMatch(/missing/i);
+    // The rule, where the user is: on the badge and under it.
+    expect(badge.getAttribute('title')).toMatch(/FAKE_KEY.*known.*FAKE_BASE_URL/);
+    expect(screen.getByTestId('key-scope-line').textContent).toBe('FAKE_BASE_URL=http://10.0.0.5:8000/v1');
+    expect(screen.getByTestId('provider-card').textContent).toContain('restart');
+  });
+
+  it('keeps the draft where a restarted judge-lab serve finds it (localStorage, not this tab only)', async () => {
+    localStorage.removeItem(WIZARD_STORAGE_KEY);
+    await openWizard(makeApi());
+    next();
+    next();
+    fireEvent.change(screen.getAllByTestId('judge-model')[0], { target: { value: 'my-model-7b' } });
+    await waitFor(() => expect(localStorage.getItem(WIZARD_STORAGE_KEY) ?? '').toContain('my-model-7b'));
+  });
+
   it('warns when the translator is also a judge, and the summary names the edited prompt templates', async () => {
     await openWizard(makeApi());
     next();
@@ -313,12 +344,12 @@ describe('New experiment wizard', () => {
     for (let i = 0; i < 5; i++) next();
     act(() => useWizard.getState().setName('kept over reload'));
     expect(stepTitle()).toBe('Check and start');
-    const saved = sessionStorage.getItem(WIZARD_STORAGE_KEY)!;
+    const saved = localStorage.getItem(WIZARD_STORAGE_KEY)!;
     expect(JSON.parse(saved).state).toMatchObject({ step: 'summary', draft: { name: 'kept over reload' } });
     // A reload: the page's state is gone, the tab's storage is not.
     cleanup();
     act(() => useWizard.setState({ draft: initialDraft(), step: 'dataset' }));
-    sessionStorage.setItem(WIZARD_STORAGE_KEY, saved);
+    localStorage.setItem(WIZARD_STORAGE_KEY, saved);
     await act(async () => {
       await useWizard.persist.rehydrate();
     });

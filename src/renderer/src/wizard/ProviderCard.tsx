@@ -8,8 +8,10 @@ import { useAppInfo } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
 import { useListedModels } from '../lib/listed-models';
+import type { KeyState } from '../../../shared/domain';
+import { baseURLVariable } from '../../../shared/key-scope';
 
-type KeyStatus = 'set' | 'missing' | 'not_needed';
+type KeyStatus = KeyState;
 const KEY_STATUS_DEBOUNCE_MS = 300;
 
 type TestState =
@@ -34,6 +36,33 @@ function useKeyStatus(name: string, configJson: string, refresh: number): KeySta
     };
   }, [name, configJson, refresh]);
   return status;
+}
+
+/** The exact line that lets the key go to this server, to set where judge-lab serve starts. */
+function KeyScopeLine({ variable, url }: { variable: string; url: unknown }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  const line = `${variable}=${typeof url === 'string' ? url.trim() : ''}`;
+  return (
+    <div className="key-scope">
+      <code className="mono key-scope__line" data-testid="key-scope-line">
+        {line}
+      </code>{' '}
+      <button
+        type="button"
+        className="btn btn--small"
+        onClick={() =>
+          void navigator.clipboard?.writeText(line).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? t('wizard.key.copied') : t('wizard.key.copy')}
+      </button>
+      <p className="hint">{t('wizard.key.withheldThen')}</p>
+    </div>
+  );
 }
 
 /**
@@ -175,13 +204,17 @@ export function ProviderCard({
       ? t('wizard.key.set', { env: envName })
       : keyStatus === 'not_needed'
         ? t('wizard.key.notNeeded')
-        : keyStatus === 'missing'
-          ? envName
-            ? t(door === 'electron' ? 'wizard.key.missingDesktop' : 'wizard.key.missingWeb', { env: envName })
-            : t('wizard.key.missingNoEnv')
-          : keyStatus === 'error'
-            ? t('wizard.key.unknown')
-            : t('wizard.key.checking');
+        : keyStatus === 'withheld'
+          ? t('wizard.key.withheld', { env: envName, variable: baseURLVariable(envName) })
+          : keyStatus === 'missing'
+            ? envName
+              ? t(door === 'electron' ? 'wizard.key.missingDesktop' : 'wizard.key.missingWeb', {
+                  env: envName,
+                })
+              : t('wizard.key.missingNoEnv')
+            : keyStatus === 'error'
+              ? t('wizard.key.unknown')
+              : t('wizard.key.checking');
 
   const addressField = (
     <Field
@@ -221,11 +254,17 @@ export function ProviderCard({
           className={`key-status key-status--${keyStatus ?? 'checking'}`}
           data-testid="key-status"
           data-status={keyStatus ?? 'checking'}
+          title={
+            keyStatus === 'withheld'
+              ? t('wizard.key.rule', { env: envName, variable: baseURLVariable(envName) })
+              : undefined
+          }
         >
           {keyStatus ? t(`wizard.key.badge.${keyStatus}`) : t('wizard.key.badge.checking')}
         </span>
       </header>
       <p className="provider-card__key small">{keyText}</p>
+      {keyStatus === 'withheld' && <KeyScopeLine variable={baseURLVariable(envName)} url={cfg.baseURL} />}
       {keyStatus !== 'not_needed' && (
         <KeyEntry envName={envName} onSaved={() => setKeyRefresh((n) => n + 1)} />
       )}
