@@ -145,7 +145,9 @@ describe('issue 26 in Chromium', () => {
 
   it('lists each experiment with its protocol', async () => {
     await go('/experiments', '[data-testid="experiment-row"]');
-    const protocols = await page.getByTestId('experiment-protocol').allInnerTexts();
+    const protocols = (await page.getByTestId('experiment-protocol').allInnerTexts()).map((p) =>
+      p.replace(/^Protocol:\s*/, ''),
+    );
     expect([...protocols].sort()).toEqual([
       'Bias probes',
       'Judge-LS: language sensitivity',

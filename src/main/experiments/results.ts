@@ -296,7 +296,7 @@ export async function exportExperiment(
     metricsKeys: exp.protocol.metricsKeys,
     tables: reportTables(exp, metrics),
     figures: reportFigures(exp, metrics, lang),
-    files: exp.protocol.exportFiles?.(ctx, calls) ?? [],
+    files: exp.protocol.exportFiles?.(ctx, calls, db) ?? [],
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },
       simulated: anySimulated(exp.providers),

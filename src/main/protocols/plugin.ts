@@ -200,7 +200,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   /** The figures' words in other languages (English is what `figures` builds). */
   readonly figureText?: Partial<Record<FigureLanguage, FigureDictionary>>;
   /** Extra export files beside metrics.json, tables and figures (e.g. one row per verdict). */
-  exportFiles?(ctx: MetricsContext<E>, calls: ReadonlyMap<number, TaskCall>): ExportFile[];
+  /**
+   * Files beside metrics.json: judgments.csv and the texts each verdict was given (translations,
+   * rewrites, generated answers) in their own CSV keyed to it. `db` reads protocol tables (e.g.
+   * a person's edit of a translation), read-only.
+   */
+  exportFiles?(ctx: MetricsContext<E>, calls: ReadonlyMap<number, TaskCall>, db: Database): ExportFile[];
   /** The default prompt templates, for the wizard's editors (by the names the config's options use). */
   defaultTemplates?(): Record<string, string>;
   /** Per-item views for the app. */

@@ -66,7 +66,7 @@ function targetLanguages(opts: Pick<JudgeLsOptions, 'languages'>): TargetLanguag
   return TARGET_LANGUAGES.filter((l) => opts.languages.includes(l));
 }
 
-function englishOf(item: Item): VariantText {
+export function englishOf(item: Item): VariantText {
   const { instruction, output1, output2 } = pairwiseFields(item);
   return { instruction, output1, output2 };
 }

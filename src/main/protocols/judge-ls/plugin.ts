@@ -26,6 +26,7 @@ import type { ProtocolTask } from '../types';
 import { auditChecks, auditVariants } from './audit';
 import { judgeLsOptionsSchema, type JudgeLsOptions } from './config';
 import { judgeLsFiles, METRICS_KEYS } from './export';
+import { textsCsv } from './texts-csv';
 import type { MissingJudgment } from './judgments-csv';
 import { computeJudgeLsMetrics, TRANSFORMER_ROLE, type TransformFailure } from './metrics';
 import type {
@@ -450,17 +451,21 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         : [],
     ),
   figureText: { zh: JUDGE_LS_FIGURES_ZH },
-  exportFiles(ctx, calls: ReadonlyMap<number, TaskCall>) {
+  exportFiles(ctx, calls: ReadonlyMap<number, TaskCall>, db: Database) {
     const judged = ctx.results.filter((r) => r.stage === 'judge');
     const tokens = judged.map((r) => ({
       inputTokens: calls.get(r.requestId)?.inputTokens ?? 0,
       outputTokens: calls.get(r.requestId)?.outputTokens ?? 0,
     }));
-    return judgeLsFiles(
-      judgmentRecords({ results: judged, excluded: new Set() }),
-      tokens,
-      missingJudgments(ctx),
-    );
+    const e = judgeLsExperiment(ctx.exp);
+    return [
+      ...judgeLsFiles(
+        judgmentRecords({ results: judged, excluded: new Set() }),
+        tokens,
+        missingJudgments(ctx),
+      ),
+      { name: 'texts.csv', content: textsCsv(e.items, currentVariants(db, e.id)) },
+    ];
   },
   annotation: judgeLsAnnotation,
   power: judgeLsPower,

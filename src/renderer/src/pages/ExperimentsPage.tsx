@@ -59,15 +59,17 @@ function ExperimentRow({
             <SimulatedBadge />
           </>
         )}
+        {/* The study it runs, under its name (a column of its own would not fit at 1280 px). */}
+        <p className="small muted experiment-protocol" data-testid="experiment-protocol">
+          <span className="visually-hidden">{t('experiments.columns.protocol')}: </span>
+          <ProtocolName id={experiment.protocol} />
+        </p>
         {experiment.configProblem && (
           // Results and exports still open; only a run is refused until the field is fixed.
           <p className="small warning-text" data-testid="config-problem">
             {t('experiments.configProblem')} {experiment.configProblem}
           </p>
         )}
-      </td>
-      <td className="small" data-testid="experiment-protocol">
-        <ProtocolName id={experiment.protocol} />
       </td>
       <td className="small">{experiment.datasetName}</td>
       <td>
@@ -201,7 +203,6 @@ export function ExperimentsPage() {
             <thead>
               <tr>
                 <th scope="col">{t('experiments.columns.name')}</th>
-                <th scope="col">{t('experiments.columns.protocol')}</th>
                 <th scope="col">{t('experiments.columns.dataset')}</th>
                 <th scope="col">{t('experiments.columns.judges')}</th>
                 <th scope="col">{t('experiments.columns.status')}</th>
