@@ -4,12 +4,12 @@
 // about a second of CPU (issue 27).
 export { Core } from './facade/core';
 export { parseColumnOptions } from './import/column-mapping';
-export { rendererDir } from './core/paths';
+export { rendererDir } from './base/paths';
 export { startWebServer } from './doors/web';
 export { defaultTokenFile, loadServeToken } from './doors/serve-token';
 export { estimateText, failureSummary, ProgressPrinter, warnFigureFailures } from './cli-progress';
 export { loadExperimentConfig } from './experiments/config';
 export { DB_FILE_NAME } from './store/db';
 export { explainStoreFault } from './store/open-errors';
-export { attributeToConfigFile } from './core/config-input';
+export { attributeToConfigFile } from './import/config-file';
 export { compareText, writeComparison } from './cli-compare';

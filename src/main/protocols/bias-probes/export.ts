@@ -6,7 +6,7 @@ import { auditVariants } from './metrics';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
-import { biasItems, itemScores, type BiasExperiment } from './plugin';
+import { biasItems, itemScores, type BiasExperiment } from './experiment';
 
 export function exportFilesOf(
   ctx: MetricsContext<BiasExperiment>,

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { controlCharProblem } from '../../../shared/control-chars';
 import type { InputIssue, Item } from '../../../shared/domain';
 import type { Verdict } from '../../../shared/protocols/reference-sensitivity/types';
-import { INPUT_LIMITS, readRegularFile } from '../../core/input-limits';
+import { INPUT_LIMITS, readRegularFile } from '../../base/input-limits';
 import { decodeText } from '../../import/decode';
 import { invalidInput, showValue, typeName } from '../../import/issues';
 import { readCsv, type CsvColumns } from '../../import/csv';

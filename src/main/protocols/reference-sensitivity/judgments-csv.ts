@@ -3,7 +3,7 @@ import { toCsv } from '../../report/csv';
 import type { TaskCall, TaskResult } from '../plugin';
 import type { CorrectnessVerdict } from '../../judging/correctness';
 import type { CalibrateMeta, JudgeMeta } from './plan';
-import type { RefSensExperiment } from './plugin';
+import type { RefSensExperiment } from './experiment';
 import { qaItem } from './qa-item';
 
 const HEADER = [
