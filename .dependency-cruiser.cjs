@@ -6,6 +6,7 @@
  * Type-only imports count: a circle through `import type` still ties two modules together
  * in the reader's head, and it is how most of the circles removed in issue 21 were formed.
  */
+/* global module */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

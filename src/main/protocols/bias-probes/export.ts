@@ -1,6 +1,6 @@
 // Export files beside metrics.json: judgments.csv (one row per judge call), variants.csv (each
 // rewrite with its audit) and item_scores.csv (raw and debiased score per item).
-import { toCsv } from '../../report/csv';
+import { toCsv } from '../host';
 import type { ExportFile, MetricsContext, TaskCall } from '../plugin';
 import { auditVariants } from './metrics';
 import type { PairwiseVerdict } from '../../judging/pairwise';

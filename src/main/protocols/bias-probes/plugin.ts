@@ -9,7 +9,7 @@ import { BIAS_FIGURES_ZH } from '../../../shared/protocols/bias-probes/report/fi
 import { buildBiasFigures } from '../../../shared/protocols/bias-probes/report/figures';
 import { buildBiasTables } from '../../../shared/protocols/bias-probes/report/tables';
 import type { BiasMetrics } from '../../../shared/protocols/bias-probes/types';
-import { listResults } from '../../store/results';
+import { listResults } from '../host';
 import type { ModelUse, ProtocolPlugin } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';

@@ -3,8 +3,8 @@
 import type { BiasVariantView, JudgedCell } from '../../../shared/protocols/bias-probes/views';
 import type { Condition } from '../../../shared/protocols/bias-probes/types';
 import type { ExperimentView } from '../plugin';
-import type { Database } from '../../store/db';
-import { listResults } from '../../store/results';
+import type { Database } from '../host';
+import { listResults } from '../host';
 import { auditVariants, choiceOf } from './metrics';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';

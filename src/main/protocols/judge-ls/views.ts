@@ -4,10 +4,10 @@
 import type { PromptPreview } from '../../../shared/experiments';
 import type { JudgmentView, VariantView } from '../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
-import { AppError } from '../../base/errors';
-import type { Database } from '../../store/db';
-import { getRequests } from '../../store/ledger';
-import { listResults } from '../../store/results';
+import { AppError } from '../host';
+import type { Database } from '../host';
+import { getRequests } from '../host';
+import { listResults } from '../host';
 import type { ExperimentView } from '../plugin';
 import type { JudgeTask } from './model';
 import {

@@ -11,8 +11,8 @@ import type {
   UsageRow,
   Verdict,
 } from '../../../shared/protocols/reference-sensitivity/types';
-import type { Database } from '../../store/db';
-import { listResults } from '../../store/results';
+import type { Database } from '../host';
+import { listResults } from '../host';
 import type { ComparableRow, MetricsContext, ModelUse, ProtocolPlugin } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';

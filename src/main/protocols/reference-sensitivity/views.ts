@@ -16,10 +16,10 @@ import type {
   FlipsView,
   SettingVerdictView,
 } from '../../../shared/protocols/reference-sensitivity/views';
-import { AppError } from '../../base/errors';
+import { AppError } from '../host';
 import type { ExperimentView } from '../plugin';
-import type { Database } from '../../store/db';
-import { listResults } from '../../store/results';
+import type { Database } from '../host';
+import { listResults } from '../host';
 import type { CustomView } from '../plugin';
 import type { ProtocolTask } from '../types';
 import type { RefSensConfig, RefSensOptions } from './config';
