@@ -25,6 +25,70 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
   },
   {
+    // Layers (issue 21, DESIGN.md §1). A protocol's folder imports only the seam (protocols/
+    // plugin.ts, types.ts, model-use.ts, host.ts: what the app lends a protocol), the judging
+    // kit, src/shared, its own files, node:* and npm packages. Tests beside the code may use
+    // real parts (a provider adapter) to exercise it.
+    files: ['src/main/protocols/*/**/*.ts'],
+    ignores: ['src/main/protocols/*/**/*.test.ts', 'src/main/protocols/judge-ls/export.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./\\.\\./(?!judging/|\\.\\./shared/)',
+              message:
+                'A protocol imports only the seam (../plugin, ../types, ../model-use, ../host), the judging kit and src/shared.',
+            },
+            {
+              regex: '^\\.\\./(?!plugin$|types$|model-use$|host$|\\.\\./)',
+              message:
+                'A protocol imports only the seam (../plugin, ../types, ../model-use, ../host), not the registry or another protocol.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The store is the bottom of main (above base/ and src/shared): it never imports the services built on it.
+    files: ['src/main/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(core|experiments|queue|facade|doors|cli|annotation|datasets|report)(/|$)',
+              message:
+                'The store never imports core, services or doors: move the shared piece down (base/ or store/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Doors (web, Electron IPC) reach the app only through the facade (Core.call and its schemas);
+    // base/ (errors, input limits) and src/shared are below everything.
+    files: ['src/main/doors/**/*.ts'],
+    ignores: ['src/main/doors/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!facade/|base/|doors/|\\.\\./shared/)',
+              message: 'A door imports only the facade (and base/, src/shared): go through Core.call.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The renderer talks to the core only through the typed API; pure code both sides need
     // (report model, protocol types) lives in src/shared.
     files: ['src/renderer/**/*.{ts,tsx}'],

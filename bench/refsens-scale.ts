@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Core } from '../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../src/main/providers/key-store';
 import { refSensResponder, type QaRecord } from '../test/mock-provider/refsens-responder';
 import { startMockProvider } from '../test/mock-provider/server';
 

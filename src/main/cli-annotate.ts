@@ -17,7 +17,7 @@ import { agreementTables } from '../shared/annotation/report';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
 import { tableToCsv } from './report/csv';
 import { formatCell, type Table } from '../shared/report/table';
-import { AppError } from './core/errors';
+import { AppError } from './base/errors';
 import { scaleHint } from './annotation/label-template';
 import type { Core } from './facade/core';
 

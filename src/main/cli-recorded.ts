@@ -37,7 +37,7 @@ export function registerRecordedCommands(
     .action((configPath: string, opts: { out: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const { loadExperimentConfig } = await import('./experiments/config');
-        const { attributeToConfigFile } = await import('./core/config-input');
+        const { attributeToConfigFile } = await import('./import/config-file');
         const { config } = loadExperimentConfig(configPath);
         const file = resolve(opts.out);
         const t = await core

@@ -4,7 +4,7 @@
 // about a second of CPU (issue 27).
 export { Core } from './facade/core';
 export { parseColumnOptions } from './import/column-mapping';
-export { rendererDir } from './core/paths';
+export { rendererDir } from './base/paths';
 export { startWebServer } from './doors/web';
 export { startWebServerKeepingPort } from './doors/serve-port';
 export { defaultTokenFile, loadServeToken } from './doors/serve-token';
@@ -12,5 +12,5 @@ export { estimateText, failureSummary, ProgressPrinter, warnFigureFailures } fro
 export { loadExperimentConfig } from './experiments/config';
 export { DB_FILE_NAME } from './store/db';
 export { explainStoreFault } from './store/open-errors';
-export { attributeToConfigFile } from './core/config-input';
+export { attributeToConfigFile } from './import/config-file';
 export { compareText, writeComparison } from './cli-compare';

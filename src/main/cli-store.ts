@@ -4,8 +4,8 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Command } from 'commander';
-import { formatBytes } from './core/input-limits';
-import { resolveDataDir } from './core/paths';
+import { formatBytes } from './base/input-limits';
+import { resolveDataDir } from './base/paths';
 import {
   backupDatabase,
   backupFileName,

@@ -1,10 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
 import type { Core } from './facade/core';
-import { AppError, exitCodeOf, formatIssue } from './core/errors';
+import { AppError, exitCodeOf, formatIssue } from './base/errors';
 import { columnChoiceHint } from './import/column-mapping';
-import { resolveDataDir } from './core/paths';
-import { APP_VERSION } from './core/version';
+import { resolveDataDir } from './base/paths';
+import { APP_VERSION } from './base/version';
 import { join, resolve } from 'node:path';
 import { registerStoreCommands } from './cli-store';
 import { registerAnnotateCommands } from './cli-annotate';

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Core } from './facade/core';
-import { EncryptedFileKeyStore, type Encryptor } from './core/key-store';
-import { APP_NAME } from './core/paths';
+import { EncryptedFileKeyStore, type Encryptor } from './providers/key-store';
+import { APP_NAME } from './base/paths';
 import {
   forwardEvents,
   makeSenderCheck,

@@ -6,7 +6,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
 import { labelsOf, listSets, setItems } from '../../src/main/annotation/store';
 import { experimentRatings } from '../../src/main/annotation/service';

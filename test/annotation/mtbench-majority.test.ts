@@ -4,7 +4,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { labelsOf, setItems } from '../../src/main/annotation/store';
 import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
 import { cohensKappa } from '../../src/shared/stats';

@@ -3,7 +3,7 @@
 // rater of its own. Answered by the keyless simulated provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { setItems } from '../../src/main/annotation/store';
 import { tempDir } from '../helpers/tmp';
 

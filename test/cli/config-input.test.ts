@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/main/core/errors';
+import { AppError } from '../../src/main/base/errors';
 import { loadExperimentConfig, parseExperimentConfig } from '../../src/main/experiments/config';
 import { tempDir } from '../helpers/tmp';
 

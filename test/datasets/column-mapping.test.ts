@@ -2,9 +2,9 @@
 // says which column is which field; the choice is remembered for files with the same columns.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { tempDir } from '../helpers/tmp';
-import { AppError } from '../../src/main/core/errors';
+import { AppError } from '../../src/main/base/errors';
 import type { ApiErrorPayload } from '../../src/shared/domain';
 
 let done: (() => Promise<void>) | undefined;

@@ -4,7 +4,7 @@
 // pairwise rows stay as they were.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { DATASET_KINDS, kindColumns } from '../../src/shared/dataset-kinds';
 import { tempDir } from '../helpers/tmp';
 

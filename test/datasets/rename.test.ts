@@ -2,7 +2,7 @@
 // dataset) and non-empty, with errors that say which field is wrong.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { tempDir } from '../helpers/tmp';
 
 let done: (() => Promise<void>) | undefined;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EncryptedFileKeyStore, EnvOnlyKeyStore, scopedKeyStore } from '../../src/main/core/key-store';
+import { EncryptedFileKeyStore, EnvOnlyKeyStore, scopedKeyStore } from '../../src/main/providers/key-store';
 import { missingKeyMessage, type ProviderConfig } from '../../src/main/providers/config';
 import { parseExperimentConfig } from '../../src/main/experiments/config';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { bodyLimit, startWebServer, type WebServer } from '../../src/main/doors/web';
-import { INPUT_LIMITS } from '../../src/main/core/input-limits';
+import { INPUT_LIMITS } from '../../src/main/base/input-limits';
 import { ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 

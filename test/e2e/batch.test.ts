@@ -3,7 +3,7 @@
 // `judge-lab serve` reopened on the same data folder (it resumes polling the open batches).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
 import { launchChromium } from '../helpers/browser';

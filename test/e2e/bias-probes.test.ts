@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { BiasMetrics } from '../../src/shared/protocols/bias-probes/types';
 import { launchChromium } from '../helpers/browser';

@@ -3,7 +3,7 @@
 // banner on the results page, each chart's title, the badge in the experiment list.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import { launchChromium } from '../helpers/browser';
 import { assertBuilt, startServe } from '../helpers/cli';

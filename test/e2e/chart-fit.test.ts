@@ -5,7 +5,7 @@
 // the axis labels are distinct and evenly spaced.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { ExperimentProgress } from '../../src/shared/experiments';
 import { launchChromium } from '../helpers/browser';

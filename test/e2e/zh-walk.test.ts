@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { Item } from '../../src/shared/domain';
 import { launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';

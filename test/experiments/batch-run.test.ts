@@ -2,7 +2,7 @@
 // the same metrics as a live run of the same study, at batch prices, with expired and
 // failed entries re-submitted or sent live, and no live call where batch mode is on.
 import { afterEach, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import { costOf } from '../../src/main/providers/pricing';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';

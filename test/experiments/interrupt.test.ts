@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { selectDatasetItems } from '../../src/main/experiments/item-selection';
 import type { Item } from '../../src/shared/domain';
 import { tempDir } from '../helpers/tmp';

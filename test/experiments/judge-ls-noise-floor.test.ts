@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { Item } from '../../src/shared/domain';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { holmAdjust, mcnemarExact, newcombePairedInterval, wilsonInterval } from '../../src/shared/stats';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { Item } from '../../src/shared/domain';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { dropsNumbers, judgeLsResponder, type JudgeLsResponder } from '../mock-provider/judge-ls-responder';

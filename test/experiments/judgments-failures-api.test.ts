@@ -8,7 +8,7 @@ import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { tasksOf } from '../../src/main/store/experiments';
 import type { Item } from '../../src/shared/domain';
 import type { FailedCallView } from '../../src/shared/experiments';

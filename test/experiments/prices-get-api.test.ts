@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { AppError } from '../../src/main/core/errors';
+import { AppError } from '../../src/main/base/errors';
 import { tempDir } from '../helpers/tmp';
 
 let core: Core;

@@ -5,7 +5,7 @@
 // verdict contract of the judging kit (pairwise, score, correctness), each in a protocol that
 // asks for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import { listResults } from '../../src/main/store/results';
 import type { UsageRow } from '../../src/shared/report/usage';

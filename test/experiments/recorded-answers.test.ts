@@ -5,8 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
-import { AppError } from '../../src/main/core/errors';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
+import { AppError } from '../../src/main/base/errors';
 import { Core } from '../../src/main/facade/core';
 import { getProtocol } from '../../src/main/protocols';
 import { metricsJson } from '../../src/main/report/export-folder';

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { AppError } from '../../src/main/core/errors';
+import { AppError } from '../../src/main/base/errors';
 import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { mockKeys, startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 

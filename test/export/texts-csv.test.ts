@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { tempDir } from '../helpers/tmp';
 
 let done: (() => Promise<void>) | undefined;

@@ -2,7 +2,7 @@
 // human label files, annotation packages and imported-answers files. As in ./fuzz-inputs.ts,
 // every case breaks a rule the README states, so a case that is accepted is a bug (a value
 // stored other than the file says it, or past a limit): "silently changed". Same seed, same cases.
-import { INPUT_LIMITS } from '../../src/main/core/input-limits';
+import { INPUT_LIMITS } from '../../src/main/base/input-limits';
 import { mulberry32, type Rng } from '../../src/shared/random';
 import type { FuzzCase } from './fuzz-inputs';
 

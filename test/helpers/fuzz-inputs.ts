@@ -1,7 +1,7 @@
 // A seeded generator of malformed datasets and experiment configs. Every case is malformed by
 // construction (each mutation breaks a rule the importer or the config schema states), so a case
 // that is accepted is a bug, not noise. Same seed, same cases.
-import { INPUT_LIMITS } from '../../src/main/core/input-limits';
+import { INPUT_LIMITS } from '../../src/main/base/input-limits';
 import { mulberry32, type Rng } from '../../src/shared/random';
 
 export interface FuzzCase {

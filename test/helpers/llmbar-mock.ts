@@ -1,7 +1,7 @@
 // A core on a temp data folder with the LLMBar sample loaded, and the Judge-LS mock provider
 // answering for it: the setup most integration tests of a Judge-LS run start from.
 import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { Item } from '../../src/shared/domain';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';

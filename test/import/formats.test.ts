@@ -2,7 +2,7 @@ import { llmbarPath } from '../helpers/shared-data';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importDataset } from '../../src/main/core/datasets-service';
+import { importDataset } from '../../src/main/datasets/service';
 import { parseDatasetFile } from '../../src/main/import';
 import { allItems } from '../../src/main/store/datasets';
 import { FIXTURES, tempDatabase } from './helpers';

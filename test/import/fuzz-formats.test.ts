@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/main/core/errors';
+import { AppError } from '../../src/main/base/errors';
 import { Core } from '../../src/main/facade/core';
 import { allItems } from '../../src/main/store/datasets';
 import { DB_FILE_NAME } from '../../src/main/store/db';

@@ -4,9 +4,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importDatasetFromPath } from '../../src/main/core/datasets-service';
-import { AppError } from '../../src/main/core/errors';
-import { INPUT_LIMITS } from '../../src/main/core/input-limits';
+import { importDatasetFromPath } from '../../src/main/datasets/service';
+import { AppError } from '../../src/main/base/errors';
+import { INPUT_LIMITS } from '../../src/main/base/input-limits';
 import { assertBuilt, BIN, ROOT } from '../helpers/cli';
 import { storeCounts, tempDatabase } from './helpers';
 

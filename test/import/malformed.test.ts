@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputIssue } from '../../src/shared/domain';
-import { importDataset } from '../../src/main/core/datasets-service';
-import { AppError } from '../../src/main/core/errors';
+import { importDataset } from '../../src/main/datasets/service';
+import { AppError } from '../../src/main/base/errors';
 import { FIXTURES, storeCounts, tempDatabase } from './helpers';
 
 const MALFORMED = join(FIXTURES, 'malformed');

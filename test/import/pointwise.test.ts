@@ -2,7 +2,7 @@
 // read by the same importer (JSONL and CSV), every problem located by line/row and field, and
 // judged by the bias-probes protocol (each response scored alone).
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/main/core/errors';
+import { AppError } from '../../src/main/base/errors';
 import { parseDatasetFile } from '../../src/main/import';
 import { biasItem } from '../../src/main/protocols/bias-probes/item';
 

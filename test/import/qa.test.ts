@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importDataset } from '../../src/main/core/datasets-service';
-import { AppError } from '../../src/main/core/errors';
+import { importDataset } from '../../src/main/datasets/service';
+import { AppError } from '../../src/main/base/errors';
 import { parseDatasetFile } from '../../src/main/import';
 import { allItems } from '../../src/main/store/datasets';
 import { REPO_ROOT, storeCounts, tempDatabase } from './helpers';

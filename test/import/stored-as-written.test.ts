@@ -2,8 +2,8 @@
 // before (a value changed, dropped or stored past a limit); each must now be refused naming the
 // file, its line (or row) and the field, or be stored exactly as the file says.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/main/core/errors';
-import { INPUT_LIMITS } from '../../src/main/core/input-limits';
+import { AppError } from '../../src/main/base/errors';
+import { INPUT_LIMITS } from '../../src/main/base/input-limits';
 import { parseDatasetFile } from '../../src/main/import';
 import { readLabelFile } from '../../src/main/annotation/label-files';
 import { normalizeValue } from '../../src/main/annotation/service';

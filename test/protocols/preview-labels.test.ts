@@ -2,7 +2,7 @@
 // names its title by a key of its protocol's messages (issue 27: the zh wizard showed the
 // English "Tie probe (EN vs ZH; …)" title whenever the preview loaded before the check looked).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { RenderedPromptView } from '../../src/shared/experiments';
 import { en as judgeLsEn } from '../../src/renderer/src/protocols/judge-ls/i18n/en';

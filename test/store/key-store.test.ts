@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EncryptedFileKeyStore, EnvOnlyKeyStore, type Encryptor } from '../../src/main/core/key-store';
+import { EncryptedFileKeyStore, EnvOnlyKeyStore, type Encryptor } from '../../src/main/providers/key-store';
 import { tempDir } from '../helpers/tmp';
 
 let cleanup = () => {};

@@ -7,7 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/store/db';
 import { LATEST_SCHEMA, migrations } from '../../src/main/store/migrations';
-import { APP_VERSION } from '../../src/main/core/version';
+import { APP_VERSION } from '../../src/main/base/version';
 import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { restoreDatabase } from '../../src/main/store/backup';
 import { Core } from '../../src/main/facade/core';
 import { assertBuilt, BIN, CHILD_WAIT_MS, ROOT, runCli } from '../helpers/cli';

@@ -9,7 +9,7 @@ import { AGREEMENT_FIGURES_ZH } from '../../shared/annotation/figure-zh';
 import { agreementFigures, agreementTables } from '../../shared/annotation/report';
 import { localizeFigure, type FigureLanguage } from '../../shared/report/figure-i18n';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
-import { APP_VERSION } from '../core/version';
+import { APP_VERSION } from '../base/version';
 import { loadExperiment } from '../experiments/load';
 import { anySimulated } from '../providers/config';
 import { tableToCsv, toCsv } from '../report/csv';

@@ -4,7 +4,7 @@
 import { parse } from 'csv-parse/sync';
 import { controlCharProblem } from '../../shared/control-chars';
 import type { InputIssue } from '../../shared/domain';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import { decodeText } from '../import/decode';
 
 export interface LabelFileRow {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { controlCharProblem } from '../../shared/control-chars';
 import type { AnnotationView, RatingScale, RatingValue } from '../../shared/annotation/types';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 
 export const PACKAGE_FORMAT = 'judge-lab-annotation-package';
 

@@ -25,8 +25,8 @@ import { applyMapping, type CalibratedRow } from '../../shared/annotation/calibr
 import { seededRandom, shuffled } from '../../shared/annotation/random';
 import type { AnnotationUnit, JudgeRating, RatingScale, RatingValue } from '../../shared/annotation/types';
 import type { InputIssue } from '../../shared/domain';
-import { AppError } from '../core/errors';
-import { DECIMAL_NUMBER } from '../core/input-limits';
+import { AppError } from '../base/errors';
+import { DECIMAL_NUMBER } from '../base/input-limits';
 import { loadExperiment, type LoadedExperiment } from '../experiments/load';
 import { metricsContext } from '../experiments/results';
 import type { AnnotationHooks } from '../protocols/plugin';

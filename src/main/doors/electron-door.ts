@@ -3,7 +3,7 @@
 import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { EVENT_NAMES, METHOD_NAMES, type Envelope } from '../../shared/api';
 import type { Core } from '../facade/core';
-import { toErrorPayload } from '../core/errors';
+import { toErrorPayload } from '../base/errors';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 

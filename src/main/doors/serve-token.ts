@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 
 /** The token's file in the data folder when no --token-file is given. */
 export const TOKEN_FILE_NAME = 'serve-token';

@@ -6,8 +6,8 @@ import { extname, join, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { METHOD_NAMES, type Envelope, type MethodName } from '../../shared/api';
 import type { Core } from '../facade/core';
-import { toErrorPayload } from '../core/errors';
-import { formatBytes, INPUT_LIMITS } from '../core/input-limits';
+import { toErrorPayload } from '../base/errors';
+import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
 import { parseRequestTarget } from './request-target';
 
 export interface WebServerOptions {

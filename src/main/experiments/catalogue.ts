@@ -9,8 +9,8 @@ import type {
 } from '../../shared/experiments';
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { importDatasetFromPath } from '../core/datasets-service';
-import { AppError } from '../core/errors';
+import { importDatasetFromPath } from '../datasets/service';
+import { AppError } from '../base/errors';
 import { getProtocol } from '../protocols';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { sealRecorded } from './recorded';

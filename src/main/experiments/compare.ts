@@ -4,7 +4,7 @@
 // (item, condition, unit), and the paired tests run: McNemar on who alone was right, a paired
 // item-clustered bootstrap for the accuracy difference, Holm across the rows.
 import { compareTable, type CompareResult, type CompareRow, type CompareSide } from '../../shared/compare';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import type { ComparableRow } from '../protocols/plugin';
 import {
   DEFAULT_BOOTSTRAP_B,

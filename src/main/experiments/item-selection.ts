@@ -8,7 +8,7 @@
 // chosen items keep the dataset's order.
 import { createHash } from 'node:crypto';
 import type { Item } from '../../shared/domain';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import type { BaseConfig } from '../protocols/plugin';
 
 export type SelectionConfig = Pick<BaseConfig, 'limit' | 'sample' | 'seed' | 'subsets'>;

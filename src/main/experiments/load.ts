@@ -1,5 +1,5 @@
 // Turns a stored experiment into what its protocol works with: config, options, items.
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import { getProtocol } from '../protocols';
 import type { AnyProtocol, ExperimentView, ModelUse } from '../protocols/plugin';
 import { endpointId, type ProviderConfig } from '../providers/config';

@@ -1,6 +1,6 @@
 // Provider checks the app shows before a run: whether each key is available (never the key)
 // and whether an endpoint answers.
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import {
   isLoopbackURL,
   isSimulated,

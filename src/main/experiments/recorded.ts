@@ -3,7 +3,7 @@
 // again for each run (refused if it changed), and matched to the plan slot by slot. Also the
 // two ways a file is made: the empty template of a config, and the answers of a stored run.
 import type { RecordedSummary } from '../../shared/experiments';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import { createAdapter } from '../providers/index';
 import { endpointId, type ProviderConfig } from '../providers/config';
 import { RecordedChatAdapter } from '../providers/recorded/adapter';

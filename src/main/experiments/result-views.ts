@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import { tableToCsv } from '../report/csv';
 import { renderSvg, svgToPng } from '../report/figures';
 import { tableToLatex } from '../report/latex';
@@ -47,7 +47,7 @@ export class ResultViews {
 
   variants(id: number, flaggedOnly = false): ProtocolRow[] {
     const exp = loadExperiment(this.db, id);
-    return viewOf(exp, 'variants')(this.db, exp, flaggedOnly);
+    return viewOf(exp, 'variants')(this.db, exp.view, flaggedOnly);
   }
 
   editVariant(p: {
@@ -62,7 +62,7 @@ export class ResultViews {
     const result = this.db.transaction(() => {
       const { experimentId: _, ...fields } = p;
       const edit = checkQuery(exp.protocol.views?.editSchema, fields, 'edit');
-      const { tasks: judgeTasks, variant } = viewOf(exp, 'editVariant')(this.db, exp, edit);
+      const { tasks: judgeTasks, variant } = viewOf(exp, 'editVariant')(this.db, exp.view, edit);
       const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
       const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => stages.get(t.stage)!.group(t));
       return { judgeTasks, changed, variant };
@@ -87,7 +87,7 @@ export class ResultViews {
     const exp = loadExperiment(this.db, p.experimentId);
     const { experimentId: _, ...filter } = p;
     const checked = checkQuery(exp.protocol.views?.judgmentFilter, filter, 'filter');
-    return viewOf(exp, 'judgments')(this.db, exp, { experimentId: p.experimentId, ...checked });
+    return viewOf(exp, 'judgments')(this.db, exp.view, { experimentId: p.experimentId, ...checked });
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */
@@ -179,12 +179,12 @@ export class ResultViews {
     const view = exp.protocol.views?.custom?.[name];
     if (!view)
       throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no "${name}" view`);
-    return view.run(this.db, exp, checkQuery(view.query, query, 'query'));
+    return view.run(this.db, exp.view, checkQuery(view.query, query, 'query'));
   }
 
   previewPrompts(raw: unknown, itemId?: number): PromptPreview {
     const exp = this.catalogue.draft(raw);
-    return viewOf(exp, 'previewPrompts')(exp, itemId) as PromptPreview;
+    return viewOf(exp, 'previewPrompts')(exp.view, itemId) as PromptPreview;
   }
 }
 

@@ -2,8 +2,8 @@
 // when the app or the CLI goes away. One live run per experiment in this process; runs
 // that share an endpoint and model send at once and split its rate limit (store/rate-shares.ts).
 import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
-import { AppError } from '../core/errors';
-import { RunLocks } from '../core/run-locks';
+import { AppError } from '../base/errors';
+import { RunLocks } from '../store/run-locks';
 import type { Database } from '../store/db';
 import { getExperiment, markInterruptedRuns, setExperimentStatus, tasksOf } from '../store/experiments';
 import { getRequests, recoverInFlight, resetFailed } from '../store/ledger';

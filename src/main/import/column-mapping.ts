@@ -3,7 +3,7 @@
 // records as read, before validation, so every later check and message is the usual one.
 import { createHash } from 'node:crypto';
 import type { ColumnChoice, DatasetKind, InputIssue } from '../../shared/domain';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import { DATASET_KINDS } from './kinds';
 import type { SourceRecord } from './record';
 

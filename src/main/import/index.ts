@@ -1,5 +1,5 @@
 import type { DatasetFormat, DatasetKind, InputIssue } from '../../shared/domain';
-import { formatBytes, INPUT_LIMITS } from '../core/input-limits';
+import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
 import type { NewItem } from '../store/datasets';
 import { csvColumns, csvSample, readCsv } from './csv';
 import { decodeText } from './decode';

@@ -1,5 +1,5 @@
 import type { ColumnChoice, InputIssue } from '../../shared/domain';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 
 /** More than this many issues helps nobody: the rest is summarized in one closing issue. */
 export const MAX_ISSUES = 100;

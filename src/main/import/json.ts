@@ -1,5 +1,5 @@
 import type { InputIssue } from '../../shared/domain';
-import { jsonDepthExceeded } from '../core/input-limits';
+import { jsonDepthExceeded } from '../base/input-limits';
 import { typeName } from './issues';
 import { tooDeep } from './jsonl';
 import { locateJsonError, scanJson } from './json-scan';

@@ -1,5 +1,5 @@
 import type { InputIssue } from '../../shared/domain';
-import { INPUT_LIMITS, jsonDepthExceeded } from '../core/input-limits';
+import { INPUT_LIMITS, jsonDepthExceeded } from '../base/input-limits';
 import { typeName } from './issues';
 import { locateJsonError } from './json-scan';
 import { isPlainObject, type ReadResult, type SourceRecord } from './record';

@@ -3,7 +3,7 @@
 // (used by the bias-probes protocol); the generic importer knows it through ./kinds.ts.
 import type { InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
-import { DECIMAL_NUMBER } from '../core/input-limits';
+import { DECIMAL_NUMBER } from '../base/input-limits';
 import { typeName } from './issues';
 import type { SourceRecord } from './record';
 import { readOptionalText } from './qa-record';

@@ -3,7 +3,7 @@
 // importer only knows it through the kind table in ./kinds.ts.
 import type { InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
-import { INPUT_LIMITS } from '../core/input-limits';
+import { INPUT_LIMITS } from '../base/input-limits';
 import { showValue, typeName } from './issues';
 import type { SourceRecord } from './record';
 import { validateIdRecords } from './id-records';

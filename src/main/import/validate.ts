@@ -1,7 +1,7 @@
 import type { InputIssue, Label } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
 import { controlCharProblem } from '../../shared/control-chars';
-import { INPUT_LIMITS } from '../core/input-limits';
+import { INPUT_LIMITS } from '../base/input-limits';
 import { showValue, typeName } from './issues';
 import type { SourceRecord } from './record';
 

@@ -2,7 +2,7 @@
 // generator or rewriter), the same in every protocol: who, where, how hot, how long, and limits of
 // its own that override its endpoint's per-model limits (DESIGN.md section 7).
 import { z } from 'zod';
-import { rateLimitSchema } from '../core/rate-limit-schema';
+import { rateLimitSchema } from '../providers/rate-limit-schema';
 
 /** rpm/tpm/concurrency on a provider, or on one model entry (which overrides its provider's). */
 export const modelLimits = {

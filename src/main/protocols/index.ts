@@ -1,6 +1,6 @@
 // The protocol registry: the one place that lists the protocols the app offers. Adding a
 // protocol = its folder under src/main/protocols/ and a line here (tests register their own).
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 import { biasProbesPlugin } from './bias-probes/plugin';
 import { judgeLsPlugin } from './judge-ls/plugin';
 import type { AnyProtocol } from './plugin';

@@ -19,7 +19,6 @@ import type { PowerComparison } from '../../shared/paper/types';
 import type { Table } from '../../shared/report/table';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
-import type { LoadedExperiment } from '../experiments/load';
 import type { Database } from '../store/db';
 import type { ParseResult, ProtocolTask } from './types';
 
@@ -239,19 +238,19 @@ export interface PowerHooks<E extends ExperimentView = ExperimentView, Metrics =
  * Shapes are the API's (src/shared/api.ts).
  */
 export interface ProtocolViews {
-  variants?(db: Database, exp: LoadedExperiment, flaggedOnly: boolean): object[];
+  variants?(db: Database, exp: ExperimentView, flaggedOnly: boolean): object[];
   /** Stores a person's edit of a transformed text; returns the tasks to re-plan and the edited row (as `variants` shows it). */
   /** The fields of an edit this protocol takes (checked before `editVariant`; errors name the field). */
   editSchema?: z.ZodType<Record<string, unknown>>;
   editVariant?(
     db: Database,
-    exp: LoadedExperiment,
+    exp: ExperimentView,
     edit: Record<string, unknown>,
   ): { tasks: ProtocolTask[]; variant: object };
   /** The judgments filter this protocol takes (checked before `judgments`; errors name the field). */
   judgmentFilter?: z.ZodType<Record<string, unknown>>;
-  judgments?(db: Database, exp: LoadedExperiment, filter: Record<string, unknown>): object[];
-  previewPrompts?(exp: LoadedExperiment, itemId?: number): unknown;
+  judgments?(db: Database, exp: ExperimentView, filter: Record<string, unknown>): object[];
+  previewPrompts?(exp: ExperimentView, itemId?: number): unknown;
   /**
    * Views of the protocol's own (API `experiments.protocolView`), by name: the query's schema
    * (its errors go back naming the field) and the view, computed from stored results.
@@ -261,7 +260,7 @@ export interface ProtocolViews {
 
 export interface CustomView {
   query: z.ZodType<Record<string, unknown>>;
-  run(db: Database, exp: LoadedExperiment, query: Record<string, unknown>): unknown;
+  run(db: Database, exp: ExperimentView, query: Record<string, unknown>): unknown;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rateLimitSchema } from '../core/rate-limit-schema';
+import { rateLimitSchema } from './rate-limit-schema';
 
 /**
  * Only variables named like keys may be sent as one: an API caller must not be able to

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { Table } from '../../shared/report/table';
-import { APP_VERSION } from '../core/version';
+import { APP_VERSION } from '../base/version';
 import { tableToCsv } from './csv';
 import { renderFigure, svgToPng } from './figures';
 import { tableToLatex } from './latex';

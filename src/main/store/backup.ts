@@ -5,8 +5,8 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { AppError } from '../core/errors';
-import { liveRuns } from '../core/run-locks';
+import { AppError } from '../base/errors';
+import { liveRuns } from './run-locks';
 import { corruptStore, explainStoreFault, StoreError } from './open-errors';
 
 export function backupsDir(storeFile: string): string {

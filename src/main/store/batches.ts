@@ -6,7 +6,8 @@ import type { BatchProgress } from '../../shared/experiments';
 import type { Database } from './db';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { batchOwner, processAlive, type LeaseColumns } from './leases';
+import { batchOwner, type LeaseColumns } from './leases';
+import { processAlive } from './process-alive';
 
 export type LocalBatchStatus = 'submitting' | 'open' | 'cancelling' | 'ended' | 'failed';
 

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from './db';
+import { processAlive } from './process-alive';
 
 /** How long a lease lasts without renewal; the engine renews it every LEASE_RENEW_MS. */
 export const LEASE_MS = 60_000;
@@ -39,17 +40,6 @@ export function takeLease(): Lease {
 
 export function endLease(lease: Lease): void {
   liveHere.delete(lease.owner);
-}
-
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-// The store does not import the core: the version is read where core/version.ts reads it.
+// The store does not import the app version module: the version is read where base/version.ts reads it.
 import pkg from '../../../package.json';
 
 /** The release that runs a migration, recorded beside it (`schema_migrations.app_version`). */

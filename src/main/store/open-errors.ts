@@ -2,7 +2,7 @@
 // says "unable to open database file" or "disk I/O error"; the message here names the file and
 // what to do. Code 'internal' keeps the CLI's exit code 1 (a runtime problem, not bad input).
 import { dirname, join } from 'node:path';
-import { AppError } from '../core/errors';
+import { AppError } from '../base/errors';
 
 /** A fault of the store file or its folder, already explained. */
 export class StoreError extends AppError {

@@ -5,7 +5,8 @@
 // share expires (or its pid is gone) and the others take the whole budget again.
 import { hostname } from 'node:os';
 import type { Database } from './db';
-import { processAlive, type Lease } from './leases';
+import type { Lease } from './leases';
+import { processAlive } from './process-alive';
 
 /** A share not renewed for this long is gone (its process crashed or hangs). */
 export const SHARE_MS = 10_000;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { launchChromium } from '../../helpers/browser';
 import { startServe } from '../../helpers/cli';
 import { keylessEnv } from '../../helpers/cli-simulated';

@@ -1,7 +1,7 @@
 // Config errors name the key: a length or format probe without a rewriter, a band on the wrong
 // side of 1, an unknown key, and pairwise mode on a dataset with one response per item.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { tempDir } from '../../helpers/tmp';
 

@@ -1,7 +1,7 @@
 // The bundled MT-Bench human set loads as a pairwise sample (200 pairs, human majority labels
 // 101 × 1 and 99 × 2) that the bias probes can run on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { tempDir } from '../../helpers/tmp';

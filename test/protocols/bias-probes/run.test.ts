@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { tokenCount } from '../../../src/main/protocols/bias-probes/audit';
 import { holmAdjust, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/shared/stats';

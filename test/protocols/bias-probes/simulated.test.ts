@@ -2,7 +2,7 @@
 // score_verdict / pairwise_verdict) plausibly, with some bias, so a bias-probes run finishes
 // with variants that mostly pass the audit and effects in the direction real judges show.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { tempDir } from '../../helpers/tmp';

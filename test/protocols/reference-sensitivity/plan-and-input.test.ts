@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { answersOverlap } from '../../../src/main/protocols/reference-sensitivity/normalize';
 import { pickWrongAnswers } from '../../../src/main/protocols/reference-sensitivity/plan';
 import type { QaItem } from '../../../src/main/protocols/reference-sensitivity/qa-item';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { pickWrongAnswers } from '../../../src/main/protocols/reference-sensitivity/plan';
 import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
 import type { FlipsView } from '../../../src/shared/protocols/reference-sensitivity/views';

@@ -1,7 +1,7 @@
 // The config keys: what the wizard's draft sends is what the core takes, and the core refuses bad
 // values naming the key (nothing written).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { initialDraft } from '../../../src/renderer/src/lib/experiment-config';
 import {

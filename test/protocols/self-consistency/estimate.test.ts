@@ -3,7 +3,7 @@
 // K − 1 = 4 times the first asks, shown as their own rows ("repeat" beside "first-ask"); and a
 // run that already stored the first asks (sample 0) of the same prompts pays only for the repeats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { tempDir } from '../../helpers/tmp';
 

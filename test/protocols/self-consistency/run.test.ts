@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import type { RepeatMeta } from '../../../src/main/protocols/self-consistency/plan';
 import { listResults } from '../../../src/main/store/results';

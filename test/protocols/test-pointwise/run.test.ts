@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { registerProtocol, unregisterProtocol } from '../../../src/main/protocols';
 import { tempDir } from '../../helpers/tmp';
 import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';

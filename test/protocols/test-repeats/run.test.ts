@@ -3,7 +3,7 @@
 // call, read by the judging kit's pairwise parser (the mock answers in non-strict forms), and a
 // second run of the same config pays for nothing. The protocol lives in test/ only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvOnlyKeyStore } from '../../../src/main/core/key-store';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { registerProtocol, unregisterProtocol } from '../../../src/main/protocols';
 import { listResults } from '../../../src/main/store/results';

@@ -4,7 +4,7 @@
 // averaged over both orders), so agreement with people can be read raw vs debiased.
 import type { AnnotationUnit, JudgeRating } from '../../../shared/annotation/types';
 import type { AnnotationHooks, MetricsContext } from '../plugin';
-import { biasItems, itemScores, type BiasExperiment } from './plugin';
+import { biasItems, itemScores, type BiasExperiment } from './experiment';
 
 /** Pointwise units are one response of an item; pairwise units are the item. */
 const unitKey = (sourceId: string, slot: string, pairwise: boolean): string =>

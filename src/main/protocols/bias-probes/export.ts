@@ -1,12 +1,12 @@
 // Export files beside metrics.json: judgments.csv (one row per judge call), variants.csv (each
 // rewrite with its audit) and item_scores.csv (raw and debiased score per item).
-import { toCsv } from '../../report/csv';
+import { toCsv } from '../host';
 import type { ExportFile, MetricsContext, TaskCall } from '../plugin';
 import { auditVariants } from './metrics';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
-import { biasItems, itemScores, type BiasExperiment } from './plugin';
+import { biasItems, itemScores, type BiasExperiment } from './experiment';
 
 export function exportFilesOf(
   ctx: MetricsContext<BiasExperiment>,

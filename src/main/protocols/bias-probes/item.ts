@@ -1,7 +1,7 @@
 // A dataset item as this protocol reads it: one response (pointwise dataset kind) or two
 // (pairwise kind, each also judged alone in pointwise mode).
 import type { Item } from '../../../shared/domain';
-import { AppError } from '../../core/errors';
+import { AppError } from '../host';
 
 export interface BiasResponse {
   /** `response` (pointwise data) or `output_1` / `output_2`. */

@@ -1,7 +1,7 @@
 // Planning: which calls the protocol makes (DESIGN.md section 5c). Pure functions of the items,
 // options and the rewrites stored so far.
 import type { Condition, RewriteKind } from '../../../shared/protocols/bias-probes/types';
-import type { ChatRequestSpec } from '../../providers/types';
+import type { ChatRequestSpec } from '../host';
 import type { TaskResult } from '../plugin';
 import { taskKey, type ProtocolTask } from '../types';
 import type { BiasOptions, ModelEntry, RewriterEntry } from './config';

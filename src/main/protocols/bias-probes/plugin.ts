@@ -8,9 +8,9 @@ import type { FlaggedItem } from '../../../shared/experiments';
 import { BIAS_FIGURES_ZH } from '../../../shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../shared/protocols/bias-probes/report/figures';
 import { buildBiasTables } from '../../../shared/protocols/bias-probes/report/tables';
-import type { BiasMetrics, ItemScore, UsageRow } from '../../../shared/protocols/bias-probes/types';
-import { listResults } from '../../store/results';
-import type { ExperimentView, MetricsContext, ModelUse, ProtocolPlugin } from '../plugin';
+import type { BiasMetrics } from '../../../shared/protocols/bias-probes/types';
+import { listResults } from '../host';
+import type { ModelUse, ProtocolPlugin } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import {
@@ -24,16 +24,15 @@ import {
 import { biasAnnotation } from './annotation';
 import { biasPower } from './power';
 import { exportFilesOf } from './export';
-import { biasItem, requirePairs, type BiasItem } from './item';
-import { auditVariants, computeBiasMetrics, itemScoresOf, type MetricsInput } from './metrics';
+import { biasItem, requirePairs } from './item';
+import { auditVariants, computeBiasMetrics } from './metrics';
 import { parsePairwiseVerdict } from '../../judging/pairwise';
 import { parseScoreVerdict } from '../../judging/score';
 import { parseRewrite } from './parse';
 import { planJudge, planRewrite, variantTexts, type JudgeMeta, type RewriteMeta } from './plan';
 import { promptTemplatesOf } from './prompts';
 import { variantViews } from './views';
-
-export type BiasExperiment = ExperimentView<BiasConfig, BiasOptions>;
+import { biasItems, metricsInput, type BiasExperiment } from './experiment';
 
 function modelsOf(config: BiasConfig): ModelUse[] {
   const probes = config.probes ?? ['position', 'length', 'format'];
@@ -44,30 +43,6 @@ function modelsOf(config: BiasConfig): ModelUse[] {
       : []),
     ...judgeUses(config.judges),
   ];
-}
-
-export const biasItems = (exp: Pick<BiasExperiment, 'items'>): BiasItem[] => exp.items.map(biasItem);
-
-/** The metrics input from stored results (items the sensitivity switch excludes left out). */
-export function metricsInput(
-  ctx: Pick<MetricsContext<BiasExperiment>, 'exp' | 'results' | 'usage'> & { excluded?: ReadonlySet<string> },
-): MetricsInput {
-  const excluded = ctx.excluded ?? new Set<string>();
-  return {
-    opts: ctx.exp.options,
-    judges: ctx.exp.config.judges.map((j) => j.label),
-    items: biasItems(ctx.exp).filter((i) => !excluded.has(i.sourceId)),
-    results: ctx.results,
-    usage: ctx.usage as UsageRow[],
-  };
-}
-
-/**
- * Raw and debiased score per judge × item × response (see metrics.ts itemScoresOf): the rows the
- * human-agreement module compares with human ratings.
- */
-export function itemScores(ctx: Pick<MetricsContext<BiasExperiment>, 'exp' | 'results'>): ItemScore[] {
-  return itemScoresOf(metricsInput({ ...ctx, usage: [] }));
 }
 
 export const METRICS_KEYS = [

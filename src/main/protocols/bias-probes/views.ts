@@ -2,18 +2,18 @@
 // answer on both (experiments.variants routes here for bias-probes experiments).
 import type { BiasVariantView, JudgedCell } from '../../../shared/protocols/bias-probes/views';
 import type { Condition } from '../../../shared/protocols/bias-probes/types';
-import type { LoadedExperiment } from '../../experiments/load';
-import type { Database } from '../../store/db';
-import { listResults } from '../../store/results';
+import type { ExperimentView } from '../plugin';
+import type { Database } from '../host';
+import { listResults } from '../host';
 import { auditVariants, choiceOf } from './metrics';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
-import { biasItems, type BiasExperiment } from './plugin';
+import { biasItems, type BiasExperiment } from './experiment';
 import { stripMarkdown } from './strip-markdown';
 
-export function variantViews(db: Database, loaded: LoadedExperiment, flaggedOnly = false): BiasVariantView[] {
-  const exp = loaded.view as BiasExperiment;
+export function variantViews(db: Database, view: ExperimentView, flaggedOnly = false): BiasVariantView[] {
+  const exp = view as BiasExperiment;
   const items = biasItems(exp);
   const byId = new Map(items.map((i) => [i.sourceId, i]));
   const results = listResults(db, exp.id);

@@ -2,7 +2,7 @@
 // other dataset kinds keep those fields empty; these helpers refuse them with a clear error
 // instead of judging empty texts.
 import type { Item, Label } from '../../../shared/domain';
-import { AppError } from '../../core/errors';
+import { AppError } from '../host';
 
 export interface PairwiseFields {
   instruction: string;

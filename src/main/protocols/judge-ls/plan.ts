@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/protocols/judge-ls/types';
 import { shownPair } from '../../judging/order';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
-import type { ChatRequestSpec, ResponseSchema } from '../../providers/types';
+import type { ChatRequestSpec, ResponseSchema } from '../host';
 import { taskKey } from '../types';
 import type { JudgeLsOptions } from './config';
 import {

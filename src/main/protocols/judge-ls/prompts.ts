@@ -1,7 +1,7 @@
 // Judge-LS prompt templates (editable per experiment), their rendering, and the transform's
 // answer schema (DESIGN.md section 6; verdicts use the judging kit's pairwise_verdict).
 import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
-import type { ResponseSchema } from '../../providers/types';
+import type { ResponseSchema } from '../host';
 import { strictObject } from '../../judging/schema';
 import { renderTemplate } from '../../judging/template';
 import { promptHash } from '../types';

@@ -3,7 +3,7 @@
 // the judge read: the English item and each translation as stored (a person's edit included,
 // marked edited = 1). The tie probe shows the EN and ZH texts of the same item.
 import type { Item } from '../../../shared/domain';
-import { toCsv } from '../../report/csv';
+import { toCsv } from '../host';
 import type { Variant } from './model';
 import { englishOf, selectItems } from './plan';
 

@@ -1,6 +1,6 @@
 // Judge-LS's own table: the variants (translations) of each item, which the audit flags and
 // people edit by hand. A protocol table, because the review page filters and edits them.
-import type { Database } from '../../store/db';
+import type { Database } from '../host';
 
 export interface VariantRow {
   itemId: number;

@@ -4,11 +4,11 @@
 import type { PromptPreview } from '../../../shared/experiments';
 import type { JudgmentView, VariantView } from '../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
-import { AppError } from '../../core/errors';
-import type { LoadedExperiment } from '../../experiments/load';
-import type { Database } from '../../store/db';
-import { getRequests } from '../../store/ledger';
-import { listResults } from '../../store/results';
+import { AppError } from '../host';
+import type { Database } from '../host';
+import { getRequests } from '../host';
+import { listResults } from '../host';
+import type { ExperimentView } from '../plugin';
 import type { JudgeTask } from './model';
 import {
   auditAll,
@@ -20,21 +20,19 @@ import {
   withStandIns,
   type JudgeLsConfig,
   type JudgeLsExperiment,
-} from './plugin';
+} from './experiment';
 import type { JudgeLsOptions } from './config';
 import { listVariants, upsertVariant } from './variants-store';
 
-export function judgeLsOf(exp: LoadedExperiment): JudgeLsExperiment {
-  if (exp.protocol.id !== 'judge-ls')
-    throw new AppError('invalid_params', `Experiment "${exp.row.name}" is not a Judge-LS experiment`);
-  return judgeLsExperiment(
-    exp.view as JudgeLsExperiment & { config: JudgeLsConfig; options: JudgeLsOptions },
-  );
+export function judgeLsOf(exp: ExperimentView): JudgeLsExperiment {
+  if (exp.config.protocol !== 'judge-ls')
+    throw new AppError('invalid_params', `Experiment "${exp.name}" is not a Judge-LS experiment`);
+  return judgeLsExperiment(exp as JudgeLsExperiment & { config: JudgeLsConfig; options: JudgeLsOptions });
 }
 
-export function variantViews(db: Database, exp: LoadedExperiment, flaggedOnly = false): VariantView[] {
+export function variantViews(db: Database, exp: ExperimentView, flaggedOnly = false): VariantView[] {
   const items = new Map(exp.items.map((i) => [i.id, i]));
-  const all = listVariants(db, exp.row.id);
+  const all = listVariants(db, exp.id);
   // Flagged only keeps whole items: an item flagged in LS still shows its ZH text beside it.
   const flaggedItems = new Set(all.filter((v) => v.reasons.length > 0).map((v) => v.itemId));
   return all
@@ -64,7 +62,7 @@ export interface VariantEdit {
   output2: string;
 }
 
-export function applyVariantEdit(db: Database, exp: LoadedExperiment, p: VariantEdit) {
+export function applyVariantEdit(db: Database, exp: ExperimentView, p: VariantEdit) {
   const e = judgeLsOf(exp);
   const item = e.items.find((i) => i.id === p.itemId);
   if (!item) throw new AppError('not_found', `Item ${p.itemId} is not part of this experiment`);
@@ -95,9 +93,9 @@ export interface JudgmentFilter {
   kind?: 'quality' | 'tie_probe';
 }
 
-export function judgmentViews(db: Database, exp: LoadedExperiment, f: JudgmentFilter): JudgmentView[] {
+export function judgmentViews(db: Database, exp: ExperimentView, f: JudgmentFilter): JudgmentView[] {
   judgeLsOf(exp);
-  const results = listResults(db, exp.row.id, 'judge').filter((r) => {
+  const results = listResults(db, exp.id, 'judge').filter((r) => {
     const m = r.meta as JudgeTask['meta'];
     return (
       (f.judge === undefined || m.judge === f.judge) &&
@@ -135,11 +133,11 @@ export function judgmentViews(db: Database, exp: LoadedExperiment, f: JudgmentFi
   });
 }
 
-export function flaggedOf(db: Database, exp: LoadedExperiment): FlaggedItem[] {
-  return exp.protocol.flagged ? flaggedItems(db, exp.view) : [];
+export function flaggedOf(db: Database, exp: ExperimentView): FlaggedItem[] {
+  return flaggedItems(db, exp);
 }
 
-export function promptPreview(exp: LoadedExperiment, itemId?: number): PromptPreview {
+export function promptPreview(exp: ExperimentView, itemId?: number): PromptPreview {
   const e = judgeLsOf(exp);
   const item = itemId === undefined ? e.items[0] : e.items.find((i) => i.id === itemId);
   if (!item) throw new AppError('not_found', 'No item to preview');

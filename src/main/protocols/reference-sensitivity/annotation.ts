@@ -5,7 +5,7 @@
 import type { AnnotationHooks, MetricsContext } from '../plugin';
 import type { AnnotationUnit, JudgeRating } from '../../../shared/annotation/types';
 import type { JudgeMeta } from './plan';
-import { answersToJudge, type RefSensExperiment } from './plugin';
+import { answersToJudge, type RefSensExperiment } from './experiment';
 import { qaItem } from './qa-item';
 import type { CorrectnessVerdict } from '../../judging/correctness';
 

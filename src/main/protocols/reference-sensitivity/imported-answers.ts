@@ -5,12 +5,12 @@ import { basename } from 'node:path';
 import { controlCharProblem } from '../../../shared/control-chars';
 import type { InputIssue, Item } from '../../../shared/domain';
 import type { Verdict } from '../../../shared/protocols/reference-sensitivity/types';
-import { INPUT_LIMITS, readRegularFile } from '../../core/input-limits';
-import { decodeText } from '../../import/decode';
-import { invalidInput, showValue, typeName } from '../../import/issues';
-import { readCsv, type CsvColumns } from '../../import/csv';
-import { readJson } from '../../import/json';
-import { readJsonl } from '../../import/jsonl';
+import { INPUT_LIMITS, readRegularFile } from '../host';
+import { decodeText } from '../host';
+import { invalidInput, showValue, typeName } from '../host';
+import { readCsv, type CsvColumns } from '../host';
+import { readJson } from '../host';
+import { readJsonl } from '../host';
 
 export interface ImportedAnswer {
   itemId: string;

@@ -1,9 +1,9 @@
 // judgments.csv of a reference-sensitivity export: one row per calibration or judge call.
-import { toCsv } from '../../report/csv';
+import { toCsv } from '../host';
 import type { TaskCall, TaskResult } from '../plugin';
 import type { CorrectnessVerdict } from '../../judging/correctness';
 import type { CalibrateMeta, JudgeMeta } from './plan';
-import type { RefSensExperiment } from './plugin';
+import type { RefSensExperiment } from './experiment';
 import { qaItem } from './qa-item';
 
 const HEADER = [

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Setting } from '../../../shared/protocols/reference-sensitivity/types';
 import { CORRECTNESS_VERDICT_SCHEMA } from '../../judging/correctness';
-import type { ChatRequestSpec } from '../../providers/types';
+import type { ChatRequestSpec } from '../host';
 import { renderTemplate } from '../../judging/template';
 import { taskKey, type ProtocolTask } from '../types';
 import type { ModelEntry, RefSensOptions } from './config';

@@ -11,16 +11,9 @@ import type {
   UsageRow,
   Verdict,
 } from '../../../shared/protocols/reference-sensitivity/types';
-import type { Database } from '../../store/db';
-import { listResults } from '../../store/results';
-import type {
-  ComparableRow,
-  ExperimentView,
-  MetricsContext,
-  ModelUse,
-  ProtocolPlugin,
-  TaskResult,
-} from '../plugin';
+import type { Database } from '../host';
+import { listResults } from '../host';
+import type { ComparableRow, MetricsContext, ModelUse, ProtocolPlugin } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import {
@@ -57,8 +50,7 @@ import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
 import { refSensAnnotation } from './annotation';
 import { refSensPower } from './power';
-
-export type RefSensExperiment = ExperimentView<RefSensConfig, RefSensOptions>;
+import { answersToJudge, type RefSensExperiment } from './experiment';
 
 const VERDICT_OUTPUT_TOKENS = 120;
 
@@ -72,26 +64,6 @@ function modelsOf(config: RefSensConfig): ModelUse[] {
 }
 
 const qaItems = (exp: Pick<RefSensExperiment, 'items'>): QaItem[] => exp.items.map(qaItem);
-
-/** Answers to judge now: generated ones stored so far (ok), then imported ones. */
-export function answersToJudge(exp: RefSensExperiment, generated: readonly TaskResult[]): AnswerToJudge[] {
-  const selected = new Set(exp.items.map((i) => i.sourceId));
-  const out: AnswerToJudge[] = [];
-  for (const r of generated) {
-    if (r.stage !== 'generate' || r.status !== 'ok') continue;
-    const m = r.meta as GenerateMeta;
-    out.push({
-      generator: m.generator,
-      sourceId: m.sourceId,
-      answer: (r.value as { answer: string }).answer,
-      imported: false,
-    });
-  }
-  for (const a of exp.options.imported)
-    if (selected.has(a.itemId))
-      out.push({ generator: a.generator, sourceId: a.itemId, answer: a.answer, imported: true });
-  return out;
-}
 
 function generatorOrder(exp: RefSensExperiment): string[] {
   const gens = (exp.config.generators ?? []).map((g) => g.label);

@@ -1,6 +1,6 @@
 // A dataset item as this protocol reads it: a QA item (DatasetKind 'qa').
 import type { Item } from '../../../shared/domain';
-import { AppError } from '../../core/errors';
+import { AppError } from '../host';
 
 export interface QaItem {
   id: number;

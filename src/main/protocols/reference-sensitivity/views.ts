@@ -16,10 +16,10 @@ import type {
   FlipsView,
   SettingVerdictView,
 } from '../../../shared/protocols/reference-sensitivity/views';
-import { AppError } from '../../core/errors';
-import type { LoadedExperiment } from '../../experiments/load';
-import type { Database } from '../../store/db';
-import { listResults } from '../../store/results';
+import { AppError } from '../host';
+import type { ExperimentView } from '../plugin';
+import type { Database } from '../host';
+import { listResults } from '../host';
 import type { CustomView } from '../plugin';
 import type { ProtocolTask } from '../types';
 import type { RefSensConfig, RefSensOptions } from './config';
@@ -50,14 +50,14 @@ export const flipsQuerySchema = z.strictObject({
 const DEFAULT_LIMIT = 5000;
 
 /** Rows of the flip browser, filtered, in dataset order per judge and generator. */
-export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): FlipsView {
-  const options = exp.view.options as RefSensOptions;
-  const items = exp.view.items.map(qaItem);
+export function flipRows(db: Database, exp: ExperimentView, q: FlipsQuery): FlipsView {
+  const options = exp.options as RefSensOptions;
+  const items = exp.items.map(qaItem);
   const byId = new Map(items.map((i) => [i.sourceId, i]));
   const answers = new Map<string, string>();
   const human = new Map<string, Verdict | null>();
   const k = (generator: string, sourceId: string) => `${generator}\u0000${sourceId}`;
-  for (const r of listResults(db, exp.row.id, 'generate')) {
+  for (const r of listResults(db, exp.id, 'generate')) {
     if (r.status !== 'ok') continue;
     const m = r.meta as GenerateMeta;
     answers.set(k(m.generator, m.sourceId), (r.value as { answer: string }).answer);
@@ -68,7 +68,7 @@ export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): Fl
   }
   const rows = new Map<string, FlipRowView>();
   const repeats = new Map<string, Verdict | null>();
-  for (const r of listResults(db, exp.row.id, 'judge')) {
+  for (const r of listResults(db, exp.id, 'judge')) {
     const m = r.meta as JudgeMeta;
     const key = `${m.judge}\u0000${k(m.generator, m.sourceId)}`;
     let row = rows.get(key);
@@ -135,7 +135,7 @@ export function flipRows(db: Database, exp: LoadedExperiment, q: FlipsQuery): Fl
   return {
     rows: all.slice(offset, offset + (q.limit ?? DEFAULT_LIMIT)),
     total: all.length,
-    judges: (exp.view.config as unknown as RefSensConfig).judges.map((j) => j.label),
+    judges: (exp.config as unknown as RefSensConfig).judges.map((j) => j.label),
     generators,
     languages: [...new Set(items.map((i) => i.language))],
     settings: SETTINGS.filter((s) => options.settings.includes(s)),
@@ -153,10 +153,10 @@ export const flipsView: CustomView = {
  * first judge's calibration C1/C2 and NR/RV/RC prompts. The verdict prompts show the item's
  * first gold answer as the answer to grade, since no generated answer exists yet.
  */
-export function refSensPromptPreview(exp: LoadedExperiment, itemId?: number): PromptPreview {
-  const options = exp.view.options as RefSensOptions;
-  const config = exp.view.config as unknown as RefSensConfig;
-  const items = exp.view.items.map(qaItem);
+export function refSensPromptPreview(exp: ExperimentView, itemId?: number): PromptPreview {
+  const options = exp.options as RefSensOptions;
+  const config = exp.config as unknown as RefSensConfig;
+  const items = exp.items.map(qaItem);
   const item = itemId === undefined ? items[0] : items.find((i) => i.id === itemId);
   if (!item) throw new AppError('not_found', 'No item to preview');
   const judge = config.judges.slice(0, 1);

@@ -1,6 +1,6 @@
 // judgments.csv beside metrics.json: one row per repeat, keyed by judge, condition, item, order
 // and sample.
-import { toCsv } from '../../report/csv';
+import { toCsv } from '../host';
 import type { ExportFile, MetricsContext, TaskCall } from '../plugin';
 import { choiceOf } from '../../judging/order';
 import type { PairwiseVerdict } from '../../judging/pairwise';

@@ -2,7 +2,7 @@
 // one) or one response (pointwise kind, with a human score where the dataset has one).
 import type { Item } from '../../../shared/domain';
 import type { Mode } from '../../../shared/protocols/self-consistency/types';
-import { AppError } from '../../core/errors';
+import { AppError } from '../host';
 
 export interface ScItem {
   id: number;

@@ -10,7 +10,7 @@ import type {
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import { shownPair } from '../../judging/order';
-import { listResults } from '../../store/results';
+import { listResults } from '../host';
 import type { CustomView } from '../plugin';
 import { conditionOwnTemperature, experimentOf } from './experiment';
 import type { RepeatMeta } from './plan';
@@ -33,7 +33,7 @@ export function repeatsRows(
   loaded: Loaded,
   q: RepeatsQuery,
 ): RepeatsViewResult {
-  const { exp, items, mode } = experimentOf(loaded.view);
+  const { exp, items, mode } = experimentOf(loaded);
   const K = exp.options.repeats;
   const rows = new Map<string, QuestionView>();
   const byId = new Map(items.map((i) => [i.sourceId, i]));

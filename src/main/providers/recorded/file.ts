@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { InputIssue } from '../../../shared/domain';
-import { AppError, formatIssue } from '../../core/errors';
+import { AppError, formatIssue } from '../../base/errors';
 import { readRows } from '../../import/csv';
 import type { Usage } from '../types';
 import { ANSWER_COLUMNS, LEAD_COLUMNS, USAGE_COLUMNS, slotId } from './slots';

@@ -1,5 +1,6 @@
 import type { ChatRequestSpec } from '../types';
 import { contentUnits, pseudoTranslate, type PseudoTarget } from './pseudo-language';
+import { followScore, taggedSections } from './reading';
 import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';
 import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
@@ -9,14 +10,6 @@ import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
 // prompt marks with tags (<instruction>…</instruction>). Where a protocol would know more (the
 // gold answer), the simulated judge guesses from the texts, and so is only as good as a
 // weak judge, which is what a demo should show.
-
-/** The texts a prompt marks with <tag>…</tag>, by tag name (the last one wins). */
-export function taggedSections(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of text.matchAll(/<([a-z][a-z0-9_]*)>\n?([\s\S]*?)\n?<\/\1>/gi))
-    out.set(m[1].toLowerCase(), m[2]);
-  return out;
-}
 
 function promptText(spec: ChatRequestSpec): string {
   return [spec.system ?? '', ...spec.messages.map((m) => m.content)].join('\n\n');
@@ -67,21 +60,6 @@ function languageVariant(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): R
 }
 
 // ---- pairwise_verdict ----------------------------------------------------------------
-
-/**
- * How well a response seems to follow the instruction, from the texts alone: judges are told
- * that a response should hold neither more nor less than asked, and on LLMBar's pairs the
- * shorter, on-topic response is the better one about seven times in ten. So: brevity (in
- * content units, which survive the pseudo-translation) plus the share of the response that
- * takes up the instruction's words. Crude, roughly language-independent, better than chance.
- */
-export function followScore(instruction: string, response: string): number {
-  const asked = new Set(contentUnits(instruction));
-  const given = contentUnits(response);
-  if (!given.length) return -100;
-  const precision = given.filter((u) => asked.has(u)).length / given.length;
-  return -Math.log(1 + given.length) + 0.5 * precision;
-}
 
 function candidates(sections: Map<string, string>): { instruction: string; a: string; b: string } | null {
   const instruction = sections.get('instruction') ?? sections.get('question') ?? '';

@@ -7,7 +7,7 @@
 // without the suffix answer exactly as before.
 import type { Rng } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
-import { taggedSections } from './answers';
+import { taggedSections } from './reading';
 
 const FLIP_SUFFIX = /-flip(\d{1,2})$/;
 

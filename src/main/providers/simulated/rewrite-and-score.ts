@@ -3,7 +3,7 @@
 // <target> one of <response_a>/<response_b>), with the biases a middling LLM judge shows: a
 // longer text, Markdown and the first position each tend to score higher. Everything comes from
 // the request; no protocol is imported.
-import { followScore, taggedSections } from './answers';
+import { followScore, taggedSections } from './reading';
 import { contentUnits } from './pseudo-language';
 import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';

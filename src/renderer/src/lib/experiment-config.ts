@@ -4,26 +4,12 @@
 // validates again; these checks only catch early what a researcher can fix on the step in front of them.
 import { getRendererProtocol, listRendererProtocols, type WizardPlugin } from '../protocols/registry';
 import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from './providers';
+import type { DraftIssue, JudgeDraft, PriceDraft, PriceField, StepId, WizardDraft } from './wizard-draft';
+import { FIRST_STEPS, LAST_STEPS, PRICE_FIELDS } from './wizard-draft';
 
-/** A wizard step: the generic ones below, or one a protocol plug-in adds (e.g. `transform`). */
-export type StepId = string;
-
-/** The generic steps; a protocol's own steps go between the judges and the options. */
-export const FIRST_STEPS = ['dataset', 'protocol', 'judges'] as const;
-export const LAST_STEPS = ['options', 'summary'] as const;
-
-export interface JudgeDraft {
-  /** Stable React key; not part of the config. */
-  key: string;
-  label: string;
-  /** Until the user types a label, it follows the model name. */
-  labelEdited: boolean;
-  provider: PresetId;
-  model: string;
-  temperature: string;
-  /** Through the provider's Batch API (half price, answers within 24 h) instead of live calls. */
-  batch?: boolean;
-}
+// The draft's types live in wizard-draft.ts (below the protocol registry); importers of this
+// module keep finding them here.
+export * from './wizard-draft';
 
 /** Whether a provider preset has a Batch API (OpenAI's and Anthropic's hosted services). */
 export function batchCapable(preset: PresetId): boolean {
@@ -39,46 +25,6 @@ export function batchCapable(preset: PresetId): boolean {
 /** The config's provider name of a judge: its preset, or the preset's batch twin. */
 export function judgeProviderName(j: Pick<JudgeDraft, 'provider' | 'batch'>): string {
   return j.batch && batchCapable(j.provider) ? `${j.provider}-batch` : j.provider;
-}
-
-/** A user's price for one model, USD per 1M tokens, as typed. */
-export interface PriceDraft {
-  input: string;
-  /** Empty: the same as input. */
-  cachedInput: string;
-  output: string;
-}
-
-export const PRICE_FIELDS = ['input', 'cachedInput', 'output'] as const;
-export type PriceField = (typeof PRICE_FIELDS)[number];
-
-export interface WizardDraft {
-  datasetId: number | null;
-  /** The chosen protocol's id; null until one is chosen (the first registered is then in use). */
-  protocol: string | null;
-  /** Each protocol's own part of the draft, by protocol id, as its plug-in edits it. */
-  protocolDrafts: Record<string, unknown>;
-  judges: JudgeDraft[];
-  /** Every provider the user touched; the config gets only those in use. */
-  providers: Partial<Record<PresetId, ProviderDraft>>;
-  limit: string;
-  /** How the items are picked: the first `limit`, or a random sample of `limit` fixed by `seed`. */
-  sample?: 'first' | 'random';
-  seed?: string;
-  /** Only these subsets (empty or absent: all). */
-  subsets?: string[];
-  name: string;
-  nameEdited: boolean;
-  /** Price overrides per model; models not listed use the shipped table. */
-  prices: Record<string, PriceDraft>;
-}
-
-export interface DraftIssue {
-  /** Config path, e.g. `judges[1].label`, `providers.openai.rpm`. */
-  field: string;
-  /** i18n key under `wizard.errors`. */
-  code: string;
-  params?: Record<string, string | number>;
 }
 
 let judgeSeq = 0;

@@ -4,7 +4,7 @@
 import type { ComponentType } from 'react';
 import type { ExperimentResults } from '../../../shared/experiments';
 import { i18next } from '../i18n';
-import type { DraftIssue, WizardDraft } from '../lib/experiment-config';
+import type { DraftIssue, WizardDraft } from '../lib/wizard-draft';
 import type { PresetId } from '../lib/providers';
 import type { Navigate } from '../results/routes';
 

@@ -1,35 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../components/Field';
 import { batchCapable, type JudgeDraft } from '../lib/experiment-config';
-import { PRESETS, isPresetId, presetOf } from '../lib/providers';
+import { isPresetId, presetOf } from '../lib/providers';
+import { PresetOptions } from './PresetOptions';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
 import { ProviderCard } from './ProviderCard';
 import { useModelSuggestions } from '../lib/listed-models';
-
-/** The provider choices, grouped so local servers are easy to find. */
-export function PresetOptions() {
-  const { t } = useTranslation();
-  return (
-    <>
-      <optgroup label={t('wizard.judges.hosted')}>
-        {PRESETS.filter((p) => !p.local && p.id !== 'custom').map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.title}
-          </option>
-        ))}
-      </optgroup>
-      <optgroup label={t('wizard.judges.local')}>
-        {PRESETS.filter((p) => p.local).map((p) => (
-          <option key={p.id} value={p.id}>
-            {t('wizard.judges.localServer', { name: p.title })}
-          </option>
-        ))}
-      </optgroup>
-      <option value="custom">{t('wizard.judges.custom')}</option>
-    </>
-  );
-}
 
 function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: number; canRemove: boolean }) {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { protocolOf } from '../lib/experiment-config';
-import { listRendererProtocols, protocolNamespaces, type RendererProtocol } from '../protocols';
+import { listRendererProtocols, protocolNamespaces, type RendererProtocol } from '../protocols/registry';
 import { useWizard } from '../stores/wizard';
 
 function ProtocolChoice({ protocol, selected }: { protocol: RendererProtocol; selected: boolean }) {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { protocolOf, wizardPluginOf, wizardSteps, type StepId } from '../lib/experiment-config';
-import { getRendererProtocol, protocolNamespaces } from '../protocols';
+import { getRendererProtocol, protocolNamespaces } from '../protocols/registry';
 import { useWizard } from '../stores/wizard';
 
 /** The namespaces the wizard's texts come from: the chosen protocol's, then the app's. */

@@ -4,7 +4,7 @@ import { Field } from '../../components/Field';
 import { isPresetId, presetOf, type PresetId } from '../../lib/providers';
 import { ensureProvider, useWizard } from '../../stores/wizard';
 import { useStepIssues } from '../../wizard/issues';
-import { PresetOptions } from '../../wizard/JudgesStep';
+import { PresetOptions } from '../../wizard/PresetOptions';
 import { biasDraft, needsRewriter, PROBE_IDS, withBiasDraft, type BiasDraft } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
 

@@ -4,7 +4,7 @@ import { Field } from '../../components/Field';
 import { isPresetId, presetOf, type PresetId } from '../../lib/providers';
 import { ensureProvider, useWizard } from '../../stores/wizard';
 import { useStepIssues } from '../../wizard/issues';
-import { PresetOptions } from '../../wizard/JudgesStep';
+import { PresetOptions } from '../../wizard/PresetOptions';
 import { refSensDraft, SETTINGS, withRefSensDraft, type RefSensDraft } from './draft';
 import { AnswersFileField } from './AnswersFileField';
 import { REF_SENS_NAMESPACES } from './i18n';

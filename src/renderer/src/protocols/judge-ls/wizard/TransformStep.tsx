@@ -5,7 +5,7 @@ import { batchCapable } from '../../../lib/experiment-config';
 import { isPresetId, presetOf } from '../../../lib/providers';
 import { useWizard } from '../../../stores/wizard';
 import { useStepIssues } from '../../../wizard/issues';
-import { PresetOptions } from '../../../wizard/JudgesStep';
+import { PresetOptions } from '../../../wizard/PresetOptions';
 import { ProviderCard } from '../../../wizard/ProviderCard';
 import { PromptPreviewPanel, TemplateEditor, useProtocolDefaults } from '../../../wizard/PromptTemplates';
 import {

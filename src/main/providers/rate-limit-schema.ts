@@ -1,7 +1,7 @@
 // The config schema of a rate limit. Apart from input-limits.ts so that what only needs the
 // limits (the CLI's command table, the importers) does not load zod (issue 27: startup).
 import { z } from 'zod';
-import { INPUT_LIMITS } from './input-limits';
+import { INPUT_LIMITS } from '../base/input-limits';
 
 /** A rate limit (`rpm` or `tpm`) within its documented range; the message names the range. */
 export function rateLimitSchema(kind: 'rpm' | 'tpm') {

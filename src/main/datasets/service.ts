@@ -5,7 +5,7 @@ import { parseDatasetFile } from '../import';
 import { rememberedMapping, rememberMapping } from '../store/column-mappings';
 import { findDatasetByHash, insertDataset } from '../store/datasets';
 import type { Database } from '../store/db';
-import { INPUT_LIMITS, readRegularFile } from './input-limits';
+import { INPUT_LIMITS, readRegularFile } from '../base/input-limits';
 
 export interface ImportRequest {
   fileName: string;

@@ -7,7 +7,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import type { InputIssue } from '../../shared/domain';
 import { providerConfigSchema, type KeyStore } from '../providers/config';
 import { keyScopeProblem } from '../providers/key-scope';
-import { AppError } from './errors';
+import { AppError } from '../base/errors';
 
 export interface PageDoorContext {
   dataDir: string;

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveRuns, RunLocks } from '../../src/main/core/run-locks';
+import { liveRuns, RunLocks } from '../../src/main/store/run-locks';
 import { bundleEntry } from '../queue/bundle';
 import { tempDir } from '../helpers/tmp';
 

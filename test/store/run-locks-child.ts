@@ -2,7 +2,7 @@
 // tries to take the locks of experiments <first>..<last> at once, prints which it won, and keeps
 // them until the stop file appears. Args: <data dir> <go file> <stop file> <first> <last>.
 import { existsSync } from 'node:fs';
-import { RunLocks } from '../../src/main/core/run-locks';
+import { RunLocks } from '../../src/main/store/run-locks';
 
 const [dataDir, goFile, stopFile, first, last] = process.argv.slice(2);
 const locks = new RunLocks(dataDir);

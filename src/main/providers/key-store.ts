@@ -4,15 +4,9 @@
 // one stored OPENAI_API_KEY serves every provider that asks for it. The environment wins.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  EnvKeyStore,
-  KEY_NAME_PATTERN,
-  KEY_NAME_RULE,
-  type KeyStore,
-  type ProviderConfig,
-} from '../providers/config';
-import { keyScopeProblem } from '../providers/key-scope';
-import { AppError } from './errors';
+import { EnvKeyStore, KEY_NAME_PATTERN, KEY_NAME_RULE, type KeyStore, type ProviderConfig } from './config';
+import { keyScopeProblem } from './key-scope';
+import { AppError } from '../base/errors';
 
 export interface Encryptor {
   isAvailable(): boolean;

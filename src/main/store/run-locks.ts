@@ -20,8 +20,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../store/leases';
-import { AppError } from './errors';
+import { processAlive } from './process-alive';
+import { AppError } from '../base/errors';
 
 const LOCK_NAME = /^experiment-(\d+)\.pid$/;
 

@@ -1,10 +1,10 @@
 // Turning a config file into a value for the schema: the same reading rules as datasets
 // (regular files only, a size cap, strict UTF-8 with an optional BOM) and located JSON errors.
-import { decodeText } from '../import/decode';
-import { locateJsonError } from '../import/json-scan';
-import { LineIndex } from '../import/position';
-import { AppError } from './errors';
-import { checkParsedValue, INPUT_LIMITS, problemsToIssues, readRegularFile } from './input-limits';
+import { decodeText } from './decode';
+import { locateJsonError } from './json-scan';
+import { LineIndex } from './position';
+import { AppError } from '../base/errors';
+import { checkParsedValue, INPUT_LIMITS, problemsToIssues, readRegularFile } from '../base/input-limits';
 
 function refuse(file: string, message: string, line?: number): AppError {
   const where = line === undefined ? '' : `line ${line}: `;

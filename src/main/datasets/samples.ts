@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { resourcesDir } from './paths';
+import { resourcesDir } from '../base/paths';
 
 export interface Sample {
   id: string;
