@@ -30,7 +30,7 @@ export default tseslint.config(
     // kit, src/shared, its own files, node:* and npm packages. Tests beside the code may use
     // real parts (a provider adapter) to exercise it.
     files: ['src/main/protocols/*/**/*.ts'],
-    ignores: ['src/main/protocols/*/**/*.test.ts', 'src/main/protocols/judge-ls/export.ts'],
+    ignores: ['src/main/protocols/*/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -22,7 +22,7 @@ import {
   metricsJson,
   type ExportJudgeLsInput,
   type ExportJudgeLsResult,
-} from '../../src/main/protocols/judge-ls/export';
+} from './judge-ls-folder';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { makeJudgments, makeMetrics } from './fixture';
 

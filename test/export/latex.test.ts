@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportJudgeLs } from '../../src/main/protocols/judge-ls/export';
+import { exportJudgeLs } from './judge-ls-folder';
 import { escapeLatex, LATEX_PACKAGES, LONGTABLE_ROWS, tableToLatex } from '../../src/main/report/latex';
 import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
 import { makeJudgments, makeMetrics } from './fixture';
