@@ -27,7 +27,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          cli: resolve(__dirname, 'src/main/cli.ts'),
+          cli: resolve(__dirname, 'src/main/cli/index.ts'),
         },
       },
     },

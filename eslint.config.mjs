@@ -89,6 +89,42 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI is a door too (src/main/cli/): the facade (the core, cli-kit's wording helpers, the
+    // config files a command reads, store maintenance), base/ and src/shared. Its lazy runtime.ts
+    // also starts the web door for `judge-lab serve`.
+    files: ['src/main/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!facade/|base/|\\.\\./shared/)',
+              message: 'The CLI imports only the facade (and base/, src/shared), like the other doors.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/cli/runtime.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!facade/|base/|doors/|\\.\\./shared/)',
+              message:
+                'The CLI imports only the facade (and base/, src/shared); runtime.ts may start the web door.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The renderer talks to the core only through the typed API; pure code both sides need
     // (report model, protocol types) lives in src/shared.
     files: ['src/renderer/**/*.{ts,tsx}'],

@@ -40,6 +40,24 @@ describe('layer rules (eslint.config.mjs)', () => {
     expect(await restrictedImports(file, "import { Core } from '../facade/core';\n")).toEqual([]);
   }, 60_000);
 
+  it('refuses a CLI command opening the store or a service itself, and allows the facade', async () => {
+    const file = 'src/main/cli/new-command.ts';
+    expect(await restrictedImports(file, "import { openDatabase } from '../store/db';\n")).toHaveLength(1);
+    expect(
+      await restrictedImports(file, "import { ExperimentService } from '../experiments/service';\n"),
+    ).toHaveLength(1);
+    expect(await restrictedImports(file, "import { startWebServer } from '../doors/web';\n")).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        file,
+        "import type { Core } from '../facade/core';\nimport { doctorStore } from '../facade/store-maintenance';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports('src/main/cli/runtime.ts', "export { startWebServer } from '../doors/web';\n"),
+    ).toEqual([]);
+  }, 60_000);
+
   it('refuses the store importing core/ or the experiments service', async () => {
     const file = 'src/main/store/new-table.ts';
     expect(await restrictedImports(file, "import { x } from '../core/errors';\n")).toHaveLength(1);

@@ -1,7 +1,7 @@
 // The paper kit's CLI commands (issue 24): `judge-lab estimate` (cost, time and the power plan).
 // Thin: each command calls one API method through Core.call; the text is src/main/paper's.
 import { Command, InvalidArgumentError } from 'commander';
-import type { Core } from './facade/core';
+import type { Core } from '../facade/core';
 
 type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
 
@@ -27,8 +27,8 @@ export function registerPaperCommands(program: Command, withCore: WithCore, out:
     .option('--json', 'print JSON')
     .action((configPath: string, opts: { effect?: Record<string, number>; json?: boolean }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const { loadExperimentConfig, attributeToConfigFile, estimateText } = await import('./cli-runtime');
-        const { powerText } = await import('./paper/power-text');
+        const { loadExperimentConfig, attributeToConfigFile, estimateText } = await import('./runtime');
+        const { powerText } = await import('../facade/config-files');
         const { config } = loadExperimentConfig(configPath);
         // A config problem is reported against the file, as `run` reports it.
         const estimate = await core

@@ -2,9 +2,9 @@
 // plain-text summary for the terminal.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompareResult, CompareSide } from '../shared/compare';
-import { formatCell } from '../shared/report/table';
-import type { Core } from './facade/core';
+import type { CompareResult, CompareSide } from '../../shared/compare';
+import { formatCell } from '../../shared/report/table';
+import type { Core } from '../facade/core';
 
 /** Writes compare.json, .csv, .xlsx and .tex into `dir`; returns the comparison and the file names. */
 export async function writeComparison(

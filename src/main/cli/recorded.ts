@@ -4,7 +4,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Core } from './facade/core';
+import type { Core } from '../facade/core';
 
 type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
 
@@ -36,8 +36,7 @@ export function registerRecordedCommands(
     .requiredOption('--out <file>', 'the file to write (.jsonl or .csv)')
     .action((configPath: string, opts: { out: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const { loadExperimentConfig } = await import('./experiments/config');
-        const { attributeToConfigFile } = await import('./import/config-file');
+        const { loadExperimentConfig, attributeToConfigFile } = await import('../facade/config-files');
         const { config } = loadExperimentConfig(configPath);
         const file = resolve(opts.out);
         const t = await core

@@ -1,7 +1,7 @@
 // The CLI's progress line on stderr: redrawn in place on a terminal, a line every few
 // seconds when stderr is a file or a pipe (CI logs).
-import type { CostEstimate, ExperimentProgress } from '../shared/experiments';
-import { splitFailures } from './queue/failure-kinds';
+import type { CostEstimate, ExperimentProgress } from '../../shared/experiments';
+import { splitFailures } from '../facade/cli-kit';
 
 const BAR_WIDTH = 24;
 

@@ -1,18 +1,18 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
-import type { Core } from './facade/core';
-import { AppError, exitCodeOf, formatIssue } from './base/errors';
-import { columnChoiceHint } from './import/column-mapping';
-import { resolveDataDir } from './base/paths';
-import { APP_VERSION } from './base/version';
+import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
+import type { Core } from '../facade/core';
+import { AppError, exitCodeOf, formatIssue } from '../base/errors';
+import { columnChoiceHint } from '../facade/cli-kit';
+import { resolveDataDir } from '../base/paths';
+import { APP_VERSION } from '../base/version';
 import { join, resolve } from 'node:path';
-import { registerStoreCommands } from './cli-store';
-import { registerAnnotateCommands } from './cli-annotate';
-import { registerPaperCommands } from './cli-paper';
-import { registerRecordedCommands } from './cli-recorded';
+import { registerStoreCommands } from './store';
+import { registerAnnotateCommands } from './annotate';
+import { registerPaperCommands } from './paper';
+import { registerRecordedCommands } from './recorded';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
-const runtime = () => import('./cli-runtime');
+const runtime = () => import('./runtime');
 
 /** Exit codes of DESIGN.md section 7, and 3: finished, but calls failed for infrastructure reasons. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;

@@ -11,15 +11,14 @@ import {
   type AnnotationFile,
   type AnnotationSetSummary,
   type PackageImport,
-} from '../shared/annotation/api-types';
-import type { CalibratedRow } from '../shared/annotation/calibrate';
-import { agreementTables } from '../shared/annotation/report';
-import { FIGURE_LANGUAGES, type FigureLanguage } from '../shared/report/figure-i18n';
-import { tableToCsv } from './report/csv';
-import { formatCell, type Table } from '../shared/report/table';
-import { AppError } from './base/errors';
-import { scaleHint } from './annotation/label-template';
-import type { Core } from './facade/core';
+} from '../../shared/annotation/api-types';
+import type { CalibratedRow } from '../../shared/annotation/calibrate';
+import { agreementTables } from '../../shared/annotation/report';
+import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
+import { scaleHint, tableToCsv } from '../facade/cli-kit';
+import { formatCell, type Table } from '../../shared/report/table';
+import { AppError } from '../base/errors';
+import type { Core } from '../facade/core';
 
 type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
 
