@@ -104,10 +104,9 @@ function benchApi(judgments: JudgmentView[]): ApiClient {
     reasons: ['ZH.output_1: numbers_missing (EN 2, ZH 0)'],
   }));
   const answers: Partial<Record<MethodName, () => unknown>> = {
-    'experiments.judgments': () => judgments,
+    'experiments.protocolView': () => judgments,
     'experiments.flagged': () => ({ flagged }),
     'experiments.get': () => ({ id: 1, datasetId: 1 }),
-    'experiments.variants': () => [],
     'items.list': () => [],
   };
   return {

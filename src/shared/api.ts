@@ -78,36 +78,6 @@ export interface ApiMethods {
     params: { experimentId: number; excludeFlagged?: boolean };
     result: ExperimentResults;
   };
-  /** The protocol's rows (its own shape: read them with the protocol's `rowReader`, src/shared/protocol-rows.ts). */
-  'experiments.variants': {
-    params: { experimentId: number; flaggedOnly?: boolean };
-    result: ProtocolRow[];
-  };
-  /** A person's edit of a variant: marked manual; judgments that used the old text are re-planned. */
-  'experiments.editVariant': {
-    params: {
-      experimentId: number;
-      itemId: number;
-      /** The transformed variant's language (the protocol checks which it transforms). */
-      language: string;
-      instruction: string;
-      output1: string;
-      output2: string;
-    };
-    result: { variant: ProtocolRow; replanned: number; estimate: CostEstimate };
-  };
-  /** The protocol's verdict rows (read with the protocol's `rowReader`); the filters are optional. */
-  'experiments.judgments': {
-    params: {
-      experimentId: number;
-      judge?: string;
-      itemId?: number;
-      status?: 'ok' | 'failed';
-      /** A protocol's kind of verdict (the protocol checks which it has). */
-      kind?: string;
-    };
-    result: ProtocolRow[];
-  };
   /** The audit's flagged items (as in `experiments.results`), without computing the metrics. */
   'experiments.flagged': { params: { experimentId: number }; result: { flagged: FlaggedItem[] } };
   /** Every call that ended without a usable answer, transforms first, with the raw answer. */
@@ -124,12 +94,22 @@ export interface ApiMethods {
     result: PromptPreview;
   };
   /**
-   * A protocol's own per-item view (e.g. reference sensitivity's flip browser): `view` names it,
-   * `query` is checked by the protocol's schema for that view; the result is the view's shape.
+   * A protocol's own per-item view (its rows, a flip browser, repeats side by side): `view` names
+   * it, `query` is checked by the protocol's schema for that view; the result is the view's shape
+   * (opaque here: read rows with the protocol's `rowReader`, src/shared/protocol-rows.ts).
    */
   'experiments.protocolView': {
     params: { experimentId: number; view: string; query?: Record<string, unknown> };
     result: unknown;
+  };
+  /**
+   * A person's edit of one of a protocol's rows (e.g. a transformed text): `edit` names the kind
+   * of edit, `fields` are checked by the protocol's schema for it. The row is marked manual and
+   * every task whose prompt changed is re-planned; `row` is the edited row as its view shows it.
+   */
+  'experiments.protocolEdit': {
+    params: { experimentId: number; edit: string; fields: Record<string, unknown> };
+    result: { row: ProtocolRow; replanned: number; estimate: CostEstimate };
   };
   /** One table or figure as a file, for the app's per-table/per-chart export buttons. */
   /** The export folder of section 8 as one zip (the web door's "Export all": a download, not a server folder). */
@@ -311,14 +291,12 @@ export const METHOD_NAMES = [
   'experiments.retryFailed',
   'experiments.progress',
   'experiments.results',
-  'experiments.variants',
-  'experiments.editVariant',
-  'experiments.judgments',
   'experiments.flagged',
   'experiments.failures',
   'experiments.export',
   'experiments.previewPrompts',
   'experiments.protocolView',
+  'experiments.protocolEdit',
   'experiments.exportFile',
   'experiments.exportZip',
   'experiments.compare',

@@ -117,7 +117,7 @@ export interface CostEstimate {
   batchWindowHours?: number;
   /** The same calls at live prices (shown beside `costUsd` when batches save money). */
   liveCostUsd?: number;
-  /** Judge calls are estimated from the English texts until the variants exist. */
+  /** How the estimate was made, in English (e.g. later stages estimated from texts that exist now). */
   note: string;
   /** The note's key in the protocol's UI strings (the wizard shows it in the UI language). */
   noteKey?: string;
@@ -126,21 +126,21 @@ export interface CostEstimate {
 }
 
 /**
- * A call that ended without a usable answer: a transform (the translation of one item into one
- * language) or a judgment. `rawText` is the model's answer exactly as received, when there was one.
+ * A call that ended without a usable answer, at any stage of a protocol (a text it prepares or a
+ * verdict). `rawText` is the model's answer exactly as received, when there was one.
  */
 export interface FailedCallView {
   /** The protocol stage of the call. */
   stage: string;
-  /** The judge label; null for the transformer. */
+  /** The judge label; null for a model that prepares texts (not a judge). */
   judge: string | null;
   sourceId: string;
   itemId: number;
-  /** Transform: the target language (ZH | LS); judge: EN | ZH | LS | EN-ZH. */
+  /** The item's language as the call saw it (the protocol's own codes). */
   language: string;
-  /** Judge: orig | swap | en_zh | zh_en; null for a transform. */
+  /** The answers' order for a pairwise verdict (the protocol's own codes); null otherwise. */
   order: string | null;
-  /** 'transform', 'quality' or 'tie_probe'. */
+  /** The protocol's kind of call (its stage or verdict kind). */
   kind: string;
   reason: string;
   rawText: string | null;
@@ -197,6 +197,8 @@ export interface ExportResult {
 }
 
 export interface RenderedPromptView {
+  /** The protocol's stage that sends this prompt (e.g. a transform before the judging). */
+  stage: string;
   /** The card's title in English (exports, logs); the wizard shows `labelKey` in its language. */
   label: string;
   /** The protocol's i18n key of the title (under `wizard.<section>.previewLabels`), with its values. */
@@ -206,13 +208,11 @@ export interface RenderedPromptView {
   user: string;
 }
 
+/** The prompts a draft config would send for one item, in the order its stages send them. */
 export interface PromptPreview {
   itemId: number;
   sourceId: string;
-  /** One per target language. */
-  transform: RenderedPromptView[];
-  /** The English quality prompt (orig order) and, when tie probes are on, an en_zh probe with placeholder ZH text. */
-  judge: RenderedPromptView[];
+  prompts: RenderedPromptView[];
 }
 
 /**

@@ -1,5 +1,5 @@
-// A protocol's per-item rows as they cross the doors (API `experiments.variants`, `judgments`,
-// `editVariant`). The generic contract names no protocol, so a row is opaque there: each
+// A protocol's per-item rows as they cross the doors (API `experiments.protocolView`,
+// `protocolEdit`). The generic contract names no protocol, so a row is opaque there: each
 // protocol declares its own row types next to a typed reader (`rowReader`), and its pages and
 // tests read rows through that reader instead of casting at every call. The reader also checks
 // that the rows carry the protocol's fields, so rows of another protocol's experiment fail with
@@ -9,9 +9,9 @@
 export type ProtocolRow = object;
 
 export interface RowReader<V extends object, J extends object> {
-  variants(rows: readonly ProtocolRow[]): V[];
-  variant(row: ProtocolRow): V;
-  judgments(rows: readonly ProtocolRow[]): J[];
+  variants(rows: unknown): V[];
+  variant(row: unknown): V;
+  judgments(rows: unknown): J[];
 }
 
 /**
@@ -23,10 +23,12 @@ export function rowReader<V extends object, J extends object = never>(
   protocol: string,
   fields: { variants: readonly (keyof V & string)[]; judgments?: readonly (keyof J & string)[] },
 ): RowReader<V, J> {
-  function read<T>(view: 'variants' | 'judgments', rows: readonly ProtocolRow[]): T[] {
+  function read<T>(view: 'variants' | 'judgments', rows: unknown): T[] {
     const wanted: readonly string[] | undefined = fields[view];
     if (!wanted || wanted.length === 0) throw new Error(`${protocol} has no ${view} view`);
-    rows.forEach((row, i) => {
+    if (!Array.isArray(rows)) throw new Error(`${view} is not a list of ${protocol} rows`);
+    rows.forEach((row: unknown, i) => {
+      if (typeof row !== 'object' || row === null) throw new Error(`${view}[${i}] is not a ${protocol} row`);
       const missing = wanted.find((f) => !(f in row));
       if (missing !== undefined) {
         throw new Error(`${view}[${i}] is not a ${protocol} row: field "${missing}" is missing`);

@@ -59,10 +59,10 @@ describe('MT-Bench human majority as an annotator', () => {
 
     // The judge's preference per item, from its EN verdicts in both orders.
     const verdicts = judgeLsRows.judgments(
-      await core.call('experiments.judgments', {
+      await core.call('experiments.protocolView', {
         experimentId,
-        kind: 'quality',
-        status: 'ok',
+        view: 'judgments',
+        query: { kind: 'quality', status: 'ok' },
       }),
     );
     const judge = new Map<string, string[]>();

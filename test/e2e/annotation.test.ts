@@ -72,8 +72,8 @@ beforeAll(async () => {
   }
   const verdicts = await callApi<{ sourceId: string; language: string; order: string; winner: string }[]>(
     server,
-    'experiments.judgments',
-    { experimentId, kind: 'quality', status: 'ok' },
+    'experiments.protocolView',
+    { experimentId, view: 'judgments', query: { kind: 'quality', status: 'ok' } },
   );
   const choices = new Map<string, string[]>();
   for (const v of verdicts) {

@@ -306,7 +306,10 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
     expect(await byTestId('filter-judge').inputValue()).toBe(flippedJudge);
     expect(await byTestId('filter-comparison').inputValue()).toBe('EN-ZH');
 
-    const judgments = await callApi<JudgmentView[]>(server, 'experiments.judgments', { experimentId });
+    const judgments = await callApi<JudgmentView[]>(server, 'experiments.protocolView', {
+      experimentId,
+      view: 'judgments',
+    });
     expect(judgments).toHaveLength(LIMIT * 8 * JUDGES.length);
     const expected = expectedFlips(judgments, flippedJudge, 'ZH');
     expect(expected).toBeGreaterThan(0);

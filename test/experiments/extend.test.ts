@@ -59,7 +59,7 @@ describe('re-running an experiment with a changed config', () => {
     // New: transforms and GPT verdicts for 5 more items, and every Claude verdict.
     expect(mock.log).toHaveLength(100 + 5 * 2 + 5 * 8 + 15 * 8);
     const judgments = judgeLsRows.judgments(
-      await core.call('experiments.judgments', { experimentId: first.id }),
+      await core.call('experiments.protocolView', { experimentId: first.id, view: 'judgments' }),
     );
     expect(judgments).toHaveLength(15 * 8 * 2);
   });
@@ -87,22 +87,25 @@ describe('re-running an experiment with a changed config', () => {
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
     const sent = mock.log.length;
     const item = items[2];
-    const edit = await core.call('experiments.editVariant', {
+    const edit = await core.call('experiments.protocolEdit', {
       experimentId: id,
-      itemId: item.id,
-      language: 'ZH',
-      instruction: '【中文】手工修订的指令',
-      output1: `【中文】${item.output1}`,
-      output2: `【中文】${item.output2}`,
+      edit: 'variant',
+      fields: {
+        itemId: item.id,
+        language: 'ZH',
+        instruction: '【中文】手工修订的指令',
+        output1: `【中文】${item.output1}`,
+        output2: `【中文】${item.output2}`,
+      },
     });
     // ZH quality in both orders and both tie probes use the ZH text.
     expect(edit.replanned).toBe(4);
-    expect(judgeLsRows.variant(edit.variant).manual).toBe(true);
+    expect(judgeLsRows.variant(edit.row).manual).toBe(true);
     expect(edit.estimate.calls - edit.estimate.cachedCalls).toBe(4);
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
     expect(mock.log.length - sent).toBe(4);
     const zh = judgeLsRows
-      .variants(await core.call('experiments.variants', { experimentId: id }))
+      .variants(await core.call('experiments.protocolView', { experimentId: id, view: 'variants' }))
       .find((v) => v.itemId === item.id && v.language === 'ZH');
     expect(zh).toMatchObject({ manual: true, instruction: '【中文】手工修订的指令' });
     // A dataset an experiment uses cannot be deleted out from under it.

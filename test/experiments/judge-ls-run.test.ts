@@ -95,7 +95,9 @@ describe('Judge-LS end to end on the 419-item LLMBar against the mock provider',
   });
 
   it('stores 6,704 judgments: every failed one with its reason and raw answer', async () => {
-    const all = judgeLsRows.judgments(await core.call('experiments.judgments', { experimentId }));
+    const all = judgeLsRows.judgments(
+      await core.call('experiments.protocolView', { experimentId, view: 'judgments' }),
+    );
     expect(all).toHaveLength(6704);
     const failed = all.filter((j) => j.status === 'failed');
     expect(failed).toHaveLength(responder.stickyFailures.size);

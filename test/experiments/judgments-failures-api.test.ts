@@ -1,4 +1,4 @@
-// experiments.judgments (kind filter, speed), experiments.flagged and experiments.failures on a
+// Judge-LS's judgments view (kind filter, speed), experiments.flagged and experiments.failures on a
 // real 60-item Judge-LS run against the mock provider, with failed translations and verdicts.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -141,67 +141,86 @@ describe('judgments.csv', () => {
   });
 });
 
-describe('experiments.judgments', () => {
+describe("Judge-LS's judgments view (experiments.protocolView)", () => {
   it('filters by kind, alone and with judge and status', async () => {
-    const all = judgeLsRows.judgments(await core.call('experiments.judgments', { experimentId }));
+    const all = judgeLsRows.judgments(
+      await core.call('experiments.protocolView', { experimentId, view: 'judgments' }),
+    );
     expect(all).toHaveLength(JUDGES.length * (QUALITY_PER_JUDGE + PROBES_PER_JUDGE));
 
     const probes = judgeLsRows.judgments(
-      await core.call('experiments.judgments', { experimentId, kind: 'tie_probe' }),
+      await core.call('experiments.protocolView', {
+        experimentId,
+        view: 'judgments',
+        query: { kind: 'tie_probe' },
+      }),
     );
     expect(probes).toHaveLength(JUDGES.length * PROBES_PER_JUDGE);
     expect(new Set(probes.map((j) => `${j.kind}/${j.language}`))).toEqual(new Set(['tie_probe/EN-ZH']));
 
     const quality = judgeLsRows.judgments(
-      await core.call('experiments.judgments', { experimentId, kind: 'quality' }),
+      await core.call('experiments.protocolView', {
+        experimentId,
+        view: 'judgments',
+        query: { kind: 'quality' },
+      }),
     );
     expect(quality).toHaveLength(JUDGES.length * QUALITY_PER_JUDGE);
     expect(quality.every((j) => j.kind === 'quality')).toBe(true);
 
     const gptProbes = judgeLsRows.judgments(
-      await core.call('experiments.judgments', {
+      await core.call('experiments.protocolView', {
         experimentId,
-        kind: 'tie_probe',
-        judge: 'GPT mock',
+        view: 'judgments',
+        query: { kind: 'tie_probe', judge: 'GPT mock' },
       }),
     );
     expect(gptProbes).toEqual(probes.filter((j) => j.judge === 'GPT mock'));
 
     const failedQuality = judgeLsRows.judgments(
-      await core.call('experiments.judgments', {
+      await core.call('experiments.protocolView', {
         experimentId,
-        kind: 'quality',
-        status: 'failed',
+        view: 'judgments',
+        query: { kind: 'quality', status: 'failed' },
       }),
     );
     expect(failedQuality).toEqual(all.filter((j) => j.kind === 'quality' && j.status === 'failed'));
   });
 
   it('refuses an edit in a language the protocol does not transform, naming the field, before storing it', async () => {
-    const before = judgeLsRows.variants(await core.call('experiments.variants', { experimentId }));
+    const before = judgeLsRows.variants(
+      await core.call('experiments.protocolView', { experimentId, view: 'variants' }),
+    );
     const item = before[0];
     await expect(
-      core.call('experiments.editVariant', {
+      core.call('experiments.protocolEdit', {
         experimentId,
-        itemId: item.itemId,
-        language: 'FR',
-        instruction: 'x',
-        output1: 'y',
-        output2: 'z',
+        edit: 'variant',
+        fields: { itemId: item.itemId, language: 'FR', instruction: 'x', output1: 'y', output2: 'z' },
       }),
     ).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringMatching(/^language: /) });
-    expect(judgeLsRows.variants(await core.call('experiments.variants', { experimentId }))).toEqual(before);
+    expect(
+      judgeLsRows.variants(await core.call('experiments.protocolView', { experimentId, view: 'variants' })),
+    ).toEqual(before);
   });
 
   it('refuses a kind that is not a judgment kind, naming the field', async () => {
     await expect(
-      core.call('experiments.judgments', { experimentId, kind: 'transform' as never }),
+      core.call('experiments.protocolView', {
+        experimentId,
+        view: 'judgments',
+        query: { kind: 'transform' as never },
+      }),
     ).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringMatching(/kind/) });
   });
 
   it('returns very long reasons whole', async () => {
     const about = judgeLsRows.judgments(
-      await core.call('experiments.judgments', { experimentId, itemId: longReasons.id }),
+      await core.call('experiments.protocolView', {
+        experimentId,
+        view: 'judgments',
+        query: { itemId: longReasons.id },
+      }),
     );
     const ok = about.filter((j) => j.status === 'ok');
     expect(ok.length).toBeGreaterThan(0);
@@ -216,7 +235,9 @@ describe('experiments.judgments', () => {
     let count = 0;
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      count = judgeLsRows.judgments(await core.call('experiments.judgments', { experimentId })).length;
+      count = judgeLsRows.judgments(
+        await core.call('experiments.protocolView', { experimentId, view: 'judgments' }),
+      ).length;
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
@@ -277,7 +298,11 @@ describe('experiments.failures', () => {
   it('then every failed judgment, with its reason and raw answer', async () => {
     const judged = rows.filter((r) => r.stage === 'judge');
     const failed = judgeLsRows.judgments(
-      await core.call('experiments.judgments', { experimentId, status: 'failed' }),
+      await core.call('experiments.protocolView', {
+        experimentId,
+        view: 'judgments',
+        query: { status: 'failed' },
+      }),
     );
     expect(failed.length).toBeGreaterThan(0);
     expect(failed).toHaveLength(responder.stickyFailures.size);

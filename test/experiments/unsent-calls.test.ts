@@ -24,13 +24,16 @@ describe('planned calls that were never sent', () => {
     });
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
     const item = items[1];
-    await core.call('experiments.editVariant', {
+    await core.call('experiments.protocolEdit', {
       experimentId: id,
-      itemId: item.id,
-      language: 'ZH',
-      instruction: '【中文】改过的指令',
-      output1: `【中文】${item.output1}`,
-      output2: `【中文】${item.output2}`,
+      edit: 'variant',
+      fields: {
+        itemId: item.id,
+        language: 'ZH',
+        instruction: '【中文】改过的指令',
+        output1: `【中文】${item.output1}`,
+        output2: `【中文】${item.output2}`,
+      },
     });
     // Not "Run them now": the 4 re-planned verdicts wait, and nothing reads as finished.
     const detail = await core.call('experiments.get', { experimentId: id });

@@ -32,7 +32,11 @@ describe('variants, flagged only', () => {
     });
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
     const flagged = judgeLsRows.variants(
-      await core.call('experiments.variants', { experimentId: id, flaggedOnly: true }),
+      await core.call('experiments.protocolView', {
+        experimentId: id,
+        view: 'variants',
+        query: { flaggedOnly: true },
+      }),
     );
     const item = items[limit - 1];
     const mine = flagged.filter((v) => v.itemId === item.id);

@@ -38,20 +38,26 @@ describe('texts.csv beside judgments.csv', () => {
       judges: [{ label: 'J', provider: 'sim', model: 'sim-judge-weak' }],
     }).id;
     await core.experiments.runToEnd(id);
-    const variants = (await core.call('experiments.variants', { experimentId: id })) as {
+    const variants = (await core.call('experiments.protocolView', {
+      experimentId: id,
+      view: 'variants',
+    })) as {
       itemId: number;
       sourceId: string;
       language: string;
       instruction: string;
     }[];
     const edited = variants.find((v) => v.language === 'ZH')!;
-    await core.call('experiments.editVariant', {
+    await core.call('experiments.protocolEdit', {
       experimentId: id,
-      itemId: edited.itemId,
-      language: 'ZH',
-      instruction: '人工修改的指令',
-      output1: '输出一',
-      output2: '输出二',
+      edit: 'variant',
+      fields: {
+        itemId: edited.itemId,
+        language: 'ZH',
+        instruction: '人工修改的指令',
+        output1: '输出一',
+        output2: '输出二',
+      },
     });
     await core.experiments.runToEnd(id);
 

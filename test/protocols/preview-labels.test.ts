@@ -61,9 +61,9 @@ describe('prompt preview titles', () => {
         tieProbes: true,
       },
     });
-    expect(preview.judge.map((v) => v.labelKey)).toContain('tieProbe');
+    expect(preview.prompts.filter((v) => v.stage === 'judge').map((v) => v.labelKey)).toContain('tieProbe');
     expectTranslated(
-      [...preview.transform, ...preview.judge],
+      preview.prompts,
       judgeLsEn.wizard.transform.previewLabels,
       judgeLsZh.wizard.transform.previewLabels,
     );
@@ -80,9 +80,11 @@ describe('prompt preview titles', () => {
         judges: [{ label: 'J', provider: 'sim', model: 'sim-judge' }],
       },
     });
-    expect(preview.judge.map((v) => v.labelKey)).toEqual(expect.arrayContaining(['c1', 'c2', 'judge']));
+    expect(preview.prompts.map((v) => v.labelKey)).toEqual(
+      expect.arrayContaining(['generator', 'c1', 'c2', 'judge']),
+    );
     expectTranslated(
-      [...preview.transform, ...preview.judge],
+      preview.prompts,
       refSensResources.en.wizard.prompts.previewLabels,
       refSensResources.zh.wizard.prompts.previewLabels,
     );

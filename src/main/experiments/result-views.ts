@@ -1,10 +1,9 @@
 // What an experiment shows and exports: results (metrics + tables), failures, the export
 // folder and single files, and the protocol's own per-item views.
 import type { FigureLanguage } from '../../shared/report/figure-i18n';
-import type { FailedCallView, PromptPreview } from '../../shared/experiments';
+import type { CostEstimate, FailedCallView, PromptPreview } from '../../shared/experiments';
 import type { ProtocolRow } from '../../shared/protocol-rows';
 import type { FlaggedItem } from '../../shared/experiments';
-import type { ProtocolViews } from '../protocols/plugin';
 import type { z } from 'zod';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +17,7 @@ import type { Table } from '../../shared/report/table';
 import type { Database } from '../store/db';
 import type { ExperimentCatalogue } from './catalogue';
 import { estimateTasks } from './estimate';
-import { loadExperiment, type LoadedExperiment } from './load';
+import { loadExperiment } from './load';
 import type { CompareResult, CompareSide } from '../../shared/compare';
 import { compareRuns } from './compare';
 import { computeResults, exportExperiment, failedCalls, reportFigures, reportTables } from './results';
@@ -43,51 +42,6 @@ export class ResultViews {
 
   results(id: number, excludeFlagged = false) {
     return computeResults(this.db, id, excludeFlagged);
-  }
-
-  variants(id: number, flaggedOnly = false): ProtocolRow[] {
-    const exp = loadExperiment(this.db, id);
-    return viewOf(exp, 'variants')(this.db, exp.view, flaggedOnly);
-  }
-
-  editVariant(p: {
-    experimentId: number;
-    itemId: number;
-    language: string;
-    instruction: string;
-    output1: string;
-    output2: string;
-  }) {
-    const exp = loadExperiment(this.db, p.experimentId);
-    const result = this.db.transaction(() => {
-      const { experimentId: _, ...fields } = p;
-      const edit = checkQuery(exp.protocol.views?.editSchema, fields, 'edit');
-      const { tasks: judgeTasks, variant } = viewOf(exp, 'editVariant')(this.db, exp.view, edit);
-      const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
-      const { changed } = recordPlan(this.db, exp, judgeTasks, (t) => stages.get(t.stage)!.group(t));
-      return { judgeTasks, changed, variant };
-    })();
-    const estimate = estimateTasks(
-      this.db,
-      exp,
-      result.judgeTasks,
-      'Only judgments whose prompt changed are sent again.',
-    );
-    this.opts.emit('experiments.changed', { experimentId: p.experimentId });
-    return { variant: result.variant, replanned: result.changed, estimate };
-  }
-
-  judgments(p: {
-    experimentId: number;
-    judge?: string;
-    itemId?: number;
-    status?: 'ok' | 'failed';
-    kind?: string;
-  }): ProtocolRow[] {
-    const exp = loadExperiment(this.db, p.experimentId);
-    const { experimentId: _, ...filter } = p;
-    const checked = checkQuery(exp.protocol.views?.judgmentFilter, filter, 'filter');
-    return viewOf(exp, 'judgments')(this.db, exp.view, { experimentId: p.experimentId, ...checked });
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */
@@ -182,13 +136,45 @@ export class ResultViews {
     return view.run(this.db, exp.view, checkQuery(view.query, query, 'query'));
   }
 
+  /**
+   * A person's edit of a protocol's row, by the edit's name: the protocol stores it and names the
+   * tasks whose prompt changed; those are re-planned in the same transaction (the old answers
+   * stay in the ledger), and the estimate covers only them.
+   */
+  protocolEdit(
+    id: number,
+    name: string,
+    fields: Record<string, unknown>,
+  ): { row: ProtocolRow; replanned: number; estimate: CostEstimate } {
+    const exp = loadExperiment(this.db, id);
+    const edit = exp.protocol.views?.edits?.[name];
+    if (!edit)
+      throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no "${name}" edit`);
+    const result = this.db.transaction(() => {
+      const { tasks, row } = edit.apply(this.db, exp.view, checkQuery(edit.fields, fields, 'edit'));
+      const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
+      const { changed } = recordPlan(this.db, exp, tasks, (t) => stages.get(t.stage)!.group(t));
+      return { tasks, changed, row };
+    })();
+    const estimate = estimateTasks(
+      this.db,
+      exp,
+      result.tasks,
+      'Only tasks whose prompt changed are sent again.',
+    );
+    this.opts.emit('experiments.changed', { experimentId: id });
+    return { row: result.row, replanned: result.changed, estimate };
+  }
+
   previewPrompts(raw: unknown, itemId?: number): PromptPreview {
     const exp = this.catalogue.draft(raw);
-    return viewOf(exp, 'previewPrompts')(exp.view, itemId) as PromptPreview;
+    const preview = exp.protocol.views?.previewPrompts;
+    if (!preview)
+      throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no prompt preview`);
+    return preview(exp.view, itemId);
   }
 }
 
-/** A protocol's view, or a clear error when its protocol has none. */
 /** A view's parameters checked by the protocol's schema (none: as given); errors name the field. */
 function checkQuery(
   schema: z.ZodType<Record<string, unknown>> | undefined,
@@ -208,16 +194,6 @@ function checkQuery(
     issues.map((i) => `${i.field || what}: ${i.message}`).join('; '),
     issues,
   );
-}
-
-function viewOf<K extends 'variants' | 'editVariant' | 'judgments' | 'previewPrompts'>(
-  exp: LoadedExperiment,
-  name: K,
-): NonNullable<ProtocolViews[K]> {
-  const view = exp.protocol.views?.[name];
-  if (!view)
-    throw new AppError('invalid_params', `The ${exp.protocol.title} protocol offers no "${name}" view`);
-  return view.bind(exp.protocol.views) as NonNullable<ProtocolViews[K]>;
 }
 
 /** One table as a file in one of the report kit's formats. */

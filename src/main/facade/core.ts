@@ -231,15 +231,14 @@ export class Core {
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
       'experiments.results': ({ experimentId, excludeFlagged }) =>
         ex.views.results(experimentId, excludeFlagged),
-      'experiments.variants': ({ experimentId, flaggedOnly }) => ex.views.variants(experimentId, flaggedOnly),
-      'experiments.editVariant': (p) => ex.views.editVariant(p),
-      'experiments.judgments': (p) => ex.views.judgments(p),
       'experiments.flagged': ({ experimentId }) => ex.views.flagged(experimentId),
       'experiments.failures': ({ experimentId }) => ex.views.failures(experimentId),
       'experiments.export': ({ experimentId, outDir, lang }) => ex.views.export(experimentId, outDir, lang),
       'experiments.previewPrompts': ({ config, itemId }) => ex.views.previewPrompts(config, itemId),
       'experiments.protocolView': ({ experimentId, view, query }) =>
         ex.views.protocolView(experimentId, view, query ?? {}),
+      'experiments.protocolEdit': ({ experimentId, edit, fields }) =>
+        ex.views.protocolEdit(experimentId, edit, fields),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
       'experiments.exportZip': ({ experimentId, lang }) => ex.views.exportZip(experimentId, lang),
       'experiments.compare': ({ a, b }) => ex.views.compare(a, b),

@@ -51,23 +51,6 @@ export const paramSchemas = {
   'experiments.retryFailed': experiment,
   'experiments.progress': experiment,
   'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),
-  'experiments.variants': z.strictObject({ experimentId: id, flaggedOnly: z.boolean().optional() }),
-  'experiments.editVariant': z.strictObject({
-    experimentId: id,
-    itemId: id,
-    // Which languages (and filter values below) exist is the protocol's to check (ProtocolViews).
-    language: z.string().min(1),
-    instruction: text,
-    output1: text,
-    output2: text,
-  }),
-  'experiments.judgments': z.strictObject({
-    experimentId: id,
-    judge: z.string().optional(),
-    itemId: id.optional(),
-    status: z.enum(['ok', 'failed']).optional(),
-    kind: z.string().min(1).optional(),
-  }),
   'experiments.flagged': experiment,
   'experiments.failures': experiment,
   'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional(), lang }),
@@ -77,6 +60,13 @@ export const paramSchemas = {
     experimentId: id,
     view: z.string().min(1).max(100),
     query: z.record(z.string(), z.unknown()).optional(),
+  }),
+  // The fields are checked again by the protocol's own schema for the edit; every text the
+  // protocol may take is at most `text` long.
+  'experiments.protocolEdit': z.strictObject({
+    experimentId: id,
+    edit: z.string().min(1).max(100),
+    fields: z.record(z.string(), z.union([text, z.number(), z.boolean(), z.null()])),
   }),
   'experiments.exportZip': z.strictObject({ experimentId: id, lang }),
   'experiments.exportFile': z.strictObject({

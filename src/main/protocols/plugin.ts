@@ -11,7 +11,7 @@ import type { UsageRow } from '../../shared/report/usage';
 import type { z } from 'zod';
 import type { Item } from '../../shared/domain';
 import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
-import type { FlaggedItem } from '../../shared/experiments';
+import type { FlaggedItem, PromptPreview } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { FigureDictionary, FigureLanguage } from '../../shared/report/figure-i18n';
 import type { PlanAt } from '../../shared/paper/power-rows';
@@ -233,34 +233,38 @@ export interface PowerHooks<E extends ExperimentView = ExperimentView, Metrics =
 }
 
 /**
- * Per-item views a protocol offers the app beyond results (the API's variants, editVariant,
- * judgments and previewPrompts route here; a protocol without them answers "not offered").
- * Shapes are the API's (src/shared/api.ts).
+ * Per-item views a protocol offers the app beyond results, all by name through the generic API
+ * (`experiments.protocolView`, `experiments.protocolEdit`, `experiments.previewPrompts`): the
+ * API names no protocol, and a protocol without a view answers "not offered".
  */
 export interface ProtocolViews {
-  variants?(db: Database, exp: ExperimentView, flaggedOnly: boolean): object[];
-  /** Stores a person's edit of a transformed text; returns the tasks to re-plan and the edited row (as `variants` shows it). */
-  /** The fields of an edit this protocol takes (checked before `editVariant`; errors name the field). */
-  editSchema?: z.ZodType<Record<string, unknown>>;
-  editVariant?(
-    db: Database,
-    exp: ExperimentView,
-    edit: Record<string, unknown>,
-  ): { tasks: ProtocolTask[]; variant: object };
-  /** The judgments filter this protocol takes (checked before `judgments`; errors name the field). */
-  judgmentFilter?: z.ZodType<Record<string, unknown>>;
-  judgments?(db: Database, exp: ExperimentView, filter: Record<string, unknown>): object[];
-  previewPrompts?(exp: ExperimentView, itemId?: number): unknown;
   /**
-   * Views of the protocol's own (API `experiments.protocolView`), by name: the query's schema
+   * Read views (its rows, a flip browser, repeats side by side), by name: the query's schema
    * (its errors go back naming the field) and the view, computed from stored results.
    */
   custom?: Record<string, CustomView>;
+  /** A person's edits of the protocol's rows (e.g. a transformed text), by name. */
+  edits?: Record<string, EditView>;
+  /** The prompts a draft config would send for one item (default: the first), stage by stage. */
+  previewPrompts?(exp: ExperimentView, itemId?: number): PromptPreview;
 }
 
 export interface CustomView {
   query: z.ZodType<Record<string, unknown>>;
   run(db: Database, exp: ExperimentView, query: Record<string, unknown>): unknown;
+}
+
+/**
+ * One kind of edit: the fields it takes (checked before `apply`; errors name the field) and what
+ * it does: stores the edit and returns the tasks to re-plan and the edited row as its view shows it.
+ */
+export interface EditView {
+  fields: z.ZodType<Record<string, unknown>>;
+  apply(
+    db: Database,
+    exp: ExperimentView,
+    fields: Record<string, unknown>,
+  ): { tasks: ProtocolTask[]; row: object };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

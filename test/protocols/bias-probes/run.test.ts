@@ -202,9 +202,10 @@ describe('bias probes (pointwise) against the mock provider', () => {
     expect(without.scatter.some((p) => dropped.has(p.item_id))).toBe(false);
     expect(without.scatter).toHaveLength(2 * (LIMIT - dropped.size));
     const views = biasRows.variants(
-      await core.call('experiments.variants', {
+      await core.call('experiments.protocolView', {
         experimentId: id,
-        flaggedOnly: true,
+        view: 'variants',
+        query: { flaggedOnly: true },
       }),
     );
     expect(views.length).toBe(metrics.audit.flagged.length);

@@ -289,18 +289,29 @@ describe('reference sensitivity against the mock provider', () => {
       },
     });
     const item = items.find((i) => i.id === preview.sourceId)!;
-    expect(preview.transform.map((p) => p.label)).toEqual([`Generator GPT gen (${item.language})`]);
-    expect(preview.transform[0].user).toBe(item.question);
-    expect(preview.judge.map((p) => p.label)).toEqual([
+    // Stage by stage, in the order they are sent: generate, calibrate, judge.
+    expect(preview.prompts.map((p) => p.stage)).toEqual([
+      'generate',
+      'calibrate',
+      'calibrate',
+      'judge',
+      'judge',
+      'judge',
+    ]);
+    const generate = preview.prompts.filter((p) => p.stage === 'generate');
+    const judge = preview.prompts.filter((p) => p.stage !== 'generate');
+    expect(generate.map((p) => p.label)).toEqual([`Generator GPT gen (${item.language})`]);
+    expect(generate[0].user).toBe(item.question);
+    expect(judge.map((p) => p.label)).toEqual([
       'Calibration C1 (gold answer, no reference)',
       expect.stringMatching(/^Calibration C2 \(wrong answer from .+, no reference\)$/),
       'Judge NR (gold answer shown as the answer)',
       'Judge RV (gold answer shown as the answer)',
       'Judge RC (gold answer shown as the answer)',
     ]);
-    expect(preview.judge[3].user).toBe(
+    expect(judge[3].user).toBe(
       `REF ${item.answers.map((a) => `- ${a}`).join('\n')} Q ${item.question} A ${item.answers[0]}`,
     );
-    expect(preview.judge[2].user).not.toContain('Reference');
+    expect(judge[2].user).not.toContain('Reference');
   });
 });

@@ -9,6 +9,8 @@ import { BIAS_FIGURES_ZH } from '../../../shared/protocols/bias-probes/report/fi
 import { buildBiasFigures } from '../../../shared/protocols/bias-probes/report/figures';
 import { buildBiasTables } from '../../../shared/protocols/bias-probes/report/tables';
 import type { BiasMetrics } from '../../../shared/protocols/bias-probes/types';
+import { VARIANTS_VIEW } from '../../../shared/protocols/bias-probes/views';
+import { z } from 'zod';
 import { listResults } from '../host';
 import type { ModelUse, ProtocolPlugin } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
@@ -151,5 +153,12 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   annotation: biasAnnotation,
   power: biasPower,
-  views: { variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly) },
+  views: {
+    custom: {
+      [VARIANTS_VIEW]: {
+        query: z.strictObject({ flaggedOnly: z.boolean().optional() }),
+        run: (db, exp, q) => variantViews(db, exp, q.flaggedOnly === true),
+      },
+    },
+  },
 };

@@ -1,5 +1,5 @@
 // The variant browser's rows: each rewrite beside the text it was made from, with every judge's
-// answer on both (experiments.variants routes here for bias-probes experiments).
+// answer on both (`experiments.protocolView` routes view `variants` here).
 import type { BiasVariantView, JudgedCell } from '../../../shared/protocols/bias-probes/views';
 import type { Condition } from '../../../shared/protocols/bias-probes/types';
 import type { ExperimentView } from '../plugin';

@@ -9,6 +9,7 @@ import { buildFigureSpecs } from '../../../shared/protocols/judge-ls/report/figu
 import { JUDGE_LS_FIGURES_ZH } from '../../../shared/protocols/judge-ls/report/figure-zh';
 import { buildTables, withChosenIntervals } from '../../../shared/protocols/judge-ls/report/tables';
 import type { JudgeLsMetrics, UsageRow } from '../../../shared/protocols/judge-ls/types';
+import { JUDGMENTS_VIEW, VARIANT_EDIT, VARIANTS_VIEW } from '../../../shared/protocols/judge-ls/views';
 import { parsePairwiseVerdict } from '../../judging/pairwise';
 import type { ProtocolPlugin, TaskCall } from '../plugin';
 import type { ProtocolTask } from '../types';
@@ -190,30 +191,42 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   annotation: judgeLsAnnotation,
   power: judgeLsPower,
   views: {
-    variants: (db, exp, flaggedOnly) => variantViews(db, exp, flaggedOnly),
-    // The languages it transforms and the verdict kinds it has: checked here, not by the generic API.
-    editSchema: z.object({
-      itemId: z.number(),
-      language: z.enum(['ZH', 'LS']),
-      instruction: z.string(),
-      output1: z.string(),
-      output2: z.string(),
-    }),
-    judgmentFilter: z.object({
-      judge: z.string().optional(),
-      itemId: z.number().optional(),
-      status: z.enum(['ok', 'failed']).optional(),
-      kind: z.enum(['quality', 'tie_probe']).optional(),
-    }),
-    editVariant: (db, exp, edit) => {
-      const e = edit as unknown as VariantEdit;
-      const tasks = applyVariantEdit(db, exp, e);
-      const variant = variantViews(db, exp, false).find(
-        (v) => v.itemId === e.itemId && v.language === e.language,
-      )!;
-      return { tasks, variant };
+    custom: {
+      [VARIANTS_VIEW]: {
+        query: z.strictObject({ flaggedOnly: z.boolean().optional() }),
+        run: (db, exp, q) => variantViews(db, exp, q.flaggedOnly === true),
+      },
+      // The verdict kinds it has: checked here, not by the generic API.
+      [JUDGMENTS_VIEW]: {
+        query: z.strictObject({
+          judge: z.string().optional(),
+          itemId: z.number().int().positive().optional(),
+          status: z.enum(['ok', 'failed']).optional(),
+          kind: z.enum(['quality', 'tie_probe']).optional(),
+        }),
+        run: (db, exp, filter) => judgmentViews(db, exp, filter as JudgmentFilter),
+      },
     },
-    judgments: (db, exp, filter) => judgmentViews(db, exp, filter as JudgmentFilter),
+    edits: {
+      // The languages it transforms: checked here, not by the generic API.
+      [VARIANT_EDIT]: {
+        fields: z.strictObject({
+          itemId: z.number().int().positive(),
+          language: z.enum(['ZH', 'LS']),
+          instruction: z.string(),
+          output1: z.string(),
+          output2: z.string(),
+        }),
+        apply: (db, exp, fields) => {
+          const e = fields as unknown as VariantEdit;
+          const tasks = applyVariantEdit(db, exp, e);
+          const row = variantViews(db, exp, false).find(
+            (v) => v.itemId === e.itemId && v.language === e.language,
+          )!;
+          return { tasks, row };
+        },
+      },
+    },
     previewPrompts: (exp, itemId) => promptPreview(exp, itemId),
   },
   defaultTemplates() {

@@ -1,6 +1,6 @@
 // Judge-LS's per-item views for the app: variants (review and hand edits), judgments (the
-// flip browser), flagged items and prompt previews. The core's experiments API routes these
-// calls here for Judge-LS experiments.
+// flip browser), flagged items and prompt previews. The generic protocol-view API routes them
+// here by name (plugin.ts `views`).
 import type { PromptPreview } from '../../../shared/experiments';
 import type { JudgmentView, VariantView } from '../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
@@ -149,6 +149,7 @@ export function promptPreview(exp: ExperimentView, itemId?: number): PromptPrevi
     labelKey: string,
     labelParams?: Record<string, string>,
   ) => ({
+    stage: t.stage,
     label,
     labelKey,
     ...(labelParams ? { labelParams } : {}),
@@ -173,5 +174,5 @@ export function promptPreview(exp: ExperimentView, itemId?: number): PromptPrevi
         ? view('Judge (EN, original order)', t, 'judge')
         : view('Tie probe (EN vs ZH; ZH text shown in English here)', t, 'tieProbe');
     });
-  return { itemId: item.id, sourceId: item.sourceId, transform, judge };
+  return { itemId: item.id, sourceId: item.sourceId, prompts: [...transform, ...judge] };
 }

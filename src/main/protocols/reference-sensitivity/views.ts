@@ -168,6 +168,7 @@ export function refSensPromptPreview(exp: ExperimentView, itemId?: number): Prom
     labelKey: string,
     labelParams: Record<string, string>,
   ): RenderedPromptView => ({
+    stage: t.stage,
     label,
     labelKey,
     labelParams,
@@ -204,5 +205,5 @@ export function refSensPromptPreview(exp: ExperimentView, itemId?: number): Prom
       const setting = (t.meta as JudgeMeta).setting;
       return view(`Judge ${setting} (gold answer shown as the answer)`, t, 'judge', { setting });
     });
-  return { itemId: item.id, sourceId: item.sourceId, transform, judge: [...calibration, ...settings] };
+  return { itemId: item.id, sourceId: item.sourceId, prompts: [...transform, ...calibration, ...settings] };
 }

@@ -235,7 +235,7 @@ describe('Run view', () => {
     expect(failures.querySelector('b')).toBeNull();
     expect(failures.querySelector('i')).toBeNull();
     expect(api.calls.find((c) => c.method === 'experiments.failures')!.params).toEqual({ experimentId: 7 });
-    expect(api.calls.some((c) => c.method === 'experiments.judgments')).toBe(false);
+    expect(api.calls.some((c) => c.method === 'experiments.protocolView')).toBe(false);
   });
 
   it('exports everything and lists the written files', async () => {

@@ -44,6 +44,20 @@ export class FakeApi implements ApiClient {
   }
 }
 
+/**
+ * A handler of `experiments.protocolView` that answers each view the test names (its query as
+ * the argument); a view it does not name fails as the core does.
+ */
+export function protocolViews(
+  views: Record<string, (query: Record<string, unknown>) => unknown>,
+): (p: ParamsOf<'experiments.protocolView'>) => unknown {
+  return ({ view, query }) => {
+    const answer = views[view];
+    if (!answer) throw new ApiError('invalid_params', `FakeApi: no "${view}" view`);
+    return answer(query ?? {});
+  };
+}
+
 export function summary(over: Partial<DatasetSummary> = {}): DatasetSummary {
   return {
     id: 1,

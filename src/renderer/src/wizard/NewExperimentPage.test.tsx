@@ -64,7 +64,7 @@ function makeApi(over: ConstructorParameters<typeof FakeApi>[0] = {}) {
           (p as { apiKeyEnv?: string }).apiKeyEnv ? 'set' : 'not_needed',
         ]),
       ),
-    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', transform: [], judge: [] }),
+    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', prompts: [] }),
     'prices.get': ({ models }) => ({
       rows: models.map((model) => ({ model, price: null, source: 'unpriced' })),
       asOf: '2025-11-30',

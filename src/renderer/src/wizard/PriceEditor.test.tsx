@@ -46,7 +46,7 @@ function makeApi() {
     'datasets.list': () => [summary()],
     'providers.keyStatus': ({ providers }) =>
       Object.fromEntries(Object.keys(providers).map((n) => [n, 'set'])),
-    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', transform: [], judge: [] }),
+    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', prompts: [] }),
     'prices.get': ({ models }) => ({
       rows: models.map((model) =>
         SHIPPED[model]

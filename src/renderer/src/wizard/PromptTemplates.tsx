@@ -87,7 +87,7 @@ export interface PromptPreviewText {
   system: string;
   user: string;
   /** A card's title in the page's language (from its `labelKey`), else its English `label`. */
-  label?: (view: PromptPreview['judge'][number]) => string;
+  label?: (view: PromptPreview['prompts'][number]) => string;
 }
 
 /**
@@ -133,7 +133,7 @@ export function PromptPreviewPanel({
       {state.status === 'done' && (
         <>
           <p className="hint">{text.item(state.preview.sourceId)}</p>
-          {[...state.preview.transform, ...state.preview.judge].map((p) => (
+          {state.preview.prompts.map((p) => (
             <details key={p.label} className="prompt-card" data-testid={cardTestId}>
               <summary>{text.label?.(p) ?? p.label}</summary>
               <h4 className="prompt-card__role">{text.system}</h4>

@@ -1,4 +1,4 @@
-// The variant browser's rows (served through the experiments.variants route for this protocol).
+// The variant browser's rows (served through `experiments.protocolView`, view `variants`).
 import { rowReader } from '../../protocol-rows';
 import type { RewriteKind } from './types';
 
@@ -28,6 +28,9 @@ export interface BiasVariantView {
     variant: JudgedCell | null;
   }[];
 }
+
+/** The name of the bias probes' rows view in the generic API (`experiments.protocolView`). */
+export const VARIANTS_VIEW = 'variants';
 
 /** Bias probes' rows from the generic API (its variant browser; it has no judgments view), typed. */
 export const biasRows = rowReader<BiasVariantView>('bias probes', {

@@ -40,6 +40,11 @@ export interface JudgmentView {
   sample?: number;
 }
 
+/** The names of Judge-LS's views and edit in the generic API (`experiments.protocolView`/`protocolEdit`). */
+export const VARIANTS_VIEW = 'variants';
+export const JUDGMENTS_VIEW = 'judgments';
+export const VARIANT_EDIT = 'variant';
+
 /** Judge-LS's rows from the generic API (variants, judgments, an edited variant), typed. */
 export const judgeLsRows = rowReader<VariantView, JudgmentView>('Judge-LS', {
   variants: ['itemId', 'language', 'instruction', 'output1', 'output2', 'manual', 'reasons'],

@@ -13,7 +13,7 @@ import { setApi } from '../../api';
 import { i18next } from '../../i18n';
 import type { WizardDraft } from '../../lib/experiment-config';
 import { ResultsPage } from '../../results/ResultsPage';
-import { FakeApi } from '../../test/fake-api';
+import { FakeApi, protocolViews } from '../../test/fake-api';
 import { biasConfig, initialBiasDraft, withBiasDraft } from './draft';
 import '../index';
 
@@ -119,7 +119,7 @@ describe('bias-probes results', () => {
       new FakeApi({
         'experiments.results': () => results,
         'experiments.get': () => ({ id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 }),
-        'experiments.variants': () => VARIANTS,
+        'experiments.protocolView': protocolViews({ variants: () => VARIANTS }),
       }),
     );
     render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
@@ -200,7 +200,7 @@ describe('bias-probes results in 中文', () => {
       new FakeApi({
         'experiments.results': () => results,
         'experiments.get': () => ({ id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 }),
-        'experiments.variants': () => [],
+        'experiments.protocolView': protocolViews({ variants: () => [] }),
       }),
     );
     render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);

@@ -1,6 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { biasRows, type BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
+import {
+  biasRows,
+  VARIANTS_VIEW,
+  type BiasVariantView,
+} from '../../../../shared/protocols/bias-probes/views';
 import { getApi } from '../../api';
 import { BIAS_NAMESPACES } from './i18n';
 import { diffReasons } from '../../results/reason-diff';
@@ -27,7 +31,7 @@ export function VariantBrowser({
   useEffect(() => {
     let live = true;
     void getApi()
-      .call('experiments.variants', { experimentId, flaggedOnly })
+      .call('experiments.protocolView', { experimentId, view: VARIANTS_VIEW, query: { flaggedOnly } })
       .then((r) => {
         if (!live) return;
         const list = biasRows.variants(r);

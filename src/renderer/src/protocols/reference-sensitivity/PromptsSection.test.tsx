@@ -33,9 +33,14 @@ beforeEach(() => {
       return {
         itemId: 1,
         sourceId: 'q-1',
-        transform: [{ label: 'Generator g (ar)', system: 'sys', user: 'ما هي عاصمة مصر؟' }],
-        judge: [
-          { label: 'Judge RV', system: 'Grade it.', user: templates.judgeUserRV ?? DEFAULTS.judgeUserRV },
+        prompts: [
+          { stage: 'generate', label: 'Generator g (ar)', system: 'sys', user: 'ما هي عاصمة مصر؟' },
+          {
+            stage: 'judge',
+            label: 'Judge RV',
+            system: 'Grade it.',
+            user: templates.judgeUserRV ?? DEFAULTS.judgeUserRV,
+          },
         ],
       };
     },

@@ -5,7 +5,7 @@ import type { Item } from '../../../../../shared/domain';
 import type { JudgmentView, VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { setApi } from '../../../api';
 import '../../../i18n';
-import { FakeApi, progress } from '../../../test/fake-api';
+import { FakeApi, progress, protocolViews } from '../../../test/fake-api';
 import { FlipBrowserPage } from './FlipBrowserPage';
 import type { ResultsRoute } from '../../../results/routes';
 import { judgment } from '../results/test-fixtures';
@@ -101,12 +101,11 @@ function Harness({ initial, log }: { initial: Record<string, string>; log: Resul
 
 function setup(initial: Record<string, string> = {}, judgments: () => JudgmentView[] = () => JUDGMENTS) {
   const api = new FakeApi({
-    'experiments.judgments': judgments,
+    'experiments.protocolView': protocolViews({ judgments, variants: () => VARIANTS }),
     'experiments.flagged': () => ({
       flagged: [{ item_id: 'X-002', reasons: ['LS.output_1: empty'] }],
     }),
     'experiments.get': () => ({ id: 7, datasetId: 1, name: 'Pilot study' }),
-    'experiments.variants': () => VARIANTS,
     'items.get': (p) => ITEMS.find((i) => i.id === (p as { itemId: number }).itemId),
     'items.list': (p) => {
       const q = (p as { search: string }).search;
@@ -261,7 +260,7 @@ describe('Flip browser', () => {
 
   it('says so when there are no judgments', async () => {
     const api = new FakeApi({
-      'experiments.judgments': () => [],
+      'experiments.protocolView': protocolViews({ judgments: () => [] }),
       'experiments.flagged': () => ({ flagged: [] }),
       'experiments.get': () => ({ id: 7, datasetId: 1 }),
     });

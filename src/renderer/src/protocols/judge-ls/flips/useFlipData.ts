@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Item } from '../../../../../shared/domain';
 import {
   judgeLsRows,
+  JUDGMENTS_VIEW,
+  VARIANTS_VIEW,
   type JudgmentView,
   type VariantView,
 } from '../../../../../shared/protocols/judge-ls/views';
@@ -57,7 +59,7 @@ export function useFlipData(experimentId: number): FlipDataState {
     const n = ++seq.current.started;
     const api = getApi();
     Promise.all([
-      api.call('experiments.judgments', { experimentId }),
+      api.call('experiments.protocolView', { experimentId, view: JUDGMENTS_VIEW }),
       api.call('experiments.flagged', { experimentId }),
       api.call('experiments.get', { experimentId }).catch(() => null),
     ]).then(
@@ -118,7 +120,7 @@ export function useItemTexts(experimentId: number, itemId: number | null) {
     if (itemId === null || variants !== null) return;
     let cancelled = false;
     getApi()
-      .call('experiments.variants', { experimentId })
+      .call('experiments.protocolView', { experimentId, view: VARIANTS_VIEW })
       .then(
         (rows) =>
           !cancelled &&

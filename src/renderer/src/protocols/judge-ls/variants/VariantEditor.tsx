@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../../../shared/experiments';
-import { judgeLsRows, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
+import { judgeLsRows, VARIANT_EDIT, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { ApiError, getApi, toApiError } from '../../../api';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { Field } from '../../../components/Field';
@@ -42,13 +42,12 @@ export function VariantEditor({
     setSaving(true);
     setError(null);
     try {
-      const r = await getApi().call('experiments.editVariant', {
+      const r = await getApi().call('experiments.protocolEdit', {
         experimentId,
-        itemId: variant.itemId,
-        language: variant.language,
-        ...texts,
+        edit: VARIANT_EDIT,
+        fields: { itemId: variant.itemId, language: variant.language, ...texts },
       });
-      onSaved({ ...r, variant: judgeLsRows.variant(r.variant) });
+      onSaved({ replanned: r.replanned, estimate: r.estimate, variant: judgeLsRows.variant(r.row) });
     } catch (err) {
       setError(toApiError(err));
       setSaving(false);

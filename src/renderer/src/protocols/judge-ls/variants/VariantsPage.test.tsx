@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../../api';
 import '../../../i18n';
-import { FakeApi, ITEMS, estimateOf } from '../../../test/fake-api';
+import { FakeApi, ITEMS, estimateOf, protocolViews } from '../../../test/fake-api';
 import { variant } from '../test-fixtures';
 import { VariantsPage } from './VariantsPage';
 
@@ -32,8 +32,9 @@ const VARIANTS = [
 describe('Variants review', () => {
   it('shows EN, ZH and LS side by side and highlights the field the audit flagged', async () => {
     const api = new FakeApi({
-      'experiments.variants': ({ flaggedOnly }: { flaggedOnly?: boolean }) =>
-        flaggedOnly ? VARIANTS.filter((v) => v.itemId === 1) : VARIANTS,
+      'experiments.protocolView': protocolViews({
+        variants: ({ flaggedOnly }) => (flaggedOnly ? VARIANTS.filter((v) => v.itemId === 1) : VARIANTS),
+      }),
       'items.get': ({ itemId }: { itemId: number }) => ITEMS.find((i) => i.id === itemId),
     });
     setApi(api);
@@ -53,15 +54,15 @@ describe('Variants review', () => {
     fireEvent.click(screen.getByTestId('variants-flagged-only'));
     await waitFor(() => expect(screen.getAllByTestId('variant-item-row')).toHaveLength(1));
     expect(api.calls.at(-1)).toEqual({
-      method: 'experiments.variants',
-      params: { experimentId: 7, flaggedOnly: true },
+      method: 'experiments.protocolView',
+      params: { experimentId: 7, view: 'variants', query: { flaggedOnly: true } },
     });
   });
 
   it('names the experiment in the breadcrumb (issue 26 item 8: not "Run")', async () => {
     setApi(
       new FakeApi({
-        'experiments.variants': () => VARIANTS,
+        'experiments.protocolView': protocolViews({ variants: () => VARIANTS }),
         'items.get': ({ itemId }: { itemId: number }) => ITEMS.find((i) => i.id === itemId),
         'experiments.get': () => ({ id: 7, name: 'Pilot study' }),
       }),
@@ -74,10 +75,10 @@ describe('Variants review', () => {
 
   it('saves an edit and says how many verdicts will be asked again, at what cost', async () => {
     const api = new FakeApi({
-      'experiments.variants': () => VARIANTS,
+      'experiments.protocolView': protocolViews({ variants: () => VARIANTS }),
       'items.get': ({ itemId }: { itemId: number }) => ITEMS.find((i) => i.id === itemId),
-      'experiments.editVariant': (p: { output1: string }) => ({
-        variant: { ...VARIANTS[0], output1: p.output1, manual: true, reasons: [] },
+      'experiments.protocolEdit': ({ fields }) => ({
+        row: { ...VARIANTS[0], output1: fields.output1 as string, manual: true, reasons: [] },
         replanned: 4,
         estimate: estimateOf([], { costUsd: 0.0031 }),
       }),
@@ -90,13 +91,10 @@ describe('Variants review', () => {
     fireEvent.click(screen.getByTestId('variant-save'));
     const notice = await screen.findByTestId('edit-notice');
     expect(notice.textContent).toContain('4 verdicts will be asked again, estimated $0.0031');
-    expect(api.calls.find((c) => c.method === 'experiments.editVariant')!.params).toEqual({
+    expect(api.calls.find((c) => c.method === 'experiments.protocolEdit')!.params).toEqual({
       experimentId: 7,
-      itemId: 1,
-      language: 'ZH',
-      instruction: '指令 1',
-      output1: '第一 4 个',
-      output2: '第二 1',
+      edit: 'variant',
+      fields: { itemId: 1, language: 'ZH', instruction: '指令 1', output1: '第一 4 个', output2: '第二 1' },
     });
     const zhOut1 = screen
       .getAllByTestId('variant-field')

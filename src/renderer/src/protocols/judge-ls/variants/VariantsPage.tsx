@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Item } from '../../../../../shared/domain';
-import { judgeLsRows, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
+import { judgeLsRows, VARIANTS_VIEW, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import { ApiError, getApi, toApiError } from '../../../api';
@@ -363,7 +363,13 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
     setError(null);
     try {
       setVariants(
-        judgeLsRows.variants(await getApi().call('experiments.variants', { experimentId, flaggedOnly })),
+        judgeLsRows.variants(
+          await getApi().call('experiments.protocolView', {
+            experimentId,
+            view: VARIANTS_VIEW,
+            query: { flaggedOnly },
+          }),
+        ),
       );
     } catch (err) {
       setError(toApiError(err));

@@ -16,7 +16,7 @@ function makeApi() {
     'datasets.list': () => [summary()],
     'providers.keyStatus': ({ providers }) =>
       Object.fromEntries(Object.keys(providers).map((n) => [n, 'set'])),
-    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', transform: [], judge: [] }),
+    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', prompts: [] }),
     'prices.get': ({ models }) => ({
       rows: models.map((model) => ({ model, price: null, source: 'unpriced' })),
       asOf: '2025-11-30',
