@@ -45,23 +45,31 @@ describe('time left with a judge paused by the early warning', () => {
     const estimated = (await core.call('experiments.estimate', { config })).minutesAtRateLimits * 60;
     expect(estimated).toBe(32);
     const { id } = await core.call('experiments.create', { config });
-    const seen: { at: number; p: ExperimentProgress }[] = [];
+    const seen: ExperimentProgress[] = [];
     core.on('run.progress', (p: ExperimentProgress) => {
-      if (p.experimentId === id) seen.push({ at: Date.now(), p });
+      if (p.experimentId === id) seen.push(p);
     });
     await core.call('experiments.start', { experimentId: id });
     const stopped = await core.experiments.runToEnd(id);
-    const end = Date.now();
     expect(stopped.status).toBe('paused');
     expect(stopped.pausedLanes).toEqual([
       expect.objectContaining({ model: BROKEN_MODEL, kind: 'early_warning' }),
     ]);
-    const pausedAt = seen.find((s) => s.p.pausedLanes.length > 0)!.at;
-    // The ETA is taken again within a second of the pause; from then on it is GPT's time left.
-    const after = seen.filter(
-      (s) => s.at > pausedAt + 1500 && s.p.status === 'running' && s.p.etaSeconds !== null,
-    );
-    expect(after.length).toBeGreaterThan(3);
-    for (const { at, p } of after) expect(p.etaSeconds!).toBeLessThanOrEqual((end - at) / 1000 + 3);
+    // Checked against the calls left, not the clock (a loaded machine slows the run, and with it
+    // every real time left). Counted, Broken's queue would keep the ETA at or above its calls left
+    // at its limit, 2 a second (an observed pace only lowers a rate, and the estimate uses the
+    // limit): with GPT's last few calls left the ETA is GPT's, far below half that.
+    const left = (c: { pending: number; inFlight: number } | undefined) => (c ? c.pending + c.inFlight : 0);
+    const pausedAt = seen.findIndex((p) => p.pausedLanes.length > 0);
+    expect(pausedAt).toBeGreaterThanOrEqual(0);
+    const late = seen
+      .slice(pausedAt)
+      .filter((p) => p.status === 'running' && p.etaSeconds !== null && left(p.judges.GPT) <= 6);
+    expect(late.length).toBeGreaterThan(1);
+    for (const p of late) {
+      const brokenLeft = left(p.judges.Broken);
+      expect(brokenLeft).toBeGreaterThanOrEqual(24);
+      expect(p.etaSeconds!).toBeLessThan(brokenLeft / 2 / 2);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importDatasetFromPath } from '../../src/main/datasets/service';
 import { AppError } from '../../src/main/base/errors';
 import { INPUT_LIMITS } from '../../src/main/base/input-limits';
-import { assertBuilt, BIN, ROOT } from '../helpers/cli';
+import { assertBuilt, BIN, CHILD_WAIT_MS, ROOT } from '../helpers/cli';
 import { storeCounts, tempDatabase } from './helpers';
 
 const ITEM = { id: 'a', instruction: 'i', output_1: 'x', output_2: 'y', label: 1 };
@@ -52,7 +52,8 @@ describe('import limits', () => {
       ['/dev/zero', /character device, not a regular file/],
       [fifo, /named pipe \(FIFO\), not a regular file/],
     ] as const) {
-      const r = await cliWithin(['import', file, '--data-dir', join(store.dir, 'cli')], 20_000);
+      // A give-up point (a Node start on a loaded machine), not a measure of how long it read.
+      const r = await cliWithin(['import', file, '--data-dir', join(store.dir, 'cli')], CHILD_WAIT_MS);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(file);
       expect(r.stderr).toMatch(kind);

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
@@ -227,18 +227,25 @@ describe('Results dashboard', () => {
   it('draws every figure with one series per language (and one error-bar series each)', async () => {
     setup(makeMetrics(), false, true);
     await screen.findByTestId('table-quality');
+    // A chart is drawn once it comes near the view (an IntersectionObserver callback), which on a
+    // loaded machine can be after the tables are in: wait for each chart, not for the tables.
     const seriesCount = (id: string) => {
       const el = screen.getByTestId(`chart-${id}`).querySelector('[data-figure]') as HTMLElement;
-      const chart = echarts.getInstanceByDom(el)!;
-      return (chart.getOption().series as unknown[]).length;
+      return (echarts.getInstanceByDom(el)?.getOption().series as unknown[] | undefined)?.length;
     };
-    expect(seriesCount('accuracy_by_language')).toBe(6);
-    expect(seriesCount('accuracy_drop')).toBe(4);
-    expect(seriesCount('flip_rates')).toBe(8);
-    expect(seriesCount('position_inconsistency')).toBe(6);
-    expect(seriesCount('tie_probe_preference')).toBe(3);
-    expect(seriesCount('subset_quality_heatmap')).toBe(JUDGES.length);
-    expect(seriesCount('subset_flip_heatmap')).toBe(JUDGES.length);
+    const expected = {
+      accuracy_by_language: 6,
+      accuracy_drop: 4,
+      flip_rates: 8,
+      position_inconsistency: 6,
+      tie_probe_preference: 3,
+      subset_quality_heatmap: JUDGES.length,
+      subset_flip_heatmap: JUDGES.length,
+    };
+    await waitFor(() => {
+      for (const id of Object.keys(expected)) expect(seriesCount(id), id).toBeDefined();
+    });
+    for (const [id, n] of Object.entries(expected)) expect(seriesCount(id), id).toBe(n);
     // Drawn as SVG, with the legend in the DOM.
     const svg = screen.getByTestId('chart-accuracy_by_language').querySelector('svg')!;
     const texts = [...svg.querySelectorAll('text')].map((t) => t.textContent);
