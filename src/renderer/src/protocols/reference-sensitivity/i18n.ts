@@ -10,7 +10,7 @@ const en = {
     nrRvFlips: 'NR→RV flips: correct→incorrect vs incorrect→correct (per judge)',
   },
   // The estimate's kinds of call; C1, C2, NR, RV and RC are the settings' names and stay so.
-  estimateKinds: { generate: 'Answer' },
+  estimateKinds: { generate: 'Answer', repeat: 'NR repeat (noise floor)' },
   estimateNote: {
     standIns:
       'Verdicts on answers not generated yet are estimated from stand-in answers of typical length; output lengths are typical values.',
@@ -124,7 +124,7 @@ const zh = {
     calibrationGap: '校准差距 C1 − C2（每个评审模型）',
     nrRvFlips: 'NR→RV 翻转：对→错 与 错→对（每个评审模型）',
   },
-  estimateKinds: { generate: '生成回答' },
+  estimateKinds: { generate: '生成回答', repeat: 'NR 重复提问（噪声底线）' },
   estimateNote: {
     standIns: '尚未生成的回答上的评审按典型长度的替代回答估算；输出长度取典型值。',
   },
