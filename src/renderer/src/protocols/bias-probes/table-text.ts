@@ -62,6 +62,13 @@ const CELLS_ZH: Record<string, Record<string, string>> = {
   judge: { rewriter: '改写模型' },
 };
 
+// An interval that does not exist, in any column (the reasons of metrics.ts).
+const UNDEFINED_ZH: Record<string, string> = {
+  'undefined (every difference is equal, so the t interval has no width to estimate)':
+    '无定义（所有差都相同，t 区间没有可估计的宽度）',
+  'undefined (one difference only)': '无定义（只有一个差）',
+};
+
 function probeCaption(m: BiasMetrics, extra: string): string {
   const unit = m.mode === 'pairwise' ? '较差回答的胜分（胜 1、平 ½、负 0）' : `评分（1–${m.scale}）`;
   return (
@@ -138,6 +145,6 @@ export function biasTableText(table: Table, m: BiasMetrics, lang: string): Table
     title: TITLES_ZH[table.id] ?? table.title,
     caption: captionZh(table.id, m) ?? table.caption,
     headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
-    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? text,
+    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? text,
   };
 }
