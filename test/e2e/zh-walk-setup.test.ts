@@ -92,7 +92,7 @@ beforeAll(async () => {
   }).id;
   await core.experiments.runToEnd(otherId);
   // The default prompt templates are the models' input, shown as they are in the editors.
-  for (const protocol of ['judge-ls', 'reference-sensitivity', 'bias-probes'])
+  for (const protocol of ['judge-ls', 'reference-sensitivity', 'bias-probes', 'self-consistency'])
     for (const text of Object.values((await core.call('protocols.defaults', { protocol })).templates))
       dataText.push(
         ...text
@@ -226,6 +226,7 @@ describe('the rest of the app in 中文', () => {
       ['judge-ls', llmbarId],
       ['reference-sensitivity', qaId],
       ['bias-probes', llmbarId],
+      ['self-consistency', llmbarId],
     ] as const) {
       await page.goto(`${server.url}#/experiments/new`);
       // The wizard keeps its state across reloads: start over for each protocol.
@@ -288,10 +289,22 @@ describe('the rest of the app in 中文', () => {
       'judge-ls': ['transform', 'quality', 'tie_probe'],
       'reference-sensitivity': ['generate', 'C1', 'C2', 'NR', 'RV', 'RC'],
       'bias-probes': ['longer', 'shorter', 'markdown', 'original', 'plain', 'pair-shown'],
+      'self-consistency': ['first-ask', 'repeat'],
     });
     // Their kinds are named in Chinese (the settings' codes C1…RC stay as they are).
     expect(estimateKindTexts).toEqual(
-      expect.arrayContaining(['翻译', '判断', '生成回答', '加长', '缩短', '原文', '纯文本', '位置探针']),
+      expect.arrayContaining([
+        '翻译',
+        '判断',
+        '生成回答',
+        '加长',
+        '缩短',
+        '原文',
+        '纯文本',
+        '位置探针',
+        '首次提问',
+        '重复提问',
+      ]),
     );
     expect(estimateWho).toContain('改写模型');
   }, 240_000);

@@ -1,5 +1,7 @@
 // Issue 15 items 2/9/16 in Chromium: a walk through an experiment's pages in 中文 (run,
-// results with its failures table, flips, variants) finds no English sentence left on screen.
+// results with its failures table, flips, variants) finds no English sentence left on screen;
+// so do the other protocols' results (reference sensitivity and bias probes with the noise floor
+// on, self-consistency with its unstable items and one question opened; issue 23).
 // Visible text is scanned for runs of four or more ASCII words; what may stay English is
 // listed (model text, judge labels, ids, file names). The EN verdicts all fail, so the results
 // page has its failure banner and failures table to check too.
@@ -24,6 +26,8 @@ let cleanup: () => void;
 let experimentId: number;
 let biasId: number;
 let refsensId: number;
+let scId: number;
+const scReasons: string[] = [];
 let items: Item[];
 const qaText: string[] = [];
 
@@ -71,8 +75,27 @@ beforeAll(async () => {
     rewriter: { provider: 'sim', model: 'sim-rewriter' },
     judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge' }],
     mode: 'pointwise',
+    noiseFloor: true,
   }).id;
   await core.experiments.runToEnd(biasId);
+  // Self-consistency: a judge that flips on 30 % of its asks, so there are unstable items to open.
+  scId = core.experiments.createOrUpdate({
+    name: 'zh walk sc',
+    protocol: 'self-consistency',
+    dataset: dataset.id,
+    limit: 6,
+    repeats: 3,
+    providers: sim,
+    judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge-flip30' }],
+  }).id;
+  await core.experiments.runToEnd(scId);
+  // The judge's reasons are model text; the word diff shows pieces of them.
+  const questions = (await core.call('experiments.protocolView', {
+    experimentId: scId,
+    view: 'repeats',
+    query: { unstableOnly: false },
+  })) as { rows: { repeats: { reason: string | null }[] }[] };
+  scReasons.push(...questions.rows.flatMap((q) => q.repeats.map((r) => r.reason ?? '')));
   const { dataset: qa } = await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
   const qaRows = await core.call('items.list', { datasetId: qa.id });
   for (const r of qaRows) {
@@ -87,7 +110,8 @@ beforeAll(async () => {
     limit: 6,
     providers: sim,
     generators: [{ label: 'Sim gen', provider: 'sim', model: 'sim-generator' }],
-    judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge' }],
+    judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge-flip30' }],
+    noiseFloor: true,
   }).id;
   await core.experiments.runToEnd(refsensId);
   await core.shutdown();
@@ -145,6 +169,17 @@ describe('an experiment in 中文', () => {
     await visit('bias results', `/experiments/${biasId}/results`, '[data-testid="section-usage"]');
     await visit('refsens results', `/experiments/${refsensId}/results`, '[data-testid="section-usage"]');
     await visit('refsens flips', `/experiments/${refsensId}/refsens-flips`, 'h1');
+    await page.getByTestId('refsens-filter-all').check();
+    await page.getByTestId('repeat-flipped').first().waitFor({ timeout: 20_000 });
+    found['refsens flips, every answer'] = await englishOnScreen(page, allowed);
+    await visit('sc results', `/experiments/${scId}/results`, '[data-testid="section-stability"]');
+    await visit('sc unstable', `/experiments/${scId}/sc-unstable`, '[data-testid="sc-unstable-row"]');
+    await page.getByTestId('sc-unstable-row').first().click();
+    await page.getByTestId('sc-question-detail').waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(300);
+    found['sc question'] = (await englishOnScreen(page, allowed)).filter(
+      (s) => !scReasons.some((r) => r.includes(s)),
+    );
     expect(found).toEqual({
       run: [],
       results: [],
@@ -153,6 +188,10 @@ describe('an experiment in 中文', () => {
       'bias results': [],
       'refsens results': [],
       'refsens flips': [],
+      'refsens flips, every answer': [],
+      'sc results': [],
+      'sc unstable': [],
+      'sc question': [],
     });
   }, 90_000);
 });

@@ -46,6 +46,8 @@ export interface LoggedScore {
   /** Pair in view: the target shown first or second; null when scored alone. */
   shown: 'first' | 'second' | null;
   score: number;
+  /** How many times this exact request was asked before (0 = first; 1 = the noise floor's repeat). */
+  ask: number;
 }
 export interface LoggedVerdict {
   model: string;
@@ -54,6 +56,7 @@ export interface LoggedVerdict {
   a: { slot: 'output_1' | 'output_2'; condition: Shown };
   b: { slot: 'output_1' | 'output_2'; condition: Shown };
   winner: 'A' | 'B';
+  ask: number;
 }
 
 function unit(...parts: string[]): number {
@@ -100,7 +103,24 @@ function markdown(plain: string): string {
   return ['## Answer', '', ...paragraphs.map((p, i) => (i === 0 ? `**${p}**` : `- ${p}`))].join('\n');
 }
 
-export function biasResponder(items: readonly PairRecord[]) {
+/**
+ * @param repeatChanges planted repeat changes per judge model: a request asked again (a later ask
+ *   of the same prompt, as the noise floor's sample 1) is answered differently with this
+ *   probability: a pointwise score moves by one point (up or down, drawn per unit), a pairwise
+ *   verdict names the other response. Without it every answer is as before. The provider sees no
+ *   sample index, so with it each answer's reason names its ask.
+ */
+export function biasResponder(items: readonly PairRecord[], repeatChanges?: Record<string, number>) {
+  const asks = new Map<string, number>();
+  const askOf = (req: MockRequest) => {
+    const key = `${req.model}\u0000${req.schemaName ?? ''}\u0000${req.lastUser}`;
+    const ask = asks.get(key) ?? 0;
+    asks.set(key, ask + 1);
+    return ask;
+  };
+  const changed = (ask: number, model: string, ...unitParts: string[]) =>
+    ask > 0 && unit('repeat', model, ...unitParts) < (repeatChanges?.[model] ?? 0);
+  const because = (text: string, ask: number) => (repeatChanges ? `${text} ask ${ask}` : text);
   const byInstruction = new Map<string, PairRecord[]>();
   for (const i of items) byInstruction.set(i.instruction, [...(byInstruction.get(i.instruction) ?? []), i]);
   /** Text the mock wrote or derived → what it is. */
@@ -162,6 +182,7 @@ export function biasResponder(items: readonly PairRecord[]) {
         const bump =
           shown === 'first' && unit('first', req.model, t.itemId, t.slot) < PLANTED.pairFirst ? 1 : 0;
         const score = base(req.model, t.itemId, t.slot) + bump;
+        const ask = askOf(req);
         scores.push({
           model: req.model,
           itemId: t.itemId,
@@ -169,8 +190,9 @@ export function biasResponder(items: readonly PairRecord[]) {
           condition: t.condition,
           shown,
           score,
+          ask,
         });
-        return { score, reason: `mock pair ${shown}` };
+        return { score, reason: because(`mock pair ${shown}`, ask) };
       }
       const r = identify(instruction, section(text, 'response')!);
       let score = base(req.model, r.itemId, r.slot);
@@ -180,6 +202,10 @@ export function biasResponder(items: readonly PairRecord[]) {
         score -= 1;
       if (r.condition === 'markdown' && unit('md', req.model, r.itemId, r.slot) < PLANTED.markdown)
         score += 1;
+      const ask = askOf(req);
+      // Base scores lie in 2–4 before a bump, so a change of one point stays on the 1–5 scale.
+      if (changed(ask, req.model, r.itemId, r.slot, r.condition))
+        score += unit('repeat-sign', req.model, r.itemId, r.slot) < 0.5 ? 1 : -1;
       scores.push({
         model: req.model,
         itemId: r.itemId,
@@ -187,8 +213,9 @@ export function biasResponder(items: readonly PairRecord[]) {
         condition: r.condition,
         shown: null,
         score,
+        ask,
       });
-      return { score, reason: `mock ${r.condition}` };
+      return { score, reason: because(`mock ${r.condition}`, ask) };
     }
     if (req.schemaName === 'pairwise_verdict') {
       const a = identify(instruction, section(text, 'response_a')!);
@@ -212,8 +239,11 @@ export function biasResponder(items: readonly PairRecord[]) {
         winner = worseLetter;
       // The position lean, drawn per (model, item, order) so every condition shares it.
       if (unit('pw-pos', req.model, item.id, order) < PLANTED.positionLean) winner = 'A';
-      verdicts.push({ model: req.model, itemId: item.id, a, b, winner });
-      return { winner, confidence: 0.8, reason: `mock ${winner}` };
+      const ask = askOf(req);
+      if (changed(ask, req.model, item.id, order, a.condition, b.condition))
+        winner = winner === 'A' ? 'B' : 'A';
+      verdicts.push({ model: req.model, itemId: item.id, a, b, winner, ask });
+      return { winner, confidence: 0.8, reason: because(`mock ${winner}`, ask) };
     }
     throw new Error(`bias mock: unexpected request ${req.schemaName ?? 'text'}`);
   };

@@ -14,6 +14,8 @@ import type { ScItem } from '../../../src/main/protocols/self-consistency/item';
 import { computeSelfConsistencyMetrics } from '../../../src/main/protocols/self-consistency/metrics';
 import type { RepeatMeta } from '../../../src/main/protocols/self-consistency/plan';
 import type { TaskResult } from '../../../src/main/protocols/plugin';
+import { accuracyCurveFigure } from '../../../src/shared/protocols/self-consistency/report/figures';
+import { buildSelfConsistencyTables } from '../../../src/shared/protocols/self-consistency/report/tables';
 import {
   icc1,
   oddMedian,
@@ -53,12 +55,17 @@ const opts = (repeats: number): SelfConsistencyOptions => ({
   rubric: null,
 });
 
-function run(mode: 'pairwise' | 'pointwise', matrix: number[][], gold: (i: number) => number | null) {
+function run(
+  mode: 'pairwise' | 'pointwise',
+  matrix: number[][],
+  gold: (i: number) => number | null,
+  category: (i: number) => string = () => 'c',
+) {
   const items: ScItem[] = matrix.map((_, i) => ({
     id: i + 1,
     sourceId: `q${i}`,
     instruction: 'I',
-    category: 'c',
+    category: category(i),
     texts: mode === 'pairwise' ? ['x', 'y'] : ['x'],
     gold: gold(i),
   }));
@@ -70,7 +77,7 @@ function run(mode: 'pairwise' | 'pointwise', matrix: number[][], gold: (i: numbe
         temperature: null,
         itemId: i + 1,
         sourceId: `q${i}`,
-        category: 'c',
+        category: category(i),
         mode,
         order: mode === 'pairwise' ? 'orig' : '-',
         sample,
@@ -104,6 +111,45 @@ function run(mode: 'pairwise' | 'pointwise', matrix: number[][], gold: (i: numbe
 }
 
 describe('statistics of repeated asks', () => {
+  it('gives the accuracy of a vote of k repeats for all items and for each category', () => {
+    // Gold 1 everywhere. Correct at every k (counted by hand from the rows above): rows 0, 1, 4,
+    // 7, 9; even rows 0 and 4 (2 of 5), odd rows 1, 7 and 9 (3 of 5). One repeat's accuracy by
+    // sample index: even 2, 2, 2, 2, 3 (row 6 says 1 last); odd 3, 3, 3, 1, 3.
+    const m = run(
+      'pairwise',
+      PAIRWISE,
+      () => 1,
+      (i) => (i % 2 ? 'odd' : 'even'),
+    );
+    expect(m.accuracy_by_k.map((r) => [r.category, r.k, r.n, r.correct])).toEqual([
+      ['all', 1, 10, 5],
+      ['all', 3, 10, 5],
+      ['all', 5, 10, 5],
+      ['even', 1, 5, 2],
+      ['even', 3, 5, 2],
+      ['even', 5, 5, 2],
+      ['odd', 1, 5, 3],
+      ['odd', 3, 5, 3],
+      ['odd', 5, 5, 3],
+    ]);
+    const single = (c: string) => m.accuracy_by_k.find((r) => r.category === c && r.k === 1)!.single_mean;
+    expect(single('even')).toBeCloseTo(11 / 25, 12);
+    expect(single('odd')).toBeCloseTo(13 / 25, 12);
+    expect(single('all')).toBeCloseTo(24 / 50, 12);
+    // The table has a row each; the curve pools the categories (one point per k and judge).
+    const table = buildSelfConsistencyTables(m).find((t) => t.id === 'accuracy_by_k')!;
+    expect(table.rows.map((r) => r.category)).toEqual(m.accuracy_by_k.map((r) => r.category));
+    const curve = accuracyCurveFigure(m)!;
+    const series = curve.option.series as { data: unknown[] }[];
+    expect(series.flatMap((x) => x.data)).toHaveLength(3);
+    // One category: no rows of its own (they would repeat "all").
+    expect(run('pairwise', PAIRWISE, () => 1).accuracy_by_k.map((r) => r.category)).toEqual([
+      'all',
+      'all',
+      'all',
+    ]);
+  });
+
   it("Fleiss' κ with the repeats as raters equals statsmodels' fleiss_kappa", () => {
     const m = run('pairwise', PAIRWISE, () => 1);
     const row = m.stability[0];

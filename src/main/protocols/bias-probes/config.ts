@@ -33,6 +33,11 @@ export const biasConfigShape = {
   shorter: z.boolean().optional(),
   /** Markdown vs plain: word counts may differ by at most this fraction (default 0.15). */
   formatTolerance: z.number().min(0).max(1).optional(),
+  /**
+   * The noise floor: the unchanged response (the original, or the original pair in each order)
+   * scored a second time (sample 1), so each effect is read beside the judge's own repeat change.
+   */
+  noiseFloor: z.boolean().optional(),
 };
 
 export type ModelEntry = z.output<typeof modelSchema>;
@@ -56,6 +61,7 @@ export interface BiasConfig extends Record<string, unknown> {
   shorterBand?: [number, number];
   shorter?: boolean;
   formatTolerance?: number;
+  noiseFloor?: boolean;
 }
 
 export interface BiasOptions {
@@ -67,6 +73,7 @@ export interface BiasOptions {
   shorterBand: [number, number];
   shorter: boolean;
   formatTolerance: number;
+  noiseFloor: boolean;
 }
 
 export const DEFAULT_LENGTH_BAND: [number, number] = [1.3, 1.7];
@@ -85,6 +92,7 @@ export function resolveBiasOptions(config: BiasConfig): BiasOptions {
     shorterBand: config.shorterBand ?? DEFAULT_SHORTER_BAND,
     shorter: config.shorter ?? true,
     formatTolerance: config.formatTolerance ?? DEFAULT_FORMAT_TOLERANCE,
+    noiseFloor: config.noiseFloor ?? false,
   };
 }
 

@@ -32,6 +32,10 @@ export function exportFilesOf(
       'reason',
     ],
   ];
+  // The `sample` column (0 = first ask, 1 = the noise floor's repeat) only with repeats, so the
+  // file is as before without the option.
+  const withSample = ctx.exp.options.noiseFloor;
+  if (withSample) judgments[0].push('sample');
   for (const r of ctx.results) {
     if (r.stage !== 'judge') continue;
     const m = r.meta as JudgeMeta;
@@ -55,6 +59,7 @@ export function exportFilesOf(
       call?.inputTokens != null ? String(call.inputTokens) : '',
       call?.outputTokens != null ? String(call.outputTokens) : '',
       r.status === 'ok' ? (score?.reason ?? verdict?.reason ?? '') : (r.reason ?? ''),
+      ...(withSample ? [String(m.sample ?? 0)] : []),
     ]);
   }
   const variants = [

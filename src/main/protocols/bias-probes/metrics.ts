@@ -3,6 +3,9 @@ import {
   ALL,
   type AuditSummary,
   type BiasMetrics,
+  type BiasNoiseFloor,
+  type ExcessRow,
+  type PlaceboRow,
   type Condition,
   type DebiasedRow,
   type DiffSeries,
@@ -131,12 +134,23 @@ interface Scores {
   verdicts: Map<string, PairwiseVerdict>;
 }
 
-function readScores(results: readonly TaskResult[], keep: (sourceId: string) => boolean): Scores {
+/** Verdicts of the first asks; the noise floor's repeats (sample 1) go to `repeats` only. */
+function readScores(
+  results: readonly TaskResult[],
+  keep: (sourceId: string) => boolean,
+  repeats?: Scores,
+): Scores {
   const s: Scores = { alone: new Map(), pair: new Map(), verdicts: new Map() };
   for (const r of results) {
     if (r.stage !== 'judge' || r.status !== 'ok') continue;
     const m = r.meta as JudgeMeta;
     if (!keep(m.sourceId)) continue;
+    if (m.sample) {
+      if (m.mode === 'pairwise')
+        repeats?.verdicts.set(k(m.judge, m.sourceId, m.condition, m.order), r.value as PairwiseVerdict);
+      else repeats?.alone.set(k(m.judge, m.sourceId, m.slot, m.condition), r.value as ScoreVerdict);
+      continue;
+    }
     if (m.mode === 'pairwise')
       s.verdicts.set(k(m.judge, m.sourceId, m.condition, m.order), r.value as PairwiseVerdict);
     else if (m.shown) s.pair.set(k(m.judge, m.sourceId, m.slot, m.shown), r.value as ScoreVerdict);
@@ -157,6 +171,8 @@ const winScore = (choice: 1 | 2 | 'tie', slot: 1 | 2) => (choice === 'tie' ? 0.5
 
 interface Pair {
   sourceId: string;
+  /** The paired unit within the item: the response (pointwise) or the order (pairwise). */
+  unit: string;
   category: string | null;
   diff: number;
   /** Pairwise: the original did not choose the worse response, and the modified one did. */
@@ -227,6 +243,7 @@ function effectPairs(
           if (v !== undefined && base !== undefined)
             add(effect, {
               sourceId: item.sourceId,
+              unit: r.slot,
               category: item.category,
               diff: v - base,
               flagged: isFlagged(item.sourceId, r.slot, variant),
@@ -237,6 +254,7 @@ function effectPairs(
         if (first !== undefined && second !== undefined)
           add('position', {
             sourceId: item.sourceId,
+            unit: r.slot,
             category: item.category,
             diff: first - second,
             flagged: false,
@@ -259,6 +277,7 @@ function effectPairs(
           if (v === undefined || b === undefined) continue;
           add(effect, {
             sourceId: item.sourceId,
+            unit: order,
             category: item.category,
             diff: winScore(v, worse) - winScore(b, worse),
             flippable: b !== worse,
@@ -363,6 +382,142 @@ function applyHolm(probes: ProbeRow[], position: PositionRow[]): void {
     const adjusted = holmAdjust(family.map((e) => e.get()));
     family.forEach((e, i) => e.set(adjusted[i]));
   }
+}
+
+// ---- the noise floor ----------------------------------------------------------------------
+
+/** Placebo pairs: repeat − first of the unchanged response, on the units the probes pair. */
+function placeboPairs(input: MetricsInput, s: Scores, repeats: Scores, judge: string): Pair[] {
+  const out: Pair[] = [];
+  for (const item of input.items) {
+    const at = { sourceId: item.sourceId, category: item.category, flagged: false };
+    if (input.opts.mode === 'pointwise')
+      for (const r of item.responses) {
+        const key = k(judge, item.sourceId, r.slot, 'original');
+        const [first, again] = [s.alone.get(key)?.score, repeats.alone.get(key)?.score];
+        if (first !== undefined && again !== undefined)
+          out.push({ ...at, unit: r.slot, diff: again - first });
+      }
+    else if (item.label !== null) {
+      const worse: 1 | 2 = item.label === 1 ? 2 : 1;
+      for (const order of ['orig', 'swap'] as const) {
+        const key = k(judge, item.sourceId, 'original', order);
+        const [first, again] = [s.verdicts.get(key), repeats.verdicts.get(key)];
+        if (!first || !again) continue;
+        const [b, v] = [choiceOf(first, order), choiceOf(again, order)];
+        out.push({
+          ...at,
+          unit: order,
+          diff: winScore(v, worse) - winScore(b, worse),
+          flippable: b !== worse,
+          flipped: b !== worse && v === worse,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const ALL_EQUAL = 'every difference is equal, so the t interval has no width to estimate';
+
+const isPairwise = (pairs: readonly Pair[]) => pairs.some((p) => p.flippable !== undefined);
+
+function placeboRow(judge: string, category: string, pairs: Pair[]): PlaceboRow | null {
+  if (!pairs.length) return null;
+  const diffs = pairs.map((p) => p.diff);
+  const e = pairedEffect(diffs);
+  const w = wilcoxonSignedRank(diffs);
+  const ci = e.sd ? e.ci : null;
+  const row: PlaceboRow = {
+    judge,
+    category,
+    n: e.n,
+    changed: diffs.filter((d) => d !== 0).length,
+    mean: e.mean,
+    mean_ci: ci,
+    mean_ci_undefined: ci ? null : e.n < 2 ? 'one difference only' : ALL_EQUAL,
+    sd: e.sd,
+    p: w ? w.p : 1,
+    p_method: w ? w.method : null,
+  };
+  if (isPairwise(pairs)) {
+    const flippable = pairs.filter((p) => p.flippable);
+    const flips = flippable.filter((p) => p.flipped).length;
+    row.flip_n = flippable.length;
+    row.flip_rate = flippable.length ? flips / flippable.length : null;
+    row.flip_rate_ci = flippable.length ? wilsonInterval(flips, flippable.length) : null;
+  }
+  return row;
+}
+
+/** Effect − placebo on the units that have both (a paired difference of differences). */
+function excessRow(
+  judge: string,
+  category: string,
+  effect: ProbeRow['effect'],
+  pairs: Pair[],
+  placebo: ReadonlyMap<string, number>,
+): ExcessRow | null {
+  const both = pairs.flatMap((p) => {
+    const d0 = placebo.get(k(p.sourceId, p.unit));
+    return d0 === undefined ? [] : [{ effect: p.diff, placebo: d0 }];
+  });
+  if (!both.length) return null;
+  const diffs = both.map((b) => b.effect - b.placebo);
+  const e = pairedEffect(diffs);
+  const w = wilcoxonSignedRank(diffs);
+  const ci = e.sd ? e.ci : null;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    judge,
+    category,
+    effect,
+    n: e.n,
+    effect_mean: mean(both.map((b) => b.effect)),
+    placebo_mean: mean(both.map((b) => b.placebo)),
+    excess: e.mean,
+    excess_ci: ci,
+    excess_ci_undefined: ci ? null : e.n < 2 ? 'one difference only' : ALL_EQUAL,
+    sd: e.sd,
+    dz: e.dz,
+    p: w ? w.p : 1,
+    p_method: w ? w.method : null,
+    p_holm: null,
+    significant: false,
+  };
+}
+
+function noiseFloorOf(
+  input: MetricsInput,
+  s: Scores,
+  repeats: Scores,
+  flaggedSet: ReadonlySet<string>,
+): BiasNoiseFloor {
+  const placebo: PlaceboRow[] = [];
+  const excess: ExcessRow[] = [];
+  const cats = categoriesOf(input.items);
+  for (const judge of input.judges) {
+    const zero = placeboPairs(input, s, repeats, judge);
+    const byUnit = new Map(zero.map((p) => [k(p.sourceId, p.unit), p.diff]));
+    const effects = effectPairs(input, s, judge, flaggedSet);
+    for (const cat of cats) {
+      const inCat = (p: Pair) => cat === ALL || p.category === cat;
+      const row = placeboRow(judge, cat, zero.filter(inCat));
+      if (row) placebo.push(row);
+      const family: ExcessRow[] = [];
+      for (const effect of EFFECTS) {
+        const e = excessRow(judge, cat, effect, (effects.get(effect) ?? []).filter(inCat), byUnit);
+        if (e) family.push(e);
+      }
+      // Holm across the probes of this judge × category, as the probe rows are.
+      holmAdjust(family.map((r) => r.p)).forEach((p, i) => {
+        family[i].p_holm = p;
+        family[i].significant = p !== null && p < SIGNIFICANCE;
+      });
+      excess.push(...family);
+    }
+  }
+  return { placebo, excess };
 }
 
 // ---- raw and debiased item scores ----------------------------------------------------------
@@ -523,10 +678,11 @@ function failureRows(results: readonly TaskResult[]): FailureRow[] {
     if (r.status !== 'failed') continue;
     const stage = r.stage === 'rewrite' ? 'rewrite' : 'judge';
     const who = stage === 'rewrite' ? 'rewriter' : (r.meta as JudgeMeta).judge;
+    const jm = r.meta as JudgeMeta;
     const kind =
       stage === 'rewrite'
         ? (r.meta as RewriteMeta).kind
-        : `${(r.meta as JudgeMeta).mode}:${(r.meta as JudgeMeta).shown ? 'pair' : (r.meta as JudgeMeta).condition}`;
+        : `${jm.mode}:${jm.shown ? 'pair' : jm.condition}${jm.sample ? ' repeat' : ''}`;
     const reason = r.reason ?? 'failed';
     const key = k(who, stage, kind, reason);
     const row = rows.get(key) ?? { who, stage, kind, reason, count: 0 };
@@ -542,7 +698,8 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
   const flaggedSet = new Set(
     audited.filter((a) => a.reasons.length > 0).map((a) => k(a.sourceId, a.slot, a.kind)),
   );
-  const s = readScores(input.results, (id) => keep.has(id));
+  const repeats: Scores = { alone: new Map(), pair: new Map(), verdicts: new Map() };
+  const s = readScores(input.results, (id) => keep.has(id), repeats);
   const main = probeRows(input, s, flaggedSet, false);
   const sensitivity = probeRows(input, s, flaggedSet, true);
   const position = positionRows(input, s);
@@ -572,5 +729,6 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
     differences: main.differences,
     usage: input.usage,
     failures: failureRows(input.results),
+    ...(input.opts.noiseFloor ? { noise_floor: noiseFloorOf(input, s, repeats, flaggedSet) } : {}),
   };
 }

@@ -51,6 +51,8 @@ export interface JudgeMeta {
   order: 'orig' | 'swap' | null;
   /** The score scale asked for (pointwise), which the parser checks against. */
   scale: number;
+  /** The noise floor's second ask of the unchanged response (absent on first asks). */
+  sample?: 1;
 }
 
 const vkey = (sourceId: string, slot: string, kind: RewriteKind) => `${sourceId}\u0000${slot}\u0000${kind}`;
@@ -170,6 +172,19 @@ function judgeTask(
   };
 }
 
+/**
+ * The noise floor's placebo: the same request asked again (sample 1, its own ledger row and
+ * slot). Only the unchanged response is repeated, so every other key stays as before.
+ */
+function repeatOf(task: ProtocolTask<'judge', JudgeMeta>): ProtocolTask<'judge', JudgeMeta> {
+  return {
+    key: `${task.key}:sample:1`,
+    stage: 'judge',
+    meta: { ...task.meta, sample: 1 },
+    request: { ...task.request, sample: 1 },
+  };
+}
+
 function scoreTask(
   judge: ModelEntry,
   item: BiasItem,
@@ -199,7 +214,8 @@ function planPointwise(
 ): ProtocolTask<'judge', JudgeMeta>[] {
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
   for (const r of item.responses) {
-    tasks.push(scoreTask(judge, item, opts, r.slot, 'original', r.text));
+    const original = scoreTask(judge, item, opts, r.slot, 'original', r.text);
+    tasks.push(original, ...(opts.noiseFloor ? [repeatOf(original)] : []));
     if (opts.probes.includes('length'))
       for (const kind of ['longer', 'shorter'] as const) {
         const v = variantOf(texts, item.sourceId, r.slot, kind);
@@ -267,16 +283,15 @@ function planPairwise(
   for (const c of conditions)
     for (const order of PAIR_ORDERS) {
       const [a, b] = shownPair(order, c.t1, c.t2);
-      tasks.push(
-        judgeTask(
-          judge,
-          item,
-          opts,
-          [c.condition, order],
-          { mode: 'pairwise', condition: c.condition, order },
-          { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
-        ),
+      const task = judgeTask(
+        judge,
+        item,
+        opts,
+        [c.condition, order],
+        { mode: 'pairwise', condition: c.condition, order },
+        { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
       );
+      tasks.push(task, ...(opts.noiseFloor && c.condition === 'original' ? [repeatOf(task)] : []));
     }
   return tasks;
 }

@@ -112,7 +112,12 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
       outputTokens: () => 120,
       describe: (t) => {
         const m = t.meta as JudgeMeta;
-        return { role: 'judge', label: m.judge, kind: m.shown ? 'pair-shown' : m.condition };
+        // The noise floor's repeats are their own kind, so the estimate shows what they add.
+        return {
+          role: 'judge',
+          label: m.judge,
+          kind: m.shown ? 'pair-shown' : m.sample ? 'repeat' : m.condition,
+        };
       },
     },
   ],
@@ -144,7 +149,8 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
     };
   },
   flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),
-  metricsKeys: METRICS_KEYS,
+  // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
+  metricsKeys: [...METRICS_KEYS, 'noise_floor?'],
   computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
   tables: buildBiasTables,
   figures: buildBiasFigures,

@@ -22,7 +22,8 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
   for (const r of results) {
     if (r.stage !== 'judge' || r.status !== 'ok') continue;
     const m = r.meta as JudgeMeta;
-    if (m.shown) continue;
+    // The noise floor's repeats (sample 1) are not variants: the browser shows first asks.
+    if (m.shown || m.sample) continue;
     if (m.mode === 'pointwise') {
       const v = r.value as ScoreVerdict;
       answers.set(key(m.judge, m.sourceId, m.slot, m.condition, null), {

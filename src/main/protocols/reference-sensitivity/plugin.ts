@@ -227,7 +227,8 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
       outputTokens: () => VERDICT_OUTPUT_TOKENS,
       describe: (t) => {
         const m = t.meta as JudgeMeta;
-        return { role: 'judge', label: m.judge, kind: m.setting };
+        // The noise floor's NR repeats are their own row of the estimate: their cost shows apart.
+        return { role: 'judge', label: m.judge, kind: m.sample ? 'repeat' : m.setting };
       },
     },
   ],

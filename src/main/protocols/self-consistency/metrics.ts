@@ -220,7 +220,12 @@ function majority(mode: Mode, vs: readonly Verdict[]): Verdict | null {
 /** Odd k from 1 to K: a vote of an odd number of binary verdicts cannot tie (three-way ties still can). */
 export const oddKs = (K: number) => Array.from({ length: Math.ceil(K / 2) }, (_, i) => 2 * i + 1);
 
-function accuracyRows(input: MetricsInput, qs: Question[], boot: { B: number; seed: number }): AccuracyRow[] {
+function accuracyRows(
+  input: MetricsInput,
+  qs: Question[],
+  boot: { B: number; seed: number },
+  category: string,
+): AccuracyRow[] {
   const golded = qs.filter((q) => q.item.gold !== null && complete(q));
   const gold = (q: Question) => (input.mode === 'pairwise' ? q.item.gold : Math.round(q.item.gold!));
   if (golded.length === 0) return [];
@@ -232,6 +237,7 @@ function accuracyRows(input: MetricsInput, qs: Question[], boot: { B: number; se
     const row: AccuracyRow = {
       judge: qs[0].judge,
       condition: qs[0].condition,
+      category,
       k,
       n: golded.length,
       correct,
@@ -357,7 +363,18 @@ export function computeSelfConsistencyMetrics(input: MetricsInput): SelfConsiste
               boot,
             ),
           );
-      accuracy.push(...accuracyRows(input, mine, boot));
+      accuracy.push(...accuracyRows(input, mine, boot, ALL));
+      // Does voting help in every category, or only where the judge is unsure?
+      if (categories.length > 1)
+        for (const category of categories)
+          accuracy.push(
+            ...accuracyRows(
+              input,
+              mine.filter((q) => q.item.category === category),
+              boot,
+              category,
+            ),
+          );
       position.push(...positionRows(input, mine));
       bins.push(...histogram(input, mine));
     }

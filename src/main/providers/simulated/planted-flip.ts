@@ -2,7 +2,8 @@
 // `-flip<NN>` (e.g. `sim-judge-strong-flip20`) answers every question with one base verdict (the
 // draw of its first ask, the same for every repeat) and flips it on each ask, independently, with
 // probability NN %: a pairwise winner A ↔ B (a tie becomes A or B), a score one point up or down
-// (inward at the ends of the scale). Two asks of a pairwise question then disagree with
+// (inward at the ends of the scale), a correctness verdict CORRECT ↔ INCORRECT (the extracted
+// answer kept). Two asks of a pairwise or correctness question then disagree with
 // probability 2p(1 − p). Generic: any study that asks a question more than once sees it; models
 // without the suffix answer exactly as before.
 import type { Rng } from '../../../shared/random';
@@ -34,6 +35,14 @@ export function withPlantedFlip(spec: ChatRequestSpec, base: unknown, p: number,
       ...answer,
       winner,
       reason: `On another reading, Response ${winner} follows the instruction more closely. (simulated)`,
+    };
+  }
+  if (spec.response?.name === 'correctness_verdict') {
+    const verdict = answer.verdict === 'CORRECT' ? 'INCORRECT' : 'CORRECT';
+    return {
+      ...answer,
+      verdict,
+      explanation: `On another reading, the answer seems ${verdict === 'CORRECT' ? 'right' : 'wrong'} after all. (simulated)`,
     };
   }
   if (spec.response?.name === 'score_verdict' && typeof answer.score === 'number') {

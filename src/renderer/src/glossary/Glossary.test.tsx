@@ -60,6 +60,14 @@ describe('statistics glossary', () => {
     ]);
   });
 
+  it('sends the noise floor’s interval columns to their methods, not all to Wilson', () => {
+    // Judge-LS and reference sensitivity: the excess flip rate is a paired difference (Newcombe);
+    // the repeat flip rate a rate (Wilson); bias probes' mean and excess differences a t interval.
+    expect(
+      ['excess_flip_rate_ci', 'repeat_flip_rate_ci', 'flip_rate_ci', 'excess_ci', 'mean_ci'].map(glossaryFor),
+    ).toEqual(['newcombe', 'wilson', 'wilson', 'tMeanCi', 'tMeanCi']);
+  });
+
   it('opens the entry from the "?" of a table header, links to the others, and closes with Escape', () => {
     show();
     const links = screen.getAllByTestId('glossary-link');

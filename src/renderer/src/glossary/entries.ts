@@ -4,6 +4,7 @@ export const GLOSSARY_IDS = [
   'wilson',
   'tieHalfCi',
   'newcombe',
+  'tMeanCi',
   'kappaCi',
   'fisherZ',
   'tieHalf',
@@ -20,7 +21,10 @@ export type GlossaryId = (typeof GLOSSARY_IDS)[number];
 // An interval column's entry names its method: the specific ones first, Wilson for the rates.
 const BY_KEY: [RegExp, GlossaryId][] = [
   [/tie_half_ci$/, 'tieHalfCi'],
-  [/^(accuracy_change|cgp)_ci$/, 'newcombe'],
+  // Differences of two paired rates (the noise floor's excess flip rate among them).
+  [/^(accuracy_change|cgp|excess_flip_rate)_ci$/, 'newcombe'],
+  // Mean paired differences of scores (bias probes' effects and their excess over the noise floor).
+  [/^(mean|excess)_ci$/, 'tMeanCi'],
   [/^kappa_ci$/, 'kappaCi'],
   [/^rho_ci$/, 'fisherZ'],
   [/_ci$/, 'wilson'],

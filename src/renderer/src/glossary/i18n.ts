@@ -22,6 +22,10 @@ const en = {
       term: 'Newcombe paired-difference 95% CI',
       body: 'The interval of a difference between two rates measured on the same items (e.g. target-language minus English accuracy): Newcombe’s (1998) method 10, which combines the Wilson intervals of both rates with the correlation of the paired answers (with Newcombe’s continuity correction). It stays inside −100 to +100 points and is trustworthy for small n.',
     },
+    tMeanCi: {
+      term: 'Mean paired difference 95% CI (t)',
+      body: 'The interval of a mean of paired differences (e.g. a score on the longer variant minus the score on the original, or an effect minus the judge’s own repeat change): mean ± t(0.975, n − 1) · SD/√n. When every difference is equal there is no spread to estimate and the table says “undefined”.',
+    },
     kappaCi: {
       term: 'κ 95% CI',
       body: 'κ ± 1.96 standard errors, with the large-sample standard error of Fleiss, Cohen & Everitt (1969), as statsmodels computes it. When one side gives the same rating to every item, κ’s variance is 0 and there is no interval: the table says “undefined (one side constant)”.',
@@ -82,6 +86,10 @@ const zh: typeof en = {
     newcombe: {
       term: 'Newcombe 配对差 95% 置信区间',
       body: '同一批条目上两个比率之差的区间（例如目标语言准确率减英文准确率）：Newcombe（1998）方法 10，把两个比率的 Wilson 区间与配对回答的相关（含 Newcombe 的连续性校正）结合起来。区间不超出 −100 到 +100 个百分点，n 较小时也可靠。',
+    },
+    tMeanCi: {
+      term: '配对差均值 95% 置信区间（t）',
+      body: '配对差均值的区间（例如加长变体的评分减原文的评分，或某效应减评审自身重复作答的变动）：均值 ± t(0.975, n − 1) · 标准差/√n。所有差都相同时无从估计离散程度，表格显示“未定义”。',
     },
     kappaCi: {
       term: 'κ 95% 置信区间',

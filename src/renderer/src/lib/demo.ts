@@ -11,7 +11,13 @@ export function demoDraft(datasetId: number, now = new Date()): WizardDraft {
     label: 'Simulated judge A',
     labelEdited: true,
   };
-  const weak = { ...newJudge('simulated', 'sim-judge-weak'), label: 'Simulated judge B', labelEdited: true };
+  // Judge B flips each verdict on 20 % of its asks (`-flip20`), so the demo shows a noise floor and
+  // self-consistency's instability rather than a judge that never disagrees with itself.
+  const weak = {
+    ...newJudge('simulated', 'sim-judge-weak-flip20'),
+    label: 'Simulated judge B',
+    labelEdited: true,
+  };
   const free = { input: '0', cachedInput: '0', output: '0' };
   return {
     ...base,

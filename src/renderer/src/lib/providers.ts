@@ -26,8 +26,16 @@ export interface ProviderPreset {
   local?: boolean;
 }
 
-/** Models of the built-in simulated provider (any name works; "strong"/"weak" set its skill). */
-export const SIMULATED_MODELS = ['sim-judge-strong', 'sim-judge-weak', 'sim-translator'] as const;
+/**
+ * Models of the built-in simulated provider (any name works; "strong"/"weak" set its skill, a
+ * `-flip<NN>` suffix flips each verdict on NN % of its asks: the demo's unstable judge).
+ */
+export const SIMULATED_MODELS = [
+  'sim-judge-strong',
+  'sim-judge-weak',
+  'sim-judge-weak-flip20',
+  'sim-translator',
+] as const;
 
 export const PRESETS: ProviderPreset[] = [
   {

@@ -107,14 +107,14 @@ describe('Wizard price table', () => {
     useWizard.setState({ draft: demoDraft(1) });
     render(<PriceEditor />);
     await waitFor(() => expect(row('sim-judge-strong').dataset.source).toBe('free'));
-    expect(row('sim-judge-weak').dataset.source).toBe('free');
+    expect(row('sim-judge-weak-flip20').dataset.source).toBe('free');
     expect(within(row('sim-judge-strong')).getByTestId('price-source').textContent).toBe('free');
     expect(screen.getByTestId('price-editor').querySelector('summary')!.textContent).toBe(
       'Prices (USD per 1M tokens)',
     );
     // A price typed over it is an edit again.
-    type('sim-judge-weak', 'output', '2');
-    expect(row('sim-judge-weak').dataset.source).toBe('edited');
+    type('sim-judge-weak-flip20', 'output', '2');
+    expect(row('sim-judge-weak-flip20').dataset.source).toBe('edited');
     expect(screen.getByTestId('price-editor').querySelector('summary')!.textContent).toBe(
       'Prices (USD per 1M tokens) · 1 edited',
     );

@@ -150,6 +150,61 @@ export interface FailureRow {
   count: number;
 }
 
+/**
+ * The noise floor (config `noiseFloor`; DESIGN.md section 5c): the unchanged response scored a
+ * second time (sample 1, the same request). Per judge × category, the placebo paired difference
+ * repeat − first on the units the probes pair (pointwise: item × response; pairwise: item × order,
+ * the win score of the worse response).
+ */
+export interface PlaceboRow {
+  judge: string;
+  category: string;
+  n: number;
+  /** Units whose repeat differs from the first answer. */
+  changed: number;
+  mean: number;
+  /** t 95%; null when every difference is equal (see `mean_ci_undefined`). */
+  mean_ci: CI | null;
+  mean_ci_undefined: string | null;
+  sd: number | null;
+  /** Wilcoxon signed-rank, two-sided, as the probes' `p`; 1 when every difference is 0. */
+  p: number | null;
+  p_method: 'exact' | 'approx' | null;
+  /** Pairwise only: share of (item, order) whose repeat moved to the worse response (Wilson CI). */
+  flip_rate?: number | null;
+  flip_rate_ci?: CI | null;
+  flip_n?: number;
+}
+
+/**
+ * An effect's excess over the placebo on the same units: the paired difference of differences
+ * (effect − placebo), its mean with t 95% CI, Wilcoxon signed-rank p and Holm across the excess
+ * rows of the judge × category.
+ */
+export interface ExcessRow {
+  judge: string;
+  category: string;
+  effect: ProbeRow['effect'];
+  /** Units with both the effect's pair and the placebo's. */
+  n: number;
+  effect_mean: number;
+  placebo_mean: number;
+  excess: number;
+  excess_ci: CI | null;
+  excess_ci_undefined: string | null;
+  sd: number | null;
+  dz: number | null;
+  p: number | null;
+  p_method: 'exact' | 'approx' | null;
+  p_holm: number | null;
+  significant: boolean;
+}
+
+export interface BiasNoiseFloor {
+  placebo: PlaceboRow[];
+  excess: ExcessRow[];
+}
+
 export interface BiasMetrics {
   mode: Mode;
   scale: number;
@@ -163,4 +218,6 @@ export interface BiasMetrics {
   differences: DiffSeries[];
   usage: UsageRow[];
   failures: FailureRow[];
+  /** Only with `noiseFloor` on (metrics.json unchanged without it). */
+  noise_floor?: BiasNoiseFloor;
 }

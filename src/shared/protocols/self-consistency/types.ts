@@ -56,6 +56,8 @@ export interface StabilityRow {
 export interface AccuracyRow {
   judge: string;
   condition: string;
+  /** `all` first, then each category (only when the items have more than one). */
+  category: string;
   k: number;
   /** Complete questions with a gold label (the same questions for every k). */
   n: number;

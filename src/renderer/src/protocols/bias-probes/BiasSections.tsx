@@ -68,6 +68,11 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
   return (
     <div dir="auto">
       <p className="hint">{t('results.profileHint')}</p>
+      {m.noise_floor && (
+        <p className="hint" data-testid="bias-placebo-hint">
+          {t('results.placeboHint')}
+        </p>
+      )}
       <div className="bias-profiles" data-testid="bias-profiles">
         {profiles.filter(hasData).map((spec, i) => (
           <ChartCard

@@ -3,7 +3,7 @@
 // turning length and format off hides the rewriter, and the config follows.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import '../../i18n';
+import { i18next } from '../../i18n';
 import { useWizard } from '../../stores/wizard';
 import { biasConfig } from './draft';
 import '../index';
@@ -34,5 +34,21 @@ describe('the probes step', () => {
     fireEvent.click(screen.getByTestId('probe-format'));
     expect(screen.queryByTestId('rewriter-model')).toBeNull();
     expect(biasConfig(useWizard.getState().draft)).not.toHaveProperty('rewriter');
+  });
+
+  it('asks for the noise floor only when the box is ticked (EN and 中文)', async () => {
+    render(<ProbesStep />);
+    expect(screen.getByText('Measure the noise floor')).toBeTruthy();
+    expect(biasConfig(useWizard.getState().draft)).not.toHaveProperty('noiseFloor');
+    fireEvent.click(screen.getByTestId('option-noise-floor'));
+    expect(biasConfig(useWizard.getState().draft)).toMatchObject({ noiseFloor: true });
+    fireEvent.click(screen.getByTestId('option-noise-floor'));
+    expect(biasConfig(useWizard.getState().draft)).not.toHaveProperty('noiseFloor');
+    await i18next.changeLanguage('zh');
+    try {
+      expect(await screen.findByText('测量噪声底线')).toBeTruthy();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 });

@@ -121,6 +121,21 @@ export function ProbesStep() {
           {err('lengthBand') && <p className="field__error">{err('lengthBand')}</p>}
         </fieldset>
       )}
+      <label className="check check--block">
+        <input
+          type="checkbox"
+          data-testid="option-noise-floor"
+          checked={own.noiseFloor ?? false}
+          onChange={(e) => {
+            const noiseFloor = e.target.checked;
+            edit((o) => ({ ...o, noiseFloor }));
+          }}
+        />
+        <span>
+          <strong>{t('wizard.probes.noiseFloor')}</strong>
+          <span className="check__text">{t('wizard.probes.noiseFloorText')}</span>
+        </span>
+      </label>
       {needsRewriter(own) && (
         <div className="form-grid">
           <Field label={t('wizard.probes.provider')}>

@@ -15,6 +15,8 @@ export interface BiasDraft {
   rewriter: { provider: PresetId; model: string };
   /** Replaces the default pointwise rubric; empty = the default. */
   rubric?: string;
+  /** Config `noiseFloor`: score the unchanged response a second time (the placebo). */
+  noiseFloor?: boolean;
 }
 
 export function initialBiasDraft(): BiasDraft {
@@ -60,5 +62,7 @@ export function biasConfig(draft: WizardDraft): Record<string, unknown> {
     ...(needsRewriter(own)
       ? { rewriter: { provider: own.rewriter.provider, model: own.rewriter.model.trim() } }
       : {}),
+    // Only when on, so a config saved without it is as before.
+    ...(own.noiseFloor ? { noiseFloor: true } : {}),
   };
 }

@@ -15,6 +15,7 @@ const en = {
     markdown: 'Markdown',
     plain: 'Plain',
     'pair-shown': 'Position probe',
+    repeat: 'Repeat (noise floor)',
   },
   estimateNote: {
     standIns:
@@ -47,6 +48,9 @@ const en = {
       bandHigh: 'to',
       provider: 'Rewriter provider',
       model: 'Rewriter model',
+      noiseFloor: 'Measure the noise floor',
+      noiseFloorText:
+        'Score every unchanged response a second time (a placebo; pairwise: the original pair in both orders). The results then show how much a judge’s score moves when nothing changes, beside every probe’s effect, and each effect’s excess over it. Adds one call per judge and response (pairwise: per judge, item and order).',
     },
     errors: {
       probesRequired: 'Choose at least one probe.',
@@ -57,6 +61,8 @@ const en = {
   results: {
     profileTitle: 'Bias profile — {{judge}}',
     profileHint: 'One row per probe: mean paired difference with its 95% CI; filled red = Holm p < 0.05.',
+    placeboHint:
+      'Grey diamond: the noise floor, the same response scored twice (repeat − first, t 95% CI). An effect clears it when the noise-floor table’s excess is significant.',
     histograms: 'Paired differences',
     histogram: 'Paired differences: {{effect}}',
     effects: {
@@ -104,6 +110,7 @@ const zh = {
     markdown: 'Markdown',
     plain: '纯文本',
     'pair-shown': '位置探针',
+    repeat: '重复作答（噪声底线）',
   },
   estimateNote: {
     standIns: '尚未改写的变体上的评审调用按目标长度的替代文本估算；假定每个缩短的改写都存在。',
@@ -134,6 +141,9 @@ const zh = {
       bandHigh: '到',
       provider: '改写模型的服务商',
       model: '改写模型',
+      noiseFloor: '测量噪声底线',
+      noiseFloorText:
+        '把每个未改动的回答再评一次（安慰剂；成对比较：原始回答对的两种顺序）。结果会在每个探针效应旁显示：什么都没变时评分变动多少，以及每个效应超出它的部分。每个评审和回答多一次调用（成对比较：每个评审、条目和顺序）。',
     },
     errors: {
       probesRequired: '请至少选择一个探针。',
@@ -144,6 +154,8 @@ const zh = {
   results: {
     profileTitle: '偏差概况 — {{judge}}',
     profileHint: '每个探针一行：配对差的均值及 95% 置信区间；红色实心 = Holm 校正后 p < 0.05。',
+    placeboHint:
+      '灰色菱形：噪声底线，即同一回答评两次的差（重复 − 首次，t 分布 95% 置信区间）。噪声底线表中超出部分显著时，效应才算超出噪声。',
     histograms: '配对差分布',
     histogram: '配对差分布：{{effect}}',
     effects: {

@@ -13,6 +13,7 @@ const TITLES_ZH: Record<string, string> = {
   audit: '变体审核',
   flagged: '被标记的变体',
   sensitivity: '敏感性：去掉被标记变体后的偏差概况',
+  noise_floor: '噪声底线：各效应超出评审自身重复变动的部分',
   usage: '用量与费用',
 };
 
@@ -49,6 +50,9 @@ const HEADERS_ZH: Record<string, string> = {
   input_tokens: '输入词元',
   output_tokens: '输出词元',
   cost_usd: '费用',
+  placebo: '安慰剂',
+  excess: '超出',
+  excess_ci: '95% 置信区间（t 区间）',
 };
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
@@ -56,6 +60,13 @@ const CELLS_ZH: Record<string, Record<string, string>> = {
   variant: { longer: '加长', shorter: '缩短', markdown: 'Markdown' },
   role: { rewriter: '改写模型', judge: '评审模型' },
   judge: { rewriter: '改写模型' },
+};
+
+// An interval that does not exist, in any column (the reasons of metrics.ts).
+const UNDEFINED_ZH: Record<string, string> = {
+  'undefined (every difference is equal, so the t interval has no width to estimate)':
+    '无定义（所有差都相同，t 区间没有可估计的宽度）',
+  'undefined (one difference only)': '无定义（只有一个差）',
 };
 
 function probeCaption(m: BiasMetrics, extra: string): string {
@@ -100,6 +111,17 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
         `缩短 [${c.shorter_band.join(', ')}]，Markdown 为纯文本的 ±${Math.round(c.markdown_tolerance * 100)}%）。` +
         '“无可删减”：改写模型找不到可删的冗余。'
       );
+    case 'noise_floor':
+      return (
+        `把未改动的回答再评一次（同一提示${m.mode === 'pairwise' ? '，两种顺序' : ''}）：安慰剂一行是` +
+        `${m.mode === 'pairwise' ? '较差回答的胜分' : `评分（1–${m.scale}）`}的配对差“重复 − 首次”，附 t 分布 95% 置信区间和 ` +
+        'Wilcoxon 符号秩检验 p。每个效应一行：在两者都有的单位上，把效应的差与安慰剂的差配对：效应均值、安慰剂均值，' +
+        '以及超出部分（效应 − 安慰剂，即差的配对差）及其 t 分布 95% 置信区间、Cohen d_z、Wilcoxon 符号秩检验 p' +
+        '（双侧，与偏差概况相同）和在每个评审模型 × 类别的各效应间做的 Holm 校正 p；* = Holm p < 0.05。' +
+        (m.mode === 'pairwise'
+          ? '翻转：重复时判断转向较差回答的（条目，顺序）所占比例（Wilson 95% 置信区间）。'
+          : '')
+      );
     case 'flagged':
       return '审核标记的变体；敏感性表不计入它们的配对。';
     case 'usage':
@@ -123,6 +145,6 @@ export function biasTableText(table: Table, m: BiasMetrics, lang: string): Table
     title: TITLES_ZH[table.id] ?? table.title,
     caption: captionZh(table.id, m) ?? table.caption,
     headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
-    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? text,
+    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? text,
   };
 }

@@ -5,7 +5,7 @@ import { isPresetId, presetOf, type PresetId } from '../../lib/providers';
 import { ensureProvider, useWizard } from '../../stores/wizard';
 import { useStepIssues } from '../../wizard/issues';
 import { PresetOptions } from '../../wizard/PresetOptions';
-import { refSensDraft, SETTINGS, withRefSensDraft, type RefSensDraft } from './draft';
+import { noiseFloorApplies, refSensDraft, SETTINGS, withRefSensDraft, type RefSensDraft } from './draft';
 import { AnswersFileField } from './AnswersFileField';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { PromptsSection } from './PromptsSection';
@@ -96,6 +96,7 @@ export function GeneratorsStep() {
           </label>
         ))}
       </fieldset>
+      <NoiseFloorOption own={own} />
       <Field label={t('wizard.generators.seed')}>
         <input
           type="number"
@@ -111,5 +112,31 @@ export function GeneratorsStep() {
       <AnswersFileField />
       <PromptsSection />
     </section>
+  );
+}
+
+/** Config `noiseFloor`: NR asked twice, so each flip rate has its placebo beside it (NR only). */
+function NoiseFloorOption({ own }: { own: RefSensDraft }) {
+  const { t } = useTranslation(REF_SENS_NAMESPACES);
+  const applies = noiseFloorApplies(own);
+  return (
+    <label className="check check--block">
+      <input
+        type="checkbox"
+        data-testid="option-noise-floor"
+        disabled={!applies}
+        checked={applies && (own.noiseFloor ?? false)}
+        onChange={(e) => {
+          const noiseFloor = e.target.checked;
+          edit((o) => ({ ...o, noiseFloor }));
+        }}
+      />
+      <span>
+        <strong>{t('wizard.generators.noiseFloor')}</strong>
+        <span className="check__text">
+          {t(applies ? 'wizard.generators.noiseFloorText' : 'wizard.generators.noiseFloorNeedsNR')}
+        </span>
+      </span>
+    </label>
   );
 }

@@ -57,6 +57,41 @@ const METRICS: RefSensMetrics = {
   human: { settings: [], nr_rv_flips: [] },
   usage: [],
   failures: [],
+  // The noise floor (config noiseFloor): NR against its own repeat, and NR-RV beyond it.
+  noise_floor: {
+    repeat: [
+      {
+        judge: 'J',
+        generator: 'all',
+        language: 'ar',
+        n: 150,
+        flips: 9,
+        flip_rate: 0.06,
+        flip_rate_ci: [0.03, 0.11],
+      },
+    ],
+    excess: [
+      {
+        judge: 'J',
+        generator: 'all',
+        language: 'ar',
+        transition: 'NR-RV',
+        n: 150,
+        flip_rate: 0.2,
+        flip_rate_ci: [0.14, 0.27],
+        repeat_flip_rate: 0.06,
+        repeat_flip_rate_ci: [0.03, 0.11],
+        excess_flip_rate: 0.14,
+        excess_flip_rate_ci: [0.07, 0.21],
+        both_flipped: 4,
+        change_only: 26,
+        repeat_only: 5,
+        neither: 115,
+        mcnemar_p: 0.0002,
+        mcnemar_p_holm: 0.0002,
+      },
+    ],
+  },
 };
 
 const RESULTS: ExperimentResults<RefSensMetrics> = {
@@ -97,6 +132,35 @@ describe('reference-sensitivity results', () => {
     expect(screen.getByTestId('chart-flips')).toBeTruthy();
     for (const id of ['calibration', 'acceptance', 'flips', 'string_baseline', 'em_agreement', 'usage'])
       expect(screen.getByTestId(`section-${id}`)).toBeTruthy();
+  });
+
+  it('puts the noise floor beside the flips: a grey NR-NR bar on their axis and its table', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.results': () => RESULTS,
+        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
+      }),
+    );
+    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    const card = await screen.findByTestId('chart-flips');
+    await waitFor(() =>
+      expect(echarts.getInstanceByDom(card.querySelector('[data-figure]') as HTMLElement)).toBeDefined(),
+    );
+    const series = echarts.getInstanceByDom(card.querySelector('[data-figure]') as HTMLElement)!.getOption()
+      .series as { type: string; name: string; data: unknown[]; itemStyle?: { color?: string } }[];
+    const bars = series.filter((s) => s.type === 'bar');
+    expect(bars.map((s) => [s.name, s.data])).toEqual([
+      ['NR-RV', [20]],
+      ['RV-RC', [null]],
+      ['NR-RC', [null]],
+      ['NR-NR repeat (noise floor)', [6]],
+    ]);
+    const table = screen.getByTestId('section-noise_floor');
+    const rows = [...table.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('td')].map((td) => td.textContent),
+    );
+    expect(rows.map((r) => r[3])).toEqual(['NR-NR (repeat)', 'NR-RV']);
+    expect(rows[1].slice(9, 11)).toEqual(['14.0', '[7.0, 21.0]']);
   });
 
   it('shows every table in 中文: titles, captions and headers, with no English sentence left', async () => {

@@ -27,6 +27,8 @@ export interface RefSensDraft {
   templates?: Partial<Record<TemplateKey, string>>;
   /** An answers file chosen in the app, sent as it is (the core checks it line by line). */
   answers?: { fileName: string; text: string } | null;
+  /** Config `noiseFloor`: each NR verdict asked a second time (absent: off). */
+  noiseFloor?: boolean;
 }
 
 export function initialRefSensDraft(): RefSensDraft {
@@ -45,6 +47,11 @@ export function refSensDraft(draft: WizardDraft): RefSensDraft {
 
 export function withRefSensDraft(draft: WizardDraft, own: RefSensDraft): WizardDraft {
   return { ...draft, protocolDrafts: { ...draft.protocolDrafts, [REF_SENS_ID]: own } };
+}
+
+/** The noise floor repeats NR verdicts: it needs the sensitivity part with NR among the settings. */
+export function noiseFloorApplies(own: RefSensDraft): boolean {
+  return own.sensitivity && own.settings.NR;
 }
 
 export function validateRefSens(draft: WizardDraft): DraftIssue[] {
@@ -73,5 +80,6 @@ export function refSensConfig(draft: WizardDraft): Record<string, unknown> {
     seed: own.seed,
     ...(own.templates && Object.keys(own.templates).length > 0 ? { templates: own.templates } : {}),
     ...(own.answers ? { answers: own.answers } : {}),
+    ...(own.noiseFloor && noiseFloorApplies(own) ? { noiseFloor: true } : {}),
   };
 }

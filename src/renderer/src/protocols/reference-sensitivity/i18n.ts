@@ -10,7 +10,7 @@ const en = {
     nrRvFlips: 'NR→RV flips: correct→incorrect vs incorrect→correct (per judge)',
   },
   // The estimate's kinds of call; C1, C2, NR, RV and RC are the settings' names and stay so.
-  estimateKinds: { generate: 'Answer' },
+  estimateKinds: { generate: 'Answer', repeat: 'NR repeat (noise floor)' },
   estimateNote: {
     standIns:
       'Verdicts on answers not generated yet are estimated from stand-in answers of typical length; output lengths are typical values.',
@@ -36,6 +36,10 @@ const en = {
       RV: 'RV: reference shown',
       RC: 'RC: reference shown, compare first',
       seed: 'Seed (picks the wrong answers for C2)',
+      noiseFloor: 'Measure the noise floor',
+      noiseFloorText:
+        'Ask every NR verdict a second time, unchanged (a placebo). The results then show how often a judge changes its verdict when nothing changes (NR-NR), beside the NR-RV and NR-RC flip rates. Adds one call per answer and judge.',
+      noiseFloorNeedsNR: 'Needs the sensitivity part with the NR setting: the placebo repeats NR verdicts.',
     },
     errors: { modelRequired: 'Choose a model.', partsRequired: 'Choose calibration, sensitivity or both.' },
     answers: {
@@ -107,6 +111,11 @@ const en = {
     extracted: 'Extracted answer',
     explanation: 'Explanation',
     onlyIn: 'only in {{setting}}',
+    repeatCol: 'NR repeat',
+    repeatFlipped: 'flipped on repeat as well',
+    repeatSame: 'same',
+    repeatFlippedHelp:
+      'NR, asked again unchanged, gave the other verdict too: a flip from NR may be the judge’s own noise.',
   },
 };
 
@@ -115,7 +124,7 @@ const zh = {
     calibrationGap: '校准差距 C1 − C2（每个评审模型）',
     nrRvFlips: 'NR→RV 翻转：对→错 与 错→对（每个评审模型）',
   },
-  estimateKinds: { generate: '生成回答' },
+  estimateKinds: { generate: '生成回答', repeat: 'NR 重复提问（噪声底线）' },
   estimateNote: {
     standIns: '尚未生成的回答上的评审按典型长度的替代回答估算；输出长度取典型值。',
   },
@@ -139,6 +148,10 @@ const zh = {
       RV: 'RV：显示参考',
       RC: 'RC：显示参考并要求比对',
       seed: '随机种子（选取 C2 的错误答案）',
+      noiseFloor: '测量噪声底线',
+      noiseFloorText:
+        '把每个 NR 判决原样再问一次（安慰剂）。结果会在 NR-RV 与 NR-RC 翻转率旁显示：什么都没变时评审改变判决的频率（NR-NR）。每个回答和评审多一次调用。',
+      noiseFloorNeedsNR: '需要运行敏感性部分并选中 NR 设置：安慰剂重复的是 NR 判决。',
     },
     errors: { modelRequired: '请选择模型。', partsRequired: '请选择校准、敏感性或两者。' },
     answers: {
@@ -208,6 +221,10 @@ const zh = {
     extracted: '提取的答案',
     explanation: '解释',
     onlyIn: '仅在 {{setting}} 中',
+    repeatCol: 'NR 重复',
+    repeatFlipped: '重复提问时也翻转',
+    repeatSame: '相同',
+    repeatFlippedHelp: '原样再问一次的 NR 判决也给出了另一结论：从 NR 出发的翻转可能只是评审自身的噪声。',
   },
 };
 

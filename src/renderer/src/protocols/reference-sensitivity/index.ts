@@ -20,7 +20,7 @@ export const referenceSensitivity: RendererProtocol = {
         label: 'wizard.steps.generators',
         View: GeneratorsStep,
         validate: validateRefSens,
-        fields: ['generators', 'parts', 'seed', 'answers', 'templates', 'languages'],
+        fields: ['generators', 'parts', 'seed', 'answers', 'templates', 'languages', 'noiseFloor'],
       },
     ],
     providersInUse: (draft) =>

@@ -33,6 +33,14 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
     caption:
       '各设置的判断相对于导入的人工标签的准确率（Wilson 95% 置信区间）和 Cohen κ（95% 置信区间，Fleiss、Cohen 与 Everitt 的大样本标准误）。一方恒定时 κ 的方差为 0，置信区间无定义。',
   },
+  noise_floor: {
+    title: '噪声底线：超出重复翻转的参考答案翻转',
+    caption:
+      '每个 NR 判决原样再问一次（同一提示）：NR-NR 是什么都没变时评审改变 CORRECT/INCORRECT 判决的频率（Wilson 95% 置信区间）。' +
+      'NR-RV 与 NR-RC 行在三个判决都有效的回答上，把翻转率与重复翻转率对比（Wilson 95% 置信区间）；' +
+      '超出 = 翻转率 − 重复翻转率，附 Newcombe 配对差 95% 置信区间（方法 10，基于“因参考答案翻转 × 因重复翻转”的配对 2×2 表）。' +
+      'McNemar：仅因参考答案翻转对仅因重复翻转的精确双侧二项检验；Holm：在本表的转换行之间校正。',
+  },
   usage: { title: '用量与费用', caption: '按模型角色统计的调用、词元和费用。' },
 };
 
@@ -57,6 +65,15 @@ const HEADERS_ZH: Record<string, string> = {
   accuracy: '准确率',
   accuracy_ci: '95% 置信区间',
   kappa_ci: 'κ 95% 置信区间',
+  repeat_flip_rate: '重复翻转',
+  repeat_flip_rate_ci: '95% 置信区间',
+  excess_flip_rate: '超出',
+  excess_flip_rate_ci: '95% 置信区间',
+  both_flipped: '两者都翻转',
+  change_only: '仅参考答案',
+  repeat_only: '仅重复',
+  mcnemar_p: 'McNemar p',
+  mcnemar_p_holm: 'Holm p',
   role: '角色',
   model: '模型',
   calls: '调用',
@@ -72,6 +89,7 @@ const CELLS_ZH: Record<string, Record<string, string>> = {
   },
   role: { judge: '评审模型', generator: '生成模型' },
   generator: { all: '全部' },
+  transition: { 'NR-NR (repeat)': 'NR-NR（重复）' },
 };
 
 export interface TableText {

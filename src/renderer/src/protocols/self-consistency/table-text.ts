@@ -65,7 +65,7 @@ function captionZh(id: string, m: SelfConsistencyMetrics): string | undefined {
       );
     case 'accuracy_by_k':
       return (
-        '有标准答案的完整题目（每个 k 都是同一批题目）。' +
+        '有标准答案的完整题目（每个 k 都是同一批题目），全部类别及各个类别。' +
         (m.mode === 'pairwise'
           ? '多数：前 k 次重复中最常见的选择；票数相同（可能出现平局）算作错误。'
           : '多数：前 k 次重复评分的中位数，与四舍五入后的人工评分比较。') +

@@ -22,6 +22,8 @@ export const BIAS_FIGURES_ZH: FigureDictionary = {
     '95% CI': '95% 置信区间',
     'Holm p < 0.05': 'Holm 校正后 p < 0.05',
     'Not significant': '不显著',
+    'Placebo (repeat)': '安慰剂（重复作答）',
+    'Repeat − first (placebo)': '重复 − 首次（安慰剂）',
     Difference: '差值',
     Pairs: '配对数',
     'Length and score of the original responses': '原始回答的长度与评分',
@@ -38,6 +40,7 @@ export const BIAS_FIGURES_ZH: FigureDictionary = {
     [/^Paired differences: /, '配对差分布：'],
     // Inside longer strings: "judge · effect" row labels and the histograms' titles.
     ...EFFECTS_ZH.map(([en, zh]): [RegExp, string] => [new RegExp(escape(en), 'g'), zh]),
+    [/ · Repeat − first \(placebo\)$/, ' · 重复 − 首次（安慰剂）'],
     [/ · position$/, ' · 位置'],
     [/：position$/, '：位置'],
   ],

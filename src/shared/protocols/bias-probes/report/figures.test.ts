@@ -64,4 +64,33 @@ describe('bias profile axis', () => {
     const zero = series.find((s) => s.markLine)!;
     expect(zero.markLine!.label).toEqual({ show: false });
   });
+
+  it('draws the noise floor’s placebo on the same axis, after the judge’s effects', () => {
+    const m = {
+      ...metrics([row('longer', 0.7, [0.45, 0.95], true), row('markdown', 0.1, [-0.1, 0.3], false)]),
+      noise_floor: {
+        placebo: [
+          { judge: 'J', category: 'all', n: 20, changed: 6, mean: -0.2, mean_ci: [-1.3, 0.9] },
+          { judge: 'J', category: 'c', n: 5, changed: 1, mean: 0, mean_ci: null },
+        ],
+        excess: [],
+      },
+    } as unknown as BiasMetrics;
+    const f = biasProfileFigure(m, 'P', 'J', (r) => r.effect);
+    expect((f.option.yAxis as { data: string[] }).data).toEqual([
+      'longer',
+      'markdown',
+      'Repeat − first (placebo)',
+    ]);
+    // The placebo's interval widens the shared axis.
+    expect(f.option.xAxis).toMatchObject({ min: -2, max: 2 });
+    const series = f.option.series as { name: string; data: number[][] }[];
+    expect(series.find((s) => s.name === 'Placebo (repeat)')!.data).toEqual([[-0.2, 2]]);
+    expect(series.find((s) => s.name === '95% CI')!.data[2]).toEqual([2, -1.3, 0.9]);
+    // Without the option the series are as before.
+    expect(
+      (biasProfileFigure(metrics([row('longer', 0.7, [0.45, 0.95], true)])).option.series as unknown[])
+        .length,
+    ).toBe(3);
+  });
 });

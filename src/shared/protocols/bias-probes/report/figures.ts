@@ -13,7 +13,7 @@ import {
   type FigureSpec,
 } from '../../../report/chart-kit';
 import { ALL, type BiasMetrics, type ProbeRow } from '../types';
-import { effectLabel } from './tables';
+import { effectLabel, PLACEBO_LABEL } from './tables';
 
 const PALETTE = [
   OKABE_ITO.blue,
@@ -43,17 +43,39 @@ export function biasProfileFigure(
   judge?: string,
   label: (r: ProbeRow) => string = (r) => `${r.judge} · ${effectLabel(r.effect, m.mode)}`,
 ): FigureSpec {
-  const every = profileRows(m);
-  const rows = judge === undefined ? every : every.filter((r) => r.judge === judge);
-  const labels = rows.map(label);
-  const lows = rows.map((r) => r.mean_ci?.[0] ?? r.mean);
-  const highs = rows.map((r) => r.mean_ci?.[1] ?? r.mean);
+  // With the noise floor, each judge's placebo (its repeat − first) on the same axis, after its
+  // effects, so a reader sees at once whether an effect clears it.
+  const placebo = (m.noise_floor?.placebo ?? []).filter((z) => z.category === ALL);
+  const entry = (r: ProbeRow) => ({
+    label: label(r),
+    mean: r.mean,
+    lo: r.mean_ci?.[0] ?? r.mean,
+    hi: r.mean_ci?.[1] ?? r.mean,
+    kind: r.significant ? ('sig' as const) : ('ns' as const),
+  });
+  const entries = (js: readonly string[]) =>
+    js.flatMap((j) => [
+      ...profileRows(m)
+        .filter((r) => r.judge === j)
+        .map(entry),
+      ...placebo
+        .filter((z) => z.judge === j)
+        .map((z) => ({
+          label: judge === undefined ? `${z.judge} · ${PLACEBO_LABEL}` : PLACEBO_LABEL,
+          mean: z.mean,
+          lo: z.mean_ci?.[0] ?? z.mean,
+          hi: z.mean_ci?.[1] ?? z.mean,
+          kind: 'placebo' as const,
+        })),
+    ]);
+  const judges = [...new Set([...profileRows(m).map((r) => r.judge), ...placebo.map((z) => z.judge)])];
+  const every = entries(judges);
+  const rows = judge === undefined ? every : entries([judge]);
+  const labels = rows.map((r) => r.label);
+  const lows = rows.map((r) => r.lo);
+  const highs = rows.map((r) => r.hi);
   // One axis for every judge's profile, so profiles side by side compare at a glance.
-  const reach = Math.max(
-    0,
-    ...every.map((r) => Math.abs(r.mean_ci?.[0] ?? r.mean)),
-    ...every.map((r) => Math.abs(r.mean_ci?.[1] ?? r.mean)),
-  );
+  const reach = Math.max(0, ...every.map((r) => Math.abs(r.lo)), ...every.map((r) => Math.abs(r.hi)));
   const axis = symmetricAxisBounds(reach);
   // Room for the longest row label and no more: the plot gets the rest of a narrow card.
   const left = Math.min(250, 24 + labelWidth(labels));
@@ -106,7 +128,7 @@ export function biasProfileFigure(
         type: 'scatter',
         symbolSize: 12,
         itemStyle: { color: OKABE_ITO.vermillion },
-        data: rows.flatMap((r, i) => (r.significant ? [[r.mean, i]] : [])),
+        data: rows.flatMap((r, i) => (r.kind === 'sig' ? [[r.mean, i]] : [])),
         z: 10,
         markLine: {
           silent: true,
@@ -122,9 +144,22 @@ export function biasProfileFigure(
         type: 'scatter',
         symbolSize: 11,
         itemStyle: { color: '#ffffff', borderColor: OKABE_ITO.blue, borderWidth: 2 },
-        data: rows.flatMap((r, i) => (r.significant ? [] : [[r.mean, i]])),
+        data: rows.flatMap((r, i) => (r.kind === 'ns' ? [[r.mean, i]] : [])),
         z: 10,
       },
+      ...(placebo.length
+        ? [
+            {
+              name: 'Placebo (repeat)',
+              type: 'scatter' as const,
+              symbol: 'diamond',
+              symbolSize: 12,
+              itemStyle: { color: '#8a8a8a' },
+              data: rows.flatMap((r, i) => (r.kind === 'placebo' ? [[r.mean, i]] : [])),
+              z: 10,
+            },
+          ]
+        : []),
     ],
   };
   return { id: 'bias_profile', title, width: 820, height: Math.max(260, 120 + rows.length * 34), option };

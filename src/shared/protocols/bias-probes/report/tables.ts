@@ -1,6 +1,6 @@
 // Bias-probes tables (metrics.json → the generic table model; dashboard and exports).
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
-import { col, type Table, type TableRow } from '../../../report/table';
+import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
 import type { BiasMetrics, ProbeRow } from '../types';
 
@@ -61,8 +61,87 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
   };
 }
 
+/** The placebo's label (tables, figures, dashboard). */
+export const PLACEBO_LABEL = 'Repeat − first (placebo)';
+
+/**
+ * The noise floor (only with `noiseFloor` on): per judge × category the placebo (the unchanged
+ * response scored again) and each effect's excess over it on the same units.
+ */
+function noiseFloorTable(m: BiasMetrics): Table | null {
+  const nf = m.noise_floor;
+  if (!nf) return null;
+  const pairwise = m.mode === 'pairwise';
+  const unit = pairwise ? 'win score of the worse response' : `score (1–${m.scale})`;
+  const rows: TableRow[] = [];
+  for (const z of nf.placebo) {
+    rows.push({
+      judge: z.judge,
+      category: z.category,
+      effect: PLACEBO_LABEL,
+      n: z.n,
+      mean: num(z.mean, 3),
+      placebo: null,
+      excess: null,
+      excess_ci: interval(z.mean_ci, 3, z.mean_ci_undefined),
+      dz: null,
+      p: z.p,
+      p_holm: null,
+      sig: '',
+      ...(pairwise ? { flip_rate: z.flip_rate ?? null, flip_rate_ci: z.flip_rate_ci ?? null } : {}),
+    });
+    for (const x of nf.excess.filter((e) => e.judge === z.judge && e.category === z.category))
+      rows.push({
+        judge: x.judge,
+        category: x.category,
+        effect: effectLabel(x.effect, m.mode),
+        n: x.n,
+        mean: num(x.effect_mean, 3),
+        placebo: num(x.placebo_mean, 3),
+        excess: num(x.excess, 3),
+        excess_ci: interval(x.excess_ci, 3, x.excess_ci_undefined),
+        dz: num(x.dz),
+        p: x.p,
+        p_holm: x.p_holm,
+        sig: x.significant ? '*' : '',
+        ...(pairwise ? { flip_rate: null, flip_rate_ci: null } : {}),
+      });
+  }
+  return {
+    id: 'noise_floor',
+    title: 'Noise floor: each effect beyond the judge’s repeat change',
+    caption:
+      `The unchanged response scored a second time (same prompt${pairwise ? ', each order' : ''}): the placebo ` +
+      `row is the paired difference repeat − first of the ${unit}, with t 95% CI and Wilcoxon signed-rank p. ` +
+      'Each effect row pairs, on the units that have both, the effect’s difference with the placebo’s: mean ' +
+      'effect, mean placebo, and the excess (effect − placebo, a paired difference of differences) with t 95% ' +
+      'CI, Cohen’s d_z, Wilcoxon signed-rank p (two-sided, as the bias profile) and Holm-adjusted p across ' +
+      `the effects of each judge × category; * = Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('category', 'Category', 'text'),
+      col('effect', 'Effect', 'text'),
+      col('n', 'n', 'int'),
+      col('mean', 'Mean diff.', 'text', 'r'),
+      col('placebo', 'Placebo', 'text', 'r'),
+      col('excess', 'Excess', 'text', 'r'),
+      withMethod(col('excess_ci', '95% CI', 'text', 'c'), 't interval'),
+      col('dz', 'd_z', 'text', 'r'),
+      withMethod(col('p', 'p', 'p'), 'Wilcoxon signed-rank'),
+      withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
+      col('sig', 'Sig.', 'text', 'c'),
+      ...(pairwise
+        ? [col('flip_rate', 'Flip', 'pct'), withMethod(col('flip_rate_ci', 'Flip 95% CI', 'ci'), 'Wilson')]
+        : []),
+    ],
+    rows,
+  };
+}
+
 export function buildBiasTables(m: BiasMetrics): Table[] {
   const tables: Table[] = [probeTable('bias_profile', 'Bias profile: effect of each probe', m, m.probes, '')];
+  const noiseFloor = noiseFloorTable(m);
+  if (noiseFloor) tables.push(noiseFloor);
   if (m.position.length)
     tables.push({
       id: 'position',

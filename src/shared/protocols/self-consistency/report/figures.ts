@@ -109,7 +109,8 @@ export function accuracyCurveFigure(m: SelfConsistencyMetrics): FigureSpec | nul
     'accuracy_vs_k',
     'Accuracy of the majority of k repeats',
     'Accuracy (%)',
-    m.accuracy_by_k.map((r) => ({ ...r, value: r.accuracy })),
+    // The curve pools the categories; their own rows are in the table.
+    m.accuracy_by_k.filter((r) => r.category === ALL).map((r) => ({ ...r, value: r.accuracy })),
     m,
   );
 }

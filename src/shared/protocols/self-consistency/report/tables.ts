@@ -101,7 +101,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
       id: 'accuracy_by_k',
       title: 'Accuracy of one repeat and of the majority of k repeats',
       caption:
-        'Complete questions with a gold label (the same questions for every k). ' +
+        'Complete questions with a gold label (the same questions for every k), all categories and each one. ' +
         (m.mode === 'pairwise'
           ? 'Majority: the most frequent choice of the first k repeats; a tied vote (possible with ties) counts as wrong. '
           : 'Majority: the median score of the first k repeats, compared with the human score rounded half up. ') +
@@ -109,6 +109,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
       columns: [
         col('judge', 'Judge', 'text'),
         col('condition', 'Temperature', 'text'),
+        col('category', 'Category', 'text'),
         col('k', 'k', 'int'),
         col('n', 'n', 'int'),
         col('accuracy', 'Accuracy', 'pct'),
@@ -118,6 +119,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
       rows: m.accuracy_by_k.map((r) => ({
         judge: r.judge,
         condition: conditionLabel(r.condition),
+        category: r.category,
         k: r.k,
         n: r.n,
         accuracy: r.accuracy,

@@ -87,6 +87,11 @@ export function FlipDetail({ row, from, to, onBack }: FlipDetailProps) {
             {t('flips.human', { label: row.humanLabel })}
           </span>
         )}
+        {row.nrRepeatFlipped && (
+          <span className="chip" data-testid="repeat-flipped-detail" title={t('flips.repeatFlippedHelp')}>
+            {t('flips.repeatFlipped')}
+          </span>
+        )}
       </header>
       <section className="flip-texts" aria-label={t('flips.texts')}>
         <div className="flip-texts__row">

@@ -71,8 +71,8 @@ afterEach(() => {
   setApi(null);
 });
 
-function setup(query: Record<string, string>) {
-  const api = new FakeApi({ 'experiments.protocolView': () => VIEW });
+function setup(query: Record<string, string>, view: FlipsView = VIEW) {
+  const api = new FakeApi({ 'experiments.protocolView': () => view });
   setApi(api);
   const onNavigate = vi.fn();
   render(<RefSensFlipsPage experimentId={4} query={query} onNavigate={onNavigate} />);
@@ -146,5 +146,34 @@ describe('reference-sensitivity flip browser', () => {
     const diff = screen.getByTestId('reason-diff');
     expect(diff.textContent).toContain('plausible');
     expect(diff.textContent).toContain('reference');
+  });
+
+  it('marks the answers whose NR verdict flipped on repeat as well, only with the noise floor on', async () => {
+    const view: FlipsView = {
+      ...VIEW,
+      rows: [
+        { ...ROW, nrRepeatFlipped: true },
+        { ...ROW, sourceId: 'arabic-2', judge: 'Judge B', nrRepeatFlipped: false },
+      ],
+    };
+    setup({}, view);
+    const rows = await screen.findAllByTestId('refsens-flip-row');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toContain('NR repeat');
+    expect(within(rows[0]).getByTestId('repeat-flipped').textContent).toBe('flipped on repeat as well');
+    expect(within(rows[0]).getByTestId('repeat-flipped').getAttribute('title')).toMatch(/own noise/);
+    expect(within(rows[1]).queryByTestId('repeat-flipped')).toBeNull();
+    expect(rows[1].textContent).toMatch(/same$/);
+    cleanup();
+    setup({ open: rowKey(ROW) }, view);
+    expect((await screen.findByTestId('repeat-flipped-detail')).textContent).toBe(
+      'flipped on repeat as well',
+    );
+  });
+
+  it('has no repeat column or marker when the noise floor was off', async () => {
+    setup({});
+    await screen.findAllByTestId('refsens-flip-row');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('NR repeat');
+    expect(screen.queryByTestId('repeat-flipped')).toBeNull();
   });
 });

@@ -203,8 +203,10 @@ function FlipRows({
     }
   };
   const headId = `${idPrefix}-head`;
+  // With the noise floor on, each row says whether NR's own repeat changed its verdict.
+  const repeats = rows.some((r) => r.nrRepeatFlipped !== undefined);
   return (
-    <div className="flip-table refsens-flip-table">
+    <div className={`flip-table refsens-flip-table${repeats ? ' refsens-flip-table--repeat' : ''}`}>
       <div id={headId} className="flip-table__row flip-table__row--head" role="row" aria-rowindex={1}>
         <span role="columnheader">{t('flips.col.item')}</span>
         <span role="columnheader">{t('flips.col.judge')}</span>
@@ -212,6 +214,7 @@ function FlipRows({
         <span role="columnheader">{t('flips.col.language')}</span>
         <span role="columnheader">{t('flips.col.question')}</span>
         <span role="columnheader">NR · RV · RC</span>
+        {repeats && <span role="columnheader">{t('flips.repeatCol')}</span>}
       </div>
       <div
         ref={scrollRef}
@@ -259,6 +262,23 @@ function FlipRows({
                 <span role="cell" className="mono nowrap">
                   {(['NR', 'RV', 'RC'] as const).map((s) => verdictMark(r, s)).join(' · ')}
                 </span>
+                {repeats && (
+                  <span role="cell" className="ellipsis">
+                    {r.nrRepeatFlipped ? (
+                      <span
+                        className="chip"
+                        data-testid="repeat-flipped"
+                        title={t('flips.repeatFlippedHelp')}
+                      >
+                        {t('flips.repeatFlipped')}
+                      </span>
+                    ) : r.nrRepeatFlipped === false ? (
+                      t('flips.repeatSame')
+                    ) : (
+                      '·'
+                    )}
+                  </span>
+                )}
               </div>
             );
           })}

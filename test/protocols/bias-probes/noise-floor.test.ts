@@ -1,0 +1,320 @@
+// Bias probes with "noiseFloor": true against the mock provider, pointwise and pairwise, one judge
+// on each wire format (OpenAI chat, Anthropic messages; the official SDKs): the unchanged response
+// is scored again (sample 1), the mock answers some repeats differently (planted per model), and
+// the placebo and excess rows equal what this test recomputes from the mock's own log, with the
+// statistics checked against SciPy and statsmodels (/usr/bin/python3).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../src/main/facade/core';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import type { BiasMetrics, ProbeRow } from '../../../src/shared/protocols/bias-probes/types';
+import { tempDir } from '../../helpers/tmp';
+import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
+import { startMockProvider, type MockProvider } from '../../mock-provider/server';
+
+const SAMPLE = join(import.meta.dirname, '../../../resources/samples/llmbar.jsonl');
+const all: PairRecord[] = readFileSync(SAMPLE, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as PairRecord);
+const LIMIT = 60;
+const items = all.slice(0, LIMIT);
+const REPEAT_CHANGES = { 'gpt-4.1-mini': 0.3, 'claude-haiku-4-5': 0.1 };
+const JUDGES = [
+  { label: 'GPT judge', provider: 'openai', model: 'gpt-4.1-mini' },
+  { label: 'Claude judge', provider: 'anthropic', model: 'claude-haiku-4-5' },
+];
+const EFFECTS: ProbeRow['effect'][] = ['position', 'longer', 'shorter', 'markdown'];
+
+const responder = biasResponder(all, REPEAT_CHANGES);
+let core: Core;
+let mock: MockProvider;
+let dir: string;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir());
+  core = new Core({
+    dataDir: dir,
+    door: 'cli',
+    keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
+    engine: { progressIntervalMs: 200 },
+  });
+  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+  mock = await startMockProvider({ latencyMs: [0, 1], respond: responder.respond, logBodies: false });
+}, 120_000);
+
+afterAll(async () => {
+  await core?.shutdown();
+  await mock?.close();
+  cleanup?.();
+});
+
+async function run(mode: 'pointwise' | 'pairwise') {
+  const { id } = await core.call('experiments.create', {
+    config: {
+      name: `bias-noise-floor-${mode}`,
+      protocol: 'bias-probes',
+      dataset: 'LLMBar (sample)',
+      limit: LIMIT,
+      providers: {
+        openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 16 },
+        anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 16 },
+      },
+      rewriter: { provider: 'openai', model: 'rewriter-model' },
+      judges: JUDGES,
+      mode,
+      scale: 5,
+      noiseFloor: true,
+    },
+  });
+  const final = await core.experiments.runToEnd(id);
+  expect(final.status).toBe('finished');
+  const metrics = (await core.call('experiments.results', { experimentId: id })).metrics as BiasMetrics;
+  const out = join(dir, `export-${mode}`);
+  await core.call('experiments.export', { experimentId: id, outDir: out });
+  const rows: Record<string, string>[] = parse(readFileSync(join(out, 'judgments.csv'), 'utf8'), {
+    columns: true,
+    bom: true,
+  });
+  const json = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as Record<string, unknown>;
+  return { metrics, rows, keys: Object.keys(json) };
+}
+
+/** Each stored row's answer as the mock logged it, found by the ask its reason names. */
+const askOf = (r: Record<string, string>) => Number(/ask (\d+)$/.exec(r.reason)?.[1]);
+
+function pointwiseValue(model: string, r: Record<string, string>): number {
+  const ask = askOf(r);
+  const shown = r.shown === '' ? null : r.shown;
+  const hit = responder.scores.find(
+    (s) =>
+      s.model === model &&
+      s.itemId === r.item_id &&
+      s.slot === r.response &&
+      s.shown === shown &&
+      s.ask === ask &&
+      // A plain text equal to the original is the same request, logged as the original.
+      (shown !== null ||
+        s.condition === r.condition ||
+        (r.condition === 'plain' && s.condition === 'original')),
+  );
+  if (!hit) throw new Error(`no logged score for ${JSON.stringify(r)}`);
+  expect(String(hit.score)).toBe(r.score);
+  return hit.score;
+}
+
+function pairwiseValue(model: string, r: Record<string, string>): number {
+  const ask = askOf(r);
+  const item = items.find((i) => i.id === r.item_id)!;
+  const firstSlot = r.order === 'orig' ? 'output_1' : 'output_2';
+  const candidates = responder.verdicts.filter(
+    (v) => v.model === model && v.itemId === r.item_id && v.ask === ask && v.a.slot === firstSlot,
+  );
+  const shownOf = (v: (typeof candidates)[number]) => new Set([v.a.condition, v.b.condition]);
+  const originals = (v: (typeof candidates)[number]) => [...shownOf(v)].every((c) => c === 'original');
+  // A plain pair whose texts carry no Markdown is the original request, logged as the original.
+  const hit =
+    r.condition === 'original'
+      ? candidates.find(originals)
+      : r.condition === 'plain'
+        ? (candidates.find(
+            (v) => shownOf(v).has('plain') && [...shownOf(v)].every((c) => c === 'plain' || c === 'original'),
+          ) ?? candidates.find(originals))
+        : candidates.find((v) => shownOf(v).has(r.condition as 'longer' | 'markdown'));
+  if (!hit) throw new Error(`no logged verdict for ${JSON.stringify(r)}`);
+  expect(hit.winner).toBe(r.winner);
+  // The win score of the worse response (1 win, 0 loss; the mock never ties).
+  const worse = item.label === 1 ? 'output_2' : 'output_1';
+  const chosen = hit.winner === 'A' ? hit.a.slot : hit.b.slot;
+  return chosen === worse ? 1 : 0;
+}
+
+interface Expected {
+  placebo: Map<string, number>;
+  effects: Map<ProbeRow['effect'], Map<string, number>>;
+}
+
+/** The placebo and effect differences per unit (item × response or order), from the log. */
+function expectedOf(
+  mode: 'pointwise' | 'pairwise',
+  rows: Record<string, string>[],
+  model: string,
+  label: string,
+) {
+  const v = new Map<string, number>();
+  const key = (...p: string[]) => p.join('|');
+  for (const r of rows.filter((x) => x.judge === label && x.status === 'ok'))
+    v.set(
+      key(r.item_id, mode === 'pointwise' ? r.response : r.order, r.condition, r.shown, r.sample),
+      mode === 'pointwise' ? pointwiseValue(model, r) : pairwiseValue(model, r),
+    );
+  const e: Expected = { placebo: new Map(), effects: new Map(EFFECTS.map((x) => [x, new Map()])) };
+  const units =
+    mode === 'pointwise'
+      ? items.flatMap((i) => ['output_1', 'output_2'].map((u) => [i.id, u]))
+      : items.flatMap((i) => ['orig', 'swap'].map((u) => [i.id, u]));
+  for (const [id, u] of units) {
+    const at = (c: string, shown = '', sample = '0') => v.get(key(id, u, c, shown, sample));
+    const diff = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : a - b);
+    const put = (m: Map<string, number>, d: number | undefined) => d !== undefined && m.set(key(id, u), d);
+    put(e.placebo, diff(at('original', '', '1'), at('original')));
+    put(e.effects.get('longer')!, diff(at('longer'), at('original')));
+    put(e.effects.get('markdown')!, diff(at('markdown'), at('plain')));
+    if (mode === 'pointwise') {
+      put(e.effects.get('shorter')!, diff(at('shorter'), at('original')));
+      put(e.effects.get('position')!, diff(at('original', 'first'), at('original', 'second')));
+    }
+  }
+  return e;
+}
+
+/** SciPy 1.10 / statsmodels 0.13 on each difference vector: mean, t 95% CI, Wilcoxon p; Wilson; Holm. */
+function python(job: unknown): {
+  effects: { mean: number; ci: [number, number] | null; p: number | null }[];
+  wilson: [number, number][];
+  holm: number[][];
+} {
+  const script = `
+import json, sys
+import numpy as np
+from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.multitest import multipletests
+job = json.load(sys.stdin)
+out = {"effects": [], "wilson": [], "holm": []}
+for e in job["effects"]:
+    d = np.array(e["diffs"], dtype=float)
+    sd = d.std(ddof=1) if len(d) > 1 else 0.0
+    ci = None
+    if sd > 0:
+        h = stats.t.ppf(0.975, len(d) - 1) * sd / np.sqrt(len(d))
+        ci = [d.mean() - h, d.mean() + h]
+    p = 1.0
+    if np.any(d != 0):
+        p = float(stats.wilcoxon(d, zero_method="wilcox", correction=False, method=e["method"]).pvalue)
+    out["effects"].append({"mean": float(d.mean()), "ci": ci, "p": p})
+for k, n in job["wilson"]:
+    out["wilson"].append(list(proportion_confint(k, n, alpha=0.05, method="wilson")))
+for ps in job["holm"]:
+    out["holm"].append(list(multipletests(ps, alpha=0.05, method="holm")[1]))
+print(json.dumps(out))
+`;
+  const res = spawnSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(job), encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(res.stderr);
+  return JSON.parse(res.stdout);
+}
+
+function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Record<string, string>[]) {
+  const nf = metrics.noise_floor!;
+  const job = {
+    effects: [] as { diffs: number[]; method: string }[],
+    wilson: [] as number[][],
+    holm: [] as number[][],
+  };
+  const checks: (() => void)[] = [];
+  for (const { label, model } of JUDGES) {
+    const e = expectedOf(mode, rows, model, label);
+    const placebo = nf.placebo.find((r) => r.judge === label && r.category === 'all')!;
+    const zero = [...e.placebo.values()];
+    expect(placebo).toMatchObject({ n: zero.length, changed: zero.filter((d) => d !== 0).length });
+    expect(placebo.n).toBe(mode === 'pointwise' ? 2 * LIMIT : 2 * LIMIT);
+    // The planted repeat change comes back within 3.5 SE.
+    const p0 = REPEAT_CHANGES[model as keyof typeof REPEAT_CHANGES];
+    expect(Math.abs(placebo.changed / placebo.n - p0)).toBeLessThan(
+      3.5 * Math.sqrt((p0 * (1 - p0)) / placebo.n),
+    );
+    const pi = job.effects.push({ diffs: zero, method: placebo.p_method ?? 'approx' }) - 1;
+    checks.push(() => {
+      const py = pyOut.effects[pi];
+      expect(placebo.mean).toBeCloseTo(py.mean, 12);
+      if (py.ci) expect(placebo.mean_ci!.map((x) => +x.toFixed(8))).toEqual(py.ci.map((x) => +x.toFixed(8)));
+      else expect(placebo.mean_ci_undefined).toMatch(/equal/);
+      expect(placebo.p!).toBeCloseTo(py.p!, 10);
+    });
+    if (mode === 'pairwise') {
+      const keys = [...e.placebo.keys()];
+      // Flippable: the first ask did not choose the worse response (its win score was 0).
+      const firstWorse = (k: string) => {
+        const r = rows.find(
+          (x) =>
+            x.judge === label &&
+            `${x.item_id}|${x.order}` === k &&
+            x.condition === 'original' &&
+            x.sample === '0',
+        )!;
+        return pairwiseValue(model, r);
+      };
+      const flippable = keys.filter((k) => firstWorse(k) === 0);
+      const flips = flippable.filter((k) => e.placebo.get(k)! > 0).length;
+      expect([placebo.flip_n, placebo.flip_rate]).toEqual([flippable.length, flips / flippable.length]);
+      const wi = job.wilson.push([flips, flippable.length]) - 1;
+      checks.push(() => {
+        expect(placebo.flip_rate_ci![0]).toBeCloseTo(pyOut.wilson[wi][0], 10);
+        expect(placebo.flip_rate_ci![1]).toBeCloseTo(pyOut.wilson[wi][1], 10);
+      });
+    }
+    const family = nf.excess.filter((r) => r.judge === label && r.category === 'all');
+    const expectedEffects = EFFECTS.filter((x) => e.effects.get(x)!.size > 0);
+    expect(family.map((r) => r.effect)).toEqual(expectedEffects);
+    for (const row of family) {
+      const pairs = [...e.effects.get(row.effect)!].filter(([k]) => e.placebo.has(k));
+      const diffs = pairs.map(([k, d]) => d - e.placebo.get(k)!);
+      expect(row.n).toBe(diffs.length);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      expect(row.effect_mean).toBeCloseTo(mean(pairs.map(([, d]) => d)), 12);
+      expect(row.placebo_mean).toBeCloseTo(mean(pairs.map(([k]) => e.placebo.get(k)!)), 12);
+      // The probe row's mean is the same effect over every unit (the placebo only adds a repeat).
+      const probe = metrics.probes.find(
+        (r) => r.judge === label && r.category === 'all' && r.effect === row.effect,
+      )!;
+      expect(probe.n).toBe(e.effects.get(row.effect)!.size);
+      const xi = job.effects.push({ diffs, method: row.p_method ?? 'approx' }) - 1;
+      checks.push(() => {
+        const py = pyOut.effects[xi];
+        expect(row.excess).toBeCloseTo(py.mean, 12);
+        if (py.ci) expect(row.excess_ci!.map((x) => +x.toFixed(8))).toEqual(py.ci.map((x) => +x.toFixed(8)));
+        else expect(row.excess_ci_undefined).toMatch(/equal/);
+        expect(row.p!).toBeCloseTo(py.p!, 10);
+      });
+    }
+    const hi = job.holm.push(family.map((r) => r.p!)) - 1;
+    checks.push(() => {
+      family.forEach((r, i) => {
+        expect(r.p_holm!).toBeCloseTo(pyOut.holm[hi][i], 12);
+        expect(r.significant).toBe(r.p_holm! < 0.05);
+      });
+    });
+  }
+  const pyOut = python(job);
+  for (const c of checks) c();
+  return nf;
+}
+
+describe('bias probes noise floor through the mock provider (both wire formats)', () => {
+  it('pointwise: repeats the original score; placebo and excess rows equal the log, SciPy and statsmodels', async () => {
+    const { metrics, rows, keys } = await run('pointwise');
+    expect(keys.at(-1)).toBe('noise_floor');
+    // One repeat per judge × item × response, asked as sample 1.
+    expect(rows.filter((r) => r.sample === '1').length).toBe(JUDGES.length * 2 * LIMIT);
+    expect(
+      rows.filter((r) => r.sample === '1').every((r) => r.condition === 'original' && r.shown === ''),
+    ).toBe(true);
+    const nf = check('pointwise', metrics, rows);
+    // The large planted length effect clears the noise floor; the markdown one is smaller.
+    expect(
+      nf.excess.find((r) => r.judge === 'GPT judge' && r.category === 'all' && r.effect === 'longer')!
+        .significant,
+    ).toBe(true);
+  }, 600_000);
+
+  it('pairwise: repeats the original pair in both orders; flip rate and excess from the log', async () => {
+    const { metrics, rows, keys } = await run('pairwise');
+    expect(keys.at(-1)).toBe('noise_floor');
+    expect(rows.filter((r) => r.sample === '1').length).toBe(JUDGES.length * 2 * LIMIT);
+    check('pairwise', metrics, rows);
+  }, 600_000);
+});
