@@ -35,7 +35,8 @@ export function registerReportCardCommands(
       withCore(cmd, async (core) => {
         const { readGatesFile, writeReportCard } = await import('../facade/report-card-files');
         const { CARD_TEXT } = await import('../../shared/report-card/text');
-        const { formatInterval, formatValue, gateRule } = await import('../../shared/report-card/tables');
+        const { experimentName, formatInterval, formatValue, gateRule } =
+          await import('../../shared/report-card/tables');
         // A bad gates file is refused before anything is computed or written.
         const gates = opts.gates === undefined ? undefined : readGatesFile(resolve(opts.gates));
         const card = await core.call('judges.reportCard', { model, ...(gates ? { gates } : {}) });
@@ -46,13 +47,13 @@ export function registerReportCardCommands(
         ];
         for (const e of card.experiments)
           lines.push(
-            `  ${e.name} — ${e.protocolTitle}, ${t.dataset.toLowerCase()} ${e.dataset}, ${e.rows.length} figures${e.note ? ` (${e.note})` : ''}`,
+            `  ${experimentName(e, opts.lang)} — ${e.protocolTitle}, ${t.dataset.toLowerCase()} ${e.dataset}, ${e.rows.length} figures${e.note ? ` (${e.note})` : ''}`,
           );
         lines.push(`${t.gatesTitle}:`);
         for (const g of card.gates) {
           const d = g.decisive;
           const at = d
-            ? ` ${formatValue(g.definition.unit, d.value)} ${formatInterval(g.definition.unit, d.ci)}, n = ${d.n}, ${d.experimentName} (${d.condition})`
+            ? ` ${formatValue(g.definition.unit, d.value)}${d.ci ? ` ${formatInterval(g.definition.unit, d.ci)}` : ''}, n = ${d.n}, ${d.experimentName} (${d.condition})${d.note ? ` — ${d.note}` : ''}`
             : '';
           lines.push(
             `  ${t.statuses[g.status].padEnd(12)} ${t.gates[g.definition.id]} ${gateRule(g.definition, opts.lang)}:${at}`,

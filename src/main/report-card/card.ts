@@ -10,6 +10,7 @@ import { listSets } from '../annotation/store';
 import { getDataset } from '../store/datasets';
 import type { Database } from '../store/db';
 import { listExperiments } from '../store/experiments';
+import { anyRecorded, anySimulated } from '../providers/config';
 import { evaluateGates, resolveGates } from '../../shared/report-card/gates';
 import {
   judgeKey,
@@ -22,12 +23,17 @@ import {
   type ReportCard,
 } from '../../shared/report-card/types';
 
-/** The judge labels under which an experiment calls the model (provider kind + model id). */
+/**
+ * The judge labels under which an experiment calls the model (provider kind + model id). Answers
+ * from a recorded file are the named model's answers made elsewhere: they count for that model
+ * under any provider kind (and are marked recorded on the card).
+ */
 function labelsOf(exp: LoadedExperiment, judge: JudgeModelRef): string[] {
   return modelsOf(exp)
-    .filter(
-      (m) => m.role === 'judge' && m.model === judge.model && exp.providers[m.provider]?.kind === judge.kind,
-    )
+    .filter((m) => {
+      const kind = exp.providers[m.provider]?.kind;
+      return m.role === 'judge' && m.model === judge.model && (kind === judge.kind || kind === RECORDED);
+    })
     .map((m) => m.label);
 }
 
@@ -42,24 +48,59 @@ function* loadedExperiments(db: Database): Generator<LoadedExperiment> {
   }
 }
 
-/** Every judge model of the store, with how many experiments used it. */
+/**
+ * Every judge model of the store, with how many experiments used it. A model judged only from
+ * recorded files is listed as `recorded:model`; once the same model id is also judged live, its
+ * recorded experiments join that judge (see `labelsOf`).
+ */
 export function listJudges(db: Database): JudgeSummary[] {
   const by = new Map<string, JudgeSummary>();
+  const recordedOnly = new Map<string, Set<LoadedExperiment>>();
   for (const exp of loadedExperiments(db)) {
     const seen = new Set<string>();
     for (const m of modelsOf(exp)) {
       const kind = exp.providers[m.provider]?.kind;
       if (m.role !== 'judge' || !kind) continue;
+      if (kind === RECORDED) {
+        recordedOnly.set(m.model, (recordedOnly.get(m.model) ?? new Set()).add(exp));
+        continue;
+      }
       const key = judgeKey({ kind, model: m.model });
       if (seen.has(key)) continue;
       seen.add(key);
-      const j = by.get(key) ?? { key, kind, model: m.model, experiments: 0, protocols: [] };
-      j.experiments++;
-      if (!j.protocols.includes(exp.row.protocol)) j.protocols.push(exp.row.protocol);
+      const j = by.get(key) ?? blankSummary(kind, m.model);
+      count(j, exp);
       by.set(key, j);
     }
   }
+  for (const [model, exps] of recordedOnly) {
+    const live = [...by.values()].filter((j) => j.model === model);
+    const targets = live.length ? live : [blankSummary(RECORDED, model)];
+    for (const j of targets) {
+      for (const exp of exps) count(j, exp);
+      by.set(j.key, j);
+    }
+  }
   return [...by.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+function blankSummary(kind: string, model: string): JudgeSummary {
+  return {
+    key: judgeKey({ kind, model }),
+    kind,
+    model,
+    experiments: 0,
+    protocols: [],
+    recorded: false,
+    simulated: false,
+  };
+}
+
+function count(j: JudgeSummary, exp: LoadedExperiment): void {
+  j.experiments++;
+  if (!j.protocols.includes(exp.row.protocol)) j.protocols.push(exp.row.protocol);
+  j.recorded ||= anyRecorded(exp.providers);
+  j.simulated ||= anySimulated(exp.providers);
 }
 
 /**
@@ -82,6 +123,8 @@ export function resolveJudge(db: Database, model: string): JudgeModelRef {
     : ' No experiment in this store has a judge yet.';
   throw new AppError('not_found', `model: no experiment in this store used "${model}" as a judge.${known}`);
 }
+
+const RECORDED = 'recorded';
 
 type Measured = Omit<GateCheck, 'status' | 'reason'>;
 
@@ -172,6 +215,8 @@ export function buildReportCard(
       items: exp.items.length,
       status: exp.row.status,
       labels,
+      simulated: anySimulated(exp.providers),
+      recorded: anyRecorded(exp.providers),
       rows: [],
     };
     experiments.push(entry);

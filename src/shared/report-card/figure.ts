@@ -3,7 +3,7 @@
 // graphic text, so the app's figure renderer and fonts (CJK included) apply unchanged.
 import { FONT_FAMILY, OKABE_ITO, TEXT, type FigureSpec } from '../report/chart-kit';
 import type { FigureLanguage } from '../report/figure-i18n';
-import { formatInterval, formatValue, gateRule, measureLabel } from './tables';
+import { experimentName, formatInterval, formatValue, gateRule, measureLabel } from './tables';
 import { CARD_TEXT } from './text';
 import type { GateStatus, ReportCard } from './types';
 
@@ -60,9 +60,13 @@ export function reportCardFigure(card: ReportCard, lang: FigureLanguage = 'en'):
     y += LINE;
   }
   for (const e of card.experiments) {
-    text(24, clip(`${e.name} — ${e.protocolTitle} · ${t.dataset}: ${e.dataset} · ${e.status}`, 110), {
-      bold: true,
-    });
+    text(
+      24,
+      clip(`${experimentName(e, lang)} — ${e.protocolTitle} · ${t.dataset}: ${e.dataset} · ${e.status}`, 110),
+      {
+        bold: true,
+      },
+    );
     y += LINE;
     if (e.note) {
       text(40, e.note, { fill: '#555555' });

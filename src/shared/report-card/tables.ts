@@ -4,7 +4,7 @@ import { MISSING, toFixedText, type CI } from '../report/format';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { col, type Table } from '../report/table';
 import { CARD_TEXT } from './text';
-import type { GateDefinition, HeadlineRow, ReportCard, ValueUnit } from './types';
+import type { CardExperiment, GateDefinition, HeadlineRow, ReportCard, ValueUnit } from './types';
 
 /** A value as the card shows it: shares in percent with one decimal, other numbers with two. */
 export function formatValue(unit: ValueUnit, v: number | null | undefined): string {
@@ -27,6 +27,16 @@ export function gateRule(d: GateDefinition, lang: FigureLanguage = 'en'): string
 
 export function measureLabel(row: Pick<HeadlineRow, 'measure' | 'label'>, lang: FigureLanguage): string {
   return CARD_TEXT[lang].measures[row.measure] ?? row.label;
+}
+
+/** The experiment's name with what answered it when that was not a live judge: " [simulated: …]". */
+export function experimentName(
+  e: Pick<CardExperiment, 'name' | 'simulated' | 'recorded'>,
+  lang: FigureLanguage = 'en',
+): string {
+  const t = CARD_TEXT[lang];
+  const marks = [e.simulated ? t.simulated : null, e.recorded ? t.recorded : null].filter(Boolean);
+  return marks.length ? `${e.name} [${marks.join('; ')}]` : e.name;
 }
 
 export function gatesTable(card: ReportCard, lang: FigureLanguage = 'en'): Table {
@@ -85,7 +95,7 @@ export function rowsTable(card: ReportCard, lang: FigureLanguage = 'en'): Table 
     ],
     rows: card.experiments.flatMap((e) =>
       e.rows.map((r) => ({
-        experiment: e.name,
+        experiment: experimentName(e, lang),
         protocol: e.protocolTitle,
         dataset: e.dataset,
         judge: r.judge,

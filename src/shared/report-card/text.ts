@@ -24,6 +24,8 @@ export interface CardText {
   note: string;
   researcherSet: string;
   noExperiments: string;
+  simulated: string;
+  recorded: string;
   gates: Record<GateId, string>;
   statuses: Record<GateStatus | 'undefined', string>;
   measures: Record<string, string>;
@@ -52,6 +54,8 @@ const EN: CardText = {
   note: 'Note',
   researcherSet: 'set by the researcher',
   noExperiments: 'No experiment in this store used this judge.',
+  simulated: 'simulated: made-up answers',
+  recorded: 'recorded: answers from a file',
   gates: {
     position_consistency: 'Position consistency',
     language_flip: 'Language flip rate',
@@ -86,6 +90,8 @@ const ZH: CardText = {
   note: '备注',
   researcherSet: '研究者设定',
   noExperiments: '此数据库中没有实验使用该评审模型。',
+  simulated: '模拟：虚构的回答',
+  recorded: '录制：来自文件的回答',
   gates: {
     position_consistency: '位置一致性',
     language_flip: '语言翻转率',

@@ -117,6 +117,10 @@ export interface CardExperiment {
   status: string;
   /** The judge's labels in this experiment (one model may be judged under two labels). */
   labels: string[];
+  /** Answered by the built-in simulated provider: a demo, not a measurement. */
+  simulated: boolean;
+  /** Answered from a recorded-answers file (judgments made elsewhere), not asked by this app. */
+  recorded: boolean;
   rows: (HeadlineRow & { judge: string })[];
   /** Why nothing could be computed (e.g. the protocol offers no report card rows). */
   note?: string;
@@ -134,4 +138,8 @@ export interface JudgeSummary extends JudgeModelRef {
   key: string;
   experiments: number;
   protocols: string[];
+  /** Some of its experiments answered from a recorded file. */
+  recorded: boolean;
+  /** Some of its experiments answered by the simulated provider. */
+  simulated: boolean;
 }
