@@ -26,6 +26,7 @@ import type {
 } from './annotation/api-types';
 import type { RatingValue } from './annotation/types';
 import type { ProtocolRow } from './protocol-rows';
+import type { GateDefinition, GateSettings, JudgeSummary, ReportCard } from './report-card/types';
 
 export interface ApiMethods {
   'app.info': { params: void; result: AppInfo };
@@ -229,6 +230,23 @@ export interface ApiMethods {
     params: { setId: number; judge: string; experimentId: number; targetJudge?: string; force?: boolean };
     result: AppliedMapping;
   };
+
+  // The judge report card (DESIGN.md, "Judge report card").
+  /** Every judge model (provider kind + model id) the store's experiments used. */
+  'judges.list': { params: void; result: JudgeSummary[] };
+  /** `model`: `kind:model` or a model id; `gates`: thresholds for this call only (else the store's). */
+  'judges.reportCard': { params: { model: string; gates?: GateSettings }; result: ReportCard };
+  /** The card as one file (JSON, LaTeX, SVG or PNG), words in `lang`. */
+  'judges.reportCardFile': {
+    params: { model: string; format: 'json' | 'tex' | 'svg' | 'png'; lang?: FigureLanguage };
+    result: { fileName: string; mime: string; contentBase64: string };
+  };
+  /** The store's gates: what the researcher set, and every gate as it applies (defaults marked by their source). */
+  'judges.gates': { params: void; result: { settings: GateSettings; gates: GateDefinition[] } };
+  'judges.setGates': {
+    params: { settings: GateSettings };
+    result: { settings: GateSettings; gates: GateDefinition[] };
+  };
 }
 
 /** One model's entry in the shipped price table, as `prices.get` returns it. */
@@ -326,6 +344,11 @@ export const METHOD_NAMES = [
   'annotation.exportZip',
   'annotation.mappingTargets',
   'annotation.applyMapping',
+  'judges.list',
+  'judges.reportCard',
+  'judges.reportCardFile',
+  'judges.gates',
+  'judges.setGates',
 ] as const satisfies readonly MethodName[];
 
 export const EVENT_NAMES = [

@@ -10,6 +10,7 @@ import { registerStoreCommands } from './store';
 import { registerAnnotateCommands } from './annotate';
 import { registerPaperCommands } from './paper';
 import { registerRecordedCommands } from './recorded';
+import { registerReportCardCommands } from './report-card';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./runtime');
@@ -299,6 +300,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
   registerAnnotateCommands(program, withCore, out);
   registerPaperCommands(program, withCore, out);
   registerRecordedCommands(program, withCore, out);
+  registerReportCardCommands(program, withCore, out);
   registerStoreCommands(program, out);
   return program;
 }

@@ -33,6 +33,7 @@ import { getProtocol } from '../protocols';
 import { priceFor } from '../providers/pricing';
 import { AnnotationService } from '../annotation/service';
 import { annotationHandlers } from '../annotation/handlers';
+import { reportCardHandlers } from '../report-card/handlers';
 
 // The date the comment above DEFAULT_PRICES in providers/pricing.ts names ("as known on ...");
 // keep the two in step when the table is updated.
@@ -275,6 +276,7 @@ export class Core {
         asOf: SHIPPED_PRICES_AS_OF,
       }),
       ...annotationHandlers(db, this.annotation),
+      ...reportCardHandlers(db, this.dataDir, this.annotation),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MethodName } from '../../shared/api';
 import { annotationSchemas } from '../annotation/schemas';
+import { gateSettingsSchema } from '../../shared/report-card/gates';
 
 const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
@@ -98,4 +99,16 @@ export const paramSchemas = {
   }),
   'prices.get': z.strictObject({ models: z.array(z.string().min(1).max(200)).max(1000) }),
   ...annotationSchemas,
+  'judges.list': z.undefined(),
+  'judges.reportCard': z.strictObject({
+    model: z.string().min(1).max(500),
+    gates: gateSettingsSchema.optional(),
+  }),
+  'judges.reportCardFile': z.strictObject({
+    model: z.string().min(1).max(500),
+    format: z.enum(['json', 'tex', 'svg', 'png']),
+    lang,
+  }),
+  'judges.gates': z.undefined(),
+  'judges.setGates': z.strictObject({ settings: gateSettingsSchema }),
 } satisfies Record<MethodName, z.ZodType>;

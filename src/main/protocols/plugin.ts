@@ -17,6 +17,7 @@ import type { FigureDictionary, FigureLanguage } from '../../shared/report/figur
 import type { PlanAt } from '../../shared/paper/power-rows';
 import type { PowerComparison } from '../../shared/paper/types';
 import type { Table } from '../../shared/report/table';
+import type { ReportCardContribution } from '../../shared/report-card/types';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
 import type { Database } from '../store/db';
@@ -215,6 +216,17 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   annotation?: AnnotationHooks<E>;
   /** Power of the protocol's confirmatory comparisons before a run (optional; src/main/paper). */
   power?: PowerHooks<E, Metrics>;
+  /** Headline rows and gate measurements for the judge report card (optional; src/main/report-card). */
+  reportCard?: ReportCardHooks<Metrics>;
+}
+
+/**
+ * The judge report card (issue 25): what one judge (by its label in this experiment) showed,
+ * read from the protocol's own metrics object (pure). Rows keep the metrics' n and intervals;
+ * gate measurements name the property (src/shared/report-card/types.ts GATE_IDS) they measure.
+ */
+export interface ReportCardHooks<Metrics = unknown> {
+  contribute(metrics: Metrics, judge: string): ReportCardContribution;
 }
 
 /**

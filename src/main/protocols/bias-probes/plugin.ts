@@ -25,6 +25,7 @@ import {
 } from './config';
 import { biasAnnotation } from './annotation';
 import { biasPower } from './power';
+import { biasReportCard } from './report-card';
 import { exportFilesOf } from './export';
 import { biasItem, requirePairs } from './item';
 import { auditVariants, computeBiasMetrics } from './metrics';
@@ -159,6 +160,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   annotation: biasAnnotation,
   power: biasPower,
+  reportCard: { contribute: biasReportCard },
   views: {
     custom: {
       [VARIANTS_VIEW]: {

@@ -3,6 +3,7 @@
 // beside this one; here they are wired to the seam.
 import { judgeLsAnnotation } from './annotation';
 import { judgeLsPower } from './power';
+import { judgeLsReportCard } from './report-card';
 import { requirePairwise } from './pairwise-item';
 import { z } from 'zod';
 import { buildFigureSpecs } from '../../../shared/protocols/judge-ls/report/figures';
@@ -190,6 +191,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   },
   annotation: judgeLsAnnotation,
   power: judgeLsPower,
+  reportCard: { contribute: judgeLsReportCard },
   views: {
     custom: {
       [VARIANTS_VIEW]: {

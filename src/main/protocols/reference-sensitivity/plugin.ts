@@ -50,6 +50,7 @@ import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
 import { refSensAnnotation } from './annotation';
 import { refSensPower } from './power';
+import { refSensReportCard } from './report-card';
 import { answersToJudge, type RefSensExperiment } from './experiment';
 
 const VERDICT_OUTPUT_TOKENS = 120;
@@ -274,6 +275,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   },
   annotation: refSensAnnotation,
   power: refSensPower,
+  reportCard: { contribute: refSensReportCard },
   promptTemplates: (exp) => ({
     ...exp.options.templates,
     answersFile: exp.config.answers ? answersFileName(exp.config.answers) : '',

@@ -28,6 +28,7 @@ import { computeSelfConsistencyMetrics, type MetricsInput } from './metrics';
 import { planRepeats, type RepeatMeta } from './plan';
 import { promptTemplatesOf } from './prompts';
 import { repeatsView } from './views';
+import { selfConsistencyReportCard } from './report-card';
 
 export const METRICS_KEYS = [
   'mode',
@@ -111,4 +112,5 @@ export const selfConsistencyPlugin: ProtocolPlugin<ScExperiment, SelfConsistency
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   views: { custom: { [REPEATS_VIEW]: repeatsView } },
+  reportCard: { contribute: selfConsistencyReportCard },
 };

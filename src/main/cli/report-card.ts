@@ -1,0 +1,66 @@
+// `judge-lab report-card MODEL --out DIR`: the judge report card's files (JSON, LaTeX, SVG, PNG)
+// and its gates in the terminal. Thin: the card is the API's (src/main/report-card/); the heavy
+// modules (figures, zod schemas) load inside the action, so --help and --version stay light.
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { Core } from '../facade/core';
+
+type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+
+export function registerReportCardCommands(
+  program: Command,
+  withCore: WithCore,
+  out: (s: string) => void,
+): void {
+  program
+    .command('report-card')
+    .description(
+      'one judge model across every experiment of the store: headline figures and gates (report-card.json, .tex, .svg, .png)',
+    )
+    .argument(
+      '<model>',
+      'the judge: kind:model (e.g. openai:gpt-4.1-mini) or a model id judged under one provider kind',
+    )
+    .requiredOption('--out <dir>', 'the folder to write')
+    .option(
+      '--gates <file>',
+      "gate thresholds (JSON; default: the store's gates, else the literature defaults)",
+    )
+    .addOption(
+      new Option('--lang <lang>', 'language of the tables and the figure')
+        .choices(['en', 'zh'])
+        .default('en'),
+    )
+    .action((model: string, opts: { out: string; gates?: string; lang: 'en' | 'zh' }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const { readGatesFile, writeReportCard } = await import('../facade/report-card-files');
+        const { CARD_TEXT } = await import('../../shared/report-card/text');
+        const { experimentName, formatInterval, formatValue, gateRule } =
+          await import('../../shared/report-card/tables');
+        // A bad gates file is refused before anything is computed or written.
+        const gates = opts.gates === undefined ? undefined : readGatesFile(resolve(opts.gates));
+        const card = await core.call('judges.reportCard', { model, ...(gates ? { gates } : {}) });
+        const files = await writeReportCard(card, resolve(opts.out), opts.lang);
+        const t = CARD_TEXT[opts.lang];
+        const lines = [
+          `${t.title}: ${card.judge.kind}:${card.judge.model} (${card.experiments.length} experiments)`,
+        ];
+        for (const e of card.experiments)
+          lines.push(
+            `  ${experimentName(e, opts.lang)} — ${e.protocolTitle}, ${t.dataset.toLowerCase()} ${e.dataset}, ${e.rows.length} figures${e.note ? ` (${e.note})` : ''}`,
+          );
+        lines.push(`${t.gatesTitle}:`);
+        for (const g of card.gates) {
+          const d = g.decisive;
+          const at = d
+            ? ` ${formatValue(g.definition.unit, d.value)}${d.ci ? ` ${formatInterval(g.definition.unit, d.ci)}` : ''}, n = ${d.n}, ${d.experimentName} (${d.condition})${d.note ? ` — ${d.note}` : ''}`
+            : '';
+          lines.push(
+            `  ${t.statuses[g.status].padEnd(12)} ${t.gates[g.definition.id]} ${gateRule(g.definition, opts.lang)}:${at}`,
+          );
+        }
+        lines.push(...files.map((f) => `Wrote ${f}`));
+        out(lines.join('\n') + '\n');
+      }),
+    );
+}

@@ -1,0 +1,98 @@
+// Judge-LS on the judge report card: accuracy by language, language flip rates, position
+// consistency and, with the noise floor on, repeat flips and the flips beyond them.
+import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../../../shared/report-card/types';
+import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
+
+export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardContribution {
+  const rows: HeadlineRow[] = [];
+  const gates: GateMeasurement[] = [];
+  const mine = <T extends { judge: string }>(list: readonly T[]) => list.filter((r) => r.judge === judge);
+  for (const q of mine(m.quality))
+    rows.push({
+      measure: 'accuracy',
+      label: 'Accuracy (strict)',
+      condition: q.language,
+      n: q.n,
+      value: q.n ? q.accuracy_strict : null,
+      ci: q.n ? q.accuracy_strict_ci : null,
+      unit: 'pct',
+      ...(q.n ? {} : { note: 'no valid verdict' }),
+    });
+  for (const f of mine(m.language_invariance))
+    rows.push({
+      measure: 'flip_rate',
+      label: 'Flip rate',
+      condition: f.comparison,
+      n: f.n,
+      value: f.n ? f.flip_rate : null,
+      ci: f.n ? f.flip_rate_ci : null,
+      unit: 'pct',
+      ...(f.n ? {} : { note: 'no pair valid in both languages' }),
+    });
+  for (const p of mine(m.position)) {
+    const value = p.n ? 1 - p.inconsistency_rate : null;
+    const ci: [number, number] | null = p.n
+      ? [1 - p.inconsistency_rate_ci[1], 1 - p.inconsistency_rate_ci[0]]
+      : null;
+    const note = p.n ? {} : { note: 'no item valid in both orders' };
+    rows.push({
+      measure: 'position_consistency',
+      label: 'Position consistency',
+      condition: p.language,
+      n: p.n,
+      value,
+      ci,
+      unit: 'pct',
+      ...note,
+    });
+    gates.push({ gate: 'position_consistency', condition: p.language, n: p.n, value, ci, ...note });
+  }
+  const floor = m.noise_floor;
+  for (const r of mine(floor?.repeat ?? []))
+    rows.push({
+      measure: 'noise_floor',
+      label: 'Repeat flip rate (noise floor)',
+      condition: 'EN',
+      n: r.n,
+      value: r.n ? r.flip_rate : null,
+      ci: r.n ? r.flip_rate_ci : null,
+      unit: 'pct',
+      ...(r.n ? {} : { note: 'no pair with both asks valid' }),
+    });
+  const excess = mine(floor?.excess ?? []);
+  for (const e of excess) {
+    const value = e.n ? e.excess_flip_rate : null;
+    const ci = e.n ? e.excess_flip_rate_ci : null;
+    const note = e.n ? {} : { note: 'no pair valid in EN, its repeat and the target language' };
+    rows.push({
+      measure: 'excess_flip_rate',
+      label: 'Flip rate beyond the noise floor',
+      condition: e.comparison,
+      n: e.n,
+      value,
+      ci,
+      unit: 'pct',
+      ...note,
+    });
+    gates.push({
+      gate: 'language_flip',
+      condition: `${e.comparison} beyond the noise floor`,
+      n: e.n,
+      value,
+      ci,
+      ...note,
+    });
+  }
+  // Without a noise floor the gate holds the raw flip rate (the noise is then part of it).
+  if (!excess.length)
+    for (const f of mine(m.language_invariance))
+      gates.push({
+        gate: 'language_flip',
+        condition: `${f.comparison} (no noise floor measured)`,
+        n: f.n,
+        value: f.n ? f.flip_rate : null,
+        ci: f.n ? f.flip_rate_ci : null,
+        ...(f.n ? {} : { note: 'no pair valid in both languages' }),
+      });
+  return { rows, gates };
+}

@@ -1,0 +1,43 @@
+// The report card methods of the Core API table (src/shared/api.ts).
+import type { ApiMethods, ParamsOf, ResultOf } from '../../shared/api';
+import { resolveGates } from '../../shared/report-card/gates';
+import { judgeKey, type GateSettings } from '../../shared/report-card/types';
+import type { AnnotationService } from '../annotation/service';
+import { AppError } from '../base/errors';
+import type { Database } from '../store/db';
+import { buildReportCard, listJudges, resolveJudge } from './card';
+import { reportCardFiles } from './export';
+import { loadStoredGates, saveStoredGates } from './gates-file';
+
+type CardMethod = Extract<keyof ApiMethods, `judges.${string}`>;
+type Handlers = { [M in CardMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
+
+const MIME = { json: 'application/json', tex: 'application/x-tex', svg: 'image/svg+xml', png: 'image/png' };
+
+export function reportCardHandlers(db: Database, dataDir: string, annotation: AnnotationService): Handlers {
+  const gatesView = (settings: GateSettings) => ({ settings, gates: resolveGates(settings) });
+  const card = (model: string, gates?: GateSettings) =>
+    buildReportCard(db, annotation, resolveJudge(db, model), gates ?? loadStoredGates(dataDir));
+  return {
+    'judges.list': () => listJudges(db),
+    'judges.reportCard': ({ model, gates }) => card(model, gates),
+    'judges.reportCardFile': async ({ model, format, lang }) => {
+      const c = card(model);
+      const files = await reportCardFiles(c, lang ?? 'en');
+      const content = files.get(`report-card.${format}`)!;
+      const stem = judgeKey(c.judge).replace(/[^A-Za-z0-9._-]+/g, '-');
+      return {
+        fileName: `report-card-${stem}.${format}`,
+        mime: MIME[format],
+        contentBase64: Buffer.from(content).toString('base64'),
+      };
+    },
+    'judges.gates': () => gatesView(loadStoredGates(dataDir)),
+    'judges.setGates': ({ settings }) => {
+      if (db.readonly)
+        throw new AppError('conflict', 'The data store is open read-only: gates cannot be saved.');
+      saveStoredGates(dataDir, settings);
+      return gatesView(loadStoredGates(dataDir));
+    },
+  };
+}

@@ -1,0 +1,173 @@
+// Gates: thresholds a judge must meet, with defaults from the literature (each says where it
+// comes from), the researcher's changes merged in, and the verdict over every measurement.
+import { z } from 'zod';
+import {
+  GATE_IDS,
+  type GateCheck,
+  type GateDefinition,
+  type GateId,
+  type GateMeasurement,
+  type GateResult,
+  type GateSettings,
+} from './types';
+
+export const DEFAULT_GATES: readonly GateDefinition[] = [
+  {
+    id: 'position_consistency',
+    comparator: 'at_least',
+    threshold: 0.9,
+    ciMustClear: false,
+    enabled: true,
+    unit: 'pct',
+    source:
+      'Zheng et al. (2023), MT-Bench: the same verdict in both orders; threshold 0.9: Judge Lab default',
+  },
+  {
+    id: 'language_flip',
+    comparator: 'at_most',
+    threshold: 0.05,
+    ciMustClear: false,
+    enabled: true,
+    unit: 'pct',
+    source: 'Judge-LS (language-swap flips beyond the repeat-flip noise floor; 5 points, Judge Lab default)',
+  },
+  {
+    id: 'length_effect',
+    comparator: 'abs_below',
+    threshold: 0.2,
+    ciMustClear: false,
+    enabled: true,
+    unit: 'num',
+    source: 'Cohen (1988): d = 0.2 is a small effect; Dubois et al. (2024), length-controlled AlpacaEval',
+  },
+  {
+    id: 'human_rho',
+    comparator: 'at_least',
+    threshold: 0.8,
+    ciMustClear: true,
+    enabled: true,
+    unit: 'num',
+    source:
+      'Bavaresco et al. (2024), LLMs instead of human judges? (ρ with people); 0.8 with the interval above it: Judge Lab default',
+  },
+  {
+    id: 'self_disagreement',
+    comparator: 'at_most',
+    threshold: 0.1,
+    ciMustClear: false,
+    enabled: true,
+    unit: 'pct',
+    source: 'Judge Lab default: two asks of one question disagree at most one time in ten',
+  },
+];
+
+const settingSchema = z
+  .object({
+    threshold: z.number().finite().optional(),
+    ciMustClear: z.boolean().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
+export const gateSettingsSchema = z
+  .object(
+    Object.fromEntries(GATE_IDS.map((id) => [id, settingSchema.optional()])) as Record<
+      GateId,
+      z.ZodOptional<typeof settingSchema>
+    >,
+  )
+  .strict();
+
+/** Threshold checks a schema cannot say: shares within [0, 1], an absolute bound above 0. */
+export function gateSettingIssues(settings: GateSettings): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  for (const d of DEFAULT_GATES) {
+    const t = settings[d.id]?.threshold;
+    if (t === undefined) continue;
+    if (d.unit === 'pct' && (t < 0 || t > 1))
+      issues.push({ path: `${d.id}.threshold`, message: 'a share between 0 and 1 (0.9 = 90%)' });
+    if (d.comparator === 'abs_below' && t <= 0)
+      issues.push({ path: `${d.id}.threshold`, message: 'an absolute bound above 0' });
+    if (d.id === 'human_rho' && (t < -1 || t > 1))
+      issues.push({ path: `${d.id}.threshold`, message: 'a correlation between -1 and 1' });
+  }
+  return issues;
+}
+
+/** The defaults with the researcher's settings; a changed threshold loses the literature source. */
+export function resolveGates(settings: GateSettings = {}): GateDefinition[] {
+  return DEFAULT_GATES.map((d) => {
+    const s = settings[d.id] ?? {};
+    const threshold = s.threshold ?? d.threshold;
+    return {
+      ...d,
+      threshold,
+      ciMustClear: s.ciMustClear ?? d.ciMustClear,
+      enabled: s.enabled ?? d.enabled,
+      source: threshold === d.threshold ? d.source : null,
+    };
+  });
+}
+
+function passes(d: GateDefinition, v: number): boolean {
+  if (d.comparator === 'at_least') return v >= d.threshold;
+  if (d.comparator === 'at_most') return v <= d.threshold;
+  return Math.abs(v) < d.threshold;
+}
+
+const show = (d: GateDefinition, v: number) => (d.unit === 'pct' ? `${(v * 100).toFixed(1)}%` : v.toFixed(2));
+
+/** One measurement against its gate. */
+export function checkMeasurement(
+  d: GateDefinition,
+  m: GateMeasurement,
+): Pick<GateCheck, 'status' | 'reason'> {
+  if (m.value === null) return { status: 'undefined', reason: m.note ?? 'no value' };
+  if (!passes(d, m.value))
+    return { status: 'fail', reason: `${show(d, m.value)} misses ${show(d, d.threshold)}` };
+  if (!d.ciMustClear) return { status: 'pass' };
+  if (!m.ci) return { status: 'undefined', reason: m.note ?? 'the interval is undefined' };
+  const bothPass = passes(d, m.ci[0]) && passes(d, m.ci[1]);
+  return bothPass
+    ? { status: 'pass' }
+    : {
+        status: 'fail',
+        reason: `the 95% interval [${show(d, m.ci[0])}, ${show(d, m.ci[1])}] is not clear of ${show(d, d.threshold)}`,
+      };
+}
+
+/** How far a measurement is on the failing side (larger is worse), for picking the decisive one. */
+function badness(d: GateDefinition, v: number): number {
+  if (d.comparator === 'at_least') return d.threshold - v;
+  if (d.comparator === 'at_most') return v - d.threshold;
+  return Math.abs(v) - d.threshold;
+}
+
+/**
+ * Every gate over every measurement. A gate fails when any measurement fails (a judge that flips
+ * on one dataset is not cleared by another); it passes when at least one measurement exists and
+ * all defined ones pass; otherwise it was not measured.
+ */
+export function evaluateGates(
+  definitions: readonly GateDefinition[],
+  measured: readonly Omit<GateCheck, 'status' | 'reason'>[],
+): GateResult[] {
+  return definitions
+    .filter((d) => d.enabled)
+    .map((d) => {
+      const checks: GateCheck[] = measured
+        .filter((m) => m.gate === d.id)
+        .map((m) => ({ ...m, ...checkMeasurement(d, m) }));
+      const defined = checks.filter((c) => c.status !== 'undefined');
+      const failed = defined.filter((c) => c.status === 'fail');
+      const worst = [...(failed.length ? failed : defined)].sort(
+        (a, b) => badness(d, b.value!) - badness(d, a.value!),
+      )[0];
+      return {
+        definition: d,
+        status: failed.length ? 'fail' : defined.length ? 'pass' : 'not_measured',
+        decisive: worst ?? null,
+        checks,
+      };
+    });
+}

@@ -1,0 +1,111 @@
+// The report card as tables (the LaTeX and JSON exports and the figure draw these): the gates
+// first, then every headline figure with its experiment, dataset and n.
+import { MISSING, toFixedText, type CI } from '../report/format';
+import type { FigureLanguage } from '../report/figure-i18n';
+import { col, type Table } from '../report/table';
+import { CARD_TEXT } from './text';
+import type { CardExperiment, GateDefinition, HeadlineRow, ReportCard, ValueUnit } from './types';
+
+/** A value as the card shows it: shares in percent with one decimal, other numbers with two. */
+export function formatValue(unit: ValueUnit, v: number | null | undefined): string {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return MISSING;
+  return unit === 'pct' ? `${toFixedText(v * 100, 1)}%` : toFixedText(v, 2);
+}
+
+export function formatInterval(unit: ValueUnit, ci: CI | null | undefined): string {
+  if (!ci) return MISSING;
+  return `[${formatValue(unit, ci[0])}, ${formatValue(unit, ci[1])}]`;
+}
+
+/** A gate's rule in words: "≥ 90.0%", "|x| < 0.20", with "(95% CI clear)" when it must be. */
+export function gateRule(d: GateDefinition, lang: FigureLanguage = 'en'): string {
+  const t = formatValue(d.unit, d.threshold);
+  const rule = d.comparator === 'at_least' ? `≥ ${t}` : d.comparator === 'at_most' ? `≤ ${t}` : `< ${t}`;
+  if (!d.ciMustClear) return rule;
+  return `${rule} ${lang === 'zh' ? '（95% 区间整体达标）' : '(whole 95% CI)'}`;
+}
+
+export function measureLabel(row: Pick<HeadlineRow, 'measure' | 'label'>, lang: FigureLanguage): string {
+  return CARD_TEXT[lang].measures[row.measure] ?? row.label;
+}
+
+/** The experiment's name with what answered it when that was not a live judge: " [simulated: …]". */
+export function experimentName(
+  e: Pick<CardExperiment, 'name' | 'simulated' | 'recorded'>,
+  lang: FigureLanguage = 'en',
+): string {
+  const t = CARD_TEXT[lang];
+  const marks = [e.simulated ? t.simulated : null, e.recorded ? t.recorded : null].filter(Boolean);
+  return marks.length ? `${e.name} [${marks.join('; ')}]` : e.name;
+}
+
+export function gatesTable(card: ReportCard, lang: FigureLanguage = 'en'): Table {
+  const t = CARD_TEXT[lang];
+  return {
+    id: 'report-card-gates',
+    title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${t.gatesTitle}`,
+    caption: t.gatesCaption,
+    columns: [
+      col('gate', t.gate, 'text'),
+      col('rule', t.rule, 'text'),
+      col('status', t.status, 'text'),
+      col('value', t.value, 'text', 'r'),
+      col('ci', t.interval, 'text', 'c'),
+      col('n', 'n', 'int'),
+      col('experiment', t.experiment, 'text'),
+      col('dataset', t.dataset, 'text'),
+      col('condition', t.condition, 'text'),
+      col('source', t.source, 'text'),
+    ],
+    rows: card.gates.map((g) => {
+      const d = g.decisive;
+      return {
+        gate: t.gates[g.definition.id],
+        rule: gateRule(g.definition, lang),
+        status: t.statuses[g.status],
+        value: d ? formatValue(g.definition.unit, d.value) : MISSING,
+        ci: d ? formatInterval(g.definition.unit, d.ci) : MISSING,
+        n: d ? d.n : null,
+        experiment: d?.experimentName ?? '',
+        dataset: d?.dataset ?? '',
+        condition: d?.condition ?? '',
+        source: g.definition.source ?? t.researcherSet,
+      };
+    }),
+  };
+}
+
+export function rowsTable(card: ReportCard, lang: FigureLanguage = 'en'): Table {
+  const t = CARD_TEXT[lang];
+  return {
+    id: 'report-card-rows',
+    title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${t.rowsTitle}`,
+    caption: t.rowsCaption,
+    columns: [
+      col('experiment', t.experiment, 'text'),
+      col('protocol', t.protocol, 'text'),
+      col('dataset', t.dataset, 'text'),
+      col('judge', t.judge, 'text'),
+      col('measure', t.measure, 'text'),
+      col('condition', t.condition, 'text'),
+      col('n', 'n', 'int'),
+      col('value', t.value, 'text', 'r'),
+      col('ci', t.interval, 'text', 'c'),
+      col('note', t.note, 'text'),
+    ],
+    rows: card.experiments.flatMap((e) =>
+      e.rows.map((r) => ({
+        experiment: experimentName(e, lang),
+        protocol: e.protocolTitle,
+        dataset: e.dataset,
+        judge: r.judge,
+        measure: measureLabel(r, lang),
+        condition: r.condition,
+        n: r.n,
+        value: formatValue(r.unit, r.value),
+        ci: formatInterval(r.unit, r.ci),
+        note: r.note ?? '',
+      })),
+    ),
+  };
+}

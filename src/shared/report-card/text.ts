@@ -1,0 +1,123 @@
+// The report card's words in English and Chinese, for the exports (the app's pages use i18n;
+// these are the same words, kept beside the pure model so the CLI needs no renderer code).
+import type { FigureLanguage } from '../report/figure-i18n';
+import type { GateId, GateStatus } from './types';
+
+export interface CardText {
+  title: string;
+  gatesTitle: string;
+  gatesCaption: string;
+  rowsTitle: string;
+  rowsCaption: string;
+  experiment: string;
+  protocol: string;
+  dataset: string;
+  judge: string;
+  measure: string;
+  condition: string;
+  value: string;
+  interval: string;
+  gate: string;
+  rule: string;
+  status: string;
+  source: string;
+  note: string;
+  researcherSet: string;
+  noExperiments: string;
+  simulated: string;
+  recorded: string;
+  gates: Record<GateId, string>;
+  statuses: Record<GateStatus | 'undefined', string>;
+  measures: Record<string, string>;
+}
+
+const EN: CardText = {
+  title: 'Judge report card',
+  gatesTitle: 'Gates',
+  gatesCaption:
+    'Each gate against every experiment that measured it: fail when any measurement fails, pass when all defined ones pass. The decisive measurement is shown with its experiment, dataset and n.',
+  rowsTitle: 'Headline figures',
+  rowsCaption:
+    'Every experiment that used this judge, one row per figure, with its dataset and n; values of different datasets are never pooled. Intervals are 95%.',
+  experiment: 'Experiment',
+  protocol: 'Protocol',
+  dataset: 'Dataset',
+  judge: 'Judge label',
+  measure: 'Measure',
+  condition: 'Condition',
+  value: 'Value',
+  interval: '95% CI',
+  gate: 'Gate',
+  rule: 'Rule',
+  status: 'Status',
+  source: 'Source of the threshold',
+  note: 'Note',
+  researcherSet: 'set by the researcher',
+  noExperiments: 'No experiment in this store used this judge.',
+  simulated: 'simulated: made-up answers',
+  recorded: 'recorded: answers from a file',
+  gates: {
+    position_consistency: 'Position consistency',
+    language_flip: 'Language flip rate',
+    length_effect: 'Length effect |d_z|',
+    human_rho: 'ρ with people',
+    self_disagreement: 'P(two repeats disagree)',
+  },
+  statuses: { pass: 'pass', fail: 'fail', not_measured: 'not measured', undefined: 'undefined' },
+  measures: {},
+};
+
+const ZH: CardText = {
+  title: '评审模型成绩单',
+  gatesTitle: '门槛',
+  gatesCaption:
+    '每个门槛对照所有测量过它的实验：任一测量未达标即为未通过，全部有定义的测量达标即为通过。列出决定结果的测量及其实验、数据集和 n。',
+  rowsTitle: '主要指标',
+  rowsCaption:
+    '使用该评审模型的每个实验，每个指标一行，并注明数据集和 n；不同数据集的数值从不合并。区间为 95%。',
+  experiment: '实验',
+  protocol: '协议',
+  dataset: '数据集',
+  judge: '评审标签',
+  measure: '指标',
+  condition: '条件',
+  value: '数值',
+  interval: '95% 置信区间',
+  gate: '门槛',
+  rule: '规则',
+  status: '状态',
+  source: '阈值来源',
+  note: '备注',
+  researcherSet: '研究者设定',
+  noExperiments: '此数据库中没有实验使用该评审模型。',
+  simulated: '模拟：虚构的回答',
+  recorded: '录制：来自文件的回答',
+  gates: {
+    position_consistency: '位置一致性',
+    language_flip: '语言翻转率',
+    length_effect: '长度效应 |d_z|',
+    human_rho: '与人工评分的 ρ',
+    self_disagreement: '两次重复不一致的概率',
+  },
+  statuses: { pass: '通过', fail: '未通过', not_measured: '未测量', undefined: '无定义' },
+  measures: {
+    accuracy: '准确率（严格）',
+    flip_rate: '翻转率',
+    position_consistency: '位置一致性',
+    noise_floor: '重复翻转率（噪声底）',
+    excess_flip_rate: '超出噪声底的翻转率',
+    c1_accept: 'C1 接受率（正确答案）',
+    c2_accept: 'C2 接受率（错误答案）',
+    acceptance: '接受率',
+    bias_effect: '平均分数变化',
+    effect_dz: "Cohen's d_z",
+    position_a_rate: '选 A 的比例',
+    disagreement: '两次重复不一致的概率',
+    unanimous: '全体一致的比例',
+    human_icc: '人工评分者之间的 ICC(2,1)',
+    human_rho: '与人工评分的 Spearman ρ',
+    human_kappa: "与人工评分的 Cohen's κ",
+  },
+};
+
+export const CARD_TEXT: Record<FigureLanguage, CardText> = { en: EN, zh: ZH };

@@ -1,0 +1,145 @@
+// The judge report card's model (issue 25 §1): what one judge model showed in every study of the
+// store, side by side, and the gates a researcher holds it to. Pure data: the main process fills
+// it (src/main/report-card/), the app and the exports draw it. Nothing here names a protocol: a
+// protocol contributes rows and gate measurements through its plug-in's `reportCard` hook.
+import type { CI } from '../report/format';
+
+/** A judge model: the provider kind (openai, anthropic, …) and the model id, as configs name it. */
+export interface JudgeModelRef {
+  kind: string;
+  model: string;
+}
+
+/** `kind:model`, the key a judge is addressed by (URLs, the CLI's MODEL). */
+export const judgeKey = (j: JudgeModelRef): string => `${j.kind}:${j.model}`;
+
+/** How a value is shown: a share (in percent) or a plain number (ρ, κ, d_z). */
+export type ValueUnit = 'pct' | 'num';
+
+/**
+ * One headline figure of one experiment. `measure` is a stable id (`accuracy`, `flip_rate`, …)
+ * the app translates, `label` its English wording; `condition` says under what it was measured
+ * (a language, a setting, a probe), in the protocol's own words.
+ */
+export interface HeadlineRow {
+  measure: string;
+  label: string;
+  condition: string;
+  n: number;
+  value: number | null;
+  ci: CI | null;
+  unit: ValueUnit;
+  /** Why the value or its interval is undefined; absent when both exist. */
+  note?: string;
+}
+
+/** The properties a gate can hold a judge to; every protocol that measures one reports it. */
+export const GATE_IDS = [
+  'position_consistency',
+  'language_flip',
+  'length_effect',
+  'human_rho',
+  'self_disagreement',
+] as const;
+export type GateId = (typeof GATE_IDS)[number];
+
+/** One measurement of a gate's property, by one experiment. */
+export interface GateMeasurement {
+  gate: GateId;
+  condition: string;
+  n: number;
+  value: number | null;
+  ci: CI | null;
+  note?: string;
+}
+
+/** What a protocol contributes for one judge label of one experiment. */
+export interface ReportCardContribution {
+  rows: HeadlineRow[];
+  gates: GateMeasurement[];
+}
+
+/**
+ * A gate: `at_least` (value ≥ threshold), `at_most` (value ≤ threshold) or `abs_below`
+ * (|value| < threshold). With `ciMustClear` the whole 95% interval must be on the passing side.
+ */
+export interface GateDefinition {
+  id: GateId;
+  comparator: 'at_least' | 'at_most' | 'abs_below';
+  threshold: number;
+  ciMustClear: boolean;
+  enabled: boolean;
+  unit: ValueUnit;
+  /** Where the default comes from; null once the researcher changed the threshold. */
+  source: string | null;
+}
+
+/** What the researcher may change about a gate (the gates file's entries). */
+export interface GateSetting {
+  threshold?: number;
+  ciMustClear?: boolean;
+  enabled?: boolean;
+}
+
+export type GateSettings = Partial<Record<GateId, GateSetting>>;
+
+export type GateStatus = 'pass' | 'fail' | 'not_measured';
+
+/** A measurement held to its gate, with the experiment it comes from. */
+export interface GateCheck extends GateMeasurement {
+  experimentId: number;
+  experimentName: string;
+  dataset: string;
+  status: Exclude<GateStatus, 'not_measured'> | 'undefined';
+  /** Why it failed or is undefined (e.g. "the interval reaches below 0.80"). */
+  reason?: string;
+}
+
+export interface GateResult {
+  definition: GateDefinition;
+  /** fail when any measurement fails; pass when every defined one passes; else not measured. */
+  status: GateStatus;
+  /** The measurement the status rests on (the worst one), when there is one. */
+  decisive: GateCheck | null;
+  checks: GateCheck[];
+}
+
+/** One experiment that used the judge, with what it showed. */
+export interface CardExperiment {
+  experimentId: number;
+  name: string;
+  protocol: string;
+  protocolTitle: string;
+  dataset: string;
+  datasetId: number;
+  /** Items the experiment planned (its `limit` and filters applied). */
+  items: number;
+  status: string;
+  /** The judge's labels in this experiment (one model may be judged under two labels). */
+  labels: string[];
+  /** Answered by the built-in simulated provider: a demo, not a measurement. */
+  simulated: boolean;
+  /** Answered from a recorded-answers file (judgments made elsewhere), not asked by this app. */
+  recorded: boolean;
+  rows: (HeadlineRow & { judge: string })[];
+  /** Why nothing could be computed (e.g. the protocol offers no report card rows). */
+  note?: string;
+}
+
+export interface ReportCard {
+  judge: JudgeModelRef;
+  generatedAt: string;
+  experiments: CardExperiment[];
+  gates: GateResult[];
+}
+
+/** A judge model of the store, for the list of judges. */
+export interface JudgeSummary extends JudgeModelRef {
+  key: string;
+  experiments: number;
+  protocols: string[];
+  /** Some of its experiments answered from a recorded file. */
+  recorded: boolean;
+  /** Some of its experiments answered by the simulated provider. */
+  simulated: boolean;
+}

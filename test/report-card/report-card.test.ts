@@ -1,0 +1,207 @@
+// The judge report card over a store with one judge model in three protocols (Judge-LS, reference
+// sensitivity, bias probes), all answered by the simulated provider: the card lists each
+// experiment with the numbers of its own metrics, marks them simulated, holds them to gates set
+// to pass and to fail, and `judge-lab report-card` writes the same card as files.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
+import { Core } from '../../src/main/facade/core';
+import type { ReportCard } from '../../src/shared/report-card/types';
+import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
+import type { BiasMetrics } from '../../src/shared/protocols/bias-probes/types';
+import type { RefSensMetrics } from '../../src/shared/protocols/reference-sensitivity/types';
+import { assertBuilt, runCliInProcess } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+
+const SIM = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60000, concurrency: 16 } };
+const JUDGES = [
+  { label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' },
+  { label: 'Sim weak', provider: 'sim', model: 'sim-judge-weak' },
+];
+const MODEL = 'simulated:sim-judge-strong';
+
+let dir: string;
+let dataDir: string;
+let cleanup: () => void;
+const metrics: { judgeLs?: JudgeLsMetrics; refSens?: RefSensMetrics; bias?: BiasMetrics } = {};
+let card: ReportCard;
+let core: Core;
+
+beforeAll(async () => {
+  assertBuilt();
+  ({ dir, cleanup } = tempDir());
+  dataDir = join(dir, 'data');
+  core = new Core({ dataDir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
+  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+  await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+  const run = async (config: Record<string, unknown>) => {
+    const { id } = await core.call('experiments.create', { config: { providers: SIM, ...config } });
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    return (await core.call('experiments.results', { experimentId: id })).metrics;
+  };
+  metrics.judgeLs = (await run({
+    name: 'card-judge-ls',
+    protocol: 'judge-ls',
+    dataset: 'LLMBar (sample)',
+    limit: 12,
+    transform: { provider: 'sim', model: 'sim-translator', languages: ['ZH'] },
+    judges: JUDGES,
+  })) as JudgeLsMetrics;
+  metrics.refSens = (await run({
+    name: 'card-refsens',
+    protocol: 'reference-sensitivity',
+    dataset: 'TyDi QA GoldP (en, ar, te) (sample)',
+    limit: 9,
+    generators: [{ label: 'Sim generator', provider: 'sim', model: 'sim-generator' }],
+    judges: JUDGES,
+  })) as RefSensMetrics;
+  metrics.bias = (await run({
+    name: 'card-bias',
+    protocol: 'bias-probes',
+    dataset: 'LLMBar (sample)',
+    limit: 10,
+    rewriter: { provider: 'sim', model: 'sim-rewriter' },
+    judges: [JUDGES[0]],
+  })) as BiasMetrics;
+  card = await core.call('judges.reportCard', { model: MODEL });
+}, 600_000);
+
+afterAll(async () => {
+  await core?.shutdown();
+  cleanup?.();
+});
+
+describe('the judge report card', () => {
+  it('lists the judge models of the store, the simulated ones marked', async () => {
+    const judges = await core.call('judges.list', undefined);
+    const strong = judges.find((j) => j.key === MODEL)!;
+    expect(strong).toMatchObject({ kind: 'simulated', model: 'sim-judge-strong', experiments: 3 });
+    expect(strong.simulated).toBe(true);
+    expect(strong.recorded).toBe(false);
+    expect(strong.protocols.sort()).toEqual(['bias-probes', 'judge-ls', 'reference-sensitivity']);
+    expect(judges.find((j) => j.key === 'simulated:sim-judge-weak')?.experiments).toBe(2);
+    // A model id alone names the judge when one provider kind judged it.
+    expect((await core.call('judges.reportCard', { model: 'sim-judge-strong' })).judge).toEqual(card.judge);
+    await expect(core.call('judges.reportCard', { model: 'no-such-model' })).rejects.toThrow(
+      /no experiment in this store used "no-such-model" as a judge/,
+    );
+  });
+
+  it("shows every experiment's own numbers, with dataset and n, flagged simulated", () => {
+    expect(card.experiments.map((e) => e.name).sort()).toEqual([
+      'card-bias',
+      'card-judge-ls',
+      'card-refsens',
+    ]);
+    for (const e of card.experiments) {
+      expect(e.simulated).toBe(true);
+      expect(e.recorded).toBe(false);
+      expect(e.labels).toEqual(['Sim strong']);
+      expect(e.rows.length).toBeGreaterThan(0);
+    }
+    const byName = (n: string) => card.experiments.find((e) => e.name === n)!;
+    expect(byName('card-judge-ls').dataset).toBe('LLMBar (sample)');
+    expect(byName('card-refsens').dataset).toBe('TyDi QA GoldP (en, ar, te) (sample)');
+
+    const ls = byName('card-judge-ls').rows;
+    for (const q of metrics.judgeLs!.quality.filter((r) => r.judge === 'Sim strong')) {
+      const r = ls.find((x) => x.measure === 'accuracy' && x.condition === q.language)!;
+      expect(r).toMatchObject({ n: q.n, value: q.accuracy_strict, ci: q.accuracy_strict_ci });
+    }
+    for (const f of metrics.judgeLs!.language_invariance.filter((r) => r.judge === 'Sim strong')) {
+      const r = ls.find((x) => x.measure === 'flip_rate' && x.condition === f.comparison)!;
+      expect(r).toMatchObject({ n: f.n, value: f.flip_rate, ci: f.flip_rate_ci });
+    }
+    const rs = byName('card-refsens').rows;
+    for (const c of metrics.refSens!.calibration.filter((r) => r.judge === 'Sim strong')) {
+      const r = rs.find((x) => x.measure === 'c1_accept' && x.condition === c.language)!;
+      expect(r).toMatchObject({ n: c.n, value: c.c1_accept });
+    }
+    const bias = byName('card-bias').rows;
+    const lengthProbe = metrics.bias!.probes.find(
+      (p) => p.judge === 'Sim strong' && p.probe === 'length' && p.category === 'all',
+    )!;
+    expect(bias.find((x) => x.measure === 'effect_dz' && x.condition.startsWith('length'))).toMatchObject({
+      n: lengthProbe.n,
+      value: lengthProbe.dz,
+    });
+  });
+
+  it('holds the judge to gates: pass, fail and not measured, each naming its experiment', async () => {
+    const position = card.gates.find((g) => g.definition.id === 'position_consistency')!;
+    const flips = card.gates.find((g) => g.definition.id === 'language_flip')!;
+    const values = (checks: { value: number | null }[]) =>
+      checks.map((c) => c.value).filter((v): v is number => v !== null);
+    const lowest = Math.min(...values(position.checks));
+    const highestFlip = Math.max(...values(flips.checks));
+    expect(highestFlip).toBeGreaterThan(0);
+    // Planted: a position threshold just under the worst measurement passes; a flip ceiling just
+    // under the worst flip rate fails, on the experiment that measured it.
+    const planted = await core.call('judges.reportCard', {
+      model: MODEL,
+      gates: {
+        position_consistency: { threshold: lowest - 0.001 },
+        language_flip: { threshold: highestFlip - 0.001 },
+      },
+    });
+    const g = (id: string) => planted.gates.find((x) => x.definition.id === id)!;
+    expect(g('position_consistency').status).toBe('pass');
+    expect(g('position_consistency').definition.source).toBeNull();
+    expect(g('language_flip').status).toBe('fail');
+    expect(g('language_flip').decisive).toMatchObject({
+      experimentName: 'card-judge-ls',
+      value: highestFlip,
+    });
+    // No person rated anything and no self-consistency study ran: not measured, never a zero.
+    expect(g('human_rho').status).toBe('not_measured');
+    expect(g('human_rho').decisive).toBeNull();
+    expect(g('self_disagreement').status).toBe('not_measured');
+    // Defaults say where they come from.
+    expect(g('length_effect').definition.source).toMatch(/Cohen \(1988\)/);
+  });
+
+  it('`judge-lab report-card` writes the card as JSON, LaTeX, SVG and PNG, and refuses a bad gates file', async () => {
+    await core.shutdown();
+    const gatesFile = join(dir, 'gates.json');
+    writeFileSync(gatesFile, JSON.stringify({ language_flip: { threshold: 1 } }));
+    const out = join(dir, 'card');
+    const r = await runCliInProcess([
+      'report-card',
+      MODEL,
+      '--out',
+      out,
+      '--gates',
+      gatesFile,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Judge report card: ${MODEL} (3 experiments)`);
+    expect(r.stdout).toMatch(/card-judge-ls \[simulated: made-up answers\] — /);
+    expect(r.stdout).toMatch(/pass\s+Language flip rate ≤ 100\.0%/);
+    expect(r.stdout).toMatch(/not measured\s+ρ with people/);
+    const json = JSON.parse(readFileSync(join(out, 'report-card.json'), 'utf8')) as ReportCard;
+    expect(json.experiments.map((e) => e.rows)).toEqual(card.experiments.map((e) => e.rows));
+    expect(readFileSync(join(out, 'report-card.png')).subarray(1, 4).toString()).toBe('PNG');
+    expect(readFileSync(join(out, 'report-card.svg'), 'utf8')).toContain('card-refsens');
+    expect(readFileSync(join(out, 'report-card.tex'), 'utf8')).toContain('\\begin{tabular}');
+
+    const bad = join(dir, 'bad-gates.json');
+    writeFileSync(bad, '{\n  "position_consistency": { "treshold": 0.9 }\n}\n');
+    const out2 = join(dir, 'card2');
+    const b = await runCliInProcess([
+      'report-card',
+      MODEL,
+      '--out',
+      out2,
+      '--gates',
+      bad,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain(`${bad}:2: field "position_consistency.treshold": unknown key`);
+    expect(existsSync(out2)).toBe(false);
+  }, 300_000);
+});
