@@ -1,5 +1,6 @@
 // The API contract: every door (Electron IPC, local web, CLI) exposes exactly these
 // methods and events, and the renderer talks to nothing else.
+import type { MethodsFiles } from './paper/methods';
 import type { CompareResult, CompareSide } from './compare';
 import type { FigureLanguage } from './report/figure-i18n';
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow, KeyState } from './domain';
@@ -137,6 +138,8 @@ export interface ApiMethods {
     params: { experimentId: number; lang?: FigureLanguage };
     result: { fileName: string; mime: string; contentBase64: string };
   };
+  /** methods.md, methods.tex and checklist.md (issue 24), as the export folder holds them, in `lang`. */
+  'experiments.methods': { params: { experimentId: number; lang?: FigureLanguage }; result: MethodsFiles };
   'experiments.exportFile': {
     params: {
       experimentId: number;
@@ -321,6 +324,7 @@ export const METHOD_NAMES = [
   'experiments.protocolView',
   'experiments.exportFile',
   'experiments.exportZip',
+  'experiments.methods',
   'experiments.compare',
   'experiments.compareFile',
   'experiments.recordedTemplate',

@@ -23,7 +23,7 @@ interface GlobalOptions {
 }
 
 /** Commands that only read the store: they open one a newer release made read-only. */
-const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers']);
+const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers', 'methods']);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
 async function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<Core> {

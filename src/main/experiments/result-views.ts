@@ -21,7 +21,15 @@ import { estimateTasks } from './estimate';
 import { loadExperiment, type LoadedExperiment } from './load';
 import type { CompareResult, CompareSide } from '../../shared/compare';
 import { compareRuns } from './compare';
-import { computeResults, exportExperiment, failedCalls, reportFigures, reportTables } from './results';
+import {
+  computeResults,
+  experimentMethods,
+  exportExperiment,
+  failedCalls,
+  reportFigures,
+  reportTables,
+} from './results';
+import type { MethodsFiles } from '../../shared/paper/methods';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
 
@@ -94,6 +102,11 @@ export class ResultViews {
   flagged(id: number): { flagged: FlaggedItem[] } {
     const exp = loadExperiment(this.db, id);
     return { flagged: exp.protocol.flagged?.(exp.view, this.db) ?? [] };
+  }
+
+  /** The Methods files, computed while no run writes the experiment (like an export). */
+  methods(id: number, lang: FigureLanguage = 'en'): Promise<MethodsFiles> {
+    return this.lock.whileLocked(id, async () => experimentMethods(this.db, id, lang));
   }
 
   failures(id: number): { rows: FailedCallView[] } {

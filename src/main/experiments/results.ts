@@ -7,6 +7,7 @@ import type { ExperimentResults, FailedCallView, FlaggedItem, ResultCounts } fro
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import type { Table } from '../../shared/report/table';
+import type { MethodsFiles } from '../../shared/paper/methods';
 import type { MetricsContext, TaskCall, UsageRow } from '../protocols/plugin';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { recordedSummary } from './recorded';
@@ -18,6 +19,7 @@ import { getRequestUsage, getRequests } from '../store/ledger';
 import { listResults } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
+import { methodsFiles } from '../paper/methods';
 
 /**
  * Usage per model role. A request first planned by an earlier experiment was paid there:
@@ -268,6 +270,18 @@ export function computeResultsUncached(
   };
 }
 
+/** methods.md, methods.tex and checklist.md of an experiment, as its export folder holds them. */
+export function experimentMethods(
+  db: Database,
+  experimentId: number,
+  lang: FigureLanguage = 'en',
+): MethodsFiles {
+  const exp = loadExperiment(db, experimentId);
+  const ctx = metricsContext(db, exp, false);
+  const metrics = exp.protocol.computeMetrics(ctx);
+  return methodsFiles(db, exp, ctx, metrics, reportTables(exp, metrics), lang);
+}
+
 /** Writes the export folder of DESIGN.md section 8 for any protocol. */
 export async function exportExperiment(
   db: Database,
@@ -290,13 +304,20 @@ export async function exportExperiment(
   );
   const lastStage = exp.protocol.stages.at(-1)?.name;
   const answers = ctx.results.filter((r) => r.stage === lastStage);
+  const tables = reportTables(exp, metrics);
+  const methods = methodsFiles(db, exp, ctx, metrics, tables, lang);
   return writeExportFolder(outDir, {
     protocol: exp.protocol.id,
     metrics,
     metricsKeys: exp.protocol.metricsKeys,
-    tables: reportTables(exp, metrics),
+    tables,
     figures: reportFigures(exp, metrics, lang),
-    files: exp.protocol.exportFiles?.(ctx, calls, db) ?? [],
+    files: [
+      ...(exp.protocol.exportFiles?.(ctx, calls, db) ?? []),
+      { name: 'methods.md', content: methods.markdown },
+      { name: 'methods.tex', content: methods.latex },
+      { name: 'checklist.md', content: methods.checklist },
+    ],
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },
       simulated: anySimulated(exp.providers),

@@ -242,6 +242,7 @@ export class Core {
         ex.views.protocolView(experimentId, view, query ?? {}),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
       'experiments.exportZip': ({ experimentId, lang }) => ex.views.exportZip(experimentId, lang),
+      'experiments.methods': ({ experimentId, lang }) => ex.views.methods(experimentId, lang),
       'experiments.compare': ({ a, b }) => ex.views.compare(a, b),
       'experiments.compareFile': ({ a, b, format }) => ex.views.compareFile(a, b, format),
       'experiments.recordedTemplate': ({ config, format }) =>

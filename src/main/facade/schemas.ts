@@ -79,6 +79,7 @@ export const paramSchemas = {
     query: z.record(z.string(), z.unknown()).optional(),
   }),
   'experiments.exportZip': z.strictObject({ experimentId: id, lang }),
+  'experiments.methods': z.strictObject({ experimentId: id, lang }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([

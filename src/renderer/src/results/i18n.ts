@@ -60,6 +60,11 @@ const en = {
       'Some figures could not be drawn and were left out (everything else was written; manifest.json lists them): {{figures}}',
     language: 'Figures in',
     openFolder: 'Open folder',
+    methods: 'Export → Methods',
+    methodsBusy: 'Writing the Methods…',
+    methodsNote:
+      'Written from the stored experiment: every number is the one the tables and metrics.json hold. The export folder holds the same files.',
+    download: 'Download {{file}}',
     languages: { en: 'English', zh: '中文' },
   },
 };
@@ -120,6 +125,10 @@ const zh: DeepStrings<Strings> = {
     figuresFailed: '部分图表无法绘制，已略去（其余文件均已写出；manifest.json 中列出）：{{figures}}',
     language: '图表语言',
     openFolder: '打开文件夹',
+    methods: '导出 → 方法',
+    methodsBusy: '正在撰写方法部分…',
+    methodsNote: '根据已存实验撰写：每个数字都与表格和 metrics.json 中的一致。导出文件夹中也有相同文件。',
+    download: '下载 {{file}}',
     languages: { en: 'English', zh: '中文' },
   },
 };
