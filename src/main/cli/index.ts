@@ -10,6 +10,7 @@ import { registerStoreCommands } from './store';
 import { registerAnnotateCommands } from './annotate';
 import { registerPaperCommands } from './paper';
 import { registerRecordedCommands } from './recorded';
+import { BundleDiffers, registerBundleCommands } from './bundle';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./runtime');
@@ -299,6 +300,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
   registerAnnotateCommands(program, withCore, out);
   registerPaperCommands(program, withCore, out);
   registerRecordedCommands(program, withCore, out);
+  registerBundleCommands(program, withCore, out);
   registerStoreCommands(program, out);
   return program;
 }
@@ -316,6 +318,10 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     if (err instanceof RunStopped) {
+      process.stderr.write(`${err.message}\n`);
+      return EXIT.runtime;
+    }
+    if (err instanceof BundleDiffers) {
       process.stderr.write(`${err.message}\n`);
       return EXIT.runtime;
     }

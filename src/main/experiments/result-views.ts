@@ -30,6 +30,7 @@ import {
   reportTables,
 } from './results';
 import type { MethodsFiles } from '../../shared/paper/methods';
+import { exportBundle } from '../paper/bundle';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
 
@@ -102,6 +103,11 @@ export class ResultViews {
   flagged(id: number): { flagged: FlaggedItem[] } {
     const exp = loadExperiment(this.db, id);
     return { flagged: exp.protocol.flagged?.(exp.view, this.db) ?? [] };
+  }
+
+  /** The study bundle (`*.judgelab`), written while no run writes the experiment (like an export). */
+  bundle(id: number): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+    return this.lock.whileLocked(id, () => exportBundle(this.db, this.opts.dataDir, id));
   }
 
   /** The Methods files, computed while no run writes the experiment (like an export). */

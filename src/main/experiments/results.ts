@@ -166,9 +166,14 @@ export function failedCalls(db: Database, experimentId: number): FailedCallView[
 }
 
 /** The protocol's tables, marked "Simulated — " when the simulated provider answered. */
-export function reportTables(exp: LoadedExperiment, metrics: unknown): Table[] {
+export function reportTables(
+  exp: LoadedExperiment,
+  metrics: unknown,
+  /** A bundle's replay answers from recorded files but draws as the simulated run did. */
+  simulated = anySimulated(exp.providers),
+): Table[] {
   const tables = exp.protocol.tables(metrics);
-  return anySimulated(exp.providers) ? tables.map(markSimulatedTable) : tables;
+  return simulated ? tables.map(markSimulatedTable) : tables;
 }
 
 /**
@@ -179,9 +184,10 @@ export function reportFigures(
   exp: LoadedExperiment,
   metrics: unknown,
   lang: FigureLanguage = 'en',
+  simulated = anySimulated(exp.providers),
 ): FigureSpec[] {
   const figures = exp.protocol.figures(metrics);
-  const marked = anySimulated(exp.providers) ? figures.map(markSimulatedFigure) : figures;
+  const marked = simulated ? figures.map(markSimulatedFigure) : figures;
   const dict = exp.protocol.figureText?.[lang];
   return dict ? marked.map((f) => localizeFigure(f, lang, [dict])) : marked;
 }

@@ -5,6 +5,7 @@ import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '
 import { CountsLine } from './CountsLine';
 import { ExportAll } from './ExportAll';
 import { ExportMethods } from './ExportMethods';
+import { ExportBundle } from './ExportBundle';
 import { GenericSections } from './GenericSections';
 import { SimulatedContext } from './simulated-context';
 import type { Navigate } from './routes';
@@ -64,6 +65,7 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
             {Tools && <Tools {...sectionProps} />}
             <ExportAll experimentId={experimentId} />
             <ExportMethods experimentId={experimentId} />
+            <ExportBundle experimentId={experimentId} />
           </div>
         )}
       </header>

@@ -65,6 +65,10 @@ const en = {
     methodsNote:
       'Written from the stored experiment: every number is the one the tables and metrics.json hold. The export folder holds the same files.',
     download: 'Download {{file}}',
+    bundle: 'Export → Study bundle',
+    bundleBusy: 'Writing the study bundle…',
+    bundleDone:
+      'Saved {{file}}: config, dataset, prompts, every request and response, metrics and the export folder, with a SHA-256 per file and no key. A reviewer recomputes it offline with: judge-lab bundle verify {{file}}',
     languages: { en: 'English', zh: '中文' },
   },
 };
@@ -129,6 +133,10 @@ const zh: DeepStrings<Strings> = {
     methodsBusy: '正在撰写方法部分…',
     methodsNote: '根据已存实验撰写：每个数字都与表格和 metrics.json 中的一致。导出文件夹中也有相同文件。',
     download: '下载 {{file}}',
+    bundle: '导出 → 研究包',
+    bundleBusy: '正在写入研究包…',
+    bundleDone:
+      '已保存 {{file}}：配置、数据集、提示词、全部请求与回答、指标及导出文件夹，每个文件附 SHA-256，不含任何密钥。审稿人可离线重算：judge-lab bundle verify {{file}}',
     languages: { en: 'English', zh: '中文' },
   },
 };
