@@ -3,7 +3,7 @@
 // pdflatex (any non-ASCII character beyond accented Latin is written as its code point, as the
 // tables do); the Chinese .tex keeps its characters and needs XeLaTeX with ctex (its preamble says so).
 import type { MethodsDocument, MethodsLang } from '../../shared/paper/methods';
-import { escapeLatex } from '../report/latex';
+import { escapeLatex, TEX_SPECIALS } from '../report/latex';
 import type { MethodsFacts } from './methods-facts';
 
 /** Markdown that shows `text` literally: every character Markdown could read as markup is escaped. */
@@ -53,22 +53,9 @@ export function methodsMarkdown(doc: MethodsDocument): string {
   return out.join('\n');
 }
 
-const ZH_SPECIALS: Record<string, string> = {
-  '\\': '\\textbackslash{}',
-  '&': '\\&',
-  '%': '\\%',
-  $: '\\$',
-  '#': '\\#',
-  _: '\\_',
-  '{': '\\{',
-  '}': '\\}',
-  '~': '\\textasciitilde{}',
-  '^': '\\textasciicircum{}',
-};
-
 /** For XeLaTeX: TeX's specials escaped, every other character kept (the font has it). */
 function escapeXe(text: string): string {
-  return text.replace(/[\\&%$#_{}~^]/g, (c) => ZH_SPECIALS[c]).replace(/[\r\n\t]/g, ' ');
+  return text.replace(/[\\&%$#_{}~^]/g, (c) => TEX_SPECIALS[c]).replace(/[\r\n\t]/g, ' ');
 }
 
 /** The packages methods.tex loads: in texlive-latex-base / -recommended (EN), plus ctex for 中文. */

@@ -56,3 +56,18 @@ export function methodsRate(x: number | null | undefined, lang: MethodsLang): st
     return lang === 'zh' ? '未定义（无有效回答）' : 'undefined (no valid answers)';
   return methodsNumber(x);
 }
+
+/** A protocol's design section: a paragraph in the language asked for, then its lists of numbers. */
+export function designSection(
+  id: string,
+  title: { en: string; zh: string },
+  text: { en: string; zh: string },
+  lang: MethodsLang,
+  ...lists: string[][]
+): MethodsSection {
+  return {
+    id,
+    title: title[lang],
+    blocks: [{ kind: 'p', text: text[lang] }, ...lists.map((items) => ({ kind: 'list' as const, items }))],
+  };
+}
