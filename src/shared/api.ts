@@ -1,5 +1,7 @@
 // The API contract: every door (Electron IPC, local web, CLI) exposes exactly these
 // methods and events, and the renderer talks to nothing else.
+import type { MethodsFiles } from './paper/methods';
+import type { BundleVerifyReport } from './paper/bundle';
 import type { CompareResult, CompareSide } from './compare';
 import type { FigureLanguage } from './report/figure-i18n';
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow, KeyState } from './domain';
@@ -118,6 +120,15 @@ export interface ApiMethods {
     params: { experimentId: number; lang?: FigureLanguage };
     result: { fileName: string; mime: string; contentBase64: string };
   };
+  /** The study bundle (issue 24): one zip, `<name>.judgelab`, a reviewer recomputes offline. */
+  'experiments.exportBundle': {
+    params: { experimentId: number };
+    result: { fileName: string; mime: string; contentBase64: string };
+  };
+  /** Recomputes a study bundle offline and compares every metric, table and figure with the stored ones. */
+  'bundles.verify': { params: { fileName: string; contentBase64: string }; result: BundleVerifyReport };
+  /** methods.md, methods.tex and checklist.md (issue 24), as the export folder holds them, in `lang`. */
+  'experiments.methods': { params: { experimentId: number; lang?: FigureLanguage }; result: MethodsFiles };
   'experiments.exportFile': {
     params: {
       experimentId: number;
@@ -317,6 +328,9 @@ export const METHOD_NAMES = [
   'experiments.protocolEdit',
   'experiments.exportFile',
   'experiments.exportZip',
+  'experiments.methods',
+  'experiments.exportBundle',
+  'bundles.verify',
   'experiments.compare',
   'experiments.compareFile',
   'experiments.recordedTemplate',

@@ -11,6 +11,7 @@ import { registerAnnotateCommands } from './annotate';
 import { registerPaperCommands } from './paper';
 import { registerRecordedCommands } from './recorded';
 import { registerReportCardCommands } from './report-card';
+import { BundleDiffers, registerBundleCommands } from './bundle';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./runtime');
@@ -24,7 +25,7 @@ interface GlobalOptions {
 }
 
 /** Commands that only read the store: they open one a newer release made read-only. */
-const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers']);
+const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers', 'methods']);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
 async function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<Core> {
@@ -301,6 +302,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
   registerPaperCommands(program, withCore, out);
   registerRecordedCommands(program, withCore, out);
   registerReportCardCommands(program, withCore, out);
+  registerBundleCommands(program, withCore, out);
   registerStoreCommands(program, out);
   return program;
 }
@@ -318,6 +320,10 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     if (err instanceof RunStopped) {
+      process.stderr.write(`${err.message}\n`);
+      return EXIT.runtime;
+    }
+    if (err instanceof BundleDiffers) {
       process.stderr.write(`${err.message}\n`);
       return EXIT.runtime;
     }

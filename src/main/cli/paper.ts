@@ -1,7 +1,11 @@
-// The paper kit's CLI commands (issue 24): `judge-lab estimate` (cost, time and the power plan).
+// The paper kit's CLI commands (issue 24): `judge-lab estimate` (cost, time and the power plan) and
+// `judge-lab methods` (the Methods section and the reviewer's checklist of a stored experiment).
 // Thin: each command calls one API method through Core.call; the text is src/main/paper's.
-import { Command, InvalidArgumentError } from 'commander';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Core } from '../facade/core';
+import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
 
 type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
 
@@ -41,6 +45,32 @@ export function registerPaperCommands(program: Command, withCore: WithCore, out:
         if (opts.json) return out(JSON.stringify(estimate, null, 2) + '\n');
         out(estimateText(estimate));
         if (estimate.power) out(powerText(estimate.power));
+      }),
+    );
+
+  program
+    .command('methods')
+    .description(
+      'write methods.md, methods.tex and checklist.md of an experiment (as its export folder holds them)',
+    )
+    .argument('<experiment>', 'experiment name or id')
+    .requiredOption('--out <dir>', 'folder for the three files')
+    .addOption(
+      new Option('--lang <lang>', 'language of the text').choices([...FIGURE_LANGUAGES]).default('en'),
+    )
+    .action((ref: string, opts: { out: string; lang: FigureLanguage }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const experimentId = core.experiments.find(ref).id;
+        const files = await core.call('experiments.methods', { experimentId, lang: opts.lang });
+        const dir = resolve(opts.out);
+        mkdirSync(dir, { recursive: true });
+        const written = [
+          ['methods.md', files.markdown],
+          ['methods.tex', files.latex],
+          ['checklist.md', files.checklist],
+        ] as const;
+        for (const [name, text] of written) writeFileSync(join(dir, name), text);
+        out(`Wrote ${written.map(([n]) => n).join(', ')} to ${dir}\n`);
       }),
     );
 }

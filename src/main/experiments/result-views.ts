@@ -20,7 +20,16 @@ import { estimateTasks } from './estimate';
 import { loadExperiment } from './load';
 import type { CompareResult, CompareSide } from '../../shared/compare';
 import { compareRuns } from './compare';
-import { computeResults, exportExperiment, failedCalls, reportFigures, reportTables } from './results';
+import {
+  computeResults,
+  experimentMethods,
+  exportExperiment,
+  failedCalls,
+  reportFigures,
+  reportTables,
+} from './results';
+import type { MethodsFiles } from '../../shared/paper/methods';
+import { exportBundle } from '../paper/bundle';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
 
@@ -48,6 +57,16 @@ export class ResultViews {
   flagged(id: number): { flagged: FlaggedItem[] } {
     const exp = loadExperiment(this.db, id);
     return { flagged: exp.protocol.flagged?.(exp.view, this.db) ?? [] };
+  }
+
+  /** The study bundle (`*.judgelab`), written while no run writes the experiment (like an export). */
+  bundle(id: number): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+    return this.lock.whileLocked(id, () => exportBundle(this.db, this.opts.dataDir, id));
+  }
+
+  /** The Methods files, computed while no run writes the experiment (like an export). */
+  methods(id: number, lang: FigureLanguage = 'en'): Promise<MethodsFiles> {
+    return this.lock.whileLocked(id, async () => experimentMethods(this.db, id, lang));
   }
 
   failures(id: number): { rows: FailedCallView[] } {

@@ -7,6 +7,7 @@ import type { ExperimentResults, FailedCallView, FlaggedItem, ResultCounts } fro
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import type { Table } from '../../shared/report/table';
+import type { MethodsFiles } from '../../shared/paper/methods';
 import type { MetricsContext, TaskCall, UsageRow } from '../protocols/plugin';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { recordedSummary } from './recorded';
@@ -18,6 +19,7 @@ import { getRequestUsage, getRequests } from '../store/ledger';
 import { listResults } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
+import { methodsFiles } from '../paper/methods';
 
 /**
  * Usage per model role. A request first planned by an earlier experiment was paid there:
@@ -164,9 +166,14 @@ export function failedCalls(db: Database, experimentId: number): FailedCallView[
 }
 
 /** The protocol's tables, marked "Simulated — " when the simulated provider answered. */
-export function reportTables(exp: LoadedExperiment, metrics: unknown): Table[] {
+export function reportTables(
+  exp: LoadedExperiment,
+  metrics: unknown,
+  /** A bundle's replay answers from recorded files but draws as the simulated run did. */
+  simulated = anySimulated(exp.providers),
+): Table[] {
   const tables = exp.protocol.tables(metrics);
-  return anySimulated(exp.providers) ? tables.map(markSimulatedTable) : tables;
+  return simulated ? tables.map(markSimulatedTable) : tables;
 }
 
 /**
@@ -177,9 +184,10 @@ export function reportFigures(
   exp: LoadedExperiment,
   metrics: unknown,
   lang: FigureLanguage = 'en',
+  simulated = anySimulated(exp.providers),
 ): FigureSpec[] {
   const figures = exp.protocol.figures(metrics);
-  const marked = anySimulated(exp.providers) ? figures.map(markSimulatedFigure) : figures;
+  const marked = simulated ? figures.map(markSimulatedFigure) : figures;
   const dict = exp.protocol.figureText?.[lang];
   return dict ? marked.map((f) => localizeFigure(f, lang, [dict])) : marked;
 }
@@ -268,6 +276,18 @@ export function computeResultsUncached(
   };
 }
 
+/** methods.md, methods.tex and checklist.md of an experiment, as its export folder holds them. */
+export function experimentMethods(
+  db: Database,
+  experimentId: number,
+  lang: FigureLanguage = 'en',
+): MethodsFiles {
+  const exp = loadExperiment(db, experimentId);
+  const ctx = metricsContext(db, exp, false);
+  const metrics = exp.protocol.computeMetrics(ctx);
+  return methodsFiles(db, exp, ctx, metrics, reportTables(exp, metrics), lang);
+}
+
 /** Writes the export folder of DESIGN.md section 8 for any protocol. */
 export async function exportExperiment(
   db: Database,
@@ -290,13 +310,20 @@ export async function exportExperiment(
   );
   const lastStage = exp.protocol.stages.at(-1)?.name;
   const answers = ctx.results.filter((r) => r.stage === lastStage);
+  const tables = reportTables(exp, metrics);
+  const methods = methodsFiles(db, exp, ctx, metrics, tables, lang);
   return writeExportFolder(outDir, {
     protocol: exp.protocol.id,
     metrics,
     metricsKeys: exp.protocol.metricsKeys,
-    tables: reportTables(exp, metrics),
+    tables,
     figures: reportFigures(exp, metrics, lang),
-    files: exp.protocol.exportFiles?.(ctx, calls, db) ?? [],
+    files: [
+      ...(exp.protocol.exportFiles?.(ctx, calls, db) ?? []),
+      { name: 'methods.md', content: methods.markdown },
+      { name: 'methods.tex', content: methods.latex },
+      { name: 'checklist.md', content: methods.checklist },
+    ],
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },
       simulated: anySimulated(exp.providers),

@@ -34,6 +34,7 @@ import { priceFor } from '../providers/pricing';
 import { AnnotationService } from '../annotation/service';
 import { annotationHandlers } from '../annotation/handlers';
 import { reportCardHandlers } from '../report-card/handlers';
+import { verifyBundleBytes } from '../paper/bundle';
 
 // The date the comment above DEFAULT_PRICES in providers/pricing.ts names ("as known on ...");
 // keep the two in step when the table is updated.
@@ -242,6 +243,10 @@ export class Core {
         ex.views.protocolEdit(experimentId, edit, fields),
       'experiments.exportFile': (p) => ex.views.exportFile(p),
       'experiments.exportZip': ({ experimentId, lang }) => ex.views.exportZip(experimentId, lang),
+      'experiments.methods': ({ experimentId, lang }) => ex.views.methods(experimentId, lang),
+      'experiments.exportBundle': ({ experimentId }) => ex.views.bundle(experimentId),
+      'bundles.verify': ({ fileName, contentBase64 }) =>
+        verifyBundleBytes(this.dataDir, fileName, Buffer.from(contentBase64, 'base64')),
       'experiments.compare': ({ a, b }) => ex.views.compare(a, b),
       'experiments.compareFile': ({ a, b, format }) => ex.views.compareFile(a, b, format),
       'experiments.recordedTemplate': ({ config, format }) =>

@@ -70,6 +70,9 @@ export const paramSchemas = {
     fields: z.record(z.string(), z.union([text, z.number(), z.boolean(), z.null()])),
   }),
   'experiments.exportZip': z.strictObject({ experimentId: id, lang }),
+  'experiments.methods': z.strictObject({ experimentId: id, lang }),
+  'experiments.exportBundle': z.strictObject({ experimentId: id }),
+  'bundles.verify': z.strictObject({ fileName: z.string().min(1).max(1000), contentBase64: z.string() }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([

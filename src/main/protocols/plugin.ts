@@ -16,6 +16,7 @@ import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { FigureDictionary, FigureLanguage } from '../../shared/report/figure-i18n';
 import type { PlanAt } from '../../shared/paper/power-rows';
 import type { PowerComparison } from '../../shared/paper/types';
+import type { MethodsLang, MethodsSection } from '../../shared/paper/methods';
 import type { Table } from '../../shared/report/table';
 import type { ReportCardContribution } from '../../shared/report-card/types';
 import type { ProviderConfig } from '../providers/config';
@@ -218,6 +219,19 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   power?: PowerHooks<E, Metrics>;
   /** Headline rows and gate measurements for the judge report card (optional; src/main/report-card). */
   reportCard?: ReportCardHooks<Metrics>;
+  /**
+   * The protocol's own Methods sections (optional; src/main/paper/methods-text.ts writes the
+   * generic ones): its design and the statistics it reports, in `ctx.lang`. Every number in them
+   * must come from `ctx.metrics`, the same metrics the tables use.
+   */
+  methods?(ctx: MethodsHookContext<E, Metrics>): MethodsSection[];
+}
+
+/** What a protocol's Methods sentences are written from. */
+export interface MethodsHookContext<E extends ExperimentView = ExperimentView, Metrics = unknown> {
+  exp: E;
+  metrics: Metrics;
+  lang: MethodsLang;
 }
 
 /**

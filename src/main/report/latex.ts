@@ -3,7 +3,8 @@
 import { controlNotation } from '../../shared/control-chars';
 import { formatCell, type Table, type TableRow } from '../../shared/report/table';
 
-const SPECIALS: Record<string, string> = {
+/** TeX's ten special characters, as text in any engine (XeLaTeX too: the Chinese Methods text). */
+export const TEX_SPECIALS: Readonly<Record<string, string>> = {
   '\\': '\\textbackslash{}',
   '&': '\\&',
   '%': '\\%',
@@ -14,6 +15,10 @@ const SPECIALS: Record<string, string> = {
   '}': '\\}',
   '~': '\\textasciitilde{}',
   '^': '\\textasciicircum{}',
+};
+
+const SPECIALS: Record<string, string> = {
+  ...TEX_SPECIALS,
   // In the default OT1 font encoding these print as other glyphs (¡ ¿ —).
   '<': '\\textless{}',
   '>': '\\textgreater{}',

@@ -113,6 +113,10 @@ describe('a protocol registered from test code', () => {
         'tables/mean_score.csv',
         'tables/mean_score.tex',
         'tables/tables.xlsx',
+        // The generic Methods files, for a protocol that adds no sentences of its own (issue 24).
+        'methods.md',
+        'methods.tex',
+        'checklist.md',
       ].sort(),
     );
     expect(JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'))).toEqual(metrics);
@@ -127,6 +131,9 @@ describe('a protocol registered from test code', () => {
     await wb.xlsx.readFile(join(out, 'tables/tables.xlsx'));
     expect(wb.worksheets.map((w) => w.name)).toEqual(['mean_score']);
     expect(existsSync(join(out, 'judgments.csv'))).toBe(false);
+    const methods = readFileSync(join(out, 'methods.md'), 'utf8');
+    expect(methods).toContain(`of which ${manifest.counts.items} items entered the experiment`);
+    expect(methods).not.toContain('## Design');
   });
   it('runs on the simulated provider too, which knows nothing of it: valid scores, marked simulated', async () => {
     const cfg = {

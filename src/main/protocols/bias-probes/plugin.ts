@@ -3,6 +3,7 @@
 // original and each variant; pairwise in both orders), answers `score_verdict` and
 // `pairwise_verdict`; metrics: each probe's paired effect, position, length correlations and
 // debiased scores.
+import { biasMethods } from './methods';
 import type { Item } from '../../../shared/domain';
 import type { FlaggedItem } from '../../../shared/experiments';
 import { BIAS_FIGURES_ZH } from '../../../shared/protocols/bias-probes/report/figure-zh';
@@ -157,6 +158,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   figures: buildBiasFigures,
   figureText: { zh: BIAS_FIGURES_ZH },
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
+  methods: biasMethods,
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   annotation: biasAnnotation,
   power: biasPower,

@@ -1,6 +1,7 @@
 // Judge-LS as a plug-in of the generic runner (see ../plugin.ts): config keys, stages,
 // metrics, report and export content. The pure parts (plan, parse, metrics) are the modules
 // beside this one; here they are wired to the seam.
+import { judgeLsMethods } from './methods';
 import { judgeLsAnnotation } from './annotation';
 import { judgeLsPower } from './power';
 import { judgeLsReportCard } from './report-card';
@@ -235,6 +236,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     const { languageRules, ...rest } = DEFAULT_TEMPLATES;
     return { ...rest, languageRulesZH: languageRules.ZH, languageRulesLS: languageRules.LS };
   },
+  methods: judgeLsMethods,
   promptTemplates(exp) {
     const t = exp.options.templates;
     return {

@@ -1,6 +1,7 @@
 // Reference sensitivity as a plug-in of the generic runner (../plugin.ts; DESIGN.md section 5b):
 // generate (plain-text answers), calibrate (C1 gold / C2 wrong, no reference) and judge
 // (NR / RV / RC per judge × answer), verdicts as `correctness_verdict`.
+import { refSensMethods } from './methods';
 import type { Item } from '../../../shared/domain';
 import { buildRefSensFigures } from '../../../shared/protocols/reference-sensitivity/report/figures';
 import { REFSENS_FIGURES_ZH } from '../../../shared/protocols/reference-sensitivity/report/figure-zh';
@@ -276,6 +277,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   annotation: refSensAnnotation,
   power: refSensPower,
   reportCard: { contribute: refSensReportCard },
+  methods: refSensMethods,
   promptTemplates: (exp) => ({
     ...exp.options.templates,
     answersFile: exp.config.answers ? answersFileName(exp.config.answers) : '',

@@ -2,6 +2,7 @@
 // judge answers the same request K times (samples 0 … K − 1) per temperature condition and, for
 // pairs, per order; metrics: how often it agrees with itself, Fleiss κ and ICC(1) across repeats,
 // accuracy of one repeat vs the majority of k, and position consistency as repeats are voted.
+import { selfConsistencyMethods } from './methods';
 import type { Item } from '../../../shared/domain';
 import { SELF_CONSISTENCY_FIGURES_ZH } from '../../../shared/protocols/self-consistency/report/figure-zh';
 import { buildSelfConsistencyFigures } from '../../../shared/protocols/self-consistency/report/figures';
@@ -110,6 +111,7 @@ export const selfConsistencyPlugin: ProtocolPlugin<ScExperiment, SelfConsistency
   figures: buildSelfConsistencyFigures,
   figureText: { zh: SELF_CONSISTENCY_FIGURES_ZH },
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
+  methods: selfConsistencyMethods,
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   views: { custom: { [REPEATS_VIEW]: repeatsView } },
   reportCard: { contribute: selfConsistencyReportCard },

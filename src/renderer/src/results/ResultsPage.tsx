@@ -4,6 +4,8 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '../protocols';
 import { CountsLine } from './CountsLine';
 import { ExportAll } from './ExportAll';
+import { ExportMethods } from './ExportMethods';
+import { ExportBundle } from './ExportBundle';
 import { GenericSections } from './GenericSections';
 import { SimulatedContext } from './simulated-context';
 import type { Navigate } from './routes';
@@ -62,6 +64,8 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
           <div className="page__tools">
             {Tools && <Tools {...sectionProps} />}
             <ExportAll experimentId={experimentId} />
+            <ExportMethods experimentId={experimentId} />
+            <ExportBundle experimentId={experimentId} />
           </div>
         )}
       </header>

@@ -22,3 +22,11 @@ export function downloadBase64(file: { fileName: string; mime: string; contentBa
   // Revoked on the next task: the download has taken its own reference by then.
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** Saves text the core wrote (UTF-8) as a download, like downloadBase64. */
+export function downloadText(fileName: string, mime: string, text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  downloadBase64({ fileName, mime: `${mime};charset=utf-8`, contentBase64: btoa(binary) });
+}

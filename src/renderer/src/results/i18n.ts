@@ -60,6 +60,15 @@ const en = {
       'Some figures could not be drawn and were left out (everything else was written; manifest.json lists them): {{figures}}',
     language: 'Figures in',
     openFolder: 'Open folder',
+    methods: 'Export → Methods',
+    methodsBusy: 'Writing the Methods…',
+    methodsNote:
+      'Written from the stored experiment: every number is the one the tables and metrics.json hold. The export folder holds the same files.',
+    download: 'Download {{file}}',
+    bundle: 'Export → Study bundle',
+    bundleBusy: 'Writing the study bundle…',
+    bundleDone:
+      'Saved {{file}}: config, dataset, prompts, every request and response, metrics and the export folder, with a SHA-256 per file and no key. A reviewer recomputes it offline with: judge-lab bundle verify {{file}}',
     languages: { en: 'English', zh: '中文' },
   },
 };
@@ -120,6 +129,14 @@ const zh: DeepStrings<Strings> = {
     figuresFailed: '部分图表无法绘制，已略去（其余文件均已写出；manifest.json 中列出）：{{figures}}',
     language: '图表语言',
     openFolder: '打开文件夹',
+    methods: '导出 → 方法',
+    methodsBusy: '正在撰写方法部分…',
+    methodsNote: '根据已存实验撰写：每个数字都与表格和 metrics.json 中的一致。导出文件夹中也有相同文件。',
+    download: '下载 {{file}}',
+    bundle: '导出 → 研究包',
+    bundleBusy: '正在写入研究包…',
+    bundleDone:
+      '已保存 {{file}}：配置、数据集、提示词、全部请求与回答、指标及导出文件夹，每个文件附 SHA-256，不含任何密钥。审稿人可离线重算：judge-lab bundle verify {{file}}',
     languages: { en: 'English', zh: '中文' },
   },
 };

@@ -1,0 +1,78 @@
+// `judge-lab bundle export|verify` (issue 24): the study bundle a reviewer re-runs. Thin: each
+// command calls one API method through Core.call (the bundle's layout and the replay live in
+// src/main/paper/bundle*.ts).
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { BundleVerifyReport } from '../../shared/paper/bundle';
+import type { Core } from '../facade/core';
+
+type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+
+/** A bundle that opened and replayed, but whose recomputed files differ from the stored ones: exit 1. */
+export class BundleDiffers extends Error {}
+
+export function verifyText(r: BundleVerifyReport): string {
+  const lines = [
+    `Bundle ${r.file}: experiment "${r.experiment.name}" (${r.experiment.protocol}), ${r.entries} entries, each matching its SHA-256.`,
+    `Replayed ${r.replayed} answers from answers.jsonl (no provider called, no key used).`,
+  ];
+  const differing = r.checks.filter((c) => !c.equal);
+  lines.push(
+    `Recomputed ${r.checks.length} files (metrics.json, tables, figures): ${r.checks.length - differing.length} byte-identical, ${differing.length} differ.`,
+  );
+  for (const c of differing) {
+    lines.push(`  ${c.file} differs:`);
+    for (const d of c.differences)
+      lines.push(`    ${d.where}: stored ${d.stored}, recomputed ${d.recomputed}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function registerBundleCommands(program: Command, withCore: WithCore, out: (s: string) => void): void {
+  const bundle = program
+    .command('bundle')
+    .description('the study bundle (*.judgelab): everything a reviewer needs to recompute a study offline');
+
+  bundle
+    .command('export')
+    .description(
+      'write the study bundle of a finished experiment (config, dataset, prompts, ledger, export folder)',
+    )
+    .argument('<experiment>', 'experiment name or id')
+    .requiredOption('--out <file>', 'the bundle to write (e.g. study.judgelab)')
+    .action((ref: string, opts: { out: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const experimentId = core.experiments.find(ref).id;
+        const b = await core.call('experiments.exportBundle', { experimentId });
+        const file = resolve(opts.out);
+        // Written beside the target and renamed: a reader never sees half a bundle.
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, Buffer.from(b.contentBase64, 'base64'));
+        renameSync(tmp, file);
+        out(`Wrote the study bundle of "${ref}" to ${file}\n`);
+      }),
+    );
+
+  bundle
+    .command('verify')
+    .description(
+      'recompute every metric, table and figure of a bundle offline and compare (exit 0 only when all are identical)',
+    )
+    .argument('<file>', 'the bundle (*.judgelab)')
+    .option('--json', 'print the report as JSON')
+    .action((file: string, opts: { json?: boolean }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const bytes = readFileSync(resolve(file));
+        const report = await core.call('bundles.verify', {
+          fileName: basename(file),
+          contentBase64: bytes.toString('base64'),
+        });
+        out(opts.json ? JSON.stringify(report, null, 2) + '\n' : verifyText(report));
+        if (!report.identical)
+          throw new BundleDiffers(
+            `${file}: ${report.checks.filter((c) => !c.equal).length} recomputed files differ from the stored ones`,
+          );
+      }),
+    );
+}

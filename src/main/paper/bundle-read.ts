@@ -1,0 +1,95 @@
+// Opens a study bundle and checks it whole before anything reads it: a zip, a bundle.json of the
+// known layout, and every entry present with the SHA-256 bundle.json gives it, nothing extra. A
+// bundle that fails is refused naming the bundle file and the entry.
+import { unzipSync } from 'fflate';
+import { z } from 'zod';
+import { BUNDLE_LAYOUT, type BundleJson } from '../../shared/paper/bundle';
+import { AppError } from '../base/errors';
+import { sha256Hex } from './bundle-write';
+
+export interface OpenedBundle {
+  file: string;
+  meta: BundleJson;
+  entries: Map<string, Uint8Array>;
+  /** An entry's UTF-8 text (every listed entry exists: checked when opened). */
+  text(name: string): string;
+}
+
+const bundleJsonSchema = z.object({
+  layout: z.number(),
+  format: z.literal('judge-lab study bundle'),
+  app_version: z.string(),
+  created_at: z.string(),
+  experiment: z.object({ name: z.string(), protocol: z.string(), status: z.string() }),
+  simulated: z.boolean(),
+  entries: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+});
+
+function refuse(file: string, entry: string, message: string, field?: string): never {
+  throw new AppError('invalid_input', `${file}: ${entry}: ${message}`, [
+    { file: `${file}:${entry}`, ...(field ? { field } : {}), message },
+  ]);
+}
+
+export function openBundle(file: string, bytes: Uint8Array): OpenedBundle {
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes);
+  } catch (err) {
+    throw new AppError(
+      'invalid_input',
+      `${file}: not a study bundle (not a readable zip: ${(err as Error).message})`,
+      [{ file, message: 'not a readable zip' }],
+    );
+  }
+  const raw = files['bundle.json'];
+  if (!raw) refuse(file, 'bundle.json', 'missing: a study bundle lists its entries and their hashes there');
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(raw));
+  } catch (err) {
+    refuse(file, 'bundle.json', `not JSON (${(err as Error).message})`);
+  }
+  const parsed = bundleJsonSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    refuse(file, 'bundle.json', issue.message, issue.path.join('.'));
+  }
+  const meta = parsed.data as BundleJson;
+  if (meta.layout !== BUNDLE_LAYOUT)
+    refuse(
+      file,
+      'bundle.json',
+      `layout ${meta.layout}; this release reads layout ${BUNDLE_LAYOUT} (written by Judge Lab ${meta.app_version})`,
+      'layout',
+    );
+  const entries = new Map<string, Uint8Array>();
+  for (const [name, expected] of Object.entries(meta.entries)) {
+    const bytesOf = files[name];
+    if (!bytesOf) refuse(file, name, 'listed in bundle.json but missing from the bundle');
+    const actual = sha256Hex(bytesOf);
+    if (actual !== expected)
+      refuse(
+        file,
+        name,
+        `content does not match its SHA-256 in bundle.json (listed ${expected}, found ${actual}): the bundle was changed after it was written`,
+        'sha256',
+      );
+    entries.set(name, bytesOf);
+  }
+  const extra = Object.keys(files).filter((n) => n !== 'bundle.json' && !entries.has(n) && !n.endsWith('/'));
+  if (extra.length)
+    refuse(file, extra[0], 'in the bundle but not listed in bundle.json (no hash vouches for it)');
+  // The BOM kept: a CSV is compared byte for byte, its BOM (for Excel) included.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  return {
+    file,
+    meta,
+    entries,
+    text: (name) => {
+      const b = entries.get(name);
+      if (!b) refuse(file, name, 'missing from the bundle');
+      return decoder.decode(b);
+    },
+  };
+}

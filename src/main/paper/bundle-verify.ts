@@ -1,0 +1,191 @@
+// Recomputes a study bundle offline (issue 24): a new store in a scratch folder, the bundle's
+// dataset put in with the same item ids, its config run again with every provider replaced by
+// the `recorded` provider answering from the bundle's answers.jsonl (no key, no network), and
+// metrics.json, every table (.csv, .tex) and every figure (.svg) of its export folder made again
+// and compared byte for byte with the stored ones (an SVG up to the chart library's instance
+// counter in its class and clip-path names). Knows no protocol.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLE_ENTRIES as E, type BundleCheck, type BundleVerifyReport } from '../../shared/paper/bundle';
+import { AppError } from '../base/errors';
+import { ExperimentService } from '../experiments/service';
+import { loadExperiment } from '../experiments/load';
+import { computeResultsUncached, reportFigures, reportTables } from '../experiments/results';
+import { EnvOnlyKeyStore } from '../providers/key-store';
+import { tableToCsv } from '../report/csv';
+import { metricsJson } from '../report/export-folder';
+import { renderFigure } from '../report/figures';
+import { tableToLatex } from '../report/latex';
+import { DB_FILE_NAME, openDatabase } from '../store/db';
+import { insertDataset } from '../store/datasets';
+import type { OpenedBundle } from './bundle-read';
+import type { BundleDataset } from './bundle-write';
+
+/** Differences listed per file before "and more": enough to see what moved. */
+const LISTED = 20;
+
+/** Where two JSON values differ, as paths (`quality[2].accuracy`), the first LISTED of them. */
+function jsonDifferences(a: unknown, b: unknown, path = '', out: BundleCheck['differences'] = []) {
+  if (out.length >= LISTED) return out;
+  const bothObjects = a !== null && b !== null && typeof a === 'object' && typeof b === 'object';
+  if (bothObjects && Array.isArray(a) === Array.isArray(b)) {
+    const keys = Array.isArray(a)
+      ? [...Array(Math.max(a.length, (b as unknown[]).length)).keys()].map(String)
+      : [...new Set([...Object.keys(a), ...Object.keys(b as object)])];
+    for (const k of keys) {
+      const sub = Array.isArray(a) ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+      jsonDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], sub, out);
+    }
+  } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+    out.push({
+      where: path || '(whole file)',
+      stored: JSON.stringify(a) ?? 'absent',
+      recomputed: JSON.stringify(b) ?? 'absent',
+    });
+  }
+  return out;
+}
+
+/** The first differing line of two texts (enough to find it in the files). */
+function textDifferences(stored: string, recomputed: string): BundleCheck['differences'] {
+  const a = stored.split('\n');
+  const b = recomputed.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if (a[i] !== b[i])
+      return [{ where: `line ${i + 1}`, stored: a[i] ?? 'absent', recomputed: b[i] ?? 'absent' }];
+  return [];
+}
+
+function check(file: string, stored: string, recomputed: string, json = false): BundleCheck {
+  if (stored === recomputed) return { file, equal: true, differences: [] };
+  let differences: BundleCheck['differences'] | undefined;
+  if (json) {
+    try {
+      differences = jsonDifferences(JSON.parse(stored), JSON.parse(recomputed));
+    } catch {
+      // Not JSON on one side: compared as text below.
+    }
+  }
+  if (!differences?.length) differences = textDifferences(stored, recomputed);
+  return { file, equal: false, differences };
+}
+
+function parseJson<T>(bundle: OpenedBundle, name: string): T {
+  try {
+    return JSON.parse(bundle.text(name)) as T;
+  } catch (err) {
+    throw new AppError('invalid_input', `${bundle.file}: ${name}: not JSON (${(err as Error).message})`, [
+      { file: `${bundle.file}:${name}`, message: 'not JSON' },
+    ]);
+  }
+}
+
+/**
+ * The SVG with the chart library's instance-numbered names (`zr16-cls-108`: a process-wide counter
+ * that differs with every chart drawn before) renumbered by first appearance; nothing else changes.
+ */
+export function canonicalSvg(svg: string): string {
+  const names = new Map<string, string>();
+  // Both forms: `zr16-cls-108` (classes, gradients) and `zr6-c0` (clip paths).
+  return svg.replace(/\bzr\d+-([a-z]+)(-?)\d+\b/g, (m, kind: string, dash: string) => {
+    let n = names.get(m);
+    if (!n) names.set(m, (n = `zr-${kind}${dash}${names.size}`));
+    return n;
+  });
+}
+
+/** Replays the bundle in `scratch` (an empty folder the caller removes) and compares. */
+export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promise<BundleVerifyReport> {
+  const config = parseJson<Record<string, unknown>>(bundle, E.config);
+  const dataset = parseJson<BundleDataset>(bundle, E.dataset);
+  const answersFile = join(scratch, E.answers);
+  writeFileSync(answersFile, bundle.entries.get(E.answers) ?? '');
+
+  const db = openDatabase(join(scratch, DB_FILE_NAME));
+  // No key reaches the replay: the recorded provider needs none, and none is there to leak.
+  const service = new ExperimentService({
+    db,
+    dataDir: scratch,
+    keys: new EnvOnlyKeyStore({}),
+    emit: () => {},
+  });
+  try {
+    const ds = insertDataset(db, {
+      name: dataset.name,
+      sourceFile: dataset.source_file,
+      format: dataset.format as never,
+      kind: dataset.kind as never,
+      contentHash: dataset.content_hash,
+      items: dataset.items.map((i) => ({
+        sourceId: i.source_id,
+        subset: i.subset,
+        instruction: i.instruction,
+        output1: i.output_1,
+        output2: i.output_2,
+        label: i.label,
+        extra: i.extra,
+      })),
+    });
+    const providers = Object.fromEntries(
+      Object.keys((config.providers as Record<string, unknown> | undefined) ?? {}).map((name) => [
+        name,
+        { kind: 'recorded', file: answersFile },
+      ]),
+    );
+    const summary = service.createOrUpdate({ ...config, dataset: ds.id, providers });
+    const final = await service.runToEnd(summary.id);
+    if (final.status !== 'finished')
+      throw new AppError(
+        'invalid_input',
+        `${bundle.file}: the replay of ${E.answers} did not finish (${final.message ?? final.status})`,
+      );
+
+    const exp = loadExperiment(db, summary.id);
+    const { metrics, counts } = computeResultsUncached(db, summary.id);
+    const checks: BundleCheck[] = [];
+    const stored = (name: string) => (bundle.entries.has(name) ? bundle.text(name) : null);
+    const metricsFile = `${E.exportDir}metrics.json`;
+    const storedMetrics = stored(metricsFile);
+    if (storedMetrics === null)
+      throw new AppError('invalid_input', `${bundle.file}: ${metricsFile}: missing from the bundle`);
+    checks.push(
+      check(metricsFile, storedMetrics, metricsJson(metrics as object, exp.protocol.metricsKeys), true),
+    );
+    const simulated = bundle.meta.simulated;
+    for (const table of reportTables(exp, metrics, simulated)) {
+      for (const [ext, text] of [
+        ['csv', tableToCsv(table)],
+        ['tex', tableToLatex(table, exp.protocol.id)],
+      ] as const) {
+        const name = `${E.exportDir}tables/${table.id}.${ext}`;
+        const s = stored(name);
+        checks.push(
+          s === null
+            ? {
+                file: name,
+                equal: false,
+                differences: [{ where: '(file)', stored: 'absent', recomputed: 'present' }],
+              }
+            : check(name, s, text),
+        );
+      }
+    }
+    for (const spec of reportFigures(exp, metrics, 'en', simulated)) {
+      const name = `${E.exportDir}figures/${spec.id}.svg`;
+      const s = stored(name);
+      // A figure the export could not draw is listed in its manifest, not in the bundle: not compared.
+      if (s !== null) checks.push(check(name, canonicalSvg(s), canonicalSvg(renderFigure(spec).svg)));
+    }
+    return {
+      file: bundle.file,
+      experiment: bundle.meta.experiment,
+      entries: bundle.entries.size,
+      replayed: counts.planned - counts.pending,
+      checks,
+      identical: checks.every((c) => c.equal),
+    };
+  } finally {
+    await service.shutdown();
+    db.close();
+  }
+}

@@ -1,0 +1,55 @@
+// The study bundle (issue 24; docs/DESIGN.md "Paper kit"): one zip, `*.judgelab`, that a reviewer
+// opens to recompute every metric without a key or the network. Its layout and what `verify`
+// reports, shared by the core and the doors.
+
+/** Layout version of bundle.json; a reader refuses any other. */
+export const BUNDLE_LAYOUT = 1;
+export const BUNDLE_EXTENSION = '.judgelab';
+
+/** The entries every bundle has (besides bundle.json and export/…). */
+export const BUNDLE_ENTRIES = {
+  config: 'config.json',
+  dataset: 'dataset.json',
+  prompts: 'prompts.json',
+  /** The answers in the recorded-answers format (raw text and usage): what `verify` replays. */
+  answers: 'answers.jsonl',
+  /** Every request and raw response of the experiment's plan, with status, usage and times. */
+  ledger: 'ledger.jsonl',
+  /** Human labels of the experiment's rating sets (only when there are any). */
+  labels: 'labels.jsonl',
+  /** The export folder as `judge-lab export` writes it: metrics.json, manifest.json, tables, figures, methods. */
+  exportDir: 'export/',
+} as const;
+
+export interface BundleJson {
+  layout: number;
+  format: 'judge-lab study bundle';
+  app_version: string;
+  created_at: string;
+  experiment: { name: string; protocol: string; status: string };
+  /** Answered by the built-in simulated provider: its tables and figures carry the mark. */
+  simulated: boolean;
+  /** SHA-256 (hex) of every other entry, by path. */
+  entries: Record<string, string>;
+}
+
+/** One file `verify` recomputed and compared with the stored one. */
+export interface BundleCheck {
+  /** The entry compared, e.g. export/metrics.json. */
+  file: string;
+  equal: boolean;
+  /** Where they first differ (JSON path or line), when they do. */
+  differences: { where: string; stored: string; recomputed: string }[];
+}
+
+export interface BundleVerifyReport {
+  file: string;
+  experiment: BundleJson['experiment'];
+  /** Every entry matched its SHA-256 in bundle.json (a bundle that does not is refused outright). */
+  entries: number;
+  /** Answers replayed from answers.jsonl; no provider was called. */
+  replayed: number;
+  checks: BundleCheck[];
+  /** True when every check is byte-identical. */
+  identical: boolean;
+}

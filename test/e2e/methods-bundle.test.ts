@@ -1,0 +1,120 @@
+// Issue 24 in Chromium through `judge-lab serve`, on the keyless simulated demo: the results page's
+// Export → Methods shows the Methods text (as text) in the page's language with a download per
+// file, and Export → Study bundle saves a `.judgelab` that `bundles.verify` recomputes identical.
+// Screenshots EN/中文 × light/dark.
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BundleVerifyReport } from '../../src/shared/paper/bundle';
+import { assertBuilt } from '../helpers/cli';
+import { startKeylessApp, type AppInBrowser } from './helpers/app';
+import { shootAll, switchLanguage } from './helpers/screens';
+import { callApi, type ServeHandle } from './helpers/serve';
+
+let app: AppInBrowser<ServeHandle>;
+let page: Page;
+let server: ServeHandle;
+let pageErrors: string[] = [];
+let experimentId: number;
+
+beforeAll(async () => {
+  assertBuilt();
+  app = await startKeylessApp({ viewport: { width: 1280, height: 1100 }, timeoutMs: 15_000 });
+  ({ server, page, pageErrors } = app);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const byTestId = (id: string) => page.getByTestId(id);
+
+describe('Export → Methods and Export → Study bundle (issue 24)', () => {
+  it('runs a simulated Judge-LS study to the end', async () => {
+    const { dataset } = await callApi<{ dataset: { id: number } }>(server, 'datasets.loadSample', {
+      sampleId: 'llmbar',
+    });
+    ({ id: experimentId } = await callApi<{ id: number }>(server, 'experiments.create', {
+      config: {
+        name: 'methods-e2e',
+        protocol: 'judge-ls',
+        dataset: dataset.id,
+        limit: 4,
+        providers: { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 8 } },
+        transform: { provider: 'sim', model: 'sim-translator' },
+        judges: [{ label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' }],
+      },
+    }));
+    await callApi(server, 'experiments.start', { experimentId });
+    await expect
+      .poll(
+        async () =>
+          (await callApi<{ status: string }>(server, 'experiments.progress', { experimentId })).status,
+        { timeout: 240_000, interval: 500 },
+      )
+      .toBe('finished');
+  }, 300_000);
+
+  it('shows the Methods text written from the run, in the page language, as text', async () => {
+    await page.goto(server.url);
+    await switchLanguage(page, 'en');
+    await page.evaluate((id) => (location.hash = `#/experiments/${id}/results`), experimentId);
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 20_000 }).toBe(true);
+    const results = await callApi<{ counts: { planned: number } }>(server, 'experiments.results', {
+      experimentId,
+    });
+    await byTestId('export-methods').click();
+    const text = byTestId('export-methods-text');
+    await expect.poll(() => text.isVisible(), { timeout: 30_000 }).toBe(true);
+    const md = await text.innerText();
+    expect(md).toMatch(/^# Methods: methods-e2e/);
+    expect(md).toContain(`The plan held ${results.counts.planned} answers`);
+    // Markdown is shown as text: its heading marks are on screen, not turned into headings.
+    expect(await text.locator('h1, h2').count()).toBe(0);
+    // The download is the same text the core wrote.
+    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    await byTestId('export-methods-latex').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('methods.tex');
+    const files = await callApi<{ latex: string }>(server, 'experiments.methods', {
+      experimentId,
+      lang: 'en',
+    });
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(files.latex);
+
+    await shootAll(page, 'methods-export', async (lang) => {
+      await byTestId('export-methods').click();
+      await expect
+        .poll(() => byTestId('export-methods-text').innerText(), { timeout: 30_000 })
+        .toMatch(lang === 'zh' ? /^# 方法：methods-e2e/ : /^# Methods: methods-e2e/);
+      await byTestId('export-methods-text').scrollIntoViewIfNeeded();
+    });
+  }, 240_000);
+
+  it('saves the study bundle, which verify recomputes byte-identical', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const downloading = page.waitForEvent('download', { timeout: 120_000 });
+    await byTestId('export-bundle').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('methods-e2e.judgelab');
+    await expect.poll(() => byTestId('export-bundle-result').isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await byTestId('export-bundle-result').innerText()).toContain(
+      'judge-lab bundle verify methods-e2e.judgelab',
+    );
+    const report = await callApi<BundleVerifyReport>(server, 'bundles.verify', {
+      fileName: download.suggestedFilename(),
+      contentBase64: readFileSync((await download.path())!).toString('base64'),
+    });
+    expect(report.identical, JSON.stringify(report.checks.filter((c) => !c.equal))).toBe(true);
+    expect(report.checks.length).toBeGreaterThan(5);
+    await shootAll(page, 'study-bundle-export', async (lang) => {
+      await expect
+        .poll(() => byTestId('export-bundle').innerText())
+        .toBe(lang === 'zh' ? '导出 → 研究包' : 'Export → Study bundle');
+    });
+  }, 300_000);
+
+  it('threw no page error along the way', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
