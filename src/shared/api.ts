@@ -20,6 +20,8 @@ import type {
   AnnotationSession,
   AnnotationSetSummary,
   AppliedMapping,
+  Disagreement,
+  GuidelinesVersion,
   MappingTargets,
   PackageImport,
   AnnotatorProgress,
@@ -193,8 +195,33 @@ export interface ApiMethods {
   // Human ratings (DESIGN.md section 5d).
   /** A stratified sample (judge-score terciles × category, seeded) of an experiment's units. */
   'annotation.createSet': {
-    params: { experimentId: number; size: number; seed?: number; name?: string; goldAsAnnotator?: string };
+    params: {
+      experimentId: number;
+      size: number;
+      seed?: number;
+      name?: string;
+      goldAsAnnotator?: string;
+      /** The set's first guidelines version, shown on the rating screen. */
+      guidelines?: string;
+    };
     result: AnnotationSetSummary;
+  };
+  /** Every version of the set's guidelines, oldest first. */
+  'annotation.guidelines': { params: { setId: number }; result: GuidelinesVersion[] };
+  /** Stores the text as the next guidelines version (the current text again makes none). */
+  'annotation.setGuidelines': { params: { setId: number; text: string }; result: GuidelinesVersion };
+  /** Items whose annotators differ (and items already adjudicated), labels side by side. */
+  'annotation.disagreements': { params: { setId: number }; result: Disagreement[] };
+  /** Stores an adjudicated label (who, when; null withdraws it): the item's human reference from then on. */
+  'annotation.adjudicate': {
+    params: {
+      setId: number;
+      unitUid: string;
+      value: RatingValue | null;
+      adjudicator: string;
+      note?: string | null;
+    };
+    result: Disagreement[];
   };
   'annotation.listSets': { params: { experimentId?: number }; result: AnnotationSetSummary[] };
   'annotation.getSet': { params: { setId: number }; result: AnnotationSetSummary };
@@ -333,6 +360,10 @@ export const METHOD_NAMES = [
   'keys.delete',
   'prices.get',
   'annotation.createSet',
+  'annotation.guidelines',
+  'annotation.setGuidelines',
+  'annotation.disagreements',
+  'annotation.adjudicate',
   'annotation.listSets',
   'annotation.getSet',
   'annotation.deleteSet',
