@@ -186,8 +186,11 @@ export interface ApiMethods {
   };
   'providers.testConnection': {
     params: { provider: unknown; name: string; model?: string };
-    /** models: what the server lists, when it does (offered in the wizard's model fields). */
-    result: { ok: boolean; kind?: string; message: string; models?: string[] };
+    /**
+     * models: what the server lists, when it does (offered in the wizard's model fields); batch:
+     * whether it answers the Batch API (the wizard then offers the Batch switch).
+     */
+    result: { ok: boolean; kind?: string; message: string; models?: string[]; batch?: boolean };
   };
   /** The shipped price of each model (USD per 1M tokens), or null where none is known (local models). */
   'prices.get': { params: { models: string[] }; result: { rows: ShippedPriceRow[]; asOf: string } };
