@@ -22,6 +22,8 @@ import type {
   AnnotationSession,
   AnnotationSetSummary,
   AppliedMapping,
+  Disagreement,
+  GuidelinesVersion,
   MappingTargets,
   PackageImport,
   AnnotatorProgress,
@@ -176,8 +178,11 @@ export interface ApiMethods {
   };
   'providers.testConnection': {
     params: { provider: unknown; name: string; model?: string };
-    /** models: what the server lists, when it does (offered in the wizard's model fields). */
-    result: { ok: boolean; kind?: string; message: string; models?: string[] };
+    /**
+     * models: what the server lists, when it does (offered in the wizard's model fields); batch:
+     * whether it answers the Batch API (the wizard then offers the Batch switch).
+     */
+    result: { ok: boolean; kind?: string; message: string; models?: string[]; batch?: boolean };
   };
   /** The shipped price of each model (USD per 1M tokens), or null where none is known (local models). */
   'prices.get': { params: { models: string[] }; result: { rows: ShippedPriceRow[]; asOf: string } };
@@ -185,8 +190,33 @@ export interface ApiMethods {
   // Human ratings (DESIGN.md section 5d).
   /** A stratified sample (judge-score terciles × category, seeded) of an experiment's units. */
   'annotation.createSet': {
-    params: { experimentId: number; size: number; seed?: number; name?: string; goldAsAnnotator?: string };
+    params: {
+      experimentId: number;
+      size: number;
+      seed?: number;
+      name?: string;
+      goldAsAnnotator?: string;
+      /** The set's first guidelines version, shown on the rating screen. */
+      guidelines?: string;
+    };
     result: AnnotationSetSummary;
+  };
+  /** Every version of the set's guidelines, oldest first. */
+  'annotation.guidelines': { params: { setId: number }; result: GuidelinesVersion[] };
+  /** Stores the text as the next guidelines version (the current text again makes none). */
+  'annotation.setGuidelines': { params: { setId: number; text: string }; result: GuidelinesVersion };
+  /** Items whose annotators differ (and items already adjudicated), labels side by side. */
+  'annotation.disagreements': { params: { setId: number }; result: Disagreement[] };
+  /** Stores an adjudicated label (who, when; null withdraws it): the item's human reference from then on. */
+  'annotation.adjudicate': {
+    params: {
+      setId: number;
+      unitUid: string;
+      value: RatingValue | null;
+      adjudicator: string;
+      note?: string | null;
+    };
+    result: Disagreement[];
   };
   'annotation.listSets': { params: { experimentId?: number }; result: AnnotationSetSummary[] };
   'annotation.getSet': { params: { setId: number }; result: AnnotationSetSummary };
@@ -343,6 +373,10 @@ export const METHOD_NAMES = [
   'keys.delete',
   'prices.get',
   'annotation.createSet',
+  'annotation.guidelines',
+  'annotation.setGuidelines',
+  'annotation.disagreements',
+  'annotation.adjudicate',
   'annotation.listSets',
   'annotation.getSet',
   'annotation.deleteSet',

@@ -7,7 +7,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnnotationSetSummary } from '../../src/shared/annotation/api-types';
+import type {
+  AnnotationSetSummary,
+  Disagreement,
+  GuidelinesVersion,
+} from '../../src/shared/annotation/api-types';
 import type { AgreementReport } from '../../src/shared/annotation/agreement';
 import type { CalibratedRow } from '../../src/shared/annotation/calibrate';
 import { spawn } from 'node:child_process';
@@ -289,5 +293,122 @@ describe('judge-lab annotate', () => {
     const opened = await cli('annotate', 'import-package', file, '--as-new-set');
     expect(opened.code, opened.stderr).toBe(0);
     expect(opened.stdout).toMatch(/Opened as a new rating set \d+ "their pilot"/);
+  });
+
+  it('writes guidelines from a file (each change a version), lists disagreements and adjudicates them (issue 26 item 5)', async () => {
+    const empty = join(dir, 'empty.md');
+    writeFileSync(empty, '  \n');
+    const refused = await cli(
+      'annotate',
+      'create-set',
+      'rated',
+      '--size',
+      '4',
+      '--name',
+      'guided',
+      '--guidelines',
+      empty,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/empty\.md: the guidelines file is empty/);
+    expect((await cli('annotate', 'sets', '--json')).stdout).not.toContain('"guided"');
+    const notText = join(dir, 'latin1.md');
+    writeFileSync(notText, Buffer.from([0x52, 0xe9, 0x73, 0x75, 0x6d, 0xe9]));
+    const unreadable = await cli('annotate', 'guidelines', 'pilot', '--file', notText);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toMatch(/latin1\.md: cannot read the guidelines/);
+
+    const v1 = join(dir, 'guidelines.md');
+    writeFileSync(v1, '\uFEFF# Scoring\n\nScore 5 only when every instruction is followed. 评分标准。\n');
+    const created = await cli(
+      'annotate',
+      'create-set',
+      'rated',
+      '--size',
+      '4',
+      '--name',
+      'guided',
+      '--guidelines',
+      v1,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/Created rating set \d+ "guided" with 4 units and guidelines version 1/);
+    const shown = await cli('annotate', 'guidelines', 'guided');
+    expect(shown.stdout).toMatch(/Guidelines of "guided", version 1 of 1/);
+    expect(shown.stdout).toContain('Score 5 only when every instruction is followed. 评分标准。');
+    expect(shown.stdout).not.toContain('\uFEFF');
+
+    const same = await cli('annotate', 'guidelines', 'guided', '--file', v1);
+    expect(same.stdout).toMatch(/unchanged: still version 1/);
+    const v2 = join(dir, 'guidelines-2.md');
+    writeFileSync(v2, '# Scoring\n\nA tie is 3.\n');
+    expect((await cli('annotate', 'guidelines', 'guided', '--file', v2)).stdout).toMatch(
+      /Stored the guidelines of "guided" as version 2/,
+    );
+    const versions = JSON.parse(
+      (await cli('annotate', 'guidelines', 'guided', '--json')).stdout,
+    ) as GuidelinesVersion[];
+    expect(versions.map((v) => v.version)).toEqual([1, 2]);
+    expect(versions[1].text).toBe('# Scoring\n\nA tie is 3.'); // stored without trailing space
+    expect((await cli('annotate', 'guidelines', 'by hand')).stdout).toMatch(
+      /"by hand" has no guidelines yet\. Write them with: judge-lab annotate guidelines \d+ --file <file>/,
+    );
+
+    // The pilot's labels (ana and ben differ on every third item) are its disagreements.
+    const listed = JSON.parse(
+      (await cli('annotate', 'disagreements', 'pilot', '--json')).stdout,
+    ) as Disagreement[];
+    expect(listed.length).toBeGreaterThan(0);
+    expect(
+      listed.every((d) => d.adjudication === null && new Set(d.labels.map((l) => l.value)).size > 1),
+    ).toBe(true);
+    const first = listed[0];
+    const text = await cli('annotate', 'disagreements', 'pilot');
+    expect(text.stdout).toContain(first.unitUid);
+    expect(text.stdout).toMatch(/ana=\d {2}ben=\d/);
+
+    const offScale = await cli('annotate', 'adjudicate', 'pilot', first.unitUid, '9', '--by', 'Dana');
+    expect(offScale.code).toBe(2);
+    expect(offScale.stderr).toMatch(/"9" is not on this set's scale \(an integer 1–5\)/);
+    const noUnit = await cli('annotate', 'adjudicate', 'pilot', 'no-such-unit', '3', '--by', 'Dana');
+    expect(noUnit.code).toBe(2);
+    expect(noUnit.stderr).toMatch(/No unit "no-such-unit"/);
+
+    const before = JSON.parse(
+      (await cli('annotate', 'agreement', 'pilot', '--json')).stdout,
+    ) as AgreementReport;
+    const settled = await cli(
+      'annotate',
+      'adjudicate',
+      'pilot',
+      first.unitUid,
+      '5',
+      '--by',
+      'Dana',
+      '--note',
+      'rule 2',
+    );
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(settled.stdout).toBe(`Adjudicated ${first.unitUid} in "pilot" as 5\n`);
+    const after = JSON.parse(
+      (await cli('annotate', 'disagreements', 'pilot', '--json')).stdout,
+    ) as Disagreement[];
+    expect(after.find((d) => d.unitUid === first.unitUid)!.adjudication).toEqual(
+      expect.objectContaining({ value: 5, adjudicator: 'Dana', note: 'rule 2' }),
+    );
+    expect((await cli('annotate', 'disagreements', 'pilot')).stdout).toMatch(/adjudicated: 5 by Dana at /);
+    const report = JSON.parse(
+      (await cli('annotate', 'agreement', 'pilot', '--json')).stdout,
+    ) as AgreementReport;
+    expect(before.adjudicated_items).toBe(0);
+    expect(report.adjudicated_items).toBe(1);
+
+    const withdrawn = await cli('annotate', 'adjudicate', 'pilot', first.unitUid, 'none', '--by', 'Dana');
+    expect(withdrawn.stdout).toMatch(/Withdrew the adjudication of/);
+    const back = JSON.parse(
+      (await cli('annotate', 'agreement', 'pilot', '--json')).stdout,
+    ) as AgreementReport;
+    expect(back.adjudicated_items).toBe(0);
+    expect(back.judge_human).toEqual(before.judge_human);
   });
 });

@@ -28,8 +28,12 @@ describe('batch mode in the config', () => {
     ).toBeNull();
   });
 
-  it('is refused on the simulated provider, and its settings without it, naming the key', () => {
-    expect(problem({ o: { kind: 'simulated', mode: 'batch' } })).toMatch(
+  it('is accepted on the simulated provider (issue 26 item 7); its settings without it are refused, naming the key', () => {
+    expect(problem({ o: { kind: 'simulated', mode: 'batch', batchPollSeconds: 0.5 } })).toBeNull();
+    expect(problem({ o: { kind: 'simulated', batchFallback: 'live' } })).toMatch(
+      /providers\.o\.batchFallback: only used with "mode": "batch"/,
+    );
+    expect(problem({ o: { kind: 'recorded', file: 'a.jsonl', mode: 'batch' } })).toMatch(
       /providers\.o\.mode: .*no Batch API/,
     );
     expect(problem({ o: { kind: 'openai', batchFallback: 'live' } })).toMatch(

@@ -26,6 +26,8 @@ export interface BatchBehavior {
   batchUploadFailures?: number;
   /** Batch creates are accepted, and their reply is never sent (the client waits, or dies). */
   batchCreateHold?: boolean;
+  /** A server without a Batch API (most OpenAI-compatible ones): its endpoints answer 404. */
+  batchApiMissing?: boolean;
 }
 
 interface FileObj {
@@ -577,6 +579,12 @@ export function createMockBatches(deps: BatchDeps): MockBatches {
         requests: b.entries.map((e) => requestOf(e.customId)),
       })),
     handle(httpReq, res, path, raw) {
+      const ours = path.includes('/messages/batches') || /\/(files|batches)(\/|$)/.test(path);
+      if (ours && deps.behavior().batchApiMissing) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `No route ${path}`, type: 'not_found' } }));
+        return true;
+      }
       if (path.includes('/messages/batches')) return handleAnthropic(httpReq, res, path, raw);
       if (/\/(files|batches)(\/|$)/.test(path)) return handleOpenAI(httpReq, res, path, raw);
       return false;

@@ -172,6 +172,21 @@ describe('test connection', () => {
     expect(down).toMatchObject({ ok: false, kind: 'unreachable' });
   });
 
+  it('tells whether the server offers the Batch API, so the wizard offers the Batch switch (issue 26 item 7)', async () => {
+    expect(await testConnection(openaiMock(mock.url), KEY, 'mock-model')).toMatchObject({
+      ok: true,
+      batch: true,
+    });
+    expect(await testConnection(anthropicMock(mock.url), KEY)).toMatchObject({ ok: true, batch: true });
+    mock.setBehavior({ batchApiMissing: true });
+    expect(await testConnection(openaiMock(mock.url), KEY, 'mock-model')).toMatchObject({
+      ok: true,
+      batch: false,
+    });
+    expect(await testConnection({ kind: 'simulated' }, '')).toMatchObject({ ok: true, batch: true });
+    mock.setBehavior({ batchApiMissing: false });
+  });
+
   it('returns the models the server lists, for the wizard to offer', async () => {
     expect(await testConnection(openaiMock(mock.url), KEY)).toMatchObject({
       ok: true,

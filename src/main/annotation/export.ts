@@ -18,7 +18,7 @@ import { tableToLatex } from '../report/latex';
 import { buildWorkbook } from '../report/xlsx';
 import type { Database } from '../store/db';
 import type { AnnotationService } from './service';
-import { labelsOf, setItems } from './store';
+import { adjudicationsOf, guidelinesOf, labelsOf, setItems } from './store';
 
 export async function agreementZip(
   db: Database,
@@ -70,7 +70,18 @@ export async function agreementZip(
   put(
     'annotations.csv',
     toCsv(
-      ['item_id', 'unit', 'category', 'annotator', 'value', 'skipped', 'comment', 'created_at', 'updated_at'],
+      [
+        'item_id',
+        'unit',
+        'category',
+        'annotator',
+        'value',
+        'skipped',
+        'comment',
+        'created_at',
+        'updated_at',
+        'guidelines_version',
+      ],
       labelsOf(db, setId).map((l) => [
         l.itemKey,
         itemOf.get(l.itemKey)?.unitUid ?? '',
@@ -81,9 +92,37 @@ export async function agreementZip(
         l.comment ?? '',
         l.createdAt,
         l.updatedAt,
+        l.guidelinesVersion === null ? '' : String(l.guidelinesVersion),
       ]),
     ),
   );
+  // Every guidelines version (labels name theirs), and the adjudicated labels: who, when, why.
+  const guidelines = guidelinesOf(db, setId);
+  if (guidelines.length)
+    put(
+      'guidelines.json',
+      JSON.stringify(
+        guidelines.map((g) => ({ version: g.version, text: g.text, created_at: g.createdAt })),
+        null,
+        1,
+      ) + '\n',
+    );
+  const adjudications = adjudicationsOf(db, setId);
+  if (adjudications.length)
+    put(
+      'adjudications.csv',
+      toCsv(
+        ['item_id', 'unit', 'value', 'adjudicator', 'note', 'created_at'],
+        adjudications.map((a) => [
+          a.itemKey,
+          itemOf.get(a.itemKey)?.unitUid ?? '',
+          String(a.value),
+          a.adjudicator,
+          a.note ?? '',
+          a.createdAt,
+        ]),
+      ),
+    );
   put('calibration_mapping.json', JSON.stringify(report.calibration_mapping, null, 1) + '\n');
   put(
     'calibration_mapping.csv',
@@ -107,6 +146,8 @@ export async function agreementZip(
           scale: set.scale,
         },
         items: set.itemCount,
+        guidelines_version: set.guidelinesVersion,
+        adjudicated_items: report.adjudicated_items,
         strata: set.strata,
         annotators: set.progress,
         threshold: report.threshold,

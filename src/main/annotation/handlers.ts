@@ -10,6 +10,10 @@ type Handlers = { [M in AnnotationMethod]: (p: ParamsOf<M>) => ResultOf<M> | Pro
 export function annotationHandlers(db: Database, a: AnnotationService): Handlers {
   return {
     'annotation.createSet': (p) => a.create(p),
+    'annotation.guidelines': ({ setId }) => a.guidelines(setId),
+    'annotation.setGuidelines': ({ setId, text }) => a.setGuidelines(setId, text),
+    'annotation.disagreements': ({ setId }) => a.disagreements(setId),
+    'annotation.adjudicate': (p) => a.adjudicate(p),
     'annotation.listSets': ({ experimentId }) => a.list(experimentId),
     'annotation.getSet': ({ setId }) => a.get(setId),
     'annotation.deleteSet': ({ setId }) => a.delete(setId),

@@ -53,8 +53,31 @@ const packageSchema = z.strictObject({
       skipped: z.boolean(),
       comment: z.string().nullable(),
       time: z.string().optional(),
+      /** The guidelines version the label was made under (packages with guidelines only). */
+      guidelines_version: z.number().int().positive().nullable().optional(),
     }),
   ),
+  // Written only when the set has them, so a package without them still opens in older releases.
+  guidelines: z
+    .array(
+      z.strictObject({
+        version: z.number().int().positive(),
+        text: z.string().max(200_000),
+        time: z.string(),
+      }),
+    )
+    .optional(),
+  adjudications: z
+    .array(
+      z.strictObject({
+        unit: z.string().min(1),
+        value: z.union([z.number(), z.string()]),
+        adjudicator: name(100),
+        note: z.string().nullable(),
+        time: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 export type AnnotationPackage = z.infer<typeof packageSchema>;
@@ -69,6 +92,15 @@ export interface PackageContent {
     skipped: boolean;
     comment: string | null;
     time?: string;
+    guidelines_version?: number | null;
+  }[];
+  guidelines?: { version: number; text: string; time: string }[];
+  adjudications?: {
+    unit: string;
+    value: RatingValue;
+    adjudicator: string;
+    note: string | null;
+    time: string;
   }[];
 }
 
@@ -84,6 +116,8 @@ export function writePackage(p: PackageContent): string {
       responses: i.view.responses,
     })),
     labels: p.labels,
+    ...(p.guidelines?.length ? { guidelines: p.guidelines } : {}),
+    ...(p.adjudications?.length ? { adjudications: p.adjudications } : {}),
   };
   return JSON.stringify(doc, null, 1) + '\n';
 }
@@ -127,5 +161,7 @@ export function readPackage(fileName: string, bytes: Buffer): PackageContent {
       view: { prompt: i.prompt, context: i.context ?? null, responses: i.responses },
     })),
     labels: d.labels,
+    guidelines: d.guidelines ?? [],
+    adjudications: d.adjudications ?? [],
   };
 }

@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   computeAgreement,
   humanReference,
+  numericValue,
   onScale,
   type AgreementReport,
   type HumanLabel,
@@ -15,6 +16,8 @@ import {
   type AnnotationSession,
   type AnnotationSetSummary,
   type AnnotatorProgress,
+  type Disagreement,
+  type GuidelinesVersion,
   type AppliedMapping,
   type MappingMismatch,
   type MappingQuality,
@@ -37,8 +40,14 @@ import { labelTemplateCsv } from './label-template';
 import { readPackage, writePackage, type PackageContent } from './package';
 import { stratifiedSample } from './sampling';
 import {
+  addGuidelines,
+  adjudicationsOf,
   annotatorId,
+  clearAdjudication,
   deleteSet,
+  guidelinesOf,
+  putGuidelinesVersion,
+  saveAdjudication,
   ensureAnnotator,
   getSet,
   getSetByUid,
@@ -56,6 +65,15 @@ import {
 } from './store';
 
 export const MAX_ANNOTATOR_NAME = 100;
+/** Guidelines longer than this are a document to link, not instructions to show beside each item. */
+export const MAX_GUIDELINES = 200_000;
+
+function guidelinesText(raw: string): string {
+  const text = raw.replace(/\r\n?/g, '\n').trim();
+  if (text.length > MAX_GUIDELINES)
+    throw new AppError('invalid_params', `Guidelines may hold up to ${MAX_GUIDELINES} characters`);
+  return text;
+}
 
 function hooksOf(exp: LoadedExperiment): AnnotationHooks {
   const hooks = exp.protocol.annotation;
@@ -149,6 +167,8 @@ export class AnnotationService {
       itemCount: items.length,
       strata: set.strata,
       progress: [...progress.values()].sort((a, b) => a.annotator.localeCompare(b.annotator)),
+      guidelinesVersion: guidelinesOf(this.db, set.id).at(-1)?.version ?? null,
+      adjudicated: adjudicationsOf(this.db, set.id).length,
       createdAt: set.createdAt,
     };
   }
@@ -184,6 +204,8 @@ export class AnnotationService {
     seed?: number;
     name?: string;
     goldAsAnnotator?: string;
+    /** The set's first guidelines version (what annotators are told to look for). */
+    guidelines?: string;
   }): AnnotationSetSummary {
     const exp = loadExperiment(this.db, p.experimentId);
     const { scale, units, ratings } = experimentRatings(this.db, p.experimentId);
@@ -216,6 +238,8 @@ export class AnnotationService {
           view: u.view,
         })),
       );
+      const guidelines = p.guidelines === undefined ? '' : guidelinesText(p.guidelines);
+      if (guidelines) addGuidelines(this.db, id, guidelines);
       if (gold) {
         const annotator = ensureAnnotator(this.db, gold);
         const labels: NewLabel[] = [];
@@ -266,7 +290,95 @@ export class AnnotationService {
       annotator,
       items: ordered,
       resumeAt: resumeAt < 0 ? ordered.length : resumeAt,
+      guidelines: guidelinesOf(this.db, set.id).at(-1) ?? null,
     };
+  }
+
+  /** Every version of the set's guidelines, oldest first. */
+  guidelines(setId: number): GuidelinesVersion[] {
+    return guidelinesOf(this.db, this.set(setId).id);
+  }
+
+  /**
+   * New guidelines for the set: stored as the next version (labels keep the version they were
+   * made under); the current text again makes no version. Empty text is refused: a set's
+   * guidelines can be rewritten, not withdrawn, so every label's version stays readable.
+   */
+  setGuidelines(setId: number, raw: string): GuidelinesVersion {
+    const set = this.set(setId);
+    const text = guidelinesText(raw);
+    if (!text) throw new AppError('invalid_params', 'Guidelines need some text');
+    return addGuidelines(this.db, set.id, text);
+  }
+
+  /**
+   * Items where annotators gave different labels (skips left out), and items already
+   * adjudicated, with every label side by side; in the set's item order.
+   */
+  disagreements(setId: number): Disagreement[] {
+    const set = this.set(setId);
+    const labels = labelsOf(this.db, set.id).filter((l) => !l.skipped && l.value !== null);
+    const adjudicated = new Map(adjudicationsOf(this.db, set.id).map((a) => [a.itemKey, a]));
+    const out: Disagreement[] = [];
+    for (const item of setItems(this.db, set.id)) {
+      const mine = labels.filter((l) => l.itemKey === item.itemKey);
+      const differ = new Set(mine.map((l) => JSON.stringify(l.value))).size > 1;
+      const a = adjudicated.get(item.itemKey);
+      if (!differ && !a) continue;
+      const ref = humanReference(
+        set.scale,
+        mine.map((l) => l.value!),
+      );
+      out.push({
+        unitUid: item.unitUid,
+        view: item.view,
+        labels: mine.map((l) => ({
+          annotator: l.annotator,
+          value: l.value!,
+          comment: l.comment,
+          guidelinesVersion: l.guidelinesVersion,
+        })),
+        majority: ref ? (set.scale.kind === 'score' ? ref.numeric : ref.category) : null,
+        adjudication: a
+          ? { value: a.value, adjudicator: a.adjudicator, note: a.note, createdAt: a.createdAt }
+          : null,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Settles an item: the adjudicated label is stored apart from the annotators' labels, with who
+   * gave it and when, and is the item's human reference from then on. A null value withdraws it.
+   */
+  adjudicate(p: {
+    setId: number;
+    unitUid: string;
+    value: RatingValue | null;
+    adjudicator: string;
+    note?: string | null;
+  }): Disagreement[] {
+    const set = this.set(p.setId);
+    const item = setItems(this.db, set.id).find((i) => i.unitUid === p.unitUid || i.itemKey === p.unitUid);
+    if (!item) throw new AppError('not_found', `No unit "${p.unitUid}" in annotation set ${set.id}`);
+    const adjudicator = annotatorName(p.adjudicator);
+    if (p.value === null) {
+      clearAdjudication(this.db, set.id, item.itemKey);
+      return this.disagreements(set.id);
+    }
+    const value = normalizeValue(set.scale, p.value);
+    if (value === null)
+      throw new AppError(
+        'invalid_params',
+        `"${String(p.value)}" is not on this set's scale (${describeScale(set.scale)})`,
+      );
+    saveAdjudication(this.db, set.id, {
+      itemKey: item.itemKey,
+      value,
+      adjudicator,
+      note: p.note?.trim() || null,
+    });
+    return this.disagreements(set.id);
   }
 
   /** One label (or skip, or comment) given: stored at once, as one row. */
@@ -408,6 +520,19 @@ export class AnnotationService {
         skipped: l.skipped,
         comment: l.comment,
         time: l.updatedAt,
+        ...(l.guidelinesVersion !== null ? { guidelines_version: l.guidelinesVersion } : {}),
+      })),
+      guidelines: guidelinesOf(this.db, set.id).map((g) => ({
+        version: g.version,
+        text: g.text,
+        time: g.createdAt,
+      })),
+      adjudications: adjudicationsOf(this.db, set.id).map((a) => ({
+        unit: uidOf.get(a.itemKey)!,
+        value: a.value,
+        adjudicator: a.adjudicator,
+        note: a.note,
+        time: a.createdAt,
       })),
     });
     return {
@@ -530,20 +655,67 @@ export class AnnotationService {
         created = true;
         keyOf = new Map(pkg.items.map((i) => [i.unit, i.unit]));
       }
+      // Guidelines keep the package's numbering: a version this set holds with other text would
+      // make labels point at the wrong rules, so the whole package is refused.
+      const ours = new Map(guidelinesOf(this.db, setId).map((g) => [g.version, g.text]));
+      for (const g of pkg.guidelines ?? []) {
+        const text = ours.get(g.version);
+        if (text !== undefined && text !== g.text)
+          throw new AppError(
+            'conflict',
+            `${fileName}: its guidelines version ${g.version} differs from this set's version ${g.version}; nothing was imported`,
+            [{ file: fileName, field: 'guidelines', message: `version ${g.version} differs` }],
+          );
+        if (text === undefined)
+          putGuidelinesVersion(this.db, setId, { version: g.version, text: g.text, createdAt: g.time });
+      }
       const labels = pkg.labels.map((l) => ({
         itemKey: keyOf.get(l.unit)!,
         annotatorId: ensureAnnotator(this.db, annotatorName(l.annotator)),
         value: l.skipped ? null : normalizeValue(pkg.set.scale, l.value!),
         skipped: l.skipped,
         comment: l.comment,
+        guidelinesVersion: l.guidelines_version ?? null,
       }));
       saveLabels(this.db, setId, labels);
+      // An adjudication travels with who gave it and when; the later of two for an item stays.
+      const settled = new Map(adjudicationsOf(this.db, setId).map((a) => [a.itemKey, a]));
+      for (const [i, a] of (pkg.adjudications ?? []).entries()) {
+        const itemKey = keyOf.get(a.unit);
+        const value = normalizeValue(pkg.set.scale, a.value);
+        if (itemKey === undefined || value === null)
+          throw new AppError(
+            'invalid_input',
+            `${fileName}: adjudications.${i} ${itemKey === undefined ? `names unit "${a.unit}", not one of the package's items` : 'is out of the scale'}`,
+            [
+              {
+                file: fileName,
+                field: `adjudications.${i}`,
+                message: itemKey === undefined ? 'unknown unit' : 'out of the scale',
+              },
+            ],
+          );
+        const have = settled.get(itemKey);
+        if (!have || have.createdAt < a.time)
+          saveAdjudication(this.db, setId, {
+            itemKey,
+            value,
+            adjudicator: a.adjudicator,
+            note: a.note,
+            createdAt: a.time,
+          });
+      }
       return { outcome: 'imported', set: this.summary(this.set(setId)), created, labels: labels.length };
     })();
   }
 
   /** Human labels (skips left out) and, for a set of an experiment, its judges' ratings. */
-  agreementInput(setId: number): { set: SetRow; human: HumanLabel[]; judges: JudgeRating[] } {
+  agreementInput(setId: number): {
+    set: SetRow;
+    human: HumanLabel[];
+    judges: JudgeRating[];
+    adjudicated: { itemKey: string; value: RatingValue }[];
+  } {
     const set = this.set(setId);
     const keys = new Set(setItems(this.db, set.id).map((i) => i.itemKey));
     const human = labelsOf(this.db, set.id)
@@ -553,30 +725,36 @@ export class AnnotationService {
       set.experimentId === null
         ? []
         : experimentRatings(this.db, set.experimentId).ratings.filter((r) => keys.has(r.itemKey));
-    return { set, human, judges };
+    const adjudicated = adjudicationsOf(this.db, set.id).map((a) => ({ itemKey: a.itemKey, value: a.value }));
+    return { set, human, judges, adjudicated };
   }
 
   agreement(setId: number, threshold?: number): AgreementReport {
-    const { set, human, judges } = this.agreementInput(setId);
+    const { set, human, judges, adjudicated } = this.agreementInput(setId);
     return computeAgreement({
       scale: set.scale,
       items: setItems(this.db, set.id).map((i) => ({ itemKey: i.itemKey, category: i.category })),
       human,
+      adjudicated,
       judges,
       threshold,
       seed: set.uid,
     });
   }
 
-  /** The human reference per item (median or majority), for exports. */
+  /** The human reference per item (adjudicated, else median or majority), for exports. */
   references(setId: number): Map<string, RatingValue> {
-    const { set, human } = this.agreementInput(setId);
+    const { set, human, adjudicated } = this.agreementInput(setId);
     const by = new Map<string, RatingValue[]>();
     for (const h of human) by.set(h.itemKey, [...(by.get(h.itemKey) ?? []), h.value]);
     const out = new Map<string, RatingValue>();
     for (const [k, v] of by) {
       const r = humanReference(set.scale, v);
       if (r) out.set(k, r.numeric);
+    }
+    for (const a of adjudicated) {
+      const n = numericValue(set.scale, a.value);
+      if (n !== null) out.set(a.itemKey, n);
     }
     return out;
   }

@@ -1,4 +1,4 @@
-// The human-rating tables of migration 6 (DESIGN.md section 5d). Repositories take the database
+// The human-rating tables of migrations 6 and 11 (DESIGN.md section 5d). Repositories take the database
 // handle; every write that belongs together is one transaction, and a label is one statement
 // (so a label given is a committed row, whatever happens next).
 import type { AnnotationView, RatingScale, RatingValue } from '../../shared/annotation/types';
@@ -38,6 +38,8 @@ export interface LabelRow {
   value: RatingValue | null;
   skipped: boolean;
   comment: string | null;
+  /** The guidelines version shown when the label was given (null: the set had none). */
+  guidelinesVersion: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +50,8 @@ export interface NewLabel {
   value: RatingValue | null;
   skipped: boolean;
   comment: string | null;
+  /** Left out: the set's current guidelines version (what the annotator was shown); null: none. */
+  guidelinesVersion?: number | null;
 }
 
 interface RawSet {
@@ -143,6 +147,7 @@ export function listSets(db: Database, experimentId?: number): SetRow[] {
 export function deleteSet(db: Database, setId: number): boolean {
   return db.transaction(() => {
     db.prepare('DELETE FROM annotation_labels WHERE set_id = ?').run(setId);
+    db.prepare('DELETE FROM annotation_adjudications WHERE set_id = ?').run(setId);
     return db.prepare('DELETE FROM annotation_sets WHERE id = ?').run(setId).changes > 0;
   })();
 }
@@ -175,7 +180,8 @@ export function setItems(db: Database, setId: number): SetItemRow[] {
 }
 
 export function labelsOf(db: Database, setId: number, annotator?: number): LabelRow[] {
-  const sql = `SELECT l.item_key, l.annotator_id, a.name, l.value_json, l.skipped, l.comment, l.created_at, l.updated_at
+  const sql = `SELECT l.item_key, l.annotator_id, a.name, l.value_json, l.skipped, l.comment, l.guidelines_version,
+       l.created_at, l.updated_at
      FROM annotation_labels l JOIN annotators a ON a.id = l.annotator_id
      WHERE l.set_id = ?${annotator === undefined ? '' : ' AND l.annotator_id = ?'}
      ORDER BY a.name, l.item_key`;
@@ -188,6 +194,7 @@ export function labelsOf(db: Database, setId: number, annotator?: number): Label
     value_json: string | null;
     skipped: number;
     comment: string | null;
+    guidelines_version: number | null;
     created_at: string;
     updated_at: string;
   }[];
@@ -198,15 +205,17 @@ export function labelsOf(db: Database, setId: number, annotator?: number): Label
     value: r.value_json === null ? null : (JSON.parse(r.value_json) as RatingValue),
     skipped: r.skipped === 1,
     comment: r.comment,
+    guidelinesVersion: r.guidelines_version,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }));
 }
 
-const UPSERT = `INSERT INTO annotation_labels (set_id, item_key, annotator_id, value_json, skipped, comment)
-  VALUES (?, ?, ?, ?, ?, ?)
+const UPSERT = `INSERT INTO annotation_labels (set_id, item_key, annotator_id, value_json, skipped, comment, guidelines_version)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (set_id, item_key, annotator_id) DO UPDATE SET
     value_json = excluded.value_json, skipped = excluded.skipped, comment = excluded.comment,
+    guidelines_version = excluded.guidelines_version,
     updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
 
 /** Stores (or replaces) one annotator's label of one unit: one statement, committed at once. */
@@ -218,6 +227,13 @@ export function saveLabel(db: Database, setId: number, label: NewLabel): void {
     label.value === null ? null : JSON.stringify(label.value),
     label.skipped ? 1 : 0,
     label.comment,
+    label.guidelinesVersion !== undefined
+      ? label.guidelinesVersion
+      : (
+          db.prepare('SELECT MAX(version) AS v FROM annotation_guidelines WHERE set_id = ?').get(setId) as {
+            v: number | null;
+          }
+        ).v,
   );
 }
 
@@ -251,5 +267,98 @@ export function recordMapping(
         'INSERT INTO calibration_mappings (set_id, judge, protocol, rubric_hash, mapping_json) VALUES (?, ?, ?, ?, ?)',
       )
       .run(m.setId, m.judge, m.protocol, m.rubricHash, json).lastInsertRowid,
+  );
+}
+
+export interface GuidelinesRow {
+  version: number;
+  text: string;
+  createdAt: string;
+}
+
+/** Every version of the set's guidelines, oldest first. */
+export function guidelinesOf(db: Database, setId: number): GuidelinesRow[] {
+  return db
+    .prepare(
+      `SELECT version, text, created_at AS createdAt FROM annotation_guidelines
+       WHERE set_id = ? ORDER BY version`,
+    )
+    .all(setId) as GuidelinesRow[];
+}
+
+/**
+ * Stores `text` as the set's next guidelines version, unless it is the current text already
+ * (saving unchanged guidelines makes no version). Returns the current version.
+ */
+export function addGuidelines(db: Database, setId: number, text: string, createdAt?: string): GuidelinesRow {
+  return db.transaction(() => {
+    const all = guidelinesOf(db, setId);
+    const last = all.at(-1);
+    if (last && last.text === text) return last;
+    const version = (last?.version ?? 0) + 1;
+    db.prepare(
+      `INSERT INTO annotation_guidelines (set_id, version, text, created_at)
+       VALUES (?, ?, ?, COALESCE(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`,
+    ).run(setId, version, text, createdAt ?? null);
+    return guidelinesOf(db, setId).at(-1)!;
+  })();
+}
+
+/** Stores a version as it is numbered elsewhere (a package's), when the set lacks it. */
+export function putGuidelinesVersion(db: Database, setId: number, g: GuidelinesRow): void {
+  db.prepare(
+    'INSERT OR IGNORE INTO annotation_guidelines (set_id, version, text, created_at) VALUES (?, ?, ?, ?)',
+  ).run(setId, g.version, g.text, g.createdAt);
+}
+
+export interface AdjudicationRow {
+  itemKey: string;
+  value: RatingValue;
+  adjudicator: string;
+  note: string | null;
+  createdAt: string;
+}
+
+export function adjudicationsOf(db: Database, setId: number): AdjudicationRow[] {
+  return (
+    db
+      .prepare(
+        `SELECT item_key, value_json, adjudicator, note, created_at FROM annotation_adjudications
+         WHERE set_id = ? ORDER BY item_key`,
+      )
+      .all(setId) as {
+      item_key: string;
+      value_json: string;
+      adjudicator: string;
+      note: string | null;
+      created_at: string;
+    }[]
+  ).map((r) => ({
+    itemKey: r.item_key,
+    value: JSON.parse(r.value_json) as RatingValue,
+    adjudicator: r.adjudicator,
+    note: r.note,
+    createdAt: r.created_at,
+  }));
+}
+
+/** Stores (or replaces) the adjudicated label of one item; who and when are kept with it. */
+export function saveAdjudication(
+  db: Database,
+  setId: number,
+  a: Omit<AdjudicationRow, 'createdAt'> & { createdAt?: string },
+): void {
+  db.prepare(
+    `INSERT INTO annotation_adjudications (set_id, item_key, value_json, adjudicator, note, created_at)
+     VALUES (?, ?, ?, ?, ?, COALESCE(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))
+     ON CONFLICT (set_id, item_key) DO UPDATE SET value_json = excluded.value_json,
+       adjudicator = excluded.adjudicator, note = excluded.note, created_at = excluded.created_at`,
+  ).run(setId, a.itemKey, JSON.stringify(a.value), a.adjudicator, a.note, a.createdAt ?? null);
+}
+
+export function clearAdjudication(db: Database, setId: number, itemKey: string): boolean {
+  return (
+    db.prepare('DELETE FROM annotation_adjudications WHERE set_id = ? AND item_key = ?').run(setId, itemKey)
+      .changes > 0
   );
 }

@@ -22,6 +22,25 @@ import type { Core } from '../facade/core';
 
 type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
 
+/** A guidelines file's text; a file that cannot be read or holds nothing names itself. */
+function guidelinesFile(file: string): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true })
+      .decode(readFileSync(resolve(file)))
+      .replace(/^\uFEFF/, '');
+  } catch (e) {
+    throw new AppError('invalid_input', `${file}: cannot read the guidelines (${(e as Error).message})`, [
+      { file, message: 'not a readable UTF-8 text file' },
+    ]);
+  }
+  if (!text.trim())
+    throw new AppError('invalid_input', `${file}: the guidelines file is empty`, [
+      { file, message: 'empty' },
+    ]);
+  return text;
+}
+
 function wholeNumber(v: string): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
@@ -137,11 +156,115 @@ export function registerAnnotateCommands(
     .requiredOption('--size <n>', 'how many units', wholeNumber)
     .option('--seed <n>', 'sampling seed (default: a fixed one)', wholeNumber)
     .option('--name <name>', 'the set name')
-    .action((ref: string, opts: { size: number; seed?: number; name?: string }, cmd: Command) =>
+    .option('--guidelines <file>', "the set's guidelines for annotators (a text or Markdown file)")
+    .action(
+      (
+        ref: string,
+        opts: { size: number; seed?: number; name?: string; guidelines?: string },
+        cmd: Command,
+      ) =>
+        withCore(cmd, async (core) => {
+          const experimentId = core.experiments.find(ref).id;
+          const { guidelines: file, ...rest } = opts;
+          const set = await core.call('annotation.createSet', {
+            experimentId,
+            ...rest,
+            ...(file === undefined ? {} : { guidelines: guidelinesFile(file) }),
+          });
+          out(
+            `Created rating set ${set.id} "${set.name}" with ${set.itemCount} units` +
+              `${set.guidelinesVersion === null ? '' : ` and guidelines version ${set.guidelinesVersion}`}\n`,
+          );
+        }),
+    );
+
+  annotate
+    .command('guidelines')
+    .description(
+      "print a set's guidelines, or store a file as their next version (labels record the version they were made under)",
+    )
+    .argument('<set>', 'rating set name or id')
+    .option('--file <file>', 'the new guidelines (a text or Markdown file)')
+    .option('--json', 'print every version as JSON')
+    .action((ref: string, opts: { file?: string; json?: boolean }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const experimentId = core.experiments.find(ref).id;
-        const set = await core.call('annotation.createSet', { experimentId, ...opts });
-        out(`Created rating set ${set.id} "${set.name}" with ${set.itemCount} units\n`);
+        const set = await findSet(core, ref);
+        if (opts.file !== undefined) {
+          const before = set.guidelinesVersion;
+          const v = await core.call('annotation.setGuidelines', {
+            setId: set.id,
+            text: guidelinesFile(opts.file),
+          });
+          out(
+            v.version === before
+              ? `The guidelines of "${set.name}" are unchanged: still version ${v.version}\n`
+              : `Stored the guidelines of "${set.name}" as version ${v.version}\n`,
+          );
+          return;
+        }
+        const versions = await core.call('annotation.guidelines', { setId: set.id });
+        if (opts.json) return out(JSON.stringify(versions, null, 2) + '\n');
+        const last = versions.at(-1);
+        if (!last)
+          return out(
+            `"${set.name}" has no guidelines yet. Write them with: judge-lab annotate guidelines ${set.id} --file <file>\n`,
+          );
+        out(
+          `Guidelines of "${set.name}", version ${last.version} of ${versions.length} (${last.createdAt}):\n\n`,
+        );
+        out(last.text + '\n');
+      }),
+    );
+
+  annotate
+    .command('disagreements')
+    .description(
+      'items whose annotators gave different labels (and items already adjudicated), labels side by side',
+    )
+    .argument('<set>', 'rating set name or id')
+    .option('--json', "print JSON (the units' text included)")
+    .action((ref: string, opts: { json?: boolean }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const set = await findSet(core, ref);
+        const items = await core.call('annotation.disagreements', { setId: set.id });
+        if (opts.json) return out(JSON.stringify(items, null, 2) + '\n');
+        if (!items.length) return out(`No disagreements in "${set.name}"\n`);
+        for (const d of items) {
+          const labels = d.labels.map((l) => `${l.annotator}=${l.value}`).join('  ');
+          const settled = d.adjudication
+            ? `  adjudicated: ${d.adjudication.value} by ${d.adjudication.adjudicator} at ${d.adjudication.createdAt}`
+            : '';
+          out(`  ${d.unitUid}  ${labels}  median/majority: ${d.majority ?? 'undefined (tie)'}${settled}\n`);
+        }
+      }),
+    );
+
+  annotate
+    .command('adjudicate')
+    .description(
+      "settle an item: the adjudicated label is the item's human reference (stored apart from the labels)",
+    )
+    .argument('<set>', 'rating set name or id')
+    .argument('<unit>', 'the unit id (as `annotate disagreements` prints it)')
+    .argument('<value>', "the label on the set's scale, or `none` to withdraw the adjudication")
+    .requiredOption('--by <name>', 'who adjudicates')
+    .option('--note <text>', 'why')
+    .action((ref: string, unit: string, value: string, opts: { by: string; note?: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const set = await findSet(core, ref);
+        const withdraw = value === 'none';
+        const items = await core.call('annotation.adjudicate', {
+          setId: set.id,
+          unitUid: unit,
+          value: withdraw ? null : value,
+          adjudicator: opts.by,
+          ...(opts.note === undefined ? {} : { note: opts.note }),
+        });
+        out(
+          withdraw
+            ? `Withdrew the adjudication of ${unit} in "${set.name}"\n`
+            : `Adjudicated ${unit} in "${set.name}" as ${items.find((d) => d.unitUid === unit)?.adjudication?.value ?? value}\n`,
+        );
       }),
     );
 

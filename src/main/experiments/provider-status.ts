@@ -75,6 +75,6 @@ export async function testProviderConnection(keys: KeyStore, name: string, raw: 
   }
   const r = await testConnection(parsed.data, key, model);
   return r.ok
-    ? { ok: true, message: r.detail, ...(r.models ? { models: r.models } : {}) }
+    ? { ok: true, message: r.detail, batch: r.batch, ...(r.models ? { models: r.models } : {}) }
     : { ok: false, kind: r.kind, message: r.message };
 }

@@ -57,24 +57,13 @@ export const providerConfigSchema = z
     // ignored, so they are errors, as is a latency setting on a real server.
     const foreign =
       cfg.kind === 'simulated'
-        ? ([
-            'baseURL',
-            'apiKeyEnv',
-            'structuredOutput',
-            'timeoutMs',
-            'batchFallback',
-            'batchPollSeconds',
-          ] as const)
+        ? (['baseURL', 'apiKeyEnv', 'structuredOutput', 'timeoutMs'] as const)
         : (['latencyMs'] as const);
-    if (cfg.kind === 'simulated' && cfg.mode === 'batch')
-      ctx.addIssue({
-        code: 'custom',
-        path: ['mode'],
-        message: 'the simulated provider has no Batch API: use "live"',
-      });
+    // The simulated provider answers batches too (issue 26 item 7), so batch mode can be tried
+    // without a paid account.
     if (cfg.mode !== 'batch')
       for (const key of ['batchFallback', 'batchPollSeconds'] as const)
-        if (cfg[key] !== undefined && cfg.kind !== 'simulated')
+        if (cfg[key] !== undefined)
           ctx.addIssue({ code: 'custom', path: [key], message: 'only used with "mode": "batch"' });
     for (const key of foreign) {
       if (cfg[key] === undefined) continue;
@@ -173,6 +162,16 @@ export const SIMULATED_LIMITS = { rpm: 600, concurrency: 4 } as const;
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_BATCH_POLL_SECONDS = 30;
+/** The simulated provider's batches end within seconds: polled every second unless set. */
+export const SIMULATED_BATCH_POLL_SECONDS = 1;
+
+/** How often a provider's open batches are polled, in seconds. */
+export function batchPollSeconds(cfg: Pick<ProviderConfig, 'kind' | 'batchPollSeconds'>): number {
+  return (
+    cfg.batchPollSeconds ??
+    (cfg.kind === 'simulated' ? SIMULATED_BATCH_POLL_SECONDS : DEFAULT_BATCH_POLL_SECONDS)
+  );
+}
 
 /** Whether a provider entry sends through its Batch API. */
 export function isBatchMode(cfg: Pick<ProviderConfig, 'mode'>): boolean {

@@ -4,8 +4,11 @@ import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './conf
 import { classifyError } from './errors';
 
 export type ConnectionResult =
-  /** models: what the server lists (when it lists), for the wizard to offer. */
-  | { ok: true; detail: string; models?: string[] }
+  /**
+   * models: what the server lists (when it lists), for the wizard to offer; batch: whether it
+   * answers the Batch API's list endpoint (OpenAI-compatible servers such as vLLM may).
+   */
+  | { ok: true; detail: string; models?: string[]; batch: boolean }
   | {
       ok: false;
       kind: 'auth' | 'unreachable' | 'model_not_found' | 'rate_limited' | 'other';
@@ -27,13 +30,22 @@ export async function testConnection(
 ): Promise<ConnectionResult> {
   // Nothing to reach: the simulated provider answers inside the app.
   if (cfg.kind === 'simulated')
-    return { ok: true, detail: 'Simulated provider: answers are made up locally; no network, no key.' };
+    return {
+      ok: true,
+      batch: true,
+      detail: 'Simulated provider: answers are made up locally; no network, no key.',
+    };
   if (cfg.kind === 'recorded')
-    return { ok: true, detail: 'Recorded provider: answers come from its file; no network, no key.' };
+    return {
+      ok: true,
+      batch: false,
+      detail: 'Recorded provider: answers come from its file; no network, no key.',
+    };
   const baseURL = resolvedBaseURL(cfg);
   const timeout = Math.min(cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS, CHECK_TIMEOUT_MS);
   try {
     let ids: string[] | undefined;
+    let batch: boolean;
     if (cfg.kind === 'openai') {
       const client = new OpenAI({
         apiKey: key,
@@ -58,6 +70,7 @@ export async function testConnection(
           max_tokens: 1,
         });
       }
+      batch = await answers(() => client.batches.list({ limit: 1 }));
     } else {
       const client = new Anthropic({ apiKey: key, authToken: null, baseURL, maxRetries: 0, timeout });
       const page = await client.models.list({ limit: 1000 });
@@ -66,10 +79,12 @@ export async function testConnection(
         // Aliases ("claude-haiku-4-5") may not be listed: a 1-token call settles it.
         await client.messages.create({ model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
       }
+      batch = await answers(() => client.messages.batches.list({ limit: 1 }));
     }
     const count = ids ? `${ids.length} model${ids.length === 1 ? '' : 's'} available` : 'the server answered';
     return {
       ok: true,
+      batch,
       ...(ids ? { models: ids.slice(0, MAX_LISTED).sort() } : {}),
       detail: model
         ? `Connected to ${baseURL}; ${model} is available (${count}).`
@@ -114,6 +129,19 @@ export async function testConnection(
       default:
         return { ok: false, kind: 'other', message: e.message };
     }
+  }
+}
+
+/**
+ * Whether the server answers a free list call of its Batch API. Any failure (404 on servers
+ * without it, a key not allowed to batch) means no Batch switch: the wizard offers only what works.
+ */
+async function answers(list: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await list();
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -342,6 +342,34 @@ export const migrations: Migration[] = [
       ALTER TABLE provider_batches ADD COLUMN nonce TEXT;
     `,
   },
+  {
+    version: 11,
+    name: 'annotation guidelines (versioned), the version each label was made under, adjudicated labels',
+    // Issue 26 item 5. Guidelines are never edited in place: each edit is a new version, and a
+    // label records the version shown when it was given, so a changed rule can be traced to the
+    // labels made before it. An adjudicated label settles an item people disagree on; it is kept
+    // apart from the annotators' labels (who settled it, when) and wins as the human reference.
+    up: `
+      CREATE TABLE annotation_guidelines (
+        set_id INTEGER NOT NULL REFERENCES annotation_sets(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL CHECK (version >= 1),
+        text TEXT NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        PRIMARY KEY (set_id, version)
+      );
+      ALTER TABLE annotation_labels ADD COLUMN guidelines_version INTEGER;
+      CREATE TABLE annotation_adjudications (
+        set_id INTEGER NOT NULL,
+        item_key TEXT NOT NULL,
+        value_json TEXT NOT NULL CHECK (json_valid(value_json)),
+        adjudicator TEXT NOT NULL,
+        note TEXT,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        PRIMARY KEY (set_id, item_key),
+        FOREIGN KEY (set_id, item_key) REFERENCES annotation_items(set_id, item_key) ON DELETE CASCADE
+      );
+    `,
+  },
 ];
 
 /** The newest schema this release knows. */

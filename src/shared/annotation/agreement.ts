@@ -40,6 +40,11 @@ export interface AgreementInput {
   scale: RatingScale;
   items: { itemKey: string; category: string | null }[];
   human: HumanLabel[];
+  /**
+   * Adjudicated labels (one per item at most): where present, the item's human reference is the
+   * adjudicated label, not the median or majority of the annotators' labels.
+   */
+  adjudicated?: { itemKey: string; value: RatingValue }[];
   judges: JudgeRating[];
   threshold?: number;
   /** Seeds the cross-validation folds (the set's uid). */
@@ -143,8 +148,10 @@ export interface AgreementReport {
   categories: CategoryRow[];
   calibration_mapping: MappingRow[];
   points: ScatterPoint[];
-  /** Items without a human reference (no labels, or a tied majority). */
+  /** Items without a human reference (no labels, or a tied majority, and no adjudicated label). */
   unresolved_items: number;
+  /** Items whose human reference is an adjudicated label. */
+  adjudicated_items: number;
 }
 
 /**
@@ -363,10 +370,18 @@ export function computeAgreement(input: AgreementInput): AgreementReport {
     if (!categories.has(h.itemKey)) continue;
     valuesByItem.set(h.itemKey, [...(valuesByItem.get(h.itemKey) ?? []), h.value]);
   }
+  const adjudicated = new Map((input.adjudicated ?? []).map((a) => [a.itemKey, a.value]));
   const reference = new Map<string, { numeric: number; category: RatingValue }>();
   let unresolved = 0;
+  let settled = 0;
   for (const item of input.items) {
-    const r = humanReference(scale, valuesByItem.get(item.itemKey) ?? []);
+    const a = adjudicated.get(item.itemKey);
+    const numeric = a === undefined ? null : numericValue(scale, a);
+    const r =
+      numeric !== null && a !== undefined
+        ? { numeric, category: a }
+        : humanReference(scale, valuesByItem.get(item.itemKey) ?? []);
+    if (numeric !== null) settled++;
     if (r) reference.set(item.itemKey, r);
     else unresolved++;
   }
@@ -457,6 +472,7 @@ export function computeAgreement(input: AgreementInput): AgreementReport {
     calibration_mapping: mappings,
     points,
     unresolved_items: unresolved,
+    adjudicated_items: settled,
   };
 }
 

@@ -28,7 +28,34 @@ export interface AnnotationSetSummary {
   itemCount: number;
   strata: StratumCountView[];
   progress: AnnotatorProgress[];
+  /** The current guidelines version (null: the set has no guidelines yet). */
+  guidelinesVersion: number | null;
+  /** Items settled by an adjudicated label. */
+  adjudicated: number;
   createdAt: string;
+}
+
+/** One version of a set's annotation guidelines (each edit makes a new one). */
+export interface GuidelinesVersion {
+  version: number;
+  text: string;
+  createdAt: string;
+}
+
+/** An item people rated differently (or one already adjudicated), its labels side by side. */
+export interface Disagreement {
+  unitUid: string;
+  view: AnnotationView;
+  labels: {
+    annotator: string;
+    value: RatingValue;
+    comment: string | null;
+    /** The guidelines version the label was made under (null: none). */
+    guidelinesVersion: number | null;
+  }[];
+  /** The median or majority of the labels (null: a tied majority). */
+  majority: RatingValue | null;
+  adjudication: { value: RatingValue; adjudicator: string; note: string | null; createdAt: string } | null;
 }
 
 /** One unit as an annotator sees it, with that annotator's own label (never anyone else's). */
@@ -47,6 +74,8 @@ export interface AnnotationSession {
   items: SessionItem[];
   /** Where to resume: the first unit without a label or skip (items.length when done). */
   resumeAt: number;
+  /** The set's current guidelines, shown on the rating screen (null: none written). */
+  guidelines: GuidelinesVersion | null;
 }
 
 export interface AnnotationFile {

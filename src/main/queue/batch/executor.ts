@@ -8,6 +8,7 @@ import {
   missingKeyMessage,
   type KeyStore,
   type ProviderConfig,
+  batchPollSeconds,
   DEFAULT_BATCH_POLL_SECONDS,
   endpointId,
 } from '../../providers/config';
@@ -177,9 +178,10 @@ export class BatchExecutor {
     for (const b of batchesOf(this.db, ids))
       if (b.status !== 'ended' && b.status !== 'failed') this.tracked.set(b.id, b);
     const pollMs = Math.min(
-      ...[...new Set(providerOf.values())].map(
-        (p) => (this.opts.providers[p]?.batchPollSeconds ?? DEFAULT_BATCH_POLL_SECONDS) * 1000,
-      ),
+      ...[...new Set(providerOf.values())].map((p) => {
+        const cfg = this.opts.providers[p];
+        return (cfg ? batchPollSeconds(cfg) : DEFAULT_BATCH_POLL_SECONDS) * 1000;
+      }),
     );
     let cancelledRemote = false;
     for (;;) {
@@ -247,8 +249,16 @@ export class BatchExecutor {
   private adapter(provider: string): BatchAdapter | null {
     if (this.adapters.has(provider)) return this.adapters.get(provider)!;
     const cfg = this.opts.providers[provider];
-    const key = cfg ? this.opts.keys.get(provider, cfg) : undefined;
-    const a = cfg && key ? ((this.opts.createBatchAdapter ?? createBatchAdapter)(cfg, key) ?? null) : null;
+    // The simulated provider needs no key; every other one does.
+    const key = !cfg
+      ? undefined
+      : cfg.kind === 'simulated'
+        ? ''
+        : this.opts.keys.get(provider, cfg) || undefined;
+    const a =
+      cfg && key !== undefined
+        ? ((this.opts.createBatchAdapter ?? createBatchAdapter)(cfg, key) ?? null)
+        : null;
     this.adapters.set(provider, a);
     return a;
   }

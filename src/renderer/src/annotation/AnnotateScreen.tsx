@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { AnnotationSession, AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
 import { getApi } from '../api';
+import { GuidelinesPanel } from './GuidelinesPanel';
 import './i18n';
 
 /** The value a key gives on this scale, or null. */
@@ -183,6 +184,7 @@ export function AnnotateScreen({
       <p className="small muted annotate__keys">
         {t('screen.keys')}: {keysHelp} · {t('screen.keysNav')}
       </p>
+      <GuidelinesPanel guidelines={session.guidelines ?? null} />
       {item ? (
         <article
           className="annotate__item"

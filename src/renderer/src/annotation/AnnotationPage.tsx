@@ -7,11 +7,21 @@ import type { AnnotationSetSummary } from '../../../shared/annotation/api-types'
 import { getApi } from '../api';
 import { bytesToBase64, readFileBytes } from '../api/base64';
 import { downloadBase64 } from '../results/download';
+import { AdjudicationView } from './AdjudicationView';
 import { AgreementDashboard } from './AgreementDashboard';
+import { GuidelinesEditor } from './GuidelinesPanel';
 import { AnnotateScreen } from './AnnotateScreen';
 import { ForeignPackageQuestion, type ForeignPackage } from './ForeignPackageQuestion';
 import './i18n';
+import './adjudication-i18n';
 import './annotation.css';
+
+/** The title of each view a set opens (the query's `view`). */
+const VIEW_TITLES: Record<string, string> = {
+  agreement: 'dash.title',
+  adjudicate: 'adjudicate.title',
+  guidelines: 'guide.editTitle',
+};
 
 export interface AnnotationPageProps {
   experimentId?: number;
@@ -131,6 +141,24 @@ function SetCard({
         <button
           type="button"
           className="btn"
+          data-testid="open-adjudication"
+          onClick={() => onOpen({ set: String(set.id), view: 'adjudicate' })}
+        >
+          {t('adjudicate.open')}
+          {set.adjudicated > 0 && ` · ${set.adjudicated}`}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="open-guidelines"
+          onClick={() => onOpen({ set: String(set.id), view: 'guidelines' })}
+        >
+          {t('guide.edit')}
+          {set.guidelinesVersion !== null && ` · ${t('guide.version', { version: set.guidelinesVersion })}`}
+        </button>
+        <button
+          type="button"
+          className="btn"
           data-testid="export-package"
           onClick={() =>
             void getApi().call('annotation.exportPackage', { setId: set.id }).then(downloadBase64)
@@ -199,6 +227,7 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
   const [seed, setSeed] = useState(1);
   const [name, setName] = useState('');
   const [gold, setGold] = useState(false);
+  const [guidelines, setGuidelines] = useState('');
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -210,6 +239,7 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
         seed,
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(gold ? { goldAsAnnotator: 'majority' } : {}),
+        ...(guidelines.trim() ? { guidelines } : {}),
       });
       onCreated();
     } catch (err) {
@@ -245,6 +275,16 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
       <label className="annotation-create__gold">
         <input type="checkbox" checked={gold} onChange={(e) => setGold(e.target.checked)} />{' '}
         {t('create.gold')}
+      </label>
+      <label className="annotation-create__guidelines">
+        {t('guide.createLabel')}
+        <textarea
+          rows={4}
+          value={guidelines}
+          placeholder={t('guide.placeholder')}
+          data-testid="create-guidelines"
+          onChange={(e) => setGuidelines(e.target.value)}
+        />
       </label>
       <button type="submit" className="btn btn--primary" data-testid="create-submit">
         {t('create.submit')}
@@ -295,12 +335,12 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
       <header className="page__header page__header--compact">
         <div>
           <h1 className="page__title">
-            {query.view === 'agreement' && open ? `${t('dash.title')} · ${open.name}` : t('title')}
+            {open && query.view ? `${t(VIEW_TITLES[query.view] ?? 'title')} · ${open.name}` : t('title')}
           </h1>
           <p className="page__intro">{t('intro')}</p>
         </div>
         <div className="page__tools">
-          {query.view === 'agreement' && (
+          {query.view && (
             <button type="button" className="btn btn--ghost" onClick={() => onQuery({})}>
               {t('screen.back')}
             </button>
@@ -357,6 +397,10 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
       )}
       {query.view === 'agreement' && setId ? (
         <AgreementDashboard setId={setId} />
+      ) : query.view === 'adjudicate' && open ? (
+        <AdjudicationView setId={open.id} scale={open.scale} />
+      ) : query.view === 'guidelines' && open ? (
+        <GuidelinesEditor setId={open.id} />
       ) : (
         <>
           <section>

@@ -343,6 +343,9 @@ export const en = {
       apiKeyEnvLocal: 'not needed',
       test: 'Test connection',
       testing: 'Testing…',
+      batchOffered:
+        'This server offers the Batch API: each judge can now be switched to Batch (answers come back within the server’s window).',
+      batchMissing: 'This server has no Batch API: calls go one at a time.',
       advanced: 'Advanced: address and rate limits',
       limitsHint:
         'Limits apply to each model of this provider. Set them to your account’s limits: lower is slower but safer; a run slows down by itself when the server says it is busy.',

@@ -338,6 +338,9 @@ export const zh: Messages = {
       apiKeyEnvLocal: '不需要',
       test: '测试连接',
       testing: '测试中…',
+      batchOffered:
+        '该服务器提供批量（Batch）接口：现在可以把每个评审模型切换为批量（结果在服务器的时限内返回）。',
+      batchMissing: '该服务器没有批量（Batch）接口：调用逐个发送。',
       advanced: '高级：地址与速率限制',
       limitsHint:
         '限制作用于该服务商的每个模型。请按你的账户额度设置：越低越慢但越稳妥；服务器繁忙时运行会自动放慢。',

@@ -3,7 +3,7 @@
 // transform, templates, tie probes) come from its plug-in (src/renderer/src/protocols). The core
 // validates again; these checks only catch early what a researcher can fix on the step in front of them.
 import { getRendererProtocol, listRendererProtocols, type WizardPlugin } from '../protocols/registry';
-import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from './providers';
+import { batchAddress, draftFromPreset, presetOf, type PresetId, type ProviderDraft } from './providers';
 import type { DraftIssue, JudgeDraft, PriceDraft, PriceField, StepId, WizardDraft } from './wizard-draft';
 import { FIRST_STEPS, LAST_STEPS, PRICE_FIELDS } from './wizard-draft';
 
@@ -11,20 +11,27 @@ import { FIRST_STEPS, LAST_STEPS, PRICE_FIELDS } from './wizard-draft';
 // module keep finding them here.
 export * from './wizard-draft';
 
-/** Whether a provider preset has a Batch API (OpenAI's and Anthropic's hosted services). */
-export function batchCapable(preset: PresetId): boolean {
+type DraftProviders = Partial<Record<PresetId, ProviderDraft>>;
+
+/**
+ * Whether a provider preset has a Batch API: OpenAI's and Anthropic's hosted services, the
+ * simulated provider (issue 26 item 7), and a custom or local server once Test connection found
+ * the batch endpoint at its current address (vLLM and other OpenAI-compatible servers may offer it).
+ */
+export function batchCapable(preset: PresetId, providers?: DraftProviders): boolean {
   const p = presetOf(preset);
-  return (
-    !p.local &&
-    (p.kind === 'openai' || p.kind === 'anthropic') &&
-    preset !== 'custom' &&
-    preset !== 'simulated'
-  );
+  if (p.kind === 'simulated') return true;
+  if (!p.local && (p.kind === 'openai' || p.kind === 'anthropic') && preset !== 'custom') return true;
+  const d = providers?.[preset];
+  return d !== undefined && d.batchAt !== undefined && d.batchAt === batchAddress(d);
 }
 
 /** The config's provider name of a judge: its preset, or the preset's batch twin. */
-export function judgeProviderName(j: Pick<JudgeDraft, 'provider' | 'batch'>): string {
-  return j.batch && batchCapable(j.provider) ? `${j.provider}-batch` : j.provider;
+export function judgeProviderName(
+  j: Pick<JudgeDraft, 'provider' | 'batch'>,
+  providers?: DraftProviders,
+): string {
+  return j.batch && batchCapable(j.provider, providers) ? `${j.provider}-batch` : j.provider;
 }
 
 let judgeSeq = 0;
@@ -284,11 +291,13 @@ export function providersRecord(draft: WizardDraft): Record<string, Record<strin
   // Judges (and a protocol's own callers) sent through a Batch API use a twin of their provider
   // in batch mode: the same endpoint (and stored answers), its own lane of batches.
   const batched = [
-    ...draft.judges.filter((j) => judgeProviderName(j) !== j.provider).map((j) => j.provider),
+    ...draft.judges
+      .filter((j) => judgeProviderName(j, draft.providers) !== j.provider)
+      .map((j) => j.provider),
     ...(wizardPluginOf(draft)?.batchProvidersInUse?.(draft) ?? []),
   ];
   for (const preset of batched) {
-    out[judgeProviderName({ provider: preset, batch: true })] = {
+    out[judgeProviderName({ provider: preset, batch: true }, draft.providers)] = {
       ...providerConfig(draft.providers[preset] ?? draftFromPreset(preset)),
       mode: 'batch',
     };
@@ -321,7 +330,7 @@ export function buildConfig(draft: WizardDraft): Record<string, unknown> {
     providers: providersRecord(draft),
     judges: draft.judges.map((j) => ({
       label: j.label.trim(),
-      provider: judgeProviderName(j),
+      provider: judgeProviderName(j, draft.providers),
       model: j.model.trim(),
       temperature: Number(j.temperature),
     })),

@@ -155,6 +155,16 @@ export interface ProviderDraft {
   tpm: string;
   concurrency: string;
   structuredOutput: StructuredOutput | '';
+  /**
+   * Where Test connection last found a Batch API (batchAddress): a server of the custom or a
+   * local preset offers the Batch switch only there; a changed address needs another test.
+   */
+  batchAt?: string;
+}
+
+/** A provider's address as Test connection saw it (kind and base URL). */
+export function batchAddress(d: Pick<ProviderDraft, 'kind' | 'baseURL'>): string {
+  return `${d.kind} ${d.baseURL.trim()}`;
 }
 
 const str = (n: number | undefined) => (n === undefined ? '' : String(n));

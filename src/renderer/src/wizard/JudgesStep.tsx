@@ -17,6 +17,7 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
   const err = (f: string) => issues.find((i) => i.field === `judges[${index}].${f}`)?.message;
   const listId = `models-${judge.key}`;
   const suggestions = useModelSuggestions(judge.provider, presetOf(judge.provider).models);
+  const providers = useWizard((s) => s.draft.providers);
   return (
     <li className="judge-row" data-testid="judge-row">
       <span className="judge-row__n" aria-hidden="true">
@@ -67,7 +68,7 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
           onChange={(e) => update(index, { temperature: e.target.value })}
         />
       </Field>
-      {batchCapable(judge.provider) && (
+      {batchCapable(judge.provider, providers) && (
         <label className="check judge-row__batch" title={t('wizard.judges.batchHint')}>
           <input
             type="checkbox"

@@ -7,7 +7,7 @@ import '../i18n';
 import { useAppInfo, useDatasets } from '../stores/datasets';
 import { listRendererProtocols, registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
 import { navigate } from '../stores/route';
-import { initialDraft } from '../lib/experiment-config';
+import { buildConfig, initialDraft } from '../lib/experiment-config';
 import { useWizard, WIZARD_STORAGE_KEY } from '../stores/wizard';
 import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
 
@@ -188,6 +188,45 @@ describe('New experiment wizard', () => {
     const listId = screen.getByTestId('judge-model').getAttribute('list')!;
     const offered = [...document.getElementById(listId)!.querySelectorAll('option')].map((o) => o.value);
     expect(offered).toEqual(expect.arrayContaining(['llama3.1:8b', 'qwen2.5:14b']));
+  });
+
+  it('offers the Batch switch for a custom server once Test connection found its Batch API, at that address only (issue 26 item 7)', async () => {
+    let batch = true;
+    const api = makeApi({
+      'providers.testConnection': () => ({ ok: true, message: 'Connected; 1 model available.', batch }),
+    });
+    await openWizard(api);
+    next();
+    next();
+    fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
+    fireEvent.change(await screen.findByTestId('provider-baseurl'), {
+      target: { value: 'http://10.0.0.5:8000/v1' },
+    });
+    fireEvent.change(screen.getByTestId('judge-model'), { target: { value: 'qwen2.5-7b' } });
+    expect(screen.queryByTestId('judge-batch')).toBeNull();
+    fireEvent.click(screen.getByTestId('test-connection'));
+    expect((await screen.findByTestId('test-connection-batch')).textContent).toMatch(/offers the Batch API/);
+    fireEvent.click(await screen.findByTestId('judge-batch'));
+    const config = () =>
+      buildConfig(useWizard.getState().draft) as {
+        providers: Record<string, Record<string, unknown>>;
+        judges: { provider: string }[];
+      };
+    expect(config().judges[0].provider).toBe('custom-batch');
+    expect(config().providers['custom-batch']).toEqual({
+      ...config().providers.custom,
+      mode: 'batch',
+    });
+    // Another address is another server: no switch until it is tested, and the judge goes live.
+    fireEvent.change(screen.getByTestId('provider-baseurl'), {
+      target: { value: 'http://10.0.0.6:8000/v1' },
+    });
+    expect(screen.queryByTestId('judge-batch')).toBeNull();
+    expect(config().judges[0].provider).toBe('custom');
+    batch = false;
+    fireEvent.click(screen.getByTestId('test-connection'));
+    expect((await screen.findByTestId('test-connection-batch')).textContent).toMatch(/no Batch API/);
+    expect(screen.queryByTestId('judge-batch')).toBeNull();
   });
 
   it('explains a key that is set but withheld from a custom server, with the exact line to set (issue 26 item 6)', async () => {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getApi, toApiError } from '../api';
 import { Field } from '../components/Field';
 import { providerConfig } from '../lib/experiment-config';
-import { addressIsPrimary, draftFromPreset, presetOf, type PresetId } from '../lib/providers';
+import { addressIsPrimary, batchAddress, draftFromPreset, presetOf, type PresetId } from '../lib/providers';
 import { useAppInfo } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
@@ -17,7 +17,7 @@ const KEY_STATUS_DEBOUNCE_MS = 300;
 type TestState =
   | { status: 'idle' }
   | { status: 'testing' }
-  | { status: 'done'; ok: boolean; message: string; settings: string };
+  | { status: 'done'; ok: boolean; message: string; settings: string; batch?: boolean };
 
 /** Asks the core whether this provider's key is available; never sees the key itself. */
 function useKeyStatus(name: string, configJson: string, refresh: number): KeyStatus | 'error' | null {
@@ -191,8 +191,10 @@ export function ProviderCard({
         name,
         model: model.trim() || undefined,
       });
-      setTest({ status: 'done', ok: r.ok, message: r.message, settings });
+      setTest({ status: 'done', ok: r.ok, message: r.message, settings, batch: r.batch });
       if (r.models?.length) setListed(name, r.models);
+      // Remembered with the address it was found at, so the Batch switch follows the server.
+      if (r.ok) update(name, { batchAt: r.batch ? batchAddress(draft) : undefined });
     } catch (e) {
       setTest({ status: 'done', ok: false, message: toApiError(e).message, settings });
     }
@@ -319,6 +321,11 @@ export function ProviderCard({
           >
             {shown.ok ? '✓ ' : '✕ '}
             {shown.message}
+          </span>
+        )}
+        {shown.status === 'done' && shown.ok && shown.batch !== undefined && draft.kind !== 'simulated' && (
+          <span className="small muted" data-testid="test-connection-batch">
+            {t(shown.batch ? 'wizard.provider.batchOffered' : 'wizard.provider.batchMissing')}
           </span>
         )}
       </div>

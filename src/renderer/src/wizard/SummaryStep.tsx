@@ -191,7 +191,7 @@ export function SummaryStep() {
             .map(
               (j) =>
                 `${j.label} (${presetOf(j.provider).title}, ${j.model}, T=${j.temperature}${
-                  j.batch && batchCapable(j.provider) ? `, ${t('wizard.judges.batch')}` : ''
+                  j.batch && batchCapable(j.provider, draft.providers) ? `, ${t('wizard.judges.batch')}` : ''
                 })`,
             )
             .join(' · ')}

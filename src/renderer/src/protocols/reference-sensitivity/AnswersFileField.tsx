@@ -33,6 +33,7 @@ export function AnswersFileField() {
           type="file"
           accept=".jsonl,.json,.csv"
           data-testid="refsens-answers-file"
+          data-config-key="answers"
           onChange={(e) => {
             const file = e.target.files?.[0];
             e.target.value = '';

@@ -5,7 +5,15 @@ import { isPresetId, presetOf, type PresetId } from '../../lib/providers';
 import { ensureProvider, useWizard } from '../../stores/wizard';
 import { useStepIssues } from '../../wizard/issues';
 import { PresetOptions } from '../../wizard/PresetOptions';
-import { noiseFloorApplies, refSensDraft, SETTINGS, withRefSensDraft, type RefSensDraft } from './draft';
+import {
+  newGenerator,
+  noiseFloorApplies,
+  refSensDraft,
+  SETTINGS,
+  withRefSensDraft,
+  type GeneratorDraft,
+  type RefSensDraft,
+} from './draft';
 import { AnswersFileField } from './AnswersFileField';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { PromptsSection } from './PromptsSection';
@@ -14,17 +22,38 @@ function edit(fn: (own: RefSensDraft) => RefSensDraft) {
   useWizard.getState().update((d) => withRefSensDraft(d, fn(refSensDraft(d))));
 }
 
-function setProvider(name: PresetId) {
+function editGenerator(index: number, patch: Partial<GeneratorDraft>) {
+  edit((o) => ({ ...o, generators: o.generators.map((g, i) => (i === index ? { ...g, ...patch } : g)) }));
+}
+
+function setProvider(index: number, name: PresetId) {
   useWizard.getState().update((d) => {
     const own = refSensDraft(d);
     return withRefSensDraft(
       { ...d, providers: ensureProvider(d, name) },
-      { ...own, generator: { provider: name, model: presetOf(name).models[0] ?? '' } },
+      {
+        ...own,
+        generators: own.generators.map((g, i) =>
+          i === index ? { ...g, provider: name, model: presetOf(name).models[0] ?? '' } : g,
+        ),
+      },
     );
   });
 }
 
-/** The generator, the parts to run and the seed. */
+function addGenerator() {
+  useWizard.getState().update((d) => {
+    const own = refSensDraft(d);
+    // A new row starts on the last row's provider: several models of one account is the usual case.
+    const provider = own.generators.at(-1)?.provider ?? 'openai';
+    return withRefSensDraft(
+      { ...d, providers: ensureProvider(d, provider) },
+      { ...own, generators: [...own.generators, newGenerator(provider, '')] },
+    );
+  });
+}
+
+/** The generators, the parts to run, the noise floor and the seed. */
 export function GeneratorsStep() {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
   const draft = useWizard((s) => s.draft);
@@ -37,30 +66,52 @@ export function GeneratorsStep() {
         {t('wizard.generators.title')}
       </h2>
       <p className="wizard-step__intro">{t('wizard.generators.intro')}</p>
-      <div className="form-grid">
-        <Field label={t('wizard.generators.provider')}>
-          <select
-            data-testid="generator-provider"
-            value={own.generator.provider}
-            onChange={(e) => isPresetId(e.target.value) && setProvider(e.target.value)}
-          >
-            <PresetOptions />
-          </select>
-        </Field>
-        <Field label={t('wizard.generators.model')} error={err('generators')}>
-          <input
-            type="text"
-            className="mono"
-            data-testid="generator-model"
-            spellCheck={false}
-            value={own.generator.model}
-            onChange={(e) => {
-              const model = e.target.value;
-              edit((o) => ({ ...o, generator: { ...o.generator, model } }));
-            }}
-          />
-        </Field>
-      </div>
+      <ol className="generator-rows stack" data-testid="generator-rows" data-config-key="generators">
+        {own.generators.map((g, index) => (
+          <li key={g.key} className="form-grid" data-testid="generator-row">
+            <Field label={t('wizard.generators.provider')}>
+              <select
+                data-testid="generator-provider"
+                value={g.provider}
+                onChange={(e) => isPresetId(e.target.value) && setProvider(index, e.target.value)}
+              >
+                <PresetOptions />
+              </select>
+            </Field>
+            <Field label={t('wizard.generators.model')} error={err(`generators[${index}].model`)}>
+              <input
+                type="text"
+                className="mono"
+                data-testid="generator-model"
+                spellCheck={false}
+                value={g.model}
+                onChange={(e) => editGenerator(index, { model: e.target.value })}
+              />
+            </Field>
+            <Field label={t('wizard.generators.label')} error={err(`generators[${index}].label`)}>
+              <input
+                type="text"
+                data-testid="generator-label"
+                value={g.label}
+                placeholder={g.model}
+                onChange={(e) => editGenerator(index, { label: e.target.value })}
+              />
+            </Field>
+            <button
+              type="button"
+              className="btn btn--small btn--ghost"
+              data-testid="remove-generator"
+              onClick={() => edit((o) => ({ ...o, generators: o.generators.filter((_, i) => i !== index) }))}
+            >
+              {t('wizard.generators.remove')}
+            </button>
+          </li>
+        ))}
+      </ol>
+      {err('generators') && <p className="field__error">{err('generators')}</p>}
+      <button type="button" className="btn btn--small" data-testid="add-generator" onClick={addGenerator}>
+        {t('wizard.generators.add')}
+      </button>
       <fieldset className="form-grid">
         <legend>{t('wizard.generators.parts')}</legend>
         {(['calibration', 'sensitivity'] as const).map((part) => (
@@ -68,6 +119,7 @@ export function GeneratorsStep() {
             <input
               type="checkbox"
               data-testid={`part-${part}`}
+              data-config-key={`parts.${part}`}
               checked={own[part]}
               onChange={(e) => {
                 const on = e.target.checked;
@@ -79,7 +131,7 @@ export function GeneratorsStep() {
         ))}
         {err('parts') && <p className="field__error">{err('parts')}</p>}
       </fieldset>
-      <fieldset className="form-grid">
+      <fieldset className="form-grid" data-config-key="parts.settings">
         <legend>{t('wizard.generators.settings')}</legend>
         {SETTINGS.map((s) => (
           <label key={s} className="checkbox">
@@ -102,6 +154,7 @@ export function GeneratorsStep() {
           type="number"
           min={0}
           data-testid="refsens-seed"
+          data-config-key="seed"
           value={own.seed}
           onChange={(e) => {
             const seed = Math.max(0, Math.floor(Number(e.target.value) || 0));

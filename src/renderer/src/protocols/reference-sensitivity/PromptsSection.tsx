@@ -29,7 +29,12 @@ export function PromptsSection() {
   const err = (k: TemplateKey) => issues.find((i) => i.field === `templates.${k}`)?.message;
   const edited = Object.keys(templates).length > 0;
   return (
-    <details className="disclosure" open={edited || undefined} data-testid="refsens-prompts">
+    <details
+      className="disclosure"
+      open={edited || undefined}
+      data-testid="refsens-prompts"
+      data-config-key="templates"
+    >
       <summary>{t('wizard.prompts.title')}</summary>
       <p className="hint">{t('wizard.prompts.intro')}</p>
       {TEMPLATE_KEYS.map((k) => (

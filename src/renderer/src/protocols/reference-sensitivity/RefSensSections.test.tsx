@@ -223,7 +223,7 @@ describe('reference-sensitivity results', () => {
   it('turns the wizard draft into the protocol config keys', () => {
     const draft = withRefSensDraft({ protocolDrafts: {} } as unknown as WizardDraft, {
       ...initialRefSensDraft(),
-      generator: { provider: 'anthropic', model: ' claude-haiku-4-5 ' },
+      generators: [{ key: 'g', provider: 'anthropic', model: ' claude-haiku-4-5 ', label: '' }],
       settings: { NR: true, RV: false, RC: true },
       seed: 13,
     });

@@ -1,5 +1,5 @@
-// The reference-sensitivity part of the wizard draft: one generator, the parts and settings, the
-// seed; and the config keys it becomes (README "Reference sensitivity").
+// The reference-sensitivity part of the wizard draft: the generators, the parts and settings, the
+// noise floor, the seed; and the config keys it becomes (README "Reference sensitivity").
 import type { DraftIssue, WizardDraft } from '../../lib/experiment-config';
 import type { PresetId } from '../../lib/providers';
 
@@ -17,8 +17,18 @@ export const TEMPLATE_KEYS = [
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 
+export interface GeneratorDraft {
+  /** Stable across edits (React's key); not sent. */
+  key: string;
+  provider: PresetId;
+  model: string;
+  /** The label in tables and figures; empty: the model's name. */
+  label: string;
+}
+
 export interface RefSensDraft {
-  generator: { provider: PresetId; model: string };
+  /** As many as the config takes (the README's benchmark uses four). */
+  generators: GeneratorDraft[];
   calibration: boolean;
   sensitivity: boolean;
   settings: Record<SettingId, boolean>;
@@ -31,9 +41,15 @@ export interface RefSensDraft {
   noiseFloor?: boolean;
 }
 
+let generatorSeq = 0;
+
+export function newGenerator(provider: PresetId, model: string): GeneratorDraft {
+  return { key: `g${++generatorSeq}`, provider, model, label: '' };
+}
+
 export function initialRefSensDraft(): RefSensDraft {
   return {
-    generator: { provider: 'openai', model: 'gpt-4.1-nano' },
+    generators: [newGenerator('openai', 'gpt-4.1-nano')],
     calibration: true,
     sensitivity: true,
     settings: { NR: true, RV: true, RC: true },
@@ -41,8 +57,20 @@ export function initialRefSensDraft(): RefSensDraft {
   };
 }
 
+/** A draft saved before several generators (one `generator`) reads as a list of one. */
+type SavedDraft = RefSensDraft & { generator?: { provider: PresetId; model: string } };
+
 export function refSensDraft(draft: WizardDraft): RefSensDraft {
-  return (draft.protocolDrafts[REF_SENS_ID] as RefSensDraft | undefined) ?? initialRefSensDraft();
+  const saved = draft.protocolDrafts[REF_SENS_ID] as SavedDraft | undefined;
+  if (!saved) return initialRefSensDraft();
+  if (saved.generators) return saved;
+  const { generator, ...rest } = saved;
+  return { ...rest, generators: generator ? [newGenerator(generator.provider, generator.model)] : [] };
+}
+
+/** A generator's label: the one typed, else its model. */
+export function generatorLabel(g: GeneratorDraft): string {
+  return g.label.trim() || g.model.trim();
 }
 
 export function withRefSensDraft(draft: WizardDraft, own: RefSensDraft): WizardDraft {
@@ -58,8 +86,16 @@ export function validateRefSens(draft: WizardDraft): DraftIssue[] {
   const own = refSensDraft(draft);
   const issues: DraftIssue[] = [];
   if (!own.calibration && !own.sensitivity) issues.push({ field: 'parts', code: 'partsRequired' });
-  if (own.sensitivity && !own.generator.model.trim())
-    issues.push({ field: 'generators', code: 'modelRequired' });
+  if (own.sensitivity && !own.answers && own.generators.length === 0)
+    issues.push({ field: 'generators', code: 'generatorRequired' });
+  own.generators.forEach((g, i) => {
+    if (own.sensitivity && !g.model.trim())
+      issues.push({ field: `generators[${i}].model`, code: 'modelRequired' });
+  });
+  const labels = own.generators.map(generatorLabel);
+  labels.forEach((l, i) => {
+    if (l && labels.indexOf(l) !== i) issues.push({ field: `generators[${i}].label`, code: 'labelTaken' });
+  });
   if (own.sensitivity && !SETTINGS.some((s) => own.settings[s]))
     issues.push({ field: 'parts', code: 'partsRequired' });
   return issues;
@@ -67,10 +103,15 @@ export function validateRefSens(draft: WizardDraft): DraftIssue[] {
 
 export function refSensConfig(draft: WizardDraft): Record<string, unknown> {
   const own = refSensDraft(draft);
-  const g = own.generator;
   return {
-    ...(own.sensitivity
-      ? { generators: [{ label: g.model.trim(), provider: g.provider, model: g.model.trim() }] }
+    ...(own.sensitivity && own.generators.length
+      ? {
+          generators: own.generators.map((g) => ({
+            label: generatorLabel(g),
+            provider: g.provider,
+            model: g.model.trim(),
+          })),
+        }
       : {}),
     parts: {
       calibration: own.calibration,

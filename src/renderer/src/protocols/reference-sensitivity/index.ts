@@ -1,8 +1,9 @@
-// Reference sensitivity in the renderer: a wizard step (generator, parts, settings, seed), the
+// Reference sensitivity in the renderer: a wizard step (generators, parts, settings, seed), the
 // results sections (calibration chart, acceptance heatmap, flip bars, tables) and its strings.
 import type { RendererProtocol } from '../registry';
 import { REF_SENS_ID, refSensConfig, refSensDraft, validateRefSens } from './draft';
 import { GeneratorsStep } from './GeneratorsStep';
+import { SummaryLines } from './SummaryLines';
 import { REF_SENS_NS, refSensResources } from './i18n';
 import { RefSensFlipsPage } from './flips/RefSensFlipsPage';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
@@ -24,8 +25,10 @@ export const referenceSensitivity: RendererProtocol = {
       },
     ],
     providersInUse: (draft) =>
-      refSensDraft(draft).sensitivity ? [refSensDraft(draft).generator.provider] : [],
-    modelsInUse: (draft) => (refSensDraft(draft).sensitivity ? [refSensDraft(draft).generator.model] : []),
+      refSensDraft(draft).sensitivity ? refSensDraft(draft).generators.map((g) => g.provider) : [],
+    modelsInUse: (draft) =>
+      refSensDraft(draft).sensitivity ? refSensDraft(draft).generators.map((g) => g.model) : [],
+    SummaryLines,
     config: refSensConfig,
   },
   ResultsSections: RefSensSections,

@@ -69,6 +69,7 @@ export function TransformStep() {
   const defaults = useProtocolDefaults('judge-ls');
   const { transform, templates } = useJudgeLsDraft();
   const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === transform.provider));
+  const providers = useWizard((s) => s.draft.providers);
   const hasCustomTemplates = Object.keys(templates).length > 0;
   const suggestions = useModelSuggestions(transform.provider, presetOf(transform.provider).models);
   const selfJudged = useSelfJudged();
@@ -116,7 +117,7 @@ export function TransformStep() {
             <option key={m} value={m} />
           ))}
         </datalist>
-        {batchCapable(transform.provider) && (
+        {batchCapable(transform.provider, providers) && (
           <label className="check" title={t('wizard.judges.batchHint', { ns: 'translation' })}>
             <input
               type="checkbox"

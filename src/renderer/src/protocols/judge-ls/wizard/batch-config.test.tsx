@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import '../..';
 import { initialJudgeLsDraft, JUDGE_LS_ID, withJudgeLsDraft } from './draft';
 import { batchCapable, buildConfig, initialDraft, newJudge } from '../../../lib/experiment-config';
+import { batchAddress, draftFromPreset } from '../../../lib/providers';
 
 describe('the wizard’s Batch API switch per judge', () => {
   it('sends a switched judge through a batch twin of its provider, leaving the others live', () => {
@@ -45,10 +46,19 @@ describe('the wizard’s Batch API switch per judge', () => {
     expect(config.providers['openai-batch'].mode).toBe('batch');
   });
 
-  it('offers the switch only for hosted OpenAI and Anthropic', () => {
+  it('offers the switch for hosted OpenAI and Anthropic, the simulated provider, and a server Test connection found a Batch API at', () => {
     expect(batchCapable('openai')).toBe(true);
     expect(batchCapable('anthropic')).toBe(true);
+    expect(batchCapable('simulated')).toBe(true);
     expect(batchCapable('ollama')).toBe(false);
     expect(batchCapable('custom')).toBe(false);
+    const custom = { ...draftFromPreset('custom'), baseURL: 'http://10.0.0.5:8000/v1' };
+    expect(batchCapable('custom', { custom })).toBe(false);
+    expect(batchCapable('custom', { custom: { ...custom, batchAt: batchAddress(custom) } })).toBe(true);
+    expect(
+      batchCapable('custom', {
+        custom: { ...custom, batchAt: batchAddress(custom), baseURL: 'http://10.0.0.6:8000/v1' },
+      }),
+    ).toBe(false);
   });
 });

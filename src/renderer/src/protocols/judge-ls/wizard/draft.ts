@@ -159,7 +159,7 @@ export function judgeLsConfig(draft: WizardDraft): Record<string, unknown> {
   const own = judgeLsDraft(draft);
   const config: Record<string, unknown> = {
     transform: {
-      provider: judgeProviderName(own.transform),
+      provider: judgeProviderName(own.transform, draft.providers),
       model: own.transform.model.trim(),
       languages: TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
     },

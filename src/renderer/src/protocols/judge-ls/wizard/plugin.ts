@@ -23,7 +23,7 @@ export const judgeLsWizard: WizardPlugin = {
   providersInUse: (draft) => [judgeLsDraft(draft).transform.provider],
   batchProvidersInUse: (draft) => {
     const t = judgeLsDraft(draft).transform;
-    return t.batch && batchCapable(t.provider) ? [t.provider] : [];
+    return t.batch && batchCapable(t.provider, draft.providers) ? [t.provider] : [];
   },
   modelsInUse: (draft) => [judgeLsDraft(draft).transform.model],
   config: judgeLsConfig,
