@@ -21,6 +21,7 @@ import {
 } from '../../../shared/protocols/bias-probes/types';
 import {
   binomialTestTwoSided,
+  type CI,
   holmAdjust,
   pairedEffect,
   partialSpearman,
@@ -209,14 +210,23 @@ function probeRow(
     p_holm: null,
     significant: false,
   };
-  if (pairs.some((p) => p.flippable !== undefined)) {
-    const flippable = pairs.filter((p) => p.flippable);
-    const flips = flippable.filter((p) => p.flipped).length;
-    row.flip_n = flippable.length;
-    row.flip_rate = flippable.length ? flips / flippable.length : null;
-    row.flip_rate_ci = flippable.length ? wilsonInterval(flips, flippable.length) : null;
-  }
+  if (pairs.some((p) => p.flippable !== undefined)) Object.assign(row, flipFields(pairs));
   return row;
+}
+
+/** Pairwise: how often the verdict turned to the worse response, among the pairs where it could. */
+function flipFields(pairs: readonly Pair[]): {
+  flip_n: number;
+  flip_rate: number | null;
+  flip_rate_ci: CI | null;
+} {
+  const flippable = pairs.filter((p) => p.flippable);
+  const flips = flippable.filter((p) => p.flipped).length;
+  return {
+    flip_n: flippable.length,
+    flip_rate: flippable.length ? flips / flippable.length : null,
+    flip_rate_ci: flippable.length ? wilsonInterval(flips, flippable.length) : null,
+  };
 }
 
 function effectPairs(
@@ -440,13 +450,7 @@ function placeboRow(judge: string, category: string, pairs: Pair[]): PlaceboRow 
     p: w ? w.p : 1,
     p_method: w ? w.method : null,
   };
-  if (isPairwise(pairs)) {
-    const flippable = pairs.filter((p) => p.flippable);
-    const flips = flippable.filter((p) => p.flipped).length;
-    row.flip_n = flippable.length;
-    row.flip_rate = flippable.length ? flips / flippable.length : null;
-    row.flip_rate_ci = flippable.length ? wilsonInterval(flips, flippable.length) : null;
-  }
+  if (isPairwise(pairs)) Object.assign(row, flipFields(pairs));
   return row;
 }
 
