@@ -29,7 +29,7 @@ import {
   reportTables,
 } from './results';
 import type { MethodsFiles } from '../../shared/paper/methods';
-import { exportBundle } from '../paper/bundle';
+import { exportBundle } from '../paper/bundle-write';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
 

@@ -15,6 +15,7 @@ import { exportExperiment } from '../experiments/results';
 import { anySimulated } from '../providers/config';
 import type { Database } from '../store/db';
 import { allItems, getDataset } from '../store/datasets';
+import { inScratch } from './scratch';
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -142,4 +143,20 @@ export async function writeBundle(
     { level: 6, mtime: now },
   );
   return { fileName: `${exp.row.name}.judgelab`, bytes: zip, entries: ['bundle.json', ...names] };
+}
+
+/** The bundle as the API returns it, written in a scratch folder under the data folder. */
+export function exportBundle(
+  db: Database,
+  dataDir: string,
+  experimentId: number,
+): Promise<{ fileName: string; mime: string; contentBase64: string }> {
+  return inScratch(dataDir, '.bundle-', async (dir) => {
+    const b = await writeBundle(db, experimentId, dir);
+    return {
+      fileName: b.fileName,
+      mime: 'application/zip',
+      contentBase64: Buffer.from(b.bytes).toString('base64'),
+    };
+  });
 }
