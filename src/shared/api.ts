@@ -277,9 +277,13 @@ export interface ApiMethods {
   'judges.list': { params: void; result: JudgeSummary[] };
   /** `model`: `kind:model` or a model id; `gates`: thresholds for this call only (else the store's). */
   'judges.reportCard': { params: { model: string; gates?: GateSettings }; result: ReportCard };
-  /** The card as one file (JSON, LaTeX, SVG or PNG), words in `lang`. */
+  /** The card as one file (JSON, LaTeX, Markdown, CSV of the figures or of the gates, SVG or PNG), words in `lang`. */
   'judges.reportCardFile': {
-    params: { model: string; format: 'json' | 'tex' | 'svg' | 'png'; lang?: FigureLanguage };
+    params: {
+      model: string;
+      format: 'json' | 'tex' | 'md' | 'csv' | 'gates-csv' | 'svg' | 'png';
+      lang?: FigureLanguage;
+    };
     result: { fileName: string; mime: string; contentBase64: string };
   };
   /** The store's gates: what the researcher set, and every gate as it applies (defaults marked by their source). */

@@ -15,6 +15,7 @@ import type { RecordedSummary } from '../../src/shared/experiments';
 import { tempDir } from '../helpers/tmp';
 import { biasResponder, type PairRecord } from '../mock-provider/bias-responder';
 import { judgeLsResponder } from '../mock-provider/judge-ls-responder';
+import { refSensResponder, type QaRecord } from '../mock-provider/refsens-responder';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 
 const SAMPLES = join(import.meta.dirname, '../../resources/samples');
@@ -35,6 +36,7 @@ beforeAll(async () => {
     engine: { progressIntervalMs: 200 },
   });
   const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+  await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
   items = (await Promise.all(
     (await core.call('items.list', { datasetId: dataset.id })).map((r) =>
       core.call('items.get', { itemId: r.id }),
@@ -174,6 +176,60 @@ describe('recorded answers reproduce a live run', () => {
       mock,
       'csv',
     );
+  }, 600_000);
+});
+
+describe('recorded answers reproduce a live run (reference sensitivity)', () => {
+  it('generated answers, three settings and the noise floor repeat, from JSONL: identical metrics.json, no call to the network', async () => {
+    const qa = readFileSync(join(SAMPLES, 'tydiqa-en-ar-te.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as QaRecord);
+    // Planted repeat flips: the second NR ask (sample 1) differs from the first for some
+    // answers, so the file must tell the two asks apart to give the same noise floor.
+    const mock = await startMockProvider({
+      latencyMs: [0, 1],
+      respond: refSensResponder(qa, { 'gpt-4.1-mini': 0.3 }).respond,
+      logBodies: false,
+    });
+    const { liveId, recordedId, file } = await roundTrip(
+      'refsens',
+      {
+        protocol: 'reference-sensitivity',
+        dataset: 'TyDi QA GoldP (en, ar, te) (sample)',
+        seed: 7,
+        limit: 9,
+        noiseFloor: true,
+        generators: [
+          { label: 'GPT gen', provider: 'openai', model: 'gen-openai' },
+          { label: 'Claude gen', provider: 'anthropic', model: 'gen-anthropic' },
+        ],
+        judges: [
+          { label: 'GPT judge', provider: 'openai', model: 'gpt-4.1-mini' },
+          { label: 'Claude judge', provider: 'anthropic', model: 'claude-haiku-4-5' },
+        ],
+      },
+      mock,
+      'jsonl',
+    );
+    const rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    // Generations and verdicts both come from the file, each stage under its own columns.
+    const stages = new Set(rows.map((r) => r.stage));
+    expect(stages.size).toBeGreaterThanOrEqual(2);
+    const live = (await core.call('experiments.results', { experimentId: liveId })).metrics as {
+      noise_floor?: { repeat: { flips: number }[] };
+    };
+    // The planted repeat flips happened, and the recorded run reproduced them (same metrics.json).
+    expect(live.noise_floor!.repeat.reduce((s, r) => s + r.flips, 0)).toBeGreaterThan(0);
+    const out = join(dir, 'refsens-export');
+    await core.call('experiments.export', { experimentId: recordedId, outDir: out });
+    const [summary] = manifestOf(out).recorded!;
+    expect(summary.missing?.count).toBe(0);
+    expect(summary.unmatched?.count).toBe(0);
+    expect(manifestOf(out).simulated).toBe(false);
   }, 600_000);
 });
 

@@ -2,7 +2,9 @@
 // sensitivity, bias probes), all answered by the simulated provider: the card lists each
 // experiment with the numbers of its own metrics, marks them simulated, holds them to gates set
 // to pass and to fail, and `judge-lab report-card` writes the same card as files.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
@@ -13,6 +15,15 @@ import type { BiasMetrics } from '../../src/shared/protocols/bias-probes/types';
 import type { RefSensMetrics } from '../../src/shared/protocols/reference-sensitivity/types';
 import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
+import { LATEX_PACKAGES } from '../../src/main/report/latex';
+
+/** Every number anywhere in a JSON value. */
+function numbersIn(v: unknown, out = new Set<number>()): Set<number> {
+  if (typeof v === 'number') out.add(v);
+  else if (Array.isArray(v)) v.forEach((x) => numbersIn(x, out));
+  else if (v && typeof v === 'object') Object.values(v).forEach((x) => numbersIn(x, out));
+  return out;
+}
 
 const SIM = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60000, concurrency: 16 } };
 const JUDGES = [
@@ -26,6 +37,7 @@ let dataDir: string;
 let cleanup: () => void;
 const metrics: { judgeLs?: JudgeLsMetrics; refSens?: RefSensMetrics; bias?: BiasMetrics } = {};
 let card: ReportCard;
+const metricsFiles = new Map<number, unknown>();
 let core: Core;
 
 beforeAll(async () => {
@@ -38,6 +50,10 @@ beforeAll(async () => {
   const run = async (config: Record<string, unknown>) => {
     const { id } = await core.call('experiments.create', { config: { providers: SIM, ...config } });
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    // The run's own export: the metrics.json the card's numbers must come from.
+    const out = join(dir, `export-${id}`);
+    await core.call('experiments.export', { experimentId: id, outDir: out });
+    metricsFiles.set(id, JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')));
     return (await core.call('experiments.results', { experimentId: id })).metrics;
   };
   metrics.judgeLs = (await run({
@@ -128,26 +144,33 @@ describe('the judge report card', () => {
     });
   });
 
-  it('holds the judge to gates: pass, fail and not measured, each naming its experiment', async () => {
+  it('holds the judge to gates: pass, warn, fail and not measured, each naming its experiment', async () => {
     const position = card.gates.find((g) => g.definition.id === 'position_consistency')!;
     const flips = card.gates.find((g) => g.definition.id === 'language_flip')!;
     const values = (checks: { value: number | null }[]) =>
       checks.map((c) => c.value).filter((v): v is number => v !== null);
     const lowest = Math.min(...values(position.checks));
+    const lowestBound = Math.min(...position.checks.map((c) => c.ci?.[0] ?? 1));
     const highestFlip = Math.max(...values(flips.checks));
     expect(highestFlip).toBeGreaterThan(0);
-    // Planted: a position threshold just under the worst measurement passes; a flip ceiling just
-    // under the worst flip rate fails, on the experiment that measured it.
-    const planted = await core.call('judges.reportCard', {
-      model: MODEL,
-      gates: {
-        position_consistency: { threshold: lowest - 0.001 },
-        language_flip: { threshold: highestFlip - 0.001 },
-      },
-    });
-    const g = (id: string) => planted.gates.find((x) => x.definition.id === id)!;
+    expect(lowestBound).toBeLessThan(lowest);
+    const at = async (position: number, flip: number) =>
+      (
+        await core.call('judges.reportCard', {
+          model: MODEL,
+          gates: { position_consistency: { threshold: position }, language_flip: { threshold: flip } },
+        })
+      ).gates;
+    // Planted: a position threshold under every interval passes; one just under the worst value,
+    // but above its interval's lower end, warns; a flip ceiling under the worst flip rate fails,
+    // on the experiment that measured it.
+    const planted = await at(lowestBound - 0.001, highestFlip - 0.001);
+    const g = (id: string) => planted.find((x) => x.definition.id === id)!;
     expect(g('position_consistency').status).toBe('pass');
     expect(g('position_consistency').definition.source).toBeNull();
+    const warned = (await at(lowest - 0.001, 1)).find((x) => x.definition.id === 'position_consistency')!;
+    expect(warned.status).toBe('warn');
+    expect(warned.decisive?.reason).toMatch(/the 95% interval \[.*\] is not clear of/);
     expect(g('language_flip').status).toBe('fail');
     expect(g('language_flip').decisive).toMatchObject({
       experimentName: 'card-judge-ls',
@@ -161,7 +184,7 @@ describe('the judge report card', () => {
     expect(g('length_effect').definition.source).toMatch(/Cohen \(1988\)/);
   });
 
-  it('`judge-lab report-card` writes the card as JSON, LaTeX, SVG and PNG, and refuses a bad gates file', async () => {
+  it('`judge-lab report-card` writes the card as JSON, LaTeX (compiles), Markdown, CSV (numbers from the runs), SVG and PNG, and refuses a bad gates file', async () => {
     await core.shutdown();
     const gatesFile = join(dir, 'gates.json');
     writeFileSync(gatesFile, JSON.stringify({ language_flip: { threshold: 1 } }));
@@ -186,6 +209,69 @@ describe('the judge report card', () => {
     expect(readFileSync(join(out, 'report-card.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(readFileSync(join(out, 'report-card.svg'), 'utf8')).toContain('card-refsens');
     expect(readFileSync(join(out, 'report-card.tex'), 'utf8')).toContain('\\begin{tabular}');
+
+    // Every number of the card's CSV is one of its run's metrics.json, as written there (or, for
+    // position consistency, one minus the inconsistency rate written there).
+    const rows = parse(readFileSync(join(out, 'report-card.csv'), 'utf8'), {
+      bom: true,
+      columns: true,
+    }) as Record<string, string>[];
+    expect(rows.length).toBe(card.experiments.reduce((s, e) => s + e.rows.length, 0));
+    let checked = 0;
+    for (const row of rows) {
+      const leaves = numbersIn(metricsFiles.get(Number(row.experiment_id)));
+      for (const key of ['value', 'ci_low', 'ci_high']) {
+        if (row[key] === '') continue;
+        const v = Number(row[key]);
+        expect(
+          leaves.has(v) || [...leaves].some((x) => 1 - x === v),
+          `${row.experiment} ${row.measure} ${row.condition} ${key} = ${v}`,
+        ).toBe(true);
+        checked++;
+      }
+      if (row.value === '') expect(row.note).toMatch(/^undefined: /);
+      expect(row.simulated).toBe('1');
+    }
+    expect(checked).toBeGreaterThan(30);
+    const ls = metricsFiles.get(card.experiments.find((e) => e.name === 'card-judge-ls')!.experimentId) as {
+      quality: { judge: string; language: string; accuracy_strict: number; n: number }[];
+    };
+    for (const q of ls.quality.filter((x) => x.judge === 'Sim strong')) {
+      const r = rows.find((x) => x.measure === 'accuracy' && x.condition === q.language)!;
+      expect([Number(r.value), Number(r.n)]).toEqual([q.accuracy_strict, q.n]);
+    }
+    const gates = parse(readFileSync(join(out, 'report-card-gates.csv'), 'utf8'), {
+      bom: true,
+      columns: true,
+    }) as Record<string, string>[];
+    expect(gates.find((g) => g.gate === 'language_flip')).toMatchObject({
+      threshold: '1',
+      threshold_source: 'researcher',
+      gate_status: 'pass',
+    });
+    expect(gates.find((g) => g.gate === 'human_rho')).toMatchObject({
+      gate_status: 'not_measured',
+      value: '',
+    });
+    const md = readFileSync(join(out, 'report-card.md'), 'utf8');
+    expect(md).toContain(`# Judge report card: ${MODEL}`);
+    expect(md).toContain('| Gate | Rule | Status |');
+    // Brackets escaped: Markdown shows them as text, never as a link.
+    expect(md).toContain('card-judge-ls \\[simulated: made-up answers\\]');
+
+    // The LaTeX compiles.
+    writeFileSync(
+      join(out, 'wrapper.tex'),
+      `\\documentclass{article}\n\\usepackage{${LATEX_PACKAGES.join(',')}}\n\\begin{document}\n\\input{report-card}\n\\end{document}\n`,
+    );
+    const tex = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'wrapper.tex'], {
+      cwd: out,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(tex.status, tex.stdout.slice(-3000)).toBe(0);
+    expect(readFileSync(join(out, 'wrapper.log'), 'utf8')).not.toMatch(/Missing character/);
+    expect(readFileSync(join(out, 'wrapper.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
 
     const bad = join(dir, 'bad-gates.json');
     writeFileSync(bad, '{\n  "position_consistency": { "treshold": 0.9 }\n}\n');

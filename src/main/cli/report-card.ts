@@ -15,7 +15,7 @@ export function registerReportCardCommands(
   program
     .command('report-card')
     .description(
-      'one judge model across every experiment of the store: headline figures and gates (report-card.json, .tex, .svg, .png)',
+      'one judge model across every experiment of the store: headline figures and gates (report-card.json, .tex, .md, .csv, -gates.csv, .svg, .png)',
     )
     .argument(
       '<model>',

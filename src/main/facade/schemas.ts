@@ -109,7 +109,7 @@ export const paramSchemas = {
   }),
   'judges.reportCardFile': z.strictObject({
     model: z.string().min(1).max(500),
-    format: z.enum(['json', 'tex', 'svg', 'png']),
+    format: z.enum(['json', 'tex', 'md', 'csv', 'gates-csv', 'svg', 'png']),
     lang,
   }),
   'judges.gates': z.undefined(),

@@ -1,22 +1,139 @@
 // The report card's files: report-card.json (the card as computed), report-card.tex (its two
-// tables, PDF-ready), report-card.svg and report-card.png (the one-page card). The folder is
-// written through a staging folder beside it and renamed into place: never half-written.
+// tables, PDF-ready), report-card.md (the same tables in Markdown), report-card.csv and
+// report-card-gates.csv (every figure and every gate check with its raw numbers, for scripts),
+// report-card.svg and report-card.png (the one-page card). The folder is written through a
+// staging folder beside it and renamed into place: never half-written.
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { renderSvg, svgToPng } from '../report/figures';
 import { tableToLatex } from '../report/latex';
+import { tableToMarkdown } from '../report/markdown';
+import { toCsv } from '../report/csv';
 import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import { reportCardFigure } from '../../shared/report-card/figure';
-import { gatesTable, rowsTable } from '../../shared/report-card/tables';
+import { experimentName, gatesTable, rowsTable } from '../../shared/report-card/tables';
+import { CARD_TEXT } from '../../shared/report-card/text';
 import type { ReportCard } from '../../shared/report-card/types';
 
 export const REPORT_CARD_FILES = [
   'report-card.json',
   'report-card.tex',
+  'report-card.md',
+  'report-card.csv',
+  'report-card-gates.csv',
   'report-card.svg',
   'report-card.png',
 ];
+
+/** A number as JavaScript prints it (full precision, as in metrics.json); empty when undefined. */
+const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
+const flag = (b: boolean) => (b ? '1' : '0');
+
+/** Every headline figure with its raw value and interval (shares as 0–1, as metrics.json has them). */
+export function rowsCsv(card: ReportCard): string {
+  const header = [
+    'experiment_id',
+    'experiment',
+    'protocol',
+    'dataset',
+    'simulated',
+    'recorded',
+    'judge',
+    'measure',
+    'condition',
+    'n',
+    'value',
+    'ci_low',
+    'ci_high',
+    'unit',
+    'note',
+  ];
+  const rows = card.experiments.flatMap((e) =>
+    e.rows.map((r) => [
+      String(e.experimentId),
+      e.name,
+      e.protocol,
+      e.dataset,
+      flag(e.simulated),
+      flag(e.recorded),
+      r.judge,
+      r.measure,
+      r.condition,
+      String(r.n),
+      num(r.value),
+      num(r.ci?.[0]),
+      num(r.ci?.[1]),
+      r.unit,
+      r.value === null ? `undefined: ${r.note ?? 'no value'}` : (r.note ?? ''),
+    ]),
+  );
+  return toCsv(header, rows);
+}
+
+/** Every gate check (each experiment's measurement against the gate), with the gate's verdict. */
+export function gatesCsv(card: ReportCard): string {
+  const header = [
+    'gate',
+    'comparator',
+    'threshold',
+    'ci_must_clear',
+    'threshold_source',
+    'gate_status',
+    'experiment_id',
+    'experiment',
+    'dataset',
+    'condition',
+    'n',
+    'value',
+    'ci_low',
+    'ci_high',
+    'check_status',
+    'reason',
+  ];
+  const rows = card.gates.flatMap((g) => {
+    const d = g.definition;
+    const gate = [
+      d.id,
+      d.comparator,
+      String(d.threshold),
+      flag(d.ciMustClear),
+      d.source ?? 'researcher',
+      g.status,
+    ];
+    if (!g.checks.length) return [[...gate, '', '', '', '', '', '', '', '', 'not_measured', '']];
+    return g.checks.map((c) => [
+      ...gate,
+      String(c.experimentId),
+      c.experimentName,
+      c.dataset,
+      c.condition,
+      String(c.n),
+      num(c.value),
+      num(c.ci?.[0]),
+      num(c.ci?.[1]),
+      c.status,
+      c.reason ?? '',
+    ]);
+  });
+  return toCsv(header, rows);
+}
+
+/** The card in Markdown: the judge, the gates, then the figures, each experiment marked as answered. */
+export function cardMarkdown(card: ReportCard, lang: FigureLanguage): string {
+  const t = CARD_TEXT[lang];
+  const list = card.experiments.map(
+    (e) => `- ${experimentName(e, lang)} — ${e.protocolTitle}, ${t.dataset}: ${e.dataset}`,
+  );
+  return [
+    `# ${t.title}: ${card.judge.kind}:${card.judge.model}`,
+    '',
+    ...(list.length ? list : [t.noExperiments]),
+    '',
+    tableToMarkdown(gatesTable(card, lang)),
+    tableToMarkdown(rowsTable(card, lang)),
+  ].join('\n');
+}
 
 export async function reportCardFiles(
   card: ReportCard,
@@ -32,6 +149,9 @@ export async function reportCardFiles(
   return new Map<string, string | Buffer>([
     ['report-card.json', JSON.stringify(card, null, 2) + '\n'],
     ['report-card.tex', tex],
+    ['report-card.md', cardMarkdown(card, lang)],
+    ['report-card.csv', rowsCsv(card)],
+    ['report-card-gates.csv', gatesCsv(card)],
     ['report-card.svg', svg],
     ['report-card.png', png],
   ]);

@@ -12,7 +12,25 @@ import { loadStoredGates, saveStoredGates } from './gates-file';
 type CardMethod = Extract<keyof ApiMethods, `judges.${string}`>;
 type Handlers = { [M in CardMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
 
-const MIME = { json: 'application/json', tex: 'application/x-tex', svg: 'image/svg+xml', png: 'image/png' };
+const MIME = {
+  json: 'application/json',
+  tex: 'application/x-tex',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  'gates-csv': 'text/csv',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+};
+/** The file of each format among the card's files. */
+const FILE = {
+  json: 'report-card.json',
+  tex: 'report-card.tex',
+  md: 'report-card.md',
+  csv: 'report-card.csv',
+  'gates-csv': 'report-card-gates.csv',
+  svg: 'report-card.svg',
+  png: 'report-card.png',
+};
 
 export function reportCardHandlers(db: Database, dataDir: string, annotation: AnnotationService): Handlers {
   const gatesView = (settings: GateSettings) => ({ settings, gates: resolveGates(settings) });
@@ -24,10 +42,10 @@ export function reportCardHandlers(db: Database, dataDir: string, annotation: An
     'judges.reportCardFile': async ({ model, format, lang }) => {
       const c = card(model);
       const files = await reportCardFiles(c, lang ?? 'en');
-      const content = files.get(`report-card.${format}`)!;
+      const content = files.get(FILE[format])!;
       const stem = judgeKey(c.judge).replace(/[^A-Za-z0-9._-]+/g, '-');
       return {
-        fileName: `report-card-${stem}.${format}`,
+        fileName: FILE[format].replace('report-card', `report-card-${stem}`),
         mime: MIME[format],
         contentBase64: Buffer.from(content).toString('base64'),
       };

@@ -43,6 +43,9 @@ const UNICODE: Record<string, string> = {
   '\u0394': '$\\Delta$',
   '\u00B1': '$\\pm$',
   '\u00DF': '{\\ss}',
+  '\u00B7': '$\\cdot$',
+  '\u03C1': '$\\rho$',
+  '\u03BA': '$\\kappa$',
 };
 
 // Combining marks that have an OT1-safe LaTeX accent command (NFD splits "é" into "e" + U+0301).

@@ -7,6 +7,8 @@ import { DatasetsPage } from './pages/DatasetsPage';
 import { ExperimentsPage } from './pages/ExperimentsPage';
 import { ComparePage } from './compare/ComparePage';
 import './compare/i18n';
+import { ReportCardPage } from './report-card/ReportCardPage';
+import './report-card/i18n';
 import { ItemPage } from './pages/ItemPage';
 import { findProtocolPage } from './protocols';
 import { ResultsPage } from './results/ResultsPage';
@@ -112,6 +114,9 @@ export function App() {
     }
     case 'compare':
       page = <ComparePage query={route.query} />;
+      break;
+    case 'judges':
+      page = <ReportCardPage query={route.query} />;
       break;
     case 'not-found':
       page = <NotFound />;

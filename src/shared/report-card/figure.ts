@@ -11,6 +11,7 @@ const WIDTH = 1000;
 const LINE = 20;
 const STATUS_COLOUR: Record<GateStatus, string> = {
   pass: OKABE_ITO.green,
+  warn: OKABE_ITO.orange,
   fail: OKABE_ITO.vermillion,
   not_measured: '#777777',
 };

@@ -109,7 +109,8 @@ export function resolveGates(settings: GateSettings = {}): GateDefinition[] {
   });
 }
 
-function passes(d: GateDefinition, v: number): boolean {
+/** Whether a value is on the passing side of the gate's threshold. */
+export function passes(d: Pick<GateDefinition, 'comparator' | 'threshold'>, v: number): boolean {
   if (d.comparator === 'at_least') return v >= d.threshold;
   if (d.comparator === 'at_most') return v <= d.threshold;
   return Math.abs(v) < d.threshold;
@@ -125,15 +126,14 @@ export function checkMeasurement(
   if (m.value === null) return { status: 'undefined', reason: m.note ?? 'no value' };
   if (!passes(d, m.value))
     return { status: 'fail', reason: `${show(d, m.value)} misses ${show(d, d.threshold)}` };
-  if (!d.ciMustClear) return { status: 'pass' };
-  if (!m.ci) return { status: 'undefined', reason: m.note ?? 'the interval is undefined' };
-  const bothPass = passes(d, m.ci[0]) && passes(d, m.ci[1]);
-  return bothPass
-    ? { status: 'pass' }
-    : {
-        status: 'fail',
-        reason: `the 95% interval [${show(d, m.ci[0])}, ${show(d, m.ci[1])}] is not clear of ${show(d, d.threshold)}`,
-      };
+  if (!m.ci) {
+    if (!d.ciMustClear) return { status: 'pass' };
+    return { status: 'undefined', reason: m.note ?? 'the interval is undefined' };
+  }
+  if (passes(d, m.ci[0]) && passes(d, m.ci[1])) return { status: 'pass' };
+  const reason = `the 95% interval [${show(d, m.ci[0])}, ${show(d, m.ci[1])}] is not clear of ${show(d, d.threshold)}`;
+  // Asked for the whole interval, a reach past the threshold fails; otherwise it warns.
+  return { status: d.ciMustClear ? 'fail' : 'warn', reason };
 }
 
 /** How far a measurement is on the failing side (larger is worse), for picking the decisive one. */
@@ -145,8 +145,9 @@ function badness(d: GateDefinition, v: number): number {
 
 /**
  * Every gate over every measurement. A gate fails when any measurement fails (a judge that flips
- * on one dataset is not cleared by another); it passes when at least one measurement exists and
- * all defined ones pass; otherwise it was not measured.
+ * on one dataset is not cleared by another); it warns when none fails but some interval reaches
+ * past the threshold; it passes when at least one measurement exists and all defined ones pass;
+ * otherwise it was not measured.
  */
 export function evaluateGates(
   definitions: readonly GateDefinition[],
@@ -160,12 +161,13 @@ export function evaluateGates(
         .map((m) => ({ ...m, ...checkMeasurement(d, m) }));
       const defined = checks.filter((c) => c.status !== 'undefined');
       const failed = defined.filter((c) => c.status === 'fail');
-      const worst = [...(failed.length ? failed : defined)].sort(
+      const warned = defined.filter((c) => c.status === 'warn');
+      const worst = [...(failed.length ? failed : warned.length ? warned : defined)].sort(
         (a, b) => badness(d, b.value!) - badness(d, a.value!),
       )[0];
       return {
         definition: d,
-        status: failed.length ? 'fail' : defined.length ? 'pass' : 'not_measured',
+        status: failed.length ? 'fail' : warned.length ? 'warn' : defined.length ? 'pass' : 'not_measured',
         decisive: worst ?? null,
         checks,
       };

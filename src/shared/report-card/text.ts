@@ -35,7 +35,7 @@ const EN: CardText = {
   title: 'Judge report card',
   gatesTitle: 'Gates',
   gatesCaption:
-    'Each gate against every experiment that measured it: fail when any measurement fails, pass when all defined ones pass. The decisive measurement is shown with its experiment, dataset and n.',
+    'Each gate against every experiment that measured it: fail when any measurement fails; warn when a value passes but its 95% interval reaches past the threshold; pass when all defined ones pass. The decisive measurement is shown with its experiment, dataset and n.',
   rowsTitle: 'Headline figures',
   rowsCaption:
     'Every experiment that used this judge, one row per figure, with its dataset and n; values of different datasets are never pooled. Intervals are 95%.',
@@ -63,7 +63,13 @@ const EN: CardText = {
     human_rho: 'ρ with people',
     self_disagreement: 'P(two repeats disagree)',
   },
-  statuses: { pass: 'pass', fail: 'fail', not_measured: 'not measured', undefined: 'undefined' },
+  statuses: {
+    pass: 'pass',
+    warn: 'warn',
+    fail: 'fail',
+    not_measured: 'not measured',
+    undefined: 'undefined',
+  },
   measures: {},
 };
 
@@ -71,7 +77,7 @@ const ZH: CardText = {
   title: '评审模型成绩单',
   gatesTitle: '门槛',
   gatesCaption:
-    '每个门槛对照所有测量过它的实验：任一测量未达标即为未通过，全部有定义的测量达标即为通过。列出决定结果的测量及其实验、数据集和 n。',
+    '每个门槛对照所有测量过它的实验：任一测量未达标即为未通过；数值达标但 95% 区间越过阈值为警示；全部有定义的测量达标即为通过。列出决定结果的测量及其实验、数据集和 n。',
   rowsTitle: '主要指标',
   rowsCaption:
     '使用该评审模型的每个实验，每个指标一行，并注明数据集和 n；不同数据集的数值从不合并。区间为 95%。',
@@ -99,7 +105,7 @@ const ZH: CardText = {
     human_rho: '与人工评分的 ρ',
     self_disagreement: '两次重复不一致的概率',
   },
-  statuses: { pass: '通过', fail: '未通过', not_measured: '未测量', undefined: '无定义' },
+  statuses: { pass: '通过', warn: '警示', fail: '未通过', not_measured: '未测量', undefined: '无定义' },
   measures: {
     accuracy: '准确率（严格）',
     flip_rate: '翻转率',

@@ -3,6 +3,7 @@
 // it (src/main/report-card/), the app and the exports draw it. Nothing here names a protocol: a
 // protocol contributes rows and gate measurements through its plug-in's `reportCard` hook.
 import type { CI } from '../report/format';
+import type { ExperimentStatus } from '../experiments';
 
 /** A judge model: the provider kind (openai, anthropic, …) and the model id, as configs name it. */
 export interface JudgeModelRef {
@@ -83,7 +84,11 @@ export interface GateSetting {
 
 export type GateSettings = Partial<Record<GateId, GateSetting>>;
 
-export type GateStatus = 'pass' | 'fail' | 'not_measured';
+/**
+ * pass; warn: the value passes but its 95% interval reaches past the threshold (a gate that does
+ * not ask the whole interval to clear it); fail; not measured.
+ */
+export type GateStatus = 'pass' | 'warn' | 'fail' | 'not_measured';
 
 /** A measurement held to its gate, with the experiment it comes from. */
 export interface GateCheck extends GateMeasurement {
@@ -97,7 +102,7 @@ export interface GateCheck extends GateMeasurement {
 
 export interface GateResult {
   definition: GateDefinition;
-  /** fail when any measurement fails; pass when every defined one passes; else not measured. */
+  /** fail when any measurement fails; else warn when any warns; pass when every defined one passes; else not measured. */
   status: GateStatus;
   /** The measurement the status rests on (the worst one), when there is one. */
   decisive: GateCheck | null;
@@ -114,7 +119,7 @@ export interface CardExperiment {
   datasetId: number;
   /** Items the experiment planned (its `limit` and filters applied). */
   items: number;
-  status: string;
+  status: ExperimentStatus;
   /** The judge's labels in this experiment (one model may be judged under two labels). */
   labels: string[];
   /** Answered by the built-in simulated provider: a demo, not a measurement. */

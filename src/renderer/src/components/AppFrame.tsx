@@ -29,7 +29,8 @@ export function AppFrame({ children }: { children: ReactNode }) {
   }, [reject, t]);
 
   const inDatasets = page === 'datasets' || page === 'dataset' || page === 'item';
-  const inExperiments = !inDatasets && page !== 'not-found';
+  const inJudges = page === 'judges';
+  const inExperiments = !inDatasets && !inJudges && page !== 'not-found';
   return (
     <div className="frame">
       <a
@@ -62,6 +63,14 @@ export function AppFrame({ children }: { children: ReactNode }) {
             aria-current={inExperiments ? 'page' : undefined}
           >
             {t('app.nav.experiments')}
+          </a>
+          <a
+            href="#/judges"
+            className="nav-link"
+            data-testid="nav-judges"
+            aria-current={inJudges ? 'page' : undefined}
+          >
+            {t('nav', { ns: 'reportCard' })}
           </a>
         </nav>
         <div className="frame__spacer" />

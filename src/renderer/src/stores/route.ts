@@ -18,6 +18,8 @@ export type Route =
   | { name: 'compare'; query: Record<string, string> }
   /** Human ratings across experiments, and sets opened from annotation packages (`#/annotation?set=3`). */
   | { name: 'annotation'; query: Record<string, string> }
+  /** The judge report card (`#/judges?model=openai:gpt-4.1-mini`); no model: choose one. */
+  | { name: 'judges'; query: Record<string, string> }
   | { name: 'not-found'; path: string };
 
 export type RouteName = Route['name'];
@@ -69,6 +71,8 @@ export function parseHash(hash: string): Route {
   }
   if (parts.length === 1 && parts[0] === 'compare')
     return { name: 'compare', query: Object.fromEntries(queryOf(raw).entries()) };
+  if (parts.length === 1 && parts[0] === 'judges')
+    return { name: 'judges', query: Object.fromEntries(queryOf(raw).entries()) };
   if (parts[0] === 'annotation' && parts.length === 1) {
     return { name: 'annotation', query: Object.fromEntries(queryOf(raw).entries()) };
   }
@@ -109,6 +113,8 @@ export function routeHref(route: Route): string {
       return withQuery('#/compare', route.query);
     case 'annotation':
       return withQuery('#/annotation', route.query);
+    case 'judges':
+      return withQuery('#/judges', route.query);
     case 'not-found':
       return `#${route.path}`;
   }

@@ -1,0 +1,257 @@
+// The report card page on a card the core's own gate rules evaluated: every gate with its rule,
+// status and source; each experiment's rows with n and interval, linked to its results; simulated
+// and recorded experiments badged; an undefined value says so and why; 中文 too; files download.
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { evaluateGates, resolveGates } from '../../../shared/report-card/gates';
+import type { CardExperiment, GateCheck, JudgeSummary, ReportCard } from '../../../shared/report-card/types';
+import { setApi } from '../api';
+import { i18next } from '../i18n';
+import { FakeApi } from '../test/fake-api';
+import './i18n';
+import { ReportCardPage } from './ReportCardPage';
+
+afterEach(async () => {
+  cleanup();
+  setApi(null);
+  await i18next.changeLanguage('en');
+});
+
+const LIVE: CardExperiment = {
+  experimentId: 3,
+  name: 'Judge-LS <b>live</b>',
+  protocol: 'judge-ls',
+  protocolTitle: 'Judge-LS: language-switching invariance',
+  dataset: 'LLMBar (sample)',
+  datasetId: 1,
+  items: 40,
+  status: 'finished',
+  labels: ['GPT'],
+  simulated: false,
+  recorded: false,
+  rows: [
+    {
+      judge: 'GPT',
+      measure: 'accuracy',
+      label: 'Accuracy (strict)',
+      condition: 'EN',
+      n: 80,
+      value: 0.8125,
+      ci: [0.712, 0.883],
+      unit: 'pct',
+    },
+    {
+      judge: 'GPT',
+      measure: 'flip_rate',
+      label: 'Flip rate',
+      condition: 'EN-ZH',
+      n: 0,
+      value: null,
+      ci: null,
+      unit: 'pct',
+      note: 'no pair valid in both languages',
+    },
+  ],
+};
+const RECORDED: CardExperiment = {
+  ...LIVE,
+  experimentId: 5,
+  name: 'Bias probes (recorded)',
+  protocol: 'bias-probes',
+  protocolTitle: 'Bias probes',
+  recorded: true,
+  rows: [
+    {
+      judge: 'GPT',
+      measure: 'effect_dz',
+      label: "Cohen's d_z",
+      condition: 'length: longer (pairwise)',
+      n: 30,
+      value: 0.31,
+      ci: null,
+      unit: 'num',
+    },
+  ],
+};
+const where = (e: CardExperiment) => ({
+  experimentId: e.experimentId,
+  experimentName: e.name,
+  dataset: e.dataset,
+});
+const measured: Omit<GateCheck, 'status' | 'reason'>[] = [
+  // Position consistency 0.93 with an interval down to 0.85: passes the 0.9 default, but warns.
+  { gate: 'position_consistency', condition: 'EN', n: 40, value: 0.93, ci: [0.85, 0.97], ...where(LIVE) },
+  { gate: 'language_flip', condition: 'EN-ZH', n: 40, value: 0.02, ci: [0.005, 0.04], ...where(LIVE) },
+  {
+    gate: 'length_effect',
+    condition: 'length: longer (pairwise)',
+    n: 30,
+    value: 0.31,
+    ci: null,
+    ...where(RECORDED),
+  },
+];
+const CARD: ReportCard = {
+  judge: { kind: 'openai', model: 'gpt-4.1-mini' },
+  generatedAt: '2026-12-02T00:00:00.000Z',
+  experiments: [LIVE, RECORDED],
+  gates: evaluateGates(resolveGates({ language_flip: { threshold: 0.04 } }), measured),
+};
+const JUDGES: JudgeSummary[] = [
+  {
+    key: 'openai:gpt-4.1-mini',
+    kind: 'openai',
+    model: 'gpt-4.1-mini',
+    experiments: 2,
+    protocols: ['judge-ls', 'bias-probes'],
+    recorded: true,
+    simulated: false,
+  },
+  {
+    key: 'simulated:sim-judge',
+    kind: 'simulated',
+    model: 'sim-judge',
+    experiments: 1,
+    protocols: ['judge-ls'],
+    recorded: false,
+    simulated: true,
+  },
+];
+
+function setup(query: Record<string, string>) {
+  const api = new FakeApi({ 'judges.list': () => JUDGES, 'judges.reportCard': () => CARD });
+  setApi(api);
+  render(<ReportCardPage query={query} />);
+  return api;
+}
+
+describe('the judge report card page', () => {
+  it('lists the judges to choose from, badged', async () => {
+    setup({});
+    const select = await screen.findByTestId('card-judge');
+    const options = within(select)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(options).toEqual([
+      'Choose…',
+      'openai:gpt-4.1-mini — 2 experiments · Recorded',
+      'simulated:sim-judge — 1 experiment · Simulated',
+    ]);
+  });
+
+  it('shows every gate with its rule, status, decisive measurement, experiment and source', async () => {
+    const api = setup({ model: 'openai:gpt-4.1-mini' });
+    await screen.findByTestId('report-card');
+    expect(api.calls.find((c) => c.method === 'judges.reportCard')?.params).toEqual({
+      model: 'openai:gpt-4.1-mini',
+    });
+    const gate = (id: string) => screen.getByTestId(`gate-${id}`);
+    const status = (id: string) => within(gate(id)).getByTestId('gate-status').textContent;
+    expect(status('position_consistency')).toBe('warn');
+    expect(within(gate('position_consistency')).getByTestId('gate-rule').textContent).toBe('≥ 90.0%');
+    expect(gate('position_consistency').textContent).toContain('93.0% [85.0%, 97.0%] n = 40');
+    expect(gate('position_consistency').textContent).toContain('the 95% interval reaches past 90.0%');
+    expect(gate('position_consistency').textContent).toContain('Zheng et al. (2023)');
+    expect(status('language_flip')).toBe('pass');
+    expect(gate('language_flip').textContent).toContain('set by the researcher');
+    expect(status('length_effect')).toBe('fail');
+    expect(within(gate('length_effect')).getByTestId('gate-rule').textContent).toBe('< 0.20');
+    expect(gate('length_effect').textContent).toContain('0.31 (no interval) n = 30');
+    expect(within(gate('length_effect')).getByRole('link').getAttribute('href')).toBe(
+      '#/experiments/5/results',
+    );
+    expect(within(gate('length_effect')).getByTestId('card-recorded').textContent).toBe('Recorded');
+    expect(status('human_rho')).toBe('not measured');
+    expect(within(gate('human_rho')).getByTestId('gate-rule').textContent).toBe('≥ 0.80 (whole 95% CI)');
+    expect(gate('human_rho').textContent).toContain('No experiment of this judge measured it.');
+  });
+
+  it("shows each experiment's rows with n and interval, an undefined value with its reason, names as text", async () => {
+    setup({ model: 'openai:gpt-4.1-mini' });
+    const sections = await screen.findAllByTestId('card-experiment');
+    expect(sections).toHaveLength(2);
+    const [live, recorded] = sections;
+    // Model and user text is text, never markup.
+    expect(within(live).getByTestId('card-experiment-link').textContent).toBe('Judge-LS <b>live</b>');
+    expect(live.querySelector('b')).toBeNull();
+    expect(within(live).getByTestId('card-experiment-link').getAttribute('href')).toBe(
+      '#/experiments/3/results',
+    );
+    expect(within(live).queryByTestId('card-recorded')).toBeNull();
+    expect(within(recorded).getByTestId('card-recorded').textContent).toBe('Recorded');
+    const rows = within(live).getAllByTestId('card-row');
+    expect(rows[0].textContent).toBe('Accuracy (strict)EN8081.3% [71.2%, 88.3%]');
+    expect(within(rows[1]).getByTestId('card-undefined').textContent).toBe(
+      'undefined: no pair valid in both languages',
+    );
+    expect(live.textContent).not.toMatch(/NaN/);
+    expect(live.textContent).toContain('LLMBar (sample) · 40 items');
+  });
+
+  it('speaks 中文', async () => {
+    await i18next.changeLanguage('zh');
+    setup({ model: 'openai:gpt-4.1-mini' });
+    await screen.findByTestId('report-card');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('评审模型成绩单');
+    expect(
+      within(screen.getByTestId('gate-position_consistency')).getByTestId('gate-status').textContent,
+    ).toBe('警示');
+    expect(within(screen.getByTestId('gate-human_rho')).getByTestId('gate-rule').textContent).toBe(
+      '≥ 0.80 （95% 区间整体达标）',
+    );
+    expect(screen.getAllByTestId('card-row')[0].textContent).toContain('准确率（严格）');
+    expect(screen.getByTestId('gate-language_flip').textContent).toContain('研究者设定');
+    expect(screen.getAllByTestId('card-undefined')[0].textContent).toBe(
+      '无定义：no pair valid in both languages',
+    );
+  });
+
+  it('downloads the card through the core, in the page language', async () => {
+    const api = new FakeApi({
+      'judges.list': () => JUDGES,
+      'judges.reportCard': () => CARD,
+      'judges.reportCardFile': (p) => ({
+        fileName: `report-card.${p.format}`,
+        mime: 'image/png',
+        contentBase64: 'iVBORw==',
+      }),
+    });
+    setApi(api);
+    render(<ReportCardPage query={{ model: 'openai:gpt-4.1-mini' }} />);
+    await screen.findByTestId('report-card');
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('card-download-png'));
+    });
+    await waitFor(() => expect(saved).toEqual(['report-card.png']));
+    expect(api.calls.at(-1)).toEqual({
+      method: 'judges.reportCardFile',
+      params: { model: 'openai:gpt-4.1-mini', format: 'png', lang: 'en' },
+    });
+    click.mockRestore();
+  });
+
+  it('says what to do when no experiment has a judge', async () => {
+    setApi(new FakeApi({ 'judges.list': () => [] }));
+    render(<ReportCardPage query={{}} />);
+    expect((await screen.findByTestId('card-no-judges')).textContent).toMatch(
+      /No experiment in this store has a judge yet/,
+    );
+  });
+});
+
+describe('the report card route', () => {
+  it('is linked to by judge model, colons and all', async () => {
+    const { parseHash, routeHref } = await import('../stores/route');
+    const href = routeHref({ name: 'judges', query: { model: 'openai:ft:gpt-4.1-mini:org' } });
+    expect(parseHash(href)).toEqual({ name: 'judges', query: { model: 'openai:ft:gpt-4.1-mini:org' } });
+    expect(parseHash('#/judges')).toEqual({ name: 'judges', query: {} });
+  });
+});
