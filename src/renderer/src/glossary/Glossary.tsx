@@ -6,7 +6,7 @@ import { GLOSSARY_NS } from './i18n';
 import './glossary.css';
 
 /** The open entry (one dialog for the whole page), and the element to give the focus back to. */
-const useGlossary = create<{ open: GlossaryId | null; opener: HTMLElement | null }>(() => ({
+export const useGlossary = create<{ open: GlossaryId | null; opener: HTMLElement | null }>(() => ({
   open: null,
   opener: null,
 }));
