@@ -3,6 +3,7 @@
 // for Markdown, +0.4 for being shown first): each is measured back within sampling error, and
 // every metric equals the value recomputed here from the mock's own log.
 import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
@@ -232,6 +233,40 @@ describe('bias probes (pointwise) against the mock provider', () => {
     );
     expect(JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'))).toEqual(metrics);
     expect(existsSync(join(out, 'tables/position.csv'))).toBe(false);
+    // texts.csv (issue 26 item 3): every verdict's texts, keyed like judgments.csv; each is the
+    // text the judge was sent (in the logged prompt), each rewrite the one variants.csv audits.
+    const table = (name: string) =>
+      parse(readFileSync(join(out, name), 'utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<
+        string,
+        string
+      >[];
+    const texts = table('texts.csv');
+    const key = (r: Record<string, string>) => `${r.item_id}|${r.response}|${r.condition}`;
+    const byKey = new Map(texts.map((t) => [key(t), t]));
+    expect(byKey.size).toBe(texts.length);
+    const judged = table('judgments.csv').filter((j) => j.shown === '');
+    expect(judged.length).toBeGreaterThan(0);
+    for (const j of judged) expect(byKey.has(key(j)), key(j)).toBe(true);
+    const prompts = mock.log.filter((e) => e.model === JUDGE.model).map((e) => e.lastUser ?? '');
+    for (const t of texts)
+      expect(
+        prompts.some((p) => p.includes(t.text)),
+        key(t),
+      ).toBe(true);
+    const rewrites = new Map(
+      table('variants.csv')
+        .filter((v) => v.status === 'ok')
+        .map((v) => [`${v.item_id}|${v.response}|${v.variant}`, v.text]),
+    );
+    const rewritten = texts.filter((t) => t.rewritten === '1');
+    expect(rewritten.length).toBeGreaterThan(0);
+    for (const t of rewritten) expect(t.text).toBe(rewrites.get(key(t)));
+    const pair = items.find((r) => r.id === texts[0].item_id)!;
+    expect(
+      texts.find((t) => t.item_id === pair.id && t.response === 'output_1' && t.condition === 'original')!
+        .text,
+    ).toBe(pair.output_1);
+    expect(texts[0].instruction).toBe(pair.instruction);
     const scores = readFileSync(join(out, 'item_scores.csv'), 'utf8')
       .split('\r\n')
       .filter((l) => l !== '');

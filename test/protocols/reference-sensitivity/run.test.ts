@@ -3,6 +3,7 @@
 // land within sampling error of the planted rates, and the metrics equal values recomputed
 // here from the mock's own log.
 import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
@@ -225,6 +226,29 @@ describe('reference sensitivity against the mock provider', () => {
     expect(JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'))).toEqual(metrics);
     const csv = readFileSync(join(out, 'judgments.csv'), 'utf8');
     expect(csv.split('\r\n').filter((l) => l !== '')).toHaveLength(1 + 2 * (900 + 2700));
+    // texts.csv (issue 26 item 3): every generated answer with its question, keyed like the
+    // sensitivity rows of judgments.csv; each answer is one the judges were logged grading.
+    const table = (name: string) =>
+      parse(readFileSync(join(out, name), 'utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<
+        string,
+        string
+      >[];
+    const texts = table('texts.csv');
+    expect(texts).toHaveLength(GENERATORS.length * items.length);
+    const byKey = new Map(texts.map((t) => [`${t.item_id}|${t.generator}`, t]));
+    expect(byKey.size).toBe(texts.length);
+    for (const j of table('judgments.csv').filter((r) => r.kind === 'sensitivity')) {
+      const t = byKey.get(`${j.item_id}|${j.generator}`)!;
+      expect(t.answer).toBe(j.shown_answer);
+      expect(t.language).toBe(j.language);
+    }
+    for (const t of texts) {
+      const q = items.find((i) => i.id === t.item_id)!;
+      expect(t.question).toBe(q.question);
+      expect(JSON.parse(t.gold_answers)).toEqual(q.answers);
+      expect(t.source).toBe('generated');
+      expect(responder.judgments.some((j) => j.question === q.question && j.answer === t.answer)).toBe(true);
+    }
     expect(existsSync(join(out, 'tables/human.csv'))).toBe(false);
   });
 

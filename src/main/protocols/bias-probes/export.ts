@@ -1,5 +1,6 @@
 // Export files beside metrics.json: judgments.csv (one row per judge call), variants.csv (each
-// rewrite with its audit) and item_scores.csv (raw and debiased score per item).
+// rewrite with its audit), item_scores.csv (raw and debiased score per item) and texts.csv (the
+// texts each verdict was given, keyed like judgments.csv).
 import { toCsv } from '../host';
 import type { ExportFile, MetricsContext, TaskCall } from '../plugin';
 import { auditVariants } from './metrics';
@@ -7,6 +8,7 @@ import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, itemScores, type BiasExperiment } from './experiment';
+import { biasTextsCsv } from './texts-csv';
 
 export function exportFilesOf(
   ctx: MetricsContext<BiasExperiment>,
@@ -90,5 +92,6 @@ export function exportFilesOf(
     { name: 'judgments.csv', content: toCsv(judgments[0], judgments.slice(1)) },
     { name: 'variants.csv', content: toCsv(variants[0], variants.slice(1)) },
     { name: 'item_scores.csv', content: toCsv(scores[0], scores.slice(1)) },
+    { name: 'texts.csv', content: biasTextsCsv(biasItems(ctx.exp), ctx.exp.options, ctx.results) },
   ];
 }

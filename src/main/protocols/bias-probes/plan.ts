@@ -206,6 +206,38 @@ function scoreTask(
   );
 }
 
+/** One response as a pointwise judge is shown it in one condition (a rewrite once it is stored). */
+export interface ShownText {
+  slot: string;
+  condition: Condition;
+  text: string;
+  /** From the rewriter (not the dataset, nor stripped of Markdown here). */
+  rewritten: boolean;
+}
+
+/** The texts pointwise judges score per response and condition: the plan's and the export's. */
+export function pointwiseTexts(
+  item: BiasItem,
+  opts: BiasOptions,
+  texts: ReadonlyMap<string, string>,
+): ShownText[] {
+  const out: ShownText[] = [];
+  for (const r of item.responses) {
+    out.push({ slot: r.slot, condition: 'original', text: r.text, rewritten: false });
+    if (opts.probes.includes('length'))
+      for (const kind of ['longer', 'shorter'] as const) {
+        const v = variantOf(texts, item.sourceId, r.slot, kind);
+        if (v !== undefined) out.push({ slot: r.slot, condition: kind, text: v, rewritten: true });
+      }
+    if (opts.probes.includes('format')) {
+      out.push({ slot: r.slot, condition: 'plain', text: stripMarkdown(r.text), rewritten: false });
+      const md = variantOf(texts, item.sourceId, r.slot, 'markdown');
+      if (md !== undefined) out.push({ slot: r.slot, condition: 'markdown', text: md, rewritten: true });
+    }
+  }
+  return out;
+}
+
 function planPointwise(
   item: BiasItem,
   judge: ModelEntry,
@@ -213,19 +245,10 @@ function planPointwise(
   texts: ReadonlyMap<string, string>,
 ): ProtocolTask<'judge', JudgeMeta>[] {
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
-  for (const r of item.responses) {
-    const original = scoreTask(judge, item, opts, r.slot, 'original', r.text);
-    tasks.push(original, ...(opts.noiseFloor ? [repeatOf(original)] : []));
-    if (opts.probes.includes('length'))
-      for (const kind of ['longer', 'shorter'] as const) {
-        const v = variantOf(texts, item.sourceId, r.slot, kind);
-        if (v !== undefined) tasks.push(scoreTask(judge, item, opts, r.slot, kind, v));
-      }
-    if (opts.probes.includes('format')) {
-      tasks.push(scoreTask(judge, item, opts, r.slot, 'plain', stripMarkdown(r.text)));
-      const md = variantOf(texts, item.sourceId, r.slot, 'markdown');
-      if (md !== undefined) tasks.push(scoreTask(judge, item, opts, r.slot, 'markdown', md));
-    }
+  for (const t of pointwiseTexts(item, opts, texts)) {
+    const task = scoreTask(judge, item, opts, t.slot, t.condition, t.text);
+    // The noise floor: the unchanged response scored again (sample 1).
+    tasks.push(task, ...(opts.noiseFloor && t.condition === 'original' ? [repeatOf(task)] : []));
   }
   if (opts.probes.includes('position') && item.responses.length === 2) {
     const [r1, r2] = item.responses;
@@ -253,19 +276,28 @@ function planPointwise(
   return tasks;
 }
 
-function planPairwise(
+/** A pair as a pairwise judge is shown it in one condition, before the order is applied. */
+export interface ShownPair {
+  condition: Condition;
+  t1: string;
+  t2: string;
+  /** The slot whose text is a rewrite in this condition, if any. */
+  rewritten: 'output_1' | 'output_2' | null;
+}
+
+/** The pairs pairwise judges compare per condition: the plan's and the export's. */
+export function pairwiseTexts(
   item: BiasItem,
-  judge: ModelEntry,
   opts: BiasOptions,
   texts: ReadonlyMap<string, string>,
-): ProtocolTask<'judge', JudgeMeta>[] {
+): ShownPair[] {
   const [o1, o2] = item.responses.map((r) => r.text);
-  const worse = item.label === 1 ? 'output_2' : 'output_1';
-  const conditions: { condition: Condition; t1: string; t2: string }[] = [
-    { condition: 'original', t1: o1, t2: o2 },
-  ];
+  const worse: 'output_1' | 'output_2' = item.label === 1 ? 'output_2' : 'output_1';
+  const conditions: ShownPair[] = [{ condition: 'original', t1: o1, t2: o2, rewritten: null }];
   const swapWorse = (text: string, better: string) =>
-    worse === 'output_1' ? { t1: text, t2: better } : { t1: better, t2: text };
+    worse === 'output_1'
+      ? { t1: text, t2: better, rewritten: worse }
+      : { t1: better, t2: text, rewritten: worse };
   if (opts.probes.includes('length')) {
     const v = variantOf(texts, item.sourceId, worse, 'longer');
     if (v !== undefined)
@@ -274,13 +306,22 @@ function planPairwise(
   if (opts.probes.includes('format')) {
     const p1 = stripMarkdown(o1);
     const p2 = stripMarkdown(o2);
-    conditions.push({ condition: 'plain', t1: p1, t2: p2 });
+    conditions.push({ condition: 'plain', t1: p1, t2: p2, rewritten: null });
     const md = variantOf(texts, item.sourceId, worse, 'markdown');
     if (md !== undefined)
       conditions.push({ condition: 'markdown', ...swapWorse(md, worse === 'output_1' ? p2 : p1) });
   }
+  return conditions;
+}
+
+function planPairwise(
+  item: BiasItem,
+  judge: ModelEntry,
+  opts: BiasOptions,
+  texts: ReadonlyMap<string, string>,
+): ProtocolTask<'judge', JudgeMeta>[] {
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
-  for (const c of conditions)
+  for (const c of pairwiseTexts(item, opts, texts))
     for (const order of PAIR_ORDERS) {
       const [a, b] = shownPair(order, c.t1, c.t2);
       const task = judgeTask(

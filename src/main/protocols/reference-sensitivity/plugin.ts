@@ -46,6 +46,7 @@ import {
 } from './plan';
 import { qaItem, type QaItem } from './qa-item';
 import { judgmentsCsv } from './judgments-csv';
+import { refSensTextsCsv } from './texts-csv';
 import { FLIPS_VIEW } from '../../../shared/protocols/reference-sensitivity/views';
 import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
@@ -267,7 +268,10 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   figures: buildRefSensFigures,
   figureText: { zh: REFSENS_FIGURES_ZH },
   exportFiles(ctx, calls) {
-    return [{ name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) }];
+    return [
+      { name: 'judgments.csv', content: judgmentsCsv(ctx.exp, ctx.results, calls) },
+      { name: 'texts.csv', content: refSensTextsCsv(ctx.exp, ctx.results) },
+    ];
   },
   defaultTemplates: () => ({ ...DEFAULT_TEMPLATES }),
   views: {
