@@ -64,7 +64,11 @@ function Marks({ simulated, recorded }: { simulated: boolean; recorded: boolean 
         </span>
       )}
       {recorded && (
-        <span className="recorded-badge" data-testid="card-recorded" title={t('recordedHelp')}>
+        <span
+          className="simulated-badge recorded-badge"
+          data-testid="card-recorded"
+          title={t('recordedHelp')}
+        >
           {t('recordedBadge')}
         </span>
       )}
