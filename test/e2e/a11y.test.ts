@@ -156,7 +156,7 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', () => {
       const found: string[] = [];
       for (const p of PAGES) {
         await page.goto(`${server.url}${p.hash()}`);
-        await page.getByTestId(p.ready).first().waitFor({ timeout: 15_000 });
+        await page.getByTestId(p.ready).first().waitFor({ timeout: 60_000 });
         if (p.open) await page.getByTestId(p.open).first().click();
         found.push(...(await scan()).map((v) => `${p.name}: ${v}`));
       }

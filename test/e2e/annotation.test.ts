@@ -187,7 +187,7 @@ describe('human ratings in Chromium (issue 12)', () => {
     const unit = await page.getByTestId('annotate-item').getAttribute('data-unit');
     await page.keyboard.press('1');
     await expect
-      .poll(() => page.getByTestId('annotate-state').innerText(), { timeout: 30_000 })
+      .poll(() => page.getByTestId('annotate-state').innerText(), { timeout: 60_000 })
       .toMatch(/Not saved/);
     expect(await page.getByTestId('annotate-item').getAttribute('data-unit')).toBe(unit);
     await page.close();

@@ -102,13 +102,13 @@ describe('batch mode in Chromium', () => {
     await page.goto(`${server.url}#/experiments/${experimentId}`);
     await switchLanguage(page, 'en');
     const batches = page.getByTestId('run-batch');
-    await expect.poll(() => batches.count(), { timeout: 15_000 }).toBe(created);
+    await expect.poll(() => batches.count(), { timeout: 60_000 }).toBe(created);
     await expect.poll(() => page.getByTestId('run-status').innerText()).toMatch(/running/i);
     // The reopened serve process polls the batches the closed app had submitted.
     const ids = mock.batches.created().map((b) => b.id);
     await expect
       .poll(() => mock.batches.log.filter((e) => e.op === 'retrieve' && ids.includes(e.id)).length, {
-        timeout: 10_000,
+        timeout: 60_000,
       })
       .toBeGreaterThan(0);
     expect(mock.batches.created()).toHaveLength(created);
@@ -138,7 +138,7 @@ describe('batch mode in Chromium', () => {
     await page.getByTestId('option-limit').fill('100');
     await page.getByTestId('wizard-next').click();
     const line = page.getByTestId('estimate-batch');
-    await expect.poll(() => line.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => line.isVisible(), { timeout: 60_000 }).toBe(true);
     // 100 items: 200 translations, and 6 verdicts + 2 tie probes per item and judge, all batched.
     expect(await line.innerText()).toMatch(/^1,800 calls/);
     expect(await line.innerText()).toMatch(
@@ -152,8 +152,8 @@ describe('batch mode in Chromium', () => {
       // The batch line is re-rendered in the new language before the shots.
       ready: (lang) =>
         lang === 'zh'
-          ? expect.poll(() => line.innerText(), { timeout: 15_000 }).not.toBe(before)
-          : expect.poll(() => line.innerText(), { timeout: 15_000 }).toBe(before),
+          ? expect.poll(() => line.innerText(), { timeout: 60_000 }).not.toBe(before)
+          : expect.poll(() => line.innerText(), { timeout: 60_000 }).toBe(before),
     });
   });
 });

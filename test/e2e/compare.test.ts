@@ -78,7 +78,7 @@ describe('compare runs in Chromium', () => {
     await page.getByTestId('compare-judge-b').selectOption('Claude Haiku 4.5');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const table = page.getByTestId('table-compare');
-    await expect.poll(() => table.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => table.isVisible(), { timeout: 60_000 }).toBe(true);
     // The choice is in the address: the comparison can be linked to.
     const query = new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1]));
     expect(Object.fromEntries(query)).toEqual({
@@ -115,7 +115,7 @@ describe('compare runs in Chromium', () => {
   it('switches the results page between Wilson and item-clustered bootstrap intervals', async () => {
     await page.goto(`${server.url}#/experiments/${experimentId}/results`);
     const quality = page.getByTestId('table-quality');
-    await expect.poll(() => quality.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => quality.isVisible(), { timeout: 60_000 }).toBe(true);
     const ciCell = () => quality.locator('tbody tr').first().locator('td').nth(4).innerText();
     const wilson = await ciCell();
     await page.getByTestId('ci-switch').selectOption('cluster-bootstrap');
@@ -130,7 +130,7 @@ describe('compare runs in Chromium', () => {
     await page.goto(`${server.url}#/compare?a=${experimentId}&b=${experimentId}`);
     const alert = page.getByRole('alert');
     await expect
-      .poll(() => alert.first().innerText(), { timeout: 15_000 })
+      .poll(() => alert.first().innerText(), { timeout: 60_000 })
       .toContain('name the judge of each side');
   });
 });

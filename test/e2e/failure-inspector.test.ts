@@ -75,16 +75,16 @@ describe('live failure inspector', () => {
     await page.goto(`${server.url}#/experiments/${experimentId}`);
     await page.getByTestId('run-start').click();
     // Opened at the first failure, the inspector fills in by itself as more arrive.
-    await page.getByTestId('show-failed').click({ timeout: 20_000 });
+    await page.getByTestId('show-failed').click({ timeout: 60_000 });
     const broken = page.locator(
       '[data-testid="failure-group"][data-who="Broken"] [data-testid="failed-answer"]',
     );
-    await expect.poll(() => broken.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => broken.count(), { timeout: 60_000 }).toBeGreaterThan(0);
     const first = await broken.count();
     const lane = page.locator('[data-testid="paused-lane"][data-kind="early_warning"]');
-    await expect.poll(() => lane.isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => lane.isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await lane.innerText()).toMatch(/Broken: 11 of its first 11 answers could not be used/);
-    await expect.poll(() => broken.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(11);
+    await expect.poll(() => broken.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(11);
     expect(await broken.count()).toBeGreaterThan(first);
     // Mid-run: the other judge still goes.
     expect(await page.getByTestId('run-status').locator('[data-status]').getAttribute('data-status')).toBe(
@@ -98,7 +98,7 @@ describe('live failure inspector', () => {
 
     mock.setBehavior({ faultFor: undefined });
     await page.getByTestId('resume-judge').click();
-    await expect.poll(() => lane.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => lane.count(), { timeout: 60_000 }).toBe(0);
     await expect
       .poll(() => page.getByTestId('run-status').locator('[data-status]').getAttribute('data-status'), {
         timeout: 60_000,

@@ -76,7 +76,7 @@ describe('first-hour problems in Chromium', () => {
   it('shows a banner and "no valid verdicts" rows when every English verdict failed', async () => {
     await page.goto(`${server.url}#/experiments/${experimentId}/results`);
     const banner = page.getByTestId('failure-banner');
-    await expect.poll(() => banner.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => banner.isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await banner.innerText()).toContain(`GPT · EN: 0 usable verdicts of ${LIMIT * 2}`);
     const quality = page.getByTestId('table-quality');
     expect(await quality.innerText()).toContain(`no valid verdicts (${LIMIT * 2} failed, see failures)`);

@@ -19,7 +19,7 @@ let experimentId: number;
 
 beforeAll(async () => {
   assertBuilt();
-  app = await startKeylessApp({ viewport: { width: 1280, height: 1100 }, timeoutMs: 15_000 });
+  app = await startKeylessApp({ viewport: { width: 1280, height: 1100 }, timeoutMs: 60_000 });
   ({ server, page, pageErrors } = app);
 });
 
@@ -59,20 +59,20 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
     await page.goto(server.url);
     await switchLanguage(page, 'en');
     await page.evaluate((id) => (location.hash = `#/experiments/${id}/results`), experimentId);
-    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
     const results = await callApi<{ counts: { planned: number } }>(server, 'experiments.results', {
       experimentId,
     });
     await byTestId('export-methods').click();
     const text = byTestId('export-methods-text');
-    await expect.poll(() => text.isVisible(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => text.isVisible(), { timeout: 60_000 }).toBe(true);
     const md = await text.innerText();
     expect(md).toMatch(/^# Methods: methods-e2e/);
     expect(md).toContain(`The plan held ${results.counts.planned} answers`);
     // Markdown is shown as text: its heading marks are on screen, not turned into headings.
     expect(await text.locator('h1, h2').count()).toBe(0);
     // The download is the same text the core wrote.
-    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    const downloading = page.waitForEvent('download', { timeout: 60_000 });
     await byTestId('export-methods-latex').click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('methods.tex');
@@ -85,7 +85,7 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
     await shootAll(page, 'methods-export', async (lang) => {
       await byTestId('export-methods').click();
       await expect
-        .poll(() => byTestId('export-methods-text').innerText(), { timeout: 30_000 })
+        .poll(() => byTestId('export-methods-text').innerText(), { timeout: 60_000 })
         .toMatch(lang === 'zh' ? /^# 方法：methods-e2e/ : /^# Methods: methods-e2e/);
       await byTestId('export-methods-text').scrollIntoViewIfNeeded();
     });
@@ -97,7 +97,7 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
     await byTestId('export-bundle').click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('methods-e2e.judgelab');
-    await expect.poll(() => byTestId('export-bundle-result').isVisible(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => byTestId('export-bundle-result').isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await byTestId('export-bundle-result').innerText()).toContain(
       'judge-lab bundle verify methods-e2e.judgelab',
     );

@@ -15,7 +15,7 @@ let server: ServeHandle;
 
 beforeAll(async () => {
   assertBuilt();
-  app = await startKeylessApp({ viewport: { width: 1280, height: 1400 }, timeoutMs: 15_000 });
+  app = await startKeylessApp({ viewport: { width: 1280, height: 1400 }, timeoutMs: 60_000 });
   ({ server, page } = app);
 });
 afterAll(async () => {
@@ -31,7 +31,7 @@ describe('the power plan in the wizard (issue 24)', () => {
     await byTestId('nav-experiments').click();
     await byTestId('try-demo').click();
     const plan = byTestId('power-plan');
-    await expect.poll(() => plan.isVisible(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => plan.isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await byTestId('estimate-table').isVisible()).toBe(true);
     expect(await byTestId('power-pilot').innerText()).toMatch(/No earlier run of these judges/);
     const first = plan.locator('[data-id="accuracy_change:EN-ZH"]');
@@ -45,7 +45,7 @@ describe('the power plan in the wizard (issue 24)', () => {
     await input.blur();
     const items = Math.ceil(mcnemarExactSampleSize(0.2, 0.1)! / 2);
     await expect
-      .poll(() => first.getByTestId('power-items').innerText(), { timeout: 15_000 })
+      .poll(() => first.getByTestId('power-items').innerText(), { timeout: 60_000 })
       .toBe(`${items} items`);
 
     // The glossary names the formula.

@@ -19,7 +19,7 @@ let pageErrors: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
-  app = await startKeylessApp({ viewport: { width: 1280, height: 1000 }, timeoutMs: 15_000 });
+  app = await startKeylessApp({ viewport: { width: 1280, height: 1000 }, timeoutMs: 60_000 });
   ({ server, page, pageErrors } = app);
   await callApi(server, 'datasets.loadSample', { sampleId: 'tydiqa' });
 });
@@ -39,7 +39,7 @@ describe('reference sensitivity noise floor, simulated, in Chromium', () => {
     await switchLanguage(page, 'en');
     await byTestId('nav-experiments').click();
     await byTestId('try-demo').click();
-    await expect.poll(() => byTestId('estimate-table').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('estimate-table').isVisible(), { timeout: 60_000 }).toBe(true);
     await step(1).click();
     await page.locator('label.choice', { hasText: 'Reference sensitivity' }).click();
     await expect
@@ -71,17 +71,17 @@ describe('reference sensitivity noise floor, simulated, in Chromium', () => {
     await byTestId('option-sample').selectOption('random');
     await page.locator('.stepper__button').last().click();
     const table = byTestId('estimate-table');
-    await expect.poll(() => table.isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => table.isVisible(), { timeout: 60_000 }).toBe(true);
     // 20 answers; 2 judges × 20 answers × (NR, RV, RC and NR again).
     await expect
-      .poll(async () => Number(await byTestId('estimate-total-calls').innerText()), { timeout: 20_000 })
+      .poll(async () => Number(await byTestId('estimate-total-calls').innerText()), { timeout: 60_000 })
       .toBe(QUESTIONS + 2 * QUESTIONS * 4);
     expect(await table.innerText()).toContain('NR repeat (noise floor)');
   }, 180_000);
 
   it('runs to the end', async () => {
     await byTestId('create-and-start').click();
-    await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(/#\/experiments\/\d+$/);
+    await expect.poll(() => page.url(), { timeout: 60_000 }).toMatch(/#\/experiments\/\d+$/);
     const status = byTestId('run-status').locator('[data-status]');
     await expect
       .poll(() => status.getAttribute('data-status'), { timeout: 240_000, interval: 500 })
@@ -90,8 +90,8 @@ describe('reference sensitivity noise floor, simulated, in Chromium', () => {
 
   it('shows the noise-floor table and the grey NR-NR bar on the flips’ axis', async () => {
     await byTestId('run-results').click();
-    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 20_000 }).toBe(true);
-    await expect.poll(() => chartTexts('flips'), { timeout: 20_000 }).toContain('NR-NR repeat (noise floor)');
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => chartTexts('flips'), { timeout: 60_000 }).toContain('NR-NR repeat (noise floor)');
     const section = byTestId('section-noise_floor');
     await expect.poll(() => section.isVisible()).toBe(true);
     const rows = await section.locator('tbody tr').allInnerTexts();
@@ -122,13 +122,13 @@ describe('reference sensitivity noise floor, simulated, in Chromium', () => {
   it('marks the answers whose NR verdict flipped on repeat as well in the flip browser', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await byTestId('refsens-browse-flips').click();
-    await expect.poll(() => byTestId('refsens-flips-page').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('refsens-flips-page').isVisible(), { timeout: 60_000 }).toBe(true);
     await byTestId('refsens-filter-all').check();
     await byTestId('refsens-filter-judge').selectOption('Simulated judge B');
-    await expect.poll(() => byTestId('refsens-flip-row').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => byTestId('refsens-flip-row').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     expect(await page.getByRole('columnheader', { name: 'NR repeat' }).isVisible()).toBe(true);
     const marked = byTestId('refsens-flip-row').filter({ has: byTestId('repeat-flipped') });
-    await expect.poll(() => marked.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => marked.count(), { timeout: 60_000 }).toBeGreaterThan(0);
     expect(await marked.first().getByTestId('repeat-flipped').innerText()).toBe('flipped on repeat as well');
     await shootAll(page, 'refsens-nf-flips', async (lang) => {
       await expect

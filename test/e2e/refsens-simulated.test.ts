@@ -22,7 +22,7 @@ let pageErrors: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
-  app = await startKeylessApp({ viewport: { width: 1280, height: 900 }, timeoutMs: 15_000 });
+  app = await startKeylessApp({ viewport: { width: 1280, height: 900 }, timeoutMs: 60_000 });
   ({ server, page, pageErrors } = app);
   await callApi(server, 'datasets.loadSample', { sampleId: 'tydiqa' });
 });
@@ -41,7 +41,7 @@ describe('reference sensitivity, simulated, in Chromium', () => {
     await byTestId('nav-experiments').click();
     // "Try it without API keys" gives simulated providers and judges; then the protocol changes.
     await byTestId('try-demo').click();
-    await expect.poll(() => byTestId('estimate-table').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('estimate-table').isVisible(), { timeout: 60_000 }).toBe(true);
     await step(1).click();
     await page.locator('label.choice', { hasText: 'Reference sensitivity' }).click();
     await expect
@@ -59,11 +59,11 @@ describe('reference sensitivity, simulated, in Chromium', () => {
     await byTestId('option-sample').selectOption('random');
     await page.locator('.stepper__button').last().click();
     const table = byTestId('estimate-table');
-    await expect.poll(() => table.isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => table.isVisible(), { timeout: 60_000 }).toBe(true);
     // 15 generated answers; 2 judges × (15 C1 + up to 15 C2 + 15 answers × 3 settings): a question
     // alone in its language in the sample has no other question's answer to be its wrong one.
     await expect
-      .poll(async () => Number(await byTestId('estimate-total-calls').innerText()), { timeout: 20_000 })
+      .poll(async () => Number(await byTestId('estimate-total-calls').innerText()), { timeout: 60_000 })
       .toBeGreaterThanOrEqual(QUESTIONS + 2 * (QUESTIONS + QUESTIONS * 3));
     expect(Number(await byTestId('estimate-total-calls').innerText())).toBeLessThanOrEqual(
       QUESTIONS + 2 * (QUESTIONS * 2 + QUESTIONS * 3),
@@ -87,7 +87,7 @@ describe('reference sensitivity, simulated, in Chromium', () => {
 
   it('shows the calibration chart, the heatmap and the flip bars, each marked simulated', async () => {
     await byTestId('run-results').click();
-    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
     for (const id of ['calibration', 'acceptance_heatmap', 'flips']) {
       const card = byTestId(`chart-${id}`);
       await expect.poll(() => card.isVisible()).toBe(true);
@@ -112,7 +112,7 @@ describe('reference sensitivity, simulated, in Chromium', () => {
     await expect.poll(() => byTestId('simulated-banner').isVisible()).toBe(true);
     await byTestId('refsens-filter-all').check();
     await byTestId('refsens-filter-language').selectOption('ar');
-    await expect.poll(() => byTestId('refsens-flip-row').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => byTestId('refsens-flip-row').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await shootAll(page, 'refsens-flips', () =>
       expect.poll(() => byTestId('refsens-flip-row').count()).toBeGreaterThan(0),
     );
@@ -134,8 +134,8 @@ describe('reference sensitivity, simulated, in Chromium', () => {
     const row = page.locator(`[data-testid="experiment-row"][data-experiment-id="${experimentId}"]`);
     await expect.poll(() => row.getByTestId('simulated-badge').isVisible()).toBe(true);
     await page.evaluate((id) => (location.hash = `#/experiments/${id}/results`), experimentId);
-    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 15_000 }).toBe(true);
-    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
+    const downloading = page.waitForEvent('download', { timeout: 60_000 });
     await byTestId('export-all').first().click();
     const zip = unzipSync(readFileSync((await (await downloading).path())!));
     const names = Object.keys(zip);

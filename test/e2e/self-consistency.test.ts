@@ -19,7 +19,7 @@ let pageErrors: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
-  app = await startKeylessApp({ viewport: { width: 1280, height: 900 }, timeoutMs: 15_000 });
+  app = await startKeylessApp({ viewport: { width: 1280, height: 900 }, timeoutMs: 60_000 });
   ({ server, page, pageErrors } = app);
 });
 
@@ -36,7 +36,7 @@ describe('self-consistency, simulated, in Chromium', () => {
     await switchLanguage(page, 'en');
     await byTestId('nav-experiments').click();
     await byTestId('try-demo').click();
-    await expect.poll(() => byTestId('estimate-table').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('estimate-table').isVisible(), { timeout: 60_000 }).toBe(true);
     await step(1).click();
     await page.locator('label.choice', { hasText: 'Self-consistency' }).click();
     await expect
@@ -50,10 +50,10 @@ describe('self-consistency, simulated, in Chromium', () => {
     );
     await page.locator('.stepper__button').last().click();
     const table = byTestId('estimate-table');
-    await expect.poll(() => table.isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => table.isVisible(), { timeout: 60_000 }).toBe(true);
     // The demo's 20 pairs × 2 orders × K repeats × 2 judges.
     await expect
-      .poll(async () => Number(await byTestId('estimate-total-calls').innerText()), { timeout: 20_000 })
+      .poll(async () => Number(await byTestId('estimate-total-calls').innerText()), { timeout: 60_000 })
       .toBe(20 * 2 * K * 2);
     const text = await table.innerText();
     expect(text).toContain('First ask');
@@ -65,8 +65,8 @@ describe('self-consistency, simulated, in Chromium', () => {
 
   it('runs to the end, marked simulated', async () => {
     await byTestId('create-and-start').click();
-    await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(/#\/experiments\/\d+$/);
-    await expect.poll(() => byTestId('simulated-banner').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.url(), { timeout: 60_000 }).toMatch(/#\/experiments\/\d+$/);
+    await expect.poll(() => byTestId('simulated-banner').isVisible(), { timeout: 60_000 }).toBe(true);
     const status = byTestId('run-status').locator('[data-status]');
     await expect
       .poll(() => status.getAttribute('data-status'), { timeout: 240_000, interval: 500 })
@@ -75,7 +75,7 @@ describe('self-consistency, simulated, in Chromium', () => {
 
   it('shows stability, the accuracy curve and the histogram, each marked simulated', async () => {
     await byTestId('run-results').click();
-    await expect.poll(() => byTestId('sc-sections').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('sc-sections').isVisible(), { timeout: 60_000 }).toBe(true);
     for (const id of ['stability', 'accuracy_vs_k', 'position_vs_k', 'agreement_histogram']) {
       const card = byTestId(`chart-${id}`);
       await expect.poll(() => card.isVisible()).toBe(true);
@@ -98,14 +98,14 @@ describe('self-consistency, simulated, in Chromium', () => {
   it('browses the unstable items: every repeat side by side, with the reasons’ word diff', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await byTestId('sc-browse-unstable').click();
-    await expect.poll(() => byTestId('sc-unstable-page').isVisible(), { timeout: 20_000 }).toBe(true);
-    await expect.poll(() => byTestId('sc-unstable-row').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => byTestId('sc-unstable-page').isVisible(), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => byTestId('sc-unstable-row').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await shootAll(page, 'sc-unstable', () =>
       expect.poll(() => byTestId('sc-unstable-row').count()).toBeGreaterThan(0),
     );
     // Open a question whose first repeat is outvoted or contradicted: its cards differ.
     await byTestId('sc-unstable-row').first().click();
-    await expect.poll(() => byTestId('sc-question-detail').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => byTestId('sc-question-detail').isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await byTestId('sc-repeat').count()).toBe(K);
     const verdicts = await byTestId('sc-repeat-verdict').allInnerTexts();
     expect(new Set(verdicts).size).toBeGreaterThan(1);

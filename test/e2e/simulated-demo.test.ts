@@ -24,7 +24,7 @@ let pageErrors: string[] = [];
 beforeAll(async () => {
   assertBuilt();
   // No key of any provider reaches the server.
-  app = await startKeylessApp({ viewport: { width: 1280, height: 860 }, timeoutMs: 10_000 });
+  app = await startKeylessApp({ viewport: { width: 1280, height: 860 }, timeoutMs: 60_000 });
   ({ server, page, pageErrors } = app);
 });
 
@@ -46,7 +46,7 @@ describe('the keyless demo in Chromium (issue 13)', () => {
 
     // The wizard opens at its summary: the sample, two simulated judges, nothing to pay.
     const table = byTestId('estimate-table');
-    await expect.poll(() => table.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => table.isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await byTestId('estimate-total-calls').innerText()).toBe(String(DEMO_CALLS));
     expect(await table.innerText()).toContain('sim-judge-strong');
     // Judge B flips each verdict on 20 % of its asks: the demo has a noise floor to show.
@@ -74,7 +74,7 @@ describe('the keyless demo in Chromium (issue 13)', () => {
 
   it('shows the simulated banner on the dashboard, with every judge and language in its tables', async () => {
     await byTestId('run-results').click();
-    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await banner().innerText()).toMatch(/Simulated results\. .*No real model was called/);
     expect(await byTestId('table-quality').getByTestId('results-row').count()).toBe(6);
     await shootAll(page, 'demo-results', () =>
@@ -84,9 +84,9 @@ describe('the keyless demo in Chromium (issue 13)', () => {
 
   it('shows the banner on the flips page, with flips to browse', async () => {
     await page.evaluate((id) => (location.hash = `#/experiments/${id}/flips`), experimentId);
-    await expect.poll(() => byTestId('flip-browser').isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => byTestId('flip-browser').isVisible(), { timeout: 60_000 }).toBe(true);
     await expect.poll(() => banner().isVisible()).toBe(true);
-    await expect.poll(() => byTestId('flip-row').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => byTestId('flip-row').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await shootAll(page, 'demo-flips');
   });
 
@@ -107,8 +107,8 @@ describe('the keyless demo in Chromium (issue 13)', () => {
 
   it('marks the export: manifest, table captions and figure titles', async () => {
     await page.evaluate((id) => (location.hash = `#/experiments/${id}/results`), experimentId);
-    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 15_000 }).toBe(true);
-    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
+    const downloading = page.waitForEvent('download', { timeout: 60_000 });
     await byTestId('export-all').first().click();
     const zip = unzipSync(readFileSync((await (await downloading).path())!));
     const names = Object.keys(zip);

@@ -187,7 +187,7 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
 
     // Summary: 2 translations per item; 6 verdicts + 2 tie probes per item and judge.
     const table = byTestId('estimate-table');
-    await expect.poll(() => table.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => table.isVisible(), { timeout: 60_000 }).toBe(true);
     const rows = table.getByTestId('estimate-row');
     const transform = rows.and(page.locator('[data-kind="transform"]'));
     expect(await transform.count()).toBe(1);
@@ -236,7 +236,7 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
 
   it('opens the dashboard: tables have rows, every chart is drawn', async () => {
     await byTestId('run-results').click();
-    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
 
     const rowsOf = (id: string) => byTestId(`table-${id}`).getByTestId('results-row').count();
     expect(await rowsOf('quality')).toBe(JUDGES.length * 3);
@@ -248,7 +248,7 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
     for (const id of FIGURES) {
       const chart = byTestId(`chart-${id}`);
       await chart.scrollIntoViewIfNeeded();
-      await expect.poll(() => chart.locator('svg path').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(() => chart.locator('svg path').count(), { timeout: 60_000 }).toBeGreaterThan(0);
       if (PER_JUDGE_FIGURES.includes(id)) {
         const svgText = (await chart.locator('svg text').allTextContents()).join('\n');
         for (const judge of JUDGES) expect(svgText, `${id} names ${judge}`).toContain(judge);
@@ -297,7 +297,7 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
     flippedJudge = labels.sort((a, b) => Math.abs(a.x - barX) - Math.abs(b.x - barX))[0].judge;
 
     await page.mouse.click(barX, bar.y + bar.height / 2);
-    await expect.poll(() => byTestId('flip-browser').isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => byTestId('flip-browser').isVisible(), { timeout: 60_000 }).toBe(true);
     const hash = new URL(page.url()).hash;
     expect(hash).toMatch(new RegExp(`^#/experiments/${experimentId}/flips\\?`));
     const query = new URLSearchParams(hash.slice(hash.indexOf('?') + 1));
@@ -341,7 +341,7 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
     const detail = byTestId('flip-detail');
     await expect.poll(() => detail.isVisible()).toBe(true);
     await expect
-      .poll(() => byTestId('text-target-output1').innerText(), { timeout: 10_000 })
+      .poll(() => byTestId('text-target-output1').innerText(), { timeout: 60_000 })
       .toMatch(new RegExp(`^(${ZH_TAG}|${LS_TAG})`));
     const english = await byTestId('text-en-output1').innerText();
     expect(english.length).toBeGreaterThan(0);
@@ -375,7 +375,7 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
     // Experiments / experiment / Results / Flips: the last link goes back to the results.
     await page.locator('.breadcrumb a').last().click();
     await expect.poll(() => byTestId('results-page').isVisible()).toBe(true);
-    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    const downloading = page.waitForEvent('download', { timeout: 60_000 });
     await byTestId('export-all').first().click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`${EXPERIMENT}.zip`);

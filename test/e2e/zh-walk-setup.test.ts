@@ -242,7 +242,7 @@ describe('the rest of the app in 中文', () => {
         await scan(`wizard ${protocol} ${step}`);
       }
       // The summary with its estimate (and its note) loaded.
-      await page.getByTestId('estimate-note').waitFor({ timeout: 20_000 });
+      await page.getByTestId('estimate-note').waitFor({ timeout: 60_000 });
       await scan(`wizard ${protocol} summary`);
       estimateWho.push(
         ...(await page.locator('[data-testid="estimate-row"] td:nth-child(1)').allInnerTexts()),

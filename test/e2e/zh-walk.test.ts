@@ -156,7 +156,7 @@ describe('an experiment in 中文', () => {
     const found: Record<string, string[]> = {};
     const visit = async (name: string, hash: string, ready: string) => {
       await page.goto(`${server.url}#${hash}`);
-      await page.locator(ready).first().waitFor({ timeout: 20_000 });
+      await page.locator(ready).first().waitFor({ timeout: 60_000 });
       await page.waitForTimeout(300);
       found[name] = await englishOnScreen(page, allowed);
     };
@@ -170,12 +170,12 @@ describe('an experiment in 中文', () => {
     await visit('refsens results', `/experiments/${refsensId}/results`, '[data-testid="section-usage"]');
     await visit('refsens flips', `/experiments/${refsensId}/refsens-flips`, 'h1');
     await page.getByTestId('refsens-filter-all').check();
-    await page.getByTestId('repeat-flipped').first().waitFor({ timeout: 20_000 });
+    await page.getByTestId('repeat-flipped').first().waitFor({ timeout: 60_000 });
     found['refsens flips, every answer'] = await englishOnScreen(page, allowed);
     await visit('sc results', `/experiments/${scId}/results`, '[data-testid="section-stability"]');
     await visit('sc unstable', `/experiments/${scId}/sc-unstable`, '[data-testid="sc-unstable-row"]');
     await page.getByTestId('sc-unstable-row').first().click();
-    await page.getByTestId('sc-question-detail').waitFor({ timeout: 20_000 });
+    await page.getByTestId('sc-question-detail').waitFor({ timeout: 60_000 });
     await page.waitForTimeout(300);
     found['sc question'] = (await englishOnScreen(page, allowed)).filter(
       (s) => !scReasons.some((r) => r.includes(s)),

@@ -27,7 +27,9 @@ export interface AppInBrowser<S> {
 async function openPage(viewport: { width: number; height: number }, timeoutMs?: number) {
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport });
-  if (timeoutMs !== undefined) page.setDefaultTimeout(timeoutMs);
+  // Playwright gives up after 30 s by default; a loaded 2-core machine can take longer to draw
+  // a page, and a wait is a give-up point, not an expectation (DESIGN §10).
+  page.setDefaultTimeout(timeoutMs ?? 60_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   return { browser, page, pageErrors };
