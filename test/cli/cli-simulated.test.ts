@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, ROOT, runCliInProcess } from '../helpers/cli';
-import { expectExportsMarkedSimulated, keylessEnv, runKeyless } from '../helpers/cli-simulated';
+import { expectExportsMarkedSimulated, keylessEnv, runKeylessInProcess } from '../helpers/cli-simulated';
 import { tempDir } from '../helpers/tmp';
 
 // The demo sample: four items of each LLMBar subset.
@@ -55,8 +55,10 @@ describe('judge-lab run with the simulated provider', () => {
   it('runs Judge-LS to the end without a key and marks every export simulated', async () => {
     const cfg = writeConfig('sim-demo');
     const out = join(dir, 'out');
-    // No key variables at all: the simulated provider needs none.
-    runKeyless(cfg, 'sim-demo', out, join(dir, 'data'));
+    // No key variables at all: the simulated provider needs none. Through the CLI's entry in this
+    // process, as the other protocols' keyless runs: a child process (a Node start and a blocked
+    // worker) took this test past its 120 s at load 17, and the run is the point, not the process.
+    await runKeylessInProcess(cfg, 'sim-demo', out, join(dir, 'data'));
     const { tex, svgs } = expectExportsMarkedSimulated(out);
     expect(tex.length).toBeGreaterThan(3);
     expect(svgs.length).toBeGreaterThan(3);

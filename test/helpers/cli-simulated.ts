@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { runCli, runCliInProcess } from './cli';
+import { runCliInProcess } from './cli';
 
 /** Every *_KEY and *_TOKEN variable emptied: the simulated provider needs none. */
 export function keylessEnv(): Record<string, string> {
@@ -15,19 +15,9 @@ export function keylessEnv(): Record<string, string> {
 }
 
 /**
- * Runs `cfg` (experiment `name`) with no key: it must finish (exit 0) and `list` must mark it
- * simulated.
+ * Runs `cfg` (experiment `name`) with no key through the CLI's entry in this process (see
+ * `runCliInProcess`): it must finish (exit 0) and `list` must mark it simulated.
  */
-export function runKeyless(cfg: string, name: string, out: string, data: string): void {
-  const r = runCli(['run', cfg, '--out', out, '--data-dir', data], keylessEnv());
-  expect(r.code, r.stderr).toBe(0);
-  expect(r.stdout).toMatch(new RegExp(`Finished "${name}"`));
-  expect(runCli(['list', '--data-dir', data]).stdout).toMatch(
-    new RegExp(`${name}\\s+finished .*\\[simulated: made-up answers\\]`),
-  );
-}
-
-/** `runKeyless` through the CLI's entry in this process (see `runCliInProcess`). */
 export async function runKeylessInProcess(
   cfg: string,
   name: string,
