@@ -237,4 +237,20 @@ describe('the judge report card in Chromium', () => {
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     await switchLanguage(page, 'en');
   }, 300_000);
+
+  it('changes a gate on the page: the card is held to the new threshold', async () => {
+    await page.goto(`${server.url}#/judges?model=${encodeURIComponent(MODEL)}`);
+    await page.getByTestId('report-card').waitFor();
+    await page.getByTestId('gates-editor').locator('summary').click();
+    await page.getByTestId('gate-threshold-language_flip').fill('100');
+    await page.getByTestId('gates-save').click();
+    await expect
+      .poll(() => page.getByTestId('gate-language_flip').getByTestId('gate-status').textContent(), {
+        timeout: CHILD_WAIT_MS,
+      })
+      .toBe('pass');
+    expect(await page.getByTestId('gate-language_flip').getByTestId('gate-rule').textContent()).toBe(
+      '≤ 100.0%',
+    );
+  }, 300_000);
 });

@@ -247,6 +247,36 @@ describe('the judge report card page', () => {
   });
 });
 
+describe('the gates editor', () => {
+  it('saves changed thresholds through the core (shares in percent) and reloads the card', async () => {
+    let saved: unknown = null;
+    const api = new FakeApi({
+      'judges.list': () => JUDGES,
+      'judges.reportCard': () => CARD,
+      'judges.gates': () => ({ settings: {}, gates: resolveGates({}) }),
+      'judges.setGates': (p) => {
+        saved = p.settings;
+        return { settings: p.settings, gates: resolveGates(p.settings) };
+      },
+    });
+    setApi(api);
+    render(<ReportCardPage query={{ model: 'openai:gpt-4.1-mini' }} />);
+    const input = (await screen.findByTestId('gate-threshold-position_consistency')) as HTMLInputElement;
+    expect(input.value).toBe('90');
+    expect((screen.getByTestId('gate-threshold-length_effect') as HTMLInputElement).value).toBe('0.2');
+    fireEvent.change(input, { target: { value: '95' } });
+    fireEvent.click(screen.getByTestId('gate-enabled-self_disagreement'));
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('gates-save'));
+    });
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'judges.reportCard')).toHaveLength(2));
+    const settings = saved as Record<string, { threshold: number; enabled: boolean }>;
+    expect(settings.position_consistency.threshold).toBeCloseTo(0.95, 12);
+    expect(settings.length_effect.threshold).toBe(0.2);
+    expect(settings.self_disagreement.enabled).toBe(false);
+  });
+});
+
 describe('the report card route', () => {
   it('is linked to by judge model, colons and all', async () => {
     const { parseHash, routeHref } = await import('../stores/route');

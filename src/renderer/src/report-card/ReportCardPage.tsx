@@ -23,6 +23,7 @@ import { useFigureLanguage } from '../lib/figure-language';
 import { navigate, routeHref } from '../stores/route';
 import { REPORT_CARD_NS } from './i18n';
 import { ReportCardDownloads } from './ReportCardDownloads';
+import { GatesEditor } from './GatesEditor';
 import './report-card.css';
 
 /** Where a value is undefined the page says so and why; never a dash alone, never NaN. */
@@ -227,6 +228,7 @@ export function ReportCardPage({ query }: { query: Record<string, string> }) {
   const [card, setCard] = useState<ReportCard | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const model = query.model ?? '';
+  const [version, setVersion] = useState(0);
 
   useEffect(() => {
     getApi()
@@ -246,7 +248,7 @@ export function ReportCardPage({ query }: { query: Record<string, string> }) {
     return () => {
       live = false;
     };
-  }, [model]);
+  }, [model, version]);
 
   const chosen = judges?.find((j) => j.key === model);
   return (
@@ -308,6 +310,7 @@ export function ReportCardPage({ query }: { query: Record<string, string> }) {
               {t('gatesCaption')} {t('gatesHelp')}
             </p>
             <GatesTable gates={card.gates} experiments={card.experiments} />
+            <GatesEditor onSaved={() => setVersion((v) => v + 1)} />
           </section>
           <h2 className="results-section__title">{t('rowsTitle')}</h2>
           <p className="results-section__help">{t('rowsCaption')}</p>

@@ -1,0 +1,142 @@
+// The store's gates, edited on the page: a threshold per gate (shares in percent), whether the
+// whole 95% interval must clear it, and whether the gate applies. Saved through judges.setGates
+// (the core checks them as it checks a gates file); "Literature defaults" clears every change.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { GateDefinition, GateSettings } from '../../../shared/report-card/types';
+import { getApi, toApiError, type ApiError } from '../api';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { REPORT_CARD_NS } from './i18n';
+
+type Draft = Record<string, { threshold: string; ciMustClear: boolean; enabled: boolean }>;
+
+const shown = (d: GateDefinition) =>
+  String(d.unit === 'pct' ? Math.round(d.threshold * 1e6) / 1e4 : d.threshold);
+
+function draftOf(gates: GateDefinition[]): Draft {
+  return Object.fromEntries(
+    gates.map((g) => [g.id, { threshold: shown(g), ciMustClear: g.ciMustClear, enabled: g.enabled }]),
+  );
+}
+
+export function GatesEditor({ onSaved }: { onSaved: () => void }) {
+  const { t } = useTranslation(REPORT_CARD_NS);
+  const [gates, setGates] = useState<GateDefinition[] | null>(null);
+  const [draft, setDraft] = useState<Draft>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const take = (r: { gates: GateDefinition[] }) => {
+    setGates(r.gates);
+    setDraft(draftOf(r.gates));
+  };
+  useEffect(() => {
+    getApi()
+      .call('judges.gates')
+      .then(take)
+      .catch((e: unknown) => setError(toApiError(e)));
+  }, []);
+
+  const save = async (settings: GateSettings) => {
+    setBusy(true);
+    setError(null);
+    try {
+      take(await getApi().call('judges.setGates', { settings }));
+      onSaved();
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const settingsOf = (): GateSettings =>
+    Object.fromEntries(
+      (gates ?? []).map((g) => {
+        const d = draft[g.id];
+        const v = Number(d.threshold);
+        return [
+          g.id,
+          { threshold: g.unit === 'pct' ? v / 100 : v, ciMustClear: d.ciMustClear, enabled: d.enabled },
+        ];
+      }),
+    );
+
+  if (!gates) return error ? <ErrorPanel title={t('gatesLoadFailed')} error={error} /> : null;
+  return (
+    <details className="gates-editor" data-testid="gates-editor">
+      <summary>{t('editGates')}</summary>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(settingsOf());
+        }}
+      >
+        <table className="datasets-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('gate')}</th>
+              <th scope="col">{t('threshold')}</th>
+              <th scope="col">{t('wholeCi')}</th>
+              <th scope="col">{t('applies')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {gates.map((g) => {
+              const d = draft[g.id];
+              const set = (patch: Partial<Draft[string]>) =>
+                setDraft((x) => ({ ...x, [g.id]: { ...d, ...patch } }));
+              return (
+                <tr key={g.id}>
+                  <th scope="row">{t(`gates.${g.id}`)}</th>
+                  <td>
+                    <input
+                      type="number"
+                      step="any"
+                      required
+                      aria-label={`${t(`gates.${g.id}`)}: ${t('threshold')}`}
+                      data-testid={`gate-threshold-${g.id}`}
+                      value={d.threshold}
+                      onChange={(e) => set({ threshold: e.target.value })}
+                    />{' '}
+                    {g.unit === 'pct' ? '%' : ''}
+                  </td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${t(`gates.${g.id}`)}: ${t('wholeCi')}`}
+                      checked={d.ciMustClear}
+                      onChange={(e) => set({ ciMustClear: e.target.checked })}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${t(`gates.${g.id}`)}: ${t('applies')}`}
+                      data-testid={`gate-enabled-${g.id}`}
+                      checked={d.enabled}
+                      onChange={(e) => set({ enabled: e.target.checked })}
+                    />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <div className="gates-editor__actions">
+          <button
+            type="submit"
+            className="btn btn--primary btn--small"
+            disabled={busy}
+            data-testid="gates-save"
+          >
+            {t('saveGates')}
+          </button>
+          <button type="button" className="btn btn--small" disabled={busy} onClick={() => void save({})}>
+            {t('defaultGates')}
+          </button>
+        </div>
+        {error && <ErrorPanel title={t('gatesFailed')} error={error} />}
+      </form>
+    </details>
+  );
+}
