@@ -76,7 +76,7 @@ describe("reference sensitivity's wizard against its config", () => {
       fireEvent.change(within(row).getByTestId('generator-model'), { target: { value: models[i] } }),
     );
     fireEvent.change(within(rows[2]).getByTestId('generator-label'), { target: { value: 'Qwen 7B' } });
-    fireEvent.click(screen.getByTestId('refsens-noise-floor'));
+    fireEvent.click(screen.getByTestId('option-noise-floor'));
     fireEvent.click(screen.getByTestId('setting-RV'));
     const config = buildConfig(useWizard.getState().draft) as Record<string, unknown>;
     expect(config.generators).toEqual([

@@ -177,6 +177,7 @@ function NoiseFloorOption({ own }: { own: RefSensDraft }) {
       <input
         type="checkbox"
         data-testid="option-noise-floor"
+        data-config-key="noiseFloor"
         disabled={!applies}
         checked={applies && (own.noiseFloor ?? false)}
         onChange={(e) => {
