@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import type { BiasMetrics, ProbeRow } from '../../../src/shared/protocols/bias-probes/types';
+import { biasRows, VARIANTS_VIEW } from '../../../src/shared/protocols/bias-probes/views';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider } from '../../mock-provider/server';
@@ -81,7 +82,10 @@ async function run(mode: 'pointwise' | 'pairwise') {
     bom: true,
   });
   const json = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as Record<string, unknown>;
-  return { metrics, rows, keys: Object.keys(json) };
+  const variants = biasRows.variants(
+    await core.call('experiments.protocolView', { experimentId: id, view: VARIANTS_VIEW }),
+  );
+  return { metrics, rows, keys: Object.keys(json), variants };
 }
 
 /** Each stored row's answer as the mock logged it, found by the ask its reason names. */
@@ -296,8 +300,30 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
 
 describe('bias probes noise floor through the mock provider (both wire formats)', () => {
   it('pointwise: repeats the original score; placebo and excess rows equal the log, SciPy and statsmodels', async () => {
-    const { metrics, rows, keys } = await run('pointwise');
+    const { metrics, rows, keys, variants } = await run('pointwise');
     expect(keys.at(-1)).toBe('noise_floor');
+    // The variant browser shows each judge's repeat on the original beside its first answer (the
+    // stored sample-1 score), none on a Markdown variant (its base is the plain text).
+    let changed = 0;
+    for (const v of variants)
+      for (const j of v.judgments) {
+        if (v.baseLabel === 'plain') {
+          expect(j.repeat).toBeUndefined();
+          continue;
+        }
+        const stored = rows.find(
+          (r) =>
+            r.judge === j.judge &&
+            r.item_id === v.itemId &&
+            r.response === v.response &&
+            r.condition === 'original' &&
+            r.sample === '1',
+        )!;
+        expect(j.repeat?.value).toBe(stored.score);
+        if (j.repeat!.value !== j.base!.value) changed++;
+      }
+    // The mock changes 30 % (GPT) and 10 % (Claude) of repeats: some rows show it.
+    expect(changed).toBeGreaterThan(0);
     // One repeat per judge × item × response, asked as sample 1.
     expect(rows.filter((r) => r.sample === '1').length).toBe(JUDGES.length * 2 * LIMIT);
     expect(
@@ -312,8 +338,14 @@ describe('bias probes noise floor through the mock provider (both wire formats)'
   }, 600_000);
 
   it('pairwise: repeats the original pair in both orders; flip rate and excess from the log', async () => {
-    const { metrics, rows, keys } = await run('pairwise');
+    const { metrics, rows, keys, variants } = await run('pairwise');
     expect(keys.at(-1)).toBe('noise_floor');
+    // The browser's repeat of the original pair, per order, read like its first answer.
+    const repeats = variants
+      .filter((v) => v.baseLabel === 'original')
+      .flatMap((v) => v.judgments.map((j) => j.repeat));
+    expect(repeats.length).toBeGreaterThan(0);
+    expect(repeats.every((r) => r && ['worse', 'better', 'tie'].includes(r.value))).toBe(true);
     expect(rows.filter((r) => r.sample === '1').length).toBe(JUDGES.length * 2 * LIMIT);
     check('pairwise', metrics, rows);
   }, 600_000);

@@ -18,15 +18,17 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
   const byId = new Map(items.map((i) => [i.sourceId, i]));
   const results = listResults(db, exp.id);
   const answers = new Map<string, JudgedCell>();
+  // The noise floor's repeats (sample 1) of the original, keyed like the first asks.
+  const repeats = new Map<string, JudgedCell>();
   const key = (...p: (string | null)[]) => p.join('\u0000');
   for (const r of results) {
     if (r.stage !== 'judge' || r.status !== 'ok') continue;
     const m = r.meta as JudgeMeta;
-    // The noise floor's repeats (sample 1) are not variants: the browser shows first asks.
-    if (m.shown || m.sample) continue;
+    if (m.shown) continue;
+    const into = m.sample ? repeats : answers;
     if (m.mode === 'pointwise') {
       const v = r.value as ScoreVerdict;
-      answers.set(key(m.judge, m.sourceId, m.slot, m.condition, null), {
+      into.set(key(m.judge, m.sourceId, m.slot, m.condition, null), {
         value: String(v.score),
         reason: v.reason,
       });
@@ -36,7 +38,7 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
       const worse = item?.label === 1 ? 2 : 1;
       const c = choiceOf(v, m.order!);
       const value = c === 'tie' ? 'tie' : c === worse ? 'worse' : 'better';
-      answers.set(key(m.judge, m.sourceId, worse === 1 ? 'output_1' : 'output_2', m.condition, m.order), {
+      into.set(key(m.judge, m.sourceId, worse === 1 ? 'output_1' : 'output_2', m.condition, m.order), {
         value,
         reason: v.reason,
       });
@@ -67,6 +69,9 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
             order,
             base: answers.get(key(judge, a.sourceId, a.slot, baseCondition, order)) ?? null,
             variant: answers.get(key(judge, a.sourceId, a.slot, a.kind, order)) ?? null,
+            ...(exp.options.noiseFloor && baseCondition === 'original'
+              ? { repeat: repeats.get(key(judge, a.sourceId, a.slot, 'original', order)) ?? null }
+              : {}),
           })),
         ),
       };

@@ -26,6 +26,12 @@ export interface BiasVariantView {
     order: 'orig' | 'swap' | null;
     base: JudgedCell | null;
     variant: JudgedCell | null;
+    /**
+     * With the noise floor on: the same judge's second answer on the unchanged original (sample 1),
+     * so a reader sees whether the change on the variant is more than the judge's own noise.
+     * Absent without the noise floor and for a Markdown variant (its base is the plain text).
+     */
+    repeat?: JudgedCell | null;
   }[];
 }
 

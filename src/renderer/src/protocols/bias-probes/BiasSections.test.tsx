@@ -14,6 +14,7 @@ import { i18next } from '../../i18n';
 import type { WizardDraft } from '../../lib/experiment-config';
 import { ResultsPage } from '../../results/ResultsPage';
 import { FakeApi, protocolViews } from '../../test/fake-api';
+import { VariantBrowser } from './VariantBrowser';
 import { biasConfig, initialBiasDraft, withBiasDraft } from './draft';
 import '../index';
 
@@ -151,6 +152,42 @@ describe('bias-probes results', () => {
     expect(screen.getByTestId('bias-judgments').textContent).toContain('longer');
     fireEvent.change(screen.getByTestId('bias-variant-filter'), { target: { value: 'markdown' } });
     expect(await screen.findByText('No variants yet.')).toBeTruthy();
+  });
+
+  it("shows each judge's repeat on the original beside its first answer, marked when it changed", async () => {
+    const withRepeat: BiasVariantView = {
+      ...VARIANTS[0],
+      judgments: [
+        { ...VARIANTS[0].judgments[0], repeat: { value: '2', reason: 'again <i>x</i>' } },
+        {
+          judge: 'J2',
+          order: null,
+          base: { value: '4', reason: '' },
+          variant: null,
+          repeat: { value: '4', reason: '' },
+        },
+        { judge: 'J3', order: null, base: { value: '5', reason: '' }, variant: null, repeat: null },
+      ],
+    };
+    setApi(new FakeApi({ 'experiments.protocolView': protocolViews({ variants: () => [withRepeat] }) }));
+    render(<VariantBrowser experimentId={3} />);
+    const table = await screen.findByTestId('bias-judgments');
+    expect(table.textContent).toContain('On the original, asked again (noise floor)');
+    const cells = screen.getAllByTestId('bias-repeat-cell');
+    expect(cells.map((c) => c.dataset.changed)).toEqual(['true', 'false']);
+    expect(cells[0].textContent).toContain('changed on repeat as well');
+    expect(cells[1].textContent).toContain('same on repeat');
+    // Model text as text; a judge without a stored repeat shows a dash, not a marker.
+    expect(cells[0].querySelector('i')).toBeNull();
+    expect(table.querySelectorAll('tbody tr')[2].textContent).toContain('—');
+  });
+
+  it('has no repeat column without the noise floor', async () => {
+    setApi(new FakeApi({ 'experiments.protocolView': protocolViews({ variants: () => VARIANTS }) }));
+    render(<VariantBrowser experimentId={3} />);
+    const table = await screen.findByTestId('bias-judgments');
+    expect(table.textContent).not.toContain('asked again');
+    expect(screen.queryAllByTestId('bias-repeat-cell')).toHaveLength(0);
   });
 
   it('turns the wizard draft into the protocol config keys', () => {

@@ -4,6 +4,7 @@ import {
   biasRows,
   VARIANTS_VIEW,
   type BiasVariantView,
+  type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
 import { getApi } from '../../api';
 import { BIAS_NAMESPACES } from './i18n';
@@ -50,6 +51,7 @@ export function VariantBrowser({
   const row = shown[Math.min(selected, shown.length - 1)];
   // Word-level, character-level for CJK text: the same diff the reason comparison uses.
   const parts = useMemo(() => (row ? diffReasons(row.base, row.text).parts : []), [row]);
+  const hasRepeat = row?.judgments.some((j) => j.repeat !== undefined) ?? false;
   return (
     <section className="results-section bias-browser" data-testid="bias-variant-browser">
       <header className="results-section__head">
@@ -154,6 +156,7 @@ export function VariantBrowser({
                     {row.judgments.some((j) => j.order) && <th>{t('results.browser.order')}</th>}
                     <th>{t('results.browser.before')}</th>
                     <th>{t('results.browser.after')}</th>
+                    {hasRepeat && <th>{t('results.browser.repeat')}</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -167,6 +170,7 @@ export function VariantBrowser({
                           {c?.reason ? ` · ${c.reason}` : ''}
                         </td>
                       ))}
+                      {hasRepeat && <RepeatCell base={j.base} repeat={j.repeat ?? null} />}
                     </tr>
                   ))}
                 </tbody>
@@ -176,5 +180,27 @@ export function VariantBrowser({
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The judge's second answer on the unchanged original, marked when it differs from its first:
+ * a change on the variant that the judge also makes on a plain repeat may be noise.
+ */
+function RepeatCell({ base, repeat }: { base: JudgedCell | null; repeat: JudgedCell | null }) {
+  const { t } = useTranslation(BIAS_NAMESPACES);
+  if (!repeat) return <td>—</td>;
+  const changed = base !== null && base.value !== repeat.value;
+  return (
+    <td dir="auto" data-testid="bias-repeat-cell" data-changed={changed}>
+      <strong>{repeat.value}</strong>
+      {repeat.reason ? ` · ${repeat.reason}` : ''}
+      {base && (
+        <span className={changed ? 'chip' : 'hint'} data-testid="bias-repeat-marker">
+          {' '}
+          ({t(changed ? 'results.browser.repeatChanged' : 'results.browser.repeatSame')})
+        </span>
+      )}
+    </td>
   );
 }
