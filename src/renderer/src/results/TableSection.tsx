@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SIMULATED_PREFIX } from '../../../shared/report/simulated';
+import { useSimulated } from './simulated-context';
 import type { Table, TableColumn, TableRow } from '../../../shared/report/table';
 import { ExportButtons, tableTargets } from './ExportButtons';
 import { SortableTable } from './SortableTable';
@@ -24,7 +27,7 @@ interface TableSectionProps {
 /** One section of the results page: a table of `results.tables` with its CSV/XLSX/LaTeX buttons. */
 export function TableSection({
   id,
-  title,
+  title: given,
   help,
   table,
   experimentId,
@@ -32,6 +35,14 @@ export function TableSection({
   children,
   ...tableProps
 }: TableSectionProps) {
+  const { t } = useTranslation('results');
+  // A simulated run's table says so in every language: the English title carries the export's
+  // prefix, a translated title gets the page language's.
+  const mark = t('simulatedChart', { title: '' });
+  const title =
+    useSimulated() && !given.startsWith(SIMULATED_PREFIX) && !given.startsWith(mark)
+      ? t('simulatedChart', { title: given })
+      : given;
   return (
     <section id={`results-${id}`} className="results-section" data-testid={`section-${id}`}>
       <header className="results-section__head">

@@ -208,6 +208,34 @@ describe('reference-sensitivity results', () => {
     }
   });
 
+  it('marks every table of a simulated experiment once, in English and in 中文', async () => {
+    setApi(
+      new FakeApi({
+        'experiments.results': () => ({ ...RESULTS, simulated: true }),
+        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
+      }),
+    );
+    try {
+      for (const [lang, mark] of [
+        ['en', 'Simulated — '],
+        ['zh', '模拟 — '],
+      ] as const) {
+        await i18next.changeLanguage(lang);
+        const { unmount } = render(
+          <ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />,
+        );
+        const title = (await screen.findByTestId('section-calibration')).querySelector(
+          '.results-section__title',
+        )!.textContent!;
+        expect(title.startsWith(mark)).toBe(true);
+        expect(title.slice(mark.length).startsWith(mark)).toBe(false);
+        unmount();
+      }
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
   it('leaves the charts of a real experiment unmarked', async () => {
     setApi(
       new FakeApi({
