@@ -39,7 +39,8 @@ interface Sent {
 
 /**
  * Sends a POST whose body is `total` bytes of JSON-ish filler in 1 MiB pieces, declared with a
- * Content-Length or chunked, and stops when the server closes the connection.
+ * Content-Length or chunked, and stops sending once the server answers (as browsers and curl
+ * do) or closes the connection.
  */
 function sendBig(method: string, total: number, chunked: boolean): Promise<Sent> {
   return new Promise((resolve) => {
@@ -53,7 +54,13 @@ function sendBig(method: string, total: number, chunked: boolean): Promise<Sent>
       closed = true;
       resolve({ reply, sent, closedEarly: sent < total });
     };
-    socket.on('data', (d) => (reply += d.toString('latin1')));
+    let answered = false;
+    socket.on('data', (d) => {
+      reply += d.toString('latin1');
+      answered = true;
+    });
+    // The server's FIN after its answer: this side is done too.
+    socket.on('end', () => socket.end());
     socket.on('error', finish);
     socket.on('close', finish);
     socket.write(
@@ -63,14 +70,14 @@ function sendBig(method: string, total: number, chunked: boolean): Promise<Sent>
         '\r\n',
     );
     const pump = () => {
-      while (!closed && sent < total) {
+      while (!closed && !answered && sent < total) {
         const frame = chunked
           ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
           : piece;
         sent += piece.length;
         if (!socket.write(frame)) return void socket.once('drain', pump);
       }
-      if (!closed && chunked) socket.write('0\r\n\r\n');
+      if (!closed && !answered && chunked) socket.write('0\r\n\r\n');
     };
     pump();
   });

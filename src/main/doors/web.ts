@@ -95,6 +95,32 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+// After a 413 the client may still be sending. Closing at once leaves its bytes unread, and the
+// kernel answers unread bytes with a reset, which can throw away our answer before the client
+// has read it (seen at load 23: the client got a reset and no 413). So the door says it is done
+// (FIN after the answer), drops what still arrives for a moment, and closes when the client does
+// or the moment is over: bounded, so an oversized body is still never read to its end.
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 32 * 1024 * 1024;
+
+function lingerThenClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  let dropped = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.end();
+  req.on('data', (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > LINGER_BYTES) close();
+  });
+  req.resume();
+}
+
 /** A request the door answers with an HTTP status of its own (the envelope says why). */
 class RequestRefused extends Error {
   constructor(
@@ -244,7 +270,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       } else envelope = { ok: false, error: toErrorPayload(err) };
     }
     sendJson(res, status, envelope);
-    if (status === 413) res.once('finish', () => req.socket.destroySoon());
+    if (status === 413) res.once('finish', () => lingerThenClose(req));
   };
 
   const route = (req: IncomingMessage, res: ServerResponse) => {
