@@ -11,14 +11,8 @@ import { formatDateTime } from '../lib/format';
 import { useExperiments } from '../stores/experiments';
 import '../compare/i18n';
 import { routeHref } from '../stores/route';
-import { getRendererProtocol, protocolNamespaces } from '../protocols';
-
-/** A protocol by its title in the UI's language (an unknown one by its id). */
-function ProtocolName({ id }: { id: string }) {
-  const protocol = getRendererProtocol(id);
-  const { t } = useTranslation(protocolNamespaces(protocol));
-  return <>{protocol ? t(protocol.title) : id}</>;
-}
+import '../protocols';
+import { ProtocolName } from '../protocols/ProtocolName';
 
 function ExperimentRow({
   experiment,

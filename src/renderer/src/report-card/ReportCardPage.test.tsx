@@ -8,6 +8,7 @@ import type { CardExperiment, GateCheck, JudgeSummary, ReportCard } from '../../
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
+import '../protocols';
 import './i18n';
 import { ReportCardPage } from './ReportCardPage';
 
@@ -204,6 +205,12 @@ describe('the judge report card page', () => {
     expect(screen.getAllByTestId('card-undefined')[0].textContent).toBe(
       '无定义：no pair valid in both languages',
     );
+    // Each experiment's protocol by its title in the page language, not the core's English one.
+    const helps = screen
+      .getAllByTestId('card-experiment')
+      .map((e) => e.querySelector('.results-section__help')!.textContent!);
+    expect(helps.some((h) => h.startsWith('偏差探针 · '))).toBe(true);
+    expect(helps.some((h) => h.startsWith('Bias probes'))).toBe(false);
   });
 
   it('downloads the card through the core, in the page language', async () => {

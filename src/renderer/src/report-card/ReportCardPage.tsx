@@ -19,6 +19,7 @@ import type { CI } from '../../../shared/report/format';
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
+import { ProtocolName } from '../protocols/ProtocolName';
 import { useFigureLanguage } from '../lib/figure-language';
 import { navigate, routeHref } from '../stores/route';
 import { REPORT_CARD_NS } from './i18n';
@@ -173,8 +174,8 @@ function ExperimentSection({ e }: { e: CardExperiment }) {
             <Marks simulated={e.simulated} recorded={e.recorded} /> <StatusBadge status={e.status} />
           </h3>
           <p className="results-section__help">
-            {e.protocolTitle} · {t('dataset')}: {e.dataset} · {e.items} {t('items')} · {t('labels')}:{' '}
-            {e.labels.join(', ')}
+            <ProtocolName id={e.protocol} fallback={e.protocolTitle} /> · {t('dataset')}: {e.dataset} ·{' '}
+            {e.items} {t('items')} · {t('labels')}: {e.labels.join(', ')}
           </p>
         </div>
         <a className="btn btn--small" href={routeHref({ name: 'results', experimentId: e.experimentId })}>
