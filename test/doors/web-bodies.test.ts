@@ -35,6 +35,8 @@ interface Sent {
   /** Body bytes the client got onto the socket before the server closed it. */
   sent: number;
   closedEarly: boolean;
+  /** The server reset the connection (unread bytes at its close), which can lose its answer. */
+  reset: boolean;
 }
 
 /**
@@ -48,11 +50,12 @@ function sendBig(method: string, total: number, chunked: boolean): Promise<Sent>
     let reply = '';
     let sent = 0;
     let closed = false;
+    let reset = false;
     const piece = Buffer.alloc(MiB, 'a');
     const finish = () => {
       if (closed) return;
       closed = true;
-      resolve({ reply, sent, closedEarly: sent < total });
+      resolve({ reply, sent, closedEarly: sent < total, reset });
     };
     let answered = false;
     socket.on('data', (d) => {
@@ -61,7 +64,10 @@ function sendBig(method: string, total: number, chunked: boolean): Promise<Sent>
     });
     // The server's FIN after its answer: this side is done too.
     socket.on('end', () => socket.end());
-    socket.on('error', finish);
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      reset = e.code === 'ECONNRESET' || e.code === 'EPIPE';
+      finish();
+    });
     socket.on('close', finish);
     socket.write(
       `POST /api/call/${method} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
@@ -133,6 +139,7 @@ describe('web door request bodies', () => {
 
   it('a 506 MiB upload is refused with 413 from its Content-Length, and the connection closed early', async () => {
     const r = await sendBig('datasets.import', 506 * MiB, false);
+    expect(r.reset).toBe(false);
     expect(r.reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(r.reply).toMatch(/larger than .* datasets\.import call needs/);
     expect(r.closedEarly).toBe(true);
@@ -141,6 +148,8 @@ describe('web door request bodies', () => {
 
   it('a chunked body past its cap is refused with 413 once it passes the cap, and the connection closed', async () => {
     const r = await sendBig('datasets.list', 300 * MiB, true);
+    // Closed after the answer, not reset under it.
+    expect(r.reset).toBe(false);
     expect(r.reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(r.reply).toMatch(/larger than 2 MiB, the most a datasets\.list call needs/);
     expect(r.closedEarly).toBe(true);

@@ -95,30 +95,34 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-// After a 413 the client may still be sending. Closing at once leaves its bytes unread, and the
-// kernel answers unread bytes with a reset, which can throw away our answer before the client
-// has read it (seen at load 23: the client got a reset and no 413). So the door says it is done
-// (FIN after the answer), drops what still arrives for a moment, and closes when the client does
-// or the moment is over: bounded, so an oversized body is still never read to its end.
+// After a 413 the client may still be sending. Node ends a `Connection: close` answer with
+// `socket.destroySoon()`: the socket is destroyed as soon as the answer is written, with the
+// client's bytes unread, and the kernel answers unread bytes with a reset, which can throw away
+// our answer before the client has read it (seen in full suite runs: a reset and no 413). So for
+// this socket "destroy soon" lingers instead: FIN after the answer, what still arrives is dropped,
+// and the socket closes when the client closes or after LINGER_MS or LINGER_BYTES, whichever
+// comes first — bounded, so an oversized body is still never read to its end.
 const LINGER_MS = 2_000;
 const LINGER_BYTES = 32 * 1024 * 1024;
 
-function lingerThenClose(req: IncomingMessage): void {
+function lingerAfterAnswer(req: IncomingMessage): void {
   const socket = req.socket;
-  let dropped = 0;
-  const close = () => {
-    clearTimeout(timer);
-    socket.destroy();
+  socket.destroySoon = () => {
+    let dropped = 0;
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.end();
+    req.on('data', (c: Buffer) => {
+      dropped += c.length;
+      if (dropped > LINGER_BYTES) close();
+    });
+    req.resume();
   };
-  const timer = setTimeout(close, LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
-  socket.end();
-  req.on('data', (c: Buffer) => {
-    dropped += c.length;
-    if (dropped > LINGER_BYTES) close();
-  });
-  req.resume();
 }
 
 /** A request the door answers with an HTTP status of its own (the envelope says why). */
@@ -269,8 +273,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         if (status === 413) res.setHeader('Connection', 'close');
       } else envelope = { ok: false, error: toErrorPayload(err) };
     }
+    if (status === 413) lingerAfterAnswer(req);
     sendJson(res, status, envelope);
-    if (status === 413) res.once('finish', () => lingerThenClose(req));
   };
 
   const route = (req: IncomingMessage, res: ServerResponse) => {
