@@ -163,9 +163,10 @@ describe('the judge report card in Chromium', () => {
     await page.goto(`${server.url}#/experiments`);
     await page.getByTestId('nav-judges').click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/judges');
-    const options = await page.getByTestId('card-judge').locator('option').allTextContents();
-    expect(options).toContain('openai:gpt-4.1-mini — 4 experiments · Recorded');
-    expect(options).toContain('simulated:sim-judge-strong — 1 experiment · Simulated');
+    // The judges come from the core after the page is drawn: wait for the list, not its first frame.
+    const options = () => page.getByTestId('card-judge').locator('option').allTextContents();
+    await expect.poll(options).toContain('openai:gpt-4.1-mini — 4 experiments · Recorded');
+    expect(await options()).toContain('simulated:sim-judge-strong — 1 experiment · Simulated');
     await page.getByTestId('card-judge').selectOption(MODEL);
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/judges?model=openai%3Agpt-4.1-mini');
     await page.getByTestId('report-card').waitFor();
@@ -175,7 +176,7 @@ describe('the judge report card in Chromium', () => {
     await expect.poll(() => sections.count()).toBe(4);
     for (const e of card.experiments) {
       const s = page.locator(`[data-testid="card-experiment"][data-experiment-id="${e.experimentId}"]`);
-      expect(await s.getByTestId('card-row').count()).toBe(e.rows.length);
+      await expect.poll(() => s.getByTestId('card-row').count()).toBe(e.rows.length);
       expect(await s.getByTestId('card-experiment-link').getAttribute('href')).toBe(
         `#/experiments/${e.experimentId}/results`,
       );
