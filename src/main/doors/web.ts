@@ -103,7 +103,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 // and the socket closes when the client closes or after LINGER_MS or LINGER_BYTES, whichever
 // comes first — bounded, so an oversized body is still never read to its end.
 const LINGER_MS = 2_000;
-const LINGER_BYTES = 32 * 1024 * 1024;
+const LINGER_BYTES = 32 * MiB;
 
 function lingerAfterAnswer(req: IncomingMessage): void {
   const socket = req.socket;
@@ -270,10 +270,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         status = err.status;
         envelope = { ok: false, error: { code: 'invalid_params', message: err.message } };
         // The rest of an oversized body is not read: close the connection once answered.
-        if (status === 413) res.setHeader('Connection', 'close');
+        if (status === 413) {
+          res.setHeader('Connection', 'close');
+          lingerAfterAnswer(req);
+        }
       } else envelope = { ok: false, error: toErrorPayload(err) };
     }
-    if (status === 413) lingerAfterAnswer(req);
     sendJson(res, status, envelope);
   };
 
