@@ -295,6 +295,12 @@ export class ExperimentRun {
         return name === stage || this.deps.trusted?.has(name) ? null : name;
       },
     };
+    // A crash can fall between an answer stored as it arrived and the protocol's hook on it
+    // (a translation stored, its variant not written yet): the hooks are idempotent, so every
+    // stage's runs once on what is stored before the first plan, or its follow-up tasks are
+    // never planned and the run "finishes" without them.
+    for (const s of exp.protocol.stages) this.arrived.add(s.name);
+    storeAnswers(db, exp, this.arrived);
     for (let round = 0; round < MAX_ROUNDS && !this.outgrown; round++) {
       // Plan every stage from what is stored now: a task whose inputs exist goes out in this
       // round, whatever stage it belongs to. While the round goes, tasks whose inputs arrive

@@ -168,7 +168,11 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   models(config: E['config']): ModelUse[];
   /** Stages in order: a later stage may plan from what earlier ones stored. */
   readonly stages: readonly StagePlugin<E>[];
-  /** Called after answers of a stage were stored (e.g. store and audit transformed texts). */
+  /**
+   * Called after answers of a stage were stored (e.g. store and audit transformed texts), and
+   * for every stage when a run starts (a crash may have come between an answer and its hook):
+   * it must be idempotent.
+   */
   afterAnswers?(exp: E, db: Database, stage: string): void;
   /**
    * Tasks for an estimate before anything ran: inputs that do not exist yet are stood in for
