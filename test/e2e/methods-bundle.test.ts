@@ -2,7 +2,9 @@
 // Export → Methods shows the Methods text (as text) in the page's language with a download per
 // file, and Export → Study bundle saves a `.judgelab` that `bundles.verify` recomputes identical.
 // Screenshots EN/中文 × light/dark.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BundleVerifyReport } from '../../src/shared/paper/bundle';
@@ -16,6 +18,8 @@ let page: Page;
 let server: ServeHandle;
 let pageErrors: string[] = [];
 let experimentId: number;
+/** The bundle the results page saved (the next test opens it in the app). */
+let bundleBytes: Buffer;
 
 beforeAll(async () => {
   assertBuilt();
@@ -107,11 +111,63 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
     });
     expect(report.identical, JSON.stringify(report.checks.filter((c) => !c.equal))).toBe(true);
     expect(report.checks.length).toBeGreaterThan(5);
+    bundleBytes = readFileSync((await download.path())!);
     await shootAll(page, 'study-bundle-export', async (lang) => {
       await expect
         .poll(() => byTestId('export-bundle').innerText())
         .toBe(lang === 'zh' ? '导出 → 研究包' : 'Export → Study bundle');
     });
+  }, 300_000);
+
+  it('opens the bundle in the app, read-only: every recomputed file equal, the tables shown; a changed byte refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bundle-e2e-'));
+    try {
+      const file = join(dir, 'methods-e2e.judgelab');
+      writeFileSync(file, bundleBytes);
+      const before = await callApi<unknown[]>(server, 'experiments.list', undefined);
+      await page.evaluate(() => (location.hash = '#/experiments'));
+      await byTestId('open-bundle').click();
+      await expect.poll(() => byTestId('bundle-page').isVisible(), { timeout: 60_000 }).toBe(true);
+      await byTestId('bundle-file').setInputFiles(file);
+      await expect.poll(() => byTestId('bundle-report').isVisible(), { timeout: 120_000 }).toBe(true);
+      const report = await callApi<BundleVerifyReport>(server, 'bundles.verify', {
+        fileName: 'methods-e2e.judgelab',
+        contentBase64: bundleBytes.toString('base64'),
+      });
+      expect(await byTestId('bundle-verdict').innerText()).toBe(
+        `Every recomputed file equals the stored one (${report.checks.length} compared).`,
+      );
+      expect(await byTestId('bundle-experiment').innerText()).toBe('methods-e2e');
+      expect(await byTestId('bundle-checks').locator('tbody tr[data-equal="true"]').count()).toBe(
+        report.checks.length,
+      );
+      // Every recomputed table is on the page, row for row (an empty one says so in one row).
+      expect(report.tables.length).toBeGreaterThan(0);
+      for (const table of report.tables)
+        expect(await byTestId(`bundle-table-${table.id}`).locator('tbody tr').count()).toBe(
+          Math.max(table.rows.length, 1),
+        );
+      expect(report.tables.some((table) => table.rows.length > 0)).toBe(true);
+      // Read-only: opening it added nothing to the user's experiments.
+      expect(await callApi<unknown[]>(server, 'experiments.list', undefined)).toHaveLength(before.length);
+      await shootAll(page, 'study-bundle-open', async (lang) => {
+        await expect
+          .poll(() => byTestId('bundle-read-only').innerText())
+          .toMatch(lang === 'zh' ? /^只读：从研究包打开/ : /^Read-only: opened from a bundle/);
+      });
+
+      // One byte changed inside an entry: refused, naming the entry.
+      const { unzipSync, zipSync } = await import('fflate');
+      const entries = unzipSync(new Uint8Array(bundleBytes));
+      const answers = entries['answers.jsonl'];
+      answers[answers.length - 2] ^= 1;
+      writeFileSync(file, zipSync(entries));
+      await byTestId('bundle-file').setInputFiles(file);
+      await expect.poll(() => byTestId('bundle-error').isVisible(), { timeout: 60_000 }).toBe(true);
+      expect(await byTestId('bundle-error').innerText()).toMatch(/answers\.jsonl/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 
   it('threw no page error along the way', () => {

@@ -152,7 +152,8 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       check(metricsFile, storedMetrics, metricsJson(metrics as object, exp.protocol.metricsKeys), true),
     );
     const simulated = bundle.meta.simulated;
-    for (const table of reportTables(exp, metrics, simulated)) {
+    const tables = reportTables(exp, metrics, simulated);
+    for (const table of tables) {
       for (const [ext, text] of [
         ['csv', tableToCsv(table)],
         ['tex', tableToLatex(table, exp.protocol.id)],
@@ -183,6 +184,8 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       replayed: counts.planned - counts.pending,
       checks,
       identical: checks.every((c) => c.equal),
+      simulated,
+      tables,
     };
   } finally {
     await service.shutdown();

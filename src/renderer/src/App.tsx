@@ -9,6 +9,7 @@ import { ComparePage } from './compare/ComparePage';
 import './compare/i18n';
 import { ReportCardPage } from './report-card/ReportCardPage';
 import './report-card/i18n';
+import { BundlePage } from './bundle/BundlePage';
 import { ItemPage } from './pages/ItemPage';
 import { findProtocolPage } from './protocols';
 import { ResultsPage } from './results/ResultsPage';
@@ -117,6 +118,9 @@ export function App() {
       break;
     case 'judges':
       page = <ReportCardPage query={route.query} />;
+      break;
+    case 'bundle':
+      page = <BundlePage />;
       break;
     case 'not-found':
       page = <NotFound />;

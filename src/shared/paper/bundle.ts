@@ -2,6 +2,8 @@
 // opens to recompute every metric without a key or the network. Its layout and what `verify`
 // reports, shared by the core and the doors.
 
+import type { Table } from '../report/table';
+
 /** Layout version of bundle.json; a reader refuses any other. */
 export const BUNDLE_LAYOUT = 1;
 export const BUNDLE_EXTENSION = '.judgelab';
@@ -52,4 +54,11 @@ export interface BundleVerifyReport {
   checks: BundleCheck[];
   /** True when every check is byte-identical. */
   identical: boolean;
+  /** Answered by the simulated provider (as bundle.json says): what the app marks as simulated. */
+  simulated: boolean;
+  /**
+   * The tables recomputed from the replayed answers, as the export writes them: what the app
+   * shows when it opens a bundle (read-only, no store of the user's touched).
+   */
+  tables: Table[];
 }

@@ -10,6 +10,7 @@ import { TryDemoButton } from '../components/TryDemoButton';
 import { formatDateTime } from '../lib/format';
 import { useExperiments } from '../stores/experiments';
 import '../compare/i18n';
+import { BUNDLE_NS } from '../bundle/i18n';
 import { routeHref } from '../stores/route';
 import '../protocols';
 import { ProtocolName } from '../protocols/ProtocolName';
@@ -161,15 +162,21 @@ export function ExperimentsPage() {
           <h1 className="page__title">{t('experiments.title')}</h1>
           <p className="page__intro">{t('experiments.intro')}</p>
         </div>
-        {experiments.length > 0 && (
-          <div className="page__tools">
-            <a className="btn" href={routeHref({ name: 'compare', query: {} })} data-testid="open-compare">
-              {t('open', { ns: 'compare' })}
-            </a>
-            <TryDemoButton />
-            <NewExperimentButton />
-          </div>
-        )}
+        <div className="page__tools">
+          {/* A reviewer with an empty app opens a bundle too. */}
+          <a className="btn" href={routeHref({ name: 'bundle' })} data-testid="open-bundle">
+            {t('open', { ns: BUNDLE_NS })}
+          </a>
+          {experiments.length > 0 && (
+            <>
+              <a className="btn" href={routeHref({ name: 'compare', query: {} })} data-testid="open-compare">
+                {t('open', { ns: 'compare' })}
+              </a>
+              <TryDemoButton />
+              <NewExperimentButton />
+            </>
+          )}
+        </div>
       </header>
       <div className="stack">
         {deletedName && (

@@ -20,6 +20,8 @@ export type Route =
   | { name: 'annotation'; query: Record<string, string> }
   /** The judge report card (`#/judges?model=openai:gpt-4.1-mini`); no model: choose one. */
   | { name: 'judges'; query: Record<string, string> }
+  /** A study bundle opened read-only (`#/bundle`). */
+  | { name: 'bundle' }
   | { name: 'not-found'; path: string };
 
 export type RouteName = Route['name'];
@@ -73,6 +75,7 @@ export function parseHash(hash: string): Route {
     return { name: 'compare', query: Object.fromEntries(queryOf(raw).entries()) };
   if (parts.length === 1 && parts[0] === 'judges')
     return { name: 'judges', query: Object.fromEntries(queryOf(raw).entries()) };
+  if (parts.length === 1 && parts[0] === 'bundle') return { name: 'bundle' };
   if (parts[0] === 'annotation' && parts.length === 1) {
     return { name: 'annotation', query: Object.fromEntries(queryOf(raw).entries()) };
   }
@@ -115,6 +118,8 @@ export function routeHref(route: Route): string {
       return withQuery('#/annotation', route.query);
     case 'judges':
       return withQuery('#/judges', route.query);
+    case 'bundle':
+      return '#/bundle';
     case 'not-found':
       return `#${route.path}`;
   }

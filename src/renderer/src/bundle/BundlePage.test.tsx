@@ -1,0 +1,91 @@
+// The bundle page on a report where one recomputed file differs: the verdict counts it, the row
+// says where, model text in the difference stays text, and the page speaks 中文 too.
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BundleVerifyReport } from '../../../shared/paper/bundle';
+import { setApi } from '../api';
+import { i18next } from '../i18n';
+import { FakeApi } from '../test/fake-api';
+import '../protocols';
+import { BundlePage } from './BundlePage';
+
+afterEach(async () => {
+  cleanup();
+  setApi(null);
+  await i18next.changeLanguage('en');
+});
+
+const REPORT: BundleVerifyReport = {
+  file: 'study.judgelab',
+  experiment: { name: 'study <i>one</i>', protocol: 'judge-ls', status: 'finished' },
+  entries: 12,
+  replayed: 40,
+  identical: false,
+  simulated: false,
+  checks: [
+    { file: 'export/metrics.json', equal: true, differences: [] },
+    {
+      file: 'export/tables/quality.csv',
+      equal: false,
+      differences: [{ where: 'line 3', stored: '<b>0.81</b>', recomputed: '0.80' }],
+    },
+  ],
+  tables: [
+    {
+      id: 'quality',
+      title: 'Judge quality',
+      caption: 'Accuracy per judge.',
+      columns: [
+        { key: 'judge', header: 'Judge', kind: 'text', align: 'l' },
+        { key: 'n', header: 'n', kind: 'int', align: 'r' },
+      ],
+      rows: [{ judge: 'GPT', n: 40 }],
+    },
+  ],
+};
+
+async function openWith(api: FakeApi) {
+  setApi(api);
+  render(<BundlePage />);
+  const input = screen.getByTestId('bundle-file');
+  fireEvent.change(input, { target: { files: [new File([new Uint8Array([1, 2, 3])], 'study.judgelab')] } });
+}
+
+describe('BundlePage', () => {
+  it('shows the report read-only: the differing file counted and located, text as text', async () => {
+    const api = new FakeApi({ 'bundles.verify': () => REPORT });
+    await openWith(api);
+    await waitFor(() => expect(screen.getByTestId('bundle-report')).toBeTruthy());
+    expect(api.calls[0]).toEqual({
+      method: 'bundles.verify',
+      params: { fileName: 'study.judgelab', contentBase64: 'AQID' },
+    });
+    expect(screen.getByTestId('bundle-verdict').textContent).toBe(
+      '1 of 2 recomputed files differs from the stored one.',
+    );
+    const row = within(screen.getByTestId('bundle-checks'))
+      .getByText('export/tables/quality.csv')
+      .closest('tr')!;
+    expect(row.getAttribute('data-equal')).toBe('false');
+    expect(row.textContent).toContain('line 3: stored <b>0.81</b> · recomputed 0.80');
+    expect(row.querySelector('b')).toBeNull();
+    expect(screen.getByTestId('bundle-experiment').textContent).toBe('study <i>one</i>');
+    expect(within(screen.getByTestId('bundle-table-quality')).getByText('GPT')).toBeTruthy();
+  });
+
+  it('names the refused entry, in 中文 too', async () => {
+    await i18next.changeLanguage('zh');
+    await openWith(
+      new FakeApi({
+        'bundles.verify': () => {
+          throw new Error('study.judgelab: answers.jsonl: content does not match its SHA-256 in bundle.json');
+        },
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('bundle-error')).toBeTruthy());
+    expect(screen.getByTestId('bundle-error').textContent).toBe(
+      '无法打开研究包：study.judgelab: answers.jsonl: content does not match its SHA-256 in bundle.json',
+    );
+    expect(screen.getByText('选择研究包…')).toBeTruthy();
+  });
+});

@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BundleVerifyReport } from '../../../shared/paper/bundle';
+import { BUNDLE_EXTENSION } from '../../../shared/paper/bundle';
+import { getApi } from '../api';
+import { bytesToBase64, readFileBytes } from '../api/base64';
+import { toApiError } from '../api/errors';
+import type { ExperimentStatus } from '../../../shared/experiments';
+import { StatusBadge } from '../components/StatusBadge';
+import { ProtocolName } from '../protocols/ProtocolName';
+import { SortableTable } from '../results/SortableTable';
+import { BUNDLE_NS } from './i18n';
+import './i18n';
+import './bundle.css';
+
+type State =
+  | { status: 'idle' }
+  | { status: 'busy'; fileName: string }
+  | { status: 'done'; report: BundleVerifyReport }
+  | { status: 'error'; message: string };
+
+/**
+ * A study bundle opened in the app (issue 24): the core replays its raw answers in a scratch
+ * folder (no provider, no key, nothing added to the user's store) and compares every recomputed
+ * metric, table and figure with the stored one. The page shows that report and the recomputed
+ * tables, read-only.
+ */
+export function BundlePage() {
+  const { t } = useTranslation(BUNDLE_NS);
+  const [state, setState] = useState<State>({ status: 'idle' });
+
+  const open = async (file: File) => {
+    setState({ status: 'busy', fileName: file.name });
+    try {
+      const report = await getApi().call('bundles.verify', {
+        fileName: file.name,
+        contentBase64: await bytesToBase64(await readFileBytes(file)),
+      });
+      setState({ status: 'done', report });
+    } catch (err) {
+      setState({ status: 'error', message: toApiError(err).message });
+    }
+  };
+
+  return (
+    <div className="page" data-testid="bundle-page">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">{t('title')}</h1>
+          <p className="page__intro">{t('intro')}</p>
+        </div>
+        <div className="page__tools">
+          <label className="btn btn--primary">
+            {t('choose')}
+            <input
+              type="file"
+              accept={BUNDLE_EXTENSION}
+              hidden
+              data-testid="bundle-file"
+              disabled={state.status === 'busy'}
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (file) void open(file);
+              }}
+            />
+          </label>
+        </div>
+      </header>
+      {state.status === 'busy' && (
+        <p role="status" data-testid="bundle-busy">
+          {t('busy', { file: state.fileName })}
+        </p>
+      )}
+      {state.status === 'error' && (
+        <div className="error-panel" role="alert" data-testid="bundle-error">
+          <p className="error-panel__message">{t('failed', { message: state.message })}</p>
+        </div>
+      )}
+      {state.status === 'done' && <BundleReport report={state.report} />}
+    </div>
+  );
+}
+
+function BundleReport({ report }: { report: BundleVerifyReport }) {
+  const { t } = useTranslation(BUNDLE_NS);
+  const differing = report.checks.filter((c) => !c.equal).length;
+  return (
+    <div className="stack" data-testid="bundle-report">
+      <p className="badge" data-testid="bundle-read-only">
+        {t('readOnly')} · {report.file}
+      </p>
+      {report.simulated && <p className="hint">{t('simulated')}</p>}
+      <dl className="bundle-facts">
+        <dt>{t('experiment')}</dt>
+        <dd data-testid="bundle-experiment">{report.experiment.name}</dd>
+        <dt>{t('protocol')}</dt>
+        <dd>
+          <ProtocolName id={report.experiment.protocol} />
+        </dd>
+        <dt>{t('status')}</dt>
+        <dd>
+          <StatusBadge status={report.experiment.status as ExperimentStatus} />
+        </dd>
+        <dt>{t('entries')}</dt>
+        <dd>{report.entries}</dd>
+        <dt>{t('replayed')}</dt>
+        <dd>{report.replayed}</dd>
+      </dl>
+      <p role="status" data-testid="bundle-verdict" className={differing ? 'inline-error' : undefined}>
+        {differing
+          ? t('differs', { count: differing, total: report.checks.length })
+          : t('identical', { count: report.checks.length })}
+      </p>
+      <section className="results-section">
+        <h2 className="results-section__title">{t('checksTitle')}</h2>
+        <div className="results-table__scroll">
+          <table className="results-table" data-testid="bundle-checks">
+            <thead>
+              <tr>
+                <th scope="col">{t('file')}</th>
+                <th scope="col">{t('result')}</th>
+                <th scope="col">{t('firstDifference')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.checks.map((c) => (
+                <tr key={c.file} data-equal={c.equal}>
+                  <td className="results-table__text">{c.file}</td>
+                  <td>{c.equal ? t('equal') : t('different')}</td>
+                  <td className="results-table__text">
+                    {c.differences[0]
+                      ? `${c.differences[0].where}: ${t('stored')} ${c.differences[0].stored} · ${t('recomputed')} ${c.differences[0].recomputed}`
+                      : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section className="results-section">
+        <h2 className="results-section__title">{t('tablesTitle')}</h2>
+        <p className="results-section__help">{t('tablesHelp')}</p>
+        {report.tables.length === 0 && <p className="empty-note">{t('noTables')}</p>}
+        {report.tables.map((table) => (
+          <div key={table.id} className="stack" data-testid={`bundle-table-${table.id}`}>
+            <h3>{table.title}</h3>
+            <p className="small">{table.caption}</p>
+            <SortableTable
+              columns={table.columns}
+              rows={table.rows}
+              footer={table.footer}
+              caption={table.title}
+            />
+          </div>
+        ))}
+      </section>
+    </div>
+  );
+}
