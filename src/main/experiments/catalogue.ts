@@ -70,7 +70,8 @@ export class ExperimentCatalogue {
   }
 
   /** The config with its recorded files read, checked and sealed by hash (others as they are). */
-  private sealed(raw: unknown, config: ExperimentConfig): ExperimentConfig {
+  private sealed(raw: unknown, given: ExperimentConfig): ExperimentConfig {
+    const config = (getProtocol(given.protocol).sealConfig?.(given) as ExperimentConfig | undefined) ?? given;
     return anyRecorded(config.providers) ? sealRecorded(this.db, this.draft(raw), config) : config;
   }
 

@@ -116,7 +116,8 @@ export async function writeBundle(
       `Experiment "${exp.row.name}" is ${exp.row.status}: a study bundle is written from a finished experiment`,
     );
   const entries: Record<string, Uint8Array> = {
-    [E.config]: utf8(JSON.stringify(exp.config, null, 2) + '\n'),
+    // Sealed again: an experiment stored before configs were sealed may still name a file by path.
+    [E.config]: utf8(JSON.stringify(exp.protocol.sealConfig?.(exp.config) ?? exp.config, null, 2) + '\n'),
     [E.dataset]: utf8(JSON.stringify(datasetOf(db, exp.row.datasetId), null, 2) + '\n'),
     [E.prompts]: utf8(JSON.stringify(exp.protocol.promptTemplates(exp.view), null, 2) + '\n'),
     [E.answers]: utf8(exportAnswers(db, exp, 'jsonl').text),

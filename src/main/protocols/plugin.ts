@@ -156,6 +156,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   readonly configShape: z.ZodRawShape;
   /** Cross-field checks of a parsed config (providers named, labels unique, options valid). */
   refineConfig?(config: E['config'], issue: (path: (string | number)[], message: string) => void): void;
+  /**
+   * The config as it is stored: every file it names by path read in, so the experiment (and a
+   * study bundle of it) no longer depends on the disk it was created on. Without it the config
+   * is stored as given.
+   */
+  sealConfig?(config: E['config']): E['config'];
   /** Options with defaults, from a valid config. */
   resolveOptions(config: E['config']): E['options'];
   /**

@@ -23,13 +23,21 @@ export interface ImportedAnswer {
 
 /** The answers of a path (read with the dataset limits) or of a file the app sent as text. */
 export function readImportedAnswers(source: string | { fileName: string; text: string }): ImportedAnswer[] {
-  if (typeof source !== 'string') return parseImportedAnswers(basename(source.fileName), source.text);
-  const path = source;
-  const file = basename(path);
-  const bytes = readRegularFile(path, INPUT_LIMITS.datasetFileBytes);
+  const { fileName, text } = answersText(source);
+  return parseImportedAnswers(fileName, text);
+}
+
+/** An answers file named by path, read in (with the dataset limits), as the config stores it. */
+export function answersText(source: string | { fileName: string; text: string }): {
+  fileName: string;
+  text: string;
+} {
+  if (typeof source !== 'string') return { fileName: basename(source.fileName), text: source.text };
+  const file = basename(source);
+  const bytes = readRegularFile(source, INPUT_LIMITS.datasetFileBytes);
   const decoded = decodeText(file, bytes);
   if (!decoded.ok) throw invalidInput(file, [decoded.issue]);
-  return parseImportedAnswers(file, decoded.text);
+  return { fileName: file, text: decoded.text };
 }
 
 const CSV_COLUMNS: CsvColumns = {

@@ -25,7 +25,7 @@ import {
   type RefSensConfig,
   type RefSensOptions,
 } from './config';
-import { checkImportedItems, readImportedAnswers } from './imported-answers';
+import { answersText, checkImportedItems, readImportedAnswers } from './imported-answers';
 import {
   computeRefSensMetrics,
   type AnswerRecord,
@@ -187,6 +187,10 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   title: 'Reference sensitivity: are judges over-generous without a reference answer?',
   configShape: refSensConfigShape,
   refineConfig: refineRefSensConfig,
+  // The answers file is stored with the experiment: a run, a resume and a study bundle read the
+  // same answers even after the file moved or changed.
+  sealConfig: (config) =>
+    typeof config.answers === 'string' ? { ...config, answers: answersText(config.answers) } : config,
   resolveOptions: (config) => resolveRefSensOptions(config, readImportedAnswers),
   selectItems(items: Item[], options: RefSensOptions): Item[] {
     for (const item of items) qaItem(item);
