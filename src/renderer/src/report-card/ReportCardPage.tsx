@@ -143,7 +143,9 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
                         protocol={protocol}
                       />
                       <span className="card-n"> n = {d.n}</span>
-                      <div className="card-condition">{say.phrase(d.condition, protocol)}</div>
+                      <div className="card-condition" data-testid="card-condition">
+                        {say.phrase(d.condition, protocol)}
+                      </div>
                       {(d.status === 'fail' || d.status === 'warn') && (
                         <div className="card-reason">
                           {t(
@@ -238,7 +240,7 @@ function ExperimentSection({ e }: { e: CardExperiment }) {
                 <tr key={i} data-testid="card-row" data-measure={r.measure}>
                   <th scope="row">{measure(r)}</th>
                   {e.labels.length > 1 && <td>{r.judge}</td>}
-                  <td>{say.phrase(r.condition, e.protocol)}</td>
+                  <td data-testid="card-condition">{say.phrase(r.condition, e.protocol)}</td>
                   <td className="num">{r.n}</td>
                   <td>
                     <Value unit={r.unit} value={r.value} ci={r.ci} note={r.note} protocol={e.protocol} />
