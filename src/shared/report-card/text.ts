@@ -2,6 +2,7 @@
 // these are the same words, kept beside the pure model so the CLI needs no renderer code).
 import type { ExperimentStatus } from '../experiments';
 import type { FigureLanguage } from '../report/figure-i18n';
+import { RUN_STATUS_TEXT } from '../run-status-text';
 import type { CardWords } from './phrases';
 import type { GateId, GateStatus } from './types';
 
@@ -83,14 +84,7 @@ const EN: CardText = {
     undefined: 'undefined',
   },
   measures: {},
-  runStatuses: {
-    draft: 'draft',
-    running: 'running',
-    paused: 'paused',
-    cancelled: 'cancelled',
-    finished: 'finished',
-    failed: 'failed',
-  },
+  runStatuses: RUN_STATUS_TEXT.en,
   sources: {},
   undefinedValue: 'undefined',
   undefinedWhy: 'undefined: {{why}}',
@@ -169,14 +163,7 @@ const ZH: CardText = {
     human_rho: '与人工评分的 Spearman ρ',
     human_kappa: "与人工评分的 Cohen's κ",
   },
-  runStatuses: {
-    draft: '未开始',
-    running: '运行中',
-    paused: '已暂停',
-    cancelled: '已停止',
-    finished: '已完成',
-    failed: '出错',
-  },
+  runStatuses: RUN_STATUS_TEXT.zh,
   sources: {
     position_consistency: 'Zheng et al. (2023), MT-Bench：两种顺序给出相同判决；阈值 0.9：Judge Lab 默认值',
     language_flip: 'Judge-LS（语言切换翻转超出重复翻转噪声底的部分；5 个百分点，Judge Lab 默认值）',
