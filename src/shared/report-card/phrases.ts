@@ -6,17 +6,9 @@
 import type { ExperimentStatus } from '../experiments';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { CARD_TEXT } from './text';
-import type { CardExperiment, CardPhrase, HeadlineRow } from './types';
+import type { CardExperiment, CardPhrase, CardWords, HeadlineRow } from './types';
 
-/** One language of a card dictionary. */
-export interface CardWords {
-  /** The protocol's title in this language (a protocol's dictionary; absent: its own title). */
-  title?: string;
-  /** Templates by phrase key; `{{name}}` takes the parameter `name`. */
-  phrases: Record<string, string>;
-  /** Words for parameter values, by parameter then value (a value not listed passes through). */
-  values?: Record<string, Record<string, string>>;
-}
+export type { CardWords };
 
 export type CardDictionary = Record<FigureLanguage, CardWords>;
 

@@ -3,8 +3,7 @@
 import type { ExperimentStatus } from '../experiments';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { RUN_STATUS_TEXT } from '../run-status-text';
-import type { CardWords } from './phrases';
-import type { GateId, GateStatus } from './types';
+import type { CardWords, GateId, GateStatus } from './types';
 
 export interface CardText {
   title: string;

@@ -28,6 +28,16 @@ export interface CardPhrase {
   params?: Record<string, string | number>;
 }
 
+/** One language of a card dictionary (see report-card/phrases.ts). */
+export interface CardWords {
+  /** The protocol's title in this language (a protocol's dictionary; absent: its own title). */
+  title?: string;
+  /** Templates by phrase key; `{{name}}` takes the parameter `name`. */
+  phrases: Record<string, string>;
+  /** Words for parameter values, by parameter then value (a value not listed passes through). */
+  values?: Record<string, Record<string, string>>;
+}
+
 /**
  * One headline figure of one experiment. `measure` is a stable id (`accuracy`, `flip_rate`, …)
  * the app translates, `label` its English wording; `condition` says under what it was measured
