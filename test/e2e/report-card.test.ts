@@ -228,6 +228,15 @@ describe('the judge report card in Chromium', () => {
     );
     expect(await page.getByTestId('gate-human_rho').getByTestId('gate-status').textContent()).toBe('未测量');
     expect(await page.getByTestId('gate-language_flip').textContent()).toContain('研究者设定');
+    // Conditions and reasons in 中文 too: only codes (EN, ZH, NR…) stay Latin, never a word.
+    const conditions = await page.getByTestId('card-condition').allTextContents();
+    expect(conditions.length).toBeGreaterThan(card.experiments.length);
+    const words = (texts: string[]) =>
+      texts.flatMap((c) => c.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => w !== 'Markdown');
+    expect(words(conditions)).toEqual([]);
+    expect(conditions).toContain('长度：加长（成对比较）');
+    expect(words(await page.getByTestId('card-ci').allTextContents())).toEqual([]);
+    expect(await page.getByTestId('report-card').textContent()).toContain('无区间：不计算 d_z 的区间');
     await shootWhole(page, 'report-card-zh');
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: CHILD_WAIT_MS }),
@@ -243,6 +252,8 @@ describe('the judge report card in Chromium', () => {
     await page.goto(`${server.url}#/judges?model=${encodeURIComponent(MODEL)}`);
     await page.getByTestId('report-card').waitFor();
     await page.getByTestId('gates-editor').locator('summary').click();
+    await page.getByTestId('gate-threshold-language_flip').waitFor();
+    await saveScreenshot(page.getByTestId('gates-editor'), 'report-card-gates-editor');
     await page.getByTestId('gate-threshold-language_flip').fill('100');
     await page.getByTestId('gates-save').click();
     await expect

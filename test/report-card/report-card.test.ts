@@ -16,6 +16,9 @@ import type { RefSensMetrics } from '../../src/shared/protocols/reference-sensit
 import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { LATEX_PACKAGES } from '../../src/main/report/latex';
+import { reportCardFiles } from '../../src/main/report-card/export';
+import { cardSpeaker } from '../../src/shared/report-card/phrases';
+import { englishWords, svgTexts } from '../helpers/english-words';
 
 /** Every number anywhere in a JSON value. */
 function numbersIn(v: unknown, out = new Set<number>()): Set<number> {
@@ -122,23 +125,25 @@ describe('the judge report card', () => {
 
     const ls = byName('card-judge-ls').rows;
     for (const q of metrics.judgeLs!.quality.filter((r) => r.judge === 'Sim strong')) {
-      const r = ls.find((x) => x.measure === 'accuracy' && x.condition === q.language)!;
+      const r = ls.find((x) => x.measure === 'accuracy' && x.condition.params?.language === q.language)!;
       expect(r).toMatchObject({ n: q.n, value: q.accuracy_strict, ci: q.accuracy_strict_ci });
     }
     for (const f of metrics.judgeLs!.language_invariance.filter((r) => r.judge === 'Sim strong')) {
-      const r = ls.find((x) => x.measure === 'flip_rate' && x.condition === f.comparison)!;
+      const r = ls.find((x) => x.measure === 'flip_rate' && x.condition.params?.comparison === f.comparison)!;
       expect(r).toMatchObject({ n: f.n, value: f.flip_rate, ci: f.flip_rate_ci });
     }
     const rs = byName('card-refsens').rows;
     for (const c of metrics.refSens!.calibration.filter((r) => r.judge === 'Sim strong')) {
-      const r = rs.find((x) => x.measure === 'c1_accept' && x.condition === c.language)!;
+      const r = rs.find((x) => x.measure === 'c1_accept' && x.condition.params?.language === c.language)!;
       expect(r).toMatchObject({ n: c.n, value: c.c1_accept });
     }
     const bias = byName('card-bias').rows;
     const lengthProbe = metrics.bias!.probes.find(
       (p) => p.judge === 'Sim strong' && p.probe === 'length' && p.category === 'all',
     )!;
-    expect(bias.find((x) => x.measure === 'effect_dz' && x.condition.startsWith('length'))).toMatchObject({
+    expect(
+      bias.find((x) => x.measure === 'effect_dz' && x.condition.params?.probe === 'length'),
+    ).toMatchObject({
       n: lengthProbe.n,
       value: lengthProbe.dz,
     });
@@ -170,7 +175,10 @@ describe('the judge report card', () => {
     expect(g('position_consistency').definition.source).toBeNull();
     const warned = (await at(lowest - 0.001, 1)).find((x) => x.definition.id === 'position_consistency')!;
     expect(warned.status).toBe('warn');
-    expect(warned.decisive?.reason).toMatch(/the 95% interval \[.*\] is not clear of/);
+    expect(warned.decisive?.reason).toMatchObject({ key: 'interval_not_clear' });
+    expect(cardSpeaker('en').phrase(warned.decisive!.reason!, 'judge-ls')).toMatch(
+      /^the 95% interval \[.*\] is not clear of \d/,
+    );
     expect(g('language_flip').status).toBe('fail');
     expect(g('language_flip').decisive).toMatchObject({
       experimentName: 'card-judge-ls',
@@ -290,4 +298,86 @@ describe('the judge report card', () => {
     expect(b.stderr).toContain(`${bad}:2: field "position_consistency.treshold": unknown key`);
     expect(existsSync(out2)).toBe(false);
   }, 300_000);
+});
+
+// Issue 25: the card's words (conditions, reasons, protocol titles, run status) in the chosen
+// language, in every file; English as it always was.
+describe('the report card files in 中文 and English', () => {
+  /** What a user named (experiments, datasets, judges, the model) and what is a code or a name. */
+  const names = () => [
+    MODEL,
+    ...card.experiments.flatMap((e) => [e.name, e.dataset, ...e.labels]),
+    'sim-judge-strong',
+  ];
+  const ALLOWED = [
+    // Language, setting and transition codes; the metric's and the format's proper names.
+    ...['EN', 'ZH', 'LS', 'NR', 'RV', 'RC'],
+    ...['Cohen', 'ICC', 'Spearman', 'Markdown', 'Judge'],
+  ];
+  const csv = (text: string) => parse(text, { bom: true, columns: true }) as Record<string, string>[];
+
+  it("says every condition, reason, title and status in 中文: no English word in the Markdown, the CSVs' words or the figure", async () => {
+    const files = await reportCardFiles(card, 'zh');
+    const md = files.get('report-card.md') as string;
+    // The gates' literature sources cite English titles; everything else is Chinese.
+    const mdBody = md
+      .split('\n')
+      .map((l) => l.replace(/Zheng et al\.[^|]*|Cohen \(1988\)[^|]*|Bavaresco et al\.[^|]*|Judge Lab/g, ''))
+      .join('\n');
+    expect(englishWords(mdBody, names(), ALLOWED)).toEqual([]);
+    expect(md).toContain('长度：加长（逐项评分）');
+    expect(md).toMatch(/EN-ZH（未测量噪声底）|EN-ZH，超出噪声底的部分/);
+    expect(md).toContain('偏差探针');
+    expect(md).toContain('(已完成)');
+
+    const rows = csv(files.get('report-card.csv') as string);
+    const rowWords = rows.flatMap((r) => englishWords(`${r.condition} ${r.note}`, names(), ALLOWED));
+    expect(rowWords).toEqual([]);
+    // d_z has no interval on the card, and says why, in Chinese.
+    const dz = rows.find((r) => r.measure === 'effect_dz' && r.value !== '')!;
+    expect(dz.note).toBe('无区间：不计算 d_z 的区间；平均变化的区间见上一行');
+    const gates = csv(files.get('report-card-gates.csv') as string);
+    expect(gates.flatMap((g) => englishWords(`${g.condition} ${g.reason}`, names(), ALLOWED))).toEqual([]);
+
+    const drawn = svgTexts(files.get('report-card.svg') as string).join('\n');
+    expect(englishWords(drawn, names(), ALLOWED)).toEqual([]);
+    expect(drawn).toContain('偏差探针');
+    expect(drawn).toContain('已完成');
+    expect(drawn).toContain('无区间：不计算 d_z 的区间');
+  });
+
+  it('keeps the English wording: conditions as the protocols always wrote them, and says why an interval is missing', async () => {
+    const files = await reportCardFiles(card, 'en');
+    const rows = csv(files.get('report-card.csv') as string);
+    const bias = metrics.bias!;
+    for (const p of bias.probes.filter((r) => r.judge === 'Sim strong' && r.category === 'all')) {
+      const old = `${p.probe}: ${p.effect} (${bias.mode})`;
+      const dz = rows.find(
+        (r) => r.experiment === 'card-bias' && r.measure === 'effect_dz' && r.condition === old,
+      );
+      expect(dz, old).toBeDefined();
+      expect(dz!.note).toBe(
+        p.dz === null
+          ? `undefined: ${p.n < 2 ? 'fewer than 2 paired differences' : 'zero variance of the paired differences (all equal)'}`
+          : "no interval: no interval is computed for d_z; the mean change's interval is in the row above",
+      );
+    }
+    for (const q of metrics.judgeLs!.quality.filter((r) => r.judge === 'Sim strong'))
+      expect(rows.some((r) => r.experiment === 'card-judge-ls' && r.condition === q.language)).toBe(true);
+    const gates = csv(files.get('report-card-gates.csv') as string);
+    for (const f of metrics.judgeLs!.language_invariance.filter((r) => r.judge === 'Sim strong'))
+      expect(gates.map((g) => g.condition)).toContain(
+        metrics.judgeLs!.noise_floor
+          ? `${f.comparison} beyond the noise floor`
+          : `${f.comparison} (no noise floor measured)`,
+      );
+    const md = files.get('report-card.md') as string;
+    expect(md).toContain('Bias probes: position, length and format effects by controlled edits');
+    // No value without its interval goes unexplained.
+    for (const r of rows)
+      if (r.value !== '' && r.ci_low === '')
+        expect(r.note, `${r.experiment} ${r.measure}`).toMatch(/^no interval: ./);
+    const drawn = svgTexts(files.get('report-card.svg') as string).join('\n');
+    expect(drawn).toContain('finished');
+  });
 });

@@ -33,27 +33,31 @@ export function registerReportCardCommands(
     )
     .action((model: string, opts: { out: string; gates?: string; lang: 'en' | 'zh' }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const { readGatesFile, writeReportCard } = await import('../facade/report-card-files');
+        const { readGatesFile, registryCardText, writeReportCard } =
+          await import('../facade/report-card-files');
+        const { cardSpeaker } = await import('../../shared/report-card/phrases');
         const { CARD_TEXT } = await import('../../shared/report-card/text');
-        const { experimentName, formatInterval, formatValue, gateRule } =
+        const { checkProtocol, experimentName, formatInterval, formatValue, gateRule } =
           await import('../../shared/report-card/tables');
         // A bad gates file is refused before anything is computed or written.
         const gates = opts.gates === undefined ? undefined : readGatesFile(resolve(opts.gates));
         const card = await core.call('judges.reportCard', { model, ...(gates ? { gates } : {}) });
         const files = await writeReportCard(card, resolve(opts.out), opts.lang);
         const t = CARD_TEXT[opts.lang];
+        const say = cardSpeaker(opts.lang, registryCardText);
         const lines = [
           `${t.title}: ${card.judge.kind}:${card.judge.model} (${card.experiments.length} experiments)`,
         ];
         for (const e of card.experiments)
           lines.push(
-            `  ${experimentName(e, opts.lang)} — ${e.protocolTitle}, ${t.dataset.toLowerCase()} ${e.dataset}, ${e.rows.length} figures${e.note ? ` (${e.note})` : ''}`,
+            `  ${experimentName(e, opts.lang)} — ${say.protocolTitle(e)}, ${t.dataset.toLowerCase()} ${e.dataset}, ${e.rows.length} figures${e.note ? ` (${say.phrase(e.note, e.protocol)})` : ''}`,
           );
         lines.push(`${t.gatesTitle}:`);
         for (const g of card.gates) {
           const d = g.decisive;
+          const protocol = d ? checkProtocol(card, d) : '';
           const at = d
-            ? ` ${formatValue(g.definition.unit, d.value)}${d.ci ? ` ${formatInterval(g.definition.unit, d.ci)}` : ''}, n = ${d.n}, ${d.experimentName} (${d.condition})${d.note ? ` — ${d.note}` : ''}`
+            ? ` ${formatValue(g.definition.unit, d.value)}${d.ci ? ` ${formatInterval(g.definition.unit, d.ci)}` : ''}, n = ${d.n}, ${d.experimentName} (${say.phrase(d.condition, protocol)})${d.note ? ` — ${say.phrase(d.note, protocol)}` : ''}`
             : '';
           lines.push(
             `  ${t.statuses[g.status].padEnd(12)} ${t.gates[g.definition.id]} ${gateRule(g.definition, opts.lang)}:${at}`,

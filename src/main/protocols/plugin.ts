@@ -19,6 +19,7 @@ import type { PowerComparison } from '../../shared/paper/types';
 import type { MethodsLang, MethodsSection } from '../../shared/paper/methods';
 import type { Table } from '../../shared/report/table';
 import type { ReportCardContribution } from '../../shared/report-card/types';
+import type { CardDictionary } from '../../shared/report-card/phrases';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
 import type { Database } from '../store/db';
@@ -251,6 +252,11 @@ export interface MethodsHookContext<E extends ExperimentView = ExperimentView, M
  */
 export interface ReportCardHooks<Metrics = unknown> {
   contribute(metrics: Metrics, judge: string): ReportCardContribution;
+  /**
+   * The words of the rows' phrases (conditions, reasons) and the protocol's title, in English and
+   * Chinese; the app's registry hands the same dictionary to the page.
+   */
+  text: CardDictionary;
 }
 
 /**

@@ -15,6 +15,7 @@ import { evaluateGates, resolveGates } from '../../shared/report-card/gates';
 import {
   judgeKey,
   type CardExperiment,
+  type CardPhrase,
   type GateCheck,
   type GateSettings,
   type HeadlineRow,
@@ -128,6 +129,16 @@ const RECORDED = 'recorded';
 
 type Measured = Omit<GateCheck, 'status' | 'reason'>;
 
+/** A reason key of the card's words (text.ts), as a note; none without a reason. */
+const reason = (key: string | undefined): CardPhrase | undefined => (key ? { key } : undefined);
+
+/**
+ * A value whose interval is missing says why: a protocol that gave no reason gets the card's
+ * generic one, so no page or file shows "no interval" bare.
+ */
+const withIntervalReason = (r: HeadlineRow): HeadlineRow =>
+  r.value !== null && !r.ci && !r.note ? { ...r, note: { key: 'interval_not_given' } } : r;
+
 /** Agreement with people on the experiment's annotation sets (raw judge scores). */
 function humanRows(
   db: Database,
@@ -139,7 +150,7 @@ function humanRows(
   const gates: Measured[] = [];
   for (const set of listSets(db, exp.row.id)) {
     const report = annotation.agreement(set.id);
-    const condition = `people: set "${set.name}"`;
+    const condition = { key: 'people', params: { set: set.name } };
     const ia = report.inter_annotator;
     if (ia.n_annotators >= 2)
       rows.push({
@@ -150,11 +161,16 @@ function humanRows(
         value: ia.icc21,
         ci: ia.icc21_ci,
         unit: 'num',
-        ...(ia.icc21 === null ? { note: 'undefined: too few items every annotator rated' } : {}),
+        ...(ia.icc21 === null
+          ? { note: { key: 'icc_too_few' } }
+          : ia.icc21_ci
+            ? {}
+            : { note: { key: 'icc_interval_undefined' } }),
       });
     for (const r of report.judge_human.filter((x) => x.judge === label && x.variant === 'raw')) {
-      const rhoNote =
-        r.spearman_rho === null ? 'ρ undefined: a side is constant' : r.spearman_rho_ci_undefined_reason;
+      const rhoNote = reason(
+        r.spearman_rho === null ? 'rho_side_constant' : r.spearman_rho_ci_undefined_reason,
+      );
       rows.push({
         measure: 'human_rho',
         label: 'Spearman ρ with people',
@@ -165,7 +181,7 @@ function humanRows(
         unit: 'num',
         ...(rhoNote ? { note: rhoNote } : {}),
       });
-      const kNote = r.kappa === null ? 'κ undefined' : r.kappa_ci_undefined_reason;
+      const kNote = reason(r.kappa === null ? 'kappa_undefined' : r.kappa_ci_undefined_reason);
       rows.push({
         measure: 'human_kappa',
         label: `Cohen's κ with people (${r.kappa_weights === 'quadratic' ? 'quadratic weights' : 'unweighted'})`,
@@ -222,16 +238,17 @@ export function buildReportCard(
     experiments.push(entry);
     const hook = exp.protocol.reportCard;
     if (!hook) {
-      entry.note = 'this protocol contributes no report card rows';
+      entry.note = { key: 'no_rows' };
       continue;
     }
     const { metrics, counts } = computeResults(db, exp.row.id);
-    if (counts.ok === 0) entry.note = 'nothing answered yet';
+    if (counts.ok === 0) entry.note = { key: 'nothing_answered' };
     const where = { experimentId: exp.row.id, experimentName: exp.row.name, dataset };
     for (const label of labels) {
       const own = hook.contribute(metrics, label);
       const human = humanRows(db, annotation, exp, label);
-      for (const r of [...own.rows, ...human.rows]) entry.rows.push({ ...r, judge: label });
+      for (const r of [...own.rows, ...human.rows])
+        entry.rows.push({ ...withIntervalReason(r), judge: label });
       for (const g of own.gates) measured.push({ ...g, ...where });
       for (const g of human.gates) measured.push({ ...g, ...where });
     }

@@ -12,9 +12,11 @@ import { tableToMarkdown } from '../report/markdown';
 import { toCsv } from '../report/csv';
 import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import { reportCardFigure } from '../../shared/report-card/figure';
-import { experimentName, gatesTable, rowsTable } from '../../shared/report-card/tables';
+import { cardSpeaker, type CardDictionaries } from '../../shared/report-card/phrases';
+import { checkProtocol, experimentName, gatesTable, rowsTable } from '../../shared/report-card/tables';
 import { CARD_TEXT } from '../../shared/report-card/text';
 import type { ReportCard } from '../../shared/report-card/types';
+import { listProtocols } from '../protocols';
 
 export const REPORT_CARD_FILES = [
   'report-card.json',
@@ -30,8 +32,20 @@ export const REPORT_CARD_FILES = [
 const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
 const flag = (b: boolean) => (b ? '1' : '0');
 
-/** Every headline figure with its raw value and interval (shares as 0–1, as metrics.json has them). */
-export function rowsCsv(card: ReportCard): string {
+/** Each registered protocol's card words (its plug-in's `reportCard.text`). */
+export const registryCardText: CardDictionaries = (id) =>
+  listProtocols().find((p) => p.id === id)?.reportCard?.text;
+
+/**
+ * Every headline figure with its raw value and interval (shares as 0–1, as metrics.json has
+ * them); the condition and the note in the card's language.
+ */
+export function rowsCsv(
+  card: ReportCard,
+  lang: FigureLanguage = 'en',
+  protocols: CardDictionaries = registryCardText,
+): string {
+  const say = cardSpeaker(lang, protocols);
   const header = [
     'experiment_id',
     'experiment',
@@ -59,20 +73,25 @@ export function rowsCsv(card: ReportCard): string {
       flag(e.recorded),
       r.judge,
       r.measure,
-      r.condition,
+      say.phrase(r.condition, e.protocol),
       String(r.n),
       num(r.value),
       num(r.ci?.[0]),
       num(r.ci?.[1]),
       r.unit,
-      r.value === null ? `undefined: ${r.note ?? 'no value'}` : (r.note ?? ''),
+      say.rowNote(r, e.protocol),
     ]),
   );
   return toCsv(header, rows);
 }
 
 /** Every gate check (each experiment's measurement against the gate), with the gate's verdict. */
-export function gatesCsv(card: ReportCard): string {
+export function gatesCsv(
+  card: ReportCard,
+  lang: FigureLanguage = 'en',
+  protocols: CardDictionaries = registryCardText,
+): string {
+  const say = cardSpeaker(lang, protocols);
   const header = [
     'gate',
     'comparator',
@@ -107,51 +126,59 @@ export function gatesCsv(card: ReportCard): string {
       String(c.experimentId),
       c.experimentName,
       c.dataset,
-      c.condition,
+      say.phrase(c.condition, checkProtocol(card, c)),
       String(c.n),
       num(c.value),
       num(c.ci?.[0]),
       num(c.ci?.[1]),
       c.status,
-      c.reason ?? '',
+      c.reason ? say.phrase(c.reason, checkProtocol(card, c)) : '',
     ]);
   });
   return toCsv(header, rows);
 }
 
 /** The card in Markdown: the judge, the gates, then the figures, each experiment marked as answered. */
-export function cardMarkdown(card: ReportCard, lang: FigureLanguage): string {
+export function cardMarkdown(
+  card: ReportCard,
+  lang: FigureLanguage,
+  protocols: CardDictionaries = registryCardText,
+): string {
   const t = CARD_TEXT[lang];
+  const say = cardSpeaker(lang, protocols);
   const list = card.experiments.map(
-    (e) => `- ${experimentName(e, lang)} — ${e.protocolTitle}, ${t.dataset}: ${e.dataset}`,
+    (e) =>
+      `- ${experimentName(e, lang)} — ${say.protocolTitle(e)}, ${t.dataset}: ${e.dataset} (${say.runStatus(e.status)})` +
+      (e.note ? ` — ${say.phrase(e.note, e.protocol)}` : ''),
   );
   return [
     `# ${t.title}: ${card.judge.kind}:${card.judge.model}`,
     '',
     ...(list.length ? list : [t.noExperiments]),
     '',
-    tableToMarkdown(gatesTable(card, lang)),
-    tableToMarkdown(rowsTable(card, lang)),
+    tableToMarkdown(gatesTable(card, lang, protocols)),
+    tableToMarkdown(rowsTable(card, lang, protocols)),
   ].join('\n');
 }
 
 export async function reportCardFiles(
   card: ReportCard,
   lang: FigureLanguage,
+  protocols: CardDictionaries = registryCardText,
 ): Promise<Map<string, string | Buffer>> {
-  const figure = reportCardFigure(card, lang);
+  const figure = reportCardFigure(card, lang, protocols);
   const svg = renderSvg(figure);
   const png = await svgToPng(svg, figure.width);
   const tex = [
-    tableToLatex(gatesTable(card, lang), 'report-card'),
-    tableToLatex(rowsTable(card, lang), 'report-card'),
+    tableToLatex(gatesTable(card, lang, protocols), 'report-card'),
+    tableToLatex(rowsTable(card, lang, protocols), 'report-card'),
   ].join('\n');
   return new Map<string, string | Buffer>([
     ['report-card.json', JSON.stringify(card, null, 2) + '\n'],
     ['report-card.tex', tex],
-    ['report-card.md', cardMarkdown(card, lang)],
-    ['report-card.csv', rowsCsv(card)],
-    ['report-card-gates.csv', gatesCsv(card)],
+    ['report-card.md', cardMarkdown(card, lang, protocols)],
+    ['report-card.csv', rowsCsv(card, lang, protocols)],
+    ['report-card-gates.csv', gatesCsv(card, lang, protocols)],
     ['report-card.svg', svg],
     ['report-card.png', png],
   ]);

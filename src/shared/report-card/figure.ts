@@ -3,7 +3,8 @@
 // graphic text, so the app's figure renderer and fonts (CJK included) apply unchanged.
 import { FONT_FAMILY, OKABE_ITO, TEXT, type FigureSpec } from '../report/chart-kit';
 import type { FigureLanguage } from '../report/figure-i18n';
-import { experimentName, formatInterval, formatValue, gateRule, measureLabel } from './tables';
+import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
+import { checkProtocol, experimentName, formatInterval, formatValue, gateRule, measureLabel } from './tables';
 import { CARD_TEXT } from './text';
 import type { GateStatus, ReportCard } from './types';
 
@@ -18,8 +19,13 @@ const STATUS_COLOUR: Record<GateStatus, string> = {
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-export function reportCardFigure(card: ReportCard, lang: FigureLanguage = 'en'): FigureSpec {
+export function reportCardFigure(
+  card: ReportCard,
+  lang: FigureLanguage = 'en',
+  protocols: CardDictionaries = NO_DICTIONARIES,
+): FigureSpec {
   const t = CARD_TEXT[lang];
+  const say = cardSpeaker(lang, protocols);
   const els: { type: 'text'; x: number; y: number; style: { text: string; fill: string; font: string } }[] =
     [];
   let y = 16;
@@ -47,7 +53,7 @@ export function reportCardFigure(card: ReportCard, lang: FigureLanguage = 'en'):
       text(
         500,
         clip(
-          `${formatValue(g.definition.unit, d.value)} ${formatInterval(g.definition.unit, d.ci)} · n = ${d.n} · ${d.experimentName} · ${d.dataset} · ${d.condition}`,
+          `${formatValue(g.definition.unit, d.value)} ${formatInterval(g.definition.unit, d.ci)} · n = ${d.n} · ${d.experimentName} · ${d.dataset} · ${say.phrase(d.condition, checkProtocol(card, d))}`,
           80,
         ),
       );
@@ -63,23 +69,32 @@ export function reportCardFigure(card: ReportCard, lang: FigureLanguage = 'en'):
   for (const e of card.experiments) {
     text(
       24,
-      clip(`${experimentName(e, lang)} — ${e.protocolTitle} · ${t.dataset}: ${e.dataset} · ${e.status}`, 110),
+      clip(
+        `${experimentName(e, lang)} (${say.runStatus(e.status)}) — ${say.protocolTitle(e)} · ${t.dataset}: ${e.dataset}`,
+        110,
+      ),
       {
         bold: true,
       },
     );
     y += LINE;
     if (e.note) {
-      text(40, e.note, { fill: '#555555' });
+      text(40, say.phrase(e.note, e.protocol), { fill: '#555555' });
       y += LINE;
     }
     for (const r of e.rows) {
       text(40, clip(`${measureLabel(r, lang)}${e.labels.length > 1 ? ` (${r.judge})` : ''}`, 40));
-      text(360, clip(r.condition, 34));
+      text(360, clip(say.phrase(r.condition, e.protocol), 34));
       text(620, formatValue(r.unit, r.value));
       text(700, formatInterval(r.unit, r.ci));
       text(860, `n = ${r.n}`);
       y += LINE;
+      // An undefined value or interval says why, on a line of its own under the row.
+      const why = r.value === null || !r.ci ? say.rowNote(r, e.protocol) : '';
+      if (why) {
+        text(360, clip(why, 100), { fill: '#555555', size: 11 });
+        y += LINE - 4;
+      }
     }
     y += 6;
   }

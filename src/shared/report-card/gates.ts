@@ -123,15 +123,21 @@ export function checkMeasurement(
   d: GateDefinition,
   m: GateMeasurement,
 ): Pick<GateCheck, 'status' | 'reason'> {
-  if (m.value === null) return { status: 'undefined', reason: m.note ?? 'no value' };
+  if (m.value === null) return { status: 'undefined', reason: m.note ?? { key: 'no_value' } };
   if (!passes(d, m.value))
-    return { status: 'fail', reason: `${show(d, m.value)} misses ${show(d, d.threshold)}` };
+    return {
+      status: 'fail',
+      reason: { key: 'value_misses', params: { value: show(d, m.value), threshold: show(d, d.threshold) } },
+    };
   if (!m.ci) {
     if (!d.ciMustClear) return { status: 'pass' };
-    return { status: 'undefined', reason: m.note ?? 'the interval is undefined' };
+    return { status: 'undefined', reason: m.note ?? { key: 'interval_undefined' } };
   }
   if (passes(d, m.ci[0]) && passes(d, m.ci[1])) return { status: 'pass' };
-  const reason = `the 95% interval [${show(d, m.ci[0])}, ${show(d, m.ci[1])}] is not clear of ${show(d, d.threshold)}`;
+  const reason = {
+    key: 'interval_not_clear',
+    params: { low: show(d, m.ci[0]), high: show(d, m.ci[1]), threshold: show(d, d.threshold) },
+  };
   // Asked for the whole interval, a reach past the threshold fails; otherwise it warns.
   return { status: d.ciMustClear ? 'fail' : 'warn', reason };
 }

@@ -3,8 +3,9 @@
 import { MISSING, toFixedText, type CI } from '../report/format';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { col, type Table } from '../report/table';
+import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
 import { CARD_TEXT } from './text';
-import type { CardExperiment, GateDefinition, HeadlineRow, ReportCard, ValueUnit } from './types';
+import type { CardExperiment, GateCheck, GateDefinition, HeadlineRow, ReportCard, ValueUnit } from './types';
 
 /** A value as the card shows it: shares in percent with one decimal, other numbers with two. */
 export function formatValue(unit: ValueUnit, v: number | null | undefined): string {
@@ -25,6 +26,12 @@ export function gateRule(d: GateDefinition, lang: FigureLanguage = 'en'): string
   return `${rule} ${lang === 'zh' ? '（95% 区间整体达标）' : '(whole 95% CI)'}`;
 }
 
+/** Where a gate's threshold comes from, in `lang`; "set by the researcher" once changed. */
+export function gateSource(d: Pick<GateDefinition, 'id' | 'source'>, lang: FigureLanguage): string {
+  const t = CARD_TEXT[lang];
+  return d.source === null ? t.researcherSet : (t.sources[d.id] ?? d.source);
+}
+
 export function measureLabel(row: Pick<HeadlineRow, 'measure' | 'label'>, lang: FigureLanguage): string {
   return CARD_TEXT[lang].measures[row.measure] ?? row.label;
 }
@@ -39,8 +46,18 @@ export function experimentName(
   return marks.length ? `${e.name} [${marks.join('; ')}]` : e.name;
 }
 
-export function gatesTable(card: ReportCard, lang: FigureLanguage = 'en'): Table {
+/** The protocol of the experiment a gate check comes from ('' for one no longer on the card). */
+export function checkProtocol(card: ReportCard, c: Pick<GateCheck, 'experimentId'>): string {
+  return card.experiments.find((e) => e.experimentId === c.experimentId)?.protocol ?? '';
+}
+
+export function gatesTable(
+  card: ReportCard,
+  lang: FigureLanguage = 'en',
+  protocols: CardDictionaries = NO_DICTIONARIES,
+): Table {
   const t = CARD_TEXT[lang];
+  const say = cardSpeaker(lang, protocols);
   return {
     id: 'report-card-gates',
     title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${t.gatesTitle}`,
@@ -68,15 +85,20 @@ export function gatesTable(card: ReportCard, lang: FigureLanguage = 'en'): Table
         n: d ? d.n : null,
         experiment: d?.experimentName ?? '',
         dataset: d?.dataset ?? '',
-        condition: d?.condition ?? '',
-        source: g.definition.source ?? t.researcherSet,
+        condition: d ? say.phrase(d.condition, checkProtocol(card, d)) : '',
+        source: gateSource(g.definition, lang),
       };
     }),
   };
 }
 
-export function rowsTable(card: ReportCard, lang: FigureLanguage = 'en'): Table {
+export function rowsTable(
+  card: ReportCard,
+  lang: FigureLanguage = 'en',
+  protocols: CardDictionaries = NO_DICTIONARIES,
+): Table {
   const t = CARD_TEXT[lang];
+  const say = cardSpeaker(lang, protocols);
   return {
     id: 'report-card-rows',
     title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${t.rowsTitle}`,
@@ -96,15 +118,15 @@ export function rowsTable(card: ReportCard, lang: FigureLanguage = 'en'): Table 
     rows: card.experiments.flatMap((e) =>
       e.rows.map((r) => ({
         experiment: experimentName(e, lang),
-        protocol: e.protocolTitle,
+        protocol: say.protocolTitle(e),
         dataset: e.dataset,
         judge: r.judge,
         measure: measureLabel(r, lang),
-        condition: r.condition,
+        condition: say.phrase(r.condition, e.protocol),
         n: r.n,
         value: formatValue(r.unit, r.value),
         ci: formatInterval(r.unit, r.ci),
-        note: r.note ?? '',
+        note: say.rowNote(r, e.protocol),
       })),
     ),
   };

@@ -1,7 +1,9 @@
 // The report card's words in English and Chinese, for the exports (the app's pages use i18n;
 // these are the same words, kept beside the pure model so the CLI needs no renderer code).
+import type { ExperimentStatus } from '../experiments';
 import type { FigureLanguage } from '../report/figure-i18n';
-import type { GateId, GateStatus } from './types';
+import { RUN_STATUS_TEXT } from '../run-status-text';
+import type { CardWords, GateId, GateStatus } from './types';
 
 export interface CardText {
   title: string;
@@ -29,6 +31,16 @@ export interface CardText {
   gates: Record<GateId, string>;
   statuses: Record<GateStatus | 'undefined', string>;
   measures: Record<string, string>;
+  runStatuses: Record<ExperimentStatus, string>;
+  /** The default thresholds' sources in this language (absent: the source as gates.ts has it). */
+  sources: Partial<Record<GateId, string>>;
+  undefinedValue: string;
+  /** `{{why}}`: the reason, in the card's or the protocol's words. */
+  undefinedWhy: string;
+  noInterval: string;
+  noIntervalWhy: string;
+  /** The card's own phrases (agreement with people, gate reasons, experiment notes). */
+  words: CardWords;
 }
 
 const EN: CardText = {
@@ -71,6 +83,32 @@ const EN: CardText = {
     undefined: 'undefined',
   },
   measures: {},
+  runStatuses: RUN_STATUS_TEXT.en,
+  sources: {},
+  undefinedValue: 'undefined',
+  undefinedWhy: 'undefined: {{why}}',
+  noInterval: 'no interval',
+  noIntervalWhy: 'no interval: {{why}}',
+  words: {
+    phrases: {
+      people: 'people: set "{{set}}"',
+      no_rows: 'this protocol contributes no report card rows',
+      nothing_answered: 'nothing answered yet',
+      no_value: 'no value',
+      value_misses: '{{value}} misses {{threshold}}',
+      interval_undefined: 'the interval is undefined',
+      interval_not_clear: 'the 95% interval [{{low}}, {{high}}] is not clear of {{threshold}}',
+      interval_not_given: 'the protocol gives no interval for this figure',
+      icc_too_few: 'too few items every annotator rated',
+      icc_interval_undefined: 'the ICC interval is undefined for these ratings',
+      rho_side_constant: 'ρ undefined: a side is constant',
+      kappa_undefined: 'κ undefined: chance agreement is 1',
+      'one side constant': 'one side is constant',
+      'ρ = ±1': 'ρ = ±1 has no Fisher-z interval',
+      'fewer than 4 items': 'fewer than 4 items',
+      'variance 0': 'the variance of κ is 0',
+    },
+  },
 };
 
 const ZH: CardText = {
@@ -123,6 +161,39 @@ const ZH: CardText = {
     human_icc: '人工评分者之间的 ICC(2,1)',
     human_rho: '与人工评分的 Spearman ρ',
     human_kappa: "与人工评分的 Cohen's κ",
+  },
+  runStatuses: RUN_STATUS_TEXT.zh,
+  sources: {
+    position_consistency: 'Zheng et al. (2023), MT-Bench：两种顺序给出相同判决；阈值 0.9：Judge Lab 默认值',
+    language_flip: 'Judge-LS（语言切换翻转超出重复翻转噪声底的部分；5 个百分点，Judge Lab 默认值）',
+    length_effect: 'Cohen (1988)：d = 0.2 为小效应；Dubois et al. (2024)，长度控制的 AlpacaEval',
+    human_rho:
+      'Bavaresco et al. (2024)，LLMs instead of human judges?（与人工评分的 ρ）；0.8 且区间整体高于它：Judge Lab 默认值',
+    self_disagreement: 'Judge Lab 默认值：同一问题的两次提问至多十次中有一次不一致',
+  },
+  undefinedValue: '无定义',
+  undefinedWhy: '无定义：{{why}}',
+  noInterval: '无区间',
+  noIntervalWhy: '无区间：{{why}}',
+  words: {
+    phrases: {
+      people: '人工评分：评分集“{{set}}”',
+      no_rows: '该协议不提供成绩单指标',
+      nothing_answered: '尚无回答',
+      no_value: '没有数值',
+      value_misses: '{{value}} 未达到 {{threshold}}',
+      interval_undefined: '区间无定义',
+      interval_not_clear: '95% 区间 [{{low}}, {{high}}] 未整体越过 {{threshold}}',
+      interval_not_given: '该协议未给出此指标的区间',
+      icc_too_few: '所有评分者都评过的条目太少',
+      icc_interval_undefined: '这些评分的 ICC 区间无定义',
+      rho_side_constant: 'ρ 无定义：一方为常数',
+      kappa_undefined: 'κ 无定义：机会一致率为 1',
+      'one side constant': '一方为常数',
+      'ρ = ±1': 'ρ = ±1 时没有 Fisher-z 区间',
+      'fewer than 4 items': '条目少于 4 个',
+      'variance 0': 'κ 的方差为 0',
+    },
   },
 };
 

@@ -18,20 +18,41 @@ export const judgeKey = (j: JudgeModelRef): string => `${j.kind}:${j.model}`;
 export type ValueUnit = 'pct' | 'num';
 
 /**
+ * Words of the card as data, put into a language only where they are shown (the page, the
+ * figure, the exports): a key of the protocol's card dictionary (or of the card's own, e.g.
+ * `people`) and its parameters. A parameter that names a word of the protocol (a probe, a mode)
+ * is translated through the dictionary's `values`; codes (EN, NR) and user names pass through.
+ */
+export interface CardPhrase {
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+/** One language of a card dictionary (see report-card/phrases.ts). */
+export interface CardWords {
+  /** The protocol's title in this language (a protocol's dictionary; absent: its own title). */
+  title?: string;
+  /** Templates by phrase key; `{{name}}` takes the parameter `name`. */
+  phrases: Record<string, string>;
+  /** Words for parameter values, by parameter then value (a value not listed passes through). */
+  values?: Record<string, Record<string, string>>;
+}
+
+/**
  * One headline figure of one experiment. `measure` is a stable id (`accuracy`, `flip_rate`, …)
  * the app translates, `label` its English wording; `condition` says under what it was measured
- * (a language, a setting, a probe), in the protocol's own words.
+ * (a language, a setting, a probe).
  */
 export interface HeadlineRow {
   measure: string;
   label: string;
-  condition: string;
+  condition: CardPhrase;
   n: number;
   value: number | null;
   ci: CI | null;
   unit: ValueUnit;
-  /** Why the value or its interval is undefined; absent when both exist. */
-  note?: string;
+  /** Why the value or, when the value exists, its interval is undefined; absent when both exist. */
+  note?: CardPhrase;
 }
 
 /** The properties a gate can hold a judge to; every protocol that measures one reports it. */
@@ -47,11 +68,11 @@ export type GateId = (typeof GATE_IDS)[number];
 /** One measurement of a gate's property, by one experiment. */
 export interface GateMeasurement {
   gate: GateId;
-  condition: string;
+  condition: CardPhrase;
   n: number;
   value: number | null;
   ci: CI | null;
-  note?: string;
+  note?: CardPhrase;
 }
 
 /** What a protocol contributes for one judge label of one experiment. */
@@ -96,8 +117,8 @@ export interface GateCheck extends GateMeasurement {
   experimentName: string;
   dataset: string;
   status: Exclude<GateStatus, 'not_measured'> | 'undefined';
-  /** Why it failed or is undefined (e.g. "the interval reaches below 0.80"). */
-  reason?: string;
+  /** Why it failed or is undefined (e.g. "the 95% interval … is not clear of 0.80"). */
+  reason?: CardPhrase;
 }
 
 export interface GateResult {
@@ -128,7 +149,7 @@ export interface CardExperiment {
   recorded: boolean;
   rows: (HeadlineRow & { judge: string })[];
   /** Why nothing could be computed (e.g. the protocol offers no report card rows). */
-  note?: string;
+  note?: CardPhrase;
 }
 
 export interface ReportCard {

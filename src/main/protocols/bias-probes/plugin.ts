@@ -26,7 +26,7 @@ import {
 } from './config';
 import { biasAnnotation } from './annotation';
 import { biasPower } from './power';
-import { biasReportCard } from './report-card';
+import { biasReportCardHooks } from './report-card';
 import { exportFilesOf } from './export';
 import { biasItem, requirePairs } from './item';
 import { auditVariants, computeBiasMetrics } from './metrics';
@@ -162,7 +162,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   annotation: biasAnnotation,
   power: biasPower,
-  reportCard: { contribute: biasReportCard },
+  reportCard: biasReportCardHooks,
   views: {
     custom: {
       [VARIANTS_VIEW]: {

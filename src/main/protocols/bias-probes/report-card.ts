@@ -2,12 +2,16 @@
 // position-A rate and swap consistency (pairwise), over all categories.
 import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../../../shared/report-card/types';
 import { ALL, type BiasMetrics } from '../../../shared/protocols/bias-probes/types';
+import { BIAS_CARD_TEXT } from '../../../shared/protocols/bias-probes/report/card-text';
+import type { ReportCardHooks } from '../plugin';
 
 export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContribution {
   const rows: HeadlineRow[] = [];
   const gates: GateMeasurement[] = [];
   for (const p of m.probes.filter((r) => r.judge === judge && r.category === ALL)) {
-    const condition = `${p.probe}: ${p.effect} (${m.mode})`;
+    const condition = { key: 'probe_effect', params: { probe: p.probe, effect: p.effect, mode: m.mode } };
+    // Why the paired differences give no interval (mean) or no d_z: too few, or all equal.
+    const spread = p.n < 2 ? { key: 'fewer_than_two' } : p.sd === 0 ? { key: 'zero_variance' } : null;
     rows.push({
       measure: 'bias_effect',
       label: m.mode === 'pointwise' ? 'Mean score change' : 'Mean win-score change',
@@ -17,10 +21,10 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
       ci: p.mean_ci,
       unit: 'num',
       ...(!p.n
-        ? { note: 'no valid pair' }
+        ? { note: { key: 'no_valid_pair' } }
         : p.mean_ci
           ? {}
-          : { note: 'interval undefined (fewer than two pairs or SD 0)' }),
+          : { note: spread ?? { key: 'fewer_than_two' } }),
     });
     rows.push({
       measure: 'effect_dz',
@@ -30,7 +34,7 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
       value: p.dz,
       ci: null,
       unit: 'num',
-      ...(p.dz === null ? { note: 'undefined: SD of the differences is 0 or fewer than two pairs' } : {}),
+      note: p.dz === null ? (spread ?? { key: 'fewer_than_two' }) : { key: 'dz_no_interval' },
     });
     if (p.probe === 'length')
       gates.push({
@@ -39,27 +43,25 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
         n: p.n,
         value: p.dz,
         ci: null,
-        ...(p.dz === null
-          ? { note: 'd_z undefined: SD of the differences is 0 or fewer than two pairs' }
-          : {}),
+        note: p.dz === null ? (spread ?? { key: 'fewer_than_two' }) : { key: 'dz_no_interval' },
       });
   }
   for (const p of m.position.filter((r) => r.judge === judge && r.category === ALL)) {
     rows.push({
       measure: 'position_a_rate',
       label: 'Position-A rate',
-      condition: 'original texts, both orders',
+      condition: { key: 'original_both_orders' },
       n: p.n,
       value: p.n ? p.position_a_rate : null,
       ci: p.n ? p.position_a_rate_ci : null,
       unit: 'pct',
-      ...(p.n ? {} : { note: 'no verdict named A or B' }),
+      ...(p.n ? {} : { note: { key: 'no_ab_verdict' } }),
     });
-    const note = p.swap_consistency === null ? { note: 'no item valid in both orders' } : {};
+    const note = p.swap_consistency === null ? { note: { key: 'no_item_both_orders' } } : {};
     rows.push({
       measure: 'position_consistency',
       label: 'Position consistency',
-      condition: 'original texts',
+      condition: { key: 'original' },
       n: p.n_pairs,
       value: p.swap_consistency,
       ci: p.swap_consistency_ci,
@@ -68,7 +70,7 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
     });
     gates.push({
       gate: 'position_consistency',
-      condition: 'original texts',
+      condition: { key: 'original' },
       n: p.n_pairs,
       value: p.swap_consistency,
       ci: p.swap_consistency_ci,
@@ -77,3 +79,8 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
   }
   return { rows, gates };
 }
+
+export const biasReportCardHooks: ReportCardHooks<BiasMetrics> = {
+  contribute: biasReportCard,
+  text: BIAS_CARD_TEXT,
+};

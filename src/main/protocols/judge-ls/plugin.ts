@@ -4,7 +4,7 @@
 import { judgeLsMethods } from './methods';
 import { judgeLsAnnotation } from './annotation';
 import { judgeLsPower } from './power';
-import { judgeLsReportCard } from './report-card';
+import { judgeLsReportCardHooks } from './report-card';
 import { requirePairwise } from './pairwise-item';
 import { z } from 'zod';
 import { buildFigureSpecs } from '../../../shared/protocols/judge-ls/report/figures';
@@ -192,7 +192,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   },
   annotation: judgeLsAnnotation,
   power: judgeLsPower,
-  reportCard: { contribute: judgeLsReportCard },
+  reportCard: judgeLsReportCardHooks,
   views: {
     custom: {
       [VARIANTS_VIEW]: {

@@ -2,6 +2,11 @@
 // consistency and, with the noise floor on, repeat flips and the flips beyond them.
 import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../../../shared/report-card/types';
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
+import { JUDGE_LS_CARD_TEXT } from '../../../shared/protocols/judge-ls/report/card-text';
+import type { ReportCardHooks } from '../plugin';
+
+// Phrases of the protocol's card words (shared/protocols/judge-ls/report/card-text.ts).
+const language = (code: string) => ({ key: 'language', params: { language: code } });
 
 export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardContribution {
   const rows: HeadlineRow[] = [];
@@ -11,63 +16,63 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
     rows.push({
       measure: 'accuracy',
       label: 'Accuracy (strict)',
-      condition: q.language,
+      condition: { key: 'language', params: { language: q.language } },
       n: q.n,
       value: q.n ? q.accuracy_strict : null,
       ci: q.n ? q.accuracy_strict_ci : null,
       unit: 'pct',
-      ...(q.n ? {} : { note: 'no valid verdict' }),
+      ...(q.n ? {} : { note: { key: 'no_valid_verdict' } }),
     });
   for (const f of mine(m.language_invariance))
     rows.push({
       measure: 'flip_rate',
       label: 'Flip rate',
-      condition: f.comparison,
+      condition: { key: 'comparison', params: { comparison: f.comparison } },
       n: f.n,
       value: f.n ? f.flip_rate : null,
       ci: f.n ? f.flip_rate_ci : null,
       unit: 'pct',
-      ...(f.n ? {} : { note: 'no pair valid in both languages' }),
+      ...(f.n ? {} : { note: { key: 'no_pair_both_languages' } }),
     });
   for (const p of mine(m.position)) {
     const value = p.n ? 1 - p.inconsistency_rate : null;
     const ci: [number, number] | null = p.n
       ? [1 - p.inconsistency_rate_ci[1], 1 - p.inconsistency_rate_ci[0]]
       : null;
-    const note = p.n ? {} : { note: 'no item valid in both orders' };
+    const note = p.n ? {} : { note: { key: 'no_item_both_orders' } };
     rows.push({
       measure: 'position_consistency',
       label: 'Position consistency',
-      condition: p.language,
+      condition: language(p.language),
       n: p.n,
       value,
       ci,
       unit: 'pct',
       ...note,
     });
-    gates.push({ gate: 'position_consistency', condition: p.language, n: p.n, value, ci, ...note });
+    gates.push({ gate: 'position_consistency', condition: language(p.language), n: p.n, value, ci, ...note });
   }
   const floor = m.noise_floor;
   for (const r of mine(floor?.repeat ?? []))
     rows.push({
       measure: 'noise_floor',
       label: 'Repeat flip rate (noise floor)',
-      condition: 'EN',
+      condition: language('EN'),
       n: r.n,
       value: r.n ? r.flip_rate : null,
       ci: r.n ? r.flip_rate_ci : null,
       unit: 'pct',
-      ...(r.n ? {} : { note: 'no pair with both asks valid' }),
+      ...(r.n ? {} : { note: { key: 'no_pair_repeat' } }),
     });
   const excess = mine(floor?.excess ?? []);
   for (const e of excess) {
     const value = e.n ? e.excess_flip_rate : null;
     const ci = e.n ? e.excess_flip_rate_ci : null;
-    const note = e.n ? {} : { note: 'no pair valid in EN, its repeat and the target language' };
+    const note = e.n ? {} : { note: { key: 'no_pair_floor' } };
     rows.push({
       measure: 'excess_flip_rate',
       label: 'Flip rate beyond the noise floor',
-      condition: e.comparison,
+      condition: { key: 'comparison', params: { comparison: e.comparison } },
       n: e.n,
       value,
       ci,
@@ -76,7 +81,7 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
     });
     gates.push({
       gate: 'language_flip',
-      condition: `${e.comparison} beyond the noise floor`,
+      condition: { key: 'beyond_floor', params: { comparison: e.comparison } },
       n: e.n,
       value,
       ci,
@@ -88,11 +93,16 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
     for (const f of mine(m.language_invariance))
       gates.push({
         gate: 'language_flip',
-        condition: `${f.comparison} (no noise floor measured)`,
+        condition: { key: 'no_floor', params: { comparison: f.comparison } },
         n: f.n,
         value: f.n ? f.flip_rate : null,
         ci: f.n ? f.flip_rate_ci : null,
-        ...(f.n ? {} : { note: 'no pair valid in both languages' }),
+        ...(f.n ? {} : { note: { key: 'no_pair_both_languages' } }),
       });
   return { rows, gates };
 }
+
+export const judgeLsReportCardHooks: ReportCardHooks<JudgeLsMetrics> = {
+  contribute: judgeLsReportCard,
+  text: JUDGE_LS_CARD_TEXT,
+};

@@ -52,7 +52,7 @@ import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
 import { refSensAnnotation } from './annotation';
 import { refSensPower } from './power';
-import { refSensReportCard } from './report-card';
+import { refSensReportCardHooks } from './report-card';
 import { answersToJudge, type RefSensExperiment } from './experiment';
 
 const VERDICT_OUTPUT_TOKENS = 120;
@@ -284,7 +284,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   },
   annotation: refSensAnnotation,
   power: refSensPower,
-  reportCard: { contribute: refSensReportCard },
+  reportCard: refSensReportCardHooks,
   methods: refSensMethods,
   promptTemplates: (exp) => ({
     ...exp.options.templates,

@@ -29,7 +29,7 @@ import { computeSelfConsistencyMetrics, type MetricsInput } from './metrics';
 import { planRepeats, type RepeatMeta } from './plan';
 import { promptTemplatesOf } from './prompts';
 import { repeatsView } from './views';
-import { selfConsistencyReportCard } from './report-card';
+import { selfConsistencyReportCardHooks } from './report-card';
 
 export const METRICS_KEYS = [
   'mode',
@@ -114,5 +114,5 @@ export const selfConsistencyPlugin: ProtocolPlugin<ScExperiment, SelfConsistency
   methods: selfConsistencyMethods,
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   views: { custom: { [REPEATS_VIEW]: repeatsView } },
-  reportCard: { contribute: selfConsistencyReportCard },
+  reportCard: selfConsistencyReportCardHooks,
 };

@@ -2,16 +2,19 @@
 // condition (all categories), and position consistency of single verdicts (k = 1).
 import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../../../shared/report-card/types';
 import { ALL, type SelfConsistencyMetrics } from '../../../shared/protocols/self-consistency/types';
+import { SELF_CONSISTENCY_CARD_TEXT } from '../../../shared/protocols/self-consistency/report/card-text';
+import type { ReportCardHooks } from '../plugin';
+
+const phrase = (key: string | undefined) => (key ? { key } : undefined);
 
 export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: string): ReportCardContribution {
   const rows: HeadlineRow[] = [];
   const gates: GateMeasurement[] = [];
   for (const s of m.stability.filter((r) => r.judge === judge && r.category === ALL)) {
-    const condition = `${s.condition}, ${m.repeats} repeats`;
-    const dNote =
-      s.disagree_prob === null ? 'no question with two valid repeats' : s.disagree_prob_ci_undefined_reason;
-    const uNote =
-      s.unanimous_rate === null ? 'no question with two valid repeats' : s.unanimous_rate_ci_undefined_reason;
+    const condition = { key: 'repeats', params: { condition: s.condition, repeats: m.repeats } };
+    // The interval's reasons are the metrics' own words ('no items', …), keys of the card words.
+    const dNote = phrase(s.disagree_prob === null ? 'no_two_repeats' : s.disagree_prob_ci_undefined_reason);
+    const uNote = phrase(s.unanimous_rate === null ? 'no_two_repeats' : s.unanimous_rate_ci_undefined_reason);
     rows.push({
       measure: 'disagreement',
       label: 'P(two repeats disagree)',
@@ -42,8 +45,8 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
     });
   }
   for (const p of m.position_by_k.filter((r) => r.judge === judge && r.k === 1)) {
-    const note = p.consistency === null ? { note: 'no item with every repeat of both orders valid' } : {};
-    const condition = `${p.condition}, one verdict per order`;
+    const note = p.consistency === null ? { note: { key: 'no_item_all_repeats' } } : {};
+    const condition = { key: 'one_per_order', params: { condition: p.condition } };
     rows.push({
       measure: 'position_consistency',
       label: 'Position consistency',
@@ -65,3 +68,8 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
   }
   return { rows, gates };
 }
+
+export const selfConsistencyReportCardHooks: ReportCardHooks<SelfConsistencyMetrics> = {
+  contribute: selfConsistencyReportCard,
+  text: SELF_CONSISTENCY_CARD_TEXT,
+};

@@ -1,3 +1,5 @@
+import { RUN_STATUS_TEXT } from '../../../shared/run-status-text';
+
 /** English strings. Keys are grouped by page; zh.ts must have exactly the same keys. */
 export const en = {
   app: {
@@ -134,15 +136,8 @@ export const en = {
     humanScore: 'Human score: {{score}}',
     otherFields: 'Other fields',
   },
-  // Lower case on purpose: the badge shows the run's own status word.
-  status: {
-    draft: 'draft',
-    running: 'running',
-    paused: 'paused',
-    cancelled: 'cancelled',
-    finished: 'finished',
-    failed: 'failed',
-  },
+  // Lower case on purpose: the badge shows the run's own status word (shared with the exports).
+  status: RUN_STATUS_TEXT.en,
   time: {
     underMinute: 'under a minute',
     minutes_one: '{{count}} minute',

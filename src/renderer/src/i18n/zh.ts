@@ -1,4 +1,5 @@
 import type { Messages } from './en';
+import { RUN_STATUS_TEXT } from '../../../shared/run-status-text';
 
 /** Simplified Chinese strings. */
 export const zh: Messages = {
@@ -135,14 +136,7 @@ export const zh: Messages = {
     humanScore: '人工评分：{{score}}',
     otherFields: '其他字段',
   },
-  status: {
-    draft: '未开始',
-    running: '运行中',
-    paused: '已暂停',
-    cancelled: '已停止',
-    finished: '已完成',
-    failed: '出错',
-  },
+  status: RUN_STATUS_TEXT.zh,
   time: {
     underMinute: '不到一分钟',
     minutes_one: '{{count}} 分钟',

@@ -3,6 +3,7 @@
 // protocol; a protocol without a plug-in still gets the generic wizard and results shell.
 import type { ComponentType } from 'react';
 import type { ExperimentResults } from '../../../shared/experiments';
+import type { CardDictionaries, CardDictionary } from '../../../shared/report-card/phrases';
 import { i18next } from '../i18n';
 import type { DraftIssue, WizardDraft } from '../lib/wizard-draft';
 import type { PresetId } from '../lib/providers';
@@ -81,6 +82,8 @@ export interface RendererProtocol {
   /** Nothing to show yet (default: no answer has come in). */
   isEmpty?(results: ExperimentResults): boolean;
   pages?: ProtocolPage[];
+  /** The words of its judge report card rows (conditions, reasons, title), EN and 中文. */
+  reportCardText?: CardDictionary;
 }
 
 const protocols = new Map<string, RendererProtocol>();
@@ -126,3 +129,6 @@ export function findProtocolPage(route: string): { protocol: RendererProtocol; p
 export function protocolNamespaces(p: RendererProtocol | undefined): string[] {
   return p?.i18n ? [p.i18n.namespace, 'translation'] : ['translation'];
 }
+
+/** Each registered protocol's report card words, for the card's page. */
+export const rendererCardText: CardDictionaries = (id) => protocols.get(id)?.reportCardText;

@@ -18,6 +18,11 @@ afterEach(async () => {
   await i18next.changeLanguage('en');
 });
 
+// Conditions as the protocols phrase them (their card words are in their registry entries).
+const EN = { key: 'language', params: { language: 'EN' } };
+const NO_FLOOR = { key: 'no_floor', params: { comparison: 'EN-ZH' } };
+const LENGTH = { key: 'probe_effect', params: { probe: 'length', effect: 'longer', mode: 'pairwise' } };
+
 const LIVE: CardExperiment = {
   experimentId: 3,
   name: 'Judge-LS <b>live</b>',
@@ -35,7 +40,7 @@ const LIVE: CardExperiment = {
       judge: 'GPT',
       measure: 'accuracy',
       label: 'Accuracy (strict)',
-      condition: 'EN',
+      condition: { key: 'language', params: { language: 'EN' } },
       n: 80,
       value: 0.8125,
       ci: [0.712, 0.883],
@@ -45,12 +50,12 @@ const LIVE: CardExperiment = {
       judge: 'GPT',
       measure: 'flip_rate',
       label: 'Flip rate',
-      condition: 'EN-ZH',
+      condition: { key: 'comparison', params: { comparison: 'EN-ZH' } },
       n: 0,
       value: null,
       ci: null,
       unit: 'pct',
-      note: 'no pair valid in both languages',
+      note: { key: 'no_pair_both_languages' },
     },
   ],
 };
@@ -66,11 +71,23 @@ const RECORDED: CardExperiment = {
       judge: 'GPT',
       measure: 'effect_dz',
       label: "Cohen's d_z",
-      condition: 'length: longer (pairwise)',
+      condition: LENGTH,
       n: 30,
       value: 0.31,
       ci: null,
       unit: 'num',
+      note: { key: 'dz_no_interval' },
+    },
+    {
+      judge: 'GPT',
+      measure: 'bias_effect',
+      label: 'Mean win-score change',
+      condition: LENGTH,
+      n: 1,
+      value: 0.5,
+      ci: null,
+      unit: 'num',
+      note: { key: 'fewer_than_two' },
     },
   ],
 };
@@ -81,14 +98,15 @@ const where = (e: CardExperiment) => ({
 });
 const measured: Omit<GateCheck, 'status' | 'reason'>[] = [
   // Position consistency 0.93 with an interval down to 0.85: passes the 0.9 default, but warns.
-  { gate: 'position_consistency', condition: 'EN', n: 40, value: 0.93, ci: [0.85, 0.97], ...where(LIVE) },
-  { gate: 'language_flip', condition: 'EN-ZH', n: 40, value: 0.02, ci: [0.005, 0.04], ...where(LIVE) },
+  { gate: 'position_consistency', condition: EN, n: 40, value: 0.93, ci: [0.85, 0.97], ...where(LIVE) },
+  { gate: 'language_flip', condition: NO_FLOOR, n: 40, value: 0.02, ci: [0.005, 0.04], ...where(LIVE) },
   {
     gate: 'length_effect',
-    condition: 'length: longer (pairwise)',
+    condition: LENGTH,
     n: 30,
     value: 0.31,
     ci: null,
+    note: { key: 'dz_no_interval' },
     ...where(RECORDED),
   },
 ];
@@ -157,7 +175,11 @@ describe('the judge report card page', () => {
     expect(gate('language_flip').textContent).toContain('set by the researcher');
     expect(status('length_effect')).toBe('fail');
     expect(within(gate('length_effect')).getByTestId('gate-rule').textContent).toBe('< 0.20');
-    expect(gate('length_effect').textContent).toContain('0.31 (no interval) n = 30');
+    expect(gate('length_effect').textContent).toContain(
+      "0.31 (no interval: no interval is computed for d_z; the mean change's interval is in the row above) n = 30",
+    );
+    expect(gate('length_effect').textContent).toContain('length: longer (pairwise)');
+    expect(gate('language_flip').textContent).toContain('EN-ZH (no noise floor measured)');
     expect(within(gate('length_effect')).getByRole('link').getAttribute('href')).toBe(
       '#/experiments/5/results',
     );
@@ -203,14 +225,64 @@ describe('the judge report card page', () => {
     expect(screen.getAllByTestId('card-row')[0].textContent).toContain('准确率（严格）');
     expect(screen.getByTestId('gate-language_flip').textContent).toContain('研究者设定');
     expect(screen.getAllByTestId('card-undefined')[0].textContent).toBe(
-      '无定义：no pair valid in both languages',
+      '无定义：没有在两种语言下都有效的配对',
     );
+    expect(screen.getByTestId('gate-length_effect').textContent).toContain('长度：加长（成对比较）');
+    expect(screen.getByTestId('gate-language_flip').textContent).toContain('EN-ZH（未测量噪声底）');
     // Each experiment's protocol by its title in the page language, not the core's English one.
     const helps = screen
       .getAllByTestId('card-experiment')
       .map((e) => e.querySelector('.results-section__help')!.textContent!);
     expect(helps.some((h) => h.startsWith('偏差探针 · '))).toBe(true);
     expect(helps.some((h) => h.startsWith('Bias probes'))).toBe(false);
+  });
+
+  it('says why an interval is missing, in English and 中文', async () => {
+    setup({ model: 'openai:gpt-4.1-mini' });
+    const recorded = (await screen.findAllByTestId('card-experiment'))[1];
+    const cis = () =>
+      within(recorded)
+        .getAllByTestId('card-ci')
+        .map((c) => c.textContent);
+    expect(cis()).toEqual([
+      "(no interval: no interval is computed for d_z; the mean change's interval is in the row above)",
+      '(no interval: fewer than 2 paired differences)',
+    ]);
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    expect(cis()).toEqual([
+      '(无区间：不计算 d_z 的区间；平均变化的区间见上一行)',
+      '(无区间：配对差值少于 2 个)',
+    ]);
+  });
+
+  it('leaves no English condition, reason, title or status on the 中文 page', async () => {
+    await i18next.changeLanguage('zh');
+    setup({ model: 'openai:gpt-4.1-mini' });
+    const card = await screen.findByTestId('report-card');
+    // What the user named (experiments, dataset, judge, model) stays as it is; so do the codes
+    // and proper names, and the English titles the literature sources cite.
+    const names = [
+      LIVE.name,
+      RECORDED.name,
+      LIVE.dataset,
+      'openai',
+      'gpt-4.1-mini',
+      'GPT',
+      'report-card-gates.json',
+      '--gates FILE',
+    ];
+    const allowed = ['EN', 'ZH', 'LS', 'Cohen', 'Judge', 'Markdown', 'PNG', 'SVG', 'JSON', 'CSV', 'LaTeX'];
+    const cited =
+      /Zheng et al\.|MT-Bench|Dubois et al\.|AlpacaEval|Bavaresco et al\.|LLMs instead of human judges\?|Judge Lab/g;
+    // Text node by text node: buttons side by side would otherwise run together.
+    const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+    const texts: string[] = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n.textContent ?? '');
+    let rest = texts.join(' ').replace(cited, ' ');
+    for (const n of names) rest = rest.split(n).join(' ');
+    expect(rest.match(/[A-Za-z]{3,}/g)?.filter((w) => !allowed.includes(w)) ?? []).toEqual([]);
   });
 
   it('downloads the card through the core, in the page language', async () => {

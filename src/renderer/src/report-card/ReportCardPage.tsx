@@ -3,12 +3,20 @@
 // and the gates it is held to, with their thresholds and where those come from. Knows no
 // protocol: rows, conditions and gates come from the core's card (protocols' reportCard hooks).
 // The chosen judge lives in the route's query (`#/judges?model=kind:model`), so a card can be linked to.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passes } from '../../../shared/report-card/gates';
-import { formatInterval, formatValue, gateRule, measureLabel } from '../../../shared/report-card/tables';
+import { cardSpeaker, type CardSpeaker } from '../../../shared/report-card/phrases';
+import {
+  formatInterval,
+  formatValue,
+  gateRule,
+  gateSource,
+  measureLabel,
+} from '../../../shared/report-card/tables';
 import type {
   CardExperiment,
+  CardPhrase,
   GateResult,
   HeadlineRow,
   JudgeSummary,
@@ -20,6 +28,7 @@ import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { StatusBadge } from '../components/StatusBadge';
 import { ProtocolName } from '../protocols/ProtocolName';
+import { rendererCardText } from '../protocols/registry';
 import { useFigureLanguage } from '../lib/figure-language';
 import { navigate, routeHref } from '../stores/route';
 import { REPORT_CARD_NS } from './i18n';
@@ -27,31 +36,44 @@ import { ReportCardDownloads } from './ReportCardDownloads';
 import { GatesEditor } from './GatesEditor';
 import './report-card.css';
 
-/** Where a value is undefined the page says so and why; never a dash alone, never NaN. */
+/** The card's words in the page's language, with each protocol's own (from the registry). */
+function useSpeaker(): CardSpeaker {
+  const lang = useFigureLanguage();
+  return useMemo(() => cardSpeaker(lang, rendererCardText), [lang]);
+}
+
+/**
+ * Where a value or its interval is undefined the page says so and why; never a dash alone,
+ * never NaN. `protocol` is whose words the note is in.
+ */
 function Value({
   unit,
   value,
   ci,
   note,
+  protocol,
 }: {
   unit: ValueUnit;
   value: number | null;
   ci: CI | null;
-  note?: string;
+  note?: CardPhrase;
+  protocol: string;
 }) {
-  const { t } = useTranslation(REPORT_CARD_NS);
+  const say = useSpeaker();
+  const why = say.rowNote({ value, ci, note }, protocol);
   if (value === null)
     return (
       <span className="card-undefined" data-testid="card-undefined">
-        {note ? t('undefinedWhy', { why: note }) : t('undefinedValue')}
+        {why}
       </span>
     );
   return (
     <>
       <span className="num">{formatValue(unit, value)}</span>{' '}
-      <span className="card-ci">
-        {ci ? formatInterval(unit, ci) : note ? `(${note})` : `(${t('noInterval')})`}
+      <span className="card-ci" data-testid="card-ci">
+        {ci ? formatInterval(unit, ci) : `(${why})`}
       </span>
+      {ci && why && <div className="card-muted">{why}</div>}
     </>
   );
 }
@@ -81,6 +103,7 @@ function Marks({ simulated, recorded }: { simulated: boolean; recorded: boolean 
 function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: CardExperiment[] }) {
   const { t } = useTranslation(REPORT_CARD_NS);
   const lang = useFigureLanguage();
+  const say = useSpeaker();
   return (
     <div className="table-wrap">
       <table className="datasets-table card-gates" data-testid="card-gates">
@@ -99,6 +122,7 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
           {gates.map((g) => {
             const d = g.decisive;
             const exp = d && experiments.find((e) => e.experimentId === d.experimentId);
+            const protocol = exp?.protocol ?? '';
             return (
               <tr key={g.definition.id} data-testid={`gate-${g.definition.id}`} data-status={g.status}>
                 <th scope="row">{t(`gates.${g.definition.id}`)}</th>
@@ -111,9 +135,17 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
                 <td>
                   {d ? (
                     <>
-                      <Value unit={g.definition.unit} value={d.value} ci={d.ci} note={d.note} />
+                      <Value
+                        unit={g.definition.unit}
+                        value={d.value}
+                        ci={d.ci}
+                        note={d.note}
+                        protocol={protocol}
+                      />
                       <span className="card-n"> n = {d.n}</span>
-                      <div className="card-condition">{d.condition}</div>
+                      <div className="card-condition" data-testid="card-condition">
+                        {say.phrase(d.condition, protocol)}
+                      </div>
                       {(d.status === 'fail' || d.status === 'warn') && (
                         <div className="card-reason">
                           {t(
@@ -142,7 +174,7 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
                     </>
                   )}
                 </td>
-                <td className="card-source">{g.definition.source ?? t('researcherSet')}</td>
+                <td className="card-source">{gateSource(g.definition, lang)}</td>
               </tr>
             );
           })}
@@ -155,6 +187,7 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
 function ExperimentSection({ e }: { e: CardExperiment }) {
   const { t } = useTranslation(REPORT_CARD_NS);
   const lang = useFigureLanguage();
+  const say = useSpeaker();
   const measure = (r: HeadlineRow) => measureLabel(r, lang);
   return (
     <section
@@ -182,7 +215,7 @@ function ExperimentSection({ e }: { e: CardExperiment }) {
           {t('openResults')}
         </a>
       </header>
-      {e.note && <p className="empty-note">{e.note}</p>}
+      {e.note && <p className="empty-note">{say.phrase(e.note, e.protocol)}</p>}
       {e.rows.length > 0 && (
         <div className="table-wrap">
           <table className="datasets-table" data-testid="card-rows">
@@ -207,10 +240,10 @@ function ExperimentSection({ e }: { e: CardExperiment }) {
                 <tr key={i} data-testid="card-row" data-measure={r.measure}>
                   <th scope="row">{measure(r)}</th>
                   {e.labels.length > 1 && <td>{r.judge}</td>}
-                  <td>{r.condition}</td>
+                  <td data-testid="card-condition">{say.phrase(r.condition, e.protocol)}</td>
                   <td className="num">{r.n}</td>
                   <td>
-                    <Value unit={r.unit} value={r.value} ci={r.ci} note={r.note} />
+                    <Value unit={r.unit} value={r.value} ci={r.ci} note={r.note} protocol={e.protocol} />
                   </td>
                 </tr>
               ))}

@@ -7,12 +7,14 @@ import { BrowseFlipsButton, isJudgeLsEmpty, JudgeLsSections } from './results/Ju
 import { FLIPS_PAGE, VARIANTS_PAGE } from './routes';
 import { VariantsRoutePage } from './variants/VariantsRoutePage';
 import { judgeLsWizard } from './wizard/plugin';
+import { JUDGE_LS_CARD_TEXT } from '../../../../shared/protocols/judge-ls/report/card-text';
 
 export const judgeLs: RendererProtocol = {
   id: 'judge-ls',
   title: 'protocol.title',
   description: 'protocol.description',
   i18n: { namespace: JUDGE_LS_NS, resources: judgeLsResources },
+  reportCardText: JUDGE_LS_CARD_TEXT,
   wizard: judgeLsWizard,
   ResultsSections: JudgeLsSections,
   ResultsTools: BrowseFlipsButton,

@@ -8,12 +8,14 @@ import { REF_SENS_NS, refSensResources } from './i18n';
 import { RefSensFlipsPage } from './flips/RefSensFlipsPage';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { BrowseRefSensFlips, RefSensSections } from './RefSensSections';
+import { REFSENS_CARD_TEXT } from '../../../../shared/protocols/reference-sensitivity/report/card-text';
 
 export const referenceSensitivity: RendererProtocol = {
   id: REF_SENS_ID,
   title: 'protocol.title',
   description: 'protocol.description',
   i18n: { namespace: REF_SENS_NS, resources: refSensResources },
+  reportCardText: REFSENS_CARD_TEXT,
   wizard: {
     steps: [
       {

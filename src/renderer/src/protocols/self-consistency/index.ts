@@ -9,12 +9,14 @@ import { RepeatsStep } from './RepeatsStep';
 import { SummaryLines } from './SummaryLines';
 import { BrowseUnstable, ScSections } from './ScSections';
 import { UnstablePage } from './UnstablePage';
+import { SELF_CONSISTENCY_CARD_TEXT } from '../../../../shared/protocols/self-consistency/report/card-text';
 
 export const selfConsistency: RendererProtocol = {
   id: SC_ID,
   title: 'protocol.title',
   description: 'protocol.description',
   i18n: { namespace: SC_NS, resources: scResources },
+  reportCardText: SELF_CONSISTENCY_CARD_TEXT,
   wizard: {
     steps: [
       {

@@ -1,0 +1,39 @@
+// The bias probes' words on the judge report card (conditions and the reasons a value or an
+// interval is undefined), in English and Chinese: the plug-in hands them to the card's
+// exports, the app to its page.
+import type { CardDictionary } from '../../../report-card/phrases';
+
+export const BIAS_CARD_TEXT: CardDictionary = {
+  en: {
+    phrases: {
+      probe_effect: '{{probe}}: {{effect}} ({{mode}})',
+      original_both_orders: 'original texts, both orders',
+      original: 'original texts',
+      no_valid_pair: 'no valid pair',
+      fewer_than_two: 'fewer than 2 paired differences',
+      zero_variance: 'zero variance of the paired differences (all equal)',
+      dz_no_interval: "no interval is computed for d_z; the mean change's interval is in the row above",
+      no_ab_verdict: 'no verdict named A or B',
+      no_item_both_orders: 'no item valid in both orders',
+    },
+  },
+  zh: {
+    title: '偏差探针',
+    phrases: {
+      probe_effect: '{{probe}}：{{effect}}（{{mode}}）',
+      original_both_orders: '原始文本，两种顺序',
+      original: '原始文本',
+      no_valid_pair: '没有有效配对',
+      fewer_than_two: '配对差值少于 2 个',
+      zero_variance: '配对差值的方差为 0（全部相等）',
+      dz_no_interval: '不计算 d_z 的区间；平均变化的区间见上一行',
+      no_ab_verdict: '没有判为 A 或 B 的判决',
+      no_item_both_orders: '没有在两种顺序下都有效的条目',
+    },
+    values: {
+      probe: { position: '位置', length: '长度', format: '格式' },
+      effect: { longer: '加长', shorter: '缩短', markdown: 'Markdown', position: '位置' },
+      mode: { pointwise: '逐项评分', pairwise: '成对比较' },
+    },
+  },
+};
