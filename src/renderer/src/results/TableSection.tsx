@@ -45,7 +45,7 @@ export function TableSection({
       ? t('simulatedChart', { title: given })
       : given;
   // Cells the protocol declares open the verdicts behind them (../verdicts).
-  const cellHref = useCellHref(table?.id, given, experimentId, sensitivity);
+  const cellHref = useCellHref(table?.id, experimentId, sensitivity);
   return (
     <section id={`results-${id}`} className="results-section" data-testid={`section-${id}`}>
       <header className="results-section__head">

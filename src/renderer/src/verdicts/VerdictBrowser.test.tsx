@@ -116,13 +116,12 @@ describe('cells that open their verdicts', () => {
     const q = queryOf(within(first).getAllByTestId('cell-verdicts')[0].getAttribute('href')!);
     expect(q).toEqual({
       table: 'answers',
-      title: 'Answers',
       'f.kind': 'main',
       'f.judge': 'J1',
       'f.lang': 'EN',
     });
     const qp = queryOf(within(pooled).getAllByTestId('cell-verdicts')[1].getAttribute('href')!);
-    expect(qp).toEqual({ table: 'answers', title: 'Answers', 'f.kind': 'main', 'f.judge': 'J1' });
+    expect(qp).toEqual({ table: 'answers', 'f.kind': 'main', 'f.judge': 'J1' });
   });
 
   it('leaves every cell plain when the protocol declares no links', async () => {
@@ -152,7 +151,7 @@ describe('cells that open their verdicts', () => {
 });
 
 describe('the verdict browser', () => {
-  const cellQuery = { table: 'answers', title: 'Answers', 'f.kind': 'main', 'f.judge': 'J1', 'f.lang': 'EN' };
+  const cellQuery = { table: 'answers', 'f.kind': 'main', 'f.judge': 'J1', 'f.lang': 'EN' };
 
   it('lists exactly the cell’s verdicts, model text as text', async () => {
     api();
@@ -177,7 +176,6 @@ describe('the verdict browser', () => {
     fireEvent.change(select, { target: { value: '' } });
     expect(onQuery).toHaveBeenLastCalledWith({
       table: 'answers',
-      title: 'Answers',
       'f.kind': 'main',
       'f.judge': 'J1',
     });

@@ -12,7 +12,7 @@ import './verdicts.css';
 
 interface VerdictBrowserPageProps {
   experimentId: number;
-  /** `table`, `title`, `f.<field>` filters, `excludeFlagged`, `open` (the opened row's position). */
+  /** `table` (the cell's), `f.<field>` filters, `excludeFlagged`, `open` (the opened row's position). */
   query: Record<string, string>;
   onQuery: (query: Record<string, string>) => void;
 }
@@ -59,7 +59,6 @@ export function VerdictBrowserPage({ experimentId, query, onQuery }: VerdictBrow
       out.set(f, [...new Set((list?.rows ?? []).map((r) => r.fields[f]).filter((v) => v !== undefined))]);
     return out;
   }, [list]);
-  const title = query.title || query.table || '';
 
   return (
     <div className="page verdicts-page" data-testid="verdicts-page">
@@ -78,7 +77,7 @@ export function VerdictBrowserPage({ experimentId, query, onQuery }: VerdictBrow
         <div>
           <h1 className="page__title">{t('title')}</h1>
           <p className="page__intro">
-            {t('intro', { table: title })}
+            {t('intro')}
             {excludeFlagged ? ` ${t('excluded')}` : ''}
           </p>
         </div>

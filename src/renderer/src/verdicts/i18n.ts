@@ -4,7 +4,8 @@ import { i18next } from '../i18n';
 
 const en = {
   title: 'Verdicts',
-  intro: 'The verdicts behind a number in the table “{{table}}”, from the stored answers (offline).',
+  intro:
+    'The verdicts behind a number of a results table, read from the stored answers (offline). Change the filters to see more or fewer.',
   results: 'Results',
   loading: 'Loading…',
   loadFailed: 'Could not load the verdicts',
@@ -46,7 +47,7 @@ const en = {
 
 const zh: typeof en = {
   title: '判决',
-  intro: '表格“{{table}}”中一个数字背后的判决，来自已存的回答（离线）。',
+  intro: '结果表格中一个数字背后的判决，读取自已存的回答（离线）。更改筛选条件可查看更多或更少。',
   results: '结果',
   loading: '加载中…',
   loadFailed: '无法加载判决',

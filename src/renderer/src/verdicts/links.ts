@@ -34,11 +34,10 @@ const FILTER_PREFIX = 'f.';
 /** The browser's query: the table it came from, the cell's filter, the sensitivity switch. */
 export function verdictsQuery(
   table: string,
-  title: string,
   filter: VerdictFilter,
   excludeFlagged: boolean,
 ): Record<string, string> {
-  const query: Record<string, string> = { table, title };
+  const query: Record<string, string> = { table };
   for (const [k, v] of Object.entries(filter)) query[FILTER_PREFIX + k] = v;
   if (excludeFlagged) query.excludeFlagged = '1';
   return query;
@@ -54,8 +53,6 @@ export function filterOfQuery(query: Record<string, string>): VerdictFilter {
 /** A table's cell → the browser's address, for the cells its link names; null elsewhere. */
 export function useCellHref(
   tableId: string | undefined,
-  /** The table's title as shown, for the browser's heading. */
-  title: string,
   experimentId: number,
   excludeFlagged: boolean,
 ): ((column: TableColumn, row: TableRow) => string | null) | undefined {
@@ -70,7 +67,7 @@ export function useCellHref(
           name: 'experiment-page',
           experimentId,
           page: VERDICTS_PAGE,
-          query: verdictsQuery(link.table, title, filter, excludeFlagged),
+          query: verdictsQuery(link.table, filter, excludeFlagged),
         })
       : null;
   };
