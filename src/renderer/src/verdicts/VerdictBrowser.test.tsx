@@ -198,6 +198,9 @@ describe('the verdict browser', () => {
     expect(screen.getByTestId('verdict-detail').querySelector('i')).toBeNull();
     expect(screen.getByTestId('verdict-reason').textContent).toBe('fine');
     expect((await screen.findByTestId('item-viewer')).textContent).toContain(ITEMS[0].sourceId);
+    // The item view's keys, as its hint says: Esc goes back to the list.
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(onQuery).toHaveBeenLastCalledWith(q);
   });
 
   it('speaks 中文', async () => {

@@ -1,4 +1,4 @@
-import { useMemo, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchVerdicts, type VerdictFilter, type VerdictRow } from '../../../shared/verdicts';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -134,6 +134,7 @@ export function VerdictBrowserPage({ experimentId, query, onQuery }: VerdictBrow
                 query: Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'open')),
               })}
               onStep={(i) => setOpen(i)}
+              onClose={() => setOpen(null)}
             />
           ) : (
             <VerdictTable rows={rows} fields={list.fields} onOpen={setOpen} />
@@ -216,16 +217,31 @@ function VerdictDetail({
   total,
   backHref,
   onStep,
+  onClose,
 }: {
   row: VerdictRow;
   index: number;
   total: number;
   backHref: string;
   onStep: (i: number) => void;
+  onClose: () => void;
 }) {
   const { t } = useTranslation('verdicts');
   const words = useWords();
   const { item, error } = useItemOf(row.itemId);
+  // The item view's keys (its hint names them): j next, k previous, Esc back to the list.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (e.altKey || e.ctrlKey || e.metaKey || (el && ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)))
+        return;
+      if (e.key === 'j' && index < total - 1) onStep(index + 1);
+      else if (e.key === 'k' && index > 0) onStep(index - 1);
+      else if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [index, total, onStep, onClose]);
   return (
     <div className="verdicts-detail" data-testid="verdict-detail">
       <dl className="verdicts-detail__facts">
