@@ -4,11 +4,11 @@
 // judging prompt. A bad row is refused naming the file, its line and the field, nothing stored.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { ALL, type BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
+import { csvCell, readExportCsv as table } from '../../helpers/export-csv';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider } from '../../mock-provider/server';
@@ -46,8 +46,6 @@ const PAIRS: PairRecord[] = [
   },
 ];
 
-const csvCell = (s: string | number) =>
-  typeof s === 'string' && /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : String(s);
 const csvOf = (rows: Record<string, string | number>[], header: string[]) =>
   [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h] ?? '')).join(','))].join('\r\n') +
   '\r\n';
@@ -72,12 +70,6 @@ afterAll(async () => {
   await mock?.close();
   cleanup?.();
 });
-
-const table = (out: string, name: string) =>
-  parse(readFileSync(join(out, name), 'utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<
-    string,
-    string
-  >[];
 
 const importFile = (file: string) =>
   core.call('datasets.import', {

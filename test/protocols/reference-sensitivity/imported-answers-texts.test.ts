@@ -5,11 +5,11 @@
 // nothing is created.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import type { RefSensMetrics } from '../../../src/shared/protocols/reference-sensitivity/types';
+import { csvCell, readExportCsv as table } from '../../helpers/export-csv';
 import { tempDir } from '../../helpers/tmp';
 import { refSensResponder, type QaRecord } from '../../mock-provider/refsens-responder';
 import { startMockProvider, type MockProvider } from '../../mock-provider/server';
@@ -29,8 +29,6 @@ const IMPORTED = [
   { item: ar.id, generator: 'mine', answer: 'لا أعرف', label: '' },
   { item: items[0].id, generator: 'theirs', answer: 'Nobody, really.', label: 'incorrect' },
 ];
-
-const csvCell = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 let core: Core;
 let mock: MockProvider;
@@ -68,12 +66,6 @@ afterAll(async () => {
   await mock?.close();
   cleanup?.();
 });
-
-const table = (out: string, name: string) =>
-  parse(readFileSync(join(out, name), 'utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<
-    string,
-    string
-  >[];
 
 describe('imported answers in reference sensitivity', () => {
   it('reach every judging prompt, the results, judgments.csv and texts.csv as written', async () => {
