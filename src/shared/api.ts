@@ -4,6 +4,7 @@ import type { MethodsFiles } from './paper/methods';
 import type { BundleVerifyReport } from './paper/bundle';
 import type { CompareResult, CompareSide } from './compare';
 import type { FigureLanguage } from './report/figure-i18n';
+import type { VerdictLink, VerdictList } from './verdicts';
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow, KeyState } from './domain';
 import type {
   CostEstimate,
@@ -82,6 +83,13 @@ export interface ApiMethods {
   'experiments.results': {
     params: { experimentId: number; excludeFlagged?: boolean };
     result: ExperimentResults;
+  };
+  /** Which results tables' cells open the verdicts behind them (none where the protocol declares none). */
+  'experiments.verdictLinks': { params: { experimentId: number }; result: { links: VerdictLink[] } };
+  /** Every usable verdict behind the tables (with excludeFlagged, as the tables are then computed): from the store, offline. */
+  'experiments.verdicts': {
+    params: { experimentId: number; excludeFlagged?: boolean };
+    result: VerdictList;
   };
   /** The audit's flagged items (as in `experiments.results`), without computing the metrics. */
   'experiments.flagged': { params: { experimentId: number }; result: { flagged: FlaggedItem[] } };
@@ -354,6 +362,8 @@ export const METHOD_NAMES = [
   'experiments.retryFailed',
   'experiments.progress',
   'experiments.results',
+  'experiments.verdictLinks',
+  'experiments.verdicts',
   'experiments.flagged',
   'experiments.failures',
   'experiments.export',

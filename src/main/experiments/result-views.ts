@@ -14,6 +14,7 @@ import { renderSvg, svgToPng } from '../report/figures';
 import { tableToLatex } from '../report/latex';
 import { buildWorkbook } from '../report/xlsx';
 import type { Table } from '../../shared/report/table';
+import type { VerdictLink, VerdictList } from '../../shared/verdicts';
 import type { Database } from '../store/db';
 import type { ExperimentCatalogue } from './catalogue';
 import { estimateTasks } from './estimate';
@@ -25,6 +26,7 @@ import {
   experimentMethods,
   exportExperiment,
   failedCalls,
+  metricsContext,
   reportFigures,
   reportTables,
 } from './results';
@@ -51,6 +53,20 @@ export class ResultViews {
 
   results(id: number, excludeFlagged = false) {
     return computeResults(this.db, id, excludeFlagged);
+  }
+
+  /** Which tables' cells open verdicts: the protocol's declaration (none without one). */
+  verdictLinks(id: number): { links: VerdictLink[] } {
+    const exp = loadExperiment(this.db, id);
+    return { links: [...(exp.protocol.verdicts?.links ?? [])] };
+  }
+
+  /** The usable verdicts behind the tables, from the same context the metrics are computed from. */
+  verdicts(id: number, excludeFlagged = false): VerdictList {
+    const exp = loadExperiment(this.db, id);
+    const hook = exp.protocol.verdicts;
+    if (!hook) return { fields: [], rows: [] };
+    return hook.rows(metricsContext(this.db, exp, excludeFlagged));
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */

@@ -233,6 +233,9 @@ export class Core {
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
       'experiments.results': ({ experimentId, excludeFlagged }) =>
         ex.views.results(experimentId, excludeFlagged),
+      'experiments.verdictLinks': ({ experimentId }) => ex.views.verdictLinks(experimentId),
+      'experiments.verdicts': ({ experimentId, excludeFlagged }) =>
+        ex.views.verdicts(experimentId, excludeFlagged ?? false),
       'experiments.flagged': ({ experimentId }) => ex.views.flagged(experimentId),
       'experiments.failures': ({ experimentId }) => ex.views.failures(experimentId),
       'experiments.export': ({ experimentId, outDir, lang }) => ex.views.export(experimentId, outDir, lang),

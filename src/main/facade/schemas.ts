@@ -52,6 +52,8 @@ export const paramSchemas = {
   'experiments.retryFailed': experiment,
   'experiments.progress': experiment,
   'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),
+  'experiments.verdictLinks': experiment,
+  'experiments.verdicts': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),
   'experiments.flagged': experiment,
   'experiments.failures': experiment,
   'experiments.export': z.strictObject({ experimentId: id, outDir: z.string().min(1).optional(), lang }),

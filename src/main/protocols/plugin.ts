@@ -18,6 +18,7 @@ import type { PlanAt } from '../../shared/paper/power-rows';
 import type { PowerComparison } from '../../shared/paper/types';
 import type { MethodsLang, MethodsSection } from '../../shared/paper/methods';
 import type { Table } from '../../shared/report/table';
+import type { VerdictLink, VerdictList } from '../../shared/verdicts';
 import type { ReportCardContribution } from '../../shared/report-card/types';
 import type { CardDictionary } from '../../shared/report-card/phrases';
 import type { ProviderConfig } from '../providers/config';
@@ -222,6 +223,8 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   defaultTemplates?(): Record<string, string>;
   /** Per-item views for the app. */
   views?: ProtocolViews;
+  /** The verdicts behind its tables' numbers, for the verdict browser (optional; issue 26 item 4). */
+  verdicts?: VerdictHooks<E>;
   /** The prompt templates as run, for the manifest. */
   promptTemplates(exp: E): Record<string, string>;
   /** Offers the experiment's units for human rating and agreement (optional). */
@@ -236,6 +239,16 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
    * must come from `ctx.metrics`, the same metrics the tables use.
    */
   methods?(ctx: MethodsHookContext<E, Metrics>): MethodsSection[];
+}
+
+/**
+ * The verdict browser (issue 26 item 4): which table cells stand on which verdicts, and the
+ * usable verdicts themselves, read from the same context as `computeMetrics` (so a cell's count
+ * and the rows it opens agree, with or without the flagged items). Pure over `ctx.results`.
+ */
+export interface VerdictHooks<E extends ExperimentView = ExperimentView> {
+  readonly links: readonly VerdictLink[];
+  rows(ctx: MetricsContext<E>): VerdictList;
 }
 
 /** What a protocol's Methods sentences are written from. */

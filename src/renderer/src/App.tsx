@@ -17,6 +17,8 @@ import { RunPage } from './run/RunPage';
 import { NewExperimentPage } from './wizard/NewExperimentPage';
 import { AnnotationPage } from './annotation/AnnotationPage';
 import { ANNOTATION_PAGE } from './annotation/link';
+import { VERDICTS_PAGE } from './verdicts/links';
+import { VerdictBrowserPage } from './verdicts/VerdictBrowserPage';
 import { navigate, useRoute } from './stores/route';
 
 function NotFound() {
@@ -95,6 +97,23 @@ export function App() {
             query={route.query}
             onQuery={(query) =>
               navigate({ name: 'experiment-page', experimentId, page: ANNOTATION_PAGE, query })
+            }
+          />
+        );
+        break;
+      }
+      if (route.page === VERDICTS_PAGE) {
+        const { experimentId } = route;
+        page = (
+          <VerdictBrowserPage
+            key={experimentId}
+            experimentId={experimentId}
+            query={route.query}
+            onQuery={(query) =>
+              navigate(
+                { name: 'experiment-page', experimentId, page: VERDICTS_PAGE, query },
+                { replace: true },
+              )
             }
           />
         );

@@ -3,6 +3,7 @@
 // beside this one; here they are wired to the seam.
 import { judgeLsMethods } from './methods';
 import { judgeLsAnnotation } from './annotation';
+import { judgeLsVerdicts } from './verdicts';
 import { judgeLsPower } from './power';
 import { judgeLsReportCardHooks } from './report-card';
 import { requirePairwise } from './pairwise-item';
@@ -191,6 +192,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     ];
   },
   annotation: judgeLsAnnotation,
+  verdicts: judgeLsVerdicts,
   power: judgeLsPower,
   reportCard: judgeLsReportCardHooks,
   views: {

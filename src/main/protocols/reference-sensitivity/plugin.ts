@@ -51,6 +51,7 @@ import { FLIPS_VIEW } from '../../../shared/protocols/reference-sensitivity/view
 import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
 import { refSensAnnotation } from './annotation';
+import { refSensVerdicts } from './verdicts';
 import { refSensPower } from './power';
 import { refSensReportCardHooks } from './report-card';
 import { answersToJudge, type RefSensExperiment } from './experiment';
@@ -283,6 +284,7 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
     custom: { [FLIPS_VIEW]: flipsView },
   },
   annotation: refSensAnnotation,
+  verdicts: refSensVerdicts,
   power: refSensPower,
   reportCard: refSensReportCardHooks,
   methods: refSensMethods,

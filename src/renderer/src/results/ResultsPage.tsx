@@ -11,6 +11,7 @@ import { SimulatedContext } from './simulated-context';
 import type { Navigate } from './routes';
 import { useResults } from './useResults';
 import { routeHref } from '../stores/route';
+import { useVerdictLinks, VerdictLinksContext } from '../verdicts/links';
 import './i18n';
 import './results.css';
 
@@ -34,6 +35,7 @@ function isEmpty(protocol: RendererProtocol | undefined, results: ExperimentResu
 export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: ResultsPageProps) {
   const { results, detail, loading, error, reload } = useResults(experimentId, excludeFlagged);
   const protocol = results ? getRendererProtocol(results.protocol) : undefined;
+  const verdictLinks = useVerdictLinks(experimentId);
   const { t } = useTranslation(['results', ...protocolNamespaces(protocol)]);
   const empty = results ? isEmpty(protocol, results) : true;
   const flaggedCount = results?.flagged.length ?? 0;
@@ -131,7 +133,9 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
       />
       {error && <ErrorPanel title={t('loadFailed')} error={error} onRetry={reload} />}
       <SimulatedContext.Provider value={sectionProps.results.simulated}>
-        <Sections {...sectionProps} />
+        <VerdictLinksContext.Provider value={verdictLinks}>
+          <Sections {...sectionProps} />
+        </VerdictLinksContext.Provider>
       </SimulatedContext.Provider>
     </div>
   );

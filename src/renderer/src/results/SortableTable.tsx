@@ -18,6 +18,8 @@ interface SortableTableProps {
   footerLabel?: string;
   /** A cell's text on screen (a translation of words in it); default: the export's text. */
   cellText?: (column: TableColumn, row: TableRow, text: string) => string;
+  /** A cell's link to the verdicts behind its number (null: plain text). */
+  cellHref?: (column: TableColumn, row: TableRow) => string | null;
   /** An extra cell at the end of each row (e.g. a link to the flips behind it). */
   rowAction?: (row: TableRow) => ReactNode;
   actionHeader?: string;
@@ -36,6 +38,7 @@ export function SortableTable({
   headerText = (c) => c.header,
   footerLabel,
   cellText = (_c, _r, text) => text,
+  cellHref,
   rowAction,
   actionHeader,
   testId,
@@ -88,11 +91,26 @@ export function SortableTable({
         <tbody>
           {sorted.map((row, i) => (
             <tr key={i} data-testid="results-row">
-              {columns.map((c) => (
-                <td key={c.key} className={cellClass(c)}>
-                  {cellText(c, row, formatCell(c, row[c.key]))}
-                </td>
-              ))}
+              {columns.map((c) => {
+                const text = cellText(c, row, formatCell(c, row[c.key]));
+                const href = cellHref?.(c, row);
+                return (
+                  <td key={c.key} className={cellClass(c)} data-column={c.key}>
+                    {href ? (
+                      <a
+                        className="results-table__cell-link"
+                        href={href}
+                        data-testid="cell-verdicts"
+                        title={t('cellVerdicts')}
+                      >
+                        {text}
+                      </a>
+                    ) : (
+                      text
+                    )}
+                  </td>
+                );
+              })}
               {rowAction && <td className="nowrap">{rowAction(row)}</td>}
             </tr>
           ))}

@@ -5,6 +5,7 @@ import { useSimulated } from './simulated-context';
 import type { Table, TableColumn, TableRow } from '../../../shared/report/table';
 import { ExportButtons, tableTargets } from './ExportButtons';
 import { SortableTable } from './SortableTable';
+import { useCellHref } from '../verdicts/links';
 
 interface TableSectionProps {
   /** Anchor and test id: `results-<id>`, `section-<id>`. */
@@ -43,6 +44,8 @@ export function TableSection({
     useSimulated() && !given.startsWith(SIMULATED_PREFIX) && !given.startsWith(mark)
       ? t('simulatedChart', { title: given })
       : given;
+  // Cells the protocol declares open the verdicts behind them (../verdicts).
+  const cellHref = useCellHref(table?.id, experimentId, sensitivity);
   return (
     <section id={`results-${id}`} className="results-section" data-testid={`section-${id}`}>
       <header className="results-section__head">
@@ -66,6 +69,7 @@ export function TableSection({
           footer={table.footer}
           caption={title}
           testId={`table-${table.id}`}
+          cellHref={cellHref}
           {...tableProps}
         />
       )}

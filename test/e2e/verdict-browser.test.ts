@@ -1,0 +1,160 @@
+// Issue 26 item 4 in Chromium through `judge-lab serve`: from a number in a results table to the
+// verdicts behind it, for two protocols (Judge-LS's accuracy by language, reference
+// sensitivity's acceptance by setting) on a data folder filled by simulated runs (no key, no
+// network). The rows shown must be as many as the cell's n, and the rate cells must be what
+// those rows give; a row opens its item with the judge's reason. 中文: no English sentence
+// but the model's and the dataset's text, no page error. Screenshots EN/中文 × light/dark.
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt } from '../helpers/cli';
+import { SIM_PROVIDERS, startSeededApp, type AppInBrowser } from './helpers/app';
+import { englishOnScreen } from './helpers/english';
+import { shootAll, switchLanguage } from './helpers/screens';
+
+let app: AppInBrowser<{ url: string; stop: () => Promise<void> }>;
+let page: Page;
+let judgeLsId = 0;
+let refsensId = 0;
+
+beforeAll(async () => {
+  assertBuilt();
+  app = await startSeededApp(
+    async (core) => {
+      const { dataset: demo } = await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' });
+      const { dataset: qa } = await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+      judgeLsId = core.experiments.createOrUpdate({
+        name: 'Verdicts language study',
+        protocol: 'judge-ls',
+        dataset: demo.id,
+        limit: 6,
+        providers: SIM_PROVIDERS,
+        transform: { provider: 'sim', model: 'sim-translator' },
+        // The weak judge errs now and then, so accuracy is not 100% everywhere.
+        judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge-weak' }],
+      }).id;
+      await core.experiments.runToEnd(judgeLsId);
+      refsensId = core.experiments.createOrUpdate({
+        name: 'Verdicts reference study',
+        protocol: 'reference-sensitivity',
+        dataset: qa.id,
+        limit: 8,
+        providers: SIM_PROVIDERS,
+        generators: [{ label: 'Sim gen', provider: 'sim', model: 'sim-generator' }],
+        judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge' }],
+      }).id;
+      await core.experiments.runToEnd(refsensId);
+    },
+    { width: 1280, height: 900 },
+  );
+  page = app.page;
+}, 240_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const go = async (hash: string, ready: string) => {
+  await page.goto(`${app.server.url}#${hash}`);
+  await page.locator(ready).first().waitFor();
+};
+
+/** A row's cell of a column (SortableTable marks each cell with its column key). */
+const cell = (row: Locator, column: string) => row.locator(`td[data-column="${column}"]`);
+
+/** Opens the results, clicks `column` of the table's `index`-th row, waits for the list. */
+async function openCell(experimentId: number, tableId: string, index: number, column: string) {
+  await go(`/experiments/${experimentId}/results`, `[data-testid="table-${tableId}"]`);
+  const row = page.getByTestId(`table-${tableId}`).getByTestId('results-row').nth(index);
+  const link = cell(row, column).getByTestId('cell-verdicts');
+  await link.waitFor();
+  const text = (await link.innerText()).trim();
+  const n = Number((await cell(row, 'n').innerText()).replace(/[^\d]/g, ''));
+  await link.click();
+  await page.getByTestId('verdicts-page').waitFor();
+  await expect.poll(() => page.getByTestId('verdict-count').getAttribute('data-count')).not.toBeNull();
+  return { text, n };
+}
+
+const shownRows = () => page.getByTestId('verdict-row');
+const pct = (k: number, n: number) => ((100 * k) / n).toFixed(1);
+
+describe('the verdicts behind a table cell, in Chromium', () => {
+  it('Judge-LS: an accuracy cell opens exactly the n verdicts of its judge and language', async () => {
+    await switchLanguage(page, 'en').catch(() => undefined);
+    // Every row of the quality table: the rows shown match its n, and its strict accuracy is the
+    // share of them graded correct.
+    const rows = await (async () => {
+      await go(`/experiments/${judgeLsId}/results`, '[data-testid="table-quality"]');
+      return page.getByTestId('table-quality').getByTestId('results-row').count();
+    })();
+    expect(rows).toBe(3); // EN, ZH, LS for one judge
+    for (let i = 0; i < rows; i++) {
+      const { text, n } = await openCell(judgeLsId, 'quality', i, 'accuracy_strict');
+      expect(n).toBeGreaterThan(0);
+      expect(Number(await page.getByTestId('verdict-count').getAttribute('data-count'))).toBe(n);
+      await expect.poll(() => shownRows().count()).toBe(n);
+      const correct = await page
+        .getByTestId('verdict-list')
+        .locator('tbody tr')
+        .filter({ has: page.locator('td:nth-last-child(2)', { hasText: /^yes$/ }) })
+        .count();
+      expect(text).toBe(pct(correct, n));
+    }
+  }, 240_000);
+
+  it('opens a verdict with Enter: its item and the judge’s reason, as text', async () => {
+    await openCell(judgeLsId, 'quality', 0, 'n');
+    const first = shownRows().first();
+    const reason = (await first.locator('.verdicts-table__reason').innerText()).trim();
+    await first.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('verdict-detail').waitFor();
+    expect((await page.getByTestId('verdict-reason').innerText()).trim()).toBe(reason);
+    await page.getByTestId('item-viewer').waitFor();
+    await shootAll(page, 'verdict-browser-item', () => page.getByTestId('item-viewer').waitFor());
+  }, 120_000);
+
+  it('a filter widens the list to every language, and back', async () => {
+    const { n } = await openCell(judgeLsId, 'quality', 0, 'n');
+    await page.getByTestId('verdict-filter-language').selectOption('');
+    await expect
+      .poll(async () => Number(await page.getByTestId('verdict-count').getAttribute('data-count')))
+      .toBeGreaterThan(n);
+    await page.getByTestId('verdict-filter-language').selectOption('EN');
+    await expect
+      .poll(async () => Number(await page.getByTestId('verdict-count').getAttribute('data-count')))
+      .toBe(n);
+  }, 120_000);
+
+  it('reference sensitivity: an acceptance cell opens exactly its verdicts, each with the answer shown', async () => {
+    await go(`/experiments/${refsensId}/results`, '[data-testid="table-acceptance"]');
+    const rows = await page.getByTestId('table-acceptance').getByTestId('results-row').count();
+    expect(rows).toBeGreaterThan(0);
+    // The first rows (one generator and its pooled "all" rows) and the last.
+    for (const i of new Set([0, 1, rows - 1])) {
+      const { text, n } = await openCell(refsensId, 'acceptance', i, 'accept_rate');
+      expect(Number(await page.getByTestId('verdict-count').getAttribute('data-count'))).toBe(n);
+      await expect.poll(() => shownRows().count()).toBe(n);
+      const accepted = await page
+        .getByTestId('verdict-value')
+        .filter({ hasText: /^CORRECT$/ })
+        .count();
+      expect(text).toBe(pct(accepted, n));
+    }
+    await shownRows().first().click();
+    await page.getByTestId('verdict-shown').waitFor();
+    expect((await page.getByTestId('verdict-shown').innerText()).trim().length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('speaks 中文 with no English sentence but the model’s and the dataset’s text, and no page error', async () => {
+    await openCell(refsensId, 'acceptance', 0, 'n');
+    await shootAll(page, 'verdict-browser', () => shownRows().first().waitFor());
+    await switchLanguage(page, 'zh');
+    await expect.poll(() => page.getByTestId('verdict-count').innerText()).toMatch(/条判决$/);
+    // Model text (reasons) and table titles carried from the results page are data here.
+    const reasons = await page.locator('.verdicts-table__reason').allInnerTexts();
+    expect(await englishOnScreen(page, [...reasons, 'Judge Lab', 'Verdicts reference study'])).toEqual([]);
+    await switchLanguage(page, 'en');
+    expect(app.pageErrors).toEqual([]);
+  }, 120_000);
+});
