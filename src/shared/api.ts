@@ -58,6 +58,16 @@ export interface ApiMethods {
     result: CostEstimate;
   };
   'experiments.create': { params: { config: unknown }; result: ExperimentSummary };
+  /**
+   * `judge-lab run`'s create: the same name continues that experiment (a changed config replaces
+   * the stored one; nothing stored is paid again), refused before anything is written when a
+   * provider its models call has no key. The experiment is then held by this process until the
+   * core closes (the run and its export), so a restore waits for all of it. The command line's
+   * only: a page's door refuses it (its hold would last as long as the server).
+   */
+  'experiments.createForRun': { params: { config: unknown }; result: ExperimentSummary };
+  /** An experiment by its name, or by its id (the command line's way of naming one). */
+  'experiments.find': { params: { ref: string }; result: ExperimentSummary };
   'experiments.list': { params: void; result: ExperimentSummary[] };
   'experiments.get': { params: { experimentId: number }; result: ExperimentDetail };
   'experiments.delete': { params: { experimentId: number }; result: { deleted: boolean } };
@@ -77,6 +87,13 @@ export interface ApiMethods {
   'experiments.resumeJudge': { params: { experimentId: number; judge: string }; result: ExperimentProgress };
   /** Failed calls go back to pending, and the run starts again. */
   'experiments.retryFailed': { params: { experimentId: number }; result: ExperimentProgress };
+  /** Starts (or resumes) the run and answers when it ends: its last progress (finished, paused, cancelled, failed). */
+  'experiments.runToEnd': { params: { experimentId: number }; result: ExperimentProgress };
+  /**
+   * Stops the run as quitting does (Ctrl+C): calls on the wire settle and are recorded, provider
+   * batches stay open, and the experiment shows as paused, to be resumed later.
+   */
+  'experiments.interrupt': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.progress': { params: { experimentId: number }; result: ExperimentProgress };
   /** Metrics; with excludeFlagged every table is recomputed without the audit's flagged items. */
   'experiments.results': {
@@ -341,6 +358,8 @@ export const METHOD_NAMES = [
   'items.get',
   'experiments.estimate',
   'experiments.create',
+  'experiments.createForRun',
+  'experiments.find',
   'experiments.list',
   'experiments.get',
   'experiments.delete',
@@ -352,6 +371,8 @@ export const METHOD_NAMES = [
   'experiments.cancel',
   'experiments.resumeJudge',
   'experiments.retryFailed',
+  'experiments.runToEnd',
+  'experiments.interrupt',
   'experiments.progress',
   'experiments.results',
   'experiments.flagged',

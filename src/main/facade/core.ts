@@ -219,6 +219,13 @@ export class Core {
       },
       'experiments.estimate': ({ config, effects }) => ex.catalogue.estimate(config, effects),
       'experiments.create': ({ config }) => ex.catalogue.create(config),
+      'experiments.createForRun': ({ config }) => {
+        const summary = ex.catalogue.createForRun(config);
+        // Held until the store is closed (the run's export included): a restore waits for all of it.
+        ex.runs.keepLocked(summary.id);
+        return summary;
+      },
+      'experiments.find': ({ ref }) => ex.catalogue.findSummary(ref),
       'experiments.list': () => ex.catalogue.list(),
       'experiments.get': ({ experimentId }) => ex.catalogue.get(experimentId),
       'experiments.duplicate': ({ experimentId, name }) => ex.catalogue.duplicate(experimentId, name),
@@ -230,6 +237,8 @@ export class Core {
       'experiments.cancel': ({ experimentId }) => ex.runs.cancel(experimentId),
       'experiments.resumeJudge': ({ experimentId, judge }) => ex.runs.resumeJudge(experimentId, judge),
       'experiments.retryFailed': ({ experimentId }) => ex.runs.retryFailed(experimentId),
+      'experiments.runToEnd': ({ experimentId }) => ex.runs.runToEnd(experimentId),
+      'experiments.interrupt': ({ experimentId }) => ex.runs.interrupt(experimentId),
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
       'experiments.results': ({ experimentId, excludeFlagged }) =>
         ex.views.results(experimentId, excludeFlagged),

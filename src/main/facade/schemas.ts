@@ -39,6 +39,9 @@ export const paramSchemas = {
     effects: z.record(z.string().min(1).max(200), z.number().finite()).optional(),
   }),
   'experiments.create': z.strictObject({ config: z.unknown() }),
+  'experiments.createForRun': z.strictObject({ config: z.unknown() }),
+  // A name as the person typed it: no trimming, so the lookup is exact (an empty one is not found).
+  'experiments.find': z.strictObject({ ref: z.string().max(100_000) }),
   'experiments.list': z.undefined(),
   'experiments.get': experiment,
   'experiments.delete': experiment,
@@ -50,6 +53,8 @@ export const paramSchemas = {
   'experiments.cancel': experiment,
   'experiments.resumeJudge': z.strictObject({ experimentId: id, judge: z.string().min(1) }),
   'experiments.retryFailed': experiment,
+  'experiments.runToEnd': experiment,
+  'experiments.interrupt': experiment,
   'experiments.progress': experiment,
   'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),
   'experiments.flagged': experiment,
