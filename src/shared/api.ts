@@ -41,6 +41,14 @@ export interface ApiMethods {
     params: { fileName: string; contentBase64: string; name?: string; columns?: Record<string, string> };
     result: ImportResult;
   };
+  /**
+   * Import a file the core reads from its own disk (`judge-lab import FILE`). The command line's
+   * only: a page's door refuses it (pages send the bytes, `datasets.import`).
+   */
+  'datasets.importFile': {
+    params: { path: string; name?: string; columns?: Record<string, string> };
+    result: ImportResult;
+  };
   'datasets.loadSample': { params: { sampleId: string }; result: ImportResult };
   'datasets.delete': { params: { datasetId: number }; result: { deleted: boolean } };
   /** A new name (trimmed; unique, since configs may name a dataset). */
@@ -351,6 +359,7 @@ export const METHOD_NAMES = [
   'app.info',
   'datasets.list',
   'datasets.import',
+  'datasets.importFile',
   'datasets.loadSample',
   'datasets.delete',
   'datasets.rename',

@@ -1,11 +1,12 @@
-// The API methods `judge-lab run` and the commands that name an experiment go through (issue 21:
-// the CLI calls Core.call like the other doors): find by name or id, create-or-continue with the
-// experiment held until the core closes, run to the end, interrupt. Real store on disk, the
-// simulated provider, the real backup and restore.
+// The API methods `judge-lab import`, `run` and the commands that name an experiment go through
+// (issue 21: the CLI calls Core.call like the other doors): import by path, find by name or id,
+// create-or-continue with the experiment held until the core closes, run to the end, interrupt.
+// Real store on disk, the simulated provider, the real backup and restore.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
+import { ROOT } from '../helpers/cli';
 import { backupStore, DB_FILE_NAME, restoreStore } from '../../src/main/facade/store-maintenance';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { tempDir } from '../helpers/tmp';
@@ -81,8 +82,25 @@ describe("the command line's run methods", () => {
     expect(existsSync(store)).toBe(true);
   });
 
+  it('imports a file the core reads by its path, once', async () => {
+    const { core } = open('cli');
+    const file = join(ROOT, 'resources', 'samples', 'llmbar-demo.jsonl');
+    const first = await core.call('datasets.importFile', { path: file, name: 'demo' });
+    expect(first.duplicate).toBe(false);
+    expect(first.dataset).toMatchObject({ name: 'demo', itemCount: 20, sourceFile: 'llmbar-demo.jsonl' });
+    const again = await core.call('datasets.importFile', { path: file });
+    expect(again).toMatchObject({ duplicate: true, dataset: { id: first.dataset.id } });
+    await expect(core.call('datasets.importFile', { path: join(ROOT, 'nope.jsonl') })).rejects.toThrow(
+      /nope\.jsonl/,
+    );
+  });
+
   it("is refused through a page's door, before anything is written", async () => {
     const { core } = open('web');
+    await expect(
+      core.call('datasets.importFile', { path: join(ROOT, 'resources', 'samples', 'llmbar-demo.jsonl') }),
+    ).rejects.toThrow(/command line's \(judge-lab import\); pages send the file with datasets.import/);
+    expect(await core.call('datasets.list', undefined)).toEqual([]);
     const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' });
     await expect(core.call('experiments.createForRun', { config: config(dataset.id) })).rejects.toThrow(
       /command line's \(judge-lab run\); pages use experiments.create and experiments.start/,

@@ -103,7 +103,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       withCore(cmd, async (core) => {
         const { parseColumnOptions } = await runtime();
         const columns = opts.column ? parseColumnOptions(opts.column) : undefined;
-        const { dataset, duplicate } = core.importFile(file, opts.name, columns);
+        const { dataset, duplicate } = await core.call('datasets.importFile', {
+          path: file,
+          name: opts.name,
+          columns,
+        });
         const subsets = dataset.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
         out(
           duplicate

@@ -143,7 +143,7 @@ export class Core {
     this.events.emit(event, payload);
   }
 
-  /** CLI convenience: import straight from a path (the API takes bytes). */
+  /** Import straight from a path: `datasets.importFile` (the command line), the samples and tests. */
   importFile(path: string, name?: string, columns?: Record<string, string>) {
     const result = importDatasetFromPath(this.db, path, name, columns);
     if (!result.duplicate) this.emit('datasets.changed', { datasetId: result.dataset.id });
@@ -180,6 +180,7 @@ export class Core {
         if (!result.duplicate) this.emit('datasets.changed', { datasetId: result.dataset.id });
         return result;
       },
+      'datasets.importFile': ({ path, name, columns }) => this.importFile(path, name, columns),
       'datasets.loadSample': ({ sampleId }) => {
         const sample = SAMPLES.find((s) => s.id === sampleId);
         if (!sample) throw new AppError('not_found', `No bundled sample "${sampleId}"`);

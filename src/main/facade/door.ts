@@ -3,10 +3,7 @@
 // doors do and never the services behind the API (eslint.config.mjs keeps `Core` out of cli/).
 import { Core, type CoreOptions } from './core';
 
-export type CoreDoor = Pick<
-  Core,
-  'call' | 'on' | 'onAny' | 'importFile' | 'shutdown' | 'dataDir' | 'readOnlyNote'
->;
+export type CoreDoor = Pick<Core, 'call' | 'on' | 'onAny' | 'shutdown' | 'dataDir' | 'readOnlyNote'>;
 
 export function openCore(opts: CoreOptions): CoreDoor {
   return new Core(opts);

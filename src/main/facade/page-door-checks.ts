@@ -37,6 +37,12 @@ export function checkPageDoorCall(method: string, params: unknown, ctx: PageDoor
       checkProviders(config.providers, 'providers', ctx, issues);
       break;
     }
+    case 'datasets.importFile':
+      // A path the server reads: a page sends the file's bytes instead.
+      throw new AppError(
+        'invalid_params',
+        "datasets.importFile is the command line's (judge-lab import); pages send the file with datasets.import.",
+      );
     case 'experiments.createForRun':
       // It holds the experiment until the core closes: from a page, as long as the server runs.
       throw new AppError(

@@ -23,6 +23,12 @@ export const paramSchemas = {
     name: z.string().trim().min(1).max(200).optional(),
     columns: z.record(z.string().min(1).max(100), z.string().min(1).max(1000)).optional(),
   }),
+  // As the command line gives them: the name untrimmed, the columns already checked by --column.
+  'datasets.importFile': z.strictObject({
+    path: z.string().max(100_000),
+    name: z.string().max(100_000).optional(),
+    columns: z.record(z.string(), z.string()).optional(),
+  }),
   'datasets.loadSample': z.strictObject({ sampleId: z.string().min(1) }),
   'datasets.delete': z.strictObject({ datasetId: id }),
   'datasets.rename': z.strictObject({ datasetId: id, name: z.string().max(1000) }),
