@@ -1,6 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The CLI holds the core as a door does (facade/door.ts), never the class with its services. */
+const CLI_CORE_MESSAGE =
+  "A CLI command holds a CoreDoor (../facade/door) and calls the API (core.call), not the core's services.";
+const CLI_NOT_THE_CORE = { name: '../facade/core', message: CLI_CORE_MESSAGE };
+const CLI_NO_LAZY_CORE = {
+  selector: 'ImportExpression[source.value=/facade\\/core$/]',
+  message: CLI_CORE_MESSAGE,
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'bin/**'] },
   js.configs.recommended,
@@ -89,14 +98,17 @@ export default tseslint.config(
     },
   },
   {
-    // The CLI is a door too (src/main/cli/): the facade (the core, cli-kit's wording helpers, the
-    // config files a command reads, store maintenance), base/ and src/shared. Its lazy runtime.ts
-    // also starts the web door for `judge-lab serve`.
+    // The CLI is a door too (src/main/cli/): the facade (the core as a door holds it, cli-kit's
+    // wording helpers, the config files a command reads, store maintenance), base/ and src/shared.
+    // Its lazy runtime.ts also starts the web door for `judge-lab serve`. Not facade/core.ts: the
+    // `Core` class reaches the services behind the API (core.experiments…); a command holds a
+    // CoreDoor (facade/door.ts) and goes through Core.call and its schemas like the other doors.
     files: ['src/main/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [CLI_NOT_THE_CORE],
           patterns: [
             {
               regex: '^\\.\\./(?!facade/|base/|\\.\\./shared/)',
@@ -105,6 +117,7 @@ export default tseslint.config(
           ],
         },
       ],
+      'no-restricted-syntax': ['error', CLI_NO_LAZY_CORE],
     },
   },
   {
@@ -113,6 +126,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [CLI_NOT_THE_CORE],
           patterns: [
             {
               regex: '^\\.\\./(?!facade/|base/|doors/|\\.\\./shared/)',

@@ -42,6 +42,14 @@ export interface ApiMethods {
     params: { fileName: string; contentBase64: string; name?: string; columns?: Record<string, string> };
     result: ImportResult;
   };
+  /**
+   * Import a file the core reads from its own disk (`judge-lab import FILE`). The command line's
+   * only: a page's door refuses it (pages send the bytes, `datasets.import`).
+   */
+  'datasets.importFile': {
+    params: { path: string; name?: string; columns?: Record<string, string> };
+    result: ImportResult;
+  };
   'datasets.loadSample': { params: { sampleId: string }; result: ImportResult };
   'datasets.delete': { params: { datasetId: number }; result: { deleted: boolean } };
   /** A new name (trimmed; unique, since configs may name a dataset). */
@@ -59,6 +67,16 @@ export interface ApiMethods {
     result: CostEstimate;
   };
   'experiments.create': { params: { config: unknown }; result: ExperimentSummary };
+  /**
+   * `judge-lab run`'s create: the same name continues that experiment (a changed config replaces
+   * the stored one; nothing stored is paid again), refused before anything is written when a
+   * provider its models call has no key. The experiment is then held by this process until the
+   * core closes (the run and its export), so a restore waits for all of it. The command line's
+   * only: a page's door refuses it (its hold would last as long as the server).
+   */
+  'experiments.createForRun': { params: { config: unknown }; result: ExperimentSummary };
+  /** An experiment by its name, or by its id (the command line's way of naming one). */
+  'experiments.find': { params: { ref: string }; result: ExperimentSummary };
   'experiments.list': { params: void; result: ExperimentSummary[] };
   'experiments.get': { params: { experimentId: number }; result: ExperimentDetail };
   'experiments.delete': { params: { experimentId: number }; result: { deleted: boolean } };
@@ -78,6 +96,13 @@ export interface ApiMethods {
   'experiments.resumeJudge': { params: { experimentId: number; judge: string }; result: ExperimentProgress };
   /** Failed calls go back to pending, and the run starts again. */
   'experiments.retryFailed': { params: { experimentId: number }; result: ExperimentProgress };
+  /** Starts (or resumes) the run and answers when it ends: its last progress (finished, paused, cancelled, failed). */
+  'experiments.runToEnd': { params: { experimentId: number }; result: ExperimentProgress };
+  /**
+   * Stops the run as quitting does (Ctrl+C): calls on the wire settle and are recorded, provider
+   * batches stay open, and the experiment shows as paused, to be resumed later.
+   */
+  'experiments.interrupt': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.progress': { params: { experimentId: number }; result: ExperimentProgress };
   /** Metrics; with excludeFlagged every table is recomputed without the audit's flagged items. */
   'experiments.results': {
@@ -342,6 +367,7 @@ export const METHOD_NAMES = [
   'app.info',
   'datasets.list',
   'datasets.import',
+  'datasets.importFile',
   'datasets.loadSample',
   'datasets.delete',
   'datasets.rename',
@@ -349,6 +375,8 @@ export const METHOD_NAMES = [
   'items.get',
   'experiments.estimate',
   'experiments.create',
+  'experiments.createForRun',
+  'experiments.find',
   'experiments.list',
   'experiments.get',
   'experiments.delete',
@@ -360,6 +388,8 @@ export const METHOD_NAMES = [
   'experiments.cancel',
   'experiments.resumeJudge',
   'experiments.retryFailed',
+  'experiments.runToEnd',
+  'experiments.interrupt',
   'experiments.progress',
   'experiments.results',
   'experiments.verdictLinks',

@@ -11,9 +11,13 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
 
-async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+async function restrictedImports(
+  filePath: string,
+  code: string,
+  rule = 'no-restricted-imports',
+): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 describe('layer rules (eslint.config.mjs)', () => {
@@ -50,11 +54,32 @@ describe('layer rules (eslint.config.mjs)', () => {
     expect(
       await restrictedImports(
         file,
-        "import type { Core } from '../facade/core';\nimport { doctorStore } from '../facade/store-maintenance';\n",
+        "import type { CoreDoor } from '../facade/door';\nimport { doctorStore } from '../facade/store-maintenance';\n",
       ),
     ).toEqual([]);
     expect(
       await restrictedImports('src/main/cli/runtime.ts', "export { startWebServer } from '../doors/web';\n"),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('refuses a CLI command holding the Core class (its services: core.experiments…), eager or lazy', async () => {
+    const file = 'src/main/cli/new-command.ts';
+    const refusal = /holds a CoreDoor .* calls the API \(core\.call\)/;
+    const eager = await restrictedImports(file, "import type { Core } from '../facade/core';\n");
+    expect(eager).toHaveLength(1);
+    expect(eager[0]).toMatch(refusal);
+    const lazy = await restrictedImports(
+      file,
+      "export const open = () => import('../facade/core');\n",
+      'no-restricted-syntax',
+    );
+    expect(lazy).toHaveLength(1);
+    expect(lazy[0]).toMatch(refusal);
+    expect(
+      await restrictedImports('src/main/cli/runtime.ts', "export { Core } from '../facade/core';\n"),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports('src/main/cli/runtime.ts', "export { openCore } from '../facade/door';\n"),
     ).toEqual([]);
   }, 60_000);
 

@@ -18,9 +18,8 @@ import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figur
 import { scaleHint, tableToCsv } from '../facade/cli-kit';
 import { formatCell, type Table } from '../../shared/report/table';
 import { AppError } from '../base/errors';
-import type { Core } from '../facade/core';
-
-type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+import type { CoreDoor } from '../facade/door';
+import { experimentIdOf, type WithCore } from './door';
 
 /** A guidelines file's text; a file that cannot be read or holds nothing names itself. */
 function guidelinesFile(file: string): string {
@@ -55,7 +54,7 @@ function fraction(v: string): number {
 }
 
 /** A set by id, or by its name when that is unique. */
-async function findSet(core: Core, ref: string): Promise<AnnotationSetSummary> {
+async function findSet(core: CoreDoor, ref: string): Promise<AnnotationSetSummary> {
   const sets = await core.call('annotation.listSets', {});
   const byId = /^\d+$/.test(ref) ? sets.find((s) => s.id === Number(ref)) : undefined;
   if (byId) return byId;
@@ -137,7 +136,7 @@ export function registerAnnotateCommands(
     .option('--json', 'print JSON')
     .action((ref: string | undefined, opts: { json?: boolean }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const experimentId = ref === undefined ? undefined : core.experiments.find(ref).id;
+        const experimentId = ref === undefined ? undefined : await experimentIdOf(core, ref);
         const sets = await core.call(
           'annotation.listSets',
           experimentId === undefined ? {} : { experimentId },
@@ -164,7 +163,7 @@ export function registerAnnotateCommands(
         cmd: Command,
       ) =>
         withCore(cmd, async (core) => {
-          const experimentId = core.experiments.find(ref).id;
+          const experimentId = await experimentIdOf(core, ref);
           const { guidelines: file, ...rest } = opts;
           const set = await core.call('annotation.createSet', {
             experimentId,
@@ -413,7 +412,7 @@ export function registerAnnotateCommands(
       ) =>
         withCore(cmd, async (core) => {
           const set = await findSet(core, ref);
-          const experimentId = core.experiments.find(expRef).id;
+          const experimentId = await experimentIdOf(core, expRef);
           const r = await core.call('annotation.applyMapping', {
             setId: set.id,
             judge: opts.judge,

@@ -5,9 +5,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { BundleVerifyReport } from '../../shared/paper/bundle';
-import type { Core } from '../facade/core';
-
-type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+import { experimentIdOf, type WithCore } from './door';
 
 /** A bundle that opened and replayed, but whose recomputed files differ from the stored ones: exit 1. */
 export class BundleDiffers extends Error {}
@@ -43,7 +41,7 @@ export function registerBundleCommands(program: Command, withCore: WithCore, out
     .requiredOption('--out <file>', 'the bundle to write (e.g. study.judgelab)')
     .action((ref: string, opts: { out: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const experimentId = core.experiments.find(ref).id;
+        const experimentId = await experimentIdOf(core, ref);
         const b = await core.call('experiments.exportBundle', { experimentId });
         const file = resolve(opts.out);
         // Written beside the target and renamed: a reader never sees half a bundle.

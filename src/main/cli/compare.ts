@@ -4,11 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompareResult, CompareSide } from '../../shared/compare';
 import { formatCell } from '../../shared/report/table';
-import type { Core } from '../facade/core';
+import type { CoreDoor } from '../facade/door';
 
 /** Writes compare.json, .csv, .xlsx and .tex into `dir`; returns the comparison and the file names. */
 export async function writeComparison(
-  core: Core,
+  core: CoreDoor,
   a: CompareSide,
   b: CompareSide,
   dir: string,

@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
-import type { Core } from '../facade/core';
+import type { CoreDoor } from '../facade/door';
 import { AppError, exitCodeOf, formatIssue } from '../base/errors';
 import { columnChoiceHint } from '../facade/cli-kit';
 import { resolveDataDir } from '../base/paths';
@@ -12,6 +12,7 @@ import { registerPaperCommands } from './paper';
 import { registerRecordedCommands } from './recorded';
 import { registerReportCardCommands } from './report-card';
 import { BundleDiffers, registerBundleCommands } from './bundle';
+import { experimentIdOf } from './door';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./runtime');
@@ -28,17 +29,17 @@ interface GlobalOptions {
 const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers', 'methods']);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
-async function openCore(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<Core> {
+async function openCoreFor(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<CoreDoor> {
   const { dataDir, readOnly } = cmd.optsWithGlobals<GlobalOptions>();
   const readOnlyIfNewer = READING_COMMANDS.has(cmd.name());
-  const { Core } = await runtime();
-  return new Core({ dataDir: resolveDataDir(dataDir), door, readOnly, readOnlyIfNewer });
+  const { openCore } = await runtime();
+  return openCore({ dataDir: resolveDataDir(dataDir), door, readOnly, readOnlyIfNewer });
 }
 
 /** Runs one command with the core open, closing it on the way out. */
-async function withCore<T>(cmd: Command, fn: (core: Core) => Promise<T> | T): Promise<T> {
+async function withCore<T>(cmd: Command, fn: (core: CoreDoor) => Promise<T> | T): Promise<T> {
   const { explainStoreFault, DB_FILE_NAME } = await runtime();
-  const core = await openCore(cmd);
+  const core = await openCoreFor(cmd);
   if (core.readOnlyNote) process.stderr.write(`${core.readOnlyNote}\n`);
   try {
     return await fn(core);
@@ -102,7 +103,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       withCore(cmd, async (core) => {
         const { parseColumnOptions } = await runtime();
         const columns = opts.column ? parseColumnOptions(opts.column) : undefined;
-        const { dataset, duplicate } = core.importFile(file, opts.name, columns);
+        const { dataset, duplicate } = await core.call('datasets.importFile', {
+          path: file,
+          name: opts.name,
+          columns,
+        });
         const subsets = dataset.subsets.map((s) => `${s.subset || '(none)'} ${s.count}`).join(', ');
         out(
           duplicate
@@ -136,18 +141,24 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             warnFigureFailures,
           } = await runtime();
           const { config } = loadExperimentConfig(configPath);
-          const summary = attributeToConfigFile(configPath, () => core.experiments.createForRun(config));
           // Held until the store is closed (export included): a restore waits for all of it.
-          core.experiments.runs.keepLocked(summary.id);
+          const summary = await core.call('experiments.createForRun', { config }).catch((err: unknown) =>
+            attributeToConfigFile(configPath, () => {
+              throw err;
+            }),
+          );
+          const experimentId = summary.id;
           process.stderr.write(
             `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
           );
           process.stderr.write(
-            estimateText(core.experiments.estimate({ ...config, dataset: summary.datasetId })),
+            estimateText(
+              await core.call('experiments.estimate', { config: { ...config, dataset: summary.datasetId } }),
+            ),
           );
           const printer = new ProgressPrinter();
           const off = core.on('run.progress', (p) => {
-            if (p.experimentId === summary.id) printer.update(p);
+            if (p.experimentId === experimentId) printer.update(p);
           });
           let interrupted = false;
           const onSignal = () => {
@@ -155,17 +166,18 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             process.stderr.write(
               '\nStopping: waiting for calls on the wire, then saving. Run the same command again to resume.\n',
             );
-            void core.experiments.interrupt(summary.id);
+            void core.call('experiments.interrupt', { experimentId });
           };
           process.once('SIGINT', onSignal);
           process.once('SIGTERM', onSignal);
           if (opts.retryFailed) {
-            const failed = Object.values(core.experiments.progress(summary.id).failuresByReason);
+            const { failuresByReason } = await core.call('experiments.progress', { experimentId });
+            const failed = Object.values(failuresByReason);
             process.stderr.write(`Sending ${failed.reduce((n, v) => n + v, 0)} failed calls again.\n`);
             // The app's "Retry failed": failed → pending for this experiment's calls, then run.
-            core.experiments.retryFailed(summary.id);
+            await core.call('experiments.retryFailed', { experimentId });
           }
-          const final = await core.experiments.runToEnd(summary.id);
+          const final = await core.call('experiments.runToEnd', { experimentId });
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
           off();
@@ -177,7 +189,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             throw new RunStopped(`Run did not finish: ${final.message ?? final.status}`);
           }
           const dir = resolve(opts.out ?? summary.name);
-          const exported = await core.experiments.export(summary.id, dir, opts.lang);
+          const exported = await core.call('experiments.export', {
+            experimentId,
+            outDir: dir,
+            lang: opts.lang,
+          });
           out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
           warnFigureFailures(exported.figureFailures);
           const failures = failureSummary(final.failuresByReason, retryCommand(cmd, configPath, opts.out));
@@ -198,8 +214,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .action((ref: string, opts: { out: string; lang: FigureLanguage }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const { warnFigureFailures } = await runtime();
-        const row = core.experiments.find(ref);
-        const exported = await core.experiments.export(row.id, resolve(opts.out), opts.lang);
+        const exported = await core.call('experiments.export', {
+          experimentId: await experimentIdOf(core, ref),
+          outDir: resolve(opts.out),
+          lang: opts.lang,
+        });
         out(`Exported ${exported.files.length} files to ${exported.dir}\n`);
         warnFigureFailures(exported.figureFailures);
       }),
@@ -219,8 +238,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
       (refA: string, refB: string, opts: { out: string; judgeA?: string; judgeB?: string }, cmd: Command) =>
         withCore(cmd, async (core) => {
           const { writeComparison, compareText } = await runtime();
-          const a = { experimentId: core.experiments.find(refA).id, judge: opts.judgeA };
-          const b = { experimentId: core.experiments.find(refB).id, judge: opts.judgeB };
+          const a = { experimentId: await experimentIdOf(core, refA), judge: opts.judgeA };
+          const b = { experimentId: await experimentIdOf(core, refB), judge: opts.judgeB };
           const { result, files } = await writeComparison(core, a, b, resolve(opts.out));
           out(compareText(result));
           out(`Wrote ${files.join(', ')} to ${resolve(opts.out)}\n`);
@@ -275,7 +294,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .action(async (opts: { port?: number; tokenFile?: string; newToken?: boolean }, cmd: Command) => {
       // Calls come from browser pages: keys go only where they belong, paths stay in the data folder.
       const { rendererDir, defaultTokenFile, loadServeToken, startWebServerKeepingPort } = await runtime();
-      const core = await openCore(cmd, 'web');
+      const core = await openCoreFor(cmd, 'web');
       const staticDir = rendererDir();
       // The same token after a restart, so open pages keep working.
       const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(core.dataDir)), opts.newToken);

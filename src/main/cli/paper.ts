@@ -4,10 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Core } from '../facade/core';
+import { experimentIdOf, type WithCore } from './door';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
-
-type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
 
 /** --effect ID=VALUE, repeatable. */
 function effectOption(v: string, previous: Record<string, number> = {}): Record<string, number> {
@@ -60,7 +58,7 @@ export function registerPaperCommands(program: Command, withCore: WithCore, out:
     )
     .action((ref: string, opts: { out: string; lang: FigureLanguage }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const experimentId = core.experiments.find(ref).id;
+        const experimentId = await experimentIdOf(core, ref);
         const files = await core.call('experiments.methods', { experimentId, lang: opts.lang });
         const dir = resolve(opts.out);
         mkdirSync(dir, { recursive: true });

@@ -4,9 +4,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Core } from '../facade/core';
-
-type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+import { experimentIdOf, type WithCore } from './door';
 
 /** The file's format from its name: .csv is CSV, anything else JSONL. */
 function formatOf(file: string): 'jsonl' | 'csv' {
@@ -63,9 +61,8 @@ export function registerRecordedCommands(
     .action((ref: string, opts: { out: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const file = resolve(opts.out);
-        const row = core.experiments.find(ref);
         const r = await core.call('experiments.exportAnswers', {
-          experimentId: row.id,
+          experimentId: await experimentIdOf(core, ref),
           format: formatOf(file),
         });
         writeWhole(file, r.text);

@@ -3,9 +3,7 @@
 // modules (figures, zod schemas) load inside the action, so --help and --version stay light.
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { Core } from '../facade/core';
-
-type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+import type { WithCore } from './door';
 
 export function registerReportCardCommands(
   program: Command,

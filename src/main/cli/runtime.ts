@@ -2,7 +2,7 @@
 // the store, both provider SDKs, the tokenizer and the report stack), the web door and the
 // progress printer. `judge-lab --version` and `--help` need none of it, and loading it costs
 // about a second of CPU (issue 27).
-export { Core } from '../facade/core';
+export { openCore } from '../facade/door';
 export { rendererDir } from '../base/paths';
 export { startWebServer } from '../doors/web';
 export { startWebServerKeepingPort } from '../doors/serve-port';

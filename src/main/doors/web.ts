@@ -11,7 +11,7 @@ import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
 import { parseRequestTarget } from './request-target';
 
 export interface WebServerOptions {
-  core: Core;
+  core: Pick<Core, 'call' | 'onAny'>;
   /** 0 picks a free port. */
   port?: number;
   /** The built renderer; without it only the API is served. */

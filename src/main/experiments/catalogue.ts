@@ -233,6 +233,11 @@ export class ExperimentCatalogue {
     throw new AppError('not_found', `No experiment named "${ref}" (see judge-lab list)`);
   }
 
+  /** `find`, as the list shows the experiment (the API's `experiments.find`). */
+  findSummary(ref: string): ExperimentSummary {
+    return this.summary(this.find(ref));
+  }
+
   list(): ExperimentSummary[] {
     return listExperiments(this.db).map((r) => this.summary(r));
   }

@@ -1,6 +1,6 @@
 // The experiments part of the core: one object with three parts by concern — the catalogue
 // (configs → experiments), run control, and what experiments show and export. The core's
-// API table and the CLI call the parts directly.
+// API table calls the parts directly; every door (the CLI too) goes through that table.
 import { ExperimentCatalogue } from './catalogue';
 import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import { keyStatus, testProviderConnection } from './provider-status';
@@ -29,7 +29,7 @@ export class ExperimentService {
     return testProviderConnection(this.opts.keys, name, raw, model);
   }
 
-  // The calls the CLI and tests make by name, kept on the service itself.
+  // The calls tests make by name, kept on the service itself (the CLI goes through Core.call).
   createOrUpdate = (raw: unknown) => this.catalogue.createOrUpdate(raw);
   createForRun = (raw: unknown) => this.catalogue.createForRun(raw);
   estimate = (raw: unknown) => this.catalogue.estimate(raw);

@@ -143,7 +143,7 @@ export class Core {
     this.events.emit(event, payload);
   }
 
-  /** CLI convenience: import straight from a path (the API takes bytes). */
+  /** Import straight from a path: `datasets.importFile` (the command line), the samples and tests. */
   importFile(path: string, name?: string, columns?: Record<string, string>) {
     const result = importDatasetFromPath(this.db, path, name, columns);
     if (!result.duplicate) this.emit('datasets.changed', { datasetId: result.dataset.id });
@@ -180,6 +180,7 @@ export class Core {
         if (!result.duplicate) this.emit('datasets.changed', { datasetId: result.dataset.id });
         return result;
       },
+      'datasets.importFile': ({ path, name, columns }) => this.importFile(path, name, columns),
       'datasets.loadSample': ({ sampleId }) => {
         const sample = SAMPLES.find((s) => s.id === sampleId);
         if (!sample) throw new AppError('not_found', `No bundled sample "${sampleId}"`);
@@ -219,6 +220,13 @@ export class Core {
       },
       'experiments.estimate': ({ config, effects }) => ex.catalogue.estimate(config, effects),
       'experiments.create': ({ config }) => ex.catalogue.create(config),
+      'experiments.createForRun': ({ config }) => {
+        const summary = ex.catalogue.createForRun(config);
+        // Held until the store is closed (the run's export included): a restore waits for all of it.
+        ex.runs.keepLocked(summary.id);
+        return summary;
+      },
+      'experiments.find': ({ ref }) => ex.catalogue.findSummary(ref),
       'experiments.list': () => ex.catalogue.list(),
       'experiments.get': ({ experimentId }) => ex.catalogue.get(experimentId),
       'experiments.duplicate': ({ experimentId, name }) => ex.catalogue.duplicate(experimentId, name),
@@ -230,6 +238,8 @@ export class Core {
       'experiments.cancel': ({ experimentId }) => ex.runs.cancel(experimentId),
       'experiments.resumeJudge': ({ experimentId, judge }) => ex.runs.resumeJudge(experimentId, judge),
       'experiments.retryFailed': ({ experimentId }) => ex.runs.retryFailed(experimentId),
+      'experiments.runToEnd': ({ experimentId }) => ex.runs.runToEnd(experimentId),
+      'experiments.interrupt': ({ experimentId }) => ex.runs.interrupt(experimentId),
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
       'experiments.results': ({ experimentId, excludeFlagged }) =>
         ex.views.results(experimentId, excludeFlagged),

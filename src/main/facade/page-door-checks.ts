@@ -37,9 +37,22 @@ export function checkPageDoorCall(method: string, params: unknown, ctx: PageDoor
       checkProviders(config.providers, 'providers', ctx, issues);
       break;
     }
+    case 'datasets.importFile':
+      // A path the server reads: a page sends the file's bytes instead.
+      throw new AppError(
+        'invalid_params',
+        "datasets.importFile is the command line's (judge-lab import); pages send the file with datasets.import.",
+      );
+    case 'experiments.createForRun':
+      // It holds the experiment until the core closes: from a page, as long as the server runs.
+      throw new AppError(
+        'invalid_params',
+        "experiments.createForRun is the command line's (judge-lab run); pages use experiments.create and experiments.start.",
+      );
     case 'experiments.start':
     case 'experiments.resume':
     case 'experiments.retryFailed':
+    case 'experiments.runToEnd':
       checkProviders(ctx.storedProviders(p.experimentId as number), 'providers', ctx, issues);
       break;
     case 'providers.testConnection':

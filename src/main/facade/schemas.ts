@@ -23,6 +23,12 @@ export const paramSchemas = {
     name: z.string().trim().min(1).max(200).optional(),
     columns: z.record(z.string().min(1).max(100), z.string().min(1).max(1000)).optional(),
   }),
+  // As the command line gives them: the name untrimmed, the columns already checked by --column.
+  'datasets.importFile': z.strictObject({
+    path: z.string().max(100_000),
+    name: z.string().max(100_000).optional(),
+    columns: z.record(z.string(), z.string()).optional(),
+  }),
   'datasets.loadSample': z.strictObject({ sampleId: z.string().min(1) }),
   'datasets.delete': z.strictObject({ datasetId: id }),
   'datasets.rename': z.strictObject({ datasetId: id, name: z.string().max(1000) }),
@@ -39,6 +45,9 @@ export const paramSchemas = {
     effects: z.record(z.string().min(1).max(200), z.number().finite()).optional(),
   }),
   'experiments.create': z.strictObject({ config: z.unknown() }),
+  'experiments.createForRun': z.strictObject({ config: z.unknown() }),
+  // A name as the person typed it: no trimming, so the lookup is exact (an empty one is not found).
+  'experiments.find': z.strictObject({ ref: z.string().max(100_000) }),
   'experiments.list': z.undefined(),
   'experiments.get': experiment,
   'experiments.delete': experiment,
@@ -50,6 +59,8 @@ export const paramSchemas = {
   'experiments.cancel': experiment,
   'experiments.resumeJudge': z.strictObject({ experimentId: id, judge: z.string().min(1) }),
   'experiments.retryFailed': experiment,
+  'experiments.runToEnd': experiment,
+  'experiments.interrupt': experiment,
   'experiments.progress': experiment,
   'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),
   'experiments.verdictLinks': experiment,
