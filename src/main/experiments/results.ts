@@ -15,7 +15,7 @@ import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
 import { planCounts, tasksOf } from '../store/experiments';
-import { getRequestUsage, getRequests } from '../store/ledger';
+import { answeredTaskUsage, getRequests } from '../store/ledger';
 import { listResults } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
@@ -26,11 +26,7 @@ import { methodsFiles } from '../paper/methods';
  * here it is a cache hit and costs nothing.
  */
 export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
-  const tasks = tasksOf(db, exp.row.id);
-  const rows = getRequestUsage(
-    db,
-    tasks.map((t) => t.requestId),
-  );
+  const answered = answeredTaskUsage(db, exp.row.id);
   const paidElsewhere = new Set(
     (
       db
@@ -66,11 +62,10 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   };
   for (const m of modelsOf(exp)) row(m.role, m.label, m.model);
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
-  for (const t of tasks) {
-    const req = rows.get(t.requestId);
-    const stage = stages.get(t.stage);
-    if (!req || !stage || (req.status !== 'done' && req.status !== 'failed')) continue;
-    const who = stage.describe(t);
+  for (const req of answered) {
+    const stage = stages.get(req.stage);
+    if (!stage) continue;
+    const who = stage.describe(req);
     const r = row(who.role, who.label, req.model);
     // The same request in two slots of one plan is one call.
     if (seen.has(req.id) || paidElsewhere.has(req.id)) {

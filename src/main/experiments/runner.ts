@@ -28,7 +28,7 @@ import { writeArrivedResults } from '../store/results';
 import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
 import { openRecorded, recordedAdapters } from './recorded';
-import { recordPlan, storeAnswers } from './stages';
+import { afterArrived, recordPlan, storeAnswers } from './stages';
 import { unsentCalls } from './unsent';
 
 export interface RunnerDeps {
@@ -71,7 +71,7 @@ interface Planned {
   tasks: ProtocolTask[];
   jobs: Job[];
 }
-/** Parsed answers are stored at most this often while a run goes, so results show live. */
+/** The protocol hears of answers stored as they arrived at most this often while a run goes. */
 const SYNC_INTERVAL_MS = 1000;
 
 export function idleProgress(
@@ -609,12 +609,13 @@ export class ExperimentRun {
       ...(p.storeProblem ? { message: p.storeProblem } : this.storeMessage ? { message: null } : {}),
     });
     this.storeMessage = Boolean(p.storeProblem);
-    // Answers show in results while the run goes, not only when a round ends.
+    // The protocol sees the answers stored as they arrived while the run goes, not only when a
+    // round ends (the results API stores any others itself).
     const now = Date.now();
     if (this.exp && now - this.lastSync >= SYNC_INTERVAL_MS) {
       this.lastSync = now;
       try {
-        storeAnswers(this.deps.db, this.exp, this.arrived);
+        afterArrived(this.deps.db, this.exp, this.arrived);
       } catch (err) {
         // A store that cannot be written: the engine retries; results catch up once it can.
         if (!isStoreFault(err)) throw err;
