@@ -5,7 +5,6 @@
 import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
-import type { ProtocolTask } from '../protocols/types';
 import type { ChatResult } from '../providers/types';
 import {
   EARLY_WARNING,
@@ -66,10 +65,18 @@ const REPLAN_SPACING = 4;
 /** The estimate of the time left is taken again at most this often while tasks join the run. */
 const ESTIMATE_INTERVAL_MS = 1000;
 
-/** The tasks (jobs[i] planned by tasks[i]) and stored tasks outside the plan (the jobs after). */
+/**
+ * The tasks (jobs[i] planned by tasks[i]) and stored tasks outside the plan (the jobs after).
+ * A task keeps only what the round needs (its stage and provider): its rendered request is in
+ * the ledger, and the whole plan's requests held through a round were most of a big run's memory.
+ */
 interface Planned {
-  tasks: ProtocolTask[];
+  tasks: PlannedTask[];
   jobs: Job[];
+}
+interface PlannedTask {
+  stage: string;
+  request: { provider: string };
 }
 /** The protocol hears of answers stored as they arrived at most this often while a run goes. */
 const SYNC_INTERVAL_MS = 1000;
@@ -358,10 +365,11 @@ export class ExperimentRun {
     const { db } = this.deps;
     const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
     const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
-    tasks.forEach((t, i) => {
+    const planned = tasks.map((t, i): PlannedTask => {
       const stage = stages.get(t.stage)!;
       tasksOf.set(jobs[i].requestId, { stage, meta: t.meta, key: t.key });
       this.groupRoles.set(jobs[i].group, stage.describe(t).role);
+      return { stage: t.stage, request: { provider: t.request.provider } };
     });
     const inPlan = new Set(jobs.map((j) => j.requestId));
     const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
@@ -378,7 +386,7 @@ export class ExperimentRun {
       this.groupRoles.set(`${t.stage}${SEP}${stage.group(t)}`, stage.describe(t).role);
       tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
     }
-    return { tasks, jobs };
+    return { tasks: planned, jobs };
   }
 
   /**
