@@ -1,10 +1,12 @@
 // Reference sensitivity at the paper's scale against the loopback mock: 2,000 questions
 // (the bundled TyDi QA sample repeated with distinct ids and questions, en/ar/te), 4 generators,
 // 3 judges, NR/RV/RC plus calibration: about 92,000 calls through the real core and engine.
-// Reports wall time, peak RSS and the latency of the results API (metrics, tables) at the end.
+// Reports, per phase (estimate, run, first results call), wall time, CPU-seconds (this process:
+// core, engine and the in-process mock provider) and peak RSS and heap, and the latency of the
+// results API (metrics, tables) at the end.
 // `npm run bench:refsens`.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Core } from '../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../src/main/providers/key-store';
@@ -58,19 +60,39 @@ const config = {
   })),
 };
 
-let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
-const tEst = Date.now();
-const estimate = await core.call('experiments.estimate', { config });
-const estMs = Date.now() - tEst;
-const t0 = Date.now();
-const { id } = await core.call('experiments.create', { config });
-const final = await core.experiments.runToEnd(id);
-const runS = (Date.now() - t0) / 1000;
+// Peaks are sampled every 100 ms and at each phase's end; a phase's peak is the highest sample in it.
+const phases: { name: string; wallS: number; cpuS: number; rss: number; heap: number }[] = [];
+let phase = { rss: 0, heap: 0 };
+const sample = () => {
+  const m = process.memoryUsage();
+  phase.rss = Math.max(phase.rss, m.rss);
+  phase.heap = Math.max(phase.heap, m.heapUsed);
+};
+const sampler = setInterval(sample, 100);
+const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
+  phase = { rss: 0, heap: 0 };
+  sample();
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  const r = await f();
+  const used = process.cpuUsage(cpu);
+  sample();
+  phases.push({
+    name,
+    wallS: (performance.now() - t) / 1000,
+    cpuS: (used.user + used.system) / 1e6,
+    ...phase,
+  });
+  return r;
+};
+const estimate = await timed('estimate', () => core.call('experiments.estimate', { config }));
+const final = await timed('run', async () => {
+  const { id } = await core.call('experiments.create', { config });
+  return { id, progress: await core.experiments.runToEnd(id) };
+});
+const id = final.id;
 // The first call computes everything; the next ones find nothing changed and reuse it.
-const tFirst = performance.now();
-await core.call('experiments.results', { experimentId: id });
-const firstMs = performance.now() - tFirst;
+await timed('first results call', () => core.call('experiments.results', { experimentId: id }));
 const latencies: number[] = [];
 let counts: unknown;
 for (let i = 0; i < 5; i++) {
@@ -80,15 +102,29 @@ for (let i = 0; i < 5; i++) {
   counts = r.counts;
 }
 clearInterval(sampler);
-peakRss = Math.max(peakRss, process.memoryUsage().rss);
 await core.shutdown();
 await mock.close();
 latencies.sort((a, b) => a - b);
-console.log(`questions ${QUESTIONS}; estimate: ${estimate.calls} calls in ${estMs} ms`);
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+const [est, run, first] = phases;
 console.log(
-  `run: ${final.status} in ${runS.toFixed(1)} s (${(estimate.calls / runS).toFixed(0)} calls/s); counts ${JSON.stringify(counts)}`,
+  `questions ${QUESTIONS}; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
-console.log(`peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+console.log(`estimate: ${estimate.calls} calls`);
 console.log(
-  `results API (metrics + tables): first call ${firstMs.toFixed(0)} ms; then (nothing changed) median ${latencies[2].toFixed(0)} ms, max ${latencies[4].toFixed(0)} ms`,
+  `run: ${final.progress.status} (${(estimate.calls / run.wallS).toFixed(0)} calls/s); counts ${JSON.stringify(counts)}`,
+);
+console.log('phase                wall s   CPU-s  peak RSS  peak heap');
+for (const p of phases)
+  console.log(
+    `${p.name.padEnd(20)} ${p.wallS.toFixed(2).padStart(6)}  ${p.cpuS.toFixed(2).padStart(6)}  ${mib(p.rss).padStart(8)}  ${mib(p.heap).padStart(9)}`,
+  );
+const all = process.resourceUsage();
+console.log(
+  `whole process: ${((all.userCPUTime + all.systemCPUTime) / 1e6).toFixed(1)} CPU-s, peak RSS ${mib(all.maxRSS * 1024)} (kernel's maxRSS)`,
+);
+console.log(
+  `results API (metrics + tables): first call ${(first.wallS * 1000).toFixed(0)} ms; then (nothing changed) median ${latencies[2].toFixed(0)} ms, max ${latencies[4].toFixed(0)} ms; estimate ${(est.wallS * 1000).toFixed(0)} ms`,
 );

@@ -14,8 +14,8 @@ import { recordedSummary } from './recorded';
 import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
-import { planCounts, tasksOf } from '../store/experiments';
-import { getRequestUsage, getRequests } from '../store/ledger';
+import { plannedCount, tasksOf } from '../store/experiments';
+import { answeredTaskUsage, getRequests } from '../store/ledger';
 import { listResults } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
@@ -26,11 +26,7 @@ import { methodsFiles } from '../paper/methods';
  * here it is a cache hit and costs nothing.
  */
 export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
-  const tasks = tasksOf(db, exp.row.id);
-  const rows = getRequestUsage(
-    db,
-    tasks.map((t) => t.requestId),
-  );
+  const answered = answeredTaskUsage(db, exp.row.id);
   const paidElsewhere = new Set(
     (
       db
@@ -66,11 +62,10 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
   };
   for (const m of modelsOf(exp)) row(m.role, m.label, m.model);
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
-  for (const t of tasks) {
-    const req = rows.get(t.requestId);
-    const stage = stages.get(t.stage);
-    if (!req || !stage || (req.status !== 'done' && req.status !== 'failed')) continue;
-    const who = stage.describe(t);
+  for (const req of answered) {
+    const stage = stages.get(req.stage);
+    if (!stage) continue;
+    const who = stage.describe(req);
     const r = row(who.role, who.label, req.model);
     // The same request in two slots of one plan is one call.
     if (seen.has(req.id) || paidElsewhere.has(req.id)) {
@@ -101,7 +96,8 @@ export function usageRows(db: Database, exp: LoadedExperiment): UsageRow[] {
 
 /** The plan's state: answered (usable or not) and still open. */
 export function resultCounts(db: Database, experimentId: number): ResultCounts {
-  const plan = planCounts(db, experimentId);
+  // Every task's request exists (a foreign key), so the plan's size needs no join with the ledger.
+  const planned = plannedCount(db, experimentId);
   const r = db
     .prepare(
       `SELECT COALESCE(SUM(x.status = 'ok'), 0) AS ok, COALESCE(SUM(x.status = 'failed'), 0) AS failed
@@ -109,13 +105,19 @@ export function resultCounts(db: Database, experimentId: number): ResultCounts {
        WHERE x.experiment_id = ?`,
     )
     .get(experimentId) as { ok: number; failed: number };
-  return { planned: plan.planned, ok: r.ok, failed: r.failed, pending: plan.planned - r.ok - r.failed };
+  return { planned, ok: r.ok, failed: r.failed, pending: planned - r.ok - r.failed };
 }
 
 /** What a protocol's metrics, tables and exports are computed from. */
-export function metricsContext(db: Database, exp: LoadedExperiment, excludeFlagged: boolean): MetricsContext {
+export function metricsContext(
+  db: Database,
+  exp: LoadedExperiment,
+  excludeFlagged: boolean,
+  /** The caller stored the answers just now (storing scans the whole plan). */
+  stored = false,
+): MetricsContext {
   // A store open read-only (a newer release made it) is shown as its results table holds it.
-  if (!db.readonly) storeAnswers(db, exp);
+  if (!db.readonly && !stored) storeAnswers(db, exp);
   const flagged = exp.protocol.flagged?.(exp.view, db) ?? [];
   return {
     exp: exp.view,
@@ -250,7 +252,7 @@ export function computeResults(
   }
   storeAnswers(db, exp);
   const signature = signatureNow();
-  const results = computeResultsUncached(db, experimentId, excludeFlagged);
+  const results = resultsOf(db, exp, excludeFlagged, true);
   cache.delete(key);
   cache.set(key, { signature, results: structuredClone(results) });
   while (cache.size > CACHED_EXPERIMENTS) cache.delete(cache.keys().next().value!);
@@ -263,8 +265,17 @@ export function computeResultsUncached(
   experimentId: number,
   excludeFlagged = false,
 ): ExperimentResults {
-  const exp = loadExperiment(db, experimentId);
-  const ctx = metricsContext(db, exp, excludeFlagged);
+  return resultsOf(db, loadExperiment(db, experimentId), excludeFlagged, false);
+}
+
+function resultsOf(
+  db: Database,
+  exp: LoadedExperiment,
+  excludeFlagged: boolean,
+  stored: boolean,
+): ExperimentResults {
+  const experimentId = exp.row.id;
+  const ctx = metricsContext(db, exp, excludeFlagged, stored);
   const metrics = exp.protocol.computeMetrics(ctx);
   return {
     protocol: exp.protocol.id,

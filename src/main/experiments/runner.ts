@@ -5,7 +5,6 @@
 import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
-import type { ProtocolTask } from '../protocols/types';
 import type { ChatResult } from '../providers/types';
 import {
   EARLY_WARNING,
@@ -28,7 +27,7 @@ import { writeArrivedResults } from '../store/results';
 import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
 import { openRecorded, recordedAdapters } from './recorded';
-import { recordPlan, storeAnswers } from './stages';
+import { afterArrived, recordPlan, storeAnswers } from './stages';
 import { unsentCalls } from './unsent';
 
 export interface RunnerDeps {
@@ -66,12 +65,20 @@ const REPLAN_SPACING = 4;
 /** The estimate of the time left is taken again at most this often while tasks join the run. */
 const ESTIMATE_INTERVAL_MS = 1000;
 
-/** The tasks (jobs[i] planned by tasks[i]) and stored tasks outside the plan (the jobs after). */
+/**
+ * The tasks (jobs[i] planned by tasks[i]) and stored tasks outside the plan (the jobs after).
+ * A task keeps only what the round needs (its stage and provider): its rendered request is in
+ * the ledger, and the whole plan's requests held through a round were most of a big run's memory.
+ */
 interface Planned {
-  tasks: ProtocolTask[];
+  tasks: PlannedTask[];
   jobs: Job[];
 }
-/** Parsed answers are stored at most this often while a run goes, so results show live. */
+interface PlannedTask {
+  stage: string;
+  request: { provider: string };
+}
+/** The protocol hears of answers stored as they arrived at most this often while a run goes. */
 const SYNC_INTERVAL_MS = 1000;
 
 export function idleProgress(
@@ -364,10 +371,11 @@ export class ExperimentRun {
     const { db } = this.deps;
     const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
     const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
-    tasks.forEach((t, i) => {
+    const planned = tasks.map((t, i): PlannedTask => {
       const stage = stages.get(t.stage)!;
       tasksOf.set(jobs[i].requestId, { stage, meta: t.meta, key: t.key });
       this.groupRoles.set(jobs[i].group, stage.describe(t).role);
+      return { stage: t.stage, request: { provider: t.request.provider } };
     });
     const inPlan = new Set(jobs.map((j) => j.requestId));
     const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
@@ -384,7 +392,7 @@ export class ExperimentRun {
       this.groupRoles.set(`${t.stage}${SEP}${stage.group(t)}`, stage.describe(t).role);
       tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
     }
-    return { tasks, jobs };
+    return { tasks: planned, jobs };
   }
 
   /**
@@ -615,12 +623,13 @@ export class ExperimentRun {
       ...(p.storeProblem ? { message: p.storeProblem } : this.storeMessage ? { message: null } : {}),
     });
     this.storeMessage = Boolean(p.storeProblem);
-    // Answers show in results while the run goes, not only when a round ends.
+    // The protocol sees the answers stored as they arrived while the run goes, not only when a
+    // round ends (the results API stores any others itself).
     const now = Date.now();
     if (this.exp && now - this.lastSync >= SYNC_INTERVAL_MS) {
       this.lastSync = now;
       try {
-        storeAnswers(this.deps.db, this.exp, this.arrived);
+        afterArrived(this.deps.db, this.exp, this.arrived);
       } catch (err) {
         // A store that cannot be written: the engine retries; results catch up once it can.
         if (!isStoreFault(err)) throw err;

@@ -53,3 +53,19 @@ export function storeAnswers(
       exp.protocol.afterAnswers?.(exp.view, db, s.name);
   arrived?.clear();
 }
+
+/**
+ * Lets the protocol react to the stages whose results the engine stored as they arrived
+ * (`arrived`, emptied here), without storeAnswers' scan of the whole plan for answers stored
+ * another way: while a run goes that scan is left to each re-plan and to the results API
+ * (at 92,000 tasks it cost ~0.3 CPU-s and ran every second).
+ */
+export function afterArrived(
+  db: Database,
+  exp: Pick<LoadedExperiment, 'protocol' | 'view'>,
+  arrived: Set<string>,
+): void {
+  for (const s of exp.protocol.stages)
+    if (arrived.has(s.name)) exp.protocol.afterAnswers?.(exp.view, db, s.name);
+  arrived.clear();
+}

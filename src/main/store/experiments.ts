@@ -137,6 +137,14 @@ export function deleteTasks(db: Database, experimentId: number, keys: readonly s
   db.transaction(() => keys.forEach((k) => del.run(experimentId, k)))();
 }
 
+/** How many tasks the plan has (the index alone: planCounts also reads each task's request). */
+export function plannedCount(db: Database, experimentId: number): number {
+  return db
+    .prepare('SELECT COUNT(*) FROM experiment_tasks WHERE experiment_id = ?')
+    .pluck()
+    .get(experimentId) as number;
+}
+
 export function planCounts(
   db: Database,
   experimentId: number,

@@ -297,23 +297,28 @@ export interface RequestUsage {
   costUsd: number | null;
 }
 
-/** Usage columns of requests by id (missing ids are absent), in one transaction. */
-export function getRequestUsage(db: Database, ids: readonly number[]): Map<number, RequestUsage> {
-  const stmt = prep(
+/** An answered (done or failed) task of an experiment's plan with its request's usage. */
+export interface AnsweredTaskUsage extends RequestUsage {
+  key: string;
+  stage: string;
+  meta: unknown;
+}
+
+/**
+ * The plan's answered tasks with their requests' usage columns, in task-key order, in one query
+ * (one lookup a task by id cost ~1 s per 100,000 tasks on the results page).
+ */
+export function answeredTaskUsage(db: Database, experimentId: number): AnsweredTaskUsage[] {
+  const rows = prep(
     db,
-    `SELECT id, status, model, input_tokens AS inputTokens, output_tokens AS outputTokens,
-            cached_tokens AS cachedTokens, cache_write_tokens AS cacheWriteTokens, cost_usd AS costUsd
-       FROM requests WHERE id = ?`,
-  );
-  const out = new Map<number, RequestUsage>();
-  db.transaction(() => {
-    for (const id of ids) {
-      if (out.has(id)) continue;
-      const r = stmt.get(id) as RequestUsage | undefined;
-      if (r) out.set(id, r);
-    }
-  })();
-  return out;
+    `SELECT t.task_key AS key, t.stage, t.meta_json, r.id, r.status, r.model, r.input_tokens AS inputTokens,
+            r.output_tokens AS outputTokens, r.cached_tokens AS cachedTokens,
+            r.cache_write_tokens AS cacheWriteTokens, r.cost_usd AS costUsd
+       FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+      WHERE t.experiment_id = ? AND r.status IN ('done', 'failed')
+      ORDER BY t.task_key`,
+  ).all(experimentId) as (Omit<AnsweredTaskUsage, 'meta'> & { meta_json: string })[];
+  return rows.map(({ meta_json, ...r }) => ({ ...r, meta: JSON.parse(meta_json) as unknown }));
 }
 
 function statusOf(db: Database, id: number): RequestStatus | 'missing' {
