@@ -28,6 +28,7 @@ import {
 import { parseExperimentConfig, parseStoredConfig, type ExperimentConfig } from './config';
 import { estimateExperiment } from './estimate';
 import { powerPlan } from '../paper/power-plan';
+import { lockFromConfig } from '../paper/preregistration';
 import { selectDatasetItems } from './item-selection';
 import { configProblemText, loadExperiment, loadFrom, modelsOf, type LoadedExperiment } from './load';
 import { keyStatus, missingKeys } from './provider-status';
@@ -148,7 +149,10 @@ export class ExperimentCatalogue {
       datasetId,
       configJson: JSON.stringify(stored),
     });
-    return { summary: this.summary(loadExperiment(this.db, id).row), created: true };
+    const exp = loadExperiment(this.db, id);
+    // A plan in the config is locked with the experiment, before anything can run.
+    lockFromConfig(this.db, exp);
+    return { summary: this.summary(exp.row), created: true };
   }
 
   /**
@@ -219,6 +223,12 @@ export class ExperimentCatalogue {
       const draft = this.draft(raw);
       beforeWrite?.(draft);
       setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
+      // In the same transaction: a changed plan without its amendment undoes the update too.
+      lockFromConfig(
+        this.db,
+        loadExperiment(this.db, existing.id),
+        parseStoredConfig(JSON.parse(existing.configJson), 'config').config,
+      );
     }
     return this.summary(loadExperiment(this.db, existing.id).row);
   }
