@@ -224,11 +224,8 @@ export class ExperimentCatalogue {
       beforeWrite?.(draft);
       setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
       // In the same transaction: a changed plan without its amendment undoes the update too.
-      lockFromConfig(
-        this.db,
-        loadExperiment(this.db, existing.id),
-        parseStoredConfig(JSON.parse(existing.configJson), 'config').config,
-      );
+      const before = (JSON.parse(existing.configJson) as { preregistration?: unknown }).preregistration;
+      lockFromConfig(this.db, loadExperiment(this.db, existing.id), before);
     }
     return this.summary(loadExperiment(this.db, existing.id).row);
   }

@@ -174,10 +174,10 @@ const FROM_CONFIG: PlanSource = { file: 'config', field: 'preregistration' };
 
 /**
  * The config's `preregistration` at create or update: locked when there is none yet; a changed
- * plan supersedes the newest lock only with `amendment` saying why. `before`: the config stored
- * before this update (its plan is what the user changed from).
+ * plan supersedes the newest lock only with `amendment` saying why. `previous`: the
+ * `preregistration` of the config stored before this update (what the user changed from).
  */
-export function lockFromConfig(db: Database, exp: LoadedExperiment, before?: ExperimentConfig): void {
+export function lockFromConfig(db: Database, exp: LoadedExperiment, previous?: unknown): void {
   const raw = exp.config.preregistration;
   if (raw === undefined) return;
   const parsed = preregistrationConfigSchema.parse(raw);
@@ -188,7 +188,6 @@ export function lockFromConfig(db: Database, exp: LoadedExperiment, before?: Exp
     lockPreregistration(db, exp, planInput, null, new Date(), FROM_CONFIG);
     return;
   }
-  const previous = before?.preregistration;
   const previousPlan =
     previous === undefined ? null : completePlan(preregistrationConfigSchema.parse(previous));
   const unchanged =
