@@ -4,6 +4,7 @@
 // reason and is shown beside the old one; changes after the lock (items, judges, a text edited by
 // hand, failed answers) come back as deviations in the view, the manifest, methods.md (EN and 中文)
 // and the checklist; the study bundle carries the locks and `verify` refuses a changed one.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -248,6 +249,13 @@ describe('preregistration', () => {
     expect(section).toContain('The plan registered 4 items; the experiment uses 5.');
     expect(section).toContain('1 texts were edited by hand after the lock.');
     expect(section).not.toContain('No preregistration was locked');
+    // The English .tex with the plan's text in it (α, quotes, ids with _ and :) still compiles.
+    const tex = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'methods.tex'], {
+      cwd: out,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(tex.status, `pdflatex failed:\n${tex.stdout.slice(-3000)}`).toBe(0);
     const zh = await core.call('experiments.methods', { experimentId: id, lang: 'zh' });
     expect(zh.markdown).toContain('计划登记了 4 个条目；实验使用了 5 个。');
     expect(zh.markdown).toContain('评审模型与登记的不同：新增 simulated / sim-judge-strong；移除 无。');
