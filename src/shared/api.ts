@@ -1,6 +1,7 @@
 // The API contract: every door (Electron IPC, local web, CLI) exposes exactly these
 // methods and events, and the renderer talks to nothing else.
 import type { MethodsFiles } from './paper/methods';
+import type { PreregistrationView } from './paper/preregistration';
 import type { BundleVerifyReport } from './paper/bundle';
 import type { CompareResult, CompareSide } from './compare';
 import type { FigureLanguage } from './report/figure-i18n';
@@ -164,6 +165,16 @@ export interface ApiMethods {
   'bundles.verify': { params: { fileName: string; contentBase64: string }; result: BundleVerifyReport };
   /** methods.md, methods.tex and checklist.md (issue 24), as the export folder holds them, in `lang`. */
   'experiments.methods': { params: { experimentId: number; lang?: FigureLanguage }; result: MethodsFiles };
+  /** The locked analysis plans (issue 24 part 2), the one in force, the deviations, and preregistration.md in `lang`. */
+  'experiments.preregistration': {
+    params: { experimentId: number; lang?: FigureLanguage };
+    result: PreregistrationView & { markdown: string };
+  };
+  /** Locks an analysis plan; with `reason`, a new version supersedes the one in force (a lock is never edited). */
+  'experiments.preregister': {
+    params: { experimentId: number; plan: Record<string, unknown>; reason?: string };
+    result: PreregistrationView;
+  };
   'experiments.exportFile': {
     params: {
       experimentId: number;
@@ -403,6 +414,8 @@ export const METHOD_NAMES = [
   'experiments.exportFile',
   'experiments.exportZip',
   'experiments.methods',
+  'experiments.preregistration',
+  'experiments.preregister',
   'experiments.exportBundle',
   'bundles.verify',
   'experiments.compare',

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { registerStoreCommands } from './store';
 import { registerAnnotateCommands } from './annotate';
 import { registerPaperCommands } from './paper';
+import { registerPreregistrationCommands } from './preregister';
 import { registerRecordedCommands } from './recorded';
 import { registerReportCardCommands } from './report-card';
 import { BundleDiffers, registerBundleCommands } from './bundle';
@@ -26,7 +27,14 @@ interface GlobalOptions {
 }
 
 /** Commands that only read the store: they open one a newer release made read-only. */
-const READING_COMMANDS = new Set(['list', 'export', 'compare', 'export-answers', 'methods']);
+const READING_COMMANDS = new Set([
+  'list',
+  'export',
+  'compare',
+  'export-answers',
+  'methods',
+  'preregistration',
+]);
 
 /** `door` says who calls the core: pages (serve) get the page-door checks of keys and paths. */
 async function openCoreFor(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<CoreDoor> {
@@ -319,6 +327,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
 
   registerAnnotateCommands(program, withCore, out);
   registerPaperCommands(program, withCore, out);
+  registerPreregistrationCommands(program, withCore, out);
   registerRecordedCommands(program, withCore, out);
   registerReportCardCommands(program, withCore, out);
   registerBundleCommands(program, withCore, out);

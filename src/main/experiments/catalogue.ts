@@ -28,6 +28,7 @@ import {
 import { parseExperimentConfig, parseStoredConfig, type ExperimentConfig } from './config';
 import { estimateExperiment } from './estimate';
 import { powerPlan } from '../paper/power-plan';
+import { lockFromConfig } from '../paper/preregistration';
 import { selectDatasetItems } from './item-selection';
 import { configProblemText, loadExperiment, loadFrom, modelsOf, type LoadedExperiment } from './load';
 import { keyStatus, missingKeys } from './provider-status';
@@ -149,7 +150,10 @@ export class ExperimentCatalogue {
       datasetId,
       configJson: JSON.stringify(stored),
     });
-    return { summary: this.summary(loadExperiment(this.db, id).row), created: true };
+    const exp = loadExperiment(this.db, id);
+    // A plan in the config is locked with the experiment, before anything can run.
+    lockFromConfig(this.db, exp);
+    return { summary: this.summary(exp.row), created: true };
   }
 
   /**
@@ -220,6 +224,9 @@ export class ExperimentCatalogue {
       const draft = this.draft(raw);
       beforeWrite?.(draft);
       setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
+      // In the same transaction: a changed plan without its amendment undoes the update too.
+      const before = (JSON.parse(existing.configJson) as { preregistration?: unknown }).preregistration;
+      lockFromConfig(this.db, loadExperiment(this.db, existing.id), before);
     }
     return this.summary(loadExperiment(this.db, existing.id).row);
   }

@@ -9,6 +9,7 @@ import { readConfigText, structuralProblems } from '../import/config-file';
 import { folderNameProblem } from './names';
 import { getProtocol, listProtocols } from '../protocols';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
+import { preregistrationConfigSchema } from '../paper/preregistration-schema';
 import { isRecorded, isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
@@ -47,6 +48,8 @@ const baseShape = {
   earlyWarningAnswers: z.number().int().min(0).max(10_000).optional(),
   /** USD per million tokens, overriding the shipped price table per model. */
   prices: z.record(z.string().min(1), priceSchema).optional(),
+  /** The analysis plan, locked when the experiment is created (issue 24 part 2; paper/preregistration.ts). */
+  preregistration: preregistrationConfigSchema.optional(),
 };
 
 /** A validated config: the shared keys, plus the protocol's own (typed by its plug-in). */

@@ -32,6 +32,9 @@ import {
 } from './results';
 import type { MethodsFiles } from '../../shared/paper/methods';
 import { exportBundle } from '../paper/bundle-write';
+import { lockPreregistration, paperInputs, preregistrationView } from '../paper/preregistration';
+import { preregistrationMarkdown } from '../paper/preregistration-text';
+import type { PaperInputs, PreregistrationView } from '../../shared/paper/preregistration';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
 
@@ -80,9 +83,29 @@ export class ResultViews {
     return this.lock.whileLocked(id, () => exportBundle(this.db, this.opts.dataDir, id));
   }
 
+  /** The preregistration and power plan the Methods files and the manifest state. */
+  private paper(id: number): PaperInputs {
+    return paperInputs(this.db, loadExperiment(this.db, id));
+  }
+
+  /** The experiment's locked plans, the one in force and the deviations from it. */
+  preregistration(id: number, lang: FigureLanguage = 'en'): PreregistrationView & { markdown: string } {
+    const exp = loadExperiment(this.db, id);
+    const view = preregistrationView(this.db, exp);
+    return { ...view, markdown: preregistrationMarkdown(exp.row.name, view, lang) };
+  }
+
+  /** Locks a plan (version 1), or supersedes the one in force with a reason; never edits one. */
+  preregister(id: number, plan: unknown, reason: string | null): PreregistrationView {
+    const exp = loadExperiment(this.db, id);
+    this.db.transaction(() => lockPreregistration(this.db, exp, plan, reason))();
+    this.opts.emit('experiments.changed', { experimentId: id });
+    return preregistrationView(this.db, exp);
+  }
+
   /** The Methods files, computed while no run writes the experiment (like an export). */
   methods(id: number, lang: FigureLanguage = 'en'): Promise<MethodsFiles> {
-    return this.lock.whileLocked(id, async () => experimentMethods(this.db, id, lang));
+    return this.lock.whileLocked(id, async () => experimentMethods(this.db, id, lang, this.paper(id)));
   }
 
   failures(id: number): { rows: FailedCallView[] } {
@@ -93,7 +116,7 @@ export class ResultViews {
     const exp = loadExperiment(this.db, id);
     const dir = outDir ?? join(this.opts.dataDir, 'exports', exp.row.name);
     // Locked while it reads: a restore must not move the store from under the export.
-    const r = await this.lock.whileLocked(id, () => exportExperiment(this.db, id, dir, lang));
+    const r = await this.lock.whileLocked(id, () => exportExperiment(this.db, id, dir, lang, this.paper(id)));
     return { dir: r.outDir, files: r.files, figureFailures: r.figureFailures };
   }
 
@@ -111,7 +134,7 @@ export class ResultViews {
     const scratch = await mkdtemp(join(scratchRoot, '.zip-'));
     try {
       const r = await this.lock.whileLocked(id, () =>
-        exportExperiment(this.db, id, join(scratch, 'out'), lang),
+        exportExperiment(this.db, id, join(scratch, 'out'), lang, this.paper(id)),
       );
       const entries: Record<string, Uint8Array> = {};
       for (const f of r.files) entries[`${exp.row.name}/${f}`] = await readFile(join(r.outDir, f));

@@ -8,6 +8,7 @@ import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
 import type { Table } from '../../shared/report/table';
 import type { MethodsFiles } from '../../shared/paper/methods';
+import { manifestPreregistration, type PaperInputs } from '../../shared/paper/preregistration';
 import type { MetricsContext, TaskCall, UsageRow } from '../protocols/plugin';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { recordedSummary } from './recorded';
@@ -291,20 +292,25 @@ function resultsOf(
 export function experimentMethods(
   db: Database,
   experimentId: number,
-  lang: FigureLanguage = 'en',
+  lang: FigureLanguage,
+  paper: PaperInputs,
 ): MethodsFiles {
   const exp = loadExperiment(db, experimentId);
   const ctx = metricsContext(db, exp, false);
   const metrics = exp.protocol.computeMetrics(ctx);
-  return methodsFiles(db, exp, ctx, metrics, reportTables(exp, metrics), lang);
+  return methodsFiles(db, exp, ctx, metrics, reportTables(exp, metrics), lang, paper);
 }
 
-/** Writes the export folder of DESIGN.md section 8 for any protocol. */
+/**
+ * Writes the export folder of DESIGN.md section 8 for any protocol. `paper`: the preregistration
+ * and power plan (paper/preregistration.ts `paperInputs`), handed in since they read these results.
+ */
 export async function exportExperiment(
   db: Database,
   experimentId: number,
   outDir: string,
-  lang: FigureLanguage = 'en',
+  lang: FigureLanguage,
+  paper: PaperInputs,
 ) {
   const exp = loadExperiment(db, experimentId);
   const ctx = metricsContext(db, exp, false);
@@ -322,7 +328,8 @@ export async function exportExperiment(
   const lastStage = exp.protocol.stages.at(-1)?.name;
   const answers = ctx.results.filter((r) => r.stage === lastStage);
   const tables = reportTables(exp, metrics);
-  const methods = methodsFiles(db, exp, ctx, metrics, tables, lang);
+  const methods = methodsFiles(db, exp, ctx, metrics, tables, lang, paper);
+  const preregistration = manifestPreregistration(paper.preregistration);
   return writeExportFolder(outDir, {
     protocol: exp.protocol.id,
     metrics,
@@ -339,6 +346,8 @@ export async function exportExperiment(
       experiment: { id: exp.row.id, name: exp.row.name },
       simulated: anySimulated(exp.providers),
       ...(anyRecorded(exp.providers) ? { recorded: recordedSummary(db, exp) } : {}),
+      // Only when a plan was locked: exports of other experiments stay byte-identical.
+      ...(preregistration ? { preregistration } : {}),
       config: exp.config,
       promptTemplates: exp.protocol.promptTemplates(exp.view),
       models: modelsOf(exp).map((m) => ({

@@ -257,6 +257,9 @@ export class Core {
       'experiments.exportFile': (p) => ex.views.exportFile(p),
       'experiments.exportZip': ({ experimentId, lang }) => ex.views.exportZip(experimentId, lang),
       'experiments.methods': ({ experimentId, lang }) => ex.views.methods(experimentId, lang),
+      'experiments.preregistration': ({ experimentId, lang }) => ex.views.preregistration(experimentId, lang),
+      'experiments.preregister': ({ experimentId, plan, reason }) =>
+        ex.views.preregister(experimentId, plan, reason ?? null),
       'experiments.exportBundle': ({ experimentId }) => ex.views.bundle(experimentId),
       'bundles.verify': ({ fileName, contentBase64 }) =>
         verifyBundleBytes(this.dataDir, fileName, Buffer.from(contentBase64, 'base64')),

@@ -84,6 +84,13 @@ export const paramSchemas = {
   }),
   'experiments.exportZip': z.strictObject({ experimentId: id, lang }),
   'experiments.methods': z.strictObject({ experimentId: id, lang }),
+  'experiments.preregistration': z.strictObject({ experimentId: id, lang }),
+  // The plan's fields are checked by its own schema when locked (errors name plan.<field>).
+  'experiments.preregister': z.strictObject({
+    experimentId: id,
+    plan: z.record(z.string(), z.unknown()),
+    reason: z.string().max(20_000).optional(),
+  }),
   'experiments.exportBundle': z.strictObject({ experimentId: id }),
   'bundles.verify': z.strictObject({ fileName: z.string().min(1).max(1000), contentBase64: z.string() }),
   'experiments.exportFile': z.strictObject({

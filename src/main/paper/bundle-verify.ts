@@ -18,7 +18,9 @@ import { renderFigure } from '../report/figures';
 import { tableToLatex } from '../report/latex';
 import { DB_FILE_NAME, openDatabase } from '../store/db';
 import { insertDataset } from '../store/datasets';
+import type { PreregistrationLock } from '../../shared/paper/preregistration';
 import type { OpenedBundle } from './bundle-read';
+import { lockSha256 } from './preregistration';
 import type { BundleDataset } from './bundle-write';
 
 /** Differences listed per file before "and more": enough to see what moved. */
@@ -94,8 +96,51 @@ export function canonicalSvg(svg: string): string {
   });
 }
 
+/**
+ * The bundle's locked plans: each lock's SHA-256 recomputed from its content (a lock that does not
+ * match is refused, naming the entry and version), and the lock in force is the one the export's
+ * manifest.json names. Null when no plan was locked.
+ */
+function preregistrationCheck(bundle: OpenedBundle): BundleCheck | null {
+  if (!bundle.entries.has(E.preregistration)) return null;
+  const entry = parseJson<{ experiment: string; locks: PreregistrationLock[] }>(bundle, E.preregistration);
+  const locks = Array.isArray(entry.locks) ? entry.locks : [];
+  locks.forEach((lock, i) => {
+    const { sha256, ...body } = lock;
+    const recomputed = lockSha256(bundle.meta.experiment.name, body);
+    if (recomputed !== sha256)
+      throw new AppError(
+        'invalid_input',
+        `${bundle.file}: ${E.preregistration}: version ${lock.version} does not match its SHA-256 (listed ${sha256}, recomputed ${recomputed}): the locked plan was changed`,
+        [
+          {
+            file: `${bundle.file}:${E.preregistration}`,
+            field: `locks[${i}].sha256`,
+            message: 'does not match the lock',
+          },
+        ],
+      );
+  });
+  const manifestFile = `${E.exportDir}manifest.json`;
+  const manifest = bundle.entries.has(manifestFile)
+    ? parseJson<{ preregistration?: { sha256?: string } }>(bundle, manifestFile)
+    : {};
+  const named = manifest.preregistration?.sha256 ?? 'absent';
+  const active = locks.at(-1)?.sha256 ?? 'absent';
+  return {
+    file: E.preregistration,
+    equal: named === active,
+    differences:
+      named === active
+        ? []
+        : [{ where: `${manifestFile} preregistration.sha256`, stored: named, recomputed: active }],
+  };
+}
+
 /** Replays the bundle in `scratch` (an empty folder the caller removes) and compares. */
 export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promise<BundleVerifyReport> {
+  // Before the replay: a changed lock refuses the bundle outright.
+  const prereg = preregistrationCheck(bundle);
   const config = parseJson<Record<string, unknown>>(bundle, E.config);
   const dataset = parseJson<BundleDataset>(bundle, E.dataset);
   const answersFile = join(scratch, E.answers);
@@ -177,6 +222,7 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       // A figure the export could not draw is listed in its manifest, not in the bundle: not compared.
       if (s !== null) checks.push(check(name, canonicalSvg(s), canonicalSvg(renderFigure(spec).svg)));
     }
+    if (prereg) checks.push(prereg);
     return {
       file: bundle.file,
       experiment: bundle.meta.experiment,

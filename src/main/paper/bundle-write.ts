@@ -15,6 +15,8 @@ import { exportExperiment } from '../experiments/results';
 import { anySimulated } from '../providers/config';
 import type { Database } from '../store/db';
 import { allItems, getDataset } from '../store/datasets';
+import { listPreregistrations } from '../store/preregistrations';
+import { paperInputs } from './preregistration';
 import { inScratch } from './scratch';
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -125,8 +127,17 @@ export async function writeBundle(
   };
   const labels = labelRows(db, experimentId);
   if (labels.length) entries[E.labels] = utf8(jsonl(labels));
+  const locks = listPreregistrations(db, experimentId);
+  if (locks.length)
+    entries[E.preregistration] = utf8(JSON.stringify({ experiment: exp.row.name, locks }, null, 2) + '\n');
   // English, as `judge-lab export` writes by default: verify draws the figures in the same words.
-  const exported = await exportExperiment(db, experimentId, join(scratch, 'export'), 'en');
+  const exported = await exportExperiment(
+    db,
+    experimentId,
+    join(scratch, 'export'),
+    'en',
+    paperInputs(db, exp),
+  );
   for (const f of exported.files) entries[E.exportDir + f] = await readFile(join(exported.outDir, f));
 
   const names = Object.keys(entries).sort();

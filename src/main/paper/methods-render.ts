@@ -2,8 +2,10 @@
 // the document is plain: each renderer escapes it for its format. The English .tex compiles with
 // pdflatex (any non-ASCII character beyond accented Latin is written as its code point, as the
 // tables do); the Chinese .tex keeps its characters and needs XeLaTeX with ctex (its preamble says so).
-import type { MethodsDocument, MethodsLang } from '../../shared/paper/methods';
+import { methodsNumber, type MethodsDocument, type MethodsLang } from '../../shared/paper/methods';
 import { escapeLatex, TEX_SPECIALS } from '../report/latex';
+import type { PaperInputs, PreregistrationView } from '../../shared/paper/preregistration';
+import type { PowerPlan } from '../../shared/paper/types';
 import type { MethodsFacts } from './methods-facts';
 
 /** Markdown that shows `text` literally: every character Markdown could read as markup is escaped. */
@@ -111,16 +113,69 @@ export function methodsLatex(doc: MethodsDocument): string {
 
 type Check = { done: boolean; text: string };
 
-/** What a reviewer will ask, answered from the facts where the store knows, left open where it cannot. */
-export function methodsChecklist(facts: MethodsFacts, lang: MethodsLang, annotated: number | null): string {
+/** The power plan for the items used: each comparison's smallest detectable effect (or why it is undefined). */
+function sampleSizeCheck(power: PowerPlan | null, items: number, lang: MethodsLang): Check {
   const en = lang === 'en';
-  const checks: Check[] = [
-    {
+  if (!power || power.comparisons.length === 0)
+    return {
       done: false,
       text: en
-        ? 'Sample size rationale: state the power plan (`judge-lab estimate CONFIG`: the smallest detectable effect at 80% power for the items used).'
-        : '样本量依据：说明功效计划（`judge-lab estimate CONFIG`：所用条目在 80% 功效下可检测的最小效应）。',
-    },
+        ? 'Sample size rationale: this protocol has no power model; state why the number of items suffices.'
+        : '样本量依据：本协议没有功效模型；请说明条目数量为何足够。',
+    };
+  const rows = power.comparisons.map((c) => {
+    const mde =
+      c.mde === null
+        ? en
+          ? `undefined (${c.mdeUndefined ?? 'no estimate'})`
+          : `未定义（${c.mdeUndefined ?? '无估计'}）`
+        : methodsNumber(c.mde);
+    return `${c.label}: ${c.n} ${c.unit}, MDE ${mde}`;
+  });
+  const pilot = power.pilot
+    ? en
+      ? `rates from the pilot "${power.pilot.name}"${power.pilot.simulated ? ' (simulated)' : ''}`
+      : `比率取自试点实验“${power.pilot.name}”${power.pilot.simulated ? '（模拟）' : ''}`
+    : en
+      ? "the app's default rates"
+      : '应用的默认比率';
+  return {
+    done: true,
+    text: en
+      ? `Sample size rationale: power plan for the ${items} items used at ${Math.round(power.power * 100)}% power and α = ${power.alpha}, ${pilot}: ${rows.join('; ')}.`
+      : `样本量依据：所用 ${items} 个条目的功效计划（${Math.round(power.power * 100)}% 功效，α = ${power.alpha}，${pilot}）：${rows.join('；')}。`,
+  };
+}
+
+function preregistrationCheck(view: PreregistrationView, lang: MethodsLang): Check {
+  const en = lang === 'en';
+  const a = view.active;
+  if (!a)
+    return {
+      done: false,
+      text: en
+        ? 'Preregistration: no analysis plan was locked (`judge-lab preregister`); report every analysis as exploratory.'
+        : '预注册：未锁定分析计划（`judge-lab preregister`）；所有分析应报告为探索性分析。',
+    };
+  return {
+    done: true,
+    text: en
+      ? `Preregistration: version ${a.version} locked ${a.lockedAt} (SHA-256 ${a.sha256}); ${view.deviations.length} deviations listed in methods.md.`
+      : `预注册：第 ${a.version} 版锁定于 ${a.lockedAt}（SHA-256 ${a.sha256}）；methods.md 列出 ${view.deviations.length} 处偏离。`,
+  };
+}
+
+/** What a reviewer will ask, answered from the facts where the store knows, left open where it cannot. */
+export function methodsChecklist(
+  facts: MethodsFacts,
+  lang: MethodsLang,
+  annotated: number | null,
+  paper: PaperInputs,
+): string {
+  const en = lang === 'en';
+  const checks: Check[] = [
+    sampleSizeCheck(paper.power, facts.dataset.used, lang),
+    preregistrationCheck(paper.preregistration, lang),
     {
       done: true,
       text: en

@@ -10,7 +10,9 @@ import {
   type MethodsSection,
 } from '../../shared/paper/methods';
 import type { Table } from '../../shared/report/table';
+import type { PreregistrationView } from '../../shared/paper/preregistration';
 import type { MethodsFacts, MethodsModel } from './methods-facts';
+import { deviationBlocks } from './preregistration-text';
 
 /** Methods a caption or protocol sentence may name, with the reference a reader looks up. */
 const REFERENCES: { pattern: RegExp; ref: string }[] = [
@@ -231,6 +233,8 @@ export function methodsDocument(
   lang: MethodsLang,
   /** Whether the protocol audits transformed texts (has a `flagged` capability). */
   audits: boolean,
+  /** The experiment's locked plans and the deviations found from them. */
+  preregistration: PreregistrationView,
 ): MethodsDocument {
   const w = METHODS_WORDS[lang];
   const notes = [...(facts.simulated ? [w.simulated] : []), ...(facts.recorded ? [w.recorded] : [])];
@@ -285,7 +289,11 @@ export function methodsDocument(
     title: w.corrections,
     blocks: [{ kind: 'p', text: /Holm/.test(captions) ? w.correctionsHolm : w.correctionsNone }],
   });
-  sections.push({ id: 'deviations', title: w.deviations, blocks: [{ kind: 'p', text: w.deviationsText }] });
+  sections.push({
+    id: 'deviations',
+    title: w.deviations,
+    blocks: deviationBlocks(preregistration, lang, w.deviationsText),
+  });
   sections.push({ id: 'cost', title: w.cost, blocks: [{ kind: 'p', text: w.costText(facts) }] });
 
   const allText = sections

@@ -2,6 +2,7 @@
 // the same metrics and tables the export writes. The export folder and `experiments.methods`
 // both come here.
 import type { MethodsFiles, MethodsLang } from '../../shared/paper/methods';
+import type { PaperInputs } from '../../shared/paper/preregistration';
 import type { Table } from '../../shared/report/table';
 import type { LoadedExperiment } from '../experiments/load';
 import type { MetricsContext } from '../protocols/plugin';
@@ -29,13 +30,21 @@ export function methodsFiles(
   metrics: unknown,
   tables: readonly Table[],
   lang: MethodsLang,
+  paper: PaperInputs,
 ): MethodsFiles {
   const facts = methodsFacts(db, exp, ctx);
   const own = exp.protocol.methods?.({ exp: exp.view, metrics, lang }) ?? [];
-  const doc = methodsDocument(facts, own, tables, lang, exp.protocol.flagged !== undefined);
+  const doc = methodsDocument(
+    facts,
+    own,
+    tables,
+    lang,
+    exp.protocol.flagged !== undefined,
+    paper.preregistration,
+  );
   return {
     markdown: methodsMarkdown(doc),
     latex: methodsLatex(doc),
-    checklist: methodsChecklist(facts, lang, humanLabels(db, exp)),
+    checklist: methodsChecklist(facts, lang, humanLabels(db, exp), paper),
   };
 }

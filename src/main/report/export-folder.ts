@@ -40,6 +40,8 @@ export interface ManifestInput {
   models: ManifestModel[];
   counts: { items: number; requests: number; [extra: string]: number };
   time?: { startedAt?: string | null; finishedAt?: string | null };
+  /** The locked analysis plan in force, its hash and time (issue 24 part 2); absent when none was locked. */
+  preregistration?: object;
 }
 
 export interface ExportFolderInput {
@@ -115,6 +117,7 @@ export function manifestJson(
     experiment: input.experiment ?? null,
     simulated: input.simulated ?? false,
     ...(input.recorded === undefined ? {} : { recorded: input.recorded }),
+    ...(input.preregistration === undefined ? {} : { preregistration: input.preregistration }),
     time: {
       started_at: input.time?.startedAt ?? null,
       finished_at: input.time?.finishedAt ?? null,

@@ -370,6 +370,31 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: 'preregistrations: locked analysis plans, never edited, superseded by new versions',
+    // Issue 24 part 2. A lock records the analysis plan and what the experiment was when it was
+    // locked (its sample, judges, power), with a SHA-256 over all of it and the time, so a
+    // reader can check later that the plan came first. Rows are never updated (the trigger
+    // refuses it); an amendment is a new version that says why, shown beside the old one.
+    up: `
+      CREATE TABLE preregistrations (
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL CHECK (version >= 1),
+        plan_json TEXT NOT NULL CHECK (json_valid(plan_json)),
+        snapshot_json TEXT NOT NULL CHECK (json_valid(snapshot_json)),
+        reason TEXT,
+        locked_at TEXT NOT NULL,
+        sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+        PRIMARY KEY (experiment_id, version),
+        CHECK (version = 1 OR (reason IS NOT NULL AND length(trim(reason)) > 0))
+      );
+      CREATE TRIGGER preregistrations_never_edited BEFORE UPDATE ON preregistrations
+      BEGIN
+        SELECT RAISE(ABORT, 'a preregistration is never edited: lock a new version that supersedes it');
+      END;
+    `,
+  },
 ];
 
 /** The newest schema this release knows. */

@@ -1,0 +1,84 @@
+// `judge-lab preregister` and `judge-lab preregistration` (issue 24 part 2): lock an experiment's
+// analysis plan from a JSON file (a new version needs --reason), and show or write the
+// preregistration document with the deviations found. Thin: each calls one API method through
+// Core.call; the lock, its hash and the deviations live in src/main/paper/preregistration*.ts.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { AppError } from '../base/errors';
+import type { Core } from '../facade/core';
+import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
+
+type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
+
+/** A plan problem named against the user's file (the API names the payload `plan`). */
+function attributeToPlanFile(path: string, err: unknown): never {
+  if (!(err instanceof AppError) || !err.issues.some((i) => i.file === 'plan')) throw err;
+  throw new AppError(
+    err.code,
+    `${path}: ${err.message}`,
+    err.issues.map((i) => (i.file === 'plan' ? { ...i, file: path } : i)),
+  );
+}
+
+export function registerPreregistrationCommands(
+  program: Command,
+  withCore: WithCore,
+  out: (s: string) => void,
+): void {
+  program
+    .command('preregister')
+    .description(
+      'lock the analysis plan of an experiment (confirmatory comparisons, α, correction, exclusion and stopping rules); a lock is never edited, only superseded with --reason',
+    )
+    .argument('<experiment>', 'experiment name or id')
+    .requiredOption('--plan <file>', 'the plan (JSON, the keys of the config\'s "preregistration")')
+    .option('--reason <text>', 'why this version supersedes the plan in force')
+    .option('--json', 'print JSON')
+    .action((ref: string, opts: { plan: string; reason?: string; json?: boolean }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const { readConfigText } = await import('../facade/config-files');
+        const plan = readConfigText(opts.plan);
+        if (typeof plan !== 'object' || plan === null || Array.isArray(plan))
+          throw new AppError('invalid_input', `${opts.plan}: the plan is a JSON object`, [
+            { file: opts.plan, message: 'not a JSON object' },
+          ]);
+        const experimentId = core.experiments.find(ref).id;
+        const view = await core
+          .call('experiments.preregister', {
+            experimentId,
+            plan: plan as Record<string, unknown>,
+            ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+          })
+          .catch((err: unknown) => attributeToPlanFile(opts.plan, err));
+        if (opts.json) return out(JSON.stringify(view, null, 2) + '\n');
+        const lock = view.active!;
+        out(
+          `Locked version ${lock.version} of the plan of experiment ${ref} at ${lock.lockedAt}\nSHA-256 ${lock.sha256}\n`,
+        );
+        if (view.deviations.length)
+          out(`Deviations found already:\n${view.deviations.map((d) => `  - ${d.text}`).join('\n')}\n`);
+      }),
+    );
+
+  program
+    .command('preregistration')
+    .description('show every locked plan of an experiment and the deviations from the one in force')
+    .argument('<experiment>', 'experiment name or id')
+    .option('--out <file>', 'write preregistration.md there instead of printing it')
+    .addOption(
+      new Option('--lang <lang>', 'language of the document').choices([...FIGURE_LANGUAGES]).default('en'),
+    )
+    .option('--json', 'print JSON (the locks, the deviations and the document)')
+    .action((ref: string, opts: { out?: string; lang: FigureLanguage; json?: boolean }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const experimentId = core.experiments.find(ref).id;
+        const view = await core.call('experiments.preregistration', { experimentId, lang: opts.lang });
+        if (opts.json) return out(JSON.stringify(view, null, 2) + '\n');
+        if (!opts.out) return out(view.markdown);
+        const file = resolve(opts.out);
+        writeFileSync(file, view.markdown);
+        out(`Wrote ${file}\n`);
+      }),
+    );
+}

@@ -1,0 +1,154 @@
+// The preregistration in words (issue 24 part 2), English and Chinese: the document a user files
+// (preregistration.md) and the blocks the Methods section "Deviations from the preregistration"
+// is written from. Plain text blocks; the Methods renderers escape them, and the document escapes
+// every user-typed text for Markdown.
+import type { MethodsBlock, MethodsLang } from '../../shared/paper/methods';
+import { methodsNumber } from '../../shared/paper/methods';
+import type {
+  PreregDeviation,
+  PreregistrationLock,
+  PreregistrationView,
+} from '../../shared/paper/preregistration';
+import { escapeMarkdown } from './methods-render';
+
+const p = (d: PreregDeviation, k: string) => String(d.params[k] ?? '');
+
+const ZH_DEVIATIONS: Record<PreregDeviation['kind'], (d: PreregDeviation) => string> = {
+  locked_after_data: (d) => `计划锁定于 ${p(d, 'at')}，此时已收集 ${p(d, 'answers')} 个回答。`,
+  amended: (d) =>
+    `第 ${p(d, 'version')} 版于 ${p(d, 'at')} 取代了前一版（当时已收集 ${p(d, 'answers')} 个回答）：${p(d, 'reason')}`,
+  sample_size: (d) => `计划登记了 ${p(d, 'registered')} 个条目；实验使用了 ${p(d, 'used')} 个。`,
+  items_changed: (d) => `实验使用的条目数（${p(d, 'items')}）与登记相同，但条目不同。`,
+  judges: (d) => `评审模型与登记的不同：新增 ${p(d, 'added') || '无'}；移除 ${p(d, 'removed') || '无'}。`,
+  config: (d) => `锁定后配置有改动：${p(d, 'keys')}。`,
+  comparison_missing: (d) => `登记的验证性比较已不再进行：${p(d, 'ids')}。`,
+  texts_edited: (d) => `锁定后有 ${p(d, 'count')} 段文本被人工编辑。`,
+  answers_missing: (d) =>
+    `计划的 ${p(d, 'planned')} 个回答中有 ${p(d, 'failed')} 个失败，因此分析样本小于登记的样本。`,
+};
+
+export function deviationText(d: PreregDeviation, lang: MethodsLang): string {
+  return lang === 'en' ? d.text : ZH_DEVIATIONS[d.kind](d);
+}
+
+const CORRECTION: Record<MethodsLang, Record<string, string>> = {
+  en: { holm: 'Holm (step-down)', bonferroni: 'Bonferroni', none: 'none' },
+  zh: { holm: 'Holm 逐步下降法', bonferroni: 'Bonferroni', none: '无' },
+};
+
+/** The plan of one lock as short facts. */
+export function lockFacts(lock: PreregistrationLock, lang: MethodsLang): string[] {
+  const { plan, snapshot } = lock;
+  const en = lang === 'en';
+  const comparisons = plan.confirmatory.map((id) => {
+    const c = snapshot.comparisons.find((x) => x.id === id);
+    const primary = id === plan.primary ? (en ? ' (primary)' : '（主要）') : '';
+    if (!c) return `${id}${primary}`;
+    const mde =
+      c.mde === null
+        ? en
+          ? `undefined (${c.mdeUndefined ?? 'no power model'})`
+          : `未定义（${c.mdeUndefined ?? '无功效模型'}）`
+        : methodsNumber(c.mde);
+    return en
+      ? `${id}${primary}: ${c.label}; ${c.n} ${c.unit} per judge, smallest detectable effect ${mde} at 80% power`
+      : `${id}${primary}：${c.label}；每个评审模型 ${c.n} 个单位（${c.unit}），80% 功效下可检测的最小效应 ${mde}`;
+  });
+  return en
+    ? [
+        `Locked: ${lock.lockedAt} (version ${lock.version}, SHA-256 ${lock.sha256})`,
+        ...(lock.reason ? [`Supersedes version ${lock.version - 1} because: ${lock.reason}`] : []),
+        ...(plan.hypotheses ? [`Hypotheses: ${plan.hypotheses}`] : []),
+        `Confirmatory comparisons: ${comparisons.join(' | ')}`,
+        `α = ${plan.alpha}; correction across the confirmatory family: ${CORRECTION.en[plan.correction]}`,
+        `Exclusion rule: ${plan.exclusions}`,
+        `Stopping rule: ${plan.stopping}`,
+        `Registered sample: ${snapshot.items} items; judges: ${snapshot.judges.join(', ') || 'none'}; answers collected at the lock: ${snapshot.answersAtLock}`,
+      ]
+    : [
+        `锁定时间：${lock.lockedAt}（第 ${lock.version} 版，SHA-256 ${lock.sha256}）`,
+        ...(lock.reason ? [`取代第 ${lock.version - 1} 版的理由：${lock.reason}`] : []),
+        ...(plan.hypotheses ? [`假设：${plan.hypotheses}`] : []),
+        `验证性比较：${comparisons.join(' | ')}`,
+        `α = ${plan.alpha}；验证性检验族的校正：${CORRECTION.zh[plan.correction]}`,
+        `排除规则：${plan.exclusions}`,
+        `停止规则：${plan.stopping}`,
+        `登记样本：${snapshot.items} 个条目；评审模型：${snapshot.judges.join('、') || '无'}；锁定时已收集回答：${snapshot.answersAtLock}`,
+      ];
+}
+
+/** The Methods section "Deviations from the preregistration", from the stored locks. */
+export function deviationBlocks(view: PreregistrationView, lang: MethodsLang, none: string): MethodsBlock[] {
+  const active = view.active;
+  if (!active) return [{ kind: 'p', text: none }];
+  const en = lang === 'en';
+  const blocks: MethodsBlock[] = [
+    {
+      kind: 'p',
+      text: en
+        ? `An analysis plan was locked for this experiment (version ${active.version} is in force; when each version was locked, and how many answers had been collected by then, is stated below). The comparisons it names are confirmatory; every other analysis above is exploratory.`
+        : `本实验锁定了分析计划（现行为第 ${active.version} 版；各版本的锁定时间及当时已收集的回答数见下文）。其中列出的比较为验证性分析；以上其他分析均为探索性分析。`,
+    },
+    { kind: 'list', items: lockFacts(active, lang) },
+  ];
+  const superseded = view.locks.slice(0, -1);
+  if (superseded.length)
+    blocks.push(
+      {
+        kind: 'p',
+        text: en ? 'Superseded versions (kept, never edited):' : '被取代的版本（保留，从未修改）：',
+      },
+      {
+        kind: 'list',
+        items: superseded.map((l) =>
+          en
+            ? `Version ${l.version}: locked ${l.lockedAt}, SHA-256 ${l.sha256}`
+            : `第 ${l.version} 版：锁定于 ${l.lockedAt}，SHA-256 ${l.sha256}`,
+        ),
+      },
+    );
+  blocks.push(
+    view.deviations.length
+      ? { kind: 'p', text: en ? 'Deviations from the plan:' : '与计划的偏离：' }
+      : { kind: 'p', text: en ? 'No deviation from the plan was found.' : '未发现与计划的偏离。' },
+  );
+  if (view.deviations.length)
+    blocks.push({ kind: 'list', items: view.deviations.map((d) => deviationText(d, lang)) });
+  return blocks;
+}
+
+/** preregistration.md: every lock, newest first, and the deviations found so far. */
+export function preregistrationMarkdown(
+  experimentName: string,
+  view: PreregistrationView,
+  lang: MethodsLang,
+): string {
+  const en = lang === 'en';
+  const out = [
+    `# ${escapeMarkdown(en ? `Preregistration: ${experimentName}` : `预注册：${experimentName}`)}`,
+    '',
+  ];
+  if (!view.active) {
+    out.push(
+      escapeMarkdown(
+        en
+          ? 'No analysis plan was locked for this experiment: every analysis is exploratory.'
+          : '本实验未锁定分析计划：所有分析均为探索性分析。',
+      ),
+      '',
+    );
+    return out.join('\n');
+  }
+  for (const lock of [...view.locks].reverse()) {
+    const state = lock === view.active ? (en ? 'in force' : '现行') : en ? 'superseded' : '已被取代';
+    out.push(
+      `## ${escapeMarkdown(en ? `Version ${lock.version} (${state})` : `第 ${lock.version} 版（${state}）`)}`,
+      '',
+    );
+    out.push(...lockFacts(lock, lang).map((f) => `- ${escapeMarkdown(f)}`), '');
+  }
+  out.push(`## ${en ? 'Deviations found' : '已发现的偏离'}`, '');
+  if (view.deviations.length === 0) out.push(en ? 'None.' : '无。', '');
+  else out.push(...view.deviations.map((d) => `- ${escapeMarkdown(deviationText(d, lang))}`), '');
+  return out.join('\n');
+}

@@ -1,0 +1,320 @@
+// Preregistration (issue 24 part 2) through the real core on a SQLite file: a Judge-LS study on the
+// simulated provider locks its plan from the config before it runs; the lock's SHA-256 is
+// recomputed here from its stored content; the store refuses to edit a lock; a new version needs a
+// reason and is shown beside the old one; changes after the lock (items, judges, a text edited by
+// hand, failed answers) come back as deviations in the view, the manifest, methods.md (EN and 中文)
+// and the checklist; the study bundle carries the locks and `verify` refuses a changed one.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { unzipSync, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/main/base/errors';
+import { Core } from '../../src/main/facade/core';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
+import type { BundleJson } from '../../src/shared/paper/bundle';
+import type { PreregistrationLock } from '../../src/shared/paper/preregistration';
+import { tempDir } from '../helpers/tmp';
+
+let core: Core;
+let dir: string;
+let cleanup: () => void;
+let datasetId: number;
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir());
+  core = new Core({ dataDir: join(dir, 'store'), door: 'cli', keys: new EnvOnlyKeyStore({}) });
+  datasetId = (await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' })).dataset.id;
+}, 120_000);
+
+afterAll(async () => {
+  await core?.shutdown();
+  cleanup?.();
+});
+
+const sim = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60000, concurrency: 8 } };
+const judge = (model: string, label = model) => ({ label, provider: 'sim', model });
+
+function config(name: string, extra: Record<string, unknown> = {}) {
+  return {
+    name,
+    protocol: 'judge-ls',
+    dataset: datasetId,
+    limit: 4,
+    providers: sim,
+    transform: { provider: 'sim', model: 'sim-translator' },
+    judges: [judge('sim-judge-weak', 'J')],
+    ...extra,
+  };
+}
+
+/** The SHA-256 recomputed independently: JSON with keys sorted at every depth, as the lock documents. */
+function sortedJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${sortedJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+function expectedSha(experiment: string, l: PreregistrationLock): string {
+  const body = {
+    experiment,
+    version: l.version,
+    plan: l.plan,
+    snapshot: l.snapshot,
+    reason: l.reason,
+    lockedAt: l.lockedAt,
+  };
+  return createHash('sha256').update(sortedJson(body), 'utf8').digest('hex');
+}
+
+async function comparisonIds(cfg: Record<string, unknown>): Promise<string[]> {
+  const estimate = await core.call('experiments.estimate', { config: cfg });
+  return estimate.power!.comparisons.map((c) => c.id);
+}
+
+async function refusal(p: Promise<unknown> | (() => unknown)): Promise<AppError> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (err) {
+    return err as AppError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('preregistration', () => {
+  let id: number;
+  let ids: string[];
+  let plan: Record<string, unknown>;
+
+  it('locks the config plan at create, before any answer, with a SHA-256 over its content and time', async () => {
+    ids = await comparisonIds(config('prereg'));
+    expect(ids.length).toBeGreaterThan(1);
+    plan = {
+      confirmatory: [ids[0], ids[1]],
+      primary: ids[1],
+      alpha: 0.01,
+      correction: 'bonferroni',
+      exclusions: 'items the audit flags are left out',
+      stopping: 'all planned items; no interim look',
+      hypotheses: 'The judge is less accurate on the Chinese texts.',
+    };
+    id = (await core.call('experiments.create', { config: config('prereg', { preregistration: plan }) })).id;
+    const view = await core.call('experiments.preregistration', { experimentId: id });
+    expect(view.locks).toHaveLength(1);
+    const lock = view.active!;
+    expect(lock.version).toBe(1);
+    expect(lock.reason).toBeNull();
+    expect(lock.plan).toEqual({ ...plan });
+    expect(lock.snapshot.items).toBe(4);
+    expect(lock.snapshot.judges).toEqual(['simulated / sim-judge-weak']);
+    expect(lock.snapshot.answersAtLock).toBe(0);
+    expect(lock.snapshot.comparisons.map((c) => c.id)).toEqual([ids[0], ids[1]]);
+    // The power at the lock is the power plan's at the plan's α.
+    const estimate = await core.call('experiments.estimate', { config: config('prereg') });
+    expect(estimate.power!.alpha).toBe(0.05);
+    expect(lock.snapshot.comparisons[0].n).toBe(estimate.power!.comparisons[0].n);
+    expect(lock.sha256).toBe(expectedSha('prereg', lock));
+    expect(view.deviations).toEqual([]);
+    expect(view.markdown).toContain(lock.sha256);
+    expect(view.markdown).toContain('Version 1 (in force)');
+    const zh = await core.call('experiments.preregistration', { experimentId: id, lang: 'zh' });
+    expect(zh.markdown).toContain('第 1 版（现行）');
+    expect(zh.markdown).toContain('排除规则：items the audit flags are left out');
+  }, 120_000);
+
+  it('refuses a plan naming a comparison the power plan does not make, and a primary outside it', async () => {
+    const bad = await refusal(
+      core.call('experiments.create', {
+        config: config('prereg-bad', {
+          preregistration: { ...plan, confirmatory: ['no-such'], primary: undefined },
+        }),
+      }),
+    );
+    expect(bad.message).toMatch(/preregistration\.confirmatory\[0\]: "no-such" is not a comparison/);
+    const primary = await refusal(
+      core.call('experiments.create', {
+        config: config('prereg-bad', { preregistration: { ...plan, primary: 'elsewhere' } }),
+      }),
+    );
+    expect(primary.message).toMatch(/preregistration\.primary/);
+    expect((await core.call('experiments.list', undefined)).some((e) => e.name === 'prereg-bad')).toBe(false);
+  });
+
+  it('runs; the store never edits a lock; a new version needs a reason and keeps the old one', async () => {
+    const final = await core.experiments.runToEnd(id);
+    expect(final.status).toBe('finished');
+    const db = new BetterSqlite3(join(dir, 'store', 'judge-lab.sqlite'));
+    try {
+      expect(() =>
+        db.prepare("UPDATE preregistrations SET plan_json = '{}' WHERE experiment_id = ?").run(id),
+      ).toThrow(/never edited/);
+    } finally {
+      db.close();
+    }
+    const again = await refusal(core.call('experiments.preregister', { experimentId: id, plan }));
+    expect(again.code).toBe('conflict');
+    expect(again.message).toMatch(/never edited/);
+    const v1 = (await core.call('experiments.preregistration', { experimentId: id })).active!;
+    const view = await core.call('experiments.preregister', {
+      experimentId: id,
+      plan: { ...plan, alpha: 0.05, correction: 'holm' },
+      reason: 'The journal asks for α = 0.05 with Holm.',
+    });
+    expect(view.locks.map((l) => l.version)).toEqual([1, 2]);
+    expect(view.locks[0]).toEqual(v1);
+    expect(view.active!.reason).toBe('The journal asks for α = 0.05 with Holm.');
+    expect(view.active!.snapshot.answersAtLock).toBeGreaterThan(0);
+    expect(view.active!.sha256).toBe(expectedSha('prereg', view.active!));
+    expect(view.deviations.map((d) => d.kind)).toContain('amended');
+  }, 300_000);
+
+  it('lists what changed after the lock as deviations: the sample size, the judges, the config, an edited text', async () => {
+    // A changed plan in the config, without saying why: refused, and the config stays as it was.
+    const changedPlan = await refusal(() =>
+      core.experiments.createOrUpdate(config('prereg', { preregistration: { ...plan, alpha: 0.1 } })),
+    );
+    expect(changedPlan.message).toMatch(/amendment/);
+    const stored = (await core.call('experiments.get', { experimentId: id })).config as { limit?: number };
+    expect(stored.limit).toBe(4);
+
+    core.experiments.createOrUpdate(
+      config('prereg', {
+        preregistration: plan,
+        limit: 5,
+        judges: [judge('sim-judge-weak', 'J'), judge('sim-judge-strong', 'K')],
+      }),
+    );
+    await core.experiments.runToEnd(id);
+    const variants = (await core.call('experiments.protocolView', {
+      experimentId: id,
+      view: 'variants',
+    })) as {
+      itemId: number;
+      language: string;
+    }[];
+    const zhText = variants.find((v) => v.language === 'ZH')!;
+    await core.call('experiments.protocolEdit', {
+      experimentId: id,
+      edit: 'variant',
+      fields: {
+        itemId: zhText.itemId,
+        language: 'ZH',
+        instruction: '人工修改',
+        output1: '一',
+        output2: '二',
+      },
+    });
+    await core.experiments.runToEnd(id);
+    const view = await core.call('experiments.preregistration', { experimentId: id });
+    const kinds = view.deviations.map((d) => d.kind);
+    const counts = (await core.call('experiments.results', { experimentId: id })).counts;
+    expect(kinds).toEqual([
+      'amended',
+      'sample_size',
+      'judges',
+      'config',
+      'texts_edited',
+      ...(counts.failed > 0 ? ['answers_missing'] : []),
+    ]);
+    const byKind = Object.fromEntries(view.deviations.map((d) => [d.kind, d]));
+    expect(byKind.sample_size.params).toEqual({ registered: 4, used: 5 });
+    expect(byKind.judges.params).toEqual({ added: 'simulated / sim-judge-strong', removed: '' });
+    expect(byKind.config.params).toEqual({ keys: 'judges, limit' });
+    expect(byKind.texts_edited.params).toEqual({ count: 1 });
+
+    // The export: the manifest names the lock in force, methods.md and the checklist state it.
+    const out = join(dir, 'export');
+    await core.experiments.export(id, out);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+      preregistration: {
+        sha256: string;
+        locked_at: string;
+        confirmatory: string[];
+        superseded: { sha256: string }[];
+      };
+    };
+    expect(manifest.preregistration.sha256).toBe(view.active!.sha256);
+    expect(manifest.preregistration.locked_at).toBe(view.active!.lockedAt);
+    expect(manifest.preregistration.confirmatory).toEqual([ids[0], ids[1]]);
+    expect(manifest.preregistration.superseded.map((s) => s.sha256)).toEqual([view.locks[0].sha256]);
+    const methods = readFileSync(join(out, 'methods.md'), 'utf8');
+    const section = methods.slice(methods.indexOf('## Deviations from the preregistration'));
+    expect(section).toContain(view.active!.sha256);
+    expect(section).toContain('The plan registered 4 items; the experiment uses 5.');
+    expect(section).toContain('1 texts were edited by hand after the lock.');
+    expect(section).not.toContain('No preregistration was locked');
+    // The English .tex with the plan's text in it (α, quotes, ids with _ and :) still compiles.
+    const tex = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'methods.tex'], {
+      cwd: out,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(tex.status, `pdflatex failed:\n${tex.stdout.slice(-3000)}`).toBe(0);
+    const zh = await core.call('experiments.methods', { experimentId: id, lang: 'zh' });
+    expect(zh.markdown).toContain('计划登记了 4 个条目；实验使用了 5 个。');
+    expect(zh.markdown).toContain('评审模型与登记的不同：新增 simulated / sim-judge-strong；移除 无。');
+    const checklist = readFileSync(join(out, 'checklist.md'), 'utf8');
+    expect(checklist).toContain(`- [x] Preregistration: version 2 locked ${view.active!.lockedAt}`);
+    // The power plan in the checklist: each comparison's smallest detectable effect for the items used.
+    const power = (
+      await core.call('experiments.estimate', {
+        config: (await core.call('experiments.get', { experimentId: id })).config,
+      })
+    ).power!;
+    const first = power.comparisons[0];
+    expect(checklist).toContain(
+      `${first.label}: ${first.n} ${first.unit}, MDE ${first.mde === null ? 'undefined' : first.mde.toFixed(3)}`,
+    );
+  }, 300_000);
+
+  it('bundles every lock; verify checks each SHA-256 and refuses a changed plan naming the entry', async () => {
+    const bundle = await core.call('experiments.exportBundle', { experimentId: id });
+    const bytes = Buffer.from(bundle.contentBase64, 'base64');
+    const files = unzipSync(bytes);
+    const entry = JSON.parse(new TextDecoder().decode(files['preregistration.json'])) as {
+      locks: PreregistrationLock[];
+    };
+    expect(entry.locks.map((l) => l.version)).toEqual([1, 2]);
+    const report = await core.call('bundles.verify', {
+      fileName: bundle.fileName,
+      contentBase64: bundle.contentBase64,
+    });
+    const check = report.checks.find((c) => c.file === 'preregistration.json')!;
+    expect(check).toEqual({ file: 'preregistration.json', equal: true, differences: [] });
+    // The text edited by hand is not replayed (docs/DESIGN.md "Study bundle", not yet): only the
+    // audit and its sensitivity analysis differ; every other metric, table and figure is identical.
+    const differing = report.checks.filter((c) => !c.equal).map((c) => c.file);
+    expect(
+      differing.every((f) => /metrics\.json|tables\/(audit|audit_items|sensitivity)\./.test(f)),
+      differing.join(),
+    ).toBe(true);
+
+    // α of version 1 changed and bundle.json's hash updated to match: the lock's own hash refuses it.
+    entry.locks[0].plan.alpha = 0.2;
+    const changed = new TextEncoder().encode(
+      JSON.stringify({ ...entry, experiment: 'prereg' }, null, 2) + '\n',
+    );
+    const meta = JSON.parse(new TextDecoder().decode(files['bundle.json'])) as BundleJson;
+    meta.entries['preregistration.json'] = createHash('sha256').update(changed).digest('hex');
+    const forged = zipSync({
+      ...files,
+      'preregistration.json': changed,
+      'bundle.json': new TextEncoder().encode(JSON.stringify(meta)),
+    });
+    const refused = await refusal(
+      core.call('bundles.verify', {
+        fileName: 'forged.judgelab',
+        contentBase64: Buffer.from(forged).toString('base64'),
+      }),
+    );
+    expect(refused.message).toMatch(
+      /forged\.judgelab: preregistration\.json: version 1 does not match its SHA-256/,
+    );
+  }, 600_000);
+});
