@@ -6,10 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AppError } from '../base/errors';
-import type { Core } from '../facade/core';
+import { experimentIdOf, type WithCore } from './door';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
-
-type WithCore = <T>(cmd: Command, fn: (core: Core) => Promise<T> | T) => Promise<T>;
 
 /** A plan problem named against the user's file (the API names the payload `plan`). */
 function attributeToPlanFile(path: string, err: unknown): never {
@@ -43,7 +41,7 @@ export function registerPreregistrationCommands(
           throw new AppError('invalid_input', `${opts.plan}: the plan is a JSON object`, [
             { file: opts.plan, message: 'not a JSON object' },
           ]);
-        const experimentId = core.experiments.find(ref).id;
+        const experimentId = await experimentIdOf(core, ref);
         const view = await core
           .call('experiments.preregister', {
             experimentId,
@@ -72,7 +70,7 @@ export function registerPreregistrationCommands(
     .option('--json', 'print JSON (the locks, the deviations and the document)')
     .action((ref: string, opts: { out?: string; lang: FigureLanguage; json?: boolean }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const experimentId = core.experiments.find(ref).id;
+        const experimentId = await experimentIdOf(core, ref);
         const view = await core.call('experiments.preregistration', { experimentId, lang: opts.lang });
         if (opts.json) return out(JSON.stringify(view, null, 2) + '\n');
         if (!opts.out) return out(view.markdown);
