@@ -84,7 +84,7 @@ describe('cached results', () => {
     expect(usage(same(first.id))).toBe(usage(after) + 1000);
   }, 120_000);
 
-  it('see answers stored by another process and an edited answers file', async () => {
+  it('see answers stored by another process and an answers file edited and given again', async () => {
     const { core, dataDir } = env;
     const sample = readFileSync(
       join(import.meta.dirname, '../../resources/samples/tydiqa-en-ar-te.jsonl'),
@@ -102,7 +102,7 @@ describe('cached results', () => {
         `item_id,generator,answer,human_label\nenglish-5888115353945373749-2,mine,Amos,${label}\n`,
       );
     write('CORRECT');
-    const exp = core.experiments.createOrUpdate({
+    const config = {
       name: 'cache-refsens',
       protocol: 'reference-sensitivity',
       dataset: 'TyDi QA GoldP (en, ar, te) (sample)',
@@ -110,7 +110,8 @@ describe('cached results', () => {
       answers,
       parts: { calibration: false },
       judges: [{ label: 'J', provider: 'o', model: 'gpt-4.1-mini' }],
-    });
+    };
+    const exp = core.experiments.createOrUpdate(config);
     const empty = same(exp.id);
     expect(empty.counts.ok + empty.counts.failed).toBe(0);
 
@@ -125,7 +126,11 @@ describe('cached results', () => {
       (r.metrics as { human: { settings: { accuracy: number | null }[] } }).human.settings.map(
         (s) => s.accuracy,
       );
+    // The file is stored with the experiment (sealConfig): an edit on disk changes nothing until
+    // the config is given again (as `judge-lab run` does), which stores the new text.
     write('INCORRECT');
+    expect(humanN(same(exp.id))).toEqual(humanN(run));
+    core.experiments.createOrUpdate(config);
     const edited = same(exp.id);
     expect(humanN(edited)).not.toEqual(humanN(run));
     // A second connection to the same file sees the same.
