@@ -4,10 +4,9 @@ import react from '@vitejs/plugin-react';
 
 // Vitest's default is one worker fewer than the cores: on a 2-core machine one worker, so every file
 // ran after the other, and the e2e project (one file at a time) only after all the rest. Most of a
-// file's wall time is waiting (mock-provider latency, rate limits, a child process, Chromium): two
-// workers kept two cores only ~70% busy (939 CPU-s in 673 s), so one worker more than the cores.
-// `--maxWorkers` on the command line still overrides this.
-const maxWorkers = Math.max(3, availableParallelism() + 1);
+// file's wall time is waiting (mock-provider latency, rate limits, a child process, Chromium), so two
+// workers pay off even on two cores. `--maxWorkers` on the command line still overrides this.
+const maxWorkers = Math.max(2, availableParallelism());
 
 // Waits are give-up points, not measurements: `expect.poll` defaults to 1 s, which a loaded machine
 // overshoots while nothing is wrong. Tests that need longer say so themselves.
