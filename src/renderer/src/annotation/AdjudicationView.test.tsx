@@ -113,6 +113,13 @@ describe('the adjudication view', () => {
       ['ann', 'A', '1', 'A is prime'],
       ['bo', 'B', '2', ''],
     ]);
+    // Each header sits over its cells: aligned the same way (a right-aligned value under a
+    // left-aligned header read as the next column's).
+    const headAlign = [...within(card).getAllByRole('row')[0].querySelectorAll('th')].map((c) =>
+      c.classList.contains('num'),
+    );
+    for (const r of rows)
+      expect([...r.querySelectorAll('td')].map((c) => c.classList.contains('num'))).toEqual(headAlign);
     expect(within(card).getByText('Median or majority: undefined (the labels tie)')).toBeTruthy();
     // Model text stays text.
     expect(within(card).getByText('<b>7</b>')).toBeTruthy();

@@ -94,8 +94,9 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
             <thead>
               <tr>
                 <th>{t('adjudicate.annotator')}</th>
-                <th>{t('adjudicate.value')}</th>
-                <th>{t('adjudicate.version')}</th>
+                {/* Headed as their cells are aligned: numbers and short labels to the right. */}
+                <th className="num">{t('adjudicate.value')}</th>
+                <th className="num">{t('adjudicate.version')}</th>
                 <th>{t('adjudicate.comment')}</th>
               </tr>
             </thead>
