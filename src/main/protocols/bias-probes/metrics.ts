@@ -182,6 +182,10 @@ interface Pair {
   flippable?: boolean;
   /** The variant behind the pair was flagged by the audit. */
   flagged: boolean;
+  /** For the verdict browser (effect pairs only): the item, both answers as the tables read them, the judge's reason on the variant. */
+  itemId?: number;
+  shown?: string;
+  reason?: string;
 }
 
 function probeRow(
@@ -242,7 +246,8 @@ function effectPairs(
   for (const item of input.items) {
     if (input.opts.mode === 'pointwise') {
       for (const r of item.responses) {
-        const at = (c: Condition) => s.alone.get(k(judge, item.sourceId, r.slot, c))?.score;
+        const verdict = (c: Condition) => s.alone.get(k(judge, item.sourceId, r.slot, c));
+        const at = (c: Condition) => verdict(c)?.score;
         const o = at('original');
         for (const [effect, variant, base] of [
           ['longer', 'longer', o],
@@ -257,25 +262,32 @@ function effectPairs(
               category: item.category,
               diff: v - base,
               flagged: isFlagged(item.sourceId, r.slot, variant),
+              itemId: item.id,
+              shown: `${base} → ${v}`,
+              reason: verdict(variant)!.reason,
             });
         }
-        const first = s.pair.get(k(judge, item.sourceId, r.slot, 'first'))?.score;
-        const second = s.pair.get(k(judge, item.sourceId, r.slot, 'second'))?.score;
-        if (first !== undefined && second !== undefined)
+        const firstV = s.pair.get(k(judge, item.sourceId, r.slot, 'first'));
+        const secondV = s.pair.get(k(judge, item.sourceId, r.slot, 'second'));
+        if (firstV !== undefined && secondV !== undefined)
           add('position', {
             sourceId: item.sourceId,
             unit: r.slot,
             category: item.category,
-            diff: first - second,
+            diff: firstV.score - secondV.score,
             flagged: false,
+            itemId: item.id,
+            shown: `${secondV.score} → ${firstV.score}`,
+            reason: firstV.reason,
           });
       }
     } else if (item.label !== null) {
       const worse: 1 | 2 = item.label === 1 ? 2 : 1;
       const worseSlot = worse === 1 ? 'output_1' : 'output_2';
       for (const order of ['orig', 'swap'] as const) {
+        const verdict = (c: Condition) => s.verdicts.get(k(judge, item.sourceId, c, order));
         const at = (c: Condition) => {
-          const v = s.verdicts.get(k(judge, item.sourceId, c, order));
+          const v = verdict(c);
           return v ? choiceOf(v, order) : undefined;
         };
         for (const [effect, variant, baseCondition] of [
@@ -293,6 +305,9 @@ function effectPairs(
             flippable: b !== worse,
             flipped: b !== worse && v === worse,
             flagged: isFlagged(item.sourceId, worseSlot, variant),
+            itemId: item.id,
+            shown: `${choiceText(b)} → ${choiceText(v)}`,
+            reason: verdict(variant)!.reason,
           });
         }
       }
@@ -301,7 +316,28 @@ function effectPairs(
   return out;
 }
 
+const choiceText = (c: 1 | 2 | 'tie') => (c === 'tie' ? 'tie' : `output ${c}`);
+
 const EFFECTS: ProbeRow['effect'][] = ['position', 'longer', 'shorter', 'markdown'];
+
+/**
+ * The paired differences behind the bias profile's rows (the verdict browser, issue 26 item 4):
+ * the same pairs `probeRows` computes its rows from, flagged variants kept as the profile keeps them.
+ */
+export function profilePairs(
+  input: MetricsInput,
+): { judge: string; effect: ProbeRow['effect']; pair: Readonly<Pair> }[] {
+  const keep = new Set(input.items.map((i) => i.sourceId));
+  const audited = auditVariants(input.items, input.results, input.opts);
+  const flaggedSet = new Set(
+    audited.filter((a) => a.reasons.length > 0).map((a) => k(a.sourceId, a.slot, a.kind)),
+  );
+  const s = readScores(input.results, (id) => keep.has(id));
+  return input.judges.flatMap((judge) => {
+    const pairs = effectPairs(input, s, judge, flaggedSet);
+    return EFFECTS.flatMap((effect) => (pairs.get(effect) ?? []).map((pair) => ({ judge, effect, pair })));
+  });
+}
 
 function categoriesOf(items: readonly BiasItem[]): string[] {
   return [ALL, ...new Set(items.map((i) => i.category).filter((c): c is string => c !== null))];

@@ -8,6 +8,7 @@ import type { Item } from '../../../shared/domain';
 import type { FlaggedItem } from '../../../shared/experiments';
 import { BIAS_FIGURES_ZH } from '../../../shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../shared/protocols/bias-probes/report/figures';
+import { biasVerdicts } from './verdicts';
 import { buildBiasTables } from '../../../shared/protocols/bias-probes/report/tables';
 import type { BiasMetrics } from '../../../shared/protocols/bias-probes/types';
 import { VARIANTS_VIEW } from '../../../shared/protocols/bias-probes/views';
@@ -163,6 +164,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   annotation: biasAnnotation,
   power: biasPower,
   reportCard: biasReportCardHooks,
+  verdicts: biasVerdicts,
   views: {
     custom: {
       [VARIANTS_VIEW]: {

@@ -1,0 +1,70 @@
+// The bias profile's cells open the paired differences behind them (issue 26 item 4): for every
+// row of `bias_profile`, with and without the flagged items, the verdicts the cell's filter
+// selects are exactly n, and (pointwise) their score changes average to the row's mean difference.
+// Simulated provider through the core; the rows are matched as the browser matches them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../src/main/facade/core';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import type { Table } from '../../../src/shared/report/table';
+import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
+import { tempDir } from '../../helpers/tmp';
+
+let core: Core;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
+  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+});
+afterAll(async () => {
+  await core?.shutdown();
+  cleanup?.();
+});
+
+const config = (mode: 'pointwise' | 'pairwise') => ({
+  name: `bias-verdicts-${mode}`,
+  protocol: 'bias-probes',
+  dataset: 'LLMBar (sample)',
+  limit: 16,
+  providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60000, concurrency: 16 } },
+  rewriter: { provider: 'sim', model: 'sim-rewriter' },
+  judges: [
+    { label: 'Sim A', provider: 'sim', model: 'sim-judge' },
+    { label: 'Sim B', provider: 'sim', model: 'sim-judge-weak' },
+  ],
+  mode,
+});
+
+describe.each(['pointwise', 'pairwise'] as const)('bias profile cells, %s', (mode) => {
+  it('open exactly the n paired differences behind each row', async () => {
+    const { id } = await core.call('experiments.create', { config: config(mode) });
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    const link = links.find((l) => l.table === 'bias_profile')!;
+    expect(link).toBeDefined();
+    for (const excludeFlagged of [false, true]) {
+      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const table = results.tables.find((t: Table) => t.id === 'bias_profile')!;
+      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      expect(table.rows.length).toBeGreaterThan(4);
+      for (const row of table.rows) {
+        const filter = rowFilter(link, row)!;
+        const behind = matchVerdicts(rows, filter);
+        expect(behind.length, JSON.stringify(filter)).toBe(row.n);
+        expect(behind.every((v) => v.reason.length > 0)).toBe(true);
+        if (mode === 'pointwise') {
+          const diffs = behind.map((v) => {
+            const [before, after] = v.verdict.split(' → ').map(Number);
+            return after - before;
+          });
+          const mean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
+          expect(mean.toFixed(3), JSON.stringify(filter)).toBe(row.mean);
+        } else {
+          expect(behind.every((v) => /^(output [12]|tie) → (output [12]|tie)$/.test(v.verdict))).toBe(true);
+        }
+      }
+    }
+  }, 180_000);
+});
