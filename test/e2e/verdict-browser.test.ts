@@ -15,6 +15,7 @@ let app: AppInBrowser<{ url: string; stop: () => Promise<void> }>;
 let page: Page;
 let judgeLsId = 0;
 let refsensId = 0;
+let biasId = 0;
 
 beforeAll(async () => {
   assertBuilt();
@@ -43,6 +44,17 @@ beforeAll(async () => {
         judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge' }],
       }).id;
       await core.experiments.runToEnd(refsensId);
+      biasId = core.experiments.createOrUpdate({
+        name: 'Verdicts bias study',
+        protocol: 'bias-probes',
+        dataset: demo.id,
+        limit: 6,
+        providers: SIM_PROVIDERS,
+        rewriter: { provider: 'sim', model: 'sim-rewriter' },
+        judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge' }],
+        mode: 'pointwise',
+      }).id;
+      await core.experiments.runToEnd(biasId);
     },
     { width: 1280, height: 900 },
   );
@@ -144,6 +156,27 @@ describe('the verdicts behind a table cell, in Chromium', () => {
     await shownRows().first().click();
     await page.getByTestId('verdict-shown').waitFor();
     expect((await page.getByTestId('verdict-shown').innerText()).trim().length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('bias probes: an effect’s cell opens exactly its paired differences, their mean the cell’s, in 中文 too', async () => {
+    await go(`/experiments/${biasId}/results`, '[data-testid="table-bias_profile"]');
+    const rows = await page.getByTestId('table-bias_profile').getByTestId('results-row').count();
+    expect(rows).toBeGreaterThan(2);
+    for (const i of new Set([0, rows - 1])) {
+      const { text, n } = await openCell(biasId, 'bias_profile', i, 'mean');
+      await expect.poll(() => shownRows().count()).toBe(n);
+      const changes = (await page.getByTestId('verdict-value').allInnerTexts()).map((v) => {
+        const [before, after] = v.split(' → ').map(Number);
+        return after - before;
+      });
+      expect(changes).toHaveLength(n);
+      expect((changes.reduce((a, b) => a + b, 0) / n).toFixed(3)).toBe(text.replace('−', '-'));
+    }
+    await switchLanguage(page, 'zh');
+    await expect.poll(() => page.getByTestId('verdict-count').innerText()).toMatch(/条判决$/);
+    const reasons = await page.locator('.verdicts-table__reason').allInnerTexts();
+    expect(await englishOnScreen(page, [...reasons, 'Judge Lab', 'Verdicts bias study'])).toEqual([]);
+    await switchLanguage(page, 'en');
   }, 240_000);
 
   it('speaks 中文 with no English sentence but the model’s and the dataset’s text, and no page error', async () => {

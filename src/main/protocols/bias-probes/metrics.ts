@@ -306,7 +306,8 @@ function effectPairs(
             flipped: b !== worse && v === worse,
             flagged: isFlagged(item.sourceId, worseSlot, variant),
             itemId: item.id,
-            shown: `${choiceText(b)} → ${choiceText(v)}`,
+            // The worse response's win score before → after, the unit the row's mean is in.
+            shown: `${winScore(b, worse)} → ${winScore(v, worse)}`,
             reason: verdict(variant)!.reason,
           });
         }
@@ -315,8 +316,6 @@ function effectPairs(
   }
   return out;
 }
-
-const choiceText = (c: 1 | 2 | 'tie') => (c === 'tie' ? 'tie' : `output ${c}`);
 
 const EFFECTS: ProbeRow['effect'][] = ['position', 'longer', 'shorter', 'markdown'];
 

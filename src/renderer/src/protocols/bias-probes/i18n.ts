@@ -1,5 +1,6 @@
 import { i18next } from '../../i18n';
 import '../../results/i18n';
+import { EFFECTS_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
 
 export const BIAS_NS = 'bias-probes';
 export const BIAS_NAMESPACES = [BIAS_NS, 'results', 'translation'];
@@ -204,3 +205,27 @@ export const biasResources = { en, zh };
 for (const [lng, res] of Object.entries(biasResources)) {
   i18next.addResourceBundle(lng, BIAS_NS, res, true, true);
 }
+
+// The verdict browser (generic, namespace 'verdicts') lists the bias profile's pairs with fields
+// and values of this protocol: its words are added to that namespace from here.
+const UNITS = {
+  en: { output_1: 'output 1', output_2: 'output 2', orig: 'original order', swap: 'swapped order' },
+  zh: { output_1: '回答 1', output_2: '回答 2', orig: '原顺序', swap: '交换顺序' },
+};
+for (const lng of ['en', 'zh'] as const)
+  i18next.addResourceBundle(
+    lng,
+    'verdicts',
+    {
+      fields:
+        lng === 'en'
+          ? { category: 'Category', effect: 'Effect', unit: 'Response or order' }
+          : { category: '类别', effect: '效应', unit: '回答或顺序' },
+      values: {
+        ...Object.fromEntries(EFFECTS_ZH.map(([e, z]) => [e, lng === 'en' ? e : z])),
+        ...UNITS[lng],
+      },
+    },
+    true,
+    true,
+  );

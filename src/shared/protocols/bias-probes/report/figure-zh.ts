@@ -4,7 +4,7 @@
 import type { FigureDictionary } from '../../../report/figure-i18n';
 
 /** The effects as the figures name them (report/tables.ts, effectLabel) and in Chinese. */
-const EFFECTS_ZH: [string, string][] = [
+export const EFFECTS_ZH: [string, string][] = [
   ['Longer − original', '加长 − 原文'],
   ['Shorter − original', '缩短 − 原文'],
   ['Markdown − plain', 'Markdown − 纯文本'],
