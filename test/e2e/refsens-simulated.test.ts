@@ -54,21 +54,28 @@ describe('reference sensitivity, simulated, in Chromium', () => {
     await page.locator('.stepper__button', { hasText: 'Answers' }).click();
     await byTestId('generator-provider').selectOption('simulated');
     await byTestId('generator-model').fill('sim-generator');
+    // A second generator, as the CLI and the README's benchmark use several (issue 26 item 2).
+    await byTestId('add-generator').click();
+    await expect.poll(() => byTestId('generator-row').count()).toBe(2);
+    await byTestId('generator-provider').nth(1).selectOption('simulated');
+    await byTestId('generator-model').nth(1).fill('sim-generator-b');
+    await byTestId('generator-label').nth(1).fill('Second generator');
     await page.locator('.stepper__button', { hasText: 'Options' }).click();
     await byTestId('option-limit').fill(String(QUESTIONS));
     await byTestId('option-sample').selectOption('random');
     await page.locator('.stepper__button').last().click();
     const table = byTestId('estimate-table');
     await expect.poll(() => table.isVisible(), { timeout: 60_000 }).toBe(true);
-    // 15 generated answers; 2 judges × (15 C1 + up to 15 C2 + 15 answers × 3 settings): a question
-    // alone in its language in the sample has no other question's answer to be its wrong one.
+    // 2 × 15 generated answers; 2 judges × (15 C1 + up to 15 C2 + 2 × 15 answers × 3 settings): a
+    // question alone in its language in the sample has no other question's answer to be its wrong one.
     await expect
       .poll(async () => Number(await byTestId('estimate-total-calls').innerText()), { timeout: 60_000 })
-      .toBeGreaterThanOrEqual(QUESTIONS + 2 * (QUESTIONS + QUESTIONS * 3));
+      .toBeGreaterThanOrEqual(2 * QUESTIONS + 2 * (QUESTIONS + 2 * QUESTIONS * 3));
     expect(Number(await byTestId('estimate-total-calls').innerText())).toBeLessThanOrEqual(
-      QUESTIONS + 2 * (QUESTIONS * 2 + QUESTIONS * 3),
+      2 * QUESTIONS + 2 * (QUESTIONS * 2 + 2 * QUESTIONS * 3),
     );
     expect(await table.innerText()).toContain('sim-generator');
+    expect(await table.innerText()).toContain('sim-generator-b');
     await shootAll(page, 'refsens-wizard', () =>
       expect.poll(() => byTestId('estimate-table').isVisible()).toBe(true),
     );
@@ -88,6 +95,11 @@ describe('reference sensitivity, simulated, in Chromium', () => {
   it('shows the calibration chart, the heatmap and the flip bars, each marked simulated', async () => {
     await byTestId('run-results').click();
     await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
+    // Both generators' answers were judged: the acceptance table has rows of each.
+    const generators = new Set(
+      await byTestId('table-acceptance').locator('td[data-column="generator"]').allInnerTexts(),
+    );
+    expect([...generators].sort()).toEqual(['Second generator', 'all', 'sim-generator']);
     for (const id of ['calibration', 'acceptance_heatmap', 'flips']) {
       const card = byTestId(`chart-${id}`);
       await expect.poll(() => card.isVisible()).toBe(true);
