@@ -156,4 +156,38 @@ describe('batch mode in Chromium', () => {
           : expect.poll(() => line.innerText(), { timeout: 60_000 }).toBe(before),
     });
   });
+  it('offers the switch for a custom OpenAI-compatible server once Test connection found its Batch API', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // A new draft: the wizard keeps the last one (and its step) in the page's storage.
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${server.url}#/experiments/new`);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('wizard-dataset').inputValue()).not.toBe('');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    const judge = page.getByTestId('judge-row').nth(0);
+    await judge.getByTestId('judge-provider-preset').selectOption('custom');
+    await page.getByTestId('provider-baseurl').fill(`${mock.url}/v1`);
+    await page.getByTestId('provider-apikeyenv').fill('MOCK_API_KEY');
+    await judge.getByTestId('judge-model').fill('gpt-4.1-mini');
+    // Not offered before the server was asked (a custom server may have no Batch API).
+    expect(await judge.getByTestId('judge-batch').count()).toBe(0);
+    const listsBefore = mock.batches.log.filter((e) => e.op === 'list').length;
+    await page.getByTestId('test-connection').click();
+    await expect
+      .poll(() => page.getByTestId('test-connection-batch').innerText(), { timeout: 60_000 })
+      .toMatch(/offers the Batch API/);
+    // Asked by listing its batches (free), through the core with the key the server holds.
+    expect(mock.batches.log.filter((e) => e.op === 'list').length).toBeGreaterThan(listsBefore);
+    await judge.getByTestId('judge-batch').check();
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('option-limit').fill('100');
+    await page.getByTestId('wizard-next').click();
+    const line = page.getByTestId('estimate-batch');
+    await expect.poll(() => line.isVisible(), { timeout: 60_000 }).toBe(true);
+    // 100 items × (6 verdicts + 2 tie probes) of the custom server's judge go as a batch; the
+    // translations stay live.
+    expect(await line.innerText()).toMatch(/^800 calls/);
+  });
 });
