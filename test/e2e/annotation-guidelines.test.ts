@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Disagreement } from '../../src/shared/annotation/api-types';
 import { assertBuilt } from '../helpers/cli';
 import { SIM_PROVIDERS, startSeededApp, type AppInBrowser } from './helpers/app';
-import { shootAll } from './helpers/screens';
+import { englishOnScreen } from './helpers/english';
+import { shootAll, switchLanguage } from './helpers/screens';
 import { callApi, type ServeHandle } from './helpers/serve';
 
 const N = 6;
@@ -167,6 +168,25 @@ describe('annotation guidelines and adjudication, in Chromium', () => {
       ['bob', '1'],
     ]);
     await shootAll(page, 'annotation-adjudication', () => page.getByTestId('adjudication-view').waitFor());
+    expect(app.pageErrors).toEqual([]);
+  });
+  it('speaks 中文 on the rating screen, the guidelines editor and the adjudication view: no English sentence but the texts people and models wrote', async () => {
+    await go(`/annotation?set=${setId}&view=adjudicate`, 'disagreement');
+    await switchLanguage(page, 'zh');
+    const found: Record<string, string[]> = {};
+    for (const [name, hash, ready] of [
+      ['adjudication', `/annotation?set=${setId}&view=adjudicate`, 'disagreement'],
+      ['guidelines editor', `/annotation?set=${setId}&view=guidelines`, 'guidelines-editor'],
+      ['rating screen', `/annotation?set=${setId}&annotator=alice`, 'annotate-guidelines'],
+    ] as const) {
+      await go(hash, ready);
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      // The dataset's and the people's texts stay as written.
+      const written = [...(await page.locator('pre').allInnerTexts()), ...V2.split('\n')];
+      found[name] = await englishOnScreen(page, [...written, 'Judge Lab', 'Guided set']);
+    }
+    await switchLanguage(page, 'en');
+    expect(found).toEqual({ adjudication: [], 'guidelines editor': [], 'rating screen': [] });
     expect(app.pageErrors).toEqual([]);
   });
 });
