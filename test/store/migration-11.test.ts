@@ -2,23 +2,17 @@
 // people's labels from version 10: every label stays as it was, made under no recorded guidelines
 // (NULL, not a version it never saw), and the new tables start empty and hold what they should.
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../../src/main/store/migrations';
-import { tempDir } from '../helpers/tmp';
+import { storeAtVersion } from '../helpers/store-at-version';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
 function storeAtVersion10(): BetterSqlite3.Database {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const db = new BetterSqlite3(join(t.dir, 'store.sqlite'));
-  db.pragma('foreign_keys = ON');
-  migrate(
-    db,
-    migrations.filter((m) => m.version <= 10),
-  );
+  const store = storeAtVersion(10);
+  cleanup = store.cleanup;
+  const db = store.db;
   db.exec(`
     INSERT INTO annotators (id, name) VALUES (1, 'Ana'), (2, 'Bo');
     INSERT INTO annotation_sets (id, uid, name, scale_json, seed) VALUES (1, 'u1', 'pilot', '{"kind":"preference"}', 7);

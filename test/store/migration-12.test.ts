@@ -3,23 +3,17 @@
 // never updated (the trigger refuses it), a later version must say why, and deleting the
 // experiment takes its locks along.
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../../src/main/store/migrations';
-import { tempDir } from '../helpers/tmp';
+import { storeAtVersion } from '../helpers/store-at-version';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
 function storeAtVersion11(): BetterSqlite3.Database {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const db = new BetterSqlite3(join(t.dir, 'store.sqlite'));
-  db.pragma('foreign_keys = ON');
-  migrate(
-    db,
-    migrations.filter((m) => m.version <= 11),
-  );
+  const store = storeAtVersion(11);
+  cleanup = store.cleanup;
+  const db = store.db;
   db.exec(`
     INSERT INTO datasets (id, name, source_file, format, content_hash) VALUES (1, 'd', 'd.jsonl', 'llmbar-jsonl', 'h1');
     INSERT INTO experiments (id, name, protocol, dataset_id, config_json, status)

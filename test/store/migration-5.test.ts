@@ -1,23 +1,17 @@
 // Migration 5 rebuilds `items` (SQLite cannot drop a CHECK in place) so datasets of other kinds
 // than pairwise can be stored. Checked on a real file holding data from version 4.
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appliedVersions, migrate, migrations } from '../../src/main/store/migrations';
-import { tempDir } from '../helpers/tmp';
+import { storeAtVersion } from '../helpers/store-at-version';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
 function storeAtVersion4(): BetterSqlite3.Database {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const db = new BetterSqlite3(join(t.dir, 'store.sqlite'));
-  db.pragma('foreign_keys = ON');
-  migrate(
-    db,
-    migrations.filter((m) => m.version <= 4),
-  );
+  const store = storeAtVersion(4);
+  cleanup = store.cleanup;
+  const db = store.db;
   db.prepare(
     "INSERT INTO datasets (id, name, source_file, format, content_hash) VALUES (7, 'd', 'f.jsonl', 'llmbar-jsonl', 'h')",
   ).run();

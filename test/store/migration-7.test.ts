@@ -1,7 +1,6 @@
 // Migration 7 (provider batches) on a real file holding ledger rows from version 5, and the
 // batch claim it supports: rows in a batch are held by the batch, not by a process.
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   abandonedSubmit,
@@ -13,21 +12,16 @@ import {
 } from '../../src/main/store/batches';
 import { leaseHeld } from '../../src/main/store/leases';
 import { getRequests, recoverInFlight } from '../../src/main/store/ledger';
-import { migrate, migrations } from '../../src/main/store/migrations';
-import { tempDir } from '../helpers/tmp';
+import { migrate } from '../../src/main/store/migrations';
+import { storeAtVersion } from '../helpers/store-at-version';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
 function storeAtVersion5(): BetterSqlite3.Database {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const db = new BetterSqlite3(join(t.dir, 'store.sqlite'));
-  db.pragma('foreign_keys = ON');
-  migrate(
-    db,
-    migrations.filter((m) => m.version <= 5),
-  );
+  const store = storeAtVersion(5);
+  cleanup = store.cleanup;
+  const db = store.db;
   const ins = db.prepare(
     `INSERT INTO requests (id, hash, endpoint, model, request_json, status, cached_tokens) VALUES (?, ?, 'openai:x', 'm', '{}', ?, ?)`,
   );
