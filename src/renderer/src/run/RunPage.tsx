@@ -12,6 +12,7 @@ import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { failureReasonText } from '../results/failure-reason';
 import { batchStatusText } from './batch-status';
+import { PreregPanel } from '../preregistration/PreregPanel';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
@@ -422,6 +423,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         failuresByReason={progress.failuresByReason}
         openSignal={showFailures}
       />
+      <PreregPanel experimentId={experimentId} />
       <ExportBox experimentId={experimentId} />
     </div>
   );
