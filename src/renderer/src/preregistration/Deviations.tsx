@@ -10,6 +10,8 @@ export function useDeviationText(): (d: PreregDeviation) => string {
     const params = Object.fromEntries(
       Object.entries(d.params).map(([k, v]) => [k, v === '' ? none : String(v)]),
     );
+    // The version superseded is the one before (the core's English text names it too).
+    if (d.kind === 'amended') params.previous = String(Number(d.params.version) - 1);
     return t(`deviation.${d.kind}`, params);
   };
 }

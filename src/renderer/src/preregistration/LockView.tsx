@@ -5,7 +5,7 @@ import './i18n';
 /** A confirmatory comparison by its power-plan label, with its id (and "primary" when it is). */
 export function ComparisonName({ id, lock, labels }: ComparisonNameProps) {
   const { t } = useTranslation('prereg');
-  const label = lock.snapshot.comparisons.find((c) => c.id === id)?.label ?? labels.get(id);
+  const label = labels.get(id) ?? lock.snapshot.comparisons.find((c) => c.id === id)?.label;
   return (
     <>
       {label ?? id} {label && <code className="small muted">{id}</code>}
@@ -23,10 +23,15 @@ interface ComparisonNameProps {
 }
 
 /** The lock in force, read-only, and the versions it superseded (shown beside it, never edited). */
-export function LockView({ view }: { view: PreregistrationView & { active: PreregistrationLock } }) {
+export function LockView({
+  view,
+  labels,
+}: {
+  view: PreregistrationView & { active: PreregistrationLock };
+  labels: Map<string, string>;
+}) {
   const { t } = useTranslation('prereg');
   const lock = view.active;
-  const labels = new Map(view.comparisons.map((c) => [c.id, c.label]));
   const { plan, snapshot } = lock;
   return (
     <div className="prereg-lock" data-testid="prereg-lock" data-version={lock.version}>
@@ -58,12 +63,12 @@ export function LockView({ view }: { view: PreregistrationView & { active: Prere
         </dd>
         {plan.hypotheses && (
           <>
-            <dt>{t('form.hypotheses')}</dt>
+            <dt>{t('lock.hypotheses')}</dt>
             <dd className="prereg__text">{plan.hypotheses}</dd>
           </>
         )}
         <dt>{t('form.alpha')}</dt>
-        <dd className="num">{plan.alpha}</dd>
+        <dd className="prereg-lock__num">{plan.alpha}</dd>
         <dt>{t('form.correction')}</dt>
         <dd>{t(`corrections.${plan.correction}`)}</dd>
         <dt>{t('form.exclusions')}</dt>
@@ -71,11 +76,11 @@ export function LockView({ view }: { view: PreregistrationView & { active: Prere
         <dt>{t('form.stopping')}</dt>
         <dd className="prereg__text">{plan.stopping}</dd>
         <dt>{t('lock.items')}</dt>
-        <dd className="num">{snapshot.items}</dd>
+        <dd className="prereg-lock__num">{snapshot.items}</dd>
         <dt>{t('lock.judges')}</dt>
         <dd>{snapshot.judges.join(', ') || t('deviation.nothing')}</dd>
         <dt>{t('lock.answersAtLock')}</dt>
-        <dd className="num">{snapshot.answersAtLock}</dd>
+        <dd className="prereg-lock__num">{snapshot.answersAtLock}</dd>
       </dl>
       {view.locks.length > 1 && (
         <div data-testid="prereg-earlier">

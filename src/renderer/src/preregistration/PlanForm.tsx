@@ -32,7 +32,11 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
   const [busy, setBusy] = useState(false);
   const [coreError, setCoreError] = useState<ApiError | null>(null);
   const supersede = current !== null;
-  const set = <K extends keyof PlanDraft>(k: K, v: PlanDraft[K]) => setDraft((d) => ({ ...d, [k]: v }));
+  // An edited field's own complaint goes until the next submit checks it again.
+  const set = <K extends keyof PlanDraft>(k: K, v: PlanDraft[K]) => {
+    setDraft((d) => ({ ...d, [k]: v }));
+    setShown((s) => s.filter((f) => f !== k));
+  };
 
   const coreFieldErrors = new Map<FormField, string>();
   for (const issue of coreError?.issues ?? []) {

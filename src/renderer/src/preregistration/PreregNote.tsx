@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Deviations } from './Deviations';
+import { useComparisonLabels } from './labels';
 import { ComparisonName } from './LockView';
 import { usePreregistration } from './usePreregistration';
 import './i18n';
@@ -10,9 +11,10 @@ import './prereg.css';
  * is exploratory) and the deviations from it. Says nothing until the view has loaded; a failed
  * load is left to the run page's panel, which shows it with a retry.
  */
-export function PreregNote({ experimentId }: { experimentId: number }) {
+export function PreregNote({ experimentId, protocol }: { experimentId: number; protocol: string }) {
   const { t } = useTranslation('prereg');
   const { view } = usePreregistration(experimentId);
+  const labels = useComparisonLabels(protocol, view?.comparisons ?? []);
   if (!view) return null;
   const lock = view.active;
   if (!lock)
@@ -21,7 +23,6 @@ export function PreregNote({ experimentId }: { experimentId: number }) {
         {t('note.none')}
       </p>
     );
-  const labels = new Map(view.comparisons.map((c) => [c.id, c.label]));
   return (
     <section className="prereg-note" data-testid="prereg-note" aria-label={t('title')}>
       <h2 className="prereg__subtitle">{t('note.title', { version: lock.version, at: lock.lockedAt })}</h2>

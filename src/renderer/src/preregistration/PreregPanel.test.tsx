@@ -77,7 +77,7 @@ const fill = (testId: string, value: string) =>
 describe('Preregistration panel', () => {
   it('names every field left wrong before it asks the core', async () => {
     const api = coreLike();
-    render(<PreregPanel experimentId={7} />);
+    render(<PreregPanel experimentId={7} protocol="unplugged" />);
     await screen.findByTestId('prereg-form');
     fill('prereg-alpha', '0.9');
     fireEvent.click(screen.getByTestId('prereg-submit'));
@@ -96,7 +96,7 @@ describe('Preregistration panel', () => {
         { file: 'plan', field: 'plan.confirmatory[0]', message: 'not a comparison of the power plan' },
       ]),
     });
-    render(<PreregPanel experimentId={7} />);
+    render(<PreregPanel experimentId={7} protocol="unplugged" />);
     await screen.findByTestId('prereg-form');
     fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
     fill('prereg-exclusions', 'none');
@@ -110,7 +110,7 @@ describe('Preregistration panel', () => {
 
   it('locks a plan, shows it read-only, and supersedes it only with a reason', async () => {
     const api = coreLike();
-    render(<PreregPanel experimentId={7} />);
+    render(<PreregPanel experimentId={7} protocol="unplugged" />);
     await screen.findByTestId('prereg-form');
     fireEvent.click(screen.getByLabelText(/Accuracy change EN → FR/));
     fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
@@ -154,7 +154,7 @@ describe('Preregistration panel', () => {
     expect(screen.getByTestId('prereg-earlier').textContent).toContain('1'.repeat(64));
     const dev = screen.getByTestId('prereg-deviations');
     expect(dev.querySelector('[data-kind="amended"]')?.textContent).toBe(
-      'Version 2 superseded the version before at 2026-01-02T10:00:00.000Z (12 answers collected by then): FR data turned out to be machine-translated',
+      'Version 2 superseded version 1 at 2026-01-02T10:00:00.000Z (12 answers collected by then): FR data turned out to be machine-translated',
     );
 
     // 中文: the panel and the deviation speak Chinese; only ids, hashes and user text stay as typed.
@@ -170,13 +170,13 @@ describe('Preregistration panel', () => {
 describe('Preregistration note on the results page', () => {
   it('lists the confirmatory comparisons and the deviations, or says all is exploratory', async () => {
     coreLike();
-    const { unmount } = render(<PreregNote experimentId={7} />);
+    const { unmount } = render(<PreregNote experimentId={7} protocol="unplugged" />);
     expect((await screen.findByTestId('prereg-note')).textContent).toContain(
       'every result on this page is exploratory',
     );
     unmount();
     await getApiLock();
-    render(<PreregNote experimentId={7} />);
+    render(<PreregNote experimentId={7} protocol="unplugged" />);
     const list = await screen.findByTestId('prereg-note-confirmatory');
     expect(list.textContent).toContain('Accuracy change EN → ZH');
     expect(list.textContent).toContain('(primary)');

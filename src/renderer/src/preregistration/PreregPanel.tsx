@@ -7,6 +7,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { useFigureLanguage } from '../lib/figure-language';
 import { downloadText } from '../results/download';
 import { Deviations } from './Deviations';
+import { useComparisonLabels } from './labels';
 import { LockView } from './LockView';
 import { PlanForm } from './PlanForm';
 import { usePreregistration } from './usePreregistration';
@@ -20,10 +21,11 @@ type Download = { status: 'idle' } | { status: 'busy' } | { status: 'error'; mes
  * then the lock in force (read-only), the deviations, preregistration.md in the page's language,
  * and a form that supersedes the lock with a reason (a lock is never edited).
  */
-export function PreregPanel({ experimentId }: { experimentId: number }) {
+export function PreregPanel({ experimentId, protocol }: { experimentId: number; protocol: string }) {
   const { t } = useTranslation('prereg');
   const lang = useFigureLanguage();
   const { view, error, reload, setView } = usePreregistration(experimentId);
+  const labels = useComparisonLabels(protocol, view?.comparisons ?? []);
   const [superseding, setSuperseding] = useState(false);
   const [download, setDownload] = useState<Download>({ status: 'idle' });
 
@@ -51,7 +53,7 @@ export function PreregPanel({ experimentId }: { experimentId: number }) {
         <p className="hint">{t('none')}</p>
         <PlanForm
           experimentId={experimentId}
-          comparisons={view.comparisons}
+          comparisons={view.comparisons.map((c) => ({ id: c.id, label: labels.get(c.id) ?? c.label }))}
           current={null}
           onLocked={locked}
         />
@@ -60,7 +62,7 @@ export function PreregPanel({ experimentId }: { experimentId: number }) {
   else
     body = (
       <>
-        <LockView view={view as PreregistrationView & { active: PreregistrationLock }} />
+        <LockView view={view as PreregistrationView & { active: PreregistrationLock }} labels={labels} />
         <Deviations deviations={view.deviations} />
         <div className="prereg__actions">
           <button
@@ -91,7 +93,7 @@ export function PreregPanel({ experimentId }: { experimentId: number }) {
         {superseding && (
           <PlanForm
             experimentId={experimentId}
-            comparisons={view.comparisons}
+            comparisons={view.comparisons.map((c) => ({ id: c.id, label: labels.get(c.id) ?? c.label }))}
             current={view.active.plan}
             onLocked={locked}
             onCancel={() => setSuperseding(false)}

@@ -50,6 +50,7 @@ const en = {
     sha256: 'SHA-256',
     reason: 'Supersedes version {{previous}} because',
     primaryMark: 'primary',
+    hypotheses: 'Hypotheses',
     answersAtLock: 'Answers collected at the lock',
     items: 'Registered items',
     judges: 'Registered judges',
@@ -67,7 +68,7 @@ const en = {
   deviation: {
     locked_after_data: 'The plan was locked at {{at}}, after {{answers}} answers had been collected.',
     amended:
-      'Version {{version}} superseded the version before at {{at}} ({{answers}} answers collected by then): {{reason}}',
+      'Version {{version}} superseded version {{previous}} at {{at}} ({{answers}} answers collected by then): {{reason}}',
     sample_size: 'The plan registered {{registered}} items; the experiment uses {{used}}.',
     items_changed: 'The experiment uses {{items}} items as registered, but not the same ones.',
     judges: 'The judges differ from the registered ones: added {{added}}; removed {{removed}}.',
@@ -131,6 +132,7 @@ const zh: typeof en = {
     sha256: 'SHA-256',
     reason: '取代第 {{previous}} 版的理由',
     primaryMark: '主要',
+    hypotheses: '假设',
     answersAtLock: '锁定时已收集的回答',
     items: '登记的条目',
     judges: '登记的评审模型',

@@ -133,7 +133,7 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
         onNavigate={onNavigate}
       />
       {error && <ErrorPanel title={t('loadFailed')} error={error} onRetry={reload} />}
-      <PreregNote experimentId={experimentId} />
+      <PreregNote experimentId={experimentId} protocol={sectionProps.results.protocol} />
       <SimulatedContext.Provider value={sectionProps.results.simulated}>
         <VerdictLinksContext.Provider value={verdictLinks}>
           <Sections {...sectionProps} />

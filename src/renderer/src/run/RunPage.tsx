@@ -423,7 +423,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         failuresByReason={progress.failuresByReason}
         openSignal={showFailures}
       />
-      <PreregPanel experimentId={experimentId} />
+      <PreregPanel experimentId={experimentId} protocol={detail.protocol} />
       <ExportBox experimentId={experimentId} />
     </div>
   );
