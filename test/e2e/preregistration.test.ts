@@ -11,7 +11,9 @@ import type { PreregistrationView } from '../../src/shared/paper/preregistration
 import { assertBuilt } from '../helpers/cli';
 import { saveScreenshot } from '../helpers/screenshots';
 import { startKeylessApp, type AppInBrowser } from './helpers/app';
+import { englishOnScreen } from './helpers/english';
 import { switchLanguage, type UiLanguage } from './helpers/screens';
+import { createSimJudgeLs, runToFinished } from './helpers/sim-study';
 import { callApi, type ServeHandle } from './helpers/serve';
 
 let app: AppInBrowser<ServeHandle>;
@@ -52,21 +54,6 @@ async function shootPanel(name: string, testId: string, ready: (lang: UiLanguage
   await switchLanguage(page, 'en');
 }
 
-/**
- * What is left of the 中文 panel's text once the ids, hashes, times, the judges and the text the
- * user typed (kept as typed) are taken out: no English sentence may remain.
- */
-async function englishLeftOn(testId: string, typed: string[]): Promise<string[]> {
-  let text = await byTestId(testId).innerText();
-  for (const s of typed) text = text.split(s).join(' ');
-  text = text
-    .replace(/[a-z_]+:EN-[A-Z]+/g, ' ')
-    .replace(/\b[0-9a-f]{64}\b/g, ' ')
-    .replace(/simulated \/ [\w-]+/g, ' ')
-    .replace(/preregistration\.md|SHA-256|Holm|Bonferroni|EN-[A-Z]+/g, ' ');
-  return text.match(/[A-Za-z]{2,}(?:[ ,.]+[A-Za-z]{2,}){2,}/g) ?? [];
-}
-
 const HYPOTHESES = 'The judge is <em>less</em> accurate on the ZH pairs than on EN.';
 const EXCLUSIONS = 'Items the audit flags are left out.';
 const STOPPING = 'All planned items; no interim look.';
@@ -74,20 +61,7 @@ const REASON = 'FR was dropped from the confirmatory family before any result wa
 
 describe('Preregistration panel (issue 24 part 2)', () => {
   it('locks a plan through the run page before the run, refusing an incomplete one by field', async () => {
-    const { dataset } = await callApi<{ dataset: { id: number } }>(server, 'datasets.loadSample', {
-      sampleId: 'llmbar',
-    });
-    ({ id: experimentId } = await callApi<{ id: number }>(server, 'experiments.create', {
-      config: {
-        name: 'prereg-e2e',
-        protocol: 'judge-ls',
-        dataset: dataset.id,
-        limit: 4,
-        providers: { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 8 } },
-        transform: { provider: 'sim', model: 'sim-translator' },
-        judges: [{ label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' }],
-      },
-    }));
+    experimentId = await createSimJudgeLs(server, 'prereg-e2e');
     const before = await view();
     expect(before.active).toBeNull();
     const ids = before.comparisons.map((c) => c.id);
@@ -146,14 +120,7 @@ describe('Preregistration panel (issue 24 part 2)', () => {
   }, 300_000);
 
   it('after the run: the lock, a supersede that needs a reason, the deviation, preregistration.md', async () => {
-    await callApi(server, 'experiments.start', { experimentId });
-    await expect
-      .poll(
-        async () =>
-          (await callApi<{ status: string }>(server, 'experiments.progress', { experimentId })).status,
-        { timeout: 240_000, interval: 500 },
-      )
-      .toBe('finished');
+    await runToFinished(server, experimentId);
     await page.reload();
     await expect.poll(() => byTestId('prereg-lock').isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await byTestId('prereg-lock').getAttribute('data-version')).toBe('1');
@@ -200,7 +167,7 @@ describe('Preregistration panel (issue 24 part 2)', () => {
         .poll(() => byTestId('prereg-download').innerText())
         .toBe(lang === 'zh' ? '下载 preregistration.md' : 'Download preregistration.md');
       if (lang === 'zh')
-        expect(await englishLeftOn('prereg-panel', [HYPOTHESES, EXCLUSIONS, STOPPING, REASON])).toEqual([]);
+        expect(await englishOnScreen(page, [HYPOTHESES, EXCLUSIONS, STOPPING, REASON])).toEqual([]);
     });
   }, 400_000);
 
@@ -219,7 +186,7 @@ describe('Preregistration panel (issue 24 part 2)', () => {
       await expect
         .poll(() => byTestId('prereg-note').innerText())
         .toContain(lang === 'zh' ? '验证性比较：' : 'Confirmatory:');
-      if (lang === 'zh') expect(await englishLeftOn('prereg-note', [REASON])).toEqual([]);
+      if (lang === 'zh') expect(await englishOnScreen(page, [REASON])).toEqual([]);
     });
     expect(pageErrors).toEqual([]);
   }, 240_000);

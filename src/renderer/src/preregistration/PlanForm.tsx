@@ -55,6 +55,23 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
     );
   };
 
+  /** A free-text field of the plan (the user's words, kept as typed) with its error under it. */
+  const textField = (f: TextField, multiline: boolean, placeholder?: string) => {
+    const props = {
+      'data-testid': `prereg-${f}`,
+      placeholder,
+      value: draft[f],
+      onChange: (e: { target: { value: string } }) => set(f, e.target.value),
+    };
+    return (
+      <label className="prereg-form__field">
+        <span className="field__label">{t(`form.${f}`)}</span>
+        {multiline ? <textarea rows={2} {...props} /> : <input type="text" {...props} />}
+        {errorOf(f)}
+      </label>
+    );
+  };
+
   const submit = async () => {
     const bad = checkDraft(draft, supersede);
     setShown(bad);
@@ -172,50 +189,10 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
           {errorOf('correction')}
         </label>
       </div>
-      <label className="prereg-form__field">
-        <span className="field__label">{t('form.hypotheses')}</span>
-        <textarea
-          rows={2}
-          data-testid="prereg-hypotheses"
-          value={draft.hypotheses}
-          onChange={(e) => set('hypotheses', e.target.value)}
-        />
-        {errorOf('hypotheses')}
-      </label>
-      <label className="prereg-form__field">
-        <span className="field__label">{t('form.exclusions')}</span>
-        <input
-          type="text"
-          data-testid="prereg-exclusions"
-          placeholder={t('form.exclusionsPlaceholder')}
-          value={draft.exclusions}
-          onChange={(e) => set('exclusions', e.target.value)}
-        />
-        {errorOf('exclusions')}
-      </label>
-      <label className="prereg-form__field">
-        <span className="field__label">{t('form.stopping')}</span>
-        <input
-          type="text"
-          data-testid="prereg-stopping"
-          placeholder={t('form.stoppingPlaceholder')}
-          value={draft.stopping}
-          onChange={(e) => set('stopping', e.target.value)}
-        />
-        {errorOf('stopping')}
-      </label>
-      {supersede && (
-        <label className="prereg-form__field">
-          <span className="field__label">{t('form.reason')}</span>
-          <textarea
-            rows={2}
-            data-testid="prereg-reason"
-            value={draft.reason}
-            onChange={(e) => set('reason', e.target.value)}
-          />
-          {errorOf('reason')}
-        </label>
-      )}
+      {textField('hypotheses', true)}
+      {textField('exclusions', false, t('form.exclusionsPlaceholder'))}
+      {textField('stopping', false, t('form.stoppingPlaceholder'))}
+      {supersede && textField('reason', true)}
       {coreError && <ErrorPanel title={t('form.failed')} error={coreError} testId="prereg-core-error" />}
       <div className="prereg-form__actions">
         <button type="submit" className="btn btn--primary" data-testid="prereg-submit" disabled={busy}>
@@ -230,6 +207,8 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
     </form>
   );
 }
+
+type TextField = 'hypotheses' | 'exclusions' | 'stopping' | 'reason';
 
 function fieldLabel(f: FormField): string {
   return f === 'confirmatory' ? 'form.confirmatory' : `form.${f}`;
