@@ -423,8 +423,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         failuresByReason={progress.failuresByReason}
         openSignal={showFailures}
       />
-      <PreregPanel experimentId={experimentId} protocol={detail.protocol} />
       <ExportBox experimentId={experimentId} />
+      <PreregPanel experimentId={experimentId} protocol={detail.protocol} />
     </div>
   );
 }
