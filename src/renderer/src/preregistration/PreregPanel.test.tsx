@@ -167,6 +167,36 @@ describe('Preregistration panel', () => {
   });
 });
 
+describe('Comparison labels', () => {
+  it("speak the page's language through the protocol's strings, the core's English the fallback", async () => {
+    setApi(
+      new FakeApi({
+        'experiments.preregistration': () => ({
+          experimentId: 7,
+          locks: [],
+          active: null,
+          deviations: [],
+          comparisons: [
+            {
+              id: 'accuracy_change:EN-ZH',
+              label: 'Accuracy change EN-ZH (per judge)',
+              labelKey: 'power.accuracyChange',
+              labelParams: { comparison: 'EN-ZH' },
+            },
+            { id: 'custom', label: 'A comparison without words of its own' },
+          ],
+          markdown: '',
+        }),
+      }),
+    );
+    await act(() => i18next.changeLanguage('zh'));
+    render(<PreregPanel experimentId={7} protocol="judge-ls" />);
+    const boxes = await screen.findByTestId('prereg-confirmatory');
+    expect(boxes.textContent).toContain('准确率变化 EN-ZH（每个评审模型）');
+    expect(boxes.textContent).toContain('A comparison without words of its own');
+  });
+});
+
 describe('Preregistration note on the results page', () => {
   it('lists the confirmatory comparisons and the deviations, or says all is exploratory', async () => {
     coreLike();
