@@ -11,6 +11,7 @@ import type { BundleVerifyReport } from '../../src/shared/paper/bundle';
 import { assertBuilt } from '../helpers/cli';
 import { startKeylessApp, type AppInBrowser } from './helpers/app';
 import { shootAll, switchLanguage } from './helpers/screens';
+import { createSimJudgeLs, runToFinished } from './helpers/sim-study';
 import { callApi, type ServeHandle } from './helpers/serve';
 
 let app: AppInBrowser<ServeHandle>;
@@ -35,28 +36,8 @@ const byTestId = (id: string) => page.getByTestId(id);
 
 describe('Export → Methods and Export → Study bundle (issue 24)', () => {
   it('runs a simulated Judge-LS study to the end', async () => {
-    const { dataset } = await callApi<{ dataset: { id: number } }>(server, 'datasets.loadSample', {
-      sampleId: 'llmbar',
-    });
-    ({ id: experimentId } = await callApi<{ id: number }>(server, 'experiments.create', {
-      config: {
-        name: 'methods-e2e',
-        protocol: 'judge-ls',
-        dataset: dataset.id,
-        limit: 4,
-        providers: { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 8 } },
-        transform: { provider: 'sim', model: 'sim-translator' },
-        judges: [{ label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' }],
-      },
-    }));
-    await callApi(server, 'experiments.start', { experimentId });
-    await expect
-      .poll(
-        async () =>
-          (await callApi<{ status: string }>(server, 'experiments.progress', { experimentId })).status,
-        { timeout: 240_000, interval: 500 },
-      )
-      .toBe('finished');
+    experimentId = await createSimJudgeLs(server, 'methods-e2e');
+    await runToFinished(server, experimentId);
   }, 300_000);
 
   it('shows the Methods text written from the run, in the page language, as text', async () => {

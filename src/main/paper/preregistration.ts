@@ -101,8 +101,13 @@ function snapshotOf(
 }
 
 /** The comparison ids a plan may name: the experiment's power plan's (none: any name is taken). */
-function knownComparisons(db: Database, exp: LoadedExperiment): { id: string; label: string }[] {
-  return (powerPlan(db, exp)?.comparisons ?? []).map((c) => ({ id: c.id, label: c.label }));
+function knownComparisons(db: Database, exp: LoadedExperiment): PreregistrationView['comparisons'] {
+  return (powerPlan(db, exp)?.comparisons ?? []).map((c) => ({
+    id: c.id,
+    label: c.label,
+    ...(c.labelKey ? { labelKey: c.labelKey } : {}),
+    ...(c.labelParams ? { labelParams: c.labelParams } : {}),
+  }));
 }
 
 /** Where a plan came from, for the errors: the lock form's `plan`, or a config's `preregistration`. */

@@ -91,8 +91,11 @@ export interface PreregistrationView {
   /** The newest lock; null when none was locked (every analysis is exploratory). */
   active: PreregistrationLock | null;
   deviations: PreregDeviation[];
-  /** The comparison ids a plan may name (the power plan's), for the lock form. */
-  comparisons: { id: string; label: string }[];
+  /**
+   * The comparison ids a plan may name (the power plan's), for the lock form; `labelKey` and
+   * `labelParams` name the label in the protocol's UI strings, as the power plan's do.
+   */
+  comparisons: { id: string; label: string; labelKey?: string; labelParams?: Record<string, string> }[];
 }
 
 /**

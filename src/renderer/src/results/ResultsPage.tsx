@@ -6,6 +6,7 @@ import { CountsLine } from './CountsLine';
 import { ExportAll } from './ExportAll';
 import { ExportMethods } from './ExportMethods';
 import { ExportBundle } from './ExportBundle';
+import { PreregNote } from '../preregistration/PreregNote';
 import { GenericSections } from './GenericSections';
 import { SimulatedContext } from './simulated-context';
 import type { Navigate } from './routes';
@@ -132,6 +133,7 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
         onNavigate={onNavigate}
       />
       {error && <ErrorPanel title={t('loadFailed')} error={error} onRetry={reload} />}
+      <PreregNote experimentId={experimentId} protocol={sectionProps.results.protocol} />
       <SimulatedContext.Provider value={sectionProps.results.simulated}>
         <VerdictLinksContext.Provider value={verdictLinks}>
           <Sections {...sectionProps} />

@@ -12,6 +12,7 @@ import { useFormat } from '../lib/useFormat';
 import { routeHref } from '../stores/route';
 import { failureReasonText } from '../results/failure-reason';
 import { batchStatusText } from './batch-status';
+import { PreregPanel } from '../preregistration/PreregPanel';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
@@ -423,6 +424,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         openSignal={showFailures}
       />
       <ExportBox experimentId={experimentId} />
+      <PreregPanel experimentId={experimentId} protocol={detail.protocol} />
     </div>
   );
 }
