@@ -50,6 +50,10 @@ afterAll(async () => {
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });
   delete (globalThis as { desktop?: unknown }).desktop;
+  vi.unstubAllGlobals();
+  // jsdom has none: a file that stands one in (charts kept off-screen) must not keep the next
+  // file's charts from being drawn.
+  delete (window as { IntersectionObserver?: unknown }).IntersectionObserver;
   await i18next.changeLanguage('en');
   // Last: resetting the wizard's store saved its draft.
   localStorage.clear();

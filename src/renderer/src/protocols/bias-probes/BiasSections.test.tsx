@@ -2,7 +2,7 @@
 // The bias-probes results page: a bias profile per judge on one axis (significant effects
 // marked), the histograms and scatter, the tables, and the variant browser showing model text
 // as text beside its source with a diff; and the wizard's config keys.
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildBiasTables } from '../../../../shared/protocols/bias-probes/report/tables';
@@ -242,9 +242,17 @@ describe('bias-probes results in 中文', () => {
     );
     render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
     const profiles = await screen.findByTestId('bias-profiles');
-    const option = echarts
-      .getInstanceByDom(profiles.querySelector('[data-figure]') as HTMLElement)!
-      .getOption();
+    // A chart is drawn in an effect after its frame is in (and again if the frame is remounted):
+    // wait for the drawn chart rather than read the first frame (it failed once in a full run).
+    const drawn = async (el: () => Element | null) => {
+      let option: ReturnType<echarts.ECharts['getOption']> | undefined;
+      await waitFor(() => {
+        option = echarts.getInstanceByDom(el() as HTMLElement)?.getOption();
+        expect(option?.xAxis).toBeDefined();
+      });
+      return option!;
+    };
+    const option = await drawn(() => profiles.querySelector('[data-figure]'));
     expect((option.xAxis as { name: string }[])[0].name).toBe('评分差（1–5 分制）');
     expect((option.yAxis as { data: string[] }[])[0].data).toEqual(['加长 − 原文', 'Markdown − 纯文本']);
     expect((option.series as { name: string }[]).map((s) => s.name)).toEqual([
@@ -252,14 +260,12 @@ describe('bias-probes results in 中文', () => {
       'Holm 校正后 p < 0.05',
       '不显著',
     ]);
-    const names = (id: string) => {
-      const o = echarts
-        .getInstanceByDom(screen.getByTestId(`chart-${id}`).querySelector('[data-figure]') as HTMLElement)!
-        .getOption();
+    const names = async (id: string) => {
+      const o = await drawn(() => screen.getByTestId(`chart-${id}`).querySelector('[data-figure]'));
       return [(o.xAxis as { name: string }[])[0].name, (o.yAxis as { name: string }[])[0].name];
     };
-    expect(names('differences_longer')).toEqual(['差值', '配对数']);
-    expect(names('length_scatter')).toEqual(['长度（词元）', '评分']);
+    expect(await names('differences_longer')).toEqual(['差值', '配对数']);
+    expect(await names('length_scatter')).toEqual(['长度（词元）', '评分']);
     // The tables: titles, captions, headers and fixed cell words in Chinese; no English sentence.
     const profile = screen.getByTestId('section-bias_profile');
     expect(profile.querySelector('h2')!.textContent).toBe('偏差概况：各探针的效应');
