@@ -317,6 +317,11 @@ function effectPairs(
   return out;
 }
 
+/** The variants the audit flagged, keyed as `effectPairs` looks them up. */
+function flaggedKeys(audited: readonly AuditedVariant[]): Set<string> {
+  return new Set(audited.filter((a) => a.reasons.length > 0).map((a) => k(a.sourceId, a.slot, a.kind)));
+}
+
 const EFFECTS: ProbeRow['effect'][] = ['position', 'longer', 'shorter', 'markdown'];
 
 /**
@@ -328,9 +333,7 @@ export function profilePairs(
 ): { judge: string; effect: ProbeRow['effect']; pair: Readonly<Pair> }[] {
   const keep = new Set(input.items.map((i) => i.sourceId));
   const audited = auditVariants(input.items, input.results, input.opts);
-  const flaggedSet = new Set(
-    audited.filter((a) => a.reasons.length > 0).map((a) => k(a.sourceId, a.slot, a.kind)),
-  );
+  const flaggedSet = flaggedKeys(audited);
   const s = readScores(input.results, (id) => keep.has(id));
   return input.judges.flatMap((judge) => {
     const pairs = effectPairs(input, s, judge, flaggedSet);
@@ -734,9 +737,7 @@ function failureRows(results: readonly TaskResult[]): FailureRow[] {
 export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
   const keep = new Set(input.items.map((i) => i.sourceId));
   const audited = auditVariants(input.items, input.results, input.opts);
-  const flaggedSet = new Set(
-    audited.filter((a) => a.reasons.length > 0).map((a) => k(a.sourceId, a.slot, a.kind)),
-  );
+  const flaggedSet = flaggedKeys(audited);
   const repeats: Scores = { alone: new Map(), pair: new Map(), verdicts: new Map() };
   const s = readScores(input.results, (id) => keep.has(id), repeats);
   const main = probeRows(input, s, flaggedSet, false);
