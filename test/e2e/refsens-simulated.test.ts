@@ -122,8 +122,15 @@ describe('reference sensitivity, simulated, in Chromium', () => {
     await byTestId('refsens-browse-flips').click();
     await expect.poll(() => byTestId('refsens-flips-page').isVisible()).toBe(true);
     await expect.poll(() => byTestId('simulated-banner').isVisible()).toBe(true);
-    await byTestId('refsens-filter-all').check();
+    // The filters live in the address: a click changes the hash, and the box is checked once the
+    // page has read it back (on a loaded machine, later than Playwright's check() looks). Each
+    // filter is set on the address the one before it wrote, so none is lost.
+    await byTestId('refsens-filter-all').click();
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 30_000 }).toContain('all=1');
+    await expect.poll(() => byTestId('refsens-filter-all').isChecked()).toBe(true);
     await byTestId('refsens-filter-language').selectOption('ar');
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 30_000 }).toContain('language=ar');
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('all=1');
     await expect.poll(() => byTestId('refsens-flip-row').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await shootAll(page, 'refsens-flips', () =>
       expect.poll(() => byTestId('refsens-flip-row').count()).toBeGreaterThan(0),

@@ -2,7 +2,6 @@
 // A protocol the app does not ship: its results show in the generic shell without any renderer
 // code, and a renderer plug-in registered from here (no file outside test/ edited) adds a figure.
 import { cleanup, render, screen, within } from '@testing-library/react';
-import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../../src/renderer/src/api';
 import '../../../src/renderer/src/i18n';
@@ -10,6 +9,7 @@ import { registerRendererProtocol, unregisterRendererProtocol } from '../../../s
 import type { ResultsSectionsProps } from '../../../src/renderer/src/protocols';
 import { ChartCard } from '../../../src/renderer/src/results/ChartCard';
 import { ResultsPage } from '../../../src/renderer/src/results/ResultsPage';
+import { drawnOption } from '../../../src/renderer/src/test/charts';
 import { FakeApi } from '../../../src/renderer/src/test/fake-api';
 import type { ExperimentResults } from '../../../src/shared/experiments';
 import {
@@ -155,8 +155,7 @@ describe('a protocol without renderer code (test-pointwise)', () => {
     renderResults();
     const card = await screen.findByTestId('chart-mean_score_bars');
     expect(screen.queryByTestId('section-mean_score')).toBeNull();
-    const el = card.querySelector('[data-figure]') as HTMLElement;
-    const series = echarts.getInstanceByDom(el)!.getOption().series as { type: string; data: number[] }[];
+    const series = (await drawnOption(() => card)).series as { type: string; data: number[] }[];
     expect(series.map((s) => [s.type, s.data])).toEqual([['bar', [3.8125, 2.5]]]);
     const svgText = [...card.querySelectorAll('svg text')].map((t) => t.textContent);
     expect(svgText).toEqual(expect.arrayContaining(['Judge <A>', 'Judge B']));

@@ -2,12 +2,12 @@
 // The agreement dashboard in 中文: the tables' captions are Chinese sentences carrying the
 // report's numbers (the export keeps the English ones); in English they are the report's.
 import { cleanup, render, screen } from '@testing-library/react';
-import * as echarts from 'echarts/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { computeAgreement } from '../../../shared/annotation/agreement';
 import type { JudgeRating } from '../../../shared/annotation/types';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
+import { drawnOption } from '../test/charts';
 import { FakeApi } from '../test/fake-api';
 import { AgreementDashboard } from './AgreementDashboard';
 
@@ -61,9 +61,8 @@ describe('agreement dashboard captions', () => {
     expect(categories).toBe('按条目的类别（子集、QA 类别或语言）。');
     for (const c of captions()) expect(c).not.toMatch(/(?:[A-Za-z]+\s+){3,}[A-Za-z]+/);
     // The two figures: titles, axes and legends in Chinese.
-    const options = [...screen.getByTestId('agreement-dashboard').querySelectorAll('[data-figure]')].map(
-      (el) => echarts.getInstanceByDom(el as HTMLElement)!.getOption(),
-    );
+    const figures = [...screen.getByTestId('agreement-dashboard').querySelectorAll('[data-figure]')];
+    const options = await Promise.all(figures.map((el) => drawnOption(() => el)));
     const titles = options.map((o) => (o.title as { text: string }[])[0].text);
     expect(titles).toEqual(['评审模型与人工对比，含校准映射', '按人工质量分段的 Spearman ρ']);
     expect((options[0].yAxis as { name: string }[])[0].name).toBe('人工中位数');

@@ -133,6 +133,8 @@ interface RouteState {
 export const useRoute = create<RouteState>(() => ({ route: parseHash(window.location.hash) }));
 
 window.addEventListener('hashchange', () => {
+  // navigate() has already set this route when it wrote the hash: keep the same object then.
+  if (routeHref(useRoute.getState().route) === window.location.hash) return;
   useRoute.setState({ route: parseHash(window.location.hash) });
 });
 
@@ -144,5 +146,9 @@ export function navigate(route: Route, opts: { replace?: boolean } = {}): void {
     useRoute.setState({ route: parseHash(href) });
   } else if (window.location.hash !== href) {
     window.location.hash = href;
+    // hashchange fires a task later: until then a control that shows the route (a filter's
+    // checkbox or select) would be drawn back to its old value, and a second change made in
+    // between would be built on the old route and drop the first.
+    useRoute.setState({ route: parseHash(href) });
   }
 }

@@ -2,8 +2,7 @@
 // The bias-probes results page: a bias profile per judge on one axis (significant effects
 // marked), the histograms and scatter, the tables, and the variant browser showing model text
 // as text beside its source with a diff; and the wizard's config keys.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import * as echarts from 'echarts/core';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildBiasTables } from '../../../../shared/protocols/bias-probes/report/tables';
 import type { BiasMetrics, ProbeRow } from '../../../../shared/protocols/bias-probes/types';
@@ -13,6 +12,7 @@ import { setApi } from '../../api';
 import { i18next } from '../../i18n';
 import type { WizardDraft } from '../../lib/experiment-config';
 import { ResultsPage } from '../../results/ResultsPage';
+import { drawnOption } from '../../test/charts';
 import { FakeApi, protocolViews } from '../../test/fake-api';
 import { VariantBrowser } from './VariantBrowser';
 import { biasConfig, initialBiasDraft, withBiasDraft } from './draft';
@@ -127,7 +127,7 @@ describe('bias-probes results', () => {
     const profiles = await screen.findByTestId('bias-profiles');
     const charts = profiles.querySelectorAll('[data-figure]');
     expect(charts).toHaveLength(2);
-    const options = [...charts].map((c) => echarts.getInstanceByDom(c as HTMLElement)!.getOption());
+    const options = await Promise.all([...charts].map((c) => drawnOption(() => c)));
     // The same x range for both judges: the widest CI (J2: up to 1.7) sets it.
     const ranges = options.map((o) => {
       const x = (o.xAxis as { min: number; max: number }[])[0];
@@ -242,17 +242,7 @@ describe('bias-probes results in 中文', () => {
     );
     render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
     const profiles = await screen.findByTestId('bias-profiles');
-    // A chart is drawn in an effect after its frame is in (and again if the frame is remounted):
-    // wait for the drawn chart rather than read the first frame (it failed once in a full run).
-    const drawn = async (el: () => Element | null) => {
-      let option: ReturnType<echarts.ECharts['getOption']> | undefined;
-      await waitFor(() => {
-        option = echarts.getInstanceByDom(el() as HTMLElement)?.getOption();
-        expect(option?.xAxis).toBeDefined();
-      });
-      return option!;
-    };
-    const option = await drawn(() => profiles.querySelector('[data-figure]'));
+    const option = await drawnOption(() => profiles.querySelector('[data-figure]'));
     expect((option.xAxis as { name: string }[])[0].name).toBe('评分差（1–5 分制）');
     expect((option.yAxis as { data: string[] }[])[0].data).toEqual(['加长 − 原文', 'Markdown − 纯文本']);
     expect((option.series as { name: string }[]).map((s) => s.name)).toEqual([
@@ -261,7 +251,7 @@ describe('bias-probes results in 中文', () => {
       '不显著',
     ]);
     const names = async (id: string) => {
-      const o = await drawn(() => screen.getByTestId(`chart-${id}`).querySelector('[data-figure]'));
+      const o = await drawnOption(() => screen.getByTestId(`chart-${id}`).querySelector('[data-figure]'));
       return [(o.xAxis as { name: string }[])[0].name, (o.yAxis as { name: string }[])[0].name];
     };
     expect(await names('differences_longer')).toEqual(['差值', '配对数']);

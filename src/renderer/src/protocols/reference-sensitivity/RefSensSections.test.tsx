@@ -10,6 +10,7 @@ import type { ExperimentResults } from '../../../../shared/experiments';
 import { setApi } from '../../api';
 import { i18next } from '../../i18n';
 import { ResultsPage } from '../../results/ResultsPage';
+import { drawnOption } from '../../test/charts';
 import { FakeApi } from '../../test/fake-api';
 import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
 import '../index';
@@ -121,8 +122,7 @@ describe('reference-sensitivity results', () => {
     );
     render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
     const cal = await screen.findByTestId('chart-calibration');
-    const series = echarts.getInstanceByDom(cal.querySelector('[data-figure]') as HTMLElement)!.getOption()
-      .series as { type: string; name: string; data: unknown[] }[];
+    const series = (await drawnOption(() => cal)).series as { type: string; name: string; data: unknown[] }[];
     expect(series.filter((s) => s.type === 'bar').map((s) => [s.name, s.data])).toEqual([
       ['C1 gold', [90]],
       ['C2 wrong', [40]],
@@ -143,11 +143,12 @@ describe('reference-sensitivity results', () => {
     );
     render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
     const card = await screen.findByTestId('chart-flips');
-    await waitFor(() =>
-      expect(echarts.getInstanceByDom(card.querySelector('[data-figure]') as HTMLElement)).toBeDefined(),
-    );
-    const series = echarts.getInstanceByDom(card.querySelector('[data-figure]') as HTMLElement)!.getOption()
-      .series as { type: string; name: string; data: unknown[]; itemStyle?: { color?: string } }[];
+    const series = (await drawnOption(() => card)).series as {
+      type: string;
+      name: string;
+      data: unknown[];
+      itemStyle?: { color?: string };
+    }[];
     const bars = series.filter((s) => s.type === 'bar');
     expect(bars.map((s) => [s.name, s.data])).toEqual([
       ['NR-RV', [20]],
