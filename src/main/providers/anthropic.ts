@@ -1,8 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
+import { loadAnthropicSdk } from './sdk';
 import { parseStructured, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
@@ -42,8 +43,13 @@ export function buildAnthropicRequest(
 }
 
 /** The official client for one provider entry: its base URL, timeout and keep-alive fetch. */
-export function anthropicClient(cfg: ProviderConfig, apiKey: string, maxRetries: number): Anthropic {
-  return new Anthropic({
+export async function anthropicClient(
+  cfg: ProviderConfig,
+  apiKey: string,
+  maxRetries: number,
+): Promise<Anthropic> {
+  const { default: Client } = await loadAnthropicSdk();
+  return new Client({
     apiKey,
     // Never pick up ANTHROPIC_AUTH_TOKEN from the environment: one key, the configured one.
     authToken: null,
@@ -56,21 +62,20 @@ export function anthropicClient(cfg: ProviderConfig, apiKey: string, maxRetries:
 
 /** The `anthropic` kind: the Messages API with one forced tool carrying the structured answer. */
 export class AnthropicChatAdapter implements ChatAdapter {
-  private readonly client: Anthropic;
+  private client: Promise<Anthropic> | undefined;
 
   constructor(
     private readonly cfg: ProviderConfig,
     private readonly apiKey: string,
-  ) {
-    // The queue owns retries; a second retry loop inside the SDK would pay twice.
-    this.client = anthropicClient(cfg, apiKey, 0);
-  }
+  ) {}
 
   async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
     let data: Anthropic.Message;
     let headers: Headers;
     try {
-      const res = await this.client.messages
+      // The queue owns retries; a second retry loop inside the SDK would pay twice.
+      const client = await (this.client ??= anthropicClient(this.cfg, this.apiKey, 0));
+      const res = await client.messages
         .create(buildAnthropicRequest(spec, this.cfg), { signal: opts.signal })
         .withResponse();
       data = res.data;

@@ -1,7 +1,7 @@
 // Anthropic's Message Batches through the official SDK: requests go up in one call with
 // their params (the same body a live call sends), the batch is polled, then its results
 // stream is read. A succeeded entry holds a message, parsed exactly as a live answer is.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicClient, buildAnthropicRequest, anthropicResult } from './anthropic';
 import {
   LOOKUP_CLOCK_SLACK_MS,
@@ -37,14 +37,16 @@ function kindOfErrorType(type: string | undefined): ProviderErrorKind {
 
 export class AnthropicBatchAdapter implements BatchAdapter {
   readonly limits = ANTHROPIC_BATCH_LIMITS;
-  private readonly client: Anthropic;
+  private clientMade: Promise<Anthropic> | undefined;
 
   constructor(
     private readonly cfg: ProviderConfig,
     private readonly apiKey: string,
-  ) {
-    // Creates, polls and result streams do not go through the queue: the SDK retries them itself.
-    this.client = anthropicClient(cfg, apiKey, 2);
+  ) {}
+
+  /** Creates, polls and result streams do not go through the queue: the SDK retries them itself. */
+  private client(): Promise<Anthropic> {
+    return (this.clientMade ??= anthropicClient(this.cfg, this.apiKey, 2));
   }
 
   private request(entry: BatchEntry) {
@@ -58,10 +60,9 @@ export class AnthropicBatchAdapter implements BatchAdapter {
   async submit(entries: readonly BatchEntry[]): Promise<string> {
     try {
       // Never retried: a create whose answer was lost may have made a batch (paid twice if sent again).
-      const b = await this.client.messages.batches.create(
-        { requests: entries.map((e) => this.request(e)) },
-        { maxRetries: 0 },
-      );
+      const b = await (
+        await this.client()
+      ).messages.batches.create({ requests: entries.map((e) => this.request(e)) }, { maxRetries: 0 });
       return b.id;
     } catch (err) {
       throw classifyError(err, this.apiKey);
@@ -82,7 +83,7 @@ export class AnthropicBatchAdapter implements BatchAdapter {
   async find(lost: LostSubmit): Promise<string | null> {
     try {
       const candidates: Anthropic.Messages.MessageBatch[] = [];
-      for await (const b of this.client.messages.batches.list({ limit: 100 })) {
+      for await (const b of (await this.client()).messages.batches.list({ limit: 100 })) {
         if (Date.parse(b.created_at) < lost.createdAt - LOOKUP_CLOCK_SLACK_MS) break;
         const c = b.request_counts;
         const total = c.processing + c.succeeded + c.errored + c.canceled + c.expired;
@@ -101,7 +102,7 @@ export class AnthropicBatchAdapter implements BatchAdapter {
 
   /** Whether an ended batch's first result has one of our custom ids (the rest are alike). */
   private async carriesNonce(remoteId: string, nonce: string): Promise<boolean> {
-    const stream = await this.client.messages.batches.results(remoteId);
+    const stream = await (await this.client()).messages.batches.results(remoteId);
     for await (const line of stream) return line.custom_id.endsWith(`_${nonce}`);
     return false;
   }
@@ -109,7 +110,7 @@ export class AnthropicBatchAdapter implements BatchAdapter {
   async poll(remoteId: string): Promise<RemoteBatchState> {
     let b: Anthropic.Messages.MessageBatch;
     try {
-      b = await this.client.messages.batches.retrieve(remoteId);
+      b = await (await this.client()).messages.batches.retrieve(remoteId);
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }
@@ -125,7 +126,7 @@ export class AnthropicBatchAdapter implements BatchAdapter {
 
   async results(remoteId: string, specOf: SpecOf, onResult: (r: BatchEntryResult) => void): Promise<void> {
     try {
-      const stream = await this.client.messages.batches.results(remoteId);
+      const stream = await (await this.client()).messages.batches.results(remoteId);
       for await (const line of stream) onResult(this.entryOf(line, specOf));
     } catch (err) {
       throw classifyError(err, this.apiKey);
@@ -159,7 +160,7 @@ export class AnthropicBatchAdapter implements BatchAdapter {
 
   async cancel(remoteId: string): Promise<void> {
     try {
-      await this.client.messages.batches.cancel(remoteId);
+      await (await this.client()).messages.batches.cancel(remoteId);
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }

@@ -1,10 +1,11 @@
 // OpenAI's Batch API through the official SDK: the requests go up as one JSONL file
 // (purpose "batch"), the batch is polled, then its output and error files are read line by
 // line. Each output body is a chat completion, parsed exactly as a live answer is.
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
 import { resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
 import { buildOpenAIRequest, openAIClient, openAIResult } from './openai';
+import { loadOpenAISdk } from './sdk';
 import {
   BatchNotCreated,
   LOOKUP_CLOCK_SLACK_MS,
@@ -61,7 +62,7 @@ interface OutputLine {
 
 export class OpenAIBatchAdapter implements BatchAdapter {
   readonly limits = OPENAI_BATCH_LIMITS;
-  private readonly client: OpenAI;
+  private clientMade: Promise<OpenAI> | undefined;
   private readonly baseURL: string;
 
   constructor(
@@ -69,8 +70,11 @@ export class OpenAIBatchAdapter implements BatchAdapter {
     private readonly apiKey: string,
   ) {
     this.baseURL = resolvedBaseURL(cfg);
-    // Uploads, creates and polls do not go through the queue: the SDK retries them itself.
-    this.client = openAIClient(cfg, apiKey, 2);
+  }
+
+  /** Uploads, creates and polls do not go through the queue: the SDK retries them itself. */
+  private client(): Promise<OpenAI> {
+    return (this.clientMade ??= openAIClient(this.cfg, this.apiKey, 2));
   }
 
   private line(entry: BatchEntry): string {
@@ -91,8 +95,12 @@ export class OpenAIBatchAdapter implements BatchAdapter {
       const jsonl = entries.map((e) => this.line(e)).join('\n') + '\n';
       let file: OpenAI.Files.FileObject;
       try {
-        file = await this.client.files.create({
-          file: await toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
+        file = await (
+          await this.client()
+        ).files.create({
+          file: await (
+            await loadOpenAISdk()
+          ).toFile(Buffer.from(jsonl, 'utf8'), `judge-lab-batch-${meta.localId}.jsonl`),
           purpose: 'batch',
         });
       } catch (err) {
@@ -101,7 +109,9 @@ export class OpenAIBatchAdapter implements BatchAdapter {
       }
       // Never retried: a create whose answer was lost may have made a batch, and a second one
       // would pay twice. The executor looks such a batch up (find) before sending its rows again.
-      const batch = await this.client.batches.create(
+      const batch = await (
+        await this.client()
+      ).batches.create(
         {
           input_file_id: file.id,
           endpoint: '/v1/chat/completions',
@@ -125,7 +135,7 @@ export class OpenAIBatchAdapter implements BatchAdapter {
    */
   async find(lost: LostSubmit): Promise<string | null> {
     try {
-      for await (const b of this.client.batches.list({ limit: 100 })) {
+      for await (const b of (await this.client()).batches.list({ limit: 100 })) {
         if (b.created_at * 1000 < lost.createdAt - LOOKUP_CLOCK_SLACK_MS) break;
         const meta = b.metadata as Record<string, string> | null | undefined;
         if (meta?.judge_lab_nonce === lost.nonce && !lost.taken(b.id)) return b.id;
@@ -139,7 +149,7 @@ export class OpenAIBatchAdapter implements BatchAdapter {
   async poll(remoteId: string): Promise<RemoteBatchState> {
     let b: OpenAI.Batches.Batch;
     try {
-      b = await this.client.batches.retrieve(remoteId);
+      b = await (await this.client()).batches.retrieve(remoteId);
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }
@@ -159,7 +169,7 @@ export class OpenAIBatchAdapter implements BatchAdapter {
   async results(remoteId: string, specOf: SpecOf, onResult: (r: BatchEntryResult) => void): Promise<void> {
     let b: OpenAI.Batches.Batch;
     try {
-      b = await this.client.batches.retrieve(remoteId);
+      b = await (await this.client()).batches.retrieve(remoteId);
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }
@@ -167,7 +177,7 @@ export class OpenAIBatchAdapter implements BatchAdapter {
       if (!fileId) continue;
       let res: Response;
       try {
-        res = await this.client.files.content(fileId);
+        res = await (await this.client()).files.content(fileId);
       } catch (err) {
         throw classifyError(err, this.apiKey);
       }
@@ -210,7 +220,7 @@ export class OpenAIBatchAdapter implements BatchAdapter {
 
   async cancel(remoteId: string): Promise<void> {
     try {
-      await this.client.batches.cancel(remoteId);
+      await (await this.client()).batches.cancel(remoteId);
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }

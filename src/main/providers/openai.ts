@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
@@ -6,6 +6,7 @@ import type {
 import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
+import { loadOpenAISdk } from './sdk';
 import { parseStructured, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
@@ -52,8 +53,9 @@ export function buildOpenAIRequest(
  * The official client for one provider entry: its base URL, timeout and keep-alive fetch, and
  * no organization or project picked up from the environment (one key, the configured one).
  */
-export function openAIClient(cfg: ProviderConfig, apiKey: string, maxRetries: number): OpenAI {
-  return new OpenAI({
+export async function openAIClient(cfg: ProviderConfig, apiKey: string, maxRetries: number): Promise<OpenAI> {
+  const { default: Client } = await loadOpenAISdk();
+  return new Client({
     apiKey,
     baseURL: resolvedBaseURL(cfg),
     maxRetries,
@@ -66,7 +68,7 @@ export function openAIClient(cfg: ProviderConfig, apiKey: string, maxRetries: nu
 
 /** The `openai` kind: OpenAI and every server speaking its chat-completions format. */
 export class OpenAIChatAdapter implements ChatAdapter {
-  private readonly client: OpenAI;
+  private client: Promise<OpenAI> | undefined;
   private readonly baseURL: string;
 
   constructor(
@@ -74,15 +76,15 @@ export class OpenAIChatAdapter implements ChatAdapter {
     private readonly apiKey: string,
   ) {
     this.baseURL = resolvedBaseURL(cfg);
-    // The queue owns retries; a second retry loop inside the SDK would pay twice.
-    this.client = openAIClient(cfg, apiKey, 0);
   }
 
   async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
     let data: OpenAI.Chat.Completions.ChatCompletion;
     let headers: Headers;
     try {
-      const res = await this.client.chat.completions
+      // The queue owns retries; a second retry loop inside the SDK would pay twice.
+      const client = await (this.client ??= openAIClient(this.cfg, this.apiKey, 0));
+      const res = await client.chat.completions
         .create(buildOpenAIRequest(spec, this.cfg, this.baseURL), { signal: opts.signal })
         .withResponse();
       data = res.data;

@@ -1,7 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError } from './errors';
+import { loadAnthropicSdk, loadOpenAISdk } from './sdk';
 
 export type ConnectionResult =
   /**
@@ -47,6 +46,7 @@ export async function testConnection(
     let ids: string[] | undefined;
     let batch: boolean;
     if (cfg.kind === 'openai') {
+      const { default: OpenAI } = await loadOpenAISdk();
       const client = new OpenAI({
         apiKey: key,
         baseURL,
@@ -72,6 +72,7 @@ export async function testConnection(
       }
       batch = await answers(() => client.batches.list({ limit: 1 }));
     } else {
+      const { default: Anthropic } = await loadAnthropicSdk();
       const client = new Anthropic({ apiKey: key, authToken: null, baseURL, maxRetries: 0, timeout });
       const page = await client.models.list({ limit: 1000 });
       ids = page.data.map((m) => m.id);

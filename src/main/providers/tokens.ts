@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer';
+import { loadTokenizer } from './sdk';
 import type { ChatRequestSpec } from './types';
 
 /**
@@ -59,7 +59,7 @@ function countedTokens(text: string): number {
   const key = cacheKey(text);
   const hit = counted.get(key);
   if (hit !== undefined) return hit;
-  const n = countTokens(text, AS_TEXT);
+  const n = loadTokenizer().countTokens(text, AS_TEXT);
   counted.set(key, n);
   countedChars += key.length;
   for (const [oldest] of counted) {
