@@ -86,6 +86,13 @@ const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
   return r;
 };
 const estimate = await timed('estimate', () => core.call('experiments.estimate', { config }));
+// REFSENS_ONLY_ESTIMATE=1 stops here: for profiling the estimate alone (BENCH_NODE_ARGS=--cpu-prof).
+if (process.env.REFSENS_ONLY_ESTIMATE) {
+  console.log(`estimate: ${estimate.calls} calls`, phases);
+  await mock.close();
+  core.close();
+  process.exit(0);
+}
 const final = await timed('run', async () => {
   const { id } = await core.call('experiments.create', { config });
   return { id, progress: await core.experiments.runToEnd(id) };
