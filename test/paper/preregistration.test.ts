@@ -287,13 +287,14 @@ describe('preregistration', () => {
     });
     const check = report.checks.find((c) => c.file === 'preregistration.json')!;
     expect(check).toEqual({ file: 'preregistration.json', equal: true, differences: [] });
-    // The text edited by hand is not replayed (docs/DESIGN.md "Study bundle", not yet): only the
-    // audit and its sensitivity analysis differ; every other metric, table and figure is identical.
-    const differing = report.checks.filter((c) => !c.equal).map((c) => c.file);
-    expect(
-      differing.every((f) => /metrics\.json|tables\/(audit|audit_items|sensitivity)\./.test(f)),
-      differing.join(),
-    ).toBe(true);
+    // The text edited by hand travels in edits.json and is put back before the replay runs: every
+    // metric, table and figure is identical (without it the audit, its sensitivity analysis and
+    // the edited item's verdicts differed).
+    expect(JSON.parse(new TextDecoder().decode(files['edits.json']))).toEqual([
+      expect.objectContaining({ language: 'ZH', instruction: '人工修改', output_1: '一', output_2: '二' }),
+    ]);
+    expect(report.checks.filter((c) => !c.equal)).toEqual([]);
+    expect(report.identical).toBe(true);
 
     // α of version 1 changed and bundle.json's hash updated to match: the lock's own hash refuses it.
     entry.locks[0].plan.alpha = 0.2;
@@ -316,5 +317,35 @@ describe('preregistration', () => {
     expect(refused.message).toMatch(
       /forged\.judgelab: preregistration\.json: version 1 does not match its SHA-256/,
     );
+
+    // An edit naming an item the dataset does not have is refused, naming the entry and field.
+    const badEdits = new TextEncoder().encode(
+      JSON.stringify([
+        { ...JSON.parse(new TextDecoder().decode(files['edits.json']))[0], source_id: 'nope' },
+      ]),
+    );
+    const meta2 = JSON.parse(new TextDecoder().decode(files['bundle.json'])) as BundleJson;
+    meta2.entries['edits.json'] = createHash('sha256').update(badEdits).digest('hex');
+    const badBundle = zipSync({
+      ...files,
+      'edits.json': badEdits,
+      'bundle.json': new TextEncoder().encode(JSON.stringify(meta2)),
+    });
+    const badRefused = await refusal(
+      core.call('bundles.verify', {
+        fileName: 'edited.judgelab',
+        contentBase64: Buffer.from(badBundle).toString('base64'),
+      }),
+    );
+    expect(badRefused.message).toBe(
+      'edited.judgelab:edits.json: entry 1: source_id: item "nope" is not part of the experiment',
+    );
+    expect(badRefused.issues).toEqual([
+      {
+        file: 'edited.judgelab:edits.json',
+        field: '[0].source_id',
+        message: 'item "nope" is not part of the experiment',
+      },
+    ]);
   }, 600_000);
 });

@@ -178,6 +178,19 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       ]),
     );
     const summary = service.createOrUpdate({ ...config, dataset: ds.id, providers });
+    if (bundle.entries.has(E.edits)) {
+      const edits = parseJson<unknown>(bundle, E.edits);
+      const where = `${bundle.file}:${E.edits}`;
+      const created = loadExperiment(db, summary.id);
+      if (!Array.isArray(edits) || !created.protocol.bundleEdits)
+        throw new AppError(
+          'invalid_input',
+          `${where}: ${Array.isArray(edits) ? `protocol ${created.protocol.id} has no hand edits` : 'not a list'}`,
+          [{ file: where, message: 'not replayable' }],
+        );
+      // Before the run: the replay judges the edited texts, as the study did after the edit.
+      created.protocol.bundleEdits.apply(db, created.view, edits, where);
+    }
     const final = await service.runToEnd(summary.id);
     if (final.status !== 'finished')
       throw new AppError(

@@ -127,6 +127,8 @@ export async function writeBundle(
   };
   const labels = labelRows(db, experimentId);
   if (labels.length) entries[E.labels] = utf8(jsonl(labels));
+  const edits = exp.protocol.bundleEdits?.list(db, exp.view) ?? [];
+  if (edits.length) entries[E.edits] = utf8(JSON.stringify(edits, null, 2) + '\n');
   const locks = listPreregistrations(db, experimentId);
   if (locks.length)
     entries[E.preregistration] = utf8(JSON.stringify({ experiment: exp.row.name, locks }, null, 2) + '\n');

@@ -164,6 +164,16 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
    * is stored as given.
    */
   sealConfig?(config: E['config']): E['config'];
+  /**
+   * Texts a person edited by hand, as a study bundle carries them (`edits.json`), keyed by the
+   * items' source ids (a replay's store numbers items anew); `apply` puts them into a replay's
+   * new experiment before it runs, so the replay judges the texts the study judged. `where` names
+   * the entry in errors. Without it a bundle has no edits.
+   */
+  bundleEdits?: {
+    list(db: Database, exp: E): unknown[];
+    apply(db: Database, exp: E, edits: unknown[], where: string): void;
+  };
   /** Options with defaults, from a valid config. */
   resolveOptions(config: E['config']): E['options'];
   /**

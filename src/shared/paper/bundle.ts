@@ -19,6 +19,8 @@ export const BUNDLE_ENTRIES = {
   ledger: 'ledger.jsonl',
   /** Human labels of the experiment's rating sets (only when there are any). */
   labels: 'labels.jsonl',
+  /** Texts edited by hand, as the protocol lists them; the replay applies them before it runs (only when there are any). */
+  edits: 'edits.json',
   /** Every locked analysis plan, oldest first, each with its SHA-256 (only when one was locked). */
   preregistration: 'preregistration.json',
   /** The export folder as `judge-lab export` writes it: metrics.json, manifest.json, tables, figures, methods. */

@@ -25,6 +25,7 @@ import { computeJudgeLsMetrics, TRANSFORMER_ROLE } from './metrics';
 import type { JudgeTask, TransformTask } from './model';
 import { normalizeChoice, parseVariant } from './parse';
 import { DEFAULT_TEMPLATES } from './prompts';
+import { applyBundleEdits, listBundleEdits } from './bundle-edits';
 import {
   applyVariantEdit,
   judgmentViews,
@@ -84,6 +85,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     });
   },
   resolveOptions: (config) => judgeLsOptionsSchema.parse(protocolOptionsOf(config)),
+  bundleEdits: { list: listBundleEdits, apply: applyBundleEdits },
   selectItems: (items) => {
     requirePairwise(items);
     return selectItems(items);
