@@ -88,8 +88,16 @@ describe('early warning on unusable answers', () => {
       faultFor: (req) => (req.model === BROKEN_MODEL ? 'malformed' : undefined),
       latencyMs: [40, 60],
     });
-    // Slow answers keep the run live (the other judge still going) when the warning comes.
-    const { id } = await core.call('experiments.create', { config: config(env) });
+    // Slow answers, one at a time, keep the run live (the other judge still going, ~3 s of its
+    // calls left) when the warning comes, however loaded the machine is.
+    const { id } = await core.call('experiments.create', {
+      config: config(env, {
+        judges: [
+          { label: 'GPT', provider: 'o', model: 'gpt-4.1-mini', concurrency: 1 },
+          { label: 'Broken', provider: 'o', model: BROKEN_MODEL, concurrency: 2 },
+        ],
+      }),
+    });
     await core.call('experiments.start', { experimentId: id });
     await expect
       .poll(async () => (await core.call('experiments.progress', { experimentId: id })).pausedLanes.length, {

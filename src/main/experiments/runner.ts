@@ -65,6 +65,12 @@ const REPLAN_SPACING = 4;
 /** The estimate of the time left is taken again at most this often while tasks join the run. */
 const ESTIMATE_INTERVAL_MS = 1000;
 
+/** Plans again while a round goes (`again`), after answers to requests for which `after` is true. */
+interface Replan {
+  again: () => Planned;
+  after: (requestId: number) => boolean;
+}
+
 /**
  * The tasks (jobs[i] planned by tasks[i]) and stored tasks outside the plan (the jobs after).
  * A task keeps only what the round needs (its stage and provider): its rendered request is in
@@ -308,6 +314,12 @@ export class ExperimentRun {
     // never planned and the run "finishes" without them.
     for (const s of exp.protocol.stages) this.arrived.add(s.name);
     storeAnswers(db, exp, this.arrived);
+    // A stage plans from what earlier stages stored, so an answer of the last stage unlocks no
+    // task: it does not call for a plan while the round goes. (A stage that did plan from its
+    // own answers would still get them planned: each round plans from everything stored.)
+    const last = exp.protocol.stages.at(-1)?.name;
+    const unlocks = (requestId: number) => tasksOf.get(requestId)?.stage.name !== last;
+    let complete = false;
     for (let round = 0; round < MAX_ROUNDS && !this.outgrown; round++) {
       // Plan every stage from what is stored now: a task whose inputs exist goes out in this
       // round, whatever stage it belongs to. While the round goes, tasks whose inputs arrive
@@ -322,7 +334,10 @@ export class ExperimentRun {
         const s = rows.get(j.requestId)?.status;
         return s !== 'done' && s !== 'failed';
       }).length;
-      if (round > 0 && open === 0) break;
+      if (round > 0 && open === 0) {
+        complete = true;
+        break;
+      }
       // Time left covers the rounds still to come: the estimate (the wizard's formula) of all
       // that is left, less this round's share, which the engine counts lane by lane.
       this.estimate(exp);
@@ -332,7 +347,7 @@ export class ExperimentRun {
         jobs,
         tasks,
         { validate, read, storeOutcomes, earlyWarning },
-        () => this.planAll(exp, stages, tasksOf),
+        { again: () => this.planAll(exp, stages, tasksOf), after: unlocks },
       );
       this.onEngineProgress(summary);
       this.carried = {
@@ -349,6 +364,19 @@ export class ExperimentRun {
         summary.calls > 0 &&
         summary.pausedLanes.every((l) => l.kind === EARLY_WARNING);
       if (summary.outcome !== 'finished' && !watchedOnly) return this.stopStatus(summary);
+    }
+    // Out of rounds: a fresh plan with tasks still open means the plan outgrew its rounds (its
+    // tasks are recorded, so they count as unsent below).
+    if (!complete && !this.outgrown) {
+      const { jobs } = this.planAll(exp, stages, tasksOf);
+      const rows = getPlanRows(
+        db,
+        jobs.map((j) => j.requestId),
+      );
+      this.outgrown = jobs.some((j) => {
+        const s = rows.get(j.requestId)?.status;
+        return s !== 'done' && s !== 'failed';
+      });
     }
     // Out of rounds with calls still open: never report those as finished.
     const unsent = unsentCalls(db, this.experimentId);
@@ -424,7 +452,7 @@ export class ExperimentRun {
     exp: LoadedExperiment,
     jobs: Job[],
     runOpts: RunOptions,
-    replan: () => Planned,
+    replan: Replan,
   ): Promise<RunSummary> {
     const engine = this.engine!;
     const sent = new Set(jobs.map((j) => j.requestId));
@@ -445,7 +473,7 @@ export class ExperimentRun {
       try {
         if (this.cancelled) return;
         storeAnswers(this.deps.db, exp, this.arrived);
-        const { jobs: all, tasks } = replan();
+        const { jobs: all, tasks } = replan.again();
         const { live } = splitByMode(this.deps.db, exp.providers, all, tasks);
         const fresh = live.filter((j) => !sent.has(j.requestId));
         if (!fresh.length) return;
@@ -479,8 +507,13 @@ export class ExperimentRun {
       }
     };
     const off = engine.on('committed', ({ ids }) => {
-      for (const id of ids) windowDepth = Math.min(windowDepth, this.depthOf.get(id) ?? 0);
-      if (timer || this.cancelled) return;
+      let unlocking = false;
+      for (const id of ids) {
+        if (!replan.after(id)) continue;
+        unlocking = true;
+        windowDepth = Math.min(windowDepth, this.depthOf.get(id) ?? 0);
+      }
+      if (!unlocking || timer || this.cancelled) return;
       release = engine.hold();
       timer = setTimeout(planNow, Math.max(REPLAN_INTERVAL_MS, REPLAN_SPACING * planMs));
     });
@@ -505,7 +538,7 @@ export class ExperimentRun {
     jobs: Job[],
     tasks: { request: { provider: string } }[],
     runOpts: RunOptions,
-    replan: () => Planned,
+    replan: Replan,
   ): Promise<RunSummary> {
     const { validate } = runOpts;
     const engine = this.engine!;
