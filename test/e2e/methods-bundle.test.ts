@@ -2,7 +2,7 @@
 // Export → Methods shows the Methods text (as text) in the page's language with a download per
 // file, and Export → Study bundle saves a `.judgelab` that `bundles.verify` recomputes identical.
 // Screenshots EN/中文 × light/dark.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -13,7 +13,6 @@ import { startKeylessApp, type AppInBrowser } from './helpers/app';
 import { shootAll, switchLanguage } from './helpers/screens';
 import { createSimJudgeLs, runToFinished } from './helpers/sim-study';
 import { callApi, type ServeHandle } from './helpers/serve';
-import { downloadedBytes } from '../helpers/browser';
 
 let app: AppInBrowser<ServeHandle>;
 let page: Page;
@@ -66,7 +65,7 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
       experimentId,
       lang: 'en',
     });
-    expect((await downloadedBytes(download)).toString('utf8')).toBe(files.latex);
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(files.latex);
 
     await shootAll(page, 'methods-export', async (lang) => {
       await byTestId('export-methods').click();
@@ -89,11 +88,11 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
     );
     const report = await callApi<BundleVerifyReport>(server, 'bundles.verify', {
       fileName: download.suggestedFilename(),
-      contentBase64: (await downloadedBytes(download)).toString('base64'),
+      contentBase64: readFileSync((await download.path())!).toString('base64'),
     });
     expect(report.identical, JSON.stringify(report.checks.filter((c) => !c.equal))).toBe(true);
     expect(report.checks.length).toBeGreaterThan(5);
-    bundleBytes = await downloadedBytes(download);
+    bundleBytes = readFileSync((await download.path())!);
     await shootAll(page, 'study-bundle-export', async (lang) => {
       await expect
         .poll(() => byTestId('export-bundle').innerText())
