@@ -92,11 +92,13 @@ const pct = (k: number, n: number) => ((100 * k) / n).toFixed(1);
 
 describe('the verdicts behind a table cell, in Chromium', () => {
   it('Judge-LS: an accuracy cell opens exactly the n verdicts of its judge and language', async () => {
-    await switchLanguage(page, 'en').catch(() => undefined);
     // Every row of the quality table: the rows shown match its n, and its strict accuracy is the
-    // share of them graded correct.
+    // share of them graded correct. (The language switch needs a page: on the blank page the
+    // browser opens with, it waited out its whole timeout.)
     const rows = await (async () => {
       await go(`/experiments/${judgeLsId}/results`, '[data-testid="table-quality"]');
+      await switchLanguage(page, 'en');
+      await page.getByTestId('table-quality').waitFor();
       return page.getByTestId('table-quality').getByTestId('results-row').count();
     })();
     expect(rows).toBe(3); // EN, ZH, LS for one judge

@@ -9,7 +9,7 @@ import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { liveRuns } from '../../src/main/store/run-locks';
 import { restoreDatabase } from '../../src/main/store/backup';
 import { Core } from '../../src/main/facade/core';
-import { assertBuilt, BIN, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, BIN, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar-demo.jsonl');
@@ -35,8 +35,8 @@ function quickConfig(name: string): Record<string, unknown> {
   };
 }
 
-function makeBackup(data: string): string {
-  const b = runCli(['backup', '--data-dir', data]);
+async function makeBackup(data: string): Promise<string> {
+  const b = await runCliInProcess(['backup', '--data-dir', data]);
   expect(b.code, b.stderr).toBe(0);
   return /to (\S+\.sqlite)/.exec(b.stdout)![1];
 }
@@ -49,7 +49,7 @@ describe('restore during an export', () => {
     const core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
     try {
       const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' });
-      const backup = makeBackup(t.dir);
+      const backup = await makeBackup(t.dir);
       const exp = core.experiments.createOrUpdate({ ...quickConfig('export-here'), dataset: dataset.id });
       expect((await core.experiments.runToEnd(exp.id)).status).toBe('finished');
       expect(liveRuns(t.dir)).toEqual([]);
@@ -68,8 +68,8 @@ describe('restore during an export', () => {
 
   it('is refused while `judge-lab run` writes the export at the end of its run', async () => {
     const data = join(root, 'cli');
-    expect(runCli(['import', SAMPLE, '--data-dir', data]).code).toBe(0);
-    const backup = makeBackup(data);
+    expect((await runCliInProcess(['import', SAMPLE, '--data-dir', data])).code).toBe(0);
+    const backup = await makeBackup(data);
     const config = join(root, 'quick.json');
     writeFileSync(config, JSON.stringify(quickConfig('export-cli')));
     const outParent = join(root, 'exports');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { restoreDatabase } from '../../src/main/store/backup';
 import { Core } from '../../src/main/facade/core';
-import { assertBuilt, BIN, CHILD_WAIT_MS, ROOT, runCli } from '../helpers/cli';
+import { assertBuilt, BIN, CHILD_WAIT_MS, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const SAMPLE = join(ROOT, 'resources', 'samples', 'llmbar-demo.jsonl');
@@ -34,8 +34,8 @@ function slowConfig(name: string): Record<string, unknown> {
   };
 }
 
-function makeBackup(data: string): string {
-  const b = runCli(['backup', '--data-dir', data]);
+async function makeBackup(data: string): Promise<string> {
+  const b = await runCliInProcess(['backup', '--data-dir', data]);
   expect(b.code, b.stderr).toBe(0);
   return /to (\S+\.sqlite)/.exec(b.stdout)![1];
 }
@@ -48,8 +48,8 @@ const replaced = (data: string) =>
 describe('restore while a run is going', () => {
   it('refuses while `judge-lab run` runs in another process, and restores once it stopped', async () => {
     const data = join(root, 'other-process');
-    expect(runCli(['import', SAMPLE, '--data-dir', data]).code).toBe(0);
-    const backup = makeBackup(data);
+    expect((await runCliInProcess(['import', SAMPLE, '--data-dir', data])).code).toBe(0);
+    const backup = await makeBackup(data);
     const config = join(root, 'slow.json');
     writeFileSync(config, JSON.stringify(slowConfig('slow-cli')));
     const child = spawn(process.execPath, [BIN, 'run', config, '--data-dir', data], {
@@ -62,22 +62,29 @@ describe('restore while a run is going', () => {
         .poll(() => existsSync(join(data, 'locks', 'experiment-1.pid')), { timeout: CHILD_WAIT_MS })
         .toBe(true);
       const pid = readFileSync(join(data, 'locks', 'experiment-1.pid'), 'utf8').split(/\s/)[0];
-      const r = runCli(['restore', backup, '--data-dir', data]);
+      // The lock comes before the run marks itself running; restore and list run in this process
+      // at once (no Node start between them), so the run is first seen going.
+      await expect
+        .poll(async () => (await runCliInProcess(['list', '--data-dir', data])).stdout, {
+          timeout: CHILD_WAIT_MS,
+        })
+        .toMatch(/slow-cli\s+running/);
+      const r = await runCliInProcess(['restore', backup, '--data-dir', data]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(
         new RegExp(`Cannot restore while a run is going.*"slow-cli" \\(in process ${pid}\\).*Stop it first`),
       );
       expect(replaced(data)).toEqual([]);
       // The run carries on against its store: the experiment is still listed as running.
-      expect(runCli(['list', '--data-dir', data]).stdout).toMatch(/slow-cli\s+running/);
+      expect((await runCliInProcess(['list', '--data-dir', data])).stdout).toMatch(/slow-cli\s+running/);
     } finally {
       child.kill('SIGTERM');
       await exited;
     }
-    const ok = runCli(['restore', backup, '--data-dir', data]);
+    const ok = await runCliInProcess(['restore', backup, '--data-dir', data]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(replaced(data)).toHaveLength(1);
-    expect(runCli(['list', '--data-dir', data]).stdout).not.toMatch(/slow-cli/);
+    expect((await runCliInProcess(['list', '--data-dir', data])).stdout).not.toMatch(/slow-cli/);
   });
 
   it('refuses while this process runs (or holds paused) an experiment on the folder, and allows it once cancelled', async () => {
@@ -85,7 +92,7 @@ describe('restore while a run is going', () => {
     const core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
     try {
       const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' });
-      const backup = makeBackup(t.dir);
+      const backup = await makeBackup(t.dir);
       const datasetId = dataset.id;
       const exp = await core.call('experiments.create', {
         config: { ...slowConfig('slow-here'), dataset: datasetId },
