@@ -3,7 +3,6 @@
 // listed is one question: its K verdicts in sample order ("A A B A A"; "×" where a repeat has no
 // usable answer) and every repeat's reason. Only questions with at least two valid repeats are
 // listed, as only those are the table's `questions` (its rates' denominator).
-import { temperatureText } from '../../../shared/protocols/self-consistency/report/tables';
 import { ALL, type Verdict } from '../../../shared/protocols/self-consistency/types';
 import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
 import type { PairwiseVerdict } from '../../judging/pairwise';
@@ -16,7 +15,7 @@ import type { RepeatMeta } from './plan';
 export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
   {
     table: 'stability',
-    by: { judge: 'judge', condition: 'condition', category: 'category' },
+    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
     pooled: { category: ALL },
     // Not κ, ICC or within-SD: they read only the complete questions (every repeat valid).
     columns: ['questions', 'unanimous_rate', 'unanimous_rate_ci', 'disagree_prob', 'disagree_prob_ci'],
@@ -43,8 +42,6 @@ function reasonsOf(ctx: MetricsContext<ScExperiment>): Map<string, string[]> {
 
 function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
   const input = metricsInput(ctx);
-  const own = input.ownTemperature ?? {};
-  const temperatures = new Map(input.opts.conditions.map((c) => [c.id, c.temperature]));
   const reasons = reasonsOf(ctx);
   const rows: VerdictRow[] = [];
   for (const q of questionsOf(input)) {
@@ -56,11 +53,7 @@ function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
       sourceId: q.item.sourceId,
       fields: {
         judge: q.judge,
-        // As the table writes it, so a row's filter selects its questions.
-        condition: temperatureText({
-          condition: q.condition,
-          temperature: temperatures.get(q.condition) ?? own[q.judge] ?? null,
-        }),
+        condition: q.condition,
         category: q.item.category,
         order: q.order,
       },

@@ -159,3 +159,17 @@ export const scResources = { en, zh };
 for (const [lng, res] of Object.entries(scResources)) {
   i18next.addResourceBundle(lng, SC_NS, res, true, true);
 }
+
+// The verdict browser (generic, namespace 'verdicts') lists the stability table's questions with
+// fields and values of this protocol: its words are added to that namespace from here.
+const VERDICT_WORDS = {
+  en: {
+    fields: { condition: 'Temperature', category: 'Category', order: 'Order' },
+    values: { own: en.unstable.own, orig: 'original order', swap: 'swapped order', '-': 'single response' },
+  },
+  zh: {
+    fields: { condition: '温度', category: '类别', order: '顺序' },
+    values: { own: zh.unstable.own, orig: '原顺序', swap: '交换顺序', '-': '单个回答' },
+  },
+};
+for (const [lng, res] of Object.entries(VERDICT_WORDS)) i18next.addResourceBundle(lng, 'verdicts', res, true, true);
