@@ -72,7 +72,10 @@ function checkPairs(table: Table, row: TableRow, behind: VerdictRow[], what: str
     row.target_only_correct,
     row.both_wrong,
   ]);
-  expect(share(enOnly + targetOnly, behind.length), what).toBeCloseTo(row.correctness_flip_rate as number, 12);
+  expect(share(enOnly + targetOnly, behind.length), what).toBeCloseTo(
+    row.correctness_flip_rate as number,
+    12,
+  );
   expect(mcnemarExact(enOnly, targetOnly), what).toBeCloseTo(row.mcnemar_p as number, 12);
 }
 

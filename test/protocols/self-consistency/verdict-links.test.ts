@@ -71,7 +71,10 @@ describe('stability cells', () => {
         expect(repeats.every((r) => r.length >= 2)).toBe(true);
         const unanimous = repeats.filter((r) => verdictCounts(r).size === 1).length;
         unstable += behind.length - unanimous;
-        expect(unanimous / behind.length, JSON.stringify(filter)).toBeCloseTo(row.unanimous_rate as number, 12);
+        expect(unanimous / behind.length, JSON.stringify(filter)).toBeCloseTo(
+          row.unanimous_rate as number,
+          12,
+        );
         const disagree = repeats.reduce((s, r) => s + pairDisagreement(r)!, 0) / behind.length;
         expect(disagree, JSON.stringify(filter)).toBeCloseTo(row.disagree_prob as number, 12);
       }

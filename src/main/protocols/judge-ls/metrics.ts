@@ -616,7 +616,8 @@ export function listedPairs(records: readonly JudgmentRecord[], noiseFloorOn: bo
       for (const v of vs) if (v.rec.order === 'orig') orig.set(v.rec.itemId, v);
       for (const v of vs) {
         const o = orig.get(v.rec.itemId);
-        if (v.rec.order === 'swap' && o) out.push({ table: 'position', judge, group: language, first: o, second: v });
+        if (v.rec.order === 'swap' && o)
+          out.push({ table: 'position', judge, group: language, first: o, second: v });
       }
     }
     if (!noiseFloorOn) continue;

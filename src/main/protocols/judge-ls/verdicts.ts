@@ -99,8 +99,7 @@ const graded = (v: ListedVerdict) => `${v.choice} ${v.correct ? '✓' : '✗'}`;
 /** What each side of a pair is, in the reasons: its language, its order, or the repeat. */
 function sideLabels(p: ListedPair): [string, string] {
   if (p.table === 'position') return ['orig', 'swap'];
-  if (p.table === 'noise_floor' && p.first.rec.language === p.second.rec.language)
-    return ['EN', 'EN ↺'];
+  if (p.table === 'noise_floor' && p.first.rec.language === p.second.rec.language) return ['EN', 'EN ↺'];
   return [p.first.rec.language, p.second.rec.language];
 }
 

@@ -15,7 +15,7 @@ import { REPEATS_VIEW } from '../../../shared/protocols/self-consistency/views';
 import { parsePairwiseVerdict } from '../../judging/pairwise';
 import { parseScoreVerdict } from '../../judging/score';
 import { judgeUses } from '../model-use';
-import type { MetricsContext, ProtocolPlugin } from '../plugin';
+import type { ProtocolPlugin } from '../plugin';
 import {
   refineSelfConsistencyConfig,
   resolveSelfConsistencyOptions,

@@ -172,4 +172,5 @@ const VERDICT_WORDS = {
     values: { own: zh.unstable.own, orig: '原顺序', swap: '交换顺序', '-': '单个回答' },
   },
 };
-for (const [lng, res] of Object.entries(VERDICT_WORDS)) i18next.addResourceBundle(lng, 'verdicts', res, true, true);
+for (const [lng, res] of Object.entries(VERDICT_WORDS))
+  i18next.addResourceBundle(lng, 'verdicts', res, true, true);

@@ -39,4 +39,5 @@ const VERDICT_WORDS = {
     },
   },
 };
-for (const [lng, res] of Object.entries(VERDICT_WORDS)) i18next.addResourceBundle(lng, 'verdicts', res, true, true);
+for (const [lng, res] of Object.entries(VERDICT_WORDS))
+  i18next.addResourceBundle(lng, 'verdicts', res, true, true);
