@@ -1,9 +1,11 @@
 // The stability table's cells open the questions behind them (issue 26 item 4): for every row of
 // `stability` (each judge × temperature, all categories and each), with and without the flagged
-// items (none here: the protocol flags none), the questions the cell's filter selects are exactly the row's `questions`, and their
-// repeats give the row's unanimous share and mean P(two repeats disagree).
+// items (none here: the protocol flags none), the questions the cell's filter selects are exactly
+// the row's `questions`, and their repeats give the row's unanimous share and mean P(two repeats
+// disagree). Every row of `accuracy_by_k` opens its n votes (a question's first k repeats), and
+// the share whose majority is the gold verdict is the row's accuracy.
 // Simulated provider through the core (one judge with planted instability, pairs in both
-// orders, and a pointwise run); the rows are matched as the browser matches them.
+// orders); the rows are matched as the browser matches them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
@@ -79,9 +81,23 @@ describe('stability cells', () => {
         expect(disagree, JSON.stringify(filter)).toBeCloseTo(row.disagree_prob as number, 12);
       }
       // The pooled rows hold every listed question once.
+      const questions = rows.filter((v) => v.fields.kind === 'question');
       const pooled = table.rows.filter((r) => r.category === 'all');
-      expect(pooled.reduce((s, r) => s + (r.questions as number), 0)).toBe(rows.length);
-      listed.push(rows.length);
+      expect(pooled.reduce((s, r) => s + (r.questions as number), 0)).toBe(questions.length);
+      listed.push(questions.length);
+
+      // Accuracy by k: each row's n votes of the first k repeats, graded against gold.
+      const votes = links.find((l) => l.table === 'accuracy_by_k')!;
+      const accuracy = results.tables.find((t: Table) => t.id === 'accuracy_by_k')!;
+      expect(accuracy.rows.length).toBeGreaterThan(4);
+      for (const row of accuracy.rows) {
+        const filter = rowFilter(votes, row)!;
+        const behind = matchVerdicts(rows, filter);
+        expect(behind.length, JSON.stringify(filter)).toBe(row.n);
+        expect(behind.every((v) => v.verdict.split(' ').length === row.k)).toBe(true);
+        const correct = behind.filter((v) => v.correct === true).length;
+        expect(correct / behind.length, JSON.stringify(filter)).toBeCloseTo(row.accuracy as number, 12);
+      }
     }
     // Self-consistency audits nothing (no protocol flag hook): the switch changes no list.
     expect(listed[1]).toBe(listed[0]);

@@ -123,6 +123,8 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         judge: r.judge,
         condition: conditionLabel(r.condition),
         category: r.category,
+        // Not a column: the condition's id, for the verdict browser's filter (as in stability).
+        condition_id: r.condition,
         k: r.k,
         n: r.n,
         accuracy: r.accuracy,
