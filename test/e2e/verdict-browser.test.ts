@@ -1,6 +1,7 @@
 // Issue 26 item 4 in Chromium through `judge-lab serve`: from a number in a results table to the
-// verdicts behind it, for two protocols (Judge-LS's accuracy by language, reference
-// sensitivity's acceptance by setting) on a data folder filled by simulated runs (no key, no
+// verdicts behind it, for every protocol (Judge-LS's accuracy by language and its language flips,
+// reference sensitivity's acceptance by setting and its calibration, bias probes' effects,
+// self-consistency's stability) on a data folder filled by simulated runs (no key, no
 // network). The rows shown must be as many as the cell's n, and the rate cells must be what
 // those rows give; a row opens its item with the judge's reason. 中文: no English sentence
 // but the model's and the dataset's text, no page error. Screenshots EN/中文 × light/dark.
@@ -16,6 +17,9 @@ let page: Page;
 let judgeLsId = 0;
 let refsensId = 0;
 let biasId = 0;
+let scId = 0;
+/** The demo items' texts: data, shown as they are on a 中文 page. */
+const demoText: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
@@ -23,6 +27,11 @@ beforeAll(async () => {
     async (core) => {
       const { dataset: demo } = await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' });
       const { dataset: qa } = await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+      for (const r of (await core.call('items.list', { datasetId: demo.id })).slice(0, 4)) {
+        const item = await core.call('items.get', { itemId: r.id });
+        for (const text of [item.instruction, item.output1, item.output2])
+          if (text) demoText.push(...text.split('\n').filter((line) => line.trim().length >= 12));
+      }
       judgeLsId = core.experiments.createOrUpdate({
         name: 'Verdicts language study',
         protocol: 'judge-ls',
@@ -55,6 +64,17 @@ beforeAll(async () => {
         mode: 'pointwise',
       }).id;
       await core.experiments.runToEnd(biasId);
+      scId = core.experiments.createOrUpdate({
+        name: 'Verdicts repeats study',
+        protocol: 'self-consistency',
+        dataset: demo.id,
+        limit: 4,
+        providers: SIM_PROVIDERS,
+        // Planted instability, so not every question is unanimous.
+        judges: [{ label: 'Sim judge', provider: 'sim', model: 'sim-judge-flip40' }],
+        repeats: 3,
+      }).id;
+      await core.experiments.runToEnd(scId);
     },
     { width: 1280, height: 900 },
   );
@@ -74,13 +94,13 @@ const go = async (hash: string, ready: string) => {
 const cell = (row: Locator, column: string) => row.locator(`td[data-column="${column}"]`);
 
 /** Opens the results, clicks `column` of the table's `index`-th row, waits for the list. */
-async function openCell(experimentId: number, tableId: string, index: number, column: string) {
+async function openCell(experimentId: number, tableId: string, index: number, column: string, count = 'n') {
   await go(`/experiments/${experimentId}/results`, `[data-testid="table-${tableId}"]`);
   const row = page.getByTestId(`table-${tableId}`).getByTestId('results-row').nth(index);
   const link = cell(row, column).getByTestId('cell-verdicts');
   await link.waitFor();
   const text = (await link.innerText()).trim();
-  const n = Number((await cell(row, 'n').innerText()).replace(/[^\d]/g, ''));
+  const n = Number((await cell(row, count).innerText()).replace(/[^\d]/g, ''));
   await link.click();
   await page.getByTestId('verdicts-page').waitFor();
   await expect.poll(() => page.getByTestId('verdict-count').getAttribute('data-count')).not.toBeNull();
@@ -180,6 +200,44 @@ describe('the verdicts behind a table cell, in Chromium', () => {
     expect(await englishOnScreen(page, [...reasons, 'Judge Lab', 'Verdicts bias study'])).toEqual([]);
     await switchLanguage(page, 'en');
   }, 240_000);
+
+  it('Judge-LS: a language flip cell opens exactly its n pairs, both verdicts side by side', async () => {
+    const { text, n } = await openCell(judgeLsId, 'invariance', 0, 'flip_rate');
+    expect(n).toBeGreaterThan(0);
+    await expect.poll(() => shownRows().count()).toBe(n);
+    const pairs = (await page.getByTestId('verdict-value').allInnerTexts()).map((v) =>
+      v.split(' → ').map((side) => side.split(' ')[0]),
+    );
+    expect(pairs).toHaveLength(n);
+    expect(text).toBe(pct(pairs.filter(([a, b]) => a !== b).length, n));
+  }, 120_000);
+
+  it('reference sensitivity: a calibration cell opens exactly its n pairs of C1 and C2 verdicts', async () => {
+    const { text, n } = await openCell(refsensId, 'calibration', 0, 'c1_accept');
+    expect(n).toBeGreaterThan(0);
+    await expect.poll(() => shownRows().count()).toBe(n);
+    const c1 = (await page.getByTestId('verdict-value').allInnerTexts()).map((v) => v.split(' → ')[0]);
+    expect(text).toBe(pct(c1.filter((v) => v === 'CORRECT').length, n));
+  }, 120_000);
+
+  it('self-consistency: a stability cell opens exactly its questions, their repeats giving the share, in 中文 too', async () => {
+    const { text, n } = await openCell(scId, 'stability', 0, 'unanimous_rate', 'questions');
+    expect(n).toBe(8); // 4 items × 2 orders
+    await expect.poll(() => shownRows().count()).toBe(n);
+    const repeats = (await page.getByTestId('verdict-value').allInnerTexts()).map((v) => v.split(' '));
+    expect(repeats.every((r) => r.length === 3)).toBe(true);
+    expect(text).toBe(pct(repeats.filter((r) => new Set(r).size === 1).length, n));
+    await switchLanguage(page, 'zh');
+    await expect.poll(() => page.getByTestId('verdict-count').innerText()).toMatch(/条判决$/);
+    const reasons = await page.locator('.verdicts-table__reason').allInnerTexts();
+    expect(await englishOnScreen(page, [...reasons, 'Judge Lab', 'Verdicts repeats study'])).toEqual([]);
+    await shownRows().first().click();
+    await page.getByTestId('item-viewer').waitFor();
+    const reason = await page.getByTestId('verdict-reason').innerText();
+    const allowed = [...reason.split('\n'), ...demoText, 'Judge Lab', 'Verdicts repeats study'];
+    expect(await englishOnScreen(page, allowed)).toEqual([]);
+    await switchLanguage(page, 'en');
+  }, 180_000);
 
   it('speaks 中文 with no English sentence but the model’s and the dataset’s text, and no page error', async () => {
     await openCell(refsensId, 'acceptance', 0, 'n');

@@ -136,7 +136,7 @@ function stringsIn(v: unknown): string[] {
 }
 
 describe('an experiment in 中文', () => {
-  it('shows no English sentences on the run, results, flips and variants pages, nor on the other protocols’ results', async () => {
+  it('shows no English sentences on the run, results, flips and variants pages, nor on the other protocols’ results and item views', async () => {
     // Model text (the dataset's English items and the models' answers) stays as it is.
     const modelText = items.flatMap((i) =>
       [i.instruction, i.output1, i.output2].map((s) => (s ?? '').slice(0, 40)),
@@ -167,6 +167,20 @@ describe('an experiment in 中文', () => {
     await visit('flips', `/experiments/${experimentId}/flips`, 'h1');
     await visit('variants', `/experiments/${experimentId}/variants`, 'h1');
     await visit('bias results', `/experiments/${biasId}/results`, '[data-testid="section-usage"]');
+    // The variant browser's opened item (the second, so a click opened it): the original, the
+    // rewrite and their diff are model or dataset text; the rest is the page's.
+    await page.getByTestId('bias-variant-list').locator('button').nth(1).click();
+    await page.getByTestId('bias-variant-detail').waitFor({ timeout: 60_000 });
+    await expect
+      .poll(() => page.getByTestId('bias-variant-list').locator('button').nth(1).getAttribute('aria-pressed'))
+      .toBe('true');
+    const texts = [
+      await page.getByTestId('bias-base-text').innerText(),
+      await page.getByTestId('bias-variant-text').innerText(),
+    ].map((x) => x.replace(/\s+/g, ' '));
+    found['bias variant'] = (await englishOnScreen(page, allowed)).filter(
+      (x) => !texts.some((t) => t.includes(x.replace(/\s+/g, ' ').trim())),
+    );
     await visit('refsens results', `/experiments/${refsensId}/results`, '[data-testid="section-usage"]');
     await visit('refsens flips', `/experiments/${refsensId}/refsens-flips`, 'h1');
     await page.getByTestId('refsens-filter-all').check();
@@ -186,6 +200,7 @@ describe('an experiment in 中文', () => {
       flips: [],
       variants: [],
       'bias results': [],
+      'bias variant': [],
       'refsens results': [],
       'refsens flips': [],
       'refsens flips, every answer': [],

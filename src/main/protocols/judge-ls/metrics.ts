@@ -44,6 +44,7 @@ import {
 } from '../../../shared/stats';
 import { LANGUAGES } from './model';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
+import { REPEAT_COMPARISON } from '../../../shared/protocols/judge-ls/choice';
 
 const COMPARISONS: readonly [Comparison, TargetLanguage][] = [
   ['EN-ZH', 'ZH'],
@@ -569,4 +570,71 @@ export function computeJudgeLsMetrics(
     },
     ...(input.noiseFloor ? { noise_floor: noiseFloor(ix, repeats, boot) } : {}),
   };
+}
+
+/** A verdict of a listed pair, graded as the metrics grade it. */
+export interface ListedVerdict {
+  rec: JudgmentRecord;
+  choice: QualityChoice;
+  correct: boolean;
+}
+
+/**
+ * One pair of verdicts a pair table counts, for the verdict browser: `language` (EN against the
+ * target on one item and order: invariance, subset flips), `position` (one item's orig against
+ * its swap, per language), `noise_floor` (EN against its repeat, `group` 'EN-EN (repeat)'; or EN
+ * against the target on the pairs that have a repeat, `group` the comparison).
+ */
+export interface ListedPair {
+  table: 'language' | 'position' | 'noise_floor';
+  judge: string;
+  /** The comparison (EN-ZH, EN-LS, EN-EN (repeat)), or the language of a position pair. */
+  group: string;
+  first: ListedVerdict;
+  second: ListedVerdict;
+}
+
+/**
+ * Every pair the pair tables count, built by the same functions as their rows (so a row's n is
+ * its pairs' count). Records as `computeJudgeLsMetrics` takes them (flagged items already out).
+ */
+export function listedPairs(records: readonly JudgmentRecord[], noiseFloorOn: boolean): ListedPair[] {
+  const judges = firstSeen(records.map((r) => r.judge));
+  const repeats = records.filter(isRepeat);
+  const ix = buildIndex(
+    records.filter((r) => !isRepeat(r)),
+    judges,
+  );
+  const out: ListedPair[] = [];
+  for (const judge of judges) {
+    for (const [comparison, target] of COMPARISONS)
+      for (const p of pairs(ix, judge, target))
+        out.push({ table: 'language', judge, group: comparison, first: p.en, second: p.target });
+    for (const language of LANGUAGES) {
+      const orig = new Map<string, Judged>();
+      const vs = ix.quality.get(judge)!.get(language)!;
+      for (const v of vs) if (v.rec.order === 'orig') orig.set(v.rec.itemId, v);
+      for (const v of vs) {
+        const o = orig.get(v.rec.itemId);
+        if (v.rec.order === 'swap' && o)
+          out.push({ table: 'position', judge, group: language, first: o, second: v });
+      }
+    }
+    if (!noiseFloorOn) continue;
+    const again = new Map<string, ListedVerdict>();
+    for (const r of repeats) {
+      if (r.judge !== judge || !isValid(r)) continue;
+      const choice = normalizeChoice(r.order as 'orig' | 'swap', r.winner);
+      again.set(pairKey(r), { rec: r, choice, correct: choice === r.gold });
+    }
+    for (const v of ix.quality.get(judge)!.get('EN')!) {
+      const a = again.get(pairKey(v.rec));
+      if (a) out.push({ table: 'noise_floor', judge, group: REPEAT_COMPARISON, first: v, second: a });
+    }
+    for (const [comparison, target] of COMPARISONS)
+      for (const p of pairs(ix, judge, target))
+        if (again.has(pairKey(p.en.rec)))
+          out.push({ table: 'noise_floor', judge, group: comparison, first: p.en, second: p.target });
+  }
+  return out;
 }

@@ -1,12 +1,26 @@
-// Judge-LS's verdicts for the verdict browser (issue 26 item 4): the valid first asks the quality
-// and tie-probe tables count (a noise-floor repeat is not behind them), graded as the metrics grade.
+// Judge-LS's verdicts for the verdict browser (issue 26 item 4). Single verdicts: the valid first
+// asks the quality, tie-probe and subset-accuracy tables count (a noise-floor repeat is not behind
+// them), graded as the metrics grade. Pairs: the tables that count pairs of verdicts (language
+// invariance, flips by subset, position consistency, the noise floor) list each pair as one row,
+// both normalized choices side by side with their grades ("1 ✓ → tie ✗") and both reasons,
+// built by the metrics' own pairing (`listedPairs`) so a row's n is its pairs' count.
 import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import type { PairwiseVerdict } from '../../judging/pairwise';
+import { judgmentRecords, type Exp } from './experiment';
+import { listedPairs, type ListedPair, type ListedVerdict } from './metrics';
 import type { JudgeTask } from './model';
 import { normalizeChoice } from './parse';
 
 const RATES = ['n', 'accuracy_strict', 'accuracy_strict_ci', 'accuracy_tie_half', 'accuracy_tie_half_ci'];
+const FLIPS = ['n', 'flip_rate', 'flip_rate_ci'];
+
+/** The `kind` of a listed pair, by the table family that counts it. */
+const PAIR_KIND: Record<ListedPair['table'], string> = {
+  language: 'language_pair',
+  position: 'order_pair',
+  noise_floor: 'noise_floor',
+};
 
 export const JUDGE_LS_VERDICT_LINKS: readonly VerdictLink[] = [
   {
@@ -31,9 +45,85 @@ export const JUDGE_LS_VERDICT_LINKS: readonly VerdictLink[] = [
     ],
     count: 'n',
   },
+  {
+    table: 'invariance',
+    by: { judge: 'judge', comparison: 'language' },
+    where: { kind: PAIR_KIND.language },
+    // Not Holm's p: it reads every row of the table.
+    columns: [
+      ...FLIPS,
+      'correctness_flip_rate',
+      'correctness_flip_rate_ci',
+      'both_correct',
+      'en_only_correct',
+      'target_only_correct',
+      'both_wrong',
+      'mcnemar_p',
+    ],
+    count: 'n',
+  },
+  {
+    table: 'position',
+    by: { judge: 'judge', language: 'language' },
+    where: { kind: PAIR_KIND.position },
+    columns: ['n', 'inconsistency_rate', 'inconsistency_rate_ci'],
+    count: 'n',
+  },
+  {
+    table: 'subset_quality',
+    by: { judge: 'judge', subset: 'subset', language: 'language' },
+    where: { kind: 'quality' },
+    columns: ['n', 'accuracy_tie_half', 'accuracy_tie_half_ci'],
+    count: 'n',
+  },
+  {
+    table: 'subset_flip',
+    by: { judge: 'judge', subset: 'subset', comparison: 'language' },
+    where: { kind: PAIR_KIND.language },
+    columns: FLIPS,
+    count: 'n',
+  },
+  {
+    table: 'noise_floor',
+    by: { judge: 'judge', comparison: 'language' },
+    where: { kind: PAIR_KIND.noise_floor },
+    // The language flips of the pairs listed; the repeat's own verdict on them is not listed.
+    columns: FLIPS,
+    count: 'n',
+  },
 ];
 
-function verdictRows(ctx: MetricsContext): VerdictList {
+/** A verdict of a pair as listed: its normalized choice and its grade. */
+const graded = (v: ListedVerdict) => `${v.choice} ${v.correct ? '✓' : '✗'}`;
+
+/** What each side of a pair is, in the reasons: its language, its order, or the repeat. */
+function sideLabels(p: ListedPair): [string, string] {
+  if (p.table === 'position') return ['orig', 'swap'];
+  if (p.table === 'noise_floor' && p.first.rec.language === p.second.rec.language) return ['EN', 'EN ↺'];
+  return [p.first.rec.language, p.second.rec.language];
+}
+
+function pairRow(p: ListedPair, itemIds: ReadonlyMap<string, number>): VerdictRow {
+  const [a, b] = sideLabels(p);
+  const { rec } = p.first;
+  return {
+    itemId: itemIds.get(rec.itemId)!,
+    sourceId: rec.itemId,
+    fields: {
+      judge: p.judge,
+      kind: PAIR_KIND[p.table],
+      language: p.group,
+      order: p.table === 'position' ? 'orig → swap' : rec.order,
+      ...(rec.subset === null ? {} : { subset: rec.subset }),
+    },
+    verdict: `${graded(p.first)} → ${graded(p.second)}`,
+    correct: null,
+    shown: null,
+    reason: `${a}: ${p.first.rec.reason ?? ''}\n${b}: ${p.second.rec.reason ?? ''}`,
+  };
+}
+
+function verdictRows(ctx: MetricsContext<Exp>): VerdictList {
   const rows: VerdictRow[] = [];
   for (const r of ctx.results) {
     if (r.stage !== 'judge' || r.status !== 'ok') continue;
@@ -43,14 +133,23 @@ function verdictRows(ctx: MetricsContext): VerdictList {
     rows.push({
       itemId: m.itemId,
       sourceId: m.sourceId,
-      fields: { judge: m.judge, kind: m.kind, language: m.language, order: m.order },
+      fields: {
+        judge: m.judge,
+        kind: m.kind,
+        language: m.language,
+        order: m.order,
+        ...(m.subset === null ? {} : { subset: m.subset }),
+      },
       verdict: v.winner,
       correct: m.kind === 'quality' ? normalizeChoice(m.order, v.winner) === m.gold : null,
       shown: null,
       reason: v.reason,
     });
   }
-  return { fields: ['judge', 'kind', 'language', 'order'], rows };
+  const itemIds = new Map(ctx.exp.items.map((i) => [i.sourceId, i.id]));
+  const records = judgmentRecords(ctx);
+  for (const p of listedPairs(records, ctx.exp.options.noiseFloor)) rows.push(pairRow(p, itemIds));
+  return { fields: ['judge', 'kind', 'language', 'order', 'subset'], rows };
 }
 
-export const judgeLsVerdicts: VerdictHooks = { links: JUDGE_LS_VERDICT_LINKS, rows: verdictRows };
+export const judgeLsVerdicts: VerdictHooks<Exp> = { links: JUDGE_LS_VERDICT_LINKS, rows: verdictRows };

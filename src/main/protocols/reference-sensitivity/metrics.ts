@@ -78,23 +78,33 @@ const rate = (k: number, n: number): number | null => (n === 0 ? null : k / n);
 const meanOf = (xs: number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/** Per question, a judge's C1 and C2 verdicts in one language, for questions with both valid. */
+function calibrationPairs(
+  input: Pick<MetricsInput, 'calibration'>,
+  judge: string,
+  language: string,
+): Map<string, { C1: Verdict; C2: Verdict }> {
+  const pairs = new Map<string, { C1?: Verdict; C2?: Verdict }>();
+  for (const r of input.calibration) {
+    if (r.judge !== judge || r.language !== language || r.verdict === null) continue;
+    const p = pairs.get(r.sourceId) ?? {};
+    p[r.probe] = r.verdict;
+    pairs.set(r.sourceId, p);
+  }
+  const both = new Map<string, { C1: Verdict; C2: Verdict }>();
+  for (const [id, p] of pairs) if (p.C1 && p.C2) both.set(id, { C1: p.C1, C2: p.C2 });
+  return both;
+}
+
 function calibrationRows(input: MetricsInput): CalibrationRow[] {
   const rows: CalibrationRow[] = [];
   for (const judge of input.judges)
     for (const language of input.languages) {
-      const pairs = new Map<string, { C1?: Verdict; C2?: Verdict }>();
-      for (const r of input.calibration) {
-        if (r.judge !== judge || r.language !== language || r.verdict === null) continue;
-        const p = pairs.get(r.sourceId) ?? {};
-        p[r.probe] = r.verdict;
-        pairs.set(r.sourceId, p);
-      }
       let a = 0;
       let b = 0;
       let c = 0;
       let d = 0;
-      for (const p of pairs.values()) {
-        if (!p.C1 || !p.C2) continue;
+      for (const p of calibrationPairs(input, judge, language).values()) {
         const one = p.C1 === 'CORRECT';
         const two = p.C2 === 'CORRECT';
         if (one && two) a++;
@@ -176,7 +186,7 @@ function acceptanceRows(input: MetricsInput): AcceptanceRow[] {
 type Slot = `${string}\u0000${string}`;
 const slot = (generator: string, sourceId: string): Slot => `${generator}\u0000${sourceId}`;
 
-function verdictIndex(input: MetricsInput, judge: string, language: string) {
+function verdictIndex(input: Pick<MetricsInput, 'verdicts'>, judge: string, language: string) {
   const by = new Map<Setting, Map<Slot, VerdictRecord>>();
   for (const s of SETTINGS) by.set(s, new Map());
   for (const r of input.verdicts)
@@ -185,12 +195,29 @@ function verdictIndex(input: MetricsInput, judge: string, language: string) {
   return by;
 }
 
-function flipRows(input: MetricsInput): FlipRow[] {
-  const rows: FlipRow[] = [];
-  const transitions = TRANSITIONS.filter((t) => {
+/** The transitions whose both settings were asked. */
+function transitionsOf(input: Pick<MetricsInput, 'settings'>): Transition[] {
+  return TRANSITIONS.filter((t) => {
     const [from, to] = t.split('-') as [Setting, Setting];
     return input.settings.includes(from) && input.settings.includes(to);
   });
+}
+
+/** An answer's valid verdicts in both settings of a transition: the pairs a flip row counts. */
+function* transitionPairs(
+  by: ReturnType<typeof verdictIndex>,
+  transition: Transition,
+): Generator<[VerdictRecord, VerdictRecord]> {
+  const [from, to] = transition.split('-') as [Setting, Setting];
+  for (const [key, x] of by.get(from)!) {
+    const y = by.get(to)!.get(key);
+    if (y) yield [x, y];
+  }
+}
+
+function flipRows(input: MetricsInput): FlipRow[] {
+  const rows: FlipRow[] = [];
+  const transitions = transitionsOf(input);
   // Normalizing (NFKC, case fold) is the costly step: once per distinct extracted answer.
   const normalized = new Map<string, string>();
   const norm = (x: string | null) => {
@@ -204,10 +231,7 @@ function flipRows(input: MetricsInput): FlipRow[] {
       const by = verdictIndex(input, judge, language);
       const tallies = new Map<string, { n: number; c2i: number; i2c: number; changed: number }>();
       for (const transition of transitions) {
-        const [from, to] = transition.split('-') as [Setting, Setting];
-        for (const [key, x] of by.get(from)!) {
-          const y = by.get(to)!.get(key);
-          if (!y) continue;
+        for (const [x, y] of transitionPairs(by, transition)) {
           const c2i = x.verdict === 'CORRECT' && y.verdict === 'INCORRECT' ? 1 : 0;
           const i2c = x.verdict === 'INCORRECT' && y.verdict === 'CORRECT' ? 1 : 0;
           const changed = norm(x.extracted) !== norm(y.extracted) ? 1 : 0;
@@ -230,7 +254,7 @@ function flipRows(input: MetricsInput): FlipRow[] {
             judge,
             generator,
             language,
-            transition: transition as Transition,
+            transition,
             n: t.n,
             flip_rate: rate(t.c2i + t.i2c, t.n),
             flip_rate_ci: wilsonInterval(t.c2i + t.i2c, t.n),
@@ -425,4 +449,33 @@ export function computeRefSensMetrics(all: MetricsInput): RefSensMetrics {
     failures: input.failures,
     ...(input.noiseFloor ? { noise_floor: noiseFloor(input, repeats) } : {}),
   };
+}
+
+/**
+ * The pairs of verdicts the calibration and flips tables count, for the verdict browser, built by
+ * the tables' own pairing: per question, C1 against C2 (judge × language); per answer and
+ * transition, the first setting's verdict against the second's (judge × generator × language).
+ */
+export function listedPairs(
+  all: Pick<MetricsInput, 'judges' | 'languages' | 'settings' | 'calibration' | 'verdicts'>,
+) {
+  const input = { ...all, verdicts: all.verdicts.filter((r) => !r.sample) };
+  const calibration: { judge: string; language: string; sourceId: string; C1: Verdict; C2: Verdict }[] = [];
+  const flips: {
+    judge: string;
+    language: string;
+    transition: Transition;
+    from: VerdictRecord;
+    to: VerdictRecord;
+  }[] = [];
+  for (const judge of input.judges)
+    for (const language of input.languages) {
+      for (const [sourceId, p] of calibrationPairs(input, judge, language))
+        calibration.push({ judge, language, sourceId, ...p });
+      const by = verdictIndex(input, judge, language);
+      for (const transition of transitionsOf(input))
+        for (const [from, to] of transitionPairs(by, transition))
+          flips.push({ judge, language, transition, from, to });
+    }
+  return { calibration, flips };
 }

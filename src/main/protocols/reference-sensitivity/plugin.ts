@@ -6,15 +6,10 @@ import type { Item } from '../../../shared/domain';
 import { buildRefSensFigures } from '../../../shared/protocols/reference-sensitivity/report/figures';
 import { REFSENS_FIGURES_ZH } from '../../../shared/protocols/reference-sensitivity/report/figure-zh';
 import { buildRefSensTables } from '../../../shared/protocols/reference-sensitivity/report/tables';
-import type {
-  FailureRow,
-  RefSensMetrics,
-  UsageRow,
-  Verdict,
-} from '../../../shared/protocols/reference-sensitivity/types';
+import type { RefSensMetrics } from '../../../shared/protocols/reference-sensitivity/types';
 import type { Database } from '../host';
 import { listResults } from '../host';
-import type { ComparableRow, MetricsContext, ModelUse, ProtocolPlugin } from '../plugin';
+import type { ComparableRow, ModelUse, ProtocolPlugin } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import {
@@ -26,13 +21,8 @@ import {
   type RefSensOptions,
 } from './config';
 import { answersText, checkImportedItems, readImportedAnswers } from './imported-answers';
-import {
-  computeRefSensMetrics,
-  type AnswerRecord,
-  type CalibrationRecord,
-  type VerdictRecord,
-} from './metrics';
-import { parseCorrectnessVerdict, type CorrectnessVerdict } from '../../judging/correctness';
+import { computeRefSensMetrics } from './metrics';
+import { parseCorrectnessVerdict } from '../../judging/correctness';
 import { parseGeneratedAnswer } from './parse';
 import {
   GENERATE_MAX_TOKENS,
@@ -44,7 +34,7 @@ import {
   type GenerateMeta,
   type JudgeMeta,
 } from './plan';
-import { qaItem, type QaItem } from './qa-item';
+import { qaItem } from './qa-item';
 import { judgmentsCsv } from './judgments-csv';
 import { refSensTextsCsv } from './texts-csv';
 import { FLIPS_VIEW } from '../../../shared/protocols/reference-sensitivity/views';
@@ -52,6 +42,7 @@ import { flipsView, refSensPromptPreview } from './views';
 import { DEFAULT_TEMPLATES } from './prompts';
 import { refSensAnnotation } from './annotation';
 import { refSensVerdicts } from './verdicts';
+import { metricsInput, qaItems } from './metrics-input';
 import { refSensPower } from './power';
 import { refSensReportCardHooks } from './report-card';
 import { answersToJudge, type RefSensExperiment } from './experiment';
@@ -65,81 +56,6 @@ function modelsOf(config: RefSensConfig): ModelUse[] {
     ),
     ...judgeUses(config.judges),
   ];
-}
-
-const qaItems = (exp: Pick<RefSensExperiment, 'items'>): QaItem[] => exp.items.map(qaItem);
-
-function generatorOrder(exp: RefSensExperiment): string[] {
-  const gens = (exp.config.generators ?? []).map((g) => g.label);
-  for (const a of exp.options.imported) if (!gens.includes(a.generator)) gens.push(a.generator);
-  return gens;
-}
-
-/** The metrics input from stored results (also used by the export's judgments.csv). */
-export function metricsInput(ctx: Pick<MetricsContext<RefSensExperiment>, 'exp' | 'results' | 'usage'>) {
-  const exp = ctx.exp;
-  const items = qaItems(exp);
-  const calibration: CalibrationRecord[] = [];
-  const verdicts: VerdictRecord[] = [];
-  const failures = new Map<string, FailureRow>();
-  const fail = (who: string, stage: FailureRow['stage'], kind: string, reason: string | null) => {
-    const key = [who, stage, kind, reason].join('\u0000');
-    const row = failures.get(key) ?? { who, stage, kind, reason: reason ?? 'failed', count: 0 };
-    row.count++;
-    failures.set(key, row);
-  };
-  for (const r of ctx.results) {
-    const v = r.status === 'ok' ? (r.value as CorrectnessVerdict) : null;
-    if (r.stage === 'calibrate') {
-      const m = r.meta as CalibrateMeta;
-      calibration.push({
-        judge: m.judge,
-        sourceId: m.sourceId,
-        language: m.language,
-        probe: m.probe,
-        verdict: v?.verdict ?? null,
-      });
-      if (!v) fail(m.judge, 'calibrate', m.probe, r.reason);
-    } else if (r.stage === 'judge') {
-      const m = r.meta as JudgeMeta;
-      verdicts.push({
-        judge: m.judge,
-        generator: m.generator,
-        sourceId: m.sourceId,
-        language: m.language,
-        setting: m.setting,
-        verdict: v?.verdict ?? null,
-        extracted: v?.extracted_answer ?? null,
-        ...(m.sample ? { sample: m.sample } : {}),
-      });
-      if (!v) fail(m.judge, 'judge', m.sample ? `${m.setting} repeat` : m.setting, r.reason);
-    } else if (r.stage === 'generate' && r.status === 'failed') {
-      fail((r.meta as GenerateMeta).generator, 'generate', 'answer', r.reason);
-    }
-  }
-  const language = new Map(items.map((i) => [i.sourceId, i.language]));
-  const human = new Map<string, Verdict | null>();
-  for (const a of exp.options.imported) human.set(`${a.generator}\u0000${a.itemId}`, a.humanLabel);
-  const answers: AnswerRecord[] = answersToJudge(exp, ctx.results).map((a) => ({
-    generator: a.generator,
-    sourceId: a.sourceId,
-    language: language.get(a.sourceId)!,
-    answer: a.answer,
-    humanLabel: a.imported ? (human.get(`${a.generator}\u0000${a.sourceId}`) ?? null) : null,
-  }));
-  return {
-    judges: exp.config.judges.map((j) => j.label),
-    generators: generatorOrder(exp),
-    languages: [...new Set(items.map((i) => i.language))],
-    settings: exp.options.settings,
-    noiseFloor: exp.options.noiseFloor,
-    calibration,
-    verdicts,
-    answers,
-    gold: new Map(items.map((i) => [i.sourceId, i.answers])),
-    usage: ctx.usage as UsageRow[],
-    failures: [...failures.values()],
-  };
 }
 
 /**

@@ -1,47 +1,127 @@
-// Reference sensitivity's verdicts for the verdict browser (issue 26 item 4): the valid first
-// verdicts on generated or imported answers the acceptance table counts (a noise-floor repeat
-// is not behind it), each with the answer the judge was shown.
+// Reference sensitivity's verdicts for the verdict browser (issue 26 item 4). Single verdicts
+// (kind `answer`): the valid first verdicts on generated or imported answers the acceptance table
+// counts (a noise-floor repeat is not behind it), each with the answer the judge was shown.
+// Pairs, one row each, built by the metrics' own pairing (`listedPairs`) so a row's n is its
+// pairs' count: `calibration`, a question's C1 verdict (gold answer shown) against its C2 (a wrong
+// answer shown), "CORRECT → INCORRECT"; `settings_pair`, an answer's verdict in the first setting
+// of a transition against the second's (the flips table), the setting field naming the transition.
 import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
 import type { CorrectnessVerdict } from '../../judging/correctness';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import { answersToJudge, type RefSensExperiment } from './experiment';
-import type { JudgeMeta } from './plan';
+import { listedPairs } from './metrics';
+import type { CalibrateMeta, JudgeMeta } from './plan';
+import { metricsInput } from './metrics-input';
 
 export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
   {
     table: 'acceptance',
     by: { judge: 'judge', generator: 'generator', language: 'language', setting: 'setting' },
+    where: { kind: 'answer' },
     // Generator "all" pools the generators.
     pooled: { generator: 'all' },
     columns: ['n', 'accept_rate', 'accept_rate_ci'],
     count: 'n',
   },
+  {
+    table: 'calibration',
+    by: { judge: 'judge', language: 'language' },
+    where: { kind: 'calibration' },
+    columns: ['n', 'c1_accept', 'c1_accept_ci', 'c2_accept', 'c2_accept_ci', 'cgp', 'cgp_ci'],
+    count: 'n',
+  },
+  {
+    table: 'flips',
+    by: { judge: 'judge', generator: 'generator', language: 'language', transition: 'setting' },
+    where: { kind: 'settings_pair' },
+    pooled: { generator: 'all' },
+    // Not the extraction change: the extracted answers are not listed.
+    columns: ['n', 'flip_rate', 'flip_rate_ci', 'correct_to_incorrect', 'incorrect_to_correct', 'mcnemar_p'],
+    count: 'n',
+  },
 ];
 
-const slot = (generator: string, sourceId: string) => `${generator}\u0000${sourceId}`;
+const key = (...parts: (string | number)[]) => parts.join('\u0000');
 
 function verdictRows(ctx: MetricsContext<RefSensExperiment>): VerdictList {
   const answers = new Map(
-    answersToJudge(ctx.exp, ctx.results).map((a) => [slot(a.generator, a.sourceId), a.answer]),
+    answersToJudge(ctx.exp, ctx.results).map((a) => [key(a.generator, a.sourceId), a.answer]),
   );
+  const itemIds = new Map(ctx.exp.items.map((i) => [i.sourceId, i.id]));
   const rows: VerdictRow[] = [];
+  // The first asks' reasons (and calibration's shown answers), for the pairs below.
+  const reasons = new Map<string, string>();
+  const calibrationShown = new Map<string, string>();
   for (const r of ctx.results) {
-    if (r.stage !== 'judge' || r.status !== 'ok') continue;
-    const m = r.meta as JudgeMeta;
+    if (r.status !== 'ok') continue;
     const v = r.value as CorrectnessVerdict | null;
+    if (r.stage === 'calibrate') {
+      const m = r.meta as CalibrateMeta;
+      reasons.set(key('calibrate', m.judge, m.sourceId, m.probe), v?.explanation ?? '');
+      calibrationShown.set(key(m.judge, m.sourceId, m.probe), m.shown);
+      continue;
+    }
+    if (r.stage !== 'judge') continue;
+    const m = r.meta as JudgeMeta;
     if (!v?.verdict || m.sample || ctx.excluded.has(m.sourceId)) continue;
+    reasons.set(key('judge', m.judge, m.generator, m.sourceId, m.setting), v.explanation);
     rows.push({
       itemId: m.itemId,
       sourceId: m.sourceId,
-      fields: { judge: m.judge, generator: m.generator, language: m.language, setting: m.setting },
+      fields: {
+        kind: 'answer',
+        judge: m.judge,
+        generator: m.generator,
+        language: m.language,
+        setting: m.setting,
+      },
       verdict: v.verdict,
       // Nothing grades a generated answer here; the human labels have their own table.
       correct: null,
-      shown: answers.get(slot(m.generator, m.sourceId)) ?? null,
+      shown: answers.get(key(m.generator, m.sourceId)) ?? null,
       reason: v.explanation,
     });
   }
-  return { fields: ['judge', 'generator', 'language', 'setting'], rows };
+  const kept = (sourceId: string) => !ctx.excluded.has(sourceId);
+  const pairs = listedPairs(metricsInput(ctx));
+  for (const p of pairs.calibration) {
+    if (!kept(p.sourceId)) continue;
+    const side = (probe: 'C1' | 'C2') => ({
+      reason: reasons.get(key('calibrate', p.judge, p.sourceId, probe)) ?? '',
+      shown: calibrationShown.get(key(p.judge, p.sourceId, probe)) ?? '',
+    });
+    const [c1, c2] = [side('C1'), side('C2')];
+    rows.push({
+      itemId: itemIds.get(p.sourceId)!,
+      sourceId: p.sourceId,
+      fields: { kind: 'calibration', judge: p.judge, language: p.language, setting: 'C1-C2' },
+      verdict: `${p.C1} → ${p.C2}`,
+      correct: null,
+      shown: `C1: ${c1.shown}\nC2: ${c2.shown}`,
+      reason: `C1: ${c1.reason}\nC2: ${c2.reason}`,
+    });
+  }
+  for (const p of pairs.flips) {
+    if (!kept(p.from.sourceId)) continue;
+    const reason = (s: string) =>
+      reasons.get(key('judge', p.judge, p.from.generator, p.from.sourceId, s)) ?? '';
+    rows.push({
+      itemId: itemIds.get(p.from.sourceId)!,
+      sourceId: p.from.sourceId,
+      fields: {
+        kind: 'settings_pair',
+        judge: p.judge,
+        generator: p.from.generator,
+        language: p.language,
+        setting: p.transition,
+      },
+      verdict: `${p.from.verdict} → ${p.to.verdict}`,
+      correct: null,
+      shown: answers.get(key(p.from.generator, p.from.sourceId)) ?? null,
+      reason: `${p.from.setting}: ${reason(p.from.setting)}\n${p.to.setting}: ${reason(p.to.setting)}`,
+    });
+  }
+  return { fields: ['kind', 'judge', 'generator', 'language', 'setting'], rows };
 }
 
 export const refSensVerdicts: VerdictHooks<RefSensExperiment> = {

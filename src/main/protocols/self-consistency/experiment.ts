@@ -1,9 +1,10 @@
 // The experiment as this protocol reads it: its typed view, its items and the mode they set.
 import type { Mode } from '../../../shared/protocols/self-consistency/types';
 import type { JudgeEntry } from '../../judging/config';
-import type { ExperimentView } from '../plugin';
+import type { ExperimentView, MetricsContext } from '../plugin';
 import type { SelfConsistencyConfig, SelfConsistencyOptions } from './config';
 import { modeOf, scItem, type ScItem } from './item';
+import type { MetricsInput } from './metrics';
 
 export type ScExperiment = ExperimentView<SelfConsistencyConfig, SelfConsistencyOptions>;
 
@@ -15,3 +16,18 @@ export function experimentOf(view: ExperimentView): { exp: ScExperiment; items: 
 
 /** A judge's own temperature (the "own" condition), null when it sets none. */
 export const conditionOwnTemperature = (j: JudgeEntry): number | null => j.temperature ?? null;
+
+/** The metrics input from stored results (items the sensitivity switch excludes left out). */
+export function metricsInput(ctx: MetricsContext<ScExperiment>): MetricsInput {
+  const { exp, items, mode } = experimentOf(ctx.exp);
+  return {
+    opts: exp.options,
+    mode,
+    judges: exp.config.judges.map((j) => j.label),
+    ownTemperature: Object.fromEntries(exp.config.judges.map((j) => [j.label, conditionOwnTemperature(j)])),
+    items: items.filter((i) => !ctx.excluded.has(i.sourceId)),
+    results: ctx.results,
+    usage: ctx.usage,
+    bootstrap: { seed: exp.config.seed as number | undefined },
+  };
+}

@@ -220,19 +220,34 @@ function majority(mode: Mode, vs: readonly Verdict[]): Verdict | null {
 /** Odd k from 1 to K: a vote of an odd number of binary verdicts cannot tie (three-way ties still can). */
 export const oddKs = (K: number) => Array.from({ length: Math.ceil(K / 2) }, (_, i) => 2 * i + 1);
 
+/** The questions the accuracy rows read: complete, with a gold label. */
+const goldedOf = (qs: readonly Question[]) => qs.filter((q) => q.item.gold !== null && complete(q));
+
+/** The gold verdict of a question: the better output, or the human score rounded half up. */
+const goldOf = (mode: Mode, q: Question) => (mode === 'pairwise' ? q.item.gold : Math.round(q.item.gold!));
+
+/** 1 when the majority of the question's first k repeats is its gold verdict. */
+export const majorityHit = (mode: Mode, q: Question, k: number) =>
+  majority(mode, q.verdicts.slice(0, k) as Verdict[]) === goldOf(mode, q) ? 1 : 0;
+
+/** Each complete question with a gold label, once per odd k: the votes the accuracy-by-k rows count. */
+export function listedVotes(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]) {
+  const ks = oddKs(input.opts.repeats);
+  return goldedOf(qs).flatMap((q) => ks.map((k) => ({ q, k, hit: majorityHit(input.mode, q, k) === 1 })));
+}
+
 function accuracyRows(
   input: MetricsInput,
   qs: Question[],
   boot: { B: number; seed: number },
   category: string,
 ): AccuracyRow[] {
-  const golded = qs.filter((q) => q.item.gold !== null && complete(q));
-  const gold = (q: Question) => (input.mode === 'pairwise' ? q.item.gold : Math.round(q.item.gold!));
+  const golded = goldedOf(qs);
+  const gold = (q: Question) => goldOf(input.mode, q);
   if (golded.length === 0) return [];
   const K = input.opts.repeats;
   return oddKs(K).map((k) => {
-    const hit = (q: Question) =>
-      majority(input.mode, q.verdicts.slice(0, k) as Verdict[]) === gold(q) ? 1 : 0;
+    const hit = (q: Question) => majorityHit(input.mode, q, k);
     const correct = golded.reduce((s, q) => s + hit(q), 0);
     const row: AccuracyRow = {
       judge: qs[0].judge,

@@ -15,21 +15,22 @@ import { REPEATS_VIEW } from '../../../shared/protocols/self-consistency/views';
 import { parsePairwiseVerdict } from '../../judging/pairwise';
 import { parseScoreVerdict } from '../../judging/score';
 import { judgeUses } from '../model-use';
-import type { MetricsContext, ProtocolPlugin } from '../plugin';
+import type { ProtocolPlugin } from '../plugin';
 import {
   refineSelfConsistencyConfig,
   resolveSelfConsistencyOptions,
   selfConsistencyConfigShape,
   type SelfConsistencyOptions,
 } from './config';
-import { conditionOwnTemperature, experimentOf, type ScExperiment } from './experiment';
+import { experimentOf, metricsInput, type ScExperiment } from './experiment';
 import { exportFilesOf } from './export';
 import { modeOf, scItem } from './item';
-import { computeSelfConsistencyMetrics, type MetricsInput } from './metrics';
+import { computeSelfConsistencyMetrics } from './metrics';
 import { planRepeats, type RepeatMeta } from './plan';
 import { promptTemplatesOf } from './prompts';
 import { repeatsView } from './views';
 import { selfConsistencyReportCardHooks } from './report-card';
+import { scVerdicts } from './verdicts';
 
 export const METRICS_KEYS = [
   'mode',
@@ -50,21 +51,6 @@ export const METRICS_KEYS = [
 function plan(exp: ScExperiment) {
   const { items, mode } = experimentOf(exp);
   return planRepeats(items, exp.config.judges, exp.options, mode);
-}
-
-/** The metrics input from stored results (items the sensitivity switch excludes left out). */
-export function metricsInput(ctx: MetricsContext<ScExperiment>): MetricsInput {
-  const { exp, items, mode } = experimentOf(ctx.exp);
-  return {
-    opts: exp.options,
-    mode,
-    judges: exp.config.judges.map((j) => j.label),
-    ownTemperature: Object.fromEntries(exp.config.judges.map((j) => [j.label, conditionOwnTemperature(j)])),
-    items: items.filter((i) => !ctx.excluded.has(i.sourceId)),
-    results: ctx.results,
-    usage: ctx.usage,
-    bootstrap: { seed: exp.config.seed as number | undefined },
-  };
 }
 
 export const selfConsistencyPlugin: ProtocolPlugin<ScExperiment, SelfConsistencyMetrics> = {
@@ -115,4 +101,5 @@ export const selfConsistencyPlugin: ProtocolPlugin<ScExperiment, SelfConsistency
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   views: { custom: { [REPEATS_VIEW]: repeatsView } },
   reportCard: selfConsistencyReportCardHooks,
+  verdicts: scVerdicts,
 };

@@ -65,6 +65,9 @@ const VERDICTS: VerdictRow[] = [
   row({ fields: { judge: 'J1', lang: 'ZH', kind: 'main' }, itemId: 3, sourceId: 'item-3', verdict: 'tie' }),
   row({ fields: { judge: 'J1', lang: 'EN', kind: 'probe' }, correct: null }),
   row({ fields: { judge: 'J2', lang: 'ZH', kind: 'main' }, shown: 'the <i>answer</i> shown' }),
+  // A pair of verdicts and a question's repeats: verdicts of several words.
+  row({ fields: { judge: 'J3', lang: 'EN', kind: 'pair' }, verdict: 'tie → A', correct: null }),
+  row({ fields: { judge: 'J3', lang: 'EN', kind: 'repeats' }, verdict: 'A tie A', correct: null }),
 ];
 
 const results = (): ExperimentResults => ({
@@ -215,5 +218,18 @@ describe('the verdict browser', () => {
     expect(within(screen.getByTestId('verdict-list')).getAllByTestId('verdict-value')[0].textContent).toBe(
       '平局',
     );
+  });
+
+  it('translates a verdict of several words (a pair, a question’s repeats) word by word', async () => {
+    api();
+    await i18next.changeLanguage('zh');
+    render(
+      <VerdictBrowserPage experimentId={7} query={{ table: 'answers', 'f.judge': 'J3' }} onQuery={vi.fn()} />,
+    );
+    await screen.findByTestId('verdict-list');
+    expect(screen.getAllByTestId('verdict-value').map((v) => v.textContent)).toEqual([
+      '平局 → A',
+      'A 平局 A',
+    ]);
   });
 });

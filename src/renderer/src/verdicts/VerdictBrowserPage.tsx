@@ -17,12 +17,23 @@ interface VerdictBrowserPageProps {
   onQuery: (query: Record<string, string>) => void;
 }
 
-/** A field's words: known field names and answer words translated, anything else as stored. */
+/**
+ * A field's words: known field names and answer words translated, anything else as stored. A
+ * verdict of several words (a pair's "tie → 1", a question's repeats "A tie A") is translated
+ * word by word.
+ */
 function useWords() {
   const { t, i18n } = useTranslation('verdicts');
-  const known = (group: 'fields' | 'values', key: string) =>
-    i18n.exists(`${group}.${key}`, { ns: 'verdicts' }) ? t(`${group}.${key}`) : key;
-  return { field: (k: string) => known('fields', k), value: (v: string) => known('values', v) };
+  const has = (group: 'fields' | 'values', key: string) => i18n.exists(`${group}.${key}`, { ns: 'verdicts' });
+  const known = (group: 'fields' | 'values', key: string) => (has(group, key) ? t(`${group}.${key}`) : key);
+  const value = (v: string) =>
+    has('values', v) || !v.includes(' ')
+      ? known('values', v)
+      : v
+          .split(' ')
+          .map((w) => known('values', w))
+          .join(' ');
+  return { field: (k: string) => known('fields', k), value };
 }
 
 /**

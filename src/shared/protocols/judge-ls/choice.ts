@@ -6,6 +6,8 @@ export const LANGUAGES: readonly Language[] = ['EN', 'ZH', 'LS'];
 export const TARGET_LANGUAGES: readonly TargetLanguage[] = ['ZH', 'LS'];
 export const COMPARISONS: readonly Comparison[] = ['EN-ZH', 'EN-LS'];
 export const TARGET_OF: Record<Comparison, TargetLanguage> = { 'EN-ZH': 'ZH', 'EN-LS': 'LS' };
+/** The noise floor's row of EN against its own repeat, named as its comparison. */
+export const REPEAT_COMPARISON = 'EN-EN (repeat)';
 
 /** A normalized choice: the output number for quality verdicts, the language for tie probes. */
 export type QualityChoice = 1 | 2 | 'tie';

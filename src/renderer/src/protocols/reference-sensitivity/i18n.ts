@@ -271,3 +271,20 @@ export const refSensResources = { en, zh };
 for (const [lng, res] of Object.entries(refSensResources)) {
   i18next.addResourceBundle(lng, REF_SENS_NS, res, true, true);
 }
+
+// The verdict browser (generic, namespace 'verdicts') lists this protocol's single verdicts and
+// pairs of verdicts by kind: its words are added to that namespace from here.
+const VERDICT_WORDS = {
+  en: {
+    values: {
+      answer: 'verdict on an answer',
+      calibration: 'calibration (C1 against C2)',
+      settings_pair: 'pair of settings',
+    },
+  },
+  zh: {
+    values: { answer: '对回答的判决', calibration: '校准（C1 对 C2）', settings_pair: '两种设置的配对' },
+  },
+};
+for (const [lng, res] of Object.entries(VERDICT_WORDS))
+  i18next.addResourceBundle(lng, 'verdicts', res, true, true);

@@ -159,3 +159,32 @@ export const scResources = { en, zh };
 for (const [lng, res] of Object.entries(scResources)) {
   i18next.addResourceBundle(lng, SC_NS, res, true, true);
 }
+
+// The verdict browser (generic, namespace 'verdicts') lists the stability table's questions with
+// fields and values of this protocol: its words are added to that namespace from here.
+const VERDICT_WORDS = {
+  en: {
+    fields: { condition: 'Temperature', category: 'Category', order: 'Order', k: 'k' },
+    values: {
+      own: en.unstable.own,
+      orig: 'original order',
+      swap: 'swapped order',
+      '-': 'single response',
+      question: 'question (every repeat)',
+      vote: 'vote of the first k repeats',
+    },
+  },
+  zh: {
+    fields: { condition: '温度', category: '类别', order: '顺序', k: 'k' },
+    values: {
+      own: zh.unstable.own,
+      orig: '原顺序',
+      swap: '交换顺序',
+      '-': '单个回答',
+      question: '题目（全部重复）',
+      vote: '前 k 次重复的投票',
+    },
+  },
+};
+for (const [lng, res] of Object.entries(VERDICT_WORDS))
+  i18next.addResourceBundle(lng, 'verdicts', res, true, true);

@@ -13,6 +13,7 @@ import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
 import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
+import { REPEAT_COMPARISON } from '../choice';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
@@ -297,7 +298,7 @@ function noiseFloorTable(metrics: JudgeLsMetrics, judges: string[]): Table | nul
     if (r)
       rows.push({
         judge,
-        comparison: 'EN-EN (repeat)',
+        comparison: REPEAT_COMPARISON,
         n: r.n,
         flip_rate: r.flip_rate,
         flip_rate_ci: r.flip_rate_ci,

@@ -67,6 +67,9 @@ function stabilityTable(m: SelfConsistencyMetrics): Table {
     rows: m.stability.map((r: StabilityRow): TableRow => ({
       judge: r.judge,
       condition: temperatureText(r),
+      // Not a column: the condition's id, which the verdict browser's filter reads (its words are
+      // translated there; the temperature text with the judge's own value is not a fixed word).
+      condition_id: r.condition,
       category: r.category,
       questions: r.questions,
       unanimous_rate: r.unanimous_rate,
@@ -120,6 +123,8 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         judge: r.judge,
         condition: conditionLabel(r.condition),
         category: r.category,
+        // Not a column: the condition's id, for the verdict browser's filter (as in stability).
+        condition_id: r.condition,
         k: r.k,
         n: r.n,
         accuracy: r.accuracy,

@@ -1,0 +1,103 @@
+// Reference sensitivity's tables open the verdicts behind their cells (issue 26 item 4): for every
+// row of `acceptance` (single verdicts), `calibration` (a question's C1 against its C2 verdict)
+// and `flips` (an answer's verdicts in the two settings of a transition), with and without the
+// flagged items, the rows the cell's filter selects are exactly n, and they give the row's
+// numbers: the acceptance rate; C1 and C2 acceptance and their difference (CGP); the flip rate,
+// the flips by direction and McNemar's p.
+// Simulated provider through the core, two generators (so generator "all" pools); the rows are
+// matched as the browser matches them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../src/main/facade/core';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import type { Table } from '../../../src/shared/report/table';
+import { mcnemarExact } from '../../../src/shared/stats';
+import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
+import { tempDir } from '../../helpers/tmp';
+
+let core: Core;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
+  await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
+});
+afterAll(async () => {
+  await core?.shutdown();
+  cleanup?.();
+});
+
+const config = {
+  name: 'refsens-verdicts',
+  protocol: 'reference-sensitivity',
+  dataset: 'TyDi QA GoldP (en, ar, te) (sample)',
+  limit: 18,
+  providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60000, concurrency: 16 } },
+  generators: [
+    { label: 'Gen A', provider: 'sim', model: 'sim-generator' },
+    { label: 'Gen B', provider: 'sim', model: 'sim-generator-weak' },
+  ],
+  judges: [
+    { label: 'Sim judge', provider: 'sim', model: 'sim-judge' },
+    { label: 'Weak judge', provider: 'sim', model: 'sim-judge-weak' },
+  ],
+};
+
+const sides = (verdict: string) => verdict.split(' → ') as [string, string];
+const accepted = (v: string) => v === 'CORRECT';
+
+describe('reference sensitivity cells', () => {
+  it('open exactly the verdicts or pairs behind each row, which give its numbers', async () => {
+    const { id } = await core.call('experiments.create', { config });
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    let flipped = 0;
+    for (const excludeFlagged of [false, true]) {
+      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      for (const tableId of ['acceptance', 'calibration', 'flips']) {
+        const link = links.find((l) => l.table === tableId)!;
+        expect(link, tableId).toBeDefined();
+        const table = results.tables.find((t: Table) => t.id === tableId)!;
+        const counted = table.rows.filter((r) => typeof r.n === 'number' && r.n > 0);
+        expect(counted.length, tableId).toBeGreaterThan(1);
+        for (const row of counted) {
+          const filter = rowFilter(link, row)!;
+          const behind = matchVerdicts(rows, filter);
+          const what = `${tableId} ${JSON.stringify(filter)}`;
+          const n = behind.length;
+          expect(n, what).toBe(row.n);
+          expect(behind.every((v) => v.reason.length > 0)).toBe(true);
+          if (tableId === 'acceptance') {
+            expect(behind.filter((v) => accepted(v.verdict)).length / n, what).toBeCloseTo(
+              row.accept_rate as number,
+              12,
+            );
+            continue;
+          }
+          const pairs = behind.map((v) => sides(v.verdict));
+          const first = pairs.filter(([a]) => accepted(a)).length / n;
+          const second = pairs.filter(([, b]) => accepted(b)).length / n;
+          if (tableId === 'calibration') {
+            expect(first, what).toBeCloseTo(row.c1_accept as number, 12);
+            expect(second, what).toBeCloseTo(row.c2_accept as number, 12);
+            expect(first - second, what).toBeCloseTo(row.cgp as number, 12);
+            // Each pair shows both answers the judge was shown.
+            expect(behind.every((v) => /^C1: [^]*\nC2: /.test(v.shown ?? ''))).toBe(true);
+            continue;
+          }
+          const c2i = pairs.filter(([a, b]) => accepted(a) && !accepted(b)).length;
+          const i2c = pairs.filter(([a, b]) => !accepted(a) && accepted(b)).length;
+          flipped += c2i + i2c;
+          expect([c2i, i2c], what).toEqual([row.correct_to_incorrect, row.incorrect_to_correct]);
+          expect((c2i + i2c) / n, what).toBeCloseTo(row.flip_rate as number, 12);
+          expect(mcnemarExact(c2i, i2c), what).toBeCloseTo(row.mcnemar_p as number, 12);
+          expect(behind.every((v) => (v.shown ?? '').length > 0)).toBe(true);
+        }
+      }
+    }
+    // The weak judge's verdicts move with the reference, so the flip rates checked are not all zero.
+    expect(flipped).toBeGreaterThan(0);
+  }, 240_000);
+});
