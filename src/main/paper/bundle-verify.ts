@@ -20,6 +20,7 @@ import { DB_FILE_NAME, openDatabase } from '../store/db';
 import { insertDataset } from '../store/datasets';
 import type { PreregistrationLock } from '../../shared/paper/preregistration';
 import type { OpenedBundle } from './bundle-read';
+import { confirmatoryMarks } from './confirmatory';
 import { lockSha256 } from './preregistration';
 import type { BundleDataset } from './bundle-write';
 
@@ -101,7 +102,7 @@ export function canonicalSvg(svg: string): string {
  * match is refused, naming the entry and version), and the lock in force is the one the export's
  * manifest.json names. Null when no plan was locked.
  */
-function preregistrationCheck(bundle: OpenedBundle): BundleCheck | null {
+function preregistrationCheck(bundle: OpenedBundle): { check: BundleCheck; active: PreregistrationLock | undefined } | null {
   if (!bundle.entries.has(E.preregistration)) return null;
   const entry = parseJson<{ experiment: string; locks: PreregistrationLock[] }>(bundle, E.preregistration);
   const locks = Array.isArray(entry.locks) ? entry.locks : [];
@@ -128,12 +129,15 @@ function preregistrationCheck(bundle: OpenedBundle): BundleCheck | null {
   const named = manifest.preregistration?.sha256 ?? 'absent';
   const active = locks.at(-1)?.sha256 ?? 'absent';
   return {
-    file: E.preregistration,
-    equal: named === active,
-    differences:
-      named === active
-        ? []
-        : [{ where: `${manifestFile} preregistration.sha256`, stored: named, recomputed: active }],
+    check: {
+      file: E.preregistration,
+      equal: named === active,
+      differences:
+        named === active
+          ? []
+          : [{ where: `${manifestFile} preregistration.sha256`, stored: named, recomputed: active }],
+    },
+    active: locks.at(-1),
   };
 }
 
@@ -197,7 +201,8 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       check(metricsFile, storedMetrics, metricsJson(metrics as object, exp.protocol.metricsKeys), true),
     );
     const simulated = bundle.meta.simulated;
-    const tables = reportTables(exp, metrics, simulated);
+    // The replay locks nothing: the bundle's lock in force marks the rows, as it did at export.
+    const tables = reportTables(exp, metrics, confirmatoryMarks(exp.protocol, metrics, prereg?.active), simulated);
     for (const table of tables) {
       for (const [ext, text] of [
         ['csv', tableToCsv(table)],
@@ -222,7 +227,7 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       // A figure the export could not draw is listed in its manifest, not in the bundle: not compared.
       if (s !== null) checks.push(check(name, canonicalSvg(s), canonicalSvg(renderFigure(spec).svg)));
     }
-    if (prereg) checks.push(prereg);
+    if (prereg) checks.push(prereg.check);
     return {
       file: bundle.file,
       experiment: bundle.meta.experiment,
