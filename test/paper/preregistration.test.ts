@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/main/base/errors';
@@ -271,6 +272,70 @@ describe('preregistration', () => {
     expect(checklist).toContain(
       `${first.label}: ${first.n} ${first.unit}, MDE ${first.mde === null ? 'undefined' : first.mde.toFixed(3)}`,
     );
+  }, 300_000);
+
+  it('marks the rows the confirmatory comparisons read, in the results and every table export; nothing without a lock', async () => {
+    expect(ids.slice(0, 2)).toEqual(['accuracy_change:EN-ZH', 'flip_rate:EN-ZH']);
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.confirmatory?.version).toBe(2);
+    const table = (tid: string) => results.tables.find((t) => t.id === tid)!;
+    const roles = (tid: string, key: string) => table(tid).rows.map((r) => [String(r[key]), r.analysis]);
+    // Both comparisons read the EN-ZH invariance rows; the accuracy change also its McNemar rows.
+    const invariance = roles('invariance', 'comparison');
+    expect(invariance.length).toBeGreaterThan(0);
+    for (const [comparison, role] of invariance)
+      expect(role).toBe(comparison === 'EN-ZH' ? 'confirmatory' : 'exploratory');
+    expect(invariance.some(([c]) => c === 'EN-LS')).toBe(true);
+    for (const r of table('significance').rows)
+      expect(r.analysis).toBe(
+        r.test === 'McNemar (exact)' && r.comparison === 'EN-ZH' ? 'confirmatory' : 'exploratory',
+      );
+    expect(table('invariance').caption).toContain(
+      'Analysis: confirmatory rows are those read by the comparisons preregistered in lock version 2 (accuracy_change:EN-ZH, flip_rate:EN-ZH)',
+    );
+    expect(table('significance').caption).toContain('lock version 2 (accuracy_change:EN-ZH)');
+    // A table no confirmatory comparison reads is left as it is.
+    expect(table('quality').columns.map((c) => c.key)).not.toContain('analysis');
+
+    // The exports carry the same column: CSV (the results button and the export folder), XLSX, LaTeX.
+    const file = async (format: 'csv' | 'xlsx' | 'tex') =>
+      Buffer.from(
+        (
+          await core.call('experiments.exportFile', {
+            experimentId: id,
+            target: { table: 'invariance', format },
+          })
+        ).contentBase64,
+        'base64',
+      );
+    const csv = (await file('csv')).toString('utf8');
+    const csvRows = csv.trim().split(/\r?\n/);
+    expect(csvRows[0].split(',').at(-1)).toBe('Analysis');
+    expect(csvRows.filter((l) => l.includes('EN-ZH')).every((l) => l.endsWith(',confirmatory'))).toBe(true);
+    expect(csvRows.filter((l) => l.includes('EN-LS')).every((l) => l.endsWith(',exploratory'))).toBe(true);
+    expect(readFileSync(join(dir, 'export', 'tables', 'invariance.csv'), 'utf8')).toBe(csv);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await file('xlsx'));
+    const sheet = workbook.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).map(String);
+    const analysisCol = header.indexOf('Analysis');
+    expect(analysisCol).toBeGreaterThan(0);
+    const cells: string[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1 && row.getCell(analysisCol).value) cells.push(String(row.getCell(analysisCol).value));
+    });
+    expect(new Set(cells)).toEqual(new Set(['confirmatory', 'exploratory']));
+    expect((await file('tex')).toString('utf8')).toMatch(/Analysis[\s\S]*confirmatory[\s\S]*exploratory/);
+
+    // Another experiment with no lock: no column, no caption sentence, no marks in the results.
+    const plain = (await core.call('experiments.create', { config: config('no-lock') })).id;
+    await core.experiments.runToEnd(plain);
+    const unlocked = await core.call('experiments.results', { experimentId: plain });
+    expect(unlocked.confirmatory).toBeUndefined();
+    for (const t of unlocked.tables) {
+      expect(t.columns.map((c) => c.key)).not.toContain('analysis');
+      expect(t.caption).not.toContain('Analysis:');
+    }
   }, 300_000);
 
   it('bundles every lock; verify checks each SHA-256 and refuses a changed plan naming the entry', async () => {

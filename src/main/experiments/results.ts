@@ -187,7 +187,11 @@ export function reportTables(
 }
 
 /** What the lock in force (the newest) makes confirmatory in these metrics' tables; null: none. */
-export function marksInForce(db: Database, exp: LoadedExperiment, metrics: unknown): ConfirmatoryMarks | null {
+export function marksInForce(
+  db: Database,
+  exp: LoadedExperiment,
+  metrics: unknown,
+): ConfirmatoryMarks | null {
   return confirmatoryMarks(exp.protocol, metrics, listPreregistrations(db, exp.row.id).at(-1));
 }
 

@@ -102,7 +102,9 @@ export function canonicalSvg(svg: string): string {
  * match is refused, naming the entry and version), and the lock in force is the one the export's
  * manifest.json names. Null when no plan was locked.
  */
-function preregistrationCheck(bundle: OpenedBundle): { check: BundleCheck; active: PreregistrationLock | undefined } | null {
+function preregistrationCheck(
+  bundle: OpenedBundle,
+): { check: BundleCheck; active: PreregistrationLock | undefined } | null {
   if (!bundle.entries.has(E.preregistration)) return null;
   const entry = parseJson<{ experiment: string; locks: PreregistrationLock[] }>(bundle, E.preregistration);
   const locks = Array.isArray(entry.locks) ? entry.locks : [];
@@ -202,7 +204,12 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
     );
     const simulated = bundle.meta.simulated;
     // The replay locks nothing: the bundle's lock in force marks the rows, as it did at export.
-    const tables = reportTables(exp, metrics, confirmatoryMarks(exp.protocol, metrics, prereg?.active), simulated);
+    const tables = reportTables(
+      exp,
+      metrics,
+      confirmatoryMarks(exp.protocol, metrics, prereg?.active),
+      simulated,
+    );
     for (const table of tables) {
       for (const [ext, text] of [
         ['csv', tableToCsv(table)],

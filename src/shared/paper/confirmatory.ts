@@ -45,14 +45,12 @@ export function markConfirmatory(tables: Table[], marks: ConfirmatoryMarks | nul
       r.rows.some((s) => table.rows.some((row) => selects(s, table, row))),
     );
     if (readBy.length === 0) return table;
-    const rows = table.rows.map(
-      (row): TableRow => ({
-        ...row,
-        [ANALYSIS_COLUMN]: readBy.some((r) => r.rows.some((s) => selects(s, table, row)))
-          ? 'confirmatory'
-          : 'exploratory',
-      }),
-    );
+    const rows = table.rows.map((row): TableRow => ({
+      ...row,
+      [ANALYSIS_COLUMN]: readBy.some((r) => r.rows.some((s) => selects(s, table, row)))
+        ? 'confirmatory'
+        : 'exploratory',
+    }));
     const sentence = analysisCaption(
       marks.version,
       readBy.map((r) => r.comparison),

@@ -102,7 +102,8 @@ export const refSensPower = {
    */
   reads(comparison: string): RowSelector[] {
     if (comparison === 'calibration_gap') return [{ table: 'calibration' }];
-    if (comparison === 'flips:NR-RV') return [{ table: 'flips', where: { transition: 'NR-RV', generator: ALL } }];
+    if (comparison === 'flips:NR-RV')
+      return [{ table: 'flips', where: { transition: 'NR-RV', generator: ALL } }];
     return [];
   },
 };
