@@ -315,7 +315,7 @@ describe('preregistration', () => {
     expect(csvRows.filter((l) => l.includes('EN-LS')).every((l) => l.endsWith(',exploratory'))).toBe(true);
     expect(readFileSync(join(dir, 'export', 'tables', 'invariance.csv'), 'utf8')).toBe(csv);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await file('xlsx'));
+    await workbook.xlsx.load((await file('xlsx')) as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0];
     const header = (sheet.getRow(1).values as unknown[]).map(String);
     const analysisCol = header.indexOf('Analysis');
