@@ -17,6 +17,8 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { BundleJson } from '../../src/shared/paper/bundle';
 import type { PreregistrationLock } from '../../src/shared/paper/preregistration';
+import type { Refusal } from '../../src/shared/refusals';
+import { refusalResources } from '../../src/renderer/src/refusals/i18n';
 import { tempDir } from '../helpers/tmp';
 
 let core: Core;
@@ -79,6 +81,11 @@ async function comparisonIds(cfg: Record<string, unknown>): Promise<string[]> {
   return estimate.power!.comparisons.map((c) => c.id);
 }
 
+/** A refusal's English words as the renderer's `refusals` namespace writes them. */
+function refusalText(r: Refusal): string {
+  return refusalResources.en[r.key].replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(r.params?.[k]));
+}
+
 async function refusal(p: Promise<unknown> | (() => unknown)): Promise<AppError> {
   try {
     await (typeof p === 'function' ? p() : p);
@@ -138,6 +145,14 @@ describe('preregistration', () => {
       }),
     );
     expect(bad.message).toMatch(/preregistration\.confirmatory\[0\]: "no-such" is not a comparison/);
+    // The refusal's stable key and params cross the door; the page's English text equals the message.
+    expect(bad.toPayload().refusal).toEqual({
+      key: 'prereg.unknownComparison',
+      params: { field: 'preregistration.confirmatory[0]', id: 'no-such', have: ids.join(', ') },
+    });
+    expect(refusalText(bad.toPayload().refusal!)).toBe(bad.message);
+    expect(bad.issues[0].refusal).toEqual({ key: 'prereg.notInPowerPlan' });
+    expect(refusalText(bad.issues[0].refusal!)).toBe(bad.issues[0].message);
     const primary = await refusal(
       core.call('experiments.create', {
         config: config('prereg-bad', { preregistration: { ...plan, primary: 'elsewhere' } }),
@@ -161,6 +176,8 @@ describe('preregistration', () => {
     const again = await refusal(core.call('experiments.preregister', { experimentId: id, plan }));
     expect(again.code).toBe('conflict');
     expect(again.message).toMatch(/never edited/);
+    expect(again.refusal?.key).toBe('prereg.supersedeNeedsReason');
+    expect(refusalText(again.refusal!)).toBe(again.message);
     const v1 = (await core.call('experiments.preregistration', { experimentId: id })).active!;
     const view = await core.call('experiments.preregister', {
       experimentId: id,
@@ -181,6 +198,8 @@ describe('preregistration', () => {
       core.experiments.createOrUpdate(config('prereg', { preregistration: { ...plan, alpha: 0.1 } })),
     );
     expect(changedPlan.message).toMatch(/amendment/);
+    expect(changedPlan.refusal?.key).toBe('prereg.amendmentRequired');
+    expect(refusalText(changedPlan.refusal!)).toBe(changedPlan.message);
     const stored = (await core.call('experiments.get', { experimentId: id })).config as { limit?: number };
     expect(stored.limit).toBe(4);
 

@@ -8,6 +8,7 @@ import {
 import { getApi } from '../api';
 import { toApiError, type ApiError } from '../api/errors';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { useRefusalText } from '../refusals/refusal-text';
 import { checkDraft, draftOf, fieldOfIssue, planOf, type FormField, type PlanDraft } from './plan-form';
 import './i18n';
 
@@ -38,10 +39,11 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
     setShown((s) => s.filter((f) => f !== k));
   };
 
+  const refusalText = useRefusalText();
   const coreFieldErrors = new Map<FormField, string>();
   for (const issue of coreError?.issues ?? []) {
     const f = fieldOfIssue(issue);
-    if (f && !coreFieldErrors.has(f)) coreFieldErrors.set(f, issue.message);
+    if (f && !coreFieldErrors.has(f)) coreFieldErrors.set(f, refusalText(issue));
   }
   const errorOf = (f: FormField): ReactNode => {
     const own = shown.includes(f) ? t(`errors.${f}`) : null;
