@@ -22,6 +22,7 @@ import type { PreregistrationLock } from '../../shared/paper/preregistration';
 import type { OpenedBundle } from './bundle-read';
 import { confirmatoryMarks } from './confirmatory';
 import { lockSha256 } from './preregistration';
+import { pngCheck, xlsxCheck } from './bundle-recompare';
 import type { BundleDataset } from './bundle-write';
 
 /** Differences listed per file before "and more": enough to see what moved. */
@@ -228,13 +229,54 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
         );
       }
     }
+    const notRecompared: BundleVerifyReport['notRecompared'] = [];
+    const unreadable = (file: string, err: unknown) =>
+      notRecompared.push({
+        file,
+        reason: 'unreadable',
+        detail: err instanceof Error ? err.message : String(err),
+      });
+    const xlsxName = `${E.exportDir}tables/tables.xlsx`;
+    const xlsx = bundle.entries.get(xlsxName);
+    if (xlsx) {
+      try {
+        checks.push(await xlsxCheck(xlsxName, xlsx, tables));
+      } catch (err) {
+        unreadable(xlsxName, err);
+      }
+    }
     for (const spec of reportFigures(exp, metrics, 'en', simulated)) {
       const name = `${E.exportDir}figures/${spec.id}.svg`;
       const s = stored(name);
       // A figure the export could not draw is listed in its manifest, not in the bundle: not compared.
-      if (s !== null) checks.push(check(name, canonicalSvg(s), canonicalSvg(renderFigure(spec).svg)));
+      if (s === null) continue;
+      const figure = renderFigure(spec);
+      checks.push(check(name, canonicalSvg(s), canonicalSvg(figure.svg)));
+      const pngName = `${E.exportDir}figures/${spec.id}.png`;
+      const png = bundle.entries.get(pngName);
+      if (!png) continue;
+      try {
+        checks.push(await pngCheck(pngName, png, figure.svg, figure.width));
+      } catch (err) {
+        unreadable(pngName, err);
+      }
     }
     if (prereg) checks.push(prereg.check);
+    // Every other file of the export folder is said not to be recompared, never counted as equal.
+    const compared = new Set([...checks.map((c) => c.file), ...notRecompared.map((n) => n.file)]);
+    for (const name of [...bundle.entries.keys()].sort()) {
+      if (!name.startsWith(E.exportDir) || compared.has(name)) continue;
+      const rel = name.slice(E.exportDir.length);
+      notRecompared.push({
+        file: name,
+        reason:
+          rel === 'manifest.json'
+            ? 'manifest'
+            : ['methods.md', 'methods.tex', 'checklist.md'].includes(rel)
+              ? 'methods'
+              : 'protocolFile',
+      });
+    }
     return {
       file: bundle.file,
       experiment: bundle.meta.experiment,
@@ -242,6 +284,7 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       replayed: counts.planned - counts.pending,
       checks,
       identical: checks.every((c) => c.equal),
+      notRecompared,
       simulated,
       tables,
     };
