@@ -375,8 +375,14 @@ describe('preregistration', () => {
     // audit and its sensitivity analysis differ; every other metric, table and figure is identical.
     const differing = report.checks.filter((c) => !c.equal).map((c) => c.file);
     expect(
-      differing.every((f) => /metrics\.json|tables\/(audit|audit_items|sensitivity)\./.test(f)),
+      differing.every((f) => /metrics\.json|tables\/(audit|audit_items|sensitivity|tables)\./.test(f)),
       differing.join(),
+    ).toBe(true);
+    // In the workbook, likewise only those sheets' cells.
+    const workbook = report.checks.find((c) => c.file === 'export/tables/tables.xlsx')!;
+    expect(
+      workbook.differences.every((d) => /^(audit|audit_items|sensitivity)!/.test(d.where)),
+      JSON.stringify(workbook.differences),
     ).toBe(true);
 
     // α of version 1 changed and bundle.json's hash updated to match: the lock's own hash refuses it.
