@@ -32,7 +32,7 @@ for (let round = 0; round < 2; round++) {
   time('usageRows', () => usageRows(db, exp));
   const ctx = time('metricsContext', () => metricsContext(db, exp, false));
   const m = time('computeMetrics', () => exp.protocol.computeMetrics(ctx));
-  time('tables', () => reportTables(exp, m));
+  time('tables', () => reportTables(exp, m, null));
   time('counts', () => resultCounts(db, 1));
   time('computeResultsUncached', () => computeResultsUncached(db, 1));
   time('computeResults (cache filled or hit)', () => computeResults(db, 1));

@@ -1,4 +1,5 @@
 // Domain types shared by the core, the doors and the renderer. Types only: no runtime code.
+import type { Refusal } from './refusals';
 
 export type Label = 1 | 2;
 export type DatasetFormat = 'llmbar-jsonl' | 'llmbar-json' | 'csv';
@@ -77,6 +78,8 @@ export interface InputIssue {
   row?: number;
   field?: string;
   message: string;
+  /** The message's stable key and params (src/shared/refusals.ts), when the core gives one. */
+  refusal?: Refusal;
 }
 
 export type ErrorCode = 'invalid_input' | 'invalid_params' | 'not_found' | 'conflict' | 'internal';
@@ -88,6 +91,8 @@ export interface ApiErrorPayload {
   issues?: InputIssue[];
   /** Set when a dataset file's columns do not name the fields a dataset kind needs. */
   columnChoice?: ColumnChoice;
+  /** The message's stable key and params (src/shared/refusals.ts): what a page translates. */
+  refusal?: Refusal;
 }
 
 /** What a person needs to say which column of a file is which field (issue 15 item 12). */

@@ -1,5 +1,6 @@
 // Experiment types that cross the doors, for every protocol (runner state, estimates, results).
 import type { KeyState } from './domain';
+import type { ConfirmatoryMarks } from './paper/confirmatory';
 import type { PowerPlan } from './paper/types';
 import type { Table } from './report/table';
 
@@ -179,6 +180,8 @@ export interface ExperimentResults<M = unknown, P extends string = string> {
   counts: ResultCounts;
   /** Answered by the built-in simulated provider: every page and export says so. */
   simulated: boolean;
+  /** With a preregistration in force: the rows its confirmatory comparisons read (tables carry the marks). */
+  confirmatory?: ConfirmatoryMarks;
 }
 
 /** Narrows results to one protocol's. */

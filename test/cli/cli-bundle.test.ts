@@ -53,7 +53,12 @@ describe('judge-lab bundle', () => {
       /experiment "bundle-cli" \(self-consistency\), \d+ entries, each matching its SHA-256/,
     );
     expect(ok.stdout).toMatch(
-      /Recomputed (\d+) files \(metrics\.json, tables, figures\): \1 byte-identical, 0 differ\./,
+      /Recomputed (\d+) files \(metrics\.json, tables, the workbook by cell values, figures, PNGs by pixels\): \1 equal, 0 differ\./,
+    );
+    // What verify does not make again is said so, file by file, never counted as equal.
+    expect(ok.stdout).toMatch(/Not recompared \(\d+ files, neither equal nor different\):/);
+    expect(ok.stdout).toContain(
+      "export/methods.md: written from the original run's dates and times of answers, which a replay cannot reproduce",
     );
 
     const files = unzipSync(readFileSync(file));

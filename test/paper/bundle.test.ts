@@ -5,6 +5,7 @@
 // saw no call. No byte of the bundle (raw or unzipped) holds a key. A bundle with one byte changed is
 // refused naming the entry; a bundle whose stored numbers were changed (hash updated to match)
 // opens, replays and reports where it differs.
+import ExcelJS from 'exceljs';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -205,11 +206,53 @@ describe('study bundle', () => {
       expect.arrayContaining(['export/tables/quality.csv', 'export/tables/quality.tex']),
     );
     expect(checked.some((f) => f.startsWith('export/figures/') && f.endsWith('.svg'))).toBe(true);
-    // Every table and figure the export holds was compared.
+    // Every table, the workbook (by cell values), every figure and its PNG (by pixels) was compared.
     const exported = Object.keys(files).filter((f) =>
-      /^export\/(tables\/.*\.(csv|tex)|figures\/.*\.svg)$/.test(f),
+      /^export\/(tables\/.*\.(csv|tex|xlsx)|figures\/.*\.(svg|png))$/.test(f),
     );
+    expect(exported).toContain('export/tables/tables.xlsx');
+    expect(exported.some((f) => f.endsWith('.png'))).toBe(true);
     expect([...checked].filter((f) => f !== 'export/metrics.json').sort()).toEqual(exported.sort());
+    // Every other file of the export folder is listed as not recompared, with why; none twice.
+    const notRecompared = new Map(report.notRecompared.map((n) => [n.file, n.reason]));
+    expect(notRecompared.get('export/manifest.json')).toBe('manifest');
+    expect(notRecompared.get('export/methods.md')).toBe('methods');
+    const everyExportFile = Object.keys(files).filter((f) => f.startsWith('export/'));
+    expect([...checked, ...notRecompared.keys()].sort()).toEqual(everyExportFile.sort());
+
+    // One cell of the workbook changed (bundle.json's hash updated to match): that cell differs.
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(files['export/tables/tables.xlsx']) as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('quality')!;
+    const stored = sheet.getCell('C2').value;
+    sheet.getCell('C2').value = typeof stored === 'number' ? stored + 1 : 'changed';
+    const xlsx = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const xlsxMeta = JSON.parse(new TextDecoder().decode(files['bundle.json'])) as BundleJson;
+    xlsxMeta.entries['export/tables/tables.xlsx'] = createHash('sha256').update(xlsx).digest('hex');
+    const changedCell = await core.call('bundles.verify', {
+      fileName: 'cell.judgelab',
+      contentBase64: Buffer.from(
+        zipSync({
+          ...files,
+          'export/tables/tables.xlsx': xlsx,
+          'bundle.json': new TextEncoder().encode(JSON.stringify(xlsxMeta)),
+        }),
+      ).toString('base64'),
+    });
+    expect(changedCell.identical).toBe(false);
+    expect(changedCell.checks.filter((c) => !c.equal)).toEqual([
+      {
+        file: 'export/tables/tables.xlsx',
+        equal: false,
+        differences: [
+          {
+            where: 'quality!C2',
+            stored: JSON.stringify(sheet.getCell('C2').value),
+            recomputed: JSON.stringify(stored),
+          },
+        ],
+      },
+    ]);
     // The stored metrics.json is the one the results page shows.
     expect(JSON.parse(new TextDecoder().decode(files['export/metrics.json']))).toEqual(results.metrics);
 

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/main/base/errors';
@@ -16,6 +17,8 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { BundleJson } from '../../src/shared/paper/bundle';
 import type { PreregistrationLock } from '../../src/shared/paper/preregistration';
+import type { Refusal } from '../../src/shared/refusals';
+import { refusalResources } from '../../src/renderer/src/refusals/i18n';
 import { tempDir } from '../helpers/tmp';
 
 let core: Core;
@@ -78,6 +81,11 @@ async function comparisonIds(cfg: Record<string, unknown>): Promise<string[]> {
   return estimate.power!.comparisons.map((c) => c.id);
 }
 
+/** A refusal's English words as the renderer's `refusals` namespace writes them. */
+function refusalText(r: Refusal): string {
+  return refusalResources.en[r.key].replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(r.params?.[k]));
+}
+
 async function refusal(p: Promise<unknown> | (() => unknown)): Promise<AppError> {
   try {
     await (typeof p === 'function' ? p() : p);
@@ -137,6 +145,14 @@ describe('preregistration', () => {
       }),
     );
     expect(bad.message).toMatch(/preregistration\.confirmatory\[0\]: "no-such" is not a comparison/);
+    // The refusal's stable key and params cross the door; the page's English text equals the message.
+    expect(bad.toPayload().refusal).toEqual({
+      key: 'prereg.unknownComparison',
+      params: { field: 'preregistration.confirmatory[0]', id: 'no-such', have: ids.join(', ') },
+    });
+    expect(refusalText(bad.toPayload().refusal!)).toBe(bad.message);
+    expect(bad.issues[0].refusal).toEqual({ key: 'prereg.notInPowerPlan' });
+    expect(refusalText(bad.issues[0].refusal!)).toBe(bad.issues[0].message);
     const primary = await refusal(
       core.call('experiments.create', {
         config: config('prereg-bad', { preregistration: { ...plan, primary: 'elsewhere' } }),
@@ -160,6 +176,8 @@ describe('preregistration', () => {
     const again = await refusal(core.call('experiments.preregister', { experimentId: id, plan }));
     expect(again.code).toBe('conflict');
     expect(again.message).toMatch(/never edited/);
+    expect(again.refusal?.key).toBe('prereg.supersedeNeedsReason');
+    expect(refusalText(again.refusal!)).toBe(again.message);
     const v1 = (await core.call('experiments.preregistration', { experimentId: id })).active!;
     const view = await core.call('experiments.preregister', {
       experimentId: id,
@@ -180,6 +198,8 @@ describe('preregistration', () => {
       core.experiments.createOrUpdate(config('prereg', { preregistration: { ...plan, alpha: 0.1 } })),
     );
     expect(changedPlan.message).toMatch(/amendment/);
+    expect(changedPlan.refusal?.key).toBe('prereg.amendmentRequired');
+    expect(refusalText(changedPlan.refusal!)).toBe(changedPlan.message);
     const stored = (await core.call('experiments.get', { experimentId: id })).config as { limit?: number };
     expect(stored.limit).toBe(4);
 
@@ -273,6 +293,70 @@ describe('preregistration', () => {
     );
   }, 300_000);
 
+  it('marks the rows the confirmatory comparisons read, in the results and every table export; nothing without a lock', async () => {
+    expect(ids.slice(0, 2)).toEqual(['accuracy_change:EN-ZH', 'flip_rate:EN-ZH']);
+    const results = await core.call('experiments.results', { experimentId: id });
+    expect(results.confirmatory?.version).toBe(2);
+    const table = (tid: string) => results.tables.find((t) => t.id === tid)!;
+    const roles = (tid: string, key: string) => table(tid).rows.map((r) => [String(r[key]), r.analysis]);
+    // Both comparisons read the EN-ZH invariance rows; the accuracy change also its McNemar rows.
+    const invariance = roles('invariance', 'comparison');
+    expect(invariance.length).toBeGreaterThan(0);
+    for (const [comparison, role] of invariance)
+      expect(role).toBe(comparison === 'EN-ZH' ? 'confirmatory' : 'exploratory');
+    expect(invariance.some(([c]) => c === 'EN-LS')).toBe(true);
+    for (const r of table('significance').rows)
+      expect(r.analysis).toBe(
+        r.test === 'McNemar (exact)' && r.comparison === 'EN-ZH' ? 'confirmatory' : 'exploratory',
+      );
+    expect(table('invariance').caption).toContain(
+      'Analysis: confirmatory rows are those read by the comparisons preregistered in lock version 2 (accuracy_change:EN-ZH, flip_rate:EN-ZH)',
+    );
+    expect(table('significance').caption).toContain('lock version 2 (accuracy_change:EN-ZH)');
+    // A table no confirmatory comparison reads is left as it is.
+    expect(table('quality').columns.map((c) => c.key)).not.toContain('analysis');
+
+    // The exports carry the same column: CSV (the results button and the export folder), XLSX, LaTeX.
+    const file = async (format: 'csv' | 'xlsx' | 'tex') =>
+      Buffer.from(
+        (
+          await core.call('experiments.exportFile', {
+            experimentId: id,
+            target: { table: 'invariance', format },
+          })
+        ).contentBase64,
+        'base64',
+      );
+    const csv = (await file('csv')).toString('utf8');
+    const csvRows = csv.trim().split(/\r?\n/);
+    expect(csvRows[0].split(',').at(-1)).toBe('Analysis');
+    expect(csvRows.filter((l) => l.includes('EN-ZH')).every((l) => l.endsWith(',confirmatory'))).toBe(true);
+    expect(csvRows.filter((l) => l.includes('EN-LS')).every((l) => l.endsWith(',exploratory'))).toBe(true);
+    expect(readFileSync(join(dir, 'export', 'tables', 'invariance.csv'), 'utf8')).toBe(csv);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await file('xlsx')) as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).map(String);
+    const analysisCol = header.indexOf('Analysis');
+    expect(analysisCol).toBeGreaterThan(0);
+    const cells: string[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1 && row.getCell(analysisCol).value) cells.push(String(row.getCell(analysisCol).value));
+    });
+    expect(new Set(cells)).toEqual(new Set(['confirmatory', 'exploratory']));
+    expect((await file('tex')).toString('utf8')).toMatch(/Analysis[\s\S]*confirmatory[\s\S]*exploratory/);
+
+    // Another experiment with no lock: no column, no caption sentence, no marks in the results.
+    const plain = (await core.call('experiments.create', { config: config('no-lock') })).id;
+    await core.experiments.runToEnd(plain);
+    const unlocked = await core.call('experiments.results', { experimentId: plain });
+    expect(unlocked.confirmatory).toBeUndefined();
+    for (const t of unlocked.tables) {
+      expect(t.columns.map((c) => c.key)).not.toContain('analysis');
+      expect(t.caption).not.toContain('Analysis:');
+    }
+  }, 300_000);
+
   it('bundles every lock; verify checks each SHA-256 and refuses a changed plan naming the entry', async () => {
     const bundle = await core.call('experiments.exportBundle', { experimentId: id });
     const bytes = Buffer.from(bundle.contentBase64, 'base64');
@@ -288,12 +372,13 @@ describe('preregistration', () => {
     const check = report.checks.find((c) => c.file === 'preregistration.json')!;
     expect(check).toEqual({ file: 'preregistration.json', equal: true, differences: [] });
     // The text edited by hand travels in edits.json and is put back before the replay runs: every
-    // metric, table and figure is identical (without it the audit, its sensitivity analysis and
-    // the edited item's verdicts differed).
+    // metric, table, workbook cell and figure is identical (without it the audit, its sensitivity
+    // analysis and the edited item's verdicts differed).
     expect(JSON.parse(new TextDecoder().decode(files['edits.json']))).toEqual([
       expect.objectContaining({ language: 'ZH', instruction: '人工修改', output_1: '一', output_2: '二' }),
     ]);
     expect(report.checks.filter((c) => !c.equal)).toEqual([]);
+    expect(report.checks.find((c) => c.file === 'export/tables/tables.xlsx')?.equal).toBe(true);
     expect(report.identical).toBe(true);
 
     // α of version 1 changed and bundle.json's hash updated to match: the lock's own hash refuses it.

@@ -1,4 +1,5 @@
 import type { ApiErrorPayload, ColumnChoice, ErrorCode, InputIssue } from '../../shared/domain';
+import type { Refusal } from '../../shared/refusals';
 
 /** An error meant for the user: it crosses the doors with its code and located issues. */
 export class AppError extends Error {
@@ -7,6 +8,8 @@ export class AppError extends Error {
    * CLI's exit code 3, the same command runs once it is fixed. Nothing was written.
    */
   retryable = false;
+  /** The message's stable key and params, for a page in another language (see `because`). */
+  refusal?: Refusal;
 
   constructor(
     readonly code: ErrorCode,
@@ -19,10 +22,17 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
+  /** Gives the refusal its stable key and params (src/shared/refusals.ts); returns it. */
+  because(key: Refusal['key'], params?: Refusal['params']): this {
+    this.refusal = params ? { key, params } : { key };
+    return this;
+  }
+
   toPayload(): ApiErrorPayload {
     return {
       code: this.code,
       message: this.message,
+      ...(this.refusal ? { refusal: this.refusal } : {}),
       ...(this.issues.length ? { issues: this.issues } : {}),
       ...(this.columnChoice ? { columnChoice: this.columnChoice } : {}),
     };

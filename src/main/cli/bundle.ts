@@ -4,7 +4,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { BundleVerifyReport } from '../../shared/paper/bundle';
+import { NOT_RECOMPARED, type BundleVerifyReport } from '../../shared/paper/bundle';
 import { experimentIdOf, type WithCore } from './door';
 
 /** A bundle that opened and replayed, but whose recomputed files differ from the stored ones: exit 1. */
@@ -17,12 +17,17 @@ export function verifyText(r: BundleVerifyReport): string {
   ];
   const differing = r.checks.filter((c) => !c.equal);
   lines.push(
-    `Recomputed ${r.checks.length} files (metrics.json, tables, figures): ${r.checks.length - differing.length} byte-identical, ${differing.length} differ.`,
+    `Recomputed ${r.checks.length} files (metrics.json, tables, the workbook by cell values, figures, PNGs by pixels): ${r.checks.length - differing.length} equal, ${differing.length} differ.`,
   );
   for (const c of differing) {
     lines.push(`  ${c.file} differs:`);
     for (const d of c.differences)
       lines.push(`    ${d.where}: stored ${d.stored}, recomputed ${d.recomputed}`);
+  }
+  if (r.notRecompared.length) {
+    lines.push(`Not recompared (${r.notRecompared.length} files, neither equal nor different):`);
+    for (const n of r.notRecompared)
+      lines.push(`  ${n.file}: ${NOT_RECOMPARED[n.reason]}${n.detail ? ` (${n.detail})` : ''}`);
   }
   return lines.join('\n') + '\n';
 }

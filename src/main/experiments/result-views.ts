@@ -28,7 +28,6 @@ import {
   failedCalls,
   metricsContext,
   reportFigures,
-  reportTables,
 } from './results';
 import type { MethodsFiles } from '../../shared/paper/methods';
 import { exportBundle } from '../paper/bundle-write';
@@ -153,11 +152,12 @@ export class ResultViews {
     lang?: FigureLanguage;
   }): Promise<{ fileName: string; mime: string; contentBase64: string }> {
     const exp = loadExperiment(this.db, p.experimentId);
-    const { metrics } = this.results(p.experimentId, p.sensitivity ?? false);
+    const { metrics, tables } = this.results(p.experimentId, p.sensitivity ?? false);
     const suffix = p.sensitivity ? '-without-flagged' : '';
     if ('table' in p.target) {
       const wanted = p.target;
-      const table = reportTables(exp, metrics).find((t) => t.id === wanted.table);
+      // The results' tables: marked as the page shows them (simulated, confirmatory rows).
+      const table = tables.find((t) => t.id === wanted.table);
       if (!table) throw new AppError('not_found', `No table "${wanted.table}"`);
       return tableFile(table, exp.protocol.id, `${table.id}${suffix}.${wanted.format}`, wanted.format);
     }

@@ -21,6 +21,9 @@ import { listResults } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
 import { methodsFiles } from '../paper/methods';
+import { confirmatoryMarks } from '../paper/confirmatory';
+import { markConfirmatory, type ConfirmatoryMarks } from '../../shared/paper/confirmatory';
+import { listPreregistrations } from '../store/preregistrations';
 
 /**
  * Usage per model role. A request first planned by an earlier experiment was paid there:
@@ -168,15 +171,28 @@ export function failedCalls(db: Database, experimentId: number): FailedCallView[
     .map((x) => x.view);
 }
 
-/** The protocol's tables, marked "Simulated — " when the simulated provider answered. */
+/**
+ * The protocol's tables, their rows marked confirmatory or exploratory when a preregistration is
+ * in force (`marks`), and marked "Simulated — " when the simulated provider answered.
+ */
 export function reportTables(
   exp: LoadedExperiment,
   metrics: unknown,
+  marks: ConfirmatoryMarks | null,
   /** A bundle's replay answers from recorded files but draws as the simulated run did. */
   simulated = anySimulated(exp.providers),
 ): Table[] {
-  const tables = exp.protocol.tables(metrics);
+  const tables = markConfirmatory(exp.protocol.tables(metrics), marks);
   return simulated ? tables.map(markSimulatedTable) : tables;
+}
+
+/** What the lock in force (the newest) makes confirmatory in these metrics' tables; null: none. */
+export function marksInForce(
+  db: Database,
+  exp: LoadedExperiment,
+  metrics: unknown,
+): ConfirmatoryMarks | null {
+  return confirmatoryMarks(exp.protocol, metrics, listPreregistrations(db, exp.row.id).at(-1));
 }
 
 /**
@@ -278,10 +294,13 @@ function resultsOf(
   const experimentId = exp.row.id;
   const ctx = metricsContext(db, exp, excludeFlagged, stored);
   const metrics = exp.protocol.computeMetrics(ctx);
+  const marks = marksInForce(db, exp, metrics);
   return {
     protocol: exp.protocol.id,
     metrics,
-    tables: reportTables(exp, metrics),
+    tables: reportTables(exp, metrics, marks),
+    // Only with a lock: a page that rebuilds a table (another interval) marks it the same way.
+    ...(marks ? { confirmatory: marks } : {}),
     flagged: exp.protocol.flagged?.(exp.view, db) ?? [],
     counts: resultCounts(db, experimentId),
     simulated: anySimulated(exp.providers),
@@ -298,7 +317,8 @@ export function experimentMethods(
   const exp = loadExperiment(db, experimentId);
   const ctx = metricsContext(db, exp, false);
   const metrics = exp.protocol.computeMetrics(ctx);
-  return methodsFiles(db, exp, ctx, metrics, reportTables(exp, metrics), lang, paper);
+  const tables = reportTables(exp, metrics, marksInForce(db, exp, metrics));
+  return methodsFiles(db, exp, ctx, metrics, tables, lang, paper);
 }
 
 /**
@@ -327,7 +347,7 @@ export async function exportExperiment(
   );
   const lastStage = exp.protocol.stages.at(-1)?.name;
   const answers = ctx.results.filter((r) => r.stage === lastStage);
-  const tables = reportTables(exp, metrics);
+  const tables = reportTables(exp, metrics, marksInForce(db, exp, metrics));
   const methods = methodsFiles(db, exp, ctx, metrics, tables, lang, paper);
   const preregistration = manifestPreregistration(paper.preregistration);
   return writeExportFolder(outDir, {

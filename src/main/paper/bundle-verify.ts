@@ -20,7 +20,9 @@ import { DB_FILE_NAME, openDatabase } from '../store/db';
 import { insertDataset } from '../store/datasets';
 import type { PreregistrationLock } from '../../shared/paper/preregistration';
 import type { OpenedBundle } from './bundle-read';
+import { confirmatoryMarks } from './confirmatory';
 import { lockSha256 } from './preregistration';
+import { pngCheck, xlsxCheck } from './bundle-recompare';
 import type { BundleDataset } from './bundle-write';
 
 /** Differences listed per file before "and more": enough to see what moved. */
@@ -101,7 +103,9 @@ export function canonicalSvg(svg: string): string {
  * match is refused, naming the entry and version), and the lock in force is the one the export's
  * manifest.json names. Null when no plan was locked.
  */
-function preregistrationCheck(bundle: OpenedBundle): BundleCheck | null {
+function preregistrationCheck(
+  bundle: OpenedBundle,
+): { check: BundleCheck; active: PreregistrationLock | undefined } | null {
   if (!bundle.entries.has(E.preregistration)) return null;
   const entry = parseJson<{ experiment: string; locks: PreregistrationLock[] }>(bundle, E.preregistration);
   const locks = Array.isArray(entry.locks) ? entry.locks : [];
@@ -128,12 +132,15 @@ function preregistrationCheck(bundle: OpenedBundle): BundleCheck | null {
   const named = manifest.preregistration?.sha256 ?? 'absent';
   const active = locks.at(-1)?.sha256 ?? 'absent';
   return {
-    file: E.preregistration,
-    equal: named === active,
-    differences:
-      named === active
-        ? []
-        : [{ where: `${manifestFile} preregistration.sha256`, stored: named, recomputed: active }],
+    check: {
+      file: E.preregistration,
+      equal: named === active,
+      differences:
+        named === active
+          ? []
+          : [{ where: `${manifestFile} preregistration.sha256`, stored: named, recomputed: active }],
+    },
+    active: locks.at(-1),
   };
 }
 
@@ -210,7 +217,13 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       check(metricsFile, storedMetrics, metricsJson(metrics as object, exp.protocol.metricsKeys), true),
     );
     const simulated = bundle.meta.simulated;
-    const tables = reportTables(exp, metrics, simulated);
+    // The replay locks nothing: the bundle's lock in force marks the rows, as it did at export.
+    const tables = reportTables(
+      exp,
+      metrics,
+      confirmatoryMarks(exp.protocol, metrics, prereg?.active),
+      simulated,
+    );
     for (const table of tables) {
       for (const [ext, text] of [
         ['csv', tableToCsv(table)],
@@ -229,13 +242,54 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
         );
       }
     }
+    const notRecompared: BundleVerifyReport['notRecompared'] = [];
+    const unreadable = (file: string, err: unknown) =>
+      notRecompared.push({
+        file,
+        reason: 'unreadable',
+        detail: err instanceof Error ? err.message : String(err),
+      });
+    const xlsxName = `${E.exportDir}tables/tables.xlsx`;
+    const xlsx = bundle.entries.get(xlsxName);
+    if (xlsx) {
+      try {
+        checks.push(await xlsxCheck(xlsxName, xlsx, tables));
+      } catch (err) {
+        unreadable(xlsxName, err);
+      }
+    }
     for (const spec of reportFigures(exp, metrics, 'en', simulated)) {
       const name = `${E.exportDir}figures/${spec.id}.svg`;
       const s = stored(name);
       // A figure the export could not draw is listed in its manifest, not in the bundle: not compared.
-      if (s !== null) checks.push(check(name, canonicalSvg(s), canonicalSvg(renderFigure(spec).svg)));
+      if (s === null) continue;
+      const figure = renderFigure(spec);
+      checks.push(check(name, canonicalSvg(s), canonicalSvg(figure.svg)));
+      const pngName = `${E.exportDir}figures/${spec.id}.png`;
+      const png = bundle.entries.get(pngName);
+      if (!png) continue;
+      try {
+        checks.push(await pngCheck(pngName, png, figure.svg, figure.width));
+      } catch (err) {
+        unreadable(pngName, err);
+      }
     }
-    if (prereg) checks.push(prereg);
+    if (prereg) checks.push(prereg.check);
+    // Every other file of the export folder is said not to be recompared, never counted as equal.
+    const compared = new Set([...checks.map((c) => c.file), ...notRecompared.map((n) => n.file)]);
+    for (const name of [...bundle.entries.keys()].sort()) {
+      if (!name.startsWith(E.exportDir) || compared.has(name)) continue;
+      const rel = name.slice(E.exportDir.length);
+      notRecompared.push({
+        file: name,
+        reason:
+          rel === 'manifest.json'
+            ? 'manifest'
+            : ['methods.md', 'methods.tex', 'checklist.md'].includes(rel)
+              ? 'methods'
+              : 'protocolFile',
+      });
+    }
     return {
       file: bundle.file,
       experiment: bundle.meta.experiment,
@@ -243,6 +297,7 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       replayed: counts.planned - counts.pending,
       checks,
       identical: checks.every((c) => c.equal),
+      notRecompared,
       simulated,
       tables,
     };

@@ -22,7 +22,8 @@ type PlanInput = z.infer<z.ZodObject<typeof planShape>>;
 function refinePlan(plan: PlanInput, ctx: z.RefinementCtx) {
   const seen = new Set<string>();
   plan.confirmatory.forEach((id, i) => {
-    if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['confirmatory', i], message: `"${id}" twice` });
+    if (seen.has(id))
+      ctx.addIssue({ code: 'custom', path: ['confirmatory', i], message: `"${id}" twice`, params: { id } });
     seen.add(id);
   });
   if (plan.primary !== undefined && !seen.has(plan.primary))

@@ -14,6 +14,9 @@ import type {
 } from '../../shared/paper/preregistration';
 import { DEFAULT_POWER } from '../../shared/stats/power';
 import { AppError } from '../base/errors';
+import type { z } from 'zod';
+import type { InputIssue } from '../../shared/domain';
+import type { Refusal } from '../../shared/refusals';
 import type { ExperimentConfig } from '../experiments/config';
 import { modelsOf, type LoadedExperiment } from '../experiments/load';
 import { resultCounts } from '../experiments/results';
@@ -119,12 +122,28 @@ interface PlanSource {
 function parsePlan(raw: unknown, { file, field }: PlanSource): PreregistrationPlan {
   const r = preregistrationPlanSchema.safeParse(raw);
   if (r.success) return completePlan(r.data);
-  const issues = r.error.issues.map((i) => ({
-    file,
-    field: [field, ...i.path.map(String)].join('.'),
-    message: i.code === 'unrecognized_keys' ? `unknown key ${i.keys.join(', ')}` : i.message,
-  }));
-  throw new AppError('invalid_input', `${issues[0].field}: ${issues[0].message}`, issues);
+  const issues = r.error.issues.map((i): InputIssue => {
+    const where = [field, ...i.path.map(String)].join('.');
+    const message = i.code === 'unrecognized_keys' ? `unknown key ${i.keys.join(', ')}` : i.message;
+    return { file, field: where, message, refusal: planRefusal(i, where, message) };
+  });
+  throw new AppError('invalid_input', `${issues[0].field}: ${issues[0].message}`, issues).because(
+    'prereg.planInvalid',
+    { field: issues[0].field!, detail: issues[0].message },
+  );
+}
+
+/** A plan check's stable key (src/shared/refusals.ts); the rest say what zod said, by field. */
+function planRefusal(i: z.core.$ZodIssue, field: string, message: string): Refusal {
+  const last = i.path.at(-1);
+  if (i.code === 'unrecognized_keys')
+    return { key: 'prereg.unknownKey', params: { keys: i.keys.join(', ') } };
+  if (i.code === 'custom' && i.path[0] === 'confirmatory')
+    return { key: 'prereg.duplicate', params: { id: String(i.params?.id ?? '') } };
+  if (i.code === 'custom' && last === 'primary') return { key: 'prereg.primaryNotConfirmatory' };
+  if (i.code === 'too_small' && last === 'exclusions') return { key: 'prereg.exclusionsMissing' };
+  if (i.code === 'too_small' && last === 'stopping') return { key: 'prereg.stoppingMissing' };
+  return { key: 'prereg.planInvalid', params: { field, detail: message } };
 }
 
 /**
@@ -149,8 +168,20 @@ export function lockPreregistration(
     throw new AppError(
       'conflict',
       `"${exp.row.name}" has a locked preregistration (version ${newest.version}, ${newest.lockedAt}, SHA-256 ${newest.sha256}): a lock is never edited; state why a new version supersedes it.`,
-      [{ file, field: 'reason', message: 'required to supersede a locked preregistration' }],
-    );
+      [
+        {
+          file,
+          field: 'reason',
+          message: 'required to supersede a locked preregistration',
+          refusal: { key: 'prereg.reasonRequired' },
+        },
+      ],
+    ).because('prereg.supersedeNeedsReason', {
+      experiment: exp.row.name,
+      version: newest.version,
+      lockedAt: newest.lockedAt,
+      sha256: newest.sha256,
+    });
   const known = knownComparisons(db, exp);
   if (known.length) {
     const ids = new Set(known.map((c) => c.id));
@@ -159,8 +190,19 @@ export function lockPreregistration(
         throw new AppError(
           'invalid_input',
           `${field}.confirmatory[${i}]: "${id}" is not a comparison of this experiment's power plan (have: ${[...ids].join(', ')})`,
-          [{ file, field: `${field}.confirmatory[${i}]`, message: 'not a comparison of the power plan' }],
-        );
+          [
+            {
+              file,
+              field: `${field}.confirmatory[${i}]`,
+              message: 'not a comparison of the power plan',
+              refusal: { key: 'prereg.notInPowerPlan' },
+            },
+          ],
+        ).because('prereg.unknownComparison', {
+          field: `${field}.confirmatory[${i}]`,
+          id,
+          have: [...ids].join(', '),
+        });
     });
   }
   const body = {
@@ -203,8 +245,15 @@ export function lockFromConfig(db: Database, exp: LoadedExperiment, previous?: u
     throw new AppError(
       'conflict',
       `preregistration: "${exp.row.name}" has a locked plan (version ${locks.at(-1)!.version}); a changed plan supersedes it only with "amendment" saying why. Nothing was written.`,
-      [{ file: 'config', field: 'preregistration.amendment', message: 'required to change a locked plan' }],
-    );
+      [
+        {
+          file: 'config',
+          field: 'preregistration.amendment',
+          message: 'required to change a locked plan',
+          refusal: { key: 'prereg.amendmentRequiredField' },
+        },
+      ],
+    ).because('prereg.amendmentRequired', { experiment: exp.row.name, version: locks.at(-1)!.version });
   lockPreregistration(db, exp, planInput, amendment, new Date(), FROM_CONFIG);
 }
 

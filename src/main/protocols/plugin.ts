@@ -15,6 +15,7 @@ import type { FlaggedItem, PromptPreview } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { FigureDictionary, FigureLanguage } from '../../shared/report/figure-i18n';
 import type { PlanAt } from '../../shared/paper/power-rows';
+import type { RowSelector } from '../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../shared/paper/types';
 import type { MethodsLang, MethodsSection } from '../../shared/paper/methods';
 import type { Table } from '../../shared/report/table';
@@ -295,6 +296,12 @@ export interface PowerHooks<E extends ExperimentView = ExperimentView, Metrics =
     effects: Readonly<Record<string, number>>,
     at: PlanAt,
   ): PowerComparison[];
+  /**
+   * The rows of the result tables (`tables(metrics)`) that a comparison's test reads: with a
+   * preregistration in force they are marked confirmatory, the rest exploratory
+   * (src/shared/paper/confirmatory.ts). Without it no row is marked for any comparison.
+   */
+  reads?(comparison: string, metrics: Metrics): RowSelector[];
 }
 
 /**

@@ -48,6 +48,16 @@ export interface BundleCheck {
   differences: { where: string; stored: string; recomputed: string }[];
 }
 
+/** Why a file of the bundle's export folder was not recompared (never counted as equal). */
+export const NOT_RECOMPARED = {
+  manifest:
+    'records the original run (its times, app version, counts as exported); only its preregistration hash is checked',
+  methods: "written from the original run's dates and times of answers, which a replay cannot reproduce",
+  protocolFile: "a protocol's own export file: verify does not recompute it",
+  unreadable: 'could not be read or drawn again here',
+} as const;
+export type NotRecomparedReason = keyof typeof NOT_RECOMPARED;
+
 export interface BundleVerifyReport {
   file: string;
   experiment: BundleJson['experiment'];
@@ -56,8 +66,13 @@ export interface BundleVerifyReport {
   /** Answers replayed from answers.jsonl; no provider was called. */
   replayed: number;
   checks: BundleCheck[];
-  /** True when every check is byte-identical. */
+  /** True when every check is equal (byte for byte; the workbook by cell values, PNGs by pixels). */
   identical: boolean;
+  /**
+   * Every file of the export folder that was not recompared, and why (`reason`: the English of
+   * NOT_RECOMPARED; `detail`: e.g. the error that kept a PNG from being drawn again).
+   */
+  notRecompared: { file: string; reason: NotRecomparedReason; detail?: string }[];
   /** Answered by the simulated provider (as bundle.json says): what the app marks as simulated. */
   simulated: boolean;
   /**

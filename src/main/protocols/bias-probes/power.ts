@@ -3,7 +3,9 @@
 // ARE 3/π), in d_z. A pilot's probe rows give the expected d_z (mean |d_z| over its judges) and
 // the SD of the differences that turns d_z into score points.
 import { assumed, pairedRows, type PlanAt } from '../../../shared/paper/power-rows';
+import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
+import { effectLabel } from '../../../shared/protocols/bias-probes/report/tables';
 import type { Item } from '../../../shared/domain';
 import type { BiasMetrics, Probe, ProbeRow } from '../../../shared/protocols/bias-probes/types';
 import { biasItem } from './item';
@@ -62,5 +64,18 @@ export const biasPower = {
         at,
       );
     });
+  },
+  /**
+   * A probe's paired difference (t or Wilcoxon) is its effect's rows of the bias profile and,
+   * with the noise floor on, its excess rows there (the same effect, against the placebo).
+   */
+  reads(comparison: string, metrics: BiasMetrics): RowSelector[] {
+    const [kind, effect] = comparison.split(':');
+    if (kind !== 'paired_difference' || !effect) return [];
+    const where = { effect: effectLabel(effect as ProbeRow['effect'], metrics.mode) };
+    return [
+      { table: 'bias_profile', where },
+      { table: 'noise_floor', where },
+    ];
   },
 };

@@ -3,6 +3,7 @@
 // binomial test of the rate against a reference rate p0). Rates from a pilot's language
 // invariance table, pooled over its judges, when one exists.
 import { assumed, binomialRow, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
+import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import type { InvarianceRow, JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 
@@ -68,5 +69,18 @@ export const judgeLsPower = {
         ),
       ];
     });
+  },
+  /**
+   * Both tests read the language-invariance row of their comparison (its flips, its correctness
+   * counts and McNemar p); the accuracy change is also the McNemar row of the significance table.
+   */
+  reads(comparison: string): RowSelector[] {
+    const [kind, pair] = comparison.split(':');
+    if (!pair) return [];
+    const invariance = { table: 'invariance', where: { comparison: pair } };
+    if (kind === 'flip_rate') return [invariance];
+    if (kind === 'accuracy_change')
+      return [invariance, { table: 'significance', where: { test: 'McNemar (exact)', comparison: pair } }];
+    return [];
   },
 };

@@ -5,6 +5,7 @@
 // NR→RV from its flip rate, the gap from its C1 and C2 rates assuming the two verdicts of a
 // question independent (the table keeps no 2×2 counts).
 import { assumed, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
+import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import {
   ALL,
@@ -94,5 +95,15 @@ export const refSensPower = {
       );
     }
     return out;
+  },
+  /**
+   * The gap is each judge's calibration row; the NR→RV flips are the transition's rows pooled
+   * over generators (the plan counts every generator's answers).
+   */
+  reads(comparison: string): RowSelector[] {
+    if (comparison === 'calibration_gap') return [{ table: 'calibration' }];
+    if (comparison === 'flips:NR-RV')
+      return [{ table: 'flips', where: { transition: 'NR-RV', generator: ALL } }];
+    return [];
   },
 };

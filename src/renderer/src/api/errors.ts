@@ -1,4 +1,5 @@
 import type { ColumnChoice, ErrorCode, InputIssue } from '../../../shared/domain';
+import { isRefusal, type Refusal } from '../../../shared/refusals';
 
 /** The core's codes plus the ways a transport itself can fail. */
 export type ApiErrorCode = ErrorCode | 'unauthorized' | 'http_error' | 'network_error';
@@ -9,13 +10,22 @@ export class ApiError extends Error {
   readonly issues: InputIssue[];
   /** A dataset file's columns, when they do not name the fields its kind needs. */
   readonly columnChoice?: ColumnChoice;
+  /** The message's stable key and params, which a page translates (src/shared/refusals.ts). */
+  readonly refusal?: Refusal;
 
-  constructor(code: ApiErrorCode, message: string, issues: InputIssue[] = [], columnChoice?: ColumnChoice) {
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    issues: InputIssue[] = [],
+    columnChoice?: ColumnChoice,
+    refusal?: Refusal,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.issues = issues;
     if (columnChoice) this.columnChoice = columnChoice;
+    if (refusal) this.refusal = refusal;
   }
 }
 
@@ -46,8 +56,16 @@ export function toApiError(err: unknown): ApiError {
     const payload = isRecord(err.error) ? err.error : err;
     const message = typeof payload.message === 'string' ? payload.message : String(err);
     const code = typeof payload.code === 'string' ? (payload.code as ApiErrorCode) : 'internal';
-    const issues = Array.isArray(payload.issues) ? payload.issues.filter(isIssue) : [];
-    return new ApiError(code, message, issues, readColumnChoice(payload.columnChoice));
+    const issues = (Array.isArray(payload.issues) ? payload.issues.filter(isIssue) : []).map(
+      ({ refusal, ...issue }) => (isRefusal(refusal) ? { ...issue, refusal } : issue),
+    );
+    return new ApiError(
+      code,
+      message,
+      issues,
+      readColumnChoice(payload.columnChoice),
+      isRefusal(payload.refusal) ? payload.refusal : undefined,
+    );
   }
   return new ApiError('internal', String(err));
 }

@@ -22,6 +22,10 @@ const REPORT: BundleVerifyReport = {
   replayed: 40,
   identical: false,
   simulated: false,
+  notRecompared: [
+    { file: 'export/methods.md', reason: 'methods' },
+    { file: 'export/figures/f.png', reason: 'unreadable', detail: 'not a PNG' },
+  ],
   checks: [
     { file: 'export/metrics.json', equal: true, differences: [] },
     {
@@ -71,6 +75,25 @@ describe('BundlePage', () => {
     expect(row.querySelector('b')).toBeNull();
     expect(screen.getByTestId('bundle-experiment').textContent).toBe('study <i>one</i>');
     expect(within(screen.getByTestId('bundle-table-quality')).getByText('GPT')).toBeTruthy();
+    // Files not made again are listed apart, with why, and counted neither equal nor different.
+    const notRecompared = screen.getByTestId('bundle-not-recompared');
+    expect(notRecompared.querySelector('[data-file="export/methods.md"]')!.textContent).toBe(
+      'export/methods.md: written from the original run’s dates and times of answers, which a replay cannot reproduce',
+    );
+    expect(notRecompared.querySelector('[data-file="export/figures/f.png"]')!.textContent).toBe(
+      'export/figures/f.png: could not be read or drawn again here (not a PNG)',
+    );
+    expect(within(screen.getByTestId('bundle-checks')).queryByText('export/methods.md')).toBeNull();
+  });
+
+  it('lists what was not recompared in 中文', async () => {
+    await i18next.changeLanguage('zh');
+    await openWith(new FakeApi({ 'bundles.verify': () => REPORT }));
+    const notRecompared = await screen.findByTestId('bundle-not-recompared');
+    expect(notRecompared.textContent).toContain('未重新比较');
+    expect(notRecompared.querySelector('[data-file="export/methods.md"]')!.textContent).toBe(
+      'export/methods.md: 根据原始运行中回答的日期和时间写成，重放无法重现',
+    );
   });
 
   it('names the refused entry, in 中文 too', async () => {

@@ -139,6 +139,20 @@ function BundleReport({ report }: { report: BundleVerifyReport }) {
           </table>
         </div>
       </section>
+      {report.notRecompared.length > 0 && (
+        <section className="results-section" data-testid="bundle-not-recompared">
+          <h2 className="results-section__title">{t('notRecomparedTitle')}</h2>
+          <p className="results-section__help">{t('notRecomparedHelp')}</p>
+          <ul>
+            {report.notRecompared.map((n) => (
+              <li key={n.file} data-file={n.file}>
+                <code>{n.file}</code>: {t(`notRecompared.${n.reason}`)}
+                {n.detail ? ` (${n.detail})` : ''}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <section className="results-section">
         <h2 className="results-section__title">{t('tablesTitle')}</h2>
         <p className="results-section__help">{t('tablesHelp')}</p>

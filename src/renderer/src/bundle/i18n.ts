@@ -23,6 +23,16 @@ const en = {
   differs_one: '{{count}} of {{total}} recomputed files differs from the stored one.',
   differs_other: '{{count}} of {{total}} recomputed files differ from the stored one.',
   checksTitle: 'What was recomputed',
+  notRecomparedTitle: 'Not recompared',
+  notRecomparedHelp:
+    'These files of the export folder were not made again, so they are neither equal nor different.',
+  notRecompared: {
+    manifest:
+      'records the original run (its times, app version, counts as exported); only its preregistration hash is checked',
+    methods: 'written from the original run’s dates and times of answers, which a replay cannot reproduce',
+    protocolFile: 'a protocol’s own export file: verify does not recompute it',
+    unreadable: 'could not be read or drawn again here',
+  },
   file: 'File',
   result: 'Result',
   equal: 'equal',
@@ -55,6 +65,14 @@ const zh: typeof en = {
   differs_one: '{{total}} 个重新计算的文件中有 {{count}} 个与保存的不同。',
   differs_other: '{{total}} 个重新计算的文件中有 {{count}} 个与保存的不同。',
   checksTitle: '重新计算的内容',
+  notRecomparedTitle: '未重新比较',
+  notRecomparedHelp: '导出文件夹中的这些文件没有重新生成，因此既不算相同也不算不同。',
+  notRecompared: {
+    manifest: '记录原始运行（时间、应用版本、导出时的计数）；只核对其中的预注册哈希',
+    methods: '根据原始运行中回答的日期和时间写成，重放无法重现',
+    protocolFile: '协议自己的导出文件：verify 不重新计算它',
+    unreadable: '无法在此读取或重新绘制',
+  },
   file: '文件',
   result: '结果',
   equal: '相同',

@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import type { InputIssue } from '../../../shared/domain';
 import type { ApiError } from '../api';
+import { useRefusalText } from '../refusals/refusal-text';
 
 interface ErrorPanelProps {
   title: string;
-  error: Pick<ApiError, 'message' | 'issues'>;
+  error: Pick<ApiError, 'message' | 'issues'> & Partial<Pick<ApiError, 'refusal'>>;
   onDismiss?: () => void;
   onRetry?: () => void;
   testId?: string;
@@ -24,6 +25,7 @@ export function useIssueLocation(): (issue: InputIssue) => string {
 export function ErrorPanel({ title, error, onDismiss, onRetry, testId }: ErrorPanelProps) {
   const { t } = useTranslation();
   const locate = useIssueLocation();
+  const text = useRefusalText();
   const issues = error.issues ?? [];
   return (
     <section className="error-panel" role="alert" data-testid={testId}>
@@ -42,7 +44,7 @@ export function ErrorPanel({ title, error, onDismiss, onRetry, testId }: ErrorPa
           )}
         </div>
       </header>
-      <p className="error-panel__message text">{error.message}</p>
+      <p className="error-panel__message text">{text(error)}</p>
       {issues.length > 0 && (
         <>
           <p className="error-panel__count">{t('import.issues', { count: issues.length })}</p>
@@ -51,7 +53,7 @@ export function ErrorPanel({ title, error, onDismiss, onRetry, testId }: ErrorPa
               <li key={i} className="issue">
                 <span className="issue__where">{locate(issue)}</span>
                 <span className="issue__field">{issue.field ?? ''}</span>
-                <span className="issue__message text">{issue.message}</span>
+                <span className="issue__message text">{text(issue)}</span>
               </li>
             ))}
           </ul>

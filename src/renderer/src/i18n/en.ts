@@ -255,6 +255,7 @@ export const en = {
       nameLength: 'Use at most 120 characters.',
       priceRequired: 'Enter a price (USD per 1M tokens); 0 if the model is free.',
       priceInvalid: 'Enter a number of 0 or more, e.g. 0.4.',
+      preregistration: 'The preregistration plan is incomplete: see its fields above.',
     },
     dataset: {
       title: 'Which items should the judges see?',

@@ -253,6 +253,7 @@ export const zh: Messages = {
       nameLength: '最多 120 个字符。',
       priceRequired: '请输入价格（美元 / 百万 token）；免费模型填 0。',
       priceInvalid: '请输入不小于 0 的数字，例如 0.4。',
+      preregistration: '预注册计划尚未填写完整：请查看上方的字段。',
     },
     dataset: {
       title: '评审模型要看哪些条目？',

@@ -6,6 +6,7 @@ import { getRendererProtocol, listRendererProtocols, type WizardPlugin } from '.
 import { batchAddress, draftFromPreset, presetOf, type PresetId, type ProviderDraft } from './providers';
 import type { DraftIssue, JudgeDraft, PriceDraft, PriceField, StepId, WizardDraft } from './wizard-draft';
 import { FIRST_STEPS, LAST_STEPS, PRICE_FIELDS } from './wizard-draft';
+import { checkDraft, planOf } from '../preregistration/plan-form';
 
 // The draft's types live in wizard-draft.ts (below the protocol registry); importers of this
 // module keep finding them here.
@@ -220,6 +221,8 @@ export function validateStep(step: StepId, draft: WizardDraft): DraftIssue[] {
       break;
     }
     case 'summary':
+      if (draft.preregistration && checkDraft(draft.preregistration, false).length > 0)
+        issues.push({ field: 'preregistration', code: 'preregistration' });
       // Only overrides of models the run uses: a price left from an earlier model choice is not sent.
       for (const model of modelsInUse(draft)) {
         const price = draft.prices[model];
@@ -345,5 +348,16 @@ export function buildConfig(draft: WizardDraft): Record<string, unknown> {
   }
   const prices = pricesOption(draft);
   if (prices) config.prices = prices;
+  return config;
+}
+
+/**
+ * The config `experiments.create` gets: with the plan to lock (`preregistration`), which the
+ * core locks in the create transaction. Estimates leave it out: the plan does not change the
+ * cost or the power, and a half-typed plan must not stop them.
+ */
+export function createConfig(draft: WizardDraft): Record<string, unknown> {
+  const config = buildConfig(draft);
+  if (draft.preregistration) config.preregistration = planOf(draft.preregistration);
   return config;
 }

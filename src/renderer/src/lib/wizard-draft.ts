@@ -2,6 +2,7 @@
 // and edit. It names no protocol and asks no registry, so the protocol registry's types can
 // use it (lib/experiment-config.ts, which consults the registry, builds on it).
 import type { PresetId, ProviderDraft } from './providers';
+import type { PlanDraft } from '../preregistration/plan-form';
 
 /** A wizard step: the generic ones below, or one a protocol plug-in adds (e.g. `transform`). */
 export type StepId = string;
@@ -53,6 +54,11 @@ export interface WizardDraft {
   nameEdited: boolean;
   /** Price overrides per model; models not listed use the shipped table. */
   prices: Record<string, PriceDraft>;
+  /**
+   * The analysis plan to lock at create (the config's `preregistration`), as the run page's lock
+   * form edits it; absent or null: nothing is locked.
+   */
+  preregistration?: PlanDraft | null;
 }
 
 export interface DraftIssue {

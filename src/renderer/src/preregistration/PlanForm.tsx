@@ -5,9 +5,11 @@ import {
   type PreregistrationPlan,
   type PreregistrationView,
 } from '../../../shared/paper/preregistration';
+import type { InputIssue } from '../../../shared/domain';
 import { getApi } from '../api';
 import { toApiError, type ApiError } from '../api/errors';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { useRefusalText } from '../refusals/refusal-text';
 import { checkDraft, draftOf, fieldOfIssue, planOf, type FormField, type PlanDraft } from './plan-form';
 import './i18n';
 
@@ -38,39 +40,7 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
     setShown((s) => s.filter((f) => f !== k));
   };
 
-  const coreFieldErrors = new Map<FormField, string>();
-  for (const issue of coreError?.issues ?? []) {
-    const f = fieldOfIssue(issue);
-    if (f && !coreFieldErrors.has(f)) coreFieldErrors.set(f, issue.message);
-  }
-  const errorOf = (f: FormField): ReactNode => {
-    const own = shown.includes(f) ? t(`errors.${f}`) : null;
-    const core = coreFieldErrors.get(f);
-    const label = t(fieldLabel(f));
-    const text = own ?? (core !== undefined ? t('form.fieldError', { field: label, message: core }) : null);
-    return text === null ? null : (
-      <span className="field__error" role="alert" data-testid={`prereg-error-${f}`}>
-        {text}
-      </span>
-    );
-  };
-
-  /** A free-text field of the plan (the user's words, kept as typed) with its error under it. */
-  const textField = (f: TextField, multiline: boolean, placeholder?: string) => {
-    const props = {
-      'data-testid': `prereg-${f}`,
-      placeholder,
-      value: draft[f],
-      onChange: (e: { target: { value: string } }) => set(f, e.target.value),
-    };
-    return (
-      <label className="prereg-form__field">
-        <span className="field__label">{t(`form.${f}`)}</span>
-        {multiline ? <textarea rows={2} {...props} /> : <input type="text" {...props} />}
-        {errorOf(f)}
-      </label>
-    );
-  };
+  const errorOf = usePlanFieldErrors(shown, coreError?.issues ?? []);
 
   const submit = async () => {
     const bad = checkDraft(draft, supersede);
@@ -92,9 +62,6 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
     }
   };
 
-  const toggle = (id: string, on: boolean) =>
-    set('confirmatory', on ? [...draft.confirmatory, id] : draft.confirmatory.filter((x) => x !== id));
-
   return (
     <form
       className="prereg-form"
@@ -107,6 +74,101 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
     >
       <h3 className="prereg__subtitle">{t(supersede ? 'form.supersedeTitle' : 'form.lockTitle')}</h3>
       {supersede && <p className="hint">{t('form.supersedeIntro')}</p>}
+      <PlanFields
+        draft={draft}
+        set={set}
+        comparisons={comparisons}
+        errorOf={errorOf}
+        withReason={supersede}
+      />
+      {coreError && <ErrorPanel title={t('form.failed')} error={coreError} testId="prereg-core-error" />}
+      <div className="prereg-form__actions">
+        <button type="submit" className="btn btn--primary" data-testid="prereg-submit" disabled={busy}>
+          {busy ? t('form.busy') : t(supersede ? 'form.supersede' : 'form.lock')}
+        </button>
+        {onCancel && (
+          <button type="button" className="btn btn--ghost" onClick={onCancel}>
+            {t('form.cancel')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/**
+ * A field's error under it: the form's own check (`shown`: fields the last submit found wrong)
+ * first, else the core's issue naming it, in the page's language.
+ */
+export function usePlanFieldErrors(
+  shown: FormField[],
+  coreIssues: InputIssue[],
+): (f: FormField) => ReactNode {
+  const { t } = useTranslation('prereg');
+  const refusalText = useRefusalText();
+  const coreFieldErrors = new Map<FormField, string>();
+  for (const issue of coreIssues) {
+    const f = fieldOfIssue(issue);
+    if (f && !coreFieldErrors.has(f)) coreFieldErrors.set(f, refusalText(issue));
+  }
+  return (f) => {
+    const own = shown.includes(f) ? t(`errors.${f}`) : null;
+    const core = coreFieldErrors.get(f);
+    const label = t(fieldLabel(f));
+    const text = own ?? (core !== undefined ? t('form.fieldError', { field: label, message: core }) : null);
+    return text === null ? null : (
+      <span className="field__error" role="alert" data-testid={`prereg-error-${f}`}>
+        {text}
+      </span>
+    );
+  };
+}
+
+type TextField = 'hypotheses' | 'exclusions' | 'stopping' | 'reason';
+
+function fieldLabel(f: FormField): string {
+  return f === 'confirmatory' ? 'form.confirmatory' : `form.${f}`;
+}
+
+interface PlanFieldsProps {
+  draft: PlanDraft;
+  set: <K extends keyof PlanDraft>(k: K, v: PlanDraft[K]) => void;
+  /** The comparisons the power plan offers (empty: ids are typed). */
+  comparisons: { id: string; label: string }[];
+  /** A field's error under it (null: none). */
+  errorOf: (f: FormField) => ReactNode;
+  /** The supersede form's reason field. */
+  withReason: boolean;
+}
+
+/**
+ * The plan's fields, shared by the run page's lock form and the wizard's Preregister section
+ * (which passes the same plan in the config at create): the draft and its errors are the caller's.
+ */
+export function PlanFields({ draft, set, comparisons, errorOf, withReason }: PlanFieldsProps) {
+  const { t } = useTranslation('prereg');
+  /** A free-text field of the plan (the user's words, kept as typed) with its error under it. */
+  const textField = (f: TextField, multiline: boolean, placeholder?: string) => {
+    const props = {
+      'data-testid': `prereg-${f}`,
+      placeholder,
+      value: draft[f],
+      onChange: (e: { target: { value: string } }) => set(f, e.target.value),
+    };
+    return (
+      <label className="prereg-form__field">
+        <span className="field__label">{t(`form.${f}`)}</span>
+        {multiline ? <textarea rows={2} {...props} /> : <input type="text" {...props} />}
+        {errorOf(f)}
+      </label>
+    );
+  };
+
+  const toggle = (id: string, on: boolean) =>
+    set('confirmatory', on ? [...draft.confirmatory, id] : draft.confirmatory.filter((x) => x !== id));
+
+  return (
+    <>
       {comparisons.length > 0 ? (
         <fieldset className="prereg-form__field" data-testid="prereg-confirmatory">
           <legend className="field__label">{t('form.confirmatory')}</legend>
@@ -192,24 +254,7 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
       {textField('hypotheses', true)}
       {textField('exclusions', false, t('form.exclusionsPlaceholder'))}
       {textField('stopping', false, t('form.stoppingPlaceholder'))}
-      {supersede && textField('reason', true)}
-      {coreError && <ErrorPanel title={t('form.failed')} error={coreError} testId="prereg-core-error" />}
-      <div className="prereg-form__actions">
-        <button type="submit" className="btn btn--primary" data-testid="prereg-submit" disabled={busy}>
-          {busy ? t('form.busy') : t(supersede ? 'form.supersede' : 'form.lock')}
-        </button>
-        {onCancel && (
-          <button type="button" className="btn btn--ghost" onClick={onCancel}>
-            {t('form.cancel')}
-          </button>
-        )}
-      </div>
-    </form>
+      {withReason && textField('reason', true)}
+    </>
   );
-}
-
-type TextField = 'hypotheses' | 'exclusions' | 'stopping' | 'reason';
-
-function fieldLabel(f: FormField): string {
-  return f === 'confirmatory' ? 'form.confirmatory' : `form.${f}`;
 }

@@ -108,6 +108,43 @@ describe('Preregistration panel', () => {
     expect(screen.queryByTestId('prereg-lock')).toBeNull();
   });
 
+  it("shows a keyed refusal in Chinese on the 中文 page, not the core's English", async () => {
+    await i18next.changeLanguage('zh');
+    // As the door hands it over (a plain payload: contextBridge drops the class).
+    const payload = {
+      code: 'invalid_input',
+      message:
+        'plan.confirmatory[0]: "accuracy_change:EN-ZH" is not a comparison of this experiment\'s power plan (have: flip_rate:EN-ZH)',
+      issues: [
+        {
+          file: 'plan',
+          field: 'plan.confirmatory[0]',
+          message: 'not a comparison of the power plan',
+          refusal: { key: 'prereg.notInPowerPlan' },
+        },
+      ],
+      refusal: {
+        key: 'prereg.unknownComparison',
+        params: { field: 'plan.confirmatory[0]', id: 'accuracy_change:EN-ZH', have: 'flip_rate:EN-ZH' },
+      },
+    };
+    coreLike({ refuse: payload as unknown as ApiError });
+    render(<PreregPanel experimentId={7} protocol="unplugged" />);
+    await screen.findByTestId('prereg-form');
+    fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
+    fill('prereg-exclusions', '无');
+    fill('prereg-stopping', '全部条目');
+    fireEvent.click(screen.getByTestId('prereg-submit'));
+    const err = await screen.findByTestId('prereg-error-confirmatory');
+    expect(err.textContent).toBe('验证性比较：不是功效计划中的比较');
+    const panel = screen.getByTestId('prereg-core-error');
+    expect(panel.textContent).toContain(
+      'plan.confirmatory[0]：“accuracy_change:EN-ZH”不是本实验功效计划中的比较（现有：flip_rate:EN-ZH）',
+    );
+    expect(panel.textContent).not.toContain('is not a comparison');
+    expect(panel.textContent).not.toContain('not a comparison of the power plan');
+  });
+
   it('locks a plan, shows it read-only, and supersedes it only with a reason', async () => {
     const api = coreLike();
     render(<PreregPanel experimentId={7} protocol="unplugged" />);

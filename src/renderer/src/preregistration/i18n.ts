@@ -79,6 +79,12 @@ const en = {
       '{{failed}} of {{planned}} planned answers failed, so the analysed sample is smaller than the registered one.',
     nothing: 'none',
   },
+  wizard: {
+    title: 'Preregister (optional)',
+    toggle: 'Lock an analysis plan when the experiment is created',
+    on: 'The plan is locked with the experiment, before any answer comes in; it is never edited afterwards, only superseded with a reason on the run page.',
+    off: 'Without a plan every result is exploratory. You can still lock one on the run page before it runs.',
+  },
   note: {
     title: 'Preregistered (version {{version}}, locked {{at}})',
     confirmatory: 'Confirmatory:',
@@ -158,6 +164,12 @@ const zh: typeof en = {
     texts_edited: '锁定后有 {{count}} 段文本被人工编辑。',
     answers_missing: '计划的 {{planned}} 个回答中有 {{failed}} 个失败，因此分析样本小于登记的样本。',
     nothing: '无',
+  },
+  wizard: {
+    title: '预注册（可选）',
+    toggle: '创建实验时锁定分析计划',
+    on: '计划随实验一同锁定，早于任何回答；此后永不修改，只能在运行页面说明理由后以新版本取代。',
+    off: '没有计划时，所有结果都是探索性的。你仍可在运行前于运行页面锁定计划。',
   },
   note: {
     title: '已预注册（第 {{version}} 版，锁定于 {{at}}）',

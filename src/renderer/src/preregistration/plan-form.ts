@@ -65,9 +65,12 @@ export function planOf(d: PlanDraft): Record<string, unknown> {
   };
 }
 
-/** The form field a core issue names ("plan.confirmatory[1]" → confirmatory), or null. */
+/**
+ * The form field a core issue names ("plan.confirmatory[1]", or from a config at create
+ * "preregistration.confirmatory[1]" → confirmatory), or null.
+ */
 export function fieldOfIssue(issue: InputIssue): FormField | null {
-  const path = (issue.field ?? '').replace(/^plan\./, '');
+  const path = (issue.field ?? '').replace(/^(plan|preregistration)\./, '');
   const head = path.split(/[.[]/)[0];
   return (FORM_FIELDS as readonly string[]).includes(head) ? (head as FormField) : null;
 }

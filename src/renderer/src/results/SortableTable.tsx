@@ -1,6 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCell, type TableColumn, type TableRow } from '../../../shared/report/table';
+import { ANALYSIS_COLUMN } from '../../../shared/paper/confirmatory';
 import { sortRows, type SortDirection } from './sort-rows';
 import { glossaryFor } from '../glossary/entries';
 import { GlossaryLink } from '../glossary/Glossary';
@@ -72,7 +73,7 @@ export function SortableTable({
                   aria-sort={active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
                 >
                   <button type="button" className="results-table__sort" onClick={() => toggle(c.key)}>
-                    {headerText(c)}
+                    {c.key === ANALYSIS_COLUMN ? t('analysis.header') : headerText(c)}
                     <span className="results-table__arrow" aria-hidden="true">
                       {active ? (sort!.dir === 'asc' ? '▲' : '▼') : '↕'}
                     </span>
@@ -90,8 +91,15 @@ export function SortableTable({
         </thead>
         <tbody>
           {sorted.map((row, i) => (
-            <tr key={i} data-testid="results-row">
+            <tr
+              key={i}
+              data-testid="results-row"
+              className={
+                row[ANALYSIS_COLUMN] === 'confirmatory' ? 'results-table__row--confirmatory' : undefined
+              }
+            >
               {columns.map((c) => {
+                if (c.key === ANALYSIS_COLUMN) return <AnalysisCell key={c.key} role={row[c.key]} />;
                 const text = cellText(c, row, formatCell(c, row[c.key]));
                 const href = cellHref?.(c, row);
                 return (
@@ -138,5 +146,22 @@ export function SortableTable({
         )}
       </table>
     </div>
+  );
+}
+
+/** The mark of a row under a preregistration: a badge, in the page's language. */
+function AnalysisCell({ role }: { role: TableRow[string] }) {
+  const { t } = useTranslation('results');
+  if (role !== 'confirmatory' && role !== 'exploratory') return <td />;
+  return (
+    <td data-column={ANALYSIS_COLUMN} className="results-table__text">
+      <span
+        className={`analysis-badge analysis-badge--${role}`}
+        data-testid={`analysis-${role}`}
+        title={t(`analysis.${role}Title`)}
+      >
+        {t(`analysis.${role}`)}
+      </span>
+    </td>
   );
 }

@@ -12,6 +12,14 @@ const en = {
   simulatedChart: 'Simulated — {{title}}',
   contents: 'Sections',
   noRows: 'No rows yet.',
+  // A row a preregistered (confirmatory) comparison reads, or any other (exploratory).
+  analysis: {
+    header: 'Analysis',
+    confirmatory: 'Confirmatory',
+    exploratory: 'Exploratory',
+    confirmatoryTitle: 'Read by a comparison the preregistration made confirmatory',
+    exploratoryTitle: 'Not read by a preregistered comparison: exploratory',
+  },
   cellVerdicts: 'Open the verdicts behind this number',
   total: 'Total',
   dismiss: 'Dismiss',
@@ -87,6 +95,13 @@ const zh: DeepStrings<Strings> = {
   simulatedChart: '模拟 — {{title}}',
   contents: '章节',
   noRows: '暂无数据。',
+  analysis: {
+    header: '分析',
+    confirmatory: '验证性',
+    exploratory: '探索性',
+    confirmatoryTitle: '预注册设为验证性的比较读取此行',
+    exploratoryTitle: '未被预注册的比较读取：探索性',
+  },
   cellVerdicts: '打开这个数字背后的判决',
   total: '合计',
   dismiss: '关闭',

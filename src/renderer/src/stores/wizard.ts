@@ -4,6 +4,7 @@ import type { CostEstimate } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import {
   buildConfig,
+  createConfig,
   defaultExperimentName,
   initialDraft,
   newJudge,
@@ -17,6 +18,7 @@ import {
   type WizardDraft,
 } from '../lib/experiment-config';
 import { demoDraft } from '../lib/demo';
+import type { PlanDraft } from '../preregistration/plan-form';
 import { draftFromPreset, presetOf, type PresetId, type ProviderDraft } from '../lib/providers';
 
 export type EstimateState =
@@ -55,6 +57,8 @@ interface WizardState {
   setPrice(model: string, price: PriceDraft): void;
   /** Back to the shipped price (or to unpriced). */
   resetPrice(model: string): void;
+  /** The plan to lock at create (null: none); the estimate stays, since the plan does not change it. */
+  setPreregistration(plan: PlanDraft | null): void;
 
   next(): boolean;
   back(): void;
@@ -201,6 +205,14 @@ export const useWizard = create<WizardState>()(
           });
         },
 
+        setPreregistration(plan) {
+          // A refusal of the last create may name a plan field: it goes once the plan is edited.
+          set((s) => ({
+            draft: { ...s.draft, preregistration: plan },
+            createError: null,
+          }));
+        },
+
         next() {
           const { step, draft } = get();
           const issues = validateStep(step, draft);
@@ -281,7 +293,7 @@ export const useWizard = create<WizardState>()(
           set({ createPhase: 'creating', createError: null });
           let experimentId: number | null = null;
           try {
-            const created = await getApi().call('experiments.create', { config: buildConfig(get().draft) });
+            const created = await getApi().call('experiments.create', { config: createConfig(get().draft) });
             experimentId = created.id;
             set({ createPhase: 'starting' });
             await getApi().call('experiments.start', { experimentId });

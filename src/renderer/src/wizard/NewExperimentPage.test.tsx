@@ -333,6 +333,71 @@ describe('New experiment wizard', () => {
     expect(api.calls.find((c) => c.method === 'experiments.start')!.params).toEqual({ experimentId: 7 });
   });
 
+  it('locks an analysis plan at create when the Preregister section is filled in, with the run page form', async () => {
+    const comparison = (id: string, label: string, labelKey: string) => ({
+      id,
+      label,
+      labelKey,
+      labelParams: { comparison: 'EN-ZH' },
+      model: 'mcnemar-exact' as const,
+      effectScale: 'difference of proportions',
+      unit: 'pairs',
+      unitsPerItem: 2,
+      n: 20,
+      mde: 0.3,
+      assumptions: [],
+      effect: 0.05,
+      effectTyped: false,
+      itemsNeeded: 400,
+    });
+    const power = {
+      alpha: 0.05,
+      power: 0.8,
+      pilot: null,
+      comparisons: [
+        comparison('accuracy_change:EN-ZH', 'Accuracy change EN-ZH (per judge)', 'power.accuracyChange'),
+        comparison('flip_rate:EN-ZH', 'Flip rate EN-ZH (per judge)', 'power.flipRate'),
+      ],
+    };
+    const api = makeApi({ 'experiments.estimate': () => ({ ...estimateOf(ROWS), power }) });
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    const section = await screen.findByTestId('wizard-prereg');
+    expect(within(section).queryByTestId('prereg-form')).toBeNull();
+    fireEvent.click(within(section).getByTestId('wizard-prereg-toggle'));
+    // The run page's fields: the power plan's comparisons as checkboxes; what is missing says so.
+    expect(within(section).getByTestId('prereg-error-confirmatory').textContent).toBe(
+      'Choose at least one comparison.',
+    );
+    expect(within(section).getByTestId('prereg-error-exclusions')).toBeTruthy();
+    expect((screen.getByTestId('create-and-start') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(section).getByRole('checkbox', { name: /flip_rate:EN-ZH/ }));
+    fireEvent.change(within(section).getByTestId('prereg-exclusions'), { target: { value: 'none' } });
+    fireEvent.change(within(section).getByTestId('prereg-stopping'), {
+      target: { value: 'all planned items' },
+    });
+    fireEvent.change(within(section).getByTestId('prereg-correction'), { target: { value: 'bonferroni' } });
+    expect(within(section).queryByRole('alert')).toBeNull();
+    await waitFor(() =>
+      expect((screen.getByTestId('create-and-start') as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId('create-and-start'));
+    await waitFor(() => expect(window.location.hash).toBe('#/experiments/7'));
+    const created = api.calls.find((c) => c.method === 'experiments.create')!.params as {
+      config: Record<string, unknown>;
+    };
+    expect(created.config.preregistration).toEqual({
+      confirmatory: ['flip_rate:EN-ZH'],
+      alpha: 0.05,
+      correction: 'bonferroni',
+      exclusions: 'none',
+      stopping: 'all planned items',
+    });
+    // The estimate is asked without the plan: it changes neither the cost nor the power.
+    for (const c of api.calls.filter((x) => x.method === 'experiments.estimate'))
+      expect((c.params as { config: Record<string, unknown> }).config.preregistration).toBeUndefined();
+  });
+
   it('says "under a minute" for a short run, never "about under a minute"', async () => {
     const api = makeApi({ 'experiments.estimate': () => estimateOf(ROWS, { minutesAtRateLimits: 0.4 }) });
     await openWizard(api);

@@ -16,6 +16,7 @@ import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
 import { PowerPlanSection } from './PowerPlanSection';
+import { PreregisterSection } from './PreregisterSection';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
 
@@ -253,6 +254,7 @@ export function SummaryStep() {
               namespaces={protocolNamespaces(getRendererProtocol(protocolOf(draft)))}
             />
           )}
+          <PreregisterSection power={estimate.estimate.power ?? null} />
           {estimate.estimate.unpricedModels.length > 0 && (
             <p className="hint">
               {t('wizard.summary.unpricedNote', { models: estimate.estimate.unpricedModels.join(', ') })}

@@ -4,6 +4,7 @@ import { isResultsOf, type ExperimentResults } from '../../../../../shared/exper
 import { type JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
 import { mostlyFailed } from '../../../../../shared/protocols/judge-ls/report/coverage';
 import { buildTables, withChosenIntervals } from '../../../../../shared/protocols/judge-ls/report/tables';
+import { markConfirmatory } from '../../../../../shared/paper/confirmatory';
 import type { JudgeLsMetrics, MetricsStatistics } from '../../../../../shared/protocols/judge-ls/types';
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
 import { ChartCard, hasData } from '../../../results/ChartCard';
@@ -81,8 +82,11 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
   const [ci, setCi] = useState<MetricsStatistics['ci'] | null>(null);
   const shownCi = ci ?? configured;
   const tables = useMemo(
-    () => (shownCi === configured ? results.tables : buildTables(metrics, shownCi)),
-    [results.tables, metrics, shownCi, configured],
+    () =>
+      shownCi === configured
+        ? results.tables
+        : markConfirmatory(buildTables(metrics, shownCi), results.confirmatory),
+    [results.tables, results.confirmatory, metrics, shownCi, configured],
   );
   const lang = useFigureLanguage();
   const cellText = useMemo(() => judgeLsCellText(lang), [lang]);

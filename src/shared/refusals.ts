@@ -1,0 +1,42 @@
+// A core refusal's stable words (issue 24): besides its English `message` (what the CLI prints and
+// logs keep), a refusal may carry a key from this list and its params, so a page in another
+// language says the same thing in its own words (the renderer's `refusals` namespace translates
+// every key; its type makes a missing translation a compile error). An issue's field message may
+// carry one too. A refusal without a key is shown as the core wrote it.
+
+/** Every key, with the params its text uses. */
+export const REFUSALS = {
+  /** A lock exists and a new version came without a reason. */
+  'prereg.supersedeNeedsReason': ['experiment', 'version', 'lockedAt', 'sha256'],
+  'prereg.reasonRequired': [],
+  /** A confirmatory id the experiment's power plan does not make. */
+  'prereg.unknownComparison': ['field', 'id', 'have'],
+  'prereg.notInPowerPlan': [],
+  /** A changed plan in a config without `amendment`. */
+  'prereg.amendmentRequired': ['experiment', 'version'],
+  'prereg.amendmentRequiredField': [],
+  /** The plan's own checks (the lock form's payload or the config's key). */
+  'prereg.unknownKey': ['keys'],
+  'prereg.duplicate': ['id'],
+  'prereg.primaryNotConfirmatory': [],
+  'prereg.exclusionsMissing': [],
+  'prereg.stoppingMissing': [],
+  'prereg.planInvalid': ['field', 'detail'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type RefusalKey = keyof typeof REFUSALS;
+
+export interface Refusal {
+  key: RefusalKey;
+  params?: Record<string, string | number>;
+}
+
+export function isRefusal(v: unknown): v is Refusal {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.key === 'string' &&
+    Object.hasOwn(REFUSALS, r.key) &&
+    (r.params === undefined || (typeof r.params === 'object' && r.params !== null))
+  );
+}
