@@ -24,6 +24,10 @@ describe('escapeLatex', () => {
     expect(escapeLatex('Café – naïve')).toBe('Caf\\\'{e} -- na\\"{i}ve');
     expect(escapeLatex('中文')).toBe('{\\ttfamily U+4E2D}{\\ttfamily U+6587}');
     expect(escapeLatex('line\nbreak')).toBe('line break');
+    // The symbols our captions and Methods use are typeset, not shown as code points.
+    expect(escapeLatex('α = 0.05; ½ of ties; ψ → ρ ≠ κ ✓')).toBe(
+      '$\\alpha$ = 0.05; $\\frac{1}{2}$ of ties; $\\psi$ $\\rightarrow$ $\\rho$ $\\neq$ $\\kappa$ $\\surd$',
+    );
   });
 });
 

@@ -393,6 +393,16 @@ describe('methods.md states the numbers the tables and the ledger hold', () => {
       expect(zh.latex).toContain('\\documentclass[11pt]{ctexart}');
       expect(zh.latex).toContain('XeLaTeX');
       expect(zh.checklist).toMatch(/^# 报告检查清单/);
+      // Our own text (before the prompts' appendix) has only characters its fonts have: ASCII for
+      // Latin Modern, Chinese and CJK punctuation for the Chinese font; Greek, ½ and arrows are set
+      // in math mode (XeLaTeX dropped an α with only a log warning). Checked by compiling it with
+      // XeLaTeX + ctex here once (not in CI: texlive-xetex and texlive-lang-chinese are ~115 MB).
+      const body = (tex: string) => tex.slice(0, tex.indexOf('\\appendix'));
+      const stray = [...body(zh.latex)].filter(
+        (c) => c > '~' && !/[\p{Script=Han}\u3000-\u303F\uFF00-\uFFEF“”‘’–—…]/u.test(c),
+      );
+      expect([...new Set(stray)]).toEqual([]);
+      expect(body(readFileSync(join(out, 'methods.tex'), 'utf8'))).not.toMatch(/\\ttfamily U\+/);
 
       // LaTeX: methods.tex compiles.
       const run = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'methods.tex'], {

@@ -3,7 +3,7 @@
 // pdflatex (any non-ASCII character beyond accented Latin is written as its code point, as the
 // tables do); the Chinese .tex keeps its characters and needs XeLaTeX with ctex (its preamble says so).
 import { methodsNumber, type MethodsDocument, type MethodsLang } from '../../shared/paper/methods';
-import { escapeLatex, TEX_SPECIALS } from '../report/latex';
+import { escapeLatex, MATH_SYMBOLS, TEX_SPECIALS } from '../report/latex';
 import type { PaperInputs, PreregistrationView } from '../../shared/paper/preregistration';
 import type { PowerPlan } from '../../shared/paper/types';
 import type { MethodsFacts } from './methods-facts';
@@ -55,9 +55,16 @@ export function methodsMarkdown(doc: MethodsDocument): string {
   return out.join('\n');
 }
 
-/** For XeLaTeX: TeX's specials escaped, every other character kept (the font has it). */
+/**
+ * For XeLaTeX: TeX's specials escaped, the symbols the Latin text font lacks (Greek, ½, arrows)
+ * set in math mode as the English file sets them (they were dropped with only a log warning),
+ * every other character kept (the Chinese font has it).
+ */
 function escapeXe(text: string): string {
-  return text.replace(/[\\&%$#_{}~^]/g, (c) => TEX_SPECIALS[c]).replace(/[\r\n\t]/g, ' ');
+  return text
+    .replace(/[\\&%$#_{}~^]/g, (c) => TEX_SPECIALS[c])
+    .replace(/[\r\n\t]/g, ' ')
+    .replace(/./gu, (c) => MATH_SYMBOLS[c] ?? c);
 }
 
 /** The packages methods.tex loads: in texlive-latex-base / -recommended (EN), plus ctex for 中文. */

@@ -27,7 +27,52 @@ const SPECIALS: Record<string, string> = {
   '"': '{\\ttfamily\\char34}',
 };
 
+/**
+ * Symbols the app's own texts use (captions, Methods) set in math mode: a text font lacks them
+ * (Latin Modern has no Greek), so XeLaTeX's Chinese Methods needs them too.
+ */
+export const MATH_SYMBOLS: Record<string, string> = {
+  '\u00D7': '$\\times$',
+  '\u2212': '$-$',
+  '\u2264': '$\\leq$',
+  '\u2265': '$\\geq$',
+  '\u2260': '$\\neq$',
+  '\u00B1': '$\\pm$',
+  '\u00B7': '$\\cdot$',
+  '\u2192': '$\\rightarrow$',
+  '\u2194': '$\\leftrightarrow$',
+  '\u221A': '$\\surd$',
+  '\u2713': '$\\surd$',
+  '\u2717': '$\\times$',
+  '\u00BD': '$\\frac{1}{2}$',
+  '\u00B2': '$^{2}$',
+  '\u00B3': '$^{3}$',
+  '\u00B9': '$^{1}$',
+  '\u0393': '$\\Gamma$',
+  '\u0394': '$\\Delta$',
+  '\u03A3': '$\\Sigma$',
+  '\u03B1': '$\\alpha$',
+  '\u03B2': '$\\beta$',
+  '\u03B3': '$\\gamma$',
+  '\u03B4': '$\\delta$',
+  '\u03B5': '$\\varepsilon$',
+  '\u03B8': '$\\theta$',
+  '\u03BA': '$\\kappa$',
+  '\u03BB': '$\\lambda$',
+  '\u03BC': '$\\mu$',
+  '\u00B5': '$\\mu$',
+  '\u03C0': '$\\pi$',
+  '\u03C1': '$\\rho$',
+  '\u03C3': '$\\sigma$',
+  '\u03C4': '$\\tau$',
+  '\u03C6': '$\\phi$',
+  '\u03C7': '$\\chi$',
+  '\u03C8': '$\\psi$',
+  '\u03C9': '$\\omega$',
+};
+
 const UNICODE: Record<string, string> = {
+  ...MATH_SYMBOLS,
   '\u2013': '--',
   '\u2014': '---',
   '\u2018': '`',
@@ -36,16 +81,10 @@ const UNICODE: Record<string, string> = {
   '\u201D': "''",
   '\u2026': '\\ldots{}',
   '\u00A0': '~',
-  '\u00D7': '$\\times$',
-  '\u2212': '$-$',
-  '\u2264': '$\\leq$',
-  '\u2265': '$\\geq$',
-  '\u0394': '$\\Delta$',
-  '\u00B1': '$\\pm$',
   '\u00DF': '{\\ss}',
-  '\u00B7': '$\\cdot$',
-  '\u03C1': '$\\rho$',
-  '\u03BA': '$\\kappa$',
+  '\u00A7': '\\S{}',
+  '\u2022': '\\textbullet{}',
+  '\u00BF': '\\textquestiondown{}',
 };
 
 // Combining marks that have an OT1-safe LaTeX accent command (NFD splits "é" into "e" + U+0301).
@@ -76,7 +115,11 @@ export function escapeLatex(text: string): string {
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i];
     const next = chars[i + 1];
-    if (next !== undefined && ACCENTS[next] && /[A-Za-z]/.test(ch)) {
+    if (ch === '=' && next === '\u0338') {
+      // NFD splits ≠ into "=" and a combining long solidus.
+      out += MATH_SYMBOLS['\u2260'];
+      i++;
+    } else if (next !== undefined && ACCENTS[next] && /[A-Za-z]/.test(ch)) {
       out += `${ACCENTS[next]}{${ch}}`;
       i++;
     } else if (SPECIALS[ch]) {
