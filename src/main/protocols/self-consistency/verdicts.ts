@@ -4,14 +4,26 @@
 // usable answer) and every repeat's reason. Only questions with at least two valid repeats are
 // listed, as only those are the table's `questions` (its rates' denominator). The accuracy by k
 // lists each complete question with gold once per k (kind `vote`): its first k verdicts, graded
-// by whether their majority is the gold verdict.
+// by whether their majority is the gold verdict. Fleiss' κ and ICC(1) read only the complete
+// questions (every repeat valid): a second link on the stability table opens those (kind
+// `complete`), n the table's `complete`. The position by k lists each item with every repeat of
+// both orders valid once per k (kind `order_vote`): "A B A → B B A", the first k verdicts in the
+// original order, then in the swapped order, as the judge said them (A in one order is B in the
+// other), with every reason.
 import { ALL, type Verdict } from '../../../shared/protocols/self-consistency/types';
 import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import { metricsInput, type ScExperiment } from './experiment';
-import { listedVotes, questionsOf, type Question } from './metrics';
+import {
+  completeQuestions,
+  listedOrderVotes,
+  listedVotes,
+  questionsOf,
+  type OrderPair,
+  type Question,
+} from './metrics';
 import type { RepeatMeta } from './plan';
 
 export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
@@ -20,9 +32,25 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     by: { judge: 'judge', condition_id: 'condition', category: 'category' },
     where: { kind: 'question' },
     pooled: { category: ALL },
-    // Not κ, ICC or within-SD: they read only the complete questions (every repeat valid).
-    columns: ['questions', 'unanimous_rate', 'unanimous_rate_ci', 'disagree_prob', 'disagree_prob_ci'],
+    // The within-SD too: the mean SD over these questions (pointwise). Not κ or ICC: below.
+    columns: [
+      'questions',
+      'unanimous_rate',
+      'unanimous_rate_ci',
+      'disagree_prob',
+      'disagree_prob_ci',
+      'within_sd',
+    ],
     count: 'questions',
+  },
+  {
+    table: 'stability',
+    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
+    where: { kind: 'complete' },
+    pooled: { category: ALL },
+    // Fleiss' κ and ICC(1) read only the complete questions (every repeat valid).
+    columns: ['complete', 'fleiss_kappa', 'icc1', 'icc1_ci'],
+    count: 'complete',
   },
   {
     table: 'accuracy_by_k',
@@ -31,6 +59,14 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     pooled: { category: ALL },
     // Not the mean single: it grades every repeat alone, not the vote listed.
     columns: ['n', 'accuracy', 'accuracy_ci'],
+    count: 'n',
+  },
+  {
+    table: 'position_by_k',
+    by: { judge: 'judge', condition_id: 'condition', k: 'k' },
+    where: { kind: 'order_vote' },
+    // Not the mean single: it compares every repeat index, not the votes listed.
+    columns: ['n', 'consistency', 'consistency_ci'],
     count: 'n',
   },
 ];
@@ -68,7 +104,7 @@ function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
         condition: q.condition,
         category: q.item.category,
         order: q.order,
-        ...(kind === 'vote' ? { k: String(k) } : {}),
+        ...(kind === 'vote' || kind === 'order_vote' ? { k: String(k) } : {}),
       },
       verdict: shown.map((s) => s ?? NO_ANSWER).join(' '),
       correct,
@@ -81,9 +117,26 @@ function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
     const valid = q.verdicts.filter((v): v is Verdict => v !== undefined);
     if (valid.length >= 2) rows.push(listed(q, 'question', q.shown.length, null));
   }
+  for (const q of completeQuestions(questions)) rows.push(listed(q, 'complete', q.shown.length, null));
   // The accuracy by k: each complete question with gold once per k, its first k repeats and
   // whether their majority is the gold verdict.
   for (const v of listedVotes(input, questions)) rows.push(listed(v.q, 'vote', v.k, v.hit));
+  // The position by k: an item's first k repeats in both orders.
+  const orderVote = ({ orig, swap }: OrderPair, k: number): VerdictRow => {
+    const [a, b] = [listed(orig, 'order_vote', k, null), listed(swap, 'order_vote', k, null)];
+    const side = (order: string, reason: string) =>
+      reason
+        .split('\n')
+        .map((line) => `${order} ${line}`)
+        .join('\n');
+    return {
+      ...a,
+      fields: { ...a.fields, order: 'orig → swap' },
+      verdict: `${a.verdict} → ${b.verdict}`,
+      reason: `${side('orig', a.reason)}\n${side('swap', b.reason)}`,
+    };
+  };
+  for (const v of listedOrderVotes(input, questions)) rows.push(orderVote(v.p, v.k));
   return { fields: ['kind', 'judge', 'condition', 'category', 'order', 'k'], rows };
 }
 
