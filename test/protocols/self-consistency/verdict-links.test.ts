@@ -187,6 +187,45 @@ describe('stability cells', () => {
     }
     expect(inconsistent).toBeGreaterThan(0);
 
+    // The mean singles (k = 1 rows) open the same questions or items with every repeat, which
+    // graded one by one (against the item's gold; across the orders) give the cell.
+    const single = (table: string) =>
+      links.find((l) => l.table === table && l.columns.includes('single_mean'))!;
+    const norm = (said: string, order: string) =>
+      said === 'tie' ? 'tie' : (order === 'swap' ? asOrig[said] : said) === 'A' ? 1 : 2;
+    const gold = new Map<number, unknown>();
+    const accuracy = results.tables.find((t: Table) => t.id === 'accuracy_by_k')!;
+    const firsts = accuracy.rows.filter((r) => r.k === 1);
+    expect(firsts.length).toBeGreaterThan(2);
+    for (const row of firsts) {
+      const filter = rowFilter(single('accuracy_by_k'), row)!;
+      const what = JSON.stringify(filter);
+      const behind = matchVerdicts(rows, filter);
+      expect(behind.length, what).toBe(row.n);
+      let hits = 0;
+      for (const v of behind) {
+        if (!gold.has(v.itemId))
+          gold.set(v.itemId, (await core.call('items.get', { itemId: v.itemId })).label);
+        const said = v.verdict.split(' ');
+        expect(said.length).toBe(config.repeats);
+        hits += said.filter((x) => norm(x, v.fields.order) === gold.get(v.itemId)).length;
+      }
+      expect(hits / (behind.length * config.repeats), what).toBeCloseTo(row.single_mean as number, 12);
+    }
+    for (const row of position.rows.filter((r) => r.k === 1)) {
+      const filter = rowFilter(single('position_by_k'), row)!;
+      const what = JSON.stringify(filter);
+      const behind = matchVerdicts(rows, filter);
+      expect(behind.length, what).toBe(row.n);
+      let same = 0;
+      for (const v of behind) {
+        const [orig, swap] = v.verdict.split(' → ').map((s) => s.split(' '));
+        expect([orig.length, swap.length]).toEqual([config.repeats, config.repeats]);
+        same += orig.filter((x, j) => x === asOrig[swap[j]]).length;
+      }
+      expect(same / (behind.length * config.repeats), what).toBeCloseTo(row.single_mean as number, 12);
+    }
+
     // Self-consistency audits nothing (no protocol flag hook): the switch changes no list.
     expect(listed[1]).toBe(listed[0]);
     // The planted instability shows, so the rates checked are not all 100%.

@@ -223,8 +223,8 @@ function majority(mode: Mode, vs: readonly Verdict[]): Verdict | null {
 /** Odd k from 1 to K: a vote of an odd number of binary verdicts cannot tie (three-way ties still can). */
 export const oddKs = (K: number) => Array.from({ length: Math.ceil(K / 2) }, (_, i) => 2 * i + 1);
 
-/** The questions the accuracy rows read: complete, with a gold label. */
-const goldedOf = (qs: readonly Question[]) => qs.filter((q) => q.item.gold !== null && complete(q));
+/** The questions the accuracy rows (and their mean single) read: complete, with a gold label. */
+export const goldedOf = (qs: readonly Question[]) => qs.filter((q) => q.item.gold !== null && complete(q));
 
 /** The gold verdict of a question: the better output, or the human score rounded half up. */
 const goldOf = (mode: Mode, q: Question) => (mode === 'pairwise' ? q.item.gold : Math.round(q.item.gold!));
@@ -300,16 +300,21 @@ const orderConsistent = (p: OrderPair, k: number) =>
     majority('pairwise', p.swap.verdicts.slice(0, k) as Verdict[]),
   );
 
-/** Each item of `orderPairs` once per odd k, per judge × condition: the pairs position by k counts. */
-export function listedOrderVotes(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]) {
+/** Every judge × condition's `orderPairs`: the items position by k and its mean single read. */
+export function listedOrderPairs(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]) {
   const groups = new Map<string, Question[]>();
   for (const q of qs) {
     const g = key(q.judge, q.condition);
     groups.set(g, [...(groups.get(g) ?? []), q]);
   }
+  return [...groups.values()].flatMap((mine) => orderPairs(input, mine));
+}
+
+/** Each of `listedOrderPairs` once per odd k: the pairs of votes position by k counts. */
+export function listedOrderVotes(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]) {
   const ks = oddKs(input.opts.repeats);
-  return [...groups.values()].flatMap((mine) =>
-    orderPairs(input, mine).flatMap((p) => ks.map((k) => ({ p, k, consistent: orderConsistent(p, k) }))),
+  return listedOrderPairs(input, qs).flatMap((p) =>
+    ks.map((k) => ({ p, k, consistent: orderConsistent(p, k) })),
   );
 }
 

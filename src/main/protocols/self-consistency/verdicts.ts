@@ -9,7 +9,8 @@
 // `complete`), n the table's `complete`. The position by k lists each item with every repeat of
 // both orders valid once per k (kind `order_vote`): "A B A → B B A", the first k verdicts in the
 // original order, then in the swapped order, as the judge said them (A in one order is B in the
-// other), with every reason.
+// other), with every reason. The mean singles open the same questions (kind `graded`) or items
+// (kind `order_pair`) with all their repeats, as they grade every repeat index apart.
 import { ALL, type Verdict } from '../../../shared/protocols/self-consistency/types';
 import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
 import type { PairwiseVerdict } from '../../judging/pairwise';
@@ -18,6 +19,8 @@ import type { MetricsContext, VerdictHooks } from '../plugin';
 import { metricsInput, type ScExperiment } from './experiment';
 import {
   completeQuestions,
+  goldedOf,
+  listedOrderPairs,
   listedOrderVotes,
   listedVotes,
   questionsOf,
@@ -57,16 +60,33 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     by: { judge: 'judge', condition_id: 'condition', category: 'category', k: 'k' },
     where: { kind: 'vote' },
     pooled: { category: ALL },
-    // Not the mean single: it grades every repeat alone, not the vote listed.
+    // Not the mean single: it grades every repeat alone, not the vote listed (below).
     columns: ['n', 'accuracy', 'accuracy_ci'],
+    count: 'n',
+  },
+  {
+    table: 'accuracy_by_k',
+    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
+    where: { kind: 'graded' },
+    pooled: { category: ALL },
+    // The mean single (on the k = 1 row): the same questions, every repeat graded alone.
+    columns: ['single_mean'],
     count: 'n',
   },
   {
     table: 'position_by_k',
     by: { judge: 'judge', condition_id: 'condition', k: 'k' },
     where: { kind: 'order_vote' },
-    // Not the mean single: it compares every repeat index, not the votes listed.
+    // Not the mean single: it compares every repeat index, not the votes listed (below).
     columns: ['n', 'consistency', 'consistency_ci'],
+    count: 'n',
+  },
+  {
+    table: 'position_by_k',
+    by: { judge: 'judge', condition_id: 'condition' },
+    where: { kind: 'order_pair' },
+    // The mean single (on the k = 1 row): the same items, every repeat index in both orders.
+    columns: ['single_mean'],
     count: 'n',
   },
 ];
@@ -122,8 +142,8 @@ function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
   // whether their majority is the gold verdict.
   for (const v of listedVotes(input, questions)) rows.push(listed(v.q, 'vote', v.k, v.hit));
   // The position by k: an item's first k repeats in both orders.
-  const orderVote = ({ orig, swap }: OrderPair, k: number): VerdictRow => {
-    const [a, b] = [listed(orig, 'order_vote', k, null), listed(swap, 'order_vote', k, null)];
+  const orderVote = ({ orig, swap }: OrderPair, kind: string, k: number): VerdictRow => {
+    const [a, b] = [listed(orig, kind, k, null), listed(swap, kind, k, null)];
     const side = (order: string, reason: string) =>
       reason
         .split('\n')
@@ -136,7 +156,11 @@ function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
       reason: `${side('orig', a.reason)}\n${side('swap', b.reason)}`,
     };
   };
-  for (const v of listedOrderVotes(input, questions)) rows.push(orderVote(v.p, v.k));
+  for (const v of listedOrderVotes(input, questions)) rows.push(orderVote(v.p, 'order_vote', v.k));
+  // The mean singles: every repeat of the same questions (or items), graded one by one.
+  for (const q of goldedOf(questions)) rows.push(listed(q, 'graded', q.shown.length, null));
+  for (const p of listedOrderPairs(input, questions))
+    rows.push(orderVote(p, 'order_pair', p.orig.shown.length));
   return { fields: ['kind', 'judge', 'condition', 'category', 'order', 'k'], rows };
 }
 

@@ -174,6 +174,8 @@ const VERDICT_WORDS = {
       vote: 'vote of the first k repeats',
       complete: 'complete question (every repeat valid)',
       order_vote: 'votes of the first k repeats in both orders',
+      graded: 'question with gold (every repeat graded)',
+      order_pair: 'item in both orders (every repeat)',
     },
   },
   zh: {
@@ -187,6 +189,8 @@ const VERDICT_WORDS = {
       vote: '前 k 次重复的投票',
       complete: '完整题目（每次重复都有效）',
       order_vote: '两种顺序下前 k 次重复的投票',
+      graded: '有标准答案的题目（逐次评分）',
+      order_pair: '两种顺序下的条目（全部重复）',
     },
   },
 };
