@@ -154,7 +154,7 @@ function verdictRows(ctx: MetricsContext<RefSensExperiment>): VerdictList {
   for (const p of listedNoiseFloor(input)) {
     const { first, repeat, target } = p;
     if (!kept(first.sourceId)) continue;
-    const reason = (what: string) => reasons.get(key(what, p.judge, first.generator, first.sourceId)) ?? '';
+    const again = reasons.get(key('repeat', p.judge, first.generator, first.sourceId)) ?? '';
     const said = (s: string) => reasons.get(key('judge', p.judge, first.generator, first.sourceId, s)) ?? '';
     rows.push({
       itemId: itemIds.get(first.sourceId)!,
@@ -174,7 +174,7 @@ function verdictRows(ctx: MetricsContext<RefSensExperiment>): VerdictList {
       reason: [
         `NR: ${said('NR')}`,
         ...(target ? [`${target.setting}: ${said(target.setting)}`] : []),
-        `NR ↺: ${reason('repeat')}`,
+        `NR ↺: ${again}`,
       ].join('\n'),
     });
   }
