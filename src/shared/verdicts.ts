@@ -20,7 +20,7 @@ export interface VerdictRow {
 }
 
 /**
- * Which verdicts a table's cells stand on: the row's value of each `by` key (a column, or a key a
+ * Which verdicts a table's cells stand on (a table may have several links, for different columns): the row's value of each `by` key (a column, or a key a
  * table's rows carry for the link alone, such as an id beside its display text) filters the
  * verdict field it names, `where` adds fixed filters, and a `pooled` value (a row such as
  * generator "all") filters nothing.

@@ -4,6 +4,10 @@
 // flagged items, the rows the cell's filter selects are exactly n, and they give the row's
 // numbers: the acceptance rate; C1 and C2 acceptance and their difference (CGP); the flip rate,
 // the flips by direction and McNemar's p.
+// With the noise floor on, every row of `noise_floor` opens its n answers: on NR-NR the NR verdict
+// against its repeat, whose flips give the flip rate; on NR-RV and NR-RC the NR verdict, the
+// setting's and the repeat's, which give both flip rates, the excess, the 2×2 counts and McNemar's
+// p, each verdict with its reason.
 // Simulated provider through the core, two generators (so generator "all" pools); the rows are
 // matched as the browser matches them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,5 +103,66 @@ describe('reference sensitivity cells', () => {
     }
     // The weak judge's verdicts move with the reference, so the flip rates checked are not all zero.
     expect(flipped).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('with the noise floor, open the repeats behind each noise-floor row, which give its numbers', async () => {
+    const { id } = await core.call('experiments.create', {
+      config: {
+        ...config,
+        name: 'refsens-verdicts-nf',
+        noiseFloor: true,
+        parts: { calibration: false },
+        judges: [
+          { label: 'Sim flip', provider: 'sim', model: 'sim-judge-strong-flip30' },
+          { label: 'Weak judge', provider: 'sim', model: 'sim-judge-weak' },
+        ],
+      },
+    });
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    const link = links.find((l) => l.table === 'noise_floor')!;
+    expect(link).toBeDefined();
+    let repeatFlips = 0;
+    for (const excludeFlagged of [false, true]) {
+      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      const table = results.tables.find((t: Table) => t.id === 'noise_floor')!;
+      expect(table.rows.filter((r) => r.transition !== 'NR-NR (repeat)').length).toBeGreaterThan(1);
+      for (const row of table.rows) {
+        const filter = rowFilter(link, row)!;
+        const behind = matchVerdicts(rows, filter);
+        const what = JSON.stringify(filter);
+        const n = behind.length;
+        expect(n, what).toBe(row.n);
+        expect(n, what).toBeGreaterThan(0);
+        const lines = row.transition === 'NR-NR (repeat)' ? 2 : 3;
+        expect(
+          behind.every((v) => v.reason.split('\n').length === lines && !/: $/m.test(v.reason)),
+          what,
+        ).toBe(true);
+        if (lines === 2) {
+          const flips = behind.filter((v) => new Set(sides(v.verdict)).size === 2).length;
+          repeatFlips += flips;
+          expect(flips / n, what).toBeCloseTo(row.flip_rate as number, 12);
+          continue;
+        }
+        // "NR → setting ↺ repeat"
+        const triples = behind.map((v) => {
+          const [nr, rest] = sides(v.verdict);
+          const [to, again] = rest.split(' ↺ ');
+          return { changed: to !== nr, repeated: again !== nr };
+        });
+        const count = (c: boolean, r: boolean) =>
+          triples.filter((t) => t.changed === c && t.repeated === r).length;
+        const [a, b, c] = [count(true, true), count(true, false), count(false, true)];
+        expect([a, b, c], what).toEqual([row.both_flipped, row.change_only, row.repeat_only]);
+        expect((a + b) / n, what).toBeCloseTo(row.flip_rate as number, 12);
+        expect((a + c) / n, what).toBeCloseTo(row.repeat_flip_rate as number, 12);
+        expect((b - c) / n, what).toBeCloseTo(row.excess_flip_rate as number, 12);
+        expect(mcnemarExact(b, c), what).toBeCloseTo(row.mcnemar_p as number, 12);
+      }
+    }
+    // The planted repeat flips show, so the rates checked are not all zero.
+    expect(repeatFlips).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -362,6 +362,25 @@ function humanRows(input: MetricsInput): RefSensMetrics['human'] {
   return { settings, nr_rv_flips: flips };
 }
 
+const noiseTargets = (input: Pick<MetricsInput, 'settings'>) =>
+  (['RV', 'RC'] as const).filter((s) => input.settings.includes(s));
+
+/** A judge's valid NR verdicts in one language that have a valid repeat: what the noise floor counts. */
+function repeatedNR(
+  input: Pick<MetricsInput, 'verdicts'>,
+  repeats: readonly VerdictRecord[],
+  judge: string,
+  language: string,
+) {
+  const by = verdictIndex(input, judge, language);
+  const again = new Map<Slot, VerdictRecord>();
+  for (const r of repeats)
+    if (r.judge === judge && r.language === language && r.verdict !== null)
+      again.set(slot(r.generator, r.sourceId), r);
+  const nr = [...by.get('NR')!].filter(([key]) => again.has(key));
+  return { by, again, nr };
+}
+
 /**
  * The noise floor (DESIGN.md section 5b): NR against its repeat (NR-NR), and NR→RV, NR→RC flips
  * beside the repeat's on the same answers. The excess is a difference of two paired proportions
@@ -374,15 +393,10 @@ function noiseFloor(
 ): NonNullable<RefSensMetrics['noise_floor']> {
   const repeat: NoiseFloorRepeatRow[] = [];
   const excess: NoiseFloorExcessRow[] = [];
-  const targets = (['RV', 'RC'] as const).filter((s) => input.settings.includes(s));
+  const targets = noiseTargets(input);
   for (const judge of input.judges)
     for (const language of input.languages) {
-      const by = verdictIndex(input, judge, language);
-      const again = new Map<Slot, VerdictRecord>();
-      for (const r of repeats)
-        if (r.judge === judge && r.language === language && r.verdict !== null)
-          again.set(slot(r.generator, r.sourceId), r);
-      const nr = [...by.get('NR')!].filter(([key]) => again.has(key));
+      const { by, again, nr } = repeatedNR(input, repeats, judge, language);
       for (const generator of gensWithAll(input)) {
         const mine = nr.filter(([, x]) => generator === ALL || x.generator === generator);
         if (mine.length === 0) continue;
@@ -478,4 +492,38 @@ export function listedPairs(
           flips.push({ judge, language, transition, from, to });
     }
   return { calibration, flips };
+}
+
+/**
+ * The verdicts the noise floor counts, for the verdict browser, by the table's own pairing: per
+ * answer, the NR verdict against its repeat (`NR-NR`), and on the answers also valid in RV or RC,
+ * the NR verdict, that setting's and the repeat's (`NR-RV`, `NR-RC`).
+ */
+export function listedNoiseFloor(
+  all: Pick<MetricsInput, 'judges' | 'languages' | 'settings' | 'verdicts' | 'noiseFloor'>,
+) {
+  const listed: {
+    judge: string;
+    language: string;
+    transition: 'NR-NR' | 'NR-RV' | 'NR-RC';
+    first: VerdictRecord;
+    repeat: VerdictRecord;
+    target?: VerdictRecord;
+  }[] = [];
+  if (!all.noiseFloor) return listed;
+  const repeats = all.verdicts.filter((r) => r.sample);
+  const input = { ...all, verdicts: all.verdicts.filter((r) => !r.sample) };
+  for (const judge of input.judges)
+    for (const language of input.languages) {
+      const { by, again, nr } = repeatedNR(input, repeats, judge, language);
+      for (const [key, first] of nr) {
+        const repeat = again.get(key)!;
+        listed.push({ judge, language, transition: 'NR-NR', first, repeat });
+        for (const to of noiseTargets(input)) {
+          const target = by.get(to)!.get(key);
+          if (target) listed.push({ judge, language, transition: `NR-${to}`, first, repeat, target });
+        }
+      }
+    }
+  return listed;
 }

@@ -4,12 +4,16 @@
 // Pairs, one row each, built by the metrics' own pairing (`listedPairs`) so a row's n is its
 // pairs' count: `calibration`, a question's C1 verdict (gold answer shown) against its C2 (a wrong
 // answer shown), "CORRECT → INCORRECT"; `settings_pair`, an answer's verdict in the first setting
-// of a transition against the second's (the flips table), the setting field naming the transition.
+// of a transition against the second's (the flips table), the setting field naming the transition;
+// `noise_floor` (`listedNoiseFloor`), an answer's NR verdict against its repeat ("CORRECT →
+// INCORRECT", setting `NR-NR (repeat)`), or on the NR-RV and NR-RC rows the NR verdict, the
+// target setting's and the repeat's ("CORRECT → INCORRECT ↺ CORRECT"), each with its reason.
 import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
 import type { CorrectnessVerdict } from '../../judging/correctness';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import { answersToJudge, type RefSensExperiment } from './experiment';
-import { listedPairs } from './metrics';
+import { listedNoiseFloor, listedPairs } from './metrics';
+import { REPEAT_TRANSITION } from '../../../shared/protocols/reference-sensitivity/report/tables';
 import type { CalibrateMeta, JudgeMeta } from './plan';
 import { metricsInput } from './metrics-input';
 
@@ -39,6 +43,27 @@ export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
     columns: ['n', 'flip_rate', 'flip_rate_ci', 'correct_to_incorrect', 'incorrect_to_correct', 'mcnemar_p'],
     count: 'n',
   },
+  {
+    table: 'noise_floor',
+    by: { judge: 'judge', generator: 'generator', language: 'language', transition: 'setting' },
+    where: { kind: 'noise_floor' },
+    pooled: { generator: 'all' },
+    // Not Holm's p: it reads every row of the table. An NR-NR row has only n and the flip rate.
+    columns: [
+      'n',
+      'flip_rate',
+      'flip_rate_ci',
+      'repeat_flip_rate',
+      'repeat_flip_rate_ci',
+      'excess_flip_rate',
+      'excess_flip_rate_ci',
+      'both_flipped',
+      'change_only',
+      'repeat_only',
+      'mcnemar_p',
+    ],
+    count: 'n',
+  },
 ];
 
 const key = (...parts: (string | number)[]) => parts.join('\u0000');
@@ -63,7 +88,11 @@ function verdictRows(ctx: MetricsContext<RefSensExperiment>): VerdictList {
     }
     if (r.stage !== 'judge') continue;
     const m = r.meta as JudgeMeta;
-    if (!v?.verdict || m.sample || ctx.excluded.has(m.sourceId)) continue;
+    if (!v?.verdict || ctx.excluded.has(m.sourceId)) continue;
+    if (m.sample) {
+      reasons.set(key('repeat', m.judge, m.generator, m.sourceId), v.explanation);
+      continue;
+    }
     reasons.set(key('judge', m.judge, m.generator, m.sourceId, m.setting), v.explanation);
     rows.push({
       itemId: m.itemId,
@@ -83,7 +112,8 @@ function verdictRows(ctx: MetricsContext<RefSensExperiment>): VerdictList {
     });
   }
   const kept = (sourceId: string) => !ctx.excluded.has(sourceId);
-  const pairs = listedPairs(metricsInput(ctx));
+  const input = metricsInput(ctx);
+  const pairs = listedPairs(input);
   for (const p of pairs.calibration) {
     if (!kept(p.sourceId)) continue;
     const side = (probe: 'C1' | 'C2') => ({
@@ -119,6 +149,33 @@ function verdictRows(ctx: MetricsContext<RefSensExperiment>): VerdictList {
       correct: null,
       shown: answers.get(key(p.from.generator, p.from.sourceId)) ?? null,
       reason: `${p.from.setting}: ${reason(p.from.setting)}\n${p.to.setting}: ${reason(p.to.setting)}`,
+    });
+  }
+  for (const p of listedNoiseFloor(input)) {
+    const { first, repeat, target } = p;
+    if (!kept(first.sourceId)) continue;
+    const again = reasons.get(key('repeat', p.judge, first.generator, first.sourceId)) ?? '';
+    const said = (s: string) => reasons.get(key('judge', p.judge, first.generator, first.sourceId, s)) ?? '';
+    rows.push({
+      itemId: itemIds.get(first.sourceId)!,
+      sourceId: first.sourceId,
+      fields: {
+        kind: 'noise_floor',
+        judge: p.judge,
+        generator: first.generator,
+        language: p.language,
+        setting: p.transition === 'NR-NR' ? REPEAT_TRANSITION : p.transition,
+      },
+      verdict: target
+        ? `${first.verdict} → ${target.verdict} ↺ ${repeat.verdict}`
+        : `${first.verdict} → ${repeat.verdict}`,
+      correct: null,
+      shown: answers.get(key(first.generator, first.sourceId)) ?? null,
+      reason: [
+        `NR: ${said('NR')}`,
+        ...(target ? [`${target.setting}: ${said(target.setting)}`] : []),
+        `NR ↺: ${again}`,
+      ].join('\n'),
     });
   }
   return { fields: ['kind', 'judge', 'generator', 'language', 'setting'], rows };

@@ -117,6 +117,9 @@ export function questionsOf(
 const valid = (q: Question): Verdict[] => q.verdicts.filter((v): v is Verdict => v !== undefined);
 const complete = (q: Question) => q.verdicts.every((v) => v !== undefined);
 
+/** Questions with every repeat valid: the ones Fleiss' κ and ICC(1) read. */
+export const completeQuestions = (qs: readonly Question[]) => qs.filter(complete);
+
 /** Per-item clusters of a per-question value (num) over questions (den), for the item bootstrap. */
 function clusters(qs: readonly Question[], value: (q: Question) => number) {
   const byItem = new Map<string, { num: number; den: number }>();
@@ -165,7 +168,7 @@ function stabilityRow(
 ): StabilityRow {
   const rated = qs.filter((q) => valid(q).length >= 2);
   const unanimous = rated.filter((q) => verdictCounts(valid(q)).size === 1).length;
-  const full = qs.filter(complete);
+  const full = completeQuestions(qs);
   const cats = categoriesOf(input.mode, input.opts.scale);
   const counts = full.map((q) => {
     const c = verdictCounts(valid(q));
@@ -220,8 +223,8 @@ function majority(mode: Mode, vs: readonly Verdict[]): Verdict | null {
 /** Odd k from 1 to K: a vote of an odd number of binary verdicts cannot tie (three-way ties still can). */
 export const oddKs = (K: number) => Array.from({ length: Math.ceil(K / 2) }, (_, i) => 2 * i + 1);
 
-/** The questions the accuracy rows read: complete, with a gold label. */
-const goldedOf = (qs: readonly Question[]) => qs.filter((q) => q.item.gold !== null && complete(q));
+/** The questions the accuracy rows (and their mean single) read: complete, with a gold label. */
+export const goldedOf = (qs: readonly Question[]) => qs.filter((q) => q.item.gold !== null && complete(q));
 
 /** The gold verdict of a question: the better output, or the human score rounded half up. */
 const goldOf = (mode: Mode, q: Question) => (mode === 'pairwise' ? q.item.gold : Math.round(q.item.gold!));
@@ -269,7 +272,13 @@ function accuracyRows(
   });
 }
 
-function positionRows(input: MetricsInput, qs: Question[]): PositionRow[] {
+export interface OrderPair {
+  orig: Question;
+  swap: Question;
+}
+
+/** One judge × condition's items with every repeat of both orders valid: what position by k reads. */
+function orderPairs(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]): OrderPair[] {
   if (input.mode !== 'pairwise' || input.opts.orders.length < 2) return [];
   const pairs = new Map<string, { orig?: Question; swap?: Question }>();
   for (const q of qs) {
@@ -277,20 +286,44 @@ function positionRows(input: MetricsInput, qs: Question[]): PositionRow[] {
     p[q.order as 'orig' | 'swap'] = q;
     pairs.set(q.item.sourceId, p);
   }
-  const full = [...pairs.values()].filter(
-    (p): p is { orig: Question; swap: Question } =>
-      !!p.orig && !!p.swap && complete(p.orig) && complete(p.swap),
+  return [...pairs.values()].filter(
+    (p): p is OrderPair => !!p.orig && !!p.swap && complete(p.orig) && complete(p.swap),
   );
+}
+
+const same = (a: Verdict | null, b: Verdict | null) => a !== null && a === b;
+
+/** The majority choices of an item's first k repeats agree in both orders (a tied vote does not). */
+const orderConsistent = (p: OrderPair, k: number) =>
+  same(
+    majority('pairwise', p.orig.verdicts.slice(0, k) as Verdict[]),
+    majority('pairwise', p.swap.verdicts.slice(0, k) as Verdict[]),
+  );
+
+/** Every judge × condition's `orderPairs`: the items position by k and its mean single read. */
+export function listedOrderPairs(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]) {
+  const groups = new Map<string, Question[]>();
+  for (const q of qs) {
+    const g = key(q.judge, q.condition);
+    groups.set(g, [...(groups.get(g) ?? []), q]);
+  }
+  return [...groups.values()].flatMap((mine) => orderPairs(input, mine));
+}
+
+/** Each of `listedOrderPairs` once per odd k: the pairs of votes position by k counts. */
+export function listedOrderVotes(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]) {
+  const ks = oddKs(input.opts.repeats);
+  return listedOrderPairs(input, qs).flatMap((p) =>
+    ks.map((k) => ({ p, k, consistent: orderConsistent(p, k) })),
+  );
+}
+
+function positionRows(input: MetricsInput, qs: Question[]): PositionRow[] {
+  const full = orderPairs(input, qs);
   if (full.length === 0) return [];
   const K = input.opts.repeats;
-  const same = (a: Verdict | null, b: Verdict | null) => a !== null && a === b;
   return oddKs(K).map((k) => {
-    const consistent = full.filter((p) =>
-      same(
-        majority('pairwise', p.orig.verdicts.slice(0, k) as Verdict[]),
-        majority('pairwise', p.swap.verdicts.slice(0, k) as Verdict[]),
-      ),
-    ).length;
+    const consistent = full.filter((p) => orderConsistent(p, k)).length;
     const row: PositionRow = {
       judge: qs[0].judge,
       condition: qs[0].condition,

@@ -4,14 +4,29 @@
 // usable answer) and every repeat's reason. Only questions with at least two valid repeats are
 // listed, as only those are the table's `questions` (its rates' denominator). The accuracy by k
 // lists each complete question with gold once per k (kind `vote`): its first k verdicts, graded
-// by whether their majority is the gold verdict.
+// by whether their majority is the gold verdict. Fleiss' κ and ICC(1) read only the complete
+// questions (every repeat valid): a second link on the stability table opens those (kind
+// `complete`), n the table's `complete`. The position by k lists each item with every repeat of
+// both orders valid once per k (kind `order_vote`): "A B A → B B A", the first k verdicts in the
+// original order, then in the swapped order, as the judge said them (A in one order is B in the
+// other), with every reason. The mean singles open the same questions (kind `graded`) or items
+// (kind `order_pair`) with all their repeats, as they grade every repeat index apart.
 import { ALL, type Verdict } from '../../../shared/protocols/self-consistency/types';
 import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import { metricsInput, type ScExperiment } from './experiment';
-import { listedVotes, questionsOf, type Question } from './metrics';
+import {
+  completeQuestions,
+  goldedOf,
+  listedOrderPairs,
+  listedOrderVotes,
+  listedVotes,
+  questionsOf,
+  type OrderPair,
+  type Question,
+} from './metrics';
 import type { RepeatMeta } from './plan';
 
 export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
@@ -20,17 +35,58 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     by: { judge: 'judge', condition_id: 'condition', category: 'category' },
     where: { kind: 'question' },
     pooled: { category: ALL },
-    // Not κ, ICC or within-SD: they read only the complete questions (every repeat valid).
-    columns: ['questions', 'unanimous_rate', 'unanimous_rate_ci', 'disagree_prob', 'disagree_prob_ci'],
+    // The within-SD too: the mean SD over these questions (pointwise). Not κ or ICC: below.
+    columns: [
+      'questions',
+      'unanimous_rate',
+      'unanimous_rate_ci',
+      'disagree_prob',
+      'disagree_prob_ci',
+      'within_sd',
+    ],
     count: 'questions',
+  },
+  {
+    table: 'stability',
+    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
+    where: { kind: 'complete' },
+    pooled: { category: ALL },
+    // Fleiss' κ and ICC(1) read only the complete questions (every repeat valid).
+    columns: ['complete', 'fleiss_kappa', 'icc1', 'icc1_ci'],
+    count: 'complete',
   },
   {
     table: 'accuracy_by_k',
     by: { judge: 'judge', condition_id: 'condition', category: 'category', k: 'k' },
     where: { kind: 'vote' },
     pooled: { category: ALL },
-    // Not the mean single: it grades every repeat alone, not the vote listed.
+    // Not the mean single: it grades every repeat alone, not the vote listed (below).
     columns: ['n', 'accuracy', 'accuracy_ci'],
+    count: 'n',
+  },
+  {
+    table: 'accuracy_by_k',
+    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
+    where: { kind: 'graded' },
+    pooled: { category: ALL },
+    // The mean single (on the k = 1 row): the same questions, every repeat graded alone.
+    columns: ['single_mean'],
+    count: 'n',
+  },
+  {
+    table: 'position_by_k',
+    by: { judge: 'judge', condition_id: 'condition', k: 'k' },
+    where: { kind: 'order_vote' },
+    // Not the mean single: it compares every repeat index, not the votes listed (below).
+    columns: ['n', 'consistency', 'consistency_ci'],
+    count: 'n',
+  },
+  {
+    table: 'position_by_k',
+    by: { judge: 'judge', condition_id: 'condition' },
+    where: { kind: 'order_pair' },
+    // The mean single (on the k = 1 row): the same items, every repeat index in both orders.
+    columns: ['single_mean'],
     count: 'n',
   },
 ];
@@ -68,7 +124,7 @@ function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
         condition: q.condition,
         category: q.item.category,
         order: q.order,
-        ...(kind === 'vote' ? { k: String(k) } : {}),
+        ...(kind === 'vote' || kind === 'order_vote' ? { k: String(k) } : {}),
       },
       verdict: shown.map((s) => s ?? NO_ANSWER).join(' '),
       correct,
@@ -81,9 +137,30 @@ function verdictRows(ctx: MetricsContext<ScExperiment>): VerdictList {
     const valid = q.verdicts.filter((v): v is Verdict => v !== undefined);
     if (valid.length >= 2) rows.push(listed(q, 'question', q.shown.length, null));
   }
+  for (const q of completeQuestions(questions)) rows.push(listed(q, 'complete', q.shown.length, null));
   // The accuracy by k: each complete question with gold once per k, its first k repeats and
   // whether their majority is the gold verdict.
   for (const v of listedVotes(input, questions)) rows.push(listed(v.q, 'vote', v.k, v.hit));
+  // The position by k: an item's first k repeats in both orders.
+  const orderVote = ({ orig, swap }: OrderPair, kind: string, k: number): VerdictRow => {
+    const [a, b] = [listed(orig, kind, k, null), listed(swap, kind, k, null)];
+    const side = (order: string, reason: string) =>
+      reason
+        .split('\n')
+        .map((line) => `${order} ${line}`)
+        .join('\n');
+    return {
+      ...a,
+      fields: { ...a.fields, order: 'orig → swap' },
+      verdict: `${a.verdict} → ${b.verdict}`,
+      reason: `${side('orig', a.reason)}\n${side('swap', b.reason)}`,
+    };
+  };
+  for (const v of listedOrderVotes(input, questions)) rows.push(orderVote(v.p, 'order_vote', v.k));
+  // The mean singles: every repeat of the same questions (or items), graded one by one.
+  for (const q of goldedOf(questions)) rows.push(listed(q, 'graded', q.shown.length, null));
+  for (const p of listedOrderPairs(input, questions))
+    rows.push(orderVote(p, 'order_pair', p.orig.shown.length));
   return { fields: ['kind', 'judge', 'condition', 'category', 'order', 'k'], rows };
 }
 

@@ -127,6 +127,26 @@ describe('cells that open their verdicts', () => {
     expect(qp).toEqual({ table: 'answers', 'f.kind': 'main', 'f.judge': 'J1' });
   });
 
+  it('a table with two links opens each column by its own link', async () => {
+    // `note` stands on other verdicts (kind `probe`) than n and rate.
+    api([
+      ...LINKS,
+      { table: 'answers', by: { judge: 'judge' }, where: { kind: 'probe' }, columns: ['note'], count: 'n' },
+    ]);
+    render(<ResultsPage experimentId={7} excludeFlagged={false} onNavigate={vi.fn()} />);
+    const table = await screen.findByTestId('table-answers');
+    await waitFor(() => expect(within(table).getAllByTestId('cell-verdicts')).toHaveLength(8));
+    const [first] = within(table).getAllByTestId('results-row');
+    const hrefs = within(first)
+      .getAllByTestId('cell-verdicts')
+      .map((a) => [a.closest('td')!.getAttribute('data-column'), queryOf(a.getAttribute('href')!)]);
+    expect(hrefs).toEqual([
+      ['n', { table: 'answers', 'f.kind': 'main', 'f.judge': 'J1', 'f.lang': 'EN' }],
+      ['rate', { table: 'answers', 'f.kind': 'main', 'f.judge': 'J1', 'f.lang': 'EN' }],
+      ['note', { table: 'answers', 'f.kind': 'probe', 'f.judge': 'J1' }],
+    ]);
+  });
+
   it('leaves every cell plain when the protocol declares no links', async () => {
     // The same links for another table: this one's cells stay plain.
     const fake = api([{ ...LINKS[0], table: 'other' }]);

@@ -56,11 +56,13 @@ export function useCellHref(
   experimentId: number,
   excludeFlagged: boolean,
 ): ((column: TableColumn, row: TableRow) => string | null) | undefined {
-  const link = useContext(VerdictLinksContext).find((l) => l.table === tableId);
-  if (!link) return undefined;
+  // A table may declare several links, each for its own columns (cells of one row can stand on
+  // different verdicts, such as all questions and only the complete ones).
+  const links = useContext(VerdictLinksContext).filter((l) => l.table === tableId);
+  if (links.length === 0) return undefined;
   return (column, row) => {
-    if (!link.columns.includes(column.key) || row[column.key] === null || row[column.key] === undefined)
-      return null;
+    const link = links.find((l) => l.columns.includes(column.key));
+    if (!link || row[column.key] === null || row[column.key] === undefined) return null;
     const filter = rowFilter(link, row);
     return filter
       ? routeHref({

@@ -280,10 +280,18 @@ const VERDICT_WORDS = {
       answer: 'verdict on an answer',
       calibration: 'calibration (C1 against C2)',
       settings_pair: 'pair of settings',
+      noise_floor: 'noise floor (NR against its repeat)',
+      'NR-NR (repeat)': 'NR-NR (repeat)',
     },
   },
   zh: {
-    values: { answer: '对回答的判决', calibration: '校准（C1 对 C2）', settings_pair: '两种设置的配对' },
+    values: {
+      answer: '对回答的判决',
+      calibration: '校准（C1 对 C2）',
+      settings_pair: '两种设置的配对',
+      noise_floor: '噪声底线（NR 对其重复）',
+      'NR-NR (repeat)': 'NR-NR（重复）',
+    },
   },
 };
 for (const [lng, res] of Object.entries(VERDICT_WORDS))

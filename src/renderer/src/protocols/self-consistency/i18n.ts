@@ -160,7 +160,7 @@ for (const [lng, res] of Object.entries(scResources)) {
   i18next.addResourceBundle(lng, SC_NS, res, true, true);
 }
 
-// The verdict browser (generic, namespace 'verdicts') lists the stability table's questions with
+// The verdict browser (generic, namespace 'verdicts') lists the stability, accuracy and position tables' questions with
 // fields and values of this protocol: its words are added to that namespace from here.
 const VERDICT_WORDS = {
   en: {
@@ -172,6 +172,10 @@ const VERDICT_WORDS = {
       '-': 'single response',
       question: 'question (every repeat)',
       vote: 'vote of the first k repeats',
+      complete: 'complete question (every repeat valid)',
+      order_vote: 'votes of the first k repeats in both orders',
+      graded: 'question with gold (every repeat graded)',
+      order_pair: 'item in both orders (every repeat)',
     },
   },
   zh: {
@@ -183,6 +187,10 @@ const VERDICT_WORDS = {
       '-': '单个回答',
       question: '题目（全部重复）',
       vote: '前 k 次重复的投票',
+      complete: '完整题目（每次重复都有效）',
+      order_vote: '两种顺序下前 k 次重复的投票',
+      graded: '有标准答案的题目（逐次评分）',
+      order_pair: '两种顺序下的条目（全部重复）',
     },
   },
 };

@@ -5,11 +5,14 @@ import { usageTable } from '../../../report/usage';
 import type { RefSensMetrics } from '../types';
 import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
 
+/** The noise floor's NR-against-repeat rows, as the table names their transition (the verdict browser filters by it). */
+export const REPEAT_TRANSITION = 'NR-NR (repeat)';
+
 /** The noise floor (only with `noiseFloor` on): NR-NR repeat rows, then each transition's excess. */
 function noiseFloorTable(nf: NonNullable<RefSensMetrics['noise_floor']>): Table {
   const rows: TableRow[] = [];
   for (const r of nf.repeat) {
-    rows.push({ ...r, transition: 'NR-NR (repeat)' });
+    rows.push({ ...r, transition: REPEAT_TRANSITION });
     for (const x of nf.excess)
       if (x.judge === r.judge && x.generator === r.generator && x.language === r.language)
         rows.push({ ...x });

@@ -152,6 +152,8 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
       rows: m.position_by_k.map((r) => ({
         judge: r.judge,
         condition: conditionLabel(r.condition),
+        // Not a column: the condition's id, for the verdict browser's filter (as in stability).
+        condition_id: r.condition,
         k: r.k,
         n: r.n,
         consistency: r.consistency,
