@@ -1,14 +1,11 @@
 // Human ratings of bias-probe experiments: pointwise, people score each response alone on the
 // judge's scale; pairwise, they prefer one output of the pair. The agreement report puts each
 // judge's raw and debiased scores beside each other. Answered by the keyless simulated provider.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
+import { describe, expect, it } from 'vitest';
 import { setItems } from '../../src/main/annotation/store';
-import { tempDir } from '../helpers/tmp';
+import { useSampleCore } from '../helpers/sample-core';
 
-let core: Core;
-let cleanup: () => void;
+const sample = useSampleCore('llmbar');
 
 const config = (mode: 'pointwise' | 'pairwise') => ({
   name: `bias-human-${mode}`,
@@ -21,32 +18,21 @@ const config = (mode: 'pointwise' | 'pairwise') => ({
   mode,
 });
 
-beforeAll(async () => {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
-  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-});
-afterAll(async () => {
-  await core?.shutdown();
-  cleanup?.();
-});
-
 async function ratedSet(mode: 'pointwise' | 'pairwise', label: (key: string, i: number) => string) {
-  const { id } = await core.call('experiments.create', { config: config(mode) });
-  expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-  const set = await core.call('annotation.createSet', { experimentId: id, size: 20, seed: 2 });
-  const session = await core.call('annotation.session', { setId: set.id, annotator: 'ana' });
+  const { id } = await sample.core.call('experiments.create', { config: config(mode) });
+  expect((await sample.core.experiments.runToEnd(id)).status).toBe('finished');
+  const set = await sample.core.call('annotation.createSet', { experimentId: id, size: 20, seed: 2 });
+  const session = await sample.core.call('annotation.session', { setId: set.id, annotator: 'ana' });
   expect(JSON.stringify(session)).not.toContain('Secret judge');
-  const keys = setItems(core.db, set.id).map((i) => i.itemKey);
+  const keys = setItems(sample.core.db, set.id).map((i) => i.itemKey);
   const column = mode === 'pairwise' ? 'preference' : 'score';
   const csv = [`item_id,annotator,${column}`, ...keys.map((k, i) => `"${k}",ana,${label(k, i)}`)];
-  await core.call('annotation.importLabels', {
+  await sample.core.call('annotation.importLabels', {
     setId: set.id,
     fileName: 'labels.csv',
     contentBase64: Buffer.from(csv.join('\n')).toString('base64'),
   });
-  return { set, session, keys, report: await core.call('annotation.agreement', { setId: set.id }) };
+  return { set, session, keys, report: await sample.core.call('annotation.agreement', { setId: set.id }) };
 }
 
 describe('bias-probe experiments rated by people', () => {

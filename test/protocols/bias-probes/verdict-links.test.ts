@@ -3,26 +3,12 @@
 // selects are exactly n, and their changes (a score, or the worse response's win score) average to
 // the row's mean difference.
 // Simulated provider through the core; the rows are matched as the browser matches them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import { describe, expect, it } from 'vitest';
 import type { Table } from '../../../src/shared/report/table';
 import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
-import { tempDir } from '../../helpers/tmp';
+import { useSampleCore } from '../../helpers/sample-core';
 
-let core: Core;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
-  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-});
-afterAll(async () => {
-  await core?.shutdown();
-  cleanup?.();
-});
+const sample = useSampleCore('llmbar');
 
 const config = (mode: 'pointwise' | 'pairwise') => ({
   name: `bias-verdicts-${mode}`,
@@ -40,15 +26,15 @@ const config = (mode: 'pointwise' | 'pairwise') => ({
 
 describe.each(['pointwise', 'pairwise'] as const)('bias profile cells, %s', (mode) => {
   it('open exactly the n paired differences behind each row', async () => {
-    const { id } = await core.call('experiments.create', { config: config(mode) });
-    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    const { id } = await sample.core.call('experiments.create', { config: config(mode) });
+    expect((await sample.core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await sample.core.call('experiments.verdictLinks', { experimentId: id });
     const link = links.find((l) => l.table === 'bias_profile')!;
     expect(link).toBeDefined();
     for (const excludeFlagged of [false, true]) {
-      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const results = await sample.core.call('experiments.results', { experimentId: id, excludeFlagged });
       const table = results.tables.find((t: Table) => t.id === 'bias_profile')!;
-      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
       expect(table.rows.length).toBeGreaterThan(4);
       for (const row of table.rows) {
         const filter = rowFilter(link, row)!;

@@ -5,27 +5,13 @@
 // row of `subset_quality` opens its n single verdicts, whose tie-half score averages to its value.
 // Simulated provider through the core, on a random sample spanning LLMBar's subsets, with the
 // noise floor on; the rows are matched as the browser matches them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import { describe, expect, it } from 'vitest';
 import type { Table, TableRow } from '../../../src/shared/report/table';
 import { mcnemarExact } from '../../../src/shared/stats';
 import { matchVerdicts, rowFilter, type VerdictRow } from '../../../src/shared/verdicts';
-import { tempDir } from '../../helpers/tmp';
+import { useSampleCore } from '../../helpers/sample-core';
 
-let core: Core;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
-  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-});
-afterAll(async () => {
-  await core?.shutdown();
-  cleanup?.();
-});
+const sample = useSampleCore('llmbar');
 
 const config = {
   name: 'judge-ls-verdicts',
@@ -84,14 +70,14 @@ const tieHalf = (v: VerdictRow) => (v.correct ? 1 : v.verdict === 'tie' ? 0.5 : 
 
 describe('Judge-LS pair tables', () => {
   it('open exactly the n pairs (or verdicts) behind each row, which give its numbers', async () => {
-    const { id } = await core.call('experiments.create', { config });
-    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    const { id } = await sample.core.call('experiments.create', { config });
+    expect((await sample.core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await sample.core.call('experiments.verdictLinks', { experimentId: id });
     const listed: number[] = [];
     let flipped = 0;
     for (const excludeFlagged of [false, true]) {
-      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
-      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      const results = await sample.core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
       listed.push(rows.length);
       for (const tableId of ['invariance', 'subset_flip', 'position', 'noise_floor', 'subset_quality']) {
         const link = links.find((l) => l.table === tableId)!;

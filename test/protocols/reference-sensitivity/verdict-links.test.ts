@@ -10,27 +10,13 @@
 // p, each verdict with its reason.
 // Simulated provider through the core, two generators (so generator "all" pools); the rows are
 // matched as the browser matches them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import { describe, expect, it } from 'vitest';
 import type { Table } from '../../../src/shared/report/table';
 import { mcnemarExact } from '../../../src/shared/stats';
 import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
-import { tempDir } from '../../helpers/tmp';
+import { useSampleCore } from '../../helpers/sample-core';
 
-let core: Core;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
-  await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
-});
-afterAll(async () => {
-  await core?.shutdown();
-  cleanup?.();
-});
+const sample = useSampleCore('tydiqa');
 
 const config = {
   name: 'refsens-verdicts',
@@ -53,13 +39,13 @@ const accepted = (v: string) => v === 'CORRECT';
 
 describe('reference sensitivity cells', () => {
   it('open exactly the verdicts or pairs behind each row, which give its numbers', async () => {
-    const { id } = await core.call('experiments.create', { config });
-    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    const { id } = await sample.core.call('experiments.create', { config });
+    expect((await sample.core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await sample.core.call('experiments.verdictLinks', { experimentId: id });
     let flipped = 0;
     for (const excludeFlagged of [false, true]) {
-      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
-      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      const results = await sample.core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
       for (const tableId of ['acceptance', 'calibration', 'flips']) {
         const link = links.find((l) => l.table === tableId)!;
         expect(link, tableId).toBeDefined();
@@ -106,7 +92,7 @@ describe('reference sensitivity cells', () => {
   }, 240_000);
 
   it('with the noise floor, open the repeats behind each noise-floor row, which give its numbers', async () => {
-    const { id } = await core.call('experiments.create', {
+    const { id } = await sample.core.call('experiments.create', {
       config: {
         ...config,
         name: 'refsens-verdicts-nf',
@@ -118,14 +104,14 @@ describe('reference sensitivity cells', () => {
         ],
       },
     });
-    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    expect((await sample.core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await sample.core.call('experiments.verdictLinks', { experimentId: id });
     const link = links.find((l) => l.table === 'noise_floor')!;
     expect(link).toBeDefined();
     let repeatFlips = 0;
     for (const excludeFlagged of [false, true]) {
-      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
-      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      const results = await sample.core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
       const table = results.tables.find((t: Table) => t.id === 'noise_floor')!;
       expect(table.rows.filter((r) => r.transition !== 'NR-NR (repeat)').length).toBeGreaterThan(1);
       for (const row of table.rows) {

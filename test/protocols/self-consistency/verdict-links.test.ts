@@ -11,9 +11,7 @@
 // complete ones.
 // Simulated provider through the core (one judge with planted instability, pairs in both
 // orders); the rows are matched as the browser matches them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -28,10 +26,9 @@ import { fleissKappa } from '../../../src/shared/stats';
 import type { SelfConsistencyMetrics } from '../../../src/shared/protocols/self-consistency/types';
 import type { Table } from '../../../src/shared/report/table';
 import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
-import { tempDir } from '../../helpers/tmp';
+import { useSampleCore } from '../../helpers/sample-core';
 
-let core: Core;
-let cleanup: () => void;
+const sample = useSampleCore('llmbar');
 
 // Pointwise data: one response per item, with a human score.
 const points = Array.from({ length: 16 }, (_, i) => ({
@@ -42,21 +39,13 @@ const points = Array.from({ length: 16 }, (_, i) => ({
 }));
 
 beforeAll(async () => {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  core = new Core({ dataDir: t.dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
-  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  const file = join(t.dir, 'points.jsonl');
+  const file = join(sample.dir, 'points.jsonl');
   writeFileSync(file, points.map((p) => JSON.stringify(p)).join('\n') + '\n');
-  await core.call('datasets.import', {
+  await sample.core.call('datasets.import', {
     fileName: 'points.jsonl',
     contentBase64: readFileSync(file).toString('base64'),
     name: 'points',
   });
-});
-afterAll(async () => {
-  await core?.shutdown();
-  cleanup?.();
 });
 
 const config = {
@@ -85,17 +74,17 @@ const repeatsOf = (verdict: string) => verdict.split(' ').filter((v) => v !== 'Ã
 
 describe('stability cells', () => {
   it('open exactly the questions behind each row, whose repeats give its rates', async () => {
-    const { id } = await core.call('experiments.create', { config });
-    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    const { id } = await sample.core.call('experiments.create', { config });
+    expect((await sample.core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await sample.core.call('experiments.verdictLinks', { experimentId: id });
     const link = links.find((l) => l.table === 'stability')!;
     expect(link).toBeDefined();
     let unstable = 0;
     const listed: number[] = [];
     for (const excludeFlagged of [false, true]) {
-      const results = await core.call('experiments.results', { experimentId: id, excludeFlagged });
+      const results = await sample.core.call('experiments.results', { experimentId: id, excludeFlagged });
       const table = results.tables.find((t: Table) => t.id === 'stability')!;
-      const { rows } = await core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
+      const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
       // 2 judges, each pooled and per category.
       expect(table.rows.length).toBeGreaterThan(4);
       for (const row of table.rows) {
@@ -137,8 +126,8 @@ describe('stability cells', () => {
     // questions that have every repeat valid (the statistic's set); their counts give Îº.
     const complete = links.find((l) => l.table === 'stability' && l.where?.kind === 'complete')!;
     expect(complete).toBeDefined();
-    const results = await core.call('experiments.results', { experimentId: id });
-    const { rows } = await core.call('experiments.verdicts', { experimentId: id });
+    const results = await sample.core.call('experiments.results', { experimentId: id });
+    const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id });
     const table = results.tables.find((t: Table) => t.id === 'stability')!;
     const key = (v: { sourceId: string; fields: Record<string, string> }) =>
       [v.fields.judge, v.fields.condition, v.sourceId, v.fields.order].join('|');
@@ -205,7 +194,7 @@ describe('stability cells', () => {
       let hits = 0;
       for (const v of behind) {
         if (!gold.has(v.itemId))
-          gold.set(v.itemId, (await core.call('items.get', { itemId: v.itemId })).label);
+          gold.set(v.itemId, (await sample.core.call('items.get', { itemId: v.itemId })).label);
         const said = v.verdict.split(' ');
         expect(said.length).toBe(config.repeats);
         hits += said.filter((x) => norm(x, v.fields.order) === gold.get(v.itemId)).length;
@@ -233,7 +222,7 @@ describe('stability cells', () => {
   }, 180_000);
 
   it('pointwise: within-SD and ICC(1) open the questions they are computed over', async () => {
-    const { id } = await core.call('experiments.create', {
+    const { id } = await sample.core.call('experiments.create', {
       config: {
         name: 'sc-verdicts-points',
         protocol: 'self-consistency',
@@ -244,15 +233,15 @@ describe('stability cells', () => {
         scale: 5,
       },
     });
-    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
-    const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
+    expect((await sample.core.experiments.runToEnd(id)).status).toBe('finished');
+    const { links } = await sample.core.call('experiments.verdictLinks', { experimentId: id });
     const stable = links.find((l) => l.table === 'stability' && l.where?.kind === 'question')!;
     const complete = links.find((l) => l.table === 'stability' && l.where?.kind === 'complete')!;
     expect(stable.columns).toContain('within_sd');
     expect(complete.columns).toEqual(expect.arrayContaining(['icc1', 'icc1_ci', 'fleiss_kappa']));
-    const results = await core.call('experiments.results', { experimentId: id });
+    const results = await sample.core.call('experiments.results', { experimentId: id });
     const m = results.metrics as SelfConsistencyMetrics;
-    const { rows } = await core.call('experiments.verdicts', { experimentId: id });
+    const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id });
     const table = results.tables.find((t: Table) => t.id === 'stability')!;
     const scores = (v: { verdict: string }) => repeatsOf(v.verdict).map(Number);
     let spread = 0;
