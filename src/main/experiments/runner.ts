@@ -326,14 +326,7 @@ export class ExperimentRun {
       // join it (runLive), so no stage waits for another stage as a whole.
       const { jobs, tasks } = this.planAll(exp, stages, tasksOf);
       for (const j of jobs) if (!this.depthOf.has(j.requestId)) this.depthOf.set(j.requestId, round);
-      const rows = getPlanRows(
-        db,
-        jobs.map((j) => j.requestId),
-      );
-      const open = jobs.filter((j) => {
-        const s = rows.get(j.requestId)?.status;
-        return s !== 'done' && s !== 'failed';
-      }).length;
+      const open = this.openCount(jobs);
       if (round > 0 && open === 0) {
         complete = true;
         break;
@@ -367,17 +360,8 @@ export class ExperimentRun {
     }
     // Out of rounds: a fresh plan with tasks still open means the plan outgrew its rounds (its
     // tasks are recorded, so they count as unsent below).
-    if (!complete && !this.outgrown) {
-      const { jobs } = this.planAll(exp, stages, tasksOf);
-      const rows = getPlanRows(
-        db,
-        jobs.map((j) => j.requestId),
-      );
-      this.outgrown = jobs.some((j) => {
-        const s = rows.get(j.requestId)?.status;
-        return s !== 'done' && s !== 'failed';
-      });
-    }
+    if (!complete && !this.outgrown)
+      this.outgrown = this.openCount(this.planAll(exp, stages, tasksOf).jobs) > 0;
     // Out of rounds with calls still open: never report those as finished.
     const unsent = unsentCalls(db, this.experimentId);
     if (unsent > 0 && this.outgrown)
@@ -385,6 +369,18 @@ export class ExperimentRun {
         message: `Stopped: the plan kept growing after ${MAX_ROUNDS} rounds (a protocol bug); ${unsent} planned calls were not sent.`,
       });
     return unsent > 0 ? 'paused' : 'finished';
+  }
+
+  /** How many of these jobs are neither answered nor failed. */
+  private openCount(jobs: readonly Job[]): number {
+    const rows = getPlanRows(
+      this.deps.db,
+      jobs.map((j) => j.requestId),
+    );
+    return jobs.filter((j) => {
+      const s = rows.get(j.requestId)?.status;
+      return s !== 'done' && s !== 'failed';
+    }).length;
   }
 
   /**

@@ -3,17 +3,11 @@
 // its decoded pixels. Pixels are read with resvg, the library that drew them: the PNG is placed
 // 1:1 as the only image of an SVG whose render is its RGBA (exact: the figures are drawn on an
 // opaque white background, so no alpha is premultiplied and back). Knows no protocol.
-import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
-import type ExcelJS from 'exceljs';
-import type { BundleCheck } from '../../shared/paper/bundle';
+import { DIFFERENCES_LISTED, type BundleCheck } from '../../shared/paper/bundle';
 import type { Table } from '../../shared/report/table';
 import { svgToPng } from '../report/figures';
-import { buildWorkbook } from '../report/xlsx';
-
-const LISTED = 20;
-const requireExcel = createRequire(import.meta.url);
-const excelJs = () => requireExcel('exceljs') as typeof ExcelJS;
+import { buildWorkbook, excelJs } from '../report/xlsx';
 
 type SheetValues = Map<string, Map<string, string>>;
 
@@ -44,7 +38,7 @@ export async function xlsxCheck(
   const [a, b] = await Promise.all([cellValues(stored), cellValues(fresh)]);
   const differences: BundleCheck['differences'] = [];
   const push = (where: string, s: string | undefined, r: string | undefined) => {
-    if (differences.length < LISTED)
+    if (differences.length < DIFFERENCES_LISTED)
       differences.push({ where, stored: s ?? 'absent', recomputed: r ?? 'absent' });
   };
   const sheetsA = [...a.keys()];

@@ -6,7 +6,12 @@
 // counter in its class and clip-path names). Knows no protocol.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUNDLE_ENTRIES as E, type BundleCheck, type BundleVerifyReport } from '../../shared/paper/bundle';
+import {
+  BUNDLE_ENTRIES as E,
+  DIFFERENCES_LISTED,
+  type BundleCheck,
+  type BundleVerifyReport,
+} from '../../shared/paper/bundle';
 import { AppError } from '../base/errors';
 import { ExperimentService } from '../experiments/service';
 import { loadExperiment } from '../experiments/load';
@@ -25,12 +30,9 @@ import { lockSha256 } from './preregistration';
 import { pngCheck, xlsxCheck } from './bundle-recompare';
 import type { BundleDataset } from './bundle-write';
 
-/** Differences listed per file before "and more": enough to see what moved. */
-const LISTED = 20;
-
-/** Where two JSON values differ, as paths (`quality[2].accuracy`), the first LISTED of them. */
+/** Where two JSON values differ, as paths (`quality[2].accuracy`), the first DIFFERENCES_LISTED of them. */
 function jsonDifferences(a: unknown, b: unknown, path = '', out: BundleCheck['differences'] = []) {
-  if (out.length >= LISTED) return out;
+  if (out.length >= DIFFERENCES_LISTED) return out;
   const bothObjects = a !== null && b !== null && typeof a === 'object' && typeof b === 'object';
   if (bothObjects && Array.isArray(a) === Array.isArray(b)) {
     const keys = Array.isArray(a)

@@ -8,7 +8,7 @@ import { uniqueHeaders, type Table, type TableColumn } from '../../shared/report
 // Loaded on first use, not at start: exceljs takes ~0.2 s to load and a run needs it only to export.
 const requireExcel = createRequire(import.meta.url);
 let excel: typeof ExcelJS | undefined;
-const excelJs = (): typeof ExcelJS => (excel ??= requireExcel('exceljs') as typeof ExcelJS);
+export const excelJs = (): typeof ExcelJS => (excel ??= requireExcel('exceljs') as typeof ExcelJS);
 
 const NUMBER_FORMATS: Record<Exclude<TableColumn['kind'], 'text'>, string> = {
   int: '0',

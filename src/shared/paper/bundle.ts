@@ -39,6 +39,9 @@ export interface BundleJson {
   entries: Record<string, string>;
 }
 
+/** Differences `verify` lists per file before it stops: enough to see what moved. */
+export const DIFFERENCES_LISTED = 20;
+
 /** One file `verify` recomputed and compared with the stored one. */
 export interface BundleCheck {
   /** The entry compared, e.g. export/metrics.json. */
