@@ -11,6 +11,7 @@ import {
   judgeLsResponder,
   type JudgeProfile,
 } from '../../test/mock-provider/judge-ls-responder';
+import { refSensResponder, type QaRecord } from '../../test/mock-provider/refsens-responder';
 import { startMockProvider, type MockBehavior } from '../../test/mock-provider/server';
 
 export const LLMBAR = join(process.cwd(), 'resources', 'samples', 'llmbar.jsonl');
@@ -21,6 +22,8 @@ export interface MockExtras {
   judgeLs?: boolean;
   /** Judge models beyond the responder's defaults (each gets a profile of its own). */
   extraJudges?: string[];
+  /** Answer as the reference-sensitivity models on the questions of this JSONL file. */
+  refsensFile?: string;
 }
 
 export interface MockStats {
@@ -74,6 +77,13 @@ export async function spawnMock(
   };
 }
 
+export function readJsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
 export function llmbarItems(): Item[] {
   return parseDatasetFile('llmbar.jsonl', readFileSync(LLMBAR)).items.map((it, i) => ({
     ...it,
@@ -94,14 +104,17 @@ function profileFor(model: string, i: number): JudgeProfile {
 }
 
 async function mockMain(behaviorJson: string) {
-  const { judgeLs, extraJudges, ...behavior } = JSON.parse(behaviorJson) as Partial<MockBehavior> &
-    MockExtras;
+  const { judgeLs, extraJudges, refsensFile, ...behavior } = JSON.parse(
+    behaviorJson,
+  ) as Partial<MockBehavior> & MockExtras;
   const profiles = { ...DEFAULT_PROFILES };
   (extraJudges ?? []).forEach((m, i) => (profiles[m] ??= profileFor(m, i)));
   const responder = judgeLs ? judgeLsResponder(llmbarItems(), { profiles }) : undefined;
+  const refsens = refsensFile ? refSensResponder(readJsonl<QaRecord>(refsensFile)) : undefined;
   const mock = await startMockProvider({
     ...behavior,
     ...(responder ? { respond: responder.respond, wrapText: false } : {}),
+    ...(refsens ? { respond: refsens.respond } : {}),
     logBodies: false,
   });
   process.stdout.write(`${mock.url}\n`);

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Core } from './facade/core';
 import { EncryptedFileKeyStore, type Encryptor } from './providers/key-store';
 import { APP_NAME } from './base/paths';
+import { useLaptopHeap } from './base/heap';
 import {
   forwardEvents,
   makeSenderCheck,
@@ -115,6 +116,7 @@ function startApp(): void {
   const keys = new EncryptedFileKeyStore(join(dataDir, 'keys.json'), keychain);
   const warning = keys.status().warning;
   if (warning) console.warn(`Judge Lab: ${warning}`);
+  useLaptopHeap();
   core = new Core({ dataDir, door: 'electron', keys });
   const trusted = makeSenderCheck(pathToFileURL(PAGE_FILE).href, process.env.ELECTRON_RENDERER_URL);
   // Folders "Open folder" may open: the ones the person picked and the ones exports went to.

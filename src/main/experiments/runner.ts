@@ -5,6 +5,7 @@
 import type { ExperimentProgress, ExperimentStatus } from '../../shared/experiments';
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
+import type { ProtocolTask } from '../protocols/types';
 import type { ChatResult } from '../providers/types';
 import {
   EARLY_WARNING,
@@ -20,7 +21,7 @@ import { BatchExecutor, type BatchExecutorOptions, type BatchInfo } from '../que
 import { combineProgress, splitByMode } from '../queue/batch/route';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
-import { setExperimentStatus, tasksOf as storedTasks } from '../store/experiments';
+import { openTasksOf, setExperimentStatus } from '../store/experiments';
 import { batchesOfExperiment } from '../store/batches';
 import { getPlanRows } from '../store/ledger';
 import { writeArrivedResults } from '../store/results';
@@ -79,11 +80,15 @@ interface Replan {
 interface Planned {
   tasks: PlannedTask[];
   jobs: Job[];
+  /** How many of the tasks this plan recorded for the first time in the run. */
+  added: number;
 }
 interface PlannedTask {
   stage: string;
   request: { provider: string };
 }
+/** A plan is rendered, hashed and recorded this many tasks at a time (see planAll). */
+const PLAN_CHUNK = 2000;
 /** The protocol hears of answers stored as they arrived at most this often while a run goes. */
 const SYNC_INTERVAL_MS = 1000;
 
@@ -152,6 +157,11 @@ export class ExperimentRun {
    * plan that keeps growing goes one deeper each time once the sound work is done.
    */
   private depthOf = new Map<number, number>();
+  /**
+   * The tasks this run has recorded, by key: their job, stage and provider (null: stored outside
+   * the run's plans, its provider unknown here). Plans leave them out (PlanContext).
+   */
+  private readonly recorded = new Map<string, { job: Job; stage: string; provider: string | null }>();
   /** A plan went deeper than MAX_ROUNDS: its tasks were not sent. */
   private outgrown = false;
   readonly done: Promise<ExperimentProgress>;
@@ -324,23 +334,25 @@ export class ExperimentRun {
       // Plan every stage from what is stored now: a task whose inputs exist goes out in this
       // round, whatever stage it belongs to. While the round goes, tasks whose inputs arrive
       // join it (runLive), so no stage waits for another stage as a whole.
-      const { jobs, tasks } = this.planAll(exp, stages, tasksOf);
+      const { jobs, tasks, added } = this.planAll(exp, stages, tasksOf, true);
       for (const j of jobs) if (!this.depthOf.has(j.requestId)) this.depthOf.set(j.requestId, round);
+      // Done when nothing is open and nothing new was planned: tasks planned now that are all
+      // answered already (cache hits) still go through the engine, so progress counts them.
       const open = this.openCount(jobs);
-      if (round > 0 && open === 0) {
+      if (round > 0 && open === 0 && added === 0) {
         complete = true;
         break;
       }
       // Time left covers the rounds still to come: the estimate (the wizard's formula) of all
       // that is left, less this round's share, which the engine counts lane by lane.
       this.estimate(exp);
-      this.publish({ phase: tasks.at(-1)?.stage ?? null, etaSeconds: this.leftEstimate });
+      this.publish({ phase: tasks.at(-1)?.stage ?? phaseOf(jobs), etaSeconds: this.leftEstimate });
       const summary = await this.runRound(
         exp,
         jobs,
         tasks,
         { validate, read, storeOutcomes, earlyWarning },
-        { again: () => this.planAll(exp, stages, tasksOf), after: unlocks },
+        { again: () => this.planAll(exp, stages, tasksOf, false), after: unlocks },
       );
       this.onEngineProgress(summary);
       this.carried = {
@@ -361,7 +373,7 @@ export class ExperimentRun {
     // Out of rounds: a fresh plan with tasks still open means the plan outgrew its rounds (its
     // tasks are recorded, so they count as unsent below).
     if (!complete && !this.outgrown)
-      this.outgrown = this.openCount(this.planAll(exp, stages, tasksOf).jobs) > 0;
+      this.outgrown = this.openCount(this.planAll(exp, stages, tasksOf, true).jobs) > 0;
     // Out of rounds with calls still open: never report those as finished.
     const unsent = unsentCalls(db, this.experimentId);
     if (unsent > 0 && this.outgrown)
@@ -384,39 +396,75 @@ export class ExperimentRun {
   }
 
   /**
-   * Plans every stage from what is stored now and records the tasks; tasks stored outside this
-   * plan (a translation edited while the run goes) that are still open come after them.
+   * Plans every stage from what is stored now and records the tasks this run has not recorded
+   * yet (PlanContext: a recorded task's prompt changes only where it is recorded again). Within a
+   * round (`whole` false) it returns only those; as a round starts (`whole`) it returns the
+   * whole plan so far, with open tasks stored outside it (an edit, an earlier run) after them:
+   * each round counts every task, done ones included, in its progress.
    */
   private planAll(
     exp: LoadedExperiment,
     stages: Map<string, StagePlugin>,
     tasksOf: Map<number, { stage: StagePlugin; meta: unknown; key: string }>,
+    whole: boolean,
   ): Planned {
     const { db } = this.deps;
-    const tasks = exp.protocol.stages.flatMap((s) => s.plan(exp.view, db));
-    const { jobs } = recordPlan(db, exp, tasks, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
-    const planned = tasks.map((t, i): PlannedTask => {
-      const stage = stages.get(t.stage)!;
-      tasksOf.set(jobs[i].requestId, { stage, meta: t.meta, key: t.key });
-      this.groupRoles.set(jobs[i].group, stage.describe(t).role);
-      return { stage: t.stage, request: { provider: t.request.provider } };
-    });
-    const inPlan = new Set(jobs.map((j) => j.requestId));
-    const stored = storedTasks(db, this.experimentId).filter((t) => !inPlan.has(t.requestId));
-    const storedRows = getPlanRows(
-      db,
-      stored.map((t) => t.requestId),
-    );
-    for (const t of stored) {
+    const recorded = this.recorded;
+    const ctx = { planned: (key: string) => recorded.has(key) };
+    const fresh: Planned = { tasks: [], jobs: [], added: 0 };
+    let chunk: ProtocolTask[] = [];
+    const flush = () => {
+      const { jobs } = recordPlan(db, exp, chunk, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
+      chunk.forEach((t, i) => {
+        const stage = stages.get(t.stage)!;
+        const job = jobs[i];
+        tasksOf.set(job.requestId, { stage, meta: t.meta, key: t.key });
+        recorded.set(t.key, { job, stage: t.stage, provider: t.request.provider });
+        this.groupRoles.set(job.group, stage.describe(t).role);
+        fresh.jobs.push(job);
+        fresh.tasks.push({ stage: t.stage, request: { provider: t.request.provider } });
+      });
+      chunk = [];
+    };
+    // Recorded a chunk at a time, so a big plan's rendered requests die young instead of all
+    // living until the whole plan is hashed (at 92,000 tasks: ~300 MB that outlived the young
+    // generation at every plan).
+    for (const s of exp.protocol.stages)
+      for (const t of s.plan(exp.view, db, ctx)) {
+        // A stage that ignores the context still renders its recorded tasks: they are left out
+        // here, before they are hashed and looked up in the ledger.
+        if (recorded.has(t.key)) continue;
+        chunk.push(t);
+        if (chunk.length >= PLAN_CHUNK) flush();
+      }
+    if (chunk.length) flush();
+    fresh.added = fresh.jobs.length;
+    if (!whole) return fresh;
+    // Open tasks stored outside the plan are looked for as a round starts, not at each plan
+    // within it (reading the stored tasks cost as much as the plan): an edit made while a round
+    // goes is sent in the next round of the same run.
+    for (const t of openTasksOf(db, this.experimentId)) {
       const stage = stages.get(t.stage);
-      const s = storedRows.get(t.requestId)?.status;
-      if (!stage || inPlan.has(t.requestId) || s === 'done' || s === 'failed') continue;
-      inPlan.add(t.requestId);
-      jobs.push({ requestId: t.requestId, group: `${t.stage}${SEP}${stage.group(t)}` });
-      this.groupRoles.set(`${t.stage}${SEP}${stage.group(t)}`, stage.describe(t).role);
+      if (!stage || recorded.get(t.key)?.job.requestId === t.requestId) continue;
+      const group = `${t.stage}${SEP}${stage.group(t)}`;
+      recorded.set(t.key, { job: { requestId: t.requestId, group }, stage: t.stage, provider: null });
+      this.groupRoles.set(group, stage.describe(t).role);
       tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
     }
-    return { tasks: planned, jobs };
+    const all: Planned = { tasks: [], jobs: [], added: fresh.jobs.length };
+    const outside: Job[] = [];
+    const seen = new Set<number>();
+    for (const r of recorded.values()) {
+      if (seen.has(r.job.requestId)) continue;
+      seen.add(r.job.requestId);
+      if (r.provider === null) outside.push(r.job);
+      else {
+        all.jobs.push(r.job);
+        all.tasks.push({ stage: r.stage, request: { provider: r.provider } });
+      }
+    }
+    all.jobs.push(...outside);
+    return all;
   }
 
   /**
@@ -665,6 +713,11 @@ export class ExperimentRun {
       }
     }
   }
+}
+
+/** The stage of a plan's last job (progress shows it as the phase). */
+function phaseOf(jobs: readonly Job[]): string | null {
+  return jobs.at(-1)?.group.split(SEP)[0] ?? null;
 }
 
 function emptyCounts() {

@@ -104,6 +104,19 @@ export interface TaskCall {
 /** Usage per model role (metrics.json `usage`): the report kit's. */
 export type { UsageRow };
 
+/**
+ * What the runner tells a stage when it plans again while a round goes (to pick up tasks whose
+ * inputs just arrived). A stage may leave out, without rendering them, the tasks for which
+ * `planned(key)` is true: the run has recorded them, and a recorded task's prompt changes only
+ * through a path that records it again itself (a person's edit: `ProtocolViews.edits`). A stage
+ * that ignores it is still correct, only slower: on a 92,000-call study every such plan rendered,
+ * hashed and looked up every task again, most of a run's CPU. Plans without a context (each
+ * round's first plan, the estimate) are whole.
+ */
+export interface PlanContext {
+  planned(key: string): boolean;
+}
+
 /** One stage: plans tasks from what exists now and parses their answers. */
 export interface StagePlugin<E extends ExperimentView = ExperimentView> {
   readonly name: string;
@@ -112,7 +125,11 @@ export interface StagePlugin<E extends ExperimentView = ExperimentView> {
    * translation not made) is left out and planned in a later round, so no stage has to
    * wait for another stage as a whole.
    */
-  plan(exp: E, db: Database): ProtocolTask[];
+  /**
+   * (An iterable, e.g. a generator: the runner records a big plan a chunk at a time, so its
+   * rendered requests need not all exist at once.)
+   */
+  plan(exp: E, db: Database, ctx?: PlanContext): Iterable<ProtocolTask>;
   /** Parses an answer; an error makes the engine ask again, then record the call failed. */
   parse(json: unknown, task: Pick<ProtocolTask, 'key' | 'meta'>): ParseResult<unknown>;
   /** The progress group of a task (the judge's label; the stage name for other roles). */

@@ -132,6 +132,26 @@ export function tasksOf(db: Database, experimentId: number, stage?: string): Tas
   }));
 }
 
+/**
+ * The experiment's tasks whose request is neither answered nor failed, in plan order: those a
+ * run still has to send (a whole plan adds the ones it did not make itself, e.g. after an edit).
+ */
+export function openTasksOf(db: Database, experimentId: number): TaskRow[] {
+  const rows = db
+    .prepare(
+      `SELECT t.task_key, t.stage, t.request_id, t.meta_json FROM experiment_tasks t
+       JOIN requests r ON r.id = t.request_id
+       WHERE t.experiment_id = ? AND r.status NOT IN ('done', 'failed') ORDER BY t.rowid`,
+    )
+    .all(experimentId) as { task_key: string; stage: string; request_id: number; meta_json: string }[];
+  return rows.map((r) => ({
+    key: r.task_key,
+    stage: r.stage,
+    requestId: r.request_id,
+    meta: JSON.parse(r.meta_json),
+  }));
+}
+
 export function deleteTasks(db: Database, experimentId: number, keys: readonly string[]): void {
   const del = db.prepare('DELETE FROM experiment_tasks WHERE experiment_id = ? AND task_key = ?');
   db.transaction(() => keys.forEach((k) => del.run(experimentId, k)))();

@@ -99,7 +99,7 @@ export const pointwisePlugin: ProtocolPlugin<Exp, PointwiseMetrics> = {
     },
   ],
   estimatePlan(exp, db) {
-    return { tasks: this.stages[0].plan(exp, db), fresh: () => false, note: 'Typical output lengths.' };
+    return { tasks: [...this.stages[0].plan(exp, db)], fresh: () => false, note: 'Typical output lengths.' };
   },
   metricsKeys: ['mean_score', 'failures'],
   computeMetrics(ctx) {

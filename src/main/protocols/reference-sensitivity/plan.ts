@@ -183,14 +183,32 @@ export function planJudge(
   answers: readonly AnswerToJudge[],
   opts: RefSensOptions,
 ): ProtocolTask<'judge', JudgeMeta>[] {
-  if (!opts.sensitivity) return [];
+  return [...judgeTasks(items, judges, answers, opts)];
+}
+
+/** planJudge's tasks one at a time, leaving out the keys a run has `planned` (PlanContext). */
+export function* judgeTasks(
+  items: readonly QaItem[],
+  judges: readonly ModelEntry[],
+  answers: readonly AnswerToJudge[],
+  opts: RefSensOptions,
+  planned: (key: string) => boolean = () => false,
+): Generator<ProtocolTask<'judge', JudgeMeta>> {
+  if (!opts.sensitivity) return;
   const byId = new Map(items.map((i) => [i.sourceId, i]));
-  const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
   for (const judge of judges)
     for (const a of answers) {
       const item = byId.get(a.sourceId);
       if (!item) continue;
       for (const setting of opts.settings) {
+        const key = taskKey('judge', judge.label, a.generator, item.sourceId, setting);
+        const repeatKey =
+          opts.noiseFloor && setting === 'NR'
+            ? taskKey('judge', judge.label, a.generator, item.sourceId, setting, 'sample', 1)
+            : null;
+        const repeat = repeatKey !== null && !planned(repeatKey);
+        // Recorded tasks are not rendered again (PlanContext): most plans of a run find only a few new.
+        if (planned(key) && !repeat) continue;
         const meta: JudgeMeta = {
           judge: judge.label,
           generator: a.generator,
@@ -201,21 +219,15 @@ export function planJudge(
           imported: a.imported,
         };
         const request = judgeRequest(judge, opts, item, a.answer, setting);
-        tasks.push({
-          key: taskKey('judge', judge.label, a.generator, item.sourceId, setting),
-          stage: 'judge',
-          meta,
-          request,
-        });
+        if (!planned(key)) yield { key, stage: 'judge', meta, request };
         // The placebo: the same NR question again (a repeat, its own ledger row).
-        if (opts.noiseFloor && setting === 'NR')
-          tasks.push({
-            key: taskKey('judge', judge.label, a.generator, item.sourceId, setting, 'sample', 1),
+        if (repeat)
+          yield {
+            key: repeatKey!,
             stage: 'judge',
             meta: { ...meta, sample: 1 },
             request: { ...request, sample: 1 },
-          });
+          };
       }
     }
-  return tasks;
 }

@@ -28,6 +28,7 @@ import {
   GENERATE_MAX_TOKENS,
   planCalibration,
   planGenerate,
+  judgeTasks,
   planJudge,
   type AnswerToJudge,
   type CalibrateMeta,
@@ -139,12 +140,13 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
     {
       name: 'judge',
       // A verdict on a generated answer is planned once the answer is stored.
-      plan: (exp, db: Database) =>
-        planJudge(
+      plan: (exp, db: Database, ctx) =>
+        judgeTasks(
           qaItems(exp),
           exp.config.judges,
           answersToJudge(exp, listResults(db, exp.id, 'generate')),
           exp.options,
+          ctx?.planned,
         ),
       parse: (json) => parseCorrectnessVerdict(json),
       group: (t) => (t.meta as JudgeMeta).judge,
