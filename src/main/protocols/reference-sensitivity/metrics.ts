@@ -27,7 +27,7 @@ import {
   newcombePairedInterval,
   wilsonInterval,
 } from '../../../shared/stats';
-import { exactMatch, strictNormalize, tokenF1 } from './normalize';
+import { exactMatch, squadNormalize, strictNormalize, tokenF1 } from './normalize';
 
 export interface CalibrationRecord {
   judge: string;
@@ -136,7 +136,10 @@ const ofGenerator = (g: string, r: { generator: string }) => g === ALL || r.gene
 
 // The per-group tallies below are built in one pass over the verdicts (not one pass per group):
 // at the paper's scale that is 72,000 verdicts against some 135 groups.
-const groupKey = (...parts: string[]) => parts.join('\u0000');
+// Keys are built by template (not a rest array joined): at 72,000 verdicts the arrays showed.
+const groupKey = (judge: string, generator: string, language: string, setting: string) =>
+  `${judge}\u0000${generator}\u0000${language}\u0000${setting}`;
+const pairKey = (generator: string, transition: string) => `${generator}\u0000${transition}`;
 
 /** Counts per (judge, generator and "all", language, setting) of valid verdicts, in one pass. */
 function tallyVerdicts(
@@ -186,13 +189,30 @@ function acceptanceRows(input: MetricsInput): AcceptanceRow[] {
 type Slot = `${string}\u0000${string}`;
 const slot = (generator: string, sourceId: string): Slot => `${generator}\u0000${sourceId}`;
 
-function verdictIndex(input: Pick<MetricsInput, 'verdicts'>, judge: string, language: string) {
-  const by = new Map<Setting, Map<Slot, VerdictRecord>>();
+type VerdictIndex = Map<Setting, Map<Slot, VerdictRecord>>;
+
+function emptyIndex(): VerdictIndex {
+  const by: VerdictIndex = new Map();
   for (const s of SETTINGS) by.set(s, new Map());
-  for (const r of input.verdicts)
-    if (r.judge === judge && r.language === language && r.verdict !== null)
-      by.get(r.setting)!.set(slot(r.generator, r.sourceId), r);
   return by;
+}
+
+/**
+ * Each judge's valid verdicts in one language, per setting, by answer (the last one of a slot):
+ * built in one pass over the verdicts, not one pass per (judge, language).
+ */
+function verdictIndexes(
+  input: Pick<MetricsInput, 'verdicts'>,
+): (judge: string, language: string) => VerdictIndex {
+  const all = new Map<string, VerdictIndex>();
+  for (const r of input.verdicts) {
+    if (r.verdict === null) continue;
+    const key = `${r.judge}\u0000${r.language}`;
+    let by = all.get(key);
+    if (!by) all.set(key, (by = emptyIndex()));
+    by.get(r.setting)!.set(slot(r.generator, r.sourceId), r);
+  }
+  return (judge, language) => all.get(`${judge}\u0000${language}`) ?? emptyIndex();
 }
 
 /** The transitions whose both settings were asked. */
@@ -205,7 +225,7 @@ function transitionsOf(input: Pick<MetricsInput, 'settings'>): Transition[] {
 
 /** An answer's valid verdicts in both settings of a transition: the pairs a flip row counts. */
 function* transitionPairs(
-  by: ReturnType<typeof verdictIndex>,
+  by: VerdictIndex,
   transition: Transition,
 ): Generator<[VerdictRecord, VerdictRecord]> {
   const [from, to] = transition.split('-') as [Setting, Setting];
@@ -226,9 +246,10 @@ function flipRows(input: MetricsInput): FlipRow[] {
     if (v === undefined) normalized.set(text, (v = strictNormalize(text)));
     return v;
   };
+  const indexOf = verdictIndexes(input);
   for (const judge of input.judges)
     for (const language of input.languages) {
-      const by = verdictIndex(input, judge, language);
+      const by = indexOf(judge, language);
       const tallies = new Map<string, { n: number; c2i: number; i2c: number; changed: number }>();
       for (const transition of transitions) {
         for (const [x, y] of transitionPairs(by, transition)) {
@@ -236,19 +257,19 @@ function flipRows(input: MetricsInput): FlipRow[] {
           const i2c = x.verdict === 'INCORRECT' && y.verdict === 'CORRECT' ? 1 : 0;
           const changed = norm(x.extracted) !== norm(y.extracted) ? 1 : 0;
           for (const g of [x.generator, ALL]) {
-            const k = groupKey(g, transition);
-            const t = tallies.get(k) ?? { n: 0, c2i: 0, i2c: 0, changed: 0 };
+            const k = pairKey(g, transition);
+            let t = tallies.get(k);
+            if (!t) tallies.set(k, (t = { n: 0, c2i: 0, i2c: 0, changed: 0 }));
             t.n++;
             t.c2i += c2i;
             t.i2c += i2c;
             t.changed += changed;
-            tallies.set(k, t);
           }
         }
       }
       for (const generator of gensWithAll(input))
         for (const transition of transitions) {
-          const t = tallies.get(groupKey(generator, transition));
+          const t = tallies.get(pairKey(generator, transition));
           if (!t) continue;
           rows.push({
             judge,
@@ -271,10 +292,17 @@ function flipRows(input: MetricsInput): FlipRow[] {
 function stringBaseline(input: MetricsInput): RefSensMetrics['string_baseline'] {
   const em = new Map<Slot, number>();
   const f1 = new Map<Slot, number>();
+  // Each gold answer is scored against every generator's answer, twice: normalized once.
+  const normalized = new Map<string, string>();
+  const norm = (text: string) => {
+    let v = normalized.get(text);
+    if (v === undefined) normalized.set(text, (v = squadNormalize(text)));
+    return v;
+  };
   for (const a of input.answers) {
     const gold = input.gold.get(a.sourceId) ?? [];
-    em.set(slot(a.generator, a.sourceId), exactMatch(a.answer, gold));
-    f1.set(slot(a.generator, a.sourceId), tokenF1(a.answer, gold));
+    em.set(slot(a.generator, a.sourceId), exactMatch(a.answer, gold, norm));
+    f1.set(slot(a.generator, a.sourceId), tokenF1(a.answer, gold, norm));
   }
   const answers: StringBaselineRow[] = [];
   for (const generator of gensWithAll(input))
@@ -367,12 +395,12 @@ const noiseTargets = (input: Pick<MetricsInput, 'settings'>) =>
 
 /** A judge's valid NR verdicts in one language that have a valid repeat: what the noise floor counts. */
 function repeatedNR(
-  input: Pick<MetricsInput, 'verdicts'>,
+  indexOf: ReturnType<typeof verdictIndexes>,
   repeats: readonly VerdictRecord[],
   judge: string,
   language: string,
 ) {
-  const by = verdictIndex(input, judge, language);
+  const by = indexOf(judge, language);
   const again = new Map<Slot, VerdictRecord>();
   for (const r of repeats)
     if (r.judge === judge && r.language === language && r.verdict !== null)
@@ -394,9 +422,10 @@ function noiseFloor(
   const repeat: NoiseFloorRepeatRow[] = [];
   const excess: NoiseFloorExcessRow[] = [];
   const targets = noiseTargets(input);
+  const indexOf = verdictIndexes(input);
   for (const judge of input.judges)
     for (const language of input.languages) {
-      const { by, again, nr } = repeatedNR(input, repeats, judge, language);
+      const { by, again, nr } = repeatedNR(indexOf, repeats, judge, language);
       for (const generator of gensWithAll(input)) {
         const mine = nr.filter(([, x]) => generator === ALL || x.generator === generator);
         if (mine.length === 0) continue;
@@ -482,11 +511,12 @@ export function listedPairs(
     from: VerdictRecord;
     to: VerdictRecord;
   }[] = [];
+  const indexOf = verdictIndexes(input);
   for (const judge of input.judges)
     for (const language of input.languages) {
       for (const [sourceId, p] of calibrationPairs(input, judge, language))
         calibration.push({ judge, language, sourceId, ...p });
-      const by = verdictIndex(input, judge, language);
+      const by = indexOf(judge, language);
       for (const transition of transitionsOf(input))
         for (const [from, to] of transitionPairs(by, transition))
           flips.push({ judge, language, transition, from, to });
@@ -513,9 +543,10 @@ export function listedNoiseFloor(
   if (!all.noiseFloor) return listed;
   const repeats = all.verdicts.filter((r) => r.sample);
   const input = { ...all, verdicts: all.verdicts.filter((r) => !r.sample) };
+  const indexOf = verdictIndexes(input);
   for (const judge of input.judges)
     for (const language of input.languages) {
-      const { by, again, nr } = repeatedNR(input, repeats, judge, language);
+      const { by, again, nr } = repeatedNR(indexOf, repeats, judge, language);
       for (const [key, first] of nr) {
         const repeat = again.get(key)!;
         listed.push({ judge, language, transition: 'NR-NR', first, repeat });

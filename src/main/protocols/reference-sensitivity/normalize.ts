@@ -37,23 +37,32 @@ export function squadNormalize(text: string): string {
     .join(' ');
 }
 
-function tokens(text: string): string[] {
-  const n = squadNormalize(text);
+function tokens(text: string, normalize: (text: string) => string): string[] {
+  const n = normalize(text);
   return n === '' ? [] : n.split(' ');
 }
 
 /** 1 when the normalized answer equals a normalized gold answer, else 0. */
-export function exactMatch(answer: string, golds: readonly string[]): number {
-  const a = squadNormalize(answer);
-  return golds.some((g) => squadNormalize(g) === a) ? 1 : 0;
+export function exactMatch(
+  answer: string,
+  golds: readonly string[],
+  /** squadNormalize, or a caller's memo of it. */
+  normalize: (text: string) => string = squadNormalize,
+): number {
+  const a = normalize(answer);
+  return golds.some((g) => normalize(g) === a) ? 1 : 0;
 }
 
 /** Token F1 (SQuAD): the best over the gold answers of the harmonic mean of token precision and recall. */
-export function tokenF1(answer: string, golds: readonly string[]): number {
-  const pred = tokens(answer);
+export function tokenF1(
+  answer: string,
+  golds: readonly string[],
+  normalize: (text: string) => string = squadNormalize,
+): number {
+  const pred = tokens(answer, normalize);
   let best = 0;
   for (const g of golds) {
-    const gold = tokens(g);
+    const gold = tokens(g, normalize);
     if (pred.length === 0 || gold.length === 0) {
       best = Math.max(best, pred.length === gold.length ? 1 : 0);
       continue;

@@ -1,0 +1,101 @@
+// The results page reads the plan once (scanResults): what it reads equals the three reads it
+// replaces, and whatever storing would repair (an answer without its result, a result whose slot
+// moved to another request or left the plan) is seen and repaired before results are computed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeResults, computeResultsUncached, resultCounts } from '../../src/main/experiments/results';
+import { answeredTaskUsage } from '../../src/main/store/ledger';
+import { listResults, scanResults } from '../../src/main/store/results';
+import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
+
+let env: LlmbarMock;
+let id: number;
+beforeAll(async () => {
+  env = await startLlmbarMock();
+  const exp = env.core.experiments.createOrUpdate({
+    name: 'scan',
+    protocol: 'judge-ls',
+    dataset: env.datasetId,
+    limit: 3,
+    providers: { o: { kind: 'openai', baseURL: `${env.mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
+    transform: { provider: 'o', model: 'gpt-4.1-mini' },
+    // Two judges on one model ask the very same requests: slots that share a request.
+    judges: [
+      { label: 'A', provider: 'o', model: 'gpt-4.1-mini' },
+      { label: 'B', provider: 'o', model: 'gpt-4.1-mini' },
+    ],
+  });
+  id = exp.id;
+  expect((await env.core.experiments.runToEnd(id)).status).toBe('finished');
+}, 120_000);
+afterAll(async () => {
+  await env?.close();
+});
+
+/** What the three separate reads give. */
+function separately() {
+  const db = env.core.db;
+  const { planned, ok, failed } = resultCounts(db, id);
+  return {
+    results: listResults(db, id),
+    usage: answeredTaskUsage(db, id),
+    planned,
+    ok,
+    failed,
+  };
+}
+
+const scan = () => scanResults(env.core.db, id);
+
+describe('one read of the plan for the results page', () => {
+  it('gives what listResults, answeredTaskUsage and resultCounts give', () => {
+    const s = scan();
+    expect(s.results.length).toBeGreaterThan(0);
+    expect(s.unsynced).toBe(false);
+    expect({ ...s, unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
+  });
+
+  it('sees an answer without its result and stores it before computing', () => {
+    const db = env.core.db;
+    const before = computeResultsUncached(db, id);
+    const key = listResults(db, id).at(-1)!.key;
+    db.prepare('DELETE FROM task_results WHERE experiment_id = ? AND task_key = ?').run(id, key);
+    expect(scan().unsynced).toBe(true);
+    expect(computeResults(db, id)).toEqual(before);
+    expect(scan().unsynced).toBe(false);
+    expect(listResults(db, id).some((r) => r.key === key)).toBe(true);
+  });
+
+  it('sees a result whose slot now points at another answered request, and replaces it', () => {
+    const db = env.core.db;
+    const [a, b] = listResults(db, id).filter((r) => r.stage === 'judge');
+    expect(a.requestId).not.toBe(b.requestId);
+    db.prepare('UPDATE experiment_tasks SET request_id = ? WHERE experiment_id = ? AND task_key = ?').run(
+      b.requestId,
+      id,
+      a.key,
+    );
+    expect(scan().unsynced).toBe(true);
+    const results = computeResults(db, id);
+    expect(scan().unsynced).toBe(false);
+    expect(listResults(db, id).find((r) => r.key === a.key)!.requestId).toBe(b.requestId);
+    expect(results).toEqual(computeResultsUncached(db, id));
+    expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
+  });
+
+  it('sees a result whose slot left the plan, and drops it', () => {
+    const db = env.core.db;
+    const gone = listResults(db, id).at(-1)!;
+    db.prepare('DELETE FROM experiment_tasks WHERE experiment_id = ? AND task_key = ?').run(id, gone.key);
+    expect(scan().unsynced).toBe(true);
+    const results = computeResults(db, id);
+    expect(scan().unsynced).toBe(false);
+    expect(
+      db
+        .prepare('SELECT COUNT(*) FROM task_results WHERE experiment_id = ? AND task_key = ?')
+        .pluck()
+        .get(id, gone.key),
+    ).toBe(0);
+    expect(results.counts).toEqual(resultCounts(db, id));
+    expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
+  });
+});
