@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './conf
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
 import { loadAnthropicSdk } from './sdk';
+import { warnOnce } from './sdk-warnings';
 import { parseStructured, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
@@ -75,9 +76,9 @@ export class AnthropicChatAdapter implements ChatAdapter {
     try {
       // The queue owns retries; a second retry loop inside the SDK would pay twice.
       const client = await (this.client ??= anthropicClient(this.cfg, this.apiKey, 0));
-      const res = await client.messages
-        .create(buildAnthropicRequest(spec, this.cfg), { signal: opts.signal })
-        .withResponse();
+      const res = await warnOnce(() =>
+        client.messages.create(buildAnthropicRequest(spec, this.cfg), { signal: opts.signal }),
+      ).withResponse();
       data = res.data;
       headers = res.response.headers;
     } catch (err) {
