@@ -85,8 +85,8 @@ export class OpenAIChatAdapter implements ChatAdapter {
       // The queue owns retries; a second retry loop inside the SDK would pay twice.
       const client = await (this.client ??= openAIClient(this.cfg, this.apiKey, 0));
       // The raw response, read here: the SDK's own parse step formats its debug-log details
-      // and chains promises on every call (~5 % of a call's CPU at thousands a second, issue
-      // 27); errors are still the SDK's (it throws them before the response is handed over).
+      // and chains promises on every call (a few per cent of a call's CPU, issue 27); errors
+      // are still the SDK's (it throws them before the response is handed over).
       const response = await client.chat.completions
         .create(buildOpenAIRequest(spec, this.cfg, this.baseURL), { signal: opts.signal })
         .asResponse();
