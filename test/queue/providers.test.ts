@@ -129,6 +129,22 @@ describe('anthropic kind against the mock', () => {
     expect(sent.body.temperature).toBe(0);
   });
 
+  it("shows the SDK's deprecated-model warning once, not on every call (issue 27)", async () => {
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args.map(String).join(' '));
+    try {
+      const adapter = new AnthropicChatAdapter(anthropicMock(mock.url), KEY);
+      for (let i = 0; i < 3; i++) {
+        const res = await adapter.send(verdictSpec(i, 'anthropic', 'claude-sonnet-4-5'));
+        expect(res.result.json).toMatchObject({ winner: 'B' });
+      }
+    } finally {
+      console.warn = warn;
+    }
+    expect(warned.filter((w) => w.includes("'claude-sonnet-4-5' is deprecated"))).toHaveLength(1);
+  });
+
   it('text fallback parses the JSON from the answer text', async () => {
     const res = await new AnthropicChatAdapter(
       anthropicMock(mock.url, { structuredOutput: 'text' }),

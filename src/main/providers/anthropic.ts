@@ -3,7 +3,8 @@ import type { MessageCreateParamsNonStreaming, Tool } from '@anthropic-ai/sdk/re
 import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
-import { loadAnthropicSdk } from './sdk';
+import { jsonBody, loadAnthropicSdk } from './sdk';
+import { warnOnce } from './sdk-warnings';
 import { parseStructured, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
@@ -57,6 +58,9 @@ export async function anthropicClient(
     maxRetries,
     timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     fetch: keepAliveFetch,
+    // The SDK traces every call with OpenTelemetry by default (a span and its attributes per
+    // call, ~30 µs of CPU, issue 27) even when nothing collects them; nothing here does.
+    openTelemetry: false,
   });
 }
 
@@ -75,11 +79,13 @@ export class AnthropicChatAdapter implements ChatAdapter {
     try {
       // The queue owns retries; a second retry loop inside the SDK would pay twice.
       const client = await (this.client ??= anthropicClient(this.cfg, this.apiKey, 0));
-      const res = await client.messages
-        .create(buildAnthropicRequest(spec, this.cfg), { signal: opts.signal })
-        .withResponse();
-      data = res.data;
-      headers = res.response.headers;
+      // The raw response, read here (as in openai.ts): the SDK's parse step costs more per call
+      // than reading the body; errors are still the SDK's.
+      const response = await warnOnce(() =>
+        client.messages.create(buildAnthropicRequest(spec, this.cfg), { signal: opts.signal }),
+      ).asResponse();
+      data = (await jsonBody(response)) as Anthropic.Message;
+      headers = response.headers;
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 
@@ -119,10 +120,27 @@ class BufferedResponse extends Response {
   }
 }
 
+/**
+ * The request options of a URL, parsed once: an SDK asks the same few URLs (one per endpoint
+ * and path) thousands of times a second.
+ */
+const targets = new Map<string, { protocol: string; options: http.RequestOptions }>();
+
+function target(href: string) {
+  let t = targets.get(href);
+  if (!t) {
+    const url = new URL(href);
+    t = { protocol: url.protocol, options: urlToHttpOptions(url) };
+    if (targets.size >= 256) targets.clear();
+    targets.set(href, t);
+  }
+  return t;
+}
+
 export const keepAliveFetch: typeof fetch = (input, init) => {
   const body = init?.body;
   const simpleBody = body == null || typeof body === 'string' || body instanceof Uint8Array;
-  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  const url = target(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
   const agent = agents[url.protocol as keyof typeof agents];
   if (!simpleBody || !agent || (typeof input !== 'string' && !(input instanceof URL)))
     return fetch(input, init);
@@ -144,7 +162,7 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
       settled = true;
       signal?.removeEventListener('abort', onAbort);
     };
-    const req = mod.request(url, { method: init?.method ?? 'GET', headers, agent }, (res) => {
+    const req = mod.request({ ...url.options, method: init?.method ?? 'GET', headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       const stream = decoded(res);
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -156,10 +174,14 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
       stream.on('end', () => {
         if (settled) return;
         done();
-        const h = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
-        h.delete('content-encoding');
-        h.delete('content-length');
+        // Pairs, not a Headers: the Response builds its own from them (handing it a Headers
+        // made every header be validated and appended twice).
+        const h: [string, string][] = [];
+        const raw = res.rawHeaders;
+        for (let i = 0; i < raw.length; i += 2) {
+          const name = raw[i].toLowerCase();
+          if (name !== 'content-encoding' && name !== 'content-length') h.push([name, raw[i + 1]]);
+        }
         const status = res.statusCode ?? 500;
         const noBody = status === 204 || status === 205 || status === 304;
         const responseInit = { status, statusText: res.statusMessage, headers: h };

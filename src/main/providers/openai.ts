@@ -6,7 +6,7 @@ import type {
 import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './config';
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
-import { loadOpenAISdk } from './sdk';
+import { jsonBody, loadOpenAISdk } from './sdk';
 import { parseStructured, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
@@ -84,11 +84,14 @@ export class OpenAIChatAdapter implements ChatAdapter {
     try {
       // The queue owns retries; a second retry loop inside the SDK would pay twice.
       const client = await (this.client ??= openAIClient(this.cfg, this.apiKey, 0));
-      const res = await client.chat.completions
+      // The raw response, read here: the SDK's own parse step formats its debug-log details
+      // and chains promises on every call (a few per cent of a call's CPU, issue 27); errors
+      // are still the SDK's (it throws them before the response is handed over).
+      const response = await client.chat.completions
         .create(buildOpenAIRequest(spec, this.cfg, this.baseURL), { signal: opts.signal })
-        .withResponse();
-      data = res.data;
-      headers = res.response.headers;
+        .asResponse();
+      data = (await jsonBody(response)) as OpenAI.Chat.Completions.ChatCompletion;
+      headers = response.headers;
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }

@@ -23,3 +23,15 @@ export function loadOpenAISdk(): Promise<OpenAIModule> {
 export function loadTokenizer(): Tokenizer {
   return (tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer);
 }
+
+/**
+ * A successful call's body as the SDKs' own parse step reads it (non-streamed): JSON when the
+ * content type says so, else the text; null for 204 and undefined for an empty JSON body.
+ */
+export async function jsonBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return null;
+  const mediaType = res.headers.get('content-type')?.split(';')[0]?.trim();
+  if (!mediaType?.includes('application/json') && !mediaType?.endsWith('+json')) return res.text();
+  if (res.headers.get('content-length') === '0') return undefined;
+  return res.json();
+}
