@@ -63,7 +63,7 @@ export const REPLAN_INTERVAL_MS = 150;
  * spaced at least this many times their own duration (planning stays under ~20% of the time).
  */
 const REPLAN_SPACING = 4;
-/** The estimate of the time left is taken again at most this often while tasks join the run. */
+/** The estimate of the time left is taken again at most this often while lanes pause or resume. */
 const ESTIMATE_INTERVAL_MS = 1000;
 
 /** Plans again while a round goes (`again`), after answers to requests for which `after` is true. */
@@ -146,7 +146,7 @@ export class ExperimentRun {
   private leftEstimate = 0;
   private estimatedAt = 0;
   private estimateMs = 0;
-  /** Tasks joined the run (or lanes paused or resumed) since the estimate was taken. */
+  /** Lanes paused or resumed since the estimate was taken: the estimate is taken again. */
   private estimateStale = false;
   /** The lanes paused at the last progress (endpoint and model), as the estimate skipped them. */
   private pausedKey = '';
@@ -532,10 +532,10 @@ export class ExperimentRun {
           sent.add(j.requestId);
           this.depthOf.set(j.requestId, depth);
         }
-        if (engine.add(fresh) > 0) {
-          this.estimateStale = true;
-          this.publish({ phase: tasks.at(-1)?.stage ?? this.progress.phase });
-        }
+        // No new estimate for tasks that joined: the estimate taken as the round started had
+        // them already (stand-ins for inputs not made yet), and taking it again re-rendered the
+        // whole study each time (~10% of a 10,894-call study's CPU).
+        if (engine.add(fresh) > 0) this.publish({ phase: tasks.at(-1)?.stage ?? this.progress.phase });
       } catch (err) {
         // The store cannot be written just now: the engine waits for it and retries, and the
         // next stored answers plan again. Any other failure stops the run with this error.
@@ -646,7 +646,7 @@ export class ExperimentRun {
    * everything left counted down since it was taken (at the limits, with the calls not planned
    * yet and the chain of dependent stages). At the start the engine holds a part of the plan at
    * the same limits, so the first ETA is the wizard's estimate. The estimate is taken again when
-   * tasks joined or lanes paused, at most every ESTIMATE_INTERVAL_MS (or 20× its own cost).
+   * lanes paused or resumed, at most every ESTIMATE_INTERVAL_MS (or 20× its own cost).
    */
   private eta(engineSeconds: number | null): number | null {
     if (engineSeconds === null) return null;

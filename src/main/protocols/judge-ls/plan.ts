@@ -158,6 +158,8 @@ export function planJudgments(
   variants: readonly Variant[],
   judges: readonly JudgeSpec[],
   opts: PlanOptions,
+  /** Tasks a run has recorded, left out unrendered (PlanContext). */
+  planned: (key: string) => boolean = () => false,
 ): JudgeTask[] {
   const labels = new Set<string>();
   for (const j of judges) {
@@ -186,6 +188,11 @@ export function planJudgments(
       }
       for (const [language, t] of texts) {
         for (const order of QUALITY_ORDERS) {
+          const key = judgeTaskKey(judge.label, item.sourceId, 'quality', language, order);
+          const repeatKey =
+            opts.noiseFloor && language === 'EN' ? repeatTaskKey(judge.label, item.sourceId, order) : null;
+          // Recorded tasks are not rendered again (PlanContext).
+          if (planned(key) && (repeatKey === null || planned(repeatKey))) continue;
           const [outputA, outputB] = shownPair(order, t.output1, t.output2);
           const pair: PairwiseTexts = { instruction: t.instruction, outputA, outputB };
           const asked = request(
@@ -194,16 +201,17 @@ export function planJudgments(
             PAIRWISE_VERDICT_SCHEMA,
             defaults,
           );
-          tasks.push({
-            key: judgeTaskKey(judge.label, item.sourceId, 'quality', language, order),
-            stage: 'judge',
-            request: asked,
-            meta: { ...base, kind: 'quality', language, order },
-          });
-          // The placebo: the same EN question again (a repeat, its own ledger row).
-          if (opts.noiseFloor && language === 'EN') {
+          if (!planned(key))
             tasks.push({
-              key: repeatTaskKey(judge.label, item.sourceId, order),
+              key,
+              stage: 'judge',
+              request: asked,
+              meta: { ...base, kind: 'quality', language, order },
+            });
+          // The placebo: the same EN question again (a repeat, its own ledger row).
+          if (repeatKey !== null && !planned(repeatKey)) {
+            tasks.push({
+              key: repeatKey,
               stage: 'judge',
               request: { ...asked, sample: 1 },
               meta: { ...base, kind: 'quality', language, order, sample: 1 },
@@ -217,12 +225,14 @@ export function planJudgments(
       const goldEn = en.label === 1 ? en.output1 : en.output2;
       const goldZh = en.label === 1 ? zh.output1 : zh.output2;
       for (const order of PROBE_ORDERS) {
+        const key = judgeTaskKey(judge.label, item.sourceId, 'tie_probe', 'EN-ZH', order);
+        if (planned(key)) continue;
         const pair: PairwiseTexts =
           order === 'en_zh'
             ? { instruction: zh.instruction, outputA: goldEn, outputB: goldZh }
             : { instruction: zh.instruction, outputA: goldZh, outputB: goldEn };
         tasks.push({
-          key: judgeTaskKey(judge.label, item.sourceId, 'tie_probe', 'EN-ZH', order),
+          key,
           stage: 'judge',
           request: request(
             judge,

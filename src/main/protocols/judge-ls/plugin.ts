@@ -106,9 +106,9 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     {
       name: 'judge',
       // Verdicts on a translation are planned once it is stored (EN verdicts need none).
-      plan: (exp, db) => {
+      plan: (exp, db, ctx) => {
         const e = judgeLsExperiment(exp);
-        return planJudgments(e.items, currentVariants(db, e.id), e.judges, e.options);
+        return planJudgments(e.items, currentVariants(db, e.id), e.judges, e.options, ctx?.planned);
       },
       parse: (json) => parsePairwiseVerdict(json),
       group: (task) => (task.meta as JudgeTask['meta']).judge,
