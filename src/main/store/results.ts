@@ -26,12 +26,15 @@ export function syncResults(db: Database, experimentId: number, parse: ResultPar
   );
   // Two steps, so the wide ledger rows (request and answer texts) are read only for the
   // answers still to store: which slots lack a result (from indexes alone), then their rows.
+  // The ledger is joined by primary key, only for slots with no result: \`IN (SELECT … WHERE
+  // status …)\` listed every answered request of the store at each call (92,000 done: 105 ms
+  // against 40 ms; the runner syncs at every plan).
   const missing = db.prepare(
     `SELECT t.task_key, t.stage, t.meta_json, t.request_id
      FROM experiment_tasks t
      LEFT JOIN task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
-     WHERE t.experiment_id = ? AND x.task_key IS NULL
-       AND t.request_id IN (SELECT id FROM requests WHERE status IN ('done', 'failed'))
+     JOIN requests r ON r.id = t.request_id
+     WHERE t.experiment_id = ? AND x.task_key IS NULL AND r.status IN ('done', 'failed')
      ORDER BY t.rowid`,
   );
   const answer = db.prepare(
@@ -133,8 +136,17 @@ export function writeArrivedResults(
     );
 }
 
-/** Stored results in plan order (the order exports list them), optionally of one stage. */
-export function listResults(db: Database, experimentId: number, stage?: string): TaskResult[] {
+/**
+ * Stored results in plan order (the order exports list them), optionally of one stage. With
+ * `keep`, a row is returned only if it keeps it, judged before its value is read (a hook that
+ * runs every second while a run goes and needs only the few rows it has not handled yet).
+ */
+export function listResults(
+  db: Database,
+  experimentId: number,
+  stage?: string,
+  keep?: (row: Pick<TaskResult, 'key' | 'meta' | 'requestId' | 'status'>) => boolean,
+): TaskResult[] {
   const rows = db
     .prepare(
       `SELECT x.task_key, x.stage, t.meta_json, x.request_id, x.status, x.value_json, x.reason, x.attempts
@@ -153,16 +165,24 @@ export function listResults(db: Database, experimentId: number, stage?: string):
     reason: string | null;
     attempts: number;
   }[];
-  return rows.map((r) => ({
-    key: r.task_key,
-    stage: r.stage,
-    meta: JSON.parse(r.meta_json) as unknown,
-    requestId: r.request_id,
-    status: r.status,
-    value: r.value_json === null ? null : (JSON.parse(r.value_json) as unknown),
-    reason: r.reason,
-    attempts: r.attempts,
-  }));
+  const out: TaskResult[] = [];
+  for (const r of rows) {
+    const head = {
+      key: r.task_key,
+      meta: JSON.parse(r.meta_json) as unknown,
+      requestId: r.request_id,
+      status: r.status,
+    };
+    if (keep && !keep(head)) continue;
+    out.push({
+      ...head,
+      stage: r.stage,
+      value: r.value_json === null ? null : (JSON.parse(r.value_json) as unknown),
+      reason: r.reason,
+      attempts: r.attempts,
+    });
+  }
+  return out;
 }
 
 /** What the results page reads of a plan, in one pass (`scanResults`). */

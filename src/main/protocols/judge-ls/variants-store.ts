@@ -52,6 +52,19 @@ export function setVariantReasons(
   ).run(JSON.stringify(reasons), experimentId, itemId, language);
 }
 
+/** Which request each variant came from and whether a person wrote it, by "itemId:language" (no texts). */
+export function variantSources(
+  db: Database,
+  experimentId: number,
+): Map<string, { requestId: number | null; manual: boolean }> {
+  const rows = db
+    .prepare('SELECT item_id, language, request_id, manual FROM variants WHERE experiment_id = ?')
+    .all(experimentId) as { item_id: number; language: string; request_id: number | null; manual: number }[];
+  return new Map(
+    rows.map((r) => [`${r.item_id}:${r.language}`, { requestId: r.request_id, manual: r.manual === 1 }]),
+  );
+}
+
 export function listVariants(db: Database, experimentId: number): VariantRow[] {
   const rows = db
     .prepare('SELECT * FROM variants WHERE experiment_id = ? ORDER BY item_id, language')
