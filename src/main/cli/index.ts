@@ -152,6 +152,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             ProgressPrinter,
             failureSummary,
             warnFigureFailures,
+            preloadExport,
           } = await runtime();
           const { config } = loadExperimentConfig(configPath);
           // Held until the store is closed (export included): a restore waits for all of it.
@@ -170,8 +171,18 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             ),
           );
           const printer = new ProgressPrinter();
+          // The export's libraries load while answers come in, once the first are back (not
+          // before: the first calls go out without waiting), so the export after the last
+          // answer only computes and writes.
+          let preloading = false;
           const off = core.on('run.progress', (p) => {
-            if (p.experimentId === experimentId) printer.update(p);
+            if (p.experimentId !== experimentId) return;
+            printer.update(p);
+            if (!preloading && Object.values(p.phases).some((ph) => ph.done > 0)) {
+              preloading = true;
+              // A library that fails to load fails the export, which says so: not here.
+              preloadExport().catch(() => undefined);
+            }
           });
           let interrupted = false;
           const onSignal = () => {
