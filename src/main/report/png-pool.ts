@@ -108,8 +108,9 @@ let pool: PngPool | null | undefined;
 export function pngPool(): PngPool | null {
   if (pool !== undefined) return pool;
   const file = workerFile();
-  // One worker per core beside the main thread (which builds the workbook meanwhile), at most two.
-  const size = Math.max(1, Math.min(2, availableParallelism() - 1));
+  // One per core, at most two: the main thread's part (the SVGs, the workbook) ends first, and
+  // the PNGs (about 1 s of a study's export drawn one after another) are then the export's end.
+  const size = Math.min(2, availableParallelism());
   pool = file
     ? new PngPool(file, size, () => {
         pool = undefined;
