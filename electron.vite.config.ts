@@ -19,8 +19,8 @@ function devCsp(): Plugin {
   };
 }
 
-// The main build has two entries: the Electron shell and the CLI/web door, which
-// runs under plain Node and must never pull in 'electron'.
+// The main build has three entries: the Electron shell, the CLI/web door, which runs under
+// plain Node and must never pull in 'electron', and the CLI's PNG worker (report/png-pool.ts).
 export default defineConfig({
   main: {
     build: {
@@ -28,6 +28,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
+          'png-worker': resolve(__dirname, 'src/main/report/png-worker.ts'),
         },
       },
     },

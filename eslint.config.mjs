@@ -112,7 +112,7 @@ export default tseslint.config(
   {
     // The CLI is a door too (src/main/cli/): the facade (the core as a door holds it, cli-kit's
     // wording helpers, the config files a command reads, store maintenance), base/ and src/shared.
-    // Its lazy runtime.ts also starts the web door for `judge-lab serve`. Not facade/core.ts: the
+    // Its lazy runtime.ts and serve-runtime.ts also start the web door for `judge-lab serve`. Not facade/core.ts: the
     // `Core` class reaches the services behind the API (core.experiments…); a command holds a
     // CoreDoor (facade/door.ts) and goes through Core.call and its schemas like the other doors.
     files: ['src/main/cli/**/*.ts'],
@@ -133,7 +133,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/main/cli/runtime.ts'],
+    files: ['src/main/cli/runtime.ts', 'src/main/cli/serve-runtime.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -143,7 +143,7 @@ export default tseslint.config(
             {
               regex: '^\\.\\./(?!facade/|base/|doors/|\\.\\./shared/)',
               message:
-                'The CLI imports only the facade (and base/, src/shared); runtime.ts may start the web door.',
+                'The CLI imports only the facade (and base/, src/shared); runtime.ts and serve-runtime.ts may start the web door.',
             },
           ],
         },

@@ -23,6 +23,8 @@ export interface StudyFigures {
   wallS: number;
   startToFirstS: number;
   lastAnswerToExitS: number;
+  /** The command's CPU-seconds from the last answer to its exit (threads included; ±50 ms). */
+  cpuAfterLastAnswerS: number | null;
   trafficS: number;
   boundS: number;
   busiest: number;
@@ -71,10 +73,13 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
       tieProbes: true,
     }),
   );
-  // Runs in the command's process: its own CPU time and peak RSS when it exits.
+  // Runs in the command's process: its own CPU time and peak RSS when it exits, and its CPU time
+  // every 50 ms (worker threads included), to tell the CPU it spent after the last answer.
   const probe = `data:text/javascript,${encodeURIComponent(
-    `import{writeFileSync}from'node:fs';process.on('exit',()=>{const u=process.resourceUsage();` +
-      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:(u.userCPUTime+u.systemCPUTime)/1e6,rssMiB:u.maxRSS/1024}))})`,
+    `import{writeFileSync}from'node:fs';const cpu=()=>{const u=process.resourceUsage();return(u.userCPUTime+u.systemCPUTime)/1e6};` +
+      `const marks=[];setInterval(()=>{marks.push([Date.now(),cpu()]);if(marks.length>400)marks.splice(0,200)},50).unref();` +
+      `process.on('exit',()=>{const u=process.resourceUsage();` +
+      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:cpu(),rssMiB:u.maxRSS/1024,marks}))})`,
   )}`;
   const load0 = loadavg()[0];
   let stderr = '';
@@ -106,14 +111,22 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
   const tEnd = Date.now();
   const stats = await mock.stats();
   mock.close();
-  const own = JSON.parse(readFileSync(usage, 'utf8')) as { cpu: number; rssMiB: number };
+  const own = JSON.parse(readFileSync(usage, 'utf8')) as {
+    cpu: number;
+    rssMiB: number;
+    marks: [number, number][];
+  };
+  // The last CPU reading before the last answer (the probe keeps the last 10–20 s of readings).
+  const lastAnswerAt = stats.lastEndedAt ?? tEnd;
+  const before = own.marks.filter(([at]) => at <= lastAnswerAt).at(-1);
   rmSync(work, { recursive: true, force: true });
   const busiest = Math.max(...Object.values(stats.byModel));
   return {
     code,
     wallS: (tEnd - t0) / 1000,
     startToFirstS: ((stats.firstAt ?? t0) - t0) / 1000,
-    lastAnswerToExitS: (tEnd - (stats.lastEndedAt ?? tEnd)) / 1000,
+    lastAnswerToExitS: (tEnd - lastAnswerAt) / 1000,
+    cpuAfterLastAnswerS: before ? own.cpu - before[1] : null,
     trafficS: ((stats.lastEndedAt ?? 0) - (stats.firstAt ?? 0)) / 1000,
     boundS: (busiest / shape.rpm) * 60,
     busiest,
@@ -143,7 +156,7 @@ export function printStudy(
     `    command wall ${f.wallS.toFixed(1)} s = ${(f.wallS / f.boundS).toFixed(3)}× the bound (target ≤ ${targets.wall}×: ${mark(f.wallS <= targets.wall * f.boundS)}); first request to last answer ${f.trafficS.toFixed(1)} s = ${(f.trafficS / f.boundS).toFixed(3)}×`,
   );
   console.log(
-    `    start → first request ${f.startToFirstS.toFixed(2)} s; last answer → exit ${f.lastAnswerToExitS.toFixed(2)} s`,
+    `    start → first request ${f.startToFirstS.toFixed(2)} s; last answer → exit ${f.lastAnswerToExitS.toFixed(2)} s (CPU ${f.cpuAfterLastAnswerS?.toFixed(2) ?? '?'} s)`,
   );
   console.log(
     `    command CPU ${f.cpuS.toFixed(1)} s (target ≤ ${targets.cpu}: ${mark(f.cpuS <= targets.cpu)}); peak RSS ${f.rssMiB.toFixed(0)} MiB (target ≤ ${targets.rss}: ${mark(f.rssMiB <= targets.rss)}); the mock's CPU ${f.stats.cpuSeconds.toFixed(1)} s`,

@@ -3,9 +3,11 @@ import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figur
 import type { CoreDoor } from '../facade/door';
 import { AppError, exitCodeOf, formatIssue } from '../base/errors';
 import { columnChoiceHint } from '../facade/cli-kit';
-import { resolveDataDir } from '../base/paths';
+import { rendererDir, resolveDataDir } from '../base/paths';
 import { APP_VERSION } from '../base/version';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { registerStoreCommands } from './store';
 import { registerAnnotateCommands } from './annotate';
 import { registerPaperCommands } from './paper';
@@ -17,6 +19,9 @@ import { experimentIdOf } from './door';
 
 /** The rest, loaded when a command runs: `--version` and `--help` start in a fraction of the time. */
 const runtime = () => import('./runtime');
+
+/** How long `serve` waits for the first page before it loads the core regardless. */
+const CORE_GRACE_MS = 200;
 
 /** Exit codes of DESIGN.md section 7, and 3: finished, but calls failed for infrastructure reasons. */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, failedCalls: 3 } as const;
@@ -147,6 +152,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             ProgressPrinter,
             failureSummary,
             warnFigureFailures,
+            preloadExport,
           } = await runtime();
           const { config } = loadExperimentConfig(configPath);
           // Held until the store is closed (export included): a restore waits for all of it.
@@ -165,8 +171,18 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             ),
           );
           const printer = new ProgressPrinter();
+          // The export's libraries load while answers come in, once the first are back (not
+          // before: the first calls go out without waiting), so the export after the last
+          // answer only computes and writes.
+          let preloading = false;
           const off = core.on('run.progress', (p) => {
-            if (p.experimentId === experimentId) printer.update(p);
+            if (p.experimentId !== experimentId) return;
+            printer.update(p);
+            if (!preloading && Object.values(p.phases).some((ph) => ph.done > 0)) {
+              preloading = true;
+              // A library that fails to load fails the export, which says so: not here.
+              preloadExport().catch(() => undefined);
+            }
           });
           let interrupted = false;
           const onSignal = () => {
@@ -300,22 +316,35 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     )
     .option('--new-token', 'replace the stored token (pages opened before need the new URL)')
     .action(async (opts: { port?: number; tokenFile?: string; newToken?: boolean }, cmd: Command) => {
-      // Calls come from browser pages: keys go only where they belong, paths stay in the data folder.
-      const { rendererDir, defaultTokenFile, loadServeToken, startWebServerKeepingPort } = await runtime();
-      const core = await openCoreFor(cmd, 'web');
+      // The server first, the core after (doors/core-when-open.ts): the first page is static.
+      const { coreWhenOpen, defaultTokenFile, loadServeToken, startWebServerKeepingPort } =
+        await import('./serve-runtime');
+      const dataDir = resolveDataDir(cmd.optsWithGlobals<GlobalOptions>().dataDir);
+      mkdirSync(dataDir, { recursive: true });
       const staticDir = rendererDir();
       // The same token after a restart, so open pages keep working.
-      const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(core.dataDir)), opts.newToken);
+      const token = loadServeToken(resolve(opts.tokenFile ?? defaultTokenFile(dataDir)), opts.newToken);
+      const pending = coreWhenOpen();
       // The same port too (when free), so open pages and their stored wizard draft carry on.
       const server = await startWebServerKeepingPort({
-        core,
+        core: pending,
         port: opts.port,
         staticDir,
         token,
-        dataDir: core.dataDir,
+        dataDir,
       });
       if (!staticDir) process.stderr.write('No built UI found (run npm run build); serving the API only.\n');
-      out(`Judge Lab is running at ${server.url}\nData: ${core.dataDir}\nPress Ctrl+C to stop.\n`);
+      out(`Judge Lab is running at ${server.url}\nData: ${dataDir}\nPress Ctrl+C to stop.\n`);
+      // Loading the core holds this thread for a moment: the first page goes out before it (or,
+      // when no browser asks within CORE_GRACE_MS, the core loads anyway).
+      await Promise.race([server.firstPage, delay(CORE_GRACE_MS)]);
+      // Calls come from browser pages: keys go only where they belong, paths stay in the data folder.
+      const opening = openCoreFor(cmd, 'web');
+      pending.settle(opening);
+      const core = await opening.catch(async (err: unknown) => {
+        await server.close();
+        throw err;
+      });
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);

@@ -24,6 +24,8 @@ export interface WebServer {
   url: string;
   port: number;
   token: string;
+  /** Resolves once a page (any static file) has been answered; never when no UI is served. */
+  firstPage: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -205,6 +207,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     origin === undefined || origin === `http://${HOST}:${port}` || origin === `http://localhost:${port}`;
 
   const staticRoot = opts.staticDir ? realpathSync(resolve(opts.staticDir)) : undefined;
+  let pageServed!: () => void;
+  const firstPage = new Promise<void>((resolve) => (pageServed = resolve));
 
   /** The renderer file a decoded path names, or index.html (the app's own routes); never a file outside. */
   const staticFile = (root: string, pathname: string): string | null => {
@@ -235,6 +239,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
     });
+    res.once('finish', pageServed);
     if (req.method === 'HEAD') return res.end();
     createReadStream(target)
       .on('error', () => res.destroy())
@@ -362,6 +367,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     url: `http://${HOST}:${port}/?token=${token}`,
     port,
     token,
+    firstPage,
     close: async () => {
       offEvents();
       for (const ws of clients) ws.terminate();

@@ -9,7 +9,8 @@ import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { Table } from '../../shared/report/table';
 import { APP_VERSION } from '../base/version';
 import { tableToCsv } from './csv';
-import { renderFigure, svgToPng } from './figures';
+import { renderFigure } from './figures';
+import { renderPng } from './png-pool';
 import { tableToLatex } from './latex';
 import { writeXlsx } from './xlsx';
 
@@ -149,8 +150,9 @@ async function writeAll(
   // left out, named in the manifest and in the result, and everything else is written.
   const fail = (id: string, format: FigureFailure['format'], err: unknown) =>
     failed.push({ id, format, error: err instanceof Error ? err.message : String(err) });
-  // PNGs are drawn on libuv's pool (resvg): start them first, so they overlap the tables and
-  // the workbook built on this thread. Files are still written (and listed) in the same order.
+  // PNGs are drawn in worker threads (png-pool.ts): each is sent as soon as its SVG is ready, so
+  // they overlap the next SVGs, the tables and the workbook built on this thread. Files are
+  // still written (and listed) in the same order.
   const ids = new Set<string>();
   for (const spec of input.figures) {
     if (ids.has(spec.id)) throw new Error(`two figures share the id "${spec.id}"`);
@@ -164,7 +166,7 @@ async function writeAll(
       fail(spec.id, 'svg', err);
       return [];
     }
-    const png = options.png === false ? null : svgToPng(figure.svg, figure.width);
+    const png = options.png === false ? null : renderPng(figure.svg, figure.width);
     // Awaited below; until then a failure must not count as unhandled.
     png?.catch(() => undefined);
     return [{ figure, png }];

@@ -1,10 +1,24 @@
-// Server-side rendering of the chart options: ECharts SSR to SVG, resvg to PNG. Node only.
-import { existsSync } from 'node:fs';
+// Server-side rendering of the chart options: ECharts SSR to SVG here, resvg to PNG in png.ts
+// (re-exported: callers take both from here). Node only.
 import { createRequire } from 'node:module';
-import { renderAsync } from '@resvg/resvg-js';
 import type * as ECharts from 'echarts';
 import { showControlChars } from '../../shared/control-chars';
 import type { FigureSpec } from '../../shared/report/chart-kit';
+
+export {
+  ARABIC_FONT_CANDIDATES,
+  CJK_FONT_CANDIDATES,
+  findFont,
+  fontFor,
+  LATIN_FONT_CANDIDATES,
+  PNG_SCALE,
+  preferScriptFonts,
+  svgToPng,
+  svgToPngSync,
+  TELUGU_FONT_CANDIDATES,
+  type FontChoice,
+  type PngOptions,
+} from './png';
 
 // Loaded on first use, not at start: a run needs ECharts only to export, and its ES modules
 // take ~0.4 s to load (its one-file CommonJS build ~0.1 s; the same code, the same SVG).
@@ -12,149 +26,11 @@ const requireECharts = createRequire(import.meta.url);
 let echartsLib: typeof ECharts | undefined;
 const echarts = (): typeof ECharts => (echartsLib ??= requireECharts('echarts') as typeof ECharts);
 
+/** Loads ECharts now (preload.ts: ahead of an export). */
+export const loadECharts = (): void => void echarts();
+
 export interface RenderedFigure extends FigureSpec {
   svg: string;
-}
-
-/** PNG pixels per SVG pixel: a figure laid out at 96 dpi printed at 300 dpi. */
-export const PNG_SCALE = 300 / 96;
-
-export interface FontChoice {
-  /** Font files to load; the first one decides whether the choice is available. */
-  files: string[];
-  family: string;
-}
-
-// Loading fonts dominates PNG time: resvg parses every file per render, and Noto Sans CJK alone
-// takes over a second (the system font scan too). So a figure loads the CJK font only when its
-// text has CJK characters, and otherwise one Latin family.
-export const CJK_FONT_CANDIDATES: readonly FontChoice[] = [
-  { files: ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'], family: 'Noto Sans CJK SC' },
-  { files: ['/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc'], family: 'Noto Sans CJK SC' },
-  { files: ['/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc'], family: 'Noto Sans CJK SC' },
-  { files: ['/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf'], family: 'Noto Sans CJK SC' },
-  { files: ['/System/Library/Fonts/PingFang.ttc'], family: 'PingFang SC' },
-  { files: ['C:\\Windows\\Fonts\\msyh.ttc'], family: 'Microsoft YaHei' },
-];
-
-// Arial-metric families first: ECharts SSR has no font metrics and lays text out with Arial-like
-// widths, so a wider face (DejaVu) would make legend entries overlap.
-export const LATIN_FONT_CANDIDATES: readonly FontChoice[] = [
-  {
-    files: [
-      '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
-      '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf',
-    ],
-    family: 'Liberation Sans',
-  },
-  {
-    files: [
-      '/usr/share/fonts/liberation-sans/LiberationSans-Regular.ttf',
-      '/usr/share/fonts/liberation-sans/LiberationSans-Bold.ttf',
-    ],
-    family: 'Liberation Sans',
-  },
-  {
-    files: [
-      '/System/Library/Fonts/Supplemental/Arial.ttf',
-      '/System/Library/Fonts/Supplemental/Arial Bold.ttf',
-    ],
-    family: 'Arial',
-  },
-  { files: ['/Library/Fonts/Arial.ttf', '/Library/Fonts/Arial Bold.ttf'], family: 'Arial' },
-  { files: ['C:\\Windows\\Fonts\\arial.ttf', 'C:\\Windows\\Fonts\\arialbd.ttf'], family: 'Arial' },
-  {
-    files: [
-      '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
-      '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
-    ],
-    family: 'DejaVu Sans',
-  },
-];
-
-// Arabic and Telugu (reference-sensitivity datasets ship them; Debian `fonts-noto-core`): like
-// CJK, loaded only when a figure's text has such characters, since every file costs load time.
-export const ARABIC_FONT_CANDIDATES: readonly FontChoice[] = [
-  { files: ['/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
-  { files: ['/usr/share/fonts/noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
-  { files: ['/usr/share/fonts/google-noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
-  { files: ['/System/Library/Fonts/GeezaPro.ttc'], family: 'Geeza Pro' },
-  { files: ['C:\\Windows\\Fonts\\segoeui.ttf'], family: 'Segoe UI' },
-];
-
-export const TELUGU_FONT_CANDIDATES: readonly FontChoice[] = [
-  { files: ['/usr/share/fonts/truetype/noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
-  { files: ['/usr/share/fonts/noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
-  { files: ['/usr/share/fonts/google-noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
-  { files: ['/System/Library/Fonts/Kohinoor.ttc'], family: 'Kohinoor Telugu' },
-  { files: ['C:\\Windows\\Fonts\\gautami.ttf'], family: 'Gautami' },
-];
-
-/** The first candidate whose main file exists, with those of its other files that exist. */
-export function findFont(candidates: readonly FontChoice[]): FontChoice | null {
-  const found = candidates.find((c) => existsSync(c.files[0]));
-  return found ? { family: found.family, files: found.files.filter((f) => existsSync(f)) } : null;
-}
-
-// CJK ideographs, kana, hangul, CJK punctuation and full-width forms.
-const CJK_TEXT =
-  /[\u2E80-\u2FDF\u3000-\u30FF\u3100-\u312F\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]/;
-
-// Arabic block, its supplement and presentation forms; the Telugu block.
-const ARABIC_TEXT = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]/;
-const TELUGU_TEXT = /[\u0C00-\u0C7F]/;
-
-const SCRIPTS = [
-  { text: ARABIC_TEXT, candidates: ARABIC_FONT_CANDIDATES },
-  { text: TELUGU_TEXT, candidates: TELUGU_FONT_CANDIDATES },
-];
-
-/** The Arabic and Telugu fonts an SVG's text needs (and exists on this machine). */
-function scriptFonts(svg: string): { text: RegExp; font: FontChoice }[] {
-  return SCRIPTS.filter((s) => s.text.test(svg)).flatMap((s) => {
-    const font = findFont(s.candidates);
-    return font ? [{ text: s.text, font }] : [];
-  });
-}
-
-/**
- * Works around resvg's font fallback for Arabic and Telugu <text>: glyphs found by fallback lose
- * their conjunct shaping, and a text that starts in the script and goes on in Latin comes out as
- * boxes ("తెలుగు · te"). A text wholly in the script (spaces and punctuation aside) therefore
- * names the script's font first, which shapes it properly. Mixed texts are left to the fallback,
- * which draws them when they start in Latin; figures put a label in a script on a line of its own.
- */
-export function preferScriptFonts(svg: string): string {
-  const found = scriptFonts(svg);
-  if (found.length === 0) return svg;
-  return svg.replace(
-    /(<text\b[^>]*>)([^<]*)(<\/text>)/g,
-    (whole, open: string, content: string, close: string) => {
-      const script = found.find((f) => f.text.test(content));
-      if (!script) return whole;
-      const rest = content.replace(new RegExp(script.text.source, 'g'), '');
-      if (/[\p{L}\p{N}]/u.test(rest)) return whole;
-      const named = open.replace(/font-family:/, `font-family:${script.font.family}, `);
-      return named === open ? whole : `${named}${content}${close}`;
-    },
-  );
-}
-
-/**
- * The fonts for an SVG: a Latin family, plus a CJK, Arabic or Telugu font when its text has such
- * characters (resvg falls back per glyph). Null means no known font file exists: use the system
- * fonts.
- */
-export function fontFor(svg: string): FontChoice | null {
-  const found = scriptFonts(svg);
-  const latin = findFont(LATIN_FONT_CANDIDATES);
-  const extra = [
-    CJK_TEXT.test(svg) ? findFont(CJK_FONT_CANDIDATES) : null,
-    ...found.map((f) => f.font),
-  ].filter((f): f is FontChoice => f !== null);
-  const files = [...(latin?.files ?? []), ...extra.flatMap((f) => f.files)];
-  if (files.length === 0) return null;
-  return { family: latin?.family ?? extra[0].family, files };
 }
 
 /**
@@ -175,34 +51,6 @@ export function renderSvg(spec: FigureSpec): string {
   } finally {
     chart.dispose();
   }
-}
-
-export interface PngOptions {
-  /** Defaults to fontFor(svg); null renders with the system fonts. */
-  font?: FontChoice | null;
-}
-
-/**
- * SVG → PNG at 300 dpi equivalent. When no known font file exists it falls back to the system
- * fonts (Chinese glyphs may then be missing): a figure is never lost for want of a font.
- */
-export async function svgToPng(svg: string, width: number, options: PngOptions = {}): Promise<Buffer> {
-  const font = options.font === undefined ? fontFor(svg) : options.font;
-  // renderAsync runs on the libuv pool, so the Electron main process stays responsive.
-  const image = await renderAsync(font ? preferScriptFonts(svg) : svg, {
-    fitTo: { mode: 'width', value: Math.round(width * PNG_SCALE) },
-    background: '#ffffff',
-    font: font
-      ? {
-          fontFiles: font.files,
-          loadSystemFonts: false,
-          defaultFontFamily: font.family,
-          sansSerifFamily: font.family,
-        }
-      : { loadSystemFonts: true },
-    logLevel: 'off',
-  });
-  return image.asPng();
 }
 
 export function renderFigure(spec: FigureSpec): RenderedFigure {
