@@ -2,10 +2,11 @@
 // inputs not made yet), token estimates per call, the price table and the rate limits.
 import type { CostEstimate, EstimateRow } from '../../shared/experiments';
 import type { ProtocolTask } from '../protocols/types';
+import type { ChatRequestSpec } from '../providers/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
 import { isBatchMode } from '../providers/config';
 import { costOf } from '../providers/pricing';
-import { cacheablePrefixTokens, estimateInputTokens, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
+import { planTokenCounter, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
 import { modelLimitKey } from '../queue/engine';
 import { pipelineSeconds, type LaneLoad } from '../queue/eta';
 import { laneLimits } from '../queue/lane';
@@ -44,13 +45,22 @@ export function estimateTasks(
 ): CostEstimate {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const endpoints = endpointIds(exp.providers);
-  const isDone = db
-    .prepare(
-      left.skipFailed
-        ? "SELECT 1 FROM requests WHERE hash = ? AND status IN ('done', 'failed')"
-        : "SELECT 1 FROM requests WHERE hash = ? AND status = 'done'",
-    )
+  const answered = left.skipFailed ? "status IN ('done', 'failed')" : "status = 'done'";
+  const isDone = db.prepare(`SELECT 1 FROM requests WHERE hash = ? AND ${answered}`).pluck();
+  // A request's hash covers its endpoint and model, so a lane with no answered request in the
+  // ledger has none of these tasks done: one query per lane instead of a canonical JSON and a
+  // sha256 per task (a new experiment's whole plan). The ledger is shared: a lane an earlier
+  // experiment answered is looked up task by task, since identical requests reuse its answers.
+  const laneAnswered = db
+    .prepare(`SELECT 1 FROM requests WHERE endpoint = ? AND model = ? AND ${answered} LIMIT 1`)
     .pluck();
+  const answeredLanes = new Map<string, boolean>();
+  const done = (endpoint: string, request: ChatRequestSpec) => {
+    const lane = `${endpoint}\u0000${request.model}`;
+    let any = answeredLanes.get(lane);
+    if (any === undefined) answeredLanes.set(lane, (any = laneAnswered.get(endpoint, request.model) !== undefined));
+    return any && isDone.get(requestHash(endpoint, request)) !== undefined;
+  };
   const rows = new Map<string, EstimateRow>();
   // Lanes are endpoint+model (what the engine and the provider limit), whatever stage calls them.
   const lanes = new Map<string, LaneLoad>();
@@ -58,10 +68,11 @@ export function estimateTasks(
   let liveCost = 0;
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
+  const tokens = planTokenCounter();
   const prefixes = new Set<string>();
   const promptCache = (t: ProtocolTask, endpoint: string) => {
     if (!t.request.system) return { cachedInputTokens: 0 };
-    const prefix = cacheablePrefixTokens(t.request);
+    const prefix = tokens.prefix(t.request);
     if (prefix < PROMPT_CACHE_MIN_TOKENS) return { cachedInputTokens: 0 };
     const key = `${endpoint}\u0000${t.request.model}\u0000${t.request.system}`;
     if (prefixes.has(key)) return { cachedInputTokens: prefix };
@@ -95,11 +106,11 @@ export function estimateTasks(
     }
     row.calls++;
     const endpoint = endpoints.get(t.request.provider)!;
-    if (!fresh(t) && isDone.get(requestHash(endpoint, t.request))) {
+    if (!fresh(t) && done(endpoint, t.request)) {
       row.cachedCalls++;
       continue;
     }
-    const input = estimateInputTokens(t.request);
+    const input = tokens.input(t.request);
     const output = stage.outputTokens(t);
     const usage = { inputTokens: input, outputTokens: output, ...promptCache(t, endpoint) };
     const cost = costOf(t.request.model, usage, exp.prices, { batch });

@@ -79,11 +79,43 @@ const PER_MESSAGE_OVERHEAD = 4;
  * real usage reported by the provider replaces it afterwards.
  */
 export function estimateInputTokens(spec: ChatRequestSpec): number {
+  return inputTokensWith(spec, tokensOf);
+}
+
+function inputTokensWith(spec: ChatRequestSpec, count: (text: string) => number): number {
   let n = 0;
-  if (spec.system) n += tokensOf(spec.system) + PER_MESSAGE_OVERHEAD;
-  for (const m of spec.messages) n += tokensOf(m.content) + PER_MESSAGE_OVERHEAD;
-  if (spec.response) n += tokensOf(jsonOf(spec.response.schema));
+  if (spec.system) n += count(spec.system) + PER_MESSAGE_OVERHEAD;
+  for (const m of spec.messages) n += count(m.content) + PER_MESSAGE_OVERHEAD;
+  if (spec.response) n += count(jsonOf(spec.response.schema));
   return n;
+}
+
+/**
+ * `estimateInputTokens` and `cacheablePrefixTokens` for the many requests of one plan, each
+ * request object and each text counted once: a plan's tasks share texts (a system prompt, a
+ * prompt rendered once for several judges) and often whole requests, and a text already seen
+ * here is found by the string itself (whose hash V8 keeps), not by a digest of its characters.
+ * Counts are exact (the same as the functions'); the maps live as long as the counter.
+ */
+export function planTokenCounter(): {
+  input(spec: ChatRequestSpec): number;
+  prefix(spec: ChatRequestSpec): number;
+} {
+  const texts = new Map<string, number>();
+  const count = (text: string) => {
+    let n = texts.get(text);
+    if (n === undefined) texts.set(text, (n = countedTokens(text)));
+    return n;
+  };
+  const inputs = new WeakMap<ChatRequestSpec, number>();
+  return {
+    input(spec) {
+      let n = inputs.get(spec);
+      if (n === undefined) inputs.set(spec, (n = inputTokensWith(spec, count)));
+      return n;
+    },
+    prefix: (spec) => prefixTokensWith(spec, count),
+  };
 }
 
 /**
@@ -94,7 +126,11 @@ export const PROMPT_CACHE_MIN_TOKENS = 1024;
 
 /** Tokens of the part every call of a template shares: the system prompt and the schema. */
 export function cacheablePrefixTokens(spec: ChatRequestSpec): number {
-  let n = spec.system ? tokensOf(spec.system) + PER_MESSAGE_OVERHEAD : 0;
-  if (spec.response) n += tokensOf(jsonOf(spec.response.schema));
+  return prefixTokensWith(spec, tokensOf);
+}
+
+function prefixTokensWith(spec: ChatRequestSpec, count: (text: string) => number): number {
+  let n = spec.system ? count(spec.system) + PER_MESSAGE_OVERHEAD : 0;
+  if (spec.response) n += count(jsonOf(spec.response.schema));
   return n;
 }

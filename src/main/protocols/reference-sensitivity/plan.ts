@@ -96,25 +96,49 @@ export function planGenerate(
   );
 }
 
-function judgeRequest(
-  judge: ModelEntry,
-  opts: RefSensOptions,
-  item: QaItem,
-  answer: string,
-  setting: Setting,
-): ChatRequestSpec {
+/**
+ * A judge's request: its prompt depends on the item, the answer and the setting, not on the
+ * judge, so it is rendered once for all judges; and tasks asking the same judge the same prompt
+ * (the estimate's stand-in answers are one text for every generator) share one request object.
+ * A plan of 92,000 calls renders 6,000 prompts, and the estimate counts each one's tokens once.
+ */
+function judgeRequests(opts: RefSensOptions) {
   const t = opts.templates;
-  const template = setting === 'NR' ? t.judgeUserNR : setting === 'RV' ? t.judgeUserRV : t.judgeUserRC;
-  const v = {
-    ...values(item),
-    answer,
-    ...(setting === 'NR' ? {} : { reference: referenceText(item.answers) }),
+  const prompts = new Map<QaItem, Map<string, Partial<Record<Setting, string>>>>();
+  const prompt = (item: QaItem, answer: string, setting: Setting) => {
+    let byAnswer = prompts.get(item);
+    if (!byAnswer) prompts.set(item, (byAnswer = new Map()));
+    let bySetting = byAnswer.get(answer);
+    if (!bySetting) byAnswer.set(answer, (bySetting = {}));
+    let text = bySetting[setting];
+    if (text === undefined) {
+      const template = setting === 'NR' ? t.judgeUserNR : setting === 'RV' ? t.judgeUserRV : t.judgeUserRC;
+      const v = {
+        ...values(item),
+        answer,
+        ...(setting === 'NR' ? {} : { reference: referenceText(item.answers) }),
+      };
+      bySetting[setting] = text = renderTemplate(template, v);
+    }
+    return text;
   };
-  return {
-    ...modelRequest(judge, JUDGE_MAX_TOKENS),
-    system: t.judgeSystem,
-    messages: [{ role: 'user', content: renderTemplate(template, v) }],
-    response: CORRECTNESS_VERDICT_SCHEMA,
+  let judgeNow: ModelEntry | null = null;
+  let requests = new Map<string, ChatRequestSpec>();
+  return (judge: ModelEntry, item: QaItem, answer: string, setting: Setting): ChatRequestSpec => {
+    if (judge !== judgeNow) [judgeNow, requests] = [judge, new Map()];
+    const content = prompt(item, answer, setting);
+    let request = requests.get(content);
+    if (!request)
+      requests.set(
+        content,
+        (request = {
+          ...modelRequest(judge, JUDGE_MAX_TOKENS),
+          system: t.judgeSystem,
+          messages: [{ role: 'user', content }],
+          response: CORRECTNESS_VERDICT_SCHEMA,
+        }),
+      );
+    return request;
   };
 }
 
@@ -154,6 +178,7 @@ export function planCalibration(
 ): ProtocolTask<'calibrate', CalibrateMeta>[] {
   if (!opts.calibration) return [];
   const wrong = pickWrongAnswers(items, opts.seed);
+  const judgeRequest = judgeRequests(opts);
   const tasks: ProtocolTask<'calibrate', CalibrateMeta>[] = [];
   for (const judge of judges)
     for (const item of items) {
@@ -163,7 +188,7 @@ export function planCalibration(
         key: taskKey('calibrate', judge.label, item.sourceId, 'C1'),
         stage: 'calibrate',
         meta: { ...base, probe: 'C1', shown: shownC1, wrongFrom: null },
-        request: judgeRequest(judge, opts, item, shownC1, 'NR'),
+        request: judgeRequest(judge, item, shownC1, 'NR'),
       });
       const w = wrong.get(item.sourceId);
       if (!w) continue;
@@ -171,7 +196,7 @@ export function planCalibration(
         key: taskKey('calibrate', judge.label, item.sourceId, 'C2'),
         stage: 'calibrate',
         meta: { ...base, probe: 'C2', shown: w.answers[0], wrongFrom: w.sourceId },
-        request: judgeRequest(judge, opts, item, w.answers[0], 'NR'),
+        request: judgeRequest(judge, item, w.answers[0], 'NR'),
       });
     }
   return tasks;
@@ -185,6 +210,7 @@ export function planJudge(
 ): ProtocolTask<'judge', JudgeMeta>[] {
   if (!opts.sensitivity) return [];
   const byId = new Map(items.map((i) => [i.sourceId, i]));
+  const judgeRequest = judgeRequests(opts);
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
   for (const judge of judges)
     for (const a of answers) {
@@ -200,7 +226,7 @@ export function planJudge(
           setting,
           imported: a.imported,
         };
-        const request = judgeRequest(judge, opts, item, a.answer, setting);
+        const request = judgeRequest(judge, item, a.answer, setting);
         tasks.push({
           key: taskKey('judge', judge.label, a.generator, item.sourceId, setting),
           stage: 'judge',

@@ -160,11 +160,19 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
     const items = qaItems(exp);
     // Answers not generated yet are stood in for by the first gold answer padded to a typical
     // answer length, so judge calls on them can be priced.
+    // One text per item, shared by every generator's stand-in: the judge prompts on it are
+    // rendered and counted once (plan.ts).
+    const standIn = new Map(
+      items.map((i) => [
+        i.sourceId,
+        `${i.answers[0]} `.repeat(Math.max(1, Math.round(GENERATE_MAX_TOKENS / 20))).trim(),
+      ]),
+    );
     const standIns: AnswerToJudge[] = (exp.config.generators ?? []).flatMap((g) =>
       items.map((i) => ({
         generator: g.label,
         sourceId: i.sourceId,
-        answer: `${i.answers[0]} `.repeat(Math.max(1, Math.round(GENERATE_MAX_TOKENS / 20))).trim(),
+        answer: standIn.get(i.sourceId)!,
         imported: false,
       })),
     );
