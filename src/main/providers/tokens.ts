@@ -92,10 +92,12 @@ function inputTokensWith(spec: ChatRequestSpec, count: (text: string) => number)
 
 /**
  * `estimateInputTokens` and `cacheablePrefixTokens` for the many requests of one plan, each
- * request object and each text counted once: a plan's tasks share texts (a system prompt, a
- * prompt rendered once for several judges) and often whole requests, and a text already seen
+ * request object, text and line counted once: a plan's tasks share texts (a system prompt, a
+ * prompt rendered once for several judges) and often whole requests, and their prompts share
+ * lines (a template's fixed lines, an item's question under each setting). A text already seen
  * here is found by the string itself (whose hash V8 keeps), not by a digest of its characters.
- * Counts are exact (the same as the functions'); the maps live as long as the counter.
+ * Counts are exact, the same as the functions' (see `countByLines`); the maps live as long as
+ * the counter.
  */
 export function planTokenCounter(): {
   input(spec: ChatRequestSpec): number;
@@ -104,7 +106,7 @@ export function planTokenCounter(): {
   const texts = new Map<string, number>();
   const count = (text: string) => {
     let n = texts.get(text);
-    if (n === undefined) texts.set(text, (n = countedTokens(text)));
+    if (n === undefined) texts.set(text, (n = countByLines(text, countedTokens)));
     return n;
   };
   const inputs = new WeakMap<ChatRequestSpec, number>();
@@ -116,6 +118,30 @@ export function planTokenCounter(): {
     },
     prefix: (spec) => prefixTokensWith(spec, count),
   };
+}
+
+const NEWLINE = 10;
+const RETURN = 13;
+const SLASH = 47;
+
+/**
+ * A text's tokens as the sum of its lines' (each line with its line break), which is exact:
+ * o200k splits a text into pieces by a pattern before encoding each piece on its own, and no
+ * piece reaches past a run of line breaks except punctuation followed by breaks and "/"
+ * (`[^\s\p{L}\p{N}]+[\r\n/]*`), so the text is cut only after a run of breaks not followed by
+ * "/". The pattern looks ahead but never behind, so a line counted alone splits as it does in
+ * the text (test/providers/tokens.test.ts checks the sum against the whole on the bundled samples).
+ */
+export function countByLines(text: string, count: (line: string) => number): number {
+  let n = 0;
+  let from = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    const next = text.charCodeAt(i + 1);
+    if (next === NEWLINE || next === RETURN || next === SLASH || i + 1 === text.length) continue;
+    n += count(text.slice(from, i + 1));
+    from = i + 1;
+  }
+  return n + count(from === 0 ? text : text.slice(from));
 }
 
 /**
