@@ -120,24 +120,26 @@ export function planTokenCounter(): {
   };
 }
 
-const NEWLINE = 10;
-const RETURN = 13;
 const SLASH = 47;
+/** More line breaks in the same run of white space after a break. */
+const MORE_BREAKS = /[^\S\r\n]*[\r\n]/y;
 
 /**
  * A text's tokens as the sum of its lines' (each line with its line break), which is exact:
- * o200k splits a text into pieces by a pattern before encoding each piece on its own, and no
- * piece reaches past a run of line breaks except punctuation followed by breaks and "/"
- * (`[^\s\p{L}\p{N}]+[\r\n/]*`), so the text is cut only after a run of breaks not followed by
- * "/". The pattern looks ahead but never behind, so a line counted alone splits as it does in
- * the text (test/providers/tokens.test.ts checks the sum against the whole on the bundled samples).
+ * o200k cuts a text into pieces by a pattern before encoding each piece on its own, and a piece
+ * that holds a line break ends at the last break of its run of white space (`\s*[\r\n]+`), or
+ * runs on into "/" after punctuation (`[^\s\p{L}\p{N}]+[\r\n/]*`). So the text is cut only
+ * after the last break of a run of white space, and not before a "/". The pattern looks ahead but
+ * never behind, so a line counted alone is cut as it is in the text
+ * (test/providers/tokens.test.ts checks the sum against the whole on the bundled samples).
  */
 export function countByLines(text: string, count: (line: string) => number): number {
   let n = 0;
   let from = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-    const next = text.charCodeAt(i + 1);
-    if (next === NEWLINE || next === RETURN || next === SLASH || i + 1 === text.length) continue;
+    if (i + 1 === text.length || text.charCodeAt(i + 1) === SLASH) continue;
+    MORE_BREAKS.lastIndex = i + 1;
+    if (MORE_BREAKS.test(text)) continue;
     n += count(text.slice(from, i + 1));
     from = i + 1;
   }
