@@ -104,9 +104,15 @@ export function planTokenCounter(): {
   prefix(spec: ChatRequestSpec): number;
 } {
   const texts = new Map<string, number>();
+  const lines = new Map<string, number>();
+  const countLine = (line: string) => {
+    let n = lines.get(line);
+    if (n === undefined) lines.set(line, (n = countedTokens(line)));
+    return n;
+  };
   const count = (text: string) => {
     let n = texts.get(text);
-    if (n === undefined) texts.set(text, (n = countByLines(text, countedTokens)));
+    if (n === undefined) texts.set(text, (n = countByLines(text, countLine)));
     return n;
   };
   const inputs = new WeakMap<ChatRequestSpec, number>();

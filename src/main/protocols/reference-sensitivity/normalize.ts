@@ -17,8 +17,16 @@ export function strictNormalize(text: string): string {
  * An answer that normalizes to nothing (only punctuation) shares nothing.
  */
 export function answersOverlap(a: readonly string[], b: readonly string[]): boolean {
-  const na = a.map(strictNormalize).filter((s) => s !== '');
-  const nb = b.map(strictNormalize).filter((s) => s !== '');
+  return normalizedOverlap(normalizedAnswers(a), normalizedAnswers(b));
+}
+
+/** The answers as `answersOverlap` compares them (normalized once, for a list compared many times). */
+export function normalizedAnswers(answers: readonly string[]): string[] {
+  return answers.map(strictNormalize).filter((s) => s !== '');
+}
+
+/** `answersOverlap` of lists already normalized by `normalizedAnswers`. */
+export function normalizedOverlap(na: readonly string[], nb: readonly string[]): boolean {
   return na.some((x) => nb.some((y) => x === y || x.includes(y) || y.includes(x)));
 }
 

@@ -7,7 +7,7 @@ import type { ChatRequestSpec } from '../host';
 import { renderTemplate } from '../../judging/template';
 import { taskKey, type ProtocolTask } from '../types';
 import type { ModelEntry, RefSensOptions } from './config';
-import { answersOverlap } from './normalize';
+import { normalizedAnswers, normalizedOverlap } from './normalize';
 import { languageName, referenceText } from './prompts';
 import type { QaItem } from './qa-item';
 
@@ -104,21 +104,22 @@ export function planGenerate(
  */
 function judgeRequests(opts: RefSensOptions) {
   const t = opts.templates;
-  const prompts = new Map<QaItem, Map<string, Partial<Record<Setting, string>>>>();
+  const prompts = new Map<QaItem, Map<string, [NR?: string, RV?: string, RC?: string]>>();
   const prompt = (item: QaItem, answer: string, setting: Setting) => {
     let byAnswer = prompts.get(item);
     if (!byAnswer) prompts.set(item, (byAnswer = new Map()));
     let bySetting = byAnswer.get(answer);
-    if (!bySetting) byAnswer.set(answer, (bySetting = {}));
-    let text = bySetting[setting];
+    if (!bySetting) byAnswer.set(answer, (bySetting = []));
+    const at = setting === 'NR' ? 0 : setting === 'RV' ? 1 : 2;
+    let text = bySetting[at];
     if (text === undefined) {
-      const template = setting === 'NR' ? t.judgeUserNR : setting === 'RV' ? t.judgeUserRV : t.judgeUserRC;
+      const template = at === 0 ? t.judgeUserNR : at === 1 ? t.judgeUserRV : t.judgeUserRC;
       const v = {
         ...values(item),
         answer,
         ...(setting === 'NR' ? {} : { reference: referenceText(item.answers) }),
       };
-      bySetting[setting] = text = renderTemplate(template, v);
+      bySetting[at] = text = renderTemplate(template, v);
     }
     return text;
   };
@@ -154,7 +155,19 @@ function hashUnit(...parts: (string | number)[]): number {
  */
 export function pickWrongAnswers(items: readonly QaItem[], seed: number): Map<string, QaItem | null> {
   const byLanguage = new Map<string, QaItem[]>();
-  for (const it of items) byLanguage.set(it.language, [...(byLanguage.get(it.language) ?? []), it]);
+  for (const it of items) {
+    const pool = byLanguage.get(it.language);
+    if (pool) pool.push(it);
+    else byLanguage.set(it.language, [it]);
+  }
+  // Each item's answers normalized once: the scan compares an item with several candidates,
+  // and a candidate with many items.
+  const normalized = new Map<QaItem, string[]>();
+  const answersOf = (it: QaItem) => {
+    let n = normalized.get(it);
+    if (!n) normalized.set(it, (n = normalizedAnswers(it.answers)));
+    return n;
+  };
   const out = new Map<string, QaItem | null>();
   for (const item of items) {
     const pool = byLanguage.get(item.language)!;
@@ -162,7 +175,7 @@ export function pickWrongAnswers(items: readonly QaItem[], seed: number): Map<st
     let pick: QaItem | null = null;
     for (let k = 0; k < pool.length; k++) {
       const cand = pool[(start + k) % pool.length];
-      if (cand.sourceId === item.sourceId || answersOverlap(item.answers, cand.answers)) continue;
+      if (cand.sourceId === item.sourceId || normalizedOverlap(answersOf(item), answersOf(cand))) continue;
       pick = cand;
       break;
     }
