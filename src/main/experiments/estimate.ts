@@ -30,8 +30,8 @@ export function estimateExperiment(
   storedFrom: number | null,
   left: LeftOptions = {},
 ): CostEstimate {
-  const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom);
-  const estimate = estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh, left);
+  const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom, true);
+  const estimate = estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh, left, plan.calls);
   return plan.noteKey ? { ...estimate, noteKey: plan.noteKey } : estimate;
 }
 
@@ -42,6 +42,8 @@ export function estimateTasks(
   note: string,
   fresh: (t: ProtocolTask) => boolean = () => false,
   left: LeftOptions = {},
+  /** How many calls a task stands for (the protocol's `estimatePlan` with `forCost`). */
+  callsOf: (t: ProtocolTask) => number = () => 1,
 ): CostEstimate {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const endpoints = endpointIds(exp.providers);
@@ -58,7 +60,8 @@ export function estimateTasks(
   const done = (endpoint: string, request: ChatRequestSpec) => {
     const lane = `${endpoint}\u0000${request.model}`;
     let any = answeredLanes.get(lane);
-    if (any === undefined) answeredLanes.set(lane, (any = laneAnswered.get(endpoint, request.model) !== undefined));
+    if (any === undefined)
+      answeredLanes.set(lane, (any = laneAnswered.get(endpoint, request.model) !== undefined));
     return any && isDone.get(requestHash(endpoint, request)) !== undefined;
   };
   const rows = new Map<string, EstimateRow>();
@@ -104,21 +107,26 @@ export function estimateTasks(
       };
       rows.set(key, row);
     }
-    row.calls++;
+    const calls = callsOf(t);
+    row.calls += calls;
     const endpoint = endpoints.get(t.request.provider)!;
     if (!fresh(t) && done(endpoint, t.request)) {
-      row.cachedCalls++;
+      row.cachedCalls += calls;
       continue;
     }
     const input = tokens.input(t.request);
     const output = stage.outputTokens(t);
-    const usage = { inputTokens: input, outputTokens: output, ...promptCache(t, endpoint) };
-    const cost = costOf(t.request.model, usage, exp.prices, { batch });
-    row.inputTokens += input;
-    row.outputTokens += output;
-    row.costUsd += cost.usd;
-    row.priced &&= cost.priced;
-    liveCost += batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd;
+    // A task standing for several calls: the first may write the prompt cache, the others read it.
+    for (let k = 0; k < Math.min(calls, 2); k++) {
+      const times = k === 0 ? 1 : calls - 1;
+      const usage = { inputTokens: input, outputTokens: output, ...promptCache(t, endpoint) };
+      const cost = costOf(t.request.model, usage, exp.prices, { batch });
+      row.costUsd += cost.usd * times;
+      row.priced &&= cost.priced;
+      liveCost += (batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd) * times;
+    }
+    row.inputTokens += input * calls;
+    row.outputTokens += output * calls;
     // A batch is not rate limited: its calls take the provider's window, not lane time.
     if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
     const laneKey = `${endpoint}\u0000${t.request.model}`;
@@ -133,8 +141,8 @@ export function estimateTasks(
       lanes.set(laneKey, lane);
     }
     const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0 };
-    load.calls++;
-    load.tokens += input + output;
+    load.calls += calls;
+    load.tokens += (input + output) * calls;
     lane.stages.set(t.stage, load);
   }
   const list = [...rows.values()];
