@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cacheablePrefixTokens,
   countByLines,
+  countByWords,
   estimateInputTokens,
   planTokenCounter,
 } from '../../src/main/providers/tokens';
@@ -42,8 +43,14 @@ describe('input token estimate', () => {
   });
 });
 
-describe('counting a text by its lines', () => {
+describe('counting a text by its words and lines', () => {
   const count = (text: string) => countTokens(text, { disallowedSpecial: new Set<string>() });
+  // By lines, by words, and by the words of each line (what a plan's counter does).
+  const sums = (text: string) => [
+    countByLines(text, count),
+    countByWords(text, count),
+    countByLines(text, (line) => countByWords(line, count)),
+  ];
   const strings = (v: unknown): string[] =>
     typeof v === 'string'
       ? [v]
@@ -64,7 +71,7 @@ describe('counting a text by its lines', () => {
         ...[':\n', '\n\n', '.\n/', '\r\n'].map((sep) => values.slice(0, 300).join(sep)),
         lines.slice(0, 200).join('\n'),
       ];
-      for (const text of joined) expect(countByLines(text, count), text.slice(0, 80)).toBe(count(text));
+      for (const text of joined) expect(sums(text), text.slice(0, 80)).toEqual(Array(3).fill(count(text)));
       texts += joined.length;
     }
     expect(texts).toBeGreaterThan(1000);
@@ -82,11 +89,16 @@ describe('counting a text by its lines', () => {
       '  \n  y',
       'a <|endoftext|>\nb',
     ]) {
-      expect(countByLines(text, count), JSON.stringify(text)).toBe(count(text));
+      expect(sums(text), JSON.stringify(text)).toEqual(Array(3).fill(count(text)));
     }
     // Short texts of the characters that decide the cuts (breaks, white space, "/", punctuation),
     // drawn by a fixed generator: 300,000 of them agreed when this was written.
     const chars = [
+      ' ',
+      ' ',
+      'x',
+      "'s",
+      '\u3000',
       ' ',
       '\n',
       '\r',
@@ -112,7 +124,7 @@ describe('counting a text by its lines', () => {
     for (let k = 0; k < 20_000; k++) {
       let text = '';
       for (let i = 1 + Math.floor(next() * 24); i > 0; i--) text += chars[Math.floor(next() * chars.length)];
-      expect(countByLines(text, count), JSON.stringify(text)).toBe(count(text));
+      expect(sums(text), JSON.stringify(text)).toEqual(Array(3).fill(count(text)));
     }
     // Cutting after every break would miscount: the rule matters.
     expect(naive('a.\n//x')).not.toBe(count('a.\n//x'));
