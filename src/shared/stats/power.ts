@@ -291,10 +291,22 @@ export class McNemarRegions {
     while (this.lower.length <= d) {
       const m = this.lower.length;
       let k = this.lower[m - 1];
-      while (k + 1 <= m / 2 && binomialTestTwoSided(k + 1, m, 0.5) <= this.alpha) k++;
+      while (k + 1 <= m / 2 && this.rejects(k + 1, m)) k++;
       this.lower.push(k);
     }
     return this.lower[d];
+  }
+
+  /**
+   * The two-sided test's decision at p = ½ for k < m/2, where by symmetry its p-value is
+   * 2·P(X ≤ k): one incomplete beta instead of summing both tails term by term (the regions
+   * up to a few thousand pairs took most of a power plan). Within a hair of α the decision is
+   * the test's own, so the regions are the test's exactly.
+   */
+  private rejects(k: number, m: number): boolean {
+    const p = 2 * binomialCdf(k, m, 0.5);
+    if (Math.abs(p - this.alpha) > 1e-9 * this.alpha) return p <= this.alpha;
+    return binomialTestTwoSided(k, m, 0.5) <= this.alpha;
   }
 }
 
