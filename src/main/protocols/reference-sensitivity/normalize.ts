@@ -8,7 +8,8 @@ const SPACE = /\s+/gu;
  * answers): NFKC, case-folded, punctuation, symbols and all spaces removed.
  */
 export function strictNormalize(text: string): string {
-  return text.normalize('NFKC').toLocaleLowerCase('und').replace(PUNCT, '').replace(SPACE, '');
+  // toLowerCase() is the root locale's ("und") case mapping without resolving a locale per call.
+  return text.normalize('NFKC').toLowerCase().replace(PUNCT, '').replace(SPACE, '');
 }
 
 /**

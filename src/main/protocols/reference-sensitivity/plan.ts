@@ -81,15 +81,20 @@ export function planGenerate(
 ): ProtocolTask<'generate', GenerateMeta>[] {
   if (!opts.sensitivity) return [];
   const t = opts.templates;
+  // An item's prompts are the same for every generator: rendered once.
+  const prompts = items.map((item) => {
+    const v = values(item);
+    return { system: renderTemplate(t.generateSystem, v), user: renderTemplate(t.generateUser, v) };
+  });
   return generators.flatMap((g) =>
-    items.map((item) => ({
+    items.map((item, i) => ({
       key: taskKey('generate', g.label, item.sourceId),
       stage: 'generate' as const,
       meta: { generator: g.label, itemId: item.id, sourceId: item.sourceId, language: item.language },
       request: {
         ...modelRequest(g, GENERATE_MAX_TOKENS),
-        system: renderTemplate(t.generateSystem, values(item)),
-        messages: [{ role: 'user' as const, content: renderTemplate(t.generateUser, values(item)) }],
+        system: prompts[i].system,
+        messages: [{ role: 'user' as const, content: prompts[i].user }],
         // no `response`: a plain-text answer
       },
     })),
