@@ -49,20 +49,27 @@ export function estimateTasks(
   const endpoints = endpointIds(exp.providers);
   const answered = left.skipFailed ? "status IN ('done', 'failed')" : "status = 'done'";
   const isDone = db.prepare(`SELECT 1 FROM requests WHERE hash = ? AND ${answered}`).pluck();
-  // A request's hash covers its endpoint and model, so a lane with no answered request in the
-  // ledger has none of these tasks done: one query per lane instead of a canonical JSON and a
-  // sha256 per task (a new experiment's whole plan). The ledger is shared: a lane an earlier
-  // experiment answered is looked up task by task, since identical requests reuse its answers.
+  // Whether a task's request is answered in the ledger: its canonical JSON and sha256, then a
+  // lookup. A request's hash covers its endpoint and model, so a lane with no answered request has
+  // none of its tasks done: an empty ledger (a new user's estimate) answers for every task at once,
+  // and a lane with more tasks than a 16th of the ledger's rows asks once whether it has any
+  // (a scan of the ledger, about what hashing that many tasks costs) and stops hashing if not.
+  // The ledger is shared: a lane another experiment answered is looked up task by task, since
+  // identical requests reuse its answers.
+  const ledgerRows = (db.prepare('SELECT max(id) FROM requests').pluck().get() as number | null) ?? 0;
   const laneAnswered = db
     .prepare(`SELECT 1 FROM requests WHERE endpoint = ? AND model = ? AND ${answered} LIMIT 1`)
     .pluck();
-  const answeredLanes = new Map<string, boolean>();
+  const laneLookups = new Map<string, { lookups: number; any?: boolean }>();
   const done = (endpoint: string, request: ChatRequestSpec) => {
-    const lane = `${endpoint}\u0000${request.model}`;
-    let any = answeredLanes.get(lane);
-    if (any === undefined)
-      answeredLanes.set(lane, (any = laneAnswered.get(endpoint, request.model) !== undefined));
-    return any && isDone.get(requestHash(endpoint, request)) !== undefined;
+    if (ledgerRows === 0) return false;
+    const key = `${endpoint}\u0000${request.model}`;
+    let lane = laneLookups.get(key);
+    if (!lane) laneLookups.set(key, (lane = { lookups: 0 }));
+    if (lane.any === undefined && ++lane.lookups > ledgerRows / 16)
+      lane.any = laneAnswered.get(endpoint, request.model) !== undefined;
+    if (lane.any === false) return false;
+    return isDone.get(requestHash(endpoint, request)) !== undefined;
   };
   const rows = new Map<string, EstimateRow>();
   // Lanes are endpoint+model (what the engine and the provider limit), whatever stage calls them.
