@@ -336,10 +336,8 @@ export function mcnemarExactPower(
   delta: number,
   alpha = DEFAULT_ALPHA,
   regions = mcnemarRegions(alpha),
+  rejecting = conditionalPower(psi, delta, regions),
 ): number {
-  if (!(psi > 0 && psi <= 1)) throw new RangeError(`psi must lie in (0, 1], got ${psi}`);
-  if (!(Math.abs(delta) <= psi + 1e-15)) throw new RangeError(`|delta| must not exceed psi, got ${delta}`);
-  const pi = Math.min(1, Math.max(0, (psi + delta) / (2 * psi)));
   const mean = n * psi;
   const sd = Math.sqrt(n * psi * (1 - psi));
   const from = Math.max(0, Math.floor(mean - 12 * sd - 10));
@@ -348,12 +346,31 @@ export function mcnemarExactPower(
   for (let d = from; d <= to; d++) {
     const w = binomialPmf(d, n, psi);
     if (w < 1e-17) continue;
-    const k = regions.boundary(d);
-    if (k < 0) continue;
-    // Reject when X ≤ k or X ≥ d − k, X ~ Bin(d, π); the two tails are disjoint since k < d/2.
-    power += w * (binomialCdf(k, d, pi) + 1 - binomialCdf(d - k - 1, d, pi));
+    const r = rejecting(d);
+    if (r !== null) power += w * r;
   }
   return Math.min(1, power);
+}
+
+/**
+ * P(reject | d discordant pairs) for (ψ, δ), null when d pairs can never reject; remembered per
+ * d, since it does not depend on n: the inverse's scan over n (hundreds of n) computed each d's
+ * two incomplete betas again for every n.
+ */
+function conditionalPower(psi: number, delta: number, regions: McNemarRegions): (d: number) => number | null {
+  if (!(psi > 0 && psi <= 1)) throw new RangeError(`psi must lie in (0, 1], got ${psi}`);
+  if (!(Math.abs(delta) <= psi + 1e-15)) throw new RangeError(`|delta| must not exceed psi, got ${delta}`);
+  const pi = Math.min(1, Math.max(0, (psi + delta) / (2 * psi)));
+  const known: (number | null)[] = [];
+  return (d) => {
+    let r = known[d];
+    if (r === undefined) {
+      const k = regions.boundary(d);
+      // Reject when X ≤ k or X ≥ d − k, X ~ Bin(d, π); the two tails are disjoint since k < d/2.
+      known[d] = r = k < 0 ? null : binomialCdf(k, d, pi) + 1 - binomialCdf(d - k - 1, d, pi);
+    }
+    return r;
+  };
 }
 
 /** The smallest |p10 − p01| the exact McNemar test detects with n pairs and discordant share ψ; null when even |δ| = ψ falls short. */
@@ -382,7 +399,8 @@ export function mcnemarExactSampleSize(
   const approx = mcnemarNormalSampleSize(psi, delta, alpha, power);
   if (approx > MAX_PLANNED_N) return null;
   const regions = mcnemarRegions(alpha);
-  return firstReaching((n) => mcnemarExactPower(n, psi, delta, alpha, regions) >= power, approx);
+  const rejecting = conditionalPower(psi, delta, regions);
+  return firstReaching((n) => mcnemarExactPower(n, psi, delta, alpha, regions, rejecting) >= power, approx);
 }
 
 /** Connor's (1987) normal approximation of McNemar's sample size (real; only a search's start). */
