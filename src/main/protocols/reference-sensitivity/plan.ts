@@ -103,9 +103,8 @@ export function planGenerate(
 
 /**
  * A judge's request: its prompt depends on the item, the answer and the setting, not on the
- * judge, so it is rendered once for all judges; and tasks asking the same judge the same prompt
- * (the estimate's stand-in answers are one text for every generator) share one request object.
- * A plan of 92,000 calls renders 6,000 prompts, and the estimate counts each one's tokens once.
+ * judge, so it is rendered once for all judges (and once for answers that are the same text),
+ * and the estimate counts each prompt's tokens once.
  */
 function judgeRequests(opts: RefSensOptions) {
   const t = opts.templates;
@@ -128,24 +127,18 @@ function judgeRequests(opts: RefSensOptions) {
     }
     return text;
   };
-  let judgeNow: ModelEntry | null = null;
-  let requests = new Map<string, ChatRequestSpec>();
-  return (judge: ModelEntry, item: QaItem, answer: string, setting: Setting): ChatRequestSpec => {
-    if (judge !== judgeNow) [judgeNow, requests] = [judge, new Map()];
-    const content = prompt(item, answer, setting);
-    let request = requests.get(content);
-    if (!request)
-      requests.set(
-        content,
-        (request = {
-          ...modelRequest(judge, JUDGE_MAX_TOKENS),
-          system: t.judgeSystem,
-          messages: [{ role: 'user', content }],
-          response: CORRECTNESS_VERDICT_SCHEMA,
-        }),
-      );
-    return request;
+  const models = new Map<ModelEntry, ReturnType<typeof modelRequest>>();
+  const model = (judge: ModelEntry) => {
+    let m = models.get(judge);
+    if (!m) models.set(judge, (m = modelRequest(judge, JUDGE_MAX_TOKENS)));
+    return m;
   };
+  return (judge: ModelEntry, item: QaItem, answer: string, setting: Setting): ChatRequestSpec => ({
+    ...model(judge),
+    system: t.judgeSystem,
+    messages: [{ role: 'user', content: prompt(item, answer, setting) }],
+    response: CORRECTNESS_VERDICT_SCHEMA,
+  });
 }
 
 function hashUnit(...parts: (string | number)[]): number {
