@@ -92,10 +92,10 @@ function inputTokensWith(spec: ChatRequestSpec, count: (text: string) => number)
 
 /**
  * `estimateInputTokens` and `cacheablePrefixTokens` for the many requests of one plan, each
- * request object, text and part of a text counted once: a plan's tasks share texts (a system
- * prompt, a prompt rendered once for several judges) and often whole requests, and their prompts
- * share lines and words (a template's fixed lines, an item's question under each setting, a
- * language's words), so the tokenizer sees each distinct word about once. A text already seen
+ * text and part of a text counted once: a plan's tasks share texts (a system prompt, a prompt
+ * rendered once for several judges), and their prompts share lines and words (a template's fixed
+ * lines, an item's question under each setting, a language's words), so the tokenizer sees each
+ * distinct word about once. A text already seen
  * here is found by the string itself (whose hash V8 keeps), not by a digest of its characters.
  * Counts are exact, the same as the functions' (see `countByLines`); the maps live as long as
  * the counter.
@@ -115,13 +115,8 @@ export function planTokenCounter(): {
   const countWord = once(countedTokens);
   const countLine = once((line) => countByWords(line, countWord));
   const count = once((text) => countByLines(text, countLine));
-  const inputs = new WeakMap<ChatRequestSpec, number>();
   return {
-    input(spec) {
-      let n = inputs.get(spec);
-      if (n === undefined) inputs.set(spec, (n = inputTokensWith(spec, count)));
-      return n;
-    },
+    input: (spec) => inputTokensWith(spec, count),
     prefix: (spec) => prefixTokensWith(spec, count),
   };
 }
