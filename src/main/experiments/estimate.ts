@@ -2,7 +2,7 @@
 // inputs not made yet), token estimates per call, the price table and the rate limits.
 import type { CostEstimate, EstimateRow } from '../../shared/experiments';
 import type { ProtocolTask } from '../protocols/types';
-import type { ChatRequestSpec } from '../providers/types';
+import type { ChatRequestSpec, Usage } from '../providers/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
 import { isBatchMode } from '../providers/config';
 import { costOf } from '../providers/pricing';
@@ -79,17 +79,21 @@ export function estimateTasks(
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
   const tokens = planTokenCounter();
-  const prefixes = new Set<string>();
-  const promptCache = (t: ProtocolTask, endpoint: string) => {
-    if (!t.request.system) return { cachedInputTokens: 0 };
+  // System prompts seen, by lane (the prompt itself is a shared string: no copy joined to a key).
+  const prefixes = new Map<string, Set<string>>();
+  const usageOf = (t: ProtocolTask, endpoint: string, inputTokens: number, outputTokens: number): Usage => {
+    const system = t.request.system;
+    if (!system) return { inputTokens, outputTokens, cachedInputTokens: 0 };
     const prefix = tokens.prefix(t.request);
-    if (prefix < PROMPT_CACHE_MIN_TOKENS) return { cachedInputTokens: 0 };
-    const key = `${endpoint}\u0000${t.request.model}\u0000${t.request.system}`;
-    if (prefixes.has(key)) return { cachedInputTokens: prefix };
-    prefixes.add(key);
+    if (prefix < PROMPT_CACHE_MIN_TOKENS) return { inputTokens, outputTokens, cachedInputTokens: 0 };
+    const lane = `${endpoint}\u0000${t.request.model}`;
+    let seen = prefixes.get(lane);
+    if (!seen) prefixes.set(lane, (seen = new Set()));
+    if (seen.has(system)) return { inputTokens, outputTokens, cachedInputTokens: prefix };
+    seen.add(system);
     return exp.providers[t.request.provider]?.kind === 'anthropic'
-      ? { cachedInputTokens: 0, cacheWriteTokens: prefix }
-      : { cachedInputTokens: 0 };
+      ? { inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: prefix }
+      : { inputTokens, outputTokens, cachedInputTokens: 0 };
   };
   for (const t of tasks) {
     const stage = stages.get(t.stage)!;
@@ -126,7 +130,7 @@ export function estimateTasks(
     // A task standing for several calls: the first may write the prompt cache, the others read it.
     for (let k = 0; k < Math.min(calls, 2); k++) {
       const times = k === 0 ? 1 : calls - 1;
-      const usage = { inputTokens: input, outputTokens: output, ...promptCache(t, endpoint) };
+      const usage = usageOf(t, endpoint, input, output);
       const cost = costOf(t.request.model, usage, exp.prices, { batch });
       row.costUsd += cost.usd * times;
       row.priced &&= cost.priced;
