@@ -10,6 +10,7 @@ import {
   fisherZMde,
   fisherZPower,
   fisherZSampleSize,
+  McNemarRegions,
   mcnemarExactMde,
   mcnemarExactPower,
   mcnemarExactSampleSize,
@@ -20,6 +21,7 @@ import {
   wilcoxonMde,
   wilcoxonSampleSize,
 } from '../../src/shared/stats/power';
+import { binomialTestTwoSided } from '../../src/shared/stats/binomial';
 
 interface Fixture {
   noncentral_t: { t: number; df: number; delta: number; cdf: number }[];
@@ -117,6 +119,18 @@ describe('exact McNemar unconditional power against statsmodels mcnemar(exact) r
       expect(mcnemarExactMde(f.n, f.psi)).toBeCloseTo(f.mde!, 6);
       expect(mcnemarExactSampleSize(f.psi, f.delta)).toBe(f.n_needed);
     });
+  it("keeps the exact two-sided test's own rejection regions, at several levels", () => {
+    // The regions read 2·P(X ≤ k) by symmetry; the test sums both tails. Same decisions.
+    for (const alpha of [0.05, 0.01, 0.1, 0.001]) {
+      const regions = new McNemarRegions(alpha);
+      let k = -1;
+      for (let d = 1; d <= 1500; d++) {
+        while (k + 1 <= d / 2 && binomialTestTwoSided(k + 1, d, 0.5) <= alpha) k++;
+        if (regions.boundary(d) !== k)
+          expect({ alpha, d, boundary: regions.boundary(d) }).toEqual({ alpha, d, boundary: k });
+      }
+    }
+  });
   it('has no power with too few pairs to ever reject, and says so instead of a number', () => {
     // Five discordant pairs at most: the smallest exact two-sided p is 2/32 > 0.05.
     expect(mcnemarExactPower(5, 1, 1)).toBe(0);

@@ -2,10 +2,11 @@
 // inputs not made yet), token estimates per call, the price table and the rate limits.
 import type { CostEstimate, EstimateRow } from '../../shared/experiments';
 import type { ProtocolTask } from '../protocols/types';
+import type { ChatRequestSpec, Usage } from '../providers/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
 import { isBatchMode } from '../providers/config';
 import { costOf } from '../providers/pricing';
-import { cacheablePrefixTokens, estimateInputTokens, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
+import { planTokenCounter, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
 import { modelLimitKey } from '../queue/engine';
 import { pipelineSeconds, type LaneLoad } from '../queue/eta';
 import { laneLimits } from '../queue/lane';
@@ -29,8 +30,8 @@ export function estimateExperiment(
   storedFrom: number | null,
   left: LeftOptions = {},
 ): CostEstimate {
-  const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom);
-  const estimate = estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh, left);
+  const plan = exp.protocol.estimatePlan(exp.view, db, storedFrom, true);
+  const estimate = estimateTasks(db, exp, plan.tasks, plan.note, plan.fresh, left, plan.calls);
   return plan.noteKey ? { ...estimate, noteKey: plan.noteKey } : estimate;
 }
 
@@ -41,16 +42,35 @@ export function estimateTasks(
   note: string,
   fresh: (t: ProtocolTask) => boolean = () => false,
   left: LeftOptions = {},
+  /** How many calls a task stands for (the protocol's `estimatePlan` with `forCost`). */
+  callsOf: (t: ProtocolTask) => number = () => 1,
 ): CostEstimate {
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   const endpoints = endpointIds(exp.providers);
-  const isDone = db
-    .prepare(
-      left.skipFailed
-        ? "SELECT 1 FROM requests WHERE hash = ? AND status IN ('done', 'failed')"
-        : "SELECT 1 FROM requests WHERE hash = ? AND status = 'done'",
-    )
+  const answered = left.skipFailed ? "status IN ('done', 'failed')" : "status = 'done'";
+  const isDone = db.prepare(`SELECT 1 FROM requests WHERE hash = ? AND ${answered}`).pluck();
+  // Whether a task's request is answered in the ledger: its canonical JSON and sha256, then a
+  // lookup. A request's hash covers its endpoint and model, so a lane with no answered request has
+  // none of its tasks done: an empty ledger (a new user's estimate) answers for every task at once,
+  // and a lane with more tasks than a 16th of the ledger's rows asks once whether it has any
+  // (a scan of the ledger, about what hashing that many tasks costs) and stops hashing if not.
+  // The ledger is shared: a lane another experiment answered is looked up task by task, since
+  // identical requests reuse its answers.
+  const ledgerRows = (db.prepare('SELECT max(id) FROM requests').pluck().get() as number | null) ?? 0;
+  const laneAnswered = db
+    .prepare(`SELECT 1 FROM requests WHERE endpoint = ? AND model = ? AND ${answered} LIMIT 1`)
     .pluck();
+  const laneLookups = new Map<string, { lookups: number; any?: boolean }>();
+  const done = (endpoint: string, request: ChatRequestSpec) => {
+    if (ledgerRows === 0) return false;
+    const key = `${endpoint}\u0000${request.model}`;
+    let lane = laneLookups.get(key);
+    if (!lane) laneLookups.set(key, (lane = { lookups: 0 }));
+    if (lane.any === undefined && ++lane.lookups > ledgerRows / 16)
+      lane.any = laneAnswered.get(endpoint, request.model) !== undefined;
+    if (lane.any === false) return false;
+    return isDone.get(requestHash(endpoint, request)) !== undefined;
+  };
   const rows = new Map<string, EstimateRow>();
   // Lanes are endpoint+model (what the engine and the provider limit), whatever stage calls them.
   const lanes = new Map<string, LaneLoad>();
@@ -58,17 +78,22 @@ export function estimateTasks(
   let liveCost = 0;
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
-  const prefixes = new Set<string>();
-  const promptCache = (t: ProtocolTask, endpoint: string) => {
-    if (!t.request.system) return { cachedInputTokens: 0 };
-    const prefix = cacheablePrefixTokens(t.request);
-    if (prefix < PROMPT_CACHE_MIN_TOKENS) return { cachedInputTokens: 0 };
-    const key = `${endpoint}\u0000${t.request.model}\u0000${t.request.system}`;
-    if (prefixes.has(key)) return { cachedInputTokens: prefix };
-    prefixes.add(key);
+  const tokens = planTokenCounter();
+  // System prompts seen, by lane (the prompt itself is a shared string: no copy joined to a key).
+  const prefixes = new Map<string, Set<string>>();
+  const usageOf = (t: ProtocolTask, endpoint: string, inputTokens: number, outputTokens: number): Usage => {
+    const system = t.request.system;
+    if (!system) return { inputTokens, outputTokens, cachedInputTokens: 0 };
+    const prefix = tokens.prefix(t.request);
+    if (prefix < PROMPT_CACHE_MIN_TOKENS) return { inputTokens, outputTokens, cachedInputTokens: 0 };
+    const lane = `${endpoint}\u0000${t.request.model}`;
+    let seen = prefixes.get(lane);
+    if (!seen) prefixes.set(lane, (seen = new Set()));
+    if (seen.has(system)) return { inputTokens, outputTokens, cachedInputTokens: prefix };
+    seen.add(system);
     return exp.providers[t.request.provider]?.kind === 'anthropic'
-      ? { cachedInputTokens: 0, cacheWriteTokens: prefix }
-      : { cachedInputTokens: 0 };
+      ? { inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: prefix }
+      : { inputTokens, outputTokens, cachedInputTokens: 0 };
   };
   for (const t of tasks) {
     const stage = stages.get(t.stage)!;
@@ -93,21 +118,26 @@ export function estimateTasks(
       };
       rows.set(key, row);
     }
-    row.calls++;
+    const calls = callsOf(t);
+    row.calls += calls;
     const endpoint = endpoints.get(t.request.provider)!;
-    if (!fresh(t) && isDone.get(requestHash(endpoint, t.request))) {
-      row.cachedCalls++;
+    if (!fresh(t) && done(endpoint, t.request)) {
+      row.cachedCalls += calls;
       continue;
     }
-    const input = estimateInputTokens(t.request);
+    const input = tokens.input(t.request);
     const output = stage.outputTokens(t);
-    const usage = { inputTokens: input, outputTokens: output, ...promptCache(t, endpoint) };
-    const cost = costOf(t.request.model, usage, exp.prices, { batch });
-    row.inputTokens += input;
-    row.outputTokens += output;
-    row.costUsd += cost.usd;
-    row.priced &&= cost.priced;
-    liveCost += batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd;
+    // A task standing for several calls: the first may write the prompt cache, the others read it.
+    for (let k = 0; k < Math.min(calls, 2); k++) {
+      const times = k === 0 ? 1 : calls - 1;
+      const usage = usageOf(t, endpoint, input, output);
+      const cost = costOf(t.request.model, usage, exp.prices, { batch });
+      row.costUsd += cost.usd * times;
+      row.priced &&= cost.priced;
+      liveCost += (batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd) * times;
+    }
+    row.inputTokens += input * calls;
+    row.outputTokens += output * calls;
     // A batch is not rate limited: its calls take the provider's window, not lane time.
     if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
     const laneKey = `${endpoint}\u0000${t.request.model}`;
@@ -122,8 +152,8 @@ export function estimateTasks(
       lanes.set(laneKey, lane);
     }
     const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0 };
-    load.calls++;
-    load.tokens += input + output;
+    load.calls += calls;
+    load.tokens += (input + output) * calls;
     lane.stages.set(t.stage, load);
   }
   const list = [...rows.values()];

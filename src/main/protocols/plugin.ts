@@ -213,15 +213,20 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   /**
    * Tasks for an estimate before anything ran: inputs that do not exist yet are stood in for
    * (e.g. source texts for transformations not made yet), and `fresh` says a task's request
-   * cannot be in the ledger yet.
+   * cannot be in the ledger yet. With `forCost` (the cost estimate, not a list of slots), tasks
+   * the same in everything the estimate reads (request, stage, `describe`, `fresh`) may be
+   * planned once, `calls` saying how many calls each stands for.
    */
   estimatePlan(
     exp: E,
     db: Database,
     storedFrom: number | null,
+    forCost?: boolean,
   ): {
     tasks: ProtocolTask[];
     fresh: (t: ProtocolTask) => boolean;
+    /** How many calls a task stands for (1 when absent). */
+    calls?: (t: ProtocolTask) => number;
     /** In English (the CLI prints it); `noteKey` names the same text in the protocol's UI strings. */
     note: string;
     noteKey?: string;

@@ -30,7 +30,14 @@ export type { ParseResult } from '../judging/answer';
  * part lists can never give the same key (a judge label may contain ':').
  */
 export function taskKey(...parts: (string | number)[]): string {
-  return parts.map((p) => String(p).replace(/%/g, '%25').replace(/:/g, '%3A')).join(':');
+  return parts.map(keyPart).join(':');
+}
+
+// Most parts (labels, ids, numbers) have neither character: they are used as they are, without
+// two regular-expression passes each (a plan of 92,000 tasks made 900,000 of them).
+function keyPart(p: string | number): string {
+  const s = String(p);
+  return s.includes('%') || s.includes(':') ? s.replace(/%/g, '%25').replace(/:/g, '%3A') : s;
 }
 
 /** sha256 (hex) of a prompt template's text, recorded with what the template produced. */

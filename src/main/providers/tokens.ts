@@ -79,11 +79,89 @@ const PER_MESSAGE_OVERHEAD = 4;
  * real usage reported by the provider replaces it afterwards.
  */
 export function estimateInputTokens(spec: ChatRequestSpec): number {
+  return inputTokensWith(spec, tokensOf);
+}
+
+function inputTokensWith(spec: ChatRequestSpec, count: (text: string) => number): number {
   let n = 0;
-  if (spec.system) n += tokensOf(spec.system) + PER_MESSAGE_OVERHEAD;
-  for (const m of spec.messages) n += tokensOf(m.content) + PER_MESSAGE_OVERHEAD;
-  if (spec.response) n += tokensOf(jsonOf(spec.response.schema));
+  if (spec.system) n += count(spec.system) + PER_MESSAGE_OVERHEAD;
+  for (const m of spec.messages) n += count(m.content) + PER_MESSAGE_OVERHEAD;
+  if (spec.response) n += count(jsonOf(spec.response.schema));
   return n;
+}
+
+/**
+ * `estimateInputTokens` and `cacheablePrefixTokens` for the many requests of one plan, each
+ * text and part of a text counted once: a plan's tasks share texts (a system prompt, a prompt
+ * rendered once for several judges), and their prompts share lines and words (a template's fixed
+ * lines, an item's question under each setting, a language's words), so the tokenizer sees each
+ * distinct word about once. A text already seen
+ * here is found by the string itself (whose hash V8 keeps), not by a digest of its characters.
+ * Counts are exact, the same as the functions' (see `countByLines`); the maps live as long as
+ * the counter.
+ */
+export function planTokenCounter(): {
+  input(spec: ChatRequestSpec): number;
+  prefix(spec: ChatRequestSpec): number;
+} {
+  const once = (count: (text: string) => number) => {
+    const counted = new Map<string, number>();
+    return (text: string) => {
+      let n = counted.get(text);
+      if (n === undefined) counted.set(text, (n = count(text)));
+      return n;
+    };
+  };
+  const countWord = once(countedTokens);
+  const countLine = once((line) => countByWords(line, countWord));
+  const count = once((text) => countByLines(text, countLine));
+  return {
+    input: (spec) => inputTokensWith(spec, count),
+    prefix: (spec) => prefixTokensWith(spec, count),
+  };
+}
+
+const SLASH = 47;
+/** More line breaks in the same run of white space after a break. */
+const MORE_BREAKS = /[^\S\r\n]*[\r\n]/y;
+const WHITE = /\s/y;
+
+/**
+ * A text's tokens as the sum of its lines' (each with its line break), and a line's as the sum
+ * of its words' (each with the space before it). Both are exact: o200k cuts a text into pieces
+ * by a pattern before encoding each piece on its own, and these cut only where a piece ends.
+ * A piece that holds a line break ends at the last break of its run of white space
+ * (`\s*[\r\n]+`), or runs on into "/" after punctuation (`[^\s\p{L}\p{N}]+[\r\n/]*`), so a
+ * line is cut off only after the last break of a run and not before a "/". A space after a
+ * character that is not white space always starts a piece (a space sits only at the start of
+ * one or inside a run of white space). The pattern looks ahead but never behind, so a part
+ * counted alone is cut as it is in the text (test/providers/tokens.test.ts checks the sums
+ * against the whole on the bundled samples and on drawn texts of the characters that matter).
+ */
+export function countByLines(text: string, count: (line: string) => number): number {
+  let n = 0;
+  let from = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (i + 1 === text.length || text.charCodeAt(i + 1) === SLASH) continue;
+    MORE_BREAKS.lastIndex = i + 1;
+    if (MORE_BREAKS.test(text)) continue;
+    n += count(text.slice(from, i + 1));
+    from = i + 1;
+  }
+  return n + count(from === 0 ? text : text.slice(from));
+}
+
+/** A text's tokens as the sum of its words' (see `countByLines`). */
+export function countByWords(text: string, count: (word: string) => number): number {
+  let n = 0;
+  let from = 0;
+  for (let i = text.indexOf(' ', 1); i !== -1; i = text.indexOf(' ', i + 1)) {
+    WHITE.lastIndex = i - 1;
+    if (WHITE.test(text)) continue;
+    n += count(text.slice(from, i));
+    from = i;
+  }
+  return n + count(from === 0 ? text : text.slice(from));
 }
 
 /**
@@ -94,7 +172,11 @@ export const PROMPT_CACHE_MIN_TOKENS = 1024;
 
 /** Tokens of the part every call of a template shares: the system prompt and the schema. */
 export function cacheablePrefixTokens(spec: ChatRequestSpec): number {
-  let n = spec.system ? tokensOf(spec.system) + PER_MESSAGE_OVERHEAD : 0;
-  if (spec.response) n += tokensOf(jsonOf(spec.response.schema));
+  return prefixTokensWith(spec, tokensOf);
+}
+
+function prefixTokensWith(spec: ChatRequestSpec, count: (text: string) => number): number {
+  let n = spec.system ? count(spec.system) + PER_MESSAGE_OVERHEAD : 0;
+  if (spec.response) n += count(jsonOf(spec.response.schema));
   return n;
 }

@@ -6,7 +6,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
+import { estimateTasks } from '../../../src/main/experiments/estimate';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import type { CostEstimate } from '../../../src/shared/experiments';
 import { answersOverlap } from '../../../src/main/protocols/reference-sensitivity/normalize';
 import { pickWrongAnswers } from '../../../src/main/protocols/reference-sensitivity/plan';
 import type { QaItem } from '../../../src/main/protocols/reference-sensitivity/qa-item';
@@ -94,6 +96,53 @@ describe('config and inputs', () => {
     expect(est.calls).toBe(450 + 900 + 1350);
     const kinds = est.rows.map((r) => r.kind).sort();
     expect(kinds).toEqual(['C1', 'C2', 'NR', 'RC', 'RV', 'generate'].sort());
+  });
+
+  it("prices the stand-in verdicts once for all generators, to the same figures as every generator's", async () => {
+    const file = join(dir, 'some-answers.jsonl');
+    writeFileSync(
+      file,
+      [
+        { item_id: 'english-5888115353945373749-2', generator: 'mine', answer: 'Amos Ayre' },
+        { item_id: 'english--5162675390402100235-0', generator: 'mine', answer: '1945' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const raw = config({
+      providers: {
+        p: { kind: 'openai', baseURL: 'http://127.0.0.1:9/v1', apiKeyEnv: 'MOCK_KEY' },
+        a: { kind: 'anthropic', baseURL: 'http://127.0.0.1:9', apiKeyEnv: 'MOCK_KEY' },
+      },
+      generators: ['g1', 'g2', 'g3'].map((label, i) => ({ label, provider: i ? 'a' : 'p', model: 'm' })),
+      judges: [
+        { label: 'j1', provider: 'a', model: 'claude-sonnet-4-5' },
+        { label: 'j2', provider: 'p', model: 'gpt-4o-mini' },
+      ],
+      answers: file,
+      noiseFloor: true,
+      // Long enough to be cached: the first call on it writes the cache, the others read it.
+      templates: { judgeSystem: 'Grade the answer with care and give a verdict. '.repeat(150) },
+      limit: 60,
+      // Without calibration the first call on the judge's prompt is a stand-in's verdict.
+      parts: { calibration: false },
+    });
+    const exp = core.experiments.catalogue.draft(raw);
+    const grouped = exp.protocol.estimatePlan(exp.view, core.db, null, true);
+    const slots = exp.protocol.estimatePlan(exp.view, core.db, null);
+    expect(grouped.tasks.length).toBeLessThan(slots.tasks.length);
+    const perSlot = estimateTasks(core.db, exp, slots.tasks, slots.note, slots.fresh);
+    const est = await core.call('experiments.estimate', { config: raw });
+    const rounded = (e: CostEstimate) => e.rows.map((r) => ({ ...r, costUsd: r.costUsd.toFixed(12) }));
+    expect(rounded(est)).toEqual(rounded(perSlot));
+    expect(est.calls).toBe(perSlot.calls);
+    expect(est.costUsd).toBeCloseTo(perSlot.costUsd, 12);
+    expect(est.minutesAtRateLimits).toBeCloseTo(perSlot.minutesAtRateLimits, 12);
+    expect(est.rows.find((r) => r.label === 'j1' && r.kind === 'NR')).toMatchObject({
+      calls: 3 * 60 + 2,
+      costUsd: expect.any(Number),
+      priced: true,
+    });
   });
 
   it('runs only the parts and settings asked for, in the languages asked for', async () => {

@@ -8,7 +8,8 @@ const SPACE = /\s+/gu;
  * answers): NFKC, case-folded, punctuation, symbols and all spaces removed.
  */
 export function strictNormalize(text: string): string {
-  return text.normalize('NFKC').toLocaleLowerCase('und').replace(PUNCT, '').replace(SPACE, '');
+  // toLowerCase() is the root locale's ("und") case mapping without resolving a locale per call.
+  return text.normalize('NFKC').toLowerCase().replace(PUNCT, '').replace(SPACE, '');
 }
 
 /**
@@ -17,8 +18,16 @@ export function strictNormalize(text: string): string {
  * An answer that normalizes to nothing (only punctuation) shares nothing.
  */
 export function answersOverlap(a: readonly string[], b: readonly string[]): boolean {
-  const na = a.map(strictNormalize).filter((s) => s !== '');
-  const nb = b.map(strictNormalize).filter((s) => s !== '');
+  return normalizedOverlap(normalizedAnswers(a), normalizedAnswers(b));
+}
+
+/** The answers as `answersOverlap` compares them (normalized once, for a list compared many times). */
+export function normalizedAnswers(answers: readonly string[]): string[] {
+  return answers.map(strictNormalize).filter((s) => s !== '');
+}
+
+/** `answersOverlap` of lists already normalized by `normalizedAnswers`. */
+export function normalizedOverlap(na: readonly string[], nb: readonly string[]): boolean {
   return na.some((x) => nb.some((y) => x === y || x.includes(y) || y.includes(x)));
 }
 

@@ -7,7 +7,7 @@ import type { ChatRequestSpec } from '../host';
 import { renderTemplate } from '../../judging/template';
 import { taskKey, type ProtocolTask } from '../types';
 import type { ModelEntry, RefSensOptions } from './config';
-import { answersOverlap } from './normalize';
+import { normalizedAnswers, normalizedOverlap } from './normalize';
 import { languageName, referenceText } from './prompts';
 import type { QaItem } from './qa-item';
 
@@ -81,40 +81,68 @@ export function planGenerate(
 ): ProtocolTask<'generate', GenerateMeta>[] {
   if (!opts.sensitivity) return [];
   const t = opts.templates;
+  // An item's prompts are the same for every generator: rendered once.
+  const prompts = items.map((item) => {
+    const v = values(item);
+    return { system: renderTemplate(t.generateSystem, v), user: renderTemplate(t.generateUser, v) };
+  });
   return generators.flatMap((g) =>
-    items.map((item) => ({
+    items.map((item, i) => ({
       key: taskKey('generate', g.label, item.sourceId),
       stage: 'generate' as const,
       meta: { generator: g.label, itemId: item.id, sourceId: item.sourceId, language: item.language },
       request: {
         ...modelRequest(g, GENERATE_MAX_TOKENS),
-        system: renderTemplate(t.generateSystem, values(item)),
-        messages: [{ role: 'user' as const, content: renderTemplate(t.generateUser, values(item)) }],
+        system: prompts[i].system,
+        messages: [{ role: 'user' as const, content: prompts[i].user }],
         // no `response`: a plain-text answer
       },
     })),
   );
 }
 
-function judgeRequest(
-  judge: ModelEntry,
-  opts: RefSensOptions,
-  item: QaItem,
-  answer: string,
-  setting: Setting,
-): ChatRequestSpec {
+/**
+ * A judge's request: its prompt depends on the item, the answer and the setting, not on the
+ * judge, so it is rendered once for all judges (and once for answers that are the same text),
+ * and the estimate counts each prompt's tokens once.
+ */
+function judgeRequests(opts: RefSensOptions, share = true) {
   const t = opts.templates;
-  const template = setting === 'NR' ? t.judgeUserNR : setting === 'RV' ? t.judgeUserRV : t.judgeUserRC;
-  const v = {
-    ...values(item),
-    answer,
-    ...(setting === 'NR' ? {} : { reference: referenceText(item.answers) }),
+  const prompts = new Map<QaItem, Map<string, [NR?: string, RV?: string, RC?: string]>>();
+  const render = (item: QaItem, answer: string, setting: Setting) => {
+    const template = setting === 'NR' ? t.judgeUserNR : setting === 'RV' ? t.judgeUserRV : t.judgeUserRC;
+    return renderTemplate(template, {
+      ...values(item),
+      answer,
+      ...(setting === 'NR' ? {} : { reference: referenceText(item.answers) }),
+    });
   };
-  return {
-    ...modelRequest(judge, JUDGE_MAX_TOKENS),
-    system: t.judgeSystem,
-    messages: [{ role: 'user', content: renderTemplate(template, v) }],
-    response: CORRECTNESS_VERDICT_SCHEMA,
+  const prompt = (item: QaItem, answer: string, setting: Setting) => {
+    if (!share) return render(item, answer, setting);
+    let byAnswer = prompts.get(item);
+    if (!byAnswer) prompts.set(item, (byAnswer = new Map()));
+    let bySetting = byAnswer.get(answer);
+    if (!bySetting) byAnswer.set(answer, (bySetting = []));
+    const at = setting === 'NR' ? 0 : setting === 'RV' ? 1 : 2;
+    let text = bySetting[at];
+    if (text === undefined) bySetting[at] = text = render(item, answer, setting);
+    return text;
+  };
+  const models = new Map<ModelEntry, ReturnType<typeof modelRequest>>();
+  const model = (judge: ModelEntry) => {
+    let m = models.get(judge);
+    if (!m) models.set(judge, (m = modelRequest(judge, JUDGE_MAX_TOKENS)));
+    return m;
+  };
+  // Written out rather than spread: a spread's copy took most of planning's time (92,000 tasks).
+  return (judge: ModelEntry, item: QaItem, answer: string, setting: Setting): ChatRequestSpec => {
+    const { provider, model: name, temperature, maxOutputTokens } = model(judge);
+    const system = t.judgeSystem;
+    const messages = [{ role: 'user' as const, content: prompt(item, answer, setting) }];
+    const response = CORRECTNESS_VERDICT_SCHEMA;
+    return temperature === undefined
+      ? { provider, model: name, maxOutputTokens, system, messages, response }
+      : { provider, model: name, temperature, maxOutputTokens, system, messages, response };
   };
 }
 
@@ -130,7 +158,19 @@ function hashUnit(...parts: (string | number)[]): number {
  */
 export function pickWrongAnswers(items: readonly QaItem[], seed: number): Map<string, QaItem | null> {
   const byLanguage = new Map<string, QaItem[]>();
-  for (const it of items) byLanguage.set(it.language, [...(byLanguage.get(it.language) ?? []), it]);
+  for (const it of items) {
+    const pool = byLanguage.get(it.language);
+    if (pool) pool.push(it);
+    else byLanguage.set(it.language, [it]);
+  }
+  // Each item's answers normalized once: the scan compares an item with several candidates,
+  // and a candidate with many items.
+  const normalized = new Map<QaItem, string[]>();
+  const answersOf = (it: QaItem) => {
+    let n = normalized.get(it);
+    if (!n) normalized.set(it, (n = normalizedAnswers(it.answers)));
+    return n;
+  };
   const out = new Map<string, QaItem | null>();
   for (const item of items) {
     const pool = byLanguage.get(item.language)!;
@@ -138,7 +178,7 @@ export function pickWrongAnswers(items: readonly QaItem[], seed: number): Map<st
     let pick: QaItem | null = null;
     for (let k = 0; k < pool.length; k++) {
       const cand = pool[(start + k) % pool.length];
-      if (cand.sourceId === item.sourceId || answersOverlap(item.answers, cand.answers)) continue;
+      if (cand.sourceId === item.sourceId || normalizedOverlap(answersOf(item), answersOf(cand))) continue;
       pick = cand;
       break;
     }
@@ -154,24 +194,34 @@ export function planCalibration(
 ): ProtocolTask<'calibrate', CalibrateMeta>[] {
   if (!opts.calibration) return [];
   const wrong = pickWrongAnswers(items, opts.seed);
+  const judgeRequest = judgeRequests(opts);
   const tasks: ProtocolTask<'calibrate', CalibrateMeta>[] = [];
   for (const judge of judges)
     for (const item of items) {
-      const base = { judge: judge.label, itemId: item.id, sourceId: item.sourceId, language: item.language };
+      // Each meta written out (a spread's copy is slow at this count).
+      const meta = (probe: 'C1' | 'C2', shown: string, wrongFrom: string | null): CalibrateMeta => ({
+        judge: judge.label,
+        itemId: item.id,
+        sourceId: item.sourceId,
+        language: item.language,
+        probe,
+        shown,
+        wrongFrom,
+      });
       const shownC1 = item.answers[0];
       tasks.push({
         key: taskKey('calibrate', judge.label, item.sourceId, 'C1'),
         stage: 'calibrate',
-        meta: { ...base, probe: 'C1', shown: shownC1, wrongFrom: null },
-        request: judgeRequest(judge, opts, item, shownC1, 'NR'),
+        meta: meta('C1', shownC1, null),
+        request: judgeRequest(judge, item, shownC1, 'NR'),
       });
       const w = wrong.get(item.sourceId);
       if (!w) continue;
       tasks.push({
         key: taskKey('calibrate', judge.label, item.sourceId, 'C2'),
         stage: 'calibrate',
-        meta: { ...base, probe: 'C2', shown: w.answers[0], wrongFrom: w.sourceId },
-        request: judgeRequest(judge, opts, item, w.answers[0], 'NR'),
+        meta: meta('C2', w.answers[0], w.sourceId),
+        request: judgeRequest(judge, item, w.answers[0], 'NR'),
       });
     }
   return tasks;
@@ -183,7 +233,7 @@ export function planJudge(
   answers: readonly AnswerToJudge[],
   opts: RefSensOptions,
 ): ProtocolTask<'judge', JudgeMeta>[] {
-  return [...judgeTasks(items, judges, answers, opts)];
+  return [...judgeTasks(items, judges, answers, opts, () => false, true)];
 }
 
 /** planJudge's tasks one at a time, leaving out the keys a run has `planned` (PlanContext). */
@@ -193,9 +243,16 @@ export function* judgeTasks(
   answers: readonly AnswerToJudge[],
   opts: RefSensOptions,
   planned: (key: string) => boolean = () => false,
+  /**
+   * Render each prompt once for all judges (a whole plan held at once: the estimate). A run's
+   * plan, recorded a chunk at a time, renders per task instead: judges are the outer loop, so
+   * sharing would keep every prompt of the study alive until the last judge's turn.
+   */
+  share = false,
 ): Generator<ProtocolTask<'judge', JudgeMeta>> {
   if (!opts.sensitivity) return;
   const byId = new Map(items.map((i) => [i.sourceId, i]));
+  const judgeRequest = judgeRequests(opts, share);
   for (const judge of judges)
     for (const a of answers) {
       const item = byId.get(a.sourceId);
@@ -218,7 +275,7 @@ export function* judgeTasks(
           setting,
           imported: a.imported,
         };
-        const request = judgeRequest(judge, opts, item, a.answer, setting);
+        const request = judgeRequest(judge, item, a.answer, setting);
         if (!planned(key)) yield { key, stage: 'judge', meta, request };
         // The placebo: the same NR question again (a repeat, its own ledger row).
         if (repeat)

@@ -158,27 +158,43 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
       },
     },
   ],
-  estimatePlan(exp) {
+  estimatePlan(exp, _db, _storedFrom, forCost) {
     const items = qaItems(exp);
+    const generators = exp.config.generators ?? [];
     // Answers not generated yet are stood in for by the first gold answer padded to a typical
     // answer length, so judge calls on them can be priced.
-    const standIns: AnswerToJudge[] = (exp.config.generators ?? []).flatMap((g) =>
+    // One text per item, shared by every generator's stand-in: the judge prompts on it are
+    // rendered and counted once (plan.ts).
+    const standIn = new Map(
+      items.map((i) => [
+        i.sourceId,
+        `${i.answers[0]} `.repeat(Math.max(1, Math.round(GENERATE_MAX_TOKENS / 20))).trim(),
+      ]),
+    );
+    // The verdicts on them are the same calls for every generator (their rows are the judge's):
+    // for the cost, one generator's stand the others'.
+    const standing = forCost ? generators.slice(0, 1) : generators;
+    const standIns: AnswerToJudge[] = standing.flatMap((g) =>
       items.map((i) => ({
         generator: g.label,
         sourceId: i.sourceId,
-        answer: `${i.answers[0]} `.repeat(Math.max(1, Math.round(GENERATE_MAX_TOKENS / 20))).trim(),
+        answer: standIn.get(i.sourceId)!,
         imported: false,
       })),
     );
     const imported = answersToJudge(exp, []);
     const tasks: ProtocolTask[] = [
-      ...planGenerate(items, exp.config.generators ?? [], exp.options),
+      ...planGenerate(items, generators, exp.options),
       ...planCalibration(items, exp.config.judges, exp.options),
       ...planJudge(items, exp.config.judges, [...standIns, ...imported], exp.options),
     ];
+    const onStandIn = (t: ProtocolTask) => t.stage === 'judge' && !(t.meta as JudgeMeta).imported;
     return {
       tasks,
-      fresh: (t) => t.stage === 'judge' && !(t.meta as JudgeMeta).imported,
+      fresh: onStandIn,
+      ...(standing.length < generators.length
+        ? { calls: (t: ProtocolTask) => (onStandIn(t) ? generators.length : 1) }
+        : {}),
       note: 'Verdicts on answers not generated yet are estimated from stand-in answers of typical length; output lengths are typical values.',
       noteKey: 'estimateNote.standIns',
     };
