@@ -147,9 +147,10 @@ export function listResults(
   stage?: string,
   keep?: (row: Pick<TaskResult, 'key' | 'meta' | 'requestId' | 'status'>) => boolean,
 ): TaskResult[] {
+  // With `keep`, values are read only for the rows it keeps (a translation's value is its texts).
   const rows = db
     .prepare(
-      `SELECT x.task_key, x.stage, t.meta_json, x.request_id, x.status, x.value_json, x.reason, x.attempts
+      `SELECT x.task_key, x.stage, t.meta_json, x.request_id, x.status, ${keep ? 'NULL AS value_json' : 'x.value_json'}, x.reason, x.attempts
        FROM task_results x JOIN experiment_tasks t
          ON t.experiment_id = x.experiment_id AND t.task_key = x.task_key
        WHERE x.experiment_id = ?${stage === undefined ? '' : ' AND x.stage = ?'}
@@ -166,6 +167,9 @@ export function listResults(
     attempts: number;
   }[];
   const out: TaskResult[] = [];
+  const valueOf = keep
+    ? db.prepare('SELECT value_json FROM task_results WHERE experiment_id = ? AND task_key = ?').pluck()
+    : null;
   for (const r of rows) {
     const head = {
       key: r.task_key,
@@ -174,10 +178,11 @@ export function listResults(
       status: r.status,
     };
     if (keep && !keep(head)) continue;
+    const json = valueOf ? (valueOf.get(experimentId, r.task_key) as string | null) : r.value_json;
     out.push({
       ...head,
       stage: r.stage,
-      value: r.value_json === null ? null : (JSON.parse(r.value_json) as unknown),
+      value: json === null ? null : (JSON.parse(json) as unknown),
       reason: r.reason,
       attempts: r.attempts,
     });

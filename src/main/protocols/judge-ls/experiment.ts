@@ -131,8 +131,8 @@ export function auditAll(db: Database, exp: Pick<JudgeLsExperiment, 'id' | 'item
 }
 
 /**
- * Stores each answered transform as a variant (a person's edit is never overwritten), then
- * audits every variant of the experiment.
+ * Stores each answered transform not stored yet as a variant (a person's edit is never
+ * overwritten), and audits the variants it stored.
  */
 export function storeVariants(db: Database, exp: JudgeLsExperiment): void {
   // Runs every second while translations arrive: only translations not stored as variants yet
@@ -147,22 +147,34 @@ export function storeVariants(db: Database, exp: JudgeLsExperiment): void {
     return r.status === 'ok' && !v?.manual && v?.requestId !== r.requestId;
   };
   db.transaction(() => {
-    let changed = 0;
+    const changed: Variant[] = [];
     for (const r of listResults(db, exp.id, 'transform', isNew)) {
       const meta = r.meta as TransformTask['meta'];
-      upsertVariant(db, exp.id, {
+      const variant: Variant = {
         itemId: meta.itemId,
         language: meta.language,
         ...(r.value as VariantText),
+        manual: false,
+      };
+      upsertVariant(db, exp.id, {
+        ...variant,
         model: exp.transformer.model,
         promptHash: meta.promptHash,
         requestId: r.requestId,
         reasons: [],
-        manual: false,
       });
-      changed++;
+      changed.push(variant);
     }
-    if (changed > 0) auditAll(db, exp);
+    // A variant's audit reads only it and its item's English texts: the new ones are audited, the
+    // others keep their reasons (a person's edit audits everything itself: views.ts).
+    if (changed.length === 0) return;
+    const items = new Set(changed.map((v) => v.itemId));
+    const audit = auditVariants(
+      exp.items.filter((i) => items.has(i.id)),
+      changed,
+      exp.options.audit,
+    );
+    for (const v of audit.variants) setVariantReasons(db, exp.id, v.itemId, v.language, v.reasons);
   })();
 }
 
