@@ -57,7 +57,7 @@ export function storeAnswers(
 /**
  * Lets the protocol react to the stages whose results the engine stored as they arrived
  * (`arrived`, emptied here), without storeAnswers' scan of the whole plan for answers stored
- * another way: while a run goes that scan is left to each re-plan and to the results API
+ * another way: while a run goes that scan is left to each round's end and to the results API
  * (at 92,000 tasks it cost ~0.3 CPU-s and ran every second).
  */
 export function afterArrived(
