@@ -51,7 +51,9 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
   });
   // BENCH_KEEP_DIR: write the run's data and export there and keep them (e.g. for `judge-lab export`).
   const keep = process.env.BENCH_KEEP_DIR;
-  const work = keep ? (mkdirSync(keep, { recursive: true }), keep) : mkdtempSync(join(tmpdir(), 'judge-lab-bench-study-'));
+  const work = keep
+    ? (mkdirSync(keep, { recursive: true }), keep)
+    : mkdtempSync(join(tmpdir(), 'judge-lab-bench-study-'));
   const config = join(work, 'judge-ls.json');
   const usage = join(work, 'usage.json');
   const provider = (kind: 'openai' | 'anthropic') => ({

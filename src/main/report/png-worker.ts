@@ -1,8 +1,7 @@
 // A PNG worker (png-pool.ts): resvg renders and encodes on this thread, so the export's main
 // thread goes on with the workbook meanwhile. Its own build entry (out/main/png-worker.js).
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
+import { collectGarbage } from '../base/heap';
 import { svgToPngSync } from './png';
 
 export interface PngJob {
@@ -19,12 +18,7 @@ export type PngReply = { id: number; png: Uint8Array } | { id: number; error: st
 // (~100 MB for a study's eight figures). So after each figure this thread's few-MB heap is
 // collected (about a millisecond), and the next figure waits a turn: Node runs the wrappers'
 // finalizers (which free the native memory) from the immediate queue, ahead of the next job's
-// turn. A figure's native memory is thus gone before the next one is drawn. `gc` comes from a
-// fresh context made while --expose-gc is on; the flag is switched off at once, so no other
-// context gets it.
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-setFlagsFromString('--no-expose-gc');
+// turn. A figure's native memory is thus gone before the next one is drawn.
 
 const queue: PngJob[] = [];
 
@@ -38,7 +32,7 @@ function drawNext(): void {
     reply = { id: job.id, error: err instanceof Error ? err.message : String(err) };
   }
   parentPort?.postMessage(reply);
-  collect();
+  collectGarbage();
   if (queue.length > 0) setImmediate(drawNext);
 }
 
