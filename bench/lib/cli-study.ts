@@ -4,7 +4,7 @@
 // process.resourceUsage(), so worker threads count and the mock does not), and the busiest
 // lane's bound. Needs `npm run build`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LLMBAR, spawnMock, type MockStats } from './mock-process';
@@ -30,6 +30,9 @@ export interface StudyFigures {
   busiest: number;
   cpuS: number;
   rssMiB: number;
+  /** Peak RSS (MiB) sampled every 20 ms up to the last answer, and after it (the export); null if not sampled. */
+  rssRunMiB: number | null;
+  rssExportMiB: number | null;
   /** 1-minute load average at the start and at the end. */
   load: [number, number];
   stats: MockStats;
@@ -46,7 +49,11 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     burstSeconds: 3,
     latencyMs: shape.latencyMs,
   });
-  const work = mkdtempSync(join(tmpdir(), 'judge-lab-bench-study-'));
+  // BENCH_KEEP_DIR: write the run's data and export there and keep them (e.g. for `judge-lab export`).
+  const keep = process.env.BENCH_KEEP_DIR;
+  const work = keep
+    ? (mkdirSync(keep, { recursive: true }), keep)
+    : mkdtempSync(join(tmpdir(), 'judge-lab-bench-study-'));
   const config = join(work, 'judge-ls.json');
   const usage = join(work, 'usage.json');
   const provider = (kind: 'openai' | 'anthropic') => ({
@@ -73,13 +80,15 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
       tieProbes: true,
     }),
   );
-  // Runs in the command's process: its own CPU time and peak RSS when it exits, and its CPU time
-  // every 50 ms (worker threads included), to tell the CPU it spent after the last answer.
+  // Runs in the command's process: its own CPU time and peak RSS when it exits, its CPU time
+  // every 50 ms (worker threads included), to tell the CPU it spent after the last answer, and
+  // its RSS every 20 ms (the largest per 1 s bucket), to tell the run's peak from the export's.
   const probe = `data:text/javascript,${encodeURIComponent(
     `import{writeFileSync}from'node:fs';const cpu=()=>{const u=process.resourceUsage();return(u.userCPUTime+u.systemCPUTime)/1e6};` +
       `const marks=[];setInterval(()=>{marks.push([Date.now(),cpu()]);if(marks.length>400)marks.splice(0,200)},50).unref();` +
+      `const rss=new Map();setInterval(()=>{const s=Math.floor(Date.now()/1e3),r=process.memoryUsage.rss();if(r>(rss.get(s)??0))rss.set(s,r)},20).unref();` +
       `process.on('exit',()=>{const u=process.resourceUsage();` +
-      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:cpu(),rssMiB:u.maxRSS/1024,marks}))})`,
+      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:cpu(),rssMiB:u.maxRSS/1024,marks,rss:[...rss]}))})`,
   )}`;
   const load0 = loadavg()[0];
   let stderr = '';
@@ -115,11 +124,18 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     cpu: number;
     rssMiB: number;
     marks: [number, number][];
+    rss: [number, number][];
   };
   // The last CPU reading before the last answer (the probe keeps the last 10–20 s of readings).
   const lastAnswerAt = stats.lastEndedAt ?? tEnd;
   const before = own.marks.filter(([at]) => at <= lastAnswerAt).at(-1);
-  rmSync(work, { recursive: true, force: true });
+  // A second's bucket that holds the last answer counts as the run's.
+  const peak = (rows: [number, number][]) =>
+    rows.length ? Math.max(...rows.map(([, r]) => r)) / 2 ** 20 : null;
+  const lastSecond = Math.floor(lastAnswerAt / 1000);
+  const rssRunMiB = peak(own.rss.filter(([s]) => s <= lastSecond));
+  const rssExportMiB = peak(own.rss.filter(([s]) => s > lastSecond));
+  if (!keep) rmSync(work, { recursive: true, force: true });
   const busiest = Math.max(...Object.values(stats.byModel));
   return {
     code,
@@ -132,6 +148,8 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     busiest,
     cpuS: own.cpu,
     rssMiB: own.rssMiB,
+    rssRunMiB,
+    rssExportMiB,
     load: [load0, loadavg()[0]],
     stats,
     stderr,
@@ -159,6 +177,6 @@ export function printStudy(
     `    start → first request ${f.startToFirstS.toFixed(2)} s; last answer → exit ${f.lastAnswerToExitS.toFixed(2)} s (CPU ${f.cpuAfterLastAnswerS?.toFixed(2) ?? '?'} s)`,
   );
   console.log(
-    `    command CPU ${f.cpuS.toFixed(1)} s (target ≤ ${targets.cpu}: ${mark(f.cpuS <= targets.cpu)}); peak RSS ${f.rssMiB.toFixed(0)} MiB (target ≤ ${targets.rss}: ${mark(f.rssMiB <= targets.rss)}); the mock's CPU ${f.stats.cpuSeconds.toFixed(1)} s`,
+    `    command CPU ${f.cpuS.toFixed(1)} s (target ≤ ${targets.cpu}: ${mark(f.cpuS <= targets.cpu)}); peak RSS ${f.rssMiB.toFixed(0)} MiB (target ≤ ${targets.rss}: ${mark(f.rssMiB <= targets.rss)}; sampled: up to the last answer ${f.rssRunMiB?.toFixed(0) ?? '?'}, after it ${f.rssExportMiB?.toFixed(0) ?? '?'}); the mock's CPU ${f.stats.cpuSeconds.toFixed(1)} s`,
   );
 }

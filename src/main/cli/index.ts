@@ -153,6 +153,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             failureSummary,
             warnFigureFailures,
             preloadExport,
+            withExportHeap,
           } = await runtime();
           const { config } = loadExperimentConfig(configPath);
           // Held until the store is closed (export included): a restore waits for all of it.
@@ -213,11 +214,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             throw new RunStopped(`Run did not finish: ${final.message ?? final.status}`);
           }
           const dir = resolve(opts.out ?? summary.name);
-          const exported = await core.call('experiments.export', {
-            experimentId,
-            outDir: dir,
-            lang: opts.lang,
-          });
+          // The run's state is garbage now and the export is about to make its own (issue 27):
+          // collected first, and the heap held closer to what is live while it exports.
+          const exported = await withExportHeap(() =>
+            core.call('experiments.export', { experimentId, outDir: dir, lang: opts.lang }),
+          );
           out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
           warnFigureFailures(exported.figureFailures);
           const failures = failureSummary(final.failuresByReason, retryCommand(cmd, configPath, opts.out));

@@ -16,7 +16,7 @@ import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
 import { plannedCount, tasksOf } from '../store/experiments';
-import { answeredTaskUsage, getRequests, type AnsweredTaskUsage } from '../store/ledger';
+import { answeredTaskUsage, getAnswerRows, getRequests, type AnsweredTaskUsage } from '../store/ledger';
 import { listResults, scanResults, type ResultsScan } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
@@ -362,7 +362,7 @@ export async function exportExperiment(
   const exp = loadExperiment(db, experimentId);
   const ctx = metricsContext(db, exp, false);
   const metrics = exp.protocol.computeMetrics(ctx);
-  const ledger = getRequests(
+  const ledger = getAnswerRows(
     db,
     ctx.results.map((r) => r.requestId),
   );

@@ -4,7 +4,6 @@
 // renderer, same options, the same bytes (png.ts). Only under plain Node with the built worker
 // (out/main/png-worker.js): the Electron app and runs from source draw with svgToPng in process.
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -108,9 +107,11 @@ let pool: PngPool | null | undefined;
 export function pngPool(): PngPool | null {
   if (pool !== undefined) return pool;
   const file = workerFile();
-  // One per core, at most two: the main thread's part (the SVGs, the workbook) ends first, and
-  // the PNGs (about 1 s of a study's export drawn one after another) are then the export's end.
-  const size = Math.min(2, availableParallelism());
+  // One worker (issue 27): a second cost ~45 MiB more at the export's peak (its own V8 heap and
+  // resvg, and a second figure's pixmap drawn at once) and saved no time in the study's export,
+  // where the PNGs drawn one after another still end about when the main thread's SVGs and
+  // workbook do (bench:overhead study: 412 vs 458 MiB, last answer → exit 2.25 vs 2.43 s).
+  const size = 1;
   pool = file
     ? new PngPool(file, size, () => {
         pool = undefined;
