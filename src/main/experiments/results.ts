@@ -15,7 +15,7 @@ import { recordedSummary } from './recorded';
 import { costOf } from '../providers/pricing';
 import { writeExportFolder } from '../report/export-folder';
 import type { Database } from '../store/db';
-import { plannedCount, tasksOf } from '../store/experiments';
+import { plannedCount } from '../store/experiments';
 import { answeredTaskUsage, getAnswerRows, getRequests, type AnsweredTaskUsage } from '../store/ledger';
 import { listResults, scanResults, type ResultsScan } from '../store/results';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
@@ -405,7 +405,7 @@ export async function exportExperiment(
       })),
       counts: {
         items: exp.items.length,
-        requests: tasksOf(db, experimentId).length,
+        requests: plannedCount(db, experimentId),
         judgments: answers.length,
         failed_judgments: answers.filter((r) => r.status === 'failed').length,
       },
