@@ -66,7 +66,7 @@ export const LATIN_FONT_CANDIDATES: readonly FontChoice[] = [
   },
 ];
 
-// Arabic and Telugu (reference-sensitivity datasets ship them; Debian `fonts-noto-core`): like
+// Arabic and Telugu (the bundled TyDi QA sample has both; Debian `fonts-noto-core`): like
 // CJK, loaded only when a figure's text has such characters, since every file costs load time.
 export const ARABIC_FONT_CANDIDATES: readonly FontChoice[] = [
   { files: ['/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
