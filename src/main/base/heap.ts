@@ -50,7 +50,7 @@ export const EXPORT_HEAP_GROWING_PERCENT = 30;
 
 /**
  * Runs `work` (the export after a run) with the heap collected first, the run's state being
- * garbage by then, and held closer to what is live while it runs; then the laptop policy again.
+ * garbage by then, and held closer to what is live while it runs; then the process's policy again.
  */
 export async function withExportHeap<T>(work: () => Promise<T>): Promise<T> {
   setFlagsFromString(`--heap-growing-percent=${EXPORT_HEAP_GROWING_PERCENT}`);
@@ -58,6 +58,7 @@ export async function withExportHeap<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } finally {
-    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    // Back to this process's policy: the laptop's if it set one, else V8's own (0: dynamic).
+    setFlagsFromString(`--heap-growing-percent=${applied ? HEAP_GROWING_PERCENT : 0}`);
   }
 }

@@ -411,10 +411,12 @@ export class ExperimentRun {
     const { db } = this.deps;
     const recorded = this.recorded;
     const ctx = { planned: (key: string) => recorded.has(key) };
+    const groupOf = (stage: string, t: Pick<ProtocolTask, 'meta'>) =>
+      `${stage}${SEP}${stages.get(stage)!.group(t)}`;
     const fresh: Planned = { tasks: [], jobs: [], added: 0 };
     let chunk: ProtocolTask[] = [];
     const flush = () => {
-      const { jobs } = recordPlan(db, exp, chunk, (t) => `${t.stage}${SEP}${stages.get(t.stage)!.group(t)}`);
+      const { jobs } = recordPlan(db, exp, chunk, (t) => groupOf(t.stage, t));
       chunk.forEach((t, i) => {
         const stage = stages.get(t.stage)!;
         const job = jobs[i];
@@ -446,17 +448,16 @@ export class ExperimentRun {
     for (const t of openTasksOf(db, this.experimentId)) {
       const stage = stages.get(t.stage);
       if (!stage || recorded.get(t.key)?.job.requestId === t.requestId) continue;
-      const group = `${t.stage}${SEP}${stage.group(t)}`;
+      const group = groupOf(t.stage, t);
       recorded.set(t.key, { job: { requestId: t.requestId, group }, stage: t.stage, provider: null });
       this.groupRoles.set(group, stage.describe(t).role);
       tasksOf.set(t.requestId, { stage, meta: t.meta, key: t.key });
     }
     const all: Planned = { tasks: [], jobs: [], added: fresh.jobs.length };
+    // One job per task, as the first plan gives them: tasks that share a request (two judges on
+    // one model) each count in their own group.
     const outside: Job[] = [];
-    const seen = new Set<number>();
     for (const r of recorded.values()) {
-      if (seen.has(r.job.requestId)) continue;
-      seen.add(r.job.requestId);
       if (r.provider === null) outside.push(r.job);
       else {
         all.jobs.push(r.job);
