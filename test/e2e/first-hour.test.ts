@@ -87,7 +87,16 @@ describe('first-hour problems in Chromium', () => {
   it('downloads Export all as one zip in the browser', async () => {
     const downloading = page.waitForEvent('download');
     await page.getByTestId('export-all').first().click();
-    const download = await downloading;
+    // An export that fails says why on the page: that message, not a timeout, is the failure.
+    const failed = page
+      .locator('.results-export-all [role="alert"], [data-testid="export-all-result"]')
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .then(async () => {
+        throw new Error(`no download: ${await page.locator('.results-export-all').first().innerText()}`);
+      });
+    failed.catch(() => undefined);
+    const download = await Promise.race([downloading, failed]);
     expect(download.suggestedFilename()).toBe('english failed.zip');
     const path = join(dir, 'downloaded.zip');
     await download.saveAs(path);

@@ -67,6 +67,7 @@ export function startServe(
   });
   let out = '';
   let err = '';
+  let stopping = false;
   return new Promise((resolveStart, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), CHILD_WAIT_MS);
     child.stderr.on('data', (c) => (err += c));
@@ -79,13 +80,19 @@ export function startServe(
           url: m[1],
           stop: () =>
             new Promise((done) => {
+              stopping = true;
               child.once('exit', () => done());
               child.kill('SIGTERM');
             }),
         });
       }
     });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}${err}`)));
+    child.once('exit', (code, signal) => {
+      reject(new Error(`serve exited with ${code}: ${out}${err}`));
+      // A server that dies under a test leaves only timeouts behind: its own words go to the log.
+      if (!stopping)
+        process.stderr.write(`judge-lab serve ended (code ${code}, signal ${signal}):\n${out}${err}\n`);
+    });
   });
 }
 

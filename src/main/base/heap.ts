@@ -28,15 +28,20 @@ let gc: (() => void) | undefined;
  * and more is about to be made: V8 would otherwise collect only at its limit, so the old garbage
  * and the new sit in memory together. Also for memory V8 cannot see: native objects (resvg's
  * pixmaps) freed only when their small JS wrappers are collected. `gc` comes from a fresh context
- * made while --expose-gc is on, and the flag is switched off at once, so no other context gets it.
+ * made with --expose-gc on. The flag stays on: V8's flags are the process's, not the thread's,
+ * and switching it back off raced with the PNG worker's own first call (the other thread's
+ * context then came without `gc`, and the export failed with "gc is not defined"). Nothing the
+ * app runs reads that global. A collection is only ever a help: without `gc` it does nothing.
  */
 export function collectGarbage(): void {
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-    setFlagsFromString('--no-expose-gc');
-  }
-  gc();
+  gc ??= exposedGc();
+  gc?.();
+}
+
+function exposedGc(): (() => void) | undefined {
+  setFlagsFromString('--expose-gc');
+  const found: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+  return typeof found === 'function' ? (found as () => void) : undefined;
 }
 
 /**
