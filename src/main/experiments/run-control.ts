@@ -12,6 +12,7 @@ import { assertRunnable, loadExperiment, modelsOf } from './load';
 import { EARLY_WARNING } from '../queue/engine';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
+import { cutOffReadsOf } from './run-outcome';
 import { shownStatus, unsentMessage } from './unsent';
 
 export class RunControl {
@@ -232,6 +233,7 @@ export class RunControl {
         p.failuresByReason[kind] = (p.failuresByReason[kind] ?? 0) + 1;
       }
     }
+    p.cutOffReads = cutOffReadsOf(this.db, id);
     const batches = batchesOfExperiment(this.db, id);
     if (batches.length) p.batches = batches;
     p.phase = [...exp.protocol.stages].reverse().find((s) => p.phases[s.name])?.name ?? null;

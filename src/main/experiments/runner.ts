@@ -128,7 +128,7 @@ export class ExperimentRun {
   private status: ExperimentStatus = 'running';
   private progress: ExperimentProgress;
   /** Spend and tokens of the rounds already finished in this run. */
-  private carried = { input: 0, output: 0, cached: 0, cost: 0 };
+  private carried = { input: 0, output: 0, cached: 0, cost: 0, cutOffReads: 0 };
   private cancelled = false;
   private keepBatches = false;
   private exp: LoadedExperiment | null = null;
@@ -360,6 +360,7 @@ export class ExperimentRun {
         output: this.carried.output + summary.tokens.output,
         cached: this.carried.cached + summary.tokens.cached,
         cost: this.carried.cost + summary.costUsd,
+        cutOffReads: this.carried.cutOffReads + summary.cutOffReads,
       };
       storeAnswers(db, exp, this.arrived);
       // Only judges the early warning paused are left: the others go on to the next round,
@@ -697,6 +698,7 @@ export class ExperimentRun {
         cached: this.carried.cached + p.tokens.cached,
       },
       costUsd: this.carried.cost + p.costUsd,
+      cutOffReads: this.carried.cutOffReads + p.cutOffReads,
       // Each round counts the whole plan so far, failed rows of earlier rounds included.
       failuresByReason: { ...p.failuresByReason },
       pausedLanes: p.pausedLanes,

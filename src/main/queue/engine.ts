@@ -87,7 +87,7 @@ export class RequestEngine {
       prices: opts.prices ?? DEFAULT_PRICES,
       storeRetry: { ...STORE_RETRY, ...opts.storeRetry },
       lanes,
-      warning: new EarlyWarning((lane, kind, reason, label) => lanes.pause(lane, kind, reason, label)),
+      warning: new EarlyWarning(opts.db, (lane, kind, reason, label) => lanes.pause(lane, kind, reason, label)),
       current: () => this.run_,
       pump: () => this.pump(),
       guarded: (r, fn) => this.guarded(r, fn),

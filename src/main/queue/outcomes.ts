@@ -35,6 +35,7 @@ export class OutcomePolicy implements Outcomes {
       return;
     }
     this.ctx.warning.watch(r, u, true);
+    if (result.readFromCutOff) r.cutOffReads++;
     lane.onSuccess();
     this.ctx.commits.finish(
       r,
