@@ -17,7 +17,10 @@ describe('cutOffObject', () => {
     // Escaped quotes do not close a string.
     ['{"reason": "said \\"A\\"", "winner": "A", "x', { reason: 'said "A"', winner: 'A' }],
     // Wrapped under the schema name, and prose before it.
-    ['Sure.\n```json\n{"pairwise_verdict": {"winner": "A", "reason": "r', { pairwise_verdict: { winner: 'A' } }],
+    [
+      'Sure.\n```json\n{"pairwise_verdict": {"winner": "A", "reason": "r',
+      { pairwise_verdict: { winner: 'A' } },
+    ],
     // Arrays keep their whole elements.
     ['{"scores": [1, 2, 3', { scores: [1, 2] }],
     ['no object at all', undefined],
