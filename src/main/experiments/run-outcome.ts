@@ -1,7 +1,9 @@
 // What a run's stored calls say about how it went, beside its status: answers read from a
 // cut-off answer, and why calls failed (a run whose calls mostly failed is not just "finished").
 import { readFromCutOff } from '../providers/structured';
+import { runOutcome } from '../../shared/run-status-text';
 import type { Database } from '../store/db';
+import { planCounts } from '../store/experiments';
 
 /**
  * Answered calls of the plan that were read from the whole fields of an answer cut off at the
@@ -49,4 +51,23 @@ export function failureDigest(
     else byKind.set(kind, { kind, count: r.n, example: m ? m[2] : reason });
   }
   return [...byKind.values()].sort((a, b) => b.count - a.count);
+}
+
+/**
+ * Why a finished run's calls all or mostly failed, in words, with the reasons (null when they
+ * did not): the status line says what happened, not "finished" after nothing was answered.
+ */
+export function failedRunMessage(db: Database, experimentId: number): string | null {
+  const c = planCounts(db, experimentId);
+  const outcome = runOutcome('finished', c);
+  if (outcome === 'finished') return null;
+  const reasons = failureDigest(db, experimentId)
+    .slice(0, 3)
+    .map((f) => `${f.kind} ${f.count} (${f.example})`)
+    .join('; ');
+  const what =
+    outcome === 'all_failed'
+      ? `Every call failed (${c.failed} of ${c.failed}): there are no answers.`
+      : `Most calls failed (${c.failed} of ${c.done + c.failed}).`;
+  return `${what} Reasons: ${reasons}. Fix the cause, then send the failed calls again (Retry failed, or judge-lab run --retry-failed).`;
 }

@@ -29,6 +29,7 @@ import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } 
 import { estimateExperiment } from './estimate';
 import { openRecorded, recordedAdapters } from './recorded';
 import { afterArrived, recordPlan, storeAnswers } from './stages';
+import { failedRunMessage } from './run-outcome';
 import { unsentCalls } from './unsent';
 
 export interface RunnerDeps {
@@ -381,7 +382,11 @@ export class ExperimentRun {
       this.publish({
         message: `Stopped: the plan kept growing after ${MAX_ROUNDS} rounds (a protocol bug); ${unsent} planned calls were not sent.`,
       });
-    return unsent > 0 ? 'paused' : 'finished';
+    if (unsent > 0) return 'paused';
+    // Finished, but with most calls failed: the status line says so, with the reasons.
+    const failedRun = failedRunMessage(db, this.experimentId);
+    if (failedRun) this.publish({ message: failedRun });
+    return 'finished';
   }
 
   /** How many of these jobs are neither answered nor failed. */

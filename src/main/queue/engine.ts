@@ -62,6 +62,8 @@ export class RequestEngine {
   private readonly watchIntervalMs: number;
   private readonly events = new EventEmitter();
   private run_: RunState | null = null;
+  /** run() was called before on this engine: its next runs are rounds of the same run. */
+  private ranBefore = false;
   /** Who holds this engine's rate shares: one holder across its runs (an experiment's rounds). */
   private readonly shareHolder: Lease = { owner: randomUUID(), pid: process.pid, host: hostname() };
 
@@ -87,7 +89,9 @@ export class RequestEngine {
       prices: opts.prices ?? DEFAULT_PRICES,
       storeRetry: { ...STORE_RETRY, ...opts.storeRetry },
       lanes,
-      warning: new EarlyWarning(opts.db, (lane, kind, reason, label) => lanes.pause(lane, kind, reason, label)),
+      warning: new EarlyWarning(opts.db, (lane, kind, reason, label) =>
+        lanes.pause(lane, kind, reason, label),
+      ),
       current: () => this.run_,
       pump: () => this.pump(),
       guarded: (r, fn) => this.guarded(r, fn),
@@ -181,7 +185,8 @@ export class RequestEngine {
     try {
       // Answers an earlier run received but could not store are stored before anything is sent.
       replayPendingAnswers(ctx.db, (m) => ctx.logger.warn(m));
-      this.retryPausedLanes();
+      if (!this.ranBefore) this.retryPausedLanes();
+      this.ranBefore = true;
       plan(ctx, state, jobs);
       this.refreshShares(state);
       this.pump();
@@ -243,9 +248,11 @@ export class RequestEngine {
   }
 
   /**
-   * Error pauses and outages from an earlier run are retried: a new run is the user trying
-   * again. An early-warning pause stays until the person resumes that lane (a next round of
-   * the same run is not the person trying again).
+   * Error pauses and outages are retried by resume(), the user trying again. The next runs of
+   * one engine are an experiment's later rounds (or its batch fallback), not the user trying
+   * again: a lane paused for its rejections stays paused through them, so a server that
+   * rejects every request is not sent a new burst each round. An early-warning pause stays
+   * until the person resumes that lane.
    */
   private retryPausedLanes(): void {
     for (const lane of this.ctx.lanes.values()) {
