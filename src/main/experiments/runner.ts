@@ -352,7 +352,7 @@ export class ExperimentRun {
         exp,
         jobs,
         tasks,
-        { validate, read, storeOutcomes, earlyWarning },
+        { validate, read, storeOutcomes, earlyWarning, continuing: round > 0 },
         { again: () => this.planAll(exp, stages, tasksOf, false), after: unlocks },
       );
       this.onEngineProgress(summary);
@@ -632,7 +632,7 @@ export class ExperimentRun {
         const back = new Set(batchSummary.live);
         const fallback = await engine.run(
           batch.filter((j) => back.has(j.requestId)),
-          { validate, read: runOpts.read, storeOutcomes: runOpts.storeOutcomes },
+          { validate, read: runOpts.read, storeOutcomes: runOpts.storeOutcomes, continuing: true },
         );
         summary = combineProgress(summary, fallback, { overlay: true });
       }

@@ -62,8 +62,6 @@ export class RequestEngine {
   private readonly watchIntervalMs: number;
   private readonly events = new EventEmitter();
   private run_: RunState | null = null;
-  /** run() was called before on this engine: its next runs are rounds of the same run. */
-  private ranBefore = false;
   /** Who holds this engine's rate shares: one holder across its runs (an experiment's rounds). */
   private readonly shareHolder: Lease = { owner: randomUUID(), pid: process.pid, host: hostname() };
 
@@ -185,8 +183,7 @@ export class RequestEngine {
     try {
       // Answers an earlier run received but could not store are stored before anything is sent.
       replayPendingAnswers(ctx.db, (m) => ctx.logger.warn(m));
-      if (!this.ranBefore) this.retryPausedLanes();
-      this.ranBefore = true;
+      if (!opts.continuing) this.retryPausedLanes();
       plan(ctx, state, jobs);
       this.refreshShares(state);
       this.pump();
@@ -248,11 +245,10 @@ export class RequestEngine {
   }
 
   /**
-   * Error pauses and outages are retried by resume(), the user trying again. The next runs of
-   * one engine are an experiment's later rounds (or its batch fallback), not the user trying
-   * again: a lane paused for its rejections stays paused through them, so a server that
-   * rejects every request is not sent a new burst each round. An early-warning pause stays
-   * until the person resumes that lane.
+   * Error pauses and outages from an earlier run are retried: a new run is the user trying
+   * again. A run that continues the one before (RunOptions.continuing: an experiment's later
+   * round) is not, so a lane paused for its rejections is not sent a new burst each round. An
+   * early-warning pause stays until the person resumes that lane.
    */
   private retryPausedLanes(): void {
     for (const lane of this.ctx.lanes.values()) {
