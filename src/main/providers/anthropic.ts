@@ -135,5 +135,7 @@ export function anthropicResult(
     });
   const cutOff = data.stop_reason === 'max_tokens';
   const json = parseStructured(spec.response, { text, cutOff }, usage, headers);
-  return cutOff && readFromCutOff(text, json) ? { text, json, usage, readFromCutOff: true } : { text, json, usage };
+  return cutOff && readFromCutOff(text, json)
+    ? { text, json, usage, readFromCutOff: true }
+    : { text, json, usage };
 }

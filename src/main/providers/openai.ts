@@ -128,5 +128,7 @@ export function openAIResult(
     );
   const cutOff = data.choices?.[0]?.finish_reason === 'length';
   const json = parseStructured(spec.response, { text, cutOff }, usage, headers);
-  return cutOff && readFromCutOff(text, json) ? { text, json, usage, readFromCutOff: true } : { text, json, usage };
+  return cutOff && readFromCutOff(text, json)
+    ? { text, json, usage, readFromCutOff: true }
+    : { text, json, usage };
 }
