@@ -18,7 +18,12 @@ export function StatusBadge({
   const { t } = useTranslation();
   const shown = calls ? runOutcome(status, calls) : status;
   return (
-    <span className={`badge status status--${shown}`} data-testid={testId} data-status={shown}>
+    <span
+      className={`badge status status--${shown}`}
+      data-testid={testId}
+      data-status={status}
+      data-outcome={shown}
+    >
       {t(`status.${shown}`)}
     </span>
   );

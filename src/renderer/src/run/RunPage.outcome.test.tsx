@@ -36,7 +36,9 @@ describe('a run whose every call failed', () => {
     render(<RunPage experimentId={7} />);
     const status = await screen.findByTestId('run-status');
     expect(status.textContent).toBe('failed: every call failed');
-    expect(status.querySelector('[data-status]')!.getAttribute('data-status')).toBe('all_failed');
+    // The stored status stays "finished" (nothing is left to send); what it shows is the outcome.
+    expect(status.querySelector('[data-status]')!.getAttribute('data-status')).toBe('finished');
+    expect(status.querySelector('[data-status]')!.getAttribute('data-outcome')).toBe('all_failed');
     expect(document.body.textContent).not.toContain('All planned calls are done.');
     expect(document.body.textContent).toContain('Every planned call was sent and every one failed');
     expect(document.body.textContent).toContain('Reasons: bad_request 16');
