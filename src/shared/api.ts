@@ -97,8 +97,15 @@ export interface ApiMethods {
   'experiments.resumeJudge': { params: { experimentId: number; judge: string }; result: ExperimentProgress };
   /** Failed calls go back to pending, and the run starts again. */
   'experiments.retryFailed': { params: { experimentId: number }; result: ExperimentProgress };
-  /** Starts (or resumes) the run and answers when it ends: its last progress (finished, paused, cancelled, failed). */
-  'experiments.runToEnd': { params: { experimentId: number }; result: ExperimentProgress };
+  /**
+   * Starts (or resumes) the run and answers when it ends: its last progress (finished, paused,
+   * cancelled, failed). `resumeJudges`: judges an early warning paused before that go on (not
+   * watched again in this run), as "Resume this judge" does.
+   */
+  'experiments.runToEnd': {
+    params: { experimentId: number; resumeJudges?: string[] };
+    result: ExperimentProgress;
+  };
   /**
    * Stops the run as quitting does (Ctrl+C): calls on the wire settle and are recorded, provider
    * batches stay open, and the experiment shows as paused, to be resumed later.

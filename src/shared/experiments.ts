@@ -33,6 +33,11 @@ export interface ExperimentProgress {
   tokens: { input: number; output: number; cached: number };
   costUsd: number;
   failuresByReason: Record<string, number>;
+  /**
+   * Answers cut off at the output limit (finish_reason "length", stop_reason "max_tokens")
+   * whose whole fields held a usable answer: read, not asked again. Counted beside the failures.
+   */
+  cutOffReads?: number;
   /** Endpoints the run had to stop using, with the reason in plain words (bad key, quota…). */
   pausedLanes: { endpoint: string; model: string; kind: string; reason: string; label?: string }[];
   message: string | null;

@@ -14,7 +14,9 @@ afterEach(async () => {
 
 /**
  * The most requests the mock had open at once (arrival to answer written), each held 400 ms: long
- * enough that requests sent together overlap at the mock even on a busy machine.
+ * enough that requests sent together overlap at the mock even on a busy machine. Twice the
+ * concurrency: a lane sends its full concurrency once the model has answered (before that, no
+ * more than the rejections that pause it, RetryPolicy.pauseAfterBadRequests = 5).
  */
 async function peakConcurrency(modelLimits?: Record<string, { concurrency: number }>): Promise<number> {
   t = tempDb();
@@ -23,12 +25,12 @@ async function peakConcurrency(modelLimits?: Record<string, { concurrency: numbe
   const engine = new RequestEngine({ db: t.db, providers: { mock: cfg }, keys: fixedKeys('k'), modelLimits });
   const ids = ensureRequests(
     t.db,
-    Array.from({ length: 6 }, (_, i) => ({ endpointId: endpointId(cfg), spec: verdictSpec(i) })),
+    Array.from({ length: 12 }, (_, i) => ({ endpointId: endpointId(cfg), spec: verdictSpec(i) })),
   );
   const summary = await engine.run(ids.map((requestId) => ({ requestId, group: 'g' })));
   expect(summary.outcome).toBe('finished');
   const exchanges = mock.log.map((e) => ({ at: e.at, endedAt: e.endedAt! }));
-  expect(exchanges).toHaveLength(6);
+  expect(exchanges).toHaveLength(12);
   const peak = Math.max(
     ...exchanges.map((e) => exchanges.filter((o) => o.at <= e.at && e.at < o.endedAt).length),
   );

@@ -73,7 +73,6 @@ describe('openai kind against the mock', () => {
 
   it.each<[Fault, string]>([
     ['malformed', 'unparseable'],
-    ['truncated', 'unparseable'],
     ['server_error', 'server'],
     ['overloaded', 'server'],
     ['rate_limit', 'rate_limited'],
@@ -87,6 +86,29 @@ describe('openai kind against the mock', () => {
     expect(err.kind).toBe(kind);
     if (kind === 'unparseable') expect(err.rawText).toBeTruthy();
     if (fault === 'rate_limit') expect(err.headers?.get('retry-after')).toBe('1');
+  });
+
+  it('reads the fields of an answer cut off at the output limit that were written out whole', async () => {
+    // finish_reason "length", the text cut in half inside "confidence": the winner is whole.
+    mock.setBehavior({ faultQueue: ['truncated'] });
+    const res = await new OpenAIChatAdapter(openaiMock(mock.url), KEY).send(verdictSpec(1));
+    expect(res.result.json).toEqual({ winner: 'B' });
+    expect(res.result.readFromCutOff).toBe(true);
+  });
+
+  it('classifies an answer cut off before any whole field as unparseable, with its raw text', async () => {
+    mock.setBehavior({
+      faultQueue: ['truncated'],
+      respond: () => ({
+        reason: 'a long explanation that comes first and is cut',
+        winner: 'B',
+        confidence: 1,
+      }),
+    });
+    const err = await sendError(new OpenAIChatAdapter(openaiMock(mock.url), KEY));
+    expect(err.kind).toBe('unparseable');
+    expect(err.message).toMatch(/cut off at the output limit/);
+    expect(err.rawText).toBeTruthy();
   });
 
   it('hands a JSON object that breaks the schema on to the stage parser, not back as unparseable', async () => {

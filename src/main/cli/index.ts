@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
+import { RUN_STATUS_TEXT, runOutcome } from '../../shared/run-status-text';
 import type { CoreDoor } from '../facade/door';
 import { AppError, exitCodeOf, formatIssue } from '../base/errors';
 import { columnChoiceHint } from '../facade/cli-kit';
@@ -73,8 +74,13 @@ class CallsFailed extends Error {}
 const shellArg = (a: string) => (/^[\w./:@%+=,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
 /** The command that sends an experiment's failed calls again, as the user would type it. */
-function retryCommand(cmd: Command, configPath: string, out: string | undefined): string {
-  const args = ['judge-lab', 'run', '--retry-failed', configPath];
+function retryCommand(
+  cmd: Command,
+  configPath: string,
+  out: string | undefined,
+  flags: string[] = ['--retry-failed'],
+): string {
+  const args = ['judge-lab', 'run', ...flags, configPath];
   if (out !== undefined) args.push('--out', out);
   const { dataDir } = cmd.optsWithGlobals<GlobalOptions>();
   if (dataDir !== undefined && cmd.getOptionValueSourceWithGlobals('dataDir') === 'cli')
@@ -137,11 +143,17 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
     .option('--out <dir>', 'export folder (default: ./<experiment name>)')
     .option('--yes', 'accepted for scripts; the run never asks questions')
     .option('--retry-failed', 'send the calls of this experiment that failed before again')
+    .option(
+      '--resume-judge <label>',
+      'go on with a judge the early warning paused in an earlier run (repeat for more judges)',
+      (label: string, labels: string[]) => [...labels, label],
+      [] as string[],
+    )
     .addOption(langOption())
     .action(
       (
         configPath: string,
-        opts: { out?: string; retryFailed?: boolean; lang: FigureLanguage },
+        opts: { out?: string; retryFailed?: boolean; resumeJudge?: string[]; lang: FigureLanguage },
         cmd: Command,
       ) =>
         withCore(cmd, async (core) => {
@@ -202,7 +214,12 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             // The app's "Retry failed": failed → pending for this experiment's calls, then run.
             await core.call('experiments.retryFailed', { experimentId });
           }
-          const final = await core.call('experiments.runToEnd', { experimentId });
+          const resumeJudges = opts.resumeJudge ?? [];
+          if (resumeJudges.length)
+            process.stderr.write(
+              `Resuming ${resumeJudges.map((j) => `"${j}"`).join(', ')}: the early warning no longer watches ${resumeJudges.length === 1 ? 'this judge' : 'these judges'} in this run.\n`,
+            );
+          const final = await core.call('experiments.runToEnd', { experimentId, resumeJudges });
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
           off();
@@ -211,7 +228,16 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
           if (interrupted || final.status === 'cancelled')
             throw new RunStopped('Run stopped before the end; nothing is lost.');
           if (final.status !== 'finished') {
-            throw new RunStopped(`Run did not finish: ${final.message ?? final.status}`);
+            // Judges the early warning paused: the way on is named, with the command to take it.
+            const watched = [
+              ...new Set(
+                final.pausedLanes.flatMap((l) => (l.kind === 'early_warning' && l.label ? [l.label] : [])),
+              ),
+            ];
+            const how = watched.length
+              ? `\nLook at ${watched.length === 1 ? 'its' : 'their'} failed answers (judge-lab serve: the run page lists them with their raw text) and fix the cause; then go on with:\n  ${retryCommand(cmd, configPath, opts.out, ['--retry-failed', ...watched.flatMap((j) => ['--resume-judge', j])])}`
+              : '';
+            throw new RunStopped(`Run did not finish: ${final.message ?? final.status}${how}`);
           }
           const dir = resolve(opts.out ?? summary.name);
           // The run's state is garbage now and the export is about to make its own (issue 27):
@@ -219,9 +245,24 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
           const exported = await withExportHeap(() =>
             core.call('experiments.export', { experimentId, outDir: dir, lang: opts.lang }),
           );
-          out(`Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`);
+          // A run whose calls all or mostly failed is not reported as a plain "Finished".
+          const calls = Object.values(final.phases).reduce(
+            (c, g) => ({ done: c.done + g.done, failed: c.failed + g.failed }),
+            { done: 0, failed: 0 },
+          );
+          const outcome = runOutcome(final.status, calls);
+          out(
+            outcome === 'finished'
+              ? `Finished "${summary.name}". Exported ${exported.files.length} files to ${exported.dir}\n`
+              : `Run "${summary.name}" ${RUN_STATUS_TEXT.en[outcome]}. ${final.message ?? ''}\n` +
+                  `Exported ${exported.files.length} files to ${exported.dir} (the failed calls are counted in them).\n`,
+          );
           warnFigureFailures(exported.figureFailures);
-          const failures = failureSummary(final.failuresByReason, retryCommand(cmd, configPath, opts.out));
+          const failures = failureSummary(
+            final.failuresByReason,
+            retryCommand(cmd, configPath, opts.out),
+            final.cutOffReads ?? 0,
+          );
           out(failures.text);
           if (failures.infrastructure)
             throw new CallsFailed(
@@ -293,7 +334,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         );
         for (const e of experiments) {
           out(
-            `  ${e.id}  ${e.name}  ${e.status}  ${e.counts.done}/${e.counts.planned} calls done` +
+            `  ${e.id}  ${e.name}  ${RUN_STATUS_TEXT.en[runOutcome(e.status, e.counts)]}  ${e.counts.done}/${e.counts.planned} calls done` +
               `${e.counts.failed ? `, ${e.counts.failed} failed` : ''}  judges: ${e.judges.join(', ')}  dataset: ${e.datasetName}` +
               `${e.simulated ? '  [simulated: made-up answers]' : ''}` +
               `${e.configProblem ? `\n      cannot run: ${e.configProblem}` : ''}\n`,

@@ -5,9 +5,13 @@ import { splitFailures } from '../facade/cli-kit';
 
 const BAR_WIDTH = 24;
 
-function bar(done: number, total: number): string {
-  const filled = total ? Math.round((done / total) * BAR_WIDTH) : 0;
-  return '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
+/** Answered calls as █, failed ones as ✗: a bar full of failures must not read as done. */
+function bar(done: number, failed: number, total: number): string {
+  const cells = (n: number) => (total ? Math.round((n / total) * BAR_WIDTH) : 0);
+  const answered = Math.min(BAR_WIDTH, cells(done));
+  // At least one cell once anything failed, so a failure is never rounded away.
+  const bad = Math.min(BAR_WIDTH - answered, failed > 0 ? Math.max(1, cells(failed)) : 0);
+  return '█'.repeat(answered) + '✗'.repeat(bad) + '░'.repeat(BAR_WIDTH - answered - bad);
 }
 
 function duration(seconds: number | null): string {
@@ -25,7 +29,7 @@ export function progressLine(p: ExperimentProgress): string {
   const pct = total ? Math.floor((done / total) * 100) : 0;
   const failed = Object.values(p.failuresByReason).reduce((n, v) => n + v, 0);
   return (
-    `[${phase}] ${bar(done, total)} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${pct}%` +
+    `[${phase}] ${bar(g?.done ?? 0, g?.failed ?? 0, total)} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${pct}%` +
     `  ${Math.round(p.callsPerMinute)}/min  ETA ${duration(p.etaSeconds)}  $${p.costUsd.toFixed(2)}` +
     (failed ? `  failed ${failed}` : '') +
     (p.status === 'paused' ? '  (paused)' : '')
@@ -65,12 +69,17 @@ const list = (entries: [string, number][]) => entries.map(([k, n]) => `${k} ${n}
 export function failureSummary(
   byKind: Record<string, number>,
   retryCommand: string,
+  cutOffReads = 0,
 ): { text: string; infrastructure: number } {
   const { infrastructure, answers } = splitFailures(byKind);
   const infra = infrastructure.reduce((n, [, v]) => n + v, 0);
   const total = infra + answers.reduce((n, [, v]) => n + v, 0);
-  if (!total) return { text: '', infrastructure: 0 };
+  const cutOff = cutOffReads
+    ? `${cutOffReads} answer${cutOffReads === 1 ? ' was' : 's were'} cut off at the output limit and read from the fields written out whole (not asked again).`
+    : '';
+  if (!total) return { text: cutOff ? cutOff + '\n' : '', infrastructure: 0 };
   const lines = [`Failed calls: ${total} (${list([...infrastructure, ...answers])}).`];
+  if (cutOff) lines.push(`  ${cutOff}`);
   if (answers.length)
     lines.push(
       `  Unusable answers (${list(answers)}) are recorded with their raw text and counted in every report.`,

@@ -12,6 +12,7 @@ import { assertRunnable, loadExperiment, modelsOf } from './load';
 import { EARLY_WARNING } from '../queue/engine';
 import { ExperimentRun, idleProgress } from './runner';
 import type { ServiceOptions } from './service-options';
+import { cutOffReadsOf, failedRunMessage } from './run-outcome';
 import { shownStatus, unsentMessage } from './unsent';
 
 export class RunControl {
@@ -66,7 +67,7 @@ export class RunControl {
           db: this.db,
           keys: this.opts.keys,
           engine: this.opts.engine,
-          trusted: this.trusted.get(id),
+          trusted: this.trustedOf(id),
           onProgress: (p) => this.opts.emit('run.progress', p),
         },
         id,
@@ -88,10 +89,33 @@ export class RunControl {
     return run.snapshot();
   }
 
-  /** Runs the experiment to its end (the CLI's `run`). */
-  async runToEnd(id: number): Promise<ExperimentProgress> {
+  /**
+   * Runs the experiment to its end (the CLI's `run`). `resumeJudges`: judges an early warning
+   * paused in an earlier run go on, unwatched (a new process has no memory of "Resume this
+   * judge", so without them the rerun pauses the judge again on its stored answers).
+   */
+  async runToEnd(id: number, resumeJudges: readonly string[] = []): Promise<ExperimentProgress> {
+    for (const judge of resumeJudges) this.trust(id, judge);
     this.start(id);
-    return this.runs.get(id)?.done ?? this.progress(id);
+    const run = this.runs.get(id);
+    // A run started already ("Retry failed"): the judges go on in it too.
+    for (const judge of resumeJudges) run?.resumeJudge(judge);
+    return run?.done ?? this.progress(id);
+  }
+
+  /** The judge is no longer watched by the early warning in this experiment's runs here. */
+  private trust(id: number, judge: string): void {
+    const exp = loadExperiment(this.db, id);
+    if (!modelsOf(exp).some((m) => m.role === 'judge' && m.label === judge))
+      throw new AppError('not_found', `No judge "${judge}" in experiment ${id}.`);
+    this.trustedOf(id).add(judge);
+  }
+
+  /** One set per experiment, made before its run: a run reads it while it goes. */
+  private trustedOf(id: number): Set<string> {
+    let trusted = this.trusted.get(id);
+    if (!trusted) this.trusted.set(id, (trusted = new Set()));
+    return trusted;
   }
 
   pause(id: number): ExperimentProgress {
@@ -116,12 +140,7 @@ export class RunControl {
    * (only paused judges were left), a new run sends what is missing.
    */
   resumeJudge(id: number, judge: string): ExperimentProgress {
-    const exp = loadExperiment(this.db, id);
-    if (!modelsOf(exp).some((m) => m.role === 'judge' && m.label === judge))
-      throw new AppError('not_found', `No judge "${judge}" in experiment ${id}.`);
-    let trusted = this.trusted.get(id);
-    if (!trusted) this.trusted.set(id, (trusted = new Set()));
-    trusted.add(judge);
+    this.trust(id, judge);
     const run = this.runs.get(id);
     if (!run) return this.start(id);
     run.resumeJudge(judge);
@@ -232,12 +251,14 @@ export class RunControl {
         p.failuresByReason[kind] = (p.failuresByReason[kind] ?? 0) + 1;
       }
     }
+    p.cutOffReads = cutOffReadsOf(this.db, id);
     const batches = batchesOfExperiment(this.db, id);
     if (batches.length) p.batches = batches;
     p.phase = [...exp.protocol.stages].reverse().find((s) => p.phases[s.name])?.name ?? null;
     const unsent = Object.values(p.phases).reduce((n, g) => n + g.pending, 0);
     p.status = shownStatus(p.status, unsent);
     if (unsent > 0 && exp.row.status === 'finished') p.message = unsentMessage(unsent);
+    else if (p.status === 'finished') p.message = failedRunMessage(this.db, id);
     const held = this.held.get(id);
     if (held && p.status === 'paused') {
       p.pausedLanes = held.lanes;

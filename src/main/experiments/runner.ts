@@ -29,6 +29,7 @@ import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } 
 import { estimateExperiment } from './estimate';
 import { openRecorded, recordedAdapters } from './recorded';
 import { afterArrived, recordPlan, storeAnswers } from './stages';
+import { failedRunMessage } from './run-outcome';
 import { unsentCalls } from './unsent';
 
 export interface RunnerDeps {
@@ -128,7 +129,7 @@ export class ExperimentRun {
   private status: ExperimentStatus = 'running';
   private progress: ExperimentProgress;
   /** Spend and tokens of the rounds already finished in this run. */
-  private carried = { input: 0, output: 0, cached: 0, cost: 0 };
+  private carried = { input: 0, output: 0, cached: 0, cost: 0, cutOffReads: 0 };
   private cancelled = false;
   private keepBatches = false;
   private exp: LoadedExperiment | null = null;
@@ -351,7 +352,7 @@ export class ExperimentRun {
         exp,
         jobs,
         tasks,
-        { validate, read, storeOutcomes, earlyWarning },
+        { validate, read, storeOutcomes, earlyWarning, continuing: round > 0 },
         { again: () => this.planAll(exp, stages, tasksOf, false), after: unlocks },
       );
       this.onEngineProgress(summary);
@@ -360,6 +361,7 @@ export class ExperimentRun {
         output: this.carried.output + summary.tokens.output,
         cached: this.carried.cached + summary.tokens.cached,
         cost: this.carried.cost + summary.costUsd,
+        cutOffReads: this.carried.cutOffReads + summary.cutOffReads,
       };
       storeAnswers(db, exp, this.arrived);
       // Only judges the early warning paused are left: the others go on to the next round,
@@ -380,7 +382,11 @@ export class ExperimentRun {
       this.publish({
         message: `Stopped: the plan kept growing after ${MAX_ROUNDS} rounds (a protocol bug); ${unsent} planned calls were not sent.`,
       });
-    return unsent > 0 ? 'paused' : 'finished';
+    if (unsent > 0) return 'paused';
+    // Finished, but with most calls failed: the status line says so, with the reasons.
+    const failedRun = failedRunMessage(db, this.experimentId);
+    if (failedRun) this.publish({ message: failedRun });
+    return 'finished';
   }
 
   /** How many of these jobs are neither answered nor failed. */
@@ -626,7 +632,7 @@ export class ExperimentRun {
         const back = new Set(batchSummary.live);
         const fallback = await engine.run(
           batch.filter((j) => back.has(j.requestId)),
-          { validate, read: runOpts.read, storeOutcomes: runOpts.storeOutcomes },
+          { validate, read: runOpts.read, storeOutcomes: runOpts.storeOutcomes, continuing: true },
         );
         summary = combineProgress(summary, fallback, { overlay: true });
       }
@@ -697,6 +703,7 @@ export class ExperimentRun {
         cached: this.carried.cached + p.tokens.cached,
       },
       costUsd: this.carried.cost + p.costUsd,
+      cutOffReads: this.carried.cutOffReads + p.cutOffReads,
       // Each round counts the whole plan so far, failed rows of earlier rounds included.
       failuresByReason: { ...p.failuresByReason },
       pausedLanes: p.pausedLanes,

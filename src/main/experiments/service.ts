@@ -34,7 +34,7 @@ export class ExperimentService {
   createForRun = (raw: unknown) => this.catalogue.createForRun(raw);
   estimate = (raw: unknown) => this.catalogue.estimate(raw);
   find = (ref: string) => this.catalogue.find(ref);
-  runToEnd = (id: number) => this.runs.runToEnd(id);
+  runToEnd = (id: number, resumeJudges?: readonly string[]) => this.runs.runToEnd(id, resumeJudges);
   progress = (id: number) => this.runs.progress(id);
   retryFailed = (id: number) => this.runs.retryFailed(id);
   interrupt = (id: number) => this.runs.interrupt(id);

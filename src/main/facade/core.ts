@@ -238,7 +238,8 @@ export class Core {
       'experiments.cancel': ({ experimentId }) => ex.runs.cancel(experimentId),
       'experiments.resumeJudge': ({ experimentId, judge }) => ex.runs.resumeJudge(experimentId, judge),
       'experiments.retryFailed': ({ experimentId }) => ex.runs.retryFailed(experimentId),
-      'experiments.runToEnd': ({ experimentId }) => ex.runs.runToEnd(experimentId),
+      'experiments.runToEnd': ({ experimentId, resumeJudges }) =>
+        ex.runs.runToEnd(experimentId, resumeJudges),
       'experiments.interrupt': ({ experimentId }) => ex.runs.interrupt(experimentId),
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
       'experiments.results': ({ experimentId, excludeFlagged }) =>

@@ -59,7 +59,10 @@ export const paramSchemas = {
   'experiments.cancel': experiment,
   'experiments.resumeJudge': z.strictObject({ experimentId: id, judge: z.string().min(1) }),
   'experiments.retryFailed': experiment,
-  'experiments.runToEnd': experiment,
+  'experiments.runToEnd': z.strictObject({
+    experimentId: id,
+    resumeJudges: z.array(z.string().min(1).max(200)).max(100).optional(),
+  }),
   'experiments.interrupt': experiment,
   'experiments.progress': experiment,
   'experiments.results': z.strictObject({ experimentId: id, excludeFlagged: z.boolean().optional() }),

@@ -5,7 +5,7 @@ import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
 import { jsonBody, loadAnthropicSdk } from './sdk';
 import { warnOnce } from './sdk-warnings';
-import { parseStructured, systemWithSchema } from './structured';
+import { parseStructured, readFromCutOff, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
 /** Anthropic requires max_tokens; this is enough for a verdict or a translated item pair. */
@@ -133,6 +133,9 @@ export function anthropicResult(
       usage,
       headers,
     });
-  const json = parseStructured(spec.response, { text }, usage, headers);
-  return { text, json, usage };
+  const cutOff = data.stop_reason === 'max_tokens';
+  const json = parseStructured(spec.response, { text, cutOff }, usage, headers);
+  return cutOff && readFromCutOff(text, json)
+    ? { text, json, usage, readFromCutOff: true }
+    : { text, json, usage };
 }

@@ -7,7 +7,7 @@ import { DEFAULT_TIMEOUT_MS, resolvedBaseURL, type ProviderConfig } from './conf
 import { classifyError, ProviderError } from './errors';
 import { keepAliveFetch } from './http-fetch';
 import { jsonBody, loadOpenAISdk } from './sdk';
-import { parseStructured, systemWithSchema } from './structured';
+import { parseStructured, readFromCutOff, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
 /** OpenAI's own API has replaced max_tokens; compatible servers mostly still read max_tokens. */
@@ -126,6 +126,9 @@ export function openAIResult(
         headers,
       },
     );
-  const json = parseStructured(spec.response, { text }, usage, headers);
-  return { text, json, usage };
+  const cutOff = data.choices?.[0]?.finish_reason === 'length';
+  const json = parseStructured(spec.response, { text, cutOff }, usage, headers);
+  return cutOff && readFromCutOff(text, json)
+    ? { text, json, usage, readFromCutOff: true }
+    : { text, json, usage };
 }

@@ -63,6 +63,85 @@ function firstBalancedObject(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The members of a JSON object that were written out whole before the answer was cut off at
+ * the output limit: `{"winner": "A", "confidence": 0.8, "reason": "The fir` reads as
+ * `{"winner": "A", "confidence": 0.8}`. A value still open where the text stops (a string
+ * without its closing quote, a number that might have had more digits) is left out, with its
+ * key, so nothing read here is a guess; nested objects and arrays keep their whole members
+ * too. Undefined when the text holds no object or not one whole member.
+ */
+export function cutOffObject(text: string): Record<string, unknown> | undefined {
+  const start = text.indexOf('{');
+  if (start < 0) return undefined;
+  const stack: string[] = [];
+  // The end of the last whole value, and the brackets that close what was open there.
+  let safe = -1;
+  let closers = '';
+  let inString = false;
+  let stringIsKey = false;
+  let escaped = false;
+  let inLiteral = false;
+  let expectKey = false;
+  const valueDone = (end: number) => {
+    safe = end;
+    closers = stack
+      .map((c) => (c === '{' ? '}' : ']'))
+      .reverse()
+      .join('');
+  };
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') {
+        inString = false;
+        if (!stringIsKey) valueDone(i + 1);
+      }
+      continue;
+    }
+    if (inLiteral) {
+      if (!/[\s,\]}]/.test(ch)) continue;
+      inLiteral = false;
+      valueDone(i);
+    }
+    if (ch === '"') {
+      inString = true;
+      stringIsKey = expectKey && stack.at(-1) === '{';
+      expectKey = false;
+    } else if (ch === '{' || ch === '[') {
+      stack.push(ch);
+      expectKey = ch === '{';
+      valueDone(i + 1);
+    } else if (ch === '}' || ch === ']') {
+      stack.pop();
+      // A whole object after all (trailing text cut instead): extractJsonObject's business.
+      if (!stack.length) return undefined;
+      expectKey = false;
+      valueDone(i + 1);
+    } else if (ch === ',') expectKey = stack.at(-1) === '{';
+    else if (ch !== ':' && !/\s/.test(ch)) inLiteral = true;
+  }
+  if (safe < 0) return undefined;
+  try {
+    const value: unknown = JSON.parse(text.slice(start, safe) + closers);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    return Object.keys(value).length ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A stored answer that was read from the whole members of a cut-off object (its text holds no
+ * whole JSON object): counted apart, as answers read from a cut-off answer.
+ */
+export function readFromCutOff(text: string | null, json: unknown): boolean {
+  if (text === null || !json || typeof json !== 'object' || Array.isArray(json)) return false;
+  return extractJsonObject(text) === undefined && cutOffObject(text) !== undefined;
+}
+
 // Requests rebuilt from the ledger each carry their own copy of the schema object, so the
 // compiled validators are shared by schema text (a run uses a handful of schemas).
 const bySchemaObject = new WeakMap<Record<string, unknown>, z.ZodType>();
@@ -106,7 +185,7 @@ export function schemaViolation(response: ResponseSchema, value: unknown): strin
  */
 export function parseStructured(
   response: ResponseSchema | undefined,
-  raw: { text: string; value?: unknown },
+  raw: { text: string; value?: unknown; cutOff?: boolean },
   usage: Usage,
   headers: Headers,
 ): unknown {
@@ -119,12 +198,21 @@ export function parseStructured(
       });
     return raw.text;
   }
-  const value = raw.value !== undefined ? raw.value : extractJsonObject(raw.text);
+  let value = raw.value !== undefined ? raw.value : extractJsonObject(raw.text);
+  // Cut off at the output limit: the members written out whole go to the stage's parser, which
+  // asks again only when they hold no verdict (a second call costs as much as the first).
+  if (value === undefined && raw.cutOff) value = cutOffObject(raw.text);
   if (value === undefined)
-    throw new ProviderError('unparseable', `The answer is not a JSON object "${response.name}".`, {
-      rawText: raw.text,
-      usage,
-      headers,
-    });
+    throw new ProviderError(
+      'unparseable',
+      raw.cutOff
+        ? `The answer was cut off at the output limit before any whole field of "${response.name}".`
+        : `The answer is not a JSON object "${response.name}".`,
+      {
+        rawText: raw.text,
+        usage,
+        headers,
+      },
+    );
   return value;
 }

@@ -51,6 +51,11 @@ export interface ChatResult {
   text: string;
   json: unknown;
   usage: Usage;
+  /**
+   * The answer stopped at the output-token limit (OpenAI finish_reason "length", Anthropic
+   * stop_reason "max_tokens") and `json` holds only the members written out whole.
+   */
+  readFromCutOff?: boolean;
 }
 
 /** How a failed call is classified; the queue's retry policy is a function of this. */

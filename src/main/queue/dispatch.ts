@@ -50,7 +50,12 @@ export class Dispatcher {
         (u.claimed ? toSend : toClaim).push(u);
         continue;
       }
-      while (lane.inFlight < lane.sendCap) {
+      // Before the model's first answer, no more on the wire than the rejections still to come
+      // before the pause: a server that rejects everything gets that many calls in all.
+      const cap = lane.proven
+        ? lane.sendCap
+        : Math.min(lane.sendCap, Math.max(1, ctx.policy.pauseAfterBadRequests - lane.consecutiveBadRequests));
+      while (lane.inFlight < cap) {
         const u = lane.peek();
         if (!u) break;
         const wait = lane.waitMs(u.estimate, now);

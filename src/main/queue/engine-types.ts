@@ -92,6 +92,11 @@ export interface RunOptions {
    * groups to watch (null: not watched) as the pause reason should call them.
    */
   earlyWarning?: { answers: number; label: (group: string) => string | null };
+  /**
+   * This run continues the one before on this engine (a later round of one experiment run):
+   * lanes paused for errors stay paused (resume() lifts them), instead of being tried again.
+   */
+  continuing?: boolean;
 }
 
 export interface PausedEvent {

@@ -87,7 +87,9 @@ export class RequestEngine {
       prices: opts.prices ?? DEFAULT_PRICES,
       storeRetry: { ...STORE_RETRY, ...opts.storeRetry },
       lanes,
-      warning: new EarlyWarning((lane, kind, reason, label) => lanes.pause(lane, kind, reason, label)),
+      warning: new EarlyWarning(opts.db, (lane, kind, reason, label) =>
+        lanes.pause(lane, kind, reason, label),
+      ),
       current: () => this.run_,
       pump: () => this.pump(),
       guarded: (r, fn) => this.guarded(r, fn),
@@ -181,7 +183,7 @@ export class RequestEngine {
     try {
       // Answers an earlier run received but could not store are stored before anything is sent.
       replayPendingAnswers(ctx.db, (m) => ctx.logger.warn(m));
-      this.retryPausedLanes();
+      if (!opts.continuing) this.retryPausedLanes();
       plan(ctx, state, jobs);
       this.refreshShares(state);
       this.pump();
@@ -244,8 +246,9 @@ export class RequestEngine {
 
   /**
    * Error pauses and outages from an earlier run are retried: a new run is the user trying
-   * again. An early-warning pause stays until the person resumes that lane (a next round of
-   * the same run is not the person trying again).
+   * again. A run that continues the one before (RunOptions.continuing: an experiment's later
+   * round) is not, so a lane paused for its rejections is not sent a new burst each round. An
+   * early-warning pause stays until the person resumes that lane.
    */
   private retryPausedLanes(): void {
     for (const lane of this.ctx.lanes.values()) {

@@ -45,6 +45,13 @@ export class Lane<U> {
   /** Why the lane sends nothing; `label`: the watched group an early warning paused it for. */
   paused: { kind: string; reason: string; label?: string } | null = null;
   consecutiveBadRequests = 0;
+  /**
+   * The model has answered on this lane (anything but a rejection of the request). Until then
+   * the lane sends no more at once than the rejections that pause it (RetryPolicy
+   * pauseAfterBadRequests): an endpoint that rejects every request costs that many calls, not
+   * its whole concurrency.
+   */
+  proven = false;
   /** Connection errors, timeouts and 5xx in a row, with no answer between, and the calls they hit. */
   consecutiveTransient = 0;
   readonly transientCalls = new Set<U>();

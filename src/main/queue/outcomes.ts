@@ -21,6 +21,7 @@ export class OutcomePolicy implements Outcomes {
     r.callWindow.add(now);
     const lane = u.lane;
     this.answered(lane, u);
+    lane.proven = true;
     lane.observe(parseRateLimitHeaders(headers, now), now);
     owe(r, u, result.usage, this.ctx.prices);
     let value: unknown = undefined;
@@ -35,6 +36,7 @@ export class OutcomePolicy implements Outcomes {
       return;
     }
     this.ctx.warning.watch(r, u, true);
+    if (result.readFromCutOff) r.cutOffReads++;
     lane.onSuccess();
     this.ctx.commits.finish(
       r,
@@ -59,6 +61,8 @@ export class OutcomePolicy implements Outcomes {
     if (action !== 'fail' && action !== 'reask') lane.consecutiveBadRequests = 0;
     switch (action) {
       case 'reask':
+        // The model answered, if unusably: the request itself is fine.
+        lane.proven = true;
         this.onUnusable(r, u, e.message, e.rawText ?? null);
         return;
       case 'retry_rate_limit': {
@@ -87,7 +91,7 @@ export class OutcomePolicy implements Outcomes {
           ctx.lanes.pause(
             lane,
             'bad_request',
-            `The last ${lane.consecutiveBadRequests} requests to ${lane.model} were all rejected as invalid; check the model's parameters. Last error: ${e.message}`,
+            `The last ${lane.consecutiveBadRequests} requests to ${lane.model} were all rejected, so its calls are paused before they use up the plan; check the model's name and parameters and the server, then resume. Last error: ${e.message}`,
           );
         this.fail(r, u, e.kind, e.message);
         return;

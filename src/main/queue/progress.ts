@@ -42,6 +42,11 @@ export interface RunProgress {
   calls: number;
   rateLimited: number;
   retries: number;
+  /**
+   * Answers cut off at the output limit whose whole fields held a usable answer: read, not
+   * asked (and paid) again.
+   */
+  cutOffReads: number;
   pausedLanes: PausedLane[];
   /** The store cannot be written (disk full…): nothing is sent while the engine retries. */
   storeProblem?: string | null;

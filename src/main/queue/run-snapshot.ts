@@ -57,6 +57,7 @@ export function snapshot(
     failuresByReason: { ...r.failuresByReason },
     calls: r.calls,
     rateLimited: r.rateLimited,
+    cutOffReads: r.cutOffReads,
     retries: r.retries,
     pausedLanes,
     storeProblem: r.stall ? `store write failed: ${r.stall.reason}; retrying` : null,

@@ -87,6 +87,7 @@ export class RunState {
   active = 0;
   calls = 0;
   rateLimited = 0;
+  cutOffReads = 0;
   retries = 0;
   skipped = 0;
   costUsd = 0;

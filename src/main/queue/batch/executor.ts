@@ -131,6 +131,8 @@ export class BatchExecutor {
   private failuresByReason: Record<string, number> = {};
   private calls = 0;
   private retries = 0;
+  /** Answers cut off at the output limit that were read from their whole fields. */
+  private cutOffReads = 0;
   /** Where the time goes (benchmarks): submitting (upload), polling, reading and storing results. */
   readonly stats = { submitMs: 0, submitted: 0, polls: 0, pollMs: 0, ingestMs: 0, ingested: 0 };
 
@@ -571,6 +573,7 @@ export class BatchExecutor {
       this.stats.ingested++;
       if (r.type === 'succeeded') {
         const reason = validate(specOf(r.customId)!, r.result, row.id);
+        if (reason === null && r.result.readFromCutOff) this.cutOffReads++;
         if (reason === null)
           out.push({
             id: row.id,
@@ -644,6 +647,7 @@ export class BatchExecutor {
       failuresByReason: { ...this.failuresByReason },
       calls: this.calls,
       rateLimited: 0,
+      cutOffReads: this.cutOffReads,
       retries: this.retries,
       pausedLanes: [...this.blocked.values()],
       batches: [...this.tracked.values()].map((b) => ({

@@ -107,6 +107,7 @@ export function combineProgress(
     failuresByReason: failures,
     calls: base.calls + (other?.calls ?? 0),
     rateLimited: base.rateLimited + (other?.rateLimited ?? 0),
+    cutOffReads: base.cutOffReads + (other?.cutOffReads ?? 0),
     retries: base.retries + (other?.retries ?? 0),
     pausedLanes: [...base.pausedLanes, ...(other?.pausedLanes ?? [])],
     outcome,

@@ -447,6 +447,10 @@ export const en = {
       cancelled: 'Stopped. Answers received so far are kept; continuing sends only the missing calls.',
       finished: 'All planned calls are done.',
       failed: 'The run stopped because of an error; see the message below.',
+      finished_with_failures:
+        'Every planned call was sent, but most of them failed; the reasons are below and under Failed calls.',
+      all_failed:
+        'Every planned call was sent and every one failed: there are no answers. The reasons are below and under Failed calls.',
     },
     start: 'Start run',
     continue: 'Continue run',
@@ -471,6 +475,7 @@ export const en = {
     },
     perJudge: 'Per judge',
     doneOf: '{{done}} of {{total}}',
+    barLabel: '{{done}} answered, {{failed}} failed, of {{total}}',
     cacheHits_one: '{{count, number}} from cache',
     cacheHits_other: '{{count, number}} from cache',
     inFlight_one: '{{count, number}} in progress',
@@ -553,6 +558,8 @@ export const en = {
       groupTitle: '{{stage}} · {{who}}',
       loadFailed: 'Could not load the failed answers',
       unknownReason: 'No reason given',
+      cutOffReads:
+        'Not failed: cut off at the output limit, read from the fields written out whole (not asked again)',
       attempts_one: '{{count}} attempt',
       attempts_other: '{{count}} attempts',
     },

@@ -5,6 +5,7 @@ import { ApiError, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { Notice } from '../components/Notice';
 import { SimulatedBadge } from '../components/SimulatedBanner';
+import { SplitBar } from '../components/SplitBar';
 import { StatusBadge } from '../components/StatusBadge';
 import { TryDemoButton } from '../components/TryDemoButton';
 import { formatDateTime } from '../lib/format';
@@ -77,12 +78,18 @@ function ExperimentRow({
         </ul>
       </td>
       <td>
-        <StatusBadge status={experiment.status} />
+        <StatusBadge status={experiment.status} calls={experiment.counts} />
       </td>
       <td className="num small nowrap" data-testid="experiment-progress">
         {planned > 0 ? (
           <>
-            <progress className="mini-progress" max={planned} value={done} aria-hidden="true" />{' '}
+            <SplitBar
+              small
+              total={planned}
+              done={done}
+              failed={failed}
+              label={t('run.barLabel', { done, failed, total: planned })}
+            />{' '}
             {t('experiments.progress', { done, planned })}
             {failed > 0 && (
               <span className="text-danger"> · {t('experiments.failedCount', { count: failed })}</span>

@@ -23,6 +23,27 @@ const KINDS = new Set([
 const MESSAGES_ZH: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/^The answer is not a JSON object "([^"]+)"\.?/, '回答不是 JSON 对象 "$1"。'],
   [/^The answer does not match "([^"]+)": /, '回答不符合 "$1"：'],
+  // src/main/providers/structured.ts: an answer cut off before any whole field.
+  [
+    /^The answer was cut off at the output limit before any whole field of "([^"]+)"\.?/,
+    '回答在输出上限处被截断，"$1" 没有任何完整写出的字段。',
+  ],
+  // src/main/queue/outcomes.ts: a lane paused after its requests were all rejected.
+  [
+    /^The last (\d+) requests to (\S+) were all rejected, so its calls are paused before they use up the plan; check the model's name and parameters and the server, then resume\. Last error: /,
+    '发往 $2 的最近 $1 个请求全部被拒绝，因此暂停其调用，以免耗尽整个计划；请检查模型名称、参数和服务器，然后恢复。最后的错误：',
+  ],
+  // src/main/experiments/run-outcome.ts: a finished run whose calls all or mostly failed.
+  [
+    /^Every call failed \((\d+) of (\d+)\): there are no answers\. /,
+    '所有调用均失败（$2 个中 $1 个）：没有任何回答。',
+  ],
+  [/^Most calls failed \((\d+) of (\d+)\)\. /, '多数调用失败（$2 个中 $1 个）。'],
+  [/(没有任何回答。|个）。)Reasons: /, '$1原因：'],
+  [
+    / Fix the cause, then send the failed calls again \(Retry failed, or judge-lab run --retry-failed\)\.$/,
+    ' 排除原因后，再次发送失败的调用（“重试失败的调用”，或 judge-lab run --retry-failed）。',
+  ],
   [/ ?\(asked (\d+) times?\)$/, '（共询问 $1 次）'],
   [/^\(no reason recorded\)$/, '（未记录原因）'],
   // src/main/providers/recorded/adapter.ts: a slot the recorded file does not answer.

@@ -65,10 +65,13 @@ type Loaded =
 export function FailuresPanel({
   experimentId,
   failuresByReason,
+  cutOffReads = 0,
   openSignal,
 }: {
   experimentId: number;
   failuresByReason: Record<string, number>;
+  /** Answers cut off at the output limit that were read from their whole fields, not asked again. */
+  cutOffReads?: number;
   /** Changes when something outside (a paused judge's link) asks the panel to open. */
   openSignal?: number;
 }) {
@@ -108,7 +111,7 @@ export function FailuresPanel({
     sectionRef.current?.focus();
   }, [openSignal, load]);
 
-  if (reasons.length === 0) return null;
+  if (reasons.length === 0 && cutOffReads === 0) return null;
 
   return (
     <section
@@ -134,6 +137,12 @@ export function FailuresPanel({
             <span className="num">{f.number(count)}</span>
           </li>
         ))}
+        {cutOffReads > 0 && (
+          <li className="reason-list__row" data-testid="cut-off-reads">
+            <span className="text muted">{t('run.failures.cutOffReads')}</span>
+            <span className="num">{f.number(cutOffReads)}</span>
+          </li>
+        )}
       </ul>
       {loaded.status === 'idle' && (
         <button

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { ExperimentDetail, ExperimentProgress, PhaseProgress } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { SplitBar } from '../components/SplitBar';
 import { StatusBadge } from '../components/StatusBadge';
+import { runOutcome } from '../../../shared/run-status-text';
 import { useExportAll, useExportDownloadsZip } from '../lib/useExportAll';
 import { ExportAllNotes } from '../results/ExportAllNotes';
 import { ExportLanguage } from '../results/ExportLanguage';
@@ -25,7 +27,6 @@ type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retryFailed' | 'resumeJ
 function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; testId?: string }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const finished = p.done + p.failed;
   return (
     <div className="phase-row" data-testid={testId} data-done={p.done} data-total={p.total}>
       <div className="phase-row__head">
@@ -34,7 +35,12 @@ function ProgressRow({ label, p, testId }: { label: string; p: PhaseProgress; te
           {t('run.doneOf', { done: f.number(p.done), total: f.number(p.total) })}
         </span>
       </div>
-      <progress max={Math.max(1, p.total)} value={finished} aria-label={label} />
+      <SplitBar
+        total={p.total}
+        done={p.done}
+        failed={p.failed}
+        label={`${label}: ${t('run.barLabel', { done: p.done, failed: p.failed, total: p.total })}`}
+      />
       <div className="phase-row__detail small muted">
         {p.cacheHits > 0 && <span>{t('run.cacheHits', { count: p.cacheHits })}</span>}
         {p.inFlight > 0 && <span>{t('run.inFlight', { count: p.inFlight })}</span>}
@@ -167,6 +173,12 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   if (!detail || !progress) return <p className="page empty-note">{t('common.loading')}</p>;
 
   const status = progress.status;
+  // The plan's calls, each stage once: a finished run whose calls mostly failed says so.
+  const calls = Object.values(progress.phases).reduce(
+    (c, g) => ({ done: c.done + g.done, failed: c.failed + g.failed }),
+    { done: 0, failed: 0 },
+  );
+  const shown = runOutcome(status, calls);
   const running = status === 'running';
   const paused = status === 'paused';
   const totalFailed = Object.values(progress.failuresByReason).reduce((a, b) => a + b, 0);
@@ -213,9 +225,9 @@ export function RunPage({ experimentId }: { experimentId: number }) {
             {t('run.statusTitle')}
           </h2>
           <span data-testid="run-status" className="run-status__word">
-            <StatusBadge status={status} />
+            <StatusBadge status={status} calls={calls} />
           </span>
-          <span className="muted">{t(`run.statusText.${status}`)}</span>
+          <span className="muted">{t(`run.statusText.${shown}`)}</span>
           <div className="run-status__actions">
             {canStart && (
               <button
@@ -421,6 +433,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
       <FailuresPanel
         experimentId={experimentId}
         failuresByReason={progress.failuresByReason}
+        cutOffReads={progress.cutOffReads ?? 0}
         openSignal={showFailures}
       />
       <ExportBox experimentId={experimentId} />
