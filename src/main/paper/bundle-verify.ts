@@ -14,6 +14,7 @@ import {
 } from '../../shared/paper/bundle';
 import { AppError } from '../base/errors';
 import { ExperimentService } from '../experiments/service';
+import { getProtocol } from '../protocols';
 import { loadExperiment } from '../experiments/load';
 import { computeResultsUncached, reportFigures, reportTables } from '../experiments/results';
 import { EnvOnlyKeyStore } from '../providers/key-store';
@@ -146,11 +147,60 @@ function preregistrationCheck(
   };
 }
 
+function refuseConfig(bundle: OpenedBundle, field: string, message: string): never {
+  const where = `${bundle.file}:${E.config}`;
+  throw new AppError('invalid_input', `${where}: ${field}: ${message}`, [{ file: where, field, message }]);
+}
+
+/**
+ * The bundle's config, checked against bundle.json (the same experiment, protocol and simulated
+ * mark) and refused when a field names a file by path: a bundle carries its files, and verify
+ * never opens one of the reviewer's disk (nor names it, nor quotes it). `dataset` and each
+ * provider's `file` are never read either: the replay replaces them with the bundle's dataset
+ * and answers.
+ */
+function bundleConfig(bundle: OpenedBundle): Record<string, unknown> {
+  const config = parseJson<unknown>(bundle, E.config);
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    refuseConfig(bundle, '(top level)', 'not a config (a JSON object)');
+  const c = config as Record<string, unknown>;
+  const { meta } = bundle;
+  const mismatch = (field: string, inConfig: unknown, inMeta: unknown) =>
+    refuseConfig(
+      bundle,
+      field,
+      `${JSON.stringify(inConfig) ?? 'absent'}, but bundle.json says ${JSON.stringify(inMeta)}: the two do not describe one experiment`,
+    );
+  if (c.name !== meta.experiment.name) mismatch('name', c.name, meta.experiment.name);
+  if (c.protocol !== meta.experiment.protocol) mismatch('protocol', c.protocol, meta.experiment.protocol);
+  const providers = c.providers;
+  if (typeof providers !== 'object' || providers === null || Array.isArray(providers))
+    refuseConfig(bundle, 'providers', 'missing or not an object');
+  const simulated = Object.values(providers).some(
+    (p) => typeof p === 'object' && p !== null && (p as { kind?: unknown }).kind === 'simulated',
+  );
+  if (simulated !== meta.simulated)
+    refuseConfig(
+      bundle,
+      'providers',
+      `${simulated ? 'a simulated provider' : 'no simulated provider'}, but bundle.json says simulated: ${meta.simulated}`,
+    );
+  const protocol = getProtocol(meta.experiment.protocol);
+  const named = protocol.configPaths?.(c) ?? [];
+  if (named.length)
+    refuseConfig(
+      bundle,
+      named[0].field,
+      'names a file by path; a study bundle carries its files (sealed into the config), and verify opens no file outside the bundle',
+    );
+  return c;
+}
+
 /** Replays the bundle in `scratch` (an empty folder the caller removes) and compares. */
 export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promise<BundleVerifyReport> {
+  const config = bundleConfig(bundle);
   // Before the replay: a changed lock refuses the bundle outright.
   const prereg = preregistrationCheck(bundle);
-  const config = parseJson<Record<string, unknown>>(bundle, E.config);
   const dataset = parseJson<BundleDataset>(bundle, E.dataset);
   const answersFile = join(scratch, E.answers);
   writeFileSync(answersFile, bundle.entries.get(E.answers) ?? '');

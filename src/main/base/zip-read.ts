@@ -1,0 +1,219 @@
+// Reads a zip someone else made (a study bundle, the workbook inside one) without trusting it:
+// the central directory is read first and checked whole (count, names, declared sizes, where each
+// entry lies) before one byte is inflated, and each entry is inflated with its declared size as a
+// hard ceiling, so a size that lies stops the inflation instead of filling memory. What is refused:
+// zip64 and encrypted entries (nothing the app writes uses them), methods other than stored and
+// deflate, duplicate names, names that climb out (`..`, absolute, `\`, drive letters), entries whose
+// data overlap (the trick of the smallest bombs) or lie outside the file, a local header that
+// disagrees with the directory, and a CRC that does not match.
+import { crc32, inflateRawSync } from 'node:zlib';
+import { formatBytes } from './input-limits';
+
+export interface ZipLimits {
+  /** Entries of the directory, folders included. */
+  entries: number;
+  /** One entry, inflated. */
+  entryBytes: number;
+  /** All entries together, inflated. */
+  totalBytes: number;
+}
+
+/** Why a zip was refused; `entry` names the entry when one is at fault. */
+export class ZipProblem extends Error {
+  constructor(
+    readonly entry: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ZipProblem';
+  }
+}
+
+interface DirEntry {
+  name: string;
+  method: number;
+  flags: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+  /** Where the entry's data start and end (after its local header). */
+  start: number;
+  end: number;
+}
+
+const SIG_EOCD = 0x06054b50;
+const SIG_CENTRAL = 0x02014b50;
+const SIG_LOCAL = 0x04034b50;
+const SIG_ZIP64_LOCATOR = 0x07064b50;
+const ZIP64_MARK = 0xffffffff;
+
+/** Why an entry name may not be written out or looked up as a path; undefined when it is fine. */
+export function entryNameProblem(name: string): string | undefined {
+  if (name === '') return 'an empty name';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a control character in its name';
+  if (name.includes('\\')) return 'a backslash in its name (zip names use "/")';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute name';
+  const parts = name.replace(/\/$/, '').split('/');
+  if (parts.some((p) => p === '..')) return 'a ".." in its name, which would climb out of the bundle';
+  if (parts.some((p) => p === '.' || p === '')) return 'an empty or "." part in its name';
+  return undefined;
+}
+
+function findEnd(b: Buffer): number {
+  const lowest = Math.max(0, b.length - 22 - 0xffff);
+  for (let i = b.length - 22; i >= lowest; i--) {
+    if (b.readUInt32LE(i) === SIG_EOCD && i + 22 + b.readUInt16LE(i + 20) <= b.length) return i;
+  }
+  throw new ZipProblem(undefined, 'no end of central directory (not a zip, or cut short)');
+}
+
+/** The central directory, checked whole against the limits and the file's own bytes. */
+function directory(b: Buffer, limits: ZipLimits): DirEntry[] {
+  const eocd = findEnd(b);
+  if (eocd >= 20 && b.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR)
+    throw new ZipProblem(undefined, 'a zip64 archive (the app never writes one)');
+  const disk = b.readUInt16LE(eocd + 4);
+  const cdDisk = b.readUInt16LE(eocd + 6);
+  const onDisk = b.readUInt16LE(eocd + 8);
+  const count = b.readUInt16LE(eocd + 10);
+  const cdSize = b.readUInt32LE(eocd + 12);
+  const cdOffset = b.readUInt32LE(eocd + 16);
+  if (disk !== 0 || cdDisk !== 0 || onDisk !== count)
+    throw new ZipProblem(undefined, 'a multi-part zip (only single files are read)');
+  if (count === 0xffff || cdSize === ZIP64_MARK || cdOffset === ZIP64_MARK)
+    throw new ZipProblem(undefined, 'a zip64 archive (the app never writes one)');
+  if (count > limits.entries)
+    throw new ZipProblem(
+      undefined,
+      `${count.toLocaleString('en-US')} entries, above the limit of ${limits.entries.toLocaleString('en-US')}`,
+    );
+  if (cdOffset + cdSize > eocd)
+    throw new ZipProblem(undefined, 'the central directory lies outside the file (cut short?)');
+  const entries: DirEntry[] = [];
+  const names = new Set<string>();
+  let total = 0;
+  let at = cdOffset;
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > cdOffset + cdSize || b.readUInt32LE(at) !== SIG_CENTRAL)
+      throw new ZipProblem(undefined, `the central directory is damaged at entry ${n + 1} of ${count}`);
+    const flags = b.readUInt16LE(at + 8);
+    const nameLen = b.readUInt16LE(at + 28);
+    const next = at + 46 + nameLen + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+    if (next > cdOffset + cdSize)
+      throw new ZipProblem(undefined, `the central directory is damaged at entry ${n + 1} of ${count}`);
+    const rawName = b.subarray(at + 46, at + 46 + nameLen);
+    let name: string;
+    try {
+      // Bit 11: the name is UTF-8; otherwise it is read byte by byte (IBM 437's ASCII part).
+      name = flags & 0x800 ? new TextDecoder('utf-8', { fatal: true }).decode(rawName) : rawName.toString('latin1');
+    } catch {
+      throw new ZipProblem(rawName.toString('latin1'), 'its name is not valid UTF-8');
+    }
+    const problem = entryNameProblem(name);
+    if (problem) throw new ZipProblem(name, `refused: ${problem}`);
+    if (names.has(name))
+      throw new ZipProblem(name, 'appears twice in the zip (which copy counts would be ambiguous)');
+    names.add(name);
+    const e: DirEntry = {
+      name,
+      flags,
+      method: b.readUInt16LE(at + 10),
+      crc: b.readUInt32LE(at + 16),
+      compressedSize: b.readUInt32LE(at + 20),
+      size: b.readUInt32LE(at + 24),
+      localOffset: b.readUInt32LE(at + 42),
+      start: 0,
+      end: 0,
+    };
+    if (e.compressedSize === ZIP64_MARK || e.size === ZIP64_MARK || e.localOffset === ZIP64_MARK)
+      throw new ZipProblem(name, 'a zip64 entry (the app never writes one)');
+    if (flags & 0x1) throw new ZipProblem(name, 'encrypted (a bundle is never encrypted)');
+    if (e.method !== 0 && e.method !== 8)
+      throw new ZipProblem(name, `compression method ${e.method}; only stored (0) and deflate (8) are read`);
+    if (e.size > limits.entryBytes)
+      throw new ZipProblem(
+        name,
+        `${formatBytes(e.size)} when unpacked, above the limit of ${formatBytes(limits.entryBytes)} for one entry`,
+      );
+    total += e.size;
+    if (total > limits.totalBytes)
+      throw new ZipProblem(
+        name,
+        `the entries up to this one unpack to ${formatBytes(total)}, above the limit of ${formatBytes(limits.totalBytes)} for all entries together`,
+      );
+    entries.push(e);
+    at = next;
+  }
+  for (const e of entries) {
+    const h = e.localOffset;
+    if (h + 30 > cdOffset || b.readUInt32LE(h) !== SIG_LOCAL)
+      throw new ZipProblem(e.name, 'its local header is missing or damaged (cut short?)');
+    const localName = b.subarray(h + 30, h + 30 + b.readUInt16LE(h + 26));
+    if (!localName.equals(Buffer.from(e.name, e.flags & 0x800 ? 'utf8' : 'latin1')))
+      throw new ZipProblem(
+        e.name,
+        `its local header names "${localName.toString('latin1')}" (two names for one entry)`,
+      );
+    if (b.readUInt16LE(h + 8) !== e.method)
+      throw new ZipProblem(e.name, 'its local header and the central directory disagree on its compression');
+    e.start = h + 30 + localName.length + b.readUInt16LE(h + 28);
+    e.end = e.start + e.compressedSize;
+    if (e.end > cdOffset) throw new ZipProblem(e.name, 'its data run past the end of the entries (cut short?)');
+  }
+  // Two directory entries over the same bytes: how a few kilobytes unpack to petabytes.
+  const byStart = [...entries].sort((x, y) => x.localOffset - y.localOffset);
+  for (let i = 1; i < byStart.length; i++)
+    if (byStart[i].localOffset < byStart[i - 1].end)
+      throw new ZipProblem(byStart[i].name, `its data overlap those of "${byStart[i - 1].name}"`);
+  return entries;
+}
+
+function inflate(b: Buffer, e: DirEntry): Buffer {
+  const data = b.subarray(e.start, e.end);
+  let out: Buffer;
+  if (e.method === 0) {
+    if (e.compressedSize !== e.size)
+      throw new ZipProblem(e.name, 'stored, but its stored and unpacked sizes differ');
+    out = data;
+  } else {
+    try {
+      // One byte above the declared size: a stream that goes past it is stopped right there.
+      out = inflateRawSync(data, { maxOutputLength: e.size + 1 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new ZipProblem(
+        e.name,
+        code === 'ERR_BUFFER_TOO_LARGE'
+          ? `unpacks to more than the ${formatBytes(e.size)} the zip declares for it (stopped there)`
+          : `its compressed data cannot be read (${(err as Error).message})`,
+      );
+    }
+  }
+  if (out.length !== e.size)
+    throw new ZipProblem(
+      e.name,
+      `unpacks to ${formatBytes(out.length)}, not the ${formatBytes(e.size)} the zip declares for it`,
+    );
+  if (crc32(out) !== e.crc) throw new ZipProblem(e.name, 'its CRC-32 does not match its data (damaged)');
+  return out;
+}
+
+/**
+ * Every file entry of the zip by name, in the directory's order (folders, `name/`, are checked
+ * and left out). Throws ZipProblem, naming the entry where one is at fault.
+ */
+export function readZip(bytes: Uint8Array, limits: ZipLimits): Map<string, Uint8Array> {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries = directory(b, limits);
+  const files = new Map<string, Uint8Array>();
+  for (const e of entries) {
+    if (e.name.endsWith('/')) {
+      if (e.size !== 0) throw new ZipProblem(e.name, 'a folder entry with content');
+      continue;
+    }
+    files.set(e.name, inflate(b, e));
+  }
+  return files;
+}
