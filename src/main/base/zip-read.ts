@@ -107,7 +107,10 @@ function directory(b: Buffer, limits: ZipLimits): DirEntry[] {
     let name: string;
     try {
       // Bit 11: the name is UTF-8; otherwise it is read byte by byte (IBM 437's ASCII part).
-      name = flags & 0x800 ? new TextDecoder('utf-8', { fatal: true }).decode(rawName) : rawName.toString('latin1');
+      name =
+        flags & 0x800
+          ? new TextDecoder('utf-8', { fatal: true }).decode(rawName)
+          : rawName.toString('latin1');
     } catch {
       throw new ZipProblem(rawName.toString('latin1'), 'its name is not valid UTF-8');
     }
@@ -160,7 +163,8 @@ function directory(b: Buffer, limits: ZipLimits): DirEntry[] {
       throw new ZipProblem(e.name, 'its local header and the central directory disagree on its compression');
     e.start = h + 30 + localName.length + b.readUInt16LE(h + 28);
     e.end = e.start + e.compressedSize;
-    if (e.end > cdOffset) throw new ZipProblem(e.name, 'its data run past the end of the entries (cut short?)');
+    if (e.end > cdOffset)
+      throw new ZipProblem(e.name, 'its data run past the end of the entries (cut short?)');
   }
   // Two directory entries over the same bytes: how a few kilobytes unpack to petabytes.
   const byStart = [...entries].sort((x, y) => x.localOffset - y.localOffset);
@@ -206,7 +210,14 @@ function inflate(b: Buffer, e: DirEntry): Buffer {
  */
 export function readZip(bytes: Uint8Array, limits: ZipLimits): Map<string, Uint8Array> {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const entries = directory(b, limits);
+  let entries: DirEntry[];
+  try {
+    entries = directory(b, limits);
+  } catch (err) {
+    if (err instanceof ZipProblem) throw err;
+    // A read past the end that a check above missed: still the file's fault, not the app's.
+    throw new ZipProblem(undefined, `damaged (${(err as Error).message})`);
+  }
   const files = new Map<string, Uint8Array>();
   for (const e of entries) {
     if (e.name.endsWith('/')) {

@@ -28,13 +28,7 @@ const bundleJsonSchema = z.object({
     status: z.literal('finished', { message: 'a study bundle is written from a finished experiment' }),
   }),
   simulated: z.boolean(),
-  entries: z.record(
-    z.string().superRefine((name, ctx) => {
-      const problem = name === 'bundle.json' ? 'bundle.json cannot vouch for itself' : entryNameProblem(name);
-      if (problem) ctx.addIssue({ code: 'custom', message: `entry name refused: ${problem}` });
-    }),
-    z.string().regex(/^[0-9a-f]{64}$/),
-  ),
+  entries: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
 });
 
 function refuse(file: string, entry: string, message: string, field?: string): never {
@@ -80,6 +74,16 @@ export function openBundle(
       `layout ${meta.layout}; this release reads layout ${BUNDLE_LAYOUT} (written by Judge Lab ${meta.app_version})`,
       'layout',
     );
+  for (const name of Object.keys(meta.entries)) {
+    const problem = name === 'bundle.json' ? 'bundle.json cannot vouch for itself' : entryNameProblem(name);
+    if (problem)
+      refuse(
+        file,
+        'bundle.json',
+        `entries: entry name ${JSON.stringify(name)} refused: ${problem}`,
+        'entries',
+      );
+  }
   const entries = new Map<string, Uint8Array>();
   for (const [name, expected] of Object.entries(meta.entries)) {
     const bytesOf = zipped.get(name);

@@ -148,8 +148,9 @@ function preregistrationCheck(
 }
 
 function refuseConfig(bundle: OpenedBundle, field: string, message: string): never {
-  const where = `${bundle.file}:${E.config}`;
-  throw new AppError('invalid_input', `${where}: ${field}: ${message}`, [{ file: where, field, message }]);
+  throw new AppError('invalid_input', `${bundle.file}: ${E.config}: ${field}: ${message}`, [
+    { file: `${bundle.file}:${E.config}`, field, message },
+  ]);
 }
 
 /**
