@@ -41,7 +41,8 @@ export async function xlsxCheck(
   try {
     readZip(stored, INPUT_LIMITS.bundleWorkbook);
   } catch (err) {
-    if (err instanceof ZipProblem && err.entry !== undefined) throw new Error(`${err.entry}: ${err.message}`);
+    if (err instanceof ZipProblem && err.entry !== undefined)
+      throw new Error(`${err.entry}: ${err.message}`, { cause: err });
     throw err;
   }
   const fresh = new Uint8Array(await buildWorkbook(tables).xlsx.writeBuffer());
