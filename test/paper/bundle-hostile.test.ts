@@ -15,6 +15,11 @@ import { AppError } from '../../src/main/base/errors';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { BundleJson } from '../../src/shared/paper/bundle';
+import {
+  BUNDLE_REFUSALS_EN,
+  fillRefusal,
+  type BundleRefusalKey,
+} from '../../src/shared/paper/bundle-refusals';
 import { tempDir } from '../helpers/tmp';
 import { craftZip, deflated, zerosDeflated, type CraftedEntry } from '../helpers/zip-craft';
 
@@ -85,8 +90,14 @@ async function verify(name: string, zip: Uint8Array): Promise<AppError | null> {
     // Nothing but the app's own refusal may come out of a bundle, whatever its bytes.
     expect(err, String((err as Error)?.stack)).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('invalid_input');
-    expect((err as AppError).message.startsWith(`${name}: `), (err as AppError).message).toBe(true);
-    return err as AppError;
+    const e = err as AppError;
+    expect(e.message.startsWith(`${name}: `), e.message).toBe(true);
+    // A keyed refusal reads the same from its key as from the core (the page's English is the key's).
+    if (e.refusal?.key.startsWith('bundle.'))
+      expect(fillRefusal(BUNDLE_REFUSALS_EN[e.refusal.key as BundleRefusalKey], e.refusal.params ?? {})).toBe(
+        e.message,
+      );
+    return e;
   }
 }
 
@@ -245,6 +256,8 @@ describe('crafted bundles', () => {
       const err = await verify(name, crafted.zip);
       if (!crafted.mayPass) expect(err, `${name} was not refused`).not.toBeNull();
       if (crafted.expect) expect(err?.message, name).toMatch(crafted.expect);
+      // Said in the page's language too: every refusal of the zip itself has its key.
+      if (crafted.expect && kind !== 'wrongHash') expect(err?.refusal?.key, name).toMatch(/^bundle\./);
       peak = Math.max(peak, process.memoryUsage().rss - startRss);
     }
     // A refused bomb costs at most its declared size: far below the gigabytes it unpacks to.
@@ -300,7 +313,7 @@ describe('bundle.json against the config', () => {
     [
       'an entry listed with a climbing name',
       (m: BundleJson) => void (m.entries['../outside.json'] = '0'.repeat(64)),
-      /bundle\.json: entries: entry name "\.\.\/outside\.json" refused: a "\.\." in its name/,
+      /bundle\.json \(entries: "\.\.\/outside\.json"\): refused: a "\.\." in its name/,
     ],
   ])('refuses %s', async (_what, change, message) => {
     const err = await verify(

@@ -4,6 +4,12 @@
 // base/zip-read.ts within the stated limits (INPUT_LIMITS.bundle): a bundle is someone else's file.
 import { z } from 'zod';
 import { BUNDLE_LAYOUT, type BundleJson } from '../../shared/paper/bundle';
+import {
+  BUNDLE_REFUSALS_EN,
+  fillRefusal,
+  type BundleRefusalKey,
+  type RefusalParams,
+} from '../../shared/paper/bundle-refusals';
 import { AppError } from '../base/errors';
 import { INPUT_LIMITS } from '../base/input-limits';
 import { entryNameProblem, readZip, ZipProblem, type ZipLimits } from '../base/zip-read';
@@ -37,6 +43,20 @@ function refuse(file: string, entry: string, message: string, field?: string): n
   ]);
 }
 
+/**
+ * A refusal with its stable key (the page says it in its language): the message is the key's
+ * English with `params` put in; the issue names `where` and says `why`.
+ */
+export function bundleRefusal(
+  key: BundleRefusalKey,
+  params: RefusalParams,
+  where: { file: string; field?: string; why?: string },
+): AppError {
+  const message = fillRefusal(BUNDLE_REFUSALS_EN[key], params);
+  const { why, ...at } = where;
+  return new AppError('invalid_input', message, [{ ...at, message: why ?? message }]).because(key, params);
+}
+
 export function openBundle(
   file: string,
   bytes: Uint8Array,
@@ -47,10 +67,14 @@ export function openBundle(
     zipped = readZip(bytes, limits);
   } catch (err) {
     if (!(err instanceof ZipProblem)) throw err;
-    if (err.entry !== undefined) refuse(file, err.entry, err.message);
-    throw new AppError('invalid_input', `${file}: not a study bundle (not a readable zip: ${err.message})`, [
-      { file, message: 'not a readable zip' },
-    ]);
+    throw bundleRefusal(
+      err.key,
+      { file, ...(err.entry === undefined ? {} : { entry: err.entry }), ...err.params },
+      {
+        file: err.entry === undefined ? file : `${file}:${err.entry}`,
+        why: err.message,
+      },
+    );
   }
   const raw = zipped.get('bundle.json');
   if (!raw) refuse(file, 'bundle.json', 'missing: a study bundle lists its entries and their hashes there');
@@ -75,14 +99,11 @@ export function openBundle(
       'layout',
     );
   for (const name of Object.keys(meta.entries)) {
-    const problem = name === 'bundle.json' ? 'bundle.json cannot vouch for itself' : entryNameProblem(name);
-    if (problem)
-      refuse(
-        file,
-        'bundle.json',
-        `entries: entry name ${JSON.stringify(name)} refused: ${problem}`,
-        'entries',
-      );
+    const problem = name === 'bundle.json' ? 'bundle.nameSelf' : entryNameProblem(name);
+    if (problem) {
+      const entry = `bundle.json (entries: ${JSON.stringify(name)})`;
+      throw bundleRefusal(problem, { file, entry }, { file: `${file}:bundle.json`, field: 'entries' });
+    }
   }
   const entries = new Map<string, Uint8Array>();
   for (const [name, expected] of Object.entries(meta.entries)) {

@@ -25,7 +25,7 @@ import { tableToLatex } from '../report/latex';
 import { DB_FILE_NAME, openDatabase } from '../store/db';
 import { insertDataset } from '../store/datasets';
 import type { PreregistrationLock } from '../../shared/paper/preregistration';
-import type { OpenedBundle } from './bundle-read';
+import { bundleRefusal, type OpenedBundle } from './bundle-read';
 import { confirmatoryMarks } from './confirmatory';
 import { lockSha256 } from './preregistration';
 import { pngCheck, xlsxCheck } from './bundle-recompare';
@@ -166,12 +166,16 @@ function bundleConfig(bundle: OpenedBundle): Record<string, unknown> {
     refuseConfig(bundle, '(top level)', 'not a config (a JSON object)');
   const c = config as Record<string, unknown>;
   const { meta } = bundle;
-  const mismatch = (field: string, inConfig: unknown, inMeta: unknown) =>
-    refuseConfig(
-      bundle,
+  const where = (field: string) => ({ file: `${bundle.file}:${E.config}`, field });
+  const mismatch = (field: string, inConfig: unknown, inMeta: unknown) => {
+    const params = {
+      file: bundle.file,
       field,
-      `${JSON.stringify(inConfig) ?? 'absent'}, but bundle.json says ${JSON.stringify(inMeta)}: the two do not describe one experiment`,
-    );
+      inConfig: JSON.stringify(inConfig) ?? 'absent',
+      inMeta: JSON.stringify(inMeta),
+    };
+    throw bundleRefusal('bundle.configMismatch', params, where(field));
+  };
   if (c.name !== meta.experiment.name) mismatch('name', c.name, meta.experiment.name);
   if (c.protocol !== meta.experiment.protocol) mismatch('protocol', c.protocol, meta.experiment.protocol);
   const providers = c.providers;
@@ -181,18 +185,18 @@ function bundleConfig(bundle: OpenedBundle): Record<string, unknown> {
     (p) => typeof p === 'object' && p !== null && (p as { kind?: unknown }).kind === 'simulated',
   );
   if (simulated !== meta.simulated)
-    refuseConfig(
-      bundle,
-      'providers',
-      `${simulated ? 'a simulated provider' : 'no simulated provider'}, but bundle.json says simulated: ${meta.simulated}`,
+    throw bundleRefusal(
+      simulated ? 'bundle.simulatedInConfig' : 'bundle.notSimulatedInConfig',
+      { file: bundle.file },
+      where('providers'),
     );
   const protocol = getProtocol(meta.experiment.protocol);
   const named = protocol.configPaths?.(c) ?? [];
   if (named.length)
-    refuseConfig(
-      bundle,
-      named[0].field,
-      'names a file by path; a study bundle carries its files (sealed into the config), and verify opens no file outside the bundle',
+    throw bundleRefusal(
+      'bundle.configPath',
+      { file: bundle.file, field: named[0].field },
+      where(named[0].field),
     );
   return c;
 }

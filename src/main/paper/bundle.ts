@@ -3,9 +3,8 @@
 // bundle-write.ts's `exportBundle`: the experiments' views call it, and the replay here runs an
 // experiment service, so the two stay apart.)
 import type { BundleVerifyReport } from '../../shared/paper/bundle';
-import { AppError } from '../base/errors';
 import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
-import { openBundle } from './bundle-read';
+import { bundleRefusal, openBundle } from './bundle-read';
 import { verifyBundle } from './bundle-verify';
 import { inScratch } from './scratch';
 
@@ -17,10 +16,10 @@ export function verifyBundleBytes(
 ): Promise<BundleVerifyReport> {
   const max = INPUT_LIMITS.bundle.fileBytes;
   if (bytes.length > max)
-    throw new AppError(
-      'invalid_input',
-      `${fileName}: the bundle is ${formatBytes(bytes.length)}, above the limit of ${formatBytes(max)} for a study bundle`,
-      [{ file: fileName, message: 'too large' }],
+    throw bundleRefusal(
+      'bundle.fileTooLarge',
+      { file: fileName, size: formatBytes(bytes.length), limit: formatBytes(max) },
+      { file: fileName, why: 'too large' },
     );
   const bundle = openBundle(fileName, bytes);
   return inScratch(dataDir, '.verify-', (dir) => verifyBundle(bundle, dir));
