@@ -4,8 +4,19 @@
 // every key; its type makes a missing translation a compile error). An issue's field message may
 // carry one too. A refusal without a key is shown as the core wrote it.
 
+import { BUNDLE_REFUSALS_EN, type BundleRefusalKey } from './paper/bundle-refusals';
+
+/** A study bundle's refusals: their params are the `{{…}}` of their English (paper/bundle-refusals.ts). */
+const BUNDLE_KEYS = Object.fromEntries(
+  Object.entries(BUNDLE_REFUSALS_EN).map(([k, text]) => [
+    k,
+    [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]),
+  ]),
+) as unknown as Record<BundleRefusalKey, readonly string[]>;
+
 /** Every key, with the params its text uses. */
 export const REFUSALS = {
+  ...BUNDLE_KEYS,
   /** A lock exists and a new version came without a reason. */
   'prereg.supersedeNeedsReason': ['experiment', 'version', 'lockedAt', 'sha256'],
   'prereg.reasonRequired': [],

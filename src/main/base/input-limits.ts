@@ -22,6 +22,26 @@ export const INPUT_LIMITS = {
   rpm: { min: 1, max: 1_000_000 },
   /** Tokens per minute per model: below one prompt's size no call could ever be sent. */
   tpm: { min: 1_000, max: 10_000_000_000 },
+  /** A recorded-answers file (JSONL or CSV), read whole; a bundle's answers.jsonl is one. */
+  recordedAnswersFileBytes: 256 * 1024 * 1024,
+  /** An annotation package or a labels file (the API takes 200 MiB of base64: 150 MiB). */
+  annotationFileBytes: 150 * 1024 * 1024,
+  /** A guidelines text file (the API takes 200,000 characters: at most 800 KB of UTF-8). */
+  guidelinesFileBytes: 1024 * 1024,
+  /**
+   * A study bundle (*.judgelab): the file, and what its zip may unpack to. Checked on the zip's
+   * directory before anything is unpacked, and again while unpacking (a declared size can lie).
+   * A real bundle holds a dataset (up to 100 MiB), its answers and ledger, and an export folder
+   * of a few hundred files.
+   */
+  bundle: {
+    fileBytes: 256 * 1024 * 1024,
+    entries: 10_000,
+    entryBytes: 256 * 1024 * 1024,
+    totalBytes: 1024 * 1024 * 1024,
+  },
+  /** The workbook inside a bundle, before it is handed to the workbook library (a zip too). */
+  bundleWorkbook: { entries: 1_000, entryBytes: 64 * 1024 * 1024, totalBytes: 128 * 1024 * 1024 },
 } as const;
 
 /**
@@ -32,6 +52,7 @@ export const DECIMAL_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** "100 MiB" for a byte count, for messages. */
 export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 * 1024) return `${+(bytes / (1024 * 1024 * 1024)).toFixed(1)} GiB`;
   if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;

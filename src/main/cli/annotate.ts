@@ -3,7 +3,7 @@
 // sets, write the blinded package for colleagues, import their labels, print the agreement
 // report (the dashboard's tables, as text or JSON) and apply a calibration mapping to another
 // experiment's scores.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
@@ -18,16 +18,16 @@ import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figur
 import { scaleHint, tableToCsv } from '../facade/cli-kit';
 import { formatCell, type Table } from '../../shared/report/table';
 import { AppError } from '../base/errors';
+import { INPUT_LIMITS, readRegularFile } from '../base/input-limits';
 import type { CoreDoor } from '../facade/door';
 import { experimentIdOf, type WithCore } from './door';
 
 /** A guidelines file's text; a file that cannot be read or holds nothing names itself. */
 function guidelinesFile(file: string): string {
+  const bytes = readRegularFile(resolve(file), INPUT_LIMITS.guidelinesFileBytes);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true })
-      .decode(readFileSync(resolve(file)))
-      .replace(/^\uFEFF/, '');
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch (e) {
     throw new AppError('invalid_input', `${file}: cannot read the guidelines (${(e as Error).message})`, [
       { file, message: 'not a readable UTF-8 text file' },
@@ -316,7 +316,7 @@ export function registerAnnotateCommands(
         const into = opts.into === undefined ? undefined : await findSet(core, opts.into);
         const r = await core.call('annotation.importPackage', {
           fileName: basename(file),
-          contentBase64: readFileSync(resolve(file)).toString('base64'),
+          contentBase64: readRegularFile(resolve(file), INPUT_LIMITS.annotationFileBytes).toString('base64'),
           ...(opts.asNewSet ? { asNewSet: true } : {}),
           ...(into ? { intoSetId: into.id } : {}),
         });
@@ -340,7 +340,7 @@ export function registerAnnotateCommands(
         const r = await core.call('annotation.importLabels', {
           setId: set.id,
           fileName: basename(file),
-          contentBase64: readFileSync(resolve(file)).toString('base64'),
+          contentBase64: readRegularFile(resolve(file), INPUT_LIMITS.annotationFileBytes).toString('base64'),
         });
         out(`Imported ${r.imported} labels into "${set.name}" from ${r.annotators.join(', ')}\n`);
       }),

@@ -1,10 +1,11 @@
 // `judge-lab bundle export|verify` (issue 24): the study bundle a reviewer re-runs. Thin: each
 // command calls one API method through Core.call (the bundle's layout and the replay live in
 // src/main/paper/bundle*.ts).
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { NOT_RECOMPARED, type BundleVerifyReport } from '../../shared/paper/bundle';
+import { INPUT_LIMITS, readRegularFile } from '../base/input-limits';
 import { experimentIdOf, type WithCore } from './door';
 
 /** A bundle that opened and replayed, but whose recomputed files differ from the stored ones: exit 1. */
@@ -66,7 +67,7 @@ export function registerBundleCommands(program: Command, withCore: WithCore, out
     .option('--json', 'print the report as JSON')
     .action((file: string, opts: { json?: boolean }, cmd: Command) =>
       withCore(cmd, async (core) => {
-        const bytes = readFileSync(resolve(file));
+        const bytes = readRegularFile(resolve(file), INPUT_LIMITS.bundle.fileBytes);
         const report = await core.call('bundles.verify', {
           fileName: basename(file),
           contentBase64: bytes.toString('base64'),

@@ -51,6 +51,8 @@ const BODY_BYTES: Partial<Record<MethodName, number>> = {
   'experiments.estimate': 150 * MiB + MiB,
   'experiments.create': 150 * MiB + MiB,
   'experiments.previewPrompts': 150 * MiB + MiB,
+  // A study bundle travels whole, as a file: its own stated cap.
+  'bundles.verify': base64Bytes(INPUT_LIMITS.bundle.fileBytes) + MiB,
 };
 
 /** The most a call to `method` may send. */

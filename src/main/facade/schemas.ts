@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MethodName } from '../../shared/api';
 import { annotationSchemas } from '../annotation/schemas';
 import { gateSettingsSchema } from '../../shared/report-card/gates';
+import { INPUT_LIMITS } from '../base/input-limits';
 
 const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
@@ -95,7 +96,11 @@ export const paramSchemas = {
     reason: z.string().max(20_000).optional(),
   }),
   'experiments.exportBundle': z.strictObject({ experimentId: id }),
-  'bundles.verify': z.strictObject({ fileName: z.string().min(1).max(1000), contentBase64: z.string() }),
+  // Base64 of a bundle up to INPUT_LIMITS.bundle.fileBytes (a larger one is refused by name in paper/bundle.ts).
+  'bundles.verify': z.strictObject({
+    fileName: z.string().min(1).max(1000),
+    contentBase64: z.string().max(Math.ceil(INPUT_LIMITS.bundle.fileBytes / 3) * 4 + 4),
+  }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([

@@ -6,6 +6,8 @@
 import { Resvg } from '@resvg/resvg-js';
 import { DIFFERENCES_LISTED, type BundleCheck } from '../../shared/paper/bundle';
 import type { Table } from '../../shared/report/table';
+import { INPUT_LIMITS } from '../base/input-limits';
+import { readZip, ZipProblem } from '../base/zip-read';
 import { svgToPng } from '../report/figures';
 import { buildWorkbook, excelJs } from '../report/xlsx';
 
@@ -34,6 +36,15 @@ export async function xlsxCheck(
   stored: Uint8Array,
   tables: readonly Table[],
 ): Promise<BundleCheck> {
+  // The workbook library unpacks a zip with no limit: the stored one (someone else's) is read
+  // within limits first, and one that is not within them is not recompared (its error says why).
+  try {
+    readZip(stored, INPUT_LIMITS.bundleWorkbook);
+  } catch (err) {
+    if (err instanceof ZipProblem && err.entry !== undefined)
+      throw new Error(`${err.entry}: ${err.message}`, { cause: err });
+    throw err;
+  }
   const fresh = new Uint8Array(await buildWorkbook(tables).xlsx.writeBuffer());
   const [a, b] = await Promise.all([cellValues(stored), cellValues(fresh)]);
   const differences: BundleCheck['differences'] = [];
@@ -86,16 +97,20 @@ export async function pngCheck(
 ): Promise<BundleCheck> {
   const fresh = await svgToPng(svg, width);
   if (Buffer.compare(Buffer.from(stored), fresh) === 0) return { file, equal: true, differences: [] };
-  const a = pixelsOf(stored);
-  const b = pixelsOf(fresh);
-  if (a.width !== b.width || a.height !== b.height)
+  // Sizes from the headers before any decoding: a stored PNG that claims a huge canvas is
+  // different without being drawn (decoding it would take width × height × 4 bytes).
+  const sa = pngSize(stored);
+  const sb = pngSize(fresh);
+  if (sa.width !== sb.width || sa.height !== sb.height)
     return {
       file,
       equal: false,
       differences: [
-        { where: 'size', stored: `${a.width}×${a.height}`, recomputed: `${b.width}×${b.height}` },
+        { where: 'size', stored: `${sa.width}×${sa.height}`, recomputed: `${sb.width}×${sb.height}` },
       ],
     };
+  const a = pixelsOf(stored);
+  const b = pixelsOf(fresh);
   let differing = 0;
   for (let i = 0; i < a.pixels.length; i += 4)
     if (a.pixels.readUInt32BE(i) !== b.pixels.readUInt32BE(i)) differing++;

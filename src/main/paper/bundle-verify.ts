@@ -14,6 +14,7 @@ import {
 } from '../../shared/paper/bundle';
 import { AppError } from '../base/errors';
 import { ExperimentService } from '../experiments/service';
+import { getProtocol } from '../protocols';
 import { loadExperiment } from '../experiments/load';
 import { computeResultsUncached, reportFigures, reportTables } from '../experiments/results';
 import { EnvOnlyKeyStore } from '../providers/key-store';
@@ -24,7 +25,7 @@ import { tableToLatex } from '../report/latex';
 import { DB_FILE_NAME, openDatabase } from '../store/db';
 import { insertDataset } from '../store/datasets';
 import type { PreregistrationLock } from '../../shared/paper/preregistration';
-import type { OpenedBundle } from './bundle-read';
+import { bundleRefusal, type OpenedBundle } from './bundle-read';
 import { confirmatoryMarks } from './confirmatory';
 import { lockSha256 } from './preregistration';
 import { pngCheck, xlsxCheck } from './bundle-recompare';
@@ -146,11 +147,65 @@ function preregistrationCheck(
   };
 }
 
+function refuseConfig(bundle: OpenedBundle, field: string, message: string): never {
+  throw new AppError('invalid_input', `${bundle.file}: ${E.config}: ${field}: ${message}`, [
+    { file: `${bundle.file}:${E.config}`, field, message },
+  ]);
+}
+
+/**
+ * The bundle's config, checked against bundle.json (the same experiment, protocol and simulated
+ * mark) and refused when a field names a file by path: a bundle carries its files, and verify
+ * never opens one of the reviewer's disk (nor names it, nor quotes it). `dataset` and each
+ * provider's `file` are never read either: the replay replaces them with the bundle's dataset
+ * and answers.
+ */
+function bundleConfig(bundle: OpenedBundle): Record<string, unknown> {
+  const config = parseJson<unknown>(bundle, E.config);
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    refuseConfig(bundle, '(top level)', 'not a config (a JSON object)');
+  const c = config as Record<string, unknown>;
+  const { meta } = bundle;
+  const where = (field: string) => ({ file: `${bundle.file}:${E.config}`, field });
+  const mismatch = (field: string, inConfig: unknown, inMeta: unknown) => {
+    const params = {
+      file: bundle.file,
+      field,
+      inConfig: JSON.stringify(inConfig) ?? 'absent',
+      inMeta: JSON.stringify(inMeta),
+    };
+    throw bundleRefusal('bundle.configMismatch', params, where(field));
+  };
+  if (c.name !== meta.experiment.name) mismatch('name', c.name, meta.experiment.name);
+  if (c.protocol !== meta.experiment.protocol) mismatch('protocol', c.protocol, meta.experiment.protocol);
+  const providers = c.providers;
+  if (typeof providers !== 'object' || providers === null || Array.isArray(providers))
+    refuseConfig(bundle, 'providers', 'missing or not an object');
+  const simulated = Object.values(providers).some(
+    (p) => typeof p === 'object' && p !== null && (p as { kind?: unknown }).kind === 'simulated',
+  );
+  if (simulated !== meta.simulated)
+    throw bundleRefusal(
+      simulated ? 'bundle.simulatedInConfig' : 'bundle.notSimulatedInConfig',
+      { file: bundle.file },
+      where('providers'),
+    );
+  const protocol = getProtocol(meta.experiment.protocol);
+  const named = protocol.configPaths?.(c) ?? [];
+  if (named.length)
+    throw bundleRefusal(
+      'bundle.configPath',
+      { file: bundle.file, field: named[0].field },
+      where(named[0].field),
+    );
+  return c;
+}
+
 /** Replays the bundle in `scratch` (an empty folder the caller removes) and compares. */
 export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promise<BundleVerifyReport> {
+  const config = bundleConfig(bundle);
   // Before the replay: a changed lock refuses the bundle outright.
   const prereg = preregistrationCheck(bundle);
-  const config = parseJson<Record<string, unknown>>(bundle, E.config);
   const dataset = parseJson<BundleDataset>(bundle, E.dataset);
   const answersFile = join(scratch, E.answers);
   writeFileSync(answersFile, bundle.entries.get(E.answers) ?? '');

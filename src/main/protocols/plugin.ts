@@ -183,6 +183,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
    */
   sealConfig?(config: E['config']): E['config'];
   /**
+   * The fields of a config (as given, unchecked) that name a file on disk by path: what
+   * `sealConfig` reads in. A study bundle's config is sealed when written, so `bundle verify`
+   * refuses a config with any of them instead of opening a file of the reviewer's disk.
+   */
+  configPaths?(config: Record<string, unknown>): { field: string; path: string }[];
+  /**
    * Texts a person edited by hand, as a study bundle carries them (`edits.json`), keyed by the
    * items' source ids (a replay's store numbers items anew); `apply` puts them into a replay's
    * new experiment before it runs, so the replay judges the texts the study judged. `where` names

@@ -1,9 +1,10 @@
 // The researcher's gates: a small JSON file in the data folder (what the app edits) and the
 // same format in any file the CLI's --gates names. Format: { "<gate id>": { "threshold": 0.9,
 // "ciMustClear": false, "enabled": true }, … }; a gate left out keeps its literature default.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../base/errors';
+import { INPUT_LIMITS, readRegularFile } from '../base/input-limits';
 import { gateSettingIssues, gateSettingsSchema } from '../../shared/report-card/gates';
 import type { GateSettings } from '../../shared/report-card/types';
 import type { InputIssue } from '../../shared/domain';
@@ -58,15 +59,7 @@ export function checkGateSettings(value: unknown, file: string, text?: string): 
 
 /** Reads a gates file; every problem names the file, line and field. */
 export function readGatesFile(file: string): GateSettings {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new AppError(
-      'invalid_input',
-      `${file}: cannot read the gates file (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
-    );
-  }
+  const text = readRegularFile(file, INPUT_LIMITS.configFileBytes).toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);

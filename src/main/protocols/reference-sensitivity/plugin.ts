@@ -109,6 +109,8 @@ export const referenceSensitivityPlugin: ProtocolPlugin<RefSensExperiment, RefSe
   // same answers even after the file moved or changed.
   sealConfig: (config) =>
     typeof config.answers === 'string' ? { ...config, answers: answersText(config.answers) } : config,
+  configPaths: (config) =>
+    typeof config.answers === 'string' ? [{ field: 'answers', path: config.answers }] : [],
   resolveOptions: (config) => resolveRefSensOptions(config, readImportedAnswers),
   selectItems(items: Item[], options: RefSensOptions): Item[] {
     for (const item of items) qaItem(item);

@@ -1,10 +1,10 @@
 // The recorded-answers file (JSONL or CSV, the same columns): read whole and checked before a
 // run, so a run never starts on a file half understood; written for templates and exports.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { InputIssue } from '../../../shared/domain';
 import { AppError, formatIssue } from '../../base/errors';
+import { INPUT_LIMITS, readRegularFile } from '../../base/input-limits';
 import { readRows } from '../../import/csv';
 import type { Usage } from '../types';
 import { ANSWER_COLUMNS, LEAD_COLUMNS, USAGE_COLUMNS, slotId } from './slots';
@@ -48,11 +48,7 @@ export function fileSha256(file: string): string {
 }
 
 function readBytes(file: string): Buffer {
-  if (!existsSync(file))
-    throw new AppError('invalid_input', `${file}: the recorded answers file does not exist`, [
-      { file, message: 'the recorded answers file does not exist' },
-    ]);
-  return readFileSync(file);
+  return readRegularFile(file, INPUT_LIMITS.recordedAnswersFileBytes);
 }
 
 /** The file's raw cells per row: JSONL objects or CSV rows under the header. */

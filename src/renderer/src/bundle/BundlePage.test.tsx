@@ -111,4 +111,28 @@ describe('BundlePage', () => {
     );
     expect(screen.getByText('选择研究包…')).toBeTruthy();
   });
+
+  it("says a keyed refusal (a zip bomb's entry) in 中文, not the core's English", async () => {
+    await i18next.changeLanguage('zh');
+    await openWith(
+      new FakeApi({
+        'bundles.verify': () => {
+          // As the door hands it over (a plain payload).
+          throw {
+            code: 'invalid_input',
+            message:
+              'bomb.judgelab: export/a.bin: 6 GiB when unpacked, above the limit of 256 MiB for one entry',
+            refusal: {
+              key: 'bundle.entryTooLarge',
+              params: { file: 'bomb.judgelab', entry: 'export/a.bin', size: '6 GiB', limit: '256 MiB' },
+            },
+          };
+        },
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('bundle-error')).toBeTruthy());
+    expect(screen.getByTestId('bundle-error').textContent).toBe(
+      '无法打开研究包：bomb.judgelab：export/a.bin：解压后为 6 GiB，超过单个条目的上限 256 MiB',
+    );
+  });
 });

@@ -5,6 +5,8 @@ import { BUNDLE_EXTENSION } from '../../../shared/paper/bundle';
 import { getApi } from '../api';
 import { bytesToBase64, readFileBytes } from '../api/base64';
 import { toApiError } from '../api/errors';
+import type { Refusal } from '../../../shared/refusals';
+import { useRefusalText } from '../refusals/refusal-text';
 import type { ExperimentStatus } from '../../../shared/experiments';
 import { StatusBadge } from '../components/StatusBadge';
 import { ProtocolName } from '../protocols/ProtocolName';
@@ -17,7 +19,7 @@ type State =
   | { status: 'idle' }
   | { status: 'busy'; fileName: string }
   | { status: 'done'; report: BundleVerifyReport }
-  | { status: 'error'; message: string };
+  | { status: 'error'; error: { message: string; refusal?: Refusal } };
 
 /**
  * A study bundle opened in the app (issue 24): the core replays its raw answers in a scratch
@@ -28,6 +30,8 @@ type State =
 export function BundlePage() {
   const { t } = useTranslation(BUNDLE_NS);
   const [state, setState] = useState<State>({ status: 'idle' });
+  // A refusal the core keyed (a bundle refused before its replay) reads in the page's language.
+  const refusalText = useRefusalText();
 
   const open = async (file: File) => {
     setState({ status: 'busy', fileName: file.name });
@@ -38,7 +42,8 @@ export function BundlePage() {
       });
       setState({ status: 'done', report });
     } catch (err) {
-      setState({ status: 'error', message: toApiError(err).message });
+      const e = toApiError(err);
+      setState({ status: 'error', error: { message: e.message, refusal: e.refusal } });
     }
   };
 
@@ -74,7 +79,7 @@ export function BundlePage() {
       )}
       {state.status === 'error' && (
         <div className="error-panel" role="alert" data-testid="bundle-error">
-          <p className="error-panel__message">{t('failed', { message: state.message })}</p>
+          <p className="error-panel__message">{t('failed', { message: refusalText(state.error) })}</p>
         </div>
       )}
       {state.status === 'done' && <BundleReport report={state.report} />}
