@@ -265,16 +265,16 @@ function planPointwise(
       for (const shown of ['first', 'second'] as const) {
         const [a, b] = shown === 'first' ? [target.text, other.text] : [other.text, target.text];
         const task = judgeTask(
-            judge,
-            item,
-            opts,
-            [target.slot, 'pair', shown],
-            { mode: 'pointwise', condition: 'original', slot: target.slot, shown },
-            {
-              system: scoreSystem(opts.scale, opts.rubric),
-              user: pairScorePrompt(item.instruction, a, b, shown === 'first' ? 'A' : 'B', opts.scale),
-            },
-          );
+          judge,
+          item,
+          opts,
+          [target.slot, 'pair', shown],
+          { mode: 'pointwise', condition: 'original', slot: target.slot, shown },
+          {
+            system: scoreSystem(opts.scale, opts.rubric),
+            user: pairScorePrompt(item.instruction, a, b, shown === 'first' ? 'A' : 'B', opts.scale),
+          },
+        );
         // The position effect is shown first − shown second: its placebo repeats the second.
         tasks.push(task, ...(opts.noiseFloor && shown === 'second' ? [repeatOf(task)] : []));
       }
