@@ -171,7 +171,7 @@ describe('bias probes: each effect against its own placebo (issue 32 item 9)', (
       'Repeat − first, shown second (placebo) | 1/6 | ',
       'Shown first − second | 5/6 | 1/6',
     ]);
-    expect(table.columns.find((c) => c.key === 'changed_p')!.method).toBe('exact McNemar');
+    expect(table.columns.find((c) => c.key === 'mcnemar_p')!.method).toBe('exact McNemar');
   });
 
   it('gives pairwise accuracy per judge × variant against the gold label, with a Wilson interval', () => {
