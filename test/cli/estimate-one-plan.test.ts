@@ -175,6 +175,23 @@ describe('one power plan for one config, whichever door asks (issue 32 item 8)',
     const lock = JSON.parse(view.stdout) as {
       locks: { snapshot: { comparisons: { id: string; n: number }[] } }[];
     };
+    // The rows those tests read are marked confirmatory in the export, the rest exploratory.
+    const csv = (name: string) =>
+      readFileSync(join(dir, 'locked-out', 'tables', `${name}.csv`), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/);
+    const stability = csv('stability');
+    expect(stability[0]).toMatch(/,Analysis$/);
+    expect(stability.slice(1).every((l) => l.endsWith(',confirmatory'))).toBe(true);
+    const position = csv('position_by_k');
+    const k = position[0].split(',').indexOf('k');
+    expect(
+      position
+        .slice(1)
+        .map((l) => `${l.split(',')[k]} ${l.split(',').at(-1)}`)
+        .sort(),
+    ).toEqual(['1 exploratory', '1 exploratory', '3 confirmatory', '3 confirmatory']);
     expect(lock.locks[0].snapshot.comparisons.map((c) => `${c.id} ${c.n}`)).toEqual([
       `disagreement:own ${ITEMS * 2}`,
       `position_inconsistency:own:k=3 ${ITEMS}`,
