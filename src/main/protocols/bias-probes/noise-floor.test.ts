@@ -11,6 +11,7 @@ import { resolveBiasOptions, type BiasConfig } from './config';
 import type { BiasItem } from './item';
 import { computeBiasMetrics } from './metrics';
 import { planJudge, type JudgeMeta } from './plan';
+import { biasProbesPlugin } from './plugin';
 
 const judge = { label: 'J', provider: 'p', model: 'm' };
 
@@ -85,8 +86,13 @@ describe('bias probes: each effect against its own placebo (issue 32 item 9)', (
       'output_1 pair second',
       'output_2 pair second',
     ]);
-    // Each repeat is its first ask's request again, as sample 1.
-    for (const r of repeats) expect(r.request.sample).toBe(1);
+    // Each repeat is its first ask's request again, as sample 1, and the estimate counts every
+    // one as a repeat (the pair-shown one included).
+    const judgeStage = biasProbesPlugin.stages.find((st) => st.name === 'judge')!;
+    for (const r of repeats) {
+      expect(r.request.sample).toBe(1);
+      expect(judgeStage.describe!(r).kind).toBe('repeat');
+    }
     const pairwise = resolveBiasOptions({
       mode: 'pairwise',
       probes: ['length', 'format'],

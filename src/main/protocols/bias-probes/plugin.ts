@@ -119,7 +119,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
         return {
           role: 'judge',
           label: m.judge,
-          kind: m.shown ? 'pair-shown' : m.sample ? 'repeat' : m.condition,
+          kind: m.sample ? 'repeat' : m.shown ? 'pair-shown' : m.condition,
         };
       },
     },
