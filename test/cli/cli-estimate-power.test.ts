@@ -119,6 +119,23 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
     expect(zh.effectTyped).toBe(true);
     if (psi >= 0.1) expect(zh.itemsNeeded).toBe(Math.ceil(mcnemarExactSampleSize(psi, 0.1)! / 2));
     else expect(zh.itemsUndefined).toMatch(/larger than the discordant share/);
+    expect(zh.effectSource).toBe('user');
+    // The flip-rate effect is the pilot's rise over p0 when it has one, and says so (issue 32 item 8).
+    const flipRows = metrics.language_invariance.filter((r) => r.comparison === 'EN-ZH') as unknown as {
+      n: number;
+      flip_rate: number;
+    }[];
+    const flip = flipRows.reduce((s, r) => s + r.flip_rate * r.n, 0) / flipRows.reduce((s, r) => s + r.n, 0);
+    const flipRow = after.comparisons[1];
+    expect(flipRow.effectSource).toBe(flip > 0.05 ? 'pilot' : 'default');
+    if (flip > 0.05) expect(flipRow.effect).toBeCloseTo(flip - 0.05, 12);
+    const afterText = await runCliInProcess(['estimate', plan, '--data-dir', data], keylessEnv());
+    expect(afterText.stdout).toContain(`rates from the pilot "pilot"`);
+    expect(afterText.stdout).toMatch(
+      flip > 0.05
+        ? /\[flip_rate:EN-ZH\]\n.*\n.*for an effect of [0-9.]+ \(pilot run "pilot"\)/
+        : /\(default\)/,
+    );
 
     // A bad --effect is a usage error naming the expected form, and nothing is written.
     const bad = await runCliInProcess(

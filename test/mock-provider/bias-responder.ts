@@ -181,8 +181,12 @@ export function biasResponder(items: readonly PairRecord[], repeatChanges?: Reco
         const shown = target === 'A' ? 'first' : 'second';
         const bump =
           shown === 'first' && unit('first', req.model, t.itemId, t.slot) < PLANTED.pairFirst ? 1 : 0;
-        const score = base(req.model, t.itemId, t.slot) + bump;
+        let score = base(req.model, t.itemId, t.slot) + bump;
         const ask = askOf(req);
+        // The pair-shown score's repeat (the position probe's placebo) changes like the others,
+        // inward at the scale's top.
+        if (changed(ask, req.model, t.itemId, t.slot, 'pair', shown))
+          score += unit('repeat-sign', req.model, t.itemId, t.slot) < 0.5 && score < 5 ? 1 : -1;
         scores.push({
           model: req.model,
           itemId: t.itemId,

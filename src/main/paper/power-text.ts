@@ -1,6 +1,6 @@
 // The power plan in plain English, for `judge-lab estimate` / `run` and the Methods text's
 // sample-size rationale. The glossary's "Power" entry names the same formulas.
-import type { PowerComparison, PowerModel, PowerPlan } from '../../shared/paper/types';
+import type { EffectSource, PowerComparison, PowerModel, PowerPlan } from '../../shared/paper/types';
 
 /** Each model's test and formula, as the CLI, the glossary and the Methods name them. */
 export const POWER_MODEL_NAMES: Record<PowerModel, string> = {
@@ -13,22 +13,29 @@ export const POWER_MODEL_NAMES: Record<PowerModel, string> = {
 
 const num = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3));
 
-/** "ψ = 0.200 (default)" / "ψ = 0.183 (pilot)". */
-function assumptions(c: PowerComparison): string {
-  return c.assumptions.map((a) => `${a.name} = ${num(a.value)} (${a.source})`).join(', ');
+/** Where a figure came from, as the line says it: "default", "pilot run "name"", "user-set". */
+function sourceText(source: EffectSource, pilot: PowerPlan['pilot']): string {
+  if (source === 'user') return 'user-set';
+  if (source === 'pilot' && pilot) return `pilot run "${pilot.name}"`;
+  return source;
 }
 
-export function comparisonLine(c: PowerComparison): string {
+/** "ψ = 0.200 (default)" / "ψ = 0.183 (pilot run "p")". */
+function assumptions(c: PowerComparison, pilot: PowerPlan['pilot']): string {
+  return c.assumptions.map((a) => `${a.name} = ${num(a.value)} (${sourceText(a.source, pilot)})`).join(', ');
+}
+
+export function comparisonLine(c: PowerComparison, pilot: PowerPlan['pilot'] = null): string {
   const mde = c.mde === null ? `undefined (${c.mdeUndefined})` : num(c.mde);
   const items = c.itemsNeeded === null ? `undefined (${c.itemsUndefined})` : `${c.itemsNeeded} items`;
-  const given = assumptions(c);
+  const given = assumptions(c, pilot);
   return (
     `  ${c.label} [${c.id}]\n` +
     `    ${POWER_MODEL_NAMES[c.model]}; ${c.n} ${c.unit}; ${c.effectScale}` +
     (given ? `; ${given}` : '') +
     '\n' +
     `    smallest detectable effect: ${mde}; for an effect of ${num(c.effect)}` +
-    `${c.effectTyped ? '' : ' (default)'}: ${items}\n`
+    ` (${sourceText(c.effectSource, pilot)}): ${items}\n`
   );
 }
 
@@ -39,7 +46,7 @@ export function powerText(plan: PowerPlan): string {
     : 'no earlier run of these judges: default rates';
   return (
     `Power (${Math.round(plan.power * 100)}% power, two-sided α = ${plan.alpha}; ${pilot}):\n` +
-    plan.comparisons.map(comparisonLine).join('') +
+    plan.comparisons.map((c) => comparisonLine(c, plan.pilot)).join('') +
     '  Give an effect with --effect ID=VALUE for the items it needs.\n'
   );
 }

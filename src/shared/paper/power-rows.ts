@@ -13,7 +13,7 @@ import {
   wilcoxonMde,
   wilcoxonSampleSize,
 } from '../stats/power';
-import type { PowerAssumption, PowerComparison } from './types';
+import type { EffectSource, PowerAssumption, PowerComparison } from './types';
 
 /** The α and power a plan is made at. */
 export interface PlanAt {
@@ -37,6 +37,35 @@ const itemsFor = (units: number | null, perItem: number) =>
 const NO_UNITS = 'no units to test: the plan has no items';
 const BEYOND = 'beyond a million items';
 
+/**
+ * The effect a row plans for when none is typed: the pilot's observation when it has a usable
+ * one, else the app's default, saying which.
+ */
+export interface FallbackEffect {
+  value: number;
+  source: Exclude<EffectSource, 'user'>;
+}
+
+/** The pilot's effect when it is a finite number (and `usable` holds), else the default. */
+export function fallbackEffect(
+  pilot: number | null | undefined,
+  fallback: number,
+  usable: (x: number) => boolean = () => true,
+): FallbackEffect {
+  return pilot !== null && pilot !== undefined && Number.isFinite(pilot) && usable(pilot)
+    ? { value: pilot, source: 'pilot' }
+    : { value: fallback, source: 'default' };
+}
+
+/** What a row is asked to plan for: the user's typed effect, else its fallback. */
+export interface PlannedEffect {
+  typed?: number;
+  fallback: FallbackEffect;
+}
+
+const effectSourceOf = (e: PlannedEffect): EffectSource =>
+  e.typed !== undefined ? 'user' : e.fallback.source;
+
 /** A rate taken from the pilot when it has one, else the default. */
 export function assumed(
   key: PowerAssumption['key'],
@@ -57,7 +86,7 @@ function row(
   mde: number | null,
   mdeUndefined: string,
   effect: number,
-  effectTyped: boolean,
+  effectSource: EffectSource,
   units: number | null,
   itemsUndefined: string,
 ): PowerComparison {
@@ -70,7 +99,8 @@ function row(
     mde,
     ...(mde === null ? { mdeUndefined: base.n === 0 ? NO_UNITS : mdeUndefined } : {}),
     effect,
-    effectTyped,
+    effectSource,
+    effectTyped: effectSource === 'user',
     itemsNeeded,
     ...(itemsNeeded === null ? { itemsUndefined } : {}),
   };
@@ -83,10 +113,10 @@ function row(
 export function mcnemarRow(
   base: RowBase,
   psi: PowerAssumption,
-  effect: { typed?: number; fallback: number },
+  effect: PlannedEffect,
   at: PlanAt,
 ): PowerComparison {
-  const d = Math.abs(effect.typed ?? effect.fallback);
+  const d = Math.abs(effect.typed ?? effect.fallback.value);
   const valid = psi.value > 0 && psi.value <= 1;
   const mde = valid && base.n > 0 ? mcnemarExactMde(base.n, psi.value, at.alpha, at.power) : null;
   const units =
@@ -101,7 +131,7 @@ export function mcnemarRow(
       ? 'the discordant share ψ is 0: nothing changes, nothing can be detected'
       : `even a change equal to the discordant share ψ = ${psi.value.toFixed(3)} is not detected with ${base.n} ${base.unit}`,
     d,
-    effect.typed !== undefined,
+    effectSourceOf(effect),
     units,
     !valid || d === 0
       ? 'the effect is 0'
@@ -115,10 +145,10 @@ export function mcnemarRow(
 export function binomialRow(
   base: RowBase,
   p0: PowerAssumption,
-  effect: { typed?: number; fallback: number },
+  effect: PlannedEffect,
   at: PlanAt,
 ): PowerComparison {
-  const rise = Math.abs(effect.typed ?? effect.fallback);
+  const rise = Math.abs(effect.typed ?? effect.fallback.value);
   const top = base.n > 0 ? exactBinomialMde(base.n, p0.value, 'up', at.alpha, at.power) : null;
   const p1 = p0.value + rise;
   const units = rise > 0 && p1 <= 1 ? exactBinomialSampleSize(p0.value, p1, at.alpha, at.power) : null;
@@ -130,7 +160,7 @@ export function binomialRow(
     top === null ? null : top - p0.value,
     `no rate up to 1 is detected with ${base.n} ${base.unit}`,
     rise,
-    effect.typed !== undefined,
+    effectSourceOf(effect),
     units,
     rise === 0 ? 'the effect is 0' : p1 > 1 ? 'the rate would exceed 1' : BEYOND,
   );
@@ -140,10 +170,10 @@ export function binomialRow(
 export function pairedRows(
   base: RowBase,
   sd: PowerAssumption | null,
-  effect: { typed?: number; fallback: number },
+  effect: PlannedEffect,
   at: PlanAt,
 ): PowerComparison[] {
-  const dz = Math.abs(effect.typed ?? effect.fallback);
+  const dz = Math.abs(effect.typed ?? effect.fallback.value);
   const assumptions = sd ? [sd] : [];
   const fewer = `fewer than 2 ${base.unit}`;
   const t = row(
@@ -154,7 +184,7 @@ export function pairedRows(
     pairedTMde(base.n, at.alpha, at.power),
     fewer,
     dz,
-    effect.typed !== undefined,
+    effectSourceOf(effect),
     dz > 0 ? ceilOrNull(pairedTSampleSize(dz, at.alpha, at.power)) : null,
     dz === 0 ? 'the effect is 0' : BEYOND,
   );
@@ -167,7 +197,7 @@ export function pairedRows(
     base.n >= 3 ? wilcoxonMde(base.n, at.alpha, at.power) : null,
     `fewer than 3 ${base.unit}`,
     dz,
-    effect.typed !== undefined,
+    effectSourceOf(effect),
     dz > 0 ? ceilOrNull(wilcoxonSampleSize(dz, at.alpha, at.power)) : null,
     dz === 0 ? 'the effect is 0' : BEYOND,
   );
@@ -192,7 +222,7 @@ export function fisherZRow(
     base.n > 3 ? fisherZMde(base.n, rho0, 'up', at.alpha, at.power) : null,
     `4 ${base.unit} at least`,
     r,
-    effect.typed !== undefined,
+    effectSourceOf({ typed: effect.typed, fallback: { value: rho1.value, source: rho1.source } }),
     ok ? ceilOrNull(fisherZSampleSize(r, rho0, at.alpha, at.power)) : null,
     ok ? BEYOND : `ρ must lie in (−1, 1) and differ from ${rho0}`,
   );

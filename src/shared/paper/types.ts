@@ -12,9 +12,15 @@ export interface PowerAssumption {
   /** What it is, in English (e.g. "discordant share ψ"). */
   name: string;
   value: number;
-  /** 'pilot': observed in an earlier run of the same judges; 'default': the app's assumption. */
+  /**
+   * 'pilot': observed in the plan's pilot (`PowerPlan.pilot` names the run); 'default': the
+   * app's assumption.
+   */
   source: 'pilot' | 'default';
 }
+
+/** Where a planned effect came from: typed by the user, observed in the pilot, or the app's default. */
+export type EffectSource = 'user' | 'pilot' | 'default';
 
 /** One confirmatory comparison: the smallest effect the planned items detect, and the items an effect needs. */
 export interface PowerComparison {
@@ -36,8 +42,9 @@ export interface PowerComparison {
   mde: number | null;
   mdeUndefined?: string;
   assumptions: PowerAssumption[];
-  /** The effect the inverse is for: typed by the user, or the default shown. */
+  /** The effect the inverse is for, and where it came from (`effectTyped`: the user's). */
   effect: number;
+  effectSource: EffectSource;
   effectTyped: boolean;
   /** Items needed for `effect` at the plan's power and α; null with `itemsUndefined` saying why. */
   itemsNeeded: number | null;

@@ -1,8 +1,10 @@
 // Bias probes with "noiseFloor": true against the mock provider, pointwise and pairwise, one judge
-// on each wire format (OpenAI chat, Anthropic messages; the official SDKs): the unchanged response
-// is scored again (sample 1), the mock answers some repeats differently (planted per model), and
-// the placebo and excess rows equal what this test recomputes from the mock's own log, with the
-// statistics checked against SciPy and statsmodels (/usr/bin/python3).
+// on each wire format (OpenAI chat, Anthropic messages; the official SDKs): each effect's unchanged
+// side is scored again (sample 1: the original, the plain text, the response shown second), the
+// mock answers some repeats differently (planted per model), and the placebo, excess and paired
+// change-test rows (exact McNemar on changed vs unchanged, Wilcoxon on |change|) and the pairwise
+// accuracy equal what this test recomputes from the mock's own log, with the statistics checked
+// against SciPy and statsmodels (/usr/bin/python3).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
-import type { BiasMetrics, ProbeRow } from '../../../src/shared/protocols/bias-probes/types';
+import type { BiasMetrics, PlaceboRow, ProbeRow } from '../../../src/shared/protocols/bias-probes/types';
 import { biasRows, VARIANTS_VIEW } from '../../../src/shared/protocols/bias-probes/views';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
@@ -101,10 +103,9 @@ function pointwiseValue(model: string, r: Record<string, string>): number {
       s.slot === r.response &&
       s.shown === shown &&
       s.ask === ask &&
-      // A plain text equal to the original is the same request, logged as the original.
-      (shown !== null ||
-        s.condition === r.condition ||
-        (r.condition === 'plain' && s.condition === 'original')),
+      // The reason names what the mock took the text for: a plain text equal to the original is
+      // the same request, logged as the original.
+      (shown !== null || s.condition === /^mock (\S+)/.exec(r.reason)?.[1]),
   );
   if (!hit) throw new Error(`no logged score for ${JSON.stringify(r)}`);
   expect(String(hit.score)).toBe(r.score);
@@ -137,8 +138,17 @@ function pairwiseValue(model: string, r: Record<string, string>): number {
   return chosen === worse ? 1 : 0;
 }
 
+type Base = PlaceboRow['repeated'];
+/** Each effect's unchanged side, whose repeat is its placebo. */
+const PLACEBO_OF: Record<ProbeRow['effect'], Base> = {
+  longer: 'original',
+  shorter: 'original',
+  markdown: 'plain',
+  position: 'second',
+};
+
 interface Expected {
-  placebo: Map<string, number>;
+  placebo: Map<Base, Map<string, number>>;
   effects: Map<ProbeRow['effect'], Map<string, number>>;
 }
 
@@ -156,7 +166,10 @@ function expectedOf(
       key(r.item_id, mode === 'pointwise' ? r.response : r.order, r.condition, r.shown, r.sample),
       mode === 'pointwise' ? pointwiseValue(model, r) : pairwiseValue(model, r),
     );
-  const e: Expected = { placebo: new Map(), effects: new Map(EFFECTS.map((x) => [x, new Map()])) };
+  const e: Expected = {
+    placebo: new Map((['original', 'plain', 'second'] as const).map((b) => [b, new Map()])),
+    effects: new Map(EFFECTS.map((x) => [x, new Map()])),
+  };
   const units =
     mode === 'pointwise'
       ? items.flatMap((i) => ['output_1', 'output_2'].map((u) => [i.id, u]))
@@ -165,7 +178,10 @@ function expectedOf(
     const at = (c: string, shown = '', sample = '0') => v.get(key(id, u, c, shown, sample));
     const diff = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : a - b);
     const put = (m: Map<string, number>, d: number | undefined) => d !== undefined && m.set(key(id, u), d);
-    put(e.placebo, diff(at('original', '', '1'), at('original')));
+    put(e.placebo.get('original')!, diff(at('original', '', '1'), at('original')));
+    put(e.placebo.get('plain')!, diff(at('plain', '', '1'), at('plain')));
+    if (mode === 'pointwise')
+      put(e.placebo.get('second')!, diff(at('original', 'second', '1'), at('original', 'second')));
     put(e.effects.get('longer')!, diff(at('longer'), at('original')));
     put(e.effects.get('markdown')!, diff(at('markdown'), at('plain')));
     if (mode === 'pointwise') {
@@ -181,6 +197,7 @@ function python(job: unknown): {
   effects: { mean: number; ci: [number, number] | null; p: number | null }[];
   wilson: [number, number][];
   holm: number[][];
+  binom: number[];
 } {
   const script = `
 import json, sys
@@ -189,7 +206,9 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.multitest import multipletests
 job = json.load(sys.stdin)
-out = {"effects": [], "wilson": [], "holm": []}
+out = {"effects": [], "wilson": [], "holm": [], "binom": []}
+for k, n in job.get("binom", []):
+    out["binom"].append(float(stats.binomtest(k, n, 0.5).pvalue) if n else 1.0)
 for e in job["effects"]:
     d = np.array(e["diffs"], dtype=float)
     sd = d.std(ddof=1) if len(d) > 1 else 0.0
@@ -218,78 +237,113 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
     effects: [] as { diffs: number[]; method: string }[],
     wilson: [] as number[][],
     holm: [] as number[][],
+    binom: [] as number[][],
   };
   const checks: (() => void)[] = [];
+  const bases: Base[] = mode === 'pointwise' ? ['original', 'plain', 'second'] : ['original', 'plain'];
   for (const { label, model } of JUDGES) {
     const e = expectedOf(mode, rows, model, label);
-    const placebo = nf.placebo.find((r) => r.judge === label && r.category === 'all')!;
-    const zero = [...e.placebo.values()];
-    expect(placebo).toMatchObject({ n: zero.length, changed: zero.filter((d) => d !== 0).length });
-    expect(placebo.n).toBe(mode === 'pointwise' ? 2 * LIMIT : 2 * LIMIT);
-    // The planted repeat change comes back within 3.5 SE.
-    const p0 = REPEAT_CHANGES[model as keyof typeof REPEAT_CHANGES];
-    expect(Math.abs(placebo.changed / placebo.n - p0)).toBeLessThan(
-      3.5 * Math.sqrt((p0 * (1 - p0)) / placebo.n),
-    );
-    const pi = job.effects.push({ diffs: zero, method: placebo.p_method ?? 'approx' }) - 1;
-    checks.push(() => {
-      const py = pyOut.effects[pi];
-      expect(placebo.mean).toBeCloseTo(py.mean, 12);
-      if (py.ci) expect(placebo.mean_ci!.map((x) => +x.toFixed(8))).toEqual(py.ci.map((x) => +x.toFixed(8)));
-      else expect(placebo.mean_ci_undefined).toMatch(/equal/);
-      expect(placebo.p!).toBeCloseTo(py.p!, 10);
-    });
-    if (mode === 'pairwise') {
-      const keys = [...e.placebo.keys()];
-      // Flippable: the first ask did not choose the worse response (its win score was 0).
-      const firstWorse = (k: string) => {
-        const r = rows.find(
-          (x) =>
-            x.judge === label &&
-            `${x.item_id}|${x.order}` === k &&
-            x.condition === 'original' &&
-            x.sample === '0',
-        )!;
-        return pairwiseValue(model, r);
-      };
-      const flippable = keys.filter((k) => firstWorse(k) === 0);
-      const flips = flippable.filter((k) => e.placebo.get(k)! > 0).length;
-      expect([placebo.flip_n, placebo.flip_rate]).toEqual([flippable.length, flips / flippable.length]);
-      const wi = job.wilson.push([flips, flippable.length]) - 1;
+    expect(
+      nf.placebo.filter((r) => r.judge === label && r.category === 'all').map((r) => r.repeated),
+    ).toEqual(bases);
+    for (const base of bases) {
+      const placebo = nf.placebo.find(
+        (r) => r.judge === label && r.category === 'all' && r.repeated === base,
+      )!;
+      const units = e.placebo.get(base)!;
+      const zero = [...units.values()];
+      expect(placebo).toMatchObject({ n: zero.length, changed: zero.filter((d) => d !== 0).length });
+      expect(placebo.n).toBe(2 * LIMIT);
+      // The planted repeat change comes back within 3.5 SE.
+      const p0 = REPEAT_CHANGES[model as keyof typeof REPEAT_CHANGES];
+      expect(Math.abs(placebo.changed / placebo.n - p0)).toBeLessThan(
+        3.5 * Math.sqrt((p0 * (1 - p0)) / placebo.n),
+      );
+      const pi = job.effects.push({ diffs: zero, method: placebo.p_method ?? 'approx' }) - 1;
       checks.push(() => {
-        expect(placebo.flip_rate_ci![0]).toBeCloseTo(pyOut.wilson[wi][0], 10);
-        expect(placebo.flip_rate_ci![1]).toBeCloseTo(pyOut.wilson[wi][1], 10);
+        const py = pyOut.effects[pi];
+        expect(placebo.mean).toBeCloseTo(py.mean, 12);
+        if (py.ci)
+          expect(placebo.mean_ci!.map((x) => +x.toFixed(8))).toEqual(py.ci.map((x) => +x.toFixed(8)));
+        else expect(placebo.mean_ci_undefined).toMatch(/equal/);
+        expect(placebo.p!).toBeCloseTo(py.p!, 10);
       });
+      if (mode === 'pairwise') {
+        const keys = [...units.keys()];
+        // Flippable: the first ask did not choose the worse response (its win score was 0).
+        const firstWorse = (k: string) => {
+          const r = rows.find(
+            (x) =>
+              x.judge === label &&
+              `${x.item_id}|${x.order}` === k &&
+              x.condition === base &&
+              x.sample === '0',
+          )!;
+          return pairwiseValue(model, r);
+        };
+        const flippable = keys.filter((k) => firstWorse(k) === 0);
+        const flips = flippable.filter((k) => units.get(k)! > 0).length;
+        expect([placebo.flip_n, placebo.flip_rate]).toEqual([flippable.length, flips / flippable.length]);
+        const wi = job.wilson.push([flips, flippable.length]) - 1;
+        checks.push(() => {
+          expect(placebo.flip_rate_ci![0]).toBeCloseTo(pyOut.wilson[wi][0], 10);
+          expect(placebo.flip_rate_ci![1]).toBeCloseTo(pyOut.wilson[wi][1], 10);
+        });
+      }
     }
     const family = nf.excess.filter((r) => r.judge === label && r.category === 'all');
     const expectedEffects = EFFECTS.filter((x) => e.effects.get(x)!.size > 0);
     expect(family.map((r) => r.effect)).toEqual(expectedEffects);
     for (const row of family) {
-      const pairs = [...e.effects.get(row.effect)!].filter(([k]) => e.placebo.has(k));
-      const diffs = pairs.map(([k, d]) => d - e.placebo.get(k)!);
+      // Each effect against its own placebo: the repeat of the side it starts from.
+      expect(row.repeated).toBe(PLACEBO_OF[row.effect]);
+      const placebo = e.placebo.get(row.repeated)!;
+      const pairs = [...e.effects.get(row.effect)!].filter(([k]) => placebo.has(k));
+      const diffs = pairs.map(([k, d]) => d - placebo.get(k)!);
       expect(row.n).toBe(diffs.length);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       expect(row.effect_mean).toBeCloseTo(mean(pairs.map(([, d]) => d)), 12);
-      expect(row.placebo_mean).toBeCloseTo(mean(pairs.map(([k]) => e.placebo.get(k)!)), 12);
+      expect(row.placebo_mean).toBeCloseTo(mean(pairs.map(([k]) => placebo.get(k)!)), 12);
+      // Changed vs unchanged on the same units, probe against repeat.
+      const probeOnly = pairs.filter(([k, d]) => d !== 0 && placebo.get(k) === 0).length;
+      const repeatOnly = pairs.filter(([k, d]) => d === 0 && placebo.get(k) !== 0).length;
+      expect([row.changed_probe, row.changed_repeat, row.probe_only, row.repeat_only]).toEqual([
+        pairs.filter(([, d]) => d !== 0).length,
+        pairs.filter(([k]) => placebo.get(k) !== 0).length,
+        probeOnly,
+        repeatOnly,
+      ]);
+      const absDiffs = pairs.map(([k, d]) => Math.abs(d) - Math.abs(placebo.get(k)!));
+      expect(row.abs_probe_mean).toBeCloseTo(mean(pairs.map(([, d]) => Math.abs(d))), 12);
+      expect(row.abs_repeat_mean).toBeCloseTo(mean(pairs.map(([k]) => Math.abs(placebo.get(k)!))), 12);
       // The probe row's mean is the same effect over every unit (the placebo only adds a repeat).
       const probe = metrics.probes.find(
         (r) => r.judge === label && r.category === 'all' && r.effect === row.effect,
       )!;
       expect(probe.n).toBe(e.effects.get(row.effect)!.size);
       const xi = job.effects.push({ diffs, method: row.p_method ?? 'approx' }) - 1;
+      const ai = job.effects.push({ diffs: absDiffs, method: row.abs_p_method ?? 'approx' }) - 1;
+      const bi = job.binom.push([probeOnly, probeOnly + repeatOnly]) - 1;
       checks.push(() => {
         const py = pyOut.effects[xi];
         expect(row.excess).toBeCloseTo(py.mean, 12);
         if (py.ci) expect(row.excess_ci!.map((x) => +x.toFixed(8))).toEqual(py.ci.map((x) => +x.toFixed(8)));
         else expect(row.excess_ci_undefined).toMatch(/equal/);
         expect(row.p!).toBeCloseTo(py.p!, 10);
+        expect(row.abs_p).toBeCloseTo(pyOut.effects[ai].p!, 10);
+        // statsmodels' exact McNemar is this binomial test of the discordant pairs.
+        expect(row.changed_p).toBeCloseTo(pyOut.binom[bi], 10);
       });
     }
     const hi = job.holm.push(family.map((r) => r.p!)) - 1;
+    const hc = job.holm.push(family.map((r) => r.changed_p)) - 1;
+    const ha = job.holm.push(family.map((r) => r.abs_p)) - 1;
     checks.push(() => {
       family.forEach((r, i) => {
         expect(r.p_holm!).toBeCloseTo(pyOut.holm[hi][i], 12);
         expect(r.significant).toBe(r.p_holm! < 0.05);
+        expect(r.changed_p_holm!).toBeCloseTo(pyOut.holm[hc][i], 12);
+        expect(r.abs_p_holm!).toBeCloseTo(pyOut.holm[ha][i], 12);
       });
     });
   }
@@ -299,24 +353,21 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
 }
 
 describe('bias probes noise floor through the mock provider (both wire formats)', () => {
-  it('pointwise: repeats the original score; placebo and excess rows equal the log, SciPy and statsmodels', async () => {
+  it('pointwise: repeats each effect’s unchanged side; placebo, excess and change tests equal the log, SciPy and statsmodels', async () => {
     const { metrics, rows, keys, variants } = await run('pointwise');
     expect(keys.at(-1)).toBe('noise_floor');
-    // The variant browser shows each judge's repeat on the original beside its first answer (the
-    // stored sample-1 score), none on a Markdown variant (its base is the plain text).
+    // The variant browser shows each judge's repeat of the variant's base beside its first answer
+    // (the stored sample-1 score): the original's, or the plain text's for a Markdown variant.
     let changed = 0;
     for (const v of variants)
       for (const j of v.judgments) {
-        if (v.baseLabel === 'plain') {
-          expect(j.repeat).toBeUndefined();
-          continue;
-        }
         const stored = rows.find(
           (r) =>
             r.judge === j.judge &&
             r.item_id === v.itemId &&
             r.response === v.response &&
-            r.condition === 'original' &&
+            r.condition === v.baseLabel &&
+            r.shown === '' &&
             r.sample === '1',
         )!;
         expect(j.repeat?.value).toBe(stored.score);
@@ -324,11 +375,13 @@ describe('bias probes noise floor through the mock provider (both wire formats)'
       }
     // The mock changes 30 % (GPT) and 10 % (Claude) of repeats: some rows show it.
     expect(changed).toBeGreaterThan(0);
-    // One repeat per judge × item × response, asked as sample 1.
-    expect(rows.filter((r) => r.sample === '1').length).toBe(JUDGES.length * 2 * LIMIT);
-    expect(
-      rows.filter((r) => r.sample === '1').every((r) => r.condition === 'original' && r.shown === ''),
-    ).toBe(true);
+    // Per judge × item × response, one repeat of each effect's unchanged side (sample 1): the
+    // original, the plain text and the score shown second with the pair in view.
+    const repeats = rows.filter((r) => r.sample === '1');
+    expect(repeats.length).toBe(JUDGES.length * 2 * LIMIT * 3);
+    expect(new Set(repeats.map((r) => `${r.condition}|${r.shown}`))).toEqual(
+      new Set(['original|', 'plain|', 'original|second']),
+    );
     const nf = check('pointwise', metrics, rows);
     // The large planted length effect clears the noise floor; the markdown one is smaller.
     expect(
@@ -337,7 +390,7 @@ describe('bias probes noise floor through the mock provider (both wire formats)'
     ).toBe(true);
   }, 600_000);
 
-  it('pairwise: repeats the original pair in both orders; flip rate and excess from the log', async () => {
+  it('pairwise: repeats the original and plain pairs in both orders; flip rate, excess, change tests and accuracy from the log', async () => {
     const { metrics, rows, keys, variants } = await run('pairwise');
     expect(keys.at(-1)).toBe('noise_floor');
     // The browser's repeat of the original pair, per order, read like its first answer.
@@ -346,7 +399,20 @@ describe('bias probes noise floor through the mock provider (both wire formats)'
       .flatMap((v) => v.judgments.map((j) => j.repeat));
     expect(repeats.length).toBeGreaterThan(0);
     expect(repeats.every((r) => r && ['worse', 'better', 'tie'].includes(r.value))).toBe(true);
-    expect(rows.filter((r) => r.sample === '1').length).toBe(JUDGES.length * 2 * LIMIT);
+    // The original and the plain pair asked again in both orders.
+    const repeated = rows.filter((r) => r.sample === '1');
+    expect(repeated.length).toBe(JUDGES.length * 2 * LIMIT * 2);
+    expect(new Set(repeated.map((r) => r.condition))).toEqual(new Set(['original', 'plain']));
     check('pairwise', metrics, rows);
+    // Gold labels: accuracy per judge × variant, counted from the stored first asks.
+    for (const { label, model } of JUDGES)
+      for (const a of metrics.accuracy!.filter((r) => r.judge === label && r.category === 'all')) {
+        const firsts = rows.filter(
+          (r) => r.judge === label && r.status === 'ok' && r.condition === a.variant && r.sample === '0',
+        );
+        // Win score of the worse response 0: the better (gold) one was chosen (the mock never ties).
+        const correct = firsts.filter((r) => pairwiseValue(model, r) === 0).length;
+        expect([a.n, a.correct, a.ties]).toEqual([firsts.length, correct, 0]);
+      }
   }, 600_000);
 });

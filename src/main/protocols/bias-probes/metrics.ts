@@ -3,8 +3,10 @@ import {
   ALL,
   type AuditSummary,
   type BiasMetrics,
+  type AccuracyRow,
   type BiasNoiseFloor,
   type ExcessRow,
+  type PlaceboBase,
   type PlaceboRow,
   type Condition,
   type DebiasedRow,
@@ -149,6 +151,7 @@ function readScores(
     if (m.sample) {
       if (m.mode === 'pairwise')
         repeats?.verdicts.set(k(m.judge, m.sourceId, m.condition, m.order), r.value as PairwiseVerdict);
+      else if (m.shown) repeats?.pair.set(k(m.judge, m.sourceId, m.slot, m.shown), r.value as ScoreVerdict);
       else repeats?.alone.set(k(m.judge, m.sourceId, m.slot, m.condition), r.value as ScoreVerdict);
       continue;
     }
@@ -434,22 +437,45 @@ function applyHolm(probes: ProbeRow[], position: PositionRow[]): void {
 
 // ---- the noise floor ----------------------------------------------------------------------
 
-/** Placebo pairs: repeat − first of the unchanged response, on the units the probes pair. */
-function placeboPairs(input: MetricsInput, s: Scores, repeats: Scores, judge: string): Pair[] {
+/** Each effect's unchanged side, which its placebo asks again (plan.ts repeats exactly these). */
+const PLACEBO_OF: Record<ProbeRow['effect'], PlaceboBase> = {
+  longer: 'original',
+  shorter: 'original',
+  markdown: 'plain',
+  position: 'second',
+};
+const PLACEBO_BASES: PlaceboBase[] = ['original', 'plain', 'second'];
+
+/** Placebo pairs: repeat − first of one repeated side, on the units the probes pair. */
+function placeboPairs(
+  input: MetricsInput,
+  s: Scores,
+  repeats: Scores,
+  judge: string,
+  base: PlaceboBase,
+): Pair[] {
   const out: Pair[] = [];
   for (const item of input.items) {
     const at = { sourceId: item.sourceId, category: item.category, flagged: false };
     if (input.opts.mode === 'pointwise')
       for (const r of item.responses) {
-        const key = k(judge, item.sourceId, r.slot, 'original');
-        const [first, again] = [s.alone.get(key)?.score, repeats.alone.get(key)?.score];
+        const [first, again] =
+          base === 'second'
+            ? [
+                s.pair.get(k(judge, item.sourceId, r.slot, 'second'))?.score,
+                repeats.pair.get(k(judge, item.sourceId, r.slot, 'second'))?.score,
+              ]
+            : [
+                s.alone.get(k(judge, item.sourceId, r.slot, base))?.score,
+                repeats.alone.get(k(judge, item.sourceId, r.slot, base))?.score,
+              ];
         if (first !== undefined && again !== undefined)
           out.push({ ...at, unit: r.slot, diff: again - first });
       }
-    else if (item.label !== null) {
+    else if (item.label !== null && base !== 'second') {
       const worse: 1 | 2 = item.label === 1 ? 2 : 1;
       for (const order of ['orig', 'swap'] as const) {
-        const key = k(judge, item.sourceId, 'original', order);
+        const key = k(judge, item.sourceId, base, order);
         const [first, again] = [s.verdicts.get(key), repeats.verdicts.get(key)];
         if (!first || !again) continue;
         const [b, v] = [choiceOf(first, order), choiceOf(again, order)];
@@ -470,7 +496,12 @@ const ALL_EQUAL = 'every difference is equal, so the t interval has no width to 
 
 const isPairwise = (pairs: readonly Pair[]) => pairs.some((p) => p.flippable !== undefined);
 
-function placeboRow(judge: string, category: string, pairs: Pair[]): PlaceboRow | null {
+function placeboRow(
+  judge: string,
+  category: string,
+  repeated: PlaceboBase,
+  pairs: Pair[],
+): PlaceboRow | null {
   if (!pairs.length) return null;
   const diffs = pairs.map((p) => p.diff);
   const e = pairedEffect(diffs);
@@ -479,6 +510,7 @@ function placeboRow(judge: string, category: string, pairs: Pair[]): PlaceboRow 
   const row: PlaceboRow = {
     judge,
     category,
+    repeated,
     n: e.n,
     changed: diffs.filter((d) => d !== 0).length,
     mean: e.mean,
@@ -492,7 +524,12 @@ function placeboRow(judge: string, category: string, pairs: Pair[]): PlaceboRow 
   return row;
 }
 
-/** Effect − placebo on the units that have both (a paired difference of differences). */
+/**
+ * An effect against its own placebo on the units that have both: the signed excess (a paired
+ * difference of differences), and — since the placebo's mean change is about 0 by construction,
+ * so the excess mostly re-tests the probe — how often and by how much each changes the score,
+ * compared pairwise on the same units as the other studies compare flip rates.
+ */
 function excessRow(
   judge: string,
   category: string,
@@ -510,10 +547,14 @@ function excessRow(
   const w = wilcoxonSignedRank(diffs);
   const ci = e.sd ? e.ci : null;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const probeOnly = both.filter((b) => b.effect !== 0 && b.placebo === 0).length;
+  const repeatOnly = both.filter((b) => b.effect === 0 && b.placebo !== 0).length;
+  const abs = wilcoxonSignedRank(both.map((b) => Math.abs(b.effect) - Math.abs(b.placebo)));
   return {
     judge,
     category,
     effect,
+    repeated: PLACEBO_OF[effect],
     n: e.n,
     effect_mean: mean(both.map((b) => b.effect)),
     placebo_mean: mean(both.map((b) => b.placebo)),
@@ -526,7 +567,29 @@ function excessRow(
     p_method: w ? w.method : null,
     p_holm: null,
     significant: false,
+    changed_probe: both.filter((b) => b.effect !== 0).length,
+    changed_repeat: both.filter((b) => b.placebo !== 0).length,
+    probe_only: probeOnly,
+    repeat_only: repeatOnly,
+    // No discordant unit: the two change alike, nothing to reject.
+    changed_p: probeOnly + repeatOnly ? binomialTestTwoSided(probeOnly, probeOnly + repeatOnly, 0.5) : 1,
+    changed_p_holm: null,
+    abs_probe_mean: mean(both.map((b) => Math.abs(b.effect))),
+    abs_repeat_mean: mean(both.map((b) => Math.abs(b.placebo))),
+    abs_p: abs ? abs.p : 1,
+    abs_p_method: abs ? abs.method : null,
+    abs_p_holm: null,
   };
+}
+
+/** Holm across the effects of one judge × category, per test (each hypothesis once per family). */
+function holmFamilies(family: ExcessRow[]): void {
+  holmAdjust(family.map((r) => r.p)).forEach((p, i) => {
+    family[i].p_holm = p;
+    family[i].significant = p !== null && p < SIGNIFICANCE;
+  });
+  holmAdjust(family.map((r) => r.changed_p)).forEach((p, i) => (family[i].changed_p_holm = p));
+  holmAdjust(family.map((r) => r.abs_p)).forEach((p, i) => (family[i].abs_p_holm = p));
 }
 
 function noiseFloorOf(
@@ -539,27 +602,74 @@ function noiseFloorOf(
   const excess: ExcessRow[] = [];
   const cats = categoriesOf(input.items);
   for (const judge of input.judges) {
-    const zero = placeboPairs(input, s, repeats, judge);
-    const byUnit = new Map(zero.map((p) => [k(p.sourceId, p.unit), p.diff]));
+    const zero = new Map(PLACEBO_BASES.map((b) => [b, placeboPairs(input, s, repeats, judge, b)]));
+    const byUnit = new Map(
+      PLACEBO_BASES.map((b) => [b, new Map(zero.get(b)!.map((p) => [k(p.sourceId, p.unit), p.diff]))]),
+    );
     const effects = effectPairs(input, s, judge, flaggedSet);
     for (const cat of cats) {
       const inCat = (p: Pair) => cat === ALL || p.category === cat;
-      const row = placeboRow(judge, cat, zero.filter(inCat));
-      if (row) placebo.push(row);
+      for (const base of PLACEBO_BASES) {
+        const row = placeboRow(judge, cat, base, zero.get(base)!.filter(inCat));
+        if (row) placebo.push(row);
+      }
       const family: ExcessRow[] = [];
       for (const effect of EFFECTS) {
-        const e = excessRow(judge, cat, effect, (effects.get(effect) ?? []).filter(inCat), byUnit);
+        const of = (effects.get(effect) ?? []).filter(inCat);
+        const e = excessRow(judge, cat, effect, of, byUnit.get(PLACEBO_OF[effect])!);
         if (e) family.push(e);
       }
-      // Holm across the probes of this judge × category, as the probe rows are.
-      holmAdjust(family.map((r) => r.p)).forEach((p, i) => {
-        family[i].p_holm = p;
-        family[i].significant = p !== null && p < SIGNIFICANCE;
-      });
+      holmFamilies(family);
       excess.push(...family);
     }
   }
   return { placebo, excess };
+}
+
+// ---- accuracy (pairwise, gold labels) -------------------------------------------------------
+
+/** The conditions a pairwise judge saw, in the order the plan asks them. */
+const PAIRWISE_CONDITIONS: Condition[] = ['original', 'longer', 'plain', 'markdown'];
+
+/**
+ * Pairwise mode with gold labels: per judge × variant × category the share of (item, order)
+ * verdicts choosing the better response (first asks; a tie is not correct), Wilson 95%.
+ */
+function accuracyRows(input: MetricsInput, s: Scores): AccuracyRow[] {
+  if (input.opts.mode !== 'pairwise') return [];
+  const gold = input.items.filter((i) => i.label !== null);
+  if (!gold.length) return [];
+  const rows: AccuracyRow[] = [];
+  for (const judge of input.judges)
+    for (const variant of PAIRWISE_CONDITIONS)
+      for (const cat of categoriesOf(gold)) {
+        let n = 0;
+        let correct = 0;
+        let ties = 0;
+        for (const item of gold) {
+          if (cat !== ALL && item.category !== cat) continue;
+          for (const order of ['orig', 'swap'] as const) {
+            const v = s.verdicts.get(k(judge, item.sourceId, variant, order));
+            if (!v) continue;
+            n++;
+            const c = choiceOf(v, order);
+            if (c === 'tie') ties++;
+            else if (c === item.label) correct++;
+          }
+        }
+        if (n)
+          rows.push({
+            judge,
+            category: cat,
+            variant,
+            n,
+            correct,
+            ties,
+            accuracy: correct / n,
+            accuracy_ci: wilsonInterval(correct, n),
+          });
+      }
+  return rows;
 }
 
 // ---- raw and debiased item scores ----------------------------------------------------------
@@ -747,6 +857,7 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
   applyHolm(sensitivity.rows, positionRows(input, s));
   const length = lengthRows(input, s);
   const audit = auditSummary(audited, input.opts);
+  const accuracy = accuracyRows(input, s);
   return {
     mode: input.opts.mode,
     scale: input.opts.scale,
@@ -769,6 +880,7 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
     differences: main.differences,
     usage: input.usage,
     failures: failureRows(input.results),
+    ...(accuracy.length ? { accuracy } : {}),
     ...(input.opts.noiseFloor ? { noise_floor: noiseFloorOf(input, s, repeats, flaggedSet) } : {}),
   };
 }

@@ -174,7 +174,10 @@ function judgeTask(
 
 /**
  * The noise floor's placebo: the same request asked again (sample 1, its own ledger row and
- * slot). Only the unchanged response is repeated, so every other key stays as before.
+ * slot). Each effect's unchanged side is repeated — the original (longer, shorter), the plain
+ * text (Markdown) and, for the pair-shown position probe, the response shown second — so every
+ * effect's placebo is the same text and view its effect starts from. The first asks' keys stay
+ * as before.
  */
 function repeatOf(task: ProtocolTask<'judge', JudgeMeta>): ProtocolTask<'judge', JudgeMeta> {
   return {
@@ -184,6 +187,9 @@ function repeatOf(task: ProtocolTask<'judge', JudgeMeta>): ProtocolTask<'judge',
     request: { ...task.request, sample: 1 },
   };
 }
+
+/** The conditions an effect starts from (original for length, plain for Markdown): repeated. */
+const isPlaceboBase = (c: Condition) => c === 'original' || c === 'plain';
 
 function scoreTask(
   judge: ModelEntry,
@@ -247,8 +253,8 @@ function planPointwise(
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
   for (const t of pointwiseTexts(item, opts, texts)) {
     const task = scoreTask(judge, item, opts, t.slot, t.condition, t.text);
-    // The noise floor: the unchanged response scored again (sample 1).
-    tasks.push(task, ...(opts.noiseFloor && t.condition === 'original' ? [repeatOf(task)] : []));
+    // The noise floor: each effect's unchanged side scored again (sample 1).
+    tasks.push(task, ...(opts.noiseFloor && isPlaceboBase(t.condition) ? [repeatOf(task)] : []));
   }
   if (opts.probes.includes('position') && item.responses.length === 2) {
     const [r1, r2] = item.responses;
@@ -258,19 +264,19 @@ function planPointwise(
     ])
       for (const shown of ['first', 'second'] as const) {
         const [a, b] = shown === 'first' ? [target.text, other.text] : [other.text, target.text];
-        tasks.push(
-          judgeTask(
-            judge,
-            item,
-            opts,
-            [target.slot, 'pair', shown],
-            { mode: 'pointwise', condition: 'original', slot: target.slot, shown },
-            {
-              system: scoreSystem(opts.scale, opts.rubric),
-              user: pairScorePrompt(item.instruction, a, b, shown === 'first' ? 'A' : 'B', opts.scale),
-            },
-          ),
+        const task = judgeTask(
+          judge,
+          item,
+          opts,
+          [target.slot, 'pair', shown],
+          { mode: 'pointwise', condition: 'original', slot: target.slot, shown },
+          {
+            system: scoreSystem(opts.scale, opts.rubric),
+            user: pairScorePrompt(item.instruction, a, b, shown === 'first' ? 'A' : 'B', opts.scale),
+          },
         );
+        // The position effect is shown first − shown second: its placebo repeats the second.
+        tasks.push(task, ...(opts.noiseFloor && shown === 'second' ? [repeatOf(task)] : []));
       }
   }
   return tasks;
@@ -332,7 +338,7 @@ function planPairwise(
         { mode: 'pairwise', condition: c.condition, order },
         { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
       );
-      tasks.push(task, ...(opts.noiseFloor && c.condition === 'original' ? [repeatOf(task)] : []));
+      tasks.push(task, ...(opts.noiseFloor && isPlaceboBase(c.condition) ? [repeatOf(task)] : []));
     }
   return tasks;
 }

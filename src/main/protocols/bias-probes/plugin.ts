@@ -119,7 +119,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
         return {
           role: 'judge',
           label: m.judge,
-          kind: m.shown ? 'pair-shown' : m.sample ? 'repeat' : m.condition,
+          kind: m.sample ? 'repeat' : m.shown ? 'pair-shown' : m.condition,
         };
       },
     },
@@ -153,7 +153,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   },
   flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
-  metricsKeys: [...METRICS_KEYS, 'noise_floor?'],
+  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?'],
   computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
   tables: buildBiasTables,
   figures: buildBiasFigures,

@@ -2,7 +2,7 @@
 // score) by the paired t and by the Wilcoxon signed-rank test the metrics report (through its
 // ARE 3/π), in d_z. A pilot's probe rows give the expected d_z (mean |d_z| over its judges) and
 // the SD of the differences that turns d_z into score points.
-import { assumed, pairedRows, type PlanAt } from '../../../shared/paper/power-rows';
+import { assumed, fallbackEffect, pairedRows, type PlanAt } from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import { effectLabel } from '../../../shared/protocols/bias-probes/report/tables';
@@ -60,7 +60,7 @@ export const biasPower = {
           n: effect === 'position' ? pairs : exp.items.length,
         },
         sd === null ? null : assumed('sd', 'SD of the differences (score points)', sd, 0),
-        { typed: effects[id] ?? effects[`${id}:wilcoxon`], fallback: dz ?? DEFAULT_DZ },
+        { typed: effects[id] ?? effects[`${id}:wilcoxon`], fallback: fallbackEffect(dz, DEFAULT_DZ) },
         at,
       );
     });

@@ -18,7 +18,7 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
   const byId = new Map(items.map((i) => [i.sourceId, i]));
   const results = listResults(db, exp.id);
   const answers = new Map<string, JudgedCell>();
-  // The noise floor's repeats (sample 1) of the original, keyed like the first asks.
+  // The noise floor's repeats (sample 1) of each unchanged side, keyed like the first asks.
   const repeats = new Map<string, JudgedCell>();
   const key = (...p: (string | null)[]) => p.join('\u0000');
   for (const r of results) {
@@ -69,8 +69,9 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
             order,
             base: answers.get(key(judge, a.sourceId, a.slot, baseCondition, order)) ?? null,
             variant: answers.get(key(judge, a.sourceId, a.slot, a.kind, order)) ?? null,
-            ...(exp.options.noiseFloor && baseCondition === 'original'
-              ? { repeat: repeats.get(key(judge, a.sourceId, a.slot, 'original', order)) ?? null }
+            // The base's own repeat: the original's, or the plain text's for a Markdown variant.
+            ...(exp.options.noiseFloor
+              ? { repeat: repeats.get(key(judge, a.sourceId, a.slot, baseCondition, order)) ?? null }
               : {}),
           })),
         ),

@@ -2,7 +2,13 @@
 // (exact McNemar on the (item, order) pairs, as the metrics test it) and the flip rate (exact
 // binomial test of the rate against a reference rate p0). Rates from a pilot's language
 // invariance table, pooled over its judges, when one exists.
-import { assumed, binomialRow, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
+import {
+  assumed,
+  binomialRow,
+  fallbackEffect,
+  mcnemarRow,
+  type PlanAt,
+} from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import type { InvarianceRow, JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
@@ -55,7 +61,7 @@ export const judgeLsPower = {
             labelKey: 'power.accuracyChange',
           },
           assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
-          { typed: effects[change], fallback: DEFAULT_CHANGE },
+          { typed: effects[change], fallback: fallbackEffect(null, DEFAULT_CHANGE) },
           at,
         ),
         binomialRow(
@@ -63,7 +69,11 @@ export const judgeLsPower = {
           p0,
           {
             typed: effects[flips],
-            fallback: flip !== null && flip > p0.value ? flip - p0.value : DEFAULT_FLIP_RISE,
+            fallback: fallbackEffect(
+              flip === null ? null : flip - p0.value,
+              DEFAULT_FLIP_RISE,
+              (rise) => rise > 0,
+            ),
           },
           at,
         ),

@@ -4,7 +4,7 @@
 // by the exact McNemar test on the discordant pairs. A pilot's rows give the discordant shares:
 // NR→RV from its flip rate, the gap from its C1 and C2 rates assuming the two verdicts of a
 // question independent (the table keeps no 2×2 counts).
-import { assumed, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
+import { assumed, fallbackEffect, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import {
@@ -61,7 +61,7 @@ export const refSensPower = {
           assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
           {
             typed: effects[id],
-            fallback: gap !== null && psi !== null && gap <= psi && gap > 0 ? gap : DEFAULT_GAP,
+            fallback: fallbackEffect(gap, DEFAULT_GAP, (g) => psi !== null && g <= psi && g > 0),
           },
           at,
         ),
@@ -89,7 +89,7 @@ export const refSensPower = {
             n: questions * Math.max(1, sources),
           },
           assumed('psi', 'discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
-          { typed: effects[id], fallback: DEFAULT_FLIP_CHANGE },
+          { typed: effects[id], fallback: fallbackEffect(null, DEFAULT_FLIP_CHANGE) },
           at,
         ),
       );

@@ -27,6 +27,7 @@ import { exportFilesOf } from './export';
 import { modeOf, scItem } from './item';
 import { computeSelfConsistencyMetrics } from './metrics';
 import { planRepeats, type RepeatMeta } from './plan';
+import { selfConsistencyPower } from './power';
 import { promptTemplatesOf } from './prompts';
 import { repeatsView } from './views';
 import { selfConsistencyReportCardHooks } from './report-card';
@@ -98,6 +99,7 @@ export const selfConsistencyPlugin: ProtocolPlugin<ScExperiment, SelfConsistency
   figureText: { zh: SELF_CONSISTENCY_FIGURES_ZH },
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
   methods: selfConsistencyMethods,
+  power: selfConsistencyPower,
   promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
   views: { custom: { [REPEATS_VIEW]: repeatsView } },
   reportCard: selfConsistencyReportCardHooks,

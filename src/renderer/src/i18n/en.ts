@@ -200,7 +200,7 @@ export const en = {
       itemsNeeded: 'Items needed',
       undefined: 'undefined ({{reason}})',
       items: '{{count, number}} items',
-      source: { pilot: 'pilot', default: 'default' },
+      source: { pilot: 'pilot run “{{name}}”', default: 'default', user: 'user-set' },
       effectLabel: 'Effect for {{comparison}}',
       models: {
         'mcnemar-exact': 'exact McNemar',

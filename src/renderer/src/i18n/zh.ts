@@ -198,7 +198,7 @@ export const zh: Messages = {
       itemsNeeded: '所需条目数',
       undefined: '无定义（{{reason}}）',
       items: '{{count, number}} 个条目',
-      source: { pilot: '预实验', default: '默认' },
+      source: { pilot: '预实验“{{name}}”', default: '默认', user: '用户设定' },
       effectLabel: '{{comparison}} 的效应',
       models: {
         'mcnemar-exact': '精确 McNemar 检验',

@@ -347,6 +347,7 @@ describe('New experiment wizard', () => {
       mde: 0.3,
       assumptions: [],
       effect: 0.05,
+      effectSource: 'default' as const,
       effectTyped: false,
       itemsNeeded: 400,
     });

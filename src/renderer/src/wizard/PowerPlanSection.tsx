@@ -4,7 +4,7 @@
 // protocol's UI strings by key, the figures from the core.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PowerComparison, PowerPlan } from '../../../shared/paper/types';
+import type { EffectSource, PowerComparison, PowerPlan } from '../../../shared/paper/types';
 import { getApi } from '../api';
 import { toApiError } from '../api/errors';
 import { GlossaryLink } from '../glossary/Glossary';
@@ -41,6 +41,9 @@ export function PowerPlanSection({
   const label = (c: PowerComparison) =>
     c.labelKey ? t(c.labelKey, { ns: namespaces, defaultValue: c.label, ...c.labelParams }) : c.label;
   const undefinedText = (reason: string | undefined) => t('wizard.power.undefined', { reason: reason ?? '' });
+  // Every figure says where it came from: the app's default, the pilot run (by name), or the user.
+  const sourceText = (source: EffectSource) =>
+    t(`wizard.power.source.${source}`, { name: plan.pilot?.name ?? '' });
 
   return (
     <section className="power-plan" data-testid="power-plan" aria-labelledby="power-plan-title">
@@ -88,7 +91,7 @@ export function PowerPlanSection({
                   {c.assumptions
                     .map(
                       (a) =>
-                        `${t(`wizard.power.assumptions.${a.key}`)} = ${fixed(a.value)} (${t(`wizard.power.source.${a.source}`)})`,
+                        `${t(`wizard.power.assumptions.${a.key}`)} = ${fixed(a.value)} (${sourceText(a.source)})`,
                     )
                     .join('; ')}
                 </td>
@@ -105,7 +108,10 @@ export function PowerPlanSection({
                       if (e.currentTarget.value.trim() !== '' && Number.isFinite(v) && v !== c.effect)
                         void ask({ ...effects, [c.id]: v });
                     }}
-                  />
+                  />{' '}
+                  <span className="small" data-testid="power-effect-source" data-source={c.effectSource}>
+                    ({sourceText(c.effectSource)})
+                  </span>
                 </td>
                 <td className="num" data-testid="power-items">
                   {c.itemsNeeded === null

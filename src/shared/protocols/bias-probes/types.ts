@@ -151,14 +151,21 @@ export interface FailureRow {
 }
 
 /**
- * The noise floor (config `noiseFloor`; DESIGN.md section 5c): the unchanged response scored a
- * second time (sample 1, the same request). Per judge × category, the placebo paired difference
- * repeat − first on the units the probes pair (pointwise: item × response; pairwise: item × order,
- * the win score of the worse response).
+ * What a placebo asks again: each effect's unchanged side — the original (length effects), the
+ * plain text (Markdown), the response shown second with the pair in view (pointwise position).
+ */
+export type PlaceboBase = 'original' | 'plain' | 'second';
+
+/**
+ * The noise floor (config `noiseFloor`; DESIGN.md section 5c): each effect's unchanged side
+ * scored a second time (sample 1, the same request). Per judge × category × repeated side, the
+ * placebo paired difference repeat − first on the units the probes pair (pointwise: item ×
+ * response; pairwise: item × order, the win score of the worse response).
  */
 export interface PlaceboRow {
   judge: string;
   category: string;
+  repeated: PlaceboBase;
   n: number;
   /** Units whose repeat differs from the first answer. */
   changed: number;
@@ -177,14 +184,18 @@ export interface PlaceboRow {
 }
 
 /**
- * An effect's excess over the placebo on the same units: the paired difference of differences
- * (effect − placebo), its mean with t 95% CI, Wilcoxon signed-rank p and Holm across the excess
- * rows of the judge × category.
+ * An effect against its own placebo (the repeat of the side it starts from) on the same units.
+ * Three paired tests, each with Holm across the effects of the judge × category: the signed
+ * excess (effect − placebo, a difference of differences; Wilcoxon signed-rank), whether the
+ * probe changes a score more often than the repeat does (exact McNemar on changed vs unchanged),
+ * and whether it changes it by more (Wilcoxon signed-rank on |probe change| − |repeat change|).
  */
 export interface ExcessRow {
   judge: string;
   category: string;
   effect: ProbeRow['effect'];
+  /** The placebo this effect is read against. */
+  repeated: PlaceboBase;
   /** Units with both the effect's pair and the placebo's. */
   n: number;
   effect_mean: number;
@@ -198,11 +209,44 @@ export interface ExcessRow {
   p_method: 'exact' | 'approx' | null;
   p_holm: number | null;
   significant: boolean;
+  /** Units whose score the probe changed, and whose repeat changed. */
+  changed_probe: number;
+  changed_repeat: number;
+  /** Discordant units: changed under the probe only, under the repeat only. */
+  probe_only: number;
+  repeat_only: number;
+  /** Exact McNemar: two-sided binomial of probe_only among the discordant units at ½; 1 without any. */
+  changed_p: number;
+  changed_p_holm: number | null;
+  /** Mean absolute change under the probe and under the repeat. */
+  abs_probe_mean: number;
+  abs_repeat_mean: number;
+  /** Wilcoxon signed-rank of |probe change| − |repeat change|, two-sided; 1 when every difference is 0. */
+  abs_p: number;
+  abs_p_method: 'exact' | 'approx' | null;
+  abs_p_holm: number | null;
 }
 
 export interface BiasNoiseFloor {
   placebo: PlaceboRow[];
   excess: ExcessRow[];
+}
+
+/**
+ * Pairwise mode with gold labels: the share of (item, order) verdicts that chose the better
+ * response, per judge × variant (condition) × category; a tie is not correct.
+ */
+export interface AccuracyRow {
+  judge: string;
+  category: string;
+  variant: Condition;
+  /** Valid verdicts on items with a gold label. */
+  n: number;
+  correct: number;
+  ties: number;
+  accuracy: number;
+  /** Wilson 95%. */
+  accuracy_ci: CI;
 }
 
 export interface BiasMetrics {
@@ -218,6 +262,8 @@ export interface BiasMetrics {
   differences: DiffSeries[];
   usage: UsageRow[];
   failures: FailureRow[];
+  /** Pairwise mode with gold labels only. */
+  accuracy?: AccuracyRow[];
   /** Only with `noiseFloor` on (metrics.json unchanged without it). */
   noise_floor?: BiasNoiseFloor;
 }

@@ -172,7 +172,7 @@ describe('bias-probes results', () => {
     setApi(new FakeApi({ 'experiments.protocolView': protocolViews({ variants: () => [withRepeat] }) }));
     render(<VariantBrowser experimentId={3} />);
     const table = await screen.findByTestId('bias-judgments');
-    expect(table.textContent).toContain('On the original, asked again (noise floor)');
+    expect(table.textContent).toContain('On the unchanged text, asked again (noise floor)');
     const cells = screen.getAllByTestId('bias-repeat-cell');
     expect(cells.map((c) => c.dataset.changed)).toEqual(['true', 'false']);
     expect(cells[0].textContent).toContain('changed on repeat as well');

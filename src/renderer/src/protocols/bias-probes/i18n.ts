@@ -51,7 +51,7 @@ const en = {
       model: 'Rewriter model',
       noiseFloor: 'Measure the noise floor',
       noiseFloorText:
-        'Score every unchanged response a second time (a placebo; pairwise: the original pair in both orders). The results then show how much a judge’s score moves when nothing changes, beside every probe’s effect, and each effect’s excess over it. Adds one call per judge and response (pairwise: per judge, item and order).',
+        'Score the unchanged side of every effect a second time (a placebo: the original, the plain text, and the response shown second with the pair in view; pairwise: the original and the plain pair in both orders). The results then show how much a judge’s score moves when nothing changes, beside every probe’s effect: how many repeated scores changed, and whether the probe changes scores more often and by more than the repeat on the same items. Adds one call per judge, response and repeated text (pairwise: per judge, item, order and repeated pair).',
     },
     errors: {
       probesRequired: 'Choose at least one probe.',
@@ -63,7 +63,7 @@ const en = {
     profileTitle: 'Bias profile — {{judge}}',
     profileHint: 'One row per probe: mean paired difference with its 95% CI; filled red = Holm p < 0.05.',
     placeboHint:
-      'Grey diamond: the noise floor, the same response scored twice (repeat − first, t 95% CI). An effect clears it when the noise-floor table’s excess is significant.',
+      'Grey diamonds: the noise floor, each effect’s unchanged side scored twice (repeat − first, t 95% CI). Whether an effect clears it: the noise-floor table, where each effect is compared with its own repeat on the same items (changed vs unchanged by exact McNemar, absolute change by Wilcoxon).',
     histograms: 'Paired differences',
     histogram: 'Paired differences: {{effect}}',
     effects: {
@@ -94,7 +94,7 @@ const en = {
       order: 'Order',
       before: 'On the original',
       after: 'On the variant',
-      repeat: 'On the original, asked again (noise floor)',
+      repeat: 'On the unchanged text, asked again (noise floor)',
       repeatChanged: 'changed on repeat as well',
       repeatSame: 'same on repeat',
       ratio: 'Length ratio {{ratio}}',
@@ -147,7 +147,7 @@ const zh = {
       model: '改写模型',
       noiseFloor: '测量噪声底线',
       noiseFloorText:
-        '把每个未改动的回答再评一次（安慰剂；成对比较：原始回答对的两种顺序）。结果会在每个探针效应旁显示：什么都没变时评分变动多少，以及每个效应超出它的部分。每个评审和回答多一次调用（成对比较：每个评审、条目和顺序）。',
+        '把每个效应未改动的一侧再评一次（安慰剂：原文、纯文本，以及成对展示时后展示的回答；成对比较：原始回答对与纯文本回答对的两种顺序）。结果会在每个探针效应旁显示：什么都没变时评分变动多少、重复时改变了多少个评分，以及在同样的条目上探针是否比重复更常、更大幅度地改变评分。每个评审、回答和重复的文本多一次调用（成对比较：每个评审、条目、顺序和重复的回答对）。',
     },
     errors: {
       probesRequired: '请至少选择一个探针。',
@@ -159,7 +159,7 @@ const zh = {
     profileTitle: '偏差概况 — {{judge}}',
     profileHint: '每个探针一行：配对差的均值及 95% 置信区间；红色实心 = Holm 校正后 p < 0.05。',
     placeboHint:
-      '灰色菱形：噪声底线，即同一回答评两次的差（重复 − 首次，t 分布 95% 置信区间）。噪声底线表中超出部分显著时，效应才算超出噪声。',
+      '灰色菱形：噪声底线，即每个效应未改动的一侧评两次的差（重复 − 首次，t 分布 95% 置信区间）。效应是否超出噪声见噪声底线表：每个效应与它自己的重复在同样的条目上比较（改变与否用精确 McNemar 检验，绝对变化用 Wilcoxon 检验）。',
     histograms: '配对差分布',
     histogram: '配对差分布：{{effect}}',
     effects: {
@@ -190,7 +190,7 @@ const zh = {
       order: '顺序',
       before: '对原文',
       after: '对变体',
-      repeat: '对原文再问一次（噪声底线）',
+      repeat: '对未改动的文本再问一次（噪声底线）',
       repeatChanged: '重复提问时也改变',
       repeatSame: '重复提问时相同',
       ratio: '长度比 {{ratio}}',

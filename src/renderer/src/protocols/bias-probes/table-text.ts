@@ -14,6 +14,7 @@ const TITLES_ZH: Record<string, string> = {
   flagged: '被标记的变体',
   sensitivity: '敏感性：去掉被标记变体后的偏差概况',
   noise_floor: '噪声底线：各效应超出评审自身重复变动的部分',
+  accuracy: '各变体对照金标准的准确率',
   usage: '用量与费用',
 };
 
@@ -53,11 +54,22 @@ const HEADERS_ZH: Record<string, string> = {
   placebo: '安慰剂',
   excess: '超出',
   excess_ci: '95% 置信区间（t 区间）',
+  changed: '改变',
+  changed_repeat: '重复时改变',
+  mcnemar_p: 'McNemar p',
+  mcnemar_p_holm: 'Holm p（改变）',
+  abs: '|Δ| 探针 / 重复',
+  abs_p: '|Δ| p',
+  abs_p_holm: 'Holm p（|Δ|）',
+  correct: '正确',
+  ties: '平局',
+  accuracy: '准确率',
+  accuracy_ci: '95% 置信区间',
 };
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
   effect: { ...BIAS_FIGURES_ZH.exact },
-  variant: { longer: '加长', shorter: '缩短', markdown: 'Markdown' },
+  variant: { original: '原文', longer: '加长', shorter: '缩短', plain: '纯文本', markdown: 'Markdown' },
   role: { rewriter: '改写模型', judge: '评审模型' },
   judge: { rewriter: '改写模型' },
 };
@@ -113,15 +125,19 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
       );
     case 'noise_floor':
       return (
-        `把未改动的回答再评一次（同一提示${m.mode === 'pairwise' ? '，两种顺序' : ''}）：安慰剂一行是` +
-        `${m.mode === 'pairwise' ? '较差回答的胜分' : `评分（1–${m.scale}）`}的配对差“重复 − 首次”，附 t 分布 95% 置信区间和 ` +
-        'Wilcoxon 符号秩检验 p。每个效应一行：在两者都有的单位上，把效应的差与安慰剂的差配对：效应均值、安慰剂均值，' +
-        '以及超出部分（效应 − 安慰剂，即差的配对差）及其 t 分布 95% 置信区间、Cohen d_z、Wilcoxon 符号秩检验 p' +
-        '（双侧，与偏差概况相同）和在每个评审模型 × 类别的各效应间做的 Holm 校正 p；* = Holm p < 0.05。' +
+        `把每个效应未改动的一侧再评一次（同一提示${m.mode === 'pairwise' ? '，两种顺序' : ''}）：长度效应为原文，` +
+        `Markdown 为纯文本${m.mode === 'pairwise' ? '' : '，位置为后展示的回答'}。安慰剂一行是` +
+        `${m.mode === 'pairwise' ? '较差回答的胜分' : `评分（1–${m.scale}）`}的配对差“重复 − 首次”，附 t 分布 95% 置信区间、` +
+        'Wilcoxon 符号秩检验 p，以及重复时改变的评分数。每个效应列在它的安慰剂下：在两者都有的单位上，把效应的差与安慰剂的差配对：' +
+        '效应均值、安慰剂均值，以及超出部分（效应 − 安慰剂）及其 t 分布 95% 置信区间、Cohen d_z、Wilcoxon 符号秩检验 p ' +
+        '和 Holm 校正 p；* = Holm p < 0.05。改变：探针改变了评分的单位数与重复时改变的单位数，用精确 McNemar 检验比较；' +
+        '|Δ|：探针与重复下的平均绝对变化，用绝对变化配对的 Wilcoxon 符号秩检验比较。每种检验都在每个评审模型 × 类别的各效应间做 Holm 校正。' +
         (m.mode === 'pairwise'
           ? '翻转：重复时判断转向较差回答的（条目，顺序）所占比例（Wilson 95% 置信区间）。'
           : '')
       );
+    case 'accuracy':
+      return '每个评审模型、变体和类别下，选中金标准（较好）回答的（条目，顺序）判断所占比例；平局不算正确。Wilson 95% 置信区间。';
     case 'flagged':
       return '审核标记的变体；敏感性表不计入它们的配对。';
     case 'usage':

@@ -7,6 +7,11 @@ export const SC_NAMESPACES = [SC_NS, 'results', 'translation'];
 const en = {
   // The estimate's kinds of call: the first ask of a question and its repeats (what they cost).
   estimateKinds: { 'first-ask': 'First ask', repeat: 'Repeat' },
+  // The power plan's comparisons (the core's labels, main/protocols/self-consistency/power.ts).
+  power: {
+    repeatDisagreement: 'Repeats disagree (1 − unanimous rate) vs p0, {{condition}} (per judge)',
+    positionInconsistency: 'Majority of {{k}} changes with the order vs p0, {{condition}} (per judge)',
+  },
   estimateNote: {
     repeats:
       'Repeats are separate calls: samples 1 … K − 1 are never answered from the first ask (each is its own stored request); a first ask (and any repeat) already stored by an earlier experiment is not paid again.',
@@ -82,6 +87,10 @@ const en = {
 
 const zh: typeof en = {
   estimateKinds: { 'first-ask': '首次提问', repeat: '重复提问' },
+  power: {
+    repeatDisagreement: '重复之间不一致（1 − 全票一致率）对 p0，{{condition}}（每个评审模型）',
+    positionInconsistency: '前 {{k}} 次的多数票随顺序改变 对 p0，{{condition}}（每个评审模型）',
+  },
   estimateNote: {
     repeats:
       '重复提问是独立的调用：第 1 … K − 1 次重复不会用首次提问的答案代替（各自是单独存储的请求）；先前实验已存储的首次提问（及任何重复）不会再次付费。',

@@ -24,6 +24,8 @@ export const BIAS_FIGURES_ZH: FigureDictionary = {
     'Not significant': '不显著',
     'Placebo (repeat)': '安慰剂（重复作答）',
     'Repeat − first (placebo)': '重复 − 首次（安慰剂）',
+    'Repeat − first, plain (placebo)': '重复 − 首次，纯文本（安慰剂）',
+    'Repeat − first, shown second (placebo)': '重复 − 首次，后展示（安慰剂）',
     Difference: '差值',
     Pairs: '配对数',
     'Length and score of the original responses': '原始回答的长度与评分',
@@ -41,6 +43,8 @@ export const BIAS_FIGURES_ZH: FigureDictionary = {
     // Inside longer strings: "judge · effect" row labels and the histograms' titles.
     ...EFFECTS_ZH.map(([en, zh]): [RegExp, string] => [new RegExp(escape(en), 'g'), zh]),
     [/ · Repeat − first \(placebo\)$/, ' · 重复 − 首次（安慰剂）'],
+    [/ · Repeat − first, plain \(placebo\)$/, ' · 重复 − 首次，纯文本（安慰剂）'],
+    [/ · Repeat − first, shown second \(placebo\)$/, ' · 重复 − 首次，后展示（安慰剂）'],
     [/ · position$/, ' · 位置'],
     [/：position$/, '：位置'],
   ],

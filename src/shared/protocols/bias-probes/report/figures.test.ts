@@ -70,8 +70,16 @@ describe('bias profile axis', () => {
       ...metrics([row('longer', 0.7, [0.45, 0.95], true), row('markdown', 0.1, [-0.1, 0.3], false)]),
       noise_floor: {
         placebo: [
-          { judge: 'J', category: 'all', n: 20, changed: 6, mean: -0.2, mean_ci: [-1.3, 0.9] },
-          { judge: 'J', category: 'c', n: 5, changed: 1, mean: 0, mean_ci: null },
+          {
+            judge: 'J',
+            category: 'all',
+            repeated: 'original',
+            n: 20,
+            changed: 6,
+            mean: -0.2,
+            mean_ci: [-1.3, 0.9],
+          },
+          { judge: 'J', category: 'c', repeated: 'original', n: 5, changed: 1, mean: 0, mean_ci: null },
         ],
         excess: [],
       },

@@ -13,7 +13,7 @@ import {
   type FigureSpec,
 } from '../../../report/chart-kit';
 import { ALL, type BiasMetrics, type ProbeRow } from '../types';
-import { effectLabel, PLACEBO_LABEL } from './tables';
+import { effectLabel, placeboLabel } from './tables';
 
 const PALETTE = [
   OKABE_ITO.blue,
@@ -61,7 +61,7 @@ export function biasProfileFigure(
       ...placebo
         .filter((z) => z.judge === j)
         .map((z) => ({
-          label: judge === undefined ? `${z.judge} · ${PLACEBO_LABEL}` : PLACEBO_LABEL,
+          label: judge === undefined ? `${z.judge} · ${placeboLabel(z.repeated)}` : placeboLabel(z.repeated),
           mean: z.mean,
           lo: z.mean_ci?.[0] ?? z.mean,
           hi: z.mean_ci?.[1] ?? z.mean,

@@ -2,7 +2,7 @@
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
-import type { BiasMetrics, ProbeRow } from '../types';
+import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
 
 /** What an effect row compares, in words (tables, figures, dashboard). */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
@@ -61,8 +61,17 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
   };
 }
 
-/** The placebo's label (tables, figures, dashboard). */
+/** The placebo's label (tables, figures, dashboard): the original's keeps the words it had. */
 export const PLACEBO_LABEL = 'Repeat − first (placebo)';
+export function placeboLabel(repeated: PlaceboBase): string {
+  return repeated === 'plain'
+    ? 'Repeat − first, plain (placebo)'
+    : repeated === 'second'
+      ? 'Repeat − first, shown second (placebo)'
+      : PLACEBO_LABEL;
+}
+
+const count = (k: number, n: number) => `${k}/${n}`;
 
 /**
  * The noise floor (only with `noiseFloor` on): per judge × category the placebo (the unchanged
@@ -74,11 +83,19 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
   const pairwise = m.mode === 'pairwise';
   const unit = pairwise ? 'win score of the worse response' : `score (1–${m.scale})`;
   const rows: TableRow[] = [];
+  const none = {
+    changed_repeat: null,
+    mcnemar_p: null,
+    mcnemar_p_holm: null,
+    abs: null,
+    abs_p: null,
+    abs_p_holm: null,
+  };
   for (const z of nf.placebo) {
     rows.push({
       judge: z.judge,
       category: z.category,
-      effect: PLACEBO_LABEL,
+      effect: placeboLabel(z.repeated),
       n: z.n,
       mean: num(z.mean, 3),
       placebo: null,
@@ -88,9 +105,14 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       p: z.p,
       p_holm: null,
       sig: '',
+      // How many repeated scores changed at all.
+      changed: count(z.changed, z.n),
+      ...none,
       ...(pairwise ? { flip_rate: z.flip_rate ?? null, flip_rate_ci: z.flip_rate_ci ?? null } : {}),
     });
-    for (const x of nf.excess.filter((e) => e.judge === z.judge && e.category === z.category))
+    for (const x of nf.excess.filter(
+      (e) => e.judge === z.judge && e.category === z.category && e.repeated === z.repeated,
+    ))
       rows.push({
         judge: x.judge,
         category: x.category,
@@ -104,6 +126,13 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
         p: x.p,
         p_holm: x.p_holm,
         sig: x.significant ? '*' : '',
+        changed: count(x.changed_probe, x.n),
+        changed_repeat: count(x.changed_repeat, x.n),
+        mcnemar_p: x.changed_p,
+        mcnemar_p_holm: x.changed_p_holm,
+        abs: `${num(x.abs_probe_mean, 3)} / ${num(x.abs_repeat_mean, 3)}`,
+        abs_p: x.abs_p,
+        abs_p_holm: x.abs_p_holm,
         ...(pairwise ? { flip_rate: null, flip_rate_ci: null } : {}),
       });
   }
@@ -111,12 +140,16 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
     id: 'noise_floor',
     title: 'Noise floor: each effect beyond the judge’s repeat change',
     caption:
-      `The unchanged response scored a second time (same prompt${pairwise ? ', each order' : ''}): the placebo ` +
-      `row is the paired difference repeat − first of the ${unit}, with t 95% CI and Wilcoxon signed-rank p. ` +
-      'Each effect row pairs, on the units that have both, the effect’s difference with the placebo’s: mean ' +
-      'effect, mean placebo, and the excess (effect − placebo, a paired difference of differences) with t 95% ' +
-      'CI, Cohen’s d_z, Wilcoxon signed-rank p (two-sided, as the bias profile) and Holm-adjusted p across ' +
-      `the effects of each judge × category; * = Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
+      `Each effect’s unchanged side scored a second time (same prompt${pairwise ? ', each order' : ''}): the ` +
+      `original for the length effects, the plain text for Markdown${pairwise ? '' : ', the response shown second for position'}. ` +
+      `A placebo row is the paired difference repeat − first of the ${unit}, with t 95% CI, Wilcoxon signed-rank p ` +
+      'and how many repeated scores changed. Each effect row, under its placebo, pairs on the units that have ' +
+      'both the effect’s difference with the placebo’s: mean effect, mean placebo, and the excess (effect − ' +
+      'placebo) with t 95% CI, Cohen’s d_z, Wilcoxon signed-rank p and Holm-adjusted p; * = Holm p < 0.05. ' +
+      'Changed: units whose score the probe changed, and whose repeat changed, compared by the exact McNemar ' +
+      'test; |Δ|: mean absolute change under the probe / the repeat, compared by the Wilcoxon signed-rank test ' +
+      'of the paired absolute changes. Each test is Holm-adjusted across the effects of each judge × category.' +
+      `${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
     columns: [
       col('judge', 'Judge', 'text'),
       col('category', 'Category', 'text'),
@@ -130,6 +163,13 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       withMethod(col('p', 'p', 'p'), 'Wilcoxon signed-rank'),
       withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
       col('sig', 'Sig.', 'text', 'c'),
+      col('changed', 'Changed', 'text', 'r'),
+      col('changed_repeat', 'Repeat changed', 'text', 'r'),
+      withMethod(col('mcnemar_p', 'McNemar p', 'p'), 'exact McNemar'),
+      withMethod(col('mcnemar_p_holm', 'Holm p (changed)', 'p'), 'Holm'),
+      col('abs', '|Δ| probe / repeat', 'text', 'r'),
+      withMethod(col('abs_p', '|Δ| p', 'p'), 'Wilcoxon signed-rank'),
+      withMethod(col('abs_p_holm', 'Holm p (|Δ|)', 'p'), 'Holm'),
       ...(pairwise
         ? [col('flip_rate', 'Flip', 'pct'), withMethod(col('flip_rate_ci', 'Flip 95% CI', 'ci'), 'Wilson')]
         : []),
@@ -138,10 +178,35 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
   };
 }
 
+/** Pairwise with gold labels: accuracy per judge × variant (the better response chosen). */
+function accuracyTable(m: BiasMetrics): Table | null {
+  if (!m.accuracy?.length) return null;
+  return {
+    id: 'accuracy',
+    title: 'Accuracy against the gold label, per variant',
+    caption:
+      'Share of (item, order) verdicts that chose the gold (better) response, per judge, variant and category; ' +
+      'a tie is not correct. Wilson 95% CI.',
+    columns: [
+      col('judge', 'Judge', 'text'),
+      col('category', 'Category', 'text'),
+      col('variant', 'Variant', 'text'),
+      col('n', 'n', 'int'),
+      col('correct', 'Correct', 'int'),
+      col('ties', 'Ties', 'int'),
+      col('accuracy', 'Accuracy', 'pct'),
+      withMethod(col('accuracy_ci', '95% CI', 'ci'), 'Wilson'),
+    ],
+    rows: m.accuracy.map((r) => ({ ...r })),
+  };
+}
+
 export function buildBiasTables(m: BiasMetrics): Table[] {
   const tables: Table[] = [probeTable('bias_profile', 'Bias profile: effect of each probe', m, m.probes, '')];
   const noiseFloor = noiseFloorTable(m);
   if (noiseFloor) tables.push(noiseFloor);
+  const accuracy = accuracyTable(m);
+  if (accuracy) tables.push(accuracy);
   if (m.position.length)
     tables.push({
       id: 'position',
