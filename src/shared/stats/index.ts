@@ -51,6 +51,16 @@ export {
   type RatioCluster,
 } from './bootstrap';
 export { holmAdjust } from './holm';
+export {
+  FIRST_RATE_METHOD,
+  pairedPositionTest,
+  POSITION_TEST_METHOD,
+  shownPosition,
+  type PairedPositionTest,
+  type PositionLean,
+  type PositionPair,
+  type ShownPosition,
+} from './position';
 export { pairedEffect, type PairedEffect } from './paired-effect';
 export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon';
 export {
