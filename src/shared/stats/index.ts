@@ -53,11 +53,13 @@ export {
 export { holmAdjust } from './holm';
 export {
   FIRST_RATE_METHOD,
+  leanColumns,
   pairedPositionTest,
   POSITION_TEST_METHOD,
   shownPosition,
   type PairedPositionTest,
   type PositionLean,
+  type PositionLeanColumns,
   type PositionPair,
   type ShownPosition,
 } from './position';

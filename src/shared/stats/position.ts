@@ -50,6 +50,39 @@ export interface PairedPositionTest {
   first_rate_ci: CI | null;
 }
 
+/**
+ * The columns a position table adds for the paired test (each protocol adds its own Holm column,
+ * adjusted over its table's family).
+ */
+export interface PositionLeanColumns {
+  /** Items where both orders chose the answer shown first. */
+  both_first: number;
+  /** Items where both orders chose the answer shown second. */
+  both_second: number;
+  /** Items with a tie in at least one order (out of the test and the rate). */
+  tied: number;
+  lean: PositionLean;
+  /** Exact McNemar p of both_first against both_second (1 with no discordant item). */
+  lean_p: number;
+  /** First-position share of the verdicts of items decided in both orders; null: none was. */
+  first_rate: number | null;
+  /** Paired by item (FIRST_RATE_METHOD), inside [0, 1]; null with first_rate. */
+  first_rate_ci: CI | null;
+}
+
+/** A table's columns of the paired test. */
+export function leanColumns(t: PairedPositionTest): PositionLeanColumns {
+  return {
+    both_first: t.both_first,
+    both_second: t.both_second,
+    tied: t.ties,
+    lean: t.lean,
+    lean_p: t.p,
+    first_rate: t.first_rate,
+    first_rate_ci: t.first_rate_ci,
+  };
+}
+
 /** The position a pairwise winner (A | B | tie) took as shown. */
 export function shownPosition(winner: 'A' | 'B' | 'tie'): ShownPosition {
   return winner === 'tie' ? 'tie' : winner === 'A' ? 'first' : 'second';
