@@ -50,7 +50,15 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
       unit: 'pct',
       ...note,
     });
-    gates.push({ gate: 'position_consistency', condition: language(p.language), n: p.n, value, ci, ...note });
+    gates.push({
+      gate: 'position_consistency',
+      condition: language(p.language),
+      n: p.n,
+      value,
+      ci,
+      ...note,
+      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
+    });
   }
   const floor = m.noise_floor;
   for (const r of mine(floor?.repeat ?? []))

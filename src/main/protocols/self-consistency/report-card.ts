@@ -64,6 +64,7 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
       value: p.consistency,
       ci: p.consistency_ci,
       ...note,
+      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
     });
   }
   return { rows, gates };
