@@ -20,7 +20,7 @@ import { followScore, taggedSections } from './reading';
 const LEAN_SUFFIX = /-first(\d{1,3})$/;
 
 /** Chance that one ask of an unplanted item takes the other answer: symmetric, order-blind noise. */
-export const LEAN_NOISE = 0.03;
+export const LEAN_NOISE = 0.005;
 /** Chance that an unplanted item is a tie in both orders. */
 const LEAN_TIE = 0.02;
 
