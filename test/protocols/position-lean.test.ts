@@ -127,7 +127,8 @@ describe('a planted first-position lean', () => {
   });
 
   it('the report card fails the lean judge on position, by the paired test, and not the fair one', () => {
-    const gate = (model: string) => cards[model].gates.find((g) => g.definition.id === 'position_consistency')!;
+    const gate = (model: string) =>
+      cards[model].gates.find((g) => g.definition.id === 'position_consistency')!;
     const lean = gate(LEAN);
     expect(lean.status).toBe('fail');
     // Each study's measurement of it fails for the lean, though its consistency clears 90%.

@@ -6,13 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenCount } from '../../../src/main/protocols/bias-probes/audit';
-import {
-  mcnemarExact,
-  pairedEffect,
-  pearson,
-  spearman,
-  wilcoxonSignedRank,
-} from '../../../src/shared/stats';
+import { mcnemarExact, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/shared/stats';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { assertBuilt, ROOT, runCliInProcess } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';
