@@ -28,7 +28,14 @@ describe('pairedPositionTest', () => {
   it("finds the issue's planted lean: 15 both-first, 0 both-second of 419 items (p = 2 / 2^15)", () => {
     // 419 items: 15 both-first, 392 consistent, 12 with a tie, as in issue 32 item 1.
     const t = pairedPositionTest(pairs({ ff: 15, fs: 200, sf: 192, ft: 7, tt: 5 }));
-    expect(t).toMatchObject({ n: 419, both_first: 15, both_second: 0, consistent: 392, ties: 12, lean: 'first' });
+    expect(t).toMatchObject({
+      n: 419,
+      both_first: 15,
+      both_second: 0,
+      consistent: 392,
+      ties: 12,
+      lean: 'first',
+    });
     expect(t.p).toBeCloseTo(6.103515625e-5, 15);
     // The unpaired binomial over the same verdicts misses it: that is the bug this test replaces.
     const firsts = 15 * 2 + 392 + 7;

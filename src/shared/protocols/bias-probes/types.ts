@@ -42,7 +42,7 @@ export interface ProbeRow {
   /** Wilcoxon signed-rank, two-sided (SciPy's default method; see `p_method`). */
   p: number | null;
   p_method: 'exact' | 'approx' | null;
-  /** Holm across the p-values of this judge × category (probes and the position-A test). */
+  /** Holm across the p-values of this judge × category (probes and the paired position test). */
   p_holm: number | null;
   significant: boolean;
   /** Pairwise only: share of pairs the modification turned to the worse response (Wilson CI). */
