@@ -25,7 +25,7 @@ export type PositionLean = 'first' | 'second' | 'none';
 export const FIRST_RATE_METHOD =
   "Newcombe (1998) method 10 on the items' pairs of orders (first rate = ½ + (both-first − both-second) / 2n)";
 /** How the paired test is named. */
-export const POSITION_TEST_METHOD = 'exact McNemar: both-first vs both-second items, two-sided binomial at ½';
+export const POSITION_TEST_METHOD = 'exact McNemar, both-first vs both-second items';
 
 export interface PairedPositionTest {
   /** Items with a verdict in both orders. */

@@ -3,7 +3,7 @@ import { fixedIntervalText as interval, fixedText as num } from '../../../report
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
 import type { BiasMetrics, ProbeRow } from '../types';
-import { FIRST_RATE_METHOD } from '../../../stats/position';
+import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
 /** What an effect row compares, in words (tables, figures, dashboard). */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
@@ -162,7 +162,7 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         col('both_second', 'Both second', 'int'),
         col('first_rate', 'First rate', 'pct'),
         withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
-        withMethod(col('lean_p', 'Lean p', 'p'), 'exact McNemar'),
+        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
         withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
         col('swap_consistency', 'Swap consistency', 'pct'),
         col('swap_consistency_ci', 'Consistency 95% CI', 'ci'),

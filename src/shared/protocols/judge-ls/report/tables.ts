@@ -14,7 +14,7 @@ import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
 import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
-import { FIRST_RATE_METHOD } from '../../../stats/position';
+import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 import { REPEAT_COMPARISON } from '../choice';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
@@ -196,7 +196,7 @@ function positionTable(metrics: JudgeLsMetrics, judges: string[]): Table {
         col('both_second', 'Both second', 'int'),
         col('first_rate', 'First rate', 'pct'),
         withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
-        col('lean_p', 'Lean p', 'p'),
+        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
         col('lean_p_holm', 'Holm p', 'p'),
       ],
       metrics.position.map(positionNote),

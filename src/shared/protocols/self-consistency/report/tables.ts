@@ -8,7 +8,7 @@ import {
 } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
-import { FIRST_RATE_METHOD } from '../../../stats/position';
+import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 import type { SelfConsistencyMetrics, StabilityRow } from '../types';
 
 export const BOOTSTRAP_METHOD = 'item-clustered percentile bootstrap';
@@ -156,7 +156,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         col('both_second', 'Both second', 'int'),
         col('first_rate', 'First rate', 'pct'),
         withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
-        withMethod(col('lean_p', 'Lean p', 'p'), 'exact McNemar'),
+        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
         withMethod(col('lean_p_holm', 'Holm p', 'p'), 'Holm'),
       ],
       rows: m.position_by_k.map((r) => ({
