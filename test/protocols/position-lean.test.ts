@@ -11,6 +11,7 @@ import type { Item } from '../../src/shared/domain';
 import type { BiasMetrics } from '../../src/shared/protocols/bias-probes/types';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import type { SelfConsistencyMetrics } from '../../src/shared/protocols/self-consistency/types';
+import { cardSpeaker } from '../../src/shared/report-card/phrases';
 import type { ReportCard } from '../../src/shared/report-card/types';
 import { tempDir } from '../helpers/tmp';
 
@@ -140,6 +141,19 @@ describe('a planted first-position lean', () => {
       expect(c.value!).toBeGreaterThanOrEqual(0.9);
       expect(c.reason!.params).toMatchObject({ position: 'first' });
     }
+    // The reason in both languages, as the page and every export say it.
+    const judgeLs = leanFails.find((c) => c.experimentName === 'lean-judge-ls')!;
+    const { both_first, both_second } = m.judgeLs!.position.find(
+      (r) => r.judge === 'Lean' && r.language === 'EN',
+    )!;
+    expect(cardSpeaker('en').phrase(judgeLs.reason!, 'judge-ls')).toMatch(
+      new RegExp(
+        `^leans to the first position: ${both_first} items first in both orders, ${both_second} second in both \\(paired exact test, Holm p = `,
+      ),
+    );
+    const zh = cardSpeaker('zh').phrase(judgeLs.reason!, 'judge-ls');
+    expect(zh).toMatch(new RegExp(`^偏向第一位置：${both_first} 个条目在两种顺序下都选第一位`));
+    expect(zh.match(/[A-Za-z]{3,}/g)).toBeNull();
     const fair = gate(FAIR);
     expect(fair.status).not.toBe('fail');
     expect(fair.checks.some((c) => c.reason?.key === 'position_lean')).toBe(false);

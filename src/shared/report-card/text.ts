@@ -188,7 +188,7 @@ const ZH: CardText = {
       interval_not_clear: '95% 区间 [{{low}}, {{high}}] 未整体越过 {{threshold}}',
       interval_not_given: '该协议未给出此指标的区间',
       position_lean:
-        '偏向{{position}}位置：{{first}} 个条目在两种顺序下都选第一位，{{second}} 个都选第二位（配对精确检验，Holm p = {{p}} < {{alpha}}）',
+        '偏向{{position}}位置：{{first}} 个条目在两种顺序下都选第一位，{{second}} 个都选第二位（配对精确检验，多重校正后 p = {{p}} < {{alpha}}）',
       icc_too_few: '所有评分者都评过的条目太少',
       icc_interval_undefined: '这些评分的 ICC 区间无定义',
       rho_side_constant: 'ρ 无定义：一方为常数',
