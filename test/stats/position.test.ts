@@ -1,7 +1,9 @@
-// The paired position test (issue 32 item 1). Reference p-values are exact rationals: for the
+// The paired position test (issue 32 item 1). Reference p-values: SciPy's in the committed fixture
+// (below), and exact rationals for the issue's numbers: for the
 // symmetric null, scipy.stats.binomtest(k, n, 0.5).pvalue = min(1, 2 · Σ_{i ≤ min(k, n−k)} C(n, i) / 2ⁿ),
 // computed with Python's fractions (SciPy is not installed on this machine):
 //   python3 -c 'from fractions import Fraction as F; from math import comb; print(float(2*F(sum(comb(29,i) for i in range(10)), 2**29)))'
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   binomialTestTwoSided,
@@ -61,6 +63,16 @@ describe('pairedPositionTest', () => {
     const t = pairedPositionTest(pairs({ ff, ss, fs: 40, sf: 35 }));
     expect(t.p).toBeCloseTo(p, 14);
     expect(t.lean).toBe(ff > ss ? 'first' : ss > ff ? 'second' : 'none');
+  });
+
+  it("agrees with SciPy's binomtest / statsmodels' exact McNemar in the committed reference fixture", () => {
+    // test/fixtures/stats/reference.json (scripts/gen-stats-fixtures.py; SciPy 1.10.1, statsmodels 0.13.5).
+    const reference = JSON.parse(
+      readFileSync(new URL('../fixtures/stats/reference.json', import.meta.url), 'utf8'),
+    ) as { mcnemar: { b: number; c: number; pvalue: number }[] };
+    expect(reference.mcnemar.length).toBeGreaterThanOrEqual(7);
+    for (const { b, c, pvalue } of reference.mcnemar)
+      expect(pairedPositionTest(pairs({ ff: b, ss: c, fs: 3, sf: 4 })).p).toBeCloseTo(pvalue, 12);
   });
 
   it("maps Newcombe's paired interval of p(orig first) − p(swap second) onto the rate", () => {
