@@ -50,6 +50,18 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
       unit: 'pct',
       ...note,
     });
+    // The paired position test's rate beside the consistency: a lean shows here even when few
+    // items carry it.
+    rows.push({
+      measure: 'position_a_rate',
+      label: 'Position-A rate',
+      condition: language(p.language),
+      n: p.n - p.tied,
+      value: p.first_rate,
+      ci: p.first_rate_ci,
+      unit: 'pct',
+      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
+    });
     gates.push({
       gate: 'position_consistency',
       condition: language(p.language),
