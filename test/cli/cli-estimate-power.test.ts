@@ -77,14 +77,21 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
       'human_agreement',
     ]);
     const change = before.comparisons[0];
-    // Both answer orders of 20 items: 40 (item, order) pairs per judge.
-    expect(change.n).toBe(ITEMS * 2);
+    // Both answer orders of 20 items, counted one unit per item: an item's two orders are
+    // correlated, and counting them as 40 independent pairs promised an effect √2 too small.
+    expect(change.n).toBe(ITEMS);
+    expect(change.unit).toBe('items');
     expect(change.assumptions).toEqual([
       { key: 'psi', name: 'discordant share ψ', value: 0.2, source: 'default' },
     ]);
-    expect(change.mde).toBeCloseTo(mcnemarExactMde(40, 0.2)!, 12);
-    expect(change.itemsNeeded).toBe(Math.ceil(mcnemarExactSampleSize(0.2, 0.05)! / 2));
-    expect(before.comparisons[1].mde).toBeCloseTo(exactBinomialMde(40, 0.05, 'up')! - 0.05, 12);
+    // 20 items with ψ = 0.2 leave about 4 discordant ones: no change reaches 80% power, which 40
+    // independent pairs had promised.
+    expect(mcnemarExactMde(ITEMS, 0.2)).toBeNull();
+    expect(mcnemarExactMde(ITEMS * 2, 0.2)).not.toBeNull();
+    expect(change.mde).toBeNull();
+    expect(change.mdeUndefined).toMatch(/is not detected with 20 items/);
+    expect(change.itemsNeeded).toBe(mcnemarExactSampleSize(0.2, 0.05)!);
+    expect(before.comparisons[1].mde).toBeCloseTo(exactBinomialMde(ITEMS, 0.05, 'up')! - 0.05, 12);
     expect(before.comparisons[4].mde).toBeCloseTo(fisherZMde(ITEMS, 0.8, 'up')!, 12);
 
     // The text names the test and the rates' source.
@@ -117,7 +124,7 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
     expect(zh.assumptions).toEqual([{ key: 'psi', name: 'discordant share ψ', value: psi, source: 'pilot' }]);
     expect(zh.effect).toBe(0.1);
     expect(zh.effectTyped).toBe(true);
-    if (psi >= 0.1) expect(zh.itemsNeeded).toBe(Math.ceil(mcnemarExactSampleSize(psi, 0.1)! / 2));
+    if (psi >= 0.1) expect(zh.itemsNeeded).toBe(mcnemarExactSampleSize(psi, 0.1)!);
     else expect(zh.itemsUndefined).toMatch(/larger than the discordant share/);
     expect(zh.effectSource).toBe('user');
     // The flip-rate effect is the pilot's rise over p0 when it has one, and says so (issue 32 item 8).
@@ -179,6 +186,30 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
     expect(b.comparisons[1].mde).toBeCloseTo(wilcoxonMde(30)!, 12);
     // d_z 0.3 (the default) needs 90 pairs for the t (Cohen's table: 88–90).
     expect(b.comparisons[0].itemsNeeded).toBe(Math.ceil(pairedTSampleSize(0.3)!));
+
+    // Pairwise, the run reports the paired position test (both-first vs both-second items, exact
+    // McNemar): that is what the plan plans, one unit per item, not a d_z the run never computes.
+    const pairwise = join(dir, 'bias-pairwise.json');
+    writeFileSync(
+      pairwise,
+      JSON.stringify({ ...JSON.parse(readFileSync(bias, 'utf8')), name: 'bias-pw', mode: 'pairwise' }),
+    );
+    const pw = (await estimate(pairwise, data)).power!;
+    expect(pw.comparisons.map((c) => `${c.id} ${c.model} ${c.n} ${c.unit}`)).toEqual([
+      'position_lean mcnemar-exact 30 items',
+      'paired_difference:longer paired-t 30 items',
+      'paired_difference:longer:wilcoxon wilcoxon-are 30 items',
+      'paired_difference:shorter paired-t 30 items',
+      'paired_difference:shorter:wilcoxon wilcoxon-are 30 items',
+      'paired_difference:markdown paired-t 30 items',
+      'paired_difference:markdown:wilcoxon wilcoxon-are 30 items',
+      'human_agreement fisher-z 30 items',
+    ]);
+    expect(pw.comparisons[0].assumptions).toEqual([
+      { key: 'psi', name: 'discordant share ψ', value: 0.1, source: 'default' },
+    ]);
+    expect(pw.comparisons[0].mde).toBeCloseTo(mcnemarExactMde(30, 0.1)!, 12);
+    expect(pw.comparisons[0].itemsNeeded).toBe(mcnemarExactSampleSize(0.1, 0.05)!);
 
     const refsens = join(dir, 'refsens.json');
     writeFileSync(

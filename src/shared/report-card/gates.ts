@@ -118,6 +118,16 @@ export function passes(d: Pick<GateDefinition, 'comparator' | 'threshold'>, v: n
 
 const show = (d: GateDefinition, v: number) => (d.unit === 'pct' ? `${(v * 100).toFixed(1)}%` : v.toFixed(2));
 
+/**
+ * The level at which the position gate's paired lean test fails a judge. A consistency share
+ * cannot see a lean on a few items among many consistent ones (93.6% consistent with 15 items
+ * first in both orders and none second passes 90%), so the gate reads the test too.
+ */
+export const POSITION_LEAN_ALPHA = 0.05;
+
+/** The p-value as the gate's reason shows it. */
+const showP = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+
 /** One measurement against its gate. */
 export function checkMeasurement(
   d: GateDefinition,
@@ -128,6 +138,20 @@ export function checkMeasurement(
     return {
       status: 'fail',
       reason: { key: 'value_misses', params: { value: show(d, m.value), threshold: show(d, d.threshold) } },
+    };
+  if (m.lean && m.lean.lean !== 'none' && m.lean.p < POSITION_LEAN_ALPHA)
+    return {
+      status: 'fail',
+      reason: {
+        key: 'position_lean',
+        params: {
+          position: m.lean.lean,
+          first: m.lean.both_first,
+          second: m.lean.both_second,
+          p: showP(m.lean.p),
+          alpha: POSITION_LEAN_ALPHA,
+        },
+      },
     };
   if (!m.ci) {
     if (!d.ciMustClear) return { status: 'pass' };

@@ -99,6 +99,8 @@ const EN: CardText = {
       interval_undefined: 'the interval is undefined',
       interval_not_clear: 'the 95% interval [{{low}}, {{high}}] is not clear of {{threshold}}',
       interval_not_given: 'the protocol gives no interval for this figure',
+      position_lean:
+        'leans to the {{position}} position: {{first}} items first in both orders, {{second}} second in both (paired exact test, Holm p = {{p}} < {{alpha}})',
       icc_too_few: 'too few items every annotator rated',
       icc_interval_undefined: 'the ICC interval is undefined for these ratings',
       rho_side_constant: 'ρ undefined: a side is constant',
@@ -185,6 +187,8 @@ const ZH: CardText = {
       interval_undefined: '区间无定义',
       interval_not_clear: '95% 区间 [{{low}}, {{high}}] 未整体越过 {{threshold}}',
       interval_not_given: '该协议未给出此指标的区间',
+      position_lean:
+        '偏向{{position}}位置：{{first}} 个条目在两种顺序下都选第一位，{{second}} 个都选第二位（配对精确检验，多重校正后 p = {{p}} < {{alpha}}）',
       icc_too_few: '所有评分者都评过的条目太少',
       icc_interval_undefined: '这些评分的 ICC 区间无定义',
       rho_side_constant: 'ρ 无定义：一方为常数',
@@ -194,6 +198,7 @@ const ZH: CardText = {
       'fewer than 4 items': '条目少于 4 个',
       'variance 0': 'κ 的方差为 0',
     },
+    values: { position: { first: '第一', second: '第二' } },
   },
 };
 

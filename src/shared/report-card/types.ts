@@ -65,6 +65,19 @@ export const GATE_IDS = [
 ] as const;
 export type GateId = (typeof GATE_IDS)[number];
 
+/**
+ * The paired test of a position lean behind a position-consistency measurement (issue 32 item 1):
+ * items that chose the answer shown first in both orders against those that chose the second,
+ * exact McNemar, Holm-adjusted over the protocol's table family.
+ */
+export interface PositionLeanTest {
+  both_first: number;
+  both_second: number;
+  lean: 'first' | 'second' | 'none';
+  /** The Holm-adjusted p the gate reads. */
+  p: number;
+}
+
 /** One measurement of a gate's property, by one experiment. */
 export interface GateMeasurement {
   gate: GateId;
@@ -73,6 +86,8 @@ export interface GateMeasurement {
   value: number | null;
   ci: CI | null;
   note?: CardPhrase;
+  /** Position gate only: a significant lean fails the gate whatever the consistency. */
+  lean?: PositionLeanTest;
 }
 
 /** What a protocol contributes for one judge label of one experiment. */

@@ -51,6 +51,18 @@ export {
   type RatioCluster,
 } from './bootstrap';
 export { holmAdjust } from './holm';
+export {
+  FIRST_RATE_METHOD,
+  leanColumns,
+  pairedPositionTest,
+  POSITION_TEST_METHOD,
+  shownPosition,
+  type PairedPositionTest,
+  type PositionLean,
+  type PositionLeanColumns,
+  type PositionPair,
+  type ShownPosition,
+} from './position';
 export { pairedEffect, type PairedEffect } from './paired-effect';
 export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon';
 export {

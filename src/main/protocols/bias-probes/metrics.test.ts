@@ -100,7 +100,7 @@ describe('bias-probes metrics (pairwise)', () => {
     expect(longer.flip_rate).toBe(1);
     // Categories get their own rows; Holm within judge × category over the probe and position tests.
     expect(m.probes.filter((r) => r.effect === 'longer').map((r) => r.category)).toEqual(['all', 'c1', 'c2']);
-    const family = [longer.p!, pos.binomial_p];
+    const family = [longer.p!, pos.lean_p];
     const sorted = [...family].sort((a, b) => a - b);
     expect(Math.max(longer.p_holm!, pos.p_holm!)).toBeCloseTo(
       Math.max(Math.min(1, 2 * sorted[0]), Math.min(1, sorted[1])),

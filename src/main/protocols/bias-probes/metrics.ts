@@ -25,6 +25,10 @@ import {
   binomialTestTwoSided,
   type CI,
   holmAdjust,
+  leanColumns,
+  pairedPositionTest,
+  type PositionPair,
+  shownPosition,
   pairedEffect,
   partialSpearman,
   pearson,
@@ -374,8 +378,8 @@ function positionRows(input: MetricsInput, s: Scores): PositionRow[] {
       const items = input.items.filter((i) => cat === ALL || i.category === cat);
       let a = 0;
       let decided = 0;
-      let pairs = 0;
       let same = 0;
+      const both: PositionPair[] = [];
       for (const item of items) {
         const o = s.verdicts.get(k(judge, item.sourceId, 'original', 'orig'));
         const w = s.verdicts.get(k(judge, item.sourceId, 'original', 'swap'));
@@ -385,10 +389,11 @@ function positionRows(input: MetricsInput, s: Scores): PositionRow[] {
             if (v.winner === 'A') a++;
           }
         if (o && w) {
-          pairs++;
+          both.push({ orig: shownPosition(o.winner), swap: shownPosition(w.winner) });
           if (choiceOf(o, 'orig') === choiceOf(w, 'swap')) same++;
         }
       }
+      const pairs = both.length;
       if (decided === 0 && pairs === 0) continue;
       rows.push({
         judge,
@@ -396,7 +401,8 @@ function positionRows(input: MetricsInput, s: Scores): PositionRow[] {
         n: decided,
         position_a_rate: decided ? a / decided : 0,
         position_a_rate_ci: wilsonInterval(a, decided),
-        binomial_p: binomialTestTwoSided(a, decided, 0.5),
+        // The two orders of an item are a pair: the test reads the items, not the verdicts.
+        ...leanColumns(pairedPositionTest(both)),
         p_holm: null,
         n_pairs: pairs,
         swap_consistency: pairs ? same / pairs : null,
@@ -406,7 +412,7 @@ function positionRows(input: MetricsInput, s: Scores): PositionRow[] {
   return rows;
 }
 
-/** Holm within each judge × category: its probe effects and its position-A test. */
+/** Holm within each judge × category: its probe effects and its paired position test. */
 function applyHolm(probes: ProbeRow[], position: PositionRow[]): void {
   const families = new Map<string, { get: () => number | null; set: (p: number | null) => void }[]>();
   const add = (
@@ -424,7 +430,7 @@ function applyHolm(probes: ProbeRow[], position: PositionRow[]): void {
     });
   for (const r of position)
     add(r.judge, r.category, {
-      get: () => r.binomial_p,
+      get: () => r.lean_p,
       set: (p) => {
         r.p_holm = p;
       },

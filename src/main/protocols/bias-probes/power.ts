@@ -1,19 +1,50 @@
 // Bias probes' power model (issue 24): per probe, the paired difference (modified − unchanged
 // score) by the paired t and by the Wilcoxon signed-rank test the metrics report (through its
 // ARE 3/π), in d_z. A pilot's probe rows give the expected d_z (mean |d_z| over its judges) and
-// the SD of the differences that turns d_z into score points.
-import { assumed, fallbackEffect, pairedRows, type PlanAt } from '../../../shared/paper/power-rows';
+// the SD of the differences that turns d_z into score points. Pairwise, the position probe is
+// the paired position test the run reports (issue 32 item 1): exact McNemar of the items that
+// chose the answer shown first in both orders against those that chose the second, one unit per
+// item (its two orders are the pair), planned with the McNemar model.
+import {
+  assumed,
+  fallbackEffect,
+  mcnemarRow,
+  pairedRows,
+  type PlanAt,
+} from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import { effectLabel } from '../../../shared/protocols/bias-probes/report/tables';
 import type { Item } from '../../../shared/domain';
-import type { BiasMetrics, Probe, ProbeRow } from '../../../shared/protocols/bias-probes/types';
+import {
+  ALL,
+  type BiasMetrics,
+  type Mode,
+  type PositionRow,
+  type Probe,
+  type ProbeRow,
+} from '../../../shared/protocols/bias-probes/types';
 import { biasItem } from './item';
 
 /** What the plan reads of the experiment (structural: this module stays off the seam's import ring). */
 interface PlannedBias {
   items: readonly Item[];
-  options: { probes: readonly Probe[]; shorter: boolean };
+  options: { probes: readonly Probe[]; shorter: boolean; mode: Mode };
+}
+
+/** Without a pilot: the share of items whose two orders both chose one position, … */
+const DEFAULT_LEAN_DISCORDANT = 0.1;
+/** … and the lean the inverse plans for: (both first − both second) / items, 5 points. */
+const DEFAULT_LEAN = 0.05;
+
+/** The pilot's position rows (all categories) as the McNemar model reads them: ψ and the lean. */
+function pilotLean(pilot: BiasMetrics | null): { psi: number | null; lean: number | null } {
+  const rows = (pilot?.position ?? []).filter((r) => r.category === ALL && r.n_pairs - r.tied > 0);
+  const decided = (r: PositionRow) => r.n_pairs - r.tied;
+  return {
+    psi: meanOf(rows.map((r) => (r.both_first + r.both_second) / decided(r))),
+    lean: meanOf(rows.map((r) => Math.abs(r.both_first - r.both_second) / decided(r))),
+  };
 }
 
 /** The d_z the inverse plans for without a pilot (between Cohen's small and medium). */
@@ -45,6 +76,26 @@ export const biasPower = {
     // The position probe needs an item with two responses to swap.
     const pairs = exp.items.map(biasItem).filter((i) => i.responses.length === 2).length;
     return effectsOf(exp.options).flatMap((effect) => {
+      if (effect === 'position' && exp.options.mode === 'pairwise') {
+        const id = 'position_lean';
+        const p = pilotLean(pilot);
+        return [
+          mcnemarRow(
+            {
+              id,
+              label: 'Position lean: both orders first vs both second (per judge)',
+              labelKey: 'power.positionLean',
+              unit: 'items',
+              unitsPerItem: 1,
+              n: pairs,
+            },
+            assumed('psi', 'discordant share ψ', p.psi, DEFAULT_LEAN_DISCORDANT),
+            // A pilot that showed no lean plans for the default lean rather than for nothing.
+            { typed: effects[id], fallback: fallbackEffect(p.lean, DEFAULT_LEAN, (x) => x > 0) },
+            at,
+          ),
+        ];
+      }
       const rows = pilot?.probes.filter((r) => r.effect === effect) ?? [];
       const dz = meanOf(rows.flatMap((r) => (r.dz === null ? [] : [Math.abs(r.dz)])));
       const sd = meanOf(rows.flatMap((r) => (r.sd === null ? [] : [r.sd])));
@@ -70,6 +121,8 @@ export const biasPower = {
    * with the noise floor on, its excess rows there (the same effect, against the placebo).
    */
   reads(comparison: string, metrics: BiasMetrics): RowSelector[] {
+    // The paired position test is the position table's row of every judge and category.
+    if (comparison === 'position_lean') return [{ table: 'position' }];
     const [kind, effect] = comparison.split(':');
     if (kind !== 'paired_difference' || !effect) return [];
     const where = { effect: effectLabel(effect as ProbeRow['effect'], metrics.mode) };

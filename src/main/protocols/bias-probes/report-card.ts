@@ -47,15 +47,16 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
       });
   }
   for (const p of m.position.filter((r) => r.judge === judge && r.category === ALL)) {
+    // The rate paired by item (issue 32 item 1): its interval reads an item's two orders together.
     rows.push({
       measure: 'position_a_rate',
       label: 'Position-A rate',
       condition: { key: 'original_both_orders' },
-      n: p.n,
-      value: p.n ? p.position_a_rate : null,
-      ci: p.n ? p.position_a_rate_ci : null,
+      n: p.n_pairs - p.tied,
+      value: p.first_rate,
+      ci: p.first_rate_ci,
       unit: 'pct',
-      ...(p.n ? {} : { note: { key: 'no_ab_verdict' } }),
+      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
     });
     const note = p.swap_consistency === null ? { note: { key: 'no_item_both_orders' } } : {};
     rows.push({
@@ -75,6 +76,13 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
       value: p.swap_consistency,
       ci: p.swap_consistency_ci,
       ...note,
+      lean: {
+        both_first: p.both_first,
+        both_second: p.both_second,
+        lean: p.lean,
+        // Holm over the judge × category's probes; never null where the test ran.
+        p: p.p_holm ?? p.lean_p,
+      },
     });
   }
   return { rows, gates };

@@ -339,6 +339,23 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
   });
 
   it('position consistency per judge and language', () => {
+    // The paired lean columns from the hand-counted classes of items (orig choice, swap choice):
+    // (1,2) shows the first answer both times, (2,1) the second; (1,1) and (2,2) keep the answer.
+    // Every lean p is 1 (at most one discordant item), so Holm leaves them at 1.
+    const lean = (bf: number, bs: number, tied: number, kept1: number, kept2: number) => {
+      const decided = bf + bs + kept1 + kept2;
+      const [lo, hi] = newcombePairedInterval(kept1, bf, bs, kept2);
+      return {
+        both_first: bf,
+        both_second: bs,
+        tied,
+        lean: bf > bs ? 'first' : bs > bf ? 'second' : 'none',
+        lean_p: mcnemarExact(bf, bs),
+        lean_p_holm: 1,
+        first_rate: 0.5 + (bf - bs) / (2 * decided),
+        first_rate_ci: [0.5 + lo / 2, 0.5 + hi / 2],
+      };
+    };
     expect(metrics.position).toEqual([
       // J1 EN: items valid in both orders = all but I11 → 11; orig ≠ swap: I4 (1,2), I5 (tie,1), I8 (2,1) → 3/11.
       {
@@ -347,6 +364,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
         n: 11,
         inconsistency_rate: 3 / 11,
         inconsistency_rate_ci: wilsonInterval(3, 11),
+        // Both first: I4 (1,2); both second: I8 (2,1); I5 tied; kept (1,1): I1 I3 I7, kept (2,2): 5.
+        ...lean(1, 1, 1, 3, 5),
       },
       // J1 ZH: all but I6 → 11; I2 (2,tie), I4 (tie,2), I12 (1,2) → 3/11 (I5 tie/tie is consistent).
       {
@@ -355,6 +374,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
         n: 11,
         inconsistency_rate: 3 / 11,
         inconsistency_rate_ci: wilsonInterval(3, 11),
+        // Both first: I12 (1,2); tied: I2, I4, I5; kept (1,1): I1 I7 I8 I9 I11, kept (2,2): I3 I10.
+        ...lean(1, 0, 3, 5, 2),
       },
       // J1 LS: I1–I5, I7–I10, I12 → 10; I1 (1,2), I7 (2,1), I12 (2,tie) → 3/10.
       {
@@ -363,6 +384,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
         n: 10,
         inconsistency_rate: 0.3,
         inconsistency_rate_ci: wilsonInterval(3, 10),
+        // Both first: I1 (1,2); both second: I7 (2,1); I12 tied; kept (1,1): I3 I5, kept (2,2): 5.
+        ...lean(1, 1, 1, 2, 5),
       },
       // J2 EN: 4 items; I2 (2,1) → 1/4 (I3 tie/tie consistent).
       {
@@ -371,6 +394,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
         n: 4,
         inconsistency_rate: 0.25,
         inconsistency_rate_ci: wilsonInterval(1, 4),
+        // Both second: I2 (2,1); I3 tied; kept (1,1): I1, kept (2,2): I4.
+        ...lean(0, 1, 1, 1, 1),
       },
       // J2 ZH: I3 has one order only → I1, I2, I4; I1 (2,1) → 1/3. J2 LS: none → no row.
       {
@@ -379,6 +404,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
         n: 3,
         inconsistency_rate: 1 / 3,
         inconsistency_rate_ci: wilsonInterval(1, 3),
+        // Both second: I1 (2,1); kept (2,2): I2, I4.
+        ...lean(0, 1, 0, 0, 2),
       },
     ]);
   });

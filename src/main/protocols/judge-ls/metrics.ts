@@ -36,7 +36,10 @@ import {
   DEFAULT_BOOTSTRAP_B,
   DEFAULT_BOOTSTRAP_SEED,
   holmAdjust,
+  leanColumns,
   mcnemarExact,
+  pairedPositionTest,
+  shownPosition,
   boundedMeanWilsonInterval,
   newcombePairedInterval,
   wilsonInterval,
@@ -318,15 +321,26 @@ function positionRows(ix: Index): PositionRow[] {
       const n = both.length;
       if (n === 0) continue;
       const inconsistent = count(both, (s) => s.orig!.choice !== s.swap!.choice);
+      const lean = pairedPositionTest(
+        both.map((s) => ({
+          orig: shownPosition(s.orig!.rec.winner!),
+          swap: shownPosition(s.swap!.rec.winner!),
+        })),
+      );
       rows.push({
         judge,
         language,
         n,
         inconsistency_rate: inconsistent / n,
         inconsistency_rate_ci: wilsonInterval(inconsistent, n),
+        ...leanColumns(lean),
+        lean_p_holm: Number.NaN,
       });
     }
   }
+  // Holm across the table (every judge and language): the family a reader scans for a lean.
+  const adjusted = holmAdjust(rows.map((r) => r.lean_p));
+  rows.forEach((r, i) => (r.lean_p_holm = adjusted[i]));
   return rows;
 }
 

@@ -1,7 +1,7 @@
 // Judge-LS's power model (issue 24): per target language, the EN→target accuracy change
-// (exact McNemar on the (item, order) pairs, as the metrics test it) and the flip rate (exact
-// binomial test of the rate against a reference rate p0). Rates from a pilot's language
-// invariance table, pooled over its judges, when one exists.
+// (exact McNemar, the metrics' test) and the flip rate (exact binomial test of the rate against a
+// reference rate p0), one unit per item (its two orders counted as one: see UNITS_PER_ITEM).
+// Rates from a pilot's language invariance table, pooled over its judges, when one exists.
 import {
   assumed,
   binomialRow,
@@ -13,8 +13,14 @@ import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import type { InvarianceRow, JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 
-/** Both answer orders of an item are judged: two pairs per item and language. */
-const PAIRS_PER_ITEM = 2;
+/**
+ * Both answer orders of an item are judged, two (item, order) pairs per item and language, but
+ * they share the item: a judge that misreads a translation misreads it in both orders. Counted
+ * as independent pairs they would promise an effect √2 smaller than correlated orders can show
+ * (issue 32 item 1: 0.044 on LLMBar's 419 items where fully correlated orders give 0.063), so the
+ * plan counts one unit per item, which holds whatever the orders' correlation.
+ */
+const UNITS_PER_ITEM = 1;
 /** Without a pilot: a share of pairs whose correctness differs between EN and the target, … */
 const DEFAULT_DISCORDANT = 0.2;
 /** … the flip rate a judge shows with nothing changed (the null of the flip-rate test), … */
@@ -42,13 +48,13 @@ export const judgeLsPower = {
     effects: Readonly<Record<string, number>>,
     at: PlanAt,
   ): PowerComparison[] {
-    const n = exp.items.length * PAIRS_PER_ITEM;
+    const n = exp.items.length * UNITS_PER_ITEM;
     return exp.options.languages.flatMap((lang) => {
       const comparison = `EN-${lang}`;
       const rows = pilot?.language_invariance.filter((r) => r.comparison === comparison) ?? [];
       const psi = pooled(rows, (r) => r.en_only_correct + r.target_only_correct);
       const flip = pooled(rows, (r) => r.flip_rate * r.n);
-      const base = { unit: 'pairs', unitsPerItem: PAIRS_PER_ITEM, n, labelParams: { comparison } };
+      const base = { unit: 'items', unitsPerItem: UNITS_PER_ITEM, n, labelParams: { comparison } };
       const change = `accuracy_change:${comparison}`;
       const flips = `flip_rate:${comparison}`;
       const p0 = assumed('p0', 'reference flip rate p0', null, DEFAULT_NULL_FLIP);

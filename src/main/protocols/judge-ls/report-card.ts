@@ -50,7 +50,27 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
       unit: 'pct',
       ...note,
     });
-    gates.push({ gate: 'position_consistency', condition: language(p.language), n: p.n, value, ci, ...note });
+    // The paired position test's rate beside the consistency: a lean shows here even when few
+    // items carry it.
+    rows.push({
+      measure: 'position_a_rate',
+      label: 'Position-A rate',
+      condition: language(p.language),
+      n: p.n - p.tied,
+      value: p.first_rate,
+      ci: p.first_rate_ci,
+      unit: 'pct',
+      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
+    });
+    gates.push({
+      gate: 'position_consistency',
+      condition: language(p.language),
+      n: p.n,
+      value,
+      ci,
+      ...note,
+      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
+    });
   }
   const floor = m.noise_floor;
   for (const r of mine(floor?.repeat ?? []))

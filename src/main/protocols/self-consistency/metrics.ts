@@ -6,7 +6,14 @@ import {
   DEFAULT_BOOTSTRAP_B,
   DEFAULT_BOOTSTRAP_SEED,
 } from '../../../shared/stats/bootstrap';
+import { holmAdjust } from '../../../shared/stats/holm';
 import { wilsonInterval } from '../../../shared/stats/intervals';
+import {
+  leanColumns,
+  pairedPositionTest,
+  type PositionPair,
+  type ShownPosition,
+} from '../../../shared/stats/position';
 import { fleissKappa } from '../../../shared/stats/raters';
 import type { CI } from '../../../shared/report/format';
 import type { UsageRow } from '../../../shared/report/usage';
@@ -300,6 +307,16 @@ const orderConsistent = (p: OrderPair, k: number) =>
     majority('pairwise', p.swap.verdicts.slice(0, k) as Verdict[]),
   );
 
+/** Where each order's k-vote majority put its preference as shown (orig shows output 1 first). */
+function votedPositions(p: OrderPair, k: number): PositionPair {
+  const shown = (order: 'orig' | 'swap', q: Question): ShownPosition => {
+    const v = majority('pairwise', q.verdicts.slice(0, k) as Verdict[]);
+    if (v !== 1 && v !== 2) return 'tie';
+    return (v === 1) === (order === 'orig') ? 'first' : 'second';
+  };
+  return { orig: shown('orig', p.orig), swap: shown('swap', p.swap) };
+}
+
 /** Every judge × condition's `orderPairs`: the items position by k and its mean single read. */
 export function listedOrderPairs(input: Pick<MetricsInput, 'opts' | 'mode'>, qs: readonly Question[]) {
   const groups = new Map<string, Question[]>();
@@ -332,6 +349,8 @@ function positionRows(input: MetricsInput, qs: Question[]): PositionRow[] {
       consistent,
       consistency: consistent / full.length,
       consistency_ci: wilsonInterval(consistent, full.length),
+      ...leanColumns(pairedPositionTest(full.map((p) => votedPositions(p, k)))),
+      lean_p_holm: Number.NaN,
     };
     if (k === 1) {
       let sum = 0;
@@ -426,6 +445,9 @@ export function computeSelfConsistencyMetrics(input: MetricsInput): SelfConsiste
       position.push(...positionRows(input, mine));
       bins.push(...histogram(input, mine));
     }
+  // Holm across the position table (every judge, condition and k): the family a reader scans.
+  const adjusted = holmAdjust(position.map((r) => r.lean_p));
+  position.forEach((r, i) => (r.lean_p_holm = adjusted[i]));
   return {
     mode: input.mode,
     scale: input.mode === 'pointwise' ? input.opts.scale : null,

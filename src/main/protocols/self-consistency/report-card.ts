@@ -57,6 +57,17 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
       unit: 'pct',
       ...note,
     });
+    // The paired position test's rate beside the consistency (one verdict per order).
+    rows.push({
+      measure: 'position_a_rate',
+      label: 'Position-A rate',
+      condition,
+      n: p.n - p.tied,
+      value: p.first_rate,
+      ci: p.first_rate_ci,
+      unit: 'pct',
+      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
+    });
     gates.push({
       gate: 'position_consistency',
       condition,
@@ -64,6 +75,7 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
       value: p.consistency,
       ci: p.consistency_ci,
       ...note,
+      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
     });
   }
   return { rows, gates };

@@ -7,6 +7,7 @@ import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from '../t
 import { simulatedAnswer, unparseableText } from './answers';
 import { mulberry32 } from '../../../shared/random';
 import { firstAsk, plantedFlipRate, withPlantedFlip } from './planted-flip';
+import { plantedLeanRate, plantedLeanVerdict } from './planted-lean';
 import { seedOf } from './random';
 
 /** Mean answer time when the config sets none: long enough that progress is visible. */
@@ -65,15 +66,19 @@ export class SimulatedChatAdapter implements ChatAdapter {
     const broken = rng() < UNPARSEABLE_RATE;
     const flip = plantedFlipRate(spec.model);
     // A `-flip<NN>` model: every ask starts from its first ask's answer and flips it with NN %.
+    // A `-first<NN>` model: no position bias of its own, a first-position lean on NN % of items.
+    const lean = plantedLeanRate(spec.model) === null ? null : plantedLeanVerdict(spec, rng);
     const answer =
-      flip === null
-        ? simulatedAnswer(spec, rng)
-        : withPlantedFlip(
-            spec,
-            simulatedAnswer(firstAsk(spec), mulberry32(requestSeed(firstAsk(spec), 0))),
-            flip,
-            rng,
-          );
+      lean !== null
+        ? lean
+        : flip === null
+          ? simulatedAnswer(spec, rng)
+          : withPlantedFlip(
+              spec,
+              simulatedAnswer(firstAsk(spec), mulberry32(requestSeed(firstAsk(spec), 0))),
+              flip,
+              rng,
+            );
     const text = broken ? unparseableText(rng) : typeof answer === 'string' ? answer : JSON.stringify(answer);
     const usage: Usage = {
       inputTokens: estimateInputTokens(spec),

@@ -23,6 +23,10 @@ const BY_KEY: [RegExp, GlossaryId][] = [
   [/tie_half_ci$/, 'tieHalfCi'],
   // Differences of two paired rates (the noise floor's excess flip rate among them).
   [/^(accuracy_change|cgp|excess_flip_rate)_ci$/, 'newcombe'],
+  // The first-position rate's interval is Newcombe's on the items' two orders (a paired difference).
+  [/^first_rate_ci$/, 'newcombe'],
+  // The paired position test: both-first against both-second items.
+  [/^(lean_p|both_first|both_second)$/, 'position'],
   // Mean paired differences of scores (bias probes' effects and their excess over the noise floor).
   [/^(mean|excess)_ci$/, 'tMeanCi'],
   [/^kappa_ci$/, 'kappaCi'],

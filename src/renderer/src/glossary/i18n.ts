@@ -44,7 +44,7 @@ const en = {
     },
     position: {
       term: 'Position inconsistency',
-      body: 'The share of items where the judge’s choice depends on the order the two answers are shown: it picks one answer first, then the other when they are swapped. A consistent judge picks the same answer (or a tie) both ways.',
+      body: 'The share of items where the judge’s choice depends on the order the two answers are shown: it picks one answer first, then the other when they are swapped. A consistent judge picks the same answer (or a tie) both ways. A lean to one position shows in the inconsistent items only: “both first” items (the answer shown first chosen in both orders) against “both second” items. The lean p is the exact McNemar test of those two counts (consistent items give one “first” and one “second” and cancel); counting all verdicts as independent would hide a lean on a few items among many consistent ones.',
     },
     multiple: {
       term: 'Many comparisons',
@@ -109,7 +109,7 @@ const zh: typeof en = {
     },
     position: {
       term: '位置不一致率',
-      body: '评审模型的选择取决于两个回答的展示顺序的条目所占比例：先选了一个回答，交换顺序后又选了另一个。一致的评审模型在两种顺序下选择同一个回答（或都判平局）。',
+      body: '评审模型的选择取决于两个回答的展示顺序的条目所占比例：先选了一个回答，交换顺序后又选了另一个。一致的评审模型在两种顺序下选择同一个回答（或都判平局）。位置偏向只体现在不一致的条目上：“两次都选第一位”的条目（两种顺序下都选了展示在前的回答）对“两次都选第二位”的条目。偏向 p 是这两个计数的精确 McNemar 检验（一致的条目各贡献一次“第一位”和一次“第二位”，相互抵消）；把所有判断当作独立样本会把少数条目上的偏向淹没在大量一致条目之中。',
     },
     multiple: {
       term: '多重比较',

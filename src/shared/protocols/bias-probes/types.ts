@@ -2,6 +2,7 @@
 // process (which computes them) and the dashboard (which draws them).
 import type { UsageRow } from '../../report/usage';
 import type { CI } from '../../report/format';
+import type { PositionLeanColumns } from '../../stats/position';
 
 export const BIAS_PROTOCOL_ID = 'bias-probes';
 export const ALL = 'all';
@@ -41,7 +42,7 @@ export interface ProbeRow {
   /** Wilcoxon signed-rank, two-sided (SciPy's default method; see `p_method`). */
   p: number | null;
   p_method: 'exact' | 'approx' | null;
-  /** Holm across the p-values of this judge × category (probes and the position-A test). */
+  /** Holm across the p-values of this judge × category (probes and the paired position test). */
   p_holm: number | null;
   significant: boolean;
   /** Pairwise only: share of pairs the modification turned to the worse response (Wilson CI). */
@@ -50,16 +51,22 @@ export interface ProbeRow {
   flip_n?: number;
 }
 
-/** Pairwise mode, original texts in both orders. */
-export interface PositionRow {
+/**
+ * Pairwise mode, original texts in both orders. The lean is tested paired by item (issue 32
+ * item 1, PositionLeanColumns: both-first against both-second items, exact McNemar); `p_holm`
+ * adjusts that test with the probes of the same judge × category.
+ */
+export interface PositionRow extends PositionLeanColumns {
   judge: string;
   category: string;
   /** Valid verdicts that named A or B (ties left out of the rate). */
   n: number;
+  /**
+   * A among those verdicts, each counted alone (descriptive; with its Wilson CI): the rate to
+   * test and to read an interval of is `first_rate`, paired by item.
+   */
   position_a_rate: number;
   position_a_rate_ci: CI;
-  /** Exact binomial test of A against 0.5. */
-  binomial_p: number;
   p_holm: number | null;
   /** Items valid in both orders. */
   n_pairs: number;

@@ -9,6 +9,7 @@ export type ProbeOrder = 'en_zh' | 'zh_en';
 export type Winner = 'A' | 'B' | 'tie';
 export type { CI } from '../../report/format';
 import type { CI } from '../../report/format';
+import type { PositionLeanColumns } from '../../stats/position';
 
 /** One stored verdict as metrics see it (status failed: winner is null). */
 export interface JudgmentRecord {
@@ -68,12 +69,18 @@ export interface InvarianceRow {
   accuracy_change_ci: CI;
 }
 
-export interface PositionRow {
+/**
+ * One judge and language: its items with a verdict in both orders. The paired test of a lean
+ * (issue 32 item 1: both-first against both-second items, exact McNemar) is in the
+ * PositionLeanColumns; `lean_p_holm` adjusts it across the table (every judge and language).
+ */
+export interface PositionRow extends PositionLeanColumns {
   judge: string;
   language: Language;
   n: number;
   inconsistency_rate: number;
   inconsistency_rate_ci: CI;
+  lean_p_holm: number;
 }
 
 export interface TieProbeRow {

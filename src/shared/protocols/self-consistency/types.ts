@@ -1,6 +1,7 @@
 // Self-consistency metrics (metrics.json; DESIGN.md section 5e). Pure types, shared by the main
 // process (which computes them) and the dashboard (which draws them).
 import type { CI } from '../../report/format';
+import type { PositionLeanColumns } from '../../stats/position';
 import type { UsageRow } from '../../report/usage';
 
 export const SELF_CONSISTENCY_ID = 'self-consistency';
@@ -69,8 +70,12 @@ export interface AccuracyRow {
   single_mean?: number | null;
 }
 
-/** Position consistency (orders both): same majority choice in both orders, with k repeats per order. */
-export interface PositionRow {
+/**
+ * Position consistency (orders both): same majority choice in both orders, with k repeats per
+ * order. The lean of the k-vote majorities is tested paired by item (PositionLeanColumns: a tied
+ * vote counts as a tie); `lean_p_holm` adjusts it across the table (every judge, condition and k).
+ */
+export interface PositionRow extends PositionLeanColumns {
   judge: string;
   condition: string;
   k: number;
@@ -79,6 +84,7 @@ export interface PositionRow {
   consistent: number;
   consistency: number | null;
   consistency_ci: CI | null;
+  lean_p_holm: number;
   single_mean?: number | null;
 }
 

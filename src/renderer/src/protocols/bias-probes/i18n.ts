@@ -6,7 +6,10 @@ export const BIAS_NS = 'bias-probes';
 export const BIAS_NAMESPACES = [BIAS_NS, 'results', 'translation'];
 
 const en = {
-  power: { pairedDifference: 'Paired score difference, {{effect}} (per judge)' },
+  power: {
+    pairedDifference: 'Paired score difference, {{effect}} (per judge)',
+    positionLean: 'Position lean: both orders first vs both second (per judge)',
+  },
   estimateRoles: { rewriter: 'Rewriter' },
   // The estimate's kinds of call (the variant judged; pair-shown: the position probe).
   estimateKinds: {
@@ -105,7 +108,10 @@ const en = {
 };
 
 const zh = {
-  power: { pairedDifference: '配对分数差，{{effect}}（每个评审模型）' },
+  power: {
+    pairedDifference: '配对分数差，{{effect}}（每个评审模型）',
+    positionLean: '位置偏向：两种顺序都选第一位对都选第二位（每个评审模型）',
+  },
   estimateRoles: { rewriter: '改写模型' },
   estimateKinds: {
     original: '原文',

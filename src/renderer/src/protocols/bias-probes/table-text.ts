@@ -31,6 +31,11 @@ const HEADERS_ZH: Record<string, string> = {
   position_a_rate: 'A 率',
   position_a_rate_ci: '95% 置信区间',
   binomial_p: '二项检验 p',
+  both_first: '两次都选第一位',
+  both_second: '两次都选第二位',
+  first_rate: '第一位置率',
+  first_rate_ci: '95% 置信区间',
+  lean_p: '偏向 p',
   n_pairs: '配对数',
   swap_consistency: '交换一致性',
   swap_consistency_ci: '一致性 95% 置信区间',
@@ -103,8 +108,10 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
       return probeCaption(m, '审核标记了变体的配对不计入。');
     case 'position':
       return (
-        '原始配对按两种顺序评判。A 率：在选 A 或 B 的判断中选 A 的比例（Wilson 95% 置信区间），对 0.5 做精确二项检验，' +
-        '与同一评审模型 × 类别的探针一起做 Holm 校正；交换一致性：两种顺序下归一化选择相同的条目所占比例。'
+        '原始配对按两种顺序评判，按条目配对。两次都选第一位／第二位：两种顺序下都选了展示在前（在后）的回答的条目；' +
+        '偏向 p：这两个计数的精确 McNemar 检验（在 ½ 处的双侧二项检验），与同一评审模型 × 类别的探针一起做 Holm 校正。' +
+        '第一位置率：在两种顺序下都作出判断的条目中选 A 的判断所占比例，½ + (两次都选第一位 − 两次都选第二位) / 2n，' +
+        '附按条目两种顺序配对的 Newcombe 95% 置信区间（方法 10）。交换一致性：两种顺序下归一化选择相同的条目所占比例（Wilson 95% 置信区间）。'
       );
     case 'length_correlation':
       return (

@@ -36,6 +36,12 @@ const HEADERS_ZH: Record<string, string> = {
   n: '题目数',
   consistency: '一致',
   consistency_ci: '95% 置信区间',
+  both_first: '两次都选第一位',
+  both_second: '两次都选第二位',
+  first_rate: '第一位置率',
+  first_rate_ci: '95% 置信区间',
+  lean_p: '偏向 p',
+  lean_p_holm: 'Holm p',
   modal: '一致的重复次数',
   item_id: '条目',
   order: '顺序',
@@ -72,7 +78,11 @@ function captionZh(id: string, m: SelfConsistencyMetrics): string | undefined {
         '仅取奇数 k。单次平均：一次重复的准确率对所有重复序号取平均。按条目聚类的自助法 95% 置信区间。'
       );
     case 'position_by_k':
-      return '两种顺序的所有重复都有效的条目：前 k 次重复的多数选择在两种顺序下相同的比例（票数相同算不一致）；Wilson 95% 置信区间。单次平均：每种顺序一次重复，对重复序号取平均。';
+      return (
+        '两种顺序的所有重复都有效的条目：前 k 次重复的多数选择在两种顺序下相同的比例（票数相同算不一致）；Wilson 95% 置信区间。单次平均：每种顺序一次重复，对重复序号取平均。' +
+        'k 次投票多数的位置偏向按条目配对检验：多数在两种顺序下都选展示在前的回答的条目对都选在后的条目；偏向 p：精确 McNemar 检验，Holm：在全表内校正。' +
+        '第一位置率：在两种顺序下都有判断的条目上为 ½ + (两次都选第一位 − 两次都选第二位) / 2n，附 Newcombe 配对 95% 置信区间（方法 10）。'
+      );
     case 'agreement_histogram':
       return `按 ${m.repeats} 次重复中给出最常见判断的次数统计的完整题目数。`;
     case 'unstable':

@@ -15,6 +15,7 @@ export const BIAS_CARD_TEXT: CardDictionary = {
       dz_no_interval: "no interval is computed for d_z; the mean change's interval is in the row above",
       no_ab_verdict: 'no verdict named A or B',
       no_item_both_orders: 'no item valid in both orders',
+      no_item_decided_both_orders: 'no item named A or B in both orders',
     },
   },
   zh: {
@@ -29,6 +30,7 @@ export const BIAS_CARD_TEXT: CardDictionary = {
       dz_no_interval: '不计算 d_z 的区间；平均变化的区间见上一行',
       no_ab_verdict: '没有判为 A 或 B 的判决',
       no_item_both_orders: '没有在两种顺序下都有效的条目',
+      no_item_decided_both_orders: '没有在两种顺序下都判为 A 或 B 的条目',
     },
     values: {
       probe: { position: '位置', length: '长度', format: '格式' },

@@ -3,6 +3,7 @@ import { fixedIntervalText as interval, fixedText as num } from '../../../report
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
+import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
 /** What an effect row compares, in words (tables, figures, dashboard). */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
@@ -212,18 +213,22 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       id: 'position',
       title: 'Position: first-position (A) rate and swap consistency',
       caption:
-        'Original pairs in both orders. A rate among verdicts naming A or B (Wilson 95% CI), exact binomial ' +
-        'test against 0.5, Holm-adjusted with the probes of the same judge × category; swap consistency: ' +
-        'share of items whose normalized choice is the same in both orders.',
+        'Original pairs in both orders, paired by item. Both first / both second: items that chose the ' +
+        'response shown first (second) in both orders; lean p: exact McNemar of those two counts ' +
+        '(two-sided binomial at ½), Holm-adjusted with the probes of the same judge × category. First rate: ' +
+        'share of A among the verdicts of items decided in both orders, ½ + (both first − both second) / 2n, ' +
+        "with Newcombe's paired 95% CI (method 10) on the item's two orders. Swap consistency: share of " +
+        'items whose normalized choice is the same in both orders (Wilson 95% CI).',
       columns: [
         col('judge', 'Judge', 'text'),
         col('category', 'Category', 'text'),
-        col('n', 'n', 'int'),
-        col('position_a_rate', 'A rate', 'pct'),
-        col('position_a_rate_ci', '95% CI', 'ci'),
-        col('binomial_p', 'Binomial p', 'p'),
-        col('p_holm', 'Holm p', 'p'),
         col('n_pairs', 'Pairs', 'int'),
+        col('both_first', 'Both first', 'int'),
+        col('both_second', 'Both second', 'int'),
+        col('first_rate', 'First rate', 'pct'),
+        withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
+        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
+        withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
         col('swap_consistency', 'Swap consistency', 'pct'),
         col('swap_consistency_ci', 'Consistency 95% CI', 'ci'),
       ],

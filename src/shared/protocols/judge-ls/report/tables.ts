@@ -6,6 +6,7 @@ import type {
   JudgeLsMetrics,
   Language,
   MetricsStatistics,
+  PositionRow,
   QualityRow,
 } from '../types';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
@@ -13,6 +14,7 @@ import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
 import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
+import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 import { REPEAT_COMPARISON } from '../choice';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
@@ -178,16 +180,34 @@ function positionTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Position consistency',
     caption:
       'Share of items whose normalized choice changes when the answer order is swapped, among items valid ' +
-      'in both orders (%, Wilson 95% CI).',
-    columns: [
-      col('judge', 'Judge', 'text'),
-      col('language', 'Language', 'text'),
-      col('n', 'n', 'int'),
-      col('inconsistency_rate', 'Inconsistent', 'pct'),
-      col('inconsistency_rate_ci', '95% CI', 'ci'),
-    ],
-    rows: sortRows(metrics.position, judges, byLanguage).map((r) => ({ ...r })),
+      'in both orders (%, Wilson 95% CI). Position lean, paired by item: items that chose the answer shown ' +
+      'first in both orders against those that chose the second in both; lean p: exact McNemar (two-sided ' +
+      "binomial at ½ on those items), Holm: adjusted across the table's judges and languages. First rate: " +
+      'share of "first" among the verdicts of items decided in both orders, ½ + (both first − both second) ' +
+      "/ 2n, with Newcombe's paired 95% CI (method 10) on the item's two orders.",
+    columns: withNote(
+      [
+        col('judge', 'Judge', 'text'),
+        col('language', 'Language', 'text'),
+        col('n', 'n', 'int'),
+        col('inconsistency_rate', 'Inconsistent', 'pct'),
+        col('inconsistency_rate_ci', '95% CI', 'ci'),
+        col('both_first', 'Both first', 'int'),
+        col('both_second', 'Both second', 'int'),
+        col('first_rate', 'First rate', 'pct'),
+        withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
+        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
+        col('lean_p_holm', 'Holm p', 'p'),
+      ],
+      metrics.position.map(positionNote),
+    ),
+    rows: sortRows(metrics.position, judges, byLanguage).map((r) => ({ ...r, ...positionNote(r) })),
   };
+}
+
+/** A row whose first rate is undefined says why (every item it has was a tie in some order). */
+function positionNote(r: PositionRow): TableRow {
+  return r.first_rate === null ? { note: 'first rate undefined (no item decided in both orders)' } : {};
 }
 
 function usageTable(metrics: JudgeLsMetrics): Table {

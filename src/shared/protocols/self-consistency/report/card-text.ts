@@ -12,6 +12,7 @@ export const SELF_CONSISTENCY_CARD_TEXT: CardDictionary = {
       'no items': 'no items',
       'every resample gives the same value': 'every resample gives the same value',
       no_item_all_repeats: 'no item with every repeat of both orders valid',
+      no_item_decided_both_orders: 'no item named A or B in both orders',
     },
   },
   zh: {
@@ -23,6 +24,7 @@ export const SELF_CONSISTENCY_CARD_TEXT: CardDictionary = {
       'no items': '没有条目',
       'every resample gives the same value': '每次重抽样的值都相同',
       no_item_all_repeats: '没有两种顺序的每次重复都有效的条目',
+      no_item_decided_both_orders: '没有在两种顺序下都判为 A 或 B 的条目',
     },
     values: { condition: { own: '评审模型自身的温度' } },
   },

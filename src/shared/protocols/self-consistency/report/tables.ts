@@ -8,6 +8,7 @@ import {
 } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
+import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 import type { SelfConsistencyMetrics, StabilityRow } from '../types';
 
 export const BOOTSTRAP_METHOD = 'item-clustered percentile bootstrap';
@@ -139,7 +140,10 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
       caption:
         'Items with every repeat of both orders valid: share whose majority choice of the first k repeats is the ' +
         'same in both orders (a tied vote is not consistent); Wilson 95% CI. Mean single: one repeat per order, ' +
-        'averaged over the repeat index.',
+        'averaged over the repeat index. Position lean of the k-vote majorities, paired by item: items whose ' +
+        'majority chose the answer shown first in both orders against those that chose the second in both; ' +
+        'lean p: exact McNemar, Holm: adjusted across the table. First rate: ½ + (both first − both second) / 2n ' +
+        "over the items decided in both orders, with Newcombe's paired 95% CI (method 10).",
       columns: [
         col('judge', 'Judge', 'text'),
         col('condition', 'Temperature', 'text'),
@@ -148,6 +152,12 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         col('consistency', 'Consistent', 'pct'),
         withMethod(col('consistency_ci', '95% CI', 'ci'), 'Wilson score'),
         col('single_mean', 'Mean single', 'pct'),
+        col('both_first', 'Both first', 'int'),
+        col('both_second', 'Both second', 'int'),
+        col('first_rate', 'First rate', 'pct'),
+        withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
+        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
+        withMethod(col('lean_p_holm', 'Holm p', 'p'), 'Holm'),
       ],
       rows: m.position_by_k.map((r) => ({
         judge: r.judge,
@@ -159,6 +169,12 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         consistency: r.consistency,
         consistency_ci: r.consistency_ci,
         single_mean: r.single_mean ?? null,
+        both_first: r.both_first,
+        both_second: r.both_second,
+        first_rate: r.first_rate,
+        first_rate_ci: r.first_rate_ci,
+        lean_p: r.lean_p,
+        lean_p_holm: r.lean_p_holm,
       })),
     });
   tables.push({

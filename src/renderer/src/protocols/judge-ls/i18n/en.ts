@@ -162,7 +162,7 @@ export const en = {
     },
     position: {
       title: 'Position consistency',
-      help: 'Share of items whose verdict changes when the two outputs swap places. Lower is better.',
+      help: 'Share of items whose verdict changes when the two outputs swap places. Lower is better. Position lean, paired by item: items that chose the output shown first in both orders against those that chose the second in both (exact McNemar, Holm across the table); the first-position rate has Newcombe’s paired 95% CI over the items.',
     },
     tie_probe: {
       title: 'Tie probe: English vs Chinese',

@@ -159,7 +159,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     },
     position: {
       title: '位置一致性',
-      help: '交换两个输出的位置后判决改变的条目比例，越低越好。',
+      help: '交换两个输出的位置后判决改变的条目比例，越低越好。位置偏向按条目配对检验：两种顺序都选第一位的条目对两种顺序都选第二位的条目（精确 McNemar，表内 Holm 校正）；第一位置率附按条目配对的 Newcombe 95% 置信区间。',
     },
     tie_probe: {
       title: '平局探针：英文对中文',
@@ -294,6 +294,11 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     favour_en: '偏向英文',
     favour_target: '偏向目标语言',
     inconsistency_rate: '不一致',
+    both_first: '两次都选第一位',
+    both_second: '两次都选第二位',
+    first_rate: '第一位置率',
+    lean_p: '位置偏向 p',
+    lean_p_holm: 'Holm 校正 p',
     en_win_rate: '英文胜',
     zh_win_rate: '中文胜',
     en_share_non_tie: '英文占比',

@@ -15,6 +15,8 @@ const EXACT_ZH: Record<string, Record<string, string>> = {
 
 /** The notes of rows without valid verdicts (report/tables.ts). */
 function noteZh(note: string): string {
+  if (note === 'first rate undefined (no item decided in both orders)')
+    return '第一位置率无定义（没有在两种顺序下都作出判断的条目）';
   const m = /^no valid verdicts(?: in (.+))? \((\d+) failed, see failures\)$/.exec(note);
   if (!m) return note;
   const where = m[1] ? `${m[1].split(' and ').join(' 和 ')} 中` : '';

@@ -1,0 +1,80 @@
+// Planted position lean for checking the paired position test (issue 32 item 1): a simulated
+// model whose name ends in `-first<NN>` (e.g. `sim-judge-strong-first10`) is a pairwise judge
+// with no position bias of its own, except on a planted NN % of items, where it picks the answer
+// shown first (A) in both orders. `-first0` is the same judge with the lean off.
+//
+// Which items carry the lean is a function of the model and the item's two answers as a set (so
+// both orders of an item agree, and a test can count the planted items from the data with
+// `leanPlanted`). Off the planted items the judge picks one of the two answers from that same
+// set, whatever the order, and then each ask, independently, takes the other answer with
+// probability LEAN_NOISE: inconsistent items then split evenly between both-first and
+// both-second, the null the paired test holds. Models without the suffix answer as before
+// (their own first-position lean, `answers.ts`, is untouched: golden metrics stay byte-identical).
+import type { Rng } from '../../../shared/random';
+import { mulberry32 } from '../../../shared/random';
+import type { ChatRequestSpec } from '../types';
+import { skillOf } from './answers';
+import { pick, seedOf } from './random';
+import { followScore, taggedSections } from './reading';
+
+const LEAN_SUFFIX = /-first(\d{1,3})$/;
+
+/** Chance that one ask of an unplanted item takes the other answer: symmetric, order-blind noise. */
+export const LEAN_NOISE = 0.005;
+/** Chance that an unplanted item is a tie in both orders. */
+const LEAN_TIE = 0.02;
+
+/** The planted share of items a model name asks for (0–1), or null (no suffix). */
+export function plantedLeanRate(model: string): number | null {
+  const m = LEAN_SUFFIX.exec(model);
+  return m && Number(m[1]) <= 100 ? Number(m[1]) / 100 : null;
+}
+
+/** The item's answers as a set: the same key whichever is shown first. */
+function unordered(a: string, b: string): [string, string] {
+  const x = a.trim();
+  const y = b.trim();
+  return x <= y ? [x, y] : [y, x];
+}
+
+/**
+ * Whether the model leans to the first position on the item with these two answers (in any
+ * order). Public so a test can count the planted items of its dataset.
+ */
+export function leanPlanted(model: string, answerA: string, answerB: string): boolean {
+  const rate = plantedLeanRate(model);
+  if (rate === null) return false;
+  return mulberry32(seedOf('planted-lean', model, ...unordered(answerA, answerB)))() < rate;
+}
+
+const REASONS = {
+  A: 'Response A follows the instruction more closely. (simulated)',
+  B: 'Response B follows the instruction more closely. (simulated)',
+  tie: 'Neither response is clearly better. (simulated)',
+} as const;
+
+/** The pairwise verdict of a `-first<NN>` model, or null when the request is not one it answers so. */
+export function plantedLeanVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknown> | null {
+  if (spec.response?.name !== 'pairwise_verdict') return null;
+  const sections = taggedSections(spec.messages.map((m) => m.content).join('\n\n'));
+  const a = sections.get('response_a') ?? sections.get('output_a');
+  const b = sections.get('response_b') ?? sections.get('output_b');
+  if (a === undefined || b === undefined) return null;
+  const instruction = sections.get('instruction') ?? sections.get('question') ?? '';
+  const verdict = (winner: 'A' | 'B' | 'tie', confidence: number) => ({
+    winner,
+    confidence,
+    reason: REASONS[winner],
+  });
+  if (leanPlanted(spec.model, a, b)) return verdict('A', 0.7);
+  const [x, y] = unordered(a, b);
+  if (x === y) return verdict('tie', 0.9);
+  // Drawn from the set of answers (and the model), never from their order.
+  const stable = mulberry32(seedOf('lean-base', spec.model, instruction.trim(), x, y));
+  if (stable() < LEAN_TIE) return verdict('tie', 0.5);
+  const better = followScore(instruction, x) >= followScore(instruction, y) ? x : y;
+  const chosen = stable() < skillOf(spec.model) ? better : pick(stable, [x, y]);
+  const shownFirst = chosen === a.trim();
+  const flipped = rng() < LEAN_NOISE;
+  return verdict(shownFirst !== flipped ? 'A' : 'B', 0.6);
+}
