@@ -16,6 +16,7 @@ import { PreregPanel } from '../preregistration/PreregPanel';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
+import { SetupEditor } from './SetupEditor';
 import { AnnotationLink } from '../annotation/link';
 
 const NO_CALLS: PhaseProgress = { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
@@ -102,6 +103,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const [showFailures, setShowFailures] = useState(0);
+  const [editingSetup, setEditingSetup] = useState(false);
 
   const load = useCallback(async () => {
     try {
@@ -177,6 +179,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   // The protocol's stages in order (older cores sent none: then the stages that have counts).
   const stageNames = progress.stages?.length ? progress.stages : Object.keys(progress.phases);
   const canStart = status === 'draft' || status === 'cancelled' || status === 'failed';
+  // Nothing planned, nothing sent: no answer depends on the setup yet, so it may still change.
+  const setupEditable = status === 'draft' && detail.counts.planned === 0;
 
   return (
     <div className="page run">
@@ -196,6 +200,16 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         <div className="page__tools">
           <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
           <ReuseTools experimentId={experimentId} />
+          {setupEditable && !editingSetup && (
+            <button
+              type="button"
+              className="btn"
+              data-testid="run-edit-setup"
+              onClick={() => setEditingSetup(true)}
+            >
+              {t('run.setup.edit')}
+            </button>
+          )}
           <AnnotationLink experimentId={experimentId} />
           <a
             className="btn btn--primary"
@@ -206,6 +220,17 @@ export function RunPage({ experimentId }: { experimentId: number }) {
           </a>
         </div>
       </header>
+
+      {setupEditable && editingSetup && (
+        <SetupEditor
+          experimentId={experimentId}
+          config={detail.config}
+          onClose={(saved) => {
+            setEditingSetup(false);
+            if (saved) void load();
+          }}
+        />
+      )}
 
       <section className="run-card run-status" aria-labelledby="status-title">
         <div className="run-status__line">
