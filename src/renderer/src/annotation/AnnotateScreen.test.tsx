@@ -213,8 +213,13 @@ describe('Annotation screen buttons and comments (issue 38)', () => {
       skipped: false,
       comment: 'Both miss the second question',
     });
-    // The next item's box starts empty.
+    // The next item's box starts empty; back on the rated one, its stored comment is there.
     expect(box().value).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    await waitFor(() => expect(unitShown()).toBe('u0'));
+    expect(box().value).toBe('Both miss the second question');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(unitShown()).toBe('u1'));
 
     // Typed on u1, moved away and back without rating: still there, then rated by key.
     fireEvent.change(box(), { target: { value: 'A is longer, not better' } });

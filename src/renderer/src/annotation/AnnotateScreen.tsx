@@ -5,7 +5,7 @@
 // from the store's own tally (what `annotate sets` prints), never from where the cursor is; model
 // text is shown as text. A comment typed before the rating is kept (in this browser, per unit)
 // and stored with the rating or skip: the store keeps no comment without one (issue 38).
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnnotationSession, AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
@@ -81,17 +81,13 @@ export function AnnotateScreen({
   const [status, setStatus] = useState<{ kind: 'idle' | 'saving' | 'error'; message?: string }>({
     kind: 'idle',
   });
-  const [comment, setComment] = useState('');
+  // What was typed in the box, and on which unit: the box shows it only on that unit, so no
+  // frame shows one unit's comment under another (an effect resetting it came a paint late).
+  const [typed, setTyped] = useState<{ unit: string; text: string } | null>(null);
   // Comments typed on units not rated yet, by unit: they wait here for the rating or skip.
-  const drafts = useRef<Map<string, string>>(new Map());
-  const [draftsLoaded, setDraftsLoaded] = useState(false);
+  const drafts = useMemo(() => readDrafts(setId, annotator), [setId, annotator]);
   const commentRef = useRef<HTMLTextAreaElement>(null);
   const saving = useRef(false);
-
-  useEffect(() => {
-    drafts.current = readDrafts(setId, annotator);
-    setDraftsLoaded(true);
-  }, [setId, annotator]);
 
   useEffect(() => {
     let live = true;
@@ -121,17 +117,18 @@ export function AnnotateScreen({
 
   const items = session?.items ?? [];
   const item: SessionItem | undefined = items[index];
-  useEffect(() => {
-    if (!draftsLoaded) return;
-    setComment((item && drafts.current.get(item.unitUid)) ?? item?.comment ?? '');
-  }, [item, item?.unitUid, item?.comment, draftsLoaded]);
+  const comment = !item
+    ? ''
+    : typed?.unit === item.unitUid
+      ? typed.text
+      : (drafts.get(item.unitUid) ?? item.comment ?? '');
 
   const changeComment = (text: string) => {
-    setComment(text);
     if (!item) return;
-    if (text.trim() === (item.comment ?? '').trim()) drafts.current.delete(item.unitUid);
-    else drafts.current.set(item.unitUid, text);
-    writeDrafts(setId, annotator, drafts.current);
+    setTyped({ unit: item.unitUid, text });
+    if (text.trim() === (item.comment ?? '').trim()) drafts.delete(item.unitUid);
+    else drafts.set(item.unitUid, text);
+    writeDrafts(setId, annotator, drafts);
   };
   // The comment on screen goes with any label given now, when it differs from the stored one.
   const commentPatch = (): { comment?: string | null } =>
@@ -150,8 +147,7 @@ export function AnnotateScreen({
           ...patch,
         });
         setStored(tally);
-        if (patch.comment !== undefined && drafts.current.delete(item.unitUid))
-          writeDrafts(setId, annotator, drafts.current);
+        if (patch.comment !== undefined && drafts.delete(item.unitUid)) writeDrafts(setId, annotator, drafts);
         const updated: SessionItem = {
           ...item,
           ...(patch.value !== undefined ? { value: patch.value, skipped: false } : {}),
@@ -169,7 +165,7 @@ export function AnnotateScreen({
         saving.current = false;
       }
     },
-    [session, item, setId, annotator, items.length],
+    [session, item, setId, annotator, items.length, drafts],
   );
 
   // What a key or its button does; one label at a time: while the last one is being stored,
@@ -240,6 +236,52 @@ export function AnnotateScreen({
         ? t('screen.keysPreference')
         : t('screen.keysLabel', { first: scale.labels[0], second: scale.labels[1] });
 
+  // Previous, skip and next: beside the rating buttons, and alone past the last item.
+  const navButtons = (
+    <div className="annotate__nav" role="group" aria-label={t('screen.navGroup')}>
+      <button
+        type="button"
+        className="btn"
+        data-testid="annotate-previous"
+        aria-keyshortcuts="p"
+        disabled={index === 0}
+        onClick={previous}
+      >
+        {t('screen.previous')}
+        <kbd className="annotate__key" aria-hidden="true">
+          p
+        </kbd>
+      </button>
+      <button
+        type="button"
+        className="btn"
+        data-testid="annotate-skip"
+        data-rating-control=""
+        aria-keyshortcuts="s"
+        disabled={!item || status.kind === 'saving'}
+        onClick={skip}
+      >
+        {t('screen.skip')}
+        <kbd className="annotate__key" aria-hidden="true">
+          s
+        </kbd>
+      </button>
+      <button
+        type="button"
+        className="btn"
+        data-testid="annotate-next"
+        aria-keyshortcuts="n"
+        disabled={index >= items.length}
+        onClick={next}
+      >
+        {t('screen.next')}
+        <kbd className="annotate__key" aria-hidden="true">
+          n
+        </kbd>
+      </button>
+    </div>
+  );
+
   return (
     <div className="annotate" data-testid="annotate-screen">
       <div className="annotate__bar">
@@ -299,33 +341,36 @@ export function AnnotateScreen({
               </section>
             ))}
           </div>
-          <div
-            className="annotate__rate"
-            role="group"
-            aria-label={t('screen.rateGroup')}
-            data-testid="annotate-rate"
-          >
-            {ratingOptions(scale).map((o) => (
-              <button
-                key={String(o.value)}
-                type="button"
-                className={`btn annotate__rate-btn${item.value === o.value ? ' btn--primary' : ''}`}
-                data-testid={`annotate-rate-${String(o.value)}`}
-                data-rating-control=""
-                aria-pressed={item.value === o.value}
-                aria-label={scale.kind === 'score' ? optionName(o.value) : undefined}
-                aria-keyshortcuts={o.key ?? undefined}
-                disabled={status.kind === 'saving'}
-                onClick={() => rate(o.value)}
-              >
-                {scale.kind === 'preference' ? optionName(o.value) : shown(o.value)}
-                {o.key !== null && (
-                  <kbd className="annotate__key" aria-hidden="true">
-                    {o.key}
-                  </kbd>
-                )}
-              </button>
-            ))}
+          <div className="annotate__controls">
+            <div
+              className="annotate__rate"
+              role="group"
+              aria-label={t('screen.rateGroup')}
+              data-testid="annotate-rate"
+            >
+              {ratingOptions(scale).map((o) => (
+                <button
+                  key={String(o.value)}
+                  type="button"
+                  className={`btn annotate__rate-btn${item.value === o.value ? ' btn--primary' : ''}`}
+                  data-testid={`annotate-rate-${String(o.value)}`}
+                  data-rating-control=""
+                  aria-pressed={item.value === o.value}
+                  aria-label={scale.kind === 'score' ? optionName(o.value) : undefined}
+                  aria-keyshortcuts={o.key ?? undefined}
+                  disabled={status.kind === 'saving'}
+                  onClick={() => rate(o.value)}
+                >
+                  {scale.kind === 'preference' ? optionName(o.value) : shown(o.value)}
+                  {o.key !== null && (
+                    <kbd className="annotate__key" aria-hidden="true">
+                      {o.key}
+                    </kbd>
+                  )}
+                </button>
+              ))}
+            </div>
+            {navButtons}
           </div>
           <p
             className="annotate__state"
@@ -391,48 +436,7 @@ export function AnnotateScreen({
             : t('screen.done', { total })}
         </p>
       )}
-      <div className="annotate__nav" role="group" aria-label={t('screen.navGroup')}>
-        <button
-          type="button"
-          className="btn"
-          data-testid="annotate-previous"
-          aria-keyshortcuts="p"
-          disabled={index === 0}
-          onClick={previous}
-        >
-          {t('screen.previous')}
-          <kbd className="annotate__key" aria-hidden="true">
-            p
-          </kbd>
-        </button>
-        <button
-          type="button"
-          className="btn"
-          data-testid="annotate-skip"
-          data-rating-control=""
-          aria-keyshortcuts="s"
-          disabled={!item || status.kind === 'saving'}
-          onClick={skip}
-        >
-          {t('screen.skip')}
-          <kbd className="annotate__key" aria-hidden="true">
-            s
-          </kbd>
-        </button>
-        <button
-          type="button"
-          className="btn"
-          data-testid="annotate-next"
-          aria-keyshortcuts="n"
-          disabled={index >= items.length}
-          onClick={next}
-        >
-          {t('screen.next')}
-          <kbd className="annotate__key" aria-hidden="true">
-            n
-          </kbd>
-        </button>
-      </div>
+      {!item && navButtons}
     </div>
   );
 }
