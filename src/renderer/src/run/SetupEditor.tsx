@@ -25,7 +25,7 @@ export function SetupEditor({
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      setError({ message: t('run.setup.notJson', { message: (e as Error).message }) });
+      setError({ message: t('run.setup.notJson', { message: (e as Error).message }), issues: [] });
       return;
     }
     setBusy(true);
