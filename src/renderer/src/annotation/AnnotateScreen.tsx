@@ -169,7 +169,7 @@ export function AnnotateScreen({
   );
 
   // What a key or its button does; one label at a time: while the last one is being stored,
-  // neither is taken.
+  // neither is taken (the buttons stay enabled, so a focused one keeps the focus).
   const rate = (value: RatingValue) => {
     if (saving.current || !item) return;
     void save({ value, ...commentPatch() }, true);
@@ -258,7 +258,7 @@ export function AnnotateScreen({
         data-testid="annotate-skip"
         data-rating-control=""
         aria-keyshortcuts="s"
-        disabled={!item || status.kind === 'saving'}
+        disabled={!item}
         onClick={skip}
       >
         {t('screen.skip')}
@@ -358,7 +358,6 @@ export function AnnotateScreen({
                   aria-pressed={item.value === o.value}
                   aria-label={scale.kind === 'score' ? optionName(o.value) : undefined}
                   aria-keyshortcuts={o.key ?? undefined}
-                  disabled={status.kind === 'saving'}
                   onClick={() => rate(o.value)}
                 >
                   {scale.kind === 'preference' ? optionName(o.value) : shown(o.value)}
