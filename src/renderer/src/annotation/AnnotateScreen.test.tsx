@@ -245,6 +245,18 @@ describe('Annotation screen buttons and comments (issue 38)', () => {
     expect(screen.getByTestId('annotate-state').textContent).toBe('Not rated yet');
   });
 
+  it('stores a comment typed before a rating given by key (keyboard only)', async () => {
+    const { labels } = storeApi({ kind: 'preference' });
+    render(<AnnotateScreen setId={1} annotator="alice" onBack={() => {}} />);
+    await waitFor(() => expect(unitShown()).toBe('u0'));
+    const box = screen.getByTestId('annotate-comment');
+    fireEvent.change(box, { target: { value: 'Both are off topic' } });
+    fireEvent.keyDown(box, { key: 'Escape' });
+    fireEvent.blur(box);
+    await press('2', 'u1');
+    expect(labels.get('u0')).toEqual({ value: '2', skipped: false, comment: 'Both are off topic' });
+  });
+
   it('keeps an unrated comment across leaving the screen', async () => {
     const { labels } = storeApi({ kind: 'preference' });
     const first = render(<AnnotateScreen setId={1} annotator="alice" onBack={() => {}} />);
