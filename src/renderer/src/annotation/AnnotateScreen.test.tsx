@@ -9,7 +9,7 @@ import type { RatingScale } from '../../../shared/annotation/types';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
-import { AnnotateScreen } from './AnnotateScreen';
+import { AnnotateScreen, ratingOptions } from './AnnotateScreen';
 
 afterEach(async () => {
   cleanup();
@@ -270,5 +270,24 @@ describe('Annotation screen buttons and comments (issue 38)', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'A is better' }));
     await waitFor(() => expect(labels.get('u0')?.comment).toBe('Typo in B'));
+  });
+});
+
+describe('the buttons a scale gets', () => {
+  it('one per value, each with the key that gives it, or none past the digits', () => {
+    expect(ratingOptions({ kind: 'preference' })).toEqual([
+      { value: '1', key: '1' },
+      { value: '2', key: '2' },
+      { value: 'tie', key: '0' },
+    ]);
+    expect(ratingOptions({ kind: 'label', labels: ['good', 'bad'] })).toEqual([
+      { value: 'good', key: '1' },
+      { value: 'bad', key: '2' },
+    ]);
+    // 0–10: the digit 0 gives 10, so 0 has a button and no key.
+    const zeroToTen = ratingOptions({ kind: 'score', min: 0, max: 10 });
+    expect(zeroToTen).toHaveLength(11);
+    expect(zeroToTen[0]).toEqual({ value: 0, key: null });
+    expect(zeroToTen[10]).toEqual({ value: 10, key: '0' });
   });
 });
