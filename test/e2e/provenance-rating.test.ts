@@ -278,7 +278,7 @@ describe('a duplicate is changed before it starts (issue 38 item 9)', () => {
     await byTestId('run-duplicate').click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('real judge copy');
     const copyHash = await hash();
-    await byTestId('run-edit-setup').click();
+    // The copy opens with its setup to change.
     const box = byTestId('setup-editor-text');
     const config = JSON.parse(await box.inputValue()) as Record<string, unknown>;
     expect(config).toMatchObject({ name: 'real judge copy', limit: 6 });

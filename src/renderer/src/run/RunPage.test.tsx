@@ -6,6 +6,7 @@ import { i18next } from '../i18n';
 import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progress } from '../test/fake-api';
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
+import { openSetupEditorOn } from './SetupEditor';
 
 afterEach(() => {
   cleanup();
@@ -424,6 +425,22 @@ describe('Editing the setup of an experiment that has not started', () => {
     await waitFor(() =>
       expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('pilot, 10 items'),
     );
+  });
+
+  it('opens with the editor right after Duplicate made the copy, and only then', async () => {
+    const api = new FakeApi({
+      'experiments.get': () => draft(),
+      'experiments.progress': () => progress({ status: 'draft' }),
+    });
+    openSetupEditorOn(7);
+    renderRun(api);
+    expect(
+      JSON.parse(((await screen.findByTestId('setup-editor-text')) as HTMLTextAreaElement).value),
+    ).toEqual(draft().config);
+    cleanup();
+    renderRun(api);
+    await screen.findByTestId('run-edit-setup');
+    expect(screen.queryByTestId('setup-editor')).toBeNull();
   });
 
   it('shows the core refusal, and offers no edit once anything is planned, in 中文 too', async () => {

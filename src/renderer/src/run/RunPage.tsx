@@ -16,7 +16,7 @@ import { PreregPanel } from '../preregistration/PreregPanel';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
-import { SetupEditor } from './SetupEditor';
+import { clearSetupEditorRequest, SetupEditor, setupEditorRequested } from './SetupEditor';
 import { AnnotationLink } from '../annotation/link';
 
 const NO_CALLS: PhaseProgress = { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
@@ -103,7 +103,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const [showFailures, setShowFailures] = useState(0);
-  const [editingSetup, setEditingSetup] = useState(false);
+  const [editingSetup, setEditingSetup] = useState(() => setupEditorRequested(experimentId));
+  useEffect(clearSetupEditorRequest, []);
 
   const load = useCallback(async () => {
     try {

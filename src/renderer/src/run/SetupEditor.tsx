@@ -6,6 +6,24 @@ import { useTranslation } from 'react-i18next';
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 
+// The copy Duplicate just made: its run page opens with the editor, since a copy is made to be
+// changed. Held here for the one page that opens next, not in the URL (a reload shows the page).
+let openOnArrival: number | null = null;
+
+export function openSetupEditorOn(experimentId: number): void {
+  openOnArrival = experimentId;
+}
+
+/** Whether the run page of `experimentId` opens with the editor (a pure read: React may ask twice). */
+export function setupEditorRequested(experimentId: number): boolean {
+  return openOnArrival === experimentId;
+}
+
+/** The run page has opened: a later visit to the copy opens as any other. */
+export function clearSetupEditorRequest(): void {
+  openOnArrival = null;
+}
+
 export function SetupEditor({
   experimentId,
   config,
