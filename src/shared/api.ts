@@ -83,6 +83,11 @@ export interface ApiMethods {
   'experiments.delete': { params: { experimentId: number }; result: { deleted: boolean } };
   /** A new draft experiment with the same config under a new name (default: "<name> copy", "<name> copy 2", …). */
   'experiments.duplicate': { params: { experimentId: number; name?: string }; result: ExperimentSummary };
+  /**
+   * A new config for an experiment that has not started (status draft, nothing planned): name,
+   * dataset and protocol may change; refused (conflict) once it has started.
+   */
+  'experiments.editSetup': { params: { experimentId: number; config: unknown }; result: ExperimentSummary };
   /** The config as a file `judge-lab run` accepts as is: the dataset by name (or path), never by internal id. */
   'experiments.cliConfig': {
     params: { experimentId: number };
@@ -399,6 +404,7 @@ export const METHOD_NAMES = [
   'experiments.get',
   'experiments.delete',
   'experiments.duplicate',
+  'experiments.editSetup',
   'experiments.cliConfig',
   'experiments.start',
   'experiments.pause',

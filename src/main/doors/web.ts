@@ -50,6 +50,7 @@ const BODY_BYTES: Partial<Record<MethodName, number>> = {
   // 3 bytes each at most in UTF-8 outside the astral planes).
   'experiments.estimate': 150 * MiB + MiB,
   'experiments.create': 150 * MiB + MiB,
+  'experiments.editSetup': 150 * MiB + MiB,
   'experiments.previewPrompts': 150 * MiB + MiB,
   // A study bundle travels whole, as a file: its own stated cap.
   'bundles.verify': base64Bytes(INPUT_LIMITS.bundle.fileBytes) + MiB,

@@ -22,6 +22,8 @@ import {
   insertExperiment,
   listExperiments,
   planCounts,
+  plannedCount,
+  replaceExperimentSetup,
   setExperimentConfig,
   type ExperimentRow,
 } from '../store/experiments';
@@ -264,6 +266,47 @@ export class ExperimentCatalogue {
       for (let n = 2; taken.has(newName); n++) newName = `${exp.row.name} copy ${n}`;
     }
     return this.create({ ...exp.config, name: newName, dataset: exp.row.datasetId });
+  }
+
+  /**
+   * A new setup for an experiment that has not started (issue 38: a duplicate is changed before
+   * it runs): nothing is planned or sent, so nothing stored depends on the old setup, and name,
+   * dataset and protocol may change too. Every check of `create` runs first, in one transaction:
+   * a refused setup leaves the old one. Once anything is planned the setup stays with its answers
+   * (`judge-lab run` with the same name is the way to widen a started one).
+   */
+  editSetup(id: number, raw: unknown): ExperimentSummary {
+    const summary = this.db.transaction(() => {
+      const existing = loadExperiment(this.db, id).row;
+      if (this.runs.isRunning(id) || existing.status !== 'draft' || plannedCount(this.db, id) > 0)
+        throw new AppError(
+          'conflict',
+          `"${existing.name}" has started, so its setup stays as it ran. Duplicate it to run a changed setup.`,
+        );
+      const config = parseExperimentConfig(raw);
+      const other = getExperimentByName(this.db, config.name);
+      if (other && other.id !== id)
+        throw new AppError('conflict', `An experiment named "${config.name}" exists; choose another name.`, [
+          { file: 'config', field: 'name', message: 'already used by another experiment' },
+        ]);
+      const datasetId = this.resolveDataset(config.dataset);
+      selectDatasetItems(allItems(this.db, datasetId), config);
+      const stored = this.sealed(raw, { ...config, dataset: datasetId });
+      // The protocol's own checks (options, items, input files) before anything is written.
+      this.draft(raw);
+      replaceExperimentSetup(this.db, id, {
+        name: config.name,
+        protocol: config.protocol,
+        datasetId,
+        configJson: JSON.stringify(stored),
+      });
+      // A plan locked with the draft is superseded only as the CLI's update does: with an amendment.
+      const before = (JSON.parse(existing.configJson) as { preregistration?: unknown }).preregistration;
+      lockFromConfig(this.db, loadExperiment(this.db, id), before);
+      return this.summary(loadExperiment(this.db, id).row);
+    })();
+    this.opts.emit('experiments.changed', { experimentId: id });
+    return summary;
   }
 
   /**

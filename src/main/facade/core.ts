@@ -230,6 +230,7 @@ export class Core {
       'experiments.list': () => ex.catalogue.list(),
       'experiments.get': ({ experimentId }) => ex.catalogue.get(experimentId),
       'experiments.duplicate': ({ experimentId, name }) => ex.catalogue.duplicate(experimentId, name),
+      'experiments.editSetup': ({ experimentId, config }) => ex.catalogue.editSetup(experimentId, config),
       'experiments.cliConfig': ({ experimentId }) => ex.catalogue.cliConfig(experimentId),
       'experiments.delete': ({ experimentId }) => ex.catalogue.delete(experimentId),
       'experiments.start': ({ experimentId }) => ex.runs.start(experimentId),

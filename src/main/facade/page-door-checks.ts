@@ -23,6 +23,7 @@ export function checkPageDoorCall(method: string, params: unknown, ctx: PageDoor
   switch (method) {
     case 'experiments.estimate':
     case 'experiments.create':
+    case 'experiments.editSetup':
     case 'experiments.previewPrompts':
     case 'experiments.recordedTemplate': {
       const config = isObject(p.config) ? p.config : {};

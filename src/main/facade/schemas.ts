@@ -53,6 +53,7 @@ export const paramSchemas = {
   'experiments.get': experiment,
   'experiments.delete': experiment,
   'experiments.duplicate': z.strictObject({ experimentId: id, name: z.string().min(1).max(200).optional() }),
+  'experiments.editSetup': z.strictObject({ experimentId: id, config: z.unknown() }),
   'experiments.cliConfig': experiment,
   'experiments.start': experiment,
   'experiments.pause': experiment,

@@ -71,6 +71,18 @@ export function setExperimentConfig(db: Database, id: number, configJson: string
   ).run(configJson, id);
 }
 
+/** A new setup for an experiment (name, protocol, dataset and config at once). */
+export function replaceExperimentSetup(
+  db: Database,
+  id: number,
+  e: { name: string; protocol: string; datasetId: number; configJson: string },
+): void {
+  db.prepare(
+    `UPDATE experiments SET name = ?, protocol = ?, dataset_id = ?, config_json = ?,
+       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`,
+  ).run(e.name, e.protocol, e.datasetId, e.configJson, id);
+}
+
 export function deleteExperiment(db: Database, id: number): boolean {
   return db.prepare('DELETE FROM experiments WHERE id = ?').run(id).changes > 0;
 }

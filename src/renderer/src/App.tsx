@@ -145,11 +145,14 @@ export function App() {
       page = <NotFound />;
       break;
   }
-  // Every page of one experiment says so when its answers are simulated.
+  // Every page of one experiment says so when its answers are simulated. The banner takes no
+  // key: it sits beside the page in one child list, and pages are keyed by their experiment id,
+  // so a banner keyed by the same id was a duplicate key, and React lost track of the banner and
+  // left copies of it on later pages (issue 38). It answers for the id it is given instead.
   const experimentId = 'experimentId' in route ? route.experimentId : undefined;
   return (
     <AppFrame>
-      {experimentId !== undefined && <SimulatedBanner key={experimentId} experimentId={experimentId} />}
+      {experimentId !== undefined && <SimulatedBanner experimentId={experimentId} />}
       {page}
     </AppFrame>
   );

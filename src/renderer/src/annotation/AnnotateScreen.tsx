@@ -1,9 +1,11 @@
-// The blinded annotation screen: one unit at a time, in this annotator's own order, keyboard
-// first (digits rate and move on, n/p move without rating, s skips, c opens the comment). A label
-// counts as given only when the core has stored it (one call = one committed row), and the counts
-// and the end-of-set message come from the store's own tally (what `annotate sets` prints), never
-// from where the cursor is; model text is shown as text.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+// The blinded annotation screen: one unit at a time, in this annotator's own order. Every key has
+// a button too (digits rate and move on, n/p move without rating, s skips, c opens the comment),
+// so a trackpad or touch screen rates as fast as a keyboard. A label counts as given only when the
+// core has stored it (one call = one committed row), and the counts and the end-of-set message come
+// from the store's own tally (what `annotate sets` prints), never from where the cursor is; model
+// text is shown as text. A comment typed before the rating is kept (in this browser, per unit)
+// and stored with the rating or skip: the store keeps no comment without one (issue 38).
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnnotationSession, AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
@@ -20,6 +22,39 @@ export function valueForKey(scale: RatingScale, key: string): RatingValue | null
   // 0 stands for 10 on a 1–10 scale.
   const v = d === 0 && scale.max >= 10 ? 10 : d;
   return v >= scale.min && v <= scale.max ? v : null;
+}
+
+/** Every value of the scale with the key that gives it (none for values past the digits). */
+export function ratingOptions(scale: RatingScale): { value: RatingValue; key: string | null }[] {
+  const values: RatingValue[] =
+    scale.kind === 'preference'
+      ? ['1', '2', 'tie']
+      : scale.kind === 'label'
+        ? scale.labels
+        : Array.from({ length: Math.max(0, scale.max - scale.min + 1) }, (_, i) => scale.min + i);
+  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'];
+  return values.map((value) => ({ value, key: keys.find((k) => valueForKey(scale, k) === value) ?? null }));
+}
+
+/** Where the comments typed before a rating wait: this browser's storage, per set and annotator. */
+function draftsKey(setId: number, annotator: string): string {
+  return `judge-lab.comment-drafts.${setId}.${annotator}`;
+}
+
+function readDrafts(setId: number, annotator: string): Map<string, string> {
+  try {
+    const raw = JSON.parse(localStorage.getItem(draftsKey(setId, annotator)) ?? '{}') as unknown;
+    if (raw && typeof raw === 'object')
+      return new Map(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    // A damaged entry loses its drafts, not the screen.
+  }
+  return new Map();
+}
+
+function writeDrafts(setId: number, annotator: string, drafts: Map<string, string>): void {
+  if (drafts.size === 0) localStorage.removeItem(draftsKey(setId, annotator));
+  else localStorage.setItem(draftsKey(setId, annotator), JSON.stringify(Object.fromEntries(drafts)));
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -46,7 +81,11 @@ export function AnnotateScreen({
   const [status, setStatus] = useState<{ kind: 'idle' | 'saving' | 'error'; message?: string }>({
     kind: 'idle',
   });
-  const [comment, setComment] = useState('');
+  // What was typed in the box, and on which unit: the box shows it only on that unit, so no
+  // frame shows one unit's comment under another (an effect resetting it came a paint late).
+  const [typed, setTyped] = useState<{ unit: string; text: string } | null>(null);
+  // Comments typed on units not rated yet, by unit: they wait here for the rating or skip.
+  const drafts = useMemo(() => readDrafts(setId, annotator), [setId, annotator]);
   const commentRef = useRef<HTMLTextAreaElement>(null);
   const saving = useRef(false);
 
@@ -78,7 +117,22 @@ export function AnnotateScreen({
 
   const items = session?.items ?? [];
   const item: SessionItem | undefined = items[index];
-  useEffect(() => setComment(item?.comment ?? ''), [item?.unitUid, item?.comment]);
+  const comment = !item
+    ? ''
+    : typed?.unit === item.unitUid
+      ? typed.text
+      : (drafts.get(item.unitUid) ?? item.comment ?? '');
+
+  const changeComment = (text: string) => {
+    if (!item) return;
+    setTyped({ unit: item.unitUid, text });
+    if (text.trim() === (item.comment ?? '').trim()) drafts.delete(item.unitUid);
+    else drafts.set(item.unitUid, text);
+    writeDrafts(setId, annotator, drafts);
+  };
+  // The comment on screen goes with any label given now, when it differs from the stored one.
+  const commentPatch = (): { comment?: string | null } =>
+    item && comment.trim() !== (item.comment ?? '').trim() ? { comment: comment.trim() || null } : {};
 
   const save = useCallback(
     async (patch: { value?: RatingValue; skip?: boolean; comment?: string | null }, advance: boolean) => {
@@ -93,6 +147,7 @@ export function AnnotateScreen({
           ...patch,
         });
         setStored(tally);
+        if (patch.comment !== undefined && drafts.delete(item.unitUid)) writeDrafts(setId, annotator, drafts);
         const updated: SessionItem = {
           ...item,
           ...(patch.value !== undefined ? { value: patch.value, skipped: false } : {}),
@@ -110,26 +165,42 @@ export function AnnotateScreen({
         saving.current = false;
       }
     },
-    [session, item, setId, annotator, items.length],
+    [session, item, setId, annotator, items.length, drafts],
   );
+
+  // What a key or its button does; one label at a time: while the last one is being stored,
+  // neither is taken (the buttons stay enabled, so a focused one keeps the focus).
+  const rate = (value: RatingValue) => {
+    if (saving.current || !item) return;
+    void save({ value, ...commentPatch() }, true);
+  };
+  const skip = () => {
+    if (saving.current || !item) return;
+    void save({ skip: true, ...commentPatch() }, true);
+  };
+  const next = () => setIndex((i) => Math.min(i + 1, items.length));
+  const previous = () => setIndex((i) => Math.max(i - 1, 0));
 
   // A layout effect: the listener that knows the new item is in place in the same task as the
   // render that shows it, so no key can reach a listener still holding the previous item.
+  const actions = useRef({ rate, skip, next, previous });
+  useLayoutEffect(() => {
+    actions.current = { rate, skip, next, previous };
+  });
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!session || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-      // One label at a time: a key pressed while the last one is being stored is not taken.
       if (saving.current) return;
       const value = valueForKey(session.set.scale, e.key);
       if (value !== null && item) {
         e.preventDefault();
-        void save({ value }, true);
+        actions.current.rate(value);
       } else if (e.key === 'n') {
-        setIndex((i) => Math.min(i + 1, items.length));
+        actions.current.next();
       } else if (e.key === 'p') {
-        setIndex((i) => Math.max(i - 1, 0));
+        actions.current.previous();
       } else if (e.key === 's' && item) {
-        void save({ skip: true }, true);
+        actions.current.skip();
       } else if (e.key === 'c' && item) {
         e.preventDefault();
         commentRef.current?.focus();
@@ -149,12 +220,67 @@ export function AnnotateScreen({
   const firstOpen = items.findIndex((i) => i.value === null && !i.skipped);
   const shown = (v: RatingValue) =>
     v === 'tie' ? t('screen.tie') : scale.kind === 'preference' ? (v === '1' ? 'A' : 'B') : String(v);
+  // The button's name for a screen reader: what the value means, starting with what it shows.
+  const optionName = (v: RatingValue) =>
+    scale.kind === 'preference'
+      ? v === 'tie'
+        ? t('screen.rateTie')
+        : t('screen.rateBetter', { side: shown(v) })
+      : scale.kind === 'score'
+        ? t('screen.rateScore', { value: v })
+        : String(v);
   const keysHelp =
     scale.kind === 'score'
       ? t('screen.keysScore', { min: scale.min, max: scale.max })
       : scale.kind === 'preference'
         ? t('screen.keysPreference')
         : t('screen.keysLabel', { first: scale.labels[0], second: scale.labels[1] });
+
+  // Previous, skip and next: beside the rating buttons, and alone past the last item.
+  const navButtons = (
+    <div className="annotate__nav" role="group" aria-label={t('screen.navGroup')}>
+      <button
+        type="button"
+        className="btn"
+        data-testid="annotate-previous"
+        aria-keyshortcuts="p"
+        disabled={index === 0}
+        onClick={previous}
+      >
+        {t('screen.previous')}
+        <kbd className="annotate__key" aria-hidden="true">
+          p
+        </kbd>
+      </button>
+      <button
+        type="button"
+        className="btn"
+        data-testid="annotate-skip"
+        data-rating-control=""
+        aria-keyshortcuts="s"
+        disabled={!item}
+        onClick={skip}
+      >
+        {t('screen.skip')}
+        <kbd className="annotate__key" aria-hidden="true">
+          s
+        </kbd>
+      </button>
+      <button
+        type="button"
+        className="btn"
+        data-testid="annotate-next"
+        aria-keyshortcuts="n"
+        disabled={index >= items.length}
+        onClick={next}
+      >
+        {t('screen.next')}
+        <kbd className="annotate__key" aria-hidden="true">
+          n
+        </kbd>
+      </button>
+    </div>
+  );
 
   return (
     <div className="annotate" data-testid="annotate-screen">
@@ -215,6 +341,36 @@ export function AnnotateScreen({
               </section>
             ))}
           </div>
+          <div className="annotate__controls">
+            <div
+              className="annotate__rate"
+              role="group"
+              aria-label={t('screen.rateGroup')}
+              data-testid="annotate-rate"
+            >
+              {ratingOptions(scale).map((o) => (
+                <button
+                  key={String(o.value)}
+                  type="button"
+                  className={`btn annotate__rate-btn${item.value === o.value ? ' btn--primary' : ''}`}
+                  data-testid={`annotate-rate-${String(o.value)}`}
+                  data-rating-control=""
+                  aria-pressed={item.value === o.value}
+                  aria-label={scale.kind === 'score' ? optionName(o.value) : undefined}
+                  aria-keyshortcuts={o.key ?? undefined}
+                  onClick={() => rate(o.value)}
+                >
+                  {scale.kind === 'preference' ? optionName(o.value) : shown(o.value)}
+                  {o.key !== null && (
+                    <kbd className="annotate__key" aria-hidden="true">
+                      {o.key}
+                    </kbd>
+                  )}
+                </button>
+              ))}
+            </div>
+            {navButtons}
+          </div>
           <p
             className="annotate__state"
             data-testid="annotate-state"
@@ -238,16 +394,24 @@ export function AnnotateScreen({
               rows={2}
               value={comment}
               data-testid="annotate-comment"
-              onChange={(e) => setComment(e.target.value)}
+              aria-keyshortcuts="c"
+              onChange={(e) => changeComment(e.target.value)}
               onKeyDown={(e) => {
                 if (e.key === 'Escape') (e.target as HTMLTextAreaElement).blur();
               }}
-              onBlur={() => {
-                if (comment !== (item.comment ?? '') && (item.value !== null || item.skipped))
-                  void save({ comment }, false);
+              onBlur={(e) => {
+                // A rating or skip clicked from the box carries the comment itself.
+                const to = e.relatedTarget;
+                if (to instanceof HTMLElement && to.closest('[data-rating-control]')) return;
+                if (commentPatch().comment !== undefined && (item.value !== null || item.skipped))
+                  void save(commentPatch(), false);
               }}
             />
-            <span className="small muted">{t('screen.commentHelp')}</span>
+            <span className="small muted" data-testid="annotate-comment-help">
+              {commentPatch().comment !== undefined && item.value === null && !item.skipped
+                ? t('screen.commentKept')
+                : t('screen.commentHelp')}
+            </span>
           </label>
         </article>
       ) : open > 0 ? (
@@ -271,6 +435,7 @@ export function AnnotateScreen({
             : t('screen.done', { total })}
         </p>
       )}
+      {!item && navButtons}
     </div>
   );
 }

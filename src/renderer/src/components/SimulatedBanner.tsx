@@ -9,18 +9,28 @@ import { getApi } from '../api';
  */
 export function SimulatedBanner({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState<{ simulated: boolean; configProblem?: string }>({ simulated: false });
+  // The answer names the experiment it is about: until the core has answered for the one on
+  // screen, nothing is shown, never the previous experiment's banner (or its absence).
+  const [answer, setAnswer] = useState<{
+    experimentId: number;
+    simulated: boolean;
+    configProblem?: string;
+  } | null>(null);
   useEffect(() => {
     let live = true;
     getApi()
       .call('experiments.get', { experimentId })
-      .then((e) => live && setShown({ simulated: e.simulated, configProblem: e.configProblem }))
+      .then(
+        (e) => live && setAnswer({ experimentId, simulated: e.simulated, configProblem: e.configProblem }),
+      )
       // The page itself reports a missing experiment; the banner just stays away.
-      .catch(() => live && setShown({ simulated: false }));
+      .catch(() => live && setAnswer({ experimentId, simulated: false }));
     return () => {
       live = false;
     };
   }, [experimentId]);
+  const shown =
+    answer?.experimentId === experimentId ? answer : { simulated: false, configProblem: undefined };
   return (
     <>
       {shown.simulated && (

@@ -434,6 +434,15 @@ export const en = {
   },
   run: {
     duplicate: 'Duplicate',
+    setup: {
+      edit: 'Edit setup',
+      title: 'Setup',
+      hint: 'Not started yet, so its setup can still change: name, dataset (by id), judges, providers, items and options, as the config judge-lab run reads. It is checked as a new experiment is.',
+      label: 'Config (JSON)',
+      save: 'Save setup',
+      failed: 'The setup was not saved',
+      notJson: 'Not valid JSON: {{message}}',
+    },
     saveConfig: 'Save config for the CLI',
     saveConfigHint: 'A config file judge-lab run accepts as is (the dataset by name).',
     notFound: 'This experiment does not exist (it may have been deleted).',

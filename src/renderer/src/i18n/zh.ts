@@ -427,6 +427,15 @@ export const zh: Messages = {
   },
   run: {
     duplicate: '复制实验',
+    setup: {
+      edit: '编辑设置',
+      title: '设置',
+      hint: '尚未开始，设置仍可修改：名称、数据集（按编号）、评审模型、服务商、条目与选项，格式同 judge-lab run 读取的配置。保存时按新建实验的规则检查。',
+      label: '配置（JSON）',
+      save: '保存设置',
+      failed: '设置未保存',
+      notJson: '不是有效的 JSON：{{message}}',
+    },
     saveConfig: '保存 CLI 配置',
     saveConfigHint: 'judge-lab run 可直接使用的配置文件（数据集以名称引用）。',
     notFound: '此实验不存在（可能已被删除）。',

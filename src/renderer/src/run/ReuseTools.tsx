@@ -4,6 +4,7 @@ import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { downloadBase64 } from '../results/download';
 import { navigate } from '../stores/route';
+import { openSetupEditorOn } from './SetupEditor';
 
 /** Reuse an experiment: a copy to change and run, or its config for `judge-lab run`. */
 export function ReuseTools({ experimentId }: { experimentId: number }) {
@@ -31,6 +32,7 @@ export function ReuseTools({ experimentId }: { experimentId: number }) {
         onClick={() =>
           void attempt(async () => {
             const copy = await getApi().call('experiments.duplicate', { experimentId });
+            openSetupEditorOn(copy.id);
             navigate({ name: 'experiment', experimentId: copy.id });
           })
         }

@@ -1,10 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
+import { ApiError } from '../api/errors';
 import { i18next } from '../i18n';
 import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progress } from '../test/fake-api';
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
+import { openSetupEditorOn } from './SetupEditor';
 
 afterEach(() => {
   cleanup();
@@ -380,5 +382,99 @@ describe('Run view', () => {
     await waitFor(() => expect(window.location.hash).toBe('#/experiments/8'));
     expect(api.calls.find((c) => c.method === 'experiments.duplicate')!.params).toEqual({ experimentId: 7 });
     click.mockRestore();
+  });
+});
+
+// Issue 38 item 9: a duplicate (a draft, nothing planned) can be changed before it starts.
+describe('Editing the setup of an experiment that has not started', () => {
+  const draft = (over: Record<string, unknown> = {}) =>
+    experimentDetail({
+      status: 'draft',
+      counts: { planned: 0, done: 0, failed: 0 },
+      config: { name: 'pilot copy', protocol: 'judge-ls', dataset: 1, limit: 5, judges: [] },
+      ...over,
+    });
+
+  it('opens the stored config, sends the edited one and shows the saved setup', async () => {
+    let stored = draft();
+    const api = new FakeApi({
+      'experiments.get': () => stored,
+      'experiments.progress': () => progress({ status: 'draft' }),
+      'experiments.editSetup': ({ config }) => {
+        stored = draft({ name: (config as { name: string }).name, config });
+        return stored;
+      },
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit setup' }));
+    const box = screen.getByTestId('setup-editor-text') as HTMLTextAreaElement;
+    expect(JSON.parse(box.value)).toEqual(stored.config);
+    // Not JSON: said so, nothing sent.
+    fireEvent.change(box, { target: { value: '{ "name": ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save setup' }));
+    expect(screen.getByTestId('setup-editor-error').textContent).toMatch(/Not valid JSON/);
+    expect(api.calls.some((c) => c.method === 'experiments.editSetup')).toBe(false);
+    const edited = { name: 'pilot, 10 items', protocol: 'judge-ls', dataset: 1, limit: 10, judges: [] };
+    fireEvent.change(box, { target: { value: JSON.stringify(edited) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save setup' }));
+    await waitFor(() => expect(screen.queryByTestId('setup-editor')).toBeNull());
+    expect(api.calls.find((c) => c.method === 'experiments.editSetup')?.params).toEqual({
+      experimentId: 7,
+      config: edited,
+    });
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('pilot, 10 items'),
+    );
+  });
+
+  it('opens with the editor right after Duplicate made the copy, and only then', async () => {
+    const api = new FakeApi({
+      'experiments.get': () => draft(),
+      'experiments.progress': () => progress({ status: 'draft' }),
+    });
+    openSetupEditorOn(7);
+    renderRun(api);
+    expect(
+      JSON.parse(((await screen.findByTestId('setup-editor-text')) as HTMLTextAreaElement).value),
+    ).toEqual(draft().config);
+    cleanup();
+    renderRun(api);
+    await screen.findByTestId('run-edit-setup');
+    expect(screen.queryByTestId('setup-editor')).toBeNull();
+  });
+
+  it('shows the core refusal, and offers no edit once anything is planned, in 中文 too', async () => {
+    const api = new FakeApi({
+      'experiments.get': () => draft(),
+      'experiments.progress': () => progress({ status: 'draft' }),
+      'experiments.editSetup': () => {
+        throw new ApiError('conflict', 'An experiment named "pilot" exists; choose another name.');
+      },
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit setup' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save setup' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('setup-editor-error').textContent).toContain('named "pilot" exists'),
+    );
+    cleanup();
+    renderRun(
+      new FakeApi({
+        'experiments.get': () => draft({ counts: { planned: 54, done: 0, failed: 0 } }),
+        'experiments.progress': () => progress({ status: 'draft' }),
+      }),
+    );
+    await screen.findByTestId('run-status');
+    expect(screen.queryByTestId('run-edit-setup')).toBeNull();
+    cleanup();
+    await i18next.changeLanguage('zh');
+    renderRun(
+      new FakeApi({
+        'experiments.get': () => draft(),
+        'experiments.progress': () => progress({ status: 'draft' }),
+      }),
+    );
+    expect((await screen.findByTestId('run-edit-setup')).textContent).toBe('编辑设置');
+    await i18next.changeLanguage('en');
   });
 });

@@ -18,6 +18,7 @@ import { PreregPanel } from '../preregistration/PreregPanel';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
+import { clearSetupEditorRequest, SetupEditor, setupEditorRequested } from './SetupEditor';
 import { AnnotationLink } from '../annotation/link';
 
 const NO_CALLS: PhaseProgress = { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
@@ -108,6 +109,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const [showFailures, setShowFailures] = useState(0);
+  const [editingSetup, setEditingSetup] = useState(() => setupEditorRequested(experimentId));
+  useEffect(clearSetupEditorRequest, []);
 
   const load = useCallback(async () => {
     try {
@@ -189,6 +192,8 @@ export function RunPage({ experimentId }: { experimentId: number }) {
   // The protocol's stages in order (older cores sent none: then the stages that have counts).
   const stageNames = progress.stages?.length ? progress.stages : Object.keys(progress.phases);
   const canStart = status === 'draft' || status === 'cancelled' || status === 'failed';
+  // Nothing planned, nothing sent: no answer depends on the setup yet, so it may still change.
+  const setupEditable = status === 'draft' && detail.counts.planned === 0;
 
   return (
     <div className="page run">
@@ -208,6 +213,16 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         <div className="page__tools">
           <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
           <ReuseTools experimentId={experimentId} />
+          {setupEditable && !editingSetup && (
+            <button
+              type="button"
+              className="btn"
+              data-testid="run-edit-setup"
+              onClick={() => setEditingSetup(true)}
+            >
+              {t('run.setup.edit')}
+            </button>
+          )}
           <AnnotationLink experimentId={experimentId} />
           <a
             className="btn btn--primary"
@@ -218,6 +233,17 @@ export function RunPage({ experimentId }: { experimentId: number }) {
           </a>
         </div>
       </header>
+
+      {setupEditable && editingSetup && (
+        <SetupEditor
+          experimentId={experimentId}
+          config={detail.config}
+          onClose={(saved) => {
+            setEditingSetup(false);
+            if (saved) void load();
+          }}
+        />
+      )}
 
       <section className="run-card run-status" aria-labelledby="status-title">
         <div className="run-status__line">
