@@ -157,6 +157,26 @@ export function deleteTasks(db: Database, experimentId: number, keys: readonly s
   db.transaction(() => keys.forEach((k) => del.run(experimentId, k)))();
 }
 
+/**
+ * Drops the plan's slots of items the experiment no longer uses (a lower `limit`, other subsets
+ * or sample): a slot names its item by the store's item id in its meta (`itemId`), and slots
+ * naming none (not about one item) are kept. Only the plan and its parsed results go: the
+ * answers stay in the ledger, so a plan that takes the items again finds them as stored answers
+ * and pays nothing. Returns how many slots were dropped.
+ */
+export function pruneTasksToItems(db: Database, experimentId: number, itemIds: readonly number[]): number {
+  const outside = `experiment_id = ? AND task_key IN (
+       SELECT task_key FROM experiment_tasks WHERE experiment_id = ?
+          AND json_type(meta_json, '$.itemId') = 'integer'
+          AND json_extract(meta_json, '$.itemId') NOT IN (SELECT value FROM json_each(?)))`;
+  const ids = JSON.stringify(itemIds);
+  return db.transaction(() => {
+    db.prepare(`DELETE FROM task_results WHERE ${outside}`).run(experimentId, experimentId, ids);
+    return db.prepare(`DELETE FROM experiment_tasks WHERE ${outside}`).run(experimentId, experimentId, ids)
+      .changes;
+  })();
+}
+
 /** How many tasks the plan has (the index alone: planCounts also reads each task's request). */
 export function plannedCount(db: Database, experimentId: number): number {
   return db
