@@ -46,7 +46,10 @@ const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Rec
 
 /** The item ids of judgments.csv (column 2), header left out. */
 function csvItems(file: string): Set<string> {
-  const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/).slice(1);
+  const lines = readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .slice(1);
   return new Set(lines.filter((l) => l.trim()).map((l) => l.split(',')[1]));
 }
 

@@ -228,7 +228,11 @@ export class ExperimentCatalogue {
       // Results, exports and bundles describe the experiment as now configured: slots of items
       // it no longer uses (a lower limit) leave the plan; their answers stay in the ledger and
       // serve a later plan that takes those items again.
-      pruneTasksToItems(this.db, existing.id, loadExperiment(this.db, existing.id).items.map((i) => i.id));
+      pruneTasksToItems(
+        this.db,
+        existing.id,
+        loadExperiment(this.db, existing.id).items.map((i) => i.id),
+      );
       // In the same transaction: a changed plan without its amendment undoes the update too.
       const before = (JSON.parse(existing.configJson) as { preregistration?: unknown }).preregistration;
       lockFromConfig(this.db, loadExperiment(this.db, existing.id), before);

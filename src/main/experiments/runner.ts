@@ -256,7 +256,11 @@ export class ExperimentRun {
     this.exp = exp;
     // The plan is the config's: slots of items it no longer uses (a lower limit set by an older
     // release, whose update kept them) neither run nor feed results. Their answers stay stored.
-    pruneTasksToItems(db, exp.row.id, exp.items.map((i) => i.id));
+    pruneTasksToItems(
+      db,
+      exp.row.id,
+      exp.items.map((i) => i.id),
+    );
     // Recorded answers: every file read and checked whole before anything is sent.
     const recorded = openRecorded(db, exp);
     this.engine = new RequestEngine({

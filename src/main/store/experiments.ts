@@ -177,6 +177,18 @@ export function pruneTasksToItems(db: Database, experimentId: number, itemIds: r
   })();
 }
 
+/** The ledger endpoint each task's request goes to, by task key. */
+export function taskEndpoints(db: Database, experimentId: number): Map<string, string> {
+  const rows = db
+    .prepare(
+      `SELECT t.task_key, r.endpoint FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+       WHERE t.experiment_id = ?`,
+    )
+    .raw()
+    .all(experimentId) as [string, string][];
+  return new Map(rows);
+}
+
 /** How many tasks the plan has (the index alone: planCounts also reads each task's request). */
 export function plannedCount(db: Database, experimentId: number): number {
   return db
