@@ -189,6 +189,20 @@ export function taskEndpoints(db: Database, experimentId: number): Map<string, s
   return new Map(rows);
 }
 
+/**
+ * How many of the plan's slots have an answer stored: answered, or failed with the answer that
+ * could not be read (data seen all the same); failures that got no answer do not count.
+ */
+export function storedAnswerCount(db: Database, experimentId: number): number {
+  return db
+    .prepare(
+      `SELECT COUNT(*) FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+       WHERE t.experiment_id = ? AND (r.status = 'done' OR (r.status = 'failed' AND r.response_text IS NOT NULL))`,
+    )
+    .pluck()
+    .get(experimentId) as number;
+}
+
 /** How many tasks the plan has (the index alone: planCounts also reads each task's request). */
 export function plannedCount(db: Database, experimentId: number): number {
   return db
