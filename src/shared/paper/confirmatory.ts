@@ -36,11 +36,7 @@ const selects = (s: RowSelector, table: Table, row: TableRow) =>
   Object.entries(s.where ?? {}).every(([key, value]) => row[key] !== undefined && String(row[key]) === value);
 
 /** The caption sentence of a marked table (English, as every export writes captions). */
-export function analysisCaption(
-  version: number,
-  comparisons: readonly string[],
-  afterData?: number,
-): string {
+export function analysisCaption(version: number, comparisons: readonly string[], afterData?: number): string {
   if (afterData)
     return (
       `Analysis: rows marked "${AFTER_DATA_ROLE}" are those read by the comparisons named in lock version ${version} ` +

@@ -164,7 +164,8 @@ const zh: typeof en = {
     none: '未发现与计划的偏离。',
   },
   deviation: {
-    locked_after_data: '数据收集后登记：计划锁定于 {{at}}，此时已存有 {{answers}} 个回答，因此其中的比较不是验证性分析。',
+    locked_after_data:
+      '数据收集后登记：计划锁定于 {{at}}，此时已存有 {{answers}} 个回答，因此其中的比较不是验证性分析。',
     amended: '第 {{version}} 版于 {{at}} 取代了前一版（当时已收集 {{answers}} 个回答）：{{reason}}',
     sample_size: '计划登记了 {{registered}} 个条目；实验使用了 {{used}} 个。',
     items_changed: '实验使用的条目数（{{items}}）与登记相同，但条目不同。',
