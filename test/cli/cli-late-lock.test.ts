@@ -121,4 +121,37 @@ describe('a plan locked after the data', () => {
     };
     expect(still.active?.version).toBe(1);
   }, 600_000);
+
+  it('is warned about when a config run again under the same name brings the plan', async () => {
+    const base = {
+      name: 'late-config',
+      protocol: 'judge-ls',
+      dataset: join(ROOT, 'resources', 'samples', 'llmbar.jsonl'),
+      limit: 2,
+      providers: { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 8 } },
+      transform: { provider: 'sim', model: 'sim-translator' },
+      judges: [{ label: 'strong', provider: 'sim', model: 'sim-judge-strong' }],
+    };
+    const plan = {
+      confirmatory: ['accuracy_change:EN-ZH'],
+      exclusions: 'none',
+      stopping: 'all planned items',
+    };
+    const first = join(dir, 'late-config.json');
+    writeFileSync(first, JSON.stringify(base));
+    const run = await cli('run', first, '--out', join(dir, 'late-config-1'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('registered after data collection');
+    const withPlan = join(dir, 'late-config-plan.json');
+    writeFileSync(withPlan, JSON.stringify({ ...base, preregistration: plan }));
+    const again = await cli('run', withPlan, '--out', join(dir, 'late-config-2'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      /Warning: the config's preregistration was locked when \d+ answers of "late-config" were already stored: it is registered after data collection/,
+    );
+    // Once locked, running it again says nothing more.
+    const third = await cli('run', withPlan, '--out', join(dir, 'late-config-3'));
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).not.toContain('Warning: the config');
+  }, 600_000);
 });
