@@ -174,5 +174,30 @@ describe('recorded answers of one model through two providers', () => {
       ['a', 0, 0],
     ]);
     expect(winners(join(dir, 'split', 'judgments.csv'))).toEqual(after);
+
+    // Both judges on one recorded entry ask one request per question: J2's rows, answering it
+    // otherwise than J1's, are refused as not recorded (never one judge given the other's). A
+    // store of its own: in this one the entry's requests are answered already, from J1's rows.
+    const shared = join(dir, 'one-entry.json');
+    writeFileSync(
+      shared,
+      readFileSync(replay, 'utf8')
+        .replace('"name":"two-doors-replay"', '"name":"one-entry"')
+        .replace('"provider":"a"', '"provider":"o"'),
+    );
+    const r4 = await runCliInProcess(
+      ['run', shared, '--out', join(dir, 'one-entry'), '--data-dir', join(dir, 'data-one')],
+      KEYS,
+      { cwd: dir },
+    );
+    expect(r4.code, r4.stderr).toBe(0);
+    const csv = readFileSync(join(dir, 'one-entry', 'judgments.csv'), 'utf8');
+    expect(csv).toContain('answer one request differently');
+    const got = winners(join(dir, 'one-entry', 'judgments.csv'));
+    for (const [slot, w] of before) {
+      // A tie flips to itself: both rows agree, and it is answered.
+      if (w === 'tie') expect(got.get(slot), slot).toBe('tie');
+      else expect(got.get(slot), slot).toBe('invalid');
+    }
   }, 600_000);
 });
