@@ -168,6 +168,9 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             withExportHeap,
           } = await runtime();
           const { config } = loadExperimentConfig(configPath);
+          // A config's plan first locked on an experiment that already has answers is registered
+          // after data collection: told once, when this run locks it (the lock goes with the update).
+          const unlocked = await unlockedWithAnswers(core, config);
           // Held until the store is closed (export included): a restore waits for all of it.
           const summary = await core.call('experiments.createForRun', { config }).catch((err: unknown) =>
             attributeToConfigFile(configPath, () => {
@@ -175,6 +178,15 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             }),
           );
           const experimentId = summary.id;
+          if (unlocked) {
+            const { afterData } = await core.call('experiments.preregistration', { experimentId });
+            if (afterData)
+              process.stderr.write(
+                `Warning: the config's preregistration was locked when ${afterData.answers} answers of "${summary.name}" ` +
+                  'were already stored: it is registered after data collection, not preregistered, and its ' +
+                  'comparisons will not be reported as confirmatory.\n',
+              );
+          }
           process.stderr.write(
             `Experiment "${summary.name}" (id ${summary.id}) on ${summary.datasetName}, ${summary.itemCount} items\n`,
           );
@@ -441,4 +453,18 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.runtime;
   }
+}
+
+/**
+ * Whether `run` with this config may lock its `preregistration` on an experiment that exists
+ * with answers and no lock yet (then the lock comes after the data).
+ */
+async function unlockedWithAnswers(core: CoreDoor, config: unknown): Promise<boolean> {
+  if (typeof config !== 'object' || config === null || !('preregistration' in config)) return false;
+  const name = (config as { name?: unknown }).name;
+  if (typeof name !== 'string') return false;
+  const existing = await core.call('experiments.find', { ref: name }).catch(() => null);
+  if (!existing) return false;
+  const view = await core.call('experiments.preregistration', { experimentId: existing.id });
+  return view.active === null && view.answersStored > 0;
 }

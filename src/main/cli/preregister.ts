@@ -42,6 +42,14 @@ export function registerPreregistrationCommands(
             { file: opts.plan, message: 'not a JSON object' },
           ]);
         const experimentId = await experimentIdOf(core, ref);
+        // Said before the lock: a first plan locked once answers are stored is no preregistration.
+        const before = await core.call('experiments.preregistration', { experimentId });
+        if (!before.active && before.answersStored > 0)
+          process.stderr.write(
+            `Warning: ${before.answersStored} answers of experiment ${ref} are already stored: this plan is ` +
+              'registered after data collection, not preregistered. Results, Methods, the manifest and the ' +
+              'bundle will say so, and its comparisons will not be reported as confirmatory.\n',
+          );
         const view = await core
           .call('experiments.preregister', {
             experimentId,
@@ -52,7 +60,9 @@ export function registerPreregistrationCommands(
         if (opts.json) return out(JSON.stringify(view, null, 2) + '\n');
         const lock = view.active!;
         out(
-          `Locked version ${lock.version} of the plan of experiment ${ref} at ${lock.lockedAt}\nSHA-256 ${lock.sha256}\n`,
+          `Locked version ${lock.version} of the plan of experiment ${ref} at ${lock.lockedAt}` +
+            `${view.afterData ? ` (registered after data collection: ${view.afterData.answers} answers were stored at the first lock)` : ''}` +
+            `\nSHA-256 ${lock.sha256}\n`,
         );
         if (view.deviations.length)
           out(`Deviations found already:\n${view.deviations.map((d) => `  - ${d.text}`).join('\n')}\n`);

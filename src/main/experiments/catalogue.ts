@@ -24,6 +24,7 @@ import {
   planCounts,
   plannedCount,
   replaceExperimentSetup,
+  pruneTasksToItems,
   setExperimentConfig,
   type ExperimentRow,
 } from '../store/experiments';
@@ -226,6 +227,14 @@ export class ExperimentCatalogue {
       const draft = this.draft(raw);
       beforeWrite?.(draft);
       setExperimentConfig(this.db, existing.id, JSON.stringify(stored));
+      // Results, exports and bundles describe the experiment as now configured: slots of items
+      // it no longer uses (a lower limit) leave the plan; their answers stay in the ledger and
+      // serve a later plan that takes those items again.
+      pruneTasksToItems(
+        this.db,
+        existing.id,
+        loadExperiment(this.db, existing.id).items.map((i) => i.id),
+      );
       // In the same transaction: a changed plan without its amendment undoes the update too.
       const before = (JSON.parse(existing.configJson) as { preregistration?: unknown }).preregistration;
       lockFromConfig(this.db, loadExperiment(this.db, existing.id), before);

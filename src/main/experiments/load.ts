@@ -56,7 +56,7 @@ export function pricesOf(config: ExperimentConfig): PriceTable {
 
 /** Endpoint identity of each provider name (what the ledger hashes on). */
 export function endpointIds(providers: Record<string, ProviderConfig>): Map<string, string> {
-  return new Map(Object.entries(providers).map(([name, cfg]) => [name, endpointId(cfg)]));
+  return new Map(Object.entries(providers).map(([name, cfg]) => [name, endpointId(cfg, name)]));
 }
 
 /** An experiment (stored, or a draft with id 0) from its row and validated config. */

@@ -18,7 +18,7 @@ import {
 import { slotColumns, slotFields, slotId, slotText, type SlotSource } from '../providers/recorded/slots';
 import type { ChatAdapter } from '../providers/types';
 import type { Database } from '../store/db';
-import { tasksOf, tasksOfRequestHash } from '../store/experiments';
+import { taskEndpoints, tasksOf, tasksOfRequestHash } from '../store/experiments';
 import { getRequests, requestHash } from '../store/ledger';
 import type { ExperimentConfig } from './config';
 import type { LoadedExperiment } from './load';
@@ -107,12 +107,11 @@ export function recordedAdapters(
   db: Database,
   exp: LoadedExperiment,
   files: Map<string, RecordedAnswers>,
-): (cfg: ProviderConfig, apiKey: string) => ChatAdapter {
-  const bySha = new Map([...files.values()].map((a) => [a.sha256, a]));
-  return (cfg, apiKey) => {
-    const answers = cfg.kind === 'recorded' && cfg.sha256 ? bySha.get(cfg.sha256) : undefined;
+): (cfg: ProviderConfig, apiKey: string, providerName: string) => ChatAdapter {
+  return (cfg, apiKey, providerName) => {
+    const answers = cfg.kind === 'recorded' ? files.get(providerName) : undefined;
     if (!answers) return createAdapter(cfg, apiKey);
-    const endpoint = endpointId(cfg);
+    const endpoint = endpointId(cfg, providerName);
     return new RecordedChatAdapter(answers, (spec) =>
       tasksOfRequestHash(db, exp.row.id, requestHash(endpoint, spec)).map(slotFields),
     );
@@ -131,10 +130,16 @@ export function recordedSummary(db: Database, exp: LoadedExperiment): RecordedSu
   if (!entries.length) return [];
   const tasks = tasksOf(db, exp.row.id);
   const slots = new Map(tasks.map((t) => [slotId(slotFields(t)), t]));
-  // Slots asking the same question share a request: missing only when none of them is answered.
-  const byRequest = new Map<number, string[]>();
-  for (const [id, t] of slots) byRequest.set(t.requestId, [...(byRequest.get(t.requestId) ?? []), id]);
+  const endpoints = taskEndpoints(db, exp.row.id);
   return entries.map(([name, cfg]) => {
+    // Each entry answers only its own slots (those whose requests go to it): with a file per
+    // provider, another entry's slots are not this file's to answer, so never its missing ones.
+    // Slots asking the same question share a request: missing only when none of them is answered.
+    const own = endpointId(cfg, name);
+    const byRequest = new Map<number, string[]>();
+    for (const [id, t] of slots)
+      if (endpoints.get(t.key) === own)
+        byRequest.set(t.requestId, [...(byRequest.get(t.requestId) ?? []), id]);
     const base = { provider: name, file: cfg.file, sha256: cfg.sha256 ?? null };
     let answers: RecordedAnswers;
     try {

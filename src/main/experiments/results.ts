@@ -218,7 +218,7 @@ export function marksInForce(
   exp: LoadedExperiment,
   metrics: unknown,
 ): ConfirmatoryMarks | null {
-  return confirmatoryMarks(exp.protocol, metrics, listPreregistrations(db, exp.row.id).at(-1));
+  return confirmatoryMarks(exp.protocol, metrics, listPreregistrations(db, exp.row.id));
 }
 
 /**

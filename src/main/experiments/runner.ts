@@ -21,7 +21,7 @@ import { BatchExecutor, type BatchExecutorOptions, type BatchInfo } from '../que
 import { combineProgress, splitByMode } from '../queue/batch/route';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
-import { openTasksOf, setExperimentStatus } from '../store/experiments';
+import { openTasksOf, pruneTasksToItems, setExperimentStatus } from '../store/experiments';
 import { batchesOfExperiment } from '../store/batches';
 import { getPlanRows } from '../store/ledger';
 import { writeArrivedResults } from '../store/results';
@@ -255,6 +255,13 @@ export class ExperimentRun {
     const exp = loadExperiment(db, this.experimentId);
     assertRunnable(exp);
     this.exp = exp;
+    // The plan is the config's: slots of items it no longer uses (a lower limit set by an older
+    // release, whose update kept them) neither run nor feed results. Their answers stay stored.
+    pruneTasksToItems(
+      db,
+      exp.row.id,
+      exp.items.map((i) => i.id),
+    );
     // Recorded answers: every file read and checked whole before anything is sent.
     const recorded = openRecorded(db, exp);
     this.engine = new RequestEngine({

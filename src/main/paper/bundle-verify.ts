@@ -108,7 +108,7 @@ export function canonicalSvg(svg: string): string {
  */
 function preregistrationCheck(
   bundle: OpenedBundle,
-): { check: BundleCheck; active: PreregistrationLock | undefined } | null {
+): { check: BundleCheck; locks: PreregistrationLock[] } | null {
   if (!bundle.entries.has(E.preregistration)) return null;
   const entry = parseJson<{ experiment: string; locks: PreregistrationLock[] }>(bundle, E.preregistration);
   const locks = Array.isArray(entry.locks) ? entry.locks : [];
@@ -143,7 +143,7 @@ function preregistrationCheck(
           ? []
           : [{ where: `${manifestFile} preregistration.sha256`, stored: named, recomputed: active }],
     },
-    active: locks.at(-1),
+    locks,
   };
 }
 
@@ -278,7 +278,7 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
     const tables = reportTables(
       exp,
       metrics,
-      confirmatoryMarks(exp.protocol, metrics, prereg?.active),
+      confirmatoryMarks(exp.protocol, metrics, prereg?.locks ?? []),
       simulated,
     );
     for (const table of tables) {

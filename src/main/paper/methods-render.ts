@@ -164,6 +164,14 @@ function preregistrationCheck(view: PreregistrationView, lang: MethodsLang): Che
         ? 'Preregistration: no analysis plan was locked (`judge-lab preregister`); report every analysis as exploratory.'
         : '预注册：未锁定分析计划（`judge-lab preregister`）；所有分析应报告为探索性分析。',
     };
+  const late = view.afterData;
+  if (late)
+    return {
+      done: false,
+      text: en
+        ? `Preregistration: none. The analysis plan was registered after data collection (first locked ${late.lockedAt}, when ${late.answers} answers were already stored; version ${a.version}, SHA-256 ${a.sha256}); report its comparisons as registered after data collection, not confirmatory.`
+        : `预注册：无。分析计划属于数据收集后登记（首次锁定于 ${late.lockedAt}，此时已存有 ${late.answers} 个回答；第 ${a.version} 版，SHA-256 ${a.sha256}）；其中的比较应报告为数据收集后登记，而非验证性分析。`,
+    };
   return {
     done: true,
     text: en

@@ -4,17 +4,19 @@
 // every user-typed text for Markdown.
 import type { MethodsBlock, MethodsLang } from '../../shared/paper/methods';
 import { methodsNumber } from '../../shared/paper/methods';
-import type {
-  PreregDeviation,
-  PreregistrationLock,
-  PreregistrationView,
+import {
+  answersStoredAtLock,
+  type PreregDeviation,
+  type PreregistrationLock,
+  type PreregistrationView,
 } from '../../shared/paper/preregistration';
 import { escapeMarkdown } from './methods-render';
 
 const p = (d: PreregDeviation, k: string) => String(d.params[k] ?? '');
 
 const ZH_DEVIATIONS: Record<PreregDeviation['kind'], (d: PreregDeviation) => string> = {
-  locked_after_data: (d) => `计划锁定于 ${p(d, 'at')}，此时已收集 ${p(d, 'answers')} 个回答。`,
+  locked_after_data: (d) =>
+    `数据收集后登记：计划锁定于 ${p(d, 'at')}，此时已存有 ${p(d, 'answers')} 个回答，因此其中的比较不是验证性分析。`,
   amended: (d) =>
     `第 ${p(d, 'version')} 版于 ${p(d, 'at')} 取代了前一版（当时已收集 ${p(d, 'answers')} 个回答）：${p(d, 'reason')}`,
   sample_size: (d) => `计划登记了 ${p(d, 'registered')} 个条目；实验使用了 ${p(d, 'used')} 个。`,
@@ -36,10 +38,20 @@ const CORRECTION: Record<MethodsLang, Record<string, string>> = {
   zh: { holm: 'Holm 逐步下降法', bonferroni: 'Bonferroni', none: '无' },
 };
 
-/** The plan of one lock as short facts. */
-export function lockFacts(lock: PreregistrationLock, lang: MethodsLang): string[] {
+/**
+ * The plan of one lock as short facts. `afterData`: the plan was first locked once answers were
+ * stored, so its comparisons are named as registered after data collection, never confirmatory.
+ */
+export function lockFacts(lock: PreregistrationLock, lang: MethodsLang, afterData = false): string[] {
   const { plan, snapshot } = lock;
   const en = lang === 'en';
+  const named = afterData
+    ? en
+      ? 'Comparisons named in the plan (registered after data collection, not confirmatory)'
+      : '计划中列出的比较（数据收集后登记，不是验证性分析）'
+    : en
+      ? 'Confirmatory comparisons'
+      : '验证性比较';
   const comparisons = plan.confirmatory.map((id) => {
     const c = snapshot.comparisons.find((x) => x.id === id);
     const primary = id === plan.primary ? (en ? ' (primary)' : '（主要）') : '';
@@ -59,21 +71,21 @@ export function lockFacts(lock: PreregistrationLock, lang: MethodsLang): string[
         `Locked: ${lock.lockedAt} (version ${lock.version}, SHA-256 ${lock.sha256})`,
         ...(lock.reason ? [`Supersedes version ${lock.version - 1} because: ${lock.reason}`] : []),
         ...(plan.hypotheses ? [`Hypotheses: ${plan.hypotheses}`] : []),
-        `Confirmatory comparisons: ${comparisons.join(' | ')}`,
+        `${named}: ${comparisons.join(' | ')}`,
         `α = ${plan.alpha}; correction across the confirmatory family: ${CORRECTION.en[plan.correction]}`,
         `Exclusion rule: ${plan.exclusions}`,
         `Stopping rule: ${plan.stopping}`,
-        `Registered sample: ${snapshot.items} items; judges: ${snapshot.judges.join(', ') || 'none'}; answers collected at the lock: ${snapshot.answersAtLock}`,
+        `Registered sample: ${snapshot.items} items; judges: ${snapshot.judges.join(', ') || 'none'}; answers stored at the lock: ${answersStoredAtLock(lock)}`,
       ]
     : [
         `锁定时间：${lock.lockedAt}（第 ${lock.version} 版，SHA-256 ${lock.sha256}）`,
         ...(lock.reason ? [`取代第 ${lock.version - 1} 版的理由：${lock.reason}`] : []),
         ...(plan.hypotheses ? [`假设：${plan.hypotheses}`] : []),
-        `验证性比较：${comparisons.join(' | ')}`,
+        `${named}：${comparisons.join(' | ')}`,
         `α = ${plan.alpha}；验证性检验族的校正：${CORRECTION.zh[plan.correction]}`,
         `排除规则：${plan.exclusions}`,
         `停止规则：${plan.stopping}`,
-        `登记样本：${snapshot.items} 个条目；评审模型：${snapshot.judges.join('、') || '无'}；锁定时已收集回答：${snapshot.answersAtLock}`,
+        `登记样本：${snapshot.items} 个条目；评审模型：${snapshot.judges.join('、') || '无'}；锁定时已存有回答：${answersStoredAtLock(lock)}`,
       ];
 }
 
@@ -82,14 +94,19 @@ export function deviationBlocks(view: PreregistrationView, lang: MethodsLang, no
   const active = view.active;
   if (!active) return [{ kind: 'p', text: none }];
   const en = lang === 'en';
+  const late = view.afterData;
   const blocks: MethodsBlock[] = [
     {
       kind: 'p',
-      text: en
-        ? `An analysis plan was locked for this experiment (version ${active.version} is in force; when each version was locked, and how many answers had been collected by then, is stated below). The comparisons it names are confirmatory; every other analysis above is exploratory.`
-        : `本实验锁定了分析计划（现行为第 ${active.version} 版；各版本的锁定时间及当时已收集的回答数见下文）。其中列出的比较为验证性分析；以上其他分析均为探索性分析。`,
+      text: late
+        ? en
+          ? `An analysis plan was registered after data collection: it was first locked at ${late.lockedAt}, when ${late.answers} answers were already stored (version ${active.version} is in force). It is not a preregistration, and the comparisons it names are not confirmatory; they and every other analysis above are reported as registered after data collection or exploratory.`
+          : `本实验的分析计划属于数据收集后登记：首次锁定于 ${late.lockedAt}，此时已存有 ${late.answers} 个回答（现行为第 ${active.version} 版）。它不是预注册，其中列出的比较不是验证性分析；这些比较及以上其他分析均按“数据收集后登记”或探索性分析报告。`
+        : en
+          ? `An analysis plan was locked for this experiment (version ${active.version} is in force; when each version was locked, and how many answers had been collected by then, is stated below). The comparisons it names are confirmatory; every other analysis above is exploratory.`
+          : `本实验锁定了分析计划（现行为第 ${active.version} 版；各版本的锁定时间及当时已收集的回答数见下文）。其中列出的比较为验证性分析；以上其他分析均为探索性分析。`,
     },
-    { kind: 'list', items: lockFacts(active, lang) },
+    { kind: 'list', items: lockFacts(active, lang, late !== null) },
   ];
   const superseded = view.locks.slice(0, -1);
   if (superseded.length)
@@ -139,13 +156,22 @@ export function preregistrationMarkdown(
     );
     return out.join('\n');
   }
+  if (view.afterData)
+    out.push(
+      escapeMarkdown(
+        en
+          ? `Registered after data collection, not a preregistration: the plan was first locked when ${view.afterData.answers} answers were already stored, so its comparisons are not confirmatory.`
+          : `数据收集后登记，不是预注册：计划首次锁定时已存有 ${view.afterData.answers} 个回答，因此其中的比较不是验证性分析。`,
+      ),
+      '',
+    );
   for (const lock of [...view.locks].reverse()) {
     const state = lock === view.active ? (en ? 'in force' : '现行') : en ? 'superseded' : '已被取代';
     out.push(
       `## ${escapeMarkdown(en ? `Version ${lock.version} (${state})` : `第 ${lock.version} 版（${state}）`)}`,
       '',
     );
-    out.push(...lockFacts(lock, lang).map((f) => `- ${escapeMarkdown(f)}`), '');
+    out.push(...lockFacts(lock, lang, view.afterData !== null).map((f) => `- ${escapeMarkdown(f)}`), '');
   }
   out.push(`## ${en ? 'Deviations found' : '已发现的偏离'}`, '');
   if (view.deviations.length === 0) out.push(en ? 'None.' : '无。', '');

@@ -4,13 +4,15 @@
 // A lock is never edited: a new version supersedes it and says why. Protocol-neutral: comparisons
 // are the power plan's ids, judges and items come from the experiment's own description.
 import { createHash } from 'node:crypto';
-import type {
-  PaperInputs,
-  PreregDeviation,
-  PreregistrationLock,
-  PreregistrationPlan,
-  PreregistrationView,
-  PreregSnapshot,
+import {
+  answersStoredAtLock,
+  lockedAfterData,
+  type PaperInputs,
+  type PreregDeviation,
+  type PreregistrationLock,
+  type PreregistrationPlan,
+  type PreregistrationView,
+  type PreregSnapshot,
 } from '../../shared/paper/preregistration';
 import { DEFAULT_POWER } from '../../shared/stats/power';
 import { AppError } from '../base/errors';
@@ -22,6 +24,7 @@ import { modelsOf, type LoadedExperiment } from '../experiments/load';
 import { resultCounts } from '../experiments/results';
 import type { Database } from '../store/db';
 import { canonicalJson } from '../store/ledger';
+import { storedAnswerCount } from '../store/experiments';
 import { insertPreregistration, listPreregistrations } from '../store/preregistrations';
 import { powerPlan } from './power-plan';
 import {
@@ -85,6 +88,7 @@ function snapshotOf(
     itemsSha256: sha256(exp.items.map((i) => i.sourceId).join('\n')),
     judges: judgesOf(exp),
     answersAtLock: resultCounts(db, exp.row.id).ok,
+    answersStored: storedAnswerCount(db, exp.row.id),
     editedAtLock: editedTexts(db, exp.row.id),
     comparisons: plan.confirmatory.flatMap((id) => {
       const c = byId.get(id);
@@ -277,21 +281,21 @@ export function preregDeviations(
   const out: PreregDeviation[] = [];
   const add = (kind: PreregDeviation['kind'], text: string, params: PreregDeviation['params']) =>
     out.push({ kind, text, params });
-  const first = locks[0];
-  if (first.snapshot.answersAtLock > 0)
+  const late = lockedAfterData(locks);
+  if (late)
     add(
       'locked_after_data',
-      `The plan was locked at ${first.lockedAt}, after ${first.snapshot.answersAtLock} answers had been collected.`,
-      { at: first.lockedAt, answers: first.snapshot.answersAtLock },
+      `Registered after data collection: the plan was locked at ${late.lockedAt}, when ${late.answers} answers were already stored, so its comparisons are not confirmatory.`,
+      { at: late.lockedAt, answers: late.answers },
     );
   for (const lock of locks.slice(1))
     add(
       'amended',
-      `Version ${lock.version} superseded version ${lock.version - 1} at ${lock.lockedAt} (${lock.snapshot.answersAtLock} answers collected by then): ${lock.reason ?? ''}`,
+      `Version ${lock.version} superseded version ${lock.version - 1} at ${lock.lockedAt} (${answersStoredAtLock(lock)} answers collected by then): ${lock.reason ?? ''}`,
       {
         version: lock.version,
         at: lock.lockedAt,
-        answers: lock.snapshot.answersAtLock,
+        answers: answersStoredAtLock(lock),
         reason: lock.reason ?? '',
       },
     );
@@ -348,6 +352,8 @@ export function preregistrationView(db: Database, exp: LoadedExperiment): Prereg
     locks,
     active: locks.at(-1) ?? null,
     deviations: preregDeviations(db, exp, locks),
+    afterData: lockedAfterData(locks),
+    answersStored: storedAnswerCount(db, exp.row.id),
     comparisons: knownComparisons(db, exp),
   };
 }

@@ -196,10 +196,17 @@ export function normalizeBaseURL(url: string): string {
 
 /**
  * What the ledger keys a request on: the server actually answering (kind + normalized
- * base URL), not the config's name for it, so renaming a provider keeps its cache.
+ * base URL), not the config's name for it, so renaming a provider keeps its cache. A recorded
+ * provider's answers belong to the entry that recorded them (`name`): two entries on one file
+ * (a model judged through two providers, then replayed) never answer each other's requests,
+ * whose text may be identical.
  */
-export function endpointId(cfg: Pick<ProviderConfig, 'kind' | 'baseURL'> & { sha256?: string }): string {
-  return `${cfg.kind}:${resolvedBaseURL(cfg)}`;
+export function endpointId(
+  cfg: Pick<ProviderConfig, 'kind' | 'baseURL'> & { sha256?: string },
+  name?: string,
+): string {
+  const base = `${cfg.kind}:${resolvedBaseURL(cfg)}`;
+  return cfg.kind === 'recorded' && name !== undefined ? `${base}/${encodeURIComponent(name)}` : base;
 }
 
 export function isLoopbackURL(url: string): boolean {

@@ -38,7 +38,7 @@ export interface RequestEngineOptions {
    */
   modelLimits?: Record<string, Partial<LaneLimits>>;
   /** Adapter factory (tests and benchmarks pass the real ones; kept injectable for other kinds). */
-  createAdapter?: (cfg: ProviderConfig, apiKey: string) => ChatAdapter;
+  createAdapter?: (cfg: ProviderConfig, apiKey: string, providerName: string) => ChatAdapter;
   /** Retrying a store that cannot be written (STORE_RETRY's fields; tests shorten them). */
   storeRetry?: Partial<StoreRetry>;
 }

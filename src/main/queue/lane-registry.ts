@@ -11,7 +11,7 @@ export interface LaneRegistryOptions {
   providers: Record<string, ProviderConfig>;
   keys: KeyStore;
   modelLimits: Record<string, Partial<LaneLimits>>;
-  makeAdapter: (cfg: ProviderConfig, apiKey: string) => ChatAdapter;
+  makeAdapter: (cfg: ProviderConfig, apiKey: string, providerName: string) => ChatAdapter;
   now: () => number;
   logger: EngineLogger;
   onPaused: (e: PausedEvent) => void;
@@ -33,7 +33,7 @@ export class LaneRegistry {
   private readonly responses = new Map<string, NonNullable<ChatRequestSpec['response']>>();
 
   constructor(private readonly o: LaneRegistryOptions) {
-    for (const [name, cfg] of Object.entries(o.providers)) this.endpointOf.set(name, endpointId(cfg));
+    for (const [name, cfg] of Object.entries(o.providers)) this.endpointOf.set(name, endpointId(cfg, name));
   }
 
   values(): IterableIterator<Lane<Unit>> {
@@ -112,7 +112,7 @@ export class LaneRegistry {
     if (!key) return undefined;
     const cached = this.adapters.get(name);
     if (cached && cached.key === key) return cached.adapter;
-    const adapter = this.o.makeAdapter(cfg, key);
+    const adapter = this.o.makeAdapter(cfg, key, name);
     this.adapters.set(name, { key, adapter });
     return adapter;
   }

@@ -169,6 +169,52 @@ export function deleteTasks(db: Database, experimentId: number, keys: readonly s
   db.transaction(() => keys.forEach((k) => del.run(experimentId, k)))();
 }
 
+/**
+ * Drops the plan's slots of items the experiment no longer uses (a lower `limit`, other subsets
+ * or sample): a slot names its item by the store's item id in its meta (`itemId`), and slots
+ * naming none (not about one item) are kept. Only the plan and its parsed results go: the
+ * answers stay in the ledger, so a plan that takes the items again finds them as stored answers
+ * and pays nothing. Returns how many slots were dropped.
+ */
+export function pruneTasksToItems(db: Database, experimentId: number, itemIds: readonly number[]): number {
+  const outside = `experiment_id = ? AND task_key IN (
+       SELECT task_key FROM experiment_tasks WHERE experiment_id = ?
+          AND json_type(meta_json, '$.itemId') = 'integer'
+          AND json_extract(meta_json, '$.itemId') NOT IN (SELECT value FROM json_each(?)))`;
+  const ids = JSON.stringify(itemIds);
+  return db.transaction(() => {
+    db.prepare(`DELETE FROM task_results WHERE ${outside}`).run(experimentId, experimentId, ids);
+    return db.prepare(`DELETE FROM experiment_tasks WHERE ${outside}`).run(experimentId, experimentId, ids)
+      .changes;
+  })();
+}
+
+/** The ledger endpoint each task's request goes to, by task key. */
+export function taskEndpoints(db: Database, experimentId: number): Map<string, string> {
+  const rows = db
+    .prepare(
+      `SELECT t.task_key, r.endpoint FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+       WHERE t.experiment_id = ?`,
+    )
+    .raw()
+    .all(experimentId) as [string, string][];
+  return new Map(rows);
+}
+
+/**
+ * How many of the plan's slots have an answer stored: answered, or failed with the answer that
+ * could not be read (data seen all the same); failures that got no answer do not count.
+ */
+export function storedAnswerCount(db: Database, experimentId: number): number {
+  return db
+    .prepare(
+      `SELECT COUNT(*) FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+       WHERE t.experiment_id = ? AND (r.status = 'done' OR (r.status = 'failed' AND r.response_text IS NOT NULL))`,
+    )
+    .pluck()
+    .get(experimentId) as number;
+}
+
 /** How many tasks the plan has (the index alone: planCounts also reads each task's request). */
 export function plannedCount(db: Database, experimentId: number): number {
   return db

@@ -395,6 +395,20 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    version: 13,
+    name: 'preregistrations: a lock is never deleted, except with its experiment',
+    // Issue 32 item 6. Deleting a lock made its study read as never preregistered. A lock goes
+    // only with its experiment: the ON DELETE CASCADE of deleting the experiment runs once its
+    // row is gone (same statement, same transaction), which is the one case the trigger lets by.
+    up: `
+      CREATE TRIGGER preregistrations_never_deleted BEFORE DELETE ON preregistrations
+      WHEN EXISTS (SELECT 1 FROM experiments WHERE id = OLD.experiment_id)
+      BEGIN
+        SELECT RAISE(ABORT, 'a preregistration is never deleted: it goes only with its experiment');
+      END;
+    `,
+  },
 ];
 
 /** The newest schema this release knows. */

@@ -17,11 +17,18 @@ export interface RowSelector {
 export interface ConfirmatoryMarks {
   version: number;
   reads: { comparison: string; rows: RowSelector[] }[];
+  /**
+   * Answers already stored when the plan was first locked; above 0 the plan was registered after
+   * data collection, and its rows say so instead of "confirmatory".
+   */
+  afterData?: number;
 }
 
 /** The column's key; its cells are one of ANALYSIS_ROLES. */
 export const ANALYSIS_COLUMN = 'analysis';
-export const ANALYSIS_ROLES = ['confirmatory', 'exploratory'] as const;
+/** A registered comparison's rows when the plan was locked after answers were stored. */
+export const AFTER_DATA_ROLE = 'registered after data collection';
+export const ANALYSIS_ROLES = ['confirmatory', 'exploratory', AFTER_DATA_ROLE] as const;
 export type AnalysisRole = (typeof ANALYSIS_ROLES)[number];
 
 const selects = (s: RowSelector, table: Table, row: TableRow) =>
@@ -29,7 +36,13 @@ const selects = (s: RowSelector, table: Table, row: TableRow) =>
   Object.entries(s.where ?? {}).every(([key, value]) => row[key] !== undefined && String(row[key]) === value);
 
 /** The caption sentence of a marked table (English, as every export writes captions). */
-export function analysisCaption(version: number, comparisons: readonly string[]): string {
+export function analysisCaption(version: number, comparisons: readonly string[], afterData?: number): string {
+  if (afterData)
+    return (
+      `Analysis: rows marked "${AFTER_DATA_ROLE}" are those read by the comparisons named in lock version ${version} ` +
+      `(${comparisons.join(', ')}); the plan was first locked when ${afterData} answers were already stored, so they are not ` +
+      'confirmatory. All other rows are exploratory.'
+    );
   return (
     `Analysis: confirmatory rows are those read by the comparisons preregistered in lock version ${version} ` +
     `(${comparisons.join(', ')}); all other rows are exploratory.`
@@ -48,12 +61,15 @@ export function markConfirmatory(tables: Table[], marks: ConfirmatoryMarks | nul
     const rows = table.rows.map((row): TableRow => ({
       ...row,
       [ANALYSIS_COLUMN]: readBy.some((r) => r.rows.some((s) => selects(s, table, row)))
-        ? 'confirmatory'
+        ? marks.afterData
+          ? AFTER_DATA_ROLE
+          : 'confirmatory'
         : 'exploratory',
     }));
     const sentence = analysisCaption(
       marks.version,
       readBy.map((r) => r.comparison),
+      marks.afterData,
     );
     return {
       ...table,

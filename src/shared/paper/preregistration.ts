@@ -47,6 +47,11 @@ export interface PreregSnapshot {
   judges: string[];
   /** Answers already usable when the plan was locked (0: locked before any data). */
   answersAtLock: number;
+  /**
+   * Answers of the plan already stored when it was locked, usable or not (any stored answer is
+   * data seen). Absent on locks made before it was recorded: `answersAtLock` stands in.
+   */
+  answersStored?: number;
   /** Texts a person had edited by hand when the plan was locked. */
   editedAtLock: number;
   /** The confirmatory comparisons with their power at the lock (empty when the protocol has no power model). */
@@ -92,6 +97,17 @@ export interface PreregistrationView {
   active: PreregistrationLock | null;
   deviations: PreregDeviation[];
   /**
+   * The first lock came after data: how many answers were stored when it was locked. Its
+   * comparisons are then "registered after data collection", never plainly confirmatory. Null:
+   * no lock, or locked before any answer.
+   */
+  afterData: { answers: number; lockedAt: string } | null;
+  /**
+   * Answers of the plan stored now: a lock made now would be registered after data collection
+   * when this is above 0 (the lock form asks to confirm first).
+   */
+  answersStored: number;
+  /**
    * The comparison ids a plan may name (the power plan's), for the lock form; `labelKey` and
    * `labelParams` name the label in the protocol's UI strings, as the power plan's do.
    */
@@ -105,6 +121,21 @@ export interface PreregistrationView {
 export interface PaperInputs {
   preregistration: PreregistrationView;
   power: PowerPlan | null;
+}
+
+/** Answers stored when a lock was made (data seen), as far as the lock recorded it. */
+export function answersStoredAtLock(lock: Pick<PreregistrationLock, 'snapshot'>): number {
+  return lock.snapshot.answersStored ?? lock.snapshot.answersAtLock;
+}
+
+/** When the first of these locks was made after data: its time and the answers stored by then. */
+export function lockedAfterData(
+  locks: readonly Pick<PreregistrationLock, 'snapshot' | 'lockedAt'>[],
+): { answers: number; lockedAt: string } | null {
+  const first = locks[0];
+  if (!first) return null;
+  const answers = answersStoredAtLock(first);
+  return answers > 0 ? { answers, lockedAt: first.lockedAt } : null;
 }
 
 /**
@@ -127,6 +158,9 @@ export function manifestPreregistration(view: PreregistrationView) {
       .slice(0, -1)
       .map((l) => ({ version: l.version, sha256: l.sha256, locked_at: l.lockedAt })),
     reason: a.reason,
+    // A plan locked once answers were stored is not a preregistration: said so beside the lock.
+    registered_after_data_collection: view.afterData !== null,
+    answers_stored_at_first_lock: view.afterData?.answers ?? 0,
     deviations: view.deviations.map((d) => ({ kind: d.kind, text: d.text })),
   };
 }

@@ -25,8 +25,17 @@ export class RecordedChatAdapter implements ChatAdapter {
         `no planned task of this experiment sends this request to ${spec.model}`,
       );
     // Slots that ask the very same question share one request (as live, one answer serves them):
-    // whichever of them the file answers.
-    const row = slots.map((f) => this.answers.byId.get(slotId(f))).find((r) => r !== undefined);
+    // whichever of them the file answers. Rows that answer them differently (one judge's edited)
+    // cannot both be what this request answered: refused rather than one judge given the other's.
+    const rows = slots.map((f) => this.answers.byId.get(slotId(f))).filter((r) => r !== undefined);
+    const row = rows[0];
+    const other = rows.find((r) => r.answer !== row?.answer);
+    if (row && other)
+      throw new ProviderError(
+        'not_recorded',
+        `${this.answers.file}: lines ${row.line} and ${other.line} answer one request differently (${slotText(row.fields)}; ${slotText(other.fields)}): ` +
+          'slots asking the same question of one provider entry share its answer; give each judge its own provider entry to record different answers',
+      );
     if (!row)
       throw new ProviderError(
         'not_recorded',

@@ -268,7 +268,7 @@ export class BatchExecutor {
   private block(provider: string, model: string, kind: string, reason: string): void {
     const cfg = this.opts.providers[provider];
     this.blocked.set(`${provider}\u0000${model}`, {
-      endpoint: cfg ? endpointId(cfg) : provider,
+      endpoint: cfg ? endpointId(cfg, provider) : provider,
       model,
       kind,
       reason,
@@ -325,7 +325,7 @@ export class BatchExecutor {
         if (this.blocked.has(`${provider}\u0000${model}`)) break;
         const { batch, claimed } = createLocalBatch(this.db, {
           provider,
-          endpoint: endpointId(cfg),
+          endpoint: endpointId(cfg, provider),
           model,
           requestIds: chunk.map((e) => e.id),
         });

@@ -26,7 +26,7 @@ export function splitByMode(
   );
   const byEndpoint = new Map<string, string>();
   for (const [name, cfg] of Object.entries(providers))
-    if (!byEndpoint.has(endpointId(cfg))) byEndpoint.set(endpointId(cfg), name);
+    if (!byEndpoint.has(endpointId(cfg, name))) byEndpoint.set(endpointId(cfg, name), name);
   jobs.forEach((j, i) => {
     const provider =
       i < tasks.length ? tasks[i].request.provider : byEndpoint.get(extra.get(j.requestId)?.endpoint ?? '');

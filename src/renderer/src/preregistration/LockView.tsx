@@ -1,5 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import type { PreregistrationLock, PreregistrationView } from '../../../shared/paper/preregistration';
+import {
+  answersStoredAtLock,
+  type PreregistrationLock,
+  type PreregistrationView,
+} from '../../../shared/paper/preregistration';
 import './i18n';
 
 /** A confirmatory comparison by its power-plan label, with its id (and "primary" when it is). */
@@ -80,7 +84,7 @@ export function LockView({
         <dt>{t('lock.judges')}</dt>
         <dd>{snapshot.judges.join(', ') || t('deviation.nothing')}</dd>
         <dt>{t('lock.answersAtLock')}</dt>
-        <dd className="prereg-lock__num">{snapshot.answersAtLock}</dd>
+        <dd className="prereg-lock__num">{answersStoredAtLock(lock)}</dd>
       </dl>
       {view.locks.length > 1 && (
         <div data-testid="prereg-earlier">

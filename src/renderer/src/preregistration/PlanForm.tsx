@@ -21,18 +21,31 @@ interface PlanFormProps {
   current: PreregistrationPlan | null;
   onLocked: (view: PreregistrationView) => void;
   onCancel?: () => void;
+  /**
+   * Answers of the experiment stored now: a first lock then is registered after data
+   * collection, and the form asks to confirm that before it locks.
+   */
+  answersStored?: number;
 }
 
 /**
  * The lock form: checks what it can before asking the core, then shows the core's refusal on
  * the field it names (the core is the one that knows the power plan and the locks).
  */
-export function PlanForm({ experimentId, comparisons, current, onLocked, onCancel }: PlanFormProps) {
+export function PlanForm({
+  experimentId,
+  comparisons,
+  current,
+  onLocked,
+  onCancel,
+  answersStored = 0,
+}: PlanFormProps) {
   const { t } = useTranslation('prereg');
   const [draft, setDraft] = useState<PlanDraft>(() => draftOf(current));
   const [shown, setShown] = useState<FormField[]>([]);
   const [busy, setBusy] = useState(false);
   const [coreError, setCoreError] = useState<ApiError | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const supersede = current !== null;
   // An edited field's own complaint goes until the next submit checks it again.
   const set = <K extends keyof PlanDraft>(k: K, v: PlanDraft[K]) => {
@@ -42,11 +55,18 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
 
   const errorOf = usePlanFieldErrors(shown, coreError?.issues ?? []);
 
-  const submit = async () => {
+  const submit = async (confirmed = false) => {
     const bad = checkDraft(draft, supersede);
     setShown(bad);
     setCoreError(null);
     if (bad.length) return;
+    // Answers already stored: the lock would read as a preregistration unless the person sees
+    // first that it is registered after data collection (and reported so).
+    if (!supersede && answersStored > 0 && !confirmed) {
+      setConfirming(true);
+      return;
+    }
+    setConfirming(false);
     setBusy(true);
     try {
       const view = await getApi().call('experiments.preregister', {
@@ -82,6 +102,25 @@ export function PlanForm({ experimentId, comparisons, current, onLocked, onCance
         withReason={supersede}
       />
       {coreError && <ErrorPanel title={t('form.failed')} error={coreError} testId="prereg-core-error" />}
+      {confirming && (
+        <div className="prereg-form__confirm" role="alertdialog" data-testid="prereg-after-data">
+          <p className="inline-error">{t('form.afterData', { answers: answersStored })}</p>
+          <div className="prereg-form__actions">
+            <button
+              type="button"
+              className="btn btn--primary"
+              data-testid="prereg-after-data-lock"
+              disabled={busy}
+              onClick={() => void submit(true)}
+            >
+              {t('form.afterDataLock')}
+            </button>
+            <button type="button" className="btn btn--ghost" onClick={() => setConfirming(false)}>
+              {t('form.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
       <div className="prereg-form__actions">
         <button type="submit" className="btn btn--primary" data-testid="prereg-submit" disabled={busy}>
           {busy ? t('form.busy') : t(supersede ? 'form.supersede' : 'form.lock')}

@@ -25,9 +25,17 @@ export function PreregNote({ experimentId, protocol }: { experimentId: number; p
     );
   return (
     <section className="prereg-note" data-testid="prereg-note" aria-label={t('title')}>
-      <h2 className="prereg__subtitle">{t('note.title', { version: lock.version, at: lock.lockedAt })}</h2>
+      <h2 className="prereg__subtitle" data-testid="prereg-note-title">
+        {view.afterData
+          ? t('note.afterDataTitle', {
+              version: lock.version,
+              at: view.afterData.lockedAt,
+              answers: view.afterData.answers,
+            })
+          : t('note.title', { version: lock.version, at: lock.lockedAt })}
+      </h2>
       <p>
-        <strong>{t('note.confirmatory')}</strong>
+        <strong>{t(view.afterData ? 'note.afterDataComparisons' : 'note.confirmatory')}</strong>
       </p>
       <ul data-testid="prereg-note-confirmatory">
         {lock.plan.confirmatory.map((id) => (

@@ -45,8 +45,9 @@ function lockOf(version: number, plan: PreregistrationPlan, reason: string | nul
 }
 
 /** Answers as the core's door does: the view, and locks that grow only with a reason. */
-function coreLike(opts: { refuse?: ApiError } = {}) {
+function coreLike(opts: { refuse?: ApiError; answersStored?: number } = {}) {
   const locks: PreregistrationLock[] = [];
+  const stored = opts.answersStored ?? 0;
   const view = (): PreregistrationView => ({
     experimentId: 7,
     locks: [...locks],
@@ -57,6 +58,9 @@ function coreLike(opts: { refuse?: ApiError } = {}) {
       params: { version: l.version, at: l.lockedAt, answers: 12, reason: l.reason ?? '' },
     })),
     comparisons: COMPARISONS,
+    // As the core decides it: the first lock came after `stored` answers.
+    afterData: locks.length && stored > 0 ? { answers: stored, lockedAt: locks[0].lockedAt } : null,
+    answersStored: stored,
   });
   const api = new FakeApi({
     'experiments.preregistration': ({ lang }) => ({ ...view(), markdown: `# doc ${lang ?? 'en'}` }),
@@ -248,6 +252,48 @@ describe('Preregistration note on the results page', () => {
     expect(list.textContent).toContain('Accuracy change EN → ZH');
     expect(list.textContent).toContain('(primary)');
     expect(screen.getByTestId('prereg-note').textContent).toContain('Every other comparison');
+  });
+});
+
+describe('a plan locked after data collection', () => {
+  it('asks to confirm before it locks, and the results note never calls it confirmatory', async () => {
+    const api = coreLike({ answersStored: 360 });
+    const { unmount } = render(<PreregPanel experimentId={7} protocol="unplugged" />);
+    await screen.findByTestId('prereg-form');
+    fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
+    fill('prereg-exclusions', 'none');
+    fill('prereg-stopping', 'all planned items');
+    fireEvent.click(screen.getByTestId('prereg-submit'));
+    const confirm = await screen.findByTestId('prereg-after-data');
+    expect(confirm.textContent).toContain('360 answers of this experiment are already stored');
+    expect(confirm.textContent).toContain('registered after data collection');
+    // Nothing is locked until the person confirms.
+    expect(api.calls.some((c) => c.method === 'experiments.preregister')).toBe(false);
+    fireEvent.click(screen.getByTestId('prereg-after-data-lock'));
+    await screen.findByTestId('prereg-lock');
+    expect(api.calls.filter((c) => c.method === 'experiments.preregister')).toHaveLength(1);
+    unmount();
+
+    render(<PreregNote experimentId={7} protocol="unplugged" />);
+    const note = await screen.findByTestId('prereg-note');
+    expect(screen.getByTestId('prereg-note-title').textContent).toBe(
+      'Registered after data collection (version 1, locked 2026-01-01T10:00:00.000Z, when 360 answers were already stored)',
+    );
+    expect(note.textContent).toContain('not confirmatory: registered after data collection');
+    expect(note.textContent).not.toMatch(/Preregistered|Confirmatory:/);
+  });
+
+  it('locks at once when no answer is stored yet', async () => {
+    const api = coreLike();
+    render(<PreregPanel experimentId={7} protocol="unplugged" />);
+    await screen.findByTestId('prereg-form');
+    fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
+    fill('prereg-exclusions', 'none');
+    fill('prereg-stopping', 'all planned items');
+    fireEvent.click(screen.getByTestId('prereg-submit'));
+    await screen.findByTestId('prereg-lock');
+    expect(screen.queryByTestId('prereg-after-data')).toBeNull();
+    expect(api.calls.filter((c) => c.method === 'experiments.preregister')).toHaveLength(1);
   });
 });
 

@@ -56,6 +56,7 @@ export function PreregPanel({ experimentId, protocol }: { experimentId: number; 
           comparisons={view.comparisons.map((c) => ({ id: c.id, label: labels.get(c.id) ?? c.label }))}
           current={null}
           onLocked={locked}
+          answersStored={view.answersStored}
         />
       </>
     );

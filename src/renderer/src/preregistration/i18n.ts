@@ -33,6 +33,9 @@ const en = {
     cancel: 'Cancel',
     failed: 'The plan was not locked',
     fieldError: '{{field}}: {{message}}',
+    afterData:
+      '{{answers}} answers of this experiment are already stored. A plan locked now is registered after data collection: results will say so, and its comparisons will not be reported as confirmatory.',
+    afterDataLock: 'Lock it as registered after data collection',
   },
   corrections: { holm: 'Holm (step-down)', bonferroni: 'Bonferroni', none: 'None' },
   errors: {
@@ -66,7 +69,8 @@ const en = {
     none: 'No deviation from the plan was found.',
   },
   deviation: {
-    locked_after_data: 'The plan was locked at {{at}}, after {{answers}} answers had been collected.',
+    locked_after_data:
+      'Registered after data collection: the plan was locked at {{at}}, when {{answers}} answers were already stored, so its comparisons are not confirmatory.',
     amended:
       'Version {{version}} superseded version {{previous}} at {{at}} ({{answers}} answers collected by then): {{reason}}',
     sample_size: 'The plan registered {{registered}} items; the experiment uses {{used}}.',
@@ -88,6 +92,9 @@ const en = {
   note: {
     title: 'Preregistered (version {{version}}, locked {{at}})',
     confirmatory: 'Confirmatory:',
+    afterDataTitle:
+      'Registered after data collection (version {{version}}, locked {{at}}, when {{answers}} answers were already stored)',
+    afterDataComparisons: 'Named in the plan (not confirmatory: registered after data collection):',
     exploratory: 'Every other comparison and table on this page is exploratory.',
     none: 'No analysis plan was locked: every result on this page is exploratory.',
   },
@@ -121,6 +128,9 @@ const zh: typeof en = {
     cancel: '取消',
     failed: '计划未能锁定',
     fieldError: '{{field}}：{{message}}',
+    afterData:
+      '本实验已存有 {{answers}} 个回答。现在锁定的计划属于“数据收集后登记”：结果中会如实注明，其中的比较不会作为验证性分析报告。',
+    afterDataLock: '按“数据收集后登记”锁定',
   },
   corrections: { holm: 'Holm 逐步下降法', bonferroni: 'Bonferroni 校正', none: '不校正' },
   errors: {
@@ -154,7 +164,8 @@ const zh: typeof en = {
     none: '未发现与计划的偏离。',
   },
   deviation: {
-    locked_after_data: '计划锁定于 {{at}}，此时已收集 {{answers}} 个回答。',
+    locked_after_data:
+      '数据收集后登记：计划锁定于 {{at}}，此时已存有 {{answers}} 个回答，因此其中的比较不是验证性分析。',
     amended: '第 {{version}} 版于 {{at}} 取代了前一版（当时已收集 {{answers}} 个回答）：{{reason}}',
     sample_size: '计划登记了 {{registered}} 个条目；实验使用了 {{used}} 个。',
     items_changed: '实验使用的条目数（{{items}}）与登记相同，但条目不同。',
@@ -174,6 +185,8 @@ const zh: typeof en = {
   note: {
     title: '已预注册（第 {{version}} 版，锁定于 {{at}}）',
     confirmatory: '验证性比较：',
+    afterDataTitle: '数据收集后登记（第 {{version}} 版，锁定于 {{at}}，此时已存有 {{answers}} 个回答）',
+    afterDataComparisons: '计划中列出的比较（数据收集后登记，不是验证性分析）：',
     exploratory: '本页其余所有比较和表格均为探索性。',
     none: '未锁定分析计划：本页所有结果均为探索性。',
   },

@@ -93,6 +93,26 @@ describe('Confirmatory and exploratory rows', () => {
     expect(within(screen.getByTestId('table-changes')).getByRole('button', { name: /分析/ })).toBeTruthy();
   });
 
+  it('names the rows of a plan locked after data so, in English and Chinese, never confirmatory', async () => {
+    show({ ...MARKS, afterData: 360 });
+    await waitFor(async () =>
+      expect(await shownMarks()).toEqual([
+        ['EN-ZH', 'Registered after data collection'],
+        ['EN-LS', 'Exploratory'],
+        ['EN-ZH', 'Registered after data collection'],
+      ]),
+    );
+    const table = screen.getByTestId('table-changes');
+    expect(within(table).queryByTestId('analysis-confirmatory')).toBeNull();
+    expect(table.closest('section')?.textContent ?? table.textContent).not.toMatch(/Confirmatory/);
+    cleanup();
+    await i18next.changeLanguage('zh');
+    show({ ...MARKS, afterData: 360 });
+    await waitFor(async () =>
+      expect((await shownMarks()).map(([, m]) => m)).toEqual(['数据收集后登记', '探索性', '数据收集后登记']),
+    );
+  });
+
   it('shows no column without a lock', async () => {
     show(null);
     await waitFor(async () => expect((await shownMarks()).map(([, m]) => m)).toEqual([null, null, null]));

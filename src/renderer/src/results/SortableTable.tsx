@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCell, type TableColumn, type TableRow } from '../../../shared/report/table';
-import { ANALYSIS_COLUMN } from '../../../shared/paper/confirmatory';
+import { AFTER_DATA_ROLE, ANALYSIS_COLUMN } from '../../../shared/paper/confirmatory';
 import { sortRows, type SortDirection } from './sort-rows';
 import { glossaryFor } from '../glossary/entries';
 import { GlossaryLink } from '../glossary/Glossary';
@@ -152,15 +152,18 @@ export function SortableTable({
 /** The mark of a row under a preregistration: a badge, in the page's language. */
 function AnalysisCell({ role }: { role: TableRow[string] }) {
   const { t } = useTranslation('results');
-  if (role !== 'confirmatory' && role !== 'exploratory') return <td />;
+  // A plan locked after data names its rows so, never as confirmatory (issue 32 item 6).
+  const key =
+    role === 'confirmatory' || role === 'exploratory' ? role : role === AFTER_DATA_ROLE ? 'afterData' : null;
+  if (key === null) return <td />;
   return (
     <td data-column={ANALYSIS_COLUMN} className="results-table__text">
       <span
-        className={`analysis-badge analysis-badge--${role}`}
-        data-testid={`analysis-${role}`}
-        title={t(`analysis.${role}Title`)}
+        className={`analysis-badge analysis-badge--${key}`}
+        data-testid={`analysis-${key}`}
+        title={t(`analysis.${key}Title`)}
       >
-        {t(`analysis.${role}`)}
+        {t(`analysis.${key}`)}
       </span>
     </td>
   );

@@ -19,6 +19,9 @@ const en = {
     exploratory: 'Exploratory',
     confirmatoryTitle: 'Read by a comparison the preregistration made confirmatory',
     exploratoryTitle: 'Not read by a preregistered comparison: exploratory',
+    afterData: 'Registered after data collection',
+    afterDataTitle:
+      'Read by a comparison of a plan locked once answers were already stored: not confirmatory',
   },
   cellVerdicts: 'Open the verdicts behind this number',
   total: 'Total',
@@ -101,6 +104,8 @@ const zh: DeepStrings<Strings> = {
     exploratory: '探索性',
     confirmatoryTitle: '预注册设为验证性的比较读取此行',
     exploratoryTitle: '未被预注册的比较读取：探索性',
+    afterData: '数据收集后登记',
+    afterDataTitle: '读取此行的比较出自已有回答之后才锁定的计划：不是验证性分析',
   },
   cellVerdicts: '打开这个数字背后的判决',
   total: '合计',
