@@ -76,13 +76,32 @@ export const col = (
 
 /**
  * Headers that are unique within a table, for formats read by scripts (CSV, XLSX): a CI column
- * is named after the metric before it ("Acc. strict 95% CI" rather than a second "95% CI").
+ * is named after the metric before it ("Acc. strict 95% CI" rather than a second "95% CI"), and an
+ * interval column's method follows in parentheses. A word is said once: the CI header's words the
+ * metric's header already has are left out ("Flip" + "Flip 95% CI" is "Flip 95% CI", "C1 accept"
+ * + "C1 95% CI" is "C1 accept 95% CI"), and a method the header already names is not repeated
+ * ("Holm p" made by Holm stays "Holm p").
  */
 export function uniqueHeaders(table: Table): string[] {
   return table.columns.map((c, i) => {
-    const header = c.kind === 'ci' && i > 0 ? `${table.columns[i - 1].header} ${c.header}` : c.header;
-    return c.method ? `${header} (${c.method})` : header;
+    const header = c.kind === 'ci' && i > 0 ? namedInterval(table.columns[i - 1].header, c.header) : c.header;
+    return c.method && !wordsOf(c.method).every((w) => wordsOf(header).includes(w))
+      ? `${header} (${c.method})`
+      : header;
   });
+}
+
+/** Lower-case words of a header (letters and digits; "95%" is "95"). */
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The interval's header after its metric's, without the words the metric's header already says. */
+function namedInterval(metric: string, interval: string): string {
+  const said = new Set(wordsOf(metric));
+  const own = interval.split(/\s+/).filter((part) => {
+    const words = wordsOf(part);
+    return words.length === 0 || !words.every((w) => said.has(w));
+  });
+  return [metric, ...own].join(' ');
 }
 
 /** The column with the method its interval was made by (see `TableColumn.method`). */
