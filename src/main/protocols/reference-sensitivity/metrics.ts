@@ -413,7 +413,7 @@ function repeatedNR(
  * The noise floor (DESIGN.md section 5b): NR against its repeat (NR-NR), and NR→RV, NR→RC flips
  * beside the repeat's on the same answers. The excess is a difference of two paired proportions
  * (flipped under the reference vs flipped under repetition): Newcombe's method 10 on that 2×2,
- * McNemar's exact test on its discordant pairs, Holm across the excess rows.
+ * McNemar's exact test on its discordant pairs, Holm across the per-generator excess rows.
  */
 function noiseFloor(
   input: MetricsInput,
@@ -468,13 +468,18 @@ function noiseFloor(
             repeat_only: c,
             neither: d,
             mcnemar_p: mcnemarExact(b, c),
-            mcnemar_p_holm: Number.NaN,
+            mcnemar_p_holm: null,
           });
         }
       }
     }
-  const adjusted = holmAdjust(excess.map((r) => r.mcnemar_p));
-  excess.forEach((r, i) => (r.mcnemar_p_holm = adjusted[i]));
+  // The family holds each hypothesis once: the per-generator rows. A pooled ("all") row tests
+  // its generators' data again (with one generator, the very same data), so it is left out of
+  // the family and has no Holm p, as in Compare runs (DESIGN.md, "Multiplicity and intervals").
+  const family = excess.filter((r) => r.generator !== ALL);
+  const adjusted = holmAdjust(family.map((r) => r.mcnemar_p));
+  family.forEach((r, i) => (r.mcnemar_p_holm = adjusted[i]));
+  for (const r of excess) if (r.generator === ALL) r.mcnemar_p_holm = null;
   return { repeat, excess };
 }
 

@@ -138,8 +138,8 @@ export interface NoiseFloorExcessRow {
   neither: number;
   /** Exact McNemar: change_only vs repeat_only. */
   mcnemar_p: number;
-  /** Holm across the excess rows. */
-  mcnemar_p_holm: number;
+  /** Holm across the per-generator excess rows; null on the pooled "all" rows (not in the family). */
+  mcnemar_p_holm: number | null;
 }
 
 export interface RefSensMetrics {
