@@ -55,8 +55,10 @@ export function compareTable(r: Omit<CompareResult, 'table'>): Table {
     caption:
       `Accuracy of A (${r.a.name}) and B (${r.b.name}) on observations valid in both (same item, ` +
       'condition and order). Δ = B − A in points, with a paired bootstrap 95% CI over shared items ' +
-      `(B = ${r.statistics.bootstrap_b}, seed ${r.statistics.bootstrap_seed}). Agreement: same correctness. ` +
-      'McNemar: exact test of A-only vs B-only correct; Holm: adjusted across the rows.',
+      `(B = ${r.statistics.bootstrap_b}, seed ${r.statistics.bootstrap_seed}). Agreement: share of the ` +
+      'observations (each order of an item counts once) with the same correctness. McNemar: exact test ' +
+      'of A-only vs B-only correct; Holm: adjusted across the per-condition rows (each test once); the ' +
+      'pooled "all" row repeats their data, so it is outside the family and has no Holm p.',
     columns: [
       col('judge_a', 'Judge A', 'text'),
       col('judge_b', 'Judge B', 'text'),

@@ -2,6 +2,7 @@
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
+import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, ProbeRow } from '../types';
 
 /** What an effect row compares, in words (tables, figures, dashboard). */
@@ -30,7 +31,9 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
     caption:
       `Paired differences of the ${unit}, per judge and category. Mean with t 95% CI, Cohen's d_z, ` +
       'Wilcoxon signed-rank p (two-sided; exact for n ≤ 50 without ties or zeros, else the normal ' +
-      'approximation with tie correction) and Holm-adjusted p within each judge × category; * = ' +
+      'approximation with tie correction) and Holm-adjusted p within each judge × category (a family: ' +
+      `that category's probe rows${pairwise ? ' and its position test' : ''}; category "all" pools the ` +
+      'categories and is a family of its own, shown beside two or more categories); * = ' +
       `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}${extra}`,
     columns: [
       col('judge', 'Judge', 'text'),
@@ -255,5 +258,6 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
     ),
   );
   tables.push(usageTable(m.usage));
-  return tables;
+  // With one category "all" would repeat its rows: shown once, under the category's name.
+  return tables.map((t) => withoutEchoedPools(t, 'category'));
 }
