@@ -65,7 +65,7 @@ const CONFIGS: Record<string, Record<string, unknown>> = {
 
 /** The words of a header said more than once (case aside; "95%" counts as the word "95"). */
 export function doubledWords(header: string): string[] {
-  const words = header.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words: string[] = header.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words.filter((w, i) => words.indexOf(w) !== i))];
 }
 

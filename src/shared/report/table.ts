@@ -1,9 +1,22 @@
 // A writer-neutral table model: the CSV, LaTeX and XLSX writers and the dashboard all render
 // these, so every format and the screen agree. Cells hold raw values (fractions, counts, CIs);
 // `kind` says how to show them. Protocols build tables; nothing here knows a protocol.
-import { formatCi, formatInt, formatP, formatPct, formatUsd, MISSING, type CI } from './format';
+import {
+  formatCi,
+  formatInt,
+  formatP,
+  formatPct,
+  formatUsd,
+  MISSING,
+  undefinedText,
+  type CI,
+} from './format';
 
 export type ColumnKind = 'text' | 'int' | 'pct' | 'p' | 'ci' | 'usd';
+/**
+ * A cell: text, a number, or an interval; a 'ci' cell whose interval does not exist holds the
+ * text that says so, "undefined (reason)" (`intervalCell`), which every writer shows as it is.
+ */
 export type CellValue = string | number | CI | null;
 export type TableRow = Record<string, CellValue>;
 
@@ -47,9 +60,21 @@ export function formatCell(column: TableColumn, value: CellValue | undefined): s
     case 'usd':
       return formatUsd(asNumber(value, column));
     case 'ci':
+      if (typeof value === 'string' && value.startsWith(UNDEFINED_PREFIX)) return value;
       if (!Array.isArray(value)) throw new TypeError(`column "${column.key}": expected a [low, high] CI`);
       return formatCi(value);
   }
+}
+
+const UNDEFINED_PREFIX = undefinedText('').slice(0, -2);
+
+/**
+ * An interval column's cell: the interval, or — when it does not exist and a reason is known —
+ * "undefined (reason)", so the screen, CSV, XLSX and LaTeX all say why instead of a dash.
+ */
+export function intervalCell(ci: CI | null | undefined, reason?: string | null): CI | string | null {
+  if (ci) return ci;
+  return reason ? undefinedText(reason) : null;
 }
 
 function asNumber(value: CellValue, column: TableColumn): number {

@@ -52,6 +52,15 @@ export {
 } from './bootstrap';
 export { holmAdjust } from './holm';
 export { pairedEffect, type PairedEffect } from './paired-effect';
+export {
+  clipInterval,
+  intervalFields,
+  NO_INTERVAL,
+  RANGE,
+  ruledBootstrap,
+  ruleInterval,
+  type RuledInterval,
+} from './interval-rule';
 export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon';
 export {
   fisherInterval,

@@ -29,7 +29,8 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
     id,
     title,
     caption:
-      `Paired differences of the ${unit}, per judge and category. Mean with t 95% CI, Cohen's d_z, ` +
+      `Paired differences of the ${unit}, per judge and category. Mean with t 95% CI (clipped to what a ` +
+      `difference can take, ${pairwise ? '±1' : `±${m.scale - 1}`}; undefined when every difference is equal), Cohen's d_z, ` +
       'Wilcoxon signed-rank p (two-sided; exact for n ≤ 50 without ties or zeros, else the normal ' +
       'approximation with tie correction) and Holm-adjusted p within each judge × category (a family: ' +
       `that category's probe rows${pairwise ? ' and its position test' : ''}; category "all" pools the ` +
@@ -54,7 +55,7 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       effect: effectLabel(r.effect, m.mode),
       n: r.n,
       mean: num(r.mean, 3),
-      mean_ci: interval(r.mean_ci, 3),
+      mean_ci: interval(r.mean_ci, 3, r.mean_ci_undefined),
       dz: num(r.dz),
       p: r.p,
       p_holm: r.p_holm,

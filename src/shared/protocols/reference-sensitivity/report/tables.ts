@@ -147,7 +147,8 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       id: 'human',
       title: 'Verdicts against human labels',
       caption:
-        'Accuracy (Wilson 95% CI) and Cohen’s κ (95% CI, large-sample SE of Fleiss, Cohen & Everitt) ' +
+        'Accuracy (Wilson 95% CI) and Cohen’s κ (95% CI, large-sample SE of Fleiss, Cohen & Everitt, ' +
+        'clipped to κ’s range [−1, 1]) ' +
         'of each setting’s verdicts against the imported human labels. κ’s CI is undefined when one side ' +
         'is constant (its variance is 0).',
       columns: [
