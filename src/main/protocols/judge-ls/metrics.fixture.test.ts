@@ -568,7 +568,14 @@ describe('Judge-LS metrics: ordering and bad input', () => {
       },
     ];
     const m = computeJudgeLsMetrics(recs, { flagged: [], checks: [], usage: [] });
-    expect(m.quality).toEqual([qualityRow('J', 'EN', 1, 1, 0, 1)]);
+    // One item at 100%: every bootstrap resample is 100%, so that interval does not exist.
+    expect(m.quality).toEqual([
+      {
+        ...qualityRow('J', 'EN', 1, 1, 0, 1),
+        accuracy_strict_ci_boot: null,
+        accuracy_strict_ci_boot_undefined_reason: 'every resample gives the same value',
+      },
+    ]);
     expect(m.position).toEqual([]);
     expect(m.failures).toEqual([
       { judge: 'J', kind: 'quality', language: 'EN', reason: 'stored as ok without a winner', count: 1 },
