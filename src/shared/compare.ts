@@ -3,7 +3,7 @@
 // graded observations on shared items; the table is the report kit's, so the page and the
 // CSV/XLSX/LaTeX files show the same text. Protocol-neutral: a protocol offers its graded
 // observations through the plug-in's `comparable` hook.
-import { col, type Table } from './report/table';
+import { col, intervalCell, type Table } from './report/table';
 import type { CI } from './report/format';
 
 /** One side of a comparison: an experiment, and (optionally) one judge of it. */
@@ -26,7 +26,9 @@ export interface CompareRow {
   /** accuracy_b − accuracy_a. */
   delta: number;
   /** Paired bootstrap over shared items (an item's observations resampled together). */
-  delta_ci: CI;
+  /** Paired bootstrap 95% CI; null when it does not exist (every resample the same Δ), with the reason. */
+  delta_ci: CI | null;
+  delta_ci_undefined_reason?: string;
   /** Same correctness on both sides. */
   agreement: number;
   a_only_correct: number;
@@ -75,6 +77,9 @@ export function compareTable(r: Omit<CompareResult, 'table'>): Table {
       col('mcnemar_p', 'McNemar p', 'p'),
       col('mcnemar_p_holm', 'Holm p', 'p'),
     ],
-    rows: r.rows.map((row) => ({ ...row })),
+    rows: r.rows.map((row) => ({
+      ...row,
+      delta_ci: intervalCell(row.delta_ci, row.delta_ci_undefined_reason),
+    })),
   };
 }
