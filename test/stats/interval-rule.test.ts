@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { buildWorkbook } from '../../src/main/report/xlsx';
 import { tableToCsv } from '../../src/main/report/csv';
 import { computeJudgeLsMetrics } from '../../src/main/protocols/judge-ls/metrics';
+import { computeRefSensMetrics } from '../../src/main/protocols/reference-sensitivity/metrics';
+import { buildRefSensTables } from '../../src/shared/protocols/reference-sensitivity/report/tables';
 import type { JudgmentRecord } from '../../src/shared/protocols/judge-ls/types';
 import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
 import { fixedIntervalText } from '../../src/shared/report/format';
@@ -143,5 +145,29 @@ describe('an interval that does not exist says undefined and why', () => {
     expect(formatCell(column, row.accuracy_strict_ci)).toBe(
       'undefined (every resample gives the same value)',
     );
+  });
+
+  it('reference sensitivity: a calibration row with no valid pair has no interval, not the whole range', () => {
+    const m = computeRefSensMetrics({
+      judges: ['J'],
+      generators: [],
+      languages: ['en'],
+      settings: ['NR'],
+      calibration: [
+        { judge: 'J', sourceId: 'q1', language: 'en', probe: 'C1', verdict: null },
+        { judge: 'J', sourceId: 'q1', language: 'en', probe: 'C2', verdict: 'CORRECT' },
+      ],
+      verdicts: [],
+      answers: [],
+      gold: new Map(),
+      usage: [],
+      failures: [],
+    });
+    const row = m.calibration[0];
+    expect(row).toMatchObject({ n: 0, c1_accept_ci: null, c2_accept_ci: null, cgp_ci: null });
+    expect(row.ci_undefined_reason).toBe('no question with both verdicts valid');
+    const table = buildRefSensTables(m).find((t) => t.id === 'calibration')!;
+    const cgp = table.columns.find((c) => c.key === 'cgp_ci')!;
+    expect(formatCell(cgp, table.rows[0].cgp_ci)).toBe('undefined (no question with both verdicts valid)');
   });
 });

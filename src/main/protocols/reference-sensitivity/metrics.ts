@@ -75,6 +75,7 @@ export interface MetricsInput {
 }
 
 const rate = (k: number, n: number): number | null => (n === 0 ? null : k / n);
+const NO_VALID_PAIR = 'no question with both verdicts valid';
 const meanOf = (xs: number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -116,16 +117,20 @@ function calibrationRows(input: MetricsInput): CalibrationRow[] {
       if (n === 0 && !input.calibration.some((r) => r.judge === judge && r.language === language)) continue;
       const c1 = rate(a + b, n);
       const c2 = rate(a + c, n);
+      // No question with both verdicts valid: no interval (Wilson's and Newcombe's at n = 0 would
+      // be the parameter's whole range, read as a result).
+      const none = n === 0;
       rows.push({
         judge,
         language,
         n,
         c1_accept: c1,
-        c1_accept_ci: wilsonInterval(a + b, n),
+        c1_accept_ci: none ? null : wilsonInterval(a + b, n),
         c2_accept: c2,
-        c2_accept_ci: wilsonInterval(a + c, n),
+        c2_accept_ci: none ? null : wilsonInterval(a + c, n),
         cgp: c1 === null || c2 === null ? null : c1 - c2,
-        cgp_ci: newcombePairedInterval(a, b, c, d),
+        cgp_ci: none ? null : newcombePairedInterval(a, b, c, d),
+        ...(none ? { ci_undefined_reason: NO_VALID_PAIR } : {}),
       });
     }
   return rows;

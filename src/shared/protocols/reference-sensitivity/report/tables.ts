@@ -1,6 +1,6 @@
 // Reference-sensitivity tables (metrics.json → the generic table model; dashboard and exports).
 import { fixedIntervalText, fixedText } from '../../../report/format';
-import { col, withMethod, type Table, type TableRow } from '../../../report/table';
+import { col, intervalCell, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { RefSensMetrics } from '../types';
@@ -72,7 +72,12 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
         col('cgp', 'CGP', 'pct'),
         col('cgp_ci', 'CGP 95% CI', 'ci'),
       ],
-      rows: m.calibration.map((r) => ({ ...r })),
+      rows: m.calibration.map((r) => ({
+        ...r,
+        c1_accept_ci: intervalCell(r.c1_accept_ci, r.ci_undefined_reason),
+        c2_accept_ci: intervalCell(r.c2_accept_ci, r.ci_undefined_reason),
+        cgp_ci: intervalCell(r.cgp_ci, r.ci_undefined_reason),
+      })),
     },
     {
       id: 'acceptance',
