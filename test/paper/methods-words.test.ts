@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodsFacts, MethodsModel } from '../../src/main/paper/methods-facts';
 import { METHODS_WORDS } from '../../src/main/paper/methods-text';
+import { col, withMethod, type Table } from '../../src/shared/report/table';
 
 const model = (providerKind: string, paid: boolean): MethodsModel => ({
   role: 'judge',
@@ -79,5 +80,22 @@ describe('methods.md words', () => {
     expect(text).toContain('3 answers needed more than one ask (4 extra asks)');
     expect(text).not.toMatch(/could not be parsed was asked again/);
     expect(METHODS_WORDS.zh.callsText(facts([model('openai', true)]))).toContain('服务器错误、超时、限流');
+  });
+
+  it('names each interval as the CSV does and does not repeat a method the header says', () => {
+    const table: Table = {
+      id: 't',
+      title: 'Noise floor',
+      caption: 'Caption.',
+      columns: [
+        col('flip_rate', 'Flip', 'pct'),
+        withMethod(col('flip_rate_ci', 'Flip 95% CI', 'ci'), 'Wilson'),
+        withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
+      ],
+      rows: [],
+    };
+    const line = METHODS_WORDS.en.tableLine(table);
+    expect(line).toBe('Noise floor: Caption. Intervals: Flip 95% CI: Wilson.');
+    expect(line).not.toContain('Holm p: Holm');
   });
 });

@@ -9,7 +9,7 @@ import {
   type MethodsLang,
   type MethodsSection,
 } from '../../shared/paper/methods';
-import type { Table } from '../../shared/report/table';
+import { columnNames, namesMethod, type Table } from '../../shared/report/table';
 import type { PreregistrationView } from '../../shared/paper/preregistration';
 import type { MethodsFacts, MethodsModel } from './methods-facts';
 import { deviationBlocks } from './preregistration-text';
@@ -111,7 +111,12 @@ interface Words {
 
 /** The interval methods a table's columns name (`TableColumn.method`), which its caption may not repeat. */
 const intervals = (t: Table, lead: string, sep: string) => {
-  const named = t.columns.filter((c) => c.method).map((c) => `${c.header}: ${c.method}`);
+  // Named as the CSV names the column ("Flip 95% CI", not a bare "95% CI"); a method the name
+  // already says ("Holm p") is not listed again.
+  const names = columnNames(t);
+  const named = t.columns.flatMap((c, i) =>
+    c.method && !namesMethod(names[i], c.method) ? [`${names[i]}: ${c.method}`] : [],
+  );
   return named.length === 0 ? '' : `${lead}${[...new Set(named)].join(sep)}.`;
 };
 

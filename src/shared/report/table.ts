@@ -108,13 +108,22 @@ export const col = (
  * ("Holm p" made by Holm stays "Holm p").
  */
 export function uniqueHeaders(table: Table): string[] {
-  return table.columns.map((c, i) => {
-    const header = c.kind === 'ci' && i > 0 ? namedInterval(table.columns[i - 1].header, c.header) : c.header;
-    return c.method && !wordsOf(c.method).every((w) => wordsOf(header).includes(w))
-      ? `${header} (${c.method})`
-      : header;
+  return columnNames(table).map((header, i) => {
+    const method = table.columns[i].method;
+    return method && !namesMethod(header, method) ? `${header} (${method})` : header;
   });
 }
+
+/** Each column's name without its method: an interval's named after its metric ("Flip 95% CI"). */
+export function columnNames(table: Table): string[] {
+  return table.columns.map((c, i) =>
+    c.kind === 'ci' && i > 0 ? namedInterval(table.columns[i - 1].header, c.header) : c.header,
+  );
+}
+
+/** Whether a header already says every word of a method ("Holm p" made by Holm). */
+export const namesMethod = (header: string, method: string): boolean =>
+  wordsOf(method).every((w) => wordsOf(header).includes(w));
 
 /** Lower-case words of a header (letters and digits; "95%" is "95"). */
 const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
