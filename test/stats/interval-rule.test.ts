@@ -10,12 +10,14 @@ import { buildRefSensTables } from '../../src/shared/protocols/reference-sensiti
 import type { JudgmentRecord } from '../../src/shared/protocols/judge-ls/types';
 import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
 import { fixedIntervalText } from '../../src/shared/report/format';
+import { UNDEFINED_REASONS_ZH, undefinedTextZh } from '../../src/shared/report/undefined-zh';
 import { col, formatCell, intervalCell, type Table } from '../../src/shared/report/table';
 import {
   clusterBootstrapRatio,
   cohensKappa,
   cohensKappaTable,
   icc21,
+  NO_INTERVAL,
   pairedEffect,
   RANGE,
   ruledBootstrap,
@@ -169,5 +171,14 @@ describe('an interval that does not exist says undefined and why', () => {
     const table = buildRefSensTables(m).find((t) => t.id === 'calibration')!;
     const cgp = table.columns.find((c) => c.key === 'cgp_ci')!;
     expect(formatCell(cgp, table.rows[0].cgp_ci)).toBe('undefined (no question with both verdicts valid)');
+  });
+
+  it('says it in 中文 on a 中文 page, for every reason the rule gives', () => {
+    for (const reason of Object.values(NO_INTERVAL))
+      expect(UNDEFINED_REASONS_ZH[reason], reason).toBeDefined();
+    expect(undefinedTextZh('undefined (every resample gives the same value)')).toBe(
+      '无定义（每次重抽样的值都相同）',
+    );
+    expect(undefinedTextZh('[0.1, 0.2]')).toBe('[0.1, 0.2]');
   });
 });

@@ -2,6 +2,7 @@
 // fixed words in cells. The table model (what the exports write) stays English; judge and
 // generator labels, languages and the setting codes (NR, RV, RC) are data.
 import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+import { undefinedTextZh } from '../../../../shared/report/undefined-zh';
 
 const TEXT_ZH: Record<string, { title: string; caption: string }> = {
   calibration: {
@@ -106,6 +107,6 @@ export function refSensTableText(table: Table, lang: string): TableText {
   return {
     ...zh,
     headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
-    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? text,
+    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? undefinedTextZh(text),
   };
 }
