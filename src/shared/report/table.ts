@@ -66,7 +66,8 @@ export function formatCell(column: TableColumn, value: CellValue | undefined): s
   }
 }
 
-const UNDEFINED_PREFIX = undefinedText('').slice(0, -2);
+/** How `undefinedText` opens: a 'ci' cell's text must be that, never any other string. */
+const UNDEFINED_PREFIX = 'undefined (';
 
 /**
  * An interval column's cell: the interval, or — when it does not exist and a reason is known —
