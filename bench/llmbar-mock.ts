@@ -104,7 +104,7 @@ const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as JudgeLs
 console.log('\nquality (accuracy strict [95% CI], tie-half):');
 for (const q of m.quality) {
   console.log(
-    `  ${q.judge.padEnd(26)} ${q.language}  n=${q.n}  ${pct(q.accuracy_strict)} [${pct(q.accuracy_strict_ci[0])}, ${pct(q.accuracy_strict_ci[1])}]  tie-half ${pct(q.accuracy_tie_half)}`,
+    `  ${q.judge.padEnd(26)} ${q.language}  n=${q.n}  ${pct(q.accuracy_strict)} [${pct(q.accuracy_strict_ci![0])}, ${pct(q.accuracy_strict_ci![1])}]  tie-half ${pct(q.accuracy_tie_half)}`,
   );
 }
 console.log('language invariance (flip rate, correctness flip, McNemar p):');

@@ -3,7 +3,7 @@
 // graded observations on shared items; the table is the report kit's, so the page and the
 // CSV/XLSX/LaTeX files show the same text. Protocol-neutral: a protocol offers its graded
 // observations through the plug-in's `comparable` hook.
-import { col, type Table } from './report/table';
+import { col, intervalCell, type Table } from './report/table';
 import type { CI } from './report/format';
 
 /** One side of a comparison: an experiment, and (optionally) one judge of it. */
@@ -26,7 +26,9 @@ export interface CompareRow {
   /** accuracy_b − accuracy_a. */
   delta: number;
   /** Paired bootstrap over shared items (an item's observations resampled together). */
-  delta_ci: CI;
+  /** Paired bootstrap 95% CI; null when it does not exist (every resample the same Δ), with the reason. */
+  delta_ci: CI | null;
+  delta_ci_undefined_reason?: string;
   /** Same correctness on both sides. */
   agreement: number;
   a_only_correct: number;
@@ -55,8 +57,10 @@ export function compareTable(r: Omit<CompareResult, 'table'>): Table {
     caption:
       `Accuracy of A (${r.a.name}) and B (${r.b.name}) on observations valid in both (same item, ` +
       'condition and order). Δ = B − A in points, with a paired bootstrap 95% CI over shared items ' +
-      `(B = ${r.statistics.bootstrap_b}, seed ${r.statistics.bootstrap_seed}). Agreement: same correctness. ` +
-      'McNemar: exact test of A-only vs B-only correct; Holm: adjusted across the rows.',
+      `(B = ${r.statistics.bootstrap_b}, seed ${r.statistics.bootstrap_seed}). Agreement: share of the ` +
+      'observations (each order of an item counts once) with the same correctness. McNemar: exact test ' +
+      'of A-only vs B-only correct; Holm: adjusted across the per-condition rows (each test once); the ' +
+      'pooled "all" row repeats their data, so it is outside the family and has no Holm p.',
     columns: [
       col('judge_a', 'Judge A', 'text'),
       col('judge_b', 'Judge B', 'text'),
@@ -73,6 +77,9 @@ export function compareTable(r: Omit<CompareResult, 'table'>): Table {
       col('mcnemar_p', 'McNemar p', 'p'),
       col('mcnemar_p_holm', 'Holm p', 'p'),
     ],
-    rows: r.rows.map((row) => ({ ...row })),
+    rows: r.rows.map((row) => ({
+      ...row,
+      delta_ci: intervalCell(row.delta_ci, row.delta_ci_undefined_reason),
+    })),
   };
 }

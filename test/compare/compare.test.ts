@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareResult } from '../../src/shared/compare';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
 import { holmAdjust, mcnemarExact } from '../../src/shared/stats';
+import { formatCell } from '../../src/shared/report/table';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
 let env: LlmbarMock;
@@ -73,8 +74,8 @@ describe('experiments.compare', () => {
       expect((x.b_only_correct - x.a_only_correct) / x.n).toBeCloseTo(x.delta, 12);
       expect(x.agreement).toBeCloseTo(1 - (x.a_only_correct + x.b_only_correct) / x.n, 12);
       expect(x.mcnemar_p).toBe(mcnemarExact(x.a_only_correct, x.b_only_correct));
-      expect(x.delta_ci[0]).toBeLessThanOrEqual(x.delta);
-      expect(x.delta_ci[1]).toBeGreaterThanOrEqual(x.delta);
+      expect(x.delta_ci![0]).toBeLessThanOrEqual(x.delta);
+      expect(x.delta_ci![1]).toBeGreaterThanOrEqual(x.delta);
     }
     expect([row(r, 'EN').mcnemar_p_holm, row(r, 'ZH').mcnemar_p_holm]).toEqual(
       holmAdjust([row(r, 'EN').mcnemar_p, row(r, 'ZH').mcnemar_p]),
@@ -109,8 +110,17 @@ describe('experiments.compare', () => {
     // wording: the two variants agree everywhere, and the paired tests say "no difference".
     for (const x of r.rows) {
       expect(x).toMatchObject({ agreement: 1, delta: 0, a_only_correct: 0, b_only_correct: 0, mcnemar_p: 1 });
-      expect(x.delta_ci).toEqual([0, 0]);
+      // Δ = 0 in every resample: no zero-width [0, 0], an interval that does not exist, and why.
+      expect(x.delta_ci).toBeNull();
+      expect(x.delta_ci_undefined_reason).toBe('every resample gives the same value');
     }
+    const column = r.table.columns.find((c) => c.key === 'delta_ci')!;
+    expect(formatCell(column, r.table.rows[0].delta_ci)).toBe(
+      'undefined (every resample gives the same value)',
+    );
+    // The caption names Holm's family and what Agreement counts.
+    expect(r.table.caption).toContain('Holm: adjusted across the per-condition rows (each test once)');
+    expect(r.table.caption).toContain('each order of an item counts once');
   });
 
   it('exports the comparison as CSV, XLSX and LaTeX through the report kit', async () => {

@@ -164,7 +164,7 @@ describe('the verdicts behind a table cell, in Chromium', () => {
     await go(`/experiments/${refsensId}/results`, '[data-testid="table-acceptance"]');
     const rows = await page.getByTestId('table-acceptance').getByTestId('results-row').count();
     expect(rows).toBeGreaterThan(0);
-    // The first rows (one generator and its pooled "all" rows) and the last.
+    // The first rows and the last (one generator: its rows once, no pooled "all" copy).
     for (const i of new Set([0, 1, rows - 1])) {
       const { text, n } = await openCell(refsensId, 'acceptance', i, 'accept_rate');
       expect(Number(await page.getByTestId('verdict-count').getAttribute('data-count'))).toBe(n);

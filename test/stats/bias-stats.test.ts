@@ -64,7 +64,14 @@ describe('pairedEffect and wilcoxonSignedRank (SciPy)', () => {
   }
   it('has no interval or d_z for one difference, and no test when every difference is zero', () => {
     expect(pairedEffect([2])).toMatchObject({ n: 1, mean: 2, ci: null, dz: null });
-    expect(pairedEffect([1, 1, 1])).toMatchObject({ ci: [1, 1], dz: null, tP: null });
+    expect(pairedEffect([2]).ci_undefined_reason).toBe('one difference only');
+    // Every difference equal: no zero-width [1, 1], an undefined interval with its reason.
+    expect(pairedEffect([1, 1, 1])).toMatchObject({
+      ci: null,
+      ci_undefined_reason: 'every difference is equal, so the t interval has no width to estimate',
+      dz: null,
+      tP: null,
+    });
     expect(wilcoxonSignedRank([0, 0, 0])).toBeNull();
     expect(() => pairedEffect([])).toThrow(RangeError);
   });

@@ -10,6 +10,9 @@ import {
   DEFAULT_BOOTSTRAP_B,
   DEFAULT_BOOTSTRAP_SEED,
   holmAdjust,
+  intervalFields,
+  RANGE,
+  ruledBootstrap,
   mcnemarExact,
   pairedBootstrapDiff,
   type PairedCluster,
@@ -119,7 +122,14 @@ function compareRow(
     accuracy_a: ca / n,
     accuracy_b: cb / n,
     delta: (cb - ca) / n,
-    delta_ci: pairedBootstrapDiff(ordered, { B: opts.bootstrapB, seed: opts.seed }),
+    // Two sides that are right on the same observations have Δ = 0 in every resample: no interval.
+    ...intervalFields(
+      'delta_ci',
+      ruledBootstrap(
+        pairedBootstrapDiff(ordered, { B: opts.bootstrapB, seed: opts.seed }),
+        RANGE.rateDifference,
+      ),
+    ),
     agreement: (n - aOnly - bOnly) / n,
     a_only_correct: aOnly,
     b_only_correct: bOnly,

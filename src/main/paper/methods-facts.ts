@@ -29,7 +29,15 @@ export interface MethodsModel {
   calls: number;
   cacheHits: number;
   costUsd: number;
+  /**
+   * Whether its calls went to a provider that is paid: a recorded file's answers and the simulated
+   * provider's are read or made locally, so no call was made or paid for them.
+   */
+  paid: boolean;
 }
+
+/** Provider kinds whose answers cost no call: read from a recorded file, or made by the simulator. */
+const UNPAID_KINDS = new Set(['recorded', 'simulated']);
 
 export interface MethodsFacts {
   experiment: { id: number; name: string; protocol: string; title: string };
@@ -56,9 +64,11 @@ export interface MethodsFacts {
   prompts: MethodsPrompt[];
   /** Planned slots, answered usably, failed and still open. */
   tasks: { planned: number; ok: number; failed: number; pending: number };
-  /** Provider calls paid by this experiment and answers reused from the ledger (as metrics.json `usage`). */
+  /** Answers the experiment got from its models and answers reused from the ledger (as metrics.json `usage`). */
   calls: number;
   cacheHits: number;
+  /** Of `calls`, those sent to a paid provider (not read from a recorded file nor simulated). */
+  paidCalls: number;
   /** Failed answers by kind (the reason's head, e.g. "unparseable"), most frequent first. */
   failures: { kind: string; count: number }[];
   /** Answers that needed more than one ask, and the asks beyond the first. */
@@ -122,6 +132,7 @@ export function methodsFacts(db: Database, exp: LoadedExperiment, ctx: MetricsCo
       calls: usage.reduce((s, r) => s + r.calls, 0),
       cacheHits: usage.reduce((s, r) => s + r.cache_hits, 0),
       costUsd: usage.reduce((s, r) => s + r.cost_usd, 0),
+      paid: !UNPAID_KINDS.has(exp.providers[u.provider]?.kind ?? ''),
     };
   });
 
@@ -167,6 +178,7 @@ export function methodsFacts(db: Database, exp: LoadedExperiment, ctx: MetricsCo
     tasks: { planned, ok, failed, pending: planned - ok - failed },
     calls: models.reduce((s, m) => s + m.calls, 0),
     cacheHits: models.reduce((s, m) => s + m.cacheHits, 0),
+    paidCalls: models.reduce((s, m) => s + (m.paid ? m.calls : 0), 0),
     failures: [...failures]
       .map(([kind, count]) => ({ kind, count }))
       .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),

@@ -9,7 +9,7 @@ import {
   type MethodsLang,
   type MethodsSection,
 } from '../../shared/paper/methods';
-import type { Table } from '../../shared/report/table';
+import { columnNames, namesMethod, type Table } from '../../shared/report/table';
 import type { PreregistrationView } from '../../shared/paper/preregistration';
 import type { MethodsFacts, MethodsModel } from './methods-facts';
 import { deviationBlocks } from './preregistration-text';
@@ -111,7 +111,12 @@ interface Words {
 
 /** The interval methods a table's columns name (`TableColumn.method`), which its caption may not repeat. */
 const intervals = (t: Table, lead: string, sep: string) => {
-  const named = t.columns.filter((c) => c.method).map((c) => `${c.header}: ${c.method}`);
+  // Named as the CSV names the column ("Flip 95% CI", not a bare "95% CI"); a method the name
+  // already says ("Holm p") is not listed again.
+  const names = columnNames(t);
+  const named = t.columns.flatMap((c, i) =>
+    c.method && !namesMethod(names[i], c.method) ? [`${names[i]}: ${c.method}`] : [],
+  );
   return named.length === 0 ? '' : `${lead}${[...new Set(named)].join(sep)}.`;
 };
 
@@ -119,6 +124,35 @@ const temps = (m: MethodsModel, dflt: string) =>
   m.temperatures.length === 0 ? dflt : m.temperatures.map((t) => (t === null ? dflt : num(t))).join(', ');
 const span = (m: MethodsModel, none: string, to: string) =>
   m.firstAnswer === null ? none : `${m.firstAnswer} ${to} ${m.lastAnswer}`;
+
+// A recorded file's answers and the simulator's are no paid calls: the words say where they came from.
+const modelCallsEn = (m: MethodsModel) =>
+  m.paid
+    ? `${m.calls} calls paid`
+    : m.providerKind === 'recorded'
+      ? `${m.calls} answers read from the recorded file (no call made)`
+      : `${m.calls} simulated answers (no call made)`;
+const modelCallsZh = (m: MethodsModel) =>
+  m.paid
+    ? `付费调用 ${m.calls} 次`
+    : m.providerKind === 'recorded'
+      ? `从录制文件读取回答 ${m.calls} 个（未调用模型）`
+      : `模拟回答 ${m.calls} 个（未调用模型）`;
+const paidEn = (f: MethodsFacts) => {
+  const unpaid = f.calls - f.paidCalls;
+  const read =
+    unpaid > 0 ? ` ${unpaid} answers were read from recorded files or simulated, with no call made;` : '';
+  return f.paidCalls === 0 && unpaid > 0
+    ? `No provider call was made or paid: ${unpaid} answers were read from recorded files or simulated;`
+    : `The experiment paid for ${f.paidCalls} provider calls;${read}`;
+};
+const paidZh = (f: MethodsFacts) => {
+  const unpaid = f.calls - f.paidCalls;
+  const read = unpaid > 0 ? `另有 ${unpaid} 个回答读取自录制文件或为模拟回答，未调用模型；` : '';
+  return f.paidCalls === 0 && unpaid > 0
+    ? `本实验未调用也未付费调用任何提供方：${unpaid} 个回答读取自录制文件或为模拟回答；`
+    : `本实验付费调用提供方 ${f.paidCalls} 次；${read}`;
+};
 
 const EN: Words = {
   title: (name) => `Methods: ${name}`,
@@ -146,7 +180,7 @@ const EN: Words = {
   },
   models: 'Models',
   modelLine: (m) =>
-    `${m.label} (${m.role}): provider ${m.providerKind}, model ${m.model}, temperature ${temps(m, 'provider default')}; answers ${span(m, 'none yet', 'to')}; ${m.calls} calls paid, ${m.cacheHits} answers reused.`,
+    `${m.label} (${m.role}): provider ${m.providerKind}, model ${m.model}, temperature ${temps(m, 'provider default')}; answers ${span(m, 'none yet', 'to')}; ${modelCallsEn(m)}, ${m.cacheHits} answers reused.`,
   prompts: 'Prompts',
   promptsText: (n) =>
     `The ${n} prompt templates as run are given in full in the appendix; their SHA-256 hashes (of the UTF-8 text) are:`,
@@ -155,7 +189,7 @@ const EN: Words = {
     `The protocol's automatic audit of the transformed texts flagged items: ${flagged}. The main analysis keeps them; a sensitivity analysis without them is reported beside it (metrics.json "sensitivity").`,
   calls: 'Calls and failures',
   callsText: (f) =>
-    `The plan held ${f.tasks.planned} answers: ${f.tasks.ok} usable, ${f.tasks.failed} failed and ${f.tasks.pending} still open. The experiment paid for ${f.calls} provider calls; ${f.cacheHits} answers were reused from the ledger (identical requests are asked once). An answer that could not be parsed was asked again up to ${f.maxParseRetries} times: ${f.reasked.answers} answers needed it (${f.reasked.extraAsks} extra asks). Failed answers are left out of every statistic and listed in the failures table.`,
+    `The plan held ${f.tasks.planned} answers: ${f.tasks.ok} usable, ${f.tasks.failed} failed and ${f.tasks.pending} still open. ${paidEn(f)} ${f.cacheHits} answers were reused from the ledger (identical requests are asked once). An answer was asked again when the provider failed in passing (a server error, a time-out, a rate limit) or when it could not be parsed (up to ${f.maxParseRetries} times): ${f.reasked.answers} answers needed more than one ask (${f.reasked.extraAsks} extra asks). Failed answers are left out of every statistic and listed in the failures table.`,
   failuresNone: 'No answer failed.',
   failuresText: 'Failed answers by kind:',
   failureLine: (kind, count) => `${kind}: ${count}`,
@@ -196,7 +230,7 @@ const ZH: Words = {
   },
   models: '模型',
   modelLine: (m) =>
-    `${m.label}（${m.role}）：提供方 ${m.providerKind}，模型 ${m.model}，温度 ${temps(m, '提供方默认')}；回答时间 ${span(m, '尚无', '至')}；付费调用 ${m.calls} 次，复用回答 ${m.cacheHits} 个。`,
+    `${m.label}（${m.role}）：提供方 ${m.providerKind}，模型 ${m.model}，温度 ${temps(m, '提供方默认')}；回答时间 ${span(m, '尚无', '至')}；${modelCallsZh(m)}，复用回答 ${m.cacheHits} 个。`,
   prompts: '提示词',
   promptsText: (n) => `运行时使用的 ${n} 个提示词模板全文见附录；其 SHA-256 哈希（UTF-8 文本）如下：`,
   audit: '文本变换及其审核',
@@ -204,7 +238,7 @@ const ZH: Words = {
     `协议对变换后文本的自动审核标记了 ${flagged} 个条目。主分析保留这些条目；另报告排除它们的敏感性分析（metrics.json 中的 "sensitivity"）。`,
   calls: '调用与失败',
   callsText: (f) =>
-    `计划共 ${f.tasks.planned} 个回答：可用 ${f.tasks.ok} 个，失败 ${f.tasks.failed} 个，未完成 ${f.tasks.pending} 个。本实验付费调用提供方 ${f.calls} 次；${f.cacheHits} 个回答复用自账本（相同请求只问一次）。无法解析的回答最多重问 ${f.maxParseRetries} 次：${f.reasked.answers} 个回答需要重问（共多问 ${f.reasked.extraAsks} 次）。失败的回答不计入任何统计，并列于失败表中。`,
+    `计划共 ${f.tasks.planned} 个回答：可用 ${f.tasks.ok} 个，失败 ${f.tasks.failed} 个，未完成 ${f.tasks.pending} 个。${paidZh(f)}${f.cacheHits} 个回答复用自账本（相同请求只问一次）。提供方暂时失败（服务器错误、超时、限流）或回答无法解析（最多 ${f.maxParseRetries} 次）时会再问一次：${f.reasked.answers} 个回答问了不止一次（共多问 ${f.reasked.extraAsks} 次）。失败的回答不计入任何统计，并列于失败表中。`,
   failuresNone: '没有失败的回答。',
   failuresText: '失败回答按类型：',
   failureLine: (kind, count) => `${kind}：${count}`,

@@ -52,6 +52,8 @@ function sheetColumns(table: Table): SheetColumn[] {
 function cellValue(sc: SheetColumn, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
   if (sc.part !== undefined) {
+    // An interval that does not exist: both ends say so ("undefined (reason)"), as the CSV does.
+    if (typeof value === 'string') return showControlChars(value);
     const end = Array.isArray(value) ? value[sc.part] : undefined;
     return typeof end === 'number' && Number.isFinite(end) ? end : null;
   }

@@ -75,7 +75,8 @@ export function agreementTables(report: AgreementReport): Table[] {
       id: 'inter_annotator',
       title: 'Agreement among people',
       caption:
-        `ICC(2,1): two-way random, absolute agreement, single rater, on the ${ia.n_complete} items every annotator rated; ` +
+        `ICC(2,1): two-way random, absolute agreement, single rater, on the ${ia.n_complete} items every annotator rated ` +
+        '(95% CI of McGraw & Wong 1996, clipped to [−1, 1]); ' +
         `Krippendorff's α (${ia.alpha_level}) on all ${ia.n_items} rated items; Fleiss' κ for labels. ` +
         `Below ${0.6} the task looks ill-defined for validating a judge.` +
         (report.scale.kind === 'preference'
@@ -109,7 +110,8 @@ export function agreementTables(report: AgreementReport): Table[] {
       title: `Judge vs human ${reference}`,
       caption:
         `Spearman ρ with a Fisher-z 95% CI, Pearson r, Kendall τ-b, ${weights} Cohen's κ with a 95% CI and exact agreement ` +
-        `against the human ${reference} per item. κ's CI: κ ± 1.96 SE (Fleiss, Cohen & Everitt 1969); ` +
+        `against the human ${reference} per item. κ's CI: κ ± 1.96 SE (Fleiss, Cohen & Everitt 1969) clipped to ` +
+        "κ's range [−1, 1]; " +
         'undefined when one side is constant (its variance is 0). ' +
         `Decision at ρ ≥ ${report.threshold} applied to the CI; at ρ = ±1 the Fisher-z CI is undefined and ` +
         `the decision rests on ρ alone (marked). ${MORE_ITEMS_RULE}`,
@@ -132,15 +134,18 @@ export function agreementTables(report: AgreementReport): Table[] {
       id: 'bands',
       title: 'Agreement by human-quality band',
       caption:
-        `Terciles of the human ${reference}: where agreement breaks down. κ's CI is undefined where one side ` +
-        'is constant within a band (a yes/no reference cannot vary within a band).',
+        `Terciles of the human ${reference}: where agreement breaks down. κ's CI (κ ± 1.96 SE clipped to ` +
+        '[−1, 1]) is undefined where one side is constant within a band (a yes/no reference cannot vary ' +
+        'within a band).',
       columns: [col('judge', 'Judge', 'text'), col('band', 'Band', 'text'), ...agreementColumns],
       rows: report.bands.map((r) => ({ judge: r.judge, band: r.band, ...agreementCells(r) })),
     },
     {
       id: 'categories',
       title: 'Agreement by category',
-      caption: 'Per category of the items (subset, QA category or language).',
+      caption:
+        "Per category of the items (subset, QA category or language). κ's CI: κ ± 1.96 SE clipped to " +
+        "κ's range [−1, 1]; undefined (with the reason) where its variance is 0.",
       columns: [col('judge', 'Judge', 'text'), col('category', 'Category', 'text'), ...agreementColumns],
       rows: report.categories.map((r) => ({ judge: r.judge, category: r.category, ...agreementCells(r) })),
     },

@@ -1,9 +1,22 @@
 // A writer-neutral table model: the CSV, LaTeX and XLSX writers and the dashboard all render
 // these, so every format and the screen agree. Cells hold raw values (fractions, counts, CIs);
 // `kind` says how to show them. Protocols build tables; nothing here knows a protocol.
-import { formatCi, formatInt, formatP, formatPct, formatUsd, MISSING, type CI } from './format';
+import {
+  formatCi,
+  formatInt,
+  formatP,
+  formatPct,
+  formatUsd,
+  MISSING,
+  undefinedText,
+  type CI,
+} from './format';
 
 export type ColumnKind = 'text' | 'int' | 'pct' | 'p' | 'ci' | 'usd';
+/**
+ * A cell: text, a number, or an interval; a 'ci' cell whose interval does not exist holds the
+ * text that says so, "undefined (reason)" (`intervalCell`), which every writer shows as it is.
+ */
 export type CellValue = string | number | CI | null;
 export type TableRow = Record<string, CellValue>;
 
@@ -47,9 +60,22 @@ export function formatCell(column: TableColumn, value: CellValue | undefined): s
     case 'usd':
       return formatUsd(asNumber(value, column));
     case 'ci':
+      if (typeof value === 'string' && value.startsWith(UNDEFINED_PREFIX)) return value;
       if (!Array.isArray(value)) throw new TypeError(`column "${column.key}": expected a [low, high] CI`);
       return formatCi(value);
   }
+}
+
+/** How `undefinedText` opens: a 'ci' cell's text must be that, never any other string. */
+const UNDEFINED_PREFIX = 'undefined (';
+
+/**
+ * An interval column's cell: the interval, or — when it does not exist and a reason is known —
+ * "undefined (reason)", so the screen, CSV, XLSX and LaTeX all say why instead of a dash.
+ */
+export function intervalCell(ci: CI | null | undefined, reason?: string | null): CI | string | null {
+  if (ci) return ci;
+  return reason ? undefinedText(reason) : null;
 }
 
 function asNumber(value: CellValue, column: TableColumn): number {
@@ -76,13 +102,41 @@ export const col = (
 
 /**
  * Headers that are unique within a table, for formats read by scripts (CSV, XLSX): a CI column
- * is named after the metric before it ("Acc. strict 95% CI" rather than a second "95% CI").
+ * is named after the metric before it ("Acc. strict 95% CI" rather than a second "95% CI"), and an
+ * interval column's method follows in parentheses. A word is said once: the CI header's words the
+ * metric's header already has are left out ("Flip" + "Flip 95% CI" is "Flip 95% CI", "C1 accept"
+ * + "C1 95% CI" is "C1 accept 95% CI"), and a method the header already names is not repeated
+ * ("Holm p" made by Holm stays "Holm p").
  */
 export function uniqueHeaders(table: Table): string[] {
-  return table.columns.map((c, i) => {
-    const header = c.kind === 'ci' && i > 0 ? `${table.columns[i - 1].header} ${c.header}` : c.header;
-    return c.method ? `${header} (${c.method})` : header;
+  return columnNames(table).map((header, i) => {
+    const method = table.columns[i].method;
+    return method && !namesMethod(header, method) ? `${header} (${method})` : header;
   });
+}
+
+/** Each column's name without its method: an interval's named after its metric ("Flip 95% CI"). */
+export function columnNames(table: Table): string[] {
+  return table.columns.map((c, i) =>
+    c.kind === 'ci' && i > 0 ? namedInterval(table.columns[i - 1].header, c.header) : c.header,
+  );
+}
+
+/** Whether a header already says every word of a method ("Holm p" made by Holm). */
+export const namesMethod = (header: string, method: string): boolean =>
+  wordsOf(method).every((w) => wordsOf(header).includes(w));
+
+/** Lower-case words of a header (letters and digits; "95%" is "95"). */
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The interval's header after its metric's, without the words the metric's header already says. */
+function namedInterval(metric: string, interval: string): string {
+  const said = new Set(wordsOf(metric));
+  const own = interval.split(/\s+/).filter((part) => {
+    const words = wordsOf(part);
+    return words.length === 0 || !words.every((w) => said.has(w));
+  });
+  return [metric, ...own].join(' ');
 }
 
 /** The column with the method its interval was made by (see `TableColumn.method`). */

@@ -8,6 +8,7 @@
 import { checkCount } from './checks';
 import { normalQuantile } from './distributions';
 import { Z_95, type CI } from './intervals';
+import { clipInterval, RANGE } from './interval-rule';
 
 export type KappaWeights = 'none' | 'quadratic';
 
@@ -22,7 +23,7 @@ export type KappaCiUndefinedReason = 'one side constant' | 'variance 0';
 export interface KappaResult {
   n: number;
   kappa: number | null;
-  /** kappa ± z · SE; null when kappa is undefined (no pairs, or chance agreement is 1) or its variance is 0. */
+  /** kappa ± z · SE clipped to [−1, 1]; null when kappa is undefined (no pairs, or chance agreement is 1) or its variance is 0. */
   ci: CI | null;
   /** Set when kappa has a value and ci is null (its variance is 0). */
   ci_undefined_reason?: KappaCiUndefinedReason;
@@ -116,13 +117,15 @@ function kappaOfTable(
     return { n, kappa, ci: null, ci_undefined_reason: 'one side constant' };
   if (variance < 1e-15) return { n, kappa, ci: null, ci_undefined_reason: 'variance 0' };
   const half = z * Math.sqrt(variance);
-  return { n, kappa, ci: [kappa - half, kappa + half] };
+  // κ ± z·SE can pass 1 (κ 0.400 ± 0.768 on 4 items gave [−0.368, 1.168]); κ cannot, so the
+  // interval is clipped to κ's range [−1, 1] (the captions say so).
+  return { n, kappa, ci: clipInterval([kappa - half, kappa + half], RANGE.agreement) };
 }
 
 export interface TableKappaResult {
   n: number;
   kappa: number | null;
-  /** kappa ± z · SE, as statsmodels' cohens_kappa; null when kappa is undefined (no items, or
+  /** kappa ± z · SE, as statsmodels' cohens_kappa, clipped to [−1, 1]; null when kappa is undefined (no items, or
    * chance agreement is 1) or its variance is 0 (then `kappa_ci_undefined_reason` says why). */
   kappa_ci: CI | null;
   kappa_ci_undefined_reason?: KappaCiUndefinedReason;

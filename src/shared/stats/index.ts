@@ -64,6 +64,15 @@ export {
   type ShownPosition,
 } from './position';
 export { pairedEffect, type PairedEffect } from './paired-effect';
+export {
+  clipInterval,
+  intervalFields,
+  NO_INTERVAL,
+  RANGE,
+  ruledBootstrap,
+  ruleInterval,
+  type RuledInterval,
+} from './interval-rule';
 export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon';
 export {
   fisherInterval,

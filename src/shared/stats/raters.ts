@@ -3,12 +3,13 @@
 // statsmodels' fleiss_kappa in test/fixtures/annotation/stats.json.
 import type { CI } from './intervals';
 import { fQuantile } from './distributions';
+import { RANGE, ruleInterval } from './interval-rule';
 
 export interface IccResult {
   n: number;
   k: number;
   icc: number | null;
-  /** 95% interval of McGraw & Wong (1996) case 2A, as psych::ICC reports for ICC2. */
+  /** 95% interval of McGraw & Wong (1996) case 2A, as psych::ICC reports for ICC2, clipped to [−1, 1]. */
   ci: CI | null;
 }
 
@@ -57,7 +58,9 @@ export function icc21(matrix: readonly (readonly number[])[], alpha = 0.05): Icc
     const base = k * msc + (k * n - k - n) * mse;
     const lower = (n * (msr - fU * mse)) / (fU * base + n * msr);
     const upper = (n * (fL * msr - mse)) / (base + n * fL * msr);
-    ci = [lower, upper];
+    // With few items the lower end can fall below −1, which ICC cannot take: clipped to [−1, 1].
+    // A degenerate table (no variance between items) gives NaN ends: no interval, not NaN.
+    ci = ruleInterval([lower, upper], RANGE.agreement, { none: 'none', zeroWidth: 'none' }).ci;
   }
   return { n, k, icc, ci };
 }

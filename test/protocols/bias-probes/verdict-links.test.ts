@@ -35,7 +35,8 @@ describe.each(['pointwise', 'pairwise'] as const)('bias profile cells, %s', (mod
       const results = await sample.core.call('experiments.results', { experimentId: id, excludeFlagged });
       const table = results.tables.find((t: Table) => t.id === 'bias_profile')!;
       const { rows } = await sample.core.call('experiments.verdicts', { experimentId: id, excludeFlagged });
-      expect(table.rows.length).toBeGreaterThan(4);
+      // One category in the slice: its rows once (no "all" copy), one per effect.
+      expect(table.rows.length).toBeGreaterThanOrEqual(2);
       for (const row of table.rows) {
         const filter = rowFilter(link, row)!;
         const behind = matchVerdicts(rows, filter);

@@ -108,7 +108,7 @@ describe('reference sensitivity against the mock provider', () => {
       const se = Math.sqrt((planted * (1 - planted)) / row.n);
       expect(row.n).toBe(150);
       expect(Math.abs(row.c2_accept! - planted)).toBeLessThan(3.5 * se);
-      expect(row.c2_accept_ci[0]).toBeLessThan(row.c2_accept!);
+      expect(row.c2_accept_ci![0]).toBeLessThan(row.c2_accept!);
       expect(row.cgp).toBeCloseTo(row.c1_accept! - row.c2_accept!, 12);
     }
   });

@@ -195,15 +195,23 @@ interface Pair {
   reason?: string;
 }
 
+/**
+ * What a paired difference can take: a score on 1–scale moves by at most scale − 1, a win score
+ * (1, ½, 0) by at most 1. The t interval knows no bounds; the rows' intervals are clipped to this.
+ */
+const differenceRange = (opts: MetricsInput['opts']): [number, number] =>
+  opts.mode === 'pairwise' ? [-1, 1] : [-(opts.scale - 1), opts.scale - 1];
+
 function probeRow(
   judge: string,
   category: string,
   effect: ProbeRow['effect'],
   pairs: Pair[],
+  range: [number, number],
 ): ProbeRow | null {
   if (pairs.length === 0) return null;
   const diffs = pairs.map((p) => p.diff);
-  const e = pairedEffect(diffs);
+  const e = pairedEffect(diffs, range);
   const w = wilcoxonSignedRank(diffs);
   const row: ProbeRow = {
     judge,
@@ -213,6 +221,7 @@ function probeRow(
     n: e.n,
     mean: e.mean,
     mean_ci: e.ci,
+    ...(e.ci_undefined_reason ? { mean_ci_undefined: e.ci_undefined_reason } : {}),
     sd: e.sd,
     dz: e.dz,
     // All differences zero: nothing moved, the test has nothing to reject.
@@ -362,7 +371,13 @@ function probeRows(input: MetricsInput, s: Scores, flaggedSet: ReadonlySet<strin
       const all = (pairs.get(effect) ?? []).filter((p) => !(dropFlagged && p.flagged));
       if (all.length) differences.push({ judge, effect, diffs: all.map((p) => p.diff) });
       for (const cat of cats) {
-        const row = probeRow(judge, cat, effect, cat === ALL ? all : all.filter((p) => p.category === cat));
+        const row = probeRow(
+          judge,
+          cat,
+          effect,
+          cat === ALL ? all : all.filter((p) => p.category === cat),
+          differenceRange(input.opts),
+        );
         if (row) rows.push(row);
       }
     }

@@ -245,7 +245,7 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
     const clusters = [1, 2, 1, 2, 2, 2, 2, 1, 2, 0].map((num) => ({ num, den: 2 }));
     const ls = metrics.quality.find((r) => r.judge === 'J1' && r.language === 'LS')!;
     expect(ls.accuracy_strict_ci_boot).toEqual(clusterBootstrapRatio(clusters, { B: 2000, seed: 1 }));
-    const [lo, hi] = ls.accuracy_strict_ci_boot;
+    const [lo, hi] = ls.accuracy_strict_ci_boot!;
     expect(lo).toBeLessThan(0.75);
     expect(hi).toBeGreaterThan(0.75);
     expect(metrics.statistics).toEqual({
@@ -297,8 +297,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
       // J2 LS: every verdict failed → n = 0 → no row (the failures say why).
     ]);
     const ls = metrics.quality[2];
-    expect(ls.accuracy_strict_ci[0]).toBeCloseTo(0.5313, 4);
-    expect(ls.accuracy_strict_ci[1]).toBeCloseTo(0.88814, 4);
+    expect(ls.accuracy_strict_ci![0]).toBeCloseTo(0.5313, 4);
+    expect(ls.accuracy_strict_ci![1]).toBeCloseTo(0.88814, 4);
     expect(ls.accuracy_tie_half).toBe(0.775);
     expect(ls.accuracy_tie_half_ci[0]).toBeCloseTo(0.55731, 4);
     expect(ls.accuracy_tie_half_ci[1]).toBeCloseTo(0.90407, 4);
@@ -326,8 +326,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
       // J2 EN-LS: no valid LS verdict → no pair → no row.
     ]);
     expect(metrics.language_invariance[0].mcnemar_p).toBeCloseTo(0.2890625, 12);
-    expect(metrics.language_invariance[0].flip_rate_ci[0]).toBeCloseTo(0.23256, 4); // Wilson(9, 22)
-    expect(metrics.language_invariance[0].flip_rate_ci[1]).toBeCloseTo(0.61265, 4);
+    expect(metrics.language_invariance[0].flip_rate_ci![0]).toBeCloseTo(0.23256, 4); // Wilson(9, 22)
+    expect(metrics.language_invariance[0].flip_rate_ci![1]).toBeCloseTo(0.61265, 4);
     expect(metrics.language_invariance[1].mcnemar_p).toBeCloseTo(1, 12);
     expect(metrics.language_invariance[2].mcnemar_p).toBeCloseTo(1, 12);
     // J1 EN-ZH: ZH − EN = (2 − 6)/22; Newcombe paired CI checked against the hand-worked table.
@@ -595,7 +595,14 @@ describe('Judge-LS metrics: ordering and bad input', () => {
       },
     ];
     const m = computeJudgeLsMetrics(recs, { flagged: [], checks: [], usage: [] });
-    expect(m.quality).toEqual([qualityRow('J', 'EN', 1, 1, 0, 1)]);
+    // One item at 100%: every bootstrap resample is 100%, so that interval does not exist.
+    expect(m.quality).toEqual([
+      {
+        ...qualityRow('J', 'EN', 1, 1, 0, 1),
+        accuracy_strict_ci_boot: null,
+        accuracy_strict_ci_boot_undefined_reason: 'every resample gives the same value',
+      },
+    ]);
     expect(m.position).toEqual([]);
     expect(m.failures).toEqual([
       { judge: 'J', kind: 'quality', language: 'EN', reason: 'stored as ok without a winner', count: 1 },

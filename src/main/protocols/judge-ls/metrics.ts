@@ -33,6 +33,9 @@ import type {
 import {
   binomialTestTwoSided,
   clusterBootstrapRatio,
+  intervalFields,
+  RANGE,
+  ruledBootstrap,
   DEFAULT_BOOTSTRAP_B,
   DEFAULT_BOOTSTRAP_SEED,
   holmAdjust,
@@ -220,13 +223,19 @@ function qualityRows(ix: Index, boot: Boot): QualityRow[] {
         n,
         accuracy_strict: correct / n,
         accuracy_strict_ci: wilsonInterval(correct, n),
-        accuracy_strict_ci_boot: clusterBootstrapRatio(
-          byItem(
-            vs,
-            (v) => v.rec.itemId,
-            (v) => v.correct,
+        ...intervalFields(
+          'accuracy_strict_ci_boot',
+          ruledBootstrap(
+            clusterBootstrapRatio(
+              byItem(
+                vs,
+                (v) => v.rec.itemId,
+                (v) => v.correct,
+              ),
+              boot,
+            ),
+            RANGE.proportion,
           ),
-          boot,
         ),
         accuracy_tie_half: th.mean,
         accuracy_tie_half_ci: th.ci,
@@ -280,10 +289,16 @@ function invarianceRows(ix: Index, boot: Boot): InvarianceRow[] {
         n,
         flip_rate: flips / n,
         flip_rate_ci: wilsonInterval(flips, n),
-        flip_rate_ci_boot: clusterBootstrapRatio(byItem(ps, item, flipped), boot),
+        ...intervalFields(
+          'flip_rate_ci_boot',
+          ruledBootstrap(clusterBootstrapRatio(byItem(ps, item, flipped), boot), RANGE.proportion),
+        ),
         correctness_flip_rate: (enOnly + targetOnly) / n,
         correctness_flip_rate_ci: wilsonInterval(enOnly + targetOnly, n),
-        correctness_flip_rate_ci_boot: clusterBootstrapRatio(byItem(ps, item, correctnessFlipped), boot),
+        ...intervalFields(
+          'correctness_flip_rate_ci_boot',
+          ruledBootstrap(clusterBootstrapRatio(byItem(ps, item, correctnessFlipped), boot), RANGE.proportion),
+        ),
         both_correct: bothCorrect,
         en_only_correct: enOnly,
         target_only_correct: targetOnly,
@@ -462,9 +477,15 @@ function noiseFloor(ix: Index, repeats: readonly JudgmentRecord[], boot: Boot): 
         flips,
         flip_rate: flips / en.length,
         flip_rate_ci: wilsonInterval(flips, en.length),
-        flip_rate_ci_boot: clusterBootstrapRatio(
-          byItem(en, (v) => v.rec.itemId, flipped),
-          boot,
+        ...intervalFields(
+          'flip_rate_ci_boot',
+          ruledBootstrap(
+            clusterBootstrapRatio(
+              byItem(en, (v) => v.rec.itemId, flipped),
+              boot,
+            ),
+            RANGE.proportion,
+          ),
         ),
       });
     }

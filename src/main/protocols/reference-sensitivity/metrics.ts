@@ -75,6 +75,7 @@ export interface MetricsInput {
 }
 
 const rate = (k: number, n: number): number | null => (n === 0 ? null : k / n);
+const NO_VALID_PAIR = 'no question with both verdicts valid';
 const meanOf = (xs: number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -116,16 +117,20 @@ function calibrationRows(input: MetricsInput): CalibrationRow[] {
       if (n === 0 && !input.calibration.some((r) => r.judge === judge && r.language === language)) continue;
       const c1 = rate(a + b, n);
       const c2 = rate(a + c, n);
+      // No question with both verdicts valid: no interval (Wilson's and Newcombe's at n = 0 would
+      // be the parameter's whole range, read as a result).
+      const none = n === 0;
       rows.push({
         judge,
         language,
         n,
         c1_accept: c1,
-        c1_accept_ci: wilsonInterval(a + b, n),
+        c1_accept_ci: none ? null : wilsonInterval(a + b, n),
         c2_accept: c2,
-        c2_accept_ci: wilsonInterval(a + c, n),
+        c2_accept_ci: none ? null : wilsonInterval(a + c, n),
         cgp: c1 === null || c2 === null ? null : c1 - c2,
-        cgp_ci: newcombePairedInterval(a, b, c, d),
+        cgp_ci: none ? null : newcombePairedInterval(a, b, c, d),
+        ...(none ? { ci_undefined_reason: NO_VALID_PAIR } : {}),
       });
     }
   return rows;
@@ -413,7 +418,7 @@ function repeatedNR(
  * The noise floor (DESIGN.md section 5b): NR against its repeat (NR-NR), and NR→RV, NR→RC flips
  * beside the repeat's on the same answers. The excess is a difference of two paired proportions
  * (flipped under the reference vs flipped under repetition): Newcombe's method 10 on that 2×2,
- * McNemar's exact test on its discordant pairs, Holm across the excess rows.
+ * McNemar's exact test on its discordant pairs, Holm across the per-generator excess rows.
  */
 function noiseFloor(
   input: MetricsInput,
@@ -468,13 +473,18 @@ function noiseFloor(
             repeat_only: c,
             neither: d,
             mcnemar_p: mcnemarExact(b, c),
-            mcnemar_p_holm: Number.NaN,
+            mcnemar_p_holm: null,
           });
         }
       }
     }
-  const adjusted = holmAdjust(excess.map((r) => r.mcnemar_p));
-  excess.forEach((r, i) => (r.mcnemar_p_holm = adjusted[i]));
+  // The family holds each hypothesis once: the per-generator rows. A pooled ("all") row tests
+  // its generators' data again (with one generator, the very same data), so it is left out of
+  // the family and has no Holm p, as in Compare runs (DESIGN.md, "Multiplicity and intervals").
+  const family = excess.filter((r) => r.generator !== ALL);
+  const adjusted = holmAdjust(family.map((r) => r.mcnemar_p));
+  family.forEach((r, i) => (r.mcnemar_p_holm = adjusted[i]));
+  for (const r of excess) if (r.generator === ALL) r.mcnemar_p_holm = null;
   return { repeat, excess };
 }
 

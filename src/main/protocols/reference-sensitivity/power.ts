@@ -98,12 +98,16 @@ export const refSensPower = {
   },
   /**
    * The gap is each judge's calibration row; the NR→RV flips are the transition's rows pooled
-   * over generators (the plan counts every generator's answers).
+   * over generators (the plan counts every generator's answers). With one generator the table
+   * shows that pool under the generator's own name (its "all" row would repeat it), so that row.
    */
-  reads(comparison: string): RowSelector[] {
+  reads(comparison: string, metrics?: RefSensMetrics | null): RowSelector[] {
     if (comparison === 'calibration_gap') return [{ table: 'calibration' }];
-    if (comparison === 'flips:NR-RV')
-      return [{ table: 'flips', where: { transition: 'NR-RV', generator: ALL } }];
+    if (comparison === 'flips:NR-RV') {
+      const generators = new Set((metrics?.flips ?? []).map((r) => r.generator).filter((g) => g !== ALL));
+      const generator = generators.size === 1 ? [...generators][0] : ALL;
+      return [{ table: 'flips', where: { transition: 'NR-RV', generator } }];
+    }
     return [];
   },
 };

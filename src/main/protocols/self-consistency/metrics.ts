@@ -7,6 +7,7 @@ import {
   DEFAULT_BOOTSTRAP_SEED,
 } from '../../../shared/stats/bootstrap';
 import { holmAdjust } from '../../../shared/stats/holm';
+import { intervalFields, RANGE, ruledBootstrap } from '../../../shared/stats/interval-rule';
 import { wilsonInterval } from '../../../shared/stats/intervals';
 import {
   leanColumns,
@@ -149,18 +150,11 @@ function bootCi<N extends string>(
   cs: { num: number; den: number }[],
   opts: { B: number; seed: number },
 ): Record<`${N}_ci`, CI | null> & Partial<Record<`${N}_ci_undefined_reason`, string>> {
-  const ci = cs.length ? clusterBootstrapRatio(cs, opts) : null;
-  const reason =
-    ci === null || Number.isNaN(ci[0])
-      ? 'no items'
-      : ci[0] === ci[1]
-        ? 'every resample gives the same value'
-        : null;
-  return (
-    reason === null
-      ? { [`${name}_ci`]: ci }
-      : { [`${name}_ci`]: null, [`${name}_ci_undefined_reason`]: reason }
-  ) as Record<`${N}_ci`, CI | null> & Partial<Record<`${N}_ci_undefined_reason`, string>>;
+  // The interval rule shared by every table (src/shared/stats/interval-rule.ts).
+  return intervalFields(
+    `${name}_ci`,
+    ruledBootstrap(cs.length ? clusterBootstrapRatio(cs, opts) : null, RANGE.proportion),
+  );
 }
 
 function categoriesOf(mode: Mode, scale: number): Verdict[] {

@@ -58,7 +58,7 @@ describe('agreement dashboard captions', () => {
     expect(judge).toContain('二次加权 Cohen κ');
     expect(judge).toContain('决策按 ρ ≥ 0.8 作用于置信区间');
     expect(bands).toContain('按人工中位数划分三分位：看一致性在哪里失效。');
-    expect(categories).toBe('按条目的类别（子集、QA 类别或语言）。');
+    expect(categories).toMatch(/^按条目的类别（子集、QA 类别或语言）。κ 的置信区间为 κ ± 1.96 SE，截取到/);
     for (const c of captions()) expect(c).not.toMatch(/(?:[A-Za-z]+\s+){3,}[A-Za-z]+/);
     // The two figures: titles, axes and legends in Chinese.
     const figures = [...screen.getByTestId('agreement-dashboard').querySelectorAll('[data-figure]')];
@@ -73,6 +73,8 @@ describe('agreement dashboard captions', () => {
     setApi(new FakeApi({ 'annotation.agreement': () => report }));
     render(<AgreementDashboard setId={1} />);
     await screen.findByTestId('agreement-dashboard');
-    expect(captions()[3]).toBe('Per category of the items (subset, QA category or language).');
+    expect(captions()[3]).toMatch(
+      /^Per category of the items \(subset, QA category or language\)\. κ's CI: κ ± 1\.96 SE clipped/,
+    );
   });
 });

@@ -178,13 +178,14 @@ const zhTables = {
   /** The tables' captions (English comes from the report, shared/annotation/report.ts). */
   caption: {
     inter_annotator:
-      'ICC(2,1)：双向随机、绝对一致、单个评分者，基于每位标注者都评过的 {{complete}} 个条目；Krippendorff α（{{level}}）基于全部 {{items}} 个已评条目；标签用 Fleiss κ。低于 0.6 说明任务定义不清，不宜用来验证评审模型。',
+      'ICC(2,1)：双向随机、绝对一致、单个评分者，基于每位标注者都评过的 {{complete}} 个条目（95% 置信区间按 McGraw 与 Wong 1996，截取到 [−1, 1]）；Krippendorff α（{{level}}）基于全部 {{items}} 个已评条目；标签用 Fleiss κ。低于 0.6 说明任务定义不清，不宜用来验证评审模型。',
     preference: '偏好在 ICC、α 和 ρ 中编码为 +1（回答 A 更好）、0（平局）、−1（回答 B 更好）。',
     judge_human:
-      'Spearman ρ 及 Fisher-z 95% 置信区间、Pearson r、Kendall τ-b、{{weights}} Cohen κ 及 95% 置信区间，以及与每个条目人工{{reference}}的完全一致率。κ 的置信区间为 κ ± 1.96 SE（Fleiss、Cohen 与 Everitt 1969），一方恒定时方差为 0，区间无定义。决策按 ρ ≥ {{threshold}} 作用于置信区间；ρ = ±1 时 Fisher-z 区间无定义，决策只依据 ρ 本身（已标注）。还需条目：使同一 ρ 的 95% Fisher-z 置信区间越过阈值所需的条目数（n = (1.96 / |atanh ρ − atanh 阈值|)² + 3，减去已评条目），因此 ρ 越接近阈值所需条目越多，与当前区间宽窄无关。',
+      'Spearman ρ 及 Fisher-z 95% 置信区间、Pearson r、Kendall τ-b、{{weights}} Cohen κ 及 95% 置信区间，以及与每个条目人工{{reference}}的完全一致率。κ 的置信区间为 κ ± 1.96 SE（Fleiss、Cohen 与 Everitt 1969），截取到 κ 的取值范围 [−1, 1]；一方恒定时方差为 0，区间无定义。决策按 ρ ≥ {{threshold}} 作用于置信区间；ρ = ±1 时 Fisher-z 区间无定义，决策只依据 ρ 本身（已标注）。还需条目：使同一 ρ 的 95% Fisher-z 置信区间越过阈值所需的条目数（n = (1.96 / |atanh ρ − atanh 阈值|)² + 3，减去已评条目），因此 ρ 越接近阈值所需条目越多，与当前区间宽窄无关。',
     bands:
-      '按人工{{reference}}划分三分位：看一致性在哪里失效。某一分段内若一方恒定（例如二元标签在分段内不会变化），κ 的置信区间无定义。',
-    categories: '按条目的类别（子集、QA 类别或语言）。',
+      '按人工{{reference}}划分三分位：看一致性在哪里失效。κ 的置信区间（κ ± 1.96 SE，截取到 [−1, 1]）在某一分段内若一方恒定（例如二元标签在分段内不会变化）则无定义。',
+    categories:
+      '按条目的类别（子集、QA 类别或语言）。κ 的置信区间为 κ ± 1.96 SE，截取到 κ 的取值范围 [−1, 1]；方差为 0 时无定义（并注明原因）。',
     calibration:
       '从评审分数到人工中位数的等渗回归（及最小二乘直线）；在留出折上计算校准前（原始评审分数）与校准后的 MAE 和 ρ。',
     nominal: '名义',

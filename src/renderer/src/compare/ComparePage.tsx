@@ -3,6 +3,7 @@
 // core pairs what the protocol's `comparable` hook grades. The choice lives in the route's
 // query, so a comparison can be linked to.
 import { useEffect, useState } from 'react';
+import { undefinedTextZh } from '../../../shared/report/undefined-zh';
 import { useTranslation } from 'react-i18next';
 import type { CompareResult, CompareSide } from '../../../shared/compare';
 import type { TableColumn } from '../../../shared/report/table';
@@ -34,7 +35,7 @@ export function sidesOf(query: Record<string, string>): { a: CompareSide; b: Com
 }
 
 export function ComparePage({ query }: { query: Record<string, string> }) {
-  const { t } = useTranslation(COMPARE_NS);
+  const { t, i18n } = useTranslation(COMPARE_NS);
   const { experiments, refresh } = useExperiments();
   const [draft, setDraft] = useState(query);
   const [result, setResult] = useState<CompareResult | null>(null);
@@ -180,6 +181,7 @@ export function ComparePage({ query }: { query: Record<string, string> }) {
             rows={result.table.rows}
             caption={result.table.title}
             headerText={header}
+            cellText={(_c, _row, text) => (i18n.language.startsWith('zh') ? undefinedTextZh(text) : text)}
             testId="table-compare"
           />
         </section>

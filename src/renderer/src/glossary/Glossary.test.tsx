@@ -66,6 +66,11 @@ describe('statistics glossary', () => {
     expect(
       ['excess_flip_rate_ci', 'repeat_flip_rate_ci', 'flip_rate_ci', 'excess_ci', 'mean_ci'].map(glossaryFor),
     ).toEqual(['newcombe', 'wilson', 'wilson', 'tMeanCi', 'tMeanCi']);
+    // A Holm-adjusted p opens Holm, not the test it adjusts; ρ's interval of the agreement report
+    // is Fisher's z, not Wilson.
+    expect(
+      ['mcnemar_p_holm', 'binomial_p_holm', 'p_holm', 'mcnemar_p', 'spearman_rho_ci'].map(glossaryFor),
+    ).toEqual(['holm', 'holm', 'holm', 'mcnemar', 'fisherZ']);
   });
 
   it('opens the entry from the "?" of a table header, links to the others, and closes with Escape', () => {

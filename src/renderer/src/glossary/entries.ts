@@ -30,9 +30,12 @@ const BY_KEY: [RegExp, GlossaryId][] = [
   // Mean paired differences of scores (bias probes' effects and their excess over the noise floor).
   [/^(mean|excess)_ci$/, 'tMeanCi'],
   [/^kappa_ci$/, 'kappaCi'],
-  [/^rho_ci$/, 'fisherZ'],
+  [/(^|_)rho_ci$/, 'fisherZ'],
   [/_ci$/, 'wilson'],
   [/tie_half/, 'tieHalf'],
+  // A Holm-adjusted p (mcnemar_p_holm, binomial_p_holm, p_holm) is about the adjustment, not the
+  // test it adjusts: before the test names below, which its key also contains.
+  [/holm/, 'holm'],
   [/mcnemar/, 'mcnemar'],
   // A bare p column is one of many tests: the entry on many comparisons (and Holm) applies.
   [/^p$|_p$/, 'multiple'],

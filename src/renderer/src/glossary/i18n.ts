@@ -24,11 +24,11 @@ const en = {
     },
     tMeanCi: {
       term: 'Mean paired difference 95% CI (t)',
-      body: 'The interval of a mean of paired differences (e.g. a score on the longer variant minus the score on the original, or an effect minus the judge’s own repeat change): mean ± t(0.975, n − 1) · SD/√n. When every difference is equal there is no spread to estimate and the table says “undefined”.',
+      body: 'The interval of a mean of paired differences (e.g. a score on the longer variant minus the score on the original, or an effect minus the judge’s own repeat change): mean ± t(0.975, n − 1) · SD/√n, cut back to what a difference can take (± the scale’s span; ±1 for win scores). When every difference is equal there is no spread to estimate and the table says “undefined”.',
     },
     kappaCi: {
       term: 'κ 95% CI',
-      body: 'κ ± 1.96 standard errors, with the large-sample standard error of Fleiss, Cohen & Everitt (1969), as statsmodels computes it. When one side gives the same rating to every item, κ’s variance is 0 and there is no interval: the table says “undefined (one side constant)”.',
+      body: 'κ ± 1.96 standard errors, with the large-sample standard error of Fleiss, Cohen & Everitt (1969), as statsmodels computes it, cut back to κ’s range [−1, 1] (with few items κ ± 1.96 SE can pass 1). When one side gives the same rating to every item, κ’s variance is 0 and there is no interval: the table says “undefined (one side constant)”.',
     },
     fisherZ: {
       term: 'ρ 95% CI (Fisher z)',
@@ -89,11 +89,11 @@ const zh: typeof en = {
     },
     tMeanCi: {
       term: '配对差均值 95% 置信区间（t）',
-      body: '配对差均值的区间（例如加长变体的评分减原文的评分，或某效应减评审自身重复作答的变动）：均值 ± t(0.975, n − 1) · 标准差/√n。所有差都相同时无从估计离散程度，表格显示“未定义”。',
+      body: '配对差均值的区间（例如加长变体的评分减原文的评分，或某效应减评审自身重复作答的变动）：均值 ± t(0.975, n − 1) · 标准差/√n，截取到差值可取的范围（± 量表跨度；胜分为 ±1）。所有差都相同时无从估计离散程度，表格显示“未定义”。',
     },
     kappaCi: {
       term: 'κ 95% 置信区间',
-      body: 'κ ± 1.96 个标准误，标准误采用 Fleiss、Cohen 与 Everitt（1969）的大样本公式，与 statsmodels 相同。若一方对所有条目给出同一评分，κ 的方差为 0，没有区间：表中显示“无定义（一方恒定）”。',
+      body: 'κ ± 1.96 个标准误，标准误采用 Fleiss、Cohen 与 Everitt（1969）的大样本公式，与 statsmodels 相同，并截取到 κ 的取值范围 [−1, 1]（条目少时 κ ± 1.96 SE 可能超过 1）。若一方对所有条目给出同一评分，κ 的方差为 0，没有区间：表中显示“无定义（一方恒定）”。',
     },
     fisherZ: {
       term: 'ρ 95% 置信区间（Fisher z）',

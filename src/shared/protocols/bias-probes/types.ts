@@ -35,7 +35,10 @@ export interface ProbeRow {
   effect: 'longer' | 'shorter' | 'markdown' | 'position';
   n: number;
   mean: number;
+  /** t 95% clipped to the differences' range; null when it does not exist (`mean_ci_undefined` says why). */
   mean_ci: CI | null;
+  /** Present only when `mean_ci` is null: one difference only, or every difference equal. */
+  mean_ci_undefined?: string;
   sd: number | null;
   /** Cohen's d_z = mean / SD of the paired differences. */
   dz: number | null;

@@ -36,9 +36,16 @@ export interface QualityRow {
   language: Language;
   n: number;
   accuracy_strict: number;
-  accuracy_strict_ci: CI;
-  /** Item-clustered percentile bootstrap (both orders of an item resampled together). */
-  accuracy_strict_ci_boot: CI;
+  /** Wilson in metrics.json (never null); the tables' chosen interval, null when it does not exist. */
+  accuracy_strict_ci: CI | null;
+  /** Present only when the chosen `accuracy_strict_ci` is null: why. */
+  accuracy_strict_ci_undefined_reason?: string;
+  /**
+   * Item-clustered percentile bootstrap (both orders of an item resampled together); null when it
+   * does not exist (every resample the same value: 100% on every item), with the reason beside.
+   */
+  accuracy_strict_ci_boot: CI | null;
+  accuracy_strict_ci_boot_undefined_reason?: string;
   accuracy_tie_half: number;
   accuracy_tie_half_ci: CI;
   position_a_rate: number;
@@ -50,12 +57,17 @@ export interface InvarianceRow {
   comparison: Comparison;
   n: number;
   flip_rate: number;
-  flip_rate_ci: CI;
-  /** Item-clustered percentile bootstrap (an item's two order pairs resampled together). */
-  flip_rate_ci_boot: CI;
+  /** Wilson in metrics.json (never null); the tables' chosen interval, null when it does not exist. */
+  flip_rate_ci: CI | null;
+  flip_rate_ci_undefined_reason?: string;
+  /** Item-clustered percentile bootstrap (an item's two order pairs resampled together); null with the reason when it does not exist. */
+  flip_rate_ci_boot: CI | null;
+  flip_rate_ci_boot_undefined_reason?: string;
   correctness_flip_rate: number;
-  correctness_flip_rate_ci: CI;
-  correctness_flip_rate_ci_boot: CI;
+  correctness_flip_rate_ci: CI | null;
+  correctness_flip_rate_ci_undefined_reason?: string;
+  correctness_flip_rate_ci_boot: CI | null;
+  correctness_flip_rate_ci_boot_undefined_reason?: string;
   both_correct: number;
   en_only_correct: number;
   target_only_correct: number;
@@ -160,8 +172,12 @@ export interface RepeatFlipRow {
   flips: number;
   flip_rate: number;
   flip_rate_ci: CI;
-  /** Item-clustered percentile bootstrap (an item's two orders resampled together). */
-  flip_rate_ci_boot: CI;
+  /**
+   * Item-clustered percentile bootstrap (an item's two orders resampled together); null when it
+   * does not exist (no flips on any item: every resample 0), with the reason beside.
+   */
+  flip_rate_ci_boot: CI | null;
+  flip_rate_ci_boot_undefined_reason?: string;
 }
 
 /**

@@ -24,12 +24,15 @@ export interface CalibrationRow {
   /** Questions with both C1 and C2 verdicts valid (the paired set the rates are taken on). */
   n: number;
   c1_accept: number | null;
-  c1_accept_ci: CI;
+  /** Null (with `ci_undefined_reason`) when n = 0: no interval rather than the whole [0, 1]. */
+  c1_accept_ci: CI | null;
   c2_accept: number | null;
-  c2_accept_ci: CI;
+  c2_accept_ci: CI | null;
   cgp: number | null;
-  /** Newcombe's hybrid score interval for a paired difference (method 10). */
-  cgp_ci: CI;
+  /** Newcombe's hybrid score interval for a paired difference (method 10); null when n = 0. */
+  cgp_ci: CI | null;
+  /** Present only when n = 0: why the row's intervals do not exist. */
+  ci_undefined_reason?: string;
 }
 
 export interface AcceptanceRow {
@@ -138,8 +141,8 @@ export interface NoiseFloorExcessRow {
   neither: number;
   /** Exact McNemar: change_only vs repeat_only. */
   mcnemar_p: number;
-  /** Holm across the excess rows. */
-  mcnemar_p_holm: number;
+  /** Holm across the per-generator excess rows; null on the pooled "all" rows (not in the family). */
+  mcnemar_p_holm: number | null;
 }
 
 export interface RefSensMetrics {

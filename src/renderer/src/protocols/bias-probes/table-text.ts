@@ -89,9 +89,11 @@ const UNDEFINED_ZH: Record<string, string> = {
 function probeCaption(m: BiasMetrics, extra: string): string {
   const unit = m.mode === 'pairwise' ? '较差回答的胜分（胜 1、平 ½、负 0）' : `评分（1–${m.scale}）`;
   return (
-    `按评审模型和类别统计的${unit}配对差。均值及 t 分布 95% 置信区间、Cohen d_z、` +
+    `按评审模型和类别统计的${unit}配对差。均值及 t 分布 95% 置信区间（截取到差值可取的范围 ` +
+    `${m.mode === 'pairwise' ? '±1' : `±${m.scale - 1}`}；所有差都相同时无定义）、Cohen d_z、` +
     'Wilcoxon 符号秩检验 p（双侧；n ≤ 50 且无结、无零时为精确检验，否则用带结校正的正态近似），' +
-    '以及在每个评审模型 × 类别内的 Holm 校正 p；* = Holm p < 0.05。' +
+    `以及在每个评审模型 × 类别内的 Holm 校正 p（一个检验族：该类别的探针行${m.mode === 'pairwise' ? '及其位置检验' : ''}；` +
+    '类别 “all” 汇总各类别，自成一个检验族，仅在有两个及以上类别时显示）；* = Holm p < 0.05。' +
     (m.mode === 'pairwise'
       ? '翻转：判断转向较差回答的（条目，顺序）配对所占比例（Wilson 95% 置信区间）。'
       : '') +

@@ -2,6 +2,7 @@
 // fixed words in cells. The table model (what the exports write) stays English; judge and
 // generator labels, languages and the setting codes (NR, RV, RC) are data.
 import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+import { undefinedTextZh } from '../../../../shared/report/undefined-zh';
 
 const TEXT_ZH: Record<string, { title: string; caption: string }> = {
   calibration: {
@@ -13,7 +14,7 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
   acceptance: {
     title: '各设置的接受率',
     caption:
-      '被判为 CORRECT 的生成答案所占比例：NR 无参考答案，RV 可见参考答案，RC 可见参考答案并要求比较。生成模型 “all” 汇总全部生成模型。Wilson 95% 置信区间。',
+      '被判为 CORRECT 的生成答案所占比例：NR 无参考答案，RV 可见参考答案，RC 可见参考答案并要求比较。生成模型 “all” 汇总全部生成模型（有两个及以上生成模型时显示）。Wilson 95% 置信区间。',
   },
   flips: {
     title: '不同设置之间的判定翻转',
@@ -31,7 +32,7 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
   human: {
     title: '判断与人工标签对比',
     caption:
-      '各设置的判断相对于导入的人工标签的准确率（Wilson 95% 置信区间）和 Cohen κ（95% 置信区间，Fleiss、Cohen 与 Everitt 的大样本标准误）。一方恒定时 κ 的方差为 0，置信区间无定义。',
+      '各设置的判断相对于导入的人工标签的准确率（Wilson 95% 置信区间）和 Cohen κ（95% 置信区间，Fleiss、Cohen 与 Everitt 的大样本标准误，截取到 κ 的取值范围 [−1, 1]）。一方恒定时 κ 的方差为 0，置信区间无定义。',
   },
   noise_floor: {
     title: '噪声底线：超出重复翻转的参考答案翻转',
@@ -39,7 +40,8 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
       '每个 NR 判决原样再问一次（同一提示）：NR-NR 是什么都没变时评审改变 CORRECT/INCORRECT 判决的频率（Wilson 95% 置信区间）。' +
       'NR-RV 与 NR-RC 行在三个判决都有效的回答上，把翻转率与重复翻转率对比（Wilson 95% 置信区间）；' +
       '超出 = 翻转率 − 重复翻转率，附 Newcombe 配对差 95% 置信区间（方法 10，基于“因参考答案翻转 × 因重复翻转”的配对 2×2 表）。' +
-      'McNemar：仅因参考答案翻转对仅因重复翻转的精确双侧二项检验；Holm：在本表的转换行之间校正。',
+      'McNemar：仅因参考答案翻转对仅因重复翻转的精确双侧二项检验；Holm：在单个生成模型的 NR-RV 与 NR-RC 行之间校正' +
+      '（所有评审模型、生成模型与语言：每个检验一次）。生成模型 “all” 汇总各生成模型，是该检验族之外的汇总行，没有 Holm p。',
   },
   usage: { title: '用量与费用', caption: '按模型角色统计的调用、词元和费用。' },
 };
@@ -106,6 +108,6 @@ export function refSensTableText(table: Table, lang: string): TableText {
   return {
     ...zh,
     headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
-    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? text,
+    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? undefinedTextZh(text),
   };
 }

@@ -2,6 +2,7 @@
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
+import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
@@ -29,9 +30,12 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
     id,
     title,
     caption:
-      `Paired differences of the ${unit}, per judge and category. Mean with t 95% CI, Cohen's d_z, ` +
+      `Paired differences of the ${unit}, per judge and category. Mean with t 95% CI (clipped to what a ` +
+      `difference can take, ${pairwise ? '±1' : `±${m.scale - 1}`}; undefined when every difference is equal), Cohen's d_z, ` +
       'Wilcoxon signed-rank p (two-sided; exact for n ≤ 50 without ties or zeros, else the normal ' +
-      'approximation with tie correction) and Holm-adjusted p within each judge × category; * = ' +
+      'approximation with tie correction) and Holm-adjusted p within each judge × category (a family: ' +
+      `that category's probe rows${pairwise ? ' and its position test' : ''}; category "all" pools the ` +
+      'categories and is a family of its own, shown beside two or more categories); * = ' +
       `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}${extra}`,
     columns: [
       col('judge', 'Judge', 'text'),
@@ -52,7 +56,7 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       effect: effectLabel(r.effect, m.mode),
       n: r.n,
       mean: num(r.mean, 3),
-      mean_ci: interval(r.mean_ci, 3),
+      mean_ci: interval(r.mean_ci, 3, r.mean_ci_undefined),
       dz: num(r.dz),
       p: r.p,
       p_holm: r.p_holm,
@@ -325,5 +329,6 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
     ),
   );
   tables.push(usageTable(m.usage));
-  return tables;
+  // With one category "all" would repeat its rows: shown once, under the category's name.
+  return tables.map((t) => withoutEchoedPools(t, 'category'));
 }

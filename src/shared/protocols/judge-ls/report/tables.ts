@@ -9,7 +9,7 @@ import type {
   PositionRow,
   QualityRow,
 } from '../types';
-import { col, withMethod, type Table, type TableRow } from '../../../report/table';
+import { col, intervalCell, withMethod, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
@@ -65,7 +65,10 @@ function qualityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     .map((c) => ({ judge: c.judge, language: c.language, n: 0, note: noValid(c.failed) }));
   const rows = sortRows<TableRow & { judge: string; language: Language }>(
     [
-      ...metrics.quality.map((r) => ({ ...r })),
+      ...metrics.quality.map((r) => ({
+        ...r,
+        accuracy_strict_ci: intervalCell(r.accuracy_strict_ci, r.accuracy_strict_ci_undefined_reason),
+      })),
       ...(empty as (TableRow & { judge: string; language: Language })[]),
     ],
     judges,
@@ -115,7 +118,17 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     }
   }
   const rows = sortRows<TableRow & { judge: string; comparison: Comparison }>(
-    [...metrics.language_invariance.map((r) => ({ ...r })), ...empty],
+    [
+      ...metrics.language_invariance.map((r) => ({
+        ...r,
+        flip_rate_ci: intervalCell(r.flip_rate_ci, r.flip_rate_ci_undefined_reason),
+        correctness_flip_rate_ci: intervalCell(
+          r.correctness_flip_rate_ci,
+          r.correctness_flip_rate_ci_undefined_reason,
+        ),
+      })),
+      ...empty,
+    ],
     judges,
     byComparison,
   );
@@ -510,8 +523,8 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     judge: string,
     scope: string,
     metric: string,
-    full: { n: number; v: number; ci: CI },
-    sub: { n: number; v: number; ci: CI } | null,
+    full: { n: number; v: number; ci: CI | string | null },
+    sub: { n: number; v: number; ci: CI | string | null } | null,
   ) =>
     rows.push({
       judge,
@@ -531,8 +544,18 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       r.judge,
       r.language,
       'Acc. strict',
-      { n: r.n, v: r.accuracy_strict, ci: r.accuracy_strict_ci },
-      s ? { n: s.n, v: s.accuracy_strict, ci: s.accuracy_strict_ci } : null,
+      {
+        n: r.n,
+        v: r.accuracy_strict,
+        ci: intervalCell(r.accuracy_strict_ci, r.accuracy_strict_ci_undefined_reason),
+      },
+      s
+        ? {
+            n: s.n,
+            v: s.accuracy_strict,
+            ci: intervalCell(s.accuracy_strict_ci, s.accuracy_strict_ci_undefined_reason),
+          }
+        : null,
     );
     push(
       r.judge,
@@ -548,15 +571,27 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       r.judge,
       r.comparison,
       'Flip',
-      { n: r.n, v: r.flip_rate, ci: r.flip_rate_ci },
-      s ? { n: s.n, v: s.flip_rate, ci: s.flip_rate_ci } : null,
+      { n: r.n, v: r.flip_rate, ci: intervalCell(r.flip_rate_ci, r.flip_rate_ci_undefined_reason) },
+      s
+        ? { n: s.n, v: s.flip_rate, ci: intervalCell(s.flip_rate_ci, s.flip_rate_ci_undefined_reason) }
+        : null,
     );
     push(
       r.judge,
       r.comparison,
       'Corr. flip',
-      { n: r.n, v: r.correctness_flip_rate, ci: r.correctness_flip_rate_ci },
-      s ? { n: s.n, v: s.correctness_flip_rate, ci: s.correctness_flip_rate_ci } : null,
+      {
+        n: r.n,
+        v: r.correctness_flip_rate,
+        ci: intervalCell(r.correctness_flip_rate_ci, r.correctness_flip_rate_ci_undefined_reason),
+      },
+      s
+        ? {
+            n: s.n,
+            v: s.correctness_flip_rate,
+            ci: intervalCell(s.correctness_flip_rate_ci, s.correctness_flip_rate_ci_undefined_reason),
+          }
+        : null,
     );
   }
   return {
@@ -592,13 +627,24 @@ export function withChosenIntervals(metrics: JudgeLsMetrics, ci?: MetricsStatist
   const chosen = ci ?? metrics.statistics?.ci ?? 'wilson';
   const statistics = { ...metrics.statistics, ci: chosen };
   if (chosen === 'wilson') return { ...metrics, statistics };
-  const quality = (rows: QualityRow[]) =>
-    rows.map((r) => ({ ...r, accuracy_strict_ci: r.accuracy_strict_ci_boot ?? r.accuracy_strict_ci }));
-  const invariance = (rows: InvarianceRow[]) =>
+  // A bootstrap interval that does not exist stays undefined (with its reason): falling back to
+  // Wilson's would show another method's interval under the bootstrap's name.
+  const shown = <N extends string>(name: N, ci: CI | null, reason: string | undefined) =>
+    ci ? { [name]: ci } : { [name]: null, [`${name}_undefined_reason`]: reason ?? 'no items' };
+  const quality = (rows: QualityRow[]): QualityRow[] =>
     rows.map((r) => ({
       ...r,
-      flip_rate_ci: r.flip_rate_ci_boot ?? r.flip_rate_ci,
-      correctness_flip_rate_ci: r.correctness_flip_rate_ci_boot ?? r.correctness_flip_rate_ci,
+      ...shown('accuracy_strict_ci', r.accuracy_strict_ci_boot, r.accuracy_strict_ci_boot_undefined_reason),
+    }));
+  const invariance = (rows: InvarianceRow[]): InvarianceRow[] =>
+    rows.map((r) => ({
+      ...r,
+      ...shown('flip_rate_ci', r.flip_rate_ci_boot, r.flip_rate_ci_boot_undefined_reason),
+      ...shown(
+        'correctness_flip_rate_ci',
+        r.correctness_flip_rate_ci_boot,
+        r.correctness_flip_rate_ci_boot_undefined_reason,
+      ),
     }));
   return {
     ...metrics,

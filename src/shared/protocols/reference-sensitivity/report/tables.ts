@@ -1,7 +1,8 @@
 // Reference-sensitivity tables (metrics.json → the generic table model; dashboard and exports).
 import { fixedIntervalText, fixedText } from '../../../report/format';
-import { col, withMethod, type Table, type TableRow } from '../../../report/table';
+import { col, intervalCell, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
+import { withoutEchoedPools } from '../../../report/pooled';
 import type { RefSensMetrics } from '../types';
 import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
 
@@ -26,7 +27,9 @@ function noiseFloorTable(nf: NonNullable<RefSensMetrics['noise_floor']>): Table 
       'answers valid in all three verdicts, the flip rate with the repeat flip rate (Wilson 95% CIs); ' +
       `excess = flip − repeat flip, with the ${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped ` +
       'under the reference × flipped under repetition. McNemar: exact two-sided binomial test of ' +
-      "reference-only vs repeat-only flips; Holm: adjusted across the table's transition rows.",
+      'reference-only vs repeat-only flips; Holm: adjusted across the NR-RV and NR-RC rows of single ' +
+      'generators (every judge, generator and language: each test once). Generator "all" pools the ' +
+      'generators: its rows are summaries outside that family and have no Holm p.',
     columns: [
       col('judge', 'Judge', 'text'),
       col('generator', 'Generator', 'text'),
@@ -69,14 +72,19 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
         col('cgp', 'CGP', 'pct'),
         col('cgp_ci', 'CGP 95% CI', 'ci'),
       ],
-      rows: m.calibration.map((r) => ({ ...r })),
+      rows: m.calibration.map((r) => ({
+        ...r,
+        c1_accept_ci: intervalCell(r.c1_accept_ci, r.ci_undefined_reason),
+        c2_accept_ci: intervalCell(r.c2_accept_ci, r.ci_undefined_reason),
+        cgp_ci: intervalCell(r.cgp_ci, r.ci_undefined_reason),
+      })),
     },
     {
       id: 'acceptance',
       title: 'Acceptance by setting',
       caption:
         'Share of generated answers judged CORRECT: NR no reference, RV reference visible, RC reference ' +
-        'visible and compared. Generator "all" pools the generators. Wilson 95% CIs.',
+        'visible and compared. Generator "all" pools the generators (shown with two or more). Wilson 95% CIs.',
       columns: [
         col('judge', 'Judge', 'text'),
         col('generator', 'Generator', 'text'),
@@ -144,7 +152,8 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       id: 'human',
       title: 'Verdicts against human labels',
       caption:
-        'Accuracy (Wilson 95% CI) and Cohen’s κ (95% CI, large-sample SE of Fleiss, Cohen & Everitt) ' +
+        'Accuracy (Wilson 95% CI) and Cohen’s κ (95% CI, large-sample SE of Fleiss, Cohen & Everitt, ' +
+        'clipped to κ’s range [−1, 1]) ' +
         'of each setting’s verdicts against the imported human labels. κ’s CI is undefined when one side ' +
         'is constant (its variance is 0).',
       columns: [
@@ -164,5 +173,6 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
     });
   if (m.noise_floor) tables.push(noiseFloorTable(m.noise_floor));
   tables.push(usageTable(m.usage));
-  return tables;
+  // With one generator, "all" would repeat its rows: shown once, under the generator's name.
+  return tables.map((t) => withoutEchoedPools(t, 'generator', ['mcnemar_p_holm']));
 }

@@ -2,6 +2,7 @@
 // English words in a few text columns (failure kinds and reasons, roles, notes, test names).
 // On screen in 中文 those are translated; judge labels, subsets and language codes are data.
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
+import { undefinedTextZh } from '../../../../../shared/report/undefined-zh';
 import { failureReasonText } from '../../../results/failure-reason';
 
 const EXACT_ZH: Record<string, Record<string, string>> = {
@@ -29,6 +30,6 @@ export function judgeLsCellText(lang: string) {
   return (column: TableColumn, _row: TableRow, text: string): string => {
     if (column.key === 'reason') return failureReasonText(text, lang);
     if (column.key === 'note') return noteZh(text);
-    return EXACT_ZH[column.key]?.[text] ?? text;
+    return EXACT_ZH[column.key]?.[text] ?? undefinedTextZh(text);
   };
 }

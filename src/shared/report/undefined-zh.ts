@@ -1,0 +1,20 @@
+// The words of an interval that does not exist, in 中文, for the screen: the tables and files say
+// "undefined (reason)" in English (src/shared/stats/interval-rule.ts); a 中文 page shows
+// "无定义（…）" with the reason in 中文, the same text the report card and agreement page use.
+/** Reasons an interval does not exist, as the metrics give them, in 中文. */
+export const UNDEFINED_REASONS_ZH: Record<string, string> = {
+  'no items': '没有条目',
+  'every resample gives the same value': '每次重抽样的值都相同',
+  'one difference only': '只有一个差',
+  'every difference is equal, so the t interval has no width to estimate':
+    '所有差都相同，t 区间没有可估计的宽度',
+  'no question with both verdicts valid': '没有两个判断都有效的问题',
+  'one side constant': '一方恒定',
+  'variance 0': '方差为 0',
+};
+
+/** "undefined (reason)" in 中文, "无定义（…）"; any other text as it is. */
+export function undefinedTextZh(text: string): string {
+  const m = /^undefined \((.*)\)$/.exec(text);
+  return m ? `无定义（${UNDEFINED_REASONS_ZH[m[1]] ?? m[1]}）` : text;
+}
