@@ -22,10 +22,10 @@ export interface PositionPair {
 export type PositionLean = 'first' | 'second' | 'none';
 
 /** How the first-position rate's interval is made, for captions, column help and exports. */
-export const FIRST_RATE_METHOD =
-  "Newcombe (1998) method 10 on the items' pairs of orders (first rate = ½ + (both-first − both-second) / 2n)";
+// Short: a table header adds it in brackets (the formula is in each table's caption).
+export const FIRST_RATE_METHOD = "Newcombe (1998) method 10 over each item's two orders";
 /** How the paired test is named. */
-export const POSITION_TEST_METHOD = 'exact McNemar, both-first vs both-second items';
+export const POSITION_TEST_METHOD = 'exact McNemar on discordant items';
 
 export interface PairedPositionTest {
   /** Items with a verdict in both orders. */

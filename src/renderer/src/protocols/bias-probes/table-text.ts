@@ -61,7 +61,7 @@ const HEADERS_ZH: Record<string, string> = {
   excess_ci: '95% 置信区间（t 区间）',
   changed: '改变',
   changed_repeat: '重复时改变',
-  mcnemar_p: 'McNemar p',
+  mcnemar_p: '改变 p（精确 McNemar）',
   mcnemar_p_holm: 'Holm p（改变）',
   abs: '|Δ| 探针 / 重复',
   abs_p: '|Δ| p',

@@ -170,7 +170,7 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       col('sig', 'Sig.', 'text', 'c'),
       col('changed', 'Changed', 'text', 'r'),
       col('changed_repeat', 'Repeat changed', 'text', 'r'),
-      withMethod(col('mcnemar_p', 'McNemar p', 'p'), 'exact McNemar'),
+      withMethod(col('mcnemar_p', 'Changed p', 'p'), 'exact McNemar'),
       withMethod(col('mcnemar_p_holm', 'Holm p (changed)', 'p'), 'Holm'),
       col('abs', '|Δ| probe / repeat', 'text', 'r'),
       withMethod(col('abs_p', '|Δ| p', 'p'), 'Wilcoxon signed-rank'),
