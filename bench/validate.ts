@@ -12,7 +12,7 @@
 // The CI subset (test/stats/validation-subset.test.ts) runs the cells marked `ci` with the
 // same modules and fails when a method leaves its Monte Carlo tolerance band.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { renderSvg, svgToPng } from '../src/main/report/figures';
 import { allChecks } from './validate/checks';
 import { lineFigure, markdown, powerFigure, verdictOf } from './validate/report';
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     ),
   );
 
-  const outDir = join(root, opts.out);
+  const outDir = resolve(root, opts.out);
   const figDir = join(outDir, 'validation');
   rmSync(figDir, { recursive: true, force: true });
   mkdirSync(figDir, { recursive: true });
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   );
   for (const v of verdicts)
     process.stdout.write(
-      `${v.claimBroken.length ? 'FAIL ' : v.flagged.length ? 'flag ' : 'ok   '} ${v.check.id}: ${v.line}\n\n`,
+      `${v.claimBroken.length || v.range.length ? 'FAIL ' : v.flagged.length ? 'flag ' : 'ok   '} ${v.check.id}: ${v.line}\n\n`,
     );
 }
 

@@ -52,6 +52,8 @@ export interface Verdict {
   outOfBand: CellResult[];
   /** Flagged or out-of-band cells inside the claimed region: a method failing its own claim. */
   claimBroken: CellResult[];
+  /** Cells where an interval left its parameter's range (a failure wherever it happens). */
+  range: CellResult[];
   line: string;
 }
 
@@ -96,24 +98,30 @@ function worst(check: Check, rs: CellResult[]): CellResult | undefined {
 export function verdictOf(check: Check, results: CellResult[]): Verdict {
   const flagged = results.filter((r) => r.flagged);
   const outOfBand = results.filter((r) => !r.inBand);
-  const claimBroken = results.filter((r) => r.claimed && (!r.inBand || r.flagged));
-  const range = results.filter((r) => r.outOfRangeShare > 0);
+  // Inside its claim a method fails when it leaves its Monte Carlo band; a point estimate under
+  // the issue's 93 % line but within ±4 SE of nominal is reported, not called a failure.
+  const claimBroken = results.filter((r) => r.claimed && !r.inBand);
+  const range = [...results.filter((r) => r.outOfRangeShare > 0)].sort(
+    (a, b) => b.outOfRangeShare - a.outOfRangeShare,
+  );
   const relevant = results.filter(
     (r) => check.kind === 'power' || check.kind === 'type1' || r.n >= FLAG_MIN_N,
   );
   const w = worst(check, relevant);
+  const limit = check.knownLimit ? ` Unreliable where: ${check.knownLimit}` : '';
   let line: string;
   if (flagged.length === 0 && outOfBand.length === 0) {
     line = `**Pass.** Inside its band in every cell; worst: ${w ? describe(check, w) : '–'}.`;
   } else if (claimBroken.length === 0) {
-    line = `**Pass where claimed (${check.claim}); flagged outside it** in ${flagged.length || outOfBand.length} of ${results.length} cells, worst: ${w ? describe(check, w) : '–'}. ${check.knownLimit ?? ''}`;
+    const inside = flagged.filter((r) => r.claimed).length;
+    line = `**Pass where claimed** (${check.claim}). Flagged in ${flagged.length} of ${results.length} cells${inside ? ` (${inside} inside the claim, within Monte Carlo noise of nominal)` : ''}${outOfBand.length ? `, outside the band in ${outOfBand.length}` : ''}; worst: ${w ? describe(check, w) : '–'}.${limit}`;
   } else {
     const cw = worst(check, claimBroken)!;
-    line = `**Flagged: fails inside its claimed region** (${check.claim}) in ${claimBroken.length} cell${claimBroken.length > 1 ? 's' : ''}, worst: ${describe(check, cw)}. ${check.knownLimit ?? ''}`;
+    line = `**Fails inside its claimed region** (${check.claim}) in ${claimBroken.length} cell${claimBroken.length > 1 ? 's' : ''}; worst: ${describe(check, cw)}.${limit}`;
   }
   if (range.length)
-    line += ` **Range:** an interval left the parameter's range in ${range.length} cell${range.length > 1 ? 's' : ''} (worst ${pct(Math.max(...range.map((r) => r.outOfRangeShare)))} of runs at ${range.sort((a, b) => b.outOfRangeShare - a.outOfRangeShare)[0].series}, n = ${range[0].n}).`;
-  return { check, results, flagged, outOfBand, claimBroken, line: line.trim() };
+    line += ` **Range violated:** an interval left the parameter's range in ${range.length} cell${range.length > 1 ? 's' : ''} (at worst in ${pct(range[0].outOfRangeShare)} of runs, n = ${range[0].n}, ${range[0].series}).`;
+  return { check, results, flagged, outOfBand, claimBroken, range, line: line.trim() };
 }
 
 /** Coverage / error / bias against n on a log axis, one line per series, with the nominal and flag lines. */
@@ -278,12 +286,16 @@ function measure(check: Check): string {
         : 'bias of the estimate';
 }
 
+/** The claimed cells' range at n ≥ 30 (all of them for power and type I), in the check's measure. */
 function summary(check: Check, rs: CellResult[]): string {
-  const at30 = rs.filter((r) => r.n >= FLAG_MIN_N && r.defined > 0);
-  const claimed = at30.filter((r) => r.claimed);
-  const use = claimed.length ? claimed : at30;
+  const use = rs.filter(
+    (r) =>
+      r.claimed && r.defined > 0 && (check.kind === 'power' || check.kind === 'type1' || r.n >= FLAG_MIN_N),
+  );
+  if (!use.length) return 'no claimed cells';
   if (check.kind === 'power') {
-    return rs.map((r) => `${r.key.split(' ')[0]}: ${pct(r.rate, 0)} vs ${pct(r.expected!, 0)}`).join('; ');
+    const d = use.map((r) => (r.rate - r.expected!) * 100);
+    return `realised − predicted ${Math.min(...d).toFixed(1)} to +${Math.max(...d).toFixed(1)} points`;
   }
   if (check.kind === 'bias') {
     const b = use.map((r) => r.mean! - r.truth!);
@@ -291,6 +303,22 @@ function summary(check: Check, rs: CellResult[]): string {
   }
   const v = use.map((r) => r.rate);
   return `${pct(Math.min(...v))} – ${pct(Math.max(...v))}`;
+}
+
+/** The worst cell anywhere (n ≥ 30 for coverage and bias), briefly. */
+function worstBrief(check: Check, rs: CellResult[]): string {
+  const w = worst(
+    check,
+    rs.filter((r) => check.kind === 'power' || check.kind === 'type1' || r.n >= FLAG_MIN_N),
+  );
+  if (!w) return '–';
+  const v =
+    check.kind === 'bias'
+      ? `bias ${num(w.mean! - w.truth!)}`
+      : check.kind === 'power'
+        ? `${pct(w.rate)} vs ${pct(w.expected!)}`
+        : pct(w.rate);
+  return `${v} (n ${w.n}, ${check.kind === 'power' ? w.key.split(' ').slice(0, 2).join(' ') : w.series})`;
 }
 
 export function markdown(
@@ -316,17 +344,29 @@ export function markdown(
   out.push('');
   out.push('## Verdicts');
   out.push('');
-  out.push('| Method | Measure | n range | At n ≥ 30 (claimed cells) | Flagged cells | Verdict |');
-  out.push('|---|---|---|---|---:|---|');
+  out.push(
+    '| Method | Measure | n range | Inside its claim (n ≥ 30) | Worst cell (n ≥ 30) | Flagged cells | Verdict |',
+  );
+  out.push('|---|---|---|---|---|---:|---|');
   for (const v of verdicts) {
     const ns = v.results.map((r) => r.n);
-    const verdictWord = v.claimBroken.length
-      ? '⚑ fails its claim'
-      : v.flagged.length || v.outOfBand.length
-        ? 'pass where claimed'
-        : 'pass';
+    const unclaimed = v.results.every((r) => !r.claimed);
+    const verdictWord = [
+      unclaimed
+        ? 'not claimed (shown to explain another)'
+        : v.claimBroken.length
+          ? '⚑ fails its claim'
+          : v.flagged.length
+            ? '⚑ flagged outside its claim'
+            : v.outOfBand.length
+              ? 'pass where claimed'
+              : 'pass',
+      v.range.length ? '⚑ range violated' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     out.push(
-      `| [${v.check.title}](#${v.check.id}) | ${measure(v.check)} | ${Math.min(...ns)}–${Math.max(...ns)} | ${summary(v.check, v.results)} | ${v.flagged.length} / ${v.results.length} | ${verdictWord} |`,
+      `| [${v.check.title}](#${v.check.id}) | ${measure(v.check)} | ${Math.min(...ns)}–${Math.max(...ns)} | ${summary(v.check, v.results)} | ${worstBrief(v.check, v.results)} | ${v.flagged.length} / ${v.results.length} | ${verdictWord} |`,
     );
   }
   out.push('');

@@ -24,10 +24,10 @@ import { DEFAULT_SEED, judge, runCell, type Cell, type Check } from '../../bench
 
 /** Replicates per CI cell: the bootstrap's cost is n × 2000 resamples, the rest is cheap. */
 function ciReps(check: Check, cell: Cell): number {
-  if (check.id.endsWith('-boot')) return 150;
-  if (check.id === 'calibration-heldout-rho' || check.id === 'kendall-bias') return 200;
-  if (check.kind === 'power') return cell.n > 400 ? 300 : 500;
-  return 600;
+  if (check.id.endsWith('-boot')) return 200;
+  if (check.id === 'calibration-heldout-rho' || check.id === 'kendall-bias') return 300;
+  if (check.kind === 'power') return cell.n > 400 ? 400 : 800;
+  return 1000;
 }
 
 const checks = allChecks();
