@@ -75,7 +75,16 @@ async function main(): Promise<void> {
       return check && cell ? [judge(check, cell, r.counts)] : [];
     });
   } else {
-    results = runChecks(checks, { seed: opts.seed, scale: opts.scale, progress: stderrProgress() });
+    const cpuSeconds = new Map<string, number>();
+    results = runChecks(checks, {
+      seed: opts.seed,
+      scale: opts.scale,
+      progress: stderrProgress(),
+      cpuSeconds,
+    });
+    process.stderr.write(
+      `CPU-s per check: ${[...cpuSeconds].map(([id, t]) => `${id} ${t.toFixed(1)}`).join(', ')}\n`,
+    );
   }
   if (opts.save) writeFileSync(opts.save, JSON.stringify({ seed: opts.seed, scale: opts.scale, results }));
   const verdicts = checks.map((c) =>

@@ -265,6 +265,8 @@ export function runChecks(
     scale: number;
     only?: (check: Check, cell: Cell) => boolean;
     progress?: ProgressSink;
+    /** Filled with each check's CPU seconds (what to trim when the run is too long). */
+    cpuSeconds?: Map<string, number>;
   },
 ): CellResult[] {
   const work = checks.flatMap((check) =>
@@ -275,7 +277,13 @@ export function runChecks(
   opts.progress?.start(work.reduce((s, w) => s + cost(w), 0));
   const results: CellResult[] = [];
   for (const w of work) {
+    const before = process.cpuUsage();
     results.push(runCell(w.check, w.cell, opts.seed, repsFor(w.check, w.cell, opts.scale)));
+    const used = process.cpuUsage(before);
+    opts.cpuSeconds?.set(
+      w.check.id,
+      (opts.cpuSeconds.get(w.check.id) ?? 0) + (used.user + used.system) / 1e6,
+    );
     opts.progress?.tick(cost(w), `${w.check.id} ${w.cell.key}`);
   }
   opts.progress?.done();
