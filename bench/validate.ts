@@ -105,9 +105,10 @@ async function main(): Promise<void> {
     const file = join(figDir, `${spec.id}.svg`);
     writeFileSync(file, svg);
     figures.push({ id: spec.id, file: relative(outDir, file) });
-    // One PNG (the power figure) for places that show no SVG; the rest stay SVG to keep the repository small.
+    // One PNG (the power figure) for places that show no SVG, at about 1.5× rather than the
+    // exports' 300 dpi; the rest stay SVG to keep the repository small.
     if (opts.png && v.check.kind === 'power')
-      writeFileSync(join(figDir, `${spec.id}.png`), await svgToPng(svg, spec.width));
+      writeFileSync(join(figDir, `${spec.id}.png`), await svgToPng(svg, Math.round(spec.width * 0.5)));
   }
   // What reproduces the numbers (not how this file was written: --load, --out, --save do not change them).
   const flags = [
