@@ -744,7 +744,7 @@ const fleiss: Check = {
   biasAllowance: 0.02,
   design:
     'm raters (or repeats of one judge) from the copy model; population Fleiss κ = planted κ. The app reports Fleiss κ without an interval (self-consistency, inter-annotator agreement), so its bias is checked.',
-  claim: 'n ≥ 100 (|bias| ≤ 0.02)',
+  claim: 'n ≥ 100, |bias| ≤ 0.02',
   knownLimit:
     'Biased low at few items, most with a rare category: −0.037 at 30 items and −0.022 at 50 (5 repeats, 10 % minority verdict).',
   cells: grid(N_GRID, FLEISS_CASES, (n, c) => ({
@@ -792,7 +792,7 @@ const kripp: Check = {
   biasAllowance: 0.02,
   design:
     'Coders from the copy model (disagreeing pairs are independent draws from π, so α = planted κ for any metric), with labels left out at random in one case. The app reports α without an interval.',
-  claim: 'n ≥ 30 (|bias| ≤ 0.02)',
+  claim: 'n ≥ 30, |bias| ≤ 0.02',
   cells: grid(N_GRID, KRIPP_CASES, (n, c) => ({
     key: `n=${n} ${c.label}`,
     series: c.label,

@@ -110,7 +110,9 @@ export function verdictOf(check: Check, results: CellResult[]): Verdict {
   const w = worst(check, relevant);
   const limit = check.knownLimit ? ` Unreliable where: ${check.knownLimit}` : '';
   let line: string;
-  if (flagged.length === 0 && outOfBand.length === 0) {
+  if (results.every((r) => !r.claimed)) {
+    line = `**Not claimed** (${check.claim}); shown to explain another column. Flagged in ${flagged.length} of ${results.length} cells; worst: ${w ? describe(check, w) : '–'}.${limit}`;
+  } else if (flagged.length === 0 && outOfBand.length === 0) {
     line = `**Pass.** Inside its band in every cell; worst: ${w ? describe(check, w) : '–'}.`;
   } else if (claimBroken.length === 0) {
     const inside = flagged.filter((r) => r.claimed).length;
