@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   );
   for (const v of verdicts)
     process.stdout.write(
-      `${v.claimBroken.length || v.range.length ? 'FAIL ' : v.flagged.length ? 'flag ' : 'ok   '} ${v.check.id}: ${v.line}\n\n`,
+      `${v.claimBroken.length || v.range.length || v.point.length ? 'FAIL ' : v.flagged.length ? 'flag ' : 'ok   '} ${v.check.id}: ${v.line}\n\n`,
     );
 }
 

@@ -75,6 +75,7 @@ function covers(ci: CI | null | undefined, truth: number, range: [number, number
   return {
     hit: ci[0] <= truth && truth <= ci[1],
     outOfRange: ci[0] < range[0] - 1e-12 || ci[1] > range[1] + 1e-12,
+    zeroWidth: ci[0] === ci[1],
   };
 }
 

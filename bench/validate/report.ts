@@ -54,6 +54,8 @@ export interface Verdict {
   claimBroken: CellResult[];
   /** Cells where an interval left its parameter's range (a failure wherever it happens). */
   range: CellResult[];
+  /** Cells with zero-width intervals (a point where the value should say undefined). */
+  point: CellResult[];
   line: string;
 }
 
@@ -70,6 +72,7 @@ function describe(check: Check, r: CellResult): string {
     r.outOfRangeShare > 0
       ? `interval outside the parameter's range in ${pct(r.outOfRangeShare)} of runs`
       : '',
+    r.zeroWidthShare > 0 ? `zero-width interval in ${pct(r.zeroWidthShare)} of runs` : '',
   ].filter(Boolean);
   const what =
     check.kind === 'coverage'
@@ -104,6 +107,9 @@ export function verdictOf(check: Check, results: CellResult[]): Verdict {
   const range = [...results.filter((r) => r.outOfRangeShare > 0)].sort(
     (a, b) => b.outOfRangeShare - a.outOfRangeShare,
   );
+  const point = [...results.filter((r) => r.zeroWidthShare > 0)].sort(
+    (a, b) => b.zeroWidthShare - a.zeroWidthShare,
+  );
   const relevant = results.filter(
     (r) => check.kind === 'power' || check.kind === 'type1' || r.n >= FLAG_MIN_N,
   );
@@ -123,7 +129,9 @@ export function verdictOf(check: Check, results: CellResult[]): Verdict {
   }
   if (range.length)
     line += ` **Range violated:** an interval left the parameter's range in ${range.length} cell${range.length > 1 ? 's' : ''} (at worst in ${pct(range[0].outOfRangeShare)} of runs, n = ${range[0].n}, ${range[0].series}).`;
-  return { check, results, flagged, outOfBand, claimBroken, range, line: line.trim() };
+  if (point.length)
+    line += ` **Zero-width:** the interval shrank to a point (instead of saying undefined) in ${point.length} cell${point.length > 1 ? 's' : ''} (at worst in ${pct(point[0].zeroWidthShare)} of runs, n = ${point[0].n}, ${point[0].series}).`;
+  return { check, results, flagged, outOfBand, claimBroken, range, point, line: line.trim() };
 }
 
 /** Coverage / error / bias against n on a log axis, one line per series, with the nominal and flag lines. */
@@ -265,7 +273,8 @@ function cellTable(check: Check, results: CellResult[]): string {
             : 'undefined';
       const und = r.undefinedShare > 0.005 ? ` (u ${(r.undefinedShare * 100).toFixed(0)} %)` : '';
       const rng = r.outOfRangeShare > 0 ? ` (r ${(r.outOfRangeShare * 100).toFixed(1)} %)` : '';
-      return `${v}${und}${rng}${mark(r)}`;
+      const zw = r.zeroWidthShare > 0 ? ` (z ${(r.zeroWidthShare * 100).toFixed(1)} %)` : '';
+      return `${v}${und}${rng}${zw}${mark(r)}`;
     });
     return `| ${s} | ${cells.join(' | ')} |`;
   });
@@ -341,7 +350,7 @@ export function markdown(
   );
   out.push('');
   out.push(
-    `**Flags** (issue 33): ⚑ coverage below ${pct(COVERAGE_FLAG, 0)} at n ≥ ${FLAG_MIN_N}, type I error above ${pct(TYPE1_FLAG)} at any n, bias beyond the check's allowance at n ≥ ${FLAG_MIN_N}, realised power more than ${POWER_SHORTFALL_FLAG * 100} points below the plan, or any interval outside its parameter's range. **Bands**: ✗ outside the Monte Carlo tolerance band, nominal − ${BAND_Z} SE for coverage (SE at the nominal value), α + ${BAND_Z} SE for error rates, predicted ± ${BAND_Z} SE for power, allowance + ${BAND_Z} SE for bias; one-sided for coverage and error because a conservative method is not a failure. ○ a cell outside the region the method claims (its caption's "unreliable where"); the CI subset (\`test/stats/validation-subset.test.ts\`) asserts the band only inside the claim. In the tables, "u" is the share of runs where the method reports no interval or test (undefined, with a reason, instead of a number) and "r" the share whose interval left the parameter's range.`,
+    `**Flags** (issue 33): ⚑ coverage below ${pct(COVERAGE_FLAG, 0)} at n ≥ ${FLAG_MIN_N}, type I error above ${pct(TYPE1_FLAG)} at any n, bias beyond the check's allowance at n ≥ ${FLAG_MIN_N}, realised power more than ${POWER_SHORTFALL_FLAG * 100} points below the plan, or any interval outside its parameter's range. **Bands**: ✗ outside the Monte Carlo tolerance band, nominal − ${BAND_Z} SE for coverage (SE at the nominal value), α + ${BAND_Z} SE for error rates, predicted ± ${BAND_Z} SE for power, allowance + ${BAND_Z} SE for bias; one-sided for coverage and error because a conservative method is not a failure. ○ a cell outside the region the method claims (its caption's "unreliable where"); the CI subset (\`test/stats/validation-subset.test.ts\`) asserts the band only inside the claim. In the tables, "u" is the share of runs where the method reports no interval or test (undefined, with a reason, instead of a number), "r" the share whose interval left the parameter's range and "z" the share whose interval shrank to a single point (a certainty the data do not give; the app's rule is to say undefined).`,
   );
   out.push('');
   out.push('## Verdicts');
@@ -364,6 +373,7 @@ export function markdown(
               ? 'pass where claimed'
               : 'pass',
       v.range.length ? '⚑ range violated' : '',
+      v.point.length ? '⚑ zero-width intervals' : '',
     ]
       .filter(Boolean)
       .join(', ');

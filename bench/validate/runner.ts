@@ -12,6 +12,8 @@ import { cellRng, type Rng } from './rng';
 export interface Outcome {
   hit: boolean | null;
   outOfRange?: boolean;
+  /** The interval is a single point: it claims certainty where the value should be undefined. */
+  zeroWidth?: boolean;
   value?: number;
 }
 
@@ -69,6 +71,7 @@ export interface Counts {
   defined: number;
   hits: number;
   outOfRange: number;
+  zeroWidth: number;
   sum: number;
   sumSq: number;
 }
@@ -88,6 +91,7 @@ export interface CellResult {
   se: number;
   undefinedShare: number;
   outOfRangeShare: number;
+  zeroWidthShare: number;
   /** Bias checks: mean estimate and its Monte Carlo SE. */
   mean?: number;
   meanSe?: number;
@@ -113,7 +117,7 @@ export const FLAG_MIN_N = 30;
 
 /** The band and flag of a cell from its counts (pure, so the CI subset judges as the report does). */
 export function judge(check: Check, cell: Cell, counts: Counts): CellResult {
-  const { reps, defined, hits, outOfRange, sum, sumSq } = counts;
+  const { reps, defined, hits, outOfRange, zeroWidth, sum, sumSq } = counts;
   const rate = defined ? hits / defined : Number.NaN;
   const se = defined ? Math.sqrt((rate * (1 - rate)) / defined) : Number.NaN;
   const base = {
@@ -128,11 +132,14 @@ export function judge(check: Check, cell: Cell, counts: Counts): CellResult {
     se,
     undefinedShare: (reps - defined) / reps,
     outOfRangeShare: outOfRange / reps,
+    zeroWidthShare: zeroWidth / reps,
     truth: cell.truth,
     expected: cell.expected,
     claimed: cell.claimed ?? true,
   };
-  const rangeFlag = outOfRange > 0;
+  // Both break a rule of the app's, wherever they happen: an interval stays inside its
+  // parameter's range, and an undefined interval says so instead of shrinking to a point.
+  const rangeFlag = outOfRange > 0 || zeroWidth > 0;
   // The band is set by the SE at the nominal value, not the estimate's own (which is 0 when
   // every replicate hit), so it is known before the run.
   const seAt = (p: number) => Math.sqrt((p * (1 - p)) / Math.max(1, defined));
@@ -190,11 +197,13 @@ export function runCell(check: Check, cell: Cell, seed: number, reps: number): C
   let defined = 0;
   let hits = 0;
   let outOfRange = 0;
+  let zeroWidth = 0;
   let sum = 0;
   let sumSq = 0;
   for (let r = 0; r < reps; r++) {
     const o = cell.draw(rng);
     if (o.outOfRange) outOfRange++;
+    if (o.zeroWidth) zeroWidth++;
     if (check.kind === 'bias') {
       if (o.value === undefined || !Number.isFinite(o.value)) continue;
       defined++;
@@ -206,7 +215,7 @@ export function runCell(check: Check, cell: Cell, seed: number, reps: number): C
     defined++;
     if (o.hit) hits++;
   }
-  return judge(check, cell, { reps, defined, hits, outOfRange, sum, sumSq });
+  return judge(check, cell, { reps, defined, hits, outOfRange, zeroWidth, sum, sumSq });
 }
 
 /** Replicates of a cell in a run scaled by `scale` (`--reps` / the check's default), at least 50. */

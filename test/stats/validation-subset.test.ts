@@ -4,7 +4,7 @@
 // replicates here are the first ones of the full run's). A cell inside its method's claimed
 // region fails when its coverage, error rate, power or bias leaves the Monte Carlo tolerance
 // band (nominal ∓ 4 MC SE, one-sided for coverage and error), or when an interval leaves its
-// parameter's range. Seeded, so not flaky; well under a minute of CPU.
+// parameter's range or shrinks to a point. Seeded, so not flaky; well under a minute of CPU.
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../../bench/validate/checks';
 import {
@@ -74,6 +74,10 @@ describe('validation subset: every method within its Monte Carlo band where it c
             );
         },
       );
+      it(`${check.id}: no interval shrinks to a point`, () => {
+        for (const cell of ciCells)
+          expect(result(cell).zeroWidthShare, `${check.id} ${cell.key}: zero-width intervals`).toBe(0);
+      });
     }
   }
 });
@@ -81,7 +85,15 @@ describe('validation subset: every method within its Monte Carlo band where it c
 describe('validation bands', () => {
   const coverage = checks.find((c) => c.id === 'wilson')!;
   const cell = coverage.cells.find((c) => c.key === 'n=200 p=0.5')!;
-  const counts = (hits: number) => ({ reps: 1000, defined: 1000, hits, outOfRange: 0, sum: 0, sumSq: 0 });
+  const counts = (hits: number) => ({
+    reps: 1000,
+    defined: 1000,
+    hits,
+    outOfRange: 0,
+    zeroWidth: 0,
+    sum: 0,
+    sumSq: 0,
+  });
 
   it('puts coverage 4 MC SE below 95 % outside the band, and 3 SE inside', () => {
     const se = Math.sqrt((0.95 * 0.05) / 1000);
@@ -95,6 +107,7 @@ describe('validation bands', () => {
     expect(judge(coverage, cell, counts(925)).flagged).toBe(true);
     expect(judge(coverage, cell, counts(935)).flagged).toBe(false);
     expect(judge(coverage, cell, { ...counts(950), outOfRange: 1 }).flagged).toBe(true);
+    expect(judge(coverage, cell, { ...counts(950), zeroWidth: 1 }).flagged).toBe(true);
   });
 
   it('judges a type I error rate against α + 4 SE and flags it above 6.5 %', () => {
