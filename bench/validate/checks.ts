@@ -1,0 +1,1078 @@
+// The catalogue of the validation (issue 33): one check per interval or test the app reports,
+// each exercising the app's own function on data with a planted truth (generators.ts). Nothing
+// here re-implements a method under test; the only arithmetic is the planted truth and the
+// comparison with it. Cells marked `ci` make up the CI subset; `claimed` is false where the
+// method is known not to reach its nominal level (the report's "unreliable where").
+import {
+  clusterBootstrapRatio,
+  cohensKappa,
+  cohensKappaTable,
+  crossValidate,
+  fleissKappa,
+  foldAssignment,
+  holmAdjust,
+  icc21,
+  kendallTauB,
+  krippendorffAlpha,
+  mcnemarExact,
+  meanNormalInterval,
+  boundedMeanWilsonInterval,
+  newcombePairedInterval,
+  pairedBootstrapDiff,
+  pairedEffect,
+  partialSpearman,
+  pearson,
+  spearman,
+  spearmanInterval,
+  wilcoxonSignedRank,
+  wilsonInterval,
+  binomialTestTwoSided,
+  type CI,
+} from '../../src/shared/stats';
+import {
+  exactBinomialPower,
+  exactBinomialSampleSize,
+  fisherZPower,
+  fisherZSampleSize,
+  mcnemarExactMde,
+  mcnemarExactPower,
+  mcnemarExactSampleSize,
+  pairedTPower,
+  pairedTSampleSize,
+  wilcoxonSampleSize,
+  WILCOXON_ARE,
+} from '../../src/shared/stats/power';
+import {
+  binaryRate,
+  bivariateNormal,
+  clusteredRate,
+  diffs,
+  iccRatings,
+  kendallForPearson,
+  pairedBinary,
+  pairedClusters,
+  pairedProbabilities,
+  pearsonForSpearman,
+  raterLabels,
+  tieHalfScores,
+  twoOrderItems,
+  twoOrderTruth,
+  type DiffShape,
+} from './generators';
+import { multinomial, normal, type Rng } from './rng';
+import type { Cell, Check, Outcome } from './runner';
+
+export const ALPHA = 0.05;
+/** n from 10 to 2,000 (issue 33). */
+export const N_GRID = [10, 20, 30, 50, 100, 200, 500, 1000, 2000] as const;
+const N_BOOT = [10, 20, 30, 50, 100, 200, 500, 1000] as const;
+
+const pctLabel = (p: number) => `${+(p * 100).toFixed(1)} %`;
+
+/** Coverage outcome of an interval (null: the method reports none) within a parameter range. */
+function covers(ci: CI | null | undefined, truth: number, range: [number, number]): Outcome {
+  if (!ci || !Number.isFinite(ci[0]) || !Number.isFinite(ci[1])) return { hit: null };
+  return {
+    hit: ci[0] <= truth && truth <= ci[1],
+    outOfRange: ci[0] < range[0] - 1e-12 || ci[1] > range[1] + 1e-12,
+    zeroWidth: ci[0] === ci[1],
+  };
+}
+
+const rejects = (p: number | null | undefined): Outcome =>
+  p === null || p === undefined || !Number.isFinite(p) ? { hit: null } : { hit: p <= ALPHA };
+
+/** Cells over n × a parameter list. */
+function grid<P>(
+  ns: readonly number[],
+  params: readonly P[],
+  make: (n: number, p: P) => Omit<Cell, 'n'> & { n?: number },
+): Cell[] {
+  return params.flatMap((p) => ns.map((n) => ({ n, ...make(n, p) })));
+}
+
+// ---- binomial rates ------------------------------------------------------------------------
+
+const RATES = [0, 0.01, 0.03, 0.05, 0.5, 0.95, 0.97, 0.99, 1];
+
+const wilson: Check = {
+  id: 'wilson',
+  title: 'Wilson score interval of a rate',
+  functions: '`wilsonInterval` (stats/intervals.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design: 'k ~ Bin(n, p), truth p; independent verdicts (accuracy, flip, acceptance, consistency rates).',
+  claim: 'n·min(p, 1 − p) ≥ 2 or p ∈ {0, 1}',
+  knownLimit:
+    'Wilson is known to dip below nominal when n·p is about 1 (Brown, Cai & DasGupta 2001): at p = 1 % and n = 100 the exact coverage is 92 %.',
+  cells: grid(N_GRID, RATES, (n, p) => ({
+    key: `n=${n} p=${p}`,
+    series: `p = ${pctLabel(p)}`,
+    truth: p,
+    claimed: p === 0 || p === 1 || n * Math.min(p, 1 - p) >= 2,
+    ci: (n === 30 || n === 200) && [0.01, 0.5, 0.97].includes(p),
+    draw: (rng) => covers(wilsonInterval(binaryRate(rng, n, p), n), p, [0, 1]),
+  })),
+};
+
+/** Tie-half mixes: [P(correct), P(tie)]; mean P(correct) + P(tie)/2. */
+const TIE_HALF: readonly [number, number][] = [
+  [0, 0],
+  [0.02, 0.02],
+  [0.45, 0.1],
+  [0.6, 0.3],
+  [0.93, 0.04],
+  [0.97, 0.02],
+  [1, 0],
+];
+const tieHalfTruth = ([c, t]: readonly [number, number]) => c + t / 2;
+const tieHalfLabel = (m: readonly [number, number]) =>
+  `mean ${pctLabel(tieHalfTruth(m))}, ties ${pctLabel(m[1])}`;
+
+const wilsonMean: Check = {
+  id: 'wilson-mean',
+  title: 'Wilson interval on the tie-half mean',
+  functions: '`boundedMeanWilsonInterval` (stats/intervals.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'Scores 1 (correct), ½ (tie), 0 (wrong) drawn with the listed shares; truth the mean P(correct) + P(tie)/2 (Judge-LS tie-half accuracy).',
+  claim: 'every n and mean (conservative by Bhatia–Davis)',
+  cells: grid(N_GRID, TIE_HALF, (n, m) => ({
+    key: `n=${n} mean=${tieHalfTruth(m)} ties=${m[1]}`,
+    series: tieHalfLabel(m),
+    truth: tieHalfTruth(m),
+    claimed: m[0] + m[1] === 0 || m[0] === 1 || n * Math.min(tieHalfTruth(m), 1 - tieHalfTruth(m)) >= 2,
+    ci: (n === 30 || n === 200) && (m[0] === 0.6 || m[0] === 0.97),
+    draw: (rng) =>
+      covers(boundedMeanWilsonInterval(tieHalfScores(rng, n, m[0], m[1])), tieHalfTruth(m), [0, 1]),
+  })),
+};
+
+const meanNormal: Check = {
+  id: 'mean-normal',
+  title: 'Normal-approximation interval of a mean (not reported since the Wilson-on-the-mean replaced it)',
+  functions: '`meanNormalInterval` (stats/intervals.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design: 'The tie-half scores above; kept in the validation because stats/index.ts still exports it.',
+  claim: 'n ≥ 50 and n·min(mean, 1 − mean) ≥ 20',
+  knownLimit:
+    'Collapses to a zero-width interval at 0 % and 100 % observed, so it misses the truth whenever a rare outcome is not drawn (coverage 27–73 % at a 95–98 % mean below 50 items): the reason the app reports the Wilson interval on the mean instead. It uses z, not t, so it is also a little short at n = 30.',
+  cells: grid(N_GRID, TIE_HALF, (n, m) => ({
+    key: `n=${n} mean=${tieHalfTruth(m)} ties=${m[1]}`,
+    series: tieHalfLabel(m),
+    truth: tieHalfTruth(m),
+    claimed: n >= 50 && n * Math.min(tieHalfTruth(m), 1 - tieHalfTruth(m)) >= 20,
+    ci: n === 200 && m[0] === 0.6,
+    draw: (rng) => covers(meanNormalInterval(tieHalfScores(rng, n, m[0], m[1])), tieHalfTruth(m), [0, 1]),
+  })),
+};
+
+const binomialType1: Check = {
+  id: 'binomial-type1',
+  title: 'Exact binomial test at ½ (position-A rate, tie probe)',
+  functions: '`binomialTestTwoSided` (stats/binomial.ts)',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 4000,
+  design: 'k ~ Bin(n, ½), test of p = ½; reject at p ≤ 0.05.',
+  claim: 'every n (exact, conservative)',
+  cells: N_GRID.map((n) => ({
+    key: `n=${n}`,
+    n,
+    series: 'p = ½',
+    ci: n === 30 || n === 500,
+    draw: (rng) => rejects(binomialTestTwoSided(binaryRate(rng, n, 0.5), n, 0.5)),
+  })),
+};
+
+// ---- paired binary -------------------------------------------------------------------------
+
+const PAIRED: readonly [number, number, number][] = [
+  [0.5, 0.5, 0.5],
+  [0.6, 0.5, 0.3],
+  [0.9, 0.85, 0.5],
+  [0.03, 0.01, 0.3],
+  [0.05, 0.05, 0],
+  [0.99, 0.97, 0.2],
+];
+
+const newcombe: Check = {
+  id: 'newcombe',
+  title: 'Newcombe method 10 interval of a paired difference',
+  functions: '`newcombePairedInterval` (stats/paired.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'Paired binary outcomes with margins p1, p2 and correlation φ (cells p11 = p1p2 + φ√(p1q1p2q2)); truth p1 − p2 (Judge-LS accuracy change, reference-sensitivity excess flips).',
+  claim: 'every n and rate',
+  cells: grid(N_GRID, PAIRED, (n, [p1, p2, phi]) => {
+    const probs = pairedProbabilities(p1, p2, phi);
+    return {
+      key: `n=${n} p1=${p1} p2=${p2} phi=${phi}`,
+      series: `p1 ${pctLabel(p1)}, p2 ${pctLabel(p2)}, φ ${phi}`,
+      truth: p1 - p2,
+      ci: (n === 30 || n === 200) && (p1 === 0.6 || p1 === 0.03),
+      draw: (rng) => covers(newcombePairedInterval(...pairedBinary(rng, n, probs)), p1 - p2, [-1, 1]),
+    };
+  }),
+};
+
+const DISCORDANT = [0.02, 0.1, 0.3, 0.6];
+
+const mcnemarType1: Check = {
+  id: 'mcnemar-type1',
+  title: 'Exact McNemar test',
+  functions: '`mcnemarExact` (stats/binomial.ts)',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 4000,
+  design:
+    'n pairs with discordant share ψ split evenly (p10 = p01 = ψ/2); reject at p ≤ 0.05 (Judge-LS EN vs target, reference sensitivity, compare).',
+  claim: 'every n and ψ (exact, conservative)',
+  cells: grid(N_GRID, DISCORDANT, (n, psi) => ({
+    key: `n=${n} psi=${psi}`,
+    series: `ψ = ${pctLabel(psi)}`,
+    ci: (n === 50 || n === 1000) && (psi === 0.1 || psi === 0.6),
+    draw: (rng) => {
+      const [b, c] = multinomial(rng, n, [psi / 2, psi / 2, 1 - psi]);
+      return rejects(mcnemarExact(b, c));
+    },
+  })),
+};
+
+/** Heterogeneity of items' merit: Beta(a, a); small a, items with a clear better answer. */
+const ORDER_A = [0.3, 2];
+
+const positionType1: Check = {
+  id: 'position-mcnemar-type1',
+  title: 'Paired position test: exact McNemar on items picked first (or second) in both orders',
+  functions: '`mcnemarExact` (stats/binomial.ts) on discordant pairs',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 4000,
+  design:
+    'Items judged in both orders with merit r ~ Beta(a, a) and no position bias; b = items whose first-shown answer won both times, c = second-shown both times; reject at p ≤ 0.05. (The dedicated paired position test function is being added concurrently; this validates the test it rests on.)',
+  claim: 'every n (exact, conservative)',
+  cells: grid(N_GRID, ORDER_A, (n, a) => ({
+    key: `n=${n} a=${a}`,
+    series: `merit Beta(${a}, ${a})`,
+    ci: (n === 50 || n === 500) && a === 2,
+    draw: (rng) => {
+      let b = 0;
+      let c = 0;
+      for (const [o, s] of twoOrderItems(rng, n, 0, a)) {
+        if (o && s) b++;
+        else if (!o && !s) c++;
+      }
+      return rejects(mcnemarExact(b, c));
+    },
+  })),
+};
+
+// ---- item-clustered bootstrap --------------------------------------------------------------
+
+const bootReps = (n: number) => (n >= 1000 ? 200 : n >= 500 ? 300 : 400);
+
+const POSITION_BIAS = [0, 0.2, 0.6];
+
+const positionBoot: Check = {
+  id: 'position-rate-boot',
+  costFactor: 40,
+  title: 'Item-clustered bootstrap of the first-position rate (items in two orders)',
+  functions: '`clusterBootstrapRatio` (stats/bootstrap.ts), B = 2000, seed 1 (the defaults)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 400,
+  design:
+    'Items in both orders, merit r ~ Beta(0.3, 0.3), position bias β (with probability β the first-shown answer wins); clusters = items (2 verdicts); truth (1 + β)/2. The two verdicts of an item are negatively correlated.',
+  claim: 'n ≥ 30 items',
+  knownLimit: 'A percentile bootstrap of few clusters is too narrow: below ~30 items it under-covers.',
+  cells: grid(N_BOOT, POSITION_BIAS, (n, bias) => ({
+    key: `n=${n} beta=${bias}`,
+    series: `β = ${bias}`,
+    truth: twoOrderTruth(bias, 0.3).rate,
+    reps: bootReps(n),
+    claimed: n >= 30,
+    ci: n === 100 && bias !== 0.2,
+    draw: (rng) =>
+      covers(
+        clusterBootstrapRatio(
+          twoOrderItems(rng, n, bias, 0.3).map(([o, s]) => ({ num: (o ? 1 : 0) + (s ? 1 : 0), den: 2 })),
+        ),
+        twoOrderTruth(bias, 0.3).rate,
+        [0, 1],
+      ),
+  })),
+};
+
+const CLUSTER_MU = [0.02, 0.1, 0.5, 0.9, 0.98];
+const CLUSTER_KAPPA = 2;
+
+const clusterBoot: Check = {
+  id: 'cluster-rate-boot',
+  costFactor: 40,
+  title: 'Item-clustered bootstrap of a pooled rate',
+  functions: '`clusterBootstrapRatio` (stats/bootstrap.ts), B = 2000, seed 1',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 400,
+  design: `Item accuracy r ~ Beta(μ·${CLUSTER_KAPPA}, (1 − μ)·${CLUSTER_KAPPA}) (strong clustering: intra-item correlation 1/3), two verdicts per item (the two orders); truth μ (Judge-LS accuracy and flip-rate bootstrap columns, self-consistency).`,
+  claim: 'n·min(μ, 1 − μ) ≥ 5 items',
+  knownLimit:
+    'A percentile bootstrap cannot reach past what was observed: with no (or one) success among the items the interval is [0, 0] (or nearly) and misses a small true rate.',
+  cells: grid(N_BOOT, CLUSTER_MU, (n, mu) => ({
+    key: `n=${n} mu=${mu}`,
+    series: `μ = ${pctLabel(mu)}`,
+    truth: mu,
+    reps: bootReps(n),
+    claimed: n * Math.min(mu, 1 - mu) >= 5,
+    ci: n === 100 && (mu === 0.1 || mu === 0.5),
+    draw: (rng) =>
+      covers(
+        clusterBootstrapRatio(clusteredRate(rng, n, mu, CLUSTER_KAPPA).map((k) => ({ num: k, den: 2 }))),
+        mu,
+        [0, 1],
+      ),
+  })),
+};
+
+const wilsonClustered: Check = {
+  id: 'wilson-clustered',
+  title: 'Wilson interval on verdicts of clustered items (the column beside the bootstrap)',
+  functions: '`wilsonInterval` (stats/intervals.ts), n = verdicts',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'The clustered verdicts of the bootstrap check above (2 per item, intra-item correlation 1/3), treated as independent: n = 2 × items.',
+  claim: 'none: it assumes independent verdicts',
+  knownLimit:
+    'Treats an item’s two verdicts as independent; with positively correlated verdicts it is too narrow (design effect 1 + ρ = 4/3). Read the bootstrap column for clustered rates.',
+  cells: grid(N_BOOT, CLUSTER_MU, (n, mu) => ({
+    key: `n=${n} mu=${mu}`,
+    series: `μ = ${pctLabel(mu)}`,
+    truth: mu,
+    claimed: false,
+    draw: (rng) => {
+      const k = clusteredRate(rng, n, mu, CLUSTER_KAPPA).reduce((a, b) => a + b, 0);
+      return covers(wilsonInterval(k, 2 * n), mu, [0, 1]);
+    },
+  })),
+};
+
+const PAIRED_BOOT: readonly [number, number][] = [
+  [0.5, 0.2],
+  [0.8, 0.1],
+  [0.95, 0.05],
+];
+
+const pairedBoot: Check = {
+  id: 'paired-boot-diff',
+  costFactor: 50,
+  title: 'Paired item-clustered bootstrap of a difference of rates',
+  functions: '`pairedBootstrapDiff` (stats/bootstrap.ts), B = 2000, seed 1',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 400,
+  design:
+    'Shared items (r ~ Beta(2μ, 2(1 − μ)), two verdicts per condition); condition B re-draws each verdict at r and flips it with probability f; truth f(1 − 2μ) (experiment comparison).',
+  claim: 'n ≥ 30 items',
+  knownLimit: 'Percentile bootstrap of few clusters: too narrow below ~30 items.',
+  cells: grid(N_BOOT, PAIRED_BOOT, (n, [mu, f]) => ({
+    key: `n=${n} mu=${mu} f=${f}`,
+    series: `μ ${pctLabel(mu)}, flip ${pctLabel(f)}`,
+    truth: f * (1 - 2 * mu),
+    reps: bootReps(n),
+    claimed: n >= 30,
+    ci: n === 100 && mu !== 0.8,
+    draw: (rng) => {
+      const { a, b } = pairedClusters(rng, n, mu, CLUSTER_KAPPA, f);
+      return covers(
+        pairedBootstrapDiff(a.map((k, i) => ({ numA: k, denA: 2, numB: b[i], denB: 2 }))),
+        f * (1 - 2 * mu),
+        [-1, 1],
+      );
+    },
+  })),
+};
+
+// ---- Holm ----------------------------------------------------------------------------------
+
+const HOLM: readonly [number, number][] = [
+  [6, 0],
+  [6, 0.6],
+  [3, 0.6],
+];
+
+const holm: Check = {
+  id: 'holm-fwer',
+  costFactor: 8,
+  title: 'Holm adjustment: family-wise error',
+  functions: '`holmAdjust` (stats/holm.ts) over `pairedEffect(...).tP` (stats/paired-effect.ts)',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 2000,
+  design:
+    'A family of 6 paired t tests on the same items (differences correlated ρ across tests through a shared item effect); m0 of them true nulls, the rest shifted by 0.5 SD; error = any true null with Holm-adjusted p ≤ 0.05 (bias-probe and invariance families).',
+  claim: 'every n, any dependence (Holm needs none)',
+  cells: grid(N_GRID, HOLM, (n, [m0, rho]) => ({
+    key: `n=${n} m0=${m0} rho=${rho}`,
+    series: `m0 = ${m0} of 6, ρ = ${rho}`,
+    ci: (n === 30 || n === 200) && rho > 0,
+    draw: (rng) => {
+      const shared = Array.from({ length: n }, () => normal(rng));
+      const ps = Array.from({ length: 6 }, (_, j) => {
+        const shift = j < m0 ? 0 : 0.5;
+        const d = shared.map((u) => shift + Math.sqrt(rho) * u + Math.sqrt(1 - rho) * normal(rng));
+        return pairedEffect(d).tP;
+      });
+      const adjusted = holmAdjust(ps);
+      return { hit: adjusted.slice(0, m0).some((p) => p !== null && p <= ALPHA) };
+    },
+  })),
+};
+
+// ---- paired t and Wilcoxon -----------------------------------------------------------------
+
+const SHAPES: readonly DiffShape[] = ['normal', 'likert-symmetric', 'likert-skewed'];
+
+const tCoverage: Check = {
+  id: 't-interval',
+  title: 'Paired t interval of a mean difference',
+  functions: '`pairedEffect(...).ci` (stats/paired-effect.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'Per-item differences: normal N(0.3, 1); Likert −2..2 symmetric with zeros and ties; Likert skewed (0 with 75 %, +1 with 15 %, +4 with 10 %, centred); truth the mean (bias-probe paired effects).',
+  claim: 'normal and symmetric at every n; skewed from n ≥ 100',
+  knownLimit:
+    'With a skewed difference the t interval under-covers at small n; when every difference is equal it returns the zero-width [mean, mean], which misses the truth (it should say undefined).',
+  cells: grid(N_GRID, SHAPES, (n, shape) => ({
+    key: `n=${n} ${shape}`,
+    series: shape,
+    truth: shape === 'normal' ? 0.3 : 0,
+    claimed: shape !== 'likert-skewed' || n >= 100,
+    ci: (n === 30 || n === 200) && shape !== 'likert-skewed',
+    draw: (rng) =>
+      covers(
+        pairedEffect(diffs(rng, n, shape, shape === 'normal' ? 0.3 : 0)).ci,
+        shape === 'normal' ? 0.3 : 0,
+        [-Infinity, Infinity],
+      ),
+  })),
+};
+
+const tType1: Check = {
+  id: 't-type1',
+  title: 'Paired t test',
+  functions: '`pairedEffect(...).tP` (stats/paired-effect.ts)',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 4000,
+  design:
+    'The three difference shapes above with mean 0; reject at p ≤ 0.05; a null p (all differences equal) counts as undefined.',
+  claim: 'normal and symmetric at every n; skewed from n ≥ 200',
+  knownLimit: 'Skewed differences: 27 % at 10 pairs, 8 % at 50, 6.6 % at 100.',
+  cells: grid(N_GRID, SHAPES, (n, shape) => ({
+    key: `n=${n} ${shape}`,
+    series: shape,
+    claimed: shape !== 'likert-skewed' || n >= 200,
+    ci: (n === 30 || n === 200) && shape !== 'likert-skewed',
+    draw: (rng) => rejects(pairedEffect(diffs(rng, n, shape, 0)).tP),
+  })),
+};
+
+const wilcoxonType1: Check = {
+  id: 'wilcoxon-type1',
+  costFactor: 2,
+  title: 'Wilcoxon signed-rank test',
+  functions: '`wilcoxonSignedRank` (stats/wilcoxon.ts)',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 2000,
+  design:
+    'Symmetric null differences: normal (exact branch up to 50 pairs) and Likert −2..2 with zeros and ties (normal approximation); reject at p ≤ 0.05.',
+  claim: 'every n',
+  cells: grid(N_GRID, ['normal', 'likert-symmetric'] as const, (n, shape) => ({
+    key: `n=${n} ${shape}`,
+    series: shape,
+    ci: n === 30 || n === 200,
+    draw: (rng) => rejects(wilcoxonSignedRank(diffs(rng, n, shape, 0))?.p),
+  })),
+};
+
+// ---- correlations --------------------------------------------------------------------------
+
+const RHO_S = [0, 0.3, 0.6, 0.8, 0.9, 0.95];
+
+const spearmanCi: Check = {
+  id: 'spearman-fisher-z',
+  costFactor: 4,
+  title: 'Spearman ρ with its Fisher-z interval',
+  functions: '`spearmanInterval` (stats/correlation.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'Bivariate normal with Pearson r = 2 sin(πρ/6), whose Spearman ρ is the truth (judge vs human agreement, the replace/mix decision at 0.8).',
+  claim: 'ρ ≤ 0.6 at every n ≥ 10',
+  knownLimit:
+    'The interval uses Pearson’s standard error 1/√(n − 3), but Spearman’s ρ varies more than Pearson’s r, increasingly so at high ρ (Fieller, Hartley & Pearson 1957; Bonett & Wright 2000): coverage is 92–93.5 % at ρ = 0.8, the decision threshold of the judge–human agreement, and 89–91 % at ρ = 0.95, at every n.',
+  cells: grid(N_GRID, RHO_S, (n, rho) => {
+    const r = pearsonForSpearman(rho);
+    return {
+      key: `n=${n} rho=${rho}`,
+      series: `ρ = ${rho}`,
+      truth: rho,
+      claimed: rho <= 0.6,
+      ci: (n === 30 || n === 500) && (rho === 0.3 || rho === 0.6 || rho === 0.95),
+      draw: (rng) => {
+        const { x, y } = bivariateNormal(rng, n, r);
+        return covers(spearmanInterval(x, y).ci, rho, [-1, 1]);
+      },
+    };
+  }),
+};
+
+const CORR_TESTS = [
+  'pearson',
+  'spearman',
+  'partial-spearman (z independent)',
+  'partial-spearman (x ⟂ y | z, normal)',
+] as const;
+
+const correlationType1: Check = {
+  id: 'correlation-type1',
+  costFactor: 5,
+  title: 'Correlation tests: Pearson, Spearman, partial Spearman',
+  functions: '`pearson`, `spearman`, `partialSpearman` (stats/correlation.ts)',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 2000,
+  design:
+    'x and y independent normals (z independent of both for the partial test); and x = z + e1, y = z + e2 (x ⟂ y given z, normal); reject at p ≤ 0.05 (bias-probe length correlations).',
+  claim: 'independent data at every n',
+  knownLimit:
+    'x ⟂ y | z in a normal trivariate does not make the partial Spearman 0 (ranks are not linear in z: its population value is 0.011 here), so at large n the test rejects a true conditional independence; its null is "no rank partial correlation", not conditional independence.',
+  cells: grid(N_GRID, CORR_TESTS, (n, test) => ({
+    key: `n=${n} ${test}`,
+    series: test,
+    claimed: test !== 'partial-spearman (x ⟂ y | z, normal)',
+    ci: (n === 30 || n === 200) && test !== 'partial-spearman (x ⟂ y | z, normal)',
+    draw: (rng) => {
+      const x: number[] = [];
+      const y: number[] = [];
+      const z: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const zi = normal(rng);
+        const tied = test === 'partial-spearman (x ⟂ y | z, normal)';
+        z.push(zi);
+        x.push((tied ? zi : 0) + normal(rng));
+        y.push((tied ? zi : 0) + normal(rng));
+      }
+      if (test === 'pearson') return rejects(pearson(x, y).p);
+      if (test === 'spearman') return rejects(spearman(x, y).p);
+      return rejects(partialSpearman(x, y, z).p);
+    },
+  })),
+};
+
+const KENDALL_R = [0.3, 0.8];
+
+const kendall: Check = {
+  id: 'kendall-bias',
+  costFactor: 20,
+  title: 'Kendall τ-b (point estimate)',
+  functions: '`kendallTauB` (stats/correlation.ts)',
+  kind: 'bias',
+  nominal: 0,
+  reps: 1000,
+  biasAllowance: 0.01,
+  design: 'Bivariate normal with Pearson r; truth τ = (2/π) asin r. The app reports τ-b without an interval.',
+  claim: 'every n (unbiased U-statistic without ties)',
+  cells: grid(
+    N_GRID.filter((n) => n <= 1000),
+    KENDALL_R,
+    (n, r) => ({
+      key: `n=${n} r=${r}`,
+      series: `τ = ${kendallForPearson(r).toFixed(3)}`,
+      truth: kendallForPearson(r),
+      reps: n >= 500 ? 200 : 1000,
+      ci: n === 50,
+      draw: (rng) => {
+        const { x, y } = bivariateNormal(rng, n, r);
+        return { hit: null, value: kendallTauB(x, y) ?? Number.NaN };
+      },
+    }),
+  ),
+};
+
+// ---- agreement: kappa, Fleiss, Krippendorff, ICC -------------------------------------------
+
+interface KappaCase {
+  label: string;
+  prevalence: number[];
+  kappa: number;
+}
+
+const COHEN_CASES: KappaCase[] = [
+  { label: 'binary 50/50, κ 0.2', prevalence: [0.5, 0.5], kappa: 0.2 },
+  { label: 'binary 50/50, κ 0.6', prevalence: [0.5, 0.5], kappa: 0.6 },
+  { label: 'binary 50/50, κ 0.9', prevalence: [0.5, 0.5], kappa: 0.9 },
+  { label: 'binary 95/5, κ 0.6', prevalence: [0.95, 0.05], kappa: 0.6 },
+  { label: '3 labels 60/30/10, κ 0.6', prevalence: [0.6, 0.3, 0.1], kappa: 0.6 },
+];
+
+const kappaOutcome = (ci: CI | null, truth: number): Outcome => covers(ci, truth, [-1, 1]);
+
+const cohen: Check = {
+  id: 'cohen-kappa',
+  title: "Cohen's κ with its large-sample interval",
+  functions: '`cohensKappa` (unweighted) and `cohensKappaTable` (stats/agreement.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'Two raters: each item has a true label c ~ π and each rater gives c with probability √κ, else a draw from π (population κ = planted κ, both margins π). Binary cells use `cohensKappaTable` on the 2×2 table (reference sensitivity), the others `cohensKappa` on the labels (human ratings). No interval (a constant rater, κ = 1) counts as undefined.',
+  claim: 'κ ≤ 0.6, no category under 10 %, n ≥ 100',
+  knownLimit:
+    'κ ± z·SE is symmetric and unbounded: below ~50 items it under-covers and reaches past ±1 (at κ = 0.9 in 40–72 % of samples up to 50 items); near κ = 1 it is often undefined (a constant rater) and under-covers until ~200 items; with a rare category (5 %) it under-covers (78–92 %) up to ~200 items.',
+  cells: grid(N_GRID, COHEN_CASES, (n, c) => ({
+    key: `n=${n} ${c.label}`,
+    series: c.label,
+    truth: c.kappa,
+    claimed: n >= 100 && c.kappa <= 0.6 && Math.min(...c.prevalence) >= 0.1,
+    ci:
+      ((n === 100 || n === 500) && (c.kappa === 0.2 || c.label.startsWith('3'))) ||
+      (n === 100 && c.kappa === 0.9),
+    draw: (rng) => {
+      const labels = raterLabels(rng, n, 2, c.prevalence, c.kappa);
+      if (c.prevalence.length === 2) {
+        const t = [
+          [0, 0],
+          [0, 0],
+        ];
+        for (const [a, b] of labels) t[a][b]++;
+        return kappaOutcome(cohensKappaTable(t).kappa_ci, c.kappa);
+      }
+      return kappaOutcome(
+        cohensKappa(
+          labels.map((l) => l[0]),
+          labels.map((l) => l[1]),
+          'none',
+          c.prevalence.map((_, i) => i),
+        ).ci,
+        c.kappa,
+      );
+    },
+  })),
+};
+
+const WEIGHTED_CASES: KappaCase[] = [
+  { label: '1–5 bell, κw 0.5', prevalence: [0.1, 0.2, 0.4, 0.2, 0.1], kappa: 0.5 },
+  { label: '1–5 bell, κw 0.8', prevalence: [0.1, 0.2, 0.4, 0.2, 0.1], kappa: 0.8 },
+  { label: '1–5 skewed high, κw 0.6', prevalence: [0.02, 0.03, 0.1, 0.35, 0.5], kappa: 0.6 },
+];
+
+const weightedKappa: Check = {
+  id: 'weighted-kappa',
+  title: "Quadratic-weighted Cohen's κ with its interval",
+  functions: "`cohensKappa(a, b, 'quadratic', [1..5])` (stats/agreement.ts)",
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'Scores 1–5 from the same copy model (population weighted κ equals the planted value for any weights); judge scores vs human scores.',
+  claim: 'n ≥ 500',
+  knownLimit:
+    'Symmetric large-sample interval: coverage 67–87 % at 10–50 items and 90–93 % at 100–200 (a typical human-rating set), and it reaches past 1 in up to 80 % of samples below 50 items at κw = 0.8.',
+  cells: grid(N_GRID, WEIGHTED_CASES, (n, c) => ({
+    key: `n=${n} ${c.label}`,
+    series: c.label,
+    truth: c.kappa,
+    claimed: n >= 500,
+    ci: (n === 50 || n === 500) && c.kappa !== 0.6,
+    draw: (rng) => {
+      const labels = raterLabels(rng, n, 2, c.prevalence, c.kappa);
+      return kappaOutcome(
+        cohensKappa(
+          labels.map((l) => l[0] + 1),
+          labels.map((l) => l[1] + 1),
+          'quadratic',
+          [1, 2, 3, 4, 5],
+        ).ci,
+        c.kappa,
+      );
+    },
+  })),
+};
+
+interface RaterCase extends KappaCase {
+  m: number;
+  /** Share of labels left out (Krippendorff only). */
+  missing?: number;
+  level?: 'nominal' | 'ordinal';
+}
+
+const FLEISS_CASES: RaterCase[] = [
+  { label: '3 raters, binary 50/50, κ 0.6', m: 3, prevalence: [0.5, 0.5], kappa: 0.6 },
+  { label: '5 repeats, binary 90/10, κ 0.4', m: 5, prevalence: [0.9, 0.1], kappa: 0.4 },
+  { label: '3 raters, 3 labels, κ 0.8', m: 3, prevalence: [0.6, 0.3, 0.1], kappa: 0.8 },
+];
+
+function countsOf(labels: number[][], k: number): number[][] {
+  return labels.map((row) => {
+    const c = new Array<number>(k).fill(0);
+    for (const v of row) c[v]++;
+    return c;
+  });
+}
+
+const fleiss: Check = {
+  id: 'fleiss-kappa-bias',
+  title: "Fleiss' κ (point estimate)",
+  functions: '`fleissKappa` (stats/raters.ts)',
+  kind: 'bias',
+  nominal: 0,
+  reps: 2000,
+  biasAllowance: 0.02,
+  design:
+    'm raters (or repeats of one judge) from the copy model; population Fleiss κ = planted κ. The app reports Fleiss κ without an interval (self-consistency, inter-annotator agreement), so its bias is checked.',
+  claim: 'n ≥ 100, |bias| ≤ 0.02',
+  knownLimit:
+    'Biased low at few items, most with a rare category: −0.037 at 30 items and −0.022 at 50 (5 repeats, 10 % minority verdict).',
+  cells: grid(N_GRID, FLEISS_CASES, (n, c) => ({
+    key: `n=${n} ${c.label}`,
+    series: c.label,
+    truth: c.kappa,
+    claimed: n >= 100,
+    ci: n === 100 || n === 200,
+    draw: (rng) => ({
+      hit: null,
+      value:
+        fleissKappa(countsOf(raterLabels(rng, n, c.m, c.prevalence, c.kappa), c.prevalence.length)) ??
+        Number.NaN,
+    }),
+  })),
+};
+
+const KRIPP_CASES: RaterCase[] = [
+  { label: 'nominal, 3 coders, κ 0.6', m: 3, prevalence: [0.5, 0.5], kappa: 0.6, level: 'nominal' },
+  {
+    label: 'nominal, 3 coders, 25 % missing, κ 0.6',
+    m: 3,
+    prevalence: [0.5, 0.5],
+    kappa: 0.6,
+    level: 'nominal',
+    missing: 0.25,
+  },
+  {
+    label: 'ordinal 1–5, 3 coders, α 0.7',
+    m: 3,
+    prevalence: [0.1, 0.2, 0.4, 0.2, 0.1],
+    kappa: 0.7,
+    level: 'ordinal',
+  },
+];
+
+const kripp: Check = {
+  id: 'krippendorff-alpha-bias',
+  costFactor: 4,
+  title: "Krippendorff's α (point estimate)",
+  functions: '`krippendorffAlpha` (stats/raters.ts), nominal and ordinal',
+  kind: 'bias',
+  nominal: 0,
+  reps: 1000,
+  biasAllowance: 0.02,
+  design:
+    'Coders from the copy model (disagreeing pairs are independent draws from π, so α = planted κ for any metric), with labels left out at random in one case. The app reports α without an interval.',
+  claim: 'n ≥ 30, |bias| ≤ 0.02',
+  cells: grid(N_GRID, KRIPP_CASES, (n, c) => ({
+    key: `n=${n} ${c.label}`,
+    series: c.label,
+    truth: c.kappa,
+    reps: n >= 1000 ? 300 : 1000,
+    ci: n === 30 || n === 200,
+    draw: (rng) => {
+      const units = raterLabels(rng, n, c.m, c.prevalence, c.kappa).map((row) =>
+        row.map((v) => (c.missing && rng() < c.missing ? null : v)),
+      );
+      return { hit: null, value: krippendorffAlpha(units, c.level!).alpha ?? Number.NaN };
+    },
+  })),
+};
+
+/** [ICC, raters k, share of the non-item variance that is between raters]. */
+const ICC_CASES: readonly [number, number, number][] = [
+  [0.3, 3, 0.5],
+  [0.7, 3, 0.5],
+  [0.9, 3, 0.5],
+  [0.7, 3, 0],
+  [0.7, 10, 0.5],
+];
+
+const icc: Check = {
+  id: 'icc21',
+  costFactor: 3,
+  title: 'ICC(2,1) with the McGraw & Wong interval',
+  functions: '`icc21` (stats/raters.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 1000,
+  design:
+    'k raters, two-way random model x = r_i + c_j + e_ij with planted ICC σr²/(σr² + σc² + σe²); the raters (c_j) are drawn afresh for each sample, since ICC(2,1) speaks of raters in general (human scores, report card). The rater share is σc²/(σc² + σe²).',
+  claim: 'every n when raters do not differ systematically (rater share 0)',
+  knownLimit:
+    'When raters differ systematically (rater share > 0) the interval narrows with the items while the uncertainty from having only a few raters does not: with 3 raters coverage falls from ~94 % at 10 items to 77–78 % from 500 items on, with 10 raters to ~90 %. The approximation (McGraw & Wong’s Satterthwaite degrees of freedom, as psych::ICC computes it) is the limit, not the arithmetic, which matches psych.',
+  cells: grid(N_GRID, ICC_CASES, (n, [v, k, share]) => ({
+    key: `n=${n} icc=${v} k=${k} share=${share}`,
+    series: `ICC ${v}, ${k} raters, rater share ${share}`,
+    truth: v,
+    claimed: share === 0,
+    ci: (n === 30 || n === 200) && share === 0,
+    draw: (rng) => covers(icc21(iccRatings(rng, n, k, v, share)).ci, v, [-1, 1]),
+  })),
+};
+
+// ---- calibration mapping -------------------------------------------------------------------
+
+/** Noise SD of the judge's latent score; Infinity: the judge ignores the human score. */
+const CALIBRATION_NOISE = [Infinity, 1, 0.33];
+
+const calibrationTruth = (sigma: number) =>
+  sigma === Infinity ? 0 : (6 / Math.PI) * Math.asin(1 / Math.sqrt(1 + sigma * sigma) / 2);
+
+const calibration: Check = {
+  id: 'calibration-heldout-rho',
+  costFactor: 15,
+  title: 'Calibration mapping: held-out Spearman ρ of the isotonic mapping',
+  functions: '`crossValidate(...).rho_isotonic` with `foldAssignment(n, 5, seed)` (stats/calibration.ts)',
+  kind: 'bias',
+  nominal: 0,
+  reps: 500,
+  biasAllowance: 0.03,
+  design:
+    'Human score h ~ N(0, 1); judge score exp(h + σe) (monotone but miscalibrated); 5 folds. Truth: the population Spearman ρ of judge and human score, which a monotone mapping keeps, so an honest held-out ρ neither gains (leakage) nor loses much; σ = ∞ is no relation (truth 0).',
+  claim: 'n ≥ 500 with a relation between judge and human',
+  knownLimit:
+    'The isotonic mapping pools steps into ties and is refitted per fold, so its held-out ρ runs below the true ρ: by 0.06–0.11 at 100 items and 0.11–0.16 at 50, and below 0 (−0.10 at 100 items) when there is no relation. A monotone mapping cannot change Spearman’s ρ, so rho_after below rho_before is mostly this pessimism, not a worse mapping.',
+  cells: grid(N_GRID, CALIBRATION_NOISE, (n, sigma) => ({
+    key: `n=${n} sigma=${sigma}`,
+    series: sigma === Infinity ? 'no relation' : `ρ = ${calibrationTruth(sigma).toFixed(2)}`,
+    truth: calibrationTruth(sigma),
+    reps: n >= 1000 ? 200 : 500,
+    claimed: n >= 500 && sigma !== Infinity,
+    ci: n === 500 && sigma !== Infinity,
+    draw: (rng) => {
+      const y: number[] = [];
+      const x: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const h = normal(rng);
+        y.push(h);
+        x.push(sigma === Infinity ? Math.exp(normal(rng)) : Math.exp(h + sigma * normal(rng)));
+      }
+      const cv = crossValidate(x, y, foldAssignment(n, 5, Math.floor(rng() * 2 ** 32)));
+      return { hit: null, value: cv.rho_isotonic ?? Number.NaN };
+    },
+  })),
+};
+
+// ---- the power planner ---------------------------------------------------------------------
+
+function powerCell(
+  key: string,
+  series: string,
+  n: number | null,
+  expected: (n: number) => number,
+  draw: (n: number) => (rng: Rng) => Outcome,
+  ci = false,
+  claimed = true,
+): Cell[] {
+  if (n === null) return [];
+  return [{ key, n, series, expected: expected(n), ci, claimed, draw: draw(n) }];
+}
+
+const MCNEMAR_PLANS: readonly [number, number][] = [
+  [0.2, 0.1],
+  [0.1, 0.06],
+  [0.4, 0.1],
+];
+
+function mcnemarDraw(psi: number, delta: number) {
+  return (n: number) => (rng: Rng) => {
+    const [b, c] = multinomial(rng, n, [(psi + delta) / 2, (psi - delta) / 2, 1 - psi]);
+    return rejects(mcnemarExact(b, c));
+  };
+}
+
+const POSITION_PLAN = { bias: 0.1, a: 2 };
+
+function powerCells(): Cell[] {
+  const cells: Cell[] = [];
+  for (const [psi, delta] of MCNEMAR_PLANS) {
+    cells.push(
+      ...powerCell(
+        `mcnemar psi=${psi} delta=${delta}`,
+        'exact McNemar (planned n)',
+        mcnemarExactSampleSize(psi, delta),
+        (n) => mcnemarExactPower(n, psi, delta),
+        mcnemarDraw(psi, delta),
+        psi === 0.2,
+      ),
+    );
+  }
+  for (const n of [100, 500]) {
+    const delta = mcnemarExactMde(n, 0.2);
+    if (delta !== null)
+      cells.push(
+        ...powerCell(
+          `mcnemar-mde n=${n} psi=0.2`,
+          'exact McNemar at its MDE',
+          n,
+          (m) => mcnemarExactPower(m, 0.2, delta),
+          mcnemarDraw(0.2, delta),
+        ),
+      );
+  }
+  {
+    const t = twoOrderTruth(POSITION_PLAN.bias, POSITION_PLAN.a);
+    const psi = t.bothFirst + t.bothSecond;
+    const delta = t.bothFirst - t.bothSecond;
+    cells.push(
+      ...powerCell(
+        `position beta=${POSITION_PLAN.bias}`,
+        'paired position test (items in two orders)',
+        mcnemarExactSampleSize(psi, delta),
+        (n) => mcnemarExactPower(n, psi, delta),
+        (n) => (rng) => {
+          let b = 0;
+          let c = 0;
+          for (const [o, s] of twoOrderItems(rng, n, POSITION_PLAN.bias, POSITION_PLAN.a)) {
+            if (o && s) b++;
+            else if (!o && !s) c++;
+          }
+          return rejects(mcnemarExact(b, c));
+        },
+        true,
+      ),
+    );
+  }
+  for (const [p0, p1] of [
+    [0.5, 0.6],
+    [0.5, 0.7],
+    [0.8, 0.9],
+  ] as const) {
+    cells.push(
+      ...powerCell(
+        `binomial p0=${p0} p1=${p1}`,
+        'exact binomial',
+        exactBinomialSampleSize(p0, p1),
+        (n) => exactBinomialPower(n, p0, p1),
+        (n) => (rng) => rejects(binomialTestTwoSided(binaryRate(rng, n, p1), n, p0)),
+        p1 === 0.7,
+      ),
+    );
+  }
+  const ceil = (x: number | null) => (x === null ? null : Math.ceil(x - 1e-9));
+  for (const dz of [0.2, 0.5, 0.8]) {
+    cells.push(
+      ...powerCell(
+        `paired-t dz=${dz}`,
+        'paired t',
+        ceil(pairedTSampleSize(dz)),
+        (n) => pairedTPower(dz, n),
+        (n) => (rng) => rejects(pairedEffect(diffs(rng, n, 'normal', dz)).tP),
+        dz === 0.5,
+      ),
+    );
+  }
+  for (const dz of [0.3, 0.5, 0.8]) {
+    cells.push(
+      ...powerCell(
+        `wilcoxon dz=${dz}`,
+        'Wilcoxon (ARE 3/π)',
+        ceil(wilcoxonSampleSize(dz)),
+        (n) => pairedTPower(dz, n * WILCOXON_ARE),
+        (n) => (rng) => rejects(wilcoxonSignedRank(diffs(rng, n, 'normal', dz))?.p),
+        dz === 0.5,
+      ),
+    );
+  }
+  for (const [rho1, rho0] of [
+    [0.9, 0.8],
+    [0.65, 0.8],
+    [0.5, 0.3],
+  ] as const) {
+    cells.push(
+      ...powerCell(
+        `fisher-z rho1=${rho1} rho0=${rho0}`,
+        'Spearman Fisher-z vs threshold',
+        ceil(fisherZSampleSize(rho1, rho0)),
+        (n) => fisherZPower(rho1, rho0, n),
+        (n) => (rng) => {
+          const { x, y } = bivariateNormal(rng, n, pearsonForSpearman(rho1));
+          const ci = spearmanInterval(x, y).ci;
+          return ci === null ? { hit: null } : { hit: ci[0] > rho0 || ci[1] < rho0 };
+        },
+        rho1 === 0.65,
+        Math.max(rho0, rho1) <= 0.8,
+      ),
+    );
+  }
+  return cells;
+}
+
+const power: Check = {
+  id: 'power-planner',
+  title: 'Power planner: realised power at the planned n against the predicted power',
+  functions:
+    '`mcnemarExactSampleSize`/`mcnemarExactMde`/`mcnemarExactPower`, `exactBinomialSampleSize`/`exactBinomialPower`, `pairedTSampleSize`/`pairedTPower`, `wilcoxonSampleSize`, `fisherZSampleSize`/`fisherZPower` (stats/power.ts), each simulated with the test the metrics report',
+  kind: 'power',
+  nominal: 0.8,
+  reps: 2000,
+  design:
+    'For each planted effect the planner gives n (80 % power, α = 0.05); the design is simulated at that n with the app’s own test and the realised rejection rate compared with the planner’s power at that n. The Fisher-z rows test whether the Spearman interval excludes the threshold.',
+  claim: 'every row within ±4 MC SE of the predicted power, except the Spearman decision above ρ = 0.8',
+  knownLimit:
+    'The Fisher-z planner assumes Pearson’s SE for Spearman’s ρ, so the realised power of the Spearman decision falls short of the plan where ρ is high (74 % instead of 80 % for ρ = 0.9 against the 0.8 threshold).',
+  cells: [],
+};
+
+/** Every check of the validation, in report order. The power cells call the planner, so they are made on first use. */
+export function allChecks(): Check[] {
+  if (power.cells.length === 0) power.cells = powerCells();
+  return [
+    wilson,
+    wilsonMean,
+    meanNormal,
+    binomialType1,
+    newcombe,
+    mcnemarType1,
+    positionType1,
+    positionBoot,
+    clusterBoot,
+    wilsonClustered,
+    pairedBoot,
+    holm,
+    tCoverage,
+    tType1,
+    wilcoxonType1,
+    spearmanCi,
+    correlationType1,
+    kendall,
+    cohen,
+    weightedKappa,
+    fleiss,
+    kripp,
+    icc,
+    calibration,
+    power,
+  ];
+}

@@ -1,0 +1,200 @@
+// Planted truths (issue 33): data drawn from models whose parameter the statistic estimates is
+// known in closed form, so coverage and error rates are measured against the truth itself, not
+// against another estimator. Each generator says what its truth is and why.
+import { bernoulli, beta, binomial, categorical, multinomial, normal, type Rng } from './rng';
+
+/** k successes of n at rate p (the verdict-level rates: accuracy, flip, acceptance). */
+export const binaryRate = (rng: Rng, n: number, p: number): number => binomial(rng, n, p);
+
+/**
+ * Tie-half scores: 1 with pCorrect, ½ with pTie, else 0; mean pCorrect + pTie / 2.
+ */
+export function tieHalfScores(rng: Rng, n: number, pCorrect: number, pTie: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const u = rng();
+    out[i] = u < pCorrect ? 1 : u < pCorrect + pTie ? 0.5 : 0;
+  }
+  return out;
+}
+
+/** The four cells of a paired 2×2 table: a = yes/yes, b = yes/no, c = no/yes, d = no/no. */
+export type Cells = [number, number, number, number];
+
+/**
+ * Cell probabilities of paired binary outcomes with margins p1 (first), p2 (second) and
+ * correlation φ: p11 = p1 p2 + φ √(p1 q1 p2 q2). Throws when φ is not attainable for the margins.
+ */
+export function pairedProbabilities(p1: number, p2: number, phi: number): Cells {
+  const p11 = p1 * p2 + phi * Math.sqrt(p1 * (1 - p1) * p2 * (1 - p2));
+  const cells: Cells = [p11, p1 - p11, p2 - p11, 1 - p1 - p2 + p11];
+  if (cells.some((c) => c < -1e-12))
+    throw new RangeError(`φ = ${phi} not attainable at p1 = ${p1}, p2 = ${p2}`);
+  return cells.map((c) => Math.max(0, c)) as Cells;
+}
+
+export function pairedBinary(rng: Rng, n: number, probs: Cells): Cells {
+  return multinomial(rng, n, probs) as Cells;
+}
+
+/**
+ * Items judged in two orders with item-level heterogeneity and a position bias β: each item has
+ * a merit share r ~ Beta(a, a) for its answer X; with probability β the judge picks whatever is
+ * shown first, else X with probability r. X is first in the original order and second in the
+ * swapped one, so an item's two verdicts share r. Returns per item [first picked in orig, first
+ * picked in swap]. Truths, with m2 = E[r(1 − r)] = a / (2(2a + 1)):
+ * first-position rate (1 + β) / 2; P(first both times) = β + (1 − β)² m2; P(second both
+ * times) = (1 − β)² m2, so the discordant share is β + 2(1 − β)² m2 and their difference β.
+ */
+export function twoOrderItems(rng: Rng, nItems: number, bias: number, a: number): [boolean, boolean][] {
+  const out: [boolean, boolean][] = [];
+  for (let i = 0; i < nItems; i++) {
+    const r = beta(rng, a, a);
+    const orig = bernoulli(rng, bias) || bernoulli(rng, r);
+    const swap = bernoulli(rng, bias) || bernoulli(rng, 1 - r);
+    out.push([orig, swap]);
+  }
+  return out;
+}
+
+export function twoOrderTruth(
+  bias: number,
+  a: number,
+): { rate: number; bothFirst: number; bothSecond: number } {
+  const m2 = a / (2 * (2 * a + 1));
+  return {
+    rate: (1 + bias) / 2,
+    bothFirst: bias + (1 - bias) ** 2 * m2,
+    bothSecond: (1 - bias) ** 2 * m2,
+  };
+}
+
+/**
+ * Clustered verdicts: item accuracy r ~ Beta(μκ, (1 − μ)κ) (concentration κ; small κ, strong
+ * clustering), `perItem` verdicts per item (two orders) each correct with r. Truth: μ.
+ */
+export function clusteredRate(rng: Rng, nItems: number, mu: number, kappa: number, perItem = 2): number[] {
+  const out = new Array<number>(nItems);
+  for (let i = 0; i < nItems; i++) {
+    const r = beta(rng, mu * kappa, (1 - mu) * kappa);
+    let k = 0;
+    for (let j = 0; j < perItem; j++) if (rng() < r) k++;
+    out[i] = k;
+  }
+  return out;
+}
+
+/**
+ * Two conditions on shared items: condition A as clusteredRate; condition B's verdicts are
+ * fresh draws at the item's r, each flipped with probability f. Rates μ and μ(1 − f) + (1 − μ)f,
+ * so the truth of B − A is f(1 − 2μ); the items' r makes the conditions correlated.
+ */
+export function pairedClusters(
+  rng: Rng,
+  nItems: number,
+  mu: number,
+  kappa: number,
+  flip: number,
+  perItem = 2,
+): { a: number[]; b: number[] } {
+  const a = new Array<number>(nItems);
+  const b = new Array<number>(nItems);
+  for (let i = 0; i < nItems; i++) {
+    const r = beta(rng, mu * kappa, (1 - mu) * kappa);
+    let ka = 0;
+    let kb = 0;
+    for (let j = 0; j < perItem; j++) {
+      if (rng() < r) ka++;
+      if (rng() < r !== rng() < flip) kb++;
+    }
+    a[i] = ka;
+    b[i] = kb;
+  }
+  return { a, b };
+}
+
+/** Paired differences of a few shapes (what bias probes compare per item). */
+export type DiffShape = 'normal' | 'likert-symmetric' | 'likert-skewed';
+
+/**
+ * - normal: N(shift, 1); mean = shift.
+ * - likert-symmetric: −2..2 with P = .1, .2, .4, .2, .1 (zeros and ties: Wilcoxon's approximate
+ *   branch), plus shift added to every value; mean = shift.
+ * - likert-skewed: 0 with .75, +1 with .15, +4 with .10, minus 0.55 (a few large jumps, mean 0),
+ *   plus shift; mean = shift. Skewed: what the t interval is least comfortable with.
+ */
+export function diffs(rng: Rng, n: number, shape: DiffShape, shift: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    if (shape === 'normal') out[i] = shift + normal(rng);
+    else if (shape === 'likert-symmetric') out[i] = shift + categorical(rng, [0.1, 0.2, 0.4, 0.2, 0.1]) - 2;
+    else {
+      const u = rng();
+      out[i] = shift + (u < 0.75 ? 0 : u < 0.9 ? 1 : 4) - 0.55;
+    }
+  }
+  return out;
+}
+
+/**
+ * Labels of m raters on n items over categories with prevalence π: each item has a true
+ * category c ~ π; each rater independently gives c with probability s, else a draw from π.
+ * Every rater's margin is π and two raters agree with probability s² + (1 − s²) Σπ², so
+ * Cohen's κ (two raters), Fleiss' κ and Krippendorff's α (any metric: disagreeing pairs are
+ * independent draws from π) all equal s² in the population; planted κ → s = √κ. Cohen's
+ * quadratic-weighted κ equals s² too (the construction is p_ij = (1 − s²)π_iπ_j + s²π_iδ_ij).
+ */
+export function raterLabels(
+  rng: Rng,
+  n: number,
+  m: number,
+  prevalence: readonly number[],
+  kappa: number,
+): number[][] {
+  const s = Math.sqrt(kappa);
+  const out: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const c = categorical(rng, prevalence);
+    const row = new Array<number>(m);
+    for (let j = 0; j < m; j++) row[j] = rng() < s ? c : categorical(rng, prevalence);
+    out.push(row);
+  }
+  return out;
+}
+
+/**
+ * Scores x_ij = r_i + c_j + e_ij with r ~ N(0, σr²), c ~ N(0, σc²), e ~ N(0, σe²): the two-way
+ * random model whose ICC(2,1) (absolute agreement) is σr² / (σr² + σc² + σe²). With σr² = icc,
+ * σc² = raterShare · (1 − icc) and σe² = the rest, the truth is icc. The k raters are drawn
+ * afresh for every sample (random raters, what ICC(2,1) generalises to).
+ */
+export function iccRatings(rng: Rng, n: number, k: number, icc: number, raterShare: number): number[][] {
+  const sr = Math.sqrt(icc);
+  const sc = Math.sqrt(raterShare * (1 - icc));
+  const se = Math.sqrt((1 - raterShare) * (1 - icc));
+  const cols = Array.from({ length: k }, () => sc * normal(rng));
+  const out: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const r = sr * normal(rng);
+    out.push(cols.map((c) => r + c + se * normal(rng)));
+  }
+  return out;
+}
+
+/** Pearson r of a bivariate normal whose Spearman ρ is rhoS: r = 2 sin(π ρ_S / 6). */
+export const pearsonForSpearman = (rhoS: number): number => 2 * Math.sin((Math.PI * rhoS) / 6);
+/** Kendall's τ of a bivariate normal with Pearson r: (2/π) asin r. */
+export const kendallForPearson = (r: number): number => (2 / Math.PI) * Math.asin(r);
+
+/** n pairs of a standard bivariate normal with correlation r. */
+export function bivariateNormal(rng: Rng, n: number, r: number): { x: number[]; y: number[] } {
+  const x = new Array<number>(n);
+  const y = new Array<number>(n);
+  const c = Math.sqrt(1 - r * r);
+  for (let i = 0; i < n; i++) {
+    const a = normal(rng);
+    x[i] = a;
+    y[i] = r * a + c * normal(rng);
+  }
+  return { x, y };
+}
