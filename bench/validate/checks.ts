@@ -59,6 +59,7 @@ import {
   twoOrderTruth,
   type DiffShape,
 } from './generators';
+import { pairedPositionTest, type PositionPair } from '../../src/shared/stats/position';
 import { multinomial, normal, type Rng } from './rng';
 import type { Cell, Check, Outcome } from './runner';
 
@@ -249,29 +250,51 @@ const mcnemarType1: Check = {
 /** Heterogeneity of items' merit: Beta(a, a); small a, items with a clear better answer. */
 const ORDER_A = [0.3, 2];
 
+/** One item's two verdicts as the app's paired position test reads them. */
+const asPairs = (items: [boolean, boolean][]): PositionPair[] =>
+  items.map(([o, s]) => ({ orig: o ? 'first' : 'second', swap: s ? 'first' : 'second' }));
+
 const positionType1: Check = {
   id: 'position-mcnemar-type1',
   title: 'Paired position test: exact McNemar on items picked first (or second) in both orders',
-  functions: '`mcnemarExact` (stats/binomial.ts) on discordant pairs',
+  functions: '`pairedPositionTest` (stats/position.ts): `mcnemarExact` on the discordant items',
   kind: 'type1',
   nominal: ALPHA,
   reps: 4000,
   design:
-    'Items judged in both orders with merit r ~ Beta(a, a) and no position bias; b = items whose first-shown answer won both times, c = second-shown both times; reject at p ≤ 0.05. (The dedicated paired position test function is being added concurrently; this validates the test it rests on.)',
+    'Items judged in both orders with merit r ~ Beta(a, a) and no position bias; both-first = items whose first-shown answer won both times, both-second = second-shown both times; reject at p ≤ 0.05.',
   claim: 'every n (exact, conservative)',
   cells: grid(N_GRID, ORDER_A, (n, a) => ({
     key: `n=${n} a=${a}`,
     series: `merit Beta(${a}, ${a})`,
     ci: (n === 50 || n === 500) && a === 2,
-    draw: (rng) => {
-      let b = 0;
-      let c = 0;
-      for (const [o, s] of twoOrderItems(rng, n, 0, a)) {
-        if (o && s) b++;
-        else if (!o && !s) c++;
-      }
-      return rejects(mcnemarExact(b, c));
-    },
+    draw: (rng) => rejects(pairedPositionTest(asPairs(twoOrderItems(rng, n, 0, a))).p),
+  })),
+};
+
+const positionRate: Check = {
+  id: 'position-rate-newcombe',
+  title: "First-position rate: Newcombe's paired interval over each item's two orders",
+  functions:
+    '`pairedPositionTest` (stats/position.ts) `first_rate_ci`: `newcombePairedInterval` (stats/paired.ts)',
+  kind: 'coverage',
+  nominal: 0.95,
+  reps: 2000,
+  design:
+    'Items in both orders, merit r ~ Beta(a, a), position bias β (with probability β the first-shown answer wins); truth (1 + β)/2; the interval is ½ + (p₁ − p₂)/2 with p₁ = P(orig chose first), p₂ = P(swap chose second).',
+  claim: 'n ≥ 30 items',
+  cells: grid(N_GRID, [0, 0.2, 0.6], (n, bias) => ({
+    key: `n=${n} beta=${bias}`,
+    series: `β = ${bias}`,
+    truth: twoOrderTruth(bias, 0.3).rate,
+    claimed: n >= 30,
+    ci: n === 100 && bias !== 0.2,
+    draw: (rng) =>
+      covers(
+        pairedPositionTest(asPairs(twoOrderItems(rng, n, bias, 0.3))).first_rate_ci,
+        twoOrderTruth(bias, 0.3).rate,
+        [0, 1],
+      ),
   })),
 };
 
@@ -1056,6 +1079,7 @@ export function allChecks(): Check[] {
     newcombe,
     mcnemarType1,
     positionType1,
+    positionRate,
     positionBoot,
     clusterBoot,
     wilsonClustered,

@@ -32,13 +32,6 @@ function ciReps(check: Check, cell: Cell): number {
 
 const checks = allChecks();
 
-/**
- * Checks whose intervals are known to leave their parameter's range (κ ± z·SE past ±1; a fix
- * of the κ bounds is under way): their range assertion is expected to fail, and starts failing
- * the run as soon as the fix lands, so this entry is then removed.
- */
-const KNOWN_RANGE_FAILURES = new Set(['cohen-kappa', 'weighted-kappa']);
-
 describe('validation subset: every method within its Monte Carlo band where it claims to work', () => {
   for (const check of checks) {
     const ciCells = check.cells.filter((c) => c.ci);
@@ -65,15 +58,12 @@ describe('validation subset: every method within its Monte Carlo band where it c
     }
     // The range holds everywhere, claimed region or not (an interval stays inside its parameter's range).
     if (check.kind === 'coverage' && ciCells.length) {
-      (KNOWN_RANGE_FAILURES.has(check.id) ? it.fails : it)(
-        `${check.id}: intervals stay inside the parameter's range`,
-        () => {
-          for (const cell of ciCells)
-            expect(result(cell).outOfRangeShare, `${check.id} ${cell.key}: intervals outside the range`).toBe(
-              0,
-            );
-        },
-      );
+      it(`${check.id}: intervals stay inside the parameter's range`, () => {
+        for (const cell of ciCells)
+          expect(result(cell).outOfRangeShare, `${check.id} ${cell.key}: intervals outside the range`).toBe(
+            0,
+          );
+      });
       it(`${check.id}: no interval shrinks to a point`, () => {
         for (const cell of ciCells)
           expect(result(cell).zeroWidthShare, `${check.id} ${cell.key}: zero-width intervals`).toBe(0);
