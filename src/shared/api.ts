@@ -310,11 +310,15 @@ export interface ApiMethods {
     params: { fileName: string; contentBase64: string; asNewSet?: boolean; intoSetId?: number };
     result: PackageImport;
   };
-  'annotation.agreement': { params: { setId: number; threshold?: number }; result: AgreementReport };
+  'annotation.agreement': {
+    /** epsilon: the alternative annotator test's ε (default 0.2, the authors' value for experts). */
+    params: { setId: number; threshold?: number; epsilon?: number };
+    result: AgreementReport;
+  };
   /** agreement.json, tables (CSV/XLSX/LaTeX), figures (SVG/PNG), annotations.csv, mapping, manifest: one zip. */
   /** lang: the figures' language (default English; the app sends its export language). Tables stay English as in every export. */
   'annotation.exportZip': {
-    params: { setId: number; threshold?: number; lang?: FigureLanguage };
+    params: { setId: number; threshold?: number; epsilon?: number; lang?: FigureLanguage };
     result: AnnotationFile;
   };
   /** The experiments a judge's mapping can be applied to, the others with why not, and its held-out ρ. */

@@ -124,6 +124,29 @@ describe('judge-lab annotate', () => {
     // The text shows the numbers the JSON holds, formatted as on the dashboard.
     const rho = json.judge_human.find((r) => r.variant === 'raw')!.spearman_rho!;
     expect(report.stdout).toContain(rho.toFixed(3));
+    // The alternative annotator test's ε is the caller's (issue 36); two annotators are too few for
+    // the test, and the report says so beside the corrected estimates.
+    const eps = JSON.parse(
+      (await cli('annotate', 'agreement', '1', '--json', '--epsilon', '0.1')).stdout,
+    ) as AgreementReport;
+    expect(eps.judge_and_people.judges[0].alt_test).toMatchObject({
+      epsilon: 0.1,
+      undefined_reason: 'fewer than 3 annotators',
+    });
+    expect(json.judge_and_people.judges[0].alt_test.epsilon).toBe(0.2);
+    expect(report.stdout).toContain('Corrected estimates: share scoring');
+    // The label budget, before anyone rates: the same count as the set creator shows.
+    const budget = await cli('annotate', 'budget', '--width', '0.1', '--rho', '0.6', '--unlabelled', '1000');
+    expect(budget.code, budget.stderr).toBe(0);
+    expect(budget.stdout).toContain('about 276 human labels (people alone: 385)');
+    const budgetJson = JSON.parse(
+      (await cli('annotate', 'budget', '--width', '0.1', '--rho', '0.8', '--unlabelled', '10000', '--json'))
+        .stdout,
+    ) as { ppi_plus_plus: number; human_only: number };
+    expect(budgetJson).toMatchObject({ ppi_plus_plus: 142, human_only: 385 });
+    const badEps = await cli('annotate', 'agreement', '1', '--epsilon', '1.5');
+    expect(badEps.code).not.toBe(0);
+    expect(badEps.stderr).toContain('expected a number from 0 to 1');
 
     const zip = join(dir, 'agreement.zip');
     expect((await cli('annotate', 'agreement', 'pilot', '--out', zip)).code).toBe(0);

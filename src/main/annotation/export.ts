@@ -26,9 +26,10 @@ export async function agreementZip(
   setId: number,
   threshold?: number,
   lang: FigureLanguage = 'en',
+  epsilon?: number,
 ): Promise<{ fileName: string; mime: string; contentBase64: string }> {
   const set = service.get(setId);
-  const report = service.agreement(setId, threshold);
+  const report = service.agreement(setId, threshold, epsilon);
   // Judge scores from the keyless demo are marked as every export of that experiment is.
   const simulated = set.experimentId !== null && anySimulated(loadExperiment(db, set.experimentId).providers);
   const tables = agreementTables(report).map((t) => (simulated ? markSimulatedTable(t) : t));

@@ -27,8 +27,9 @@ export function annotationHandlers(db: Database, a: AnnotationService): Handlers
     'annotation.labelTemplate': ({ setId, annotator }) => a.labelTemplate(setId, annotator),
     'annotation.importPackage': ({ fileName, contentBase64, asNewSet, intoSetId }) =>
       a.importPackage(fileName, Buffer.from(contentBase64, 'base64'), { asNewSet, intoSetId }),
-    'annotation.agreement': ({ setId, threshold }) => a.agreement(setId, threshold),
-    'annotation.exportZip': ({ setId, threshold, lang }) => agreementZip(db, a, setId, threshold, lang),
+    'annotation.agreement': ({ setId, threshold, epsilon }) => a.agreement(setId, threshold, epsilon),
+    'annotation.exportZip': ({ setId, threshold, epsilon, lang }) =>
+      agreementZip(db, a, setId, threshold, lang, epsilon),
     'annotation.mappingTargets': ({ setId, judge }) => a.mappingTargets(setId, judge),
     'annotation.applyMapping': (p) => a.applyMapping(p),
   };

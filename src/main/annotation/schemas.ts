@@ -6,6 +6,8 @@ const id = z.number().int().positive();
 const set = z.strictObject({ setId: id });
 const annotator = z.string().trim().min(1).max(100);
 const threshold = z.number().min(-1).max(1).optional();
+/** The alternative annotator test's cost–benefit allowance (Calderon et al. use 0.1–0.2). */
+const epsilon = z.number().min(0).max(1).optional();
 const file = { fileName: z.string().min(1).max(1024), contentBase64: z.string().max(200 * 1024 * 1024) };
 
 export const annotationSchemas = {
@@ -57,8 +59,13 @@ export const annotationSchemas = {
     asNewSet: z.boolean().optional(),
     intoSetId: z.number().int().positive().optional(),
   }),
-  'annotation.agreement': z.strictObject({ setId: id, threshold }),
-  'annotation.exportZip': z.strictObject({ setId: id, threshold, lang: z.enum(FIGURE_LANGUAGES).optional() }),
+  'annotation.agreement': z.strictObject({ setId: id, threshold, epsilon }),
+  'annotation.exportZip': z.strictObject({
+    setId: id,
+    threshold,
+    epsilon,
+    lang: z.enum(FIGURE_LANGUAGES).optional(),
+  }),
   'annotation.mappingTargets': z.strictObject({ setId: id, judge: z.string().min(1).max(200) }),
   'annotation.applyMapping': z.strictObject({
     setId: id,

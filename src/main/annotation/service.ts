@@ -715,29 +715,32 @@ export class AnnotationService {
     human: HumanLabel[];
     judges: JudgeRating[];
     adjudicated: { itemKey: string; value: RatingValue }[];
+    unlabelledJudges: JudgeRating[];
   } {
     const set = this.set(setId);
     const keys = new Set(setItems(this.db, set.id).map((i) => i.itemKey));
     const human = labelsOf(this.db, set.id)
       .filter((l) => !l.skipped && l.value !== null)
       .map((l) => ({ itemKey: l.itemKey, annotator: l.annotator, value: l.value! }));
-    const judges =
-      set.experimentId === null
-        ? []
-        : experimentRatings(this.db, set.experimentId).ratings.filter((r) => keys.has(r.itemKey));
+    const all = set.experimentId === null ? [] : experimentRatings(this.db, set.experimentId).ratings;
+    const judges = all.filter((r) => keys.has(r.itemKey));
+    // The experiment's units no one was asked to rate: PPI's unlabelled items.
+    const unlabelledJudges = all.filter((r) => !keys.has(r.itemKey));
     const adjudicated = adjudicationsOf(this.db, set.id).map((a) => ({ itemKey: a.itemKey, value: a.value }));
-    return { set, human, judges, adjudicated };
+    return { set, human, judges, adjudicated, unlabelledJudges };
   }
 
-  agreement(setId: number, threshold?: number): AgreementReport {
-    const { set, human, judges, adjudicated } = this.agreementInput(setId);
+  agreement(setId: number, threshold?: number, altTestEpsilon?: number): AgreementReport {
+    const { set, human, judges, adjudicated, unlabelledJudges } = this.agreementInput(setId);
     return computeAgreement({
       scale: set.scale,
       items: setItems(this.db, set.id).map((i) => ({ itemKey: i.itemKey, category: i.category })),
       human,
       adjudicated,
       judges,
+      unlabelledJudges,
       threshold,
+      altTestEpsilon,
       seed: set.uid,
     });
   }

@@ -14,6 +14,7 @@ import {
 } from '../../shared/annotation/api-types';
 import type { CalibratedRow } from '../../shared/annotation/calibrate';
 import { agreementTables } from '../../shared/annotation/report';
+import { ppiLabelBudget } from '../../shared/stats';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
 import { scaleHint, tableToCsv } from '../facade/cli-kit';
 import { formatCell, type Table } from '../../shared/report/table';
@@ -50,6 +51,18 @@ function fraction(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n < -1 || n > 1)
     throw new InvalidArgumentError('expected a number from -1 to 1');
+  return n;
+}
+
+function wholeOrZero(v: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
+function epsilonArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
   return n;
 }
 
@@ -128,6 +141,33 @@ export function registerAnnotateCommands(
   const annotate = program
     .command('annotate')
     .description('human ratings: rating sets, packages for annotators, labels, agreement, calibration');
+
+  annotate
+    .command('budget')
+    .description(
+      'before people rate: human labels PPI++ needs for a 95% CI of a given width on a rate, at an assumed judge–human correlation',
+    )
+    .requiredOption('--width <w>', 'the 95% CI width to reach (0–1), e.g. 0.1', epsilonArg)
+    .requiredOption('--rho <r>', 'the assumed correlation between judge and people (−1 to 1)', fraction)
+    .requiredOption('--unlabelled <n>', 'units the judge rates that people will not', wholeOrZero)
+    .option('--rate <p>', 'the assumed rate (default 0.5, the widest interval)', epsilonArg)
+    .option('--json', 'print JSON')
+    .action((opts: { width: number; rho: number; unlabelled: number; rate?: number; json?: boolean }) => {
+      let b: ReturnType<typeof ppiLabelBudget>;
+      try {
+        b = ppiLabelBudget(opts);
+      } catch (e) {
+        throw new InvalidArgumentError((e as Error).message);
+      }
+      if (opts.json) return out(JSON.stringify({ ...opts, ...b }, null, 2) + '\n');
+      out(
+        b.ppi_plus_plus === null
+          ? `Not reachable with these numbers; people alone need ${b.human_only} labels.\n`
+          : `PPI++ reaches a 95% CI width of ${opts.width} with about ${b.ppi_plus_plus} human labels ` +
+              `(people alone: ${b.human_only}), using the judge on ${opts.unlabelled} other units at ρ = ${opts.rho}.\n` +
+              'At the optimal λ: Var = p(1 − p)/n · (1 − ρ²/(1 + n/N)); a planning figure.\n',
+      );
+    });
 
   annotate
     .command('sets')
@@ -351,6 +391,11 @@ export function registerAnnotateCommands(
     .description('agreement among people and between judges and people, with the decision at a threshold')
     .argument('<set>', 'rating set name or id')
     .option('--threshold <rho>', "the bar for Spearman's rho (default 0.8)", fraction)
+    .option(
+      '--epsilon <e>',
+      'the alternative annotator test’s cost–benefit ε (default 0.2 for experts; 0.15 skilled, 0.1 crowd workers)',
+      epsilonArg,
+    )
     .option('--json', 'print the report as JSON (agreement.json of the export)')
     .option('--out <file>', 'also write the export zip (tables, figures, annotations, mapping) here')
     .addOption(
@@ -361,7 +406,7 @@ export function registerAnnotateCommands(
     .action(
       (
         ref: string,
-        opts: { threshold?: number; json?: boolean; out?: string; lang: FigureLanguage },
+        opts: { threshold?: number; epsilon?: number; json?: boolean; out?: string; lang: FigureLanguage },
         cmd: Command,
       ) =>
         withCore(cmd, async (core) => {
@@ -369,6 +414,7 @@ export function registerAnnotateCommands(
           const params = {
             setId: set.id,
             ...(opts.threshold === undefined ? {} : { threshold: opts.threshold }),
+            ...(opts.epsilon === undefined ? {} : { epsilon: opts.epsilon }),
           };
           const report = await core.call('annotation.agreement', params);
           if (opts.json) out(JSON.stringify(report, null, 2) + '\n');

@@ -222,8 +222,8 @@ export function methodsChecklist(
     {
       done: annotated !== null && annotated > 0,
       text: en
-        ? "Inter-rater agreement: report the agreement table of the annotation page (Krippendorff's α, judge vs. people)."
-        : '评分者间一致性：报告标注页的一致性表（Krippendorff α，评审模型与人工）。',
+        ? "Inter-rater agreement: report the agreement tables of the annotation page (Krippendorff's α, Gwet's AC1/AC2, judge vs. people), the alternative annotator test, and any rate from the judge as a corrected estimate (PPI++ or Rogan–Gladen with its 95% CI), not the judge's raw rate."
+        : '评分者间一致性：报告标注页的一致性表（Krippendorff α、Gwet AC1/AC2，评审模型与人工）、替代标注者检验；评审模型给出的比例请报告校正后的估计（PPI++ 或 Rogan–Gladen 及其 95% 置信区间），而非评审模型的原始比例。',
     },
     {
       done: false,

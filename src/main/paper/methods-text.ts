@@ -73,6 +73,34 @@ const REFERENCES: { pattern: RegExp; ref: string }[] = [
     ref: 'Newcombe, R. G. (1998). Improved confidence intervals for the difference between binomial proportions based on paired data. Statistics in Medicine 17(22), 2635–2650.',
   },
   {
+    pattern: /Gwet/,
+    ref: 'Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the presence of high agreement. British Journal of Mathematical and Statistical Psychology 61(1), 29–48.',
+  },
+  {
+    pattern: /\bPPI\b|prediction-powered/i,
+    ref: 'Angelopoulos, A. N., Bates, S., Fannjiang, C., Jordan, M. I., & Zrnic, T. (2023). Prediction-powered inference. Science 382(6671), 669–674.',
+  },
+  {
+    pattern: /PPI\+\+/,
+    ref: 'Angelopoulos, A. N., Duchi, J. C., & Zrnic, T. (2023). PPI++: Efficient prediction-powered inference. arXiv:2311.01453.',
+  },
+  {
+    pattern: /Rogan/,
+    ref: 'Rogan, W. J., & Gladen, B. (1978). Estimating prevalence from the results of a screening test. American Journal of Epidemiology 107(1), 71–76.',
+  },
+  {
+    pattern: /Rogan/,
+    ref: 'Lee, C., Zeng, T., Jeong, J., Sohn, J., & Lee, K. (2025). How to correctly report LLM-as-a-judge evaluations. arXiv:2511.21140.',
+  },
+  {
+    pattern: /alternative annotator|替代标注者/i,
+    ref: 'Calderon, N., Reichart, R., & Dror, R. (2025). The alternative annotator test for LLM-as-a-judge: How to statistically justify replacing human annotators with LLMs. ACL 2025, 16051–16081.',
+  },
+  {
+    pattern: /Benjamini–Yekutieli|Benjamini-Yekutieli/,
+    ref: 'Benjamini, Y., & Yekutieli, D. (2001). The control of the false discovery rate in multiple testing under dependency. Annals of Statistics 29(4), 1165–1188.',
+  },
+  {
     pattern: /Fisher-z|Fisher z/,
     ref: 'Fisher, R. A. (1921). On the "probable error" of a coefficient of correlation deduced from a small sample. Metron 1, 3–32.',
   },

@@ -192,6 +192,19 @@ function humanRows(
         unit: 'num',
         ...(kNote ? { note: kNote } : {}),
       });
+      // Gwet's AC beside κ: it stays meaningful when one category dominates (the κ paradox).
+      const g = report.judge_and_people.judges.find((j) => j.judge === label)?.gwet;
+      if (g)
+        rows.push({
+          measure: 'human_gwet',
+          label: `Gwet's ${g.name} with people`,
+          condition,
+          n: g.n,
+          value: g.coefficient,
+          ci: g.ci,
+          unit: 'num',
+          ...(g.undefined_reason ? { note: { key: `gwet: ${g.undefined_reason}` } } : {}),
+        });
       gates.push({
         gate: 'human_rho',
         condition,

@@ -23,6 +23,7 @@ import {
   type RhoCiUndefinedReason,
 } from '../stats';
 import type { JudgeRating, RatingScale, RatingValue } from './types';
+import { judgeAndPeople, type JudgeAndPeople } from './judge-people';
 
 /** Below this, people do not agree well enough to validate any judge on the task. */
 export const PEOPLE_AGREEMENT_FLOOR = 0.6;
@@ -50,6 +51,10 @@ export interface AgreementInput {
   /** Seeds the cross-validation folds (the set's uid). */
   seed: string;
   folds?: number;
+  /** Judges' ratings on the experiment's units outside the set: PPI's unlabelled items. */
+  unlabelledJudges?: JudgeRating[];
+  /** The alternative annotator test's cost–benefit ε (default 0.2, the authors' value for experts). */
+  altTestEpsilon?: number;
 }
 
 export interface InterAnnotator {
@@ -152,6 +157,8 @@ export interface AgreementReport {
   unresolved_items: number;
   /** Items whose human reference is an adjudicated label. */
   adjudicated_items: number;
+  /** Corrected estimates, Gwet's AC1/AC2 and the alternative annotator test (judge-people.ts). */
+  judge_and_people: JudgeAndPeople;
 }
 
 /**
@@ -473,6 +480,15 @@ export function computeAgreement(input: AgreementInput): AgreementReport {
     points,
     unresolved_items: unresolved,
     adjudicated_items: settled,
+    judge_and_people: judgeAndPeople({
+      scale,
+      items: input.items,
+      human: input.human.filter((h) => categories.has(h.itemKey)),
+      reference,
+      judges: input.judges,
+      unlabelledJudges: input.unlabelledJudges,
+      altTestEpsilon: input.altTestEpsilon,
+    }),
   };
 }
 

@@ -12,6 +12,7 @@ import {
 import { col, type Table, type TableRow } from '../report/table';
 import { toFixedText, undefinedText } from '../report/format';
 import type { AgreementReport, AgreementRow, JudgeHumanRow } from './agreement';
+import { judgePeopleTables } from './judge-people-report';
 
 const PALETTE = [
   OKABE_ITO.blue,
@@ -183,6 +184,7 @@ export function agreementTables(report: AgreementReport): Table[] {
       })),
     });
   }
+  tables.push(...judgePeopleTables(report));
   return tables;
 }
 

@@ -109,6 +109,9 @@ const EN: CardText = {
       'ρ = ±1': 'ρ = ±1 has no Fisher-z interval',
       'fewer than 4 items': 'fewer than 4 items',
       'variance 0': 'the variance of κ is 0',
+      'gwet: fewer than 2 subjects with 2 ratings': "Gwet's AC undefined: fewer than 2 items rated by both",
+      'gwet: fewer than 2 categories': "Gwet's AC undefined: the scale has fewer than 2 categories",
+      'gwet: zero variance': "no interval: Gwet's AC has variance 0 here",
     },
   },
 };
@@ -163,6 +166,7 @@ const ZH: CardText = {
     human_icc: '人工评分者之间的 ICC(2,1)',
     human_rho: '与人工评分的 Spearman ρ',
     human_kappa: "与人工评分的 Cohen's κ",
+    human_gwet: '与人工评分的 Gwet AC1/AC2',
   },
   runStatuses: RUN_STATUS_TEXT.zh,
   sources: {
@@ -197,6 +201,9 @@ const ZH: CardText = {
       'ρ = ±1': 'ρ = ±1 时没有 Fisher-z 区间',
       'fewer than 4 items': '条目少于 4 个',
       'variance 0': 'κ 的方差为 0',
+      'gwet: fewer than 2 subjects with 2 ratings': 'Gwet AC 无定义：双方都评过的条目少于 2 个',
+      'gwet: fewer than 2 categories': 'Gwet AC 无定义：量表的类别少于 2 个',
+      'gwet: zero variance': '无区间：此处 Gwet AC 的方差为 0',
     },
     values: { position: { first: '第一', second: '第二' } },
   },

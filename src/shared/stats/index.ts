@@ -128,3 +128,43 @@ export {
   wilcoxonMde,
   wilcoxonSampleSize,
 } from './power';
+// Judge and people together (issue 36): corrected estimates of a human quantity from the judge's
+// labels on all items plus people's on a subset, Gwet's AC1/AC2, and the alternative annotator
+// test. Checked in test/stats/people-estimators.test.ts against test/fixtures/stats/
+// people-estimators.json (scripts/gen-people-fixtures.py: the AltTest authors' own code on their
+// data, numpy closed forms for PPI/PPI++/Rogan–Gladen) and irrCAC's documented outputs for AC1/AC2.
+export {
+  humanOnlyEstimate,
+  naiveEstimate,
+  ppiLabelBudget,
+  type LabelBudget,
+  ppiMean,
+  ppiPlusPlusLambda,
+  ppiPlusPlusMean,
+  sampleVariance,
+  stratifiedPpiMean,
+  type Estimate,
+  type EstimateOptions,
+  type EstimateUndefinedReason,
+  type Stratum,
+} from './ppi';
+export {
+  roganGladen,
+  type RoganGladenInput,
+  type RoganGladenResult,
+  type RoganGladenUndefinedReason,
+} from './rogan-gladen';
+export { gwetAc, quadraticWeights, type GwetResult, type GwetUndefinedReason } from './gwet';
+export {
+  altTest,
+  benjaminiYekutieli,
+  DEFAULT_ALT_TEST_EPSILON,
+  DEFAULT_ALT_TEST_Q,
+  MIN_ALT_TEST_ANNOTATORS,
+  MIN_ALT_TEST_ITEMS,
+  type AltTestAnnotatorRow,
+  type AltTestOptions,
+  type AltTestResult,
+  type AltTestScoring,
+  type AltTestUndefinedReason,
+} from './alt-test';

@@ -22,9 +22,40 @@ import './i18n';
 // The scatter with its mapping curve needs these two chart types beside the app's bars.
 echarts.use([ScatterChart, LineChart]);
 
-const WORD_COLUMNS = new Set(['variant', 'decision', 'band', 'warning']);
+const WORD_COLUMNS = new Set(['variant', 'decision', 'band', 'warning', 'method', 'result']);
 /** Interval columns whose "undefined (reason)" text is translated. */
-const INTERVAL_COLUMNS = new Set(['rho_ci', 'kappa_ci', 'icc_ci']);
+const INTERVAL_COLUMNS = new Set(['rho_ci', 'kappa_ci', 'icc_ci', 'gwet_ci', 'est_ci']);
+
+/** The estimates' note ("clipped…; sensitivity …, specificity …; undefined (…)"), part by part. */
+function noteText(text: string, t: (key: string, options?: Record<string, unknown>) => string): string {
+  return text
+    .split('; ')
+    .map((part) => {
+      const m = /^sensitivity (\S+), specificity (\S+)$/.exec(part);
+      return m
+        ? t('judgePeople.sensSpec', { sens: m[1], spec: m[2] })
+        : t(`cell.${part}`, { defaultValue: part });
+    })
+    .join('；');
+}
+
+/** "p1: p = 0.0012, won; p2: 12 items, skipped": names stay, the words are translated. */
+function perAnnotatorText(text: string, lang: string): string {
+  if (!lang.startsWith('zh') || !text) return text;
+  return text
+    .split('; ')
+    .map((part) => part.replace(/, won$/, '，胜出').replace(/: (\d+) items, skipped$/, '：$1 个条目，未检验'))
+    .join('；');
+}
+
+/** The quantity the corrected estimates are about, in the UI's language. */
+function targetText(
+  report: AgreementReport,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  const target = report.judge_and_people?.target;
+  return target ? t(`judgePeople.target.${target.kind}`, { positive: target.positive }) : '';
+}
 
 /**
  * A table's caption in the UI's language: the report's English, or in 中文 the same sentence
@@ -46,6 +77,9 @@ function captionText(
     weights: t(score ? 'caption.quadratic' : 'caption.unweighted'),
     reference: t(score ? 'caption.median' : 'caption.majority'),
     threshold: report.threshold,
+    gwetKind: t(report.scale.kind === 'label' ? 'caption.ac1' : 'caption.ac2'),
+    target: targetText(report, t),
+    epsilon: report.judge_and_people?.judges[0]?.alt_test.epsilon ?? '',
   };
   const text = t(`caption.${table.id}`, { ...params, defaultValue: table.caption });
   return table.id === 'inter_annotator' && report.scale.kind === 'preference'
@@ -58,9 +92,15 @@ function PlainTable({ table, report }: { table: Table; report: AgreementReport }
   const { t, i18n } = useTranslation('annotation');
   // Only columns of fixed words; judge and category names stay as given.
   const cell = (key: string, text: string) =>
-    (WORD_COLUMNS.has(key) || (INTERVAL_COLUMNS.has(key) && text.startsWith('undefined'))) && text
-      ? t(`cell.${text}`, { defaultValue: text })
-      : text;
+    key === 'note' && text
+      ? noteText(text, t)
+      : key === 'per_annotator'
+        ? perAnnotatorText(text, i18n.language)
+        : key === 'who' && text === 'people'
+          ? t('cell.people', { defaultValue: text })
+          : (WORD_COLUMNS.has(key) || (INTERVAL_COLUMNS.has(key) && text.startsWith('undefined'))) && text
+            ? t(`cell.${text}`, { defaultValue: text })
+            : text;
   return (
     <div className="results-table__scroll agreement__table">
       <table className="results-table" data-testid={`agreement-table-${table.id}`}>
@@ -145,6 +185,7 @@ export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; thre
 export function AgreementDashboard({ setId }: { setId: number }) {
   const { t, i18n } = useTranslation('annotation');
   const [threshold, setThreshold] = useState(0.8);
+  const [epsilon, setEpsilon] = useState(0.2);
   const exportLang = useExportLanguage();
   const [report, setReport] = useState<AgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -152,7 +193,7 @@ export function AgreementDashboard({ setId }: { setId: number }) {
   useEffect(() => {
     let live = true;
     void getApi()
-      .call('annotation.agreement', { setId, threshold })
+      .call('annotation.agreement', { setId, threshold, epsilon })
       .then(
         (r) => live && setReport(r),
         (e: Error) => live && setError(e.message),
@@ -160,7 +201,7 @@ export function AgreementDashboard({ setId }: { setId: number }) {
     return () => {
       live = false;
     };
-  }, [setId, threshold]);
+  }, [setId, threshold, epsilon]);
 
   if (error) return <p className="text-danger">{error}</p>;
   if (!report) return <p className="muted">{t('loading')}</p>;
@@ -187,12 +228,27 @@ export function AgreementDashboard({ setId }: { setId: number }) {
             }}
           />
         </label>
+        <label className="agreement__threshold" title={t('dash.epsilonHelp')}>
+          {t('dash.epsilon')}{' '}
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            value={epsilon}
+            data-testid="agreement-epsilon"
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              if (Number.isFinite(v) && v >= 0 && v <= 1) setEpsilon(v);
+            }}
+          />
+        </label>
         <button
           type="button"
           className="btn"
           onClick={() =>
             void getApi()
-              .call('annotation.exportZip', { setId, threshold, lang: exportLang })
+              .call('annotation.exportZip', { setId, threshold, epsilon, lang: exportLang })
               .then(downloadBase64)
           }
         >
@@ -212,6 +268,12 @@ export function AgreementDashboard({ setId }: { setId: number }) {
         )}
         <PlainTable report={report} table={byId.get('inter_annotator')!} />
       </section>
+      {byId.has('gwet') && (
+        <section>
+          <h2>{t('dash.gwet')}</h2>
+          <PlainTable report={report} table={byId.get('gwet')!} />
+        </section>
+      )}
       {report.judge_human.length > 0 && (
         <>
           <section>
@@ -234,6 +296,19 @@ export function AgreementDashboard({ setId }: { setId: number }) {
                 setId={setId}
                 judges={[...new Set(report.calibration_mapping.map((m) => m.judge))]}
               />
+            </section>
+          )}
+          {byId.has('estimates') && (
+            <section data-testid="judge-people-estimates">
+              <h2>{t('dash.estimates')}</h2>
+              <p className="small muted">{t('dash.estimatesIntro', { target: targetText(report, t) })}</p>
+              <PlainTable report={report} table={byId.get('estimates')!} />
+            </section>
+          )}
+          {byId.has('alt_test') && (
+            <section>
+              <h2>{t('dash.altTest')}</h2>
+              <PlainTable report={report} table={byId.get('alt_test')!} />
             </section>
           )}
           <section>

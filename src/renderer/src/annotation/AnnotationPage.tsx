@@ -8,6 +8,7 @@ import { getApi } from '../api';
 import { bytesToBase64, readFileBytes } from '../api/base64';
 import { downloadBase64 } from '../results/download';
 import { AdjudicationView } from './AdjudicationView';
+import { LabelBudget } from './LabelBudget';
 import { AgreementDashboard } from './AgreementDashboard';
 import { GuidelinesEditor } from './GuidelinesPanel';
 import { AnnotateScreen } from './AnnotateScreen';
@@ -272,6 +273,7 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
       <label>
         {t('create.name')} <input value={name} onChange={(e) => setName(e.target.value)} />
       </label>
+      <LabelBudget experimentId={experimentId} size={size} onUse={setSize} />
       <label className="annotation-create__gold">
         <input type="checkbox" checked={gold} onChange={(e) => setGold(e.target.checked)} />{' '}
         {t('create.gold')}

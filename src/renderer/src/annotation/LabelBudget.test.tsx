@@ -1,0 +1,42 @@
+// @vitest-environment jsdom
+// The label budget in the set creator (issue 36): the PPI++ count for a target width, beside people
+// alone, from the experiment's size; "Use" puts it into the set size.
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ExperimentDetail } from '../../../shared/experiments';
+import { setApi } from '../api';
+import { i18next } from '../i18n';
+import { FakeApi } from '../test/fake-api';
+import { LabelBudget } from './LabelBudget';
+
+afterEach(async () => {
+  cleanup();
+  setApi(null);
+  await i18next.changeLanguage('en');
+});
+
+const api = () =>
+  new FakeApi({ 'experiments.get': () => ({ itemCount: 1050 }) as unknown as ExperimentDetail });
+
+describe('label budget', () => {
+  it('needs 276 labels with PPI++ at ρ 0.6 for a width of 0.1 over 1000 other units (people alone: 385)', async () => {
+    setApi(api());
+    const onUse = vi.fn();
+    render(<LabelBudget experimentId={1} size={50} onUse={onUse} />);
+    const result = await screen.findByText(/about 276 human labels/);
+    expect(result.textContent).toContain('people alone: 385');
+    expect(result.textContent).toContain('other 1000 units');
+    fireEvent.click(screen.getByTestId('budget-use'));
+    expect(onUse).toHaveBeenCalledWith(276);
+    // No correlation: the judge saves nothing.
+    fireEvent.change(screen.getByTestId('budget-rho'), { target: { value: '0' } });
+    expect(screen.getByTestId('budget-result').textContent).toContain('about 385 human labels');
+  });
+  it('says it in 中文', async () => {
+    await i18next.changeLanguage('zh');
+    setApi(api());
+    render(<LabelBudget experimentId={1} size={50} onUse={() => {}} />);
+    expect((await screen.findByText(/约需 276 个人工标签/)).textContent).toContain('仅靠人工需 385 个');
+    expect(screen.getByTestId('label-budget').textContent).toContain('标签预算（PPI++）');
+  });
+});

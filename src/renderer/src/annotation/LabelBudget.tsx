@@ -1,0 +1,104 @@
+// The label budget in the set creator (issue 36): before anyone rates, how many human labels PPI++
+// needs for a 95% CI of a given width on a rate, at an assumed judge–human correlation, beside what
+// people alone would need. Planning numbers from shared/stats (ppiLabelBudget); "Use" copies the
+// count into the set size.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ppiLabelBudget } from '../../../shared/stats';
+import { getApi } from '../api';
+import './i18n';
+
+export function LabelBudget({
+  experimentId,
+  size,
+  onUse,
+}: {
+  experimentId: number;
+  size: number;
+  onUse: (n: number) => void;
+}) {
+  const { t } = useTranslation('annotation');
+  const [width, setWidth] = useState(0.1);
+  const [rho, setRho] = useState(0.6);
+  const [items, setItems] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    void getApi()
+      .call('experiments.get', { experimentId })
+      .then(
+        (e) => live && setItems(e.itemCount),
+        // Without the experiment's size the researcher types it; nothing else depends on it.
+        () => live && setItems(null),
+      );
+    return () => {
+      live = false;
+    };
+  }, [experimentId]);
+  const [typed, setTyped] = useState<number | null>(null);
+  const total = typed ?? items;
+  const valid = width > 0 && width <= 1 && rho >= -1 && rho <= 1 && total !== null && total >= 0;
+  const unlabelled = total === null ? 0 : Math.max(0, total - size);
+  const budget = valid ? ppiLabelBudget({ width, rho, unlabelled }) : null;
+  return (
+    <fieldset className="annotation-budget" data-testid="label-budget">
+      <legend>{t('budget.title')}</legend>
+      <label>
+        {t('budget.width')}{' '}
+        <input
+          type="number"
+          min={0.01}
+          max={1}
+          step={0.01}
+          value={width}
+          data-testid="budget-width"
+          onChange={(e) => setWidth(Number(e.target.value))}
+        />
+      </label>
+      <label>
+        {t('budget.rho')}{' '}
+        <input
+          type="number"
+          min={-1}
+          max={1}
+          step={0.05}
+          value={rho}
+          data-testid="budget-rho"
+          onChange={(e) => setRho(Number(e.target.value))}
+        />
+      </label>
+      <label>
+        {t('budget.items')}{' '}
+        <input
+          type="number"
+          min={0}
+          value={total ?? ''}
+          data-testid="budget-items"
+          onChange={(e) => setTyped(e.target.value === '' ? null : Number(e.target.value))}
+        />
+      </label>
+      {budget && (
+        <p data-testid="budget-result">
+          {budget.ppi_plus_plus === null
+            ? t('budget.unreachable', { human: budget.human_only })
+            : t('budget.result', {
+                n: budget.ppi_plus_plus,
+                human: budget.human_only,
+                width,
+                unlabelled,
+              })}{' '}
+          {budget.ppi_plus_plus !== null && (
+            <button
+              type="button"
+              className="btn btn--small"
+              data-testid="budget-use"
+              onClick={() => onUse(budget.ppi_plus_plus!)}
+            >
+              {t('budget.use', { n: budget.ppi_plus_plus })}
+            </button>
+          )}
+        </p>
+      )}
+      <p className="small muted">{t('budget.note')}</p>
+    </fieldset>
+  );
+}
