@@ -72,11 +72,20 @@ export function registerPreregistrationCommands(
       withCore(cmd, async (core) => {
         const experimentId = await experimentIdOf(core, ref);
         const view = await core.call('experiments.preregistration', { experimentId, lang: opts.lang });
-        if (opts.json) return out(JSON.stringify(view, null, 2) + '\n');
-        if (!opts.out) return out(view.markdown);
-        const file = resolve(opts.out);
-        writeFileSync(file, view.markdown);
-        out(`Wrote ${file}\n`);
+        if (opts.json) out(JSON.stringify(view, null, 2) + '\n');
+        else if (!opts.out) out(view.markdown);
+        else {
+          const file = resolve(opts.out);
+          writeFileSync(file, view.markdown);
+          out(`Wrote ${file}\n`);
+        }
+        // Shown, and marked in the document, but never passed as a sound lock: exit 1.
+        const tampered = view.locks.filter((l) => l.tampered).map((l) => l.version);
+        if (tampered.length)
+          throw new AppError(
+            'internal',
+            `TAMPERED: preregistration lock version ${tampered.join(', ')} of experiment ${ref} no longer matches its stored SHA-256; it was changed after locking and cannot be relied on (judge-lab doctor lists every such lock).`,
+          );
       }),
     );
 }
