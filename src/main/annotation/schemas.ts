@@ -56,6 +56,7 @@ export const annotationSchemas = {
     ...file,
     asNewSet: z.boolean().optional(),
     intoSetId: z.number().int().positive().optional(),
+    takePackageLabels: z.boolean().optional(),
   }),
   'annotation.agreement': z.strictObject({ setId: id, threshold }),
   'annotation.exportZip': z.strictObject({ setId: id, threshold, lang: z.enum(FIGURE_LANGUAGES).optional() }),
