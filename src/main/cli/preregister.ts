@@ -2,7 +2,7 @@
 // analysis plan from a JSON file (a new version needs --reason), and show or write the
 // preregistration document with the deviations found. Thin: each calls one API method through
 // Core.call; the lock, its hash and the deviations live in src/main/paper/preregistration*.ts.
-import { writeFileSync } from 'node:fs';
+import { writeFilesWhole } from '../base/write-files';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AppError } from '../base/errors';
@@ -76,7 +76,7 @@ export function registerPreregistrationCommands(
         else if (!opts.out) out(view.markdown);
         else {
           const file = resolve(opts.out);
-          writeFileSync(file, view.markdown);
+          writeFilesWhole([[file, view.markdown]]);
           out(`Wrote ${file}\n`);
         }
         // Shown, and marked in the document, but never passed as a sound lock: exit 1.
