@@ -206,7 +206,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             process.stderr.write(
               '\nStopping: waiting for calls on the wire, then saving. Run the same command again to resume.\n',
             );
-            void core.call('experiments.interrupt', { experimentId });
+            // Its failure (a store that cannot be written) ends runToEnd too, which reports it.
+            core.call('experiments.interrupt', { experimentId }).catch(() => undefined);
           };
           process.once('SIGINT', onSignal);
           process.once('SIGTERM', onSignal);
