@@ -304,10 +304,18 @@ export interface ApiMethods {
   /**
    * Opens a package as a new set, or merges its labels into the set it came from. A package of a
    * set this store does not know, while it holds other sets, answers `foreign-set` (nothing is
-   * imported): ask, then send `asNewSet: true` or `intoSetId` (units must match).
+   * imported): ask, then send `asNewSet: true` or `intoSetId` (units must match). A set's label is
+   * replaced only by a later package label; the others come back as `conflicts`, unless
+   * `takePackageLabels` takes the package's anyway.
    */
   'annotation.importPackage': {
-    params: { fileName: string; contentBase64: string; asNewSet?: boolean; intoSetId?: number };
+    params: {
+      fileName: string;
+      contentBase64: string;
+      asNewSet?: boolean;
+      intoSetId?: number;
+      takePackageLabels?: boolean;
+    };
     result: PackageImport;
   };
   'annotation.agreement': {

@@ -235,5 +235,7 @@ export interface RecordedSummary {
   rows?: number;
   missing?: { count: number; first: string[] };
   unmatched?: { count: number; first: { line: number; slot: string }[] };
+  /** Rows answering a slot that was planned for another model (`model` the row's, `planned` the plan's). */
+  otherModel?: { count: number; first: { line: number; slot: string; model: string; planned: string }[] };
   note?: string;
 }

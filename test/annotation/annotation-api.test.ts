@@ -271,6 +271,70 @@ describe('annotation packages', () => {
   });
 });
 
+// Issue 40 item 3: an older package must not turn newer labels back without asking.
+describe('annotation packages and newer labels', () => {
+  it('keeps the set’s newer labels and lists them as conflicts; a later package label replaces; --take-package-labels takes the package’s', async () => {
+    const [set] = await core.call('annotation.listSets', { experimentId });
+    const s = await core.call('annotation.session', { setId: set.id, annotator: 'erin' });
+    const units = s.items.slice(0, 10).map((i) => i.unitUid);
+    const label = (unitUid: string, value: number) =>
+      core.call('annotation.label', { setId: set.id, annotator: 'erin', unitUid, value });
+    for (const u of units) await label(u, 1);
+    const old = await core.call('annotation.exportPackage', { setId: set.id });
+    for (const u of units) await label(u, 5);
+    const erin = () =>
+      labelsOf(core.db, set.id)
+        .filter((l) => l.annotator === 'erin')
+        .map((l) => l.value);
+    const file = { fileName: old.fileName, contentBase64: old.contentBase64 };
+
+    const kept = imported(await core.call('annotation.importPackage', file));
+    expect(kept.labels).toBe(0);
+    expect(erin()).toEqual(Array(10).fill(5));
+    expect(kept.conflicts).toHaveLength(10);
+    expect(kept.conflicts.map((c) => c.unit).sort()).toEqual([...units].sort());
+    for (const c of kept.conflicts) {
+      expect(c).toMatchObject({ annotator: 'erin', ours: { value: 5 }, package: { value: 1 } });
+      expect(Date.parse(c.ours.time)).toBeGreaterThanOrEqual(Date.parse(c.package.time!));
+    }
+
+    // A package label made later than the set's (its time) replaces it, and keeps its own time.
+    const doc = JSON.parse(Buffer.from(old.contentBase64, 'base64').toString('utf8'));
+    const later = '2100-01-01T00:00:00.000Z';
+    for (const l of doc.labels)
+      if (l.annotator === 'erin' && l.unit === units[0]) Object.assign(l, { value: 3, time: later });
+    const newer = imported(
+      await core.call('annotation.importPackage', {
+        fileName: 'newer.annotation.json',
+        contentBase64: Buffer.from(JSON.stringify(doc)).toString('base64'),
+      }),
+    );
+    expect(newer.labels).toBe(1);
+    expect(newer.conflicts).toHaveLength(9);
+    expect(
+      labelsOf(core.db, set.id).filter((l) => l.annotator === 'erin' && l.updatedAt === later),
+    ).toMatchObject([{ value: 3 }]);
+
+    // A package without times cannot show it is newer: a conflict too (the one label equal to
+    // the set's is no conflict).
+    for (const l of doc.labels) delete l.time;
+    const timeless = imported(
+      await core.call('annotation.importPackage', {
+        fileName: 'timeless.annotation.json',
+        contentBase64: Buffer.from(JSON.stringify(doc)).toString('base64'),
+      }),
+    );
+    expect(timeless.labels).toBe(0);
+    expect(timeless.conflicts).toHaveLength(9);
+
+    // Asked for: the package's labels anyway.
+    const taken = imported(await core.call('annotation.importPackage', { ...file, takePackageLabels: true }));
+    expect(taken.conflicts).toEqual([]);
+    expect(taken.labels).toBe(10);
+    expect(erin()).toEqual(Array(10).fill(1));
+  });
+});
+
 describe('agreement', () => {
   it('equals the statistics computed here from the stored labels and judge scores', async () => {
     const [set] = await core.call('annotation.listSets', { experimentId });

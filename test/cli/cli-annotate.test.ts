@@ -318,6 +318,32 @@ describe('judge-lab annotate', () => {
     expect(opened.stdout).toMatch(/Opened as a new rating set \d+ "their pilot"/);
   });
 
+  it('lists package labels older than the set’s as conflicts and keeps the set’s, unless --take-package-labels (issue 40 item 3)', async () => {
+    const pkg = join(dir, 'pilot-now.json');
+    expect((await cli('annotate', 'export-package', 'pilot', '--out', pkg)).code).toBe(0);
+    const doc = JSON.parse(readFileSync(pkg, 'utf8'));
+    const ana = (doc.labels as { annotator: string; value: number; time?: string }[]).filter(
+      (l) => l.annotator === 'ana',
+    );
+    expect(ana).toHaveLength(30);
+    for (const l of ana) Object.assign(l, { value: (l.value % 5) + 1, time: '2000-01-01T00:00:00.000Z' });
+    const old = join(dir, 'old.annotation.json');
+    writeFileSync(old, JSON.stringify(doc));
+    const before = (await cli('annotate', 'sets', '--json')).stdout;
+    const kept = await cli('annotate', 'import-package', old);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toMatch(/Merged into rating set 1 "pilot": 0 labels/);
+    expect(kept.stdout).toMatch(/30 labels of old\.annotation\.json not taken: this set's label is newer/);
+    expect(kept.stdout).toMatch(
+      /unit [0-9a-f]{16}, ana: kept \d \(.+\); the package has \d \(2000-01-01T00:00:00\.000Z\)/,
+    );
+    expect(kept.stdout).toMatch(/--take-package-labels/);
+    expect((await cli('annotate', 'sets', '--json')).stdout).toBe(before);
+    const taken = await cli('annotate', 'import-package', old, '--take-package-labels');
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stdout).toMatch(/Merged into rating set 1 "pilot": 30 labels\n$/);
+  });
+
   it('writes guidelines from a file (each change a version), lists disagreements and adjudicates them (issue 26 item 5)', async () => {
     const empty = join(dir, 'empty.md');
     writeFileSync(empty, '  \n');

@@ -111,6 +111,31 @@ describe('judge-lab run with failing calls', () => {
     }
   });
 
+  // Issue 40 item 14: a rejected key is a provider reason (README, exit codes): 3, not 1.
+  it('exits 3 when the provider rejects the key (401), naming the refusal', async () => {
+    const mock = await startMockProvider({
+      respond: judgeLsResponder(items).respond,
+      wrapText: false,
+      apiKey: 'sk-the-right-key',
+    });
+    try {
+      const cfg = writeConfig('rejected-key', mock.url);
+      const r = await runAsync([
+        'run',
+        cfg,
+        '--out',
+        join(dir, 'out-rejected-key'),
+        '--data-dir',
+        join(dir, 'data-rejected-key'),
+      ]);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/Run did not finish: .*401|Run did not finish: .*(key|auth)/i);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await mock.close();
+    }
+  }, 300_000);
+
   it('waits out a provider that is down for a few seconds and finishes with exit 0', async () => {
     const mock = await mockFor([5, 15]);
     try {

@@ -2,7 +2,8 @@
 // hash printed); locking again without --reason is refused (exit 2, the lock unchanged); with
 // --reason a new version supersedes it; a bad plan names the file and field (exit 2, nothing
 // locked); `judge-lab preregistration EXP --out FILE --lang zh` writes the document the API gives.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
@@ -124,5 +125,88 @@ describe('judge-lab preregister / preregistration', () => {
     expect(readFileSync(out, 'utf8')).toBe(expected.markdown);
     expect(expected.markdown).toContain('第 2 版（现行）');
     expect(expected.markdown).toContain('取代第 1 版的理由：stricter α agreed with the co-authors');
+  }, 300_000);
+
+  // Issue 40 item 14: a plan file's "__proto__" (or "constructor"/"prototype") key is refused by
+  // file, line and field, not dropped on the way to the schema.
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'refuses a plan with a "%s" key (exit 2)',
+    async (key) => {
+      const file = join(dir, `${key}.json`);
+      writeFileSync(
+        file,
+        `{\n  "confirmatory": [${JSON.stringify(ids[0])}],\n  "${key}": { "alpha": 0.5 },\n  "stopping": "all"\n}\n`,
+      );
+      const r = await runCliInProcess([
+        'preregister',
+        'prereg-cli',
+        '--plan',
+        file,
+        '--reason',
+        'x',
+        ...data(),
+      ]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${key}.json: line 3: ${key}: is not allowed as a key`);
+    },
+  );
+
+  // Issue 40 item 5: a lock whose stored content no longer hashes to its SHA-256 (the row edited in
+  // the file, its trigger dropped first) is called tampered by every read, not only by verify.
+  it('a tampered lock: preregistration says so (exit 1), doctor reports it, export and bundle export refuse', async () => {
+    const plan = { confirmatory: [ids[0]], exclusions: 'none', stopping: 'all planned items' };
+    await withCore(async (core) => {
+      const { dataset } = await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' });
+      const e = core.experiments.createOrUpdate({
+        name: 'prereg-tampered',
+        protocol: 'judge-ls',
+        dataset: dataset.id,
+        limit: 3,
+        providers: { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 8 } },
+        transform: { provider: 'sim', model: 'sim-translator' },
+        judges: [{ label: 'strong', provider: 'sim', model: 'sim-judge-strong' }],
+      });
+      await core.call('experiments.preregister', { experimentId: e.id, plan });
+      // Finished, so that export and bundle export would otherwise go through.
+      expect((await core.experiments.runToEnd(e.id)).status).toBe('finished');
+    });
+    const clean = await runCliInProcess(['preregistration', 'prereg-tampered', ...data()]);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).not.toMatch(/TAMPERED/);
+
+    const db = new BetterSqlite3(join(dir, 'data', 'judge-lab.sqlite'));
+    db.exec('DROP TRIGGER preregistrations_never_edited');
+    db.prepare(
+      `UPDATE preregistrations SET plan_json = json_set(plan_json, '$.alpha', 0.2)
+        WHERE experiment_id = (SELECT id FROM experiments WHERE name = 'prereg-tampered')`,
+    ).run();
+    db.close();
+
+    const doc = await runCliInProcess(['preregistration', 'prereg-tampered', ...data()]);
+    expect(doc.code).toBe(1);
+    expect(doc.stdout).toMatch(/\*\*TAMPERED:\*\* lock version 1/);
+    expect(doc.stderr).toMatch(/TAMPERED: preregistration lock version 1 of experiment prereg-tampered/);
+    const zh = await runCliInProcess(['preregistration', 'prereg-tampered', '--lang', 'zh', ...data()]);
+    expect(zh.stdout).toContain('已被篡改');
+
+    const doctor = await runCliInProcess(['doctor', ...data()]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/tampered lock/);
+    expect(doctor.stdout).toMatch(/TAMPERED: preregistration lock version 1 of experiment "prereg-tampered"/);
+
+    const out = join(dir, 'tampered-export');
+    const exported = await runCliInProcess(['export', 'prereg-tampered', '--out', out, ...data()]);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toMatch(/Export of "prereg-tampered" refused\. TAMPERED/);
+    expect(existsSync(join(out, 'metrics.json'))).toBe(false);
+
+    const bundle = join(dir, 'tampered.judgelab');
+    const b = await runCliInProcess(['bundle', 'export', 'prereg-tampered', '--out', bundle, ...data()]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/Bundle of "prereg-tampered" refused\. TAMPERED/);
+    expect(existsSync(bundle)).toBe(false);
+    // The experiment locked untouched still reads clean.
+    const other = await runCliInProcess(['preregistration', 'prereg-cli', ...data()]);
+    expect(other.code, other.stderr).toBe(0);
   }, 300_000);
 });

@@ -73,8 +73,9 @@ describe('judge-lab and recorded answers', () => {
     const e = await runCliInProcess(['export-answers', 'recorded-cli', '--out', back, ...data]);
     expect(e.code, e.stderr).toBe(0);
     const csv = readFileSync(back, 'utf8').split('\r\n');
+    // The shared CSV writer's BOM (issue 40 item 8), so spreadsheets read it as UTF-8.
     expect(csv[0]).toBe(
-      'stage,item_id,slot,kind,judge,condition,order,model,answer,input_tokens,output_tokens,cached_tokens',
+      '\uFEFFstage,item_id,slot,kind,judge,condition,order,model,answer,input_tokens,output_tokens,cached_tokens',
     );
     // Every answer the run asked for comes back (the plan may ask fewer than the template lists).
     expect(csv.filter((l) => l !== '').length - 1).toBeGreaterThanOrEqual(12);

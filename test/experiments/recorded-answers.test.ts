@@ -288,7 +288,8 @@ describe('recorded files are read whole and checked first', () => {
     );
     const csv = await template('csv');
     expect(csv.text.split('\r\n')[0]).toBe(
-      [...csv.columns, 'model', 'answer', 'input_tokens', 'output_tokens', 'cached_tokens'].join(','),
+      '\uFEFF' +
+        [...csv.columns, 'model', 'answer', 'input_tokens', 'output_tokens', 'cached_tokens'].join(','),
     );
     expect(csv.rows).toBe(jsonl.rows);
   });
@@ -310,6 +311,7 @@ describe('recorded files are read whole and checked first', () => {
     expect(j.issues[0].message).toMatch(/unknown column/);
     const c = await template('csv');
     const csv = c.text
+      .replace(/^\uFEFF/, '')
       .replace(/^stage,/, 'stage,notes,')
       .replace(/\r\n(?!$)/g, '\r\n,')
       .replace(/^stage,notes,/, 'stage,notes,');
@@ -385,6 +387,115 @@ describe('recorded files are read whole and checked first', () => {
     expect(JSON.stringify(failures.rows[0])).toMatch(
       /no recorded answer in .*partial\.jsonl for stage=judge/,
     );
+  });
+
+  // Issue 40 item 7: bytes that are not UTF-8, a key given twice, and answers of another model.
+  it('refuses a file that is not UTF-8 (a cp1252 CSV), naming file and line', async () => {
+    const c = await template('csv');
+    const lines = c.text.split('\r\n');
+    // "café" as Windows-1252 writes it: E9 alone is no UTF-8.
+    const bytes = Buffer.concat([
+      Buffer.from(lines.slice(0, 3).join('\r\n') + '\r\n', 'utf8'),
+      Buffer.from(lines[3].replace(/,$/, ',caf\u00e9'), 'latin1'),
+      Buffer.from('\r\n' + lines.slice(4).join('\r\n'), 'utf8'),
+    ]);
+    const { file, issues, message } = await refused('cp1252', bytes as unknown as string, 'csv');
+    expect(issues[0]).toMatchObject({ file, line: 4 });
+    expect(message).toMatch(/not valid UTF-8|UTF-8/);
+  });
+
+  it('refuses a JSONL row that gives a key twice, naming file, line and field', async () => {
+    const t = await template('jsonl');
+    const lines = t.text.trim().split('\n');
+    lines[1] = lines[1].replace(/\}$/, ',"answer":"{\\"winner\\":\\"B\\"}"}');
+    const { file, issues } = await refused('duplicate-key', lines.join('\n'));
+    expect(issues[0]).toMatchObject({ file, line: 2, field: 'answer' });
+    expect(issues[0].message).toMatch(/twice/);
+  });
+
+  it('refuses a CSV that names a column twice', async () => {
+    const c = await template('csv');
+    const lines = c.text.split('\r\n');
+    lines[0] = lines[0].replace(/,cached_tokens$/, ',answer');
+    const { file, issues } = await refused('duplicate-column', lines.join('\r\n'), 'csv');
+    expect(issues[0]).toMatchObject({ file, line: 1, field: 'answer' });
+  });
+
+  it('the manifest lists rows answered by another model than the plan names', async () => {
+    const t = await template('jsonl');
+    const rows = t.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    const judge = rows.findIndex((r) => r.stage === 'judge');
+    const filled = rows.map((r, i) => ({
+      ...r,
+      model: i === judge ? 'another-model' : r.model,
+      answer:
+        r.stage === 'rewrite'
+          ? `Rewritten response ${i}, with words enough to pass the audit.`
+          : JSON.stringify({ winner: 'A', confidence: 0.9, reason: 'recorded' }),
+    }));
+    const file = join(dir, 'other-model.jsonl');
+    writeFileSync(file, filled.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { id } = await core.call('experiments.create', {
+      config: { name: 'other-model', ...study, providers: { rec: { kind: 'recorded', file } } },
+    });
+    await core.experiments.runToEnd(id);
+    const out = join(dir, 'other-model-export');
+    await core.call('experiments.export', { experimentId: id, outDir: out });
+    const [summary] = manifestOf(out).recorded!;
+    expect(summary.otherModel).toEqual({
+      count: 1,
+      first: [
+        {
+          line: judge + 1,
+          slot: expect.stringContaining('stage=judge'),
+          model: 'another-model',
+          planned: 'judge-model',
+        },
+      ],
+    });
+  });
+
+  // Issue 40 item 8: the file is meant for spreadsheets, so formula cells are defused, and read back exactly.
+  it('export-answers CSV defuses formula cells and reads them back as written', async () => {
+    const t = await template('jsonl');
+    const rows = t.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    const evil = "=cmd|' /C calc'!A0";
+    const filled = rows.map((r, i) => ({
+      ...r,
+      answer:
+        r.stage === 'rewrite'
+          ? i === 0
+            ? evil
+            : `Rewritten response ${i}, with words enough to pass the audit.`
+          : JSON.stringify({ winner: 'A', confidence: 0.9, reason: 'recorded' }),
+    }));
+    const file = join(dir, 'formula.jsonl');
+    writeFileSync(file, filled.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { id } = await core.call('experiments.create', {
+      config: { name: 'formula', ...study, providers: { rec: { kind: 'recorded', file } } },
+    });
+    await core.experiments.runToEnd(id);
+    const csv = await core.call('experiments.exportAnswers', { experimentId: id, format: 'csv' });
+    expect(csv.text.startsWith('\uFEFF')).toBe(true);
+    expect(csv.text).not.toMatch(/(^|,|\r\n)=cmd/);
+    expect(csv.text).toContain(`'${evil}`);
+    // Read back as a recorded file: the same answers as the JSONL it came from.
+    const back = join(dir, 'formula-back.csv');
+    writeFileSync(back, csv.text);
+    const again = await core.call('experiments.create', {
+      config: { name: 'formula-back', ...study, providers: { rec: { kind: 'recorded', file: back } } },
+    });
+    await core.experiments.runToEnd(again.id);
+    const jsonl = await core.call('experiments.exportAnswers', { experimentId: again.id, format: 'jsonl' });
+    const original = await core.call('experiments.exportAnswers', { experimentId: id, format: 'jsonl' });
+    expect(jsonl.text).toBe(original.text);
+    expect(jsonl.text).toContain(JSON.stringify(evil));
   });
 
   it('refuses a recorded provider mixed with a live one', async () => {

@@ -10,6 +10,7 @@ import { endpointId } from '../../src/main/providers/config';
 import { RequestEngine } from '../../src/main/queue/engine';
 import type { RunProgress } from '../../src/main/queue/progress';
 import { openDatabase, type Database } from '../../src/main/store/db';
+import { explainStoreFault, StoreError } from '../../src/main/store/open-errors';
 import { ensureRequests } from '../../src/main/store/ledger';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 import { bundleEntry } from './bundle';
@@ -152,6 +153,57 @@ describe('a store that cannot be written mid-run', () => {
       expect(mock.log.length - paidFirst).toBe(30 - s.overall.cacheHits);
       expect([...sendsPerItem().values()].every((n) => n === 1)).toBe(true);
       expect(readdirSync(join(t.dir, 'pending-answers'))).toEqual([]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  // Issue 40 item 9: Ctrl+C (the engine cancelled) while the store fails ends in the store's
+  // error that the doors word (no stack trace), and the next start stores what was received.
+  it('Ctrl+C while the store fails: a worded store error, and the kept answers stored at the next start, none re-paid', async () => {
+    const t = tempDb();
+    try {
+      const state = faultState();
+      const db = faultyDatabase(t.db, state);
+      const { engine, jobs, progress } = engineOn(db, 30);
+      engine.on('committed', () => {
+        if (state.passed >= 6) state.after = 0;
+      });
+      const run = engine.run(jobs).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      await expect.poll(() => progress.some((p) => p.storeProblem), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => mock.log.length > 0 && mock.log.every((e) => e.endedAt !== undefined), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+      const paidFirst = mock.log.length;
+      await engine.cancel();
+      const err = await run;
+      const worded = explainStoreFault(err, t.file);
+      expect(worded).toBeInstanceOf(StoreError);
+      expect(worded!.message).toMatch(
+        /^The disk holding .*judge-lab\.sqlite is full \(store write failed: database or disk is full; \d+ answers kept in .*pending-answers.*, stored at the next start\)/,
+      );
+      expect(readdirSync(join(t.dir, 'pending-answers'))).toHaveLength(1);
+
+      state.after = Infinity;
+      const next = new RequestEngine({
+        db: t.db,
+        providers: { mock: openaiMock(mock.url, { concurrency: 8 }) },
+        keys: fixedKeys('sk-test'),
+        retry: FAST_RETRY,
+        logger: quiet,
+      });
+      const s = await next.run(jobs);
+      expect(s).toMatchObject({ outcome: 'finished', overall: { done: 30 } });
+      expect(statuses(t.db)).toEqual({ done: 30 });
+      // Everything paid before the Ctrl+C was stored from the side file: only the rest was sent.
+      expect(mock.log.length).toBe(30);
+      expect(paidFirst).toBeGreaterThan(0);
+      expect([...sendsPerItem().values()].every((n) => n === 1)).toBe(true);
     } finally {
       t.cleanup();
     }

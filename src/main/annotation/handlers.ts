@@ -25,8 +25,12 @@ export function annotationHandlers(db: Database, a: AnnotationService): Handlers
       a.importLabels({ setId, fileName, bytes: Buffer.from(contentBase64, 'base64') }),
     'annotation.exportPackage': ({ setId }) => a.exportPackage(setId),
     'annotation.labelTemplate': ({ setId, annotator }) => a.labelTemplate(setId, annotator),
-    'annotation.importPackage': ({ fileName, contentBase64, asNewSet, intoSetId }) =>
-      a.importPackage(fileName, Buffer.from(contentBase64, 'base64'), { asNewSet, intoSetId }),
+    'annotation.importPackage': ({ fileName, contentBase64, asNewSet, intoSetId, takePackageLabels }) =>
+      a.importPackage(fileName, Buffer.from(contentBase64, 'base64'), {
+        asNewSet,
+        intoSetId,
+        takePackageLabels,
+      }),
     'annotation.agreement': ({ setId, threshold, epsilon }) => a.agreement(setId, threshold, epsilon),
     'annotation.exportZip': ({ setId, threshold, epsilon, lang }) =>
       agreementZip(db, a, setId, threshold, lang, epsilon),

@@ -58,6 +58,7 @@ export const annotationSchemas = {
     ...file,
     asNewSet: z.boolean().optional(),
     intoSetId: z.number().int().positive().optional(),
+    takePackageLabels: z.boolean().optional(),
   }),
   'annotation.agreement': z.strictObject({ setId: id, threshold, epsilon }),
   'annotation.exportZip': z.strictObject({

@@ -23,6 +23,7 @@ import {
   type MappingQuality,
   type MappingTargets,
   type PackageImport,
+  type PackageLabelConflict,
 } from '../../shared/annotation/api-types';
 import { applyMapping, type CalibratedRow } from '../../shared/annotation/calibrate';
 import { seededRandom, shuffled } from '../../shared/annotation/random';
@@ -566,11 +567,13 @@ export class AnnotationService {
    * store holds sets the person may have meant: the answer is `foreign-set` (the package's set and
    * the sets whose units match it), and the caller asks; `asNewSet` opens it as a new set and
    * `intoSetId` merges its labels into that set when the units match (by id or by their text).
+   * A package label replaces one the set holds only when it is later (its `time`); the others are
+   * kept and returned as `conflicts`, unless `takePackageLabels` takes the package's anyway.
    */
   importPackage(
     fileName: string,
     bytes: Buffer,
-    choice: { asNewSet?: boolean; intoSetId?: number } = {},
+    choice: { asNewSet?: boolean; intoSetId?: number; takePackageLabels?: boolean } = {},
   ): PackageImport {
     const pkg = readPackage(fileName, bytes);
     const units = new Set(pkg.items.map((i) => i.unit));
@@ -669,14 +672,38 @@ export class AnnotationService {
         if (text === undefined)
           putGuidelinesVersion(this.db, setId, { version: g.version, text: g.text, createdAt: g.time });
       }
-      const labels = pkg.labels.map((l) => ({
-        itemKey: keyOf.get(l.unit)!,
-        annotatorId: ensureAnnotator(this.db, annotatorName(l.annotator)),
-        value: l.skipped ? null : normalizeValue(pkg.set.scale, l.value!),
-        skipped: l.skipped,
-        comment: l.comment,
-        guidelinesVersion: l.guidelines_version ?? null,
-      }));
+      // A label this set already holds is replaced only by a later one of the package: an older
+      // package (or one without times) must not turn a colleague's newer labels back. Those are
+      // kept and listed as conflicts unless the caller takes the package's labels anyway.
+      const held = new Map(labelsOf(this.db, setId).map((l) => [`${l.itemKey}\u0000${l.annotatorId}`, l]));
+      const uidOf = new Map([...keyOf].map(([unit, key]) => [key, unit]));
+      const conflicts: PackageLabelConflict[] = [];
+      const labels: NewLabel[] = [];
+      for (const l of pkg.labels) {
+        const label = {
+          itemKey: keyOf.get(l.unit)!,
+          annotatorId: ensureAnnotator(this.db, annotatorName(l.annotator)),
+          value: l.skipped ? null : normalizeValue(pkg.set.scale, l.value!),
+          skipped: l.skipped,
+          comment: l.comment,
+          guidelinesVersion: l.guidelines_version ?? null,
+          updatedAt: labelTime(l.time),
+        };
+        const have = held.get(`${label.itemKey}\u0000${label.annotatorId}`);
+        if (have && sameLabel(have, label)) continue;
+        const newer =
+          label.updatedAt !== null && Date.parse(label.updatedAt) > Date.parse(have?.updatedAt ?? '');
+        if (have && !newer && !choice.takePackageLabels) {
+          conflicts.push({
+            unit: uidOf.get(label.itemKey)!,
+            annotator: have.annotator,
+            ours: { value: have.value, skipped: have.skipped, time: have.updatedAt },
+            package: { value: label.value, skipped: label.skipped, time: l.time ?? null },
+          });
+          continue;
+        }
+        labels.push(label);
+      }
       saveLabels(this.db, setId, labels);
       // An adjudication travels with who gave it and when; the later of two for an item stays.
       const settled = new Map(adjudicationsOf(this.db, setId).map((a) => [a.itemKey, a]));
@@ -705,7 +732,13 @@ export class AnnotationService {
             createdAt: a.time,
           });
       }
-      return { outcome: 'imported', set: this.summary(this.set(setId)), created, labels: labels.length };
+      return {
+        outcome: 'imported',
+        set: this.summary(this.set(setId)),
+        created,
+        labels: labels.length,
+        conflicts,
+      };
     })();
   }
 
@@ -1016,4 +1049,20 @@ function unitMatch(
   }
   if (new Set(keyOf.values()).size !== items.length) return { ok: false, detail: idDetail };
   return { ok: true, keyOf };
+}
+
+/** A package label's time as the store writes times, or null when it has none or none readable. */
+function labelTime(time: string | undefined): string | null {
+  const t = time === undefined ? NaN : Date.parse(time);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+/** The same label (value, skip, comment): importing it changes nothing, so it is no conflict. */
+function sameLabel(
+  a: { value: RatingValue | null; skipped: boolean; comment: string | null },
+  b: { value: RatingValue | null; skipped: boolean; comment: string | null },
+): boolean {
+  return (
+    a.skipped === b.skipped && JSON.stringify(a.value) === JSON.stringify(b.value) && a.comment === b.comment
+  );
 }

@@ -52,6 +52,8 @@ export interface NewLabel {
   comment: string | null;
   /** Left out: the set's current guidelines version (what the annotator was shown); null: none. */
   guidelinesVersion?: number | null;
+  /** When the label was made (ISO 8601), for labels carried in from a package; left out: now. */
+  updatedAt?: string | null;
 }
 
 interface RawSet {
@@ -211,12 +213,14 @@ export function labelsOf(db: Database, setId: number, annotator?: number): Label
   }));
 }
 
-const UPSERT = `INSERT INTO annotation_labels (set_id, item_key, annotator_id, value_json, skipped, comment, guidelines_version)
-  VALUES (?, ?, ?, ?, ?, ?, ?)
+// `updated_at` is the label's own time when it has one (an imported package's), else now: an
+// old label carried in must not look newer than it is.
+const UPSERT = `INSERT INTO annotation_labels (set_id, item_key, annotator_id, value_json, skipped, comment, guidelines_version, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))
   ON CONFLICT (set_id, item_key, annotator_id) DO UPDATE SET
     value_json = excluded.value_json, skipped = excluded.skipped, comment = excluded.comment,
     guidelines_version = excluded.guidelines_version,
-    updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
+    updated_at = excluded.updated_at`;
 
 /** Stores (or replaces) one annotator's label of one unit: one statement, committed at once. */
 export function saveLabel(db: Database, setId: number, label: NewLabel): void {
@@ -234,6 +238,7 @@ export function saveLabel(db: Database, setId: number, label: NewLabel): void {
             v: number | null;
           }
         ).v,
+    label.updatedAt ?? null,
   );
 }
 

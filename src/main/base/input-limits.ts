@@ -157,9 +157,18 @@ export interface ValueProblem {
 }
 
 /**
+ * Keys a user's JSON may not use: an own `__proto__` is dropped by any copy of the object, and
+ * `constructor`/`prototype` name an object's internals, so code that merges by key could be
+ * steered by them. None is a key of any file the app reads.
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEY_MESSAGE =
+  'is not allowed as a key (it names a JavaScript object internal); remove it';
+
+/**
  * Walks a parsed value (iteratively: it may be arbitrarily deep) for what validators mishandle:
  * nesting beyond the limit (recursive validators overflow the stack), strings beyond the limit,
- * and own `__proto__` keys, which JSON.parse keeps but object copies silently drop.
+ * and the `FORBIDDEN_KEYS` (an own `__proto__`, which JSON.parse keeps but object copies drop).
  */
 export function checkParsedValue(
   value: unknown,
@@ -189,7 +198,7 @@ export function checkParsedValue(
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i];
-      if (key === '__proto__') {
+      if (FORBIDDEN_KEYS.has(key)) {
         problems.push({ path: [...path, key], message: 'unknown key' });
         continue;
       }

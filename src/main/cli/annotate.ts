@@ -351,20 +351,34 @@ export function registerAnnotateCommands(
     .argument('<file>', 'the package (.json)')
     .option('--as-new-set', 'open a package of a set this store does not know as a new set')
     .option('--into <set>', 'merge the labels into this rating set (name or id; its units must match)')
-    .action((file: string, opts: { asNewSet?: boolean; into?: string }, cmd: Command) =>
-      withCore(cmd, async (core) => {
-        const into = opts.into === undefined ? undefined : await findSet(core, opts.into);
-        const r = await core.call('annotation.importPackage', {
-          fileName: basename(file),
-          contentBase64: readRegularFile(resolve(file), INPUT_LIMITS.annotationFileBytes).toString('base64'),
-          ...(opts.asNewSet ? { asNewSet: true } : {}),
-          ...(into ? { intoSetId: into.id } : {}),
-        });
-        if (r.outcome === 'foreign-set') throw new AppError('conflict', foreignSetMessage(basename(file), r));
-        out(
-          `${r.created ? 'Opened as a new' : 'Merged into'} rating set ${r.set.id} "${r.set.name}": ${r.labels} labels\n`,
-        );
-      }),
+    .option(
+      '--take-package-labels',
+      "replace the set's labels with the package's even where the set's are newer (the conflicts listed without it)",
+    )
+    .action(
+      (
+        file: string,
+        opts: { asNewSet?: boolean; into?: string; takePackageLabels?: boolean },
+        cmd: Command,
+      ) =>
+        withCore(cmd, async (core) => {
+          const into = opts.into === undefined ? undefined : await findSet(core, opts.into);
+          const r = await core.call('annotation.importPackage', {
+            fileName: basename(file),
+            contentBase64: readRegularFile(resolve(file), INPUT_LIMITS.annotationFileBytes).toString(
+              'base64',
+            ),
+            ...(opts.asNewSet ? { asNewSet: true } : {}),
+            ...(into ? { intoSetId: into.id } : {}),
+            ...(opts.takePackageLabels ? { takePackageLabels: true } : {}),
+          });
+          if (r.outcome === 'foreign-set')
+            throw new AppError('conflict', foreignSetMessage(basename(file), r));
+          out(
+            `${r.created ? 'Opened as a new' : 'Merged into'} rating set ${r.set.id} "${r.set.name}": ${r.labels} labels\n`,
+          );
+          if (r.conflicts.length) out(conflictsText(basename(file), r.conflicts));
+        }),
     );
 
   annotate
@@ -508,4 +522,29 @@ function calibratedTable(rows: readonly CalibratedRow[]): Table {
       mapping: r.mapping,
     })),
   };
+}
+
+/** The package labels kept out because the set's are newer, and how to take them anyway. */
+function conflictsText(
+  file: string,
+  conflicts: {
+    unit: string;
+    annotator: string;
+    ours: { value: unknown; skipped: boolean; time: string };
+    package: { value: unknown; skipped: boolean; time: string | null };
+  }[],
+): string {
+  const show = (l: { value: unknown; skipped: boolean }) => (l.skipped ? 'skipped' : JSON.stringify(l.value));
+  const lines = conflicts
+    .slice(0, 50)
+    .map(
+      (c) =>
+        `  unit ${c.unit}, ${c.annotator}: kept ${show(c.ours)} (${c.ours.time}); the package has ${show(c.package)} (${c.package.time ?? 'no time'})\n`,
+    );
+  return (
+    `${conflicts.length} label${conflicts.length === 1 ? '' : 's'} of ${file} not taken: this set's label is newer (or the package gives no time):\n` +
+    lines.join('') +
+    (conflicts.length > 50 ? `  … and ${conflicts.length - 50} more\n` : '') +
+    `To replace them with the package's anyway, run the same command with --take-package-labels.\n`
+  );
 }

@@ -1,7 +1,7 @@
 // `judge-lab bundle export|verify` (issue 24): the study bundle a reviewer re-runs. Thin: each
 // command calls one API method through Core.call (the bundle's layout and the replay live in
 // src/main/paper/bundle*.ts).
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFilesWhole } from '../base/write-files';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { NOT_RECOMPARED, type BundleVerifyReport } from '../../shared/paper/bundle';
@@ -51,9 +51,7 @@ export function registerBundleCommands(program: Command, withCore: WithCore, out
         const b = await core.call('experiments.exportBundle', { experimentId });
         const file = resolve(opts.out);
         // Written beside the target and renamed: a reader never sees half a bundle.
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, Buffer.from(b.contentBase64, 'base64'));
-        renameSync(tmp, file);
+        writeFilesWhole([[file, Buffer.from(b.contentBase64, 'base64')]]);
         out(`Wrote the study bundle of "${ref}" to ${file}\n`);
       }),
     );

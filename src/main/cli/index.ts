@@ -68,7 +68,10 @@ async function withCore<T>(cmd: Command, fn: (core: CoreDoor) => Promise<T> | T)
 /** A run that ended early (Ctrl+C, or every endpoint paused): exit 1, the ledger keeps everything. */
 class RunStopped extends Error {}
 
-/** A run that finished and exported, with calls that failed for infrastructure reasons: exit 3. */
+/**
+ * Calls that failed or could not go out for provider reasons: a run that finished with such
+ * failures, or one whose models the provider refused (401, quota, …) and were paused: exit 3.
+ */
 class CallsFailed extends Error {}
 
 const shellArg = (a: string) => (/^[\w./:@%+=,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
@@ -215,7 +218,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             process.stderr.write(
               '\nStopping: waiting for calls on the wire, then saving. Run the same command again to resume.\n',
             );
-            void core.call('experiments.interrupt', { experimentId });
+            // Its failure (a store that cannot be written) ends runToEnd too, which reports it.
+            core.call('experiments.interrupt', { experimentId }).catch(() => undefined);
           };
           process.once('SIGINT', onSignal);
           process.once('SIGTERM', onSignal);
@@ -249,6 +253,12 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             const how = watched.length
               ? `\nLook at ${watched.length === 1 ? 'its' : 'their'} failed answers (judge-lab serve: the run page lists them with their raw text) and fix the cause; then go on with:\n  ${retryCommand(cmd, configPath, opts.out, ['--retry-failed', ...watched.flatMap((j) => ['--resume-judge', j])])}`
               : '';
+            // Calls held back for a provider reason (a rejected key, quota, a model not found,
+            // requests rejected): the README's exit 3, the same command once the cause is fixed.
+            if (!watched.length && final.pausedLanes.length)
+              throw new CallsFailed(
+                `Run did not finish: ${final.message ?? final.status}\nFix the cause and run the same command again; exit code ${EXIT.failedCalls}.`,
+              );
             throw new RunStopped(`Run did not finish: ${final.message ?? final.status}${how}`);
           }
           const dir = resolve(opts.out ?? summary.name);

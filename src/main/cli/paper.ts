@@ -1,7 +1,8 @@
 // The paper kit's CLI commands (issue 24): `judge-lab estimate` (cost, time and the power plan) and
 // `judge-lab methods` (the Methods section and the reviewer's checklist of a stored experiment).
 // Thin: each command calls one API method through Core.call; the text is src/main/paper's.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFilesWhole } from '../base/write-files';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { experimentIdOf, type WithCore } from './door';
@@ -67,7 +68,7 @@ export function registerPaperCommands(program: Command, withCore: WithCore, out:
           ['methods.tex', files.latex],
           ['checklist.md', files.checklist],
         ] as const;
-        for (const [name, text] of written) writeFileSync(join(dir, name), text);
+        writeFilesWhole(written.map(([name, text]) => [join(dir, name), text] as const));
         out(`Wrote ${written.map(([n]) => n).join(', ')} to ${dir}\n`);
       }),
     );

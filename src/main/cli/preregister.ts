@@ -2,7 +2,7 @@
 // analysis plan from a JSON file (a new version needs --reason), and show or write the
 // preregistration document with the deviations found. Thin: each calls one API method through
 // Core.call; the lock, its hash and the deviations live in src/main/paper/preregistration*.ts.
-import { writeFileSync } from 'node:fs';
+import { writeFilesWhole } from '../base/write-files';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AppError } from '../base/errors';
@@ -82,11 +82,20 @@ export function registerPreregistrationCommands(
       withCore(cmd, async (core) => {
         const experimentId = await experimentIdOf(core, ref);
         const view = await core.call('experiments.preregistration', { experimentId, lang: opts.lang });
-        if (opts.json) return out(JSON.stringify(view, null, 2) + '\n');
-        if (!opts.out) return out(view.markdown);
-        const file = resolve(opts.out);
-        writeFileSync(file, view.markdown);
-        out(`Wrote ${file}\n`);
+        if (opts.json) out(JSON.stringify(view, null, 2) + '\n');
+        else if (!opts.out) out(view.markdown);
+        else {
+          const file = resolve(opts.out);
+          writeFilesWhole([[file, view.markdown]]);
+          out(`Wrote ${file}\n`);
+        }
+        // Shown, and marked in the document, but never passed as a sound lock: exit 1.
+        const tampered = view.locks.filter((l) => l.tampered).map((l) => l.version);
+        if (tampered.length)
+          throw new AppError(
+            'internal',
+            `TAMPERED: preregistration lock version ${tampered.join(', ')} of experiment ${ref} no longer matches its stored SHA-256; it was changed after locking and cannot be relied on (judge-lab doctor lists every such lock).`,
+          );
       }),
     );
 }

@@ -1,7 +1,7 @@
 // `judge-lab template recorded` and `judge-lab export-answers`: the two ways a recorded-answers
 // file is made (DESIGN.md, "Recorded answers"), over the API methods the app calls. Thin: the
 // file's format and the matching live in experiments/recorded.ts and providers/recorded/.
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFilesWhole } from '../base/write-files';
 import { extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { experimentIdOf, type WithCore } from './door';
@@ -13,9 +13,7 @@ function formatOf(file: string): 'jsonl' | 'csv' {
 
 /** Written beside the target and renamed: a reader never sees half a file. */
 function writeWhole(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeFilesWhole([[file, text]]);
 }
 
 export function registerRecordedCommands(

@@ -131,6 +131,10 @@ export function recordedSummary(db: Database, exp: LoadedExperiment): RecordedSu
   const tasks = tasksOf(db, exp.row.id);
   const slots = new Map(tasks.map((t) => [slotId(slotFields(t)), t]));
   const endpoints = taskEndpoints(db, exp.row.id);
+  const ledger = getRequests(
+    db,
+    tasks.map((t) => t.requestId),
+  );
   return entries.map(([name, cfg]) => {
     // Each entry answers only its own slots (those whose requests go to it): with a file per
     // provider, another entry's slots are not this file's to answer, so never its missing ones.
@@ -156,11 +160,21 @@ export function recordedSummary(db: Database, exp: LoadedExperiment): RecordedSu
     const unmatched = answers.rows
       .filter((r) => r.answer !== '' && !slots.has(r.id))
       .map((r) => ({ line: r.line, slot: slotText(r.fields) }));
+    // A row that answers a slot planned for another model was read as that slot's answer: the
+    // judge named in the results would not be the one that answered, so each is listed.
+    const otherModel = answers.rows.flatMap((r) => {
+      const t = r.answer === '' ? undefined : slots.get(r.id);
+      const planned = t && ledger.get(t.requestId)?.model;
+      return planned && planned !== r.model
+        ? [{ line: r.line, slot: slotText(r.fields), model: r.model, planned }]
+        : [];
+    });
     return {
       ...base,
       rows: answers.rows.length,
       missing: { count: missing.length, first: missing.slice(0, LISTED) },
       unmatched: { count: unmatched.length, first: unmatched.slice(0, LISTED) },
+      otherModel: { count: otherModel.length, first: otherModel.slice(0, LISTED) },
     };
   });
 }

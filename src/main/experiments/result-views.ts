@@ -33,6 +33,7 @@ import type { MethodsFiles } from '../../shared/paper/methods';
 import { exportBundle } from '../paper/bundle-write';
 import { lockPreregistration, paperInputs, preregistrationView } from '../paper/preregistration';
 import { preregistrationMarkdown } from '../paper/preregistration-text';
+import { refuseTampered, tamperedBanner } from '../paper/prereg-locks';
 import type { PaperInputs, PreregistrationView } from '../../shared/paper/preregistration';
 import { recordPlan } from './stages';
 import type { ServiceOptions } from './service-options';
@@ -84,14 +85,21 @@ export class ResultViews {
 
   /** The preregistration and power plan the Methods files and the manifest state. */
   private paper(id: number): PaperInputs {
-    return paperInputs(this.db, loadExperiment(this.db, id));
+    const exp = loadExperiment(this.db, id);
+    const inputs = paperInputs(this.db, exp);
+    // Files that state a preregistration are not written from a lock changed after locking.
+    refuseTampered(exp.row.name, inputs.preregistration.locks, `Export of "${exp.row.name}"`);
+    return inputs;
   }
 
   /** The experiment's locked plans, the one in force and the deviations from it. */
   preregistration(id: number, lang: FigureLanguage = 'en'): PreregistrationView & { markdown: string } {
     const exp = loadExperiment(this.db, id);
     const view = preregistrationView(this.db, exp);
-    return { ...view, markdown: preregistrationMarkdown(exp.row.name, view, lang) };
+    return {
+      ...view,
+      markdown: tamperedBanner(view, lang) + preregistrationMarkdown(exp.row.name, view, lang),
+    };
   }
 
   /** Locks a plan (version 1), or supersedes the one in force with a reason; never edits one. */

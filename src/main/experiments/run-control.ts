@@ -277,7 +277,13 @@ export class RunControl {
     // Provider batches stay open: the next start polls them instead of paying again.
     await run.cancel({ keepBatches: true });
     await run.done;
-    setExperimentStatus(this.db, id, 'paused');
+    try {
+      setExperimentStatus(this.db, id, 'paused');
+    } catch (err) {
+      // A full disk: the status stays "running", which reads as paused once no process runs it;
+      // the run's own error (with where its answers are kept) is what the person is told.
+      if (!(err instanceof Error && /^SQLITE_/.test(String((err as { code?: unknown }).code)))) throw err;
+    }
     const p = { ...run.snapshot(), status: 'paused' as const, message: 'Interrupted; resume to continue.' };
     this.opts.emit('run.progress', p);
     return p;

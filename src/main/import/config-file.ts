@@ -4,7 +4,14 @@ import { decodeText } from './decode';
 import { locateJsonError } from './json-scan';
 import { LineIndex } from './position';
 import { AppError } from '../base/errors';
-import { checkParsedValue, INPUT_LIMITS, problemsToIssues, readRegularFile } from '../base/input-limits';
+import {
+  checkParsedValue,
+  FORBIDDEN_KEY_MESSAGE,
+  FORBIDDEN_KEYS,
+  INPUT_LIMITS,
+  problemsToIssues,
+  readRegularFile,
+} from '../base/input-limits';
 
 function refuse(file: string, message: string, line?: number): AppError {
   const where = line === undefined ? '' : `line ${line}: `;
@@ -18,13 +25,44 @@ export function readConfigText(path: string): unknown {
   const decoded = decodeText(path, bytes);
   if (!decoded.ok) throw refuse(path, decoded.issue.message, decoded.issue.line);
   const text = decoded.text;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     const at = locateJsonError(text, err);
     const { line, column } = new LineIndex(text).locate(at.offset);
     throw refuse(path, `not valid JSON: ${at.message} (line ${line}, column ${column})`, line);
   }
+  // Refused here for every file read this way (a config, a preregistration plan): what reads the
+  // value next may be a schema whose copy drops such a key without a word.
+  const key = forbiddenKeyPath(value);
+  if (key) {
+    const name = key[key.length - 1];
+    const at = new RegExp(`"${name}"\\s*:`).exec(text);
+    const line = at ? new LineIndex(text).locate(at.index).line : undefined;
+    const field = key.join('.');
+    throw new AppError(
+      'invalid_input',
+      `${path}: ${line === undefined ? '' : `line ${line}: `}${field}: ${FORBIDDEN_KEY_MESSAGE}`,
+      [{ file: path, line, field, message: FORBIDDEN_KEY_MESSAGE }],
+    );
+  }
+  return value;
+}
+
+/** The key path of the first forbidden key in a parsed value (iterative: it may be deep). */
+function forbiddenKeyPath(value: unknown): string[] | undefined {
+  const stack: { v: unknown; path: string[] }[] = [{ v: value, path: [] }];
+  while (stack.length) {
+    const { v, path } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    for (const [k, child] of Object.entries(v)) {
+      const here = Array.isArray(v) ? [...path.slice(0, -1), `${path.at(-1) ?? ''}[${k}]`] : [...path, k];
+      if (!Array.isArray(v) && FORBIDDEN_KEYS.has(k)) return here;
+      stack.push({ v: child, path: here });
+    }
+  }
+  return undefined;
 }
 
 /** Nesting, oversized strings and "__proto__" keys in a parsed config, as one located error. */

@@ -141,3 +141,37 @@ export function locateJsonError(text: string, err: unknown): { offset: number; m
   if (!scan.ok) return { offset: scan.offset, message: reason === raw ? scan.message : reason };
   return { offset: text.length, message: reason };
 }
+
+/**
+ * The keys that appear twice in one object of valid JSON text, in order found. `JSON.parse`
+ * keeps the last value without a word, so a file that says two things in one row is refused
+ * instead of read as whichever came last.
+ */
+export function duplicateKeys(text: string): string[] {
+  const stack: (Set<string> | null)[] = [];
+  const dups: string[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const keys = stack.at(-1);
+      if (keys && expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (keys.has(key)) dups.push(key);
+        else keys.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === '{') {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (c === '[') stack.push(null);
+    else if (c === '}' || c === ']') {
+      stack.pop();
+      expectKey = false;
+    } else if (c === ',') expectKey = stack.at(-1) instanceof Set;
+  }
+  return dups;
+}

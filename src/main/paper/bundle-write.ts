@@ -15,8 +15,8 @@ import { exportExperiment } from '../experiments/results';
 import { anySimulated } from '../providers/config';
 import type { Database } from '../store/db';
 import { allItems, getDataset } from '../store/datasets';
-import { listPreregistrations } from '../store/preregistrations';
 import { paperInputs } from './preregistration';
+import { readLocks, refuseTampered } from './prereg-locks';
 import { inScratch } from './scratch';
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -129,7 +129,9 @@ export async function writeBundle(
   if (labels.length) entries[E.labels] = utf8(jsonl(labels));
   const edits = exp.protocol.bundleEdits?.list(db, exp.view) ?? [];
   if (edits.length) entries[E.edits] = utf8(JSON.stringify(edits, null, 2) + '\n');
-  const locks = listPreregistrations(db, experimentId);
+  const locks = readLocks(db, experimentId, exp.row.name);
+  // A bundle carries the locks for a reviewer to check: one changed after locking is refused here.
+  refuseTampered(exp.row.name, locks, `Bundle of "${exp.row.name}"`);
   if (locks.length)
     entries[E.preregistration] = utf8(JSON.stringify({ experiment: exp.row.name, locks }, null, 2) + '\n');
   // English, as `judge-lab export` writes by default: verify draws the figures in the same words.

@@ -27,6 +27,7 @@ import { canonicalJson } from '../store/ledger';
 import { storedAnswerCount } from '../store/experiments';
 import { insertPreregistration, listPreregistrations } from '../store/preregistrations';
 import { powerPlan } from './power-plan';
+import { lockSha256, readLocks } from './prereg-locks';
 import {
   completePlan,
   preregistrationConfigSchema,
@@ -41,19 +42,7 @@ function plannedConfig(config: ExperimentConfig): Record<string, unknown> {
   return rest;
 }
 
-/** The SHA-256 a lock carries: over the experiment's name and everything the lock says. */
-export function lockSha256(experimentName: string, lock: Omit<PreregistrationLock, 'sha256'>): string {
-  return sha256(
-    canonicalJson({
-      experiment: experimentName,
-      version: lock.version,
-      plan: lock.plan,
-      snapshot: lock.snapshot,
-      reason: lock.reason,
-      lockedAt: lock.lockedAt,
-    }),
-  );
-}
+export { lockSha256 } from './prereg-locks';
 
 function judgesOf(exp: LoadedExperiment): string[] {
   return modelsOf(exp)
@@ -346,7 +335,7 @@ export function preregDeviations(
 
 /** Every lock of an experiment, the one in force and the deviations from it. */
 export function preregistrationView(db: Database, exp: LoadedExperiment): PreregistrationView {
-  const locks = listPreregistrations(db, exp.row.id);
+  const locks = readLocks(db, exp.row.id, exp.row.name);
   return {
     experimentId: exp.row.id,
     locks,

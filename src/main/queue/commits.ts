@@ -32,7 +32,11 @@ export class GroupCommit implements Commits {
    * store fails, the retry timer commits (with backoff), not every turn.
    */
   commit(r: RunState): void {
-    if (r.writes.length && !r.stall) this.tryCommit(r);
+    if (!r.writes.length) return;
+    if (!r.stall) this.tryCommit(r);
+    // Arrived while the store fails: into the side file now, not at the next retry, so a
+    // Ctrl+C or a kill before it does not cost them (they are stored at the next start).
+    else this.spill(r);
   }
 
   /**

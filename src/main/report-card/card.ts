@@ -27,13 +27,18 @@ import {
 /**
  * The judge labels under which an experiment calls the model (provider kind + model id). Answers
  * from a recorded file are the named model's answers made elsewhere: they count for that model
- * under any provider kind (and are marked recorded on the card).
+ * under any live provider kind (and are marked recorded on the card), never on a simulated
+ * model's card, whose answers are made up: a card mixes real and made-up answers nowhere.
  */
 function labelsOf(exp: LoadedExperiment, judge: JudgeModelRef): string[] {
   return modelsOf(exp)
     .filter((m) => {
       const kind = exp.providers[m.provider]?.kind;
-      return m.role === 'judge' && m.model === judge.model && (kind === judge.kind || kind === RECORDED);
+      return (
+        m.role === 'judge' &&
+        m.model === judge.model &&
+        (kind === judge.kind || (kind === RECORDED && judge.kind !== SIMULATED))
+      );
     })
     .map((m) => m.label);
 }
@@ -75,7 +80,7 @@ export function listJudges(db: Database): JudgeSummary[] {
     }
   }
   for (const [model, exps] of recordedOnly) {
-    const live = [...by.values()].filter((j) => j.model === model);
+    const live = [...by.values()].filter((j) => j.model === model && j.kind !== SIMULATED);
     const targets = live.length ? live : [blankSummary(RECORDED, model)];
     for (const j of targets) {
       for (const exp of exps) count(j, exp);
@@ -126,6 +131,7 @@ export function resolveJudge(db: Database, model: string): JudgeModelRef {
 }
 
 const RECORDED = 'recorded';
+const SIMULATED = 'simulated';
 
 type Measured = Omit<GateCheck, 'status' | 'reason'>;
 
@@ -256,7 +262,19 @@ export function buildReportCard(
     }
     const { metrics, counts } = computeResults(db, exp.row.id);
     if (counts.ok === 0) entry.note = { key: 'nothing_answered' };
-    const where = { experimentId: exp.row.id, experimentName: exp.row.name, dataset };
+    // A run that has not finished (paused at 22 of 192 calls) measured a part of its plan: its
+    // figures are shown, but a gate neither passes nor fails on them.
+    const incomplete =
+      exp.row.status === 'finished'
+        ? {}
+        : {
+            incomplete: {
+              status: exp.row.status,
+              answered: counts.ok + counts.failed,
+              planned: counts.planned,
+            },
+          };
+    const where = { experimentId: exp.row.id, experimentName: exp.row.name, dataset, ...incomplete };
     for (const label of labels) {
       const own = hook.contribute(metrics, label);
       const human = humanRows(db, annotation, exp, label);

@@ -8,7 +8,9 @@ export const UTF8_BOM = '\uFEFF';
 // OWASP's CSV-injection rule: spreadsheets run a cell that starts with = + - @ TAB or CR as a
 // formula, so such a cell gets a leading '. Plain numbers ("-0.25", "+3") are not formulas and
 // stay numbers for the researchers who load these tables.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Text that already starts with ' before such a character gets one more, so a reader that takes
+// one ' off (`unguardCsvCell`, for files read back) gets every text back exactly.
+const FORMULA_START = /^'*[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -19,6 +21,13 @@ export function csvField(text: string): string {
   const raw = showControlChars(text);
   const value = FORMULA_START.test(raw) && !PLAIN_NUMBER.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** A cell as `csvField` was given it: the spreadsheet guard's leading ' taken off. */
+export function unguardCsvCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) && !PLAIN_NUMBER.test(cell.slice(1))
+    ? cell.slice(1)
+    : cell;
 }
 
 /** A whole CSV document: CRLF line ends (RFC 4180) and a leading BOM. */

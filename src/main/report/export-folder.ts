@@ -3,6 +3,7 @@
 // export. Protocols supply the content (metrics, tables, figures, extra files); this module
 // writes every format the same way for all of them.
 import { existsSync } from 'node:fs';
+import { writeFailure } from '../base/write-files';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { FigureSpec } from '../../shared/report/chart-kit';
@@ -277,11 +278,14 @@ export async function writeExportFolder(
     written = await writeAll(stage, input, options);
   } catch (err) {
     await rm(stage, { recursive: true, force: true });
-    throw err;
+    // The export folder's disk, not the data folder's, is the one that failed (often full).
+    throw writeFailure(target, err);
   }
   const owned = [...OWNED_ENTRIES, ...(input.files ?? []).map((f) => f.name.split('/')[0])];
   try {
     await commit(stage, target, owned);
+  } catch (err) {
+    throw writeFailure(target, err);
   } finally {
     await rm(stage, { recursive: true, force: true });
   }

@@ -76,11 +76,29 @@ function immediateTransactions(db: Database): void {
     deferredByDefault(fn).immediate) as Database['transaction'];
 }
 
+/**
+ * Switches a file to WAL. On a new file that another process opens at the same instant, the
+ * switch can meet the other's read lock: SQLite answers SQLITE_BUSY at once there (the busy
+ * handler is not called, since two readers each waiting to escalate would deadlock), so it is
+ * tried again for as long as the busy timeout would wait.
+ */
+function walMode(db: Database): void {
+  for (let waited = 0; ; waited += 25) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || waited >= 20_000) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}
+
 function prepare(db: Database, file: string, opts: OpenOptions): Database {
   try {
     // The app and the CLI may share one file: wait for the other writer instead of failing.
     db.pragma('busy_timeout = 20000');
-    db.pragma('journal_mode = WAL');
+    walMode(db);
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
     immediateTransactions(db);

@@ -462,46 +462,60 @@ export function migrate(
   list: Migration[] = migrations,
   beforeMigrating?: (applied: number[]) => void,
 ): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  // Two processes may open a new data folder at once: each check-then-change below runs inside
+  // an IMMEDIATE transaction (the write lock first, the busy timeout waits for the other) and
+  // re-reads what is applied there, so the second finds the first one's work instead of
+  // repeating it ("table … already exists", "duplicate column name").
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
   )`);
-  // Which release ran each migration (older releases did not say): a file opened by an older
-  // release can then name the release it needs. Older releases insert without it, unharmed.
-  if (
-    !(db.pragma('table_info(schema_migrations)') as { name: string }[]).some((c) => c.name === 'app_version')
-  )
-    db.exec('ALTER TABLE schema_migrations ADD COLUMN app_version TEXT');
+    // Which release ran each migration (older releases did not say): a file opened by an older
+    // release can then name the release it needs. Older releases insert without it, unharmed.
+    if (
+      !(db.pragma('table_info(schema_migrations)') as { name: string }[]).some(
+        (c) => c.name === 'app_version',
+      )
+    )
+      db.exec('ALTER TABLE schema_migrations ADD COLUMN app_version TEXT');
+  }).immediate();
   const done = new Set(appliedVersions(db));
   const ran: number[] = [];
   if (beforeMigrating && list.some((m) => !done.has(m.version))) beforeMigrating([...done]);
+  const applied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue;
     const fkOn = m.rebuildsTables && (db.pragma('foreign_keys', { simple: true }) as number) === 1;
     if (fkOn) db.pragma('foreign_keys = OFF');
     try {
-      db.transaction(() => {
-        db.exec(m.up);
-        if (m.rebuildsTables) {
-          const bad = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
-          if (bad.length > 0) {
-            const b = bad[0];
-            throw new Error(
-              `migration ${m.version} would break ${bad.length} reference(s), e.g. ${b.table} row ${b.rowid} → ${b.parent}`,
-            );
+      const didRun = db
+        .transaction((): boolean => {
+          // Another process may have run it since `done` was read.
+          if (applied.get(m.version) !== undefined) return false;
+          db.exec(m.up);
+          if (m.rebuildsTables) {
+            const bad = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+            if (bad.length > 0) {
+              const b = bad[0];
+              throw new Error(
+                `migration ${m.version} would break ${bad.length} reference(s), e.g. ${b.table} row ${b.rowid} → ${b.parent}`,
+              );
+            }
           }
-        }
-        db.prepare('INSERT INTO schema_migrations (version, name, app_version) VALUES (?, ?, ?)').run(
-          m.version,
-          m.name,
-          APP_VERSION,
-        );
-      })();
+          db.prepare('INSERT INTO schema_migrations (version, name, app_version) VALUES (?, ?, ?)').run(
+            m.version,
+            m.name,
+            APP_VERSION,
+          );
+          return true;
+        })
+        .immediate();
+      if (didRun) ran.push(m.version);
     } finally {
       if (fkOn) db.pragma('foreign_keys = ON');
     }
-    ran.push(m.version);
   }
   return ran;
 }

@@ -33,8 +33,11 @@ export function corruptStore(file: string, detail: string): StoreError {
 }
 
 function sqliteCode(err: unknown): string | undefined {
-  if (!(err instanceof Error) || err.name !== 'SqliteError') return undefined;
+  if (!(err instanceof Error)) return undefined;
   const code = (err as Error & { code?: unknown }).code;
+  // The engine's own stop after a store that stayed unwritable carries the store's code too.
+  if (err.name !== 'SqliteError')
+    return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
   return typeof code === 'string' ? code : 'SQLITE_ERROR';
 }
 
@@ -91,10 +94,12 @@ export function explainStoreFault(err: unknown, file: string): StoreError | unde
       `Cannot open the data store ${file} (${detail}). Check that its folder exists and that Judge Lab may read ` +
         `and write both the folder and the file, ${ELSEWHERE}.`,
     );
+  // The engine's stop says where the answers it received are kept: said too.
+  const kept = err instanceof Error && err.name !== 'SqliteError' ? ` (${detail})` : '';
   if (code === 'SQLITE_FULL')
     return new StoreError(
       file,
-      `The disk holding ${file} is full. The last change was rolled back, so nothing is half-written: free some ` +
+      `The disk holding ${file} is full${kept}. The last change was rolled back, so nothing is half-written: free some ` +
         'space and run the command again.',
     );
   if (code.startsWith('SQLITE_IOERR'))

@@ -89,8 +89,26 @@ export interface AnnotationFile {
  * because the package's set is not one of this store's sets and the store holds others the person
  * may have meant: the caller asks, then sends `asNewSet` or `intoSetId`.
  */
+/**
+ * A package label that was not taken: the set holds a label of that unit by that annotator that
+ * differs and is not older than the package's (or the package gives no time).
+ */
+export interface PackageLabelConflict {
+  unit: string;
+  annotator: string;
+  ours: { value: RatingValue | null; skipped: boolean; time: string };
+  package: { value: RatingValue | null; skipped: boolean; time: string | null };
+}
+
 export type PackageImport =
-  | { outcome: 'imported'; set: AnnotationSetSummary; created: boolean; labels: number }
+  | {
+      outcome: 'imported';
+      set: AnnotationSetSummary;
+      created: boolean;
+      labels: number;
+      /** Labels kept because the set's are newer (none when `takePackageLabels` was sent). */
+      conflicts: PackageLabelConflict[];
+    }
   | {
       outcome: 'foreign-set';
       package: { uid: string; name: string; units: number; labels: number };

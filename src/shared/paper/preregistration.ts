@@ -68,6 +68,8 @@ export interface PreregistrationLock {
   lockedAt: string;
   /** SHA-256 of the canonical JSON of { experiment, version, plan, snapshot, reason, lockedAt }. */
   sha256: string;
+  /** Set when the stored content no longer hashes to `sha256` (changed after locking). */
+  tampered?: true;
 }
 
 /** Kinds of deviation from the locked plan, found from the stored experiment. */

@@ -133,6 +133,17 @@ export function checkMeasurement(
   d: GateDefinition,
   m: GateMeasurement,
 ): Pick<GateCheck, 'status' | 'reason'> {
+  if (m.incomplete)
+    return {
+      status: 'incomplete',
+      reason: {
+        key: 'run_incomplete',
+        params: {
+          answered: String(m.incomplete.answered),
+          planned: String(m.incomplete.planned),
+        },
+      },
+    };
   if (m.value === null) return { status: 'undefined', reason: m.note ?? { key: 'no_value' } };
   if (!passes(d, m.value))
     return {
@@ -177,7 +188,8 @@ function badness(d: GateDefinition, v: number): number {
  * Every gate over every measurement. A gate fails when any measurement fails (a judge that flips
  * on one dataset is not cleared by another); it warns when none fails but some interval reaches
  * past the threshold; it passes when at least one measurement exists and all defined ones pass;
- * otherwise it was not measured.
+ * a measurement of a run that has not finished counts for none of these: a gate measured only so
+ * is incomplete; otherwise it was not measured.
  */
 export function evaluateGates(
   definitions: readonly GateDefinition[],
@@ -189,7 +201,7 @@ export function evaluateGates(
       const checks: GateCheck[] = measured
         .filter((m) => m.gate === d.id)
         .map((m) => ({ ...m, ...checkMeasurement(d, m) }));
-      const defined = checks.filter((c) => c.status !== 'undefined');
+      const defined = checks.filter((c) => c.status !== 'undefined' && c.status !== 'incomplete');
       const failed = defined.filter((c) => c.status === 'fail');
       const warned = defined.filter((c) => c.status === 'warn');
       const worst = [...(failed.length ? failed : warned.length ? warned : defined)].sort(
@@ -197,7 +209,15 @@ export function evaluateGates(
       )[0];
       return {
         definition: d,
-        status: failed.length ? 'fail' : warned.length ? 'warn' : defined.length ? 'pass' : 'not_measured',
+        status: failed.length
+          ? 'fail'
+          : warned.length
+            ? 'warn'
+            : defined.length
+              ? 'pass'
+              : checks.some((c) => c.status === 'incomplete')
+                ? 'incomplete'
+                : 'not_measured',
         decisive: worst ?? null,
         checks,
       };

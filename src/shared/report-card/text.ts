@@ -80,6 +80,7 @@ const EN: CardText = {
     warn: 'warn',
     fail: 'fail',
     not_measured: 'not measured',
+    incomplete: 'incomplete',
     undefined: 'undefined',
   },
   measures: {},
@@ -97,6 +98,7 @@ const EN: CardText = {
       no_value: 'no value',
       value_misses: '{{value}} misses {{threshold}}',
       interval_undefined: 'the interval is undefined',
+      run_incomplete: 'the run has not finished ({{answered}} of {{planned}} calls answered)',
       interval_not_clear: 'the 95% interval [{{low}}, {{high}}] is not clear of {{threshold}}',
       interval_not_given: 'the protocol gives no interval for this figure',
       position_lean:
@@ -148,7 +150,14 @@ const ZH: CardText = {
     human_rho: '与人工评分的 ρ',
     self_disagreement: '两次重复不一致的概率',
   },
-  statuses: { pass: '通过', warn: '警示', fail: '未通过', not_measured: '未测量', undefined: '无定义' },
+  statuses: {
+    pass: '通过',
+    warn: '警示',
+    fail: '未通过',
+    not_measured: '未测量',
+    incomplete: '未完成',
+    undefined: '无定义',
+  },
   measures: {
     accuracy: '准确率（严格）',
     flip_rate: '翻转率',
@@ -189,6 +198,7 @@ const ZH: CardText = {
       no_value: '没有数值',
       value_misses: '{{value}} 未达到 {{threshold}}',
       interval_undefined: '区间无定义',
+      run_incomplete: '运行尚未完成（已回答 {{answered}}/{{planned}} 次调用）',
       interval_not_clear: '95% 区间 [{{low}}, {{high}}] 未整体越过 {{threshold}}',
       interval_not_given: '该协议未给出此指标的区间',
       position_lean:

@@ -88,6 +88,11 @@ export interface GateMeasurement {
   note?: CardPhrase;
   /** Position gate only: a significant lean fails the gate whatever the consistency. */
   lean?: PositionLeanTest;
+  /**
+   * Set when the measurement comes from a run that has not finished (paused at 22 of 192
+   * calls, running, cancelled): it is shown, but no gate passes or fails on it.
+   */
+  incomplete?: { status: string; answered: number; planned: number };
 }
 
 /** What a protocol contributes for one judge label of one experiment. */
@@ -122,9 +127,10 @@ export type GateSettings = Partial<Record<GateId, GateSetting>>;
 
 /**
  * pass; warn: the value passes but its 95% interval reaches past the threshold (a gate that does
- * not ask the whole interval to clear it); fail; not measured.
+ * not ask the whole interval to clear it); fail; not measured; incomplete: measured only by runs
+ * that have not finished.
  */
-export type GateStatus = 'pass' | 'warn' | 'fail' | 'not_measured';
+export type GateStatus = 'pass' | 'warn' | 'fail' | 'not_measured' | 'incomplete';
 
 /** A measurement held to its gate, with the experiment it comes from. */
 export interface GateCheck extends GateMeasurement {

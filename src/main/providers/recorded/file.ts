@@ -6,6 +6,9 @@ import type { InputIssue } from '../../../shared/domain';
 import { AppError, formatIssue } from '../../base/errors';
 import { INPUT_LIMITS, readRegularFile } from '../../base/input-limits';
 import { readRows } from '../../import/csv';
+import { decodeText } from '../../import/decode';
+import { duplicateKeys } from '../../import/json-scan';
+import { toCsv, unguardCsvCell } from '../../report/csv';
 import type { Usage } from '../types';
 import { ANSWER_COLUMNS, LEAD_COLUMNS, USAGE_COLUMNS, slotId } from './slots';
 
@@ -83,6 +86,8 @@ function jsonlRows(
         });
         return;
       }
+      for (const key of new Set(duplicateKeys(source)))
+        issues.push({ file, line: i + 1, field: key, message: 'given twice in this row: keep one' });
       rows.push({ line: i + 1, cells: new Map(Object.entries(value)) });
     });
   return { rows };
@@ -94,6 +99,9 @@ function csvRows(file: string, text: string, issues: InputIssue[]): { rows: RawR
   const [header, ...data] = rows;
   if (!header) return { rows: [] };
   const names = header.cells.map((c) => c.trim());
+  for (const [i, n] of names.entries())
+    if (names.indexOf(n) !== i)
+      issues.push({ file, line: header.line, field: n, message: 'column given twice: keep one' });
   const out: RawRow[] = [];
   for (const r of data) {
     if (r.cells.every((c) => c.trim() === '')) continue;
@@ -101,7 +109,8 @@ function csvRows(file: string, text: string, issues: InputIssue[]): { rows: RawR
       issues.push({ file, line: r.line, message: `${r.cells.length} cells, the header has ${names.length}` });
       continue;
     }
-    out.push({ line: r.line, cells: new Map(names.map((n, i) => [n, r.cells[i]])) });
+    // The file may be one this app wrote (`recordedText`), whose cells carry the spreadsheet guard.
+    out.push({ line: r.line, cells: new Map(names.map((n, i) => [n, unguardCsvCell(r.cells[i])])) });
   }
   // An unknown column is named once, at the header.
   return { rows: out, headerLine: header.line };
@@ -114,7 +123,14 @@ function csvRows(file: string, text: string, issues: InputIssue[]): { rows: RawR
  */
 export function readRecordedFile(file: string, slotColumns: ReadonlySet<string>): RecordedAnswers {
   const bytes = readBytes(file);
-  const text = bytes.toString('utf8');
+  // Strictly UTF-8, as dataset imports read: a lenient decode would turn a cp1252 file's bytes
+  // into U+FFFD inside answers and prompts' slots, and the run would go on with them.
+  const decoded = decodeText(file, bytes);
+  if (!decoded.ok)
+    throw new AppError('invalid_input', `${formatIssue(decoded.issue)}. Nothing was imported.`, [
+      decoded.issue,
+    ]);
+  const text = decoded.text;
   const issues: InputIssue[] = [];
   const format = formatOf(file);
   const { rows: raw, headerLine } =
@@ -205,8 +221,10 @@ export interface RecordedOut {
 }
 
 /**
- * The file's text: JSONL (one object per row, every column present) or CSV (RFC 4180, exact:
- * no spreadsheet guard, since the text is read back as it is written).
+ * The file's text: JSONL (one object per row, every column present) or CSV through the shared
+ * writer (BOM, CRLF, the spreadsheet guard on cells a spreadsheet would run as formulas, which
+ * `readRecordedFile` takes off again; control characters other than TAB/LF/CR are shown as
+ * `\x1B`, so answers holding them go exactly only as JSONL).
  */
 export function recordedText(
   format: RecordedFormat,
@@ -227,6 +245,5 @@ export function recordedText(
       cells.map((c) => JSON.stringify(Object.fromEntries(columns.map((k, i) => [k, c[i]])))).join('\n') +
       (cells.length ? '\n' : '')
     );
-  const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return [columns, ...cells].map((r) => r.map(quote).join(',') + '\r\n').join('');
+  return toCsv(columns, cells);
 }

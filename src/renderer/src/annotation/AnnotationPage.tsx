@@ -298,6 +298,9 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
 
 export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageProps) {
   const { t } = useTranslation('annotation');
+  // Package labels kept out because the set's are newer are said with the import, never dropped unsaid.
+  const withConflicts = (text: string, n: number) =>
+    n ? `${text} ${t('packageConflicts', { count: n })}` : text;
   const [sets, setSets] = useState<AnnotationSetSummary[] | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [profiles, setProfiles] = useState<string[]>([]);
@@ -360,7 +363,13 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
                 setForeign({ file: f, answer: r });
                 return;
               }
-              setMessage({ text: t('packageOpened', { name: r.set.name, count: r.labels }), error: false });
+              setMessage({
+                text: withConflicts(
+                  t('packageOpened', { name: r.set.name, count: r.labels }),
+                  r.conflicts.length,
+                ),
+                error: false,
+              });
               reload();
             }}
           />
@@ -380,7 +389,10 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
               });
               if (r.outcome !== 'imported') return;
               const key = r.created ? 'packageOpened' : 'packageMerged';
-              setMessage({ text: t(key, { name: r.set.name, count: r.labels }), error: false });
+              setMessage({
+                text: withConflicts(t(key, { name: r.set.name, count: r.labels }), r.conflicts.length),
+                error: false,
+              });
               reload();
             } catch (err) {
               setMessage({ text: (err as Error).message, error: true });

@@ -47,6 +47,8 @@ const en = {
   imported: 'Imported {{count}} labels.',
   packageOpened: 'Opened “{{name}}”: {{count}} labels.',
   packageMerged: 'Merged {{count}} labels into “{{name}}”.',
+  packageConflicts:
+    '{{count}} labels of the package were not taken: this set’s labels of those units are newer (or the package gives no time). The CLI’s import-package --take-package-labels replaces them anyway.',
   foreign: {
     question:
       'This package holds the rating set “{{name}}” ({{units}} units, {{labels}} labels), which is not one of the sets here.',
@@ -322,6 +324,8 @@ const zh: typeof en & typeof zhTables = {
   imported: '已导入 {{count}} 个标签。',
   packageOpened: '已打开“{{name}}”：{{count}} 个标签。',
   packageMerged: '已将 {{count}} 个标签合并到“{{name}}”。',
+  packageConflicts:
+    '标注包中有 {{count}} 个标签未被采用：本集中这些单元的标签更新（或标注包未注明时间）。如仍要替换，可用命令行 import-package --take-package-labels。',
   foreign: {
     question: '此标注包中的标注集“{{name}}”（{{units}} 个条目，{{labels}} 个标签）不是这里的标注集。',
     matches: '要把其标签合并到条目相同的标注集，还是作为单独的标注集打开？',

@@ -37,8 +37,15 @@ export function LockView({
   const { t } = useTranslation('prereg');
   const lock = view.active;
   const { plan, snapshot } = lock;
+  // A lock changed after locking (its content no longer hashes to its SHA-256) is said first.
+  const tampered = view.locks.filter((l) => l.tampered).map((l) => l.version);
   return (
     <div className="prereg-lock" data-testid="prereg-lock" data-version={lock.version}>
+      {tampered.length > 0 && (
+        <p className="text-danger" role="alert" data-testid="prereg-tampered">
+          {t('lock.tampered', { versions: tampered.join(', ') })}
+        </p>
+      )}
       <h3 className="prereg__subtitle">
         {t('lock.inForce')} · {t('lock.version', { version: lock.version })}
       </h3>

@@ -53,6 +53,8 @@ const en = {
     sha256: 'SHA-256',
     reason: 'Supersedes version {{previous}} because',
     primaryMark: 'primary',
+    tampered:
+      'TAMPERED: lock version {{versions}} no longer matches its SHA-256. It was changed after locking and cannot be relied on as a preregistration; export and the study bundle are refused.',
     hypotheses: 'Hypotheses',
     answersAtLock: 'Answers collected at the lock',
     items: 'Registered items',
@@ -148,6 +150,8 @@ const zh: typeof en = {
     sha256: 'SHA-256',
     reason: '取代第 {{previous}} 版的理由',
     primaryMark: '主要',
+    tampered:
+      '已被篡改：第 {{versions}} 版锁定内容与其 SHA-256 不符。锁定后曾被修改，不能作为预注册依据；导出与研究包均被拒绝。',
     hypotheses: '假设',
     answersAtLock: '锁定时已收集的回答',
     items: '登记的条目',
