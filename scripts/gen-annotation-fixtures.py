@@ -58,7 +58,8 @@ for x, y in corr_sets:
     rho = stats.spearmanr(x, y).statistic
     n = len(x)
     z = np.arctanh(rho)
-    half = stats.norm.ppf(0.975) / np.sqrt(n - 3)
+    # Bonett & Wright (2000): var(atanh rho_s) = (1 + rho_s^2 / 2) / (n - 3).
+    half = stats.norm.ppf(0.975) * np.sqrt((1 + rho**2 / 2) / (n - 3))
     correlations.append(
         {
             "x": x,

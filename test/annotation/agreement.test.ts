@@ -30,11 +30,13 @@ describe('the decision at the threshold, applied with the interval', () => {
     expect(decide(0.5, [0.3, 0.7], 100, 0.8)).toEqual({ decision: 'mix', more_items: null });
     const u = decide(0.85, [0.7, 0.92], 40, 0.8);
     expect(u.decision).toBe('undecided');
-    // At the same rho, n + more items give a Fisher-z half-width below the distance to the threshold.
+    // At the same rho, n + more items give a Fisher-z half-width (Bonett & Wright's variance for
+    // Spearman, (1 + rho²/2) / (n − 3)) below the distance to the threshold.
     const n = 40 + u.more_items!;
     const gap = Math.atanh(0.85) - Math.atanh(0.8);
-    expect(1.959963984540054 / Math.sqrt(n - 3)).toBeLessThanOrEqual(gap);
-    expect(1.959963984540054 / Math.sqrt(n - 4)).toBeGreaterThan(gap);
+    const sd = Math.sqrt(1 + 0.85 ** 2 / 2);
+    expect((1.959963984540054 * sd) / Math.sqrt(n - 3)).toBeLessThanOrEqual(gap);
+    expect((1.959963984540054 * sd) / Math.sqrt(n - 4)).toBeGreaterThan(gap);
     expect(decide(0.8, [0.6, 0.9], 40, 0.8)).toEqual({ decision: 'undecided', more_items: null });
   });
 });

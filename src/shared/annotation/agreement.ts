@@ -15,6 +15,7 @@ import {
   median,
   pearsonR,
   spearmanInterval,
+  spearmanVarianceFactor,
   exactAgreement,
   normalQuantile,
   type CI,
@@ -303,7 +304,8 @@ type DecisionFields = Pick<JudgeHumanRow, 'decision' | 'more_items' | 'decision_
 /**
  * The decision at the threshold, applied with the interval: its lower end at or above → replace;
  * its upper end below → mix; straddling → undecided, with about how many more items would shrink
- * the Fisher-z interval (half-width z / sqrt(n - 3)) to clear the threshold at the same rho.
+ * the Fisher-z interval (half-width z · sqrt((1 + rho²/2) / (n − 3)), spearmanInterval's) to clear
+ * the threshold at the same rho.
  * Without rho (a constant side, `constant` says which) → undefined. At rho = ±1 there is no
  * interval: the point value decides, with a warning.
  */
@@ -331,7 +333,7 @@ export function decide(
   if (ci[1] < threshold) return { decision: 'mix', more_items: null };
   const gap = Math.abs(Math.atanh(Math.max(-0.999999, Math.min(0.999999, rho))) - Math.atanh(threshold));
   if (gap < 1e-9) return { decision: 'undecided', more_items: null };
-  const needed = Math.ceil((normalQuantile(0.975) / gap) ** 2 + 3);
+  const needed = Math.ceil((normalQuantile(0.975) / gap) ** 2 * spearmanVarianceFactor(rho) + 3);
   return { decision: 'undecided', more_items: Math.max(1, needed - n) };
 }
 

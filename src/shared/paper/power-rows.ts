@@ -219,11 +219,11 @@ export function fisherZRow(
     'fisher-z',
     `Spearman ρ whose interval excludes ${rho0}`,
     [{ key: 'rho0', name: 'threshold ρ0', value: rho0, source: 'default' }, rho1],
-    base.n > 3 ? fisherZMde(base.n, rho0, 'up', at.alpha, at.power) : null,
+    base.n > 3 ? fisherZMde(base.n, rho0, 'up', at.alpha, at.power, true) : null,
     `4 ${base.unit} at least`,
     r,
     effectSourceOf({ typed: effect.typed, fallback: { value: rho1.value, source: rho1.source } }),
-    ok ? ceilOrNull(fisherZSampleSize(r, rho0, at.alpha, at.power)) : null,
+    ok ? ceilOrNull(fisherZSampleSize(r, rho0, at.alpha, at.power, true)) : null,
     ok ? BEYOND : `ρ must lie in (−1, 1) and differ from ${rho0}`,
   );
 }

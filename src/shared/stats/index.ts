@@ -82,6 +82,7 @@ export {
   pearsonR,
   spearman,
   spearmanInterval,
+  spearmanVarianceFactor,
   type Correlation,
   type RhoCiUndefinedReason,
   type SpearmanResult,

@@ -434,10 +434,21 @@ export function exactBinomialSampleSize(
 
 // ---- Fisher-z interval of a correlation --------------------------------------------------
 
-/** Power of the two-sided test that the Fisher-z interval of ρ excludes ρ0, with n items, at true ρ1. */
-export function fisherZPower(rho1: number, rho0: number, n: number, alpha = DEFAULT_ALPHA): number {
+/**
+ * Power of the two-sided test that the Fisher-z interval of ρ excludes ρ0, with n items, at true
+ * ρ1. `spearman`: atanh ρ̂'s variance is (1 + ρ1²/2)/(n − 3) (Bonett & Wright 2000), as the
+ * agreement's interval computes it; without it, Pearson's 1/(n − 3) (statsmodels' NormalIndPower).
+ */
+export function fisherZPower(
+  rho1: number,
+  rho0: number,
+  n: number,
+  alpha = DEFAULT_ALPHA,
+  spearman = false,
+): number {
   if (!(n > 3)) throw new RangeError(`n must exceed 3, got ${n}`);
-  const es = Math.abs(Math.atanh(rho1) - Math.atanh(rho0)) * Math.sqrt(n - 3);
+  const factor = spearman ? 1 + (rho1 * rho1) / 2 : 1;
+  const es = (Math.abs(Math.atanh(rho1) - Math.atanh(rho0)) * Math.sqrt(n - 3)) / Math.sqrt(factor);
   const za = normalQuantile(1 - alpha / 2);
   return normalCdf(es - za) + normalCdf(-es - za);
 }
@@ -448,9 +459,10 @@ export function fisherZSampleSize(
   rho0: number,
   alpha = DEFAULT_ALPHA,
   power = DEFAULT_POWER,
+  spearman = false,
 ): number | null {
   if (!(Math.abs(rho1) < 1 && Math.abs(rho0) < 1) || rho1 === rho0) return null;
-  return solveIncreasing((n) => fisherZPower(rho1, rho0, n, alpha), power, 3 + 1e-9, MAX_PLANNED_N);
+  return solveIncreasing((n) => fisherZPower(rho1, rho0, n, alpha, spearman), power, 3 + 1e-9, MAX_PLANNED_N);
 }
 
 /** The ρ1 nearest ρ0 on the given side whose interval excludes ρ0 with n items at the given power. */
@@ -460,10 +472,11 @@ export function fisherZMde(
   direction: 'up' | 'down' = 'up',
   alpha = DEFAULT_ALPHA,
   power = DEFAULT_POWER,
+  spearman = false,
 ): number | null {
   if (!(n > 3)) return null;
   const z0 = Math.atanh(rho0);
-  const dz = solveIncreasing((d) => fisherZPower(Math.tanh(z0 + d), rho0, n, alpha), power, 0, 20);
+  const dz = solveIncreasing((d) => fisherZPower(Math.tanh(z0 + d), rho0, n, alpha, spearman), power, 0, 20);
   if (dz === null) return null;
   return Math.tanh(direction === 'up' ? z0 + dz : z0 - dz);
 }
