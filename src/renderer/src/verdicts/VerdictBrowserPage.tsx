@@ -4,6 +4,7 @@ import { matchVerdicts, type VerdictFilter, type VerdictRow } from '../../../sha
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemViewer } from '../components/ItemViewer';
 import { TextBlock } from '../components/TextBlock';
+import { ComparedTexts } from './ComparedTexts';
 import { routeHref } from '../stores/route';
 import { filterOfQuery, VERDICTS_PAGE } from './links';
 import { useItemOf, useVerdicts } from './useVerdicts';
@@ -273,6 +274,7 @@ function VerdictDetail({
       </dl>
       <h2 className="verdicts-detail__head">{t('reason')}</h2>
       <TextBlock text={row.reason} testId="verdict-reason" />
+      {row.compared && <ComparedTexts compared={row.compared} />}
       {row.shown !== null && (
         <>
           <h2 className="verdicts-detail__head">{t('shown')}</h2>
