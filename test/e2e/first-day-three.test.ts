@@ -127,7 +127,7 @@ describe('issue 38 in Chromium', () => {
     await byId('wizard-next').click();
     await expect.poll(() => page.locator('.wizard__problems').innerText()).toMatch(/Fix the problem/);
     await shootAll(page, 'wizard-protocol-dataset-kind', async () => {
-      await warning.waitFor();
+      await warning.scrollIntoViewIfNeeded();
     });
     await axeClean();
 

@@ -15,6 +15,7 @@ export const en = {
     disconnected: 'Lost connection to Judge Lab. Reconnecting…',
   },
   common: {
+    scrollSideways: 'This table is wider than the window: scroll it sideways, or click it and use the ← → keys.',
     dismiss: 'Dismiss',
     cancel: 'Cancel',
     retry: 'Try again',

@@ -15,6 +15,7 @@ export const zh: Messages = {
     disconnected: '与 Judge Lab 的连接已断开，正在重新连接…',
   },
   common: {
+    scrollSideways: '此表比窗口宽：请横向滚动，或点击表格后用 ← → 键。',
     dismiss: '关闭',
     cancel: '取消',
     retry: '重试',

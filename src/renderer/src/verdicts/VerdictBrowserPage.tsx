@@ -10,6 +10,7 @@ import { filterOfQuery, VERDICTS_PAGE } from './links';
 import { useItemOf, useVerdicts } from './useVerdicts';
 import './i18n';
 import './verdicts.css';
+import { TableScroll } from '../components/TableScroll';
 
 interface VerdictBrowserPageProps {
   experimentId: number;
@@ -179,7 +180,7 @@ function VerdictTable({
   return (
     <>
       <p className="hint">{t('listHint')}</p>
-      <div className="results-table__scroll">
+      <TableScroll className="results-table__scroll" label={t('title')}>
         <table className="results-table verdicts-table" data-testid="verdict-list">
           <thead>
             <tr>
@@ -218,7 +219,7 @@ function VerdictTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }

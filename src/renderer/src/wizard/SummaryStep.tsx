@@ -19,6 +19,7 @@ import { PowerPlanSection } from './PowerPlanSection';
 import { PreregisterSection } from './PreregisterSection';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
+import { TableScroll } from '../components/TableScroll';
 
 /** A row's provider (a preset, or its `-batch` twin) is the built-in simulated one. */
 function simulatedProvider(provider: string): boolean {
@@ -41,7 +42,7 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
   // A simulated model costs nothing by construction: "free — simulated", not "unpriced" (issue 38).
   const unpriced = estimate.unpricedModels.some((m) => !simulated.has(m));
   return (
-    <div className="table-wrap">
+    <TableScroll className="table-wrap" label={t('wizard.summary.title')}>
       <table className="datasets-table estimate-table" data-testid="estimate-table">
         <thead>
           <tr>
@@ -123,7 +124,7 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
           </tr>
         </tfoot>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
