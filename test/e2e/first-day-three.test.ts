@@ -31,6 +31,8 @@ beforeAll(async () => {
   app = await startSeededApp(
     async (core) => {
       await core.call('datasets.loadSample', { sampleId: 'llmbar-demo' });
+      // Loaded here too, so each test stands alone; a second load (the button) keeps one copy.
+      await core.call('datasets.loadSample', { sampleId: 'tydiqa' });
       const { dataset: pw } = await core.call('datasets.import', {
         fileName: 'scores.jsonl',
         contentBase64: Buffer.from(POINTWISE.map((r) => JSON.stringify(r)).join('\n')).toString('base64'),
