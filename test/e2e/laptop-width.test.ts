@@ -136,7 +136,7 @@ async function axeClean(): Promise<void> {
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
     const violations = await page.evaluate(async (dark) => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, o: unknown) => Promise<unknown> } })
+      const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<unknown> } })
         .axe;
       // The figures are white paper in both themes (the exported PNG/SVG); axe takes the page's
       // dark background behind their SVG text, so their contrast is checked in the light scheme.

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../lib/useFormat';
 import { Deviations } from './Deviations';
 import { useComparisonLabels } from './labels';
 import { ComparisonName } from './LockView';
@@ -13,6 +14,7 @@ import './prereg.css';
  */
 export function PreregNote({ experimentId, protocol }: { experimentId: number; protocol: string }) {
   const { t } = useTranslation('prereg');
+  const f = useFormat();
   const { view } = usePreregistration(experimentId);
   const labels = useComparisonLabels(protocol, view?.comparisons ?? []);
   if (!view) return null;
@@ -25,7 +27,9 @@ export function PreregNote({ experimentId, protocol }: { experimentId: number; p
     );
   return (
     <section className="prereg-note" data-testid="prereg-note" aria-label={t('title')}>
-      <h2 className="prereg__subtitle">{t('note.title', { version: lock.version, at: lock.lockedAt })}</h2>
+      <h2 className="prereg__subtitle">
+        {t('note.title', { version: lock.version, at: f.dateTime(lock.lockedAt) })}
+      </h2>
       <p>
         <strong>{t('note.confirmatory')}</strong>
       </p>
