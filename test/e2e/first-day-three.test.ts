@@ -121,7 +121,9 @@ describe('issue 38 in Chromium', () => {
     // Said when the study is picked, before Next: a QA study on pairwise data.
     const warning = byId('protocol-dataset-kind');
     await warning.waitFor();
-    expect(await warning.innerText()).toMatch(/Reference sensitivity reads QA datasets.*LLMBar demo.*Pairwise/s);
+    expect(await warning.innerText()).toMatch(
+      /Reference sensitivity reads QA datasets.*LLMBar demo.*Pairwise/s,
+    );
     // Only the samples this study reads are offered beside it.
     const offered = await byId('protocol-samples').getByRole('button').allInnerTexts();
     expect(offered).toHaveLength(1);

@@ -120,7 +120,12 @@ async function layoutProblems(): Promise<LayoutProblem[]> {
       for (const text of svg.querySelectorAll('text')) {
         const r = text.getBoundingClientRect();
         if (r.width === 0) continue;
-        if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+        if (
+          r.left < box.left - 1 ||
+          r.right > box.right + 1 ||
+          r.top < box.top - 1 ||
+          r.bottom > box.bottom + 1
+        )
           out.push({ what: 'chart text cut', text: `${card.dataset.testid}: ${text.textContent ?? ''}` });
       }
     }
@@ -136,8 +141,7 @@ async function axeClean(): Promise<void> {
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
     const violations = await page.evaluate(async (dark) => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<unknown> } })
-        .axe;
+      const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<unknown> } }).axe;
       // The figures are white paper in both themes (the exported PNG/SVG); axe takes the page's
       // dark background behind their SVG text, so their contrast is checked in the light scheme.
       const context = dark ? { exclude: [['.results-chart__frame']] } : document;
@@ -193,7 +197,10 @@ describe('laptop widths (issue 38 item 6)', () => {
   it('Export → Methods keeps the results title whole', async () => {
     await page.goto(`${app.server.url}#/experiments/${judgeLsId}/results`);
     await byId('table-quality').first().waitFor();
-    await page.getByRole('button', { name: /Methods/ }).first().click();
+    await page
+      .getByRole('button', { name: /Methods/ })
+      .first()
+      .click();
     await byId('export-methods-result').waitFor();
     await checkAt(async () => {
       await byId('export-methods-result').waitFor();

@@ -15,7 +15,8 @@ export const en = {
     disconnected: 'Lost connection to Judge Lab. Reconnecting…',
   },
   common: {
-    scrollSideways: 'This table is wider than the window: scroll it sideways, or click it and use the ← → keys.',
+    scrollSideways:
+      'This table is wider than the window: scroll it sideways, or click it and use the ← → keys.',
     dismiss: 'Dismiss',
     cancel: 'Cancel',
     retry: 'Try again',
@@ -238,7 +239,8 @@ export const en = {
     fixProblems_other: 'Fix the {{count}} problems above to continue.',
     errors: {
       sampleNeedsLimit: 'A random sample needs a number of items.',
-      datasetKind: 'This study cannot read the chosen dataset: load a sample it reads, shown above, or choose another dataset.',
+      datasetKind:
+        'This study cannot read the chosen dataset: load a sample it reads, shown above, or choose another dataset.',
       datasetRequired: 'Choose a dataset.',
       judgesRequired: 'Add at least one judge.',
       labelRequired: 'Give this judge a name.',

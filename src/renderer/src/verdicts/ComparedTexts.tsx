@@ -12,7 +12,8 @@ import './i18n';
  */
 export function ComparedTexts({ compared }: { compared: NonNullable<VerdictRow['compared']> }) {
   const { t, i18n } = useTranslation('verdicts');
-  const label = (c: string) => (i18n.exists(`conditions.${c}`, { ns: 'verdicts' }) ? t(`conditions.${c}`) : c);
+  const label = (c: string) =>
+    i18n.exists(`conditions.${c}`, { ns: 'verdicts' }) ? t(`conditions.${c}`) : c;
   const { mode, parts } = useMemo(
     () => diffReasons(compared.before, compared.after),
     [compared.before, compared.after],
@@ -20,7 +21,11 @@ export function ComparedTexts({ compared }: { compared: NonNullable<VerdictRow['
   const before = label(compared.beforeLabel);
   const after = label(compared.afterLabel);
   return (
-    <section className="verdicts-compared" data-testid="verdict-compared" aria-labelledby="verdict-compared-title">
+    <section
+      className="verdicts-compared"
+      data-testid="verdict-compared"
+      aria-labelledby="verdict-compared-title"
+    >
       <h2 id="verdict-compared-title" className="verdicts-detail__head">
         {t('compared.title')}
       </h2>
@@ -38,7 +43,11 @@ export function ComparedTexts({ compared }: { compared: NonNullable<VerdictRow['
         {t('compared.diff', { before, after })} ·{' '}
         {mode === 'chars' ? t('compared.chars') : t('compared.words')}
       </h3>
-      <p className="reason-diff__text text verdicts-compared__diff" dir="auto" data-testid="verdict-text-diff">
+      <p
+        className="reason-diff__text text verdicts-compared__diff"
+        dir="auto"
+        data-testid="verdict-text-diff"
+      >
         {parts.map((p, i) =>
           p.kind === 'added' ? (
             <ins key={i} className="diff-added" data-testid="diff-added" dir="auto">

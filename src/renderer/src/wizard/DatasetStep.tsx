@@ -20,7 +20,9 @@ export function DatasetStep() {
   const importing = useImport((s) => s.phase.kind !== 'idle');
   const error = useFieldError('dataset', 'dataset');
   // Once a study is chosen (Back from its steps), only the samples it can read are offered.
-  const kinds = useWizard((s) => (s.draft.protocol ? getRendererProtocol(s.draft.protocol)?.datasetKinds : undefined));
+  const kinds = useWizard((s) =>
+    s.draft.protocol ? getRendererProtocol(s.draft.protocol)?.datasetKinds : undefined,
+  );
 
   // A sensible default: the first listed dataset, so a first run needs no choice here.
   useEffect(() => {
