@@ -80,6 +80,7 @@ const EN: CardText = {
     warn: 'warn',
     fail: 'fail',
     not_measured: 'not measured',
+    off: 'off (turned off)',
     undefined: 'undefined',
   },
   measures: {},
@@ -143,7 +144,7 @@ const ZH: CardText = {
     human_rho: '与人工评分的 ρ',
     self_disagreement: '两次重复不一致的概率',
   },
-  statuses: { pass: '通过', warn: '警示', fail: '未通过', not_measured: '未测量', undefined: '无定义' },
+  statuses: { pass: '通过', warn: '警示', fail: '未通过', not_measured: '未测量', off: '已关闭', undefined: '无定义' },
   measures: {
     accuracy: '准确率（严格）',
     flip_rate: '翻转率',

@@ -109,14 +109,15 @@ export type GateSettings = Partial<Record<GateId, GateSetting>>;
  * pass; warn: the value passes but its 95% interval reaches past the threshold (a gate that does
  * not ask the whole interval to clear it); fail; not measured.
  */
-export type GateStatus = 'pass' | 'warn' | 'fail' | 'not_measured';
+/** `off`: the researcher turned the gate off; it stays on the card and in its exports, unchecked. */
+export type GateStatus = 'pass' | 'warn' | 'fail' | 'not_measured' | 'off';
 
 /** A measurement held to its gate, with the experiment it comes from. */
 export interface GateCheck extends GateMeasurement {
   experimentId: number;
   experimentName: string;
   dataset: string;
-  status: Exclude<GateStatus, 'not_measured'> | 'undefined';
+  status: Exclude<GateStatus, 'not_measured' | 'off'> | 'undefined';
   /** Why it failed or is undefined (e.g. "the 95% interval … is not clear of 0.80"). */
   reason?: CardPhrase;
 }
