@@ -239,4 +239,34 @@ describe('issue 38 in Chromium', () => {
     await axeClean();
     expect(app.pageErrors).toEqual([]);
   }, 180_000);
+
+  it('refuses a gate threshold in percent beside its % field, and keeps a gate turned off on the card as "off" (item 10)', async () => {
+    await page.goto(`${app.server.url}#/judges?model=${encodeURIComponent('simulated:sim-judge')}`);
+    await byId('card-gates').waitFor();
+    await byId('gates-editor').locator('summary').click();
+    const threshold = byId('gate-threshold-position_consistency');
+    await threshold.fill('150');
+    await byId('gates-save').click();
+    const problem = byId('gate-problem-position_consistency');
+    await expect.poll(() => problem.innerText()).toBe('Enter a percentage from 0 to 100 (e.g. 90).');
+    await shootAll(page, 'report-card-gate-percent', async (lang) => {
+      await byId('gates-save').click();
+      await expect.poll(() => problem.innerText()).toMatch(lang === 'zh' ? /百分数/ : /percentage/);
+      await problem.scrollIntoViewIfNeeded();
+    });
+    await axeClean();
+    await threshold.fill('90');
+    await byId('gate-enabled-language_flip').uncheck();
+    await byId('gates-save').click();
+    const off = byId('gate-language_flip');
+    await expect.poll(() => off.getAttribute('data-status')).toBe('off');
+    expect(await off.getByTestId('gate-status').innerText()).toBe('off (turned off)');
+    await off.scrollIntoViewIfNeeded();
+    await shootAll(page, 'report-card-gate-off', async (lang) => {
+      await expect
+        .poll(() => off.getByTestId('gate-status').innerText())
+        .toBe(lang === 'zh' ? '已关闭' : 'off (turned off)');
+    });
+    await axeClean();
+  }, 180_000);
 });
