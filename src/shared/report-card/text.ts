@@ -144,7 +144,14 @@ const ZH: CardText = {
     human_rho: '与人工评分的 ρ',
     self_disagreement: '两次重复不一致的概率',
   },
-  statuses: { pass: '通过', warn: '警示', fail: '未通过', not_measured: '未测量', off: '已关闭', undefined: '无定义' },
+  statuses: {
+    pass: '通过',
+    warn: '警示',
+    fail: '未通过',
+    not_measured: '未测量',
+    off: '已关闭',
+    undefined: '无定义',
+  },
   measures: {
     accuracy: '准确率（严格）',
     flip_rate: '翻转率',
