@@ -112,7 +112,7 @@ export interface AppInfo {
   version: string;
   dataDir: string;
   door: 'electron' | 'web' | 'cli';
-  samples: { id: string; name: string; itemCount: number }[];
+  samples: { id: string; name: string; itemCount: number; kind: DatasetKind }[];
 }
 
 /**

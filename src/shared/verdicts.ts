@@ -17,6 +17,11 @@ export interface VerdictRow {
   shown: string | null;
   /** The judge's reason or explanation: model text. */
   reason: string;
+  /**
+   * A verdict on a changed text (a bias probe's variant): the text before the change and the one
+   * judged after it, with their conditions ("original", "plain", "longer"…); model text.
+   */
+  compared?: { before: string; after: string; beforeLabel: string; afterLabel: string };
 }
 
 /**

@@ -192,6 +192,24 @@ describe('the judge report card', () => {
     expect(g('length_effect').definition.source).toMatch(/Cohen \(1988\)/);
   });
 
+  it('keeps a gate turned off on the card and in every export, as "off", unchecked (issue 38 item 10)', async () => {
+    const off = await core.call('judges.reportCard', {
+      model: MODEL,
+      gates: { language_flip: { enabled: false } },
+    });
+    const gate = off.gates.find((x) => x.definition.id === 'language_flip')!;
+    expect(gate).toMatchObject({ status: 'off', decisive: null, checks: [] });
+    const files = await reportCardFiles(off, 'en');
+    const gates = parse(files.get('report-card-gates.csv') as string, { bom: true, columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(gates.find((r) => r.gate === 'language_flip')).toMatchObject({ gate_status: 'off' });
+    expect(files.get('report-card.md') as string).toMatch(/off \(turned off\)/);
+    const zh = await reportCardFiles(off, 'zh');
+    expect(zh.get('report-card.md') as string).toContain('已关闭');
+  });
+
   it('`judge-lab report-card` writes the card as JSON, LaTeX (compiles), Markdown, CSV (numbers from the runs), SVG and PNG, and refuses a bad gates file', async () => {
     await core.shutdown();
     const gatesFile = join(dir, 'gates.json');

@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import { resourcesDir } from '../base/paths';
+import type { DatasetKind } from '../../shared/domain';
 
 export interface Sample {
   id: string;
   name: string;
   file: string;
   itemCount: number;
+  /** What the sample imports as, so a page can offer it to the studies that read its kind. */
+  kind: DatasetKind;
   license: string;
 }
 
@@ -16,6 +19,7 @@ export const SAMPLES: Sample[] = [
     name: 'LLMBar',
     file: 'samples/llmbar.jsonl',
     itemCount: 419,
+    kind: 'pairwise',
     license: 'MIT (c) 2023 Princeton Natural Language Processing; see resources/samples/LLMBAR-LICENSE',
   },
   {
@@ -24,6 +28,7 @@ export const SAMPLES: Sample[] = [
     name: 'LLMBar demo',
     file: 'samples/llmbar-demo.jsonl',
     itemCount: 20,
+    kind: 'pairwise',
     license: 'MIT (c) 2023 Princeton Natural Language Processing; see resources/samples/LLMBAR-LICENSE',
   },
   {
@@ -31,6 +36,7 @@ export const SAMPLES: Sample[] = [
     name: 'TyDi QA GoldP (en, ar, te)',
     file: 'samples/tydiqa-en-ar-te.jsonl',
     itemCount: 450,
+    kind: 'qa',
     license:
       'Apache-2.0 (TyDi QA, Clark et al., TACL 2020); see resources/samples/TYDIQA-README.md and TYDIQA-LICENSE',
   },
@@ -42,6 +48,7 @@ export const SAMPLES: Sample[] = [
     name: 'MT-Bench human judgments (200 pairs)',
     file: 'samples/mtbench-human-200.jsonl',
     itemCount: 200,
+    kind: 'pairwise',
     license:
       'MIT (c) 2023 Princeton Natural Language Processing (LLMBar); MT-Bench human judgments CC BY 4.0 (Zheng et al. 2023); see resources/samples/MTBENCH-HUMAN-README.md',
   },

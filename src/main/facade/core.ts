@@ -171,7 +171,7 @@ export class Core {
         version: APP_VERSION,
         dataDir: this.dataDir,
         door: this.opts.door,
-        samples: SAMPLES.map((s) => ({ id: s.id, name: s.name, itemCount: s.itemCount })),
+        samples: SAMPLES.map((s) => ({ id: s.id, name: s.name, itemCount: s.itemCount, kind: s.kind })),
       }),
       'datasets.list': () => listDatasets(db),
       'datasets.import': ({ fileName, contentBase64, name, columns }) => {

@@ -120,7 +120,7 @@ export function gatesCsv(
       d.source ?? 'researcher',
       g.status,
     ];
-    if (!g.checks.length) return [[...gate, '', '', '', '', '', '', '', '', 'not_measured', '']];
+    if (!g.checks.length) return [[...gate, '', '', '', '', '', '', '', '', g.status, '']];
     return g.checks.map((c) => [
       ...gate,
       String(c.experimentId),

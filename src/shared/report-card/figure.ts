@@ -16,6 +16,7 @@ const STATUS_COLOUR: Record<GateStatus, string> = {
   fail: OKABE_ITO.vermillion,
   not_measured: '#777777',
   incomplete: '#777777',
+  off: '#777777',
 };
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);

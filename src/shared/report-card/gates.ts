@@ -195,31 +195,32 @@ export function evaluateGates(
   definitions: readonly GateDefinition[],
   measured: readonly Omit<GateCheck, 'status' | 'reason'>[],
 ): GateResult[] {
-  return definitions
-    .filter((d) => d.enabled)
-    .map((d) => {
-      const checks: GateCheck[] = measured
-        .filter((m) => m.gate === d.id)
-        .map((m) => ({ ...m, ...checkMeasurement(d, m) }));
-      const defined = checks.filter((c) => c.status !== 'undefined' && c.status !== 'incomplete');
-      const failed = defined.filter((c) => c.status === 'fail');
-      const warned = defined.filter((c) => c.status === 'warn');
-      const worst = [...(failed.length ? failed : warned.length ? warned : defined)].sort(
-        (a, b) => badness(d, b.value!) - badness(d, a.value!),
-      )[0];
-      return {
-        definition: d,
-        status: failed.length
-          ? 'fail'
-          : warned.length
-            ? 'warn'
-            : defined.length
-              ? 'pass'
-              : checks.some((c) => c.status === 'incomplete')
-                ? 'incomplete'
-                : 'not_measured',
-        decisive: worst ?? null,
-        checks,
-      };
-    });
+  // A gate turned off stays listed as "off" (issue 38 item 10: it vanished from the card's
+  // exports, so a reader could not tell it was skipped rather than never defined).
+  return definitions.map((d): GateResult => {
+    if (!d.enabled) return { definition: d, status: 'off', decisive: null, checks: [] };
+    const checks: GateCheck[] = measured
+      .filter((m) => m.gate === d.id)
+      .map((m) => ({ ...m, ...checkMeasurement(d, m) }));
+    const defined = checks.filter((c) => c.status !== 'undefined' && c.status !== 'incomplete');
+    const failed = defined.filter((c) => c.status === 'fail');
+    const warned = defined.filter((c) => c.status === 'warn');
+    const worst = [...(failed.length ? failed : warned.length ? warned : defined)].sort(
+      (a, b) => badness(d, b.value!) - badness(d, a.value!),
+    )[0];
+    return {
+      definition: d,
+      status: failed.length
+        ? 'fail'
+        : warned.length
+          ? 'warn'
+          : defined.length
+            ? 'pass'
+            : checks.some((c) => c.status === 'incomplete')
+              ? 'incomplete'
+              : 'not_measured',
+      decisive: worst ?? null,
+      checks,
+    };
+  });
 }

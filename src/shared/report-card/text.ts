@@ -81,6 +81,7 @@ const EN: CardText = {
     fail: 'fail',
     not_measured: 'not measured',
     incomplete: 'incomplete',
+    off: 'off (turned off)',
     undefined: 'undefined',
   },
   measures: {},
@@ -156,6 +157,7 @@ const ZH: CardText = {
     fail: '未通过',
     not_measured: '未测量',
     incomplete: '未完成',
+    off: '已关闭',
     undefined: '无定义',
   },
   measures: {

@@ -130,14 +130,18 @@ export type GateSettings = Partial<Record<GateId, GateSetting>>;
  * not ask the whole interval to clear it); fail; not measured; incomplete: measured only by runs
  * that have not finished.
  */
-export type GateStatus = 'pass' | 'warn' | 'fail' | 'not_measured' | 'incomplete';
+/**
+ * `off`: the researcher turned the gate off; it stays on the card and in its exports, unchecked.
+ * `incomplete`: measured only by runs that have not finished; no gate passes or fails on them.
+ */
+export type GateStatus = 'pass' | 'warn' | 'fail' | 'not_measured' | 'incomplete' | 'off';
 
 /** A measurement held to its gate, with the experiment it comes from. */
 export interface GateCheck extends GateMeasurement {
   experimentId: number;
   experimentName: string;
   dataset: string;
-  status: Exclude<GateStatus, 'not_measured'> | 'undefined';
+  status: Exclude<GateStatus, 'not_measured' | 'off'> | 'undefined';
   /** Why it failed or is undefined (e.g. "the 95% interval … is not clear of 0.80"). */
   reason?: CardPhrase;
 }

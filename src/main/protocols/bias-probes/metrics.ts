@@ -193,6 +193,8 @@ interface Pair {
   itemId?: number;
   shown?: string;
   reason?: string;
+  /** For the verdict browser: the text judged before the probe and the one judged after. */
+  texts?: ComparedTexts;
 }
 
 /**
@@ -201,6 +203,17 @@ interface Pair {
  */
 const differenceRange = (opts: MetricsInput['opts']): [number, number] =>
   opts.mode === 'pairwise' ? [-1, 1] : [-(opts.scale - 1), opts.scale - 1];
+
+/** The text a probe changed, before and after (labels are conditions: original, plain, longer…). */
+export interface ComparedTexts {
+  before: string;
+  after: string;
+  beforeLabel: Condition;
+  afterLabel: Condition;
+}
+
+/** The rewrites made, by `k(sourceId, slot, kind)`, for the texts a verdict's pair compares. */
+type VariantTexts = ReadonlyMap<string, string>;
 
 function probeRow(
   judge: string,
@@ -254,7 +267,26 @@ function effectPairs(
   s: Scores,
   judge: string,
   flaggedSet: ReadonlySet<string>,
+  variantTexts?: VariantTexts,
 ): Map<ProbeRow['effect'], Pair[]> {
+  // The verdict browser shows the changed text beside the one it was made from (issue 38 item 7):
+  // a Markdown variant was made from the plain text, the length variants from the original.
+  const compared = (
+    sourceId: string,
+    original: string,
+    slot: string,
+    variant: RewriteKind,
+  ): ComparedTexts | undefined => {
+    const after = variantTexts?.get(k(sourceId, slot, variant));
+    if (after === undefined) return undefined;
+    const markdown = variant === 'markdown';
+    return {
+      before: markdown ? stripMarkdown(original) : original,
+      after,
+      beforeLabel: markdown ? 'plain' : 'original',
+      afterLabel: variant,
+    };
+  };
   const out = new Map<ProbeRow['effect'], Pair[]>();
   const add = (e: ProbeRow['effect'], p: Pair) => out.set(e, [...(out.get(e) ?? []), p]);
   const isFlagged = (sourceId: string, slot: string, kind: RewriteKind) =>
@@ -281,6 +313,7 @@ function effectPairs(
               itemId: item.id,
               shown: `${base} → ${v}`,
               reason: verdict(variant)!.reason,
+              texts: compared(item.sourceId, r.text, r.slot, variant),
             });
         }
         const firstV = s.pair.get(k(judge, item.sourceId, r.slot, 'first'));
@@ -325,6 +358,12 @@ function effectPairs(
             // The worse response's win score before → after, the unit the row's mean is in.
             shown: `${winScore(b, worse)} → ${winScore(v, worse)}`,
             reason: verdict(variant)!.reason,
+            texts: compared(
+              item.sourceId,
+              item.responses.find((x) => x.slot === worseSlot)?.text ?? '',
+              worseSlot,
+              variant,
+            ),
           });
         }
       }
@@ -351,8 +390,11 @@ export function profilePairs(
   const audited = auditVariants(input.items, input.results, input.opts);
   const flaggedSet = flaggedKeys(audited);
   const s = readScores(input.results, (id) => keep.has(id));
+  const texts = new Map(
+    audited.filter((a) => a.text !== null).map((a) => [k(a.sourceId, a.slot, a.kind), a.text!] as const),
+  );
   return input.judges.flatMap((judge) => {
-    const pairs = effectPairs(input, s, judge, flaggedSet);
+    const pairs = effectPairs(input, s, judge, flaggedSet, texts);
     return EFFECTS.flatMap((effect) => (pairs.get(effect) ?? []).map((pair) => ({ judge, effect, pair })));
   });
 }

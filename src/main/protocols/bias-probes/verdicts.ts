@@ -31,6 +31,7 @@ function verdictRows(ctx: MetricsContext<BiasExperiment>): VerdictList {
       correct: null,
       shown: null,
       reason: pair.reason!,
+      ...(pair.texts ? { compared: pair.texts } : {}),
     })),
   };
 }

@@ -2,6 +2,7 @@
 // the editor saves a new version, and the adjudication view puts the differing labels side by
 // side and sends the adjudicated label with who gave it. The fake stands in for the transport
 // and keeps the adjudication the way the core does (apart from the labels, with who and when).
+import { formatDateTime } from '../lib/format';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Disagreement, GuidelinesVersion } from '../../../shared/annotation/api-types';
@@ -141,9 +142,11 @@ describe('the adjudication view', () => {
       adjudicator: 'chair',
       note: 'A is prime',
     });
+    // The time in the UI language's format, not the stored ISO string (issue 38 item 10).
     expect(screen.getByTestId('adjudicated').textContent).toBe(
-      'Adjudicated: A by chair at 2026-12-02T03:00:00Z — A is prime',
+      `Adjudicated: A by chair at ${formatDateTime('2026-12-02T03:00:00Z', 'en')} — A is prime`,
     );
+    expect(screen.getByTestId('adjudicated').textContent).not.toContain('T03:00:00Z');
     expect(screen.getByTestId('adjudication-count').textContent).toBe('0 open · 1 adjudicated');
 
     fireEvent.click(screen.getByText('Withdraw'));

@@ -3,6 +3,7 @@
 // adjudicated label, stored apart from the labels with who gave it and when. Model text is text.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../lib/useFormat';
 import { scaleCategories } from '../../../shared/annotation/agreement';
 import type { Disagreement } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
@@ -13,6 +14,7 @@ const ADJUDICATOR_KEY = 'judge-lab.adjudicator';
 
 export function AdjudicationView({ setId, scale }: { setId: number; scale: RatingScale }) {
   const { t } = useTranslation('annotation');
+  const f = useFormat();
   const [items, setItems] = useState<Disagreement[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [who, setWho] = useState(() => localStorage.getItem(ADJUDICATOR_KEY) ?? '');
@@ -121,7 +123,7 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
               {t('adjudicate.settledBy', {
                 value: shown(d.adjudication.value),
                 who: d.adjudication.adjudicator,
-                when: d.adjudication.createdAt,
+                when: f.dateTime(d.adjudication.createdAt),
               })}
               {d.adjudication.note && ` — ${d.adjudication.note}`}
             </p>

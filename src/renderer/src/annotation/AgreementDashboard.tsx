@@ -132,7 +132,19 @@ function PlainTable({ table, report }: { table: Table; report: AgreementReport }
   );
 }
 
-export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; threshold: number }) {
+export function DecisionPanel({
+  rows,
+  threshold,
+  peopleAgreePoorly = false,
+}: {
+  rows: JudgeHumanRow[];
+  threshold: number;
+  /**
+   * People's own agreement is below the floor: no judge can be validated against them, so no
+   * row advises rating more items or replacing people (issue 38 item 10).
+   */
+  peopleAgreePoorly?: boolean;
+}) {
   const { t } = useTranslation('annotation');
   return (
     <section className="decision" data-testid="decision-panel" aria-labelledby="decision-title">
@@ -162,16 +174,18 @@ export function DecisionPanel({ rows, threshold }: { rows: JudgeHumanRow[]; thre
           <p>
             {r.decision === 'undefined' && r.decision_reason
               ? t(`decision.undefined.${r.decision_reason}`, { n: r.n })
-              : r.decision === 'undecided' && r.more_items === null
-                ? t('decision.undecidedNoEstimate')
-                : t(`decision.${r.decision}`, { threshold, more: r.more_items })}
+              : peopleAgreePoorly
+                ? t('decision.peopleFirst')
+                : r.decision === 'undecided' && r.more_items === null
+                  ? t('decision.undecidedNoEstimate')
+                  : t(`decision.${r.decision}`, { threshold, more: r.more_items })}
           </p>
           {r.decision_warning && (
             <p className="notice notice--warning" role="alert" data-testid="decision-warning">
               {t('decision.perfectWarning', { rho: num(r.spearman_rho), n: r.n })}
             </p>
           )}
-          {r.more_items !== null && (
+          {r.more_items !== null && !peopleAgreePoorly && (
             <p className="small muted" data-testid="decision-more-rule">
               {t('decision.moreRule', { threshold })}
             </p>
@@ -257,7 +271,11 @@ export function AgreementDashboard({ setId }: { setId: number }) {
         <ExportLanguage />
       </div>
       {report.judge_human.length > 0 && (
-        <DecisionPanel rows={report.judge_human} threshold={report.threshold} />
+        <DecisionPanel
+          rows={report.judge_human}
+          threshold={report.threshold}
+          peopleAgreePoorly={ia.warning}
+        />
       )}
       <section>
         <h2>{t('dash.people')}</h2>

@@ -79,4 +79,20 @@ describe('DecisionPanel', () => {
     expect(rowOf('Perfect')).toContain('无定义（ρ = ±1）');
     expect(screen.getByTestId('decision-warning').textContent).toContain('Fisher-z 置信区间不存在');
   });
+
+  it('advises no more items and no replacement while people agree poorly (issue 38 item 10)', async () => {
+    render(<DecisionPanel rows={rows} threshold={0.8} peopleAgreePoorly />);
+    expect(rowOf('J')).toContain('people agree too poorly to validate a judge');
+    expect(rowOf('J')).not.toContain('more items.');
+    expect(rowOf('Perfect')).not.toContain('Can cautiously replace');
+    expect(screen.queryByTestId('decision-more-rule')).toBeNull();
+    // Undefined stays undefined, with its reason.
+    expect(rowOf('Constant')).toContain(
+      'Undefined: the judge gave every one of these 28 items the same rating',
+    );
+    cleanup();
+    await act(() => i18next.changeLanguage('zh'));
+    render(<DecisionPanel rows={rows} threshold={0.8} peopleAgreePoorly />);
+    expect(rowOf('J')).toContain('人与人之间的一致性太低');
+  });
 });

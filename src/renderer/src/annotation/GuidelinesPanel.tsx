@@ -2,6 +2,7 @@
 // each save becomes a new version. Guidelines are people's text, shown as text (never HTML).
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../lib/useFormat';
 import type { GuidelinesVersion } from '../../../shared/annotation/api-types';
 import { getApi } from '../api';
 import './adjudication-i18n';
@@ -23,6 +24,7 @@ export function GuidelinesPanel({ guidelines }: { guidelines: GuidelinesVersion 
 
 export function GuidelinesEditor({ setId }: { setId: number }) {
   const { t } = useTranslation('annotation');
+  const f = useFormat();
   const [versions, setVersions] = useState<GuidelinesVersion[] | null>(null);
   const [text, setText] = useState('');
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
@@ -94,7 +96,7 @@ export function GuidelinesEditor({ setId }: { setId: number }) {
             {[...versions].reverse().map((v) => (
               <li key={v.version} value={v.version}>
                 <span className="muted">
-                  {t('guide.version', { version: v.version })} · {v.createdAt}
+                  {t('guide.version', { version: v.version })} · {f.dateTime(v.createdAt)}
                 </span>
                 <div className="annotate__guidelines-text">{v.text}</div>
               </li>

@@ -129,6 +129,8 @@ const en = {
   },
   decision: {
     title: 'Decision',
+    peopleFirst:
+      'Not decided: people agree too poorly to validate a judge against them, and more items would not change that. Sharpen the guidelines and have people rate again first.',
     replace:
       'Can cautiously replace people on this task: the whole 95% CI of ρ is at or above {{threshold}}. Apply the calibration mapping.',
     mix: 'Cannot replace people: the 95% CI of ρ lies below {{threshold}}. Use a mix — the judge screens, people rate.',
@@ -404,6 +406,8 @@ const zh: typeof en & typeof zhTables = {
     },
   },
   decision: {
+    peopleFirst:
+      '暂不判定：人与人之间的一致性太低，无法以此检验评审模型，增加条目也无济于事。请先完善标注指南，再请人重新评分。',
     title: '决策',
     replace: '可以谨慎地在此任务上替代人工：ρ 的 95% 置信区间整体不低于 {{threshold}}。请应用校准映射。',
     mix: '不能替代人工：ρ 的 95% 置信区间低于 {{threshold}}。请混合使用——评审模型初筛，人来评分。',

@@ -15,6 +15,8 @@ export const en = {
     disconnected: 'Lost connection to Judge Lab. Reconnecting…',
   },
   common: {
+    scrollSideways:
+      'This table is wider than the window: scroll it sideways, or click it and use the ← → keys.',
     dismiss: 'Dismiss',
     cancel: 'Cancel',
     retry: 'Try again',
@@ -237,6 +239,8 @@ export const en = {
     fixProblems_other: 'Fix the {{count}} problems above to continue.',
     errors: {
       sampleNeedsLimit: 'A random sample needs a number of items.',
+      datasetKind:
+        'This study cannot read the chosen dataset: load a sample it reads, shown above, or choose another dataset.',
       datasetRequired: 'Choose a dataset.',
       judgesRequired: 'Add at least one judge.',
       labelRequired: 'Give this judge a name.',
@@ -268,7 +272,15 @@ export const en = {
       goImport: 'Import a dataset',
       other: 'Need another one?',
     },
+    samples: {
+      intro: 'Bundled samples (no file needed):',
+      load: '{{name}} · {{kind}} · {{count, number}} items',
+      loading: 'Loading {{name}}…',
+    },
     protocol: {
+      or: ' or ',
+      wrongKind:
+        '{{study}} reads {{kinds}} datasets, and “{{dataset}}” is {{kind}}: the run would be refused. Load a bundled sample it reads (one click chooses it), or go back to the dataset step and choose another.',
       title: 'What should be tested?',
     },
     judges: {
@@ -421,6 +433,7 @@ export const en = {
       tokensInOut: '{{input}} / {{output}}',
       cost: 'Cost',
       total: 'Total',
+      freeSimulated: 'free — simulated',
       unpriced: 'unpriced',
       atLeast: '{{cost}} + unpriced',
       kinds: { transform: 'Translation', quality: 'Verdicts', tie_probe: 'Tie probes' },

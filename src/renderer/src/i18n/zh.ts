@@ -15,6 +15,7 @@ export const zh: Messages = {
     disconnected: '与 Judge Lab 的连接已断开，正在重新连接…',
   },
   common: {
+    scrollSideways: '此表比窗口宽：请横向滚动，或点击表格后用 ← → 键。',
     dismiss: '关闭',
     cancel: '取消',
     retry: '重试',
@@ -235,6 +236,7 @@ export const zh: Messages = {
     fixProblems_other: '请先修正上面的 {{count}} 个问题再继续。',
     errors: {
       sampleNeedsLimit: '随机抽样需要填写条目数量。',
+      datasetKind: '这项研究无法读取所选数据集：请载入上方列出的它能读取的样例，或另选数据集。',
       datasetRequired: '请选择一个数据集。',
       judgesRequired: '请至少添加一个评审模型。',
       labelRequired: '请为这个评审模型命名。',
@@ -265,7 +267,15 @@ export const zh: Messages = {
       goImport: '导入数据集',
       other: '需要其他数据集？',
     },
+    samples: {
+      intro: '内置样例（无需文件）：',
+      load: '{{name}} · {{kind}} · {{count, number}} 条',
+      loading: '正在载入 {{name}}…',
+    },
     protocol: {
+      or: '或',
+      wrongKind:
+        '{{study}}读取{{kinds}}数据集，而“{{dataset}}”是{{kind}}数据集：运行会被拒绝。请载入它能读取的内置样例（点一下即选中），或回到数据集步骤另选一个。',
       title: '要测试什么？',
     },
     judges: {
@@ -415,6 +425,7 @@ export const zh: Messages = {
       tokensInOut: '{{input}} / {{output}}',
       cost: '费用',
       total: '合计',
+      freeSimulated: '免费（模拟）',
       unpriced: '无定价',
       atLeast: '{{cost}} + 无定价部分',
       kinds: { transform: '翻译', quality: '判断', tie_probe: '平局探针' },

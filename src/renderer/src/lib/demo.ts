@@ -22,6 +22,8 @@ export function demoDraft(datasetId: number, now = new Date()): WizardDraft {
   return {
     ...base,
     datasetId,
+    // The demo's sample is LLMBar pairs.
+    datasetKind: 'pairwise',
     judges: [strong, weak],
     providers: { simulated: draftFromPreset('simulated') },
     // The demo sample is small (20 items, about 360 calls): all of it, done in under a minute.

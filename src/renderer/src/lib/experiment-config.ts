@@ -79,6 +79,12 @@ export function protocolOf(draft: WizardDraft): string {
   return draft.protocol ?? listRendererProtocols()[0]?.id ?? '';
 }
 
+/** Whether the draft's study reads the chosen dataset's kind (true while either is unknown). */
+export function datasetFits(draft: WizardDraft): boolean {
+  const kinds = getRendererProtocol(protocolOf(draft))?.datasetKinds;
+  return !draft.datasetKind || !kinds || kinds.includes(draft.datasetKind);
+}
+
 /** The wizard part of the draft's protocol plug-in, if it has one. */
 export function wizardPluginOf(draft: WizardDraft): WizardPlugin | undefined {
   return getRendererProtocol(protocolOf(draft))?.wizard;
@@ -187,8 +193,11 @@ export function validateStep(step: StepId, draft: WizardDraft): DraftIssue[] {
     case 'dataset':
       if (draft.datasetId === null) issues.push({ field: 'dataset', code: 'datasetRequired' });
       break;
-    case 'protocol':
+    case 'protocol': {
+      // Checked when the study is picked, not when the core refuses the config at the summary.
+      if (!datasetFits(draft)) issues.push({ field: 'protocol', code: 'datasetKind' });
       break;
+    }
     case 'judges': {
       if (draft.judges.length === 0) issues.push({ field: 'judges', code: 'judgesRequired' });
       const seen = new Set<string>();

@@ -22,6 +22,8 @@ export interface ProviderPreset {
   models: string[];
   /** A model that translates well at a fair price, for the transformation step. */
   transformModel?: string;
+  /** A model to start a generator of answers on, where the judges' first model would be taken. */
+  generatorModel?: string;
   /** Runs on the researcher's own machine: no key, no price, the address must be editable. */
   local?: boolean;
 }
@@ -134,6 +136,7 @@ export const PRESETS: ProviderPreset[] = [
     concurrency: 4,
     models: [...SIMULATED_MODELS],
     transformModel: 'sim-translator',
+    generatorModel: 'sim-generator',
   },
 ];
 

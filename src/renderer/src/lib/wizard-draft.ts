@@ -1,6 +1,7 @@
 // The setup wizard's draft as data: what the generic steps and every protocol's plug-in read
 // and edit. It names no protocol and asks no registry, so the protocol registry's types can
 // use it (lib/experiment-config.ts, which consults the registry, builds on it).
+import type { DatasetKind } from '../../../shared/domain';
 import type { PresetId, ProviderDraft } from './providers';
 import type { PlanDraft } from '../preregistration/plan-form';
 
@@ -37,6 +38,11 @@ export type PriceField = (typeof PRICE_FIELDS)[number];
 
 export interface WizardDraft {
   datasetId: number | null;
+  /**
+   * The chosen dataset's kind, so each step can check at once that its choices fit the data
+   * (issue 38: a QA-only study or a two-response probe on the wrong data). Absent: not known yet.
+   */
+  datasetKind?: DatasetKind;
   /** The chosen protocol's id; null until one is chosen (the first registered is then in use). */
   protocol: string | null;
   /** Each protocol's own part of the draft, by protocol id, as its plug-in edits it. */

@@ -9,6 +9,7 @@ import { useImport } from '../stores/import';
 import { routeHref } from '../stores/route';
 import { ImportStatus } from './ImportStatus';
 import { ApiError, toApiError } from '../api';
+import { TableScroll } from '../components/TableScroll';
 
 const ACCEPT = '.jsonl,.json,.csv';
 
@@ -206,7 +207,7 @@ export function DatasetsPage() {
         <EmptyState onPickFile={pickFile} />
       ) : (
         <>
-          <div className="table-wrap">
+          <TableScroll className="table-wrap" label={t('datasets.title')}>
             <table className="datasets-table">
               <thead>
                 <tr>
@@ -230,7 +231,7 @@ export function DatasetsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <p className="hint">{t('datasets.importHint')}</p>
         </>
       )}

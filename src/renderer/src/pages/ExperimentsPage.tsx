@@ -15,6 +15,7 @@ import { BUNDLE_NS } from '../bundle/i18n';
 import { routeHref } from '../stores/route';
 import '../protocols';
 import { ProtocolName } from '../protocols/ProtocolName';
+import { TableScroll } from '../components/TableScroll';
 
 function ExperimentRow({
   experiment,
@@ -206,7 +207,7 @@ export function ExperimentsPage() {
           </div>
         </section>
       ) : (
-        <div className="table-wrap">
+        <TableScroll className="table-wrap" label={t('experiments.title')}>
           <table className="datasets-table">
             <thead>
               <tr>
@@ -229,7 +230,7 @@ export function ExperimentsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </div>
   );

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../lib/useFormat';
 import {
   answersStoredAtLock,
   type PreregistrationLock,
@@ -35,6 +36,7 @@ export function LockView({
   labels: Map<string, string>;
 }) {
   const { t } = useTranslation('prereg');
+  const f = useFormat();
   const lock = view.active;
   const { plan, snapshot } = lock;
   // A lock changed after locking (its content no longer hashes to its SHA-256) is said first.
@@ -51,7 +53,11 @@ export function LockView({
       </h3>
       <dl className="prereg-lock__facts">
         <dt>{t('lock.lockedAt')}</dt>
-        <dd data-testid="prereg-locked-at">{lock.lockedAt}</dd>
+        <dd data-testid="prereg-locked-at">
+          <time dateTime={lock.lockedAt} title={lock.lockedAt}>
+            {f.dateTime(lock.lockedAt)}
+          </time>
+        </dd>
         <dt>{t('lock.sha256')}</dt>
         <dd className="mono prereg-lock__hash" data-testid="prereg-sha256">
           {lock.sha256}
@@ -99,7 +105,7 @@ export function LockView({
           <ul className="small">
             {view.locks.slice(0, -1).map((l) => (
               <li key={l.version} className="mono">
-                {t('lock.earlierLine', { version: l.version, at: l.lockedAt, sha: l.sha256 })}
+                {t('lock.earlierLine', { version: l.version, at: f.dateTime(l.lockedAt), sha: l.sha256 })}
               </li>
             ))}
           </ul>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../lib/useFormat';
 import { Deviations } from './Deviations';
 import { useComparisonLabels } from './labels';
 import { ComparisonName } from './LockView';
@@ -13,6 +14,7 @@ import './prereg.css';
  */
 export function PreregNote({ experimentId, protocol }: { experimentId: number; protocol: string }) {
   const { t } = useTranslation('prereg');
+  const f = useFormat();
   const { view } = usePreregistration(experimentId);
   const labels = useComparisonLabels(protocol, view?.comparisons ?? []);
   if (!view) return null;
@@ -29,10 +31,10 @@ export function PreregNote({ experimentId, protocol }: { experimentId: number; p
         {view.afterData
           ? t('note.afterDataTitle', {
               version: lock.version,
-              at: view.afterData.lockedAt,
+              at: f.dateTime(view.afterData.lockedAt),
               answers: view.afterData.answers,
             })
-          : t('note.title', { version: lock.version, at: lock.lockedAt })}
+          : t('note.title', { version: lock.version, at: f.dateTime(lock.lockedAt) })}
       </h2>
       <p>
         <strong>{t(view.afterData ? 'note.afterDataComparisons' : 'note.confirmatory')}</strong>

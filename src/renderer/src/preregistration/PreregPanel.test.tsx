@@ -1,3 +1,4 @@
+import { formatDateTime } from '../lib/format';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -175,6 +176,10 @@ describe('Preregistration panel', () => {
       },
     });
     expect(within(lock).getByTestId('prereg-sha256').textContent).toBe('1'.repeat(64));
+    // The lock time in the UI language's format; the stored ISO string stays in the <time> element.
+    const lockedAt = within(lock).getByTestId('prereg-locked-at');
+    expect(lockedAt.textContent).toBe(formatDateTime('2026-01-01T10:00:00.000Z', 'en'));
+    expect(lockedAt.querySelector('time')?.getAttribute('dateTime')).toBe('2026-01-01T10:00:00.000Z');
     // User text stays text: the tags are shown, not made into markup.
     expect(lock.textContent).toContain('<b>ZH</b> drops more than FR');
     expect(lock.querySelector('b')).toBeNull();

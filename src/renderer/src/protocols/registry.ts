@@ -2,6 +2,7 @@
 // results sections, extra pages, strings). Generic code asks this registry and never names a
 // protocol; a protocol without a plug-in still gets the generic wizard and results shell.
 import type { ComponentType } from 'react';
+import type { DatasetKind } from '../../../shared/domain';
 import type { ExperimentResults } from '../../../shared/experiments';
 import type { CardDictionaries, CardDictionary } from '../../../shared/report-card/phrases';
 import { i18next } from '../i18n';
@@ -72,6 +73,12 @@ export interface RendererProtocol {
   /** i18n keys in `i18n.namespace` (a plain string shows as is). */
   title: string;
   description: string;
+  /**
+   * The dataset kinds the protocol reads (the core refuses the others): the wizard offers these
+   * kinds' bundled samples and stops on the protocol step when the chosen dataset is another kind.
+   * Absent: any kind.
+   */
+  datasetKinds?: readonly DatasetKind[];
   /** Registered into i18next under a namespace of the protocol's own. */
   i18n?: { namespace: string; resources: { en: object; zh: object } };
   wizard?: WizardPlugin;

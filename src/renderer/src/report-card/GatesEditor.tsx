@@ -3,6 +3,7 @@
 // (the core checks them as it checks a gates file); "Literature defaults" clears every change.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { gateSettingIssues } from '../../../shared/report-card/gates';
 import type { GateDefinition, GateSettings } from '../../../shared/report-card/types';
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -25,6 +26,9 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
   const [draft, setDraft] = useState<Draft>({});
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  // Each threshold's problem in the field's own unit (percent beside a % field), checked before
+  // anything is sent; the core's own words speak of shares 0–1 (issue 38 item 10).
+  const [problems, setProblems] = useState<Record<string, string>>({});
 
   const take = (r: { gates: GateDefinition[] }) => {
     setGates(r.gates);
@@ -68,7 +72,18 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void save(settingsOf());
+          const settings = settingsOf();
+          const found: Record<string, string> = {};
+          for (const issue of gateSettingIssues(settings)) {
+            const id = issue.path.split('.')[0];
+            const g = gates.find((x) => x.id === id);
+            if (!g || found[id]) continue;
+            found[id] = t(
+              g.unit === 'pct' ? 'gatePercent' : g.id === 'human_rho' ? 'gateCorrelation' : 'gateAbove0',
+            );
+          }
+          setProblems(found);
+          if (Object.keys(found).length === 0) void save(settings);
         }}
       >
         <table className="datasets-table">
@@ -96,9 +111,20 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
                       aria-label={`${t(`gates.${g.id}`)}: ${t('threshold')}`}
                       data-testid={`gate-threshold-${g.id}`}
                       value={d.threshold}
+                      aria-invalid={problems[g.id] ? true : undefined}
+                      aria-describedby={problems[g.id] ? `gate-problem-${g.id}` : undefined}
                       onChange={(e) => set({ threshold: e.target.value })}
                     />{' '}
                     {g.unit === 'pct' ? '%' : ''}
+                    {problems[g.id] && (
+                      <p
+                        className="field__error"
+                        id={`gate-problem-${g.id}`}
+                        data-testid={`gate-problem-${g.id}`}
+                      >
+                        {problems[g.id]}
+                      </p>
+                    )}
                   </td>
                   <td>
                     <input

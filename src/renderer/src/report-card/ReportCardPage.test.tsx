@@ -368,6 +368,29 @@ describe('the gates editor', () => {
   });
 });
 
+describe('the gates editor, in the field’s units', () => {
+  it('refuses a percentage above 100 beside its field, in percent, and sends nothing (issue 38 item 10)', async () => {
+    const api = new FakeApi({
+      'judges.list': () => JUDGES,
+      'judges.reportCard': () => CARD,
+      'judges.gates': gatesHandler,
+      'judges.setGates': (p) => ({ settings: p.settings, gates: resolveGates(p.settings) }),
+    });
+    setApi(api);
+    render(<ReportCardPage query={{ model: 'openai:gpt-4.1-mini' }} />);
+    const input = (await screen.findByTestId('gate-threshold-position_consistency')) as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '150' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('gates-save'));
+    });
+    const problem = await screen.findByTestId('gate-problem-position_consistency');
+    expect(problem.textContent).toBe('Enter a percentage from 0 to 100 (e.g. 90).');
+    expect(problem.textContent).not.toMatch(/share|0 and 1/);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(api.calls.some((c) => c.method === 'judges.setGates')).toBe(false);
+  });
+});
+
 describe('the report card route', () => {
   it('is linked to by judge model, colons and all', async () => {
     const { parseHash, routeHref } = await import('../stores/route');

@@ -76,7 +76,13 @@ export function ExportMethods({ experimentId }: { experimentId: number }) {
               {t('dismiss')}
             </button>
           </div>
-          <pre className="results-export-methods__text mono small" data-testid="export-methods-text">
+          {/* Focusable: it scrolls, and a keyboard reader must be able to scroll it too. */}
+          <pre
+            className="results-export-methods__text mono small"
+            data-testid="export-methods-text"
+            tabIndex={0}
+            aria-label={t('export.methodsText')}
+          >
             {state.files.markdown}
           </pre>
         </div>

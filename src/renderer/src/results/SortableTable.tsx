@@ -7,6 +7,7 @@ import { glossaryFor } from '../glossary/entries';
 import { GlossaryLink } from '../glossary/Glossary';
 import '../glossary/i18n';
 import './i18n';
+import { TableScroll } from '../components/TableScroll';
 
 interface SortableTableProps {
   columns: TableColumn[];
@@ -58,7 +59,7 @@ export function SortableTable({
   const cellClass = (c: TableColumn) => (c.kind === 'text' ? 'results-table__text' : 'num nowrap');
 
   return (
-    <div className="results-table__scroll">
+    <TableScroll className="results-table__scroll" label={caption}>
       <table className="results-table" data-testid={testId}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -145,7 +146,7 @@ export function SortableTable({
           </tfoot>
         )}
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -74,6 +74,7 @@ const en = {
     openFolder: 'Open folder',
     methods: 'Export → Methods',
     methodsBusy: 'Writing the Methods…',
+    methodsText: 'The Methods text',
     methodsNote:
       'Written from the stored experiment: every number is the one the tables and metrics.json hold. The export folder holds the same files.',
     download: 'Download {{file}}',
@@ -153,6 +154,7 @@ const zh: DeepStrings<Strings> = {
     openFolder: '打开文件夹',
     methods: '导出 → 方法',
     methodsBusy: '正在撰写方法部分…',
+    methodsText: '方法部分全文',
     methodsNote: '根据已存实验撰写：每个数字都与表格和 metrics.json 中的一致。导出文件夹中也有相同文件。',
     download: '下载 {{file}}',
     bundle: '导出 → 研究包',

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import type { DatasetKind } from '../../../shared/domain';
 import type { CostEstimate } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import {
@@ -42,7 +43,7 @@ interface WizardState {
   /** Key names (environment variables) the config needs and the core does not have; null: not known. */
   missingKeys: string[] | null;
 
-  setDataset(datasetId: number, datasetName: string): void;
+  setDataset(datasetId: number, datasetName: string, kind?: DatasetKind): void;
   addJudge(): void;
   removeJudge(index: number): void;
   updateJudge(index: number, patch: Partial<Omit<JudgeDraft, 'key'>>): void;
@@ -122,10 +123,12 @@ export const useWizard = create<WizardState>()(
         createError: null,
         missingKeys: null,
 
-        setDataset(datasetId, datasetName) {
+        setDataset(datasetId, datasetName, kind) {
           edit((d) => ({
             ...d,
             datasetId,
+            // A summary from before dataset kinds has none: pairwise (DatasetSummary.kind).
+            datasetKind: kind ?? 'pairwise',
             name: d.nameEdited ? d.name : defaultExperimentName(datasetName),
           }));
         },

@@ -4,11 +4,13 @@ import { matchVerdicts, type VerdictFilter, type VerdictRow } from '../../../sha
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemViewer } from '../components/ItemViewer';
 import { TextBlock } from '../components/TextBlock';
+import { ComparedTexts } from './ComparedTexts';
 import { routeHref } from '../stores/route';
 import { filterOfQuery, VERDICTS_PAGE } from './links';
 import { useItemOf, useVerdicts } from './useVerdicts';
 import './i18n';
 import './verdicts.css';
+import { TableScroll } from '../components/TableScroll';
 
 interface VerdictBrowserPageProps {
   experimentId: number;
@@ -178,7 +180,7 @@ function VerdictTable({
   return (
     <>
       <p className="hint">{t('listHint')}</p>
-      <div className="results-table__scroll">
+      <TableScroll className="results-table__scroll" label={t('title')}>
         <table className="results-table verdicts-table" data-testid="verdict-list">
           <thead>
             <tr>
@@ -217,7 +219,7 @@ function VerdictTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }
@@ -273,6 +275,7 @@ function VerdictDetail({
       </dl>
       <h2 className="verdicts-detail__head">{t('reason')}</h2>
       <TextBlock text={row.reason} testId="verdict-reason" />
+      {row.compared && <ComparedTexts compared={row.compared} />}
       {row.shown !== null && (
         <>
           <h2 className="verdicts-detail__head">{t('shown')}</h2>

@@ -36,6 +36,21 @@ const en = {
     generator: 'Generator',
     setting: 'Setting',
   },
+  compared: {
+    title: 'What the probe changed',
+    before: 'Before: {{condition}}',
+    after: 'Judged: {{condition}}',
+    diff: 'Changes from {{before}} to {{after}}',
+    words: 'word by word',
+    chars: 'character by character',
+  },
+  conditions: {
+    original: 'original',
+    plain: 'plain text',
+    longer: 'longer',
+    shorter: 'shorter',
+    markdown: 'Markdown',
+  },
   values: {
     tie: 'tie',
     CORRECT: 'CORRECT',
@@ -77,6 +92,21 @@ const zh: typeof en = {
     order: '顺序',
     generator: '生成模型',
     setting: '设置',
+  },
+  compared: {
+    title: '探针改动了什么',
+    before: '改动前：{{condition}}',
+    after: '评审看到的：{{condition}}',
+    diff: '从{{before}}到{{after}}的改动',
+    words: '逐词',
+    chars: '逐字',
+  },
+  conditions: {
+    original: '原文',
+    plain: '纯文本',
+    longer: '加长版',
+    shorter: '缩短版',
+    markdown: 'Markdown 版',
   },
   values: { tie: '平局', CORRECT: '正确', INCORRECT: '错误', quality: '质量', tie_probe: '平局探针' },
 };

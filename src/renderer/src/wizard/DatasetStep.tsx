@@ -7,6 +7,8 @@ import { routeHref } from '../stores/route';
 import { useWizard } from '../stores/wizard';
 import { ImportStatus } from '../pages/ImportStatus';
 import { useFieldError } from './issues';
+import { SampleButtons } from './SampleButtons';
+import { getRendererProtocol } from '../protocols/registry';
 
 export function DatasetStep() {
   const { t } = useTranslation();
@@ -17,11 +19,15 @@ export function DatasetStep() {
   const loadSample = useImport((s) => s.loadSample);
   const importing = useImport((s) => s.phase.kind !== 'idle');
   const error = useFieldError('dataset', 'dataset');
+  // Once a study is chosen (Back from its steps), only the samples it can read are offered.
+  const kinds = useWizard((s) =>
+    s.draft.protocol ? getRendererProtocol(s.draft.protocol)?.datasetKinds : undefined,
+  );
 
   // A sensible default: the first listed dataset, so a first run needs no choice here.
   useEffect(() => {
     const chosen = datasets.find((d) => d.id === datasetId);
-    if (!chosen && datasets.length > 0) setDataset(datasets[0].id, datasets[0].name);
+    if (!chosen && datasets.length > 0) setDataset(datasets[0].id, datasets[0].name, datasets[0].kind);
   }, [datasets, datasetId, setDataset]);
 
   if (!loaded) return <p className="empty-note">{t('common.loading')}</p>;
@@ -60,7 +66,7 @@ export function DatasetStep() {
               value={datasetId ?? ''}
               onChange={(e) => {
                 const d = datasets.find((x) => x.id === Number(e.target.value));
-                if (d) setDataset(d.id, d.name);
+                if (d) setDataset(d.id, d.name, d.kind);
               }}
             >
               {datasetId === null && <option value="">{t('wizard.dataset.choose')}</option>}
@@ -78,6 +84,7 @@ export function DatasetStep() {
                 ` · ${selected.subsets.map((s) => s.subset || t('datasets.noSubset')).join(', ')}`}
             </p>
           )}
+          <SampleButtons kinds={kinds} testId="wizard-dataset-samples" />
           <p className="hint">
             {t('wizard.dataset.other')}{' '}
             <a href={routeHref({ name: 'datasets' })}>{t('wizard.dataset.goImport')}</a>

@@ -9,6 +9,7 @@ import { getApi } from '../api';
 import { toApiError } from '../api/errors';
 import { GlossaryLink } from '../glossary/Glossary';
 import { useFormat } from '../lib/useFormat';
+import { TableScroll } from '../components/TableScroll';
 
 const fixed = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3));
 
@@ -59,7 +60,7 @@ export function PowerPlanSection({
           : t('wizard.power.noPilot')}
       </p>
       <p>{t('wizard.power.lead', { power: `${Math.round(plan.power * 100)}%`, alpha: plan.alpha })}</p>
-      <div className="table-wrap">
+      <TableScroll className="table-wrap" label={t('wizard.power.title')}>
         <table className="datasets-table power-table">
           <thead>
             <tr>
@@ -122,7 +123,7 @@ export function PowerPlanSection({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {error && (
         <p className="inline-error" role="alert">
           {error}

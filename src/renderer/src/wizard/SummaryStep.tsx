@@ -11,7 +11,7 @@ import {
   wizardPluginOf,
 } from '../lib/experiment-config';
 import { getRendererProtocol, protocolNamespaces } from '../protocols/registry';
-import { presetOf } from '../lib/providers';
+import { isPresetId, presetOf } from '../lib/providers';
 import { useFormat } from '../lib/useFormat';
 import { useDatasets } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
@@ -19,15 +19,30 @@ import { PowerPlanSection } from './PowerPlanSection';
 import { PreregisterSection } from './PreregisterSection';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
+import { TableScroll } from '../components/TableScroll';
+
+/** A row's provider (a preset, or its `-batch` twin) is the built-in simulated one. */
+function simulatedProvider(provider: string): boolean {
+  const preset = provider.replace(/-batch$/, '');
+  return isPresetId(preset) && presetOf(preset).kind === 'simulated';
+}
+
+/** Models without a price that really cost something (simulated ones are free). */
+function unpricedReal(estimate: CostEstimate): string[] {
+  const simulated = new Set(estimate.rows.filter((r) => simulatedProvider(r.provider)).map((r) => r.model));
+  return estimate.unpricedModels.filter((m) => !simulated.has(m));
+}
 
 /** `protocol`: whose words name its kinds of call (its `estimateKinds`), before the app's. */
 export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; protocol?: string }) {
   const { t } = useTranslation();
   const kindNs = protocolNamespaces(protocol === undefined ? undefined : getRendererProtocol(protocol));
   const f = useFormat();
-  const unpriced = estimate.unpricedModels.length > 0;
+  const simulated = new Set(estimate.rows.filter((r) => simulatedProvider(r.provider)).map((r) => r.model));
+  // A simulated model costs nothing by construction: "free — simulated", not "unpriced" (issue 38).
+  const unpriced = estimate.unpricedModels.some((m) => !simulated.has(m));
   return (
-    <div className="table-wrap">
+    <TableScroll className="table-wrap" label={t('wizard.summary.title')}>
       <table className="datasets-table estimate-table" data-testid="estimate-table">
         <thead>
           <tr>
@@ -74,7 +89,13 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
                   output: f.compact(r.outputTokens),
                 })}
               </td>
-              <td className="num">{r.priced ? f.usd(r.costUsd) : t('wizard.summary.unpriced')}</td>
+              <td className="num" data-testid="estimate-row-cost">
+                {simulatedProvider(r.provider)
+                  ? t('wizard.summary.freeSimulated')
+                  : r.priced
+                    ? f.usd(r.costUsd)
+                    : t('wizard.summary.unpriced')}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -96,12 +117,14 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
             <td className="num" data-testid="estimate-total-cost">
               {unpriced
                 ? t('wizard.summary.atLeast', { cost: f.usd(estimate.costUsd) })
-                : f.usd(estimate.costUsd)}
+                : estimate.rows.every((r) => simulatedProvider(r.provider))
+                  ? t('wizard.summary.freeSimulated')
+                  : f.usd(estimate.costUsd)}
             </td>
           </tr>
         </tfoot>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -255,9 +278,9 @@ export function SummaryStep() {
             />
           )}
           <PreregisterSection power={estimate.estimate.power ?? null} />
-          {estimate.estimate.unpricedModels.length > 0 && (
+          {unpricedReal(estimate.estimate).length > 0 && (
             <p className="hint">
-              {t('wizard.summary.unpricedNote', { models: estimate.estimate.unpricedModels.join(', ') })}
+              {t('wizard.summary.unpricedNote', { models: unpricedReal(estimate.estimate).join(', ') })}
             </p>
           )}
           {estimate.estimate.note && (

@@ -49,6 +49,11 @@ export function ProbesStep() {
             {t(`wizard.probes.${mode}`)}
           </label>
         ))}
+        {err('mode') && (
+          <p className="field__error" data-testid="bias-mode-error">
+            {err('mode')}
+          </p>
+        )}
       </fieldset>
       {own.mode === 'pointwise' && (
         <Field label={t('wizard.probes.scale')}>
@@ -94,7 +99,13 @@ export function ProbesStep() {
             {t(`wizard.probes.${p}`)}
           </label>
         ))}
-        {err('probes') && <p className="field__error">{err('probes')}</p>}
+        {issues
+          .filter((i) => i.field === 'probes')
+          .map((i) => (
+            <p key={i.message} className="field__error" data-testid="bias-probes-error">
+              {i.message}
+            </p>
+          ))}
       </fieldset>
       {own.probes.length && (
         <fieldset className="form-grid">

@@ -2,6 +2,7 @@
 // and the config keys it becomes (README "Bias probes").
 import type { DraftIssue, WizardDraft } from '../../lib/experiment-config';
 import type { PresetId } from '../../lib/providers';
+import type { DatasetKind } from '../../../../shared/domain';
 
 export const BIAS_ID = 'bias-probes';
 export const PROBE_IDS = ['position', 'length', 'format'] as const;
@@ -19,18 +20,19 @@ export interface BiasDraft {
   noiseFloor?: boolean;
 }
 
-export function initialBiasDraft(): BiasDraft {
+/** On data with one response per item the position probe (a swap of two) starts off. */
+export function initialBiasDraft(datasetKind?: DatasetKind): BiasDraft {
   return {
     mode: 'pointwise',
     scale: 5,
-    probes: { position: true, length: true, format: true },
+    probes: { position: datasetKind !== 'pointwise', length: true, format: true },
     lengthBand: [1.3, 1.7],
     rewriter: { provider: 'openai', model: 'gpt-4.1-mini' },
   };
 }
 
 export function biasDraft(draft: WizardDraft): BiasDraft {
-  return (draft.protocolDrafts[BIAS_ID] as BiasDraft | undefined) ?? initialBiasDraft();
+  return (draft.protocolDrafts[BIAS_ID] as BiasDraft | undefined) ?? initialBiasDraft(draft.datasetKind);
 }
 
 export function withBiasDraft(draft: WizardDraft, own: BiasDraft): WizardDraft {
@@ -46,6 +48,12 @@ export function validateBias(draft: WizardDraft): DraftIssue[] {
   if (!PROBE_IDS.some((p) => own.probes[p])) issues.push({ field: 'probes', code: 'probesRequired' });
   if (needsRewriter(own) && !own.rewriter.model.trim())
     issues.push({ field: 'rewriter', code: 'modelRequired' });
+  // Checked here, when the step is left, in words: the core would refuse it only after the run
+  // planned no position pairs ("undefined … no items").
+  if (draft.datasetKind === 'pointwise') {
+    if (own.mode === 'pairwise') issues.push({ field: 'mode', code: 'pairwiseNeedsPairs' });
+    if (own.probes.position) issues.push({ field: 'probes', code: 'positionNeedsPairs' });
+  }
   const [lo, hi] = own.lengthBand;
   if (!(lo > 1 && hi > lo)) issues.push({ field: 'lengthBand', code: 'bandInvalid' });
   return issues;

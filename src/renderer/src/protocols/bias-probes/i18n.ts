@@ -60,6 +60,25 @@ const en = {
       probesRequired: 'Choose at least one probe.',
       modelRequired: 'Choose a rewriter model.',
       bandInvalid: 'The band must lie above 1, low below high (e.g. 1.3 to 1.7).',
+      positionNeedsPairs:
+        'The position probe swaps two responses, and this dataset has one response per item: turn the position probe off, or choose a dataset with two responses per item (pairwise).',
+      pairwiseNeedsPairs:
+        'Pairwise judging compares two responses, and this dataset has one response per item: choose pointwise, or a dataset with two responses per item (pairwise).',
+    },
+    summary: {
+      mode: 'Judging mode',
+      scale: 'Score scale',
+      probes: 'Probes',
+      band: 'Longer variant band',
+      rewriter: 'Rewriter',
+      noRewriter: 'none (the position probe needs none)',
+      rubric: 'Rubric',
+      defaultRubric: 'the default',
+      customRubric: 'your own ({{count}} characters)',
+      noiseFloor: 'Noise floor',
+      on: 'measured (each unchanged side scored twice)',
+      off: 'not measured',
+      none: 'none',
     },
   },
   results: {
@@ -159,6 +178,25 @@ const zh = {
       probesRequired: '请至少选择一个探针。',
       modelRequired: '请选择改写模型。',
       bandInvalid: '区间须大于 1，且下限小于上限（例如 1.3 到 1.7）。',
+      positionNeedsPairs:
+        '位置探针要交换两个回答，而这个数据集每个条目只有一个回答：请关闭位置探针，或选择每个条目有两个回答的数据集（成对）。',
+      pairwiseNeedsPairs:
+        '成对评审要比较两个回答，而这个数据集每个条目只有一个回答：请选择单项评分，或选择每个条目有两个回答的数据集（成对）。',
+    },
+    summary: {
+      mode: '评审方式',
+      scale: '评分刻度',
+      probes: '探针',
+      band: '加长版的长度区间',
+      rewriter: '改写模型',
+      noRewriter: '无（位置探针不需要）',
+      rubric: '评分标准',
+      defaultRubric: '默认',
+      customRubric: '自定义（{{count}} 个字符）',
+      noiseFloor: '噪声底线',
+      on: '测量（每个未改动的一侧评两次）',
+      off: '不测量',
+      none: '无',
     },
   },
   results: {

@@ -6,12 +6,14 @@ import { BiasSections } from './BiasSections';
 import { BIAS_ID, biasConfig, biasDraft, needsRewriter, validateBias } from './draft';
 import { BIAS_NS, biasResources } from './i18n';
 import { ProbesStep } from './ProbesStep';
+import { SummaryLines } from './SummaryLines';
 import { BIAS_CARD_TEXT } from '../../../../shared/protocols/bias-probes/report/card-text';
 
 export const biasProbes: RendererProtocol = {
   id: BIAS_ID,
   title: 'protocol.title',
   description: 'protocol.description',
+  datasetKinds: ['pairwise', 'pointwise'],
   i18n: { namespace: BIAS_NS, resources: biasResources },
   reportCardText: BIAS_CARD_TEXT,
   wizard: {
@@ -35,6 +37,7 @@ export const biasProbes: RendererProtocol = {
     ],
     providersInUse: (draft) => (needsRewriter(biasDraft(draft)) ? [biasDraft(draft).rewriter.provider] : []),
     modelsInUse: (draft) => (needsRewriter(biasDraft(draft)) ? [biasDraft(draft).rewriter.model] : []),
+    SummaryLines,
     config: biasConfig,
   },
   ResultsSections: BiasSections,

@@ -13,6 +13,7 @@ export const judgeLs: RendererProtocol = {
   id: 'judge-ls',
   title: 'protocol.title',
   description: 'protocol.description',
+  datasetKinds: ['pairwise'],
   i18n: { namespace: JUDGE_LS_NS, resources: judgeLsResources },
   reportCardText: JUDGE_LS_CARD_TEXT,
   wizard: judgeLsWizard,

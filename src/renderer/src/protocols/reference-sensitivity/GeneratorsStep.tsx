@@ -6,6 +6,8 @@ import { ensureProvider, useWizard } from '../../stores/wizard';
 import { useStepIssues } from '../../wizard/issues';
 import { PresetOptions } from '../../wizard/PresetOptions';
 import {
+  defaultGeneratorModel,
+  takenLabels,
   newGenerator,
   noiseFloorApplies,
   refSensDraft,
@@ -34,7 +36,13 @@ function setProvider(index: number, name: PresetId) {
       {
         ...own,
         generators: own.generators.map((g, i) =>
-          i === index ? { ...g, provider: name, model: presetOf(name).models[0] ?? '' } : g,
+          i === index
+            ? {
+                ...g,
+                provider: name,
+                model: defaultGeneratorModel(name, takenLabels(d, own, index), presetOf(name)),
+              }
+            : g,
         ),
       },
     );

@@ -73,6 +73,29 @@ export function generatorLabel(g: GeneratorDraft): string {
   return g.label.trim() || g.model.trim();
 }
 
+/**
+ * The model a generator on `provider` starts with: one whose name (the default label) no judge
+ * or other generator uses, since the core refuses two with one label (issue 38 item 4: a
+ * simulated generator started as the simulated judge's model, refused only at the summary).
+ */
+export function defaultGeneratorModel(
+  provider: PresetId,
+  taken: readonly string[],
+  models: { models: string[]; generatorModel?: string },
+): string {
+  const used = new Set(taken.map((l) => l.trim()));
+  const candidates = [...(models.generatorModel ? [models.generatorModel] : []), ...models.models];
+  return candidates.find((m) => !used.has(m)) ?? candidates[0] ?? '';
+}
+
+/** Every label a generator must not take: the judges' and the other generators'. */
+export function takenLabels(draft: WizardDraft, own: RefSensDraft, except?: number): string[] {
+  return [
+    ...draft.judges.map((j) => j.label),
+    ...own.generators.filter((_, i) => i !== except).map(generatorLabel),
+  ];
+}
+
 export function withRefSensDraft(draft: WizardDraft, own: RefSensDraft): WizardDraft {
   return { ...draft, protocolDrafts: { ...draft.protocolDrafts, [REF_SENS_ID]: own } };
 }
@@ -93,8 +116,12 @@ export function validateRefSens(draft: WizardDraft): DraftIssue[] {
       issues.push({ field: `generators[${i}].model`, code: 'modelRequired' });
   });
   const labels = own.generators.map(generatorLabel);
+  const judges = new Set(draft.judges.map((j) => j.label.trim()));
   labels.forEach((l, i) => {
-    if (l && labels.indexOf(l) !== i) issues.push({ field: `generators[${i}].label`, code: 'labelTaken' });
+    if (l && judges.has(l))
+      issues.push({ field: `generators[${i}].label`, code: 'labelTakenByJudge', params: { label: l } });
+    else if (l && labels.indexOf(l) !== i)
+      issues.push({ field: `generators[${i}].label`, code: 'labelTaken' });
   });
   if (own.sensitivity && !SETTINGS.some((s) => own.settings[s]))
     issues.push({ field: 'parts', code: 'partsRequired' });

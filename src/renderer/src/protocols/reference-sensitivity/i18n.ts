@@ -49,6 +49,8 @@ const en = {
       partsRequired: 'Choose calibration, sensitivity or both.',
       generatorRequired: 'Sensitivity needs a generator or an answers file.',
       labelTaken: 'Another generator has this label.',
+      labelTakenByJudge:
+        'A judge is already called “{{label}}”: give this generator another label (or another model), so the tables can tell them apart.',
     },
     summary: {
       generators: 'Generators',
@@ -180,6 +182,8 @@ const zh = {
       partsRequired: '请选择校准、敏感性或两者。',
       generatorRequired: '敏感性需要生成模型或回答文件。',
       labelTaken: '另一个生成模型已使用此标签。',
+      labelTakenByJudge:
+        '已有评审名为“{{label}}”：请给这个生成模型换一个标签（或换一个模型），以便表格区分二者。',
     },
     summary: {
       generators: '生成模型',

@@ -14,6 +14,7 @@ export const referenceSensitivity: RendererProtocol = {
   id: REF_SENS_ID,
   title: 'protocol.title',
   description: 'protocol.description',
+  datasetKinds: ['qa'],
   i18n: { namespace: REF_SENS_NS, resources: refSensResources },
   reportCardText: REFSENS_CARD_TEXT,
   wizard: {

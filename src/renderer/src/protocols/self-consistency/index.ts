@@ -15,6 +15,7 @@ export const selfConsistency: RendererProtocol = {
   id: SC_ID,
   title: 'protocol.title',
   description: 'protocol.description',
+  datasetKinds: ['pairwise', 'pointwise'],
   i18n: { namespace: SC_NS, resources: scResources },
   reportCardText: SELF_CONSISTENCY_CARD_TEXT,
   wizard: {

@@ -294,7 +294,8 @@ function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec
   const cellWidth = 72;
   const panelWidth = input.columns.length * cellWidth;
   const panelStride = labelWidth + panelWidth + 24;
-  const top = 84;
+  // Room for a judge's title of up to three lines above its panel.
+  const top = 100;
   // Two lines per cell: the value and its n.
   const cellHeight = 40;
   const gridHeight = Math.max(1, subsets.length) * cellHeight;
@@ -306,14 +307,23 @@ function heatmapPanels(metrics: JudgeLsMetrics, input: HeatmapInput): FigureSpec
       text: input.title,
       left: 'center',
       top: 8,
-      textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
+      textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT, width: width - 32, overflow: 'break' },
     },
+    // A judge's title over its panel and row labels, broken into lines within them: a long label
+    // (or one marked "Simulated — ") ran past the figure's edge and was cut (issue 38 item 6).
     ...judges.map((j, i): TitleComponentOption => ({
       text: j,
-      left: left(i) + panelWidth / 2,
+      left: left(i) - labelWidth / 2 + panelWidth / 2,
       top: 44,
       textAlign: 'center',
-      textStyle: { fontSize: 13, fontWeight: 'bold', color: TEXT },
+      textStyle: {
+        fontSize: 13,
+        fontWeight: 'bold',
+        color: TEXT,
+        width: labelWidth + panelWidth - 8,
+        overflow: 'break',
+        lineHeight: 16,
+      },
     })),
   ];
   const series: HeatmapSeriesOption[] = judges.map((j, i) => ({

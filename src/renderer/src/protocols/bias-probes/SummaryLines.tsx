@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import { presetOf } from '../../lib/providers';
+import { useWizard } from '../../stores/wizard';
+import { biasDraft, needsRewriter, PROBE_IDS } from './draft';
+import { BIAS_NAMESPACES } from './i18n';
+
+/** Bias probes' lines in the summary's recap: every choice of its step (issue 38 item 4). */
+export function SummaryLines() {
+  const { t } = useTranslation(BIAS_NAMESPACES);
+  const own = biasDraft(useWizard((s) => s.draft));
+  const probes = PROBE_IDS.filter((p) => own.probes[p]);
+  const rubric = own.rubric?.trim() ?? '';
+  return (
+    <>
+      <dt>{t('wizard.summary.mode')}</dt>
+      <dd data-testid="summary-bias-mode">{t(`wizard.probes.${own.mode}`)}</dd>
+      {own.mode === 'pointwise' && (
+        <>
+          <dt>{t('wizard.summary.scale')}</dt>
+          <dd data-testid="summary-bias-scale">{own.scale === 10 ? '1–10' : '1–5'}</dd>
+          <dt>{t('wizard.summary.rubric')}</dt>
+          <dd>
+            {rubric
+              ? t('wizard.summary.customRubric', { count: rubric.length })
+              : t('wizard.summary.defaultRubric')}
+          </dd>
+        </>
+      )}
+      <dt>{t('wizard.summary.probes')}</dt>
+      <dd data-testid="summary-bias-probes">
+        {probes.map((p) => t(`wizard.probes.${p}`)).join(' · ') || t('wizard.summary.none')}
+      </dd>
+      {own.probes.length && (
+        <>
+          <dt>{t('wizard.summary.band')}</dt>
+          <dd data-testid="summary-bias-band">{`${own.lengthBand[0]}–${own.lengthBand[1]} ×`}</dd>
+        </>
+      )}
+      <dt>{t('wizard.summary.rewriter')}</dt>
+      <dd data-testid="summary-bias-rewriter">
+        {needsRewriter(own)
+          ? `${presetOf(own.rewriter.provider).title}, ${own.rewriter.model.trim()}`
+          : t('wizard.summary.noRewriter')}
+      </dd>
+      <dt>{t('wizard.summary.noiseFloor')}</dt>
+      <dd data-testid="summary-bias-noise-floor">
+        {t(own.noiseFloor ? 'wizard.summary.on' : 'wizard.summary.off')}
+      </dd>
+    </>
+  );
+}
