@@ -19,12 +19,14 @@ import { openLab, type Lab } from '../../bench/validate-e2e/studies';
 
 /** Replicates per CI cell: ~0.15 CPU-s a study of ~100 items. */
 const CI_REPS = 120;
+/** A give-up point, not a measurement: 120 studies take ~20 CPU-s, minutes of wall time at load 15 on two cores. */
+const CELL_TIMEOUT = 1_800_000;
 
 let lab: Lab;
 const env = process.env.JUDGE_LAB_RESOURCES;
 beforeAll(async () => {
   lab = await openLab();
-});
+}, CELL_TIMEOUT);
 afterAll(async () => {
   await lab?.close();
   // openLab points the app at the repository's samples; a shared test process gets its env back.
@@ -62,7 +64,7 @@ describe('the planted truth and the plan the cells are judged by', () => {
     expect(ok.band[0]).toBeCloseTo(0.8 - 4 * Math.sqrt(0.16 / 400), 12);
     expect(ok.inBand).toBe(true);
     expect(ok.flagged).toBe(false);
-    const short = judgeCell(check, cell, { reps: 400, defined: 400, hits: 290 }, 0);
+    const short = judgeCell(check, cell, { reps: 400, defined: 400, hits: 280 }, 0);
     expect(short.inBand).toBe(false);
     expect(short.flagged).toBe(true);
   });
@@ -71,12 +73,16 @@ describe('the planted truth and the plan the cells are judged by', () => {
 describe('end to end: studies through the real runner detect a planted lean at the planned rate', () => {
   for (const check of biasPositionChecks(() => lab))
     for (const cell of check.cells.filter((c) => c.ci))
-      it(`${check.id} ${cell.key}`, async () => {
-        const r = await runCell(check, cell, DEFAULT_SEED, CI_REPS);
-        const shown = `${r.hits}/${r.defined} = ${r.rate.toFixed(3)}, band [${r.band[0].toFixed(3)}, ${r.band[1].toFixed(3)}]`;
-        // Every run reported its test: no study failed or left the row out.
-        expect(r.defined, shown).toBe(CI_REPS);
-        expect(r.inBand, shown).toBe(true);
-        if (check.kind === 'power') expect(r.expected!).toBeGreaterThan(0.5);
-      });
+      it(
+        `${check.id} ${cell.key}`,
+        async () => {
+          const r = await runCell(check, cell, DEFAULT_SEED, CI_REPS);
+          const shown = `${r.hits}/${r.defined} = ${r.rate.toFixed(3)}, band [${r.band[0].toFixed(3)}, ${r.band[1].toFixed(3)}]`;
+          // Every run reported its test: no study failed or left the row out.
+          expect(r.defined, shown).toBe(CI_REPS);
+          expect(r.inBand, shown).toBe(true);
+          if (check.kind === 'power') expect(r.expected!).toBeGreaterThan(0.5);
+        },
+        CELL_TIMEOUT,
+      );
 });
