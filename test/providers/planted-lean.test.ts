@@ -9,7 +9,12 @@ import { PAIRWISE_VERDICT_SCHEMA } from '../../src/main/judging/pairwise';
 import { providerConfigSchema } from '../../src/main/providers/config';
 import { ProviderError } from '../../src/main/providers/errors';
 import { SimulatedChatAdapter } from '../../src/main/providers/simulated/adapter';
-import { leanPlanted, plantedLeanRate } from '../../src/main/providers/simulated/planted-lean';
+import {
+  LEAN_NOISE,
+  leanPlanted,
+  plantedLeanNoise,
+  plantedLeanRate,
+} from '../../src/main/providers/simulated/planted-lean';
 
 const cfg = providerConfigSchema.parse({ kind: 'simulated', latencyMs: 0 });
 const rows = readFileSync(new URL('../../resources/samples/llmbar.jsonl', import.meta.url), 'utf8')
@@ -95,5 +100,21 @@ describe('the simulated -first<NN> position lean', () => {
     const bothA = decided.filter(([o, s]) => o === 'A' && s === 'A').length;
     const bothB = decided.filter(([o, s]) => o === 'B' && s === 'B').length;
     expect(bothA + bothB).toBeLessThanOrEqual(3);
+  });
+
+  it('takes a per-ask noise from -noise<NN>, and splits the inconsistent items evenly', async () => {
+    expect(plantedLeanRate('sim-judge-first10-noise20')).toBe(0.1);
+    expect(plantedLeanNoise('sim-judge-first10-noise20')).toBe(0.2);
+    expect(plantedLeanNoise('sim-judge-first10')).toBe(LEAN_NOISE);
+    expect(plantedLeanRate('sim-judge-noise20')).toBeNull();
+    const judged = await judgeAll('sim-judge-strong-first0-noise25');
+    const decided = judged.filter(([o, s]) => o !== null && s !== null && o !== 'tie' && s !== 'tie');
+    const bothA = decided.filter(([o, s]) => o === 'A' && s === 'A').length;
+    const bothB = decided.filter(([o, s]) => o === 'B' && s === 'B').length;
+    // Each ask flips with 25 %: an item is inconsistent with 2 · 0.25 · 0.75 = 37.5 %, about 44 of
+    // the ~117 decided items; a 0.5 % noise gave at most 3.
+    expect(bothA + bothB).toBeGreaterThan(25);
+    expect(bothA + bothB).toBeLessThan(65);
+    expect(Math.abs(bothA - bothB)).toBeLessThan(20);
   });
 });

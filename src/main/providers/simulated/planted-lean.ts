@@ -10,6 +10,9 @@
 // probability LEAN_NOISE: inconsistent items then split evenly between both-first and
 // both-second, the null the paired test holds. Models without the suffix answer as before
 // (their own first-position lean, `answers.ts`, is untouched: golden metrics stay byte-identical).
+// An optional `-noise<NN>` after it (e.g. `-first0-noise20`) sets that per-ask noise to NN %:
+// the end-to-end validation (bench/validate-e2e) needs a null with many discordant items, where
+// the exact test's size can be measured, not one where it can hardly reject at all.
 import type { Rng } from '../../../shared/random';
 import { mulberry32 } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
@@ -17,17 +20,23 @@ import { skillOf } from './answers';
 import { pick, seedOf } from './random';
 import { followScore, taggedSections } from './reading';
 
-const LEAN_SUFFIX = /-first(\d{1,3})$/;
+const LEAN_SUFFIX = /-first(\d{1,3})(?:-noise(\d{1,2}))?$/;
 
 /** Chance that one ask of an unplanted item takes the other answer: symmetric, order-blind noise. */
 export const LEAN_NOISE = 0.005;
 /** Chance that an unplanted item is a tie in both orders. */
-const LEAN_TIE = 0.02;
+export const LEAN_TIE = 0.02;
 
 /** The planted share of items a model name asks for (0–1), or null (no suffix). */
 export function plantedLeanRate(model: string): number | null {
   const m = LEAN_SUFFIX.exec(model);
   return m && Number(m[1]) <= 100 ? Number(m[1]) / 100 : null;
+}
+
+/** The per-ask noise of a `-first<NN>` model: its `-noise<NN>` share, else LEAN_NOISE. */
+export function plantedLeanNoise(model: string): number {
+  const m = LEAN_SUFFIX.exec(model);
+  return m?.[2] === undefined ? LEAN_NOISE : Number(m[2]) / 100;
 }
 
 /** The item's answers as a set: the same key whichever is shown first. */
@@ -75,6 +84,6 @@ export function plantedLeanVerdict(spec: ChatRequestSpec, rng: Rng): Record<stri
   const better = followScore(instruction, x) >= followScore(instruction, y) ? x : y;
   const chosen = stable() < skillOf(spec.model) ? better : pick(stable, [x, y]);
   const shownFirst = chosen === a.trim();
-  const flipped = rng() < LEAN_NOISE;
+  const flipped = rng() < plantedLeanNoise(spec.model);
   return verdict(shownFirst !== flipped ? 'A' : 'B', 0.6);
 }

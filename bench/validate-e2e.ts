@@ -1,0 +1,102 @@
+// `node bench/run.mjs validate-e2e` (issue 33, the end-to-end half): planted effects run through
+// the real runner and metrics, many times at small n, no network. For each study it prints the
+// share of runs that detect a planted effect against the power the app's planner predicts, and
+// the share that flag an absent one. Seeded: the same seed gives the same table.
+//
+//   node bench/run.mjs validate-e2e                  the full run (minutes)
+//   node bench/run.mjs validate-e2e --reps 0.25      a quarter of the replicates (a draft)
+//   node bench/run.mjs validate-e2e --only e2e-bias-position-power --seed 7
+//   node bench/run.mjs validate-e2e --cells lean5-noisedefault-n188   one cell (of any check)
+//   node bench/run.mjs validate-e2e --json /tmp/e2e.json   also write the results
+//
+// The CI subset (test/validation/e2e-planted.test.ts) runs the cells marked `ci` with fewer replicates.
+import { writeFileSync } from 'node:fs';
+import { biasPositionChecks, judgeLsPositionChecks } from './validate-e2e/position';
+import { DEFAULT_SEED, runCell, type CellResult, type Check } from './validate-e2e/runner';
+import { openLab, type Lab } from './validate-e2e/studies';
+
+function parseArgs(argv: string[]) {
+  const opts = {
+    scale: 1,
+    seed: DEFAULT_SEED,
+    only: null as string[] | null,
+    cells: null as string[] | null,
+    json: null as string | null,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--reps') opts.scale = Number(next());
+    else if (a === '--seed') opts.seed = Number(next());
+    else if (a === '--only') opts.only = next().split(',');
+    else if (a === '--cells') opts.cells = next().split(',');
+    else if (a === '--json') opts.json = next();
+    else throw new Error(`unknown option ${a} (see the head of bench/validate-e2e.ts)`);
+  }
+  if (!(opts.scale > 0)) throw new Error('--reps must be a positive number');
+  if (!Number.isSafeInteger(opts.seed)) throw new Error('--seed must be an integer');
+  return opts;
+}
+
+/** Every end-to-end check, reading its lab through `lab` (opened once for the run). */
+export function allE2eChecks(lab: () => Lab): Check[] {
+  return [...biasPositionChecks(lab), ...judgeLsPositionChecks(lab)];
+}
+
+const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
+
+export function table(results: CellResult[]): string {
+  const head = ['check', 'cell', 'n', 'R', 'rate', 'MC SE', 'predicted', 'band', 'verdict', 'CPU s'];
+  const rows = results.map((r) => [
+    r.check,
+    r.key,
+    String(r.n),
+    String(r.defined) + (r.defined < r.reps ? `/${r.reps}` : ''),
+    f(r.rate),
+    f(r.se),
+    r.kind === 'power' ? f(r.expected) : `≤ ${f(r.band[1] - 4 * r.se, 2)}`,
+    `[${f(r.band[0])}, ${f(r.band[1])}]`,
+    r.flagged ? 'FLAG' : r.inBand ? 'ok' : 'out of band',
+    r.cpuSeconds.toFixed(1),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n');
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const lab = await openLab();
+  try {
+    const checks = allE2eChecks(() => lab).filter((c) => !opts.only || opts.only.includes(c.id));
+    if (checks.length === 0) throw new Error(`no check named ${opts.only?.join(', ')}`);
+    const results: CellResult[] = [];
+    for (const check of checks) {
+      process.stderr.write(`${check.title}\n`);
+      for (const cell of check.cells.filter((c) => !opts.cells || opts.cells.includes(c.key))) {
+        const reps = Math.max(20, Math.round(cell.reps * opts.scale));
+        const r = await runCell(check, cell, opts.seed, reps);
+        process.stderr.write(
+          `  ${cell.key}: ${r.hits}/${r.defined} = ${f(r.rate)} (predicted ${f(r.expected)}), ${r.cpuSeconds.toFixed(1)} CPU-s\n`,
+        );
+        results.push(r);
+      }
+    }
+    process.stdout.write(`\n${table(results)}\n`);
+    for (const c of checks)
+      for (const cell of c.cells)
+        if (cell.plan) process.stdout.write(`${c.id} ${cell.key}: ${cell.planted}; ${cell.plan}\n`);
+    const cpu = results.reduce((s, r) => s + r.cpuSeconds, 0);
+    process.stdout.write(`seed ${opts.seed}, ${cpu.toFixed(0)} CPU-s in the cells\n`);
+    if (opts.json)
+      writeFileSync(opts.json, JSON.stringify({ seed: opts.seed, scale: opts.scale, results }, null, 2));
+    if (results.some((r) => r.flagged)) process.exitCode = 1;
+  } finally {
+    await lab.close();
+  }
+}
+
+await main();

@@ -1,0 +1,88 @@
+// The CI-sized subset of the end-to-end validation (issue 33; `node bench/run.mjs validate-e2e`):
+// the cells marked `ci` in bench/validate-e2e, each a study run again and again through the real
+// core, queue, simulated provider and metrics on real SQLite, with the same seed and replicate
+// seeds as the full run (its first R replicates). A planted first-position lean must be flagged
+// at the rate the app's power planner predicts, within the Monte Carlo band (prediction ± 4 MC
+// SE); with the lean off, at most at α + 4 MC SE. Seeded, so not flaky; ~40 CPU-s.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEAN_NOISE } from '../../src/main/providers/simulated/planted-lean';
+import { mcnemarExactPower } from '../../src/shared/stats/power';
+import {
+  ALPHA,
+  biasPositionChecks,
+  holmTwoPower,
+  planLean,
+  plantedPosition,
+} from '../../bench/validate-e2e/position';
+import { DEFAULT_SEED, judgeCell, runCell } from '../../bench/validate-e2e/runner';
+import { openLab, type Lab } from '../../bench/validate-e2e/studies';
+
+/** Replicates per CI cell: ~0.15 CPU-s a study of ~100 items. */
+const CI_REPS = 120;
+/** A give-up point, not a measurement: 120 studies take ~20 CPU-s, minutes of wall time at load 15 on two cores. */
+const CELL_TIMEOUT = 1_800_000;
+
+let lab: Lab;
+const env = process.env.JUDGE_LAB_RESOURCES;
+beforeAll(async () => {
+  lab = await openLab();
+}, CELL_TIMEOUT);
+afterAll(async () => {
+  await lab?.close();
+  // openLab points the app at the repository's samples; a shared test process gets its env back.
+  if (env === undefined) delete process.env.JUDGE_LAB_RESOURCES;
+  else process.env.JUDGE_LAB_RESOURCES = env;
+});
+
+describe('the planted truth and the plan the cells are judged by', () => {
+  it('the planted shares are the McNemar setting: ψ = p10 + p01, δ = the planted rate', () => {
+    const e = LEAN_NOISE;
+    const t = plantedPosition(0.1);
+    expect(t.p01).toBeCloseTo(0.9 * 0.98 * e * (1 - e), 12);
+    expect(t.psi - 2 * t.p01).toBeCloseTo(0.1, 12);
+    expect(plantedPosition(0, 0.25).delta).toBe(0);
+  });
+
+  it("the plan is the app's: the items its power plan asks for give at least 80 %, one fewer less", () => {
+    const plan = planLean(0.1);
+    expect(plan.power(plan.itemsNeeded)).toBeGreaterThanOrEqual(0.8);
+    expect(mcnemarExactPower(plan.itemsNeeded - 1, plan.psi, plan.delta)).toBeLessThan(0.8);
+  });
+
+  it('Holm over two independent rows costs power: between the α/2 and α tests', () => {
+    const plan = planLean(0.1);
+    const n = plan.itemsNeeded;
+    const holm = holmTwoPower(plan.power, n);
+    expect(holm).toBeGreaterThan(plan.power(n, ALPHA / 2));
+    expect(holm).toBeLessThan(plan.power(n, ALPHA));
+  });
+
+  it('a band is the nominal ± 4 MC SE; a cell outside it is out of band, 5 points off is flagged', () => {
+    const [check] = biasPositionChecks(() => lab);
+    const cell = { ...check.cells[0], expected: 0.8 };
+    const ok = judgeCell(check, cell, { reps: 400, defined: 400, hits: 330 }, 0);
+    expect(ok.band[0]).toBeCloseTo(0.8 - 4 * Math.sqrt(0.16 / 400), 12);
+    expect(ok.inBand).toBe(true);
+    expect(ok.flagged).toBe(false);
+    const short = judgeCell(check, cell, { reps: 400, defined: 400, hits: 280 }, 0);
+    expect(short.inBand).toBe(false);
+    expect(short.flagged).toBe(true);
+  });
+});
+
+describe('end to end: studies through the real runner detect a planted lean at the planned rate', () => {
+  for (const check of biasPositionChecks(() => lab))
+    for (const cell of check.cells.filter((c) => c.ci))
+      it(
+        `${check.id} ${cell.key}`,
+        async () => {
+          const r = await runCell(check, cell, DEFAULT_SEED, CI_REPS);
+          const shown = `${r.hits}/${r.defined} = ${r.rate.toFixed(3)}, band [${r.band[0].toFixed(3)}, ${r.band[1].toFixed(3)}]`;
+          // Every run reported its test: no study failed or left the row out.
+          expect(r.defined, shown).toBe(CI_REPS);
+          expect(r.inBand, shown).toBe(true);
+          if (check.kind === 'power') expect(r.expected!).toBeGreaterThan(0.5);
+        },
+        CELL_TIMEOUT,
+      );
+});
