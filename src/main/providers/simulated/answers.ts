@@ -4,6 +4,7 @@ import { followScore, taggedSections } from './reading';
 import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';
 import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
+import { pseudoBackTranslate, pseudoScriptOf, pseudoTranslateScript } from './pseudo-scripts';
 
 // What the simulated provider answers, by the requested schema name (DESIGN.md section 6).
 // It knows no protocol: everything it uses is in the request itself, mostly the sections a
@@ -43,6 +44,8 @@ function withoutNumbers(text: string): string {
 function languageVariant(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): Record<string, unknown> {
   const sections = taggedSections(userText(spec));
   const target = targetOf(promptText(spec));
+  // Another script named (Arabic, Hindi, Telugu, Spanish…): its pseudo-language; else pseudo-Chinese.
+  const script = pseudoScriptOf(spec.system ?? '', userText(spec));
   const props = Object.keys(schema.properties ?? {});
   // About one variant in thirty loses its numbers, as a careless translator's would.
   const careless = rng() < 0.035 ? pick(rng, props) : undefined;
@@ -53,8 +56,27 @@ function languageVariant(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): R
       out[key] = valueFor(schema.properties![key] as JsonSchema, rng, key);
       continue;
     }
-    const text = pseudoTranslate(source, target);
+    const text = script
+      ? pseudoTranslateScript(source, script.script, script.codeSwitch)
+      : pseudoTranslate(source, target);
     out[key] = key === careless ? withoutNumbers(text) : text;
+  }
+  return out;
+}
+
+/**
+ * A back-translation into English: the pseudo-languages of other scripts come back exactly
+ * (pseudo-Chinese, a one-way mapping, comes back as it is, and so scores low).
+ */
+function backTranslation(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): Record<string, unknown> {
+  const sections = taggedSections(userText(spec));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties ?? {})) {
+    const source = sections.get(key.toLowerCase());
+    out[key] =
+      source === undefined || (schema.properties?.[key] as JsonSchema).type !== 'string'
+        ? valueFor(schema.properties![key] as JsonSchema, rng, key)
+        : pseudoBackTranslate(source);
   }
   return out;
 }
@@ -304,6 +326,8 @@ export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
   switch (spec.response.name) {
     case 'language_variant':
       return languageVariant(spec, schema, rng);
+    case 'back_translation':
+      return backTranslation(spec, schema, rng);
     case 'pairwise_verdict':
       return withSchemaExtras(pairwiseVerdict(spec, rng), schema, rng);
     case 'score_verdict':
