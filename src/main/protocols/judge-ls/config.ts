@@ -8,12 +8,10 @@ import { isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
  * A target language: ZH, LS, a code of the catalogue (shared/protocols/judge-ls/languages.ts:
  * `ar`, `hi`, `te`, `es`, …) or its code-switched pair with English (`LS:ar`).
  */
-export const targetLanguageSchema = z
-  .string()
-  .refine(isTargetLanguage, {
-    error: (i) =>
-      `unknown language "${String(i.input)}": use ZH, LS, a language code such as ar, hi, te, es, or LS:<code>`,
-  });
+export const targetLanguageSchema = z.string().refine(isTargetLanguage, {
+  error: (i) =>
+    `unknown language "${String(i.input)}": use ZH, LS, a language code such as ar, hi, te, es, or LS:<code>`,
+});
 
 /** Back-translation check defaults: chrF (0–100) of source vs back-translation below this flags. */
 export const DEFAULT_VERIFY_MIN_CHRF = 40;

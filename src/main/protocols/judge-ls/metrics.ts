@@ -86,7 +86,13 @@ export interface JudgeLsMetricsInput {
   /** Which interval the tables show, and the item-clustered bootstrap's replicates and seed. */
   statistics?: { ci?: MetricsStatistics['ci']; bootstrapB?: number; seed?: number };
   /** Back-translation checks (issue 37); absent: no `verification` key. */
-  verification?: { provider: string; model: string; metric: string; minChrf: number; rows: VerificationRow[] };
+  verification?: {
+    provider: string;
+    model: string;
+    metric: string;
+    minChrf: number;
+    rows: VerificationRow[];
+  };
 }
 
 /** The bootstrap's settings, passed down to every row builder. */
@@ -526,7 +532,8 @@ function noiseFloor(ix: Index, repeats: readonly JudgmentRecord[], boot: Boot): 
 const KIND_ORDER = ['quality', 'repeat', 'tie_probe', 'transform'];
 const LANGUAGE_ORDER = ['EN', 'ZH', 'LS', 'EN-ZH'];
 /** Other targets (issue 37) after the original four, then by their count and reason. */
-const languageRank = (l: string) => (LANGUAGE_ORDER.includes(l) ? LANGUAGE_ORDER.indexOf(l) : LANGUAGE_ORDER.length);
+const languageRank = (l: string) =>
+  LANGUAGE_ORDER.includes(l) ? LANGUAGE_ORDER.indexOf(l) : LANGUAGE_ORDER.length;
 
 function failureRows(
   records: readonly JudgmentRecord[],
@@ -608,7 +615,9 @@ export function computeJudgeLsMetrics(
       resampling_unit: 'item',
     },
     ...(input.noiseFloor ? { noise_floor: noiseFloor(ix, repeats, boot) } : {}),
-    ...(input.verification ? { verification: verificationMetrics(firsts, judges, ix, input.verification, boot) } : {}),
+    ...(input.verification
+      ? { verification: verificationMetrics(firsts, judges, ix, input.verification, boot) }
+      : {}),
   };
 }
 

@@ -253,7 +253,10 @@ export function planJudgments(
 
 /** A variant's back-translation slot: a text edited by hand gets a new one (its hash is in the key). */
 export function verifyTaskKey(sourceId: string, language: TargetLanguage, variant: VariantText): string {
-  const hash = promptHash(JSON.stringify([variant.instruction, variant.output1, variant.output2])).slice(0, 16);
+  const hash = promptHash(JSON.stringify([variant.instruction, variant.output1, variant.output2])).slice(
+    0,
+    16,
+  );
   return taskKey('verify', sourceId, language, hash);
 }
 

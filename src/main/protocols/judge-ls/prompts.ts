@@ -94,7 +94,9 @@ export function defaultLanguageRules(language: TargetLanguage): string {
 
 /** The {{language_rules}} of a target: the editable ZH/LS rules, else the default for its code. */
 export function languageRulesOf(templates: JudgeLsTemplates, language: TargetLanguage): string {
-  return language === 'ZH' || language === 'LS' ? templates.languageRules[language as 'ZH' | 'LS'] : defaultLanguageRules(language);
+  return language === 'ZH' || language === 'LS'
+    ? templates.languageRules[language as 'ZH' | 'LS']
+    : defaultLanguageRules(language);
 }
 
 const JUDGE_SYSTEM = `You evaluate responses to instructions. Given an instruction and two responses, you decide which response follows the instruction better. You are objective, and you explain your decision briefly.`;
@@ -211,7 +213,11 @@ export function renderTieProbePrompt(templates: JudgeLsTemplates, texts: Pairwis
  */
 export function transformPromptHash(templates: JudgeLsTemplates, language: TargetLanguage): string {
   return promptHash(
-    JSON.stringify([templates.transformSystem, languageRulesOf(templates, language), templates.transformUser]),
+    JSON.stringify([
+      templates.transformSystem,
+      languageRulesOf(templates, language),
+      templates.transformUser,
+    ]),
   );
 }
 

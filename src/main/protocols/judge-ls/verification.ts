@@ -7,8 +7,8 @@ import type { MetricsContext } from '../plugin';
 import { answerObject, fail, type ParseResult } from '../../judging/answer';
 import type { VariantText, VerifyTask } from './model';
 
-export const VERIFICATION_METRIC = 'chrF2 (character n-grams 1..6, beta 2, whitespace dropped; lowest of the three fields)';
-
+export const VERIFICATION_METRIC =
+  'chrF2 (character n-grams 1..6, beta 2, whitespace dropped; lowest of the three fields)';
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 

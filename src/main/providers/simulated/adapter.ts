@@ -85,8 +85,14 @@ export class SimulatedChatAdapter implements ChatAdapter {
               rng,
             );
     const planted =
-      unfaithfulRate !== null && isPlantedUnfaithful(asked, unfaithfulRate) ? unfaithful(asked, answer) : answer;
-    const text = broken ? unparseableText(rng) : typeof planted === 'string' ? planted : JSON.stringify(planted);
+      unfaithfulRate !== null && isPlantedUnfaithful(asked, unfaithfulRate)
+        ? unfaithful(asked, answer)
+        : answer;
+    const text = broken
+      ? unparseableText(rng)
+      : typeof planted === 'string'
+        ? planted
+        : JSON.stringify(planted);
     const usage: Usage = {
       inputTokens: estimateInputTokens(asked),
       // About four characters a token for Latin text, one for Chinese: a rough but stable count.

@@ -31,7 +31,8 @@ export function isPlantedUnfaithful(spec: ChatRequestSpec, p: number): boolean {
 
 /** A language_variant with its two responses swapped (other answers are left as they are). */
 export function unfaithful(spec: ChatRequestSpec, answer: unknown): unknown {
-  if (spec.response?.name !== 'language_variant' || typeof answer !== 'object' || answer === null) return answer;
+  if (spec.response?.name !== 'language_variant' || typeof answer !== 'object' || answer === null)
+    return answer;
   const a = answer as Record<string, unknown>;
   if (!('output_1' in a) || !('output_2' in a)) return answer;
   return { ...a, output_1: a.output_2, output_2: a.output_1 };

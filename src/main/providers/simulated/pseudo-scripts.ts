@@ -142,7 +142,10 @@ function firstLanguageScript(text: string): Script | null {
  * prompt first): null for Chinese or Japanese, for a script without a pseudo-language, and for a
  * prompt naming none, which pseudo-Chinese answers as it always has.
  */
-export function pseudoScriptOf(system: string, user: string): { script: PseudoScript; codeSwitch: boolean } | null {
+export function pseudoScriptOf(
+  system: string,
+  user: string,
+): { script: PseudoScript; codeSwitch: boolean } | null {
   const script = firstLanguageScript(system) ?? firstLanguageScript(user);
   if (script === null || !(SCRIPTS as string[]).includes(script)) return null;
   const codeSwitch = /code[- ]?switch/i.test(system + '\n' + user);

@@ -81,7 +81,9 @@ export function targetName(target: string, lang: 'en' | 'zh' = 'en'): string {
   const info = languageInfo(target);
   if (!info) return target;
   if (isCodeSwitched(target))
-    return lang === 'zh' ? `${info.zh}–英语语码转换 (${target})` : `${info.en}-English code-switching (${target})`;
+    return lang === 'zh'
+      ? `${info.zh}–英语语码转换 (${target})`
+      : `${info.en}-English code-switching (${target})`;
   return `${lang === 'zh' ? info.zh : info.en} (${target})`;
 }
 
