@@ -15,6 +15,7 @@ import {
 } from '../../src/shared/protocols/judge-ls/views';
 import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
 import { tempDir } from '../helpers/tmp';
+import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
 
 const SIM = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } };
 const LANGS = ['ar', 'hi', 'es', 'LS:ar'];
@@ -152,6 +153,26 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
       ).toBe(true);
     expect(v.excluded_item_ids).toEqual([]);
     expect(v.language_invariance).toEqual(faithful.metrics.language_invariance);
+  });
+
+  it('reports the check per translation and the flips on verified items only as tables', () => {
+    const tables = buildTables(unfaithful.metrics);
+    const perTranslation = tables.find((t) => t.id === 'verification')!;
+    expect(perTranslation.rows).toHaveLength(24 * LANGS.length);
+    expect(perTranslation.rows.filter((r) => r.verified === 'no')).toHaveLength(
+      unfaithful.metrics.verification!.translations.filter((r) => !r.verified).length,
+    );
+    const verifiedOnly = tables.find((t) => t.id === 'verified_only')!;
+    expect(verifiedOnly.rows.map((r) => r.comparison)).toEqual(
+      unfaithful.metrics.language_invariance.map((r) => r.comparison),
+    );
+    // Rows of the other targets come after EN in the quality table, in the study's order.
+    const quality = tables.find((t) => t.id === 'quality')!;
+    const strong = quality.rows.filter((r) => r.judge === 'Sim strong').map((r) => r.language);
+    expect(strong).toEqual(['EN', ...LANGS]);
+    // Without `verify` there are no such tables (and no `verification` key).
+    const { verification: _v, ...without } = unfaithful.metrics;
+    expect(buildTables(without).some((t) => t.id === 'verification' || t.id === 'verified_only')).toBe(false);
   });
 
   it('flags the planted unfaithful translations, and only them', () => {
