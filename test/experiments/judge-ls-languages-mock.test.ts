@@ -54,32 +54,54 @@ describe('verified translations over both wire formats (mock provider)', () => {
   beforeAll(async () => {
     responder = languagesResponder(items, { swapped: swapped(), wrongRate: 0.2 });
     mock = await startMockProvider({ latencyMs: [0, 1], respond: responder.respond, logBodies: false });
-    const config = {
-      name: 'languages-mock',
-      protocol: 'judge-ls',
-      dataset: 'LLMBar (sample)',
-      limit: LIMIT,
-      providers: {
-        openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 4 },
-        anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 4 },
-      },
-      transform: {
-        provider: 'openai',
-        model: 'translator',
-        languages: LANGS,
-        verify: { provider: 'anthropic', model: 'back-translator', minChrf: 60 },
-      },
-      judges: [
-        { label: 'GPT mock', provider: 'openai', model: 'judge-openai' },
-        { label: 'Claude mock', provider: 'anthropic', model: 'judge-anthropic' },
-      ],
-      tieProbes: false,
-    };
+    const config = studyConfig();
     const { id } = await core.call('experiments.create', { config });
     const final = await core.experiments.runToEnd(id);
     expect(final.status).toBe('finished');
     metrics = (await core.call('experiments.results', { experimentId: id })).metrics as JudgeLsMetrics;
   }, 180_000);
+
+  const studyConfig = () => ({
+    name: 'languages-mock',
+    protocol: 'judge-ls',
+    dataset: 'LLMBar (sample)',
+    limit: LIMIT,
+    providers: {
+      openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 4 },
+      anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 4 },
+    },
+    transform: {
+      provider: 'openai',
+      model: 'translator',
+      languages: LANGS,
+      verify: { provider: 'anthropic', model: 'back-translator', minChrf: 60 },
+    },
+    judges: [
+      { label: 'GPT mock', provider: 'openai', model: 'judge-openai' },
+      { label: 'Claude mock', provider: 'anthropic', model: 'judge-anthropic' },
+    ],
+    tieProbes: false,
+  });
+
+  it('estimates the back-translations before any translation exists', async () => {
+    const estimate = await core.call('experiments.estimate', {
+      config: { ...studyConfig(), name: 'languages-estimate' },
+    });
+    const back = estimate.rows.filter((r) => r.role === 'verifier');
+    expect(back).toHaveLength(1);
+    expect(back[0]).toMatchObject({
+      provider: 'anthropic',
+      model: 'back-translator',
+      calls: LIMIT * LANGS.length,
+    });
+    expect(back[0].inputTokens).toBeGreaterThan(0);
+    // Without `verify`, no verifier row.
+    const { verify: _v, ...transform } = studyConfig().transform;
+    const plain = await core.call('experiments.estimate', {
+      config: { ...studyConfig(), name: 'languages-estimate-plain', transform },
+    });
+    expect(plain.rows.some((r) => r.role === 'verifier')).toBe(false);
+  });
 
   it('asks for back-translations in the back-translator wire format, one per translation', () => {
     expect(responder.calls['openai:language_variant']).toBe(LIMIT * LANGS.length);
