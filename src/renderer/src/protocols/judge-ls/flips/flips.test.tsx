@@ -29,6 +29,26 @@ describe('flip types', () => {
 });
 
 describe('computeFlips', () => {
+  it('compares EN with other target languages too (issue 37), after ZH and LS', () => {
+    const judgments = [
+      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'A' }),
+      judgment({ itemId: 1, language: 'ar', order: 'orig', winner: 'B' }),
+      judgment({ itemId: 1, language: 'LS:hi', order: 'orig', winner: 'tie' }),
+      judgment({ itemId: 1, language: 'ZH', order: 'orig', winner: 'B' }),
+      judgment({ itemId: 1, language: 'ar', order: 'swap', winner: 'B' }),
+      judgment({ itemId: 1, language: 'EN', order: 'swap', winner: 'B' }),
+    ];
+    const flips = computeFlips(judgments);
+    expect(flips.map((f) => [f.comparison, f.target, f.order, f.type])).toEqual([
+      ['EN-ZH', 'ZH', 'orig', 'correct_to_wrong'],
+      ['EN-ar', 'ar', 'orig', 'correct_to_wrong'],
+      ['EN-LS:hi', 'LS:hi', 'orig', 'to_tie'],
+    ]);
+    // The filter and a link keep such a comparison.
+    expect(filterFromQuery({ comparison: 'EN-LS:hi' }).comparison).toBe('EN-LS:hi');
+    expect(filterFromQuery({ comparison: 'EN-xx' }).comparison).toBeUndefined();
+  });
+
   it('finds choices that differ between EN and each target, per judge, item and order', () => {
     const judgments = [
       // Item 1, orig: EN A (=1, gold) vs ZH B (=2) → correct→wrong; LS A → no flip.
