@@ -1,4 +1,7 @@
+import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import '../../../i18n';
+import { VerdictGrid } from './VerdictGrid';
 import { judgment } from '../results/test-fixtures';
 import { choiceOf, classifyFlip, computeFlips, filterFlips } from './flips';
 import { filterFromQuery, selectionFromQuery, withFilter, withSelection } from './query';
@@ -204,5 +207,32 @@ describe('flipped on repeat as well (the noise floor)', () => {
       // No repeat stored: unknown, not "no".
       [2, 'orig', 1, null],
     ]);
+  });
+});
+
+describe('verdict grid with other target languages (issue 37)', () => {
+  it('has a column pair for each target the item was judged in, after EN, ZH and LS', () => {
+    const judgments = [
+      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'A' }),
+      judgment({ itemId: 1, language: 'ar', order: 'orig', winner: 'B' }),
+    ];
+    const [flip] = computeFlips(judgments);
+    render(<VerdictGrid judgments={judgments} flip={flip} />);
+    const headers = [...screen.getByTestId('verdict-grid').querySelectorAll('thead th')].map(
+      (h) => h.textContent ?? '',
+    );
+    expect(headers.filter((h) => /^(EN|ZH|LS|ar) /.test(h)).map((h) => h.split(' ')[0])).toEqual([
+      'EN',
+      'EN',
+      'ZH',
+      'ZH',
+      'LS',
+      'LS',
+      'ar',
+      'ar',
+    ]);
+    const current = screen.getByTestId('verdict-grid').querySelectorAll('.verdict-cell--current');
+    expect([...current].map((c) => c.textContent)).toEqual(['1', '2']);
+    cleanup();
   });
 });
