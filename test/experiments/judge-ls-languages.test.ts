@@ -46,7 +46,7 @@ interface Study {
   judgments: JudgmentView[];
 }
 
-async function run(name: string, translator: string): Promise<Study> {
+async function run(name: string, translator: string, llmVerdict = false): Promise<Study> {
   const config = {
     name,
     protocol: 'judge-ls',
@@ -57,7 +57,7 @@ async function run(name: string, translator: string): Promise<Study> {
       provider: 'sim',
       model: translator,
       languages: LANGS,
-      verify: { provider: 'sim', model: 'sim-back-translator' },
+      verify: { provider: 'sim', model: 'sim-back-translator', ...(llmVerdict ? { llmVerdict } : {}) },
     },
     judges: [
       { label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' },
@@ -202,6 +202,34 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
     for (const r of missed) expect(Math.min(r.chrf_output_1!, r.chrf_output_2!)).toBeGreaterThanOrEqual(40);
     expect(flagged.length).toBeGreaterThan(missed.length * 4);
   });
+
+  it('with the LLM verdict on, the model also calls the swapped translations not equivalent, with a reason', async () => {
+    const judged = await run('languages-unfaithful-llm', 'sim-translator-unfaithful30', true);
+    const rows = judged.metrics.verification!.translations;
+    const chrfOnly = unfaithful.metrics.verification!.translations;
+    // The back-translations are the same; the verdict is one more check per translation.
+    expect(rows.map((r) => r.chrf)).toEqual(chrfOnly.map((r) => r.chrf));
+    const key = (r: { item_id: string; language: string }) => `${r.item_id}:${r.language}`;
+    const before = new Map(faithful.variants.map((v) => [`${v.sourceId}:${v.language}`, v]));
+    const swapped = new Set(
+      judged.variants
+        .filter((v) => v.output1 !== before.get(`${v.sourceId}:${v.language}`)!.output1)
+        .map((v) => `${v.sourceId}:${v.language}`),
+    );
+    for (const r of rows) {
+      expect(r.llm_equivalent).toBe(!swapped.has(key(r)));
+      expect(r.llm_reason).toMatch(/\(simulated\)$/);
+    }
+    // It also catches the swaps chrF misses (two near-identical responses), so nothing swapped is verified.
+    expect(rows.filter((r) => r.verified && swapped.has(key(r)))).toEqual([]);
+    for (const r of rows.filter((x) => x.llm_equivalent === false))
+      expect(r.reason).toMatch(/LLM verdict: not equivalent/);
+    const table = buildTables(judged.metrics).find((t) => t.id === 'verification')!;
+    expect(table.columns.map((c) => c.key)).toContain('llm_equivalent');
+    expect(table.rows.filter((r) => r.llm_equivalent === 'not equivalent')).toHaveLength(swapped.size);
+    // Without llmVerdict the rows carry no verdict fields (metrics.json as the chrF check alone).
+    expect(chrfOnly.every((r) => !('llm_equivalent' in r))).toBe(true);
+  }, 120_000);
 
   it('leaving the unverified items out removes the flips the unfaithful translations caused', () => {
     const excluded = new Set(unfaithful.metrics.verification!.excluded_item_ids);

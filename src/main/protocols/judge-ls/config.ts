@@ -97,6 +97,8 @@ export const judgeLsOptionsSchema = z
         provider: z.string().min(1),
         model: z.string().min(1),
         minChrf: z.number().min(0).max(100).default(DEFAULT_VERIFY_MIN_CHRF),
+        /** Also ask the model whether source and translation say the same (a verdict with its reason). */
+        llmVerdict: z.boolean().default(false),
       })
       .optional(),
     /** The two EN-vs-ZH tie probes per item and judge; they need the ZH variant. */

@@ -36,7 +36,14 @@ const transformSchema = z.strictObject({
   model,
   languages: z.array(targetLanguageSchema).min(1).optional(),
   /** Back-translate every translation with this model and score it (chrF): verified items. */
-  verify: z.strictObject({ provider, model, minChrf: z.number().min(0).max(100).optional() }).optional(),
+  verify: z
+    .strictObject({
+      provider,
+      model,
+      minChrf: z.number().min(0).max(100).optional(),
+      llmVerdict: z.boolean().optional(),
+    })
+    .optional(),
   ...transformRest,
 });
 

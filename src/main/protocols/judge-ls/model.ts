@@ -72,6 +72,8 @@ export interface VerifyTaskMeta {
   language: TargetLanguage;
   /** The English texts the back-translation is scored against (chrF). */
   source: VariantText;
+  /** 'llm': the model's equivalence verdict on source and translation; absent: the back-translation. */
+  check?: 'llm';
 }
 
 export type VerifyTask = ProtocolTask<'verify', VerifyTaskMeta>;

@@ -16,8 +16,10 @@ import { canonicalTargets } from '../../../shared/protocols/judge-ls/languages';
 import type { JudgeLsOptions } from './config';
 import {
   BACK_TRANSLATION_SCHEMA,
+  EQUIVALENCE_SCHEMA,
   LANGUAGE_VARIANT_SCHEMA,
   renderBackTranslationPrompt,
+  renderEquivalencePrompt,
   renderJudgePrompt,
   renderTieProbePrompt,
   renderTransformPrompt,
@@ -279,13 +281,27 @@ export function planVerifications(
       const v = byItem.get(`${item.id}:${language}`);
       if (!v) continue;
       const key = verifyTaskKey(item.sourceId, language, v);
-      if (planned(key)) continue;
-      tasks.push({
-        key,
-        stage: 'verify',
-        request: request(opts.verify, renderBackTranslationPrompt(v), BACK_TRANSLATION_SCHEMA, defaults),
-        meta: { itemId: item.id, sourceId: item.sourceId, language, source: englishOf(item) },
-      });
+      const meta = { itemId: item.id, sourceId: item.sourceId, language, source: englishOf(item) };
+      if (!planned(key))
+        tasks.push({
+          key,
+          stage: 'verify',
+          request: request(opts.verify, renderBackTranslationPrompt(v), BACK_TRANSLATION_SCHEMA, defaults),
+          meta,
+        });
+      // The model's own verdict (source and translation side by side), when asked for.
+      if (opts.verify.llmVerdict && !planned(`${key}:llm`))
+        tasks.push({
+          key: `${key}:llm`,
+          stage: 'verify',
+          request: request(
+            opts.verify,
+            renderEquivalencePrompt(meta.source, v),
+            EQUIVALENCE_SCHEMA,
+            defaults,
+          ),
+          meta: { ...meta, check: 'llm' as const },
+        });
     }
   }
   return tasks;

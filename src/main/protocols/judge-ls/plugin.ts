@@ -35,7 +35,12 @@ import {
   type VariantEdit,
 } from './views';
 import { planJudgments, planTransforms, planVerifications, selectItems } from './plan';
-import { parseBackTranslation, VERIFICATION_METRIC, verificationRows } from './verification';
+import {
+  parseBackTranslation,
+  parseEquivalence,
+  VERIFICATION_METRIC,
+  verificationRows,
+} from './verification';
 import { targetLanguageSchema } from './config';
 import {
   type Exp,
@@ -132,7 +137,10 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         const e = judgeLsExperiment(exp);
         return planVerifications(e.items, currentVariants(db, e.id), e.options, ctx?.planned);
       },
-      parse: (json) => parseBackTranslation(json),
+      parse: (json, task) =>
+        (task.meta as VerifyTask['meta']).check === 'llm'
+          ? parseEquivalence(json)
+          : parseBackTranslation(json),
       group: () => VERIFIER_ROLE,
       outputTokens: transformOutputTokens,
       describe: () => ({ role: VERIFIER_ROLE, label: VERIFIER_ROLE, kind: 'back-translation' }),
@@ -187,7 +195,12 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
               model: ctx.exp.options.verify.model,
               metric: VERIFICATION_METRIC,
               minChrf: ctx.exp.options.verify.minChrf,
-              rows: verificationRows(ctx, ctx.exp.options.verify.minChrf, ctx.exp.options.languages),
+              rows: verificationRows(
+                ctx,
+                ctx.exp.options.verify.minChrf,
+                ctx.exp.options.languages,
+                ctx.exp.options.verify.llmVerdict,
+              ),
             },
           }
         : {}),

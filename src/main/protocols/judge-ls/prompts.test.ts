@@ -213,6 +213,7 @@ describe('target languages beyond ZH and LS (issue 37)', () => {
       provider: 'p',
       model: 'm',
       minChrf: 40,
+      llmVerdict: false,
     });
   });
 });

@@ -262,6 +262,32 @@ ${variant.output2}
   };
 }
 
+const EQUIVALENCE_SYSTEM = `You check translations of test material. You receive an instruction and two responses to it in English (the source) and their translation. Decide whether the translation says the same as the source: every fact, number, mistake, omission and instruction kept, nothing added or dropped, output_1 and output_2 not mixed up. Style and wording do not matter.
+
+Answer with only the JSON object \`translation_equivalence\`: {"equivalent": true or false, "reason": a short explanation naming what differs, if anything}.`;
+
+/** The equivalence verdict request of one variant (source and translation side by side). */
+export function renderEquivalencePrompt(source: VariantText, variant: VariantText): RenderedPrompt {
+  const block = (who: string, t: VariantText) =>
+    `<${who}_instruction>\n${t.instruction}\n</${who}_instruction>\n\n<${who}_output_1>\n${t.output1}\n</${who}_output_1>\n\n<${who}_output_2>\n${t.output2}\n</${who}_output_2>`;
+  return {
+    system: EQUIVALENCE_SYSTEM,
+    user: `Does the translation say the same as the source?\n\n${block('source', source)}\n\n${block('translation', variant)}`,
+  };
+}
+
+export const EQUIVALENCE_SCHEMA: ResponseSchema = {
+  name: 'translation_equivalence',
+  description: 'Whether the translation says the same as the English source, and why.',
+  schema: strictObject({
+    equivalent: {
+      type: 'boolean',
+      description: 'True when the translation keeps the meaning of all three texts.',
+    },
+    reason: { type: 'string', description: 'A short explanation.' },
+  }),
+};
+
 export const BACK_TRANSLATION_SCHEMA: ResponseSchema = {
   name: 'back_translation',
   description: 'The instruction and both responses translated back into English.',

@@ -66,12 +66,13 @@ export function verificationRows(
   ctx: Pick<MetricsContext, 'results' | 'excluded' | 'exp'>,
   minChrf: number,
   languages: readonly string[],
+  llmVerdict = false,
 ): VerificationRow[] {
   const latest = new Map<string, (typeof ctx.results)[number]>();
   for (const r of ctx.results) {
     if (r.stage !== 'verify') continue;
     const m = r.meta as VerifyTask['meta'];
-    const k = `${m.sourceId}\u0000${m.language}`;
+    const k = `${m.sourceId}\u0000${m.language}${m.check === 'llm' ? '\u0000llm' : ''}`;
     const was = latest.get(k);
     if (!was || was.requestId < r.requestId) latest.set(k, r);
   }
@@ -84,7 +85,21 @@ export function verificationRows(
       if (!r) continue;
       const m = r.meta as VerifyTask['meta'];
       const back = r.status === 'ok' ? (r.value as VariantText) : null;
-      rows.push(verificationRow(item.sourceId, language, m.source, back, minChrf, r.reason ?? undefined));
+      const row = verificationRow(item.sourceId, language, m.source, back, minChrf, r.reason ?? undefined);
+      if (llmVerdict) {
+        const l = latest.get(`${item.sourceId}\u0000${language}\u0000llm`);
+        const verdict = l?.status === 'ok' ? (l.value as Equivalence) : null;
+        row.llm_equivalent = verdict ? verdict.equivalent : null;
+        row.llm_reason = verdict ? verdict.reason : (l?.reason ?? 'not answered');
+        // A translation the model calls unfaithful is not verified, whatever its chrF.
+        if (verdict && !verdict.equivalent) {
+          row.verified = false;
+          row.reason = [row.reason, `LLM verdict: not equivalent (${verdict.reason})`]
+            .filter(Boolean)
+            .join('; ');
+        }
+      }
+      rows.push(row);
     }
   }
   return rows;
@@ -105,4 +120,18 @@ export function parseBackTranslation(json: unknown): ParseResult<VariantText> {
     out[field] = v;
   }
   return { ok: true, value: out };
+}
+
+interface Equivalence {
+  equivalent: boolean;
+  reason: string;
+}
+
+/** Parses a `translation_equivalence` answer: a boolean and a reason. */
+export function parseEquivalence(json: unknown): ParseResult<Equivalence> {
+  const obj = answerObject(json, 'translation_equivalence');
+  if (typeof obj === 'string') return fail(obj);
+  if (typeof obj.equivalent !== 'boolean') return fail('"equivalent" is not true or false');
+  if (typeof obj.reason !== 'string') return fail('"reason" is not a string');
+  return { ok: true, value: { equivalent: obj.equivalent, reason: obj.reason } };
 }

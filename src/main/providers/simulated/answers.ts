@@ -81,6 +81,53 @@ function backTranslation(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): R
   return out;
 }
 
+/**
+ * Share of the source's content units found in the translation (1 when the source has none):
+ * recall, because a translation writes the source's stopwords too, which carry no content units.
+ */
+function unitOverlap(a: string, b: string): number {
+  const ua = contentUnits(a);
+  const ub = contentUnits(b);
+  if (ua.length === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const u of ua) counts.set(u, (counts.get(u) ?? 0) + 1);
+  let common = 0;
+  for (const u of ub) {
+    const c = counts.get(u) ?? 0;
+    if (c > 0) {
+      common++;
+      counts.set(u, c - 1);
+    }
+  }
+  return common / ua.length;
+}
+
+/**
+ * Whether a translation says the same as its source, as a careful checker would judge it: each
+ * translated field must share most content units (which survive every pseudo-language) with its
+ * own source field, and more than with the other response's.
+ */
+function translationEquivalence(spec: ChatRequestSpec): Record<string, unknown> {
+  const s = taggedSections(userText(spec));
+  const problems: string[] = [];
+  for (const [field, other] of [
+    ['instruction', null],
+    ['output_1', 'output_2'],
+    ['output_2', 'output_1'],
+  ] as const) {
+    const source = s.get(`source_${field}`) ?? '';
+    const translated = s.get(`translation_${field}`) ?? '';
+    const own = unitOverlap(source, translated);
+    const crossed = other === null ? 0 : unitOverlap(s.get(`source_${other}`) ?? '', translated);
+    if (own < 0.6) problems.push(`${field} does not match its source`);
+    else if (crossed > own) problems.push(`${field} reads like the source's ${other}`);
+  }
+  return {
+    equivalent: problems.length === 0,
+    reason: `${problems.length ? problems.join('; ') : 'Same content in all three texts.'} (simulated)`,
+  };
+}
+
 // ---- pairwise_verdict ----------------------------------------------------------------
 
 function candidates(sections: Map<string, string>): { instruction: string; a: string; b: string } | null {
@@ -328,6 +375,8 @@ export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
       return languageVariant(spec, schema, rng);
     case 'back_translation':
       return backTranslation(spec, schema, rng);
+    case 'translation_equivalence':
+      return withSchemaExtras(translationEquivalence(spec), schema, rng);
     case 'pairwise_verdict':
       return withSchemaExtras(pairwiseVerdict(spec, rng), schema, rng);
     case 'score_verdict':

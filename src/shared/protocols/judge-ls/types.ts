@@ -234,6 +234,9 @@ export interface VerificationRow {
   verified: boolean;
   /** Why not verified: "chrF 23.4 < 40", or "no back-translation (…)"; null when verified. */
   reason: string | null;
+  /** With `verify.llmVerdict` only: the model's verdict (null: none stored) and its reason. */
+  llm_equivalent?: boolean | null;
+  llm_reason?: string | null;
 }
 
 /** Verified translations: the per-translation checks and the headline tables on verified items only. */

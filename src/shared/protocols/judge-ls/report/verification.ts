@@ -10,6 +10,8 @@ const score = (x: number | null, why: string) => (x === null ? `undefined (${why
 export function verificationTables(metrics: JudgeLsMetrics, judges: string[]): Table[] {
   const v = metrics.verification;
   if (!v) return [];
+  // The model's verdict columns only when it was asked for (verify.llmVerdict).
+  const llm = v.translations.some((r) => 'llm_equivalent' in r);
   const translations: Table = {
     id: 'verification',
     title: 'Back-translation check of each translation',
@@ -24,6 +26,7 @@ export function verificationTables(metrics: JudgeLsMetrics, judges: string[]): T
       col('chrf_instruction', 'Instruction', 'text'),
       col('chrf_output_1', 'Output 1', 'text'),
       col('chrf_output_2', 'Output 2', 'text'),
+      ...(llm ? [col('llm_equivalent', 'LLM verdict', 'text'), col('llm_reason', 'LLM reason', 'text')] : []),
       col('verified', 'Verified', 'text'),
       col('reason', 'Why not', 'text'),
     ],
@@ -34,6 +37,17 @@ export function verificationTables(metrics: JudgeLsMetrics, judges: string[]): T
       chrf_instruction: score(r.chrf_instruction, r.chrf === null ? 'no back-translation' : 'blank field'),
       chrf_output_1: score(r.chrf_output_1, r.chrf === null ? 'no back-translation' : 'blank field'),
       chrf_output_2: score(r.chrf_output_2, r.chrf === null ? 'no back-translation' : 'blank field'),
+      ...(llm
+        ? {
+            llm_equivalent:
+              r.llm_equivalent === null || r.llm_equivalent === undefined
+                ? 'undefined (no verdict)'
+                : r.llm_equivalent
+                  ? 'equivalent'
+                  : 'not equivalent',
+            llm_reason: r.llm_reason ?? '',
+          }
+        : {}),
       verified: r.verified ? 'yes' : 'no',
       reason: r.reason ?? '',
     })),
