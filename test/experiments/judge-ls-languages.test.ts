@@ -16,6 +16,7 @@ import {
 import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
 import { tempDir } from '../helpers/tmp';
 import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
+import { buildFigureSpecs } from '../../src/shared/protocols/judge-ls/report/figures';
 
 const SIM = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } };
 const LANGS = ['ar', 'hi', 'es', 'LS:ar'];
@@ -170,6 +171,13 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
     const quality = tables.find((t) => t.id === 'quality')!;
     const strong = quality.rows.filter((r) => r.judge === 'Sim strong').map((r) => r.language);
     expect(strong).toEqual(['EN', ...LANGS]);
+    // The accuracy and position figures draw a bar series per language, the others after EN, ZH, LS.
+    const figures = buildFigureSpecs(unfaithful.metrics);
+    for (const id of ['accuracy_by_language', 'position_inconsistency']) {
+      const series = figures.find((f) => f.id === id)!.option.series as { name?: string; type?: string }[];
+      const names = [...new Set(series.filter((x) => x.type === 'bar').map((x) => x.name))];
+      expect(names).toEqual(['EN', 'ZH', 'LS', ...LANGS]);
+    }
     // Without `verify` there are no such tables (and no `verification` key).
     const { verification: _v, ...without } = unfaithful.metrics;
     expect(buildTables(without).some((t) => t.id === 'verification' || t.id === 'verified_only')).toBe(false);
