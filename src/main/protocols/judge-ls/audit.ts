@@ -6,6 +6,17 @@ import type { Item } from '../../../shared/domain';
 import type { AuditCheck, FlaggedItem, TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import type { AuditThresholds } from './config';
 import { TARGET_LANGUAGES, type Variant, type VariantText } from './model';
+import { canonicalTargets, languageInfo } from '../../../shared/protocols/judge-ls/languages';
+
+/**
+ * The minimum length ratio of a target: ZH and LS their own thresholds; another target (issue 37)
+ * ZH's when its script writes a word in a character or two (Chinese, Japanese), else LS's.
+ */
+export function minLengthRatioOf(t: AuditThresholds, language: TargetLanguage): number {
+  if (language === 'ZH' || language === 'LS') return t.minLengthRatio[language as 'ZH' | 'LS'];
+  const script = languageInfo(language)?.script;
+  return script === 'Hans' || script === 'Jpan' ? t.minLengthRatio.ZH : t.minLengthRatio.LS;
+}
 
 const NUMBER_TOKEN = /\d+(\.\d+)?/g;
 
@@ -48,7 +59,7 @@ function auditField(en: string, variant: string, language: TargetLanguage, t: Au
   if (enLength > 0) {
     const varLength = charLength(variant);
     const ratio = varLength / enLength;
-    const min = t.minLengthRatio[language];
+    const min = minLengthRatioOf(t, language);
     if (ratio < min) {
       reasons.push(
         `length_ratio (${formatRatio(ratio)} < ${min}; EN ${enLength}, ${language} ${varLength} chars)`,
@@ -93,13 +104,15 @@ export function auditVariants(
   thresholds: AuditThresholds,
 ): AuditResult {
   const byKey = new Map(variants.map((v) => [`${v.itemId}:${v.language}`, v]));
+  // ZH and LS first, as before; then the other targets the variants hold.
+  const languages = canonicalTargets([...TARGET_LANGUAGES, ...new Set(variants.map((v) => v.language))]);
   const audited: VariantAudit[] = [];
   const flagged: FlaggedItem[] = [];
   for (const item of items) {
     const { instruction, output1, output2 } = pairwiseFields(item);
     const english: VariantText = { instruction, output1, output2 };
     const itemReasons: string[] = [];
-    for (const language of TARGET_LANGUAGES) {
+    for (const language of languages) {
       const v = byKey.get(`${item.id}:${language}`);
       if (!v) continue;
       const reasons = auditVariant(english, v, language, thresholds);
@@ -111,8 +124,12 @@ export function auditVariants(
   return { variants: audited, flagged, checks: auditChecks(thresholds) };
 }
 
-/** The rules as they are reported in metrics.audit.checks. */
-export function auditChecks(t: AuditThresholds): AuditCheck[] {
+/**
+ * The rules as they are reported in metrics.audit.checks: a length-ratio rule for ZH and LS
+ * always (as before issue 37), and for each other target the study lists.
+ */
+export function auditChecks(t: AuditThresholds, languages: readonly TargetLanguage[] = []): AuditCheck[] {
+  const targets = canonicalTargets([...TARGET_LANGUAGES, ...languages]);
   return [
     { rule: 'empty', description: 'A variant field is blank while the English field is not.' },
     {
@@ -125,10 +142,10 @@ export function auditChecks(t: AuditThresholds): AuditCheck[] {
       description: `The number-token counts of the English and the variant field differ by ${t.numberCountDiff} or more.`,
       threshold: t.numberCountDiff,
     },
-    ...TARGET_LANGUAGES.map((l) => ({
+    ...targets.map((l) => ({
       rule: `length_ratio.${l}`,
-      description: `${l} field length / English field length (characters) is below ${t.minLengthRatio[l]} (not checked when the English field is empty).`,
-      threshold: t.minLengthRatio[l],
+      description: `${l} field length / English field length (characters) is below ${minLengthRatioOf(t, l)} (not checked when the English field is empty).`,
+      threshold: minLengthRatioOf(t, l),
     })),
   ];
 }

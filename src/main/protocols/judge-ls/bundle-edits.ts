@@ -6,11 +6,12 @@ import { AppError } from '../host';
 import type { Database } from '../host';
 import type { ExperimentView } from '../plugin';
 import { listVariants } from './variants-store';
+import { targetLanguageSchema } from './config';
 import { applyVariantEdit } from './views';
 
 const EditSchema = z.strictObject({
   source_id: z.string(),
-  language: z.enum(['ZH', 'LS']),
+  language: targetLanguageSchema,
   instruction: z.string(),
   output_1: z.string(),
   output_2: z.string(),

@@ -2,6 +2,19 @@
 import { z } from 'zod';
 import { checkTemplate } from '../../judging/template';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
+import { isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
+
+/**
+ * A target language: ZH, LS, a code of the catalogue (shared/protocols/judge-ls/languages.ts:
+ * `ar`, `hi`, `te`, `es`, …) or its code-switched pair with English (`LS:ar`).
+ */
+export const targetLanguageSchema = z.string().refine(isTargetLanguage, {
+  error: (i) =>
+    `unknown language "${String(i.input)}": use ZH, LS, a language code such as ar, hi, te, es, or LS:<code>`,
+});
+
+/** Back-translation check defaults: chrF (0–100) of source vs back-translation below this flags. */
+export const DEFAULT_VERIFY_MIN_CHRF = 40;
 
 /** Audit defaults (DESIGN.md section 5, from the published protocol's reference scripts). */
 export const DEFAULT_AUDIT_THRESHOLDS = {
@@ -70,10 +83,24 @@ export const judgeLsOptionsSchema = z
   .strictObject({
     /** Target languages to transform into and judge in (EN is always judged). */
     languages: z
-      .array(z.enum(['ZH', 'LS']))
+      .array(targetLanguageSchema)
       .min(1)
       .refine((l) => new Set(l).size === l.length, 'languages must not repeat')
       .default(['ZH', 'LS']),
+    /**
+     * Verified translations (issue 37): each translation back-translated into English by this
+     * model; chrF between the English and the back-translation below `minChrf` flags the item for
+     * the "verified items only" results. Absent: no back-translation, metrics.json as before.
+     */
+    verify: z
+      .strictObject({
+        provider: z.string().min(1),
+        model: z.string().min(1),
+        minChrf: z.number().min(0).max(100).default(DEFAULT_VERIFY_MIN_CHRF),
+        /** Also ask the model whether source and translation say the same (a verdict with its reason). */
+        llmVerdict: z.boolean().default(false),
+      })
+      .optional(),
     /** The two EN-vs-ZH tie probes per item and judge; they need the ZH variant. */
     tieProbes: z.boolean().default(true),
     /** Only the first N items (in dataset order). */

@@ -13,7 +13,7 @@ import type { ExperimentView, MetricsContext, ModelUse } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import { auditVariants } from './audit';
-import { type JudgeLsOptions } from './config';
+import { targetLanguageSchema, type JudgeLsOptions } from './config';
 import type { MissingJudgment } from './judgments-csv';
 import { TRANSFORMER_ROLE, type TransformFailure } from './metrics';
 import type {
@@ -34,9 +34,15 @@ const { provider, model, ...transformRest } = modelEntryFields;
 const transformSchema = z.strictObject({
   provider,
   model,
-  languages: z
-    .array(z.enum(['ZH', 'LS']))
-    .min(1)
+  languages: z.array(targetLanguageSchema).min(1).optional(),
+  /** Back-translate every translation with this model and score it (chrF): verified items. */
+  verify: z
+    .strictObject({
+      provider,
+      model,
+      minChrf: z.number().min(0).max(100).optional(),
+      llmVerdict: z.boolean().optional(),
+    })
     .optional(),
   ...transformRest,
 });
@@ -84,6 +90,7 @@ export function protocolOptionsOf(
   if (cfg.ci !== undefined) raw.ci = cfg.ci;
   if (cfg.noiseFloor !== undefined) raw.noiseFloor = cfg.noiseFloor;
   if (cfg.transform.languages) raw.languages = cfg.transform.languages;
+  if (cfg.transform.verify) raw.verify = cfg.transform.verify;
   if (cfg.tieProbes !== undefined) raw.tieProbes = cfg.tieProbes;
   if (cfg.limit !== undefined) raw.limit = cfg.limit;
   return raw;
@@ -244,6 +251,10 @@ export function transformOutputTokens(task: ProtocolTask): number {
 export const modelsOf = (config: JudgeLsConfig): ModelUse[] => [
   modelUse(TRANSFORMER_ROLE, TRANSFORMER_ROLE, config.transform, ['transform', 'provider']),
   ...judgeUses(config.judges),
+  // The back-translating model (issue 37), only when set: earlier configs list the same models.
+  ...(config.transform.verify
+    ? [modelUse('verifier', 'verifier', config.transform.verify, ['transform', 'verify', 'provider'])]
+    : []),
 ];
 
 /** Judge-LS records (metrics input) from stored results of the judge stage. */

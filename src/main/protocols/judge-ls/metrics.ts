@@ -29,6 +29,7 @@ import type {
   TargetLanguage,
   TieProbeRow,
   UsageRow,
+  VerificationRow,
 } from '../../../shared/protocols/judge-ls/types';
 import {
   binomialTestTwoSided,
@@ -49,13 +50,25 @@ import {
   type RatioCluster,
 } from '../../../shared/stats';
 import { LANGUAGES } from './model';
+import { comparisonOf, isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
 import { REPEAT_COMPARISON } from '../../../shared/protocols/judge-ls/choice';
 
-const COMPARISONS: readonly [Comparison, TargetLanguage][] = [
-  ['EN-ZH', 'ZH'],
-  ['EN-LS', 'LS'],
-];
+/**
+ * EN, ZH and LS always (as before issue 37), then any other target the records hold, first seen
+ * first (plans list them in the options' order): a study of ZH and LS computes exactly as before.
+ */
+function languagesOf(records: readonly JudgmentRecord[]): Language[] {
+  const extra = records
+    .filter((r) => r.kind === 'quality' && !(LANGUAGES as readonly string[]).includes(r.language))
+    .map((r) => r.language);
+  return [...LANGUAGES, ...firstSeen(extra)];
+}
+
+/** Each target against EN: EN-ZH, EN-LS, then EN-<code> for the other targets. */
+function comparisonsOf(languages: readonly Language[]): [Comparison, TargetLanguage][] {
+  return languages.filter((l) => l !== 'EN').map((l) => [comparisonOf(l), l]);
+}
 
 /** A transform call that ended failed (its language is then missing for that item). */
 export interface TransformFailure {
@@ -75,6 +88,14 @@ export interface JudgeLsMetricsInput {
   noiseFloor?: boolean;
   /** Which interval the tables show, and the item-clustered bootstrap's replicates and seed. */
   statistics?: { ci?: MetricsStatistics['ci']; bootstrapB?: number; seed?: number };
+  /** Back-translation checks (issue 37); absent: no `verification` key. */
+  verification?: {
+    provider: string;
+    model: string;
+    metric: string;
+    minChrf: number;
+    rows: VerificationRow[];
+  };
 }
 
 /** The bootstrap's settings, passed down to every row builder. */
@@ -107,6 +128,9 @@ interface Index {
   /** judge → language → verdicts. */
   quality: Map<string, Map<Language, Judged[]>>;
   probes: Map<string, Probed[]>;
+  /** EN, ZH, LS and the study's other targets (languagesOf). */
+  languages: Language[];
+  comparisons: [Comparison, TargetLanguage][];
 }
 
 const QUALITY_ORDERS = new Set(['orig', 'swap']);
@@ -132,7 +156,7 @@ function checkRecords(records: readonly JudgmentRecord[]): void {
     const shapeOk = isRepeat(r)
       ? r.sample === 1 && r.kind === 'quality' && r.language === 'EN' && QUALITY_ORDERS.has(r.order)
       : r.kind === 'quality'
-        ? (LANGUAGES as readonly string[]).includes(r.language) && QUALITY_ORDERS.has(r.order)
+        ? (r.language === 'EN' || isTargetLanguage(r.language)) && QUALITY_ORDERS.has(r.order)
         : r.kind === 'tie_probe' && r.language === 'EN-ZH' && PROBE_ORDERS.has(r.order);
     if (!shapeOk) throw new Error(`Judgment with an impossible kind/language/order: ${describe(r)}`);
     if (r.gold !== 1 && r.gold !== 2) throw new Error(`Judgment with gold ${String(r.gold)}: ${describe(r)}`);
@@ -147,11 +171,15 @@ function firstSeen<T>(values: Iterable<T>): T[] {
   return [...new Set(values)];
 }
 
-function buildIndex(records: readonly JudgmentRecord[], judges: string[]): Index {
+function buildIndex(
+  records: readonly JudgmentRecord[],
+  judges: string[],
+  languages: Language[] = languagesOf(records),
+): Index {
   const quality = new Map<string, Map<Language, Judged[]>>();
   const probes = new Map<string, Probed[]>();
   for (const j of judges) {
-    quality.set(j, new Map(LANGUAGES.map((l) => [l, []])));
+    quality.set(j, new Map(languages.map((l) => [l, []])));
     probes.set(j, []);
   }
   for (const rec of records) {
@@ -169,7 +197,7 @@ function buildIndex(records: readonly JudgmentRecord[], judges: string[]): Index
     }
   }
   const subsets = firstSeen(records.flatMap((r) => (r.subset === null ? [] : [r.subset])));
-  return { judges, subsets, quality, probes };
+  return { judges, subsets, quality, probes, languages, comparisons: comparisonsOf(languages) };
 }
 
 function count<T>(xs: readonly T[], pred: (x: T) => boolean): number {
@@ -211,7 +239,7 @@ function byItem<T>(xs: readonly T[], itemOf: (x: T) => string, hit: (x: T) => bo
 function qualityRows(ix: Index, boot: Boot): QualityRow[] {
   const rows: QualityRow[] = [];
   for (const judge of ix.judges) {
-    for (const language of LANGUAGES) {
+    for (const language of ix.languages) {
       const vs = ix.quality.get(judge)!.get(language)!;
       const n = vs.length;
       if (n === 0) continue;
@@ -271,7 +299,7 @@ function pairs(ix: Index, judge: string, target: TargetLanguage): Pair[] {
 function invarianceRows(ix: Index, boot: Boot): InvarianceRow[] {
   const rows: InvarianceRow[] = [];
   for (const judge of ix.judges) {
-    for (const [comparison, target] of COMPARISONS) {
+    for (const [comparison, target] of ix.comparisons) {
       const ps = pairs(ix, judge, target);
       const n = ps.length;
       if (n === 0) continue;
@@ -325,7 +353,7 @@ function invarianceRows(ix: Index, boot: Boot): InvarianceRow[] {
 function positionRows(ix: Index): PositionRow[] {
   const rows: PositionRow[] = [];
   for (const judge of ix.judges) {
-    for (const language of LANGUAGES) {
+    for (const language of ix.languages) {
       const byItem = new Map<string, { orig?: Judged; swap?: Judged }>();
       for (const v of ix.quality.get(judge)!.get(language)!) {
         const slot = byItem.get(v.rec.itemId) ?? {};
@@ -395,7 +423,7 @@ function subsetQualityRows(ix: Index): SubsetQualityRow[] {
   const rows: SubsetQualityRow[] = [];
   for (const judge of ix.judges) {
     for (const subset of ix.subsets) {
-      for (const language of LANGUAGES) {
+      for (const language of ix.languages) {
         const scores = ix.quality
           .get(judge)!
           .get(language)!
@@ -420,7 +448,7 @@ function subsetQualityRows(ix: Index): SubsetQualityRow[] {
 function subsetFlipRows(ix: Index): SubsetFlipRow[] {
   const rows: SubsetFlipRow[] = [];
   for (const judge of ix.judges) {
-    const byComparison = COMPARISONS.map(([c, t]) => [c, pairs(ix, judge, t)] as const);
+    const byComparison = ix.comparisons.map(([c, t]) => [c, pairs(ix, judge, t)] as const);
     for (const subset of ix.subsets) {
       for (const [comparison, all] of byComparison) {
         const ps = all.filter((p) => p.en.rec.subset === subset);
@@ -489,7 +517,7 @@ function noiseFloor(ix: Index, repeats: readonly JudgmentRecord[], boot: Boot): 
         ),
       });
     }
-    for (const [comparison, target] of COMPARISONS) {
+    for (const [comparison, target] of ix.comparisons) {
       const ps = pairs(ix, judge, target).filter((p) => again.has(pairKey(p.en.rec)));
       const n = ps.length;
       if (n === 0) continue;
@@ -524,6 +552,9 @@ function noiseFloor(ix: Index, repeats: readonly JudgmentRecord[], boot: Boot): 
 
 const KIND_ORDER = ['quality', 'repeat', 'tie_probe', 'transform'];
 const LANGUAGE_ORDER = ['EN', 'ZH', 'LS', 'EN-ZH'];
+/** Other targets (issue 37) after the original four, then by their count and reason. */
+const languageRank = (l: string) =>
+  LANGUAGE_ORDER.includes(l) ? LANGUAGE_ORDER.indexOf(l) : LANGUAGE_ORDER.length;
 
 function failureRows(
   records: readonly JudgmentRecord[],
@@ -550,7 +581,7 @@ function failureRows(
     (a, b) =>
       judgeRank.get(a.judge)! - judgeRank.get(b.judge)! ||
       KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
-      LANGUAGE_ORDER.indexOf(a.language) - LANGUAGE_ORDER.indexOf(b.language) ||
+      languageRank(a.language) - languageRank(b.language) ||
       b.count - a.count ||
       (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0),
   );
@@ -576,6 +607,7 @@ export function computeJudgeLsMetrics(
   const kept = buildIndex(
     firsts.filter((r) => !excludedSet.has(r.itemId)),
     judges,
+    ix.languages,
   );
   const stats = input.statistics ?? {};
   const boot: Boot = {
@@ -604,6 +636,36 @@ export function computeJudgeLsMetrics(
       resampling_unit: 'item',
     },
     ...(input.noiseFloor ? { noise_floor: noiseFloor(ix, repeats, boot) } : {}),
+    ...(input.verification
+      ? { verification: verificationMetrics(firsts, judges, ix, input.verification, boot) }
+      : {}),
+  };
+}
+
+/** The headline tables again without the items whose translation failed its back-translation check. */
+function verificationMetrics(
+  firsts: readonly JudgmentRecord[],
+  judges: string[],
+  ix: Index,
+  v: NonNullable<JudgeLsMetricsInput['verification']>,
+  boot: Boot,
+): NonNullable<JudgeLsMetrics['verification']> {
+  const excluded = firstSeen(v.rows.filter((r) => !r.verified).map((r) => r.item_id));
+  const out = new Set(excluded);
+  const verified = buildIndex(
+    firsts.filter((r) => !out.has(r.itemId)),
+    judges,
+    ix.languages,
+  );
+  return {
+    provider: v.provider,
+    model: v.model,
+    metric: v.metric,
+    min_chrf: v.minChrf,
+    translations: v.rows,
+    excluded_item_ids: excluded,
+    quality: qualityRows(verified, boot),
+    language_invariance: invarianceRows(verified, boot),
   };
 }
 
@@ -642,10 +704,10 @@ export function listedPairs(records: readonly JudgmentRecord[], noiseFloorOn: bo
   );
   const out: ListedPair[] = [];
   for (const judge of judges) {
-    for (const [comparison, target] of COMPARISONS)
+    for (const [comparison, target] of ix.comparisons)
       for (const p of pairs(ix, judge, target))
         out.push({ table: 'language', judge, group: comparison, first: p.en, second: p.target });
-    for (const language of LANGUAGES) {
+    for (const language of ix.languages) {
       const orig = new Map<string, Judged>();
       const vs = ix.quality.get(judge)!.get(language)!;
       for (const v of vs) if (v.rec.order === 'orig') orig.set(v.rec.itemId, v);
@@ -666,7 +728,7 @@ export function listedPairs(records: readonly JudgmentRecord[], noiseFloorOn: bo
       const a = again.get(pairKey(v.rec));
       if (a) out.push({ table: 'noise_floor', judge, group: REPEAT_COMPARISON, first: v, second: a });
     }
-    for (const [comparison, target] of COMPARISONS)
+    for (const [comparison, target] of ix.comparisons)
       for (const p of pairs(ix, judge, target))
         if (again.has(pairKey(p.en.rec)))
           out.push({ table: 'noise_floor', judge, group: comparison, first: p.en, second: p.target });

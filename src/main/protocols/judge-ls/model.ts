@@ -10,6 +10,7 @@ import type {
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ProtocolTask } from '../types';
 
+/** The original targets (issue 37 adds language codes: shared/protocols/judge-ls/languages.ts). */
 export const TARGET_LANGUAGES: readonly TargetLanguage[] = ['ZH', 'LS'];
 export const LANGUAGES: readonly Language[] = ['EN', 'ZH', 'LS'];
 export const QUALITY_ORDERS: readonly QualityOrder[] = ['orig', 'swap'];
@@ -63,6 +64,19 @@ export interface TransformTaskMeta {
 }
 
 export type TransformTask = ProtocolTask<'transform', TransformTaskMeta>;
+
+/** A back-translation of a stored variant into English (verified translations, issue 37). */
+export interface VerifyTaskMeta {
+  itemId: number;
+  sourceId: string;
+  language: TargetLanguage;
+  /** The English texts the back-translation is scored against (chrF). */
+  source: VariantText;
+  /** 'llm': the model's equivalence verdict on source and translation; absent: the back-translation. */
+  check?: 'llm';
+}
+
+export type VerifyTask = ProtocolTask<'verify', VerifyTaskMeta>;
 
 interface JudgeTaskMetaBase {
   judge: string;

@@ -11,10 +11,15 @@ import type {
 import { shownPair } from '../../judging/order';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import type { ChatRequestSpec, ResponseSchema } from '../host';
-import { taskKey } from '../types';
+import { promptHash, taskKey } from '../types';
+import { canonicalTargets } from '../../../shared/protocols/judge-ls/languages';
 import type { JudgeLsOptions } from './config';
 import {
+  BACK_TRANSLATION_SCHEMA,
+  EQUIVALENCE_SCHEMA,
   LANGUAGE_VARIANT_SCHEMA,
+  renderBackTranslationPrompt,
+  renderEquivalencePrompt,
   renderJudgePrompt,
   renderTieProbePrompt,
   renderTransformPrompt,
@@ -25,13 +30,13 @@ import {
 import {
   PROBE_ORDERS,
   QUALITY_ORDERS,
-  TARGET_LANGUAGES,
   type JudgeSpec,
   type JudgeTask,
   type JudgeTaskMeta,
   type TransformerSpec,
   type TransformTask,
   type Variant,
+  type VerifyTask,
   type VariantText,
 } from './model';
 
@@ -61,9 +66,9 @@ export function selectItems(items: readonly Item[]): Item[] {
   return [...items];
 }
 
-/** Target languages in canonical order (ZH before LS), whatever order the options list. */
+/** Target languages in canonical order (ZH before LS, then the others as listed). */
 function targetLanguages(opts: Pick<JudgeLsOptions, 'languages'>): TargetLanguage[] {
-  return TARGET_LANGUAGES.filter((l) => opts.languages.includes(l));
+  return canonicalTargets(opts.languages);
 }
 
 export function englishOf(item: Item): VariantText {
@@ -243,6 +248,60 @@ export function planJudgments(
           meta: { ...base, kind: 'tie_probe', language: 'EN-ZH', order },
         });
       }
+    }
+  }
+  return tasks;
+}
+
+/** A variant's back-translation slot: a text edited by hand gets a new one (its hash is in the key). */
+export function verifyTaskKey(sourceId: string, language: TargetLanguage, variant: VariantText): string {
+  const hash = promptHash(JSON.stringify([variant.instruction, variant.output1, variant.output2])).slice(
+    0,
+    16,
+  );
+  return taskKey('verify', sourceId, language, hash);
+}
+
+/**
+ * Verified translations (issue 37): one back-translation into English per stored variant of a
+ * target language the options list, by the `verify` model. None without `verify`.
+ */
+export function planVerifications(
+  items: readonly Item[],
+  variants: readonly Variant[],
+  opts: Pick<JudgeLsOptions, 'languages' | 'verify' | 'transformTemperature' | 'transformMaxOutputTokens'>,
+  planned: (key: string) => boolean = () => false,
+): VerifyTask[] {
+  if (!opts.verify) return [];
+  const byItem = variantIndex(variants);
+  const defaults = { temperature: opts.transformTemperature, maxOutputTokens: opts.transformMaxOutputTokens };
+  const tasks: VerifyTask[] = [];
+  for (const item of selectItems(items)) {
+    for (const language of targetLanguages(opts)) {
+      const v = byItem.get(`${item.id}:${language}`);
+      if (!v) continue;
+      const key = verifyTaskKey(item.sourceId, language, v);
+      const meta = { itemId: item.id, sourceId: item.sourceId, language, source: englishOf(item) };
+      if (!planned(key))
+        tasks.push({
+          key,
+          stage: 'verify',
+          request: request(opts.verify, renderBackTranslationPrompt(v), BACK_TRANSLATION_SCHEMA, defaults),
+          meta,
+        });
+      // The model's own verdict (source and translation side by side), when asked for.
+      if (opts.verify.llmVerdict && !planned(`${key}:llm`))
+        tasks.push({
+          key: `${key}:llm`,
+          stage: 'verify',
+          request: request(
+            opts.verify,
+            renderEquivalencePrompt(meta.source, v),
+            EQUIVALENCE_SCHEMA,
+            defaults,
+          ),
+          meta: { ...meta, check: 'llm' as const },
+        });
     }
   }
   return tasks;

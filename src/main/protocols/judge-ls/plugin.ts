@@ -22,7 +22,7 @@ import { judgeLsOptionsSchema } from './config';
 import { judgeLsFiles, METRICS_KEYS } from './export';
 import { textsCsv } from './texts-csv';
 import { computeJudgeLsMetrics, TRANSFORMER_ROLE } from './metrics';
-import type { JudgeTask, TransformTask } from './model';
+import type { JudgeTask, TransformTask, VerifyTask } from './model';
 import { normalizeChoice, parseVariant } from './parse';
 import { DEFAULT_TEMPLATES } from './prompts';
 import { applyBundleEdits, listBundleEdits } from './bundle-edits';
@@ -34,7 +34,14 @@ import {
   type JudgmentFilter,
   type VariantEdit,
 } from './views';
-import { planJudgments, planTransforms, selectItems } from './plan';
+import { planJudgments, planTransforms, planVerifications, selectItems } from './plan';
+import {
+  parseBackTranslation,
+  parseEquivalence,
+  VERIFICATION_METRIC,
+  verificationRows,
+} from './verification';
+import { targetLanguageSchema } from './config';
 import {
   type Exp,
   VERDICT_OUTPUT_TOKENS,
@@ -53,6 +60,9 @@ import {
   withStandIns,
 } from './experiment';
 
+/** The back-translating model's role in usage rows and the estimate. */
+export const VERIFIER_ROLE = 'verifier';
+
 export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   id: 'judge-ls',
   title: 'Judge-LS: language-switching invariance',
@@ -67,7 +77,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       for (const i of protocolOptions.error.issues) {
         const [head] = i.path;
         const path = (
-          head === 'languages'
+          head === 'languages' || head === 'verify'
             ? ['transform', ...i.path]
             : head === 'tieProbes' || head === 'limit' || head === 'ci' || head === 'noiseFloor'
               ? i.path
@@ -118,6 +128,23 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         return { role: 'judge', label: m.judge, kind: m.kind };
       },
     },
+    {
+      // Verified translations (issue 37): a back-translation of each stored variant, only with
+      // `transform.verify` (no tasks otherwise). After the judge stage in the list, but planned
+      // in the same rounds: each translation is back-translated once it is stored.
+      name: 'verify',
+      plan: (exp, db, ctx) => {
+        const e = judgeLsExperiment(exp);
+        return planVerifications(e.items, currentVariants(db, e.id), e.options, ctx?.planned);
+      },
+      parse: (json, task) =>
+        (task.meta as VerifyTask['meta']).check === 'llm'
+          ? parseEquivalence(json)
+          : parseBackTranslation(json),
+      group: () => VERIFIER_ROLE,
+      outputTokens: transformOutputTokens,
+      describe: () => ({ role: VERIFIER_ROLE, label: VERIFIER_ROLE, kind: 'back-translation' }),
+    },
   ],
   afterAnswers(exp, db, stage) {
     if (stage === 'transform') storeVariants(db, judgeLsExperiment(exp));
@@ -127,13 +154,17 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     const stored = storedFrom === null ? [] : currentVariants(db, storedFrom);
     const { variants, standIns } = withStandIns(e, stored);
     const usesStandIn = (t: ProtocolTask) => {
+      if (t.stage === 'verify') {
+        const v = t.meta as VerifyTask['meta'];
+        return standIns.has(`${v.itemId}:${v.language}`);
+      }
       if (t.stage !== 'judge') return false;
       const m = t.meta as JudgeTask['meta'];
       const lang = m.language === 'EN-ZH' ? 'ZH' : m.language;
       return lang !== 'EN' && standIns.has(`${m.itemId}:${lang}`);
     };
     return {
-      tasks: planAll(e, variants),
+      tasks: [...planAll(e, variants), ...planVerifications(e.items, variants, e.options)],
       fresh: usesStandIn,
       note: standIns.size
         ? 'Judge calls on translations not made yet are estimated from the English texts; output lengths are typical values.'
@@ -143,11 +174,11 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   },
   flagged: (exp, db) => flaggedItems(db, exp),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
-  metricsKeys: [...METRICS_KEYS, 'noise_floor?'],
+  metricsKeys: [...METRICS_KEYS, 'noise_floor?', 'verification?'],
   computeMetrics: (ctx) =>
     computeJudgeLsMetrics(judgmentRecords(ctx), {
       flagged: ctx.flagged,
-      checks: auditChecks(ctx.exp.options.audit),
+      checks: auditChecks(ctx.exp.options.audit, ctx.exp.options.languages),
       usage: ctx.usage as UsageRow[],
       transformFailures: transformFailures(ctx),
       noiseFloor: ctx.exp.options.noiseFloor,
@@ -157,6 +188,22 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
         // Its own seed, else the experiment's (set with "sample": "random"), else the default.
         seed: ctx.exp.options.bootstrapSeed ?? ctx.exp.config.seed,
       },
+      ...(ctx.exp.options.verify
+        ? {
+            verification: {
+              provider: ctx.exp.options.verify.provider,
+              model: ctx.exp.options.verify.model,
+              metric: VERIFICATION_METRIC,
+              minChrf: ctx.exp.options.verify.minChrf,
+              rows: verificationRows(
+                ctx,
+                ctx.exp.options.verify.minChrf,
+                ctx.exp.options.languages,
+                ctx.exp.options.verify.llmVerdict,
+              ),
+            },
+          }
+        : {}),
     }),
   tables: (metrics) => buildTables(metrics),
   // Figures draw the intervals the tables show.
@@ -219,7 +266,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       [VARIANT_EDIT]: {
         fields: z.strictObject({
           itemId: z.number().int().positive(),
-          language: z.enum(['ZH', 'LS']),
+          language: targetLanguageSchema,
           instruction: z.string(),
           output1: z.string(),
           output2: z.string(),

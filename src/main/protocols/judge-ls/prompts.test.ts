@@ -183,3 +183,37 @@ describe('answer schemas', () => {
     expect(p.properties.reason.type).toBe('string');
   });
 });
+
+describe('target languages beyond ZH and LS (issue 37)', () => {
+  const english = { instruction: 'Say hi.', output1: 'Hi.', output2: 'Hello.' };
+  it('names the target and writes its rules from the code', () => {
+    const ar = renderTransformPrompt(DEFAULT_TEMPLATES, 'ar', english);
+    expect(ar.system).toContain('Target language: Arabic (ar)');
+    expect(ar.system).toContain('Write natural Arabic,');
+    expect(ar.user).toContain('Rewrite the following in Arabic (ar).');
+    const ls = renderTransformPrompt(DEFAULT_TEMPLATES, 'LS:hi', english);
+    expect(ls.system).toContain('Target language: Hindi-English code-switching (LS:hi)');
+    expect(ls.system).toContain('Hindi carries the sentences');
+  });
+  it('accepts codes and LS:<code> in the options, and rejects unknown ones by name', () => {
+    expect(parseJudgeLsOptions({ languages: ['ZH', 'ar', 'LS:te'], tieProbes: true }).languages).toEqual([
+      'ZH',
+      'ar',
+      'LS:te',
+    ]);
+    expect(() => parseJudgeLsOptions({ languages: ['xx'], tieProbes: false })).toThrow(
+      /unknown language "xx"/,
+    );
+    expect(() => parseJudgeLsOptions({ languages: ['LS:xx'], tieProbes: false })).toThrow(/unknown language/);
+    // The defaults stay ZH and LS, and no back-translation without `verify`.
+    const d = parseJudgeLsOptions({});
+    expect(d.languages).toEqual(['ZH', 'LS']);
+    expect(d.verify).toBeUndefined();
+    expect(parseJudgeLsOptions({ verify: { provider: 'p', model: 'm' } }).verify).toEqual({
+      provider: 'p',
+      model: 'm',
+      minChrf: 40,
+      llmVerdict: false,
+    });
+  });
+});

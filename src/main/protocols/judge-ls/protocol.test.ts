@@ -72,7 +72,7 @@ describe('Judge-LS end to end on the LLMBar sample', () => {
 
   it('plans 2 transforms and 8 verdicts per item and judge, and computes consistent metrics', () => {
     expect(items).toHaveLength(419);
-    expect(getProtocol('judge-ls').stages.map((s) => s.name)).toEqual(['transform', 'judge']);
+    expect(getProtocol('judge-ls').stages.map((s) => s.name)).toEqual(['transform', 'judge', 'verify']);
 
     const transforms = planTransforms(items, options, { provider: 'openai', model: 'gpt-4.1-mini' });
     expect(transforms).toHaveLength(838);

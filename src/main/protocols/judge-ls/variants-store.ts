@@ -1,10 +1,11 @@
 // Judge-LS's own table: the variants (translations) of each item, which the audit flags and
+import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 // people edit by hand. A protocol table, because the review page filters and edits them.
 import type { Database } from '../host';
 
 export interface VariantRow {
   itemId: number;
-  language: 'ZH' | 'LS';
+  language: TargetLanguage;
   instruction: string;
   output1: string;
   output2: string;
@@ -70,7 +71,7 @@ export function listVariants(db: Database, experimentId: number): VariantRow[] {
     .prepare('SELECT * FROM variants WHERE experiment_id = ? ORDER BY item_id, language')
     .all(experimentId) as {
     item_id: number;
-    language: 'ZH' | 'LS';
+    language: TargetLanguage;
     instruction: string;
     output_1: string;
     output_2: string;

@@ -3,7 +3,7 @@
 // here by name (plugin.ts `views`).
 import type { PromptPreview } from '../../../shared/experiments';
 import type { JudgmentView, VariantView } from '../../../shared/protocols/judge-ls/views';
-import type { FlaggedItem } from '../../../shared/protocols/judge-ls/types';
+import type { FlaggedItem, TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import { AppError } from '../host';
 import type { Database } from '../host';
 import { getRequests } from '../host';
@@ -56,7 +56,7 @@ export function variantViews(db: Database, exp: ExperimentView, flaggedOnly = fa
 /** Stores a person's edit and re-plans that item's verdicts; returns the judge tasks to estimate. */
 export interface VariantEdit {
   itemId: number;
-  language: 'ZH' | 'LS';
+  language: TargetLanguage;
   instruction: string;
   output1: string;
   output2: string;

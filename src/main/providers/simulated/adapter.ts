@@ -9,6 +9,7 @@ import { mulberry32 } from '../../../shared/random';
 import { firstAsk, plantedFlipRate, withPlantedFlip } from './planted-flip';
 import { plantedLeanRate, plantedLeanVerdict } from './planted-lean';
 import { seedOf } from './random';
+import { faithfulTwin, isPlantedUnfaithful, plantedUnfaithfulRate, unfaithful } from './planted-unfaithful';
 
 /** Mean answer time when the config sets none: long enough that progress is visible. */
 export const DEFAULT_SIMULATED_LATENCY_MS = 300;
@@ -45,7 +46,11 @@ export class SimulatedChatAdapter implements ChatAdapter {
 
   constructor(private readonly cfg: ProviderConfig) {}
 
-  async send(spec: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
+  async send(asked: ChatRequestSpec, opts: { signal?: AbortSignal } = {}): Promise<ProviderResponse> {
+    // A `-unfaithful<NN>` translator: every draw as its faithful twin's, then NN % of its
+    // translations get their two responses swapped (planted-unfaithful.ts).
+    const unfaithfulRate = plantedUnfaithfulRate(asked.model);
+    const spec = unfaithfulRate === null ? asked : faithfulTwin(asked);
     const id = JSON.stringify([
       spec.model,
       spec.system,
@@ -79,14 +84,22 @@ export class SimulatedChatAdapter implements ChatAdapter {
               flip,
               rng,
             );
-    const text = broken ? unparseableText(rng) : typeof answer === 'string' ? answer : JSON.stringify(answer);
+    const planted =
+      unfaithfulRate !== null && isPlantedUnfaithful(asked, unfaithfulRate)
+        ? unfaithful(asked, answer)
+        : answer;
+    const text = broken
+      ? unparseableText(rng)
+      : typeof planted === 'string'
+        ? planted
+        : JSON.stringify(planted);
     const usage: Usage = {
-      inputTokens: estimateInputTokens(spec),
+      inputTokens: estimateInputTokens(asked),
       // About four characters a token for Latin text, one for Chinese: a rough but stable count.
       outputTokens: Math.max(1, Math.round((text.length + 3 * (text.match(/[^ -~\s]/g) ?? []).length) / 4)),
       cachedInputTokens: 0,
     };
-    if (typeof answer === 'string' && !broken) return { result: { text, json: answer, usage }, headers };
+    if (typeof planted === 'string' && !broken) return { result: { text, json: planted, usage }, headers };
     const json = parseStructured(spec.response, { text }, usage, headers);
     return { result: { text, json, usage }, headers };
   }

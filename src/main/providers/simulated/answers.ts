@@ -4,6 +4,7 @@ import { followScore, taggedSections } from './reading';
 import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';
 import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
+import { pseudoBackTranslate, pseudoScriptOf, pseudoTranslateScript } from './pseudo-scripts';
 
 // What the simulated provider answers, by the requested schema name (DESIGN.md section 6).
 // It knows no protocol: everything it uses is in the request itself, mostly the sections a
@@ -43,6 +44,8 @@ function withoutNumbers(text: string): string {
 function languageVariant(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): Record<string, unknown> {
   const sections = taggedSections(userText(spec));
   const target = targetOf(promptText(spec));
+  // Another script named (Arabic, Hindi, Telugu, Spanish…): its pseudo-language; else pseudo-Chinese.
+  const script = pseudoScriptOf(spec.system ?? '', userText(spec));
   const props = Object.keys(schema.properties ?? {});
   // About one variant in thirty loses its numbers, as a careless translator's would.
   const careless = rng() < 0.035 ? pick(rng, props) : undefined;
@@ -53,10 +56,76 @@ function languageVariant(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): R
       out[key] = valueFor(schema.properties![key] as JsonSchema, rng, key);
       continue;
     }
-    const text = pseudoTranslate(source, target);
+    const text = script
+      ? pseudoTranslateScript(source, script.script, script.codeSwitch)
+      : pseudoTranslate(source, target);
     out[key] = key === careless ? withoutNumbers(text) : text;
   }
   return out;
+}
+
+/**
+ * A back-translation into English: the pseudo-languages of other scripts come back exactly
+ * (pseudo-Chinese, a one-way mapping, comes back as it is, and so scores low).
+ */
+function backTranslation(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): Record<string, unknown> {
+  const sections = taggedSections(userText(spec));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties ?? {})) {
+    const source = sections.get(key.toLowerCase());
+    out[key] =
+      source === undefined || (schema.properties?.[key] as JsonSchema).type !== 'string'
+        ? valueFor(schema.properties![key] as JsonSchema, rng, key)
+        : pseudoBackTranslate(source);
+  }
+  return out;
+}
+
+/**
+ * Share of the source's content units found in the translation (1 when the source has none):
+ * recall, because a translation writes the source's stopwords too, which carry no content units.
+ */
+function unitOverlap(a: string, b: string): number {
+  const ua = contentUnits(a);
+  const ub = contentUnits(b);
+  if (ua.length === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const u of ua) counts.set(u, (counts.get(u) ?? 0) + 1);
+  let common = 0;
+  for (const u of ub) {
+    const c = counts.get(u) ?? 0;
+    if (c > 0) {
+      common++;
+      counts.set(u, c - 1);
+    }
+  }
+  return common / ua.length;
+}
+
+/**
+ * Whether a translation says the same as its source, as a careful checker would judge it: each
+ * translated field must share most content units (which survive every pseudo-language) with its
+ * own source field, and more than with the other response's.
+ */
+function translationEquivalence(spec: ChatRequestSpec): Record<string, unknown> {
+  const s = taggedSections(userText(spec));
+  const problems: string[] = [];
+  for (const [field, other] of [
+    ['instruction', null],
+    ['output_1', 'output_2'],
+    ['output_2', 'output_1'],
+  ] as const) {
+    const source = s.get(`source_${field}`) ?? '';
+    const translated = s.get(`translation_${field}`) ?? '';
+    const own = unitOverlap(source, translated);
+    const crossed = other === null ? 0 : unitOverlap(s.get(`source_${other}`) ?? '', translated);
+    if (own < 0.6) problems.push(`${field} does not match its source`);
+    else if (crossed > own) problems.push(`${field} reads like the source's ${other}`);
+  }
+  return {
+    equivalent: problems.length === 0,
+    reason: `${problems.length ? problems.join('; ') : 'Same content in all three texts.'} (simulated)`,
+  };
 }
 
 // ---- pairwise_verdict ----------------------------------------------------------------
@@ -304,6 +373,10 @@ export function simulatedAnswer(spec: ChatRequestSpec, rng: Rng): unknown {
   switch (spec.response.name) {
     case 'language_variant':
       return languageVariant(spec, schema, rng);
+    case 'back_translation':
+      return backTranslation(spec, schema, rng);
+    case 'translation_equivalence':
+      return withSchemaExtras(translationEquivalence(spec), schema, rng);
     case 'pairwise_verdict':
       return withSchemaExtras(pairwiseVerdict(spec, rng), schema, rng);
     case 'score_verdict':

@@ -1,5 +1,6 @@
 import { mulberry32 } from '../../../shared/random';
 import { seedOf } from './random';
+import { hasPseudoScript, pseudoBackTranslate } from './pseudo-scripts';
 
 // A deterministic pseudo-translation: every English word becomes the same one or two Chinese
 // characters wherever it appears (so shared text stays aligned, as a real translation must keep
@@ -101,6 +102,8 @@ export function pseudoTranslate(text: string, target: PseudoTarget): string {
  */
 export function contentUnits(text: string): string[] {
   const units: string[] = [];
+  // A pseudo-language of another script reads as the English it came from (pseudo-scripts.ts).
+  if (hasPseudoScript(text)) text = pseudoBackTranslate(text);
   for (const m of text.matchAll(/[A-Za-z]{3,}|\p{Script=Han}|\d+/gu)) {
     const u = m[0];
     if (/^[A-Za-z]/.test(u)) {

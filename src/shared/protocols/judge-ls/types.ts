@@ -1,9 +1,13 @@
 // Judge-LS result types (DESIGN.md sections 5 and 8). Rates are fractions in [0, 1];
 // a CI is [low, high]. Field names are the export contract: do not rename.
 
-export type Language = 'EN' | 'ZH' | 'LS';
+/**
+ * EN, the original targets ZH and LS, or (issue 37) a language code from languages.ts (`ar`) or
+ * a code-switched pair (`LS:ar`); `string & {}` keeps the literal names visible to the editor.
+ */
+export type Language = 'EN' | 'ZH' | 'LS' | (string & {});
 export type TargetLanguage = Exclude<Language, 'EN'>;
-export type Comparison = 'EN-ZH' | 'EN-LS';
+export type Comparison = 'EN-ZH' | 'EN-LS' | `EN-${string}`;
 export type QualityOrder = 'orig' | 'swap';
 export type ProbeOrder = 'en_zh' | 'zh_en';
 export type Winner = 'A' | 'B' | 'tie';
@@ -227,4 +231,40 @@ export interface JudgeLsMetrics {
   statistics: MetricsStatistics;
   /** Only with `noiseFloor` on (undefined is left out of metrics.json, so it stays as it was). */
   noise_floor?: NoiseFloorMetrics;
+  /** Only with `transform.verify` set (issue 37); absent otherwise, so metrics.json stays as it was. */
+  verification?: VerificationMetrics;
+}
+
+/**
+ * One translation's back-translation check (issue 37): chrF (0–100, shared/text/chrf.ts) of each
+ * English field against its back-translation; `chrf` is the lowest of the three (a single
+ * unfaithful field is enough to make the item unverified), null with no back-translation.
+ */
+export interface VerificationRow {
+  item_id: string;
+  language: TargetLanguage;
+  chrf: number | null;
+  chrf_instruction: number | null;
+  chrf_output_1: number | null;
+  chrf_output_2: number | null;
+  verified: boolean;
+  /** Why not verified: "chrF 23.4 < 40", or "no back-translation (…)"; null when verified. */
+  reason: string | null;
+  /** With `verify.llmVerdict` only: the model's verdict (null: none stored) and its reason. */
+  llm_equivalent?: boolean | null;
+  llm_reason?: string | null;
+}
+
+/** Verified translations: the per-translation checks and the headline tables on verified items only. */
+export interface VerificationMetrics {
+  provider: string;
+  model: string;
+  /** What `chrf` is: chrF2, character n-grams 1..6, β = 2, lowest over the three fields. */
+  metric: string;
+  min_chrf: number;
+  translations: VerificationRow[];
+  /** Items with any translation not verified (source ids, item order). */
+  excluded_item_ids: string[];
+  quality: QualityRow[];
+  language_invariance: InvarianceRow[];
 }

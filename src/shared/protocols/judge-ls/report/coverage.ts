@@ -4,6 +4,14 @@
 import type { Comparison, JudgeLsMetrics, Language } from '../types';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
+/** EN, ZH, LS, then the other targets (issue 37) the quality rows and failures name. */
+function languagesOf(metrics: JudgeLsMetrics): Language[] {
+  const more = [...metrics.quality, ...metrics.failures.filter((f) => f.kind === 'quality')]
+    .map((r) => r.language)
+    .filter((l) => !LANGUAGES.includes(l));
+  return [...LANGUAGES, ...new Set(more)];
+}
+
 /** Failure rows of the transformer carry this judge name (see the metrics). */
 const TRANSFORMER = 'transformer';
 
@@ -28,7 +36,7 @@ function judgesOf(metrics: JudgeLsMetrics): string[] {
 export function qualityCoverage(metrics: JudgeLsMetrics): LanguageCoverage[] {
   const out: LanguageCoverage[] = [];
   for (const judge of judgesOf(metrics)) {
-    for (const language of LANGUAGES) {
+    for (const language of languagesOf(metrics)) {
       const usable = metrics.quality.find((r) => r.judge === judge && r.language === language)?.n ?? 0;
       const failed = metrics.failures
         .filter((f) => f.judge === judge && f.kind === 'quality' && f.language === language)
@@ -62,7 +70,7 @@ export function missingComparison(
   comparison: Comparison,
 ): { coverage: LanguageCoverage[]; empty: Language[] } | null {
   if (metrics.language_invariance.some((r) => r.judge === judge && r.comparison === comparison)) return null;
-  const langs: Language[] = ['EN', comparison === 'EN-ZH' ? 'ZH' : 'LS'];
+  const langs: Language[] = ['EN', comparison.slice('EN-'.length)];
   const coverage = langs.map((l) =>
     qualityCoverage(metrics).find((c) => c.judge === judge && c.language === l),
   );

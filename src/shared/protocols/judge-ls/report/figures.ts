@@ -34,6 +34,27 @@ export const LANGUAGE_COLORS: Record<Language, string> = {
 };
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
+// Other targets (issue 37) take the rest of the Okabe-Ito palette, in the order they appear.
+const MORE_COLORS = [
+  OKABE_ITO.vermillion,
+  OKABE_ITO.skyBlue,
+  OKABE_ITO.purple,
+  OKABE_ITO.yellow,
+  OKABE_ITO.black,
+];
+
+/** EN, ZH, LS, then the other targets the quality rows hold; a study of ZH and LS draws as before. */
+function languagesIn(metrics: JudgeLsMetrics): Language[] {
+  const more = [...new Set(metrics.quality.map((r) => r.language))].filter((l) => !LANGUAGES.includes(l));
+  return [...LANGUAGES, ...more];
+}
+
+function colorOf(metrics: JudgeLsMetrics, l: Language): string {
+  const known = (LANGUAGE_COLORS as Record<string, string | undefined>)[l];
+  if (known) return known;
+  const i = languagesIn(metrics).indexOf(l) - LANGUAGES.length;
+  return MORE_COLORS[i % MORE_COLORS.length];
+}
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
 
 export type AccuracyMetric = 'accuracy_strict' | 'accuracy_tie_half';
@@ -58,9 +79,9 @@ export function accuracyByLanguageFigure(
       yAxis: valueAxis('Accuracy (%)', 0, 100),
       series: barsWithErrors(
         judges,
-        LANGUAGES.map((l) => ({
+        languagesIn(metrics).map((l) => ({
           name: l,
-          color: LANGUAGE_COLORS[l],
+          color: colorOf(metrics, l),
           value: (j) => row(j, l)?.[metric],
           ci: (j) => row(j, l)?.[`${metric}_ci`],
         })),
@@ -201,9 +222,9 @@ export function positionInconsistencyFigure(metrics: JudgeLsMetrics): FigureSpec
       yAxis: valueAxis('Items with order-dependent choice (%)', 0),
       series: barsWithErrors(
         judges,
-        LANGUAGES.map((l) => ({
+        languagesIn(metrics).map((l) => ({
           name: l,
-          color: LANGUAGE_COLORS[l],
+          color: colorOf(metrics, l),
           value: (j) => row(j, l)?.inconsistency_rate,
           ci: (j) => row(j, l)?.inconsistency_rate_ci,
         })),

@@ -16,6 +16,7 @@ import { TIE_HALF_METHOD } from '../../../stats/intervals';
 import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 import { REPEAT_COMPARISON } from '../choice';
+import { verificationTables } from './verification';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
@@ -47,8 +48,10 @@ function sortRows<T extends { judge: string }>(
   );
 }
 
-const byLanguage = (r: { language: Language }) => LANGUAGES.indexOf(r.language);
-const byComparison = (r: { comparison: Comparison }) => COMPARISONS.indexOf(r.comparison);
+// Other targets (issue 37) after EN, ZH and LS, in the metrics' own order (the sort is stable).
+const rankIn = <T>(list: T[], x: T) => (list.includes(x) ? list.indexOf(x) : list.length);
+const byLanguage = (r: { language: Language }) => rankIn(LANGUAGES, r.language);
+const byComparison = (r: { comparison: Comparison }) => rankIn(COMPARISONS, r.comparison);
 
 /** The note column, present only when some row says why it has no values. */
 const NOTE = col('note', 'Note', 'text');
@@ -399,7 +402,7 @@ function subsetQualityTable(metrics: JudgeLsMetrics, judges: string[], subsets: 
     rows: sortRows(
       metrics.subset_quality,
       judges,
-      (r) => subsets.indexOf(r.subset) * LANGUAGES.length + byLanguage(r),
+      (r) => subsets.indexOf(r.subset) * (LANGUAGES.length + 1) + byLanguage(r),
     ).map((r) => ({ ...r })),
   };
 }
@@ -691,6 +694,7 @@ export function buildTables(input: JudgeLsMetrics, ci?: MetricsStatistics['ci'])
     auditTable(metrics),
     auditItemsTable(metrics),
     sensitivityTable(metrics, judges),
+    ...verificationTables(metrics, judges),
     usageTable(metrics),
     failuresTable(metrics),
   ];

@@ -254,7 +254,7 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
             onChange={(e) => setFilter({ comparison: e.target.value || undefined })}
           >
             <option value="">{t('flips.all')}</option>
-            {COMPARISONS.map((c) => (
+            {[...new Set([...COMPARISONS, ...data.flips.map((f) => f.comparison)])].map((c) => (
               <option key={c} value={c}>
                 {c}
               </option>

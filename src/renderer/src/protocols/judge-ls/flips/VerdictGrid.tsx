@@ -6,14 +6,22 @@ import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 type Column = Pick<JudgmentView, 'kind' | 'language' | 'order'>;
 
-/** Every verdict slot of an item: each language in both orders, then the two tie probes. */
-const COLUMNS: readonly Column[] = [
-  ...LANGUAGES.flatMap((language) =>
-    (['orig', 'swap'] as const).map((order): Column => ({ kind: 'quality', language, order })),
-  ),
-  { kind: 'tie_probe', language: 'EN-ZH', order: 'en_zh' },
-  { kind: 'tie_probe', language: 'EN-ZH', order: 'zh_en' },
-];
+/**
+ * Every verdict slot of an item: EN, ZH, LS and the other targets its verdicts hold (issue 37),
+ * each in both orders, then the two tie probes.
+ */
+function columnsOf(judgments: readonly JudgmentView[]): Column[] {
+  const languages = [
+    ...new Set([...LANGUAGES, ...judgments.filter((j) => j.kind === 'quality').map((j) => j.language)]),
+  ];
+  return [
+    ...languages.flatMap((language) =>
+      (['orig', 'swap'] as const).map((order): Column => ({ kind: 'quality', language, order })),
+    ),
+    { kind: 'tie_probe', language: 'EN-ZH', order: 'en_zh' },
+    { kind: 'tie_probe', language: 'EN-ZH', order: 'zh_en' },
+  ];
+}
 
 interface CellView {
   text: string;
@@ -43,6 +51,7 @@ function cell(j: JudgmentView | undefined, failedText: string): CellView {
 export function VerdictGrid({ judgments, flip }: { judgments: JudgmentView[]; flip: Flip }) {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const judges = [...new Set(judgments.map((j) => j.judge))];
+  const COLUMNS = columnsOf(judgments);
   const find = (judge: string, c: Column) =>
     judgments.find(
       (j) => j.judge === judge && j.kind === c.kind && j.language === c.language && j.order === c.order,

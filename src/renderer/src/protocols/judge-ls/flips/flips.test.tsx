@@ -1,4 +1,7 @@
+import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import '../../../i18n';
+import { VerdictGrid } from './VerdictGrid';
 import { judgment } from '../results/test-fixtures';
 import { choiceOf, classifyFlip, computeFlips, filterFlips } from './flips';
 import { filterFromQuery, selectionFromQuery, withFilter, withSelection } from './query';
@@ -29,6 +32,26 @@ describe('flip types', () => {
 });
 
 describe('computeFlips', () => {
+  it('compares EN with other target languages too (issue 37), after ZH and LS', () => {
+    const judgments = [
+      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'A' }),
+      judgment({ itemId: 1, language: 'ar', order: 'orig', winner: 'B' }),
+      judgment({ itemId: 1, language: 'LS:hi', order: 'orig', winner: 'tie' }),
+      judgment({ itemId: 1, language: 'ZH', order: 'orig', winner: 'B' }),
+      judgment({ itemId: 1, language: 'ar', order: 'swap', winner: 'B' }),
+      judgment({ itemId: 1, language: 'EN', order: 'swap', winner: 'B' }),
+    ];
+    const flips = computeFlips(judgments);
+    expect(flips.map((f) => [f.comparison, f.target, f.order, f.type])).toEqual([
+      ['EN-ZH', 'ZH', 'orig', 'correct_to_wrong'],
+      ['EN-ar', 'ar', 'orig', 'correct_to_wrong'],
+      ['EN-LS:hi', 'LS:hi', 'orig', 'to_tie'],
+    ]);
+    // The filter and a link keep such a comparison.
+    expect(filterFromQuery({ comparison: 'EN-LS:hi' }).comparison).toBe('EN-LS:hi');
+    expect(filterFromQuery({ comparison: 'EN-xx' }).comparison).toBeUndefined();
+  });
+
   it('finds choices that differ between EN and each target, per judge, item and order', () => {
     const judgments = [
       // Item 1, orig: EN A (=1, gold) vs ZH B (=2) → correct→wrong; LS A → no flip.
@@ -184,5 +207,32 @@ describe('flipped on repeat as well (the noise floor)', () => {
       // No repeat stored: unknown, not "no".
       [2, 'orig', 1, null],
     ]);
+  });
+});
+
+describe('verdict grid with other target languages (issue 37)', () => {
+  it('has a column pair for each target the item was judged in, after EN, ZH and LS', () => {
+    const judgments = [
+      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'A' }),
+      judgment({ itemId: 1, language: 'ar', order: 'orig', winner: 'B' }),
+    ];
+    const [flip] = computeFlips(judgments);
+    render(<VerdictGrid judgments={judgments} flip={flip} />);
+    const headers = [...screen.getByTestId('verdict-grid').querySelectorAll('thead th')].map(
+      (h) => h.textContent ?? '',
+    );
+    expect(headers.filter((h) => /^(EN|ZH|LS|ar) /.test(h)).map((h) => h.split(' ')[0])).toEqual([
+      'EN',
+      'EN',
+      'ZH',
+      'ZH',
+      'LS',
+      'LS',
+      'ar',
+      'ar',
+    ]);
+    const current = screen.getByTestId('verdict-grid').querySelectorAll('.verdict-cell--current');
+    expect([...current].map((c) => c.textContent)).toEqual(['1', '2']);
+    cleanup();
   });
 });

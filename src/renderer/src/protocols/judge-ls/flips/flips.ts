@@ -8,6 +8,7 @@ import {
   TARGET_OF,
   type QualityChoice,
 } from '../../../../../shared/protocols/judge-ls/choice';
+import { comparisonOf } from '../../../../../shared/protocols/judge-ls/languages';
 import type {
   Comparison,
   QualityOrder,
@@ -62,10 +63,33 @@ export function classifyFlip(en: Choice, target: Choice, gold: 1 | 2): FlipType 
   return 'other';
 }
 
-/** Quality verdicts of one (judge, item): EN, ZH, LS × orig, swap, then EN's repeat × orig, swap. */
+/**
+ * Quality verdicts of one (judge, item): EN, ZH, LS, then the other targets (issue 37) × orig,
+ * swap, then EN's repeat × orig, swap.
+ */
 type Slots = (JudgmentView | undefined)[];
-const SLOT_OF: Record<string, number> = Object.fromEntries(LANGUAGES.map((l, i) => [l, 2 * i]));
-const REPEAT_SLOT = 2 * LANGUAGES.length;
+
+/** EN, ZH, LS and any other language the verdicts hold (first seen), and each one's slot. */
+function slotsOf(judgments: readonly JudgmentView[]): {
+  slotOf: Record<string, number>;
+  targets: [Comparison, TargetLanguage][];
+} {
+  const languages: string[] = [...LANGUAGES];
+  const known = new Set(languages);
+  for (const j of judgments) {
+    if (j.kind === 'quality' && !known.has(j.language)) {
+      known.add(j.language);
+      languages.push(j.language);
+    }
+  }
+  const targets = languages
+    .filter((l) => l !== 'EN')
+    .map((l): [Comparison, TargetLanguage] => [
+      COMPARISONS.find((c) => TARGET_OF[c] === l) ?? comparisonOf(l),
+      l,
+    ]);
+  return { slotOf: Object.fromEntries(languages.map((l, i) => [l, 2 * i])), targets };
+}
 
 /**
  * Every (judge, item, order) whose normalized choice differs between EN and ZH, or EN and LS.
@@ -75,6 +99,8 @@ const REPEAT_SLOT = 2 * LANGUAGES.length;
  * milliseconds, not a noticeable pause.
  */
 export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
+  const { slotOf: SLOT_OF, targets } = slotsOf(judgments);
+  const REPEAT_SLOT = 2 * (targets.length + 1);
   const byJudge = new Map<string, Map<number, Slots>>();
   for (const j of judgments) {
     if (j.kind !== 'quality') continue;
@@ -91,15 +117,15 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
   const flips: Flip[] = [];
   for (const items of byJudge.values()) {
     for (const slots of items.values()) {
-      for (let c = 0; c < COMPARISONS.length; c++) {
+      for (let c = 0; c < targets.length; c++) {
+        const [comparison, target] = targets[c];
         for (let o = 0; o < 2; o++) {
           const en = slots[SLOT_OF.EN + o];
-          const other = slots[SLOT_OF[TARGET_OF[COMPARISONS[c]]] + o];
+          const other = slots[SLOT_OF[target] + o];
           if (!en || !other) continue;
           const enChoice = choiceOf(en);
           const targetChoice = choiceOf(other);
           if (enChoice === null || targetChoice === null || enChoice === targetChoice) continue;
-          const comparison = COMPARISONS[c];
           const order: QualityOrder = o === 0 ? 'orig' : 'swap';
           const again = slots[REPEAT_SLOT + o];
           const repeatChoice = again ? choiceOf(again) : null;
@@ -111,7 +137,7 @@ export function computeFlips(judgments: readonly JudgmentView[]): Flip[] {
             subset: en.subset,
             gold: en.gold,
             comparison,
-            target: TARGET_OF[comparison],
+            target,
             order,
             en,
             other,

@@ -4,6 +4,7 @@
 // do not say which judge and comparison the opened flip belongs to.
 import type { Comparison, QualityOrder } from '../../../../../shared/protocols/judge-ls/types';
 import { COMPARISONS } from '../../../../../shared/protocols/judge-ls/choice';
+import { isTargetLanguage } from '../../../../../shared/protocols/judge-ls/languages';
 import { FLIP_TYPES, type Flip, type FlipFilter, type TypeFilter } from './flips';
 
 export type FlipQuery = Record<string, string>;
@@ -17,10 +18,15 @@ export interface FlipSelection {
 
 const TYPE_FILTERS: readonly string[] = [...FLIP_TYPES, 'correctness'];
 
+/** EN-ZH, EN-LS, or (issue 37) EN-<code> / EN-LS:<code> of a known target. */
+const isComparison = (c: string | undefined): c is Comparison =>
+  c !== undefined &&
+  ((COMPARISONS as readonly string[]).includes(c) || (c.startsWith('EN-') && isTargetLanguage(c.slice(3))));
+
 export function filterFromQuery(q: FlipQuery): FlipFilter {
   const f: FlipFilter = {};
   if (q.judge) f.judge = q.judge;
-  if ((COMPARISONS as readonly string[]).includes(q.comparison)) f.comparison = q.comparison as Comparison;
+  if (isComparison(q.comparison)) f.comparison = q.comparison;
   if (q.subset !== undefined) f.subset = q.subset;
   if (TYPE_FILTERS.includes(q.type)) f.type = q.type as TypeFilter;
   if (q.flagged === 'yes' || q.flagged === 'no') f.flagged = q.flagged;
@@ -34,8 +40,7 @@ export function selectionFromQuery(q: FlipQuery): FlipSelection | null {
   const order: QualityOrder = q.order === 'swap' ? 'swap' : 'orig';
   const sel: FlipSelection = { itemId, order };
   if (q.rowJudge) sel.judge = q.rowJudge;
-  if ((COMPARISONS as readonly string[]).includes(q.rowComparison))
-    sel.comparison = q.rowComparison as Comparison;
+  if (isComparison(q.rowComparison)) sel.comparison = q.rowComparison;
   return sel;
 }
 

@@ -27,6 +27,11 @@ export const en = {
       languages: 'Languages',
       langZH: 'Simplified Chinese',
       langLS: 'Chinese-English code-switching',
+      otherLanguages: 'Other languages (codes)',
+      otherLanguagesHint:
+        'Language codes such as ar, hi, te, sw, es, de, fr, ja, or LS:<code> for code-switching with English, separated by commas.',
+      verifyModel: 'Back-translation model (verified translations; empty: off)',
+      verifySummary: '(verified by back-translation with {{model}})',
       preview: 'Prompt preview',
       previewLoading: 'Rendering the prompts…',
       previewFailed: 'The preview is not available:',
@@ -81,6 +86,7 @@ export const en = {
     },
     errors: {
       languagesRequired: 'Choose at least one language.',
+      languagesUnknown: 'Unknown language code(s): {{codes}}.',
       templateEmpty: 'This template is empty; reset it to use the default.',
       templatePlaceholders: 'This template must contain {{names}}.',
     },

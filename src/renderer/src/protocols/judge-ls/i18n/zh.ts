@@ -27,6 +27,11 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       languages: '语言',
       langZH: '简体中文',
       langLS: '中英夹杂',
+      otherLanguages: '其他语言（代码）',
+      otherLanguagesHint:
+        '语言代码，如 ar、hi、te、sw、es、de、fr、ja；LS:<代码> 表示与英语的语码转换。用逗号分隔。',
+      verifyModel: '回译模型（翻译核验；留空则关闭）',
+      verifySummary: '（用 {{model}} 回译核验）',
       preview: '提示词预览',
       previewLoading: '正在生成提示词…',
       previewFailed: '无法预览：',
@@ -79,6 +84,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     },
     errors: {
       languagesRequired: '请至少选择一种语言。',
+      languagesUnknown: '未知的语言代码：{{codes}}。',
       templateEmpty: '模板为空；恢复默认即可使用默认模板。',
       templatePlaceholders: '模板必须包含 {{names}}。',
     },

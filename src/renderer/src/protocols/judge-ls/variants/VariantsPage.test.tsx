@@ -59,6 +59,37 @@ describe('Variants review', () => {
     });
   });
 
+  it('shows other target languages (issue 37) after ZH and LS, Arabic right to left', async () => {
+    const more = [
+      variant({ itemId: 1, language: 'LS:ar', output1: 'مرحبا world' }),
+      variant({ itemId: 1, language: 'ar', output1: 'مرحبا بالعالم', reasons: ['ar.output_2: empty'] }),
+      variant({ itemId: 1, language: 'hi', output1: 'नमस्ते' }),
+      ...VARIANTS,
+    ];
+    setApi(
+      new FakeApi({
+        'experiments.protocolView': protocolViews({ variants: () => more }),
+        'items.get': ({ itemId }: { itemId: number }) => ITEMS.find((i) => i.id === itemId),
+      }),
+    );
+    render(<VariantsPage experimentId={7} />);
+    await waitFor(() => expect(screen.getAllByTestId('variant-item-row')).toHaveLength(2));
+    const cells = await screen.findAllByTestId('variant-field');
+    // Columns: EN, then ZH and LS, then the others in the order the variants came.
+    const order = [...new Set(cells.map((c) => c.dataset.language))];
+    expect(order).toEqual(['EN', 'ZH', 'LS', 'LS:ar', 'ar', 'hi']);
+    const text = (lang: string, field: string) =>
+      cells
+        .find((c) => c.dataset.language === lang && c.dataset.field === field)!
+        .querySelector('.variant-cell__text')!;
+    expect(text('ar', 'output_1').getAttribute('dir')).toBe('auto');
+    expect(text('ar', 'output_1').getAttribute('lang')).toBe('ar');
+    expect(text('hi', 'output_1').getAttribute('lang')).toBe('hi');
+    // The audit reason of a code names its field.
+    const flagged = cells.find((c) => c.dataset.language === 'ar' && c.dataset.field === 'output_2')!;
+    expect(flagged.dataset.flagged).toBe('true');
+  });
+
   it('names the experiment in the breadcrumb (issue 26 item 8: not "Run")', async () => {
     setApi(
       new FakeApi({

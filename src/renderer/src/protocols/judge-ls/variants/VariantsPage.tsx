@@ -3,7 +3,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Item } from '../../../../../shared/domain';
 import { judgeLsRows, VARIANTS_VIEW, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
-import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import {
+  canonicalTargets,
+  languageInfo,
+  targetName,
+} from '../../../../../shared/protocols/judge-ls/languages';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import { ApiError, getApi, toApiError } from '../../../api';
 import { ErrorPanel } from '../../../components/ErrorPanel';
@@ -121,7 +125,7 @@ function ItemList({
                 {g.reasonCount > 0 && (
                   <span className="flag-chip">{t('variants.flags', { count: g.reasonCount })}</span>
                 )}
-                {TARGET_LANGUAGES.some((l) => g.variants[l]?.manual) && (
+                {Object.values(g.variants).some((v) => v?.manual) && (
                   <span className="chip">{t('variants.manual')}</span>
                 )}
               </span>
@@ -166,7 +170,13 @@ function FieldCell({
       {text === undefined ? (
         <span className="muted small">{t('variants.noVariant')}</span>
       ) : (
-        <div className={`text variant-cell__text${text ? '' : ' text-block--empty'}`}>
+        // dir="auto" as reference sensitivity does: Arabic reads right to left, isolated from the
+        // cells around it; lang picks the script's font (Devanagari, Telugu, Han).
+        <div
+          className={`text variant-cell__text${text ? '' : ' text-block--empty'}`}
+          dir="auto"
+          lang={language === 'EN' ? 'en' : (languageInfo(language)?.code ?? undefined)}
+        >
           {text || t('item.empty')}
         </div>
       )}
@@ -183,7 +193,7 @@ function ItemDetail({
   group: ItemGroup;
   onEdited: (outcome: EditOutcome) => void;
 }) {
-  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  const { t, i18n } = useTranslation(JUDGE_LS_NAMESPACES);
   const [item, setItem] = useState<Item | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [editing, setEditing] = useState<TargetLanguage | null>(null);
@@ -201,7 +211,8 @@ function ItemDetail({
     };
   }, [group.itemId]);
 
-  const langs = TARGET_LANGUAGES.filter((l) => group.variants[l]);
+  // ZH and LS first, then the study's other targets (issue 37).
+  const langs = canonicalTargets(Object.keys(group.variants)).filter((l) => group.variants[l]);
   const parsed = new Map<TargetLanguage, ParsedReason[]>(
     langs.map((l) => [l, group.variants[l]!.reasons.map((r) => parseReason(r, l))]),
   );
@@ -252,7 +263,7 @@ function ItemDetail({
                 <th scope="col">EN</th>
                 {langs.map((l) => (
                   <th key={l} scope="col">
-                    <span>{l}</span>
+                    <span title={targetName(l, i18n.language === 'zh' ? 'zh' : 'en')}>{l}</span>
                     {group.variants[l]!.manual && <span className="chip">{t('variants.manual')}</span>}
                     <button
                       type="button"

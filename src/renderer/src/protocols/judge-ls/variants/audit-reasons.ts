@@ -11,7 +11,8 @@ export interface ParsedReason {
   text: string;
 }
 
-const REASON = /^(?:(ZH|LS)\.)?(instruction|output_1|output_2)\s*:\s*(.*)$/s;
+// ZH, LS, or (issue 37) a language code or LS:<code>: `ar.output_1: …`, `LS:ar.output_2: …`.
+const REASON = /^(?:(ZH|LS|(?:LS:)?[a-z]{2,3})\.)?(instruction|output_1|output_2)\s*:\s*(.*)$/s;
 
 /** Splits a reason into the field it flags and what is wrong; the variant's language is the default. */
 export function parseReason(reason: string, language: TargetLanguage): ParsedReason {

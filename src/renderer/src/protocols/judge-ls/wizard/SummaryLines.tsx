@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import { presetOf } from '../../../lib/providers';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
-import { TEMPLATE_KEYS, tieProbesOn } from './draft';
+import { parseOtherLanguages, TEMPLATE_KEYS, tieProbesOn } from './draft';
 import { useSelfJudged } from './self-judged';
 import { useJudgeLsDraft } from './state';
 
@@ -10,7 +10,10 @@ import { useJudgeLsDraft } from './state';
 export function SummaryLines() {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const own = useJudgeLsDraft();
-  const languages = TARGET_LANGUAGES.filter((l) => own.transform.languages[l]);
+  const languages = [
+    ...TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
+    ...parseOtherLanguages(own.transform.otherLanguages).codes,
+  ];
   const selfJudged = useSelfJudged();
   const edited = TEMPLATE_KEYS.filter((k) => own.templates[k] !== undefined);
   return (
@@ -18,6 +21,12 @@ export function SummaryLines() {
       <dt>{t('wizard.summary.transformer')}</dt>
       <dd>
         {presetOf(own.transform.provider).title}, {own.transform.model} → {languages.join(', ')}
+        {own.transform.verifyModel?.trim() && (
+          <span data-testid="summary-verify">
+            {' '}
+            {t('wizard.transform.verifySummary', { model: own.transform.verifyModel.trim() })}
+          </span>
+        )}
         {selfJudged.length > 0 && (
           <span className="inline-warn" data-testid="summary-translator-is-judge">
             {' '}

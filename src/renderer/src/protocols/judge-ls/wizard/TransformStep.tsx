@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/Field';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import { targetName } from '../../../../../shared/protocols/judge-ls/languages';
 import { batchCapable } from '../../../lib/experiment-config';
 import { isPresetId, presetOf } from '../../../lib/providers';
 import { useWizard } from '../../../stores/wizard';
@@ -11,12 +12,15 @@ import { PromptPreviewPanel, TemplateEditor, useProtocolDefaults } from '../../.
 import {
   ALLOWED_PLACEHOLDERS,
   REQUIRED_PLACEHOLDERS,
+  parseOtherLanguages,
   TEMPLATE_KEYS,
   templateField,
   type TemplateKey,
 } from './draft';
 import {
   setLanguage,
+  setOtherLanguages,
+  setVerifyModel,
   setTemplate,
   setTransformBatch,
   setTransformModel,
@@ -65,7 +69,7 @@ function JudgeLsTemplateEditor({
 }
 
 export function TransformStep() {
-  const { t } = useTranslation(JUDGE_LS_NAMESPACES);
+  const { t, i18n } = useTranslation(JUDGE_LS_NAMESPACES);
   const defaults = useProtocolDefaults('judge-ls');
   const { transform, templates } = useJudgeLsDraft();
   const judgesUse = useWizard((s) => s.draft.judges.some((j) => j.provider === transform.provider));
@@ -80,7 +84,9 @@ export function TransformStep() {
   const templateErrors = TEMPLATE_KEYS.map((k) => err(templateField(k)));
   const otherIssues = issues.filter(
     (i) =>
-      !['transform.provider', 'transform.model', 'transform.languages'].includes(i.field) &&
+      !['transform.provider', 'transform.model', 'transform.languages', 'transform.otherLanguages'].includes(
+        i.field,
+      ) &&
       !TEMPLATE_KEYS.some((k) => templateField(k) === i.field) &&
       !i.field.startsWith('providers.'),
   );
@@ -157,6 +163,31 @@ export function TransformStep() {
           </p>
         )}
       </fieldset>
+      <div className="form-grid">
+        <Field label={t('wizard.transform.otherLanguages')} error={err('transform.otherLanguages')}>
+          <input
+            type="text"
+            data-testid="transform-other-languages"
+            value={transform.otherLanguages ?? ''}
+            placeholder="ar, hi, te, es, LS:ar"
+            onChange={(e) => setOtherLanguages(e.target.value)}
+          />
+        </Field>
+        <Field label={t('wizard.transform.verifyModel')}>
+          <input
+            type="text"
+            data-testid="transform-verify-model"
+            value={transform.verifyModel ?? ''}
+            onChange={(e) => setVerifyModel(e.target.value)}
+          />
+        </Field>
+      </div>
+      <p className="hint" data-testid="transform-other-languages-hint">
+        {t('wizard.transform.otherLanguagesHint')}{' '}
+        {parseOtherLanguages(transform.otherLanguages)
+          .codes.map((c) => targetName(c, i18n.language === 'zh' ? 'zh' : 'en'))
+          .join(' · ')}
+      </p>
 
       <details className="disclosure" open={hasCustomTemplates || templateErrors.some(Boolean) || undefined}>
         <summary>{t('wizard.templates.title')}</summary>

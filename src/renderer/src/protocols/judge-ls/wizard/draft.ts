@@ -1,6 +1,7 @@
 // Judge-LS's part of the wizard draft (the transformer, prompt templates, tie probes), its checks
 // and its config keys (DESIGN.md section 7: `transform`, `tieProbes`, `options.templates`).
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import { isTargetLanguage } from '../../../../../shared/protocols/judge-ls/languages';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import {
   checkProvider,
@@ -54,6 +55,10 @@ export interface JudgeLsDraft {
     /** Through the provider's Batch API (half price, within 24 h). */
     batch?: boolean;
     languages: Record<TargetLanguage, boolean>;
+    /** Other targets as typed (issue 37): language codes or LS:<code>, e.g. "ar, hi, LS:te". */
+    otherLanguages?: string;
+    /** The back-translating model on the transformer's provider (config `transform.verify`); empty: off. */
+    verifyModel?: string;
   };
   /** Only templates the user replaced; the others are the protocol's defaults. */
   templates: Partial<Record<TemplateKey, string>>;
@@ -101,13 +106,28 @@ export function templateField(key: TemplateKey): string {
   return `options.templates.${key}`;
 }
 
+/** The codes typed as other languages: known targets (in order, once) and unknown words. */
+export function parseOtherLanguages(text: string | undefined): { codes: string[]; unknown: string[] } {
+  const words = (text ?? '').split(/[\s,;，、；]+/).filter(Boolean);
+  const known = words.filter((w) => isTargetLanguage(w) && w !== 'ZH' && w !== 'LS');
+  return { codes: [...new Set(known)], unknown: words.filter((w) => !isTargetLanguage(w)) };
+}
+
 /** The transform step's problems: a model, a language, the transformer's own provider, templates. */
 export function validateTransform(draft: WizardDraft): DraftIssue[] {
   const issues: DraftIssue[] = [];
   const { transform, templates } = judgeLsDraft(draft);
   if (!transform.model.trim()) issues.push({ field: 'transform.model', code: 'modelRequired' });
-  if (!TARGET_LANGUAGES.some((l) => transform.languages[l])) {
+  const other = parseOtherLanguages(transform.otherLanguages);
+  if (!TARGET_LANGUAGES.some((l) => transform.languages[l]) && other.codes.length === 0) {
     issues.push({ field: 'transform.languages', code: 'languagesRequired' });
+  }
+  if (other.unknown.length) {
+    issues.push({
+      field: 'transform.otherLanguages',
+      code: 'languagesUnknown',
+      params: { codes: other.unknown.join(', ') },
+    });
   }
   // A provider only the transformer uses is checked here; the judges step checks the others.
   if (!draft.judges.some((j) => j.provider === transform.provider)) {
@@ -161,7 +181,19 @@ export function judgeLsConfig(draft: WizardDraft): Record<string, unknown> {
     transform: {
       provider: judgeProviderName(own.transform, draft.providers),
       model: own.transform.model.trim(),
-      languages: TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
+      languages: [
+        ...TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
+        ...parseOtherLanguages(own.transform.otherLanguages).codes,
+      ],
+      // Only when a model is named: a config saved without it stays as it was.
+      ...(own.transform.verifyModel?.trim()
+        ? {
+            verify: {
+              provider: judgeProviderName(own.transform, draft.providers),
+              model: own.transform.verifyModel.trim(),
+            },
+          }
+        : {}),
     },
     tieProbes: tieProbesOn(own),
     ci: own.ci ?? 'wilson',

@@ -46,6 +46,14 @@ export function setLanguage(lang: TargetLanguage, on: boolean): void {
   }));
 }
 
+export function setOtherLanguages(text: string): void {
+  edit((own) => ({ ...own, transform: { ...own.transform, otherLanguages: text } }));
+}
+
+export function setVerifyModel(model: string): void {
+  edit((own) => ({ ...own, transform: { ...own.transform, verifyModel: model } }));
+}
+
 /** `undefined` goes back to the protocol's default template. */
 export function setTemplate(key: TemplateKey, text: string | undefined): void {
   edit((own) => {

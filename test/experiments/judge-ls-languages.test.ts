@@ -1,0 +1,265 @@
+// Judge-LS in other languages with verified translations (issue 37), end to end through the
+// real runner and SQLite: target codes (ar, hi, es, LS:ar) on the simulated provider, whose
+// pseudo-languages write each in its script; a back-translating model scores every translation
+// (chrF); a `-unfaithful<NN>` translator plants swapped translations, which the check must flag,
+// and leaving the flagged items out must remove exactly the flips they caused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
+import { Core } from '../../src/main/facade/core';
+import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
+import {
+  JUDGMENTS_VIEW,
+  VARIANTS_VIEW,
+  type JudgmentView,
+  type VariantView,
+} from '../../src/shared/protocols/judge-ls/views';
+import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
+import { tempDir } from '../helpers/tmp';
+import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
+import { buildFigureSpecs } from '../../src/shared/protocols/judge-ls/report/figures';
+
+const SIM = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } };
+const LANGS = ['ar', 'hi', 'es', 'LS:ar'];
+
+let core: Core;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  core = new Core({
+    dataDir: t.dir,
+    door: 'cli',
+    keys: new EnvOnlyKeyStore({}),
+    engine: { progressIntervalMs: 200 },
+  });
+  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+}, 120_000);
+
+afterAll(async () => {
+  await core?.shutdown();
+  cleanup?.();
+});
+
+interface Study {
+  metrics: JudgeLsMetrics;
+  variants: VariantView[];
+  judgments: JudgmentView[];
+}
+
+async function run(name: string, translator: string, llmVerdict = false): Promise<Study> {
+  const config = {
+    name,
+    protocol: 'judge-ls',
+    dataset: 'LLMBar (sample)',
+    limit: 24,
+    providers: SIM,
+    transform: {
+      provider: 'sim',
+      model: translator,
+      languages: LANGS,
+      verify: { provider: 'sim', model: 'sim-back-translator', ...(llmVerdict ? { llmVerdict } : {}) },
+    },
+    judges: [
+      { label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' },
+      { label: 'Sim weak', provider: 'sim', model: 'sim-judge-weak' },
+    ],
+    tieProbes: false,
+  };
+  const { id } = await core.call('experiments.create', { config });
+  const final = await core.experiments.runToEnd(id);
+  expect(final.status).toBe('finished');
+  const results = await core.call('experiments.results', { experimentId: id });
+  const view = (v: string) => core.call('experiments.protocolView', { experimentId: id, view: v });
+  return {
+    metrics: results.metrics as JudgeLsMetrics,
+    variants: (await view(VARIANTS_VIEW)) as VariantView[],
+    judgments: (await view(JUDGMENTS_VIEW)) as JudgmentView[],
+  };
+}
+
+/** Flipped (EN vs target, same item and order) pairs of a judge, counted from the verdicts. */
+function flips(
+  js: readonly JudgmentView[],
+  judge: string,
+  target: string,
+  keep: (sourceId: string) => boolean,
+) {
+  const ok = js.filter((j) => j.judge === judge && j.status === 'ok' && j.winner && keep(j.sourceId));
+  const en = new Map(ok.filter((j) => j.language === 'EN').map((j) => [`${j.sourceId}:${j.order}`, j]));
+  let n = 0;
+  let flipped = 0;
+  for (const t of ok.filter((j) => j.language === target)) {
+    const e = en.get(`${t.sourceId}:${t.order}`);
+    if (!e) continue;
+    n++;
+    const choice = (j: JudgmentView) => normalizeChoice(j.order as 'orig' | 'swap', j.winner!);
+    if (choice(e) !== choice(t)) flipped++;
+  }
+  return { n, flipped };
+}
+
+describe('Judge-LS in other languages, verified by back-translation', () => {
+  let faithful: Study;
+  let unfaithful: Study;
+
+  beforeAll(async () => {
+    faithful = await run('languages-faithful', 'sim-translator');
+    unfaithful = await run('languages-unfaithful', 'sim-translator-unfaithful30');
+  }, 300_000);
+
+  it('judges every target language and compares each with English', () => {
+    const m = faithful.metrics;
+    expect(new Set(m.quality.map((r) => r.language))).toEqual(new Set(['EN', ...LANGS]));
+    expect(m.language_invariance.filter((r) => r.judge === 'Sim strong').map((r) => r.comparison)).toEqual(
+      LANGS.map((l) => `EN-${l}`),
+    );
+    // A length-ratio rule per listed target beside ZH's and LS's.
+    expect(m.audit.checks.map((c) => c.rule)).toEqual(
+      expect.arrayContaining([
+        'length_ratio.ZH',
+        'length_ratio.LS',
+        ...LANGS.map((l) => `length_ratio.${l}`),
+      ]),
+    );
+  });
+
+  it('writes each language in its own script (pseudo-languages of the simulated provider)', () => {
+    const text = (l: string) =>
+      faithful.variants
+        .filter((v) => v.language === l)
+        .map((v) => v.instruction + v.output1)
+        .join(' ');
+    expect(text('ar')).toMatch(/\p{Script=Arabic}/u);
+    expect(text('ar')).not.toMatch(/\p{Script=Devanagari}/u);
+    expect(text('hi')).toMatch(/\p{Script=Devanagari}/u);
+    expect(text('es')).toMatch(/[áéíóúñ]/);
+    expect(text('es')).not.toMatch(/\p{Script=Han}|\p{Script=Arabic}/u);
+    // Code-switched Arabic keeps some English words; plain Arabic keeps none but code and names.
+    const latinWords = (s: string) => (s.match(/\b[A-Za-z]{8,}\b/g) ?? []).length;
+    expect(latinWords(text('LS:ar'))).toBeGreaterThan(latinWords(text('ar')));
+  });
+
+  it('back-translates every translation: the faithful translator is verified throughout', () => {
+    const v = faithful.metrics.verification!;
+    expect(v.model).toBe('sim-back-translator');
+    expect(v.translations).toHaveLength(24 * LANGS.length);
+    // Pseudo-languages come back exactly; only a careless translation (numbers lost) is below 100.
+    const below = v.translations.filter((r) => r.chrf! < 100);
+    for (const r of below)
+      expect(
+        faithful.variants.some(
+          (x) => x.sourceId === r.item_id && /几/.test(x.output1 + x.output2 + x.instruction),
+        ),
+      ).toBe(true);
+    expect(v.excluded_item_ids).toEqual([]);
+    expect(v.language_invariance).toEqual(faithful.metrics.language_invariance);
+  });
+
+  it('reports the check per translation and the flips on verified items only as tables', () => {
+    const tables = buildTables(unfaithful.metrics);
+    const perTranslation = tables.find((t) => t.id === 'verification')!;
+    expect(perTranslation.rows).toHaveLength(24 * LANGS.length);
+    expect(perTranslation.rows.filter((r) => r.verified === 'no')).toHaveLength(
+      unfaithful.metrics.verification!.translations.filter((r) => !r.verified).length,
+    );
+    const verifiedOnly = tables.find((t) => t.id === 'verified_only')!;
+    expect(verifiedOnly.rows.map((r) => r.comparison)).toEqual(
+      unfaithful.metrics.language_invariance.map((r) => r.comparison),
+    );
+    // Rows of the other targets come after EN in the quality table, in the study's order.
+    const quality = tables.find((t) => t.id === 'quality')!;
+    const strong = quality.rows.filter((r) => r.judge === 'Sim strong').map((r) => r.language);
+    expect(strong).toEqual(['EN', ...LANGS]);
+    // The accuracy and position figures draw a bar series per language, the others after EN, ZH, LS.
+    const figures = buildFigureSpecs(unfaithful.metrics);
+    for (const id of ['accuracy_by_language', 'position_inconsistency']) {
+      const series = figures.find((f) => f.id === id)!.option.series as { name?: string; type?: string }[];
+      const names = [...new Set(series.filter((x) => x.type === 'bar').map((x) => x.name))];
+      expect(names).toEqual(['EN', 'ZH', 'LS', ...LANGS]);
+    }
+    // Without `verify` there are no such tables (and no `verification` key).
+    const { verification: _v, ...without } = unfaithful.metrics;
+    expect(buildTables(without).some((t) => t.id === 'verification' || t.id === 'verified_only')).toBe(false);
+  });
+
+  it('flags the planted unfaithful translations, and only them', () => {
+    const key = (v: VariantView) => `${v.sourceId}:${v.language}`;
+    const before = new Map(faithful.variants.map((v) => [key(v), v]));
+    const planted = new Set(
+      unfaithful.variants
+        .filter((v) => {
+          const f = before.get(key(v))!;
+          return v.output1 !== f.output1 && v.output1 === f.output2 && v.output2 === f.output1;
+        })
+        .map(key),
+    );
+    // Every other translation is the faithful one, to the character.
+    for (const v of unfaithful.variants)
+      if (!planted.has(key(v))) expect(v.output1).toBe(before.get(key(v))!.output1);
+    expect(planted.size).toBeGreaterThan(5);
+    const rows = unfaithful.metrics.verification!.translations;
+    const flagged = rows.filter((r) => !r.verified);
+    for (const r of flagged) {
+      expect(planted.has(`${r.item_id}:${r.language}`)).toBe(true);
+      expect(r.reason).toMatch(/^chrF \d+\.\d < 40$/);
+    }
+    // A swap goes unnoticed only where LLMBar's two responses are near-identical in English, so
+    // the swapped translation is close to a faithful one; the check finds most swaps.
+    const missed = rows.filter((r) => r.verified && planted.has(`${r.item_id}:${r.language}`));
+    for (const r of missed) expect(Math.min(r.chrf_output_1!, r.chrf_output_2!)).toBeGreaterThanOrEqual(40);
+    expect(flagged.length).toBeGreaterThan(missed.length * 4);
+  });
+
+  it('with the LLM verdict on, the model also calls the swapped translations not equivalent, with a reason', async () => {
+    const judged = await run('languages-unfaithful-llm', 'sim-translator-unfaithful30', true);
+    const rows = judged.metrics.verification!.translations;
+    const chrfOnly = unfaithful.metrics.verification!.translations;
+    // The back-translations are the same; the verdict is one more check per translation.
+    expect(rows.map((r) => r.chrf)).toEqual(chrfOnly.map((r) => r.chrf));
+    const key = (r: { item_id: string; language: string }) => `${r.item_id}:${r.language}`;
+    const before = new Map(faithful.variants.map((v) => [`${v.sourceId}:${v.language}`, v]));
+    const swapped = new Set(
+      judged.variants
+        .filter((v) => v.output1 !== before.get(`${v.sourceId}:${v.language}`)!.output1)
+        .map((v) => `${v.sourceId}:${v.language}`),
+    );
+    for (const r of rows) {
+      expect(r.llm_equivalent).toBe(!swapped.has(key(r)));
+      expect(r.llm_reason).toMatch(/\(simulated\)$/);
+    }
+    // It also catches the swaps chrF misses (two near-identical responses), so nothing swapped is verified.
+    expect(rows.filter((r) => r.verified && swapped.has(key(r)))).toEqual([]);
+    for (const r of rows.filter((x) => x.llm_equivalent === false))
+      expect(r.reason).toMatch(/LLM verdict: not equivalent/);
+    const table = buildTables(judged.metrics).find((t) => t.id === 'verification')!;
+    expect(table.columns.map((c) => c.key)).toContain('llm_equivalent');
+    expect(table.rows.filter((r) => r.llm_equivalent === 'not equivalent')).toHaveLength(swapped.size);
+    // Without llmVerdict the rows carry no verdict fields (metrics.json as the chrF check alone).
+    expect(chrfOnly.every((r) => !('llm_equivalent' in r))).toBe(true);
+  }, 120_000);
+
+  it('leaving the unverified items out removes the flips the unfaithful translations caused', () => {
+    const excluded = new Set(unfaithful.metrics.verification!.excluded_item_ids);
+    const kept = (s: string) => !excluded.has(s);
+    let extraFlips = 0;
+    for (const judge of ['Sim strong', 'Sim weak']) {
+      for (const l of LANGS) {
+        // The verdicts on verified items are the faithful study's, so are their flips…
+        const a = flips(faithful.judgments, judge, l, kept);
+        const b = flips(unfaithful.judgments, judge, l, kept);
+        expect(b).toEqual(a);
+        const row = unfaithful.metrics.verification!.language_invariance.find(
+          (r) => r.judge === judge && r.comparison === `EN-${l}`,
+        )!;
+        expect(row.n).toBe(b.n);
+        expect(row.flip_rate * row.n).toBeCloseTo(b.flipped, 9);
+        // …while on all items the unfaithful study flips more.
+        extraFlips +=
+          flips(unfaithful.judgments, judge, l, () => true).flipped -
+          flips(faithful.judgments, judge, l, () => true).flipped;
+      }
+    }
+    expect(extraFlips).toBeGreaterThan(0);
+  });
+});
