@@ -7,6 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
+import { ANALYSIS_COLUMN } from '../../src/shared/paper/confirmatory';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { assertBuilt, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
@@ -173,6 +174,16 @@ describe('judge-lab preregister / preregistration', () => {
     const clean = await runCliInProcess(['preregistration', 'prereg-tampered', ...data()]);
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stdout).not.toMatch(/TAMPERED/);
+    // The results' tables: the locked comparison's rows read "confirmatory" while the lock holds.
+    const analysisRoles = () =>
+      withCore(async (core) => {
+        const e = await core.call('experiments.find', { ref: 'prereg-tampered' });
+        const r = await core.call('experiments.results', { experimentId: e.id });
+        return r.tables
+          .flatMap((t) => t.rows.map((row) => row[ANALYSIS_COLUMN]))
+          .filter((v) => v !== undefined);
+      });
+    expect(await analysisRoles()).toContain('confirmatory');
 
     const db = new BetterSqlite3(join(dir, 'data', 'judge-lab.sqlite'));
     db.exec('DROP TRIGGER preregistrations_never_edited');
@@ -188,6 +199,8 @@ describe('judge-lab preregister / preregistration', () => {
     expect(doc.stderr).toMatch(/TAMPERED: preregistration lock version 1 of experiment prereg-tampered/);
     const zh = await runCliInProcess(['preregistration', 'prereg-tampered', '--lang', 'zh', ...data()]);
     expect(zh.stdout).toContain('已被篡改');
+    // A tampered plan makes nothing confirmatory in the results (the page says why, above them).
+    expect(await analysisRoles()).toEqual([]);
 
     const doctor = await runCliInProcess(['doctor', ...data()]);
     expect(doctor.code).toBe(1);

@@ -23,7 +23,7 @@ import { storeAnswers } from './stages';
 import { methodsFiles } from '../paper/methods';
 import { confirmatoryMarks } from '../paper/confirmatory';
 import { markConfirmatory, type ConfirmatoryMarks } from '../../shared/paper/confirmatory';
-import { listPreregistrations } from '../store/preregistrations';
+import { readLocks } from '../paper/prereg-locks';
 
 /**
  * Usage per model role. A request first planned by an earlier experiment was paid there:
@@ -212,13 +212,19 @@ export function reportTables(
   return simulated ? tables.map(markSimulatedTable) : tables;
 }
 
-/** What the lock in force (the newest) makes confirmatory in these metrics' tables; null: none. */
+/**
+ * What the lock in force (the newest) makes confirmatory in these metrics' tables; null: none.
+ * A store holding a tampered lock (its content no longer hashes to its SHA-256) marks nothing
+ * confirmatory: the plan it would read cannot be relied on (issue 40 item 5).
+ */
 export function marksInForce(
   db: Database,
   exp: LoadedExperiment,
   metrics: unknown,
 ): ConfirmatoryMarks | null {
-  return confirmatoryMarks(exp.protocol, metrics, listPreregistrations(db, exp.row.id));
+  const locks = readLocks(db, exp.row.id, exp.row.name);
+  if (locks.some((l) => l.tampered)) return null;
+  return confirmatoryMarks(exp.protocol, metrics, locks);
 }
 
 /**

@@ -25,8 +25,15 @@ export function PreregNote({ experimentId, protocol }: { experimentId: number; p
         {t('note.none')}
       </p>
     );
+  // A lock changed after locking cannot make anything confirmatory: said before everything else.
+  const tampered = view.locks.filter((l) => l.tampered).map((l) => l.version);
   return (
     <section className="prereg-note" data-testid="prereg-note" aria-label={t('title')}>
+      {tampered.length > 0 && (
+        <p className="text-danger" role="alert" data-testid="prereg-note-tampered">
+          {t('lock.tampered', { versions: tampered.join(', ') })}
+        </p>
+      )}
       <h2 className="prereg__subtitle" data-testid="prereg-note-title">
         {view.afterData
           ? t('note.afterDataTitle', {
