@@ -92,7 +92,10 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
     expect(change.mdeUndefined).toMatch(/is not detected with 20 items/);
     expect(change.itemsNeeded).toBe(mcnemarExactSampleSize(0.2, 0.05)!);
     expect(before.comparisons[1].mde).toBeCloseTo(exactBinomialMde(ITEMS, 0.05, 'up')! - 0.05, 12);
-    expect(before.comparisons[4].mde).toBeCloseTo(fisherZMde(ITEMS, 0.8, 'up')!, 12);
+    expect(before.comparisons[4].mde).toBeCloseTo(
+      fisherZMde(ITEMS, 0.8, 'up', undefined, undefined, true)!,
+      12,
+    );
 
     // The text names the test and the rates' source.
     const text = await runCliInProcess(['estimate', plan, '--data-dir', data], keylessEnv());

@@ -281,8 +281,9 @@ describe('a plan locked after data collection', () => {
 
     render(<PreregNote experimentId={7} protocol="unplugged" />);
     const note = await screen.findByTestId('prereg-note');
-    expect(screen.getByTestId('prereg-note-title').textContent).toBe(
-      'Registered after data collection (version 1, locked 2026-01-01T10:00:00.000Z, when 360 answers were already stored)',
+    // The lock time in the UI language's format (issue 38 item 10), not the stored ISO string.
+    expect(screen.getByTestId('prereg-note-title').textContent).toMatch(
+      /^Registered after data collection \(version 1, locked Jan 1, 2026, \d+:00 [AP]M, when 360 answers were already stored\)$/,
     );
     expect(note.textContent).toContain('not confirmatory: registered after data collection');
     expect(note.textContent).not.toMatch(/Preregistered|Confirmatory:/);

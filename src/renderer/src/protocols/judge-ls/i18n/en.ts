@@ -28,6 +28,7 @@ export const en = {
       langZH: 'Simplified Chinese',
       langLS: 'Chinese-English code-switching',
       otherLanguages: 'Other languages (codes)',
+      otherLanguagesPlaceholder: 'e.g. ar, hi, te, es, LS:ar',
       otherLanguagesHint:
         'Language codes such as ar, hi, te, sw, es, de, fr, ja, or LS:<code> for code-switching with English, separated by commas.',
       verifyModel: 'Back-translation model (verified translations; empty: off)',

@@ -28,6 +28,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       langZH: '简体中文',
       langLS: '中英夹杂',
       otherLanguages: '其他语言（代码）',
+      otherLanguagesPlaceholder: '例如 ar、hi、te、es、LS:ar',
       otherLanguagesHint:
         '语言代码，如 ar、hi、te、sw、es、de、fr、ja；LS:<代码> 表示与英语的语码转换。用逗号分隔。',
       verifyModel: '回译模型（翻译核验；留空则关闭）',

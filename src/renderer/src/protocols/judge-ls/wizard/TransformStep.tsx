@@ -169,7 +169,7 @@ export function TransformStep() {
             type="text"
             data-testid="transform-other-languages"
             value={transform.otherLanguages ?? ''}
-            placeholder="ar, hi, te, es, LS:ar"
+            placeholder={t('wizard.transform.otherLanguagesPlaceholder')}
             onChange={(e) => setOtherLanguages(e.target.value)}
           />
         </Field>
