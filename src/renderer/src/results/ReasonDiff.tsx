@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { diffReasons } from './reason-diff';
+import { DiffParts } from './DiffParts';
 import './i18n';
 
 interface ReasonDiffProps {
@@ -31,21 +32,7 @@ export function ReasonDiff({ before, after, beforeLabel, afterLabel }: ReasonDif
         · {mode === 'chars' ? t('reasonDiff.chars') : t('reasonDiff.words')}
       </p>
       <p className="reason-diff__text text" dir="auto">
-        {parts.map((p, i) =>
-          p.kind === 'added' ? (
-            <ins key={i} className="diff-added" data-testid="diff-added" dir="auto">
-              {p.text}
-            </ins>
-          ) : p.kind === 'removed' ? (
-            <del key={i} className="diff-removed" data-testid="diff-removed" dir="auto">
-              {p.text}
-            </del>
-          ) : (
-            <span key={i} dir="auto">
-              {p.text}
-            </span>
-          ),
-        )}
+        <DiffParts parts={parts} />
       </p>
     </section>
   );

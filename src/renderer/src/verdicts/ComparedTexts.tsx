@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { VerdictRow } from '../../../shared/verdicts';
 import { TextBlock } from '../components/TextBlock';
 import { diffReasons } from '../results/reason-diff';
+import { DiffParts } from '../results/DiffParts';
 import './i18n';
 
 /**
@@ -48,21 +49,7 @@ export function ComparedTexts({ compared }: { compared: NonNullable<VerdictRow['
         dir="auto"
         data-testid="verdict-text-diff"
       >
-        {parts.map((p, i) =>
-          p.kind === 'added' ? (
-            <ins key={i} className="diff-added" data-testid="diff-added" dir="auto">
-              {p.text}
-            </ins>
-          ) : p.kind === 'removed' ? (
-            <del key={i} className="diff-removed" data-testid="diff-removed" dir="auto">
-              {p.text}
-            </del>
-          ) : (
-            <span key={i} dir="auto">
-              {p.text}
-            </span>
-          ),
-        )}
+        <DiffParts parts={parts} />
       </p>
     </section>
   );
