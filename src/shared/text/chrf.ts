@@ -6,8 +6,8 @@
  * no eps smoothing); test/text/chrf.test.ts checks it against values sacrebleu 2.6.0 computes and
  * a hand-worked example. Scores are on 0..100, as sacrebleu reports them.
  *
- * Judge-LS uses it as the equivalence score between an English text and the back-translation of
- * its translation (issue 37): a faithful translation comes back close to the source.
+ * A back-translation check reads it as the equivalence score between a source text and the
+ * back-translation of its translation (issue 37): a faithful translation comes back close.
  */
 
 export const CHRF_CHAR_ORDER = 6;

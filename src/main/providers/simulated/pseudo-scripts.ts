@@ -1,4 +1,4 @@
-import { LANGUAGE_CATALOGUE, type Script } from '../../../shared/protocols/judge-ls/languages';
+import { LANGUAGE_CATALOGUE, type Script } from '../../../shared/languages';
 import { mulberry32 } from '../../../shared/random';
 import { seedOf } from './random';
 
