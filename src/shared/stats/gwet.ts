@@ -7,6 +7,7 @@
 // rare, so it stays meaningful at high agreement (the "kappa paradox").
 import { studentTUpperQuantile } from './special';
 import type { CI } from './intervals';
+import { clipInterval, RANGE } from './interval-rule';
 
 export type GwetUndefinedReason =
   'fewer than 2 subjects with 2 ratings' | 'fewer than 2 categories' | 'zero variance';
@@ -104,7 +105,7 @@ export function gwetAc(
     pa,
     pe,
     se,
-    ci: [Math.max(-1, ac - t * se), Math.min(1, ac + t * se)],
+    ci: clipInterval([ac - t * se, ac + t * se], RANGE.agreement),
     n,
   };
 }

@@ -12,6 +12,7 @@
 // with `clipped` saying so; an estimator whose variance is 0 has no interval and says why.
 // n_eff = n · Var_human-only / Var_estimator: how many human labels the estimator is worth.
 import { Z_95, type CI } from './intervals';
+import { clipInterval } from './interval-rule';
 
 export type EstimateUndefinedReason =
   | 'no human labels'
@@ -88,18 +89,13 @@ function finish(
       ...extra,
     };
   }
-  let lo = est - z * se;
-  let hi = est + z * se;
-  let clipped = false;
-  let point = est;
-  if (opts.range) {
-    const [a, b] = opts.range;
-    if (lo < a || hi > b || point < a || point > b) clipped = true;
-    lo = Math.max(a, lo);
-    hi = Math.min(b, hi);
-    point = Math.min(b, Math.max(a, point));
-  }
-  return { method, estimate: point, se, ci: [lo, hi], clipped, n_eff: nEff, ...extra };
+  const raw: CI = [est - z * se, est + z * se];
+  if (!opts.range) return { method, estimate: est, se, ci: raw, clipped: false, n_eff: nEff, ...extra };
+  const [a, b] = opts.range;
+  const ci = clipInterval(raw, opts.range);
+  const point = Math.min(b, Math.max(a, est));
+  const clipped = ci[0] !== raw[0] || ci[1] !== raw[1] || point !== est;
+  return { method, estimate: point, se, ci, clipped, n_eff: nEff, ...extra };
 }
 
 function undefinedEstimate(method: Estimate['method'], reason: EstimateUndefinedReason): Estimate {

@@ -9,8 +9,8 @@
 //     Var θ̂ = [p̂(1−p̂)/N + (1−θ̂)² q̂0(1−q̂0)/m0 + θ̂² q̂1(1−q̂1)/m1] / (q̂0 + q̂1 − 1)².
 // The variance is taken at the unclipped θ̂; θ̂ and the interval are then cut back to [0, 1], and
 // `clipped` says so.
-import type { CI } from './intervals';
 import { Z_95 } from './intervals';
+import { clipInterval, RANGE } from './interval-rule';
 import type { Estimate } from './ppi';
 
 export type RoganGladenUndefinedReason =
@@ -93,6 +93,6 @@ export function roganGladen(input: RoganGladenInput, z: number = Z_95): RoganGla
     };
   const lo = raw - z * se;
   const hi = raw + z * se;
-  const ci: CI = [Math.max(0, lo), Math.min(1, hi)];
+  const ci = clipInterval([lo, hi], RANGE.proportion);
   return { ...base, estimate: theta, se, ci, clipped: raw !== theta || lo < 0 || hi > 1, n_eff: nEff };
 }
