@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { backupFileName, backupsDir, snapshotSync } from './backup';
@@ -57,9 +58,33 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Database {
         file,
         opts,
       );
+    if (!existsSync(file)) createWhole(file, opts);
     return prepare(new BetterSqlite3(file, { nativeBinding: nativeBinding() }), file, opts);
   } catch (err) {
     throw explainStoreFault(err, file) ?? err;
+  }
+}
+
+/**
+ * A new store appears whole: it is made under a name of its own (WAL, every migration) and linked
+ * into place. Two processes opening a new data folder at once then never both create its tables
+ * in one file (one exited with "table … already exists", issue 40 item 11, even with each
+ * migration in an IMMEDIATE transaction). link() fails with EEXIST for the one that comes second,
+ * which then opens the first one's file; where a file system has no hard links, the store is
+ * made in place as before.
+ */
+function createWhole(file: string, opts: OpenOptions): void {
+  const tmp = `${file}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    prepare(new BetterSqlite3(tmp, { nativeBinding: nativeBinding() }), tmp, opts).close();
+    try {
+      linkSync(tmp, file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw err;
+    }
+  } finally {
+    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   }
 }
 
