@@ -268,7 +268,12 @@ describe('a store that cannot be written mid-run', () => {
           timeout: 30_000,
         })
         .toBe(true);
-      await expect.poll(() => existsSync(join(t.dir, 'pending-answers')), { timeout: 10_000 }).toBe(true);
+      // The side file itself (the folder is there from the start: it holds the run's reserve).
+      const sideFiles = () =>
+        existsSync(join(t.dir, 'pending-answers'))
+          ? readdirSync(join(t.dir, 'pending-answers')).filter((f) => f.endsWith('.jsonl'))
+          : [];
+      await expect.poll(() => sideFiles().length, { timeout: 10_000 }).toBe(1);
       const sentBeforeKill = mock.log.length;
       await new Promise((r) => setTimeout(r, 300));
       expect(mock.log.length).toBe(sentBeforeKill);

@@ -241,7 +241,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
           off();
           printer.update(final, true);
           printer.end();
-          if (interrupted || final.status === 'cancelled')
+          // A run that failed while stopping (its store cannot be written) says why, not "nothing is lost".
+          if ((interrupted && final.status !== 'failed') || final.status === 'cancelled')
             throw new RunStopped('Run stopped before the end; nothing is lost.');
           if (final.status !== 'finished') {
             // Judges the early warning paused: the way on is named, with the command to take it.

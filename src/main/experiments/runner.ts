@@ -22,6 +22,7 @@ import { combineProgress, splitByMode } from '../queue/batch/route';
 import type { RunProgress, RunSummary } from '../queue/progress';
 import type { Database } from '../store/db';
 import { openTasksOf, pruneTasksToItems, setExperimentStatus } from '../store/experiments';
+import { explainStoreFault } from '../store/open-errors';
 import { batchesOfExperiment } from '../store/batches';
 import { getPlanRows } from '../store/ledger';
 import { writeArrivedResults } from '../store/results';
@@ -197,7 +198,7 @@ export class ExperimentRun {
     Promise.race([after?.until ?? Promise.resolve(), cancelled])
       .then(() => (this.cancelled ? ('cancelled' as const) : this.run()))
       .then((status) => this.finish(status, null))
-      .catch((err: unknown) => this.finish('failed', err instanceof Error ? err.message : String(err)));
+      .catch((err: unknown) => this.finish('failed', this.failureText(err)));
   }
 
   pause(): void {
@@ -238,9 +239,22 @@ export class ExperimentRun {
     this.publish({ status });
   }
 
+  /** Why the run failed; a store fault names the disk that is full (the data folder's). */
+  private failureText(err: unknown): string {
+    const text = err instanceof Error ? err.message : String(err);
+    if (!isStoreFault(err)) return text;
+    return explainStoreFault(err, this.deps.db.name)?.message ?? text;
+  }
+
   private finish(status: ExperimentStatus, message: string | null): void {
     this.status = status;
-    setExperimentStatus(this.deps.db, this.experimentId, status);
+    try {
+      setExperimentStatus(this.deps.db, this.experimentId, status);
+    } catch (err) {
+      // A full disk: the status stays "running", which reads as paused once no process runs
+      // it; the run's end (and its message) must still reach whoever waits for it.
+      if (!isStoreFault(err)) throw err;
+    }
     this.publish({ status, message: message ?? this.progress.message, etaSeconds: null });
     this.resolveDone(this.progress);
   }

@@ -60,7 +60,7 @@ export class GroupCommit implements Commits {
     if (r.spilled.size) {
       r.spilled.clear();
       try {
-        dropSpilled(ctx.db, r.lease.owner);
+        dropSpilled(ctx.db, r.lease.owner, r.reserve);
       } catch (err) {
         // Replaying it finds every row stored already and changes nothing.
         ctx.logger.warn(`side file not removed: ${err instanceof Error ? err.message : String(err)}`);
@@ -150,6 +150,7 @@ export class GroupCommit implements Commits {
         this.ctx.db,
         r.lease.owner,
         fresh.map((w) => w.c),
+        r.reserve,
       );
       for (const w of fresh) r.spilled.add(w.c.id);
       if (!r.spillFile) this.ctx.logger.warn(`answers not stored yet are kept in ${file}`);

@@ -29,7 +29,7 @@ import { ForeignRowWatch } from './foreign-rows';
 import { LaneRegistry } from './lane-registry';
 import { endShares, refreshShares } from './lane-shares';
 import { OutcomePolicy } from './outcomes';
-import { isStoreFault, replayPendingAnswers } from './pending-answers';
+import { dropReserve, isStoreFault, replayPendingAnswers, reserveSideFile } from './pending-answers';
 import { plan } from './planning';
 import type { RunProgress, RunSummary } from './progress';
 import { DEFAULT_RETRY_POLICY } from './retry-policy';
@@ -183,6 +183,7 @@ export class RequestEngine {
     try {
       // Answers an earlier run received but could not store are stored before anything is sent.
       replayPendingAnswers(ctx.db, (m) => ctx.logger.warn(m));
+      state.reserve = reserveSideFile(ctx.db, state.lease.owner);
       if (!opts.continuing) this.retryPausedLanes();
       plan(ctx, state, jobs);
       this.refreshShares(state);
@@ -196,6 +197,7 @@ export class RequestEngine {
       if (state.stall?.timer) clearTimeout(state.stall.timer);
       endShares(ctx.db, this.shareHolder, ctx.lanes.values(), ctx.now());
       endLease(state.lease);
+      dropReserve(state.reserve);
       this.run_ = null;
     }
   }

@@ -4,7 +4,7 @@ import type { ChatRequestSpec, Usage } from '../providers/types';
 import type { Lease } from '../store/leases';
 import type { RunOptions } from './engine-types';
 import type { Lane } from './lane';
-import type { FinalCompletion } from './pending-answers';
+import type { FinalCompletion, SideReserve } from './pending-answers';
 import { emptyGroup, SlidingCounter, type GroupProgress, type RunSummary } from './progress';
 
 export interface Unit {
@@ -82,6 +82,8 @@ export class RunState {
   readonly spilled = new Set<number>();
   spillFile: string | null = null;
   spillFailed = false;
+  /** Room set aside on the store's disk for the side file (pending-answers.ts). */
+  reserve: SideReserve | null = null;
   readonly groups = new Map<string, GroupProgress>();
   readonly overall = emptyGroup();
   active = 0;
