@@ -33,6 +33,8 @@ export const REFUSALS = {
   'prereg.exclusionsMissing': [],
   'prereg.stoppingMissing': [],
   'prereg.planInvalid': ['field', 'detail'],
+  /** A call's parameters use `__proto__`, `constructor` or `prototype` as a key (issue 40 item 14). */
+  'input.forbiddenKey': ['field'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RefusalKey = keyof typeof REFUSALS;

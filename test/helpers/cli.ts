@@ -60,7 +60,7 @@ export function runCliAsync(
 export function startServe(
   dataDir: string,
   args: string[] = [],
-): Promise<{ url: string; stop: () => Promise<void> }> {
+): Promise<{ url: string; pid: number; stderr: () => string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +78,8 @@ export function startServe(
         clearTimeout(timer);
         resolveStart({
           url: m[1],
+          pid: child.pid!,
+          stderr: () => err,
           stop: () =>
             new Promise((done) => {
               stopping = true;

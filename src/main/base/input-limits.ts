@@ -166,6 +166,34 @@ export const FORBIDDEN_KEY_MESSAGE =
   'is not allowed as a key (it names a JavaScript object internal); remove it';
 
 /**
+ * The path of the first `FORBIDDEN_KEYS` key anywhere in `value` (own keys; iterative, each node
+ * visited once, so depth costs no more than size). Undefined when there is none.
+ */
+export function forbiddenKeyAt(value: unknown): (string | number)[] | undefined {
+  type Node = { value: unknown; key: string | number; up: Node | null };
+  const pathOf = (n: Node | null): (string | number)[] => {
+    const out: (string | number)[] = [];
+    for (let at = n; at?.up; at = at.up) out.unshift(at.key);
+    return out;
+  };
+  const stack: Node[] = [{ value, key: '', up: null }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, up: node });
+      continue;
+    }
+    for (const key of Object.keys(v)) {
+      if (FORBIDDEN_KEYS.has(key)) return [...pathOf(node), key];
+      stack.push({ value: (v as Record<string, unknown>)[key], key, up: node });
+    }
+  }
+  return undefined;
+}
+
+/**
  * Walks a parsed value (iteratively: it may be arbitrarily deep) for what validators mishandle:
  * nesting beyond the limit (recursive validators overflow the stack), strings beyond the limit,
  * and the `FORBIDDEN_KEYS` (an own `__proto__`, which JSON.parse keeps but object copies drop).

@@ -21,6 +21,7 @@ import { DB_FILE_NAME, NewerStoreError, openDatabase, type Database } from '../s
 import { getExperiment } from '../store/experiments';
 import { importDataset, importDatasetFromPath } from '../datasets/service';
 import { AppError } from '../base/errors';
+import { FORBIDDEN_KEY_MESSAGE, forbiddenKeyAt } from '../base/input-limits';
 import { SAMPLES, samplePath } from '../datasets/samples';
 import { paramSchemas } from './schemas';
 import { APP_VERSION } from '../base/version';
@@ -109,6 +110,18 @@ export class Core {
   async call<M extends MethodName>(method: M, rawParams: unknown): Promise<ResultOf<M>> {
     if (!Object.hasOwn(this.handlers, method))
       throw new AppError('invalid_params', `Unknown method "${method}"`);
+    // Before the schema, whose copies drop an own "__proto__" without a word (a plan's key would
+    // vanish from its lock): every door's parameters, as every file read, refuse these keys.
+    const forbidden = forbiddenKeyAt(rawParams);
+    if (forbidden) {
+      const field = forbidden.reduce<string>(
+        (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p),
+        '',
+      );
+      throw new AppError('invalid_input', `${field}: ${FORBIDDEN_KEY_MESSAGE}`, [
+        { file: method, field, message: FORBIDDEN_KEY_MESSAGE },
+      ]).because('input.forbiddenKey', { field });
+    }
     const schema = paramSchemas[method];
     const parsed = schema.safeParse(rawParams ?? undefined);
     if (!parsed.success) {

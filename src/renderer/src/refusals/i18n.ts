@@ -26,6 +26,8 @@ const en: Texts = {
   'prereg.exclusionsMissing': 'state the exclusion rule (e.g. "none")',
   'prereg.stoppingMissing': 'state the stopping rule (e.g. "all planned items")',
   'prereg.planInvalid': '{{field}}: {{detail}}',
+  'input.forbiddenKey':
+    '{{field}}: is not allowed as a key (it names a JavaScript object internal); remove it',
 };
 
 const zh: Texts = {
@@ -86,6 +88,7 @@ const zh: Texts = {
   'prereg.exclusionsMissing': '请说明排除规则（例如“无”）',
   'prereg.stoppingMissing': '请说明停止规则（例如“全部计划条目”）',
   'prereg.planInvalid': '{{field}}：{{detail}}',
+  'input.forbiddenKey': '{{field}}：不允许用作键名（它是 JavaScript 对象的内部名称）；请删除它',
 };
 
 /** i18next reads a dot as nesting: the flat keys become nested objects. */
