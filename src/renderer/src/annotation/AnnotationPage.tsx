@@ -3,7 +3,7 @@
 // `set` and `annotator` → the annotation screen; `set` and `view=agreement` → the dashboard.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AnnotationSetSummary } from '../../../shared/annotation/api-types';
+import type { AnnotationSetSummary, PackageImport } from '../../../shared/annotation/api-types';
 import { getApi } from '../api';
 import { bytesToBase64, readFileBytes } from '../api/base64';
 import { downloadBase64 } from '../results/download';
@@ -13,6 +13,7 @@ import { AgreementDashboard } from './AgreementDashboard';
 import { GuidelinesEditor } from './GuidelinesPanel';
 import { AnnotateScreen } from './AnnotateScreen';
 import { ForeignPackageQuestion, type ForeignPackage } from './ForeignPackageQuestion';
+import { PackageConflicts } from './PackageConflicts';
 import './i18n';
 import './adjudication-i18n';
 import './annotation.css';
@@ -308,6 +309,45 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
     file: { fileName: string; contentBase64: string };
     answer: ForeignPackage;
   } | null>(null);
+  // The last import's kept labels, with the call that made it: "take them" resends it.
+  const [conflicts, setConflicts] = useState<{
+    again: { fileName: string; contentBase64: string; asNewSet?: boolean; intoSetId?: number };
+    answer: Extract<PackageImport, { outcome: 'imported' }>;
+  } | null>(null);
+  const [taking, setTaking] = useState(false);
+  const imported = (
+    again: { fileName: string; contentBase64: string; asNewSet?: boolean; intoSetId?: number },
+    r: Extract<PackageImport, { outcome: 'imported' }>,
+  ) => {
+    const key = r.created ? 'packageOpened' : 'packageMerged';
+    setMessage({
+      text: withConflicts(t(key, { name: r.set.name, count: r.labels }), r.conflicts.length),
+      error: false,
+    });
+    setConflicts(r.conflicts.length ? { again, answer: r } : null);
+    reload();
+  };
+  const takePackageLabels = async () => {
+    if (!conflicts) return;
+    setTaking(true);
+    try {
+      const r = await getApi().call('annotation.importPackage', {
+        ...conflicts.again,
+        takePackageLabels: true,
+      });
+      if (r.outcome !== 'imported') return;
+      setMessage({
+        text: t('packageTaken', { count: conflicts.answer.conflicts.length, name: r.set.name }),
+        error: false,
+      });
+      setConflicts(null);
+      reload();
+    } catch (err) {
+      setMessage({ text: (err as Error).message, error: true });
+    } finally {
+      setTaking(false);
+    }
+  };
   const reload = useCallback(() => {
     void getApi()
       .call('annotation.annotators')
@@ -357,20 +397,14 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
             onError={(text) => setMessage({ text, error: true })}
             onFile={async (f) => {
               setForeign(null);
+              setConflicts(null);
               const r = await getApi().call('annotation.importPackage', f);
               if (r.outcome === 'foreign-set') {
                 setMessage(null);
                 setForeign({ file: f, answer: r });
                 return;
               }
-              setMessage({
-                text: withConflicts(
-                  t('packageOpened', { name: r.set.name, count: r.labels }),
-                  r.conflicts.length,
-                ),
-                error: false,
-              });
-              reload();
+              imported(f, r);
             }}
           />
         </div>
@@ -383,17 +417,10 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
             const { file } = foreign;
             setForeign(null);
             try {
-              const r = await getApi().call('annotation.importPackage', {
-                ...file,
-                ...(intoSetId === undefined ? { asNewSet: true } : { intoSetId }),
-              });
+              const again = { ...file, ...(intoSetId === undefined ? { asNewSet: true } : { intoSetId }) };
+              const r = await getApi().call('annotation.importPackage', again);
               if (r.outcome !== 'imported') return;
-              const key = r.created ? 'packageOpened' : 'packageMerged';
-              setMessage({
-                text: withConflicts(t(key, { name: r.set.name, count: r.labels }), r.conflicts.length),
-                error: false,
-              });
-              reload();
+              imported(again, r);
             } catch (err) {
               setMessage({ text: (err as Error).message, error: true });
             }
@@ -408,6 +435,14 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
         >
           {message.text}
         </p>
+      )}
+      {conflicts && (
+        <PackageConflicts
+          conflicts={conflicts.answer.conflicts}
+          busy={taking}
+          onTake={() => void takePackageLabels()}
+          onKeep={() => setConflicts(null)}
+        />
       )}
       {query.view === 'agreement' && setId ? (
         <AgreementDashboard setId={setId} />

@@ -48,7 +48,21 @@ const en = {
   packageOpened: 'Opened “{{name}}”: {{count}} labels.',
   packageMerged: 'Merged {{count}} labels into “{{name}}”.',
   packageConflicts:
-    '{{count}} labels of the package were not taken: this set’s labels of those units are newer (or the package gives no time). The CLI’s import-package --take-package-labels replaces them anyway.',
+    '{{count}} labels of the package were not taken: this set’s labels of those units are newer (or the package gives no time). They are listed below.',
+  packageTaken: 'Took the package’s {{count}} labels over this set’s in “{{name}}”.',
+  conflicts: {
+    title: 'Labels the package would change',
+    intro:
+      'This set’s label of each of these units is newer than the package’s (or the package gives no time), so it was kept. Take the package’s labels to replace them anyway (as the CLI’s import-package --take-package-labels does).',
+    unit: 'Unit',
+    annotator: 'Annotator',
+    ours: 'This set’s label',
+    package: 'The package’s label',
+    skipped: 'skipped',
+    noTime: 'no time given',
+    take: 'Take the package’s {{count}} labels',
+    keep: 'Keep this set’s labels',
+  },
   foreign: {
     question:
       'This package holds the rating set “{{name}}” ({{units}} units, {{labels}} labels), which is not one of the sets here.',
@@ -327,7 +341,21 @@ const zh: typeof en & typeof zhTables = {
   packageOpened: '已打开“{{name}}”：{{count}} 个标签。',
   packageMerged: '已将 {{count}} 个标签合并到“{{name}}”。',
   packageConflicts:
-    '标注包中有 {{count}} 个标签未被采用：本集中这些单元的标签更新（或标注包未注明时间）。如仍要替换，可用命令行 import-package --take-package-labels。',
+    '标注包中有 {{count}} 个标签未被采用：本集中这些单元的标签更新（或标注包未注明时间）。它们列在下方。',
+  packageTaken: '已在“{{name}}”中以标注包的 {{count}} 个标签替换本集的标签。',
+  conflicts: {
+    title: '标注包会更改的标签',
+    intro:
+      '这些单元在本集中的标签比标注包中的更新（或标注包未注明时间），因此保留了本集的标签。如仍要替换，请采用标注包的标签（与命令行 import-package --take-package-labels 相同）。',
+    unit: '单元',
+    annotator: '标注者',
+    ours: '本集的标签',
+    package: '标注包的标签',
+    skipped: '已跳过',
+    noTime: '未注明时间',
+    take: '采用标注包的 {{count}} 个标签',
+    keep: '保留本集的标签',
+  },
   foreign: {
     question: '此标注包中的标注集“{{name}}”（{{units}} 个条目，{{labels}} 个标签）不是这里的标注集。',
     matches: '要把其标签合并到条目相同的标注集，还是作为单独的标注集打开？',

@@ -1,0 +1,75 @@
+// Labels of an imported package that were not taken because this set's are newer (issue 40 item
+// 3): listed, never dropped unsaid, with the page's way to take them anyway — the same call the
+// CLI's `import-package --take-package-labels` makes.
+import { useTranslation } from 'react-i18next';
+import type { PackageLabelConflict } from '../../../shared/annotation/api-types';
+import { useFormat } from '../lib/useFormat';
+import { TableScroll } from '../components/TableScroll';
+import './i18n';
+
+export function PackageConflicts({
+  conflicts,
+  busy,
+  onTake,
+  onKeep,
+}: {
+  conflicts: PackageLabelConflict[];
+  busy: boolean;
+  onTake: () => void;
+  onKeep: () => void;
+}) {
+  const { t } = useTranslation('annotation');
+  const format = useFormat();
+  const label = (l: {
+    value: PackageLabelConflict['ours']['value'];
+    skipped: boolean;
+    time: string | null;
+  }) =>
+    `${l.skipped ? t('conflicts.skipped') : String(l.value ?? '—')} · ${
+      l.time ? format.dateTime(l.time) : t('conflicts.noTime')
+    }`;
+  return (
+    <section
+      className="results-banner"
+      aria-labelledby="package-conflicts-title"
+      data-testid="package-conflicts"
+    >
+      <h2 id="package-conflicts-title">{t('conflicts.title')}</h2>
+      <p>{t('conflicts.intro')}</p>
+      <TableScroll label={t('conflicts.title')} className="table-wrap">
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{t('conflicts.unit')}</th>
+              <th scope="col">{t('conflicts.annotator')}</th>
+              <th scope="col">{t('conflicts.ours')}</th>
+              <th scope="col">{t('conflicts.package')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {conflicts.map((c) => (
+              <tr key={`${c.unit}\u0000${c.annotator}`}>
+                <td>{c.unit}</td>
+                <td>{c.annotator}</td>
+                <td>{label(c.ours)}</td>
+                <td>{label(c.package)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <button
+        type="button"
+        className="btn btn--small btn--primary"
+        data-testid="take-package-labels"
+        disabled={busy}
+        onClick={onTake}
+      >
+        {t('conflicts.take', { count: conflicts.length })}
+      </button>{' '}
+      <button type="button" className="btn btn--small btn--ghost" disabled={busy} onClick={onKeep}>
+        {t('conflicts.keep')}
+      </button>
+    </section>
+  );
+}
