@@ -67,7 +67,16 @@ export interface JudgePeopleInput {
   /** Judges' ratings on the experiment's units outside the set (PPI's unlabelled items). */
   unlabelledJudges?: JudgeRating[];
   altTestEpsilon?: number;
+  /**
+   * The labelled items were chosen as the judge's least sure, not drawn at random. Every estimate
+   * that reads people's labels assumes a random sample of the units (PPI's labelled set,
+   * Rogan–Gladen's calibration set, people alone): on the hardest units they are biased, so they are
+   * left undefined with that reason, and only the judge alone is estimated.
+   */
+  chosenNotRandom?: boolean;
 }
+
+export const NOT_RANDOM_REASON = 'items chosen as the judge’s least sure, not drawn at random' as const;
 
 /** The cut for scores: the upper half of the scale (1–5 → ≥ 4, 1–10 → ≥ 6). */
 export function scoreCut(scale: { min: number; max: number }): number {
@@ -185,9 +194,22 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
         humanVariance: sampleVariance(y),
       }),
     ];
+    if (input.chosenNotRandom)
+      for (const [i, e] of estimates.entries())
+        if (e.method !== 'naive')
+          estimates[i] = {
+            method: e.method,
+            estimate: null,
+            se: null,
+            ci: null,
+            clipped: false,
+            n_eff: null,
+            ...(e.method === 'rogan-gladen' ? { sensitivity: null, specificity: null, p_hat: null } : {}),
+            undefined_reason: NOT_RANDOM_REASON,
+          } as Estimate | RoganGladenResult;
     const strata = [...new Set([...lab.map((p) => p.stratum), ...unl.map((p) => p.stratum)])].sort();
     const stratified =
-      strata.length > 1 && fu.length > 0
+      !input.chosenNotRandom && strata.length > 1 && fu.length > 0
         ? stratifiedPpiMean(
             strata.map((s) => ({
               y: lab.filter((p) => p.stratum === s).map((p) => p.y),
