@@ -36,7 +36,8 @@ export type LeastSureReason =
       /** Score points the score is from the other side (1: the next point down or up crosses it). */
       distance: number;
     }
-  | { criterion: 'position'; judge: string; sample: number; orig: RatingValue; swap: RatingValue }
+  /** The first asks' two orders (a repeat's orders are compared with their first asks instead). */
+  | { criterion: 'position'; judge: string; orig: RatingValue; swap: RatingValue }
   | { criterion: 'repeat'; judge: string; order: 'orig' | 'swap' | null; values: RatingValue[] };
 
 export interface LeastSureItem {
@@ -146,14 +147,11 @@ export function selectLeastSure(
     }
     for (const e of [...by.values()].sort((x, y) => (x.judge < y.judge ? -1 : x.judge > y.judge ? 1 : 0))) {
       if (criteria.includes('position')) {
-        const orig = e.at.get('orig');
-        const swap = e.at.get('swap');
-        // Each sample's two orders compared with each other: a repeat is its own pair of orders.
-        for (const [sample, v] of [...(orig ?? new Map<number, RatingValue>())].sort((x, y) => x[0] - y[0])) {
-          const w = swap?.get(sample);
-          if (w !== undefined && !same(v, w))
-            add(e.itemKey, { criterion: 'position', judge: e.judge, sample, orig: v, swap: w });
-        }
+        // First asks only: a repeat's two orders disagreeing is mostly its own flip, counted below.
+        const orig = e.at.get('orig')?.get(0);
+        const swap = e.at.get('swap')?.get(0);
+        if (orig !== undefined && swap !== undefined && !same(orig, swap))
+          add(e.itemKey, { criterion: 'position', judge: e.judge, orig, swap });
       }
       if (criteria.includes('repeat')) {
         for (const [order, samples] of [...e.at].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
@@ -205,6 +203,6 @@ export function leastSureReasonText(r: LeastSureReason): string {
   if (r.criterion === 'boundary')
     return `${r.judge}: score ${r.score} is ${r.distance} point${r.distance === 1 ? '' : 's'} from the other side of ≥ ${r.cut}`;
   if (r.criterion === 'position')
-    return `${r.judge}: orders disagree (original order → ${r.orig}, swapped → ${r.swap}${r.sample ? `, repeat ${r.sample}` : ''})`;
+    return `${r.judge}: orders disagree (original order → ${r.orig}, swapped → ${r.swap})`;
   return `${r.judge}: flipped on repeat (${r.values.join(' → ')}${r.order ? `, ${r.order} order` : ''})`;
 }
