@@ -346,7 +346,10 @@ export function registerAnnotateCommands(
         );
         if (set.selection === 'least-sure')
           out(
-            `Chosen as the judge's least sure: ${set.strata.map((st) => `${st.criterion} ${st.sampled}`).join(', ')}. ` +
+            `Chosen as the judge's least sure: ${set.strata
+              .filter((st) => st.sampled > 0)
+              .map((st) => `${st.criterion} ${st.sampled}`)
+              .join(', ')}. ` +
               'Not a random sample: the corrected estimates (PPI, PPI++, Rogan–Gladen, people alone) are undefined for this set.\n',
           );
       }),
