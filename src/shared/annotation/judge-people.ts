@@ -41,6 +41,11 @@ export interface JudgeEstimates {
   n_labelled: number;
   /** Items with a judge verdict and no human reference (set items unresolved, units outside the set). */
   n_unlabelled: number;
+  /**
+   * Human labels of the rarer verdict among the labelled items: below RARER_VERDICT_MIN the CLT
+   * intervals run short (docs/VALIDATION.md: PPI++ 88 % at about 5), and the tables say so.
+   */
+  rarer_verdict_labels: number;
   estimates: (Estimate | RoganGladenResult)[];
   /** Present when the items have more than one category. */
   stratified?: Estimate;
@@ -75,6 +80,18 @@ export interface JudgePeopleInput {
    */
   chosenNotRandom?: boolean;
 }
+
+/**
+ * Human labels of the rarer verdict each corrected estimate needs before its interval holds its
+ * 95 % in the validation (docs/VALIDATION.md, planted judges at label budgets 50–500): PPI++ picks
+ * its λ on the same labels, so it needs more.
+ */
+export const RARER_VERDICT_MIN: Partial<Record<Estimate['method'], number>> = {
+  ppi: 10,
+  'ppi++': 20,
+  'stratified ppi++': 10,
+  'rogan-gladen': 10,
+};
 
 export const NOT_RANDOM_REASON = 'items chosen as the judge’s least sure, not drawn at random' as const;
 
@@ -229,6 +246,7 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
       target,
       n_labelled: lab.length,
       n_unlabelled: unl.length,
+      rarer_verdict_labels: Math.min(m1, lab.length - m1),
       estimates,
       ...(stratified ? { stratified } : {}),
       gwet: gwetAc(

@@ -159,6 +159,7 @@ const en = {
   },
   judgePeople: {
     sensSpec: 'sensitivity {{sens}}, specificity {{spec}}',
+    fewRarer: '{{k}} human labels of the rarer verdict, under {{min}}: the interval may run short',
     target: {
       'first label': 'the share labelled {{positive}}',
       'response 1 preferred': 'the share preferring response 1 (ties count as not)',
@@ -477,6 +478,7 @@ const zh: typeof en & typeof zhTables = {
   },
   judgePeople: {
     sensSpec: '灵敏度 {{sens}}，特异度 {{spec}}',
+    fewRarer: '较少见的判定只有 {{k}} 个人工标签（少于 {{min}} 个）：区间可能偏窄',
     target: {
       'first label': '标为 {{positive}} 的比例',
       'response 1 preferred': '偏好回答 1 的比例（平局不计）',
