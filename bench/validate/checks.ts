@@ -26,6 +26,10 @@ import {
   wilcoxonSignedRank,
   wilsonInterval,
   binomialTestTwoSided,
+  ppiMean,
+  ppiPlusPlusMean,
+  roganGladen,
+  stratifiedPpiMean,
   type CI,
 } from '../../src/shared/stats';
 import {
@@ -47,6 +51,7 @@ import {
   clusteredRate,
   diffs,
   iccRatings,
+  judgedUnits,
   kendallForPearson,
   pairedBinary,
   pairedClusters,
@@ -856,6 +861,132 @@ const icc: Check = {
   })),
 };
 
+// ---- judge and people: corrected estimates (issue 36) ----------------------------------------
+
+/** Label budgets (human-labelled units) of the corrected estimates; the judge rates N more. */
+const LABEL_BUDGETS = [50, 100, 200, 500] as const;
+const JUDGED_UNLABELLED = 2000;
+/** Planted judges: the true rate θ, the judge's sensitivity and specificity against people. */
+const PLANTED_JUDGES = [
+  { theta: 0.35, sens: 0.85, spec: 0.7, label: 'θ 35 %, judge sens 85 % spec 70 % (leans positive)' },
+  { theta: 0.5, sens: 0.6, spec: 0.9, label: 'θ 50 %, judge sens 60 % spec 90 % (leans negative)' },
+  { theta: 0.1, sens: 0.95, spec: 0.9, label: 'θ 10 %, judge sens 95 % spec 90 % (rare verdict)' },
+] as const;
+type PlantedJudge = (typeof PLANTED_JUDGES)[number];
+
+const judgedDesign = (what: string) =>
+  `A true binary verdict y with rate θ over two equally likely strata (θ ∓ 0.1, or ∓ 0.05 at θ = 10 %), a judge labelling every unit with the planted sensitivity and specificity (so the judge alone is off by θ·sens + (1 − θ)(1 − spec) − θ: +14, −15 and +8.5 points), people labelling n units (the label budget) and the judge alone ${JUDGED_UNLABELLED} more. Truth θ. ${what}`;
+
+/** A corrected-estimate check over label budgets × planted judges; `estimate` returns the reported CI. */
+function correctedCheck(
+  id: string,
+  title: string,
+  functions: string,
+  what: string,
+  claim: string,
+  claimed: (n: number, j: PlantedJudge) => boolean,
+  estimate: (lab: ReturnType<typeof judgedUnits>, unl: ReturnType<typeof judgedUnits>) => CI | null,
+  knownLimit?: string,
+): Check {
+  return {
+    id,
+    title,
+    functions,
+    kind: 'coverage',
+    nominal: 0.95,
+    reps: 2000,
+    design: judgedDesign(what),
+    claim,
+    costFactor: 20,
+    ...(knownLimit ? { knownLimit } : {}),
+    cells: grid(LABEL_BUDGETS, PLANTED_JUDGES, (n, j) => ({
+      key: `n=${n} theta=${j.theta} sens=${j.sens} spec=${j.spec}`,
+      series: j.label,
+      truth: j.theta,
+      claimed: claimed(n, j),
+      // One cell per judge, inside every estimator's claim: n = 50 at θ 50 %, 500 at 35 %, 200 at 10 %
+      // (stratified PPI++, the slowest, only the first).
+      ci:
+        (n === 50 && j.theta === 0.5) ||
+        (id !== 'stratified-ppi-plus-plus' &&
+          ((n === 500 && j.theta === 0.35) || (n === 200 && j.theta === 0.1))),
+      draw: (rng) => {
+        const delta = j.theta === 0.1 ? 0.05 : 0.1;
+        const lab = judgedUnits(rng, n, j.theta, j.sens, j.spec, delta);
+        const unl = judgedUnits(rng, JUDGED_UNLABELLED, j.theta, j.sens, j.spec, delta);
+        return covers(estimate(lab, unl), j.theta, [0, 1]);
+      },
+    })),
+  };
+}
+
+const RANGE01: [number, number] = [0, 1];
+const FEW_RARE =
+  'A CLT (Wald-type) interval on a rate whose rarer verdict has only a handful of human labels runs short, as the Wald interval of a binomial rate does: at θ = 10 % and n = 50 (about 5 human positives) the variance of judge − person is estimated from those few.';
+
+const ppiCoverage = correctedCheck(
+  'ppi',
+  'Prediction-powered inference (PPI) of a rate, 95 % CLT interval',
+  '`ppiMean` (stats/ppi.ts)',
+  'PPI: mean of the judge on the unlabelled units minus the mean of (judge − person) on the labelled ones.',
+  'at least 10 human labels of the rarer verdict (n·min(θ, 1 − θ) ≥ 10)',
+  (n, j) => n * Math.min(j.theta, 1 - j.theta) >= 10,
+  (lab, unl) => ppiMean(lab.y, lab.f, unl.f, { range: RANGE01 }).ci,
+  FEW_RARE,
+);
+
+const ppiPlusPlusCoverage = correctedCheck(
+  'ppi-plus-plus',
+  'PPI++ of a rate (power-tuned λ), 95 % CLT interval',
+  '`ppiPlusPlusMean` (stats/ppi.ts)',
+  'PPI++: the judge weighted by λ̂ = Cov(y, f)/((1 + n/N) Var f), clipped to [0, 1].',
+  'at least 20 human labels of the rarer verdict (n·min(θ, 1 − θ) ≥ 20)',
+  (n, j) => n * Math.min(j.theta, 1 - j.theta) >= 20,
+  (lab, unl) => ppiPlusPlusMean(lab.y, lab.f, unl.f, { range: RANGE01 }).ci,
+  `${FEW_RARE} PPI++ also picks λ̂ on the labels its variance is then estimated from, which makes that variance a little optimistic at n = 50 (92.8 % at θ 35 %, where plain PPI has 94.2 %).`,
+);
+
+const stratifiedCoverage = correctedCheck(
+  'stratified-ppi-plus-plus',
+  'Stratified PPI++ of a rate (two strata, pooled λ), 95 % CLT interval',
+  '`stratifiedPpiMean` (stats/ppi.ts)',
+  'Stratified PPI++: per-stratum PPI++ estimates with one pooled λ̂, weighted by the strata’s shares of all units.',
+  'at least 10 human labels of the rarer verdict (n·min(θ, 1 − θ) ≥ 10)',
+  (n, j) => n * Math.min(j.theta, 1 - j.theta) >= 10,
+  (lab, unl) =>
+    stratifiedPpiMean(
+      [0, 1].map((k) => ({
+        y: lab.y.filter((_, i) => lab.stratum[i] === k),
+        fLabelled: lab.f.filter((_, i) => lab.stratum[i] === k),
+        fUnlabelled: unl.f.filter((_, i) => unl.stratum[i] === k),
+      })),
+      { range: RANGE01 },
+    ).ci,
+  FEW_RARE,
+);
+
+const roganGladenCoverage = correctedCheck(
+  'rogan-gladen',
+  'Rogan–Gladen corrected rate, delta-method interval over the test and the calibration set',
+  '`roganGladen` (stats/rogan-gladen.ts)',
+  'Rogan–Gladen: (p̂ + spec − 1)/(sens + spec − 1) with p̂ the judge’s rate on the unlabelled units and sens, spec from the labelled ones (Lee et al. 2025’s variance).',
+  'at least 10 human labels of the rarer verdict (n·min(θ, 1 − θ) ≥ 10)',
+  // The sensitivity rests on the n·θ human-positive units: at θ = 10 % and n = 50 about 5.
+  (n, j) => n * Math.min(j.theta, 1 - j.theta) >= 10,
+  (lab, unl) => {
+    const m1 = lab.y.filter((v) => v === 1).length;
+    return roganGladen({
+      testPositives: unl.f.filter((v) => v === 1).length,
+      testN: unl.f.length,
+      truePositives: lab.y.filter((v, i) => v === 1 && lab.f[i] === 1).length,
+      m1,
+      trueNegatives: lab.y.filter((v, i) => v === 0 && lab.f[i] === 0).length,
+      m0: lab.y.length - m1,
+    }).ci;
+  },
+  'With few human-positive units (n·θ < 10: θ = 10 % at n = 50) the sensitivity is estimated from a handful of units and the Wald-type delta interval is known to run short (Lang & Reiczigel 2014).',
+);
+
 // ---- calibration mapping -------------------------------------------------------------------
 
 /** Noise SD of the judge's latent score; Infinity: the judge ignores the human score. */
@@ -1088,6 +1219,10 @@ export function allChecks(): Check[] {
     kripp,
     icc,
     calibration,
+    ppiCoverage,
+    ppiPlusPlusCoverage,
+    stratifiedCoverage,
+    roganGladenCoverage,
     power,
   ];
 }

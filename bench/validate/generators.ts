@@ -198,3 +198,31 @@ export function bivariateNormal(rng: Rng, n: number, r: number): { x: number[]; 
   }
   return { x, y };
 }
+
+/**
+ * Units a judge labels with planted error (issue 36): each unit's true verdict y ~ Bernoulli(θ_s)
+ * in one of two equally likely strata with rates θ − δ and θ + δ (so the overall rate is θ, and a
+ * stratified estimator has something to use), and the judge's f = 1 with probability `sens` when
+ * y = 1, f = 0 with probability `spec` when y = 0. Truth for every estimator: θ. The judge alone
+ * estimates θ·sens + (1 − θ)(1 − spec) instead.
+ */
+export function judgedUnits(
+  rng: Rng,
+  m: number,
+  theta: number,
+  sens: number,
+  spec: number,
+  delta = 0,
+): { y: number[]; f: number[]; stratum: number[] } {
+  const y = new Array<number>(m);
+  const f = new Array<number>(m);
+  const stratum = new Array<number>(m);
+  for (let i = 0; i < m; i++) {
+    const s = rng() < 0.5 ? 0 : 1;
+    const yi = rng() < (s === 0 ? theta - delta : theta + delta) ? 1 : 0;
+    stratum[i] = s;
+    y[i] = yi;
+    f[i] = yi === 1 ? (rng() < sens ? 1 : 0) : rng() < spec ? 0 : 1;
+  }
+  return { y, f, stratum };
+}

@@ -31,6 +31,7 @@ import type {
   AnnotatorProgress,
 } from './annotation/api-types';
 import type { RatingValue } from './annotation/types';
+import type { LeastSureOptions, LeastSureSelection } from './annotation/least-sure';
 import type { ProtocolRow } from './protocol-rows';
 import type { GateDefinition, GateSettings, JudgeSummary, ReportCard } from './report-card/types';
 
@@ -254,8 +255,22 @@ export interface ApiMethods {
       goldAsAnnotator?: string;
       /** The set's first guidelines version, shown on the rating screen. */
       guidelines?: string;
+      /**
+       * Instead of a stratified sample: the judge's least-sure units (`annotation.leastSure`), the
+       * first `size` of them, most doubtful first. Refused when there are none.
+       */
+      leastSure?: LeastSureOptions;
     };
     result: AnnotationSetSummary;
+  };
+  /**
+   * The units the judge is least sure about — a score within `margin` points of a cut, the two
+   * orders disagreeing, a repeat answering otherwise — each with the criterion and its numbers, most
+   * doubtful first; and which criteria this experiment cannot show, with why (issue 36).
+   */
+  'annotation.leastSure': {
+    params: { experimentId: number } & LeastSureOptions;
+    result: LeastSureSelection;
   };
   /** Every version of the set's guidelines, oldest first. */
   'annotation.guidelines': { params: { setId: number }; result: GuidelinesVersion[] };
@@ -455,6 +470,7 @@ export const METHOD_NAMES = [
   'keys.delete',
   'prices.get',
   'annotation.createSet',
+  'annotation.leastSure',
   'annotation.guidelines',
   'annotation.setGuidelines',
   'annotation.disagreements',

@@ -14,6 +14,7 @@ import type {
 } from '../../src/shared/annotation/api-types';
 import type { AgreementReport } from '../../src/shared/annotation/agreement';
 import type { CalibratedRow } from '../../src/shared/annotation/calibrate';
+import type { LeastSureSelection } from '../../src/shared/annotation/least-sure';
 import { spawn } from 'node:child_process';
 import { assertBuilt, BIN, ROOT, runCliInProcess } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
@@ -178,6 +179,90 @@ describe('judge-lab annotate', () => {
     expect(readFileSync(piped).subarray(0, 2).toString()).toBe('PK');
   });
 
+  it('lists the units the judge is least sure about, with why, and sends them to people in one step (issue 36)', async () => {
+    // Each response's score as written, read from the store's rows (condition original, shown alone).
+    const db = new BetterSqlite3(join(data, 'judge-lab.sqlite'), { readonly: true });
+    const scores = new Map(
+      (
+        db
+          .prepare(
+            `SELECT t.meta_json AS meta, r.value_json AS value FROM experiment_tasks t
+             JOIN task_results r ON r.experiment_id = t.experiment_id AND r.task_key = t.task_key
+             JOIN experiments e ON e.id = t.experiment_id
+             WHERE e.name = 'rated' AND t.stage = 'judge' AND r.status = 'ok'`,
+          )
+          .all() as { meta: string; value: string }[]
+      )
+        .map((r) => ({ m: JSON.parse(r.meta), v: JSON.parse(r.value) }))
+        .filter(({ m }) => m.condition === 'original' && !m.shown)
+        .map(({ m, v }) => [`${m.sourceId}#${m.slot}`, v.score as number]),
+    );
+    db.close();
+    expect(scores.size).toBe(40);
+    // 1–5: the corrected estimates count ≥ 4, so 3 and 4 are one point from the other side.
+    const near = [...scores].filter(([, s]) => s === 3 || s === 4).map(([k]) => k);
+    expect(near.length).toBeGreaterThan(5);
+    const json = await cli('annotate', 'least-sure', 'rated', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const sel = JSON.parse(json.stdout) as LeastSureSelection;
+    expect(sel.items.map((i) => i.itemKey).sort()).toEqual(near.sort());
+    expect(sel.unavailable.map((u) => u.criterion)).toEqual(['position', 'repeat']);
+
+    const text = await cli('annotate', 'least-sure', 'rated', '--size', '5');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`${near.length} of 40 units the judge is least sure about`);
+    expect(text.stdout).toContain('Boundary: within 1 point of ≥ 4');
+    expect(text.stdout).toContain('Not looked for: repeat (no repeated answers (the noise floor is off))');
+    expect(text.stdout).toContain('A set of 5 takes the first 5');
+    const first = sel.items[0];
+    expect(text.stdout).toContain(
+      `  ${first.itemKey}  Secret judge: score ${scores.get(first.itemKey)} is 1 point from the other side of ≥ 4`,
+    );
+
+    const created = await cli(
+      'annotate',
+      'create-set',
+      'rated',
+      '--size',
+      '5',
+      '--least-sure',
+      '--name',
+      'hard',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/Created rating set \d+ "hard" with 5 units/);
+    expect(created.stdout).toContain("Chosen as the judge's least sure: boundary 5. Not a random sample");
+    const sets = JSON.parse(
+      (await cli('annotate', 'sets', 'rated', '--json')).stdout,
+    ) as AnnotationSetSummary[];
+    const hard = sets.find((x) => x.name === 'hard')!;
+    expect(hard.selection).toBe('least-sure');
+    expect(hard.strata).toEqual([
+      { stratum: 'least sure: position', criterion: 'position', available: 0, sampled: 0 },
+      { stratum: 'least sure: repeat', criterion: 'repeat', available: 0, sampled: 0 },
+      { stratum: 'least sure: boundary', criterion: 'boundary', available: near.length, sampled: 5 },
+    ]);
+
+    const noFlag = await cli('annotate', 'create-set', 'rated', '--size', '5', '--margin', '2');
+    expect(noFlag.code).not.toBe(0);
+    expect(noFlag.stderr).toContain('add --least-sure');
+    const bad = await cli('annotate', 'least-sure', 'rated', '--criteria', 'boundary,hunch');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('expected some of position, repeat, boundary');
+    const none = await cli(
+      'annotate',
+      'create-set',
+      'rated',
+      '--size',
+      '5',
+      '--least-sure',
+      '--criteria',
+      'repeat',
+    );
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain('not unsure about any unit by repeat');
+  });
+
   it("applies a set's mapping to another run of the same judge, and names a set it cannot find", async () => {
     await runStudy('second');
     const out = join(dir, 'calibrated.csv');
@@ -228,7 +313,7 @@ describe('judge-lab annotate', () => {
 
     const missing = await cli('annotate', 'agreement', 'nope');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/No rating set "nope" \(there are: 1 "pilot"\)/);
+    expect(missing.stderr).toMatch(/No rating set "nope" \(there are: 1 "pilot", 2 "hard"\)/);
     const noJudge = await cli('annotate', 'apply-mapping', 'pilot', 'second', '--judge', 'Other');
     expect(noJudge.code).toBe(2);
     expect(noJudge.stderr).toMatch(/No calibration mapping for judge "Other"/);

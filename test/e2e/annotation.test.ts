@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cohensKappa, icc21, spearmanInterval as spearman } from '../../src/shared/stats';
+import type { AgreementReport } from '../../src/shared/annotation/agreement';
+import type { LeastSureSelection } from '../../src/shared/annotation/least-sure';
+import { agreementTables } from '../../src/shared/annotation/report';
 import { launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt } from '../helpers/cli';
@@ -369,6 +372,83 @@ describe('human ratings in Chromium (issue 12)', () => {
     await card.getByTestId('import-labels').setInputFiles(filled);
     await expect.poll(() => page.getByTestId('annotation-message').innerText()).toMatch(/Imported 4 labels/);
     await expect.poll(() => card.innerText()).toMatch(/dora: 4 rated/);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('on the MT-Bench human sample with a simulated judge, shows the judge alone, people alone, PPI++ and the corrected estimates with their widths, and sends the least-sure units to people (issue 36)', async () => {
+    const { dataset } = await callApi<{ dataset: { id: number } }>(server, 'datasets.loadSample', {
+      sampleId: 'mtbench-human',
+    });
+    const { id } = await callApi<{ id: number }>(server, 'experiments.create', {
+      config: {
+        name: 'mtbench-ppi-e2e',
+        protocol: 'judge-ls',
+        dataset: dataset.id,
+        providers: { demo: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 16 } },
+        transform: { provider: 'demo', model: 'sim-translator', languages: ['ZH'] },
+        judges: [{ label: 'Sim strong', provider: 'demo', model: 'sim-judge-strong' }],
+        tieProbes: false,
+      },
+    });
+    await callApi(server, 'experiments.start', { experimentId: id });
+    for (let waited = 0; ; waited += 250) {
+      const { status } = await callApi<{ status: string }>(server, 'experiments.progress', {
+        experimentId: id,
+      });
+      if (status === 'finished') break;
+      if (waited > 120_000) throw new Error(`the run did not finish (status ${status})`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // 50 of the 200 items with the human majority vote as people's label; the other 150 unlabelled.
+    const set = await callApi<{ id: number }>(server, 'annotation.createSet', {
+      experimentId: id,
+      size: 50,
+      seed: 7,
+      goldAsAnnotator: 'majority',
+    });
+    const report = await callApi<AgreementReport>(server, 'annotation.agreement', { setId: set.id });
+    const rows = agreementTables(report).find((t) => t.id === 'estimates')!.rows;
+    const page = await newPage();
+    await page.goto(`${server.url}#/experiments/${id}/annotation?set=${set.id}&view=agreement`);
+    const table = page.getByTestId('judge-people-estimates').getByTestId('agreement-table-estimates');
+    const column = (key: string) => table.locator(`tbody td[data-key="${key}"]`).allInnerTexts();
+    await expect
+      .poll(() => column('method'))
+      .toEqual(['Judge alone (naive)', 'People alone', 'PPI', 'PPI++', 'Rogan–Gladen']);
+    // The page shows the core's numbers, widths included, and every defined interval has a width.
+    for (const key of ['estimate', 'est_ci', 'width', 'n_eff'])
+      expect(await column(key), key).toEqual(rows.map((r) => String(r[key])));
+    const shown = Object.fromEntries((await column('method')).map((m, i) => [m, rows[i]])) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    for (const m of ['Judge alone (naive)', 'People alone', 'PPI', 'PPI++'])
+      expect(Number(shown[m].width), m).toBeGreaterThan(0);
+    // Rogan–Gladen: the simulated judge's sensitivity + specificity on "response 1 preferred" is ≤ 1,
+    // so the correction cannot be inverted and the page says why instead of a number.
+    expect(shown['Rogan–Gladen'].note).toContain('undefined (judge no better than chance');
+    console.log(
+      'MT-Bench, sim-judge-strong, 50 of 200 labelled:',
+      JSON.stringify(rows.map((r) => [r.method, r.estimate, r.est_ci, r.width, r.n_eff, r.lambda, r.note])),
+    );
+
+    // The same experiment's least-sure units, previewed and sent to people from its page.
+    await page.goto(`${server.url}#/experiments/${id}/annotation`);
+    const summary = page.getByTestId('least-sure-summary');
+    await expect.poll(() => summary.innerText()).toMatch(/The judge is least sure about \d+ of 200 units/);
+    const sel = await callApi<LeastSureSelection>(server, 'annotation.leastSure', { experimentId: id });
+    expect(await summary.innerText()).toContain(`least sure about ${sel.items.length} of 200 units`);
+    await page.getByTestId('least-sure-size').fill('10');
+    await page.getByTestId('least-sure-create').click();
+    await expect.poll(() => page.getByTestId('least-sure-created').innerText()).toMatch(/with 10 units/);
+    const sets = await callApi<{ name: string; selection: string; itemCount: number }[]>(
+      server,
+      'annotation.listSets',
+      { experimentId: id },
+    );
+    expect(sets.filter((x) => x.selection === 'least-sure').map((x) => x.itemCount)).toEqual([10]);
+    await expect.poll(() => page.getByTestId('least-sure-set').count()).toBe(1);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

@@ -400,6 +400,40 @@ describe('PPI, PPI++ and Rogan–Gladen against numpy closed forms', () => {
     expect(r.estimate!).toBeCloseTo(0.1 / 0.7, 9);
     expect(r.se!).toBeCloseTo(Math.sqrt((0.3 * 0.7) / (1000 * 0.7 ** 2)), 6);
   });
+  // Published worked examples, numbers taken from the text (not from our code). Neither states an
+  // interval for the corrected rate with the counts behind it, so only the point estimate and the
+  // sensitivity and specificity are checked against them.
+  it('Rogan–Gladen reproduces a textbook worked example: 100 sows, 34 test-positive, Se 18/20, Sp 64/80 → 0.2', () => {
+    // Quaderno di epidemiologia veterinaria, "Prevalenza reale e apparente"
+    // (http://www.quadernodiepidemiologia.it/epi/test/11/q1106r5.htm): apparent prevalence 0.34,
+    // Se = 18/(18 + 2) = 0.9, Sp = 64/(64 + 16) = 0.8, real prevalence 0.2.
+    const r = roganGladen({
+      testPositives: 34,
+      testN: 100,
+      truePositives: 18,
+      m1: 20,
+      trueNegatives: 64,
+      m0: 80,
+    });
+    expect(r.p_hat).toBe(0.34);
+    expect(r.sensitivity).toBe(0.9);
+    expect(r.specificity).toBe(0.8);
+    expect(r.estimate!).toBeCloseTo(0.2, 12);
+  });
+  it('Rogan–Gladen reproduces the Santa Clara seroprevalence study’s unweighted test-adjusted 1.2 %', () => {
+    // Bendavid et al., Int J Epidemiol 50(2):410–419 (2021), abstract: raw prevalence 1.5 %,
+    // specificity 99.5 %, sensitivity 82.8 %, "unweighted prevalence adjusted for test-performance
+    // characteristics was 1.2 %". The rates as printed, as counts over 1000.
+    const r = roganGladen({
+      testPositives: 15,
+      testN: 1000,
+      truePositives: 828,
+      m1: 1000,
+      trueNegatives: 995,
+      m0: 1000,
+    });
+    expect(r.estimate!.toFixed(3)).toBe('0.012');
+  });
   it('Rogan–Gladen is undefined for a judge no better than chance', () => {
     const r = roganGladen({
       testPositives: 5,

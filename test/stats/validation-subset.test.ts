@@ -22,11 +22,15 @@ import {
 import { cellRng } from '../../bench/validate/rng';
 import { DEFAULT_SEED, judge, runCell, type Cell, type Check } from '../../bench/validate/runner';
 
+const CORRECTED = new Set(['ppi', 'ppi-plus-plus', 'stratified-ppi-plus-plus', 'rogan-gladen']);
+
 /** Replicates per CI cell: the bootstrap's cost is n × 2000 resamples, the rest is cheap. */
 function ciReps(check: Check, cell: Cell): number {
   if (check.id.endsWith('-boot')) return 200;
   if (check.id === 'calibration-heldout-rho' || check.id === 'kendall-bias') return 300;
   if (check.kind === 'power') return cell.n > 400 ? 400 : 800;
+  // The corrected estimates draw the judge's 2,000 unlabelled units per replicate.
+  if (CORRECTED.has(check.id)) return 500;
   return 1000;
 }
 

@@ -1,6 +1,7 @@
 // Parameter schemas of the annotation methods (merged into the facade's table).
 import { z } from 'zod';
 import { FIGURE_LANGUAGES } from '../../shared/report/figure-i18n';
+import { LEAST_SURE_CRITERIA } from '../../shared/annotation/least-sure';
 
 const id = z.number().int().positive();
 const set = z.strictObject({ setId: id });
@@ -9,6 +10,13 @@ const threshold = z.number().min(-1).max(1).optional();
 /** The alternative annotator test's cost–benefit allowance (Calderon et al. use 0.1–0.2). */
 const epsilon = z.number().min(0).max(1).optional();
 const file = { fileName: z.string().min(1).max(1024), contentBase64: z.string().max(200 * 1024 * 1024) };
+
+/** Which signs of doubt to look for, and how near a cut a score may be (score points). */
+const leastSure = {
+  criteria: z.array(z.enum(LEAST_SURE_CRITERIA)).min(1).max(LEAST_SURE_CRITERIA.length).optional(),
+  margin: z.number().min(0).max(100).optional(),
+  cuts: z.array(z.number().finite()).min(1).max(20).optional(),
+};
 
 export const annotationSchemas = {
   'annotation.createSet': z.strictObject({
@@ -23,7 +31,9 @@ export const annotationSchemas = {
     name: z.string().max(300).optional(),
     goldAsAnnotator: annotator.optional(),
     guidelines: z.string().max(200_000).optional(),
+    leastSure: z.strictObject(leastSure).optional(),
   }),
+  'annotation.leastSure': z.strictObject({ experimentId: id, ...leastSure }),
   'annotation.guidelines': set,
   'annotation.setGuidelines': z.strictObject({ setId: id, text: z.string().min(1).max(200_000) }),
   'annotation.disagreements': set,

@@ -26,6 +26,14 @@ import {
   type PackageLabelConflict,
 } from '../../shared/annotation/api-types';
 import { applyMapping, type CalibratedRow } from '../../shared/annotation/calibrate';
+import {
+  LEAST_SURE_CRITERIA,
+  leastSureStratum,
+  selectLeastSure,
+  type JudgeAsk,
+  type LeastSureOptions,
+  type LeastSureSelection,
+} from '../../shared/annotation/least-sure';
 import { seededRandom, shuffled } from '../../shared/annotation/random';
 import type { AnnotationUnit, JudgeRating, RatingScale, RatingValue } from '../../shared/annotation/types';
 import type { InputIssue } from '../../shared/domain';
@@ -63,6 +71,7 @@ import {
   type NewLabel,
   type SetItemRow,
   type SetRow,
+  type StratumCount,
 } from './store';
 
 export const MAX_ANNOTATOR_NAME = 100;
@@ -88,11 +97,34 @@ function hooksOf(exp: LoadedExperiment): AnnotationHooks {
 export function experimentRatings(
   db: Database,
   experimentId: number,
-): { scale: RatingScale; units: AnnotationUnit[]; ratings: JudgeRating[] } {
+): { scale: RatingScale; units: AnnotationUnit[]; ratings: JudgeRating[]; asks: JudgeAsk[] } {
   const exp = loadExperiment(db, experimentId);
   const hooks = hooksOf(exp);
   const ctx = metricsContext(db, exp, false);
-  return { scale: hooks.scale(exp.view), units: hooks.units(ctx), ratings: hooks.judgeRatings(ctx) };
+  return {
+    scale: hooks.scale(exp.view),
+    units: hooks.units(ctx),
+    ratings: hooks.judgeRatings(ctx),
+    asks: hooks.asks?.(ctx) ?? [],
+  };
+}
+
+/** The units of an experiment the judge is least sure about, most doubtful first, each with why. */
+export function leastSureOf(
+  db: Database,
+  experimentId: number,
+  opts: LeastSureOptions = {},
+): LeastSureSelection {
+  const { scale, units, ratings, asks } = experimentRatings(db, experimentId);
+  if (opts.cuts?.length && scale.kind === 'score') {
+    const off = opts.cuts.find((c) => !(c > scale.min && c <= scale.max));
+    if (off !== undefined)
+      throw new AppError(
+        'invalid_params',
+        `A cut of ${off} splits nothing on the ${scale.min}–${scale.max} scale: give one above ${scale.min} and at most ${scale.max}`,
+      );
+  }
+  return selectLeastSure({ scale, units, ratings, asks }, opts);
 }
 
 const unitUid = (setUid: string, itemKey: string): string =>
@@ -167,6 +199,7 @@ export class AnnotationService {
       seed: set.seed,
       itemCount: items.length,
       strata: set.strata,
+      selection: set.strata.some((st) => st.criterion !== undefined) ? 'least-sure' : 'stratified',
       progress: [...progress.values()].sort((a, b) => a.annotator.localeCompare(b.annotator)),
       guidelinesVersion: guidelinesOf(this.db, set.id).at(-1)?.version ?? null,
       adjudicated: adjudicationsOf(this.db, set.id).length,
@@ -207,12 +240,19 @@ export class AnnotationService {
     goldAsAnnotator?: string;
     /** The set's first guidelines version (what annotators are told to look for). */
     guidelines?: string;
+    /**
+     * Instead of a random sample, the units the judge is least sure about (at most `size`, most
+     * doubtful first): the hybrid where the judge screens and people refine.
+     */
+    leastSure?: LeastSureOptions;
   }): AnnotationSetSummary {
     const exp = loadExperiment(this.db, p.experimentId);
     const { scale, units, ratings } = experimentRatings(this.db, p.experimentId);
     if (units.length === 0) throw new AppError('conflict', 'The experiment has no units to rate yet');
     const seed = p.seed ?? 1;
-    const sample = stratifiedSample(units, ratings, scale, p.size, seed);
+    const sample = p.leastSure
+      ? this.leastSureSample(p.experimentId, units, p.leastSure, p.size)
+      : stratifiedSample(units, ratings, scale, p.size, seed);
     const uid = randomUUID();
     const gold = p.goldAsAnnotator !== undefined ? annotatorName(p.goldAsAnnotator) : null;
     if (gold && scale.kind !== 'preference') {
@@ -224,7 +264,9 @@ export class AnnotationService {
         this.db,
         {
           uid,
-          name: p.name?.trim() || `${exp.row.name} — ${sample.units.length} items`,
+          name:
+            p.name?.trim() ||
+            `${exp.row.name} — ${sample.units.length} ${p.leastSure ? 'least-sure items' : 'items'}`,
           experimentId: p.experimentId,
           scale,
           seed,
@@ -260,6 +302,37 @@ export class AnnotationService {
       }
       return this.summary(this.set(id));
     })();
+  }
+
+  /**
+   * The first `size` least-sure units, each with the criteria that chose it as its stratum; the
+   * set's strata are the criteria (`criterion` marks the set as chosen, not drawn at random).
+   */
+  private leastSureSample(
+    experimentId: number,
+    units: readonly AnnotationUnit[],
+    opts: LeastSureOptions,
+    size: number,
+  ): { units: (AnnotationUnit & { stratum: string })[]; strata: StratumCount[] } {
+    const sel = leastSureOf(this.db, experimentId, opts);
+    const chosen = sel.items.slice(0, size);
+    if (!chosen.length) {
+      const why = sel.unavailable.map((u) => `${u.criterion}: ${u.reason}`).join('; ');
+      throw new AppError(
+        'conflict',
+        `The judge is not unsure about any unit by ${sel.criteria.join(', ') || 'no criterion'}${why ? ` (${why})` : ''}: nothing to send to people`,
+      );
+    }
+    const byKey = new Map(units.map((u) => [u.itemKey, u]));
+    return {
+      units: chosen.map((i) => ({ ...byKey.get(i.itemKey)!, stratum: leastSureStratum(i) })),
+      strata: LEAST_SURE_CRITERIA.filter((c) => sel.criteria.includes(c)).map((c) => ({
+        stratum: `least sure: ${c}`,
+        criterion: c,
+        available: sel.counts[c],
+        sampled: chosen.filter((i) => i.reasons.some((r) => r.criterion === c)).length,
+      })),
+    };
   }
 
   /** The order an annotator sees the set in: a shuffle seeded by the set and the annotator. */
@@ -775,6 +848,7 @@ export class AnnotationService {
       threshold,
       altTestEpsilon,
       seed: set.uid,
+      chosenNotRandom: set.strata.some((st) => st.criterion !== undefined),
     });
   }
 

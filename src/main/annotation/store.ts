@@ -3,6 +3,7 @@
 // (so a label given is a committed row, whatever happens next).
 import type { AnnotationView, RatingScale, RatingValue } from '../../shared/annotation/types';
 import type { Database } from '../store/db';
+import type { LeastSureCriterion } from '../../shared/annotation/least-sure';
 
 export interface SetRow {
   id: number;
@@ -19,6 +20,8 @@ export interface StratumCount {
   stratum: string;
   available: number;
   sampled: number;
+  /** In a set of the judge's least-sure units: the criterion this stratum counts. */
+  criterion?: LeastSureCriterion;
 }
 
 export interface SetItemRow {

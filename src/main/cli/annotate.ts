@@ -15,6 +15,13 @@ import {
 import type { CalibratedRow } from '../../shared/annotation/calibrate';
 import { agreementTables } from '../../shared/annotation/report';
 import { ppiLabelBudget } from '../../shared/stats';
+import {
+  DEFAULT_LEAST_SURE_MARGIN,
+  LEAST_SURE_CRITERIA,
+  leastSureReasonText,
+  type LeastSureCriterion,
+  type LeastSureSelection,
+} from '../../shared/annotation/least-sure';
 import { FIGURE_LANGUAGES, type FigureLanguage } from '../../shared/report/figure-i18n';
 import { scaleHint, tableToCsv } from '../facade/cli-kit';
 import { formatCell, type Table } from '../../shared/report/table';
@@ -64,6 +71,56 @@ function epsilonArg(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
   return n;
+}
+
+function criteriaArg(v: string): LeastSureCriterion[] {
+  const list = v
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const bad = list.find((c) => !(LEAST_SURE_CRITERIA as readonly string[]).includes(c));
+  if (bad !== undefined || !list.length)
+    throw new InvalidArgumentError(`expected some of ${LEAST_SURE_CRITERIA.join(', ')}, comma-separated`);
+  return list as LeastSureCriterion[];
+}
+
+function marginArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 100)
+    throw new InvalidArgumentError('expected a number from 0 to 100');
+  return n;
+}
+
+function cutArg(v: string, previous: number[] | undefined): number[] {
+  const n = Number(v);
+  if (!v.trim() || !Number.isFinite(n)) throw new InvalidArgumentError('expected a score');
+  return [...(previous ?? []), n];
+}
+
+function leastSureParams(o: { criteria?: LeastSureCriterion[]; margin?: number; cut?: number[] }) {
+  return {
+    ...(o.criteria ? { criteria: o.criteria } : {}),
+    ...(o.margin === undefined ? {} : { margin: o.margin }),
+    ...(o.cut ? { cuts: o.cut } : {}),
+  };
+}
+
+/** The least-sure units as text: counts per criterion, what cannot be looked for, each unit's reasons. */
+export function leastSureText(sel: LeastSureSelection, size?: number): string {
+  const lines = [
+    `${sel.items.length} of ${sel.units} units the judge is least sure about` +
+      (sel.items.length ? ` (${sel.criteria.map((c) => `${c}: ${sel.counts[c]}`).join(', ')})` : ''),
+  ];
+  if (sel.criteria.includes('boundary') && sel.cuts.length)
+    lines.push(
+      `Boundary: within ${sel.margin} point${sel.margin === 1 ? '' : 's'} of ${sel.cuts.map((c) => `≥ ${c}`).join(', ')}`,
+    );
+  for (const u of sel.unavailable) lines.push(`Not looked for: ${u.criterion} (${u.reason})`);
+  if (size !== undefined)
+    lines.push(`A set of ${size} takes the first ${Math.min(size, sel.items.length)} (most doubtful first)`);
+  for (const i of sel.items.slice(0, size ?? sel.items.length))
+    lines.push(`  ${i.itemKey}  ${i.reasons.map(leastSureReasonText).join('; ')}`);
+  return lines.join('\n') + '\n';
 }
 
 /** A set by id, or by its name when that is unique. */
@@ -188,34 +245,115 @@ export function registerAnnotateCommands(
       }),
     );
 
-  annotate
-    .command('create-set')
-    .description("draw a stratified sample of an experiment's units for people to rate")
-    .argument('<experiment>', 'experiment name or id')
-    .requiredOption('--size <n>', 'how many units', wholeNumber)
-    .option('--seed <n>', 'sampling seed (default: a fixed one)', wholeNumber)
-    .option('--name <name>', 'the set name')
-    .option('--guidelines <file>', "the set's guidelines for annotators (a text or Markdown file)")
-    .action(
-      (
-        ref: string,
-        opts: { size: number; seed?: number; name?: string; guidelines?: string },
-        cmd: Command,
-      ) =>
-        withCore(cmd, async (core) => {
-          const experimentId = await experimentIdOf(core, ref);
-          const { guidelines: file, ...rest } = opts;
-          const set = await core.call('annotation.createSet', {
-            experimentId,
-            ...rest,
-            ...(file === undefined ? {} : { guidelines: guidelinesFile(file) }),
-          });
-          out(
-            `Created rating set ${set.id} "${set.name}" with ${set.itemCount} units` +
-              `${set.guidelinesVersion === null ? '' : ` and guidelines version ${set.guidelinesVersion}`}\n`,
+  const leastSureOptions = (c: Command) =>
+    c
+      .option(
+        '--criteria <list>',
+        `signs of doubt, comma-separated: ${LEAST_SURE_CRITERIA.join(', ')} (default: all)`,
+        criteriaArg,
+      )
+      .option(
+        '--margin <points>',
+        `boundary: score points from a cut that still count as near it (default ${DEFAULT_LEAST_SURE_MARGIN})`,
+        marginArg,
+      )
+      .option(
+        '--cut <score>',
+        'boundary: a score cut (≥ cut is above; repeat for several; default the pass mark of the corrected estimates)',
+        cutArg,
+      );
+
+  leastSureOptions(
+    annotate
+      .command('least-sure')
+      .description(
+        'the units the judge is least sure about (score near a cut, orders disagreeing, flipped on repeat), each with why; `create-set --least-sure` sends them to people',
+      )
+      .argument('<experiment>', 'experiment name or id')
+      .option('--size <n>', 'show how a set of this size would be cut from them', wholeNumber)
+      .option('--json', 'print JSON'),
+  ).action(
+    (
+      ref: string,
+      opts: {
+        size?: number;
+        json?: boolean;
+        criteria?: LeastSureCriterion[];
+        margin?: number;
+        cut?: number[];
+      },
+      cmd: Command,
+    ) =>
+      withCore(cmd, async (core) => {
+        const experimentId = await experimentIdOf(core, ref);
+        const sel = await core.call('annotation.leastSure', { experimentId, ...leastSureParams(opts) });
+        if (opts.json) return out(JSON.stringify(sel, null, 2) + '\n');
+        out(leastSureText(sel, opts.size));
+      }),
+  );
+
+  leastSureOptions(
+    annotate
+      .command('create-set')
+      .description(
+        "draw a stratified sample of an experiment's units for people to rate (or, with --least-sure, the units the judge is least sure about)",
+      )
+      .argument('<experiment>', 'experiment name or id')
+      .requiredOption(
+        '--size <n>',
+        'how many units (with --least-sure: at most, most doubtful first)',
+        wholeNumber,
+      )
+      .option('--seed <n>', 'sampling seed (default: a fixed one)', wholeNumber)
+      .option('--name <name>', 'the set name')
+      .option('--guidelines <file>', "the set's guidelines for annotators (a text or Markdown file)")
+      .option(
+        '--least-sure',
+        'take the units the judge is least sure about instead of a random sample (see `annotate least-sure`)',
+      ),
+  ).action(
+    (
+      ref: string,
+      opts: {
+        size: number;
+        seed?: number;
+        name?: string;
+        guidelines?: string;
+        leastSure?: boolean;
+        criteria?: LeastSureCriterion[];
+        margin?: number;
+        cut?: number[];
+      },
+      cmd: Command,
+    ) =>
+      withCore(cmd, async (core) => {
+        const experimentId = await experimentIdOf(core, ref);
+        const { guidelines: file, leastSure, criteria, margin, cut, ...rest } = opts;
+        if (!leastSure && (criteria || margin !== undefined || cut))
+          throw new AppError(
+            'invalid_params',
+            '--criteria, --margin and --cut choose least-sure units: add --least-sure',
           );
-        }),
-    );
+        const set = await core.call('annotation.createSet', {
+          experimentId,
+          ...rest,
+          ...(file === undefined ? {} : { guidelines: guidelinesFile(file) }),
+          ...(leastSure ? { leastSure: leastSureParams({ criteria, margin, cut }) } : {}),
+        });
+        out(
+          `Created rating set ${set.id} "${set.name}" with ${set.itemCount} units` +
+            `${set.guidelinesVersion === null ? '' : ` and guidelines version ${set.guidelinesVersion}`}\n`,
+        );
+        if (set.selection === 'least-sure')
+          out(
+            `Chosen as the judge's least sure: ${set.strata
+              .filter((st) => st.sampled > 0)
+              .map((st) => `${st.criterion} ${st.sampled}`)
+              .join(', ')}. ` +
+              'Not a random sample: the corrected estimates (PPI, PPI++, Rogan–Gladen, people alone) are undefined for this set.\n',
+          );
+      }),
+  );
 
   annotate
     .command('guidelines')

@@ -11,6 +11,7 @@ import type { UsageRow } from '../../shared/report/usage';
 import type { z } from 'zod';
 import type { Item } from '../../shared/domain';
 import type { AnnotationUnit, JudgeRating, RatingScale } from '../../shared/annotation/types';
+import type { JudgeAsk } from '../../shared/annotation/least-sure';
 import type { FlaggedItem, PromptPreview } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
 import type { FigureDictionary, FigureLanguage } from '../../shared/report/figure-i18n';
@@ -381,4 +382,10 @@ export interface AnnotationHooks<E extends ExperimentView = ExperimentView> {
   units(ctx: MetricsContext<E>): AnnotationUnit[];
   /** The judges' ratings of those units (failed answers left out). */
   judgeRatings(ctx: MetricsContext<E>): JudgeRating[];
+  /**
+   * Each usable answer behind those ratings, with its order and repeat index, so the core can find
+   * the units the judge is least sure about (the two orders or a repeat disagree; issue 36).
+   * Without it only a score near a cut can be found.
+   */
+  asks?(ctx: MetricsContext<E>): JudgeAsk[];
 }

@@ -56,6 +56,8 @@ export interface AgreementInput {
   unlabelledJudges?: JudgeRating[];
   /** The alternative annotator test's cost–benefit ε (default 0.2, the authors' value for experts). */
   altTestEpsilon?: number;
+  /** The set holds the judge's least-sure units, chosen, not drawn at random (judge-people.ts). */
+  chosenNotRandom?: boolean;
 }
 
 export interface InterAnnotator {
@@ -490,6 +492,7 @@ export function computeAgreement(input: AgreementInput): AgreementReport {
       judges: input.judges,
       unlabelledJudges: input.unlabelledJudges,
       altTestEpsilon: input.altTestEpsilon,
+      chosenNotRandom: input.chosenNotRandom,
     }),
   };
 }

@@ -3,11 +3,14 @@
 import type { AnnotationView, RatingScale, RatingValue } from './types';
 import type { AgreementReport } from './agreement';
 import type { CalibratedRow } from './calibrate';
+import type { LeastSureCriterion } from './least-sure';
 
 export interface StratumCountView {
   stratum: string;
   available: number;
   sampled: number;
+  /** In a set of the judge's least-sure units: the criterion this stratum counts. */
+  criterion?: LeastSureCriterion;
 }
 
 export interface AnnotatorProgress {
@@ -27,6 +30,11 @@ export interface AnnotationSetSummary {
   seed: number;
   itemCount: number;
   strata: StratumCountView[];
+  /**
+   * How the items were chosen: a stratified random sample, or the judge's least-sure units (not
+   * random: the corrected estimates, which need a random sample, are undefined for such a set).
+   */
+  selection: 'stratified' | 'least-sure';
   progress: AnnotatorProgress[];
   /** The current guidelines version (null: the set has no guidelines yet). */
   guidelinesVersion: number | null;

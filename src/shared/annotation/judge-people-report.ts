@@ -4,6 +4,7 @@
 import { col, type Table } from '../report/table';
 import { toFixedText, undefinedText } from '../report/format';
 import type { AgreementReport } from './agreement';
+import { RARER_VERDICT_MIN } from './judge-people';
 import type { Estimate, GwetResult, RoganGladenResult } from '../stats';
 
 const num = (v: number | null | undefined, digits = 3): string =>
@@ -20,8 +21,11 @@ export const METHOD_NAMES: Record<Estimate['method'], string> = {
   'rogan-gladen': 'Rogan–Gladen',
 };
 
-function note(e: Estimate | RoganGladenResult): string {
+function note(e: Estimate | RoganGladenResult, rarer: number): string {
   const parts: string[] = [];
+  const min = RARER_VERDICT_MIN[e.method];
+  if (min !== undefined && e.ci && rarer < min)
+    parts.push(`${rarer} human labels of the rarer verdict, under ${min}: the interval may run short`);
   if (e.clipped) parts.push('clipped to [0, 1]');
   if (e.method === 'naive') parts.push("judge's sampling noise only, not its bias");
   if (e.method === 'rogan-gladen' && 'sensitivity' in e && e.sensitivity !== null)
@@ -105,7 +109,7 @@ export function judgePeopleTables(report: AgreementReport): Table[] {
           width: e.ci ? num(e.ci[1] - e.ci[0]) : '–',
           n_eff: num(e.n_eff, 1),
           lambda: 'lambda' in e && typeof e.lambda === 'number' ? num(e.lambda) : '',
-          note: note(e),
+          note: note(e, j.rarer_verdict_labels),
         })),
       ),
     });

@@ -41,6 +41,11 @@ export interface JudgeEstimates {
   n_labelled: number;
   /** Items with a judge verdict and no human reference (set items unresolved, units outside the set). */
   n_unlabelled: number;
+  /**
+   * Human labels of the rarer verdict among the labelled items: below RARER_VERDICT_MIN the CLT
+   * intervals run short (docs/VALIDATION.md: PPI++ 88 % at about 5), and the tables say so.
+   */
+  rarer_verdict_labels: number;
   estimates: (Estimate | RoganGladenResult)[];
   /** Present when the items have more than one category. */
   stratified?: Estimate;
@@ -67,7 +72,28 @@ export interface JudgePeopleInput {
   /** Judges' ratings on the experiment's units outside the set (PPI's unlabelled items). */
   unlabelledJudges?: JudgeRating[];
   altTestEpsilon?: number;
+  /**
+   * The labelled items were chosen as the judge's least sure, not drawn at random. Every estimate
+   * that reads people's labels assumes a random sample of the units (PPI's labelled set,
+   * Rogan–Gladen's calibration set, people alone): on the hardest units they are biased, so they are
+   * left undefined with that reason, and only the judge alone is estimated.
+   */
+  chosenNotRandom?: boolean;
 }
+
+/**
+ * Human labels of the rarer verdict each corrected estimate needs before its interval holds its
+ * 95 % in the validation (docs/VALIDATION.md, planted judges at label budgets 50–500): PPI++ picks
+ * its λ on the same labels, so it needs more.
+ */
+export const RARER_VERDICT_MIN: Partial<Record<Estimate['method'], number>> = {
+  ppi: 10,
+  'ppi++': 20,
+  'stratified ppi++': 10,
+  'rogan-gladen': 10,
+};
+
+export const NOT_RANDOM_REASON = 'items chosen as the judge’s least sure, not drawn at random' as const;
 
 /** The cut for scores: the upper half of the scale (1–5 → ≥ 4, 1–10 → ≥ 6). */
 export function scoreCut(scale: { min: number; max: number }): number {
@@ -185,9 +211,22 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
         humanVariance: sampleVariance(y),
       }),
     ];
+    if (input.chosenNotRandom)
+      for (const [i, e] of estimates.entries())
+        if (e.method !== 'naive')
+          estimates[i] = {
+            method: e.method,
+            estimate: null,
+            se: null,
+            ci: null,
+            clipped: false,
+            n_eff: null,
+            ...(e.method === 'rogan-gladen' ? { sensitivity: null, specificity: null, p_hat: null } : {}),
+            undefined_reason: NOT_RANDOM_REASON,
+          } as Estimate | RoganGladenResult;
     const strata = [...new Set([...lab.map((p) => p.stratum), ...unl.map((p) => p.stratum)])].sort();
     const stratified =
-      strata.length > 1 && fu.length > 0
+      !input.chosenNotRandom && strata.length > 1 && fu.length > 0
         ? stratifiedPpiMean(
             strata.map((s) => ({
               y: lab.filter((p) => p.stratum === s).map((p) => p.y),
@@ -207,6 +246,7 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
       target,
       n_labelled: lab.length,
       n_unlabelled: unl.length,
+      rarer_verdict_labels: Math.min(m1, lab.length - m1),
       estimates,
       ...(stratified ? { stratified } : {}),
       gwet: gwetAc(

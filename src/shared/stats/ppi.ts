@@ -19,7 +19,9 @@ export type EstimateUndefinedReason =
   | 'fewer than 2 human labels'
   | 'no unlabelled items'
   | 'zero variance'
-  | 'a stratum has fewer than 2 human labels';
+  | 'a stratum has fewer than 2 human labels'
+  /** The labelled items are not a random sample (a set of the judge's least-sure units). */
+  | 'items chosen as the judge’s least sure, not drawn at random';
 
 export interface Estimate {
   method: 'naive' | 'human-only' | 'ppi' | 'ppi++' | 'stratified ppi++' | 'rogan-gladen';

@@ -17,7 +17,8 @@ export type RoganGladenUndefinedReason =
   | 'no test items'
   | 'no human-positive items'
   | 'no human-negative items'
-  | 'judge no better than chance (sensitivity + specificity ≤ 1)';
+  | 'judge no better than chance (sensitivity + specificity ≤ 1)'
+  | 'items chosen as the judge’s least sure, not drawn at random';
 
 export interface RoganGladenResult extends Omit<Estimate, 'undefined_reason'> {
   method: 'rogan-gladen';

@@ -3,8 +3,13 @@
 // original order. Each judge's raw score sits beside its debiased one (Markdown stripped, pairwise
 // averaged over both orders), so agreement with people can be read raw vs debiased.
 import type { AnnotationUnit, JudgeRating } from '../../../shared/annotation/types';
+import type { JudgeAsk } from '../../../shared/annotation/least-sure';
 import type { AnnotationHooks, MetricsContext } from '../plugin';
 import { biasItems, itemScores, type BiasExperiment } from './experiment';
+import { choiceOf } from './metrics';
+import type { JudgeMeta } from './plan';
+import type { PairwiseVerdict } from '../../judging/pairwise';
+import type { ScoreVerdict } from '../../judging/score';
 
 /** Pointwise units are one response of an item; pairwise units are the item. */
 const unitKey = (sourceId: string, slot: string, pairwise: boolean): string =>
@@ -39,6 +44,37 @@ export const biasAnnotation: AnnotationHooks<BiasExperiment> = {
         view: { prompt: item.instruction, responses: [r.text] },
       }));
     });
+  },
+
+  /**
+   * The answers on the texts people see: pairwise, the original pair in both orders; pointwise, a
+   * response scored alone as written (the position probe's pair-shown scores are another question).
+   * With the noise floor on, their repeats.
+   */
+  asks(ctx: MetricsContext<BiasExperiment>): JudgeAsk[] {
+    const out: JudgeAsk[] = [];
+    for (const r of ctx.results) {
+      if (r.stage !== 'judge' || r.status !== 'ok') continue;
+      const m = r.meta as JudgeMeta;
+      if (m.condition !== 'original') continue;
+      if (m.mode === 'pairwise' && m.order)
+        out.push({
+          itemKey: unitKey(m.sourceId, '', true),
+          judge: m.judge,
+          order: m.order,
+          sample: m.sample ?? 0,
+          value: String(choiceOf(r.value as PairwiseVerdict, m.order)),
+        });
+      else if (m.mode === 'pointwise' && !m.shown && m.slot)
+        out.push({
+          itemKey: unitKey(m.sourceId, m.slot, false),
+          judge: m.judge,
+          order: null,
+          sample: m.sample ?? 0,
+          value: (r.value as ScoreVerdict).score,
+        });
+    }
+    return out;
   },
 
   judgeRatings(ctx: MetricsContext<BiasExperiment>): JudgeRating[] {

@@ -3,6 +3,7 @@
 // judges' EN verdicts are normalized to the same outputs.
 import type { AnnotationHooks, MetricsContext } from '../plugin';
 import type { JudgeRating, RatingValue } from '../../../shared/annotation/types';
+import type { JudgeAsk } from '../../../shared/annotation/least-sure';
 import { normalizeChoice } from '../../../shared/protocols/judge-ls/choice';
 import type { Winner } from '../../../shared/protocols/judge-ls/types';
 import type { JudgeTaskMeta } from './model';
@@ -44,6 +45,24 @@ export function judgePreferences(ctx: Pick<MetricsContext, 'results' | 'exp'>): 
   }));
 }
 
+/** Each EN quality verdict (both orders, first asks and the noise floor's repeats), by output number. */
+export function judgeLsAsks(ctx: Pick<MetricsContext, 'results'>): JudgeAsk[] {
+  const out: JudgeAsk[] = [];
+  for (const r of ctx.results) {
+    if (r.stage !== 'judge' || r.status !== 'ok') continue;
+    const m = r.meta as JudgeTaskMeta;
+    if (m.kind !== 'quality' || m.language !== 'EN') continue;
+    out.push({
+      itemKey: m.sourceId,
+      judge: m.judge,
+      order: m.order,
+      sample: m.sample ?? 0,
+      value: String(normalizeChoice(m.order, (r.value as { winner: Winner }).winner)),
+    });
+  }
+  return out;
+}
+
 export const judgeLsAnnotation: AnnotationHooks = {
   scale: () => ({ kind: 'preference' }),
   units: (ctx) =>
@@ -58,4 +77,5 @@ export const judgeLsAnnotation: AnnotationHooks = {
       };
     }),
   judgeRatings: judgePreferences,
+  asks: judgeLsAsks,
 };

@@ -4,6 +4,7 @@
 // rater of its own, named "<judge> · <setting>".
 import type { AnnotationHooks, MetricsContext } from '../plugin';
 import type { AnnotationUnit, JudgeRating } from '../../../shared/annotation/types';
+import type { JudgeAsk } from '../../../shared/annotation/least-sure';
 import type { JudgeMeta } from './plan';
 import { answersToJudge, type RefSensExperiment } from './experiment';
 import { qaItem } from './qa-item';
@@ -39,6 +40,9 @@ export function refSensJudgeRatings(ctx: MetricsContext<RefSensExperiment>): Jud
   for (const r of ctx.results) {
     if (r.stage !== 'judge' || r.status !== 'ok') continue;
     const m = r.meta as JudgeMeta;
+    // The noise floor's repeat is the placebo, not a second rating: counted, it would enter every
+    // agreement statistic twice for the NR setting.
+    if (m.sample) continue;
     const q = categories.get(m.itemId);
     out.push({
       itemKey: answerKey(m.sourceId, m.generator),
@@ -52,8 +56,26 @@ export function refSensJudgeRatings(ctx: MetricsContext<RefSensExperiment>): Jud
   return out;
 }
 
+/** Every verdict, first asks and the noise floor's NR repeats, each judge · setting a rater. */
+export function refSensAsks(ctx: MetricsContext<RefSensExperiment>): JudgeAsk[] {
+  const out: JudgeAsk[] = [];
+  for (const r of ctx.results) {
+    if (r.stage !== 'judge' || r.status !== 'ok') continue;
+    const m = r.meta as JudgeMeta;
+    out.push({
+      itemKey: answerKey(m.sourceId, m.generator),
+      judge: `${m.judge} · ${m.setting}`,
+      order: null,
+      sample: m.sample ?? 0,
+      value: (r.value as CorrectnessVerdict).verdict,
+    });
+  }
+  return out;
+}
+
 export const refSensAnnotation: AnnotationHooks<RefSensExperiment> = {
   scale: () => ({ kind: 'label', labels: ['CORRECT', 'INCORRECT'] }),
   units: refSensUnits,
   judgeRatings: refSensJudgeRatings,
+  asks: refSensAsks,
 };

@@ -32,9 +32,14 @@ function noteText(text: string, t: (key: string, options?: Record<string, unknow
     .split('; ')
     .map((part) => {
       const m = /^sensitivity (\S+), specificity (\S+)$/.exec(part);
+      const few = /^(\d+) human labels of the rarer verdict, under (\d+): the interval may run short$/.exec(
+        part,
+      );
       return m
         ? t('judgePeople.sensSpec', { sens: m[1], spec: m[2] })
-        : t(`cell.${part}`, { defaultValue: part });
+        : few
+          ? t('judgePeople.fewRarer', { k: few[1], min: few[2] })
+          : t(`cell.${part}`, { defaultValue: part });
     })
     .join('；');
 }

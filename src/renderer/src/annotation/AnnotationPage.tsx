@@ -9,6 +9,7 @@ import { bytesToBase64, readFileBytes } from '../api/base64';
 import { downloadBase64 } from '../results/download';
 import { AdjudicationView } from './AdjudicationView';
 import { LabelBudget } from './LabelBudget';
+import { LeastSurePanel } from './LeastSurePanel';
 import { AgreementDashboard } from './AgreementDashboard';
 import { GuidelinesEditor } from './GuidelinesPanel';
 import { AnnotateScreen } from './AnnotateScreen';
@@ -97,6 +98,11 @@ function SetCard({
         <h3>{set.name}</h3>
         <span className="muted">{t('items', { count: set.itemCount })}</span>
       </div>
+      {set.selection === 'least-sure' && (
+        <p className="small muted" data-testid="least-sure-set">
+          {t('leastSure.setNote')}
+        </p>
+      )}
       {set.progress.length > 0 && (
         <ul className="small muted annotation-set__progress">
           {set.progress.map((p) => (
@@ -474,6 +480,7 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
             )}
           </section>
           {experimentId !== undefined && <CreateSetForm experimentId={experimentId} onCreated={reload} />}
+          {experimentId !== undefined && <LeastSurePanel experimentId={experimentId} onCreated={reload} />}
         </>
       )}
     </div>

@@ -67,6 +67,16 @@ describe('judge and people together on the agreement page', () => {
     expect(section.textContent).toContain('the share labelled CORRECT');
     const widths = [...table.querySelectorAll('td[data-key="width"]')].map((td) => Number(td.textContent));
     expect(widths.every((w) => w > 0 && w <= 1)).toBe(true);
+    // Fewer than 20 human labels of the rarer verdict: PPI++'s interval is said to run short
+    // (docs/VALIDATION.md), the others' (which need 10) not.
+    const rarer = report.judge_and_people.judges[0].rarer_verdict_labels;
+    expect(rarer).toBeGreaterThanOrEqual(10);
+    expect(rarer).toBeLessThan(20);
+    const notes = [...table.querySelectorAll('td[data-key="note"]')].map((td) => td.textContent);
+    expect(notes[methods.indexOf('PPI++')]).toContain(
+      `${rarer} human labels of the rarer verdict, under 20: the interval may run short`,
+    );
+    expect(notes.filter((n) => n!.includes('rarer verdict'))).toHaveLength(1);
     // One annotator: the alternative annotator test says it cannot run, and why.
     expect(screen.getByTestId('agreement-table-alt_test').textContent).toContain(
       'undefined (fewer than 3 annotators)',
@@ -82,6 +92,7 @@ describe('judge and people together on the agreement page', () => {
     expect(section.textContent).toContain('标为 CORRECT 的比例');
     expect(section.textContent).toContain('仅评审模型（朴素）');
     expect(section.textContent).toContain('只含评审模型的抽样误差，不含其偏差');
+    expect(section.textContent).toMatch(/较少见的判定只有 \d+ 个人工标签（少于 20 个）：区间可能偏窄/);
     expect(section.textContent).toMatch(/灵敏度 \d\.\d{3}，特异度 \d\.\d{3}/);
     expect(screen.getByTestId('agreement-caption-estimates').textContent).toContain('Rogan–Gladen：θ =');
     expect(screen.getByTestId('agreement-caption-alt_test').textContent).toContain('ε = 0.2');

@@ -24,6 +24,44 @@ const en = {
     gold: 'Count the dataset’s gold labels as the annotator “majority” (e.g. the MT-Bench human set)',
     submit: 'Create set',
   },
+  leastSure: {
+    title: 'Send the judge’s least sure units to people',
+    intro:
+      'The hybrid: the judge screens every unit, people rate the ones it is least sure about. A unit is here when a judge’s score is near a cut, its two orders name different responses, or it answered otherwise when asked again.',
+    criterion: {
+      position: 'Orders disagree',
+      repeat: 'Flipped on repeat',
+      boundary: 'Score near a cut',
+    },
+    margin: 'Near a cut: within (score points)',
+    found_one: 'The judge is least sure about {{count}} of {{units}} units:',
+    found_other: 'The judge is least sure about {{count}} of {{units}} units:',
+    count: '{{what}} {{n}}',
+    cuts_one: 'Cuts {{cuts}} (the pass mark of the corrected estimates), within {{count}} point.',
+    cuts_other: 'Cuts {{cuts}} (the pass mark of the corrected estimates), within {{count}} points.',
+    unavailable: '{{what}}: not looked for ({{why}}).',
+    why: {
+      boundary: 'the rating is not a score',
+      position: 'every unit is asked in one order',
+      repeat: 'no repeated answers; turn on the noise floor',
+    },
+    size: 'Units to send (most doubtful first)',
+    more_one: '… and {{count}} more.',
+    more_other: '… and {{count}} more.',
+    notRandom:
+      'These units are chosen, not drawn at random: agreement on them describes the hard cases, and the corrected estimates (PPI, PPI++, Rogan–Gladen, people alone), which need a random sample, stay undefined for this set. Draw a random set beside it for those.',
+    create_one: 'Create a set of this {{count}} unit',
+    create_other: 'Create a set of these {{count}} units',
+    created_one: 'Created “{{name}}” with {{count}} unit.',
+    created_other: 'Created “{{name}}” with {{count}} units.',
+    setNote: 'The judge’s least sure units (chosen, not random)',
+    reason: {
+      boundary_one: '{{judge}}: score {{score}}, {{count}} point from the other side of ≥ {{cut}}',
+      boundary_other: '{{judge}}: score {{score}}, {{count}} points from the other side of ≥ {{cut}}',
+      position: '{{judge}}: orders disagree (original {{orig}}, swapped {{swap}})',
+      repeat: '{{judge}}: flipped on repeat ({{values}})',
+    },
+  },
   budget: {
     title: 'Label budget (PPI++)',
     width: '95% CI width for a rate',
@@ -135,6 +173,7 @@ const en = {
   },
   judgePeople: {
     sensSpec: 'sensitivity {{sens}}, specificity {{spec}}',
+    fewRarer: '{{k}} human labels of the rarer verdict, under {{min}}: the interval may run short',
     target: {
       'first label': 'the share labelled {{positive}}',
       'response 1 preferred': 'the share preferring response 1 (ties count as not)',
@@ -258,6 +297,8 @@ const zhTables = {
     'undefined (no unlabelled items)': '无定义（没有无人工标签的条目）',
     'undefined (zero variance)': '无定义（方差为 0）',
     'undefined (a stratum has fewer than 2 human labels)': '无定义（某一层的人工标签少于 2 个）',
+    'undefined (items chosen as the judge’s least sure, not drawn at random)':
+      '无定义（条目是按评审模型最没把握挑选的，不是随机抽取）',
     'undefined (no test items)': '无定义（没有测试条目）',
     'undefined (no human-positive items)': '无定义（没有人工判为正的条目）',
     'undefined (no human-negative items)': '无定义（没有人工判为负的条目）',
@@ -316,6 +357,44 @@ const zh: typeof en & typeof zhTables = {
     name: '名称（可选）',
     gold: '把数据集的金标签计为标注者“majority”（如 MT-Bench 人工评判集）',
     submit: '创建',
+  },
+  leastSure: {
+    title: '把评审模型最没把握的条目交给人评',
+    intro:
+      '混合做法：评审模型先筛全部条目，人只评它最没把握的那些。入选条件：评审分数接近分界线、两种顺序选了不同的回答，或重问一次给出不同答案。',
+    criterion: {
+      position: '两种顺序不一致',
+      repeat: '重问时翻转',
+      boundary: '分数接近分界线',
+    },
+    margin: '接近分界线：相差不超过（分）',
+    found_one: '评审模型对 {{units}} 个条目中的 {{count}} 个最没把握：',
+    found_other: '评审模型对 {{units}} 个条目中的 {{count}} 个最没把握：',
+    count: '{{what}} {{n}}',
+    cuts_one: '分界线 {{cuts}}（校正估计所用的及格线），相差不超过 {{count}} 分。',
+    cuts_other: '分界线 {{cuts}}（校正估计所用的及格线），相差不超过 {{count}} 分。',
+    unavailable: '{{what}}：未查找（{{why}}）。',
+    why: {
+      boundary: '评分不是分数',
+      position: '每个条目只按一种顺序提问',
+      repeat: '没有重复提问的答案；请开启噪声基线',
+    },
+    size: '要交给人评的条目数（最没把握的在前）',
+    more_one: '……另有 {{count}} 个。',
+    more_other: '……另有 {{count}} 个。',
+    notRandom:
+      '这些条目是挑选出来的，不是随机抽取：在它们上的一致性只描述难例；校正估计（PPI、PPI++、Rogan–Gladen、仅人工）需要随机样本，对这个标注集保持无定义。需要这些估计时，请另抽一个随机标注集。',
+    create_one: '用这 {{count}} 个条目创建标注集',
+    create_other: '用这 {{count}} 个条目创建标注集',
+    created_one: '已创建“{{name}}”，共 {{count}} 个条目。',
+    created_other: '已创建“{{name}}”，共 {{count}} 个条目。',
+    setNote: '评审模型最没把握的条目（挑选，非随机）',
+    reason: {
+      boundary_one: '{{judge}}：分数 {{score}}，离 ≥ {{cut}} 的另一侧 {{count}} 分',
+      boundary_other: '{{judge}}：分数 {{score}}，离 ≥ {{cut}} 的另一侧 {{count}} 分',
+      position: '{{judge}}：两种顺序不一致（原顺序 {{orig}}，交换后 {{swap}}）',
+      repeat: '{{judge}}：重问时翻转（{{values}}）',
+    },
   },
   budget: {
     title: '标签预算（PPI++）',
@@ -427,6 +506,7 @@ const zh: typeof en & typeof zhTables = {
   },
   judgePeople: {
     sensSpec: '灵敏度 {{sens}}，特异度 {{spec}}',
+    fewRarer: '较少见的判定只有 {{k}} 个人工标签（少于 {{min}} 个）：区间可能偏窄',
     target: {
       'first label': '标为 {{positive}} 的比例',
       'response 1 preferred': '偏好回答 1 的比例（平局不计）',
