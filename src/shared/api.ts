@@ -117,16 +117,19 @@ export interface ApiMethods {
    */
   'experiments.interrupt': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.progress': { params: { experimentId: number }; result: ExperimentProgress };
-  /** Metrics; with excludeFlagged every table is recomputed without the audit's flagged items. */
+  /**
+   * Metrics; with excludeFlagged every table is recomputed without the audit's flagged items, with
+   * verifiedOnly without the items the protocol's verification did not pass (`unverified`).
+   */
   'experiments.results': {
-    params: { experimentId: number; excludeFlagged?: boolean };
+    params: { experimentId: number; excludeFlagged?: boolean; verifiedOnly?: boolean };
     result: ExperimentResults;
   };
   /** Which results tables' cells open the verdicts behind them (none where the protocol declares none). */
   'experiments.verdictLinks': { params: { experimentId: number }; result: { links: VerdictLink[] } };
   /** Every usable verdict behind the tables (with excludeFlagged, as the tables are then computed): from the store, offline. */
   'experiments.verdicts': {
-    params: { experimentId: number; excludeFlagged?: boolean };
+    params: { experimentId: number; excludeFlagged?: boolean; verifiedOnly?: boolean };
     result: VerdictList;
   };
   /** The audit's flagged items (as in `experiments.results`), without computing the metrics. */

@@ -42,6 +42,7 @@ afterAll(async () => {
 });
 
 interface Study {
+  id: number;
   metrics: JudgeLsMetrics;
   variants: VariantView[];
   judgments: JudgmentView[];
@@ -72,6 +73,7 @@ async function run(name: string, translator: string, llmVerdict = false): Promis
   const results = await core.call('experiments.results', { experimentId: id });
   const view = (v: string) => core.call('experiments.protocolView', { experimentId: id, view: v });
   return {
+    id,
     metrics: results.metrics as JudgeLsMetrics,
     variants: (await view(VARIANTS_VIEW)) as VariantView[],
     judgments: (await view(JUDGMENTS_VIEW)) as JudgmentView[],
@@ -261,5 +263,46 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
       }
     }
     expect(extraFlips).toBeGreaterThan(0);
+  });
+
+  it('the verified-only switch recomputes every table on the verified items and says which it left out', async () => {
+    const all = await core.call('experiments.results', { experimentId: unfaithful.id });
+    const on = await core.call('experiments.results', { experimentId: unfaithful.id, verifiedOnly: true });
+    const v = unfaithful.metrics.verification!;
+    expect(v.excluded_item_ids.length).toBeGreaterThan(0);
+    // The same left-out items either way, each with its failing translations as "<language>: <why>".
+    for (const r of [all, on]) {
+      expect(r.unverified!.map((u) => u.item_id)).toEqual(v.excluded_item_ids);
+      for (const u of r.unverified!)
+        for (const why of u.reasons) expect(why).toMatch(/^(LS:)?[a-z]{2}: chrF /);
+    }
+    const m = on.metrics as JudgeLsMetrics;
+    // The headline tables on verified items are the verification section's, computed apart.
+    expect(m.quality).toEqual(v.quality);
+    expect(m.language_invariance).toEqual(v.language_invariance);
+    // Every other table too: an item's two orders are one position unit, and every verdict here is valid.
+    const left = v.excluded_item_ids.length;
+    for (const row of m.position) {
+      const was = unfaithful.metrics.position.find(
+        (r) => r.judge === row.judge && r.language === row.language,
+      )!;
+      expect(row.n).toBe(was.n - left);
+    }
+    // The verdict browser opens the rows the switched tables count.
+    const rowsAll = await core.call('experiments.verdicts', { experimentId: unfaithful.id });
+    const rowsOn = await core.call('experiments.verdicts', {
+      experimentId: unfaithful.id,
+      verifiedOnly: true,
+    });
+    const ids = (l: typeof rowsAll) => new Set(l.rows.map((r) => r.sourceId));
+    expect([...ids(rowsOn)].some((i) => v.excluded_item_ids.includes(i))).toBe(false);
+    expect(ids(rowsAll).size - ids(rowsOn).size).toBe(left);
+    // A study whose every translation passed has the switch (nothing left out); one without verify has none.
+    const faithfulOn = await core.call('experiments.results', {
+      experimentId: faithful.id,
+      verifiedOnly: true,
+    });
+    expect(faithfulOn.unverified).toEqual([]);
+    expect(faithfulOn.metrics).toEqual(faithful.metrics);
   });
 });

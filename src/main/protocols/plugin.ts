@@ -239,6 +239,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   };
   /** Items to leave out in the sensitivity view, with reasons. */
   flagged?(exp: E, db: Database): FlaggedItem[];
+  /**
+   * Items whose inputs failed the protocol's verification (e.g. a translation's back-translation
+   * check), with reasons, from the items `ctx` keeps; null when the experiment verifies nothing
+   * (the results page then shows no verified-only switch).
+   */
+  unverified?(ctx: MetricsContext<E>): FlaggedItem[] | null;
   /** metrics.json's top-level keys in file order (the export contract); `name?` is written only when present. */
   readonly metricsKeys: readonly string[];
   /** Metrics: a pure function of stored results. */

@@ -38,6 +38,7 @@ import { planJudgments, planTransforms, planVerifications, selectItems } from '.
 import {
   parseBackTranslation,
   parseEquivalence,
+  unverifiedItems,
   VERIFICATION_METRIC,
   verificationRows,
 } from './verification';
@@ -173,6 +174,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     };
   },
   flagged: (exp, db) => flaggedItems(db, exp),
+  unverified: (ctx) => unverifiedItems(ctx),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
   metricsKeys: [...METRICS_KEYS, 'noise_floor?', 'verification?'],
   computeMetrics: (ctx) =>
