@@ -257,9 +257,16 @@ export interface ApiMethods {
       goldAsAnnotator?: string;
       /** The set's first guidelines version, shown on the rating screen. */
       guidelines?: string;
+      /** One of the protocol's own rating tasks (`annotation.tasks`); absent: its main units. */
+      task?: string;
     };
     result: AnnotationSetSummary;
   };
+  /**
+   * The rating tasks the experiment offers beside its main units (e.g. Judge-LS's
+   * `translation_equivalence` when translations were verified), by id.
+   */
+  'annotation.tasks': { params: { experimentId: number }; result: { tasks: string[] } };
   /** Every version of the set's guidelines, oldest first. */
   'annotation.guidelines': { params: { setId: number }; result: GuidelinesVersion[] };
   /** Stores the text as the next guidelines version (the current text again makes none). */
@@ -458,6 +465,7 @@ export const METHOD_NAMES = [
   'keys.delete',
   'prices.get',
   'annotation.createSet',
+  'annotation.tasks',
   'annotation.guidelines',
   'annotation.setGuidelines',
   'annotation.disagreements',

@@ -2,7 +2,7 @@
 import type { ParamsOf, ResultOf } from '../../shared/api';
 import type { Database } from '../store/db';
 import { agreementZip } from './export';
-import type { AnnotationService } from './service';
+import { experimentTasks, type AnnotationService } from './service';
 
 type AnnotationMethod = Extract<keyof import('../../shared/api').ApiMethods, `annotation.${string}`>;
 type Handlers = { [M in AnnotationMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
@@ -10,6 +10,7 @@ type Handlers = { [M in AnnotationMethod]: (p: ParamsOf<M>) => ResultOf<M> | Pro
 export function annotationHandlers(db: Database, a: AnnotationService): Handlers {
   return {
     'annotation.createSet': (p) => a.create(p),
+    'annotation.tasks': ({ experimentId }) => ({ tasks: experimentTasks(db, experimentId) }),
     'annotation.guidelines': ({ setId }) => a.guidelines(setId),
     'annotation.setGuidelines': ({ setId, text }) => a.setGuidelines(setId, text),
     'annotation.disagreements': ({ setId }) => a.disagreements(setId),

@@ -387,4 +387,21 @@ export interface AnnotationHooks<E extends ExperimentView = ExperimentView> {
   units(ctx: MetricsContext<E>): AnnotationUnit[];
   /** The judges' ratings of those units (failed answers left out). */
   judgeRatings(ctx: MetricsContext<E>): JudgeRating[];
+  /**
+   * Other things people can rate in the experiment, by task id (the scale's `task`), e.g. whether
+   * a translation says what its source says; their "judges" are the protocol's automatic checks.
+   */
+  tasks?: Readonly<Record<string, AnnotationTask<E>>>;
+}
+
+/** One of a protocol's own rating tasks (AnnotationHooks.tasks). */
+export interface AnnotationTask<E extends ExperimentView = ExperimentView> {
+  /** Whether this experiment has anything to rate for the task (e.g. verification was on). */
+  available(exp: E): boolean;
+  /** A label scale whose `task` is this task's id. */
+  scale(exp: E): RatingScale;
+  /** `db` reads the protocol's own tables (e.g. a translation as edited by hand). */
+  units(ctx: MetricsContext<E>, db: Database): AnnotationUnit[];
+  /** The automatic checks' ratings of those units, each check as a judge. */
+  judgeRatings(ctx: MetricsContext<E>, db: Database): JudgeRating[];
 }
