@@ -17,12 +17,16 @@ import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
 import { tempDir } from '../helpers/tmp';
 import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
 import { buildFigureSpecs } from '../../src/shared/protocols/judge-ls/report/figures';
+import { wilsonInterval } from '../../src/shared/stats/intervals';
+import { agreementTables } from '../../src/shared/annotation/report';
 
 const SIM = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } };
 const LANGS = ['ar', 'hi', 'es', 'LS:ar'];
 
 let core: Core;
 let cleanup: () => void;
+/** The unfaithful study with the LLM verdict on (run by its test, rated by people in a later one). */
+let llmStudy: Study | undefined;
 
 beforeAll(async () => {
   const t = tempDir();
@@ -215,6 +219,7 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
 
   it('with the LLM verdict on, the model also calls the swapped translations not equivalent, with a reason', async () => {
     const judged = await run('languages-unfaithful-llm', 'sim-translator-unfaithful30', true);
+    llmStudy = judged;
     const rows = judged.metrics.verification!.translations;
     const chrfOnly = unfaithful.metrics.verification!.translations;
     // The back-translations are the same; the verdict is one more check per translation.
@@ -305,4 +310,102 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
     expect(faithfulOn.unverified).toEqual([]);
     expect(faithfulOn.metrics).toEqual(faithful.metrics);
   });
+
+  it('people mark "equivalent?" on a sample, and the report gives each automatic check\'s κ, sensitivity and specificity', async () => {
+    const study = llmStudy!;
+    const TASK = 'translation_equivalence';
+    expect(await core.call('annotation.tasks', { experimentId: study.id })).toEqual({ tasks: [TASK] });
+    await expect(
+      core.call('annotation.createSet', { experimentId: study.id, size: 10, task: 'no_such_task' }),
+    ).rejects.toThrow(/has no rating task "no_such_task"/);
+    const set = await core.call('annotation.createSet', {
+      experimentId: study.id,
+      size: 40,
+      seed: 5,
+      task: TASK,
+    });
+    expect(set.scale).toEqual({ kind: 'label', labels: ['yes', 'no'], task: TASK, positive: 'no' });
+    expect(set.itemCount).toBe(40);
+    // Stratified by the check's pass/fail × language, each stratum its proportional share.
+    const rows = study.metrics.verification!.translations;
+    for (const st of set.strata) {
+      const [, outcome, language] = /^check-(pass|fail) × (.+)$/.exec(st.stratum)!;
+      expect(st.available).toBe(
+        rows.filter((r) => r.language === language && r.verified === (outcome === 'pass')).length,
+      );
+      expect(Math.abs(st.sampled - (40 * st.available) / rows.length)).toBeLessThan(1);
+    }
+    expect(set.strata.some((st) => st.stratum.startsWith('check-fail') && st.sampled > 0)).toBe(true);
+
+    // Two people who see the English source and the translation and say "no" exactly when the
+    // translation's two responses were swapped (the planted unfaithful translations).
+    const asText = (t: { instruction: string; output1: string; output2: string }) =>
+      `${t.instruction}\n\n[1] ${t.output1}\n\n[2] ${t.output2}`;
+    const truth = new Map<string, { item: string; language: string; value: 'yes' | 'no' }>();
+    for (const v of faithful.variants) {
+      const swapped = asText({ ...v, output1: v.output2, output2: v.output1 });
+      truth.set(swapped, { item: v.sourceId, language: v.language, value: 'no' });
+      truth.set(asText(v), { item: v.sourceId, language: v.language, value: 'yes' });
+    }
+    const rated: { item: string; language: string; value: 'yes' | 'no' }[] = [];
+    for (const annotator of ['ann-1', 'ann-2']) {
+      const session = await core.call('annotation.session', { setId: set.id, annotator });
+      for (const it of session.items) {
+        expect(it.view.responses).toHaveLength(1);
+        const t = truth.get(it.view.responses[0])!;
+        expect(t).toBeDefined();
+        // The English source beside it, numbered as the translation is.
+        expect(it.view.prompt).toMatch(/\n\n\[1\] [\s\S]*\n\n\[2\] /);
+        if (annotator === 'ann-1') rated.push(t);
+        await core.call('annotation.label', {
+          setId: set.id,
+          annotator,
+          unitUid: it.unitUid,
+          value: t.value,
+        });
+      }
+    }
+    expect(rated.some((r) => r.value === 'no')).toBe(true);
+    const report = await core.call('annotation.agreement', { setId: set.id });
+    const byKey = new Map(rows.map((r) => [`${r.item_id}:${r.language}`, r]));
+    const expected = (check: (r: (typeof rows)[number]) => boolean) => {
+      const c = { tp: 0, fn: 0, tn: 0, fp: 0 };
+      for (const r of rated) {
+        const flagged = check(byKey.get(`${r.item}:${r.language}`)!);
+        if (r.value === 'no') flagged ? c.tp++ : c.fn++;
+        else flagged ? c.fp++ : c.tn++;
+      }
+      return c;
+    };
+    const acc = report.check_accuracy!;
+    expect(acc.map((a) => a.judge).sort()).toEqual(['LLM verdict', 'chrF ≥ 40']);
+    for (const [judge, check] of [
+      ['chrF ≥ 40', (r: (typeof rows)[number]) => r.chrf! < 40],
+      ['LLM verdict', (r: (typeof rows)[number]) => r.llm_equivalent === false],
+    ] as const) {
+      const a = acc.find((x) => x.judge === judge)!;
+      const c = expected(check);
+      expect([a.true_positive, a.false_negative, a.true_negative, a.false_positive]).toEqual([
+        c.tp,
+        c.fn,
+        c.tn,
+        c.fp,
+      ]);
+      expect(a.sensitivity).toBeCloseTo(c.tp / (c.tp + c.fn), 12);
+      expect(a.sensitivity_ci).toEqual(wilsonInterval(c.tp, c.tp + c.fn));
+      expect(a.specificity_ci).toEqual(wilsonInterval(c.tn, c.tn + c.fp));
+      // κ with people, its interval inside [−1, 1] or undefined with the reason.
+      const k = report.judge_human.find((r) => r.judge === judge)!;
+      expect(k.n).toBe(40);
+      if (k.kappa_ci) expect(k.kappa_ci[0] >= -1 && k.kappa_ci[1] <= 1).toBe(true);
+      else expect(k.kappa_ci_undefined_reason).toBeTruthy();
+    }
+    // The simulated checker calls exactly the swaps not equivalent: it agrees with the people fully.
+    const llm = acc.find((x) => x.judge === 'LLM verdict')!;
+    expect([llm.sensitivity, llm.specificity]).toEqual([1, 1]);
+    expect(report.judge_human.find((r) => r.judge === 'LLM verdict')!.kappa).toBe(1);
+    // The report's tables carry it (the dashboard, the CLI's text and the zip export read these).
+    const table = agreementTables(report).find((t) => t.id === 'check_accuracy')!;
+    expect(table.rows.map((r) => r.judge)).toEqual(acc.map((a) => a.judge));
+  }, 60_000);
 });

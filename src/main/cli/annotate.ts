@@ -196,10 +196,14 @@ export function registerAnnotateCommands(
     .option('--seed <n>', 'sampling seed (default: a fixed one)', wholeNumber)
     .option('--name <name>', 'the set name')
     .option('--guidelines <file>', "the set's guidelines for annotators (a text or Markdown file)")
+    .option(
+      '--task <id>',
+      "rate one of the study's own tasks instead of the judges' units (Judge-LS with verified translations: translation_equivalence)",
+    )
     .action(
       (
         ref: string,
-        opts: { size: number; seed?: number; name?: string; guidelines?: string },
+        opts: { size: number; seed?: number; name?: string; guidelines?: string; task?: string },
         cmd: Command,
       ) =>
         withCore(cmd, async (core) => {

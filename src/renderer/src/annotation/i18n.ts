@@ -23,6 +23,21 @@ const en = {
     name: 'Name (optional)',
     gold: 'Count the dataset’s gold labels as the annotator “majority” (e.g. the MT-Bench human set)',
     submit: 'Create set',
+    task: 'What people rate',
+    mainTask: 'The judges’ items (as the judges rated them)',
+  },
+  /** A protocol's own rating tasks (AnnotationHooks.tasks), by id. */
+  tasks: {
+    translation_equivalence: {
+      title: 'Translation equivalence: does each translation say what its English source says?',
+      intro:
+        'One unit per checked translation (item × language), sampled within the back-translation check’s pass and fail × language. People answer yes or no; the report then gives the agreement (κ) of the chrF threshold and of the LLM verdict with them, and each check’s sensitivity and specificity.',
+      source: 'Source (English)',
+      translation: 'Translation',
+      question: 'Does the translation say the same as the source (instruction and both responses)?',
+      yes: 'Yes, equivalent',
+      no: 'No, not equivalent',
+    },
   },
   budget: {
     title: 'Label budget (PPI++)',
@@ -313,6 +328,20 @@ const zh: typeof en & typeof zhTables = {
     name: '名称（可选）',
     gold: '把数据集的金标签计为标注者“majority”（如 MT-Bench 人工评判集）',
     submit: '创建',
+    task: '评什么',
+    mainTask: '评审模型评过的条目（与评审模型的任务相同）',
+  },
+  tasks: {
+    translation_equivalence: {
+      title: '译文等价性：每个译文是否表达了英文原文的意思？',
+      intro:
+        '每个经过检查的译文（条目 × 语言）为一个单元，在回译检查的通过与未通过 × 语言内分层抽样。标注者回答“是”或“否”；报告随后给出 chrF 阈值与 LLM 判定各自与人工的一致性（κ），以及每项检查的灵敏度和特异度。',
+      source: '原文（英文）',
+      translation: '译文',
+      question: '译文与原文（指令和两个回答）意思相同吗？',
+      yes: '是，等价',
+      no: '否，不等价',
+    },
   },
   budget: {
     title: '标签预算（PPI++）',
