@@ -19,6 +19,10 @@ import { buildTables } from '../../src/shared/protocols/judge-ls/report/tables';
 import { buildFigureSpecs } from '../../src/shared/protocols/judge-ls/report/figures';
 import { wilsonInterval } from '../../src/shared/stats/intervals';
 import { agreementTables } from '../../src/shared/annotation/report';
+import { methodsNumber } from '../../src/shared/paper/methods';
+import { cardSpeaker } from '../../src/shared/report-card/phrases';
+import { judgeLsReportCard } from '../../src/main/protocols/judge-ls/report-card';
+import { JUDGE_LS_CARD_TEXT } from '../../src/shared/protocols/judge-ls/report/card-text';
 
 const SIM = { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } };
 const LANGS = ['ar', 'hi', 'es', 'LS:ar'];
@@ -408,4 +412,71 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
     const table = agreementTables(report).find((t) => t.id === 'check_accuracy')!;
     expect(table.rows.map((r) => r.judge)).toEqual(acc.map((a) => a.judge));
   }, 60_000);
+
+  it('the Methods section and the report card name the languages, the check and its pass rate, EN and 中文', async () => {
+    const study = llmStudy!;
+    const v = study.metrics.verification!;
+    const passed = v.translations.filter((r) => r.verified).length;
+    const items = new Set(v.translations.map((r) => r.item_id)).size;
+    const en = (await core.call('experiments.methods', { experimentId: study.id, lang: 'en' })).markdown;
+    expect(en).toContain(
+      'Target languages: Arabic (ar); Hindi (hi); Spanish (es); Arabic-English code-switching (LS:ar).',
+    );
+    expect(en).toContain(
+      `translated back into English by sim/sim-back-translator and scored against the English source with ${v.metric}`,
+    );
+    expect(en).toMatch(
+      /below chrF 40, or one the same model's equivalence verdict on source and translation called not equivalent, was not verified/,
+    );
+    const m =
+      /(\d+) of (\d+) translations passed \(pass rate ([\d.]+)\); (\d+) of (\d+) items had every translation verified/.exec(
+        en,
+      )!;
+    expect(m.slice(1).map(Number)).toEqual([
+      passed,
+      v.translations.length,
+      Number(methodsNumber(passed / v.translations.length)),
+      items - v.excluded_item_ids.length,
+      items,
+    ]);
+    for (const l of LANGS) {
+      const rows = v.translations.filter((r) => r.language === l);
+      const k = rows.filter((r) => r.verified).length;
+      expect(en).toContain(
+        `: ${k} of ${rows.length} translations passed (${methodsNumber(k / rows.length)})`,
+      );
+    }
+    const zh = (await core.call('experiments.methods', { experimentId: study.id, lang: 'zh' })).markdown;
+    expect(zh).toContain(
+      '目标语言：阿拉伯语 (ar)、印地语 (hi)、西班牙语 (es)、阿拉伯语–英语语码转换 (LS:ar)。',
+    );
+    expect(zh).toContain(`${v.translations.length} 个译文中有 ${passed} 个通过`);
+    const section = zh.slice(zh.indexOf('目标语言与译文验证'));
+    expect(section.slice(0, section.indexOf('\n## ') > 0 ? section.indexOf('\n## ') : undefined)).not.toMatch(
+      /\b(translated|passed|items)\b/,
+    );
+
+    // The card of a judge of this study: the pass rate per language, then its flips on verified items.
+    // (The contribution the card page and exports show for this experiment, read from its metrics.)
+    const exp = judgeLsReportCard(study.metrics, 'Sim strong');
+    const checks = exp.rows.filter((r) => r.measure === 'translation_verified');
+    expect(checks).toHaveLength(LANGS.length);
+    const speak = cardSpeaker('en', () => JUDGE_LS_CARD_TEXT);
+    const ar = checks.find((r) => speak.phrase(r.condition, 'judge-ls').startsWith('Arabic (ar)'))!;
+    expect(speak.phrase(ar.condition, 'judge-ls')).toBe(
+      "Arabic (ar): translated back by sim/sim-back-translator, chrF ≥ 40 and the model's equivalence verdict",
+    );
+    const arRows = v.translations.filter((r) => r.language === 'ar');
+    expect([ar.n, ar.value]).toEqual([
+      arRows.length,
+      arRows.filter((r) => r.verified).length / arRows.length,
+    ]);
+    expect(cardSpeaker('zh', () => JUDGE_LS_CARD_TEXT).phrase(ar.condition, 'judge-ls')).toBe(
+      '阿拉伯语 (ar)：由 sim/sim-back-translator 回译，chrF ≥ 40，并经该模型判定等价',
+    );
+    const verifiedFlips = exp.rows.filter((r) => r.condition.key === 'verified_only');
+    expect(verifiedFlips.map((r) => r.value)).toEqual(
+      v.language_invariance.filter((r) => r.judge === 'Sim strong').map((r) => r.flip_rate),
+    );
+  });
 });
