@@ -20,6 +20,8 @@ import { buildFigureSpecs } from '../../src/shared/protocols/judge-ls/report/fig
 import { wilsonInterval } from '../../src/shared/stats/intervals';
 import { agreementTables } from '../../src/shared/annotation/report';
 import { methodsNumber } from '../../src/shared/paper/methods';
+import { localizeFigure } from '../../src/shared/report/figure-i18n';
+import { JUDGE_LS_FIGURES_ZH } from '../../src/shared/protocols/judge-ls/report/figure-zh';
 import { cardSpeaker } from '../../src/shared/report-card/phrases';
 import { judgeLsReportCard } from '../../src/main/protocols/judge-ls/report-card';
 import { JUDGE_LS_CARD_TEXT } from '../../src/shared/protocols/judge-ls/report/card-text';
@@ -188,6 +190,30 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
       const names = [...new Set(series.filter((x) => x.type === 'bar').map((x) => x.name))];
       expect(names).toEqual(['EN', 'ZH', 'LS', ...LANGS]);
     }
+    // …and so do the accuracy change, the flips and the subset heatmaps (a column per language or comparison).
+    const barNames = (id: string) => {
+      const series = figures.find((f) => f.id === id)!.option.series as { name?: string; type?: string }[];
+      return [...new Set(series.filter((x) => x.type === 'bar').map((x) => x.name))];
+    };
+    expect(barNames('accuracy_drop')).toEqual(['ZH', 'LS', ...LANGS].map((l) => `${l} − EN`));
+    expect(barNames('flip_rates')).toEqual(
+      ['ZH', 'LS', ...LANGS].flatMap((l) => [`Flip EN-${l}`, `Correctness flip EN-${l}`]),
+    );
+    const columns = (id: string) =>
+      (figures.find((f) => f.id === id)!.option.xAxis as { data: string[] }[])[0].data;
+    expect(columns('subset_quality_heatmap')).toEqual(['EN', 'ZH', 'LS', ...LANGS]);
+    expect(columns('subset_flip_heatmap')).toEqual(['EN-ZH', 'EN-LS', ...LANGS.map((l) => `EN-${l}`)]);
+    const heat = figures.find((f) => f.id === 'subset_flip_heatmap')!.option.series as { data: unknown[] }[];
+    expect(heat[0].data.length).toBeGreaterThan(0);
+    // The 中文 figure names the other comparisons too.
+    const zhFlips = localizeFigure(
+      figures.find((f) => f.id === 'flip_rates')!,
+      'zh',
+      [JUDGE_LS_FIGURES_ZH],
+    );
+    const zhNames = (zhFlips.option.series as { name?: string }[]).map((x) => x.name);
+    expect(zhNames).toContain('判断翻转 EN-ar');
+    expect(zhNames).toContain('正确性翻转 EN-LS:ar');
     // Without `verify` there are no such tables (and no `verification` key).
     const { verification: _v, ...without } = unfaithful.metrics;
     expect(buildTables(without).some((t) => t.id === 'verification' || t.id === 'verified_only')).toBe(false);
