@@ -402,8 +402,8 @@ describe('Judge-LS in other languages, verified by back-translation', () => {
       const c = { tp: 0, fn: 0, tn: 0, fp: 0 };
       for (const r of rated) {
         const flagged = check(byKey.get(`${r.item}:${r.language}`)!);
-        if (r.value === 'no') flagged ? c.tp++ : c.fn++;
-        else flagged ? c.fp++ : c.tn++;
+        const cell = r.value === 'no' ? (flagged ? 'tp' : 'fn') : flagged ? 'fp' : 'tn';
+        c[cell]++;
       }
       return c;
     };
