@@ -337,7 +337,9 @@ function resultsOf(
   const metrics = exp.protocol.computeMetrics(ctx);
   // What the verified-only switch leaves out, counted on the items the flagged switch keeps (so
   // the page can say how many and why whichever way the switch stands).
-  const unverified = exp.protocol.unverified?.(metricsContext(db, exp, excludeFlagged, scan));
+  const unverified = exp.protocol.unverified?.(
+    verifiedOnly ? metricsContext(db, exp, excludeFlagged, scan) : ctx,
+  );
   const marks = marksInForce(db, exp, metrics);
   return {
     protocol: exp.protocol.id,

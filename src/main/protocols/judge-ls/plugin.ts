@@ -144,7 +144,12 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
           : parseBackTranslation(json),
       group: () => VERIFIER_ROLE,
       outputTokens: transformOutputTokens,
-      describe: () => ({ role: VERIFIER_ROLE, label: VERIFIER_ROLE, kind: 'back-translation' }),
+      // The estimate lists the equivalence verdicts apart from the back-translations.
+      describe: (t) => ({
+        role: VERIFIER_ROLE,
+        label: VERIFIER_ROLE,
+        kind: (t.meta as VerifyTask['meta']).check === 'llm' ? 'equivalence-verdict' : 'back-translation',
+      }),
     },
   ],
   afterAnswers(exp, db, stage) {
