@@ -118,16 +118,19 @@ export interface ApiMethods {
    */
   'experiments.interrupt': { params: { experimentId: number }; result: ExperimentProgress };
   'experiments.progress': { params: { experimentId: number }; result: ExperimentProgress };
-  /** Metrics; with excludeFlagged every table is recomputed without the audit's flagged items. */
+  /**
+   * Metrics; with excludeFlagged every table is recomputed without the audit's flagged items, with
+   * verifiedOnly without the items the protocol's verification did not pass (`unverified`).
+   */
   'experiments.results': {
-    params: { experimentId: number; excludeFlagged?: boolean };
+    params: { experimentId: number; excludeFlagged?: boolean; verifiedOnly?: boolean };
     result: ExperimentResults;
   };
   /** Which results tables' cells open the verdicts behind them (none where the protocol declares none). */
   'experiments.verdictLinks': { params: { experimentId: number }; result: { links: VerdictLink[] } };
   /** Every usable verdict behind the tables (with excludeFlagged, as the tables are then computed): from the store, offline. */
   'experiments.verdicts': {
-    params: { experimentId: number; excludeFlagged?: boolean };
+    params: { experimentId: number; excludeFlagged?: boolean; verifiedOnly?: boolean };
     result: VerdictList;
   };
   /** The audit's flagged items (as in `experiments.results`), without computing the metrics. */
@@ -260,6 +263,8 @@ export interface ApiMethods {
        * first `size` of them, most doubtful first. Refused when there are none.
        */
       leastSure?: LeastSureOptions;
+      /** One of the protocol's own rating tasks (`annotation.tasks`); absent: its main units. */
+      task?: string;
     };
     result: AnnotationSetSummary;
   };
@@ -272,6 +277,11 @@ export interface ApiMethods {
     params: { experimentId: number } & LeastSureOptions;
     result: LeastSureSelection;
   };
+  /**
+   * The rating tasks the experiment offers beside its main units (e.g. Judge-LS's
+   * `translation_equivalence` when translations were verified), by id.
+   */
+  'annotation.tasks': { params: { experimentId: number }; result: { tasks: string[] } };
   /** Every version of the set's guidelines, oldest first. */
   'annotation.guidelines': { params: { setId: number }; result: GuidelinesVersion[] };
   /** Stores the text as the next guidelines version (the current text again makes none). */
@@ -471,6 +481,7 @@ export const METHOD_NAMES = [
   'prices.get',
   'annotation.createSet',
   'annotation.leastSure',
+  'annotation.tasks',
   'annotation.guidelines',
   'annotation.setGuidelines',
   'annotation.disagreements',

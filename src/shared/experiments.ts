@@ -182,6 +182,11 @@ export interface ExperimentResults<M = unknown, P extends string = string> {
   tables: Table[];
   /** Items an audit flagged (the sensitivity switch drops them); empty where a protocol has no audit. */
   flagged: FlaggedItem[];
+  /**
+   * Items the protocol's verification did not pass (the verified-only switch drops them), counted
+   * on the items the flagged switch keeps; absent when the experiment verifies nothing.
+   */
+  unverified?: FlaggedItem[];
   counts: ResultCounts;
   /** Answered by the built-in simulated provider: every page and export says so. */
   simulated: boolean;

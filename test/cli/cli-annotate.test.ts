@@ -545,4 +545,82 @@ describe('judge-lab annotate', () => {
     expect(back.adjudicated_items).toBe(0);
     expect(back.judge_human).toEqual(before.judge_human);
   });
+
+  it('rates translation equivalence of a Judge-LS run with verified translations (issue 37): --task, a label template, the checks against people', async () => {
+    const cfg = join(dir, 'verified.json');
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        name: 'verified',
+        protocol: 'judge-ls',
+        dataset: SAMPLE,
+        limit: 8,
+        providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60000, concurrency: 16 } },
+        transform: {
+          provider: 'sim',
+          model: 'sim-translator-unfaithful30',
+          languages: ['ar', 'hi'],
+          verify: { provider: 'sim', model: 'sim-back-translator', llmVerdict: true },
+        },
+        judges: [{ label: 'Sim', provider: 'sim', model: 'sim-judge-strong' }],
+        tieProbes: false,
+      }),
+    );
+    const ran = await cli('run', cfg);
+    expect(ran.code, ran.stderr).toBe(0);
+    const refused = await cli('annotate', 'create-set', 'verified', '--size', '4', '--task', 'nope');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/has no rating task "nope"/);
+    const created = await cli(
+      'annotate',
+      'create-set',
+      'verified',
+      '--size',
+      '16',
+      '--task',
+      'translation_equivalence',
+      '--name',
+      'equivalence',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/Created rating set \d+ "equivalence" with 16 units/);
+    const out = join(dir, 'equivalence.csv');
+    expect(
+      (await cli('annotate', 'label-template', 'equivalence', '--annotator', 'Lin', '--out', out)).code,
+    ).toBe(0);
+    const rows = parse(readFileSync(out, 'utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(rows).toHaveLength(16);
+    expect(Object.keys(rows[0])).toContain('label');
+    // A person who finds every translation equivalent: the checks' flags are all false alarms.
+    const filled = join(dir, 'equivalence-filled.csv');
+    const header = Object.keys(rows[0]);
+    const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    writeFileSync(
+      filled,
+      [
+        header.join(','),
+        ...rows.map((row) => header.map((h) => quote(h === 'label' ? 'yes' : row[h])).join(',')),
+      ].join('\r\n'),
+    );
+    const imported = await cli('annotate', 'import-labels', 'equivalence', filled);
+    expect(imported.code, imported.stderr).toBe(0);
+    const json = JSON.parse(
+      (await cli('annotate', 'agreement', 'equivalence', '--json')).stdout,
+    ) as AgreementReport;
+    const acc = json.check_accuracy!;
+    expect(acc.map((a) => a.judge)).toEqual(['LLM verdict', 'chrF ≥ 40']);
+    for (const a of acc) {
+      expect(a.n).toBe(16);
+      expect(a.sensitivity).toBeNull();
+      expect(a.sensitivity_undefined_reason).toBe('no human-positive items');
+      expect(a.specificity).toBe(a.true_negative / 16);
+    }
+    const text = await cli('annotate', 'agreement', 'equivalence');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/Automatic checks against people/);
+    expect(text.stdout).toMatch(/undefined \(no human-positive items\)/);
+  }, 120_000);
 });

@@ -101,6 +101,20 @@ describe('verified translations over both wire formats (mock provider)', () => {
       config: { ...studyConfig(), name: 'languages-estimate-plain', transform },
     });
     expect(plain.rows.some((r) => r.role === 'verifier')).toBe(false);
+    // With the LLM verdict, its calls are a row of their own beside the back-translations.
+    const base = studyConfig();
+    const withVerdict = await core.call('experiments.estimate', {
+      config: {
+        ...base,
+        name: 'languages-estimate-llm',
+        transform: { ...base.transform, verify: { ...base.transform.verify, llmVerdict: true } },
+      },
+    });
+    const verifier = withVerdict.rows.filter((r) => r.role === 'verifier');
+    expect(verifier.map((r) => [r.kind, r.calls])).toEqual([
+      ['back-translation', LIMIT * LANGS.length],
+      ['equivalence-verdict', LIMIT * LANGS.length],
+    ]);
   });
 
   it('asks for back-translations in the back-translator wire format, one per translation', () => {

@@ -75,6 +75,19 @@ describe('judgments.csv', () => {
     expect(() => judgmentsCsv(bad)).toThrow('judgments[2]: field "order" is "en_zh", expected orig | swap');
   });
 
+  it('writes verdicts in any target language (issue 37: ar, LS:hi) and still refuses an unknown one', () => {
+    const other = makeJudgments().map((r, i) =>
+      r.kind === 'quality' && r.language !== 'EN' ? { ...r, language: i % 2 ? 'ar' : 'LS:hi' } : r,
+    );
+    const languages = rows(judgmentsCsv(other)).map((r) => r.language);
+    expect(languages).toEqual(other.map((r) => r.language));
+    expect(languages.some((l) => l === 'ar' || l === 'LS:hi')).toBe(true);
+    const bad = makeJudgments().map((r) => (r.kind === 'quality' ? { ...r, language: 'xx' } : r));
+    expect(() => judgmentsCsv(bad)).toThrow(
+      /field "language" is "xx", expected EN \| ZH \| LS \| a target language code/,
+    );
+  });
+
   it('quotes only fields that need it', () => {
     expect(csvField('plain')).toBe('plain');
     expect(csvField('a,b')).toBe('"a,b"');

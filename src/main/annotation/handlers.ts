@@ -2,7 +2,7 @@
 import type { ParamsOf, ResultOf } from '../../shared/api';
 import type { Database } from '../store/db';
 import { agreementZip } from './export';
-import { leastSureOf, type AnnotationService } from './service';
+import { experimentTasks, leastSureOf, type AnnotationService } from './service';
 
 type AnnotationMethod = Extract<keyof import('../../shared/api').ApiMethods, `annotation.${string}`>;
 type Handlers = { [M in AnnotationMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
@@ -11,6 +11,7 @@ export function annotationHandlers(db: Database, a: AnnotationService): Handlers
   return {
     'annotation.createSet': (p) => a.create(p),
     'annotation.leastSure': ({ experimentId, ...opts }) => leastSureOf(db, experimentId, opts),
+    'annotation.tasks': ({ experimentId }) => ({ tasks: experimentTasks(db, experimentId) }),
     'annotation.guidelines': ({ setId }) => a.guidelines(setId),
     'annotation.setGuidelines': ({ setId, text }) => a.setGuidelines(setId, text),
     'annotation.disagreements': ({ setId }) => a.disagreements(setId),

@@ -41,7 +41,8 @@ export function stratifiedSample(
   size: number,
   seed: number,
 ): { units: SampledUnit[]; strata: StratumCount[] } {
-  const stratum = stratumOf(units, ratings, scale);
+  const band = stratumOf(units, ratings, scale);
+  const stratum = (u: AnnotationUnit) => u.stratum ?? band(u);
   const groups = new Map<string, AnnotationUnit[]>();
   for (const u of units) {
     const s = stratum(u);

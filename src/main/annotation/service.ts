@@ -93,19 +93,39 @@ function hooksOf(exp: LoadedExperiment): AnnotationHooks {
   return hooks;
 }
 
-/** The experiment's units and judge ratings, from its stored results. */
+/**
+ * The experiment's units and judge ratings, from its stored results; with `task`, the units and
+ * automatic checks of that rating task of the protocol (refused when it has none or none to rate).
+ */
 export function experimentRatings(
   db: Database,
   experimentId: number,
+  task?: string,
 ): { scale: RatingScale; units: AnnotationUnit[]; ratings: JudgeRating[]; asks: JudgeAsk[] } {
   const exp = loadExperiment(db, experimentId);
   const hooks = hooksOf(exp);
   const ctx = metricsContext(db, exp, false);
+  if (task === undefined)
+    return {
+      scale: hooks.scale(exp.view),
+      units: hooks.units(ctx),
+      ratings: hooks.judgeRatings(ctx),
+      asks: hooks.asks?.(ctx) ?? [],
+    };
+  const own = Object.hasOwn(hooks.tasks ?? {}, task) ? hooks.tasks![task] : undefined;
+  if (!own || !own.available(exp.view)) {
+    throw new AppError(
+      'invalid_params',
+      `The experiment "${exp.row.name}" has no rating task "${task}"` +
+        (own ? ' (nothing to rate for it in this experiment)' : ''),
+    );
+  }
+  // A task's "judges" are automatic checks asked once: no orders or repeats to doubt.
   return {
-    scale: hooks.scale(exp.view),
-    units: hooks.units(ctx),
-    ratings: hooks.judgeRatings(ctx),
-    asks: hooks.asks?.(ctx) ?? [],
+    scale: own.scale(exp.view),
+    units: own.units(ctx, db),
+    ratings: own.judgeRatings(ctx, db),
+    asks: [],
   };
 }
 
@@ -126,6 +146,16 @@ export function leastSureOf(
   }
   return selectLeastSure({ scale, units, ratings, asks }, opts);
 }
+
+/** The rating tasks an experiment offers beside its main units (ids of its protocol's `tasks`). */
+export function experimentTasks(db: Database, experimentId: number): string[] {
+  const exp = loadExperiment(db, experimentId);
+  const tasks = exp.protocol.annotation?.tasks ?? {};
+  return Object.keys(tasks).filter((k) => tasks[k].available(exp.view));
+}
+
+/** The task a set rates (its scale's), undefined for the protocol's main units. */
+const taskOf = (scale: RatingScale): string | undefined => (scale.kind === 'label' ? scale.task : undefined);
 
 const unitUid = (setUid: string, itemKey: string): string =>
   createHash('sha256').update(`${setUid}\u0000${itemKey}`).digest('hex').slice(0, 16);
@@ -245,9 +275,16 @@ export class AnnotationService {
      * doubtful first): the hybrid where the judge screens and people refine.
      */
     leastSure?: LeastSureOptions;
+    /** One of the protocol's own rating tasks (`experimentTasks`); absent: its main units. */
+    task?: string;
   }): AnnotationSetSummary {
     const exp = loadExperiment(this.db, p.experimentId);
-    const { scale, units, ratings } = experimentRatings(this.db, p.experimentId);
+    if (p.leastSure && p.task !== undefined)
+      throw new AppError(
+        'invalid_params',
+        `Least-sure units are the judges' own units: a rating task ("${p.task}") takes a sample instead`,
+      );
+    const { scale, units, ratings } = experimentRatings(this.db, p.experimentId, p.task);
     if (units.length === 0) throw new AppError('conflict', 'The experiment has no units to rate yet');
     const seed = p.seed ?? 1;
     const sample = p.leastSure
@@ -828,7 +865,10 @@ export class AnnotationService {
     const human = labelsOf(this.db, set.id)
       .filter((l) => !l.skipped && l.value !== null)
       .map((l) => ({ itemKey: l.itemKey, annotator: l.annotator, value: l.value! }));
-    const all = set.experimentId === null ? [] : experimentRatings(this.db, set.experimentId).ratings;
+    const all =
+      set.experimentId === null
+        ? []
+        : experimentRatings(this.db, set.experimentId, taskOf(set.scale)).ratings;
     const judges = all.filter((r) => keys.has(r.itemKey));
     // The experiment's units no one was asked to rate: PPI's unlabelled items.
     const unlabelledJudges = all.filter((r) => !keys.has(r.itemKey));

@@ -308,6 +308,10 @@ export function registerAnnotateCommands(
       .option('--name <name>', 'the set name')
       .option('--guidelines <file>', "the set's guidelines for annotators (a text or Markdown file)")
       .option(
+        '--task <id>',
+        "rate one of the study's own tasks instead of the judges' units (Judge-LS with verified translations: translation_equivalence)",
+      )
+      .option(
         '--least-sure',
         'take the units the judge is least sure about instead of a random sample (see `annotate least-sure`)',
       ),
@@ -319,6 +323,7 @@ export function registerAnnotateCommands(
         seed?: number;
         name?: string;
         guidelines?: string;
+        task?: string;
         leastSure?: boolean;
         criteria?: LeastSureCriterion[];
         margin?: number;

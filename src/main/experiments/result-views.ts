@@ -54,8 +54,8 @@ export class ResultViews {
     return this.opts.db;
   }
 
-  results(id: number, excludeFlagged = false) {
-    return computeResults(this.db, id, excludeFlagged);
+  results(id: number, excludeFlagged = false, verifiedOnly = false) {
+    return computeResults(this.db, id, excludeFlagged, verifiedOnly);
   }
 
   /** Which tables' cells open verdicts: the protocol's declaration (none without one). */
@@ -65,11 +65,11 @@ export class ResultViews {
   }
 
   /** The usable verdicts behind the tables, from the same context the metrics are computed from. */
-  verdicts(id: number, excludeFlagged = false): VerdictList {
+  verdicts(id: number, excludeFlagged = false, verifiedOnly = false): VerdictList {
     const exp = loadExperiment(this.db, id);
     const hook = exp.protocol.verdicts;
     if (!hook) return { fields: [], rows: [] };
-    return hook.rows(metricsContext(this.db, exp, excludeFlagged));
+    return hook.rows(metricsContext(this.db, exp, excludeFlagged, undefined, verifiedOnly));
   }
 
   /** The audit's flagged items, read from the stored variants (no metrics are computed). */

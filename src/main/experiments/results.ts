@@ -133,16 +133,21 @@ export function metricsContext(
   excludeFlagged: boolean,
   /** The plan as read after the answers were stored (storedScan), when the caller has it. */
   scan?: ResultsScan,
+  /** Leave out, too, the items the protocol's verification did not pass (its `unverified` hook). */
+  verifiedOnly = false,
 ): MetricsContext {
   const s = scan ?? storedScan(db, exp);
   const flagged = exp.protocol.flagged?.(exp.view, db) ?? [];
-  return {
+  const ctx: MetricsContext = {
     exp: exp.view,
     results: s.results,
     usage: usageRows(db, exp, s.usage),
     excluded: new Set(excludeFlagged ? flagged.map((f) => f.item_id) : []),
     flagged: excludeFlagged ? [] : flagged,
   };
+  if (!verifiedOnly) return ctx;
+  const unverified = exp.protocol.unverified?.(ctx) ?? [];
+  return { ...ctx, excluded: new Set([...ctx.excluded, ...unverified.map((u) => u.item_id)]) };
 }
 
 /**
@@ -256,13 +261,14 @@ function resultsSignature(
   exp: LoadedExperiment,
   excludeFlagged: boolean,
   flagged: readonly FlaggedItem[],
+  verifiedOnly = false,
 ): string {
   const dataVersion = db.pragma('data_version', { simple: true }) as number;
   const ownChanges = db.prepare('SELECT total_changes()').pluck().get() as number;
   const options = createHash('sha256')
     .update(JSON.stringify([exp.row.updatedAt, exp.config, exp.view.options, flagged]))
     .digest('hex');
-  return JSON.stringify([excludeFlagged, dataVersion, ownChanges, exp.items.length, options]);
+  return JSON.stringify([excludeFlagged, verifiedOnly, dataVersion, ownChanges, exp.items.length, options]);
 }
 
 interface CachedResults {
@@ -285,13 +291,14 @@ export function computeResults(
   db: Database,
   experimentId: number,
   excludeFlagged = false,
+  verifiedOnly = false,
 ): ExperimentResults {
   const exp = loadExperiment(db, experimentId);
   const signatureNow = () =>
-    resultsSignature(db, exp, excludeFlagged, exp.protocol.flagged?.(exp.view, db) ?? []);
+    resultsSignature(db, exp, excludeFlagged, exp.protocol.flagged?.(exp.view, db) ?? [], verifiedOnly);
   let cache = resultsCache.get(db);
   if (!cache) resultsCache.set(db, (cache = new Map()));
-  const key = `${experimentId}:${excludeFlagged}`;
+  const key = `${experimentId}:${excludeFlagged}:${verifiedOnly}`;
   const hit = cache.get(key);
   if (hit && hit.signature === signatureNow()) {
     // Most recently used last, so the oldest is the one dropped.
@@ -302,7 +309,7 @@ export function computeResults(
   // Storing (when anything is to store) writes: the signature is taken after it.
   const scan = storedScan(db, exp);
   const signature = signatureNow();
-  const results = resultsOf(db, exp, excludeFlagged, scan);
+  const results = resultsOf(db, exp, excludeFlagged, scan, verifiedOnly);
   cache.delete(key);
   cache.set(key, { signature, results: structuredClone(results) });
   while (cache.size > CACHED_EXPERIMENTS) cache.delete(cache.keys().next().value!);
@@ -324,9 +331,15 @@ function resultsOf(
   exp: LoadedExperiment,
   excludeFlagged: boolean,
   scan: ResultsScan,
+  verifiedOnly = false,
 ): ExperimentResults {
-  const ctx = metricsContext(db, exp, excludeFlagged, scan);
+  const ctx = metricsContext(db, exp, excludeFlagged, scan, verifiedOnly);
   const metrics = exp.protocol.computeMetrics(ctx);
+  // What the verified-only switch leaves out, counted on the items the flagged switch keeps (so
+  // the page can say how many and why whichever way the switch stands).
+  const unverified = exp.protocol.unverified?.(
+    verifiedOnly ? metricsContext(db, exp, excludeFlagged, scan) : ctx,
+  );
   const marks = marksInForce(db, exp, metrics);
   return {
     protocol: exp.protocol.id,
@@ -335,6 +348,7 @@ function resultsOf(
     // Only with a lock: a page that rebuilds a table (another interval) marks it the same way.
     ...(marks ? { confirmatory: marks } : {}),
     flagged: exp.protocol.flagged?.(exp.view, db) ?? [],
+    ...(unverified ? { unverified } : {}),
     counts: countsOf(scan),
     simulated: anySimulated(exp.providers),
   };

@@ -256,11 +256,11 @@ export class Core {
         ex.runs.runToEnd(experimentId, resumeJudges),
       'experiments.interrupt': ({ experimentId }) => ex.runs.interrupt(experimentId),
       'experiments.progress': ({ experimentId }) => ex.runs.progress(experimentId),
-      'experiments.results': ({ experimentId, excludeFlagged }) =>
-        ex.views.results(experimentId, excludeFlagged),
+      'experiments.results': ({ experimentId, excludeFlagged, verifiedOnly }) =>
+        ex.views.results(experimentId, excludeFlagged, verifiedOnly),
       'experiments.verdictLinks': ({ experimentId }) => ex.views.verdictLinks(experimentId),
-      'experiments.verdicts': ({ experimentId, excludeFlagged }) =>
-        ex.views.verdicts(experimentId, excludeFlagged ?? false),
+      'experiments.verdicts': ({ experimentId, excludeFlagged, verifiedOnly }) =>
+        ex.views.verdicts(experimentId, excludeFlagged ?? false, verifiedOnly ?? false),
       'experiments.flagged': ({ experimentId }) => ex.views.flagged(experimentId),
       'experiments.failures': ({ experimentId }) => ex.views.failures(experimentId),
       'experiments.export': ({ experimentId, outDir, lang }) => ex.views.export(experimentId, outDir, lang),

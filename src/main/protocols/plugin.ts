@@ -240,6 +240,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   };
   /** Items to leave out in the sensitivity view, with reasons. */
   flagged?(exp: E, db: Database): FlaggedItem[];
+  /**
+   * Items whose inputs failed the protocol's verification (e.g. a translation's back-translation
+   * check), with reasons, from the items `ctx` keeps; null when the experiment verifies nothing
+   * (the results page then shows no verified-only switch).
+   */
+  unverified?(ctx: MetricsContext<E>): FlaggedItem[] | null;
   /** metrics.json's top-level keys in file order (the export contract); `name?` is written only when present. */
   readonly metricsKeys: readonly string[];
   /** Metrics: a pure function of stored results. */
@@ -388,4 +394,21 @@ export interface AnnotationHooks<E extends ExperimentView = ExperimentView> {
    * Without it only a score near a cut can be found.
    */
   asks?(ctx: MetricsContext<E>): JudgeAsk[];
+  /**
+   * Other things people can rate in the experiment, by task id (the scale's `task`), e.g. whether
+   * a translation says what its source says; their "judges" are the protocol's automatic checks.
+   */
+  tasks?: Readonly<Record<string, AnnotationTask<E>>>;
+}
+
+/** One of a protocol's own rating tasks (AnnotationHooks.tasks). */
+export interface AnnotationTask<E extends ExperimentView = ExperimentView> {
+  /** Whether this experiment has anything to rate for the task (e.g. verification was on). */
+  available(exp: E): boolean;
+  /** A label scale whose `task` is this task's id. */
+  scale(exp: E): RatingScale;
+  /** `db` reads the protocol's own tables (e.g. a translation as edited by hand). */
+  units(ctx: MetricsContext<E>, db: Database): AnnotationUnit[];
+  /** The automatic checks' ratings of those units, each check as a judge. */
+  judgeRatings(ctx: MetricsContext<E>, db: Database): JudgeRating[];
 }

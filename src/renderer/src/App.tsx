@@ -78,6 +78,7 @@ export function App() {
         <ResultsPage
           experimentId={route.experimentId}
           excludeFlagged={!!route.excludeFlagged}
+          verifiedOnly={!!route.verifiedOnly}
           onNavigate={(r) => navigate(r)}
         />
       );

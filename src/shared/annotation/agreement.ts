@@ -25,6 +25,7 @@ import {
 } from '../stats';
 import type { JudgeRating, RatingScale, RatingValue } from './types';
 import { judgeAndPeople, type JudgeAndPeople } from './judge-people';
+import { checkAccuracy, type CheckAccuracyRow } from './check-accuracy';
 
 /** Below this, people do not agree well enough to validate any judge on the task. */
 export const PEOPLE_AGREEMENT_FLOOR = 0.6;
@@ -162,6 +163,11 @@ export interface AgreementReport {
   adjudicated_items: number;
   /** Corrected estimates, Gwet's AC1/AC2 and the alternative annotator test (judge-people.ts). */
   judge_and_people: JudgeAndPeople;
+  /**
+   * Each automatic check's sensitivity and specificity for the scale's `positive` label
+   * (check-accuracy.ts); present only on such a scale.
+   */
+  check_accuracy?: CheckAccuracyRow[];
 }
 
 /**
@@ -494,6 +500,9 @@ export function computeAgreement(input: AgreementInput): AgreementReport {
       altTestEpsilon: input.altTestEpsilon,
       chosenNotRandom: input.chosenNotRandom,
     }),
+    ...(scale.kind === 'label' && scale.positive !== undefined
+      ? { check_accuracy: checkAccuracy(scale, reference, input.judges) }
+      : {}),
   };
 }
 

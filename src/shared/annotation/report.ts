@@ -185,7 +185,52 @@ export function agreementTables(report: AgreementReport): Table[] {
     });
   }
   tables.push(...judgePeopleTables(report));
+  if (report.check_accuracy) tables.push(checkAccuracyTable(report));
   return tables;
+}
+
+/** A share with its interval, or why it has none. */
+const shareCi = (c: [number, number] | null, reason?: string) =>
+  c ? `[${num(c[0])}, ${num(c[1])}]` : undefinedText(reason ?? 'no items');
+
+/** Sensitivity and specificity of each automatic check (check-accuracy.ts). */
+function checkAccuracyTable(report: AgreementReport): Table {
+  const rows = report.check_accuracy ?? [];
+  const positive = rows[0]?.positive ?? (report.scale.kind === 'label' ? report.scale.positive : '');
+  return {
+    id: 'check_accuracy',
+    title: 'Automatic checks against people',
+    caption:
+      `Each automatic check against the human majority (or adjudicated) label per item, "${positive}" ` +
+      `being what the check is meant to find. Sensitivity: of the items people labelled "${positive}", ` +
+      `the share the check labelled so too; specificity: of the other items, the share it passed. ` +
+      "Wilson 95% CIs; undefined when no item falls in the denominator. Cohen's κ with its CI is the " +
+      'judge-vs-human table above.',
+    columns: [
+      col('judge', 'Check', 'text'),
+      col('n', 'n', 'int'),
+      col('true_positive', 'Both flag', 'int'),
+      col('false_negative', 'Missed', 'int'),
+      col('false_positive', 'False alarm', 'int'),
+      col('true_negative', 'Both pass', 'int'),
+      col('sensitivity', 'Sensitivity', 'text', 'r'),
+      col('sensitivity_ci', 'Sensitivity 95% CI', 'text', 'c'),
+      col('specificity', 'Specificity', 'text', 'r'),
+      col('specificity_ci', 'Specificity 95% CI', 'text', 'c'),
+    ],
+    rows: rows.map((r) => ({
+      judge: r.judge,
+      n: r.n,
+      true_positive: r.true_positive,
+      false_negative: r.false_negative,
+      false_positive: r.false_positive,
+      true_negative: r.true_negative,
+      sensitivity: num(r.sensitivity),
+      sensitivity_ci: shareCi(r.sensitivity_ci, r.sensitivity_undefined_reason),
+      specificity: num(r.specificity),
+      specificity_ci: shareCi(r.specificity_ci, r.specificity_undefined_reason),
+    })),
+  };
 }
 
 export function agreementFigures(report: AgreementReport): FigureSpec[] {

@@ -6,7 +6,20 @@ export type RatingScale =
   | { kind: 'score'; min: number; max: number }
   /** A preference between the unit's two responses: '1', '2' or 'tie' (by the responses' order). */
   | { kind: 'preference' }
-  | { kind: 'label'; labels: string[] };
+  | {
+      kind: 'label';
+      labels: string[];
+      /**
+       * A protocol's own rating task (its annotation hook's `tasks`, e.g. Judge-LS's
+       * `translation_equivalence`); absent: the protocol's main units.
+       */
+      task?: string;
+      /**
+       * The label the set's automatic checks (its "judges") are meant to find: the report gives
+       * their sensitivity and specificity for it.
+       */
+      positive?: string;
+    };
 
 export type RatingKind = RatingScale['kind'];
 
@@ -31,6 +44,11 @@ export interface AnnotationUnit {
   sourceId: string;
   category: string | null;
   view: AnnotationView;
+  /**
+   * The stratum the sample is drawn by, when the protocol sets it (e.g. an automatic check's pass
+   * or fail × language); absent: the judges' tercile band × the category.
+   */
+  stratum?: string;
 }
 
 /** A judge's rating of a unit, on the same scale people use. */

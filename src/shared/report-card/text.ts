@@ -172,6 +172,7 @@ const ZH: CardText = {
     bias_effect: '平均分数变化',
     effect_dz: "Cohen's d_z",
     position_a_rate: '选 A 的比例',
+    translation_verified: '通过回译检查的译文比例',
     disagreement: '两次重复不一致的概率',
     unanimous: '全体一致的比例',
     human_icc: '人工评分者之间的 ICC(2,1)',

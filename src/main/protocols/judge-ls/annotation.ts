@@ -1,7 +1,8 @@
 // Human ratings for Judge-LS (DESIGN.md section 5d): people give a pairwise preference on the
 // original English item, with output_1 shown as Response A and output_2 as Response B; the
 // judges' EN verdicts are normalized to the same outputs.
-import type { AnnotationHooks, MetricsContext } from '../plugin';
+import type { AnnotationHooks, AnnotationTask, MetricsContext } from '../plugin';
+import { EQUIVALENCE_TASK, equivalenceTask } from './equivalence-annotation';
 import type { JudgeRating, RatingValue } from '../../../shared/annotation/types';
 import type { JudgeAsk } from '../../../shared/annotation/least-sure';
 import { normalizeChoice } from '../../../shared/protocols/judge-ls/choice';
@@ -78,4 +79,5 @@ export const judgeLsAnnotation: AnnotationHooks = {
     }),
   judgeRatings: judgePreferences,
   asks: judgeLsAsks,
+  tasks: { [EQUIVALENCE_TASK]: equivalenceTask as AnnotationTask },
 };

@@ -1,6 +1,7 @@
 // judgments.csv of DESIGN.md section 8: one row per stored verdict, the columns in contract order.
 import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
 import { normalizeChoice } from '../../../shared/protocols/judge-ls/choice';
+import { isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
 import { toCsv } from '../host';
 
 export const JUDGMENTS_COLUMNS = [
@@ -46,8 +47,6 @@ export interface JudgmentTokens {
   outputTokens: number;
 }
 
-const QUALITY_LANGUAGES = new Set(['EN', 'ZH', 'LS']);
-
 function invalid(index: number, field: string, value: unknown, expected: string): Error {
   return new Error(`judgments[${index}]: field "${field}" is ${JSON.stringify(value)}, expected ${expected}`);
 }
@@ -61,7 +60,9 @@ function checkRecord(r: JudgmentRecord, i: number): void {
   }
   if (r.gold !== 1 && r.gold !== 2) throw invalid(i, 'gold', r.gold, '1 | 2');
   if (r.kind === 'quality') {
-    if (!QUALITY_LANGUAGES.has(r.language)) throw invalid(i, 'language', r.language, 'EN | ZH | LS');
+    // Any target the study may judge in (issue 37: `ar`, `LS:hi`, …), not only ZH and LS.
+    if (r.language !== 'EN' && !isTargetLanguage(r.language))
+      throw invalid(i, 'language', r.language, 'EN | ZH | LS | a target language code');
     if (r.order !== 'orig' && r.order !== 'swap') throw invalid(i, 'order', r.order, 'orig | swap');
   } else {
     if (r.language !== 'EN-ZH') throw invalid(i, 'language', r.language, 'EN-ZH');

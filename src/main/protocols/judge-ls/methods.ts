@@ -4,8 +4,71 @@ import { methodsRate as rate, type MethodsSection, designSection } from '../../.
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import type { MethodsHookContext } from '../plugin';
 import type { Exp } from './experiment';
+import type { MethodsLang } from '../../../shared/paper/methods';
+import { canonicalTargets, targetName } from '../../../shared/protocols/judge-ls/languages';
 
-export function judgeLsMethods({ metrics, lang }: MethodsHookContext<Exp, JudgeLsMetrics>): MethodsSection[] {
+/**
+ * The target languages by name and, with verified translations (issue 37), how they were checked
+ * and how many passed: per language, then the items whose every translation passed.
+ */
+function languagesSection(exp: Exp, metrics: JudgeLsMetrics, lang: MethodsLang): MethodsSection {
+  const zh = lang === 'zh';
+  const names = canonicalTargets(exp.options.languages).map((t) => targetName(t, lang));
+  const blocks: MethodsSection['blocks'] = [
+    {
+      kind: 'p',
+      text: zh ? `目标语言：${names.join('、')}。` : `Target languages: ${names.join('; ')}.`,
+    },
+  ];
+  const v = metrics.verification;
+  if (v) {
+    const llm = v.translations.some((r) => 'llm_equivalent' in r);
+    const items = new Set(v.translations.map((r) => r.item_id));
+    const passedItems = [...items].filter((i) => !v.excluded_item_ids.includes(i)).length;
+    const passed = v.translations.filter((r) => r.verified).length;
+    blocks.push({
+      kind: 'p',
+      text: zh
+        ? `译文验证：每个译文由 ${v.provider}/${v.model} 回译为英文，并以 ${v.metric} 与英文原文比较；` +
+          `chrF 低于 ${v.min_chrf}${llm ? '，或该模型对原文与译文给出“不等价”判定' : ''}的译文未通过验证。` +
+          `${v.translations.length} 个译文中有 ${passed} 个通过（通过率 ${rate(v.translations.length ? passed / v.translations.length : null, lang)}）；` +
+          `${items.size} 个条目中有 ${passedItems} 个条目的全部译文都通过验证，“仅已验证条目”的结果只用这些条目。`
+        : `Translation check: each translation was translated back into English by ${v.provider}/${v.model} ` +
+          `and scored against the English source with ${v.metric}; a translation below chrF ${v.min_chrf}` +
+          `${llm ? ", or one the same model's equivalence verdict on source and translation called not equivalent," : ''} ` +
+          `was not verified. ${passed} of ${v.translations.length} translations passed (pass rate ` +
+          `${rate(v.translations.length ? passed / v.translations.length : null, lang)}); ${passedItems} of ${items.size} ` +
+          'items had every translation verified, and the verified-only results use these items.',
+    });
+    blocks.push({
+      kind: 'list',
+      items: [...new Set(v.translations.map((r) => r.language))].map((t) => {
+        const rows = v.translations.filter((r) => r.language === t);
+        const k = rows.filter((r) => r.verified).length;
+        return zh
+          ? `${targetName(t, lang)}：${rows.length} 个译文中 ${k} 个通过（${rate(k / rows.length, lang)}）`
+          : `${targetName(t, lang)}: ${k} of ${rows.length} translations passed (${rate(k / rows.length, lang)})`;
+      }),
+    });
+  }
+  return {
+    id: 'judge-ls.languages',
+    title: v
+      ? zh
+        ? '目标语言与译文验证'
+        : 'Target languages and translation check'
+      : zh
+        ? '目标语言'
+        : 'Target languages',
+    blocks,
+  };
+}
+
+export function judgeLsMethods({
+  exp,
+  metrics,
+  lang,
+}: MethodsHookContext<Exp, JudgeLsMetrics>): MethodsSection[] {
   const zh = lang === 'zh';
   const quality = metrics.quality.map((q) =>
     zh
@@ -29,5 +92,6 @@ export function judgeLsMethods({ metrics, lang }: MethodsHookContext<Exp, JudgeL
       quality,
       flips,
     ),
+    languagesSection(exp, metrics, lang),
   ];
 }

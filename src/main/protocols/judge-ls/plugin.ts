@@ -38,6 +38,7 @@ import { planJudgments, planTransforms, planVerifications, selectItems } from '.
 import {
   parseBackTranslation,
   parseEquivalence,
+  unverifiedItems,
   VERIFICATION_METRIC,
   verificationRows,
 } from './verification';
@@ -143,7 +144,12 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
           : parseBackTranslation(json),
       group: () => VERIFIER_ROLE,
       outputTokens: transformOutputTokens,
-      describe: () => ({ role: VERIFIER_ROLE, label: VERIFIER_ROLE, kind: 'back-translation' }),
+      // The estimate lists the equivalence verdicts apart from the back-translations.
+      describe: (t) => ({
+        role: VERIFIER_ROLE,
+        label: VERIFIER_ROLE,
+        kind: (t.meta as VerifyTask['meta']).check === 'llm' ? 'equivalence-verdict' : 'back-translation',
+      }),
     },
   ],
   afterAnswers(exp, db, stage) {
@@ -173,6 +179,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
     };
   },
   flagged: (exp, db) => flaggedItems(db, exp),
+  unverified: (ctx) => unverifiedItems(ctx),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
   metricsKeys: [...METRICS_KEYS, 'noise_floor?', 'verification?'],
   computeMetrics: (ctx) =>

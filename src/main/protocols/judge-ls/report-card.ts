@@ -4,6 +4,7 @@ import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../..
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import { JUDGE_LS_CARD_TEXT } from '../../../shared/protocols/judge-ls/report/card-text';
 import type { ReportCardHooks } from '../plugin';
+import { wilsonInterval } from '../../../shared/stats/intervals';
 
 // Phrases of the protocol's card words (shared/protocols/judge-ls/report/card-text.ts).
 const language = (code: string) => ({ key: 'language', params: { language: code } });
@@ -119,7 +120,49 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
         ci: f.n ? f.flip_rate_ci : null,
         ...(f.n ? {} : { note: { key: 'no_pair_both_languages' } }),
       });
+  rows.push(...verificationRows(m, judge));
   return { rows, gates };
+}
+
+/**
+ * With verified translations (issue 37): each target language's share of translations that passed
+ * the back-translation check (the same on every judge's card: it is the study's), then this
+ * judge's flip rates on the verified items only.
+ */
+function verificationRows(m: JudgeLsMetrics, judge: string): HeadlineRow[] {
+  const v = m.verification;
+  if (!v) return [];
+  const rows: HeadlineRow[] = [];
+  const llm = v.translations.some((r) => 'llm_equivalent' in r);
+  for (const target of [...new Set(v.translations.map((r) => r.language))]) {
+    const checked = v.translations.filter((r) => r.language === target);
+    const passed = checked.filter((r) => r.verified).length;
+    rows.push({
+      measure: 'translation_verified',
+      label: 'Translations verified',
+      condition: {
+        key: llm ? 'verified_by_llm' : 'verified_by',
+        params: { target, model: `${v.provider}/${v.model}`, min: String(v.min_chrf) },
+      },
+      n: checked.length,
+      value: checked.length ? passed / checked.length : null,
+      ci: checked.length ? wilsonInterval(passed, checked.length) : null,
+      unit: 'pct',
+      ...(checked.length ? {} : { note: { key: 'no_translation_checked' } }),
+    });
+  }
+  for (const f of v.language_invariance.filter((r) => r.judge === judge))
+    rows.push({
+      measure: 'flip_rate',
+      label: 'Flip rate',
+      condition: { key: 'verified_only', params: { comparison: f.comparison } },
+      n: f.n,
+      value: f.n ? f.flip_rate : null,
+      ci: f.n ? f.flip_rate_ci : null,
+      unit: 'pct',
+      ...(f.n ? {} : { note: { key: 'no_pair_both_languages' } }),
+    });
+  return rows;
 }
 
 export const judgeLsReportCardHooks: ReportCardHooks<JudgeLsMetrics> = {

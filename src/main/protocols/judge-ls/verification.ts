@@ -6,6 +6,8 @@ import { canonicalTargets } from '../../../shared/protocols/judge-ls/languages';
 import type { MetricsContext } from '../plugin';
 import { answerObject, fail, type ParseResult } from '../../judging/answer';
 import type { VariantText, VerifyTask } from './model';
+import type { Exp } from './experiment';
+import type { FlaggedItem } from '../../../shared/experiments';
 
 export const VERIFICATION_METRIC =
   'chrF2 (character n-grams 1..6, beta 2, whitespace dropped; lowest of the three fields)';
@@ -134,4 +136,23 @@ export function parseEquivalence(json: unknown): ParseResult<Equivalence> {
   if (typeof obj.equivalent !== 'boolean') return fail('"equivalent" is not true or false');
   if (typeof obj.reason !== 'string') return fail('"reason" is not a string');
   return { ok: true, value: { equivalent: obj.equivalent, reason: obj.reason } };
+}
+
+/**
+ * The items the verified-only switch leaves out (every translation of an item must pass), each with
+ * its failing translations as "<language>: <why>"; null without `transform.verify`.
+ */
+export function unverifiedItems(
+  ctx: Pick<MetricsContext<Exp>, 'results' | 'excluded' | 'exp'>,
+): FlaggedItem[] | null {
+  const verify = ctx.exp.options.verify;
+  if (!verify) return null;
+  const out = new Map<string, string[]>();
+  for (const r of verificationRows(ctx, verify.minChrf, ctx.exp.options.languages, verify.llmVerdict)) {
+    if (r.verified) continue;
+    const reasons = out.get(r.item_id) ?? [];
+    reasons.push(`${r.language}: ${r.reason ?? 'not verified'}`);
+    out.set(r.item_id, reasons);
+  }
+  return [...out].map(([item_id, reasons]) => ({ item_id, reasons }));
 }

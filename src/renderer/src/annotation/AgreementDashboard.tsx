@@ -24,7 +24,15 @@ echarts.use([ScatterChart, LineChart]);
 
 const WORD_COLUMNS = new Set(['variant', 'decision', 'band', 'warning', 'method', 'result']);
 /** Interval columns whose "undefined (reason)" text is translated. */
-const INTERVAL_COLUMNS = new Set(['rho_ci', 'kappa_ci', 'icc_ci', 'gwet_ci', 'est_ci']);
+const INTERVAL_COLUMNS = new Set([
+  'rho_ci',
+  'kappa_ci',
+  'icc_ci',
+  'gwet_ci',
+  'est_ci',
+  'sensitivity_ci',
+  'specificity_ci',
+]);
 
 /** The estimates' note ("clipped…; sensitivity …, specificity …; undefined (…)"), part by part. */
 function noteText(text: string, t: (key: string, options?: Record<string, unknown>) => string): string {
@@ -85,6 +93,7 @@ function captionText(
     gwetKind: t(report.scale.kind === 'label' ? 'caption.ac1' : 'caption.ac2'),
     target: targetText(report, t),
     epsilon: report.judge_and_people?.judges[0]?.alt_test.epsilon ?? '',
+    positive: report.scale.kind === 'label' ? (report.scale.positive ?? '') : '',
   };
   const text = t(`caption.${table.id}`, { ...params, defaultValue: table.caption });
   return table.id === 'inter_annotator' && report.scale.kind === 'preference'
@@ -332,6 +341,12 @@ export function AgreementDashboard({ setId }: { setId: number }) {
             <section>
               <h2>{t('dash.altTest')}</h2>
               <PlainTable report={report} table={byId.get('alt_test')!} />
+            </section>
+          )}
+          {byId.has('check_accuracy') && (
+            <section data-testid="check-accuracy">
+              <h2>{t('dash.checkAccuracy')}</h2>
+              <PlainTable report={report} table={byId.get('check_accuracy')!} />
             </section>
           )}
           <section>

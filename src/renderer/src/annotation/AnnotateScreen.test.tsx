@@ -291,3 +291,44 @@ describe('the buttons a scale gets', () => {
     expect(zeroToTen[10]).toEqual({ value: 10, key: '0' });
   });
 });
+
+describe('a protocol task: translation equivalence', () => {
+  const scale: RatingScale = {
+    kind: 'label',
+    labels: ['yes', 'no'],
+    task: 'translation_equivalence',
+    positive: 'no',
+  };
+
+  it('shows the source and the translation, asks the question and saves yes/no with buttons and keys, EN and 中文', async () => {
+    const { labels } = storeApi(scale);
+    render(<AnnotateScreen setId={1} annotator="alice" onBack={() => {}} />);
+    await waitFor(() => expect(unitShown()).toBe('u0'));
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings).toEqual(expect.arrayContaining(['Source (English)', 'Translation']));
+    expect(screen.getByTestId('annotate-question').textContent).toBe(
+      'Does the translation say the same as the source (instruction and both responses)?',
+    );
+    // A right-to-left translation is laid out by its own text.
+    expect(screen.getByText('Answer u0').getAttribute('dir')).toBe('auto');
+    expect(screen.getByTestId('annotate-rate-yes').textContent).toBe('Yes, equivalent1');
+    expect(screen.getByTestId('annotate-rate-no').textContent).toBe('No, not equivalent2');
+    fireEvent.click(screen.getByTestId('annotate-rate-no'));
+    await waitFor(() => expect(unitShown()).toBe('u1'));
+    await press('1', 'u2');
+    expect(labels.get('u0')?.value).toBe('no');
+    expect(labels.get('u1')?.value).toBe('yes');
+    cleanup();
+    await act(() => i18next.changeLanguage('zh'));
+    render(<AnnotateScreen setId={1} annotator="alice" onBack={() => {}} />);
+    await waitFor(() =>
+      expect(screen.getByTestId('annotate-question').textContent).toBe(
+        '译文与原文（指令和两个回答）意思相同吗？',
+      ),
+    );
+    expect(screen.getByTestId('annotate-rate-yes').textContent).toBe('是，等价1');
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['原文（英文）', '译文']),
+    );
+  });
+});

@@ -218,8 +218,18 @@ export function AnnotateScreen({
   const total = stored.total;
   const open = total - stored.labelled - stored.skipped;
   const firstOpen = items.findIndex((i) => i.value === null && !i.skipped);
+  // A protocol's own task (e.g. translation equivalence) names its texts and answers in its words.
+  const task = scale.kind === 'label' ? scale.task : undefined;
   const shown = (v: RatingValue) =>
-    v === 'tie' ? t('screen.tie') : scale.kind === 'preference' ? (v === '1' ? 'A' : 'B') : String(v);
+    v === 'tie'
+      ? t('screen.tie')
+      : scale.kind === 'preference'
+        ? v === '1'
+          ? 'A'
+          : 'B'
+        : task
+          ? t(`tasks.${task}.${String(v)}`, { defaultValue: String(v) })
+          : String(v);
   // The button's name for a screen reader: what the value means, starting with what it shows.
   const optionName = (v: RatingValue) =>
     scale.kind === 'preference'
@@ -234,7 +244,7 @@ export function AnnotateScreen({
       ? t('screen.keysScore', { min: scale.min, max: scale.max })
       : scale.kind === 'preference'
         ? t('screen.keysPreference')
-        : t('screen.keysLabel', { first: scale.labels[0], second: scale.labels[1] });
+        : t('screen.keysLabel', { first: shown(scale.labels[0]), second: shown(scale.labels[1]) });
 
   // Previous, skip and next: beside the rating buttons, and alone past the last item.
   const navButtons = (
@@ -320,7 +330,7 @@ export function AnnotateScreen({
         >
           <p className="small muted">{t('screen.of', { n: index + 1, total: items.length })}</p>
           <section>
-            <h2 className="annotate__label">{t('screen.prompt')}</h2>
+            <h2 className="annotate__label">{task ? t(`tasks.${task}.source`) : t('screen.prompt')}</h2>
             <pre className="annotate__text">{item.view.prompt}</pre>
           </section>
           {item.view.context && (
@@ -333,14 +343,24 @@ export function AnnotateScreen({
             {item.view.responses.map((r, i) => (
               <section key={i}>
                 <h2 className="annotate__label">
-                  {item.view.responses.length > 1
-                    ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
-                    : t('screen.response')}
+                  {task
+                    ? t(`tasks.${task}.translation`)
+                    : item.view.responses.length > 1
+                      ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
+                      : t('screen.response')}
                 </h2>
-                <pre className="annotate__text">{r}</pre>
+                {/* A translation may be right to left (Arabic): the text says which. */}
+                <pre className="annotate__text" dir="auto">
+                  {r}
+                </pre>
               </section>
             ))}
           </div>
+          {task && (
+            <p className="annotate__question" data-testid="annotate-question">
+              {t(`tasks.${task}.question`)}
+            </p>
+          )}
           <div className="annotate__controls">
             <div
               className="annotate__rate"

@@ -237,6 +237,21 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
   const [gold, setGold] = useState(false);
   const [guidelines, setGuidelines] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // What people rate: the judges' units, or one of the protocol's own tasks the experiment offers.
+  const [tasks, setTasks] = useState<string[]>([]);
+  const [task, setTask] = useState('');
+  useEffect(() => {
+    let live = true;
+    getApi()
+      .call('annotation.tasks', { experimentId })
+      .then(
+        (r) => live && setTasks(r.tasks),
+        () => live && setTasks([]),
+      );
+    return () => {
+      live = false;
+    };
+  }, [experimentId]);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -248,6 +263,7 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(gold ? { goldAsAnnotator: 'majority' } : {}),
         ...(guidelines.trim() ? { guidelines } : {}),
+        ...(task ? { task } : {}),
       });
       onCreated();
     } catch (err) {
@@ -257,6 +273,20 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
   return (
     <form className="annotation-create" onSubmit={submit} data-testid="create-set">
       <h2>{t('create.title')}</h2>
+      {tasks.length > 0 && (
+        <label>
+          {t('create.task')}{' '}
+          <select value={task} data-testid="create-task" onChange={(e) => setTask(e.target.value)}>
+            <option value="">{t('create.mainTask')}</option>
+            {tasks.map((k) => (
+              <option key={k} value={k}>
+                {t(`tasks.${k}.title`, { defaultValue: k })}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {task && <p className="small muted">{t(`tasks.${task}.intro`, { defaultValue: '' })}</p>}
       <label>
         {t('create.size')}{' '}
         <input
@@ -281,10 +311,12 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
         {t('create.name')} <input value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <LabelBudget experimentId={experimentId} size={size} onUse={setSize} />
-      <label className="annotation-create__gold">
-        <input type="checkbox" checked={gold} onChange={(e) => setGold(e.target.checked)} />{' '}
-        {t('create.gold')}
-      </label>
+      {!task && (
+        <label className="annotation-create__gold">
+          <input type="checkbox" checked={gold} onChange={(e) => setGold(e.target.checked)} />{' '}
+          {t('create.gold')}
+        </label>
+      )}
       <label className="annotation-create__guidelines">
         {t('guide.createLabel')}
         <textarea

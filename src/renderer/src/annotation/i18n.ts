@@ -23,6 +23,21 @@ const en = {
     name: 'Name (optional)',
     gold: 'Count the dataset’s gold labels as the annotator “majority” (e.g. the MT-Bench human set)',
     submit: 'Create set',
+    task: 'What people rate',
+    mainTask: 'The judges’ items (as the judges rated them)',
+  },
+  /** A protocol's own rating tasks (AnnotationHooks.tasks), by id. */
+  tasks: {
+    translation_equivalence: {
+      title: 'Translation equivalence: does each translation say what its English source says?',
+      intro:
+        'One unit per checked translation (item × language), sampled within the back-translation check’s pass and fail × language. People answer yes or no; the report then gives the agreement (κ) of the chrF threshold and of the LLM verdict with them, and each check’s sensitivity and specificity.',
+      source: 'Source (English)',
+      translation: 'Translation',
+      question: 'Does the translation say the same as the source (instruction and both responses)?',
+      yes: 'Yes, equivalent',
+      no: 'No, not equivalent',
+    },
   },
   leastSure: {
     title: 'Send the judge’s least sure units to people',
@@ -167,6 +182,7 @@ const en = {
       'What the judge’s labels on every item, corrected with people’s labels on the rated ones, say about {{target}}: narrower intervals than people alone when the judge is informative, never a biased one.',
     gwet: 'Gwet’s AC1/AC2',
     altTest: 'Can this judge replace a rater?',
+    checkAccuracy: 'Does the automatic check find what people find?',
     epsilon: 'Alt-test ε',
     epsilonHelp:
       'The alternative annotator test’s cost–benefit allowance: 0.2 for expert annotators (the default), 0.15 for skilled ones, 0.1 for crowd workers (Calderon et al. 2025).',
@@ -251,6 +267,14 @@ const zhTables = {
     width: '区间宽度',
     n_eff: '等效人工标签数 n_eff',
     lambda: 'λ',
+    true_positive: '两者都标记',
+    false_negative: '漏检',
+    false_positive: '误报',
+    true_negative: '两者都通过',
+    sensitivity: '灵敏度',
+    sensitivity_ci: '灵敏度 95% 置信区间',
+    specificity: '特异度',
+    specificity_ci: '特异度 95% 置信区间',
     note: '说明',
     epsilon: 'ε',
     tested: '参与检验的标注者',
@@ -333,6 +357,8 @@ const zhTables = {
     unweighted: '不加权',
     median: '中位数',
     majority: '多数',
+    check_accuracy:
+      '每项自动检查与每个条目的人工多数（或裁定）标签相比，“{{positive}}”是检查要发现的标签。灵敏度：人工标为“{{positive}}”的条目中，检查也这样标的比例；特异度：其余条目中检查放行的比例。Wilson 95% 置信区间；分母中没有条目时无定义。Cohen κ 及其置信区间见上方评审模型与人工对比表。',
   },
 };
 
@@ -357,6 +383,20 @@ const zh: typeof en & typeof zhTables = {
     name: '名称（可选）',
     gold: '把数据集的金标签计为标注者“majority”（如 MT-Bench 人工评判集）',
     submit: '创建',
+    task: '评什么',
+    mainTask: '评审模型评过的条目（与评审模型的任务相同）',
+  },
+  tasks: {
+    translation_equivalence: {
+      title: '译文等价性：每个译文是否表达了英文原文的意思？',
+      intro:
+        '每个经过检查的译文（条目 × 语言）为一个单元，在回译检查的通过与未通过 × 语言内分层抽样。标注者回答“是”或“否”；报告随后给出 chrF 阈值与 LLM 判定各自与人工的一致性（κ），以及每项检查的灵敏度和特异度。',
+      source: '原文（英文）',
+      translation: '译文',
+      question: '译文与原文（指令和两个回答）意思相同吗？',
+      yes: '是，等价',
+      no: '否，不等价',
+    },
   },
   leastSure: {
     title: '把评审模型最没把握的条目交给人评',
@@ -500,6 +540,7 @@ const zh: typeof en & typeof zhTables = {
       '评审模型在每个条目上的标签，用人工在已评条目上的标签校正后，对{{target}}的估计：评审模型有信息量时区间比仅靠人工更窄，且不会有偏。',
     gwet: 'Gwet AC1/AC2',
     altTest: '这个评审模型能替代一位标注者吗？',
+    checkAccuracy: '自动检查能否发现人工发现的问题？',
     epsilon: '替代检验 ε',
     epsilonHelp:
       '替代标注者检验的成本收益让步：专家标注者用 0.2（默认），熟练标注者 0.15，众包 0.1（Calderon 等 2025）。',

@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExperimentResults, ResultCounts } from '../../../shared/experiments';
 import { col, type Table } from '../../../shared/report/table';
 import { setApi } from '../api';
-import '../i18n';
 import { FakeApi, progress } from '../test/fake-api';
 import { ResultsPage } from './ResultsPage';
+import { parseHash, routeHref } from '../stores/route';
+import { i18next } from '../i18n';
 import type { ResultsRoute } from './routes';
 import { LIVE_RELOAD_MS } from './useLiveReload';
 
@@ -33,14 +34,21 @@ function resultsWith(n: number, counts: Partial<ResultCounts> = {}): ExperimentR
   };
 }
 
-function setup(answer: () => ExperimentResults) {
+function setup(answer: () => ExperimentResults, verifiedOnly = false) {
   const api = new FakeApi({
     'experiments.results': answer,
     'experiments.get': () => ({ id: 7, name: 'Pilot', datasetName: 'LLMBar', datasetId: 1 }),
   });
   setApi(api);
   const onNavigate = vi.fn<(r: ResultsRoute) => void>();
-  render(<ResultsPage experimentId={7} excludeFlagged={false} onNavigate={onNavigate} />);
+  render(
+    <ResultsPage
+      experimentId={7}
+      excludeFlagged={false}
+      verifiedOnly={verifiedOnly}
+      onNavigate={onNavigate}
+    />,
+  );
   const resultCalls = () => api.calls.filter((c) => c.method === 'experiments.results').length;
   return { api, onNavigate, resultCalls };
 }
@@ -116,5 +124,72 @@ describe('Results shell', () => {
     expect(screen.getByTestId('results-counts').textContent).toBe(
       '40 of 400 answers in; 360 not answered yet (left out below)',
     );
+  });
+
+  describe('verified items only', () => {
+    const unverified = [
+      { item_id: 'q7', reasons: ['ar: chrF 21.4 < 40'] },
+      { item_id: 'q9', reasons: ['hi: chrF 30.0 < 40', 'ar: chrF 12.5 < 40'] },
+    ];
+    const withUnverified = () => ({ ...resultsWith(10), unverified });
+
+    it('offers the switch only where the experiment verifies, and says how many items are left out and why', async () => {
+      const { onNavigate } = setup(withUnverified);
+      const box = (await screen.findByTestId('verified-only')) as HTMLInputElement;
+      expect(box.checked).toBe(false);
+      expect(box.parentElement!.textContent).toBe('Verified items only (2 not verified)');
+      expect(screen.getByTestId('verified-only-hint').textContent).toBe(
+        'All items. 2 items did not pass verification; switch this on to see every result on verified items only.',
+      );
+      expect(
+        within(screen.getByTestId('verified-only-items'))
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual(['q7 — ar: chrF 21.4 < 40', 'q9 — hi: chrF 30.0 < 40; ar: chrF 12.5 < 40']);
+      fireEvent.click(box);
+      expect(onNavigate).toHaveBeenCalledWith({
+        name: 'results',
+        experimentId: 7,
+        excludeFlagged: false,
+        verifiedOnly: true,
+      });
+      cleanup();
+      setup(() => resultsWith(10));
+      await screen.findByTestId('table-answers');
+      expect(screen.queryByTestId('verified-only')).toBeNull();
+    });
+
+    it('switched on, asks the core for verified items only and says what every table leaves out, EN and 中文', async () => {
+      const { api } = setup(withUnverified, true);
+      const box = (await screen.findByTestId('verified-only')) as HTMLInputElement;
+      expect(box.checked).toBe(true);
+      expect(api.calls.find((c) => c.method === 'experiments.results')!.params).toEqual({
+        experimentId: 7,
+        excludeFlagged: false,
+        verifiedOnly: true,
+      });
+      expect(screen.getByTestId('verified-only-hint').textContent).toMatch(
+        /^Every table and chart below leaves out the 2 items that did not pass verification/,
+      );
+      cleanup();
+      await act(() => i18next.changeLanguage('zh'));
+      try {
+        setup(withUnverified, true);
+        const hint = await screen.findByTestId('verified-only-hint');
+        expect(hint.textContent).toMatch(/^下方所有表格和图表均已排除未通过验证的 2 个条目/);
+        expect(screen.getByTestId('verified-only').parentElement!.textContent).toBe(
+          '仅已验证的条目（2 个未通过验证）',
+        );
+      } finally {
+        await act(() => i18next.changeLanguage('en'));
+      }
+    });
+
+    it('travels in the address beside the flagged switch', () => {
+      const route = { name: 'results', experimentId: 7, excludeFlagged: true, verifiedOnly: true } as const;
+      expect(routeHref(route)).toBe('#/experiments/7/results?excludeFlagged=1&verifiedOnly=1');
+      expect(parseHash(routeHref(route))).toEqual(route);
+      expect(parseHash('#/experiments/7/results')).toEqual({ name: 'results', experimentId: 7 });
+    });
   });
 });

@@ -8,6 +8,7 @@ import { ExportMethods } from './ExportMethods';
 import { ExportBundle } from './ExportBundle';
 import { PreregNote } from '../preregistration/PreregNote';
 import { GenericSections } from './GenericSections';
+import { VerifiedOnlySwitch } from './VerifiedOnlySwitch';
 import { SimulatedContext } from './simulated-context';
 import type { Navigate } from './routes';
 import { useResults } from './useResults';
@@ -19,6 +20,8 @@ import './results.css';
 interface ResultsPageProps {
   experimentId: number;
   excludeFlagged: boolean;
+  /** Every table and chart on the items the protocol's verification passed (`results.unverified`). */
+  verifiedOnly?: boolean;
   onNavigate: Navigate;
 }
 
@@ -33,13 +36,27 @@ function isEmpty(protocol: RendererProtocol | undefined, results: ExperimentResu
  * audit flagged items, how many answers are in, then the protocol's own sections (or, for a
  * protocol without a renderer plug-in, every table as the export writes it).
  */
-export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: ResultsPageProps) {
-  const { results, detail, loading, error, reload } = useResults(experimentId, excludeFlagged);
+export function ResultsPage({
+  experimentId,
+  excludeFlagged,
+  verifiedOnly = false,
+  onNavigate,
+}: ResultsPageProps) {
+  const { results, detail, loading, error, reload } = useResults(experimentId, excludeFlagged, verifiedOnly);
   const protocol = results ? getRendererProtocol(results.protocol) : undefined;
   const verdictLinks = useVerdictLinks(experimentId);
   const { t } = useTranslation(['results', ...protocolNamespaces(protocol)]);
   const empty = results ? isEmpty(protocol, results) : true;
   const flaggedCount = results?.flagged.length ?? 0;
+  const unverified = results?.unverified;
+  // Both switches travel in the address; each keeps the other's state.
+  const go = (next: { excludeFlagged?: boolean; verifiedOnly?: boolean }) =>
+    onNavigate({
+      name: 'results',
+      experimentId,
+      excludeFlagged: next.excludeFlagged ?? excludeFlagged,
+      ...((next.verifiedOnly ?? verifiedOnly) ? { verifiedOnly: true } : {}),
+    });
   const sectionProps = results ? { results, experimentId, excludeFlagged, onNavigate } : null;
   const Tools = protocol?.ResultsTools;
   const Sections = protocol?.ResultsSections ?? GenericSections;
@@ -115,9 +132,7 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
               type="checkbox"
               data-testid="exclude-flagged"
               checked={excludeFlagged}
-              onChange={(e) =>
-                onNavigate({ name: 'results', experimentId, excludeFlagged: e.target.checked })
-              }
+              onChange={(e) => go({ excludeFlagged: e.target.checked })}
             />
             {t('withoutFlagged', { count: flaggedCount })}
           </label>
@@ -125,6 +140,13 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
             {excludeFlagged ? t('withoutFlaggedOn', { count: flaggedCount }) : t('withoutFlaggedOff')}
           </span>
         </div>
+      )}
+      {(unverified || verifiedOnly) && (
+        <VerifiedOnlySwitch
+          on={verifiedOnly}
+          unverified={unverified ?? []}
+          onChange={(on) => go({ verifiedOnly: on })}
+        />
       )}
       <CountsLine
         counts={sectionProps.results.counts}
@@ -135,7 +157,9 @@ export function ResultsPage({ experimentId, excludeFlagged, onNavigate }: Result
       {error && <ErrorPanel title={t('loadFailed')} error={error} onRetry={reload} />}
       <PreregNote experimentId={experimentId} protocol={sectionProps.results.protocol} />
       <SimulatedContext.Provider value={sectionProps.results.simulated}>
-        <VerdictLinksContext.Provider value={verdictLinks}>
+        {/* The verdict browser lists every item's verdicts: with verified items only its rows would
+            not be the cells' n, so the cells stay plain. */}
+        <VerdictLinksContext.Provider value={verifiedOnly ? [] : verdictLinks}>
           <Sections {...sectionProps} />
         </VerdictLinksContext.Provider>
       </SimulatedContext.Provider>

@@ -33,6 +33,20 @@ const en = {
   withoutFlaggedOn_other:
     'Every table and chart below leaves out the {{count, number}} items the audit flagged.',
   withoutFlaggedOff: 'All items. Switch this on to check that flagged items do not drive the results.',
+  verifiedOnly: {
+    label_one: 'Verified items only ({{count, number}} not verified)',
+    label_other: 'Verified items only ({{count, number}} not verified)',
+    on_one:
+      'Every table and chart below leaves out the {{count, number}} item that did not pass verification: a translation of it failed the back-translation check (chrF below the threshold, or the model called it not equivalent). The verification table lists each reason.',
+    on_other:
+      'Every table and chart below leaves out the {{count, number}} items that did not pass verification: a translation of each failed the back-translation check (chrF below the threshold, or the model called it not equivalent). The verification table lists each reason.',
+    off_one:
+      'All items. {{count, number}} item did not pass verification; switch this on to see every result on verified items only.',
+    off_other:
+      'All items. {{count, number}} items did not pass verification; switch this on to see every result on verified items only.',
+    none: 'Every item passed verification: the results are the same with this switch on.',
+    items: 'Items left out',
+  },
   counts: {
     in: '{{done, number}} of {{planned, number}} answers in',
     failed: '{{count, number}} failed',
@@ -116,6 +130,20 @@ const zh: DeepStrings<Strings> = {
   withoutFlaggedOn_one: '下方所有表格和图表均已排除审核标记的 {{count, number}} 个条目。',
   withoutFlaggedOn_other: '下方所有表格和图表均已排除审核标记的 {{count, number}} 个条目。',
   withoutFlaggedOff: '全部条目。打开此开关，可检查被标记的条目是否左右了结果。',
+  verifiedOnly: {
+    label_one: '仅已验证的条目（{{count, number}} 个未通过验证）',
+    label_other: '仅已验证的条目（{{count, number}} 个未通过验证）',
+    on_one:
+      '下方所有表格和图表均已排除未通过验证的 {{count, number}} 个条目：其某个译文未通过回译检查（chrF 低于阈值，或模型判定不等价）。验证表列出了每个原因。',
+    on_other:
+      '下方所有表格和图表均已排除未通过验证的 {{count, number}} 个条目：其某个译文未通过回译检查（chrF 低于阈值，或模型判定不等价）。验证表列出了每个原因。',
+    off_one:
+      '全部条目。有 {{count, number}} 个条目未通过验证；打开此开关，可只在已验证的条目上查看所有结果。',
+    off_other:
+      '全部条目。有 {{count, number}} 个条目未通过验证；打开此开关，可只在已验证的条目上查看所有结果。',
+    none: '所有条目均已通过验证：打开此开关结果不变。',
+    items: '被排除的条目',
+  },
   counts: {
     in: '已收到 {{done, number}} / {{planned, number}} 个回答',
     failed: '{{count, number}} 个失败',

@@ -16,7 +16,11 @@ export interface ResultsState {
  * again as answers arrive. The shown results stay on screen while newer ones load, so neither
  * the switch nor a live update flashes; an answer older than the one shown is dropped.
  */
-export function useResults(experimentId: number, excludeFlagged: boolean): ResultsState {
+export function useResults(
+  experimentId: number,
+  excludeFlagged: boolean,
+  verifiedOnly = false,
+): ResultsState {
   const [results, setResults] = useState<ExperimentResults | null>(null);
   const [detail, setDetail] = useState<ExperimentDetail | null>(null);
   const [loading, setLoading] = useState(true);
@@ -25,14 +29,18 @@ export function useResults(experimentId: number, excludeFlagged: boolean): Resul
   const seq = useRef({ started: 0, applied: 0, key: '' });
 
   const load = useCallback(() => {
-    const key = `${experimentId}|${excludeFlagged}`;
+    const key = `${experimentId}|${excludeFlagged}|${verifiedOnly}`;
     if (seq.current.key !== key) seq.current = { started: seq.current.started, applied: 0, key };
     const n = ++seq.current.started;
     const current = () => seq.current.key === key && n > seq.current.applied;
     setLoading(true);
     const api = getApi();
     Promise.all([
-      api.call('experiments.results', { experimentId, excludeFlagged }),
+      api.call('experiments.results', {
+        experimentId,
+        excludeFlagged,
+        ...(verifiedOnly ? { verifiedOnly } : {}),
+      }),
       api.call('experiments.get', { experimentId }).catch(() => null),
     ]).then(
       ([r, d]) => {
@@ -49,7 +57,7 @@ export function useResults(experimentId: number, excludeFlagged: boolean): Resul
         if (n === seq.current.started) setLoading(false);
       },
     );
-  }, [experimentId, excludeFlagged]);
+  }, [experimentId, excludeFlagged, verifiedOnly]);
 
   useEffect(() => {
     load();

@@ -7,7 +7,7 @@ export type Route =
   | { name: 'experiments' }
   | { name: 'new-experiment' }
   | { name: 'experiment'; experimentId: number }
-  | { name: 'results'; experimentId: number; excludeFlagged?: boolean }
+  | { name: 'results'; experimentId: number; excludeFlagged?: boolean; verifiedOnly?: boolean }
   /**
    * A protocol's own page (`#/experiments/7/flips?judge=x`): `page` names it in the renderer's
    * protocol registry, `query` holds its state (e.g. an opened item, the flip
@@ -41,10 +41,13 @@ function parseExperiment(parts: string[], query: URLSearchParams, path: string):
   if (parts.length === 2) return { name: 'experiment', experimentId };
   if (parts.length === 3) {
     if (parts[2] === 'results') {
-      const v = query.get('excludeFlagged');
-      return v === '1' || v === 'true'
-        ? { name: 'results', experimentId, excludeFlagged: true }
-        : { name: 'results', experimentId };
+      const on = (k: string) => query.get(k) === '1' || query.get(k) === 'true';
+      return {
+        name: 'results',
+        experimentId,
+        ...(on('excludeFlagged') ? { excludeFlagged: true } : {}),
+        ...(on('verifiedOnly') ? { verifiedOnly: true } : {}),
+      };
     }
     if (PAGE_NAME.test(parts[2])) {
       return {
@@ -106,10 +109,10 @@ export function routeHref(route: Route): string {
     case 'experiment':
       return `#/experiments/${route.experimentId}`;
     case 'results':
-      return withQuery(
-        `#/experiments/${route.experimentId}/results`,
-        route.excludeFlagged ? { excludeFlagged: '1' } : {},
-      );
+      return withQuery(`#/experiments/${route.experimentId}/results`, {
+        ...(route.excludeFlagged ? { excludeFlagged: '1' } : {}),
+        ...(route.verifiedOnly ? { verifiedOnly: '1' } : {}),
+      });
     case 'experiment-page':
       return withQuery(`#/experiments/${route.experimentId}/${route.page}`, route.query);
     case 'compare':

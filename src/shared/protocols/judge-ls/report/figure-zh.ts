@@ -37,7 +37,10 @@ export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
   },
   patterns: [
     [/ ?\((\d+) failed\)/g, '（$1 次失败）'],
-    [/ ?\(no valid ([A-Z/-]+) verdicts\)/g, '（没有有效的 $1 判断）'],
+    [/ ?\(no valid ([A-Za-z:/-]+) verdicts\)/g, '（没有有效的 $1 判断）'],
+    // Other target languages' legends (issue 37): EN-ar, EN-LS:hi, …
+    [/^Flip (EN-[A-Za-z:]+)$/, '判断翻转 $1'],
+    [/^Correctness flip (EN-[A-Za-z:]+)$/, '正确性翻转 $1'],
     [
       /^No valid verdicts, so no bar: (.*)\. See the failures table\.$/,
       '没有有效的判断，因此没有柱形：$1。请查看失败表。',

@@ -57,6 +57,25 @@ function colorOf(metrics: JudgeLsMetrics, l: Language): string {
 }
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
 
+/** ZH, LS, then the other targets (issue 37): a study of ZH and LS draws as before. */
+function targetsIn(metrics: JudgeLsMetrics): Language[] {
+  return languagesIn(metrics).filter((l) => l !== 'EN');
+}
+
+/** EN-ZH, EN-LS, then the study's other comparisons in its rows' order. */
+function comparisonsIn(metrics: JudgeLsMetrics): Comparison[] {
+  const more = [...new Set(metrics.language_invariance.map((r) => r.comparison))].filter(
+    (c) => !COMPARISONS.includes(c),
+  );
+  return [...COMPARISONS, ...more];
+}
+
+/** A lighter tint of a #rrggbb colour (the correctness flip beside its language's flip). */
+function tint(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `rgba(${r}, ${g}, ${b}, 0.55)`;
+}
+
 export type AccuracyMetric = 'accuracy_strict' | 'accuracy_tie_half';
 
 export function accuracyByLanguageFigure(
@@ -94,15 +113,16 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
   const judges = judgeOrder(metrics);
   // The change on the paired verdicts (same items and orders in both languages), with
   // Newcombe's paired 95% CI: the whisker says whether the drop is more than noise.
-  const change = (j: string, l: 'ZH' | 'LS') =>
+  const change = (j: string, l: Language) =>
     metrics.language_invariance.find((r) => r.judge === j && r.comparison === `EN-${l}`);
   const title = 'Accuracy change vs English (strict, points, 95% CI)';
-  const bars: BarSeriesOption[] = (['ZH', 'LS'] as const).map((l) => ({
+  const targets = targetsIn(metrics);
+  const bars: BarSeriesOption[] = targets.map((l) => ({
     ...groupedBar(
       `${l} − EN`,
-      LANGUAGE_COLORS[l],
+      colorOf(metrics, l),
       judges.map(() => null),
-      2,
+      targets.length,
     ),
     data: judges.map((j) => {
       const value = pct(change(j, l)?.accuracy_change);
@@ -111,11 +131,11 @@ export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
     }),
     label: { show: true, color: TEXT, fontSize: 11, formatter: (p) => toFixedText(Number(p.value), 1) },
   }));
-  const whiskers = (['ZH', 'LS'] as const).map((l, i) =>
+  const whiskers = targets.map((l, i) =>
     errorBarSeries(
       `${l} − EN`,
       i,
-      2,
+      targets.length,
       judges.map((j, category) => {
         const r = change(j, l);
         return r?.accuracy_change_ci ? { category, ci: r.accuracy_change_ci } : null;
@@ -166,16 +186,23 @@ export function flipRatesFigure(metrics: JudgeLsMetrics): FigureSpec {
     'EN-ZH': [OKABE_ITO.orange, OKABE_ITO.vermillion],
     'EN-LS': [OKABE_ITO.skyBlue, OKABE_ITO.blue],
   };
-  const groups: BarGroup[] = COMPARISONS.flatMap((c) => [
+  // Other targets: their language's colour for flips, a tint of it for correctness flips.
+  const colorsOf = (c: Comparison): [string, string] => {
+    if (colors[c]) return colors[c];
+    const base = colorOf(metrics, c.slice(3));
+    return [base, tint(base)];
+  };
+  const comparisons = comparisonsIn(metrics);
+  const groups: BarGroup[] = comparisons.flatMap((c) => [
     {
       name: `Flip ${c}`,
-      color: colors[c][0],
+      color: colorsOf(c)[0],
       value: (j: string) => row(j, c)?.flip_rate,
       ci: (j: string) => row(j, c)?.flip_rate_ci,
     },
     {
       name: `Correctness flip ${c}`,
-      color: colors[c][1],
+      color: colorsOf(c)[1],
       value: (j: string) => row(j, c)?.correctness_flip_rate,
       ci: (j: string) => row(j, c)?.correctness_flip_rate_ci,
     },
@@ -194,12 +221,17 @@ export function flipRatesFigure(metrics: JudgeLsMetrics): FigureSpec {
   return {
     id: 'flip_rates',
     title,
-    width: barWidth(judges.length, metrics.noise_floor ? 290 : 240),
+    // Wider per judge for each comparison beyond EN-ZH and EN-LS (same size for those two).
+    width: barWidth(judges.length, (metrics.noise_floor ? 290 : 240) + 100 * (comparisons.length - 2)),
     height: 420,
     option: {
       ...baseOption(title),
       grid: barGrid,
-      xAxis: categoryAxis(judges, 'Judge', metrics.noise_floor ? 270 : 220),
+      xAxis: categoryAxis(
+        judges,
+        'Judge',
+        (metrics.noise_floor ? 270 : 220) + 100 * (comparisons.length - 2),
+      ),
       yAxis: valueAxis('Pairs (%)', 0),
       series: barsWithErrors(judges, groups),
     },
@@ -427,7 +459,7 @@ export function subsetQualityHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec 
   return heatmapPanels(metrics, {
     id: 'subset_quality_heatmap',
     title: 'Tie-half accuracy (%) by subset and language',
-    columns: LANGUAGES,
+    columns: languagesIn(metrics),
     colors: VIRIDIS,
     legend: 'Accuracy (%)',
     max: 100,
@@ -448,7 +480,7 @@ export function subsetFlipHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec {
   return heatmapPanels(metrics, {
     id: 'subset_flip_heatmap',
     title: 'Flip rate (%) by subset and comparison',
-    columns: COMPARISONS,
+    columns: comparisonsIn(metrics),
     colors: ORANGES,
     legend: 'Flip (%)',
     max,

@@ -1,5 +1,6 @@
 // Judge-LS's strings, registered as the i18next namespace 'judge-ls' (see ../index.ts).
 export const en = {
+  estimateKinds: { 'back-translation': 'Back-translations', 'equivalence-verdict': 'Equivalence verdicts' },
   power: {
     accuracyChange: 'Accuracy change {{comparison}} (per judge)',
     flipRate: 'Flip rate {{comparison}} (per judge)',

@@ -1,6 +1,7 @@
 import type { JudgeLsMessages } from './en';
 
 export const zh: JudgeLsMessages & { col: Record<string, string> } = {
+  estimateKinds: { 'back-translation': '回译', 'equivalence-verdict': '等价性判定' },
   power: {
     accuracyChange: '准确率变化 {{comparison}}（每个评审模型）',
     flipRate: '翻转率 {{comparison}}（每个评审模型）',
