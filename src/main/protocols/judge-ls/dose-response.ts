@@ -1,0 +1,155 @@
+// Judge-LS's dose–response (issue 37): flips against English at several mixing ratios of one
+// code-switched pair (`LS:hi@0`, `LS:hi@25`, …), per judge, over the ratio measured on the text
+// judged (shared/text/mixing.ts), not the ratio asked for.
+//
+// Pairs are (item, order) valid in EN and in the mixed target, as in the invariance table, whose
+// text has content words (a measured ratio). A level's flip rate has Wilson's interval and the
+// item-clustered bootstrap's. The trend is the slope of flips on the measured ratio over every
+// level of the series (stats/trend.ts): an item is judged at every ratio and in both orders against
+// one English verdict, so its pairs are one cluster — the test is the slope's cluster-robust t test
+// (Cochran–Armitage's trend test with a variance that holds for repeated items), Holm-adjusted
+// across the table (every judge × series).
+import type {
+  DoseLevelRow,
+  DoseResponseMetrics,
+  DoseTrendRow,
+  JudgmentRecord,
+} from '../../../shared/protocols/judge-ls/types';
+import { canonicalTargets, mixingOf } from '../../../shared/protocols/judge-ls/languages';
+import {
+  clusterBootstrapRatio,
+  clusteredLinearTrend,
+  clusteredSlopeBootstrap,
+  holmAdjust,
+  intervalFields,
+  RANGE,
+  ruledBootstrap,
+  ruleInterval,
+  wilsonInterval,
+  type TrendObservation,
+} from '../../../shared/stats';
+import { MIXING_MEASURE, mixingRatio, type MixingCount } from '../../../shared/text/mixing';
+import type { MetricsContext } from '../plugin';
+import type { JudgeTask } from './model';
+import { normalizeChoice } from './parse';
+
+export const DOSE_METHOD =
+  'flip (EN vs the mixed text, same item and order) on the measured ratio: linear probability slope by least squares; cluster-robust (CR1, items) t test and interval on items − 1 df, Holm across judges × series; item-clustered percentile bootstrap interval beside it';
+
+const key = (judge: string, itemId: string, language: string) => `${judge}\u0000${itemId}\u0000${language}`;
+
+/** The measured content words of every verdict on a mixed text, by judge, item and target. */
+export function mixingOfVerdicts(ctx: Pick<MetricsContext, 'results'>): Map<string, MixingCount> {
+  const out = new Map<string, MixingCount>();
+  for (const r of ctx.results) {
+    if (r.stage !== 'judge') continue;
+    const m = r.meta as JudgeTask['meta'];
+    if (m.mixing && m.kind === 'quality') out.set(key(m.judge, m.sourceId, m.language), m.mixing);
+  }
+  return out;
+}
+
+/** The mixed targets of a study's languages, in canonical order (none: no dose–response). */
+export function mixedTargets(languages: readonly string[]): string[] {
+  return canonicalTargets(languages).filter((l) => mixingOf(l) !== null);
+}
+
+interface Obs {
+  item: string;
+  x: number;
+  flipped: boolean;
+}
+
+const boolSum = (xs: readonly Obs[]) => xs.reduce((s, o) => s + (o.flipped ? 1 : 0), 0);
+
+export function doseResponse(
+  firsts: readonly JudgmentRecord[],
+  judges: readonly string[],
+  targets: readonly string[],
+  mixing: ReadonlyMap<string, MixingCount>,
+  boot: { B: number; seed: number },
+): DoseResponseMetrics {
+  const valid = firsts.filter((r) => r.kind === 'quality' && r.status === 'ok' && r.winner);
+  const choice = (r: JudgmentRecord) => normalizeChoice(r.order as 'orig' | 'swap', r.winner!);
+  const series = [...new Set(targets.map((t) => mixingOf(t)!.series))];
+  const levels: DoseLevelRow[] = [];
+  const trend: DoseTrendRow[] = [];
+  for (const judge of judges) {
+    const mine = valid.filter((r) => r.judge === judge);
+    const en = new Map(mine.filter((r) => r.language === 'EN').map((r) => [`${r.itemId}:${r.order}`, r]));
+    for (const s of series) {
+      const all: TrendObservation[] = [];
+      let levelCount = 0;
+      for (const target of targets.filter((t) => mixingOf(t)!.series === s)) {
+        const obs: Obs[] = [];
+        for (const r of mine) {
+          if (r.language !== target) continue;
+          const e = en.get(`${r.itemId}:${r.order}`);
+          const count = mixing.get(key(judge, r.itemId, target));
+          const x = count ? mixingRatio(count) : null;
+          if (!e || x === null) continue;
+          obs.push({ item: r.itemId, x, flipped: choice(e) !== choice(r) });
+        }
+        if (obs.length === 0) continue;
+        levelCount++;
+        const flips = boolSum(obs);
+        const xs = obs.map((o) => o.x);
+        const byItem = new Map<string, { num: number; den: number }>();
+        for (const o of obs) {
+          const c = byItem.get(o.item) ?? { num: 0, den: 0 };
+          c.num += o.flipped ? 1 : 0;
+          c.den++;
+          byItem.set(o.item, c);
+        }
+        levels.push({
+          judge,
+          series: s,
+          target,
+          asked_ratio: mixingOf(target)!.ratio,
+          measured_ratio: xs.reduce((a, b) => a + b, 0) / xs.length,
+          measured_min: Math.min(...xs),
+          measured_max: Math.max(...xs),
+          n: obs.length,
+          flips,
+          flip_rate: flips / obs.length,
+          flip_rate_ci: wilsonInterval(flips, obs.length),
+          ...intervalFields(
+            'flip_rate_ci_boot',
+            ruledBootstrap(clusterBootstrapRatio([...byItem.values()], boot), RANGE.proportion),
+          ),
+        });
+        for (const o of obs) all.push({ cluster: o.item, x: o.x, y: o.flipped ? 1 : 0 });
+      }
+      if (all.length === 0) continue;
+      const t = clusteredLinearTrend(all);
+      const testReason = t.slope_undefined_reason ?? t.test_undefined_reason;
+      const wald = ruleInterval(t.ci, RANGE.rateDifference, {
+        none: testReason ?? 'no interval',
+        zeroWidth: 'standard error 0',
+      });
+      const bootCi =
+        t.slope === null
+          ? { ci: null, reason: t.slope_undefined_reason! }
+          : ruledBootstrap(clusteredSlopeBootstrap(all, boot), RANGE.rateDifference);
+      trend.push({
+        judge,
+        series: s,
+        n: t.n,
+        items: t.clusters,
+        levels: levelCount,
+        intercept: t.intercept,
+        slope: t.slope,
+        ...(t.slope_undefined_reason ? { slope_undefined_reason: t.slope_undefined_reason } : {}),
+        ...intervalFields('slope_ci', wald),
+        slope_p: t.p,
+        ...(t.p === null ? { slope_p_undefined_reason: testReason ?? 'no test' } : {}),
+        slope_p_holm: null,
+        ...intervalFields('slope_ci_boot', bootCi),
+      });
+    }
+  }
+  // Holm across the table (every judge × series): the family a reader scans.
+  const adjusted = holmAdjust(trend.map((r) => r.slope_p));
+  trend.forEach((r, i) => (r.slope_p_holm = adjusted[i]));
+  return { measure: MIXING_MEASURE, method: DOSE_METHOD, levels, trend };
+}
