@@ -13,8 +13,10 @@ import type {
   DoseLevelRow,
   DoseResponseMetrics,
   DoseTrendRow,
+  JudgeLsMetrics,
   JudgmentRecord,
 } from '../../../shared/protocols/judge-ls/types';
+import { designSection, type MethodsSection } from '../../../shared/paper/methods';
 import { canonicalTargets, mixingOf } from '../../../shared/protocols/judge-ls/languages';
 import {
   clusterBootstrapRatio,
@@ -152,4 +154,42 @@ export function doseResponse(
   const adjusted = holmAdjust(trend.map((r) => r.slope_p));
   trend.forEach((r, i) => (r.slope_p_holm = adjusted[i]));
   return { measure: MIXING_MEASURE, method: DOSE_METHOD, levels, trend };
+}
+
+/** A percentage for the Methods text ("38.4 %" / undefined with why). */
+function points(x: number | null, lang: 'en' | 'zh', why?: string): string {
+  if (x === null) return lang === 'zh' ? `未定义（${why ?? '无值'}）` : `undefined (${why ?? 'no value'})`;
+  return `${(x * 100).toFixed(1)}`;
+}
+
+/** The Methods section of the dose–response (none without it). */
+export function doseResponseMethods(metrics: JudgeLsMetrics, lang: 'en' | 'zh'): MethodsSection[] {
+  const d = metrics.dose_response;
+  if (!d) return [];
+  const zh = lang === 'zh';
+  const levels = [...new Set(d.levels.map((l) => l.target))].join(', ');
+  const rows = d.trend.map((r) => {
+    const ci = r.slope_ci
+      ? `[${points(r.slope_ci[0], lang)}, ${points(r.slope_ci[1], lang)}]`
+      : points(null, lang, r.slope_ci_undefined_reason);
+    const p =
+      r.slope_p_holm === null
+        ? points(null, lang, r.slope_p_undefined_reason)
+        : r.slope_p_holm.toPrecision(3);
+    return zh
+      ? `${r.judge}，${r.series}：斜率 ${points(r.slope, lang, r.slope_undefined_reason)} 个百分点（95% 置信区间 ${ci}；Holm 校正 p = ${p}；${r.items} 个条目，n = ${r.n}）`
+      : `${r.judge}, ${r.series}: slope ${points(r.slope, lang, r.slope_undefined_reason)} points (95% CI ${ci}; Holm p = ${p}; ${r.items} items, n = ${r.n})`;
+  });
+  return [
+    designSection(
+      'judge-ls.dose-response',
+      { en: 'Dose–response (mixing ratio)', zh: '剂量–反应（混合比例）' },
+      {
+        en: `Code-switched versions were requested at several mixing ratios (${levels}: the percentage of content words in the second language). The ratio was measured on each text judged as the share of its content words in the second language (word segments of Intl.Segmenter holding a letter, code, URLs and e-mail addresses left out; a word counts by its script, or, for a language written in the Latin script, as a Latin word absent from the English source). Per judge, flips against the English verdict (same item and order) were regressed on the measured ratio over all levels (linear probability model; slope = change in flip rate from ratio 0 to 1, in points); because every item is judged at every ratio, its verdicts form one cluster: cluster-robust (CR1) standard errors over items, a t test on items − 1 degrees of freedom, Holm's adjustment across judges × language pairs, and an item-clustered percentile bootstrap interval beside it.`,
+        zh: `语码转换版本按若干混合比例生成（${levels}：第二语言实词的百分比）。比例在每个被评判的文本上实测，即其实词中第二语言所占比例（Intl.Segmenter 切出的含字母的词，不计代码、网址和电子邮件地址；按文字判断，拉丁字母书写的语言则以英文原文中没有的拉丁字母词计）。对每个评审模型，将相对英文判断（同一条目、同一顺序）的翻转对所有比例档的实测比例做回归（线性概率模型；斜率为比例从 0 到 1 时翻转率的变化，单位为百分点）；由于每个条目在每个比例下都被评判，其判断构成一个聚类：按条目的聚类稳健（CR1）标准误，自由度为条目数 − 1 的 t 检验，在评审 × 语言对之间做 Holm 校正，并给出按条目聚类的百分位自助法区间。`,
+      },
+      lang,
+      rows,
+    ),
+  ];
 }

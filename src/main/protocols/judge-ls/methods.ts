@@ -4,6 +4,7 @@ import { methodsRate as rate, type MethodsSection, designSection } from '../../.
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import type { MethodsHookContext } from '../plugin';
 import type { Exp } from './experiment';
+import { doseResponseMethods } from './dose-response';
 
 export function judgeLsMethods({ metrics, lang }: MethodsHookContext<Exp, JudgeLsMetrics>): MethodsSection[] {
   const zh = lang === 'zh';
@@ -29,5 +30,6 @@ export function judgeLsMethods({ metrics, lang }: MethodsHookContext<Exp, JudgeL
       quality,
       flips,
     ),
+    ...doseResponseMethods(metrics, lang),
   ];
 }
