@@ -32,7 +32,7 @@ beforeAll(async () => {
     name: 'dose-response',
     protocol: 'judge-ls',
     dataset: 'LLMBar (sample)',
-    limit: 60,
+    limit: 40,
     providers: SIM,
     transform: { provider: 'sim', model: 'sim-translator', languages: RATIOS.map((r) => `LS:hi@${r}`) },
     judges: [
@@ -76,7 +76,7 @@ describe('dose–response on the simulated provider', () => {
       console.log(
         `${row.judge}: slope ${row.slope!.toFixed(3)} (planted ${planted}), CI ${row.slope_ci!.map((x) => x.toFixed(3)).join('–')}, bootstrap ${row.slope_ci_boot!.map((x) => x.toFixed(3)).join('–')}, intercept ${row.intercept!.toFixed(3)}, Holm p ${row.slope_p_holm!.toExponential(2)}`,
       );
-      expect(row).toMatchObject({ series: 'LS:hi', items: 60, levels: 5, n: 600 });
+      expect(row).toMatchObject({ series: 'LS:hi', items: 40, levels: 5, n: 400 });
       expect(row.slope_ci![0]).toBeLessThan(planted);
       expect(row.slope_ci![1]).toBeGreaterThan(planted);
       expect(row.slope_ci_boot![0]).toBeLessThan(planted);
@@ -96,5 +96,32 @@ describe('dose–response on the simulated provider', () => {
     )!;
     expect(level.flip_rate).toBeCloseTo(row.flip_rate, 12);
     expect(level.n).toBe(row.n);
+  });
+
+  it('exports the figure as SVG and PNG (中文 too), the tables and a Methods section', async () => {
+    const file = (figure: string, format: 'svg' | 'png', lang?: 'zh') =>
+      core.call('experiments.exportFile', {
+        experimentId,
+        target: { figure, format },
+        ...(lang ? { lang } : {}),
+      });
+    const svg = Buffer.from((await file('dose_response', 'svg')).contentBase64, 'base64').toString('utf8');
+    expect(svg).toContain('Flip rate against the measured mixing ratio');
+    expect(svg).toContain('Mix 40');
+    const zh = Buffer.from((await file('dose_response', 'svg', 'zh')).contentBase64, 'base64').toString(
+      'utf8',
+    );
+    expect(zh).toContain('翻转率与实测混合比例');
+    expect(zh).not.toContain('Flip rate against');
+    const png = Buffer.from((await file('dose_response', 'png')).contentBase64, 'base64');
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    const csv = await core.call('experiments.exportFile', {
+      experimentId,
+      target: { table: 'dose_trend', format: 'csv' },
+    });
+    const text = Buffer.from(csv.contentBase64, 'base64').toString('utf8');
+    expect(text).toContain('LS:hi');
+    const methods = await core.call('experiments.methods', { experimentId });
+    expect(JSON.stringify(methods)).toContain('Dose–response (mixing ratio)');
   });
 });
