@@ -6,12 +6,8 @@ import { parseJudgeLsOptions } from '../../src/main/protocols/judge-ls/config';
 import { DEFAULT_TEMPLATES, renderTransformPrompt } from '../../src/main/protocols/judge-ls/prompts';
 import { languageInfo, mixingOf } from '../../src/shared/protocols/judge-ls/languages';
 import { contentWords, mixingCount, mixingRatio } from '../../src/shared/text/mixing';
-import {
-  askedMixing,
-  mixedTexts,
-  plantedMixing,
-  shownMixingRatio,
-} from '../../src/main/providers/simulated/planted-mixing';
+import { plantedMixing, shownMixingRatio } from '../../src/main/providers/simulated/planted-mixing';
+import { askedMixing, mixedTexts } from '../../src/main/providers/simulated/mixed-translation';
 
 const english = {
   instruction: 'Write a short note to the team about the product launch next Monday, in three sentences.',

@@ -5,7 +5,7 @@ import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';
 import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
 import { pseudoBackTranslate, pseudoScriptOf, pseudoTranslateScript } from './pseudo-scripts';
-import { askedMixing, mixedTexts } from './planted-mixing';
+import { askedMixing, mixedTexts } from './mixed-translation';
 
 // What the simulated provider answers, by the requested schema name (DESIGN.md section 6).
 // It knows no protocol: everything it uses is in the request itself, mostly the sections a
