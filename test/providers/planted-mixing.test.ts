@@ -86,7 +86,7 @@ describe('the mixing ratio measured on a text', () => {
 
 describe('the simulated translator honours the ratio; the -mix judge plants flips that grow with it', () => {
   it.each(['hi', 'ar', 'te', 'es', 'zh'])(
-    '%s: measured ratio near each asked one; 0 %% is the English itself',
+    '%s: measured ratio near each asked one; at 0 the English itself',
     (code) => {
       const info = languageInfo(`LS:${code}`)!;
       for (const asked of [0, 0.25, 0.5, 0.75, 1]) {
