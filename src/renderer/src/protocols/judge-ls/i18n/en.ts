@@ -30,7 +30,7 @@ export const en = {
       otherLanguages: 'Other languages (codes)',
       otherLanguagesPlaceholder: 'e.g. ar, hi, te, es, LS:ar',
       otherLanguagesHint:
-        'Language codes such as ar, hi, te, sw, es, de, fr, ja, or LS:<code> for code-switching with English, separated by commas.',
+        'Language codes such as ar, hi, te, sw, es, de, fr, ja, or LS:<code> for code-switching with English, separated by commas. LS:<code>@<0–100> asks for that percentage of content words in the language (several, e.g. LS:hi@0, LS:hi@50, LS:hi@100, give a dose–response).',
       verifyModel: 'Back-translation model (verified translations; empty: off)',
       verifySummary: '(verified by back-translation with {{model}})',
       preview: 'Prompt preview',

@@ -30,7 +30,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       otherLanguages: '其他语言（代码）',
       otherLanguagesPlaceholder: '例如 ar、hi、te、es、LS:ar',
       otherLanguagesHint:
-        '语言代码，如 ar、hi、te、sw、es、de、fr、ja；LS:<代码> 表示与英语的语码转换。用逗号分隔。',
+        '语言代码，如 ar、hi、te、sw、es、de、fr、ja；LS:<代码> 表示与英语的语码转换。用逗号分隔。LS:<代码>@<0–100> 要求该语言实词占该百分比（列出多个，如 LS:hi@0、LS:hi@50、LS:hi@100，即得剂量–反应）。',
       verifyModel: '回译模型（翻译核验；留空则关闭）',
       verifySummary: '（用 {{model}} 回译核验）',
       preview: '提示词预览',
