@@ -47,3 +47,11 @@ describe('clustered linear trend against statsmodels OLS cov_type=cluster', () =
     expect(none).toMatchObject({ slope: 0, ci: null, p: null, test_undefined_reason: TREND_REASONS.zeroSe });
   });
 });
+
+describe('the reasons in 中文', () => {
+  it('every reason a trend gives has its 中文 words', async () => {
+    const { UNDEFINED_REASONS_ZH } = await import('../../src/shared/report/undefined-zh');
+    for (const reason of Object.values(TREND_REASONS))
+      expect(UNDEFINED_REASONS_ZH[reason], reason).toBeTruthy();
+  });
+});
