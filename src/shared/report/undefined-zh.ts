@@ -17,6 +17,7 @@ export const UNDEFINED_REASONS_ZH: Record<string, string> = {
   'one item only: a cluster-robust variance needs two': '只有一个条目：聚类稳健方差至少需要两个',
   'standard error 0 (every outcome lies on the fitted line, e.g. no flip at any ratio)':
     '标准误为 0（每个结果都落在拟合线上，例如任何比例下都没有翻转）',
+  'the t interval lies wholly outside the slope’s range [−1, 1]': 't 区间完全落在斜率的取值范围 [−1, 1] 之外',
 };
 
 /** "undefined (reason)" in 中文, "无定义（…）"; any other text as it is. */

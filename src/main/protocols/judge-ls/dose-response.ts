@@ -38,6 +38,9 @@ import { normalizeChoice } from './parse';
 export const DOSE_METHOD =
   'flip (EN vs the mixed text, same item and order) on the measured ratio: linear probability slope by least squares; cluster-robust (CR1, items) t test and interval on items − 1 df, Holm across judges × series; item-clustered percentile bootstrap interval beside it';
 
+/** Why a t interval clipped to [−1, 1] has no width left. */
+export const SLOPE_OUT_OF_RANGE = 'the t interval lies wholly outside the slope’s range [−1, 1]';
+
 const key = (judge: string, itemId: string, language: string) => `${judge}\u0000${itemId}\u0000${language}`;
 
 /** The measured content words of every verdict on a mixed text, by judge, item and target. */
@@ -127,7 +130,8 @@ export function doseResponse(
       const testReason = t.slope_undefined_reason ?? t.test_undefined_reason;
       const wald = ruleInterval(t.ci, RANGE.rateDifference, {
         none: testReason ?? 'no interval',
-        zeroWidth: 'standard error 0',
+        // The t interval has a width; only clipping to the slope's range can close it.
+        zeroWidth: SLOPE_OUT_OF_RANGE,
       });
       const bootCi =
         t.slope === null
