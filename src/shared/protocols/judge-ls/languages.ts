@@ -57,7 +57,7 @@ export function isTargetLanguage(value: string): boolean {
   return BY_CODE.has(code);
 }
 
-/** The language code a target names (`LS:ar@25` → ar), null for ZH, LS and EN. */
+/** The language code a target other than ZH, LS and EN names (`LS:ar@25` → ar). */
 function codeOf(target: string): string {
   const bare = target.startsWith('LS:') ? target.slice(3) : target;
   const at = bare.indexOf('@');
