@@ -226,3 +226,30 @@ export function judgedUnits(
   }
   return { y, f, stratum };
 }
+
+/**
+ * The dose–response design of Judge-LS (issue 37): `nItems` items, each judged at every level and
+ * in two orders; the measured ratio of an item's text at a level is the level plus N(0, 0.03)
+ * (clipped to [0, 1]; 0 and 1 exact, as the English itself and a full translation measure); an
+ * item flips with probability b_i + slope · x, b_i = base · 2 · Beta(a, a) (item heterogeneity, mean
+ * base). With 2 · base + slope ≤ 1 nothing is clipped, so the marginal slope is exactly `slope`.
+ */
+export function doseItems(
+  rng: Rng,
+  nItems: number,
+  levels: readonly number[],
+  slope: number,
+  base: number,
+  a: number,
+): { cluster: string; x: number; y: number }[] {
+  const out: { cluster: string; x: number; y: number }[] = [];
+  for (let i = 0; i < nItems; i++) {
+    const b = base * 2 * beta(rng, a, a);
+    for (const level of levels) {
+      const x = level === 0 || level === 1 ? level : Math.min(1, Math.max(0, level + 0.03 * normal(rng)));
+      for (let order = 0; order < 2; order++)
+        out.push({ cluster: `i${i}`, x, y: bernoulli(rng, b + slope * x) ? 1 : 0 });
+    }
+  }
+  return out;
+}

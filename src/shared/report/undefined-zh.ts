@@ -11,6 +11,13 @@ export const UNDEFINED_REASONS_ZH: Record<string, string> = {
   'no question with both verdicts valid': '没有两个判断都有效的问题',
   'one side constant': '一方恒定',
   'variance 0': '方差为 0',
+  // Judge-LS's dose–response trend (stats/trend.ts TREND_REASONS).
+  'no observations': '没有观测',
+  'the measured ratios do not vary': '实测比例没有变化',
+  'one item only: a cluster-robust variance needs two': '只有一个条目：聚类稳健方差至少需要两个',
+  'standard error 0 (every outcome lies on the fitted line, e.g. no flip at any ratio)':
+    '标准误为 0（每个结果都落在拟合线上，例如任何比例下都没有翻转）',
+  'the t interval lies wholly outside the slope’s range [−1, 1]': 't 区间完全落在斜率的取值范围 [−1, 1] 之外',
 };
 
 /** "undefined (reason)" in 中文, "无定义（…）"; any other text as it is. */

@@ -169,3 +169,10 @@ export {
   type AltTestScoring,
   type AltTestUndefinedReason,
 } from './alt-test';
+export {
+  clusteredLinearTrend,
+  clusteredSlopeBootstrap,
+  TREND_REASONS,
+  type LinearTrend,
+  type TrendObservation,
+} from './trend';

@@ -2,15 +2,16 @@
 import { z } from 'zod';
 import { checkTemplate } from '../../judging/template';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
-import { isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
+import { targetLanguageProblem } from '../../../shared/protocols/judge-ls/languages';
 
 /**
  * A target language: ZH, LS, a code of the catalogue (shared/protocols/judge-ls/languages.ts:
- * `ar`, `hi`, `te`, `es`, …) or its code-switched pair with English (`LS:ar`).
+ * `ar`, `hi`, `te`, `es`, …), its code-switched pair with English (`LS:ar`), or that pair at a
+ * mixing ratio (`LS:ar@25`: about 25 % of the content words in Arabic).
  */
-export const targetLanguageSchema = z.string().refine(isTargetLanguage, {
-  error: (i) =>
-    `unknown language "${String(i.input)}": use ZH, LS, a language code such as ar, hi, te, es, or LS:<code>`,
+export const targetLanguageSchema = z.string().superRefine((value, ctx) => {
+  const problem = targetLanguageProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
 /** Back-translation check defaults: chrF (0–100) of source vs back-translation below this flags. */

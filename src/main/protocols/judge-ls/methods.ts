@@ -6,6 +6,7 @@ import type { MethodsHookContext } from '../plugin';
 import type { Exp } from './experiment';
 import type { MethodsLang } from '../../../shared/paper/methods';
 import { canonicalTargets, targetName } from '../../../shared/protocols/judge-ls/languages';
+import { doseResponseMethods } from './dose-response';
 
 /**
  * The target languages by name and, with verified translations (issue 37), how they were checked
@@ -93,5 +94,6 @@ export function judgeLsMethods({
       flips,
     ),
     languagesSection(exp, metrics, lang),
+    ...doseResponseMethods(metrics, lang),
   ];
 }

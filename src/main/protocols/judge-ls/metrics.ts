@@ -53,6 +53,8 @@ import { LANGUAGES } from './model';
 import { comparisonOf, isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
 import { REPEAT_COMPARISON } from '../../../shared/protocols/judge-ls/choice';
+import { doseResponse } from './dose-response';
+import type { MixingCount } from '../../../shared/text/mixing';
 
 /**
  * EN, ZH and LS always (as before issue 37), then any other target the records hold, first seen
@@ -96,6 +98,8 @@ export interface JudgeLsMetricsInput {
     minChrf: number;
     rows: VerificationRow[];
   };
+  /** Targets at a mixing ratio (issue 37) and the measured content words of each verdict's text; absent: no `dose_response` key. */
+  doseResponse?: { targets: string[]; mixing: ReadonlyMap<string, MixingCount> };
 }
 
 /** The bootstrap's settings, passed down to every row builder. */
@@ -638,6 +642,17 @@ export function computeJudgeLsMetrics(
     ...(input.noiseFloor ? { noise_floor: noiseFloor(ix, repeats, boot) } : {}),
     ...(input.verification
       ? { verification: verificationMetrics(firsts, judges, ix, input.verification, boot) }
+      : {}),
+    ...(input.doseResponse
+      ? {
+          dose_response: doseResponse(
+            firsts,
+            judges,
+            input.doseResponse.targets,
+            input.doseResponse.mixing,
+            boot,
+          ),
+        }
       : {}),
   };
 }

@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/protocols/judge-ls/types';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ProtocolTask } from '../types';
+import type { MixingCount } from '../../../shared/text/mixing';
 
 /** The original targets (issue 37 adds language codes: shared/protocols/judge-ls/languages.ts). */
 export const TARGET_LANGUAGES: readonly TargetLanguage[] = ['ZH', 'LS'];
@@ -86,6 +87,11 @@ interface JudgeTaskMetaBase {
   gold: Label;
   /** 1 on the noise floor's repeat of an EN verdict; absent on a first ask. */
   sample?: number;
+  /**
+   * A target at a mixing ratio (`LS:hi@25`, issue 37): the content words of the text judged, as
+   * measured (shared/text/mixing.ts); absent on every other verdict.
+   */
+  mixing?: MixingCount;
 }
 
 /** Everything needed to store the verdict as a judgment row (and a `JudgmentRecord`). */

@@ -12,7 +12,8 @@ import { shownPair } from '../../judging/order';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import type { ChatRequestSpec, ResponseSchema } from '../host';
 import { promptHash, taskKey } from '../types';
-import { canonicalTargets } from '../../../shared/protocols/judge-ls/languages';
+import { canonicalTargets, languageInfo, mixingOf } from '../../../shared/protocols/judge-ls/languages';
+import { mixingCount, type MixingCount } from '../../../shared/text/mixing';
 import type { JudgeLsOptions } from './config';
 import {
   BACK_TRANSLATION_SCHEMA,
@@ -175,6 +176,23 @@ export function planJudgments(
   const selected = selectItems(items);
   const targets = targetLanguages(opts);
   const tasks: JudgeTask[] = [];
+  // Measured once per variant, not per judge and order (only targets at a mixing ratio).
+  const measured = new Map<string, MixingCount>();
+  const mixingMeta = (item: Item, language: Language, t: VariantText): { mixing?: MixingCount } => {
+    if (language === 'EN' || !mixingOf(language)) return {};
+    const k = `${item.id}:${language}`;
+    let m = measured.get(k);
+    if (!m) {
+      const en = englishOf(item);
+      m = mixingCount(
+        [t.instruction, t.output1, t.output2],
+        [en.instruction, en.output1, en.output2],
+        languageInfo(language)!,
+      );
+      measured.set(k, m);
+    }
+    return { mixing: m };
+  };
 
   for (const judge of judges) {
     const defaults = { temperature: opts.judgeTemperature, maxOutputTokens: opts.judgeMaxOutputTokens };
@@ -211,7 +229,7 @@ export function planJudgments(
               key,
               stage: 'judge',
               request: asked,
-              meta: { ...base, kind: 'quality', language, order },
+              meta: { ...base, kind: 'quality', language, order, ...mixingMeta(item, language, t) },
             });
           // The placebo: the same EN question again (a repeat, its own ledger row).
           if (repeatKey !== null && !planned(repeatKey)) {

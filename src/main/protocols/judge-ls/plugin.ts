@@ -43,6 +43,7 @@ import {
   verificationRows,
 } from './verification';
 import { targetLanguageSchema } from './config';
+import { mixedTargets, mixingOfVerdicts } from './dose-response';
 import {
   type Exp,
   VERDICT_OUTPUT_TOKENS,
@@ -181,7 +182,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   flagged: (exp, db) => flaggedItems(db, exp),
   unverified: (ctx) => unverifiedItems(ctx),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
-  metricsKeys: [...METRICS_KEYS, 'noise_floor?', 'verification?'],
+  metricsKeys: [...METRICS_KEYS, 'noise_floor?', 'verification?', 'dose_response?'],
   computeMetrics: (ctx) =>
     computeJudgeLsMetrics(judgmentRecords(ctx), {
       flagged: ctx.flagged,
@@ -208,6 +209,15 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
                 ctx.exp.options.languages,
                 ctx.exp.options.verify.llmVerdict,
               ),
+            },
+          }
+        : {}),
+      // Only with a target at a mixing ratio (LS:<code>@<0–100>): no key otherwise.
+      ...(mixedTargets(ctx.exp.options.languages).length
+        ? {
+            doseResponse: {
+              targets: mixedTargets(ctx.exp.options.languages),
+              mixing: mixingOfVerdicts(ctx),
             },
           }
         : {}),

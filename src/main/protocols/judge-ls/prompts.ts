@@ -6,7 +6,12 @@ import { strictObject } from '../../judging/schema';
 import { renderTemplate } from '../../judging/template';
 import { promptHash } from '../types';
 import type { VariantText } from './model';
-import { isCodeSwitched, languageInfo, targetName } from '../../../shared/protocols/judge-ls/languages';
+import {
+  isCodeSwitched,
+  languageInfo,
+  mixingOf,
+  targetName,
+} from '../../../shared/protocols/judge-ls/languages';
 
 export interface JudgeLsTemplates {
   /** System prompt of a transform call; may use {{target_language}}, {{language_rules}}. */
@@ -87,9 +92,25 @@ const LANGUAGE_RULES: Record<TargetLanguage, string> = {
 export function defaultLanguageRules(language: TargetLanguage): string {
   const info = languageInfo(language);
   const name = info?.en ?? language;
+  const mixed = mixingOf(language);
+  if (mixed) return mixedLanguageRules(name, mixed.percent);
   if (isCodeSwitched(language))
     return `Write natural ${name}-English code-switching, the way bilingual ${name} speakers mix the two languages in chat or in technical discussion: ${name} carries the sentences, while task terms, technical terms, product names and names of people and places stay in English where such a speaker would naturally keep them. Switch inside sentences where it is natural; do not alternate whole sentences mechanically, and do not produce plain ${name} or plain English.`;
   return `Write natural ${name}, the way a fluent native writer would write this text, in its usual script. Translate all English prose; keep in English only what is never translated in ${name} writing (code, identifiers, URLs, and names that have no usual ${name} form).`;
+}
+
+/**
+ * Code-switching at an asked mixing ratio (issue 37, dose–response). The share is of content
+ * words, the unit the app measures on the answer (shared/text/mixing.ts): words that carry
+ * meaning, not numbers, code, URLs or names kept in every language. The simulated provider reads
+ * the percentage back from "about NN% of the content words".
+ */
+function mixedLanguageRules(name: string, percent: number): string {
+  if (percent === 0)
+    return `Keep the text in English: about 0% of the content words in ${name}. Write every word as the English source has it.`;
+  if (percent === 100)
+    return `Write the text in ${name}: about 100% of the content words in ${name}. Keep in English only what is never translated in ${name} writing (code, identifiers, URLs, and names that have no usual ${name} form).`;
+  return `Write ${name}-English code-switching with about ${percent}% of the content words in ${name} and the rest in English as the source has them. Content words are the words that carry meaning (not numbers, code, URLs or names). Spread the ${name} words over the whole text and switch inside sentences where it is natural, so that each part of the text has about that share; keep the grammar of each stretch natural.`;
 }
 
 /** The {{language_rules}} of a target: the editable ZH/LS rules, else the default for its code. */

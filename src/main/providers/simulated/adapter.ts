@@ -8,6 +8,7 @@ import { simulatedAnswer, unparseableText } from './answers';
 import { mulberry32 } from '../../../shared/random';
 import { firstAsk, plantedFlipRate, withPlantedFlip } from './planted-flip';
 import { plantedLeanRate, plantedLeanVerdict } from './planted-lean';
+import { plantedMixing, plantedMixingVerdict } from './planted-mixing';
 import { seedOf } from './random';
 import { faithfulTwin, isPlantedUnfaithful, plantedUnfaithfulRate, unfaithful } from './planted-unfaithful';
 
@@ -72,7 +73,13 @@ export class SimulatedChatAdapter implements ChatAdapter {
     const flip = plantedFlipRate(spec.model);
     // A `-flip<NN>` model: every ask starts from its first ask's answer and flips it with NN %.
     // A `-first<NN>` model: no position bias of its own, a first-position lean on NN % of items.
-    const lean = plantedLeanRate(spec.model) === null ? null : plantedLeanVerdict(spec, rng);
+    // A `-mix<NN>` model: flips against English that grow with the mixing ratio shown (planted-mixing.ts).
+    const lean =
+      plantedMixing(spec.model) !== null
+        ? plantedMixingVerdict(spec, rng)
+        : plantedLeanRate(spec.model) === null
+          ? null
+          : plantedLeanVerdict(spec, rng);
     const answer =
       lean !== null
         ? lean

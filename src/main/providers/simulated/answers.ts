@@ -5,6 +5,7 @@ import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';
 import { simulatedRewrite, simulatedScore } from './rewrite-and-score';
 import { pseudoBackTranslate, pseudoScriptOf, pseudoTranslateScript } from './pseudo-scripts';
+import { askedMixing, mixedTexts } from './mixed-translation';
 
 // What the simulated provider answers, by the requested schema name (DESIGN.md section 6).
 // It knows no protocol: everything it uses is in the request itself, mostly the sections a
@@ -47,6 +48,16 @@ function languageVariant(spec: ChatRequestSpec, schema: JsonSchema, rng: Rng): R
   // Another script named (Arabic, Hindi, Telugu, Spanish…): its pseudo-language; else pseudo-Chinese.
   const script = pseudoScriptOf(spec.system ?? '', userText(spec));
   const props = Object.keys(schema.properties ?? {});
+  // A mixing ratio asked for (issue 37, dose–response): whole words switched up to that ratio.
+  const mixing = askedMixing(spec.system ?? '');
+  if (mixing && props.every((k) => sections.has(k.toLowerCase()))) {
+    const texts = mixedTexts(
+      props.map((k) => sections.get(k.toLowerCase())!),
+      mixing.ratio,
+      mixing.code,
+    );
+    return Object.fromEntries(props.map((k, i) => [k, texts[i]]));
+  }
   // About one variant in thirty loses its numbers, as a careless translator's would.
   const careless = rng() < 0.035 ? pick(rng, props) : undefined;
   const out: Record<string, unknown> = {};

@@ -16,18 +16,59 @@ const BY_CODE = new Map(LANGUAGE_CATALOGUE.map((l) => [l.code, l]));
 /** The original targets, in their canonical order (metrics rows and plans put them first). */
 export const LEGACY_TARGETS = ['ZH', 'LS'] as const;
 
-/** A target: ZH, LS, a catalogue code (`ar`), or a code-switched pair with English (`LS:ar`). */
+/**
+ * A code-switched target at an asked mixing ratio (issue 37, dose–response): `LS:<code>@<0–100>`,
+ * the percentage of content words asked in that language (the rest stay in English).
+ */
+const MIXED = /^LS:([a-z]{2,3})@(\d{1,3})$/;
+
+/** The series and asked ratio (0–1) of a mixed target (`LS:zh@25` → LS:zh, 0.25), else null. */
+export function mixingOf(target: string): { series: string; ratio: number; percent: number } | null {
+  const m = MIXED.exec(target);
+  if (!m || !BY_CODE.has(m[1]) || Number(m[2]) > 100 || String(Number(m[2])) !== m[2]) return null;
+  return { series: `LS:${m[1]}`, ratio: Number(m[2]) / 100, percent: Number(m[2]) };
+}
+
+/**
+ * Why a string is not a target, or null when it is one: the config's error names the field and
+ * says what to write instead.
+ */
+export function targetLanguageProblem(value: string): string | null {
+  if (isTargetLanguage(value)) return null;
+  const at = value.indexOf('@');
+  if (at >= 0) {
+    const head = value.slice(0, at);
+    const ratio = value.slice(at + 1);
+    if (head === 'LS' || head === 'ZH')
+      return `"${value}": ${head} keeps its own prompt and takes no mixing ratio; write LS:zh@${ratio || '25'}`;
+    if (!head.startsWith('LS:') && BY_CODE.has(head))
+      return `"${value}": a mixing ratio needs a code-switched target; write LS:${head}@${ratio || '25'}`;
+    if (head.startsWith('LS:') && BY_CODE.has(head.slice(3)))
+      return `"${value}": the mixing ratio must be a whole percentage from 0 to 100 (LS:<code>@<0–100>, e.g. ${head}@25)`;
+  }
+  return `unknown language "${value}": use ZH, LS, a language code such as ar, hi, te, es, LS:<code>, or LS:<code>@<0–100> for a mixing ratio`;
+}
+
+/** A target: ZH, LS, a catalogue code (`ar`), a code-switched pair with English (`LS:ar`), or one at a mixing ratio (`LS:ar@25`). */
 export function isTargetLanguage(value: string): boolean {
   if (value === 'ZH' || value === 'LS') return true;
+  if (value.includes('@')) return mixingOf(value) !== null;
   const code = value.startsWith('LS:') ? value.slice(3) : value;
   return BY_CODE.has(code);
+}
+
+/** The language code a target other than ZH, LS and EN names (`LS:ar@25` → ar). */
+function codeOf(target: string): string {
+  const bare = target.startsWith('LS:') ? target.slice(3) : target;
+  const at = bare.indexOf('@');
+  return at < 0 ? bare : bare.slice(0, at);
 }
 
 /** The catalogue entry of a target (ZH and LS: Chinese), or null for EN. */
 export function languageInfo(target: string): LanguageInfo | null {
   if (target === 'EN') return null;
   if (target === 'ZH' || target === 'LS') return BY_CODE.get('zh')!;
-  return BY_CODE.get(target.startsWith('LS:') ? target.slice(3) : target) ?? null;
+  return BY_CODE.get(codeOf(target)) ?? null;
 }
 
 /** Whether a target is code-switched with English (LS or LS:<code>). */
@@ -41,6 +82,11 @@ export function targetName(target: string, lang: 'en' | 'zh' = 'en'): string {
   if (target === 'LS') return lang === 'zh' ? '中英语码转换 (LS)' : 'Chinese-English code-switching (LS)';
   const info = languageInfo(target);
   if (!info) return target;
+  const mixed = mixingOf(target);
+  if (mixed)
+    return lang === 'zh'
+      ? `${info.zh}–英语语码转换，约 ${mixed.percent}% 为${info.zh} (${target})`
+      : `${info.en}-English code-switching, about ${mixed.percent}% ${info.en} (${target})`;
   if (isCodeSwitched(target))
     return lang === 'zh'
       ? `${info.zh}–英语语码转换 (${target})`

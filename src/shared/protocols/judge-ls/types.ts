@@ -233,6 +233,8 @@ export interface JudgeLsMetrics {
   noise_floor?: NoiseFloorMetrics;
   /** Only with `transform.verify` set (issue 37); absent otherwise, so metrics.json stays as it was. */
   verification?: VerificationMetrics;
+  /** Only with targets at a mixing ratio (issue 37, dose–response); absent otherwise. */
+  dose_response?: DoseResponseMetrics;
 }
 
 /**
@@ -267,4 +269,65 @@ export interface VerificationMetrics {
   excluded_item_ids: string[];
   quality: QualityRow[];
   language_invariance: InvarianceRow[];
+}
+
+/**
+ * One judge at one mixing ratio (issue 37, dose–response): the (item, order) pairs valid in EN and
+ * in the mixed target whose text has content words, and how often the choice flipped.
+ */
+export interface DoseLevelRow {
+  judge: string;
+  /** The code-switched pair the levels belong to (`LS:hi`). */
+  series: string;
+  /** The target (`LS:hi@25`). */
+  target: TargetLanguage;
+  /** What the transform prompt asked for (0–1). */
+  asked_ratio: number;
+  /** Mean measured ratio over the pairs' texts (0–1), and its smallest and largest. */
+  measured_ratio: number;
+  measured_min: number;
+  measured_max: number;
+  n: number;
+  flips: number;
+  flip_rate: number;
+  /** Wilson in metrics.json; the tables' chosen interval. */
+  flip_rate_ci: CI;
+  /** Item-clustered percentile bootstrap; null with the reason when it does not exist. */
+  flip_rate_ci_boot: CI | null;
+  flip_rate_ci_boot_undefined_reason?: string;
+}
+
+/**
+ * The trend of one judge's flips over the measured ratio, across the series' levels: the slope of
+ * a linear probability model (flip-rate change from ratio 0 to 1), its item-clustered (CR1) t
+ * interval and test (G − 1 df; `slope_p_holm` across the table's rows), and the item-clustered
+ * bootstrap interval of the same slope. Intervals are clipped to [−1, 1], a slope's range on [0, 1].
+ */
+export interface DoseTrendRow {
+  judge: string;
+  series: string;
+  /** Pairs (item, order, level) in the fit, the items they come from, and the levels. */
+  n: number;
+  items: number;
+  levels: number;
+  intercept: number | null;
+  slope: number | null;
+  slope_undefined_reason?: string;
+  slope_ci: CI | null;
+  slope_ci_undefined_reason?: string;
+  slope_p: number | null;
+  slope_p_undefined_reason?: string;
+  slope_p_holm: number | null;
+  slope_ci_boot: CI | null;
+  slope_ci_boot_undefined_reason?: string;
+}
+
+/** Only with a target at a mixing ratio (`LS:<code>@<0–100>`); absent otherwise. */
+export interface DoseResponseMetrics {
+  /** How the ratio is measured on the produced text. */
+  measure: string;
+  /** The trend model and its test. */
+  method: string;
+  levels: DoseLevelRow[];
+  trend: DoseTrendRow[];
 }

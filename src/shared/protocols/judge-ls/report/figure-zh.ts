@@ -1,6 +1,7 @@
 // Judge-LS's figure words in Chinese (titles, axes, legends, notes), for the 中文 dashboard and
 // the exports made from it. Applied by src/shared/report/figure-i18n.ts.
 import type { FigureDictionary } from '../../../report/figure-i18n';
+import { DOSE_RESPONSE_FIGURES_ZH } from './dose-response';
 
 export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
   exact: {
@@ -34,6 +35,7 @@ export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
     'Accuracy (%): {value}': '准确率（%）：{value}',
     'Flip (%): {value}': '翻转（%）：{value}',
     'Nothing to draw yet: no verdicts.': '暂无可绘制的内容：还没有判断。',
+    ...DOSE_RESPONSE_FIGURES_ZH.exact,
   },
   patterns: [
     [/ ?\((\d+) failed\)/g, '（$1 次失败）'],

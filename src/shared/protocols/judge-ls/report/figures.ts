@@ -3,6 +3,7 @@
 import type { BarSeriesOption, HeatmapSeriesOption, TitleComponentOption } from 'echarts';
 import type { Comparison, JudgeLsMetrics, Language } from '../types';
 import { withFigureNote } from './figure-notes';
+import { doseResponseFigure } from './dose-response';
 import { toFixedText } from '../../../report/format';
 import { judgeOrder } from './tables';
 import {
@@ -511,5 +512,7 @@ export const FIGURE_BUILDERS: readonly FigureBuilder[] = RAW_BUILDERS.map(
 );
 
 export function buildFigureSpecs(metrics: JudgeLsMetrics): FigureSpec[] {
-  return FIGURE_BUILDERS.map((build) => build(metrics));
+  // The dose–response figure only with targets at a mixing ratio (issue 37).
+  const dose = doseResponseFigure(metrics);
+  return [...FIGURE_BUILDERS.map((build) => build(metrics)), ...(dose ? [dose] : [])];
 }

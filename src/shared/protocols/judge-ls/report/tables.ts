@@ -17,6 +17,7 @@ import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 import { REPEAT_COMPARISON } from '../choice';
 import { verificationTables } from './verification';
+import { doseResponseTables } from './dose-response';
 
 const LANGUAGES: Language[] = ['EN', 'ZH', 'LS'];
 const COMPARISONS: Comparison[] = ['EN-ZH', 'EN-LS'];
@@ -695,6 +696,7 @@ export function buildTables(input: JudgeLsMetrics, ci?: MetricsStatistics['ci'])
     auditItemsTable(metrics),
     sensitivityTable(metrics, judges),
     ...verificationTables(metrics, judges),
+    ...doseResponseTables(metrics, judges),
     usageTable(metrics),
     failuresTable(metrics),
   ];

@@ -31,7 +31,7 @@ export const en = {
       otherLanguages: 'Other languages (codes)',
       otherLanguagesPlaceholder: 'e.g. ar, hi, te, es, LS:ar',
       otherLanguagesHint:
-        'Language codes such as ar, hi, te, sw, es, de, fr, ja, or LS:<code> for code-switching with English, separated by commas.',
+        'Language codes such as ar, hi, te, sw, es, de, fr, ja, or LS:<code> for code-switching with English, separated by commas. LS:<code>@<0–100> asks for that percentage of content words in the language (several, e.g. LS:hi@0, LS:hi@50, LS:hi@100, give a dose–response).',
       verifyModel: 'Back-translation model (verified translations; empty: off)',
       verifySummary: '(verified by back-translation with {{model}})',
       preview: 'Prompt preview',
@@ -196,6 +196,14 @@ export const en = {
       title: 'Failures',
       help: 'Calls that ended without a usable answer, by reason. They are left out of every rate above, never silently.',
     },
+    dose_response: {
+      title: 'Dose–response: flips by mixing ratio',
+      help: 'Code-switched text asked at several mixing ratios (LS:<code>@<percent>). Measured: the share of content words in the second language, counted on the text the judge saw (by script; for a Latin-script language, words the English source does not have). Flips against English on the same items and orders, with 95% intervals.',
+    },
+    dose_trend: {
+      title: 'Dose–response trend',
+      help: 'Flips regressed on the measured ratio across the levels of each pair: the intercept is the flip rate at ratio 0, the slope the change from 0 to 100 % (points). Every item is judged at every ratio, so the test and interval treat an item’s verdicts as one cluster (cluster-robust t, items − 1 df; or the item bootstrap when chosen); Holm across the table.',
+    },
   },
   figure: {
     accuracy_by_language: 'Accuracy by language (strict)',
@@ -206,6 +214,7 @@ export const en = {
     tie_probe_preference: 'Tie probe: EN / tie / ZH',
     subset_quality_heatmap: 'Subset × language (tie-half accuracy)',
     subset_flip_heatmap: 'Subset × comparison (flip rate)',
+    dose_response: 'Flip rate against the measured mixing ratio',
   },
   order: { orig: 'orig', swap: 'swap' },
   probe: { en_zh: 'Probe EN|ZH', zh_en: 'Probe ZH|EN' },

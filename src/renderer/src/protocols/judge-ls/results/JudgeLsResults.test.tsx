@@ -147,6 +147,68 @@ describe('Results dashboard', () => {
     }
   });
 
+  it('shows the dose–response sections (levels with the figure, trend) only with mixing ratios, in 中文 too', async () => {
+    const level = (judge: string, target: string, asked: number, flips: number) => ({
+      judge,
+      series: 'LS:hi',
+      target,
+      asked_ratio: asked,
+      measured_ratio: asked + 0.01,
+      measured_min: asked,
+      measured_max: asked + 0.02,
+      n: 40,
+      flips,
+      flip_rate: flips / 40,
+      flip_rate_ci: [flips / 80, flips / 40 + 0.1] as [number, number],
+      flip_rate_ci_boot: null,
+      flip_rate_ci_boot_undefined_reason: 'every resample gives the same value',
+    });
+    const metrics: JudgeLsMetrics = {
+      ...makeMetrics(),
+      dose_response: {
+        measure: 'share of content words',
+        method: 'linear probability slope',
+        levels: [level(JUDGES[0], 'LS:hi@0', 0, 0), level(JUDGES[0], 'LS:hi@100', 1, 16)],
+        trend: [
+          {
+            judge: JUDGES[0],
+            series: 'LS:hi',
+            n: 80,
+            items: 20,
+            levels: 2,
+            intercept: 0,
+            slope: 0.4,
+            slope_ci: [0.25, 0.55],
+            slope_p: 0.0001,
+            slope_p_holm: 0.0001,
+            slope_ci_boot: [0.24, 0.56],
+          },
+        ],
+      },
+    };
+    setup(makeMetrics());
+    await screen.findByTestId('table-quality');
+    expect(screen.queryByTestId('table-dose_response')).toBeNull();
+    cleanup();
+    await i18next.changeLanguage('zh');
+    try {
+      setup(metrics);
+      const levels = await screen.findByTestId('table-dose_response');
+      expect(cellTexts(levels, 1)).toEqual(['LS:hi@0', 'LS:hi@100']);
+      const trend = screen.getByTestId('table-dose_trend');
+      expect(cellTexts(trend, 6)).toEqual(['40.0']);
+      expect(screen.getAllByText('剂量–反应：各混合比例的翻转').length).toBeGreaterThan(0);
+      expect(screen.getAllByText('翻转率与实测混合比例').length).toBeGreaterThan(0);
+      for (const el of [levels, trend])
+        for (const th of el.querySelectorAll('th')) {
+          const h = (th.textContent ?? '').replace(/Holm/g, '').trim();
+          expect(/[A-Za-z]{3,}/.test(h) && !/[\u4e00-\u9fff]/.test(h), h).toBe(false);
+        }
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
   it('shows no failure banner when verdicts are usable', async () => {
     setup(makeMetrics());
     await screen.findByTestId('table-quality');

@@ -28,7 +28,9 @@ type SectionId =
   | 'significance'
   | 'subsets'
   | 'usage'
-  | 'failures';
+  | 'failures'
+  | 'dose_response'
+  | 'dose_trend';
 
 /** What each section shows: one table of `results.tables` and the figures that draw it. */
 const SECTIONS: { id: SectionId; table: string; figures: string[]; totals?: boolean; optional?: boolean }[] =
@@ -45,6 +47,9 @@ const SECTIONS: { id: SectionId; table: string; figures: string[]; totals?: bool
     { id: 'tie_probe', table: 'tie_probe', figures: ['tie_probe_preference'] },
     { id: 'significance', table: 'significance', figures: [] },
     { id: 'subsets', table: 'subset_quality', figures: ['subset_quality_heatmap'] },
+    // Only with targets at a mixing ratio (issue 37; the tables exist only then).
+    { id: 'dose_response', table: 'dose_response', figures: ['dose_response'], optional: true },
+    { id: 'dose_trend', table: 'dose_trend', figures: [], optional: true },
     { id: 'usage', table: 'usage', figures: [], totals: true },
     { id: 'failures', table: 'failures', figures: [], totals: true },
   ];

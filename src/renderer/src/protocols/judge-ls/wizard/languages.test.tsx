@@ -28,6 +28,11 @@ describe('other languages in the Judge-LS wizard', () => {
       unknown: ['xx'],
     });
     expect(parseOtherLanguages(undefined)).toEqual({ codes: [], unknown: [] });
+    // Mixing ratios for a dose–response (issue 37): whole percentages 0–100 of a code-switched pair.
+    expect(parseOtherLanguages('LS:hi@0, LS:hi@50 LS:hi@100 LS:hi@150 hi@25')).toEqual({
+      codes: ['LS:hi@0', 'LS:hi@50', 'LS:hi@100'],
+      unknown: ['LS:hi@150', 'hi@25'],
+    });
   });
 
   it('puts the codes after ZH and LS in the config, and verify only with a model', () => {
