@@ -4,6 +4,11 @@ import type { ExperimentResults, ResultCounts } from '../../../shared/experiment
 import { col, type Table } from '../../../shared/report/table';
 import { setApi } from '../api';
 import '../i18n';
+import {
+  registerRendererProtocol,
+  unregisterRendererProtocol,
+  type ResultsSectionsProps,
+} from '../protocols/registry';
 import { FakeApi, progress } from '../test/fake-api';
 import { ResultsPage } from './ResultsPage';
 import type { ResultsRoute } from './routes';
@@ -116,5 +121,56 @@ describe('Results shell', () => {
     expect(screen.getByTestId('results-counts').textContent).toBe(
       '40 of 400 answers in; 360 not answered yet (left out below)',
     );
+  });
+
+  it("never hands one experiment's sections another experiment's id while its results load (issue 38)", async () => {
+    // Two protocols' sections record what they are given, as the bias study's variant browser
+    // asks its experiment for a "variants" view the reference-sensitivity one lacks.
+    const seen: { protocol: string; experimentId: number }[] = [];
+    const sectionsOf = (id: string) =>
+      function Sections({ results, experimentId }: ResultsSectionsProps) {
+        seen.push({ protocol: id, experimentId });
+        return <p data-testid={`sections-${id}`}>{results.protocol}</p>;
+      };
+    registerRendererProtocol({
+      id: 'has-variants',
+      title: 'A',
+      description: '',
+      ResultsSections: sectionsOf('has-variants'),
+    });
+    registerRendererProtocol({
+      id: 'no-variants',
+      title: 'B',
+      description: '',
+      ResultsSections: sectionsOf('no-variants'),
+    });
+    try {
+      let releaseSecond!: () => void;
+      const secondHeld = new Promise<void>((r) => (releaseSecond = r));
+      const api = new FakeApi({
+        'experiments.results': async ({ experimentId }) => {
+          if (experimentId === 2) await secondHeld;
+          return { ...resultsWith(10), protocol: experimentId === 1 ? 'has-variants' : 'no-variants' };
+        },
+        'experiments.get': ({ experimentId }) => ({ id: experimentId, name: `E${experimentId}` }),
+      });
+      setApi(api);
+      const { rerender } = render(
+        <ResultsPage experimentId={1} excludeFlagged={false} onNavigate={() => {}} />,
+      );
+      await screen.findByTestId('sections-has-variants');
+      // The route moves to the other experiment's results without a remount (history, a link).
+      rerender(<ResultsPage experimentId={2} excludeFlagged={false} onNavigate={() => {}} />);
+      await waitFor(() =>
+        expect(api.calls.filter((c) => c.method === 'experiments.results')).toHaveLength(2),
+      );
+      expect(screen.queryByTestId('sections-has-variants')).toBeNull();
+      act(() => releaseSecond());
+      await screen.findByTestId('sections-no-variants');
+      expect(seen.filter((s) => s.protocol === 'has-variants').map((s) => s.experimentId)).not.toContain(2);
+    } finally {
+      unregisterRendererProtocol('has-variants');
+      unregisterRendererProtocol('no-variants');
+    }
   });
 });
