@@ -310,6 +310,13 @@ export const en = {
       entryLabel: 'API key for {{env}}',
       entryHint: 'Paste the key here: it is encrypted with your system keychain and never shown again.',
       entryStored: 'A key is stored (encrypted). Paste a new one to replace it.',
+      entryHintFile:
+        'Paste the key here. judge-lab serve keeps it in {{file}}, readable only by your user account (a web server has no keychain of its own, so the file is not encrypted); it is used from the next call on, never shown again, and never written into exports or bundles.',
+      entryStoredFile:
+        'A key entered here is stored and used instead of any {{env}} in the environment. Paste a new one to replace it, or remove it.',
+      entryAddress: 'Kept with this server’s address: the key is sent to {{url}} and nowhere else.',
+      savedServers: 'Servers saved with a key:',
+      useSaved: 'Use {{url}} ({{env}})',
       save: 'Save key',
       remove: 'Remove stored key',
       badge: {
@@ -323,7 +330,7 @@ export const en = {
       set: 'The key in {{env}} will be used.',
       notNeeded: 'This local server needs no key.',
       missingWeb:
-        'Set {{env}} in the environment before starting judge-lab serve (for example: export {{env}}=…), then restart it and reload this page.',
+        'No key for {{env}} yet: paste it below (or set {{env}} in the environment before starting judge-lab serve).',
       missingDesktop:
         'No key for {{env}} yet: paste it below (or set {{env}} in the environment and restart).',
       missingNoEnv: 'Enter the name of the environment variable that holds this provider’s key.',
@@ -332,6 +339,8 @@ export const en = {
       withheld:
         '{{env}} is set, but Judge Lab sends it only to this API type’s known servers or to the server named in {{variable}}, so a page cannot send your key anywhere else. To use this server, add this line where you start judge-lab serve:',
       withheldThen: 'Then restart judge-lab serve and reload this page: your draft is kept.',
+      withheldWeb:
+        '{{env}} is set, but Judge Lab sends it only to this API type’s known servers or to the server named in {{variable}}, so a page cannot send your key anywhere else. To use this server, paste the key below: it is kept with this server’s address. Or add this line where you start judge-lab serve:',
       rule: '{{env}} goes only to the known servers of this API type, or to the server in {{variable}} (set where Judge Lab starts).',
       copy: 'Copy',
       copied: 'Copied',
