@@ -450,6 +450,8 @@ export const en = {
       batchLine:
         '{{calls}} calls go through Batch APIs at batch prices ({{cost}} instead of {{live}} live). Each round of batches is answered within {{hours}} hours (often much sooner); later rounds wait for earlier answers.',
       timeUnderMinute: 'Expected time at your rate limits: under a minute.',
+      timeRange:
+        'No rate limit is set, so the time depends on how fast the server answers: from {{low}} (a fast server) to {{high}} (a slow one).',
       unpricedNote:
         'No price is known for {{models}} (local models cost nothing; for others enter a price under Prices above).',
     },

@@ -442,6 +442,8 @@ export const zh: Messages = {
       batchLine:
         '{{calls}} 次调用经批处理 API 发送，按批处理价格计费（{{cost}}，实时调用为 {{live}}）。每一轮批处理在 {{hours}} 小时内返回（通常更快）；后续轮次等待前一轮的答案。',
       timeUnderMinute: '按你的速率限制，预计耗时不到一分钟。',
+      timeRange:
+        '未设置速率限制，耗时取决于服务器的回答速度：从 {{low}}（快的服务器）到 {{high}}（慢的服务器）。',
       unpricedNote: '{{models}} 没有已知价格（本地模型不收费；其他模型可在上方“价格”中填写）。',
     },
   },

@@ -407,6 +407,18 @@ describe('New experiment wizard', () => {
     expect(time.textContent).toBe('Expected time at your rate limits: under a minute.');
   });
 
+  it('gives the range a server without a rate limit may take (issue 38)', async () => {
+    const api = makeApi({
+      'experiments.estimate': () => estimateOf(ROWS, { minutesAtRateLimits: 2.2, minutesRange: [0.6, 9] }),
+    });
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    const time = await screen.findByTestId('estimate-time');
+    expect(time.textContent).toBe(
+      'Expected time at your rate limits: about 2 minutes. No rate limit is set, so the time depends on how fast the server answers: from under a minute (a fast server) to 9 minutes (a slow one).',
+    );
+  });
+
   it('blocks the start and says which key is missing, instead of a run that pauses at once', async () => {
     const api = makeApi({
       'providers.keyStatus': ({ providers }) =>
