@@ -38,12 +38,18 @@ const textWidth = (s: string, size: number, bold: boolean) =>
 // Scripts written without spaces may break between any two of their characters.
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
 
+const OPENERS = '（「『【《〈“‘';
+const CLOSERS = '）」』】》〉”’，。、；：！？';
+
 /** `s` in lines of at most `width` px: broken at spaces, or between wide characters, or (a word longer than a line) anywhere. */
 export function wrapText(s: string, width: number, size: number, bold = false): string[] {
   const lines: string[] = [];
   let line = '';
-  // Tokens: runs of non-space narrow characters, single wide characters, and spaces.
-  const tokens = s.match(new RegExp(`\\s+|${WIDE.source}|[^\\s${WIDE.source.slice(1, -1)}]+`, 'g')) ?? [];
+  // Tokens: runs of non-space narrow characters, single wide characters (an opening bracket kept
+  // with the character after it, closing punctuation with the one before: no line starts with "）"),
+  // and spaces.
+  const wide = `[${OPENERS}]*${WIDE.source}[${CLOSERS}]*`;
+  const tokens = s.match(new RegExp(`\\s+|${wide}|[^\\s${WIDE.source.slice(1, -1)}]+`, 'g')) ?? [];
   const push = () => {
     lines.push(line.trimEnd());
     line = '';
