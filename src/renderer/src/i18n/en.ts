@@ -304,7 +304,7 @@ export const en = {
       custom: 'Custom server…',
       providers: 'Connections',
       providersIntro:
-        'Each provider needs its API key where Judge Lab can read it. Judge Lab never shows or stores the key here; it only checks that one is there.',
+        'Each provider needs its API key where Judge Lab can read it: in the environment, or pasted into its card. A key is never shown again; the page only learns that one is there.',
     },
     key: {
       entryLabel: 'API key for {{env}}',
@@ -328,6 +328,7 @@ export const en = {
         withheld: 'Key set, not sent here',
       },
       set: 'The key in {{env}} will be used.',
+      setEntered: 'The key entered here for {{env}} will be used.',
       notNeeded: 'This local server needs no key.',
       missingWeb:
         'No key for {{env}} yet: paste it below (or set {{env}} in the environment before starting judge-lab serve).',

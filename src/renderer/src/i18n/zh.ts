@@ -297,7 +297,7 @@ export const zh: Messages = {
       custom: '自定义服务…',
       providers: '连接',
       providersIntro:
-        '每个服务商都需要一个 Judge Lab 能读取到的 API 密钥。Judge Lab 不会在这里显示或保存密钥，只检查它是否存在。',
+        '每个服务商都需要一个 Judge Lab 能读取到的 API 密钥：设在环境变量中，或粘贴到服务商卡片里。密钥不会再次显示；页面只知道它是否存在。',
     },
     key: {
       entryLabel: '{{env}} 的 API 密钥',
@@ -321,6 +321,7 @@ export const zh: Messages = {
         withheld: '已设置密钥，但不会发往此地址',
       },
       set: '将使用 {{env}} 中的密钥。',
+      setEntered: '将使用在此为 {{env}} 输入的密钥。',
       notNeeded: '此本地服务不需要密钥。',
       missingWeb:
         '还没有 {{env}} 的密钥：请在下方粘贴（或在启动 judge-lab serve 之前在环境变量中设置 {{env}}）。',

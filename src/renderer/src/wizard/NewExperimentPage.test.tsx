@@ -585,6 +585,7 @@ describe('New experiment wizard', () => {
     await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('set'));
     expect(card.textContent).not.toContain('sk-lab-secret');
     expect(within(card).getByTestId('key-remove')).toBeTruthy();
+    expect(card.textContent).toContain('The key entered here for LAB_API_KEY will be used.');
 
     // A fresh draft: the custom server's address and key name come back in one click.
     fireEvent.change(screen.getByTestId('provider-baseurl'), { target: { value: '' } });

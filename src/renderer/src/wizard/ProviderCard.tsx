@@ -151,7 +151,16 @@ function KeyEntry({
     <div className="key-entry" data-testid="key-entry">
       <Field
         label={t('wizard.key.entryLabel', { env: envName })}
-        hint={hint}
+        hint={
+          sentAddress ? (
+            <>
+              {hint}{' '}
+              <span data-testid="key-address">{t('wizard.key.entryAddress', { url: sentAddress })}</span>
+            </>
+          ) : (
+            hint
+          )
+        }
         error={state.error ?? undefined}
       >
         <input
@@ -164,11 +173,6 @@ function KeyEntry({
           onChange={(e) => setValue(e.target.value)}
         />
       </Field>
-      {sentAddress && (
-        <p className="hint" data-testid="key-address">
-          {t('wizard.key.entryAddress', { url: sentAddress })}
-        </p>
-      )}
       <div className="key-entry__actions">
         <button
           type="button"
@@ -285,7 +289,14 @@ export function ProviderCard({
   const envName = draft.apiKeyEnv.trim();
   const keyText =
     keyStatus === 'set'
-      ? t('wizard.key.set', { env: envName })
+      ? t(
+          keys?.storage === 'file' && keys.stored.includes(envName)
+            ? 'wizard.key.setEntered'
+            : 'wizard.key.set',
+          {
+            env: envName,
+          },
+        )
       : keyStatus === 'not_needed'
         ? t('wizard.key.notNeeded')
         : keyStatus === 'withheld'
