@@ -181,22 +181,19 @@ describe('an API key entered in the web app', () => {
     expect(sent.length).toBe(4);
     expect(sent.every((e) => e.authorized)).toBe(true);
 
-    // Everything a user takes away: the export folder, the bundle, Methods, the answers file.
-    const exported = await result<{ dir: string }>('experiments.export', {
-      experimentId: id,
-      outDir: join(dataDir, 'exports', 'keyed'),
-    });
+    // Everything a user takes away: the bundle (which carries the export folder, as `export/`),
+    // Methods, the answers file.
     const bundle = await result<{ contentBase64: string }>('experiments.exportBundle', { experimentId: id });
     const entries = unzipSync(Buffer.from(bundle.contentBase64, 'base64'));
-    expect(Object.keys(entries).length).toBeGreaterThan(3);
+    expect(Object.keys(entries).filter((n) => n.startsWith('export/')).length).toBeGreaterThan(3);
     for (const [name, bytes] of Object.entries(entries))
       expect(Buffer.from(bytes).includes(KEY), `bundle entry ${name}`).toBe(false);
     await result('experiments.methods', { experimentId: id });
     await result('experiments.exportAnswers', { experimentId: id, format: 'jsonl' });
 
-    // The data folder: the store (and its WAL), exports, locks, pending answers, the token.
+    // The data folder: the store (and its WAL), locks, pending answers, the token.
     const files = filesUnder(dataDir);
-    expect(files.some((f) => f.startsWith(exported.dir))).toBe(true);
+    expect(files.some((f) => f.endsWith('judge-lab.sqlite'))).toBe(true);
     const keyFile = join(dataDir, SERVE_KEYS_FILE);
     for (const f of files) {
       if (f === keyFile) continue;
