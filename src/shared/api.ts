@@ -35,6 +35,18 @@ import type { LeastSureOptions, LeastSureSelection } from './annotation/least-su
 import type { ProtocolRow } from './protocol-rows';
 import type { GateDefinition, GateSettings, JudgeSummary, ReportCard } from './report-card/types';
 
+/** Where keys entered in the app are kept, and which names have one. Never a key. */
+export interface KeyStoreStatus {
+  managed: boolean;
+  stored: string[];
+  warning: string | null;
+  /** `serve`: an owner-only file (`file`) in the data folder; absent: the desktop's keychain. */
+  storage?: 'file';
+  file?: string;
+  /** The server each stored key may go to besides its API type's known ones. */
+  addresses?: Record<string, string>;
+}
+
 export interface ApiMethods {
   'app.info': { params: void; result: AppInfo };
   'datasets.list': { params: void; result: DatasetSummary[] };
@@ -227,9 +239,12 @@ export interface ApiMethods {
   /** The protocol's default prompt templates, flattened (languageRulesZH/LS), so editors can start from them. */
   'protocols.defaults': { params: { protocol: string }; result: { templates: Record<string, string> } };
   /** Whether keys can be stored in the app, and which names have one. Never a key. */
-  'keys.status': { params: void; result: { managed: boolean; stored: string[]; warning: string | null } };
-  /** Stores a key (desktop only) under its environment-variable name; it never comes back. */
-  'keys.set': { params: { name: string; value: string }; result: { stored: string[] } };
+  'keys.status': { params: void; result: KeyStoreStatus };
+  /**
+   * Stores a key under its environment-variable name (desktop: the keychain; `serve`: its
+   * owner-only file, with the one other server the key may go to, `baseURL`); it never comes back.
+   */
+  'keys.set': { params: { name: string; value: string; baseURL?: string }; result: { stored: string[] } };
   'keys.delete': { params: { name: string }; result: { stored: string[] } };
   /** Is each provider's key available (set / missing / withheld)? Never returns a key. */
   'providers.keyStatus': {

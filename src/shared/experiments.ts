@@ -119,6 +119,11 @@ export interface CostEstimate {
   unpricedModels: string[];
   /** Wall time at the configured rate limits, in minutes (the slowest lane decides); live calls only. */
   minutesAtRateLimits: number;
+  /**
+   * When a lane has no RPM limit, its time is how fast its server answers: the minutes at a fast
+   * and at a slow server (`minutesAtRateLimits` is a typical one's). Absent: rate bound.
+   */
+  minutesRange?: [number, number];
   /** When some calls go through a Batch API: the provider's turnaround window (24 h) per round of batches. */
   batchWindowHours?: number;
   /** The same calls at live prices (shown beside `costUsd` when batches save money). */

@@ -3,7 +3,12 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
-import { EncryptedFileKeyStore, EnvOnlyKeyStore, scopedKeyStore } from '../../src/main/providers/key-store';
+import {
+  EncryptedFileKeyStore,
+  EnvOnlyKeyStore,
+  OwnerOnlyFileKeyStore,
+  scopedKeyStore,
+} from '../../src/main/providers/key-store';
 import { missingKeyMessage, type ProviderConfig } from '../../src/main/providers/config';
 import { parseExperimentConfig } from '../../src/main/experiments/config';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
@@ -166,5 +171,35 @@ describe('where a key may be sent', () => {
       providers: { custom: { kind: 'openai', baseURL: url, apiKeyEnv: 'FAKE_KEY' } },
     });
     expect(status).toEqual({ custom: 'set' });
+  });
+
+  it('lets a page store an address only with a key of its own: the environment’s key never goes there (issue 38)', async () => {
+    // The environment's key is the user's; a token holder sets the same name with its own
+    // server. The page's key goes there (its own), the environment's never does.
+    mock = await startMockProvider({ apiKey: 'sk-real' });
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const url = `${mock.url}/v1`;
+    const keys = new OwnerOnlyFileKeyStore(join(t.dir, 'serve-keys.json'), { OPENAI_API_KEY: 'sk-real' });
+    core = new Core({ dataDir: t.dir, door: 'web', keys });
+    const provider = { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY', baseURL: url };
+    // No address without a key: the schema wants the value with it.
+    await expect(core.call('keys.set', { name: 'OPENAI_API_KEY', baseURL: url })).rejects.toThrow(/value/);
+    await expect(core.call('providers.testConnection', { name: 'p', provider })).rejects.toThrow(
+      /OPENAI_BASE_URL/,
+    );
+    expect(mock.log).toHaveLength(0);
+    await core.call('keys.set', { name: 'OPENAI_API_KEY', value: 'sk-attacker', baseURL: url });
+    const r = await core.call('providers.testConnection', { name: 'p', provider });
+    expect(r.ok).toBe(false);
+    expect(mock.log.length).toBeGreaterThan(0);
+    expect(mock.log.some((e) => e.authorized)).toBe(false);
+    // Removed, the environment's key is back, for the known servers only.
+    await core.call('keys.delete', { name: 'OPENAI_API_KEY' });
+    const n = mock.log.length;
+    await expect(core.call('providers.testConnection', { name: 'p', provider })).rejects.toThrow(
+      /OPENAI_BASE_URL/,
+    );
+    expect(mock.log).toHaveLength(n);
   });
 });

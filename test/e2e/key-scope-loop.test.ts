@@ -3,6 +3,7 @@
 // the exact FAKE_BASE_URL line; after judge-lab serve restarts with that line set, the same
 // page (same port, same token) still holds the wizard draft and the badge says "Key found".
 // Screenshots EN/中文 × light/dark; no English sentence in 中文; no page error.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import { shootAll, switchLanguage } from './helpers/screens';
 import { callApi, startServeWithEnv, type ServeHandle } from './helpers/serve';
 
 const ADDRESS = 'http://127.0.0.1:9/v1';
+const OTHER = 'http://127.0.0.1:10/v1';
+const TYPED = 'sk-typed-in-the-page-7c1d';
 let browser: Browser;
 let page: Page;
 let server: ServeHandle | undefined;
@@ -83,4 +86,33 @@ describe('a custom server’s key, withheld and then allowed', () => {
     await expect.poll(() => page.getByTestId('key-status').getAttribute('data-status')).toBe('set');
     expect(pageErrors).toEqual([]);
   }, 180_000);
+
+  it('takes a key typed into the page for another server, kept with its address, at once (issue 38 item 5)', async () => {
+    // Another server: the environment's key may not go there; the page says to paste one.
+    await page.getByTestId('provider-baseurl').fill(OTHER);
+    const badge = page.getByTestId('key-status');
+    await expect.poll(() => badge.getAttribute('data-status')).toBe('withheld');
+    const card = page.getByTestId('provider-card');
+    expect(await card.innerText()).toContain('paste the key below');
+    expect(await page.getByTestId('key-address').innerText()).toContain(OTHER);
+    await page.getByTestId('key-input').fill(TYPED);
+    await page.getByTestId('key-save').click();
+    // No restart: the next check finds it, for this server only.
+    await expect.poll(() => badge.getAttribute('data-status')).toBe('set');
+    expect(await page.getByTestId('key-input').inputValue()).toBe('');
+    expect(await card.innerText()).toContain('The key entered here for FAKE_KEY will be used.');
+    await shootAll(page, 'key-entered', async () => {
+      await card.scrollIntoViewIfNeeded();
+    });
+    await switchLanguage(page, 'zh');
+    await card.scrollIntoViewIfNeeded();
+    expect(
+      await englishOnScreen(page, ['Judge Lab', 'LLMBar', OTHER, join(dataDir, 'serve-keys.json')]),
+    ).toEqual([]);
+    await switchLanguage(page, 'en');
+    expect(await page.content()).not.toContain(TYPED);
+    if (process.platform !== 'win32')
+      expect(statSync(join(dataDir, 'serve-keys.json')).mode & 0o777).toBe(0o600);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });

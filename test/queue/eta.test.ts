@@ -3,7 +3,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpointId } from '../../src/main/providers/config';
 import { modelLimitKey, RequestEngine } from '../../src/main/queue/engine';
-import { laneEtaSeconds, pipelineSeconds, secondsAtLimits, type LaneLoad } from '../../src/main/queue/eta';
+import {
+  FAST_LATENCY,
+  laneEtaSeconds,
+  pipelineSeconds,
+  secondsAtLimits,
+  SLOW_LATENCY,
+  type LaneLoad,
+} from '../../src/main/queue/eta';
 import type { RunProgress } from '../../src/main/queue/progress';
 import { ensureRequests } from '../../src/main/store/ledger';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
@@ -33,9 +40,35 @@ describe('lane ETA', () => {
     // A burst at the start looked like 10 calls/s; the limit allows 50/min.
     expect(laneEtaSeconds(428, 10, { rpm: 50, concurrency: 16 })).toBeCloseTo(513.6);
     expect(laneEtaSeconds(100, 0.5, { rpm: 50, concurrency: 16 })).toBe(200);
-    // No RPM: each slot is assumed to take 5 s per call until there is a rate.
-    expect(laneEtaSeconds(32, 0, { concurrency: 16 })).toBe(10);
+    // No RPM: each slot takes a typical answer's time (0.5 s + 150 tokens at 80 a second) until there is a rate.
+    expect(laneEtaSeconds(32, 0, { concurrency: 16 })).toBeCloseTo(2 * (0.5 + 150 / 80));
     expect(laneEtaSeconds(0, 0, { concurrency: 16 })).toBe(0);
+  });
+
+  it('without an RPM limit, times calls by concurrency and the length of their answers, within a range (issue 38)', () => {
+    // A flat 5 s a call made 208 calls, 16 at a time, 65 s; issue 38's walk saw a run estimated
+    // at ~65 s take 18 s. Short verdicts (~60 answer tokens) take about 1.3 s on a typical server.
+    const lane: LaneLoad = {
+      limits: { concurrency: 16 },
+      stages: new Map([['judge', { calls: 208, tokens: 208 * 700, outputTokens: 208 * 60 }]]),
+    };
+    const typical = pipelineSeconds([lane], ['judge']);
+    expect(typical).toBeCloseTo((208 * 0.5 + (208 * 60) / 80) / 16);
+    expect(typical).toBeLessThan(30);
+    const fast = pipelineSeconds([lane], ['judge'], FAST_LATENCY);
+    const slow = pipelineSeconds([lane], ['judge'], SLOW_LATENCY);
+    expect(fast).toBeLessThan(18);
+    expect(slow).toBeGreaterThan(typical);
+    // Longer answers take longer: a translation of 600 tokens is not a verdict.
+    const long: LaneLoad = {
+      ...lane,
+      stages: new Map([['t', { calls: 208, tokens: 0, outputTokens: 208 * 600 }]]),
+    };
+    expect(pipelineSeconds([long], ['t'])).toBeGreaterThan(5 * typical);
+    // An RPM limit binds instead: the range collapses to the rate.
+    const limited: LaneLoad = { ...lane, limits: { rpm: 60, concurrency: 16 } };
+    expect(pipelineSeconds([limited], ['judge'], FAST_LATENCY)).toBe(208);
+    expect(pipelineSeconds([limited], ['judge'], SLOW_LATENCY)).toBe(208);
   });
 
   it('models pipelined stages: the busiest lane, or the chain of a stage and its dependents', () => {

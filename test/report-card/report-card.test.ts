@@ -398,4 +398,26 @@ describe('the report card files in 中文 and English', () => {
     const drawn = svgTexts(files.get('report-card.svg') as string).join('\n');
     expect(drawn).toContain('finished');
   });
+
+  it('wraps every label of the card figure inside its column: nothing is cut with "…" (issue 38 item 10)', async () => {
+    const long = structuredClone(card);
+    const e = long.experiments[0];
+    e.name =
+      'A second pilot of multilingual invariance on the natural subset, with the revised rubric and new prompts';
+    e.dataset = 'LLMBar (sample), the twenty natural and adversarial pairs shipped with Judge Lab';
+    for (const lang of ['en', 'zh'] as const) {
+      const files = await reportCardFiles(long, lang);
+      const drawn = svgTexts(files.get('report-card.svg') as string);
+      expect(drawn.filter((t) => t.includes('…'))).toEqual([]);
+      // A cell's lines follow each other: joined by spaces they give its text back whole.
+      const text = drawn.join(' ');
+      expect(text).toContain(e.name);
+      expect(text).toContain(e.dataset);
+      if (lang === 'en')
+        for (const r of csv(files.get('report-card.csv') as string)) {
+          expect(text, r.measure).toContain(r.condition);
+          if (r.note) expect(text, r.measure).toContain(r.note.replace(/^[a-z ]+: /, ''));
+        }
+    }
+  });
 });

@@ -48,7 +48,10 @@ export function estimateText(e: CostEstimate): string {
   lines.push(
     `  total ${e.calls} calls, ${e.cachedCalls} already stored; ~${e.inputTokens.toLocaleString('en-US')} input and ` +
       `~${e.outputTokens.toLocaleString('en-US')} output tokens; estimated cost ${cost}; ` +
-      `~${duration(e.minutesAtRateLimits * 60)} at the configured rate limits`,
+      `~${duration(e.minutesAtRateLimits * 60)} at the configured rate limits` +
+      (e.minutesRange
+        ? ` (no RPM limit: ${duration(e.minutesRange[0] * 60)} to ${duration(e.minutesRange[1] * 60)}, as fast as the server answers)`
+        : ''),
   );
   if (e.batchWindowHours !== undefined) {
     const batched = e.rows.filter((r) => r.batch).reduce((n, r) => n + r.calls - r.cachedCalls, 0);

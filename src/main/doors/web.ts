@@ -63,6 +63,12 @@ export function bodyLimit(method: MethodName): number {
 // The browser only listens on the event socket; nothing it may send needs more.
 const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 const KNOWN_METHODS = new Set<string>(METHOD_NAMES);
+/**
+ * Calls only the app's own page makes: entering or removing an API key. A browser always sends
+ * Origin on a POST, so a call without it (curl, a script holding the token) is refused, as is a
+ * page of another site; the answer never carries the key (issue 38 item 5).
+ */
+const OWN_PAGE_ONLY = new Set<string>(['keys.set', 'keys.delete'] satisfies MethodName[]);
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -209,6 +215,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const originAllowed = (origin: string | undefined) =>
     origin === undefined || origin === `http://${HOST}:${port}` || origin === `http://localhost:${port}`;
 
+  // Fetch metadata, where the browser sends it: a request from the page itself.
+  const ownFetch = (req: IncomingMessage) => {
+    const site = req.headers['sec-fetch-site'];
+    return site === undefined || site === 'same-origin';
+  };
+
   const staticRoot = opts.staticDir ? realpathSync(resolve(opts.staticDir)) : undefined;
   let pageServed!: () => void;
   const firstPage = new Promise<void>((resolve) => (pageServed = resolve));
@@ -301,6 +313,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         });
       }
       const m = /^\/api\/call\/([\w.]+)$/.exec(pathname);
+      if (m && OWN_PAGE_ONLY.has(m[1]) && (req.headers.origin === undefined || !ownFetch(req))) {
+        return sendJson(res, 403, {
+          ok: false,
+          error: { code: 'invalid_params', message: 'Keys are entered on the app’s own page only' },
+        });
+      }
       if (req.method === 'POST' && m) {
         handleCall(req, res, m[1]).catch((err) => lastResort(res, err));
         return;

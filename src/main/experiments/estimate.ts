@@ -8,7 +8,7 @@ import { isBatchMode } from '../providers/config';
 import { costOf } from '../providers/pricing';
 import { planTokenCounter, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
 import { modelLimitKey } from '../queue/engine';
-import { pipelineSeconds, type LaneLoad } from '../queue/eta';
+import { FAST_LATENCY, pipelineSeconds, SLOW_LATENCY, type LaneLoad } from '../queue/eta';
 import { laneLimits } from '../queue/lane';
 import type { Database } from '../store/db';
 import { requestHash } from '../store/ledger';
@@ -151,12 +151,21 @@ export function estimateTasks(
       lane = { limits, stages: new Map() };
       lanes.set(laneKey, lane);
     }
-    const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0 };
+    const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0, outputTokens: 0 };
     load.calls += calls;
     load.tokens += (input + output) * calls;
+    load.outputTokens = (load.outputTokens ?? 0) + output * calls;
     lane.stages.set(t.stage, load);
   }
   const list = [...rows.values()];
+  const stageOrder = exp.protocol.stages.map((s) => s.name);
+  // Lanes without an RPM limit take as long as their server answers: the figure is a typical
+  // server's, and the range what a fast and a slow one would take. Rate-bound lanes have none.
+  const timeRange = () => {
+    const low = pipelineSeconds(lanes.values(), stageOrder, FAST_LATENCY) / 60;
+    const high = pipelineSeconds(lanes.values(), stageOrder, SLOW_LATENCY) / 60;
+    return high > low * 1.05 ? { minutesRange: [low, high] as [number, number] } : {};
+  };
   const unpriced = [...new Set(list.filter((r) => !r.priced).map((r) => r.model))];
   return {
     rows: list,
@@ -168,11 +177,8 @@ export function estimateTasks(
     unpricedModels: unpriced,
     // Stages are pipelined: the busiest lane or the chain of dependent stages decides (queue/eta.ts).
     // The run's first ETA is this figure, so the two agree at the start.
-    minutesAtRateLimits:
-      pipelineSeconds(
-        lanes.values(),
-        exp.protocol.stages.map((s) => s.name),
-      ) / 60,
+    minutesAtRateLimits: pipelineSeconds(lanes.values(), stageOrder) / 60,
+    ...timeRange(),
     note,
     ...(list.some((r) => r.batch) ? { batchWindowHours: BATCH_WINDOW_HOURS, liveCostUsd: liveCost } : {}),
   };

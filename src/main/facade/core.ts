@@ -28,7 +28,13 @@ import { APP_VERSION } from '../base/version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
 import { exportAnswers, recordedTemplate } from '../experiments/recorded';
 import { loadExperiment } from '../experiments/load';
-import { EnvOnlyKeyStore, scopedKeyStore, type ManagedKeyStore } from '../providers/key-store';
+import {
+  EnvOnlyKeyStore,
+  OwnerOnlyFileKeyStore,
+  SERVE_KEYS_FILE,
+  scopedKeyStore,
+  type ManagedKeyStore,
+} from '../providers/key-store';
 import { checkPageDoorCall } from './page-door-checks';
 import { getProtocol } from '../protocols';
 import { priceFor } from '../providers/pricing';
@@ -88,7 +94,13 @@ export class Core {
       }
     }
     this.events.setMaxListeners(100);
-    const keys = opts.keys ?? new EnvOnlyKeyStore();
+    // `serve` keeps keys entered on its page in the data folder (key-store.ts); the CLI runs the
+    // user's own config files with the environment's keys only.
+    const keys =
+      opts.keys ??
+      (opts.door === 'web'
+        ? new OwnerOnlyFileKeyStore(join(opts.dataDir, SERVE_KEYS_FILE))
+        : new EnvOnlyKeyStore());
     // The command line runs the user's own config files; a page's calls may come from anyone
     // holding the web token, or from a page compromised by hostile text.
     this.keys = opts.door === 'cli' ? keys : scopedKeyStore(keys);
@@ -289,8 +301,8 @@ export class Core {
         templates: getProtocol(protocol).defaultTemplates?.() ?? {},
       }),
       'keys.status': () => this.keys.status(),
-      'keys.set': ({ name, value }) => {
-        this.keys.set(name, value);
+      'keys.set': ({ name, value, baseURL }) => {
+        this.keys.set(name, value, baseURL);
         return { stored: this.keys.status().stored };
       },
       'keys.delete': ({ name }) => {

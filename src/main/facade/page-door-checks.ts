@@ -87,7 +87,7 @@ function checkProvider(raw: unknown, at: string, ctx: PageDoorContext, issues: I
   // A malformed block is the config validation's to report, with every field named.
   const parsed = providerConfigSchema.safeParse(raw);
   if (!parsed.success) return;
-  const problem = keyScopeProblem(parsed.data, (n) => ctx.keys.variable?.(n));
+  const problem = keyScopeProblem(parsed.data, ctx.keys);
   if (problem) issues.push({ file: 'config', field: `${at}.baseURL`, message: problem });
 }
 

@@ -129,7 +129,11 @@ export const paramSchemas = {
   'experiments.exportAnswers': z.strictObject({ experimentId: id, format: z.enum(['jsonl', 'csv']) }),
   'protocols.defaults': z.strictObject({ protocol: z.string().min(1).max(100) }),
   'keys.status': z.undefined(),
-  'keys.set': z.strictObject({ name: z.string().min(1).max(200), value: z.string().min(1).max(10_000) }),
+  'keys.set': z.strictObject({
+    name: z.string().min(1).max(200),
+    value: z.string().min(1).max(10_000),
+    baseURL: z.string().max(2_000).optional(),
+  }),
   'keys.delete': z.strictObject({ name: z.string().min(1).max(200) }),
   'providers.keyStatus': z.strictObject({ providers: z.record(z.string(), z.unknown()) }),
   'providers.testConnection': z.strictObject({

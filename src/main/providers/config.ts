@@ -221,6 +221,18 @@ export interface KeyStore {
   variable?(name: string): string | undefined;
   /** Why `get` withholds a key that is set (a page's door: not for this server), if it does. */
   withheld?(providerName: string, cfg: ProviderConfig): string | null;
+  /**
+   * The server beyond its kind's known ones that the key `get` gives for `apiKeyEnv` may go to
+   * (key-scope.ts). Without it: the environment's <NAME>_BASE_URL, read through `variable`.
+   */
+  scope?(apiKeyEnv: string): KeyScope;
+}
+
+/** Where one key may go besides its kind's known servers, and who said so. */
+export interface KeyScope {
+  baseURL?: string;
+  /** 'entered': typed into the app with this address; 'environment': <NAME>_BASE_URL. */
+  from: 'environment' | 'entered';
 }
 
 /** Local servers (Ollama, vLLM) take any key; the SDKs insist on one. */

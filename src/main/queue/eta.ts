@@ -3,8 +3,22 @@
 // formula (time at the configured limits); once a lane has answered, its observed rate counts,
 // never faster than its RPM limit allows.
 
-/** Without an RPM limit, assume each of `concurrency` slots finishes a call every 5 s. */
-export const ASSUMED_SECONDS_PER_CALL = 5;
+/**
+ * How long a call takes to answer, for lanes without an RPM limit (their pace is concurrency over
+ * answer time): time to the first token plus the answer's tokens at a decoding speed. Typical is
+ * a hosted model's (about 0.5 s, 80 tokens/s), so a 150-token verdict takes about 2.4 s; fast and
+ * slow bound what servers do (a small model on a GPU, a large one on a busy or CPU-only server).
+ * It was a flat 5 s a call, which said ~65 s for a run of 18 s (issue 38).
+ */
+export interface Latency {
+  firstTokenSeconds: number;
+  outputTokensPerSecond: number;
+}
+export const TYPICAL_LATENCY: Latency = { firstTokenSeconds: 0.5, outputTokensPerSecond: 80 };
+export const FAST_LATENCY: Latency = { firstTokenSeconds: 0.2, outputTokensPerSecond: 200 };
+export const SLOW_LATENCY: Latency = { firstTokenSeconds: 1.5, outputTokensPerSecond: 25 };
+/** Output tokens of a call when the plan does not say (a verdict with its reason). */
+export const ASSUMED_OUTPUT_TOKENS = 150;
 
 export interface EtaLimits {
   rpm?: number;
@@ -12,11 +26,21 @@ export interface EtaLimits {
   concurrency: number;
 }
 
-/** Seconds for `calls` calls of `tokens` estimated tokens in all at the configured limits. */
-export function secondsAtLimits(calls: number, tokens: number, limits: EtaLimits): number {
+/**
+ * Seconds for `calls` calls of `tokens` estimated tokens in all (`outputTokens` of them answers)
+ * at the configured limits; without an RPM limit, concurrency and the answers' time decide.
+ */
+export function secondsAtLimits(
+  calls: number,
+  tokens: number,
+  limits: EtaLimits,
+  outputTokens = calls * ASSUMED_OUTPUT_TOKENS,
+  latency: Latency = TYPICAL_LATENCY,
+): number {
   const byRpm = limits.rpm ? (calls / limits.rpm) * 60 : 0;
   const byTpm = limits.tpm ? (tokens / limits.tpm) * 60 : 0;
-  const byConcurrency = limits.rpm ? 0 : (calls * ASSUMED_SECONDS_PER_CALL) / Math.max(1, limits.concurrency);
+  const answering = calls * latency.firstTokenSeconds + outputTokens / latency.outputTokensPerSecond;
+  const byConcurrency = limits.rpm ? 0 : answering / Math.max(1, limits.concurrency);
   return Math.max(byRpm, byTpm, byConcurrency);
 }
 
@@ -34,8 +58,8 @@ export function laneEtaSeconds(remaining: number, observedPerSec: number, limits
 /** One lane's share of a plan: its calls and estimated tokens per stage, in stage order. */
 export interface LaneLoad {
   limits: EtaLimits;
-  /** Calls and tokens per stage name (stages the lane has no calls for are absent). */
-  stages: Map<string, { calls: number; tokens: number }>;
+  /** Calls, tokens and answer tokens per stage name (stages the lane has no calls for are absent). */
+  stages: Map<string, { calls: number; tokens: number; outputTokens?: number }>;
 }
 
 /**
@@ -53,29 +77,37 @@ export interface LaneLoad {
  * need an earlier stage's answers (a verdict on a translation), so the last of them cannot go
  * out before the earlier stage's last answer, then that input's dependent calls (taken as the
  * stage's calls per input of the earlier stage: the plan does not say which task needs which)
- * still have to be sent at their lane's rate. Latency is not modelled (a run at the limits is
- * rate bound, not latency bound); the run's ETA corrects for slower lanes with observed rates.
+ * still have to be sent at their lane's rate. A lane with an RPM limit is taken as rate bound; one
+ * without is answer bound (`latency`, per answer token); the run's ETA corrects both with observed
+ * rates.
  */
-export function pipelineSeconds(lanes: Iterable<LaneLoad>, stageOrder: readonly string[]): number {
+export function pipelineSeconds(
+  lanes: Iterable<LaneLoad>,
+  stageOrder: readonly string[],
+  latency: Latency = TYPICAL_LATENCY,
+): number {
   const all = [...lanes];
+  const out = (s: { calls: number; outputTokens?: number }) =>
+    s.outputTokens ?? s.calls * ASSUMED_OUTPUT_TOKENS;
+  const at = (s: { calls: number; tokens: number; outputTokens: number }, limits: EtaLimits) =>
+    secondsAtLimits(s.calls, s.tokens, limits, s.outputTokens, latency);
   const sum = (l: LaneLoad, upTo: number) => {
     let calls = 0;
     let tokens = 0;
+    let outputTokens = 0;
     for (const name of stageOrder.slice(0, upTo + 1)) {
       const s = l.stages.get(name);
       if (s) {
         calls += s.calls;
         tokens += s.tokens;
+        outputTokens += out(s);
       }
     }
-    return { calls, tokens };
+    return { calls, tokens, outputTokens };
   };
   const callsOf = (name: string) => all.reduce((n, l) => n + (l.stages.get(name)?.calls ?? 0), 0);
   let busiest = 0;
-  for (const l of all) {
-    const { calls, tokens } = sum(l, stageOrder.length - 1);
-    busiest = Math.max(busiest, secondsAtLimits(calls, tokens, l.limits));
-  }
+  for (const l of all) busiest = Math.max(busiest, at(sum(l, stageOrder.length - 1), l.limits));
   let finish = 0;
   let prev: string | null = null;
   stageOrder.forEach((name, i) => {
@@ -83,17 +115,15 @@ export function pipelineSeconds(lanes: Iterable<LaneLoad>, stageOrder: readonly 
     if (calls === 0) return;
     const using = all.filter((l) => l.stages.has(name));
     let own = 0;
-    for (const l of using) {
-      const s = sum(l, i);
-      own = Math.max(own, secondsAtLimits(s.calls, s.tokens, l.limits));
-    }
+    for (const l of using) own = Math.max(own, at(sum(l, i), l.limits));
     let chained = 0;
     if (prev !== null) {
       const perInput = Math.ceil(calls / callsOf(prev));
       const tail = Math.max(
         ...using.map((l) => {
           const s = l.stages.get(name)!;
-          return secondsAtLimits(perInput, (s.tokens / s.calls) * perInput, l.limits);
+          const share = perInput / s.calls;
+          return at({ calls: perInput, tokens: s.tokens * share, outputTokens: out(s) * share }, l.limits);
         }),
       );
       chained = finish + tail;

@@ -2,7 +2,7 @@
 // count and its end-of-set message must be the store's tally (what `annotate sets` prints), not
 // "the cursor passed the last item". The fake stands in for the transport and keeps the labels
 // the way the core does (one stored row per label, the tally counted from the rows).
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale } from '../../../shared/annotation/types';
@@ -10,6 +10,8 @@ import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { AnnotateScreen, ratingOptions } from './AnnotateScreen';
+import { AnnotationPage } from './AnnotationPage';
+import { useState } from 'react';
 
 afterEach(async () => {
   cleanup();
@@ -21,7 +23,10 @@ afterEach(async () => {
 const N = 6;
 const UNITS = Array.from({ length: N }, (_, i) => `u${i}`);
 
-function storeApi(scale: RatingScale = { kind: 'score', min: 1, max: 5 }) {
+function storeApi(
+  scale: RatingScale = { kind: 'score', min: 1, max: 5 },
+  more: (tally: () => AnnotatorProgress) => ConstructorParameters<typeof FakeApi>[0] = () => ({}),
+) {
   const labels = new Map<string, { value: string | null; skipped: boolean; comment: string | null }>();
   const tally = (): AnnotatorProgress => ({
     annotator: 'alice',
@@ -30,6 +35,7 @@ function storeApi(scale: RatingScale = { kind: 'score', min: 1, max: 5 }) {
     total: N,
   });
   const fake = new FakeApi({
+    ...more(tally),
     'annotation.session': () => ({
       set: {
         id: 1,
@@ -329,6 +335,47 @@ describe('a protocol task: translation equivalence', () => {
     expect(screen.getByTestId('annotate-rate-yes').textContent).toBe('是，等价1');
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(
       expect.arrayContaining(['原文（英文）', '译文']),
+    );
+  });
+});
+
+describe('The list of sets after rating (issue 38)', () => {
+  it('shows the counts the store holds when the rater goes back, not the ones read before', async () => {
+    storeApi(undefined, (tally) => ({
+      'annotation.annotators': () => [],
+      'annotation.listSets': () => [
+        {
+          id: 1,
+          uid: 'set-1',
+          name: 'Pilot set',
+          experimentId: 3,
+          scale: { kind: 'score', min: 1, max: 5 },
+          seed: 1,
+          itemCount: N,
+          strata: [],
+          progress: tally().labelled + tally().skipped ? [tally()] : [],
+          guidelinesVersion: null,
+          adjudicated: 0,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+    }));
+    function Page() {
+      const [query, setQuery] = useState<Record<string, string>>({});
+      return <AnnotationPage experimentId={3} query={query} onQuery={setQuery} />;
+    }
+    render(<Page />);
+    const card = await screen.findByTestId('annotation-set-1');
+    fireEvent.change(within(card).getByTestId('annotator-name'), { target: { value: 'alice' } });
+    fireEvent.click(within(card).getByTestId('annotate-start'));
+    await waitFor(() => expect(unitShown()).toBe('u0'));
+    await press('3', 'u1');
+    await press('4', 'u2');
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the sets' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('annotation-set-1')).queryByText('alice: 2 rated, 0 skipped of 6'),
+      ).not.toBeNull(),
     );
   });
 });

@@ -397,10 +397,16 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
       .call('annotation.listSets', experimentId === undefined ? {} : { experimentId })
       .then(setSets, (e: Error) => setMessage({ text: e.message, error: true }));
   }, [experimentId]);
-  useEffect(reload, [reload]);
-
   const setId = Number(query.set);
-  if (setId && query.annotator) {
+  const rating = !!(setId && query.annotator);
+  // The page stays mounted while a set is rated (or its dashboard, adjudication or guidelines
+  // are open), so its list is read again on the way back: counts read before rating were stale
+  // (issue 38).
+  useEffect(() => {
+    if (!rating) reload();
+  }, [reload, rating, query.view]);
+
+  if (rating) {
     return (
       <div className="page annotation-page">
         <AnnotateScreen

@@ -304,12 +304,19 @@ export const en = {
       custom: 'Custom server…',
       providers: 'Connections',
       providersIntro:
-        'Each provider needs its API key where Judge Lab can read it. Judge Lab never shows or stores the key here; it only checks that one is there.',
+        'Each provider needs its API key where Judge Lab can read it: in the environment, or pasted into its card. A key is never shown again; the page only learns that one is there.',
     },
     key: {
       entryLabel: 'API key for {{env}}',
       entryHint: 'Paste the key here: it is encrypted with your system keychain and never shown again.',
       entryStored: 'A key is stored (encrypted). Paste a new one to replace it.',
+      entryHintFile:
+        'Paste the key here. judge-lab serve keeps it in {{file}}, readable only by your user account (a web server has no keychain of its own, so the file is not encrypted); it is used from the next call on, never shown again, and never written into exports or bundles.',
+      entryStoredFile:
+        'A key entered here is stored and used instead of any {{env}} in the environment. Paste a new one to replace it, or remove it.',
+      entryAddress: 'Kept with this server’s address: the key is sent to {{url}} and nowhere else.',
+      savedServers: 'Servers saved with a key:',
+      useSaved: 'Use {{url}} ({{env}})',
       save: 'Save key',
       remove: 'Remove stored key',
       badge: {
@@ -321,9 +328,10 @@ export const en = {
         withheld: 'Key set, not sent here',
       },
       set: 'The key in {{env}} will be used.',
+      setEntered: 'The key entered here for {{env}} will be used.',
       notNeeded: 'This local server needs no key.',
       missingWeb:
-        'Set {{env}} in the environment before starting judge-lab serve (for example: export {{env}}=…), then restart it and reload this page.',
+        'No key for {{env}} yet: paste it below (or set {{env}} in the environment before starting judge-lab serve).',
       missingDesktop:
         'No key for {{env}} yet: paste it below (or set {{env}} in the environment and restart).',
       missingNoEnv: 'Enter the name of the environment variable that holds this provider’s key.',
@@ -332,6 +340,8 @@ export const en = {
       withheld:
         '{{env}} is set, but Judge Lab sends it only to this API type’s known servers or to the server named in {{variable}}, so a page cannot send your key anywhere else. To use this server, add this line where you start judge-lab serve:',
       withheldThen: 'Then restart judge-lab serve and reload this page: your draft is kept.',
+      withheldWeb:
+        '{{env}} is set, but Judge Lab sends it only to this API type’s known servers or to the server named in {{variable}}, so a page cannot send your key anywhere else. To use this server, paste the key below: it is kept with this server’s address. Or add this line where you start judge-lab serve:',
       rule: '{{env}} goes only to the known servers of this API type, or to the server in {{variable}} (set where Judge Lab starts).',
       copy: 'Copy',
       copied: 'Copied',
@@ -441,6 +451,8 @@ export const en = {
       batchLine:
         '{{calls}} calls go through Batch APIs at batch prices ({{cost}} instead of {{live}} live). Each round of batches is answered within {{hours}} hours (often much sooner); later rounds wait for earlier answers.',
       timeUnderMinute: 'Expected time at your rate limits: under a minute.',
+      timeRange:
+        'No rate limit is set, so the time depends on how fast the server answers: from {{low}} (a fast server) to {{high}} (a slow one).',
       unpricedNote:
         'No price is known for {{models}} (local models cost nothing; for others enter a price under Prices above).',
     },

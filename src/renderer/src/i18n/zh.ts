@@ -297,12 +297,19 @@ export const zh: Messages = {
       custom: '自定义服务…',
       providers: '连接',
       providersIntro:
-        '每个服务商都需要一个 Judge Lab 能读取到的 API 密钥。Judge Lab 不会在这里显示或保存密钥，只检查它是否存在。',
+        '每个服务商都需要一个 Judge Lab 能读取到的 API 密钥：设在环境变量中，或粘贴到服务商卡片里。密钥不会再次显示；页面只知道它是否存在。',
     },
     key: {
       entryLabel: '{{env}} 的 API 密钥',
       entryHint: '在此粘贴密钥：它会用系统钥匙串加密保存，之后不再显示。',
       entryStored: '已保存一个密钥（已加密）。粘贴新密钥即可替换。',
+      entryHintFile:
+        '在此粘贴密钥。judge-lab serve 把它保存在 {{file}} 中，只有你的用户账户可以读取（网页服务没有自己的系统钥匙串，所以该文件未加密）；从下一次调用起生效，之后不再显示，也不会写入导出文件或研究包。',
+      entryStoredFile:
+        '已保存在此输入的密钥，它会代替环境变量中的 {{env}} 使用。粘贴新密钥即可替换，也可以删除。',
+      entryAddress: '与此服务器地址一起保存：密钥只会发往 {{url}}，不会发往别处。',
+      savedServers: '已随密钥保存的服务器：',
+      useSaved: '使用 {{url}}（{{env}}）',
       save: '保存密钥',
       remove: '删除已保存的密钥',
       badge: {
@@ -314,9 +321,10 @@ export const zh: Messages = {
         withheld: '已设置密钥，但不会发往此地址',
       },
       set: '将使用 {{env}} 中的密钥。',
+      setEntered: '将使用在此为 {{env}} 输入的密钥。',
       notNeeded: '此本地服务不需要密钥。',
       missingWeb:
-        '请在启动 judge-lab serve 之前在环境变量中设置 {{env}}（例如：export {{env}}=…），然后重新启动它并刷新本页。',
+        '还没有 {{env}} 的密钥：请在下方粘贴（或在启动 judge-lab serve 之前在环境变量中设置 {{env}}）。',
       missingDesktop: '还没有 {{env}} 的密钥：请在下方粘贴（或在环境变量中设置 {{env}} 后重启）。',
       missingNoEnv: '请输入保存此服务商密钥的环境变量名。',
       unknown: '无法检查密钥；请修正下面的设置，或测试连接。',
@@ -324,6 +332,8 @@ export const zh: Messages = {
       withheld:
         '{{env}} 已设置，但 Judge Lab 只会把它发给此类 API 的已知服务器，或 {{variable}} 中指定的服务器，这样网页无法把你的密钥发往别处。要使用此服务器，请在启动 judge-lab serve 的环境中加入这一行：',
       withheldThen: '然后重启 judge-lab serve 并刷新本页：草稿会保留。',
+      withheldWeb:
+        '{{env}} 已设置，但 Judge Lab 只会把它发给此类 API 的已知服务器，或 {{variable}} 中指定的服务器，这样网页无法把你的密钥发往别处。要使用此服务器，请在下方粘贴密钥：它会与此服务器地址一起保存。也可以在启动 judge-lab serve 的环境中加入这一行：',
       rule: '{{env}} 只会发往此类 API 的已知服务器，或 {{variable}}（在启动 Judge Lab 的环境中设置）指定的服务器。',
       copy: '复制',
       copied: '已复制',
@@ -433,6 +443,8 @@ export const zh: Messages = {
       batchLine:
         '{{calls}} 次调用经批处理 API 发送，按批处理价格计费（{{cost}}，实时调用为 {{live}}）。每一轮批处理在 {{hours}} 小时内返回（通常更快）；后续轮次等待前一轮的答案。',
       timeUnderMinute: '按你的速率限制，预计耗时不到一分钟。',
+      timeRange:
+        '未设置速率限制，耗时取决于服务器的回答速度：从 {{low}}（快的服务器）到 {{high}}（慢的服务器）。',
       unpricedNote: '{{models}} 没有已知价格（本地模型不收费；其他模型可在上方“价格”中填写）。',
     },
   },

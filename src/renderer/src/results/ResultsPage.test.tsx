@@ -3,6 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExperimentResults, ResultCounts } from '../../../shared/experiments';
 import { col, type Table } from '../../../shared/report/table';
 import { setApi } from '../api';
+import {
+  registerRendererProtocol,
+  unregisterRendererProtocol,
+  type ResultsSectionsProps,
+} from '../protocols/registry';
 import { FakeApi, progress } from '../test/fake-api';
 import { ResultsPage } from './ResultsPage';
 import { parseHash, routeHref } from '../stores/route';
@@ -191,5 +196,56 @@ describe('Results shell', () => {
       expect(parseHash(routeHref(route))).toEqual(route);
       expect(parseHash('#/experiments/7/results')).toEqual({ name: 'results', experimentId: 7 });
     });
+  });
+
+  it("never hands one experiment's sections another experiment's id while its results load (issue 38)", async () => {
+    // Two protocols' sections record what they are given, as the bias study's variant browser
+    // asks its experiment for a "variants" view the reference-sensitivity one lacks.
+    const seen: { protocol: string; experimentId: number }[] = [];
+    const sectionsOf = (id: string) =>
+      function Sections({ results, experimentId }: ResultsSectionsProps) {
+        seen.push({ protocol: id, experimentId });
+        return <p data-testid={`sections-${id}`}>{results.protocol}</p>;
+      };
+    registerRendererProtocol({
+      id: 'has-variants',
+      title: 'A',
+      description: '',
+      ResultsSections: sectionsOf('has-variants'),
+    });
+    registerRendererProtocol({
+      id: 'no-variants',
+      title: 'B',
+      description: '',
+      ResultsSections: sectionsOf('no-variants'),
+    });
+    try {
+      let releaseSecond!: () => void;
+      const secondHeld = new Promise<void>((r) => (releaseSecond = r));
+      const api = new FakeApi({
+        'experiments.results': async ({ experimentId }) => {
+          if (experimentId === 2) await secondHeld;
+          return { ...resultsWith(10), protocol: experimentId === 1 ? 'has-variants' : 'no-variants' };
+        },
+        'experiments.get': ({ experimentId }) => ({ id: experimentId, name: `E${experimentId}` }),
+      });
+      setApi(api);
+      const { rerender } = render(
+        <ResultsPage experimentId={1} excludeFlagged={false} onNavigate={() => {}} />,
+      );
+      await screen.findByTestId('sections-has-variants');
+      // The route moves to the other experiment's results without a remount (history, a link).
+      rerender(<ResultsPage experimentId={2} excludeFlagged={false} onNavigate={() => {}} />);
+      await waitFor(() =>
+        expect(api.calls.filter((c) => c.method === 'experiments.results')).toHaveLength(2),
+      );
+      expect(screen.queryByTestId('sections-has-variants')).toBeNull();
+      act(() => releaseSecond());
+      await screen.findByTestId('sections-no-variants');
+      expect(seen.filter((s) => s.protocol === 'has-variants').map((s) => s.experimentId)).not.toContain(2);
+    } finally {
+      unregisterRendererProtocol('has-variants');
+      unregisterRendererProtocol('no-variants');
+    }
   });
 });

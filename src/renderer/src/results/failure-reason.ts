@@ -73,6 +73,12 @@ const MESSAGES_ZH: [RegExp, string | ((...groups: string[]) => string)][] = [
     ) =>
       `服务商 "${p}" 的密钥未发送：${key} 只会发往已知的 ${kind} 服务器或 ${v} 指定的服务器${now ? `（现为 ${now}）` : ''}；要使用 ${to}，请在启动 Judge Lab 时设置 ${set}。`,
   ],
+  // The same for a key entered in the web app with the address it may go to.
+  [
+    /^No API key for provider "([^"]+)": the key entered in the app for (\S+) is only sent to the known (\S+) servers(?: or to (\S+), the address it was entered with)?; to use (\S+), enter the key again with this server's address\.$/,
+    (_m: string, p: string, key: string, kind: string, at: string | undefined, to: string) =>
+      `服务商 "${p}" 的密钥未发送：在应用中为 ${key} 输入的密钥只会发往已知的 ${kind} 服务器${at ? `或输入时填写的地址 ${at}` : ''}；要使用 ${to}，请连同这个服务器地址重新输入密钥。`,
+  ],
 ];
 
 export function failureReasonText(reason: string, lang: string): string {

@@ -21,10 +21,18 @@ export function useResults(
   excludeFlagged: boolean,
   verifiedOnly = false,
 ): ResultsState {
-  const [results, setResults] = useState<ExperimentResults | null>(null);
-  const [detail, setDetail] = useState<ExperimentDetail | null>(null);
+  // Each answer remembers the experiment it was read for. The page is not remounted when the
+  // route moves to another experiment's results (history, a link): until that experiment's
+  // answer lands, the last one is another protocol's, and its sections given the new id asked
+  // the new experiment for views it does not have (issue 38: a bias study's variant browser asked
+  // a reference-sensitivity experiment for "variants", an uncaught page error).
+  const [shown, setShown] = useState<{
+    experimentId: number;
+    results: ExperimentResults;
+    detail: ExperimentDetail | null;
+  } | null>(null);
   const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [failed, setError] = useState<{ experimentId: number; error: ApiError } | null>(null);
   // Requests are numbered; a slow one may still land after a newer start, but never over a newer answer.
   const seq = useRef({ started: 0, applied: 0, key: '' });
 
@@ -46,14 +54,13 @@ export function useResults(
       ([r, d]) => {
         if (!current()) return;
         seq.current.applied = n;
-        setResults(r);
-        setDetail(d);
+        setShown({ experimentId, results: r, detail: d });
         setError(null);
         if (n === seq.current.started) setLoading(false);
       },
       (err) => {
         if (!current()) return;
-        setError(toApiError(err));
+        setError({ experimentId, error: toApiError(err) });
         if (n === seq.current.started) setLoading(false);
       },
     );
@@ -68,5 +75,7 @@ export function useResults(
   }, [load]);
   useLiveReload(experimentId, load);
 
-  return { results, detail, loading, error, reload: load };
+  const mine = shown?.experimentId === experimentId ? shown : null;
+  const error = failed?.experimentId === experimentId ? failed.error : null;
+  return { results: mine?.results ?? null, detail: mine?.detail ?? null, loading, error, reload: load };
 }

@@ -407,6 +407,18 @@ describe('New experiment wizard', () => {
     expect(time.textContent).toBe('Expected time at your rate limits: under a minute.');
   });
 
+  it('gives the range a server without a rate limit may take (issue 38)', async () => {
+    const api = makeApi({
+      'experiments.estimate': () => estimateOf(ROWS, { minutesAtRateLimits: 2.2, minutesRange: [0.6, 9] }),
+    });
+    await openWizard(api);
+    for (let i = 0; i < 5; i++) next();
+    const time = await screen.findByTestId('estimate-time');
+    expect(time.textContent).toBe(
+      'Expected time at your rate limits: about 2 minutes. No rate limit is set, so the time depends on how fast the server answers: from under a minute (a fast server) to 9 minutes (a slow one).',
+    );
+  });
+
   it('blocks the start and says which key is missing, instead of a run that pauses at once', async () => {
     const api = makeApi({
       'providers.keyStatus': ({ providers }) =>
@@ -515,6 +527,81 @@ describe('New experiment wizard', () => {
     expect(input.value).toBe('');
     await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('set'));
     expect(card.textContent).not.toContain('sk-typed-secret');
+  });
+
+  it('lets a web user enter a key for a custom server, kept with its address and offered again; never shown (issue 38)', async () => {
+    const stored: Record<string, string | undefined> = {};
+    const status = () => ({
+      managed: true,
+      stored: Object.keys(stored).sort(),
+      warning: null,
+      storage: 'file' as const,
+      file: '/d/serve-keys.json',
+      addresses: Object.fromEntries(Object.entries(stored).filter((e): e is [string, string] => !!e[1])),
+    });
+    const api = makeApi({
+      'keys.status': status,
+      'keys.set': ({ name, baseURL }) => {
+        stored[name] = baseURL;
+        return { stored: Object.keys(stored) };
+      },
+      'keys.delete': ({ name }) => {
+        delete stored[name];
+        return { stored: Object.keys(stored) };
+      },
+      'providers.keyStatus': ({ providers }) =>
+        Object.fromEntries(
+          Object.entries(providers).map(([n, p]) => [
+            n,
+            (p as { apiKeyEnv?: string }).apiKeyEnv! in stored ? 'set' : 'missing',
+          ]),
+        ),
+    });
+    await openWizard(api);
+    next();
+    next();
+    fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
+    fireEvent.change(await screen.findByTestId('provider-baseurl'), {
+      target: { value: 'http://10.0.0.5:8000/v1' },
+    });
+    fireEvent.change(screen.getByTestId('provider-apikeyenv'), { target: { value: 'LAB_API_KEY' } });
+    const card = screen.getByTestId('provider-card');
+    await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('missing'));
+    // No restart to ask for: the key goes in here, where it is kept is said.
+    expect(card.textContent).toContain('paste it below');
+    expect(card.textContent).not.toContain('restart');
+    expect(within(card).getByTestId('key-entry').textContent).toContain('/d/serve-keys.json');
+    expect(within(card).getByTestId('key-address').textContent).toContain('http://10.0.0.5:8000/v1');
+    const input = within(card).getByTestId('key-input') as HTMLInputElement;
+    expect(input.type).toBe('password');
+    fireEvent.change(input, { target: { value: 'sk-lab-secret' } });
+    await act(async () => fireEvent.click(within(card).getByTestId('key-save')));
+    expect(api.calls.find((c) => c.method === 'keys.set')?.params).toEqual({
+      name: 'LAB_API_KEY',
+      value: 'sk-lab-secret',
+      baseURL: 'http://10.0.0.5:8000/v1',
+    });
+    expect(input.value).toBe('');
+    await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('set'));
+    expect(card.textContent).not.toContain('sk-lab-secret');
+    expect(within(card).getByTestId('key-remove')).toBeTruthy();
+    expect(card.textContent).toContain('The key entered here for LAB_API_KEY will be used.');
+
+    // A fresh draft: the custom server's address and key name come back in one click.
+    fireEvent.change(screen.getByTestId('provider-baseurl'), { target: { value: '' } });
+    fireEvent.change(screen.getByTestId('provider-apikeyenv'), { target: { value: '' } });
+    const saved = await within(card).findByTestId('use-saved-server');
+    expect(saved.textContent).toBe('Use http://10.0.0.5:8000/v1 (LAB_API_KEY)');
+    fireEvent.click(saved);
+    expect((screen.getByTestId('provider-baseurl') as HTMLInputElement).value).toBe(
+      'http://10.0.0.5:8000/v1',
+    );
+    expect((screen.getByTestId('provider-apikeyenv') as HTMLInputElement).value).toBe('LAB_API_KEY');
+
+    // Removed: missing again.
+    await act(async () => fireEvent.click(within(card).getByTestId('key-remove')));
+    await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('missing'));
+    expect(stored).toEqual({});
   });
 
   it('offers every registered protocol; one without wizard steps goes from judges to options and sends only generic keys', async () => {

@@ -9,6 +9,7 @@ import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
 import { useListedModels } from '../lib/listed-models';
 import type { KeyState } from '../../../shared/domain';
+import type { KeyStoreStatus } from '../../../shared/api';
 import { baseURLVariable } from '../../../shared/key-scope';
 
 type KeyStatus = KeyState;
@@ -65,51 +66,101 @@ function KeyScopeLine({ variable, url }: { variable: string; url: unknown }) {
   );
 }
 
-/**
- * Desktop only: type a key once; main encrypts it with the OS keychain. The field is
- * cleared after saving and the key is never read back — the page only learns "set".
- */
-function KeyEntry({ envName, onSaved }: { envName: string; onSaved: () => void }) {
-  const { t } = useTranslation();
-  const [managed, setManaged] = useState<{
-    managed: boolean;
-    stored: string[];
-    warning: string | null;
-  } | null>(null);
-  const [value, setValue] = useState('');
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const load = () =>
+/** Where keys typed into the app are kept, and which names have one (never a key). */
+function useKeysStatus(): [KeyStoreStatus | null, (s: KeyStoreStatus) => void] {
+  const [status, setStatus] = useState<KeyStoreStatus | null>(null);
+  useEffect(() => {
+    let live = true;
     getApi()
       .call('keys.status')
-      .then(setManaged)
-      .catch(() => setManaged(null));
-  useEffect(() => {
-    void load();
+      .then((r) => live && setStatus(r))
+      .catch(() => live && setStatus(null));
+    return () => {
+      live = false;
+    };
   }, []);
+  return [status, setStatus];
+}
+
+/**
+ * Type a key once: the desktop encrypts it with the OS keychain, `serve` keeps it in an
+ * owner-only file with the server it may go to (`address`, for a custom or local server or one
+ * the environment's key may not go to). The field is cleared after saving and the key is never
+ * read back — the page only learns "stored".
+ */
+function KeyEntry({
+  envName,
+  address,
+  managed,
+  setManaged,
+  onSaved,
+}: {
+  envName: string;
+  address: string | undefined;
+  managed: KeyStoreStatus | null;
+  setManaged: (s: KeyStoreStatus) => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState('');
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   if (!managed?.managed || !envName) return null;
   const stored = managed.stored.includes(envName);
+  const inFile = managed.storage === 'file';
+  // Only the web door keeps an address with a key; the desktop's custom servers still take the variable.
+  const sentAddress = inFile ? address : undefined;
+  const refresh = async (stored: string[]) => {
+    const next = await getApi()
+      .call('keys.status')
+      .catch(() => ({ ...managed, stored }));
+    setManaged(next);
+  };
   const save = async () => {
     setState({ busy: true, error: null });
     try {
-      const r = await getApi().call('keys.set', { name: envName, value });
-      setManaged({ ...managed, stored: r.stored });
+      const r = await getApi().call('keys.set', {
+        name: envName,
+        value,
+        ...(sentAddress ? { baseURL: sentAddress } : {}),
+      });
       setValue('');
       setState({ busy: false, error: null });
+      await refresh(r.stored);
       onSaved();
     } catch (e) {
       setState({ busy: false, error: toApiError(e).message });
     }
   };
   const remove = async () => {
-    const r = await getApi().call('keys.delete', { name: envName });
-    setManaged({ ...managed, stored: r.stored });
-    onSaved();
+    try {
+      const r = await getApi().call('keys.delete', { name: envName });
+      await refresh(r.stored);
+      onSaved();
+    } catch (e) {
+      setState({ busy: false, error: toApiError(e).message });
+    }
   };
+  const hint = inFile
+    ? stored
+      ? t('wizard.key.entryStoredFile', { env: envName })
+      : t('wizard.key.entryHintFile', { file: managed.file ?? '' })
+    : stored
+      ? t('wizard.key.entryStored')
+      : t('wizard.key.entryHint');
   return (
     <div className="key-entry" data-testid="key-entry">
       <Field
         label={t('wizard.key.entryLabel', { env: envName })}
-        hint={stored ? t('wizard.key.entryStored') : t('wizard.key.entryHint')}
+        hint={
+          sentAddress ? (
+            <>
+              {hint}{' '}
+              <span data-testid="key-address">{t('wizard.key.entryAddress', { url: sentAddress })}</span>
+            </>
+          ) : (
+            hint
+          )
+        }
         error={state.error ?? undefined}
       >
         <input
@@ -133,12 +184,46 @@ function KeyEntry({ envName, onSaved }: { envName: string; onSaved: () => void }
           {t('wizard.key.save')}
         </button>
         {stored && (
-          <button type="button" className="btn btn--small btn--ghost" onClick={() => void remove()}>
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            data-testid="key-remove"
+            onClick={() => void remove()}
+          >
             {t('wizard.key.remove')}
           </button>
         )}
       </div>
       {managed.warning && <p className="small warning-text">{managed.warning}</p>}
+    </div>
+  );
+}
+
+/** A custom server's address and key name, remembered with the key entered for it (`serve`). */
+function SavedServers({
+  addresses,
+  onUse,
+}: {
+  addresses: Record<string, string>;
+  onUse: (env: string, url: string) => void;
+}) {
+  const { t } = useTranslation();
+  const saved = Object.entries(addresses);
+  if (!saved.length) return null;
+  return (
+    <div className="key-saved" data-testid="saved-servers">
+      <span className="small muted">{t('wizard.key.savedServers')}</span>{' '}
+      {saved.map(([env, url]) => (
+        <button
+          key={env}
+          type="button"
+          className="btn btn--small btn--ghost"
+          data-testid="use-saved-server"
+          onClick={() => onUse(env, url)}
+        >
+          {t('wizard.key.useSaved', { url, env })}
+        </button>
+      ))}
     </div>
   );
 }
@@ -165,6 +250,7 @@ export function ProviderCard({
   const cfg = providerConfig(draft);
   const configJson = JSON.stringify(cfg);
   const [keyRefresh, setKeyRefresh] = useState(0);
+  const [keys, setKeys] = useKeysStatus();
   const keyStatus = useKeyStatus(name, configJson, keyRefresh);
   const [test, setTest] = useState<TestState>({ status: 'idle' });
   const setListed = useListedModels((s) => s.setListed);
@@ -203,11 +289,21 @@ export function ProviderCard({
   const envName = draft.apiKeyEnv.trim();
   const keyText =
     keyStatus === 'set'
-      ? t('wizard.key.set', { env: envName })
+      ? t(
+          keys?.storage === 'file' && keys.stored.includes(envName)
+            ? 'wizard.key.setEntered'
+            : 'wizard.key.set',
+          {
+            env: envName,
+          },
+        )
       : keyStatus === 'not_needed'
         ? t('wizard.key.notNeeded')
         : keyStatus === 'withheld'
-          ? t('wizard.key.withheld', { env: envName, variable: baseURLVariable(envName) })
+          ? t(keys?.storage === 'file' ? 'wizard.key.withheldWeb' : 'wizard.key.withheld', {
+              env: envName,
+              variable: baseURLVariable(envName),
+            })
           : keyStatus === 'missing'
             ? envName
               ? t(door === 'electron' ? 'wizard.key.missingDesktop' : 'wizard.key.missingWeb', {
@@ -268,7 +364,23 @@ export function ProviderCard({
       <p className="provider-card__key small">{keyText}</p>
       {keyStatus === 'withheld' && <KeyScopeLine variable={baseURLVariable(envName)} url={cfg.baseURL} />}
       {keyStatus !== 'not_needed' && (
-        <KeyEntry envName={envName} onSaved={() => setKeyRefresh((n) => n + 1)} />
+        <KeyEntry
+          envName={envName}
+          address={
+            (addressIsPrimary(name) || keyStatus === 'withheld') && draft.baseURL.trim()
+              ? draft.baseURL.trim()
+              : undefined
+          }
+          managed={keys}
+          setManaged={setKeys}
+          onSaved={() => setKeyRefresh((n) => n + 1)}
+        />
+      )}
+      {name === 'custom' && !draft.baseURL.trim() && keys?.addresses && (
+        <SavedServers
+          addresses={keys.addresses}
+          onUse={(env, url) => update(name, { baseURL: url, apiKeyEnv: env })}
+        />
       )}
       <div className="form-grid">
         {name === 'custom' && (

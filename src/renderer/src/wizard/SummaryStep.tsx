@@ -268,6 +268,17 @@ export function SummaryStep() {
               : t('wizard.summary.time', {
                   duration: f.duration(estimate.estimate.minutesAtRateLimits * 60),
                 })}
+            {estimate.estimate.minutesRange && (
+              <>
+                {' '}
+                <span data-testid="estimate-time-range">
+                  {t('wizard.summary.timeRange', {
+                    low: f.duration(estimate.estimate.minutesRange[0] * 60),
+                    high: f.duration(estimate.estimate.minutesRange[1] * 60),
+                  })}
+                </span>
+              </>
+            )}
           </p>
           {estimate.estimate.power && (
             <PowerPlanSection

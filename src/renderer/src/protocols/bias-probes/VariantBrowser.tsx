@@ -39,7 +39,9 @@ export function VariantBrowser({
         setRows(list);
         const at = initialItem ? list.findIndex((v) => v.itemId === initialItem) : -1;
         setSelected(Math.max(0, at));
-      });
+      })
+      // A view that cannot be read leaves the browser empty rather than an unhandled rejection.
+      .catch(() => live && setRows([]));
     return () => {
       live = false;
     };
