@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { AnnotationSession, AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
 import { getApi } from '../api';
+import { ScrollText } from '../components/ScrollRegion';
 import { GuidelinesPanel } from './GuidelinesPanel';
 import './i18n';
 
@@ -321,25 +322,33 @@ export function AnnotateScreen({
           <p className="small muted">{t('screen.of', { n: index + 1, total: items.length })}</p>
           <section>
             <h2 className="annotate__label">{t('screen.prompt')}</h2>
-            <pre className="annotate__text">{item.view.prompt}</pre>
+            <ScrollText label={t('screen.prompt')} className="annotate__text">
+              {item.view.prompt}
+            </ScrollText>
           </section>
           {item.view.context && (
             <section>
               <h2 className="annotate__label">{t('screen.context')}</h2>
-              <pre className="annotate__text annotate__text--context">{item.view.context}</pre>
+              <ScrollText label={t('screen.context')} className="annotate__text annotate__text--context">
+                {item.view.context}
+              </ScrollText>
             </section>
           )}
           <div className={item.view.responses.length > 1 ? 'annotate__pair' : undefined}>
-            {item.view.responses.map((r, i) => (
-              <section key={i}>
-                <h2 className="annotate__label">
-                  {item.view.responses.length > 1
-                    ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
-                    : t('screen.response')}
-                </h2>
-                <pre className="annotate__text">{r}</pre>
-              </section>
-            ))}
+            {item.view.responses.map((r, i) => {
+              const name =
+                item.view.responses.length > 1
+                  ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
+                  : t('screen.response');
+              return (
+                <section key={i}>
+                  <h2 className="annotate__label">{name}</h2>
+                  <ScrollText label={name} className="annotate__text">
+                    {r}
+                  </ScrollText>
+                </section>
+              );
+            })}
           </div>
           <div className="annotate__controls">
             <div
