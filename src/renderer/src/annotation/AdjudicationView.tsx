@@ -8,7 +8,7 @@ import { scaleCategories } from '../../../shared/annotation/agreement';
 import type { Disagreement } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
 import { getApi } from '../api';
-import { ScrollText } from '../components/ScrollRegion';
+import { ScrollBox } from '../components/ScrollRegion';
 import './adjudication-i18n';
 
 const ADJUDICATOR_KEY = 'judge-lab.adjudicator';
@@ -81,13 +81,13 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
           data-unit={d.unitUid}
           data-settled={d.adjudication ? String(d.adjudication.value) : ''}
         >
-          <ScrollText label={t('screen.prompt')} className="annotate__text">
+          <ScrollBox label={t('screen.prompt')} className="annotate__text">
             {d.view.prompt}
-          </ScrollText>
+          </ScrollBox>
           {d.view.context && (
-            <ScrollText label={t('screen.context')} className="annotate__text annotate__text--context">
+            <ScrollBox label={t('screen.context')} className="annotate__text annotate__text--context">
               {d.view.context}
-            </ScrollText>
+            </ScrollBox>
           )}
           <div className={d.view.responses.length > 1 ? 'annotate__pair' : undefined}>
             {d.view.responses.map((r, i) => (
@@ -95,7 +95,7 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
                 <h3 className="annotate__label">
                   {d.view.responses.length > 1 ? (i === 0 ? 'A' : 'B') : t('screen.response')}
                 </h3>
-                <ScrollText
+                <ScrollBox
                   label={
                     d.view.responses.length > 1
                       ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
@@ -104,7 +104,7 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
                   className="annotate__text"
                 >
                   {r}
-                </ScrollText>
+                </ScrollBox>
               </section>
             ))}
           </div>

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { AnnotationSession, AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
 import { getApi } from '../api';
-import { ScrollText } from '../components/ScrollRegion';
+import { ScrollBox } from '../components/ScrollRegion';
 import { GuidelinesPanel } from './GuidelinesPanel';
 import './i18n';
 
@@ -322,16 +322,16 @@ export function AnnotateScreen({
           <p className="small muted">{t('screen.of', { n: index + 1, total: items.length })}</p>
           <section>
             <h2 className="annotate__label">{t('screen.prompt')}</h2>
-            <ScrollText label={t('screen.prompt')} className="annotate__text">
+            <ScrollBox label={t('screen.prompt')} className="annotate__text">
               {item.view.prompt}
-            </ScrollText>
+            </ScrollBox>
           </section>
           {item.view.context && (
             <section>
               <h2 className="annotate__label">{t('screen.context')}</h2>
-              <ScrollText label={t('screen.context')} className="annotate__text annotate__text--context">
+              <ScrollBox label={t('screen.context')} className="annotate__text annotate__text--context">
                 {item.view.context}
-              </ScrollText>
+              </ScrollBox>
             </section>
           )}
           <div className={item.view.responses.length > 1 ? 'annotate__pair' : undefined}>
@@ -343,9 +343,9 @@ export function AnnotateScreen({
               return (
                 <section key={i}>
                   <h2 className="annotate__label">{name}</h2>
-                  <ScrollText label={name} className="annotate__text">
+                  <ScrollBox label={name} className="annotate__text">
                     {r}
-                  </ScrollText>
+                  </ScrollBox>
                 </section>
               );
             })}

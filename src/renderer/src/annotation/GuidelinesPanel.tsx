@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '../lib/useFormat';
 import type { GuidelinesVersion } from '../../../shared/annotation/api-types';
 import { getApi } from '../api';
-import { ScrollText } from '../components/ScrollRegion';
+import { ScrollBox } from '../components/ScrollRegion';
 import './adjudication-i18n';
 
 export function GuidelinesPanel({ guidelines }: { guidelines: GuidelinesVersion | null }) {
@@ -16,14 +16,14 @@ export function GuidelinesPanel({ guidelines }: { guidelines: GuidelinesVersion 
       <summary>
         {t('guide.title')} · {t('guide.version', { version: guidelines.version })}
       </summary>
-      <ScrollText
+      <ScrollBox
         as="div"
         label={t('guide.title')}
         className="annotate__guidelines-text"
         data-testid="guidelines-text"
       >
         {guidelines.text}
-      </ScrollText>
+      </ScrollBox>
     </details>
   );
 }

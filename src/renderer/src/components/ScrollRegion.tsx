@@ -41,19 +41,19 @@ export function regionProps(over: boolean, label: string) {
 }
 
 /**
- * Preformatted text in a box of limited height (a prompt, a response, a raw answer): once the
- * text is longer than the box, the box is a region named `label` that Tab reaches and the arrow
- * keys scroll; text that fits is a plain box with no tab stop.
+ * A box of limited height (a prompt, a response, a raw answer, a list of written files): once its
+ * content is larger than the box, the box is a region named `label` that Tab reaches and the
+ * arrow keys scroll; content that fits is a plain box with no tab stop.
  */
-export function ScrollText({
+export function ScrollBox({
   as: Tag = 'pre',
   label,
   className,
   children,
   ...rest
 }: {
-  /** `div` for text that wraps as prose (guidelines), `pre` for text kept as typed. */
-  as?: 'pre' | 'div';
+  /** `pre` for text kept as typed, `div` for text that wraps as prose (guidelines), `ul` for a list. */
+  as?: 'pre' | 'div' | 'ul';
   label: string;
   className: string;
   children: ReactNode;
@@ -63,7 +63,7 @@ export function ScrollText({
   const [ref, over] = useOverflow<HTMLElement>();
   return (
     <Tag
-      ref={ref as RefObject<HTMLPreElement & HTMLDivElement>}
+      ref={ref as RefObject<HTMLPreElement & HTMLDivElement & HTMLUListElement>}
       className={className}
       {...rest}
       {...regionProps(over, label)}

@@ -7,7 +7,7 @@ import {
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
 import { getApi } from '../../api';
-import { ScrollText } from '../../components/ScrollRegion';
+import { ScrollBox } from '../../components/ScrollRegion';
 import { BIAS_NAMESPACES } from './i18n';
 import { diffReasons } from '../../results/reason-diff';
 import './bias.css';
@@ -135,7 +135,7 @@ export function VariantBrowser({
                 </section>
               </div>
               <h3>{t('results.browser.diff')}</h3>
-              <ScrollText
+              <ScrollBox
                 label={t('results.browser.diff')}
                 className="text bias-browser__diff"
                 dir="auto"
@@ -154,7 +154,7 @@ export function VariantBrowser({
                     <span key={i}>{p.text}</span>
                   ),
                 )}
-              </ScrollText>
+              </ScrollBox>
               <table className="data-table" data-testid="bias-judgments">
                 <thead>
                   <tr>
