@@ -11,23 +11,17 @@ export function useOverflow<T extends HTMLElement>(
 ): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
   const [over, setOver] = useState(false);
+  const overflows = (el: HTMLElement) =>
+    el.scrollWidth > el.clientWidth + 1 || (axis === 'both' && el.scrollHeight > el.clientHeight + 1);
   // After every render: new text in a box of a fixed height overflows without any resize.
   useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const wide = el.scrollWidth > el.clientWidth + 1;
-    const tall = axis === 'both' && el.scrollHeight > el.clientHeight + 1;
-    setOver(wide || tall);
+    if (ref.current) setOver(overflows(ref.current));
   });
   useLayoutEffect(() => {
     const el = ref.current;
     // jsdom has no ResizeObserver; there nothing is laid out, so nothing overflows.
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const check = () =>
-      setOver(
-        el.scrollWidth > el.clientWidth + 1 || (axis === 'both' && el.scrollHeight > el.clientHeight + 1),
-      );
-    const observer = new ResizeObserver(check);
+    const observer = new ResizeObserver(() => setOver(overflows(el)));
     observer.observe(el);
     if (el.firstElementChild) observer.observe(el.firstElementChild);
     return () => observer.disconnect();
