@@ -4,15 +4,12 @@
 // left, in words, and its summary shows every bias choice (item 4); a verdict behind a bias
 // effect shows the text before and after the probe with a diff (item 7); simulated models are
 // "free — simulated" (item 10). Screenshots EN/中文 × light/dark; axe-core clean; no page error.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertAxeClean } from '../helpers/axe';
 import { assertBuilt } from '../helpers/cli';
 import { SIM_PROVIDERS, startSeededApp, type AppInBrowser } from './helpers/app';
 import { shootAll } from './helpers/screens';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let app: AppInBrowser<{ url: string; stop: () => Promise<void> }>;
 let page: Page;
@@ -60,31 +57,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
 /** WCAG 2 A and AA rules of axe-core on the page as it is now, in both schemes. */
 async function axeClean(): Promise<void> {
+  // Right after shootAll these states were scanned with its pictures: the shared scan skips them.
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    // Colours ease between schemes: scanned mid-transition they read as half one, half the other.
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, o: unknown) => Promise<unknown> } })
-        .axe;
-      const r = (await axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      })) as { violations: Violation[] };
-      return r.violations.flatMap((v) =>
-        v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary ?? v.help}`),
-      );
-    });
-    expect(violations, scheme).toEqual([]);
+    await assertAxeClean(page, `${expect.getState().currentTestName ?? ''} (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

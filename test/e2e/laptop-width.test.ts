@@ -3,16 +3,13 @@
 // no title or heading breaks a word or is cut, no table cell is cut, and a table wider than its
 // box scrolls in a region that is named, focusable (the arrow keys scroll it) and whose
 // scrollbar is on screen. Screenshots EN/中文 × light/dark; axe-core clean.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertAxeClean } from '../helpers/axe';
 import { assertBuilt } from '../helpers/cli';
 import { SIM_PROVIDERS, startSeededApp, type AppInBrowser } from './helpers/app';
 import { saveScreenshot } from '../helpers/screenshots';
 import { shootAll, switchLanguage } from './helpers/screens';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let app: AppInBrowser<{ url: string; stop: () => Promise<void> }>;
 let page: Page;
@@ -133,24 +130,13 @@ async function layoutProblems(): Promise<LayoutProblem[]> {
   });
 }
 
-async function axeClean(): Promise<void> {
-  // Scanned from the page's top, as the app-wide scan (a11y.test.ts) does.
+async function axeClean(state: string): Promise<void> {
+  // Scanned from the page's top, as the app-wide scan (a11y.test.ts) does; the figures too in the
+  // dark scheme (white paper with dark ink in both).
   await page.evaluate(() => window.scrollTo(0, 0));
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async (dark) => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<unknown> } }).axe;
-      // The figures are white paper in both themes (the exported PNG/SVG); axe takes the page's
-      // dark background behind their SVG text, so their contrast is checked in the light scheme.
-      const context = dark ? { exclude: [['.results-chart__frame']] } : document;
-      const r = (await axe.run(context, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      })) as { violations: { id: string; help: string; nodes: { target: string[] }[] }[] };
-      return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${v.help}`));
-    }, scheme === 'dark');
-    expect(violations, scheme).toEqual([]);
+    await assertAxeClean(page, `${state} (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -191,7 +177,7 @@ describe('laptop widths (issue 38 item 6)', () => {
     const noise = page.locator('section', { has: page.locator('[data-testid="table-noise_floor"]') }).first();
     if (await noise.count()) await noise.scrollIntoViewIfNeeded();
     await shootAll(page, 'laptop-judge-ls-results');
-    await axeClean();
+    await axeClean('laptop Judge-LS results');
   }, 240_000);
 
   it('Export → Methods keeps the results title whole', async () => {
@@ -206,7 +192,7 @@ describe('laptop widths (issue 38 item 6)', () => {
       await byId('export-methods-result').waitFor();
     });
     await shootAll(page, 'laptop-methods-export');
-    await axeClean();
+    await axeClean('laptop Export → Methods');
   }, 240_000);
 
   it('the wizard’s power plan shows every column', async () => {
@@ -225,7 +211,7 @@ describe('laptop widths (issue 38 item 6)', () => {
     });
     await page.locator('.power-table').first().scrollIntoViewIfNeeded();
     await shootAll(page, 'laptop-power-plan');
-    await axeClean();
+    await axeClean('laptop power plan');
     expect(app.pageErrors).toEqual([]);
   }, 240_000);
 });

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { assertAxeClean } from './axe';
 import { ROOT } from './cli';
 
 export const SCREENSHOT_DIR = join(ROOT, 'docs', 'screenshots');
@@ -12,7 +13,8 @@ export const SCREENSHOT_DIR = join(ROOT, 'docs', 'screenshots');
 /**
  * Saves a page (the viewport, or the whole page with fullPage) or one element as
  * docs/screenshots/<name>.png, with animations finished (transitions between themes would
- * otherwise show half-switched). Returns the file's path.
+ * otherwise show half-switched), then scans the page with axe-core and throws on any WCAG 2 A/AA
+ * violation. Returns the file's path.
  */
 export async function saveScreenshot(
   target: Page | Locator,
@@ -25,5 +27,8 @@ export async function saveScreenshot(
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   if ('goto' in target) await target.screenshot({ path, animations: 'disabled', fullPage: opts.fullPage });
   else await target.screenshot({ path, animations: 'disabled' });
+  // Every picture is also an accessibility check of the page it shows (the whole page, also for
+  // an element's picture): what the suite shows a reader, axe has scanned.
+  await assertAxeClean('goto' in target ? target : target.page(), name);
   return path;
 }

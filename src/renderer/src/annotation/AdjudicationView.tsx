@@ -8,6 +8,7 @@ import { scaleCategories } from '../../../shared/annotation/agreement';
 import type { Disagreement } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
 import { getApi } from '../api';
+import { ScrollBox } from '../components/ScrollRegion';
 import './adjudication-i18n';
 
 const ADJUDICATOR_KEY = 'judge-lab.adjudicator';
@@ -80,15 +81,30 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
           data-unit={d.unitUid}
           data-settled={d.adjudication ? String(d.adjudication.value) : ''}
         >
-          <pre className="annotate__text">{d.view.prompt}</pre>
-          {d.view.context && <pre className="annotate__text annotate__text--context">{d.view.context}</pre>}
+          <ScrollBox label={t('screen.prompt')} className="annotate__text">
+            {d.view.prompt}
+          </ScrollBox>
+          {d.view.context && (
+            <ScrollBox label={t('screen.context')} className="annotate__text annotate__text--context">
+              {d.view.context}
+            </ScrollBox>
+          )}
           <div className={d.view.responses.length > 1 ? 'annotate__pair' : undefined}>
             {d.view.responses.map((r, i) => (
               <section key={i}>
                 <h3 className="annotate__label">
                   {d.view.responses.length > 1 ? (i === 0 ? 'A' : 'B') : t('screen.response')}
                 </h3>
-                <pre className="annotate__text">{r}</pre>
+                <ScrollBox
+                  label={
+                    d.view.responses.length > 1
+                      ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
+                      : t('screen.response')
+                  }
+                  className="annotate__text"
+                >
+                  {r}
+                </ScrollBox>
               </section>
             ))}
           </div>

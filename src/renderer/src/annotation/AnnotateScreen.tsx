@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { AnnotationSession, AnnotatorProgress, SessionItem } from '../../../shared/annotation/api-types';
 import type { RatingScale, RatingValue } from '../../../shared/annotation/types';
 import { getApi } from '../api';
+import { ScrollBox } from '../components/ScrollRegion';
 import { GuidelinesPanel } from './GuidelinesPanel';
 import './i18n';
 
@@ -331,30 +332,38 @@ export function AnnotateScreen({
           <p className="small muted">{t('screen.of', { n: index + 1, total: items.length })}</p>
           <section>
             <h2 className="annotate__label">{task ? t(`tasks.${task}.source`) : t('screen.prompt')}</h2>
-            <pre className="annotate__text">{item.view.prompt}</pre>
+            <ScrollBox
+              label={task ? t(`tasks.${task}.source`) : t('screen.prompt')}
+              className="annotate__text"
+            >
+              {item.view.prompt}
+            </ScrollBox>
           </section>
           {item.view.context && (
             <section>
               <h2 className="annotate__label">{t('screen.context')}</h2>
-              <pre className="annotate__text annotate__text--context">{item.view.context}</pre>
+              <ScrollBox label={t('screen.context')} className="annotate__text annotate__text--context">
+                {item.view.context}
+              </ScrollBox>
             </section>
           )}
           <div className={item.view.responses.length > 1 ? 'annotate__pair' : undefined}>
-            {item.view.responses.map((r, i) => (
-              <section key={i}>
-                <h2 className="annotate__label">
-                  {task
-                    ? t(`tasks.${task}.translation`)
-                    : item.view.responses.length > 1
-                      ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
-                      : t('screen.response')}
-                </h2>
-                {/* A translation may be right to left (Arabic): the text says which. */}
-                <pre className="annotate__text" dir="auto">
-                  {r}
-                </pre>
-              </section>
-            ))}
+            {item.view.responses.map((r, i) => {
+              const name = task
+                ? t(`tasks.${task}.translation`)
+                : item.view.responses.length > 1
+                  ? t(i === 0 ? 'screen.responseA' : 'screen.responseB')
+                  : t('screen.response');
+              return (
+                <section key={i}>
+                  <h2 className="annotate__label">{name}</h2>
+                  {/* A translation may be right to left (Arabic): the text says which. */}
+                  <ScrollBox label={name} className="annotate__text" dir="auto">
+                    {r}
+                  </ScrollBox>
+                </section>
+              );
+            })}
           </div>
           {task && (
             <p className="annotate__question" data-testid="annotate-question">

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '../lib/useFormat';
 import type { GuidelinesVersion } from '../../../shared/annotation/api-types';
 import { getApi } from '../api';
+import { ScrollBox } from '../components/ScrollRegion';
 import './adjudication-i18n';
 
 export function GuidelinesPanel({ guidelines }: { guidelines: GuidelinesVersion | null }) {
@@ -15,9 +16,14 @@ export function GuidelinesPanel({ guidelines }: { guidelines: GuidelinesVersion 
       <summary>
         {t('guide.title')} · {t('guide.version', { version: guidelines.version })}
       </summary>
-      <div className="annotate__guidelines-text" data-testid="guidelines-text">
+      <ScrollBox
+        as="div"
+        label={t('guide.title')}
+        className="annotate__guidelines-text"
+        data-testid="guidelines-text"
+      >
         {guidelines.text}
-      </div>
+      </ScrollBox>
     </details>
   );
 }

@@ -1,5 +1,6 @@
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { regionProps, useOverflow } from './ScrollRegion';
 
 /**
  * The box around a table that may be wider than the window (issue 38 item 6: at a laptop's width
@@ -20,20 +21,7 @@ export function TableScroll({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDivElement>(null);
-  const [wide, setWide] = useState(false);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const check = () => setWide(el.scrollWidth > el.clientWidth + 1);
-    check();
-    // jsdom has no ResizeObserver; there nothing is laid out, so nothing is wide.
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(check);
-    observer.observe(el);
-    if (el.firstElementChild) observer.observe(el.firstElementChild);
-    return () => observer.disconnect();
-  }, []);
+  const [ref, wide] = useOverflow<HTMLDivElement>('x');
   return (
     <>
       {wide && (
@@ -44,9 +32,7 @@ export function TableScroll({
       <div
         ref={ref}
         className={`${className}${wide ? ' table-scroll--wide' : ''}`}
-        role={wide ? 'region' : undefined}
-        aria-label={wide ? label : undefined}
-        tabIndex={wide ? 0 : undefined}
+        {...regionProps(wide, label)}
       >
         {children}
       </div>

@@ -606,6 +606,7 @@ export const en = {
       failed: 'Could not export',
       done_one: 'Wrote {{count}} file to',
       done_other: 'Wrote {{count}} files to',
+      files: 'Files written',
     },
   },
 };

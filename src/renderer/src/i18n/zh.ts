@@ -585,6 +585,7 @@ export const zh: Messages = {
       failed: '无法导出',
       done_one: '已写入 {{count}} 个文件到',
       done_other: '已写入 {{count}} 个文件到',
+      files: '已写入的文件',
     },
   },
 };

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ScrollBox } from '../components/ScrollRegion';
 import { useExportAll } from '../lib/useExportAll';
 import { ExportAllNotes } from './ExportAllNotes';
 import { ExportLanguage } from './ExportLanguage';
@@ -36,11 +37,11 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
           <OpenFolder dir={state.result.dir} />
           <details>
             <summary>{t('export.files')}</summary>
-            <ul className="results-export-all__files mono small">
+            <ScrollBox as="ul" label={t('export.files')} className="results-export-all__files mono small">
               {state.result.files.map((f) => (
                 <li key={f}>{f}</li>
               ))}
-            </ul>
+            </ScrollBox>
           </details>
           <button type="button" className="btn btn--small btn--ghost" onClick={reset}>
             {t('dismiss')}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { FailedCallView } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { ScrollBox } from '../components/ScrollRegion';
 import { throttle } from '../lib/throttle';
 import { useFormat } from '../lib/useFormat';
 import { failureReasonText } from '../results/failure-reason';
@@ -42,9 +43,9 @@ function FailedCall({ j }: { j: FailedCallView }) {
       {j.reason && <p className="failed-answer__reason text">{failureReasonText(j.reason, i18n.language)}</p>}
       <h4 className="prompt-card__role">{t('run.failures.raw')}</h4>
       {j.rawText ? (
-        <pre className="text failed-answer__raw" data-testid="failed-raw">
+        <ScrollBox label={t('run.failures.raw')} className="text failed-answer__raw" data-testid="failed-raw">
           {j.rawText}
-        </pre>
+        </ScrollBox>
       ) : (
         <p className="empty-note">{t('run.failures.noRaw')}</p>
       )}

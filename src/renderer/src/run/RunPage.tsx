@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ExperimentDetail, ExperimentProgress, PhaseProgress } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { ScrollBox } from '../components/ScrollRegion';
 import { SplitBar } from '../components/SplitBar';
 import { StatusBadge } from '../components/StatusBadge';
 import { runOutcome } from '../../../shared/run-status-text';
@@ -89,11 +90,11 @@ function ExportBox({ experimentId }: { experimentId: number }) {
             <code className="mono export-result__dir">{state.result.dir}</code>
           </p>
           <OpenFolder dir={state.result.dir} />
-          <ul className="file-list mono small">
+          <ScrollBox as="ul" label={t('run.export.files')} className="file-list mono small">
             {state.result.files.map((file) => (
               <li key={file}>{file}</li>
             ))}
-          </ul>
+          </ScrollBox>
         </div>
       )}
     </section>

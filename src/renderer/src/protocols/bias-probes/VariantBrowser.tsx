@@ -7,6 +7,7 @@ import {
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
 import { getApi } from '../../api';
+import { ScrollBox } from '../../components/ScrollRegion';
 import { BIAS_NAMESPACES } from './i18n';
 import { diffReasons } from '../../results/reason-diff';
 import './bias.css';
@@ -136,7 +137,12 @@ export function VariantBrowser({
                 </section>
               </div>
               <h3>{t('results.browser.diff')}</h3>
-              <pre className="text bias-browser__diff" dir="auto" data-testid="bias-diff">
+              <ScrollBox
+                label={t('results.browser.diff')}
+                className="text bias-browser__diff"
+                dir="auto"
+                data-testid="bias-diff"
+              >
                 {parts.map((p, i) =>
                   p.kind === 'added' ? (
                     <ins key={i} className="diff-added">
@@ -150,7 +156,7 @@ export function VariantBrowser({
                     <span key={i}>{p.text}</span>
                   ),
                 )}
-              </pre>
+              </ScrollBox>
               <table className="data-table" data-testid="bias-judgments">
                 <thead>
                   <tr>
