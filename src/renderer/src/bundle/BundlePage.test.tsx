@@ -2,7 +2,7 @@
 // says where, model text in the difference stays text, and the page speaks 中文 too.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BundleVerifyReport } from '../../../shared/paper/bundle';
+import type { OpenedBundleReport } from '../../../shared/paper/bundle';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
@@ -15,8 +15,10 @@ afterEach(async () => {
   await i18next.changeLanguage('en');
 });
 
-const REPORT: BundleVerifyReport = {
+const REPORT: OpenedBundleReport = {
+  session: 's-1',
   file: 'study.judgelab',
+  preregistration: null,
   experiment: { name: 'study <i>one</i>', protocol: 'judge-ls', status: 'finished' },
   entries: 12,
   replayed: 40,
@@ -57,11 +59,11 @@ async function openWith(api: FakeApi) {
 
 describe('BundlePage', () => {
   it('shows the report read-only: the differing file counted and located, text as text', async () => {
-    const api = new FakeApi({ 'bundles.verify': () => REPORT });
+    const api = new FakeApi({ 'bundles.open': () => REPORT });
     await openWith(api);
     await waitFor(() => expect(screen.getByTestId('bundle-report')).toBeTruthy());
     expect(api.calls[0]).toEqual({
-      method: 'bundles.verify',
+      method: 'bundles.open',
       params: { fileName: 'study.judgelab', contentBase64: 'AQID' },
     });
     expect(screen.getByTestId('bundle-verdict').textContent).toBe(
@@ -88,7 +90,7 @@ describe('BundlePage', () => {
 
   it('lists what was not recompared in 中文', async () => {
     await i18next.changeLanguage('zh');
-    await openWith(new FakeApi({ 'bundles.verify': () => REPORT }));
+    await openWith(new FakeApi({ 'bundles.open': () => REPORT }));
     const notRecompared = await screen.findByTestId('bundle-not-recompared');
     expect(notRecompared.textContent).toContain('未重新比较');
     expect(notRecompared.querySelector('[data-file="export/methods.md"]')!.textContent).toBe(
@@ -100,7 +102,7 @@ describe('BundlePage', () => {
     await i18next.changeLanguage('zh');
     await openWith(
       new FakeApi({
-        'bundles.verify': () => {
+        'bundles.open': () => {
           throw new Error('study.judgelab: answers.jsonl: content does not match its SHA-256 in bundle.json');
         },
       }),
@@ -116,7 +118,7 @@ describe('BundlePage', () => {
     await i18next.changeLanguage('zh');
     await openWith(
       new FakeApi({
-        'bundles.verify': () => {
+        'bundles.open': () => {
           // As the door hands it over (a plain payload).
           throw {
             code: 'invalid_input',

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getApi } from '../api';
+import { useApi, useReadOnlyBundle } from '../api/scope';
 import { routeHref } from '../stores/route';
 
 /**
@@ -11,10 +11,12 @@ import { routeHref } from '../stores/route';
 export function ExperimentCrumb({ experimentId, name }: { experimentId: number; name?: string | null }) {
   const { t } = useTranslation();
   const [read, setRead] = useState<{ id: number; name: string } | null>(null);
+  const api = useApi();
+  const inBundle = useReadOnlyBundle();
   useEffect(() => {
     if (name) return;
     let live = true;
-    getApi()
+    api
       .call('experiments.get', { experimentId })
       .then(
         (d) => live && typeof d?.name === 'string' && setRead({ id: experimentId, name: d.name }),
@@ -23,8 +25,10 @@ export function ExperimentCrumb({ experimentId, name }: { experimentId: number; 
     return () => {
       live = false;
     };
-  }, [experimentId, name]);
+  }, [experimentId, name, api]);
   const shown = name || (read?.id === experimentId ? read.name : null);
+  // An opened bundle's experiment is not one of the user's: named, never linked.
+  if (inBundle) return <span data-testid="breadcrumb-experiment">{shown ?? ''}</span>;
   return (
     <a href={routeHref({ name: 'experiment', experimentId })} data-testid="breadcrumb-experiment">
       {shown ?? t('common.experimentNumber', { id: experimentId })}
