@@ -16,12 +16,10 @@ export function ExperimentCrumb({ experimentId, name }: { experimentId: number; 
   useEffect(() => {
     if (name) return;
     let live = true;
-    api
-      .call('experiments.get', { experimentId })
-      .then(
-        (d) => live && typeof d?.name === 'string' && setRead({ id: experimentId, name: d.name }),
-        () => undefined,
-      );
+    api.call('experiments.get', { experimentId }).then(
+      (d) => live && typeof d?.name === 'string' && setRead({ id: experimentId, name: d.name }),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

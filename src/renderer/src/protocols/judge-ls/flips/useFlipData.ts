@@ -99,12 +99,10 @@ export function useTextMatches(datasetId: number | null, q: string): Set<number>
     const query = q.trim();
     if (!query || datasetId === null) return;
     let cancelled = false;
-    api
-      .call('items.list', { datasetId, search: query })
-      .then(
-        (rows) => !cancelled && setMatches({ q: query, ids: new Set(rows.map((r) => r.id)) }),
-        () => !cancelled && setMatches({ q: query, ids: new Set() }),
-      );
+    api.call('items.list', { datasetId, search: query }).then(
+      (rows) => !cancelled && setMatches({ q: query, ids: new Set(rows.map((r) => r.id)) }),
+      () => !cancelled && setMatches({ q: query, ids: new Set() }),
+    );
     return () => {
       cancelled = true;
     };
@@ -122,14 +120,12 @@ export function useItemTexts(experimentId: number, itemId: number | null) {
   useEffect(() => {
     if (itemId === null || variants !== null) return;
     let cancelled = false;
-    api
-      .call('experiments.protocolView', { experimentId, view: VARIANTS_VIEW })
-      .then(
-        (rows) =>
-          !cancelled &&
-          setVariants(new Map(judgeLsRows.variants(rows).map((v) => [`${v.itemId}:${v.language}`, v]))),
-        (err) => !cancelled && setError(toApiError(err)),
-      );
+    api.call('experiments.protocolView', { experimentId, view: VARIANTS_VIEW }).then(
+      (rows) =>
+        !cancelled &&
+        setVariants(new Map(judgeLsRows.variants(rows).map((v) => [`${v.itemId}:${v.language}`, v]))),
+      (err) => !cancelled && setError(toApiError(err)),
+    );
     return () => {
       cancelled = true;
     };
@@ -138,12 +134,10 @@ export function useItemTexts(experimentId: number, itemId: number | null) {
   useEffect(() => {
     if (itemId === null || items.has(itemId)) return;
     let cancelled = false;
-    api
-      .call('items.get', { itemId })
-      .then(
-        (item) => !cancelled && setItems((m) => new Map(m).set(item.id, item)),
-        (err) => !cancelled && setError(toApiError(err)),
-      );
+    api.call('items.get', { itemId }).then(
+      (item) => !cancelled && setItems((m) => new Map(m).set(item.id, item)),
+      (err) => !cancelled && setError(toApiError(err)),
+    );
     return () => {
       cancelled = true;
     };
