@@ -231,6 +231,7 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
       await axeClean();
       await shootAll(page, 'study-bundle-flip', async () => {
         await expect.poll(() => target.innerText()).not.toBe('');
+        await target.scrollIntoViewIfNeeded();
       });
 
       // The translations, read-only: no edit button.
@@ -239,6 +240,9 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
       expect(await byTestId('variant-count').innerText()).toBe('4 items');
       expect(await page.locator('.variant-table td').first().innerText()).not.toBe('');
       expect(await page.locator('[data-testid^="edit-variant-"]').count()).toBe(0);
+      expect(await page.locator('.variants .page__intro').innerText()).toMatch(
+        /as the study bundle holds them/,
+      );
       await axeClean();
       await shootAll(page, 'study-bundle-variants', async (lang) => {
         await expect

@@ -433,7 +433,7 @@ export function VariantsPage({
       <header className="page__header page__header--compact">
         <div>
           <h1 className="page__title">{t('variants.title')}</h1>
-          <p className="page__intro">{t('variants.intro')}</p>
+          <p className="page__intro">{t(readOnly ? 'variants.introReadOnly' : 'variants.intro')}</p>
         </div>
       </header>
       <div className="filter-bar">
