@@ -275,7 +275,10 @@ export async function replayBundle(bundle: OpenedBundle, scratch: string): Promi
         { kind: 'recorded', file: answersFile },
       ]),
     );
-    const summary = service.createOrUpdate({ ...config, dataset: ds.id, providers });
+    // The plan a config names is not locked again at replay time: the bundle's own locks (their
+    // hashes checked above) are put in below, as the study locked them.
+    const { preregistration: _plan, ...replayed } = config;
+    const summary = service.createOrUpdate({ ...replayed, dataset: ds.id, providers });
     if (bundle.entries.has(E.edits)) {
       const edits = parseJson<unknown>(bundle, E.edits);
       const where = `${bundle.file}:${E.edits}`;
