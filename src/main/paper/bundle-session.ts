@@ -59,9 +59,9 @@ export class BundleSessions {
         { file: fileName, size: formatBytes(bytes.length), limit: formatBytes(max) },
         { file: fileName, why: 'too large' },
       );
-    // Checked whole before anything else: a changed bundle is refused and the open one stays.
+    // Checked whole before anything else. The open bundle is closed only once this one has
+    // replayed: a bundle refused, before or by its replay, leaves it as it was.
     const bundle = openBundle(fileName, bytes);
-    await this.close();
     const root = join(this.dataDir, 'exports');
     await mkdir(root, { recursive: true });
     await this.removeOrphans(root);
@@ -75,6 +75,7 @@ export class BundleSessions {
     }
     const detail = replay.service.catalogue.get(replay.experimentId);
     const session: Session = { id: randomUUID(), dir, replay, datasetId: detail.datasetId };
+    await this.close();
     this.current = session;
     return { ...replay.report, session: session.id };
   }
