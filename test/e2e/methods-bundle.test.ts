@@ -215,6 +215,17 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
         await figure.scrollIntoViewIfNeeded();
       });
 
+      // A cell opens the verdicts behind it, inside the bundle: the app's address stays the bundle's.
+      await results.getByTestId('table-quality').getByTestId('cell-verdicts').first().click();
+      await expect.poll(() => byTestId('bundle-page-verdicts').isVisible(), { timeout: 60_000 }).toBe(true);
+      await expect
+        .poll(async () => Number(await byTestId('verdict-count').getAttribute('data-count')), {
+          timeout: 60_000,
+        })
+        .toBeGreaterThan(0);
+      expect(await byTestId('verdict-row').count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => location.hash)).toBe('#/bundle');
+
       // The flip browser: a flip opened shows the English item and its translation, as text.
       await page.evaluate(() => window.scrollTo(0, 0));
       await byTestId('bundle-tab-page-flips').click();

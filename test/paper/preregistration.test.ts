@@ -415,6 +415,10 @@ describe('preregistration', () => {
       ((await read('experiments.get', { experimentId: 1 })) as { datasetId: number }).datasetId,
     );
     expect(((await read('experiments.get')) as { name: string }).name).toBe('prereg');
+    expect(((await read('experiments.verdicts')) as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+    expect(((await read('experiments.verdictLinks')) as { links: unknown[] }).links.length).toBeGreaterThan(
+      0,
+    );
     await expect(read('items.get', { itemId: 1_000_000 })).rejects.toMatchObject({ code: 'not_found' });
     // Nothing that writes, runs or exports.
     await expect(read('experiments.protocolEdit', { edit: 'variant', fields: {} })).rejects.toMatchObject({

@@ -116,6 +116,10 @@ export class BundleSessions {
         return service.views.flagged(experimentId);
       case 'experiments.get':
         return service.catalogue.get(experimentId);
+      case 'experiments.verdicts':
+        return service.views.verdicts(experimentId, p.excludeFlagged ?? false);
+      case 'experiments.verdictLinks':
+        return service.views.verdictLinks(experimentId);
       case 'items.get': {
         const item = getItem(db, p.itemId);
         if (!item || item.datasetId !== s.datasetId)

@@ -119,6 +119,8 @@ export const BUNDLE_READS = [
   'experiments.protocolView',
   'experiments.flagged',
   'experiments.get',
+  'experiments.verdicts',
+  'experiments.verdictLinks',
   'items.get',
   'items.list',
 ] as const;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useEffect, useMemo, useState, type ComponentType, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExperimentResults } from '../../../shared/experiments';
 import type { BundlePlan, OpenedBundleReport } from '../../../shared/paper/bundle';
@@ -9,11 +9,18 @@ import { ApiScopeProvider, bundleApiClient, type ApiScope } from '../api/scope';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { LockView } from '../preregistration/LockView';
 import { useComparisonLabels } from '../preregistration/labels';
-import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '../protocols';
+import {
+  getRendererProtocol,
+  protocolNamespaces,
+  type ProtocolPageProps,
+  type RendererProtocol,
+} from '../protocols';
 import { GenericSections } from '../results/GenericSections';
 import type { Navigate } from '../results/routes';
 import { SimulatedContext } from '../results/simulated-context';
 import { useFormat } from '../lib/useFormat';
+import { useVerdictLinks, VERDICTS_PAGE, VerdictLinksContext } from '../verdicts/links';
+import { VerdictBrowserPage } from '../verdicts/VerdictBrowserPage';
 import { BUNDLE_NS } from './i18n';
 import '../preregistration/prereg.css';
 import '../results/results.css';
@@ -24,6 +31,9 @@ import '../results/results.css';
  * (the bundle's client replaces it with the replay's own).
  */
 export const BUNDLE_EXPERIMENT_ID = -1;
+
+/** The address pages inside the bundle link to (`routeHref` of the bundle's experiment id). */
+const BUNDLE_HREF = `#/experiments/${BUNDLE_EXPERIMENT_ID}`;
 
 type View =
   | { tab: 'checks' }
@@ -60,6 +70,28 @@ export function BundleViews({
   const [excludeFlagged, setExcludeFlagged] = useState(false);
   const pages = bundlePages(protocol);
 
+  /**
+   * A link of the bundle's pages (a table cell opening its verdicts, a breadcrumb back to the
+   * results) names the bundle's experiment: it is followed inside the bundle, never in the app.
+   */
+  const followLink = (e: MouseEvent) => {
+    const a = (e.target as HTMLElement).closest('a');
+    const href = a?.getAttribute('href') ?? '';
+    if (!href.startsWith(BUNDLE_HREF)) return;
+    const [path = '', search = ''] = href.slice(BUNDLE_HREF.length).split('?');
+    const query = Object.fromEntries(new URLSearchParams(search).entries());
+    const segment = path.replace(/^\//, '');
+    e.preventDefault();
+    if (segment === '') onNavigate({ name: 'experiment', experimentId: BUNDLE_EXPERIMENT_ID });
+    else if (segment === 'results')
+      onNavigate({
+        name: 'results',
+        experimentId: BUNDLE_EXPERIMENT_ID,
+        excludeFlagged: query.excludeFlagged === '1',
+      });
+    else onNavigate({ name: 'experiment-page', experimentId: BUNDLE_EXPERIMENT_ID, page: segment, query });
+  };
+
   const onNavigate: Navigate = (route) => {
     if (route.name === 'experiment-page') setView({ tab: 'page', page: route.page, query: route.query });
     else if (route.name === 'results') {
@@ -91,12 +123,17 @@ export function BundleViews({
     { key: 'plan', label: t('tabs.plan'), active: view.tab === 'plan', go: () => setView({ tab: 'plan' }) },
   ];
   const Page =
-    view.tab === 'page' ? protocol?.pages?.find((p) => p.route === view.page)?.component : undefined;
+    view.tab !== 'page'
+      ? undefined
+      : view.page === VERDICTS_PAGE
+        ? BundleVerdicts
+        : protocol?.pages?.find((p) => p.route === view.page)?.component;
 
   return (
     <ApiScopeProvider value={scope}>
       <SimulatedContext.Provider value={report.simulated}>
-        <div className="stack" data-testid="bundle-report">
+        {/* Links are followed here, before the app's router sees the address change. */}
+        <div className="stack" data-testid="bundle-report" onClickCapture={followLink}>
           <p className="badge" data-testid="bundle-read-only">
             {t('readOnly')} · {report.file}
           </p>
@@ -136,6 +173,24 @@ export function BundleViews({
   );
 }
 
+/** The verdicts behind a table's cell, as the app's verdict browser shows them, from the replay. */
+function BundleVerdicts({ query, onNavigate }: ProtocolPageProps) {
+  return (
+    <VerdictBrowserPage
+      experimentId={BUNDLE_EXPERIMENT_ID}
+      query={query}
+      onQuery={(q) =>
+        onNavigate({
+          name: 'experiment-page',
+          experimentId: BUNDLE_EXPERIMENT_ID,
+          page: VERDICTS_PAGE,
+          query: q,
+        })
+      }
+    />
+  );
+}
+
 /** The results as the results page shows them: the protocol's sections, fed from the replay. */
 function BundleResults({
   protocol,
@@ -154,6 +209,8 @@ function BundleResults({
     error: null,
   });
   const [attempt, setAttempt] = useState(0);
+  // Cells open the verdicts behind them, as on the results page (inside the bundle).
+  const verdictLinks = useVerdictLinks(BUNDLE_EXPERIMENT_ID);
   useEffect(() => {
     let live = true;
     scope.client.call('experiments.results', { experimentId: BUNDLE_EXPERIMENT_ID, excludeFlagged }).then(
@@ -199,7 +256,9 @@ function BundleResults({
           </label>
         </div>
       )}
-      <Sections {...props} />
+      <VerdictLinksContext.Provider value={verdictLinks}>
+        <Sections {...props} />
+      </VerdictLinksContext.Provider>
     </div>
   );
 }
