@@ -274,6 +274,10 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
         await expect
           .poll(() => byTestId('bundle-tab-plan').innerText())
           .toBe(lang === 'zh' ? '预注册计划' : 'Preregistered plan');
+        // The comparison named in the page's words, its id as locked.
+        expect(await byTestId('prereg-lock-confirmatory').innerText()).toMatch(
+          lang === 'zh' ? /^翻转率 EN-ZH（每个评审模型）/ : /^Flip rate EN-ZH \(per judge\)/,
+        );
       });
       await page.setViewportSize({ width: 1280, height: 1100 });
 

@@ -30,7 +30,7 @@ import { insertPreregistration } from '../store/preregistrations';
 import type { PreregistrationLock } from '../../shared/paper/preregistration';
 import { bundleRefusal, type OpenedBundle } from './bundle-read';
 import { confirmatoryMarks } from './confirmatory';
-import { lockSha256 } from './preregistration';
+import { lockSha256, preregistrationView } from './preregistration';
 import { pngCheck, xlsxCheck } from './bundle-recompare';
 import type { BundleDataset } from './bundle-write';
 
@@ -402,7 +402,10 @@ export async function replayBundle(bundle: OpenedBundle, scratch: string): Promi
       notRecompared,
       simulated,
       tables,
-      preregistration: prereg ? bundlePlan(bundle, prereg) : null,
+      // The comparisons' names as the replay's power plan gives them (keys the page translates).
+      preregistration: prereg
+        ? { ...bundlePlan(bundle, prereg), comparisons: preregistrationView(db, exp).comparisons }
+        : null,
     };
     return { report, db, service, experimentId: summary.id, close };
   } catch (err) {
@@ -418,7 +421,7 @@ export async function replayBundle(bundle: OpenedBundle, scratch: string): Promi
 function bundlePlan(
   bundle: OpenedBundle,
   prereg: { check: BundleCheck; locks: PreregistrationLock[] },
-): BundlePlan {
+): Omit<BundlePlan, 'comparisons'> {
   const manifestFile = `${E.exportDir}manifest.json`;
   const manifest = bundle.entries.has(manifestFile)
     ? parseJson<{ preregistration?: ManifestPreregistration | null }>(bundle, manifestFile)

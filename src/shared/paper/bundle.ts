@@ -3,7 +3,7 @@
 // reports, shared by the core and the doors.
 
 import type { Table } from '../report/table';
-import type { PreregistrationLock } from './preregistration';
+import type { PreregistrationLock, PreregistrationView } from './preregistration';
 
 /** Layout version of bundle.json; a reader refuses any other. */
 export const BUNDLE_LAYOUT = 1;
@@ -99,6 +99,8 @@ export interface BundlePlan {
   manifestMatches: boolean;
   manifestSha256: string | null;
   deviations: { kind: string; text: string }[];
+  /** The comparisons a plan may name, with the keys of their labels in the protocol's words. */
+  comparisons: PreregistrationView['comparisons'];
 }
 
 /**

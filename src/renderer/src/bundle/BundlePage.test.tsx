@@ -128,6 +128,7 @@ describe('BundlePage', () => {
           manifestMatches: true,
           manifestSha256: LOCK.sha256,
           deviations: [{ kind: 'judges', text: 'Judges added after the lock: <b>x</b>.' }],
+          comparisons: [],
         },
       }),
       'bundles.read': ({ method }) => {

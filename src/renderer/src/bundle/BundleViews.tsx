@@ -288,7 +288,7 @@ function analysisCounts(report: OpenedBundleReport) {
 function BundlePlanView({ report }: { report: OpenedBundleReport }) {
   const { t } = useTranslation(BUNDLE_NS);
   const plan = report.preregistration;
-  const labels = useComparisonLabels(report.experiment.protocol, []);
+  const labels = useComparisonLabels(report.experiment.protocol, plan?.comparisons ?? []);
   if (!plan || plan.locks.length === 0)
     return (
       <section className="results-section" data-testid="bundle-plan">
@@ -317,7 +317,7 @@ function BundlePlanView({ report }: { report: OpenedBundleReport }) {
           deviations: [],
           afterData,
           answersStored: 0,
-          comparisons: [],
+          comparisons: plan.comparisons,
         }}
         labels={labels}
       />
