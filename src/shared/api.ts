@@ -2,7 +2,7 @@
 // methods and events, and the renderer talks to nothing else.
 import type { MethodsFiles } from './paper/methods';
 import type { PreregistrationView } from './paper/preregistration';
-import type { BundleVerifyReport } from './paper/bundle';
+import type { BundleRead, BundleVerifyReport, OpenedBundleReport } from './paper/bundle';
 import type { CompareResult, CompareSide } from './compare';
 import type { FigureLanguage } from './report/figure-i18n';
 import type { VerdictLink, VerdictList } from './verdicts';
@@ -191,6 +191,17 @@ export interface ApiMethods {
   };
   /** Recomputes a study bundle offline and compares every metric, table and figure with the stored ones. */
   'bundles.verify': { params: { fileName: string; contentBase64: string }; result: BundleVerifyReport };
+  /**
+   * Opens a study bundle in the app: verified as `bundles.verify` does, its replay kept under
+   * `session` for `bundles.read` (the bundle's own results and pages) until closed or another is opened.
+   */
+  'bundles.open': { params: { fileName: string; contentBase64: string }; result: OpenedBundleReport };
+  /** One read of the opened bundle's replay (BUNDLE_READS), with that method's parameters. */
+  'bundles.read': {
+    params: { session: string; method: BundleRead; params?: Record<string, unknown> };
+    result: unknown;
+  };
+  'bundles.close': { params: { session: string }; result: { closed: boolean } };
   /** methods.md, methods.tex and checklist.md (issue 24), as the export folder holds them, in `lang`. */
   'experiments.methods': { params: { experimentId: number; lang?: FigureLanguage }; result: MethodsFiles };
   /** The locked analysis plans (issue 24 part 2), the one in force, the deviations, and preregistration.md in `lang`. */
@@ -483,6 +494,9 @@ export const METHOD_NAMES = [
   'experiments.preregister',
   'experiments.exportBundle',
   'bundles.verify',
+  'bundles.open',
+  'bundles.read',
+  'bundles.close',
   'experiments.compare',
   'experiments.compareFile',
   'experiments.recordedTemplate',

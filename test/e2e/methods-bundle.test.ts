@@ -1,13 +1,18 @@
 // Issue 24 in Chromium through `judge-lab serve`, on the keyless simulated demo: the results page's
 // Export → Methods shows the Methods text (as text) in the page's language with a download per
 // file, and Export → Study bundle saves a `.judgelab` that `bundles.verify` recomputes identical.
+// Issue 38 item 8: the study has a locked plan, and the bundle opened in the app (its study and
+// dataset deleted from the store first) shows the figures, a flip with both languages, the
+// translations and the plan with its confirmatory marks, at 1366 × 850, axe-clean.
 // Screenshots EN/中文 × light/dark.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BundleVerifyReport } from '../../src/shared/paper/bundle';
+import type { PreregistrationView } from '../../src/shared/paper/preregistration';
 import { assertBuilt } from '../helpers/cli';
 import { startKeylessApp, type AppInBrowser } from './helpers/app';
 import { shootAll, switchLanguage } from './helpers/screens';
@@ -21,6 +26,32 @@ let pageErrors: string[] = [];
 let experimentId: number;
 /** The bundle the results page saved (the next test opens it in the app). */
 let bundleBytes: Buffer;
+/** The plan locked before the run: the opened bundle shows it. */
+let lock: NonNullable<PreregistrationView['active']>;
+/** Model-like text in the plan: shown as text, never made into elements. */
+const HYPOTHESES = 'Verdicts hold across languages <em>and</em> orders.';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** WCAG 2 A and AA rules of axe-core on the page as it is now, in both schemes. */
+async function axeClean(): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    // Colours ease between schemes: scanned mid-transition they read as half one, half the other.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      type Result = { violations: { id: string; help: string; nodes: { target: string[] }[] }[] };
+      const axe = (window as unknown as { axe: { run: (ctx: Document, o: unknown) => Promise<Result> } }).axe;
+      const r = await axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${v.help}`));
+    });
+    expect(violations, scheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 beforeAll(async () => {
   assertBuilt();
@@ -35,8 +66,26 @@ afterAll(async () => {
 const byTestId = (id: string) => page.getByTestId(id);
 
 describe('Export → Methods and Export → Study bundle (issue 24)', () => {
-  it('runs a simulated Judge-LS study to the end', async () => {
-    experimentId = await createSimJudgeLs(server, 'methods-e2e');
+  it('runs a simulated Judge-LS study with a locked plan to the end', async () => {
+    // A noisy second judge: its verdicts flip between languages, so the bundle has flips to browse.
+    experimentId = await createSimJudgeLs(server, 'methods-e2e', 4, [
+      { label: 'Sim noisy', provider: 'sim', model: 'sim-judge-weak-flip20' },
+    ]);
+    const plan = await callApi<PreregistrationView>(server, 'experiments.preregistration', { experimentId });
+    const ids = plan.comparisons.map((c) => c.id);
+    const flips = ids.find((id) => id.startsWith('flip_rate:'))!;
+    expect(flips).toBeTruthy();
+    ({ active: lock } = (await callApi<PreregistrationView>(server, 'experiments.preregister', {
+      experimentId,
+      plan: {
+        confirmatory: [flips],
+        hypotheses: HYPOTHESES,
+        alpha: 0.05,
+        correction: 'holm',
+        exclusions: 'Items the audit flags are left out.',
+        stopping: 'All planned items; no interim look.',
+      },
+    })) as { active: NonNullable<PreregistrationView['active']> });
     await runToFinished(server, experimentId);
   }, 300_000);
 
@@ -105,6 +154,10 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
     try {
       const file = join(dir, 'methods-e2e.judgelab');
       writeFileSync(file, bundleBytes);
+      // The study and its dataset leave the store: all the opened bundle shows is its own.
+      const { datasetId } = await callApi<{ datasetId: number }>(server, 'experiments.get', { experimentId });
+      await callApi(server, 'experiments.delete', { experimentId });
+      await callApi(server, 'datasets.delete', { datasetId });
       const before = await callApi<unknown[]>(server, 'experiments.list', undefined);
       await page.evaluate(() => (location.hash = '#/experiments'));
       await byTestId('open-bundle').click();
@@ -136,6 +189,97 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
           .poll(() => byTestId('bundle-read-only').innerText())
           .toMatch(lang === 'zh' ? /^只读：从研究包打开/ : /^Read-only: opened from a bundle/);
       });
+
+      await page.setViewportSize({ width: 1366, height: 850 });
+      // The results, drawn by the results page's own figure code from the replay; the plan's
+      // comparison marks its rows confirmatory.
+      await byTestId('bundle-tab-results').click();
+      const results = byTestId('bundle-results');
+      await expect.poll(() => results.isVisible(), { timeout: 60_000 }).toBe(true);
+      const figure = results.getByTestId('chart-flip_rates');
+      // Figures are drawn once near the screen.
+      await figure.scrollIntoViewIfNeeded();
+      await expect.poll(() => figure.locator('svg').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+      expect(await figure.innerText()).toMatch(/^Simulated — /);
+      const invariance = results.getByTestId('table-invariance');
+      expect(await invariance.innerText()).toContain('Confirmatory');
+      expect(await invariance.innerText()).toContain('Exploratory');
+      // Read-only: no export button, no link to the user's experiments.
+      expect(await results.getByRole('button', { name: 'CSV' }).count()).toBe(0);
+      await figure.scrollIntoViewIfNeeded();
+      await axeClean();
+      await shootAll(page, 'study-bundle-results', async (lang) => {
+        await expect
+          .poll(() => byTestId('bundle-tab-results').innerText())
+          .toBe(lang === 'zh' ? '结果与图' : 'Results and figures');
+        await figure.scrollIntoViewIfNeeded();
+      });
+
+      // A cell opens the verdicts behind it, inside the bundle: the app's address stays the bundle's.
+      await results.getByTestId('table-quality').getByTestId('cell-verdicts').first().click();
+      await expect.poll(() => byTestId('bundle-page-verdicts').isVisible(), { timeout: 60_000 }).toBe(true);
+      await expect
+        .poll(async () => Number(await byTestId('verdict-count').getAttribute('data-count')), {
+          timeout: 60_000,
+        })
+        .toBeGreaterThan(0);
+      expect(await byTestId('verdict-row').count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => location.hash)).toBe('#/bundle');
+
+      // The flip browser: a flip opened shows the English item and its translation, as text.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await byTestId('bundle-tab-page-flips').click();
+      await expect.poll(() => byTestId('flip-row').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+      await byTestId('flip-row').first().click();
+      await expect.poll(() => byTestId('flip-detail').isVisible(), { timeout: 60_000 }).toBe(true);
+      const en = byTestId('text-en-instruction');
+      const target = byTestId('text-target-instruction');
+      await expect.poll(() => en.innerText(), { timeout: 60_000 }).not.toBe('');
+      await expect.poll(() => target.innerText(), { timeout: 60_000 }).not.toBe('');
+      expect(await target.innerText()).not.toBe(await en.innerText());
+      expect(await byTestId('verdict-en-winner').isVisible()).toBe(true);
+      expect(await byTestId('verdict-target-winner').isVisible()).toBe(true);
+      await axeClean();
+      await shootAll(page, 'study-bundle-flip', async () => {
+        await expect.poll(() => target.innerText()).not.toBe('');
+        await target.scrollIntoViewIfNeeded();
+      });
+
+      // The translations, read-only: no edit button.
+      await byTestId('bundle-tab-page-variants').click();
+      await expect.poll(() => byTestId('variant-count').isVisible(), { timeout: 60_000 }).toBe(true);
+      expect(await byTestId('variant-count').innerText()).toBe('4 items');
+      expect(await page.locator('.variant-table td').first().innerText()).not.toBe('');
+      expect(await page.locator('[data-testid^="edit-variant-"]').count()).toBe(0);
+      expect(await page.locator('.variants .page__intro').innerText()).toMatch(
+        /as the study bundle holds them/,
+      );
+      await axeClean();
+      await shootAll(page, 'study-bundle-variants', async (lang) => {
+        await expect
+          .poll(() => byTestId('variant-count').innerText())
+          .toBe(lang === 'zh' ? '4 条' : '4 items');
+      });
+
+      // The plan: the locked text and its SHA-256, the manifest naming it, the rows it marks.
+      await byTestId('bundle-tab-plan').click();
+      await expect.poll(() => byTestId('bundle-plan').isVisible(), { timeout: 60_000 }).toBe(true);
+      expect(await byTestId('prereg-sha256').innerText()).toBe(lock.sha256);
+      expect(await byTestId('bundle-plan-manifest').getAttribute('data-matches')).toBe('true');
+      expect(await byTestId('prereg-lock').innerText()).toContain(HYPOTHESES);
+      expect(await byTestId('prereg-lock').locator('em').count()).toBe(0);
+      expect(await byTestId('bundle-plan-analysis').innerText()).toMatch(/[1-9]\d* confirmatory/);
+      await axeClean();
+      await shootAll(page, 'study-bundle-plan', async (lang) => {
+        await expect
+          .poll(() => byTestId('bundle-tab-plan').innerText())
+          .toBe(lang === 'zh' ? '预注册计划' : 'Preregistered plan');
+        // The comparison named in the page's words, its id as locked.
+        expect(await byTestId('prereg-lock-confirmatory').innerText()).toMatch(
+          lang === 'zh' ? /^翻转率 EN-ZH（每个评审模型）/ : /^Flip rate EN-ZH \(per judge\)/,
+        );
+      });
+      await page.setViewportSize({ width: 1280, height: 1100 });
 
       // One byte changed inside an entry: refused, naming the entry.
       const { unzipSync, zipSync } = await import('fflate');

@@ -3,10 +3,13 @@
 // recomputed here from its stored content; the store refuses to edit a lock; a new version needs a
 // reason and is shown beside the old one; changes after the lock (items, judges, a text edited by
 // hand, failed answers) come back as deviations in the view, the manifest, methods.md (EN and 中文)
-// and the checklist; the study bundle carries the locks and `verify` refuses a changed one.
+// and the checklist; the study bundle carries the locks and `verify` refuses a changed one. Opened
+// in the app (issue 38 §8), the bundle's replay answers the pages' reads with its own locks marking
+// its rows and its hand edit in place; it answers nothing else, survives bundles refused after
+// it, and its folder goes when it is closed or replaced.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import ExcelJS from 'exceljs';
@@ -16,6 +19,9 @@ import { AppError } from '../../src/main/base/errors';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { BundleJson } from '../../src/shared/paper/bundle';
+import type { ExperimentResults } from '../../src/shared/experiments';
+import { ANALYSIS_COLUMN } from '../../src/shared/paper/confirmatory';
+import { JUDGMENTS_VIEW, VARIANTS_VIEW, judgeLsRows } from '../../src/shared/protocols/judge-ls/views';
 import type { PreregistrationLock } from '../../src/shared/paper/preregistration';
 import type { Refusal } from '../../src/shared/refusals';
 import { refusalResources } from '../../src/renderer/src/refusals/i18n';
@@ -365,10 +371,16 @@ describe('preregistration', () => {
       locks: PreregistrationLock[];
     };
     expect(entry.locks.map((l) => l.version)).toEqual([1, 2]);
-    const report = await core.call('bundles.verify', {
+    // A replay folder of a process that is gone: removed when the next bundle opens.
+    const exportsDir = join(dir, 'store', 'exports');
+    const openFolders = () => readdirSync(exportsDir).filter((n) => n.startsWith('.bundle-open-'));
+    mkdirSync(join(exportsDir, '.bundle-open-999999999-stale'), { recursive: true });
+    // Opened as the app opens it: verified as `bundles.verify` does, its replay kept for the pages.
+    const report = await core.call('bundles.open', {
       fileName: bundle.fileName,
       contentBase64: bundle.contentBase64,
     });
+    expect(openFolders()).toEqual([expect.stringMatching(new RegExp(`^\\.bundle-open-${process.pid}-`))]);
     const check = report.checks.find((c) => c.file === 'preregistration.json')!;
     expect(check).toEqual({ file: 'preregistration.json', equal: true, differences: [] });
     // The text edited by hand travels in edits.json and is put back before the replay runs: every
@@ -380,6 +392,38 @@ describe('preregistration', () => {
     expect(report.checks.filter((c) => !c.equal)).toEqual([]);
     expect(report.checks.find((c) => c.file === 'export/tables/tables.xlsx')?.equal).toBe(true);
     expect(report.identical).toBe(true);
+    expect(report.preregistration).toMatchObject({
+      manifestMatches: true,
+      manifestSha256: entry.locks[1].sha256,
+    });
+    expect(report.preregistration!.locks.map((l) => l.sha256)).toEqual(entry.locks.map((l) => l.sha256));
+
+    // The pages' reads, answered by the replay whatever experiment or item ids a page sends.
+    const read = (method: string, params: Record<string, unknown> = {}) =>
+      core.call('bundles.read', { session: report.session, method: method as never, params });
+    const results = (await read('experiments.results', { experimentId: 987_654 })) as ExperimentResults;
+    expect(results.simulated).toBe(true);
+    expect(results.confirmatory?.version).toBe(2);
+    expect(results.tables.flatMap((t) => t.rows.map((r) => r[ANALYSIS_COLUMN]))).toContain('confirmatory');
+    expect(
+      judgeLsRows.judgments(await read('experiments.protocolView', { view: JUDGMENTS_VIEW })).length,
+    ).toBeGreaterThan(0);
+    const variants = judgeLsRows.variants(await read('experiments.protocolView', { view: VARIANTS_VIEW }));
+    const edited = variants.find((v) => v.manual)!;
+    expect(edited).toMatchObject({ language: 'ZH', instruction: '人工修改' });
+    expect(((await read('items.get', { itemId: edited.itemId })) as { datasetId: number }).datasetId).toBe(
+      ((await read('experiments.get', { experimentId: 1 })) as { datasetId: number }).datasetId,
+    );
+    expect(((await read('experiments.get')) as { name: string }).name).toBe('prereg');
+    expect(((await read('experiments.verdicts')) as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+    expect(((await read('experiments.verdictLinks')) as { links: unknown[] }).links.length).toBeGreaterThan(
+      0,
+    );
+    await expect(read('items.get', { itemId: 1_000_000 })).rejects.toMatchObject({ code: 'not_found' });
+    // Nothing that writes, runs or exports.
+    await expect(read('experiments.protocolEdit', { edit: 'variant', fields: {} })).rejects.toMatchObject({
+      code: 'invalid_params',
+    });
 
     // α of version 1 changed and bundle.json's hash updated to match: the lock's own hash refuses it.
     entry.locks[0].plan.alpha = 0.2;
@@ -394,7 +438,7 @@ describe('preregistration', () => {
       'bundle.json': new TextEncoder().encode(JSON.stringify(meta)),
     });
     const refused = await refusal(
-      core.call('bundles.verify', {
+      core.call('bundles.open', {
         fileName: 'forged.judgelab',
         contentBase64: Buffer.from(forged).toString('base64'),
       }),
@@ -417,7 +461,7 @@ describe('preregistration', () => {
       'bundle.json': new TextEncoder().encode(JSON.stringify(meta2)),
     });
     const badRefused = await refusal(
-      core.call('bundles.verify', {
+      core.call('bundles.open', {
         fileName: 'edited.judgelab',
         contentBase64: Buffer.from(badBundle).toString('base64'),
       }),
@@ -432,5 +476,18 @@ describe('preregistration', () => {
         message: 'item "nope" is not part of the experiment',
       },
     ]);
+
+    // Both refused, one before its replay and one by it: the bundle already open still answers.
+    expect(((await read('experiments.get')) as { name: string }).name).toBe('prereg');
+    // Another bundle opened replaces it; closing that one leaves no folder behind.
+    const again = await core.call('bundles.open', {
+      fileName: 'again.judgelab',
+      contentBase64: bundle.contentBase64,
+    });
+    await expect(read('experiments.get')).rejects.toMatchObject({ code: 'not_found' });
+    expect(openFolders()).toHaveLength(1);
+    expect(await core.call('bundles.close', { session: again.session })).toEqual({ closed: true });
+    expect(await core.call('bundles.close', { session: again.session })).toEqual({ closed: false });
+    expect(openFolders()).toEqual([]);
   }, 600_000);
 });

@@ -54,6 +54,7 @@ const BODY_BYTES: Partial<Record<MethodName, number>> = {
   'experiments.previewPrompts': 150 * MiB + MiB,
   // A study bundle travels whole, as a file: its own stated cap.
   'bundles.verify': base64Bytes(INPUT_LIMITS.bundle.fileBytes) + MiB,
+  'bundles.open': base64Bytes(INPUT_LIMITS.bundle.fileBytes) + MiB,
 };
 
 /** The most a call to `method` may send. */

@@ -42,6 +42,7 @@ import { AnnotationService } from '../annotation/service';
 import { annotationHandlers } from '../annotation/handlers';
 import { reportCardHandlers } from '../report-card/handlers';
 import { verifyBundleBytes } from '../paper/bundle';
+import { BundleSessions } from '../paper/bundle-session';
 
 // The date the comment above DEFAULT_PRICES in providers/pricing.ts names ("as known on ...");
 // keep the two in step when the table is updated.
@@ -74,6 +75,8 @@ export class Core {
   readonly experiments: ExperimentService;
   readonly annotation: AnnotationService;
   private readonly keys: ManagedKeyStore;
+  /** The study bundle opened in the app, its replay kept for its pages (never the user's store). */
+  private readonly bundles: BundleSessions;
 
   /** Why the store is open read-only, for the person; null when it is writable. */
   readonly readOnlyNote: string | null = null;
@@ -112,6 +115,7 @@ export class Core {
       engine: opts.engine,
     });
     this.annotation = new AnnotationService(this.db);
+    this.bundles = new BundleSessions(opts.dataDir, paramSchemas);
     this.handlers = this.buildHandlers();
     // The app and the web door pick up provider batches left open when they last quit; a CLI
     // run resumes its own when it is run again.
@@ -177,11 +181,14 @@ export class Core {
 
   /** Stops live runs (their in-flight calls settle and are recorded), then closes the store. */
   async shutdown(): Promise<void> {
+    await this.bundles.close();
     await this.experiments.shutdown();
     this.close();
   }
 
   close(): void {
+    // A bundle still open has its replay closed and its scratch folder removed, in the background.
+    void this.bundles.close().catch(() => undefined);
     this.events.removeAllListeners();
     if (this.db.open) this.db.close();
     // Locks kept for the whole command (keepLocked) go once the store is closed.
@@ -290,6 +297,10 @@ export class Core {
       'experiments.exportBundle': ({ experimentId }) => ex.views.bundle(experimentId),
       'bundles.verify': ({ fileName, contentBase64 }) =>
         verifyBundleBytes(this.dataDir, fileName, Buffer.from(contentBase64, 'base64')),
+      'bundles.open': ({ fileName, contentBase64 }) =>
+        this.bundles.open(fileName, Buffer.from(contentBase64, 'base64')),
+      'bundles.read': ({ session, method, params }) => this.bundles.read(session, method, params),
+      'bundles.close': ({ session }) => this.bundles.close(session),
       'experiments.compare': ({ a, b }) => ex.views.compare(a, b),
       'experiments.compareFile': ({ a, b, format }) => ex.views.compareFile(a, b, format),
       'experiments.recordedTemplate': ({ config, format }) =>

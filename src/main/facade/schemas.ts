@@ -3,6 +3,7 @@ import type { MethodName } from '../../shared/api';
 import { annotationSchemas } from '../annotation/schemas';
 import { gateSettingsSchema } from '../../shared/report-card/gates';
 import { INPUT_LIMITS } from '../base/input-limits';
+import { BUNDLE_READS } from '../../shared/paper/bundle';
 
 const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
@@ -110,6 +111,17 @@ export const paramSchemas = {
     fileName: z.string().min(1).max(1000),
     contentBase64: z.string().max(Math.ceil(INPUT_LIMITS.bundle.fileBytes / 3) * 4 + 4),
   }),
+  'bundles.open': z.strictObject({
+    fileName: z.string().min(1).max(1000),
+    contentBase64: z.string().max(Math.ceil(INPUT_LIMITS.bundle.fileBytes / 3) * 4 + 4),
+  }),
+  // The read's own parameters are checked by its method's schema (paper/bundle-session.ts).
+  'bundles.read': z.strictObject({
+    session: z.string().min(1).max(100),
+    method: z.enum(BUNDLE_READS),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
+  'bundles.close': z.strictObject({ session: z.string().min(1).max(100) }),
   'experiments.exportFile': z.strictObject({
     experimentId: id,
     target: z.union([

@@ -10,8 +10,10 @@ import {
   BUNDLE_ENTRIES as E,
   DIFFERENCES_LISTED,
   type BundleCheck,
+  type BundlePlan,
   type BundleVerifyReport,
 } from '../../shared/paper/bundle';
+import type { manifestPreregistration } from '../../shared/paper/preregistration';
 import { AppError } from '../base/errors';
 import { ExperimentService } from '../experiments/service';
 import { getProtocol } from '../protocols';
@@ -24,12 +26,15 @@ import { renderFigure } from '../report/figures';
 import { tableToLatex } from '../report/latex';
 import { DB_FILE_NAME, openDatabase } from '../store/db';
 import { insertDataset } from '../store/datasets';
+import { insertPreregistration } from '../store/preregistrations';
 import type { PreregistrationLock } from '../../shared/paper/preregistration';
 import { bundleRefusal, type OpenedBundle } from './bundle-read';
 import { confirmatoryMarks } from './confirmatory';
-import { lockSha256 } from './preregistration';
+import { lockSha256, preregistrationView } from './preregistration';
 import { pngCheck, xlsxCheck } from './bundle-recompare';
 import type { BundleDataset } from './bundle-write';
+
+type ManifestPreregistration = NonNullable<ReturnType<typeof manifestPreregistration>>;
 
 /** Where two JSON values differ, as paths (`quality[2].accuracy`), the first DIFFERENCES_LISTED of them. */
 function jsonDifferences(a: unknown, b: unknown, path = '', out: BundleCheck['differences'] = []) {
@@ -203,6 +208,25 @@ function bundleConfig(bundle: OpenedBundle): Record<string, unknown> {
 
 /** Replays the bundle in `scratch` (an empty folder the caller removes) and compares. */
 export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promise<BundleVerifyReport> {
+  const replay = await replayBundle(bundle, scratch);
+  await replay.close();
+  return replay.report;
+}
+
+/**
+ * A bundle replayed and compared, its store still open: what the app reads the bundle's pages
+ * from (paper/bundle-session.ts) until `close`. The store is the scratch folder's own, never the
+ * user's.
+ */
+export interface ReplayedBundle {
+  report: BundleVerifyReport;
+  db: ReturnType<typeof openDatabase>;
+  service: ExperimentService;
+  experimentId: number;
+  close(): Promise<void>;
+}
+
+export async function replayBundle(bundle: OpenedBundle, scratch: string): Promise<ReplayedBundle> {
   const config = bundleConfig(bundle);
   // Before the replay: a changed lock refuses the bundle outright.
   const prereg = preregistrationCheck(bundle);
@@ -218,6 +242,16 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
     keys: new EnvOnlyKeyStore({}),
     emit: () => {},
   });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    try {
+      await service.shutdown();
+    } finally {
+      db.close();
+    }
+  };
   try {
     const ds = insertDataset(db, {
       name: dataset.name,
@@ -241,7 +275,10 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
         { kind: 'recorded', file: answersFile },
       ]),
     );
-    const summary = service.createOrUpdate({ ...config, dataset: ds.id, providers });
+    // The plan a config names is not locked again at replay time: the bundle's own locks (their
+    // hashes checked above) are put in below, as the study locked them.
+    const { preregistration: _plan, ...replayed } = config;
+    const summary = service.createOrUpdate({ ...replayed, dataset: ds.id, providers });
     if (bundle.entries.has(E.edits)) {
       const edits = parseJson<unknown>(bundle, E.edits);
       const where = `${bundle.file}:${E.edits}`;
@@ -331,7 +368,15 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
         unreadable(pngName, err);
       }
     }
-    if (prereg) checks.push(prereg.check);
+    if (prereg) {
+      checks.push(prereg.check);
+      // The replay's store holds the bundle's locks (their hashes checked above), so its results
+      // and pages mark confirmatory and exploratory rows as the study's own store did.
+      for (const lock of prereg.locks) {
+        const { tampered: _tampered, ...stored } = lock;
+        insertPreregistration(db, summary.id, stored);
+      }
+    }
     // Every other file of the export folder is said not to be recompared, never counted as equal.
     const compared = new Set([...checks.map((c) => c.file), ...notRecompared.map((n) => n.file)]);
     for (const name of [...bundle.entries.keys()].sort()) {
@@ -347,7 +392,7 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
               : 'protocolFile',
       });
     }
-    return {
+    const report: BundleVerifyReport = {
       file: bundle.file,
       experiment: bundle.meta.experiment,
       entries: bundle.entries.size,
@@ -357,9 +402,37 @@ export async function verifyBundle(bundle: OpenedBundle, scratch: string): Promi
       notRecompared,
       simulated,
       tables,
+      // The comparisons' names as the replay's power plan gives them (keys the page translates).
+      preregistration: prereg
+        ? { ...bundlePlan(bundle, prereg), comparisons: preregistrationView(db, exp).comparisons }
+        : null,
     };
-  } finally {
-    await service.shutdown();
-    db.close();
+    return { report, db, service, experimentId: summary.id, close };
+  } catch (err) {
+    await close();
+    throw err;
   }
+}
+
+/**
+ * The bundle's locked plans as it holds them (their hashes checked above) and what its export's
+ * manifest said of them: the lock it names, the deviations found when it was exported.
+ */
+function bundlePlan(
+  bundle: OpenedBundle,
+  prereg: { check: BundleCheck; locks: PreregistrationLock[] },
+): Omit<BundlePlan, 'comparisons'> {
+  const manifestFile = `${E.exportDir}manifest.json`;
+  const manifest = bundle.entries.has(manifestFile)
+    ? parseJson<{ preregistration?: ManifestPreregistration | null }>(bundle, manifestFile)
+    : {};
+  const named = manifest.preregistration ?? null;
+  return {
+    locks: prereg.locks,
+    manifestMatches: prereg.check.equal,
+    manifestSha256: named?.sha256 ?? null,
+    deviations: Array.isArray(named?.deviations)
+      ? named.deviations.map((d) => ({ kind: String(d.kind), text: String(d.text) }))
+      : [],
+  };
 }

@@ -3,6 +3,7 @@
 // reports, shared by the core and the doors.
 
 import type { Table } from '../report/table';
+import type { PreregistrationLock, PreregistrationView } from './preregistration';
 
 /** Layout version of bundle.json; a reader refuses any other. */
 export const BUNDLE_LAYOUT = 1;
@@ -83,4 +84,46 @@ export interface BundleVerifyReport {
    * shows when it opens a bundle (read-only, no store of the user's touched).
    */
   tables: Table[];
+  /** The bundle's locked analysis plans (null when none was locked): what the opened bundle shows. */
+  preregistration: BundlePlan | null;
 }
+
+/**
+ * A bundle's preregistration as the bundle holds it: every lock (oldest first, each hash checked
+ * before the replay; a changed one refuses the bundle), and what its export's manifest.json said:
+ * the lock it names (equal to the newest, or `manifestMatches` is false) and the deviations found
+ * when it was exported (in English, as exported: the store they were measured on is not here).
+ */
+export interface BundlePlan {
+  locks: PreregistrationLock[];
+  manifestMatches: boolean;
+  manifestSha256: string | null;
+  deviations: { kind: string; text: string }[];
+  /** The comparisons a plan may name, with the keys of their labels in the protocol's words. */
+  comparisons: PreregistrationView['comparisons'];
+}
+
+/**
+ * The bundle opened in the app (`bundles.open`): the verify report and the session its replayed
+ * store stays open under, read by `bundles.read` until `bundles.close` or the next bundle opened.
+ */
+export interface OpenedBundleReport extends BundleVerifyReport {
+  session: string;
+}
+
+/**
+ * The reads an opened bundle answers (each with its own method's parameters, the experiment and
+ * items being the replay's): the results page's and the protocols' pages' reads, nothing that
+ * writes, runs or exports.
+ */
+export const BUNDLE_READS = [
+  'experiments.results',
+  'experiments.protocolView',
+  'experiments.flagged',
+  'experiments.get',
+  'experiments.verdicts',
+  'experiments.verdictLinks',
+  'items.get',
+  'items.list',
+] as const;
+export type BundleRead = (typeof BUNDLE_READS)[number];

@@ -3,7 +3,13 @@
 import { expect } from 'vitest';
 import { callApi, type ServeHandle } from './serve';
 
-export async function createSimJudgeLs(server: ServeHandle, name: string, limit = 4): Promise<number> {
+export async function createSimJudgeLs(
+  server: ServeHandle,
+  name: string,
+  limit = 4,
+  /** Judges besides the strong one (e.g. a noisy one, so there are flips to browse). */
+  moreJudges: { label: string; provider: 'sim'; model: string }[] = [],
+): Promise<number> {
   const { dataset } = await callApi<{ dataset: { id: number } }>(server, 'datasets.loadSample', {
     sampleId: 'llmbar',
   });
@@ -15,7 +21,7 @@ export async function createSimJudgeLs(server: ServeHandle, name: string, limit 
       limit,
       providers: { sim: { kind: 'simulated', latencyMs: 1, rpm: 60_000, concurrency: 8 } },
       transform: { provider: 'sim', model: 'sim-translator' },
-      judges: [{ label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' }],
+      judges: [{ label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong' }, ...moreJudges],
     },
   });
   return id;

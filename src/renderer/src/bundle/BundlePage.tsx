@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BundleVerifyReport } from '../../../shared/paper/bundle';
+import type { OpenedBundleReport } from '../../../shared/paper/bundle';
 import { BUNDLE_EXTENSION } from '../../../shared/paper/bundle';
 import { getApi } from '../api';
 import { bytesToBase64, readFileBytes } from '../api/base64';
@@ -11,6 +11,7 @@ import type { ExperimentStatus } from '../../../shared/experiments';
 import { StatusBadge } from '../components/StatusBadge';
 import { ProtocolName } from '../protocols/ProtocolName';
 import { SortableTable } from '../results/SortableTable';
+import { BundleViews } from './BundleViews';
 import { BUNDLE_NS } from './i18n';
 import './i18n';
 import './bundle.css';
@@ -18,25 +19,37 @@ import './bundle.css';
 type State =
   | { status: 'idle' }
   | { status: 'busy'; fileName: string }
-  | { status: 'done'; report: BundleVerifyReport }
+  | { status: 'done'; report: OpenedBundleReport }
   | { status: 'error'; error: { message: string; refusal?: Refusal } };
 
 /**
  * A study bundle opened in the app (issue 24): the core replays its raw answers in a scratch
  * folder (no provider, no key, nothing added to the user's store) and compares every recomputed
- * metric, table and figure with the stored one. The page shows that report and the recomputed
- * tables, read-only.
+ * metric, table and figure with the stored one. The page shows that report, then (issue 38 §8)
+ * the study as its results page showed it, read from that replay: figures and tables, the
+ * protocol's own pages (flips, variants…) and the preregistered plan. Read-only; the replay is
+ * closed when the page is left or another bundle is opened.
  */
 export function BundlePage() {
   const { t } = useTranslation(BUNDLE_NS);
   const [state, setState] = useState<State>({ status: 'idle' });
   // A refusal the core keyed (a bundle refused before its replay) reads in the page's language.
   const refusalText = useRefusalText();
+  const session = state.status === 'done' ? state.report.session : null;
+  // The core keeps the replay open for this page only: closed once it is left or replaced.
+  useEffect(() => {
+    if (!session) return;
+    return () => {
+      void getApi()
+        .call('bundles.close', { session })
+        .catch(() => undefined);
+    };
+  }, [session]);
 
   const open = async (file: File) => {
     setState({ status: 'busy', fileName: file.name });
     try {
-      const report = await getApi().call('bundles.verify', {
+      const report = await getApi().call('bundles.open', {
         fileName: file.name,
         contentBase64: await bytesToBase64(await readFileBytes(file)),
       });
@@ -82,20 +95,17 @@ export function BundlePage() {
           <p className="error-panel__message">{t('failed', { message: refusalText(state.error) })}</p>
         </div>
       )}
-      {state.status === 'done' && <BundleReport report={state.report} />}
+      {state.status === 'done' && <BundleViews report={state.report} Checks={BundleReport} />}
     </div>
   );
 }
 
-function BundleReport({ report }: { report: BundleVerifyReport }) {
+/** What was checked: the facts, the verdict, every file compared, and the tables as exported. */
+export function BundleReport({ report }: { report: OpenedBundleReport }) {
   const { t } = useTranslation(BUNDLE_NS);
   const differing = report.checks.filter((c) => !c.equal).length;
   return (
-    <div className="stack" data-testid="bundle-report">
-      <p className="badge" data-testid="bundle-read-only">
-        {t('readOnly')} · {report.file}
-      </p>
-      {report.simulated && <p className="hint">{t('simulated')}</p>}
+    <div className="stack" data-testid="bundle-checks-view">
       <dl className="bundle-facts">
         <dt>{t('experiment')}</dt>
         <dd data-testid="bundle-experiment">{report.experiment.name}</dd>
@@ -158,8 +168,8 @@ function BundleReport({ report }: { report: BundleVerifyReport }) {
           </ul>
         </section>
       )}
-      <section className="results-section">
-        <h2 className="results-section__title">{t('tablesTitle')}</h2>
+      <details className="results-section">
+        <summary className="results-section__title">{t('tablesTitle')}</summary>
         <p className="results-section__help">{t('tablesHelp')}</p>
         {report.tables.length === 0 && <p className="empty-note">{t('noTables')}</p>}
         {report.tables.map((table) => (
@@ -174,7 +184,7 @@ function BundleReport({ report }: { report: BundleVerifyReport }) {
             />
           </div>
         ))}
-      </section>
+      </details>
     </div>
   );
 }

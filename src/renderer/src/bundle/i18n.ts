@@ -44,6 +44,36 @@ const en = {
   tablesHelp:
     'As the bundle’s export files hold them: exported tables are in English, as a paper prints them.',
   noTables: 'This protocol has no tables for this experiment.',
+  tabs: {
+    label: 'Parts of the bundle',
+    checks: 'Checks',
+    results: 'Results and figures',
+    plan: 'Preregistered plan',
+  },
+  plan: {
+    title: 'Preregistered plan',
+    help: 'The analysis plan as the bundle holds it. Its SHA-256 was recomputed from its content when the bundle was opened: a changed plan is refused.',
+    none: 'No analysis plan was locked for this study: every analysis in it is exploratory.',
+    manifestMatches:
+      'The export’s manifest names this lock (version {{version}}, locked {{at}}): the results were exported under it.',
+    manifestDiffers:
+      'The export’s manifest names another lock (SHA-256 {{named}}) than the one in force ({{sha}}): the results were not exported under this plan.',
+    absent: 'none',
+    afterData_one:
+      'The plan was first locked when {{count}} answer was already stored: its comparisons are registered after data collection, not confirmatory.',
+    afterData_other:
+      'The plan was first locked when {{count}} answers were already stored: its comparisons are registered after data collection, not confirmatory.',
+    analysisTitle: 'Confirmatory and exploratory results',
+    analysisHelp:
+      'Rows of the recomputed tables that the plan’s comparisons read are confirmatory; every other row is exploratory (the tables’ Analysis column).',
+    analysisRow: '{{confirmatory}} confirmatory, {{exploratory}} exploratory rows',
+    analysisAfterData: '{{marked}} rows registered after data collection, {{exploratory}} exploratory rows',
+    analysisNone: 'No table row is read by the plan’s comparisons: every result is exploratory.',
+    deviationsTitle: 'Deviations found at export',
+    deviationsHelp:
+      'As the export’s manifest records them, in English (the store they were measured on is not in the bundle).',
+    deviationsNone: 'None: the study ran as planned.',
+  },
 };
 
 const zh: typeof en = {
@@ -83,6 +113,33 @@ const zh: typeof en = {
   tablesTitle: '由研究包重新计算的表格',
   tablesHelp: '与研究包导出文件中的表格一致：导出的表格为英文，与论文中印出的一致。',
   noTables: '此协议在该实验中没有表格。',
+  tabs: {
+    label: '研究包的各部分',
+    checks: '核对',
+    results: '结果与图',
+    plan: '预注册计划',
+  },
+  plan: {
+    title: '预注册计划',
+    help: '研究包中保存的分析计划。打开研究包时已根据其内容重新计算 SHA-256：被改动的计划会被拒绝。',
+    none: '本研究没有锁定分析计划：其中的所有分析都是探索性的。',
+    manifestMatches:
+      '导出的清单（manifest）指向此锁定版本（第 {{version}} 版，锁定于 {{at}}）：结果是在此计划下导出的。',
+    manifestDiffers:
+      '导出的清单指向另一个锁定版本（SHA-256 {{named}}），而不是当前生效的版本（{{sha}}）：结果不是在此计划下导出的。',
+    absent: '无',
+    afterData_one: '计划首次锁定时已存有 {{count}} 条回答：其比较属于数据收集后登记，不是验证性的。',
+    afterData_other: '计划首次锁定时已存有 {{count}} 条回答：其比较属于数据收集后登记，不是验证性的。',
+    analysisTitle: '验证性与探索性结果',
+    analysisHelp:
+      '重新计算的表格中，被计划的比较读取的行是验证性的；其他所有行都是探索性的（见表格的 Analysis 列）。',
+    analysisRow: '验证性 {{confirmatory}} 行，探索性 {{exploratory}} 行',
+    analysisAfterData: '数据收集后登记 {{marked}} 行，探索性 {{exploratory}} 行',
+    analysisNone: '没有表格行被计划的比较读取：所有结果都是探索性的。',
+    deviationsTitle: '导出时发现的偏离',
+    deviationsHelp: '按导出清单的记录，以英文显示（测量这些偏离所用的数据库不在研究包中）。',
+    deviationsNone: '无：研究按计划进行。',
+  },
 };
 
 i18next.addResourceBundle('en', BUNDLE_NS, en, true, true);

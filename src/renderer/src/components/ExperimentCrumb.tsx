@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getApi } from '../api';
+import { useApi, useReadOnlyBundle } from '../api/scope';
 import { routeHref } from '../stores/route';
 
 /**
@@ -11,20 +11,22 @@ import { routeHref } from '../stores/route';
 export function ExperimentCrumb({ experimentId, name }: { experimentId: number; name?: string | null }) {
   const { t } = useTranslation();
   const [read, setRead] = useState<{ id: number; name: string } | null>(null);
+  const api = useApi();
+  const inBundle = useReadOnlyBundle();
   useEffect(() => {
     if (name) return;
     let live = true;
-    getApi()
-      .call('experiments.get', { experimentId })
-      .then(
-        (d) => live && typeof d?.name === 'string' && setRead({ id: experimentId, name: d.name }),
-        () => undefined,
-      );
+    api.call('experiments.get', { experimentId }).then(
+      (d) => live && typeof d?.name === 'string' && setRead({ id: experimentId, name: d.name }),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
-  }, [experimentId, name]);
+  }, [experimentId, name, api]);
   const shown = name || (read?.id === experimentId ? read.name : null);
+  // An opened bundle's experiment is not one of the user's: named, never linked.
+  if (inBundle) return <span data-testid="breadcrumb-experiment">{shown ?? ''}</span>;
   return (
     <a href={routeHref({ name: 'experiment', experimentId })} data-testid="breadcrumb-experiment">
       {shown ?? t('common.experimentNumber', { id: experimentId })}

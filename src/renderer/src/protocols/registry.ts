@@ -32,6 +32,8 @@ export interface ProtocolPage {
   component: ComponentType<ProtocolPageProps>;
   /** i18n key (the protocol's namespace) of a link to this page on the run view; none without. */
   runLink?: string;
+  /** i18n key of its tab in an opened study bundle, for a page the run view does not link to. */
+  bundleLink?: string;
 }
 
 /** A wizard step only this protocol has, shown between the judges and the options step. */

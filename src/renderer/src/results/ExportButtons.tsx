@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ParamsOf } from '../../../shared/api';
 import { getApi, toApiError } from '../api';
+import { useReadOnlyBundle } from '../api/scope';
 import { downloadBase64 } from './download';
 import './i18n';
 import { useExportLanguage } from '../lib/figure-language';
@@ -42,6 +43,8 @@ export function ExportButtons({ experimentId, sensitivity, targets, what }: Expo
   const [busy, setBusy] = useState<string | null>(null);
   const lang = useExportLanguage();
   const [error, setError] = useState<string | null>(null);
+  // An opened bundle holds its exported files already; nothing is exported from its replay.
+  const inBundle = useReadOnlyBundle();
 
   const run = async (label: string, target: Target) => {
     setBusy(label);
@@ -56,6 +59,7 @@ export function ExportButtons({ experimentId, sensitivity, targets, what }: Expo
     }
   };
 
+  if (inBundle) return null;
   return (
     <div className="results-export">
       {targets.map(({ label, target }) => (

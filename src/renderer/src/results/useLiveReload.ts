@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { getApi } from '../api';
+import { useApi } from '../api/scope';
 import { throttle } from '../lib/throttle';
 
 /** A running experiment reports progress about four times a second; pages re-read at most this often. */
@@ -15,9 +15,9 @@ export function useLiveReload(experimentId: number, reload: () => void): void {
   useEffect(() => {
     reloadRef.current = reload;
   }, [reload]);
+  const api = useApi();
 
   useEffect(() => {
-    const api = getApi();
     const throttled = throttle(() => reloadRef.current(), LIVE_RELOAD_MS);
     const offProgress = api.on('run.progress', (p) => {
       if (p.experimentId === experimentId) throttled();
@@ -30,5 +30,5 @@ export function useLiveReload(experimentId: number, reload: () => void): void {
       offChanged();
       throttled.cancel();
     };
-  }, [experimentId]);
+  }, [experimentId, api]);
 }

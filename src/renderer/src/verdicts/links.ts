@@ -4,7 +4,7 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import type { TableColumn, TableRow } from '../../../shared/report/table';
 import { rowFilter, type VerdictFilter, type VerdictLink } from '../../../shared/verdicts';
-import { getApi } from '../api';
+import { useApi } from '../api/scope';
 import { routeHref } from '../stores/route';
 
 export const VERDICTS_PAGE = 'verdicts';
@@ -14,18 +14,17 @@ export const VerdictLinksContext = createContext<readonly VerdictLink[]>([]);
 /** The experiment's links; none when the protocol declares none or the call fails (cells stay plain). */
 export function useVerdictLinks(experimentId: number): readonly VerdictLink[] {
   const [links, setLinks] = useState<readonly VerdictLink[]>([]);
+  const api = useApi();
   useEffect(() => {
     let live = true;
-    getApi()
-      .call('experiments.verdictLinks', { experimentId })
-      .then(
-        (r) => live && setLinks(r.links),
-        () => live && setLinks([]),
-      );
+    api.call('experiments.verdictLinks', { experimentId }).then(
+      (r) => live && setLinks(r.links),
+      () => live && setLinks([]),
+    );
     return () => {
       live = false;
     };
-  }, [experimentId]);
+  }, [experimentId, api]);
   return links;
 }
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { Item } from '../../../shared/domain';
 import type { VerdictList } from '../../../shared/verdicts';
-import { getApi, toApiError, type ApiError } from '../api';
+import { toApiError, type ApiError } from '../api';
+import { useApi } from '../api/scope';
 
 /** The experiment's verdicts (as its tables count them) and its name, read once per page. */
 export function useVerdicts(experimentId: number, excludeFlagged: boolean) {
@@ -9,9 +10,9 @@ export function useVerdicts(experimentId: number, excludeFlagged: boolean) {
   const [name, setName] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const api = useApi();
   useEffect(() => {
     let live = true;
-    const api = getApi();
     setError(null);
     api.call('experiments.verdicts', { experimentId, excludeFlagged }).then(
       (r) => live && setList(r),
@@ -24,7 +25,7 @@ export function useVerdicts(experimentId: number, excludeFlagged: boolean) {
     return () => {
       live = false;
     };
-  }, [experimentId, excludeFlagged, attempt]);
+  }, [experimentId, excludeFlagged, attempt, api]);
   return { list, name, error, retry: () => setAttempt((n) => n + 1) };
 }
 
@@ -32,20 +33,19 @@ export function useVerdicts(experimentId: number, excludeFlagged: boolean) {
 export function useItemOf(itemId: number | null) {
   const [item, setItem] = useState<Item | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const api = useApi();
   useEffect(() => {
     if (itemId === null) return;
     let live = true;
     setItem(null);
     setError(null);
-    getApi()
-      .call('items.get', { itemId })
-      .then(
-        (i) => live && setItem(i),
-        (e) => live && setError(toApiError(e)),
-      );
+    api.call('items.get', { itemId }).then(
+      (i) => live && setItem(i),
+      (e) => live && setError(toApiError(e)),
+    );
     return () => {
       live = false;
     };
-  }, [itemId]);
+  }, [itemId, api]);
   return { item, error };
 }

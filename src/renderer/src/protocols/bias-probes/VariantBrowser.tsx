@@ -6,7 +6,7 @@ import {
   type BiasVariantView,
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
-import { getApi } from '../../api';
+import { useApi } from '../../api/scope';
 import { ScrollBox } from '../../components/ScrollRegion';
 import { BIAS_NAMESPACES } from './i18n';
 import { diffReasons } from '../../results/reason-diff';
@@ -30,9 +30,10 @@ export function VariantBrowser({
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [filter, setFilter] = useState<Filter>('all');
   const [selected, setSelected] = useState(0);
+  const api = useApi();
   useEffect(() => {
     let live = true;
-    void getApi()
+    void api
       .call('experiments.protocolView', { experimentId, view: VARIANTS_VIEW, query: { flaggedOnly } })
       .then((r) => {
         if (!live) return;
@@ -46,7 +47,7 @@ export function VariantBrowser({
     return () => {
       live = false;
     };
-  }, [experimentId, flaggedOnly, initialItem]);
+  }, [experimentId, flaggedOnly, initialItem, api]);
   const shown = useMemo(
     () => (rows ?? []).filter((r) => filter === 'all' || r.variant === filter),
     [rows, filter],

@@ -22,6 +22,6 @@ export const judgeLs: RendererProtocol = {
   isEmpty: isJudgeLsEmpty,
   pages: [
     { route: VARIANTS_PAGE, component: VariantsRoutePage, runLink: 'run.variants' },
-    { route: FLIPS_PAGE, component: FlipBrowserPage },
+    { route: FLIPS_PAGE, component: FlipBrowserPage, bundleLink: 'browseFlips' },
   ],
 };

@@ -7,7 +7,8 @@ import {
   type QuestionView,
   type RepeatsViewResult,
 } from '../../../../shared/protocols/self-consistency/views';
-import { getApi, toApiError, type ApiError } from '../../api';
+import { toApiError, type ApiError } from '../../api';
+import { useApi } from '../../api/scope';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { ReasonDiff } from '../../results/ReasonDiff';
 import type { ProtocolPageProps } from '../registry';
@@ -27,10 +28,11 @@ function useRepeats(experimentId: number, query: Record<string, string>) {
     error: null,
     loading: true,
   });
+  const api = useApi();
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
-    getApi()
+    api
       .call('experiments.protocolView', {
         experimentId,
         view: REPEATS_VIEW,
@@ -41,7 +43,7 @@ function useRepeats(experimentId: number, query: Record<string, string>) {
     return () => {
       live = false;
     };
-  }, [experimentId, wanted]);
+  }, [experimentId, wanted, api]);
   return state;
 }
 

@@ -8,7 +8,8 @@ import {
   type VariantView,
 } from '../../../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../../../shared/protocols/judge-ls/types';
-import { getApi, toApiError, type ApiError } from '../../../api';
+import { toApiError, type ApiError } from '../../../api';
+import { useApi } from '../../../api/scope';
 import { useLiveReload } from '../../../results/useLiveReload';
 import { computeFlips, searchText, type Flip } from './flips';
 
@@ -54,10 +55,10 @@ export function useFlipData(experimentId: number): FlipDataState {
   const [data, setData] = useState<FlipData | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const seq = useRef({ started: 0, applied: 0, live: true });
+  const api = useApi();
 
   const load = useCallback(() => {
     const n = ++seq.current.started;
-    const api = getApi();
     Promise.all([
       api.call('experiments.protocolView', { experimentId, view: JUDGMENTS_VIEW }),
       api.call('experiments.flagged', { experimentId }),
@@ -76,7 +77,7 @@ export function useFlipData(experimentId: number): FlipDataState {
         if (seq.current.live && n >= seq.current.applied) setError(toApiError(err));
       },
     );
-  }, [experimentId]);
+  }, [experimentId, api]);
 
   useEffect(() => {
     seq.current = { started: seq.current.started, applied: 0, live: true };
@@ -93,20 +94,19 @@ export function useFlipData(experimentId: number): FlipDataState {
 /** Items whose full texts contain `q`, found by the core's item search (instruction and outputs). */
 export function useTextMatches(datasetId: number | null, q: string): Set<number> | undefined {
   const [matches, setMatches] = useState<{ q: string; ids: Set<number> } | null>(null);
+  const api = useApi();
   useEffect(() => {
     const query = q.trim();
     if (!query || datasetId === null) return;
     let cancelled = false;
-    getApi()
-      .call('items.list', { datasetId, search: query })
-      .then(
-        (rows) => !cancelled && setMatches({ q: query, ids: new Set(rows.map((r) => r.id)) }),
-        () => !cancelled && setMatches({ q: query, ids: new Set() }),
-      );
+    api.call('items.list', { datasetId, search: query }).then(
+      (rows) => !cancelled && setMatches({ q: query, ids: new Set(rows.map((r) => r.id)) }),
+      () => !cancelled && setMatches({ q: query, ids: new Set() }),
+    );
     return () => {
       cancelled = true;
     };
-  }, [datasetId, q]);
+  }, [datasetId, q, api]);
   return matches && matches.q === q.trim() ? matches.ids : undefined;
 }
 
@@ -115,36 +115,33 @@ export function useItemTexts(experimentId: number, itemId: number | null) {
   const [items, setItems] = useState<Map<number, Item>>(new Map());
   const [variants, setVariants] = useState<Map<string, VariantView> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const api = useApi();
 
   useEffect(() => {
     if (itemId === null || variants !== null) return;
     let cancelled = false;
-    getApi()
-      .call('experiments.protocolView', { experimentId, view: VARIANTS_VIEW })
-      .then(
-        (rows) =>
-          !cancelled &&
-          setVariants(new Map(judgeLsRows.variants(rows).map((v) => [`${v.itemId}:${v.language}`, v]))),
-        (err) => !cancelled && setError(toApiError(err)),
-      );
+    api.call('experiments.protocolView', { experimentId, view: VARIANTS_VIEW }).then(
+      (rows) =>
+        !cancelled &&
+        setVariants(new Map(judgeLsRows.variants(rows).map((v) => [`${v.itemId}:${v.language}`, v]))),
+      (err) => !cancelled && setError(toApiError(err)),
+    );
     return () => {
       cancelled = true;
     };
-  }, [experimentId, itemId, variants]);
+  }, [experimentId, itemId, variants, api]);
 
   useEffect(() => {
     if (itemId === null || items.has(itemId)) return;
     let cancelled = false;
-    getApi()
-      .call('items.get', { itemId })
-      .then(
-        (item) => !cancelled && setItems((m) => new Map(m).set(item.id, item)),
-        (err) => !cancelled && setError(toApiError(err)),
-      );
+    api.call('items.get', { itemId }).then(
+      (item) => !cancelled && setItems((m) => new Map(m).set(item.id, item)),
+      (err) => !cancelled && setError(toApiError(err)),
+    );
     return () => {
       cancelled = true;
     };
-  }, [itemId, items]);
+  }, [itemId, items, api]);
 
   return useMemo(
     () => ({

@@ -100,6 +100,8 @@ export const en = {
     title: 'Translations',
     intro:
       'Each item in English and its translations, side by side. Fields flagged by the automatic check (missing numbers, much shorter text…) are highlighted. Fix a translation by editing it; only the verdicts that used it are asked again.',
+    introReadOnly:
+      'Each item in English and its translations, side by side, as the study bundle holds them. Fields flagged by the automatic check (missing numbers, much shorter text…) are highlighted.',
     flaggedOnly: 'Only flagged items',
     itemCount_one: '{{count, number}} item',
     itemCount_other: '{{count, number}} items',

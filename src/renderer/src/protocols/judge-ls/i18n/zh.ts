@@ -98,6 +98,8 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     title: '译文',
     intro:
       '每个条目的英文原文与译文并排显示。自动检查标记的字段（缺少数字、文本明显变短等）会高亮显示。编辑译文即可修正；只有用到它的判断会重新询问。',
+    introReadOnly:
+      '每个条目的英文原文与译文并排显示，与研究包中保存的一致。自动检查标记的字段（缺少数字、文本明显变短等）会高亮显示。',
     flaggedOnly: '只看被标记的条目',
     itemCount_one: '{{count, number}} 条',
     itemCount_other: '{{count, number}} 条',

@@ -10,6 +10,7 @@ import {
 } from '../../../../../shared/protocols/judge-ls/languages';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import { ApiError, getApi, toApiError } from '../../../api';
+import { useApi, useReadOnlyBundle } from '../../../api/scope';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { ExperimentCrumb } from '../../../components/ExperimentCrumb';
 import { Notice } from '../../../components/Notice';
@@ -197,19 +198,21 @@ function ItemDetail({
   const [item, setItem] = useState<Item | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [editing, setEditing] = useState<TargetLanguage | null>(null);
+  const api = useApi();
+  const readOnly = useReadOnlyBundle();
 
   useEffect(() => {
     // The parent keys this component by item, so a new item starts from fresh state;
     // resetting state here would race with a click made before this effect ran.
     let live = true;
-    getApi()
+    api
       .call('items.get', { itemId: group.itemId })
       .then((i) => live && setItem(i))
       .catch((err) => live && setError(toApiError(err)));
     return () => {
       live = false;
     };
-  }, [group.itemId]);
+  }, [group.itemId, api]);
 
   // ZH and LS first, then the study's other targets (issue 37).
   const langs = canonicalTargets(Object.keys(group.variants)).filter((l) => group.variants[l]);
@@ -265,14 +268,16 @@ function ItemDetail({
                   <th key={l} scope="col">
                     <span title={targetName(l, i18n.language === 'zh' ? 'zh' : 'en')}>{l}</span>
                     {group.variants[l]!.manual && <span className="chip">{t('variants.manual')}</span>}
-                    <button
-                      type="button"
-                      className="btn btn--small btn--ghost"
-                      data-testid={`edit-variant-${l}`}
-                      onClick={() => setEditing(l)}
-                    >
-                      {t('variants.edit')}
-                    </button>
+                    {!readOnly && (
+                      <button
+                        type="button"
+                        className="btn btn--small btn--ghost"
+                        data-testid={`edit-variant-${l}`}
+                        onClick={() => setEditing(l)}
+                      >
+                        {t('variants.edit')}
+                      </button>
+                    )}
                   </th>
                 ))}
               </tr>
@@ -363,19 +368,30 @@ function EditNotice({
   );
 }
 
-export function VariantsPage({ experimentId, itemId }: { experimentId: number; itemId?: number }) {
+export function VariantsPage({
+  experimentId,
+  itemId,
+  onSelect,
+}: {
+  experimentId: number;
+  itemId?: number;
+  /** Opens another item (default: the page's address; an opened bundle keeps it in its page). */
+  onSelect?: (itemId: number) => void;
+}) {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [variants, setVariants] = useState<VariantView[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [outcome, setOutcome] = useState<EditOutcome | null>(null);
+  const api = useApi();
+  const readOnly = useReadOnlyBundle();
 
   const load = useCallback(async () => {
     setError(null);
     try {
       setVariants(
         judgeLsRows.variants(
-          await getApi().call('experiments.protocolView', {
+          await api.call('experiments.protocolView', {
             experimentId,
             view: VARIANTS_VIEW,
             query: { flaggedOnly },
@@ -385,7 +401,7 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
     } catch (err) {
       setError(toApiError(err));
     }
-  }, [experimentId, flaggedOnly]);
+  }, [experimentId, flaggedOnly, api]);
 
   useEffect(() => {
     void load();
@@ -393,7 +409,8 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
 
   const groups = useMemo(() => groupByItem(variants ?? []), [variants]);
   const selected = groups.find((g) => g.itemId === itemId) ?? groups[0] ?? null;
-  const select = (id: number) => navigate(variantsRoute(experimentId, id), { replace: true });
+  const select = (id: number) =>
+    onSelect ? onSelect(id) : navigate(variantsRoute(experimentId, id), { replace: true });
 
   const onEdited = (o: EditOutcome) => {
     setOutcome(o);
@@ -416,7 +433,7 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
       <header className="page__header page__header--compact">
         <div>
           <h1 className="page__title">{t('variants.title')}</h1>
-          <p className="page__intro">{t('variants.intro')}</p>
+          <p className="page__intro">{t(readOnly ? 'variants.introReadOnly' : 'variants.intro')}</p>
         </div>
       </header>
       <div className="filter-bar">
@@ -447,9 +464,11 @@ export function VariantsPage({ experimentId, itemId }: { experimentId: number; i
       ) : groups.length === 0 ? (
         <div className="empty-state empty-state--inline">
           <p className="empty-state__body">{flaggedOnly ? t('variants.noneFlagged') : t('variants.none')}</p>
-          <a className="btn" href={routeHref({ name: 'experiment', experimentId })}>
-            {t('variants.toRun')}
-          </a>
+          {!readOnly && (
+            <a className="btn" href={routeHref({ name: 'experiment', experimentId })}>
+              {t('variants.toRun')}
+            </a>
+          )}
         </div>
       ) : (
         <div className="variants__body">

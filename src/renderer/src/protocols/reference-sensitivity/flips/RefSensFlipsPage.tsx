@@ -11,7 +11,8 @@ import {
   type FlipRowView,
   type FlipsView,
 } from '../../../../../shared/protocols/reference-sensitivity/views';
-import { getApi, toApiError, type ApiError } from '../../../api';
+import { toApiError, type ApiError } from '../../../api';
+import { useApi } from '../../../api/scope';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import type { ProtocolPageProps } from '../../registry';
 import { REF_SENS_NAMESPACES } from '../i18n';
@@ -29,10 +30,11 @@ function useFlips(experimentId: number, query: Record<string, string>) {
     error: null,
     loading: true,
   });
+  const api = useApi();
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
-    getApi()
+    api
       .call('experiments.protocolView', {
         experimentId,
         view: FLIPS_VIEW,
@@ -43,7 +45,7 @@ function useFlips(experimentId: number, query: Record<string, string>) {
     return () => {
       live = false;
     };
-  }, [experimentId, wanted]);
+  }, [experimentId, wanted, api]);
   return state;
 }
 
