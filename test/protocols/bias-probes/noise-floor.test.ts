@@ -197,7 +197,7 @@ function python(job: unknown): {
   effects: { mean: number; ci: [number, number] | null; p: number | null }[];
   wilson: [number, number][];
   holm: number[][];
-  binom: number[];
+  signflip: number[];
 } {
   const script = `
 import json, sys
@@ -206,9 +206,17 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.multitest import multipletests
 job = json.load(sys.stdin)
-out = {"effects": [], "wilson": [], "holm": [], "binom": []}
-for k, n in job.get("binom", []):
-    out["binom"].append(float(stats.binomtest(k, n, 0.5).pvalue) if n else 1.0)
+out = {"effects": [], "wilson": [], "holm": [], "signflip": []}
+# The item-clustered McNemar: the exact sign-flip law of the items' summed differences.
+for d in job.get("signflip", []):
+    law, total = np.array([1.0]), 0
+    for x in d:
+        m = abs(int(x))
+        if m:
+            step = np.zeros(2 * m + 1); step[0] = step[-1] = 0.5
+            law, total = np.convolve(law, step), total + m
+    s = np.arange(-total, total + 1)
+    out["signflip"].append(float(law[np.abs(s) >= abs(sum(d))].sum()) if total else 1.0)
 for e in job["effects"]:
     d = np.array(e["diffs"], dtype=float)
     sd = d.std(ddof=1) if len(d) > 1 else 0.0
@@ -237,7 +245,7 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
     effects: [] as { diffs: number[]; method: string }[],
     wilson: [] as number[][],
     holm: [] as number[][],
-    binom: [] as number[][],
+    signflip: [] as number[][],
   };
   const checks: (() => void)[] = [];
   const bases: Base[] = mode === 'pointwise' ? ['original', 'plain', 'second'] : ['original', 'plain'];
@@ -323,7 +331,15 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
       expect(probe.n).toBe(e.effects.get(row.effect)!.size);
       const xi = job.effects.push({ diffs, method: row.p_method ?? 'approx' }) - 1;
       const ai = job.effects.push({ diffs: absDiffs, method: row.abs_p_method ?? 'approx' }) - 1;
-      const bi = job.binom.push([probeOnly, probeOnly + repeatOnly]) - 1;
+      // The change test's unit is the item: its two units' (responses' or orders') +1 / −1 summed.
+      const perItem = new Map<string, number>();
+      for (const [k, d] of pairs) {
+        const r = placebo.get(k)!;
+        const x = (d !== 0) === (r !== 0) ? 0 : d !== 0 ? 1 : -1;
+        const item = k.split('|')[0];
+        perItem.set(item, (perItem.get(item) ?? 0) + x);
+      }
+      const bi = job.signflip.push([...perItem.values()]) - 1;
       checks.push(() => {
         const py = pyOut.effects[xi];
         expect(row.excess).toBeCloseTo(py.mean, 12);
@@ -331,8 +347,7 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
         else expect(row.excess_ci_undefined).toMatch(/equal/);
         expect(row.p!).toBeCloseTo(py.p!, 10);
         expect(row.abs_p).toBeCloseTo(pyOut.effects[ai].p!, 10);
-        // statsmodels' exact McNemar is this binomial test of the discordant pairs.
-        expect(row.changed_p).toBeCloseTo(pyOut.binom[bi], 10);
+        expect(row.changed_p).toBeCloseTo(pyOut.signflip[bi], 10);
       });
     }
     const hi = job.holm.push(family.map((r) => r.p!)) - 1;

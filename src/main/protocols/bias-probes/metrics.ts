@@ -22,7 +22,7 @@ import {
   type UsageRow,
 } from '../../../shared/protocols/bias-probes/types';
 import {
-  binomialTestTwoSided,
+  clusteredMcnemar,
   type CI,
   holmAdjust,
   leanColumns,
@@ -602,7 +602,7 @@ function excessRow(
 ): ExcessRow | null {
   const both = pairs.flatMap((p) => {
     const d0 = placebo.get(k(p.sourceId, p.unit));
-    return d0 === undefined ? [] : [{ effect: p.diff, placebo: d0 }];
+    return d0 === undefined ? [] : [{ source: p.sourceId, effect: p.diff, placebo: d0 }];
   });
   if (!both.length) return null;
   const diffs = both.map((b) => b.effect - b.placebo);
@@ -635,7 +635,12 @@ function excessRow(
     probe_only: probeOnly,
     repeat_only: repeatOnly,
     // No discordant unit: the two change alike, nothing to reject.
-    changed_p: probeOnly + repeatOnly ? binomialTestTwoSided(probeOnly, probeOnly + repeatOnly, 0.5) : 1,
+    // The item is the unit: a pairwise item's two orders are two units of one item.
+    changed_p: clusteredMcnemar(
+      both,
+      (b) => b.source,
+      (b) => ((b.effect !== 0) === (b.placebo !== 0) ? 0 : b.effect !== 0 ? 1 : -1),
+    ),
     changed_p_holm: null,
     abs_probe_mean: mean(both.map((b) => Math.abs(b.effect))),
     abs_repeat_mean: mean(both.map((b) => Math.abs(b.placebo))),

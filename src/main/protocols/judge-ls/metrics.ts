@@ -41,7 +41,7 @@ import {
   DEFAULT_BOOTSTRAP_SEED,
   holmAdjust,
   leanColumns,
-  mcnemarExact,
+  clusteredMcnemar,
   pairedPositionTest,
   shownPosition,
   boundedMeanWilsonInterval,
@@ -331,7 +331,10 @@ function invarianceRows(ix: Index, boot: Boot): InvarianceRow[] {
         en_only_correct: enOnly,
         target_only_correct: targetOnly,
         both_wrong: n - bothCorrect - enOnly - targetOnly,
-        mcnemar_p: mcnemarExact(enOnly, targetOnly),
+        // An item's two orders are two pairs of one item, not independent draws: the test takes the item as its unit.
+        mcnemar_p: clusteredMcnemar(ps, item, (p) =>
+          p.en.correct === p.target.correct ? 0 : p.en.correct ? 1 : -1,
+        ),
         mcnemar_p_holm: Number.NaN,
         accuracy_change: (targetOnly - enOnly) / n,
         // p1 = target accuracy (a + b), p2 = EN accuracy (a + c) on the same pairs.
@@ -540,7 +543,11 @@ function noiseFloor(ix: Index, repeats: readonly JudgmentRecord[], boot: Boot): 
         language_only: b,
         repeat_only: c,
         neither: n - a - b - c,
-        mcnemar_p: mcnemarExact(b, c),
+        mcnemar_p: clusteredMcnemar(
+          ps,
+          (p) => p.en.rec.itemId,
+          (p) => (language(p) === repeated(p) ? 0 : language(p) ? 1 : -1),
+        ),
         mcnemar_p_holm: Number.NaN,
       });
     }

@@ -225,7 +225,7 @@ export interface ExcessRow {
   /** Discordant units: changed under the probe only, under the repeat only. */
   probe_only: number;
   repeat_only: number;
-  /** Exact McNemar: two-sided binomial of probe_only among the discordant units at ½; 1 without any. */
+  /** Exact McNemar of probe_only against repeat_only, item-clustered (stats/clustered-mcnemar.ts); 1 without a discordant unit. */
   changed_p: number;
   changed_p_holm: number | null;
   /** Mean absolute change under the probe and under the repeat. */

@@ -206,7 +206,7 @@ export interface ExcessFlipRow {
   language_only: number;
   repeat_only: number;
   neither: number;
-  /** Exact McNemar: language_only vs repeat_only (two-sided binomial at ½). */
+  /** Exact McNemar: language_only vs repeat_only, item-clustered (sign-flip over items; stats/clustered-mcnemar.ts). */
   mcnemar_p: number;
   /** Holm-adjusted across the table's rows (every judge and comparison). */
   mcnemar_p_holm: number;

@@ -152,7 +152,7 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       'both the effect’s difference with the placebo’s: mean effect, mean placebo, and the excess (effect − ' +
       'placebo) with t 95% CI, Cohen’s d_z, Wilcoxon signed-rank p and Holm-adjusted p; * = Holm p < 0.05. ' +
       'Changed: units whose score the probe changed, and whose repeat changed, compared by the exact McNemar ' +
-      'test; |Δ|: mean absolute change under the probe / the repeat, compared by the Wilcoxon signed-rank test ' +
+      'test with the item as its unit (an item’s units are not independent; sign-flip over items); |Δ|: mean absolute change under the probe / the repeat, compared by the Wilcoxon signed-rank test ' +
       'of the paired absolute changes. Each test is Holm-adjusted across the effects of each judge × category.' +
       `${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
     columns: [

@@ -142,7 +142,7 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       'Verdict changes between English and the target language over (item, order) pairs valid in both. ' +
       `Flip: the normalized choice differs; correctness flip: correctness differs (${intervalName(metrics)}). ` +
       'Counts split the pairs by which side was judged correctly. McNemar: exact test on the discordant ' +
-      "pairs; Holm: adjusted across the table's comparisons.",
+      "pairs with the item as its unit (an item's two orders are not independent; sign-flip over items); Holm: adjusted across the table's comparisons.",
     columns: withNote(
       [
         col('judge', 'Judge', 'text'),
@@ -304,7 +304,7 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Significance tests',
     caption:
       'Exact two-sided tests at p = 0.5. McNemar: pairs correct only in English vs only in the target ' +
-      'language (n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
+      'language, item-clustered (sign-flip over items; n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
       'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes); Holm p adjusts the ' +
       'tie-probe tests across judges.',
     columns: [
@@ -355,7 +355,8 @@ function noiseFloorTable(metrics: JudgeLsMetrics, judges: string[]): Table | nul
       'on the same (item, order) pairs valid in all three verdicts, the language flip rate with the repeat ' +
       'flip rate (Wilson 95% CIs); excess = language − repeat, with the ' +
       `${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped under translation × flipped under ` +
-      'repetition. McNemar: exact two-sided binomial test of language-only vs repeat-only flips; Holm: ' +
+      'repetition. McNemar: exact two-sided test of language-only vs repeat-only flips, item-clustered ' +
+      '(sign-flip over items); Holm: ' +
       "adjusted across the table's language rows.",
     columns: [
       col('judge', 'Judge', 'text'),
