@@ -32,7 +32,6 @@ import type {
   VerificationRow,
 } from '../../../shared/protocols/judge-ls/types';
 import {
-  binomialTestTwoSided,
   clusterBootstrapRatio,
   intervalFields,
   RANGE,
@@ -412,7 +411,13 @@ function tieProbeRows(ix: Index): TieProbeRow[] {
       tie_rate: ties / n,
       tie_rate_ci: wilsonInterval(ties, n),
       en_share_non_tie: en + zh === 0 ? null : en / (en + zh),
-      binomial_p: binomialTestTwoSided(en, en + zh, 0.5),
+      // An item is probed in both orders (EN first, ZH first): the item is the unit, its probes'
+      // EN wins minus ZH wins summed (with one probe per item: the exact binomial test at ½).
+      binomial_p: clusteredMcnemar(
+        ps,
+        (p) => p.rec.itemId,
+        (p) => (p.choice === 'EN' ? 1 : p.choice === 'ZH' ? -1 : 0),
+      ),
       binomial_p_holm: Number.NaN,
     });
   }

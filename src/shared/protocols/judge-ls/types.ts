@@ -113,7 +113,7 @@ export interface TieProbeRow {
   tie_rate_ci: CI;
   /** en_wins / (en_wins + zh_wins); null when there is no non-tie probe. */
   en_share_non_tie: number | null;
-  /** Exact two-sided binomial test of EN wins against ZH wins among non-tie probes, at ½. */
+  /** Exact two-sided test of EN wins against ZH wins among non-tie probes at ½, item-clustered (an item's two orders summed). */
   binomial_p: number;
   /** Holm-adjusted across the comparisons of the table (one test per judge). */
   binomial_p_holm: number;

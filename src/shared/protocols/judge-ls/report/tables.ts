@@ -172,7 +172,8 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     caption:
       'The gold answer in English against its Chinese translation, both orders. An unbiased judge answers ' +
       'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts. ' +
-      "Binomial p: exact two-sided test of EN wins vs ZH wins at ½; Holm: adjusted across the table's judges.",
+      'Binomial p: exact two-sided test of EN wins vs ZH wins at ½ with the item as the unit (its two ' +
+      "orders' wins summed; sign-flip over items); Holm: adjusted across the table's judges.",
     columns: [
       col('judge', 'Judge', 'text'),
       col('n', 'n', 'int'),
@@ -305,7 +306,7 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     caption:
       'Exact two-sided tests at p = 0.5. McNemar: pairs correct only in English vs only in the target ' +
       'language, item-clustered (sign-flip over items; n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
-      'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes); Holm p adjusts the ' +
+      'Tie probe: EN wins vs ZH wins among non-tie verdicts, item-clustered (n = non-tie probes); Holm p adjusts the ' +
       'tie-probe tests across judges.',
     columns: [
       col('judge', 'Judge', 'text'),
