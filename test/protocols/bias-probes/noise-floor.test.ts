@@ -192,7 +192,10 @@ function expectedOf(
   return e;
 }
 
-/** SciPy 1.10 / statsmodels 0.13 on each difference vector: mean, t 95% CI, Wilcoxon p; Wilson; Holm. */
+/**
+ * SciPy 1.10 / statsmodels 0.13 on each difference vector with its items: mean, the item-clustered
+ * t 95% CI (OLS intercept, cov_type='cluster'), Wilcoxon p on the item means; Wilson; Holm.
+ */
 function python(job: unknown): {
   effects: { mean: number; ci: [number, number] | null; p: number | null }[];
   wilson: [number, number][];
@@ -202,6 +205,7 @@ function python(job: unknown): {
   const script = `
 import json, sys
 import numpy as np
+import statsmodels.api as sm
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.multitest import multipletests
@@ -219,14 +223,17 @@ for d in job.get("signflip", []):
     out["signflip"].append(float(law[np.abs(s) >= abs(sum(d))].sum()) if total else 1.0)
 for e in job["effects"]:
     d = np.array(e["diffs"], dtype=float)
-    sd = d.std(ddof=1) if len(d) > 1 else 0.0
+    codes = {k: i for i, k in enumerate(dict.fromkeys(e["items"]))}
+    g = np.array([codes[k] for k in e["items"]])
     ci = None
-    if sd > 0:
-        h = stats.t.ppf(0.975, len(d) - 1) * sd / np.sqrt(len(d))
-        ci = [d.mean() - h, d.mean() + h]
+    if len(codes) > 1 and d.std() > 0:
+        fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={"groups": g}, use_t=True)
+        if fit.bse[0] > 1e-12:
+            ci = [float(x) for x in fit.conf_int(alpha=0.05)[0]]
+    means = np.array([d[g == c].mean() for c in range(len(codes))])
     p = 1.0
-    if np.any(d != 0):
-        p = float(stats.wilcoxon(d, zero_method="wilcox", correction=False, method=e["method"]).pvalue)
+    if np.any(means != 0):
+        p = float(stats.wilcoxon(means, zero_method="wilcox", correction=False, method=e["method"]).pvalue)
     out["effects"].append({"mean": float(d.mean()), "ci": ci, "p": p})
 for k, n in job["wilson"]:
     out["wilson"].append(list(proportion_confint(k, n, alpha=0.05, method="wilson")))
@@ -242,7 +249,7 @@ print(json.dumps(out))
 function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Record<string, string>[]) {
   const nf = metrics.noise_floor!;
   const job = {
-    effects: [] as { diffs: number[]; method: string }[],
+    effects: [] as { diffs: number[]; items: string[]; method: string }[],
     wilson: [] as number[][],
     holm: [] as number[][],
     signflip: [] as number[][],
@@ -267,7 +274,12 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
       expect(Math.abs(placebo.changed / placebo.n - p0)).toBeLessThan(
         3.5 * Math.sqrt((p0 * (1 - p0)) / placebo.n),
       );
-      const pi = job.effects.push({ diffs: zero, method: placebo.p_method ?? 'approx' }) - 1;
+      const pi =
+        job.effects.push({
+          diffs: zero,
+          items: [...units.keys()].map((k) => k.split('|')[0]),
+          method: placebo.p_method ?? 'approx',
+        }) - 1;
       checks.push(() => {
         const py = pyOut.effects[pi];
         expect(placebo.mean).toBeCloseTo(py.mean, 12);
@@ -329,8 +341,10 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
         (r) => r.judge === label && r.category === 'all' && r.effect === row.effect,
       )!;
       expect(probe.n).toBe(e.effects.get(row.effect)!.size);
-      const xi = job.effects.push({ diffs, method: row.p_method ?? 'approx' }) - 1;
-      const ai = job.effects.push({ diffs: absDiffs, method: row.abs_p_method ?? 'approx' }) - 1;
+      const unitItems = pairs.map(([k]) => k.split('|')[0]);
+      const xi = job.effects.push({ diffs, items: unitItems, method: row.p_method ?? 'approx' }) - 1;
+      const ai =
+        job.effects.push({ diffs: absDiffs, items: unitItems, method: row.abs_p_method ?? 'approx' }) - 1;
       // The change test's unit is the item: its two units' (responses' or orders') +1 / −1 summed.
       const perItem = new Map<string, number>();
       for (const [k, d] of pairs) {
