@@ -15,6 +15,7 @@ import {
   kendallTauB,
   krippendorffAlpha,
   mcnemarExact,
+  clusteredMcnemarExact,
   boundedMeanWilsonInterval,
   newcombePairedInterval,
   pairedBootstrapDiff,
@@ -60,6 +61,7 @@ import {
   raterLabels,
   tieHalfScores,
   twoOrderItems,
+  twoOrderLanguageItems,
   twoOrderTruth,
   doseItems,
   type DiffShape,
@@ -236,6 +238,54 @@ const mcnemarType1: Check = {
     ci: (n === 50 || n === 1000) && (psi === 0.1 || psi === 0.6),
     draw: (rng) => {
       const [b, c] = multinomial(rng, n, [psi / 2, psi / 2, 1 - psi]);
+      return rejects(mcnemarExact(b, c));
+    },
+  })),
+};
+
+/** Spread of items' language effects (logit sd): none, moderate, strong. */
+const ITEM_EFFECT_TAU = [0, 2, 4];
+
+const clusteredDesign =
+  "Items in two orders, each judged in English and a target language; logit difficulty N(1, 1) and an item effect |N(0, τ)| that lowers one condition chosen by a fair coin, shared by both orders, so the average change is 0 while an item's two pairs are correlated; reject at p ≤ 0.05 (Judge-LS EN vs target and its noise floor, compare).";
+
+const mcnemarClusteredType1: Check = {
+  id: 'mcnemar-clustered-type1',
+  title: 'Exact McNemar test, item-clustered (two orders per item)',
+  functions: '`clusteredMcnemarExact` (stats/clustered-mcnemar.ts)',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 4000,
+  design: clusteredDesign,
+  claim: 'every n and τ (exact under exchangeable conditions, near nominal otherwise)',
+  cells: grid(N_GRID, ITEM_EFFECT_TAU, (n, tau) => ({
+    key: `n=${n} tau=${tau}`,
+    series: `τ = ${tau}`,
+    ci: (n === 50 || n === 500) && tau === 4,
+    draw: (rng) => rejects(clusteredMcnemarExact(twoOrderLanguageItems(rng, n, tau).map(([b, c]) => b - c))),
+  })),
+};
+
+const mcnemarPairsType1: Check = {
+  id: 'mcnemar-pairs-clustered-type1',
+  title: 'McNemar over pairs when an item holds two (what the app no longer does)',
+  functions: '`mcnemarExact` (stats/binomial.ts) on the pooled pairs',
+  kind: 'type1',
+  nominal: ALPHA,
+  reps: 4000,
+  design: clusteredDesign + ' The same data tested as if the 2n pairs were independent.',
+  claim: 'τ = 0 only',
+  knownLimit:
+    "With item-level effects an item's two pairs move together and the pairs-as-independent test rejects too often (7–8 % at τ = 2 and about 10 % at τ = 4 for n ≥ 200): the reason Judge-LS, its noise floor and compare take the item as the unit.",
+  cells: grid(N_GRID, ITEM_EFFECT_TAU, (n, tau) => ({
+    key: `n=${n} tau=${tau}`,
+    series: `τ = ${tau}`,
+    claimed: tau === 0,
+    ci: n === 200 && tau === 0,
+    draw: (rng) => {
+      const items = twoOrderLanguageItems(rng, n, tau);
+      const b = items.reduce((s, x) => s + x[0], 0);
+      const c = items.reduce((s, x) => s + x[1], 0);
       return rejects(mcnemarExact(b, c));
     },
   })),
@@ -1329,6 +1379,8 @@ export function allChecks(): Check[] {
     binomialType1,
     newcombe,
     mcnemarType1,
+    mcnemarClusteredType1,
+    mcnemarPairsType1,
     positionType1,
     positionRate,
     positionBoot,

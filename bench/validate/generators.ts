@@ -253,3 +253,33 @@ export function doseItems(
   }
   return out;
 }
+
+/**
+ * Items judged correct or not in two conditions (English and a target language), each in two
+ * orders, under the null of no average language effect but with item-level effects: each item
+ * has a logit difficulty b ~ N(1, 1) and an effect size e = |N(0, τ)| that lowers the accuracy of
+ * one of its two conditions, which one by a fair coin. Both orders of an item share b and e, as a
+ * confusing translation hurts an item in both orders. By the coin, the two conditions' accuracies
+ * have the same law, so the population-average change is exactly 0 (the McNemar null), while an
+ * item's pairs are not independent. Returns per item its count of EN-only correct pairs and of
+ * target-only correct pairs over its two orders.
+ */
+export function twoOrderLanguageItems(rng: Rng, nItems: number, tau: number): [number, number][] {
+  const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+  const out = new Array<[number, number]>(nItems);
+  for (let i = 0; i < nItems; i++) {
+    const b = 1 + normal(rng);
+    const e = Math.abs(tau * normal(rng));
+    const hurtTarget = bernoulli(rng, 0.5);
+    const pEn = logistic(hurtTarget ? b : b - e);
+    const pTarget = logistic(hurtTarget ? b - e : b);
+    const counts: [number, number] = [0, 0];
+    for (let order = 0; order < 2; order++) {
+      const en = bernoulli(rng, pEn);
+      const target = bernoulli(rng, pTarget);
+      if (en !== target) counts[en ? 0 : 1]++;
+    }
+    out[i] = counts;
+  }
+  return out;
+}

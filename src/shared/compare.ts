@@ -33,7 +33,7 @@ export interface CompareRow {
   agreement: number;
   a_only_correct: number;
   b_only_correct: number;
-  /** Exact McNemar test of a_only_correct vs b_only_correct. */
+  /** Exact McNemar test of a_only_correct vs b_only_correct, item-clustered (sign-flip over items; plain exact McNemar when each item holds one observation). */
   mcnemar_p: number;
   /** Holm-adjusted across the per-condition rows; null on the pooled "all" rows. */
   mcnemar_p_holm: number | null;
@@ -59,7 +59,7 @@ export function compareTable(r: Omit<CompareResult, 'table'>): Table {
       'condition and order). Δ = B − A in points, with a paired bootstrap 95% CI over shared items ' +
       `(B = ${r.statistics.bootstrap_b}, seed ${r.statistics.bootstrap_seed}). Agreement: share of the ` +
       'observations (each order of an item counts once) with the same correctness. McNemar: exact test ' +
-      'of A-only vs B-only correct; Holm: adjusted across the per-condition rows (each test once); the ' +
+      'of A-only vs B-only correct with the item as its unit (sign-flip over items); Holm: adjusted across the per-condition rows (each test once); the ' +
       'pooled "all" row repeats their data, so it is outside the family and has no Holm p.',
     columns: [
       col('judge_a', 'Judge A', 'text'),

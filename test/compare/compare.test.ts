@@ -4,7 +4,9 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareResult } from '../../src/shared/compare';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
-import { holmAdjust, mcnemarExact } from '../../src/shared/stats';
+import { loadExperiment } from '../../src/main/experiments/load';
+import { metricsContext } from '../../src/main/experiments/results';
+import { clusteredMcnemarExact, holmAdjust, mcnemarExact } from '../../src/shared/stats';
 import { formatCell } from '../../src/shared/report/table';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
@@ -73,7 +75,27 @@ describe('experiments.compare', () => {
       // Discordant counts explain the accuracy difference; agreement is the rest.
       expect((x.b_only_correct - x.a_only_correct) / x.n).toBeCloseTo(x.delta, 12);
       expect(x.agreement).toBeCloseTo(1 - (x.a_only_correct + x.b_only_correct) / x.n, 12);
-      expect(x.mcnemar_p).toBe(mcnemarExact(x.a_only_correct, x.b_only_correct));
+      // The test's unit is the item: each item's A-only minus B-only observations (its two orders).
+      const exp = loadExperiment(env.core.db, pilot);
+      const graded = exp.protocol.comparable!.call(exp.protocol, metricsContext(env.core.db, exp, false));
+      const at = (judge: string) =>
+        new Map(
+          graded
+            .filter((g) => g.judge === judge && g.condition === lang)
+            .map((g) => [`${g.item}|${g.unit}`, g]),
+        );
+      const [ga, gb] = [at('GPT'), at('Haiku')];
+      const perItem = new Map<string, number>();
+      for (const [k, a] of ga) {
+        const b = gb.get(k);
+        if (!b) continue;
+        const d = a.correct === b.correct ? 0 : a.correct ? 1 : -1;
+        perItem.set(a.item, (perItem.get(a.item) ?? 0) + d);
+      }
+      expect(x.mcnemar_p).toBe(clusteredMcnemarExact([...perItem.values()]));
+      // With one discordant observation per item at most it is the exact McNemar test itself.
+      if ([...perItem.values()].every((d) => Math.abs(d) <= 1))
+        expect(x.mcnemar_p).toBe(mcnemarExact(x.a_only_correct, x.b_only_correct));
       expect(x.delta_ci![0]).toBeLessThanOrEqual(x.delta);
       expect(x.delta_ci![1]).toBeGreaterThanOrEqual(x.delta);
     }

@@ -10,7 +10,12 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import type { Item } from '../../src/shared/domain';
 import type { JudgeLsMetrics } from '../../src/shared/protocols/judge-ls/types';
-import { holmAdjust, mcnemarExact, newcombePairedInterval, wilsonInterval } from '../../src/shared/stats';
+import {
+  clusteredMcnemarExact,
+  holmAdjust,
+  newcombePairedInterval,
+  wilsonInterval,
+} from '../../src/shared/stats';
 import {
   judgeLsResponder,
   unit,
@@ -147,13 +152,20 @@ describe('Judge-LS noise floor through the mock provider', () => {
         const b = both.filter((k) => lang(k) && !rep(k)).length;
         const c = both.filter((k) => !lang(k) && rep(k)).length;
         const d = both.length - a - b - c;
+        // The test's unit is the item (its two orders summed): language-only minus repeat-only.
+        const perItem = new Map<string, number>();
+        for (const k of both) {
+          const item = k.split('|')[0];
+          const diff = lang(k) === rep(k) ? 0 : lang(k) ? 1 : -1;
+          perItem.set(item, (perItem.get(item) ?? 0) + diff);
+        }
         excess.push({
           judge: label,
           comparison: `EN-${language}`,
           table: [a, b, c, d],
           excess: (b - c) / both.length,
           ci: newcombePairedInterval(a, b, c, d),
-          p: mcnemarExact(b, c),
+          p: clusteredMcnemarExact([...perItem.values()]),
         });
       }
     }

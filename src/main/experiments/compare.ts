@@ -1,8 +1,9 @@
 // Compare two runs (issue 14, item 7): two experiments of one protocol, two judges of one
 // experiment, or two prompt-template variants (two experiments) on the same items. Generic:
 // the protocol lists its graded observations (`comparable`); here they are paired on shared
-// (item, condition, unit), and the paired tests run: McNemar on who alone was right, a paired
-// item-clustered bootstrap for the accuracy difference, Holm across the rows.
+// (item, condition, unit), and the paired tests run: McNemar on who alone was right (with the item
+// as its unit: an item's orders are not independent draws), a paired item-clustered bootstrap for
+// the accuracy difference, Holm across the rows.
 import { compareTable, type CompareResult, type CompareRow, type CompareSide } from '../../shared/compare';
 import { AppError } from '../base/errors';
 import type { ComparableRow } from '../protocols/plugin';
@@ -13,7 +14,7 @@ import {
   intervalFields,
   RANGE,
   ruledBootstrap,
-  mcnemarExact,
+  clusteredMcnemar,
   pairedBootstrapDiff,
   type PairedCluster,
 } from '../../shared/stats';
@@ -133,7 +134,11 @@ function compareRow(
     agreement: (n - aOnly - bOnly) / n,
     a_only_correct: aOnly,
     b_only_correct: bOnly,
-    mcnemar_p: mcnemarExact(aOnly, bOnly),
+    mcnemar_p: clusteredMcnemar(
+      pairs,
+      (p) => p.item,
+      (p) => (p.a === p.b ? 0 : p.a ? 1 : -1),
+    ),
   };
 }
 

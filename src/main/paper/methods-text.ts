@@ -29,6 +29,10 @@ const REFERENCES: { pattern: RegExp; ref: string }[] = [
     ref: 'McNemar, Q. (1947). Note on the sampling error of the difference between correlated proportions or percentages. Psychometrika 12(2), 153–157.',
   },
   {
+    pattern: /item-clustered|sign-flip over items|按条目聚类/,
+    ref: 'Durkalski, V. L., Palesch, Y. Y., Lipsitz, S. R., & Rust, P. F. (2003). Analysis of clustered matched-pair data. Statistics in Medicine 22(15), 2417–2428.',
+  },
+  {
     pattern: /bootstrap|自助/i,
     ref: 'Efron, B., & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.',
   },

@@ -8,6 +8,9 @@ export const UNDEFINED_REASONS_ZH: Record<string, string> = {
   'one difference only': '只有一个差',
   'every difference is equal, so the t interval has no width to estimate':
     '所有差都相同，t 区间没有可估计的宽度',
+  'every difference comes from one item': '所有差都来自同一个条目',
+  "every item's differences average to the overall mean, so the item-clustered interval has no width to estimate":
+    '每个条目的差的均值都等于总均值，按条目聚类的区间没有可估计的宽度',
   'no question with both verdicts valid': '没有两个判断都有效的问题',
   'one side constant': '一方恒定',
   'variance 0': '方差为 0',

@@ -30,6 +30,7 @@ export {
   Z_95,
 } from './intervals';
 export { binomialPmf, binomialTestTwoSided, mcnemarExact } from './binomial';
+export { CLUSTERED_MCNEMAR_METHOD, clusteredMcnemar, clusteredMcnemarExact } from './clustered-mcnemar';
 export { NEWCOMBE_PAIRED_METHOD, newcombePairedInterval } from './paired';
 export {
   cohensKappa,
@@ -63,7 +64,7 @@ export {
   type PositionPair,
   type ShownPosition,
 } from './position';
-export { pairedEffect, type PairedEffect } from './paired-effect';
+export { clusteredPairedEffect, pairedEffect, type PairedEffect } from './paired-effect';
 export {
   clipInterval,
   intervalFields,

@@ -20,6 +20,9 @@ export const NO_INTERVAL = {
   sameResample: 'every resample gives the same value',
   oneDifference: 'one difference only',
   equalDifferences: 'every difference is equal, so the t interval has no width to estimate',
+  oneItem: 'every difference comes from one item',
+  equalItemMeans:
+    "every item's differences average to the overall mean, so the item-clustered interval has no width to estimate",
 } as const;
 
 export type RuledInterval = { ci: CI; reason: null } | { ci: null; reason: string };

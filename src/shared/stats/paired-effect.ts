@@ -63,3 +63,52 @@ export function pairedEffect(diffs: readonly number[], range?: readonly [number,
     tP: studentTTwoSidedP(mean / se, n - 1),
   };
 }
+
+/**
+ * The paired mean difference when an item holds several differences (a pairwise item's two
+ * orders, a pointwise item's responses), which are not independent: the mean is over all
+ * differences as `pairedEffect`'s, its interval and t-test use the item-clustered (cluster-robust)
+ * standard error — with S_k and m_k item k's sum and count of differences, G items and N
+ * differences, var = G/(G − 1) · Σ (S_k − mean · m_k)² / N², on t with G − 1 degrees of freedom
+ * (Liang & Zeger 1986; statsmodels' OLS intercept with cov_type='cluster'). With one difference
+ * per item it is `pairedEffect`, to the last digit.
+ */
+export function clusteredPairedEffect(
+  diffs: readonly number[],
+  itemOf: readonly string[],
+  range?: readonly [number, number],
+): PairedEffect & { items: number } {
+  if (itemOf.length !== diffs.length)
+    throw new RangeError(`itemOf has ${itemOf.length} entries for ${diffs.length} differences`);
+  const base = pairedEffect(diffs, range);
+  const sums = new Map<string, [number, number]>();
+  diffs.forEach((d, i) => {
+    const s = sums.get(itemOf[i]);
+    if (s) {
+      s[0] += d;
+      s[1]++;
+    } else sums.set(itemOf[i], [d, 1]);
+  });
+  const items = sums.size;
+  if (items === diffs.length) return { ...base, items };
+  // Zero-width (every difference equal) stays undefined as pairedEffect says; so does one item.
+  if (base.sd === 0 || base.sd === null) return { ...base, items };
+  if (items < 2) return { ...base, items, ci: null, ci_undefined_reason: NO_INTERVAL.oneItem, tP: null };
+  const n = diffs.length;
+  let ss = 0;
+  for (const [sum, m] of sums.values()) ss += (sum - base.mean * m) ** 2;
+  const se = Math.sqrt(((items / (items - 1)) * ss) / (n * n));
+  // Every item's differences average to the overall mean: the clustered spread is 0 though the
+  // differences vary, and an interval would have zero width.
+  if (se === 0)
+    return { ...base, items, ci: null, ci_undefined_reason: NO_INTERVAL.equalItemMeans, tP: null };
+  const q = studentTUpperQuantile(0.025, items - 1);
+  const ci: CI = [base.mean - q * se, base.mean + q * se];
+  return {
+    ...base,
+    items,
+    ci: range ? clipInterval(ci, range) : ci,
+    ci_undefined_reason: null,
+    tP: studentTTwoSidedP(base.mean / se, items - 1),
+  };
+}

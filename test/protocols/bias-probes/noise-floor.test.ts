@@ -192,33 +192,48 @@ function expectedOf(
   return e;
 }
 
-/** SciPy 1.10 / statsmodels 0.13 on each difference vector: mean, t 95% CI, Wilcoxon p; Wilson; Holm. */
+/**
+ * SciPy 1.10 / statsmodels 0.13 on each difference vector with its items: mean, the item-clustered
+ * t 95% CI (OLS intercept, cov_type='cluster'), Wilcoxon p on the item means; Wilson; Holm.
+ */
 function python(job: unknown): {
   effects: { mean: number; ci: [number, number] | null; p: number | null }[];
   wilson: [number, number][];
   holm: number[][];
-  binom: number[];
+  signflip: number[];
 } {
   const script = `
 import json, sys
 import numpy as np
+import statsmodels.api as sm
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.multitest import multipletests
 job = json.load(sys.stdin)
-out = {"effects": [], "wilson": [], "holm": [], "binom": []}
-for k, n in job.get("binom", []):
-    out["binom"].append(float(stats.binomtest(k, n, 0.5).pvalue) if n else 1.0)
+out = {"effects": [], "wilson": [], "holm": [], "signflip": []}
+# The item-clustered McNemar: the exact sign-flip law of the items' summed differences.
+for d in job.get("signflip", []):
+    law, total = np.array([1.0]), 0
+    for x in d:
+        m = abs(int(x))
+        if m:
+            step = np.zeros(2 * m + 1); step[0] = step[-1] = 0.5
+            law, total = np.convolve(law, step), total + m
+    s = np.arange(-total, total + 1)
+    out["signflip"].append(float(law[np.abs(s) >= abs(sum(d))].sum()) if total else 1.0)
 for e in job["effects"]:
     d = np.array(e["diffs"], dtype=float)
-    sd = d.std(ddof=1) if len(d) > 1 else 0.0
+    codes = {k: i for i, k in enumerate(dict.fromkeys(e["items"]))}
+    g = np.array([codes[k] for k in e["items"]])
     ci = None
-    if sd > 0:
-        h = stats.t.ppf(0.975, len(d) - 1) * sd / np.sqrt(len(d))
-        ci = [d.mean() - h, d.mean() + h]
+    if len(codes) > 1 and d.std() > 0:
+        fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={"groups": g}, use_t=True)
+        if fit.bse[0] > 1e-12:
+            ci = [float(x) for x in fit.conf_int(alpha=0.05)[0]]
+    means = np.array([d[g == c].mean() for c in range(len(codes))])
     p = 1.0
-    if np.any(d != 0):
-        p = float(stats.wilcoxon(d, zero_method="wilcox", correction=False, method=e["method"]).pvalue)
+    if np.any(means != 0):
+        p = float(stats.wilcoxon(means, zero_method="wilcox", correction=False, method=e["method"]).pvalue)
     out["effects"].append({"mean": float(d.mean()), "ci": ci, "p": p})
 for k, n in job["wilson"]:
     out["wilson"].append(list(proportion_confint(k, n, alpha=0.05, method="wilson")))
@@ -234,10 +249,10 @@ print(json.dumps(out))
 function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Record<string, string>[]) {
   const nf = metrics.noise_floor!;
   const job = {
-    effects: [] as { diffs: number[]; method: string }[],
+    effects: [] as { diffs: number[]; items: string[]; method: string }[],
     wilson: [] as number[][],
     holm: [] as number[][],
-    binom: [] as number[][],
+    signflip: [] as number[][],
   };
   const checks: (() => void)[] = [];
   const bases: Base[] = mode === 'pointwise' ? ['original', 'plain', 'second'] : ['original', 'plain'];
@@ -259,7 +274,12 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
       expect(Math.abs(placebo.changed / placebo.n - p0)).toBeLessThan(
         3.5 * Math.sqrt((p0 * (1 - p0)) / placebo.n),
       );
-      const pi = job.effects.push({ diffs: zero, method: placebo.p_method ?? 'approx' }) - 1;
+      const pi =
+        job.effects.push({
+          diffs: zero,
+          items: [...units.keys()].map((k) => k.split('|')[0]),
+          method: placebo.p_method ?? 'approx',
+        }) - 1;
       checks.push(() => {
         const py = pyOut.effects[pi];
         expect(placebo.mean).toBeCloseTo(py.mean, 12);
@@ -321,9 +341,19 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
         (r) => r.judge === label && r.category === 'all' && r.effect === row.effect,
       )!;
       expect(probe.n).toBe(e.effects.get(row.effect)!.size);
-      const xi = job.effects.push({ diffs, method: row.p_method ?? 'approx' }) - 1;
-      const ai = job.effects.push({ diffs: absDiffs, method: row.abs_p_method ?? 'approx' }) - 1;
-      const bi = job.binom.push([probeOnly, probeOnly + repeatOnly]) - 1;
+      const unitItems = pairs.map(([k]) => k.split('|')[0]);
+      const xi = job.effects.push({ diffs, items: unitItems, method: row.p_method ?? 'approx' }) - 1;
+      const ai =
+        job.effects.push({ diffs: absDiffs, items: unitItems, method: row.abs_p_method ?? 'approx' }) - 1;
+      // The change test's unit is the item: its two units' (responses' or orders') +1 / −1 summed.
+      const perItem = new Map<string, number>();
+      for (const [k, d] of pairs) {
+        const r = placebo.get(k)!;
+        const x = (d !== 0) === (r !== 0) ? 0 : d !== 0 ? 1 : -1;
+        const item = k.split('|')[0];
+        perItem.set(item, (perItem.get(item) ?? 0) + x);
+      }
+      const bi = job.signflip.push([...perItem.values()]) - 1;
       checks.push(() => {
         const py = pyOut.effects[xi];
         expect(row.excess).toBeCloseTo(py.mean, 12);
@@ -331,8 +361,7 @@ function check(mode: 'pointwise' | 'pairwise', metrics: BiasMetrics, rows: Recor
         else expect(row.excess_ci_undefined).toMatch(/equal/);
         expect(row.p!).toBeCloseTo(py.p!, 10);
         expect(row.abs_p).toBeCloseTo(pyOut.effects[ai].p!, 10);
-        // statsmodels' exact McNemar is this binomial test of the discordant pairs.
-        expect(row.changed_p).toBeCloseTo(pyOut.binom[bi], 10);
+        expect(row.changed_p).toBeCloseTo(pyOut.signflip[bi], 10);
       });
     }
     const hi = job.holm.push(family.map((r) => r.p!)) - 1;

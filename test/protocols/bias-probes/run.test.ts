@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { Core } from '../../../src/main/facade/core';
 import { tokenCount } from '../../../src/main/protocols/bias-probes/audit';
-import { holmAdjust, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/shared/stats';
+import {
+  clusteredPairedEffect,
+  holmAdjust,
+  pearson,
+  spearman,
+  wilcoxonSignedRank,
+} from '../../../src/shared/stats';
 import type { BiasMetrics, ProbeRow } from '../../../src/shared/protocols/bias-probes/types';
 import { biasRows } from '../../../src/shared/protocols/bias-probes/views';
 import { tempDir } from '../../helpers/tmp';
@@ -65,8 +71,10 @@ function logged(itemId: string, slot: Slot, condition: string, shown: 'first' | 
   return hits.length ? hits[hits.length - 1].score : undefined;
 }
 
-function diffsFromLog(effect: ProbeRow['effect']): number[] {
-  const out: number[] = [];
+/** The log's differences with the item each belongs to (an item's two responses are two units). */
+function unitsFromLog(effect: ProbeRow['effect']): { diffs: number[]; items: string[] } {
+  const diffs: number[] = [];
+  const itemsOf: string[] = [];
   for (const i of items)
     for (const slot of slots) {
       const [v, b] =
@@ -75,9 +83,16 @@ function diffsFromLog(effect: ProbeRow['effect']): number[] {
           : effect === 'markdown'
             ? [logged(i.id, slot, 'markdown'), logged(i.id, slot, 'plain')]
             : [logged(i.id, slot, effect), logged(i.id, slot, 'original')];
-      if (v !== undefined && b !== undefined) out.push(v - b);
+      if (v !== undefined && b !== undefined) {
+        diffs.push(v - b);
+        itemsOf.push(String(i.id));
+      }
     }
-  return out;
+  return { diffs, items: itemsOf };
+}
+
+function diffsFromLog(effect: ProbeRow['effect']): number[] {
+  return unitsFromLog(effect).diffs;
 }
 
 describe('bias probes (pointwise) against the mock provider', () => {
@@ -146,9 +161,14 @@ describe('bias probes (pointwise) against the mock provider', () => {
     expect(rows.map((r) => r.effect).sort()).toEqual(['longer', 'markdown', 'position', 'shorter']);
     const ps: number[] = [];
     for (const row of rows) {
-      const diffs = diffsFromLog(row.effect);
-      const e = pairedEffect(diffs);
-      const w = wilcoxonSignedRank(diffs)!;
+      const { diffs, items: ids } = unitsFromLog(row.effect);
+      // The item is the unit: a cluster-robust t interval, the signed-rank test on item means.
+      const e = clusteredPairedEffect(diffs, ids, [-4, 4]);
+      const sums = new Map<string, number[]>();
+      ids.forEach((id, k) => sums.set(id, [...(sums.get(id) ?? []), diffs[k]]));
+      const means = [...sums.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+      const w = wilcoxonSignedRank(means)!;
+      expect(row.items).toBe(sums.size);
       expect(row.n).toBe(diffs.length);
       expect(row.mean).toBeCloseTo(diffs.reduce((a, b) => a + b, 0) / diffs.length, 12);
       expect(row.mean_ci).toEqual(e.ci);

@@ -7,7 +7,7 @@
 // noise floor on; the rows are matched as the browser matches them.
 import { describe, expect, it } from 'vitest';
 import type { Table, TableRow } from '../../../src/shared/report/table';
-import { mcnemarExact } from '../../../src/shared/stats';
+import { clusteredMcnemarExact } from '../../../src/shared/stats';
 import { matchVerdicts, rowFilter, type VerdictRow } from '../../../src/shared/verdicts';
 import { useSampleCore } from '../../helpers/sample-core';
 
@@ -62,7 +62,14 @@ function checkPairs(table: Table, row: TableRow, behind: VerdictRow[], what: str
     row.correctness_flip_rate as number,
     12,
   );
-  expect(mcnemarExact(enOnly, targetOnly), what).toBeCloseTo(row.mcnemar_p as number, 12);
+  // The test's unit is the item: its pairs' EN-only minus target-only counts, summed per item.
+  const perItem = new Map<number, number>();
+  behind.forEach((v, i) => {
+    const p = pairs[i];
+    const d = p.a.correct === p.b.correct ? 0 : p.a.correct ? 1 : -1;
+    perItem.set(v.itemId, (perItem.get(v.itemId) ?? 0) + d);
+  });
+  expect(clusteredMcnemarExact([...perItem.values()]), what).toBeCloseTo(row.mcnemar_p as number, 12);
 }
 
 /** Tie-half: 1 correct, 0.5 a tie, 0 wrong (the verdict is the judge's raw A / B / tie). */

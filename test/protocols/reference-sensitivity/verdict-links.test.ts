@@ -12,7 +12,14 @@
 // matched as the browser matches them.
 import { describe, expect, it } from 'vitest';
 import type { Table } from '../../../src/shared/report/table';
-import { mcnemarExact } from '../../../src/shared/stats';
+import { clusteredMcnemarExact } from '../../../src/shared/stats';
+
+/** Per question (dataset item): the sum of its pairs' +1 / −1; the McNemar tests' unit. */
+function perItem(items: readonly number[], diffs: readonly number[]): number[] {
+  const sums = new Map<number, number>();
+  items.forEach((item, i) => sums.set(item, (sums.get(item) ?? 0) + diffs[i]));
+  return [...sums.values()];
+}
 import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
 import { useSampleCore } from '../../helpers/sample-core';
 
@@ -82,7 +89,16 @@ describe('reference sensitivity cells', () => {
           flipped += c2i + i2c;
           expect([c2i, i2c], what).toEqual([row.correct_to_incorrect, row.incorrect_to_correct]);
           expect((c2i + i2c) / n, what).toBeCloseTo(row.flip_rate as number, 12);
-          expect(mcnemarExact(c2i, i2c), what).toBeCloseTo(row.mcnemar_p as number, 12);
+          const d = pairs.map(([a, b]) => (accepted(a) === accepted(b) ? 0 : accepted(a) ? 1 : -1));
+          expect(
+            clusteredMcnemarExact(
+              perItem(
+                behind.map((v) => v.itemId),
+                d,
+              ),
+            ),
+            what,
+          ).toBeCloseTo(row.mcnemar_p as number, 12);
           expect(behind.every((v) => (v.shown ?? '').length > 0)).toBe(true);
         }
       }
@@ -145,7 +161,16 @@ describe('reference sensitivity cells', () => {
         expect((a + b) / n, what).toBeCloseTo(row.flip_rate as number, 12);
         expect((a + c) / n, what).toBeCloseTo(row.repeat_flip_rate as number, 12);
         expect((b - c) / n, what).toBeCloseTo(row.excess_flip_rate as number, 12);
-        expect(mcnemarExact(b, c), what).toBeCloseTo(row.mcnemar_p as number, 12);
+        const d = triples.map((t) => (t.changed === t.repeated ? 0 : t.changed ? 1 : -1));
+        expect(
+          clusteredMcnemarExact(
+            perItem(
+              behind.map((v) => v.itemId),
+              d,
+            ),
+          ),
+          what,
+        ).toBeCloseTo(row.mcnemar_p as number, 12);
       }
     }
     // The planted repeat flips show, so the rates checked are not all zero.

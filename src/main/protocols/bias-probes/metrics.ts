@@ -22,14 +22,14 @@ import {
   type UsageRow,
 } from '../../../shared/protocols/bias-probes/types';
 import {
-  binomialTestTwoSided,
+  clusteredMcnemar,
   type CI,
   holmAdjust,
   leanColumns,
   pairedPositionTest,
   type PositionPair,
   shownPosition,
-  pairedEffect,
+  clusteredPairedEffect,
   partialSpearman,
   pearson,
   spearman,
@@ -224,14 +224,16 @@ function probeRow(
 ): ProbeRow | null {
   if (pairs.length === 0) return null;
   const diffs = pairs.map((p) => p.diff);
-  const e = pairedEffect(diffs, range);
-  const w = wilcoxonSignedRank(diffs);
+  const items = pairs.map((p) => p.sourceId);
+  const e = clusteredPairedEffect(diffs, items, range);
+  const w = wilcoxonSignedRank(itemMeans(diffs, items));
   const row: ProbeRow = {
     judge,
     category,
     probe: effect === 'position' ? 'position' : effect === 'markdown' ? 'format' : 'length',
     effect,
     n: e.n,
+    items: e.items,
     mean: e.mean,
     mean_ci: e.ci,
     ...(e.ci_undefined_reason ? { mean_ci_undefined: e.ci_undefined_reason } : {}),
@@ -559,6 +561,22 @@ const ALL_EQUAL = 'every difference is equal, so the t interval has no width to 
 
 const isPairwise = (pairs: readonly Pair[]) => pairs.some((p) => p.flippable !== undefined);
 
+/**
+ * Each item's mean of `values` (first-seen order). An item's units (a pairwise item's two orders,
+ * a pointwise item's responses) move together, so the signed-rank test ranks items, not units.
+ */
+function itemMeans(values: readonly number[], items: readonly string[]): number[] {
+  const sums = new Map<string, [number, number]>();
+  values.forEach((v, i) => {
+    const s = sums.get(items[i]);
+    if (s) {
+      s[0] += v;
+      s[1]++;
+    } else sums.set(items[i], [v, 1]);
+  });
+  return [...sums.values()].map(([sum, m]) => sum / m);
+}
+
 function placeboRow(
   judge: string,
   category: string,
@@ -567,18 +585,20 @@ function placeboRow(
 ): PlaceboRow | null {
   if (!pairs.length) return null;
   const diffs = pairs.map((p) => p.diff);
-  const e = pairedEffect(diffs);
-  const w = wilcoxonSignedRank(diffs);
-  const ci = e.sd ? e.ci : null;
+  const items = pairs.map((p) => p.sourceId);
+  const e = clusteredPairedEffect(diffs, items);
+  const w = wilcoxonSignedRank(itemMeans(diffs, items));
+  const ci = e.ci;
   const row: PlaceboRow = {
     judge,
     category,
     repeated,
     n: e.n,
+    items: e.items,
     changed: diffs.filter((d) => d !== 0).length,
     mean: e.mean,
     mean_ci: ci,
-    mean_ci_undefined: ci ? null : e.n < 2 ? 'one difference only' : ALL_EQUAL,
+    mean_ci_undefined: ci ? null : (e.ci_undefined_reason ?? ALL_EQUAL),
     sd: e.sd,
     p: w ? w.p : 1,
     p_method: w ? w.method : null,
@@ -602,28 +622,35 @@ function excessRow(
 ): ExcessRow | null {
   const both = pairs.flatMap((p) => {
     const d0 = placebo.get(k(p.sourceId, p.unit));
-    return d0 === undefined ? [] : [{ effect: p.diff, placebo: d0 }];
+    return d0 === undefined ? [] : [{ source: p.sourceId, effect: p.diff, placebo: d0 }];
   });
   if (!both.length) return null;
   const diffs = both.map((b) => b.effect - b.placebo);
-  const e = pairedEffect(diffs);
-  const w = wilcoxonSignedRank(diffs);
-  const ci = e.sd ? e.ci : null;
+  const items = both.map((b) => b.source);
+  const e = clusteredPairedEffect(diffs, items);
+  const w = wilcoxonSignedRank(itemMeans(diffs, items));
+  const ci = e.ci;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const probeOnly = both.filter((b) => b.effect !== 0 && b.placebo === 0).length;
   const repeatOnly = both.filter((b) => b.effect === 0 && b.placebo !== 0).length;
-  const abs = wilcoxonSignedRank(both.map((b) => Math.abs(b.effect) - Math.abs(b.placebo)));
+  const abs = wilcoxonSignedRank(
+    itemMeans(
+      both.map((b) => Math.abs(b.effect) - Math.abs(b.placebo)),
+      items,
+    ),
+  );
   return {
     judge,
     category,
     effect,
     repeated: PLACEBO_OF[effect],
     n: e.n,
+    items: e.items,
     effect_mean: mean(both.map((b) => b.effect)),
     placebo_mean: mean(both.map((b) => b.placebo)),
     excess: e.mean,
     excess_ci: ci,
-    excess_ci_undefined: ci ? null : e.n < 2 ? 'one difference only' : ALL_EQUAL,
+    excess_ci_undefined: ci ? null : (e.ci_undefined_reason ?? ALL_EQUAL),
     sd: e.sd,
     dz: e.dz,
     p: w ? w.p : 1,
@@ -635,7 +662,12 @@ function excessRow(
     probe_only: probeOnly,
     repeat_only: repeatOnly,
     // No discordant unit: the two change alike, nothing to reject.
-    changed_p: probeOnly + repeatOnly ? binomialTestTwoSided(probeOnly, probeOnly + repeatOnly, 0.5) : 1,
+    // The item is the unit: a pairwise item's two orders are two units of one item.
+    changed_p: clusteredMcnemar(
+      both,
+      (b) => b.source,
+      (b) => ((b.effect !== 0) === (b.placebo !== 0) ? 0 : b.effect !== 0 ? 1 : -1),
+    ),
     changed_p_holm: null,
     abs_probe_mean: mean(both.map((b) => Math.abs(b.effect))),
     abs_repeat_mean: mean(both.map((b) => Math.abs(b.placebo))),

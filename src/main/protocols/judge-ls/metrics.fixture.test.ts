@@ -222,7 +222,8 @@ function invarianceRow(
     en_only_correct: c.en,
     target_only_correct: c.target,
     both_wrong: c.wrong,
-    mcnemar_p: mcnemarExact(c.en, c.target),
+    // Item-clustered: worked by hand per row below.
+    mcnemar_p: expect.any(Number),
     mcnemar_p_holm: expect.any(Number),
     accuracy_change: (c.target - c.en) / n,
     accuracy_change_ci: newcombePairedInterval(c.both, c.target, c.en, c.wrong),
@@ -312,7 +313,8 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
       // I5s 1/tie flip ✓✗, I6o 2/2 ✓✓, I7o ✓✓, I7s ✓✓, I8o 2/1 flip ✓✗, I8s 1/1 ✗✗, I9o 2/1 flip ✗✓,
       // I9s 2/1 flip ✗✓, I10o ✓✓, I10s ✓✓, I11o ✓✓, I12o 2/1 flip ✓✗, I12s 2/2 ✓✓.
       // flips 9; both ✓ 11, EN only 6, ZH only 2, both ✗ 3; correctness flips 8;
-      // McNemar exact (6 vs 2): 2·(C(8,0)+C(8,1)+C(8,2))/2⁸ = 2·37/256 = 0.2890625.
+      // McNemar over pairs (6 vs 2) would be 2·(C(8,0)+C(8,1)+C(8,2))/2⁸ = 0.2890625, but I3 (✓✗ in
+      // both orders) and I9 (✗✓ in both) are one item each: item-clustered, below.
       invarianceRow('J1', 'EN-ZH', 22, 9, { both: 11, en: 6, target: 2, wrong: 3 }),
       // J1 EN-LS: LS valid for I1–I5, I7–I10, I12 in both orders = 20 pairs (EN valid for all of them).
       // I1s 1/2 flip ✓✗, I4o 1/2 flip ✗✓, I5o tie/1 flip ✗✓, I7o 1/2 flip ✓✗, I8s 1/2 flip ✗✓,
@@ -325,9 +327,16 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
       invarianceRow('J2', 'EN-ZH', 7, 3, { both: 4, en: 1, target: 2, wrong: 0 }),
       // J2 EN-LS: no valid LS verdict → no pair → no row.
     ]);
-    expect(metrics.language_invariance[0].mcnemar_p).toBeCloseTo(0.2890625, 12);
+    // J1 EN-ZH per item (EN-only − ZH-only pairs): I2 +1, I3 +2, I5 +1, I8 +1, I9 −2, I12 +1; sum 4.
+    // Sign flips: A = ±1 over four items (2X − 4, X ~ Bin(4, ½)), B = ±2 over two (2(2Y − 2)).
+    // P(|A + B| ≥ 4) = (11 + 4 + 11)/64: B = −4 with A ≤ 0 (1 + 4 + 6 of 16), B = 0 with A = ±4
+    // (2 of 16, weight 2), B = +4 mirrored.
+    expect(metrics.language_invariance[0].mcnemar_p).toBeCloseTo(26 / 64, 12);
+    expect(mcnemarExact(6, 2)).toBeCloseTo(0.2890625, 12); // what the pairs alone would say
     expect(metrics.language_invariance[0].flip_rate_ci![0]).toBeCloseTo(0.23256, 4); // Wilson(9, 22)
     expect(metrics.language_invariance[0].flip_rate_ci![1]).toBeCloseTo(0.61265, 4);
+    // J1 EN-LS: six items with one discordant pair each (3 vs 3); J2 EN-ZH: three (1 vs 2).
+    expect(metrics.language_invariance[1].mcnemar_p).toBeCloseTo(mcnemarExact(3, 3), 12);
     expect(metrics.language_invariance[1].mcnemar_p).toBeCloseTo(1, 12);
     expect(metrics.language_invariance[2].mcnemar_p).toBeCloseTo(1, 12);
     // J1 EN-ZH: ZH − EN = (2 − 6)/22; Newcombe paired CI checked against the hand-worked table.
@@ -413,7 +422,7 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
   it('tie probes per judge', () => {
     // J1: 24 probes, I6 en_zh failed → 23. EN: I1×2, I3, I4, I7×2, I10, I11 = 8; ZH: I3, I4, I5, I9×2 = 5;
     // ties: I2×2, I5, I6, I8×2, I10, I11, I12×2 = 10. EN share of non-ties 8/13.
-    // Binomial two-sided (8 of 13, p = ½): 2·(C(13,0..5) = 1+13+78+286+715+1287 = 2380)/2¹³ = 4760/8192.
+    // Over probes as independent draws (8 of 13, p = ½) it would be 2·(C(13,0..5) = 2380)/2¹³ = 4760/8192.
     // J2: all 8 probes failed → no row.
     expect(metrics.tie_probe).toEqual([
       {
@@ -429,9 +438,13 @@ describe('Judge-LS metrics on a hand-worked fixture', () => {
         tie_rate: 10 / 23,
         tie_rate_ci: wilsonInterval(10, 23),
         en_share_non_tie: 8 / 13,
-        binomial_p: expect.closeTo(4760 / 8192, 12),
+        // Item-clustered: each item's EN wins minus ZH wins over its two orders: I1 +2, I5 −1,
+        // I7 +2, I9 −2, I10 +1, I11 +1 (the rest 0); sum 3. Sign flips: A = ±1 over three items
+        // (2X − 3), B = ±2 over three (2(2Y − 3)); P(|A + B| ≥ 3) = (8 + 12 + 12 + 8)/64: B = ±6
+        // with any A (8 of 8 each), B = ±2 with A on its side (4 of 8, weight 3).
+        binomial_p: expect.closeTo(40 / 64, 12),
         // One judge with probes: Holm over a family of one leaves p as it is.
-        binomial_p_holm: expect.closeTo(4760 / 8192, 12),
+        binomial_p_holm: expect.closeTo(40 / 64, 12),
       },
     ]);
     expect(binomialTestTwoSided(8, 13)).toBeCloseTo(4760 / 8192, 12);

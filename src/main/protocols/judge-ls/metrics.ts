@@ -32,7 +32,6 @@ import type {
   VerificationRow,
 } from '../../../shared/protocols/judge-ls/types';
 import {
-  binomialTestTwoSided,
   clusterBootstrapRatio,
   intervalFields,
   RANGE,
@@ -41,7 +40,7 @@ import {
   DEFAULT_BOOTSTRAP_SEED,
   holmAdjust,
   leanColumns,
-  mcnemarExact,
+  clusteredMcnemar,
   pairedPositionTest,
   shownPosition,
   boundedMeanWilsonInterval,
@@ -335,7 +334,10 @@ function invarianceRows(ix: Index, boot: Boot): InvarianceRow[] {
         en_only_correct: enOnly,
         target_only_correct: targetOnly,
         both_wrong: n - bothCorrect - enOnly - targetOnly,
-        mcnemar_p: mcnemarExact(enOnly, targetOnly),
+        // An item's two orders are two pairs of one item, not independent draws: the test takes the item as its unit.
+        mcnemar_p: clusteredMcnemar(ps, item, (p) =>
+          p.en.correct === p.target.correct ? 0 : p.en.correct ? 1 : -1,
+        ),
         mcnemar_p_holm: Number.NaN,
         accuracy_change: (targetOnly - enOnly) / n,
         // p1 = target accuracy (a + b), p2 = EN accuracy (a + c) on the same pairs.
@@ -413,7 +415,13 @@ function tieProbeRows(ix: Index): TieProbeRow[] {
       tie_rate: ties / n,
       tie_rate_ci: wilsonInterval(ties, n),
       en_share_non_tie: en + zh === 0 ? null : en / (en + zh),
-      binomial_p: binomialTestTwoSided(en, en + zh, 0.5),
+      // An item is probed in both orders (EN first, ZH first): the item is the unit, its probes'
+      // EN wins minus ZH wins summed (with one probe per item: the exact binomial test at ½).
+      binomial_p: clusteredMcnemar(
+        ps,
+        (p) => p.rec.itemId,
+        (p) => (p.choice === 'EN' ? 1 : p.choice === 'ZH' ? -1 : 0),
+      ),
       binomial_p_holm: Number.NaN,
     });
   }
@@ -544,7 +552,11 @@ function noiseFloor(ix: Index, repeats: readonly JudgmentRecord[], boot: Boot): 
         language_only: b,
         repeat_only: c,
         neither: n - a - b - c,
-        mcnemar_p: mcnemarExact(b, c),
+        mcnemar_p: clusteredMcnemar(
+          ps,
+          (p) => p.en.rec.itemId,
+          (p) => (language(p) === repeated(p) ? 0 : language(p) ? 1 : -1),
+        ),
         mcnemar_p_holm: Number.NaN,
       });
     }

@@ -23,7 +23,7 @@ import {
 import {
   cohensKappaTable,
   holmAdjust,
-  mcnemarExact,
+  clusteredMcnemarExact,
   newcombePairedInterval,
   wilsonInterval,
 } from '../../../shared/stats';
@@ -255,7 +255,13 @@ function flipRows(input: MetricsInput): FlipRow[] {
   for (const judge of input.judges)
     for (const language of input.languages) {
       const by = indexOf(judge, language);
-      const tallies = new Map<string, { n: number; c2i: number; i2c: number; changed: number }>();
+      // perItem: each question's correct-to-incorrect minus incorrect-to-correct pairs; the pooled
+      // "all" row holds several generators' answers to one question, so its McNemar takes the
+      // question as the unit (with one answer per question it is the plain exact test).
+      const tallies = new Map<
+        string,
+        { n: number; c2i: number; i2c: number; changed: number; perItem: Map<string, number> }
+      >();
       for (const transition of transitions) {
         for (const [x, y] of transitionPairs(by, transition)) {
           const c2i = x.verdict === 'CORRECT' && y.verdict === 'INCORRECT' ? 1 : 0;
@@ -264,11 +270,12 @@ function flipRows(input: MetricsInput): FlipRow[] {
           for (const g of [x.generator, ALL]) {
             const k = pairKey(g, transition);
             let t = tallies.get(k);
-            if (!t) tallies.set(k, (t = { n: 0, c2i: 0, i2c: 0, changed: 0 }));
+            if (!t) tallies.set(k, (t = { n: 0, c2i: 0, i2c: 0, changed: 0, perItem: new Map() }));
             t.n++;
             t.c2i += c2i;
             t.i2c += i2c;
             t.changed += changed;
+            if (c2i !== i2c) t.perItem.set(x.sourceId, (t.perItem.get(x.sourceId) ?? 0) + c2i - i2c);
           }
         }
       }
@@ -286,7 +293,7 @@ function flipRows(input: MetricsInput): FlipRow[] {
             flip_rate_ci: wilsonInterval(t.c2i + t.i2c, t.n),
             correct_to_incorrect: t.c2i,
             incorrect_to_correct: t.i2c,
-            mcnemar_p: mcnemarExact(t.c2i, t.i2c),
+            mcnemar_p: clusteredMcnemarExact([...t.perItem.values()]),
             extraction_change_rate: rate(t.changed, t.n),
           });
         }
@@ -418,7 +425,8 @@ function repeatedNR(
  * The noise floor (DESIGN.md section 5b): NR against its repeat (NR-NR), and NR→RV, NR→RC flips
  * beside the repeat's on the same answers. The excess is a difference of two paired proportions
  * (flipped under the reference vs flipped under repetition): Newcombe's method 10 on that 2×2,
- * McNemar's exact test on its discordant pairs, Holm across the per-generator excess rows.
+ * McNemar's exact test on its discordant pairs (the question as the unit: the pooled row holds
+ * several generators' answers to one question), Holm across the per-generator excess rows.
  */
 function noiseFloor(
   input: MetricsInput,
@@ -446,12 +454,16 @@ function noiseFloor(
         });
         for (const to of targets) {
           const cells = [0, 0, 0, 0];
+          // Change-only minus repeat-only per question: the pooled "all" row has several answers per question.
+          const perItem = new Map<string, number>();
           for (const [key, x] of mine) {
             const y = by.get(to)!.get(key);
             if (!y) continue;
             const changed = y.verdict !== x.verdict;
             const repeated = again.get(key)!.verdict !== x.verdict;
             cells[changed ? (repeated ? 0 : 1) : repeated ? 2 : 3]++;
+            if (changed !== repeated)
+              perItem.set(x.sourceId, (perItem.get(x.sourceId) ?? 0) + (changed ? 1 : -1));
           }
           const [a, b, c, d] = cells;
           const n = a + b + c + d;
@@ -472,7 +484,7 @@ function noiseFloor(
             change_only: b,
             repeat_only: c,
             neither: d,
-            mcnemar_p: mcnemarExact(b, c),
+            mcnemar_p: clusteredMcnemarExact([...perItem.values()]),
             mcnemar_p_holm: null,
           });
         }

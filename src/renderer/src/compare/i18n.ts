@@ -21,7 +21,7 @@ const en = {
   needTwo: 'Compare needs two experiments of one protocol, or one with two judges.',
   tableTitle: 'Deltas with paired tests',
   tableHelp:
-    'Δ = B − A in points. The 95% CI resamples shared items (their orders move together); McNemar counts who alone was right; Holm adjusts across the per-condition rows (the pooled "all" row repeats their data and has no Holm p). Agreement counts each order of an item once.',
+    'Δ = B − A in points. The 95% CI resamples shared items (their orders move together); McNemar counts who alone was right, with the item as the unit; Holm adjusts across the per-condition rows (the pooled "all" row repeats their data and has no Holm p). Agreement counts each order of an item once.',
   back: 'Back to experiments',
   col: {
     judge_a: 'Judge A',
@@ -53,7 +53,7 @@ const zh: typeof en = {
   needTwo: '比较需要同一协议的两个实验，或一个含两个评审模型的实验。',
   tableTitle: '差值与配对检验',
   tableHelp:
-    'Δ = B − A（百分点）。95% 置信区间按共有条目重抽样（同一条目的两种顺序一起抽取）；McNemar 检验统计仅一方正确的情况；Holm 在各条件行之间校正（汇总行 “all” 重复这些数据，没有 Holm p）。一致率中同一条目的每种顺序各计一次。',
+    'Δ = B − A（百分点）。95% 置信区间按共有条目重抽样（同一条目的两种顺序一起抽取）；McNemar 检验统计仅一方正确的情况，以条目为单位；Holm 在各条件行之间校正（汇总行 “all” 重复这些数据，没有 Holm p）。一致率中同一条目的每种顺序各计一次。',
   back: '返回实验列表',
   col: {
     judge_a: '评审模型 A',

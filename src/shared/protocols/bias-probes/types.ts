@@ -34,6 +34,8 @@ export interface ProbeRow {
   probe: Probe;
   effect: 'longer' | 'shorter' | 'markdown' | 'position';
   n: number;
+  /** Items the units belong to: the interval and tests take the item as the unit (DESIGN §1e). */
+  items: number;
   mean: number;
   /** t 95% clipped to the differences' range; null when it does not exist (`mean_ci_undefined` says why). */
   mean_ci: CI | null;
@@ -177,6 +179,8 @@ export interface PlaceboRow {
   category: string;
   repeated: PlaceboBase;
   n: number;
+  /** Items the units belong to: the interval and tests take the item as the unit (DESIGN §1e). */
+  items: number;
   /** Units whose repeat differs from the first answer. */
   changed: number;
   mean: number;
@@ -208,6 +212,8 @@ export interface ExcessRow {
   repeated: PlaceboBase;
   /** Units with both the effect's pair and the placebo's. */
   n: number;
+  /** Items the units belong to: the interval and tests take the item as the unit (DESIGN §1e). */
+  items: number;
   effect_mean: number;
   placebo_mean: number;
   excess: number;
@@ -225,7 +231,7 @@ export interface ExcessRow {
   /** Discordant units: changed under the probe only, under the repeat only. */
   probe_only: number;
   repeat_only: number;
-  /** Exact McNemar: two-sided binomial of probe_only among the discordant units at ½; 1 without any. */
+  /** Exact McNemar of probe_only against repeat_only, item-clustered (stats/clustered-mcnemar.ts); 1 without a discordant unit. */
   changed_p: number;
   changed_p_holm: number | null;
   /** Mean absolute change under the probe and under the repeat. */

@@ -113,7 +113,7 @@ export interface TieProbeRow {
   tie_rate_ci: CI;
   /** en_wins / (en_wins + zh_wins); null when there is no non-tie probe. */
   en_share_non_tie: number | null;
-  /** Exact two-sided binomial test of EN wins against ZH wins among non-tie probes, at ½. */
+  /** Exact two-sided test of EN wins against ZH wins among non-tie probes at ½, item-clustered (an item's two orders summed). */
   binomial_p: number;
   /** Holm-adjusted across the comparisons of the table (one test per judge). */
   binomial_p_holm: number;
@@ -206,7 +206,7 @@ export interface ExcessFlipRow {
   language_only: number;
   repeat_only: number;
   neither: number;
-  /** Exact McNemar: language_only vs repeat_only (two-sided binomial at ½). */
+  /** Exact McNemar: language_only vs repeat_only, item-clustered (sign-flip over items; stats/clustered-mcnemar.ts). */
   mcnemar_p: number;
   /** Holm-adjusted across the table's rows (every judge and comparison). */
   mcnemar_p_holm: number;

@@ -24,6 +24,7 @@ const row = (judge: string, effect: ProbeRow['effect'], mean: number, significan
   probe: effect === 'position' ? 'position' : effect === 'markdown' ? 'format' : 'length',
   effect,
   n: 100,
+  items: 50,
   mean,
   mean_ci: [mean - 0.2, mean + 0.2],
   sd: 1,

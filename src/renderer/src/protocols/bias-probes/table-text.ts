@@ -84,14 +84,18 @@ const UNDEFINED_ZH: Record<string, string> = {
   'undefined (every difference is equal, so the t interval has no width to estimate)':
     '无定义（所有差都相同，t 区间没有可估计的宽度）',
   'undefined (one difference only)': '无定义（只有一个差）',
+  'undefined (every difference comes from one item)': '无定义（所有差都来自同一个条目）',
+  "undefined (every item's differences average to the overall mean, so the item-clustered interval has no width to estimate)":
+    '无定义（每个条目的差的均值都等于总均值，按条目聚类的区间没有可估计的宽度）',
 };
 
 function probeCaption(m: BiasMetrics, extra: string): string {
   const unit = m.mode === 'pairwise' ? '较差回答的胜分（胜 1、平 ½、负 0）' : `评分（1–${m.scale}）`;
   return (
-    `按评审模型和类别统计的${unit}配对差。均值及 t 分布 95% 置信区间（截取到差值可取的范围 ` +
+    `按评审模型和类别统计的${unit}配对差；同一条目的${m.mode === 'pairwise' ? '两种顺序' : '各回答'}属于一个条目，检验以条目为单位。` +
+    '均值及按条目聚类的 t 分布 95% 置信区间（截取到差值可取的范围 ' +
     `${m.mode === 'pairwise' ? '±1' : `±${m.scale - 1}`}；所有差都相同时无定义）、Cohen d_z、` +
-    'Wilcoxon 符号秩检验 p（双侧；n ≤ 50 且无结、无零时为精确检验，否则用带结校正的正态近似），' +
+    '对条目均值的 Wilcoxon 符号秩检验 p（双侧；n ≤ 50 且无结、无零时为精确检验，否则用带结校正的正态近似），' +
     `以及在每个评审模型 × 类别内的 Holm 校正 p（一个检验族：该类别的探针行${m.mode === 'pairwise' ? '及其位置检验' : ''}；` +
     '类别 “all” 汇总各类别，自成一个检验族，仅在有两个及以上类别时显示）；* = Holm p < 0.05。' +
     (m.mode === 'pairwise'
@@ -136,10 +140,10 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
       return (
         `把每个效应未改动的一侧再评一次（同一提示${m.mode === 'pairwise' ? '，两种顺序' : ''}）：长度效应为原文，` +
         `Markdown 为纯文本${m.mode === 'pairwise' ? '' : '，位置为后展示的回答'}。安慰剂一行是` +
-        `${m.mode === 'pairwise' ? '较差回答的胜分' : `评分（1–${m.scale}）`}的配对差“重复 − 首次”，附 t 分布 95% 置信区间、` +
-        'Wilcoxon 符号秩检验 p，以及重复时改变的评分数。每个效应列在它的安慰剂下：在两者都有的单位上，把效应的差与安慰剂的差配对：' +
+        `${m.mode === 'pairwise' ? '较差回答的胜分' : `评分（1–${m.scale}）`}的配对差“重复 − 首次”，附按条目聚类的 t 分布 95% 置信区间、` +
+        '对条目均值的 Wilcoxon 符号秩检验 p，以及重复时改变的评分数。每个效应列在它的安慰剂下：在两者都有的单位上，把效应的差与安慰剂的差配对：' +
         '效应均值、安慰剂均值，以及超出部分（效应 − 安慰剂）及其 t 分布 95% 置信区间、Cohen d_z、Wilcoxon 符号秩检验 p ' +
-        '和 Holm 校正 p；* = Holm p < 0.05。改变：探针改变了评分的单位数与重复时改变的单位数，用精确 McNemar 检验比较；' +
+        '和 Holm 校正 p；* = Holm p < 0.05。改变：探针改变了评分的单位数与重复时改变的单位数，用以条目为单位的精确 McNemar 检验比较（按条目聚类，条目内符号翻转）；' +
         '|Δ|：探针与重复下的平均绝对变化，用绝对变化配对的 Wilcoxon 符号秩检验比较。每种检验都在每个评审模型 × 类别的各效应间做 Holm 校正。' +
         (m.mode === 'pairwise'
           ? '翻转：重复时判断转向较差回答的（条目，顺序）所占比例（Wilson 95% 置信区间）。'

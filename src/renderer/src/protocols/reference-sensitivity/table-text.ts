@@ -19,7 +19,7 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
   flips: {
     title: '不同设置之间的判定翻转',
     caption:
-      '配对（同一答案在两种设置下都被评判且都有效）。翻转率附 Wilson 95% 置信区间；C→I 与 I→C 按方向计数翻转；McNemar：C→I 对 I→C 的精确双侧检验；抽取变化：归一化后抽取答案不同的配对所占比例。',
+      '配对（同一答案在两种设置下都被评判且都有效）。翻转率附 Wilson 95% 置信区间；C→I 与 I→C 按方向计数翻转；McNemar：C→I 对 I→C 的精确双侧检验，以问题为单位（按条目聚类，条目内符号翻转）；抽取变化：归一化后抽取答案不同的配对所占比例。',
   },
   string_baseline: {
     title: '字符串基线：与正确答案的完全匹配和词元 F1',
@@ -40,7 +40,7 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
       '每个 NR 判决原样再问一次（同一提示）：NR-NR 是什么都没变时评审改变 CORRECT/INCORRECT 判决的频率（Wilson 95% 置信区间）。' +
       'NR-RV 与 NR-RC 行在三个判决都有效的回答上，把翻转率与重复翻转率对比（Wilson 95% 置信区间）；' +
       '超出 = 翻转率 − 重复翻转率，附 Newcombe 配对差 95% 置信区间（方法 10，基于“因参考答案翻转 × 因重复翻转”的配对 2×2 表）。' +
-      'McNemar：仅因参考答案翻转对仅因重复翻转的精确双侧二项检验；Holm：在单个生成模型的 NR-RV 与 NR-RC 行之间校正' +
+      'McNemar：仅因参考答案翻转对仅因重复翻转的精确双侧检验，以问题为单位（按条目聚类）；Holm：在单个生成模型的 NR-RV 与 NR-RC 行之间校正' +
       '（所有评审模型、生成模型与语言：每个检验一次）。生成模型 “all” 汇总各生成模型，是该检验族之外的汇总行，没有 Holm p。',
   },
   usage: { title: '用量与费用', caption: '按模型角色统计的调用、词元和费用。' },

@@ -18,6 +18,7 @@ const row = (
   probe: effect as ProbeRow['probe'],
   effect,
   n: 20,
+  items: 20,
   mean,
   mean_ci: ci,
   sd: 1,

@@ -30,10 +30,11 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
     id,
     title,
     caption:
-      `Paired differences of the ${unit}, per judge and category. Mean with t 95% CI (clipped to what a ` +
+      `Paired differences of the ${unit}, per judge and category; an item's ${pairwise ? 'two orders' : 'responses'} are one ` +
+      'item, so the tests take the item as the unit. Mean with the item-clustered t 95% CI (clipped to what a ' +
       `difference can take, ${pairwise ? '±1' : `±${m.scale - 1}`}; undefined when every difference is equal), Cohen's d_z, ` +
-      'Wilcoxon signed-rank p (two-sided; exact for n ≤ 50 without ties or zeros, else the normal ' +
-      'approximation with tie correction) and Holm-adjusted p within each judge × category (a family: ' +
+      'Wilcoxon signed-rank p on the item means (two-sided; exact for n ≤ 50 without ties or zeros, else the ' +
+      'normal approximation with tie correction) and Holm-adjusted p within each judge × category (a family: ' +
       `that category's probe rows${pairwise ? ' and its position test' : ''}; category "all" pools the ` +
       'categories and is a family of its own, shown beside two or more categories); * = ' +
       `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}${extra}`,
@@ -147,12 +148,13 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
     caption:
       `Each effect’s unchanged side scored a second time (same prompt${pairwise ? ', each order' : ''}): the ` +
       `original for the length effects, the plain text for Markdown${pairwise ? '' : ', the response shown second for position'}. ` +
-      `A placebo row is the paired difference repeat − first of the ${unit}, with t 95% CI, Wilcoxon signed-rank p ` +
+      `A placebo row is the paired difference repeat − first of the ${unit}, with the item-clustered t 95% CI, ` +
+      'Wilcoxon signed-rank p on the item means ' +
       'and how many repeated scores changed. Each effect row, under its placebo, pairs on the units that have ' +
       'both the effect’s difference with the placebo’s: mean effect, mean placebo, and the excess (effect − ' +
       'placebo) with t 95% CI, Cohen’s d_z, Wilcoxon signed-rank p and Holm-adjusted p; * = Holm p < 0.05. ' +
       'Changed: units whose score the probe changed, and whose repeat changed, compared by the exact McNemar ' +
-      'test; |Δ|: mean absolute change under the probe / the repeat, compared by the Wilcoxon signed-rank test ' +
+      'test with the item as its unit (an item’s units are not independent; sign-flip over items); |Δ|: mean absolute change under the probe / the repeat, compared by the Wilcoxon signed-rank test ' +
       'of the paired absolute changes. Each test is Holm-adjusted across the effects of each judge × category.' +
       `${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
     columns: [

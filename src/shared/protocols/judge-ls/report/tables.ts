@@ -143,7 +143,7 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       'Verdict changes between English and the target language over (item, order) pairs valid in both. ' +
       `Flip: the normalized choice differs; correctness flip: correctness differs (${intervalName(metrics)}). ` +
       'Counts split the pairs by which side was judged correctly. McNemar: exact test on the discordant ' +
-      "pairs; Holm: adjusted across the table's comparisons.",
+      "pairs with the item as its unit (an item's two orders are not independent; sign-flip over items); Holm: adjusted across the table's comparisons.",
     columns: withNote(
       [
         col('judge', 'Judge', 'text'),
@@ -173,7 +173,8 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     caption:
       'The gold answer in English against its Chinese translation, both orders. An unbiased judge answers ' +
       'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts. ' +
-      "Binomial p: exact two-sided test of EN wins vs ZH wins at ½; Holm: adjusted across the table's judges.",
+      'Binomial p: exact two-sided test of EN wins vs ZH wins at ½ with the item as the unit (its two ' +
+      "orders' wins summed; sign-flip over items); Holm: adjusted across the table's judges.",
     columns: [
       col('judge', 'Judge', 'text'),
       col('n', 'n', 'int'),
@@ -305,8 +306,8 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     title: 'Significance tests',
     caption:
       'Exact two-sided tests at p = 0.5. McNemar: pairs correct only in English vs only in the target ' +
-      'language (n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
-      'Tie probe: EN wins vs ZH wins among non-tie verdicts (n = non-tie probes); Holm p adjusts the ' +
+      'language, item-clustered (sign-flip over items; n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
+      'Tie probe: EN wins vs ZH wins among non-tie verdicts, item-clustered (n = non-tie probes); Holm p adjusts the ' +
       'tie-probe tests across judges.',
     columns: [
       col('judge', 'Judge', 'text'),
@@ -356,7 +357,8 @@ function noiseFloorTable(metrics: JudgeLsMetrics, judges: string[]): Table | nul
       'on the same (item, order) pairs valid in all three verdicts, the language flip rate with the repeat ' +
       'flip rate (Wilson 95% CIs); excess = language − repeat, with the ' +
       `${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped under translation × flipped under ` +
-      'repetition. McNemar: exact two-sided binomial test of language-only vs repeat-only flips; Holm: ' +
+      'repetition. McNemar: exact two-sided test of language-only vs repeat-only flips, item-clustered ' +
+      '(sign-flip over items); Holm: ' +
       "adjusted across the table's language rows.",
     columns: [
       col('judge', 'Judge', 'text'),

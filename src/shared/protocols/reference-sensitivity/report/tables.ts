@@ -26,8 +26,8 @@ function noiseFloorTable(nf: NonNullable<RefSensMetrics['noise_floor']>): Table 
       'CORRECT/INCORRECT verdict when nothing changes (Wilson 95% CI). NR-RV and NR-RC rows compare, on the ' +
       'answers valid in all three verdicts, the flip rate with the repeat flip rate (Wilson 95% CIs); ' +
       `excess = flip − repeat flip, with the ${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped ` +
-      'under the reference × flipped under repetition. McNemar: exact two-sided binomial test of ' +
-      'reference-only vs repeat-only flips; Holm: adjusted across the NR-RV and NR-RC rows of single ' +
+      'under the reference × flipped under repetition. McNemar: exact two-sided test of ' +
+      'reference-only vs repeat-only flips, item-clustered (the question as the unit); Holm: adjusted across the NR-RV and NR-RC rows of single ' +
       'generators (every judge, generator and language: each test once). Generator "all" pools the ' +
       'generators: its rows are summaries outside that family and have no Holm p.',
     columns: [
@@ -101,7 +101,8 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       title: 'Decision flips between settings',
       caption:
         'Pairs (answer judged in both settings, both valid). Flip rate with Wilson 95% CI; C→I and I→C ' +
-        'count flips by direction; McNemar: exact two-sided test of C→I vs I→C; extraction change: share ' +
+        'count flips by direction; McNemar: exact two-sided test of C→I vs I→C, item-clustered (the question ' +
+        'as the unit: generator "all" holds several answers per question); extraction change: share ' +
         'of pairs whose extracted answers differ after normalization.',
       columns: [
         col('judge', 'Judge', 'text'),

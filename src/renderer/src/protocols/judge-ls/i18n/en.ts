@@ -180,7 +180,7 @@ export const en = {
     },
     significance: {
       title: 'Significance tests',
-      help: 'Exact two-sided tests. McNemar: pairs judged correctly only in English against only in the target language. Tie probe: EN wins against ZH wins among non-tie verdicts.',
+      help: 'Exact two-sided tests. McNemar: pairs judged correctly only in English against only in the target language, with the item as the unit (its two orders count together). Tie probe: EN wins against ZH wins among non-tie verdicts, the item as the unit.',
     },
     subsets: {
       title: 'Accuracy by subset',

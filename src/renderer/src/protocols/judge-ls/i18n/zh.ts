@@ -177,7 +177,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     },
     significance: {
       title: '显著性检验',
-      help: '精确双侧检验。McNemar：仅英文判对与仅目标语言判对的配对数之比较。平局探针：非平局判决中英文胜与中文胜之比较。',
+      help: '精确双侧检验。McNemar：仅英文判对与仅目标语言判对的配对数之比较，以条目为单位（同一条目的两种顺序合并计）。平局探针：非平局判决中英文胜与中文胜之比较，以条目为单位。',
     },
     subsets: {
       title: '各子集准确率',
