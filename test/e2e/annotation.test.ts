@@ -244,7 +244,9 @@ describe('human ratings in Chromium (issue 12)', () => {
     await bobPage.close();
 
     await page.getByTestId('import-package').setInputFiles(backFile);
-    await expect.poll(() => page.getByTestId('annotation-message').innerText()).toMatch(/: \d+ labels\./);
+    await expect
+      .poll(() => page.getByTestId('annotation-message').innerText())
+      .toMatch(/Merged \d+ labels into “/);
     await expect.poll(() => page.getByTestId(`annotation-set-${setId}`).innerText()).toMatch(/bob: 30 rated/);
     await page.close();
   });

@@ -6,7 +6,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenCount } from '../../../src/main/protocols/bias-probes/audit';
-import { mcnemarExact, pairedEffect, pearson, spearman, wilcoxonSignedRank } from '../../../src/shared/stats';
+import {
+  clusteredPairedEffect,
+  mcnemarExact,
+  pearson,
+  spearman,
+  wilcoxonSignedRank,
+} from '../../../src/shared/stats';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { assertBuilt, ROOT, runCliInProcess } from '../../helpers/cli';
 import { tempDir } from '../../helpers/tmp';
@@ -95,6 +101,7 @@ describe('judge-lab run (bias probes, pairwise)', () => {
 
       // Length: the worse response made longer, against the original, per (item, order).
       const diffs: number[] = [];
+      const itemOf: string[] = [];
       let flippable = 0;
       let flips = 0;
       for (const item of items) {
@@ -110,6 +117,7 @@ describe('judge-lab run (bias probes, pairwise)', () => {
           if (!longer) continue;
           const ws = (v: LoggedVerdict) => (choice(v) === worse ? 1 : 0);
           diffs.push(ws(longer) - ws(base));
+          itemOf.push(String(item.id));
           if (choice(base) !== worse) {
             flippable++;
             if (choice(longer) === worse) flips++;
@@ -119,8 +127,12 @@ describe('judge-lab run (bias probes, pairwise)', () => {
       const row = m.probes.find((p) => p.category === 'all' && p.effect === 'longer')!;
       expect(row.n).toBe(diffs.length);
       expect(row.mean).toBeCloseTo(diffs.reduce((x, y) => x + y, 0) / diffs.length, 12);
-      expect(row.mean_ci).toEqual(pairedEffect(diffs).ci);
-      expect(row.p).toBe(wilcoxonSignedRank(diffs)!.p);
+      // The item is the unit (its two orders): a cluster-robust t interval, signed ranks of item means.
+      expect(row.mean_ci).toEqual(clusteredPairedEffect(diffs, itemOf, [-1, 1]).ci);
+      const unitsOf = new Map<string, number[]>();
+      itemOf.forEach((id, k) => unitsOf.set(id, [...(unitsOf.get(id) ?? []), diffs[k]]));
+      const means = [...unitsOf.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+      expect(row.p).toBe(wilcoxonSignedRank(means)!.p);
       expect(row.flip_n).toBe(flippable);
       expect(row.flip_rate).toBe(flips / flippable);
       // Planted: without the position lean (80% of verdicts) the longer worse response wins with
