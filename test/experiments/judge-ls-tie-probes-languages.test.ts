@@ -111,6 +111,10 @@ describe('tie probes in every translated target', () => {
       return of.reduce((a, r) => a + r.ties, 0) / of.reduce((a, r) => a + r.n, 0);
     };
     expect(tieShare('ar')).toBeGreaterThan(0.25);
+    // …and recognises it as ZH's probes are recognised (one answer, translated: a sure tie, 0.8),
+    // not as two unrelated answers it cannot tell apart (a coin-flip tie, 0.5).
+    const ties = probes.filter((p) => p.winner === 'tie');
+    expect(new Set(ties.map((p) => p.confidence))).toEqual(new Set([0.8]));
     expect(tieShare('zh')).toBeGreaterThan(0.2);
   });
 
