@@ -1,11 +1,7 @@
 // judgments.csv of DESIGN.md section 8: one row per stored verdict, the columns in contract order.
 import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
 import { normalizeChoice } from '../../../shared/protocols/judge-ls/choice';
-import {
-  isTargetLanguage,
-  probeOrdersOf,
-  probeTargetOf,
-} from '../../../shared/protocols/judge-ls/languages';
+import { isTargetLanguage, probeOrdersOf, probeTargetOf } from '../../../shared/protocols/judge-ls/languages';
 import { toCsv } from '../host';
 
 export const JUDGMENTS_COLUMNS = [

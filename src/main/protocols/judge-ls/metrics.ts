@@ -466,24 +466,22 @@ function tieProbeRows(ix: Index): TieProbeRow[] {
   const adjusted = holmAdjust(rows.map((r) => r.binomial_p));
   rows.forEach((r, i) => (r.binomial_p_holm = adjusted[i]));
   if (ix.probeTargets.some((t) => t !== 'ZH')) return rows;
-  return rows.map(
-    (r): ZhTieProbeRow => ({
-      judge: r.judge,
-      n: r.n,
-      en_wins: r.en_wins,
-      zh_wins: r.target_wins,
-      ties: r.ties,
-      en_win_rate: r.en_win_rate,
-      en_win_rate_ci: r.en_win_rate_ci,
-      zh_win_rate: r.target_win_rate,
-      zh_win_rate_ci: r.target_win_rate_ci,
-      tie_rate: r.tie_rate,
-      tie_rate_ci: r.tie_rate_ci,
-      en_share_non_tie: r.en_share_non_tie,
-      binomial_p: r.binomial_p,
-      binomial_p_holm: r.binomial_p_holm,
-    }),
-  );
+  return rows.map((r): ZhTieProbeRow => ({
+    judge: r.judge,
+    n: r.n,
+    en_wins: r.en_wins,
+    zh_wins: r.target_wins,
+    ties: r.ties,
+    en_win_rate: r.en_win_rate,
+    en_win_rate_ci: r.en_win_rate_ci,
+    zh_win_rate: r.target_win_rate,
+    zh_win_rate_ci: r.target_win_rate_ci,
+    tie_rate: r.tie_rate,
+    tie_rate_ci: r.tie_rate_ci,
+    en_share_non_tie: r.en_share_non_tie,
+    binomial_p: r.binomial_p,
+    binomial_p_holm: r.binomial_p_holm,
+  }));
 }
 
 function subsetQualityRows(ix: Index): SubsetQualityRow[] {

@@ -98,11 +98,14 @@ describe('judge prompts', () => {
     expect(ar.user).toContain('once written in English and once in Arabic.');
     expect(ar.user.replace('in Arabic.', 'in Chinese.')).toBe(zh.user);
     // An edited template may name the language itself.
-    const own = { ...DEFAULT_TEMPLATES, tieProbeUser: '{{target_language}}: {{instruction}} {{output_a}} {{output_b}}' };
+    const own = {
+      ...DEFAULT_TEMPLATES,
+      tieProbeUser: '{{target_language}}: {{instruction}} {{output_a}} {{output_b}}',
+    };
     expect(renderTieProbePrompt(own, texts, 'hi').user).toMatch(/^Hindi: /);
-    expect(parseJudgeLsOptions({ templates: { tieProbeUser: own.tieProbeUser } }).templates.tieProbeUser).toBe(
-      own.tieProbeUser,
-    );
+    expect(
+      parseJudgeLsOptions({ templates: { tieProbeUser: own.tieProbeUser } }).templates.tieProbeUser,
+    ).toBe(own.tieProbeUser);
   });
 
   it('renders edited templates from the options', () => {

@@ -240,7 +240,9 @@ export function renderTieProbePrompt(
   target: TargetLanguage = 'ZH',
 ): RenderedPrompt {
   const template =
-    target !== 'ZH' && templates.tieProbeUser === TIE_PROBE_USER ? TIE_PROBE_USER_TARGET : templates.tieProbeUser;
+    target !== 'ZH' && templates.tieProbeUser === TIE_PROBE_USER
+      ? TIE_PROBE_USER_TARGET
+      : templates.tieProbeUser;
   return {
     system: renderTemplate(templates.judgeSystem, {}),
     user: renderTemplate(template, {

@@ -123,7 +123,9 @@ export function probeTargets(targets: readonly string[]): string[] {
 }
 
 /** A probed target's two orders: ZH keeps en_zh / zh_en; others en_target / target_en. */
-export function probeOrdersOf(target: string): readonly ['en_zh', 'zh_en'] | readonly ['en_target', 'target_en'] {
+export function probeOrdersOf(
+  target: string,
+): readonly ['en_zh', 'zh_en'] | readonly ['en_target', 'target_en'] {
   return target === 'ZH' ? (['en_zh', 'zh_en'] as const) : (['en_target', 'target_en'] as const);
 }
 

@@ -2,7 +2,15 @@
 // judgments and results of a Judge-LS experiment).
 import type { ExperimentResults } from '../../experiments';
 import { rowReader } from '../../protocol-rows';
-import type { Comparison, JudgeLsMetrics, Language, ProbeOrder, QualityOrder, TargetLanguage, Winner } from './types';
+import type {
+  Comparison,
+  JudgeLsMetrics,
+  Language,
+  ProbeOrder,
+  QualityOrder,
+  TargetLanguage,
+  Winner,
+} from './types';
 
 export type JudgeLsResults = ExperimentResults<JudgeLsMetrics, 'judge-ls'>;
 

@@ -182,7 +182,7 @@ export const en = {
     },
     tie_probe_target: {
       title: 'Tie probe: English vs {{languages}}',
-      help: 'The gold output in English against its own translation into each language ({{languages}}). A fair judge says tie or splits evenly; p tests EN wins against the translation\'s wins, the item as the unit, Holm across every judge and language.',
+      help: "The gold output in English against its own translation into each language ({{languages}}). A fair judge says tie or splits evenly; p tests EN wins against the translation's wins, the item as the unit, Holm across every judge and language.",
     },
     significance: {
       title: 'Significance tests',

@@ -68,8 +68,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
       tieProbes: '平局探针',
       tieProbesText:
         '同时让每个评审模型比较正确答案与它自己的译文（{{languages}}）。公正的评审应判为平局；若有偏好，说明它偏向某种语言。',
-      tieProbesNeedZh:
-        '平局探针需要译文而不是语码转换：请在“翻译”步骤中勾选 ZH，或填写 ar、hi 等语言代码。',
+      tieProbesNeedZh: '平局探针需要译文而不是语码转换：请在“翻译”步骤中勾选 ZH，或填写 ar、hi 等语言代码。',
       noiseFloor: '测量噪声底线',
       noiseFloorText:
         '把每个英文判决原样再问一次（安慰剂）。结果会在每个语言翻转率旁显示：什么都没变时评审改变判决的频率。每个条目、评审和顺序多一次调用。',
