@@ -71,7 +71,11 @@ function targetProbes(judge: string, target: string, en: number, tr: number, tie
 }
 
 describe('tie probes per judge and language (issue 37)', () => {
-  const counts = { ZH: [9, 2, 1], ar: [3, 8, 1], hi: [6, 6, 0] } as const;
+  const counts: Record<'ZH' | 'ar' | 'hi', [number, number, number]> = {
+    ZH: [9, 2, 1],
+    ar: [3, 8, 1],
+    hi: [6, 6, 0],
+  };
   const records = (targets: (keyof typeof counts)[]) =>
     ['J1', 'J2'].flatMap((j) =>
       targets.flatMap((t) => (t === 'ZH' ? probes(j, ...counts.ZH) : targetProbes(j, t, ...counts[t]))),
