@@ -226,7 +226,12 @@ export const en = {
     dose_response: 'Flip rate against the measured mixing ratio',
   },
   order: { orig: 'orig', swap: 'swap' },
-  probe: { en_zh: 'Probe EN|ZH', zh_en: 'Probe ZH|EN' },
+  probe: {
+    en_zh: 'Probe EN|ZH',
+    zh_en: 'Probe ZH|EN',
+    en_target: 'Probe EN|{{language}}',
+    target_en: 'Probe {{language}}|EN',
+  },
   language: { ZH: 'Chinese (ZH)', LS: 'Code-switched (LS)' },
   flipType: {
     correct_to_wrong: 'correct → wrong',

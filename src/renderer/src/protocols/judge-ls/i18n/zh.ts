@@ -219,7 +219,12 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     dose_response: '翻转率与实测混合比例',
   },
   order: { orig: '原序', swap: '交换' },
-  probe: { en_zh: '探针 英|中', zh_en: '探针 中|英' },
+  probe: {
+    en_zh: '探针 英|中',
+    zh_en: '探针 中|英',
+    en_target: '探针 英|{{language}}',
+    target_en: '探针 {{language}}|英',
+  },
   language: { ZH: '中文（ZH）', LS: '中英混杂（LS）' },
   flipType: {
     correct_to_wrong: '对 → 错',
