@@ -4,11 +4,14 @@
 // one row per judge × language, recomputed here from the stored verdicts (counts, the
 // item-clustered test, Holm across the whole table); the tables, figure, judgments.csv, the
 // verdict browser's links and the estimate follow the same rows.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JudgeLsMetrics, TargetTieProbeRow } from '../../src/shared/protocols/judge-ls/types';
+import type {
+  JudgeLsMetrics,
+  JudgmentRecord,
+  TargetTieProbeRow,
+} from '../../src/shared/protocols/judge-ls/types';
+import { judgmentsCsv } from '../../src/main/protocols/judge-ls/judgments-csv';
 import { JUDGMENTS_VIEW, type JudgmentView } from '../../src/shared/protocols/judge-ls/views';
 import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
 import type { Table } from '../../src/shared/report/table';
@@ -164,13 +167,23 @@ describe('tie probes in every translated target', () => {
     }
   });
 
-  it('writes the probes to judgments.csv with the translation named as the choice', async () => {
-    const out = join(sample.dir, 'export');
-    await sample.core.call('experiments.export', { experimentId: id, outDir: out });
-    const csv = parse(readFileSync(join(out, 'judgments.csv'), 'utf8'), {
-      columns: true,
-      bom: true,
-    }) as Record<string, string>[];
+  it('writes the probes to judgments.csv with the translation named as the choice', () => {
+    // The exporter's own writer on the stored verdicts (the full export also draws every figure).
+    const records: JudgmentRecord[] = probes.map((p) => ({
+      judge: p.judge,
+      itemId: p.sourceId,
+      subset: p.subset,
+      gold: p.gold,
+      kind: p.kind,
+      language: p.language,
+      order: p.order,
+      status: p.status,
+      winner: p.winner,
+      reason: p.reason,
+      failureReason: p.failureReason,
+      attempts: p.attempts,
+    }));
+    const csv = parse(judgmentsCsv(records), { columns: true, bom: true }) as Record<string, string>[];
     const ar = csv.filter((r) => r.kind === 'tie_probe' && r.language === 'EN-ar');
     expect(ar).toHaveLength(JUDGES.length * ITEMS * 2);
     for (const r of ar) {
