@@ -197,9 +197,11 @@ function buildIndex(
 ): Index {
   const quality = new Map<string, Map<Language, Judged[]>>();
   const probes = new Map<string, Map<TargetLanguage, Probed[]>>();
-  const probeTargets = firstSeen(
+  // ZH first (as plans put it), then the other probed targets first seen, as languagesOf orders them.
+  const probed = firstSeen(
     records.filter((r) => r.kind === 'tie_probe').map((r) => probeTargetOf(r.language)!),
   );
+  const probeTargets = [...probed.filter((t) => t === 'ZH'), ...probed.filter((t) => t !== 'ZH')];
   for (const j of judges) {
     quality.set(j, new Map(languages.map((l) => [l, []])));
     probes.set(j, new Map(probeTargets.map((t) => [t, []])));

@@ -124,6 +124,13 @@ describe('tie probes per judge and language (issue 37)', () => {
     expect(m.tie_probe.map((r) => r.binomial_p_holm)).toEqual(
       holmAdjust(m.tie_probe.map((r) => r.binomial_p)),
     );
+    // ZH's rows first whatever order the store returns the verdicts in.
+    const reversed = computeJudgeLsMetrics(records(['ZH', 'ar', 'hi']).reverse(), {
+      flagged: [],
+      checks: [],
+      usage: [],
+    });
+    expect(tieProbeTarget(reversed.tie_probe[0]).language).toBe('ZH');
     // Holm over six tests, not over each language's two judges.
     const alone = metricsOf(['ar']).tie_probe.find((r) => r.judge === 'J1')!;
     expect(alone.binomial_p).toBe(ar.binomial_p);
