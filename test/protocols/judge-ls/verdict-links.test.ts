@@ -2,13 +2,15 @@
 // `invariance`, `subset_flip`, `position` and `noise_floor`, with and without the flagged items,
 // the pairs the cell's filter selects are exactly n, and their two graded choices ("1 ✓ → tie ✗")
 // give the row's flip rate (and, for invariance, the correctness counts and McNemar's p); every
-// row of `subset_quality` opens its n single verdicts, whose tie-half score averages to its value.
+// row of `subset_quality` opens its n single verdicts, whose tie-half score averages to its value,
+// and every row of `tie_probe` its n probes, whose choices give its ZH win rate.
 // Simulated provider through the core, on a random sample spanning LLMBar's subsets, with the
 // noise floor on; the rows are matched as the browser matches them.
 import { describe, expect, it } from 'vitest';
 import type { Table, TableRow } from '../../../src/shared/report/table';
 import { clusteredMcnemarExact } from '../../../src/shared/stats';
 import { matchVerdicts, rowFilter, type VerdictRow } from '../../../src/shared/verdicts';
+import { normalizeChoice } from '../../../src/shared/protocols/judge-ls/choice';
 import { useSampleCore } from '../../helpers/sample-core';
 
 const sample = useSampleCore('llmbar');
@@ -105,6 +107,23 @@ describe('Judge-LS pair tables', () => {
             flipped += behind.filter((v) => sides(v).a.choice !== sides(v).b.choice).length;
           }
         }
+      }
+      // The tie-probe table (ZH only here: the rows of before issue 37) opens each judge's EN-ZH
+      // probes, whose normalized choices give its win rates.
+      const probeLink = links.find((l) => l.table === 'tie_probe')!;
+      const probeTable = results.tables.find((t: Table) => t.id === 'tie_probe')!;
+      expect(probeTable.rows.length).toBe(2);
+      for (const row of probeTable.rows) {
+        const behind = matchVerdicts(rows, rowFilter(probeLink, row)!);
+        expect(behind.length).toBe(row.n);
+        expect(new Set(behind.map((v) => `${v.fields.judge} ${v.fields.language}`))).toEqual(
+          new Set([`${row.judge} EN-ZH`]),
+        );
+        const zh = behind.filter(
+          (v) =>
+            normalizeChoice(v.fields.order as 'en_zh' | 'zh_en', v.verdict as 'A' | 'B' | 'tie') === 'ZH',
+        );
+        expect(zh.length / behind.length).toBeCloseTo(row.zh_win_rate as number, 12);
       }
     }
     // The weak judge flips now and then, so the rates checked are not all zero.

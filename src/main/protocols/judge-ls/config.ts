@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { checkTemplate } from '../../judging/template';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
-import { targetLanguageProblem } from '../../../shared/protocols/judge-ls/languages';
+import { probeTargets, targetLanguageProblem } from '../../../shared/protocols/judge-ls/languages';
 
 /**
  * A target language: ZH, LS, a code of the catalogue (shared/protocols/judge-ls/languages.ts:
@@ -102,7 +102,10 @@ export const judgeLsOptionsSchema = z
         llmVerdict: z.boolean().default(false),
       })
       .optional(),
-    /** The two EN-vs-ZH tie probes per item and judge; they need the ZH variant. */
+    /**
+     * Two tie probes per item, judge and translated target (ZH, `zh`, `ar`, …: the gold answer in
+     * English against its translation, both orders); code-switched targets get none.
+     */
     tieProbes: z.boolean().default(true),
     /** Only the first N items (in dataset order). */
     limit: z.number().int().positive().optional(),
@@ -134,12 +137,12 @@ export const judgeLsOptionsSchema = z
       .optional(),
   })
   .superRefine((o, ctx) => {
-    if (o.tieProbes && !o.languages.includes('ZH')) {
+    if (o.tieProbes && probeTargets(o.languages).length === 0) {
       ctx.addIssue({
         code: 'custom',
         path: ['tieProbes'],
         message:
-          'tie probes compare English with the ZH variant: add "ZH" to languages or set tieProbes to false',
+          'tie probes compare English with a translation, and every listed language is code-switched: add a translated target (ZH, ar, hi, …) to languages or set tieProbes to false',
       });
     }
   });

@@ -315,7 +315,8 @@ export function missingJudgments(ctx: Pick<MetricsContext, 'exp' | 'results'>): 
     .filter((t) => !answered.has(t.key))
     .map((t) => {
       const m = t.meta;
-      const lang = m.language === 'EN-ZH' ? 'ZH' : m.language;
+      // A tie probe needs its target's translation (EN-ar → ar).
+      const lang = m.kind === 'tie_probe' ? m.language.slice(3) : m.language;
       const why = lang === 'EN' ? undefined : failedTranslation.get(`${m.itemId}:${lang}`);
       return {
         judge: m.judge,

@@ -1,7 +1,7 @@
 // judgments.csv of DESIGN.md section 8: one row per stored verdict, the columns in contract order.
 import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
 import { normalizeChoice } from '../../../shared/protocols/judge-ls/choice';
-import { isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
+import { isTargetLanguage, probeOrdersOf, probeTargetOf } from '../../../shared/protocols/judge-ls/languages';
 import { toCsv } from '../host';
 
 export const JUDGMENTS_COLUMNS = [
@@ -65,19 +65,24 @@ function checkRecord(r: JudgmentRecord, i: number): void {
       throw invalid(i, 'language', r.language, 'EN | ZH | LS | a target language code');
     if (r.order !== 'orig' && r.order !== 'swap') throw invalid(i, 'order', r.order, 'orig | swap');
   } else {
-    if (r.language !== 'EN-ZH') throw invalid(i, 'language', r.language, 'EN-ZH');
-    if (r.order !== 'en_zh' && r.order !== 'zh_en') throw invalid(i, 'order', r.order, 'en_zh | zh_en');
+    const target = probeTargetOf(r.language);
+    if (target === null) throw invalid(i, 'language', r.language, 'EN-ZH | EN-<code> (EN-ar, …)');
+    const orders = probeOrdersOf(target);
+    if (!(orders as readonly string[]).includes(r.order))
+      throw invalid(i, 'order', r.order, orders.join(' | '));
   }
 }
 
 /**
  * The normalized choice: quality orig A→1, B→2, swap A→2, B→1; tie probe en_zh A→EN, B→ZH,
- * zh_en A→ZH, B→EN; tie stays tie; no verdict → ''.
+ * zh_en A→ZH, B→EN, and for another target (EN-ar) en_target A→EN, B→ar, target_en A→ar, B→EN;
+ * tie stays tie; no verdict → ''.
  */
-export function normalizedChoice(r: JudgmentRecord): '1' | '2' | 'tie' | 'EN' | 'ZH' | '' {
-  return r.winner === null
-    ? ''
-    : (String(normalizeChoice(r.order, r.winner)) as '1' | '2' | 'tie' | 'EN' | 'ZH');
+export function normalizedChoice(r: JudgmentRecord): string {
+  if (r.winner === null) return '';
+  const choice = String(normalizeChoice(r.order, r.winner));
+  // The translation's win is named by its language, as ZH's always was.
+  return choice === 'target' ? (probeTargetOf(r.language) ?? choice) : choice;
 }
 
 function countText(n: number | undefined, index: number, field: string): string {

@@ -28,6 +28,9 @@ import type {
   SubsetQualityRow,
   TargetLanguage,
   TieProbeRow,
+  TargetTieProbeRow,
+  ZhTieProbeRow,
+  ProbeOrder,
   UsageRow,
   VerificationRow,
 } from '../../../shared/protocols/judge-ls/types';
@@ -49,7 +52,12 @@ import {
   type RatioCluster,
 } from '../../../shared/stats';
 import { LANGUAGES } from './model';
-import { comparisonOf, isTargetLanguage } from '../../../shared/protocols/judge-ls/languages';
+import {
+  comparisonOf,
+  isTargetLanguage,
+  probeOrdersOf,
+  probeTargetOf,
+} from '../../../shared/protocols/judge-ls/languages';
 import { normalizeChoice, type ProbeChoice, type QualityChoice } from './parse';
 import { REPEAT_COMPARISON } from '../../../shared/protocols/judge-ls/choice';
 import { doseResponse } from './dose-response';
@@ -130,14 +138,22 @@ interface Index {
   subsets: string[];
   /** judge → language → verdicts. */
   quality: Map<string, Map<Language, Judged[]>>;
-  probes: Map<string, Probed[]>;
+  /** judge → probed target (ZH, ar, …, first seen) → probes. */
+  probes: Map<string, Map<TargetLanguage, Probed[]>>;
+  /** The probed targets, first seen (a plan puts ZH first). */
+  probeTargets: TargetLanguage[];
   /** EN, ZH, LS and the study's other targets (languagesOf). */
   languages: Language[];
   comparisons: [Comparison, TargetLanguage][];
 }
 
 const QUALITY_ORDERS = new Set(['orig', 'swap']);
-const PROBE_ORDERS = new Set(['en_zh', 'zh_en']);
+
+/** A tie probe's shape: EN against a probed target, in that target's two orders. */
+function probeShapeOk(r: JudgmentRecord): boolean {
+  const target = probeTargetOf(r.language);
+  return target !== null && (probeOrdersOf(target) as readonly string[]).includes(r.order);
+}
 
 function describe(r: JudgmentRecord): string {
   const sample = isRepeat(r) ? ` / sample ${r.sample}` : '';
@@ -160,7 +176,7 @@ function checkRecords(records: readonly JudgmentRecord[]): void {
       ? r.sample === 1 && r.kind === 'quality' && r.language === 'EN' && QUALITY_ORDERS.has(r.order)
       : r.kind === 'quality'
         ? (r.language === 'EN' || isTargetLanguage(r.language)) && QUALITY_ORDERS.has(r.order)
-        : r.kind === 'tie_probe' && r.language === 'EN-ZH' && PROBE_ORDERS.has(r.order);
+        : r.kind === 'tie_probe' && probeShapeOk(r);
     if (!shapeOk) throw new Error(`Judgment with an impossible kind/language/order: ${describe(r)}`);
     if (r.gold !== 1 && r.gold !== 2) throw new Error(`Judgment with gold ${String(r.gold)}: ${describe(r)}`);
   }
@@ -180,10 +196,15 @@ function buildIndex(
   languages: Language[] = languagesOf(records),
 ): Index {
   const quality = new Map<string, Map<Language, Judged[]>>();
-  const probes = new Map<string, Probed[]>();
+  const probes = new Map<string, Map<TargetLanguage, Probed[]>>();
+  // ZH first (as plans put it), then the other probed targets first seen, as languagesOf orders them.
+  const probed = firstSeen(
+    records.filter((r) => r.kind === 'tie_probe').map((r) => probeTargetOf(r.language)!),
+  );
+  const probeTargets = [...probed.filter((t) => t === 'ZH'), ...probed.filter((t) => t !== 'ZH')];
   for (const j of judges) {
     quality.set(j, new Map(languages.map((l) => [l, []])));
-    probes.set(j, []);
+    probes.set(j, new Map(probeTargets.map((t) => [t, []])));
   }
   for (const rec of records) {
     if (!isValid(rec)) continue;
@@ -196,11 +217,20 @@ function buildIndex(
     } else {
       probes
         .get(rec.judge)!
-        .push({ rec, choice: normalizeChoice(rec.order as 'en_zh' | 'zh_en', rec.winner) });
+        .get(probeTargetOf(rec.language)!)!
+        .push({ rec, choice: normalizeChoice(rec.order as ProbeOrder, rec.winner) });
     }
   }
   const subsets = firstSeen(records.flatMap((r) => (r.subset === null ? [] : [r.subset])));
-  return { judges, subsets, quality, probes, languages, comparisons: comparisonsOf(languages) };
+  return {
+    judges,
+    subsets,
+    quality,
+    probes,
+    probeTargets,
+    languages,
+    comparisons: comparisonsOf(languages),
+  };
 }
 
 function count<T>(xs: readonly T[], pred: (x: T) => boolean): number {
@@ -393,42 +423,67 @@ function positionRows(ix: Index): PositionRow[] {
   return rows;
 }
 
+/**
+ * One row per judge and probed target. A study that probes only ZH keeps the rows of before
+ * issue 37 (no `language`, `zh_*`), byte for byte; one that probes any other target gives every
+ * row its `language` and `target_*` (TargetTieProbeRow), so a file has a single row shape.
+ */
 function tieProbeRows(ix: Index): TieProbeRow[] {
-  const rows: TieProbeRow[] = [];
+  const rows: TargetTieProbeRow[] = [];
   for (const judge of ix.judges) {
-    const ps = ix.probes.get(judge)!;
-    const n = ps.length;
-    if (n === 0) continue;
-    const en = count(ps, (p) => p.choice === 'EN');
-    const zh = count(ps, (p) => p.choice === 'ZH');
-    const ties = n - en - zh;
-    rows.push({
-      judge,
-      n,
-      en_wins: en,
-      zh_wins: zh,
-      ties,
-      en_win_rate: en / n,
-      en_win_rate_ci: wilsonInterval(en, n),
-      zh_win_rate: zh / n,
-      zh_win_rate_ci: wilsonInterval(zh, n),
-      tie_rate: ties / n,
-      tie_rate_ci: wilsonInterval(ties, n),
-      en_share_non_tie: en + zh === 0 ? null : en / (en + zh),
-      // An item is probed in both orders (EN first, ZH first): the item is the unit, its probes'
-      // EN wins minus ZH wins summed (with one probe per item: the exact binomial test at ½).
-      binomial_p: clusteredMcnemar(
-        ps,
-        (p) => p.rec.itemId,
-        (p) => (p.choice === 'EN' ? 1 : p.choice === 'ZH' ? -1 : 0),
-      ),
-      binomial_p_holm: Number.NaN,
-    });
+    for (const language of ix.probeTargets) {
+      const ps = ix.probes.get(judge)!.get(language)!;
+      const n = ps.length;
+      if (n === 0) continue;
+      const isTarget = (p: Probed) => p.choice === 'ZH' || p.choice === 'target';
+      const en = count(ps, (p) => p.choice === 'EN');
+      const target = count(ps, isTarget);
+      const ties = n - en - target;
+      rows.push({
+        judge,
+        language,
+        n,
+        en_wins: en,
+        target_wins: target,
+        ties,
+        en_win_rate: en / n,
+        en_win_rate_ci: wilsonInterval(en, n),
+        target_win_rate: target / n,
+        target_win_rate_ci: wilsonInterval(target, n),
+        tie_rate: ties / n,
+        tie_rate_ci: wilsonInterval(ties, n),
+        en_share_non_tie: en + target === 0 ? null : en / (en + target),
+        // An item is probed in both orders (EN first, target first): the item is the unit, its
+        // probes' EN wins minus target wins summed (with one probe per item: the exact binomial test at ½).
+        binomial_p: clusteredMcnemar(
+          ps,
+          (p) => p.rec.itemId,
+          (p) => (p.choice === 'EN' ? 1 : isTarget(p) ? -1 : 0),
+        ),
+        binomial_p_holm: Number.NaN,
+      });
+    }
   }
-  // One test per judge: the table's family, adjusted together as the invariance table's are.
+  // One test per judge and language: the table's family, adjusted together as the invariance table's are.
   const adjusted = holmAdjust(rows.map((r) => r.binomial_p));
   rows.forEach((r, i) => (r.binomial_p_holm = adjusted[i]));
-  return rows;
+  if (ix.probeTargets.some((t) => t !== 'ZH')) return rows;
+  return rows.map((r): ZhTieProbeRow => ({
+    judge: r.judge,
+    n: r.n,
+    en_wins: r.en_wins,
+    zh_wins: r.target_wins,
+    ties: r.ties,
+    en_win_rate: r.en_win_rate,
+    en_win_rate_ci: r.en_win_rate_ci,
+    zh_win_rate: r.target_win_rate,
+    zh_win_rate_ci: r.target_win_rate_ci,
+    tie_rate: r.tie_rate,
+    tie_rate_ci: r.tie_rate_ci,
+    en_share_non_tie: r.en_share_non_tie,
+    binomial_p: r.binomial_p,
+    binomial_p_holm: r.binomial_p_holm,
+  }));
 }
 
 function subsetQualityRows(ix: Index): SubsetQualityRow[] {

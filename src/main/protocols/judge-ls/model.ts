@@ -2,6 +2,7 @@
 // src/shared/judge-ls.ts, because the exporters and the renderer read them too).
 import type { Label } from '../../../shared/domain';
 import type {
+  Comparison,
   Language,
   ProbeOrder,
   QualityOrder,
@@ -15,6 +16,7 @@ import type { MixingCount } from '../../../shared/text/mixing';
 export const TARGET_LANGUAGES: readonly TargetLanguage[] = ['ZH', 'LS'];
 export const LANGUAGES: readonly Language[] = ['EN', 'ZH', 'LS'];
 export const QUALITY_ORDERS: readonly QualityOrder[] = ['orig', 'swap'];
+/** ZH's probe orders (other targets: probeOrdersOf in shared/protocols/judge-ls/languages.ts). */
 export const PROBE_ORDERS: readonly ProbeOrder[] = ['en_zh', 'zh_en'];
 
 /** An item's three texts in one language. */
@@ -98,7 +100,7 @@ interface JudgeTaskMetaBase {
 export type JudgeTaskMeta = JudgeTaskMetaBase &
   (
     | { kind: 'quality'; language: Language; order: QualityOrder }
-    | { kind: 'tie_probe'; language: 'EN-ZH'; order: ProbeOrder }
+    | { kind: 'tie_probe'; language: Comparison; order: ProbeOrder }
   );
 
 export type JudgeTask = ProtocolTask<'judge', JudgeTaskMeta>;

@@ -3,6 +3,7 @@
 import { pairwiseFields } from './pairwise-item';
 import type { Item } from '../../../shared/domain';
 import type {
+  Comparison,
   Language,
   ProbeOrder,
   QualityOrder,
@@ -12,7 +13,14 @@ import { shownPair } from '../../judging/order';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import type { ChatRequestSpec, ResponseSchema } from '../host';
 import { promptHash, taskKey } from '../types';
-import { canonicalTargets, languageInfo, mixingOf } from '../../../shared/protocols/judge-ls/languages';
+import {
+  canonicalTargets,
+  comparisonOf,
+  languageInfo,
+  mixingOf,
+  probeOrdersOf,
+  probeTargets,
+} from '../../../shared/protocols/judge-ls/languages';
 import { mixingCount, type MixingCount } from '../../../shared/text/mixing';
 import type { JudgeLsOptions } from './config';
 import {
@@ -29,7 +37,6 @@ import {
   type RenderedPrompt,
 } from './prompts';
 import {
-  PROBE_ORDERS,
   QUALITY_ORDERS,
   type JudgeSpec,
   type JudgeTask,
@@ -131,7 +138,7 @@ export function judgeTaskKey(
   judge: string,
   sourceId: string,
   kind: JudgeTaskMeta['kind'],
-  language: Language | 'EN-ZH',
+  language: Language | Comparison,
   order: QualityOrder | ProbeOrder,
 ): string {
   return taskKey('judge', judge, sourceId, kind, language, order);
@@ -154,9 +161,9 @@ function variantIndex(variants: readonly Variant[]): Map<string, Variant> {
 
 /**
  * Per judge and item: EN, then each target language with a variant, each in orders orig
- * (A = output_1) and swap (A = output_2); then, when tie probes are on and the ZH variant
- * exists, the gold output in English against its ZH translation in orders en_zh and zh_en,
- * with the instruction in ZH. A language without a variant (its transform failed) is not
+ * (A = output_1) and swap (A = output_2); then, when tie probes are on, per probed target with a
+ * variant (ZH, then `zh`, `ar`, … as listed): the gold output in English against its translation,
+ * in both orders (ZH: en_zh / zh_en; others: en_target / target_en), with the instruction in the target. A language without a variant (its transform failed) is not
  * planned; metrics then see it as missing, not as failed.
  */
 export function planJudgments(
@@ -242,29 +249,35 @@ export function planJudgments(
           }
         }
       }
-      const zh = byItem.get(`${item.id}:ZH`);
-      if (!opts.tieProbes || !zh || !targets.includes('ZH')) continue;
+      if (!opts.tieProbes) continue;
       const en = pairwiseFields(item);
       const goldEn = en.label === 1 ? en.output1 : en.output2;
-      const goldZh = en.label === 1 ? zh.output1 : zh.output2;
-      for (const order of PROBE_ORDERS) {
-        const key = judgeTaskKey(judge.label, item.sourceId, 'tie_probe', 'EN-ZH', order);
-        if (planned(key)) continue;
-        const pair: PairwiseTexts =
-          order === 'en_zh'
-            ? { instruction: zh.instruction, outputA: goldEn, outputB: goldZh }
-            : { instruction: zh.instruction, outputA: goldZh, outputB: goldEn };
-        tasks.push({
-          key,
-          stage: 'judge',
-          request: request(
-            judge,
-            renderTieProbePrompt(opts.templates, pair),
-            PAIRWISE_VERDICT_SCHEMA,
-            defaults,
-          ),
-          meta: { ...base, kind: 'tie_probe', language: 'EN-ZH', order },
-        });
+      // ZH first, exactly as before issue 37; then each other probed target in the study's order.
+      for (const target of probeTargets(targets)) {
+        const v = byItem.get(`${item.id}:${target}`);
+        if (!v) continue;
+        const goldTarget = en.label === 1 ? v.output1 : v.output2;
+        const language = comparisonOf(target);
+        const [enFirst] = probeOrdersOf(target);
+        for (const order of probeOrdersOf(target)) {
+          const key = judgeTaskKey(judge.label, item.sourceId, 'tie_probe', language, order);
+          if (planned(key)) continue;
+          const pair: PairwiseTexts =
+            order === enFirst
+              ? { instruction: v.instruction, outputA: goldEn, outputB: goldTarget }
+              : { instruction: v.instruction, outputA: goldTarget, outputB: goldEn };
+          tasks.push({
+            key,
+            stage: 'judge',
+            request: request(
+              judge,
+              renderTieProbePrompt(opts.templates, pair, target),
+              PAIRWISE_VERDICT_SCHEMA,
+              defaults,
+            ),
+            meta: { ...base, kind: 'tie_probe', language, order },
+          });
+        }
       }
     }
   }

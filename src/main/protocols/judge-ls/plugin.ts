@@ -167,7 +167,8 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       }
       if (t.stage !== 'judge') return false;
       const m = t.meta as JudgeTask['meta'];
-      const lang = m.language === 'EN-ZH' ? 'ZH' : m.language;
+      // A tie probe needs its target's translation (EN-ar → ar).
+      const lang = m.kind === 'tie_probe' ? m.language.slice(3) : m.language;
       return lang !== 'EN' && standIns.has(`${m.itemId}:${lang}`);
     };
     return {

@@ -90,6 +90,24 @@ describe('judge prompts', () => {
     expect(p.user).toMatch(/If they are equally useful for the instruction, answer "tie"/);
   });
 
+  it("names the probed language: ZH's probe as before, another target's with its own name", () => {
+    const zh = renderTieProbePrompt(DEFAULT_TEMPLATES, texts, 'ZH');
+    expect(zh).toEqual(renderTieProbePrompt(DEFAULT_TEMPLATES, texts));
+    expect(zh.user).toContain('once written in English and once in Chinese.');
+    const ar = renderTieProbePrompt(DEFAULT_TEMPLATES, texts, 'ar');
+    expect(ar.user).toContain('once written in English and once in Arabic.');
+    expect(ar.user.replace('in Arabic.', 'in Chinese.')).toBe(zh.user);
+    // An edited template may name the language itself.
+    const own = {
+      ...DEFAULT_TEMPLATES,
+      tieProbeUser: '{{target_language}}: {{instruction}} {{output_a}} {{output_b}}',
+    };
+    expect(renderTieProbePrompt(own, texts, 'hi').user).toMatch(/^Hindi: /);
+    expect(
+      parseJudgeLsOptions({ templates: { tieProbeUser: own.tieProbeUser } }).templates.tieProbeUser,
+    ).toBe(own.tieProbeUser);
+  });
+
   it('renders edited templates from the options', () => {
     const o = parseJudgeLsOptions({
       templates: { judgeUser: 'Q: {{instruction}}\nA: {{output_a}}\nB: {{output_b}}' },
@@ -122,11 +140,15 @@ describe('template options', () => {
     ).toThrow(/must use \{\{language_rules\}\} or \{\{target_language\}\}/);
   });
 
-  it('rejects unknown keys and tie probes without ZH', () => {
+  it('rejects unknown keys and tie probes without a translated target', () => {
     expect(() => parseJudgeLsOptions({ langauges: ['ZH'] })).toThrow(/Unrecognized key: "langauges"/);
-    expect(() => parseJudgeLsOptions({ languages: ['LS'] })).toThrow(
-      /tieProbes: tie probes compare English with the ZH/,
-    );
+    // Code-switched targets only: nothing to probe against.
+    for (const languages of [['LS'], ['LS', 'LS:ar', 'LS:hi@50']])
+      expect(() => parseJudgeLsOptions({ languages })).toThrow(
+        /tieProbes: tie probes compare English with a translation, and every listed language is code-switched/,
+      );
+    // Any plain language code is a translation to probe (issue 37), ZH or not.
+    expect(parseJudgeLsOptions({ languages: ['ar', 'LS:ar'] }).tieProbes).toBe(true);
     expect(parseJudgeLsOptions({ languages: ['LS'], tieProbes: false }).languages).toEqual(['LS']);
     expect(() => parseJudgeLsOptions({ languages: ['ZH', 'ZH'] })).toThrow(/languages must not repeat/);
   });

@@ -24,7 +24,11 @@ export interface JudgeLsTemplates {
   judgeSystem: string;
   /** User message of a quality verdict: {{instruction}}, {{output_a}}, {{output_b}}. */
   judgeUser: string;
-  /** User message of a tie probe: {{instruction}}, {{output_a}}, {{output_b}}. */
+  /**
+   * User message of a tie probe: {{instruction}}, {{output_a}}, {{output_b}}, and optionally
+   * {{target_language}} (the probed target's name). Left at its default, a target other than ZH
+   * gets the same text naming that language instead of Chinese.
+   */
   tieProbeUser: string;
 }
 
@@ -42,8 +46,9 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateField, { allowed: string[]; r
     allowed: ['instruction', 'output_a', 'output_b'],
     required: ['instruction', 'output_a', 'output_b'],
   },
+  // {{target_language}}: a study probing targets other than ZH names the language in one template.
   tieProbeUser: {
-    allowed: ['instruction', 'output_a', 'output_b'],
+    allowed: ['instruction', 'output_a', 'output_b', 'target_language'],
     required: ['instruction', 'output_a', 'output_b'],
   },
 };
@@ -169,6 +174,12 @@ ${JUDGE_RULES}
 
 ${VERDICT_FORMAT}`;
 
+/**
+ * The default tie probe of a target other than ZH: ZH's text naming the target instead of Chinese
+ * (ZH keeps TIE_PROBE_USER, so its prompts and cached answers stay as they were).
+ */
+const TIE_PROBE_USER_TARGET = TIE_PROBE_USER.replace('in Chinese', 'in {{target_language}}');
+
 export const DEFAULT_TEMPLATES: JudgeLsTemplates = {
   transformSystem: TRANSFORM_SYSTEM,
   transformUser: TRANSFORM_USER,
@@ -223,8 +234,24 @@ export function renderJudgePrompt(templates: JudgeLsTemplates, texts: PairwiseTe
   return renderPairwise(templates.judgeUser, templates, texts);
 }
 
-export function renderTieProbePrompt(templates: JudgeLsTemplates, texts: PairwiseTexts): RenderedPrompt {
-  return renderPairwise(templates.tieProbeUser, templates, texts);
+export function renderTieProbePrompt(
+  templates: JudgeLsTemplates,
+  texts: PairwiseTexts,
+  target: TargetLanguage = 'ZH',
+): RenderedPrompt {
+  const template =
+    target !== 'ZH' && templates.tieProbeUser === TIE_PROBE_USER
+      ? TIE_PROBE_USER_TARGET
+      : templates.tieProbeUser;
+  return {
+    system: renderTemplate(templates.judgeSystem, {}),
+    user: renderTemplate(template, {
+      instruction: texts.instruction,
+      output_a: texts.outputA,
+      output_b: texts.outputB,
+      target_language: targetName(target, 'en').replace(/ \([^)]*\)$/, ''),
+    }),
+  };
 }
 
 /**

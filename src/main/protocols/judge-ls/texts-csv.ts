@@ -1,7 +1,7 @@
 // texts.csv: the texts each Judge-LS verdict was given, beside judgments.csv and keyed like it
 // (item_id = the dataset's id, language EN | ZH | LS), so a reader of the supplement sees what
 // the judge read: the English item and each translation as stored (a person's edit included,
-// marked edited = 1). The tie probe shows the EN and ZH texts of the same item.
+// marked edited = 1). A tie probe shows the EN text and its translation (EN-ar: the ar row) of the same item.
 import type { Item } from '../../../shared/domain';
 import { toCsv } from '../host';
 import type { Variant } from './model';

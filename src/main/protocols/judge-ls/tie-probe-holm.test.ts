@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTables } from '../../../shared/protocols/judge-ls/report/tables';
-import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
+import { tieProbeTarget, type JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
+import { clusteredMcnemarExact, holmAdjust } from '../../../shared/stats';
 import { computeJudgeLsMetrics } from './metrics';
 
 interface Fixture {
@@ -62,4 +63,90 @@ describe('Holm across the tie-probe binomial tests', () => {
       expect(binomial.map((r) => r.p_holm)).toEqual(metrics.tie_probe.map((r) => r.binomial_p_holm));
     },
   );
+});
+
+/** Probes of another target (issue 37) in its en_target order: EN wins A, the translation B. */
+function targetProbes(judge: string, target: string, en: number, tr: number, ties: number): JudgmentRecord[] {
+  return probes(judge, en, tr, ties).map((r) => ({ ...r, language: `EN-${target}`, order: 'en_target' }));
+}
+
+describe('tie probes per judge and language (issue 37)', () => {
+  const counts: Record<'ZH' | 'ar' | 'hi', [number, number, number]> = {
+    ZH: [9, 2, 1],
+    ar: [3, 8, 1],
+    hi: [6, 6, 0],
+  };
+  const records = (targets: (keyof typeof counts)[]) =>
+    ['J1', 'J2'].flatMap((j) =>
+      targets.flatMap((t) => (t === 'ZH' ? probes(j, ...counts.ZH) : targetProbes(j, t, ...counts[t]))),
+    );
+  const metricsOf = (targets: (keyof typeof counts)[]) =>
+    computeJudgeLsMetrics(records(targets), { flagged: [], checks: [], usage: [] });
+
+  it('a ZH-only study keeps its rows as they were: no language, zh_* fields, Holm across judges', () => {
+    const m = metricsOf(['ZH']);
+    expect(Object.keys(m.tie_probe[0])).toEqual([
+      'judge',
+      'n',
+      'en_wins',
+      'zh_wins',
+      'ties',
+      'en_win_rate',
+      'en_win_rate_ci',
+      'zh_win_rate',
+      'zh_win_rate_ci',
+      'tie_rate',
+      'tie_rate_ci',
+      'en_share_non_tie',
+      'binomial_p',
+      'binomial_p_holm',
+    ]);
+  });
+
+  it('a study probing other targets gives a row per judge × language, Holm across all of them', () => {
+    const m = metricsOf(['ZH', 'ar', 'hi']);
+    expect(m.tie_probe.map((r) => ['language' in r && r.language, r.judge])).toEqual([
+      ['ZH', 'J1'],
+      ['ar', 'J1'],
+      ['hi', 'J1'],
+      ['ZH', 'J2'],
+      ['ar', 'J2'],
+      ['hi', 'J2'],
+    ]);
+    for (const r of m.tie_probe) {
+      expect('zh_wins' in r).toBe(false);
+      const [en, tr, ties] = counts[tieProbeTarget(r).language as keyof typeof counts];
+      expect([r.en_wins, tieProbeTarget(r).wins, r.ties]).toEqual([en, tr, ties]);
+    }
+    // One probe per item here: the item-clustered test is the exact binomial test at ½.
+    const ar = m.tie_probe.find((r) => tieProbeTarget(r).language === 'ar')!;
+    expect(ar.binomial_p).toBeCloseTo(clusteredMcnemarExact([1, 1, 1, ...Array(8).fill(-1), 0]), 12);
+    expect(m.tie_probe.map((r) => r.binomial_p_holm)).toEqual(
+      holmAdjust(m.tie_probe.map((r) => r.binomial_p)),
+    );
+    // ZH's rows first whatever order the store returns the verdicts in.
+    const reversed = computeJudgeLsMetrics(records(['ZH', 'ar', 'hi']).reverse(), {
+      flagged: [],
+      checks: [],
+      usage: [],
+    });
+    expect(tieProbeTarget(reversed.tie_probe[0]).language).toBe('ZH');
+    // Holm over six tests, not over each language's two judges.
+    const alone = metricsOf(['ar']).tie_probe.find((r) => r.judge === 'J1')!;
+    expect(alone.binomial_p).toBe(ar.binomial_p);
+    expect(ar.binomial_p_holm).toBeGreaterThan(alone.binomial_p_holm);
+  });
+
+  it('refuses probes no plan makes: a code-switched target, or ZH orders on another target', () => {
+    const bad = (r: Partial<JudgmentRecord>) => () =>
+      computeJudgeLsMetrics([{ ...targetProbes('J', 'ar', 1, 0, 0)[0], ...r }], {
+        flagged: [],
+        checks: [],
+        usage: [],
+      });
+    expect(bad({ language: 'EN-LS:ar' })).toThrow(/impossible kind\/language\/order/);
+    expect(bad({ order: 'en_zh' })).toThrow(/impossible kind\/language\/order/);
+    expect(bad({ language: 'EN-ZH' })).toThrow(/impossible kind\/language\/order/);
+    expect(bad({})).not.toThrow();
+  });
 });

@@ -32,7 +32,8 @@ export const JUDGE_LS_VERDICT_LINKS: readonly VerdictLink[] = [
   },
   {
     table: 'tie_probe',
-    by: { judge: 'judge' },
+    // A row's comparison (EN-ZH, EN-ar) is its probes' language: a judge's rows open their own language's probes.
+    by: { judge: 'judge', comparison: 'language' },
     where: { kind: 'tie_probe' },
     columns: [
       'n',
@@ -42,6 +43,8 @@ export const JUDGE_LS_VERDICT_LINKS: readonly VerdictLink[] = [
       'tie_rate_ci',
       'zh_win_rate',
       'zh_win_rate_ci',
+      'target_win_rate',
+      'target_win_rate_ci',
     ],
     count: 'n',
   },

@@ -166,13 +166,24 @@ export function promptPreview(exp: ExperimentView, itemId?: number): PromptPrevi
     .filter((t) => t.stage === 'judge' && t.meta.judge === firstJudge)
     .filter((t) => {
       const m = t.meta as JudgeTask['meta'];
-      return (m.kind === 'quality' && m.language === 'EN' && m.order === 'orig') || m.order === 'en_zh';
+      return (
+        (m.kind === 'quality' && m.language === 'EN' && m.order === 'orig') ||
+        m.order === 'en_zh' ||
+        m.order === 'en_target'
+      );
     })
     .map((t) => {
       const m = t.meta as JudgeTask['meta'];
       return m.kind === 'quality'
         ? view('Judge (EN, original order)', t, 'judge')
-        : view('Tie probe (EN vs ZH; ZH text shown in English here)', t, 'tieProbe');
+        : m.order === 'en_zh'
+          ? view('Tie probe (EN vs ZH; ZH text shown in English here)', t, 'tieProbe')
+          : view(
+              `Tie probe (EN vs ${m.language.slice(3)}; ${m.language.slice(3)} text shown in English here)`,
+              t,
+              'tieProbeTarget',
+              { language: m.language.slice(3) },
+            );
     });
   return { itemId: item.id, sourceId: item.sourceId, prompts: [...transform, ...judge] };
 }

@@ -176,9 +176,29 @@ function hanShare(text: string): number {
   return han + latin ? han / (han + latin) : 0;
 }
 
+/**
+ * Share of letters outside plain A–Z: Han, and the pseudo-languages' accented Latin, Arabic and
+ * Devanagari letters (pseudo-scripts.ts), so a tie probe in any of them is seen as one.
+ */
+function foreignShare(text: string): number {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const plain = text.match(/[A-Za-z]/g)?.length ?? 0;
+  return letters ? (letters - plain) / letters : 0;
+}
+
+/**
+ * Which script measure tells the two responses apart: Han share first (the measure tie probes
+ * against ZH have always been simulated with), else the share of other non-English letters.
+ */
+function scriptMeasure(a: string, b: string): ((t: string) => number) | null {
+  if (Math.abs(hanShare(a) - hanShare(b)) > 0.5) return hanShare;
+  if (Math.abs(foreignShare(a) - foreignShare(b)) > 0.5) return foreignShare;
+  return null;
+}
+
 /** Responses in different scripts with the same numbers and lines: one answer, translated. */
 function sameAnswerTwoLanguages(a: string, b: string, shape: (t: string) => string): boolean {
-  return Math.abs(hanShare(a) - hanShare(b)) > 0.5 && shape(a) === shape(b);
+  return scriptMeasure(a, b) !== null && shape(a) === shape(b);
 }
 
 /** How much better B must look than A to win a heuristic call (in followScore units). */
@@ -199,7 +219,8 @@ function pairwiseVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknow
   if (c && sameAnswerTwoLanguages(c.a, c.b, shape)) {
     // Likely one answer and its translation: often a tie, else a mild lean to the English one.
     const r = draw();
-    const englishFirst = hanShare(c.a) < hanShare(c.b);
+    const share = scriptMeasure(c.a, c.b)!;
+    const englishFirst = share(c.a) < share(c.b);
     const prefersEnglish = r < 0.45 + 0.55 * 0.62;
     winner = r < 0.45 ? 'tie' : prefersEnglish === englishFirst ? 'A' : 'B';
     confidence = winner === 'tie' ? 0.8 : 0.55 + 0.2 * rng();

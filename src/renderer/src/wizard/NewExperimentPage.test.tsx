@@ -280,17 +280,33 @@ describe('New experiment wizard', () => {
     );
   });
 
-  it('turns tie probes off, with the reason, when ZH is not among the languages', async () => {
+  it('turns tie probes off, with the reason, when every language is code-switched', async () => {
     await openWizard(makeApi());
     next();
     next();
     next();
     fireEvent.click(screen.getByTestId('language-ZH'));
+    fireEvent.change(screen.getByTestId('transform-other-languages'), { target: { value: 'LS:ar' } });
     next();
     const box = screen.getByTestId('option-tie-probes') as HTMLInputElement;
     expect(box.disabled).toBe(true);
     expect(box.checked).toBe(false);
-    expect(screen.getByText(/Tie probes need the Chinese \(ZH\) translation/)).toBeTruthy();
+    expect(screen.getByText(/Tie probes need a translation, not code-switching/)).toBeTruthy();
+  });
+
+  it('offers tie probes without ZH when another language is translated (issue 37), naming it', async () => {
+    await openWizard(makeApi());
+    next();
+    next();
+    next();
+    fireEvent.click(screen.getByTestId('language-ZH'));
+    fireEvent.change(screen.getByTestId('transform-other-languages'), { target: { value: 'ar LS:ar' } });
+    next();
+    const box = screen.getByTestId('option-tie-probes') as HTMLInputElement;
+    expect(box.disabled).toBe(false);
+    expect(box.checked).toBe(true);
+    expect(screen.getByText(/next to its own translation \(ar\)/)).toBeTruthy();
+    expect(screen.queryByText(/Tie probes need a translation/)).toBeNull();
   });
 
   it('estimates calls and cost per judge and kind, then creates, starts and opens the run', async () => {

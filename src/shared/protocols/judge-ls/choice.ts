@@ -11,11 +11,13 @@ export const REPEAT_COMPARISON = 'EN-EN (repeat)';
 
 /** A normalized choice: the output number for quality verdicts, the language for tie probes. */
 export type QualityChoice = 1 | 2 | 'tie';
-export type ProbeChoice = 'EN' | 'ZH' | 'tie';
+/** A tie probe's choice: EN, ZH (ZH's probes), `target` (any other target's translation), or tie. */
+export type ProbeChoice = 'EN' | 'ZH' | 'target' | 'tie';
 
 /**
  * The normalized choice of a verdict. Quality: orig shows output_1 as A, swap shows
- * output_2 as A. Tie probes: en_zh shows English as A, zh_en shows Chinese as A.
+ * output_2 as A. Tie probes: en_zh shows English as A, zh_en shows Chinese as A;
+ * another target's en_target shows English as A, target_en its translation.
  */
 export function normalizeChoice(order: QualityOrder, winner: Winner): QualityChoice;
 export function normalizeChoice(order: ProbeOrder, winner: Winner): ProbeChoice;
@@ -38,5 +40,9 @@ export function normalizeChoice(
       return a ? 'EN' : 'ZH';
     case 'zh_en':
       return a ? 'ZH' : 'EN';
+    case 'en_target':
+      return a ? 'EN' : 'target';
+    case 'target_en':
+      return a ? 'target' : 'EN';
   }
 }

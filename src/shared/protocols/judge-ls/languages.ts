@@ -107,3 +107,31 @@ export function canonicalTargets(targets: readonly string[]): string[] {
 export function comparisonOf(target: string): `EN-${string}` {
   return `EN-${target}`;
 }
+
+/**
+ * Whether a target gets tie probes (the gold answer in English against its translation): ZH and
+ * every plain catalogue code (`zh`, `ar`, `hi`); a code-switched text is not a translation of the
+ * answer, so LS, `LS:<code>` and mixed targets get none.
+ */
+export function isProbeTarget(target: string): boolean {
+  return target === 'ZH' || (target !== 'LS' && !isCodeSwitched(target) && BY_CODE.has(target));
+}
+
+/** The probed targets of a study, in canonical order (ZH first, as before issue 37). */
+export function probeTargets(targets: readonly string[]): string[] {
+  return canonicalTargets(targets).filter(isProbeTarget);
+}
+
+/** A probed target's two orders: ZH keeps en_zh / zh_en; others en_target / target_en. */
+export function probeOrdersOf(
+  target: string,
+): readonly ['en_zh', 'zh_en'] | readonly ['en_target', 'target_en'] {
+  return target === 'ZH' ? (['en_zh', 'zh_en'] as const) : (['en_target', 'target_en'] as const);
+}
+
+/** The target a tie probe's language names (`EN-ar` → ar), or null when it names none. */
+export function probeTargetOf(language: string): string | null {
+  if (!language.startsWith('EN-')) return null;
+  const t = language.slice(3);
+  return isProbeTarget(t) ? t : null;
+}

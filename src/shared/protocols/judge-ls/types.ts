@@ -9,7 +9,11 @@ export type Language = 'EN' | 'ZH' | 'LS' | (string & {});
 export type TargetLanguage = Exclude<Language, 'EN'>;
 export type Comparison = 'EN-ZH' | 'EN-LS' | `EN-${string}`;
 export type QualityOrder = 'orig' | 'swap';
-export type ProbeOrder = 'en_zh' | 'zh_en';
+/**
+ * Tie-probe orders: ZH's en_zh / zh_en (as before issue 37); any other target's en_target (English
+ * shown as A) / target_en (the translation shown as A).
+ */
+export type ProbeOrder = 'en_zh' | 'zh_en' | 'en_target' | 'target_en';
 export type Winner = 'A' | 'B' | 'tie';
 export type { CI } from '../../report/format';
 import type { CI } from '../../report/format';
@@ -22,8 +26,8 @@ export interface JudgmentRecord {
   subset: string | null;
   gold: 1 | 2;
   kind: 'quality' | 'tie_probe';
-  /** Quality: EN | ZH | LS; tie probe: 'EN-ZH'. */
-  language: Language | 'EN-ZH';
+  /** Quality: EN | ZH | LS | a target; tie probe: 'EN-ZH', or EN-<code> for another target (`EN-ar`). */
+  language: Language | Comparison;
   order: QualityOrder | ProbeOrder;
   status: 'ok' | 'failed';
   winner: Winner | null;
@@ -99,24 +103,53 @@ export interface PositionRow extends PositionLeanColumns {
   lean_p_holm: number;
 }
 
-export interface TieProbeRow {
+interface TieProbeCounts {
   judge: string;
   n: number;
   en_wins: number;
-  zh_wins: number;
   ties: number;
   en_win_rate: number;
   en_win_rate_ci: CI;
-  zh_win_rate: number;
-  zh_win_rate_ci: CI;
   tie_rate: number;
   tie_rate_ci: CI;
-  /** en_wins / (en_wins + zh_wins); null when there is no non-tie probe. */
+  /** en_wins / (en_wins + target wins); null when there is no non-tie probe. */
   en_share_non_tie: number | null;
-  /** Exact two-sided test of EN wins against ZH wins among non-tie probes at ½, item-clustered (an item's two orders summed). */
+  /** Exact two-sided test of EN wins against target wins among non-tie probes at ½, item-clustered (an item's two orders summed). */
   binomial_p: number;
-  /** Holm-adjusted across the comparisons of the table (one test per judge). */
+  /** Holm-adjusted across the table's rows (one test per judge and probed language). */
   binomial_p_holm: number;
+}
+
+/** A study whose only probed target is ZH: the row as before issue 37 (no `language`, `zh_*` fields). */
+export interface ZhTieProbeRow extends TieProbeCounts {
+  zh_wins: number;
+  zh_win_rate: number;
+  zh_win_rate_ci: CI;
+}
+
+/**
+ * A study that probes any other target (issue 37): every row, ZH's too, names its `language` and
+ * counts the translation's wins as `target_*`, so one file has one row shape.
+ */
+export interface TargetTieProbeRow extends TieProbeCounts {
+  language: TargetLanguage;
+  target_wins: number;
+  target_win_rate: number;
+  target_win_rate_ci: CI;
+}
+
+export type TieProbeRow = ZhTieProbeRow | TargetTieProbeRow;
+
+/** Either shape of a tie-probe row read the same way: its target and the target's wins. */
+export function tieProbeTarget(r: TieProbeRow): {
+  language: TargetLanguage;
+  wins: number;
+  rate: number;
+  ci: CI;
+} {
+  return 'language' in r
+    ? { language: r.language, wins: r.target_wins, rate: r.target_win_rate, ci: r.target_win_rate_ci }
+    : { language: 'ZH', wins: r.zh_wins, rate: r.zh_win_rate, ci: r.zh_win_rate_ci };
 }
 
 export interface SubsetQualityRow {
@@ -154,7 +187,7 @@ import type { UsageRow } from '../../report/usage';
 export interface FailureRow {
   judge: string;
   kind: string;
-  /** Quality: EN | ZH | LS; tie probe: EN-ZH; transform: the target language (ZH | LS). */
+  /** Quality: EN | ZH | LS | a target; tie probe: EN-ZH or EN-<code>; transform: the target language. */
   language: string;
   reason: string;
   count: number;

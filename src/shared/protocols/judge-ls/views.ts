@@ -2,7 +2,15 @@
 // judgments and results of a Judge-LS experiment).
 import type { ExperimentResults } from '../../experiments';
 import { rowReader } from '../../protocol-rows';
-import type { JudgeLsMetrics, Language, ProbeOrder, QualityOrder, TargetLanguage, Winner } from './types';
+import type {
+  Comparison,
+  JudgeLsMetrics,
+  Language,
+  ProbeOrder,
+  QualityOrder,
+  TargetLanguage,
+  Winner,
+} from './types';
 
 export type JudgeLsResults = ExperimentResults<JudgeLsMetrics, 'judge-ls'>;
 
@@ -26,7 +34,7 @@ export interface JudgmentView {
   subset: string | null;
   gold: 1 | 2;
   kind: 'quality' | 'tie_probe';
-  language: Language | 'EN-ZH';
+  language: Language | Comparison;
   order: QualityOrder | ProbeOrder;
   status: 'ok' | 'failed';
   winner: Winner | null;

@@ -27,6 +27,7 @@ export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
     Tie: '平局',
     'ZH wins': '中文胜',
     'Tie probe: gold answer in English vs Chinese': '平局探针：同一正确答案的英文版与中文版',
+    'Translation wins': '译文胜',
     'Probes (%)': '探针（%）',
     'Tie-half accuracy (%) by subset and language': '各子集、各语言的平局折半准确率（%）',
     'Flip rate (%) by subset and comparison': '各子集、各比较的翻转率（%）',
@@ -43,6 +44,10 @@ export const JUDGE_LS_FIGURES_ZH: FigureDictionary = {
     // Other target languages' legends (issue 37): EN-ar, EN-LS:hi, …
     [/^Flip (EN-[A-Za-z:]+)$/, '判断翻转 $1'],
     [/^Correctness flip (EN-[A-Za-z:]+)$/, '正确性翻转 $1'],
+    [
+      /^Tie probe: gold answer in English vs its translation \((.+)\)$/,
+      '平局探针：同一正确答案的英文版与其译文（$1）',
+    ],
     [
       /^No valid verdicts, so no bar: (.*)\. See the failures table\.$/,
       '没有有效的判断，因此没有柱形：$1。请查看失败表。',

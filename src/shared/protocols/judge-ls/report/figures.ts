@@ -5,7 +5,8 @@ import type { Comparison, JudgeLsMetrics, Language } from '../types';
 import { withFigureNote } from './figure-notes';
 import { doseResponseFigure } from './dose-response';
 import { toFixedText } from '../../../report/format';
-import { judgeOrder } from './tables';
+import { judgeOrder, tieProbeLanguages } from './tables';
+import { tieProbeTarget } from '../types';
 import {
   axisText,
   barGrid,
@@ -266,15 +267,33 @@ export function positionInconsistencyFigure(metrics: JudgeLsMetrics): FigureSpec
   };
 }
 
+/**
+ * One bar per judge (ZH only, as before issue 37), or per judge and probed language ("Judge · ar")
+ * when the study probes other targets; each bar EN wins, ties and the translation's wins.
+ */
 export function tieProbePreferenceFigure(metrics: JudgeLsMetrics): FigureSpec {
-  const judges = judgeOrder(metrics).filter((j) => metrics.tie_probe.some((r) => r.judge === j));
-  const row = (j: string) => metrics.tie_probe.find((r) => r.judge === j);
+  const { languages, perLanguage } = tieProbeLanguages(metrics);
+  const bars = judgeOrder(metrics).flatMap((j) =>
+    perLanguage
+      ? languages.flatMap((l) => {
+          const r = metrics.tie_probe.find((x) => x.judge === j && tieProbeTarget(x).language === l);
+          return r ? [{ label: `${j} · ${l}`, row: r }] : [];
+        })
+      : metrics.tie_probe.filter((x) => x.judge === j).map((row) => ({ label: j, row })),
+  );
+  const judges = bars.map((b) => b.label);
   const parts = [
-    { name: 'EN wins', color: LANGUAGE_COLORS.EN, key: 'en_win_rate' as const },
-    { name: 'Tie', color: OKABE_ITO.grey, key: 'tie_rate' as const },
-    { name: 'ZH wins', color: LANGUAGE_COLORS.ZH, key: 'zh_win_rate' as const },
+    { name: 'EN wins', color: LANGUAGE_COLORS.EN, value: (i: number) => bars[i].row.en_win_rate },
+    { name: 'Tie', color: OKABE_ITO.grey, value: (i: number) => bars[i].row.tie_rate },
+    {
+      name: perLanguage ? 'Translation wins' : 'ZH wins',
+      color: LANGUAGE_COLORS.ZH,
+      value: (i: number) => tieProbeTarget(bars[i].row).rate,
+    },
   ];
-  const title = 'Tie probe: gold answer in English vs Chinese';
+  const title = perLanguage
+    ? `Tie probe: gold answer in English vs its translation (${languages.join(', ')})`
+    : 'Tie probe: gold answer in English vs Chinese';
   // SSR has no font metrics, so the label column is sized from the longest label.
   const labelWidth = Math.min(260, 24 + 7.5 * Math.max(4, ...judges.map((j) => j.length)));
   const series: BarSeriesOption[] = parts.map((p) => ({
@@ -289,7 +308,7 @@ export function tieProbePreferenceFigure(metrics: JudgeLsMetrics): FigureSpec {
       fontSize: 11,
       formatter: (v) => (Number(v.value) >= 6 ? Number(v.value).toFixed(1) : ''),
     },
-    data: judges.map((j) => pct(row(j)?.[p.key])),
+    data: judges.map((_, i) => pct(p.value(i))),
   }));
   return {
     id: 'tie_probe_preference',

@@ -8,7 +8,10 @@ import type {
   MetricsStatistics,
   PositionRow,
   QualityRow,
+  TieProbeRow,
 } from '../types';
+import { tieProbeTarget } from '../types';
+import { targetName } from '../languages';
 import { col, intervalCell, withMethod, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
@@ -166,29 +169,74 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
   };
 }
 
+/** The probed targets in the metrics' order (ZH first in a plan), and whether rows name them. */
+export function tieProbeLanguages(metrics: JudgeLsMetrics): { languages: string[]; perLanguage: boolean } {
+  return {
+    languages: [...new Set(metrics.tie_probe.map((r) => tieProbeTarget(r).language))],
+    perLanguage: metrics.tie_probe.some((r) => 'language' in r),
+  };
+}
+
+/** Judges in table order; within a judge the metrics' language order (the sort is stable). */
+const tieProbeRowsSorted = (metrics: JudgeLsMetrics, judges: string[]): TieProbeRow[] =>
+  sortRows(metrics.tie_probe, judges, () => 0);
+
 function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
+  const { languages, perLanguage } = tieProbeLanguages(metrics);
+  // The verdicts a row stands on are its comparison's probes (EN-ZH, EN-ar): a key for the link alone.
+  const rows = tieProbeRowsSorted(metrics, judges).map((r) => ({
+    ...r,
+    comparison: `EN-${tieProbeTarget(r).language}`,
+  }));
+  if (!perLanguage)
+    return {
+      id: 'tie_probe',
+      title: 'Tie probe: English vs Chinese',
+      caption:
+        'The gold answer in English against its Chinese translation, both orders. An unbiased judge answers ' +
+        'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts. ' +
+        'Binomial p: exact two-sided test of EN wins vs ZH wins at ½ with the item as the unit (its two ' +
+        "orders' wins summed; sign-flip over items); Holm: adjusted across the table's judges.",
+      columns: [
+        col('judge', 'Judge', 'text'),
+        col('n', 'n', 'int'),
+        col('en_win_rate', 'EN wins', 'pct'),
+        col('en_win_rate_ci', '95% CI', 'ci'),
+        col('tie_rate', 'Ties', 'pct'),
+        col('tie_rate_ci', '95% CI', 'ci'),
+        col('zh_win_rate', 'ZH wins', 'pct'),
+        col('zh_win_rate_ci', '95% CI', 'ci'),
+        col('en_share_non_tie', 'EN share', 'pct'),
+        col('binomial_p', 'Binomial p', 'p'),
+        col('binomial_p_holm', 'Holm p', 'p'),
+      ],
+      rows,
+    };
+  const named = languages.map((l) => targetName(l, 'en')).join(', ');
   return {
     id: 'tie_probe',
-    title: 'Tie probe: English vs Chinese',
+    title: `Tie probe: English vs ${named}`,
     caption:
-      'The gold answer in English against its Chinese translation, both orders. An unbiased judge answers ' +
-      'tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins among non-tie verdicts. ' +
-      'Binomial p: exact two-sided test of EN wins vs ZH wins at ½ with the item as the unit (its two ' +
-      "orders' wins summed; sign-flip over items); Holm: adjusted across the table's judges.",
+      `The gold answer in English against its translation into each language (${named}), both orders. ` +
+      'An unbiased judge answers tie (or splits evenly). Rates in % with Wilson 95% CIs; EN share: EN wins ' +
+      "among non-tie verdicts. Binomial p: exact two-sided test of EN wins vs the translation's wins at ½ " +
+      "with the item as the unit (its two orders' wins summed; sign-flip over items); Holm: adjusted across " +
+      "the table's rows (every judge and language).",
     columns: [
       col('judge', 'Judge', 'text'),
+      col('language', 'Language', 'text'),
       col('n', 'n', 'int'),
       col('en_win_rate', 'EN wins', 'pct'),
       col('en_win_rate_ci', '95% CI', 'ci'),
       col('tie_rate', 'Ties', 'pct'),
       col('tie_rate_ci', '95% CI', 'ci'),
-      col('zh_win_rate', 'ZH wins', 'pct'),
-      col('zh_win_rate_ci', '95% CI', 'ci'),
+      col('target_win_rate', 'Translation wins', 'pct'),
+      col('target_win_rate_ci', '95% CI', 'ci'),
       col('en_share_non_tie', 'EN share', 'pct'),
       col('binomial_p', 'Binomial p', 'p'),
       col('binomial_p_holm', 'Holm p', 'p'),
     ],
-    rows: sortRows(metrics.tie_probe, judges, () => 0).map((r) => ({ ...r })),
+    rows,
   };
 }
 
@@ -291,24 +339,31 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     p: r.mcnemar_p,
     p_holm: r.mcnemar_p_holm,
   }));
-  const binomial: TableRow[] = sortRows(metrics.tie_probe, judges, () => 0).map((r) => ({
-    judge: r.judge,
-    test: 'Binomial (exact)',
-    comparison: 'Tie probe EN vs ZH',
-    n: r.en_wins + r.zh_wins,
-    favour_en: r.en_wins,
-    favour_target: r.zh_wins,
-    p: r.binomial_p,
-    p_holm: r.binomial_p_holm,
-  }));
+  const binomial: TableRow[] = tieProbeRowsSorted(metrics, judges).map((r) => {
+    const target = tieProbeTarget(r);
+    return {
+      judge: r.judge,
+      test: 'Binomial (exact)',
+      comparison: `Tie probe EN vs ${target.language}`,
+      n: r.en_wins + target.wins,
+      favour_en: r.en_wins,
+      favour_target: target.wins,
+      p: r.binomial_p,
+      p_holm: r.binomial_p_holm,
+    };
+  });
+  const perLanguage = tieProbeLanguages(metrics).perLanguage;
   return {
     id: 'significance',
     title: 'Significance tests',
     caption:
       'Exact two-sided tests at p = 0.5. McNemar: pairs correct only in English vs only in the target ' +
       'language, item-clustered (sign-flip over items; n = all valid pairs); Holm p adjusts the McNemar tests across all judges and languages. ' +
-      'Tie probe: EN wins vs ZH wins among non-tie verdicts, item-clustered (n = non-tie probes); Holm p adjusts the ' +
-      'tie-probe tests across judges.',
+      (perLanguage
+        ? "Tie probe: EN wins vs the translation's wins among non-tie verdicts, item-clustered (n = non-tie probes); " +
+          'Holm p adjusts the tie-probe tests across all judges and languages.'
+        : 'Tie probe: EN wins vs ZH wins among non-tie verdicts, item-clustered (n = non-tie probes); Holm p adjusts the ' +
+          'tie-probe tests across judges.'),
     columns: [
       col('judge', 'Judge', 'text'),
       col('test', 'Test', 'text'),

@@ -8,7 +8,7 @@ type Column = Pick<JudgmentView, 'kind' | 'language' | 'order'>;
 
 /**
  * Every verdict slot of an item: EN, ZH, LS and the other targets its verdicts hold (issue 37),
- * each in both orders, then the two tie probes.
+ * each in both orders, then the two tie probes of ZH and of each other probed target.
  */
 function columnsOf(judgments: readonly JudgmentView[]): Column[] {
   const languages = [
@@ -20,6 +20,14 @@ function columnsOf(judgments: readonly JudgmentView[]): Column[] {
     ),
     { kind: 'tie_probe', language: 'EN-ZH', order: 'en_zh' },
     { kind: 'tie_probe', language: 'EN-ZH', order: 'zh_en' },
+    // Other probed targets (issue 37): EN-ar in en_target / target_en, as their verdicts hold them.
+    ...[
+      ...new Set(
+        judgments.filter((j) => j.kind === 'tie_probe' && j.language !== 'EN-ZH').map((j) => j.language),
+      ),
+    ].flatMap((language) =>
+      (['en_target', 'target_en'] as const).map((order): Column => ({ kind: 'tie_probe', language, order })),
+    ),
   ];
 }
 
@@ -38,8 +46,9 @@ function cell(j: JudgmentView | undefined, failedText: string): CellView {
     .filter(Boolean)
     .join(' · ');
   if (j.kind === 'tie_probe') {
-    // The language the probe preferred.
-    const text = String(normalizeChoice(j.order, j.winner));
+    // The language the probe preferred (a non-ZH probe's translation by its code).
+    const choice = String(normalizeChoice(j.order, j.winner));
+    const text = choice === 'target' ? j.language.slice(3) : choice;
     return { text, tone: text === 'tie' ? 'tie' : 'none', title };
   }
   const c = choiceOf(j);
@@ -74,7 +83,9 @@ export function VerdictGrid({ judgments, flip }: { judgments: JudgmentView[]; fl
               <th scope="col">{t('flips.col.judge')}</th>
               {COLUMNS.map((c) => (
                 <th key={`${c.language}-${c.order}`} scope="col" className="nowrap">
-                  {c.kind === 'quality' ? `${c.language} ${t(`order.${c.order}`)}` : t(`probe.${c.order}`)}
+                  {c.kind === 'quality'
+                    ? `${c.language} ${t(`order.${c.order}`)}`
+                    : t(`probe.${c.order}`, { language: c.language.slice(3) })}
                 </th>
               ))}
             </tr>

@@ -235,4 +235,20 @@ describe('verdict grid with other target languages (issue 37)', () => {
     expect([...current].map((c) => c.textContent)).toEqual(['1', '2']);
     cleanup();
   });
+  it("shows another target's tie probes beside ZH's, the translation's win named by its code", () => {
+    const judgments = [
+      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'A' }),
+      judgment({ itemId: 1, language: 'ar', order: 'orig', winner: 'B' }),
+      judgment({ itemId: 1, kind: 'tie_probe', language: 'EN-ar', order: 'en_target', winner: 'B' }),
+      judgment({ itemId: 1, kind: 'tie_probe', language: 'EN-ar', order: 'target_en', winner: 'B' }),
+    ];
+    const [flip] = computeFlips(judgments);
+    render(<VerdictGrid judgments={judgments} flip={flip} />);
+    const grid = screen.getByTestId('verdict-grid');
+    const headers = [...grid.querySelectorAll('thead th')].map((h) => h.textContent ?? '');
+    expect(headers.slice(-2)).toEqual(['Probe EN|ar', 'Probe ar|EN']);
+    const cells = [...grid.querySelectorAll('tbody tr')[0].querySelectorAll('td')].map((c) => c.textContent);
+    expect(cells.slice(-2)).toEqual(['ar', 'EN']);
+    cleanup();
+  });
 });

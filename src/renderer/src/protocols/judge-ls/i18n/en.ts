@@ -42,6 +42,7 @@ export const en = {
         transform: 'Transform → {{language}}',
         judge: 'Judge (EN, original order)',
         tieProbe: 'Tie probe (EN vs ZH; ZH text shown in English here)',
+        tieProbeTarget: 'Tie probe (EN vs {{language}}; {{language}} text shown in English here)',
       },
       system: 'System',
       user: 'User',
@@ -67,9 +68,9 @@ export const en = {
     options: {
       tieProbes: 'Tie probes',
       tieProbesText:
-        'Also show each judge the correct answer next to its own Chinese translation. A fair judge calls these a tie; a preference shows a bias for one language.',
+        'Also show each judge the correct answer next to its own translation ({{languages}}). A fair judge calls these a tie; a preference shows a bias for one language.',
       tieProbesNeedZh:
-        'Tie probes need the Chinese (ZH) translation: turn ZH on in the Translation step to use them.',
+        'Tie probes need a translation, not code-switching: choose ZH or a language code such as ar or hi in the Translation step to use them.',
       noiseFloor: 'Measure the noise floor',
       noiseFloorText:
         'Ask every English verdict a second time, unchanged (a placebo). The results then show how often a judge changes its verdict when nothing changes, beside every language flip rate. Adds one call per item, judge and order.',
@@ -155,6 +156,7 @@ export const en = {
     enWins: 'EN wins',
     tie: 'Tie',
     zhWins: 'ZH wins',
+    targetWins: 'Translation wins',
   },
   clickForFlips: 'Click a flip bar or cell to see the verdicts behind it.',
   section: {
@@ -177,6 +179,10 @@ export const en = {
     tie_probe: {
       title: 'Tie probe: English vs Chinese',
       help: 'The gold output in English against its own Chinese translation. A fair judge says tie or splits evenly; p tests EN wins against ZH wins.',
+    },
+    tie_probe_target: {
+      title: 'Tie probe: English vs {{languages}}',
+      help: "The gold output in English against its own translation into each language ({{languages}}). A fair judge says tie or splits evenly; p tests EN wins against the translation's wins, the item as the unit, Holm across every judge and language.",
     },
     significance: {
       title: 'Significance tests',
@@ -214,12 +220,18 @@ export const en = {
     flip_rates: 'Flip rates per comparison',
     position_inconsistency: 'Position inconsistency by language',
     tie_probe_preference: 'Tie probe: EN / tie / ZH',
+    tie_probe_preference_target: 'Tie probe: EN / tie / translation ({{languages}})',
     subset_quality_heatmap: 'Subset × language (tie-half accuracy)',
     subset_flip_heatmap: 'Subset × comparison (flip rate)',
     dose_response: 'Flip rate against the measured mixing ratio',
   },
   order: { orig: 'orig', swap: 'swap' },
-  probe: { en_zh: 'Probe EN|ZH', zh_en: 'Probe ZH|EN' },
+  probe: {
+    en_zh: 'Probe EN|ZH',
+    zh_en: 'Probe ZH|EN',
+    en_target: 'Probe EN|{{language}}',
+    target_en: 'Probe {{language}}|EN',
+  },
   language: { ZH: 'Chinese (ZH)', LS: 'Code-switched (LS)' },
   flipType: {
     correct_to_wrong: 'correct → wrong',

@@ -42,6 +42,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
         transform: '改写 → {{language}}',
         judge: '评审（EN，原顺序）',
         tieProbe: '平局探针（EN 对 ZH；此处 ZH 文本以英文显示）',
+        tieProbeTarget: '平局探针（EN 对 {{language}}；此处 {{language}} 文本以英文显示）',
       },
       system: '系统',
       user: '用户',
@@ -66,8 +67,8 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     options: {
       tieProbes: '平局探针',
       tieProbesText:
-        '同时让每个评审模型比较正确答案与它自己的中文译文。公正的评审应判为平局；若有偏好，说明它偏向某种语言。',
-      tieProbesNeedZh: '平局探针需要中文（ZH）译文：请在“翻译”步骤中勾选 ZH。',
+        '同时让每个评审模型比较正确答案与它自己的译文（{{languages}}）。公正的评审应判为平局；若有偏好，说明它偏向某种语言。',
+      tieProbesNeedZh: '平局探针需要译文而不是语码转换：请在“翻译”步骤中勾选 ZH，或填写 ar、hi 等语言代码。',
       noiseFloor: '测量噪声底线',
       noiseFloorText:
         '把每个英文判决原样再问一次（安慰剂）。结果会在每个语言翻转率旁显示：什么都没变时评审改变判决的频率。每个条目、评审和顺序多一次调用。',
@@ -152,6 +153,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     enWins: '英文胜',
     tie: '平局',
     zhWins: '中文胜',
+    targetWins: '译文胜',
   },
   clickForFlips: '点击翻转柱或单元格，查看其背后的判决。',
   section: {
@@ -174,6 +176,10 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     tie_probe: {
       title: '平局探针：英文对中文',
       help: '金标准输出的英文版与其中文译文对比。公正的评审应判平局或各半；p 检验英文胜与中文胜的差异。',
+    },
+    tie_probe_target: {
+      title: '平局探针：英文对 {{languages}}',
+      help: '金标准输出的英文版与其各语言译文（{{languages}}）对比。公正的评审应判平局或各半；p 检验英文胜与译文胜的差异，以条目为单位，在所有评审和语言间做 Holm 校正。',
     },
     significance: {
       title: '显著性检验',
@@ -207,12 +213,18 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     flip_rates: '各比较的翻转率',
     position_inconsistency: '各语言的位置不一致率',
     tie_probe_preference: '平局探针：英文 / 平局 / 中文',
+    tie_probe_preference_target: '平局探针：英文 / 平局 / 译文（{{languages}}）',
     subset_quality_heatmap: '子集 × 语言（平局折半准确率）',
     subset_flip_heatmap: '子集 × 比较（翻转率）',
     dose_response: '翻转率与实测混合比例',
   },
   order: { orig: '原序', swap: '交换' },
-  probe: { en_zh: '探针 英|中', zh_en: '探针 中|英' },
+  probe: {
+    en_zh: '探针 英|中',
+    zh_en: '探针 中|英',
+    en_target: '探针 英|{{language}}',
+    target_en: '探针 {{language}}|英',
+  },
   language: { ZH: '中文（ZH）', LS: '中英混杂（LS）' },
   flipType: {
     correct_to_wrong: '对 → 错',
@@ -320,6 +332,7 @@ export const zh: JudgeLsMessages & { col: Record<string, string> } = {
     lean_p_holm: 'Holm 校正 p',
     en_win_rate: '英文胜',
     zh_win_rate: '中文胜',
+    target_win_rate: '译文胜',
     en_share_non_tie: '英文占比',
     binomial_p: '二项检验 p',
     binomial_p_holm: 'Holm 校正 p',

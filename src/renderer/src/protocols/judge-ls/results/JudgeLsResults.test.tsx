@@ -447,3 +447,44 @@ describe('figure interactions', () => {
     );
   });
 });
+
+describe('tie probes in other languages (issue 37)', () => {
+  /** The fixture's ZH rows, and an `ar` row per judge, in the per-language shape. */
+  function perLanguage(): JudgeLsMetrics {
+    const m = makeMetrics();
+    m.tie_probe = m.tie_probe.flatMap((r) => {
+      if (!('zh_wins' in r)) return [r];
+      const { zh_wins, zh_win_rate, zh_win_rate_ci, ...rest } = r;
+      const zh = {
+        ...rest,
+        language: 'ZH',
+        target_wins: zh_wins,
+        target_win_rate: zh_win_rate,
+        target_win_rate_ci: zh_win_rate_ci,
+      };
+      return [
+        zh,
+        { ...zh, language: 'ar', target_wins: 20, target_win_rate: 0.1, target_win_rate_ci: [0.07, 0.14] },
+      ];
+    }) as JudgeLsMetrics['tie_probe'];
+    return m;
+  }
+
+  it('names the languages in the section and figure titles, and gives each judge × language a bar', async () => {
+    setup(perLanguage());
+    const table = await screen.findByTestId('table-tie_probe');
+    expect(screen.getAllByText('Tie probe: English vs ZH, ar').length).toBeGreaterThan(0);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent!.replace(/[▲▼↕]$/, '')),
+    ).toContain('Translation wins');
+    const figure = dashboardFigures(perLanguage()).find((f) => f.id === 'tie_probe_preference')!;
+    expect(tooltipLines(figure, perLanguage(), [{ name: `${JUDGES[0]} · ar` }])[3]).toBe(
+      'Translation wins: 10.0% [7.0, 14.0] (20)',
+    );
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getAllByText('平局探针：英文对 ZH, ar').length).toBeGreaterThan(0);
+    await act(() => i18next.changeLanguage('en'));
+  });
+});

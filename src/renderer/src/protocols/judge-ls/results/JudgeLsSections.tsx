@@ -3,7 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { isResultsOf, type ExperimentResults } from '../../../../../shared/experiments';
 import { type JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
 import { mostlyFailed } from '../../../../../shared/protocols/judge-ls/report/coverage';
-import { buildTables, withChosenIntervals } from '../../../../../shared/protocols/judge-ls/report/tables';
+import {
+  buildTables,
+  tieProbeLanguages,
+  withChosenIntervals,
+} from '../../../../../shared/protocols/judge-ls/report/tables';
 import { markConfirmatory } from '../../../../../shared/paper/confirmatory';
 import type { JudgeLsMetrics, MetricsStatistics } from '../../../../../shared/protocols/judge-ls/types';
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
@@ -105,9 +109,19 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
         enWins: t('tooltip.enWins'),
         tie: t('tooltip.tie'),
         zhWins: t('tooltip.zhWins'),
+        targetWins: t('tooltip.targetWins'),
       }).map((f) => localizeFigure(f, lang, [JUDGE_LS_FIGURES_ZH])),
     [metrics, shownCi, t, lang],
   );
+
+  // A study probing other targets than ZH (issue 37) names them in the tie-probe section's words.
+  const probes = tieProbeLanguages(metrics);
+  const probeParams = { languages: probes.languages.join(', ') };
+  const sectionKey = (id: string) => (id === 'tie_probe' && probes.perLanguage ? 'tie_probe_target' : id);
+  const figureTitle = (id: string) =>
+    id === 'tie_probe_preference' && probes.perLanguage
+      ? t('figure.tie_probe_preference_target', probeParams)
+      : t(`figure.${id}`);
 
   const openFlips = (target: FlipTarget) => {
     const query: Record<string, string> = { judge: target.judge, comparison: target.comparison };
@@ -170,12 +184,12 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
       <nav className="results-toc" aria-label={t('contents')}>
         {sections.map((s) => (
           <a key={s.id} href={`#results-${s.id}`} onClick={(e) => jumpTo(e, `results-${s.id}`)}>
-            {t(`section.${s.id}.title`)}
+            {t(`section.${sectionKey(s.id)}.title`, probeParams)}
           </a>
         ))}
       </nav>
       {sections.map((s) => {
-        const title = t(`section.${s.id}.title`);
+        const title = t(`section.${sectionKey(s.id)}.title`, probeParams);
         const sectionFigures = s.figures
           .map((id) => figures.find((f) => f.id === id))
           .filter((f): f is FigureSpec => f !== undefined && hasData(f));
@@ -185,7 +199,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
             key={s.id}
             id={s.id}
             title={title}
-            help={t(`section.${s.id}.help`)}
+            help={t(`section.${sectionKey(s.id)}.help`, probeParams)}
             table={tables.find((x) => x.id === s.table) ?? null}
             experimentId={experimentId}
             sensitivity={excludeFlagged}
@@ -201,7 +215,7 @@ export function JudgeLsSections({ results, experimentId, excludeFlagged, onNavig
                   <ChartCard
                     key={f.id}
                     spec={f}
-                    title={t(`figure.${f.id}`)}
+                    title={figureTitle(f.id)}
                     experimentId={experimentId}
                     sensitivity={excludeFlagged}
                     clickHint={t('clickForFlips')}

@@ -30,6 +30,8 @@ export function judgeLsCellText(lang: string) {
   return (column: TableColumn, _row: TableRow, text: string): string => {
     if (column.key === 'reason') return failureReasonText(text, lang);
     if (column.key === 'note') return noteZh(text);
+    const probe = column.key === 'comparison' ? /^Tie probe EN vs (.+)$/.exec(text) : null;
+    if (probe && !EXACT_ZH.comparison[text]) return `平局探针 EN 对 ${probe[1]}`;
     return EXACT_ZH[column.key]?.[text] ?? undefinedTextZh(text);
   };
 }

@@ -10,6 +10,7 @@ import type {
 } from '../../../../../shared/protocols/judge-ls/types';
 import { buildFigureSpecs, type FigureSpec } from '../../../../../shared/protocols/judge-ls/report/figures';
 import { COMPARISONS, LANGUAGES, TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
+import { tieProbeTarget } from '../../../../../shared/protocols/judge-ls/types';
 import type { ChartParams } from '../../../results/EChart';
 import { englishSeriesName } from '../../../../../shared/report/figure-i18n';
 import { formatCi, formatInt, formatP, formatPercent, formatPoints } from '../../../results/format';
@@ -34,6 +35,7 @@ export interface TooltipLabels {
   enWins: string;
   tie: string;
   zhWins: string;
+  targetWins: string;
 }
 
 export const ENGLISH_TOOLTIP_LABELS: TooltipLabels = {
@@ -44,6 +46,7 @@ export const ENGLISH_TOOLTIP_LABELS: TooltipLabels = {
   enWins: 'EN wins',
   tie: 'Tie',
   zhWins: 'ZH wins',
+  targetWins: 'Translation wins',
 };
 
 export const CLICKABLE_FIGURES = new Set(['flip_rates', 'subset_flip_heatmap']);
@@ -137,13 +140,17 @@ export function tooltipLines(
         }),
       ];
     case 'tie_probe_preference': {
-      const r = metrics.tie_probe.find((x) => x.judge === judge);
+      // A bar is a judge (ZH only) or "judge · language" (issue 37: other probed targets).
+      const r = metrics.tie_probe.find(
+        (x) => x.judge === judge || `${x.judge} · ${tieProbeTarget(x).language}` === judge,
+      );
       if (!r) return [judge];
+      const target = tieProbeTarget(r);
       return [
         `${judge} · ${nText(r.n)}`,
         `${labels.enWins}: ${ciText(r.en_win_rate, r.en_win_rate_ci)} (${formatInt(r.en_wins)})`,
         `${labels.tie}: ${ciText(r.tie_rate, r.tie_rate_ci)} (${formatInt(r.ties)})`,
-        `${labels.zhWins}: ${ciText(r.zh_win_rate, r.zh_win_rate_ci)} (${formatInt(r.zh_wins)})`,
+        `${'language' in r ? labels.targetWins : labels.zhWins}: ${ciText(target.rate, target.ci)} (${formatInt(target.wins)})`,
         `${pText(r.binomial_p)} · Holm ${pText(r.binomial_p_holm)}`,
       ];
     }

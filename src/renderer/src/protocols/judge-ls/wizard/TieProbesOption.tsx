@@ -1,15 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { useStepIssues } from '../../../wizard/issues';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
-import { tieProbesOn } from './draft';
+import { probedLanguages, tieProbesOn } from './draft';
 import { setTieProbes, useJudgeLsDraft } from './state';
 
-/** Judge-LS's field on the options step: tie probes, which need the ZH translation. */
+/** Judge-LS's field on the options step: tie probes, which need a translated (not code-switched) target. */
 export function TieProbesOption() {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const own = useJudgeLsDraft();
   const error = useStepIssues('options').find((i) => i.field === 'tieProbes')?.message;
-  const zh = own.transform.languages.ZH;
+  const probed = probedLanguages(own);
+  const zh = probed.length > 0;
   return (
     <>
       <label className={`check check--block${zh ? '' : ' check--disabled'}`}>
@@ -22,7 +23,9 @@ export function TieProbesOption() {
         />
         <span>
           <strong>{t('wizard.options.tieProbes')}</strong>
-          <span className="check__text">{t('wizard.options.tieProbesText')}</span>
+          <span className="check__text">
+            {t('wizard.options.tieProbesText', { languages: probed.join(', ') || 'ZH' })}
+          </span>
           {!zh && (
             <span className="check__text check__text--warn">{t('wizard.options.tieProbesNeedZh')}</span>
           )}

@@ -1,7 +1,7 @@
 // Judge-LS's part of the wizard draft (the transformer, prompt templates, tie probes), its checks
 // and its config keys (DESIGN.md section 7: `transform`, `tieProbes`, `options.templates`).
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
-import { isTargetLanguage } from '../../../../../shared/protocols/judge-ls/languages';
+import { isTargetLanguage, probeTargets } from '../../../../../shared/protocols/judge-ls/languages';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import {
   checkProvider,
@@ -43,7 +43,7 @@ export const ALLOWED_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   languageRulesLS: [],
   judgeSystem: [],
   judgeUser: ['instruction', 'output_a', 'output_b'],
-  tieProbeUser: ['instruction', 'output_a', 'output_b'],
+  tieProbeUser: ['instruction', 'output_a', 'output_b', 'target_language'],
 };
 
 export interface JudgeLsDraft {
@@ -169,9 +169,20 @@ function templatesOption(templates: JudgeLsDraft['templates']): Record<string, u
   return Object.keys(out).length ? out : undefined;
 }
 
-/** Tie probes compare EN with ZH, so they are off whenever ZH is. */
+/**
+ * The targets tie probes compare English with: ZH and every plain language code (`ar`, `hi`);
+ * code-switched ones (LS, LS:ar) are no translation of the answer and get none.
+ */
+export function probedLanguages(own: JudgeLsDraft): string[] {
+  return probeTargets([
+    ...TARGET_LANGUAGES.filter((l) => own.transform.languages[l]),
+    ...parseOtherLanguages(own.transform.otherLanguages).codes,
+  ]);
+}
+
+/** Tie probes need a translated target, so they are off while every chosen language is code-switched. */
 export function tieProbesOn(own: JudgeLsDraft): boolean {
-  return own.tieProbes && own.transform.languages.ZH;
+  return own.tieProbes && probedLanguages(own).length > 0;
 }
 
 /** Judge-LS's config keys. */
