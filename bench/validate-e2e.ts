@@ -8,12 +8,18 @@
 //   node bench/run.mjs validate-e2e --only e2e-bias-position-power --seed 7
 //   node bench/run.mjs validate-e2e --cells lean5-noisedefault-n188   one cell (of any check)
 //   node bench/run.mjs validate-e2e --json /tmp/e2e.json   also write the results
+//   node bench/run.mjs validate-e2e --out /tmp/v      write the section into /tmp/v/VALIDATION.md
+//
+// It writes its table into docs/VALIDATION.md (the section between the e2e markers; `npm run
+// validate` keeps that section when it writes the statistical part), with the seed and version.
 //
 // The CI subset (test/validation/e2e-planted.test.ts) runs the cells marked `ci` with fewer replicates.
-import { writeFileSync } from 'node:fs';
-import { biasPositionChecks, judgeLsPositionChecks } from './validate-e2e/position';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { allE2eChecks } from './validate-e2e/checks';
+import { e2eSection, withSection } from './validate-e2e/report';
 import { DEFAULT_SEED, runCell, type CellResult, type Check } from './validate-e2e/runner';
-import { openLab, type Lab } from './validate-e2e/studies';
+import { openLab } from './validate-e2e/studies';
 
 function parseArgs(argv: string[]) {
   const opts = {
@@ -22,6 +28,7 @@ function parseArgs(argv: string[]) {
     only: null as string[] | null,
     cells: null as string[] | null,
     json: null as string | null,
+    out: 'docs',
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -35,16 +42,12 @@ function parseArgs(argv: string[]) {
     else if (a === '--only') opts.only = next().split(',');
     else if (a === '--cells') opts.cells = next().split(',');
     else if (a === '--json') opts.json = next();
+    else if (a === '--out') opts.out = next();
     else throw new Error(`unknown option ${a} (see the head of bench/validate-e2e.ts)`);
   }
   if (!(opts.scale > 0)) throw new Error('--reps must be a positive number');
   if (!Number.isSafeInteger(opts.seed)) throw new Error('--seed must be an integer');
   return opts;
-}
-
-/** Every end-to-end check, reading its lab through `lab` (opened once for the run). */
-export function allE2eChecks(lab: () => Lab): Check[] {
-  return [...biasPositionChecks(lab), ...judgeLsPositionChecks(lab)];
 }
 
 const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
@@ -58,9 +61,9 @@ export function table(results: CellResult[]): string {
     String(r.defined) + (r.defined < r.reps ? `/${r.reps}` : ''),
     f(r.rate),
     f(r.se),
-    r.kind === 'power' ? f(r.expected) : `≤ ${f(r.band[1] - 4 * r.se, 2)}`,
+    r.kind === 'power' ? f(r.expected) : r.kind === 'coverage' ? `≥ ${f(r.band[0] + 4 * r.se, 2)}` : `≤ ${f(r.band[1] - 4 * r.se, 2)}`,
     `[${f(r.band[0])}, ${f(r.band[1])}]`,
-    r.flagged ? 'FLAG' : r.inBand ? 'ok' : 'out of band',
+    r.flagged ? 'FLAG' : !r.claimed ? 'not claimed' : r.inBand ? 'ok' : 'out of band',
     r.cpuSeconds.toFixed(1),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -69,6 +72,9 @@ export function table(results: CellResult[]): string {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  const root = process.cwd();
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
+    .version;
   const lab = await openLab();
   try {
     const checks = allE2eChecks(() => lab).filter((c) => !opts.only || opts.only.includes(c.id));
@@ -93,6 +99,30 @@ async function main(): Promise<void> {
     process.stdout.write(`seed ${opts.seed}, ${cpu.toFixed(0)} CPU-s in the cells\n`);
     if (opts.json)
       writeFileSync(opts.json, JSON.stringify({ seed: opts.seed, scale: opts.scale, results }, null, 2));
+    // What reproduces the numbers (--out and --json do not change them).
+    const flags = [
+      opts.scale !== 1 ? `--reps ${opts.scale}` : '',
+      opts.seed !== DEFAULT_SEED ? `--seed ${opts.seed}` : '',
+      opts.only ? `--only ${opts.only.join(',')}` : '',
+      opts.cells ? `--cells ${opts.cells.join(',')}` : '',
+    ].filter(Boolean);
+    const section = e2eSection(
+      {
+        version,
+        seed: opts.seed,
+        scale: opts.scale,
+        node: `Node ${process.version}`,
+        command: `npm run validate:e2e${flags.length ? ` -- ${flags.join(' ')}` : ''}`,
+        cpuSeconds: cpu,
+      },
+      checks,
+      results,
+    );
+    const outDir = resolve(root, opts.out);
+    mkdirSync(outDir, { recursive: true });
+    const file = join(outDir, 'VALIDATION.md');
+    writeFileSync(file, withSection(existsSync(file) ? readFileSync(file, 'utf8') : '', section));
+    process.stderr.write(`wrote the end-to-end section of ${relative(root, file)}\n`);
     if (results.some((r) => r.flagged)) process.exitCode = 1;
   } finally {
     await lab.close();
