@@ -9,6 +9,8 @@
 //   node bench/run.mjs validate-e2e --cells lean5-noisedefault-n188   one cell (of any check)
 //   node bench/run.mjs validate-e2e --json /tmp/e2e.json   also write the results
 //   node bench/run.mjs validate-e2e --out /tmp/v      write the section into /tmp/v/VALIDATION.md
+//   node bench/run.mjs validate-e2e --load a.json,b.json   the section from the counts of runs of
+//                                          parts (--only … --json), e.g. one process per core
 //
 // It writes its table into docs/VALIDATION.md (the section between the e2e markers; `npm run
 // validate` keeps that section when it writes the statistical part), with the seed and version.
@@ -18,8 +20,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { allE2eChecks } from './validate-e2e/checks';
 import { e2eSection, withSection } from './validate-e2e/report';
-import { DEFAULT_SEED, runCell, type CellResult, type Check } from './validate-e2e/runner';
-import { openLab } from './validate-e2e/studies';
+import { DEFAULT_SEED, judgeCell, runCell, type CellResult, type Check } from './validate-e2e/runner';
+import { openLab, type Lab } from './validate-e2e/studies';
 
 function parseArgs(argv: string[]) {
   const opts = {
@@ -29,6 +31,7 @@ function parseArgs(argv: string[]) {
     cells: null as string[] | null,
     json: null as string | null,
     out: 'docs',
+    load: null as string[] | null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -43,6 +46,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--cells') opts.cells = next().split(',');
     else if (a === '--json') opts.json = next();
     else if (a === '--out') opts.out = next();
+    else if (a === '--load') opts.load = next().split(',');
     else throw new Error(`unknown option ${a} (see the head of bench/validate-e2e.ts)`);
   }
   if (!(opts.scale > 0)) throw new Error('--reps must be a positive number');
@@ -61,7 +65,11 @@ export function table(results: CellResult[]): string {
     String(r.defined) + (r.defined < r.reps ? `/${r.reps}` : ''),
     f(r.rate),
     f(r.se),
-    r.kind === 'power' ? f(r.expected) : r.kind === 'coverage' ? `≥ ${f(r.band[0] + 4 * r.se, 2)}` : `≤ ${f(r.band[1] - 4 * r.se, 2)}`,
+    r.kind === 'power'
+      ? f(r.expected)
+      : r.kind === 'coverage'
+        ? `≥ ${f(r.band[0] + 4 * r.se, 2)}`
+        : `≤ ${f(r.band[1] - 4 * r.se, 2)}`,
     `[${f(r.band[0])}, ${f(r.band[1])}]`,
     r.flagged ? 'FLAG' : !r.claimed ? 'not claimed' : r.inBand ? 'ok' : 'out of band',
     r.cpuSeconds.toFixed(1),
@@ -70,63 +78,95 @@ export function table(results: CellResult[]): string {
   return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n');
 }
 
+/** Runs the selected cells, one after another. */
+async function run(checks: Check[], opts: ReturnType<typeof parseArgs>): Promise<CellResult[]> {
+  const results: CellResult[] = [];
+  for (const check of checks) {
+    process.stderr.write(`${check.title}\n`);
+    for (const cell of check.cells.filter((c) => !opts.cells || opts.cells.includes(c.key))) {
+      const reps = Math.max(20, Math.round(cell.reps * opts.scale));
+      const r = await runCell(check, cell, opts.seed, reps);
+      process.stderr.write(
+        `  ${cell.key}: ${r.hits}/${r.defined} = ${f(r.rate)} (predicted ${f(r.expected)}), ${r.cpuSeconds.toFixed(1)} CPU-s\n`,
+      );
+      results.push(r);
+    }
+  }
+  return results;
+}
+
+/**
+ * Counts saved by runs of parts of the checks (`--json`, e.g. two processes on two cores), judged
+ * again by the current checks: the same seed and scale give the same table as one run.
+ */
+function load(files: string[], checks: Check[], opts: ReturnType<typeof parseArgs>): CellResult[] {
+  const saved = files.map(
+    (f) => JSON.parse(readFileSync(f, 'utf8')) as { seed: number; scale: number; results: CellResult[] },
+  );
+  if (saved.some((x) => x.seed !== saved[0].seed || x.scale !== saved[0].scale))
+    throw new Error('--load: the files come from runs with different seeds or scales');
+  opts.seed = saved[0].seed;
+  opts.scale = saved[0].scale;
+  return checks.flatMap((check) =>
+    check.cells.flatMap((cell) => {
+      const r = saved.flatMap((x) => x.results).find((x) => x.check === check.id && x.key === cell.key);
+      return r ? [judgeCell(check, cell, r, r.cpuSeconds)] : [];
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const root = process.cwd();
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
     .version;
-  const lab = await openLab();
-  try {
-    const checks = allE2eChecks(() => lab).filter((c) => !opts.only || opts.only.includes(c.id));
-    if (checks.length === 0) throw new Error(`no check named ${opts.only?.join(', ')}`);
-    const results: CellResult[] = [];
-    for (const check of checks) {
-      process.stderr.write(`${check.title}\n`);
-      for (const cell of check.cells.filter((c) => !opts.cells || opts.cells.includes(c.key))) {
-        const reps = Math.max(20, Math.round(cell.reps * opts.scale));
-        const r = await runCell(check, cell, opts.seed, reps);
-        process.stderr.write(
-          `  ${cell.key}: ${r.hits}/${r.defined} = ${f(r.rate)} (predicted ${f(r.expected)}), ${r.cpuSeconds.toFixed(1)} CPU-s\n`,
-        );
-        results.push(r);
-      }
+  // A check's cells only describe themselves until a replicate runs, so --load opens no lab.
+  let lab: Lab | null = null;
+  const checks = allE2eChecks(() => lab!).filter((c) => !opts.only || opts.only.includes(c.id));
+  if (checks.length === 0) throw new Error(`no check named ${opts.only?.join(', ')}`);
+  let results: CellResult[];
+  if (opts.load) results = load(opts.load, checks, opts);
+  else {
+    lab = await openLab();
+    try {
+      results = await run(checks, opts);
+    } finally {
+      await lab.close();
     }
-    process.stdout.write(`\n${table(results)}\n`);
-    for (const c of checks)
-      for (const cell of c.cells)
-        if (cell.plan) process.stdout.write(`${c.id} ${cell.key}: ${cell.planted}; ${cell.plan}\n`);
-    const cpu = results.reduce((s, r) => s + r.cpuSeconds, 0);
-    process.stdout.write(`seed ${opts.seed}, ${cpu.toFixed(0)} CPU-s in the cells\n`);
-    if (opts.json)
-      writeFileSync(opts.json, JSON.stringify({ seed: opts.seed, scale: opts.scale, results }, null, 2));
-    // What reproduces the numbers (--out and --json do not change them).
-    const flags = [
-      opts.scale !== 1 ? `--reps ${opts.scale}` : '',
-      opts.seed !== DEFAULT_SEED ? `--seed ${opts.seed}` : '',
-      opts.only ? `--only ${opts.only.join(',')}` : '',
-      opts.cells ? `--cells ${opts.cells.join(',')}` : '',
-    ].filter(Boolean);
-    const section = e2eSection(
-      {
-        version,
-        seed: opts.seed,
-        scale: opts.scale,
-        node: `Node ${process.version}`,
-        command: `npm run validate:e2e${flags.length ? ` -- ${flags.join(' ')}` : ''}`,
-        cpuSeconds: cpu,
-      },
-      checks,
-      results,
-    );
-    const outDir = resolve(root, opts.out);
-    mkdirSync(outDir, { recursive: true });
-    const file = join(outDir, 'VALIDATION.md');
-    writeFileSync(file, withSection(existsSync(file) ? readFileSync(file, 'utf8') : '', section));
-    process.stderr.write(`wrote the end-to-end section of ${relative(root, file)}\n`);
-    if (results.some((r) => r.flagged)) process.exitCode = 1;
-  } finally {
-    await lab.close();
   }
+  process.stdout.write(`\n${table(results)}\n`);
+  for (const c of checks)
+    for (const cell of c.cells)
+      if (cell.plan) process.stdout.write(`${c.id} ${cell.key}: ${cell.planted}; ${cell.plan}\n`);
+  const cpu = results.reduce((s, r) => s + r.cpuSeconds, 0);
+  process.stdout.write(`seed ${opts.seed}, ${cpu.toFixed(0)} CPU-s in the cells\n`);
+  if (opts.json)
+    writeFileSync(opts.json, JSON.stringify({ seed: opts.seed, scale: opts.scale, results }, null, 2));
+  // What reproduces the numbers (--out, --json and --load do not change them).
+  const flags = [
+    opts.scale !== 1 ? `--reps ${opts.scale}` : '',
+    opts.seed !== DEFAULT_SEED ? `--seed ${opts.seed}` : '',
+    opts.only ? `--only ${opts.only.join(',')}` : '',
+    opts.cells ? `--cells ${opts.cells.join(',')}` : '',
+  ].filter(Boolean);
+  const section = e2eSection(
+    {
+      version,
+      seed: opts.seed,
+      scale: opts.scale,
+      node: `Node ${process.version}`,
+      command: `npm run validate:e2e${flags.length ? ` -- ${flags.join(' ')}` : ''}`,
+      cpuSeconds: cpu,
+    },
+    checks,
+    results,
+  );
+  const outDir = resolve(root, opts.out);
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, 'VALIDATION.md');
+  writeFileSync(file, withSection(existsSync(file) ? readFileSync(file, 'utf8') : '', section));
+  process.stderr.write(`wrote the end-to-end section of ${relative(root, file)}\n`);
+  if (results.some((r) => r.flagged)) process.exitCode = 1;
 }
 
 await main();

@@ -65,7 +65,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
       cells: [
         flipCell(10, 60, 'boot', { ci: true, ciReps: 24 }),
         flipCell(25, 60, 'boot', {}),
-        flipCell(10, 150, 'boot', { reps: 150 }),
+        flipCell(10, 150, 'boot', { reps: 100 }),
         // The tables' default interval counts an item's two orders as independent pairs: too
         // narrow when flips come by item (bench/validate's wilson-clustered), shown, not claimed.
         flipCell(10, 60, 'wilson', { claimed: false, reps: 100 }),
@@ -73,7 +73,8 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
     },
     {
       id: 'e2e-judge-ls-noise-floor-null',
-      title: 'Judge-LS noise floor: with repeat noise and no language effect, an excess is flagged in at most 5 % of runs',
+      title:
+        'Judge-LS noise floor: with repeat noise and no language effect, an excess is flagged in at most 5 % of runs',
       kind: 'type1',
       alpha: ALPHA,
       design:
@@ -85,7 +86,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
         key: `lang0-noise${noisePct}-n80`,
         n: 80,
         planted: `no language effect, repeat noise ${noisePct} % per ask`,
-        reps: 200,
+        reps: 150,
         ci: noisePct === 20,
         ciReps: 24,
         replicate: async (seed: number) => {
@@ -229,7 +230,7 @@ export function lengthChecks(lab: () => Lab): Check[] {
     '`-long<NN>-noise<MM>` judge, each run on its own n sampled LLMBar items: every response scores ' +
     'the middle of the scale, the longer variant a point more on a planted NN % of responses, each ' +
     'ask ±1 with MM % (half each way). A run flags a length effect when the probe row (longer, ' +
-    "category all) has Holm p < 0.05, the Wilcoxon signed-rank test the report card reads.";
+    'category all) has Holm p < 0.05, the Wilcoxon signed-rank test the report card reads.';
   const powerCell = (ratePct: number, noisePct: number, n: number | null, extra: Partial<Cell>): Cell => {
     const planned = planLength(ratePct / 100, noisePct / 100, 10);
     const items = n ?? planned.itemsNeeded!;
@@ -240,9 +241,10 @@ export function lengthChecks(lab: () => Lab): Check[] {
       planted: `length effect on ${ratePct} % of responses, noise ${noisePct} % (mean ${plan.mean}, SD ${plan.sd.toFixed(3)}, d_z = ${plan.dz.toFixed(3)})`,
       expected: plan.power,
       plan: `biasPower (Wilcoxon row, ARE 3/π): ${planned.itemsNeeded} items for 80 %; pairedTPower(d_z, ${plan.units} responses · 3/π)`,
-      reps: 300,
+      reps: 250,
       ...extra,
-      replicate: async (seed) => lengthFlags(await lengthRow(lab(), items, seed, `-long${ratePct}-noise${noisePct}`)),
+      replicate: async (seed) =>
+        lengthFlags(await lengthRow(lab(), items, seed, `-long${ratePct}-noise${noisePct}`)),
     };
   };
   return [
@@ -265,7 +267,7 @@ export function lengthChecks(lab: () => Lab): Check[] {
           key: 'long0-noise30-n60',
           n: 60,
           planted: 'no length effect, noise 30 % (symmetric differences)',
-          reps: 300,
+          reps: 250,
           ci: true,
           ciReps: 40,
           replicate: async (seed) => lengthFlags(await lengthRow(lab(), 60, seed, '-long0-noise30')),

@@ -18,7 +18,8 @@ export interface E2eRunInfo {
   cpuSeconds: number;
 }
 
-const pct = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '—' : `${(v * 100).toFixed(1)}`);
+const pct = (v: number | undefined) =>
+  v === undefined || !Number.isFinite(v) ? '—' : `${(v * 100).toFixed(1)}`;
 
 /** The study a check runs, from its id (`e2e-<study>-…`). */
 function study(check: Check): string {
@@ -33,7 +34,8 @@ function study(check: Check): string {
 
 export function verdictWord(r: CellResult): string {
   if (r.defined === 0) return '⚑ no run reported the test';
-  if (!r.claimed) return r.inBand ? 'not claimed' : 'not claimed (outside the band: shown to explain another)';
+  if (!r.claimed)
+    return r.inBand ? 'not claimed' : 'not claimed (outside the band: shown to explain another)';
   if (r.flagged)
     return r.kind === 'power'
       ? `⚑ more than ${POWER_TOLERANCE * 100} points off the plan`
@@ -45,7 +47,13 @@ export function verdictWord(r: CellResult): string {
 
 /** The end-to-end section, markers included. */
 export function e2eSection(info: E2eRunInfo, checks: Check[], results: CellResult[]): string {
-  const out: string[] = [E2E_BEGIN, `<a id="${E2E_ANCHOR}"></a>`, '', '## End to end: planted effects through the real runner', ''];
+  const out: string[] = [
+    E2E_BEGIN,
+    `<a id="${E2E_ANCHOR}"></a>`,
+    '',
+    '## End to end: planted effects through the real runner',
+    '',
+  ];
   out.push(
     `Written by \`${info.command}\` (\`bench/validate-e2e.ts\`, issue 33); do not edit by hand. Judge Lab ${info.version}, seed ${info.seed}, replicates × ${info.scale} of each cell's default, ${info.node}, ${info.cpuSeconds.toFixed(0)} CPU-s. The same seed gives the same table.`,
   );

@@ -21,6 +21,7 @@ describe('the glossary links each method to its VALIDATION.md rows', () => {
 
   it("the report's anchors are the checks' ids, so they stay as long as the checks do", () => {
     const ids = new Set([...allChecks(), ...allE2eChecks(() => null as never)].map((c) => c.id));
-    for (const id of GLOSSARY_IDS) for (const anchor of VALIDATION_ROWS[id]) expect(ids.has(anchor), anchor).toBe(true);
+    for (const id of GLOSSARY_IDS)
+      for (const anchor of VALIDATION_ROWS[id]) expect(ids.has(anchor), anchor).toBe(true);
   });
 });
