@@ -90,6 +90,9 @@ async function run(checks: Check[], opts: ReturnType<typeof parseArgs>): Promise
         `  ${cell.key}: ${r.hits}/${r.defined} = ${f(r.rate)} (predicted ${f(r.expected)}), ${r.cpuSeconds.toFixed(1)} CPU-s\n`,
       );
       results.push(r);
+      // Saved after every cell, so a run stopped early keeps what it measured (--load reads it).
+      if (opts.json)
+        writeFileSync(opts.json, JSON.stringify({ seed: opts.seed, scale: opts.scale, results }, null, 2));
     }
   }
   return results;

@@ -63,7 +63,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
       alpha: ALPHA,
       design,
       cells: [
-        flipCell(10, 60, 'boot', { ci: true, ciReps: 24 }),
+        flipCell(10, 60, 'boot', { ci: true, ciReps: 20 }),
         flipCell(25, 60, 'boot', {}),
         flipCell(10, 150, 'boot', { reps: 100 }),
         // The tables' default interval counts an item's two orders as independent pairs: too
@@ -88,7 +88,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
         planted: `no language effect, repeat noise ${noisePct} % per ask`,
         reps: 150,
         ci: noisePct === 20,
-        ciReps: 24,
+        ciReps: 16,
         replicate: async (seed: number) => {
           const m = await judgeLs(lab(), 80, seed, `-lang0-noise${noisePct}`, true);
           const row = m.noise_floor?.excess.find((r) => r.judge === 'J' && r.comparison === 'EN-ZH');

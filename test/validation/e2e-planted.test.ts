@@ -1,9 +1,12 @@
 // The CI-sized subset of the end-to-end validation (issue 33; `node bench/run.mjs validate-e2e`):
 // the cells marked `ci` in bench/validate-e2e, each a study run again and again through the real
 // core, queue, simulated provider and metrics on real SQLite, with the same seed and replicate
-// seeds as the full run (its first R replicates). A planted first-position lean must be flagged
-// at the rate the app's power planner predicts, within the Monte Carlo band (prediction ± 4 MC
-// SE); with the lean off, at most at α + 4 MC SE. Seeded, so not flaky; ~40 CPU-s.
+// seeds as the full run (its first R replicates). A planted first-position lean or length effect
+// must be flagged at the rate the app's power planner predicts, within the Monte Carlo band
+// (prediction ± 4 MC SE); with the effect off, at most at α + 4 MC SE; a planted language flip
+// rate or repeat noise must be covered by the reported interval at least at 95 % − 4 MC SE. The
+// costly studies (Judge-LS) run few replicates (`ciReps`): a coarse guard, the full run is the
+// measurement. Seeded, so not flaky.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAN_NOISE } from '../../src/main/providers/simulated/planted-lean';
 import { mcnemarExactPower } from '../../src/shared/stats/power';
