@@ -11,6 +11,7 @@
 //   node bench/run.mjs validate-e2e --out /tmp/v      write the section into /tmp/v/VALIDATION.md
 //   node bench/run.mjs validate-e2e --load a.json,b.json   the section from the counts of runs of
 //                                          parts (--only … --json), e.g. one process per core
+//   node bench/run.mjs validate-e2e --part 2/3 --json b.json   replicates 2, 5, 8, … of each cell
 //
 // It writes its table into docs/VALIDATION.md (the section between the e2e markers; `npm run
 // validate` keeps that section when it writes the statistical part), with the seed and version.
@@ -32,6 +33,7 @@ function parseArgs(argv: string[]) {
     json: null as string | null,
     out: 'docs',
     load: null as string[] | null,
+    part: { i: 0, k: 1 },
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -47,7 +49,12 @@ function parseArgs(argv: string[]) {
     else if (a === '--json') opts.json = next();
     else if (a === '--out') opts.out = next();
     else if (a === '--load') opts.load = next().split(',');
-    else throw new Error(`unknown option ${a} (see the head of bench/validate-e2e.ts)`);
+    else if (a === '--part') {
+      const [i, k] = next().split('/').map(Number);
+      if (!(Number.isInteger(i) && Number.isInteger(k) && i >= 1 && i <= k))
+        throw new Error('--part is i/k, 1 ≤ i ≤ k');
+      opts.part = { i: i - 1, k };
+    } else throw new Error(`unknown option ${a} (see the head of bench/validate-e2e.ts)`);
   }
   if (!(opts.scale > 0)) throw new Error('--reps must be a positive number');
   if (!Number.isSafeInteger(opts.seed)) throw new Error('--seed must be an integer');
@@ -85,7 +92,7 @@ async function run(checks: Check[], opts: ReturnType<typeof parseArgs>): Promise
     process.stderr.write(`${check.title}\n`);
     for (const cell of check.cells.filter((c) => !opts.cells || opts.cells.includes(c.key))) {
       const reps = Math.max(20, Math.round(cell.reps * opts.scale));
-      const r = await runCell(check, cell, opts.seed, reps);
+      const r = await runCell(check, cell, opts.seed, reps, opts.part);
       process.stderr.write(
         `  ${cell.key}: ${r.hits}/${r.defined} = ${f(r.rate)} (predicted ${f(r.expected)}), ${r.cpuSeconds.toFixed(1)} CPU-s\n`,
       );
@@ -110,10 +117,21 @@ function load(files: string[], checks: Check[], opts: ReturnType<typeof parseArg
     throw new Error('--load: the files come from runs with different seeds or scales');
   opts.seed = saved[0].seed;
   opts.scale = saved[0].scale;
+  const all = saved.flatMap((x) => x.results);
   return checks.flatMap((check) =>
     check.cells.flatMap((cell) => {
-      const r = saved.flatMap((x) => x.results).find((x) => x.check === check.id && x.key === cell.key);
-      return r ? [judgeCell(check, cell, r, r.cpuSeconds)] : [];
+      // The parts of a cell (--part) are disjoint replicates: their counts add up.
+      const parts = all.filter((x) => x.check === check.id && x.key === cell.key);
+      if (!parts.length) return [];
+      const sum = (f: (r: CellResult) => number) => parts.reduce((a, r) => a + f(r), 0);
+      return [
+        judgeCell(
+          check,
+          cell,
+          { reps: sum((r) => r.reps), defined: sum((r) => r.defined), hits: sum((r) => r.hits) },
+          sum((r) => r.cpuSeconds),
+        ),
+      ];
     }),
   );
 }

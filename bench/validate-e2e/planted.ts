@@ -40,7 +40,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
     key: `flip${ratePct}-n${n}-${interval}`,
     n,
     planted: `language flip ${ratePct} % of items (both orders flip), ${interval === 'boot' ? 'item-clustered bootstrap' : 'Wilson on (item, order) pairs'}`,
-    reps: 200,
+    reps: 150,
     ...extra,
     replicate: async (seed) => {
       const m = await judgeLs(lab(), n, seed, `-lang${ratePct}`, false);
@@ -65,7 +65,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
       cells: [
         flipCell(10, 60, 'boot', { ci: true, ciReps: 20 }),
         flipCell(25, 60, 'boot', {}),
-        flipCell(10, 150, 'boot', { reps: 100 }),
+        flipCell(10, 150, 'boot', { reps: 80 }),
         // The tables' default interval counts an item's two orders as independent pairs: too
         // narrow when flips come by item (bench/validate's wilson-clustered), shown, not claimed.
         flipCell(10, 60, 'wilson', { claimed: false, reps: 100 }),
@@ -86,7 +86,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
         key: `lang0-noise${noisePct}-n80`,
         n: 80,
         planted: `no language effect, repeat noise ${noisePct} % per ask`,
-        reps: 150,
+        reps: 100,
         ci: noisePct === 20,
         ciReps: 16,
         replicate: async (seed: number) => {
@@ -121,7 +121,7 @@ export function repeatNoiseChecks(lab: () => Lab): Check[] {
       key: `noise${noisePct}-n${n}-${stat}`,
       n,
       planted: `repeat noise ${noisePct} % per ask, K = ${K} (${stat === 'disagree' ? 'P(two repeats disagree)' : 'unanimous rate'} = ${truth.toFixed(4)})`,
-      reps: 200,
+      reps: 150,
       ...extra,
       replicate: async (seed) => {
         const m = (await lab().run({
@@ -154,7 +154,7 @@ export function repeatNoiseChecks(lab: () => Lab): Check[] {
       cells: [
         cell(10, 60, 'disagree', { ci: true, ciReps: 40 }),
         cell(10, 60, 'unanimous', {}),
-        cell(25, 150, 'disagree', { reps: 150 }),
+        cell(25, 150, 'disagree', { reps: 100 }),
       ],
     },
   ];
@@ -241,7 +241,7 @@ export function lengthChecks(lab: () => Lab): Check[] {
       planted: `length effect on ${ratePct} % of responses, noise ${noisePct} % (mean ${plan.mean}, SD ${plan.sd.toFixed(3)}, d_z = ${plan.dz.toFixed(3)})`,
       expected: plan.power,
       plan: `biasPower (Wilcoxon row, ARE 3/π): ${planned.itemsNeeded} items for 80 %; pairedTPower(d_z, ${plan.units} responses · 3/π)`,
-      reps: 250,
+      reps: 200,
       ...extra,
       replicate: async (seed) =>
         lengthFlags(await lengthRow(lab(), items, seed, `-long${ratePct}-noise${noisePct}`)),
@@ -267,7 +267,7 @@ export function lengthChecks(lab: () => Lab): Check[] {
           key: 'long0-noise30-n60',
           n: 60,
           planted: 'no length effect, noise 30 % (symmetric differences)',
-          reps: 250,
+          reps: 200,
           ci: true,
           ciReps: 40,
           replicate: async (seed) => lengthFlags(await lengthRow(lab(), 60, seed, '-long0-noise30')),

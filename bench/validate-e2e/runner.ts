@@ -136,17 +136,29 @@ export function judgeCell(
   };
 }
 
-/** Runs `reps` replicates of a cell, one study after another (each is already concurrent inside). */
-export async function runCell(check: Check, cell: Cell, seed: number, reps: number): Promise<CellResult> {
+/**
+ * Runs `reps` replicates of a cell, one study after another (each is already concurrent inside);
+ * `part` runs only the replicates whose index is i mod k (one process per core; --load adds the
+ * parts' counts up, which are then the whole run's).
+ */
+export async function runCell(
+  check: Check,
+  cell: Cell,
+  seed: number,
+  reps: number,
+  part: { i: number; k: number } = { i: 0, k: 1 },
+): Promise<CellResult> {
   const before = process.cpuUsage();
+  let ran = 0;
   let defined = 0;
   let hits = 0;
-  for (let i = 0; i < reps; i++) {
+  for (let i = part.i; i < reps; i += part.k) {
+    ran++;
     const hit = await cell.replicate(replicateSeed(seed, check.id, cell.key, i), i);
     if (hit === null) continue;
     defined++;
     if (hit) hits++;
   }
   const used = process.cpuUsage(before);
-  return judgeCell(check, cell, { reps, defined, hits }, (used.user + used.system) / 1e6);
+  return judgeCell(check, cell, { reps: ran, defined, hits }, (used.user + used.system) / 1e6);
 }
