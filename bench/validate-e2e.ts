@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { allE2eChecks } from './validate-e2e/checks';
 import { e2eSection, withSection } from './validate-e2e/report';
-import { DEFAULT_SEED, judgeCell, runCell, type CellResult, type Check } from './validate-e2e/runner';
+import { DEFAULT_SEED, judgeCell, replicateSeed, type CellResult, type Check } from './validate-e2e/runner';
 import { openLab, type Lab } from './validate-e2e/studies';
 
 function parseArgs(argv: string[]) {
@@ -85,24 +85,49 @@ export function table(results: CellResult[]): string {
   return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n');
 }
 
-/** Runs the selected cells, one after another. */
+/**
+ * Runs the selected cells' replicates in turns (one replicate of each cell, then the next), so a
+ * run stopped early has a prefix of every cell's replicates, not all of some cells and none of the
+ * rest; the counts are saved after every replicate (--load reads them).
+ */
 async function run(checks: Check[], opts: ReturnType<typeof parseArgs>): Promise<CellResult[]> {
-  const results: CellResult[] = [];
-  for (const check of checks) {
-    process.stderr.write(`${check.title}\n`);
-    for (const cell of check.cells.filter((c) => !opts.cells || opts.cells.includes(c.key))) {
-      const reps = Math.max(20, Math.round(cell.reps * opts.scale));
-      const r = await runCell(check, cell, opts.seed, reps, opts.part);
-      process.stderr.write(
-        `  ${cell.key}: ${r.hits}/${r.defined} = ${f(r.rate)} (predicted ${f(r.expected)}), ${r.cpuSeconds.toFixed(1)} CPU-s\n`,
-      );
-      results.push(r);
-      // Saved after every cell, so a run stopped early keeps what it measured (--load reads it).
+  const cells = checks.flatMap((check) =>
+    check.cells
+      .filter((c) => !opts.cells || opts.cells.includes(c.key))
+      .map((cell) => ({
+        check,
+        cell,
+        reps: Math.max(20, Math.round(cell.reps * opts.scale)),
+        counts: { reps: 0, defined: 0, hits: 0 },
+        cpu: 0,
+      })),
+  );
+  const results = () => cells.map((c) => judgeCell(c.check, c.cell, c.counts, c.cpu));
+  const { i: first, k } = opts.part;
+  for (let index = first; cells.some((c) => index < c.reps); index += k) {
+    for (const c of cells) {
+      if (index >= c.reps) continue;
+      const before = process.cpuUsage();
+      const hit = await c.cell.replicate(replicateSeed(opts.seed, c.check.id, c.cell.key, index), index);
+      const used = process.cpuUsage(before);
+      c.cpu += (used.user + used.system) / 1e6;
+      c.counts.reps++;
+      if (hit !== null) {
+        c.counts.defined++;
+        if (hit) c.counts.hits++;
+      }
       if (opts.json)
-        writeFileSync(opts.json, JSON.stringify({ seed: opts.seed, scale: opts.scale, results }, null, 2));
+        writeFileSync(
+          opts.json,
+          JSON.stringify({ seed: opts.seed, scale: opts.scale, results: results() }, null, 2),
+        );
     }
+    if ((index - first) % (10 * k) === 0)
+      process.stderr.write(
+        `  replicate ${index + 1}: ${cells.map((c) => `${c.cell.key} ${c.counts.hits}/${c.counts.defined}`).join(', ')}\n`,
+      );
   }
-  return results;
+  return results();
 }
 
 /**

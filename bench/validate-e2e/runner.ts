@@ -147,18 +147,25 @@ export async function runCell(
   seed: number,
   reps: number,
   part: { i: number; k: number } = { i: 0, k: 1 },
+  /** After each replicate: the counts so far (a run stopped early keeps them, a prefix of its replicates). */
+  progress?: (sofar: CellResult) => void,
 ): Promise<CellResult> {
   const before = process.cpuUsage();
   let ran = 0;
   let defined = 0;
   let hits = 0;
+  const result = () => {
+    const used = process.cpuUsage(before);
+    return judgeCell(check, cell, { reps: ran, defined, hits }, (used.user + used.system) / 1e6);
+  };
   for (let i = part.i; i < reps; i += part.k) {
-    ran++;
     const hit = await cell.replicate(replicateSeed(seed, check.id, cell.key, i), i);
-    if (hit === null) continue;
-    defined++;
-    if (hit) hits++;
+    ran++;
+    if (hit !== null) {
+      defined++;
+      if (hit) hits++;
+    }
+    progress?.(result());
   }
-  const used = process.cpuUsage(before);
-  return judgeCell(check, cell, { reps: ran, defined, hits }, (used.user + used.system) / 1e6);
+  return result();
 }
