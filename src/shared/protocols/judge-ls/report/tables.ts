@@ -143,7 +143,7 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       `Flip: the normalized choice differs; correctness flip: correctness differs (${intervalName(metrics)}). ` +
       (metrics.statistics?.ci === 'cluster-bootstrap'
         ? ''
-        : // issue 33: with flips planted by item, the Wilson interval held the planted rate in ~80 % of runs.
+        : // issue 33: with flips planted by item, the Wilson interval held the planted rate in under 90 % of runs (docs/VALIDATION.md).
           "Wilson counts an item's two orders as independent pairs: when a translation changes the verdict in both orders, " +
           'it is too narrow (docs/VALIDATION.md, end to end); the item-clustered bootstrap (ci: cluster-bootstrap) resamples items. ') +
       'Counts split the pairs by which side was judged correctly. McNemar: exact test on the discordant ' +
