@@ -63,7 +63,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
       alpha: ALPHA,
       design,
       cells: [
-        flipCell(10, 60, 'boot', { ci: true, ciReps: 20 }),
+        flipCell(10, 60, 'boot', { ci: true, ciReps: 12 }),
         flipCell(25, 60, 'boot', {}),
         flipCell(10, 150, 'boot', { reps: 80 }),
         // The tables' default interval counts an item's two orders as independent pairs: too
@@ -88,7 +88,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
         planted: `no language effect, repeat noise ${noisePct} % per ask`,
         reps: 100,
         ci: noisePct === 20,
-        ciReps: 16,
+        ciReps: 12,
         replicate: async (seed: number) => {
           const m = await judgeLs(lab(), 80, seed, `-lang0-noise${noisePct}`, true);
           const row = m.noise_floor?.excess.find((r) => r.judge === 'J' && r.comparison === 'EN-ZH');
@@ -152,7 +152,7 @@ export function repeatNoiseChecks(lab: () => Lab): Check[] {
         "The stability row's item-bootstrap intervals must hold the planted P(two repeats disagree) and " +
         'unanimous rate.',
       cells: [
-        cell(10, 60, 'disagree', { ci: true, ciReps: 40 }),
+        cell(10, 60, 'disagree', { ci: true, ciReps: 24 }),
         cell(10, 60, 'unanimous', {}),
         cell(25, 150, 'disagree', { reps: 100 }),
       ],
@@ -254,7 +254,7 @@ export function lengthChecks(lab: () => Lab): Check[] {
       kind: 'power',
       alpha: ALPHA,
       design,
-      cells: [powerCell(20, 20, null, { ci: true, ciReps: 40 }), powerCell(30, 40, null, {})],
+      cells: [powerCell(20, 20, null, { ci: true, ciReps: 24 }), powerCell(30, 40, null, {})],
     },
     {
       id: 'e2e-bias-length-null',
@@ -269,7 +269,7 @@ export function lengthChecks(lab: () => Lab): Check[] {
           planted: 'no length effect, noise 30 % (symmetric differences)',
           reps: 200,
           ci: true,
-          ciReps: 40,
+          ciReps: 24,
           replicate: async (seed) => lengthFlags(await lengthRow(lab(), 60, seed, '-long0-noise30')),
         },
       ],
