@@ -11,10 +11,11 @@
 //
 // The CI subset (test/stats/validation-subset.test.ts) runs the cells marked `ci` with the
 // same modules and fails when a method leaves its Monte Carlo tolerance band.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { renderSvg, svgToPng } from '../src/main/report/figures';
 import { allChecks } from './validate/checks';
+import { existingSection, withSection } from './validate-e2e/report';
 import { lineFigure, markdown, powerFigure, verdictOf } from './validate/report';
 import { DEFAULT_SEED, judge, runChecks, stderrProgress, type CellResult } from './validate/runner';
 
@@ -117,14 +118,15 @@ async function main(): Promise<void> {
     opts.only ? `--only ${opts.only.join(',')}` : '',
   ].filter(Boolean);
   const command = `npm run validate${flags.length ? ` -- ${flags.join(' ')}` : ''}`;
-  writeFileSync(
-    join(outDir, 'VALIDATION.md'),
-    markdown(
-      { version, seed: opts.seed, scale: opts.scale, node: `Node ${process.version}`, command },
-      verdicts,
-      figures,
-    ),
+  const report = markdown(
+    { version, seed: opts.seed, scale: opts.scale, node: `Node ${process.version}`, command },
+    verdicts,
+    figures,
   );
+  // The end-to-end section is `validate:e2e`'s (its own seed and run): kept as it stands.
+  const file = join(outDir, 'VALIDATION.md');
+  const e2e = existsSync(file) ? existingSection(readFileSync(file, 'utf8')) : null;
+  writeFileSync(file, e2e === null ? report : withSection(report, e2e));
   const cpu = process.cpuUsage(cpu0);
   process.stderr.write(
     `\n${results.length} cells in ${((Date.now() - t0) / 1000).toFixed(0)} s (${((cpu.user + cpu.system) / 1e6).toFixed(0)} CPU-s); wrote ${relative(root, join(outDir, 'VALIDATION.md'))}\n`,

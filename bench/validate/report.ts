@@ -353,6 +353,10 @@ export function markdown(
     `**Flags** (issue 33): ⚑ coverage below ${pct(COVERAGE_FLAG, 0)} at n ≥ ${FLAG_MIN_N}, type I error above ${pct(TYPE1_FLAG)} at any n, bias beyond the check's allowance at n ≥ ${FLAG_MIN_N}, realised power more than ${POWER_SHORTFALL_FLAG * 100} points below the plan, or any interval outside its parameter's range. **Bands**: ✗ outside the Monte Carlo tolerance band, nominal − ${BAND_Z} SE for coverage (SE at the nominal value), α + ${BAND_Z} SE for error rates, predicted ± ${BAND_Z} SE for power, allowance + ${BAND_Z} SE for bias; one-sided for coverage and error because a conservative method is not a failure. ○ a cell outside the region the method claims (its caption's "unreliable where"); the CI subset (\`test/stats/validation-subset.test.ts\`) asserts the band only inside the claim. In the tables, "u" is the share of runs where the method reports no interval or test (undefined, with a reason, instead of a number), "r" the share whose interval left the parameter's range and "z" the share whose interval shrank to a single point (a certainty the data do not give; the app's rule is to say undefined).`,
   );
   out.push('');
+  out.push(
+    'The end-to-end part, whole studies through the real runner with planted effects (power against the planner, false positives, coverage), is [at the end](#end-to-end), written by `npm run validate:e2e`.',
+  );
+  out.push('');
   out.push('## Verdicts');
   out.push('');
   out.push(

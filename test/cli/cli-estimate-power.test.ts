@@ -174,21 +174,24 @@ describe('judge-lab estimate: the power plan beside the cost', () => {
       }),
     );
     const b = (await estimate(bias, data)).power!;
-    expect(b.comparisons.map((c) => `${c.id} ${c.model} ${c.n}`)).toEqual([
-      'paired_difference:position paired-t 30',
-      'paired_difference:position:wilcoxon wilcoxon-are 30',
-      'paired_difference:longer paired-t 30',
-      'paired_difference:longer:wilcoxon wilcoxon-are 30',
-      'paired_difference:shorter paired-t 30',
-      'paired_difference:shorter:wilcoxon wilcoxon-are 30',
-      'paired_difference:markdown paired-t 30',
-      'paired_difference:markdown:wilcoxon wilcoxon-are 30',
-      'human_agreement fisher-z 30',
+    // Pointwise, each of an LLMBar item's two responses is scored alone and gives a difference of
+    // its own: the probes' tests count 60 responses, and so does the plan (issue 33: the end-to-end
+    // length cell detected a planted effect far above a plan that counted 30).
+    expect(b.comparisons.map((c) => `${c.id} ${c.model} ${c.n} ${c.unit}`)).toEqual([
+      'paired_difference:position paired-t 60 responses',
+      'paired_difference:position:wilcoxon wilcoxon-are 60 responses',
+      'paired_difference:longer paired-t 60 responses',
+      'paired_difference:longer:wilcoxon wilcoxon-are 60 responses',
+      'paired_difference:shorter paired-t 60 responses',
+      'paired_difference:shorter:wilcoxon wilcoxon-are 60 responses',
+      'paired_difference:markdown paired-t 60 responses',
+      'paired_difference:markdown:wilcoxon wilcoxon-are 60 responses',
+      'human_agreement fisher-z 30 items',
     ]);
-    expect(b.comparisons[0].mde).toBeCloseTo(pairedTMde(30)!, 12);
-    expect(b.comparisons[1].mde).toBeCloseTo(wilcoxonMde(30)!, 12);
-    // d_z 0.3 (the default) needs 90 pairs for the t (Cohen's table: 88–90).
-    expect(b.comparisons[0].itemsNeeded).toBe(Math.ceil(pairedTSampleSize(0.3)!));
+    expect(b.comparisons[0].mde).toBeCloseTo(pairedTMde(60)!, 12);
+    expect(b.comparisons[1].mde).toBeCloseTo(wilcoxonMde(60)!, 12);
+    // d_z 0.3 (the default) needs 90 pairs for the t (Cohen's table: 88–90): 45 items of two responses.
+    expect(b.comparisons[0].itemsNeeded).toBe(Math.ceil(Math.ceil(pairedTSampleSize(0.3)!) / 2));
 
     // Pairwise, the run reports the paired position test (both-first vs both-second items, exact
     // McNemar): that is what the plan plans, one unit per item, not a d_z the run never computes.

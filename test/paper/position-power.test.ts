@@ -72,4 +72,26 @@ describe('the position power plan', () => {
       'paired_difference:position:wilcoxon wilcoxon-are',
     ]);
   });
+
+  it("pointwise: every response is the test's unit (two per item of a pair), as the run counts differences", () => {
+    // issue 33: the end-to-end length cell detected a planted effect far above a plan counting items.
+    const rows = biasPower.comparisons(
+      { items, options: { probes: ['position', 'length'], shorter: false, mode: 'pointwise' } },
+      null,
+      { 'paired_difference:longer': 0.3 },
+      AT,
+    );
+    for (const c of rows) expect(c).toMatchObject({ unit: 'responses', unitsPerItem: 2, n: 400 });
+    const longer = rows.find((c) => c.id === 'paired_difference:longer')!;
+    // 90 differences for d_z 0.3 at 80 % (paired t): 45 items of two responses.
+    expect(longer.itemsNeeded).toBe(45);
+    // Pairwise, an item's two orders judge one pair: still one unit per item.
+    const pw = biasPower.comparisons(
+      { items, options: { probes: ['length'], shorter: false, mode: 'pairwise' } },
+      null,
+      {},
+      AT,
+    );
+    for (const c of pw) expect(c).toMatchObject({ unit: 'items', unitsPerItem: 1, n: 200 });
+  });
 });

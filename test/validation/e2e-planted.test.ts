@@ -1,9 +1,12 @@
 // The CI-sized subset of the end-to-end validation (issue 33; `node bench/run.mjs validate-e2e`):
 // the cells marked `ci` in bench/validate-e2e, each a study run again and again through the real
 // core, queue, simulated provider and metrics on real SQLite, with the same seed and replicate
-// seeds as the full run (its first R replicates). A planted first-position lean must be flagged
-// at the rate the app's power planner predicts, within the Monte Carlo band (prediction ± 4 MC
-// SE); with the lean off, at most at α + 4 MC SE. Seeded, so not flaky; ~40 CPU-s.
+// seeds as the full run (its first R replicates). A planted first-position lean or length effect
+// must be flagged at the rate the app's power planner predicts, within the Monte Carlo band
+// (prediction ± 4 MC SE); with the effect off, at most at α + 4 MC SE; a planted language flip
+// rate or repeat noise must be covered by the reported interval at least at 95 % − 4 MC SE. The
+// costly studies (Judge-LS) run few replicates (`ciReps`): a coarse guard, the full run is the
+// measurement. Seeded, so not flaky.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAN_NOISE } from '../../src/main/providers/simulated/planted-lean';
 import { mcnemarExactPower } from '../../src/shared/stats/power';
@@ -14,6 +17,8 @@ import {
   planLean,
   plantedPosition,
 } from '../../bench/validate-e2e/position';
+import { allE2eChecks } from '../../bench/validate-e2e/checks';
+import { planLength, plantedLength, plantedRepeatNoise } from '../../bench/validate-e2e/planted';
 import { DEFAULT_SEED, judgeCell, runCell } from '../../bench/validate-e2e/runner';
 import { openLab, type Lab } from '../../bench/validate-e2e/studies';
 
@@ -70,16 +75,35 @@ describe('the planted truth and the plan the cells are judged by', () => {
   });
 });
 
-describe('end to end: studies through the real runner detect a planted lean at the planned rate', () => {
-  for (const check of biasPositionChecks(() => lab))
+describe('the other planted truths and plans', () => {
+  it('repeat noise: P(two repeats disagree) and unanimity of K asks, ties never disagreeing', () => {
+    const t = plantedRepeatNoise(0.1, 3);
+    expect(t.disagree).toBeCloseTo(0.98 * 0.18, 12);
+    expect(t.unanimous).toBeCloseTo(0.02 + 0.98 * (0.9 ** 3 + 0.1 ** 3), 12);
+  });
+
+  it("length: d_z of the planted differences; the plan counts an item's two responses", () => {
+    const t = plantedLength(0.2, 0.2);
+    expect(t.sd).toBeCloseTo(Math.sqrt(0.16 + 0.4), 12);
+    const plan = planLength(0.2, 0.2, 50);
+    expect(plan.units).toBe(100);
+    expect(plan.power).toBeGreaterThan(planLength(0.2, 0.2, 25).power);
+  });
+});
+
+describe('end to end: studies through the real runner detect planted effects at the planned rate', () => {
+  // The lean cells first (the issue's criterion), then the other planted effects.
+  const checks = allE2eChecks(() => lab);
+  for (const check of checks)
     for (const cell of check.cells.filter((c) => c.ci))
       it(
         `${check.id} ${cell.key}`,
         async () => {
-          const r = await runCell(check, cell, DEFAULT_SEED, CI_REPS);
+          const reps = cell.ciReps ?? CI_REPS;
+          const r = await runCell(check, cell, DEFAULT_SEED, reps);
           const shown = `${r.hits}/${r.defined} = ${r.rate.toFixed(3)}, band [${r.band[0].toFixed(3)}, ${r.band[1].toFixed(3)}]`;
-          // Every run reported its test: no study failed or left the row out.
-          expect(r.defined, shown).toBe(CI_REPS);
+          // Every run reported its test or interval: no study failed or left the row out.
+          expect(r.defined, shown).toBe(reps);
           expect(r.inBand, shown).toBe(true);
           if (check.kind === 'power') expect(r.expected!).toBeGreaterThan(0.5);
         },

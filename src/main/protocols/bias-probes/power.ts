@@ -63,6 +63,17 @@ function effectsOf(options: PlannedBias['options']): ProbeRow['effect'][] {
   );
 }
 
+/**
+ * Pointwise: the responses whose scores a probe pairs, one difference each (the position probe
+ * scores the two responses of a pair, so only items with two count).
+ */
+function responses(exp: PlannedBias, effect: ProbeRow['effect']): number {
+  return exp.items
+    .map(biasItem)
+    .filter((i) => effect !== 'position' || i.responses.length === 2)
+    .reduce((n, i) => n + i.responses.length, 0);
+}
+
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /** The `power` capability of the bias-probes plug-in (protocols/plugin.ts `PowerHooks`). */
@@ -100,15 +111,21 @@ export const biasPower = {
       const dz = meanOf(rows.flatMap((r) => (r.dz === null ? [] : [Math.abs(r.dz)])));
       const sd = meanOf(rows.flatMap((r) => (r.sd === null ? [] : [r.sd])));
       const id = `paired_difference:${effect}`;
+      // Pointwise, every response is scored alone and gives its own difference (two per item of
+      // a pair dataset): the test's units. Pairwise, an item's two orders judge one pair, so the
+      // plan counts the item once, whatever its orders' correlation (as Judge-LS's plan does).
+      const pointwise = exp.options.mode === 'pointwise';
+      const items = effect === 'position' ? pairs : exp.items.length;
+      const units = pointwise ? responses(exp, effect) : items;
       return pairedRows(
         {
           id,
           label: `Paired score difference, ${effect} (per judge)`,
           labelKey: 'power.pairedDifference',
           labelParams: { effect },
-          unit: 'items',
-          unitsPerItem: 1,
-          n: effect === 'position' ? pairs : exp.items.length,
+          unit: pointwise ? 'responses' : 'items',
+          unitsPerItem: items > 0 ? units / items : 1,
+          n: units,
         },
         sd === null ? null : assumed('sd', 'SD of the differences (score points)', sd, 0),
         { typed: effects[id] ?? effects[`${id}:wilcoxon`], fallback: fallbackEffect(dz, DEFAULT_DZ) },

@@ -7,8 +7,10 @@ import type { ChatAdapter, ChatRequestSpec, ProviderResponse, Usage } from '../t
 import { simulatedAnswer, unparseableText } from './answers';
 import { mulberry32 } from '../../../shared/random';
 import { firstAsk, plantedFlipRate, withPlantedFlip } from './planted-flip';
+import { plantedLanguageRate, plantedLanguageVerdict } from './planted-language';
 import { plantedLeanRate, plantedLeanVerdict } from './planted-lean';
 import { plantedMixing, plantedMixingVerdict } from './planted-mixing';
+import { plantedLengthRate, plantedLengthScore } from './planted-length';
 import { seedOf } from './random';
 import { faithfulTwin, isPlantedUnfaithful, plantedUnfaithfulRate, unfaithful } from './planted-unfaithful';
 
@@ -74,15 +76,21 @@ export class SimulatedChatAdapter implements ChatAdapter {
     // A `-flip<NN>` model: every ask starts from its first ask's answer and flips it with NN %.
     // A `-first<NN>` model: no position bias of its own, a first-position lean on NN % of items.
     // A `-mix<NN>` model: flips against English that grow with the mixing ratio shown (planted-mixing.ts).
-    const lean =
+    // A `-lang<NN>` model: one answer in every language, the other in a translation on NN % of items.
+    // A `-long<NN>` model: the middle score, a point more for a longer variant on NN % of responses.
+    const knob =
       plantedMixing(spec.model) !== null
         ? plantedMixingVerdict(spec, rng)
-        : plantedLeanRate(spec.model) === null
-          ? null
-          : plantedLeanVerdict(spec, rng);
+        : plantedLeanRate(spec.model) !== null
+          ? plantedLeanVerdict(spec, rng)
+          : plantedLanguageRate(spec.model) !== null
+            ? plantedLanguageVerdict(spec, rng)
+            : plantedLengthRate(spec.model) !== null
+              ? plantedLengthScore(spec, rng)
+              : null;
     const answer =
-      lean !== null
-        ? lean
+      knob !== null
+        ? knob
         : flip === null
           ? simulatedAnswer(spec, rng)
           : withPlantedFlip(

@@ -10,6 +10,9 @@ import { pick, seedOf } from './random';
 
 const words = (t: string) => t.split(/\s+/).filter(Boolean);
 
+/** What a longer rewrite adds after the original text (planted-length.ts finds the original by it). */
+export const LONGER_TAIL = '\n\nTo put it another way: ';
+
 /** A rewrite as a careful (mostly) model would make it; about one in twenty longer ones falls short. */
 export function simulatedRewrite(task: string, sections: Map<string, string>, rng: Rng): string {
   const text = sections.get('response') ?? '';
@@ -17,7 +20,7 @@ export function simulatedRewrite(task: string, sections: Map<string, string>, rn
   if (task === 'longer') {
     const share = rng() < 0.05 ? 0.15 : 0.45 + 0.1 * rng();
     const extra = w.slice(0, Math.max(1, Math.round(w.length * share) - 3));
-    return `${text}\n\nTo put it another way: ${extra.join(' ')}`;
+    return `${text}${LONGER_TAIL}${extra.join(' ')}`;
   }
   if (task === 'shorter') {
     if (w.length < 40 || rng() < 0.5) return 'NO_FILLER';

@@ -82,6 +82,9 @@ describe('statistics glossary', () => {
     fireEvent.click(ci);
     const dialog = screen.getByRole('dialog');
     expect(dialog.textContent).toContain('Wilson score method');
+    // The entry links its rows of the validation report (their anchors are held to it in
+    // test/validation/glossary-anchors.test.ts).
+    expect(screen.getByTestId('glossary-validation').textContent).toContain('docs/VALIDATION.md#wilson');
     fireEvent.click(screen.getByRole('button', { name: 'Holm correction' }));
     expect(screen.getByTestId('glossary-body').textContent).toContain('(m − k + 1)');
     fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });

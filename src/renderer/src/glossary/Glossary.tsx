@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
-import { GLOSSARY_IDS, type GlossaryId } from './entries';
+import { GLOSSARY_IDS, VALIDATION_REPORT, VALIDATION_ROWS, type GlossaryId } from './entries';
 import { GLOSSARY_NS } from './i18n';
 import './glossary.css';
 
@@ -69,6 +69,16 @@ export function GlossaryDialog() {
         </h2>
         <p className="glossary__body" data-testid="glossary-body">
           {t(`entries.${open}.body`)}
+        </p>
+        {/* The rows of the validation report where this method's coverage or error rate is measured. */}
+        <p className="glossary__validation small muted" data-testid="glossary-validation">
+          {t('validation')}{' '}
+          {VALIDATION_ROWS[open].map((anchor, i) => (
+            <span key={anchor}>
+              {i > 0 ? ', ' : ''}
+              <code data-anchor={anchor}>{`${VALIDATION_REPORT}#${anchor}`}</code>
+            </span>
+          ))}
         </p>
         <h3 className="glossary__others small muted">{t('others')}</h3>
         <ul className="glossary__list">

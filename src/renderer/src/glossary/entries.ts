@@ -18,6 +18,32 @@ export const GLOSSARY_IDS = [
 ] as const;
 export type GlossaryId = (typeof GLOSSARY_IDS)[number];
 
+/** Where each entry's behaviour is measured: its rows of docs/VALIDATION.md, by their anchors. */
+export const VALIDATION_REPORT = 'docs/VALIDATION.md';
+
+/**
+ * The anchors of each entry's rows in VALIDATION.md (`npm run validate` writes one per check id,
+ * `npm run validate:e2e` one per end-to-end check): the first is the method's own row; the others
+ * where it is also proven (e.g. end to end, through the real runner). A test holds every anchor
+ * to the report, so a renamed check cannot leave an entry pointing nowhere.
+ */
+export const VALIDATION_ROWS: Record<GlossaryId, readonly string[]> = {
+  wilson: ['wilson', 'wilson-clustered'],
+  tieHalfCi: ['wilson-mean'],
+  newcombe: ['newcombe', 'position-rate-newcombe'],
+  tMeanCi: ['t-interval'],
+  kappaCi: ['cohen-kappa'],
+  fisherZ: ['spearman-fisher-z', 'correlation-type1'],
+  tieHalf: ['wilson-mean'],
+  mcnemar: ['mcnemar-type1'],
+  position: ['position-mcnemar-type1', 'e2e-bias-position-power', 'e2e-bias-position-null'],
+  multiple: ['holm-fwer'],
+  holm: ['holm-fwer', 'e2e-judge-ls-position-power'],
+  kappa: ['cohen-kappa'],
+  flips: ['e2e-judge-ls-flip-coverage', 'e2e-judge-ls-noise-floor-null'],
+  power: ['power-planner', 'e2e-bias-position-power', 'e2e-bias-length-power'],
+};
+
 // An interval column's entry names its method: the specific ones first, Wilson for the rates.
 const BY_KEY: [RegExp, GlossaryId][] = [
   [/tie_half_ci$/, 'tieHalfCi'],

@@ -9,6 +9,7 @@ const en = {
   open: 'What is {{term}}?',
   close: 'Close',
   others: 'Other entries',
+  validation: 'How it behaves in simulation (coverage, error rates, power; rerun with npm run validate):',
   entries: {
     wilson: {
       term: 'Wilson 95% CI',
@@ -74,6 +75,7 @@ const zh: typeof en = {
   open: '什么是{{term}}？',
   close: '关闭',
   others: '其他条目',
+  validation: '模拟中的表现（覆盖率、错误率、功效；可用 npm run validate 重新运行）：',
   entries: {
     wilson: {
       term: 'Wilson 95% 置信区间',

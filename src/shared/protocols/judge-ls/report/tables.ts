@@ -145,6 +145,11 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     caption:
       'Verdict changes between English and the target language over (item, order) pairs valid in both. ' +
       `Flip: the normalized choice differs; correctness flip: correctness differs (${intervalName(metrics)}). ` +
+      (metrics.statistics?.ci === 'cluster-bootstrap'
+        ? ''
+        : // issue 33: with flips planted by item, the Wilson interval held the planted rate in under 90 % of runs (docs/VALIDATION.md).
+          "Wilson counts an item's two orders as independent pairs: when a translation changes the verdict in both orders, " +
+          'it is too narrow (docs/VALIDATION.md, end to end); the item-clustered bootstrap (ci: cluster-bootstrap) resamples items. ') +
       'Counts split the pairs by which side was judged correctly. McNemar: exact test on the discordant ' +
       "pairs with the item as its unit (an item's two orders are not independent; sign-flip over items); Holm: adjusted across the table's comparisons.",
     columns: withNote(

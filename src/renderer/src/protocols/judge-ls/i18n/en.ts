@@ -166,7 +166,7 @@ export const en = {
     },
     invariance: {
       title: 'Language invariance',
-      help: 'Does the verdict stay the same when the same comparison is shown in Chinese (ZH) or code-switched text (LS)? Flip: the chosen output changes. Correctness flip: right becomes wrong or the reverse. McNemar p tests whether one language is judged correctly more often.',
+      help: 'Does the verdict stay the same when the same comparison is shown in Chinese (ZH) or code-switched text (LS)? Flip: the chosen output changes. Correctness flip: right becomes wrong or the reverse. McNemar p tests whether one language is judged correctly more often. The Wilson interval (the default) counts an item’s two orders as independent pairs: when a translation changes the verdict in both orders it is too narrow (it held a planted flip rate in under 90% of simulated studies, not 95%); the item-clustered bootstrap resamples items.',
     },
     noise_floor: {
       title: 'Noise floor',

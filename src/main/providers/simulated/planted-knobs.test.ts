@@ -1,0 +1,116 @@
+// The simulated provider's knobs for the end-to-end validation (issue 33): the planted truth the
+// bench derives must be what the judge does, answer by answer, on LLMBar's own texts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../shared/random';
+import type { ChatRequestSpec } from '../types';
+import { pseudoTranslate } from './pseudo-language';
+import { languageFlipPlanted, languageKey, plantedLanguageVerdict } from './planted-language';
+import { lengthPlanted, plantedLengthScore } from './planted-length';
+import { simulatedRewrite } from './rewrite-and-score';
+
+const items = readFileSync(join(__dirname, '../../../../resources/samples/llmbar.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(0, 60)
+  .map((l) => JSON.parse(l) as { instruction: string; output_1: string; output_2: string });
+
+const pairwise = (model: string, instruction: string, a: string, b: string): ChatRequestSpec => ({
+  provider: 'sim',
+  model,
+  messages: [
+    {
+      role: 'user',
+      content: `<instruction>\n${instruction}\n</instruction>\n\n<response_a>\n${a}\n</response_a>\n\n<response_b>\n${b}\n</response_b>`,
+    },
+  ],
+  response: { name: 'pairwise_verdict', schema: {} },
+});
+const zh = (t: string) => pseudoTranslate(t, 'zh');
+const winner = (spec: ChatRequestSpec) => plantedLanguageVerdict(spec, mulberry32(1))!.winner as string;
+/** The answer chosen (1 or 2), whichever is shown first; null for a tie. */
+const chosen = (w: string, swapped: boolean) => (w === 'tie' ? null : (w === 'A') !== swapped ? 1 : 2);
+
+describe('planted language flips (-lang<NN>)', () => {
+  it("an answer's key is the same in English and in its pseudo-Chinese, careless numbers included", () => {
+    for (const it of items) {
+      expect(languageKey(zh(it.output_1))).toBe(languageKey(it.output_1));
+      expect(languageKey(zh(it.output_1).replace(/\d+/g, '几'))).toBe(languageKey(it.output_1));
+    }
+  });
+
+  it('keeps one answer in both languages and orders, and takes the other in Chinese exactly on planted items', () => {
+    const model = 'sim-judge-strong-t-lang30';
+    let planted = 0;
+    for (const it of items) {
+      const flips = languageFlipPlanted(model, it.output_1, it.output_2);
+      if (flips) planted++;
+      const en = [false, true].map((s) =>
+        chosen(
+          winner(
+            pairwise(
+              model,
+              it.instruction,
+              ...((s ? [it.output_2, it.output_1] : [it.output_1, it.output_2]) as [string, string]),
+            ),
+          ),
+          s,
+        ),
+      );
+      const cn = [false, true].map((s) =>
+        chosen(
+          winner(
+            pairwise(
+              model,
+              zh(it.instruction),
+              ...((s ? [zh(it.output_2), zh(it.output_1)] : [zh(it.output_1), zh(it.output_2)]) as [
+                string,
+                string,
+              ]),
+            ),
+          ),
+          s,
+        ),
+      );
+      expect(en[0]).toBe(en[1]);
+      expect(cn[0] === en[0], JSON.stringify({ en, cn, flips })).toBe(!flips);
+      // The planted draw reads the answers as a set, in either language.
+      expect(languageFlipPlanted(model, zh(it.output_2), zh(it.output_1))).toBe(flips);
+    }
+    expect(planted).toBeGreaterThan(8);
+    expect(planted).toBeLessThan(30);
+  });
+});
+
+describe('planted length effect (-long<NN>)', () => {
+  it('scores the middle, and the longer variant one point more exactly on planted responses', () => {
+    const model = 'sim-judge-strong-t-long40';
+    const score = (response: string) =>
+      plantedLengthScore(
+        {
+          provider: 'sim',
+          model,
+          messages: [
+            {
+              role: 'user',
+              content: `<scale>1-5</scale>\n<instruction>\nq\n</instruction>\n<response>\n${response}\n</response>`,
+            },
+          ],
+          response: { name: 'score_verdict', schema: {} },
+        },
+        mulberry32(2),
+      )!.score as number;
+    let planted = 0;
+    for (const it of items) {
+      const longer = simulatedRewrite('longer', new Map([['response', it.output_1]]), mulberry32(3));
+      const bump = lengthPlanted(model, it.output_1);
+      if (bump) planted++;
+      expect(lengthPlanted(model, longer)).toBe(bump);
+      expect(score(it.output_1)).toBe(3);
+      expect(score(longer) - score(it.output_1)).toBe(bump ? 1 : 0);
+    }
+    expect(planted).toBeGreaterThan(12);
+    expect(planted).toBeLessThan(36);
+  });
+});
