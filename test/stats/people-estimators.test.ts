@@ -23,6 +23,8 @@ const fixture = JSON.parse(
     f_unlabelled: number[];
     ppi: { estimate: number; se: number; ci: [number, number]; n_eff: number };
     ppipp: { estimate: number; se: number; lambda: number; ci: [number, number]; n_eff: number };
+    ppi_small_sample: { se: number; center: number; ci: [number, number] };
+    ppipp_small_sample: { se: number; center: number; ci: [number, number] };
     human_only: { estimate: number; se: number };
   }[];
   label_budget: {
@@ -362,6 +364,15 @@ describe('PPI, PPI++ and Rogan–Gladen against numpy closed forms', () => {
       expect(b.estimate!).toBeCloseTo(c.ppipp.estimate, 12);
       expect(b.se!).toBeCloseTo(c.ppipp.se, 12);
       expect(b.n_eff!).toBeCloseTo(c.ppipp.n_eff, 8);
+      // On a rate ([0, 1]): Agresti–Min pseudo-labels and the t quantile (numpy/scipy, independently).
+      for (const [e, ref] of [
+        [ppiMean(c.y, c.f_labelled, c.f_unlabelled, { range: [0, 1] }), c.ppi_small_sample],
+        [ppiPlusPlusMean(c.y, c.f_labelled, c.f_unlabelled, { range: [0, 1] }), c.ppipp_small_sample],
+      ] as const) {
+        expect(e.se!).toBeCloseTo(ref.se, 12);
+        expect(e.ci![0]).toBeCloseTo(ref.ci[0], 10);
+        expect(e.ci![1]).toBeCloseTo(ref.ci[1], 10);
+      }
       const h = humanOnlyEstimate(c.y);
       expect(h.estimate!).toBeCloseTo(c.human_only.estimate, 12);
       expect(h.se!).toBeCloseTo(c.human_only.se, 12);
