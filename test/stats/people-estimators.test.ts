@@ -7,6 +7,7 @@ import {
   humanOnlyEstimate,
   ppiMean,
   ppiLabelBudget,
+  neymanBandAllocation,
   ppiPlusPlusMean,
   roganGladen,
   stratifiedPpiMean,
@@ -565,4 +566,46 @@ describe('coverage with a planted judge error (seeded simulation)', () => {
       expect(naiveHits).toBe(0);
     });
   }
+});
+
+describe('which items to label: Neyman allocation over the judge-score bands', () => {
+  // Hand-worked: 100 labels, three bands of 300, the judge wrong on 10 %, 30 %, 10 %, floor 10.
+  // S = √(0.1·0.9) = 0.3, √(0.3·0.7) = 0.45826, 0.3; the 70 after the floors split 0.3 : 0.45826 :
+  // 0.3 of 1.05826 → 19.843, 30.314, 19.843 → 19, 30, 19 and the 2 left to the largest remainders
+  // (low, high) → 20, 30, 20; with the floors 30, 40, 30.
+  const bands = [
+    { band: 'low' as const, size: 300, disagreement: 0.1 },
+    { band: 'mid' as const, size: 300, disagreement: 0.3 },
+    { band: 'high' as const, size: 300, disagreement: 0.1 },
+  ];
+  it('gives the band where the judge is weakest more, after a floor each', () => {
+    expect(neymanBandAllocation({ total: 100, bands, floor: 10 })).toEqual([
+      { band: 'low', count: 30 },
+      { band: 'mid', count: 40 },
+      { band: 'high', count: 30 },
+    ]);
+  });
+  it('keeps the floor when the judge never errs in a band, and no band above its size', () => {
+    expect(
+      neymanBandAllocation({
+        total: 100,
+        bands: [
+          { band: 'low', size: 300, disagreement: 0 },
+          // Neyman would give the small band 10 + 70 · 6/126 = 13.3 of its 12: it keeps 12.
+          { band: 'mid', size: 12, disagreement: 0.5 },
+          { band: 'high', size: 300, disagreement: 0.2 },
+        ],
+        floor: 10,
+      }),
+    ).toEqual([
+      { band: 'low', count: 10 },
+      { band: 'mid', count: 12 },
+      { band: 'high', count: 78 },
+    ]);
+    // Fewer labels than floors: an even split.
+    expect(neymanBandAllocation({ total: 12, bands, floor: 10 }).map((b) => b.count)).toEqual([4, 4, 4]);
+    expect(() =>
+      neymanBandAllocation({ total: 10, bands: [{ band: 'low', size: 5, disagreement: 2 }] }),
+    ).toThrow(/disagreement/);
+  });
 });

@@ -340,3 +340,103 @@ export function ppiLabelBudget(opts: {
   }
   return { ppi_plus_plus: Math.max(2, lo), human_only: humanOnly };
 }
+
+/** The judge-score bands a set is stratified by (terciles of the judges' mean rating). */
+export const JUDGE_BANDS = ['low', 'mid', 'high'] as const;
+export type JudgeBand = (typeof JUDGE_BANDS)[number];
+
+export interface BandPlan {
+  band: JudgeBand;
+  /** Units in the band (the terciles make the three about equal). */
+  size: number;
+  /** Share of the band's units where judge and person disagree (pilot or assumption), in [0, 1]. */
+  disagreement: number;
+}
+
+export interface BandCount {
+  band: JudgeBand;
+  count: number;
+}
+
+/** Largest remainders: integer counts summing to round(Σ exact), none above its cap. */
+function roundCapped(exact: readonly number[], caps: readonly number[], total: number): number[] {
+  const out = exact.map((e, i) => Math.min(caps[i], Math.floor(e)));
+  let left = total - out.reduce((a, b) => a + b, 0);
+  const order = exact.map((_, i) => i).sort((a, b) => exact[b] - out[b] - (exact[a] - out[a]) || a - b);
+  while (left > 0 && order.some((i) => out[i] < caps[i])) {
+    for (const i of order) {
+      if (left === 0) break;
+      if (out[i] < caps[i]) {
+        out[i]++;
+        left--;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Which items to label (issue 36): `total` human labels over the judge's score bands. Each band
+ * first gets `floor` labels (so every band has a rectifier variance to estimate), the rest goes by
+ * Neyman allocation, n_h ∝ N_h · S_h with S_h = √(d_h(1 − d_h)) the SD of the judge–person
+ * disagreement in band h (Neyman 1934; Cochran, Sampling Techniques, §5.5): the stratified PPI
+ * rectifier's variance is smallest when labels go where the judge errs most unpredictably. No band
+ * gets more than it has; with no disagreement anywhere the rest goes by band size.
+ */
+export function neymanBandAllocation(opts: {
+  total: number;
+  bands: readonly BandPlan[];
+  floor?: number;
+}): BandCount[] {
+  const { bands } = opts;
+  const floor = opts.floor ?? 10;
+  if (!(Number.isInteger(opts.total) && opts.total >= 0))
+    throw new RangeError(`total must be a whole number ≥ 0, got ${opts.total}`);
+  if (!(Number.isInteger(floor) && floor >= 0))
+    throw new RangeError(`floor must be a whole number ≥ 0, got ${floor}`);
+  for (const b of bands)
+    if (!(b.disagreement >= 0 && b.disagreement <= 1))
+      throw new RangeError(`disagreement must lie in [0, 1], got ${b.disagreement} (${b.band})`);
+  const sizes = bands.map((b) => b.size);
+  const total = Math.min(
+    opts.total,
+    sizes.reduce((a, b) => a + b, 0),
+  );
+  const floors = sizes.map((s) => Math.min(s, floor));
+  const floorSum = floors.reduce((a, b) => a + b, 0);
+  // Too few labels for every floor: an even split, each band capped at its floor.
+  if (total <= floorSum) {
+    const counts = roundCapped(
+      floors.map((f) => (total * f) / floorSum || 0),
+      floors,
+      total,
+    );
+    return bands.map((b, i) => ({ band: b.band, count: counts[i] }));
+  }
+  const weights = bands.map((b) => b.size * Math.sqrt(b.disagreement * (1 - b.disagreement)));
+  const w = weights.some((x) => x > 0) ? weights : sizes;
+  const caps = sizes.map((s, i) => s - floors[i]);
+  // Water-filling: a band that would get more than it has keeps its cap, the rest is re-spread.
+  let rest = total - floorSum;
+  const exact = sizes.map(() => 0);
+  let open = bands.map((_, i) => i).filter((i) => caps[i] > 0);
+  while (rest > 1e-9 && open.length) {
+    // Bands the judge never errs in share what is left by size.
+    const wOf = open.some((i) => w[i] > 0) ? (i: number) => w[i] : (i: number) => sizes[i];
+    const wSum = open.reduce((a, i) => a + wOf(i), 0);
+    const share = (i: number) => (rest * wOf(i)) / wSum;
+    const over = open.filter((i) => exact[i] + share(i) >= caps[i]);
+    if (!over.length) {
+      for (const i of open) exact[i] += share(i);
+      rest = 0;
+    } else {
+      for (const i of over) {
+        rest -= caps[i] - exact[i];
+        exact[i] = caps[i];
+      }
+      open = open.filter((i) => !over.includes(i));
+    }
+  }
+  const extra = roundCapped(exact, caps, total - floorSum);
+  return bands.map((b, i) => ({ band: b.band, count: floors[i] + extra[i] }));
+}
