@@ -27,7 +27,18 @@ describe('label budget', () => {
     expect(result.textContent).toContain('people alone: 385');
     expect(result.textContent).toContain('other 1000 units');
     fireEvent.click(screen.getByTestId('budget-use'));
-    expect(onUse).toHaveBeenCalledWith(276);
+    // Which items: bands of 350; after 10 each, 246 by the SDs of disagreements 0.1, 0.3, 0.1
+    // (0.3 : 0.458 : 0.3) → 70, 106, 70.
+    expect(screen.getByTestId('budget-allocation').textContent).toContain(
+      '80 from the low band, 116 from the middle, 80 from the high',
+    );
+    expect(onUse).toHaveBeenCalledWith(276, { low: 80, mid: 116, high: 80 });
+    // The judge as weak in every band: the labels spread evenly (276 − 30 = 246 → 82 each).
+    for (const b of ['low', 'mid', 'high'])
+      fireEvent.change(screen.getByTestId(`budget-disagreement-${b}`), { target: { value: '0.2' } });
+    expect(screen.getByTestId('budget-allocation').textContent).toContain(
+      '92 from the low band, 92 from the middle',
+    );
     // No correlation: the judge saves nothing.
     fireEvent.change(screen.getByTestId('budget-rho'), { target: { value: '0' } });
     expect(screen.getByTestId('budget-result').textContent).toContain('about 385 human labels');
@@ -38,5 +49,8 @@ describe('label budget', () => {
     render(<LabelBudget experimentId={1} size={50} onUse={() => {}} />);
     expect((await screen.findByText(/约需 276 个人工标签/)).textContent).toContain('仅靠人工需 385 个');
     expect(screen.getByTestId('label-budget').textContent).toContain('标签预算（PPI++）');
+    expect(screen.getByTestId('budget-allocation').textContent).toContain(
+      '低分段 80 个，中间段 116 个，高分段 80 个',
+    );
   });
 });
