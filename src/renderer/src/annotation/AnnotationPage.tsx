@@ -235,8 +235,6 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
   const [size, setSize] = useState(200);
   // The label budget's counts per judge band, used while the size is still the budget's.
   const [bandCounts, setBandCounts] = useState<Record<JudgeBand, number> | null>(null);
-  const banded =
-    bandCounts && !task && bandCounts.low + bandCounts.mid + bandCounts.high === size ? bandCounts : null;
   const [seed, setSeed] = useState(1);
   const [name, setName] = useState('');
   const [gold, setGold] = useState(false);
@@ -260,6 +258,9 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    const banded =
+      bandCounts && !task && bandCounts.low + bandCounts.mid + bandCounts.high === size ? bandCounts : null;
+
     try {
       await getApi().call('annotation.createSet', {
         experimentId,
