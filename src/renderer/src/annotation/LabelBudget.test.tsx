@@ -1,12 +1,13 @@
 // @vitest-environment jsdom
 // The label budget in the set creator (issue 36): the PPI++ count for a target width, beside people
 // alone, from the experiment's size; "Use" puts it into the set size.
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExperimentDetail } from '../../../shared/experiments';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
+import { AnnotationPage } from './AnnotationPage';
 import { LabelBudget } from './LabelBudget';
 
 afterEach(async () => {
@@ -52,5 +53,29 @@ describe('label budget', () => {
     expect(screen.getByTestId('budget-allocation').textContent).toContain(
       '低分段 80 个，中间段 116 个，高分段 80 个',
     );
+  });
+  it('draws the set with the band counts the budget allocated, until the size is changed by hand', async () => {
+    const fake = new FakeApi({
+      'experiments.get': () => ({ itemCount: 1050 }) as unknown as ExperimentDetail,
+      'annotation.tasks': () => ({ tasks: [] }),
+      'annotation.annotators': () => [],
+      'annotation.listSets': () => [],
+      'annotation.createSet': () => ({}) as never,
+    });
+    setApi(fake);
+    render(<AnnotationPage experimentId={1} query={{}} onQuery={() => {}} />);
+    // The form starts at 200 items, so the other 850 are the judge's: PPI++ needs 281.
+    fireEvent.click(await screen.findByTestId('budget-use'));
+    expect((screen.getByTestId('create-size') as HTMLInputElement).value).toBe('281');
+    fireEvent.click(screen.getByTestId('create-submit'));
+    const created = () => fake.calls.filter((c) => c.method === 'annotation.createSet');
+    await waitFor(() => expect(created()).toHaveLength(1));
+    // Bands of 350; after 10 each, 251 split 0.3 : 0.458 : 0.3 → 71.2, 108.6, 71.2 → 71, 109, 71.
+    expect(created()[0].params).toMatchObject({ size: 281, bandCounts: { low: 81, mid: 119, high: 81 } });
+    // A size typed by hand is a plain stratified sample again.
+    fireEvent.change(screen.getByTestId('create-size'), { target: { value: '100' } });
+    fireEvent.click(screen.getByTestId('create-submit'));
+    await waitFor(() => expect(created()).toHaveLength(2));
+    expect(created()[1].params).not.toHaveProperty('bandCounts');
   });
 });
