@@ -170,6 +170,30 @@ describe('judge-lab annotate', () => {
         )
       ).stdout,
     ) as { allocation: { band: string; count: number }[] };
+    // From a pilot: the rated set's disagreement per judge band ((k + 1)/(n + 2)) replaces the assumption.
+    const bands = json.judge_and_people.judges[0].band_disagreement;
+    expect(bands.map((b) => b.band)).toEqual(['low', 'mid', 'high']);
+    expect(bands.reduce((a, b) => a + b.labelled, 0)).toBe(json.judge_and_people.judges[0].n_labelled);
+    const fromPilot = await cli(
+      'annotate',
+      'budget',
+      '--width',
+      '0.1',
+      '--rho',
+      '0.6',
+      '--unlabelled',
+      '1000',
+      '--pilot',
+      'pilot',
+      '--json',
+    );
+    expect(fromPilot.code, fromPilot.stderr).toBe(0);
+    const pilotPlan = JSON.parse(fromPilot.stdout) as {
+      disagreement: number[];
+      allocation: { count: number }[];
+    };
+    expect(pilotPlan.disagreement).toEqual(bands.map((b, i) => b.disagreement ?? [0.1, 0.3, 0.1][i]));
+    expect(pilotPlan.allocation.reduce((a, b) => a + b.count, 0)).toBe(276);
     // Equal disagreement, equal bands: an even split (142 = 48 + 47 + 47).
     expect(even.allocation.map((a) => a.count)).toEqual([48, 47, 47]);
     const badEps = await cli('annotate', 'agreement', '1', '--epsilon', '1.5');

@@ -890,7 +890,11 @@ export class AnnotationService {
     const { set, human, judges, adjudicated, unlabelledJudges } = this.agreementInput(setId);
     return computeAgreement({
       scale: set.scale,
-      items: setItems(this.db, set.id).map((i) => ({ itemKey: i.itemKey, category: i.category })),
+      items: setItems(this.db, set.id).map((i) => ({
+        itemKey: i.itemKey,
+        category: i.category,
+        stratum: i.stratum,
+      })),
       human,
       adjudicated,
       judges,

@@ -230,52 +230,76 @@ export function registerAnnotateCommands(
       threeBands('fraction'),
     )
     .option('--floor <n>', 'labels every band gets at least (default 10)', wholeOrZero)
+    .option(
+      '--pilot <set>',
+      'a rated set (name or id) whose judge–person disagreement per band replaces the assumed one where it has labels',
+    )
     .option('--json', 'print JSON')
     .action(
-      (opts: {
-        width: number;
-        rho: number;
-        unlabelled: number;
-        rate?: number;
-        disagreement?: [number, number, number];
-        floor?: number;
-        json?: boolean;
-      }) => {
+      (
+        opts: {
+          width: number;
+          rho: number;
+          unlabelled: number;
+          rate?: number;
+          disagreement?: [number, number, number];
+          floor?: number;
+          pilot?: string;
+          json?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        const { disagreement: assumed = [0.1, 0.3, 0.1], floor = 10, json, pilot, ...plan } = opts;
         let b: ReturnType<typeof ppiLabelBudget>;
-        const { disagreement = [0.1, 0.3, 0.1], floor = 10, json, ...plan } = opts;
         try {
           b = ppiLabelBudget(plan);
         } catch (e) {
           throw new InvalidArgumentError((e as Error).message);
         }
-        const n = b.ppi_plus_plus;
-        // The bands are terciles of the judge's score, so about a third of all units each.
-        const size = n === null ? 0 : Math.ceil((plan.unlabelled + n) / 3);
-        const allocation =
-          n === null
-            ? null
-            : neymanBandAllocation({
-                total: n,
-                floor,
-                bands: JUDGE_BANDS.map((band, i) => ({ band, size, disagreement: disagreement[i] })),
-              });
-        if (json)
-          return out(JSON.stringify({ ...plan, disagreement, floor, ...b, allocation }, null, 2) + '\n');
-        out(
-          b.ppi_plus_plus === null
-            ? `Not reachable with these numbers; people alone need ${b.human_only} labels.\n`
-            : `PPI++ reaches a 95% CI width of ${opts.width} with about ${b.ppi_plus_plus} human labels ` +
-                `(people alone: ${b.human_only}), using the judge on ${opts.unlabelled} other units at ρ = ${opts.rho}.\n` +
-                'At the optimal λ: Var = p(1 − p)/n · (1 − ρ²/(1 + n/N)); a planning figure.\n',
-        );
-        if (allocation) {
-          const [lo, mid, hi] = allocation.map((a) => a.count);
+        const print = (disagreement: number[], source: string) => {
+          const n = b.ppi_plus_plus;
+          // The bands are terciles of the judge's score, so about a third of all units each.
+          const size = n === null ? 0 : Math.ceil((plan.unlabelled + n) / 3);
+          const allocation =
+            n === null
+              ? null
+              : neymanBandAllocation({
+                  total: n,
+                  floor,
+                  bands: JUDGE_BANDS.map((band, i) => ({ band, size, disagreement: disagreement[i] })),
+                });
+          if (json)
+            return out(JSON.stringify({ ...plan, disagreement, floor, ...b, allocation }, null, 2) + '\n');
           out(
-            `Which items: ${lo} from the judge's low score band, ${mid} from the middle, ${hi} from the high ` +
-              `(Neyman allocation by the disagreement ${disagreement.join(', ')}; at least ${floor} a band). ` +
-              `create-set --size ${n} --band-counts ${lo},${mid},${hi} draws them.\n`,
+            b.ppi_plus_plus === null
+              ? `Not reachable with these numbers; people alone need ${b.human_only} labels.\n`
+              : `PPI++ reaches a 95% CI width of ${opts.width} with about ${b.ppi_plus_plus} human labels ` +
+                  `(people alone: ${b.human_only}), using the judge on ${opts.unlabelled} other units at ρ = ${opts.rho}.\n` +
+                  'At the optimal λ: Var = p(1 − p)/n · (1 − ρ²/(1 + n/N)); a planning figure.\n',
           );
-        }
+          if (allocation) {
+            const [lo, mid, hi] = allocation.map((a) => a.count);
+            out(
+              `Which items: ${lo} from the judge's low score band, ${mid} from the middle, ${hi} from the high ` +
+                `(Neyman allocation by the disagreement ${disagreement.map((d) => d.toFixed(3)).join(', ')}, ${source}; at least ${floor} a band). ` +
+                `create-set --size ${n} --band-counts ${lo},${mid},${hi} draws them.\n`,
+            );
+          }
+        };
+        if (pilot === undefined) return print(assumed, 'assumed');
+        return withCore(cmd, async (core) => {
+          const set = await findSet(core, pilot);
+          const report = await core.call('annotation.agreement', { setId: set.id });
+          const judge = report.judge_and_people?.judges[0];
+          if (!judge)
+            throw new AppError('conflict', `Set "${set.name}" has no judge ratings to compare with people`);
+          // Bands the pilot has no labels in keep the assumed share.
+          const measured = judge.band_disagreement.map((d, i) => d.disagreement ?? assumed[i]);
+          print(
+            measured,
+            `from set "${set.name}" (judge ${judge.judge}; ${judge.band_disagreement.map((d) => `${d.band} ${d.labelled} labelled`).join(', ')})`,
+          );
+        });
       },
     );
 

@@ -17,6 +17,8 @@ import {
   roganGladen,
   sampleVariance,
   stratifiedPpiMean,
+  JUDGE_BANDS,
+  type JudgeBand,
   type AltTestResult,
   type Estimate,
   type GwetResult,
@@ -46,6 +48,12 @@ export interface JudgeEstimates {
    * intervals are outside what docs/VALIDATION.md checked (≥ 93 % down to about 5), and the tables say so.
    */
   rarer_verdict_labels: number;
+  /**
+   * A pilot's judge–person disagreement per judge-score band (the label budget's allocation reads
+   * it): labelled items of the band, and the disagreement share smoothed as (k + 1)/(n + 2), so a
+   * band where a small pilot saw no disagreement still gets a Neyman weight; null with no items.
+   */
+  band_disagreement: { band: JudgeBand; labelled: number; disagreement: number | null }[];
   estimates: (Estimate | RoganGladenResult)[];
   /** Present when the items have more than one category. */
   stratified?: Estimate;
@@ -63,7 +71,8 @@ export interface JudgeAndPeople {
 
 export interface JudgePeopleInput {
   scale: RatingScale;
-  items: { itemKey: string; category: string | null }[];
+  /** `stratum`: the set's sampling stratum (`judge-<band> × <category>`), for the band disagreement. */
+  items: { itemKey: string; category: string | null; stratum?: string | null }[];
   human: { itemKey: string; annotator: string; value: RatingValue }[];
   /** The human reference per item (adjudicated, median or majority), as computeAgreement built it. */
   reference: ReadonlyMap<string, { numeric: number; category: RatingValue }>;
@@ -157,6 +166,9 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
   const { scale, reference } = input;
   const target = estimateTarget(scale);
   const category = new Map(input.items.map((i) => [i.itemKey, i.category ?? '(none)']));
+  const bandOfItem = new Map(
+    input.items.map((i) => [i.itemKey, JUDGE_BANDS.find((b) => i.stratum?.startsWith(`judge-${b} × `))]),
+  );
   const judges = [...new Set(input.judges.map((j) => j.judge))].sort();
   const { categories, weights } = gwetScale(scale);
   const humanByAnnotator = new Map<string, Map<string, string | number>>();
@@ -167,7 +179,14 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
   }
   const out: JudgeEstimates[] = [];
   for (const judge of judges) {
-    const lab: { y: number; f: number; stratum: string; judgeCat: RatingValue; humanCat: RatingValue }[] = [];
+    const lab: {
+      itemKey: string;
+      y: number;
+      f: number;
+      stratum: string;
+      judgeCat: RatingValue;
+      humanCat: RatingValue;
+    }[] = [];
     const unl: { f: number; stratum: string }[] = [];
     for (const r of input.judges) {
       if (r.judge !== judge) continue;
@@ -182,7 +201,7 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
               ? 1
               : 0
             : indicator(scale, target, ref.category)!;
-        lab.push({ y, f, stratum, judgeCat: r.value, humanCat: ref.category });
+        lab.push({ itemKey: r.itemKey, y, f, stratum, judgeCat: r.value, humanCat: ref.category });
       } else unl.push({ f, stratum });
     }
     for (const r of input.unlabelledJudges ?? []) {
@@ -242,10 +261,20 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
         .filter((r) => r.judge === judge)
         .map((r) => [r.itemKey, onePoint(scale, r.value)] as const),
     );
+    const band_disagreement = JUDGE_BANDS.map((band) => {
+      const inBand = lab.filter((p) => bandOfItem.get(p.itemKey) === band);
+      const k = inBand.filter((p) => p.y !== p.f).length;
+      return {
+        band,
+        labelled: inBand.length,
+        disagreement: inBand.length ? (k + 1) / (inBand.length + 2) : null,
+      };
+    });
     out.push({
       judge,
       target,
       n_labelled: lab.length,
+      band_disagreement,
       n_unlabelled: unl.length,
       rarer_verdict_labels: Math.min(m1, lab.length - m1),
       estimates,
