@@ -78,4 +78,46 @@ describe('label budget', () => {
     await waitFor(() => expect(created()).toHaveLength(2));
     expect(created()[1].params).not.toHaveProperty('bandCounts');
   });
+  it('takes the disagreement per band from a rated pilot set', async () => {
+    const fake = new FakeApi({
+      'experiments.get': () => ({ itemCount: 1050 }) as unknown as ExperimentDetail,
+      'annotation.listSets': () =>
+        [
+          { id: 7, name: 'pilot', progress: [{ annotator: 'a', labelled: 30, total: 30 }] },
+          { id: 8, name: 'empty', progress: [{ annotator: 'a', labelled: 0, total: 30 }] },
+        ] as never,
+      'annotation.agreement': () =>
+        ({
+          judge_and_people: {
+            judges: [
+              {
+                judge: 'J',
+                band_disagreement: [
+                  { band: 'low', labelled: 10, disagreement: 0.5 },
+                  { band: 'mid', labelled: 10, disagreement: 0.1 },
+                  { band: 'high', labelled: 0, disagreement: null },
+                ],
+              },
+            ],
+          },
+        }) as never,
+    });
+    setApi(fake);
+    render(<LabelBudget experimentId={1} size={50} onUse={() => {}} />);
+    const select = (await screen.findByTestId('budget-pilot')) as HTMLSelectElement;
+    // Only the set with labels is a pilot.
+    expect([...select.options].map((o) => o.textContent)).toEqual(['(assumed)', 'pilot']);
+    fireEvent.change(select, { target: { value: '7' } });
+    await screen.findByTestId('budget-pilot-note');
+    expect(fake.calls.find((c) => c.method === 'annotation.agreement')!.params).toEqual({ setId: 7 });
+    expect((screen.getByTestId('budget-disagreement-low') as HTMLInputElement).value).toBe('0.5');
+    expect((screen.getByTestId('budget-disagreement-mid') as HTMLInputElement).value).toBe('0.1');
+    // High keeps its assumed 0.1. SDs 0.5 : 0.3 : 0.3 of 1.1 over 246 → 111.8, 67.1, 67.1 → 112, 67, 67.
+    expect(screen.getByTestId('budget-allocation').textContent).toContain(
+      '122 from the low band, 77 from the middle, 77 from the high',
+    );
+    expect(screen.getByTestId('budget-pilot-note').textContent).toContain(
+      'labelled: low 10, middle 10, high 0',
+    );
+  });
 });

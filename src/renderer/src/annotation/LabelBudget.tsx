@@ -35,6 +35,45 @@ export function LabelBudget({
       live = false;
     };
   }, [experimentId]);
+  // Rated sets of this experiment: a pilot whose disagreement per band replaces the assumption.
+  const [pilots, setPilots] = useState<{ id: number; name: string }[]>([]);
+  const [pilotNote, setPilotNote] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void getApi()
+      .call('annotation.listSets', { experimentId })
+      .then(
+        (sets) =>
+          live &&
+          setPilots(
+            sets
+              .filter((x) => x.progress.some((p) => p.labelled > 0))
+              .map((x) => ({ id: x.id, name: x.name })),
+          ),
+        () => live && setPilots([]),
+      );
+    return () => {
+      live = false;
+    };
+  }, [experimentId]);
+  const fromPilot = async (setId: number) => {
+    const report = await getApi().call('annotation.agreement', { setId });
+    const judge = report.judge_and_people?.judges[0];
+    if (!judge) return setPilotNote(t('budget.pilotNone'));
+    // A band the pilot has no labels in keeps the assumed share.
+    setDisagreement((d) => {
+      const next = { ...d };
+      for (const b of judge.band_disagreement)
+        if (b.disagreement !== null) next[b.band] = Number(b.disagreement.toFixed(3));
+      return next;
+    });
+    setPilotNote(
+      t('budget.pilotFrom', {
+        judge: judge.judge,
+        counts: judge.band_disagreement.map((b) => `${t(`budget.band_${b.band}`)} ${b.labelled}`).join(', '),
+      }),
+    );
+  };
   const [typed, setTyped] = useState<number | null>(null);
   const total = typed ?? items;
   const valid = width > 0 && width <= 1 && rho >= -1 && rho <= 1 && total !== null && total >= 0;
@@ -119,6 +158,28 @@ export function LabelBudget({
             />
           </label>
         ))}
+        {pilots.length > 0 && (
+          <label>
+            {t('budget.pilot')}{' '}
+            <select
+              data-testid="budget-pilot"
+              defaultValue=""
+              onChange={(e) => e.target.value && void fromPilot(Number(e.target.value))}
+            >
+              <option value="">{t('budget.pilotAssumed')}</option>
+              {pilots.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {pilotNote && (
+          <span className="small muted" data-testid="budget-pilot-note">
+            {pilotNote}
+          </span>
+        )}
         <label>
           {t('budget.floor')}{' '}
           <input

@@ -91,6 +91,11 @@ const en = {
     band_mid: 'middle',
     band_high: 'high',
     floor: 'At least per band',
+    pilot: 'From a pilot set',
+    pilotAssumed: '(assumed)',
+    pilotFrom:
+      'Measured on the pilot (judge {{judge}}; labelled: {{counts}}), as (k + 1)/(n + 2); a band without labels keeps its assumed share.',
+    pilotNone: 'The pilot has no judge ratings to compare with people.',
     allocation:
       'Which items: {{low}} from the low band, {{mid}} from the middle, {{high}} from the high (Neyman allocation: more where judge and people disagree more).',
     note: 'At the optimal λ: Var = p(1 − p)/n · (1 − ρ²/(1 + n/N)) at p = 0.5, the widest. A planning figure: the real width depends on the judge people actually meet.',
@@ -457,6 +462,11 @@ const zh: typeof en & typeof zhTables = {
     band_mid: '中',
     band_high: '高',
     floor: '每段至少',
+    pilot: '取自试点标注集',
+    pilotAssumed: '（假定值）',
+    pilotFrom:
+      '由试点测得（评审模型 {{judge}}；已标注：{{counts}}），按 (k + 1)/(n + 2) 计算；没有标签的分数段保留假定值。',
+    pilotNone: '试点中没有可与人工比较的评审模型评分。',
     allocation:
       '标注哪些条目：低分段 {{low}} 个，中间段 {{mid}} 个，高分段 {{high}} 个（Neyman 分配：评审模型与人工分歧越大的分数段分得越多）。',
     note: '按最优 λ：Var = p(1 − p)/n · (1 − ρ²/(1 + n/N))，取最宽的 p = 0.5。这是规划用的数字：实际宽度取决于评审模型与人工的实际一致程度。',
