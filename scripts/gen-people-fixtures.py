@@ -2,7 +2,10 @@
 test/fixtures/stats/people-estimators.json. Independent of the TypeScript code:
 
 - PPI / PPI++: the closed forms of Angelopoulos et al. (Science 2023) and Angelopoulos, Duchi & Zrnic
-  (2023) computed with numpy on seeded data (lambda as in ppi_py's _calc_lhat_glm for the mean).
+  (2023) computed with numpy on seeded data (lambda as in ppi_py's _calc_lhat_glm for the mean);
+  with a range [0, 1], the small-sample interval: the rectifier's mean and variance with half an
+  Agresti-Min pseudo-label at each corner (y, f) of the unit square, and scipy's t quantile with
+  n - 1 degrees of freedom.
 - Label budget: the first n meeting the PPI++ variance at the optimal lambda, by brute force.
 - Rogan–Gladen: (p + q0 - 1)/(q0 + q1 - 1) with the delta-method variance over the test and the
   calibration binomials (Lee et al. 2025, arXiv:2511.21140), computed with numpy / scipy.
@@ -17,6 +20,7 @@ import json
 import numpy as np
 import scipy
 from scipy.stats import norm
+from scipy.stats import t as t_dist
 
 rng = np.random.default_rng(20230607)
 ppi = []
@@ -37,9 +41,21 @@ for n, N, acc in [(50, 1000, 0.85), (200, 5000, 0.7), (30, 300, 0.95)]:
     lam = float(min(1, max(0, lam)))
     e1, s1 = ppi_at(1.0)
     e2, s2 = ppi_at(lam)
+    def small_sample(lam):
+        r = y - lam * fl
+        corners = np.array([0.0, -lam, 1.0, 1.0 - lam])
+        vals = np.concatenate([r, corners])
+        w = np.concatenate([np.ones(n), np.full(4, 0.5)])
+        m = np.sum(w * vals) / (n + 2)
+        vr = np.sum(w * (vals - m) ** 2) / (n + 1)
+        se = float(np.sqrt(lam ** 2 * fu.var(ddof=1) / N + vr / (n + 2)))
+        c = lam * fu.mean() + m
+        q = t_dist.ppf(0.975, n - 1)
+        return {'se': se, 'center': float(c), 'ci': [max(0.0, c - q * se), min(1.0, c + q * se)]}
     ppi.append({'y': y.tolist(), 'f_labelled': fl.tolist(), 'f_unlabelled': fu.tolist(),
                 'ppi': {'estimate': e1, 'se': s1, 'ci': [e1 - z * s1, e1 + z * s1], 'n_eff': y.var(ddof=1) / s1 ** 2},
                 'ppipp': {'estimate': e2, 'se': s2, 'lambda': lam, 'ci': [e2 - z * s2, e2 + z * s2], 'n_eff': y.var(ddof=1) / s2 ** 2},
+                'ppi_small_sample': small_sample(1.0), 'ppipp_small_sample': small_sample(lam),
                 'human_only': {'estimate': y.mean(), 'se': y.std(ddof=1) / np.sqrt(n)}})
 
 rg = []

@@ -291,6 +291,11 @@ export interface ApiMethods {
       leastSure?: LeastSureOptions;
       /** One of the protocol's own rating tasks (`annotation.tasks`); absent: its main units. */
       task?: string;
+      /**
+       * Labels per judge-score band (the label budget's Neyman allocation), summing to `size`: each
+       * band's count is shared among its categories by size; unjudged units get none.
+       */
+      bandCounts?: { low?: number; mid?: number; high?: number };
     };
     result: AnnotationSetSummary;
   };

@@ -140,11 +140,62 @@ describe('judge-lab annotate', () => {
     const budget = await cli('annotate', 'budget', '--width', '0.1', '--rho', '0.6', '--unlabelled', '1000');
     expect(budget.code, budget.stderr).toBe(0);
     expect(budget.stdout).toContain('about 276 human labels (people alone: 385)');
+    // Which items: bands of ⌈1276/3⌉ = 426; after 10 each, 246 split 0.3 : 0.458 : 0.3 (the SDs of
+    // disagreements 0.1, 0.3, 0.1) → 69.7, 106.5, 69.7 → 70, 106, 70.
+    expect(budget.stdout).toContain(
+      "Which items: 80 from the judge's low score band, 116 from the middle, 80 from the high",
+    );
+    expect(budget.stdout).toContain('create-set --size 276 --band-counts 80,116,80');
     const budgetJson = JSON.parse(
       (await cli('annotate', 'budget', '--width', '0.1', '--rho', '0.8', '--unlabelled', '10000', '--json'))
         .stdout,
     ) as { ppi_plus_plus: number; human_only: number };
     expect(budgetJson).toMatchObject({ ppi_plus_plus: 142, human_only: 385 });
+    const even = JSON.parse(
+      (
+        await cli(
+          'annotate',
+          'budget',
+          '--width',
+          '0.1',
+          '--rho',
+          '0.8',
+          '--unlabelled',
+          '10000',
+          '--disagreement',
+          '0.2,0.2,0.2',
+          '--floor',
+          '5',
+          '--json',
+        )
+      ).stdout,
+    ) as { allocation: { band: string; count: number }[] };
+    // From a pilot: the rated set's disagreement per judge band ((k + 1)/(n + 2)) replaces the assumption.
+    const bands = json.judge_and_people.judges[0].band_disagreement;
+    expect(bands.map((b) => b.band)).toEqual(['low', 'mid', 'high']);
+    expect(bands.reduce((a, b) => a + b.labelled, 0)).toBe(json.judge_and_people.judges[0].n_labelled);
+    const fromPilot = await cli(
+      'annotate',
+      'budget',
+      '--width',
+      '0.1',
+      '--rho',
+      '0.6',
+      '--unlabelled',
+      '1000',
+      '--pilot',
+      'pilot',
+      '--json',
+    );
+    expect(fromPilot.code, fromPilot.stderr).toBe(0);
+    const pilotPlan = JSON.parse(fromPilot.stdout) as {
+      disagreement: number[];
+      allocation: { count: number }[];
+    };
+    expect(pilotPlan.disagreement).toEqual(bands.map((b, i) => b.disagreement ?? [0.1, 0.3, 0.1][i]));
+    expect(pilotPlan.allocation.reduce((a, b) => a + b.count, 0)).toBe(276);
+    // Equal disagreement, equal bands: an even split (142 = 48 + 47 + 47).
+    expect(even.allocation.map((a) => a.count)).toEqual([48, 47, 47]);
     const badEps = await cli('annotate', 'agreement', '1', '--epsilon', '1.5');
     expect(badEps.code).not.toBe(0);
     expect(badEps.stderr).toContain('expected a number from 0 to 1');
@@ -232,9 +283,33 @@ describe('judge-lab annotate', () => {
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toMatch(/Created rating set \d+ "hard" with 5 units/);
     expect(created.stdout).toContain("Chosen as the judge's least sure: boundary 5. Not a random sample");
+    // The budget's allocation used when the set is drawn: each judge band takes its own count.
+    const banded = await cli(
+      'annotate',
+      'create-set',
+      'rated',
+      '--size',
+      '6',
+      '--band-counts',
+      '1,4,1',
+      '--name',
+      'banded',
+    );
+    expect(banded.code, banded.stderr).toBe(0);
+    const mismatch = await cli('annotate', 'create-set', 'rated', '--size', '5', '--band-counts', '1,4,1');
+    expect(mismatch.stderr).toContain('The band counts must add up to the set size');
     const sets = JSON.parse(
       (await cli('annotate', 'sets', 'rated', '--json')).stdout,
     ) as AnnotationSetSummary[];
+    const bandTotals = (name: string) => {
+      const set = sets.find((x) => x.name === name)!;
+      return ['low', 'mid', 'high'].map((b) =>
+        set.strata
+          .filter((st) => st.stratum.startsWith(`judge-${b} × `))
+          .reduce((a, st) => a + st.sampled, 0),
+      );
+    };
+    expect(bandTotals('banded')).toEqual([1, 4, 1]);
     const hard = sets.find((x) => x.name === 'hard')!;
     expect(hard.selection).toBe('least-sure');
     expect(hard.strata).toEqual([
@@ -313,7 +388,7 @@ describe('judge-lab annotate', () => {
 
     const missing = await cli('annotate', 'agreement', 'nope');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/No rating set "nope" \(there are: 1 "pilot", 2 "hard"\)/);
+    expect(missing.stderr).toMatch(/No rating set "nope" \(there are: 1 "pilot", 2 "hard", 3 "banded"\)/);
     const noJudge = await cli('annotate', 'apply-mapping', 'pilot', 'second', '--judge', 'Other');
     expect(noJudge.code).toBe(2);
     expect(noJudge.stderr).toMatch(/No calibration mapping for judge "Other"/);

@@ -7,6 +7,7 @@ import {
   humanOnlyEstimate,
   ppiMean,
   ppiLabelBudget,
+  neymanBandAllocation,
   ppiPlusPlusMean,
   roganGladen,
   stratifiedPpiMean,
@@ -23,6 +24,8 @@ const fixture = JSON.parse(
     f_unlabelled: number[];
     ppi: { estimate: number; se: number; ci: [number, number]; n_eff: number };
     ppipp: { estimate: number; se: number; lambda: number; ci: [number, number]; n_eff: number };
+    ppi_small_sample: { se: number; center: number; ci: [number, number] };
+    ppipp_small_sample: { se: number; center: number; ci: [number, number] };
     human_only: { estimate: number; se: number };
   }[];
   label_budget: {
@@ -362,6 +365,15 @@ describe('PPI, PPI++ and Rogan–Gladen against numpy closed forms', () => {
       expect(b.estimate!).toBeCloseTo(c.ppipp.estimate, 12);
       expect(b.se!).toBeCloseTo(c.ppipp.se, 12);
       expect(b.n_eff!).toBeCloseTo(c.ppipp.n_eff, 8);
+      // On a rate ([0, 1]): Agresti–Min pseudo-labels and the t quantile (numpy/scipy, independently).
+      for (const [e, ref] of [
+        [ppiMean(c.y, c.f_labelled, c.f_unlabelled, { range: [0, 1] }), c.ppi_small_sample],
+        [ppiPlusPlusMean(c.y, c.f_labelled, c.f_unlabelled, { range: [0, 1] }), c.ppipp_small_sample],
+      ] as const) {
+        expect(e.se!).toBeCloseTo(ref.se, 12);
+        expect(e.ci![0]).toBeCloseTo(ref.ci[0], 10);
+        expect(e.ci![1]).toBeCloseTo(ref.ci[1], 10);
+      }
       const h = humanOnlyEstimate(c.y);
       expect(h.estimate!).toBeCloseTo(c.human_only.estimate, 12);
       expect(h.se!).toBeCloseTo(c.human_only.se, 12);
@@ -554,4 +566,46 @@ describe('coverage with a planted judge error (seeded simulation)', () => {
       expect(naiveHits).toBe(0);
     });
   }
+});
+
+describe('which items to label: Neyman allocation over the judge-score bands', () => {
+  // Hand-worked: 100 labels, three bands of 300, the judge wrong on 10 %, 30 %, 10 %, floor 10.
+  // S = √(0.1·0.9) = 0.3, √(0.3·0.7) = 0.45826, 0.3; the 70 after the floors split 0.3 : 0.45826 :
+  // 0.3 of 1.05826 → 19.843, 30.314, 19.843 → 19, 30, 19 and the 2 left to the largest remainders
+  // (low, high) → 20, 30, 20; with the floors 30, 40, 30.
+  const bands = [
+    { band: 'low' as const, size: 300, disagreement: 0.1 },
+    { band: 'mid' as const, size: 300, disagreement: 0.3 },
+    { band: 'high' as const, size: 300, disagreement: 0.1 },
+  ];
+  it('gives the band where the judge is weakest more, after a floor each', () => {
+    expect(neymanBandAllocation({ total: 100, bands, floor: 10 })).toEqual([
+      { band: 'low', count: 30 },
+      { band: 'mid', count: 40 },
+      { band: 'high', count: 30 },
+    ]);
+  });
+  it('keeps the floor when the judge never errs in a band, and no band above its size', () => {
+    expect(
+      neymanBandAllocation({
+        total: 100,
+        bands: [
+          { band: 'low', size: 300, disagreement: 0 },
+          // Neyman would give the small band 10 + 70 · 6/126 = 13.3 of its 12: it keeps 12.
+          { band: 'mid', size: 12, disagreement: 0.5 },
+          { band: 'high', size: 300, disagreement: 0.2 },
+        ],
+        floor: 10,
+      }),
+    ).toEqual([
+      { band: 'low', count: 10 },
+      { band: 'mid', count: 12 },
+      { band: 'high', count: 78 },
+    ]);
+    // Fewer labels than floors: an even split.
+    expect(neymanBandAllocation({ total: 12, bands, floor: 10 }).map((b) => b.count)).toEqual([4, 4, 4]);
+    expect(() =>
+      neymanBandAllocation({ total: 10, bands: [{ band: 'low', size: 5, disagreement: 2 }] }),
+    ).toThrow(/disagreement/);
+  });
 });

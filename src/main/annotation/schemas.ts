@@ -33,6 +33,13 @@ export const annotationSchemas = {
     guidelines: z.string().max(200_000).optional(),
     leastSure: z.strictObject(leastSure).optional(),
     task: z.string().min(1).max(100).optional(),
+    bandCounts: z
+      .strictObject({
+        low: z.number().int().min(0).max(100_000).optional(),
+        mid: z.number().int().min(0).max(100_000).optional(),
+        high: z.number().int().min(0).max(100_000).optional(),
+      })
+      .optional(),
   }),
   'annotation.leastSure': z.strictObject({ experimentId: id, ...leastSure }),
   'annotation.tasks': z.strictObject({ experimentId: id }),

@@ -48,6 +48,7 @@ import { labelIssues, readLabelFile } from './label-files';
 import { labelTemplateCsv } from './label-template';
 import { readPackage, writePackage, type PackageContent } from './package';
 import { stratifiedSample } from './sampling';
+import type { JudgeBand } from '../../shared/stats';
 import {
   addGuidelines,
   adjudicationsOf,
@@ -277,6 +278,8 @@ export class AnnotationService {
     leastSure?: LeastSureOptions;
     /** One of the protocol's own rating tasks (`experimentTasks`); absent: its main units. */
     task?: string;
+    /** Labels per judge-score band (the label budget's allocation); they sum to `size`. */
+    bandCounts?: Partial<Record<JudgeBand, number>>;
   }): AnnotationSetSummary {
     const exp = loadExperiment(this.db, p.experimentId);
     if (p.leastSure && p.task !== undefined)
@@ -284,12 +287,19 @@ export class AnnotationService {
         'invalid_params',
         `Least-sure units are the judges' own units: a rating task ("${p.task}") takes a sample instead`,
       );
+    if (p.bandCounts && p.leastSure)
+      throw new AppError(
+        'invalid_params',
+        'Band counts shape a stratified sample, not a set of least-sure units',
+      );
+    if (p.bandCounts && Object.values(p.bandCounts).reduce((a, b) => a + (b ?? 0), 0) !== p.size)
+      throw new AppError('invalid_params', 'The band counts must add up to the set size');
     const { scale, units, ratings } = experimentRatings(this.db, p.experimentId, p.task);
     if (units.length === 0) throw new AppError('conflict', 'The experiment has no units to rate yet');
     const seed = p.seed ?? 1;
     const sample = p.leastSure
       ? this.leastSureSample(p.experimentId, units, p.leastSure, p.size)
-      : stratifiedSample(units, ratings, scale, p.size, seed);
+      : stratifiedSample(units, ratings, scale, p.size, seed, p.bandCounts);
     const uid = randomUUID();
     const gold = p.goldAsAnnotator !== undefined ? annotatorName(p.goldAsAnnotator) : null;
     if (gold && scale.kind !== 'preference') {
@@ -880,7 +890,11 @@ export class AnnotationService {
     const { set, human, judges, adjudicated, unlabelledJudges } = this.agreementInput(setId);
     return computeAgreement({
       scale: set.scale,
-      items: setItems(this.db, set.id).map((i) => ({ itemKey: i.itemKey, category: i.category })),
+      items: setItems(this.db, set.id).map((i) => ({
+        itemKey: i.itemKey,
+        category: i.category,
+        stratum: i.stratum,
+      })),
       human,
       adjudicated,
       judges,

@@ -14,7 +14,7 @@ import {
 } from '../../shared/annotation/api-types';
 import type { CalibratedRow } from '../../shared/annotation/calibrate';
 import { agreementTables } from '../../shared/annotation/report';
-import { ppiLabelBudget } from '../../shared/stats';
+import { JUDGE_BANDS, neymanBandAllocation, ppiLabelBudget } from '../../shared/stats';
 import {
   DEFAULT_LEAST_SURE_MARGIN,
   LEAST_SURE_CRITERIA,
@@ -59,6 +59,22 @@ function fraction(v: string): number {
   if (!Number.isFinite(n) || n < -1 || n > 1)
     throw new InvalidArgumentError('expected a number from -1 to 1');
   return n;
+}
+
+/** Three numbers, low, mid and high judge-score band: "0.1,0.3,0.1" or "30,40,30". */
+function threeBands(kind: 'fraction' | 'count') {
+  return (v: string): [number, number, number] => {
+    const parts = v.split(',').map((x) => Number(x.trim()));
+    const ok = (n: number) =>
+      kind === 'fraction' ? Number.isFinite(n) && n >= 0 && n <= 1 : Number.isSafeInteger(n) && n >= 0;
+    if (parts.length !== 3 || !parts.every(ok))
+      throw new InvalidArgumentError(
+        kind === 'fraction'
+          ? 'expected three numbers from 0 to 1 (low,mid,high), e.g. 0.1,0.3,0.1'
+          : 'expected three whole numbers ≥ 0 (low,mid,high), e.g. 30,40,30',
+      );
+    return parts as [number, number, number];
+  };
 }
 
 function wholeOrZero(v: string): number {
@@ -208,23 +224,84 @@ export function registerAnnotateCommands(
     .requiredOption('--rho <r>', 'the assumed correlation between judge and people (−1 to 1)', fraction)
     .requiredOption('--unlabelled <n>', 'units the judge rates that people will not', wholeOrZero)
     .option('--rate <p>', 'the assumed rate (default 0.5, the widest interval)', epsilonArg)
+    .option(
+      '--disagreement <low,mid,high>',
+      "share of items where judge and people disagree in the judge's low, middle and high score band (pilot or assumption; default 0.1,0.3,0.1)",
+      threeBands('fraction'),
+    )
+    .option('--floor <n>', 'labels every band gets at least (default 10)', wholeOrZero)
+    .option(
+      '--pilot <set>',
+      'a rated set (name or id) whose judge–person disagreement per band replaces the assumed one where it has labels',
+    )
     .option('--json', 'print JSON')
-    .action((opts: { width: number; rho: number; unlabelled: number; rate?: number; json?: boolean }) => {
-      let b: ReturnType<typeof ppiLabelBudget>;
-      try {
-        b = ppiLabelBudget(opts);
-      } catch (e) {
-        throw new InvalidArgumentError((e as Error).message);
-      }
-      if (opts.json) return out(JSON.stringify({ ...opts, ...b }, null, 2) + '\n');
-      out(
-        b.ppi_plus_plus === null
-          ? `Not reachable with these numbers; people alone need ${b.human_only} labels.\n`
-          : `PPI++ reaches a 95% CI width of ${opts.width} with about ${b.ppi_plus_plus} human labels ` +
-              `(people alone: ${b.human_only}), using the judge on ${opts.unlabelled} other units at ρ = ${opts.rho}.\n` +
-              'At the optimal λ: Var = p(1 − p)/n · (1 − ρ²/(1 + n/N)); a planning figure.\n',
-      );
-    });
+    .action(
+      (
+        opts: {
+          width: number;
+          rho: number;
+          unlabelled: number;
+          rate?: number;
+          disagreement?: [number, number, number];
+          floor?: number;
+          pilot?: string;
+          json?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        const { disagreement: assumed = [0.1, 0.3, 0.1], floor = 10, json, pilot, ...plan } = opts;
+        let b: ReturnType<typeof ppiLabelBudget>;
+        try {
+          b = ppiLabelBudget(plan);
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+        const print = (disagreement: number[], source: string) => {
+          const n = b.ppi_plus_plus;
+          // The bands are terciles of the judge's score, so about a third of all units each.
+          const size = n === null ? 0 : Math.ceil((plan.unlabelled + n) / 3);
+          const allocation =
+            n === null
+              ? null
+              : neymanBandAllocation({
+                  total: n,
+                  floor,
+                  bands: JUDGE_BANDS.map((band, i) => ({ band, size, disagreement: disagreement[i] })),
+                });
+          if (json)
+            return out(JSON.stringify({ ...plan, disagreement, floor, ...b, allocation }, null, 2) + '\n');
+          out(
+            b.ppi_plus_plus === null
+              ? `Not reachable with these numbers; people alone need ${b.human_only} labels.\n`
+              : `PPI++ reaches a 95% CI width of ${opts.width} with about ${b.ppi_plus_plus} human labels ` +
+                  `(people alone: ${b.human_only}), using the judge on ${opts.unlabelled} other units at ρ = ${opts.rho}.\n` +
+                  'At the optimal λ: Var = p(1 − p)/n · (1 − ρ²/(1 + n/N)); a planning figure.\n',
+          );
+          if (allocation) {
+            const [lo, mid, hi] = allocation.map((a) => a.count);
+            out(
+              `Which items: ${lo} from the judge's low score band, ${mid} from the middle, ${hi} from the high ` +
+                `(Neyman allocation by the disagreement ${disagreement.map((d) => d.toFixed(3)).join(', ')}, ${source}; at least ${floor} a band). ` +
+                `create-set --size ${n} --band-counts ${lo},${mid},${hi} draws them.\n`,
+            );
+          }
+        };
+        if (pilot === undefined) return print(assumed, 'assumed');
+        return withCore(cmd, async (core) => {
+          const set = await findSet(core, pilot);
+          const report = await core.call('annotation.agreement', { setId: set.id });
+          const judge = report.judge_and_people?.judges[0];
+          if (!judge)
+            throw new AppError('conflict', `Set "${set.name}" has no judge ratings to compare with people`);
+          // Bands the pilot has no labels in keep the assumed share.
+          const measured = judge.band_disagreement.map((d, i) => d.disagreement ?? assumed[i]);
+          print(
+            measured,
+            `from set "${set.name}" (judge ${judge.judge}; ${judge.band_disagreement.map((d) => `${d.band} ${d.labelled} labelled`).join(', ')})`,
+          );
+        });
+      },
+    );
 
   annotate
     .command('sets')
@@ -305,6 +382,11 @@ export function registerAnnotateCommands(
         wholeNumber,
       )
       .option('--seed <n>', 'sampling seed (default: a fixed one)', wholeNumber)
+      .option(
+        '--band-counts <low,mid,high>',
+        "units from the judge's low, middle and high score band (as `annotate budget` allocates them; they sum to --size)",
+        threeBands('count'),
+      )
       .option('--name <name>', 'the set name')
       .option('--guidelines <file>', "the set's guidelines for annotators (a text or Markdown file)")
       .option(
@@ -324,6 +406,7 @@ export function registerAnnotateCommands(
         name?: string;
         guidelines?: string;
         task?: string;
+        bandCounts?: [number, number, number];
         leastSure?: boolean;
         criteria?: LeastSureCriterion[];
         margin?: number;
@@ -333,7 +416,7 @@ export function registerAnnotateCommands(
     ) =>
       withCore(cmd, async (core) => {
         const experimentId = await experimentIdOf(core, ref);
-        const { guidelines: file, leastSure, criteria, margin, cut, ...rest } = opts;
+        const { guidelines: file, leastSure, criteria, margin, cut, bandCounts, ...rest } = opts;
         if (!leastSure && (criteria || margin !== undefined || cut))
           throw new AppError(
             'invalid_params',
@@ -344,6 +427,9 @@ export function registerAnnotateCommands(
           ...rest,
           ...(file === undefined ? {} : { guidelines: guidelinesFile(file) }),
           ...(leastSure ? { leastSure: leastSureParams({ criteria, margin, cut }) } : {}),
+          ...(bandCounts
+            ? { bandCounts: { low: bandCounts[0], mid: bandCounts[1], high: bandCounts[2] } }
+            : {}),
         });
         out(
           `Created rating set ${set.id} "${set.name}" with ${set.itemCount} units` +

@@ -41,7 +41,8 @@ export interface HumanLabel {
 
 export interface AgreementInput {
   scale: RatingScale;
-  items: { itemKey: string; category: string | null }[];
+  /** `stratum`: the set's sampling stratum, for the judge-and-people band disagreement. */
+  items: { itemKey: string; category: string | null; stratum?: string | null }[];
   human: HumanLabel[];
   /**
    * Adjudicated labels (one per item at most): where present, the item's human reference is the

@@ -51,7 +51,8 @@ export const ESTIMATES_RULE =
   'PPI++ weighs the judge by λ = Cov(person, judge) / ((1 + n/N) Var(judge)) in [0, 1] (Angelopoulos, Duchi & Zrnic 2023); ' +
   'stratified PPI++ combines per-category estimates weighted by category size; Rogan–Gladen: θ = (p + specificity − 1) / ' +
   '(sensitivity + specificity − 1) with a delta-method CI over the test and the human-labelled items (Lee et al. 2025). ' +
-  'CIs are normal 95%; n_eff = n · Var(people alone) / Var(estimator): the human labels the estimator is worth.';
+  'CIs are 95%: normal for the judge alone, people alone and Rogan–Gladen; for PPI, PPI++ and stratified PPI++ with ' +
+  'half an Agresti–Min pseudo-label at each (person, judge) corner in the rectifier and a t quantile with n − 1 df; n_eff = n · Var(people alone) / Var(estimator): the human labels the estimator is worth.';
 
 export function judgePeopleTables(report: AgreementReport): Table[] {
   const jp = report.judge_and_people;

@@ -17,6 +17,8 @@ import {
   roganGladen,
   sampleVariance,
   stratifiedPpiMean,
+  JUDGE_BANDS,
+  type JudgeBand,
   type AltTestResult,
   type Estimate,
   type GwetResult,
@@ -42,10 +44,16 @@ export interface JudgeEstimates {
   /** Items with a judge verdict and no human reference (set items unresolved, units outside the set). */
   n_unlabelled: number;
   /**
-   * Human labels of the rarer verdict among the labelled items: below RARER_VERDICT_MIN the CLT
-   * intervals run short (docs/VALIDATION.md: PPI++ 88 % at about 5), and the tables say so.
+   * Human labels of the rarer verdict among the labelled items: below RARER_VERDICT_MIN the
+   * intervals are outside what docs/VALIDATION.md checked (≥ 93 % down to about 5), and the tables say so.
    */
   rarer_verdict_labels: number;
+  /**
+   * A pilot's judge–person disagreement per judge-score band (the label budget's allocation reads
+   * it): labelled items of the band, and the disagreement share smoothed as (k + 1)/(n + 2), so a
+   * band where a small pilot saw no disagreement still gets a Neyman weight; null with no items.
+   */
+  band_disagreement: { band: JudgeBand; labelled: number; disagreement: number | null }[];
   estimates: (Estimate | RoganGladenResult)[];
   /** Present when the items have more than one category. */
   stratified?: Estimate;
@@ -63,7 +71,8 @@ export interface JudgeAndPeople {
 
 export interface JudgePeopleInput {
   scale: RatingScale;
-  items: { itemKey: string; category: string | null }[];
+  /** `stratum`: the set's sampling stratum (`judge-<band> × <category>`), for the band disagreement. */
+  items: { itemKey: string; category: string | null; stratum?: string | null }[];
   human: { itemKey: string; annotator: string; value: RatingValue }[];
   /** The human reference per item (adjudicated, median or majority), as computeAgreement built it. */
   reference: ReadonlyMap<string, { numeric: number; category: RatingValue }>;
@@ -82,15 +91,16 @@ export interface JudgePeopleInput {
 }
 
 /**
- * Human labels of the rarer verdict each corrected estimate needs before its interval holds its
- * 95 % in the validation (docs/VALIDATION.md, planted judges at label budgets 50–500): PPI++ picks
- * its λ on the same labels, so it needs more.
+ * Human labels of the rarer verdict below which a corrected estimate's interval is untested: the
+ * validation (docs/VALIDATION.md, planted judges at label budgets 50–500) holds ≥ 93 % down to
+ * θ = 10 % at n = 50, about 5 of them, since PPI's small-sample corrections (stats/ppi.ts). With
+ * fewer, the rectifier's variance rests on two or three disagreements, and the note says so.
  */
 export const RARER_VERDICT_MIN: Partial<Record<Estimate['method'], number>> = {
-  ppi: 10,
-  'ppi++': 20,
-  'stratified ppi++': 10,
-  'rogan-gladen': 10,
+  ppi: 5,
+  'ppi++': 5,
+  'stratified ppi++': 5,
+  'rogan-gladen': 5,
 };
 
 export const NOT_RANDOM_REASON = 'items chosen as the judge’s least sure, not drawn at random' as const;
@@ -156,6 +166,9 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
   const { scale, reference } = input;
   const target = estimateTarget(scale);
   const category = new Map(input.items.map((i) => [i.itemKey, i.category ?? '(none)']));
+  const bandOfItem = new Map(
+    input.items.map((i) => [i.itemKey, JUDGE_BANDS.find((b) => i.stratum?.startsWith(`judge-${b} × `))]),
+  );
   const judges = [...new Set(input.judges.map((j) => j.judge))].sort();
   const { categories, weights } = gwetScale(scale);
   const humanByAnnotator = new Map<string, Map<string, string | number>>();
@@ -166,7 +179,14 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
   }
   const out: JudgeEstimates[] = [];
   for (const judge of judges) {
-    const lab: { y: number; f: number; stratum: string; judgeCat: RatingValue; humanCat: RatingValue }[] = [];
+    const lab: {
+      itemKey: string;
+      y: number;
+      f: number;
+      stratum: string;
+      judgeCat: RatingValue;
+      humanCat: RatingValue;
+    }[] = [];
     const unl: { f: number; stratum: string }[] = [];
     for (const r of input.judges) {
       if (r.judge !== judge) continue;
@@ -181,7 +201,7 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
               ? 1
               : 0
             : indicator(scale, target, ref.category)!;
-        lab.push({ y, f, stratum, judgeCat: r.value, humanCat: ref.category });
+        lab.push({ itemKey: r.itemKey, y, f, stratum, judgeCat: r.value, humanCat: ref.category });
       } else unl.push({ f, stratum });
     }
     for (const r of input.unlabelledJudges ?? []) {
@@ -241,10 +261,20 @@ export function judgeAndPeople(input: JudgePeopleInput): JudgeAndPeople {
         .filter((r) => r.judge === judge)
         .map((r) => [r.itemKey, onePoint(scale, r.value)] as const),
     );
+    const band_disagreement = JUDGE_BANDS.map((band) => {
+      const inBand = lab.filter((p) => bandOfItem.get(p.itemKey) === band);
+      const k = inBand.filter((p) => p.y !== p.f).length;
+      return {
+        band,
+        labelled: inBand.length,
+        disagreement: inBand.length ? (k + 1) / (inBand.length + 2) : null,
+      };
+    });
     out.push({
       judge,
       target,
       n_labelled: lab.length,
+      band_disagreement,
       n_unlabelled: unl.length,
       rarer_verdict_labels: Math.min(m1, lab.length - m1),
       estimates,

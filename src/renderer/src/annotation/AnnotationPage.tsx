@@ -9,6 +9,7 @@ import { bytesToBase64, readFileBytes } from '../api/base64';
 import { downloadBase64 } from '../results/download';
 import { AdjudicationView } from './AdjudicationView';
 import { LabelBudget } from './LabelBudget';
+import type { JudgeBand } from '../../../shared/stats';
 import { LeastSurePanel } from './LeastSurePanel';
 import { AgreementDashboard } from './AgreementDashboard';
 import { GuidelinesEditor } from './GuidelinesPanel';
@@ -232,6 +233,8 @@ function SetCard({
 function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCreated: () => void }) {
   const { t } = useTranslation('annotation');
   const [size, setSize] = useState(200);
+  // The label budget's counts per judge band, used while the size is still the budget's.
+  const [bandCounts, setBandCounts] = useState<Record<JudgeBand, number> | null>(null);
   const [seed, setSeed] = useState(1);
   const [name, setName] = useState('');
   const [gold, setGold] = useState(false);
@@ -255,6 +258,9 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    const banded =
+      bandCounts && !task && bandCounts.low + bandCounts.mid + bandCounts.high === size ? bandCounts : null;
+
     try {
       await getApi().call('annotation.createSet', {
         experimentId,
@@ -263,6 +269,7 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(gold ? { goldAsAnnotator: 'majority' } : {}),
         ...(guidelines.trim() ? { guidelines } : {}),
+        ...(banded ? { bandCounts: banded } : {}),
         ...(task ? { task } : {}),
       });
       onCreated();
@@ -310,7 +317,14 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
       <label>
         {t('create.name')} <input value={name} onChange={(e) => setName(e.target.value)} />
       </label>
-      <LabelBudget experimentId={experimentId} size={size} onUse={setSize} />
+      <LabelBudget
+        experimentId={experimentId}
+        size={size}
+        onUse={(n, counts) => {
+          setSize(n);
+          setBandCounts(counts);
+        }}
+      />
       {!task && (
         <label className="annotation-create__gold">
           <input type="checkbox" checked={gold} onChange={(e) => setGold(e.target.checked)} />{' '}

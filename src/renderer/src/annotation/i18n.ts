@@ -86,6 +86,18 @@ const en = {
       'PPI++ reaches a width of {{width}} with about {{n}} human labels (people alone: {{human}}), using the judge on the other {{unlabelled}} units.',
     unreachable: 'Not reachable with these numbers; people alone need {{human}} labels.',
     use: 'Use {{n}}',
+    disagreement: "Assumed judge–human disagreement in the judge's score band",
+    band_low: 'low',
+    band_mid: 'middle',
+    band_high: 'high',
+    floor: 'At least per band',
+    pilot: 'From a pilot set',
+    pilotAssumed: '(assumed)',
+    pilotFrom:
+      'Measured on the pilot (judge {{judge}}; labelled: {{counts}}), as (k + 1)/(n + 2); a band without labels keeps its assumed share.',
+    pilotNone: 'The pilot has no judge ratings to compare with people.',
+    allocation:
+      'Which items: {{low}} from the low band, {{mid}} from the middle, {{high}} from the high (Neyman allocation: more where judge and people disagree more).',
     note: 'At the optimal λ: Var = p(1 − p)/n · (1 − ρ²/(1 + n/N)) at p = 0.5, the widest. A planning figure: the real width depends on the judge people actually meet.',
   },
   annotator: 'Annotator',
@@ -348,7 +360,7 @@ const zhTables = {
     ac2: 'AC2（二次加权，有序量表）',
     ac1: 'AC1（名义标签）',
     estimates:
-      '在评审模型评过的全部条目上估计{{target}}：仅评审模型、仅人工（有标签的条目），以及用人工标签校正后的评审模型。PPI：θ = 评审模型在无标签条目上的均值 − 有标签条目上 (评审 − 人工) 的均值（Angelopoulos 等，Science 2023）；PPI++ 以 λ = Cov(人工, 评审) / ((1 + n/N) Var(评审))（限定在 [0, 1]）加权评审模型（Angelopoulos、Duchi 与 Zrnic 2023）；分层 PPI++ 按类别规模加权合并各类别的估计；Rogan–Gladen：θ = (p + 特异度 − 1) / (灵敏度 + 特异度 − 1)，用 delta 方法同时计入测试条目与有人工标签条目的不确定性（Lee 等 2025）。置信区间为正态 95%；n_eff = n · Var(仅人工) / Var(估计量)，即该估计量相当于多少个人工标签。',
+      '在评审模型评过的全部条目上估计{{target}}：仅评审模型、仅人工（有标签的条目），以及用人工标签校正后的评审模型。PPI：θ = 评审模型在无标签条目上的均值 − 有标签条目上 (评审 − 人工) 的均值（Angelopoulos 等，Science 2023）；PPI++ 以 λ = Cov(人工, 评审) / ((1 + n/N) Var(评审))（限定在 [0, 1]）加权评审模型（Angelopoulos、Duchi 与 Zrnic 2023）；分层 PPI++ 按类别规模加权合并各类别的估计；Rogan–Gladen：θ = (p + 特异度 − 1) / (灵敏度 + 特异度 − 1)，用 delta 方法同时计入测试条目与有人工标签条目的不确定性（Lee 等 2025）。置信区间为 95%：仅评审模型、仅人工与 Rogan–Gladen 用正态近似；PPI、PPI++ 与分层 PPI++ 在校正项中于每个（人工, 评审）角点加半个 Agresti–Min 伪标签，并用自由度 n − 1 的 t 分位数；n_eff = n · Var(仅人工) / Var(估计量)，即该估计量相当于多少个人工标签。',
     alt_test:
       'Calderon、Reichart 与 Dror（ACL 2025）：依次留出每位标注者；若单侧 t 检验拒绝“评审模型的优势概率比该标注者低 ε = {{epsilon}} 或更多”，评审模型即胜过该标注者（对各标注者做 Benjamini–Yekutieli，q = 0.05）。胜过至少一半标注者（ω ≥ 0.5）即通过。ρ：评审模型与其余标注者的吻合程度不低于被留出者的平均概率。ε 是成本收益让步：作者建议专家用 0.2，熟练标注者 0.15，众包 0.1。至少需要 3 位标注者、每人 30 个条目；ρ ≥ 阈值的决策仍保留在旁。',
     nominal: '名义',
@@ -445,6 +457,18 @@ const zh: typeof en & typeof zhTables = {
       'PPI++ 约需 {{n}} 个人工标签即可使区间宽度达到 {{width}}（仅靠人工需 {{human}} 个），其余 {{unlabelled}} 个条目用评审模型的标签。',
     unreachable: '按这些数字无法达到；仅靠人工需 {{human}} 个标签。',
     use: '采用 {{n}}',
+    disagreement: '评审模型分数段内假定的评审模型–人工不一致比例',
+    band_low: '低',
+    band_mid: '中',
+    band_high: '高',
+    floor: '每段至少',
+    pilot: '取自试点标注集',
+    pilotAssumed: '（假定值）',
+    pilotFrom:
+      '由试点测得（评审模型 {{judge}}；已标注：{{counts}}），按 (k + 1)/(n + 2) 计算；没有标签的分数段保留假定值。',
+    pilotNone: '试点中没有可与人工比较的评审模型评分。',
+    allocation:
+      '标注哪些条目：低分段 {{low}} 个，中间段 {{mid}} 个，高分段 {{high}} 个（Neyman 分配：评审模型与人工分歧越大的分数段分得越多）。',
     note: '按最优 λ：Var = p(1 − p)/n · (1 − ρ²/(1 + n/N))，取最宽的 p = 0.5。这是规划用的数字：实际宽度取决于评审模型与人工的实际一致程度。',
   },
   annotator: '标注者',
