@@ -641,7 +641,7 @@ describe('judge-lab annotate', () => {
         tieProbes: false,
       }),
     );
-    const ran = await cli('run', cfg);
+    const ran = await cli('run', cfg, '--out', join(dir, 'verified-out'));
     expect(ran.code, ran.stderr).toBe(0);
     const refused = await cli('annotate', 'create-set', 'verified', '--size', '4', '--task', 'nope');
     expect(refused.code).toBe(2);
