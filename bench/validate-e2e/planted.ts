@@ -88,7 +88,7 @@ export function judgeLsFlipChecks(lab: () => Lab): Check[] {
         planted: `no language effect, repeat noise ${noisePct} % per ask`,
         reps: 100,
         ci: noisePct === 20,
-        ciReps: 12,
+        ciReps: 8,
         replicate: async (seed: number) => {
           const m = await judgeLs(lab(), 80, seed, `-lang0-noise${noisePct}`, true);
           const row = m.noise_floor?.excess.find((r) => r.judge === 'J' && r.comparison === 'EN-ZH');
