@@ -309,7 +309,7 @@ export interface ApiMethods {
     result: LeastSureSelection;
   };
   /**
-   * The rating tasks the experiment offers beside its main units (e.g. Judge-LS's
+   * The rating tasks the experiment offers beside its main units (e.g. a translation study's
    * `translation_equivalence` when translations were verified), by id.
    */
   'annotation.tasks': { params: { experimentId: number }; result: { tasks: string[] } };

@@ -1,6 +1,6 @@
 /**
  * Languages by BCP 47 primary code: names in English and Chinese, script and text direction. Not a
- * study's own list: a study that translates (Judge-LS's targets, issue 37) and the simulated
+ * study's own list: a study that translates (its targets, issue 37) and the simulated
  * provider's pseudo-scripts both read it.
  */
 

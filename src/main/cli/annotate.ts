@@ -391,7 +391,7 @@ export function registerAnnotateCommands(
       .option('--guidelines <file>', "the set's guidelines for annotators (a text or Markdown file)")
       .option(
         '--task <id>',
-        "rate one of the study's own tasks instead of the judges' units (Judge-LS with verified translations: translation_equivalence)",
+        "rate one of the study's own tasks instead of the judges' units (e.g. translation_equivalence where translations were verified)",
       )
       .option(
         '--least-sure',

@@ -10,7 +10,7 @@ export type RatingScale =
       kind: 'label';
       labels: string[];
       /**
-       * A protocol's own rating task (its annotation hook's `tasks`, e.g. Judge-LS's
+       * A protocol's own rating task (its annotation hook's `tasks`, e.g. a translation study's
        * `translation_equivalence`); absent: the protocol's main units.
        */
       task?: string;

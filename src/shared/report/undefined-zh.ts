@@ -14,7 +14,7 @@ export const UNDEFINED_REASONS_ZH: Record<string, string> = {
   'no question with both verdicts valid': '没有两个判断都有效的问题',
   'one side constant': '一方恒定',
   'variance 0': '方差为 0',
-  // Judge-LS's dose–response trend (stats/trend.ts TREND_REASONS).
+  // The dose–response trend (stats/trend.ts TREND_REASONS).
   'no observations': '没有观测',
   'the measured ratios do not vary': '实测比例没有变化',
   'one item only: a cluster-robust variance needs two': '只有一个条目：聚类稳健方差至少需要两个',

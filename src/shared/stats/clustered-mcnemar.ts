@@ -10,6 +10,7 @@
 // distribution is the convolution of the items' two-point laws. With one pair per item every
 // |d_k| <= 1 and the test is the exact McNemar test itself, p for p.
 import { binomialPmf, mcnemarExact } from './binomial';
+import { itemSums } from './paired-effect';
 
 /** How the test is named in captions, column help and Methods. */
 export const CLUSTERED_MCNEMAR_METHOD = 'exact McNemar, item-clustered (sign-flip over items)';
@@ -70,11 +71,6 @@ export function clusteredMcnemar<T>(
   itemOf: (pair: T) => string,
   difference: (pair: T) => -1 | 0 | 1,
 ): number {
-  const byItem = new Map<string, number>();
-  for (const p of pairs) {
-    const d = difference(p);
-    const item = itemOf(p);
-    byItem.set(item, (byItem.get(item) ?? 0) + d);
-  }
-  return clusteredMcnemarExact([...byItem.values()]);
+  const sums = itemSums(pairs.map(difference), pairs.map(itemOf));
+  return clusteredMcnemarExact(sums.map(([sum]) => sum));
 }

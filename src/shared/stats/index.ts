@@ -64,7 +64,7 @@ export {
   type PositionPair,
   type ShownPosition,
 } from './position';
-export { clusteredPairedEffect, pairedEffect, type PairedEffect } from './paired-effect';
+export { clusteredPairedEffect, itemSums, pairedEffect, type PairedEffect } from './paired-effect';
 export {
   clipInterval,
   intervalFields,

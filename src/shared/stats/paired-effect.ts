@@ -81,22 +81,15 @@ export function clusteredPairedEffect(
   if (itemOf.length !== diffs.length)
     throw new RangeError(`itemOf has ${itemOf.length} entries for ${diffs.length} differences`);
   const base = pairedEffect(diffs, range);
-  const sums = new Map<string, [number, number]>();
-  diffs.forEach((d, i) => {
-    const s = sums.get(itemOf[i]);
-    if (s) {
-      s[0] += d;
-      s[1]++;
-    } else sums.set(itemOf[i], [d, 1]);
-  });
-  const items = sums.size;
+  const sums = itemSums(diffs, itemOf);
+  const items = sums.length;
   if (items === diffs.length) return { ...base, items };
   // Zero-width (every difference equal) stays undefined as pairedEffect says; so does one item.
   if (base.sd === 0 || base.sd === null) return { ...base, items };
   if (items < 2) return { ...base, items, ci: null, ci_undefined_reason: NO_INTERVAL.oneItem, tP: null };
   const n = diffs.length;
   let ss = 0;
-  for (const [sum, m] of sums.values()) ss += (sum - base.mean * m) ** 2;
+  for (const [sum, m] of sums) ss += (sum - base.mean * m) ** 2;
   const se = Math.sqrt(((items / (items - 1)) * ss) / (n * n));
   // Every item's differences average to the overall mean: the clustered spread is 0 though the
   // differences vary, and an interval would have zero width.
@@ -111,4 +104,17 @@ export function clusteredPairedEffect(
     ci_undefined_reason: null,
     tP: studentTTwoSidedP(base.mean / se, items - 1),
   };
+}
+
+/** Each item's sum and count of `values` (first-seen item order): the clusters of an item-level test. */
+export function itemSums(values: readonly number[], itemOf: readonly string[]): [number, number][] {
+  const sums = new Map<string, [number, number]>();
+  values.forEach((v, i) => {
+    const s = sums.get(itemOf[i]);
+    if (s) {
+      s[0] += v;
+      s[1]++;
+    } else sums.set(itemOf[i], [v, 1]);
+  });
+  return [...sums.values()];
 }

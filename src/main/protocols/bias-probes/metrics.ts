@@ -30,6 +30,7 @@ import {
   type PositionPair,
   shownPosition,
   clusteredPairedEffect,
+  itemSums,
   partialSpearman,
   pearson,
   spearman,
@@ -565,17 +566,8 @@ const isPairwise = (pairs: readonly Pair[]) => pairs.some((p) => p.flippable !==
  * Each item's mean of `values` (first-seen order). An item's units (a pairwise item's two orders,
  * a pointwise item's responses) move together, so the signed-rank test ranks items, not units.
  */
-function itemMeans(values: readonly number[], items: readonly string[]): number[] {
-  const sums = new Map<string, [number, number]>();
-  values.forEach((v, i) => {
-    const s = sums.get(items[i]);
-    if (s) {
-      s[0] += v;
-      s[1]++;
-    } else sums.set(items[i], [v, 1]);
-  });
-  return [...sums.values()].map(([sum, m]) => sum / m);
-}
+const itemMeans = (values: readonly number[], items: readonly string[]): number[] =>
+  itemSums(values, items).map(([sum, m]) => sum / m);
 
 function placeboRow(
   judge: string,

@@ -113,7 +113,7 @@ export const biasPower = {
       const id = `paired_difference:${effect}`;
       // Pointwise, every response is scored alone and gives its own difference (two per item of
       // a pair dataset): the test's units. Pairwise, an item's two orders judge one pair, so the
-      // plan counts the item once, whatever its orders' correlation (as Judge-LS's plan does).
+      // plan counts the item once, whatever its orders' correlation (as the other pairwise plans do).
       const pointwise = exp.options.mode === 'pointwise';
       const items = effect === 'position' ? pairs : exp.items.length;
       const units = pointwise ? responses(exp, effect) : items;

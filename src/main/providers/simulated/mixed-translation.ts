@@ -1,4 +1,4 @@
-// Code-switching at an asked mixing ratio for the keyless demo of Judge-LS's dose–response (issue
+// Code-switching at an asked mixing ratio for the keyless demo of a code-switching dose–response (issue
 // 37): a transform prompt asking for "about NN% of the content words in <language>" gets the English
 // texts with whole English words replaced in place by their pseudo form (the script's pseudo-language,
 // pseudo-scripts.ts, or pseudo-Chinese words); everything else (spaces, punctuation, numbers, code)

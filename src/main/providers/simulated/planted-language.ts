@@ -2,7 +2,7 @@
 // simulated pairwise judge whose name ends in `-lang<NN>` (e.g. `sim-judge-strong-lang10`) keeps
 // one answer of an item in every language and both orders, except on a planted NN % of items,
 // where in a translation it prefers the other answer (an item with no answer to prefer, a tie in
-// English, gets "A"). The Judge-LS flip rate then has a known truth: NN % of (item, order) pairs,
+// English, gets "A"). A language study's flip rate then has a known truth: NN % of (item, order) pairs,
 // the two orders of an item flipping together. `-lang0` is the judge with no language effect;
 // `-lang<NN>-noise<MM>` adds per-ask noise (each ask takes the other answer with MM %, ties stay
 // ties), the same for a repeat of an English ask as for its translation: with `-lang0-noise<MM>`

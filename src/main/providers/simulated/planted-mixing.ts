@@ -1,4 +1,4 @@
-// A judge whose flips grow with the mixing ratio, for the keyless demo of Judge-LS's dose–response
+// A judge whose flips grow with the mixing ratio, for the keyless demo of a code-switching dose–response
 // (issue 37; the translator that honours a ratio is mixed-translation.ts). A model whose name ends
 // in `-mix<NN>` (optionally `-noise<MM>` after it) has no language effect of its own: it reads the English back (pseudoBackTranslate) and picks an answer from the
 // two as a set, whatever their order. On a text whose measured mixing ratio is r > 0 it then takes
