@@ -3,8 +3,10 @@
 // the core. The files in test/fixtures/golden/ were written before the judging core was rebuilt
 // (issue 21); a refactoring that changes one byte of any protocol's numbers fails here.
 // JUDGE_LAB_WRITE_GOLDEN=1 rewrites them (only when a change of the numbers is meant).
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
@@ -37,10 +39,12 @@ const mockProviders = (m: MockProvider) => ({
 let core: Core;
 let cleanup: () => void;
 const mocks: Record<'judgeLs' | 'bias' | 'refsens', MockProvider> = {} as never;
+let exportRoot: string;
 
 beforeAll(async () => {
   const t = tempDir();
   cleanup = t.cleanup;
+  exportRoot = join(t.dir, 'golden-exports');
   core = new Core({
     dataDir: t.dir,
     door: 'cli',
@@ -178,9 +182,73 @@ const CASES: Record<string, () => { protocol: string } & Record<string, unknown>
     ],
     mode: 'pairwise',
   }),
+  // Self-consistency joined the golden runs later (issue 34), written before the seam was reshaped;
+  // on the simulated provider only: the repeats mock numbers its answers in order of arrival.
+  'self-consistency.simulated': () => ({
+    protocol: 'self-consistency',
+    dataset: 'LLMBar (sample)',
+    limit: 6,
+    providers: SIM,
+    judges: [
+      { label: 'Sim strong', provider: 'sim', model: 'sim-judge-strong', temperature: 1 },
+      { label: 'Sim weak', provider: 'sim', model: 'sim-judge-weak', temperature: 1 },
+    ],
+    repeats: 3,
+    orders: 'both',
+  }),
 };
 
-describe('metrics.json of every protocol is what it was before the judging core was rebuilt', () => {
+/** A clock time as the app writes it (ISO 8601, UTC). */
+const CLOCK = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
+
+/**
+ * Every file of an export folder by its SHA-256, so a refactoring of the seam (issue 34) cannot
+ * change one byte of a table, figure, CSV or Methods text unnoticed. What differs from run to run
+ * is set aside before hashing, and nothing else: clock times (the manifest's and the Methods'
+ * answer times), the experiment's id, the mock's port, and the zip dates inside tables.xlsx (its entries are
+ * hashed one by one, their own clock times set aside too).
+ */
+function exportDigests(dir: string, files: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+  for (const f of [...files].sort()) {
+    const bytes = readFileSync(join(dir, f));
+    if (f === 'manifest.json') {
+      const m = JSON.parse(bytes.toString('utf8')) as { experiment?: { id?: unknown } };
+      if (m.experiment) delete m.experiment.id;
+      // The mock providers listen on a new port each run; the config names it.
+      out[f] = sha(
+        JSON.stringify(m)
+          .replace(CLOCK, '<time>')
+          .replace(/127\.0\.0\.1:\d+/g, 'mock'),
+      );
+    } else if (f.startsWith('methods.')) out[f] = sha(bytes.toString('utf8').replace(CLOCK, '<time>'));
+    else if (f.endsWith('.xlsx')) {
+      const entries = unzipSync(bytes);
+      out[f] = sha(
+        Object.keys(entries)
+          .sort()
+          .map((e) => `${e}:${sha(strFromU8(entries[e]).replace(CLOCK, '<time>'))}`)
+          .join('\n'),
+      );
+    } else out[f] = sha(bytes);
+  }
+  return out;
+}
+
+function golden(file: string, text: string) {
+  if (WRITE || !existsSync(file)) {
+    // A missing golden copy is written, and the test still fails: a golden copy must be
+    // looked at and committed, never made up on the fly.
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    if (!WRITE) throw new Error(`${file} was missing; written now, check it and commit it`);
+  }
+  // Strings compared whole: byte-identical, and a failure shows the lines that differ.
+  expect(text, `${file} differs`).toBe(readFileSync(file, 'utf8'));
+}
+
+describe('metrics.json and every export file of every protocol are what they were before the seam was reshaped', () => {
   it.each(Object.keys(CASES))(
     '%s',
     async (name) => {
@@ -190,16 +258,17 @@ describe('metrics.json of every protocol is what it was before the judging core 
       expect(final.status).toBe('finished');
       const results = await core.call('experiments.results', { experimentId: id });
       const text = metricsJson(results.metrics as object, getProtocol(String(config.protocol)).metricsKeys);
-      const file = join(GOLDEN, `${name}.metrics.json`);
-      if (WRITE || !existsSync(file)) {
-        // A missing golden copy is written, and the test still fails: a golden copy must be
-        // looked at and committed, never made up on the fly.
-        mkdirSync(GOLDEN, { recursive: true });
-        writeFileSync(file, text);
-        if (!WRITE) throw new Error(`${file} was missing; written now, check it and commit it`);
+      golden(join(GOLDEN, `${name}.metrics.json`), text);
+      // Every export file in English and Chinese (tables, figures SVG/PNG, CSVs, Methods).
+      for (const lang of ['en', 'zh'] as const) {
+        const out = join(exportRoot, `${name}.${lang}`);
+        const r = await core.call('experiments.export', { experimentId: id, outDir: out, lang });
+        expect(r.figureFailures ?? []).toEqual([]);
+        golden(
+          join(GOLDEN, 'exports', `${name}.${lang}.sha256.json`),
+          JSON.stringify(exportDigests(out, r.files), null, 2) + '\n',
+        );
       }
-      // Strings compared whole: byte-identical, and a failure shows the lines that differ.
-      expect(text, `${name}: metrics.json differs from ${file}`).toBe(readFileSync(file, 'utf8'));
     },
     180_000,
   );

@@ -9,7 +9,7 @@ import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/sim
 import type { Table } from '../../shared/report/table';
 import type { MethodsFiles } from '../../shared/paper/methods';
 import { manifestPreregistration, type PaperInputs } from '../../shared/paper/preregistration';
-import type { MetricsContext, TaskCall, UsageRow } from '../protocols/plugin';
+import type { MetricsContext, TaskCall, TaskResult, UsageRow } from '../protocols/plugin';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { recordedSummary } from './recorded';
 import { costOf } from '../providers/pricing';
@@ -372,6 +372,24 @@ export function experimentMethods(
  * Writes the export folder of DESIGN.md section 8 for any protocol. `paper`: the preregistration
  * and power plan (paper/preregistration.ts `paperInputs`), handed in since they read these results.
  */
+/**
+ * The results in one fixed order (stage by stage, then by task key) for the export's per-answer
+ * files: stored order is the order tasks were recorded, and a stage that plans as earlier answers
+ * arrive (a verdict on a translation, a rewrite, a generated answer) records them in the order of
+ * arrival, so judgments.csv of the same answers came out in another order from run to run.
+ */
+function canonicalOrder<C extends { results: readonly TaskResult[] }>(
+  protocol: { stages: readonly { name: string }[] },
+  ctx: C,
+): C {
+  const stage = new Map(protocol.stages.map((s, i) => [s.name, i]));
+  const results = [...ctx.results].sort(
+    (a, b) =>
+      (stage.get(a.stage) ?? 0) - (stage.get(b.stage) ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
+  return { ...ctx, results };
+}
+
 export async function exportExperiment(
   db: Database,
   experimentId: number,
@@ -404,7 +422,7 @@ export async function exportExperiment(
     tables,
     figures: reportFigures(exp, metrics, lang),
     files: [
-      ...(exp.protocol.exportFiles?.(ctx, calls, db) ?? []),
+      ...(exp.protocol.exportFiles?.(canonicalOrder(exp.protocol, ctx), calls, db) ?? []),
       { name: 'methods.md', content: methods.markdown },
       { name: 'methods.tex', content: methods.latex },
       { name: 'checklist.md', content: methods.checklist },
