@@ -310,11 +310,6 @@ export class ExperimentRun {
       const r = t.stage.parse(result.json ?? result.text, t);
       return r.ok ? { ok: true, value: r.value } : { ok: false, error: r.error };
     };
-    // Batch answers are checked the same way; their results are stored by storeAnswers.
-    const validate = (_spec: unknown, result: ChatResult, requestId: number): string | null => {
-      const r = read(result, requestId);
-      return r.ok ? null : r.error;
-    };
     const storeOutcomes = (outcomes: StoredOutcome[]): void => {
       const rows = outcomes.flatMap((o) => {
         const t = tasksOf.get(o.requestId);
@@ -373,7 +368,7 @@ export class ExperimentRun {
         exp,
         jobs,
         tasks,
-        { validate, read, storeOutcomes, earlyWarning, continuing: round > 0 },
+        { read, storeOutcomes, earlyWarning, continuing: round > 0 },
         { again: () => this.planAll(exp, stages, tasksOf, false), after: unlocks },
       );
       this.onEngineProgress(summary);
@@ -616,7 +611,7 @@ export class ExperimentRun {
     runOpts: RunOptions,
     replan: Replan,
   ): Promise<RunSummary> {
-    const { validate } = runOpts;
+    const { read, storeOutcomes } = runOpts;
     const engine = this.engine!;
     const { live, batch } = splitByMode(this.deps.db, exp.providers, jobs, tasks);
     this.lastLive = null;
@@ -645,7 +640,8 @@ export class ExperimentRun {
     try {
       const [liveSummary, batchSummary] = await Promise.all([
         live.length ? this.runLive(exp, live, runOpts, replan) : null,
-        executor.run(batch, { validate }),
+        // Batch answers are read once, as their entries are, and stored with their values.
+        executor.run(batch, { read, storeOutcomes }),
       ]);
       this.lastBatch = batchSummary;
       let summary = combineProgress(liveSummary, batchSummary);
@@ -653,7 +649,7 @@ export class ExperimentRun {
         const back = new Set(batchSummary.live);
         const fallback = await engine.run(
           batch.filter((j) => back.has(j.requestId)),
-          { validate, read: runOpts.read, storeOutcomes: runOpts.storeOutcomes, continuing: true },
+          { read, storeOutcomes, continuing: true },
         );
         summary = combineProgress(summary, fallback, { overlay: true });
       }

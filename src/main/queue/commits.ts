@@ -6,6 +6,7 @@
 import { applyCompletions, type Completion } from '../store/ledger';
 import { LEASE_MS, renewLeases } from '../store/leases';
 import type { Commits, EngineContext } from './engine-context';
+import { storeOutcomes } from './outcome-store';
 import { dropSpilled, isStoreFault, spillAnswers, type FinalCompletion } from './pending-answers';
 import { kindOfReason, type PendingWrite, type RunState, type Unit } from './run-state';
 import { countOwed, owed, owesSomething } from './spend';
@@ -17,8 +18,7 @@ export class GroupCommit implements Commits {
   finish(r: RunState, u: Unit, c: FinalCompletion, value?: unknown): void {
     u.claimed = false;
     u.spec = null;
-    r.writes.push({ unit: u, c, value });
-    if (r.writes.length === 1)
+    if (r.outcomeWaiting({ unit: u, c, value }))
       setImmediate(() =>
         this.ctx.guarded(r, () => {
           this.commit(r);
@@ -55,10 +55,8 @@ export class GroupCommit implements Commits {
       this.spill(r);
       return false;
     }
-    r.writes = [];
     // Everything spilled was in this batch: the side file is no longer needed.
-    if (r.spilled.size) {
-      r.spilled.clear();
+    if (r.writesStored()) {
       try {
         dropSpilled(ctx.db, r.lease.owner, r.reserve);
       } catch (err) {
@@ -80,7 +78,6 @@ export class GroupCommit implements Commits {
         ctx.foreign.settle(r, u);
         continue;
       }
-      r.completionWindow.add(now);
       u.lane.completions.add(now);
       if (c.status === 'done') r.countFinished(u.groups, 'done', false);
       else r.countFinished(u.groups, 'failed', false, kindOfReason(c.reason));
@@ -132,18 +129,14 @@ export class GroupCommit implements Commits {
    * answers wait in memory and in the side file.
    */
   enterStall(r: RunState, err: Error): void {
-    if (r.stall) {
-      r.stall.reason = err.message;
-      return;
-    }
-    r.stall = { reason: err.message, since: this.ctx.now(), attempt: 0, timer: null };
+    if (!r.stalled(err.message, this.ctx.now())) return;
     this.ctx.logger.warn(`store write failed: ${err.message}; retrying`);
     this.scheduleStoreRetry(r);
   }
 
   /** Appends the outcomes not yet in the side file to it; on failure they stay in memory only. */
   spill(r: RunState): void {
-    const fresh = r.writes.filter((w) => !r.spilled.has(w.c.id));
+    const fresh = r.writes.filter((w) => !r.isSpilled(w.c.id));
     if (!fresh.length) return;
     try {
       const file = spillAnswers(
@@ -152,14 +145,15 @@ export class GroupCommit implements Commits {
         fresh.map((w) => w.c),
         r.reserve,
       );
-      for (const w of fresh) r.spilled.add(w.c.id);
-      if (!r.spillFile) this.ctx.logger.warn(`answers not stored yet are kept in ${file}`);
-      r.spillFile = file;
+      const first = r.spilledTo(
+        file,
+        fresh.map((w) => w.c.id),
+      );
+      if (first) this.ctx.logger.warn(`answers not stored yet are kept in ${file}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (!r.spillFailed)
+      if (r.spillFailed())
         this.ctx.logger.warn(`side file not written either (${message}); answers kept in memory`);
-      r.spillFailed = true;
     }
   }
 
@@ -173,49 +167,26 @@ export class GroupCommit implements Commits {
     const cancelling = r.state === 'cancelling';
     // A last try before a cancelled run stops: what is stored now is not asked again.
     if (cancelling && r.writes.length && this.tryCommit(r)) {
-      if (stall.timer) clearTimeout(stall.timer);
-      r.stall = null;
+      r.stallCleared();
       return true;
     }
-    const unsaved = r.writes.filter((w) => !r.spilled.has(w.c.id)).length;
+    const unsaved = r.writes.filter((w) => !r.isSpilled(w.c.id)).length;
     if (!cancelling && (unsaved > 0 || this.ctx.now() - stall.since < this.ctx.storeRetry.giveUpMs))
       return false;
-    if (stall.timer) clearTimeout(stall.timer);
-    stall.timer = null;
+    r.storeRetryStopped();
     const kept = r.writes.length - unsaved;
     const where = kept ? `; ${kept} answers kept in ${r.spillFile}, stored at the next start` : '';
     const lost = unsaved ? `; ${unsaved} answers could not be kept and will be asked again` : '';
-    r.fatal ??= Object.assign(new Error(`store write failed: ${stall.reason}${where}${lost}`), {
+    const err = Object.assign(new Error(`store write failed: ${stall.reason}${where}${lost}`), {
       code: 'SQLITE_FULL',
     });
-    if (r.state !== 'cancelling') {
-      r.state = 'cancelling';
-      this.ctx.foreign.releaseWaiting(r);
-    }
+    if (r.faulted(err)) this.ctx.foreign.releaseWaiting(r);
     return true;
   }
 
   /** The ledger rows, and with them (one transaction) what the caller stores beside them. */
-  private storeBatch(r: RunState, batch: PendingWrite[]) {
-    const { db } = this.ctx;
-    const store = r.opts.storeOutcomes;
-    const completions = batch.map((b) => b.c);
-    if (!store) return applyCompletions(db, completions, r.lease.owner).skipped;
-    return db.transaction(() => {
-      const { skipped } = applyCompletions(db, completions, r.lease.owner);
-      const refused = new Set(skipped.map((s) => s.completion.id));
-      store(
-        batch
-          .filter((b) => !refused.has(b.c.id))
-          .map((b) => ({
-            requestId: b.c.id,
-            status: b.c.status,
-            value: b.value,
-            reason: b.c.status === 'failed' ? b.c.reason : null,
-          })),
-      );
-      return skipped;
-    })();
+  private storeBatch(r: RunState, batch: readonly PendingWrite[]) {
+    return storeOutcomes(this.ctx.db, batch, r.lease.owner, r.opts.storeOutcomes);
   }
 
   private scheduleStoreRetry(r: RunState): void {
@@ -223,17 +194,19 @@ export class GroupCommit implements Commits {
     if (!stall || stall.timer || r.settled) return;
     const { baseMs, maxMs } = this.ctx.storeRetry;
     const ms = Math.min(maxMs, baseMs * 2 ** stall.attempt);
-    stall.timer = setTimeout(() => {
-      stall.timer = null;
-      this.ctx.guarded(r, () => this.retryStore(r));
-    }, ms);
+    r.storeRetryScheduled(
+      setTimeout(() => {
+        r.storeRetryStopped();
+        this.ctx.guarded(r, () => this.retryStore(r));
+      }, ms),
+    );
   }
 
   /** Tries the store again: the waiting answers, or (none waiting) a small write of its own. */
   private retryStore(r: RunState): void {
     const stall = r.stall;
     if (!stall || r.settled) return;
-    stall.attempt++;
+    r.storeRetried();
     let ok = false;
     try {
       // The WAL holds a copy of every page written since the last checkpoint: folding it into
@@ -251,10 +224,10 @@ export class GroupCommit implements Commits {
       }
     } catch (err) {
       if (!isStoreFault(err)) throw err;
-      stall.reason = err.message;
+      r.stalled(err.message, this.ctx.now());
     }
     if (ok) {
-      r.stall = null;
+      r.stallCleared();
       this.ctx.logger.warn(`the store is written again (after ${stall.attempt} tries); sending resumes`);
       this.ctx.pump();
       return;

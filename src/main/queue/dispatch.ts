@@ -125,17 +125,7 @@ export class Dispatcher {
   }
 
   private wakeIn(r: RunState, ms: number): void {
-    const at = this.ctx.now() + ms;
-    if (r.timer && r.timerAt <= at) return;
-    if (r.timer) clearTimeout(r.timer);
-    r.timerAt = at;
-    r.timer = setTimeout(
-      () => {
-        r.timer = null;
-        this.ctx.guarded(r, () => this.dispatch());
-      },
-      Math.max(1, ms),
-    );
+    r.wakeAt(this.ctx.now() + ms, Math.max(1, ms), () => this.ctx.guarded(r, () => this.dispatch()));
   }
 
   private async send(r: RunState, u: Unit): Promise<void> {
@@ -144,7 +134,7 @@ export class Dispatcher {
     const adapter = ctx.lanes.adapterOf(lane);
     // The claim counted the first send as an attempt; retries and re-asks are owed.
     if (u.sends++ > 0) u.owedAttempts++;
-    r.active++;
+    r.callStarted();
     let outcome: { res: Awaited<ReturnType<ChatAdapter['send']>> } | { err: ProviderError };
     try {
       if (!adapter) throw new ProviderError('auth', 'No API key is available for this provider.');
@@ -158,7 +148,7 @@ export class Dispatcher {
     } catch (err) {
       ctx.abort(r, err);
     } finally {
-      r.active--;
+      r.callSettled();
       lane.inFlight--;
       ctx.pump();
     }

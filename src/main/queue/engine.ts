@@ -122,7 +122,7 @@ export class RequestEngine {
 
   /** Stop starting new calls; calls on the wire finish and are recorded. */
   pause(): void {
-    if (this.run_ && this.run_.state === 'running') this.run_.state = 'paused';
+    this.run_?.paused();
   }
 
   /**
@@ -144,8 +144,7 @@ export class RequestEngine {
   /** Continue after pause(); also retries endpoint+models paused by an error (e.g. after fixing a key). */
   resume(): void {
     const r = this.run_;
-    if (!r || r.state === 'cancelling') return;
-    r.state = 'running';
+    if (!r?.resumed()) return;
     for (const lane of this.ctx.lanes.values()) {
       // A lane the early warning paused is resumed on its own (resumeWatched), after a look.
       if (lane.paused && lane.paused.kind !== 'config' && lane.paused.kind !== EARLY_WARNING) {
@@ -160,10 +159,7 @@ export class RequestEngine {
   cancel(): Promise<void> {
     const r = this.run_;
     if (!r) return Promise.resolve();
-    if (r.state !== 'cancelling') {
-      r.state = 'cancelling';
-      this.pump();
-    }
+    if (r.cancelled()) this.pump();
     return r.finished.then(
       () => undefined,
       () => undefined,
@@ -183,18 +179,18 @@ export class RequestEngine {
     try {
       // Answers an earlier run received but could not store are stored before anything is sent.
       replayPendingAnswers(ctx.db, (m) => ctx.logger.warn(m));
-      state.reserve = reserveSideFile(ctx.db, state.lease.owner);
+      state.sideFileReserved(reserveSideFile(ctx.db, state.lease.owner));
       if (!opts.continuing) this.retryPausedLanes();
       plan(ctx, state, jobs);
       this.refreshShares(state);
       this.pump();
-      state.ticker = setInterval(() => this.guarded(state, () => this.tick(state)), this.progressIntervalMs);
+      state.tickerStarted(
+        setInterval(() => this.guarded(state, () => this.tick(state)), this.progressIntervalMs),
+      );
       this.checkFinished();
       return await state.finished;
     } finally {
-      if (state.ticker) clearInterval(state.ticker);
-      if (state.timer) clearTimeout(state.timer);
-      if (state.stall?.timer) clearTimeout(state.stall.timer);
+      state.timersStopped();
       endShares(ctx.db, this.shareHolder, ctx.lanes.values(), ctx.now());
       endLease(state.lease);
       dropReserve(state.reserve);
@@ -236,12 +232,12 @@ export class RequestEngine {
   hold(): () => void {
     const r = this.run_;
     if (!r || r.settled) return () => {};
-    r.holds++;
+    r.held();
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      r.holds--;
+      r.released();
       if (r === this.run_ && !r.settled) this.pump();
     };
   }
@@ -261,10 +257,9 @@ export class RequestEngine {
 
   private pump(): void {
     const r = this.run_;
-    if (!r || r.pumpQueued) return;
-    r.pumpQueued = true;
+    if (!r?.pumpQueuedNow()) return;
     setImmediate(() => {
-      r.pumpQueued = false;
+      r.pumpRan();
       this.guarded(r, () => this.dispatcher.dispatch());
     });
   }
@@ -284,8 +279,7 @@ export class RequestEngine {
   private abort(r: RunState, err: unknown): void {
     this.ctx.logger.warn(`run stopped: ${err instanceof Error ? err.message : String(err)}`);
     if (r.settled || r !== this.run_) return;
-    r.fatal ??= err;
-    r.state = 'cancelling';
+    r.faulted(err);
     this.pump();
   }
 
@@ -308,12 +302,12 @@ export class RequestEngine {
     const now = Date.now();
     try {
       if (now - r.leaseRenewedAt >= LEASE_RENEW_MS) {
-        r.leaseRenewedAt = now;
+        r.leaseRenewed(now);
         renewLeases(this.ctx.db, r.lease, now + LEASE_MS);
       }
       // Both write the store: they wait while it cannot be written.
       if (!r.stall && now - r.watchedAt >= this.watchIntervalMs) {
-        r.watchedAt = now;
+        r.foreignWatched(now);
         this.ctx.foreign.watch(r);
       }
       if (!r.stall && now - r.sharedAt >= SHARE_REFRESH_MS) this.refreshShares(r);
@@ -348,14 +342,14 @@ export class RequestEngine {
     else if (waitingUnpaused === 0 && r.state === 'running') outcome = 'blocked';
     if (!outcome) return;
     if (outcome !== 'finished') this.ctx.foreign.releaseWaiting(r);
-    r.settled = true;
+    r.settle();
     if (r.fatal !== undefined) {
-      r.reject(r.fatal);
+      r.end(null);
       return;
     }
     const summary: RunSummary = { ...snapshot(r, this.ctx.lanes.values(), outcome, this.ctx.now()), outcome };
     this.events.emit('progress', summary);
-    r.resolve(summary);
+    r.end(summary);
   }
 
   private emitProgress(): void {

@@ -19,9 +19,9 @@ export class ForeignRowWatch implements ForeignRows {
       if (row.status === 'done') r.countFinished(u.groups, 'done', true);
       else r.countFinished(u.groups, 'failed', false, kindOfReason(row.failureReason));
       this.ctx.emitCommitted([u.id]);
-    } else if (row?.status === 'in_flight') r.foreign.set(u.id, u);
+    } else if (row?.status === 'in_flight') r.foreignAwaited(u);
     else if (row?.status === 'pending' && r.state !== 'cancelling') u.lane.pushFront(u);
-    else r.skipped++;
+    else r.rowSkipped();
   }
 
   /** Follows rows another run has in flight (see the file's comment). */
@@ -33,7 +33,7 @@ export class ForeignRowWatch implements ForeignRows {
     for (const [id, u] of r.foreign) {
       const row = rows.get(id);
       if (row?.status === 'in_flight' && leaseHeld(row.lease, now)) continue;
-      r.foreign.delete(id);
+      r.foreignSettled(id);
       if (row?.status === 'in_flight') orphaned.push(u);
       else if (row?.status === 'pending') u.lane.pushFront(u);
       else this.settle(r, u);
@@ -66,6 +66,6 @@ export class ForeignRowWatch implements ForeignRows {
           );
         }
       }
-    r.foreign.clear();
+    r.foreignDropped();
   }
 }

@@ -18,8 +18,7 @@ export function refreshShares(
   now: number,
   logger: EngineLogger,
 ): boolean {
-  const joining = r.sharedAt === 0;
-  r.sharedAt = now;
+  const joining = r.sharesRefreshed(now);
   const mine = new Set(r.units.map((u) => u.lane));
   const busy = [...mine].filter((l) => l.readyCount + l.delayedCount + l.inFlight > 0).map((l) => l.key);
   const idle = [...mine].filter((l) => !busy.includes(l.key)).map((l) => l.key);

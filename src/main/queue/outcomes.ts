@@ -17,8 +17,7 @@ export class OutcomePolicy implements Outcomes {
 
   onResponse(r: RunState, u: Unit, result: ChatResult, headers: Headers): void {
     const now = this.ctx.now();
-    r.calls++;
-    r.callWindow.add(now);
+    r.callAnswered(now);
     const lane = u.lane;
     this.answered(lane, u);
     lane.proven = true;
@@ -36,7 +35,7 @@ export class OutcomePolicy implements Outcomes {
       return;
     }
     this.ctx.warning.watch(r, u, true);
-    if (result.readFromCutOff) r.cutOffReads++;
+    if (result.readFromCutOff) r.cutOffRead();
     lane.onSuccess();
     this.ctx.commits.finish(
       r,
@@ -50,10 +49,7 @@ export class OutcomePolicy implements Outcomes {
     const { ctx } = this;
     const now = ctx.now();
     const lane = u.lane;
-    if (e.status !== undefined) {
-      r.calls++;
-      r.callWindow.add(now);
-    }
+    if (e.status !== undefined) r.callAnswered(now);
     if (e.headers) lane.observe(parseRateLimitHeaders(e.headers, now), now);
     if (e.usage) owe(r, u, e.usage, ctx.prices);
     const action = actionFor(e.kind);
@@ -66,7 +62,7 @@ export class OutcomePolicy implements Outcomes {
         this.onUnusable(r, u, e.message, e.rawText ?? null);
         return;
       case 'retry_rate_limit': {
-        r.rateLimited++;
+        r.rateLimitHit();
         u.rateLimits++;
         const info = e.headers ? parseRateLimitHeaders(e.headers, now) : {};
         lane.onRateLimited(info, backoffMs(Math.min(u.rateLimits, 6), ctx.policy, ctx.random) + 250, now);
@@ -160,7 +156,7 @@ export class OutcomePolicy implements Outcomes {
         return;
       }
       if (!ctx.commits.writeOwed(r, u)) return;
-      r.retries++;
+      r.retried();
       if (r.state === 'cancelling') this.release(r, u, false);
       // Probes rotate: a failed probe goes to the back, so the next one is another request and
       // one request that always fails (a poison body) cannot hold the lane in an outage.
@@ -209,7 +205,6 @@ export class OutcomePolicy implements Outcomes {
         ctx.foreign.settle(r, u);
         continue;
       }
-      r.completionWindow.add(now);
       lane.completions.add(now);
       r.countFinished(u.groups, 'failed', false, outage.kind);
       ids.push(u.id);
@@ -228,14 +223,14 @@ export class OutcomePolicy implements Outcomes {
     }
     // The unusable answer was paid for: its usage is stored before it is counted.
     if (!this.ctx.commits.writeOwed(r, u)) return;
-    r.retries++;
+    r.retried();
     if (r.state === 'cancelling') this.release(r, u, false);
     else u.lane.pushFront(u);
   }
 
   private retryLater(r: RunState, u: Unit, delayMs: number): void {
     if (!this.ctx.commits.writeOwed(r, u)) return;
-    r.retries++;
+    r.retried();
     if (r.state === 'cancelling') {
       this.release(r, u, false);
       return;

@@ -18,10 +18,7 @@ export function plan(ctx: EngineContext, r: RunState, jobs: readonly Job[]): Uni
   const added: Unit[] = [];
   const checked = new Set<Lane<Unit>>();
   for (const job of jobs) {
-    r.known.add(job.requestId);
-    const g = r.group(job.group);
-    g.total++;
-    r.overall.total++;
+    r.jobPlanned(job.requestId, job.group);
     const row = rows.get(job.requestId);
     if (!row) throw new Error(`RequestEngine: no ledger row with id ${job.requestId}`);
     if (row.status === 'done') {
@@ -47,7 +44,7 @@ export function plan(ctx: EngineContext, r: RunState, jobs: readonly Job[]): Uni
     }
     const unit = newUnit(row.id, lane, job.group, estimate(ctx, row.id, lane));
     units.set(row.id, unit);
-    r.units.push(unit);
+    r.unitAdded(unit);
     added.push(unit);
   }
   // Rows in flight: resent only when the run that claimed them is gone (a crash); another
@@ -57,7 +54,7 @@ export function plan(ctx: EngineContext, r: RunState, jobs: readonly Job[]): Uni
   let foreign = 0;
   for (const u of added) {
     if (rows.get(u.id)?.status === 'in_flight' && !recovered.has(u.id)) {
-      r.foreign.set(u.id, u);
+      r.foreignAwaited(u);
       foreign++;
     } else u.lane.push(u);
   }

@@ -17,7 +17,7 @@ export function snapshot(
 ): RunProgress {
   const elapsedMs = now - r.startedAt;
   const windowSec = Math.min(60, Math.max(1, elapsedMs / 1000));
-  const callsPerMinute = (r.callWindow.sum(now) / windowSec) * 60;
+  const callsPerMinute = (r.callsInWindow(now) / windowSec) * 60;
   const overall = withPending(r.overall);
   const remaining = overall.pending + overall.inFlight;
   const groups: Record<string, GroupProgress> = {};

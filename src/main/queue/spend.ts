@@ -8,7 +8,7 @@ import { ZERO_USAGE, type RunState, type Unit } from './run-state';
 /** An answer (or a failed call that reported usage) was paid for: the unit owes it until written. */
 export function owe(r: RunState, u: Unit, usage: Usage, prices: PriceTable): void {
   const cost = costOf(u.lane.model, usage, prices);
-  if (!cost.priced) r.unpriced.add(u.lane.model);
+  if (!cost.priced) r.unpricedModel(u.lane.model);
   u.owedUsage = {
     inputTokens: u.owedUsage.inputTokens + usage.inputTokens,
     outputTokens: u.owedUsage.outputTokens + usage.outputTokens,
@@ -30,10 +30,7 @@ export function owesSomething(u: Unit): boolean {
 
 /** Spend counts once written (or once the write was refused: it was paid all the same). */
 export function countOwed(r: RunState, u: Unit, c: Completion): void {
-  r.tokens.input += c.usage.inputTokens;
-  r.tokens.output += c.usage.outputTokens;
-  r.tokens.cached += c.usage.cachedInputTokens;
-  r.costUsd += c.costUsd;
+  r.spent(c.usage, c.costUsd);
   u.owedUsage = ZERO_USAGE();
   u.owedCost = 0;
   u.owedAttempts = 0;

@@ -248,20 +248,27 @@ export function batchesOfExperiment(db: Database, experimentId: number): BatchPr
          ORDER BY id DESC`,
       )
       .all(experimentId) as Raw[]
-  ).map((r) => {
-    const b = toBatch(r);
-    return {
-      id: b.id,
-      provider: b.provider,
-      model: b.model,
-      remoteId: b.remoteId,
-      status: b.status,
-      remoteStatus: b.remoteStatus,
-      requests: b.requestCount,
-      finished: b.finishedCount,
-      createdAt: b.createdAt,
-    };
-  });
+  ).map((r) => batchProgressOf(toBatch(r)));
+}
+
+/** A batch as progress shows it (a run's live view and the stored experiment's agree). */
+export function batchProgressOf(b: LocalBatch): BatchProgress {
+  return {
+    id: b.id,
+    provider: b.provider,
+    model: b.model,
+    remoteId: b.remoteId,
+    status: b.status,
+    remoteStatus: b.remoteStatus,
+    requests: b.requestCount,
+    finished: b.finishedCount,
+    createdAt: b.createdAt,
+  };
+}
+
+/** Not ended nor failed: a batch still to poll (or to look for, or being cancelled). */
+export function isOpenBatch(b: Pick<LocalBatch, 'status'>): boolean {
+  return b.status !== 'ended' && b.status !== 'failed';
 }
 
 export interface RequestState {
