@@ -1,13 +1,14 @@
-// The annotation methods of the Core API table (src/shared/api.ts), wired to the service.
-import type { ParamsOf, ResultOf } from '../../shared/api';
+// The annotation methods of the API table (src/shared/api/annotation-methods.ts), wired to the service.
+import type { HandlersOf } from '../../shared/api';
+import type { annotationMethods } from '../../shared/api/annotation-methods';
 import type { Database } from '../store/db';
 import { agreementZip } from './export';
 import { experimentTasks, leastSureOf, type AnnotationService } from './service';
 
-type AnnotationMethod = Extract<keyof import('../../shared/api').ApiMethods, `annotation.${string}`>;
-type Handlers = { [M in AnnotationMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
-
-export function annotationHandlers(db: Database, a: AnnotationService): Handlers {
+export function annotationHandlers(
+  db: Database,
+  a: AnnotationService,
+): HandlersOf<keyof typeof annotationMethods> {
   return {
     'annotation.createSet': (p) => a.create(p),
     'annotation.leastSure': ({ experimentId, ...opts }) => leastSureOf(db, experimentId, opts),

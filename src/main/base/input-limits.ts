@@ -3,6 +3,7 @@
 // enough that a hostile input ends in a clear error instead of a crash, a hang or a full disk.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { InputIssue } from '../../shared/domain';
+import { BUNDLE_FILE_BYTES } from '../../shared/input-limits';
 import { AppError } from './errors';
 
 export const INPUT_LIMITS = {
@@ -35,7 +36,7 @@ export const INPUT_LIMITS = {
    * of a few hundred files.
    */
   bundle: {
-    fileBytes: 256 * 1024 * 1024,
+    fileBytes: BUNDLE_FILE_BYTES,
     entries: 10_000,
     entryBytes: 256 * 1024 * 1024,
     totalBytes: 1024 * 1024 * 1024,

@@ -43,7 +43,7 @@ const base64Bytes = (bytes: number) => Math.ceil(bytes / 3) * 4;
 const DEFAULT_BODY_BYTES = 2 * MiB;
 const BODY_BYTES: Partial<Record<MethodName, number>> = {
   'datasets.import': base64Bytes(INPUT_LIMITS.datasetFileBytes) + MiB,
-  // annotation/schemas.ts: a package or labels file of up to 200 MiB of base64.
+  // src/shared/api/annotation-methods.ts: a package or labels file of up to 200 MiB of base64.
   'annotation.importLabels': 200 * MiB + MiB,
   'annotation.importPackage': 200 * MiB + MiB,
   // A reference-sensitivity config may carry its answers file as text (up to 50 M characters,

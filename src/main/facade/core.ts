@@ -4,10 +4,11 @@ import {
   EVENT_NAMES,
   type ApiEvents,
   type EventName,
+  type HandlersOf,
   type MethodName,
-  type ParamsOf,
   type ResultOf,
 } from '../../shared/api';
+import { API_METHODS, type coreMethods } from '../../shared/api/methods';
 import type { AppInfo } from '../../shared/domain';
 import {
   deleteDataset,
@@ -23,7 +24,6 @@ import { importDataset, importDatasetFromPath } from '../datasets/service';
 import { AppError } from '../base/errors';
 import { FORBIDDEN_KEY_MESSAGE, forbiddenKeyAt } from '../base/input-limits';
 import { SAMPLES, samplePath } from '../datasets/samples';
-import { paramSchemas } from './schemas';
 import { APP_VERSION } from '../base/version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
 import { exportAnswers, recordedTemplate } from '../experiments/recorded';
@@ -61,8 +61,6 @@ export interface CoreOptions {
   readOnlyIfNewer?: boolean;
 }
 
-type Handlers = { [M in MethodName]: (params: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
-
 /**
  * The one implementation of the API. Doors call `call(method, rawParams)`; the core
  * validates, runs and emits events. It never imports electron.
@@ -71,7 +69,7 @@ export class Core {
   readonly db: Database;
   readonly dataDir: string;
   private readonly events = new EventEmitter();
-  private readonly handlers: Handlers;
+  private readonly handlers: HandlersOf<MethodName>;
   readonly experiments: ExperimentService;
   readonly annotation: AnnotationService;
   private readonly keys: ManagedKeyStore;
@@ -115,7 +113,7 @@ export class Core {
       engine: opts.engine,
     });
     this.annotation = new AnnotationService(this.db);
-    this.bundles = new BundleSessions(opts.dataDir, paramSchemas);
+    this.bundles = new BundleSessions(opts.dataDir);
     this.handlers = this.buildHandlers();
     // The app and the web door pick up provider batches left open when they last quit; a CLI
     // run resumes its own when it is run again.
@@ -138,8 +136,7 @@ export class Core {
         { file: method, field, message: FORBIDDEN_KEY_MESSAGE },
       ]).because('input.forbiddenKey', { field });
     }
-    const schema = paramSchemas[method];
-    const parsed = schema.safeParse(rawParams ?? undefined);
+    const parsed = API_METHODS[method].params.safeParse(rawParams ?? undefined);
     if (!parsed.success) {
       const detail = parsed.error.issues
         .map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`)
@@ -195,7 +192,15 @@ export class Core {
     this.experiments.runs.releaseKept();
   }
 
-  private buildHandlers(): Handlers {
+  private buildHandlers(): HandlersOf<MethodName> {
+    return {
+      ...this.coreHandlers(),
+      ...annotationHandlers(this.db, this.annotation),
+      ...reportCardHandlers(this.db, this.dataDir, this.annotation),
+    };
+  }
+
+  private coreHandlers(): HandlersOf<keyof typeof coreMethods> {
     const db = this.db;
     const ex = this.experiments;
     return {
@@ -334,8 +339,6 @@ export class Core {
         }),
         asOf: SHIPPED_PRICES_AS_OF,
       }),
-      ...annotationHandlers(db, this.annotation),
-      ...reportCardHandlers(db, this.dataDir, this.annotation),
     };
   }
 }

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ZodType } from 'zod';
 import { BUNDLE_READS, type BundleRead, type OpenedBundleReport } from '../../shared/paper/bundle';
+import { API_METHODS } from '../../shared/api/methods';
 import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
 import { AppError } from '../base/errors';
 import { markSimulatedTable } from '../../shared/report/simulated';
@@ -39,11 +39,7 @@ export class BundleSessions {
   /** Opens run one after another: a second bundle waits for the first's replay to settle. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly dataDir: string,
-    /** The methods' own parameter schemas (facade/schemas.ts): a read is checked as the method is. */
-    private readonly schemas: Record<BundleRead, ZodType>,
-  ) {}
+  constructor(private readonly dataDir: string) {}
 
   open(fileName: string, bytes: Uint8Array): Promise<OpenedBundleReport> {
     const run = this.queue.then(() => this.openNow(fileName, bytes));
@@ -98,10 +94,12 @@ export class BundleSessions {
       : m === 'items.list'
         ? { ...base, datasetId: s.datasetId }
         : base;
-    const parsed = this.schemas[m].safeParse(scoped);
+    // Checked by the method's own parameter schema, as a call of the method is.
+    const parsed = API_METHODS[m].params.safeParse(scoped);
     if (!parsed.success)
       throw new AppError('invalid_params', `params: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    const p = parsed.data as Record<string, never>;
+    // Each case reads its own method's fields, which the schema above let through.
+    const p = parsed.data as unknown as Record<string, never>;
     const { db, service, experimentId } = s.replay;
     switch (m) {
       case 'experiments.results': {

@@ -1,5 +1,6 @@
-// The report card methods of the Core API table (src/shared/api.ts).
-import type { ApiMethods, ParamsOf, ResultOf } from '../../shared/api';
+// The report card methods of the API table (src/shared/api/methods.ts).
+import type { HandlersOf } from '../../shared/api';
+import type { judgeMethods } from '../../shared/api/methods';
 import { resolveGates } from '../../shared/report-card/gates';
 import { judgeKey, type GateSettings } from '../../shared/report-card/types';
 import type { AnnotationService } from '../annotation/service';
@@ -8,9 +9,6 @@ import type { Database } from '../store/db';
 import { buildReportCard, listJudges, resolveJudge } from './card';
 import { reportCardFiles } from './export';
 import { loadStoredGates, saveStoredGates } from './gates-file';
-
-type CardMethod = Extract<keyof ApiMethods, `judges.${string}`>;
-type Handlers = { [M in CardMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
 
 const MIME = {
   json: 'application/json',
@@ -32,7 +30,11 @@ const FILE = {
   png: 'report-card.png',
 };
 
-export function reportCardHandlers(db: Database, dataDir: string, annotation: AnnotationService): Handlers {
+export function reportCardHandlers(
+  db: Database,
+  dataDir: string,
+  annotation: AnnotationService,
+): HandlersOf<keyof typeof judgeMethods> {
   const gatesView = (settings: GateSettings) => ({ settings, gates: resolveGates(settings) });
   const card = (model: string, gates?: GateSettings) =>
     buildReportCard(db, annotation, resolveJudge(db, model), gates ?? loadStoredGates(dataDir));
