@@ -10,6 +10,61 @@ const CLI_NO_LAZY_CORE = {
   message: CLI_CORE_MESSAGE,
 };
 
+/** The renderer never imports main (every block that lists the renderer's imports repeats it). */
+const RENDERER_NOT_MAIN = {
+  group: ['**/main/**', '**/src/main', '../main', '../../main'],
+  message: 'The renderer never imports src/main; move pure code to src/shared.',
+};
+
+/**
+ * Renderer plug-ins (issue 34, DESIGN.md §1b): a file at `depth` folders below its plug-in's
+ * folder (src/renderer/src/protocols/<id>/) may go up `depth` folders and stay in its own folder;
+ * one more leaves it, and only to the host (protocols/host.ts), the kits (src/renderer/src/kits/)
+ * or src/shared. Import paths are relative, so the rule is written once per depth.
+ */
+const PLUGIN_DEPTHS = [0, 1, 2, 3, 4];
+function rendererPluginLayer(depth) {
+  const up = '\\.\\./'.repeat(depth);
+  return {
+    files: [`src/renderer/src/protocols/*/${'*/'.repeat(depth)}*.{ts,tsx}`],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            RENDERER_NOT_MAIN,
+            {
+              regex: `^${up}\\.\\.(?!/host$|/\\.\\./kits/|/\\.\\./\\.\\./\\.\\./shared/)(/|$)`,
+              message:
+                'A renderer plug-in imports only the host (protocols/host.ts), the kits (src/renderer/src/kits/), src/shared and its own folder: not a generic module, the registry or another plug-in.',
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * Generic code asks the protocol registries (protocols/registry.ts) and never names a protocol:
+ * it never imports the registering index (protocols/index.ts, which imports every protocol) nor
+ * a protocol's folder. Only the composition roots do (issue 34). From outside protocols/ a path
+ * reaches it as `…/protocols/<file>`, from the seam's own files as `./<file>`: the seam files
+ * named below are the only ones generic code may import there.
+ */
+const INDEX_MESSAGE =
+  "Generic code reads protocols/registry.ts: only the composition root (renderer main.tsx, main facade/core.ts) imports the registering index (protocols/index.ts), and nothing generic imports a protocol's folder.";
+function genericLayer(seam, files, seamFiles, ignores) {
+  const rule = (regex) => ({
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex, message: INDEX_MESSAGE }] }],
+  });
+  return [
+    { files, ignores, rules: rule(`^(\\./|(\\.\\./)+)protocols(/(?!(${seam})$)|$)`) },
+    { files: seamFiles, ignores, rules: rule(`^\\.(/(?!(${seam})$)|$)`) },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -158,12 +213,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/main/**', '**/src/main', '../main', '../../main'],
-              message: 'The renderer never imports src/main; move pure code to src/shared.',
-            },
-          ],
+          patterns: [RENDERER_NOT_MAIN],
         },
       ],
     },
@@ -185,4 +235,27 @@ export default tseslint.config(
       ],
     },
   },
+  // After the renderer's block: a plug-in's list replaces it, so it repeats RENDERER_NOT_MAIN.
+  ...PLUGIN_DEPTHS.map(rendererPluginLayer),
+  // Generic files never import the registering index (issue 34). A rule id of its own
+  // (typescript-eslint's twin of no-restricted-imports) adds these patterns to each folder's
+  // no-restricted-imports list instead of replacing it. A protocol's folder is left to its own
+  // list above, which refuses the index too; tests register what they need.
+  ...genericLayer(
+    'registry|plugin|types|model-use',
+    ['src/main/**/*.ts'],
+    ['src/main/protocols/*.ts'],
+    ['**/*.test.ts', 'src/main/facade/core.ts', 'src/main/protocols/index.ts', 'src/main/protocols/*/**'],
+  ),
+  ...genericLayer(
+    'registry|ProtocolName',
+    ['src/renderer/src/**/*.{ts,tsx}'],
+    ['src/renderer/src/protocols/*.{ts,tsx}'],
+    [
+      '**/*.test.{ts,tsx}',
+      'src/renderer/src/main.tsx',
+      'src/renderer/src/protocols/index.ts',
+      'src/renderer/src/protocols/*/**',
+    ],
+  ),
 );

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/main/base/errors';
 import { loadExperimentConfig, parseExperimentConfig } from '../../src/main/experiments/config';
+// The built-in protocols, registered as the core registers them (the config reads their registry).
+import '../../src/main/protocols';
 import { tempDir } from '../helpers/tmp';
 
 let dir: string;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseExperimentConfig } from '../../src/main/experiments/config';
 import { pricesOf } from '../../src/main/experiments/load';
+// The built-in protocols, registered as the core registers them (the config reads their registry).
+import '../../src/main/protocols';
 import { costOf, DEFAULT_PRICES } from '../../src/main/providers/pricing';
 
 const base = {

@@ -91,6 +91,98 @@ describe('layer rules (eslint.config.mjs)', () => {
   }, 60_000);
 });
 
+describe('renderer layers (eslint.config.mjs, issue 34)', () => {
+  it('refuses a renderer plug-in importing a generic page, the registry, the index or another plug-in, at any depth', async () => {
+    const refusal = /renderer plug-in imports only the host/;
+    const top = 'src/renderer/src/protocols/judge-ls/NewPart.tsx';
+    const deep = 'src/renderer/src/protocols/judge-ls/flips/NewPart.tsx';
+    const planted: [string, string][] = [
+      [top, "import { DatasetsPage } from '../../pages/DatasetsPage';\n"],
+      [top, "import { ResultsPage } from '../../results/ResultsPage';\n"],
+      [top, "import { useWizard } from '../../stores/wizard';\n"],
+      [top, "import { getRendererProtocol } from '../registry';\n"],
+      [top, "import '../index';\n"],
+      [top, "import '..';\n"],
+      [top, "import { BIAS_NS } from '../bias-probes/i18n';\n"],
+      [deep, "import { DatasetsPage } from '../../../pages/DatasetsPage';\n"],
+      [deep, "import type { RendererProtocol } from '../../registry';\n"],
+      [deep, "import '../..';\n"],
+      [deep, "import { Field } from '../../../components/Field';\n"],
+    ];
+    for (const [file, code] of planted) {
+      const messages = await restrictedImports(file, code);
+      expect(messages, `${file}: ${code}`).toHaveLength(1);
+      expect(messages[0]).toMatch(refusal);
+    }
+    // Still the renderer: main stays out of reach from a plug-in too (its list replaces the renderer's).
+    expect(
+      await restrictedImports(top, "import { listResults } from '../../../../main/protocols/host';\n"),
+    ).toContainEqual(expect.stringMatching(/never imports src\/main/));
+  }, 60_000);
+
+  it('allows a renderer plug-in the host, the kits, src/shared, its own folder and packages', async () => {
+    expect(
+      await restrictedImports(
+        'src/renderer/src/protocols/judge-ls/NewPart.tsx',
+        "import { Field, type RendererProtocol } from '../host';\nimport { FlipBrowser } from '../../kits/flip-browser';\nimport type { Item } from '../../../../shared/domain';\nimport { JUDGE_LS_NS } from './i18n';\nimport { useTranslation } from 'react-i18next';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports(
+        'src/renderer/src/protocols/judge-ls/flips/NewPart.tsx',
+        "import { Field } from '../../host';\nimport { FlipBrowser } from '../../../kits/flip-browser';\nimport type { Item } from '../../../../../shared/domain';\nimport { JUDGE_LS_NS } from '../i18n';\nimport { flipsRoute } from '../routes';\n",
+      ),
+    ).toEqual([]);
+    // Tests beside a plug-in set the app up as the composition root does.
+    expect(
+      await restrictedImports(
+        'src/renderer/src/protocols/judge-ls/NewPart.test.tsx',
+        "import '../index';\nimport { ResultsPage } from '../../results/ResultsPage';\n",
+      ),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('refuses a generic file importing the registering index or a protocol, renderer and main, and allows the registry', async () => {
+    const rule = '@typescript-eslint/no-restricted-imports';
+    const refusal = /only the composition root .* imports the registering index/;
+    const planted: [string, string][] = [
+      ['src/renderer/src/results/NewPage.tsx', "import { getRendererProtocol } from '../protocols';\n"],
+      ['src/renderer/src/results/NewPage.tsx', "import '../protocols/index';\n"],
+      ['src/renderer/src/results/NewPage.tsx', "import { judgeLs } from '../protocols/judge-ls';\n"],
+      ['src/renderer/src/results/NewPage.tsx', "import { JUDGE_LS_NS } from '../protocols/judge-ls/i18n';\n"],
+      ['src/renderer/src/App.tsx', "import { findProtocolPage } from './protocols';\n"],
+      ['src/renderer/src/protocols/ProtocolName.tsx', "import { getRendererProtocol } from './index';\n"],
+      ['src/renderer/src/protocols/registry.ts', "import { judgeLs } from './judge-ls';\n"],
+      ['src/main/experiments/new-part.ts', "import { getProtocol } from '../protocols';\n"],
+      ['src/main/experiments/new-part.ts', "import { judgeLsPlugin } from '../protocols/judge-ls/plugin';\n"],
+      ['src/main/paper/kit/new-part.ts', "import { listProtocols } from '../../protocols/index';\n"],
+      ['src/main/protocols/host.ts', "import { getProtocol } from '.';\n"],
+    ];
+    for (const [file, code] of planted) {
+      const messages = await restrictedImports(file, code, rule);
+      expect(messages, `${file}: ${code}`).toHaveLength(1);
+      expect(messages[0]).toMatch(refusal);
+    }
+    const allowed: [string, string][] = [
+      [
+        'src/renderer/src/results/NewPage.tsx',
+        "import { getRendererProtocol } from '../protocols/registry';\nimport { ProtocolName } from '../protocols/ProtocolName';\nimport type { Item } from '../../../shared/protocols/judge-ls/types';\n",
+      ],
+      [
+        'src/main/experiments/new-part.ts',
+        "import { getProtocol } from '../protocols/registry';\nimport type { AnyProtocol } from '../protocols/plugin';\nimport type { ProtocolTask } from '../protocols/types';\n",
+      ],
+      ['src/renderer/src/protocols/host.ts', "export type { RendererProtocol } from './registry';\n"],
+      // The composition roots.
+      ['src/renderer/src/main.tsx', "import './protocols';\n"],
+      ['src/main/facade/core.ts', "import { getProtocol } from '../protocols';\n"],
+    ];
+    for (const [file, code] of allowed) {
+      expect(await restrictedImports(file, code, rule), `${file}: ${code}`).toEqual([]);
+    }
+  }, 60_000);
+});
+
 describe('circle check (.dependency-cruiser.cjs)', () => {
   it('fails on two files that import each other and passes once the circle is gone', () => {
     const dir = mkdtempSync(join(tmpdir(), 'circle-'));

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { importDatasetFromPath } from '../datasets/service';
 import { AppError } from '../base/errors';
-import { getProtocol } from '../protocols';
+import { getProtocol } from '../protocols/registry';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { sealRecorded } from './recorded';
 import { allItems, getDataset, listDatasets } from '../store/datasets';

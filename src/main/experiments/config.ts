@@ -7,7 +7,7 @@ import type { InputIssue } from '../../shared/domain';
 import { AppError } from '../base/errors';
 import { readConfigText, structuralProblems } from '../import/config-file';
 import { folderNameProblem } from './names';
-import { getProtocol, listProtocols } from '../protocols';
+import { getProtocol, listProtocols } from '../protocols/registry';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
 import { preregistrationConfigSchema } from '../paper/preregistration-schema';
 import { isRecorded, isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';

@@ -1,6 +1,6 @@
 // Turns a stored experiment into what its protocol works with: config, options, items.
 import { AppError } from '../base/errors';
-import { getProtocol } from '../protocols';
+import { getProtocol } from '../protocols/registry';
 import type { AnyProtocol, ExperimentView, ModelUse } from '../protocols/plugin';
 import { endpointId, type ProviderConfig } from '../providers/config';
 import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../providers/pricing';

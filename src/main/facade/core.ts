@@ -36,6 +36,8 @@ import {
   type ManagedKeyStore,
 } from '../providers/key-store';
 import { checkPageDoorCall } from './page-door-checks';
+// The composition root of main: the one generic module that imports the registering index, so
+// every door's core has the built-in protocols (eslint.config.mjs refuses it elsewhere).
 import { getProtocol } from '../protocols';
 import { priceFor } from '../providers/pricing';
 import { AnnotationService } from '../annotation/service';

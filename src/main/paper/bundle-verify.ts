@@ -16,7 +16,7 @@ import {
 import type { manifestPreregistration } from '../../shared/paper/preregistration';
 import { AppError } from '../base/errors';
 import { ExperimentService } from '../experiments/service';
-import { getProtocol } from '../protocols';
+import { getProtocol } from '../protocols/registry';
 import { loadExperiment } from '../experiments/load';
 import { computeResultsUncached, reportFigures, reportTables } from '../experiments/results';
 import { EnvOnlyKeyStore } from '../providers/key-store';

@@ -1,40 +1,15 @@
-// The protocol registry: the one place that lists the protocols the app offers. Adding a
-// protocol = its folder under src/main/protocols/ and a line here (tests register their own).
-import { AppError } from '../base/errors';
+// The one place that lists the protocols the app offers: adding a protocol = its folder under
+// src/main/protocols/ and a line here (tests register their own). Only the composition root
+// (facade/core.ts) imports this file; generic code reads the registry (registry.ts).
 import { biasProbesPlugin } from './bias-probes/plugin';
 import { judgeLsPlugin } from './judge-ls/plugin';
-import type { AnyProtocol } from './plugin';
 import { referenceSensitivityPlugin } from './reference-sensitivity/plugin';
+import { registerProtocol } from './registry';
 import { selfConsistencyPlugin } from './self-consistency/plugin';
-
-const registry = new Map<string, AnyProtocol>();
-
-export function registerProtocol(p: AnyProtocol): void {
-  registry.set(p.id, p);
-}
-
-/** Removes a protocol (tests that register their own clean up with it). */
-export function unregisterProtocol(id: string): void {
-  registry.delete(id);
-}
-
-export function getProtocol(id: string): AnyProtocol {
-  const p = registry.get(id);
-  if (!p) {
-    throw new AppError(
-      'invalid_input',
-      `protocol: unknown protocol "${id}" (have: ${[...registry.keys()].join(', ')})`,
-      [{ file: 'config', field: 'protocol', message: `unknown protocol "${id}"` }],
-    );
-  }
-  return p;
-}
-
-export function listProtocols(): AnyProtocol[] {
-  return [...registry.values()];
-}
 
 registerProtocol(judgeLsPlugin);
 registerProtocol(referenceSensitivityPlugin);
 registerProtocol(biasProbesPlugin);
 registerProtocol(selfConsistencyPlugin);
+
+export * from './registry';

@@ -16,7 +16,7 @@ import { cardSpeaker, type CardDictionaries } from '../../shared/report-card/phr
 import { checkProtocol, experimentName, gatesTable, rowsTable } from '../../shared/report-card/tables';
 import { CARD_TEXT } from '../../shared/report-card/text';
 import type { ReportCard } from '../../shared/report-card/types';
-import { listProtocols } from '../protocols';
+import { listProtocols } from '../protocols/registry';
 
 export const REPORT_CARD_FILES = [
   'report-card.json',

@@ -11,7 +11,7 @@ import { ReportCardPage } from './report-card/ReportCardPage';
 import './report-card/i18n';
 import { BundlePage } from './bundle/BundlePage';
 import { ItemPage } from './pages/ItemPage';
-import { findProtocolPage } from './protocols';
+import { findProtocolPage } from './protocols/registry';
 import { ResultsPage } from './results/ResultsPage';
 import { RunPage } from './run/RunPage';
 import { NewExperimentPage } from './wizard/NewExperimentPage';

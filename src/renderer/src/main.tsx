@@ -1,6 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
+// The composition root: the one generic file that imports the registering index, so the
+// built-in protocols are registered before the app renders. Generic code reads them through
+// protocols/registry.ts and never names a protocol (eslint.config.mjs, DESIGN.md §1b).
+import './protocols';
 import './styles/base.css';
 import './styles/frame.css';
 import './styles/datasets.css';

@@ -14,7 +14,7 @@ import {
   protocolNamespaces,
   type ProtocolPageProps,
   type RendererProtocol,
-} from '../protocols';
+} from '../protocols/registry';
 import { GenericSections } from '../results/GenericSections';
 import type { Navigate } from '../results/routes';
 import { SimulatedContext } from '../results/simulated-context';

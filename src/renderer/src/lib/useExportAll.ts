@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ExportResult } from '../../../shared/experiments';
 import { getApi } from '../api';
 import { toApiError, type ApiError } from '../api/errors';
-import { getRendererProtocol } from '../protocols';
+import { getRendererProtocol } from '../protocols/registry';
 import { downloadBase64 } from '../results/download';
 import { useAppInfo } from '../stores/datasets';
 import { getDesktop } from './desktop';

@@ -13,7 +13,6 @@ import { useExperiments } from '../stores/experiments';
 import '../compare/i18n';
 import { BUNDLE_NS } from '../bundle/i18n';
 import { routeHref } from '../stores/route';
-import '../protocols';
 import { ProtocolName } from '../protocols/ProtocolName';
 import { TableScroll } from '../components/TableScroll';
 

@@ -10,6 +10,7 @@ import type {
 import { getApi, setApi } from '../api';
 import { ApiError } from '../api/errors';
 import '../i18n';
+import '../protocols';
 import { FakeApi } from '../test/fake-api';
 import { PreregNote } from './PreregNote';
 import { PreregPanel } from './PreregPanel';

@@ -2,7 +2,7 @@
 // (as the wizard's power plan does); the core's English label is the fallback.
 import { useTranslation } from 'react-i18next';
 import type { PreregistrationView } from '../../../shared/paper/preregistration';
-import { getRendererProtocol, protocolNamespaces } from '../protocols';
+import { getRendererProtocol, protocolNamespaces } from '../protocols/registry';
 
 export function useComparisonLabels(
   protocol: string | undefined,

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ExperimentResults } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '../protocols';
+import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '../protocols/registry';
 import { CountsLine } from './CountsLine';
 import { ExportAll } from './ExportAll';
 import { ExportMethods } from './ExportMethods';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { getRendererProtocol, protocolNamespaces } from '../protocols';
+import { getRendererProtocol, protocolNamespaces } from '../protocols/registry';
 import { routeHref } from '../stores/route';
 
 /** Links to the pages a protocol offers from its run view (e.g. a review of transformed texts). */

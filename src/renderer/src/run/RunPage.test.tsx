@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
 import { ApiError } from '../api/errors';
 import { i18next } from '../i18n';
+import '../protocols';
 import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progress } from '../test/fake-api';
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';

@@ -132,14 +132,22 @@ interface RouteState {
   route: Route;
 }
 
-/** The current hash route; the hash is the single source of truth, so deep links work. */
-export const useRoute = create<RouteState>(() => ({ route: parseHash(window.location.hash) }));
+// Without a window (node tests that read a plug-in's texts, which load the renderer's host and so
+// this store) there is no hash to follow: the store starts at the first page.
+const hasWindow = typeof window !== 'undefined';
 
-window.addEventListener('hashchange', () => {
-  // navigate() has already set this route when it wrote the hash: keep the same object then.
-  if (routeHref(useRoute.getState().route) === window.location.hash) return;
-  useRoute.setState({ route: parseHash(window.location.hash) });
-});
+/** The current hash route; the hash is the single source of truth, so deep links work. */
+export const useRoute = create<RouteState>(() => ({
+  route: parseHash(hasWindow ? window.location.hash : ''),
+}));
+
+if (hasWindow) {
+  window.addEventListener('hashchange', () => {
+    // navigate() has already set this route when it wrote the hash: keep the same object then.
+    if (routeHref(useRoute.getState().route) === window.location.hash) return;
+    useRoute.setState({ route: parseHash(window.location.hash) });
+  });
+}
 
 export function navigate(route: Route, opts: { replace?: boolean } = {}): void {
   const href = routeHref(route);

@@ -4,6 +4,7 @@ import type { EstimateRow } from '../../../shared/experiments';
 import { setApi } from '../api';
 import { App } from '../App';
 import '../i18n';
+import '../protocols';
 import { useAppInfo, useDatasets } from '../stores/datasets';
 import { navigate } from '../stores/route';
 import { PRICE_ESTIMATE_DELAY_MS, useWizard } from '../stores/wizard';

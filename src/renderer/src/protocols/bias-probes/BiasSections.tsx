@@ -13,14 +13,10 @@ import { effectLabel } from '../../../../shared/protocols/bias-probes/report/tab
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
 import type { FigureSpec } from '../../../../shared/report/chart-kit';
-import { useFigureLanguage } from '../../lib/figure-language';
-import { ChartCard, hasData } from '../../results/ChartCard';
-import { TableSection } from '../../results/TableSection';
-import type { ResultsSectionsProps } from '../registry';
+import { ChartCard, hasData, type ResultsSectionsProps, TableSection, useFigureLanguage } from '../host';
 import { BIAS_NAMESPACES } from './i18n';
 import { biasTableText } from './table-text';
 import { VariantBrowser } from './VariantBrowser';
-import '../../results/results.css';
 import './bias.css';
 
 // The profile and the scatter draw points and trend lines: chart types the shared chart

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { presetOf } from '../../lib/providers';
-import { useWizard } from '../../stores/wizard';
+import { presetOf, useWizard } from '../host';
 import { biasDraft, needsRewriter, PROBE_IDS } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
 

@@ -6,10 +6,8 @@ import {
   type BiasVariantView,
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
-import { useApi } from '../../api/scope';
-import { ScrollBox } from '../../components/ScrollRegion';
+import { diffReasons, ScrollBox, useApi } from '../host';
 import { BIAS_NAMESPACES } from './i18n';
-import { diffReasons } from '../../results/reason-diff';
 import './bias.css';
 
 type Filter = 'all' | BiasVariantView['variant'];

@@ -1,7 +1,6 @@
 // The bias-probes part of the wizard draft (mode, scale, probes, the longer band, the rewriter)
 // and the config keys it becomes (README "Bias probes").
-import type { DraftIssue, WizardDraft } from '../../lib/experiment-config';
-import type { PresetId } from '../../lib/providers';
+import type { DraftIssue, PresetId, WizardDraft } from '../host';
 import type { DatasetKind } from '../../../../shared/domain';
 
 export const BIAS_ID = 'bias-probes';

@@ -1,5 +1,4 @@
-import { i18next } from '../../i18n';
-import '../../results/i18n';
+import { i18next } from '../host';
 import { EFFECTS_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
 
 export const BIAS_NS = 'bias-probes';

@@ -1,7 +1,7 @@
 // Bias probes in the renderer: a wizard step (mode, scale, probes, band, rewriter), the results
 // sections (a bias profile per judge, histograms, length scatter, tables, variant browser) and
 // its strings.
-import type { RendererProtocol } from '../registry';
+import type { RendererProtocol } from '../host';
 import { BiasSections } from './BiasSections';
 import { BIAS_ID, biasConfig, biasDraft, needsRewriter, validateBias } from './draft';
 import { BIAS_NS, biasResources } from './i18n';

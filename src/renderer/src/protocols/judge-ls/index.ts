@@ -1,6 +1,6 @@
 // Judge-LS in the renderer: its results sections, its pages (the translations review and the
 // flip browser), its wizard steps and its strings.
-import type { RendererProtocol } from '../registry';
+import type { RendererProtocol } from '../host';
 import { FlipBrowserPage } from './flips/FlipBrowserPage';
 import { JUDGE_LS_NS, judgeLsResources } from './i18n';
 import { BrowseFlipsButton, isJudgeLsEmpty, JudgeLsSections } from './results/JudgeLsSections';

@@ -1,4 +1,4 @@
-import type { ResultsRoute } from '../../results/routes';
+import type { ResultsRoute } from '../host';
 
 /** Judge-LS's own pages: `#/experiments/<id>/flips?…` and `#/experiments/<id>/variants?item=…`. */
 export const FLIPS_PAGE = 'flips';

@@ -1,8 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../components/Field';
-import { useWizard } from '../../stores/wizard';
-import { useStepIssues } from '../../wizard/issues';
+import { Field, useStepIssues, useWizard } from '../host';
 import { refSensDraft, withRefSensDraft } from './draft';
 import { REF_SENS_NAMESPACES } from './i18n';
 

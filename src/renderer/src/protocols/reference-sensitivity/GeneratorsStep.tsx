@@ -1,10 +1,15 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../components/Field';
-import { isPresetId, presetOf, type PresetId } from '../../lib/providers';
-import { ensureProvider, useWizard } from '../../stores/wizard';
-import { useStepIssues } from '../../wizard/issues';
-import { PresetOptions } from '../../wizard/PresetOptions';
+import {
+  ensureProvider,
+  Field,
+  isPresetId,
+  type PresetId,
+  presetOf,
+  PresetOptions,
+  useStepIssues,
+  useWizard,
+} from '../host';
 import {
   defaultGeneratorModel,
   takenLabels,

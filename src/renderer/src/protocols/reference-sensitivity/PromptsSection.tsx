@@ -1,8 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useWizard } from '../../stores/wizard';
-import { useStepIssues } from '../../wizard/issues';
-import { PromptPreviewPanel, TemplateEditor, useProtocolDefaults } from '../../wizard/PromptTemplates';
+import { PromptPreviewPanel, TemplateEditor, useProtocolDefaults, useStepIssues, useWizard } from '../host';
 import { REF_SENS_ID, refSensDraft, TEMPLATE_KEYS, withRefSensDraft, type TemplateKey } from './draft';
 import { REF_SENS_NAMESPACES } from './i18n';
 

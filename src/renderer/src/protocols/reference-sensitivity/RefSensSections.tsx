@@ -2,16 +2,12 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buildRefSensFigures } from '../../../../shared/protocols/reference-sensitivity/report/figures';
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
-import { ChartCard, hasData } from '../../results/ChartCard';
-import { TableSection } from '../../results/TableSection';
-import type { ResultsSectionsProps } from '../registry';
+import { ChartCard, hasData, type ResultsSectionsProps, TableSection, useFigureLanguage } from '../host';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { refSensTableText } from './table-text';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import { REFSENS_FIGURES_ZH } from '../../../../shared/protocols/reference-sensitivity/report/figure-zh';
-import { useFigureLanguage } from '../../lib/figure-language';
-import '../../results/results.css';
 
 /** Calibration chart, acceptance heatmap and flip bars, then every table with its CIs. */
 export function RefSensSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { presetOf } from '../../lib/providers';
-import { useWizard } from '../../stores/wizard';
+import { presetOf, useWizard } from '../host';
 import { generatorLabel, refSensDraft, SETTINGS } from './draft';
 import { REF_SENS_NAMESPACES } from './i18n';
 

@@ -1,7 +1,6 @@
 // The reference-sensitivity part of the wizard draft: the generators, the parts and settings, the
 // noise floor, the seed; and the config keys it becomes (README "Reference sensitivity").
-import type { DraftIssue, WizardDraft } from '../../lib/experiment-config';
-import type { PresetId } from '../../lib/providers';
+import type { DraftIssue, PresetId, WizardDraft } from '../host';
 
 export const REF_SENS_ID = 'reference-sensitivity';
 export const SETTINGS = ['NR', 'RV', 'RC'] as const;

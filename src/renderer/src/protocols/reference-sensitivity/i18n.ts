@@ -1,5 +1,4 @@
-import { i18next } from '../../i18n';
-import '../../results/i18n';
+import { i18next } from '../host';
 
 export const REF_SENS_NS = 'reference-sensitivity';
 export const REF_SENS_NAMESPACES = [REF_SENS_NS, 'results', 'translation'];

@@ -1,6 +1,6 @@
 // Reference sensitivity in the renderer: a wizard step (generators, parts, settings, seed), the
 // results sections (calibration chart, acceptance heatmap, flip bars, tables) and its strings.
-import type { RendererProtocol } from '../registry';
+import type { RendererProtocol } from '../host';
 import { REF_SENS_ID, refSensConfig, refSensDraft, validateRefSens } from './draft';
 import { GeneratorsStep } from './GeneratorsStep';
 import { SummaryLines } from './SummaryLines';

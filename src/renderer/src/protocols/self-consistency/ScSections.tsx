@@ -12,14 +12,10 @@ import {
 import type { SelfConsistencyMetrics } from '../../../../shared/protocols/self-consistency/types';
 import type { FigureSpec } from '../../../../shared/report/chart-kit';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
-import { useFigureLanguage } from '../../lib/figure-language';
-import { ChartCard, hasData } from '../../results/ChartCard';
-import { TableSection } from '../../results/TableSection';
-import type { ResultsSectionsProps } from '../registry';
+import { ChartCard, hasData, type ResultsSectionsProps, TableSection, useFigureLanguage } from '../host';
 import { SC_NAMESPACES } from './i18n';
 import { SC_UNSTABLE_PAGE } from './query';
 import { scTableText } from './table-text';
-import '../../results/results.css';
 
 // The accuracy and position curves are lines: a chart type the shared chart component does not load.
 echarts.use([LineChart]);

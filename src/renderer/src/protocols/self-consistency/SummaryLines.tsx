@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useWizard } from '../../stores/wizard';
+import { useWizard } from '../host';
 import { parseTemperatures, scDraft } from './draft';
 import { SC_NAMESPACES } from './i18n';
 

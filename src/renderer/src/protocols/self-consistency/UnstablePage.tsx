@@ -7,14 +7,9 @@ import {
   type QuestionView,
   type RepeatsViewResult,
 } from '../../../../shared/protocols/self-consistency/views';
-import { toApiError, type ApiError } from '../../api';
-import { useApi } from '../../api/scope';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { ReasonDiff } from '../../results/ReasonDiff';
-import type { ProtocolPageProps } from '../registry';
+import { type ApiError, ErrorPanel, type ProtocolPageProps, ReasonDiff, toApiError, useApi } from '../host';
 import { SC_NAMESPACES } from './i18n';
 import { apiQuery, rowKey, SC_UNSTABLE_PAGE, withFilter } from './query';
-import '../../results/results.css';
 import './self-consistency.css';
 
 function useRepeats(experimentId: number, query: Record<string, string>) {

@@ -1,6 +1,6 @@
 // The self-consistency part of the wizard draft (repeats, temperatures, orders, scale) and the
 // config keys it becomes (README "Self-consistency").
-import type { DraftIssue, WizardDraft } from '../../lib/experiment-config';
+import type { DraftIssue, WizardDraft } from '../host';
 
 export const SC_ID = 'self-consistency';
 

@@ -1,5 +1,4 @@
-import { i18next } from '../../i18n';
-import '../../results/i18n';
+import { i18next } from '../host';
 
 export const SC_NS = 'self-consistency';
 export const SC_NAMESPACES = [SC_NS, 'results', 'translation'];

@@ -1,7 +1,7 @@
 // Self-consistency in the renderer: a wizard step (repeats, temperatures, orders, scale), the
 // results sections (stability, accuracy and position by k, agreement histogram, tables), the
 // unstable-items browser and its strings.
-import type { RendererProtocol } from '../registry';
+import type { RendererProtocol } from '../host';
 import { SC_ID, scConfig, validateSc } from './draft';
 import { SC_NS, scResources } from './i18n';
 import { SC_UNSTABLE_PAGE } from './query';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorPanel } from '../../../components/ErrorPanel';
+import { ErrorPanel, ExperimentCrumb, type Navigate, routeHref } from '../../host';
 import { FlipDetail } from './FlipDetail';
 import { FlipList } from './FlipList';
 import { COMPARISONS } from '../../../../../shared/protocols/judge-ls/choice';
@@ -13,13 +13,9 @@ import {
   withSelection,
   type FlipQuery,
 } from './query';
-import type { Navigate } from '../../../results/routes';
 import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
-import '../../../results/results.css';
-import { ExperimentCrumb } from '../../../components/ExperimentCrumb';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
-import { routeHref } from '../../../stores/route';
 
 interface FlipBrowserPageProps {
   experimentId: number;

@@ -1,10 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { Item } from '../../../../../shared/domain';
 import type { JudgmentView, VariantView } from '../../../../../shared/protocols/judge-ls/views';
-import type { ApiError } from '../../../api';
-import { ErrorPanel } from '../../../components/ErrorPanel';
+import { type ApiError, ErrorPanel, ReasonDiff } from '../../host';
 import { choiceOf, type Flip } from './flips';
-import { ReasonDiff } from '../../../results/ReasonDiff';
 import { VerdictGrid } from './VerdictGrid';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 

@@ -8,9 +8,7 @@ import {
   type VariantView,
 } from '../../../../../shared/protocols/judge-ls/views';
 import type { FlaggedItem } from '../../../../../shared/protocols/judge-ls/types';
-import { toApiError, type ApiError } from '../../../api';
-import { useApi } from '../../../api/scope';
-import { useLiveReload } from '../../../results/useLiveReload';
+import { type ApiError, toApiError, useApi, useLiveReload } from '../../host';
 import { computeFlips, searchText, type Flip } from './flips';
 
 export interface FlipData {

@@ -1,5 +1,4 @@
-import { i18next } from '../../../i18n';
-import '../../../results/i18n';
+import { i18next } from '../../host';
 import { en } from './en';
 import { zh } from './zh';
 

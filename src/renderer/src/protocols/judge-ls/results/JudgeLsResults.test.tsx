@@ -7,6 +7,7 @@ import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/ty
 import { formatCell } from '../../../../../shared/report/table';
 import { setApi } from '../../../api';
 import { i18next } from '../../../i18n';
+import '../../index';
 import { ResultsPage } from '../../../results/ResultsPage';
 import type { ResultsRoute } from '../../../results/routes';
 import { FakeApi } from '../../../test/fake-api';

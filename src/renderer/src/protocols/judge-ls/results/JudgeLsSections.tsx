@@ -11,17 +11,13 @@ import {
 import { markConfirmatory } from '../../../../../shared/paper/confirmatory';
 import type { JudgeLsMetrics, MetricsStatistics } from '../../../../../shared/protocols/judge-ls/types';
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
-import { ChartCard, hasData } from '../../../results/ChartCard';
-import { TableSection } from '../../../results/TableSection';
-import type { ResultsSectionsProps } from '../../registry';
+import { ChartCard, hasData, type ResultsSectionsProps, TableSection, useFigureLanguage } from '../../host';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
 import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type FlipTarget } from './charts';
 import { localizeFigure } from '../../../../../shared/report/figure-i18n';
 import { JUDGE_LS_FIGURES_ZH } from '../../../../../shared/protocols/judge-ls/report/figure-zh';
-import { useFigureLanguage } from '../../../lib/figure-language';
 import { judgeLsCellText } from './cell-text';
-import '../../../results/results.css';
 
 type SectionId =
   | 'quality'

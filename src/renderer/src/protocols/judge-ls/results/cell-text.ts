@@ -3,7 +3,7 @@
 // On screen in 中文 those are translated; judge labels, subsets and language codes are data.
 import type { TableColumn, TableRow } from '../../../../../shared/report/table';
 import { undefinedTextZh } from '../../../../../shared/report/undefined-zh';
-import { failureReasonText } from '../../../results/failure-reason';
+import { failureReasonText } from '../../host';
 
 const EXACT_ZH: Record<string, Record<string, string>> = {
   kind: { quality: '质量判断', repeat: '重复提问（噪声底线）', tie_probe: '平局探针', transform: '翻译' },

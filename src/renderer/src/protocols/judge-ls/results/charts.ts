@@ -11,9 +11,8 @@ import type {
 import { buildFigureSpecs, type FigureSpec } from '../../../../../shared/protocols/judge-ls/report/figures';
 import { COMPARISONS, LANGUAGES, TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import { tieProbeTarget } from '../../../../../shared/protocols/judge-ls/types';
-import type { ChartParams } from '../../../results/EChart';
+import { type ChartParams, formatCi, formatInt, formatP, formatPercent, formatPoints } from '../../host';
 import { englishSeriesName } from '../../../../../shared/report/figure-i18n';
-import { formatCi, formatInt, formatP, formatPercent, formatPoints } from '../../../results/format';
 
 export type { ChartParams, FigureSpec };
 

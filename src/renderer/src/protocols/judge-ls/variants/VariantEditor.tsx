@@ -2,9 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../../../shared/experiments';
 import { judgeLsRows, VARIANT_EDIT, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
-import { ApiError, getApi, toApiError } from '../../../api';
-import { ErrorPanel } from '../../../components/ErrorPanel';
-import { Field } from '../../../components/Field';
+import { ApiError, ErrorPanel, Field, getApi, toApiError } from '../../host';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 export interface EditOutcome {

@@ -9,14 +9,20 @@ import {
   targetName,
 } from '../../../../../shared/protocols/judge-ls/languages';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
-import { ApiError, getApi, toApiError } from '../../../api';
-import { useApi, useReadOnlyBundle } from '../../../api/scope';
-import { ErrorPanel } from '../../../components/ErrorPanel';
-import { ExperimentCrumb } from '../../../components/ExperimentCrumb';
-import { Notice } from '../../../components/Notice';
+import {
+  ApiError,
+  ErrorPanel,
+  ExperimentCrumb,
+  getApi,
+  navigate,
+  Notice,
+  routeHref,
+  toApiError,
+  useApi,
+  useFormat,
+  useReadOnlyBundle,
+} from '../../host';
 import { VARIANT_FIELDS, parseReason, type ParsedReason, type VariantField } from './audit-reasons';
-import { useFormat } from '../../../lib/useFormat';
-import { navigate, routeHref } from '../../../stores/route';
 import { VariantEditor, type EditOutcome } from './VariantEditor';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { variantsRoute } from '../routes';

@@ -1,5 +1,4 @@
-import { useReadOnlyBundle } from '../../../api/scope';
-import type { ProtocolPageProps } from '../../registry';
+import { type ProtocolPageProps, useReadOnlyBundle } from '../../host';
 import { variantsRoute } from '../routes';
 import { VariantsPage } from './VariantsPage';
 

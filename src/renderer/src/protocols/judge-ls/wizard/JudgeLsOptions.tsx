@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../../components/Field';
+import { Field } from '../../host';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { CI_METHODS, type CiMethod } from './draft';
 import { setCiMethod, setNoiseFloor, useJudgeLsDraft } from './state';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
-import { presetOf } from '../../../lib/providers';
+import { presetOf } from '../../host';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { parseOtherLanguages, TEMPLATE_KEYS, tieProbesOn } from './draft';
 import { useSelfJudged } from './self-judged';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useStepIssues } from '../../../wizard/issues';
+import { useStepIssues } from '../../host';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { probedLanguages, tieProbesOn } from './draft';
 import { setTieProbes, useJudgeLsDraft } from './state';

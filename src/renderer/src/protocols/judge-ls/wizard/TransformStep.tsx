@@ -1,14 +1,20 @@
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../../components/Field';
+import {
+  batchCapable,
+  Field,
+  isPresetId,
+  presetOf,
+  PresetOptions,
+  PromptPreviewPanel,
+  ProviderCard,
+  TemplateEditor,
+  useModelSuggestions,
+  useProtocolDefaults,
+  useStepIssues,
+  useWizard,
+} from '../../host';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import { targetName } from '../../../../../shared/protocols/judge-ls/languages';
-import { batchCapable } from '../../../lib/experiment-config';
-import { isPresetId, presetOf } from '../../../lib/providers';
-import { useWizard } from '../../../stores/wizard';
-import { useStepIssues } from '../../../wizard/issues';
-import { PresetOptions } from '../../../wizard/PresetOptions';
-import { ProviderCard } from '../../../wizard/ProviderCard';
-import { PromptPreviewPanel, TemplateEditor, useProtocolDefaults } from '../../../wizard/PromptTemplates';
 import {
   ALLOWED_PLACEHOLDERS,
   REQUIRED_PLACEHOLDERS,
@@ -28,7 +34,6 @@ import {
   useJudgeLsDraft,
 } from './state';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
-import { useModelSuggestions } from '../../../lib/listed-models';
 import { useSelfJudged } from './self-judged';
 
 /** `{{instruction}}*, {{target_language}}`: code tokens, the same in every UI language. */

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../../api';
 import { App } from '../../../App';
 import { i18next } from '../../../i18n';
+import '../../index';
 import { useAppInfo, useDatasets } from '../../../stores/datasets';
 import { navigate } from '../../../stores/route';
 import { useWizard } from '../../../stores/wizard';

@@ -5,11 +5,13 @@ import { isTargetLanguage, probeTargets } from '../../../../../shared/protocols/
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
 import {
   checkProvider,
-  judgeProviderName,
+  draftFromPreset,
   type DraftIssue,
+  judgeProviderName,
+  type PresetId,
+  presetOf,
   type WizardDraft,
-} from '../../../lib/experiment-config';
-import { draftFromPreset, presetOf, type PresetId } from '../../../lib/providers';
+} from '../../host';
 
 export const JUDGE_LS_ID = 'judge-ls';
 

@@ -1,5 +1,4 @@
-import { batchCapable } from '../../../lib/experiment-config';
-import type { WizardPlugin } from '../../registry';
+import { batchCapable, type WizardPlugin } from '../../host';
 import { judgeLsConfig, judgeLsDraft, validateTransform } from './draft';
 import { SummaryLines } from './SummaryLines';
 import { JudgeLsOptions } from './JudgeLsOptions';

@@ -1,4 +1,4 @@
-import { useWizard } from '../../../stores/wizard';
+import { useWizard } from '../../host';
 import { useJudgeLsDraft } from './state';
 
 /**

@@ -2,8 +2,7 @@
 // setters (through the store's generic update).
 import { useMemo } from 'react';
 import type { TargetLanguage } from '../../../../../shared/protocols/judge-ls/types';
-import { presetOf, type PresetId } from '../../../lib/providers';
-import { ensureProvider, useWizard } from '../../../stores/wizard';
+import { ensureProvider, type PresetId, presetOf, useWizard } from '../../host';
 import { judgeLsDraft, withJudgeLsDraft, type CiMethod, type JudgeLsDraft, type TemplateKey } from './draft';
 
 /** Judge-LS's part of the current draft (the transformer following judge 1 until chosen). */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { SETTINGS, type Setting } from '../../../../../shared/protocols/reference-sensitivity/types';
 import type { FlipRowView } from '../../../../../shared/protocols/reference-sensitivity/views';
-import { ReasonDiff } from '../../../results/ReasonDiff';
+import { ReasonDiff } from '../../host';
 import { REF_SENS_NAMESPACES } from '../i18n';
 
 // Model and dataset texts are React text children, never HTML; each is its own bidi isolate

@@ -11,14 +11,10 @@ import {
   type FlipRowView,
   type FlipsView,
 } from '../../../../../shared/protocols/reference-sensitivity/views';
-import { toApiError, type ApiError } from '../../../api';
-import { useApi } from '../../../api/scope';
-import { ErrorPanel } from '../../../components/ErrorPanel';
-import type { ProtocolPageProps } from '../../registry';
+import { type ApiError, ErrorPanel, type ProtocolPageProps, toApiError, useApi } from '../../host';
 import { REF_SENS_NAMESPACES } from '../i18n';
 import { FlipDetail } from './FlipDetail';
 import { apiQuery, CHANGES, REFSENS_FLIPS_PAGE, rowKey, TRANSITION_IDS, withFilter } from './query';
-import '../../../results/results.css';
 import './refsens-flips.css';
 
 const ROW_HEIGHT = 40;
