@@ -12,6 +12,7 @@ import type { Database } from '../store/db';
 import { listExperiments } from '../store/experiments';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { evaluateGates, resolveGates } from '../../shared/report-card/gates';
+import { declaredGates } from './gates-file';
 import {
   judgeKey,
   type CardExperiment,
@@ -288,6 +289,6 @@ export function buildReportCard(
     judge,
     generatedAt: now().toISOString(),
     experiments,
-    gates: evaluateGates(resolveGates(settings), measured),
+    gates: evaluateGates(resolveGates(settings, declaredGates()), measured),
   };
 }

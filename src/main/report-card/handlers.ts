@@ -7,7 +7,7 @@ import { AppError } from '../base/errors';
 import type { Database } from '../store/db';
 import { buildReportCard, listJudges, resolveJudge } from './card';
 import { reportCardFiles } from './export';
-import { loadStoredGates, saveStoredGates } from './gates-file';
+import { checkGateSettings, declaredGates, loadStoredGates, saveStoredGates } from './gates-file';
 
 type CardMethod = Extract<keyof ApiMethods, `judges.${string}`>;
 type Handlers = { [M in CardMethod]: (p: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>> };
@@ -33,9 +33,15 @@ const FILE = {
 };
 
 export function reportCardHandlers(db: Database, dataDir: string, annotation: AnnotationService): Handlers {
-  const gatesView = (settings: GateSettings) => ({ settings, gates: resolveGates(settings) });
+  const gatesView = (settings: GateSettings) => ({ settings, gates: resolveGates(settings, declaredGates()) });
   const card = (model: string, gates?: GateSettings) =>
-    buildReportCard(db, annotation, resolveJudge(db, model), gates ?? loadStoredGates(dataDir));
+    buildReportCard(
+      db,
+      annotation,
+      resolveJudge(db, model),
+      // Which gate ids exist is known from the registered protocols, not the call's schema.
+      gates ? checkGateSettings(gates, 'gates') : loadStoredGates(dataDir),
+    );
   return {
     'judges.list': () => listJudges(db),
     'judges.reportCard': ({ model, gates }) => card(model, gates),

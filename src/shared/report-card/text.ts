@@ -3,7 +3,7 @@
 import type { ExperimentStatus } from '../experiments';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { RUN_STATUS_TEXT } from '../run-status-text';
-import type { CardWords, GateId, GateStatus } from './types';
+import type { CardWords, GateStatus } from './types';
 
 export interface CardText {
   title: string;
@@ -28,12 +28,9 @@ export interface CardText {
   noExperiments: string;
   simulated: string;
   recorded: string;
-  gates: Record<GateId, string>;
   statuses: Record<GateStatus | 'undefined', string>;
   measures: Record<string, string>;
   runStatuses: Record<ExperimentStatus, string>;
-  /** The default thresholds' sources in this language (absent: the source as gates.ts has it). */
-  sources: Partial<Record<GateId, string>>;
   undefinedValue: string;
   /** `{{why}}`: the reason, in the card's or the protocol's words. */
   undefinedWhy: string;
@@ -68,13 +65,6 @@ const EN: CardText = {
   noExperiments: 'No experiment in this store used this judge.',
   simulated: 'simulated: made-up answers',
   recorded: 'recorded: answers from a file',
-  gates: {
-    position_consistency: 'Position consistency',
-    language_flip: 'Language flip rate',
-    length_effect: 'Length effect |d_z|',
-    human_rho: 'ρ with people',
-    self_disagreement: 'P(two repeats disagree)',
-  },
   statuses: {
     pass: 'pass',
     warn: 'warn',
@@ -86,7 +76,6 @@ const EN: CardText = {
   },
   measures: {},
   runStatuses: RUN_STATUS_TEXT.en,
-  sources: {},
   undefinedValue: 'undefined',
   undefinedWhy: 'undefined: {{why}}',
   noInterval: 'no interval',
@@ -144,13 +133,6 @@ const ZH: CardText = {
   noExperiments: '此数据库中没有实验使用该评审模型。',
   simulated: '模拟：虚构的回答',
   recorded: '录制：来自文件的回答',
-  gates: {
-    position_consistency: '位置一致性',
-    language_flip: '语言翻转率',
-    length_effect: '长度效应 |d_z|',
-    human_rho: '与人工评分的 ρ',
-    self_disagreement: '两次重复不一致的概率',
-  },
   statuses: {
     pass: '通过',
     warn: '警示',
@@ -181,14 +163,6 @@ const ZH: CardText = {
     human_gwet: '与人工评分的 Gwet AC1/AC2',
   },
   runStatuses: RUN_STATUS_TEXT.zh,
-  sources: {
-    position_consistency: 'Zheng et al. (2023), MT-Bench：两种顺序给出相同判决；阈值 0.9：Judge Lab 默认值',
-    language_flip: 'Judge-LS（语言切换翻转超出重复翻转噪声底的部分；5 个百分点，Judge Lab 默认值）',
-    length_effect: 'Cohen (1988)：d = 0.2 为小效应；Dubois et al. (2024)，长度控制的 AlpacaEval',
-    human_rho:
-      'Bavaresco et al. (2024)，LLMs instead of human judges?（与人工评分的 ρ）；0.8 且区间整体高于它：Judge Lab 默认值',
-    self_disagreement: 'Judge Lab 默认值：同一问题的两次提问至多十次中有一次不一致',
-  },
   undefinedValue: '无定义',
   undefinedWhy: '无定义：{{why}}',
   noInterval: '无区间',

@@ -12,8 +12,8 @@ import {
   formatValue,
   gateRule,
   gateSource,
-  measureLabel,
 } from '../../../shared/report-card/tables';
+import { gateName } from '../../../shared/report-card/gates';
 import type {
   CardExperiment,
   CardPhrase,
@@ -125,7 +125,7 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
             const protocol = exp?.protocol ?? '';
             return (
               <tr key={g.definition.id} data-testid={`gate-${g.definition.id}`} data-status={g.status}>
-                <th scope="row">{t(`gates.${g.definition.id}`)}</th>
+                <th scope="row">{gateName(g.definition, lang)}</th>
                 <td data-testid="gate-rule">{gateRule(g.definition, lang)}</td>
                 <td>
                   <span className={`badge gate-status gate-status--${g.status}`} data-testid="gate-status">
@@ -188,7 +188,7 @@ function ExperimentSection({ e }: { e: CardExperiment }) {
   const { t } = useTranslation(REPORT_CARD_NS);
   const lang = useFigureLanguage();
   const say = useSpeaker();
-  const measure = (r: HeadlineRow) => measureLabel(r, lang);
+  const measure = (r: HeadlineRow) => say.measure(r, e.protocol);
   return (
     <section
       className="results-section card-experiment"
