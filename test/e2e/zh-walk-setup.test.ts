@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
+import { listProtocols } from '../../src/main/protocols';
 import type { Item } from '../../src/shared/domain';
 import { launchChromium } from '../helpers/browser';
 import { assertBuilt } from '../helpers/cli';
@@ -92,7 +93,7 @@ beforeAll(async () => {
   }).id;
   await core.experiments.runToEnd(otherId);
   // The default prompt templates are the models' input, shown as they are in the editors.
-  for (const protocol of ['judge-ls', 'reference-sensitivity', 'bias-probes', 'self-consistency'])
+  for (const protocol of listProtocols().map((p) => p.id))
     for (const text of Object.values((await core.call('protocols.defaults', { protocol })).templates))
       dataText.push(
         ...text
