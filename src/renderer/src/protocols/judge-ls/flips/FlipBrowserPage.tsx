@@ -16,6 +16,7 @@ import {
 import type { Navigate } from '../../../results/routes';
 import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
 import '../../../results/results.css';
+import '../judge-ls.css';
 import { ExperimentCrumb } from '../../../components/ExperimentCrumb';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';

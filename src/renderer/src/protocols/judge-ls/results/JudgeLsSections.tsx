@@ -22,6 +22,7 @@ import { JUDGE_LS_FIGURES_ZH } from '../../../../../shared/protocols/judge-ls/re
 import { useFigureLanguage } from '../../../lib/figure-language';
 import { judgeLsCellText } from './cell-text';
 import '../../../results/results.css';
+import '../judge-ls.css';
 
 type SectionId =
   | 'quality'

@@ -20,6 +20,7 @@ import { navigate, routeHref } from '../../../stores/route';
 import { VariantEditor, type EditOutcome } from './VariantEditor';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { variantsRoute } from '../routes';
+import '../judge-ls.css';
 
 const ROW_HEIGHT = 52;
 
