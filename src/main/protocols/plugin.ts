@@ -27,6 +27,7 @@ import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
 import type { Database } from '../store/db';
 import type { ParseResult, ProtocolTask } from './types';
+import type { DatasetKindSpec } from '../import/kinds';
 
 /** The config keys every protocol shares (DESIGN.md section 7). */
 export interface BaseConfig {
@@ -203,6 +204,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
     list(db: Database, exp: E, since?: string): unknown[];
     apply(db: Database, exp: E, edits: unknown[], where: string): void;
   };
+  /**
+   * Data shapes this study reads that the importer does not know (its distinctive fields, its
+   * record check, its list columns): registered with the protocol, so a new kind of dataset is
+   * no edit of the importer's list. The app's own kinds (pairwise, qa, pointwise) need none.
+   */
+  readonly datasetKinds?: readonly DatasetKindSpec[];
   /** Options with defaults, from a valid config. */
   resolveOptions(config: E['config']): E['options'];
   /**
