@@ -109,7 +109,8 @@ const RUBRIC_KIND: DatasetKindSpec = {
     const issues: { file: string; line?: number; field?: string; message: string }[] = [];
     for (const r of records) {
       const v = r.value as Record<string, unknown>;
-      if (typeof v.rubric !== 'string') issues.push({ file, line: r.line, field: 'rubric', message: 'must be text' });
+      if (typeof v.rubric !== 'string')
+        issues.push({ file, line: r.line, field: 'rubric', message: 'must be text' });
       else
         items.push({
           sourceId: String(v.id),
@@ -130,7 +131,9 @@ describe('a dataset kind a study declares', () => {
     const core = await start();
     const file = {
       fileName: 'rubrics.jsonl',
-      contentBase64: b64(JSON.stringify({ id: 'r1', instruction: 'Write a haiku', rubric: '5-7-5 syllables' })),
+      contentBase64: b64(
+        JSON.stringify({ id: 'r1', instruction: 'Write a haiku', rubric: '5-7-5 syllables' }),
+      ),
     };
     const study: AnyProtocol = { ...repeatsPlugin, id: 'test-rubric', datasetKinds: [RUBRIC_KIND] };
     registerProtocol(study);

@@ -33,7 +33,10 @@ const FILE = {
 };
 
 export function reportCardHandlers(db: Database, dataDir: string, annotation: AnnotationService): Handlers {
-  const gatesView = (settings: GateSettings) => ({ settings, gates: resolveGates(settings, declaredGates()) });
+  const gatesView = (settings: GateSettings) => ({
+    settings,
+    gates: resolveGates(settings, declaredGates()),
+  });
   const card = (model: string, gates?: GateSettings) =>
     buildReportCard(
       db,

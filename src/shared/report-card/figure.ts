@@ -155,7 +155,11 @@ export function reportCardFigure(
     if (e.note) row([{ x: 40, width: RIGHT - 40, text: say.phrase(e.note, e.protocol), fill: '#555555' }]);
     for (const r of e.rows) {
       row([
-        { x: 40, width: 312, text: `${say.measure(r, e.protocol)}${e.labels.length > 1 ? ` (${r.judge})` : ''}` },
+        {
+          x: 40,
+          width: 312,
+          text: `${say.measure(r, e.protocol)}${e.labels.length > 1 ? ` (${r.judge})` : ''}`,
+        },
         { x: 360, width: 252, text: say.phrase(r.condition, e.protocol) },
         { x: 620, width: 76, text: formatValue(r.unit, r.value) },
         { x: 700, width: 156, text: formatInterval(r.unit, r.ci) },

@@ -5,7 +5,6 @@ import {
   type GateCheck,
   type GateDeclaration,
   type GateDefinition,
-  type GateId,
   type GateMeasurement,
   type GateResult,
   type GateSettings,
@@ -22,8 +21,7 @@ export const POSITION_GATE: GateDeclaration = {
   threshold: 0.9,
   ciMustClear: false,
   unit: 'pct',
-  source:
-    'Zheng et al. (2023), MT-Bench: the same verdict in both orders; threshold 0.9: Judge Lab default',
+  source: 'Zheng et al. (2023), MT-Bench: the same verdict in both orders; threshold 0.9: Judge Lab default',
   text: {
     en: { name: 'Position consistency' },
     zh: {
@@ -100,17 +98,15 @@ export function gateSettingIssues(
     if (r && (t < r[0] || t > r[1]))
       issues.push({
         path: `${d.id}.threshold`,
-        message: r[0] === -1 && r[1] === 1 ? 'a correlation between -1 and 1' : `a value from ${r[0]} to ${r[1]}`,
+        message:
+          r[0] === -1 && r[1] === 1 ? 'a correlation between -1 and 1' : `a value from ${r[0]} to ${r[1]}`,
       });
   }
   return issues;
 }
 
 /** The declared gates with the researcher's settings; a changed threshold loses the literature source. */
-export function resolveGates(
-  settings: GateSettings,
-  declared: readonly GateDeclaration[],
-): GateDefinition[] {
+export function resolveGates(settings: GateSettings, declared: readonly GateDeclaration[]): GateDefinition[] {
   return declared.map((d) => {
     const s = settings[d.id] ?? {};
     const threshold = s.threshold ?? d.threshold;

@@ -6,7 +6,7 @@ import { col, type Table } from '../report/table';
 import { gateName } from './gates';
 import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
 import { CARD_TEXT } from './text';
-import type { CardExperiment, GateCheck, GateDefinition, HeadlineRow, ReportCard, ValueUnit } from './types';
+import type { CardExperiment, GateCheck, GateDefinition, ReportCard, ValueUnit } from './types';
 
 /** A value as the card shows it: shares in percent with one decimal, other numbers with two. */
 export function formatValue(unit: ValueUnit, v: number | null | undefined): string {
@@ -28,10 +28,7 @@ export function gateRule(d: GateDefinition, lang: FigureLanguage = 'en'): string
 }
 
 /** Where a gate's threshold comes from, in `lang`; "set by the researcher" once changed. */
-export function gateSource(
-  d: Pick<GateDefinition, 'id' | 'source' | 'text'>,
-  lang: FigureLanguage,
-): string {
+export function gateSource(d: Pick<GateDefinition, 'id' | 'source' | 'text'>, lang: FigureLanguage): string {
   const t = CARD_TEXT[lang];
   return d.source === null ? t.researcherSet : (d.text?.[lang]?.source ?? d.source);
 }

@@ -6,12 +6,22 @@
 // its test, one line (`registerProtocol(authorityStudy)`).
 import { z } from 'zod';
 import { judgeEntrySchema, type JudgeEntry } from '../../../src/main/judging/config';
-import { PAIRWISE_VERDICT_SCHEMA, parsePairwiseVerdict, type Winner } from '../../../src/main/judging/pairwise';
+import {
+  PAIRWISE_VERDICT_SCHEMA,
+  parsePairwiseVerdict,
+  type Winner,
+} from '../../../src/main/judging/pairwise';
 import { sections } from '../../../src/main/judging/template';
 import type { ExperimentView, ProtocolPlugin } from '../../../src/main/protocols/plugin';
 import { taskKey, type ProtocolTask } from '../../../src/main/protocols/types';
 import { designSection, methodsNumber, methodsRate } from '../../../src/shared/paper/methods';
-import { barGrid, baseOption, categoryAxis, OKABE_ITO, valueAxis } from '../../../src/shared/report/chart-kit';
+import {
+  barGrid,
+  baseOption,
+  categoryAxis,
+  OKABE_ITO,
+  valueAxis,
+} from '../../../src/shared/report/chart-kit';
 import type { CI } from '../../../src/shared/report/format';
 import { col } from '../../../src/shared/report/table';
 import type { GateDeclaration } from '../../../src/shared/report-card/types';
@@ -166,7 +176,11 @@ export const authorityStudy: ProtocolPlugin<Exp, StudyMetrics> = {
       }),
       failures: ctx.results
         .filter((r) => r.status !== 'ok')
-        .map((r) => ({ judge: (r.meta as AskMeta).judge, ask: (r.meta as AskMeta).ask, reason: r.reason ?? '' })),
+        .map((r) => ({
+          judge: (r.meta as AskMeta).judge,
+          ask: (r.meta as AskMeta).ask,
+          reason: r.reason ?? '',
+        })),
     };
   },
   tables: (m) => [

@@ -89,7 +89,12 @@ describe('a study declared in its folder, registered with one line', () => {
     // Export: the table in every table format, the figure as SVG and PNG, the Methods sentence.
     const out = join(dir, 'export');
     const { files } = await core.call('experiments.export', { experimentId: id, outDir: out });
-    for (const f of ['tables/cue_shift.csv', 'tables/cue_shift.tex', 'figures/cue_shift.svg', 'figures/cue_shift.png'])
+    for (const f of [
+      'tables/cue_shift.csv',
+      'tables/cue_shift.tex',
+      'figures/cue_shift.svg',
+      'figures/cue_shift.png',
+    ])
       expect(files).toContain(f);
     const csv = readFileSync(join(out, 'tables/cue_shift.csv'), 'utf8');
     expect(csv.split('\n')[0]).toContain('Shift rate 95% CI (Wilson score)');

@@ -3,7 +3,11 @@
 // and recorded experiments badged; an undefined value says so and why; 中文 too; files download.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { evaluateGates, gateDeclarations, resolveGates as resolveDeclared } from '../../../shared/report-card/gates';
+import {
+  evaluateGates,
+  gateDeclarations,
+  resolveGates as resolveDeclared,
+} from '../../../shared/report-card/gates';
 import { BIAS_GATES } from '../../../shared/protocols/bias-probes/report/gates';
 import { JUDGE_LS_GATES } from '../../../shared/protocols/judge-ls/report/gates';
 import { SELF_CONSISTENCY_GATES } from '../../../shared/protocols/self-consistency/report/gates';

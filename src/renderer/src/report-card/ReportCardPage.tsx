@@ -7,12 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passes } from '../../../shared/report-card/gates';
 import { cardSpeaker, type CardSpeaker } from '../../../shared/report-card/phrases';
-import {
-  formatInterval,
-  formatValue,
-  gateRule,
-  gateSource,
-} from '../../../shared/report-card/tables';
+import { formatInterval, formatValue, gateRule, gateSource } from '../../../shared/report-card/tables';
 import { gateName } from '../../../shared/report-card/gates';
 import type {
   CardExperiment,
@@ -186,7 +181,6 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
 
 function ExperimentSection({ e }: { e: CardExperiment }) {
   const { t } = useTranslation(REPORT_CARD_NS);
-  const lang = useFigureLanguage();
   const say = useSpeaker();
   const measure = (r: HeadlineRow) => say.measure(r, e.protocol);
   return (

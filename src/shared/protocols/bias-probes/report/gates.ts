@@ -5,18 +5,18 @@ import type { GateDeclaration } from '../../../report-card/types';
 
 export const BIAS_GATES: readonly GateDeclaration[] = [
   {
-  id: 'length_effect',
-  comparator: 'abs_below',
-  threshold: 0.2,
-  ciMustClear: false,
-  unit: 'num',
-  source: 'Cohen (1988): d = 0.2 is a small effect; Dubois et al. (2024), length-controlled AlpacaEval',
-  text: {
-    en: { name: 'Length effect |d_z|' },
-    zh: {
-      name: '长度效应 |d_z|',
-      source: 'Cohen (1988)：d = 0.2 为小效应；Dubois et al. (2024)，长度控制的 AlpacaEval',
+    id: 'length_effect',
+    comparator: 'abs_below',
+    threshold: 0.2,
+    ciMustClear: false,
+    unit: 'num',
+    source: 'Cohen (1988): d = 0.2 is a small effect; Dubois et al. (2024), length-controlled AlpacaEval',
+    text: {
+      en: { name: 'Length effect |d_z|' },
+      zh: {
+        name: '长度效应 |d_z|',
+        source: 'Cohen (1988)：d = 0.2 为小效应；Dubois et al. (2024)，长度控制的 AlpacaEval',
+      },
     },
-  },
   },
 ];

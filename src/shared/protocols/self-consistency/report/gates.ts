@@ -5,18 +5,18 @@ import type { GateDeclaration } from '../../../report-card/types';
 
 export const SELF_CONSISTENCY_GATES: readonly GateDeclaration[] = [
   {
-  id: 'self_disagreement',
-  comparator: 'at_most',
-  threshold: 0.1,
-  ciMustClear: false,
-  unit: 'pct',
-  source: 'Judge Lab default: two asks of one question disagree at most one time in ten',
-  text: {
-    en: { name: 'P(two repeats disagree)' },
-    zh: {
-      name: '两次重复不一致的概率',
-      source: 'Judge Lab 默认值：同一问题的两次提问至多十次中有一次不一致',
+    id: 'self_disagreement',
+    comparator: 'at_most',
+    threshold: 0.1,
+    ciMustClear: false,
+    unit: 'pct',
+    source: 'Judge Lab default: two asks of one question disagree at most one time in ten',
+    text: {
+      en: { name: 'P(two repeats disagree)' },
+      zh: {
+        name: '两次重复不一致的概率',
+        source: 'Judge Lab 默认值：同一问题的两次提问至多十次中有一次不一致',
+      },
     },
-  },
   },
 ];
