@@ -29,6 +29,7 @@ export interface CardText {
   simulated: string;
   recorded: string;
   statuses: Record<GateStatus | 'undefined', string>;
+  /** Measures several studies report (a study's own are in its card dictionary's `measures`). */
   measures: Record<string, string>;
   runStatuses: Record<ExperimentStatus, string>;
   undefinedValue: string;
@@ -143,25 +144,15 @@ const ZH: CardText = {
     undefined: '无定义',
   },
   measures: {
-    accuracy: '准确率（严格）',
-    flip_rate: '翻转率',
     position_consistency: '位置一致性',
-    noise_floor: '重复翻转率（噪声底）',
     excess_flip_rate: '超出噪声底的翻转率',
-    c1_accept: 'C1 接受率（正确答案）',
-    c2_accept: 'C2 接受率（错误答案）',
-    acceptance: '接受率',
-    bias_effect: '平均分数变化',
-    effect_dz: "Cohen's d_z",
     position_a_rate: '选 A 的比例',
-    translation_verified: '通过回译检查的译文比例',
-    disagreement: '两次重复不一致的概率',
-    unanimous: '全体一致的比例',
     human_icc: '人工评分者之间的 ICC(2,1)',
     human_rho: '与人工评分的 Spearman ρ',
     human_kappa: "与人工评分的 Cohen's κ",
     human_gwet: '与人工评分的 Gwet AC1/AC2',
   },
+
   runStatuses: RUN_STATUS_TEXT.zh,
   undefinedValue: '无定义',
   undefinedWhy: '无定义：{{why}}',
