@@ -80,9 +80,17 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
             const id = issue.path.split('.')[0];
             const g = gates.find((x) => x.id === id);
             if (!g || found[id]) continue;
-            found[id] = t(
-              g.unit === 'pct' ? 'gatePercent' : g.thresholdRange ? 'gateCorrelation' : 'gateAbove0',
-            );
+            const r = g.thresholdRange;
+            // A declared range is a correlation's [-1, 1] for the card's own gate; a study's
+            // gate may declare another.
+            found[id] =
+              g.unit === 'pct'
+                ? t('gatePercent')
+                : r && r[0] === -1 && r[1] === 1
+                  ? t('gateCorrelation')
+                  : r
+                    ? t('gateRange', { min: r[0], max: r[1] })
+                    : t('gateAbove0');
           }
           setProblems(found);
           if (Object.keys(found).length === 0) void save(settings);
