@@ -194,6 +194,11 @@ export interface ReportCard {
   generatedAt: string;
   experiments: CardExperiment[];
   gates: GateResult[];
+  /**
+   * Each listed protocol's card words (its `reportCard.text`), as the core has them: a page
+   * speaks a study's phrases and measures without a renderer part of that study.
+   */
+  words?: Record<string, Record<'en' | 'zh', CardWords>>;
 }
 
 /** A judge model of the store, for the list of judges. */
