@@ -22,7 +22,8 @@ export interface KindColumn {
 
 const ID: KindColumn = { key: 'id', source: { base: 'sourceId' }, width: 'minmax(110px, 1.2fr)' };
 
-export const DATASET_KINDS: Record<DatasetKind, { columns: KindColumn[] }> = {
+/** The app's own kinds' columns; a registered kind brings its own (`registerKindColumns`). */
+export const DATASET_KINDS: Record<'pairwise' | 'qa' | 'pointwise', { columns: KindColumn[] }> = {
   pairwise: {
     columns: [
       ID,
@@ -51,9 +52,33 @@ export const DATASET_KINDS: Record<DatasetKind, { columns: KindColumn[] }> = {
   },
 };
 
+const registered = new Map<string, KindColumn[]>(
+  Object.entries(DATASET_KINDS).map(([kind, { columns }]) => [kind, columns]),
+);
+
+/**
+ * A kind a study registered (with its import reader, src/main/import/kinds.ts): its list
+ * columns. In a process where it was not registered (the app's pages, which know no main
+ * registry) its lists show the columns every item has.
+ */
+export function registerKindColumns(kind: string, columns: KindColumn[]): void {
+  registered.set(kind, columns);
+}
+
+export function unregisterKindColumns(kind: string): void {
+  if (!(kind in DATASET_KINDS)) registered.delete(kind);
+}
+
+/** What every item has: its id, subset and instruction. */
+const COMMON: KindColumn[] = [
+  ID,
+  { key: 'subset', source: { base: 'subset' }, width: 'minmax(90px, 1fr)' },
+  { key: 'instruction', source: { base: 'instruction' }, width: '5fr', text: true },
+];
+
 /** A summary from before dataset kinds has none: pairwise. */
 export function kindColumns(kind: DatasetKind | undefined): KindColumn[] {
-  return DATASET_KINDS[kind ?? 'pairwise']?.columns ?? DATASET_KINDS.pairwise.columns;
+  return registered.get(kind ?? 'pairwise') ?? COMMON;
 }
 
 /** The kind's own fields the list shows (the store reads only these from each item). */

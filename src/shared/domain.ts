@@ -7,7 +7,9 @@ export type DatasetFormat = 'llmbar-jsonl' | 'llmbar-json' | 'csv';
  * What an item holds. `pairwise`: instruction, output_1, output_2, gold label 1|2 (LLMBar).
  * `qa`: a question with gold answers and a language; its own fields live in `Item.extra`.
  */
-export type DatasetKind = 'pairwise' | 'qa' | 'pointwise';
+export type DatasetKind = 'pairwise' | 'qa' | 'pointwise' | (string & {});
+/* The three above are the app's own; a study may register another (src/main/import/kinds.ts
+   `registerDatasetKind`, or its plug-in's `datasetKinds`), so the type stays open. */
 
 export interface SubsetCount {
   subset: string;

@@ -6,6 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { DATASET_KINDS, kindColumns } from '../../src/shared/dataset-kinds';
+import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
+import type { AnyProtocol } from '../../src/main/protocols/plugin';
+import type { DatasetKindSpec, NewItem } from '../../src/main/protocols/host';
+import { repeatsPlugin } from '../protocols/test-repeats/plugin';
 import { tempDir } from '../helpers/tmp';
 
 let done: (() => Promise<void>) | undefined;
@@ -78,5 +82,75 @@ describe('item rows by dataset kind', () => {
     expect(rows[0].fields).toBeUndefined();
     expect(rows[0].label === 1 || rows[0].label === 2).toBe(true);
     expect(Object.keys(DATASET_KINDS)).toEqual(['pairwise', 'qa', 'pointwise']);
+  });
+});
+
+/** A data shape no built-in kind reads: an instruction with a rubric to grade it by. */
+const RUBRIC_KIND: DatasetKindSpec = {
+  kind: 'rubric',
+  distinctive: ['rubric'],
+  columns: ['id', 'instruction', 'rubric'],
+  fields: [
+    { field: 'id', required: true },
+    { field: 'instruction', required: true },
+    { field: 'rubric', required: true },
+  ],
+  listColumns: [
+    { key: 'id', source: { base: 'sourceId' }, width: '1fr' },
+    { key: 'instruction', source: { base: 'instruction' }, width: '3fr', text: true },
+    { key: 'rubric', source: { extra: 'rubric', shape: 'text' }, width: '3fr', text: true },
+  ],
+  missingColumns: (present) => ({
+    missing: ['id', 'instruction', 'rubric'].filter((f) => !present.has(f)),
+    note: '',
+  }),
+  validate(file, records) {
+    const items: NewItem[] = [];
+    const issues: { file: string; line?: number; field?: string; message: string }[] = [];
+    for (const r of records) {
+      const v = r.value as Record<string, unknown>;
+      if (typeof v.rubric !== 'string')
+        issues.push({ file, line: r.line, field: 'rubric', message: 'must be text' });
+      else
+        items.push({
+          sourceId: String(v.id),
+          subset: null,
+          instruction: String(v.instruction),
+          output1: null,
+          output2: null,
+          label: null,
+          extra: { rubric: v.rubric },
+        });
+    }
+    return { items, issues };
+  },
+};
+
+describe('a dataset kind a study declares', () => {
+  it('is read by the importer and listed with its columns while the study is registered, and not after', async () => {
+    const core = await start();
+    const file = {
+      fileName: 'rubrics.jsonl',
+      contentBase64: b64(
+        JSON.stringify({ id: 'r1', instruction: 'Write a haiku', rubric: '5-7-5 syllables' }),
+      ),
+    };
+    const study: AnyProtocol = { ...repeatsPlugin, id: 'test-rubric', datasetKinds: [RUBRIC_KIND] };
+    registerProtocol(study);
+    try {
+      const { dataset } = await core.call('datasets.import', file);
+      expect(dataset.kind).toBe('rubric');
+      const [row] = await core.call('items.list', { datasetId: dataset.id });
+      expect(row.fields).toEqual({ rubric: '5-7-5 syllables' });
+      expect(kindColumns('rubric').map((c) => c.key)).toEqual(['id', 'instruction', 'rubric']);
+    } finally {
+      unregisterProtocol('test-rubric');
+    }
+    // Unregistered, the importer knows no rubric: such a file is read as pairwise and refused.
+    const other = JSON.stringify({ id: 'r2', instruction: 'Write a limerick', rubric: 'AABBA' });
+    await expect(
+      core.call('datasets.import', { fileName: 'rubrics2.jsonl', contentBase64: b64(other) }),
+    ).rejects.toThrow(/output_1/);
+    expect(kindColumns('rubric').map((c) => c.key)).toEqual(['id', 'subset', 'instruction']);
   });
 });

@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
+import { listProtocols } from '../../src/main/protocols';
 import type { Item } from '../../src/shared/domain';
 import { launchChromium } from '../helpers/browser';
 import { assertBuilt } from '../helpers/cli';
@@ -92,7 +93,7 @@ beforeAll(async () => {
   }).id;
   await core.experiments.runToEnd(otherId);
   // The default prompt templates are the models' input, shown as they are in the editors.
-  for (const protocol of ['judge-ls', 'reference-sensitivity', 'bias-probes', 'self-consistency'])
+  for (const protocol of listProtocols().map((p) => p.id))
     for (const text of Object.values((await core.call('protocols.defaults', { protocol })).templates))
       dataText.push(
         ...text
@@ -222,12 +223,10 @@ describe('the rest of the app in 中文', () => {
     await visit('item', `/datasets/${llmbarId}/items/${firstItemId}`, '[data-testid="item-output-1"]');
     await visit('experiments', '/experiments', '[data-testid="experiment-row"], table');
 
-    for (const [protocol, datasetId] of [
-      ['judge-ls', llmbarId],
-      ['reference-sensitivity', qaId],
-      ['bias-probes', llmbarId],
-      ['self-consistency', llmbarId],
-    ] as const) {
+    // Every registered protocol's wizard, on the sample it reads (QA for reference sensitivity).
+    for (const [protocol, datasetId] of listProtocols().map(
+      (p) => [p.id, p.id === 'reference-sensitivity' ? qaId : llmbarId] as const,
+    )) {
       await page.goto(`${server.url}#/experiments/new`);
       // The wizard keeps its state across reloads: start over for each protocol.
       await page.locator('.wizard .page__tools button').click();
@@ -285,12 +284,13 @@ describe('the rest of the app in 中文', () => {
     expect(Object.entries(found).filter(([, v]) => v.length > 0)).toEqual([]);
     // Each summary estimates its own protocol's calls (not the previous draft's: an answer for
     // the draft before "Start over" used to stay on screen).
-    expect(kinds).toEqual({
+    expect(kinds).toMatchObject({
       'judge-ls': ['transform', 'quality', 'tie_probe'],
       'reference-sensitivity': ['generate', 'C1', 'C2', 'NR', 'RV', 'RC'],
       'bias-probes': ['longer', 'shorter', 'markdown', 'original', 'plain', 'pair-shown'],
       'self-consistency': ['first-ask', 'repeat'],
     });
+    expect(Object.keys(kinds)).toEqual(listProtocols().map((p) => p.id));
     // Their kinds are named in Chinese (the settings' codes C1…RC stay as they are).
     expect(estimateKindTexts).toEqual(
       expect.arrayContaining([

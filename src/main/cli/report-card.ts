@@ -35,6 +35,7 @@ export function registerReportCardCommands(
           await import('../facade/report-card-files');
         const { cardSpeaker } = await import('../../shared/report-card/phrases');
         const { CARD_TEXT } = await import('../../shared/report-card/text');
+        const { gateName } = await import('../../shared/report-card/gates');
         const { checkProtocol, experimentName, formatInterval, formatValue, gateRule } =
           await import('../../shared/report-card/tables');
         // A bad gates file is refused before anything is computed or written.
@@ -58,7 +59,7 @@ export function registerReportCardCommands(
             ? ` ${formatValue(g.definition.unit, d.value)}${d.ci ? ` ${formatInterval(g.definition.unit, d.ci)}` : ''}, n = ${d.n}, ${d.experimentName} (${say.phrase(d.condition, protocol)})${d.note ? ` — ${say.phrase(d.note, protocol)}` : ''}`
             : '';
           lines.push(
-            `  ${t.statuses[g.status].padEnd(12)} ${t.gates[g.definition.id]} ${gateRule(g.definition, opts.lang)}:${at}`,
+            `  ${t.statuses[g.status].padEnd(12)} ${gateName(g.definition, opts.lang)} ${gateRule(g.definition, opts.lang)}:${at}`,
           );
         }
         lines.push(...files.map((f) => `Wrote ${f}`));

@@ -4,14 +4,16 @@
 import { createHash } from 'node:crypto';
 import type { ColumnChoice, DatasetKind, InputIssue } from '../../shared/domain';
 import { AppError } from '../base/errors';
-import { DATASET_KINDS } from './kinds';
+import { datasetKinds } from './kinds';
 import type { SourceRecord } from './record';
 
 /** Field of the app (instruction, output_1, output_2, label, …) → column of the file. */
 export type ColumnMapping = Record<string, string>;
 
-/** Fields a column can be mapped to: those any dataset kind reads. */
-export const MAPPABLE_FIELDS: readonly string[] = [...new Set(DATASET_KINDS.flatMap((k) => k.columns))];
+/** Fields a column can be mapped to: those any dataset kind reads (registered kinds included). */
+export function mappableFields(): readonly string[] {
+  return [...new Set(datasetKinds().flatMap((k) => k.columns))];
+}
 
 /** The file's columns (those of its first record), in file order. */
 export function columnsOf(records: readonly SourceRecord[]): string[] {
@@ -33,10 +35,11 @@ export function mappingIssues(
   const issues: InputIssue[] = [];
   const have = new Set(columns);
   const used = new Map<string, string>();
+  const fields = mappableFields();
   for (const [field, column] of Object.entries(mapping)) {
     const at = `columns.${field}`;
-    if (!MAPPABLE_FIELDS.includes(field))
-      issues.push({ file, field: at, message: `no such field (fields: ${MAPPABLE_FIELDS.join(', ')})` });
+    if (!fields.includes(field))
+      issues.push({ file, field: at, message: `no such field (fields: ${fields.join(', ')})` });
     else if (!have.has(column))
       issues.push({
         file,
@@ -94,7 +97,7 @@ export function columnChoice(
   return {
     columns: [...columns],
     kind,
-    kinds: DATASET_KINDS.map((k) => ({ kind: k.kind, fields: k.fields.map((f) => ({ ...f })) })),
+    kinds: datasetKinds().map((k) => ({ kind: k.kind, fields: k.fields.map((f) => ({ ...f })) })),
     sample,
     ...(mapping ? { mapping: { ...mapping } } : {}),
   };

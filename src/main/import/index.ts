@@ -8,7 +8,7 @@ import { invalidInput } from './issues';
 import { readJson } from './json';
 import { readJsonl } from './jsonl';
 import type { ReadResult } from './record';
-import { ambiguousKind, DATASET_KINDS, kindOfFields, kindOfRecords } from './kinds';
+import { ambiguousKind, datasetKinds, kindOfFields, kindOfRecords } from './kinds';
 import {
   applyMapping,
   columnChoice,
@@ -149,7 +149,7 @@ export function parseDatasetFile(
 
 /** Enough columns to hold some kind's required fields (one column, e.g. a wrong delimiter, is not). */
 function mappable(columns: readonly string[]): boolean {
-  const fewest = Math.min(...DATASET_KINDS.map((k) => k.fields.filter((f) => f.required).length));
+  const fewest = Math.min(...datasetKinds().map((k) => k.fields.filter((f) => f.required).length));
   return columns.length >= fewest;
 }
 

@@ -5,13 +5,21 @@ import type { DatasetKind, InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
 import { POINTWISE_COLUMNS, POINTWISE_REQUIRED, validatePointwiseRecords } from './pointwise-record';
 import { QA_COLUMNS, QA_REQUIRED, validateQaRecords } from './qa-record';
+import { registerKindColumns, unregisterKindColumns, type KindColumn } from '../../shared/dataset-kinds';
 import type { SourceRecord } from './record';
 import { validateRecords } from './validate';
 
 export interface DatasetKindSpec {
   kind: DatasetKind;
+  /**
+   * The fields that tell this kind apart from the others (a record holding those of two kinds
+   * is refused as ambiguous); the first registered kind whose field a file has is its kind.
+   */
+  distinctive: readonly string[];
   /** CSV columns read (others are ignored). */
   columns: string[];
+  /** The item list's columns (src/shared/dataset-kinds.ts); the app's own kinds have theirs there. */
+  listColumns?: KindColumn[];
   /** The fields a person can map a column to, required ones first (the column mapping screen). */
   fields: { field: string; required: boolean }[];
   /** Required CSV columns missing from a header, with a note on accepted alternatives. */
@@ -34,6 +42,7 @@ function fieldList(required: readonly string[], all: readonly string[]): Dataset
 
 const PAIRWISE: DatasetKindSpec = {
   kind: 'pairwise',
+  distinctive: ['output_1', 'output_2'],
   columns: ['id', 'subset', 'instruction', 'input', 'output_1', 'output_2', 'label'],
   // "input" is the upstream name of instruction: one field to map, not two.
   fields: fieldList(['instruction', 'output_1', 'output_2', 'label'], ['id', 'subset']),
@@ -47,6 +56,7 @@ const PAIRWISE: DatasetKindSpec = {
 
 const QA: DatasetKindSpec = {
   kind: 'qa',
+  distinctive: ['question', 'answers'],
   columns: QA_COLUMNS,
   fields: fieldList(QA_REQUIRED, QA_COLUMNS),
   missingColumns: (present) => ({ missing: QA_REQUIRED.filter((n) => !present.has(n)), note: '' }),
@@ -55,37 +65,52 @@ const QA: DatasetKindSpec = {
 
 const POINTWISE: DatasetKindSpec = {
   kind: 'pointwise',
+  distinctive: ['response'],
   columns: POINTWISE_COLUMNS,
   fields: fieldList(POINTWISE_REQUIRED, POINTWISE_COLUMNS),
   missingColumns: (present) => ({ missing: POINTWISE_REQUIRED.filter((n) => !present.has(n)), note: '' }),
   validate: validatePointwiseRecords,
 };
 
-/** Every kind, in the order the column mapping screen offers them. */
-export const DATASET_KINDS: readonly DatasetKindSpec[] = [PAIRWISE, QA, POINTWISE];
+const kinds: DatasetKindSpec[] = [PAIRWISE, QA, POINTWISE];
+
+/** Every kind, in the order the column mapping screen offers them (the app's, then registered ones). */
+export function datasetKinds(): readonly DatasetKindSpec[] {
+  return kinds;
+}
 
 /**
- * The kind a file's field names say: QA when they hold `question` or `answers` and no pairwise
- * output; pointwise when they hold `response` and no pairwise output; pairwise otherwise (its errors then name the pairwise fields, as before kinds).
+ * Adds a kind the importer reads (a study's own data shape): its fields, its distinctive fields,
+ * its record check and its list columns. Registered once per process, like a protocol.
+ */
+export function registerDatasetKind(spec: DatasetKindSpec): void {
+  const at = kinds.findIndex((k) => k.kind === spec.kind);
+  if (at >= 0) kinds[at] = spec;
+  else kinds.push(spec);
+  if (spec.listColumns) registerKindColumns(spec.kind, spec.listColumns);
+}
+
+export function unregisterDatasetKind(kind: string): void {
+  if (kind === 'pairwise' || kind === 'qa' || kind === 'pointwise') return;
+  const at = kinds.findIndex((k) => k.kind === kind);
+  if (at >= 0) kinds.splice(at, 1);
+  unregisterKindColumns(kind);
+}
+
+/**
+ * The kind a file's field names say: pairwise when they hold a pairwise output; else the first
+ * other kind one of whose distinctive fields they hold (QA: `question` or `answers`; pointwise:
+ * `response`); pairwise otherwise (its errors then name the pairwise fields, as before kinds).
  */
 export function kindOfFields(names: Iterable<string>): DatasetKindSpec {
   const set = new Set(names);
-  const pairwise = set.has('output_1') || set.has('output_2');
-  if (pairwise) return PAIRWISE;
-  if (set.has('question') || set.has('answers')) return QA;
-  return set.has('response') ? POINTWISE : PAIRWISE;
+  if (PAIRWISE.distinctive.some((f) => set.has(f))) return PAIRWISE;
+  return kinds.find((k) => k !== PAIRWISE && k.distinctive.some((f) => set.has(f))) ?? PAIRWISE;
 }
 
 export function kindOfRecords(records: SourceRecord[]): DatasetKindSpec {
   return kindOfFields(records.length > 0 ? Object.keys(records[0].value) : []);
 }
-
-/** The fields that tell each kind apart: a record holding those of two kinds is ambiguous. */
-const DISTINCTIVE: readonly { kind: DatasetKind; fields: readonly string[] }[] = [
-  { kind: 'pairwise', fields: ['output_1', 'output_2'] },
-  { kind: 'qa', fields: ['question', 'answers'] },
-  { kind: 'pointwise', fields: ['response'] },
-];
 
 /**
  * Why these field names belong to more than one kind (the second kind's field is named), or
@@ -93,8 +118,8 @@ const DISTINCTIVE: readonly { kind: DatasetKind; fields: readonly string[] }[] =
  */
 export function ambiguousKind(names: Iterable<string>): { field: string; message: string } | undefined {
   const set = new Set(names);
-  const found = DISTINCTIVE.flatMap((d) => {
-    const field = d.fields.find((f) => set.has(f));
+  const found = kinds.flatMap((d) => {
+    const field = d.distinctive.find((f) => set.has(f));
     return field ? [{ kind: d.kind, field }] : [];
   });
   if (found.length < 2) return undefined;

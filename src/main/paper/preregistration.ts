@@ -52,14 +52,12 @@ function judgesOf(exp: LoadedExperiment): string[] {
     .sort();
 }
 
-/** Texts a person edited by hand (the generic variants table), all or since a time. */
-function editedTexts(db: Database, experimentId: number, since?: string): number {
-  return db
-    .prepare(
-      `SELECT COUNT(*) FROM variants WHERE experiment_id = ? AND manual = 1${since ? ' AND updated_at > ?' : ''}`,
-    )
-    .pluck()
-    .get(...(since ? [experimentId, since] : [experimentId])) as number;
+/**
+ * Texts a person edited by hand, all or since a time, as the protocol lists them for a study
+ * bundle (a protocol without hand edits has none); the protocol's own tables stay its own.
+ */
+function editedTexts(db: Database, exp: LoadedExperiment, since?: string): number {
+  return exp.protocol.bundleEdits?.list(db, exp.view, since).length ?? 0;
 }
 
 /** What the experiment is now, measured as a lock measures it. */
@@ -78,7 +76,7 @@ function snapshotOf(
     judges: judgesOf(exp),
     answersAtLock: resultCounts(db, exp.row.id).ok,
     answersStored: storedAnswerCount(db, exp.row.id),
-    editedAtLock: editedTexts(db, exp.row.id),
+    editedAtLock: editedTexts(db, exp),
     comparisons: plan.confirmatory.flatMap((id) => {
       const c = byId.get(id);
       if (!c) return [];
@@ -320,7 +318,7 @@ export function preregDeviations(
         { ids: missing.join(', ') },
       );
   }
-  const edited = editedTexts(db, exp.row.id, active.lockedAt);
+  const edited = editedTexts(db, exp, active.lockedAt);
   if (edited > 0)
     add('texts_edited', `${edited} texts were edited by hand after the lock.`, { count: edited });
   const counts = resultCounts(db, exp.row.id);

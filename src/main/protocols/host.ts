@@ -13,6 +13,10 @@ export { invalidInput, showValue, typeName } from '../import/issues';
 export { readCsv, type CsvColumns } from '../import/csv';
 export { readJson } from '../import/json';
 export { readJsonl } from '../import/jsonl';
+/** A study's own dataset kind (ProtocolPlugin.datasetKinds): its record check makes these items. */
+export type { DatasetKindSpec } from '../import/kinds';
+export type { SourceRecord } from '../import/record';
+export type { NewItem } from '../store/datasets';
 /** The request a task asks and the schema it asks the answer in. */
 export type { ChatRequestSpec, ResponseSchema } from '../providers/types';
 /** Token estimates before anything was answered. */

@@ -21,12 +21,13 @@ import type { PowerComparison } from '../../shared/paper/types';
 import type { MethodsLang, MethodsSection } from '../../shared/paper/methods';
 import type { Table } from '../../shared/report/table';
 import type { VerdictLink, VerdictList } from '../../shared/verdicts';
-import type { ReportCardContribution } from '../../shared/report-card/types';
+import type { GateDeclaration, ReportCardContribution } from '../../shared/report-card/types';
 import type { CardDictionary } from '../../shared/report-card/phrases';
 import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
 import type { Database } from '../store/db';
 import type { ParseResult, ProtocolTask } from './types';
+import type { DatasetKindSpec } from '../import/kinds';
 
 /** The config keys every protocol shares (DESIGN.md section 7). */
 export interface BaseConfig {
@@ -196,9 +197,19 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
    * the entry in errors. Without it a bundle has no edits.
    */
   bundleEdits?: {
-    list(db: Database, exp: E): unknown[];
+    /**
+     * With `since` (an ISO time), only the texts edited after it: a preregistration counts the
+     * edits made after its lock as a deviation without reading the protocol's own tables.
+     */
+    list(db: Database, exp: E, since?: string): unknown[];
     apply(db: Database, exp: E, edits: unknown[], where: string): void;
   };
+  /**
+   * Data shapes this study reads that the importer does not know (its distinctive fields, its
+   * record check, its list columns): registered with the protocol, so a new kind of dataset is
+   * no edit of the importer's list. The app's own kinds (pairwise, qa, pointwise) need none.
+   */
+  readonly datasetKinds?: readonly DatasetKindSpec[];
   /** Options with defaults, from a valid config. */
   resolveOptions(config: E['config']): E['options'];
   /**
@@ -307,10 +318,17 @@ export interface MethodsHookContext<E extends ExperimentView = ExperimentView, M
 /**
  * The judge report card (issue 25): what one judge (by its label in this experiment) showed,
  * read from the protocol's own metrics object (pure). Rows keep the metrics' n and intervals;
- * gate measurements name the property (src/shared/report-card/types.ts GATE_IDS) they measure.
+ * gate measurements name the gate they measure: the card's own (position consistency, ρ with
+ * people) or one the protocol declares in `gates`.
  */
 export interface ReportCardHooks<Metrics = unknown> {
   contribute(metrics: Metrics, judge: string): ReportCardContribution;
+  /**
+   * The gates this protocol measures beyond the card's own, as data: comparator, default
+   * threshold, unit, the default's source and the gate's words in EN/中文. The card lists every
+   * registered protocol's gates, measured or not, so a researcher can set them before a run.
+   */
+  gates?: readonly GateDeclaration[];
   /**
    * The words of the rows' phrases (conditions, reasons) and the protocol's title, in English and
    * Chinese; the app's registry hands the same dictionary to the page.

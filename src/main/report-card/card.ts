@@ -12,6 +12,8 @@ import type { Database } from '../store/db';
 import { listExperiments } from '../store/experiments';
 import { anyRecorded, anySimulated } from '../providers/config';
 import { evaluateGates, resolveGates } from '../../shared/report-card/gates';
+import { declaredGates } from './gates-file';
+import type { CardDictionary } from '../../shared/report-card/phrases';
 import {
   judgeKey,
   type CardExperiment,
@@ -236,6 +238,7 @@ export function buildReportCard(
 ): ReportCard {
   const experiments: CardExperiment[] = [];
   const measured: Measured[] = [];
+  const loadedProtocolText = new Map<string, CardDictionary>();
   for (const exp of loadedExperiments(db)) {
     const labels = labelsOf(exp, judge);
     if (!labels.length) continue;
@@ -256,6 +259,7 @@ export function buildReportCard(
     };
     experiments.push(entry);
     const hook = exp.protocol.reportCard;
+    if (hook) loadedProtocolText.set(exp.row.protocol, hook.text);
     if (!hook) {
       entry.note = { key: 'no_rows' };
       continue;
@@ -284,10 +288,17 @@ export function buildReportCard(
       for (const g of human.gates) measured.push({ ...g, ...where });
     }
   }
+  const words = Object.fromEntries(
+    [...new Set(experiments.map((e) => e.protocol))].flatMap((id) => {
+      const text = loadedProtocolText.get(id);
+      return text ? [[id, text]] : [];
+    }),
+  );
   return {
     judge,
     generatedAt: now().toISOString(),
     experiments,
-    gates: evaluateGates(resolveGates(settings), measured),
+    gates: evaluateGates(resolveGates(settings, declaredGates()), measured),
+    words,
   };
 }

@@ -5,9 +5,15 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../base/errors';
 import { INPUT_LIMITS, readRegularFile } from '../base/input-limits';
-import { gateSettingIssues, gateSettingsSchema } from '../../shared/report-card/gates';
-import type { GateSettings } from '../../shared/report-card/types';
+import { gateDeclarations, gateSettingIssues, gateSettingsSchema } from '../../shared/report-card/gates';
+import type { GateDeclaration, GateSettings } from '../../shared/report-card/types';
 import type { InputIssue } from '../../shared/domain';
+import { listProtocols } from '../protocols/registry';
+
+/** Every gate the card offers: its own and those the registered protocols declare. */
+export function declaredGates(): GateDeclaration[] {
+  return gateDeclarations(listProtocols().flatMap((p) => p.reportCard?.gates ?? []));
+}
 
 /** Where the app keeps the store's gates (beside the database, so a copied folder keeps them). */
 export const GATES_FILE_NAME = 'report-card-gates.json';
@@ -28,7 +34,7 @@ export function checkGateSettings(value: unknown, file: string, text?: string): 
       const key = String(field.split('.').pop() ?? '');
       const message =
         i.code === 'unrecognized_keys'
-          ? `unknown key; gates are ${gateSettingsSchema.keyof().options.join(', ')} with threshold, ciMustClear, enabled`
+          ? 'unknown key; a gate takes threshold, ciMustClear, enabled'
           : i.message;
       issues.push({
         file,
@@ -38,7 +44,7 @@ export function checkGateSettings(value: unknown, file: string, text?: string): 
       });
     }
   } else {
-    for (const i of gateSettingIssues(parsed.data))
+    for (const i of gateSettingIssues(parsed.data, declaredGates()))
       issues.push({
         file,
         ...(text ? { line: lineOf(text, i.path.split('.')[0]) } : {}),

@@ -8,7 +8,7 @@ import { AppError } from '../base/errors';
 import type { Database } from '../store/db';
 import { buildReportCard, listJudges, resolveJudge } from './card';
 import { reportCardFiles } from './export';
-import { loadStoredGates, saveStoredGates } from './gates-file';
+import { checkGateSettings, declaredGates, loadStoredGates, saveStoredGates } from './gates-file';
 
 const MIME = {
   json: 'application/json',
@@ -35,9 +35,18 @@ export function reportCardHandlers(
   dataDir: string,
   annotation: AnnotationService,
 ): HandlersOf<keyof typeof judgeMethods> {
-  const gatesView = (settings: GateSettings) => ({ settings, gates: resolveGates(settings) });
+  const gatesView = (settings: GateSettings) => ({
+    settings,
+    gates: resolveGates(settings, declaredGates()),
+  });
   const card = (model: string, gates?: GateSettings) =>
-    buildReportCard(db, annotation, resolveJudge(db, model), gates ?? loadStoredGates(dataDir));
+    buildReportCard(
+      db,
+      annotation,
+      resolveJudge(db, model),
+      // Which gate ids exist is known from the registered protocols, not the call's schema.
+      gates ? checkGateSettings(gates, 'gates') : loadStoredGates(dataDir),
+    );
   return {
     'judges.list': () => listJudges(db),
     'judges.reportCard': ({ model, gates }) => card(model, gates),

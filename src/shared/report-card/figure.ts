@@ -3,8 +3,9 @@
 // graphic text, so the app's figure renderer and fonts (CJK included) apply unchanged.
 import { FONT_FAMILY, OKABE_ITO, TEXT, type FigureSpec } from '../report/chart-kit';
 import type { FigureLanguage } from '../report/figure-i18n';
+import { gateName } from './gates';
 import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
-import { checkProtocol, experimentName, formatInterval, formatValue, gateRule, measureLabel } from './tables';
+import { checkProtocol, experimentName, formatInterval, formatValue, gateRule } from './tables';
 import { CARD_TEXT } from './text';
 import type { GateStatus, ReportCard } from './types';
 
@@ -127,7 +128,7 @@ export function reportCardFigure(
   for (const g of card.gates) {
     const d = g.decisive;
     row([
-      { x: 24, width: 200, text: t.gates[g.definition.id] },
+      { x: 24, width: 200, text: gateName(g.definition, lang) },
       { x: 230, width: 164, text: gateRule(g.definition, lang) },
       { x: 400, width: 94, text: t.statuses[g.status], bold: true, fill: STATUS_COLOUR[g.status] },
       {
@@ -154,7 +155,11 @@ export function reportCardFigure(
     if (e.note) row([{ x: 40, width: RIGHT - 40, text: say.phrase(e.note, e.protocol), fill: '#555555' }]);
     for (const r of e.rows) {
       row([
-        { x: 40, width: 312, text: `${measureLabel(r, lang)}${e.labels.length > 1 ? ` (${r.judge})` : ''}` },
+        {
+          x: 40,
+          width: 312,
+          text: `${say.measure(r, e.protocol)}${e.labels.length > 1 ? ` (${r.judge})` : ''}`,
+        },
         { x: 360, width: 252, text: say.phrase(r.condition, e.protocol) },
         { x: 620, width: 76, text: formatValue(r.unit, r.value) },
         { x: 700, width: 156, text: formatInterval(r.unit, r.ci) },

@@ -2,64 +2,60 @@
 // comes from), the researcher's changes merged in, and the verdict over every measurement.
 import { z } from 'zod';
 import {
-  GATE_IDS,
   type GateCheck,
+  type GateDeclaration,
   type GateDefinition,
-  type GateId,
   type GateMeasurement,
   type GateResult,
   type GateSettings,
 } from './types';
 
-export const DEFAULT_GATES: readonly GateDefinition[] = [
-  {
-    id: 'position_consistency',
-    comparator: 'at_least',
-    threshold: 0.9,
-    ciMustClear: false,
-    enabled: true,
-    unit: 'pct',
-    source:
-      'Zheng et al. (2023), MT-Bench: the same verdict in both orders; threshold 0.9: Judge Lab default',
+/**
+ * The card's own gates: the position gate, which several studies measure (each with its paired
+ * lean test), and agreement with people, which the card measures itself from annotation sets.
+ * A study's own gates are declared in its folder (its plug-in's `reportCard.gates`).
+ */
+export const POSITION_GATE: GateDeclaration = {
+  id: 'position_consistency',
+  comparator: 'at_least',
+  threshold: 0.9,
+  ciMustClear: false,
+  unit: 'pct',
+  source: 'Zheng et al. (2023), MT-Bench: the same verdict in both orders; threshold 0.9: Judge Lab default',
+  text: {
+    en: { name: 'Position consistency' },
+    zh: {
+      name: '位置一致性',
+      source: 'Zheng et al. (2023), MT-Bench：两种顺序给出相同判决；阈值 0.9：Judge Lab 默认值',
+    },
   },
-  {
-    id: 'language_flip',
-    comparator: 'at_most',
-    threshold: 0.05,
-    ciMustClear: false,
-    enabled: true,
-    unit: 'pct',
-    source: 'Judge-LS (language-swap flips beyond the repeat-flip noise floor; 5 points, Judge Lab default)',
+};
+
+export const HUMAN_RHO_GATE: GateDeclaration = {
+  id: 'human_rho',
+  comparator: 'at_least',
+  threshold: 0.8,
+  ciMustClear: true,
+  unit: 'num',
+  thresholdRange: [-1, 1],
+  source:
+    'Bavaresco et al. (2024), LLMs instead of human judges? (ρ with people); 0.8 with the interval above it: Judge Lab default',
+  text: {
+    en: { name: 'ρ with people' },
+    zh: {
+      name: '与人工评分的 ρ',
+      source:
+        'Bavaresco et al. (2024)，LLMs instead of human judges?（与人工评分的 ρ）；0.8 且区间整体高于它：Judge Lab 默认值',
+    },
   },
-  {
-    id: 'length_effect',
-    comparator: 'abs_below',
-    threshold: 0.2,
-    ciMustClear: false,
-    enabled: true,
-    unit: 'num',
-    source: 'Cohen (1988): d = 0.2 is a small effect; Dubois et al. (2024), length-controlled AlpacaEval',
-  },
-  {
-    id: 'human_rho',
-    comparator: 'at_least',
-    threshold: 0.8,
-    ciMustClear: true,
-    enabled: true,
-    unit: 'num',
-    source:
-      'Bavaresco et al. (2024), LLMs instead of human judges? (ρ with people); 0.8 with the interval above it: Judge Lab default',
-  },
-  {
-    id: 'self_disagreement',
-    comparator: 'at_most',
-    threshold: 0.1,
-    ciMustClear: false,
-    enabled: true,
-    unit: 'pct',
-    source: 'Judge Lab default: two asks of one question disagree at most one time in ten',
-  },
-];
+};
+
+/** The gates in the order the card lists them: the card's position gate, the studies', people. */
+export function gateDeclarations(studies: readonly GateDeclaration[]): GateDeclaration[] {
+  const all = [POSITION_GATE, ...studies, HUMAN_RHO_GATE];
+  // Two studies may declare one gate (the same property measured two ways): the first wins.
+  return all.filter((g, i) => all.findIndex((x) => x.id === g.id) === i);
+}
 
 const settingSchema = z
   .object({
@@ -69,44 +65,64 @@ const settingSchema = z
   })
   .strict();
 
-export const gateSettingsSchema = z
-  .object(
-    Object.fromEntries(GATE_IDS.map((id) => [id, settingSchema.optional()])) as Record<
-      GateId,
-      z.ZodOptional<typeof settingSchema>
-    >,
-  )
-  .strict();
+/**
+ * The shape of gate settings; which gate ids exist is known only from the declarations, so
+ * `gateSettingIssues` refuses an id no study declares.
+ */
+export const gateSettingsSchema = z.record(z.string(), settingSchema);
 
-/** Threshold checks a schema cannot say: shares within [0, 1], an absolute bound above 0. */
-export function gateSettingIssues(settings: GateSettings): { path: string; message: string }[] {
+/**
+ * Checks a schema cannot say: a gate no declaration names, shares within [0, 1], an absolute bound
+ * above 0, a threshold outside the gate's own range (a correlation's [-1, 1]).
+ */
+export function gateSettingIssues(
+  settings: GateSettings,
+  declared: readonly Pick<GateDeclaration, 'id' | 'unit' | 'comparator' | 'thresholdRange'>[],
+): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
-  for (const d of DEFAULT_GATES) {
+  const ids = declared.map((d) => d.id);
+  for (const id of Object.keys(settings))
+    if (!ids.includes(id))
+      issues.push({
+        path: id,
+        message: `unknown key; gates are ${ids.join(', ')} with threshold, ciMustClear, enabled`,
+      });
+  for (const d of declared) {
     const t = settings[d.id]?.threshold;
     if (t === undefined) continue;
     if (d.unit === 'pct' && (t < 0 || t > 1))
       issues.push({ path: `${d.id}.threshold`, message: 'a share between 0 and 1 (0.9 = 90%)' });
     if (d.comparator === 'abs_below' && t <= 0)
       issues.push({ path: `${d.id}.threshold`, message: 'an absolute bound above 0' });
-    if (d.id === 'human_rho' && (t < -1 || t > 1))
-      issues.push({ path: `${d.id}.threshold`, message: 'a correlation between -1 and 1' });
+    const r = d.thresholdRange;
+    if (r && (t < r[0] || t > r[1]))
+      issues.push({
+        path: `${d.id}.threshold`,
+        message:
+          r[0] === -1 && r[1] === 1 ? 'a correlation between -1 and 1' : `a value from ${r[0]} to ${r[1]}`,
+      });
   }
   return issues;
 }
 
-/** The defaults with the researcher's settings; a changed threshold loses the literature source. */
-export function resolveGates(settings: GateSettings = {}): GateDefinition[] {
-  return DEFAULT_GATES.map((d) => {
+/** The declared gates with the researcher's settings; a changed threshold loses the literature source. */
+export function resolveGates(settings: GateSettings, declared: readonly GateDeclaration[]): GateDefinition[] {
+  return declared.map((d) => {
     const s = settings[d.id] ?? {};
     const threshold = s.threshold ?? d.threshold;
     return {
       ...d,
       threshold,
       ciMustClear: s.ciMustClear ?? d.ciMustClear,
-      enabled: s.enabled ?? d.enabled,
+      enabled: s.enabled ?? d.enabled ?? true,
       source: threshold === d.threshold ? d.source : null,
     };
   });
+}
+
+/** A gate's name in `lang` (its declaration's words). */
+export function gateName(d: Pick<GateDefinition, 'id' | 'text'>, lang: 'en' | 'zh'): string {
+  return d.text?.[lang]?.name ?? d.text?.en?.name ?? d.id;
 }
 
 /** Whether a value is on the passing side of the gate's threshold. */

@@ -41,6 +41,8 @@ export interface CardSpeaker {
   phrase(phrase: CardPhrase, protocol: string): string;
   /** The protocol's title in this language. */
   protocolTitle(e: Pick<CardExperiment, 'protocol' | 'protocolTitle'>): string;
+  /** A headline row's measure in this language: the protocol's words, the card's, else its label. */
+  measure(row: Pick<HeadlineRow, 'measure' | 'label'>, protocol: string): string;
   /** The experiment's run status in this language. */
   runStatus(status: ExperimentStatus): string;
   /**
@@ -60,6 +62,8 @@ export function cardSpeaker(
     lang,
     phrase,
     protocolTitle: (e) => protocols(e.protocol)?.[lang].title ?? e.protocolTitle,
+    measure: (row, protocol) =>
+      protocols(protocol)?.[lang].measures?.[row.measure] ?? t.measures[row.measure] ?? row.label,
     runStatus: (s) => t.runStatuses[s],
     rowNote(row, protocol) {
       const why = row.note ? phrase(row.note, protocol) : '';

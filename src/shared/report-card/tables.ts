@@ -3,9 +3,10 @@
 import { MISSING, toFixedText, type CI } from '../report/format';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { col, type Table } from '../report/table';
+import { gateName } from './gates';
 import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
 import { CARD_TEXT } from './text';
-import type { CardExperiment, GateCheck, GateDefinition, HeadlineRow, ReportCard, ValueUnit } from './types';
+import type { CardExperiment, GateCheck, GateDefinition, ReportCard, ValueUnit } from './types';
 
 /** A value as the card shows it: shares in percent with one decimal, other numbers with two. */
 export function formatValue(unit: ValueUnit, v: number | null | undefined): string {
@@ -27,13 +28,9 @@ export function gateRule(d: GateDefinition, lang: FigureLanguage = 'en'): string
 }
 
 /** Where a gate's threshold comes from, in `lang`; "set by the researcher" once changed. */
-export function gateSource(d: Pick<GateDefinition, 'id' | 'source'>, lang: FigureLanguage): string {
+export function gateSource(d: Pick<GateDefinition, 'id' | 'source' | 'text'>, lang: FigureLanguage): string {
   const t = CARD_TEXT[lang];
-  return d.source === null ? t.researcherSet : (t.sources[d.id] ?? d.source);
-}
-
-export function measureLabel(row: Pick<HeadlineRow, 'measure' | 'label'>, lang: FigureLanguage): string {
-  return CARD_TEXT[lang].measures[row.measure] ?? row.label;
+  return d.source === null ? t.researcherSet : (d.text?.[lang]?.source ?? d.source);
 }
 
 /** The experiment's name with what answered it when that was not a live judge: " [simulated: …]". */
@@ -77,7 +74,7 @@ export function gatesTable(
     rows: card.gates.map((g) => {
       const d = g.decisive;
       return {
-        gate: t.gates[g.definition.id],
+        gate: gateName(g.definition, lang),
         rule: gateRule(g.definition, lang),
         status: t.statuses[g.status],
         value: d ? formatValue(g.definition.unit, d.value) : MISSING,
@@ -121,7 +118,7 @@ export function rowsTable(
         protocol: say.protocolTitle(e),
         dataset: e.dataset,
         judge: r.judge,
-        measure: measureLabel(r, lang),
+        measure: say.measure(r, e.protocol),
         condition: say.phrase(r.condition, e.protocol),
         n: r.n,
         value: formatValue(r.unit, r.value),

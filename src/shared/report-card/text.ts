@@ -3,7 +3,7 @@
 import type { ExperimentStatus } from '../experiments';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { RUN_STATUS_TEXT } from '../run-status-text';
-import type { CardWords, GateId, GateStatus } from './types';
+import type { CardWords, GateStatus } from './types';
 
 export interface CardText {
   title: string;
@@ -28,12 +28,10 @@ export interface CardText {
   noExperiments: string;
   simulated: string;
   recorded: string;
-  gates: Record<GateId, string>;
   statuses: Record<GateStatus | 'undefined', string>;
+  /** Measures several studies report (a study's own are in its card dictionary's `measures`). */
   measures: Record<string, string>;
   runStatuses: Record<ExperimentStatus, string>;
-  /** The default thresholds' sources in this language (absent: the source as gates.ts has it). */
-  sources: Partial<Record<GateId, string>>;
   undefinedValue: string;
   /** `{{why}}`: the reason, in the card's or the protocol's words. */
   undefinedWhy: string;
@@ -68,13 +66,6 @@ const EN: CardText = {
   noExperiments: 'No experiment in this store used this judge.',
   simulated: 'simulated: made-up answers',
   recorded: 'recorded: answers from a file',
-  gates: {
-    position_consistency: 'Position consistency',
-    language_flip: 'Language flip rate',
-    length_effect: 'Length effect |d_z|',
-    human_rho: 'ρ with people',
-    self_disagreement: 'P(two repeats disagree)',
-  },
   statuses: {
     pass: 'pass',
     warn: 'warn',
@@ -86,7 +77,6 @@ const EN: CardText = {
   },
   measures: {},
   runStatuses: RUN_STATUS_TEXT.en,
-  sources: {},
   undefinedValue: 'undefined',
   undefinedWhy: 'undefined: {{why}}',
   noInterval: 'no interval',
@@ -144,13 +134,6 @@ const ZH: CardText = {
   noExperiments: '此数据库中没有实验使用该评审模型。',
   simulated: '模拟：虚构的回答',
   recorded: '录制：来自文件的回答',
-  gates: {
-    position_consistency: '位置一致性',
-    language_flip: '语言翻转率',
-    length_effect: '长度效应 |d_z|',
-    human_rho: '与人工评分的 ρ',
-    self_disagreement: '两次重复不一致的概率',
-  },
   statuses: {
     pass: '通过',
     warn: '警示',
@@ -161,34 +144,16 @@ const ZH: CardText = {
     undefined: '无定义',
   },
   measures: {
-    accuracy: '准确率（严格）',
-    flip_rate: '翻转率',
     position_consistency: '位置一致性',
-    noise_floor: '重复翻转率（噪声底）',
     excess_flip_rate: '超出噪声底的翻转率',
-    c1_accept: 'C1 接受率（正确答案）',
-    c2_accept: 'C2 接受率（错误答案）',
-    acceptance: '接受率',
-    bias_effect: '平均分数变化',
-    effect_dz: "Cohen's d_z",
     position_a_rate: '选 A 的比例',
-    translation_verified: '通过回译检查的译文比例',
-    disagreement: '两次重复不一致的概率',
-    unanimous: '全体一致的比例',
     human_icc: '人工评分者之间的 ICC(2,1)',
     human_rho: '与人工评分的 Spearman ρ',
     human_kappa: "与人工评分的 Cohen's κ",
     human_gwet: '与人工评分的 Gwet AC1/AC2',
   },
+
   runStatuses: RUN_STATUS_TEXT.zh,
-  sources: {
-    position_consistency: 'Zheng et al. (2023), MT-Bench：两种顺序给出相同判决；阈值 0.9：Judge Lab 默认值',
-    language_flip: 'Judge-LS（语言切换翻转超出重复翻转噪声底的部分；5 个百分点，Judge Lab 默认值）',
-    length_effect: 'Cohen (1988)：d = 0.2 为小效应；Dubois et al. (2024)，长度控制的 AlpacaEval',
-    human_rho:
-      'Bavaresco et al. (2024)，LLMs instead of human judges?（与人工评分的 ρ）；0.8 且区间整体高于它：Judge Lab 默认值',
-    self_disagreement: 'Judge Lab 默认值：同一问题的两次提问至多十次中有一次不一致',
-  },
   undefinedValue: '无定义',
   undefinedWhy: '无定义：{{why}}',
   noInterval: '无区间',

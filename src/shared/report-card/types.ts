@@ -36,6 +36,8 @@ export interface CardWords {
   phrases: Record<string, string>;
   /** Words for parameter values, by parameter then value (a value not listed passes through). */
   values?: Record<string, Record<string, string>>;
+  /** A protocol's own headline measures by id (`HeadlineRow.measure`); else the card's, else the row's label. */
+  measures?: Record<string, string>;
 }
 
 /**
@@ -55,15 +57,12 @@ export interface HeadlineRow {
   note?: CardPhrase;
 }
 
-/** The properties a gate can hold a judge to; every protocol that measures one reports it. */
-export const GATE_IDS = [
-  'position_consistency',
-  'language_flip',
-  'length_effect',
-  'human_rho',
-  'self_disagreement',
-] as const;
-export type GateId = (typeof GATE_IDS)[number];
+/**
+ * A property a gate can hold a judge to, by id. Not a closed list: the card declares its own
+ * (`CARD_GATES` in gates.ts) and each study declares the ones it measures (its plug-in's
+ * `reportCard.gates`); the core gathers them from the protocol registry.
+ */
+export type GateId = string;
 
 /**
  * The paired test of a position lean behind a position-consistency measurement (issue 32 item 1):
@@ -114,7 +113,20 @@ export interface GateDefinition {
   unit: ValueUnit;
   /** Where the default comes from; null once the researcher changed the threshold. */
   source: string | null;
+  /**
+   * The gate's name and (when it has one in that language) its default's source, per language:
+   * the declaration carries its own words, so a page or file never looks a gate up in a list.
+   */
+  text: Record<'en' | 'zh', { name: string; source?: string }>;
+  /** The thresholds that make sense beyond the unit's own (a correlation: [-1, 1]). */
+  thresholdRange?: [number, number];
 }
+
+/** A gate as a study (or the card) declares it: its definition with the literature default. */
+export type GateDeclaration = Omit<GateDefinition, 'enabled' | 'source'> & {
+  enabled?: boolean;
+  source: string;
+};
 
 /** What the researcher may change about a gate (the gates file's entries). */
 export interface GateSetting {
@@ -123,7 +135,8 @@ export interface GateSetting {
   enabled?: boolean;
 }
 
-export type GateSettings = Partial<Record<GateId, GateSetting>>;
+/** By gate id (ids are declared by studies, so any string; unknown ids are refused by the core). */
+export type GateSettings = Record<GateId, GateSetting>;
 
 /**
  * pass; warn: the value passes but its 95% interval reaches past the threshold (a gate that does
@@ -182,6 +195,11 @@ export interface ReportCard {
   generatedAt: string;
   experiments: CardExperiment[];
   gates: GateResult[];
+  /**
+   * Each listed protocol's card words (its `reportCard.text`), as the core has them: a page
+   * speaks a study's phrases and measures without a renderer part of that study.
+   */
+  words?: Record<string, Record<'en' | 'zh', CardWords>>;
 }
 
 /** A judge model of the store, for the list of judges. */

@@ -4,6 +4,7 @@ import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../..
 import { ALL, type BiasMetrics } from '../../../shared/protocols/bias-probes/types';
 import { BIAS_CARD_TEXT } from '../../../shared/protocols/bias-probes/report/card-text';
 import type { ReportCardHooks } from '../plugin';
+import { BIAS_GATES } from '../../../shared/protocols/bias-probes/report/gates';
 
 export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContribution {
   const rows: HeadlineRow[] = [];
@@ -91,4 +92,5 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
 export const biasReportCardHooks: ReportCardHooks<BiasMetrics> = {
   contribute: biasReportCard,
   text: BIAS_CARD_TEXT,
+  gates: BIAS_GATES,
 };

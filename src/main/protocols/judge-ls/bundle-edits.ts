@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError } from '../host';
 import type { Database } from '../host';
 import type { ExperimentView } from '../plugin';
-import { listVariants } from './variants-store';
+import { listVariants, variantsEditedSince } from './variants-store';
 import { targetLanguageSchema } from './config';
 import { applyVariantEdit } from './views';
 
@@ -18,10 +18,11 @@ const EditSchema = z.strictObject({
 });
 type BundleEdit = z.infer<typeof EditSchema>;
 
-export function listBundleEdits(db: Database, exp: ExperimentView): BundleEdit[] {
+export function listBundleEdits(db: Database, exp: ExperimentView, since?: string): BundleEdit[] {
   const sourceOf = new Map(exp.items.map((i) => [i.id, i.sourceId]));
+  const after = since === undefined ? null : variantsEditedSince(db, exp.id, since);
   return listVariants(db, exp.id)
-    .filter((v) => v.manual && sourceOf.has(v.itemId))
+    .filter((v) => v.manual && sourceOf.has(v.itemId) && (!after || after.has(`${v.itemId}:${v.language}`)))
     .map((v) => ({
       source_id: sourceOf.get(v.itemId)!,
       language: v.language,

@@ -5,6 +5,7 @@ import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import { JUDGE_LS_CARD_TEXT } from '../../../shared/protocols/judge-ls/report/card-text';
 import type { ReportCardHooks } from '../plugin';
 import { wilsonInterval } from '../../../shared/stats/intervals';
+import { JUDGE_LS_GATES } from '../../../shared/protocols/judge-ls/report/gates';
 
 // Phrases of the protocol's card words (shared/protocols/judge-ls/report/card-text.ts).
 const language = (code: string) => ({ key: 'language', params: { language: code } });
@@ -168,4 +169,5 @@ function verificationRows(m: JudgeLsMetrics, judge: string): HeadlineRow[] {
 export const judgeLsReportCardHooks: ReportCardHooks<JudgeLsMetrics> = {
   contribute: judgeLsReportCard,
   text: JUDGE_LS_CARD_TEXT,
+  gates: JUDGE_LS_GATES,
 };

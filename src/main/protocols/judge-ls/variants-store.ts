@@ -66,6 +66,16 @@ export function variantSources(
   );
 }
 
+/** The variants (by "itemId:language") a person edited after `since` (an ISO time). */
+export function variantsEditedSince(db: Database, experimentId: number, since: string): Set<string> {
+  const rows = db
+    .prepare(
+      'SELECT item_id, language FROM variants WHERE experiment_id = ? AND manual = 1 AND updated_at > ?',
+    )
+    .all(experimentId, since) as { item_id: number; language: string }[];
+  return new Set(rows.map((r) => `${r.item_id}:${r.language}`));
+}
+
 export function listVariants(db: Database, experimentId: number): VariantRow[] {
   const rows = db
     .prepare('SELECT * FROM variants WHERE experiment_id = ? ORDER BY item_id, language')

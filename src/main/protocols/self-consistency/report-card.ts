@@ -4,6 +4,7 @@ import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../..
 import { ALL, type SelfConsistencyMetrics } from '../../../shared/protocols/self-consistency/types';
 import { SELF_CONSISTENCY_CARD_TEXT } from '../../../shared/protocols/self-consistency/report/card-text';
 import type { ReportCardHooks } from '../plugin';
+import { SELF_CONSISTENCY_GATES } from '../../../shared/protocols/self-consistency/report/gates';
 
 const phrase = (key: string | undefined) => (key ? { key } : undefined);
 
@@ -84,4 +85,5 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
 export const selfConsistencyReportCardHooks: ReportCardHooks<SelfConsistencyMetrics> = {
   contribute: selfConsistencyReportCard,
   text: SELF_CONSISTENCY_CARD_TEXT,
+  gates: SELF_CONSISTENCY_GATES,
 };

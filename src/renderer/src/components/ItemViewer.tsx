@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { DatasetKind, Item } from '../../../shared/domain';
-import { KIND_VIEWS, kindOfItem } from './item-kind-views';
+import { kindOfItem, kindView } from './item-kind-views';
 
 interface ItemViewerProps {
   item: Item;
@@ -16,7 +16,7 @@ interface ItemViewerProps {
 
 export function ItemViewer({ item, index, total, backHref, onPrevious, onNext, kind }: ItemViewerProps) {
   const { t } = useTranslation();
-  const Body = KIND_VIEWS[kind ?? kindOfItem(item)];
+  const Body = kindView(kind ?? kindOfItem(item));
   return (
     <article className="item-viewer" data-testid="item-viewer" aria-labelledby="item-title">
       <nav className="item-viewer__nav">

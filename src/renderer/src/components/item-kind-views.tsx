@@ -159,12 +159,35 @@ function PointwiseBody({ item }: { item: Item }) {
   );
 }
 
-/** The body each dataset kind shows in the item viewer. */
-export const KIND_VIEWS: Record<DatasetKind, ComponentType<{ item: Item }>> = {
+/**
+ * An item of a kind a study registered in the core (the page knows no main registry): its
+ * instruction and every own field as text, so nothing stored is hidden.
+ */
+function AnyKindBody({ item }: { item: Item }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <section className="instruction" aria-labelledby="instruction-title">
+        <h3 id="instruction-title" className="section-title">
+          {t('item.instruction')}
+        </h3>
+        <TextBlock text={item.instruction} testId="item-instruction" />
+      </section>
+      <OtherFields extra={item.extra ?? {}} shown={[]} />
+    </>
+  );
+}
+
+const KIND_VIEWS: Record<string, ComponentType<{ item: Item }>> = {
   pairwise: PairwiseBody,
   qa: QaBody,
   pointwise: PointwiseBody,
 };
+
+/** The body a dataset kind shows in the item viewer (a registered kind: the generic one). */
+export function kindView(kind: DatasetKind): ComponentType<{ item: Item }> {
+  return KIND_VIEWS[kind] ?? AnyKindBody;
+}
 
 /** An item's kind from its own fields, for a viewer that was not told the dataset's kind. */
 export function kindOfItem(item: Item): DatasetKind {

@@ -54,7 +54,7 @@ export function ColumnChooser({ file, choice, error, onImport, onCancel }: Props
           >
             {choice.kinds.map((k) => (
               <option key={k.kind} value={k.kind}>
-                {t(`kinds.${k.kind}`)}
+                {t(`kinds.${k.kind}`, { defaultValue: k.kind })}
               </option>
             ))}
           </select>

@@ -3,7 +3,8 @@
 // (the core checks them as it checks a gates file); "Literature defaults" clears every change.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { gateSettingIssues } from '../../../shared/report-card/gates';
+import { gateName, gateSettingIssues } from '../../../shared/report-card/gates';
+import { useFigureLanguage } from '../lib/figure-language';
 import type { GateDefinition, GateSettings } from '../../../shared/report-card/types';
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -22,6 +23,7 @@ function draftOf(gates: GateDefinition[]): Draft {
 
 export function GatesEditor({ onSaved }: { onSaved: () => void }) {
   const { t } = useTranslation(REPORT_CARD_NS);
+  const lang = useFigureLanguage();
   const [gates, setGates] = useState<GateDefinition[] | null>(null);
   const [draft, setDraft] = useState<Draft>({});
   const [error, setError] = useState<ApiError | null>(null);
@@ -74,13 +76,21 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
           e.preventDefault();
           const settings = settingsOf();
           const found: Record<string, string> = {};
-          for (const issue of gateSettingIssues(settings)) {
+          for (const issue of gateSettingIssues(settings, gates)) {
             const id = issue.path.split('.')[0];
             const g = gates.find((x) => x.id === id);
             if (!g || found[id]) continue;
-            found[id] = t(
-              g.unit === 'pct' ? 'gatePercent' : g.id === 'human_rho' ? 'gateCorrelation' : 'gateAbove0',
-            );
+            const r = g.thresholdRange;
+            // A declared range is a correlation's [-1, 1] for the card's own gate; a study's
+            // gate may declare another.
+            found[id] =
+              g.unit === 'pct'
+                ? t('gatePercent')
+                : r && r[0] === -1 && r[1] === 1
+                  ? t('gateCorrelation')
+                  : r
+                    ? t('gateRange', { min: r[0], max: r[1] })
+                    : t('gateAbove0');
           }
           setProblems(found);
           if (Object.keys(found).length === 0) void save(settings);
@@ -102,13 +112,13 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
                 setDraft((x) => ({ ...x, [g.id]: { ...d, ...patch } }));
               return (
                 <tr key={g.id}>
-                  <th scope="row">{t(`gates.${g.id}`)}</th>
+                  <th scope="row">{gateName(g, lang)}</th>
                   <td>
                     <input
                       type="number"
                       step="any"
                       required
-                      aria-label={`${t(`gates.${g.id}`)}: ${t('threshold')}`}
+                      aria-label={`${gateName(g, lang)}: ${t('threshold')}`}
                       data-testid={`gate-threshold-${g.id}`}
                       value={d.threshold}
                       aria-invalid={problems[g.id] ? true : undefined}
@@ -129,7 +139,7 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
                   <td>
                     <input
                       type="checkbox"
-                      aria-label={`${t(`gates.${g.id}`)}: ${t('wholeCi')}`}
+                      aria-label={`${gateName(g, lang)}: ${t('wholeCi')}`}
                       checked={d.ciMustClear}
                       onChange={(e) => set({ ciMustClear: e.target.checked })}
                     />
@@ -137,7 +147,7 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
                   <td>
                     <input
                       type="checkbox"
-                      aria-label={`${t(`gates.${g.id}`)}: ${t('applies')}`}
+                      aria-label={`${gateName(g, lang)}: ${t('applies')}`}
                       data-testid={`gate-enabled-${g.id}`}
                       checked={d.enabled}
                       onChange={(e) => set({ enabled: e.target.checked })}

@@ -3,7 +3,19 @@
 // and recorded experiments badged; an undefined value says so and why; 中文 too; files download.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { evaluateGates, resolveGates } from '../../../shared/report-card/gates';
+import {
+  evaluateGates,
+  gateDeclarations,
+  resolveGates as resolveDeclared,
+} from '../../../shared/report-card/gates';
+import { BIAS_GATES } from '../../../shared/protocols/bias-probes/report/gates';
+import { JUDGE_LS_GATES } from '../../../shared/protocols/judge-ls/report/gates';
+import { SELF_CONSISTENCY_GATES } from '../../../shared/protocols/self-consistency/report/gates';
+import type { GateSettings } from '../../../shared/report-card/types';
+
+// The gates the core offers with the built-in studies registered (main/report-card/gates-file.ts).
+const DECLARED = gateDeclarations([...JUDGE_LS_GATES, ...BIAS_GATES, ...SELF_CONSISTENCY_GATES]);
+const resolveGates = (settings: GateSettings) => resolveDeclared(settings, DECLARED);
 import type { CardExperiment, GateCheck, JudgeSummary, ReportCard } from '../../../shared/report-card/types';
 import { setApi } from '../api';
 import { i18next } from '../i18n';

@@ -3,17 +3,12 @@
 // and the gates it is held to, with their thresholds and where those come from. Knows no
 // protocol: rows, conditions and gates come from the core's card (protocols' reportCard hooks).
 // The chosen judge lives in the route's query (`#/judges?model=kind:model`), so a card can be linked to.
-import { useEffect, useMemo, useState } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passes } from '../../../shared/report-card/gates';
 import { cardSpeaker, type CardSpeaker } from '../../../shared/report-card/phrases';
-import {
-  formatInterval,
-  formatValue,
-  gateRule,
-  gateSource,
-  measureLabel,
-} from '../../../shared/report-card/tables';
+import { formatInterval, formatValue, gateRule, gateSource } from '../../../shared/report-card/tables';
+import { gateName } from '../../../shared/report-card/gates';
 import type {
   CardExperiment,
   CardPhrase,
@@ -36,10 +31,20 @@ import { ReportCardDownloads } from './ReportCardDownloads';
 import { GatesEditor } from './GatesEditor';
 import './report-card.css';
 
-/** The card's words in the page's language, with each protocol's own (from the registry). */
+/** The shown card's protocol words (as the core sent them), for every part of the page. */
+const CardWordsContext = createContext<ReportCard['words']>(undefined);
+
+/**
+ * The card's words in the page's language, with each protocol's own: those the card carries
+ * (a study without a renderer part has only these), else the registry's.
+ */
 function useSpeaker(): CardSpeaker {
   const lang = useFigureLanguage();
-  return useMemo(() => cardSpeaker(lang, rendererCardText), [lang]);
+  const words = useContext(CardWordsContext);
+  return useMemo(
+    () => cardSpeaker(lang, (protocol) => words?.[protocol] ?? rendererCardText(protocol)),
+    [lang, words],
+  );
 }
 
 /**
@@ -125,7 +130,7 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
             const protocol = exp?.protocol ?? '';
             return (
               <tr key={g.definition.id} data-testid={`gate-${g.definition.id}`} data-status={g.status}>
-                <th scope="row">{t(`gates.${g.definition.id}`)}</th>
+                <th scope="row">{gateName(g.definition, lang)}</th>
                 <td data-testid="gate-rule">{gateRule(g.definition, lang)}</td>
                 <td>
                   <span className={`badge gate-status gate-status--${g.status}`} data-testid="gate-status">
@@ -186,9 +191,8 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
 
 function ExperimentSection({ e }: { e: CardExperiment }) {
   const { t } = useTranslation(REPORT_CARD_NS);
-  const lang = useFigureLanguage();
   const say = useSpeaker();
-  const measure = (r: HeadlineRow) => measureLabel(r, lang);
+  const measure = (r: HeadlineRow) => say.measure(r, e.protocol);
   return (
     <section
       className="results-section card-experiment"
@@ -207,7 +211,7 @@ function ExperimentSection({ e }: { e: CardExperiment }) {
             <Marks simulated={e.simulated} recorded={e.recorded} /> <StatusBadge status={e.status} />
           </h3>
           <p className="results-section__help">
-            <ProtocolName id={e.protocol} fallback={e.protocolTitle} /> · {t('dataset')}: {e.dataset} ·{' '}
+            <ProtocolName id={e.protocol} fallback={say.protocolTitle(e)} /> · {t('dataset')}: {e.dataset} ·{' '}
             {e.items} {t('items')} · {t('labels')}: {e.labels.join(', ')}
           </p>
         </div>
@@ -327,32 +331,34 @@ export function ReportCardPage({ query }: { query: Record<string, string> }) {
       {error && <ErrorPanel title={t('failed')} error={error} />}
       {model && !card && !error && <p className="empty-note">{t('loading')}</p>}
       {card && (
-        <div className="report-card" data-testid="report-card">
-          <header className="results-section__head">
-            <h2 className="card-judge" data-testid="card-title">
-              {card.judge.kind}:{card.judge.model}{' '}
-              <Marks
-                simulated={chosen?.simulated ?? card.experiments.some((e) => e.simulated)}
-                recorded={chosen?.recorded ?? card.experiments.some((e) => e.recorded)}
-              />
-            </h2>
-            <ReportCardDownloads model={model} />
-          </header>
-          <section className="results-section">
-            <h2 className="results-section__title">{t('gatesTitle')}</h2>
-            <p className="results-section__help">
-              {t('gatesCaption')} {t('gatesHelp')}
-            </p>
-            <GatesTable gates={card.gates} experiments={card.experiments} />
-            <GatesEditor onSaved={() => setVersion((v) => v + 1)} />
-          </section>
-          <h2 className="results-section__title">{t('rowsTitle')}</h2>
-          <p className="results-section__help">{t('rowsCaption')}</p>
-          {card.experiments.length === 0 && <p className="empty-note">{t('noExperiments')}</p>}
-          {card.experiments.map((e) => (
-            <ExperimentSection key={e.experimentId} e={e} />
-          ))}
-        </div>
+        <CardWordsContext.Provider value={card.words}>
+          <div className="report-card" data-testid="report-card">
+            <header className="results-section__head">
+              <h2 className="card-judge" data-testid="card-title">
+                {card.judge.kind}:{card.judge.model}{' '}
+                <Marks
+                  simulated={chosen?.simulated ?? card.experiments.some((e) => e.simulated)}
+                  recorded={chosen?.recorded ?? card.experiments.some((e) => e.recorded)}
+                />
+              </h2>
+              <ReportCardDownloads model={model} />
+            </header>
+            <section className="results-section">
+              <h2 className="results-section__title">{t('gatesTitle')}</h2>
+              <p className="results-section__help">
+                {t('gatesCaption')} {t('gatesHelp')}
+              </p>
+              <GatesTable gates={card.gates} experiments={card.experiments} />
+              <GatesEditor onSaved={() => setVersion((v) => v + 1)} />
+            </section>
+            <h2 className="results-section__title">{t('rowsTitle')}</h2>
+            <p className="results-section__help">{t('rowsCaption')}</p>
+            {card.experiments.length === 0 && <p className="empty-note">{t('noExperiments')}</p>}
+            {card.experiments.map((e) => (
+              <ExperimentSection key={e.experimentId} e={e} />
+            ))}
+          </div>
+        </CardWordsContext.Provider>
       )}
     </div>
   );

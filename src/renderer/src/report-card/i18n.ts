@@ -47,6 +47,7 @@ const en = {
   gatePercent: 'Enter a percentage from 0 to 100 (e.g. 90).',
   gateCorrelation: 'Enter a correlation from −1 to 1 (e.g. 0.8).',
   gateAbove0: 'Enter a number above 0.',
+  gateRange: 'Enter a number from {{min}} to {{max}}.',
   reasonValue: 'the value misses {{threshold}}',
   reasonInterval: 'the 95% interval reaches past {{threshold}}',
 };
@@ -91,6 +92,7 @@ const zh: typeof en = {
   gatePercent: '请输入 0 到 100 之间的百分数（例如 90）。',
   gateCorrelation: '请输入 −1 到 1 之间的相关系数（例如 0.8）。',
   gateAbove0: '请输入大于 0 的数。',
+  gateRange: '请输入 {{min}} 到 {{max}} 之间的数。',
   reasonValue: '数值未达到 {{threshold}}',
   reasonInterval: '95% 区间越过了 {{threshold}}',
 };

@@ -20,6 +20,10 @@ export const BIAS_CARD_TEXT: CardDictionary = {
   },
   zh: {
     title: '偏差探针',
+    measures: {
+      bias_effect: '平均分数变化',
+      effect_dz: "Cohen's d_z",
+    },
     phrases: {
       probe_effect: '{{probe}}：{{effect}}（{{mode}}）',
       original_both_orders: '原始文本，两种顺序',

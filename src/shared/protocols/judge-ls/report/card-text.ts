@@ -35,6 +35,12 @@ export const JUDGE_LS_CARD_TEXT: CardDictionary = {
   },
   zh: {
     title: 'Judge-LS：语言敏感性',
+    measures: {
+      accuracy: '准确率（严格）',
+      flip_rate: '翻转率',
+      noise_floor: '重复翻转率（噪声底）',
+      translation_verified: '通过回译检查的译文比例',
+    },
     phrases: {
       language: '{{language}}',
       comparison: '{{comparison}}',

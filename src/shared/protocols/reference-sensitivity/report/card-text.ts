@@ -14,6 +14,11 @@ export const REFSENS_CARD_TEXT: CardDictionary = {
   },
   zh: {
     title: '参考答案敏感性',
+    measures: {
+      c1_accept: 'C1 接受率（正确答案）',
+      c2_accept: 'C2 接受率（错误答案）',
+      acceptance: '接受率',
+    },
     phrases: {
       language: '{{language}}',
       setting_language: '{{setting}} · {{language}}',

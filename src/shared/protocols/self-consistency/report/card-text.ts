@@ -17,6 +17,10 @@ export const SELF_CONSISTENCY_CARD_TEXT: CardDictionary = {
   },
   zh: {
     title: '自洽性',
+    measures: {
+      disagreement: '两次重复不一致的概率',
+      unanimous: '全体一致的比例',
+    },
     phrases: {
       repeats: '{{condition}}，重复 {{repeats}} 次',
       one_per_order: '{{condition}}，每种顺序一个判决',

@@ -14,6 +14,7 @@ import {
   type FlipQuery,
 } from './query';
 import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
+import '../judge-ls.css';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
 

@@ -18,6 +18,7 @@ import { CLICKABLE_FIGURES, clickTarget, dashboardFigures, type FigureSpec, type
 import { localizeFigure } from '../../../../../shared/report/figure-i18n';
 import { JUDGE_LS_FIGURES_ZH } from '../../../../../shared/protocols/judge-ls/report/figure-zh';
 import { judgeLsCellText } from './cell-text';
+import '../judge-ls.css';
 
 type SectionId =
   | 'quality'

@@ -26,6 +26,7 @@ import { VARIANT_FIELDS, parseReason, type ParsedReason, type VariantField } fro
 import { VariantEditor, type EditOutcome } from './VariantEditor';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { variantsRoute } from '../routes';
+import '../judge-ls.css';
 
 const ROW_HEIGHT = 52;
 

@@ -5,6 +5,7 @@ import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { parseOtherLanguages, TEMPLATE_KEYS, tieProbesOn } from './draft';
 import { useSelfJudged } from './self-judged';
 import { useJudgeLsDraft } from './state';
+import '../judge-ls.css';
 
 /** Judge-LS's lines in the summary's recap: the transformer, templates, tie probes and intervals. */
 export function SummaryLines() {

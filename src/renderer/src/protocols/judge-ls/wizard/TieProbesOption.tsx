@@ -3,6 +3,7 @@ import { useStepIssues } from '../../host';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { probedLanguages, tieProbesOn } from './draft';
 import { setTieProbes, useJudgeLsDraft } from './state';
+import '../judge-ls.css';
 
 /** Judge-LS's field on the options step: tie probes, which need a translated (not code-switched) target. */
 export function TieProbesOption() {

@@ -1,0 +1,22 @@
+// Bias probes' gate: the length probe's paired effect size. Declared here, with its
+// words in EN/中文, and handed to the core by the plug-in's `reportCard.gates`: the card lists the
+// gates the registered studies declare, so no generic file names this one.
+import type { GateDeclaration } from '../../../report-card/types';
+
+export const BIAS_GATES: readonly GateDeclaration[] = [
+  {
+    id: 'length_effect',
+    comparator: 'abs_below',
+    threshold: 0.2,
+    ciMustClear: false,
+    unit: 'num',
+    source: 'Cohen (1988): d = 0.2 is a small effect; Dubois et al. (2024), length-controlled AlpacaEval',
+    text: {
+      en: { name: 'Length effect |d_z|' },
+      zh: {
+        name: '长度效应 |d_z|',
+        source: 'Cohen (1988)：d = 0.2 为小效应；Dubois et al. (2024)，长度控制的 AlpacaEval',
+      },
+    },
+  },
+];
