@@ -4,22 +4,12 @@ import { col, withMethod, type Table, type TableRow } from '../../../report/tabl
 import { usageTable } from '../../../report/usage';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
+import { effectLabelOf } from '../probe-registry';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
-/** What an effect row compares, in words (tables, figures, dashboard). */
+/** What an effect row compares, in words (tables, figures, dashboard): its probe's label. */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
-  if (mode === 'pairwise')
-    return effect === 'longer'
-      ? 'Worse response longer'
-      : effect === 'markdown'
-        ? 'Worse response as Markdown'
-        : effect;
-  return {
-    longer: 'Longer − original',
-    shorter: 'Shorter − original',
-    markdown: 'Markdown − plain',
-    position: 'Shown first − second',
-  }[effect];
+  return effectLabelOf(effect, mode);
 }
 
 function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[], extra: string): Table {
