@@ -2,7 +2,7 @@
 // registry order — the order the plan asks a probe's conditions, the metrics list its effects and
 // the noise floor its placebos. Every reader (plan, metrics, tables, figures, report card, power,
 // Methods, the dashboard) asks here, so a new probe is its module and one registry line.
-import type { BiasProbe, ConditionSpec, EffectSpec, RewriteSpec } from './probe-types';
+import type { BiasProbe, Bilingual, ConditionSpec, EffectSpec, RewriteSpec } from './probe-types';
 import { BUILT_IN_PROBES } from './probes';
 import type { Mode } from './types';
 
@@ -94,4 +94,19 @@ export function effectLabelsZh(): [string, string][] {
       e.label.pairwise ? [[e.label.pairwise.en, e.label.pairwise.zh]] : [],
     ),
   ];
+}
+
+/** The placebo rows' label of the original, the condition every probe may start from. */
+export const ORIGINAL_PLACEBO_LABEL: Bilingual = { en: 'Repeat − first (placebo)', zh: '重复 − 首次（安慰剂）' };
+
+/** The label of a placebo's rows: the first effect read against it that names it, else the original's. */
+export function placeboLabelOf(repeated: string, lang: 'en' | 'zh' = 'en'): string {
+  const named = allEffects().find((e) => e.effect.placebo === repeated && e.effect.placeboLabel);
+  return (named?.effect.placeboLabel ?? ORIGINAL_PLACEBO_LABEL)[lang];
+}
+
+/** Every placebo label and its Chinese (figure dictionaries), the original's first. */
+export function placeboLabelsZh(): [string, string][] {
+  const labels = allEffects().flatMap((e) => (e.effect.placeboLabel ? [e.effect.placeboLabel] : []));
+  return [ORIGINAL_PLACEBO_LABEL, ...labels].map((l): [string, string] => [l.en, l.zh]);
 }

@@ -116,6 +116,11 @@ export interface EffectSpec {
   label: { pointwise: Bilingual; pairwise?: Bilingual };
   /** Its short name on the report card (`{{effect}}`). */
   short: Bilingual;
+  /**
+   * The label of its placebo's rows in the noise floor (tables, figures) when the repeated
+   * condition is not the original (whose rows read "Repeat − first (placebo)").
+   */
+  placeboLabel?: Bilingual;
 }
 
 /** What a probe's power model is given (the kit's default serves a probe without one). */

@@ -17,6 +17,7 @@ export const positionProbe: BiasProbe = {
       // Pairwise its rows are the position table's; the effect keeps its id as a label.
       label: { pointwise: { en: 'Shown first − second', zh: '先展示 − 后展示' } },
       short: { en: 'position', zh: '位置' },
+      placeboLabel: { en: 'Repeat − first, shown second (placebo)', zh: '重复 − 首次，后展示（安慰剂）' },
     },
   ],
   texts: { name: { en: 'position', zh: '位置' } },

@@ -2,7 +2,7 @@
 // the 中文 dashboard and the exports made from it. Applied by src/shared/report/figure-i18n.ts.
 // The effect names match the dashboard's (src/renderer/src/protocols/bias-probes/i18n.ts).
 import type { FigureDictionary } from '../../../report/figure-i18n';
-import { effectLabelsZh } from '../probe-registry';
+import { effectLabelsZh, placeboLabelsZh } from '../probe-registry';
 
 /** The effects as the figures name them (report/tables.ts, effectLabel) and in Chinese: each probe's. */
 export const EFFECTS_ZH: [string, string][] = effectLabelsZh();
@@ -26,9 +26,7 @@ const exactZh = (): FigureDictionary['exact'] => ({
     'Holm p < 0.05': 'Holm 校正后 p < 0.05',
     'Not significant': '不显著',
     'Placebo (repeat)': '安慰剂（重复作答）',
-    'Repeat − first (placebo)': '重复 − 首次（安慰剂）',
-    'Repeat − first, plain (placebo)': '重复 − 首次，纯文本（安慰剂）',
-    'Repeat − first, shown second (placebo)': '重复 − 首次，后展示（安慰剂）',
+    ...Object.fromEntries(placeboLabelsZh()),
     Difference: '差值',
     Pairs: '配对数',
     'Length and score of the original responses': '原始回答的长度与评分',
@@ -46,9 +44,7 @@ const patternsZh = (): FigureDictionary['patterns'] => [
     [/^Paired differences: /, '配对差分布：'],
     // Inside longer strings: "judge · effect" row labels and the histograms' titles.
     ...effectLabelsZh().map(([en, zh]): [RegExp, string] => [new RegExp(escape(en), 'g'), zh]),
-    [/ · Repeat − first \(placebo\)$/, ' · 重复 − 首次（安慰剂）'],
-    [/ · Repeat − first, plain \(placebo\)$/, ' · 重复 − 首次，纯文本（安慰剂）'],
-    [/ · Repeat − first, shown second \(placebo\)$/, ' · 重复 − 首次，后展示（安慰剂）'],
+    ...placeboLabelsZh().map(([en, zh]): [RegExp, string] => [new RegExp(` · ${escape(en)}$`), ` · ${zh}`]),
     [/ · position$/, ' · 位置'],
     [/：position$/, '：位置'],
 ];

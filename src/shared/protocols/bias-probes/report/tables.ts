@@ -4,7 +4,7 @@ import { col, withMethod, type Table, type TableRow } from '../../../report/tabl
 import { usageTable } from '../../../report/usage';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
-import { effectLabelOf } from '../probe-registry';
+import { effectLabelOf, ORIGINAL_PLACEBO_LABEL, placeboLabelOf } from '../probe-registry';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
 /** What an effect row compares, in words (tables, figures, dashboard): its probe's label. */
@@ -58,13 +58,10 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
 }
 
 /** The placebo's label (tables, figures, dashboard): the original's keeps the words it had. */
-export const PLACEBO_LABEL = 'Repeat − first (placebo)';
+export const PLACEBO_LABEL = ORIGINAL_PLACEBO_LABEL.en;
+/** A placebo's label: its probe's (probe-registry.ts). */
 export function placeboLabel(repeated: PlaceboBase): string {
-  return repeated === 'plain'
-    ? 'Repeat − first, plain (placebo)'
-    : repeated === 'second'
-      ? 'Repeat − first, shown second (placebo)'
-      : PLACEBO_LABEL;
+  return placeboLabelOf(repeated);
 }
 
 const count = (k: number, n: number) => `${k}/${n}`;
