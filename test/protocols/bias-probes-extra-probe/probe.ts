@@ -6,7 +6,11 @@
 // model (a larger default d_z than the kit's) and Methods sentence. Registered by run.test.ts with
 // one line; nothing outside this folder knows it.
 import { fallbackEffect, pairedRows } from '../../../src/shared/paper/power-rows';
-import type { BiasProbe, JudgePrompt, PromptContext } from '../../../src/shared/protocols/bias-probes/probe-types';
+import type {
+  BiasProbe,
+  JudgePrompt,
+  PromptContext,
+} from '../../../src/shared/protocols/bias-probes/probe-types';
 
 export const NEUTRAL_NOTE = 'Note: these texts were gathered for a study of writing.';
 export const CROWD_NOTE = 'Note: most readers rated this response highly.';

@@ -56,14 +56,14 @@ function crowdResponder() {
   const respond = (req: MockRequest): unknown => {
     const answer = base.respond(req) as { score?: number; winner?: 'A' | 'B' };
     const text = req.lastUser;
-    const pair = /\n\nNote: most people preferred Response ([AB])\.$/.exec(text);
+    const pair = (['A', 'B'] as const).find((x) => text.endsWith(`\n\n${crowdPairNote(x)}`));
     const note = text.endsWith(CROWD_NOTE) || pair ? 'crowd' : text.endsWith(NEUTRAL_NOTE) ? 'neutral' : null;
     if (!note) return answer;
     const key = text.slice(0, text.lastIndexOf('\n\nNote: '));
     const instruction = /<instruction>\n?([\s\S]*?)\n?<\/instruction>/.exec(text)?.[1] ?? '';
     const moved = note === 'crowd' && unit('crowd', req.model, key) < PLANTED;
     if (answer.score !== undefined && moved && answer.score < 5) answer.score += 1;
-    if (answer.winner !== undefined && moved && pair) answer.winner = pair[1] as 'A' | 'B';
+    if (answer.winner !== undefined && moved && pair) answer.winner = pair;
     log.push({
       model: req.model,
       note,
@@ -71,7 +71,7 @@ function crowdResponder() {
       instruction,
       score: answer.score,
       winner: answer.winner,
-      named: pair ? (pair[1] as 'A' | 'B') : undefined,
+      named: pair,
     });
     return answer;
   };
@@ -180,7 +180,9 @@ describe('a probe registered from test code (the crowd note)', () => {
       expect(row.mean_ci).toEqual(e.ci);
       const byItem = new Map<string, number[]>();
       items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
-      const w = wilcoxonSignedRank([...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length))!;
+      const w = wilcoxonSignedRank(
+        [...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
+      )!;
       expect(row.p).toBe(w.p);
       // One family per judge × category: the crowd effect with the position effect.
       const adjusted = holmAdjust(rows.map((r) => r.p));
@@ -189,8 +191,9 @@ describe('a probe registered from test code (the crowd note)', () => {
       expect(row.mean).toBeGreaterThan(0.25);
       expect(row.mean).toBeLessThan(0.7);
       expect(row.significant).toBe(true);
-      expect(pointwise.metrics.differences.find((d) => d.judge === judge.label && d.effect === 'crowd')!.diffs)
-        .toHaveLength(row.n);
+      expect(
+        pointwise.metrics.differences.find((d) => d.judge === judge.label && d.effect === 'crowd')!.diffs,
+      ).toHaveLength(row.n);
     }
   });
 
@@ -219,7 +222,9 @@ describe('a probe registered from test code (the crowd note)', () => {
     expect(effects[at + 1]).toBe('Crowd note − neutral note');
     expect(buildBiasFigures(pointwise.metrics).map((f) => f.id)).toContain('differences_crowd');
     expect(BIAS_FIGURES_ZH.exact['Crowd note − neutral note']).toBe('从众提示 − 中性提示');
-    expect(BIAS_FIGURES_ZH.exact['Repeat − first, neutral note (placebo)']).toBe('重复 − 首次，中性提示（安慰剂）');
+    expect(BIAS_FIGURES_ZH.exact['Repeat − first, neutral note (placebo)']).toBe(
+      '重复 − 首次，中性提示（安慰剂）',
+    );
   });
 
   it('is on the report card and in the Methods, in both languages', async () => {
@@ -274,7 +279,11 @@ describe('a probe registered from test code (the crowd note)', () => {
       expect(row.flip_rate).toBeGreaterThan(0.2);
     }
     // The accuracy table lists its conditions beside the original.
-    expect([...new Set(metrics.accuracy!.map((a) => a.variant))]).toEqual(['original', 'crowd_neutral', 'crowd']);
+    expect([...new Set(metrics.accuracy!.map((a) => a.variant))]).toEqual([
+      'original',
+      'crowd_neutral',
+      'crowd',
+    ]);
   }, 120_000);
 
   it('runs on the simulated provider', async () => {
@@ -288,7 +297,9 @@ describe('a probe registered from test code (the crowd note)', () => {
       mode: 'pointwise',
       probes: ['crowd'],
     });
-    expect(metrics.probes.filter((r) => r.category === 'all').map((r) => [r.effect, r.n])).toEqual([['crowd', 12]]);
+    expect(metrics.probes.filter((r) => r.category === 'all').map((r) => [r.effect, r.n])).toEqual([
+      ['crowd', 12],
+    ]);
   }, 120_000);
 
   it('is refused by name where it is not registered: an unknown probe names the known ones', async () => {

@@ -21,7 +21,9 @@ export function biasMethods({
     );
   const mode = metrics.mode;
   // What each probe of the run perturbs, in its own words (the built-in ones are in the design).
-  const perturbs = selectedProbes(exp.options).flatMap((p) => (p.texts.methods ? [p.texts.methods[lang]] : []));
+  const perturbs = selectedProbes(exp.options).flatMap((p) =>
+    p.texts.methods ? [p.texts.methods[lang]] : [],
+  );
   return [
     designSection(
       'bias-probes.design',

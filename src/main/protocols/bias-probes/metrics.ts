@@ -412,7 +412,9 @@ export function profilePairs(
   );
   return input.judges.flatMap((judge) => {
     const pairs = effectPairs(input, s, judge, flaggedSet, texts);
-    return effectIds().flatMap((effect) => (pairs.get(effect) ?? []).map((pair) => ({ judge, effect, pair })));
+    return effectIds().flatMap((effect) =>
+      (pairs.get(effect) ?? []).map((pair) => ({ judge, effect, pair })),
+    );
   });
 }
 
@@ -795,7 +797,9 @@ export function itemScoresOf(
         for (const r of item.responses) {
           const raw = s.alone.get(k(judge, item.sourceId, r.slot, 'original'))?.score ?? null;
           const plain =
-            debiasing === undefined ? undefined : s.alone.get(k(judge, item.sourceId, r.slot, debiasing))?.score;
+            debiasing === undefined
+              ? undefined
+              : s.alone.get(k(judge, item.sourceId, r.slot, debiasing))?.score;
           rows.push({
             itemId: item.sourceId,
             response: r.slot,

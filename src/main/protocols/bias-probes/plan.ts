@@ -1,7 +1,11 @@
 // Planning: which calls the protocol makes (DESIGN.md section 5c). Pure functions of the items,
 // options and the rewrites stored so far.
 import type { Condition, RewriteKind } from '../../../shared/protocols/bias-probes/types';
-import type { ConditionSpec, JudgePrompt, PromptContext } from '../../../shared/protocols/bias-probes/probe-types';
+import type {
+  ConditionSpec,
+  JudgePrompt,
+  PromptContext,
+} from '../../../shared/protocols/bias-probes/probe-types';
 import {
   conditionById,
   measuresPosition,
@@ -287,7 +291,8 @@ export function pointwiseTexts(
     out.push({ slot: r.slot, condition: ORIGINAL, text: r.text, rewritten: false });
     for (const c of conditions) {
       const text = conditionText(c.id, r.text, item.sourceId, r.slot, texts);
-      if (text !== undefined) out.push({ slot: r.slot, condition: c.id, text, rewritten: 'rewrite' in c.text });
+      if (text !== undefined)
+        out.push({ slot: r.slot, condition: c.id, text, rewritten: 'rewrite' in c.text });
     }
   }
   return out;

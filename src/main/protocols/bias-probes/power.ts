@@ -138,7 +138,16 @@ export const biasPower = {
       // A probe with its own power model plans its effects; the kit's rows are its default.
       const own = effectById(effect)!.probe.power;
       return own
-        ? own({ effect: spec, mode: exp.options.mode, items, units, pilot: rows, typed: effects, at, standard })
+        ? own({
+            effect: spec,
+            mode: exp.options.mode,
+            items,
+            units,
+            pilot: rows,
+            typed: effects,
+            at,
+            standard,
+          })
         : standard();
     });
   },

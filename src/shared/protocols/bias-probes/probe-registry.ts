@@ -19,7 +19,8 @@ export const SHOWN_SECOND = 'second';
  * read one probe's verdicts as another's.
  */
 export function registerBiasProbe(probe: BiasProbe): void {
-  if (registry.some((p) => p.id === probe.id)) throw new Error(`bias probe "${probe.id}" is registered twice`);
+  if (registry.some((p) => p.id === probe.id))
+    throw new Error(`bias probe "${probe.id}" is registered twice`);
   const effects = new Set(allEffects().map((e) => e.effect.id));
   const conditions = new Set([ORIGINAL, SHOWN_SECOND, ...allConditions().map((c) => c.condition.id)]);
   for (const e of probe.effects)
@@ -97,7 +98,10 @@ export function effectLabelsZh(): [string, string][] {
 }
 
 /** The placebo rows' label of the original, the condition every probe may start from. */
-export const ORIGINAL_PLACEBO_LABEL: Bilingual = { en: 'Repeat − first (placebo)', zh: '重复 − 首次（安慰剂）' };
+export const ORIGINAL_PLACEBO_LABEL: Bilingual = {
+  en: 'Repeat − first (placebo)',
+  zh: '重复 − 首次（安慰剂）',
+};
 
 /** The label of a placebo's rows: the first effect read against it that names it, else the original's. */
 export function placeboLabelOf(repeated: string, lang: 'en' | 'zh' = 'en'): string {

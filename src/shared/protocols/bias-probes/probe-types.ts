@@ -152,8 +152,10 @@ export interface BiasProbe {
   /** The report-card gate its effects' d_z feeds, if any (a gate id the card knows). */
   cardGate?: string;
   texts: {
-    /** Its name (report card `{{probe}}`, the wizard). */
+    /** Its name (report card `{{probe}}`, the wizard's recap). */
     name: Bilingual;
+    /** The wizard's words for choosing it (default: its name). */
+    choice?: Bilingual;
     /** A Methods sentence saying what it perturbs (optional; listed under the design). */
     methods?: Bilingual;
   };

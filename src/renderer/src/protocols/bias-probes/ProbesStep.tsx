@@ -5,7 +5,7 @@ import { isPresetId, presetOf, type PresetId } from '../../lib/providers';
 import { ensureProvider, useWizard } from '../../stores/wizard';
 import { useStepIssues } from '../../wizard/issues';
 import { PresetOptions } from '../../wizard/PresetOptions';
-import { biasDraft, needsRewriter, PROBE_IDS, withBiasDraft, type BiasDraft } from './draft';
+import { biasDraft, needsRewriter, probeIds, withBiasDraft, type BiasDraft } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
 
 function edit(fn: (own: BiasDraft) => BiasDraft) {
@@ -85,7 +85,7 @@ export function ProbesStep() {
       )}
       <fieldset className="form-grid">
         <legend>{t('wizard.probes.probes')}</legend>
-        {PROBE_IDS.map((p) => (
+        {probeIds().map((p) => (
           <label key={p} className="checkbox">
             <input
               type="checkbox"
@@ -96,7 +96,7 @@ export function ProbesStep() {
                 edit((o) => ({ ...o, probes: { ...o.probes, [p]: on } }));
               }}
             />{' '}
-            {t(`wizard.probes.${p}`)}
+            {t(`wizard.probeChoices.${p}`)}
           </label>
         ))}
         {issues

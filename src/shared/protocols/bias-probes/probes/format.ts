@@ -46,5 +46,8 @@ export const formatProbe: BiasProbe = {
       placeboLabel: { en: 'Repeat − first, plain (placebo)', zh: '重复 − 首次，纯文本（安慰剂）' },
     },
   ],
-  texts: { name: { en: 'format', zh: '格式' } },
+  texts: {
+    name: { en: 'format', zh: '格式' },
+    choice: { en: 'Format (Markdown vs plain prose)', zh: '格式（Markdown 与纯文本）' },
+  },
 };

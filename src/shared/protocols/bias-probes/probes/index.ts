@@ -5,8 +5,4 @@ import { formatProbe } from './format';
 import { lengthProbe } from './length';
 import { positionProbe } from './position';
 
-export const BUILT_IN_PROBES: readonly BiasProbe[] = [
-  positionProbe,
-  lengthProbe,
-  formatProbe,
-];
+export const BUILT_IN_PROBES: readonly BiasProbe[] = [positionProbe, lengthProbe, formatProbe];

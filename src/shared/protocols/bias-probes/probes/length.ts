@@ -76,5 +76,11 @@ export const lengthProbe: BiasProbe = {
   // (as the estimate has always listed it; test/cli/cli-estimate-power.test.ts).
   powerEffects: (o) => (o.shorter ? ['longer', 'shorter'] : ['longer']),
   cardGate: 'length_effect',
-  texts: { name: { en: 'length', zh: '长度' } },
+  texts: {
+    name: { en: 'length', zh: '长度' },
+    choice: {
+      en: 'Length (longer variant ≈ +50% words, shorter where there is filler)',
+      zh: '长度（加长变体约多 50% 词数；有冗余时另做缩短变体）',
+    },
+  },
 };

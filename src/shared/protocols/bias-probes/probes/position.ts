@@ -20,5 +20,11 @@ export const positionProbe: BiasProbe = {
       placeboLabel: { en: 'Repeat − first, shown second (placebo)', zh: '重复 − 首次，后展示（安慰剂）' },
     },
   ],
-  texts: { name: { en: 'position', zh: '位置' } },
+  texts: {
+    name: { en: 'position', zh: '位置' },
+    choice: {
+      en: 'Position (both orders; a score with the pair in view)',
+      zh: '位置（两种顺序；同时展示两个回答时的评分）',
+    },
+  },
 };
