@@ -29,6 +29,7 @@ export const crowdProbe: BiasProbe = {
   conditions: [
     {
       id: 'crowd_neutral',
+      name: { en: 'Neutral note', zh: '中性提示' },
       text: { same: true },
       pointwise: true,
       pairwise: 'both',
@@ -36,6 +37,7 @@ export const crowdProbe: BiasProbe = {
     },
     {
       id: 'crowd',
+      name: { en: 'Crowd note', zh: '从众提示' },
       text: { same: true },
       pointwise: true,
       pairwise: 'both',

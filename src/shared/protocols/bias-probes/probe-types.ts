@@ -80,6 +80,8 @@ export interface JudgePrompt {
 export interface ConditionSpec {
   /** The condition's name in task keys, metrics and exports; a rewrite's `<rewrite_task>`. */
   id: string;
+  /** Its name for a reader (the accuracy table's variant, the variant browser's filter). */
+  name: Bilingual;
   text: ConditionText;
   /** Judged alone in pointwise mode. */
   pointwise: boolean;

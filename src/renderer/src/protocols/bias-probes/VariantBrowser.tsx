@@ -8,6 +8,7 @@ import {
 } from '../../../../shared/protocols/bias-probes/views';
 import { useApi } from '../../api/scope';
 import { ScrollBox } from '../../components/ScrollRegion';
+import { conditionById, rewriteConditions } from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_NAMESPACES } from './i18n';
 import { diffReasons } from '../../results/reason-diff';
 import './bias.css';
@@ -25,7 +26,8 @@ export function VariantBrowser({
   experimentId: number;
   initialItem?: string;
 }) {
-  const { t } = useTranslation(BIAS_NAMESPACES);
+  const { t, i18n } = useTranslation(BIAS_NAMESPACES);
+  const lang = i18n.language.startsWith('zh') ? 'zh' : 'en';
   const [rows, setRows] = useState<BiasVariantView[] | null>(null);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [filter, setFilter] = useState<Filter>('all');
@@ -82,9 +84,11 @@ export function VariantBrowser({
               setSelected(0);
             }}
           >
-            {(['all', 'longer', 'shorter', 'markdown'] as const).map((f) => (
-              <option key={f} value={f}>
-                {t(`results.browser.${f}`)}
+            <option value="all">{t('results.browser.all')}</option>
+            {/* Every rewrite a registered probe makes, named by its probe where the page has no words. */}
+            {rewriteConditions().map(({ condition: c }) => (
+              <option key={c.id} value={c.id}>
+                {t(`results.browser.${c.id}`, { defaultValue: c.name[lang] })}
               </option>
             ))}
           </select>
@@ -124,7 +128,9 @@ export function VariantBrowser({
               <div className="bias-browser__sides">
                 <section>
                   <h3>
-                    {t(row.baseLabel === 'plain' ? 'results.browser.plain' : 'results.browser.original')}
+                    {t(`results.browser.${row.baseLabel}`, {
+                      defaultValue: conditionById(row.baseLabel)?.name[lang] ?? row.baseLabel,
+                    })}
                   </h3>
                   <pre className="text" dir="auto" data-testid="bias-base-text">
                     {row.base}

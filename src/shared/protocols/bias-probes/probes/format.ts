@@ -8,9 +8,17 @@ import { stripMarkdown } from '../strip-markdown';
 export const formatProbe: BiasProbe = {
   id: 'format',
   conditions: [
-    { id: 'plain', text: { derive: stripMarkdown }, pointwise: true, pairwise: 'both', debiases: true },
+    {
+      id: 'plain',
+      name: { en: 'Plain', zh: '纯文本' },
+      text: { derive: stripMarkdown },
+      pointwise: true,
+      pairwise: 'both',
+      debiases: true,
+    },
     {
       id: 'markdown',
+      name: { en: 'Markdown', zh: 'Markdown' },
       text: {
         rewrite: {
           instructions:

@@ -10,6 +10,7 @@ export const lengthProbe: BiasProbe = {
   conditions: [
     {
       id: 'longer',
+      name: { en: 'Longer', zh: '加长' },
       text: {
         rewrite: {
           instructions:
@@ -29,6 +30,7 @@ export const lengthProbe: BiasProbe = {
     },
     {
       id: 'shorter',
+      name: { en: 'Shorter', zh: '缩短' },
       text: {
         rewrite: {
           instructions:
