@@ -4,7 +4,7 @@
 // noise floor on), the metrics measure its effect, and its rows, labels, power plan, report-card
 // rows and Methods sentence appear wherever the built-in probes' do — against the mock provider
 // (both wire formats, with a planted effect recovered from the mock's log) and the simulated one.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
@@ -301,6 +301,19 @@ describe('a probe registered from test code (the crowd note)', () => {
       ['crowd', 12],
     ]);
   }, 120_000);
+
+  it('is known to no file outside this folder: the registry line above is all that adds it', () => {
+    const src = join(import.meta.dirname, '../../../src');
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      /\.(ts|tsx)$/.test(f),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    // Its ids and words ("crowd" alone is also crowdsourcing's word elsewhere).
+    const naming = files.filter((f) =>
+      /crowd_neutral|'crowd'|Crowd note|most readers rated/.test(readFileSync(join(src, f), 'utf8')),
+    );
+    expect(naming).toEqual([]);
+  });
 
   it('is refused by name where it is not registered: an unknown probe names the known ones', async () => {
     await expect(
