@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
-import { registerBiasProbe } from '../../../src/shared/protocols/bias-probes/probe-registry';
+import {
+  registerBiasProbe,
+  unregisterBiasProbe,
+} from '../../../src/shared/protocols/bias-probes/probe-registry';
 import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../src/shared/protocols/bias-probes/report/figures';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
@@ -18,8 +21,6 @@ import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
 import { CROWD_DEFAULT_DZ, CROWD_NOTE, crowdPairNote, crowdProbe, NEUTRAL_NOTE } from './probe';
-
-registerBiasProbe(crowdProbe);
 
 const SAMPLE = join(import.meta.dirname, '../../../resources/samples/llmbar.jsonl');
 const all: PairRecord[] = readFileSync(SAMPLE, 'utf8')
@@ -85,6 +86,7 @@ let cleanup: () => void;
 const responder = crowdResponder();
 
 beforeAll(async () => {
+  registerBiasProbe(crowdProbe);
   ({ dir, cleanup } = tempDir());
   core = new Core({
     dataDir: dir,
@@ -97,6 +99,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Test files share a process: the files after this one see the built-in probes only.
+  unregisterBiasProbe(crowdProbe.id);
   await core?.shutdown();
   await mock?.close();
   cleanup?.();

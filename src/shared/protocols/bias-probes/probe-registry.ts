@@ -30,6 +30,15 @@ export function registerBiasProbe(probe: BiasProbe): void {
   registry.push(probe);
 }
 
+/**
+ * Removes a probe registered with `registerBiasProbe` (a test's, when its file ends: test files
+ * share a process, DESIGN.md §10). The built-in ones stay.
+ */
+export function unregisterBiasProbe(id: string): void {
+  const at = registry.findIndex((p) => p.id === id);
+  if (at >= BUILT_IN_PROBES.length) registry.splice(at, 1);
+}
+
 export const biasProbes = (): readonly BiasProbe[] => registry;
 export const biasProbeIds = (): string[] => registry.map((p) => p.id);
 export const probeById = (id: string): BiasProbe | undefined => registry.find((p) => p.id === id);
