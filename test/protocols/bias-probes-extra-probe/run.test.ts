@@ -319,6 +319,17 @@ describe('a probe registered from test code (the crowd note)', () => {
     expect(naming).toEqual([]);
   });
 
+  it('shares no id with another probe, and compares only conditions that exist', () => {
+    expect(() => registerBiasProbe(crowdProbe)).toThrow(/"crowd" is registered twice/);
+    expect(() => registerBiasProbe({ ...crowdProbe, id: 'crowd2', conditions: [] })).toThrow(
+      /effect "crowd" exists already/,
+    );
+    const effect = { ...crowdProbe.effects[0], id: 'crowd2', variant: 'nowhere' };
+    expect(() =>
+      registerBiasProbe({ ...crowdProbe, id: 'crowd2', conditions: [], effects: [effect] }),
+    ).toThrow(/names no condition "nowhere"/);
+  });
+
   it('is refused by name where it is not registered: an unknown probe names the known ones', async () => {
     await expect(
       core.call('experiments.create', { config: mockConfig('crowd-typo', { probes: ['crowed'] }) }),

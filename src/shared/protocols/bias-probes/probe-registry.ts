@@ -27,6 +27,12 @@ export function registerBiasProbe(probe: BiasProbe): void {
     if (effects.has(e.id)) throw new Error(`bias probe "${probe.id}": effect "${e.id}" exists already`);
   for (const c of probe.conditions)
     if (conditions.has(c.id)) throw new Error(`bias probe "${probe.id}": condition "${c.id}" exists already`);
+  // An effect compares conditions that exist (its own, another probe's, or the original).
+  for (const c of probe.conditions) conditions.add(c.id);
+  for (const e of probe.effects)
+    for (const c of [e.variant, e.base, e.placebo])
+      if (!conditions.has(c))
+        throw new Error(`bias probe "${probe.id}": effect "${e.id}" names no condition "${c}"`);
   registry.push(probe);
 }
 

@@ -133,6 +133,8 @@ export interface AuditSummary {
     markdown_tolerance: number;
     numbers_kept: true;
     not_empty: true;
+    /** A registered probe's own rewrite band (`RewriteSpec.check`), before the two above. */
+    [check: string]: unknown;
   };
   variants: { variant: RewriteKind; made: number; flagged: number; none: number }[];
   flagged: FlaggedVariant[];
