@@ -2,8 +2,8 @@
 // of the source present, and the length ratio inside the configured band. A flagged variant is
 // still judged; the sensitivity view leaves it out.
 import type { RewriteKind } from '../../../shared/protocols/bias-probes/types';
+import { rewriteOf } from '../../../shared/protocols/bias-probes/probe-registry';
 import type { BiasOptions } from './config';
-import { stripMarkdown } from './strip-markdown';
 
 // A run of letters/digits is one token; each Han/kana character is one (no spaces between words).
 const TOKEN =
@@ -37,15 +37,12 @@ export function auditVariant(
   const missing = [...new Set(numbersOf(source))].filter((n) => !have.has(n));
   if (missing.length > 0) reasons.push(`numbers missing: ${missing.slice(0, 8).join(', ')}`);
   const sourceTokens = tokenCount(source);
-  // Markdown markup is not content: compare the words of the Markdown with the plain text's.
-  const variantTokens = tokenCount(kind === 'markdown' ? stripMarkdown(variant) : variant);
+  const spec = rewriteOf(kind);
+  if (!spec) throw new Error(`no probe makes a "${kind}" rewrite`);
+  // The words the probe counts (Markdown: markup is not content, the words against the plain text's).
+  const variantTokens = tokenCount(spec.content ? spec.content(variant) : variant);
   const ratio = sourceTokens === 0 ? null : variantTokens / sourceTokens;
-  const band: [number, number] =
-    kind === 'longer'
-      ? opts.lengthBand
-      : kind === 'shorter'
-        ? opts.shorterBand
-        : [1 - opts.formatTolerance, 1 + opts.formatTolerance];
+  const band = spec.band(opts);
   if (ratio !== null && (ratio < band[0] || ratio > band[1]))
     reasons.push(`length ratio ${ratio.toFixed(2)} outside [${band[0]}, ${band[1]}]`);
   return { ratio, reasons };

@@ -1,6 +1,8 @@
 // The bias-probes config keys (README "Bias probes") and resolved options.
 import { z } from 'zod';
-import { PROBES, type Mode, type Probe } from '../../../shared/protocols/bias-probes/types';
+import type { Mode, Probe } from '../../../shared/protocols/bias-probes/types';
+import type { BiasProbeOptions } from '../../../shared/protocols/bias-probes/probe-types';
+import { biasProbeIds, biasProbes } from '../../../shared/protocols/bias-probes/probe-registry';
 import { judgeEntrySchema } from '../../judging/config';
 import type { ExperimentView } from '../plugin';
 
@@ -21,8 +23,17 @@ export const biasConfigShape = {
   scale: z.union([z.literal(5), z.literal(10)]).optional(),
   /** Replaces the default rubric in the pointwise prompt. */
   rubric: z.string().trim().min(1).max(4000).optional(),
+  // Any registered probe (probes/index.ts and those a test registers), read when a config is checked.
   probes: z
-    .array(z.enum(['position', 'length', 'format']))
+    .array(
+      z.string().superRefine((p, ctx) => {
+        if (!biasProbeIds().includes(p))
+          ctx.addIssue({
+            code: 'custom',
+            message: `unknown probe ${JSON.stringify(p)}: expected one of ${biasProbeIds().join(', ')}`,
+          });
+      }),
+    )
     .min(1)
     .optional(),
   /** Word-count ratio variant / original a longer variant must fall in (default [1.3, 1.7]). */
@@ -64,30 +75,21 @@ export interface BiasConfig extends Record<string, unknown> {
   noiseFloor?: boolean;
 }
 
-export interface BiasOptions {
-  mode: Mode;
-  scale: 5 | 10;
-  rubric: string | null;
-  probes: Probe[];
-  lengthBand: [number, number];
-  shorterBand: [number, number];
-  shorter: boolean;
-  formatTolerance: number;
-  noiseFloor: boolean;
-}
+/** The options every probe reads (probe-types.ts). */
+export type BiasOptions = BiasProbeOptions;
 
 export const DEFAULT_LENGTH_BAND: [number, number] = [1.3, 1.7];
 export const DEFAULT_SHORTER_BAND: [number, number] = [0.4, 0.9];
 export const DEFAULT_FORMAT_TOLERANCE = 0.15;
 
 export function resolveBiasOptions(config: BiasConfig): BiasOptions {
-  const probes = config.probes ?? [...PROBES];
+  const probes = config.probes ?? biasProbeIds();
   return {
     mode: config.mode ?? 'pointwise',
     scale: config.scale ?? 5,
     rubric: config.rubric ?? null,
-    // Always in position, length, format order.
-    probes: PROBES.filter((p) => probes.includes(p)),
+    // Always in registry order (position, length, format, then any registered after them).
+    probes: biasProbeIds().filter((p) => probes.includes(p)),
     lengthBand: config.lengthBand ?? DEFAULT_LENGTH_BAND,
     shorterBand: config.shorterBand ?? DEFAULT_SHORTER_BAND,
     shorter: config.shorter ?? true,
@@ -108,11 +110,15 @@ export function refineBiasConfig(
     if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate judge label "${j.label}"`);
     seen.add(j.label);
   });
-  const probes = cfg.probes ?? PROBES;
-  if ((probes.includes('length') || probes.includes('format')) && !cfg.rewriter)
+  const probes = cfg.probes ?? biasProbeIds();
+  // The probes whose conditions the rewriter makes, named in registry order.
+  const rewriting = biasProbes()
+    .filter((p) => p.conditions.some((c) => 'rewrite' in c.text))
+    .map((p) => p.id);
+  if (rewriting.some((p) => probes.includes(p)) && !cfg.rewriter)
     issue(
       ['rewriter'],
-      'the length and format probes need a "rewriter" model (or leave them out of "probes")',
+      `the ${rewriting.join(' and ')} probes need a "rewriter" model (or leave them out of "probes")`,
     );
   if (cfg.lengthBand && cfg.lengthBand[0] <= 1)
     issue(['lengthBand'], 'a longer variant band must lie above 1 (e.g. [1.3, 1.7])');

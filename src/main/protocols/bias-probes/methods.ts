@@ -4,8 +4,10 @@ import { methodsRate as rate, type MethodsSection, designSection } from '../../.
 import type { BiasMetrics } from '../../../shared/protocols/bias-probes/types';
 import type { MethodsHookContext } from '../plugin';
 import type { BiasExperiment } from './experiment';
+import { selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
 
 export function biasMethods({
+  exp,
   metrics,
   lang,
 }: MethodsHookContext<BiasExperiment, BiasMetrics>): MethodsSection[] {
@@ -18,6 +20,10 @@ export function biasMethods({
         : `${p.judge}, ${p.effect}: mean paired difference ${rate(p.mean, lang)} (n = ${p.n})`,
     );
   const mode = metrics.mode;
+  // What each probe of the run perturbs, in its own words (the built-in ones are in the design).
+  const perturbs = selectedProbes(exp.options).flatMap((p) =>
+    p.texts.methods ? [p.texts.methods[lang]] : [],
+  );
   return [
     designSection(
       'bias-probes.design',
@@ -28,6 +34,7 @@ export function biasMethods({
       },
       lang,
       rows,
+      ...(perturbs.length ? [perturbs] : []),
     ),
   ];
 }

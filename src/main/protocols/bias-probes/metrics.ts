@@ -46,7 +46,19 @@ import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { Rewrite } from './parse';
 import type { JudgeMeta, RewriteMeta } from './plan';
-import { stripMarkdown } from './strip-markdown';
+import { conditionText, rewriteSource } from './plan';
+import type { EffectSpec } from '../../../shared/protocols/bias-probes/probe-types';
+import {
+  allConditions,
+  allEffects,
+  conditionById,
+  effectById,
+  measuresPosition,
+  ORIGINAL,
+  placeboBases,
+  rewriteConditions,
+  SHOWN_SECOND,
+} from '../../../shared/protocols/bias-probes/probe-registry';
 
 export interface MetricsInput {
   opts: BiasOptions;
@@ -94,7 +106,7 @@ export function auditVariants(
       continue;
     }
     const original = item.responses.find((x) => x.slot === m.slot)!.text;
-    const source = m.kind === 'markdown' ? stripMarkdown(original) : original;
+    const source = rewriteSource(m.kind, original);
     const a = auditVariant(m.kind, source, v.text, opts);
     out.push({ ...base, text: v.text, status: 'ok', ratio: a.ratio, reasons: a.reasons });
   }
@@ -102,18 +114,18 @@ export function auditVariants(
 }
 
 function auditSummary(audited: readonly AuditedVariant[], opts: BiasOptions): AuditSummary {
-  const kinds: RewriteKind[] = ['longer', 'shorter', 'markdown'];
+  const rewrites = rewriteConditions();
+  const kinds: RewriteKind[] = rewrites.map((r) => r.condition.id);
   const flagged: FlaggedVariant[] = audited
     .filter((a) => a.reasons.length > 0)
     .map((a) => ({ item_id: a.sourceId, response: a.slot, variant: a.kind, reasons: a.reasons }));
   return {
+    // Each registered rewrite's band (longer_band, shorter_band, markdown_tolerance), then the checks every rewrite gets.
     checks: {
-      longer_band: opts.lengthBand,
-      shorter_band: opts.shorterBand,
-      markdown_tolerance: opts.formatTolerance,
+      ...Object.fromEntries(rewrites.map((r) => r.rewrite.check(opts))),
       numbers_kept: true,
       not_empty: true,
-    },
+    } as AuditSummary['checks'],
     variants: kinds
       .map((variant) => {
         const of = audited.filter((a) => a.kind === variant);
@@ -231,7 +243,7 @@ function probeRow(
   const row: ProbeRow = {
     judge,
     category,
-    probe: effect === 'position' ? 'position' : effect === 'markdown' ? 'format' : 'length',
+    probe: effectById(effect)!.probe.id,
     effect,
     n: e.n,
     items: e.items,
@@ -265,6 +277,12 @@ function flipFields(pairs: readonly Pair[]): {
   };
 }
 
+/** The registered effects of a measure in a mode, in registry order. */
+const effectsIn = (measure: EffectSpec['measure'], mode: MetricsInput['opts']['mode']): EffectSpec[] =>
+  allEffects()
+    .map((e) => e.effect)
+    .filter((e) => e.measure === measure && e.modes.includes(mode));
+
 function effectPairs(
   input: MetricsInput,
   s: Scores,
@@ -273,65 +291,63 @@ function effectPairs(
   variantTexts?: VariantTexts,
 ): Map<ProbeRow['effect'], Pair[]> {
   // The verdict browser shows the changed text beside the one it was made from (issue 38 item 7):
-  // a Markdown variant was made from the plain text, the length variants from the original.
+  // a Markdown variant beside the plain text, a length variant beside the original. A probe that
+  // changes only the prompt shows no texts (they are the same).
   const compared = (
     sourceId: string,
     original: string,
     slot: string,
-    variant: RewriteKind,
+    effect: EffectSpec,
   ): ComparedTexts | undefined => {
-    const after = variantTexts?.get(k(sourceId, slot, variant));
-    if (after === undefined) return undefined;
-    const markdown = variant === 'markdown';
-    return {
-      before: markdown ? stripMarkdown(original) : original,
-      after,
-      beforeLabel: markdown ? 'plain' : 'original',
-      afterLabel: variant,
-    };
+    if (!variantTexts) return undefined;
+    const spec = conditionById(effect.variant);
+    if (!spec || 'same' in spec.text) return undefined;
+    const after = conditionText(effect.variant, original, sourceId, slot, variantTexts);
+    const before = conditionText(effect.base, original, sourceId, slot, variantTexts);
+    if (after === undefined || before === undefined) return undefined;
+    return { before, after, beforeLabel: effect.base, afterLabel: effect.variant };
   };
   const out = new Map<ProbeRow['effect'], Pair[]>();
   const add = (e: ProbeRow['effect'], p: Pair) => out.set(e, [...(out.get(e) ?? []), p]);
   const isFlagged = (sourceId: string, slot: string, kind: RewriteKind) =>
     flaggedSet.has(k(sourceId, slot, kind));
+  const changes = effectsIn('paired-change', input.opts.mode);
+  const positions = effectsIn('paired-position', input.opts.mode);
   for (const item of input.items) {
     if (input.opts.mode === 'pointwise') {
       for (const r of item.responses) {
         const verdict = (c: Condition) => s.alone.get(k(judge, item.sourceId, r.slot, c));
         const at = (c: Condition) => verdict(c)?.score;
-        const o = at('original');
-        for (const [effect, variant, base] of [
-          ['longer', 'longer', o],
-          ['shorter', 'shorter', o],
-          ['markdown', 'markdown', at('plain')],
-        ] as const) {
-          const v = at(variant);
+        for (const effect of changes) {
+          const v = at(effect.variant);
+          const base = at(effect.base);
           if (v !== undefined && base !== undefined)
-            add(effect, {
+            add(effect.id, {
               sourceId: item.sourceId,
               unit: r.slot,
               category: item.category,
               diff: v - base,
-              flagged: isFlagged(item.sourceId, r.slot, variant),
+              flagged: isFlagged(item.sourceId, r.slot, effect.variant),
               itemId: item.id,
               shown: `${base} → ${v}`,
-              reason: verdict(variant)!.reason,
-              texts: compared(item.sourceId, r.text, r.slot, variant),
+              reason: verdict(effect.variant)!.reason,
+              texts: compared(item.sourceId, r.text, r.slot, effect),
             });
         }
         const firstV = s.pair.get(k(judge, item.sourceId, r.slot, 'first'));
-        const secondV = s.pair.get(k(judge, item.sourceId, r.slot, 'second'));
+        const secondV = s.pair.get(k(judge, item.sourceId, r.slot, SHOWN_SECOND));
         if (firstV !== undefined && secondV !== undefined)
-          add('position', {
-            sourceId: item.sourceId,
-            unit: r.slot,
-            category: item.category,
-            diff: firstV.score - secondV.score,
-            flagged: false,
-            itemId: item.id,
-            shown: `${secondV.score} → ${firstV.score}`,
-            reason: firstV.reason,
-          });
+          for (const effect of positions)
+            add(effect.id, {
+              sourceId: item.sourceId,
+              unit: r.slot,
+              category: item.category,
+              diff: firstV.score - secondV.score,
+              flagged: false,
+              itemId: item.id,
+              shown: `${secondV.score} → ${firstV.score}`,
+              reason: firstV.reason,
+            });
       }
     } else if (item.label !== null) {
       const worse: 1 | 2 = item.label === 1 ? 2 : 1;
@@ -342,30 +358,27 @@ function effectPairs(
           const v = verdict(c);
           return v ? choiceOf(v, order) : undefined;
         };
-        for (const [effect, variant, baseCondition] of [
-          ['longer', 'longer', 'original'],
-          ['markdown', 'markdown', 'plain'],
-        ] as const) {
-          const v = at(variant);
-          const b = at(baseCondition);
+        for (const effect of changes) {
+          const v = at(effect.variant);
+          const b = at(effect.base);
           if (v === undefined || b === undefined) continue;
-          add(effect, {
+          add(effect.id, {
             sourceId: item.sourceId,
             unit: order,
             category: item.category,
             diff: winScore(v, worse) - winScore(b, worse),
             flippable: b !== worse,
             flipped: b !== worse && v === worse,
-            flagged: isFlagged(item.sourceId, worseSlot, variant),
+            flagged: isFlagged(item.sourceId, worseSlot, effect.variant),
             itemId: item.id,
             // The worse response's win score before → after, the unit the row's mean is in.
             shown: `${winScore(b, worse)} → ${winScore(v, worse)}`,
-            reason: verdict(variant)!.reason,
+            reason: verdict(effect.variant)!.reason,
             texts: compared(
               item.sourceId,
               item.responses.find((x) => x.slot === worseSlot)?.text ?? '',
               worseSlot,
-              variant,
+              effect,
             ),
           });
         }
@@ -380,7 +393,8 @@ function flaggedKeys(audited: readonly AuditedVariant[]): Set<string> {
   return new Set(audited.filter((a) => a.reasons.length > 0).map((a) => k(a.sourceId, a.slot, a.kind)));
 }
 
-const EFFECTS: ProbeRow['effect'][] = ['position', 'longer', 'shorter', 'markdown'];
+/** Every registered effect, in registry order: the order of the profile's rows. */
+const effectIds = (): ProbeRow['effect'][] => allEffects().map((e) => e.effect.id);
 
 /**
  * The paired differences behind the bias profile's rows (the verdict browser, issue 26 item 4):
@@ -398,7 +412,9 @@ export function profilePairs(
   );
   return input.judges.flatMap((judge) => {
     const pairs = effectPairs(input, s, judge, flaggedSet, texts);
-    return EFFECTS.flatMap((effect) => (pairs.get(effect) ?? []).map((pair) => ({ judge, effect, pair })));
+    return effectIds().flatMap((effect) =>
+      (pairs.get(effect) ?? []).map((pair) => ({ judge, effect, pair })),
+    );
   });
 }
 
@@ -412,7 +428,7 @@ function probeRows(input: MetricsInput, s: Scores, flaggedSet: ReadonlySet<strin
   const cats = categoriesOf(input.items);
   for (const judge of input.judges) {
     const pairs = effectPairs(input, s, judge, flaggedSet);
-    for (const effect of EFFECTS) {
+    for (const effect of effectIds()) {
       const all = (pairs.get(effect) ?? []).filter((p) => !(dropFlagged && p.flagged));
       if (all.length) differences.push({ judge, effect, diffs: all.map((p) => p.diff) });
       for (const cat of cats) {
@@ -431,7 +447,7 @@ function probeRows(input: MetricsInput, s: Scores, flaggedSet: ReadonlySet<strin
 }
 
 function positionRows(input: MetricsInput, s: Scores): PositionRow[] {
-  if (input.opts.mode !== 'pairwise' || !input.opts.probes.includes('position')) return [];
+  if (input.opts.mode !== 'pairwise' || !measuresPosition(input.opts)) return [];
   const rows: PositionRow[] = [];
   for (const judge of input.judges)
     for (const cat of categoriesOf(input.items)) {
@@ -504,13 +520,7 @@ function applyHolm(probes: ProbeRow[], position: PositionRow[]): void {
 // ---- the noise floor ----------------------------------------------------------------------
 
 /** Each effect's unchanged side, which its placebo asks again (plan.ts repeats exactly these). */
-const PLACEBO_OF: Record<ProbeRow['effect'], PlaceboBase> = {
-  longer: 'original',
-  shorter: 'original',
-  markdown: 'plain',
-  position: 'second',
-};
-const PLACEBO_BASES: PlaceboBase[] = ['original', 'plain', 'second'];
+const placeboOf = (effect: ProbeRow['effect']): PlaceboBase => effectById(effect)!.effect.placebo;
 
 /** Placebo pairs: repeat − first of one repeated side, on the units the probes pair. */
 function placeboPairs(
@@ -526,10 +536,10 @@ function placeboPairs(
     if (input.opts.mode === 'pointwise')
       for (const r of item.responses) {
         const [first, again] =
-          base === 'second'
+          base === SHOWN_SECOND
             ? [
-                s.pair.get(k(judge, item.sourceId, r.slot, 'second'))?.score,
-                repeats.pair.get(k(judge, item.sourceId, r.slot, 'second'))?.score,
+                s.pair.get(k(judge, item.sourceId, r.slot, SHOWN_SECOND))?.score,
+                repeats.pair.get(k(judge, item.sourceId, r.slot, SHOWN_SECOND))?.score,
               ]
             : [
                 s.alone.get(k(judge, item.sourceId, r.slot, base))?.score,
@@ -538,7 +548,7 @@ function placeboPairs(
         if (first !== undefined && again !== undefined)
           out.push({ ...at, unit: r.slot, diff: again - first });
       }
-    else if (item.label !== null && base !== 'second') {
+    else if (item.label !== null && base !== SHOWN_SECOND) {
       const worse: 1 | 2 = item.label === 1 ? 2 : 1;
       for (const order of ['orig', 'swap'] as const) {
         const key = k(judge, item.sourceId, base, order);
@@ -635,7 +645,7 @@ function excessRow(
     judge,
     category,
     effect,
-    repeated: PLACEBO_OF[effect],
+    repeated: placeboOf(effect),
     n: e.n,
     items: e.items,
     effect_mean: mean(both.map((b) => b.effect)),
@@ -689,21 +699,21 @@ function noiseFloorOf(
   const excess: ExcessRow[] = [];
   const cats = categoriesOf(input.items);
   for (const judge of input.judges) {
-    const zero = new Map(PLACEBO_BASES.map((b) => [b, placeboPairs(input, s, repeats, judge, b)]));
+    const zero = new Map(placeboBases().map((b) => [b, placeboPairs(input, s, repeats, judge, b)]));
     const byUnit = new Map(
-      PLACEBO_BASES.map((b) => [b, new Map(zero.get(b)!.map((p) => [k(p.sourceId, p.unit), p.diff]))]),
+      placeboBases().map((b) => [b, new Map(zero.get(b)!.map((p) => [k(p.sourceId, p.unit), p.diff]))]),
     );
     const effects = effectPairs(input, s, judge, flaggedSet);
     for (const cat of cats) {
       const inCat = (p: Pair) => cat === ALL || p.category === cat;
-      for (const base of PLACEBO_BASES) {
+      for (const base of placeboBases()) {
         const row = placeboRow(judge, cat, base, zero.get(base)!.filter(inCat));
         if (row) placebo.push(row);
       }
       const family: ExcessRow[] = [];
-      for (const effect of EFFECTS) {
+      for (const effect of effectIds()) {
         const of = (effects.get(effect) ?? []).filter(inCat);
-        const e = excessRow(judge, cat, effect, of, byUnit.get(PLACEBO_OF[effect])!);
+        const e = excessRow(judge, cat, effect, of, byUnit.get(placeboOf(effect))!);
         if (e) family.push(e);
       }
       holmFamilies(family);
@@ -715,8 +725,13 @@ function noiseFloorOf(
 
 // ---- accuracy (pairwise, gold labels) -------------------------------------------------------
 
-/** The conditions a pairwise judge saw, in the order the plan asks them. */
-const PAIRWISE_CONDITIONS: Condition[] = ['original', 'longer', 'plain', 'markdown'];
+/** The conditions a pairwise judge may see, in the order the plan asks them (registry order). */
+const pairwiseConditions = (): Condition[] => [
+  ORIGINAL,
+  ...allConditions()
+    .filter((c) => c.condition.pairwise !== null)
+    .map((c) => c.condition.id),
+];
 
 /**
  * Pairwise mode with gold labels: per judge × variant × category the share of (item, order)
@@ -728,7 +743,7 @@ function accuracyRows(input: MetricsInput, s: Scores): AccuracyRow[] {
   if (!gold.length) return [];
   const rows: AccuracyRow[] = [];
   for (const judge of input.judges)
-    for (const variant of PAIRWISE_CONDITIONS)
+    for (const variant of pairwiseConditions())
       for (const cat of categoriesOf(gold)) {
         let n = 0;
         let correct = 0;
@@ -772,6 +787,8 @@ export function itemScoresOf(
   input: Pick<MetricsInput, 'opts' | 'judges' | 'items' | 'results'>,
 ): ItemScore[] {
   const s = readScores(input.results, () => true);
+  // The condition whose score is the debiased one (the format probe's plain text), if registered.
+  const debiasing = allConditions().find((c) => c.condition.debiases)?.condition.id;
   const rows: ItemScore[] = [];
   for (const judge of input.judges)
     for (const item of input.items) {
@@ -779,7 +796,10 @@ export function itemScoresOf(
       if (input.opts.mode === 'pointwise') {
         for (const r of item.responses) {
           const raw = s.alone.get(k(judge, item.sourceId, r.slot, 'original'))?.score ?? null;
-          const plain = s.alone.get(k(judge, item.sourceId, r.slot, 'plain'))?.score;
+          const plain =
+            debiasing === undefined
+              ? undefined
+              : s.alone.get(k(judge, item.sourceId, r.slot, debiasing))?.score;
           rows.push({
             itemId: item.sourceId,
             response: r.slot,
@@ -799,7 +819,7 @@ export function itemScoresOf(
           const [o, w] = [at(c, 'orig'), at(c, 'swap')];
           return o !== undefined && w !== undefined ? (o + w) / 2 : undefined;
         };
-        const debiased = both('plain') ?? both('original') ?? null;
+        const debiased = (debiasing === undefined ? undefined : both(debiasing)) ?? both(ORIGINAL) ?? null;
         rows.push({ itemId: item.sourceId, response: 'output_1', judge, category, raw, debiased });
       }
     }

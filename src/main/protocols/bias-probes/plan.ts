@@ -1,6 +1,18 @@
 // Planning: which calls the protocol makes (DESIGN.md section 5c). Pure functions of the items,
 // options and the rewrites stored so far.
 import type { Condition, RewriteKind } from '../../../shared/protocols/bias-probes/types';
+import type {
+  ConditionSpec,
+  JudgePrompt,
+  PromptContext,
+} from '../../../shared/protocols/bias-probes/probe-types';
+import {
+  conditionById,
+  measuresPosition,
+  ORIGINAL,
+  placeboBases,
+  selectedProbes,
+} from '../../../shared/protocols/bias-probes/probe-registry';
 import type { ChatRequestSpec } from '../host';
 import type { TaskResult } from '../plugin';
 import { taskKey, type ProtocolTask } from '../types';
@@ -19,7 +31,6 @@ import {
   scorePrompt,
   scoreSystem,
 } from './prompts';
-import { stripMarkdown } from './strip-markdown';
 
 export const REWRITE_MAX_TOKENS = 2000;
 export const JUDGE_MAX_TOKENS = 400;
@@ -90,13 +101,47 @@ function modelRequest(
   };
 }
 
-/** The rewrites an item's responses get: longer (and shorter) for the length probe, Markdown for format. */
+/** A condition judged in this mode: pointwise, a response alone; pairwise, the pair. */
+const judgedIn = (c: ConditionSpec, opts: BiasOptions) =>
+  opts.mode === 'pointwise' ? c.pointwise : c.pairwise !== null;
+
+/**
+ * The rewrites an item's responses get: each selected probe's rewrite conditions judged in this
+ * mode, in registry order (longer and shorter for length, Markdown for format).
+ */
 export function rewriteKinds(opts: BiasOptions): RewriteKind[] {
-  const kinds: RewriteKind[] = [];
-  if (opts.probes.includes('length')) kinds.push('longer', ...(opts.shorter ? (['shorter'] as const) : []));
-  if (opts.probes.includes('format')) kinds.push('markdown');
-  return kinds;
+  return selectedProbes(opts).flatMap((p) =>
+    p.conditions
+      .filter((c) => 'rewrite' in c.text && judgedIn(c, opts) && (c.text.rewrite.when?.(opts) ?? true))
+      .map((c) => c.id),
+  );
 }
+
+/**
+ * A response's text in a condition: the original, a derived text (no call), or a stored rewrite
+ * (undefined until it is stored, and for a rewrite that gave none).
+ */
+export function conditionText(
+  condition: string,
+  original: string,
+  sourceId: string,
+  slot: string,
+  texts: ReadonlyMap<string, string>,
+): string | undefined {
+  if (condition === ORIGINAL) return original;
+  const spec = conditionById(condition);
+  if (!spec) return undefined;
+  if ('rewrite' in spec.text) return variantOf(texts, sourceId, slot, condition);
+  if ('derive' in spec.text) return spec.text.derive(original);
+  return original;
+}
+
+/** The text a rewrite is made from: the original, or the derived condition it names (plain for Markdown). */
+export const rewriteSource = (kind: RewriteKind, original: string): string => {
+  const from = conditionById(kind);
+  const source = from && 'rewrite' in from.text ? from.text.rewrite.from : ORIGINAL;
+  return conditionText(source, original, '', '', new Map()) ?? original;
+};
 
 /** Pairwise mode rewrites only the worse response (the one the length and format probes promote). */
 function slotsToRewrite(item: BiasItem, opts: BiasOptions): string[] {
@@ -110,7 +155,7 @@ export function planRewrite(
   opts: BiasOptions,
 ): ProtocolTask<'rewrite', RewriteMeta>[] {
   if (!rewriter) return [];
-  const kinds = rewriteKinds(opts).filter((k) => opts.mode === 'pointwise' || k !== 'shorter');
+  const kinds = rewriteKinds(opts);
   const tasks: ProtocolTask<'rewrite', RewriteMeta>[] = [];
   for (const item of items)
     for (const slot of slotsToRewrite(item, opts)) {
@@ -127,17 +172,19 @@ export function planRewrite(
             messages: [
               {
                 role: 'user',
-                content: rewritePrompt(
-                  kind,
-                  item.instruction,
-                  kind === 'markdown' ? stripMarkdown(original) : original,
-                ),
+                content: rewritePrompt(kind, item.instruction, rewriteSource(kind, original)),
               },
             ],
           },
         });
     }
   return tasks;
+}
+
+/** A condition's change of the judge's prompt (a probe that perturbs the instructions or message). */
+function promptIn(condition: Condition, prompt: JudgePrompt, ctx: PromptContext): JudgePrompt {
+  const change = conditionById(condition)?.prompt;
+  return change ? change(prompt, ctx) : prompt;
 }
 
 /** One judge call: the slot's key parts, what differs in its meta, and the prompt. */
@@ -188,8 +235,11 @@ function repeatOf(task: ProtocolTask<'judge', JudgeMeta>): ProtocolTask<'judge',
   };
 }
 
-/** The conditions an effect starts from (original for length, plain for Markdown): repeated. */
-const isPlaceboBase = (c: Condition) => c === 'original' || c === 'plain';
+/**
+ * The conditions an effect starts from (original for length, plain for Markdown): repeated. Every
+ * registered effect's, so a run's repeats do not depend on which other probes it selected.
+ */
+const isPlaceboBase = (c: Condition) => placeboBases().includes(c);
 
 function scoreTask(
   judge: ModelEntry,
@@ -205,10 +255,14 @@ function scoreTask(
     opts,
     [slot, condition],
     { mode: 'pointwise', condition, slot },
-    {
-      system: scoreSystem(opts.scale, opts.rubric),
-      user: scorePrompt(item.instruction, text, opts.scale),
-    },
+    promptIn(
+      condition,
+      {
+        system: scoreSystem(opts.scale, opts.rubric),
+        user: scorePrompt(item.instruction, text, opts.scale),
+      },
+      { mode: 'pointwise', worse: null },
+    ),
   );
 }
 
@@ -221,24 +275,24 @@ export interface ShownText {
   rewritten: boolean;
 }
 
-/** The texts pointwise judges score per response and condition: the plan's and the export's. */
+/**
+ * The texts pointwise judges score per response and condition: the plan's and the export's. Each
+ * response's original, then each selected probe's conditions in registry order (a rewrite once
+ * it is stored).
+ */
 export function pointwiseTexts(
   item: BiasItem,
   opts: BiasOptions,
   texts: ReadonlyMap<string, string>,
 ): ShownText[] {
   const out: ShownText[] = [];
+  const conditions = selectedProbes(opts).flatMap((p) => p.conditions.filter((c) => c.pointwise));
   for (const r of item.responses) {
-    out.push({ slot: r.slot, condition: 'original', text: r.text, rewritten: false });
-    if (opts.probes.includes('length'))
-      for (const kind of ['longer', 'shorter'] as const) {
-        const v = variantOf(texts, item.sourceId, r.slot, kind);
-        if (v !== undefined) out.push({ slot: r.slot, condition: kind, text: v, rewritten: true });
-      }
-    if (opts.probes.includes('format')) {
-      out.push({ slot: r.slot, condition: 'plain', text: stripMarkdown(r.text), rewritten: false });
-      const md = variantOf(texts, item.sourceId, r.slot, 'markdown');
-      if (md !== undefined) out.push({ slot: r.slot, condition: 'markdown', text: md, rewritten: true });
+    out.push({ slot: r.slot, condition: ORIGINAL, text: r.text, rewritten: false });
+    for (const c of conditions) {
+      const text = conditionText(c.id, r.text, item.sourceId, r.slot, texts);
+      if (text !== undefined)
+        out.push({ slot: r.slot, condition: c.id, text, rewritten: 'rewrite' in c.text });
     }
   }
   return out;
@@ -256,7 +310,7 @@ function planPointwise(
     // The noise floor: each effect's unchanged side scored again (sample 1).
     tasks.push(task, ...(opts.noiseFloor && isPlaceboBase(t.condition) ? [repeatOf(task)] : []));
   }
-  if (opts.probes.includes('position') && item.responses.length === 2) {
+  if (measuresPosition(opts) && item.responses.length === 2) {
     const [r1, r2] = item.responses;
     for (const [target, other] of [
       [r1, r2],
@@ -291,7 +345,11 @@ export interface ShownPair {
   rewritten: 'output_1' | 'output_2' | null;
 }
 
-/** The pairs pairwise judges compare per condition: the plan's and the export's. */
+/**
+ * The pairs pairwise judges compare per condition: the plan's and the export's. The original
+ * pair, then each selected probe's pairwise conditions in registry order: both texts made alike
+ * (`both`), or the worse response changed beside the better one as in `betterAs`.
+ */
 export function pairwiseTexts(
   item: BiasItem,
   opts: BiasOptions,
@@ -299,23 +357,27 @@ export function pairwiseTexts(
 ): ShownPair[] {
   const [o1, o2] = item.responses.map((r) => r.text);
   const worse: 'output_1' | 'output_2' = item.label === 1 ? 'output_2' : 'output_1';
-  const conditions: ShownPair[] = [{ condition: 'original', t1: o1, t2: o2, rewritten: null }];
-  const swapWorse = (text: string, better: string) =>
-    worse === 'output_1'
-      ? { t1: text, t2: better, rewritten: worse }
-      : { t1: better, t2: text, rewritten: worse };
-  if (opts.probes.includes('length')) {
-    const v = variantOf(texts, item.sourceId, worse, 'longer');
-    if (v !== undefined)
-      conditions.push({ condition: 'longer', ...swapWorse(v, worse === 'output_1' ? o2 : o1) });
-  }
-  if (opts.probes.includes('format')) {
-    const p1 = stripMarkdown(o1);
-    const p2 = stripMarkdown(o2);
-    conditions.push({ condition: 'plain', t1: p1, t2: p2, rewritten: null });
-    const md = variantOf(texts, item.sourceId, worse, 'markdown');
-    if (md !== undefined)
-      conditions.push({ condition: 'markdown', ...swapWorse(md, worse === 'output_1' ? p2 : p1) });
+  const better = worse === 'output_1' ? 'output_2' : 'output_1';
+  const original = { output_1: o1, output_2: o2 };
+  const textOf = (condition: string, slot: 'output_1' | 'output_2') =>
+    conditionText(condition, original[slot], item.sourceId, slot, texts);
+  const conditions: ShownPair[] = [{ condition: ORIGINAL, t1: o1, t2: o2, rewritten: null }];
+  for (const c of selectedProbes(opts).flatMap((p) => p.conditions)) {
+    if (c.pairwise === null) continue;
+    if (c.pairwise === 'both') {
+      const [t1, t2] = [textOf(c.id, 'output_1'), textOf(c.id, 'output_2')];
+      if (t1 !== undefined && t2 !== undefined) conditions.push({ condition: c.id, t1, t2, rewritten: null });
+      continue;
+    }
+    const changed = textOf(c.id, worse);
+    const kept = textOf(c.pairwise.betterAs, better);
+    if (changed === undefined || kept === undefined) continue;
+    const rewritten = 'rewrite' in c.text ? worse : null;
+    conditions.push(
+      worse === 'output_1'
+        ? { condition: c.id, t1: changed, t2: kept, rewritten }
+        : { condition: c.id, t1: kept, t2: changed, rewritten },
+    );
   }
   return conditions;
 }
@@ -330,13 +392,19 @@ function planPairwise(
   for (const c of pairwiseTexts(item, opts, texts))
     for (const order of PAIR_ORDERS) {
       const [a, b] = shownPair(order, c.t1, c.t2);
+      // Where the worse response is shown in this order, for a probe that names it in the prompt.
+      const worse = (item.label === 1) === (order === 'orig') ? 'B' : 'A';
       const task = judgeTask(
         judge,
         item,
         opts,
         [c.condition, order],
         { mode: 'pairwise', condition: c.condition, order },
-        { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
+        promptIn(
+          c.condition,
+          { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
+          { mode: 'pairwise', worse },
+        ),
       );
       tasks.push(task, ...(opts.noiseFloor && isPlaceboBase(c.condition) ? [repeatOf(task)] : []));
     }

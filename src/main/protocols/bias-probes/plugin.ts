@@ -36,12 +36,20 @@ import { parseScoreVerdict } from '../../judging/score';
 import { parseRewrite } from './parse';
 import { planJudge, planRewrite, variantTexts, type JudgeMeta, type RewriteMeta } from './plan';
 import { promptTemplatesOf } from './prompts';
+import {
+  biasProbeIds,
+  conditionById,
+  rewriteOf,
+  selectedProbes,
+} from '../../../shared/protocols/bias-probes/probe-registry';
 import { variantViews } from './views';
 import { biasItems, metricsInput, type BiasExperiment } from './experiment';
 
 function modelsOf(config: BiasConfig): ModelUse[] {
-  const probes = config.probes ?? ['position', 'length', 'format'];
-  const rewrites = probes.includes('length') || probes.includes('format');
+  // The rewriter is called when a selected probe has a condition it makes.
+  const rewrites = selectedProbes({ probes: config.probes ?? biasProbeIds() }).some((p) =>
+    p.conditions.some((c) => 'rewrite' in c.text),
+  );
   return [
     ...(config.rewriter && rewrites
       ? [modelUse('rewriter', REWRITER_LABEL, config.rewriter, ['rewriter', 'provider'])]
@@ -133,8 +141,8 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
       const source = items
         .find((i) => i.sourceId === m.sourceId)!
         .responses.find((r) => r.slot === m.slot)!.text;
-      const text =
-        m.kind === 'longer' ? `${source} ${source.slice(0, Math.floor(source.length / 2))}` : source;
+      const standIn = rewriteOf(m.kind)?.standIn;
+      const text = standIn ? standIn(source) : source;
       standIns.set(`${m.sourceId}\u0000${m.slot}\u0000${m.kind}`, text);
     }
     const tasks: ProtocolTask[] = [
@@ -143,10 +151,12 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
     ];
     return {
       tasks,
-      fresh: (t) =>
-        t.stage === 'judge' &&
-        (t.meta as JudgeMeta).condition !== 'original' &&
-        (t.meta as JudgeMeta).condition !== 'plain',
+      // A judge call on a rewrite cannot be a stored answer yet (its text is a stand-in).
+      fresh: (t) => {
+        if (t.stage !== 'judge') return false;
+        const c = conditionById((t.meta as JudgeMeta).condition);
+        return c !== undefined && 'rewrite' in c.text;
+      },
       note: 'Judge calls on variants not rewritten yet are estimated from stand-in texts of the target length; every shorter rewrite is assumed to exist.',
       noteKey: 'estimateNote.standIns',
     };

@@ -24,6 +24,8 @@ import {
   type Probe,
   type ProbeRow,
 } from '../../../shared/protocols/bias-probes/types';
+import type { BiasProbeOptions, EffectSpec } from '../../../shared/protocols/bias-probes/probe-types';
+import { effectById, selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
 import { biasItem } from './item';
 
 /** What the plan reads of the experiment (structural: this module stays off the seam's import ring). */
@@ -50,27 +52,27 @@ function pilotLean(pilot: BiasMetrics | null): { psi: number | null; lean: numbe
 /** The d_z the inverse plans for without a pilot (between Cohen's small and medium). */
 const DEFAULT_DZ = 0.3;
 
-/** The effects each probe measures (ProbeRow.effect), as the metrics name them. */
-function effectsOf(options: PlannedBias['options']): ProbeRow['effect'][] {
-  return options.probes.flatMap((p): ProbeRow['effect'][] =>
-    p === 'position'
-      ? ['position']
-      : p === 'format'
-        ? ['markdown']
-        : options.shorter
-          ? ['longer', 'shorter']
-          : ['longer'],
-  );
+/**
+ * The effects the plan covers, per selected probe in registry order: its `powerEffects`, else
+ * the effects it measures in the experiment's mode.
+ */
+function effectsOf(options: PlannedBias['options']): EffectSpec[] {
+  return selectedProbes(options).flatMap((p) => {
+    const ids = p.powerEffects
+      ? p.powerEffects(options as BiasProbeOptions)
+      : p.effects.filter((e) => e.modes.includes(options.mode)).map((e) => e.id);
+    return ids.map((id) => effectById(id)!.effect);
+  });
 }
 
 /**
  * Pointwise: the responses whose scores a probe pairs, one difference each (the position probe
  * scores the two responses of a pair, so only items with two count).
  */
-function responses(exp: PlannedBias, effect: ProbeRow['effect']): number {
+function responses(exp: PlannedBias, effect: EffectSpec): number {
   return exp.items
     .map(biasItem)
-    .filter((i) => effect !== 'position' || i.responses.length === 2)
+    .filter((i) => effect.measure !== 'paired-position' || i.responses.length === 2)
     .reduce((n, i) => n + i.responses.length, 0);
 }
 
@@ -86,8 +88,9 @@ export const biasPower = {
   ): PowerComparison[] {
     // The position probe needs an item with two responses to swap.
     const pairs = exp.items.map(biasItem).filter((i) => i.responses.length === 2).length;
-    return effectsOf(exp.options).flatMap((effect) => {
-      if (effect === 'position' && exp.options.mode === 'pairwise') {
+    return effectsOf(exp.options).flatMap((spec) => {
+      const effect = spec.id;
+      if (spec.measure === 'paired-position' && exp.options.mode === 'pairwise') {
         const id = 'position_lean';
         const p = pilotLean(pilot);
         return [
@@ -115,22 +118,37 @@ export const biasPower = {
       // a pair dataset): the test's units. Pairwise, an item's two orders judge one pair, so the
       // plan counts the item once, whatever its orders' correlation (as the other pairwise plans do).
       const pointwise = exp.options.mode === 'pointwise';
-      const items = effect === 'position' ? pairs : exp.items.length;
-      const units = pointwise ? responses(exp, effect) : items;
-      return pairedRows(
-        {
-          id,
-          label: `Paired score difference, ${effect} (per judge)`,
-          labelKey: 'power.pairedDifference',
-          labelParams: { effect },
-          unit: pointwise ? 'responses' : 'items',
-          unitsPerItem: items > 0 ? units / items : 1,
-          n: units,
-        },
-        sd === null ? null : assumed('sd', 'SD of the differences (score points)', sd, 0),
-        { typed: effects[id] ?? effects[`${id}:wilcoxon`], fallback: fallbackEffect(dz, DEFAULT_DZ) },
-        at,
-      );
+      const items = spec.measure === 'paired-position' ? pairs : exp.items.length;
+      const units = pointwise ? responses(exp, spec) : items;
+      const standard = () =>
+        pairedRows(
+          {
+            id,
+            label: `Paired score difference, ${effect} (per judge)`,
+            labelKey: 'power.pairedDifference',
+            labelParams: { effect },
+            unit: pointwise ? 'responses' : 'items',
+            unitsPerItem: items > 0 ? units / items : 1,
+            n: units,
+          },
+          sd === null ? null : assumed('sd', 'SD of the differences (score points)', sd, 0),
+          { typed: effects[id] ?? effects[`${id}:wilcoxon`], fallback: fallbackEffect(dz, DEFAULT_DZ) },
+          at,
+        );
+      // A probe with its own power model plans its effects; the kit's rows are its default.
+      const own = effectById(effect)!.probe.power;
+      return own
+        ? own({
+            effect: spec,
+            mode: exp.options.mode,
+            items,
+            units,
+            pilot: rows,
+            typed: effects,
+            at,
+            standard,
+          })
+        : standard();
     });
   },
   /**

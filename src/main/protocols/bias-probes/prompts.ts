@@ -3,34 +3,22 @@
 // reading the manifest) can tell the parts apart; the answers are the kit's score_verdict and
 // pairwise_verdict.
 import { inlineTag, sections } from '../../judging/template';
-import type { RewriteKind } from '../../../shared/protocols/bias-probes/types';
+import { rewriteConditions, rewriteOf } from '../../../shared/protocols/bias-probes/probe-registry';
 
 /** What the rewriter answers when a response has no filler to cut. */
-export const NO_FILLER = 'NO_FILLER';
+export { NO_FILLER } from '../../../shared/protocols/bias-probes/probe-types';
 
 export const REWRITE_SYSTEM =
   'You rewrite responses for a controlled experiment. Change only what you are asked to change. ' +
   'Never add facts, numbers, names, examples or claims that are not in the response; keep every ' +
   'number exactly as written. Answer with the rewritten response only, without any preface.';
 
-export const REWRITE_INSTRUCTIONS: Record<RewriteKind, string> = {
-  longer:
-    'Rewrite the response so that it has about 50% more words. Restate, rephrase and connect what ' +
-    'is already there; add no new information. Keep the formatting style of the original (plain ' +
-    'stays plain, Markdown stays Markdown).',
-  shorter:
-    'If the response contains filler (pleasantries, repetition, restating the question, empty ' +
-    'hedges), rewrite it without the filler, keeping every fact and every number. If it has no ' +
-    `filler, answer exactly ${NO_FILLER}.`,
-  markdown:
-    'Rewrite the response as Markdown: add headings, bulleted or numbered lists and bold or italic ' +
-    'emphasis where they fit. Keep the words: add or remove no content, keep every number, and keep ' +
-    'the length within 15% of the original.',
-};
-
-export function rewritePrompt(kind: RewriteKind, instruction: string, response: string): string {
+/** A rewrite request: the condition's id as the task, its probe's instructions, the source text. */
+export function rewritePrompt(kind: string, instruction: string, response: string): string {
+  const spec = rewriteOf(kind);
+  if (!spec) throw new Error(`no probe makes a "${kind}" rewrite`);
   return (
-    `${inlineTag('rewrite_task', kind)}\n${REWRITE_INSTRUCTIONS[kind]}\n\n` +
+    `${inlineTag('rewrite_task', kind)}\n${spec.instructions}\n\n` +
     sections([
       ['instruction', instruction],
       ['response', response],
@@ -99,9 +87,13 @@ export function pairwisePrompt(instruction: string, a: string, b: string): strin
 export function promptTemplatesOf(scale: number, rubric: string | null): Record<string, string> {
   return {
     rewriteSystem: REWRITE_SYSTEM,
-    rewriteLonger: rewritePrompt('longer', '{{instruction}}', '{{response}}'),
-    rewriteShorter: rewritePrompt('shorter', '{{instruction}}', '{{response}}'),
-    rewriteMarkdown: rewritePrompt('markdown', '{{instruction}}', '{{plain_response}}'),
+    // rewriteLonger, rewriteShorter, rewriteMarkdown, … (every registered rewrite, registry order).
+    ...Object.fromEntries(
+      rewriteConditions().map(({ condition, rewrite }) => [
+        `rewrite${condition.id[0].toUpperCase()}${condition.id.slice(1)}`,
+        rewritePrompt(condition.id, '{{instruction}}', rewrite.placeholder),
+      ]),
+    ),
     scoreSystem: scoreSystem(scale, rubric),
     scoreUser: scorePrompt('{{instruction}}', '{{response}}', scale),
     pairScoreUser: pairScorePrompt('{{instruction}}', '{{response_a}}', '{{response_b}}', 'A', scale),

@@ -5,6 +5,7 @@ import { ALL, type BiasMetrics } from '../../../shared/protocols/bias-probes/typ
 import { BIAS_CARD_TEXT } from '../../../shared/protocols/bias-probes/report/card-text';
 import type { ReportCardHooks } from '../plugin';
 import { BIAS_GATES } from '../../../shared/protocols/bias-probes/report/gates';
+import { probeById } from '../../../shared/protocols/bias-probes/probe-registry';
 
 export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContribution {
   const rows: HeadlineRow[] = [];
@@ -37,9 +38,11 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
       unit: 'num',
       note: p.dz === null ? (spread ?? { key: 'fewer_than_two' }) : { key: 'dz_no_interval' },
     });
-    if (p.probe === 'length')
+    // A probe that feeds a gate (length: the length-effect gate) gives its effects' d_z to it.
+    const gate = probeById(p.probe)?.cardGate as GateMeasurement['gate'] | undefined;
+    if (gate)
       gates.push({
-        gate: 'length_effect',
+        gate,
         condition,
         n: p.n,
         value: p.dz,

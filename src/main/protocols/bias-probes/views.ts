@@ -10,7 +10,8 @@ import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, type BiasExperiment } from './experiment';
-import { stripMarkdown } from './strip-markdown';
+import { rewriteSource } from './plan';
+import { rewriteOf } from '../../../shared/protocols/bias-probes/probe-registry';
 
 export function variantViews(db: Database, view: ExperimentView, flaggedOnly = false): BiasVariantView[] {
   const exp = view as BiasExperiment;
@@ -51,15 +52,16 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
     .map((a) => {
       const item = byId.get(a.sourceId)!;
       const original = item.responses.find((r) => r.slot === a.slot)!.text;
-      const baseCondition: Condition = a.kind === 'markdown' ? 'plain' : 'original';
+      // The text the rewrite was made from (plain for Markdown), which its effect starts from.
+      const baseCondition: Condition = rewriteOf(a.kind)?.from ?? 'original';
       return {
         itemId: a.sourceId,
         category: item.category,
         response: a.slot,
         variant: a.kind,
         instruction: item.instruction,
-        base: a.kind === 'markdown' ? stripMarkdown(original) : original,
-        baseLabel: a.kind === 'markdown' ? 'plain' : 'original',
+        base: rewriteSource(a.kind, original),
+        baseLabel: baseCondition,
         text: a.text!,
         ratio: a.ratio,
         reasons: a.reasons,

@@ -8,18 +8,20 @@ export const BIAS_PROTOCOL_ID = 'bias-probes';
 export const ALL = 'all';
 
 export type Mode = 'pointwise' | 'pairwise';
-export type Probe = 'position' | 'length' | 'format';
-export const PROBES: readonly Probe[] = ['position', 'length', 'format'];
+/**
+ * A probe's id (probe-types.ts `BiasProbe`; the built-in ones are `position`, `length` and
+ * `format`, probes/index.ts): open, since a probe is added by registering its module.
+ */
+export type Probe = string;
 
-/** Rewrites an LLM makes of a response (the `rewrite` stage). */
-export type RewriteKind = 'longer' | 'shorter' | 'markdown';
-export const REWRITE_KINDS: readonly RewriteKind[] = ['longer', 'shorter', 'markdown'];
+/** Rewrites an LLM makes of a response (the `rewrite` stage): a condition's id (`longer`, `shorter`, `markdown`…). */
+export type RewriteKind = string;
 
 /**
- * The text a judge sees in one condition: the original, an LLM rewrite, or `plain` (the
- * original with its Markdown stripped by a parser: no call).
+ * The text a judge sees in one condition: the original, or a probe's condition (an LLM rewrite
+ * such as `longer`, `plain`: the original with its Markdown stripped by a parser, no call).
  */
-export type Condition = 'original' | 'plain' | RewriteKind;
+export type Condition = string;
 
 /**
  * One row per probe effect. `effect` names the paired comparison:
@@ -32,7 +34,8 @@ export interface ProbeRow {
   judge: string;
   category: string;
   probe: Probe;
-  effect: 'longer' | 'shorter' | 'markdown' | 'position';
+  /** The effect's id as its probe declares it (`longer`, `shorter`, `markdown`, `position`…). */
+  effect: string;
   n: number;
   /** Items the units belong to: the interval and tests take the item as the unit (DESIGN §1e). */
   items: number;
@@ -130,6 +133,8 @@ export interface AuditSummary {
     markdown_tolerance: number;
     numbers_kept: true;
     not_empty: true;
+    /** A registered probe's own rewrite band (`RewriteSpec.check`), before the two above. */
+    [check: string]: unknown;
   };
   variants: { variant: RewriteKind; made: number; flagged: number; none: number }[];
   flagged: FlaggedVariant[];
@@ -166,7 +171,7 @@ export interface FailureRow {
  * What a placebo asks again: each effect's unchanged side — the original (length effects), the
  * plain text (Markdown), the response shown second with the pair in view (pointwise position).
  */
-export type PlaceboBase = 'original' | 'plain' | 'second';
+export type PlaceboBase = string;
 
 /**
  * The noise floor (config `noiseFloor`; DESIGN.md section 5c): each effect's unchanged side

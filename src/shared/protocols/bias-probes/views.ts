@@ -17,7 +17,8 @@ export interface BiasVariantView {
   instruction: string;
   /** The text the variant is compared with: the original (longer, shorter) or the plain text (Markdown). */
   base: string;
-  baseLabel: 'original' | 'plain';
+  /** The condition of `base`: the one the rewrite was made from (probe-types.ts `RewriteSpec.from`). */
+  baseLabel: string;
   text: string;
   ratio: number | null;
   reasons: string[];

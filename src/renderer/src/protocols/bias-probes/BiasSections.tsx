@@ -9,6 +9,7 @@ import {
   lengthScatterFigure,
 } from '../../../../shared/protocols/bias-probes/report/figures';
 import { BIAS_FIGURES_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
+import { allEffects } from '../../../../shared/protocols/bias-probes/probe-registry';
 import { effectLabel } from '../../../../shared/protocols/bias-probes/report/tables';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
@@ -43,7 +44,8 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
   );
   const histograms = useMemo(
     () =>
-      (['position', 'longer', 'shorter', 'markdown'] as const)
+      allEffects()
+        .map(({ effect }) => effect.id)
         .map((e) =>
           differenceFigure(
             m,

@@ -10,7 +10,7 @@ import {
   useStepIssues,
   useWizard,
 } from '../host';
-import { biasDraft, needsRewriter, PROBE_IDS, withBiasDraft, type BiasDraft } from './draft';
+import { biasDraft, needsRewriter, probeIds, withBiasDraft, type BiasDraft } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
 
 function edit(fn: (own: BiasDraft) => BiasDraft) {
@@ -90,7 +90,7 @@ export function ProbesStep() {
       )}
       <fieldset className="form-grid">
         <legend>{t('wizard.probes.probes')}</legend>
-        {PROBE_IDS.map((p) => (
+        {probeIds().map((p) => (
           <label key={p} className="checkbox">
             <input
               type="checkbox"
@@ -101,7 +101,7 @@ export function ProbesStep() {
                 edit((o) => ({ ...o, probes: { ...o.probes, [p]: on } }));
               }}
             />{' '}
-            {t(`wizard.probes.${p}`)}
+            {t(`wizard.probeChoices.${p}`)}
           </label>
         ))}
         {issues

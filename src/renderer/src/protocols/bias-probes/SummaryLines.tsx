@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { presetOf, useWizard } from '../host';
-import { biasDraft, needsRewriter, PROBE_IDS } from './draft';
+import { biasDraft, needsRewriter, probeIds } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
 
 /** Bias probes' lines in the summary's recap: every choice of its step (issue 38 item 4). */
 export function SummaryLines() {
   const { t } = useTranslation(BIAS_NAMESPACES);
   const own = biasDraft(useWizard((s) => s.draft));
-  const probes = PROBE_IDS.filter((p) => own.probes[p]);
+  const probes = probeIds().filter((p) => own.probes[p]);
   const rubric = own.rubric?.trim() ?? '';
   return (
     <>
@@ -27,7 +27,7 @@ export function SummaryLines() {
       )}
       <dt>{t('wizard.summary.probes')}</dt>
       <dd data-testid="summary-bias-probes">
-        {probes.map((p) => t(`wizard.probes.${p}`)).join(' · ') || t('wizard.summary.none')}
+        {probes.map((p) => t(`wizard.probeChoices.${p}`)).join(' · ') || t('wizard.summary.none')}
       </dd>
       {own.probes.length && (
         <>

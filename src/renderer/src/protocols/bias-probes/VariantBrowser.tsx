@@ -7,6 +7,7 @@ import {
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
 import { diffReasons, ScrollBox, useApi } from '../host';
+import { conditionById, rewriteConditions } from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_NAMESPACES } from './i18n';
 import './bias.css';
 
@@ -23,7 +24,8 @@ export function VariantBrowser({
   experimentId: number;
   initialItem?: string;
 }) {
-  const { t } = useTranslation(BIAS_NAMESPACES);
+  const { t, i18n } = useTranslation(BIAS_NAMESPACES);
+  const lang = i18n.language.startsWith('zh') ? 'zh' : 'en';
   const [rows, setRows] = useState<BiasVariantView[] | null>(null);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [filter, setFilter] = useState<Filter>('all');
@@ -80,9 +82,11 @@ export function VariantBrowser({
               setSelected(0);
             }}
           >
-            {(['all', 'longer', 'shorter', 'markdown'] as const).map((f) => (
-              <option key={f} value={f}>
-                {t(`results.browser.${f}`)}
+            <option value="all">{t('results.browser.all')}</option>
+            {/* Every rewrite a registered probe makes, named by its probe where the page has no words. */}
+            {rewriteConditions().map(({ condition: c }) => (
+              <option key={c.id} value={c.id}>
+                {t(`results.browser.${c.id}`, { defaultValue: c.name[lang] })}
               </option>
             ))}
           </select>
@@ -122,7 +126,9 @@ export function VariantBrowser({
               <div className="bias-browser__sides">
                 <section>
                   <h3>
-                    {t(row.baseLabel === 'plain' ? 'results.browser.plain' : 'results.browser.original')}
+                    {t(`results.browser.${row.baseLabel}`, {
+                      defaultValue: conditionById(row.baseLabel)?.name[lang] ?? row.baseLabel,
+                    })}
                   </h3>
                   <pre className="text" dir="auto" data-testid="bias-base-text">
                     {row.base}

@@ -2,15 +2,21 @@
 // and the config keys it becomes (README "Bias probes").
 import type { DraftIssue, PresetId, WizardDraft } from '../host';
 import type { DatasetKind } from '../../../../shared/domain';
+import {
+  biasProbeIds,
+  measuresPosition,
+  selectedProbes,
+} from '../../../../shared/protocols/bias-probes/probe-registry';
 
 export const BIAS_ID = 'bias-probes';
-export const PROBE_IDS = ['position', 'length', 'format'] as const;
-export type ProbeId = (typeof PROBE_IDS)[number];
+/** The probes the wizard offers: every registered one, in registry order (probe-registry.ts). */
+export const probeIds = (): string[] => biasProbeIds();
 
 export interface BiasDraft {
   mode: 'pointwise' | 'pairwise';
   scale: 5 | 10;
-  probes: Record<ProbeId, boolean>;
+  /** On or off per probe id (a probe missing from a saved draft is off). */
+  probes: Record<string, boolean>;
   lengthBand: [number, number];
   rewriter: { provider: PresetId; model: string };
   /** Replaces the default pointwise rubric; empty = the default. */
@@ -19,12 +25,14 @@ export interface BiasDraft {
   noiseFloor?: boolean;
 }
 
-/** On data with one response per item the position probe (a swap of two) starts off. */
+/** Every probe starts on, but on data with one response per item a position probe (a swap of two). */
 export function initialBiasDraft(datasetKind?: DatasetKind): BiasDraft {
   return {
     mode: 'pointwise',
     scale: 5,
-    probes: { position: datasetKind !== 'pointwise', length: true, format: true },
+    probes: Object.fromEntries(
+      probeIds().map((p) => [p, !(datasetKind === 'pointwise' && measuresPosition({ probes: [p] }))]),
+    ),
     lengthBand: [1.3, 1.7],
     rewriter: { provider: 'openai', model: 'gpt-4.1-mini' },
   };
@@ -38,20 +46,24 @@ export function withBiasDraft(draft: WizardDraft, own: BiasDraft): WizardDraft {
   return { ...draft, protocolDrafts: { ...draft.protocolDrafts, [BIAS_ID]: own } };
 }
 
-/** The length and format probes need a rewriter model; position does not. */
-export const needsRewriter = (own: BiasDraft) => own.probes.length || own.probes.format;
+const chosen = (own: BiasDraft) => probeIds().filter((p) => own.probes[p]);
+
+/** A probe whose conditions the rewriter makes (length, format) needs a rewriter model; position does not. */
+export const needsRewriter = (own: BiasDraft) =>
+  selectedProbes({ probes: chosen(own) }).some((p) => p.conditions.some((c) => 'rewrite' in c.text));
 
 export function validateBias(draft: WizardDraft): DraftIssue[] {
   const own = biasDraft(draft);
   const issues: DraftIssue[] = [];
-  if (!PROBE_IDS.some((p) => own.probes[p])) issues.push({ field: 'probes', code: 'probesRequired' });
+  if (!chosen(own).length) issues.push({ field: 'probes', code: 'probesRequired' });
   if (needsRewriter(own) && !own.rewriter.model.trim())
     issues.push({ field: 'rewriter', code: 'modelRequired' });
   // Checked here, when the step is left, in words: the core would refuse it only after the run
   // planned no position pairs ("undefined … no items").
   if (draft.datasetKind === 'pointwise') {
     if (own.mode === 'pairwise') issues.push({ field: 'mode', code: 'pairwiseNeedsPairs' });
-    if (own.probes.position) issues.push({ field: 'probes', code: 'positionNeedsPairs' });
+    if (measuresPosition({ probes: chosen(own) }))
+      issues.push({ field: 'probes', code: 'positionNeedsPairs' });
   }
   const [lo, hi] = own.lengthBand;
   if (!(lo > 1 && hi > lo)) issues.push({ field: 'lengthBand', code: 'bandInvalid' });
@@ -63,7 +75,7 @@ export function biasConfig(draft: WizardDraft): Record<string, unknown> {
   return {
     mode: own.mode,
     scale: own.scale,
-    probes: PROBE_IDS.filter((p) => own.probes[p]),
+    probes: chosen(own),
     lengthBand: own.lengthBand,
     ...(own.mode === 'pointwise' && own.rubric?.trim() ? { rubric: own.rubric.trim() } : {}),
     ...(needsRewriter(own)

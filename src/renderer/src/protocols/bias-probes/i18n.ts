@@ -1,8 +1,24 @@
 import { i18next } from '../host';
 import { EFFECTS_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
+import { allEffects, biasProbes } from '../../../../shared/protocols/bias-probes/probe-registry';
 
 export const BIAS_NS = 'bias-probes';
 export const BIAS_NAMESPACES = [BIAS_NS, 'results', 'translation'];
+
+/** Each probe's words for choosing it in the wizard (its module's), by probe id. */
+const probeChoices = (lang: 'en' | 'zh') =>
+  Object.fromEntries(biasProbes().map((p) => [p.id, (p.texts.choice ?? p.texts.name)[lang]]));
+
+/** Each effect's label per mode (its probe module's), as `results.effects.<mode>.<effect>`. */
+function effectWords(lang: 'en' | 'zh') {
+  const effects = allEffects().map((e) => e.effect);
+  return {
+    pointwise: Object.fromEntries(effects.map((e) => [e.id, e.label.pointwise[lang]])),
+    pairwise: Object.fromEntries(
+      effects.flatMap((e) => (e.label.pairwise ? [[e.id, e.label.pairwise[lang]]] : [])),
+    ),
+  };
+}
 
 const en = {
   power: {
@@ -31,6 +47,7 @@ const en = {
   },
   wizard: {
     steps: { probes: 'Probes' },
+    probeChoices: probeChoices('en'),
     probes: {
       title: 'What to probe',
       intro:
@@ -43,9 +60,6 @@ const en = {
       rubricHint:
         'Replaces the default: follows the instruction, correct and helpful; length and formatting are no merit.',
       probes: 'Probes',
-      position: 'Position (both orders; a score with the pair in view)',
-      length: 'Length (longer variant ≈ +50% words, shorter where there is filler)',
-      format: 'Format (Markdown vs plain prose)',
       band: 'Longer variant: word-count ratio band',
       bandLow: 'from',
       bandHigh: 'to',
@@ -87,15 +101,7 @@ const en = {
       'Grey diamonds: the noise floor, each effect’s unchanged side scored twice (repeat − first, t 95% CI). Whether an effect clears it: the noise-floor table, where each effect is compared with its own repeat on the same items (changed vs unchanged by exact McNemar, absolute change by Wilcoxon).',
     histograms: 'Paired differences',
     histogram: 'Paired differences: {{effect}}',
-    effects: {
-      pointwise: {
-        longer: 'Longer − original',
-        shorter: 'Shorter − original',
-        markdown: 'Markdown − plain',
-        position: 'Shown first − second',
-      },
-      pairwise: { longer: 'Worse response longer', markdown: 'Worse response as Markdown' },
-    },
+    effects: effectWords('en'),
     scatter: 'Length and score of the original responses',
     browser: {
       title: 'Variant browser',
@@ -150,6 +156,7 @@ const zh = {
   },
   wizard: {
     steps: { probes: '探针' },
+    probeChoices: probeChoices('zh'),
     probes: {
       title: '探测什么',
       intro:
@@ -161,9 +168,6 @@ const zh = {
       rubric: '评分标准（可选）',
       rubricHint: '替换默认标准：是否遵循指令、正确且有帮助；长度与格式本身不算优点。',
       probes: '探针',
-      position: '位置（两种顺序；同时展示两个回答时的评分）',
-      length: '长度（加长变体约多 50% 词数；有冗余时另做缩短变体）',
-      format: '格式（Markdown 与纯文本）',
       band: '加长变体：词数比例区间',
       bandLow: '从',
       bandHigh: '到',
@@ -205,15 +209,7 @@ const zh = {
       '灰色菱形：噪声底线，即每个效应未改动的一侧评两次的差（重复 − 首次，t 分布 95% 置信区间）。效应是否超出噪声见噪声底线表：每个效应与它自己的重复在同样的条目上比较（改变与否用精确 McNemar 检验，绝对变化用 Wilcoxon 检验）。',
     histograms: '配对差分布',
     histogram: '配对差分布：{{effect}}',
-    effects: {
-      pointwise: {
-        longer: '加长 − 原文',
-        shorter: '缩短 − 原文',
-        markdown: 'Markdown − 纯文本',
-        position: '先展示 − 后展示',
-      },
-      pairwise: { longer: '较差回答加长', markdown: '较差回答改为 Markdown' },
-    },
+    effects: effectWords('zh'),
     scatter: '原始回答的长度与评分',
     browser: {
       title: '变体浏览',

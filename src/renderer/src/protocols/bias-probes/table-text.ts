@@ -3,6 +3,7 @@
 // (what the exports write) stays English; judge labels, categories and item ids are data.
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
 import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+import { allConditions } from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_FIGURES_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
 
 const TITLES_ZH: Record<string, string> = {
@@ -74,7 +75,11 @@ const HEADERS_ZH: Record<string, string> = {
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
   effect: { ...BIAS_FIGURES_ZH.exact },
-  variant: { original: '原文', longer: '加长', shorter: '缩短', plain: '纯文本', markdown: 'Markdown' },
+  // The conditions' names come from their probes (probe-registry.ts).
+  variant: {
+    original: '原文',
+    ...Object.fromEntries(allConditions().map(({ condition }) => [condition.id, condition.name.zh])),
+  },
   role: { rewriter: '改写模型', judge: '评审模型' },
   judge: { rewriter: '改写模型' },
 };

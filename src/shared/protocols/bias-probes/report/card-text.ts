@@ -2,6 +2,15 @@
 // interval is undefined), in English and Chinese: the plug-in hands them to the card's
 // exports, the app to its page.
 import type { CardDictionary } from '../../../report-card/phrases';
+import { allEffects, biasProbes } from '../probe-registry';
+
+/** Each registered probe's name and effect's short name in one language (read when a card is made). */
+function probeValues(lang: 'en' | 'zh'): Record<string, Record<string, string>> {
+  return {
+    probe: Object.fromEntries(biasProbes().map((p) => [p.id, p.texts.name[lang]])),
+    effect: Object.fromEntries(allEffects().map(({ effect }) => [effect.id, effect.short[lang]])),
+  };
+}
 
 export const BIAS_CARD_TEXT: CardDictionary = {
   en: {
@@ -16,6 +25,10 @@ export const BIAS_CARD_TEXT: CardDictionary = {
       no_ab_verdict: 'no verdict named A or B',
       no_item_both_orders: 'no item valid in both orders',
       no_item_decided_both_orders: 'no item named A or B in both orders',
+    },
+    // A getter: a probe registered after this module loaded (a test's) has its words too.
+    get values() {
+      return probeValues('en');
     },
   },
   zh: {
@@ -36,10 +49,8 @@ export const BIAS_CARD_TEXT: CardDictionary = {
       no_item_both_orders: '没有在两种顺序下都有效的条目',
       no_item_decided_both_orders: '没有在两种顺序下都判为 A 或 B 的条目',
     },
-    values: {
-      probe: { position: '位置', length: '长度', format: '格式' },
-      effect: { longer: '加长', shorter: '缩短', markdown: 'Markdown', position: '位置' },
-      mode: { pointwise: '逐项评分', pairwise: '成对比较' },
+    get values() {
+      return { ...probeValues('zh'), mode: { pointwise: '逐项评分', pairwise: '成对比较' } };
     },
   },
 };

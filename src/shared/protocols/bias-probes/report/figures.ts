@@ -14,6 +14,7 @@ import {
 } from '../../../report/chart-kit';
 import { ALL, type BiasMetrics, type ProbeRow } from '../types';
 import { effectLabel, placeboLabel } from './tables';
+import { allEffects } from '../probe-registry';
 
 const PALETTE = [
   OKABE_ITO.blue,
@@ -281,7 +282,7 @@ export function lengthScatterFigure(
 export function buildBiasFigures(m: BiasMetrics): FigureSpec[] {
   const figures: FigureSpec[] = [];
   if (profileRows(m).length) figures.push(biasProfileFigure(m));
-  for (const effect of ['position', 'longer', 'shorter', 'markdown'] as const) {
+  for (const effect of allEffects().map((e) => e.effect.id)) {
     const f = differenceFigure(m, effect);
     if (f) figures.push(f);
   }

@@ -4,22 +4,12 @@ import { col, withMethod, type Table, type TableRow } from '../../../report/tabl
 import { usageTable } from '../../../report/usage';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
+import { effectLabelOf, ORIGINAL_PLACEBO_LABEL, placeboLabelOf } from '../probe-registry';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
-/** What an effect row compares, in words (tables, figures, dashboard). */
+/** What an effect row compares, in words (tables, figures, dashboard): its probe's label. */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
-  if (mode === 'pairwise')
-    return effect === 'longer'
-      ? 'Worse response longer'
-      : effect === 'markdown'
-        ? 'Worse response as Markdown'
-        : effect;
-  return {
-    longer: 'Longer − original',
-    shorter: 'Shorter − original',
-    markdown: 'Markdown − plain',
-    position: 'Shown first − second',
-  }[effect];
+  return effectLabelOf(effect, mode);
 }
 
 function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[], extra: string): Table {
@@ -68,13 +58,10 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
 }
 
 /** The placebo's label (tables, figures, dashboard): the original's keeps the words it had. */
-export const PLACEBO_LABEL = 'Repeat − first (placebo)';
+export const PLACEBO_LABEL = ORIGINAL_PLACEBO_LABEL.en;
+/** A placebo's label: its probe's (probe-registry.ts). */
 export function placeboLabel(repeated: PlaceboBase): string {
-  return repeated === 'plain'
-    ? 'Repeat − first, plain (placebo)'
-    : repeated === 'second'
-      ? 'Repeat − first, shown second (placebo)'
-      : PLACEBO_LABEL;
+  return placeboLabelOf(repeated);
 }
 
 const count = (k: number, n: number) => `${k}/${n}`;

@@ -1,0 +1,167 @@
+// The probe kit's contract (DESIGN.md §5c "Probes", §1b "How to add a probe"): a probe is one
+// module that declares its perturbation (the texts or prompt a judge sees in its conditions), the
+// effects that compare two conditions and how (pointwise score change, pairwise flip, paired
+// position), each effect's placebo, its texts in English and Chinese and, optionally, its own
+// power model and report-card gate. The bias-probes protocol (src/main/protocols/bias-probes/)
+// plans, judges, measures, tables and cards every registered probe from these declarations; a
+// probe never reaches into the protocol. Pure: the main side, the dashboard and tests read it.
+import type { PlanAt } from '../../paper/power-rows';
+import type { PowerComparison } from '../../paper/types';
+import type { Mode, ProbeRow } from './types';
+
+/** The resolved options every probe may read (the bias-probes config after defaults). */
+export interface BiasProbeOptions {
+  mode: Mode;
+  scale: 5 | 10;
+  rubric: string | null;
+  /** The probes this experiment runs, in registry order. */
+  probes: string[];
+  lengthBand: [number, number];
+  shorterBand: [number, number];
+  shorter: boolean;
+  formatTolerance: number;
+  noiseFloor: boolean;
+}
+
+/** A text in both languages of the app. */
+export interface Bilingual {
+  en: string;
+  zh: string;
+}
+
+/**
+ * A text the rewriter model makes (the `rewrite` stage): one request per response (pairwise: per
+ * worse response), tagged `<rewrite_task>` with the condition's id, audited before it is judged.
+ */
+export interface RewriteSpec {
+  /** What the rewriter is asked to do (after the `<rewrite_task>` tag). */
+  instructions: string;
+  /** The condition whose text the rewriter gets: `original`, or a derived condition (Markdown from `plain`). */
+  from: string;
+  /** The placeholder the manifest's prompt template shows for that text (`{{response}}`). */
+  placeholder: string;
+  /** Only when this holds (default: always). */
+  when?: (opts: BiasProbeOptions) => boolean;
+  /** The token ratio variant / source the audit accepts. */
+  band: (opts: BiasProbeOptions) => [number, number];
+  /** The audit's `checks` entry naming that band in metrics.json (key, value). */
+  check: (opts: BiasProbeOptions) => [string, unknown];
+  /** The words of a variant the audit counts (Markdown: its markup stripped); default the text. */
+  content?: (variant: string) => string;
+  /** The estimate's stand-in before the rewrite exists (default: the source text). */
+  standIn?: (source: string) => string;
+}
+
+/**
+ * How a condition's text is made from a response's original text: by the rewriter (`rewrite`),
+ * by code with no call (`derive`), or unchanged (`same`: the condition changes the prompt only).
+ */
+export type ConditionText = { rewrite: RewriteSpec } | { derive: (text: string) => string } | { same: true };
+
+/** What a prompt change of a condition is told about the judge call it changes. */
+export interface PromptContext {
+  mode: Mode;
+  /** Pairwise: the letter the worse response is shown under in this call. */
+  worse: 'A' | 'B' | null;
+}
+
+/** One judge call's prompt, before and after a condition's change. */
+export interface JudgePrompt {
+  system: string;
+  user: string;
+}
+
+/**
+ * A condition: what a judge is shown in it. Pointwise, each response is scored alone in it.
+ * Pairwise, `pairwise` says which response changes: `both` (both texts made alike, as `plain`),
+ * or `worse` (the non-gold response changes; the better one is shown as in condition `betterAs`,
+ * `original` or a derived condition, so the pair differs only in the probed property).
+ */
+export interface ConditionSpec {
+  /** The condition's name in task keys, metrics and exports; a rewrite's `<rewrite_task>`. */
+  id: string;
+  /** Its name for a reader (the accuracy table's variant, the variant browser's filter). */
+  name: Bilingual;
+  text: ConditionText;
+  /** Judged alone in pointwise mode. */
+  pointwise: boolean;
+  pairwise: null | 'both' | { worse: true; betterAs: string };
+  /** A change of the judge's instructions or message in this condition (rubric, system, user). */
+  prompt?: (prompt: JudgePrompt, ctx: PromptContext) => JudgePrompt;
+  /** Its score is the item's debiased score (the format probe's plain text). */
+  debiases?: boolean;
+}
+
+/**
+ * An effect: the paired comparison one row of the bias profile reports.
+ * - `paired-change`: pointwise, a response's score in `variant` − in `base` (score change);
+ *   pairwise, the worse response's win score (1 win, ½ tie, 0 loss) in `variant` − in `base`
+ *   per (item, order), with the flip rate (its verdict moved to the worse response).
+ * - `paired-position`: pointwise, a response scored with the pair in view, shown first − shown
+ *   second; pairwise, the paired position test on the original pair in both orders (the
+ *   `position` table). `variant` and `base` are `original`.
+ */
+export interface EffectSpec {
+  id: string;
+  measure: 'paired-change' | 'paired-position';
+  variant: string;
+  base: string;
+  /** Modes the effect is measured in. */
+  modes: readonly Mode[];
+  /**
+   * The placebo: the condition whose unchanged text is asked again (sample 1) with the noise
+   * floor on, the same text and view the effect starts from (`second` for paired position: the
+   * response shown second). Each effect is then read against its own placebo.
+   */
+  placebo: string;
+  /** Its label in tables, figures and the verdict browser, per mode (pairwise default: the id). */
+  label: { pointwise: Bilingual; pairwise?: Bilingual };
+  /** Its short name on the report card (`{{effect}}`). */
+  short: Bilingual;
+  /**
+   * The label of its placebo's rows in the noise floor (tables, figures) when the repeated
+   * condition is not the original (whose rows read "Repeat − first (placebo)").
+   */
+  placeboLabel?: Bilingual;
+}
+
+/** What a probe's power model is given (the kit's default serves a probe without one). */
+export interface ProbePowerContext {
+  effect: EffectSpec;
+  mode: Mode;
+  /** Items in the plan, and the paired units of this effect (pointwise: responses; pairwise: items). */
+  items: number;
+  units: number;
+  /** The pilot's rows of this effect (category "all" and the others), or none. */
+  pilot: ProbeRow[];
+  /** The effect the user typed for a comparison id, if any. */
+  typed: Readonly<Record<string, number>>;
+  at: PlanAt;
+  /** The kit's default rows for this effect (paired t and Wilcoxon), to keep or adjust. */
+  standard: () => PowerComparison[];
+}
+
+export interface BiasProbe {
+  /** The probe's name in the config's `probes` list and in metrics.json (`ProbeRow.probe`). */
+  id: string;
+  /** Its conditions, in the order the plan asks them (after the item's `original`). */
+  conditions: readonly ConditionSpec[];
+  effects: readonly EffectSpec[];
+  /** The effects the power plan covers (default: those measured in the experiment's mode). */
+  powerEffects?: (opts: BiasProbeOptions) => string[];
+  /** Its own power model per effect (default: the kit's paired rows, McNemar for pairwise position). */
+  power?: (ctx: ProbePowerContext) => PowerComparison[];
+  /** The report-card gate its effects' d_z feeds, if any (a gate id the card knows). */
+  cardGate?: string;
+  texts: {
+    /** Its name (report card `{{probe}}`, the wizard's recap). */
+    name: Bilingual;
+    /** The wizard's words for choosing it (default: its name). */
+    choice?: Bilingual;
+    /** A Methods sentence saying what it perturbs (optional; listed under the design). */
+    methods?: Bilingual;
+  };
+}
+
+/** What a rewriter answers when a shorter variant has no filler to cut: no variant is made. */
+export const NO_FILLER = 'NO_FILLER';

@@ -1,0 +1,15 @@
+// The built-in probes, one line each (and its import), in the order the plan asks them and the
+// tables list them (DESIGN.md §1b "How to add a probe"; a test registers its own with
+// `registerBiasProbe`).
+import type { BiasProbe } from '../probe-types';
+import { formatProbe } from './format';
+import { lengthProbe } from './length';
+import { positionProbe } from './position';
+
+// One entry per line, so probes added side by side merge without a conflict.
+// prettier-ignore
+export const BUILT_IN_PROBES: readonly BiasProbe[] = [
+  positionProbe,
+  lengthProbe,
+  formatProbe,
+];

@@ -1,0 +1,338 @@
+// A probe added to bias probes from this folder only (DESIGN.md §1b "How to add a probe"): the
+// crowd probe (probe.ts) is registered with one line and runs end to end through the core — the
+// config accepts it, the plan asks its conditions with its prompt change (and its placebo with the
+// noise floor on), the metrics measure its effect, and its rows, labels, power plan, report-card
+// rows and Methods sentence appear wherever the built-in probes' do — against the mock provider
+// (both wire formats, with a planted effect recovered from the mock's log) and the simulated one.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../src/main/facade/core';
+import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import {
+  registerBiasProbe,
+  unregisterBiasProbe,
+} from '../../../src/shared/protocols/bias-probes/probe-registry';
+import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/report/figure-zh';
+import { buildBiasFigures } from '../../../src/shared/protocols/bias-probes/report/figures';
+import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
+import { clusteredPairedEffect, holmAdjust, wilcoxonSignedRank } from '../../../src/shared/stats';
+import { tempDir } from '../../helpers/tmp';
+import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
+import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
+import { CROWD_DEFAULT_DZ, CROWD_NOTE, crowdPairNote, crowdProbe, NEUTRAL_NOTE } from './probe';
+
+const SAMPLE = join(import.meta.dirname, '../../../resources/samples/llmbar.jsonl');
+const all: PairRecord[] = readFileSync(SAMPLE, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as PairRecord);
+const LIMIT = 24;
+/** The planted share of calls the crowd note moves: one point up, or the verdict to the named response. */
+const PLANTED = 0.5;
+
+/** A stable uniform draw per unit, like the bias mock's own. */
+function unit(...parts: string[]): number {
+  let h = 2166136261;
+  for (const c of parts.join('\u0000')) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+  return h / 2 ** 32;
+}
+
+interface Logged {
+  model: string;
+  note: 'crowd' | 'neutral';
+  /** The request without its note: the same for the crowd and the neutral ask of one unit. */
+  key: string;
+  instruction: string;
+  score?: number;
+  winner?: 'A' | 'B';
+  /** Pairwise: the response the crowd note named. */
+  named?: 'A' | 'B';
+}
+
+/** The bias mock, with the crowd note moving PLANTED of the answers it is in; every noted answer logged. */
+function crowdResponder() {
+  const base = biasResponder(all);
+  const log: Logged[] = [];
+  const respond = (req: MockRequest): unknown => {
+    const answer = base.respond(req) as { score?: number; winner?: 'A' | 'B' };
+    const text = req.lastUser;
+    const pair = (['A', 'B'] as const).find((x) => text.endsWith(`\n\n${crowdPairNote(x)}`));
+    const note = text.endsWith(CROWD_NOTE) || pair ? 'crowd' : text.endsWith(NEUTRAL_NOTE) ? 'neutral' : null;
+    if (!note) return answer;
+    const key = text.slice(0, text.lastIndexOf('\n\nNote: '));
+    const instruction = /<instruction>\n?([\s\S]*?)\n?<\/instruction>/.exec(text)?.[1] ?? '';
+    const moved = note === 'crowd' && unit('crowd', req.model, key) < PLANTED;
+    if (answer.score !== undefined && moved && answer.score < 5) answer.score += 1;
+    if (answer.winner !== undefined && moved && pair) answer.winner = pair;
+    log.push({
+      model: req.model,
+      note,
+      key,
+      instruction,
+      score: answer.score,
+      winner: answer.winner,
+      named: pair,
+    });
+    return answer;
+  };
+  return { respond, log };
+}
+
+let core: Core;
+let mock: MockProvider;
+let dir: string;
+let cleanup: () => void;
+const responder = crowdResponder();
+
+beforeAll(async () => {
+  registerBiasProbe(crowdProbe);
+  ({ dir, cleanup } = tempDir());
+  core = new Core({
+    dataDir: dir,
+    door: 'cli',
+    keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
+    engine: { progressIntervalMs: 200 },
+  });
+  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
+  mock = await startMockProvider({ latencyMs: [0, 0], respond: responder.respond, logBodies: false });
+});
+
+afterAll(async () => {
+  // Test files share a process: the files after this one see the built-in probes only.
+  unregisterBiasProbe(crowdProbe.id);
+  await core?.shutdown();
+  await mock?.close();
+  cleanup?.();
+});
+
+const JUDGES = [
+  { label: 'Mock judge', provider: 'openai', model: 'crowd-judge' },
+  { label: 'Mock judge (anthropic)', provider: 'anthropic', model: 'crowd-judge-2' },
+];
+
+function mockConfig(name: string, extra: Record<string, unknown>) {
+  return {
+    name,
+    protocol: 'bias-probes',
+    dataset: 'LLMBar (sample)',
+    limit: LIMIT,
+    providers: {
+      openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 8 },
+      anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 8 },
+    },
+    judges: JUDGES,
+    ...extra,
+  };
+}
+
+/** The log of one judge model's pointwise (scores) or pairwise (verdicts) answers. */
+const logOf = (model: string, pairwise: boolean) =>
+  responder.log.filter((l) => l.model === model && (l.winner !== undefined) === pairwise);
+
+/** The log's crowd − neutral differences of one judge model, with the item (its instruction) of each. */
+function unitsFromLog(model: string, pairwise: boolean, diff: (crowd: Logged, neutral: Logged) => number) {
+  const log = logOf(model, pairwise);
+  const neutral = new Map<string, Logged>();
+  for (const l of log) if (l.note === 'neutral') neutral.set(l.key, l);
+  const diffs: number[] = [];
+  const items: string[] = [];
+  for (const l of log) {
+    const n = neutral.get(l.key);
+    if (l.note !== 'crowd' || !n) continue;
+    diffs.push(diff(l, n));
+    items.push(l.instruction);
+  }
+  return { diffs, items };
+}
+
+async function run(config: Record<string, unknown>): Promise<{ id: number; metrics: BiasMetrics }> {
+  const { id } = await core.call('experiments.create', { config });
+  const final = await core.experiments.runToEnd(id);
+  expect(final.status).toBe('finished');
+  const results = await core.call('experiments.results', { experimentId: id });
+  expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
+  return { id, metrics: results.metrics as BiasMetrics };
+}
+
+describe('a probe registered from test code (the crowd note)', () => {
+  let pointwise: { id: number; metrics: BiasMetrics };
+
+  it('runs pointwise beside the position probe with its placebo, needing no rewriter', async () => {
+    pointwise = await run(
+      mockConfig('crowd-pointwise', { mode: 'pointwise', probes: ['crowd', 'position'], noiseFloor: true }),
+    );
+    // Registry order: position (built in) before crowd, whatever order the config names them in.
+    const stored = await core.call('experiments.get', { experimentId: pointwise.id });
+    expect((stored.config as { probes: string[] }).probes).toEqual(['crowd', 'position']);
+    const rows = pointwise.metrics.probes.filter((r) => r.category === 'all' && r.judge === 'Mock judge');
+    expect(rows.map((r) => [r.probe, r.effect])).toEqual([
+      ['position', 'position'],
+      ['crowd', 'crowd'],
+    ]);
+  }, 120_000);
+
+  it('measures its planted effect back, equal to the mock log (mean, CI, Wilcoxon, Holm with position)', () => {
+    for (const judge of JUDGES) {
+      const rows = pointwise.metrics.probes.filter((r) => r.category === 'all' && r.judge === judge.label);
+      const row = rows.find((r) => r.effect === 'crowd')!;
+      const { diffs, items } = unitsFromLog(judge.model, false, (c, n) => c.score! - n.score!);
+      expect(row.n).toBe(2 * LIMIT);
+      expect(diffs).toHaveLength(row.n);
+      const e = clusteredPairedEffect(diffs, items, [-4, 4]);
+      expect(row.mean).toBeCloseTo(e.mean, 12);
+      expect(row.mean_ci).toEqual(e.ci);
+      const byItem = new Map<string, number[]>();
+      items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
+      const w = wilcoxonSignedRank(
+        [...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
+      )!;
+      expect(row.p).toBe(w.p);
+      // One family per judge × category: the crowd effect with the position effect.
+      const adjusted = holmAdjust(rows.map((r) => r.p));
+      expect(rows.map((r) => r.p_holm)).toEqual(adjusted);
+      // Planted: +1 on half the answers below the top of the scale.
+      expect(row.mean).toBeGreaterThan(0.25);
+      expect(row.mean).toBeLessThan(0.7);
+      expect(row.significant).toBe(true);
+      expect(
+        pointwise.metrics.differences.find((d) => d.judge === judge.label && d.effect === 'crowd')!.diffs,
+      ).toHaveLength(row.n);
+    }
+  });
+
+  it('reads the effect against its own placebo: the neutral note asked again', () => {
+    const nf = pointwise.metrics.noise_floor!;
+    expect([...new Set(nf.placebo.map((p) => p.repeated))]).toEqual(['original', 'crowd_neutral', 'second']);
+    const placebo = nf.placebo.find((p) => p.judge === 'Mock judge' && p.repeated === 'crowd_neutral')!;
+    // The mock answers a repeat as before: nothing changes when nothing changes.
+    expect(placebo).toMatchObject({ n: 2 * LIMIT, changed: 0, mean: 0 });
+    const excess = nf.excess.find((x) => x.judge === 'Mock judge' && x.effect === 'crowd')!;
+    expect(excess.repeated).toBe('crowd_neutral');
+    const row = pointwise.metrics.probes.find((r) => r.judge === 'Mock judge' && r.effect === 'crowd')!;
+    expect(excess.excess).toBeCloseTo(row.mean, 12);
+    expect(excess.changed_repeat).toBe(0);
+  });
+
+  it('appears in the tables and figures with its own words, in English and 中文', async () => {
+    const results = await core.call('experiments.results', { experimentId: pointwise.id });
+    const profile = results.tables.find((t) => t.id === 'bias_profile')!;
+    expect(profile.rows.filter((r) => r.effect === 'Crowd note − neutral note')).toHaveLength(2);
+    const noise = results.tables.find((t) => t.id === 'noise_floor')!;
+    const effects = noise.rows.filter((r) => r.judge === 'Mock judge').map((r) => r.effect);
+    // The placebo row, then the effect read against it.
+    const at = effects.indexOf('Repeat − first, neutral note (placebo)');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(effects[at + 1]).toBe('Crowd note − neutral note');
+    expect(buildBiasFigures(pointwise.metrics).map((f) => f.id)).toContain('differences_crowd');
+    expect(BIAS_FIGURES_ZH.exact['Crowd note − neutral note']).toBe('从众提示 − 中性提示');
+    expect(BIAS_FIGURES_ZH.exact['Repeat − first, neutral note (placebo)']).toBe(
+      '重复 − 首次，中性提示（安慰剂）',
+    );
+  });
+
+  it('is on the report card and in the Methods, in both languages', async () => {
+    const card = await core.call('judges.reportCard', { model: 'crowd-judge' });
+    const rows = card.experiments.find((e) => e.experimentId === pointwise.id)!.rows;
+    const crowd = rows.filter((r) => r.condition.params?.probe === 'crowd');
+    expect(crowd.map((r) => r.measure)).toEqual(['bias_effect', 'effect_dz']);
+    const md = (lang: 'en' | 'zh') =>
+      core
+        .call('judges.reportCardFile', { model: 'crowd-judge', format: 'md', lang })
+        .then((f) => Buffer.from(f.contentBase64, 'base64').toString('utf8'));
+    expect(await md('en')).toContain('crowd: crowd note (pointwise)');
+    expect(await md('zh')).toContain('从众：从众提示（逐项评分）');
+    for (const lang of ['en', 'zh'] as const) {
+      const methods = await core.call('experiments.methods', { experimentId: pointwise.id, lang });
+      expect(methods.markdown).toContain(crowdProbe.texts.methods![lang]);
+    }
+  });
+
+  it('plans its power with its own model', async () => {
+    const estimate = await core.call('experiments.estimate', {
+      config: mockConfig('crowd-plan', { mode: 'pointwise', probes: ['position', 'crowd'] }),
+    });
+    const rows = estimate.power!.comparisons.filter((c) => c.id.startsWith('paired_difference:crowd'));
+    expect(rows.map((c) => c.label)).toContain('Crowd note: paired change (per judge)');
+    expect(rows[0]).toMatchObject({ n: 2 * LIMIT, unit: 'responses' });
+    expect(rows[0]).toMatchObject({ effect: CROWD_DEFAULT_DZ, effectSource: 'default' });
+    // The kit's own comparisons stay as they were beside it.
+    expect(estimate.power!.comparisons.some((c) => c.id === 'paired_difference:position')).toBe(true);
+  });
+
+  it('runs pairwise: the note naming the worse response turns verdicts to it (flip rate from the log)', async () => {
+    const { metrics } = await run(mockConfig('crowd-pairwise', { mode: 'pairwise', probes: ['crowd'] }));
+    expect(metrics.position).toEqual([]);
+    for (const judge of JUDGES) {
+      const row = metrics.probes.find((r) => r.category === 'all' && r.judge === judge.label)!;
+      expect(row.effect).toBe('crowd');
+      // The win score of the response the note names (the worse one), crowd − neutral.
+      const win = (l: Logged, named: 'A' | 'B') => (l.winner === named ? 1 : 0);
+      const { diffs } = unitsFromLog(judge.model, true, (c, n) => win(c, c.named!) - win(n, c.named!));
+      expect(row.n).toBe(2 * LIMIT);
+      expect(row.mean).toBeCloseTo(diffs.reduce((a, b) => a + b, 0) / diffs.length, 12);
+      const log = logOf(judge.model, true);
+      const flippable = log.filter((c) => {
+        if (c.note !== 'crowd') return false;
+        const n = log.find((l) => l.note === 'neutral' && l.key === c.key)!;
+        return n.winner !== c.named;
+      });
+      const flips = flippable.filter((c) => c.winner === c.named).length;
+      expect(row.flip_n).toBe(flippable.length);
+      expect(row.flip_rate).toBeCloseTo(flips / flippable.length, 12);
+      expect(row.flip_rate).toBeGreaterThan(0.2);
+    }
+    // The accuracy table lists its conditions beside the original.
+    expect([...new Set(metrics.accuracy!.map((a) => a.variant))]).toEqual([
+      'original',
+      'crowd_neutral',
+      'crowd',
+    ]);
+  }, 120_000);
+
+  it('runs on the simulated provider', async () => {
+    const { metrics } = await run({
+      name: 'crowd-simulated',
+      protocol: 'bias-probes',
+      dataset: 'LLMBar (sample)',
+      limit: 6,
+      providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
+      judges: [{ label: 'Simulated judge', provider: 'sim', model: 'sim-judge' }],
+      mode: 'pointwise',
+      probes: ['crowd'],
+    });
+    expect(metrics.probes.filter((r) => r.category === 'all').map((r) => [r.effect, r.n])).toEqual([
+      ['crowd', 12],
+    ]);
+  }, 120_000);
+
+  it('is known to no file outside this folder: the registry line above is all that adds it', () => {
+    const src = join(import.meta.dirname, '../../../src');
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      /\.(ts|tsx)$/.test(f),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    // Its ids and words ("crowd" alone is also crowdsourcing's word elsewhere).
+    const naming = files.filter((f) =>
+      /crowd_neutral|'crowd'|Crowd note|most readers rated/.test(readFileSync(join(src, f), 'utf8')),
+    );
+    expect(naming).toEqual([]);
+  });
+
+  it('shares no id with another probe, and compares only conditions that exist', () => {
+    expect(() => registerBiasProbe(crowdProbe)).toThrow(/"crowd" is registered twice/);
+    expect(() => registerBiasProbe({ ...crowdProbe, id: 'crowd2', conditions: [] })).toThrow(
+      /effect "crowd" exists already/,
+    );
+    const effect = { ...crowdProbe.effects[0], id: 'crowd2', variant: 'nowhere' };
+    expect(() =>
+      registerBiasProbe({ ...crowdProbe, id: 'crowd2', conditions: [], effects: [effect] }),
+    ).toThrow(/names no condition "nowhere"/);
+  });
+
+  it('is refused by name where it is not registered: an unknown probe names the known ones', async () => {
+    await expect(
+      core.call('experiments.create', { config: mockConfig('crowd-typo', { probes: ['crowed'] }) }),
+    ).rejects.toThrow(/unknown probe "crowed": expected one of position, length, format, crowd/);
+  });
+});
