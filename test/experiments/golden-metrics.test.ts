@@ -245,7 +245,10 @@ function golden(file: string, text: string) {
     if (!WRITE) throw new Error(`${file} was missing; written now, check it and commit it`);
   }
   // Strings compared whole: byte-identical, and a failure shows the lines that differ.
-  expect(text, `${file} differs`).toBe(readFileSync(file, 'utf8'));
+  const was = readFileSync(file, 'utf8');
+  // Digests as objects, so a failure names the export files that changed.
+  if (file.endsWith('.sha256.json')) expect(JSON.parse(text), `${file} differs`).toEqual(JSON.parse(was));
+  expect(text, `${file} differs`).toBe(was);
 }
 
 describe('metrics.json and every export file of every protocol are what they were before the seam was reshaped', () => {

@@ -22,7 +22,7 @@ import { computeResultsUncached, reportFigures, reportTables } from '../experime
 import { EnvOnlyKeyStore } from '../providers/key-store';
 import { tableToCsv } from '../report/csv';
 import { metricsJson } from '../report/export-folder';
-import { renderFigure } from '../report/figures';
+import { canonicalSvg, renderFigure } from '../report/figures';
 import { tableToLatex } from '../report/latex';
 import { DB_FILE_NAME, openDatabase } from '../store/db';
 import { insertDataset } from '../store/datasets';
@@ -92,19 +92,9 @@ function parseJson<T>(bundle: OpenedBundle, name: string): T {
   }
 }
 
-/**
- * The SVG with the chart library's instance-numbered names (`zr16-cls-108`: a process-wide counter
- * that differs with every chart drawn before) renumbered by first appearance; nothing else changes.
- */
-export function canonicalSvg(svg: string): string {
-  const names = new Map<string, string>();
-  // Both forms: `zr16-cls-108` (classes, gradients) and `zr6-c0` (clip paths).
-  return svg.replace(/\bzr\d+-([a-z]+)(-?)\d+\b/g, (m, kind: string, dash: string) => {
-    let n = names.get(m);
-    if (!n) names.set(m, (n = `zr-${kind}${dash}${names.size}`));
-    return n;
-  });
-}
+// Bundles written before figures were renumbered at render time still carry the library's own
+// names, so both sides are compared in canonical form.
+export { canonicalSvg };
 
 /**
  * The bundle's locked plans: each lock's SHA-256 recomputed from its content (a lock that does not

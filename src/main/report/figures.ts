@@ -47,10 +47,26 @@ export function renderSvg(spec: FigureSpec): string {
   });
   try {
     chart.setOption(spec.option);
-    return showControlChars(chart.renderToSVGString());
+    return canonicalSvg(showControlChars(chart.renderToSVGString()));
   } finally {
     chart.dispose();
   }
+}
+
+/**
+ * The SVG with the chart library's instance-numbered names (`zr16-cls-108`: a process-wide counter
+ * that differs with every chart drawn before) renumbered by first appearance; nothing else changes.
+ * Every rendered figure goes through it, so the same figure is the same bytes however many charts
+ * the process drew before (an export's SVGs differed between an app session and a fresh CLI run).
+ */
+export function canonicalSvg(svg: string): string {
+  const names = new Map<string, string>();
+  // Both forms: `zr16-cls-108` (classes, gradients) and `zr6-c0` (clip paths).
+  return svg.replace(/\bzr\d+-([a-z]+)(-?)\d+\b/g, (m, kind: string, dash: string) => {
+    let n = names.get(m);
+    if (!n) names.set(m, (n = `zr-${kind}${dash}${names.size}`));
+    return n;
+  });
 }
 
 export function renderFigure(spec: FigureSpec): RenderedFigure {
