@@ -14,8 +14,8 @@ import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
 import type { FigureSpec } from '../../../../shared/report/chart-kit';
 import { useFigureLanguage } from '../../lib/figure-language';
-import { ChartCard, hasData } from '../../results/ChartCard';
-import { TableSection } from '../../results/TableSection';
+import { FigureCards, ResultTables } from '../../kits/ResultSections';
+import { ChartCard } from '../../results/ChartCard';
 import type { ResultsSectionsProps } from '../registry';
 import { BIAS_NAMESPACES } from './i18n';
 import { biasTableText } from './table-text';
@@ -74,15 +74,12 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
         </p>
       )}
       <div className="bias-profiles" data-testid="bias-profiles">
-        {profiles.filter(hasData).map((spec, i) => (
-          <ChartCard
-            key={`${spec.id}-${i}`}
-            spec={spec}
-            title={spec.title}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-          />
-        ))}
+        <FigureCards
+          figures={profiles}
+          keyOf={(spec, i) => `${spec.id}-${i}`}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
       </div>
       {histograms.map((spec) => (
         <ChartCard
@@ -101,22 +98,12 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
           sensitivity={excludeFlagged}
         />
       )}
-      {results.tables.map((table) => {
-        const text = biasTableText(table, m, lang);
-        return (
-          <TableSection
-            key={table.id}
-            id={table.id}
-            title={text.title}
-            help={text.caption}
-            table={table}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-            headerText={text.headerText}
-            cellText={text.cellText}
-          />
-        );
-      })}
+      <ResultTables
+        tables={results.tables}
+        text={(table) => biasTableText(table, m, lang)}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
       <VariantBrowser experimentId={experimentId} />
     </div>
   );

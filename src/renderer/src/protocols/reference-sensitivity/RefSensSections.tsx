@@ -2,8 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buildRefSensFigures } from '../../../../shared/protocols/reference-sensitivity/report/figures';
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
-import { ChartCard, hasData } from '../../results/ChartCard';
-import { TableSection } from '../../results/TableSection';
+import { FigureCards, ProtocolPageButton, ResultTables } from '../../kits/ResultSections';
 import type { ResultsSectionsProps } from '../registry';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { REF_SENS_NAMESPACES } from './i18n';
@@ -11,7 +10,6 @@ import { refSensTableText } from './table-text';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import { REFSENS_FIGURES_ZH } from '../../../../shared/protocols/reference-sensitivity/report/figure-zh';
 import { useFigureLanguage } from '../../lib/figure-language';
-import '../../results/results.css';
 
 /** Calibration chart, acceptance heatmap and flip bars, then every table with its CIs. */
 export function RefSensSections({ results, experimentId, excludeFlagged }: ResultsSectionsProps) {
@@ -26,31 +24,18 @@ export function RefSensSections({ results, experimentId, excludeFlagged }: Resul
   );
   return (
     <div dir="auto">
-      {figures.filter(hasData).map((spec) => (
-        <ChartCard
-          key={spec.id}
-          spec={spec}
-          title={t(`results.${spec.id}`, { defaultValue: spec.title })}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
-      {results.tables.map((table) => {
-        const text = refSensTableText(table, lang);
-        return (
-          <TableSection
-            key={table.id}
-            id={table.id}
-            title={text.title}
-            help={text.caption}
-            table={table}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-            headerText={text.headerText}
-            cellText={text.cellText}
-          />
-        );
-      })}
+      <FigureCards
+        figures={figures}
+        title={(spec) => t(`results.${spec.id}`, { defaultValue: spec.title })}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
+      <ResultTables
+        tables={results.tables}
+        text={(table) => refSensTableText(table, lang)}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
     </div>
   );
 }
@@ -59,15 +44,12 @@ export function RefSensSections({ results, experimentId, excludeFlagged }: Resul
 export function BrowseRefSensFlips({ experimentId, onNavigate }: ResultsSectionsProps) {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
   return (
-    <button
-      type="button"
-      className="btn"
-      data-testid="refsens-browse-flips"
-      onClick={() =>
-        onNavigate({ name: 'experiment-page', experimentId, page: REFSENS_FLIPS_PAGE, query: {} })
-      }
-    >
-      {t('browseFlips')}
-    </button>
+    <ProtocolPageButton
+      testId="refsens-browse-flips"
+      label={t('browseFlips')}
+      experimentId={experimentId}
+      page={REFSENS_FLIPS_PAGE}
+      onNavigate={onNavigate}
+    />
   );
 }

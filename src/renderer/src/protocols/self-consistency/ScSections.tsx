@@ -13,13 +13,11 @@ import type { SelfConsistencyMetrics } from '../../../../shared/protocols/self-c
 import type { FigureSpec } from '../../../../shared/report/chart-kit';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import { useFigureLanguage } from '../../lib/figure-language';
-import { ChartCard, hasData } from '../../results/ChartCard';
-import { TableSection } from '../../results/TableSection';
+import { FigureCards, ProtocolPageButton, ResultTables } from '../../kits/ResultSections';
 import type { ResultsSectionsProps } from '../registry';
 import { SC_NAMESPACES } from './i18n';
 import { SC_UNSTABLE_PAGE } from './query';
 import { scTableText } from './table-text';
-import '../../results/results.css';
 
 // The accuracy and position curves are lines: a chart type the shared chart component does not load.
 echarts.use([LineChart]);
@@ -42,31 +40,18 @@ export function ScSections({ results, experimentId, excludeFlagged }: ResultsSec
   return (
     <div dir="auto" data-testid="sc-sections">
       <p className="hint">{t('results.hint')}</p>
-      {figures.filter(hasData).map((spec) => (
-        <ChartCard
-          key={spec.id}
-          spec={spec}
-          title={spec.screenTitle}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
-      {results.tables.map((table) => {
-        const text = scTableText(table, m, lang);
-        return (
-          <TableSection
-            key={table.id}
-            id={table.id}
-            title={text.title}
-            help={text.caption}
-            table={table}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-            headerText={text.headerText}
-            cellText={text.cellText}
-          />
-        );
-      })}
+      <FigureCards
+        figures={figures}
+        title={(spec) => spec.screenTitle}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
+      <ResultTables
+        tables={results.tables}
+        text={(table) => scTableText(table, m, lang)}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
     </div>
   );
 }
@@ -75,13 +60,12 @@ export function ScSections({ results, experimentId, excludeFlagged }: ResultsSec
 export function BrowseUnstable({ experimentId, onNavigate }: ResultsSectionsProps) {
   const { t } = useTranslation(SC_NAMESPACES);
   return (
-    <button
-      type="button"
-      className="btn"
-      data-testid="sc-browse-unstable"
-      onClick={() => onNavigate({ name: 'experiment-page', experimentId, page: SC_UNSTABLE_PAGE, query: {} })}
-    >
-      {t('results.browse')}
-    </button>
+    <ProtocolPageButton
+      testId="sc-browse-unstable"
+      label={t('results.browse')}
+      experimentId={experimentId}
+      page={SC_UNSTABLE_PAGE}
+      onNavigate={onNavigate}
+    />
   );
 }
