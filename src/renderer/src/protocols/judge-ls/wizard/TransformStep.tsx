@@ -3,10 +3,10 @@ import { Field } from '../../../components/Field';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import { targetName } from '../../../../../shared/protocols/judge-ls/languages';
 import { batchCapable } from '../../../lib/experiment-config';
-import { isPresetId, presetOf } from '../../../lib/providers';
+import { ModelInput, ProviderSelect, WizardStepFrame } from '../../../kits/WizardStep';
+import { presetOf } from '../../../lib/providers';
 import { useWizard } from '../../../stores/wizard';
 import { useStepIssues } from '../../../wizard/issues';
-import { PresetOptions } from '../../../wizard/PresetOptions';
 import { ProviderCard } from '../../../wizard/ProviderCard';
 import { PromptPreviewPanel, TemplateEditor, useProtocolDefaults } from '../../../wizard/PromptTemplates';
 import {
@@ -92,32 +92,23 @@ export function TransformStep() {
   );
 
   return (
-    <section className="wizard-step" aria-labelledby="step-title">
-      <h2 id="step-title" className="wizard-step__title">
-        {t('wizard.transform.title')}
-      </h2>
-      <p className="wizard-step__intro">{t('wizard.transform.intro')}</p>
+    <WizardStepFrame title={t('wizard.transform.title')} intro={t('wizard.transform.intro')}>
       <div className="form-grid">
-        <Field label={t('wizard.transform.provider')} error={err('transform.provider')}>
-          <select
-            data-testid="transform-provider"
-            value={transform.provider}
-            onChange={(e) => isPresetId(e.target.value) && setProvider(e.target.value)}
-          >
-            <PresetOptions />
-          </select>
-        </Field>
-        <Field label={t('wizard.transform.model')} error={err('transform.model')}>
-          <input
-            type="text"
-            className="mono"
-            data-testid="transform-model"
-            list="transform-models"
-            spellCheck={false}
-            value={transform.model}
-            onChange={(e) => setModel(e.target.value)}
-          />
-        </Field>
+        <ProviderSelect
+          label={t('wizard.transform.provider')}
+          testId="transform-provider"
+          error={err('transform.provider')}
+          value={transform.provider}
+          onChange={setProvider}
+        />
+        <ModelInput
+          label={t('wizard.transform.model')}
+          testId="transform-model"
+          list="transform-models"
+          error={err('transform.model')}
+          value={transform.model}
+          onChange={setModel}
+        />
         <datalist id="transform-models">
           {suggestions.map((m) => (
             <option key={m} value={m} />
@@ -218,6 +209,6 @@ export function TransformStep() {
               : v.label,
         }}
       />
-    </section>
+    </WizardStepFrame>
   );
 }
