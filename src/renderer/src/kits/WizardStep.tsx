@@ -11,7 +11,15 @@ import { useStepIssues, type ShownIssue } from '../wizard/issues';
 import { PresetOptions } from '../wizard/PresetOptions';
 
 /** A step's heading and intro around its fields. */
-export function WizardStepFrame({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
+export function WizardStepFrame({
+  title,
+  intro,
+  children,
+}: {
+  title: string;
+  intro: string;
+  children: ReactNode;
+}) {
   return (
     <section className="wizard-step" aria-labelledby="step-title">
       <h2 id="step-title" className="wizard-step__title">
@@ -61,7 +69,11 @@ export function ProviderSelect({
 }) {
   return (
     <Field label={label} error={error}>
-      <select data-testid={testId} value={value} onChange={(e) => isPresetId(e.target.value) && onChange(e.target.value)}>
+      <select
+        data-testid={testId}
+        value={value}
+        onChange={(e) => isPresetId(e.target.value) && onChange(e.target.value)}
+      >
         <PresetOptions />
       </select>
     </Field>

@@ -2,12 +2,7 @@
 // fixed words in cells. The table model (what the exports write) stays English; judge and
 // generator labels, languages and the setting codes (NR, RV, RC) are data.
 import type { Table } from '../../../../shared/report/table';
-import {
-  COMMON_HEADERS_ZH,
-  screenTableText,
-  USAGE_TABLE_ZH,
-  type TableText,
-} from '../../kits/table-text';
+import { COMMON_HEADERS_ZH, screenTableText, USAGE_TABLE_ZH, type TableText } from '../../kits/table-text';
 import { undefinedTextZh } from '../../../../shared/report/undefined-zh';
 
 const TEXT_ZH: Record<string, { title: string; caption: string }> = {

@@ -57,9 +57,7 @@ export function FlipList({ flips, flagged, activeIndex, onActiveIndexChange, onO
       }
       renderRow={(place) => {
         const f = flips[place.index];
-        return (
-          <FlipRow key={f.key} {...place} flip={f} flagged={flagged.has(f.sourceId)} labels={labels} />
-        );
+        return <FlipRow key={f.key} {...place} flip={f} flagged={flagged.has(f.sourceId)} labels={labels} />;
       }}
     />
   );
