@@ -1,10 +1,12 @@
 // The frame every protocol's flip or unstable-item browser shares: a page with a way back to the
 // results, filters kept in the URL, a count, the virtualized list, and one opened row shown as a
 // detail with its texts and verdict cards. The protocol supplies the words, columns and cells.
-import type { ReactNode } from 'react';
-import type { ApiError } from '../api';
+import { useMemo, type ReactNode } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
 import type { Navigate } from '../results/routes';
+import { withFilter } from './url-query';
+import { useProtocolView } from './useProtocolView';
+import { GridRow, VirtualGrid } from './VirtualGrid';
 import '../results/results.css';
 import './item-browser.css';
 
@@ -13,32 +15,85 @@ export interface ItemBrowserTexts {
   intro: string;
   toResults: string;
   loadFailed: string;
+  /** The filters' empty choice. */
+  any: string;
+  /** The check box that lists every row, not only the changed ones (`all=1`). */
+  all: string;
+  loading: string;
+  count: (shown: number, total: number) => string;
+  /** Said under the count when the filters leave no row; nothing without it. */
+  none?: string;
+  /** The filters' group name for assistive technology. */
+  filters?: string;
 }
 
-interface ItemBrowserPageProps {
-  testId: string;
-  texts: ItemBrowserTexts;
+/** One filter of the browser: a URL query key and the values it may take. */
+export interface BrowserFilter {
+  name: string;
+  label: string;
+  options: readonly FilterOption[];
+}
+
+/** The list's columns: header cells and each row's cells, in the same order. */
+export interface BrowserGrid<R> {
+  /** Beside `flip-table`: the protocol's column widths. */
+  className: string;
+  head: ReactNode;
+  cells: (row: R) => ReactNode;
+}
+
+/** A browser's view: its rows and how many rows there are before the filters. */
+interface BrowserView {
+  rows: unknown[];
+  total: number;
+}
+type RowOf<V extends BrowserView> = V['rows'][number];
+
+interface ItemBrowserProps<V extends BrowserView, R = RowOf<V>> {
   experimentId: number;
+  query: Record<string, string>;
   onNavigate: Navigate;
-  loading: boolean;
-  error: ApiError | null;
-  /** The opened row's detail; while one is open the filters and list are not shown. */
-  detail: ReactNode;
-  children: ReactNode;
+  /** The protocol page's route name (`#/experiments/<id>/<page>`). */
+  page: string;
+  /** The protocol's read view, the API query the URL query asks for, and the reader of its answer. */
+  view: string;
+  apiQuery: (query: Record<string, string>) => object;
+  read: (raw: unknown) => V;
+  /** A row's key in the URL (`open`). */
+  rowKey: (row: R) => string;
+  /** Test ids are `<prefix>-page`, `<prefix>-filter-<name>`, `-filter-all`, `-count`, `-list`, `-row`. */
+  testIds: { page: string; filter: string; count: string; list: string; row: string };
+  texts: ItemBrowserTexts;
+  filters: (data: V | null) => readonly BrowserFilter[];
+  grid: (rows: R[]) => BrowserGrid<R>;
+  /** The opened row; `close` goes back to the list with the filters kept. */
+  detail: (row: R, data: V, close: () => void) => ReactNode;
 }
 
-export function ItemBrowserPage({
-  testId,
-  texts,
-  experimentId,
-  onNavigate,
-  loading,
-  error,
-  detail,
-  children,
-}: ItemBrowserPageProps) {
+/**
+ * A protocol's browser of its changed verdicts (flips, unstable items): rows read from its view
+ * for the filters in the URL, a virtualized keyboard list, and one row opened as a detail.
+ * The URL query holds the whole state, so back/forward and reloads keep the place.
+ */
+export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
+  const { experimentId, query, onNavigate, texts, testIds, rowKey } = props;
+  const { data, error, loading } = useProtocolView(
+    experimentId,
+    props.view,
+    props.apiQuery(query),
+    props.read,
+  );
+  const go = (q: Record<string, string>) =>
+    onNavigate({ name: 'experiment-page', experimentId, page: props.page, query: q });
+  const setFilter = (key: string, value: string) => go(withFilter(query, key, value));
+  const rows: RowOf<V>[] = useMemo(() => data?.rows ?? [], [data]);
+  const opened = useMemo(
+    () => rows.find((r) => rowKey(r) === query.open) ?? null,
+    [rows, rowKey, query.open],
+  );
+  const grid = props.grid(rows);
   return (
-    <div className="page flips-page" data-testid={testId} aria-busy={loading}>
+    <div className="page flips-page" data-testid={testIds.page} aria-busy={loading}>
       <header className="page__header">
         <div>
           <h1 className="page__title">{texts.title}</h1>
@@ -55,16 +110,54 @@ export function ItemBrowserPage({
         </div>
       </header>
       {error && <ErrorPanel title={texts.loadFailed} error={error} />}
-      {detail || children}
-    </div>
-  );
-}
-
-/** The filters' row: a group of `FilterSelect`s and check boxes. */
-export function BrowserFilters({ label, children }: { label?: string; children: ReactNode }) {
-  return (
-    <div className="browser-filters" role="group" aria-label={label}>
-      {children}
+      {opened && data ? (
+        props.detail(opened, data, () => go(withFilter(query, 'open', '')))
+      ) : (
+        <>
+          <div className="browser-filters" role="group" aria-label={texts.filters}>
+            {props.filters(data).map((f) => (
+              <FilterSelect
+                key={f.name}
+                label={f.label}
+                testId={`${testIds.filter}-${f.name}`}
+                value={query[f.name] ?? ''}
+                anyLabel={texts.any}
+                options={f.options}
+                onChange={(v) => setFilter(f.name, v)}
+              />
+            ))}
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                data-testid={`${testIds.filter}-all`}
+                checked={query.all === '1'}
+                onChange={(e) => setFilter('all', e.target.checked ? '1' : '')}
+              />{' '}
+              {texts.all}
+            </label>
+          </div>
+          <p className="hint" data-testid={testIds.count} role="status">
+            {data ? texts.count(rows.length, data.total) : texts.loading}
+          </p>
+          {texts.none && data && rows.length === 0 && <p className="hint">{texts.none}</p>}
+          <VirtualGrid
+            count={rows.length}
+            className={grid.className}
+            label={texts.title}
+            testId={testIds.list}
+            head={grid.head}
+            onOpen={(i) => go({ ...query, open: rowKey(rows[i]) })}
+            renderRow={(place) => {
+              const r = rows[place.index];
+              return (
+                <GridRow key={rowKey(r)} place={place} testId={testIds.row}>
+                  {grid.cells(r)}
+                </GridRow>
+              );
+            }}
+          />
+        </>
+      )}
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   readRepeatsView,
@@ -7,19 +6,13 @@ import {
 } from '../../../../shared/protocols/self-consistency/views';
 import {
   asOptions,
-  BrowserFilters,
-  FilterSelect,
-  ItemBrowserPage,
+  ItemBrowser,
   ItemDetail,
   ModelText,
   TextRow,
   VerdictCard,
   VerdictReason,
-  type FilterOption,
 } from '../../kits/ItemBrowser';
-import { useProtocolView } from '../../kits/useProtocolView';
-import { withFilter } from '../../kits/url-query';
-import { GridRow, VirtualGrid } from '../../kits/VirtualGrid';
 import { ReasonDiff } from '../../results/ReasonDiff';
 import type { ProtocolPageProps } from '../registry';
 import { SC_NAMESPACES } from './i18n';
@@ -33,113 +26,57 @@ import './self-consistency.css';
  */
 export function UnstablePage({ experimentId, query, onNavigate }: ProtocolPageProps) {
   const { t } = useTranslation(SC_NAMESPACES);
-  const { data, error, loading } = useProtocolView(
-    experimentId,
-    REPEATS_VIEW,
-    apiQuery(query),
-    readRepeatsView,
-  );
-  const go = (q: Record<string, string>) =>
-    onNavigate({ name: 'experiment-page', experimentId, page: SC_UNSTABLE_PAGE, query: q });
-  const setFilter = (key: string, value: string) => go(withFilter(query, key, value));
-  const rows = data?.rows ?? [];
-  const opened = useMemo(() => rows.find((r) => rowKey(r) === query.open) ?? null, [rows, query.open]);
   const condition = (c: string) => (c === 'own' ? t('unstable.own') : c);
-  const select = (name: string, label: string, options: readonly FilterOption[]) => (
-    <FilterSelect
-      label={label}
-      testId={`sc-filter-${name}`}
-      value={query[name] ?? ''}
-      anyLabel={t('unstable.any')}
-      options={options}
-      onChange={(v) => setFilter(name, v)}
-    />
-  );
-
   return (
-    <ItemBrowserPage
-      testId="sc-unstable-page"
+    <ItemBrowser
+      experimentId={experimentId}
+      query={query}
+      onNavigate={onNavigate}
+      page={SC_UNSTABLE_PAGE}
+      view={REPEATS_VIEW}
+      apiQuery={apiQuery}
+      read={readRepeatsView}
+      rowKey={rowKey}
+      testIds={{
+        page: 'sc-unstable-page',
+        filter: 'sc-filter',
+        count: 'sc-unstable-count',
+        list: 'sc-unstable-list',
+        row: 'sc-unstable-row',
+      }}
       texts={{
         title: t('unstable.title'),
         intro: t('unstable.intro'),
         toResults: t('unstable.toResults'),
         loadFailed: t('unstable.loadFailed'),
+        any: t('unstable.any'),
+        all: t('unstable.all'),
+        loading: t('unstable.loading'),
+        count: (shown, total) => t('unstable.count', { shown, total }),
+        none: t('unstable.none'),
       }}
-      experimentId={experimentId}
-      onNavigate={onNavigate}
-      loading={loading}
-      error={error}
-      detail={
-        opened && (
-          <QuestionDetail
-            row={opened}
-            mode={data!.mode}
-            condition={condition}
-            onBack={() => go(withFilter(query, 'open', ''))}
-          />
-        )
-      }
-    >
-      <BrowserFilters>
-        {select('judge', t('unstable.judge'), asOptions(data?.judges))}
-        {select('condition', t('unstable.condition'), asOptions(data?.conditions, condition))}
-        {select('category', t('unstable.category'), asOptions(data?.categories))}
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            data-testid="sc-filter-all"
-            checked={query.all === '1'}
-            onChange={(e) => setFilter('all', e.target.checked ? '1' : '')}
-          />{' '}
-          {t('unstable.all')}
-        </label>
-      </BrowserFilters>
-      <p className="hint" data-testid="sc-unstable-count" role="status">
-        {data ? t('unstable.count', { shown: rows.length, total: data.total }) : t('unstable.loading')}
-      </p>
-      {data && rows.length === 0 && <p className="hint">{t('unstable.none')}</p>}
-      <QuestionRows
-        rows={rows}
-        condition={condition}
-        label={t('unstable.title')}
-        onOpen={(r) => go({ ...query, open: rowKey(r) })}
-      />
-    </ItemBrowserPage>
-  );
-}
-
-function QuestionRows({
-  rows,
-  condition,
-  label,
-  onOpen,
-}: {
-  rows: QuestionView[];
-  condition: (c: string) => string;
-  label: string;
-  onOpen: (r: QuestionView) => void;
-}) {
-  const { t } = useTranslation(SC_NAMESPACES);
-  return (
-    <VirtualGrid
-      count={rows.length}
-      className="sc-table"
-      label={label}
-      testId="sc-unstable-list"
-      onOpen={(i) => onOpen(rows[i])}
-      head={
-        <>
-          <span role="columnheader">{t('unstable.col.item')}</span>
-          <span role="columnheader">{t('unstable.col.judge')}</span>
-          <span role="columnheader">{t('unstable.col.condition')}</span>
-          <span role="columnheader">{t('unstable.col.order')}</span>
-          <span role="columnheader">{t('unstable.col.verdicts')}</span>
-        </>
-      }
-      renderRow={(place) => {
-        const r = rows[place.index];
-        return (
-          <GridRow key={rowKey(r)} place={place} testId="sc-unstable-row">
+      filters={(data) => [
+        { name: 'judge', label: t('unstable.judge'), options: asOptions(data?.judges) },
+        {
+          name: 'condition',
+          label: t('unstable.condition'),
+          options: asOptions(data?.conditions, condition),
+        },
+        { name: 'category', label: t('unstable.category'), options: asOptions(data?.categories) },
+      ]}
+      grid={() => ({
+        className: 'sc-table',
+        head: (
+          <>
+            <span role="columnheader">{t('unstable.col.item')}</span>
+            <span role="columnheader">{t('unstable.col.judge')}</span>
+            <span role="columnheader">{t('unstable.col.condition')}</span>
+            <span role="columnheader">{t('unstable.col.order')}</span>
+            <span role="columnheader">{t('unstable.col.verdicts')}</span>
+          </>
+        ),
+        cells: (r) => (
+          <>
             <span role="cell" className="mono ellipsis" title={r.itemId}>
               {r.itemId}
             </span>
@@ -151,9 +88,12 @@ function QuestionRows({
             <span role="cell" className="mono nowrap">
               {r.repeats.map((x) => (x.status === 'ok' ? x.verdict : '×')).join(' ')}
             </span>
-          </GridRow>
-        );
-      }}
+          </>
+        ),
+      })}
+      detail={(row, data, close) => (
+        <QuestionDetail row={row} mode={data.mode} condition={condition} onBack={close} />
+      )}
     />
   );
 }
