@@ -27,6 +27,30 @@ export interface ItemBrowserTexts {
   filters?: string;
 }
 
+/**
+ * The browser's words from a protocol's strings under `prefix` (title, intro, toResults,
+ * loadFailed, any, all, loading, count with {{shown}} and {{total}}); `none` and `filters` where
+ * the protocol has them.
+ */
+export function browserTexts(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  prefix: string,
+  optional: readonly ('none' | 'filters')[] = [],
+): ItemBrowserTexts {
+  const word = (key: string) => t(`${prefix}.${key}`);
+  return {
+    title: word('title'),
+    intro: word('intro'),
+    toResults: word('toResults'),
+    loadFailed: word('loadFailed'),
+    any: word('any'),
+    all: word('all'),
+    loading: word('loading'),
+    count: (shown, total) => t(`${prefix}.count`, { shown, total }),
+    ...Object.fromEntries(optional.map((key) => [key, word(key)])),
+  };
+}
+
 /** One filter of the browser: a URL query key and the values it may take. */
 export interface BrowserFilter {
   name: string;

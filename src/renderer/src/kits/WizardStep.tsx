@@ -31,26 +31,31 @@ export function WizardStepFrame({
   );
 }
 
-/** A protocol's slice of the draft: how it is read from the whole draft and written back. */
+/** A protocol's slice of the draft: read from the whole draft, changed, and read by its step. */
 export interface DraftSlice<T> {
-  read: (draft: WizardDraft) => T;
-  write: (draft: WizardDraft, own: T) => WizardDraft;
+  /** Changes the slice (callable anywhere: no hook, no re-render of its own). */
+  edit: (fn: (own: T) => T) => void;
+  /** In the step: the slice, the step's problems, and the first problem of a field. */
+  useStep: (step: StepId) => {
+    own: T;
+    issues: ShownIssue[];
+    err: (field: string) => string | undefined;
+  };
 }
 
-/** Changes the protocol's slice of the draft (a module-level function: no hook, no re-render). */
-export function editSlice<T>(slice: DraftSlice<T>, fn: (own: T) => T): void {
-  useWizard.getState().update((d) => slice.write(d, fn(slice.read(d))));
-}
-
-/** The step's slice of the draft, its problems, and the first problem of a field. */
-export function useStepDraft<T>(
-  step: StepId,
-  slice: DraftSlice<T>,
-): { own: T; issues: ShownIssue[]; err: (field: string) => string | undefined } {
-  const draft = useWizard((s) => s.draft);
-  const own = useMemo(() => slice.read(draft), [slice, draft]);
-  const issues = useStepIssues(step);
-  return { own, issues, err: (f) => issues.find((i) => i.field === f)?.message };
+export function draftSlice<T>(
+  read: (draft: WizardDraft) => T,
+  write: (draft: WizardDraft, own: T) => WizardDraft,
+): DraftSlice<T> {
+  return {
+    edit: (fn) => useWizard.getState().update((d) => write(d, fn(read(d)))),
+    useStep: function useStep(step) {
+      const draft = useWizard((s) => s.draft);
+      const own = useMemo(() => read(draft), [draft]);
+      const issues = useStepIssues(step);
+      return { own, issues, err: (f) => issues.find((i) => i.field === f)?.message };
+    },
+  };
 }
 
 /** Which provider preset a model is called through (judge, rewriter, translator, generator). */

@@ -1,23 +1,21 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../components/Field';
 import {
-  editSlice,
+  draftSlice,
   ModelInput,
   OptionCheck,
   ProviderSelect,
   RadioChoice,
   ScaleSelect,
-  useStepDraft,
   WizardStepFrame,
-  type DraftSlice,
 } from '../../kits/WizardStep';
 import { presetOf, type PresetId } from '../../lib/providers';
 import { ensureProvider, useWizard } from '../../stores/wizard';
-import { biasDraft, needsRewriter, PROBE_IDS, withBiasDraft, type BiasDraft } from './draft';
+import { biasDraft, needsRewriter, PROBE_IDS, withBiasDraft } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
 
-const SLICE: DraftSlice<BiasDraft> = { read: biasDraft, write: withBiasDraft };
-const edit = (fn: (own: BiasDraft) => BiasDraft) => editSlice(SLICE, fn);
+const slice = draftSlice(biasDraft, withBiasDraft);
+const edit = slice.edit;
 
 function setProvider(name: PresetId) {
   useWizard.getState().update((d) => {
@@ -32,7 +30,7 @@ function setProvider(name: PresetId) {
 /** Mode, scale, probes, the longer band and the rewriter. */
 export function ProbesStep() {
   const { t } = useTranslation(BIAS_NAMESPACES);
-  const { own, issues, err } = useStepDraft('probes', SLICE);
+  const { own, issues, err } = slice.useStep('probes');
   return (
     <WizardStepFrame title={t('wizard.probes.title')} intro={t('wizard.probes.intro')}>
       <RadioChoice

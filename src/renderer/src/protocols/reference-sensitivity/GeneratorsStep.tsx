@@ -1,14 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../components/Field';
-import {
-  editSlice,
-  ModelInput,
-  OptionCheck,
-  ProviderSelect,
-  useStepDraft,
-  WizardStepFrame,
-  type DraftSlice,
-} from '../../kits/WizardStep';
+import { draftSlice, ModelInput, OptionCheck, ProviderSelect, WizardStepFrame } from '../../kits/WizardStep';
 import { presetOf, type PresetId } from '../../lib/providers';
 import { ensureProvider, useWizard } from '../../stores/wizard';
 import {
@@ -26,8 +18,8 @@ import { AnswersFileField } from './AnswersFileField';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { PromptsSection } from './PromptsSection';
 
-const SLICE: DraftSlice<RefSensDraft> = { read: refSensDraft, write: withRefSensDraft };
-const edit = (fn: (own: RefSensDraft) => RefSensDraft) => editSlice(SLICE, fn);
+const slice = draftSlice(refSensDraft, withRefSensDraft);
+const edit = slice.edit;
 
 function editGenerator(index: number, patch: Partial<GeneratorDraft>) {
   edit((o) => ({ ...o, generators: o.generators.map((g, i) => (i === index ? { ...g, ...patch } : g)) }));
@@ -69,7 +61,7 @@ function addGenerator() {
 /** The generators, the parts to run, the noise floor and the seed. */
 export function GeneratorsStep() {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
-  const { own, err } = useStepDraft('generators', SLICE);
+  const { own, err } = slice.useStep('generators');
   return (
     <WizardStepFrame title={t('wizard.generators.title')} intro={t('wizard.generators.intro')}>
       <ol className="generator-rows stack" data-testid="generator-rows" data-config-key="generators">

@@ -1,23 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../components/Field';
-import {
-  editSlice,
-  RadioChoice,
-  ScaleSelect,
-  useStepDraft,
-  WizardStepFrame,
-  type DraftSlice,
-} from '../../kits/WizardStep';
-import { scDraft, withScDraft, type ScDraft } from './draft';
+import { draftSlice, RadioChoice, ScaleSelect, WizardStepFrame } from '../../kits/WizardStep';
+import { scDraft, withScDraft } from './draft';
 import { SC_NAMESPACES } from './i18n';
 
-const SLICE: DraftSlice<ScDraft> = { read: scDraft, write: withScDraft };
-const edit = (fn: (own: ScDraft) => ScDraft) => editSlice(SLICE, fn);
+const slice = draftSlice(scDraft, withScDraft);
+const edit = slice.edit;
 
 /** How many repeats, at which temperatures, in which orders, on which score scale. */
 export function RepeatsStep() {
   const { t } = useTranslation(SC_NAMESPACES);
-  const { own, err } = useStepDraft('repeats', SLICE);
+  const { own, err } = slice.useStep('repeats');
   return (
     <WizardStepFrame title={t('wizard.repeats.title')} intro={t('wizard.repeats.intro')}>
       <div className="form-grid">

@@ -6,6 +6,7 @@ import {
 } from '../../../../shared/protocols/self-consistency/views';
 import {
   asOptions,
+  browserTexts,
   ItemBrowser,
   ItemDetail,
   ModelText,
@@ -24,14 +25,12 @@ import './self-consistency.css';
  * them), filtered by judge, temperature and category; one question opened shows its texts, every
  * repeat's verdict and reason side by side, and the word diff of each dissenting reason.
  */
-export function UnstablePage({ experimentId, query, onNavigate }: ProtocolPageProps) {
+export function UnstablePage(props: ProtocolPageProps) {
   const { t } = useTranslation(SC_NAMESPACES);
   const condition = (c: string) => (c === 'own' ? t('unstable.own') : c);
   return (
     <ItemBrowser
-      experimentId={experimentId}
-      query={query}
-      onNavigate={onNavigate}
+      {...props}
       page={SC_UNSTABLE_PAGE}
       view={REPEATS_VIEW}
       apiQuery={apiQuery}
@@ -44,17 +43,7 @@ export function UnstablePage({ experimentId, query, onNavigate }: ProtocolPagePr
         list: 'sc-unstable-list',
         row: 'sc-unstable-row',
       }}
-      texts={{
-        title: t('unstable.title'),
-        intro: t('unstable.intro'),
-        toResults: t('unstable.toResults'),
-        loadFailed: t('unstable.loadFailed'),
-        any: t('unstable.any'),
-        all: t('unstable.all'),
-        loading: t('unstable.loading'),
-        count: (shown, total) => t('unstable.count', { shown, total }),
-        none: t('unstable.none'),
-      }}
+      texts={browserTexts(t, 'unstable', ['none'])}
       filters={(data) => [
         { name: 'judge', label: t('unstable.judge'), options: asOptions(data?.judges) },
         {

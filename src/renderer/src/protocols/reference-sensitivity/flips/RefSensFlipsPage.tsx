@@ -10,7 +10,7 @@ import {
   type FlipRowView,
   type FlipsView,
 } from '../../../../../shared/protocols/reference-sensitivity/views';
-import { asOptions, ItemBrowser, type BrowserGrid } from '../../../kits/ItemBrowser';
+import { asOptions, browserTexts, ItemBrowser, type BrowserGrid } from '../../../kits/ItemBrowser';
 import type { ProtocolPageProps } from '../../registry';
 import { REF_SENS_NAMESPACES } from '../i18n';
 import { FlipDetail } from './FlipDetail';
@@ -24,15 +24,14 @@ const asFlipsView = (data: unknown) => data as FlipsView;
  * (or every answer), filtered by judge, language, generator, transition and direction; a
  * virtualized list, and one answer opened with its texts, verdicts and the explanations' diff.
  */
-export function RefSensFlipsPage({ experimentId, query, onNavigate }: ProtocolPageProps) {
+export function RefSensFlipsPage(props: ProtocolPageProps) {
+  const { query } = props;
   const { t } = useTranslation(REF_SENS_NAMESPACES);
   const transition = (query.transition as Transition | undefined) ?? 'NR-RV';
   const [from, to] = TRANSITION_SETTINGS[TRANSITION_IDS.includes(transition) ? transition : 'NR-RV'];
   return (
     <ItemBrowser
-      experimentId={experimentId}
-      query={query}
-      onNavigate={onNavigate}
+      {...props}
       page={REFSENS_FLIPS_PAGE}
       view={FLIPS_VIEW}
       apiQuery={apiQuery}
@@ -45,17 +44,7 @@ export function RefSensFlipsPage({ experimentId, query, onNavigate }: ProtocolPa
         list: 'refsens-flip-list',
         row: 'refsens-flip-row',
       }}
-      texts={{
-        title: t('flips.title'),
-        intro: t('flips.intro'),
-        toResults: t('flips.toResults'),
-        loadFailed: t('flips.loadFailed'),
-        any: t('flips.any'),
-        all: t('flips.all'),
-        loading: t('flips.loading'),
-        count: (shown, total) => t('flips.count', { shown, total }),
-        filters: t('flips.filters'),
-      }}
+      texts={browserTexts(t, 'flips', ['filters'])}
       filters={(data) => [
         { name: 'judge', label: t('flips.judge'), options: asOptions(data?.judges) },
         { name: 'language', label: t('flips.language'), options: asOptions(data?.languages) },
