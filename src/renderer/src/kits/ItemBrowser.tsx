@@ -4,6 +4,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
 import type { Navigate } from '../results/routes';
+import { PageHeader } from './PageFrame';
 import { withFilter } from './url-query';
 import { useProtocolView } from './useProtocolView';
 import { GridRow, VirtualGrid } from './VirtualGrid';
@@ -118,12 +119,10 @@ export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
   const grid = props.grid(rows);
   return (
     <div className="page flips-page" data-testid={testIds.page} aria-busy={loading}>
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{texts.title}</h1>
-          <p className="page__intro">{texts.intro}</p>
-        </div>
-        <div className="page__tools">
+      <PageHeader
+        title={texts.title}
+        intro={texts.intro}
+        tools={
           <button
             type="button"
             className="btn btn--ghost"
@@ -131,8 +130,8 @@ export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
           >
             ← {texts.toResults}
           </button>
-        </div>
-      </header>
+        }
+      />
       {error && <ErrorPanel title={texts.loadFailed} error={error} />}
       {opened && data ? (
         props.detail(opened, data, () => go(withFilter(query, 'open', '')))

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb, PageHeader } from '../../../kits/PageFrame';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { FlipDetail } from './FlipDetail';
 import { FlipList } from './FlipList';
@@ -160,11 +161,9 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
 
   const header = (
     <>
-      <nav className="breadcrumb" aria-label="breadcrumb" data-testid="flips-breadcrumb">
+      <Breadcrumb testId="flips-breadcrumb" current={t('flips.title')}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
-        <span aria-hidden="true">/</span>
         <ExperimentCrumb experimentId={experimentId} name={data?.experimentName} />
-        <span aria-hidden="true">/</span>
         <a
           href="#"
           onClick={(e) => {
@@ -174,15 +173,8 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
         >
           {t('title')}
         </a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{t('flips.title')}</span>
-      </nav>
-      <header className="page__header page__header--compact">
-        <div>
-          <h1 className="page__title">{t('flips.title')}</h1>
-          <p className="page__intro">{t('flips.intro')}</p>
-        </div>
-      </header>
+      </Breadcrumb>
+      <PageHeader compact title={t('flips.title')} intro={t('flips.intro')} />
     </>
   );
 
