@@ -36,6 +36,29 @@ export function screenTableText(table: Table, lang: string, zh: () => TableWords
   };
 }
 
+/** A study's 中文 table words, declared once: titles by table id, captions from the metrics. */
+export interface StudyTableWordsZh<M> {
+  titles: Readonly<Record<string, string>>;
+  /** A table's caption with the metrics' numbers; undefined keeps the English one. */
+  caption: (tableId: string, metrics: M) => string | undefined;
+  headers: Readonly<Record<string, string>>;
+  cell: (column: TableColumn, text: string) => string;
+}
+
+/**
+ * The screen words of a study's tables: English as exported, or in 中文 the study's declared
+ * words; the usage table every study exports needs no declaration.
+ */
+export function studyTableText<M>(zh: StudyTableWordsZh<M>) {
+  return (table: Table, metrics: M, lang: string): TableText =>
+    screenTableText(table, lang, () => ({
+      title: zh.titles[table.id] ?? (table.id === 'usage' ? USAGE_TABLE_ZH.title : undefined),
+      caption: zh.caption(table.id, metrics) ?? (table.id === 'usage' ? USAGE_TABLE_ZH.caption : undefined),
+      headers: zh.headers,
+      cell: zh.cell,
+    }));
+}
+
 /** The usage table every protocol exports. */
 export const USAGE_TABLE_ZH = { title: '用量与费用', caption: '按模型角色统计的调用、词元和费用。' };
 

@@ -2,14 +2,7 @@
 // with its numbers), column headers and the few fixed words in cells. The table model itself
 // (what the exports write) stays English; judge labels, categories and item ids are data.
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
-import type { Table } from '../../../../shared/report/table';
-import {
-  COMMON_HEADERS_ZH,
-  FIRST_POSITION_HEADERS_ZH,
-  screenTableText,
-  USAGE_TABLE_ZH,
-  type TableText,
-} from '../../kits/table-text';
+import { COMMON_HEADERS_ZH, FIRST_POSITION_HEADERS_ZH, studyTableText } from '../../kits/table-text';
 import { BIAS_FIGURES_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
 
 const TITLES_ZH: Record<string, string> = {
@@ -22,7 +15,6 @@ const TITLES_ZH: Record<string, string> = {
   sensitivity: '敏感性：去掉被标记变体后的偏差概况',
   noise_floor: '噪声底线：各效应超出评审自身重复变动的部分',
   accuracy: '各变体对照金标准的准确率',
-  usage: USAGE_TABLE_ZH.title,
 };
 
 const HEADERS_ZH: Record<string, string> = {
@@ -150,19 +142,15 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
       return '每个评审模型、变体和类别下，选中金标准（较好）回答的（条目，顺序）判断所占比例；平局不算正确。Wilson 95% 置信区间。';
     case 'flagged':
       return '审核标记的变体；敏感性表不计入它们的配对。';
-    case 'usage':
-      return USAGE_TABLE_ZH.caption;
     default:
       return undefined;
   }
 }
 
 /** A table's words on screen in `lang`; English is the table as the export writes it. */
-export function biasTableText(table: Table, m: BiasMetrics, lang: string): TableText {
-  return screenTableText(table, lang, () => ({
-    title: TITLES_ZH[table.id],
-    caption: captionZh(table.id, m),
-    headers: HEADERS_ZH,
-    cell: (c, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? text,
-  }));
-}
+export const biasTableText = studyTableText<BiasMetrics>({
+  titles: TITLES_ZH,
+  caption: captionZh,
+  headers: HEADERS_ZH,
+  cell: (c, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? text,
+});

@@ -2,14 +2,7 @@
 // fixed words in cells. The table model itself (what the exports write) stays English; judge
 // labels, categories and item ids are data.
 import type { SelfConsistencyMetrics } from '../../../../shared/protocols/self-consistency/types';
-import type { Table } from '../../../../shared/report/table';
-import {
-  COMMON_HEADERS_ZH,
-  FIRST_POSITION_HEADERS_ZH,
-  screenTableText,
-  USAGE_TABLE_ZH,
-  type TableText,
-} from '../../kits/table-text';
+import { COMMON_HEADERS_ZH, FIRST_POSITION_HEADERS_ZH, studyTableText } from '../../kits/table-text';
 
 const TITLES_ZH: Record<string, string> = {
   stability: '稳定性：评审模型与自己不一致的频率',
@@ -18,7 +11,6 @@ const TITLES_ZH: Record<string, string> = {
   agreement_histogram: '每道题的一致程度',
   unstable: '不稳定的题目',
   failures: '失败的重复',
-  usage: USAGE_TABLE_ZH.title,
 };
 
 const HEADERS_ZH: Record<string, string> = {
@@ -86,28 +78,24 @@ function captionZh(id: string, m: SelfConsistencyMetrics): string | undefined {
       return '有效重复结果不完全一致的题目；判断按样本顺序列出（× = 没有可用回答）。';
     case 'failures':
       return '重试后仍没有可用回答的重复，按评审模型、温度和原因统计。';
-    case 'usage':
-      return USAGE_TABLE_ZH.caption;
     default:
       return undefined;
   }
 }
 
 /** A table's words on screen in `lang`; English is the table as the export writes it. */
-export function scTableText(table: Table, m: SelfConsistencyMetrics, lang: string): TableText {
-  return screenTableText(table, lang, () => ({
-    title: TITLES_ZH[table.id],
-    caption: captionZh(table.id, m),
-    headers: HEADERS_ZH,
-    cell: (c, text) =>
-      text
-        .replace(/^judge's own \(provider default\)$/, '自身设置（服务商默认）')
-        .replace(/^judge's own \(T=(.+)\)$/, '自身设置（T=$1）')
-        .replace(/^judge's own$/, '自身设置')
-        .replace(/^undefined \((.*)\)$/, (_m, why: string) => `无定义（${WHY_ZH[why] ?? why}）`)
-        .replace(/^judge$/, c.key === 'role' ? '评审模型' : 'judge'),
-  }));
-}
+export const scTableText = studyTableText<SelfConsistencyMetrics>({
+  titles: TITLES_ZH,
+  caption: captionZh,
+  headers: HEADERS_ZH,
+  cell: (c, text) =>
+    text
+      .replace(/^judge's own \(provider default\)$/, '自身设置（服务商默认）')
+      .replace(/^judge's own \(T=(.+)\)$/, '自身设置（T=$1）')
+      .replace(/^judge's own$/, '自身设置')
+      .replace(/^undefined \((.*)\)$/, (_m, why: string) => `无定义（${WHY_ZH[why] ?? why}）`)
+      .replace(/^judge$/, c.key === 'role' ? '评审模型' : 'judge'),
+});
 
 const WHY_ZH: Record<string, string> = {
   'fewer than 2 complete questions': '完整题目少于 2 道',
