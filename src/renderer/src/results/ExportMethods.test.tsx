@@ -38,7 +38,9 @@ describe('Export → Methods and Export → Study bundle', () => {
 
   it('says why a study bundle failed, and the button works again', async () => {
     setApi(
-      new FakeApi({ 'experiments.exportBundle': () => Promise.reject(new ApiError('internal', 'disk full')) }),
+      new FakeApi({
+        'experiments.exportBundle': () => Promise.reject(new ApiError('internal', 'disk full')),
+      }),
     );
     render(<ExportBundle experimentId={3} />);
     fireEvent.click(screen.getByTestId('export-bundle'));
