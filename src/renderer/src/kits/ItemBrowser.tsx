@@ -230,19 +230,18 @@ export const asOptions = (values: readonly string[] | undefined, label: (v: stri
 
 /** One opened row: a way back, the row's id and chips, then what the protocol shows of it. */
 export function ItemDetail({
-  testId,
-  className,
-  titleId,
+  idPrefix,
   title,
   backLabel,
   onBack,
   chips,
   children,
 }: {
-  testId: string;
-  /** Beside `flip-detail`: the protocol's layout of texts and cards. */
-  className: string;
-  titleId: string;
+  /**
+   * Names the detail: test id and class `<prefix>-detail` (the protocol's layout of texts and
+   * cards hangs on the class), the heading's id `<prefix>-title`.
+   */
+  idPrefix: string;
   title: string;
   backLabel: string;
   onBack: () => void;
@@ -250,14 +249,18 @@ export function ItemDetail({
   children: ReactNode;
 }) {
   return (
-    <article className={`flip-detail ${className}`} data-testid={testId} aria-labelledby={titleId}>
+    <article
+      className={`flip-detail browser-detail ${idPrefix}-detail`}
+      data-testid={`${idPrefix}-detail`}
+      aria-labelledby={`${idPrefix}-title`}
+    >
       <nav className="flip-detail__nav">
         <button type="button" className="btn btn--ghost" onClick={onBack}>
           ← {backLabel}
         </button>
       </nav>
       <header className="flip-detail__meta">
-        <h2 id={titleId} className="flip-detail__id mono">
+        <h2 id={`${idPrefix}-title`} className="flip-detail__id mono">
           {title}
         </h2>
         {chips}

@@ -105,9 +105,7 @@ function QuestionDetail({
   );
   return (
     <ItemDetail
-      testId="sc-question-detail"
-      className="browser-detail sc-detail"
-      titleId="sc-question-title"
+      idPrefix="sc-question"
       title={row.itemId}
       backLabel={t('unstable.back')}
       onBack={onBack}

@@ -44,9 +44,7 @@ export function FlipDetail({ row, from, to, onBack }: FlipDetailProps) {
   const settings = SETTINGS.filter((s) => row.verdicts[s]);
   return (
     <ItemDetail
-      testId="refsens-flip-detail"
-      className="browser-detail refsens-flip-detail"
-      titleId="refsens-flip-title"
+      idPrefix="refsens-flip"
       title={row.sourceId}
       backLabel={t('flips.back')}
       onBack={onBack}
