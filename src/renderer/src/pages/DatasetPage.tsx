@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb } from '../kits/PageFrame';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemTable } from '../components/ItemTable';
 import { useItems } from '../stores/items';
@@ -51,11 +52,9 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
 
   return (
     <div className="page page--fill">
-      <nav className="breadcrumb" aria-label="breadcrumb">
+      <Breadcrumb current={name}>
         <a href="#/datasets">{t('datasets.title')}</a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{name}</span>
-      </nav>
+      </Breadcrumb>
       <header className="page__header page__header--compact">
         <div>
           <h1 className="page__title">{name || t('common.loading')}</h1>

@@ -1,5 +1,5 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetSummary } from '../../../shared/domain';
 import { setApi } from '../api';
 import { ApiError } from '../api/errors';
@@ -8,6 +8,7 @@ import '../i18n';
 import { subscribeToDatasetChanges, useAppInfo, useDatasets } from '../stores/datasets';
 import { useImport } from '../stores/import';
 import { FakeApi, imported, summary } from '../test/fake-api';
+import { resetPagesAfterEach } from '../test/page-setup';
 
 function resetStores() {
   useDatasets.setState({ datasets: [], loaded: false, error: null });
@@ -26,10 +27,7 @@ async function startApp(api: FakeApi) {
 }
 
 beforeEach(resetStores);
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 describe('Datasets page', () => {
   it('offers the sample on first start and lists it after loading', async () => {

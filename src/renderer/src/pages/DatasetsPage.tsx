@@ -1,15 +1,13 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListState, ListTable, RowActionsWithDelete } from '../kits/ListTable';
 import type { DatasetSummary } from '../../../shared/domain';
-import { ErrorPanel } from '../components/ErrorPanel';
 import { Notice } from '../components/Notice';
 import { formatDateTime, formatNumber } from '../lib/format';
 import { useAppInfo, useDatasets } from '../stores/datasets';
 import { useImport } from '../stores/import';
 import { routeHref } from '../stores/route';
 import { ImportStatus } from './ImportStatus';
-import { ApiError, toApiError } from '../api';
-import { TableScroll } from '../components/TableScroll';
 
 const ACCEPT = '.jsonl,.json,.csv';
 
@@ -44,21 +42,6 @@ function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted
   const { t, i18n } = useTranslation();
   const kind = dataset.kind ?? 'pairwise';
   const remove = useDatasets((s) => s.remove);
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  const doDelete = async () => {
-    setBusy(true);
-    try {
-      await remove(dataset.id);
-      onDeleted(dataset.name);
-    } catch (err) {
-      setError(toApiError(err));
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
 
   return (
     <tr data-testid="dataset-row" data-dataset-id={dataset.id}>
@@ -81,35 +64,16 @@ function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted
         <SubsetChips dataset={dataset} />
       </td>
       <td className="small nowrap">{formatDateTime(dataset.createdAt, i18n.language)}</td>
-      <td className="actions">
-        {confirming ? (
-          <div className="confirm" role="group" aria-label={t('datasets.delete')}>
-            <span className="confirm__text">
-              {t('datasets.confirmDelete', { name: dataset.name, count: dataset.itemCount })}
-            </span>
-            <button type="button" className="btn btn--small btn--danger" onClick={doDelete} disabled={busy}>
-              {t('datasets.confirmDeleteYes')}
-            </button>
-            <button
-              type="button"
-              className="btn btn--small btn--ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              {t('common.cancel')}
-            </button>
-          </div>
-        ) : (
-          <button type="button" className="btn btn--small btn--ghost" onClick={() => setConfirming(true)}>
-            {t('datasets.delete')}
-          </button>
-        )}
-        {error && (
-          <p className="inline-error">
-            {t('datasets.deleteFailed')}: {error.message}
-          </p>
-        )}
-      </td>
+      <RowActionsWithDelete
+        texts={{
+          delete: t('datasets.delete'),
+          question: t('datasets.confirmDelete', { name: dataset.name, count: dataset.itemCount }),
+          yes: t('datasets.confirmDeleteYes'),
+          failed: t('datasets.deleteFailed'),
+        }}
+        remove={() => remove(dataset.id)}
+        onDeleted={() => onDeleted(dataset.name)}
+      />
     </tr>
   );
 }
@@ -199,42 +163,32 @@ export function DatasetsPage() {
         )}
       </div>
 
-      {!loaded ? (
-        <p className="empty-note">{t('common.loading')}</p>
-      ) : error ? (
-        <ErrorPanel title={t('datasets.loadFailed')} error={error} onRetry={() => void refresh()} />
-      ) : datasets.length === 0 ? (
-        <EmptyState onPickFile={pickFile} />
-      ) : (
-        <>
-          <TableScroll className="table-wrap" label={t('datasets.title')}>
-            <table className="datasets-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('datasets.columns.name')}</th>
-                  <th scope="col">{t('datasets.columns.source')}</th>
-                  <th scope="col">{t('datasets.columns.kind')}</th>
-                  <th scope="col">{t('datasets.columns.format')}</th>
-                  <th scope="col" className="num">
-                    {t('datasets.columns.items')}
-                  </th>
-                  <th scope="col">{t('datasets.columns.subsets')}</th>
-                  <th scope="col">{t('datasets.columns.created')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('datasets.columns.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {datasets.map((d) => (
-                  <DatasetRow key={d.id} dataset={d} onDeleted={setDeletedName} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-          <p className="hint">{t('datasets.importHint')}</p>
-        </>
-      )}
+      <ListState
+        loaded={loaded}
+        error={error}
+        loadFailed={t('datasets.loadFailed')}
+        onRetry={() => void refresh()}
+        empty={datasets.length === 0 ? <EmptyState onPickFile={pickFile} /> : null}
+      >
+        <ListTable
+          label={t('datasets.title')}
+          columns={[
+            { label: t('datasets.columns.name') },
+            { label: t('datasets.columns.source') },
+            { label: t('datasets.columns.kind') },
+            { label: t('datasets.columns.format') },
+            { label: t('datasets.columns.items'), num: true },
+            { label: t('datasets.columns.subsets') },
+            { label: t('datasets.columns.created') },
+          ]}
+          actionsLabel={t('datasets.columns.actions')}
+        >
+          {datasets.map((d) => (
+            <DatasetRow key={d.id} dataset={d} onDeleted={setDeletedName} />
+          ))}
+        </ListTable>
+        <p className="hint">{t('datasets.importHint')}</p>
+      </ListState>
     </div>
   );
 }

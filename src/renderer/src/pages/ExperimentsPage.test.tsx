@@ -1,17 +1,15 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../api';
 import '../i18n';
 import { useExperiments } from '../stores/experiments';
 import { FakeApi, experimentSummary } from '../test/fake-api';
 import '../protocols';
 import { ExperimentsPage } from './ExperimentsPage';
+import { resetPagesAfterEach } from '../test/page-setup';
 
 beforeEach(() => useExperiments.setState({ experiments: [], loaded: false, error: null }));
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 describe('Experiments list', () => {
   it('says what to do when there is no experiment yet', async () => {

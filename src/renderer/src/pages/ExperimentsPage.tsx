@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListState, ListTable, RowActionsWithDelete } from '../kits/ListTable';
 import type { ExperimentSummary } from '../../../shared/experiments';
-import { ApiError, toApiError } from '../api';
-import { ErrorPanel } from '../components/ErrorPanel';
 import { Notice } from '../components/Notice';
 import { SimulatedBadge } from '../components/SimulatedBanner';
 import { SplitBar } from '../components/SplitBar';
@@ -14,7 +13,6 @@ import '../compare/i18n';
 import { BUNDLE_NS } from '../bundle/i18n';
 import { routeHref } from '../stores/route';
 import { ProtocolName } from '../protocols/ProtocolName';
-import { TableScroll } from '../components/TableScroll';
 
 function ExperimentRow({
   experiment,
@@ -25,23 +23,8 @@ function ExperimentRow({
 }) {
   const { t, i18n } = useTranslation();
   const remove = useExperiments((s) => s.remove);
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
   const { planned, done, failed } = experiment.counts;
   const href = routeHref({ name: 'experiment', experimentId: experiment.id });
-
-  const doDelete = async () => {
-    setBusy(true);
-    try {
-      await remove(experiment.id);
-      onDeleted(experiment.name);
-    } catch (err) {
-      setError(toApiError(err));
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
 
   return (
     <tr data-testid="experiment-row" data-experiment-id={experiment.id}>
@@ -100,24 +83,17 @@ function ExperimentRow({
         )}
       </td>
       <td className="small nowrap">{formatDateTime(experiment.createdAt, i18n.language)}</td>
-      <td className="actions">
-        {confirming ? (
-          <div className="confirm" role="group" aria-label={t('experiments.delete')}>
-            <span className="confirm__text">{t('experiments.confirmDelete', { name: experiment.name })}</span>
-            <button type="button" className="btn btn--small btn--danger" onClick={doDelete} disabled={busy}>
-              {t('experiments.confirmDeleteYes')}
-            </button>
-            <button
-              type="button"
-              className="btn btn--small btn--ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              {t('common.cancel')}
-            </button>
-          </div>
-        ) : (
-          <div className="row-actions">
+      <RowActionsWithDelete
+        texts={{
+          delete: t('experiments.delete'),
+          question: t('experiments.confirmDelete', { name: experiment.name }),
+          yes: t('experiments.confirmDeleteYes'),
+          failed: t('experiments.deleteFailed'),
+        }}
+        remove={() => remove(experiment.id)}
+        onDeleted={() => onDeleted(experiment.name)}
+        actions={
+          <>
             <a className="btn btn--small" href={href}>
               {t('common.open')}
             </a>
@@ -129,17 +105,9 @@ function ExperimentRow({
                 {t('run.results')}
               </a>
             )}
-            <button type="button" className="btn btn--small btn--ghost" onClick={() => setConfirming(true)}>
-              {t('experiments.delete')}
-            </button>
-          </div>
-        )}
-        {error && (
-          <p className="inline-error">
-            {t('experiments.deleteFailed')}: {error.message}
-          </p>
-        )}
-      </td>
+          </>
+        }
+      />
     </tr>
   );
 }
@@ -192,45 +160,41 @@ export function ExperimentsPage() {
           </Notice>
         )}
       </div>
-      {!loaded ? (
-        <p className="empty-note">{t('common.loading')}</p>
-      ) : error ? (
-        <ErrorPanel title={t('experiments.loadFailed')} error={error} onRetry={() => void refresh()} />
-      ) : experiments.length === 0 ? (
-        <section className="empty-state">
-          <h2>{t('experiments.emptyTitle')}</h2>
-          <p className="empty-state__body">{t('experiments.emptyBody')}</p>
-          <div className="empty-state__actions">
-            <NewExperimentButton />
-            <TryDemoButton />
-          </div>
-        </section>
-      ) : (
-        <TableScroll className="table-wrap" label={t('experiments.title')}>
-          <table className="datasets-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('experiments.columns.name')}</th>
-                <th scope="col">{t('experiments.columns.dataset')}</th>
-                <th scope="col">{t('experiments.columns.judges')}</th>
-                <th scope="col">{t('experiments.columns.status')}</th>
-                <th scope="col" className="num">
-                  {t('experiments.columns.progress')}
-                </th>
-                <th scope="col">{t('experiments.columns.created')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('experiments.columns.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiments.map((e) => (
-                <ExperimentRow key={e.id} experiment={e} onDeleted={setDeletedName} />
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <ListState
+        loaded={loaded}
+        error={error}
+        loadFailed={t('experiments.loadFailed')}
+        onRetry={() => void refresh()}
+        empty={
+          experiments.length === 0 ? (
+            <section className="empty-state">
+              <h2>{t('experiments.emptyTitle')}</h2>
+              <p className="empty-state__body">{t('experiments.emptyBody')}</p>
+              <div className="empty-state__actions">
+                <NewExperimentButton />
+                <TryDemoButton />
+              </div>
+            </section>
+          ) : null
+        }
+      >
+        <ListTable
+          label={t('experiments.title')}
+          columns={[
+            { label: t('experiments.columns.name') },
+            { label: t('experiments.columns.dataset') },
+            { label: t('experiments.columns.judges') },
+            { label: t('experiments.columns.status') },
+            { label: t('experiments.columns.progress'), num: true },
+            { label: t('experiments.columns.created') },
+          ]}
+          actionsLabel={t('experiments.columns.actions')}
+        >
+          {experiments.map((e) => (
+            <ExperimentRow key={e.id} experiment={e} onDeleted={setDeletedName} />
+          ))}
+        </ListTable>
+      </ListState>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb } from '../kits/PageFrame';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemViewer } from '../components/ItemViewer';
 import { useItem } from '../stores/item';
@@ -53,13 +54,10 @@ export function ItemPage({ datasetId, itemId }: { datasetId: number; itemId: num
   const wrongDataset = current !== null && current.datasetId !== datasetId;
   return (
     <div className="page">
-      <nav className="breadcrumb" aria-label="breadcrumb">
+      <Breadcrumb current={shown?.sourceId ?? '…'}>
         <a href="#/datasets">{t('datasets.title')}</a>
-        <span aria-hidden="true">/</span>
         <a href={backHref}>{summary?.name ?? '…'}</a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{shown?.sourceId ?? '…'}</span>
-      </nav>
+      </Breadcrumb>
       {error || wrongDataset ? (
         wrongDataset || error?.code === 'not_found' ? (
           <>

@@ -1,14 +1,12 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ApiError, setApi } from '../api';
 import '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { RenameDataset } from './RenameDataset';
+import { resetPagesAfterEach } from '../test/page-setup';
 
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 describe('rename a dataset', () => {
   it('saves the new name through the core, and shows its refusal next to the field', async () => {

@@ -1,17 +1,9 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MethodsFiles } from '../../../shared/paper/methods';
 import { getApi } from '../api';
-import { toApiError, type ApiError } from '../api/errors';
+import { ExportAction } from '../kits/ExportAction';
 import { useExportLanguage } from '../lib/figure-language';
 import { downloadText } from './download';
 import './i18n';
-
-type State =
-  | { status: 'idle' }
-  | { status: 'busy' }
-  | { status: 'done'; files: MethodsFiles }
-  | { status: 'error'; error: ApiError };
 
 const FILES = [
   { key: 'markdown', name: 'methods.md', mime: 'text/markdown' },
@@ -27,33 +19,13 @@ const FILES = [
 export function ExportMethods({ experimentId }: { experimentId: number }) {
   const { t } = useTranslation('results');
   const lang = useExportLanguage();
-  const [state, setState] = useState<State>({ status: 'idle' });
-  const run = async () => {
-    setState({ status: 'busy' });
-    try {
-      const files = await getApi().call('experiments.methods', { experimentId, lang });
-      setState({ status: 'done', files });
-    } catch (err) {
-      setState({ status: 'error', error: toApiError(err) });
-    }
-  };
   return (
-    <div className="results-export-methods">
-      <button
-        type="button"
-        className="btn"
-        data-testid="export-methods"
-        disabled={state.status === 'busy'}
-        onClick={() => void run()}
-      >
-        {state.status === 'busy' ? t('export.methodsBusy') : t('export.methods')}
-      </button>
-      {state.status === 'error' && (
-        <p className="inline-error" role="alert">
-          {t('export.failed', { message: state.error.message })}
-        </p>
-      )}
-      {state.status === 'done' && (
+    <ExportAction
+      testId="export-methods"
+      label={t('export.methods')}
+      busyLabel={t('export.methodsBusy')}
+      run={() => getApi().call('experiments.methods', { experimentId, lang })}
+      done={(files, dismiss) => (
         <div className="results-export-methods__done" role="status" data-testid="export-methods-result">
           <p className="small">{t('export.methodsNote')}</p>
           <div className="results-export-methods__downloads">
@@ -63,16 +35,12 @@ export function ExportMethods({ experimentId }: { experimentId: number }) {
                 type="button"
                 className="btn btn--small"
                 data-testid={`export-methods-${f.key}`}
-                onClick={() => downloadText(f.name, f.mime, state.files[f.key])}
+                onClick={() => downloadText(f.name, f.mime, files[f.key])}
               >
                 {t('export.download', { file: f.name })}
               </button>
             ))}
-            <button
-              type="button"
-              className="btn btn--small btn--ghost"
-              onClick={() => setState({ status: 'idle' })}
-            >
+            <button type="button" className="btn btn--small btn--ghost" onClick={dismiss}>
               {t('dismiss')}
             </button>
           </div>
@@ -83,10 +51,10 @@ export function ExportMethods({ experimentId }: { experimentId: number }) {
             tabIndex={0}
             aria-label={t('export.methodsText')}
           >
-            {state.files.markdown}
+            {files.markdown}
           </pre>
         </div>
       )}
-    </div>
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ResultsSectionsProps } from '../protocols/registry';
-import { TableSection } from './TableSection';
+import { ResultTables } from '../kits/ResultSections';
 import './i18n';
 
 /**
@@ -12,17 +12,7 @@ export function GenericSections({ results, experimentId, excludeFlagged }: Resul
   return (
     <>
       <p className="hint">{t('generic')}</p>
-      {results.tables.map((table) => (
-        <TableSection
-          key={table.id}
-          id={table.id}
-          title={table.title}
-          help={table.caption}
-          table={table}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
+      <ResultTables tables={results.tables} experimentId={experimentId} sensitivity={excludeFlagged} />
     </>
   );
 }

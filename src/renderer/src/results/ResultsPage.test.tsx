@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ExperimentResults, ResultCounts } from '../../../shared/experiments';
 import { col, type Table } from '../../../shared/report/table';
 import { setApi } from '../api';
@@ -14,11 +14,9 @@ import { parseHash, routeHref } from '../stores/route';
 import { i18next } from '../i18n';
 import type { ResultsRoute } from './routes';
 import { LIVE_RELOAD_MS } from './useLiveReload';
+import { resetPagesAfterEach } from '../test/page-setup';
 
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 /** Results of a protocol the renderer has no plug-in for: one table whose n grows as answers arrive. */
 function resultsWith(n: number, counts: Partial<ResultCounts> = {}): ExperimentResults {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb, PageHeader } from '../kits/PageFrame';
 import type { ExperimentResults } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '../protocols/registry';
@@ -64,31 +65,27 @@ export function ResultsPage({
   const header = (
     <>
       {/* Back to the experiment (its run page) and the list, as on every page under an experiment. */}
-      <nav className="breadcrumb" aria-label="breadcrumb" data-testid="results-breadcrumb">
+      <Breadcrumb testId="results-breadcrumb" current={t('title')}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title', { ns: 'translation' })}</a>
-        <span aria-hidden="true">/</span>
         <a href={routeHref({ name: 'experiment', experimentId })} data-testid="breadcrumb-experiment">
           {detail?.name ?? t('experiment')}
         </a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{t('title')}</span>
-      </nav>
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{t('title')}</h1>
-          <p className="page__intro">
-            {detail ? t('intro', { name: detail.name, dataset: detail.datasetName }) : t('introPlain')}
-          </p>
-        </div>
-        {sectionProps && !empty && (
-          <div className="page__tools">
-            {Tools && <Tools {...sectionProps} />}
-            <ExportAll experimentId={experimentId} />
-            <ExportMethods experimentId={experimentId} />
-            <ExportBundle experimentId={experimentId} />
-          </div>
-        )}
-      </header>
+      </Breadcrumb>
+      <PageHeader
+        title={t('title')}
+        intro={detail ? t('intro', { name: detail.name, dataset: detail.datasetName }) : t('introPlain')}
+        tools={
+          sectionProps &&
+          !empty && (
+            <>
+              {Tools && <Tools {...sectionProps} />}
+              <ExportAll experimentId={experimentId} />
+              <ExportMethods experimentId={experimentId} />
+              <ExportBundle experimentId={experimentId} />
+            </>
+          )
+        }
+      />
     </>
   );
 

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
 import { ApiError } from '../api/errors';
 import { i18next } from '../i18n';
@@ -8,11 +8,9 @@ import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progre
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
 import { openSetupEditorOn } from './SetupEditor';
+import { resetPagesAfterEach } from '../test/page-setup';
 
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 function renderRun(api: FakeApi) {
   setApi(api);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb } from '../kits/PageFrame';
 import type { ExperimentDetail, ExperimentProgress, PhaseProgress } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -198,11 +199,9 @@ export function RunPage({ experimentId }: { experimentId: number }) {
 
   return (
     <div className="page run">
-      <nav className="breadcrumb" aria-label="breadcrumb">
+      <Breadcrumb current={detail.name}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{detail.name}</span>
-      </nav>
+      </Breadcrumb>
       <header className="page__header page__header--compact">
         <div>
           <h1 className="page__title">{detail.name}</h1>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb } from '../kits/PageFrame';
 import { matchVerdicts, type VerdictFilter, type VerdictRow } from '../../../shared/verdicts';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemViewer } from '../components/ItemViewer';
@@ -75,17 +76,13 @@ export function VerdictBrowserPage({ experimentId, query, onQuery }: VerdictBrow
 
   return (
     <div className="page verdicts-page" data-testid="verdicts-page">
-      <nav className="breadcrumb" aria-label="breadcrumb">
+      <Breadcrumb current={t('title')}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title', { ns: 'translation' })}</a>
-        <span aria-hidden="true">/</span>
         <a href={routeHref({ name: 'experiment', experimentId })}>{name ?? '…'}</a>
-        <span aria-hidden="true">/</span>
         <a href={routeHref({ name: 'results', experimentId, excludeFlagged })} data-testid="verdicts-back">
           {t('results')}
         </a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{t('title')}</span>
-      </nav>
+      </Breadcrumb>
       <header className="page__header">
         <div>
           <h1 className="page__title">{t('title')}</h1>

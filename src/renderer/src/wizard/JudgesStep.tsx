@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../components/Field';
 import { batchCapable, type JudgeDraft } from '../lib/experiment-config';
-import { isPresetId, presetOf } from '../lib/providers';
-import { PresetOptions } from './PresetOptions';
+import { ModelInput, ProviderSelect, WizardStepFrame } from '../kits/WizardStep';
+import { presetOf } from '../lib/providers';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
 import { ProviderCard } from './ProviderCard';
@@ -31,27 +31,22 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
           onChange={(e) => update(index, { label: e.target.value })}
         />
       </Field>
-      <Field label={t('wizard.judges.provider')} error={err('provider')}>
-        <select
-          data-testid="judge-provider-preset"
-          value={judge.provider}
-          onChange={(e) => isPresetId(e.target.value) && setProvider(index, e.target.value)}
-        >
-          <PresetOptions />
-        </select>
-      </Field>
-      <Field label={t('wizard.judges.model')} error={err('model')}>
-        <input
-          type="text"
-          className="mono"
-          data-testid="judge-model"
-          list={listId}
-          value={judge.model}
-          spellCheck={false}
-          placeholder={t('wizard.judges.modelPlaceholder')}
-          onChange={(e) => update(index, { model: e.target.value })}
-        />
-      </Field>
+      <ProviderSelect
+        label={t('wizard.judges.provider')}
+        testId="judge-provider-preset"
+        error={err('provider')}
+        value={judge.provider}
+        onChange={(name) => setProvider(index, name)}
+      />
+      <ModelInput
+        label={t('wizard.judges.model')}
+        testId="judge-model"
+        list={listId}
+        error={err('model')}
+        placeholder={t('wizard.judges.modelPlaceholder')}
+        value={judge.model}
+        onChange={(model) => update(index, { model })}
+      />
       <datalist id={listId}>
         {suggestions.map((m) => (
           <option key={m} value={m} />
@@ -100,11 +95,7 @@ export function JudgesStep() {
   const providers = [...new Set(judges.map((j) => j.provider))];
   const general = issues.filter((i) => i.field === 'judges');
   return (
-    <section className="wizard-step" aria-labelledby="step-title">
-      <h2 id="step-title" className="wizard-step__title">
-        {t('wizard.judges.title')}
-      </h2>
-      <p className="wizard-step__intro">{t('wizard.judges.intro')}</p>
+    <WizardStepFrame title={t('wizard.judges.title')} intro={t('wizard.judges.intro')}>
       <ol className="judge-list">
         {judges.map((j, i) => (
           <JudgeRow key={j.key} judge={j} index={i} canRemove={judges.length > 1} />
@@ -126,6 +117,6 @@ export function JudgesStep() {
           <ProviderCard key={p} name={p} step="judges" />
         ))}
       </div>
-    </section>
+    </WizardStepFrame>
   );
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb } from '../kits/PageFrame';
 import type { ComponentType } from 'react';
 import { stepOfField, validateStep, wizardPluginOf } from '../lib/experiment-config';
 import { navigate, routeHref } from '../stores/route';
@@ -81,11 +82,9 @@ export function NewExperimentPage() {
 
   return (
     <div className="page wizard">
-      <nav className="breadcrumb" aria-label="breadcrumb">
+      <Breadcrumb current={t('wizard.title')}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{t('wizard.title')}</span>
-      </nav>
+      </Breadcrumb>
       <header className="page__header page__header--compact">
         <h1 className="page__title">{t('wizard.title')}</h1>
         <div className="page__tools">

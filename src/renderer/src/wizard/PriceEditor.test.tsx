@@ -1,5 +1,5 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EstimateRow } from '../../../shared/experiments';
 import { setApi } from '../api';
 import { App } from '../App';
@@ -11,6 +11,7 @@ import { PRICE_ESTIMATE_DELAY_MS, useWizard } from '../stores/wizard';
 import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
 import { demoDraft } from '../lib/demo';
 import { PriceEditor } from './PriceEditor';
+import { resetPagesAfterEach } from '../test/page-setup';
 
 type SentPrices = Record<string, { input: number; cachedInput: number; output: number }> | undefined;
 type SentConfig = { prices?: SentPrices; judges: { model: string }[]; transform: { model: string } };
@@ -97,10 +98,7 @@ beforeEach(() => {
   useWizard.getState().reset();
   useDatasets.setState({ datasets: [], loaded: false, error: null });
 });
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 describe('Wizard price table', () => {
   it('calls the simulated models’ $0 prices free, not "edited" (issue 26 item 8)', async () => {

@@ -1,4 +1,5 @@
 import { LineChart, ScatterChart } from 'echarts/charts';
+import { useFigureLanguage, ChartCard, type ResultsSectionsProps } from '../host';
 import * as echarts from 'echarts/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +15,7 @@ import { effectLabel } from '../../../../shared/protocols/bias-probes/report/tab
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
 import type { FigureSpec } from '../../../../shared/report/chart-kit';
-import { ChartCard, hasData, type ResultsSectionsProps, TableSection, useFigureLanguage } from '../host';
+import { FigureCards, ResultTables } from '../../kits/ResultSections';
 import { BIAS_NAMESPACES } from './i18n';
 import { biasTableText } from './table-text';
 import { VariantBrowser } from './VariantBrowser';
@@ -72,15 +73,12 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
         </p>
       )}
       <div className="bias-profiles" data-testid="bias-profiles">
-        {profiles.filter(hasData).map((spec, i) => (
-          <ChartCard
-            key={`${spec.id}-${i}`}
-            spec={spec}
-            title={spec.title}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-          />
-        ))}
+        <FigureCards
+          figures={profiles}
+          keyOf={(spec, i) => `${spec.id}-${i}`}
+          experimentId={experimentId}
+          sensitivity={excludeFlagged}
+        />
       </div>
       {histograms.map((spec) => (
         <ChartCard
@@ -99,22 +97,12 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
           sensitivity={excludeFlagged}
         />
       )}
-      {results.tables.map((table) => {
-        const text = biasTableText(table, m, lang);
-        return (
-          <TableSection
-            key={table.id}
-            id={table.id}
-            title={text.title}
-            help={text.caption}
-            table={table}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-            headerText={text.headerText}
-            cellText={text.cellText}
-          />
-        );
-      })}
+      <ResultTables
+        tables={results.tables}
+        text={(table) => biasTableText(table, m, lang)}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
       <VariantBrowser experimentId={experimentId} />
     </div>
   );

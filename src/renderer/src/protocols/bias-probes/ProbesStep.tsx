@@ -1,21 +1,19 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Field, presetOf, type PresetId, ensureProvider, useWizard } from '../host';
 import {
-  ensureProvider,
-  Field,
-  isPresetId,
-  type PresetId,
-  presetOf,
-  PresetOptions,
-  useStepIssues,
-  useWizard,
-} from '../host';
-import { biasDraft, needsRewriter, probeIds, withBiasDraft, type BiasDraft } from './draft';
+  draftSlice,
+  ModelInput,
+  OptionCheck,
+  ProviderSelect,
+  RadioChoice,
+  ScaleSelect,
+  WizardStepFrame,
+} from '../../kits/WizardStep';
+import { biasDraft, needsRewriter, probeIds, withBiasDraft } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
 
-function edit(fn: (own: BiasDraft) => BiasDraft) {
-  useWizard.getState().update((d) => withBiasDraft(d, fn(biasDraft(d))));
-}
+const slice = draftSlice(biasDraft, withBiasDraft);
+const edit = slice.edit;
 
 function setProvider(name: PresetId) {
   useWizard.getState().update((d) => {
@@ -30,50 +28,31 @@ function setProvider(name: PresetId) {
 /** Mode, scale, probes, the longer band and the rewriter. */
 export function ProbesStep() {
   const { t } = useTranslation(BIAS_NAMESPACES);
-  const draft = useWizard((s) => s.draft);
-  const own = useMemo(() => biasDraft(draft), [draft]);
-  const issues = useStepIssues('probes');
-  const err = (f: string) => issues.find((i) => i.field === f)?.message;
+  const { own, issues, err } = slice.useStep('probes');
   return (
-    <section className="wizard-step" aria-labelledby="step-title">
-      <h2 id="step-title" className="wizard-step__title">
-        {t('wizard.probes.title')}
-      </h2>
-      <p className="wizard-step__intro">{t('wizard.probes.intro')}</p>
-      <fieldset className="form-grid">
-        <legend>{t('wizard.probes.mode')}</legend>
-        {(['pointwise', 'pairwise'] as const).map((mode) => (
-          <label key={mode} className="checkbox">
-            <input
-              type="radio"
-              name="bias-mode"
-              data-testid={`bias-mode-${mode}`}
-              checked={own.mode === mode}
-              onChange={() => edit((o) => ({ ...o, mode }))}
-            />{' '}
-            {t(`wizard.probes.${mode}`)}
-          </label>
-        ))}
+    <WizardStepFrame title={t('wizard.probes.title')} intro={t('wizard.probes.intro')}>
+      <RadioChoice
+        legend={t('wizard.probes.mode')}
+        name="bias-mode"
+        values={['pointwise', 'pairwise'] as const}
+        value={own.mode}
+        label={(mode) => t(`wizard.probes.${mode}`)}
+        testId={(mode) => `bias-mode-${mode}`}
+        onChange={(mode) => edit((o) => ({ ...o, mode }))}
+      >
         {err('mode') && (
           <p className="field__error" data-testid="bias-mode-error">
             {err('mode')}
           </p>
         )}
-      </fieldset>
+      </RadioChoice>
       {own.mode === 'pointwise' && (
-        <Field label={t('wizard.probes.scale')}>
-          <select
-            data-testid="bias-scale"
-            value={own.scale}
-            onChange={(e) => {
-              const scale = e.target.value === '10' ? 10 : 5;
-              edit((o) => ({ ...o, scale }));
-            }}
-          >
-            <option value="5">1–5</option>
-            <option value="10">1–10</option>
-          </select>
-        </Field>
+        <ScaleSelect
+          label={t('wizard.probes.scale')}
+          testId="bias-scale"
+          value={own.scale}
+          onChange={(scale) => edit((o) => ({ ...o, scale }))}
+        />
       )}
       {own.mode === 'pointwise' && (
         <Field label={t('wizard.probes.rubric')} hint={t('wizard.probes.rubricHint')}>
@@ -137,47 +116,30 @@ export function ProbesStep() {
           {err('lengthBand') && <p className="field__error">{err('lengthBand')}</p>}
         </fieldset>
       )}
-      <label className="check check--block">
-        <input
-          type="checkbox"
-          data-testid="option-noise-floor"
-          checked={own.noiseFloor ?? false}
-          onChange={(e) => {
-            const noiseFloor = e.target.checked;
-            edit((o) => ({ ...o, noiseFloor }));
-          }}
-        />
-        <span>
-          <strong>{t('wizard.probes.noiseFloor')}</strong>
-          <span className="check__text">{t('wizard.probes.noiseFloorText')}</span>
-        </span>
-      </label>
+      <OptionCheck
+        testId="option-noise-floor"
+        title={t('wizard.probes.noiseFloor')}
+        text={t('wizard.probes.noiseFloorText')}
+        checked={own.noiseFloor ?? false}
+        onChange={(noiseFloor) => edit((o) => ({ ...o, noiseFloor }))}
+      />
       {needsRewriter(own) && (
         <div className="form-grid">
-          <Field label={t('wizard.probes.provider')}>
-            <select
-              data-testid="rewriter-provider"
-              value={own.rewriter.provider}
-              onChange={(e) => isPresetId(e.target.value) && setProvider(e.target.value)}
-            >
-              <PresetOptions />
-            </select>
-          </Field>
-          <Field label={t('wizard.probes.model')} error={err('rewriter')}>
-            <input
-              type="text"
-              className="mono"
-              data-testid="rewriter-model"
-              spellCheck={false}
-              value={own.rewriter.model}
-              onChange={(e) => {
-                const model = e.target.value;
-                edit((o) => ({ ...o, rewriter: { ...o.rewriter, model } }));
-              }}
-            />
-          </Field>
+          <ProviderSelect
+            label={t('wizard.probes.provider')}
+            testId="rewriter-provider"
+            value={own.rewriter.provider}
+            onChange={setProvider}
+          />
+          <ModelInput
+            label={t('wizard.probes.model')}
+            testId="rewriter-model"
+            error={err('rewriter')}
+            value={own.rewriter.model}
+            onChange={(model) => edit((o) => ({ ...o, rewriter: { ...o.rewriter, model } }))}
+          />
         </div>
       )}
-    </section>
+    </WizardStepFrame>
   );
 }

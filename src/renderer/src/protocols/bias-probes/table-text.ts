@@ -2,7 +2,7 @@
 // with its numbers), column headers and the few fixed words in cells. The table model itself
 // (what the exports write) stays English; judge labels, categories and item ids are data.
 import type { BiasMetrics } from '../../../../shared/protocols/bias-probes/types';
-import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+import { COMMON_HEADERS_ZH, FIRST_POSITION_HEADERS_ZH, studyTableText } from '../../kits/table-text';
 import { allConditions } from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_FIGURES_ZH } from '../../../../shared/protocols/bias-probes/report/figure-zh';
 
@@ -16,11 +16,11 @@ const TITLES_ZH: Record<string, string> = {
   sensitivity: '敏感性：去掉被标记变体后的偏差概况',
   noise_floor: '噪声底线：各效应超出评审自身重复变动的部分',
   accuracy: '各变体对照金标准的准确率',
-  usage: '用量与费用',
 };
 
 const HEADERS_ZH: Record<string, string> = {
-  judge: '评审模型',
+  ...COMMON_HEADERS_ZH,
+  ...FIRST_POSITION_HEADERS_ZH,
   category: '类别',
   effect: '效应',
   mean: '平均差',
@@ -32,11 +32,6 @@ const HEADERS_ZH: Record<string, string> = {
   position_a_rate: 'A 率',
   position_a_rate_ci: '95% 置信区间',
   binomial_p: '二项检验 p',
-  both_first: '两次都选第一位',
-  both_second: '两次都选第二位',
-  first_rate: '第一位置率',
-  first_rate_ci: '95% 置信区间',
-  lean_p: '偏向 p',
   n_pairs: '配对数',
   swap_consistency: '交换一致性',
   swap_consistency_ci: '一致性 95% 置信区间',
@@ -51,12 +46,6 @@ const HEADERS_ZH: Record<string, string> = {
   item_id: '条目',
   response: '回答',
   reasons: '原因',
-  role: '角色',
-  model: '模型',
-  calls: '调用',
-  input_tokens: '输入词元',
-  output_tokens: '输出词元',
-  cost_usd: '费用',
   placebo: '安慰剂',
   excess: '超出',
   excess_ci: '95% 置信区间（t 区间）',
@@ -158,27 +147,15 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
       return '每个评审模型、变体和类别下，选中金标准（较好）回答的（条目，顺序）判断所占比例；平局不算正确。Wilson 95% 置信区间。';
     case 'flagged':
       return '审核标记的变体；敏感性表不计入它们的配对。';
-    case 'usage':
-      return '按模型角色统计的调用、词元和费用。';
     default:
       return undefined;
   }
 }
 
-export interface TableText {
-  title: string;
-  caption: string;
-  headerText?: (column: TableColumn) => string;
-  cellText?: (column: TableColumn, row: TableRow, text: string) => string;
-}
-
 /** A table's words on screen in `lang`; English is the table as the export writes it. */
-export function biasTableText(table: Table, m: BiasMetrics, lang: string): TableText {
-  if (!lang.startsWith('zh')) return { title: table.title, caption: table.caption };
-  return {
-    title: TITLES_ZH[table.id] ?? table.title,
-    caption: captionZh(table.id, m) ?? table.caption,
-    headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
-    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? text,
-  };
-}
+export const biasTableText = studyTableText<BiasMetrics>({
+  titles: TITLES_ZH,
+  caption: captionZh,
+  headers: HEADERS_ZH,
+  cell: (c, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? text,
+});

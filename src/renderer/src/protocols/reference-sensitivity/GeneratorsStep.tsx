@@ -1,15 +1,6 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  ensureProvider,
-  Field,
-  isPresetId,
-  type PresetId,
-  presetOf,
-  PresetOptions,
-  useStepIssues,
-  useWizard,
-} from '../host';
+import { Field, presetOf, type PresetId, ensureProvider, useWizard } from '../host';
+import { draftSlice, ModelInput, OptionCheck, ProviderSelect, WizardStepFrame } from '../../kits/WizardStep';
 import {
   defaultGeneratorModel,
   takenLabels,
@@ -25,9 +16,8 @@ import { AnswersFileField } from './AnswersFileField';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { PromptsSection } from './PromptsSection';
 
-function edit(fn: (own: RefSensDraft) => RefSensDraft) {
-  useWizard.getState().update((d) => withRefSensDraft(d, fn(refSensDraft(d))));
-}
+const slice = draftSlice(refSensDraft, withRefSensDraft);
+const edit = slice.edit;
 
 function editGenerator(index: number, patch: Partial<GeneratorDraft>) {
   edit((o) => ({ ...o, generators: o.generators.map((g, i) => (i === index ? { ...g, ...patch } : g)) }));
@@ -69,38 +59,25 @@ function addGenerator() {
 /** The generators, the parts to run, the noise floor and the seed. */
 export function GeneratorsStep() {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
-  const draft = useWizard((s) => s.draft);
-  const own = useMemo(() => refSensDraft(draft), [draft]);
-  const issues = useStepIssues('generators');
-  const err = (f: string) => issues.find((i) => i.field === f)?.message;
+  const { own, err } = slice.useStep('generators');
   return (
-    <section className="wizard-step" aria-labelledby="step-title">
-      <h2 id="step-title" className="wizard-step__title">
-        {t('wizard.generators.title')}
-      </h2>
-      <p className="wizard-step__intro">{t('wizard.generators.intro')}</p>
+    <WizardStepFrame title={t('wizard.generators.title')} intro={t('wizard.generators.intro')}>
       <ol className="generator-rows stack" data-testid="generator-rows" data-config-key="generators">
         {own.generators.map((g, index) => (
           <li key={g.key} className="form-grid" data-testid="generator-row">
-            <Field label={t('wizard.generators.provider')}>
-              <select
-                data-testid="generator-provider"
-                value={g.provider}
-                onChange={(e) => isPresetId(e.target.value) && setProvider(index, e.target.value)}
-              >
-                <PresetOptions />
-              </select>
-            </Field>
-            <Field label={t('wizard.generators.model')} error={err(`generators[${index}].model`)}>
-              <input
-                type="text"
-                className="mono"
-                data-testid="generator-model"
-                spellCheck={false}
-                value={g.model}
-                onChange={(e) => editGenerator(index, { model: e.target.value })}
-              />
-            </Field>
+            <ProviderSelect
+              label={t('wizard.generators.provider')}
+              testId="generator-provider"
+              value={g.provider}
+              onChange={(name) => setProvider(index, name)}
+            />
+            <ModelInput
+              label={t('wizard.generators.model')}
+              testId="generator-model"
+              error={err(`generators[${index}].model`)}
+              value={g.model}
+              onChange={(model) => editGenerator(index, { model })}
+            />
             <Field label={t('wizard.generators.label')} error={err(`generators[${index}].label`)}>
               <input
                 type="text"
@@ -177,7 +154,7 @@ export function GeneratorsStep() {
       </Field>
       <AnswersFileField />
       <PromptsSection />
-    </section>
+    </WizardStepFrame>
   );
 }
 
@@ -186,24 +163,14 @@ function NoiseFloorOption({ own }: { own: RefSensDraft }) {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
   const applies = noiseFloorApplies(own);
   return (
-    <label className="check check--block">
-      <input
-        type="checkbox"
-        data-testid="option-noise-floor"
-        data-config-key="noiseFloor"
-        disabled={!applies}
-        checked={applies && (own.noiseFloor ?? false)}
-        onChange={(e) => {
-          const noiseFloor = e.target.checked;
-          edit((o) => ({ ...o, noiseFloor }));
-        }}
-      />
-      <span>
-        <strong>{t('wizard.generators.noiseFloor')}</strong>
-        <span className="check__text">
-          {t(applies ? 'wizard.generators.noiseFloorText' : 'wizard.generators.noiseFloorNeedsNR')}
-        </span>
-      </span>
-    </label>
+    <OptionCheck
+      testId="option-noise-floor"
+      configKey="noiseFloor"
+      title={t('wizard.generators.noiseFloor')}
+      text={t(applies ? 'wizard.generators.noiseFloorText' : 'wizard.generators.noiseFloorNeedsNR')}
+      disabled={!applies}
+      checked={applies && (own.noiseFloor ?? false)}
+      onChange={(noiseFloor) => edit((o) => ({ ...o, noiseFloor }))}
+    />
   );
 }

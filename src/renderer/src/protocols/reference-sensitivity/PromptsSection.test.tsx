@@ -2,8 +2,8 @@
 // The reference-sensitivity wizard step: template editors that start from the core's defaults,
 // a live preview the core renders from the current templates, and an answers file chosen in the
 // app, sent as its text in the config.
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../api';
 import '../../i18n';
 import { buildConfig, initialDraft } from '../../lib/experiment-config';
@@ -11,6 +11,7 @@ import { useWizard } from '../../stores/wizard';
 import { FakeApi } from '../../test/fake-api';
 import '../index';
 import { GeneratorsStep } from './GeneratorsStep';
+import { resetPagesAfterEach } from '../../test/page-setup';
 
 const DEFAULTS = {
   generateSystem: 'Answer in {{language_name}}.',
@@ -53,10 +54,7 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 const config = () => buildConfig(useWizard.getState().draft) as Record<string, unknown>;
 

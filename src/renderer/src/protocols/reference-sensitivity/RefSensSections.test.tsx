@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 // The reference-sensitivity results page: calibration chart, acceptance heatmap and flip bars
 // drawn from metrics.json, every table with its CIs, and the wizard's config keys.
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import * as echarts from 'echarts/core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRefSensTables } from '../../../../shared/protocols/reference-sensitivity/report/tables';
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
 import type { ExperimentResults } from '../../../../shared/experiments';
@@ -15,6 +15,7 @@ import { FakeApi } from '../../test/fake-api';
 import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
 import '../index';
 import type { WizardDraft } from '../../lib/experiment-config';
+import { resetPagesAfterEach } from '../../test/page-setup';
 
 const METRICS: RefSensMetrics = {
   calibration: [
@@ -107,10 +108,7 @@ const RESULTS: ExperimentResults<RefSensMetrics> = {
 beforeAll(() => {
   HTMLCanvasElement.prototype.getContext = (() => null) as never;
 });
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+resetPagesAfterEach();
 
 describe('reference-sensitivity results', () => {
   it('draws the calibration chart, the acceptance heatmap and the flip bars, and lists the tables', async () => {

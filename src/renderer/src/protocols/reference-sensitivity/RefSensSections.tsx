@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
+import { type ResultsSectionsProps, useFigureLanguage } from '../host';
 import { useTranslation } from 'react-i18next';
 import { buildRefSensFigures } from '../../../../shared/protocols/reference-sensitivity/report/figures';
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
-import { ChartCard, hasData, type ResultsSectionsProps, TableSection, useFigureLanguage } from '../host';
+import { FigureCards, ProtocolPageButton, ResultTables } from '../../kits/ResultSections';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { refSensTableText } from './table-text';
@@ -22,31 +23,18 @@ export function RefSensSections({ results, experimentId, excludeFlagged }: Resul
   );
   return (
     <div dir="auto">
-      {figures.filter(hasData).map((spec) => (
-        <ChartCard
-          key={spec.id}
-          spec={spec}
-          title={t(`results.${spec.id}`, { defaultValue: spec.title })}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
-      {results.tables.map((table) => {
-        const text = refSensTableText(table, lang);
-        return (
-          <TableSection
-            key={table.id}
-            id={table.id}
-            title={text.title}
-            help={text.caption}
-            table={table}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-            headerText={text.headerText}
-            cellText={text.cellText}
-          />
-        );
-      })}
+      <FigureCards
+        figures={figures}
+        title={(spec) => t(`results.${spec.id}`, { defaultValue: spec.title })}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
+      <ResultTables
+        tables={results.tables}
+        text={(table) => refSensTableText(table, lang)}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
     </div>
   );
 }
@@ -55,15 +43,12 @@ export function RefSensSections({ results, experimentId, excludeFlagged }: Resul
 export function BrowseRefSensFlips({ experimentId, onNavigate }: ResultsSectionsProps) {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
   return (
-    <button
-      type="button"
-      className="btn"
-      data-testid="refsens-browse-flips"
-      onClick={() =>
-        onNavigate({ name: 'experiment-page', experimentId, page: REFSENS_FLIPS_PAGE, query: {} })
-      }
-    >
-      {t('browseFlips')}
-    </button>
+    <ProtocolPageButton
+      testId="refsens-browse-flips"
+      label={t('browseFlips')}
+      experimentId={experimentId}
+      page={REFSENS_FLIPS_PAGE}
+      onNavigate={onNavigate}
+    />
   );
 }

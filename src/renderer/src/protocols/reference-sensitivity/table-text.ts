@@ -1,7 +1,8 @@
 // The reference-sensitivity tables on screen in 中文: titles, captions, column headers and the
 // fixed words in cells. The table model (what the exports write) stays English; judge and
 // generator labels, languages and the setting codes (NR, RV, RC) are data.
-import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+import type { Table } from '../../../../shared/report/table';
+import { COMMON_HEADERS_ZH, screenTableText, USAGE_TABLE_ZH, type TableText } from '../../kits/table-text';
 import { undefinedTextZh } from '../../../../shared/report/undefined-zh';
 
 const TEXT_ZH: Record<string, { title: string; caption: string }> = {
@@ -43,11 +44,11 @@ const TEXT_ZH: Record<string, { title: string; caption: string }> = {
       'McNemar：仅因参考答案翻转对仅因重复翻转的精确双侧检验，以问题为单位（按条目聚类）；Holm：在单个生成模型的 NR-RV 与 NR-RC 行之间校正' +
       '（所有评审模型、生成模型与语言：每个检验一次）。生成模型 “all” 汇总各生成模型，是该检验族之外的汇总行，没有 Holm p。',
   },
-  usage: { title: '用量与费用', caption: '按模型角色统计的调用、词元和费用。' },
+  usage: USAGE_TABLE_ZH,
 };
 
 const HEADERS_ZH: Record<string, string> = {
-  judge: '评审模型',
+  ...COMMON_HEADERS_ZH,
   language: '语言',
   c1_accept: 'C1 接受',
   c1_accept_ci: 'C1 95% 置信区间',
@@ -76,12 +77,6 @@ const HEADERS_ZH: Record<string, string> = {
   repeat_only: '仅重复',
   mcnemar_p: 'McNemar p',
   mcnemar_p_holm: 'Holm p',
-  role: '角色',
-  model: '模型',
-  calls: '调用',
-  input_tokens: '输入词元',
-  output_tokens: '输出词元',
-  cost_usd: '费用',
 };
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
@@ -94,20 +89,16 @@ const CELLS_ZH: Record<string, Record<string, string>> = {
   transition: { 'NR-NR (repeat)': 'NR-NR（重复）' },
 };
 
-export interface TableText {
-  title: string;
-  caption: string;
-  headerText?: (column: TableColumn) => string;
-  cellText?: (column: TableColumn, row: TableRow, text: string) => string;
-}
-
 /** A table's words on screen in `lang`; English is the table as the export writes it. */
 export function refSensTableText(table: Table, lang: string): TableText {
-  const zh = lang.startsWith('zh') ? TEXT_ZH[table.id] : undefined;
-  if (!zh) return { title: table.title, caption: table.caption };
-  return {
-    ...zh,
-    headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
-    cellText: (c, _row, text) => CELLS_ZH[c.key]?.[text] ?? undefinedTextZh(text),
-  };
+  const zh = TEXT_ZH[table.id];
+  return screenTableText(table, lang, () =>
+    zh
+      ? {
+          ...zh,
+          headers: HEADERS_ZH,
+          cell: (c, text) => CELLS_ZH[c.key]?.[text] ?? undefinedTextZh(text),
+        }
+      : null,
+  );
 }

@@ -1,4 +1,5 @@
 import { LineChart } from 'echarts/charts';
+import { useFigureLanguage, type ResultsSectionsProps } from '../host';
 import * as echarts from 'echarts/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +13,7 @@ import {
 import type { SelfConsistencyMetrics } from '../../../../shared/protocols/self-consistency/types';
 import type { FigureSpec } from '../../../../shared/report/chart-kit';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
-import { ChartCard, hasData, type ResultsSectionsProps, TableSection, useFigureLanguage } from '../host';
+import { FigureCards, ProtocolPageButton, ResultTables } from '../../kits/ResultSections';
 import { SC_NAMESPACES } from './i18n';
 import { SC_UNSTABLE_PAGE } from './query';
 import { scTableText } from './table-text';
@@ -38,31 +39,18 @@ export function ScSections({ results, experimentId, excludeFlagged }: ResultsSec
   return (
     <div dir="auto" data-testid="sc-sections">
       <p className="hint">{t('results.hint')}</p>
-      {figures.filter(hasData).map((spec) => (
-        <ChartCard
-          key={spec.id}
-          spec={spec}
-          title={spec.screenTitle}
-          experimentId={experimentId}
-          sensitivity={excludeFlagged}
-        />
-      ))}
-      {results.tables.map((table) => {
-        const text = scTableText(table, m, lang);
-        return (
-          <TableSection
-            key={table.id}
-            id={table.id}
-            title={text.title}
-            help={text.caption}
-            table={table}
-            experimentId={experimentId}
-            sensitivity={excludeFlagged}
-            headerText={text.headerText}
-            cellText={text.cellText}
-          />
-        );
-      })}
+      <FigureCards
+        figures={figures}
+        title={(spec) => spec.screenTitle}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
+      <ResultTables
+        tables={results.tables}
+        text={(table) => scTableText(table, m, lang)}
+        experimentId={experimentId}
+        sensitivity={excludeFlagged}
+      />
     </div>
   );
 }
@@ -71,13 +59,12 @@ export function ScSections({ results, experimentId, excludeFlagged }: ResultsSec
 export function BrowseUnstable({ experimentId, onNavigate }: ResultsSectionsProps) {
   const { t } = useTranslation(SC_NAMESPACES);
   return (
-    <button
-      type="button"
-      className="btn"
-      data-testid="sc-browse-unstable"
-      onClick={() => onNavigate({ name: 'experiment-page', experimentId, page: SC_UNSTABLE_PAGE, query: {} })}
-    >
-      {t('results.browse')}
-    </button>
+    <ProtocolPageButton
+      testId="sc-browse-unstable"
+      label={t('results.browse')}
+      experimentId={experimentId}
+      page={SC_UNSTABLE_PAGE}
+      onNavigate={onNavigate}
+    />
   );
 }

@@ -2,7 +2,7 @@
 // fixed words in cells. The table model itself (what the exports write) stays English; judge
 // labels, categories and item ids are data.
 import type { SelfConsistencyMetrics } from '../../../../shared/protocols/self-consistency/types';
-import type { Table, TableColumn, TableRow } from '../../../../shared/report/table';
+import { COMMON_HEADERS_ZH, FIRST_POSITION_HEADERS_ZH, studyTableText } from '../../kits/table-text';
 
 const TITLES_ZH: Record<string, string> = {
   stability: '稳定性：评审模型与自己不一致的频率',
@@ -11,11 +11,11 @@ const TITLES_ZH: Record<string, string> = {
   agreement_histogram: '每道题的一致程度',
   unstable: '不稳定的题目',
   failures: '失败的重复',
-  usage: '用量与费用',
 };
 
 const HEADERS_ZH: Record<string, string> = {
-  judge: '评审模型',
+  ...COMMON_HEADERS_ZH,
+  ...FIRST_POSITION_HEADERS_ZH,
   condition: '温度',
   category: '类别',
   questions: '题目数',
@@ -36,11 +36,6 @@ const HEADERS_ZH: Record<string, string> = {
   n: '题目数',
   consistency: '一致',
   consistency_ci: '95% 置信区间',
-  both_first: '两次都选第一位',
-  both_second: '两次都选第二位',
-  first_rate: '第一位置率',
-  first_rate_ci: '95% 置信区间',
-  lean_p: '偏向 p',
   lean_p_holm: 'Holm p',
   modal: '一致的重复次数',
   item_id: '条目',
@@ -49,12 +44,6 @@ const HEADERS_ZH: Record<string, string> = {
   distinct: '不同判断数',
   reason: '原因',
   count: '次数',
-  role: '角色',
-  model: '模型',
-  calls: '调用',
-  input_tokens: '输入词元',
-  output_tokens: '输出词元',
-  cost_usd: '费用',
 };
 
 function captionZh(id: string, m: SelfConsistencyMetrics): string | undefined {
@@ -89,36 +78,24 @@ function captionZh(id: string, m: SelfConsistencyMetrics): string | undefined {
       return '有效重复结果不完全一致的题目；判断按样本顺序列出（× = 没有可用回答）。';
     case 'failures':
       return '重试后仍没有可用回答的重复，按评审模型、温度和原因统计。';
-    case 'usage':
-      return '按模型角色统计的调用、词元和费用。';
     default:
       return undefined;
   }
 }
 
-export interface TableText {
-  title: string;
-  caption: string;
-  headerText?: (column: TableColumn) => string;
-  cellText?: (column: TableColumn, row: TableRow, text: string) => string;
-}
-
 /** A table's words on screen in `lang`; English is the table as the export writes it. */
-export function scTableText(table: Table, m: SelfConsistencyMetrics, lang: string): TableText {
-  if (!lang.startsWith('zh')) return { title: table.title, caption: table.caption };
-  return {
-    title: TITLES_ZH[table.id] ?? table.title,
-    caption: captionZh(table.id, m) ?? table.caption,
-    headerText: (c) => HEADERS_ZH[c.key] ?? c.header,
-    cellText: (c, _row, text) =>
-      text
-        .replace(/^judge's own \(provider default\)$/, '自身设置（服务商默认）')
-        .replace(/^judge's own \(T=(.+)\)$/, '自身设置（T=$1）')
-        .replace(/^judge's own$/, '自身设置')
-        .replace(/^undefined \((.*)\)$/, (_m, why: string) => `无定义（${WHY_ZH[why] ?? why}）`)
-        .replace(/^judge$/, c.key === 'role' ? '评审模型' : 'judge'),
-  };
-}
+export const scTableText = studyTableText<SelfConsistencyMetrics>({
+  titles: TITLES_ZH,
+  caption: captionZh,
+  headers: HEADERS_ZH,
+  cell: (c, text) =>
+    text
+      .replace(/^judge's own \(provider default\)$/, '自身设置（服务商默认）')
+      .replace(/^judge's own \(T=(.+)\)$/, '自身设置（T=$1）')
+      .replace(/^judge's own$/, '自身设置')
+      .replace(/^undefined \((.*)\)$/, (_m, why: string) => `无定义（${WHY_ZH[why] ?? why}）`)
+      .replace(/^judge$/, c.key === 'role' ? '评审模型' : 'judge'),
+});
 
 const WHY_ZH: Record<string, string> = {
   'fewer than 2 complete questions': '完整题目少于 2 道',

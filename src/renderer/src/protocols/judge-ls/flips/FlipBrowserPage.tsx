@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ErrorPanel, ExperimentCrumb, type Navigate, routeHref } from '../../host';
+import { useTranslation } from 'react-i18next';
+import { Breadcrumb, PageHeader } from '../../../kits/PageFrame';
 import { FlipDetail } from './FlipDetail';
 import { FlipList } from './FlipList';
+import { asOptions, FilterSelect } from '../../../kits/ItemBrowser';
 import { COMPARISONS } from '../../../../../shared/protocols/judge-ls/choice';
 import { FLIP_TYPES, filterFlips, type Flip } from './flips';
 import {
@@ -156,11 +158,9 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
 
   const header = (
     <>
-      <nav className="breadcrumb" aria-label="breadcrumb" data-testid="flips-breadcrumb">
+      <Breadcrumb testId="flips-breadcrumb" current={t('flips.title')}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
-        <span aria-hidden="true">/</span>
         <ExperimentCrumb experimentId={experimentId} name={data?.experimentName} />
-        <span aria-hidden="true">/</span>
         <a
           href="#"
           onClick={(e) => {
@@ -170,15 +170,8 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
         >
           {t('title')}
         </a>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{t('flips.title')}</span>
-      </nav>
-      <header className="page__header page__header--compact">
-        <div>
-          <h1 className="page__title">{t('flips.title')}</h1>
-          <p className="page__intro">{t('flips.intro')}</p>
-        </div>
-      </header>
+      </Breadcrumb>
+      <PageHeader compact title={t('flips.title')} intro={t('flips.intro')} />
     </>
   );
 
@@ -223,87 +216,60 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
     );
   }
 
+  const correctness = { value: 'correctness', label: t('flipType.correctness') };
   const subsetValue = filter.subset === undefined ? '' : filter.subset === '' ? NO_SUBSET : filter.subset;
   return (
     <div className="page page--fill results-page flip-browser" data-testid="flip-browser">
       {header}
       <div className="filter-bar">
-        <label className="field">
-          <span className="field__label">{t('flips.col.judge')}</span>
-          <select
-            data-testid="filter-judge"
-            value={filter.judge ?? ''}
-            onChange={(e) => setFilter({ judge: e.target.value || undefined })}
-          >
-            <option value="">{t('flips.all')}</option>
-            {judges.map((j) => (
-              <option key={j} value={j}>
-                {j}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field__label">{t('flips.col.comparison')}</span>
-          <select
-            data-testid="filter-comparison"
-            value={filter.comparison ?? ''}
-            onChange={(e) => setFilter({ comparison: e.target.value || undefined })}
-          >
-            <option value="">{t('flips.all')}</option>
-            {[...new Set([...COMPARISONS, ...data.flips.map((f) => f.comparison)])].map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field__label">{t('flips.col.subset')}</span>
-          <select
-            data-testid="filter-subset"
-            value={subsetValue}
-            onChange={(e) => {
-              const v = e.target.value;
-              setFilter({ subset: v === '' ? undefined : v === NO_SUBSET ? '' : v });
-            }}
-          >
-            <option value="">{t('flips.all')}</option>
-            {subsets.map((s) => (
-              <option key={s} value={s === '' ? NO_SUBSET : s}>
-                {s || t('flips.noSubset')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field__label">{t('flips.col.type')}</span>
-          <select
-            data-testid="filter-type"
-            value={filter.type ?? ''}
-            onChange={(e) => setFilter({ type: e.target.value || undefined })}
-          >
-            <option value="">{t('flips.all')}</option>
-            {FLIP_TYPES.map((ft) => (
-              <option key={ft} value={ft}>
-                {t(`flipType.${ft}`)}
-              </option>
-            ))}
-            <option value="correctness">{t('flipType.correctness')}</option>
-          </select>
-        </label>
-        <label className="field">
-          <span className="field__label">{t('flips.flagged')}</span>
-          <select
-            data-testid="filter-flagged"
-            value={filter.flagged ?? ''}
-            onChange={(e) => setFilter({ flagged: e.target.value || undefined })}
-          >
-            <option value="">{t('flips.all')}</option>
-            <option value="no">{t('flips.flaggedNo')}</option>
-            <option value="yes">{t('flips.flaggedYes')}</option>
-          </select>
-        </label>
+        <FilterSelect
+          inline={false}
+          label={t('flips.col.judge')}
+          testId="filter-judge"
+          value={filter.judge ?? ''}
+          anyLabel={t('flips.all')}
+          options={asOptions(judges)}
+          onChange={(v) => setFilter({ judge: v || undefined })}
+        />
+        <FilterSelect
+          inline={false}
+          label={t('flips.col.comparison')}
+          testId="filter-comparison"
+          value={filter.comparison ?? ''}
+          anyLabel={t('flips.all')}
+          options={asOptions([...new Set([...COMPARISONS, ...data.flips.map((f) => f.comparison)])])}
+          onChange={(v) => setFilter({ comparison: v || undefined })}
+        />
+        <FilterSelect
+          inline={false}
+          label={t('flips.col.subset')}
+          testId="filter-subset"
+          value={subsetValue}
+          anyLabel={t('flips.all')}
+          options={subsets.map((s) => ({ value: s === '' ? NO_SUBSET : s, label: s || t('flips.noSubset') }))}
+          onChange={(v) => setFilter({ subset: v === '' ? undefined : v === NO_SUBSET ? '' : v })}
+        />
+        <FilterSelect
+          inline={false}
+          label={t('flips.col.type')}
+          testId="filter-type"
+          value={filter.type ?? ''}
+          anyLabel={t('flips.all')}
+          options={[...asOptions(FLIP_TYPES, (ft) => t(`flipType.${ft}`)), correctness]}
+          onChange={(v) => setFilter({ type: v || undefined })}
+        />
+        <FilterSelect
+          inline={false}
+          label={t('flips.flagged')}
+          testId="filter-flagged"
+          value={filter.flagged ?? ''}
+          anyLabel={t('flips.all')}
+          options={[
+            { value: 'no', label: t('flips.flaggedNo') },
+            { value: 'yes', label: t('flips.flaggedYes') },
+          ]}
+          onChange={(v) => setFilter({ flagged: v || undefined })}
+        />
         <label className="field field--grow">
           <span className="field__label">{t('flips.search')}</span>
           <input

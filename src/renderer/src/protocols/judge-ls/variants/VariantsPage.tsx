@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Breadcrumb, PageHeader } from '../../../kits/PageFrame';
 import type { Item } from '../../../../../shared/domain';
 import { judgeLsRows, VARIANTS_VIEW, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import {
@@ -430,19 +431,15 @@ export function VariantsPage({
 
   return (
     <div className="page page--fill variants">
-      <nav className="breadcrumb" aria-label="breadcrumb">
+      <Breadcrumb current={t('variants.title')}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
-        <span aria-hidden="true">/</span>
         <ExperimentCrumb experimentId={experimentId} />
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{t('variants.title')}</span>
-      </nav>
-      <header className="page__header page__header--compact">
-        <div>
-          <h1 className="page__title">{t('variants.title')}</h1>
-          <p className="page__intro">{t(readOnly ? 'variants.introReadOnly' : 'variants.intro')}</p>
-        </div>
-      </header>
+      </Breadcrumb>
+      <PageHeader
+        compact
+        title={t('variants.title')}
+        intro={t(readOnly ? 'variants.introReadOnly' : 'variants.intro')}
+      />
       <div className="filter-bar">
         <label className="check">
           <input

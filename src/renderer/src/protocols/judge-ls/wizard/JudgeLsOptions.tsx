@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../host';
+import { OptionCheck } from '../../../kits/WizardStep';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { CI_METHODS, type CiMethod } from './draft';
 import { setCiMethod, setNoiseFloor, useJudgeLsDraft } from './state';
@@ -21,18 +22,13 @@ function NoiseFloorOption() {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
   const own = useJudgeLsDraft();
   return (
-    <label className="check check--block">
-      <input
-        type="checkbox"
-        data-testid="option-noise-floor"
-        checked={own.noiseFloor ?? false}
-        onChange={(e) => setNoiseFloor(e.target.checked)}
-      />
-      <span>
-        <strong>{t('wizard.options.noiseFloor')}</strong>
-        <span className="check__text">{t('wizard.options.noiseFloorText')}</span>
-      </span>
-    </label>
+    <OptionCheck
+      testId="option-noise-floor"
+      title={t('wizard.options.noiseFloor')}
+      text={t('wizard.options.noiseFloorText')}
+      checked={own.noiseFloor ?? false}
+      onChange={setNoiseFloor}
+    />
   );
 }
 

@@ -2,9 +2,7 @@ import { useTranslation } from 'react-i18next';
 import {
   batchCapable,
   Field,
-  isPresetId,
   presetOf,
-  PresetOptions,
   PromptPreviewPanel,
   ProviderCard,
   TemplateEditor,
@@ -15,6 +13,7 @@ import {
 } from '../../host';
 import { TARGET_LANGUAGES } from '../../../../../shared/protocols/judge-ls/choice';
 import { targetName } from '../../../../../shared/protocols/judge-ls/languages';
+import { ModelInput, ProviderSelect, WizardStepFrame } from '../../../kits/WizardStep';
 import {
   ALLOWED_PLACEHOLDERS,
   REQUIRED_PLACEHOLDERS,
@@ -97,32 +96,23 @@ export function TransformStep() {
   );
 
   return (
-    <section className="wizard-step" aria-labelledby="step-title">
-      <h2 id="step-title" className="wizard-step__title">
-        {t('wizard.transform.title')}
-      </h2>
-      <p className="wizard-step__intro">{t('wizard.transform.intro')}</p>
+    <WizardStepFrame title={t('wizard.transform.title')} intro={t('wizard.transform.intro')}>
       <div className="form-grid">
-        <Field label={t('wizard.transform.provider')} error={err('transform.provider')}>
-          <select
-            data-testid="transform-provider"
-            value={transform.provider}
-            onChange={(e) => isPresetId(e.target.value) && setProvider(e.target.value)}
-          >
-            <PresetOptions />
-          </select>
-        </Field>
-        <Field label={t('wizard.transform.model')} error={err('transform.model')}>
-          <input
-            type="text"
-            className="mono"
-            data-testid="transform-model"
-            list="transform-models"
-            spellCheck={false}
-            value={transform.model}
-            onChange={(e) => setModel(e.target.value)}
-          />
-        </Field>
+        <ProviderSelect
+          label={t('wizard.transform.provider')}
+          testId="transform-provider"
+          error={err('transform.provider')}
+          value={transform.provider}
+          onChange={setProvider}
+        />
+        <ModelInput
+          label={t('wizard.transform.model')}
+          testId="transform-model"
+          list="transform-models"
+          error={err('transform.model')}
+          value={transform.model}
+          onChange={setModel}
+        />
         <datalist id="transform-models">
           {suggestions.map((m) => (
             <option key={m} value={m} />
@@ -223,6 +213,6 @@ export function TransformStep() {
               : v.label,
         }}
       />
-    </section>
+    </WizardStepFrame>
   );
 }

@@ -1,5 +1,6 @@
 // The flip browser's state lives in the URL query (filters and the opened row), so back/forward
 // and reloads keep the place. Pure helpers.
+import { urlRowKey } from '../../../kits/url-query';
 import type { Transition } from '../../../../../shared/protocols/reference-sensitivity/types';
 import type {
   FlipChange,
@@ -24,13 +25,4 @@ export function apiQuery(q: Record<string, string>): FlipsQuery {
 
 /** A row's key in the URL (`open`). */
 export const rowKey = (r: Pick<FlipRowView, 'judge' | 'generator' | 'sourceId'>) =>
-  [r.judge, r.generator, r.sourceId].join('\u001f');
-
-/** The query with one filter changed (an empty value removes it) and the opened row closed. */
-export function withFilter(q: Record<string, string>, key: string, value: string): Record<string, string> {
-  const next = { ...q };
-  delete next.open;
-  if (value) next[key] = value;
-  else delete next[key];
-  return next;
-}
+  urlRowKey(r.judge, r.generator, r.sourceId);
