@@ -29,7 +29,9 @@ function study(check: Check): string {
       ? 'Bias probes'
       : check.id.startsWith('e2e-self-consistency')
         ? 'Self-consistency'
-        : check.id;
+        : check.id.startsWith('e2e-human')
+          ? 'Human ratings'
+          : check.id;
 }
 
 export function verdictWord(r: CellResult): string {
