@@ -203,6 +203,7 @@ async function main(): Promise<void> {
       node: `Node ${process.version}`,
       command: `npm run validate:e2e${flags.length ? ` -- ${flags.join(' ')}` : ''}`,
       cpuSeconds: cpu,
+      ...(opts.load ? { loaded: opts.load.map((f) => relative(root, resolve(root, f))) } : {}),
     },
     checks,
     results,
