@@ -182,9 +182,10 @@ async function agreementRun(lab: Lab, d: Design, seed: number): Promise<Agreemen
 }
 
 /**
- * Why the ρ rows fall short, measured apart from the pipeline (the same law drawn directly, 2,000
- * draws a cell through spearmanInterval and cohensKappa, seed 777): the estimate is right, its
- * interval's width is not.
+ * Why the ρ rows fall short, measured apart from the pipeline (`node bench/run.mjs e2e-direct
+ * agreement`: the same law drawn directly, 2,000 draws a cell through spearmanInterval and
+ * cohensKappa): the estimate is right, its interval's width is not. The jackknife figure is from
+ * numpy (400 draws, leave-one-out atanh ρ), not from the app.
  */
 const WHY_RHO =
   'Why ρ falls short: the Fisher-z interval takes the spread of atanh ρ from a bivariate normal ' +
