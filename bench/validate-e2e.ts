@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { allE2eChecks } from './validate-e2e/checks';
 import { e2eSection, withSection } from './validate-e2e/report';
-import { DEFAULT_SEED, judgeCell, replicateSeed, type CellResult, type Check } from './validate-e2e/runner';
+import { DEFAULT_SEED, cellSeed, judgeCell, type CellResult, type Check } from './validate-e2e/runner';
 import { openLab, type Lab } from './validate-e2e/studies';
 
 function parseArgs(argv: string[]) {
@@ -108,7 +108,7 @@ async function run(checks: Check[], opts: ReturnType<typeof parseArgs>): Promise
     for (const c of cells) {
       if (index >= c.reps) continue;
       const before = process.cpuUsage();
-      const hit = await c.cell.replicate(replicateSeed(opts.seed, c.check.id, c.cell.key, index), index);
+      const hit = await c.cell.replicate(cellSeed(opts.seed, c.check, c.cell, index), index);
       const used = process.cpuUsage(before);
       c.cpu += (used.user + used.system) / 1e6;
       c.counts.reps++;
@@ -203,6 +203,7 @@ async function main(): Promise<void> {
       node: `Node ${process.version}`,
       command: `npm run validate:e2e${flags.length ? ` -- ${flags.join(' ')}` : ''}`,
       cpuSeconds: cpu,
+      ...(opts.load ? { loaded: opts.load.map((f) => relative(root, resolve(root, f))) } : {}),
     },
     checks,
     results,

@@ -1,4 +1,5 @@
 // Every end-to-end check (issue 33), in the report's order; `lab` reads the lab opened once per run.
+import { agreementChecks } from './agreement';
 import { judgeLsFlipChecks, lengthChecks, repeatNoiseChecks } from './planted';
 import { biasPositionChecks, judgeLsPositionChecks } from './position';
 import type { Check } from './runner';
@@ -11,5 +12,6 @@ export function allE2eChecks(lab: () => Lab): Check[] {
     ...judgeLsFlipChecks(lab),
     ...repeatNoiseChecks(lab),
     ...lengthChecks(lab),
+    ...agreementChecks(lab),
   ];
 }

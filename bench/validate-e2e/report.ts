@@ -16,6 +16,8 @@ export interface E2eRunInfo {
   node: string;
   command: string;
   cpuSeconds: number;
+  /** The saved counts the table adds up (`--load`), when it was not one run. */
+  loaded?: string[];
 }
 
 const pct = (v: number | undefined) =>
@@ -29,7 +31,9 @@ function study(check: Check): string {
       ? 'Bias probes'
       : check.id.startsWith('e2e-self-consistency')
         ? 'Self-consistency'
-        : check.id;
+        : check.id.startsWith('e2e-human')
+          ? 'Human ratings'
+          : check.id;
 }
 
 export function verdictWord(r: CellResult): string {
@@ -57,9 +61,14 @@ export function e2eSection(info: E2eRunInfo, checks: Check[], results: CellResul
   out.push(
     `Written by \`${info.command}\` (\`bench/validate-e2e.ts\`, issue 33); do not edit by hand. Judge Lab ${info.version}, seed ${info.seed}, replicates × ${info.scale} of each cell's default, ${info.node}, ${info.cpuSeconds.toFixed(0)} CPU-s. The same seed gives the same table.`,
   );
+  if (info.loaded?.length)
+    out.push(
+      '',
+      `Counts added up from saved runs (\`--load\`, same seed, each cell's replicates once): ${info.loaded.map((f) => `\`${f}\``).join(', ')}.`,
+    );
   out.push('');
   out.push(
-    'Each run is a whole study through the app (config validation, queue, ledger, parsing, the protocol’s metrics and Holm families, real SQLite), with the simulated provider planting a known effect: its judge’s model name carries the knob (`-first<NN>` a first-position lean on NN % of items, `-lang<NN>` a language flip on NN % of items, `-long<NN>` a point more for a longer variant on NN % of responses, `-noise<MM>` per-ask noise; `src/main/providers/simulated/planted-*.ts`). Every run samples its own n LLMBar items and names its judge with its own seed, so items, planted items and noise are new draws. **Detected**: share of runs whose study flags the planted effect, against the power the app’s planner predicts for that n (± 5 points is the issue’s criterion; the MC SE says how far chance alone moves it). **False positives**: share of runs that flag an effect that is absent (≤ 5 %; flagged above 6.5 %). **Coverage**: share of runs whose reported 95 % interval holds the planted value (flagged below 93 %). Runs where the study reported no test or interval are left out and counted (“defined”).',
+    'Each run is a whole study through the app (config validation, queue, ledger, parsing, the protocol’s metrics and Holm families, real SQLite), with the simulated provider planting a known effect: its judge’s model name carries the knob (`-first<NN>` a first-position lean on NN % of items, `-lang<NN>` a language flip on NN % of items, `-long<NN>` a point more for a longer variant on NN % of responses, `-quality<NN>` each response’s planted quality or, on NN % of asks, a random score, which three simulated annotators rate through the annotation service, `-noise<MM>` per-ask noise; `src/main/providers/simulated/planted-*.ts`). Every run samples its own n LLMBar items and names its judge with its own seed, so items, planted items and noise are new draws. **Detected**: share of runs whose study flags the planted effect, against the power the app’s planner predicts for that n (± 5 points is the issue’s criterion; the MC SE says how far chance alone moves it). **False positives**: share of runs that flag an effect that is absent (≤ 5 %; flagged above 6.5 %). **Coverage**: share of runs whose reported 95 % interval holds the planted value (flagged below 93 %). Runs where the study reported no test or interval are left out and counted (“defined”).',
   );
   out.push('');
   out.push(

@@ -31,6 +31,12 @@ export interface Cell {
    * item's two clustered orders, bench/validate's wilson-clustered): reported, never flagged.
    */
   claimed?: boolean;
+  /**
+   * Cells with the same runKey read the same study runs (one study, several statistics: the
+   * replicate's seed comes from the runKey, not the cell), so they cost one run between them; the
+   * first cell to ask pays its CPU.
+   */
+  runKey?: string;
   /** Replicates of the full run. */
   reps: number;
   /** One study run with this replicate's seed: did it flag the effect (null: the study reported no test, counted apart)? */
@@ -85,6 +91,13 @@ export const COVERAGE_FLAG = 0.93;
 /** The seed of one replicate: a 32-bit number from its place in the run. */
 export function replicateSeed(seed: number, check: string, cell: string, index: number): number {
   return hashSeed(`${seed}\u0000${check}\u0000${cell}\u0000${index}`);
+}
+
+/** The seed of a cell's replicate: shared by the cells of one runKey (whatever their check). */
+export function cellSeed(seed: number, check: Check, cell: Cell, index: number): number {
+  return cell.runKey === undefined
+    ? replicateSeed(seed, check.id, cell.key, index)
+    : replicateSeed(seed, '\u0000shared', cell.runKey, index);
 }
 
 /** The band and flag of a cell from its counts. */
@@ -159,7 +172,7 @@ export async function runCell(
     return judgeCell(check, cell, { reps: ran, defined, hits }, (used.user + used.system) / 1e6);
   };
   for (let i = part.i; i < reps; i += part.k) {
-    const hit = await cell.replicate(replicateSeed(seed, check.id, cell.key, i), i);
+    const hit = await cell.replicate(cellSeed(seed, check, cell, i), i);
     ran++;
     if (hit !== null) {
       defined++;

@@ -18,6 +18,14 @@ export const LLMBAR_ITEMS = 419;
 export interface Lab {
   /** Runs one study to its end and returns its metrics (throws unless it finished). */
   run(config: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Runs one study to its end, then `use` calls the app on it (human ratings: a set, labels, the
+   * agreement report) before the study is deleted; returns what `use` returns.
+   */
+  study<T>(
+    config: Record<string, unknown>,
+    use: (core: Core, experimentId: number) => Promise<T>,
+  ): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -29,18 +37,30 @@ export async function openLab(): Promise<Lab> {
   const core = new Core({ dataDir: dir, door: 'cli', keys: new EnvOnlyKeyStore({}) });
   await core.call('datasets.loadSample', { sampleId: 'llmbar' });
   let count = 0;
-  return {
-    async run(config) {
-      const { id } = await core.call('experiments.create', {
-        config: { providers: SIM, dataset: DATASET, name: `e2e-${++count}`, ...config },
-      });
+  const study = async <T>(
+    config: Record<string, unknown>,
+    use: (c: Core, experimentId: number) => Promise<T>,
+  ): Promise<T> => {
+    const { id } = await core.call('experiments.create', {
+      config: { providers: SIM, dataset: DATASET, name: `e2e-${++count}`, ...config },
+    });
+    try {
       const { status } = await core.experiments.runToEnd(id);
       if (status !== 'finished') throw new Error(`study ${count} ended ${status}`);
-      const { metrics } = await core.call('experiments.results', { experimentId: id });
-      // A run's rows are not needed again: keeping the database small keeps later runs as cheap.
+      return await use(core, id);
+    } finally {
+      // A run's rows (its annotation sets too) are not needed again: keeping the database small
+      // keeps later runs as cheap.
       await core.call('experiments.delete', { experimentId: id });
-      return metrics;
-    },
+    }
+  };
+  return {
+    run: (config) =>
+      study(
+        config,
+        async (c, experimentId) => (await c.call('experiments.results', { experimentId })).metrics,
+      ),
+    study,
     async close() {
       await core.shutdown();
       rmSync(dir, { recursive: true, force: true });

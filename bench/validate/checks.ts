@@ -595,9 +595,9 @@ const spearmanCi: Check = {
   reps: 2000,
   design:
     'Bivariate normal with Pearson r = 2 sin(πρ/6), whose Spearman ρ is the truth (judge vs human agreement, the replace/mix decision at 0.8).',
-  claim: 'every ρ and n',
+  claim: 'every ρ and n, on data that vary like a bivariate normal',
   knownLimit:
-    'Until this round the interval used Pearson’s standard error 1/√(n − 3); Spearman’s ρ varies more (Fieller, Hartley & Pearson 1957), increasingly at high ρ, and coverage was 92–93.5 % at ρ = 0.8, the judge–human decision threshold, and 89–91 % at ρ = 0.95. It now uses Bonett & Wright’s (2000) variance (1 + ρ²/2)/(n − 3).',
+    'Until this round the interval used Pearson’s standard error 1/√(n − 3); Spearman’s ρ varies more (Fieller, Hartley & Pearson 1957), increasingly at high ρ, and coverage was 92–93.5 % at ρ = 0.8, the judge–human decision threshold, and 89–91 % at ρ = 0.95. It now uses Bonett & Wright’s (2000) variance (1 + ρ²/2)/(n − 3). That variance is the bivariate normal’s: on 1–5 ratings that are either the true score or a random one (the end-to-end judge–human cells, e2e-human-agreement-coverage) ρ varies about twice as much at high ρ and the interval covers 63–89 % at every n from 30 to 500.',
   cells: grid(N_GRID, RHO_S, (n, rho) => {
     const r = pearsonForSpearman(rho);
     return {

@@ -18,6 +18,7 @@ import {
   plantedPosition,
 } from '../../bench/validate-e2e/position';
 import { allE2eChecks } from '../../bench/validate-e2e/checks';
+import { planAgreement, plantedAgreement } from '../../bench/validate-e2e/agreement';
 import { planLength, plantedLength, plantedRepeatNoise } from '../../bench/validate-e2e/planted';
 import { DEFAULT_SEED, judgeCell, runCell } from '../../bench/validate-e2e/runner';
 import { openLab, type Lab } from '../../bench/validate-e2e/studies';
@@ -92,6 +93,28 @@ describe('the other planted truths and plans', () => {
     const plan = planLength(0.2, 0.2, 50);
     expect(plan.units).toBe(100);
     expect(plan.power).toBeGreaterThan(planLength(0.2, 0.2, 25).power);
+  });
+});
+
+describe('the planted judge–human agreement and its plan', () => {
+  it('ρ and κ_w of the judge against three annotators’ median: the exact law, checked at its ends and against numpy', () => {
+    expect(plantedAgreement(1, 0.3).rho).toBeCloseTo(0, 12);
+    expect(plantedAgreement(1, 0.3).kappa).toBeCloseTo(0, 12);
+    expect(plantedAgreement(0, 0).rho).toBeCloseTo(1, 12);
+    const t = plantedAgreement(0.05, 0.2);
+    for (const row of t.joint) for (const p of row) expect(p).toBeGreaterThan(0);
+    expect(t.joint.flat().reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    // The same law enumerated in numpy (mid-distribution transforms, quadratic weights).
+    expect(t.rho).toBeCloseTo(0.904947379617068, 10);
+    expect(t.kappa).toBeCloseTo(0.904950495049505, 10);
+    expect(plantedAgreement(0.3, 0.3).rho).toBeCloseTo(0.62656811370424, 10);
+  });
+
+  it("the plan is the app's human-agreement row: its items reach 80 % at the planted ρ, one fewer does not", () => {
+    const rho = plantedAgreement(0.05, 0.2).rho;
+    const plan = planAgreement(rho);
+    expect(plan.power(plan.itemsNeeded!)).toBeGreaterThanOrEqual(0.8);
+    expect(plan.power(plan.itemsNeeded! - 1)).toBeLessThan(0.8);
   });
 });
 

@@ -60,6 +60,10 @@ export const MORE_ITEMS_RULE =
   'threshold (n = (1.96 / |atanh ρ − atanh threshold|)² + 3, minus the items rated), so a ρ close to ' +
   'the threshold needs many more items than one far from it, whatever the width of its CI now.';
 
+/** Where the Fisher-z interval of ρ is unreliable (docs/VALIDATION.md, e2e-human-agreement-coverage). */
+export const RHO_CI_LIMIT =
+  'Unreliable where ratings are unlike a bivariate normal: on 1–5 scores where the judge gives either the true score or a random one, ρ varies about twice as much as its CI assumes, which covered 87–89 % at ρ 0.63, 76–78 % at 0.81 and 63–66 % at 0.9 for 30–500 items, so a decision near the threshold errs more often than 1 in 20 (docs/VALIDATION.md, end to end).';
+
 /** The decision word, with why when it is undefined or rests on ρ alone. */
 export function decisionCell(r: JudgeHumanRow): string {
   if (r.decision === 'undefined' && r.decision_reason) return `undefined (${r.decision_reason})`;
@@ -115,7 +119,7 @@ export function agreementTables(report: AgreementReport): Table[] {
         "κ's range [−1, 1]; " +
         'undefined when one side is constant (its variance is 0). ' +
         `Decision at ρ ≥ ${report.threshold} applied to the CI; at ρ = ±1 the Fisher-z CI is undefined and ` +
-        `the decision rests on ρ alone (marked). ${MORE_ITEMS_RULE}`,
+        `the decision rests on ρ alone (marked). ${MORE_ITEMS_RULE} ${RHO_CI_LIMIT}`,
       columns: [
         col('judge', 'Judge', 'text'),
         col('variant', 'Scores', 'text'),

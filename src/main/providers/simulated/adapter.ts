@@ -11,6 +11,7 @@ import { plantedLanguageRate, plantedLanguageVerdict } from './planted-language'
 import { plantedLeanRate, plantedLeanVerdict } from './planted-lean';
 import { plantedMixing, plantedMixingVerdict } from './planted-mixing';
 import { plantedLengthRate, plantedLengthScore } from './planted-length';
+import { plantedQualityNoise, plantedQualityScore } from './planted-quality';
 import { seedOf } from './random';
 import { faithfulTwin, isPlantedUnfaithful, plantedUnfaithfulRate, unfaithful } from './planted-unfaithful';
 
@@ -78,6 +79,7 @@ export class SimulatedChatAdapter implements ChatAdapter {
     // A `-mix<NN>` model: flips against English that grow with the mixing ratio shown (planted-mixing.ts).
     // A `-lang<NN>` model: one answer in every language, the other in a translation on NN % of items.
     // A `-long<NN>` model: the middle score, a point more for a longer variant on NN % of responses.
+    // A `-quality<NN>` model: each response's planted quality, a uniform score with NN % (planted-quality.ts).
     const knob =
       plantedMixing(spec.model) !== null
         ? plantedMixingVerdict(spec, rng)
@@ -87,7 +89,9 @@ export class SimulatedChatAdapter implements ChatAdapter {
             ? plantedLanguageVerdict(spec, rng)
             : plantedLengthRate(spec.model) !== null
               ? plantedLengthScore(spec, rng)
-              : null;
+              : plantedQualityNoise(spec.model) !== null
+                ? plantedQualityScore(spec, rng)
+                : null;
     const answer =
       knob !== null
         ? knob

@@ -9,6 +9,8 @@ import { pseudoTranslate } from './pseudo-language';
 import { languageFlipPlanted, languageKey, plantedLanguageVerdict } from './planted-language';
 import { lengthPlanted, plantedLengthScore } from './planted-length';
 import { simulatedRewrite } from './rewrite-and-score';
+import { plantedQuality, plantedQualityNoise, plantedQualityScore } from './planted-quality';
+import { seedOf } from './random';
 
 const items = readFileSync(join(__dirname, '../../../../resources/samples/llmbar.jsonl'), 'utf8')
   .trim()
@@ -112,5 +114,51 @@ describe('planted length effect (-long<NN>)', () => {
     }
     expect(planted).toBeGreaterThan(12);
     expect(planted).toBeLessThan(36);
+  });
+});
+
+describe('planted quality (-quality<NN>)', () => {
+  const scoreSpec = (model: string, response: string): ChatRequestSpec => ({
+    provider: 'sim',
+    model,
+    messages: [
+      {
+        role: 'user',
+        content: `<scale>1-5</scale>\n<instruction>\nq\n</instruction>\n<response>\n${response}\n</response>`,
+      },
+    ],
+    response: { name: 'score_verdict', schema: {} },
+  });
+  const texts = items.flatMap((it) => [it.output_1, it.output_2]);
+
+  it('scores each response its planted quality, the one people read from the same text', () => {
+    const model = 'sim-judge-strong-t-quality0';
+    const seen = new Set<number>();
+    for (const text of texts) {
+      const q = plantedQuality(model, text, 5);
+      seen.add(q);
+      // Whatever the ask's draw: no noise, the quality; and the text as people see it, trimmed.
+      expect(plantedQualityScore(scoreSpec(model, text), mulberry32(texts.indexOf(text)))!.score).toBe(q);
+      expect(plantedQuality(model, `  ${text}\n`, 5)).toBe(q);
+    }
+    expect([...seen].sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('gives a uniform score instead on the planted share of asks, and -quality100 on every ask', () => {
+    const agree = (model: string) => {
+      let same = 0;
+      let asks = 0;
+      for (const text of texts)
+        for (let k = 0; k < 10; k++, asks++) {
+          const s = plantedQualityScore(scoreSpec(model, text), mulberry32(seedOf(text, String(k))))!.score;
+          if (s === plantedQuality(model, text, 5)) same++;
+        }
+      return same / asks;
+    };
+    // P(score = quality) = 1 − e + e/5: 0.76 at e = 0.3, 0.2 at e = 1 (1,200 asks: SE ≤ 0.013).
+    expect(agree('sim-judge-strong-t-quality30')).toBeGreaterThan(0.76 - 0.05);
+    expect(agree('sim-judge-strong-t-quality30')).toBeLessThan(0.76 + 0.05);
+    expect(Math.abs(agree('sim-judge-strong-t-quality100') - 0.2)).toBeLessThan(0.05);
+    expect(plantedQualityNoise('sim-judge-strong-t-long30')).toBeNull();
   });
 });

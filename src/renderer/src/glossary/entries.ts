@@ -32,8 +32,13 @@ export const VALIDATION_ROWS: Record<GlossaryId, readonly string[]> = {
   tieHalfCi: ['wilson-mean'],
   newcombe: ['newcombe', 'position-rate-newcombe'],
   tMeanCi: ['t-interval'],
-  kappaCi: ['cohen-kappa'],
-  fisherZ: ['spearman-fisher-z', 'correlation-type1'],
+  kappaCi: ['cohen-kappa', 'e2e-human-agreement-coverage'],
+  fisherZ: [
+    'spearman-fisher-z',
+    'correlation-type1',
+    'e2e-human-agreement-coverage',
+    'e2e-human-agreement-null',
+  ],
   tieHalf: ['wilson-mean'],
   mcnemar: ['mcnemar-type1'],
   position: ['position-mcnemar-type1', 'e2e-bias-position-power', 'e2e-bias-position-null'],
@@ -41,7 +46,7 @@ export const VALIDATION_ROWS: Record<GlossaryId, readonly string[]> = {
   holm: ['holm-fwer', 'e2e-judge-ls-position-power'],
   kappa: ['cohen-kappa'],
   flips: ['e2e-judge-ls-flip-coverage', 'e2e-judge-ls-noise-floor-null'],
-  power: ['power-planner', 'e2e-bias-position-power', 'e2e-bias-length-power'],
+  power: ['power-planner', 'e2e-bias-position-power', 'e2e-bias-length-power', 'e2e-human-agreement-power'],
 };
 
 // An interval column's entry names its method: the specific ones first, Wilson for the rates.
