@@ -9,7 +9,7 @@ import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { registerProtocol, unregisterProtocol } from '../../src/main/protocols';
 import { labelsOf, listSets, setItems } from '../../src/main/annotation/store';
-import { experimentRatings } from '../../src/main/annotation/service';
+import { experimentRatings } from '../../src/main/annotation/ratings';
 import type { PackageImport } from '../../src/shared/annotation/api-types';
 import { cohensKappa, icc21, median, spearmanInterval as spearman } from '../../src/shared/stats';
 import { tempDir } from '../helpers/tmp';

@@ -4,7 +4,7 @@
 // from the store's own rows (experiment_tasks' meta joined with task_results), not from the app's
 // annotation code.
 import { describe, expect, it } from 'vitest';
-import { experimentRatings } from '../../src/main/annotation/service';
+import { experimentRatings } from '../../src/main/annotation/ratings';
 import { setItems } from '../../src/main/annotation/store';
 import { selectLeastSure } from '../../src/shared/annotation/least-sure';
 import { useSampleCore } from '../helpers/sample-core';

@@ -6,7 +6,7 @@ import { AppError } from '../../src/main/base/errors';
 import { INPUT_LIMITS } from '../../src/main/base/input-limits';
 import { parseDatasetFile } from '../../src/main/import';
 import { readLabelFile } from '../../src/main/annotation/label-files';
-import { normalizeValue } from '../../src/main/annotation/service';
+import { normalizeValue } from '../../src/main/annotation/values';
 import { parseImportedAnswers } from '../../src/main/protocols/reference-sensitivity/imported-answers';
 
 const enc = (s: string) => new TextEncoder().encode(s);

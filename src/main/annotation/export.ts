@@ -4,11 +4,15 @@
 // Figures speak the chosen language (as the experiment exports); tables, CSV headers and JSON
 // keys stay English, as in every export, so scripts read them the same way.
 import { zipSync } from 'fflate';
+import type { AgreementReport } from '../../shared/annotation/agreement';
+import type { AnnotationSetSummary } from '../../shared/annotation/api-types';
 import { mappingCsvRows } from '../../shared/annotation/calibrate';
 import { AGREEMENT_FIGURES_ZH } from '../../shared/annotation/figure-zh';
 import { agreementFigures, agreementTables } from '../../shared/annotation/report';
 import { localizeFigure, type FigureLanguage } from '../../shared/report/figure-i18n';
+import type { FigureSpec } from '../../shared/report/chart-kit';
 import { markSimulatedFigure, markSimulatedTable } from '../../shared/report/simulated';
+import type { Table } from '../../shared/report/table';
 import { APP_VERSION } from '../base/version';
 import { loadExperiment } from '../experiments/load';
 import { anySimulated } from '../providers/config';
@@ -18,7 +22,12 @@ import { tableToLatex } from '../report/latex';
 import { buildWorkbook } from '../report/xlsx';
 import type { Database } from '../store/db';
 import type { AnnotationService } from './service';
-import { adjudicationsOf, guidelinesOf, labelsOf, setItems } from './store';
+import { adjudicationsOf, guidelinesOf, labelsOf, setItems, type SetItemRow } from './store';
+import { fileStem } from './values';
+
+/** Adds one file under the zip's folder. */
+type Put = (name: string, content: string | Uint8Array) => void;
+type FigureFailure = { id: string; format: 'svg' | 'png'; error: string };
 
 export async function agreementZip(
   db: Database,
@@ -36,19 +45,41 @@ export async function agreementZip(
   const figures = agreementFigures(report).map((f) =>
     localizeFigure(simulated ? markSimulatedFigure(f) : f, lang, [AGREEMENT_FIGURES_ZH]),
   );
-  const stem = set.name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'annotation-set';
+  const stem = fileStem(set.name);
   const files: Record<string, Uint8Array> = {};
-  const put = (name: string, content: string | Uint8Array) =>
+  const put: Put = (name, content) =>
     (files[`${stem}/${name}`] = typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
 
-  put('agreement.json', JSON.stringify(report, null, 1) + '\n');
+  put('agreement.json', json(report));
+  await putTables(put, tables);
+  const figuresFailed = await putFigures(put, figures);
+  putLabels(put, db, setId);
+  putMapping(put, report);
+  const names = Object.keys(files)
+    .map((f) => f.slice(stem.length + 1))
+    .concat('manifest.json');
+  put('manifest.json', json(manifest(set, report, { simulated, lang, names, figuresFailed })));
+  const zip = zipSync(files, { level: 6, mtime: new Date() });
+  return {
+    fileName: `${stem}-agreement.zip`,
+    mime: 'application/zip',
+    contentBase64: Buffer.from(zip).toString('base64'),
+  };
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 1) + '\n';
+
+async function putTables(put: Put, tables: readonly Table[]): Promise<void> {
   for (const t of tables) {
     put(`tables/${t.id}.csv`, tableToCsv(t));
     put(`tables/${t.id}.tex`, tableToLatex(t, 'judge-lab-annotation'));
   }
   put('tables/agreement.xlsx', new Uint8Array(await buildWorkbook(tables).xlsx.writeBuffer()));
-  // A figure that cannot be drawn never costs the tables: it is left out and named in the manifest.
-  const figuresFailed: { id: string; format: 'svg' | 'png'; error: string }[] = [];
+}
+
+/** A figure that cannot be drawn never costs the tables: it is left out and named in the manifest. */
+async function putFigures(put: Put, figures: readonly FigureSpec[]): Promise<FigureFailure[]> {
+  const figuresFailed: FigureFailure[] = [];
   const failed = (id: string, format: 'svg' | 'png', err: unknown) =>
     figuresFailed.push({ id, format, error: err instanceof Error ? err.message : String(err) });
   for (const f of figures) {
@@ -66,8 +97,12 @@ export async function agreementZip(
       failed(f.id, 'png', err);
     }
   }
-  const items = setItems(db, setId);
-  const itemOf = new Map(items.map((i) => [i.itemKey, i]));
+  return figuresFailed;
+}
+
+/** Every annotation, every guidelines version (labels name theirs), and the adjudicated labels: who, when, why. */
+function putLabels(put: Put, db: Database, setId: number): void {
+  const itemOf = new Map<string, SetItemRow>(setItems(db, setId).map((i) => [i.itemKey, i]));
   put(
     'annotations.csv',
     toCsv(
@@ -97,16 +132,11 @@ export async function agreementZip(
       ]),
     ),
   );
-  // Every guidelines version (labels name theirs), and the adjudicated labels: who, when, why.
   const guidelines = guidelinesOf(db, setId);
   if (guidelines.length)
     put(
       'guidelines.json',
-      JSON.stringify(
-        guidelines.map((g) => ({ version: g.version, text: g.text, created_at: g.createdAt })),
-        null,
-        1,
-      ) + '\n',
+      json(guidelines.map((g) => ({ version: g.version, text: g.text, created_at: g.createdAt }))),
     );
   const adjudications = adjudicationsOf(db, setId);
   if (adjudications.length)
@@ -124,7 +154,10 @@ export async function agreementZip(
         ]),
       ),
     );
-  put('calibration_mapping.json', JSON.stringify(report.calibration_mapping, null, 1) + '\n');
+}
+
+function putMapping(put: Put, report: AgreementReport): void {
+  put('calibration_mapping.json', json(report.calibration_mapping));
   put(
     'calibration_mapping.csv',
     toCsv(
@@ -132,41 +165,33 @@ export async function agreementZip(
       mappingCsvRows(report.calibration_mapping),
     ),
   );
-  put(
-    'manifest.json',
-    JSON.stringify(
-      {
-        app_version: APP_VERSION,
-        kind: 'annotation-agreement',
-        simulated,
-        set: {
-          uid: set.uid,
-          name: set.name,
-          experiment_id: set.experimentId,
-          seed: set.seed,
-          scale: set.scale,
-        },
-        items: set.itemCount,
-        guidelines_version: set.guidelinesVersion,
-        adjudicated_items: report.adjudicated_items,
-        strata: set.strata,
-        annotators: set.progress,
-        threshold: report.threshold,
-        figure_language: lang,
-        time: new Date().toISOString(),
-        files: Object.keys(files)
-          .map((f) => f.slice(stem.length + 1))
-          .concat('manifest.json'),
-        figures_failed: figuresFailed,
-      },
-      null,
-      1,
-    ) + '\n',
-  );
-  const zip = zipSync(files, { level: 6, mtime: new Date() });
+}
+
+function manifest(
+  set: AnnotationSetSummary,
+  report: AgreementReport,
+  o: { simulated: boolean; lang: FigureLanguage; names: string[]; figuresFailed: FigureFailure[] },
+) {
   return {
-    fileName: `${stem}-agreement.zip`,
-    mime: 'application/zip',
-    contentBase64: Buffer.from(zip).toString('base64'),
+    app_version: APP_VERSION,
+    kind: 'annotation-agreement',
+    simulated: o.simulated,
+    set: {
+      uid: set.uid,
+      name: set.name,
+      experiment_id: set.experimentId,
+      seed: set.seed,
+      scale: set.scale,
+    },
+    items: set.itemCount,
+    guidelines_version: set.guidelinesVersion,
+    adjudicated_items: report.adjudicated_items,
+    strata: set.strata,
+    annotators: set.progress,
+    threshold: report.threshold,
+    figure_language: o.lang,
+    time: new Date().toISOString(),
+    files: o.names,
+    figures_failed: o.figuresFailed,
   };
 }

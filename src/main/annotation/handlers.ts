@@ -3,7 +3,8 @@ import type { HandlersOf } from '../../shared/api';
 import type { annotationMethods } from '../../shared/api/annotation-methods';
 import type { Database } from '../store/db';
 import { agreementZip } from './export';
-import { experimentTasks, leastSureOf, type AnnotationService } from './service';
+import { experimentTasks, leastSureOf } from './ratings';
+import type { AnnotationService } from './service';
 
 export function annotationHandlers(
   db: Database,
