@@ -6,6 +6,7 @@ import type { ExperimentProgress, ExperimentStatus } from '../../shared/experime
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
 import type { ProtocolTask } from '../protocols/types';
+import { releaseTokenizer } from '../providers/sdk';
 import { forgetTokenCounts } from '../providers/tokens';
 import type { ChatResult } from '../providers/types';
 import {
@@ -510,6 +511,10 @@ export class ExperimentRun {
         skipLane: (endpoint, model) => paused.has(`${endpoint}${SEP}${model}`),
       }).minutesAtRateLimits * 60,
     );
+    // The run itself counts no tokens (a TPM budget tokenizes only when a lane has one): the
+    // tokenizer's tables (~50 MB of RSS) go until an estimate meets a text it has not counted
+    // (the counts stay, so the next round's estimate reloads them only for new texts).
+    releaseTokenizer();
     this.estimateStale = false;
     this.estimatedAt = Date.now();
     this.estimateMs = this.estimatedAt - started;
