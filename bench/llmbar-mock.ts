@@ -67,11 +67,28 @@ writeFileSync(
   ),
 );
 
+// The command's own CPU-seconds and peak RSS (issue 39: the stable figures on a shared machine),
+// written by it at exit: the mock runs in this process and does not count.
+const usage = join(work, 'usage.json');
+const probe = `data:text/javascript,${encodeURIComponent(
+  `import{writeFileSync}from'node:fs';process.on('exit',()=>{const u=process.resourceUsage();` +
+    `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:(u.userCPUTime+u.systemCPUTime)/1e6,rssMiB:u.maxRSS/1024}))})`,
+)}`;
 const t0 = Date.now();
 const code = await new Promise<number>((done) => {
   const child = spawn(
     process.execPath,
-    [join(root, 'bin', 'judge-lab.mjs'), 'run', config, '--out', out, '--data-dir', join(work, 'data')],
+    [
+      '--import',
+      probe,
+      join(root, 'bin', 'judge-lab.mjs'),
+      'run',
+      config,
+      '--out',
+      out,
+      '--data-dir',
+      join(work, 'data'),
+    ],
     {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, MOCK_OPENAI_KEY: 'sk-mock', MOCK_ANTHROPIC_KEY: 'sk-ant-mock' },
@@ -94,8 +111,9 @@ for (const b of mock.bodies) {
   kinds[key] = (kinds[key] ?? 0) + 1;
 }
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const own = JSON.parse(readFileSync(usage, 'utf8')) as { cpu: number; rssMiB: number };
 console.log(
-  `\nexit ${code}; wall time ${seconds.toFixed(1)} s (mock latency 20–80 ms, 32 concurrent per model)`,
+  `\nexit ${code}; wall time ${seconds.toFixed(1)} s, command CPU ${own.cpu.toFixed(1)} s, peak RSS ${own.rssMiB.toFixed(0)} MiB (mock latency 20–80 ms, 32 concurrent per model)`,
 );
 console.log('HTTP calls per model and kind (includes re-asks of unparseable answers):');
 for (const [k, n] of Object.entries(kinds).sort()) console.log(`  ${k.padEnd(32)} ${n}`);

@@ -16,6 +16,11 @@ export interface StudyShape {
   /** Per model, at the mock and in the config. */
   rpm: number;
   latencyMs: [number, number];
+  /**
+   * 'position': bias-probes' position probe instead (pairwise, both orders, the judges only; no
+   * transform): the 838-call study of issue 39 with one judge on the 419 items.
+   */
+  study?: 'judge-ls' | 'position';
 }
 
 export interface StudyFigures {
@@ -42,8 +47,9 @@ export interface StudyFigures {
 const ANTHROPIC = /^claude/;
 
 export async function runCliStudy(entry: string, shape: StudyShape): Promise<StudyFigures> {
+  const position = shape.study === 'position';
   const mock = await spawnMock(entry, {
-    judgeLs: true,
+    ...(position ? { bias: true } : { judgeLs: true }),
     extraJudges: shape.judges,
     rpm: shape.rpm,
     burstSeconds: 3,
@@ -63,22 +69,36 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     rpm: shape.rpm,
     concurrency: 32,
   });
+  const judges = shape.judges.map((model) => ({
+    label: `${model} (mock)`,
+    provider: ANTHROPIC.test(model) ? 'anthropic' : 'openai',
+    model,
+  }));
   writeFileSync(
     config,
-    JSON.stringify({
-      name: 'bench-study',
-      protocol: 'judge-ls',
-      dataset: LLMBAR,
-      limit: shape.items,
-      providers: { openai: provider('openai'), anthropic: provider('anthropic') },
-      transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
-      judges: shape.judges.map((model) => ({
-        label: `${model} (mock)`,
-        provider: ANTHROPIC.test(model) ? 'anthropic' : 'openai',
-        model,
-      })),
-      tieProbes: true,
-    }),
+    JSON.stringify(
+      position
+        ? {
+            name: 'bench-position',
+            protocol: 'bias-probes',
+            dataset: LLMBAR,
+            limit: shape.items,
+            providers: { openai: provider('openai'), anthropic: provider('anthropic') },
+            judges,
+            mode: 'pairwise',
+            probes: ['position'],
+          }
+        : {
+            name: 'bench-study',
+            protocol: 'judge-ls',
+            dataset: LLMBAR,
+            limit: shape.items,
+            providers: { openai: provider('openai'), anthropic: provider('anthropic') },
+            transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
+            judges,
+            tieProbes: true,
+          },
+    ),
   );
   // Runs in the command's process: its own CPU time and peak RSS when it exits, its CPU time
   // every 50 ms (worker threads included), to tell the CPU it spent after the last answer, and

@@ -11,6 +11,7 @@ import {
   judgeLsResponder,
   type JudgeProfile,
 } from '../../test/mock-provider/judge-ls-responder';
+import { biasResponder, type PairRecord } from '../../test/mock-provider/bias-responder';
 import { refSensResponder, type QaRecord } from '../../test/mock-provider/refsens-responder';
 import { startMockProvider, type MockBehavior } from '../../test/mock-provider/server';
 
@@ -24,6 +25,8 @@ export interface MockExtras {
   extraJudges?: string[];
   /** Answer as the reference-sensitivity models on the questions of this JSONL file. */
   refsensFile?: string;
+  /** Answer as the bias-probes judges on the LLMBar sample. */
+  bias?: boolean;
 }
 
 export interface MockStats {
@@ -104,17 +107,19 @@ function profileFor(model: string, i: number): JudgeProfile {
 }
 
 async function mockMain(behaviorJson: string) {
-  const { judgeLs, extraJudges, refsensFile, ...behavior } = JSON.parse(
+  const { judgeLs, extraJudges, refsensFile, bias, ...behavior } = JSON.parse(
     behaviorJson,
   ) as Partial<MockBehavior> & MockExtras;
   const profiles = { ...DEFAULT_PROFILES };
   (extraJudges ?? []).forEach((m, i) => (profiles[m] ??= profileFor(m, i)));
   const responder = judgeLs ? judgeLsResponder(llmbarItems(), { profiles }) : undefined;
   const refsens = refsensFile ? refSensResponder(readJsonl<QaRecord>(refsensFile)) : undefined;
+  const biasR = bias ? biasResponder(readJsonl<PairRecord>(LLMBAR)) : undefined;
   const mock = await startMockProvider({
     ...behavior,
     ...(responder ? { respond: responder.respond, wrapText: false } : {}),
     ...(refsens ? { respond: refsens.respond } : {}),
+    ...(biasR ? { respond: biasR.respond } : {}),
     logBodies: false,
   });
   process.stdout.write(`${mock.url}\n`);
