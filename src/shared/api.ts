@@ -102,6 +102,8 @@ export const METHOD_NAMES = [
   'experiments.compareFile',
   'experiments.recordedTemplate',
   'experiments.exportAnswers',
+  'experiments.batchExport',
+  'experiments.batchImport',
   'providers.keyStatus',
   'providers.testConnection',
   'protocols.defaults',

@@ -249,3 +249,35 @@ export interface RecordedSummary {
   otherModel?: { count: number; first: { line: number; slot: string; model: string; planned: string }[] };
   note?: string;
 }
+
+/** `experiments.batchExport`: the open requests as an OpenAI Batch input file (for `vllm run-batch`). */
+export interface BatchFileExport {
+  /** JSONL, one request a line (`custom_id`, `method`, `url`, `body`); empty when nothing is open. */
+  text: string;
+  requests: number;
+  /** The stages the file's requests belong to, in the protocol's order. */
+  stages: string[];
+  /** Requests another run or a provider batch has in flight now: not written. */
+  inFlight: number;
+  /** Requests left out because their provider does not speak the chat-completions format. */
+  skipped: { provider: string; requests: number; reason: string }[];
+}
+
+/** `experiments.batchImport`: what a `vllm run-batch` output file brought. */
+export interface BatchFileImport {
+  file: string;
+  /** Non-empty lines read. */
+  lines: number;
+  /** Answers stored. */
+  stored: number;
+  /** Lines for requests already answered (kept as they were: never replaced, never paid twice). */
+  kept: number;
+  /** Unusable answers and expired entries: open again, the next export asks them again. */
+  askAgain: number;
+  /** Error entries (and answers unusable too often): failed; the next export asks the former again. */
+  failed: { count: number; first: { line: number; customId: string; reason: string }[] };
+  /** Lines that are not JSON (a file cut short): skipped, their requests still open. */
+  malformed: { count: number; first: { line: number; problem: string }[] };
+  /** Requests of the plan still open after the import (export again for them and for later stages). */
+  open: number;
+}

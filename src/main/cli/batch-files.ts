@@ -1,0 +1,78 @@
+// `judge-lab batch export|import`: offline batch files for vLLM / SGLang clusters (DESIGN §11,
+// "Batch files for a cluster"), over the API methods the app calls. Thin: the format, the seal
+// and the ledger writes live in experiments/batch-files.ts.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { writeFilesWhole } from '../base/write-files';
+import { experimentIdOf, type WithCore } from './door';
+
+export function registerBatchFileCommands(
+  program: Command,
+  withCore: WithCore,
+  out: (s: string) => void,
+): void {
+  const batch = program
+    .command('batch')
+    .description(
+      'offline batch files for a GPU cluster (vllm run-batch): export the open requests, import the answers',
+    );
+  batch
+    .command('export')
+    .description(
+      'every request of the experiment not answered yet, in the OpenAI Batch input format that `vllm run-batch -i` reads',
+    )
+    .argument('<experiment>', 'experiment name or id')
+    .requiredOption('--out <file>', 'the JSONL file to write')
+    .action((ref: string, opts: { out: string }, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const file = resolve(opts.out);
+        const r = await core.call('experiments.batchExport', {
+          experimentId: await experimentIdOf(core, ref),
+        });
+        writeFilesWhole([[file, r.text]]);
+        out(
+          r.requests
+            ? `Wrote ${r.requests} requests (${r.stages.join(', ')}) to ${file}\n` +
+                `Run them on the cluster: vllm run-batch -i ${file} -o results.jsonl --model <the judge's model>\n` +
+                `then: judge-lab batch import ${ref} results.jsonl\n`
+            : `Nothing to export: every request of the plan is answered${r.inFlight ? ` or in flight (${r.inFlight})` : ''}. Wrote an empty ${file}\n`,
+        );
+        if (r.inFlight)
+          out(`${r.inFlight} requests are in flight in a run or a provider batch: not written\n`);
+        for (const s of r.skipped)
+          out(`Left out ${s.requests} requests of provider "${s.provider}": ${s.reason}\n`);
+      }),
+    );
+  batch
+    .command('import')
+    .description('a `vllm run-batch` output file into the experiment (answers already stored are kept)')
+    .argument('<experiment>', 'experiment name or id')
+    .argument('<results>', 'the output file (JSONL)')
+    .action((ref: string, results: string, _opts: unknown, cmd: Command) =>
+      withCore(cmd, async (core) => {
+        const file = resolve(results);
+        const text = readFileSync(file, 'utf8');
+        const r = await core.call('experiments.batchImport', {
+          experimentId: await experimentIdOf(core, ref),
+          file,
+          text,
+        });
+        out(
+          `Read ${r.lines} lines of ${file}: ${r.stored} answers stored, ${r.kept} already answered (kept), ` +
+            `${r.askAgain} to ask again, ${r.failed.count} failed, ${r.malformed.count} unreadable\n`,
+        );
+        for (const f of r.failed.first) out(`  failed: line ${f.line} (${f.customId}): ${f.reason}\n`);
+        if (r.failed.count > r.failed.first.length)
+          out(`  … and ${r.failed.count - r.failed.first.length} more failed\n`);
+        for (const m of r.malformed.first) out(`  unreadable: line ${m.line}: ${m.problem}\n`);
+        if (r.malformed.count > r.malformed.first.length)
+          out(`  … and ${r.malformed.count - r.malformed.first.length} more unreadable\n`);
+        out(
+          r.open
+            ? `${r.open} requests are open (failed, unanswered, or the next stage): judge-lab batch export ${ref} --out requests.jsonl\n`
+            : `Every request of the plan is answered: judge-lab export ${ref} --out DIR\n`,
+        );
+      }),
+    );
+}
