@@ -257,6 +257,10 @@ export interface BatchFileExport {
   requests: number;
   /** The stages the file's requests belong to, in the protocol's order. */
   stages: string[];
+  /** Requests written, per model (`vllm run-batch` serves one model a run: `--model`). */
+  models: Record<string, number>;
+  /** Open requests of other models left out (the export was asked for one model). */
+  otherModels: number;
   /** Requests another run or a provider batch has in flight now: not written. */
   inFlight: number;
   /** Requests left out because their provider does not speak the chat-completions format. */

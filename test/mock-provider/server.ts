@@ -187,7 +187,7 @@ function goDuration(ms: number): string {
 
 const approxTokens = (text: string) => Math.ceil(text.length / 4);
 
-function parseOpenAI(body: Record<string, unknown>): MockRequest {
+export function parseOpenAI(body: Record<string, unknown>): MockRequest {
   const msgs = (body.messages ?? []) as { role: string; content: string }[];
   const system = msgs.find((m) => m.role === 'system')?.content;
   const messages = msgs.filter((m) => m.role !== 'system');

@@ -1,11 +1,32 @@
 // `judge-lab batch export|import`: offline batch files for vLLM / SGLang clusters (DESIGN §11,
 // "Batch files for a cluster"), over the API methods the app calls. Thin: the format, the seal
 // and the ledger writes live in experiments/batch-files.ts.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFilesWhole } from '../base/write-files';
+import type { CoreDoor } from '../facade/door';
 import { experimentIdOf, type WithCore } from './door';
+
+/**
+ * The experiment a batch command names: an experiment's name or id, or a config file (created,
+ * or continued, as `judge-lab run` does, without sending anything), so a study whose judges run
+ * only on the cluster starts with its first export.
+ */
+async function experimentOf(core: CoreDoor, ref: string): Promise<{ id: number; name: string }> {
+  if (ref.toLowerCase().endsWith('.json') && existsSync(ref) && statSync(ref).isFile()) {
+    const { loadExperimentConfig, attributeToConfigFile } = await import('../facade/config-files');
+    const { config } = loadExperimentConfig(ref);
+    const s = await core.call('experiments.createForRun', { config }).catch((err: unknown) =>
+      attributeToConfigFile(ref, () => {
+        throw err;
+      }),
+    );
+    return { id: s.id, name: s.name };
+  }
+  const id = await experimentIdOf(core, ref);
+  return { id, name: ref };
+}
 
 export function registerBatchFileCommands(
   program: Command,
@@ -22,20 +43,27 @@ export function registerBatchFileCommands(
     .description(
       'every request of the experiment not answered yet, in the OpenAI Batch input format that `vllm run-batch -i` reads',
     )
-    .argument('<experiment>', 'experiment name or id')
+    .argument('<experiment>', 'experiment name or id, or its config file (created if new; nothing is sent)')
     .requiredOption('--out <file>', 'the JSONL file to write')
-    .action((ref: string, opts: { out: string }, cmd: Command) =>
+    .option('--model <name>', "only this model's requests (vllm run-batch serves one model a run)")
+    .action((ref: string, opts: { out: string; model?: string }, cmd: Command) =>
       withCore(cmd, async (core) => {
         const file = resolve(opts.out);
+        const exp = await experimentOf(core, ref);
         const r = await core.call('experiments.batchExport', {
-          experimentId: await experimentIdOf(core, ref),
+          experimentId: exp.id,
+          ...(opts.model ? { model: opts.model } : {}),
         });
         writeFilesWhole([[file, r.text]]);
         out(
           r.requests
             ? `Wrote ${r.requests} requests (${r.stages.join(', ')}) to ${file}\n` +
-                `Run them on the cluster: vllm run-batch -i ${file} -o results.jsonl --model <the judge's model>\n` +
-                `then: judge-lab batch import ${ref} results.jsonl\n`
+                Object.entries(r.models)
+                  .map(
+                    ([m, n]) => `  ${n} for ${m}: vllm run-batch -i ${file} -o results.jsonl --model ${m}\n`,
+                  )
+                  .join('') +
+                `then: judge-lab batch import ${JSON.stringify(exp.name)} results.jsonl\n`
             : `Nothing to export: every request of the plan is answered${r.inFlight ? ` or in flight (${r.inFlight})` : ''}. Wrote an empty ${file}\n`,
         );
         if (r.inFlight)

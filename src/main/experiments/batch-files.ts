@@ -19,7 +19,13 @@ import { storeOutcomes, type OutcomeWrite } from '../queue/outcome-store';
 import { DEFAULT_RETRY_POLICY } from '../queue/retry-policy';
 import type { Database } from '../store/db';
 import { pruneTasksToItems, tasksOf } from '../store/experiments';
-import { claimForImport, getRequests, specFromStored, type LedgerRow } from '../store/ledger';
+import {
+  claimForImport,
+  getRequests,
+  recoverInFlight,
+  specFromStored,
+  type LedgerRow,
+} from '../store/ledger';
 import { writeArrivedResults } from '../store/results';
 import { assertRunnable, endpointIds, type LoadedExperiment } from './load';
 import { recordPlan, storeAnswers } from './stages';
@@ -56,16 +62,39 @@ function planNow(db: Database, exp: LoadedExperiment): void {
   recordPlan(db, exp, tasks, (t) => stages.get(t.stage)!.group(t));
 }
 
+/** Calls left in flight by a run that is gone go back to pending (a live run's are left alone). */
+function recoverOpen(db: Database, exp: LoadedExperiment): void {
+  const ids = [...new Set(tasksOf(db, exp.row.id).map((t) => t.requestId))];
+  const stuck = [...getRequests(db, ids).values()].filter((r) => r.status === 'in_flight').map((r) => r.id);
+  if (stuck.length) recoverInFlight(db, stuck);
+}
+
 /** A provider entry's name by the endpoint the ledger records. */
 function providerOfEndpoint(exp: LoadedExperiment): Map<string, string> {
   return new Map([...endpointIds(exp.providers)].map(([name, endpoint]) => [endpoint, name]));
 }
 
-/** Failed calls an export asks again: all but unusable answers, which failed like any answer. */
+/**
+ * How often an unusable answer of this call was read (from its failure reason): an import has
+ * no run to remember it in, and asking a cluster again is an export later.
+ */
+const ASKED = /^unparseable: .* \(asked (\d+) times?(; asked again by the next export)?\)$/s;
+
+function askedBefore(row: Pick<LedgerRow, 'status' | 'failureReason'>): number {
+  const m = row.status === 'failed' && row.failureReason ? ASKED.exec(row.failureReason) : null;
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Calls an export asks (again): pending, failed for a reason another try can fix, or unusable
+ * fewer times than the experiment's re-asks allow; an answer unusable that often failed like
+ * any answer and is not asked again.
+ */
 function retried(row: LedgerRow): boolean {
-  return (
-    row.status === 'pending' || (row.status === 'failed' && !row.failureReason?.startsWith('unparseable'))
-  );
+  if (row.status === 'pending') return true;
+  if (row.status !== 'failed') return false;
+  if (!row.failureReason?.startsWith('unparseable')) return true;
+  return ASKED.exec(row.failureReason)?.[2] !== undefined;
 }
 
 /**
@@ -74,9 +103,15 @@ function retried(row: LedgerRow): boolean {
  * the chat-completions format (anthropic), of the keyless demo and of recorded files are left
  * out and counted.
  */
-export function exportBatchFile(db: Database, exp: LoadedExperiment): BatchFileExport {
+export function exportBatchFile(
+  db: Database,
+  exp: LoadedExperiment,
+  opts: { model?: string } = {},
+): BatchFileExport {
   assertRunnable(exp);
   planNow(db, exp);
+  // Dead runs' calls (a run killed with calls on the wire) are open again, so they are written.
+  recoverOpen(db, exp);
   const tasks = tasksOf(db, exp.row.id);
   const rows = getRequests(
     db,
@@ -87,6 +122,8 @@ export function exportBatchFile(db: Database, exp: LoadedExperiment): BatchFileE
   const stages = new Set<string>();
   const seen = new Set<number>();
   const skipped = new Map<string, number>();
+  const models = new Map<string, number>();
+  let otherModels = 0;
   let inFlight = 0;
   for (const t of tasks) {
     const row = rows.get(t.requestId);
@@ -101,7 +138,12 @@ export function exportBatchFile(db: Database, exp: LoadedExperiment): BatchFileE
       skipped.set(key, (skipped.get(key) ?? 0) + 1);
       continue;
     }
+    if (opts.model !== undefined && row.model !== opts.model) {
+      otherModels++;
+      continue;
+    }
     stages.add(t.stage);
+    models.set(row.model, (models.get(row.model) ?? 0) + 1);
     lines.push(
       JSON.stringify({
         custom_id: `jl-e${exp.row.id}-r${row.id}-${seal(exp, row)}`,
@@ -115,6 +157,8 @@ export function exportBatchFile(db: Database, exp: LoadedExperiment): BatchFileE
     text: lines.length ? lines.join('\n') + '\n' : '',
     requests: lines.length,
     stages: exp.protocol.stages.map((s) => s.name).filter((s) => stages.has(s)),
+    models: Object.fromEntries(models),
+    otherModels,
     inFlight,
     skipped: [...skipped].map(([provider, requests]) => ({
       provider,
@@ -211,6 +255,7 @@ export function importBatchFile(
   text: string,
 ): BatchFileImport {
   assertRunnable(exp);
+  recoverOpen(db, exp);
   const tasks = tasksOf(db, exp.row.id);
   const rows = getRequests(db, [...new Set(tasks.map((t) => t.requestId))]);
   const { entries, malformed } = readOutput(exp, file, text, rows);
@@ -260,14 +305,26 @@ export function importBatchFile(
       const stage = stages.get(task.stage);
       const spec: ChatRequestSpec = specFromStored(row.requestJson, providerOf.get(row.endpoint) ?? '');
       const r = batchOutputEntry(e.parsed, () => spec);
-      const attempts = row.attempts + 1;
       const unusable = (reason: string, raw: string | null, usage = zero) => {
-        if (attempts > maxParseRetries)
-          fail(e, `unparseable: ${reason} (asked ${attempts} times)`, raw, usage);
-        else {
-          report.askAgain++;
-          writes.push({ c: { id: e.requestId, status: 'pending', usage, costUsd: 0, extraAttempts: 0 } });
+        const asked = askedBefore(row) + 1;
+        if (asked > maxParseRetries) {
+          fail(e, `unparseable: ${reason} (asked ${asked} times)`, raw, usage);
+          return;
         }
+        // Failed until asked again (the results show it so meanwhile), the count kept in its
+        // reason: the next export writes it again.
+        report.askAgain++;
+        writes.push({
+          c: {
+            id: e.requestId,
+            status: 'failed',
+            reason: `unparseable: ${reason} (asked ${asked} time${asked === 1 ? '' : 's'}; asked again by the next export)`,
+            text: raw,
+            usage,
+            costUsd: 0,
+            extraAttempts: 0,
+          },
+        });
       };
       if (r.type === 'succeeded') {
         const parsed = stage

@@ -365,7 +365,7 @@ export const coreMethods = {
    * OpenAI Batch input file (JSONL) for `vllm run-batch` on a cluster the app never reaches.
    */
   'experiments.batchExport': {
-    params: z.strictObject({ experimentId: id }),
+    params: z.strictObject({ experimentId: id, model: z.string().min(1).max(500).optional() }),
     result: returns<BatchFileExport>(),
   },
   /**
