@@ -109,8 +109,34 @@ export interface EstimateRow {
   batch?: boolean;
 }
 
+/**
+ * One model's calls still to pay (a judge, or a transformer), priced and timed four ways: live at
+ * the standard rate, through the provider's Batch API, on OpenAI's flex tier, and exported for a
+ * cluster of one's own (`judge-lab batch export`). Absent tiers: the provider has none.
+ */
+export interface TierEstimate {
+  label: string;
+  role: string;
+  provider: string;
+  model: string;
+  /** Calls not answered yet (the ones a tier would pay for). */
+  calls: number;
+  /** False: the model is not in the price table (its figures are 0 and say so). */
+  priced: boolean;
+  /** Live calls at list prices; minutes at the lane's rate limits (a typical server without them). */
+  standard: { usd: number; minutes: number };
+  /** The provider's Batch API (openai and anthropic kinds): batch prices, answered within `windowHours` per round. */
+  batch?: { usd: number; windowHours: number; rounds: number };
+  /** OpenAI's flex tier (OpenAI's own API): its Batch prices, answered live but slower (minutes at a slow server's pace). */
+  flex?: { usd: number; minutes: number };
+  /** Exported for a cluster: nothing at API prices (the GPUs' own cost and time are the user's). */
+  cluster: { usd: 0 };
+}
+
 export interface CostEstimate {
   rows: EstimateRow[];
+  /** Per model, the four ways to pay for what is left (issue 39). */
+  tiers?: TierEstimate[];
   calls: number;
   cachedCalls: number;
   inputTokens: number;
