@@ -36,7 +36,6 @@ beforeEach(() => {
     burstSeconds: 60,
     respond: () => ({ winner: 'A', confidence: 0.8, reason: 'better' }),
     flexUnavailable: undefined,
-    logBodies: false,
   });
 });
 afterEach(() => t.cleanup());
@@ -205,7 +204,6 @@ describe('RequestEngine', () => {
     const { engine, plan } = setup({ serviceTier: 'flex' }, KEY, { maxRateLimitRetries: 1 });
     let refusals = 0;
     mock.setBehavior({
-      logBodies: true,
       flexUnavailable: (req) => req.lastUser.endsWith('item 0.') && refusals++ < 3,
     });
     const ids = plan([0, 1], 'gpt-4.1-mini');
