@@ -102,6 +102,7 @@ export const METHOD_NAMES = [
   'experiments.compareFile',
   'experiments.recordedTemplate',
   'experiments.exportAnswers',
+  'experiments.createForExport',
   'experiments.batchExport',
   'experiments.batchImport',
   'providers.keyStatus',

@@ -50,8 +50,9 @@ describe('judge-lab batch export / import (vllm run-batch files)', () => {
       faultFor: () => 'hang',
     });
     const data = join(dir, 'data');
+    // Batch files need no key: the app never calls the cluster (only the killed run below has one).
     const env = { MOCK_API_KEY: 'sk-test' };
-    const cli = (args: string[]) => runCliInProcess([...args, '--data-dir', data], env, { cwd: dir });
+    const cli = (args: string[]) => runCliInProcess([...args, '--data-dir', data], {}, { cwd: dir });
     const config = (name: string) => {
       const file = join(dir, `${name}.json`);
       writeFileSync(
@@ -75,7 +76,13 @@ describe('judge-lab batch export / import (vllm run-batch files)', () => {
       const e1 = await cli(['batch', 'export', cfg, '--out', req1]);
       expect(e1.code, e1.stderr).toBe(0);
       expect(e1.stdout).toContain(`vllm run-batch -i ${req1} -o results.jsonl --model ${MODEL}`);
+      expect(e1.stdout).toContain(`Then: judge-lab batch import "cluster-study" results.jsonl`);
       const lines1 = readLines(req1);
+      // One model a vllm run-batch: --model writes only that model's requests.
+      const none = join(dir, 'none.jsonl');
+      const em = await cli(['batch', 'export', 'cluster-study', '--out', none, '--model', 'other-model']);
+      expect(em.stdout).toContain(`${lines1.length} open requests of other models left out (--model)`);
+      expect(readFileSync(none, 'utf8')).toBe('');
       // Translations and the EN verdicts (which need none) go out first; the ZH/LS verdicts wait.
       expect(lines1.length).toBeGreaterThanOrEqual(6);
       expect(lines1.length).toBeLessThan(6 + 3 * 8);

@@ -17,7 +17,7 @@ async function experimentOf(core: CoreDoor, ref: string): Promise<{ id: number; 
   if (ref.toLowerCase().endsWith('.json') && existsSync(ref) && statSync(ref).isFile()) {
     const { loadExperimentConfig, attributeToConfigFile } = await import('../facade/config-files');
     const { config } = loadExperimentConfig(ref);
-    const s = await core.call('experiments.createForRun', { config }).catch((err: unknown) =>
+    const s = await core.call('experiments.createForExport', { config }).catch((err: unknown) =>
       attributeToConfigFile(ref, () => {
         throw err;
       }),
@@ -55,17 +55,24 @@ export function registerBatchFileCommands(
           ...(opts.model ? { model: opts.model } : {}),
         });
         writeFilesWhole([[file, r.text]]);
-        out(
-          r.requests
-            ? `Wrote ${r.requests} requests (${r.stages.join(', ')}) to ${file}\n` +
-                Object.entries(r.models)
-                  .map(
-                    ([m, n]) => `  ${n} for ${m}: vllm run-batch -i ${file} -o results.jsonl --model ${m}\n`,
-                  )
-                  .join('') +
-                `then: judge-lab batch import ${JSON.stringify(exp.name)} results.jsonl\n`
-            : `Nothing to export: every request of the plan is answered${r.inFlight ? ` or in flight (${r.inFlight})` : ''}. Wrote an empty ${file}\n`,
-        );
+        const models = Object.entries(r.models);
+        if (!r.requests)
+          out(
+            r.otherModels || r.inFlight || r.skipped.length
+              ? `No request to write. Wrote an empty ${file}\n`
+              : `Nothing to export: every request of the plan is answered. Wrote an empty ${file}\n`,
+          );
+        else {
+          out(`Wrote ${r.requests} requests (${r.stages.join(', ')}) to ${file}\n`);
+          for (const [m, n] of models) out(`  ${n} for ${m}\n`);
+          out(
+            models.length === 1
+              ? `On the GPU machine: vllm run-batch -i ${file} -o results.jsonl --model ${models[0][0]}\n`
+              : 'vllm run-batch serves one model a run: export each model with --model <name>\n',
+          );
+          out(`Then: judge-lab batch import ${JSON.stringify(exp.name)} results.jsonl\n`);
+        }
+        if (r.otherModels) out(`${r.otherModels} open requests of other models left out (--model)\n`);
         if (r.inFlight)
           out(`${r.inFlight} requests are in flight in a run or a provider batch: not written\n`);
         for (const s of r.skipped)

@@ -313,7 +313,14 @@ export class Core {
         recordedTemplate(db, ex.catalogue.draft(config), format),
       'experiments.exportAnswers': ({ experimentId, format }) =>
         exportAnswers(db, loadExperiment(db, experimentId), format),
-      'experiments.batchExport': ({ experimentId }) => exportBatchFile(db, loadExperiment(db, experimentId)),
+      'experiments.createForExport': ({ config }) => {
+        const summary = ex.catalogue.createOrUpdate(config);
+        // Held until the store is closed, as a run's create is.
+        ex.runs.keepLocked(summary.id);
+        return summary;
+      },
+      'experiments.batchExport': ({ experimentId, model }) =>
+        exportBatchFile(db, loadExperiment(db, experimentId), { model }),
       'experiments.batchImport': ({ experimentId, file, text }) =>
         importBatchFile(db, loadExperiment(db, experimentId), file, text),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),

@@ -361,6 +361,15 @@ export const coreMethods = {
   },
   /** The protocol's default prompt templates, flattened (languageRulesZH/LS), so editors can start from them. */
   /**
+   * `judge-lab batch export`'s create: as `experiments.createForRun` (same name continues it, a
+   * changed config replaces the stored one, held by the process), without its key check: the
+   * app never calls the cluster a batch file goes to.
+   */
+  'experiments.createForExport': {
+    params: z.strictObject({ config: z.unknown() }),
+    result: returns<ExperimentSummary>(),
+  },
+  /**
    * The experiment planned from what is stored, and every request not answered yet as an
    * OpenAI Batch input file (JSONL) for `vllm run-batch` on a cluster the app never reaches.
    */
