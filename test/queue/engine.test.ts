@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { endpointId, type ProviderConfig } from '../../src/main/providers/config';
+import { endpointId, providerConfigSchema, type ProviderConfig } from '../../src/main/providers/config';
 import { RequestEngine, type PausedEvent } from '../../src/main/queue/engine';
 import type { RunProgress } from '../../src/main/queue/progress';
 import { countByStatus, ensureRequests, getRequest } from '../../src/main/store/ledger';
@@ -223,6 +223,15 @@ describe('RequestEngine', () => {
       expect(row.costUsd).toBeCloseTo(costOf('gpt-4.1-mini', usage).usd / 2, 12);
       expect(row.costUsd).toBeGreaterThan(0);
     }
+  });
+
+  it('takes flex only on an openai-kind provider sending live', () => {
+    const issue = (cfg: unknown) => providerConfigSchema.safeParse(cfg).error?.issues[0];
+    expect(issue({ kind: 'anthropic', serviceTier: 'flex' })).toMatchObject({ path: ['serviceTier'] });
+    expect(issue({ kind: 'openai', serviceTier: 'flex', mode: 'batch' })).toMatchObject({
+      path: ['serviceTier'],
+    });
+    expect(issue({ kind: 'openai', serviceTier: 'flex' })).toBeUndefined();
   });
 
   it('honours 429 retry-after and finishes everything without losing a call', async () => {
