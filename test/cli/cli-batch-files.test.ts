@@ -17,6 +17,7 @@ import { LLMBAR_SAMPLE, llmbarSampleItems } from '../helpers/llmbar-sample';
 import { tempDir } from '../helpers/tmp';
 
 const MODEL = 'Qwen/Qwen2.5-7B-Instruct';
+const OTHER = 'meta-llama/Llama-3.1-8B-Instruct';
 const items = llmbarSampleItems();
 
 let dir: string;
@@ -53,7 +54,7 @@ describe('judge-lab batch export / import (vllm run-batch files)', () => {
     // Batch files need no key: the app never calls the cluster (only the killed run below has one).
     const env = { MOCK_API_KEY: 'sk-test' };
     const cli = (args: string[]) => runCliInProcess([...args, '--data-dir', data], {}, { cwd: dir });
-    const config = (name: string) => {
+    const config = (name: string, extra: Record<string, unknown> = {}) => {
       const file = join(dir, `${name}.json`);
       writeFileSync(
         file,
@@ -65,6 +66,7 @@ describe('judge-lab batch export / import (vllm run-batch files)', () => {
           providers: { cluster: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
           transform: { provider: 'cluster', model: MODEL },
           judges: [{ label: 'Qwen judge', provider: 'cluster', model: MODEL }],
+          ...extra,
         }),
       );
       return file;
@@ -109,13 +111,36 @@ describe('judge-lab batch export / import (vllm run-batch files)', () => {
 
       // A file of this experiment does not go into another one: refused whole, naming file,
       // line and field, and nothing of it stored there.
-      const other = config('other-study');
-      const eo = await cli(['batch', 'export', other, '--out', join(dir, 'other.jsonl')]);
+      // (Another model: its requests are its own, not shared through the ledger with the first.)
+      const other = config('other-study', {
+        maxParseRetries: 0,
+        transform: { provider: 'cluster', model: OTHER },
+        judges: [{ label: 'Other judge', provider: 'cluster', model: OTHER }],
+      });
+      const otherReq = join(dir, 'other.jsonl');
+      const eo = await cli(['batch', 'export', other, '--out', otherReq]);
       expect(eo.code, eo.stderr).toBe(0);
       const io = await cli(['batch', 'import', 'other-study', res1]);
       expect(io.code).toBe(2);
       expect(io.stderr).toContain(`${res1}:1: field "custom_id": made for experiment`);
       expect(io.stderr).toContain('not "other-study"');
+      // Its own file, every answer prose, no re-asks allowed: each fails as an unusable answer
+      // (with its raw text), and the next export does not ask it again.
+      const otherRes = join(dir, 'other-results.jsonl');
+      vllmRunBatch(['-i', otherReq, '-o', otherRes, '--model', OTHER], { proseAt: () => true });
+      const ip = await cli(['batch', 'import', 'other-study', otherRes]);
+      const otherLines = readLines(otherReq);
+      const structured = otherLines.filter((l) => l.body.response_format !== undefined).length;
+      expect(structured).toBeGreaterThan(0);
+      expect(ip.stdout).toContain(`, 0 to ask again, ${structured} failed`);
+      expect(ip.stdout).toMatch(
+        /failed: line \d+ \(jl-e\d+-r\d+-[0-9a-f]{16}\): unparseable: .*\(asked 1 time\)/,
+      );
+      const eo2 = await cli(['batch', 'export', 'other-study', '--out', join(dir, 'other-2.jsonl')]);
+      const asked = new Set(readLines(join(dir, 'other-2.jsonl')).map((l) => l.custom_id));
+      for (const l of otherLines)
+        if (l.body.response_format !== undefined) expect(asked.has(l.custom_id)).toBe(false);
+      expect(eo2.code).toBe(0);
       // A line whose request changed (its seal no longer matches) is refused the same way.
       const forged = join(dir, 'forged.jsonl');
       writeFileSync(forged, readFileSync(res1, 'utf8').replace(/-([0-9a-f]{16})"/, '-0000000000000000"'));

@@ -308,7 +308,7 @@ export function importBatchFile(
       const unusable = (reason: string, raw: string | null, usage = zero) => {
         const asked = askedBefore(row) + 1;
         if (asked > maxParseRetries) {
-          fail(e, `unparseable: ${reason} (asked ${asked} times)`, raw, usage);
+          fail(e, `unparseable: ${reason} (asked ${asked} time${asked === 1 ? '' : 's'})`, raw, usage);
           return;
         }
         // Failed until asked again (the results show it so meanwhile), the count kept in its
