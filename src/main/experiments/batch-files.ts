@@ -149,7 +149,8 @@ export function exportBatchFile(
         custom_id: `jl-e${exp.row.id}-r${row.id}-${seal(exp, row)}`,
         method: 'POST',
         url: URL,
-        body: buildOpenAIRequest(specFromStored(row.requestJson, name), cfg),
+        // A service tier is OpenAI's, not a cluster's: the file asks the plain request.
+        body: buildOpenAIRequest(specFromStored(row.requestJson, name), { ...cfg, serviceTier: undefined }),
       }),
     );
   }
