@@ -77,7 +77,7 @@ export function TierTable({ estimate, protocol }: { estimate: CostEstimate; prot
                 </td>
                 <td data-testid="tier-batch">
                   {x.batch
-                    ? `${cost(x.batch.usd, x.priced)} · ${t('wizard.summary.tiers.batchTime', { hours: x.batch.windowHours, rounds: x.batch.rounds })}`
+                    ? `${cost(x.batch.usd, x.priced)} · ${t('wizard.summary.tiers.batchTime', { hours: x.batch.windowHours, count: x.batch.rounds })}`
                     : t('wizard.summary.tiers.notOffered')}
                 </td>
                 <td data-testid="tier-flex">

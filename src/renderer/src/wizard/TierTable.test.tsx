@@ -24,6 +24,7 @@ const gpt: TierEstimate = {
   flex: { usd: 1.2, minutes: 40 },
   cluster: { usd: 0 },
 };
+const one = { ...gpt, label: 'GPT once', batch: { usd: 1.2, windowHours: 24, rounds: 1 } };
 const qwen: TierEstimate = {
   label: 'Qwen',
   role: 'judge',
@@ -37,9 +38,12 @@ const qwen: TierEstimate = {
 
 describe('TierTable', () => {
   it('shows each model at the standard rate, the Batch API, flex and a cluster export, in English and 中文', async () => {
-    render(<TierTable estimate={estimateOf([], { tiers: [gpt, qwen] })} />);
+    render(<TierTable estimate={estimateOf([], { tiers: [gpt, qwen, one] })} />);
     const rows = screen.getAllByTestId('estimate-tier-row');
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
+    expect(within(rows[2]).getByTestId('tier-batch').textContent).toBe(
+      '$1.20 · within 24 h per round (1 round)',
+    );
     const g = within(rows[0]);
     expect(g.getByTestId('tier-standard').textContent).toBe('$2.40 · about 12 minutes');
     expect(g.getByTestId('tier-batch').textContent).toBe('$1.20 · within 24 h per round (2 rounds)');
