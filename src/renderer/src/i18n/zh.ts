@@ -452,6 +452,7 @@ export const zh: Messages = {
         cluster: '导出到集群',
         minutes: '约 {{duration}}',
         underMinute: '不到一分钟',
+        batchTime_one: '每轮 {{hours}} 小时内（共 {{count}} 轮）',
         batchTime_other: '每轮 {{hours}} 小时内（共 {{count}} 轮）',
         flexTime: '{{duration}} 或更久，回答较慢',
         notOffered: '不提供',
