@@ -109,8 +109,34 @@ export interface EstimateRow {
   batch?: boolean;
 }
 
+/**
+ * One model's calls still to pay (a judge, or a transformer), priced and timed four ways: live at
+ * the standard rate, through the provider's Batch API, on OpenAI's flex tier, and exported for a
+ * cluster of one's own (`judge-lab batch export`). Absent tiers: the provider has none.
+ */
+export interface TierEstimate {
+  label: string;
+  role: string;
+  provider: string;
+  model: string;
+  /** Calls not answered yet (the ones a tier would pay for). */
+  calls: number;
+  /** False: the model is not in the price table (its figures are 0 and say so). */
+  priced: boolean;
+  /** Live calls at list prices; minutes at the lane's rate limits (a typical server without them). */
+  standard: { usd: number; minutes: number };
+  /** The provider's Batch API (openai and anthropic kinds): batch prices, answered within `windowHours` per round. */
+  batch?: { usd: number; windowHours: number; rounds: number };
+  /** OpenAI's flex tier (OpenAI's own API): its Batch prices, answered live but slower (minutes at a slow server's pace). */
+  flex?: { usd: number; minutes: number };
+  /** Exported for a cluster: nothing at API prices (the GPUs' own cost and time are the user's). */
+  cluster: { usd: 0 };
+}
+
 export interface CostEstimate {
   rows: EstimateRow[];
+  /** Per model, the four ways to pay for what is left (issue 39). */
+  tiers?: TierEstimate[];
   calls: number;
   cachedCalls: number;
   inputTokens: number;
@@ -248,4 +274,40 @@ export interface RecordedSummary {
   /** Rows answering a slot that was planned for another model (`model` the row's, `planned` the plan's). */
   otherModel?: { count: number; first: { line: number; slot: string; model: string; planned: string }[] };
   note?: string;
+}
+
+/** `experiments.batchExport`: the open requests as an OpenAI Batch input file (for `vllm run-batch`). */
+export interface BatchFileExport {
+  /** JSONL, one request a line (`custom_id`, `method`, `url`, `body`); empty when nothing is open. */
+  text: string;
+  requests: number;
+  /** The stages the file's requests belong to, in the protocol's order. */
+  stages: string[];
+  /** Requests written, per model (`vllm run-batch` serves one model a run: `--model`). */
+  models: Record<string, number>;
+  /** Open requests of other models left out (the export was asked for one model). */
+  otherModels: number;
+  /** Requests another run or a provider batch has in flight now: not written. */
+  inFlight: number;
+  /** Requests left out because their provider does not speak the chat-completions format. */
+  skipped: { provider: string; requests: number; reason: string }[];
+}
+
+/** `experiments.batchImport`: what a `vllm run-batch` output file brought. */
+export interface BatchFileImport {
+  file: string;
+  /** Non-empty lines read. */
+  lines: number;
+  /** Answers stored. */
+  stored: number;
+  /** Lines for requests already answered (kept as they were: never replaced, never paid twice). */
+  kept: number;
+  /** Unusable answers and expired entries: open again, the next export asks them again. */
+  askAgain: number;
+  /** Error entries (and answers unusable too often): failed; the next export asks the former again. */
+  failed: { count: number; first: { line: number; customId: string; reason: string }[] };
+  /** Lines that are not JSON (a file cut short): skipped, their requests still open. */
+  malformed: { count: number; first: { line: number; problem: string }[] };
+  /** Requests of the plan still open after the import (export again for them and for later stages). */
+  open: number;
 }

@@ -87,6 +87,11 @@ export interface MockBehavior extends BatchBehavior {
   promptCacheMinTokens: number;
   /** In text mode, wrap the JSON in prose and a ```json fence (as chatty models do). */
   wrapText: boolean;
+  /**
+   * OpenAI's flex tier: a request with \`service_tier: "flex"\` this says no to (n = 1-based
+   * request number) gets 429 "resource unavailable", as OpenAI answers when flex has no capacity.
+   */
+  flexUnavailable?: (req: MockRequest, n: number) => boolean;
   /** Keep request bodies out of the log (benchmarks). */
   logBodies: boolean;
 }
@@ -187,7 +192,7 @@ function goDuration(ms: number): string {
 
 const approxTokens = (text: string) => Math.ceil(text.length / 4);
 
-function parseOpenAI(body: Record<string, unknown>): MockRequest {
+export function parseOpenAI(body: Record<string, unknown>): MockRequest {
   const msgs = (body.messages ?? []) as { role: string; content: string }[];
   const system = msgs.find((m) => m.role === 'system')?.content;
   const messages = msgs.filter((m) => m.role !== 'system');
@@ -460,6 +465,19 @@ export async function startMockProvider(initial: Partial<MockBehavior> = {}): Pr
       entry.fault = 'drop';
       httpReq.socket.destroy();
       return;
+    }
+    if (api === 'openai' && body.service_tier === 'flex' && behavior.flexUnavailable?.(req, n)) {
+      entry.status = 429;
+      return send(
+        res,
+        429,
+        errorBody(
+          api,
+          'resource_unavailable',
+          'Resource unavailable: the flex processing tier has no capacity right now. Please retry later.',
+          'resource_unavailable',
+        ),
+      );
     }
     const fault = behavior.faultQueue.length ? behavior.faultQueue.shift() : behavior.faultFor?.(req, n);
     if (fault) entry.fault = fault;

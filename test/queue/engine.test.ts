@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { endpointId, type ProviderConfig } from '../../src/main/providers/config';
+import { endpointId, providerConfigSchema, type ProviderConfig } from '../../src/main/providers/config';
 import { RequestEngine, type PausedEvent } from '../../src/main/queue/engine';
 import type { RunProgress } from '../../src/main/queue/progress';
 import { countByStatus, ensureRequests, getRequest } from '../../src/main/store/ledger';
+import { costOf } from '../../src/main/providers/pricing';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
 import {
   anthropicMock,
@@ -34,6 +35,7 @@ beforeEach(() => {
     tpm: undefined,
     burstSeconds: 60,
     respond: () => ({ winner: 'A', confidence: 0.8, reason: 'better' }),
+    flexUnavailable: undefined,
   });
 });
 afterEach(() => t.cleanup());
@@ -195,6 +197,41 @@ describe('RequestEngine', () => {
     // Credit added: the next run sends them.
     const again = await engine.run(ids.map((id) => ({ requestId: id, group: 'g' })));
     expect(again).toMatchObject({ outcome: 'finished', overall: { done: 4 } });
+  });
+
+  it('flex: asks OpenAI for the flex tier, waits out its 429 "resource unavailable" without giving up, and bills half', async () => {
+    // One rate-limit retry allowed: capacity 429s beyond it must not fail the call.
+    const { engine, plan } = setup({ serviceTier: 'flex' }, KEY, { maxRateLimitRetries: 1 });
+    let refusals = 0;
+    mock.setBehavior({
+      flexUnavailable: (req) => req.lastUser.endsWith('item 0.') && refusals++ < 3,
+    });
+    const ids = plan([0, 1], 'gpt-4.1-mini');
+    const s = await engine.run(ids.map((id) => ({ requestId: id, group: 'g' })));
+    expect(s.overall).toMatchObject({ done: 2, failed: 0 });
+    expect(mock.log.filter((e) => e.status === 429)).toHaveLength(3);
+    expect(sentFor(0)).toBe(4);
+    for (const b of mock.bodies) expect(b.body.service_tier).toBe('flex');
+    // Billed at the flex price (OpenAI's Batch prices: half of the standard tier).
+    for (const id of ids) {
+      const row = getRequest(t.db, id)!;
+      const usage = {
+        inputTokens: row.inputTokens!,
+        outputTokens: row.outputTokens!,
+        cachedInputTokens: row.cachedTokens!,
+      };
+      expect(row.costUsd).toBeCloseTo(costOf('gpt-4.1-mini', usage).usd / 2, 12);
+      expect(row.costUsd).toBeGreaterThan(0);
+    }
+  });
+
+  it('takes flex only on an openai-kind provider sending live', () => {
+    const issue = (cfg: unknown) => providerConfigSchema.safeParse(cfg).error?.issues[0];
+    expect(issue({ kind: 'anthropic', serviceTier: 'flex' })).toMatchObject({ path: ['serviceTier'] });
+    expect(issue({ kind: 'openai', serviceTier: 'flex', mode: 'batch' })).toMatchObject({
+      path: ['serviceTier'],
+    });
+    expect(issue({ kind: 'openai', serviceTier: 'flex' })).toBeUndefined();
   });
 
   it('honours 429 retry-after and finishes everything without losing a call', async () => {

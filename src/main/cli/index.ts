@@ -14,6 +14,7 @@ import { registerAnnotateCommands } from './annotate';
 import { registerPaperCommands } from './paper';
 import { registerPreregistrationCommands } from './preregister';
 import { registerRecordedCommands } from './recorded';
+import { registerBatchFileCommands } from './batch-files';
 import { registerReportCardCommands } from './report-card';
 import { BundleDiffers, registerBundleCommands } from './bundle';
 import { experimentIdOf } from './door';
@@ -423,6 +424,7 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
   registerPaperCommands(program, withCore, out);
   registerPreregistrationCommands(program, withCore, out);
   registerRecordedCommands(program, withCore, out);
+  registerBatchFileCommands(program, withCore, out);
   registerReportCardCommands(program, withCore, out);
   registerBundleCommands(program, withCore, out);
   registerStoreCommands(program, out);

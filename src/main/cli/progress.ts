@@ -60,7 +60,34 @@ export function estimateText(e: CostEstimate): string {
         `each round of batches is answered within the providers' ${e.batchWindowHours} h window`,
     );
   }
+  lines.push(...tierLines(e));
   return lines.join('\n') + '\n';
+}
+
+/** Per model, what is left at the standard rate, through a Batch API, on flex, and on one's own cluster. */
+function tierLines(e: CostEstimate): string[] {
+  const tiers = (e.tiers ?? []).filter((t) => t.calls > 0);
+  if (!tiers.length) return [];
+  const usd = (n: number, priced: boolean) => (priced ? `$${n.toFixed(2)}` : `$${n.toFixed(2)} (unpriced)`);
+  const out = ['Ways to pay for what is left (per model):'];
+  for (const t of tiers) {
+    out.push(`  ${t.label} (${t.role}, ${t.model}), ${t.calls} calls:`);
+    out.push(
+      `    standard        ${usd(t.standard.usd, t.priced).padEnd(12)} ~${duration(t.standard.minutes * 60)}`,
+    );
+    if (t.batch)
+      out.push(
+        `    Batch API       ${usd(t.batch.usd, t.priced).padEnd(12)} within ${t.batch.windowHours} h per round (${t.batch.rounds} round${t.batch.rounds === 1 ? '' : 's'})`,
+      );
+    if (t.flex)
+      out.push(
+        `    flex            ${usd(t.flex.usd, t.priced).padEnd(12)} ~${duration(t.flex.minutes * 60)} or more (slower answers; 429 "resource unavailable" waited out)`,
+      );
+    out.push(
+      `    cluster export  $0.00        at API prices: your GPUs' cost and time (judge-lab batch export, vllm run-batch)`,
+    );
+  }
+  return out;
 }
 
 const list = (entries: [string, number][]) => entries.map(([k, n]) => `${k} ${n}`).join(', ');

@@ -1,10 +1,10 @@
 // Cost and time before anything is spent, for any protocol: its plan (with stand-ins for
 // inputs not made yet), token estimates per call, the price table and the rate limits.
-import type { CostEstimate, EstimateRow } from '../../shared/experiments';
+import type { CostEstimate, EstimateRow, TierEstimate } from '../../shared/experiments';
 import type { ProtocolTask } from '../protocols/types';
 import type { ChatRequestSpec, Usage } from '../providers/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
-import { isBatchMode } from '../providers/config';
+import { isBatchMode, resolvedBaseURL, type ProviderConfig } from '../providers/config';
 import { costOf } from '../providers/pricing';
 import { planTokenCounter, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
 import { modelLimitKey } from '../queue/engine';
@@ -76,6 +76,11 @@ export function estimateTasks(
   const lanes = new Map<string, LaneLoad>();
   const modelLimits = modelLimitsOf(exp);
   let liveCost = 0;
+  // The four ways to pay, per model user (label): what is left, each at its tier's price, and
+  // every lane timed as if sent live (a batch-mode lane too: the standard tier's time).
+  const tiers = new Map<string, TierEstimate & { lane: string }>();
+  const tierLanes = new Map<string, LaneLoad>();
+  const tierStages = new Map<string, Set<string>>();
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
   const tokens = planTokenCounter();
@@ -94,6 +99,56 @@ export function estimateTasks(
     return exp.providers[t.request.provider]?.kind === 'anthropic'
       ? { inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: prefix }
       : { inputTokens, outputTokens, cachedInputTokens: 0 };
+  };
+  const addTiers = (t: ProtocolTask, endpoint: string, input: number, output: number, calls: number) => {
+    const cfg = exp.providers[t.request.provider];
+    const { role, label } = stages.get(t.stage)!.describe(t);
+    const laneKey = `${endpoint}\u0000${t.request.model}`;
+    let tier = tiers.get(label);
+    if (!tier) {
+      tier = {
+        label,
+        role,
+        provider: t.request.provider,
+        model: t.request.model,
+        calls: 0,
+        priced: true,
+        standard: { usd: 0, minutes: 0 },
+        ...(hasBatchApi(cfg) ? { batch: { usd: 0, windowHours: BATCH_WINDOW_HOURS, rounds: 0 } } : {}),
+        ...(hasFlex(cfg) ? { flex: { usd: 0, minutes: 0 } } : {}),
+        cluster: { usd: 0 },
+        lane: laneKey,
+      };
+      tiers.set(label, tier);
+    }
+    tier.calls += calls;
+    // Prompt caching as the live figure counts it: the first call writes, the others read.
+    for (let k = 0; k < Math.min(calls, 2); k++) {
+      const times = k === 0 ? 1 : calls - 1;
+      const usage = usageOf(t, `tiers:${endpoint}`, input, output);
+      const standard = costOf(t.request.model, usage, exp.prices);
+      tier.priced &&= standard.priced;
+      tier.standard.usd += standard.usd * times;
+      if (tier.batch)
+        tier.batch.usd += costOf(t.request.model, usage, exp.prices, { batch: true }).usd * times;
+      if (tier.flex) tier.flex.usd += costOf(t.request.model, usage, exp.prices, { flex: true }).usd * times;
+    }
+    let stagesOf = tierStages.get(label);
+    if (!stagesOf) tierStages.set(label, (stagesOf = new Set()));
+    stagesOf.add(t.stage);
+    let lane = tierLanes.get(laneKey);
+    if (!lane) {
+      lane = {
+        limits: { ...laneLimits(cfg), ...modelLimits[modelLimitKey(t.request.provider, t.request.model)] },
+        stages: new Map(),
+      };
+      tierLanes.set(laneKey, lane);
+    }
+    const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0, outputTokens: 0 };
+    load.calls += calls;
+    load.tokens += (input + output) * calls;
+    load.outputTokens = (load.outputTokens ?? 0) + output * calls;
+    lane.stages.set(t.stage, load);
   };
   for (const t of tasks) {
     const stage = stages.get(t.stage)!;
@@ -138,6 +193,7 @@ export function estimateTasks(
     }
     row.inputTokens += input * calls;
     row.outputTokens += output * calls;
+    addTiers(t, endpoint, input, output, calls);
     // A batch is not rate limited: its calls take the provider's window, not lane time.
     if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
     const laneKey = `${endpoint}\u0000${t.request.model}`;
@@ -167,8 +223,17 @@ export function estimateTasks(
     return high > low * 1.05 ? { minutesRange: [low, high] as [number, number] } : {};
   };
   const unpriced = [...new Set(list.filter((r) => !r.priced).map((r) => r.model))];
+  const tierList = [...tiers.values()].map(({ lane: laneKey, ...tier }) => {
+    const lane = tierLanes.get(laneKey)!;
+    tier.standard.minutes = pipelineSeconds([lane], stageOrder) / 60;
+    if (tier.flex) tier.flex.minutes = pipelineSeconds([lane], stageOrder, SLOW_LATENCY) / 60;
+    // Stages that wait on each other's answers go as one batch round each.
+    if (tier.batch) tier.batch.rounds = tierStages.get(tier.label)?.size ?? 1;
+    return tier;
+  });
   return {
     rows: list,
+    tiers: tierList,
     calls: list.reduce((n, r) => n + r.calls, 0),
     cachedCalls: list.reduce((n, r) => n + r.cachedCalls, 0),
     inputTokens: list.reduce((n, r) => n + r.inputTokens, 0),
@@ -182,4 +247,23 @@ export function estimateTasks(
     note,
     ...(list.some((r) => r.batch) ? { batchWindowHours: BATCH_WINDOW_HOURS, liveCostUsd: liveCost } : {}),
   };
+}
+
+/** The host a provider entry sends to. */
+function hostOf(cfg: ProviderConfig): string {
+  return new URL(resolvedBaseURL(cfg)).hostname;
+}
+
+/**
+ * OpenAI's and Anthropic's own Batch APIs (compatible servers mostly have none: a vLLM server's
+ * way to batch is the cluster export).
+ */
+function hasBatchApi(cfg: ProviderConfig | undefined): boolean {
+  if (cfg?.kind === 'openai') return hostOf(cfg) === 'api.openai.com';
+  return cfg?.kind === 'anthropic' && hostOf(cfg) === 'api.anthropic.com';
+}
+
+/** OpenAI's flex tier: OpenAI's own API only (compatible servers have no service tiers). */
+function hasFlex(cfg: ProviderConfig | undefined): boolean {
+  return cfg?.kind === 'openai' && hostOf(cfg) === 'api.openai.com';
 }

@@ -27,6 +27,7 @@ import { SAMPLES, samplePath } from '../datasets/samples';
 import { APP_VERSION } from '../base/version';
 import { ExperimentService, type ExperimentServiceOptions } from '../experiments/service';
 import { exportAnswers, recordedTemplate } from '../experiments/recorded';
+import { exportBatchFile, importBatchFile } from '../experiments/batch-files';
 import { loadExperiment } from '../experiments/load';
 import {
   EnvOnlyKeyStore,
@@ -314,6 +315,16 @@ export class Core {
         recordedTemplate(db, ex.catalogue.draft(config), format),
       'experiments.exportAnswers': ({ experimentId, format }) =>
         exportAnswers(db, loadExperiment(db, experimentId), format),
+      'experiments.createForExport': ({ config }) => {
+        const summary = ex.catalogue.createOrUpdate(config);
+        // Held until the store is closed, as a run's create is.
+        ex.runs.keepLocked(summary.id);
+        return summary;
+      },
+      'experiments.batchExport': ({ experimentId, model }) =>
+        exportBatchFile(db, loadExperiment(db, experimentId), { model }),
+      'experiments.batchImport': ({ experimentId, file, text }) =>
+        importBatchFile(db, loadExperiment(db, experimentId), file, text),
       'providers.keyStatus': ({ providers }) => ex.keyStatus(providers),
       'protocols.defaults': ({ protocol }) => ({
         templates: getProtocol(protocol).defaultTemplates?.() ?? {},

@@ -54,10 +54,11 @@ export async function forEachLine(res: Response, onLine: (line: string) => void)
   if (rest.trim()) onLine(rest);
 }
 
-interface OutputLine {
+/** A line of an OpenAI Batch output file (and of `vllm run-batch`'s, whose `error` is a string). */
+export interface OutputLine {
   custom_id: string;
-  response: { status_code: number; body: unknown } | null;
-  error: { code?: string; message?: string } | null;
+  response?: { status_code: number; body: unknown } | null;
+  error?: { code?: string; message?: string } | string | null;
 }
 
 export class OpenAIBatchAdapter implements BatchAdapter {
@@ -181,40 +182,7 @@ export class OpenAIBatchAdapter implements BatchAdapter {
       } catch (err) {
         throw classifyError(err, this.apiKey);
       }
-      await forEachLine(res, (line) => onResult(this.entryOf(JSON.parse(line) as OutputLine, specOf)));
-    }
-  }
-
-  private entryOf(line: OutputLine, specOf: SpecOf): BatchEntryResult {
-    const customId = line.custom_id;
-    if (line.error) {
-      const code = line.error.code ?? '';
-      if (code === 'batch_expired') return { customId, type: 'expired' };
-      if (code === 'batch_cancelled') return { customId, type: 'cancelled' };
-      return { customId, type: 'errored', kind: 'server', message: line.error.message ?? code };
-    }
-    const r = line.response;
-    if (!r || r.status_code !== 200) {
-      const body = r?.body as { error?: { message?: string } } | undefined;
-      return {
-        customId,
-        type: 'errored',
-        kind: kindOfStatus(r?.status_code),
-        message: `${r?.status_code ?? 'no response'}: ${body?.error?.message ?? 'the request failed in the batch'}`,
-      };
-    }
-    const spec = specOf(customId);
-    if (!spec)
-      return { customId, type: 'errored', kind: 'bad_request', message: `unknown custom_id ${customId}` };
-    try {
-      return {
-        customId,
-        type: 'succeeded',
-        result: openAIResult(r.body as OpenAI.Chat.Completions.ChatCompletion, spec),
-      };
-    } catch (err) {
-      if (err instanceof ProviderError) return { customId, type: 'unparseable', error: err };
-      throw err;
+      await forEachLine(res, (line) => onResult(batchOutputEntry(JSON.parse(line) as OutputLine, specOf)));
     }
   }
 
@@ -224,5 +192,41 @@ export class OpenAIBatchAdapter implements BatchAdapter {
     } catch (err) {
       throw classifyError(err, this.apiKey);
     }
+  }
+}
+
+/** What one output line says: an answer (parsed as a live one), an error, expired or cancelled. */
+export function batchOutputEntry(line: OutputLine, specOf: SpecOf): BatchEntryResult {
+  const customId = line.custom_id;
+  if (typeof line.error === 'string' && line.error)
+    return { customId, type: 'errored', kind: kindOfStatus(line.response?.status_code), message: line.error };
+  if (line.error && typeof line.error === 'object') {
+    const code = line.error.code ?? '';
+    if (code === 'batch_expired') return { customId, type: 'expired' };
+    if (code === 'batch_cancelled') return { customId, type: 'cancelled' };
+    return { customId, type: 'errored', kind: 'server', message: line.error.message ?? code };
+  }
+  const r = line.response;
+  if (!r || r.status_code !== 200) {
+    const body = r?.body as { error?: { message?: string } } | undefined;
+    return {
+      customId,
+      type: 'errored',
+      kind: kindOfStatus(r?.status_code),
+      message: `${r?.status_code ?? 'no response'}: ${body?.error?.message ?? 'the request failed in the batch'}`,
+    };
+  }
+  const spec = specOf(customId);
+  if (!spec)
+    return { customId, type: 'errored', kind: 'bad_request', message: `unknown custom_id ${customId}` };
+  try {
+    return {
+      customId,
+      type: 'succeeded',
+      result: openAIResult(r.body as OpenAI.Chat.Completions.ChatCompletion, spec),
+    };
+  } catch (err) {
+    if (err instanceof ProviderError) return { customId, type: 'unparseable', error: err };
+    throw err;
   }
 }

@@ -30,6 +30,11 @@ export const providerConfigSchema = z
      * of one call at a time ("live", the default).
      */
     mode: z.enum(['live', 'batch']).optional(),
+    /**
+     * `openai` kind: OpenAI's service tier. "flex": half price (its Batch prices), slower answers,
+     * and 429 "resource unavailable" when it has no capacity (asked again later, never failed).
+     */
+    serviceTier: z.enum(['default', 'flex']).optional(),
     /** Batch entries that expired or failed: into a new batch ("resubmit", default) or sent live. */
     batchFallback: z.enum(['resubmit', 'live']).optional(),
     /** How often an open batch is polled, in seconds (default 30). */
@@ -53,6 +58,18 @@ export const providerConfigSchema = z
     for (const key of ['file', 'sha256'] as const)
       if (cfg[key] !== undefined)
         ctx.addIssue({ code: 'custom', path: [key], message: 'only the recorded provider takes it' });
+    if (cfg.serviceTier !== undefined && cfg.kind !== 'openai')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['serviceTier'],
+        message: "only the openai kind takes it (OpenAI's flex tier)",
+      });
+    else if (cfg.serviceTier === 'flex' && cfg.mode === 'batch')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['serviceTier'],
+        message: 'flex is for live calls ("mode": "live"); the Batch API has its own half price',
+      });
     // The simulated provider has no server and no key: settings for one would be silently
     // ignored, so they are errors, as is a latency setting on a real server.
     const foreign =
@@ -81,6 +98,7 @@ export const providerConfigSchema = z
 /** Keys that mean a server or a Batch API: a recorded provider has neither. */
 const RECORDED_FOREIGN = [
   'baseURL',
+  'serviceTier',
   'apiKeyEnv',
   'structuredOutput',
   'timeoutMs',

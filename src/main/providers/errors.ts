@@ -7,6 +7,8 @@ export interface ProviderErrorDetails {
   rawText?: string;
   /** Tokens billed for an unusable answer: spend is spend. */
   usage?: Usage;
+  /** A 429 for want of capacity (OpenAI flex "resource unavailable"): asked again later, never failed. */
+  capacity?: boolean;
 }
 
 /** A classified provider failure. Its message is plain words and never holds a key. */
@@ -15,6 +17,7 @@ export class ProviderError extends Error {
   readonly headers?: Headers;
   readonly rawText?: string;
   readonly usage?: Usage;
+  readonly capacity?: boolean;
 
   constructor(
     readonly kind: ProviderErrorKind,
@@ -27,8 +30,12 @@ export class ProviderError extends Error {
     this.headers = details.headers;
     this.rawText = details.rawText;
     this.usage = details.usage;
+    this.capacity = details.capacity;
   }
 }
+
+// OpenAI's flex tier when it has no capacity: a 429 that is neither a rate limit nor a quota.
+const CAPACITY_PATTERN = /resource[_ ]unavailable/i;
 
 // Bodies that mean "no money / no quota left": waiting will not help, the user must act.
 const QUOTA_PATTERN =
@@ -98,6 +105,12 @@ export function classifyError(err: unknown, secret?: string): ProviderError {
     return make(
       'quota_exhausted',
       `The provider refused for lack of quota or credit (HTTP ${status}); add credit or raise the spend limit, then resume: ${detail}`,
+    );
+  if (status === 429 && CAPACITY_PATTERN.test(body))
+    return new ProviderError(
+      'rate_limited',
+      `The provider has no capacity for this tier now (HTTP 429, resource unavailable); asked again later: ${detail}`,
+      { status, headers, capacity: true },
     );
   if (status === 429) return make('rate_limited', `Rate limited by the provider (HTTP 429): ${detail}`);
   if (status === 401 || status === 403)

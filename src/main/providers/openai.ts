@@ -10,6 +10,9 @@ import { jsonBody, loadOpenAISdk } from './sdk';
 import { parseStructured, readFromCutOff, systemWithSchema } from './structured';
 import type { ChatAdapter, ChatRequestSpec, ChatResult, ProviderResponse, Usage } from './types';
 
+/** Flex answers take longer: OpenAI advises a 15-minute client timeout for them. */
+export const FLEX_TIMEOUT_MS = 15 * 60_000;
+
 /** OpenAI's own API has replaced max_tokens; compatible servers mostly still read max_tokens. */
 function usesMaxCompletionTokens(baseURL: string): boolean {
   return new URL(baseURL).hostname === 'api.openai.com';
@@ -26,6 +29,8 @@ export function buildOpenAIRequest(
   if (system) messages.push({ role: 'system', content: system });
   for (const m of spec.messages) messages.push({ role: m.role, content: m.content });
   const body: ChatCompletionCreateParamsNonStreaming = { model: spec.model, messages };
+  // Not part of the request's hash (the ledger's): a flex answer is the same answer, stored once.
+  if (cfg.serviceTier === 'flex') body.service_tier = 'flex';
   if (spec.temperature !== undefined) body.temperature = spec.temperature;
   if (spec.maxOutputTokens !== undefined) {
     if (usesMaxCompletionTokens(baseURL)) body.max_completion_tokens = spec.maxOutputTokens;
@@ -59,7 +64,7 @@ export async function openAIClient(cfg: ProviderConfig, apiKey: string, maxRetri
     apiKey,
     baseURL: resolvedBaseURL(cfg),
     maxRetries,
-    timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeout: cfg.timeoutMs ?? (cfg.serviceTier === 'flex' ? FLEX_TIMEOUT_MS : DEFAULT_TIMEOUT_MS),
     fetch: keepAliveFetch,
     organization: null,
     project: null,

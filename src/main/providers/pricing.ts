@@ -104,10 +104,12 @@ export function costOf(
   model: string,
   usage: Usage,
   prices: PriceTable = DEFAULT_PRICES,
-  opts: { batch?: boolean } = {},
+  opts: { batch?: boolean; flex?: boolean } = {},
 ): Cost {
   const p = priceFor(model, prices);
   if (!p) return { usd: 0, priced: false };
+  // OpenAI bills its flex tier at its Batch prices: the same discount, answered live.
+  if (opts.flex) opts = { batch: true };
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
   // Batch APIs bill half of list unless the table says otherwise; cache discounts stack on it.
   const input = opts.batch ? (p.batchInput ?? p.input * BATCH_DISCOUNT) : p.input;

@@ -15,6 +15,11 @@ import { owe, owed } from './spend';
 export class OutcomePolicy implements Outcomes {
   constructor(private readonly ctx: EngineContext) {}
 
+  /** Calls on OpenAI's flex tier are billed at its (half) price. */
+  private flex(lane: Unit['lane']): boolean {
+    return this.ctx.lanes.configOf(lane)?.serviceTier === 'flex';
+  }
+
   onResponse(r: RunState, u: Unit, result: ChatResult, headers: Headers): void {
     const now = this.ctx.now();
     r.callAnswered(now);
@@ -22,7 +27,7 @@ export class OutcomePolicy implements Outcomes {
     this.answered(lane, u);
     lane.proven = true;
     lane.observe(parseRateLimitHeaders(headers, now), now);
-    owe(r, u, result.usage, this.ctx.prices);
+    owe(r, u, result.usage, this.ctx.prices, this.flex(lane));
     let value: unknown = undefined;
     let reason: string | null;
     if (r.opts.read) {
@@ -51,7 +56,7 @@ export class OutcomePolicy implements Outcomes {
     const lane = u.lane;
     if (e.status !== undefined) r.callAnswered(now);
     if (e.headers) lane.observe(parseRateLimitHeaders(e.headers, now), now);
-    if (e.usage) owe(r, u, e.usage, ctx.prices);
+    if (e.usage) owe(r, u, e.usage, ctx.prices, this.flex(lane));
     const action = actionFor(e.kind);
     if (action !== 'retry_backoff' && action !== 'release') this.answered(lane, u);
     if (action !== 'fail' && action !== 'reask') lane.consecutiveBadRequests = 0;
@@ -63,6 +68,18 @@ export class OutcomePolicy implements Outcomes {
         return;
       case 'retry_rate_limit': {
         r.rateLimitHit();
+        if (e.capacity) {
+          // Flex without capacity: the lane waits and the call goes again, however often; it
+          // is no failure of the call, so it never counts towards giving up.
+          const info = e.headers ? parseRateLimitHeaders(e.headers, now) : {};
+          lane.onRateLimited(
+            info,
+            backoffMs(Math.min(u.rateLimits + 1, 6), ctx.policy, ctx.random) + 250,
+            now,
+          );
+          this.retryLater(r, u, 0);
+          return;
+        }
         u.rateLimits++;
         const info = e.headers ? parseRateLimitHeaders(e.headers, now) : {};
         lane.onRateLimited(info, backoffMs(Math.min(u.rateLimits, 6), ctx.policy, ctx.random) + 250, now);

@@ -6,8 +6,8 @@ import type { Completion } from '../store/ledger';
 import { ZERO_USAGE, type RunState, type Unit } from './run-state';
 
 /** An answer (or a failed call that reported usage) was paid for: the unit owes it until written. */
-export function owe(r: RunState, u: Unit, usage: Usage, prices: PriceTable): void {
-  const cost = costOf(u.lane.model, usage, prices);
+export function owe(r: RunState, u: Unit, usage: Usage, prices: PriceTable, flex = false): void {
+  const cost = costOf(u.lane.model, usage, prices, { flex });
   if (!cost.priced) r.unpricedModel(u.lane.model);
   u.owedUsage = {
     inputTokens: u.owedUsage.inputTokens + usage.inputTokens,

@@ -616,3 +616,19 @@ export function countByStatus(db: Database): Record<RequestStatus, number> {
     out[r.status] = r.n;
   return out;
 }
+
+/**
+ * Rows answered outside the app (a batch file run on a cluster) taken for their answers:
+ * pending or failed → in flight under `owner`, one attempt each, so the answers are written
+ * by applyCompletions like any other. A row done or in flight elsewhere is not taken: an
+ * answer already stored is never replaced. Returns the ids taken.
+ */
+export function claimForImport(db: Database, ids: readonly number[], owner: string): number[] {
+  const stmt = prep(
+    db,
+    `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
+       lease_owner = ?, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL,
+       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status IN ('pending', 'failed')`,
+  );
+  return db.transaction(() => ids.filter((id) => stmt.run(owner, id).changes === 1))();
+}

@@ -11,6 +11,8 @@ import type { FigureLanguage } from '../report/figure-i18n';
 import type { VerdictLink, VerdictList } from '../verdicts';
 import type { AppInfo, DatasetSummary, ImportResult, Item, ItemRow, KeyState } from '../domain';
 import type {
+  BatchFileExport,
+  BatchFileImport,
   CostEstimate,
   ExperimentDetail,
   ExperimentProgress,
@@ -358,6 +360,35 @@ export const coreMethods = {
     result: returns<{ text: string; rows: number; skipped: number }>(),
   },
   /** The protocol's default prompt templates, flattened (languageRulesZH/LS), so editors can start from them. */
+  /**
+   * `judge-lab batch export`'s create: as `experiments.createForRun` (same name continues it, a
+   * changed config replaces the stored one, held by the process), without its key check: the
+   * app never calls the cluster a batch file goes to.
+   */
+  'experiments.createForExport': {
+    params: z.strictObject({ config: z.unknown() }),
+    result: returns<ExperimentSummary>(),
+  },
+  /**
+   * The experiment planned from what is stored, and every request not answered yet as an
+   * OpenAI Batch input file (JSONL) for `vllm run-batch` on a cluster the app never reaches.
+   */
+  'experiments.batchExport': {
+    params: z.strictObject({ experimentId: id, model: z.string().min(1).max(500).optional() }),
+    result: returns<BatchFileExport>(),
+  },
+  /**
+   * A `vllm run-batch` output file (its text; `file` names it in messages) into the ledger:
+   * refused whole if a line was made for another experiment or other requests.
+   */
+  'experiments.batchImport': {
+    params: z.strictObject({
+      experimentId: id,
+      file: z.string().min(1).max(4096),
+      text: z.string().max(BUNDLE_FILE_BYTES),
+    }),
+    result: returns<BatchFileImport>(),
+  },
   'protocols.defaults': {
     params: z.strictObject({ protocol: z.string().min(1).max(100) }),
     result: returns<{ templates: Record<string, string> }>(),

@@ -451,6 +451,23 @@ export const en = {
       batchLine:
         '{{calls}} calls go through Batch APIs at batch prices ({{cost}} instead of {{live}} live). Each round of batches is answered within {{hours}} hours (often much sooner); later rounds wait for earlier answers.',
       timeUnderMinute: 'Expected time at your rate limits: under a minute.',
+      tiers: {
+        title: 'Ways to pay for what is left, per model',
+        model: 'Model',
+        standard: 'Standard',
+        batch: 'Batch API',
+        flex: 'Flex (OpenAI)',
+        cluster: 'Export for a cluster',
+        minutes: 'about {{duration}}',
+        underMinute: 'under a minute',
+        batchTime_one: 'within {{hours}} h per round ({{count}} round)',
+        batchTime_other: 'within {{hours}} h per round ({{count}} rounds)',
+        flexTime: '{{duration}} or more, slower answers',
+        notOffered: 'not offered',
+        clusterCost: '{{cost}} at API prices',
+        clusterTime: "your GPUs' time",
+        note: 'Flex is OpenAI\'s half-price tier: answers come slower, and when it has no capacity (429 "resource unavailable") calls wait and go again, never failing. "Export for a cluster" writes the calls for vllm run-batch on your own GPUs (judge-lab batch export): nothing is paid at API prices; the GPUs\' own cost and time are yours.',
+      },
       timeRange:
         'No rate limit is set, so the time depends on how fast the server answers: from {{low}} (a fast server) to {{high}} (a slow one).',
       unpricedNote:

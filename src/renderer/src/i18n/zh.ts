@@ -443,6 +443,23 @@ export const zh: Messages = {
       batchLine:
         '{{calls}} 次调用经批处理 API 发送，按批处理价格计费（{{cost}}，实时调用为 {{live}}）。每一轮批处理在 {{hours}} 小时内返回（通常更快）；后续轮次等待前一轮的答案。',
       timeUnderMinute: '按你的速率限制，预计耗时不到一分钟。',
+      tiers: {
+        title: '剩余调用的付费方式（按模型）',
+        model: '模型',
+        standard: '标准',
+        batch: '批处理 API',
+        flex: 'Flex（OpenAI）',
+        cluster: '导出到集群',
+        minutes: '约 {{duration}}',
+        underMinute: '不到一分钟',
+        batchTime_one: '每轮 {{hours}} 小时内（共 {{count}} 轮）',
+        batchTime_other: '每轮 {{hours}} 小时内（共 {{count}} 轮）',
+        flexTime: '{{duration}} 或更久，回答较慢',
+        notOffered: '不提供',
+        clusterCost: '按 API 价格计为 {{cost}}',
+        clusterTime: '取决于你的 GPU',
+        note: 'Flex 是 OpenAI 的半价档：回答较慢；容量不足时（429 “resource unavailable”）调用会等待后重发，不算失败。“导出到集群”把调用写成 vllm run-batch 可读的文件，在你自己的 GPU 上运行（judge-lab batch export）：按 API 价格不产生费用，GPU 本身的成本和时间由你承担。',
+      },
       timeRange:
         '未设置速率限制，耗时取决于服务器的回答速度：从 {{low}}（快的服务器）到 {{high}}（慢的服务器）。',
       unpricedNote: '{{models}} 没有已知价格（本地模型不收费；其他模型可在上方“价格”中填写）。',

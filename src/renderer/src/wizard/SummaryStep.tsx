@@ -33,6 +33,72 @@ function unpricedReal(estimate: CostEstimate): string[] {
   return estimate.unpricedModels.filter((m) => !simulated.has(m));
 }
 
+/** Per model, what is left at the standard rate, through a Batch API, on flex and on one's own cluster. */
+export function TierTable({ estimate, protocol }: { estimate: CostEstimate; protocol?: string }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const kindNs = protocolNamespaces(protocol === undefined ? undefined : getRendererProtocol(protocol));
+  // Who, in the words the estimate table above uses.
+  const who = (x: { role: string; label: string }) =>
+    x.role === 'transformer'
+      ? t('wizard.summary.transformer')
+      : x.role === 'judge'
+        ? x.label
+        : t(`estimateRoles.${x.label}`, { ns: kindNs, defaultValue: x.label });
+  const tiers = (estimate.tiers ?? []).filter((x) => x.calls > 0 && !simulatedProvider(x.provider));
+  if (!tiers.length) return null;
+  const cost = (usd: number, priced: boolean) => (priced ? f.usd(usd) : t('wizard.summary.unpriced'));
+  const time = (minutes: number) =>
+    minutes < 1
+      ? t('wizard.summary.tiers.underMinute')
+      : t('wizard.summary.tiers.minutes', { duration: f.duration(minutes * 60) });
+  return (
+    <div className="estimate-tiers" data-testid="estimate-tiers">
+      <TableScroll className="table-wrap" label={t('wizard.summary.tiers.title')}>
+        <table className="datasets-table estimate-table">
+          <caption>{t('wizard.summary.tiers.title')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('wizard.summary.tiers.model')}</th>
+              <th scope="col">{t('wizard.summary.tiers.standard')}</th>
+              <th scope="col">{t('wizard.summary.tiers.batch')}</th>
+              <th scope="col">{t('wizard.summary.tiers.flex')}</th>
+              <th scope="col">{t('wizard.summary.tiers.cluster')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tiers.map((x) => (
+              <tr key={x.label} data-testid="estimate-tier-row">
+                <td>
+                  {who(x)} <span className="mono small">{x.model}</span>
+                </td>
+                <td data-testid="tier-standard">
+                  {cost(x.standard.usd, x.priced)} · {time(x.standard.minutes)}
+                </td>
+                <td data-testid="tier-batch">
+                  {x.batch
+                    ? `${cost(x.batch.usd, x.priced)} · ${t('wizard.summary.tiers.batchTime', { hours: x.batch.windowHours, count: x.batch.rounds })}`
+                    : t('wizard.summary.tiers.notOffered')}
+                </td>
+                <td data-testid="tier-flex">
+                  {x.flex
+                    ? `${cost(x.flex.usd, x.priced)} · ${t('wizard.summary.tiers.flexTime', { duration: x.flex.minutes < 1 ? t('wizard.summary.tiers.underMinute') : f.duration(x.flex.minutes * 60) })}`
+                    : t('wizard.summary.tiers.notOffered')}
+                </td>
+                <td data-testid="tier-cluster">
+                  {t('wizard.summary.tiers.clusterCost', { cost: f.usd(0) })} ·{' '}
+                  {t('wizard.summary.tiers.clusterTime')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <p className="hint">{t('wizard.summary.tiers.note')}</p>
+    </div>
+  );
+}
+
 /** `protocol`: whose words name its kinds of call (its `estimateKinds`), before the app's. */
 export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; protocol?: string }) {
   const { t } = useTranslation();
@@ -261,6 +327,7 @@ export function SummaryStep() {
               })}
             </p>
           )}
+          <TierTable estimate={estimate.estimate} protocol={protocolOf(draft)} />
           <p className="estimate-time" data-testid="estimate-time">
             {/* "about under a minute" reads wrong: below a minute the sentence has no "about". */}
             {estimate.estimate.minutesAtRateLimits < 1
