@@ -3,7 +3,7 @@
 import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import type { ResponseSchema } from '../host';
 import { strictObject } from '../../judging/schema';
-import { renderTemplate } from '../../judging/template';
+import { renderTemplate, sections } from '../../judging/template';
 import { promptHash } from '../types';
 import type { VariantText } from './model';
 import {
@@ -135,22 +135,19 @@ const JUDGE_RULES = `Rules:
 
 const VERDICT_FORMAT = `Answer with only the JSON object \`pairwise_verdict\`: {"winner": "A", "B" or "tie", "confidence": a number from 0 to 1, "reason": a short explanation}.`;
 
+/** The instruction and the two responses as shown, in the judging kit's named sections. */
+const JUDGED_PAIR = sections([
+  ['instruction', '{{instruction}}'],
+  ['response_a', '{{output_a}}'],
+  ['response_b', '{{output_b}}'],
+]);
+
 const JUDGE_USER = `Which response better follows the instruction?
 
 ${JUDGE_RULES}
 5. Answer "tie" only when neither response follows the instruction better than the other.
 
-<instruction>
-{{instruction}}
-</instruction>
-
-<response_a>
-{{output_a}}
-</response_a>
-
-<response_b>
-{{output_b}}
-</response_b>
+${JUDGED_PAIR}
 
 ${VERDICT_FORMAT}`;
 
@@ -160,17 +157,7 @@ The two responses are meant to be translation-equivalent: the same answer, once 
 
 ${JUDGE_RULES}
 
-<instruction>
-{{instruction}}
-</instruction>
-
-<response_a>
-{{output_a}}
-</response_a>
-
-<response_b>
-{{output_b}}
-</response_b>
+${JUDGED_PAIR}
 
 ${VERDICT_FORMAT}`;
 
