@@ -2,9 +2,10 @@
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
+import { rateColumns, keyColumns, N_COLUMN } from '../../../report/columns';
+import { positionLeanColumns } from '../../../report/paired-tables';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
-import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
 /** What an effect row compares, in words (tables, figures, dashboard). */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
@@ -39,10 +40,8 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       'categories and is a family of its own, shown beside two or more categories); * = ' +
       `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}${extra}`,
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('effect', 'Effect', 'text'),
-      col('n', 'n', 'int'),
+      ...keyColumns('judge', 'category', 'effect'),
+      N_COLUMN,
       col('mean', 'Mean diff.', 'text', 'r'),
       col('mean_ci', '95% CI', 'text', 'c'),
       col('dz', 'd_z', 'text', 'r'),
@@ -158,10 +157,8 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       'of the paired absolute changes. Each test is Holm-adjusted across the effects of each judge × category.' +
       `${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('effect', 'Effect', 'text'),
-      col('n', 'n', 'int'),
+      ...keyColumns('judge', 'category', 'effect'),
+      N_COLUMN,
       col('mean', 'Mean diff.', 'text', 'r'),
       col('placebo', 'Placebo', 'text', 'r'),
       col('excess', 'Excess', 'text', 'r'),
@@ -195,14 +192,11 @@ function accuracyTable(m: BiasMetrics): Table | null {
       'Share of (item, order) verdicts that chose the gold (better) response, per judge, variant and category; ' +
       'a tie is not correct. Wilson 95% CI.',
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('variant', 'Variant', 'text'),
-      col('n', 'n', 'int'),
+      ...keyColumns('judge', 'category', 'variant'),
+      N_COLUMN,
       col('correct', 'Correct', 'int'),
       col('ties', 'Ties', 'int'),
-      col('accuracy', 'Accuracy', 'pct'),
-      withMethod(col('accuracy_ci', '95% CI', 'ci'), 'Wilson'),
+      ...rateColumns('accuracy', 'Accuracy', { method: 'Wilson' }),
     ],
     rows: m.accuracy.map((r) => ({ ...r })),
   };
@@ -226,17 +220,10 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         "with Newcombe's paired 95% CI (method 10) on the item's two orders. Swap consistency: share of " +
         'items whose normalized choice is the same in both orders (Wilson 95% CI).',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('category', 'Category', 'text'),
+        ...keyColumns('judge', 'category'),
         col('n_pairs', 'Pairs', 'int'),
-        col('both_first', 'Both first', 'int'),
-        col('both_second', 'Both second', 'int'),
-        col('first_rate', 'First rate', 'pct'),
-        withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
-        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
-        withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
-        col('swap_consistency', 'Swap consistency', 'pct'),
-        col('swap_consistency_ci', 'Consistency 95% CI', 'ci'),
+        ...positionLeanColumns({ key: 'p_holm', method: true }),
+        ...rateColumns('swap_consistency', 'Swap consistency', { ciHeader: 'Consistency 95% CI' }),
       ],
       rows: m.position.map((r) => ({ ...r })),
     });
@@ -252,9 +239,8 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         'Pearson and Spearman with two-sided p; partial Spearman controlling for the human score, on ' +
         'the items that have one.',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('category', 'Category', 'text'),
-        col('n', 'n', 'int'),
+        ...keyColumns('judge', 'category'),
+        N_COLUMN,
         col('pearson_r', 'Pearson r', 'text', 'r'),
         col('pearson_p', 'p', 'p'),
         col('spearman_r', 'Spearman ρ', 'text', 'r'),
@@ -280,9 +266,8 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         : 'Mean score: raw = the response as given; debiased = the same response with its Markdown stripped ' +
           '(where the format probe ran).',
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('n', 'n', 'int'),
+      ...keyColumns('judge', 'category'),
+      N_COLUMN,
       col('raw_mean', 'Raw', 'text', 'r'),
       col('debiased_mean', 'Debiased', 'text', 'r'),
     ],
@@ -301,7 +286,7 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       `Markdown ±${Math.round(m.audit.checks.markdown_tolerance * 100)}% of the plain text). "None": the ` +
       'rewriter found no filler to cut.',
     columns: [
-      col('variant', 'Variant', 'text'),
+      ...keyColumns('variant'),
       col('made', 'Made', 'int'),
       col('flagged', 'Flagged', 'int'),
       col('none', 'None', 'int'),
@@ -314,9 +299,9 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       title: 'Flagged variants',
       caption: 'Variants the audit flagged; the sensitivity table leaves their pairs out.',
       columns: [
-        col('item_id', 'Item', 'text'),
+        ...keyColumns('item_id'),
         col('response', 'Response', 'text'),
-        col('variant', 'Variant', 'text'),
+        ...keyColumns('variant'),
         col('reasons', 'Reasons', 'text'),
       ],
       rows: m.audit.flagged.map((f) => ({ ...f, reasons: f.reasons.join('; ') })),

@@ -9,6 +9,7 @@ import type {
 } from 'echarts';
 import type { DoseTrendRow, JudgeLsMetrics } from '../types';
 import { col, intervalCell, type Table } from '../../../report/table';
+import { keyColumns, N_COLUMN, rateColumns } from '../../../report/columns';
 import { formatP, undefinedText } from '../../../report/format';
 import { baseOption, OKABE_ITO, pct, TEXT, valueAxis, type FigureSpec } from '../../../report/chart-kit';
 import type { FigureDictionary } from '../../../report/figure-i18n';
@@ -33,15 +34,14 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
       `ratio measured on the texts judged (${d.measure}; mean, lowest and highest over the pairs), and the ` +
       `flip rate (%, ${interval} 95% CIs).`,
     columns: [
-      col('judge', 'Judge', 'text'),
+      ...keyColumns('judge'),
       col('target', 'Level', 'text'),
       col('asked', 'Asked', 'pct'),
       col('measured', 'Measured', 'pct'),
       col('measured_range', 'Measured range', 'ci'),
-      col('n', 'n', 'int'),
+      N_COLUMN,
       col('flips', 'Flips', 'int'),
-      col('flip_rate', 'Flip rate', 'pct'),
-      col('flip_rate_ci', '95% CI', 'ci'),
+      ...rateColumns('flip_rate', 'Flip rate'),
     ],
     rows: [...d.levels]
       .sort((x, y) => rank(x.judge) - rank(y.judge))
@@ -69,14 +69,13 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
       `[−100, 100]; p from the cluster-robust t test on items − 1 df (every item is judged at every ` +
       `ratio, so its pairs are one cluster), Holm across the table's rows (judge × pair).`,
     columns: [
-      col('judge', 'Judge', 'text'),
+      ...keyColumns('judge'),
       col('series', 'Pair', 'text'),
       col('levels', 'Levels', 'int'),
       col('items', 'Items', 'int'),
-      col('n', 'n', 'int'),
+      N_COLUMN,
       col('intercept', 'Intercept', 'pct'),
-      col('slope', 'Slope', 'pct'),
-      col('slope_ci', '95% CI', 'ci'),
+      ...rateColumns('slope', 'Slope'),
       col('slope_p', 'p', 'text'),
       col('slope_p_holm', 'Holm p', 'text'),
     ],
