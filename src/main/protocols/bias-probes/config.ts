@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PROBES, type Mode, type Probe } from '../../../shared/protocols/bias-probes/types';
 import { judgeEntrySchema } from '../../judging/config';
-import type { ExperimentView } from '../plugin';
+import type { BaseConfig } from '../plugin';
 
 const modelSchema = judgeEntrySchema;
 
@@ -43,14 +43,8 @@ export const biasConfigShape = {
 export type ModelEntry = z.output<typeof modelSchema>;
 export type RewriterEntry = Omit<ModelEntry, 'label'> & { label?: string };
 
-export interface BiasConfig extends Record<string, unknown> {
-  name: string;
-  protocol: string;
-  dataset: string | number;
-  providers: ExperimentView['config']['providers'];
-  limit?: number;
-  maxParseRetries?: number;
-  prices?: ExperimentView['config']['prices'];
+/** The study's keys beside those every study's config has (`BaseConfig`). */
+export interface BiasConfig extends BaseConfig, Record<string, unknown> {
   judges: ModelEntry[];
   rewriter?: RewriterEntry;
   mode?: Mode;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Order } from '../../../shared/protocols/self-consistency/types';
 import { judgeEntrySchema, type JudgeEntry } from '../../judging/config';
-import type { ExperimentView } from '../plugin';
+import type { BaseConfig } from '../plugin';
 
 export const DEFAULT_REPEATS = 5;
 
@@ -21,14 +21,8 @@ export const selfConsistencyConfigShape = {
   rubric: z.string().trim().min(1).max(4000).optional(),
 };
 
-export interface SelfConsistencyConfig extends Record<string, unknown> {
-  name: string;
-  protocol: string;
-  dataset: string | number;
-  providers: ExperimentView['config']['providers'];
-  limit?: number;
-  maxParseRetries?: number;
-  prices?: ExperimentView['config']['prices'];
+/** The study's keys beside those every study's config has (`BaseConfig`). */
+export interface SelfConsistencyConfig extends BaseConfig, Record<string, unknown> {
   judges: JudgeEntry[];
   repeats?: number;
   temperatures?: number[];
