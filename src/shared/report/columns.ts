@@ -42,3 +42,9 @@ export function rateColumns(
   const ci = col(`${key}_ci`, interval.ciHeader ?? '95% CI', 'ci');
   return [col(key, header, 'pct'), interval.method === undefined ? ci : withMethod(ci, interval.method)];
 }
+
+/** A number shown at fixed decimals (a `fixedText` cell: effect sizes, κ, correlations), right-aligned. */
+export const numberColumn = (key: string, header: string): TableColumn => col(key, header, 'text', 'r');
+
+/** An interval shown as text (a `fixedIntervalText` cell, or "undefined (why)"), centred. */
+export const intervalTextColumn = (key: string, header: string): TableColumn => col(key, header, 'text', 'c');

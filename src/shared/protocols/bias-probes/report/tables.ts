@@ -2,7 +2,7 @@
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
-import { rateColumns, keyColumns, N_COLUMN } from '../../../report/columns';
+import { rateColumns, keyColumns, N_COLUMN, numberColumn, intervalTextColumn } from '../../../report/columns';
 import { positionLeanColumns } from '../../../report/paired-tables';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
@@ -42,12 +42,12 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
     columns: [
       ...keyColumns('judge', 'category', 'effect'),
       N_COLUMN,
-      col('mean', 'Mean diff.', 'text', 'r'),
-      col('mean_ci', '95% CI', 'text', 'c'),
-      col('dz', 'd_z', 'text', 'r'),
+      numberColumn('mean', 'Mean diff.'),
+      intervalTextColumn('mean_ci', '95% CI'),
+      numberColumn('dz', 'd_z'),
       col('p', 'p', 'p'),
       col('p_holm', 'Holm p', 'p'),
-      col('sig', 'Sig.', 'text', 'c'),
+      intervalTextColumn('sig', 'Sig.'),
       ...(pairwise ? [col('flip_rate', 'Flip', 'pct'), col('flip_rate_ci', 'Flip 95% CI', 'ci')] : []),
     ],
     rows: rows.map((r): TableRow => ({
@@ -159,19 +159,19 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
     columns: [
       ...keyColumns('judge', 'category', 'effect'),
       N_COLUMN,
-      col('mean', 'Mean diff.', 'text', 'r'),
-      col('placebo', 'Placebo', 'text', 'r'),
-      col('excess', 'Excess', 'text', 'r'),
-      withMethod(col('excess_ci', '95% CI', 'text', 'c'), 't interval'),
-      col('dz', 'd_z', 'text', 'r'),
+      numberColumn('mean', 'Mean diff.'),
+      numberColumn('placebo', 'Placebo'),
+      numberColumn('excess', 'Excess'),
+      withMethod(intervalTextColumn('excess_ci', '95% CI'), 't interval'),
+      numberColumn('dz', 'd_z'),
       withMethod(col('p', 'p', 'p'), 'Wilcoxon signed-rank'),
       withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
-      col('sig', 'Sig.', 'text', 'c'),
-      col('changed', 'Changed', 'text', 'r'),
-      col('changed_repeat', 'Repeat changed', 'text', 'r'),
+      intervalTextColumn('sig', 'Sig.'),
+      numberColumn('changed', 'Changed'),
+      numberColumn('changed_repeat', 'Repeat changed'),
       withMethod(col('mcnemar_p', 'Changed p', 'p'), 'exact McNemar'),
       withMethod(col('mcnemar_p_holm', 'Holm p (changed)', 'p'), 'Holm'),
-      col('abs', '|Δ| probe / repeat', 'text', 'r'),
+      numberColumn('abs', '|Δ| probe / repeat'),
       withMethod(col('abs_p', '|Δ| p', 'p'), 'Wilcoxon signed-rank'),
       withMethod(col('abs_p_holm', 'Holm p (|Δ|)', 'p'), 'Holm'),
       ...(pairwise
@@ -241,12 +241,12 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       columns: [
         ...keyColumns('judge', 'category'),
         N_COLUMN,
-        col('pearson_r', 'Pearson r', 'text', 'r'),
+        numberColumn('pearson_r', 'Pearson r'),
         col('pearson_p', 'p', 'p'),
-        col('spearman_r', 'Spearman ρ', 'text', 'r'),
+        numberColumn('spearman_r', 'Spearman ρ'),
         col('spearman_p', 'p', 'p'),
         col('n_human', 'n (human)', 'int'),
-        col('partial_spearman_r', 'Partial ρ', 'text', 'r'),
+        numberColumn('partial_spearman_r', 'Partial ρ'),
         col('partial_spearman_p', 'p', 'p'),
       ],
       rows: m.length_correlation.map((r) => ({
@@ -268,8 +268,8 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
     columns: [
       ...keyColumns('judge', 'category'),
       N_COLUMN,
-      col('raw_mean', 'Raw', 'text', 'r'),
-      col('debiased_mean', 'Debiased', 'text', 'r'),
+      numberColumn('raw_mean', 'Raw'),
+      numberColumn('debiased_mean', 'Debiased'),
     ],
     rows: m.debiased.map((r) => ({
       ...r,

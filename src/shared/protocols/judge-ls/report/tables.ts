@@ -14,7 +14,7 @@ import { tieProbeTarget } from '../types';
 import { targetName } from '../languages';
 import { col, intervalCell, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
-import { rateColumns, keyColumns, N_COLUMN } from '../../../report/columns';
+import { rateColumns, keyColumns, N_COLUMN, numberColumn } from '../../../report/columns';
 import { positionLeanColumns, repeatFloorColumns, repeatFloorMethods } from '../../../report/paired-tables';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
@@ -514,7 +514,7 @@ function auditTable(metrics: JudgeLsMetrics): Table {
     columns: [
       col('rule', 'Rule', 'text'),
       { ...col('description', 'Check', 'text'), width: 0.45 },
-      col('threshold', 'Threshold', 'text', 'r'),
+      numberColumn('threshold', 'Threshold'),
       col('items', 'Flagged items', 'int'),
     ],
     rows: rows.map((r) => ({ ...r, threshold: r.threshold === null ? null : String(r.threshold) })),

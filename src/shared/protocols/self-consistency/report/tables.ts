@@ -8,7 +8,7 @@ import {
 } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
-import { rateColumns, keyColumns, N_COLUMN } from '../../../report/columns';
+import { rateColumns, keyColumns, N_COLUMN, numberColumn, intervalTextColumn } from '../../../report/columns';
 import { positionLeanColumns } from '../../../report/paired-tables';
 import type { SelfConsistencyMetrics, StabilityRow } from '../types';
 
@@ -49,16 +49,16 @@ function stabilityTable(m: SelfConsistencyMetrics): Table {
       ...keyColumns('judge', 'condition', 'category'),
       col('questions', 'Questions', 'int'),
       col('unanimous_rate', 'Unanimous', 'pct'),
-      withMethod(col('unanimous_rate_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
+      withMethod(intervalTextColumn('unanimous_rate_ci', '95% CI'), BOOTSTRAP_METHOD),
       col('disagree_prob', 'P(disagree)', 'pct'),
-      withMethod(col('disagree_prob_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
-      col('fleiss_kappa', 'Fleiss κ', 'text', 'r'),
+      withMethod(intervalTextColumn('disagree_prob_ci', '95% CI'), BOOTSTRAP_METHOD),
+      numberColumn('fleiss_kappa', 'Fleiss κ'),
       col('complete', 'Complete', 'int'),
       ...(pointwise
         ? [
-            col('within_sd', 'Within-SD', 'text', 'r'),
-            col('icc1', 'ICC(1)', 'text', 'r'),
-            col('icc1_ci', 'ICC 95% CI', 'text', 'c'),
+            numberColumn('within_sd', 'Within-SD'),
+            numberColumn('icc1', 'ICC(1)'),
+            intervalTextColumn('icc1_ci', 'ICC 95% CI'),
           ]
         : []),
       col('asked', 'Asked', 'int'),
@@ -114,7 +114,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         col('k', 'k', 'int'),
         N_COLUMN,
         col('accuracy', 'Accuracy', 'pct'),
-        withMethod(col('accuracy_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
+        withMethod(intervalTextColumn('accuracy_ci', '95% CI'), BOOTSTRAP_METHOD),
         col('single_mean', 'Mean single', 'pct'),
       ],
       rows: m.accuracy_by_k.map((r) => ({
@@ -173,7 +173,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
     caption: `Complete questions by how many of the ${m.repeats} repeats give the most frequent verdict.`,
     columns: [
       ...keyColumns('judge', 'condition'),
-      col('modal', 'Agreeing repeats', 'text', 'r'),
+      numberColumn('modal', 'Agreeing repeats'),
       col('questions', 'Questions', 'int'),
     ],
     rows: m.agreement_histogram.map((b) => ({
