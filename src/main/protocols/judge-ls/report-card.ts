@@ -4,6 +4,7 @@ import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../..
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import { JUDGE_LS_CARD_TEXT } from '../../../shared/protocols/judge-ls/report/card-text';
 import type { ReportCardHooks } from '../plugin';
+import { positionARateRow, positionLean } from '../../../shared/report-card/position';
 import { wilsonInterval } from '../../../shared/stats/intervals';
 
 // Phrases of the protocol's card words (shared/protocols/judge-ls/report/card-text.ts).
@@ -53,16 +54,7 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
     });
     // The paired position test's rate beside the consistency: a lean shows here even when few
     // items carry it.
-    rows.push({
-      measure: 'position_a_rate',
-      label: 'Position-A rate',
-      condition: language(p.language),
-      n: p.n - p.tied,
-      value: p.first_rate,
-      ci: p.first_rate_ci,
-      unit: 'pct',
-      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
-    });
+    rows.push(positionARateRow(p, p.n, language(p.language)));
     gates.push({
       gate: 'position_consistency',
       condition: language(p.language),
@@ -70,7 +62,7 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
       value,
       ci,
       ...note,
-      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
+      lean: positionLean(p, p.lean_p_holm),
     });
   }
   const floor = m.noise_floor;

@@ -4,6 +4,7 @@ import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../..
 import { ALL, type SelfConsistencyMetrics } from '../../../shared/protocols/self-consistency/types';
 import { SELF_CONSISTENCY_CARD_TEXT } from '../../../shared/protocols/self-consistency/report/card-text';
 import type { ReportCardHooks } from '../plugin';
+import { positionARateRow, positionLean } from '../../../shared/report-card/position';
 
 const phrase = (key: string | undefined) => (key ? { key } : undefined);
 
@@ -58,16 +59,7 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
       ...note,
     });
     // The paired position test's rate beside the consistency (one verdict per order).
-    rows.push({
-      measure: 'position_a_rate',
-      label: 'Position-A rate',
-      condition,
-      n: p.n - p.tied,
-      value: p.first_rate,
-      ci: p.first_rate_ci,
-      unit: 'pct',
-      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
-    });
+    rows.push(positionARateRow(p, p.n, condition));
     gates.push({
       gate: 'position_consistency',
       condition,
@@ -75,7 +67,7 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
       value: p.consistency,
       ci: p.consistency_ci,
       ...note,
-      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
+      lean: positionLean(p, p.lean_p_holm),
     });
   }
   return { rows, gates };
