@@ -18,7 +18,7 @@ import { mulberry32 } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
 import { skillOf } from './answers';
 import { pick, seedOf } from './random';
-import { followScore, taggedSections } from './reading';
+import { followScore, shownPairOf } from './reading';
 
 const LEAN_SUFFIX = /-first(\d{1,3})(?:-noise(\d{1,2}))?$/;
 
@@ -64,12 +64,9 @@ const REASONS = {
 
 /** The pairwise verdict of a `-first<NN>` model, or null when the request is not one it answers so. */
 export function plantedLeanVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknown> | null {
-  if (spec.response?.name !== 'pairwise_verdict') return null;
-  const sections = taggedSections(spec.messages.map((m) => m.content).join('\n\n'));
-  const a = sections.get('response_a') ?? sections.get('output_a');
-  const b = sections.get('response_b') ?? sections.get('output_b');
-  if (a === undefined || b === undefined) return null;
-  const instruction = sections.get('instruction') ?? sections.get('question') ?? '';
+  const shown = shownPairOf(spec);
+  if (!shown) return null;
+  const { instruction, a, b } = shown;
   const verdict = (winner: 'A' | 'B' | 'tie', confidence: number) => ({
     winner,
     confidence,
