@@ -19,7 +19,7 @@ import { mulberry32 } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
 import { pseudoTranslate } from './pseudo-language';
 import { seedOf } from './random';
-import { shownPairOf } from './reading';
+import { plantedVerdict, shownPairOf } from './reading';
 
 const LANG_SUFFIX = /-lang(\d{1,3})(?:-noise(\d{1,2}))?$/;
 
@@ -58,14 +58,7 @@ export function plantedLanguageVerdict(spec: ChatRequestSpec, rng: Rng): Record<
   const shown = shownPairOf(spec);
   if (!shown) return null;
   const { instruction, a, b } = shown;
-  const verdict = (winner: 'A' | 'B' | 'tie', confidence: number) => ({
-    winner,
-    confidence,
-    reason:
-      winner === 'tie'
-        ? 'Neither response is clearly better. (simulated)'
-        : `Response ${winner} follows the instruction more closely. (simulated)`,
-  });
+  const verdict = plantedVerdict;
   const translated = `${instruction}${a}${b}`.match(HAN) !== null;
   const flips = translated && languageFlipPlanted(spec.model, a, b);
   const keyA = languageKey(a);

@@ -28,6 +28,24 @@ export function shownPairOf(spec: ChatRequestSpec): { instruction: string; a: st
 }
 
 /**
+ * A planted judge's pairwise verdict (the -first, -lang and -mix models), its reason the same
+ * plain words for every planted effect so a reader cannot tell which one answered.
+ */
+export function plantedVerdict(
+  winner: 'A' | 'B' | 'tie',
+  confidence: number,
+): { winner: 'A' | 'B' | 'tie'; confidence: number; reason: string } {
+  return {
+    winner,
+    confidence,
+    reason:
+      winner === 'tie'
+        ? 'Neither response is clearly better. (simulated)'
+        : `Response ${winner} follows the instruction more closely. (simulated)`,
+  };
+}
+
+/**
  * How well a response seems to follow the instruction, from the texts alone: judges are told
  * that a response should hold neither more nor less than asked, and on LLMBar's pairs the
  * shorter, on-topic response is the better one about seven times in ten. So: brevity (in
