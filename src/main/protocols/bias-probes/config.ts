@@ -1,7 +1,7 @@
 // The bias-probes config keys (README "Bias probes") and resolved options.
 import { z } from 'zod';
 import { PROBES, type Mode, type Probe } from '../../../shared/protocols/bias-probes/types';
-import { judgeEntrySchema } from '../../judging/config';
+import { judgeEntrySchema, refineJudgeLabels, type ConfigIssue } from '../../judging/config';
 import type { BaseConfig } from '../plugin';
 
 const modelSchema = judgeEntrySchema;
@@ -93,15 +93,8 @@ export function resolveBiasOptions(config: BiasConfig): BiasOptions {
 /** The rewriter's label in usage rows and progress. */
 export const REWRITER_LABEL = 'rewriter';
 
-export function refineBiasConfig(
-  cfg: BiasConfig,
-  issue: (path: (string | number)[], message: string) => void,
-): void {
-  const seen = new Set<string>();
-  cfg.judges.forEach((j, i) => {
-    if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate judge label "${j.label}"`);
-    seen.add(j.label);
-  });
+export function refineBiasConfig(cfg: BiasConfig, issue: ConfigIssue): void {
+  refineJudgeLabels(cfg.judges, issue);
   const probes = cfg.probes ?? PROBES;
   if ((probes.includes('length') || probes.includes('format')) && !cfg.rewriter)
     issue(

@@ -2,7 +2,7 @@
 // options resolved from them.
 import { z } from 'zod';
 import type { Order } from '../../../shared/protocols/self-consistency/types';
-import { judgeEntrySchema, type JudgeEntry } from '../../judging/config';
+import { judgeEntrySchema, refineJudgeLabels, type ConfigIssue, type JudgeEntry } from '../../judging/config';
 import type { BaseConfig } from '../plugin';
 
 export const DEFAULT_REPEATS = 5;
@@ -61,15 +61,8 @@ export function resolveSelfConsistencyOptions(config: SelfConsistencyConfig): Se
   };
 }
 
-export function refineSelfConsistencyConfig(
-  cfg: SelfConsistencyConfig,
-  issue: (path: (string | number)[], message: string) => void,
-): void {
-  const seen = new Set<string>();
-  cfg.judges.forEach((j, i) => {
-    if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate judge label "${j.label}"`);
-    seen.add(j.label);
-  });
+export function refineSelfConsistencyConfig(cfg: SelfConsistencyConfig, issue: ConfigIssue): void {
+  refineJudgeLabels(cfg.judges, issue);
   const temps = new Set<number>();
   cfg.temperatures?.forEach((t, i) => {
     if (temps.has(t)) issue(['temperatures', i], `temperature ${t} is listed twice`);
