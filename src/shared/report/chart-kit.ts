@@ -96,17 +96,30 @@ export function whiskerSeries(
 export const pct = (v: number | null | undefined): number | null =>
   typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) / 10 : null;
 
-export function baseOption(title: string): EChartsOption {
+/** What every figure is drawn on: a still, white canvas in the figures' font and ink. */
+export function figureCanvas(): Pick<EChartsOption, 'animation' | 'backgroundColor' | 'textStyle'> {
   return {
     animation: false,
     backgroundColor: '#ffffff',
     textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
-    title: {
-      text: title,
-      left: 'center',
-      top: 8,
-      textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
-    },
+  };
+}
+
+/** A figure's title, centred above the plot. */
+export function figureTitle(text: string) {
+  return {
+    text,
+    left: 'center',
+    top: 8,
+    textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
+  } as const;
+}
+
+/** A bar or line figure's option: the canvas, its title, an axis tooltip and a legend below. */
+export function baseOption(title: string): EChartsOption {
+  return {
+    ...figureCanvas(),
+    title: figureTitle(title),
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     legend: { bottom: 8, textStyle: { fontSize: 12, color: TEXT } },
   };
