@@ -8,6 +8,30 @@
 import { NEWCOMBE_PAIRED_METHOD } from '../stats/paired';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../stats/position';
 import { col, withMethod, type TableColumn } from './table';
+import type { CI } from './format';
+
+/**
+ * A noise-floor row's statistics as metrics.json holds them, alike in every study: the change's
+ * flips beside the judge's own repeat flips on the same units (the columns below read these keys).
+ */
+export interface RepeatFloorExcess {
+  n: number;
+  /** Under the change, on these units. */
+  flip_rate: number;
+  flip_rate_ci: CI;
+  /** Under repetition (the same request again), on the same units. */
+  repeat_flip_rate: number;
+  repeat_flip_rate_ci: CI;
+  /** flip_rate − repeat_flip_rate. */
+  excess_flip_rate: number;
+  /** Newcombe's paired 95% CI (method 10) on the 2×2 of flipped under the change × under repetition. */
+  excess_flip_rate_ci: CI;
+  both_flipped: number;
+  repeat_only: number;
+  neither: number;
+  /** Exact McNemar of change-only vs repeat-only flips, item-clustered. */
+  mcnemar_p: number;
+}
 
 /** What a noise-floor table compares with the repeat: its column of change-only flips. */
 export interface RepeatFloorChange {
