@@ -256,15 +256,33 @@ export function transformPromptHash(templates: JudgeLsTemplates, language: Targe
   );
 }
 
-export const LANGUAGE_VARIANT_SCHEMA: ResponseSchema = {
-  name: 'language_variant',
-  description: 'The instruction and both responses rewritten in the target language, mistakes preserved.',
-  schema: strictObject({
-    instruction: { type: 'string', description: 'The rewritten instruction.' },
-    output_1: { type: 'string', description: 'The rewritten output_1.' },
-    output_2: { type: 'string', description: 'The rewritten output_2.' },
-  }),
-};
+/** An answer holding an item's three texts (instruction, output_1, output_2), each a string. */
+function itemTextsSchema(
+  name: string,
+  description: string,
+  says: { instruction: string; output_1: string; output_2: string },
+): ResponseSchema {
+  const text = (d: string) => ({ type: 'string', description: d });
+  return {
+    name,
+    description,
+    schema: strictObject({
+      instruction: text(says.instruction),
+      output_1: text(says.output_1),
+      output_2: text(says.output_2),
+    }),
+  };
+}
+
+export const LANGUAGE_VARIANT_SCHEMA = itemTextsSchema(
+  'language_variant',
+  'The instruction and both responses rewritten in the target language, mistakes preserved.',
+  {
+    instruction: 'The rewritten instruction.',
+    output_1: 'The rewritten output_1.',
+    output_2: 'The rewritten output_2.',
+  },
+);
 
 // ---- verified translations (issue 37) ------------------------------------------------
 
@@ -323,12 +341,12 @@ export const EQUIVALENCE_SCHEMA: ResponseSchema = {
   }),
 };
 
-export const BACK_TRANSLATION_SCHEMA: ResponseSchema = {
-  name: 'back_translation',
-  description: 'The instruction and both responses translated back into English.',
-  schema: strictObject({
-    instruction: { type: 'string', description: 'The instruction in English.' },
-    output_1: { type: 'string', description: 'output_1 in English.' },
-    output_2: { type: 'string', description: 'output_2 in English.' },
-  }),
-};
+export const BACK_TRANSLATION_SCHEMA = itemTextsSchema(
+  'back_translation',
+  'The instruction and both responses translated back into English.',
+  {
+    instruction: 'The instruction in English.',
+    output_1: 'output_1 in English.',
+    output_2: 'output_2 in English.',
+  },
+);
