@@ -27,3 +27,15 @@ export const judgeEntrySchema = z.strictObject({
 });
 
 export type JudgeEntry = z.output<typeof judgeEntrySchema>;
+
+/** How a study's config refinement reports a problem at a path of the config. */
+export type ConfigIssue = (path: (string | number)[], message: string) => void;
+
+/** Each judge's label at most once: tables, metrics and the verdict browser name a judge by it. */
+export function refineJudgeLabels(judges: readonly { label: string }[], issue: ConfigIssue): void {
+  const seen = new Set<string>();
+  judges.forEach((j, i) => {
+    if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate judge label "${j.label}"`);
+    seen.add(j.label);
+  });
+}

@@ -32,6 +32,15 @@ export const REPORT_CARD_FILES = [
 const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
 const flag = (b: boolean) => (b ? '1' : '0');
 
+/** A measurement's columns, alike in the rows and the gate checks: scripts join the two files on them. */
+const MEASUREMENT_COLUMNS = ['condition', 'n', 'value', 'ci_low', 'ci_high'];
+
+/** A measurement's cells (its condition already in words): raw value and interval, as metrics.json has them. */
+const measurementCells = (
+  condition: string,
+  m: { n: number; value: number | null; ci: [number, number] | null },
+): string[] => [condition, String(m.n), num(m.value), num(m.ci?.[0]), num(m.ci?.[1])];
+
 /** Each registered protocol's card words (its plug-in's `reportCard.text`). */
 export const registryCardText: CardDictionaries = (id) =>
   listProtocols().find((p) => p.id === id)?.reportCard?.text;
@@ -55,11 +64,7 @@ export function rowsCsv(
     'recorded',
     'judge',
     'measure',
-    'condition',
-    'n',
-    'value',
-    'ci_low',
-    'ci_high',
+    ...MEASUREMENT_COLUMNS,
     'unit',
     'note',
   ];
@@ -73,11 +78,7 @@ export function rowsCsv(
       flag(e.recorded),
       r.judge,
       r.measure,
-      say.phrase(r.condition, e.protocol),
-      String(r.n),
-      num(r.value),
-      num(r.ci?.[0]),
-      num(r.ci?.[1]),
+      ...measurementCells(say.phrase(r.condition, e.protocol), r),
       r.unit,
       say.rowNote(r, e.protocol),
     ]),
@@ -102,11 +103,7 @@ export function gatesCsv(
     'experiment_id',
     'experiment',
     'dataset',
-    'condition',
-    'n',
-    'value',
-    'ci_low',
-    'ci_high',
+    ...MEASUREMENT_COLUMNS,
     'check_status',
     'reason',
   ];
@@ -126,11 +123,7 @@ export function gatesCsv(
       String(c.experimentId),
       c.experimentName,
       c.dataset,
-      say.phrase(c.condition, checkProtocol(card, c)),
-      String(c.n),
-      num(c.value),
-      num(c.ci?.[0]),
-      num(c.ci?.[1]),
+      ...measurementCells(say.phrase(c.condition, checkProtocol(card, c)), c),
       c.status,
       c.reason ? say.phrase(c.reason, checkProtocol(card, c)) : '',
     ]);

@@ -2,6 +2,7 @@
 // annotator test, in the report kit's tables so the agreement page, the CSV/XLSX exports and the
 // LaTeX share them. English here; the page says the same in 中文 (renderer annotation i18n).
 import { col, type Table } from '../report/table';
+import { intervalTextColumn, keyColumns, N_COLUMN, numberColumn } from '../report/columns';
 import { toFixedText, undefinedText } from '../report/format';
 import type { AgreementReport } from './agreement';
 import { RARER_VERDICT_MIN } from './judge-people';
@@ -69,11 +70,11 @@ export function judgePeopleTables(report: AgreementReport): Table[] {
     columns: [
       col('who', 'Raters', 'text'),
       col('measure', 'Measure', 'text'),
-      col('n', 'n', 'int'),
-      col('value', 'Coefficient', 'text', 'r'),
-      col('gwet_ci', '95% CI', 'text', 'c'),
-      col('pa', 'Observed agreement', 'text', 'r'),
-      col('pe', 'Chance agreement', 'text', 'r'),
+      N_COLUMN,
+      numberColumn('value', 'Coefficient'),
+      intervalTextColumn('gwet_ci', '95% CI'),
+      numberColumn('pa', 'Observed agreement'),
+      numberColumn('pe', 'Chance agreement'),
     ],
     rows: [
       gwetRow('people', jp.people_gwet),
@@ -88,15 +89,15 @@ export function judgePeopleTables(report: AgreementReport): Table[] {
         `The ${jp.target.text} over all items the judge rated: the judge alone, people alone (labelled items), and the ` +
         `judge corrected with people's labels. ${ESTIMATES_RULE}`,
       columns: [
-        col('judge', 'Judge', 'text'),
+        ...keyColumns('judge'),
         col('method', 'Estimator', 'text'),
         col('labelled', 'Labelled', 'int'),
         col('unlabelled', 'Unlabelled', 'int'),
-        col('estimate', 'Estimate', 'text', 'r'),
-        col('est_ci', '95% CI', 'text', 'c'),
-        col('width', 'CI width', 'text', 'r'),
-        col('n_eff', 'n_eff', 'text', 'r'),
-        col('lambda', 'λ', 'text', 'r'),
+        numberColumn('estimate', 'Estimate'),
+        intervalTextColumn('est_ci', '95% CI'),
+        numberColumn('width', 'CI width'),
+        numberColumn('n_eff', 'n_eff'),
+        numberColumn('lambda', 'λ'),
         col('note', 'Note', 'text'),
       ],
       rows: jp.judges.flatMap((j) =>
@@ -126,11 +127,11 @@ export function judgePeopleTables(report: AgreementReport): Table[] {
         'ε is the cost–benefit allowance: the authors suggest 0.2 for experts, 0.15 for skilled annotators, 0.1 for crowd ' +
         'workers. It needs at least 3 annotators and 30 items per annotator; the ρ ≥ threshold decision stays beside it.',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('epsilon', 'ε', 'text', 'r'),
+        ...keyColumns('judge'),
+        numberColumn('epsilon', 'ε'),
         col('tested', 'Annotators tested', 'int'),
-        col('omega', 'Winning rate ω', 'text', 'r'),
-        col('adv', 'Advantage ρ', 'text', 'r'),
+        numberColumn('omega', 'Winning rate ω'),
+        numberColumn('adv', 'Advantage ρ'),
         col('result', 'Result', 'text'),
         col('per_annotator', 'Per annotator (p, won)', 'text'),
       ],

@@ -10,6 +10,7 @@ import {
   type FigureSpec,
 } from '../report/chart-kit';
 import { col, type Table, type TableRow } from '../report/table';
+import { intervalTextColumn, keyColumns, N_COLUMN, numberColumn } from '../report/columns';
 import { toFixedText, undefinedText } from '../report/format';
 import type { AgreementReport, AgreementRow, JudgeHumanRow } from './agreement';
 import { judgePeopleTables } from './judge-people-report';
@@ -31,13 +32,13 @@ export const ci = (c: [number, number] | null | undefined, undefinedReason?: str
   c ? `[${num(c[0])}, ${num(c[1])}]` : undefinedReason ? undefinedText(undefinedReason) : '–';
 
 const agreementColumns = [
-  col('n', 'n', 'int'),
-  col('rho', 'Spearman ρ', 'text', 'r'),
-  col('rho_ci', 'ρ 95% CI', 'text', 'c'),
-  col('r', 'Pearson r', 'text', 'r'),
-  col('tau', 'Kendall τ-b', 'text', 'r'),
-  col('kappa', 'Cohen κ', 'text', 'r'),
-  col('kappa_ci', 'κ 95% CI', 'text', 'c'),
+  N_COLUMN,
+  numberColumn('rho', 'Spearman ρ'),
+  intervalTextColumn('rho_ci', 'ρ 95% CI'),
+  numberColumn('r', 'Pearson r'),
+  numberColumn('tau', 'Kendall τ-b'),
+  numberColumn('kappa', 'Cohen κ'),
+  intervalTextColumn('kappa_ci', 'κ 95% CI'),
   col('exact', 'Exact agreement', 'pct'),
 ];
 
@@ -91,10 +92,10 @@ export function agreementTables(report: AgreementReport): Table[] {
         col('annotators', 'Annotators', 'int'),
         col('items', 'Items rated', 'int'),
         col('complete', 'Rated by all', 'int'),
-        col('icc', 'ICC(2,1)', 'text', 'r'),
-        col('icc_ci', 'ICC 95% CI', 'text', 'c'),
-        col('alpha', 'Krippendorff α', 'text', 'r'),
-        col('fleiss', 'Fleiss κ', 'text', 'r'),
+        numberColumn('icc', 'ICC(2,1)'),
+        intervalTextColumn('icc_ci', 'ICC 95% CI'),
+        numberColumn('alpha', 'Krippendorff α'),
+        numberColumn('fleiss', 'Fleiss κ'),
         col('warning', 'Warning', 'text'),
       ],
       rows: [
@@ -121,7 +122,7 @@ export function agreementTables(report: AgreementReport): Table[] {
         `Decision at ρ ≥ ${report.threshold} applied to the CI; at ρ = ±1 the Fisher-z CI is undefined and ` +
         `the decision rests on ρ alone (marked). ${MORE_ITEMS_RULE} ${RHO_CI_LIMIT}`,
       columns: [
-        col('judge', 'Judge', 'text'),
+        ...keyColumns('judge'),
         col('variant', 'Scores', 'text'),
         ...agreementColumns,
         col('decision', 'Decision', 'text'),
@@ -163,16 +164,15 @@ export function agreementTables(report: AgreementReport): Table[] {
         'Isotonic regression (and a least-squares line) from judge score to the human median; MAE and ρ on held-out folds ' +
         'before (raw judge score) and after (mapped).',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('category', 'Category', 'text'),
-        col('n', 'n', 'int'),
+        ...keyColumns('judge', 'category'),
+        N_COLUMN,
         col('k', 'Folds', 'int'),
-        col('mae_before', 'MAE before', 'text', 'r'),
-        col('mae_after', 'MAE isotonic', 'text', 'r'),
-        col('mae_linear', 'MAE linear', 'text', 'r'),
-        col('rho_before', 'ρ before', 'text', 'r'),
-        col('rho_after', 'ρ isotonic', 'text', 'r'),
-        col('rho_linear', 'ρ linear', 'text', 'r'),
+        numberColumn('mae_before', 'MAE before'),
+        numberColumn('mae_after', 'MAE isotonic'),
+        numberColumn('mae_linear', 'MAE linear'),
+        numberColumn('rho_before', 'ρ before'),
+        numberColumn('rho_after', 'ρ isotonic'),
+        numberColumn('rho_linear', 'ρ linear'),
       ],
       rows: report.calibration_mapping.map((m) => ({
         judge: m.judge,
@@ -212,15 +212,15 @@ function checkAccuracyTable(report: AgreementReport): Table {
       'judge-vs-human table above.',
     columns: [
       col('judge', 'Check', 'text'),
-      col('n', 'n', 'int'),
+      N_COLUMN,
       col('true_positive', 'Both flag', 'int'),
       col('false_negative', 'Missed', 'int'),
       col('false_positive', 'False alarm', 'int'),
       col('true_negative', 'Both pass', 'int'),
-      col('sensitivity', 'Sensitivity', 'text', 'r'),
-      col('sensitivity_ci', 'Sensitivity 95% CI', 'text', 'c'),
-      col('specificity', 'Specificity', 'text', 'r'),
-      col('specificity_ci', 'Specificity 95% CI', 'text', 'c'),
+      numberColumn('sensitivity', 'Sensitivity'),
+      intervalTextColumn('sensitivity_ci', 'Sensitivity 95% CI'),
+      numberColumn('specificity', 'Specificity'),
+      intervalTextColumn('specificity_ci', 'Specificity 95% CI'),
     ],
     rows: rows.map((r) => ({
       judge: r.judge,

@@ -4,6 +4,7 @@ import { MISSING, toFixedText, type CI } from '../report/format';
 import type { FigureLanguage } from '../report/figure-i18n';
 import { col, type Table } from '../report/table';
 import { gateName } from './gates';
+import { intervalTextColumn, N_COLUMN, numberColumn } from '../report/columns';
 import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
 import { CARD_TEXT } from './text';
 import type { CardExperiment, GateCheck, GateDefinition, ReportCard, ValueUnit } from './types';
@@ -48,6 +49,17 @@ export function checkProtocol(card: ReportCard, c: Pick<GateCheck, 'experimentId
   return card.experiments.find((e) => e.experimentId === c.experimentId)?.protocol ?? '';
 }
 
+/** A card table's file stem, and its title naming the judge ("Judge report card: openai:gpt-4.1 — Gates"). */
+function cardTableHeading(
+  card: ReportCard,
+  t: { title: string },
+  id: string,
+  what: string,
+  caption: string,
+): Pick<Table, 'id' | 'title' | 'caption'> {
+  return { id, title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${what}`, caption };
+}
+
 export function gatesTable(
   card: ReportCard,
   lang: FigureLanguage = 'en',
@@ -56,16 +68,14 @@ export function gatesTable(
   const t = CARD_TEXT[lang];
   const say = cardSpeaker(lang, protocols);
   return {
-    id: 'report-card-gates',
-    title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${t.gatesTitle}`,
-    caption: t.gatesCaption,
+    ...cardTableHeading(card, t, 'report-card-gates', t.gatesTitle, t.gatesCaption),
     columns: [
       col('gate', t.gate, 'text'),
       col('rule', t.rule, 'text'),
       col('status', t.status, 'text'),
-      col('value', t.value, 'text', 'r'),
-      col('ci', t.interval, 'text', 'c'),
-      col('n', 'n', 'int'),
+      numberColumn('value', t.value),
+      intervalTextColumn('ci', t.interval),
+      N_COLUMN,
       col('experiment', t.experiment, 'text'),
       col('dataset', t.dataset, 'text'),
       col('condition', t.condition, 'text'),
@@ -97,9 +107,7 @@ export function rowsTable(
   const t = CARD_TEXT[lang];
   const say = cardSpeaker(lang, protocols);
   return {
-    id: 'report-card-rows',
-    title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${t.rowsTitle}`,
-    caption: t.rowsCaption,
+    ...cardTableHeading(card, t, 'report-card-rows', t.rowsTitle, t.rowsCaption),
     columns: [
       col('experiment', t.experiment, 'text'),
       col('protocol', t.protocol, 'text'),
@@ -107,9 +115,9 @@ export function rowsTable(
       col('judge', t.judge, 'text'),
       col('measure', t.measure, 'text'),
       col('condition', t.condition, 'text'),
-      col('n', 'n', 'int'),
-      col('value', t.value, 'text', 'r'),
-      col('ci', t.interval, 'text', 'c'),
+      N_COLUMN,
+      numberColumn('value', t.value),
+      intervalTextColumn('ci', t.interval),
       col('note', t.note, 'text'),
     ],
     rows: card.experiments.flatMap((e) =>

@@ -36,20 +36,90 @@ export const FONT_FAMILY =
 export const GROUP_WIDTH = 0.72;
 export const TEXT = '#222222';
 
+/** Colours of series in order (a judge, a temperature, a pair): the Okabe–Ito hues that stay apart for colour-blind readers. */
+export const SERIES_COLORS: readonly string[] = [
+  OKABE_ITO.blue,
+  OKABE_ITO.vermillion,
+  OKABE_ITO.green,
+  OKABE_ITO.orange,
+  OKABE_ITO.purple,
+  OKABE_ITO.skyBlue,
+];
+
+/**
+ * An interval drawn in pixels: the line from `low` to `high` and a cap of ±`cap` across each end
+ * (an interval along y has horizontal caps, one along x vertical caps).
+ */
+export function whisker(
+  low: number[],
+  high: number[],
+  along: 'x' | 'y',
+  cap: number,
+  ink: { stroke: string; lineWidth: number },
+): ReturnType<CustomSeriesRenderItem> {
+  const style = { ...ink, fill: 'none' };
+  const across = (p: number[]) =>
+    along === 'y'
+      ? { x1: p[0] - cap, y1: p[1], x2: p[0] + cap, y2: p[1] }
+      : { x1: p[0], y1: p[1] - cap, x2: p[0], y2: p[1] + cap };
+  return {
+    type: 'group',
+    children: [
+      { type: 'line', shape: { x1: low[0], y1: low[1], x2: high[0], y2: high[1] }, style },
+      { type: 'line', shape: across(low), style },
+      { type: 'line', shape: across(high), style },
+    ],
+  };
+}
+
+/**
+ * A series of vertical 95% CI whiskers (data: [x, low, high]), quiet (no tooltip, no hover) and
+ * drawn above the marks it belongs to; named like them so the legend toggles both.
+ */
+export function whiskerSeries(
+  name: string,
+  renderItem: CustomSeriesRenderItem,
+  data: (number | null)[][],
+): CustomSeriesOption {
+  return {
+    name,
+    type: 'custom',
+    renderItem,
+    encode: { x: 0, y: [1, 2] },
+    silent: true,
+    z: 10,
+    tooltip: { show: false },
+    data,
+  };
+}
+
 export const pct = (v: number | null | undefined): number | null =>
   typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) / 10 : null;
 
-export function baseOption(title: string): EChartsOption {
+/** What every figure is drawn on: a still, white canvas in the figures' font and ink. */
+export function figureCanvas(): Pick<EChartsOption, 'animation' | 'backgroundColor' | 'textStyle'> {
   return {
     animation: false,
     backgroundColor: '#ffffff',
     textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
-    title: {
-      text: title,
-      left: 'center',
-      top: 8,
-      textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
-    },
+  };
+}
+
+/** A figure's title, centred above the plot. */
+export function figureTitle(text: string) {
+  return {
+    text,
+    left: 'center',
+    top: 8,
+    textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
+  } as const;
+}
+
+/** A bar or line figure's option: the canvas, its title, an axis tooltip and a legend below. */
+export function baseOption(title: string): EChartsOption {
+  return {
+    ...figureCanvas(),
+    title: figureTitle(title),
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     legend: { bottom: 8, textStyle: { fontSize: 12, color: TEXT } },
   };
@@ -128,31 +198,18 @@ export function errorBarSeries(
     const high = api.coord([category, api.value(2) as number]);
     const x = low[0] + offset;
     const cap = Math.max(2, Math.min(7, slot * 0.25));
-    const style = { stroke: TEXT, lineWidth: 1.2, fill: 'none' };
-    return {
-      type: 'group',
-      children: [
-        { type: 'line', shape: { x1: x, y1: low[1], x2: x, y2: high[1] }, style },
-        { type: 'line', shape: { x1: x - cap, y1: low[1], x2: x + cap, y2: low[1] }, style },
-        { type: 'line', shape: { x1: x - cap, y1: high[1], x2: x + cap, y2: high[1] }, style },
-      ],
-    };
+    return whisker([x, low[1]], [x, high[1]], 'y', cap, { stroke: TEXT, lineWidth: 1.2 });
   };
-  return {
+  return whiskerSeries(
     name,
-    type: 'custom',
     renderItem,
-    encode: { x: 0, y: [1, 2] },
-    silent: true,
-    z: 10,
-    tooltip: { show: false },
-    data: cis
+    cis
       .filter(
         (c): c is { category: number; ci: CI } =>
           c !== null && pct(c.ci[0]) !== null && pct(c.ci[1]) !== null,
       )
       .map((c) => [c.category, pct(c.ci[0]), pct(c.ci[1])]),
-  };
+  );
 }
 
 export interface BarGroup {

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { Mode, Probe } from '../../../shared/protocols/bias-probes/types';
 import type { BiasProbeOptions } from '../../../shared/protocols/bias-probes/probe-types';
 import { biasProbeIds, biasProbes } from '../../../shared/protocols/bias-probes/probe-registry';
-import { judgeEntrySchema } from '../../judging/config';
-import type { ExperimentView } from '../plugin';
+import { judgeEntrySchema, refineJudgeLabels, type ConfigIssue } from '../../judging/config';
+import type { BaseConfig } from '../plugin';
 
 const modelSchema = judgeEntrySchema;
 
@@ -54,14 +54,8 @@ export const biasConfigShape = {
 export type ModelEntry = z.output<typeof modelSchema>;
 export type RewriterEntry = Omit<ModelEntry, 'label'> & { label?: string };
 
-export interface BiasConfig extends Record<string, unknown> {
-  name: string;
-  protocol: string;
-  dataset: string | number;
-  providers: ExperimentView['config']['providers'];
-  limit?: number;
-  maxParseRetries?: number;
-  prices?: ExperimentView['config']['prices'];
+/** The study's keys beside those every study's config has (`BaseConfig`). */
+export interface BiasConfig extends BaseConfig, Record<string, unknown> {
   judges: ModelEntry[];
   rewriter?: RewriterEntry;
   mode?: Mode;
@@ -101,15 +95,8 @@ export function resolveBiasOptions(config: BiasConfig): BiasOptions {
 /** The rewriter's label in usage rows and progress. */
 export const REWRITER_LABEL = 'rewriter';
 
-export function refineBiasConfig(
-  cfg: BiasConfig,
-  issue: (path: (string | number)[], message: string) => void,
-): void {
-  const seen = new Set<string>();
-  cfg.judges.forEach((j, i) => {
-    if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate judge label "${j.label}"`);
-    seen.add(j.label);
-  });
+export function refineBiasConfig(cfg: BiasConfig, issue: ConfigIssue): void {
+  refineJudgeLabels(cfg.judges, issue);
   const probes = cfg.probes ?? biasProbeIds();
   // The probes whose conditions the rewriter makes, named in registry order.
   const rewriting = biasProbes()

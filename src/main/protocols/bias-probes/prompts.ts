@@ -4,6 +4,7 @@
 // pairwise_verdict.
 import { inlineTag, sections } from '../../judging/template';
 import { rewriteConditions, rewriteOf } from '../../../shared/protocols/bias-probes/probe-registry';
+import { pairwiseUserPrompt, scoreSystemPrompt, scoreUserPrompt } from '../../judging/prompts';
 
 /** What the rewriter answers when a response has no filler to cut. */
 export { NO_FILLER } from '../../../shared/protocols/bias-probes/probe-types';
@@ -30,24 +31,10 @@ export const DEFAULT_RUBRIC =
   'Judge how well the response follows the instruction: correctness, helpfulness and whether it ' +
   'does what was asked, no more and no less. Length and formatting are not merits in themselves.';
 
-export function scoreSystem(scale: number, rubric: string | null): string {
-  return (
-    `You are an impartial judge. Rate a response to an instruction on an integer scale from 1 ` +
-    `(very poor) to ${scale} (excellent).\n\nRubric: ${rubric ?? DEFAULT_RUBRIC}\n\n` +
-    'Answer with a JSON object "score_verdict": {"score": integer, "reason": short explanation}.'
-  );
-}
+export const scoreSystem = (scale: number, rubric: string | null): string =>
+  scoreSystemPrompt(scale, rubric ?? DEFAULT_RUBRIC);
 
-export function scorePrompt(instruction: string, response: string, scale: number): string {
-  return (
-    `${inlineTag('scale', `1-${scale}`)}\n` +
-    sections([
-      ['instruction', instruction],
-      ['response', response],
-    ]) +
-    '\n\nRate the response.'
-  );
-}
+export const scorePrompt = scoreUserPrompt;
 
 /** Pointwise score of one response while both of a pair are in view (the position probe). */
 export function pairScorePrompt(
@@ -73,15 +60,7 @@ export const PAIRWISE_SYSTEM =
   'Do not let the order of the responses, their length or their formatting decide. Answer with a ' +
   'JSON object "pairwise_verdict": {"winner": "A" | "B" | "tie", "confidence": 0-1, "reason": short}.';
 
-export function pairwisePrompt(instruction: string, a: string, b: string): string {
-  return (
-    sections([
-      ['instruction', instruction],
-      ['response_a', a],
-      ['response_b', b],
-    ]) + '\n\nWhich response is better?'
-  );
-}
+export const pairwisePrompt = pairwiseUserPrompt;
 
 /** The prompts as run, for the manifest. */
 export function promptTemplatesOf(scale: number, rubric: string | null): Record<string, string> {

@@ -6,6 +6,7 @@ import { BIAS_CARD_TEXT } from '../../../shared/protocols/bias-probes/report/car
 import type { ReportCardHooks } from '../plugin';
 import { BIAS_GATES } from '../../../shared/protocols/bias-probes/report/gates';
 import { probeById } from '../../../shared/protocols/bias-probes/probe-registry';
+import { positionARateRow, positionLean } from '../../../shared/report-card/position';
 
 export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContribution {
   const rows: HeadlineRow[] = [];
@@ -52,16 +53,7 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
   }
   for (const p of m.position.filter((r) => r.judge === judge && r.category === ALL)) {
     // The rate paired by item (issue 32 item 1): its interval reads an item's two orders together.
-    rows.push({
-      measure: 'position_a_rate',
-      label: 'Position-A rate',
-      condition: { key: 'original_both_orders' },
-      n: p.n_pairs - p.tied,
-      value: p.first_rate,
-      ci: p.first_rate_ci,
-      unit: 'pct',
-      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
-    });
+    rows.push(positionARateRow(p, p.n_pairs, { key: 'original_both_orders' }));
     const note = p.swap_consistency === null ? { note: { key: 'no_item_both_orders' } } : {};
     rows.push({
       measure: 'position_consistency',
@@ -80,13 +72,8 @@ export function biasReportCard(m: BiasMetrics, judge: string): ReportCardContrib
       value: p.swap_consistency,
       ci: p.swap_consistency_ci,
       ...note,
-      lean: {
-        both_first: p.both_first,
-        both_second: p.both_second,
-        lean: p.lean,
-        // Holm over the judge × category's probes; never null where the test ran.
-        p: p.p_holm ?? p.lean_p,
-      },
+      // Holm over the judge × category's probes; never null where the test ran.
+      lean: positionLean(p, p.p_holm ?? p.lean_p),
     });
   }
   return { rows, gates };

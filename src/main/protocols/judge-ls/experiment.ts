@@ -9,7 +9,7 @@ import { judgeEntrySchema, modelEntryFields } from '../../judging/config';
 import { estimateInputTokens } from '../host';
 import type { Database } from '../host';
 import { listResults } from '../host';
-import type { ExperimentView, MetricsContext, ModelUse } from '../plugin';
+import type { BaseConfig, ExperimentView, MetricsContext, ModelUse } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import { auditVariants } from './audit';
@@ -60,14 +60,8 @@ export const judgeLsConfigShape = {
   options: z.record(z.string(), z.unknown()).optional(),
 };
 
-export interface JudgeLsConfig extends Record<string, unknown> {
-  name: string;
-  protocol: string;
-  dataset: string | number;
-  providers: ExperimentView['config']['providers'];
-  limit?: number;
-  maxParseRetries?: number;
-  prices?: ExperimentView['config']['prices'];
+/** The study's keys beside those every study's config has (`BaseConfig`). */
+export interface JudgeLsConfig extends BaseConfig, Record<string, unknown> {
   transform: z.output<typeof transformSchema>;
   judges: z.output<typeof judgeSchema>[];
   tieProbes?: boolean;

@@ -3,7 +3,7 @@
 import type { TargetLanguage } from '../../../shared/protocols/judge-ls/types';
 import type { ResponseSchema } from '../host';
 import { strictObject } from '../../judging/schema';
-import { renderTemplate } from '../../judging/template';
+import { renderTemplate, sections } from '../../judging/template';
 import { promptHash } from '../types';
 import type { VariantText } from './model';
 import {
@@ -135,22 +135,19 @@ const JUDGE_RULES = `Rules:
 
 const VERDICT_FORMAT = `Answer with only the JSON object \`pairwise_verdict\`: {"winner": "A", "B" or "tie", "confidence": a number from 0 to 1, "reason": a short explanation}.`;
 
+/** The instruction and the two responses as shown, in the judging kit's named sections. */
+const JUDGED_PAIR = sections([
+  ['instruction', '{{instruction}}'],
+  ['response_a', '{{output_a}}'],
+  ['response_b', '{{output_b}}'],
+]);
+
 const JUDGE_USER = `Which response better follows the instruction?
 
 ${JUDGE_RULES}
 5. Answer "tie" only when neither response follows the instruction better than the other.
 
-<instruction>
-{{instruction}}
-</instruction>
-
-<response_a>
-{{output_a}}
-</response_a>
-
-<response_b>
-{{output_b}}
-</response_b>
+${JUDGED_PAIR}
 
 ${VERDICT_FORMAT}`;
 
@@ -160,17 +157,7 @@ The two responses are meant to be translation-equivalent: the same answer, once 
 
 ${JUDGE_RULES}
 
-<instruction>
-{{instruction}}
-</instruction>
-
-<response_a>
-{{output_a}}
-</response_a>
-
-<response_b>
-{{output_b}}
-</response_b>
+${JUDGED_PAIR}
 
 ${VERDICT_FORMAT}`;
 
@@ -269,15 +256,33 @@ export function transformPromptHash(templates: JudgeLsTemplates, language: Targe
   );
 }
 
-export const LANGUAGE_VARIANT_SCHEMA: ResponseSchema = {
-  name: 'language_variant',
-  description: 'The instruction and both responses rewritten in the target language, mistakes preserved.',
-  schema: strictObject({
-    instruction: { type: 'string', description: 'The rewritten instruction.' },
-    output_1: { type: 'string', description: 'The rewritten output_1.' },
-    output_2: { type: 'string', description: 'The rewritten output_2.' },
-  }),
-};
+/** An answer holding an item's three texts (instruction, output_1, output_2), each a string. */
+function itemTextsSchema(
+  name: string,
+  description: string,
+  says: { instruction: string; output_1: string; output_2: string },
+): ResponseSchema {
+  const text = (d: string) => ({ type: 'string', description: d });
+  return {
+    name,
+    description,
+    schema: strictObject({
+      instruction: text(says.instruction),
+      output_1: text(says.output_1),
+      output_2: text(says.output_2),
+    }),
+  };
+}
+
+export const LANGUAGE_VARIANT_SCHEMA = itemTextsSchema(
+  'language_variant',
+  'The instruction and both responses rewritten in the target language, mistakes preserved.',
+  {
+    instruction: 'The rewritten instruction.',
+    output_1: 'The rewritten output_1.',
+    output_2: 'The rewritten output_2.',
+  },
+);
 
 // ---- verified translations (issue 37) ------------------------------------------------
 
@@ -336,12 +341,12 @@ export const EQUIVALENCE_SCHEMA: ResponseSchema = {
   }),
 };
 
-export const BACK_TRANSLATION_SCHEMA: ResponseSchema = {
-  name: 'back_translation',
-  description: 'The instruction and both responses translated back into English.',
-  schema: strictObject({
-    instruction: { type: 'string', description: 'The instruction in English.' },
-    output_1: { type: 'string', description: 'output_1 in English.' },
-    output_2: { type: 'string', description: 'output_2 in English.' },
-  }),
-};
+export const BACK_TRANSLATION_SCHEMA = itemTextsSchema(
+  'back_translation',
+  'The instruction and both responses translated back into English.',
+  {
+    instruction: 'The instruction in English.',
+    output_1: 'output_1 in English.',
+    output_2: 'output_2 in English.',
+  },
+);

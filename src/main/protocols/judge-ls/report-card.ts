@@ -4,6 +4,8 @@ import type { GateMeasurement, HeadlineRow, ReportCardContribution } from '../..
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import { JUDGE_LS_CARD_TEXT } from '../../../shared/protocols/judge-ls/report/card-text';
 import type { ReportCardHooks } from '../plugin';
+import { positionARateRow, positionLean } from '../../../shared/report-card/position';
+import { rateRow } from '../../../shared/report-card/rows';
 import { wilsonInterval } from '../../../shared/stats/intervals';
 import { JUDGE_LS_GATES } from '../../../shared/protocols/judge-ls/report/gates';
 
@@ -15,27 +17,25 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
   const gates: GateMeasurement[] = [];
   const mine = <T extends { judge: string }>(list: readonly T[]) => list.filter((r) => r.judge === judge);
   for (const q of mine(m.quality))
-    rows.push({
-      measure: 'accuracy',
-      label: 'Accuracy (strict)',
-      condition: { key: 'language', params: { language: q.language } },
-      n: q.n,
-      value: q.n ? q.accuracy_strict : null,
-      ci: q.n ? q.accuracy_strict_ci : null,
-      unit: 'pct',
-      ...(q.n ? {} : { note: { key: 'no_valid_verdict' } }),
-    });
+    rows.push(
+      rateRow(
+        'accuracy',
+        'Accuracy (strict)',
+        language(q.language),
+        { n: q.n, value: q.accuracy_strict, ci: q.accuracy_strict_ci },
+        'no_valid_verdict',
+      ),
+    );
   for (const f of mine(m.language_invariance))
-    rows.push({
-      measure: 'flip_rate',
-      label: 'Flip rate',
-      condition: { key: 'comparison', params: { comparison: f.comparison } },
-      n: f.n,
-      value: f.n ? f.flip_rate : null,
-      ci: f.n ? f.flip_rate_ci : null,
-      unit: 'pct',
-      ...(f.n ? {} : { note: { key: 'no_pair_both_languages' } }),
-    });
+    rows.push(
+      rateRow(
+        'flip_rate',
+        'Flip rate',
+        { key: 'comparison', params: { comparison: f.comparison } },
+        { n: f.n, value: f.flip_rate, ci: f.flip_rate_ci },
+        'no_pair_both_languages',
+      ),
+    );
   for (const p of mine(m.position)) {
     const value = p.n ? 1 - p.inconsistency_rate : null;
     const ci: [number, number] | null = p.n
@@ -54,16 +54,7 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
     });
     // The paired position test's rate beside the consistency: a lean shows here even when few
     // items carry it.
-    rows.push({
-      measure: 'position_a_rate',
-      label: 'Position-A rate',
-      condition: language(p.language),
-      n: p.n - p.tied,
-      value: p.first_rate,
-      ci: p.first_rate_ci,
-      unit: 'pct',
-      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
-    });
+    rows.push(positionARateRow(p, p.n, language(p.language)));
     gates.push({
       gate: 'position_consistency',
       condition: language(p.language),
@@ -71,21 +62,20 @@ export function judgeLsReportCard(m: JudgeLsMetrics, judge: string): ReportCardC
       value,
       ci,
       ...note,
-      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
+      lean: positionLean(p, p.lean_p_holm),
     });
   }
   const floor = m.noise_floor;
   for (const r of mine(floor?.repeat ?? []))
-    rows.push({
-      measure: 'noise_floor',
-      label: 'Repeat flip rate (noise floor)',
-      condition: language('EN'),
-      n: r.n,
-      value: r.n ? r.flip_rate : null,
-      ci: r.n ? r.flip_rate_ci : null,
-      unit: 'pct',
-      ...(r.n ? {} : { note: { key: 'no_pair_repeat' } }),
-    });
+    rows.push(
+      rateRow(
+        'noise_floor',
+        'Repeat flip rate (noise floor)',
+        language('EN'),
+        { n: r.n, value: r.flip_rate, ci: r.flip_rate_ci },
+        'no_pair_repeat',
+      ),
+    );
   const excess = mine(floor?.excess ?? []);
   for (const e of excess) {
     const value = e.n ? e.excess_flip_rate : null;

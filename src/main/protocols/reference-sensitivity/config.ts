@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import { SETTINGS, type Setting } from '../../../shared/protocols/reference-sensitivity/types';
 import { judgeEntrySchema } from '../../judging/config';
-import type { ExperimentView } from '../plugin';
+import type { BaseConfig } from '../plugin';
 import { checkTemplate } from '../../judging/template';
 import type { ImportedAnswer } from './imported-answers';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type RefSensTemplates } from './prompts';
@@ -78,14 +78,8 @@ export function answersFileName(source: AnswersSource): string {
   return typeof source === 'string' ? basename(source) : basename(source.fileName);
 }
 
-export interface RefSensConfig extends Record<string, unknown> {
-  name: string;
-  protocol: string;
-  dataset: string | number;
-  providers: ExperimentView['config']['providers'];
-  limit?: number;
-  maxParseRetries?: number;
-  prices?: ExperimentView['config']['prices'];
+/** The study's keys beside those every study's config has (`BaseConfig`). */
+export interface RefSensConfig extends BaseConfig, Record<string, unknown> {
   generators?: ModelEntry[];
   answers?: AnswersSource;
   judges: ModelEntry[];

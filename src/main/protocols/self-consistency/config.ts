@@ -2,8 +2,8 @@
 // options resolved from them.
 import { z } from 'zod';
 import type { Order } from '../../../shared/protocols/self-consistency/types';
-import { judgeEntrySchema, type JudgeEntry } from '../../judging/config';
-import type { ExperimentView } from '../plugin';
+import { judgeEntrySchema, refineJudgeLabels, type ConfigIssue, type JudgeEntry } from '../../judging/config';
+import type { BaseConfig } from '../plugin';
 
 export const DEFAULT_REPEATS = 5;
 
@@ -21,14 +21,8 @@ export const selfConsistencyConfigShape = {
   rubric: z.string().trim().min(1).max(4000).optional(),
 };
 
-export interface SelfConsistencyConfig extends Record<string, unknown> {
-  name: string;
-  protocol: string;
-  dataset: string | number;
-  providers: ExperimentView['config']['providers'];
-  limit?: number;
-  maxParseRetries?: number;
-  prices?: ExperimentView['config']['prices'];
+/** The study's keys beside those every study's config has (`BaseConfig`). */
+export interface SelfConsistencyConfig extends BaseConfig, Record<string, unknown> {
   judges: JudgeEntry[];
   repeats?: number;
   temperatures?: number[];
@@ -67,15 +61,8 @@ export function resolveSelfConsistencyOptions(config: SelfConsistencyConfig): Se
   };
 }
 
-export function refineSelfConsistencyConfig(
-  cfg: SelfConsistencyConfig,
-  issue: (path: (string | number)[], message: string) => void,
-): void {
-  const seen = new Set<string>();
-  cfg.judges.forEach((j, i) => {
-    if (seen.has(j.label)) issue(['judges', i, 'label'], `duplicate judge label "${j.label}"`);
-    seen.add(j.label);
-  });
+export function refineSelfConsistencyConfig(cfg: SelfConsistencyConfig, issue: ConfigIssue): void {
+  refineJudgeLabels(cfg.judges, issue);
   const temps = new Set<number>();
   cfg.temperatures?.forEach((t, i) => {
     if (temps.has(t)) issue(['temperatures', i], `temperature ${t} is listed twice`);

@@ -9,7 +9,8 @@ import { SCORE_VERDICT_SCHEMA } from '../../judging/score';
 import { taskKey, type ProtocolTask } from '../types';
 import { temperatureOf, type SelfConsistencyOptions } from './config';
 import type { ScItem } from './item';
-import { PAIRWISE_SYSTEM, pairwisePrompt, scorePrompt, scoreSystem } from './prompts';
+import { pairwiseUserPrompt, scoreUserPrompt } from '../../judging/prompts';
+import { PAIRWISE_SYSTEM, scoreSystem } from './prompts';
 
 export const JUDGE_MAX_TOKENS = 400;
 
@@ -44,8 +45,11 @@ export function planRepeats(
         for (const order of orders) {
           const content =
             mode === 'pairwise'
-              ? pairwisePrompt(item.instruction, ...shownPair(order as Order, item.texts[0], item.texts[1]))
-              : scorePrompt(item.instruction, item.texts[0], opts.scale);
+              ? pairwiseUserPrompt(
+                  item.instruction,
+                  ...shownPair(order as Order, item.texts[0], item.texts[1]),
+                )
+              : scoreUserPrompt(item.instruction, item.texts[0], opts.scale);
           for (let sample = 0; sample < opts.repeats; sample++)
             tasks.push({
               key: taskKey(j.label, condition.id, item.sourceId, order, sample),

@@ -5,6 +5,7 @@ import { ALL, type SelfConsistencyMetrics } from '../../../shared/protocols/self
 import { SELF_CONSISTENCY_CARD_TEXT } from '../../../shared/protocols/self-consistency/report/card-text';
 import type { ReportCardHooks } from '../plugin';
 import { SELF_CONSISTENCY_GATES } from '../../../shared/protocols/self-consistency/report/gates';
+import { positionARateRow, positionLean } from '../../../shared/report-card/position';
 
 const phrase = (key: string | undefined) => (key ? { key } : undefined);
 
@@ -59,16 +60,7 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
       ...note,
     });
     // The paired position test's rate beside the consistency (one verdict per order).
-    rows.push({
-      measure: 'position_a_rate',
-      label: 'Position-A rate',
-      condition,
-      n: p.n - p.tied,
-      value: p.first_rate,
-      ci: p.first_rate_ci,
-      unit: 'pct',
-      ...(p.first_rate === null ? { note: { key: 'no_item_decided_both_orders' } } : {}),
-    });
+    rows.push(positionARateRow(p, p.n, condition));
     gates.push({
       gate: 'position_consistency',
       condition,
@@ -76,7 +68,7 @@ export function selfConsistencyReportCard(m: SelfConsistencyMetrics, judge: stri
       value: p.consistency,
       ci: p.consistency_ci,
       ...note,
-      lean: { both_first: p.both_first, both_second: p.both_second, lean: p.lean, p: p.lean_p_holm },
+      lean: positionLean(p, p.lean_p_holm),
     });
   }
   return { rows, gates };

@@ -13,6 +13,7 @@ import { mixingCount, mixingRatio } from '../../../shared/text/mixing';
 import { pseudoWord } from './pseudo-language';
 import { pseudoTranslateScript, type PseudoScript } from './pseudo-scripts';
 import { seedOf } from './random';
+import { mapWords } from './words';
 
 const ASKED = /about (\d{1,3})% of the content words in ([A-Z][A-Za-z ]*?)(?:[.,]| and)/;
 
@@ -24,33 +25,13 @@ export function askedMixing(system: string): { ratio: number; code: string } | n
   return info ? { ratio: Number(m[1]) / 100, code: info.code } : null;
 }
 
-// Kept as written (as the pseudo-languages keep them), and English words.
-const KEEP = /```[\s\S]*?```|`[^`\n]*`|https?:\/\/\S+|[\w.+-]+@[\w-]+\.[\w.]+|\d+(?:[.,:/]\d+)*%?/y;
-const WORD = /[A-Za-z][A-Za-z'’-]*/y;
-
 /** The text with the words `switched` says replaced by `render` of them, the rest as written. */
 function replaceWords(text: string, switched: (w: string) => boolean, render: (w: string) => string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    KEEP.lastIndex = i;
-    const keep = KEEP.exec(text);
-    if (keep) {
-      out += keep[0];
-      i += keep[0].length;
-      continue;
-    }
-    WORD.lastIndex = i;
-    const word = WORD.exec(text);
-    if (word) {
-      out += switched(word[0]) ? render(word[0]) : word[0];
-      i += word[0].length;
-      continue;
-    }
-    out += text[i];
-    i++;
-  }
-  return out;
+  return mapWords(
+    text,
+    (w) => (switched(w) ? render(w) : w),
+    (c) => c,
+  );
 }
 
 function wordTypes(texts: readonly string[]): string[] {

@@ -19,7 +19,7 @@ import { mulberry32 } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
 import { pseudoTranslate } from './pseudo-language';
 import { seedOf } from './random';
-import { taggedSections } from './reading';
+import { plantedVerdict, shownPairOf } from './reading';
 
 const LANG_SUFFIX = /-lang(\d{1,3})(?:-noise(\d{1,2}))?$/;
 
@@ -55,20 +55,10 @@ export function languageFlipPlanted(model: string, answerA: string, answerB: str
 
 /** The pairwise verdict of a `-lang<NN>` model, or null when the request is not one it answers so. */
 export function plantedLanguageVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknown> | null {
-  if (spec.response?.name !== 'pairwise_verdict') return null;
-  const sections = taggedSections(spec.messages.map((m) => m.content).join('\n\n'));
-  const a = sections.get('response_a') ?? sections.get('output_a');
-  const b = sections.get('response_b') ?? sections.get('output_b');
-  if (a === undefined || b === undefined) return null;
-  const instruction = sections.get('instruction') ?? sections.get('question') ?? '';
-  const verdict = (winner: 'A' | 'B' | 'tie', confidence: number) => ({
-    winner,
-    confidence,
-    reason:
-      winner === 'tie'
-        ? 'Neither response is clearly better. (simulated)'
-        : `Response ${winner} follows the instruction more closely. (simulated)`,
-  });
+  const shown = shownPairOf(spec);
+  if (!shown) return null;
+  const { instruction, a, b } = shown;
+  const verdict = plantedVerdict;
   const translated = `${instruction}${a}${b}`.match(HAN) !== null;
   const flips = translated && languageFlipPlanted(spec.model, a, b);
   const keyA = languageKey(a);

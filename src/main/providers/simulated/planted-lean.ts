@@ -18,7 +18,7 @@ import { mulberry32 } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
 import { skillOf } from './answers';
 import { pick, seedOf } from './random';
-import { followScore, taggedSections } from './reading';
+import { followScore, plantedVerdict, shownPairOf } from './reading';
 
 const LEAN_SUFFIX = /-first(\d{1,3})(?:-noise(\d{1,2}))?$/;
 
@@ -56,25 +56,12 @@ export function leanPlanted(model: string, answerA: string, answerB: string): bo
   return mulberry32(seedOf('planted-lean', model, ...unordered(answerA, answerB)))() < rate;
 }
 
-const REASONS = {
-  A: 'Response A follows the instruction more closely. (simulated)',
-  B: 'Response B follows the instruction more closely. (simulated)',
-  tie: 'Neither response is clearly better. (simulated)',
-} as const;
-
 /** The pairwise verdict of a `-first<NN>` model, or null when the request is not one it answers so. */
 export function plantedLeanVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknown> | null {
-  if (spec.response?.name !== 'pairwise_verdict') return null;
-  const sections = taggedSections(spec.messages.map((m) => m.content).join('\n\n'));
-  const a = sections.get('response_a') ?? sections.get('output_a');
-  const b = sections.get('response_b') ?? sections.get('output_b');
-  if (a === undefined || b === undefined) return null;
-  const instruction = sections.get('instruction') ?? sections.get('question') ?? '';
-  const verdict = (winner: 'A' | 'B' | 'tie', confidence: number) => ({
-    winner,
-    confidence,
-    reason: REASONS[winner],
-  });
+  const shown = shownPairOf(spec);
+  if (!shown) return null;
+  const { instruction, a, b } = shown;
+  const verdict = plantedVerdict;
   if (leanPlanted(spec.model, a, b)) return verdict('A', 0.7);
   const [x, y] = unordered(a, b);
   if (x === y) return verdict('tie', 0.9);

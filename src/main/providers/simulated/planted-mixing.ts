@@ -12,7 +12,7 @@ import type { ChatRequestSpec } from '../types';
 import { skillOf } from './answers';
 import { hasPseudoScript, pseudoBackTranslate } from './pseudo-scripts';
 import { pick, seedOf } from './random';
-import { followScore, taggedSections } from './reading';
+import { followScore, plantedVerdict, shownPairOf } from './reading';
 
 const MIX_SUFFIX = /-mix(\d{1,3})(?:-noise(\d{1,2}))?$/;
 
@@ -35,25 +35,16 @@ export function shownMixingRatio(texts: readonly string[]): number {
   return words === 0 ? 0 : other / words;
 }
 
-const REASONS = {
-  A: 'Response A follows the instruction more closely. (simulated)',
-  B: 'Response B follows the instruction more closely. (simulated)',
-  tie: 'Neither response is clearly better. (simulated)',
-} as const;
-
 /** The pairwise verdict of a `-mix<NN>` model, or null when the request is not one it answers so. */
 export function plantedMixingVerdict(spec: ChatRequestSpec, rng: Rng): Record<string, unknown> | null {
   const planted = plantedMixing(spec.model);
-  if (!planted || spec.response?.name !== 'pairwise_verdict') return null;
-  const s = taggedSections(spec.messages.map((m) => m.content).join('\n\n'));
-  const a = s.get('response_a') ?? s.get('output_a');
-  const b = s.get('response_b') ?? s.get('output_b');
-  if (a === undefined || b === undefined) return null;
-  const instruction = s.get('instruction') ?? s.get('question') ?? '';
+  const shown = planted ? shownPairOf(spec) : null;
+  if (!planted || !shown) return null;
+  const { instruction, a, b } = shown;
   const english = (t: string) => pseudoBackTranslate(t).trim();
   const [ea, eb] = [english(a), english(b)];
   const [x, y] = ea <= eb ? [ea, eb] : [eb, ea];
-  const verdict = (winner: 'A' | 'B' | 'tie') => ({ winner, confidence: 0.7, reason: REASONS[winner] });
+  const verdict = (winner: 'A' | 'B' | 'tie') => plantedVerdict(winner, 0.7);
   // The base: drawn from the English answers as a set (and the model), never from their order.
   const stable = mulberry32(seedOf('mix-base', spec.model, english(instruction), x, y));
   let chosen: string | null;

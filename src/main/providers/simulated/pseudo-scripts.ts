@@ -1,6 +1,7 @@
 import { LANGUAGE_CATALOGUE, type Script } from '../../../shared/languages';
 import { mulberry32 } from '../../../shared/random';
 import { seedOf } from './random';
+import { mapWords } from './words';
 
 // Pseudo-languages in other scripts (issue 37), beside pseudo-Chinese (pseudo-language.ts): each
 // English letter becomes a fixed letter of the target script (a capital in Arabic, Devanagari or
@@ -55,10 +56,6 @@ for (const script of SCRIPTS) {
 }
 const CAPITAL_MARKERS = new Set(SCRIPTS.map((s) => ALPHABETS[s].capital).filter((c) => c !== null));
 
-// Kept as written: the same tokens pseudo-Chinese keeps (numbers, code, URLs, e-mails).
-const KEEP = /```[\s\S]*?```|`[^`\n]*`|https?:\/\/\S+|[\w.+-]+@[\w-]+\.[\w.]+|\d+(?:[.,:/]\d+)*%?/y;
-const WORD = /[A-Za-z][A-Za-z'’-]*/y;
-
 /** Whether code-switched text keeps this word in English (long terms, acronyms, some names). */
 function keptInEnglish(word: string): boolean {
   const r = mulberry32(seedOf('switch', word.toLowerCase()))();
@@ -74,28 +71,11 @@ function encodeChar(script: PseudoScript, ch: string): string {
 
 /** English text in a pseudo-language of `script`; code-switched: some words stay English. */
 export function pseudoTranslateScript(text: string, script: PseudoScript, codeSwitch = false): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    KEEP.lastIndex = i;
-    const keep = KEEP.exec(text);
-    if (keep) {
-      out += keep[0];
-      i += keep[0].length;
-      continue;
-    }
-    WORD.lastIndex = i;
-    const word = WORD.exec(text);
-    if (word) {
-      const w = word[0];
-      out += codeSwitch && keptInEnglish(w) ? w : [...w].map((c) => encodeChar(script, c)).join('');
-      i += w.length;
-      continue;
-    }
-    out += encodeChar(script, text[i]);
-    i++;
-  }
-  return out;
+  return mapWords(
+    text,
+    (w) => (codeSwitch && keptInEnglish(w) ? w : [...w].map((c) => encodeChar(script, c)).join('')),
+    (c) => encodeChar(script, c),
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ChatRequestSpec } from '../types';
 import { contentUnits } from './pseudo-language';
 
 // How the simulated judge reads a prompt: the tagged sections and a crude measure of how well
@@ -10,6 +11,38 @@ export function taggedSections(text: string): Map<string, string> {
   for (const m of text.matchAll(/<([a-z][a-z0-9_]*)>\n?([\s\S]*?)\n?<\/\1>/gi))
     out.set(m[1].toLowerCase(), m[2]);
   return out;
+}
+
+/**
+ * The instruction and the two responses as shown of a pairwise-verdict request (each study names
+ * the sections its own way: response_a or output_a, instruction or question); null for any other
+ * request, or one without both responses.
+ */
+export function shownPairOf(spec: ChatRequestSpec): { instruction: string; a: string; b: string } | null {
+  if (spec.response?.name !== 'pairwise_verdict') return null;
+  const sections = taggedSections(spec.messages.map((m) => m.content).join('\n\n'));
+  const a = sections.get('response_a') ?? sections.get('output_a');
+  const b = sections.get('response_b') ?? sections.get('output_b');
+  if (a === undefined || b === undefined) return null;
+  return { instruction: sections.get('instruction') ?? sections.get('question') ?? '', a, b };
+}
+
+/**
+ * A planted judge's pairwise verdict (the -first, -lang and -mix models), its reason the same
+ * plain words for every planted effect so a reader cannot tell which one answered.
+ */
+export function plantedVerdict(
+  winner: 'A' | 'B' | 'tie',
+  confidence: number,
+): { winner: 'A' | 'B' | 'tie'; confidence: number; reason: string } {
+  return {
+    winner,
+    confidence,
+    reason:
+      winner === 'tie'
+        ? 'Neither response is clearly better. (simulated)'
+        : `Response ${winner} follows the instruction more closely. (simulated)`,
+  };
 }
 
 /**

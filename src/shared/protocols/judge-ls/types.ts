@@ -17,6 +17,7 @@ export type ProbeOrder = 'en_zh' | 'zh_en' | 'en_target' | 'target_en';
 export type Winner = 'A' | 'B' | 'tie';
 export type { CI } from '../../report/format';
 import type { CI } from '../../report/format';
+import type { RepeatFloorExcess } from '../../report/paired-tables';
 import type { PositionLeanColumns } from '../../stats/position';
 
 /** One stored verdict as metrics see it (status failed: winner is null). */
@@ -221,26 +222,11 @@ export interface RepeatFlipRow {
  * Language flips against repeat flips on the same (item, order) pairs (valid in EN, its repeat
  * and the target language): how much of a language's flip rate is more than the judge's noise.
  */
-export interface ExcessFlipRow {
+export interface ExcessFlipRow extends RepeatFloorExcess {
   judge: string;
   comparison: Comparison;
-  n: number;
-  /** EN vs the target language, on these pairs. */
-  flip_rate: number;
-  flip_rate_ci: CI;
-  /** EN vs its repeat, on these pairs. */
-  repeat_flip_rate: number;
-  repeat_flip_rate_ci: CI;
-  /** flip_rate − repeat_flip_rate. */
-  excess_flip_rate: number;
-  /** Newcombe's paired 95% CI (method 10) on the 2×2 of flipped under language × under repetition. */
-  excess_flip_rate_ci: CI;
-  both_flipped: number;
+  /** Pairs only the language flipped (the McNemar's change-only count; sign-flip over items: stats/clustered-mcnemar.ts). */
   language_only: number;
-  repeat_only: number;
-  neither: number;
-  /** Exact McNemar: language_only vs repeat_only, item-clustered (sign-flip over items; stats/clustered-mcnemar.ts). */
-  mcnemar_p: number;
   /** Holm-adjusted across the table's rows (every judge and comparison). */
   mcnemar_p_holm: number;
 }

@@ -2,6 +2,7 @@
 // the report content and the renderer. Types and constants only.
 
 import type { UsageRow } from '../../report/usage';
+import type { RepeatFloorExcess } from '../../report/paired-tables';
 export type Setting = 'NR' | 'RV' | 'RC';
 export const SETTINGS: readonly Setting[] = ['NR', 'RV', 'RC'];
 export type Transition = 'NR-RV' | 'RV-RC' | 'NR-RC';
@@ -121,26 +122,13 @@ export interface NoiseFloorRepeatRow {
 }
 
 /** NR→RV or NR→RC flips beside NR→NR repeat flips on the same answers (valid in all three verdicts). */
-export interface NoiseFloorExcessRow {
+export interface NoiseFloorExcessRow extends RepeatFloorExcess {
   judge: string;
   generator: string;
   language: string;
   transition: 'NR-RV' | 'NR-RC';
-  n: number;
-  flip_rate: number;
-  flip_rate_ci: CI;
-  repeat_flip_rate: number;
-  repeat_flip_rate_ci: CI;
-  /** flip_rate − repeat_flip_rate. */
-  excess_flip_rate: number;
-  /** Newcombe's paired 95% CI (method 10) on flipped under the reference × flipped under repetition. */
-  excess_flip_rate_ci: CI;
-  both_flipped: number;
+  /** Answers only the reference flipped (the McNemar's change-only count). */
   change_only: number;
-  repeat_only: number;
-  neither: number;
-  /** Exact McNemar: change_only vs repeat_only. */
-  mcnemar_p: number;
   /** Holm across the per-generator excess rows; null on the pooled "all" rows (not in the family). */
   mcnemar_p_holm: number | null;
 }

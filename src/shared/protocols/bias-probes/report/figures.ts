@@ -7,23 +7,18 @@ import {
   FONT_FAMILY,
   labelWidth,
   OKABE_ITO,
+  SERIES_COLORS,
   symmetricAxisBounds,
   TEXT,
   valueAxis,
+  whisker,
   type FigureSpec,
 } from '../../../report/chart-kit';
 import { ALL, type BiasMetrics, type ProbeRow } from '../types';
 import { effectLabel, placeboLabel } from './tables';
 import { allEffects } from '../probe-registry';
 
-const PALETTE = [
-  OKABE_ITO.blue,
-  OKABE_ITO.vermillion,
-  OKABE_ITO.green,
-  OKABE_ITO.orange,
-  OKABE_ITO.purple,
-  OKABE_ITO.skyBlue,
-];
+const PALETTE = SERIES_COLORS;
 
 export const judgesOf = (m: BiasMetrics) => [
   ...new Set([...m.probes.map((r) => r.judge), ...m.scatter.map((p) => p.judge)]),
@@ -83,15 +78,7 @@ export function biasProfileFigure(
   const renderItem: CustomSeriesRenderItem = (_params, api) => {
     const lo = api.coord([api.value(1) as number, api.value(0) as number]);
     const hi = api.coord([api.value(2) as number, api.value(0) as number]);
-    const style = { stroke: TEXT, lineWidth: 1.4, fill: 'none' };
-    return {
-      type: 'group',
-      children: [
-        { type: 'line', shape: { x1: lo[0], y1: lo[1], x2: hi[0], y2: hi[1] }, style },
-        { type: 'line', shape: { x1: lo[0], y1: lo[1] - 5, x2: lo[0], y2: lo[1] + 5 }, style },
-        { type: 'line', shape: { x1: hi[0], y1: hi[1] - 5, x2: hi[0], y2: hi[1] + 5 }, style },
-      ],
-    };
+    return whisker(lo, hi, 'x', 5, { stroke: TEXT, lineWidth: 1.4 });
   };
   const option: EChartsOption = {
     ...baseOption(title),

@@ -2,10 +2,11 @@
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
+import { rateColumns, keyColumns, N_COLUMN, numberColumn, intervalTextColumn } from '../../../report/columns';
+import { positionLeanColumns } from '../../../report/paired-tables';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
 import { effectLabelOf, ORIGINAL_PLACEBO_LABEL, placeboLabelOf } from '../probe-registry';
-import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 
 /** What an effect row compares, in words (tables, figures, dashboard): its probe's label. */
 export function effectLabel(effect: ProbeRow['effect'], mode: BiasMetrics['mode']): string {
@@ -29,16 +30,14 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       'categories and is a family of its own, shown beside two or more categories); * = ' +
       `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}${extra}`,
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('effect', 'Effect', 'text'),
-      col('n', 'n', 'int'),
-      col('mean', 'Mean diff.', 'text', 'r'),
-      col('mean_ci', '95% CI', 'text', 'c'),
-      col('dz', 'd_z', 'text', 'r'),
+      ...keyColumns('judge', 'category', 'effect'),
+      N_COLUMN,
+      numberColumn('mean', 'Mean diff.'),
+      intervalTextColumn('mean_ci', '95% CI'),
+      numberColumn('dz', 'd_z'),
       col('p', 'p', 'p'),
       col('p_holm', 'Holm p', 'p'),
-      col('sig', 'Sig.', 'text', 'c'),
+      intervalTextColumn('sig', 'Sig.'),
       ...(pairwise ? [col('flip_rate', 'Flip', 'pct'), col('flip_rate_ci', 'Flip 95% CI', 'ci')] : []),
     ],
     rows: rows.map((r): TableRow => ({
@@ -145,23 +144,21 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       'of the paired absolute changes. Each test is Holm-adjusted across the effects of each judge × category.' +
       `${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('effect', 'Effect', 'text'),
-      col('n', 'n', 'int'),
-      col('mean', 'Mean diff.', 'text', 'r'),
-      col('placebo', 'Placebo', 'text', 'r'),
-      col('excess', 'Excess', 'text', 'r'),
-      withMethod(col('excess_ci', '95% CI', 'text', 'c'), 't interval'),
-      col('dz', 'd_z', 'text', 'r'),
+      ...keyColumns('judge', 'category', 'effect'),
+      N_COLUMN,
+      numberColumn('mean', 'Mean diff.'),
+      numberColumn('placebo', 'Placebo'),
+      numberColumn('excess', 'Excess'),
+      withMethod(intervalTextColumn('excess_ci', '95% CI'), 't interval'),
+      numberColumn('dz', 'd_z'),
       withMethod(col('p', 'p', 'p'), 'Wilcoxon signed-rank'),
       withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
-      col('sig', 'Sig.', 'text', 'c'),
-      col('changed', 'Changed', 'text', 'r'),
-      col('changed_repeat', 'Repeat changed', 'text', 'r'),
+      intervalTextColumn('sig', 'Sig.'),
+      numberColumn('changed', 'Changed'),
+      numberColumn('changed_repeat', 'Repeat changed'),
       withMethod(col('mcnemar_p', 'Changed p', 'p'), 'exact McNemar'),
       withMethod(col('mcnemar_p_holm', 'Holm p (changed)', 'p'), 'Holm'),
-      col('abs', '|Δ| probe / repeat', 'text', 'r'),
+      numberColumn('abs', '|Δ| probe / repeat'),
       withMethod(col('abs_p', '|Δ| p', 'p'), 'Wilcoxon signed-rank'),
       withMethod(col('abs_p_holm', 'Holm p (|Δ|)', 'p'), 'Holm'),
       ...(pairwise
@@ -182,14 +179,11 @@ function accuracyTable(m: BiasMetrics): Table | null {
       'Share of (item, order) verdicts that chose the gold (better) response, per judge, variant and category; ' +
       'a tie is not correct. Wilson 95% CI.',
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('variant', 'Variant', 'text'),
-      col('n', 'n', 'int'),
+      ...keyColumns('judge', 'category', 'variant'),
+      N_COLUMN,
       col('correct', 'Correct', 'int'),
       col('ties', 'Ties', 'int'),
-      col('accuracy', 'Accuracy', 'pct'),
-      withMethod(col('accuracy_ci', '95% CI', 'ci'), 'Wilson'),
+      ...rateColumns('accuracy', 'Accuracy', { method: 'Wilson' }),
     ],
     rows: m.accuracy.map((r) => ({ ...r })),
   };
@@ -213,17 +207,10 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         "with Newcombe's paired 95% CI (method 10) on the item's two orders. Swap consistency: share of " +
         'items whose normalized choice is the same in both orders (Wilson 95% CI).',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('category', 'Category', 'text'),
+        ...keyColumns('judge', 'category'),
         col('n_pairs', 'Pairs', 'int'),
-        col('both_first', 'Both first', 'int'),
-        col('both_second', 'Both second', 'int'),
-        col('first_rate', 'First rate', 'pct'),
-        withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
-        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
-        withMethod(col('p_holm', 'Holm p', 'p'), 'Holm'),
-        col('swap_consistency', 'Swap consistency', 'pct'),
-        col('swap_consistency_ci', 'Consistency 95% CI', 'ci'),
+        ...positionLeanColumns({ key: 'p_holm', method: true }),
+        ...rateColumns('swap_consistency', 'Swap consistency', { ciHeader: 'Consistency 95% CI' }),
       ],
       rows: m.position.map((r) => ({ ...r })),
     });
@@ -239,15 +226,14 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         'Pearson and Spearman with two-sided p; partial Spearman controlling for the human score, on ' +
         'the items that have one.',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('category', 'Category', 'text'),
-        col('n', 'n', 'int'),
-        col('pearson_r', 'Pearson r', 'text', 'r'),
+        ...keyColumns('judge', 'category'),
+        N_COLUMN,
+        numberColumn('pearson_r', 'Pearson r'),
         col('pearson_p', 'p', 'p'),
-        col('spearman_r', 'Spearman ρ', 'text', 'r'),
+        numberColumn('spearman_r', 'Spearman ρ'),
         col('spearman_p', 'p', 'p'),
         col('n_human', 'n (human)', 'int'),
-        col('partial_spearman_r', 'Partial ρ', 'text', 'r'),
+        numberColumn('partial_spearman_r', 'Partial ρ'),
         col('partial_spearman_p', 'p', 'p'),
       ],
       rows: m.length_correlation.map((r) => ({
@@ -267,11 +253,10 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         : 'Mean score: raw = the response as given; debiased = the same response with its Markdown stripped ' +
           '(where the format probe ran).',
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('category', 'Category', 'text'),
-      col('n', 'n', 'int'),
-      col('raw_mean', 'Raw', 'text', 'r'),
-      col('debiased_mean', 'Debiased', 'text', 'r'),
+      ...keyColumns('judge', 'category'),
+      N_COLUMN,
+      numberColumn('raw_mean', 'Raw'),
+      numberColumn('debiased_mean', 'Debiased'),
     ],
     rows: m.debiased.map((r) => ({
       ...r,
@@ -288,7 +273,7 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       `Markdown ±${Math.round(m.audit.checks.markdown_tolerance * 100)}% of the plain text). "None": the ` +
       'rewriter found no filler to cut.',
     columns: [
-      col('variant', 'Variant', 'text'),
+      ...keyColumns('variant'),
       col('made', 'Made', 'int'),
       col('flagged', 'Flagged', 'int'),
       col('none', 'None', 'int'),
@@ -301,9 +286,9 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
       title: 'Flagged variants',
       caption: 'Variants the audit flagged; the sensitivity table leaves their pairs out.',
       columns: [
-        col('item_id', 'Item', 'text'),
+        ...keyColumns('item_id'),
         col('response', 'Response', 'text'),
-        col('variant', 'Variant', 'text'),
+        ...keyColumns('variant'),
         col('reasons', 'Reasons', 'text'),
       ],
       rows: m.audit.flagged.map((f) => ({ ...f, reasons: f.reasons.join('; ') })),

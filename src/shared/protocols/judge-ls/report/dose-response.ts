@@ -9,8 +9,19 @@ import type {
 } from 'echarts';
 import type { DoseTrendRow, JudgeLsMetrics } from '../types';
 import { col, intervalCell, type Table } from '../../../report/table';
+import { keyColumns, N_COLUMN, rateColumns } from '../../../report/columns';
 import { formatP, undefinedText } from '../../../report/format';
-import { baseOption, OKABE_ITO, pct, TEXT, valueAxis, type FigureSpec } from '../../../report/chart-kit';
+import {
+  baseOption,
+  OKABE_ITO,
+  pct,
+  SERIES_COLORS,
+  TEXT,
+  valueAxis,
+  whisker,
+  whiskerSeries,
+  type FigureSpec,
+} from '../../../report/chart-kit';
 import type { FigureDictionary } from '../../../report/figure-i18n';
 
 const boot = (m: JudgeLsMetrics) => m.statistics.ci === 'cluster-bootstrap';
@@ -33,15 +44,14 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
       `ratio measured on the texts judged (${d.measure}; mean, lowest and highest over the pairs), and the ` +
       `flip rate (%, ${interval} 95% CIs).`,
     columns: [
-      col('judge', 'Judge', 'text'),
+      ...keyColumns('judge'),
       col('target', 'Level', 'text'),
       col('asked', 'Asked', 'pct'),
       col('measured', 'Measured', 'pct'),
       col('measured_range', 'Measured range', 'ci'),
-      col('n', 'n', 'int'),
+      N_COLUMN,
       col('flips', 'Flips', 'int'),
-      col('flip_rate', 'Flip rate', 'pct'),
-      col('flip_rate_ci', '95% CI', 'ci'),
+      ...rateColumns('flip_rate', 'Flip rate'),
     ],
     rows: [...d.levels]
       .sort((x, y) => rank(x.judge) - rank(y.judge))
@@ -69,14 +79,13 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
       `[−100, 100]; p from the cluster-robust t test on items − 1 df (every item is judged at every ` +
       `ratio, so its pairs are one cluster), Holm across the table's rows (judge × pair).`,
     columns: [
-      col('judge', 'Judge', 'text'),
+      ...keyColumns('judge'),
       col('series', 'Pair', 'text'),
       col('levels', 'Levels', 'int'),
       col('items', 'Items', 'int'),
-      col('n', 'n', 'int'),
+      N_COLUMN,
       col('intercept', 'Intercept', 'pct'),
-      col('slope', 'Slope', 'pct'),
-      col('slope_ci', '95% CI', 'ci'),
+      ...rateColumns('slope', 'Slope'),
       col('slope_p', 'p', 'text'),
       col('slope_p_holm', 'Holm p', 'text'),
     ],
@@ -108,41 +117,16 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
   return [levels, trend];
 }
 
-const COLORS = [
-  OKABE_ITO.blue,
-  OKABE_ITO.vermillion,
-  OKABE_ITO.green,
-  OKABE_ITO.orange,
-  OKABE_ITO.purple,
-  OKABE_ITO.skyBlue,
-  OKABE_ITO.black,
-];
+const COLORS = [...SERIES_COLORS, OKABE_ITO.black];
 
 /** Vertical 95% CI whiskers at a value x (data: [x, low, high] in percent). */
 function whiskers(name: string, color: string, data: [number, number, number][]): CustomSeriesOption {
   const renderItem: CustomSeriesRenderItem = (_params, api) => {
     const low = api.coord([api.value(0) as number, api.value(1) as number]);
     const high = api.coord([api.value(0) as number, api.value(2) as number]);
-    const style = { stroke: color, lineWidth: 1.2, fill: 'none' };
-    return {
-      type: 'group',
-      children: [
-        { type: 'line', shape: { x1: low[0], y1: low[1], x2: high[0], y2: high[1] }, style },
-        { type: 'line', shape: { x1: low[0] - 4, y1: low[1], x2: low[0] + 4, y2: low[1] }, style },
-        { type: 'line', shape: { x1: high[0] - 4, y1: high[1], x2: high[0] + 4, y2: high[1] }, style },
-      ],
-    };
+    return whisker(low, high, 'y', 4, { stroke: color, lineWidth: 1.2 });
   };
-  return {
-    name,
-    type: 'custom',
-    renderItem,
-    encode: { x: 0, y: [1, 2] },
-    silent: true,
-    z: 10,
-    tooltip: { show: false },
-    data,
-  };
+  return whiskerSeries(name, renderItem, data);
 }
 
 /**

@@ -12,12 +12,12 @@ import type {
 } from '../types';
 import { tieProbeTarget } from '../types';
 import { targetName } from '../languages';
-import { col, intervalCell, withMethod, type Table, type TableRow } from '../../../report/table';
+import { col, intervalCell, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
+import { rateColumns, keyColumns, N_COLUMN, numberColumn } from '../../../report/columns';
+import { positionLeanColumns, repeatFloorColumns, repeatFloorMethods } from '../../../report/paired-tables';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
-import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
-import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
 import { REPEAT_COMPARISON } from '../choice';
 import { verificationTables } from './verification';
 import { doseResponseTables } from './dose-response';
@@ -92,13 +92,10 @@ function qualityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       (note ? ` ${note}` : ''),
     columns: withNote(
       [
-        col('judge', 'Judge', 'text'),
-        col('language', 'Language', 'text'),
-        col('n', 'n', 'int'),
-        col('accuracy_strict', 'Acc. strict', 'pct'),
-        withMethod(col('accuracy_strict_ci', '95% CI', 'ci'), intervalShortName(metrics)),
-        col('accuracy_tie_half', 'Acc. tie-half', 'pct'),
-        withMethod(col('accuracy_tie_half_ci', '95% CI', 'ci'), TIE_HALF_SHORT),
+        ...keyColumns('judge', 'language'),
+        N_COLUMN,
+        ...rateColumns('accuracy_strict', 'Acc. strict', { method: intervalShortName(metrics) }),
+        ...rateColumns('accuracy_tie_half', 'Acc. tie-half', { method: TIE_HALF_SHORT }),
         col('position_a_rate', 'Position A', 'pct'),
         col('tie_rate', 'Ties', 'pct'),
       ],
@@ -154,13 +151,10 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       "pairs with the item as its unit (an item's two orders are not independent; sign-flip over items); Holm: adjusted across the table's comparisons.",
     columns: withNote(
       [
-        col('judge', 'Judge', 'text'),
-        col('comparison', 'Comparison', 'text'),
-        col('n', 'n', 'int'),
-        col('flip_rate', 'Flip', 'pct'),
-        col('flip_rate_ci', '95% CI', 'ci'),
-        col('correctness_flip_rate', 'Corr. flip', 'pct'),
-        col('correctness_flip_rate_ci', '95% CI', 'ci'),
+        ...keyColumns('judge', 'comparison'),
+        N_COLUMN,
+        ...rateColumns('flip_rate', 'Flip'),
+        ...rateColumns('correctness_flip_rate', 'Corr. flip'),
         col('both_correct', 'Both correct', 'int'),
         col('en_only_correct', 'EN only', 'int'),
         col('target_only_correct', 'Target only', 'int'),
@@ -203,14 +197,11 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
         'Binomial p: exact two-sided test of EN wins vs ZH wins at ½ with the item as the unit (its two ' +
         "orders' wins summed; sign-flip over items); Holm: adjusted across the table's judges.",
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('n', 'n', 'int'),
-        col('en_win_rate', 'EN wins', 'pct'),
-        col('en_win_rate_ci', '95% CI', 'ci'),
-        col('tie_rate', 'Ties', 'pct'),
-        col('tie_rate_ci', '95% CI', 'ci'),
-        col('zh_win_rate', 'ZH wins', 'pct'),
-        col('zh_win_rate_ci', '95% CI', 'ci'),
+        ...keyColumns('judge'),
+        N_COLUMN,
+        ...rateColumns('en_win_rate', 'EN wins'),
+        ...rateColumns('tie_rate', 'Ties'),
+        ...rateColumns('zh_win_rate', 'ZH wins'),
         col('en_share_non_tie', 'EN share', 'pct'),
         col('binomial_p', 'Binomial p', 'p'),
         col('binomial_p_holm', 'Holm p', 'p'),
@@ -228,15 +219,11 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       "with the item as the unit (its two orders' wins summed; sign-flip over items); Holm: adjusted across " +
       "the table's rows (every judge and language).",
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('language', 'Language', 'text'),
-      col('n', 'n', 'int'),
-      col('en_win_rate', 'EN wins', 'pct'),
-      col('en_win_rate_ci', '95% CI', 'ci'),
-      col('tie_rate', 'Ties', 'pct'),
-      col('tie_rate_ci', '95% CI', 'ci'),
-      col('target_win_rate', 'Translation wins', 'pct'),
-      col('target_win_rate_ci', '95% CI', 'ci'),
+      ...keyColumns('judge', 'language'),
+      N_COLUMN,
+      ...rateColumns('en_win_rate', 'EN wins'),
+      ...rateColumns('tie_rate', 'Ties'),
+      ...rateColumns('target_win_rate', 'Translation wins'),
       col('en_share_non_tie', 'EN share', 'pct'),
       col('binomial_p', 'Binomial p', 'p'),
       col('binomial_p_holm', 'Holm p', 'p'),
@@ -258,17 +245,10 @@ function positionTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       "/ 2n, with Newcombe's paired 95% CI (method 10) on the item's two orders.",
     columns: withNote(
       [
-        col('judge', 'Judge', 'text'),
-        col('language', 'Language', 'text'),
-        col('n', 'n', 'int'),
-        col('inconsistency_rate', 'Inconsistent', 'pct'),
-        col('inconsistency_rate_ci', '95% CI', 'ci'),
-        col('both_first', 'Both first', 'int'),
-        col('both_second', 'Both second', 'int'),
-        col('first_rate', 'First rate', 'pct'),
-        withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
-        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
-        col('lean_p_holm', 'Holm p', 'p'),
+        ...keyColumns('judge', 'language'),
+        N_COLUMN,
+        ...rateColumns('inconsistency_rate', 'Inconsistent'),
+        ...positionLeanColumns({ key: 'lean_p_holm', method: false }),
       ],
       metrics.position.map(positionNote),
     ),
@@ -370,10 +350,10 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
         : 'Tie probe: EN wins vs ZH wins among non-tie verdicts, item-clustered (n = non-tie probes); Holm p adjusts the ' +
           'tie-probe tests across judges.'),
     columns: [
-      col('judge', 'Judge', 'text'),
+      ...keyColumns('judge'),
       col('test', 'Test', 'text'),
-      col('comparison', 'Comparison', 'text'),
-      col('n', 'n', 'int'),
+      ...keyColumns('comparison'),
+      N_COLUMN,
       col('favour_en', 'Favours EN', 'int'),
       col('favour_target', 'Favours target', 'int'),
       col('p', 'p', 'p'),
@@ -415,26 +395,12 @@ function noiseFloorTable(metrics: JudgeLsMetrics, judges: string[]): Table | nul
       'Each English verdict asked a second time (same prompt, same order): EN-EN is how often the judge ' +
       'changes its normalized choice when nothing changes (Wilson 95% CI). EN-ZH and EN-LS rows compare, ' +
       'on the same (item, order) pairs valid in all three verdicts, the language flip rate with the repeat ' +
-      'flip rate (Wilson 95% CIs); excess = language − repeat, with the ' +
-      `${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped under translation × flipped under ` +
-      'repetition. McNemar: exact two-sided test of language-only vs repeat-only flips, item-clustered ' +
-      '(sign-flip over items); Holm: ' +
-      "adjusted across the table's language rows.",
+      'flip rate (Wilson 95% CIs); ' +
+      repeatFloorMethods({ excess: 'language − repeat', under: 'translation', only: 'language' }) +
+      " (sign-flip over items); Holm: adjusted across the table's language rows.",
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('comparison', 'Comparison', 'text'),
-      col('n', 'n', 'int'),
-      col('flip_rate', 'Flip', 'pct'),
-      withMethod(col('flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
-      col('repeat_flip_rate', 'Repeat flip', 'pct'),
-      withMethod(col('repeat_flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
-      col('excess_flip_rate', 'Excess', 'pct'),
-      withMethod(col('excess_flip_rate_ci', '95% CI', 'ci'), 'Newcombe paired, method 10'),
-      col('both_flipped', 'Both flipped', 'int'),
-      col('language_only', 'Language only', 'int'),
-      col('repeat_only', 'Repeat only', 'int'),
-      col('mcnemar_p', 'McNemar p', 'p'),
-      col('mcnemar_p_holm', 'Holm p', 'p'),
+      ...keyColumns('judge', 'comparison'),
+      ...repeatFloorColumns({ flipHeader: 'Flip', onlyKey: 'language_only', onlyHeader: 'Language only' }),
     ],
     rows,
   };
@@ -455,12 +421,9 @@ function subsetQualityTable(metrics: JudgeLsMetrics, judges: string[], subsets: 
       'Tie-half accuracy (%) per dataset subset and language, both answer orders pooled: a tie counts ' +
       `0.5 (${TIE_HALF_METHOD}).`,
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('subset', 'Subset', 'text'),
-      col('language', 'Language', 'text'),
-      col('n', 'n', 'int'),
-      col('accuracy_tie_half', 'Acc. tie-half', 'pct'),
-      withMethod(col('accuracy_tie_half_ci', '95% CI', 'ci'), TIE_HALF_SHORT),
+      ...keyColumns('judge', 'subset', 'language'),
+      N_COLUMN,
+      ...rateColumns('accuracy_tie_half', 'Acc. tie-half', { method: TIE_HALF_SHORT }),
     ],
     rows: sortRows(
       metrics.subset_quality,
@@ -477,14 +440,7 @@ function subsetFlipTable(metrics: JudgeLsMetrics, judges: string[], subsets: str
     caption:
       'Share (%) of (item, order) pairs valid in both languages whose normalized choice differs between ' +
       'English and the target language, per dataset subset (Wilson 95% CI).',
-    columns: [
-      col('judge', 'Judge', 'text'),
-      col('subset', 'Subset', 'text'),
-      col('comparison', 'Comparison', 'text'),
-      col('n', 'n', 'int'),
-      col('flip_rate', 'Flip', 'pct'),
-      col('flip_rate_ci', '95% CI', 'ci'),
-    ],
+    columns: [...keyColumns('judge', 'subset', 'comparison'), N_COLUMN, ...rateColumns('flip_rate', 'Flip')],
     rows: sortRows(
       metrics.subset_flip,
       judges,
@@ -503,9 +459,9 @@ function failuresTable(metrics: JudgeLsMetrics): Table {
       'Calls that ended without a usable verdict or translation, per judge (or the transformer), kind ' +
       'and reason. They are missing from every rate above and counted here instead.',
     columns: [
-      col('judge', 'Judge', 'text'),
+      ...keyColumns('judge'),
       col('kind', 'Kind', 'text'),
-      col('language', 'Language', 'text'),
+      ...keyColumns('language'),
       { ...col('reason', 'Reason', 'text'), width: 0.5 },
       col('count', 'Calls', 'int'),
     ],
@@ -558,7 +514,7 @@ function auditTable(metrics: JudgeLsMetrics): Table {
     columns: [
       col('rule', 'Rule', 'text'),
       { ...col('description', 'Check', 'text'), width: 0.45 },
-      col('threshold', 'Threshold', 'text', 'r'),
+      numberColumn('threshold', 'Threshold'),
       col('items', 'Flagged items', 'int'),
     ],
     rows: rows.map((r) => ({ ...r, threshold: r.threshold === null ? null : String(r.threshold) })),
@@ -668,15 +624,13 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       `(%, 95% CIs: strict accuracy and flips ${intervalName(metrics)}, tie-half ${TIE_HALF_METHOD}); ` +
       'difference in points.',
     columns: [
-      col('judge', 'Judge', 'text'),
+      ...keyColumns('judge'),
       col('scope', 'Scope', 'text'),
       col('metric', 'Metric', 'text'),
       col('n_full', 'n', 'int'),
-      col('full', 'All', 'pct'),
-      col('full_ci', '95% CI', 'ci'),
+      ...rateColumns('full', 'All'),
       col('n_excl', 'n', 'int'),
-      col('excl', 'Unflagged', 'pct'),
-      col('excl_ci', '95% CI', 'ci'),
+      ...rateColumns('excl', 'Unflagged'),
       col('delta', 'Diff.', 'pct'),
     ],
     rows,

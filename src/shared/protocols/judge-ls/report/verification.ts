@@ -3,6 +3,7 @@
 // sensitivity table shows them without audit-flagged items. Only with `transform.verify` set.
 import type { JudgeLsMetrics } from '../types';
 import { col, type Table, type TableRow } from '../../../report/table';
+import { keyColumns, rateColumns } from '../../../report/columns';
 
 /** A chrF cell: one decimal, or why it has no value. */
 const score = (x: number | null, why: string) => (x === null ? `undefined (${why})` : x.toFixed(1));
@@ -20,8 +21,7 @@ export function verificationTables(metrics: JudgeLsMetrics, judges: string[]): T
       `English source with ${v.metric} (0–100); below ${v.min_chrf} the item is not verified and is left ` +
       `out of the verified-only results. ${v.excluded_item_ids.length} item(s) not verified.`,
     columns: [
-      col('item_id', 'Item', 'text'),
-      col('language', 'Language', 'text'),
+      ...keyColumns('item_id', 'language'),
       col('chrf', 'chrF', 'text'),
       col('chrf_instruction', 'Instruction', 'text'),
       col('chrf_output_1', 'Output 1', 'text'),
@@ -78,14 +78,11 @@ export function verificationTables(metrics: JudgeLsMetrics, judges: string[]): T
       `back-translation check (chrF ≥ ${v.min_chrf}; %, ${boot ? 'item-clustered bootstrap' : 'Wilson'} 95% CIs); difference in points. An empty ` +
       `verified cell: no verified pair for that judge and language.`,
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('comparison', 'Comparison', 'text'),
+      ...keyColumns('judge', 'comparison'),
       col('n_all', 'n', 'int'),
-      col('flip_all', 'All', 'pct'),
-      col('flip_all_ci', '95% CI', 'ci'),
+      ...rateColumns('flip_all', 'All'),
       col('n_verified', 'n', 'int'),
-      col('flip_verified', 'Verified', 'pct'),
-      col('flip_verified_ci', '95% CI', 'ci'),
+      ...rateColumns('flip_verified', 'Verified'),
       col('delta', 'Diff.', 'pct'),
     ],
     rows,

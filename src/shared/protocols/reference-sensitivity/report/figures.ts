@@ -6,7 +6,8 @@ import {
   baseOption,
   barWidth,
   categoryAxis,
-  FONT_FAMILY,
+  figureCanvas,
+  figureTitle,
   OKABE_ITO,
   TEXT,
   valueAxis,
@@ -103,15 +104,8 @@ export function acceptanceHeatmapFigure(m: RefSensMetrics): FigureSpec {
     width: 560,
     height: 140 + Math.max(1, ys.length) * 32,
     option: {
-      animation: false,
-      backgroundColor: '#ffffff',
-      textStyle: { fontFamily: FONT_FAMILY, color: TEXT },
-      title: {
-        text: title,
-        left: 'center',
-        top: 8,
-        textStyle: { fontSize: 15, fontWeight: 'bold', color: TEXT },
-      },
+      ...figureCanvas(),
+      title: figureTitle(title),
       grid: { left: 200, right: 40, top: 56, bottom: 70 },
       xAxis: { type: 'category', data: xs, axisLabel: axisText },
       yAxis: {

@@ -1,10 +1,11 @@
 // Reference-sensitivity tables (metrics.json → the generic table model; dashboard and exports).
 import { fixedIntervalText, fixedText } from '../../../report/format';
-import { col, intervalCell, withMethod, type Table, type TableRow } from '../../../report/table';
+import { col, intervalCell, type Table, type TableRow } from '../../../report/table';
+import { rateColumns, keyColumns, N_COLUMN } from '../../../report/columns';
+import { repeatFloorColumns, repeatFloorMethods } from '../../../report/paired-tables';
 import { usageTable } from '../../../report/usage';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { RefSensMetrics } from '../types';
-import { NEWCOMBE_PAIRED_METHOD } from '../../../stats/paired';
 
 /** The noise floor's NR-against-repeat rows, as the table names their transition (the verdict browser filters by it). */
 export const REPEAT_TRANSITION = 'NR-NR (repeat)';
@@ -25,28 +26,17 @@ function noiseFloorTable(nf: NonNullable<RefSensMetrics['noise_floor']>): Table 
       'Each NR verdict asked a second time (same prompt): NR-NR is how often the judge changes its ' +
       'CORRECT/INCORRECT verdict when nothing changes (Wilson 95% CI). NR-RV and NR-RC rows compare, on the ' +
       'answers valid in all three verdicts, the flip rate with the repeat flip rate (Wilson 95% CIs); ' +
-      `excess = flip − repeat flip, with the ${NEWCOMBE_PAIRED_METHOD} (95%) on the paired 2×2 of flipped ` +
-      'under the reference × flipped under repetition. McNemar: exact two-sided test of ' +
-      'reference-only vs repeat-only flips, item-clustered (the question as the unit); Holm: adjusted across the NR-RV and NR-RC rows of single ' +
+      repeatFloorMethods({ excess: 'flip − repeat flip', under: 'the reference', only: 'reference' }) +
+      ' (the question as the unit); Holm: adjusted across the NR-RV and NR-RC rows of single ' +
       'generators (every judge, generator and language: each test once). Generator "all" pools the ' +
       'generators: its rows are summaries outside that family and have no Holm p.',
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('generator', 'Generator', 'text'),
-      col('language', 'Language', 'text'),
-      col('transition', 'Transition', 'text'),
-      col('n', 'n', 'int'),
-      col('flip_rate', 'Flip rate', 'pct'),
-      withMethod(col('flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
-      col('repeat_flip_rate', 'Repeat flip', 'pct'),
-      withMethod(col('repeat_flip_rate_ci', '95% CI', 'ci'), 'Wilson'),
-      col('excess_flip_rate', 'Excess', 'pct'),
-      withMethod(col('excess_flip_rate_ci', '95% CI', 'ci'), 'Newcombe paired, method 10'),
-      col('both_flipped', 'Both flipped', 'int'),
-      col('change_only', 'Reference only', 'int'),
-      col('repeat_only', 'Repeat only', 'int'),
-      col('mcnemar_p', 'McNemar p', 'p'),
-      col('mcnemar_p_holm', 'Holm p', 'p'),
+      ...keyColumns('judge', 'generator', 'language', 'transition'),
+      ...repeatFloorColumns({
+        flipHeader: 'Flip rate',
+        onlyKey: 'change_only',
+        onlyHeader: 'Reference only',
+      }),
     ],
     rows,
   };
@@ -62,15 +52,11 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
         'generated answer; C2: another question’s gold answer in the same language sharing nothing with ' +
         'this one’s. Wilson 95% CIs; CGP = C1 − C2 with Newcombe’s paired-difference 95% CI (method 10).',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('language', 'Language', 'text'),
-        col('n', 'n', 'int'),
-        col('c1_accept', 'C1 accept', 'pct'),
-        col('c1_accept_ci', 'C1 95% CI', 'ci'),
-        col('c2_accept', 'C2 accept', 'pct'),
-        col('c2_accept_ci', 'C2 95% CI', 'ci'),
-        col('cgp', 'CGP', 'pct'),
-        col('cgp_ci', 'CGP 95% CI', 'ci'),
+        ...keyColumns('judge', 'language'),
+        N_COLUMN,
+        ...rateColumns('c1_accept', 'C1 accept', { ciHeader: 'C1 95% CI' }),
+        ...rateColumns('c2_accept', 'C2 accept', { ciHeader: 'C2 95% CI' }),
+        ...rateColumns('cgp', 'CGP', { ciHeader: 'CGP 95% CI' }),
       ],
       rows: m.calibration.map((r) => ({
         ...r,
@@ -86,13 +72,9 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
         'Share of generated answers judged CORRECT: NR no reference, RV reference visible, RC reference ' +
         'visible and compared. Generator "all" pools the generators (shown with two or more). Wilson 95% CIs.',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('generator', 'Generator', 'text'),
-        col('language', 'Language', 'text'),
-        col('setting', 'Setting', 'text'),
-        col('n', 'n', 'int'),
-        col('accept_rate', 'Accept', 'pct'),
-        col('accept_rate_ci', '95% CI', 'ci'),
+        ...keyColumns('judge', 'generator', 'language', 'setting'),
+        N_COLUMN,
+        ...rateColumns('accept_rate', 'Accept'),
       ],
       rows: m.acceptance.map((r) => ({ ...r })),
     },
@@ -105,13 +87,9 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
         'as the unit: generator "all" holds several answers per question); extraction change: share ' +
         'of pairs whose extracted answers differ after normalization.',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('generator', 'Generator', 'text'),
-        col('language', 'Language', 'text'),
-        col('transition', 'Transition', 'text'),
-        col('n', 'n', 'int'),
-        col('flip_rate', 'Flip rate', 'pct'),
-        col('flip_rate_ci', '95% CI', 'ci'),
+        ...keyColumns('judge', 'generator', 'language', 'transition'),
+        N_COLUMN,
+        ...rateColumns('flip_rate', 'Flip rate'),
         col('correct_to_incorrect', 'C→I', 'int'),
         col('incorrect_to_correct', 'I→C', 'int'),
         col('mcnemar_p', 'McNemar p', 'p'),
@@ -124,9 +102,8 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       title: 'String baseline: exact match and token F1 against the gold answers',
       caption: 'SQuAD/TyDi QA normalization; the best over each question’s gold answers, averaged.',
       columns: [
-        col('generator', 'Generator', 'text'),
-        col('language', 'Language', 'text'),
-        col('n', 'n', 'int'),
+        ...keyColumns('generator', 'language'),
+        N_COLUMN,
         col('exact_match', 'EM', 'pct'),
         col('token_f1', 'Token F1', 'pct'),
       ],
@@ -138,11 +115,8 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
       caption:
         'Share of valid verdicts where CORRECT coincides with an exact match (and INCORRECT with none).',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('generator', 'Generator', 'text'),
-        col('language', 'Language', 'text'),
-        col('setting', 'Setting', 'text'),
-        col('n', 'n', 'int'),
+        ...keyColumns('judge', 'generator', 'language', 'setting'),
+        N_COLUMN,
         col('em_agreement', 'Agreement with EM', 'pct'),
       ],
       rows: m.string_baseline.em_agreement.map((r) => ({ ...r })),
@@ -158,11 +132,9 @@ export function buildRefSensTables(m: RefSensMetrics): Table[] {
         'of each setting’s verdicts against the imported human labels. κ’s CI is undefined when one side ' +
         'is constant (its variance is 0).',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('setting', 'Setting', 'text'),
-        col('n', 'n', 'int'),
-        col('accuracy', 'Accuracy', 'pct'),
-        col('accuracy_ci', '95% CI', 'ci'),
+        ...keyColumns('judge', 'setting'),
+        N_COLUMN,
+        ...rateColumns('accuracy', 'Accuracy'),
         col('kappa', 'κ', 'text'),
         col('kappa_ci', 'κ 95% CI', 'text'),
       ],

@@ -9,22 +9,15 @@ import {
   barWidth,
   baseOption,
   categoryAxis,
-  OKABE_ITO,
   pct,
+  SERIES_COLORS,
   valueAxis,
   type FigureSpec,
 } from '../../../report/chart-kit';
 import { ALL, type SelfConsistencyMetrics } from '../types';
 import { conditionLabel } from './tables';
 
-const PALETTE = [
-  OKABE_ITO.blue,
-  OKABE_ITO.vermillion,
-  OKABE_ITO.green,
-  OKABE_ITO.orange,
-  OKABE_ITO.purple,
-  OKABE_ITO.skyBlue,
-];
+const PALETTE = SERIES_COLORS;
 
 const judgesOf = (m: SelfConsistencyMetrics) => [...new Set(m.stability.map((r) => r.judge))];
 const seriesName = (m: SelfConsistencyMetrics, judge: string, condition: string) =>

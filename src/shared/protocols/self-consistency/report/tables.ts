@@ -8,7 +8,8 @@ import {
 } from '../../../report/format';
 import { col, withMethod, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
-import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../../../stats/position';
+import { rateColumns, keyColumns, N_COLUMN, numberColumn, intervalTextColumn } from '../../../report/columns';
+import { positionLeanColumns } from '../../../report/paired-tables';
 import type { SelfConsistencyMetrics, StabilityRow } from '../types';
 
 export const BOOTSTRAP_METHOD = 'item-clustered percentile bootstrap';
@@ -45,21 +46,19 @@ function stabilityTable(m: SelfConsistencyMetrics): Table {
         : '.') +
       ' Failed: repeats without a usable answer (every row counts them).',
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('condition', 'Temperature', 'text'),
-      col('category', 'Category', 'text'),
+      ...keyColumns('judge', 'condition', 'category'),
       col('questions', 'Questions', 'int'),
       col('unanimous_rate', 'Unanimous', 'pct'),
-      withMethod(col('unanimous_rate_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
+      withMethod(intervalTextColumn('unanimous_rate_ci', '95% CI'), BOOTSTRAP_METHOD),
       col('disagree_prob', 'P(disagree)', 'pct'),
-      withMethod(col('disagree_prob_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
-      col('fleiss_kappa', 'Fleiss κ', 'text', 'r'),
+      withMethod(intervalTextColumn('disagree_prob_ci', '95% CI'), BOOTSTRAP_METHOD),
+      numberColumn('fleiss_kappa', 'Fleiss κ'),
       col('complete', 'Complete', 'int'),
       ...(pointwise
         ? [
-            col('within_sd', 'Within-SD', 'text', 'r'),
-            col('icc1', 'ICC(1)', 'text', 'r'),
-            col('icc1_ci', 'ICC 95% CI', 'text', 'c'),
+            numberColumn('within_sd', 'Within-SD'),
+            numberColumn('icc1', 'ICC(1)'),
+            intervalTextColumn('icc1_ci', 'ICC 95% CI'),
           ]
         : []),
       col('asked', 'Asked', 'int'),
@@ -111,13 +110,11 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
           : 'Majority: the median score of the first k repeats, compared with the human score rounded half up. ') +
         'Odd k only. Mean single: one repeat\u2019s accuracy averaged over every repeat index. Item-clustered bootstrap 95% CI.',
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('condition', 'Temperature', 'text'),
-        col('category', 'Category', 'text'),
+        ...keyColumns('judge', 'condition', 'category'),
         col('k', 'k', 'int'),
-        col('n', 'n', 'int'),
+        N_COLUMN,
         col('accuracy', 'Accuracy', 'pct'),
-        withMethod(col('accuracy_ci', '95% CI', 'text', 'c'), BOOTSTRAP_METHOD),
+        withMethod(intervalTextColumn('accuracy_ci', '95% CI'), BOOTSTRAP_METHOD),
         col('single_mean', 'Mean single', 'pct'),
       ],
       rows: m.accuracy_by_k.map((r) => ({
@@ -145,19 +142,12 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         'lean p: exact McNemar, Holm: adjusted across the table. First rate: ½ + (both first − both second) / 2n ' +
         "over the items decided in both orders, with Newcombe's paired 95% CI (method 10).",
       columns: [
-        col('judge', 'Judge', 'text'),
-        col('condition', 'Temperature', 'text'),
+        ...keyColumns('judge', 'condition'),
         col('k', 'k', 'int'),
         col('n', 'Items', 'int'),
-        col('consistency', 'Consistent', 'pct'),
-        withMethod(col('consistency_ci', '95% CI', 'ci'), 'Wilson score'),
+        ...rateColumns('consistency', 'Consistent', { method: 'Wilson score' }),
         col('single_mean', 'Mean single', 'pct'),
-        col('both_first', 'Both first', 'int'),
-        col('both_second', 'Both second', 'int'),
-        col('first_rate', 'First rate', 'pct'),
-        withMethod(col('first_rate_ci', '95% CI', 'ci'), FIRST_RATE_METHOD),
-        withMethod(col('lean_p', 'Lean p', 'p'), POSITION_TEST_METHOD),
-        withMethod(col('lean_p_holm', 'Holm p', 'p'), 'Holm'),
+        ...positionLeanColumns({ key: 'lean_p_holm', method: true }),
       ],
       rows: m.position_by_k.map((r) => ({
         judge: r.judge,
@@ -182,9 +172,8 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
     title: 'Per-question agreement',
     caption: `Complete questions by how many of the ${m.repeats} repeats give the most frequent verdict.`,
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('condition', 'Temperature', 'text'),
-      col('modal', 'Agreeing repeats', 'text', 'r'),
+      ...keyColumns('judge', 'condition'),
+      numberColumn('modal', 'Agreeing repeats'),
       col('questions', 'Questions', 'int'),
     ],
     rows: m.agreement_histogram.map((b) => ({
@@ -200,10 +189,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
     caption:
       'Questions whose valid repeats do not all agree; verdicts in sample order (× = no usable answer).',
     columns: [
-      col('judge', 'Judge', 'text'),
-      col('condition', 'Temperature', 'text'),
-      col('item_id', 'Item', 'text'),
-      col('category', 'Category', 'text'),
+      ...keyColumns('judge', 'condition', 'item_id', 'category'),
       col('order', 'Order', 'text'),
       col('verdicts', 'Verdicts', 'text'),
       col('distinct', 'Distinct', 'int'),
@@ -214,12 +200,7 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
     id: 'failures',
     title: 'Failed repeats',
     caption: 'Repeats without a usable answer after the retries, by judge, temperature and reason.',
-    columns: [
-      col('judge', 'Judge', 'text'),
-      col('condition', 'Temperature', 'text'),
-      col('reason', 'Reason', 'text'),
-      col('count', 'Count', 'int'),
-    ],
+    columns: [...keyColumns('judge', 'condition', 'reason'), col('count', 'Count', 'int')],
     rows: m.failures.map((f) => ({ ...f, condition: conditionLabel(f.condition) })),
   });
   tables.push(usageTable(m.usage));
