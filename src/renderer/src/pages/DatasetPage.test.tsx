@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../api';
 import { ApiError } from '../api/errors';
 import { App } from '../App';
@@ -9,6 +9,7 @@ import { useItem } from '../stores/item';
 import { subscribeToItemInvalidation, useItems } from '../stores/items';
 import type { Item } from '../../../shared/domain';
 import { FakeApi, ITEMS, rowsOf, summary } from '../test/fake-api';
+import { giveElementsAWindowBox } from '../test/dom';
 
 function makeApi() {
   return new FakeApi({
@@ -39,17 +40,7 @@ async function openAt(hash: string, api = makeApi()) {
   return api;
 }
 
-// jsdom has no layout, so every element measures 0×0 and the virtualizer would show no
-// rows; give elements a window-sized box as a browser would.
-const sizeProps = ['clientHeight', 'clientWidth'] as const;
-beforeAll(() => {
-  for (const prop of sizeProps) {
-    Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => 600 });
-  }
-});
-afterAll(() => {
-  for (const prop of sizeProps) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop];
-});
+giveElementsAWindowBox();
 
 beforeEach(() => {
   useDatasets.setState({ datasets: [], loaded: false, error: null });

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../../../shared/domain';
 import type { JudgmentView, VariantView } from '../../../../../shared/protocols/judge-ls/views';
 import { setApi } from '../../../api';
@@ -9,21 +9,10 @@ import { FakeApi, progress, protocolViews } from '../../../test/fake-api';
 import { FlipBrowserPage } from './FlipBrowserPage';
 import type { ResultsRoute } from '../../../results/routes';
 import { judgment } from '../results/test-fixtures';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
 
-// jsdom has no layout: give elements a window-sized box so the virtualizer shows rows.
-const sizeProps = ['clientHeight', 'clientWidth'] as const;
-beforeAll(() => {
-  for (const prop of sizeProps) {
-    Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => 600 });
-  }
-});
-afterAll(() => {
-  for (const prop of sizeProps) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop];
-});
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+giveElementsAWindowBox();
+unmountAndDropApiAfterEach();
 
 const ITEMS: Item[] = [1, 2, 3].map((n) => ({
   id: n,

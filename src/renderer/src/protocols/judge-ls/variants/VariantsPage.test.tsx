@@ -1,27 +1,14 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { setApi } from '../../../api';
 import '../../../i18n';
 import { FakeApi, ITEMS, estimateOf, protocolViews } from '../../../test/fake-api';
 import { variant } from '../test-fixtures';
 import { VariantsPage } from './VariantsPage';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
 
-// jsdom has no layout, so every element measures 0×0 and the virtualizer would show no
-// rows; give elements a window-sized box as a browser would.
-const sizeProps = ['clientHeight', 'clientWidth'] as const;
-beforeAll(() => {
-  for (const prop of sizeProps) {
-    Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => 600 });
-  }
-});
-afterAll(() => {
-  for (const prop of sizeProps) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop];
-});
-
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+giveElementsAWindowBox();
+unmountAndDropApiAfterEach();
 
 const VARIANTS = [
   variant({ itemId: 1, language: 'ZH', reasons: ['ZH.output_1: numbers_missing (EN 4, ZH 0)'] }),

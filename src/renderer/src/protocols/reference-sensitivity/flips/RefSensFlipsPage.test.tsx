@@ -3,7 +3,7 @@
 // query, and an opened answer with its texts (Arabic right to left via dir="auto"), each
 // setting's verdict and the explanations' diff; model text shown as text, never as HTML.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FlipRowView, FlipsView } from '../../../../../shared/protocols/reference-sensitivity/views';
 import { setApi } from '../../../api';
 import '../../../i18n';
@@ -11,6 +11,7 @@ import { FakeApi } from '../../../test/fake-api';
 import '../../index';
 import { RefSensFlipsPage } from './RefSensFlipsPage';
 import { rowKey } from './query';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
 
 const ROW: FlipRowView = {
   judge: 'Judge A',
@@ -57,19 +58,8 @@ const VIEW: FlipsView = {
   settings: ['NR', 'RV', 'RC'],
 };
 
-// jsdom has no layout: give elements a window-sized box so the virtualizer shows rows.
-const sizeProps = ['clientHeight', 'clientWidth'] as const;
-beforeAll(() => {
-  for (const prop of sizeProps)
-    Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => 600 });
-});
-afterAll(() => {
-  for (const prop of sizeProps) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop];
-});
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+giveElementsAWindowBox();
+unmountAndDropApiAfterEach();
 
 function setup(query: Record<string, string>, view: FlipsView = VIEW) {
   const api = new FakeApi({ 'experiments.protocolView': () => view });

@@ -1,0 +1,30 @@
+// Set-up that many DOM test files repeat: each helper registers its own vitest hooks, so a file
+// states what it needs in one line.
+import { cleanup } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { setApi } from '../api';
+
+const boxProps = ['clientHeight', 'clientWidth'] as const;
+
+/**
+ * jsdom has no layout, so every element measures 0×0 and a virtualizer shows no rows; for the
+ * file's tests, give every element a window-sized box as a browser would.
+ */
+export function giveElementsAWindowBox(px = 600): void {
+  beforeAll(() => {
+    for (const prop of boxProps) {
+      Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => px });
+    }
+  });
+  afterAll(() => {
+    for (const prop of boxProps) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop];
+  });
+}
+
+/** After each test: unmount what it rendered and drop its fake API, so no test sees another's. */
+export function unmountAndDropApiAfterEach(): void {
+  afterEach(() => {
+    cleanup();
+    setApi(null);
+  });
+}
