@@ -5,6 +5,7 @@ import { setApi } from '../api';
 import { App } from '../App';
 import { useAppInfo, useDatasets } from '../stores/datasets';
 import { navigate } from '../stores/route';
+import { useWizard } from '../stores/wizard';
 import { FakeApi, estimateOf, experimentSummary, progress, summary } from './fake-api';
 
 type Handlers = ConstructorParameters<typeof FakeApi>[0];
@@ -29,6 +30,12 @@ export function wizardApi(over: Handlers = {}): FakeApi {
     'experiments.start': () => progress({ experimentId: 7 }),
     ...over,
   });
+}
+
+/** A fresh draft on the first step, and no dataset list loaded yet. */
+export function resetWizardAndDatasets(): void {
+  useWizard.getState().reset();
+  useDatasets.setState({ datasets: [], loaded: false, error: null });
 }
 
 /** Renders the app on the wizard's first step, with app info and datasets loaded through `api`. */

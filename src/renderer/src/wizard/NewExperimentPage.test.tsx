@@ -1,15 +1,14 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setApi } from '../api';
 import { ApiError } from '../api/errors';
 import { App } from '../App';
 import '../i18n';
-import { useDatasets } from '../stores/datasets';
 import { listRendererProtocols, registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
 import { buildConfig, initialDraft } from '../lib/experiment-config';
 import { useWizard, WIZARD_STORAGE_KEY } from '../stores/wizard';
 import { estimateOf } from '../test/fake-api';
-import { clickNext, openNewExperimentWizard, wizardApi } from '../test/wizard';
+import { unmountAndDropApiAfterEach } from '../test/dom';
+import { resetWizardAndDatasets, clickNext, openNewExperimentWizard, wizardApi } from '../test/wizard';
 
 const ROWS = [
   {
@@ -73,13 +72,9 @@ type TieProbeCase = { otherLanguages: string; offered: boolean; says: RegExp; do
 
 const stepTitle = () => screen.getByRole('heading', { level: 2 }).textContent;
 
-beforeEach(() => {
-  useWizard.getState().reset();
-  useDatasets.setState({ datasets: [], loaded: false, error: null });
-});
+beforeEach(resetWizardAndDatasets);
+unmountAndDropApiAfterEach();
 afterEach(() => {
-  cleanup();
-  setApi(null);
   unregisterRendererProtocol('test-pointwise');
 });
 

@@ -1,13 +1,13 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EstimateRow } from '../../../shared/experiments';
 import { setApi } from '../api';
 import '../i18n';
 import '../protocols';
-import { useDatasets } from '../stores/datasets';
 import { PRICE_ESTIMATE_DELAY_MS, useWizard } from '../stores/wizard';
 import { FakeApi, estimateOf } from '../test/fake-api';
-import { clickNext, openNewExperimentWizard, wizardApi } from '../test/wizard';
+import { unmountAndDropApiAfterEach } from '../test/dom';
+import { resetWizardAndDatasets, clickNext, openNewExperimentWizard, wizardApi } from '../test/wizard';
 import { demoDraft } from '../lib/demo';
 import { PriceEditor } from './PriceEditor';
 
@@ -76,14 +76,8 @@ const type = (model: string, name: 'input' | 'cachedInput' | 'output', value: st
   fireEvent.change(field(model, name), { target: { value } });
 const pause = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
 
-beforeEach(() => {
-  useWizard.getState().reset();
-  useDatasets.setState({ datasets: [], loaded: false, error: null });
-});
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+beforeEach(resetWizardAndDatasets);
+unmountAndDropApiAfterEach();
 
 describe('Wizard price table', () => {
   it('calls the simulated models’ $0 prices free, not "edited" (issue 26 item 8)', async () => {

@@ -5,14 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../../api';
 import { i18next } from '../../../i18n';
 import '../../index';
-import { useDatasets } from '../../../stores/datasets';
-import { useWizard } from '../../../stores/wizard';
 import type { FakeApi } from '../../../test/fake-api';
-import { clickNext, lastConfigSent, openNewExperimentWizard, wizardApi } from '../../../test/wizard';
+import {
+  resetWizardAndDatasets,
+  clickNext,
+  lastConfigSent,
+  openNewExperimentWizard,
+  wizardApi,
+} from '../../../test/wizard';
 
 beforeEach(async () => {
-  useWizard.getState().reset();
-  useDatasets.setState({ datasets: [], loaded: false, error: null });
+  resetWizardAndDatasets();
   await act(() => i18next.changeLanguage('en'));
 });
 afterEach(async () => {
