@@ -3,6 +3,7 @@
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { setApi } from '../api';
+import { i18next } from '../i18n';
 
 const boxProps = ['clientHeight', 'clientWidth'] as const;
 
@@ -21,10 +22,24 @@ export function giveElementsAWindowBox(px = 600): void {
   });
 }
 
-/** After each test: unmount what it rendered and drop its fake API, so no test sees another's. */
-export function unmountAndDropApiAfterEach(): void {
-  afterEach(() => {
+/**
+ * After each test: unmount what it rendered and drop its fake API, so no test sees another's;
+ * with `backToEnglish`, also switch back from a language the test chose.
+ */
+export function unmountAndDropApiAfterEach({ backToEnglish = false } = {}): void {
+  afterEach(async () => {
     cleanup();
     setApi(null);
+    if (backToEnglish) await i18next.changeLanguage('en');
+  });
+}
+
+/**
+ * jsdom has no canvas: with no 2D context, ECharts estimates text widths itself instead of
+ * logging jsdom's "not implemented" errors; tests read a chart's option, not its pixels.
+ */
+export function withoutCanvas(): void {
+  beforeAll(() => {
+    HTMLCanvasElement.prototype.getContext = (() => null) as never;
   });
 }

@@ -3,7 +3,7 @@
 // marked), the histograms and scatter, the tables, and the variant browser showing model text
 // as text beside its source with a diff; and the wizard's config keys.
 import { fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildBiasTables } from '../../../../shared/protocols/bias-probes/report/tables';
 import type { BiasMetrics, ProbeRow } from '../../../../shared/protocols/bias-probes/types';
 import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
@@ -13,7 +13,7 @@ import { i18next } from '../../i18n';
 import type { WizardDraft } from '../../lib/experiment-config';
 import { drawnOption } from '../../test/charts';
 import { FakeApi, protocolViews } from '../../test/fake-api';
-import { unmountAndDropApiAfterEach } from '../../test/dom';
+import { unmountAndDropApiAfterEach, withoutCanvas } from '../../test/dom';
 import { type ResultsExperiment, renderResultsPage, resultsApi } from '../../test/results';
 import { VariantBrowser } from './VariantBrowser';
 import { biasConfig, initialBiasDraft, withBiasDraft } from './draft';
@@ -100,9 +100,7 @@ const VARIANTS: BiasVariantView[] = [
   },
 ];
 
-beforeAll(() => {
-  HTMLCanvasElement.prototype.getContext = (() => null) as never;
-});
+withoutCanvas();
 unmountAndDropApiAfterEach();
 
 const EXPERIMENT: ResultsExperiment = { id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 };

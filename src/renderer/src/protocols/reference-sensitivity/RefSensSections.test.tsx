@@ -3,14 +3,14 @@
 // drawn from metrics.json, every table with its CIs, and the wizard's config keys.
 import { screen, waitFor } from '@testing-library/react';
 import * as echarts from 'echarts/core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRefSensTables } from '../../../../shared/protocols/reference-sensitivity/report/tables';
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
 import type { ExperimentResults } from '../../../../shared/experiments';
 import { setApi } from '../../api';
 import { i18next } from '../../i18n';
 import { drawnOption } from '../../test/charts';
-import { unmountAndDropApiAfterEach } from '../../test/dom';
+import { unmountAndDropApiAfterEach, withoutCanvas } from '../../test/dom';
 import { type ResultsExperiment, renderResultsPage, resultsApi } from '../../test/results';
 import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
 import '../index';
@@ -106,9 +106,7 @@ const RESULTS: ExperimentResults<RefSensMetrics> = {
   simulated: false,
 };
 
-beforeAll(() => {
-  HTMLCanvasElement.prototype.getContext = (() => null) as never;
-});
+withoutCanvas();
 unmountAndDropApiAfterEach();
 
 describe('reference-sensitivity results', () => {
