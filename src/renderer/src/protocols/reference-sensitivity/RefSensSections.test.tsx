@@ -16,6 +16,17 @@ import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
 import '../index';
 import type { WizardDraft } from '../../lib/experiment-config';
 
+// Judge J's NR → RV flips on ar: one row in the flip table, set against the noise floor below.
+const NR_RV_FLIPS = {
+  judge: 'J',
+  generator: 'all',
+  language: 'ar',
+  transition: 'NR-RV',
+  n: 150,
+  flip_rate: 0.2,
+  flip_rate_ci: [0.14, 0.27] as [number, number],
+};
+
 const METRICS: RefSensMetrics = {
   calibration: [
     {
@@ -41,13 +52,7 @@ const METRICS: RefSensMetrics = {
   })),
   flips: [
     {
-      judge: 'J',
-      generator: 'all',
-      language: 'ar',
-      transition: 'NR-RV',
-      n: 150,
-      flip_rate: 0.2,
-      flip_rate_ci: [0.14, 0.27],
+      ...NR_RV_FLIPS,
       correct_to_incorrect: 28,
       incorrect_to_correct: 2,
       mcnemar_p: 0.00001,
@@ -73,13 +78,7 @@ const METRICS: RefSensMetrics = {
     ],
     excess: [
       {
-        judge: 'J',
-        generator: 'all',
-        language: 'ar',
-        transition: 'NR-RV',
-        n: 150,
-        flip_rate: 0.2,
-        flip_rate_ci: [0.14, 0.27],
+        ...NR_RV_FLIPS,
         repeat_flip_rate: 0.06,
         repeat_flip_rate_ci: [0.03, 0.11],
         excess_flip_rate: 0.14,
