@@ -9,7 +9,7 @@ import { useImport } from '../stores/import';
 import { routeHref } from '../stores/route';
 import { ImportStatus } from './ImportStatus';
 import { ApiError, toApiError } from '../api';
-import { TableScroll } from '../components/TableScroll';
+import { ListTable } from '../components/ListTable';
 
 const ACCEPT = '.jsonl,.json,.csv';
 
@@ -207,31 +207,23 @@ export function DatasetsPage() {
         <EmptyState onPickFile={pickFile} />
       ) : (
         <>
-          <TableScroll className="table-wrap" label={t('datasets.title')}>
-            <table className="datasets-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('datasets.columns.name')}</th>
-                  <th scope="col">{t('datasets.columns.source')}</th>
-                  <th scope="col">{t('datasets.columns.kind')}</th>
-                  <th scope="col">{t('datasets.columns.format')}</th>
-                  <th scope="col" className="num">
-                    {t('datasets.columns.items')}
-                  </th>
-                  <th scope="col">{t('datasets.columns.subsets')}</th>
-                  <th scope="col">{t('datasets.columns.created')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('datasets.columns.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {datasets.map((d) => (
-                  <DatasetRow key={d.id} dataset={d} onDeleted={setDeletedName} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ListTable
+            label={t('datasets.title')}
+            columns={[
+              { label: t('datasets.columns.name') },
+              { label: t('datasets.columns.source') },
+              { label: t('datasets.columns.kind') },
+              { label: t('datasets.columns.format') },
+              { label: t('datasets.columns.items'), numeric: true },
+              { label: t('datasets.columns.subsets') },
+              { label: t('datasets.columns.created') },
+              { label: t('datasets.columns.actions'), screenReaderOnly: true },
+            ]}
+          >
+            {datasets.map((d) => (
+              <DatasetRow key={d.id} dataset={d} onDeleted={setDeletedName} />
+            ))}
+          </ListTable>
           <p className="hint">{t('datasets.importHint')}</p>
         </>
       )}

@@ -14,7 +14,7 @@ import '../compare/i18n';
 import { BUNDLE_NS } from '../bundle/i18n';
 import { routeHref } from '../stores/route';
 import { ProtocolName } from '../protocols/ProtocolName';
-import { TableScroll } from '../components/TableScroll';
+import { ListTable } from '../components/ListTable';
 
 function ExperimentRow({
   experiment,
@@ -206,30 +206,22 @@ export function ExperimentsPage() {
           </div>
         </section>
       ) : (
-        <TableScroll className="table-wrap" label={t('experiments.title')}>
-          <table className="datasets-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('experiments.columns.name')}</th>
-                <th scope="col">{t('experiments.columns.dataset')}</th>
-                <th scope="col">{t('experiments.columns.judges')}</th>
-                <th scope="col">{t('experiments.columns.status')}</th>
-                <th scope="col" className="num">
-                  {t('experiments.columns.progress')}
-                </th>
-                <th scope="col">{t('experiments.columns.created')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('experiments.columns.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiments.map((e) => (
-                <ExperimentRow key={e.id} experiment={e} onDeleted={setDeletedName} />
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <ListTable
+          label={t('experiments.title')}
+          columns={[
+            { label: t('experiments.columns.name') },
+            { label: t('experiments.columns.dataset') },
+            { label: t('experiments.columns.judges') },
+            { label: t('experiments.columns.status') },
+            { label: t('experiments.columns.progress'), numeric: true },
+            { label: t('experiments.columns.created') },
+            { label: t('experiments.columns.actions'), screenReaderOnly: true },
+          ]}
+        >
+          {experiments.map((e) => (
+            <ExperimentRow key={e.id} experiment={e} onDeleted={setDeletedName} />
+          ))}
+        </ListTable>
       )}
     </div>
   );

@@ -21,7 +21,7 @@ const NR_RV_FLIPS = {
   judge: 'J',
   generator: 'all',
   language: 'ar',
-  transition: 'NR-RV',
+  transition: 'NR-RV' as const,
   n: 150,
   flip_rate: 0.2,
   flip_rate_ci: [0.14, 0.27] as [number, number],
