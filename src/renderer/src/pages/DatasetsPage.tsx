@@ -8,7 +8,7 @@ import { useAppInfo, useDatasets } from '../stores/datasets';
 import { useImport } from '../stores/import';
 import { routeHref } from '../stores/route';
 import { ImportStatus } from './ImportStatus';
-import { ApiError, toApiError } from '../api';
+import { ConfirmDelete, useConfirmedDelete } from '../components/ConfirmDelete';
 import { ListTable } from '../components/ListTable';
 
 const ACCEPT = '.jsonl,.json,.csv';
@@ -44,21 +44,10 @@ function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted
   const { t, i18n } = useTranslation();
   const kind = dataset.kind ?? 'pairwise';
   const remove = useDatasets((s) => s.remove);
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  const doDelete = async () => {
-    setBusy(true);
-    try {
-      await remove(dataset.id);
-      onDeleted(dataset.name);
-    } catch (err) {
-      setError(toApiError(err));
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
+  const deletion = useConfirmedDelete(
+    () => remove(dataset.id),
+    () => onDeleted(dataset.name),
+  );
 
   return (
     <tr data-testid="dataset-row" data-dataset-id={dataset.id}>
@@ -82,31 +71,21 @@ function DatasetRow({ dataset, onDeleted }: { dataset: DatasetSummary; onDeleted
       </td>
       <td className="small nowrap">{formatDateTime(dataset.createdAt, i18n.language)}</td>
       <td className="actions">
-        {confirming ? (
-          <div className="confirm" role="group" aria-label={t('datasets.delete')}>
-            <span className="confirm__text">
-              {t('datasets.confirmDelete', { name: dataset.name, count: dataset.itemCount })}
-            </span>
-            <button type="button" className="btn btn--small btn--danger" onClick={doDelete} disabled={busy}>
-              {t('datasets.confirmDeleteYes')}
-            </button>
-            <button
-              type="button"
-              className="btn btn--small btn--ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              {t('common.cancel')}
-            </button>
-          </div>
+        {deletion.confirming ? (
+          <ConfirmDelete
+            label={t('datasets.delete')}
+            question={t('datasets.confirmDelete', { name: dataset.name, count: dataset.itemCount })}
+            yes={t('datasets.confirmDeleteYes')}
+            state={deletion}
+          />
         ) : (
-          <button type="button" className="btn btn--small btn--ghost" onClick={() => setConfirming(true)}>
+          <button type="button" className="btn btn--small btn--ghost" onClick={deletion.ask}>
             {t('datasets.delete')}
           </button>
         )}
-        {error && (
+        {deletion.error && (
           <p className="inline-error">
-            {t('datasets.deleteFailed')}: {error.message}
+            {t('datasets.deleteFailed')}: {deletion.error.message}
           </p>
         )}
       </td>

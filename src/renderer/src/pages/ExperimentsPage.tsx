@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExperimentSummary } from '../../../shared/experiments';
-import { ApiError, toApiError } from '../api';
+import { ConfirmDelete, useConfirmedDelete } from '../components/ConfirmDelete';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { Notice } from '../components/Notice';
 import { SimulatedBadge } from '../components/SimulatedBanner';
@@ -25,23 +25,13 @@ function ExperimentRow({
 }) {
   const { t, i18n } = useTranslation();
   const remove = useExperiments((s) => s.remove);
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
   const { planned, done, failed } = experiment.counts;
   const href = routeHref({ name: 'experiment', experimentId: experiment.id });
 
-  const doDelete = async () => {
-    setBusy(true);
-    try {
-      await remove(experiment.id);
-      onDeleted(experiment.name);
-    } catch (err) {
-      setError(toApiError(err));
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
+  const deletion = useConfirmedDelete(
+    () => remove(experiment.id),
+    () => onDeleted(experiment.name),
+  );
 
   return (
     <tr data-testid="experiment-row" data-experiment-id={experiment.id}>
@@ -101,21 +91,13 @@ function ExperimentRow({
       </td>
       <td className="small nowrap">{formatDateTime(experiment.createdAt, i18n.language)}</td>
       <td className="actions">
-        {confirming ? (
-          <div className="confirm" role="group" aria-label={t('experiments.delete')}>
-            <span className="confirm__text">{t('experiments.confirmDelete', { name: experiment.name })}</span>
-            <button type="button" className="btn btn--small btn--danger" onClick={doDelete} disabled={busy}>
-              {t('experiments.confirmDeleteYes')}
-            </button>
-            <button
-              type="button"
-              className="btn btn--small btn--ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              {t('common.cancel')}
-            </button>
-          </div>
+        {deletion.confirming ? (
+          <ConfirmDelete
+            label={t('experiments.delete')}
+            question={t('experiments.confirmDelete', { name: experiment.name })}
+            yes={t('experiments.confirmDeleteYes')}
+            state={deletion}
+          />
         ) : (
           <div className="row-actions">
             <a className="btn btn--small" href={href}>
@@ -129,14 +111,14 @@ function ExperimentRow({
                 {t('run.results')}
               </a>
             )}
-            <button type="button" className="btn btn--small btn--ghost" onClick={() => setConfirming(true)}>
+            <button type="button" className="btn btn--small btn--ghost" onClick={deletion.ask}>
               {t('experiments.delete')}
             </button>
           </div>
         )}
-        {error && (
+        {deletion.error && (
           <p className="inline-error">
-            {t('experiments.deleteFailed')}: {error.message}
+            {t('experiments.deleteFailed')}: {deletion.error.message}
           </p>
         )}
       </td>
