@@ -48,18 +48,26 @@ function guidelinesFile(file: string): string {
   return text;
 }
 
-function wholeNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
-  return n;
+/**
+ * A commander parser of one number: what `accepts` takes, else the option is refused with
+ * `expected` (commander adds the option's name).
+ */
+function numberArg(accepts: (n: number) => boolean, expected: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!accepts(n)) throw new InvalidArgumentError(expected);
+    return n;
+  };
 }
 
-function fraction(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < -1 || n > 1)
-    throw new InvalidArgumentError('expected a number from -1 to 1');
-  return n;
-}
+const wholeNumber = numberArg((n) => Number.isSafeInteger(n) && n >= 1, 'expected a whole number ≥ 1');
+const fraction = numberArg((n) => Number.isFinite(n) && n >= -1 && n <= 1, 'expected a number from -1 to 1');
+const wholeOrZero = numberArg((n) => Number.isSafeInteger(n) && n >= 0, 'expected a whole number ≥ 0');
+const epsilonArg = numberArg((n) => Number.isFinite(n) && n >= 0 && n <= 1, 'expected a number from 0 to 1');
+const marginArg = numberArg(
+  (n) => Number.isFinite(n) && n >= 0 && n <= 100,
+  'expected a number from 0 to 100',
+);
 
 /** Three numbers, low, mid and high judge-score band: "0.1,0.3,0.1" or "30,40,30". */
 function threeBands(kind: 'fraction' | 'count') {
@@ -77,18 +85,6 @@ function threeBands(kind: 'fraction' | 'count') {
   };
 }
 
-function wholeOrZero(v: string): number {
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
-  return n;
-}
-
-function epsilonArg(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
-  return n;
-}
-
 function criteriaArg(v: string): LeastSureCriterion[] {
   const list = v
     .split(',')
@@ -98,13 +94,6 @@ function criteriaArg(v: string): LeastSureCriterion[] {
   if (bad !== undefined || !list.length)
     throw new InvalidArgumentError(`expected some of ${LEAST_SURE_CRITERIA.join(', ')}, comma-separated`);
   return list as LeastSureCriterion[];
-}
-
-function marginArg(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 100)
-    throw new InvalidArgumentError('expected a number from 0 to 100');
-  return n;
 }
 
 function cutArg(v: string, previous: number[] | undefined): number[] {

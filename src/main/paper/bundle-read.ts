@@ -11,7 +11,7 @@ import {
   type RefusalParams,
 } from '../../shared/paper/bundle-refusals';
 import { AppError } from '../base/errors';
-import { INPUT_LIMITS } from '../base/input-limits';
+import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
 import { entryNameProblem, readZip, ZipProblem, type ZipLimits } from '../base/zip-read';
 import { sha256Hex } from './bundle-write';
 
@@ -55,6 +55,21 @@ export function bundleRefusal(
   const message = fillRefusal(BUNDLE_REFUSALS_EN[key], params);
   const { why, ...at } = where;
   return new AppError('invalid_input', message, [{ ...at, message: why ?? message }]).because(key, params);
+}
+
+/**
+ * A bundle the person handed over, whole: refused up front when the file is larger than a
+ * bundle may be (said with both sizes), then opened and checked as `openBundle` does.
+ */
+export function openHandedBundle(fileName: string, bytes: Uint8Array): OpenedBundle {
+  const max = INPUT_LIMITS.bundle.fileBytes;
+  if (bytes.length > max)
+    throw bundleRefusal(
+      'bundle.fileTooLarge',
+      { file: fileName, size: formatBytes(bytes.length), limit: formatBytes(max) },
+      { file: fileName, why: 'too large' },
+    );
+  return openBundle(fileName, bytes);
 }
 
 export function openBundle(

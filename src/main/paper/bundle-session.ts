@@ -8,11 +8,10 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_READS, type BundleRead, type OpenedBundleReport } from '../../shared/paper/bundle';
 import { API_METHODS } from '../../shared/api/methods';
-import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
 import { AppError } from '../base/errors';
 import { markSimulatedTable } from '../../shared/report/simulated';
 import { getItem, listItems } from '../store/datasets';
-import { bundleRefusal, openBundle } from './bundle-read';
+import { openHandedBundle } from './bundle-read';
 import { replayBundle, type ReplayedBundle } from './bundle-verify';
 
 /** The folder prefix of an opened bundle's replay: its process id, so a later core can tell a dead one's. */
@@ -48,16 +47,9 @@ export class BundleSessions {
   }
 
   private async openNow(fileName: string, bytes: Uint8Array): Promise<OpenedBundleReport> {
-    const max = INPUT_LIMITS.bundle.fileBytes;
-    if (bytes.length > max)
-      throw bundleRefusal(
-        'bundle.fileTooLarge',
-        { file: fileName, size: formatBytes(bytes.length), limit: formatBytes(max) },
-        { file: fileName, why: 'too large' },
-      );
     // Checked whole before anything else. The open bundle is closed only once this one has
     // replayed: a bundle refused, before or by its replay, leaves it as it was.
-    const bundle = openBundle(fileName, bytes);
+    const bundle = openHandedBundle(fileName, bytes);
     const root = join(this.dataDir, 'exports');
     await mkdir(root, { recursive: true });
     await this.removeOrphans(root);

@@ -3,8 +3,7 @@
 // bundle-write.ts's `exportBundle`: the experiments' views call it, and the replay here runs an
 // experiment service, so the two stay apart.)
 import type { BundleVerifyReport } from '../../shared/paper/bundle';
-import { formatBytes, INPUT_LIMITS } from '../base/input-limits';
-import { bundleRefusal, openBundle } from './bundle-read';
+import { openHandedBundle } from './bundle-read';
 import { verifyBundle } from './bundle-verify';
 import { inScratch } from './scratch';
 
@@ -14,13 +13,6 @@ export function verifyBundleBytes(
   fileName: string,
   bytes: Uint8Array,
 ): Promise<BundleVerifyReport> {
-  const max = INPUT_LIMITS.bundle.fileBytes;
-  if (bytes.length > max)
-    throw bundleRefusal(
-      'bundle.fileTooLarge',
-      { file: fileName, size: formatBytes(bytes.length), limit: formatBytes(max) },
-      { file: fileName, why: 'too large' },
-    );
-  const bundle = openBundle(fileName, bytes);
+  const bundle = openHandedBundle(fileName, bytes);
   return inScratch(dataDir, '.verify-', (dir) => verifyBundle(bundle, dir));
 }

@@ -3,11 +3,10 @@
 // original verdict did not give to the worse response, Holm runs per judge × category, and
 // itemScores gives raw and debiased scores.
 import { describe, expect, it } from 'vitest';
-import type { TaskResult } from '../plugin';
 import { resolveBiasOptions, type BiasConfig } from './config';
 import type { BiasItem } from './item';
-import { choiceOf, computeBiasMetrics, itemScoresOf } from './metrics';
-import type { JudgeMeta } from './plan';
+import { choiceOf, itemScoresOf } from './metrics';
+import { bothOrders, metricsOfJ } from './metrics-test-kit';
 
 const item = (id: string, category: string, label: 1 | 2): BiasItem => ({
   id: 0,
@@ -23,37 +22,6 @@ const item = (id: string, category: string, label: 1 | 2): BiasItem => ({
   humanScore: null,
 });
 
-let n = 0;
-function verdict(
-  sourceId: string,
-  condition: JudgeMeta['condition'],
-  order: 'orig' | 'swap',
-  winner: 'A' | 'B' | 'tie',
-): TaskResult {
-  const meta: JudgeMeta = {
-    judge: 'J',
-    itemId: 0,
-    sourceId,
-    category: null,
-    mode: 'pairwise',
-    condition,
-    slot: null,
-    shown: null,
-    order,
-    scale: 5,
-  };
-  return {
-    key: `k${n++}`,
-    stage: 'judge',
-    meta,
-    requestId: n,
-    status: 'ok',
-    value: { winner, confidence: 0.5, reason: '' },
-    reason: null,
-    attempts: 1,
-  };
-}
-
 const opts = resolveBiasOptions({ mode: 'pairwise', probes: ['position', 'length'] } as BiasConfig);
 
 describe('bias-probes metrics (pairwise)', () => {
@@ -67,22 +35,12 @@ describe('bias-probes metrics (pairwise)', () => {
     // i1 (gold 1, worse = output_2): orig A (=1), swap A (=2) → inconsistent; longer: orig B (=2, worse) flips, swap A (=2).
     // i2 (gold 2, worse = output_1): orig tie, swap B (=1, worse); longer: orig A (=1, worse), swap B (=1).
     const results = [
-      verdict('i1', 'original', 'orig', 'A'),
-      verdict('i1', 'original', 'swap', 'A'),
-      verdict('i1', 'longer', 'orig', 'B'),
-      verdict('i1', 'longer', 'swap', 'A'),
-      verdict('i2', 'original', 'orig', 'tie'),
-      verdict('i2', 'original', 'swap', 'B'),
-      verdict('i2', 'longer', 'orig', 'A'),
-      verdict('i2', 'longer', 'swap', 'B'),
+      ...bothOrders('i1', 'original', ['A', 'A']),
+      ...bothOrders('i1', 'longer', ['B', 'A']),
+      ...bothOrders('i2', 'original', ['tie', 'B']),
+      ...bothOrders('i2', 'longer', ['A', 'B']),
     ];
-    const m = computeBiasMetrics({
-      opts,
-      judges: ['J'],
-      items: [item('i1', 'c1', 1), item('i2', 'c2', 2)],
-      results,
-      usage: [],
-    });
+    const m = metricsOfJ(opts, [item('i1', 'c1', 1), item('i2', 'c2', 2)], results);
     const pos = m.position.find((r) => r.category === 'all')!;
     // Decided verdicts: A, A, B → 2 of 3.
     expect(pos.n).toBe(3);
@@ -113,7 +71,7 @@ describe('bias-probes metrics (pairwise)', () => {
       opts,
       judges: ['J'],
       items: [item('i1', 'c1', 1)],
-      results: [verdict('i1', 'original', 'orig', 'A'), verdict('i1', 'original', 'swap', 'A')],
+      results: bothOrders('i1', 'original', ['A', 'A']),
     });
     expect(rows).toEqual([
       { itemId: 'i1', response: 'output_1', judge: 'J', category: 'c1', raw: 1, debiased: 0.5 },

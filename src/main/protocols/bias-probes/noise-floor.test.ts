@@ -9,7 +9,7 @@ import { binomialTestTwoSided, holmAdjust, wilcoxonSignedRank } from '../../../s
 import type { TaskResult } from '../plugin';
 import { resolveBiasOptions, type BiasConfig } from './config';
 import type { BiasItem } from './item';
-import { computeBiasMetrics } from './metrics';
+import { bothOrders, judgeResult, metricsOfJ } from './metrics-test-kit';
 import { planJudge, type JudgeMeta } from './plan';
 import { biasProbesPlugin } from './plugin';
 
@@ -30,40 +30,13 @@ const pair = (id: string, label: 1 | 2 = 1): BiasItem => ({
   humanScore: null,
 });
 
-let n = 0;
-function result(
-  meta: Partial<JudgeMeta> & Pick<JudgeMeta, 'sourceId' | 'mode' | 'condition'>,
-  value: unknown,
-) {
-  const full: JudgeMeta = {
-    judge: 'J',
-    itemId: 0,
-    category: null,
-    slot: null,
-    shown: null,
-    order: null,
-    scale: 5,
-    ...meta,
-  };
-  return {
-    key: `k${n++}`,
-    stage: 'judge',
-    meta: full,
-    requestId: n,
-    status: 'ok',
-    value,
-    reason: null,
-    attempts: 1,
-  } as TaskResult;
-}
-
 const score = (
   sourceId: string,
   slot: string,
   condition: JudgeMeta['condition'],
   s: number,
   extra: Partial<JudgeMeta> = {},
-) => result({ sourceId, slot, mode: 'pointwise', condition, ...extra }, { score: s, reason: '' });
+) => judgeResult({ sourceId, slot, mode: 'pointwise', condition, ...extra }, { score: s, reason: '' });
 
 const pointwise = resolveBiasOptions({
   mode: 'pointwise',
@@ -129,7 +102,7 @@ describe('bias probes: each effect against its own placebo (issue 32 item 9)', (
         score(s, 'output_1', 'original', 2 + secondRepeat[i], { shown: 'second', sample: 1 }),
       );
     });
-    const m = computeBiasMetrics({ opts: pointwise, judges: ['J'], items, results, usage: [] });
+    const m = metricsOfJ(pointwise, items, results);
     const nf = m.noise_floor!;
     expect(nf.placebo.map((z) => `${z.repeated} ${z.n} ${z.changed}`)).toEqual([
       'original 6 0',
@@ -182,27 +155,15 @@ describe('bias probes: each effect against its own placebo (issue 32 item 9)', (
 
   it('gives pairwise accuracy per judge × variant against the gold label, with a Wilson interval', () => {
     const opts = resolveBiasOptions({ mode: 'pairwise', probes: ['length'] } as BiasConfig);
-    const v = (id: string, condition: JudgeMeta['condition'], order: 'orig' | 'swap', winner: string) =>
-      result({ sourceId: id, mode: 'pairwise', condition, order }, { winner, confidence: null, reason: '' });
     // i1 gold 1, i2 gold 2. Original: orig A (=1 ✓), swap B (=1 ✓), i2 orig B (=2 ✓), swap tie.
     // Longer: i1 orig B (=2 ✗), swap B (=1 ✓), i2 orig A (=1 ✗), swap B (=1 ✗).
     const results = [
-      v('i1', 'original', 'orig', 'A'),
-      v('i1', 'original', 'swap', 'B'),
-      v('i2', 'original', 'orig', 'B'),
-      v('i2', 'original', 'swap', 'tie'),
-      v('i1', 'longer', 'orig', 'B'),
-      v('i1', 'longer', 'swap', 'B'),
-      v('i2', 'longer', 'orig', 'A'),
-      v('i2', 'longer', 'swap', 'B'),
+      ...bothOrders('i1', 'original', ['A', 'B']),
+      ...bothOrders('i2', 'original', ['B', 'tie']),
+      ...bothOrders('i1', 'longer', ['B', 'B']),
+      ...bothOrders('i2', 'longer', ['A', 'B']),
     ];
-    const m = computeBiasMetrics({
-      opts,
-      judges: ['J'],
-      items: [pair('i1', 1), pair('i2', 2)],
-      results,
-      usage: [],
-    });
+    const m = metricsOfJ(opts, [pair('i1', 1), pair('i2', 2)], results);
     expect(m.accuracy!.map((r) => `${r.variant} ${r.correct}/${r.n} ties ${r.ties}`)).toEqual([
       'original 3/4 ties 1',
       'longer 1/4 ties 0',
@@ -217,8 +178,6 @@ describe('bias probes: each effect against its own placebo (issue 32 item 9)', (
     expect(m.accuracy![0].accuracy_ci[1]).toBeCloseTo(centre + half, 10);
     expect(buildBiasTables(m).some((t) => t.id === 'accuracy')).toBe(true);
     // Pointwise data has no verdict to be right or wrong: no accuracy key.
-    expect(
-      'accuracy' in computeBiasMetrics({ opts: pointwise, judges: ['J'], items: [], results: [], usage: [] }),
-    ).toBe(false);
+    expect('accuracy' in metricsOfJ(pointwise, [], [])).toBe(false);
   });
 });

@@ -183,6 +183,25 @@ const metrics = computeJudgeLsMetrics(RECORDS, {
 });
 
 /** A quality row from hand counts: k correct, t ties, a raw "A" winners out of n. */
+/** No flagged items, no audit checks and no usage: the metrics of the judgments alone. */
+const NOTHING_ELSE = { flagged: [], checks: [], usage: [] };
+
+/** One stored EN quality verdict of judge J on item a (gold 1, original order, answer A); `over` changes it. */
+function oneRecord(over: Partial<JudgmentRecord> = {}): JudgmentRecord {
+  return {
+    judge: 'J',
+    itemId: 'a',
+    subset: null,
+    gold: 1,
+    kind: 'quality',
+    language: 'EN',
+    order: 'orig',
+    status: 'ok',
+    winner: 'A',
+    ...over,
+  };
+}
+
 function qualityRow(judge: string, language: string, n: number, k: number, t: number, a: number) {
   return {
     judge,
@@ -583,31 +602,8 @@ describe('Judge-LS metrics: ordering and bad input', () => {
   });
 
   it('counts a verdict stored as ok but without a winner as a failure, not as a verdict', () => {
-    const recs: JudgmentRecord[] = [
-      {
-        judge: 'J',
-        itemId: 'a',
-        subset: null,
-        gold: 1,
-        kind: 'quality',
-        language: 'EN',
-        order: 'orig',
-        status: 'ok',
-        winner: 'A',
-      },
-      {
-        judge: 'J',
-        itemId: 'a',
-        subset: null,
-        gold: 1,
-        kind: 'quality',
-        language: 'EN',
-        order: 'swap',
-        status: 'ok',
-        winner: null,
-      },
-    ];
-    const m = computeJudgeLsMetrics(recs, { flagged: [], checks: [], usage: [] });
+    const recs = [oneRecord(), oneRecord({ order: 'swap', winner: null })];
+    const m = computeJudgeLsMetrics(recs, NOTHING_ELSE);
     // One item at 100%: every bootstrap resample is 100%, so that interval does not exist.
     expect(m.quality).toEqual([
       {
@@ -623,18 +619,8 @@ describe('Judge-LS metrics: ordering and bad input', () => {
   });
 
   it('rejects duplicate and impossible records', () => {
-    const rec: JudgmentRecord = {
-      judge: 'J',
-      itemId: 'a',
-      subset: null,
-      gold: 1,
-      kind: 'quality',
-      language: 'EN',
-      order: 'orig',
-      status: 'ok',
-      winner: 'A',
-    };
-    const input = { flagged: [], checks: [], usage: [] };
+    const rec = oneRecord();
+    const input = NOTHING_ELSE;
     expect(() => computeJudgeLsMetrics([rec, { ...rec }], input)).toThrow(
       /recorded twice: J \/ a \/ quality \/ EN \/ orig/,
     );
@@ -643,7 +629,7 @@ describe('Judge-LS metrics: ordering and bad input', () => {
   });
 
   it('gives empty tables for no judgments', () => {
-    const m = computeJudgeLsMetrics([], { flagged: [], checks: [], usage: [] });
+    const m = computeJudgeLsMetrics([], NOTHING_ELSE);
     expect(m.quality).toEqual([]);
     expect(m.language_invariance).toEqual([]);
     expect(m.tie_probe).toEqual([]);

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The agreement dashboard in 中文: the tables' captions are Chinese sentences carrying the
 // report's numbers (the export keeps the English ones); in English they are the report's.
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { computeAgreement } from '../../../shared/annotation/agreement';
 import type { JudgeRating } from '../../../shared/annotation/types';
 import { setApi } from '../api';
@@ -10,6 +10,7 @@ import { i18next } from '../i18n';
 import { drawnOption } from '../test/charts';
 import { FakeApi } from '../test/fake-api';
 import { AgreementDashboard } from './AgreementDashboard';
+import { withoutCanvas, unmountAndDropApiAfterEach } from '../test/dom';
 
 const scale = { kind: 'score' as const, min: 1, max: 5 };
 const items = Array.from({ length: 12 }, (_, i) => ({ itemKey: `i${i}`, category: i < 6 ? 'math' : 'chat' }));
@@ -32,14 +33,8 @@ const report = computeAgreement({
   seed: 'set-1',
 });
 
-beforeAll(() => {
-  HTMLCanvasElement.prototype.getContext = (() => null) as never;
-});
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+withoutCanvas();
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const captions = () =>
   ['inter_annotator', 'judge_human', 'bands', 'categories'].map(

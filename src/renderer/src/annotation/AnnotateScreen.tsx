@@ -65,6 +65,44 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
+/**
+ * A navigation button with its keyboard shortcut shown beside the label (screen readers get it
+ * from aria-keyshortcuts); `ratingControl` marks a button that saves the comment itself, so
+ * leaving the comment box for it does not save the comment a second time.
+ */
+function KeyButton({
+  label,
+  shortcut,
+  testId,
+  ratingControl = false,
+  disabled,
+  onClick,
+}: {
+  label: string;
+  shortcut: string;
+  testId: string;
+  ratingControl?: boolean;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="btn"
+      data-testid={testId}
+      data-rating-control={ratingControl ? '' : undefined}
+      aria-keyshortcuts={shortcut}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {label}
+      <kbd className="annotate__key" aria-hidden="true">
+        {shortcut}
+      </kbd>
+    </button>
+  );
+}
+
 export function AnnotateScreen({
   setId,
   annotator,
@@ -250,46 +288,28 @@ export function AnnotateScreen({
   // Previous, skip and next: beside the rating buttons, and alone past the last item.
   const navButtons = (
     <div className="annotate__nav" role="group" aria-label={t('screen.navGroup')}>
-      <button
-        type="button"
-        className="btn"
-        data-testid="annotate-previous"
-        aria-keyshortcuts="p"
+      <KeyButton
+        label={t('screen.previous')}
+        shortcut="p"
+        testId="annotate-previous"
         disabled={index === 0}
         onClick={previous}
-      >
-        {t('screen.previous')}
-        <kbd className="annotate__key" aria-hidden="true">
-          p
-        </kbd>
-      </button>
-      <button
-        type="button"
-        className="btn"
-        data-testid="annotate-skip"
-        data-rating-control=""
-        aria-keyshortcuts="s"
+      />
+      <KeyButton
+        label={t('screen.skip')}
+        shortcut="s"
+        testId="annotate-skip"
+        ratingControl
         disabled={!item}
         onClick={skip}
-      >
-        {t('screen.skip')}
-        <kbd className="annotate__key" aria-hidden="true">
-          s
-        </kbd>
-      </button>
-      <button
-        type="button"
-        className="btn"
-        data-testid="annotate-next"
-        aria-keyshortcuts="n"
+      />
+      <KeyButton
+        label={t('screen.next')}
+        shortcut="n"
+        testId="annotate-next"
         disabled={index >= items.length}
         onClick={next}
-      >
-        {t('screen.next')}
-        <kbd className="annotate__key" aria-hidden="true">
-          n
-        </kbd>
-      </button>
+      />
     </div>
   );
 

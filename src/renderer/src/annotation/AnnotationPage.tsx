@@ -19,6 +19,7 @@ import { PackageConflicts } from './PackageConflicts';
 import './i18n';
 import './adjudication-i18n';
 import './annotation.css';
+import { NumberField } from './NumberField';
 
 /** The title of each view a set opens (the query's `view`). */
 const VIEW_TITLES: Record<string, string> = {
@@ -294,26 +295,8 @@ function CreateSetForm({ experimentId, onCreated }: { experimentId: number; onCr
         </label>
       )}
       {task && <p className="small muted">{t(`tasks.${task}.intro`, { defaultValue: '' })}</p>}
-      <label>
-        {t('create.size')}{' '}
-        <input
-          type="number"
-          min={1}
-          value={size}
-          data-testid="create-size"
-          onChange={(e) => setSize(Number(e.target.value))}
-        />
-      </label>
-      <label>
-        {t('create.seed')}{' '}
-        <input
-          type="number"
-          min={0}
-          value={seed}
-          data-testid="create-seed"
-          onChange={(e) => setSeed(Number(e.target.value))}
-        />
-      </label>
+      <NumberField label={t('create.size')} min={1} value={size} testId="create-size" onChange={setSize} />
+      <NumberField label={t('create.seed')} min={0} value={seed} testId="create-seed" onChange={setSeed} />
       <label>
         {t('create.name')} <input value={name} onChange={(e) => setName(e.target.value)} />
       </label>

@@ -2,7 +2,7 @@
 // The agreement page's judge-and-people sections (issue 36): corrected estimates, Gwet's AC1/AC2
 // and the alternative annotator test, in English as the report says them and in 中文.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { computeAgreement } from '../../../shared/annotation/agreement';
 import type { JudgeRating } from '../../../shared/annotation/types';
 import { seededRandom } from '../../../shared/annotation/random';
@@ -10,6 +10,7 @@ import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { AgreementDashboard } from './AgreementDashboard';
+import { withoutCanvas, unmountAndDropApiAfterEach } from '../test/dom';
 
 const scale = { kind: 'label' as const, labels: ['CORRECT', 'INCORRECT'] };
 const rand = seededRandom('judge-people-page');
@@ -50,14 +51,8 @@ const pilot = computeAgreement({
   seed: 'set-1',
 });
 
-beforeAll(() => {
-  HTMLCanvasElement.prototype.getContext = (() => null) as never;
-});
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+withoutCanvas();
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 describe('judge and people together on the agreement page', () => {
   it('shows every estimator with its interval, width and n_eff', async () => {

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { JUDGE_BANDS, neymanBandAllocation, ppiLabelBudget, type JudgeBand } from '../../../shared/stats';
 import { getApi } from '../api';
 import './i18n';
+import { NumberField } from './NumberField';
 
 export function LabelBudget({
   experimentId,
@@ -108,30 +109,24 @@ export function LabelBudget({
   return (
     <fieldset className="annotation-budget" data-testid="label-budget">
       <legend>{t('budget.title')}</legend>
-      <label>
-        {t('budget.width')}{' '}
-        <input
-          type="number"
-          min={0.01}
-          max={1}
-          step={0.01}
-          value={width}
-          data-testid="budget-width"
-          onChange={(e) => setWidth(Number(e.target.value))}
-        />
-      </label>
-      <label>
-        {t('budget.rho')}{' '}
-        <input
-          type="number"
-          min={-1}
-          max={1}
-          step={0.05}
-          value={rho}
-          data-testid="budget-rho"
-          onChange={(e) => setRho(Number(e.target.value))}
-        />
-      </label>
+      <NumberField
+        label={t('budget.width')}
+        min={0.01}
+        max={1}
+        step={0.01}
+        value={width}
+        testId="budget-width"
+        onChange={setWidth}
+      />
+      <NumberField
+        label={t('budget.rho')}
+        min={-1}
+        max={1}
+        step={0.05}
+        value={rho}
+        testId="budget-rho"
+        onChange={setRho}
+      />
       <label>
         {t('budget.items')}{' '}
         <input
@@ -180,17 +175,14 @@ export function LabelBudget({
             {pilotNote}
           </span>
         )}
-        <label>
-          {t('budget.floor')}{' '}
-          <input
-            type="number"
-            min={0}
-            step={1}
-            value={floor}
-            data-testid="budget-floor"
-            onChange={(e) => setFloor(Number(e.target.value))}
-          />
-        </label>
+        <NumberField
+          label={t('budget.floor')}
+          min={0}
+          step={1}
+          value={floor}
+          testId="budget-floor"
+          onChange={setFloor}
+        />
       </fieldset>
       {budget && (
         <p data-testid="budget-result">

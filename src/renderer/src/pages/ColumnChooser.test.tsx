@@ -1,13 +1,11 @@
 // Issue 15 item 12 in the renderer: an import refused for its column names opens "Choose
 // columns"; the person maps them, sees the rows as mapped, and imports the same bytes again.
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ColumnChoice, DatasetSummary } from '../../../shared/domain';
 import { setApi } from '../api';
-import { App } from '../App';
 import { i18next } from '../i18n';
-import { useAppInfo, useDatasets } from '../stores/datasets';
-import { useImport } from '../stores/import';
+import { startAppAt, resetDatasetStores } from '../test/app';
 import { FakeApi, summary } from '../test/fake-api';
 
 const CHOICE: ColumnChoice = {
@@ -52,22 +50,6 @@ function refused(choice: ColumnChoice) {
   };
 }
 
-function resetStores() {
-  useDatasets.setState({ datasets: [], loaded: false, error: null });
-  useAppInfo.setState({ info: null });
-  useImport.setState({ phase: { kind: 'idle' }, outcome: null });
-}
-
-async function startApp(api: FakeApi) {
-  setApi(api);
-  window.location.hash = '#/datasets';
-  await act(async () => {
-    await useAppInfo.getState().load();
-    await useDatasets.getState().refresh();
-  });
-  return render(<App />);
-}
-
 function pick(name: string) {
   const file = new File(['prompt,response_a,response_b,winner\nSay hi,hi,bye,1\n'], name, {
     type: 'text/csv',
@@ -78,7 +60,7 @@ function pick(name: string) {
 const choose = (field: string, column: string) =>
   fireEvent.change(screen.getByTestId(`column-for-${field}`), { target: { value: column } });
 
-beforeEach(resetStores);
+beforeEach(resetDatasetStores);
 afterEach(async () => {
   cleanup();
   setApi(null);
@@ -97,7 +79,7 @@ describe('Choose columns after an import refused for its column names', () => {
         return { dataset: datasets[0], duplicate: false, mapping: p.columns, mappingRemembered: false };
       },
     });
-    await startApp(api);
+    await startAppAt(api);
     pick('pairs.csv');
     const chooser = await screen.findByTestId('column-chooser');
     expect(within(chooser).getByRole('heading').textContent).toBe('Choose columns for pairs.csv');
@@ -166,7 +148,7 @@ describe('Choose columns after an import refused for its column names', () => {
         throw refused({ ...CHOICE, mapping: { instruction: 'prompt', label: 'winner' } });
       },
     });
-    await startApp(api);
+    await startAppAt(api);
     await act(async () => {
       await i18next.changeLanguage('zh');
     });
@@ -204,7 +186,7 @@ describe('Choose columns after an import refused for its column names', () => {
         mappingRemembered: true,
       }),
     });
-    await startApp(api);
+    await startAppAt(api);
     pick('more.csv');
     const note = await screen.findByTestId('import-mapping-note');
     expect(note.textContent).toContain(

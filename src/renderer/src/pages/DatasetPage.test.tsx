@@ -9,7 +9,7 @@ import { useItem } from '../stores/item';
 import { subscribeToItemInvalidation, useItems } from '../stores/items';
 import type { Item } from '../../../shared/domain';
 import { FakeApi, ITEMS, rowsOf, summary } from '../test/fake-api';
-import { resetPagesAfterEach, giveElementsAWindowBox } from '../test/page-setup';
+import { giveElementsAWindowBox } from '../test/dom';
 
 function makeApi() {
   return new FakeApi({
@@ -40,6 +40,11 @@ async function openAt(hash: string, api = makeApi()) {
   return api;
 }
 
+/** The first item of a dataset whose kind has no response pair: what it holds is in `extra`. */
+function firstItemWithoutPair(item: Omit<Item, 'position' | 'output1' | 'output2' | 'label'>): Item {
+  return { ...item, position: 1, output1: null, output2: null, label: null };
+}
+
 giveElementsAWindowBox();
 
 beforeEach(() => {
@@ -54,7 +59,7 @@ beforeEach(() => {
   });
   useItem.setState({ itemId: null, item: null, error: null });
 });
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 describe('Dataset view', () => {
   it('lists the items and filters them by subset on the server', async () => {
@@ -128,18 +133,14 @@ describe('Dataset view', () => {
   });
 
   it('shows a QA dataset with the columns and viewer its kind declares (issue 26 item 1)', async () => {
-    const qa: Item = {
+    const qa = firstItemWithoutPair({
       id: 11,
       datasetId: 2,
       sourceId: 'arabic-1',
-      position: 1,
       subset: null,
       instruction: 'ما هي عاصمة مصر؟',
-      output1: null,
-      output2: null,
-      label: null,
       extra: { answers: ['القاهرة', 'Cairo'], language: 'ar', context: 'Egypt <b>context</b>' },
-    };
+    });
     const api = new FakeApi({
       'datasets.list': () => [summary({ id: 2, name: 'TyDi', kind: 'qa', subsets: [] })],
       'items.list': () => [{ ...rowsOf([qa])[0], fields: { language: 'ar', answers: 'القاهرة | Cairo' } }],
@@ -167,18 +168,14 @@ describe('Dataset view', () => {
   });
 
   it('shows a pointwise dataset with its response and human score', async () => {
-    const pw: Item = {
+    const pw = firstItemWithoutPair({
       id: 21,
       datasetId: 3,
       sourceId: 'p1',
-      position: 1,
       subset: 'chat',
       instruction: 'Say hi',
-      output1: null,
-      output2: null,
-      label: null,
       extra: { response: 'Hello there.', human_score: 4, reference: 'Hi!' },
-    };
+    });
     const api = new FakeApi({
       'datasets.list': () => [summary({ id: 3, name: 'Scores', kind: 'pointwise' })],
       'items.list': () => [{ ...rowsOf([pw])[0], fields: { response: 'Hello there.', human_score: '4' } }],

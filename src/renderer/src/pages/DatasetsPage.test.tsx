@@ -1,33 +1,15 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetSummary } from '../../../shared/domain';
-import { setApi } from '../api';
 import { ApiError } from '../api/errors';
-import { App } from '../App';
 import '../i18n';
-import { subscribeToDatasetChanges, useAppInfo, useDatasets } from '../stores/datasets';
-import { useImport } from '../stores/import';
+import { subscribeToDatasetChanges } from '../stores/datasets';
+import { startAppAt, resetDatasetStores } from '../test/app';
 import { FakeApi, imported, summary } from '../test/fake-api';
-import { resetPagesAfterEach } from '../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-function resetStores() {
-  useDatasets.setState({ datasets: [], loaded: false, error: null });
-  useAppInfo.setState({ info: null });
-  useImport.setState({ phase: { kind: 'idle' }, outcome: null });
-}
-
-async function startApp(api: FakeApi) {
-  setApi(api);
-  window.location.hash = '#/datasets';
-  await act(async () => {
-    await useAppInfo.getState().load();
-    await useDatasets.getState().refresh();
-  });
-  return render(<App />);
-}
-
-beforeEach(resetStores);
-resetPagesAfterEach();
+beforeEach(resetDatasetStores);
+unmountAndDropApiAfterEach();
 
 describe('Datasets page', () => {
   it('offers the sample on first start and lists it after loading', async () => {
@@ -45,7 +27,7 @@ describe('Datasets page', () => {
         return imported(datasets[0]);
       },
     });
-    await startApp(api);
+    await startAppAt(api);
     const button = screen.getByTestId('load-sample');
     expect(button.textContent).toContain('Load the LLMBar sample');
     fireEvent.click(button);
@@ -68,7 +50,7 @@ describe('Datasets page', () => {
         throw new ApiError('invalid_input', 'bad.csv: 2 problems', issues);
       },
     });
-    await startApp(api);
+    await startAppAt(api);
     const file = new File(['instruction,output_1,output_2,label\n'], 'bad.csv', { type: 'text/csv' });
     fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
     const panel = await screen.findByTestId('import-error');
@@ -93,7 +75,7 @@ describe('Datasets page', () => {
       'datasets.list': () => [ds],
       'datasets.import': () => imported(ds, true),
     });
-    await startApp(api);
+    await startAppAt(api);
     const file = new File(['{}'], 'mine.jsonl');
     fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
     await waitFor(() =>
@@ -111,7 +93,7 @@ describe('Datasets page', () => {
         return { deleted: true };
       },
     });
-    await startApp(api);
+    await startAppAt(api);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     expect(api.calls.some((c) => c.method === 'datasets.delete')).toBe(false);
     expect(screen.getByTestId('dataset-row').textContent).toContain(
@@ -136,7 +118,7 @@ describe('Datasets page', () => {
         summary({ id: 3, name: 'Scores', sourceFile: 's.csv', format: 'csv', kind: 'pointwise' }),
       ],
     });
-    await startApp(api);
+    await startAppAt(api);
     const rows = await screen.findAllByTestId('dataset-row');
     const kinds = rows.map((r) => r.querySelector('[data-testid="dataset-kind"]')!.textContent);
     expect(kinds).toEqual(['Pairwise', 'QA', 'Pointwise']);

@@ -6,10 +6,10 @@ import { useExperiments } from '../stores/experiments';
 import { FakeApi, experimentSummary } from '../test/fake-api';
 import '../protocols';
 import { ExperimentsPage } from './ExperimentsPage';
-import { resetPagesAfterEach } from '../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
 beforeEach(() => useExperiments.setState({ experiments: [], loaded: false, error: null }));
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 describe('Experiments list', () => {
   it('says what to do when there is no experiment yet', async () => {

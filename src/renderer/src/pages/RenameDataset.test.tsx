@@ -4,9 +4,9 @@ import { ApiError, setApi } from '../api';
 import '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { RenameDataset } from './RenameDataset';
-import { resetPagesAfterEach } from '../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 describe('rename a dataset', () => {
   it('saves the new name through the core, and shows its refusal next to the field', async () => {

@@ -80,6 +80,21 @@ function coreLike(opts: { refuse?: ApiError; answersStored?: number } = {}) {
 const fill = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
+/**
+ * Renders the panel and submits the smallest plan the form takes: one confirmatory comparison
+ * (EN → ZH) and the two free-text fields, in the page's language.
+ */
+async function submitSmallestPlan(words: { exclusions: string; stopping: string } = ENGLISH_PLAN) {
+  const rendered = render(<PreregPanel experimentId={7} protocol="unplugged" />);
+  await screen.findByTestId('prereg-form');
+  fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
+  fill('prereg-exclusions', words.exclusions);
+  fill('prereg-stopping', words.stopping);
+  fireEvent.click(screen.getByTestId('prereg-submit'));
+  return rendered;
+}
+const ENGLISH_PLAN = { exclusions: 'none', stopping: 'all planned items' };
+
 describe('Preregistration panel', () => {
   it('names every field left wrong before it asks the core', async () => {
     const api = coreLike();
@@ -102,12 +117,7 @@ describe('Preregistration panel', () => {
         { file: 'plan', field: 'plan.confirmatory[0]', message: 'not a comparison of the power plan' },
       ]),
     });
-    render(<PreregPanel experimentId={7} protocol="unplugged" />);
-    await screen.findByTestId('prereg-form');
-    fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
-    fill('prereg-exclusions', 'none');
-    fill('prereg-stopping', 'all planned items');
-    fireEvent.click(screen.getByTestId('prereg-submit'));
+    await submitSmallestPlan();
     const err = await screen.findByTestId('prereg-error-confirmatory');
     expect(err.textContent).toBe('Confirmatory comparisons: not a comparison of the power plan');
     expect(screen.getByTestId('prereg-core-error').textContent).toContain('is not a comparison');
@@ -135,12 +145,7 @@ describe('Preregistration panel', () => {
       },
     };
     coreLike({ refuse: payload as unknown as ApiError });
-    render(<PreregPanel experimentId={7} protocol="unplugged" />);
-    await screen.findByTestId('prereg-form');
-    fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
-    fill('prereg-exclusions', '无');
-    fill('prereg-stopping', '全部条目');
-    fireEvent.click(screen.getByTestId('prereg-submit'));
+    await submitSmallestPlan({ exclusions: '无', stopping: '全部条目' });
     const err = await screen.findByTestId('prereg-error-confirmatory');
     expect(err.textContent).toBe('验证性比较：不是功效计划中的比较');
     const panel = screen.getByTestId('prereg-core-error');
@@ -264,12 +269,7 @@ describe('Preregistration note on the results page', () => {
 describe('a plan locked after data collection', () => {
   it('asks to confirm before it locks, and the results note never calls it confirmatory', async () => {
     const api = coreLike({ answersStored: 360 });
-    const { unmount } = render(<PreregPanel experimentId={7} protocol="unplugged" />);
-    await screen.findByTestId('prereg-form');
-    fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
-    fill('prereg-exclusions', 'none');
-    fill('prereg-stopping', 'all planned items');
-    fireEvent.click(screen.getByTestId('prereg-submit'));
+    const { unmount } = await submitSmallestPlan();
     const confirm = await screen.findByTestId('prereg-after-data');
     expect(confirm.textContent).toContain('360 answers of this experiment are already stored');
     expect(confirm.textContent).toContain('registered after data collection');
@@ -292,12 +292,7 @@ describe('a plan locked after data collection', () => {
 
   it('locks at once when no answer is stored yet', async () => {
     const api = coreLike();
-    render(<PreregPanel experimentId={7} protocol="unplugged" />);
-    await screen.findByTestId('prereg-form');
-    fireEvent.click(screen.getByLabelText(/Accuracy change EN → ZH/));
-    fill('prereg-exclusions', 'none');
-    fill('prereg-stopping', 'all planned items');
-    fireEvent.click(screen.getByTestId('prereg-submit'));
+    await submitSmallestPlan();
     await screen.findByTestId('prereg-lock');
     expect(screen.queryByTestId('prereg-after-data')).toBeNull();
     expect(api.calls.filter((c) => c.method === 'experiments.preregister')).toHaveLength(1);

@@ -7,11 +7,11 @@ import { ApiError } from '../api/errors';
 import { setApi } from '../api';
 import '../i18n';
 import { FakeApi } from '../test/fake-api';
-import { resetPagesAfterEach } from '../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 import { ExportBundle } from './ExportBundle';
 import { ExportMethods } from './ExportMethods';
 
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 describe('Export → Methods and Export → Study bundle', () => {
   it('writes the Methods, shows the markdown as text with its downloads, and dismisses it', async () => {

@@ -14,9 +14,9 @@ import { parseHash, routeHref } from '../stores/route';
 import { i18next } from '../i18n';
 import type { ResultsRoute } from './routes';
 import { LIVE_RELOAD_MS } from './useLiveReload';
-import { resetPagesAfterEach } from '../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 /** Results of a protocol the renderer has no plug-in for: one table whose n grows as answers arrive. */
 function resultsWith(n: number, counts: Partial<ResultCounts> = {}): ExperimentResults {

@@ -8,9 +8,9 @@ import { FakeApi, experimentDetail, experimentSummary, failedCall, phase, progre
 import { useAppInfo } from '../stores/datasets';
 import { RunPage } from './RunPage';
 import { openSetupEditorOn } from './SetupEditor';
-import { resetPagesAfterEach } from '../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 function renderRun(api: FakeApi) {
   setApi(api);

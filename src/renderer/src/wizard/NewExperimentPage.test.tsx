@@ -1,15 +1,14 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setApi } from '../api';
 import { ApiError } from '../api/errors';
 import { App } from '../App';
 import '../i18n';
-import { useAppInfo, useDatasets } from '../stores/datasets';
 import { listRendererProtocols, registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
-import { navigate } from '../stores/route';
 import { buildConfig, initialDraft } from '../lib/experiment-config';
 import { useWizard, WIZARD_STORAGE_KEY } from '../stores/wizard';
-import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
+import { estimateOf } from '../test/fake-api';
+import { unmountAndDropApiAfterEach } from '../test/dom';
+import { resetWizardAndDatasets, clickNext, openNewExperimentWizard, wizardApi } from '../test/wizard';
 
 const ROWS = [
   {
@@ -53,10 +52,9 @@ const ROWS = [
   },
 ];
 
-function makeApi(over: ConstructorParameters<typeof FakeApi>[0] = {}) {
-  return new FakeApi({
-    'app.info': () => ({ version: '0', dataDir: '/d', door: 'web', samples: [] }),
-    'datasets.list': () => [summary()],
+/** The wizard's fake API, where only providers that name a key env var need a key. */
+function makeApi(over: Parameters<typeof wizardApi>[0] = {}) {
+  return wizardApi({
     'providers.keyStatus': ({ providers }) =>
       Object.fromEntries(
         Object.entries(providers).map(([n, p]) => [
@@ -64,52 +62,33 @@ function makeApi(over: ConstructorParameters<typeof FakeApi>[0] = {}) {
           (p as { apiKeyEnv?: string }).apiKeyEnv ? 'set' : 'not_needed',
         ]),
       ),
-    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', prompts: [] }),
-    'prices.get': ({ models }) => ({
-      rows: models.map((model) => ({ model, price: null, source: 'unpriced' })),
-      asOf: '2025-11-30',
-    }),
     'experiments.estimate': () => estimateOf(ROWS),
-    'experiments.create': () => experimentSummary({ id: 7, status: 'draft' }),
-    'experiments.start': () => progress({ experimentId: 7 }),
     ...over,
   });
 }
 
-async function openWizard(api: FakeApi) {
-  setApi(api);
-  navigate({ name: 'new-experiment' }, { replace: true });
-  await act(async () => {
-    await useAppInfo.getState().load();
-    await useDatasets.getState().refresh();
-  });
-  render(<App />);
-}
+/** What the options step shows about tie probes for the other languages typed on the transform step. */
+type TieProbeCase = { otherLanguages: string; offered: boolean; says: RegExp; doesNotSay?: RegExp };
 
 const stepTitle = () => screen.getByRole('heading', { level: 2 }).textContent;
-const next = () => fireEvent.click(screen.getByTestId('wizard-next'));
 
-beforeEach(() => {
-  useWizard.getState().reset();
-  useDatasets.setState({ datasets: [], loaded: false, error: null });
-});
+beforeEach(resetWizardAndDatasets);
+unmountAndDropApiAfterEach();
 afterEach(() => {
-  cleanup();
-  setApi(null);
   unregisterRendererProtocol('test-pointwise');
 });
 
 describe('New experiment wizard', () => {
   it('keeps the user on the judges step until every judge has a name, a model and a unique label', async () => {
-    await openWizard(makeApi());
+    await openNewExperimentWizard(makeApi());
     expect((screen.getByTestId('wizard-dataset') as HTMLSelectElement).value).toBe('1');
-    next();
+    clickNext();
     expect(stepTitle()).toBe('What should be tested?');
-    next();
+    clickNext();
     expect(stepTitle()).toBe('Who judges?');
 
     fireEvent.change(screen.getByTestId('judge-model'), { target: { value: '' } });
-    next();
+    clickNext();
     expect(stepTitle()).toBe('Who judges?');
     const row = screen.getByTestId('judge-row');
     expect(row.textContent).toContain('Enter a model name.');
@@ -120,11 +99,11 @@ describe('New experiment wizard', () => {
     fireEvent.click(screen.getByTestId('add-judge'));
     const labels = screen.getAllByTestId('judge-label');
     fireEvent.change(labels[1], { target: { value: 'gpt-4.1' } });
-    next();
+    clickNext();
     expect(screen.getAllByTestId('judge-row')[1].textContent).toContain('Another judge has this name');
 
     fireEvent.change(labels[1], { target: { value: 'second' } });
-    next();
+    clickNext();
     expect(stepTitle()).toBe('How should the texts be translated?');
     // The state survives going back and forth between steps.
     fireEvent.click(screen.getByTestId('wizard-back'));
@@ -135,9 +114,8 @@ describe('New experiment wizard', () => {
     const api = makeApi({
       'providers.testConnection': () => ({ ok: true, message: 'Connected; model found.' }),
     });
-    await openWizard(api);
-    next();
-    next();
+    await openNewExperimentWizard(api);
+    clickNext(2);
     await waitFor(() => expect(screen.getByTestId('key-status').dataset.status).toBe('set'));
     fireEvent.click(screen.getByTestId('test-connection'));
     expect((await screen.findByTestId('test-connection-result')).textContent).toBe(
@@ -172,9 +150,8 @@ describe('New experiment wizard', () => {
         models: ['llama3.1:8b', 'qwen2.5:14b'],
       }),
     });
-    await openWizard(api);
-    next();
-    next();
+    await openNewExperimentWizard(api);
+    clickNext(2);
     fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
     const address = (await screen.findByTestId('provider-baseurl')) as HTMLInputElement;
     expect(address.value).toBe('');
@@ -195,9 +172,8 @@ describe('New experiment wizard', () => {
     const api = makeApi({
       'providers.testConnection': () => ({ ok: true, message: 'Connected; 1 model available.', batch }),
     });
-    await openWizard(api);
-    next();
-    next();
+    await openNewExperimentWizard(api);
+    clickNext(2);
     fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
     fireEvent.change(await screen.findByTestId('provider-baseurl'), {
       target: { value: 'http://10.0.0.5:8000/v1' },
@@ -234,9 +210,8 @@ describe('New experiment wizard', () => {
       'providers.keyStatus': ({ providers }) =>
         Object.fromEntries(Object.keys(providers).map((n) => [n, n === 'custom' ? 'withheld' : 'set'])),
     });
-    await openWizard(api);
-    next();
-    next();
+    await openNewExperimentWizard(api);
+    clickNext(2);
     fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
     fireEvent.change(await screen.findByTestId('provider-baseurl'), {
       target: { value: 'http://10.0.0.5:8000/v1' },
@@ -253,18 +228,15 @@ describe('New experiment wizard', () => {
 
   it('keeps the draft where a restarted judge-lab serve finds it (localStorage, not this tab only)', async () => {
     localStorage.removeItem(WIZARD_STORAGE_KEY);
-    await openWizard(makeApi());
-    next();
-    next();
+    await openNewExperimentWizard(makeApi());
+    clickNext(2);
     fireEvent.change(screen.getAllByTestId('judge-model')[0], { target: { value: 'my-model-7b' } });
     await waitFor(() => expect(localStorage.getItem(WIZARD_STORAGE_KEY) ?? '').toContain('my-model-7b'));
   });
 
   it('warns when the translator is also a judge, and the summary names the edited prompt templates', async () => {
-    await openWizard(makeApi());
-    next();
-    next();
-    next();
+    await openNewExperimentWizard(makeApi());
+    clickNext(3);
     expect(stepTitle()).toBe('How should the texts be translated?');
     // By default the translator is the first judge's model: the judge would rate its own translations.
     expect(screen.getByTestId('translator-is-judge').textContent).toContain('The translator is also a judge');
@@ -272,7 +244,7 @@ describe('New experiment wizard', () => {
     fireEvent.change(screen.getByTestId('transform-model'), { target: { value: 'gpt-4.1' } });
     expect(screen.queryByTestId('translator-is-judge')).toBeNull();
     fireEvent.change(screen.getByTestId('transform-model'), { target: { value: 'gpt-4.1-mini' } });
-    for (let i = 0; i < 2; i++) next();
+    clickNext(2);
     expect(stepTitle()).toBe('Check and start');
     expect(screen.getByTestId('summary-translator-is-judge')).toBeTruthy();
     expect(screen.getByTestId('summary-templates').textContent).toBe(
@@ -280,39 +252,37 @@ describe('New experiment wizard', () => {
     );
   });
 
-  it('turns tie probes off, with the reason, when every language is code-switched', async () => {
-    await openWizard(makeApi());
-    next();
-    next();
-    next();
+  it.each([
+    [
+      'turns tie probes off, with the reason, when every language is code-switched',
+      { otherLanguages: 'LS:ar', offered: false, says: /Tie probes need a translation, not code-switching/ },
+    ],
+    [
+      'offers tie probes without ZH when another language is translated (issue 37), naming it',
+      {
+        otherLanguages: 'ar LS:ar',
+        offered: true,
+        says: /next to its own translation \(ar\)/,
+        doesNotSay: /Tie probes need a translation/,
+      },
+    ],
+  ])('%s', async (_name, { otherLanguages, offered, says, doesNotSay }: TieProbeCase) => {
+    await openNewExperimentWizard(makeApi());
+    clickNext(3);
     fireEvent.click(screen.getByTestId('language-ZH'));
-    fireEvent.change(screen.getByTestId('transform-other-languages'), { target: { value: 'LS:ar' } });
-    next();
+    fireEvent.change(screen.getByTestId('transform-other-languages'), { target: { value: otherLanguages } });
+    clickNext();
     const box = screen.getByTestId('option-tie-probes') as HTMLInputElement;
-    expect(box.disabled).toBe(true);
-    expect(box.checked).toBe(false);
-    expect(screen.getByText(/Tie probes need a translation, not code-switching/)).toBeTruthy();
-  });
-
-  it('offers tie probes without ZH when another language is translated (issue 37), naming it', async () => {
-    await openWizard(makeApi());
-    next();
-    next();
-    next();
-    fireEvent.click(screen.getByTestId('language-ZH'));
-    fireEvent.change(screen.getByTestId('transform-other-languages'), { target: { value: 'ar LS:ar' } });
-    next();
-    const box = screen.getByTestId('option-tie-probes') as HTMLInputElement;
-    expect(box.disabled).toBe(false);
-    expect(box.checked).toBe(true);
-    expect(screen.getByText(/next to its own translation \(ar\)/)).toBeTruthy();
-    expect(screen.queryByText(/Tie probes need a translation/)).toBeNull();
+    expect(box.disabled).toBe(!offered);
+    expect(box.checked).toBe(offered);
+    expect(screen.getByText(says)).toBeTruthy();
+    if (doesNotSay) expect(screen.queryByText(doesNotSay)).toBeNull();
   });
 
   it('estimates calls and cost per judge and kind, then creates, starts and opens the run', async () => {
     const api = makeApi();
-    await openWizard(api);
-    for (let i = 0; i < 5; i++) next();
+    await openNewExperimentWizard(api);
+    clickNext(5);
     expect(stepTitle()).toBe('Check and start');
 
     const table = await screen.findByTestId('estimate-table');
@@ -377,8 +347,8 @@ describe('New experiment wizard', () => {
       ],
     };
     const api = makeApi({ 'experiments.estimate': () => ({ ...estimateOf(ROWS), power }) });
-    await openWizard(api);
-    for (let i = 0; i < 5; i++) next();
+    await openNewExperimentWizard(api);
+    clickNext(5);
     const section = await screen.findByTestId('wizard-prereg');
     expect(within(section).queryByTestId('prereg-form')).toBeNull();
     fireEvent.click(within(section).getByTestId('wizard-prereg-toggle'));
@@ -417,8 +387,8 @@ describe('New experiment wizard', () => {
 
   it('says "under a minute" for a short run, never "about under a minute"', async () => {
     const api = makeApi({ 'experiments.estimate': () => estimateOf(ROWS, { minutesAtRateLimits: 0.4 }) });
-    await openWizard(api);
-    for (let i = 0; i < 5; i++) next();
+    await openNewExperimentWizard(api);
+    clickNext(5);
     const time = await screen.findByTestId('estimate-time');
     expect(time.textContent).toBe('Expected time at your rate limits: under a minute.');
   });
@@ -427,8 +397,8 @@ describe('New experiment wizard', () => {
     const api = makeApi({
       'experiments.estimate': () => estimateOf(ROWS, { minutesAtRateLimits: 2.2, minutesRange: [0.6, 9] }),
     });
-    await openWizard(api);
-    for (let i = 0; i < 5; i++) next();
+    await openNewExperimentWizard(api);
+    clickNext(5);
     const time = await screen.findByTestId('estimate-time');
     expect(time.textContent).toBe(
       'Expected time at your rate limits: about 2 minutes. No rate limit is set, so the time depends on how fast the server answers: from under a minute (a fast server) to 9 minutes (a slow one).',
@@ -440,8 +410,8 @@ describe('New experiment wizard', () => {
       'providers.keyStatus': ({ providers }) =>
         Object.fromEntries(Object.keys(providers).map((n) => [n, 'missing'])),
     });
-    await openWizard(api);
-    for (let i = 0; i < 5; i++) next();
+    await openNewExperimentWizard(api);
+    clickNext(5);
     await screen.findByTestId('estimate-table');
     const alert = await screen.findByTestId('summary-missing-keys');
     expect(alert.textContent).toContain('No API key for OPENAI_API_KEY: the run would stop at once.');
@@ -450,18 +420,18 @@ describe('New experiment wizard', () => {
 
   it('draws a random sample of N with a seed from the chosen subsets, and sends that in the config', async () => {
     const api = makeApi();
-    await openWizard(api);
-    for (let i = 0; i < 6 && stepTitle() !== 'Options'; i++) next();
+    await openNewExperimentWizard(api);
+    for (let i = 0; i < 6 && stepTitle() !== 'Options'; i++) clickNext();
     expect(stepTitle()).toBe('Options');
     fireEvent.change(screen.getByTestId('option-sample'), { target: { value: 'random' } });
     // Random without a number of items is refused at this step.
-    next();
+    clickNext();
     expect(stepTitle()).toBe('Options');
     expect(screen.getByText('A random sample needs a number of items.')).toBeTruthy();
     fireEvent.change(screen.getByTestId('option-limit'), { target: { value: '2' } });
     fireEvent.change(screen.getByTestId('option-seed'), { target: { value: '42' } });
     fireEvent.click(within(screen.getByTestId('option-subsets')).getByLabelText(/Natural/));
-    next();
+    clickNext();
     expect(stepTitle()).toBe('Check and start');
     await screen.findByTestId('estimate-table');
     expect(screen.getByText(/a random sample of 2 items \(seed 42\) · subsets Natural/)).toBeTruthy();
@@ -473,8 +443,8 @@ describe('New experiment wizard', () => {
 
   it('keeps the draft and the step across a reload of the page', async () => {
     const api = makeApi();
-    await openWizard(api);
-    for (let i = 0; i < 5; i++) next();
+    await openNewExperimentWizard(api);
+    clickNext(5);
     act(() => useWizard.getState().setName('kept over reload'));
     expect(stepTitle()).toBe('Check and start');
     const saved = localStorage.getItem(WIZARD_STORAGE_KEY)!;
@@ -503,8 +473,8 @@ describe('New experiment wizard', () => {
         ]);
       },
     });
-    await openWizard(api);
-    for (let i = 0; i < 5; i++) next();
+    await openNewExperimentWizard(api);
+    clickNext(5);
     const panel = await screen.findByTestId('wizard-error');
     expect(panel.textContent).toContain('no such model on this server');
     expect(screen.queryByTestId('estimate-table')).toBeNull();
@@ -527,9 +497,8 @@ describe('New experiment wizard', () => {
       'providers.keyStatus': ({ providers }) =>
         Object.fromEntries(Object.keys(providers).map((n) => [n, stored.length ? 'set' : 'missing'])),
     });
-    await openWizard(api);
-    next();
-    next();
+    await openNewExperimentWizard(api);
+    clickNext(2);
     const card = await screen.findByTestId('provider-card');
     await waitFor(() => expect(within(card).getByTestId('key-status').dataset.status).toBe('missing'));
     const input = within(card).getByTestId('key-input') as HTMLInputElement;
@@ -573,9 +542,8 @@ describe('New experiment wizard', () => {
           ]),
         ),
     });
-    await openWizard(api);
-    next();
-    next();
+    await openNewExperimentWizard(api);
+    clickNext(2);
     fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'custom' } });
     fireEvent.change(await screen.findByTestId('provider-baseurl'), {
       target: { value: 'http://10.0.0.5:8000/v1' },
@@ -624,8 +592,8 @@ describe('New experiment wizard', () => {
     const builtIn = listRendererProtocols().length;
     registerRendererProtocol({ id: 'test-pointwise', title: 'Pointwise scores', description: 'Scores 1–5.' });
     const api = makeApi();
-    await openWizard(api);
-    next();
+    await openNewExperimentWizard(api);
+    clickNext();
     const choices = screen.getAllByRole('radio');
     // The registered protocols in order, the test's own last.
     expect(choices.map((c) => (c as HTMLInputElement).value)).toEqual(
@@ -639,12 +607,12 @@ describe('New experiment wizard', () => {
     expect(screen.getByText('Pointwise scores')).toBeTruthy();
     fireEvent.click(choices[own]);
     expect(within(screen.getByRole('list', { name: 'Setup steps' })).queryByText('Translation')).toBeNull();
-    next();
+    clickNext();
     expect(stepTitle()).toBe('Who judges?');
-    next();
+    clickNext();
     expect(stepTitle()).toBe('Options');
     expect(screen.queryByTestId('option-tie-probes')).toBeNull();
-    next();
+    clickNext();
     await screen.findByTestId('estimate-table');
     const sent = api.calls.find((c) => c.method === 'experiments.estimate')!.params as { config: unknown };
     expect(sent.config).toEqual({

@@ -2,16 +2,15 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { EstimateRow } from '../../../shared/experiments';
 import { setApi } from '../api';
-import { App } from '../App';
 import '../i18n';
 import '../protocols';
-import { useAppInfo, useDatasets } from '../stores/datasets';
-import { navigate } from '../stores/route';
 import { PRICE_ESTIMATE_DELAY_MS, useWizard } from '../stores/wizard';
-import { FakeApi, estimateOf, experimentSummary, progress, summary } from '../test/fake-api';
+import { FakeApi, estimateOf } from '../test/fake-api';
+import { unmountAndDropApiAfterEach } from '../test/dom';
+import { resetWizardAndDatasets, clickNext, openNewExperimentWizard, wizardApi } from '../test/wizard';
 import { demoDraft } from '../lib/demo';
 import { PriceEditor } from './PriceEditor';
-import { resetPagesAfterEach } from '../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
 type SentPrices = Record<string, { input: number; cachedInput: number; output: number }> | undefined;
 type SentConfig = { prices?: SentPrices; judges: { model: string }[]; transform: { model: string } };
@@ -43,12 +42,7 @@ function estimateFor(config: SentConfig) {
 }
 
 function makeApi() {
-  return new FakeApi({
-    'app.info': () => ({ version: '0', dataDir: '/d', door: 'web', samples: [] }),
-    'datasets.list': () => [summary()],
-    'providers.keyStatus': ({ providers }) =>
-      Object.fromEntries(Object.keys(providers).map((n) => [n, 'set'])),
-    'experiments.previewPrompts': () => ({ itemId: 1, sourceId: 'X-001', prompts: [] }),
+  return wizardApi({
     'prices.get': ({ models }) => ({
       rows: models.map((model) =>
         SHIPPED[model]
@@ -58,26 +52,15 @@ function makeApi() {
       asOf: '2025-11-30',
     }),
     'experiments.estimate': ({ config }) => estimateFor(config as SentConfig),
-    'experiments.create': () => experimentSummary({ id: 7, status: 'draft' }),
-    'experiments.start': () => progress({ experimentId: 7 }),
   });
 }
 
+/** Opens the wizard's summary (choosing `judgeModel` on the judges step) and its price table. */
 async function openSummary(api: FakeApi, judgeModel?: string) {
-  setApi(api);
-  navigate({ name: 'new-experiment' }, { replace: true });
-  await act(async () => {
-    await useAppInfo.getState().load();
-    await useDatasets.getState().refresh();
-  });
-  render(<App />);
-  const next = () => fireEvent.click(screen.getByTestId('wizard-next'));
-  next();
-  next();
+  await openNewExperimentWizard(api);
+  clickNext(2);
   if (judgeModel) fireEvent.change(screen.getByTestId('judge-model'), { target: { value: judgeModel } });
-  next();
-  next();
-  next();
+  clickNext(3);
   await screen.findByTestId('estimate-table');
   fireEvent.click(screen.getByText('Prices (USD per 1M tokens)'));
 }
@@ -94,11 +77,8 @@ const type = (model: string, name: 'input' | 'cachedInput' | 'output', value: st
   fireEvent.change(field(model, name), { target: { value } });
 const pause = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
 
-beforeEach(() => {
-  useWizard.getState().reset();
-  useDatasets.setState({ datasets: [], loaded: false, error: null });
-});
-resetPagesAfterEach();
+beforeEach(resetWizardAndDatasets);
+unmountAndDropApiAfterEach();
 
 describe('Wizard price table', () => {
   it('calls the simulated models’ $0 prices free, not "edited" (issue 26 item 8)', async () => {

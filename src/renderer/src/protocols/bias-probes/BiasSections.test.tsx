@@ -2,8 +2,8 @@
 // The bias-probes results page: a bias profile per judge on one axis (significant effects
 // marked), the histograms and scatter, the tables, and the variant browser showing model text
 // as text beside its source with a diff; and the wizard's config keys.
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildBiasTables } from '../../../../shared/protocols/bias-probes/report/tables';
 import type { BiasMetrics, ProbeRow } from '../../../../shared/protocols/bias-probes/types';
 import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
@@ -11,9 +11,10 @@ import type { ExperimentResults } from '../../../../shared/experiments';
 import { setApi } from '../../api';
 import { i18next } from '../../i18n';
 import type { WizardDraft } from '../../lib/experiment-config';
-import { ResultsPage } from '../../results/ResultsPage';
 import { drawnOption } from '../../test/charts';
 import { FakeApi, protocolViews } from '../../test/fake-api';
+import { unmountAndDropApiAfterEach, withoutCanvas } from '../../test/dom';
+import { type ResultsExperiment, renderResultsPage, resultsApi } from '../../test/results';
 import { VariantBrowser } from './VariantBrowser';
 import { biasConfig, initialBiasDraft, withBiasDraft } from './draft';
 import '../index';
@@ -99,32 +100,35 @@ const VARIANTS: BiasVariantView[] = [
   },
 ];
 
-beforeAll(() => {
-  HTMLCanvasElement.prototype.getContext = (() => null) as never;
-});
-afterEach(() => {
-  cleanup();
-  setApi(null);
-});
+withoutCanvas();
+unmountAndDropApiAfterEach();
+
+const EXPERIMENT: ResultsExperiment = { id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 };
+
+/** The fixture's metrics as the core serves them, with `flagged` items and all calls done. */
+function biasResults(flagged: ExperimentResults['flagged'] = []): ExperimentResults<BiasMetrics> {
+  return {
+    protocol: 'bias-probes',
+    metrics: METRICS,
+    tables: buildBiasTables(METRICS),
+    flagged,
+    counts: { planned: 10, ok: 10, failed: 0, pending: 0 },
+    simulated: false,
+  };
+}
 
 describe('bias-probes results', () => {
   it('draws one profile per judge on a shared axis, marks significant effects, and browses variants as text', async () => {
-    const results: ExperimentResults<BiasMetrics> = {
-      protocol: 'bias-probes',
-      metrics: METRICS,
-      tables: buildBiasTables(METRICS),
-      flagged: [{ item_id: 'x1', reasons: ['output_1 longer: numbers missing: 42'] }],
-      counts: { planned: 10, ok: 10, failed: 0, pending: 0 },
-      simulated: false,
-    };
     setApi(
-      new FakeApi({
-        'experiments.results': () => results,
-        'experiments.get': () => ({ id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 }),
-        'experiments.protocolView': protocolViews({ variants: () => VARIANTS }),
-      }),
+      resultsApi(
+        biasResults([{ item_id: 'x1', reasons: ['output_1 longer: numbers missing: 42'] }]),
+        EXPERIMENT,
+        {
+          'experiments.protocolView': protocolViews({ variants: () => VARIANTS }),
+        },
+      ),
     );
-    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    renderResultsPage(3);
     const profiles = await screen.findByTestId('bias-profiles');
     const charts = profiles.querySelectorAll('[data-figure]');
     expect(charts).toHaveLength(2);
@@ -226,22 +230,12 @@ describe('bias-probes results in 中文', () => {
 
   it('draws the profile, histograms and scatter with Chinese axes, legends and row labels', async () => {
     await i18next.changeLanguage('zh');
-    const results: ExperimentResults<BiasMetrics> = {
-      protocol: 'bias-probes',
-      metrics: METRICS,
-      tables: buildBiasTables(METRICS),
-      flagged: [],
-      counts: { planned: 10, ok: 10, failed: 0, pending: 0 },
-      simulated: false,
-    };
     setApi(
-      new FakeApi({
-        'experiments.results': () => results,
-        'experiments.get': () => ({ id: 3, name: 'Bias', datasetName: 'LLMBar', datasetId: 1 }),
+      resultsApi(biasResults(), EXPERIMENT, {
         'experiments.protocolView': protocolViews({ variants: () => [] }),
       }),
     );
-    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    renderResultsPage(3);
     const profiles = await screen.findByTestId('bias-profiles');
     const option = await drawnOption(() => profiles.querySelector('[data-figure]'));
     expect((option.xAxis as { name: string }[])[0].name).toBe('评分差（1–5 分制）');

@@ -11,7 +11,7 @@ import { useWizard } from '../../stores/wizard';
 import { FakeApi } from '../../test/fake-api';
 import '../index';
 import { GeneratorsStep } from './GeneratorsStep';
-import { resetPagesAfterEach } from '../../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../../test/dom';
 
 const DEFAULTS = {
   generateSystem: 'Answer in {{language_name}}.',
@@ -54,7 +54,7 @@ beforeEach(() => {
     }),
   );
 });
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 const config = () => buildConfig(useWizard.getState().draft) as Record<string, unknown>;
 

@@ -1,21 +1,32 @@
 // @vitest-environment jsdom
 // The reference-sensitivity results page: calibration chart, acceptance heatmap and flip bars
 // drawn from metrics.json, every table with its CIs, and the wizard's config keys.
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import * as echarts from 'echarts/core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRefSensTables } from '../../../../shared/protocols/reference-sensitivity/report/tables';
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
 import type { ExperimentResults } from '../../../../shared/experiments';
 import { setApi } from '../../api';
 import { i18next } from '../../i18n';
-import { ResultsPage } from '../../results/ResultsPage';
 import { drawnOption } from '../../test/charts';
-import { FakeApi } from '../../test/fake-api';
+import { unmountAndDropApiAfterEach, withoutCanvas } from '../../test/dom';
+import { type ResultsExperiment, renderResultsPage, resultsApi } from '../../test/results';
 import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
 import '../index';
 import type { WizardDraft } from '../../lib/experiment-config';
-import { resetPagesAfterEach } from '../../test/page-setup';
+import { unmountAndDropApiAfterEach } from '../../test/dom';
+
+// Judge J's NR → RV flips on ar: one row in the flip table, set against the noise floor below.
+const NR_RV_FLIPS = {
+  judge: 'J',
+  generator: 'all',
+  language: 'ar',
+  transition: 'NR-RV' as const,
+  n: 150,
+  flip_rate: 0.2,
+  flip_rate_ci: [0.14, 0.27] as [number, number],
+};
 
 const METRICS: RefSensMetrics = {
   calibration: [
@@ -42,13 +53,7 @@ const METRICS: RefSensMetrics = {
   })),
   flips: [
     {
-      judge: 'J',
-      generator: 'all',
-      language: 'ar',
-      transition: 'NR-RV',
-      n: 150,
-      flip_rate: 0.2,
-      flip_rate_ci: [0.14, 0.27],
+      ...NR_RV_FLIPS,
       correct_to_incorrect: 28,
       incorrect_to_correct: 2,
       mcnemar_p: 0.00001,
@@ -74,13 +79,7 @@ const METRICS: RefSensMetrics = {
     ],
     excess: [
       {
-        judge: 'J',
-        generator: 'all',
-        language: 'ar',
-        transition: 'NR-RV',
-        n: 150,
-        flip_rate: 0.2,
-        flip_rate_ci: [0.14, 0.27],
+        ...NR_RV_FLIPS,
         repeat_flip_rate: 0.06,
         repeat_flip_rate_ci: [0.03, 0.11],
         excess_flip_rate: 0.14,
@@ -96,6 +95,8 @@ const METRICS: RefSensMetrics = {
   },
 };
 
+const EXPERIMENT: ResultsExperiment = { id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 };
+
 const RESULTS: ExperimentResults<RefSensMetrics> = {
   protocol: 'reference-sensitivity',
   metrics: METRICS,
@@ -105,20 +106,13 @@ const RESULTS: ExperimentResults<RefSensMetrics> = {
   simulated: false,
 };
 
-beforeAll(() => {
-  HTMLCanvasElement.prototype.getContext = (() => null) as never;
-});
-resetPagesAfterEach();
+withoutCanvas();
+unmountAndDropApiAfterEach();
 
 describe('reference-sensitivity results', () => {
   it('draws the calibration chart, the acceptance heatmap and the flip bars, and lists the tables', async () => {
-    setApi(
-      new FakeApi({
-        'experiments.results': () => RESULTS,
-        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
-      }),
-    );
-    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    setApi(resultsApi(RESULTS, EXPERIMENT));
+    renderResultsPage(3);
     const cal = await screen.findByTestId('chart-calibration');
     const series = (await drawnOption(() => cal)).series as { type: string; name: string; data: unknown[] }[];
     expect(series.filter((s) => s.type === 'bar').map((s) => [s.name, s.data])).toEqual([
@@ -133,13 +127,8 @@ describe('reference-sensitivity results', () => {
   });
 
   it('puts the noise floor beside the flips: a grey NR-NR bar on their axis and its table', async () => {
-    setApi(
-      new FakeApi({
-        'experiments.results': () => RESULTS,
-        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
-      }),
-    );
-    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    setApi(resultsApi(RESULTS, EXPERIMENT));
+    renderResultsPage(3);
     const card = await screen.findByTestId('chart-flips');
     const series = (await drawnOption(() => card)).series as {
       type: string;
@@ -165,13 +154,8 @@ describe('reference-sensitivity results', () => {
   it('shows every table in 中文: titles, captions and headers, with no English sentence left', async () => {
     await i18next.changeLanguage('zh');
     try {
-      setApi(
-        new FakeApi({
-          'experiments.results': () => RESULTS,
-          'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
-        }),
-      );
-      render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+      setApi(resultsApi(RESULTS, EXPERIMENT));
+      renderResultsPage(3);
       const calibration = await screen.findByTestId('section-calibration');
       expect(calibration.querySelector('h2')!.textContent).toBe(
         '校准：无参考答案时对正确（C1）与错误（C2）答案的接受率',
@@ -188,13 +172,8 @@ describe('reference-sensitivity results', () => {
   });
 
   it('marks every chart of a simulated experiment on screen, in the card and in the drawn title', async () => {
-    setApi(
-      new FakeApi({
-        'experiments.results': () => ({ ...RESULTS, simulated: true }),
-        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
-      }),
-    );
-    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    setApi(resultsApi({ ...RESULTS, simulated: true }, EXPERIMENT));
+    renderResultsPage(3);
     for (const id of ['calibration', 'acceptance_heatmap', 'flips']) {
       const card = await screen.findByTestId(`chart-${id}`);
       expect(card.querySelector('.results-chart__title')!.textContent).toMatch(/^Simulated — /);
@@ -208,21 +187,14 @@ describe('reference-sensitivity results', () => {
   });
 
   it('marks every table of a simulated experiment once, in English and in 中文', async () => {
-    setApi(
-      new FakeApi({
-        'experiments.results': () => ({ ...RESULTS, simulated: true }),
-        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
-      }),
-    );
+    setApi(resultsApi({ ...RESULTS, simulated: true }, EXPERIMENT));
     try {
       for (const [lang, mark] of [
         ['en', 'Simulated — '],
         ['zh', '模拟 — '],
       ] as const) {
         await i18next.changeLanguage(lang);
-        const { unmount } = render(
-          <ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />,
-        );
+        const { unmount } = renderResultsPage(3);
         const title = (await screen.findByTestId('section-calibration')).querySelector(
           '.results-section__title',
         )!.textContent!;
@@ -236,13 +208,8 @@ describe('reference-sensitivity results', () => {
   });
 
   it('leaves the charts of a real experiment unmarked', async () => {
-    setApi(
-      new FakeApi({
-        'experiments.results': () => RESULTS,
-        'experiments.get': () => ({ id: 3, name: 'RS', datasetName: 'TyDi', datasetId: 1 }),
-      }),
-    );
-    render(<ResultsPage experimentId={3} excludeFlagged={false} onNavigate={() => {}} />);
+    setApi(resultsApi(RESULTS, EXPERIMENT));
+    renderResultsPage(3);
     const card = await screen.findByTestId('chart-calibration');
     expect(card.querySelector('.results-chart__title')!.textContent).not.toMatch(/Simulated/);
   });

@@ -8,13 +8,13 @@ import type { QuestionView, RepeatsViewResult } from '../../../../shared/protoco
 import { setApi } from '../../api';
 import '../../i18n';
 import { FakeApi } from '../../test/fake-api';
-import { giveElementsAWindowBox, resetPagesAfterEach } from '../../test/page-setup';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../test/dom';
 import '../index';
 import { rowKey } from './query';
 import { UnstablePage } from './UnstablePage';
 
 giveElementsAWindowBox();
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 const ROW: QuestionView = {
   judge: 'Judge A',

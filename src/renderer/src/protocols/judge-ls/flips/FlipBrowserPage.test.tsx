@@ -8,11 +8,11 @@ import '../../../i18n';
 import { FakeApi, progress, protocolViews } from '../../../test/fake-api';
 import { FlipBrowserPage } from './FlipBrowserPage';
 import type { ResultsRoute } from '../../../results/routes';
-import { judgment } from '../results/test-fixtures';
-import { resetPagesAfterEach, giveElementsAWindowBox } from '../../../test/page-setup';
+import { judgment, verdictsOf } from '../results/test-fixtures';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
 
 giveElementsAWindowBox();
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 const ITEMS: Item[] = [1, 2, 3].map((n) => ({
   id: n,
@@ -42,8 +42,7 @@ const JUDGMENTS: JudgmentView[] = [
     reason: '<img src=x onerror=alert(1)> B 更简洁。',
   }),
   judgment({ itemId: 1, language: 'LS', order: 'orig', winner: 'A' }),
-  judgment({ itemId: 1, language: 'EN', order: 'swap', winner: 'B' }),
-  judgment({ itemId: 1, language: 'ZH', order: 'swap', winner: 'B' }),
+  ...verdictsOf({ itemId: 1, order: 'swap' }, { EN: 'B', ZH: 'B' }),
   judgment({ itemId: 1, language: 'EN-ZH', order: 'en_zh', winner: 'tie' }),
   judgment({ itemId: 2, language: 'EN', order: 'orig', winner: 'A' }),
   judgment({ itemId: 2, language: 'LS', order: 'orig', winner: 'tie' }),

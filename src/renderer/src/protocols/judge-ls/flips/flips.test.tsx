@@ -2,7 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import '../../../i18n';
 import { VerdictGrid } from './VerdictGrid';
-import { judgment } from '../results/test-fixtures';
+import { judgment, verdictsOf } from '../results/test-fixtures';
 import { choiceOf, classifyFlip, computeFlips, filterFlips } from './flips';
 import { filterFromQuery, selectionFromQuery, withFilter, withSelection } from './query';
 
@@ -55,23 +55,17 @@ describe('computeFlips', () => {
   it('finds choices that differ between EN and each target, per judge, item and order', () => {
     const judgments = [
       // Item 1, orig: EN A (=1, gold) vs ZH B (=2) → correct→wrong; LS A → no flip.
-      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'A' }),
-      judgment({ itemId: 1, language: 'ZH', order: 'orig', winner: 'B' }),
-      judgment({ itemId: 1, language: 'LS', order: 'orig', winner: 'A' }),
+      ...verdictsOf({ itemId: 1, order: 'orig' }, { EN: 'A', ZH: 'B', LS: 'A' }),
       // Item 1, swap: EN B (=1) vs ZH A (=2); in swap, A is output 2.
-      judgment({ itemId: 1, language: 'EN', order: 'swap', winner: 'B' }),
-      judgment({ itemId: 1, language: 'ZH', order: 'swap', winner: 'A' }),
-      judgment({ itemId: 1, language: 'LS', order: 'swap', winner: 'tie' }),
+      ...verdictsOf({ itemId: 1, order: 'swap' }, { EN: 'B', ZH: 'A', LS: 'tie' }),
       // Item 2 (gold 2), orig: EN tie vs ZH B (=2) → from tie.
-      judgment({ itemId: 2, gold: 2, language: 'EN', order: 'orig', winner: 'tie' }),
-      judgment({ itemId: 2, gold: 2, language: 'ZH', order: 'orig', winner: 'B' }),
+      ...verdictsOf({ itemId: 2, gold: 2, order: 'orig' }, { EN: 'tie', ZH: 'B' }),
       // A failed target verdict is not a valid pair, so it is never a flip.
       judgment({ itemId: 2, gold: 2, language: 'LS', order: 'orig', status: 'failed', winner: null }),
       // Tie probes are not quality verdicts.
       judgment({ itemId: 2, gold: 2, language: 'EN-ZH', order: 'en_zh', winner: 'B' }),
       // Another judge, EN wrong (B=2, gold 1) → ZH right.
-      judgment({ judge: 'J2', itemId: 1, language: 'EN', order: 'orig', winner: 'B' }),
-      judgment({ judge: 'J2', itemId: 1, language: 'ZH', order: 'orig', winner: 'A' }),
+      ...verdictsOf({ judge: 'J2', itemId: 1, order: 'orig' }, { EN: 'B', ZH: 'A' }),
       // A failed EN verdict has no pair at all.
       judgment({ judge: 'J2', itemId: 2, language: 'EN', order: 'orig', status: 'failed', winner: null }),
       judgment({ judge: 'J2', itemId: 2, language: 'ZH', order: 'orig', winner: 'A' }),
@@ -101,10 +95,7 @@ describe('computeFlips', () => {
   });
 
   it('counts a wrong verdict becoming a tie as a flip whose correctness did not change', () => {
-    const flips = computeFlips([
-      judgment({ itemId: 1, language: 'EN', order: 'orig', winner: 'B' }),
-      judgment({ itemId: 1, language: 'LS', order: 'orig', winner: 'tie' }),
-    ]);
+    const flips = computeFlips(verdictsOf({ itemId: 1, order: 'orig' }, { EN: 'B', LS: 'tie' }));
     expect(flips).toHaveLength(1);
     expect(flips[0].type).toBe('to_tie');
     expect(flips[0].correctnessChanged).toBe(false);
@@ -122,10 +113,8 @@ describe('filterFlips', () => {
       reason: 'Clear and correct',
     }),
     judgment({ itemId: 1, subset: 'Natural', language: 'ZH', order: 'orig', winner: 'B', reason: '更简洁' }),
-    judgment({ itemId: 2, subset: null, language: 'EN', order: 'orig', winner: 'A' }),
-    judgment({ itemId: 2, subset: null, language: 'LS', order: 'orig', winner: 'tie' }),
-    judgment({ judge: 'J2', itemId: 3, language: 'EN', order: 'swap', winner: 'A' }),
-    judgment({ judge: 'J2', itemId: 3, language: 'ZH', order: 'swap', winner: 'B' }),
+    ...verdictsOf({ itemId: 2, subset: null, order: 'orig' }, { EN: 'A', LS: 'tie' }),
+    ...verdictsOf({ judge: 'J2', itemId: 3, order: 'swap' }, { EN: 'A', ZH: 'B' }),
   ]);
   const ctx = { flagged: new Set(['X-002']) };
   const ids = (f: Parameters<typeof filterFlips>[1], c = ctx) =>

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import * as echarts from 'echarts/core';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JudgeLsResults } from '../../../../../shared/protocols/judge-ls/views';
 import { buildTables } from '../../../../../shared/protocols/judge-ls/report/tables';
 import type { JudgeLsMetrics } from '../../../../../shared/protocols/judge-ls/types';
@@ -13,14 +13,11 @@ import type { ResultsRoute } from '../../../results/routes';
 import { FakeApi } from '../../../test/fake-api';
 import { clickTarget, dashboardFigures, tooltipLines } from './charts';
 import { emptyMetrics, JUDGES, makeMetrics } from './test-fixtures';
+import { unmountAndDropApiAfterEach, withoutCanvas } from '../../../test/dom';
 
-beforeAll(() => {
-  // jsdom has no canvas; ECharts then estimates text widths itself instead of logging errors.
-  HTMLCanvasElement.prototype.getContext = (() => null) as never;
-});
+withoutCanvas();
+unmountAndDropApiAfterEach();
 afterEach(() => {
-  cleanup();
-  setApi(null);
   delete (window as { IntersectionObserver?: unknown }).IntersectionObserver;
 });
 

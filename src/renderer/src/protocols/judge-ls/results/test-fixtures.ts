@@ -185,3 +185,14 @@ export function judgment(
     ...over,
   };
 }
+
+/**
+ * One judge's verdicts on one item in one order, a language each: `winners` maps each language
+ * to its winner letter, in the order the verdicts are listed.
+ */
+export function verdictsOf(
+  at: Partial<JudgmentView> & Pick<JudgmentView, 'itemId' | 'order'>,
+  winners: Record<string, 'A' | 'B' | 'tie'>,
+): JudgmentView[] {
+  return Object.entries(winners).map(([language, winner]) => judgment({ ...at, language, winner }));
+}

@@ -5,11 +5,10 @@ import '../../../i18n';
 import { FakeApi, ITEMS, estimateOf, protocolViews } from '../../../test/fake-api';
 import { variant } from '../test-fixtures';
 import { VariantsPage } from './VariantsPage';
-import { resetPagesAfterEach, giveElementsAWindowBox } from '../../../test/page-setup';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
 
 giveElementsAWindowBox();
-
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 const VARIANTS = [
   variant({ itemId: 1, language: 'ZH', reasons: ['ZH.output_1: numbers_missing (EN 4, ZH 0)'] }),

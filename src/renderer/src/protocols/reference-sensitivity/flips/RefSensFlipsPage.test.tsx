@@ -11,7 +11,7 @@ import { FakeApi } from '../../../test/fake-api';
 import '../../index';
 import { RefSensFlipsPage } from './RefSensFlipsPage';
 import { rowKey } from './query';
-import { resetPagesAfterEach, giveElementsAWindowBox } from '../../../test/page-setup';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
 
 const ROW: FlipRowView = {
   judge: 'Judge A',
@@ -59,7 +59,7 @@ const VIEW: FlipsView = {
 };
 
 giveElementsAWindowBox();
-resetPagesAfterEach();
+unmountAndDropApiAfterEach();
 
 function setup(query: Record<string, string>, view: FlipsView = VIEW) {
   const api = new FakeApi({ 'experiments.protocolView': () => view });
