@@ -9,7 +9,7 @@ import { useItem } from '../stores/item';
 import { subscribeToItemInvalidation, useItems } from '../stores/items';
 import type { Item } from '../../../shared/domain';
 import { FakeApi, ITEMS, rowsOf, summary } from '../test/fake-api';
-import { giveElementsAWindowBox } from '../test/dom';
+import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../test/dom';
 
 function makeApi() {
   return new FakeApi({

@@ -10,7 +10,6 @@ import { unmountAndDropApiAfterEach } from '../test/dom';
 import { resetWizardAndDatasets, clickNext, openNewExperimentWizard, wizardApi } from '../test/wizard';
 import { demoDraft } from '../lib/demo';
 import { PriceEditor } from './PriceEditor';
-import { unmountAndDropApiAfterEach } from '../test/dom';
 
 type SentPrices = Record<string, { input: number; cachedInput: number; output: number }> | undefined;
 type SentConfig = { prices?: SentPrices; judges: { model: string }[]; transform: { model: string } };

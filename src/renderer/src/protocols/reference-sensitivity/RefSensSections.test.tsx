@@ -15,7 +15,6 @@ import { type ResultsExperiment, renderResultsPage, resultsApi } from '../../tes
 import { refSensConfig, withRefSensDraft, initialRefSensDraft } from './draft';
 import '../index';
 import type { WizardDraft } from '../../lib/experiment-config';
-import { unmountAndDropApiAfterEach } from '../../test/dom';
 
 // Judge J's NR → RV flips on ar: one row in the flip table, set against the noise floor below.
 const NR_RV_FLIPS = {
