@@ -77,3 +77,43 @@ describe('prompt caching in the estimate', () => {
     expect(transform.costUsd).toBeCloseTo(uncached(transform), 12);
   });
 });
+
+describe('flex beside standard on one server (issue 39)', () => {
+  const judges = [
+    { label: 'J', provider: 'o', model: 'gpt-4.1-mini' },
+    { label: 'F', provider: 'f', model: 'gpt-4.1-mini' },
+  ];
+  const mixed = (providers: unknown) => {
+    try {
+      parseExperimentConfig({ ...base, judges, providers });
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return null;
+  };
+
+  it("is refused, naming the later provider's serviceTier: one lane would send both at the first one's tier", () => {
+    expect(mixed({ o: { kind: 'openai' }, f: { kind: 'openai', serviceTier: 'flex' } })).toMatch(
+      /providers\.f\.serviceTier: "flex" differs from "default" of provider "o" on the same server \(openai:https:\/\/api\.openai\.com\/v1\)/,
+    );
+    expect(
+      mixed({ o: { kind: 'openai', serviceTier: 'flex' }, f: { kind: 'openai', serviceTier: 'default' } }),
+    ).toMatch(/providers\.f\.serviceTier: "default" differs from "flex"/);
+  });
+
+  it('is accepted with one tier per server, on two servers, and beside a batch-mode twin', () => {
+    expect(
+      mixed({ o: { kind: 'openai', serviceTier: 'flex' }, f: { kind: 'openai', serviceTier: 'flex' } }),
+    ).toBeNull();
+    expect(mixed({ o: { kind: 'openai', serviceTier: 'default' }, f: { kind: 'openai' } })).toBeNull();
+    expect(
+      mixed({
+        o: { kind: 'openai', baseURL: 'http://127.0.0.1:8000/v1' },
+        f: { kind: 'openai', serviceTier: 'flex' },
+      }),
+    ).toBeNull();
+    expect(
+      mixed({ o: { kind: 'openai', mode: 'batch' }, f: { kind: 'openai', serviceTier: 'flex' } }),
+    ).toBeNull();
+  });
+});

@@ -3,6 +3,7 @@ import { endpointId } from '../../src/main/providers/config';
 import { modelLimitKey, RequestEngine } from '../../src/main/queue/engine';
 import { ensureRequests } from '../../src/main/store/ledger';
 import { startMockProvider, type MockProvider } from '../mock-provider/server';
+import { LaneRegistry } from '../../src/main/queue/lane-registry';
 import { fixedKeys, openaiMock, tempDb, verdictSpec, type TempDb } from './helpers';
 
 let t: TempDb | undefined;
@@ -46,5 +47,35 @@ describe('per-model limits from a judge entry', () => {
     expect(await peakConcurrency()).toBe(6);
     expect(await peakConcurrency({ [modelLimitKey('mock', 'mock-model')]: { concurrency: 1 } })).toBe(1);
     expect(await peakConcurrency({ [modelLimitKey('mock', 'other-model')]: { concurrency: 1 } })).toBe(6);
+  });
+});
+
+describe('the provider a lane takes its settings from', () => {
+  it('is the first live provider on the endpoint, not a batch-mode twin listed before it (its flex tier kept)', () => {
+    const providers = {
+      'openai-batch': { kind: 'openai' as const, mode: 'batch' as const, concurrency: 2 },
+      openai: { kind: 'openai' as const, serviceTier: 'flex' as const, concurrency: 7 },
+    };
+    const lanes = new LaneRegistry({
+      providers,
+      keys: fixedKeys('k'),
+      modelLimits: {},
+      makeAdapter: () => {
+        throw new Error('not sending');
+      },
+      now: () => 0,
+      logger: { info: () => undefined, warn: () => undefined },
+      onPaused: () => undefined,
+    });
+    const lane = lanes.laneFor({
+      id: 1,
+      endpoint: endpointId(providers.openai),
+      model: 'gpt-4.1-mini',
+      status: 'pending',
+      failureReason: null,
+      lease: { lease_owner: null, lease_pid: null, lease_host: null, lease_expires_at: null },
+    });
+    expect(lanes.configOf(lane)?.serviceTier).toBe('flex');
+    expect(lane.limits.concurrency).toBe(7);
   });
 });

@@ -10,7 +10,14 @@ import { folderNameProblem } from './names';
 import { getProtocol, listProtocols } from '../protocols/registry';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
 import { preregistrationConfigSchema } from '../paper/preregistration-schema';
-import { isRecorded, isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';
+import {
+  endpointId,
+  isBatchMode,
+  isRecorded,
+  isSimulated,
+  KEY_NAME_RULE,
+  providerConfigSchema,
+} from '../providers/config';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -91,6 +98,7 @@ function schemaFor(protocol: AnyProtocol) {
           `"${real[0][1].kind}" cannot be mixed with the simulated provider "${simulated[0][0]}" in one experiment: use only simulated providers (a demo) or only real ones`,
         );
       }
+      tierConflict(config.providers, issue);
       if (config.sample === 'random' && config.limit === undefined)
         issue(['sample'], '"random" needs "limit": how many items to draw');
       // One seed per experiment: a protocol may use it too (e.g. to pick items or answers
@@ -103,6 +111,31 @@ function schemaFor(protocol: AnyProtocol) {
         issue(['seed'], 'a seed only applies with "sample": "random"');
       protocol.refineConfig?.(config, issue);
     });
+}
+
+/**
+ * The engine has one lane per endpoint + model, and a lane sends with the settings of the first
+ * live provider on its endpoint: a flex provider beside a standard one on the same server would
+ * silently send both at one tier. Batch-mode twins are exempt (they never send through the lane's
+ * tier choice: flex is refused with batch mode). Refused, naming the later provider's field.
+ */
+function tierConflict(
+  providers: ExperimentConfig['providers'],
+  issue: (path: (string | number)[], message: string) => void,
+): void {
+  const firstOn = new Map<string, [string, string]>();
+  for (const [name, p] of Object.entries(providers)) {
+    if (isBatchMode(p) || isRecorded(p)) continue;
+    const tier = p.serviceTier ?? 'default';
+    const endpoint = endpointId(p, name);
+    const first = firstOn.get(endpoint);
+    if (!first) firstOn.set(endpoint, [name, tier]);
+    else if (first[1] !== tier)
+      issue(
+        ['providers', name, 'serviceTier'],
+        `"${tier}" differs from "${first[1]}" of provider "${first[0]}" on the same server (${endpoint}): calls to one server are sent with the settings of its first provider entry, so flex and standard cannot be mixed on it; give both the same "serviceTier"`,
+      );
+  }
 }
 
 function keyPath(path: PropertyKey[]): string {

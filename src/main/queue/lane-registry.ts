@@ -1,6 +1,12 @@
 // The engine's lanes (one per endpoint + model) and what serves each: the configured provider,
 // its client, and its limits with a judge's overrides. Pausing a lane is announced from here.
-import { endpointId, missingKeyMessage, type KeyStore, type ProviderConfig } from '../providers/config';
+import {
+  endpointId,
+  isBatchMode,
+  missingKeyMessage,
+  type KeyStore,
+  type ProviderConfig,
+} from '../providers/config';
 import type { ChatAdapter, ChatRequestSpec } from '../providers/types';
 import { specFromStored, type PlanRow } from '../store/ledger';
 import { modelLimitKey, type EngineLogger, type PausedEvent } from './engine-types';
@@ -101,9 +107,19 @@ export class LaneRegistry {
     this.o.onPaused({ endpoint: lane.endpoint, model: lane.model, kind, reason });
   }
 
+  /**
+   * The provider whose settings a lane of this endpoint takes: the first one sending live, since
+   * a batch-mode twin listed first would otherwise hand the lane its limits and drop a live
+   * provider's flex tier; the config refuses live providers on one endpoint that differ in tier.
+   */
   private providerNameFor(endpoint: string): string | undefined {
-    for (const [name, id] of this.endpointOf) if (id === endpoint) return name;
-    return undefined;
+    let first: string | undefined;
+    for (const [name, id] of this.endpointOf) {
+      if (id !== endpoint) continue;
+      if (!isBatchMode(this.o.providers[name])) return name;
+      first ??= name;
+    }
+    return first;
   }
 
   /** One client per provider name, rebuilt if its key changed (e.g. set in the app meanwhile). */
