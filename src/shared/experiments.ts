@@ -131,6 +131,8 @@ export interface TierEstimate {
   flex?: { usd: number; minutes: number };
   /** Exported for a cluster: nothing at API prices (the GPUs' own cost and time are the user's). */
   cluster: { usd: 0 };
+  /** The tier the config sends these calls on: its provider's `mode: "batch"` or `serviceTier: "flex"`, else standard. */
+  chosen?: 'standard' | 'batch' | 'flex';
 }
 
 export interface CostEstimate {

@@ -117,6 +117,7 @@ export function estimateTasks(
         ...(hasBatchApi(cfg) ? { batch: { usd: 0, windowHours: BATCH_WINDOW_HOURS, rounds: 0 } } : {}),
         ...(hasFlex(cfg) ? { flex: { usd: 0, minutes: 0 } } : {}),
         cluster: { usd: 0 },
+        chosen: cfg && isBatchMode(cfg) ? 'batch' : cfg?.serviceTier === 'flex' ? 'flex' : 'standard',
         lane: laneKey,
       };
       tiers.set(label, tier);

@@ -378,6 +378,12 @@ export const en = {
       structuredSchema: 'JSON schema',
       structuredObject: 'JSON object',
       structuredText: 'Plain text',
+      tier: 'How calls are sent',
+      tierHint:
+        'OpenAI’s own API only. Batch API and flex cost half; the estimate’s last table compares all ways for your calls.',
+      tierStandard: 'Standard (live, list price)',
+      tierBatch: 'Batch API (half price, answers within 24 h)',
+      tierFlex: 'Flex (half price, slower live answers)',
     },
     options: {
       sample: 'Which items',
@@ -464,6 +470,7 @@ export const en = {
         batchTime_other: 'within {{hours}} h per round ({{count}} rounds)',
         flexTime: '{{duration}} or more, slower answers',
         notOffered: 'not offered',
+        chosen: '(your choice)',
         clusterCost: '{{cost}} at API prices',
         clusterTime: "your GPUs' time",
         note: 'Flex is OpenAI\'s half-price tier: answers come slower, and when it has no capacity (429 "resource unavailable") calls wait and go again, never failing. "Export for a cluster" writes the calls for vllm run-batch on your own GPUs (judge-lab batch export): nothing is paid at API prices; the GPUs\' own cost and time are yours.',

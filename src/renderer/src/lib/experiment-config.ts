@@ -3,7 +3,14 @@
 // transform, templates, tie probes) come from its plug-in (src/renderer/src/protocols). The core
 // validates again; these checks only catch early what a researcher can fix on the step in front of them.
 import { getRendererProtocol, listRendererProtocols, type WizardPlugin } from '../protocols/registry';
-import { batchAddress, draftFromPreset, presetOf, type PresetId, type ProviderDraft } from './providers';
+import {
+  batchAddress,
+  draftFromPreset,
+  presetOf,
+  tierOffered,
+  type PresetId,
+  type ProviderDraft,
+} from './providers';
 import type { DraftIssue, JudgeDraft, PriceDraft, PriceField, StepId, WizardDraft } from './wizard-draft';
 import { FIRST_STEPS, LAST_STEPS, PRICE_FIELDS } from './wizard-draft';
 import { checkDraft, planOf } from '../preregistration/plan-form';
@@ -292,6 +299,10 @@ export function providerConfig(p: ProviderDraft): Record<string, unknown> {
   if (tpm !== undefined) out.tpm = tpm;
   if (concurrency !== undefined) out.concurrency = concurrency;
   if (p.structuredOutput) out.structuredOutput = p.structuredOutput;
+  if (p.tier && p.tier !== 'standard' && tierOffered(p)) {
+    if (p.tier === 'flex') out.serviceTier = 'flex';
+    else out.mode = 'batch';
+  }
   return out;
 }
 
@@ -309,10 +320,9 @@ export function providersRecord(draft: WizardDraft): Record<string, Record<strin
     ...(wizardPluginOf(draft)?.batchProvidersInUse?.(draft) ?? []),
   ];
   for (const preset of batched) {
-    out[judgeProviderName({ provider: preset, batch: true }, draft.providers)] = {
-      ...providerConfig(draft.providers[preset] ?? draftFromPreset(preset)),
-      mode: 'batch',
-    };
+    // The twin takes the Batch API's own half price: flex is for live calls only.
+    const { serviceTier: _live, ...twin } = providerConfig(draft.providers[preset] ?? draftFromPreset(preset));
+    out[judgeProviderName({ provider: preset, batch: true }, draft.providers)] = { ...twin, mode: 'batch' };
   }
   return out;
 }

@@ -163,6 +163,28 @@ export interface ProviderDraft {
    * local preset offers the Batch switch only there; a changed address needs another test.
    */
   batchAt?: string;
+  /**
+   * OpenAI's own API only (`tierOffered`): how every call of this provider is sent — live at the
+   * standard rate (absent), through the Batch API (`mode: "batch"`), or on flex (`serviceTier`).
+   */
+  tier?: ServiceTierChoice;
+}
+
+export type ServiceTierChoice = 'standard' | 'batch' | 'flex';
+
+/**
+ * Flex exists only on OpenAI's own API (compatible servers have no service tiers), so the choice
+ * is offered on the OpenAI preset while its address is OpenAI's.
+ */
+export function tierOffered(d: Pick<ProviderDraft, 'preset' | 'kind' | 'baseURL'>): boolean {
+  if (d.preset !== 'openai' || d.kind !== 'openai') return false;
+  const url = d.baseURL.trim();
+  if (!url) return true;
+  try {
+    return new URL(url).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
 }
 
 /** A provider's address as Test connection saw it (kind and base URL). */

@@ -3,7 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { getApi, toApiError } from '../api';
 import { Field } from '../components/Field';
 import { providerConfig } from '../lib/experiment-config';
-import { addressIsPrimary, batchAddress, draftFromPreset, presetOf, type PresetId } from '../lib/providers';
+import {
+  addressIsPrimary,
+  batchAddress,
+  draftFromPreset,
+  presetOf,
+  tierOffered,
+  type PresetId,
+  type ServiceTierChoice,
+} from '../lib/providers';
 import { useAppInfo } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
@@ -263,6 +271,7 @@ export function ProviderCard({
     tpm: err('tpm'),
     concurrency: err('concurrency'),
     kind: err('kind'),
+    tier: err('serviceTier') ?? err('mode'),
   };
 
   // A result is about the settings it was run with; any change makes it stale.
@@ -411,6 +420,19 @@ export function ProviderCard({
               placeholder={preset.local ? t('wizard.provider.apiKeyEnvLocal') : 'MY_API_KEY'}
               onChange={(e) => update(name, { apiKeyEnv: e.target.value })}
             />
+          </Field>
+        )}
+        {tierOffered(draft) && (
+          <Field label={t('wizard.provider.tier')} hint={t('wizard.provider.tierHint')} error={errors.tier}>
+            <select
+              data-testid="provider-tier"
+              value={draft.tier ?? 'standard'}
+              onChange={(e) => update(name, { tier: e.target.value as ServiceTierChoice })}
+            >
+              <option value="standard">{t('wizard.provider.tierStandard')}</option>
+              <option value="batch">{t('wizard.provider.tierBatch')}</option>
+              <option value="flex">{t('wizard.provider.tierFlex')}</option>
+            </select>
           </Field>
         )}
       </div>

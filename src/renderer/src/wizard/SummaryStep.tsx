@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CostEstimate } from '../../../shared/experiments';
+import type { CostEstimate, TierEstimate } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
 import {
   batchCapable,
@@ -52,6 +52,16 @@ export function TierTable({ estimate, protocol }: { estimate: CostEstimate; prot
     minutes < 1
       ? t('wizard.summary.tiers.underMinute')
       : t('wizard.summary.tiers.minutes', { duration: f.duration(minutes * 60) });
+  // The tier the config sends on, set in the provider's card: marked in words, not by colour alone.
+  const chosen = (x: TierEstimate, tier: 'standard' | 'batch' | 'flex') =>
+    x.chosen === tier ? (
+      <>
+        {' '}
+        <strong className="small" data-testid="tier-chosen">
+          {t('wizard.summary.tiers.chosen')}
+        </strong>
+      </>
+    ) : null;
   return (
     <div className="estimate-tiers" data-testid="estimate-tiers">
       <TableScroll className="table-wrap" label={t('wizard.summary.tiers.title')}>
@@ -74,16 +84,19 @@ export function TierTable({ estimate, protocol }: { estimate: CostEstimate; prot
                 </td>
                 <td data-testid="tier-standard">
                   {cost(x.standard.usd, x.priced)} · {time(x.standard.minutes)}
+                  {chosen(x, 'standard')}
                 </td>
                 <td data-testid="tier-batch">
                   {x.batch
                     ? `${cost(x.batch.usd, x.priced)} · ${t('wizard.summary.tiers.batchTime', { hours: x.batch.windowHours, count: x.batch.rounds })}`
                     : t('wizard.summary.tiers.notOffered')}
+                  {chosen(x, 'batch')}
                 </td>
                 <td data-testid="tier-flex">
                   {x.flex
                     ? `${cost(x.flex.usd, x.priced)} · ${t('wizard.summary.tiers.flexTime', { duration: x.flex.minutes < 1 ? t('wizard.summary.tiers.underMinute') : f.duration(x.flex.minutes * 60) })}`
                     : t('wizard.summary.tiers.notOffered')}
+                  {chosen(x, 'flex')}
                 </td>
                 <td data-testid="tier-cluster">
                   {t('wizard.summary.tiers.clusterCost', { cost: f.usd(0) })} ·{' '}
