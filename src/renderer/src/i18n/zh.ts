@@ -371,7 +371,8 @@ export const zh: Messages = {
       structuredObject: 'JSON 对象',
       structuredText: '纯文本',
       tier: '调用的发送方式',
-      tierHint: '仅限 OpenAI 官方 API。批处理 API 和 Flex 均为半价；估算的最后一张表比较了你的调用的各种方式。',
+      tierHint:
+        '仅限 OpenAI 官方 API。批处理 API 和 Flex 均为半价；估算的最后一张表比较了你的调用的各种方式。',
       tierStandard: '标准（实时，标价）',
       tierBatch: '批处理 API（半价，24 小时内返回）',
       tierFlex: 'Flex（半价，实时但回答较慢）',

@@ -321,7 +321,9 @@ export function providersRecord(draft: WizardDraft): Record<string, Record<strin
   ];
   for (const preset of batched) {
     // The twin takes the Batch API's own half price: flex is for live calls only.
-    const { serviceTier: _live, ...twin } = providerConfig(draft.providers[preset] ?? draftFromPreset(preset));
+    const { serviceTier: _live, ...twin } = providerConfig(
+      draft.providers[preset] ?? draftFromPreset(preset),
+    );
     out[judgeProviderName({ provider: preset, batch: true }, draft.providers)] = { ...twin, mode: 'batch' };
   }
   return out;

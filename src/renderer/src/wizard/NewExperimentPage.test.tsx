@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors';
 import { App } from '../App';
-import '../i18n';
+import { i18next } from '../i18n';
 import { listRendererProtocols, registerRendererProtocol, unregisterRendererProtocol } from '../protocols';
 import { buildConfig, initialDraft } from '../lib/experiment-config';
 import { useWizard, WIZARD_STORAGE_KEY } from '../stores/wizard';
@@ -203,6 +203,50 @@ describe('New experiment wizard', () => {
     fireEvent.click(screen.getByTestId('test-connection'));
     expect((await screen.findByTestId('test-connection-batch')).textContent).toMatch(/no Batch API/);
     expect(screen.queryByTestId('judge-batch')).toBeNull();
+  });
+
+  it("offers OpenAI's own API three ways to send (standard, Batch API, flex) into the config, in English and 中文 (issue 39)", async () => {
+    await openNewExperimentWizard(makeApi());
+    clickNext(2);
+    const config = () =>
+      buildConfig(useWizard.getState().draft) as {
+        providers: Record<string, Record<string, unknown>>;
+        judges: { provider: string }[];
+      };
+    const tier = await screen.findByTestId('provider-tier');
+    expect([...tier.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      'Standard (live, list price)',
+      'Batch API (half price, answers within 24 h)',
+      'Flex (half price, slower live answers)',
+    ]);
+    expect(config().providers.openai).not.toHaveProperty('serviceTier');
+    fireEvent.change(tier, { target: { value: 'flex' } });
+    expect(config().providers.openai).toMatchObject({ kind: 'openai', serviceTier: 'flex' });
+    expect(config().providers.openai).not.toHaveProperty('mode');
+    // A judge switched to Batch beside flex: its twin takes the Batch API's price, never flex
+    // (the core refuses flex with batch mode).
+    fireEvent.click(screen.getByTestId('judge-batch'));
+    expect(config().judges[0].provider).toBe('openai-batch');
+    expect(config().providers['openai-batch']).toMatchObject({ mode: 'batch' });
+    expect(config().providers['openai-batch']).not.toHaveProperty('serviceTier');
+    fireEvent.click(screen.getByTestId('judge-batch'));
+    fireEvent.change(tier, { target: { value: 'batch' } });
+    expect(config().providers.openai).toMatchObject({ mode: 'batch' });
+    expect(config().providers.openai).not.toHaveProperty('serviceTier');
+    // Another server behind the OpenAI preset has no service tiers: the choice goes, and so does the setting.
+    fireEvent.change(screen.getByTestId('provider-baseurl'), {
+      target: { value: 'http://10.0.0.5:8000/v1' },
+    });
+    expect(screen.queryByTestId('provider-tier')).toBeNull();
+    expect(config().providers.openai).not.toHaveProperty('mode');
+    fireEvent.change(screen.getByTestId('provider-baseurl'), { target: { value: '' } });
+    await act(() => i18next.changeLanguage('zh'));
+    expect(
+      [...screen.getByTestId('provider-tier').querySelectorAll('option')].map((o) => o.textContent),
+    ).toEqual(['标准（实时，标价）', '批处理 API（半价，24 小时内返回）', 'Flex（半价，实时但回答较慢）']);
+    await act(() => i18next.changeLanguage('en'));
+    fireEvent.change(screen.getByTestId('judge-provider-preset'), { target: { value: 'anthropic' } });
+    expect(screen.queryByTestId('provider-tier')).toBeNull();
   });
 
   it('explains a key that is set but withheld from a custom server, with the exact line to set (issue 26 item 6)', async () => {

@@ -66,4 +66,25 @@ describe('TierTable', () => {
       '不提供',
     );
   });
+
+  it('marks in words the tier the config sends on (set in the provider card), in English and 中文', async () => {
+    render(
+      <TierTable
+        estimate={estimateOf([], {
+          tiers: [
+            { ...gpt, chosen: 'flex' },
+            { ...qwen, chosen: 'standard' },
+          ],
+        })}
+      />,
+    );
+    const [g, q] = screen.getAllByTestId('estimate-tier-row').map((r) => within(r));
+    expect(g.getByTestId('tier-flex').textContent).toMatch(/ \(your choice\)$/);
+    expect(g.getAllByTestId('tier-chosen')).toHaveLength(1);
+    expect(q.getByTestId('tier-standard').textContent).toMatch(/\(your choice\)$/);
+    cleanup();
+    await i18next.changeLanguage('zh');
+    render(<TierTable estimate={estimateOf([], { tiers: [{ ...gpt, chosen: 'batch' }] })} />);
+    expect(screen.getByTestId('tier-batch').textContent).toMatch(/（当前选择）$/);
+  });
 });
