@@ -71,5 +71,32 @@ describe('the estimate per model and tier', () => {
     expect(text).toContain(`    flex            $${gpt.flex!.usd.toFixed(2)}`);
     expect(text).toContain(`    Batch API       $${gpt.batch!.usd.toFixed(2)}`);
     expect(text).toContain('    cluster export  $0.00        at API prices');
+
+    // Which tier the config sends each on (the wizard marks it): standard here; flex and Batch
+    // API when the providers say so.
+    expect([...tiers.values()].map((x) => x.chosen)).toEqual([
+      'standard',
+      'standard',
+      'standard',
+      'standard',
+    ]);
+    const chosen = await core.call('experiments.estimate', {
+      config: {
+        name: 'tiers-chosen',
+        protocol: 'judge-ls',
+        dataset: dataset.id,
+        limit: 1,
+        providers: {
+          openai: { kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY', serviceTier: 'flex' },
+          anthropic: { kind: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', mode: 'batch' },
+        },
+        transform: { provider: 'anthropic', model: 'claude-haiku-4-5' },
+        judges: [{ label: 'GPT', provider: 'openai', model: 'gpt-4.1' }],
+      },
+    });
+    expect(Object.fromEntries((chosen.tiers ?? []).map((x) => [x.model, x.chosen]))).toEqual({
+      'claude-haiku-4-5': 'batch',
+      'gpt-4.1': 'flex',
+    });
   });
 });
