@@ -482,6 +482,33 @@ export const en = {
     },
   },
   run: {
+    cluster: {
+      title: 'Batch files for a cluster',
+      intro:
+        'Run the open requests on your own GPUs: export them as requests.jsonl, run it with vllm run-batch (see the README), then import its output file. Answers already stored are kept and never paid twice; later stages need another export once their inputs are answered.',
+      export: 'Export requests for a cluster',
+      import: 'Import results…',
+      busy: 'Working…',
+      exported_one: 'requests.jsonl downloaded: {{count}} request ({{models}}).',
+      exported_other: 'requests.jsonl downloaded: {{count}} requests ({{models}}).',
+      nothingOpen: 'Nothing to export: every request of the planned stages is answered or in flight.',
+      inFlight_one: '{{count}} request is being sent by a run now and was left out.',
+      inFlight_other: '{{count}} requests are being sent by a run now and were left out.',
+      skipped: '{{provider}}: {{count}} left out ({{reason}})',
+      exportFailed: 'Could not export the requests',
+      refused: '{{file}} was refused: nothing was stored',
+      imported: '{{file}}: {{lines}} lines read.',
+      counts: {
+        stored: 'Answers stored',
+        kept: 'Kept (already answered)',
+        askAgain: 'To ask again (next export)',
+        failed: 'Failed',
+        malformed: 'Lines not readable',
+        open: 'Still open',
+      },
+      lineProblem: '{{file}}, line {{line}}: {{problem}}',
+      more: 'and {{count}} more',
+    },
     duplicate: 'Duplicate',
     setup: {
       edit: 'Edit setup',

@@ -473,6 +473,33 @@ export const zh: Messages = {
     },
   },
   run: {
+    cluster: {
+      title: '集群批处理文件',
+      intro:
+        '在你自己的 GPU 上运行未完成的请求：导出为 requests.jsonl，用 vllm run-batch 运行（见 README），再导入它的输出文件。已保存的答案会保留，绝不重复付费；后续阶段的输入得到答案后需要再导出一次。',
+      export: '导出请求（用于集群）',
+      import: '导入结果…',
+      busy: '处理中…',
+      exported_one: '已下载 requests.jsonl：{{count}} 个请求（{{models}}）。',
+      exported_other: '已下载 requests.jsonl：{{count}} 个请求（{{models}}）。',
+      nothingOpen: '无可导出内容：已规划阶段的每个请求都已有答案或正在发送。',
+      inFlight_one: '{{count}} 个请求正由运行中的任务发送，未写入文件。',
+      inFlight_other: '{{count}} 个请求正由运行中的任务发送，未写入文件。',
+      skipped: '{{provider}}：{{count}} 个未写入（{{reason}}）',
+      exportFailed: '无法导出请求',
+      refused: '{{file}} 被拒绝：未保存任何内容',
+      imported: '{{file}}：读取了 {{lines}} 行。',
+      counts: {
+        stored: '已保存的答案',
+        kept: '保留（已有答案）',
+        askAgain: '待重新请求（下次导出）',
+        failed: '失败',
+        malformed: '无法读取的行',
+        open: '仍未完成',
+      },
+      lineProblem: '{{file}}，第 {{line}} 行：{{problem}}',
+      more: '另有 {{count}} 条',
+    },
     duplicate: '复制实验',
     setup: {
       edit: '编辑设置',

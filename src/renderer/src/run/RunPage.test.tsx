@@ -477,3 +477,115 @@ describe('Editing the setup of an experiment that has not started', () => {
     await i18next.changeLanguage('en');
   });
 });
+
+// Issue 39: the cluster round trip (judge-lab batch export/import) from the run page.
+describe('Batch files for a cluster', () => {
+  const finished = {
+    'experiments.get': () => experimentDetail({ status: 'paused' }),
+    'experiments.progress': () => progress({ status: 'paused' }),
+  };
+
+  it('downloads requests.jsonl from batchExport and reads an output file back, counts and lines as text, in English and 中文', async () => {
+    const downloads: { name: string; blob: Blob }[] = [];
+    let lastBlob: Blob | undefined;
+    URL.createObjectURL = (b: Blob | MediaSource) => ((lastBlob = b as Blob), 'blob:jsonl');
+    URL.revokeObjectURL = () => {};
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      downloads.push({ name: this.download, blob: lastBlob! });
+    });
+    const lines = '{"custom_id":"jl-e7-r1-aa","method":"POST","url":"/v1/chat/completions","body":{}}\n';
+    const api = new FakeApi({
+      ...finished,
+      'experiments.batchExport': () => ({
+        text: lines,
+        requests: 1,
+        stages: ['judge'],
+        models: { 'Qwen/Qwen2.5-7B-Instruct': 1 },
+        otherModels: 0,
+        inFlight: 0,
+        skipped: [],
+      }),
+      'experiments.batchImport': ({ file }) => ({
+        file,
+        lines: 5,
+        stored: 2,
+        kept: 1,
+        askAgain: 0,
+        failed: { count: 1, first: [{ line: 4, customId: 'jl-e7-r4-dd', reason: '<b>server error</b>' }] },
+        malformed: { count: 1, first: [{ line: 5, problem: 'not JSON (cut short?)' }] },
+        open: 2,
+      }),
+    });
+    renderRun(api);
+    fireEvent.click(await screen.findByTestId('cluster-export'));
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['requests.jsonl']));
+    expect(await downloads[0].blob.text()).toBe(lines);
+    expect(api.calls.find((c) => c.method === 'experiments.batchExport')!.params).toEqual({
+      experimentId: 7,
+    });
+    expect(screen.getByTestId('cluster-export-result').textContent).toBe(
+      'requests.jsonl downloaded: 1 request (Qwen/Qwen2.5-7B-Instruct (1)).',
+    );
+
+    const output = '{"id":"x","custom_id":"jl-e7-r1-aa","response":{}}\n';
+    fireEvent.change(screen.getByTestId('cluster-import-file'), {
+      target: { files: [new File([output], 'results.jsonl')] },
+    });
+    const report = await screen.findByTestId('cluster-import-result');
+    expect(api.calls.find((c) => c.method === 'experiments.batchImport')!.params).toEqual({
+      experimentId: 7,
+      file: 'results.jsonl',
+      text: output,
+    });
+    const count = (k: string) => screen.getByTestId(`cluster-count-${k}`).textContent;
+    expect(count('stored')).toBe('Answers stored2');
+    expect(count('kept')).toBe('Kept (already answered)1');
+    expect(count('failed')).toBe('Failed1');
+    expect(count('malformed')).toBe('Lines not readable1');
+    // A model's or server's words stay text: no element is made of them.
+    const failed = screen.getByTestId('cluster-import-failed');
+    expect(failed.textContent).toBe('results.jsonl, line 4: <b>server error</b>');
+    expect(failed.querySelector('b')).toBeNull();
+    expect(screen.getByTestId('cluster-import-malformed').textContent).toBe(
+      'results.jsonl, line 5: not JSON (cut short?)',
+    );
+    expect(report.textContent).toContain('results.jsonl: 5 lines read.');
+
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getByTestId('cluster-count-stored').textContent).toBe('已保存的答案2');
+    expect(screen.getByTestId('cluster-import-failed').textContent).toBe(
+      'results.jsonl，第 4 行：<b>server error</b>',
+    );
+    expect(screen.getByRole('button', { name: '导出请求（用于集群）' })).toBeTruthy();
+    await act(() => i18next.changeLanguage('en'));
+    click.mockRestore();
+  });
+
+  it('shows a refused file as refused, naming the file, line and field, with nothing stored', async () => {
+    const message = 'results.jsonl:3: field "custom_id": request 9 was not exported for experiment 7';
+    const api = new FakeApi({
+      ...finished,
+      'experiments.batchImport': () => {
+        throw new ApiError('invalid_input', message, [
+          {
+            file: 'results.jsonl',
+            field: 'custom_id',
+            message: 'line 3: request 9 was not exported for experiment 7',
+          },
+        ]);
+      },
+    });
+    renderRun(api);
+    fireEvent.change(await screen.findByTestId('cluster-import-file'), {
+      target: { files: [new File(['{}\n'], 'results.jsonl')] },
+    });
+    const panel = await screen.findByRole('alert');
+    expect(panel.textContent).toContain('results.jsonl was refused: nothing was stored');
+    expect(panel.textContent).toContain(message);
+    expect(panel.textContent).toContain('custom_id');
+    expect(panel.textContent).toContain('line 3');
+    expect(screen.queryByTestId('cluster-import-result')).toBeNull();
+  });
+});

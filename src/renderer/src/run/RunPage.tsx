@@ -20,6 +20,7 @@ import { PreregPanel } from '../preregistration/PreregPanel';
 import { FailuresPanel } from './FailuresPanel';
 import { ProtocolPageLinks } from './ProtocolPageLinks';
 import { ReuseTools } from './ReuseTools';
+import { ClusterBatchFiles } from './ClusterBatchFiles';
 import { clearSetupEditorRequest, SetupEditor, setupEditorRequested } from './SetupEditor';
 import { AnnotationLink } from '../annotation/link';
 
@@ -463,6 +464,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
         openSignal={showFailures}
       />
       <ExportBox experimentId={experimentId} />
+      <ClusterBatchFiles experimentId={experimentId} />
       <PreregPanel experimentId={experimentId} protocol={detail.protocol} />
     </div>
   );
