@@ -1,4 +1,5 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { readFileBytes } from '../api/base64';
 import { describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
 import { ApiError } from '../api/errors';
@@ -521,7 +522,7 @@ describe('Batch files for a cluster', () => {
     renderRun(api);
     fireEvent.click(await screen.findByTestId('cluster-export'));
     await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['requests.jsonl']));
-    expect(await downloads[0].blob.text()).toBe(lines);
+    expect(new TextDecoder().decode(await readFileBytes(downloads[0].blob))).toBe(lines);
     expect(api.calls.find((c) => c.method === 'experiments.batchExport')!.params).toEqual({
       experimentId: 7,
     });
@@ -581,7 +582,7 @@ describe('Batch files for a cluster', () => {
     fireEvent.change(await screen.findByTestId('cluster-import-file'), {
       target: { files: [new File(['{}\n'], 'results.jsonl')] },
     });
-    const panel = await screen.findByRole('alert');
+    const panel = await within(screen.getByTestId('cluster-files')).findByRole('alert');
     expect(panel.textContent).toContain('results.jsonl was refused: nothing was stored');
     expect(panel.textContent).toContain(message);
     expect(panel.textContent).toContain('custom_id');
