@@ -62,8 +62,12 @@ export interface PFamily {
   method: 'holm';
   /** The column with the raw p. */
   p: string;
-  /** The column with the adjusted p. */
-  adjusted: string;
+  /**
+   * The column with the adjusted p. Absent when the table shows the hypothesis's raw p only and
+   * its adjusted p lives in another family's column (bias probes' position test, which is also in
+   * the sensitivity family: the hypothesis counts in m, its adjusted p is not shown there).
+   */
+  adjusted?: string;
   /** Columns whose values split the rows into families (judge × category); [] for one family. */
   by: string[];
   /** Columns naming a hypothesis within its family ([] when a table gives each family one row). */
