@@ -59,18 +59,17 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
 
 /**
  * Holm within each judge × category (category "all" its own family: it pools the categories),
- * one hypothesis per effect. The profile's family is named "profile" wherever its rows are shown,
- * so the position table's test joins it; the sensitivity table's is its own.
+ * one hypothesis per effect. Named by the table whose test rows it holds and the adjusted column,
+ * so the position table's test can join the profile's and the sensitivity's families by name.
  */
 const biasFamily = (table: string, p: string, adjusted: string): PFamily => ({
-  name: table === 'bias_profile' ? PROFILE_FAMILY : `${table} ${adjusted}`,
+  name: `${table} ${adjusted}`,
   method: 'holm',
   p,
   adjusted,
   by: ['judge', 'category'],
   hypothesis: ['effect'],
 });
-const PROFILE_FAMILY = 'profile';
 
 /** The placebo's label (tables, figures, dashboard): the original's keeps the words it had. */
 export const PLACEBO_LABEL = ORIGINAL_PLACEBO_LABEL.en;
