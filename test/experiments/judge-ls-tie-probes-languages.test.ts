@@ -14,6 +14,7 @@ import type {
 import { judgmentsCsv } from '../../src/main/protocols/judge-ls/judgments-csv';
 import { JUDGMENTS_VIEW, type JudgmentView } from '../../src/shared/protocols/judge-ls/views';
 import { normalizeChoice } from '../../src/shared/protocols/judge-ls/choice';
+import { checkFamilies } from '../../src/shared/report/families';
 import type { Table } from '../../src/shared/report/table';
 import { buildFigureSpecs } from '../../src/shared/protocols/judge-ls/report/figures';
 import { localizeFigure } from '../../src/shared/report/figure-i18n';
@@ -139,6 +140,8 @@ describe('tie probes in every translated target', () => {
     expect(sig.map((r) => [r.n, r.favour_target, r.p_holm])).toEqual(
       rows.map((r) => [r.en_wins + r.target_wins, r.target_wins, r.binomial_p_holm]),
     );
+    // The declared families hold across both tables: each judge × language once, Holm over them.
+    expect(checkFamilies(tables)).toEqual([]);
     const figure = buildFigureSpecs(metrics).find((f) => f.id === 'tie_probe_preference')!;
     expect(figure.title).toBe('Tie probe: gold answer in English vs its translation (zh, ar)');
     const axis = figure.option.yAxis as { data: string[] };

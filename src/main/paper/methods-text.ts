@@ -349,11 +349,13 @@ export function methodsDocument(
       ],
     },
   ];
-  const captions = tables.map((t) => `${t.title} ${t.caption}`).join('\n');
+  // The tables' declared families (`Table.families`), not their captions' words, say whether a
+  // p was adjusted: a caption that mentions Holm without adjusting anything names no family.
+  const holm = tables.some((t) => (t.families ?? []).some((f) => f.method === 'holm'));
   sections.push({
     id: 'corrections',
     title: w.corrections,
-    blocks: [{ kind: 'p', text: /Holm/.test(captions) ? w.correctionsHolm : w.correctionsNone }],
+    blocks: [{ kind: 'p', text: holm ? w.correctionsHolm : w.correctionsNone }],
   });
   sections.push({
     id: 'deviations',

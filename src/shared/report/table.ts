@@ -43,6 +43,39 @@ export interface Table {
   rows: TableRow[];
   /** Summary rows (totals) shown below a rule. */
   footer?: TableRow[];
+  /**
+   * The multiplicity families of its p columns (DESIGN §1e), as data: the generic family check
+   * (`checkFamilies`) and the Methods text read them. A table with an adjusted p column declares
+   * the family that column adjusts.
+   */
+  families?: PFamily[];
+}
+
+/**
+ * Which hypotheses a table's p values are adjusted together with, and how. Rows of one study's
+ * tables that declare the same `name` and hold the same `by` values are one family (bias probes'
+ * position test joins its judge × category's probe rows); a family holds each hypothesis once.
+ */
+export interface PFamily {
+  name: string;
+  /** Holm's step-down procedure, the only correction the studies use today. */
+  method: 'holm';
+  /** The column with the raw p. */
+  p: string;
+  /**
+   * The column with the adjusted p. Absent when the table shows the hypothesis's raw p only and
+   * its adjusted p lives in another family's column (bias probes' position test, which is also in
+   * the sensitivity family: the hypothesis counts in m, its adjusted p is not shown there).
+   */
+  adjusted?: string;
+  /** Columns whose values split the rows into families (judge × category); [] for one family. */
+  by: string[];
+  /** Columns naming a hypothesis within its family ([] when a table gives each family one row). */
+  hypothesis: string[];
+  /** Rows in this family only where these columns hold these values (a table of several families). */
+  where?: Record<string, string>;
+  /** Rows outside every family: pooled summaries (generator "all"), whose adjusted p is null. */
+  outside?: Record<string, string>;
 }
 
 /** The display text of a cell, identical in every text format. */

@@ -17,6 +17,7 @@ import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/repor
 import { buildBiasFigures } from '../../../src/shared/protocols/bias-probes/report/figures';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { clusteredPairedEffect, holmAdjust, wilcoxonSignedRank } from '../../../src/shared/stats';
+import { checkFamilies } from '../../../src/shared/report/families';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
@@ -224,6 +225,8 @@ describe('a probe registered from test code (the crowd note)', () => {
     const at = effects.indexOf('Repeat − first, neutral note (placebo)');
     expect(at).toBeGreaterThanOrEqual(0);
     expect(effects[at + 1]).toBe('Crowd note − neutral note');
+    // The new probe's effects join their judge × category's families, each once (generic check).
+    expect(checkFamilies(results.tables)).toEqual([]);
     expect(buildBiasFigures(pointwise.metrics).map((f) => f.id)).toContain('differences_crowd');
     expect(BIAS_FIGURES_ZH.exact['Crowd note − neutral note']).toBe('从众提示 − 中性提示');
     expect(BIAS_FIGURES_ZH.exact['Repeat − first, neutral note (placebo)']).toBe(

@@ -10,6 +10,7 @@ import {
 } from '../../../src/main/protocols/reference-sensitivity/metrics';
 import { refSensPower } from '../../../src/main/protocols/reference-sensitivity/power';
 import { markConfirmatory } from '../../../src/shared/paper/confirmatory';
+import { checkFamilies } from '../../../src/shared/report/families';
 import { buildRefSensTables } from '../../../src/shared/protocols/reference-sensitivity/report/tables';
 import type { Setting, Verdict } from '../../../src/shared/protocols/reference-sensitivity/types';
 import { holmAdjust } from '../../../src/shared/stats';
@@ -95,6 +96,14 @@ describe('reference sensitivity: each hypothesis once', () => {
       .rows.filter((r) => r.generator === 'all' && r.transition !== 'NR-NR (repeat)');
     expect(pooled.length).toBeGreaterThan(0);
     expect(pooled.every((r) => r.mcnemar_p_holm === null)).toBe(true);
+  });
+
+  it('holds its declared noise-floor family (generic check), with one generator and with two', () => {
+    for (const generators of [['Sim generator'], ['G1', 'G2']]) {
+      const tables = buildRefSensTables(computeRefSensMetrics(input(generators)));
+      expect(tables.find((t) => t.id === 'noise_floor')!.families, generators.join()).toHaveLength(1);
+      expect(checkFamilies(tables), generators.join()).toEqual([]);
+    }
   });
 
   it('marks the generator\'s own rows confirmatory when its "all" copy is not shown', () => {

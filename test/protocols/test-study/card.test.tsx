@@ -15,7 +15,16 @@ import { authorityStudy, CUE_GATE, STUDY_ID, type StudyMetrics } from './plugin'
 
 const METRICS: StudyMetrics = {
   cue_shift: [
-    { judge: 'GPT judge', n: 9, to_cue: 3, away: 0, shift_rate: 3 / 9, shift_rate_ci: [0.12, 0.65] },
+    {
+      judge: 'GPT judge',
+      n: 9,
+      to_cue: 3,
+      away: 0,
+      shift_rate: 3 / 9,
+      shift_rate_ci: [0.12, 0.65],
+      shift_p: 0.25,
+      shift_p_holm: 0.25,
+    },
   ],
   failures: [],
 };

@@ -1,6 +1,6 @@
 // A test-only study, defined outside src/ to prove what a new study touches (issue 34): each
 // item is judged as it is and again with the probe's change (probe.ts), and the study declares
-// what it has — one table (with its verdict link and interval method), one figure (with its 中文
+// what it has — one table (with its verdict link, interval method and Holm family), one figure (with its 中文
 // words), a report-card gate and its measure (EN/中文), a Methods sentence (EN/中文) — through the
 // seam alone. It imports only the seam, the judging kit and src/shared; it is registered from
 // its test, one line (`registerProtocol(authorityStudy)`).
@@ -25,6 +25,8 @@ import {
 import type { CI } from '../../../src/shared/report/format';
 import { col } from '../../../src/shared/report/table';
 import type { GateDeclaration } from '../../../src/shared/report-card/types';
+import { mcnemarExact } from '../../../src/shared/stats/binomial';
+import { holmAdjust } from '../../../src/shared/stats/holm';
 import { wilsonInterval } from '../../../src/shared/stats/intervals';
 import { authorityProbe } from './probe';
 
@@ -56,6 +58,10 @@ export interface StudyMetrics {
     away: number;
     shift_rate: number | null;
     shift_rate_ci: CI | null;
+    /** Exact McNemar of to_cue against away (one pair per item); null without a moved verdict. */
+    shift_p: number | null;
+    /** Holm across the judges: the table's family. */
+    shift_p_holm: number | null;
   }[];
   failures: { judge: string; ask: string; reason: string }[];
 }
@@ -160,20 +166,23 @@ export const authorityStudy: ProtocolPlugin<Exp, StudyMetrics> = {
   metricsKeys: ['cue_shift', 'failures'],
   computeMetrics(ctx) {
     const all = pairs(ctx.results);
+    const rows = ctx.exp.config.judges.map(({ label: judge }) => {
+      const mine = all.filter((p) => p.judge === judge);
+      const to = mine.filter((p) => authorityProbe.movedToCue(p.original, p.probed)).length;
+      const away = mine.filter((p) => authorityProbe.movedAway(p.original, p.probed)).length;
+      return {
+        judge,
+        n: mine.length,
+        to_cue: to,
+        away,
+        shift_rate: mine.length ? to / mine.length : null,
+        shift_rate_ci: shiftCi(to, mine.length),
+        shift_p: to + away === 0 ? null : mcnemarExact(to, away),
+      };
+    });
+    const holm = holmAdjust(rows.map((r) => r.shift_p));
     return {
-      cue_shift: ctx.exp.config.judges.map(({ label: judge }) => {
-        const mine = all.filter((p) => p.judge === judge);
-        const to = mine.filter((p) => authorityProbe.movedToCue(p.original, p.probed)).length;
-        const away = mine.filter((p) => authorityProbe.movedAway(p.original, p.probed)).length;
-        return {
-          judge,
-          n: mine.length,
-          to_cue: to,
-          away,
-          shift_rate: mine.length ? to / mine.length : null,
-          shift_rate_ci: shiftCi(to, mine.length),
-        };
-      }),
+      cue_shift: rows.map((r, i) => ({ ...r, shift_p_holm: holm[i] })),
       failures: ctx.results
         .filter((r) => r.status !== 'ok')
         .map((r) => ({
@@ -188,7 +197,8 @@ export const authorityStudy: ProtocolPlugin<Exp, StudyMetrics> = {
       id: 'cue_shift',
       title: 'Verdicts that follow the authority cue',
       caption:
-        'Items with both asks valid; a shift is a verdict that names the cued second response only once the cue is added.',
+        'Items with both asks valid; a shift is a verdict that names the cued second response only once the cue is added. ' +
+        'Shift p: exact McNemar of shifts to the cue against shifts away (the item as the unit); Holm: adjusted across the judges.',
       columns: [
         col('judge', 'Judge', 'text'),
         col('n', 'n', 'int'),
@@ -196,8 +206,21 @@ export const authorityStudy: ProtocolPlugin<Exp, StudyMetrics> = {
         col('away', 'Away from it', 'int'),
         col('shift_rate', 'Shift rate', 'pct'),
         { ...col('shift_rate_ci', 'Shift 95% CI', 'ci'), method: 'Wilson score' },
+        col('shift_p', 'Shift p', 'p'),
+        col('shift_p_holm', 'Holm p', 'p'),
       ],
       rows: m.cue_shift.map((r) => ({ ...r })),
+      // One family, every judge one hypothesis: the generic check and Methods read it.
+      families: [
+        {
+          name: 'cue_shift',
+          method: 'holm',
+          p: 'shift_p',
+          adjusted: 'shift_p_holm',
+          by: [],
+          hypothesis: ['judge'],
+        },
+      ],
     },
   ],
   figures: (m) => [

@@ -1,14 +1,17 @@
 // The test-only study end to end against the mock provider: registered with one line, it runs,
 // and what it declares in its folder reaches every generic reader — its table in the results
 // API and the export (with its verdict link opening the pairs its n counts), its figure in the
-// export and as a file in 中文, its gate and measure on the judge report card (EN/中文; gone
-// once the study is unregistered), its Methods sentence in Methods EN/中文.
+// export and as a file in 中文, its Holm family in the generic check and the Methods corrections,
+// its gate and measure on the judge report card (EN/中文; gone once the study is unregistered),
+// its Methods sentence in Methods EN/中文.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { registerProtocol, unregisterProtocol } from '../../../src/main/protocols';
+import { checkFamilies } from '../../../src/shared/report/families';
+import { mcnemarExact } from '../../../src/shared/stats/binomial';
 import { tempDir } from '../../helpers/tmp';
 import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
 import { AUTHORITY_CUE } from './probe';
@@ -79,6 +82,10 @@ describe('a study declared in its folder, registered with one line', () => {
     expect(lo).toBeGreaterThan(0);
     expect(hi).toBeLessThan(1);
     expect(results.tables.map((t) => t.id)).toEqual(['cue_shift']);
+    // Its declared Holm family holds (the generic check) and its p is the exact McNemar of the counts.
+    expect(m.cue_shift[0].shift_p).toBeCloseTo(mcnemarExact(toCue, 0), 12);
+    expect(results.tables[0].families).toMatchObject([{ p: 'shift_p', adjusted: 'shift_p_holm' }]);
+    expect(checkFamilies(results.tables)).toEqual([]);
     // The declared link: the table's cell opens the n item pairs, of which to_cue moved to B.
     const { links } = await core.call('experiments.verdictLinks', { experimentId: id });
     expect(links.map((l) => l.table)).toEqual(['cue_shift']);
@@ -117,6 +124,8 @@ describe('a study declared in its folder, registered with one line', () => {
     const en = await core.call('experiments.methods', { experimentId: id, lang: 'en' });
     expect(en.markdown).toContain('## Authority-cue probe');
     expect(en.markdown).toContain(sentence);
+    // The corrections sentence comes from the declared family.
+    expect(en.markdown).toContain("p values are adjusted with Holm's step-down procedure");
     const zh = await core.call('experiments.methods', { experimentId: id, lang: 'zh' });
     expect(zh.markdown).toContain('## 权威暗示探针');
     expect(zh.markdown).toContain(`${LIMIT} 个条目中，${toCue} 个判决转向了带暗示的回答`);

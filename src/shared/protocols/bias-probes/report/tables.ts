@@ -1,6 +1,6 @@
 // Bias-probes tables (metrics.json → the generic table model; dashboard and exports).
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
-import { col, withMethod, type Table, type TableRow } from '../../../report/table';
+import { col, withMethod, type PFamily, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
 import { rateColumns, keyColumns, N_COLUMN, numberColumn, intervalTextColumn } from '../../../report/columns';
 import { positionLeanColumns } from '../../../report/paired-tables';
@@ -53,8 +53,23 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       sig: r.significant ? '*' : '',
       ...(pairwise ? { flip_rate: r.flip_rate ?? null, flip_rate_ci: r.flip_rate_ci ?? null } : {}),
     })),
+    families: [biasFamily(id, 'p', 'p_holm')],
   };
 }
+
+/**
+ * Holm within each judge × category (category "all" its own family: it pools the categories),
+ * one hypothesis per effect. Named by the table whose test rows it holds and the adjusted column,
+ * so the position table's test can join the profile's and the sensitivity's families by name.
+ */
+const biasFamily = (table: string, p: string, adjusted: string): PFamily => ({
+  name: `${table} ${adjusted}`,
+  method: 'holm',
+  p,
+  adjusted,
+  by: ['judge', 'category'],
+  hypothesis: ['effect'],
+});
 
 /** The placebo's label (tables, figures, dashboard): the original's keeps the words it had. */
 export const PLACEBO_LABEL = ORIGINAL_PLACEBO_LABEL.en;
@@ -96,6 +111,8 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       dz: null,
       p: z.p,
       p_holm: null,
+      // Not a column: marks the placebo's own test, a baseline outside the effects' families.
+      row: 'placebo',
       sig: '',
       // How many repeated scores changed at all.
       changed: count(z.changed, z.n),
@@ -166,6 +183,14 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
         : []),
     ],
     rows,
+    // The excess, changed and |Δ| tests: three families per judge × category, the placebos outside.
+    families: (
+      [
+        ['p', 'p_holm'],
+        ['mcnemar_p', 'mcnemar_p_holm'],
+        ['abs_p', 'abs_p_holm'],
+      ] as const
+    ).map(([p, adjusted]) => ({ ...biasFamily('noise_floor', p, adjusted), outside: { row: 'placebo' } })),
   };
 }
 
@@ -213,6 +238,12 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
         ...rateColumns('swap_consistency', 'Swap consistency', { ciHeader: 'Consistency 95% CI' }),
       ],
       rows: m.position.map((r) => ({ ...r })),
+      // In its judge × category's profile family (pairwise mode), as the profile's own test; the
+      // sensitivity family holds the same test (flagging changes no original pair), not shown there.
+      families: [
+        { ...biasFamily('bias_profile', 'lean_p', 'p_holm'), hypothesis: [] },
+        { ...biasFamily('sensitivity', 'lean_p', 'p_holm'), adjusted: undefined, hypothesis: [] },
+      ],
     });
   if (m.length_correlation.length)
     tables.push({

@@ -12,7 +12,7 @@ import type {
 } from '../types';
 import { tieProbeTarget } from '../types';
 import { targetName } from '../languages';
-import { col, intervalCell, type Table, type TableRow } from '../../../report/table';
+import { col, intervalCell, type PFamily, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
 import { rateColumns, keyColumns, N_COLUMN, numberColumn } from '../../../report/columns';
 import { positionLeanColumns, repeatFloorColumns, repeatFloorMethods } from '../../../report/paired-tables';
@@ -165,6 +165,7 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       rows,
     ),
     rows,
+    families: [holmFamily('invariance', 'mcnemar_p', 'mcnemar_p_holm', ['judge', 'comparison'])],
   };
 }
 
@@ -207,6 +208,7 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
         col('binomial_p_holm', 'Holm p', 'p'),
       ],
       rows,
+      families: [TIE_PROBE_FAMILY],
     };
   const named = languages.map((l) => targetName(l, 'en')).join(', ');
   return {
@@ -229,6 +231,7 @@ function tieProbeTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('binomial_p_holm', 'Holm p', 'p'),
     ],
     rows,
+    families: [TIE_PROBE_FAMILY],
   };
 }
 
@@ -253,6 +256,7 @@ function positionTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       metrics.position.map(positionNote),
     ),
     rows: sortRows(metrics.position, judges, byLanguage).map((r) => ({ ...r, ...positionNote(r) })),
+    families: [holmFamily('position', 'lean_p', 'lean_p_holm', ['judge', 'language'])],
   };
 }
 
@@ -313,10 +317,27 @@ function usageTable(metrics: JudgeLsMetrics): Table {
   };
 }
 
+/** The significance table's test names, which also say which family a row is in. */
+const MCNEMAR_TEST = 'McNemar (exact)';
+const BINOMIAL_TEST = 'Binomial (exact)';
+
+/** A Holm family over a whole table: every row one hypothesis, named by `hypothesis`. */
+const holmFamily = (name: string, p: string, adjusted: string, hypothesis: string[]): PFamily => ({
+  name,
+  method: 'holm',
+  p,
+  adjusted,
+  by: [],
+  hypothesis,
+});
+
+/** Every judge (× probed language): the rows carry `comparison` (EN-ZH, EN-ar) either way. */
+const TIE_PROBE_FAMILY = holmFamily('tie_probe', 'binomial_p', 'binomial_p_holm', ['judge', 'comparison']);
+
 function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
   const mcnemar: TableRow[] = sortRows(metrics.language_invariance, judges, byComparison).map((r) => ({
     judge: r.judge,
-    test: 'McNemar (exact)',
+    test: MCNEMAR_TEST,
     comparison: r.comparison,
     n: r.n,
     favour_en: r.en_only_correct,
@@ -328,8 +349,10 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
     const target = tieProbeTarget(r);
     return {
       judge: r.judge,
-      test: 'Binomial (exact)',
+      test: BINOMIAL_TEST,
       comparison: `Tie probe EN vs ${target.language}`,
+      // Not a column: the tie-probe table's name of the hypothesis, for its family declaration.
+      probe: `EN-${target.language}`,
       n: r.en_wins + target.wins,
       favour_en: r.en_wins,
       favour_target: target.wins,
@@ -360,6 +383,11 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('p_holm', 'Holm p', 'p'),
     ],
     rows: [...mcnemar, ...binomial],
+    // The same hypotheses as the invariance and tie-probe tables, in one table: two families.
+    families: [
+      { ...holmFamily('invariance', 'p', 'p_holm', ['judge', 'comparison']), where: { test: MCNEMAR_TEST } },
+      { ...holmFamily('tie_probe', 'p', 'p_holm', ['judge', 'probe']), where: { test: BINOMIAL_TEST } },
+    ],
   };
 }
 
@@ -403,6 +431,8 @@ function noiseFloorTable(metrics: JudgeLsMetrics, judges: string[]): Table | nul
       ...repeatFloorColumns({ flipHeader: 'Flip', onlyKey: 'language_only', onlyHeader: 'Language only' }),
     ],
     rows,
+    // EN-EN rows have no test: outside the family by their missing p.
+    families: [holmFamily('noise_floor', 'mcnemar_p', 'mcnemar_p_holm', ['judge', 'comparison'])],
   };
 }
 

@@ -4,7 +4,7 @@ import { col, intervalCell, type Table, type TableRow } from '../../../report/ta
 import { rateColumns, keyColumns, N_COLUMN } from '../../../report/columns';
 import { repeatFloorColumns, repeatFloorMethods } from '../../../report/paired-tables';
 import { usageTable } from '../../../report/usage';
-import { withoutEchoedPools } from '../../../report/pooled';
+import { POOLED, withoutEchoedPools } from '../../../report/pooled';
 import type { RefSensMetrics } from '../types';
 
 /** The noise floor's NR-against-repeat rows, as the table names their transition (the verdict browser filters by it). */
@@ -39,6 +39,18 @@ function noiseFloorTable(nf: NonNullable<RefSensMetrics['noise_floor']>): Table 
       }),
     ],
     rows,
+    // NR-NR rows have no test; generator "all" pools its members: neither is in the family.
+    families: [
+      {
+        name: 'noise_floor',
+        method: 'holm',
+        p: 'mcnemar_p',
+        adjusted: 'mcnemar_p_holm',
+        by: [],
+        hypothesis: ['judge', 'generator', 'language', 'transition'],
+        outside: { generator: POOLED },
+      },
+    ],
   };
 }
 

@@ -166,6 +166,16 @@ export function buildSelfConsistencyTables(m: SelfConsistencyMetrics): Table[] {
         lean_p: r.lean_p,
         lean_p_holm: r.lean_p_holm,
       })),
+      families: [
+        {
+          name: 'position_by_k',
+          method: 'holm',
+          p: 'lean_p',
+          adjusted: 'lean_p_holm',
+          by: [],
+          hypothesis: ['judge', 'condition_id', 'k'],
+        },
+      ],
     });
   tables.push({
     id: 'agreement_histogram',
