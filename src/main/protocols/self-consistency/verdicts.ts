@@ -12,7 +12,7 @@
 // other), with every reason. The mean singles open the same questions (kind `graded`) or items
 // (kind `order_pair`) with all their repeats, as they grade every repeat index apart.
 import { ALL, type Verdict } from '../../../shared/protocols/self-consistency/types';
-import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
+import { withIntervals, type VerdictLink, type VerdictList, type VerdictRow } from '../../../shared/verdicts';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { MetricsContext, VerdictHooks } from '../plugin';
@@ -36,14 +36,7 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     where: { kind: 'question' },
     pooled: { category: ALL },
     // The within-SD too: the mean SD over these questions (pointwise). Not κ or ICC: below.
-    columns: [
-      'questions',
-      'unanimous_rate',
-      'unanimous_rate_ci',
-      'disagree_prob',
-      'disagree_prob_ci',
-      'within_sd',
-    ],
+    columns: ['questions', ...withIntervals('unanimous_rate', 'disagree_prob'), 'within_sd'],
     count: 'questions',
   },
   {
@@ -52,7 +45,7 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     where: { kind: 'complete' },
     pooled: { category: ALL },
     // Fleiss' κ and ICC(1) read only the complete questions (every repeat valid).
-    columns: ['complete', 'fleiss_kappa', 'icc1', 'icc1_ci'],
+    columns: ['complete', 'fleiss_kappa', ...withIntervals('icc1')],
     count: 'complete',
   },
   {
@@ -61,7 +54,7 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     where: { kind: 'vote' },
     pooled: { category: ALL },
     // Not the mean single: it grades every repeat alone, not the vote listed (below).
-    columns: ['n', 'accuracy', 'accuracy_ci'],
+    columns: ['n', ...withIntervals('accuracy')],
     count: 'n',
   },
   {
@@ -78,7 +71,7 @@ export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
     by: { judge: 'judge', condition_id: 'condition', k: 'k' },
     where: { kind: 'order_vote' },
     // Not the mean single: it compares every repeat index, not the votes listed (below).
-    columns: ['n', 'consistency', 'consistency_ci'],
+    columns: ['n', ...withIntervals('consistency')],
     count: 'n',
   },
   {
