@@ -1,6 +1,6 @@
 // Judge-LS options: what an experiment may change, with the published protocol's defaults.
 import { z } from 'zod';
-import { checkTemplate } from '../../judging/template';
+import { templateSchema } from '../../judging/template';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
 import { probeTargets, targetLanguageProblem } from '../../../shared/protocols/judge-ls/languages';
 
@@ -41,14 +41,7 @@ const auditSchema = z.strictObject({
 });
 
 function template(field: keyof typeof TEMPLATE_PLACEHOLDERS) {
-  const { allowed, required } = TEMPLATE_PLACEHOLDERS[field];
-  return z
-    .string()
-    .min(1)
-    .superRefine((text, ctx) => {
-      for (const message of checkTemplate(text, allowed, required)) ctx.addIssue({ code: 'custom', message });
-    })
-    .default(DEFAULT_TEMPLATES[field]);
+  return templateSchema(TEMPLATE_PLACEHOLDERS[field]).default(DEFAULT_TEMPLATES[field]);
 }
 
 const templatesSchema = z
