@@ -253,6 +253,36 @@ export const barGrid = { left: 72, right: 24, top: 56, bottom: 96 };
 export const barWidth = (judges: number, perJudge: number) => Math.max(560, 120 + judges * perJudge);
 
 /**
+ * Bars with 95% whiskers, one group of bars per category (a judge, a judge and language) along the
+ * x axis, in the house layout: most studies' bar figures are this with their own axis names.
+ */
+export function errorBarFigure(f: {
+  id: string;
+  title: string;
+  categories: string[];
+  width: number;
+  /** The x axis's name, and the width its labels wrap at (none: they do not wrap). */
+  xName: string;
+  xLabelWidth?: number;
+  yAxis: ReturnType<typeof valueAxis>;
+  groups: BarGroup[];
+}): FigureSpec {
+  return {
+    id: f.id,
+    title: f.title,
+    width: f.width,
+    height: 420,
+    option: {
+      ...baseOption(f.title),
+      grid: barGrid,
+      xAxis: categoryAxis(f.categories, f.xName, f.xLabelWidth),
+      yAxis: f.yAxis,
+      series: barsWithErrors(f.categories, f.groups),
+    },
+  };
+}
+
+/**
  * A value axis centred on 0 that reaches at least `reach` (and at least `least`) with 2–3 ticks a
  * side on a 1–2–2.5–5 step. Bounds are whole multiples of the step, so ECharts adds no tick of
  * its own at the ends (an axis from −0.5 with a 0.2 step printed −0.5 and −0.4 side by side).
