@@ -11,6 +11,7 @@ import { getProtocol, listProtocols } from '../protocols/registry';
 import type { AnyProtocol, BaseConfig } from '../protocols/plugin';
 import { preregistrationConfigSchema } from '../paper/preregistration-schema';
 import { isRecorded, isSimulated, KEY_NAME_RULE, providerConfigSchema } from '../providers/config';
+import { seedSchema } from '../../shared/random';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -34,12 +35,7 @@ const baseShape = {
   limit: z.number().int().positive().optional(),
   /** "first" (default): the first `limit` items; "random": a sample of `limit` items, fixed by `seed`. */
   sample: z.enum(['first', 'random']).optional(),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .optional(),
+  seed: seedSchema.optional(),
   /** Only items of these subsets, before `limit`. */
   subsets: z.array(z.string()).min(1).optional(),
   /** Re-asks of an unparseable answer before it is recorded failed. */

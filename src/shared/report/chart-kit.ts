@@ -127,6 +127,16 @@ export function baseOption(title: string): EChartsOption {
 
 export const axisText = { color: TEXT, fontSize: 12 };
 
+/** A heatmap's colour scale over 0–100 %, laid flat under the plot; a figure adds its colours. */
+export const percentScale = {
+  type: 'continuous' as const,
+  min: 0,
+  max: 100,
+  orient: 'horizontal' as const,
+  left: 'center',
+  bottom: 8,
+};
+
 export function categoryAxis(judges: string[], name = 'Judge', labelWidth?: number) {
   return {
     type: 'category' as const,

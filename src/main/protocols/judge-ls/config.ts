@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { templateSchema } from '../../judging/template';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
 import { probeTargets, targetLanguageProblem } from '../../../shared/protocols/judge-ls/languages';
+import { seedSchema } from '../../../shared/random';
 
 /**
  * A target language: ZH, LS, a code of the catalogue (shared/protocols/judge-ls/languages.ts:
@@ -122,12 +123,7 @@ export const judgeLsOptionsSchema = z
     /** Bootstrap replicates. */
     bootstrapB: z.number().int().min(100).max(100_000).default(2000),
     /** Seeds the bootstrap's resampling (default: the experiment's `seed`, else 1). */
-    bootstrapSeed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    bootstrapSeed: seedSchema.optional(),
   })
   .superRefine((o, ctx) => {
     if (o.tieProbes && probeTargets(o.languages).length === 0) {
