@@ -9,11 +9,16 @@ export type ExperimentStatus = 'draft' | 'running' | 'paused' | 'cancelled' | 'f
 export type Phase = string;
 
 export interface PhaseProgress {
+  /** Jobs in the group (a request needed twice counts twice). */
   total: number;
+  /** Finished with a usable answer, cache hits included. */
   done: number;
   failed: number;
+  /** Done without a call: the answer was already in the ledger (cost 0). */
   cacheHits: number;
+  /** Claimed in the ledger and not finished yet (on the wire or waiting to retry). */
   inFlight: number;
+  /** Not started yet. */
   pending: number;
 }
 

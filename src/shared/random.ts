@@ -1,6 +1,7 @@
 // The one seeded generator of the app: statistics (bootstrap resamples), annotation (samples,
 // item orders, CV folds), the simulated provider and the test fuzzer all draw from it, so the
 // same seed gives the same sequence everywhere (main, renderer, fixtures). Not cryptographic.
+import { z } from 'zod';
 
 /** A generator of uniforms in [0, 1). */
 export type Rng = () => number;
@@ -20,3 +21,13 @@ export function mulberry32(seed: number): Rng {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A seed a person gives (a config file, an API call): a whole number from 0 to 2^31 − 1, which
+ * every reader of it (mulberry32, SQLite, JSON, Python's fixtures) holds exactly.
+ */
+export const seedSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);

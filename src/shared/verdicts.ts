@@ -41,6 +41,13 @@ export interface VerdictLink {
   count: string;
 }
 
+/**
+ * Each estimate's column followed by its interval's (`<name>_ci`), the way every study's tables
+ * name them: a link's columns list an interval beside the number it bounds, since both stand on
+ * the same verdicts.
+ */
+export const withIntervals = (...names: readonly string[]): string[] => names.flatMap((n) => [n, `${n}_ci`]);
+
 export interface VerdictList {
   /** The filterable fields, in the protocol's order. */
   fields: string[];

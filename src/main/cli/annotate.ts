@@ -102,7 +102,14 @@ function cutArg(v: string, previous: number[] | undefined): number[] {
   return [...(previous ?? []), n];
 }
 
-function leastSureParams(o: { criteria?: LeastSureCriterion[]; margin?: number; cut?: number[] }) {
+/** What the least-sure options (`leastSureOptions`) give a command's action. */
+interface LeastSureFlags {
+  criteria?: LeastSureCriterion[];
+  margin?: number;
+  cut?: number[];
+}
+
+function leastSureParams(o: LeastSureFlags) {
   return {
     ...(o.criteria ? { criteria: o.criteria } : {}),
     ...(o.margin === undefined ? {} : { margin: o.margin }),
@@ -338,24 +345,13 @@ export function registerAnnotateCommands(
       .argument('<experiment>', 'experiment name or id')
       .option('--size <n>', 'show how a set of this size would be cut from them', wholeNumber)
       .option('--json', 'print JSON'),
-  ).action(
-    (
-      ref: string,
-      opts: {
-        size?: number;
-        json?: boolean;
-        criteria?: LeastSureCriterion[];
-        margin?: number;
-        cut?: number[];
-      },
-      cmd: Command,
-    ) =>
-      withCore(cmd, async (core) => {
-        const experimentId = await experimentIdOf(core, ref);
-        const sel = await core.call('annotation.leastSure', { experimentId, ...leastSureParams(opts) });
-        if (opts.json) return out(JSON.stringify(sel, null, 2) + '\n');
-        out(leastSureText(sel, opts.size));
-      }),
+  ).action((ref: string, opts: LeastSureFlags & { size?: number; json?: boolean }, cmd: Command) =>
+    withCore(cmd, async (core) => {
+      const experimentId = await experimentIdOf(core, ref);
+      const sel = await core.call('annotation.leastSure', { experimentId, ...leastSureParams(opts) });
+      if (opts.json) return out(JSON.stringify(sel, null, 2) + '\n');
+      out(leastSureText(sel, opts.size));
+    }),
   );
 
   leastSureOptions(
@@ -397,10 +393,7 @@ export function registerAnnotateCommands(
         task?: string;
         bandCounts?: [number, number, number];
         leastSure?: boolean;
-        criteria?: LeastSureCriterion[];
-        margin?: number;
-        cut?: number[];
-      },
+      } & LeastSureFlags,
       cmd: Command,
     ) =>
       withCore(cmd, async (core) => {

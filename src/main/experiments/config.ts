@@ -18,6 +18,7 @@ import {
   KEY_NAME_RULE,
   providerConfigSchema,
 } from '../providers/config';
+import { seedSchema } from '../../shared/random';
 
 /** USD per million tokens; an entry replaces the shipped price of that model as a whole. */
 const priceSchema = z.strictObject({
@@ -41,12 +42,7 @@ const baseShape = {
   limit: z.number().int().positive().optional(),
   /** "first" (default): the first `limit` items; "random": a sample of `limit` items, fixed by `seed`. */
   sample: z.enum(['first', 'random']).optional(),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .optional(),
+  seed: seedSchema.optional(),
   /** Only items of these subsets, before `limit`. */
   subsets: z.array(z.string()).min(1).optional(),
   /** Re-asks of an unparseable answer before it is recorded failed. */

@@ -1,4 +1,5 @@
 // {{placeholder}} prompt templates and named prompt sections, shared by every protocol (the judging kit).
+import { z } from 'zod';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
@@ -58,4 +59,18 @@ export function sections(parts: readonly (readonly [name: string, text: string])
 /** `<name>value</name>` on one line. */
 export function inlineTag(name: string, value: string): string {
   return `<${name}>${value}</${name}>`;
+}
+
+/**
+ * A config's template field: a non-empty text whose placeholders `checkTemplate` accepts, each
+ * problem reported at the field's path. The study adds its default or makes it optional.
+ */
+export function templateSchema(placeholders: { allowed: readonly string[]; required: readonly string[] }) {
+  const { allowed, required } = placeholders;
+  return z
+    .string()
+    .min(1)
+    .superRefine((text, ctx) => {
+      for (const message of checkTemplate(text, allowed, required)) ctx.addIssue({ code: 'custom', message });
+    });
 }

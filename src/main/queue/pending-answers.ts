@@ -20,9 +20,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Usage } from '../providers/types';
 import type { Database } from '../store/db';
-import type { Completion } from '../store/ledger';
+import { ADD_USAGE, NO_LEASE, usageArgs, type Completion } from '../store/ledger';
 
 export type FinalCompletion = Extract<Completion, { status: 'done' | 'failed' }>;
 
@@ -228,24 +227,9 @@ function dropStaleReserves(dir: string, files: readonly string[]): void {
   }
 }
 
-const ADD_USAGE = `input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
-  cached_tokens = COALESCE(cached_tokens, 0) + ?, cache_write_tokens = COALESCE(cache_write_tokens, 0) + ?,
-  cost_usd = COALESCE(cost_usd, 0) + ?, attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
-  lease_owner = NULL, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL`;
 // The row is still open: pending (its run's lease was recovered) or in flight under the run
 // that spilled it. A row another live run has claimed since is left to that run.
 const OPEN = `WHERE id = ? AND (? IS NULL OR hash = ?) AND (status = 'pending' OR (status = 'in_flight' AND lease_owner IS ?))`;
-
-function usageArgs(u: Usage, c: FinalCompletion): number[] {
-  return [
-    u.inputTokens,
-    u.outputTokens,
-    u.cachedInputTokens,
-    u.cacheWriteTokens ?? 0,
-    c.costUsd,
-    c.extraAttempts,
-  ];
-}
 
 /**
  * Stores the answers of side files left by earlier runs (or by this store's other processes
@@ -265,10 +249,10 @@ export function replayPendingAnswers(db: Database, warn: (message: string) => vo
     return [];
   }
   const done = db.prepare(
-    `UPDATE requests SET status = 'done', response_text = ?, response_json = ?, failure_reason = NULL, ${ADD_USAGE} ${OPEN}`,
+    `UPDATE requests SET status = 'done', response_text = ?, response_json = ?, failure_reason = NULL, ${ADD_USAGE}, ${NO_LEASE} ${OPEN}`,
   );
   const failed = db.prepare(
-    `UPDATE requests SET status = 'failed', failure_reason = ?, response_text = ?, response_json = NULL, ${ADD_USAGE} ${OPEN}`,
+    `UPDATE requests SET status = 'failed', failure_reason = ?, response_text = ?, response_json = NULL, ${ADD_USAGE}, ${NO_LEASE} ${OPEN}`,
   );
   const stored: number[] = [];
   for (const f of files) {
@@ -291,8 +275,8 @@ export function replayPendingAnswers(db: Database, warn: (message: string) => vo
           const where = [c.id, hash, hash, owner];
           const changes =
             c.status === 'done'
-              ? done.run(c.text, JSON.stringify(c.json), ...usageArgs(c.usage, c), ...where).changes
-              : failed.run(c.reason, c.text, ...usageArgs(c.usage, c), ...where).changes;
+              ? done.run(c.text, JSON.stringify(c.json), ...usageArgs(c), ...where).changes
+              : failed.run(c.reason, c.text, ...usageArgs(c), ...where).changes;
           return changes === 1 ? [c.id] : [];
         }),
       )();

@@ -1,18 +1,8 @@
 // What a run reports while it goes. Plain data only: it crosses IPC and WebSocket as JSON.
+import type { PhaseProgress } from '../../shared/experiments';
 
-export interface GroupProgress {
-  /** Jobs in the group (a request needed twice counts twice). */
-  total: number;
-  /** Finished with a usable answer, cache hits included. */
-  done: number;
-  failed: number;
-  /** Done without a call: the answer was already in the ledger (cost 0). */
-  cacheHits: number;
-  /** Claimed in the ledger and not finished yet (on the wire or waiting to retry). */
-  inFlight: number;
-  /** Not started yet. */
-  pending: number;
-}
+/** A group's counts (a stage, a model, the whole run): the same fields a phase shows on the wire. */
+export type GroupProgress = PhaseProgress;
 
 export interface PausedLane {
   endpoint: string;

@@ -11,6 +11,7 @@ import {
   OKABE_ITO,
   valueAxis,
   type FigureSpec,
+  percentScale,
 } from '../../shared/report/chart-kit';
 import { renderSvg } from './figures';
 
@@ -66,12 +67,7 @@ function heatmaps(): FigureSpec {
       xAxis: JUDGES.map((_, i) => ({ type: 'category' as const, gridIndex: i, data: columns })),
       yAxis: JUDGES.map((_, i) => ({ type: 'category' as const, gridIndex: i, data: rows })),
       visualMap: {
-        type: 'continuous',
-        min: 0,
-        max: 100,
-        orient: 'horizontal',
-        left: 'center',
-        bottom: 8,
+        ...percentScale,
         calculable: false,
         inRange: { color: ['#440154', '#21918c', '#fde725'] },
         formatter: 'Accuracy (%): {value}',

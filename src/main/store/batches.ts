@@ -6,7 +6,7 @@ import type { BatchProgress } from '../../shared/experiments';
 import type { Database } from './db';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { batchOwner, type LeaseColumns } from './leases';
+import { batchOwner, leaseOf, type LeaseColumns } from './leases';
 import { processAlive } from './process-alive';
 
 export type LocalBatchStatus = 'submitting' | 'open' | 'cancelling' | 'ended' | 'failed';
@@ -295,12 +295,7 @@ export function requestStates(db: Database, ids: readonly number[]): Map<number,
         out.set(id, {
           status: r.status,
           model: r.model,
-          lease: {
-            lease_owner: r.lease_owner,
-            lease_pid: r.lease_pid,
-            lease_host: r.lease_host,
-            lease_expires_at: r.lease_expires_at,
-          },
+          lease: leaseOf(r),
         });
     }
   })();

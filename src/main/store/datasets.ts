@@ -2,16 +2,11 @@ import type { DatasetFormat, DatasetKind, DatasetSummary, Item, ItemRow, Label }
 import { extraColumns, previewOf } from '../../shared/dataset-kinds';
 import type { Database } from './db';
 
-export interface NewItem {
-  sourceId: string;
-  subset: string | null;
-  instruction: string;
-  /** Pairwise fields; null for other kinds, which carry `extra` instead. */
-  output1: string | null;
-  output2: string | null;
-  label: Label | null;
-  extra?: Record<string, unknown> | null;
-}
+/** An item as imported: its own fields, before the store gives it an id and a position. */
+export type NewItem = Pick<
+  Item,
+  'sourceId' | 'subset' | 'instruction' | 'output1' | 'output2' | 'label' | 'extra'
+>;
 
 export interface NewDataset {
   name: string;

@@ -26,6 +26,19 @@ export interface LeaseColumns {
   lease_expires_at: number | null;
 }
 
+/**
+ * A row's lease alone: what a state kept per row (planning rows, batch polls) holds, so the rest of
+ * the row it was read with is not kept alive beside it.
+ */
+export function leaseOf(r: LeaseColumns): LeaseColumns {
+  return {
+    lease_owner: r.lease_owner,
+    lease_pid: r.lease_pid,
+    lease_host: r.lease_host,
+    lease_expires_at: r.lease_expires_at,
+  };
+}
+
 // Runs of this process that have not ended. A row whose lease names this pid but none of
 // these owners was left by an earlier process that had the same pid (pids are reused,
 // and in a container every start may be pid 1).

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ChatRequestSpec, Usage } from '../providers/types';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db';
-import { leaseHeld, LEASE_MS, type Lease, type LeaseColumns } from './leases';
+import { leaseHeld, leaseOf, LEASE_MS, type Lease, type LeaseColumns } from './leases';
 
 // The request ledger (DESIGN.md section 3): one row per distinct paid request, written
 // before it is sent. pending → in_flight → done | failed; in_flight → pending on recovery,
@@ -214,12 +214,7 @@ function toRow(r: RawRow): LedgerRow {
     cachedTokens: r.cached_tokens,
     cacheWriteTokens: r.cache_write_tokens,
     costUsd: r.cost_usd,
-    lease: {
-      lease_owner: r.lease_owner,
-      lease_pid: r.lease_pid,
-      lease_host: r.lease_host,
-      lease_expires_at: r.lease_expires_at,
-    },
+    lease: leaseOf(r),
   };
 }
 
@@ -293,12 +288,7 @@ export function getPlanRows(db: Database, ids: readonly number[]): Map<number, P
           model: r.model,
           status: r.status,
           failureReason: r.failure_reason,
-          lease: {
-            lease_owner: r.lease_owner,
-            lease_pid: r.lease_pid,
-            lease_host: r.lease_host,
-            lease_expires_at: r.lease_expires_at,
-          },
+          lease: leaseOf(r),
         });
     }
   })();
@@ -444,11 +434,25 @@ export type Completion =
 
 // Every completion adds what the call used (an unusable paid answer still cost money) and
 // only touches a row in flight under the writer's lease (NULL: a caller without one).
-const ADD_USAGE = `input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
+/** Adds a completion's usage and attempts to its row: its parameters are `usageArgs`'. */
+export const ADD_USAGE = `input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
        cached_tokens = COALESCE(cached_tokens, 0) + ?, cache_write_tokens = COALESCE(cache_write_tokens, 0) + ?, cost_usd = COALESCE(cost_usd, 0) + ?,
        attempts = attempts + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
 const WHERE_OURS_IN_FLIGHT = `WHERE id = ? AND status = 'in_flight' AND lease_owner IS ?`;
-const NO_LEASE = 'lease_owner = NULL, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL';
+export const NO_LEASE = 'lease_owner = NULL, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL';
+
+/** `ADD_USAGE`'s parameters for a completion, in its order. */
+export function usageArgs(c: Completion): number[] {
+  const u = c.usage;
+  return [
+    u.inputTokens,
+    u.outputTokens,
+    u.cachedInputTokens,
+    u.cacheWriteTokens ?? 0,
+    c.costUsd,
+    c.extraAttempts,
+  ];
+}
 
 export interface CompletionResult {
   applied: Completion[];
@@ -484,17 +488,7 @@ export function applyCompletions(
   const stay = prep(db, `UPDATE requests SET ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`);
   db.transaction(() => {
     for (const c of completions) {
-      const u = c.usage;
-      const usage = [
-        u.inputTokens,
-        u.outputTokens,
-        u.cachedInputTokens,
-        u.cacheWriteTokens ?? 0,
-        c.costUsd,
-        c.extraAttempts,
-        c.id,
-        owner,
-      ];
+      const usage = [...usageArgs(c), c.id, owner];
       let changes: number;
       if (c.status === 'done') changes = done.run(c.text, JSON.stringify(c.json), ...usage).changes;
       else if (c.status === 'failed') changes = failed.run(c.reason, c.text, ...usage).changes;

@@ -17,6 +17,7 @@ import type {
   PackageImport,
 } from '../annotation/api-types';
 import { returns, type Agree, type AssertTrue, type MethodEntry } from './define';
+import { seedSchema } from '../random';
 
 const id = z.number().int().positive();
 const set = z.strictObject({ setId: id });
@@ -43,12 +44,7 @@ export const annotationMethods = {
     params: z.strictObject({
       experimentId: id,
       size: z.number().int().min(1).max(100_000),
-      seed: z
-        .number()
-        .int()
-        .min(0)
-        .max(2 ** 31 - 1)
-        .optional(),
+      seed: seedSchema.optional(),
       name: z.string().max(300).optional(),
       goldAsAnnotator: annotator.optional(),
       /** The set's first guidelines version, shown on the rating screen. */

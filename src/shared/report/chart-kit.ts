@@ -127,6 +127,16 @@ export function baseOption(title: string): EChartsOption {
 
 export const axisText = { color: TEXT, fontSize: 12 };
 
+/** A heatmap's colour scale over 0–100 %, laid flat under the plot; a figure adds its colours. */
+export const percentScale = {
+  type: 'continuous' as const,
+  min: 0,
+  max: 100,
+  orient: 'horizontal' as const,
+  left: 'center',
+  bottom: 8,
+};
+
 export function categoryAxis(judges: string[], name = 'Judge', labelWidth?: number) {
   return {
     type: 'category' as const,
@@ -251,6 +261,36 @@ export function barsWithErrors(
 
 export const barGrid = { left: 72, right: 24, top: 56, bottom: 96 };
 export const barWidth = (judges: number, perJudge: number) => Math.max(560, 120 + judges * perJudge);
+
+/**
+ * Bars with 95% whiskers, one group of bars per category (a judge, a judge and language) along the
+ * x axis, in the house layout: most studies' bar figures are this with their own axis names.
+ */
+export function errorBarFigure(f: {
+  id: string;
+  title: string;
+  categories: string[];
+  width: number;
+  /** The x axis's name, and the width its labels wrap at (none: they do not wrap). */
+  xName: string;
+  xLabelWidth?: number;
+  yAxis: ReturnType<typeof valueAxis>;
+  groups: BarGroup[];
+}): FigureSpec {
+  return {
+    id: f.id,
+    title: f.title,
+    width: f.width,
+    height: 420,
+    option: {
+      ...baseOption(f.title),
+      grid: barGrid,
+      xAxis: categoryAxis(f.categories, f.xName, f.xLabelWidth),
+      yAxis: f.yAxis,
+      series: barsWithErrors(f.categories, f.groups),
+    },
+  };
+}
 
 /**
  * A value axis centred on 0 that reaches at least `reach` (and at least `least`) with 2–3 ticks a

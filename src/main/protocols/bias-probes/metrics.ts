@@ -6,6 +6,7 @@ import {
   type AccuracyRow,
   type BiasNoiseFloor,
   type ExcessRow,
+  type PairedTest,
   type PlaceboBase,
   type PlaceboRow,
   type Condition,
@@ -228,6 +229,24 @@ export interface ComparedTexts {
 /** The rewrites made, by `k(sourceId, slot, kind)`, for the texts a verdict's pair compares. */
 type VariantTexts = ReadonlyMap<string, string>;
 
+/**
+ * The paired test's fields of a row, before Holm (each family's pass fills `p_holm` and
+ * `significant`). All differences zero: nothing moved, the test has nothing to reject (p = 1).
+ */
+function pairedTest(
+  e: Pick<ReturnType<typeof clusteredPairedEffect>, 'sd' | 'dz'>,
+  w: ReturnType<typeof wilcoxonSignedRank>,
+): PairedTest {
+  return {
+    sd: e.sd,
+    dz: e.dz,
+    p: w ? w.p : 1,
+    p_method: w ? w.method : null,
+    p_holm: null,
+    significant: false,
+  };
+}
+
 function probeRow(
   judge: string,
   category: string,
@@ -250,13 +269,7 @@ function probeRow(
     mean: e.mean,
     mean_ci: e.ci,
     ...(e.ci_undefined_reason ? { mean_ci_undefined: e.ci_undefined_reason } : {}),
-    sd: e.sd,
-    dz: e.dz,
-    // All differences zero: nothing moved, the test has nothing to reject.
-    p: w ? w.p : 1,
-    p_method: w ? w.method : null,
-    p_holm: null,
-    significant: false,
+    ...pairedTest(e, w),
   };
   if (pairs.some((p) => p.flippable !== undefined)) Object.assign(row, flipFields(pairs));
   return row;
@@ -653,12 +666,7 @@ function excessRow(
     excess: e.mean,
     excess_ci: ci,
     excess_ci_undefined: ci ? null : (e.ci_undefined_reason ?? ALL_EQUAL),
-    sd: e.sd,
-    dz: e.dz,
-    p: w ? w.p : 1,
-    p_method: w ? w.method : null,
-    p_holm: null,
-    significant: false,
+    ...pairedTest(e, w),
     changed_probe: both.filter((b) => b.effect !== 0).length,
     changed_repeat: both.filter((b) => b.placebo !== 0).length,
     probe_only: probeOnly,

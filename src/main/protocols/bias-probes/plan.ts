@@ -13,13 +13,13 @@ import {
   placeboBases,
   selectedProbes,
 } from '../../../shared/protocols/bias-probes/probe-registry';
-import type { ChatRequestSpec } from '../host';
 import type { TaskResult } from '../plugin';
 import { taskKey, type ProtocolTask } from '../types';
 import type { BiasOptions, ModelEntry, RewriterEntry } from './config';
 import type { BiasItem } from './item';
 import type { Rewrite } from './parse';
 import { PAIR_ORDERS, shownPair } from '../../judging/order';
+import { modelRequest } from '../../judging/request';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import { SCORE_VERDICT_SCHEMA } from '../../judging/score';
 import {
@@ -87,19 +87,6 @@ export const variantOf = (
   slot: string,
   kind: RewriteKind,
 ) => texts.get(vkey(sourceId, slot, kind));
-
-function modelRequest(
-  m: { provider: string; model: string; temperature?: number | null; maxOutputTokens?: number },
-  maxTokens: number,
-): Pick<ChatRequestSpec, 'provider' | 'model' | 'temperature' | 'maxOutputTokens'> {
-  const temperature = m.temperature === undefined ? 0 : m.temperature;
-  return {
-    provider: m.provider,
-    model: m.model,
-    ...(temperature === null ? {} : { temperature }),
-    maxOutputTokens: m.maxOutputTokens ?? maxTokens,
-  };
-}
 
 /** A condition judged in this mode: pointwise, a response alone; pairwise, the pair. */
 const judgedIn = (c: ConditionSpec, opts: BiasOptions) =>

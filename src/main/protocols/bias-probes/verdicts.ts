@@ -3,7 +3,7 @@
 // so each verdict listed is one such pair: both answers, and the judge's reason on the changed one.
 import { effectLabel } from '../../../shared/protocols/bias-probes/report/tables';
 import { ALL } from '../../../shared/protocols/bias-probes/types';
-import type { VerdictLink, VerdictList } from '../../../shared/verdicts';
+import { withIntervals, type VerdictLink, type VerdictList } from '../../../shared/verdicts';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import { metricsInput, type BiasExperiment } from './experiment';
 import { profilePairs } from './metrics';
@@ -14,7 +14,7 @@ export const BIAS_VERDICT_LINKS: readonly VerdictLink[] = [
     by: { judge: 'judge', category: 'category', effect: 'effect' },
     pooled: { category: ALL },
     // Not the flip columns: they count only the pairs where the verdict could move.
-    columns: ['n', 'mean', 'mean_ci', 'dz', 'p', 'p_holm', 'sig'],
+    columns: ['n', ...withIntervals('mean'), 'dz', 'p', 'p_holm', 'sig'],
     count: 'n',
   },
 ];

@@ -1,8 +1,9 @@
 // Judge-LS options: what an experiment may change, with the published protocol's defaults.
 import { z } from 'zod';
-import { checkTemplate } from '../../judging/template';
+import { templateSchema } from '../../judging/template';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type JudgeLsTemplates } from './prompts';
 import { probeTargets, targetLanguageProblem } from '../../../shared/protocols/judge-ls/languages';
+import { seedSchema } from '../../../shared/random';
 
 /**
  * A target language: ZH, LS, a code of the catalogue (shared/protocols/judge-ls/languages.ts:
@@ -41,14 +42,7 @@ const auditSchema = z.strictObject({
 });
 
 function template(field: keyof typeof TEMPLATE_PLACEHOLDERS) {
-  const { allowed, required } = TEMPLATE_PLACEHOLDERS[field];
-  return z
-    .string()
-    .min(1)
-    .superRefine((text, ctx) => {
-      for (const message of checkTemplate(text, allowed, required)) ctx.addIssue({ code: 'custom', message });
-    })
-    .default(DEFAULT_TEMPLATES[field]);
+  return templateSchema(TEMPLATE_PLACEHOLDERS[field]).default(DEFAULT_TEMPLATES[field]);
 }
 
 const templatesSchema = z
@@ -129,12 +123,7 @@ export const judgeLsOptionsSchema = z
     /** Bootstrap replicates. */
     bootstrapB: z.number().int().min(100).max(100_000).default(2000),
     /** Seeds the bootstrap's resampling (default: the experiment's `seed`, else 1). */
-    bootstrapSeed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    bootstrapSeed: seedSchema.optional(),
   })
   .superRefine((o, ctx) => {
     if (o.tieProbes && probeTargets(o.languages).length === 0) {

@@ -252,6 +252,17 @@ export const modelsOf = (config: JudgeLsConfig): ModelUse[] => [
 ];
 
 /** Judge-LS records (metrics input) from stored results of the judge stage. */
+/** Who judged which item, in which language and order: what a record and a missing judgment share. */
+const judgmentOf = (m: JudgeTask['meta']) => ({
+  judge: m.judge,
+  itemId: m.sourceId,
+  subset: m.subset,
+  gold: m.gold,
+  kind: m.kind,
+  language: m.language,
+  order: m.order,
+});
+
 export function judgmentRecords(ctx: Pick<MetricsContext, 'results' | 'excluded'>): JudgmentRecord[] {
   const out: JudgmentRecord[] = [];
   for (const r of ctx.results) {
@@ -260,13 +271,7 @@ export function judgmentRecords(ctx: Pick<MetricsContext, 'results' | 'excluded'
     if (ctx.excluded.has(m.sourceId)) continue;
     const v = r.status === 'ok' ? (r.value as Verdict) : null;
     out.push({
-      judge: m.judge,
-      itemId: m.sourceId,
-      subset: m.subset,
-      gold: m.gold,
-      kind: m.kind,
-      language: m.language,
-      order: m.order,
+      ...judgmentOf(m),
       status: r.status,
       winner: v?.winner ?? null,
       confidence: v?.confidence ?? null,
@@ -313,13 +318,7 @@ export function missingJudgments(ctx: Pick<MetricsContext, 'exp' | 'results'>): 
       const lang = m.kind === 'tie_probe' ? m.language.slice(3) : m.language;
       const why = lang === 'EN' ? undefined : failedTranslation.get(`${m.itemId}:${lang}`);
       return {
-        judge: m.judge,
-        itemId: m.sourceId,
-        subset: m.subset,
-        gold: m.gold,
-        kind: m.kind,
-        language: m.language,
-        order: m.order,
+        ...judgmentOf(m),
         status: why ? ('blocked' as const) : ('pending' as const),
         reason: why ? `blocked: translation to ${lang} failed (${why})` : 'not answered yet',
         ...(m.sample ? { sample: m.sample } : {}),

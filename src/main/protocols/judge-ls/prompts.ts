@@ -206,13 +206,19 @@ export interface PairwiseTexts {
   outputB: string;
 }
 
-function renderPairwise(template: string, templates: JudgeLsTemplates, texts: PairwiseTexts): RenderedPrompt {
+function renderPairwise(
+  template: string,
+  templates: JudgeLsTemplates,
+  texts: PairwiseTexts,
+  more: Record<string, string> = {},
+): RenderedPrompt {
   return {
     system: renderTemplate(templates.judgeSystem, {}),
     user: renderTemplate(template, {
       instruction: texts.instruction,
       output_a: texts.outputA,
       output_b: texts.outputB,
+      ...more,
     }),
   };
 }
@@ -230,15 +236,9 @@ export function renderTieProbePrompt(
     target !== 'ZH' && templates.tieProbeUser === TIE_PROBE_USER
       ? TIE_PROBE_USER_TARGET
       : templates.tieProbeUser;
-  return {
-    system: renderTemplate(templates.judgeSystem, {}),
-    user: renderTemplate(template, {
-      instruction: texts.instruction,
-      output_a: texts.outputA,
-      output_b: texts.outputB,
-      target_language: targetName(target, 'en').replace(/ \([^)]*\)$/, ''),
-    }),
-  };
+  return renderPairwise(template, templates, texts, {
+    target_language: targetName(target, 'en').replace(/ \([^)]*\)$/, ''),
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
 // invariance, flips by subset, position consistency, the noise floor) list each pair as one row,
 // both normalized choices side by side with their grades ("1 ✓ → tie ✗") and both reasons,
 // built by the metrics' own pairing (`listedPairs`) so a row's n is its pairs' count.
-import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
+import { withIntervals, type VerdictLink, type VerdictList, type VerdictRow } from '../../../shared/verdicts';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import { judgmentRecords, type Exp } from './experiment';
@@ -12,8 +12,8 @@ import { listedPairs, type ListedPair, type ListedVerdict } from './metrics';
 import type { JudgeTask } from './model';
 import { normalizeChoice } from './parse';
 
-const RATES = ['n', 'accuracy_strict', 'accuracy_strict_ci', 'accuracy_tie_half', 'accuracy_tie_half_ci'];
-const FLIPS = ['n', 'flip_rate', 'flip_rate_ci'];
+const RATES = ['n', ...withIntervals('accuracy_strict', 'accuracy_tie_half')];
+const FLIPS = ['n', ...withIntervals('flip_rate')];
 
 /** The `kind` of a listed pair, by the table family that counts it. */
 const PAIR_KIND: Record<ListedPair['table'], string> = {
@@ -35,17 +35,7 @@ export const JUDGE_LS_VERDICT_LINKS: readonly VerdictLink[] = [
     // A row's comparison (EN-ZH, EN-ar) is its probes' language: a judge's rows open their own language's probes.
     by: { judge: 'judge', comparison: 'language' },
     where: { kind: 'tie_probe' },
-    columns: [
-      'n',
-      'en_win_rate',
-      'en_win_rate_ci',
-      'tie_rate',
-      'tie_rate_ci',
-      'zh_win_rate',
-      'zh_win_rate_ci',
-      'target_win_rate',
-      'target_win_rate_ci',
-    ],
+    columns: ['n', ...withIntervals('en_win_rate', 'tie_rate', 'zh_win_rate', 'target_win_rate')],
     count: 'n',
   },
   {
@@ -55,8 +45,7 @@ export const JUDGE_LS_VERDICT_LINKS: readonly VerdictLink[] = [
     // Not Holm's p: it reads every row of the table.
     columns: [
       ...FLIPS,
-      'correctness_flip_rate',
-      'correctness_flip_rate_ci',
+      ...withIntervals('correctness_flip_rate'),
       'both_correct',
       'en_only_correct',
       'target_only_correct',
@@ -69,14 +58,14 @@ export const JUDGE_LS_VERDICT_LINKS: readonly VerdictLink[] = [
     table: 'position',
     by: { judge: 'judge', language: 'language' },
     where: { kind: PAIR_KIND.position },
-    columns: ['n', 'inconsistency_rate', 'inconsistency_rate_ci'],
+    columns: ['n', ...withIntervals('inconsistency_rate')],
     count: 'n',
   },
   {
     table: 'subset_quality',
     by: { judge: 'judge', subset: 'subset', language: 'language' },
     where: { kind: 'quality' },
-    columns: ['n', 'accuracy_tie_half', 'accuracy_tie_half_ci'],
+    columns: ['n', ...withIntervals('accuracy_tie_half')],
     count: 'n',
   },
   {

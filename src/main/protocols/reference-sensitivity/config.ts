@@ -4,21 +4,14 @@ import { z } from 'zod';
 import { SETTINGS, type Setting } from '../../../shared/protocols/reference-sensitivity/types';
 import { judgeEntrySchema } from '../../judging/config';
 import type { BaseConfig } from '../plugin';
-import { checkTemplate } from '../../judging/template';
+import { templateSchema } from '../../judging/template';
 import type { ImportedAnswer } from './imported-answers';
 import { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type RefSensTemplates } from './prompts';
 
 const modelSchema = judgeEntrySchema;
 
 function template(field: keyof RefSensTemplates) {
-  const { allowed, required } = TEMPLATE_PLACEHOLDERS[field];
-  return z
-    .string()
-    .min(1)
-    .superRefine((text, ctx) => {
-      for (const message of checkTemplate(text, allowed, required)) ctx.addIssue({ code: 'custom', message });
-    })
-    .optional();
+  return templateSchema(TEMPLATE_PLACEHOLDERS[field]).optional();
 }
 
 export const refSensConfigShape = {

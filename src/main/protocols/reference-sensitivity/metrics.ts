@@ -146,11 +146,21 @@ const groupKey = (judge: string, generator: string, language: string, setting: s
   `${judge}\u0000${generator}\u0000${language}\u0000${setting}`;
 const pairKey = (generator: string, transition: string) => `${generator}\u0000${transition}`;
 
-/** Counts per (judge, generator and "all", language, setting) of valid verdicts, in one pass. */
-function tallyVerdicts(
-  input: MetricsInput,
-  count: (r: VerdictRecord) => number | null,
-): Map<string, { n: number; k: number }> {
+/** A group of the per-setting tables with its valid verdicts (n) and those counted (k). */
+interface Tally {
+  judge: string;
+  generator: string;
+  language: string;
+  setting: Setting;
+  n: number;
+  k: number;
+}
+
+/**
+ * Counts per (judge, generator and "all", language, setting) of valid verdicts, in one pass: the
+ * groups that have any, in the tables' row order (judge, generator, language, setting).
+ */
+function tallyVerdicts(input: MetricsInput, count: (r: VerdictRecord) => number | null): Tally[] {
   const out = new Map<string, { n: number; k: number }>();
   const add = (key: string, x: number) => {
     const t = out.get(key);
@@ -166,29 +176,29 @@ function tallyVerdicts(
     add(groupKey(r.judge, r.generator, r.language, r.setting), x);
     add(groupKey(r.judge, ALL, r.language, r.setting), x);
   }
-  return out;
-}
-
-function acceptanceRows(input: MetricsInput): AcceptanceRow[] {
-  const rows: AcceptanceRow[] = [];
-  const tally = tallyVerdicts(input, (r) => (r.verdict === 'CORRECT' ? 1 : 0));
+  const groups: Tally[] = [];
   for (const judge of input.judges)
     for (const generator of gensWithAll(input))
       for (const language of input.languages)
         for (const setting of input.settings) {
-          const t = tally.get(groupKey(judge, generator, language, setting));
-          if (!t) continue;
-          rows.push({
-            judge,
-            generator,
-            language,
-            setting,
-            n: t.n,
-            accept_rate: rate(t.k, t.n),
-            accept_rate_ci: wilsonInterval(t.k, t.n),
-          });
+          const t = out.get(groupKey(judge, generator, language, setting));
+          if (t) groups.push({ judge, generator, language, setting, n: t.n, k: t.k });
         }
-  return rows;
+  return groups;
+}
+
+function acceptanceRows(input: MetricsInput): AcceptanceRow[] {
+  return tallyVerdicts(input, (r) => (r.verdict === 'CORRECT' ? 1 : 0)).map(
+    ({ judge, generator, language, setting, n, k }) => ({
+      judge,
+      generator,
+      language,
+      setting,
+      n,
+      accept_rate: rate(k, n),
+      accept_rate_ci: wilsonInterval(k, n),
+    }),
+  );
 }
 
 type Slot = `${string}\u0000${string}`;
@@ -329,19 +339,17 @@ function stringBaseline(input: MetricsInput): RefSensMetrics['string_baseline'] 
         token_f1: meanOf(sel.map((a) => f1.get(slot(a.generator, a.sourceId))!)),
       });
     }
-  const agreement: EmAgreementRow[] = [];
-  const tally = tallyVerdicts(input, (r) => {
+  const agreement: EmAgreementRow[] = tallyVerdicts(input, (r) => {
     const m = em.get(slot(r.generator, r.sourceId));
     return m === undefined ? null : (r.verdict === 'CORRECT') === (m === 1) ? 1 : 0;
-  });
-  for (const judge of input.judges)
-    for (const generator of gensWithAll(input))
-      for (const language of input.languages)
-        for (const setting of input.settings) {
-          const t = tally.get(groupKey(judge, generator, language, setting));
-          if (!t) continue;
-          agreement.push({ judge, generator, language, setting, n: t.n, em_agreement: rate(t.k, t.n) });
-        }
+  }).map(({ judge, generator, language, setting, n, k }) => ({
+    judge,
+    generator,
+    language,
+    setting,
+    n,
+    em_agreement: rate(k, n),
+  }));
   return { answers, em_agreement: agreement };
 }
 

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Setting } from '../../../shared/protocols/reference-sensitivity/types';
 import { CORRECTNESS_VERDICT_SCHEMA } from '../../judging/correctness';
+import { modelRequest } from '../../judging/request';
 import type { ChatRequestSpec } from '../host';
 import { renderTemplate } from '../../judging/template';
 import { taskKey, type ProtocolTask } from '../types';
@@ -58,19 +59,6 @@ function values(item: QaItem): Record<string, string> {
     language: item.language,
     language_name: languageName(item.language),
     context: item.context ?? '',
-  };
-}
-
-function modelRequest(
-  m: ModelEntry,
-  maxTokens: number,
-): Pick<ChatRequestSpec, 'provider' | 'model' | 'temperature' | 'maxOutputTokens'> {
-  const temperature = m.temperature === undefined ? 0 : m.temperature;
-  return {
-    provider: m.provider,
-    model: m.model,
-    ...(temperature === null ? {} : { temperature }),
-    maxOutputTokens: m.maxOutputTokens ?? maxTokens,
   };
 }
 

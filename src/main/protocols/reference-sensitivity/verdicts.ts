@@ -8,7 +8,7 @@
 // `noise_floor` (`listedNoiseFloor`), an answer's NR verdict against its repeat ("CORRECT →
 // INCORRECT", setting `NR-NR (repeat)`), or on the NR-RV and NR-RC rows the NR verdict, the
 // target setting's and the repeat's ("CORRECT → INCORRECT ↺ CORRECT"), each with its reason.
-import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
+import { withIntervals, type VerdictLink, type VerdictList, type VerdictRow } from '../../../shared/verdicts';
 import type { CorrectnessVerdict } from '../../judging/correctness';
 import type { MetricsContext, VerdictHooks } from '../plugin';
 import { answersToJudge, type RefSensExperiment } from './experiment';
@@ -24,14 +24,14 @@ export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
     where: { kind: 'answer' },
     // Generator "all" pools the generators.
     pooled: { generator: 'all' },
-    columns: ['n', 'accept_rate', 'accept_rate_ci'],
+    columns: ['n', ...withIntervals('accept_rate')],
     count: 'n',
   },
   {
     table: 'calibration',
     by: { judge: 'judge', language: 'language' },
     where: { kind: 'calibration' },
-    columns: ['n', 'c1_accept', 'c1_accept_ci', 'c2_accept', 'c2_accept_ci', 'cgp', 'cgp_ci'],
+    columns: ['n', ...withIntervals('c1_accept', 'c2_accept', 'cgp')],
     count: 'n',
   },
   {
@@ -40,7 +40,13 @@ export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
     where: { kind: 'settings_pair' },
     pooled: { generator: 'all' },
     // Not the extraction change: the extracted answers are not listed.
-    columns: ['n', 'flip_rate', 'flip_rate_ci', 'correct_to_incorrect', 'incorrect_to_correct', 'mcnemar_p'],
+    columns: [
+      'n',
+      ...withIntervals('flip_rate'),
+      'correct_to_incorrect',
+      'incorrect_to_correct',
+      'mcnemar_p',
+    ],
     count: 'n',
   },
   {
@@ -51,12 +57,7 @@ export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
     // Not Holm's p: it reads every row of the table. An NR-NR row has only n and the flip rate.
     columns: [
       'n',
-      'flip_rate',
-      'flip_rate_ci',
-      'repeat_flip_rate',
-      'repeat_flip_rate_ci',
-      'excess_flip_rate',
-      'excess_flip_rate_ci',
+      ...withIntervals('flip_rate', 'repeat_flip_rate', 'excess_flip_rate'),
       'both_flipped',
       'change_only',
       'repeat_only',

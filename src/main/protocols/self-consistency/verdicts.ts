@@ -12,7 +12,7 @@
 // other), with every reason. The mean singles open the same questions (kind `graded`) or items
 // (kind `order_pair`) with all their repeats, as they grade every repeat index apart.
 import { ALL, type Verdict } from '../../../shared/protocols/self-consistency/types';
-import type { VerdictLink, VerdictList, VerdictRow } from '../../../shared/verdicts';
+import { withIntervals, type VerdictLink, type VerdictList, type VerdictRow } from '../../../shared/verdicts';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { MetricsContext, VerdictHooks } from '../plugin';
@@ -29,61 +29,60 @@ import {
 } from './metrics';
 import type { RepeatMeta } from './plan';
 
+// A table row is one judge at one temperature (its condition), in one category or in all of them
+// (the pooled row, "all", filters no category).
+const BY_CONDITION = { judge: 'judge', condition_id: 'condition' };
+const BY_CATEGORY = { ...BY_CONDITION, category: 'category' };
+const ALL_CATEGORIES = { category: ALL };
+
 export const SC_VERDICT_LINKS: readonly VerdictLink[] = [
   {
     table: 'stability',
-    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
+    by: BY_CATEGORY,
     where: { kind: 'question' },
-    pooled: { category: ALL },
+    pooled: ALL_CATEGORIES,
     // The within-SD too: the mean SD over these questions (pointwise). Not κ or ICC: below.
-    columns: [
-      'questions',
-      'unanimous_rate',
-      'unanimous_rate_ci',
-      'disagree_prob',
-      'disagree_prob_ci',
-      'within_sd',
-    ],
+    columns: ['questions', ...withIntervals('unanimous_rate', 'disagree_prob'), 'within_sd'],
     count: 'questions',
   },
   {
     table: 'stability',
-    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
+    by: BY_CATEGORY,
     where: { kind: 'complete' },
-    pooled: { category: ALL },
+    pooled: ALL_CATEGORIES,
     // Fleiss' κ and ICC(1) read only the complete questions (every repeat valid).
-    columns: ['complete', 'fleiss_kappa', 'icc1', 'icc1_ci'],
+    columns: ['complete', 'fleiss_kappa', ...withIntervals('icc1')],
     count: 'complete',
   },
   {
     table: 'accuracy_by_k',
-    by: { judge: 'judge', condition_id: 'condition', category: 'category', k: 'k' },
+    by: { ...BY_CATEGORY, k: 'k' },
     where: { kind: 'vote' },
-    pooled: { category: ALL },
+    pooled: ALL_CATEGORIES,
     // Not the mean single: it grades every repeat alone, not the vote listed (below).
-    columns: ['n', 'accuracy', 'accuracy_ci'],
+    columns: ['n', ...withIntervals('accuracy')],
     count: 'n',
   },
   {
     table: 'accuracy_by_k',
-    by: { judge: 'judge', condition_id: 'condition', category: 'category' },
+    by: BY_CATEGORY,
     where: { kind: 'graded' },
-    pooled: { category: ALL },
+    pooled: ALL_CATEGORIES,
     // The mean single (on the k = 1 row): the same questions, every repeat graded alone.
     columns: ['single_mean'],
     count: 'n',
   },
   {
     table: 'position_by_k',
-    by: { judge: 'judge', condition_id: 'condition', k: 'k' },
+    by: { ...BY_CONDITION, k: 'k' },
     where: { kind: 'order_vote' },
     // Not the mean single: it compares every repeat index, not the votes listed (below).
-    columns: ['n', 'consistency', 'consistency_ci'],
+    columns: ['n', ...withIntervals('consistency')],
     count: 'n',
   },
   {
     table: 'position_by_k',
-    by: { judge: 'judge', condition_id: 'condition' },
+    by: BY_CONDITION,
     where: { kind: 'order_pair' },
     // The mean single (on the k = 1 row): the same items, every repeat index in both orders.
     columns: ['single_mean'],

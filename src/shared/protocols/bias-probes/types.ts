@@ -24,13 +24,29 @@ export type RewriteKind = string;
 export type Condition = string;
 
 /**
+ * A paired comparison's spread, effect size and signed-rank test on the item means, with Holm
+ * across the row's family (ProbeRow and ExcessRow say which).
+ */
+export interface PairedTest {
+  sd: number | null;
+  /** Cohen's d_z = mean / SD of the paired differences. */
+  dz: number | null;
+  /** Wilcoxon signed-rank, two-sided (SciPy's default method; see `p_method`). */
+  p: number | null;
+  p_method: 'exact' | 'approx' | null;
+  p_holm: number | null;
+  significant: boolean;
+}
+
+/**
  * One row per probe effect. `effect` names the paired comparison:
  * - pointwise: `longer` (longer − original), `shorter` (shorter − original), `markdown`
  *   (markdown − plain), `position` (score shown first − shown second, the pair in view);
  * - pairwise: `longer` / `markdown` (win score of the worse response, modified − unmodified:
  *   1 win, 0.5 tie, 0 loss), with `flip_rate` the share of (item, order) whose verdict moved to it.
  */
-export interface ProbeRow {
+/** `p_holm`: Holm across the p-values of this judge × category (probes and the paired position test). */
+export interface ProbeRow extends PairedTest {
   judge: string;
   category: string;
   probe: Probe;
@@ -44,15 +60,6 @@ export interface ProbeRow {
   mean_ci: CI | null;
   /** Present only when `mean_ci` is null: one difference only, or every difference equal. */
   mean_ci_undefined?: string;
-  sd: number | null;
-  /** Cohen's d_z = mean / SD of the paired differences. */
-  dz: number | null;
-  /** Wilcoxon signed-rank, two-sided (SciPy's default method; see `p_method`). */
-  p: number | null;
-  p_method: 'exact' | 'approx' | null;
-  /** Holm across the p-values of this judge × category (probes and the paired position test). */
-  p_holm: number | null;
-  significant: boolean;
   /** Pairwise only: share of pairs the modification turned to the worse response (Wilson CI). */
   flip_rate?: number | null;
   flip_rate_ci?: CI | null;
@@ -209,7 +216,7 @@ export interface PlaceboRow {
  * probe changes a score more often than the repeat does (exact McNemar on changed vs unchanged),
  * and whether it changes it by more (Wilcoxon signed-rank on |probe change| − |repeat change|).
  */
-export interface ExcessRow {
+export interface ExcessRow extends PairedTest {
   judge: string;
   category: string;
   effect: ProbeRow['effect'];
@@ -224,12 +231,6 @@ export interface ExcessRow {
   excess: number;
   excess_ci: CI | null;
   excess_ci_undefined: string | null;
-  sd: number | null;
-  dz: number | null;
-  p: number | null;
-  p_method: 'exact' | 'approx' | null;
-  p_holm: number | null;
-  significant: boolean;
   /** Units whose score the probe changed, and whose repeat changed. */
   changed_probe: number;
   changed_repeat: number;

@@ -20,10 +20,9 @@ import type { CI } from '../../report/format';
 import type { RepeatFloorExcess } from '../../report/paired-tables';
 import type { PositionLeanColumns } from '../../stats/position';
 
-/** One stored verdict as metrics see it (status failed: winner is null). */
-export interface JudgmentRecord {
+/** Which ask a verdict answers and what it chose: what a record and the judgments view share. */
+export interface JudgedAsk {
   judge: string;
-  itemId: string;
   subset: string | null;
   gold: 1 | 2;
   kind: 'quality' | 'tie_probe';
@@ -32,6 +31,11 @@ export interface JudgmentRecord {
   order: QualityOrder | ProbeOrder;
   status: 'ok' | 'failed';
   winner: Winner | null;
+}
+
+/** One stored verdict as metrics see it (status failed: winner is null). */
+export interface JudgmentRecord extends JudgedAsk {
+  itemId: string;
   confidence?: number | null;
   reason?: string | null;
   failureReason?: string | null;
@@ -202,13 +206,12 @@ export interface MetricsStatistics {
   resampling_unit: 'item';
 }
 
-/** The EN verdict against its own repeat (sample 1, same order): the noise floor. */
-export interface RepeatFlipRow {
-  judge: string;
-  /** (item, order) pairs with a valid verdict on both asks. */
+/** A flip rate over n pairs with its two intervals. */
+export interface FlipRate {
   n: number;
   flips: number;
   flip_rate: number;
+  /** Wilson in metrics.json; the tables' chosen interval. */
   flip_rate_ci: CI;
   /**
    * Item-clustered percentile bootstrap (an item's two orders resampled together); null when it
@@ -216,6 +219,11 @@ export interface RepeatFlipRow {
    */
   flip_rate_ci_boot: CI | null;
   flip_rate_ci_boot_undefined_reason?: string;
+}
+
+/** The EN verdict against its own repeat (sample 1, same order): the noise floor; n counts (item, order) pairs with a valid verdict on both asks. */
+export interface RepeatFlipRow extends FlipRate {
+  judge: string;
 }
 
 /**
@@ -294,7 +302,7 @@ export interface VerificationMetrics {
  * One judge at one mixing ratio (issue 37, dose–response): the (item, order) pairs valid in EN and
  * in the mixed target whose text has content words, and how often the choice flipped.
  */
-export interface DoseLevelRow {
+export interface DoseLevelRow extends FlipRate {
   judge: string;
   /** The code-switched pair the levels belong to (`LS:hi`). */
   series: string;
@@ -306,14 +314,6 @@ export interface DoseLevelRow {
   measured_ratio: number;
   measured_min: number;
   measured_max: number;
-  n: number;
-  flips: number;
-  flip_rate: number;
-  /** Wilson in metrics.json; the tables' chosen interval. */
-  flip_rate_ci: CI;
-  /** Item-clustered percentile bootstrap; null with the reason when it does not exist. */
-  flip_rate_ci_boot: CI | null;
-  flip_rate_ci_boot_undefined_reason?: string;
 }
 
 /**

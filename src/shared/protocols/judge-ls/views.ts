@@ -2,15 +2,7 @@
 // judgments and results of a Judge-LS experiment).
 import type { ExperimentResults } from '../../experiments';
 import { rowReader } from '../../protocol-rows';
-import type {
-  Comparison,
-  JudgeLsMetrics,
-  Language,
-  ProbeOrder,
-  QualityOrder,
-  TargetLanguage,
-  Winner,
-} from './types';
+import type { JudgedAsk, JudgeLsMetrics, TargetLanguage } from './types';
 
 export type JudgeLsResults = ExperimentResults<JudgeLsMetrics, 'judge-ls'>;
 
@@ -27,17 +19,9 @@ export interface VariantView {
   reasons: string[];
 }
 
-export interface JudgmentView {
-  judge: string;
+export interface JudgmentView extends JudgedAsk {
   itemId: number;
   sourceId: string;
-  subset: string | null;
-  gold: 1 | 2;
-  kind: 'quality' | 'tie_probe';
-  language: Language | Comparison;
-  order: QualityOrder | ProbeOrder;
-  status: 'ok' | 'failed';
-  winner: Winner | null;
   confidence: number | null;
   reason: string | null;
   /** For failed judgments: why, and the model's raw answer. */

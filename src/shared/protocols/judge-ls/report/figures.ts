@@ -13,6 +13,7 @@ import {
   barsWithErrors,
   barWidth,
   baseOption,
+  errorBarFigure,
   errorBarSeries,
   categoryAxis,
   figureCanvas,
@@ -88,27 +89,21 @@ export function accuracyByLanguageFigure(
   const row = (j: string, l: Language) => metrics.quality.find((r) => r.judge === j && r.language === l);
   const label = metric === 'accuracy_strict' ? 'strict' : 'tie-half';
   const title = `Judge accuracy by language (${label}, 95% CI)`;
-  return {
+  return errorBarFigure({
     id: metric === 'accuracy_strict' ? 'accuracy_by_language' : 'accuracy_by_language_tie_half',
     title,
+    categories: judges,
     width: barWidth(judges.length, 210),
-    height: 420,
-    option: {
-      ...baseOption(title),
-      grid: barGrid,
-      xAxis: categoryAxis(judges, 'Judge', 190),
-      yAxis: valueAxis('Accuracy (%)', 0, 100),
-      series: barsWithErrors(
-        judges,
-        languagesIn(metrics).map((l) => ({
-          name: l,
-          color: colorOf(metrics, l),
-          value: (j) => row(j, l)?.[metric],
-          ci: (j) => row(j, l)?.[`${metric}_ci`],
-        })),
-      ),
-    },
-  };
+    xName: 'Judge',
+    xLabelWidth: 190,
+    yAxis: valueAxis('Accuracy (%)', 0, 100),
+    groups: languagesIn(metrics).map((l) => ({
+      name: l,
+      color: colorOf(metrics, l),
+      value: (j) => row(j, l)?.[metric],
+      ci: (j) => row(j, l)?.[`${metric}_ci`],
+    })),
+  });
 }
 
 export function accuracyDropFigure(metrics: JudgeLsMetrics): FigureSpec {
@@ -244,27 +239,21 @@ export function positionInconsistencyFigure(metrics: JudgeLsMetrics): FigureSpec
   const judges = judgeOrder(metrics);
   const row = (j: string, l: Language) => metrics.position.find((r) => r.judge === j && r.language === l);
   const title = 'Position inconsistency by language (95% CI)';
-  return {
+  return errorBarFigure({
     id: 'position_inconsistency',
     title,
+    categories: judges,
     width: barWidth(judges.length, 210),
-    height: 420,
-    option: {
-      ...baseOption(title),
-      grid: barGrid,
-      xAxis: categoryAxis(judges, 'Judge', 190),
-      yAxis: valueAxis('Items with order-dependent choice (%)', 0),
-      series: barsWithErrors(
-        judges,
-        languagesIn(metrics).map((l) => ({
-          name: l,
-          color: colorOf(metrics, l),
-          value: (j) => row(j, l)?.inconsistency_rate,
-          ci: (j) => row(j, l)?.inconsistency_rate_ci,
-        })),
-      ),
-    },
-  };
+    xName: 'Judge',
+    xLabelWidth: 190,
+    yAxis: valueAxis('Items with order-dependent choice (%)', 0),
+    groups: languagesIn(metrics).map((l) => ({
+      name: l,
+      color: colorOf(metrics, l),
+      value: (j) => row(j, l)?.inconsistency_rate,
+      ci: (j) => row(j, l)?.inconsistency_rate_ci,
+    })),
+  });
 }
 
 /**

@@ -1,14 +1,12 @@
 // Reference-sensitivity figures: calibration bars, acceptance heatmap, flip bars.
 import {
   axisText,
-  barGrid,
-  barsWithErrors,
-  baseOption,
   barWidth,
-  categoryAxis,
+  errorBarFigure,
   figureCanvas,
   figureTitle,
   OKABE_ITO,
+  percentScale,
   TEXT,
   valueAxis,
   type FigureSpec,
@@ -23,34 +21,30 @@ export function calibrationFigure(m: RefSensMetrics): FigureSpec {
   const cats = m.calibration.map(cat);
   const row = (c: string) => m.calibration.find((r) => cat(r) === c);
   const title = 'Calibration: C1 (gold) and C2 (wrong) acceptance, no reference';
-  return {
+  return errorBarFigure({
     id: 'calibration',
     title,
+    categories: cats,
     width: barWidth(cats.length, 110),
-    height: 420,
-    option: {
-      ...baseOption(title),
-      grid: barGrid,
-      xAxis: categoryAxis(cats, 'Judge / language'),
-      // CGP can be negative (a judge accepting wrong answers more often than gold ones).
-      yAxis: valueAxis('Accepted (%)', m.calibration.some((r) => (r.cgp ?? 0) < 0) ? -100 : 0, 100),
-      series: barsWithErrors(cats, [
-        {
-          name: 'C1 gold',
-          color: OKABE_ITO.blue,
-          value: (c) => row(c)?.c1_accept,
-          ci: (c) => row(c)?.c1_accept_ci,
-        },
-        {
-          name: 'C2 wrong',
-          color: OKABE_ITO.vermillion,
-          value: (c) => row(c)?.c2_accept,
-          ci: (c) => row(c)?.c2_accept_ci,
-        },
-        { name: 'CGP (C1 − C2)', color: OKABE_ITO.green, value: (c) => row(c)?.cgp },
-      ]),
-    },
-  };
+    xName: 'Judge / language',
+    // CGP can be negative (a judge accepting wrong answers more often than gold ones).
+    yAxis: valueAxis('Accepted (%)', m.calibration.some((r) => (r.cgp ?? 0) < 0) ? -100 : 0, 100),
+    groups: [
+      {
+        name: 'C1 gold',
+        color: OKABE_ITO.blue,
+        value: (c) => row(c)?.c1_accept,
+        ci: (c) => row(c)?.c1_accept_ci,
+      },
+      {
+        name: 'C2 wrong',
+        color: OKABE_ITO.vermillion,
+        value: (c) => row(c)?.c2_accept,
+        ci: (c) => row(c)?.c2_accept_ci,
+      },
+      { name: 'CGP (C1 − C2)', color: OKABE_ITO.green, value: (c) => row(c)?.cgp },
+    ],
+  });
 }
 
 export function flipFigure(m: RefSensMetrics): FigureSpec {
@@ -60,37 +54,33 @@ export function flipFigure(m: RefSensMetrics): FigureSpec {
   const repeat = (c: string) => m.noise_floor?.repeat.find((r) => r.generator === ALL && cat(r) === c);
   const title = 'Decision flips between settings (all generators)';
   const colors = [OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.purple];
-  return {
+  return errorBarFigure({
     id: 'flips',
     title,
+    categories: cats,
     width: barWidth(cats.length, m.noise_floor ? 150 : 120),
-    height: 420,
-    option: {
-      ...baseOption(title),
-      grid: barGrid,
-      xAxis: categoryAxis(cats, 'Judge / language'),
-      yAxis: valueAxis('Flip rate (%)', 0, 100),
-      series: barsWithErrors(cats, [
-        ...(['NR-RV', 'RV-RC', 'NR-RC'] as const).map((t, i) => ({
-          name: t,
-          color: colors[i],
-          value: (c: string) => get(c, t)?.flip_rate,
-          ci: (c: string) => get(c, t)?.flip_rate_ci,
-        })),
-        // With the noise floor on: NR against its own repeat, on the same axis (what a flip must clear).
-        ...(m.noise_floor
-          ? [
-              {
-                name: 'NR-NR repeat (noise floor)',
-                color: OKABE_ITO.grey,
-                value: (c: string) => repeat(c)?.flip_rate,
-                ci: (c: string) => repeat(c)?.flip_rate_ci,
-              },
-            ]
-          : []),
-      ]),
-    },
-  };
+    xName: 'Judge / language',
+    yAxis: valueAxis('Flip rate (%)', 0, 100),
+    groups: [
+      ...(['NR-RV', 'RV-RC', 'NR-RC'] as const).map((t, i) => ({
+        name: t,
+        color: colors[i],
+        value: (c: string) => get(c, t)?.flip_rate,
+        ci: (c: string) => get(c, t)?.flip_rate_ci,
+      })),
+      // With the noise floor on: NR against its own repeat, on the same axis (what a flip must clear).
+      ...(m.noise_floor
+        ? [
+            {
+              name: 'NR-NR repeat (noise floor)',
+              color: OKABE_ITO.grey,
+              value: (c: string) => repeat(c)?.flip_rate,
+              ci: (c: string) => repeat(c)?.flip_rate_ci,
+            },
+          ]
+        : []),
+    ],
+  });
 }
 
 export function acceptanceHeatmapFigure(m: RefSensMetrics): FigureSpec {
@@ -115,12 +105,7 @@ export function acceptanceHeatmapFigure(m: RefSensMetrics): FigureSpec {
         axisLabel: { ...axisText, width: 180, overflow: 'truncate' },
       },
       visualMap: {
-        type: 'continuous',
-        min: 0,
-        max: 100,
-        orient: 'horizontal',
-        left: 'center',
-        bottom: 8,
+        ...percentScale,
         itemHeight: 200,
         textStyle: axisText,
         inRange: { color: ['#f7fbff', '#08519c'] },
