@@ -331,15 +331,15 @@ function changeLog(db: Database): Tracking['log'] {
       .prepare(
         `WITH c(task_key) AS (
            SELECT task_key FROM temp.results_changes
-            WHERE seq > ?2 AND seq <= ?3 AND experiment_id = ?1 AND task_key IS NOT NULL
+            WHERE seq > @from AND seq <= @to AND experiment_id = @exp AND task_key IS NOT NULL
            UNION
            SELECT t.task_key FROM main.experiment_tasks t
-            WHERE t.experiment_id = ?1 AND t.request_id IN (
+            WHERE t.experiment_id = @exp AND t.request_id IN (
               SELECT request_id FROM temp.results_changes
-               WHERE seq > ?2 AND seq <= ?3 AND request_id IS NOT NULL))
+               WHERE seq > @from AND seq <= @to AND request_id IS NOT NULL))
          SELECT c.task_key AS changed_key, ${SCAN_COLUMNS}
            FROM c
-           LEFT JOIN main.experiment_tasks t ON t.experiment_id = ?1 AND t.task_key = c.task_key
+           LEFT JOIN main.experiment_tasks t ON t.experiment_id = @exp AND t.task_key = c.task_key
            LEFT JOIN main.task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
            LEFT JOIN main.requests r ON r.id = t.request_id`,
       )
@@ -420,7 +420,7 @@ function applyChanges(tr: Tracking, experimentId: number, state: PlanState, seq:
   const added: string[] = [];
   const removed = new Set<string>();
   let moved = false;
-  for (const row of tr.log!.changed.iterate(experimentId, state.seq, seq) as IterableIterator<
+  for (const row of tr.log!.changed.iterate({ exp: experimentId, from: state.seq, to: seq }) as IterableIterator<
     [string, ...ScanRow]
   >) {
     const key = row[0];
