@@ -390,7 +390,8 @@ function readPlan(tr: Tracking, experimentId: number, dataVersion: number, seq: 
 
 function sortByRowid(keys: string[], entries: Map<string, PlanEntry>): void {
   let sorted = true;
-  for (let i = 1; i < keys.length && sorted; i++) sorted = entries.get(keys[i - 1])!.n < entries.get(keys[i])!.n;
+  for (let i = 1; i < keys.length && sorted; i++)
+    sorted = entries.get(keys[i - 1])!.n < entries.get(keys[i])!.n;
   if (!sorted) keys.sort((a, b) => entries.get(a)!.n - entries.get(b)!.n);
 }
 
@@ -420,9 +421,11 @@ function applyChanges(tr: Tracking, experimentId: number, state: PlanState, seq:
   const added: string[] = [];
   const removed = new Set<string>();
   let moved = false;
-  for (const row of tr.log!.changed.iterate({ exp: experimentId, from: state.seq, to: seq }) as IterableIterator<
-    [string, ...ScanRow]
-  >) {
+  for (const row of tr.log!.changed.iterate({
+    exp: experimentId,
+    from: state.seq,
+    to: seq,
+  }) as IterableIterator<[string, ...ScanRow]>) {
     const key = row[0];
     const before = entries.get(key);
     if (row[1] === null) {
