@@ -27,7 +27,7 @@ import { openTasksOf, pruneTasksToItems, setExperimentStatus } from '../store/ex
 import { explainStoreFault } from '../store/open-errors';
 import { batchesOfExperiment } from '../store/batches';
 import { getPlanRows } from '../store/ledger';
-import { refreshResultsScan, writeArrivedResults } from '../store/results';
+import { writeArrivedResults } from '../store/results';
 import { assertRunnable, loadExperiment, modelLimitsOf, type LoadedExperiment } from './load';
 import { estimateExperiment } from './estimate';
 import { openRecorded, recordedAdapters } from './recorded';
@@ -748,9 +748,6 @@ export class ExperimentRun {
       this.lastSync = now;
       try {
         afterArrived(this.deps.db, this.exp, this.arrived);
-        // Results kept up to date as answers arrive: the first results call after the run reads
-        // only the last second's answers, not the whole plan (92,000 tasks: ~1 s).
-        refreshResultsScan(this.deps.db, this.exp.row.id);
       } catch (err) {
         // A store that cannot be written: the engine retries; results catch up once it can.
         if (!isStoreFault(err)) throw err;

@@ -477,15 +477,6 @@ function trackedPlan(db: Database, tr: Tracking, experimentId: number): PlanStat
 }
 
 /**
- * Reads what changed in the experiment's plan since it was last read (the whole plan the first
- * time), so that the next scan finds little to read: a run calls it as answers arrive, and the
- * results asked for when it ends read only the last few.
- */
-export function refreshResultsScan(db: Database, experimentId: number): void {
-  trackedPlan(db, trackingOf(db), experimentId);
-}
-
-/**
  * listResults, answeredTaskUsage and the counts in one pass over the plan, each task's meta
  * parsed once: at the paper's scale (92,000 tasks) the three reads and the repair scan cost
  * ~2 CPU-s apart. The parsed plan is kept per connection and brought up to date from a log of
