@@ -3,7 +3,6 @@
 // Opens the store as the app does and asks `experiments.results` once (the first call, nothing
 // cached), then again (nothing changed). Prints wall, CPU-s and RSS of each. The store is
 // opened in place: copy it first to keep one untouched.
-import { join } from 'node:path';
 import { useLaptopHeap } from '../src/main/base/heap';
 import { Core } from '../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../src/main/providers/key-store';
