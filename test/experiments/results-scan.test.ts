@@ -103,10 +103,10 @@ describe('one read of the plan for the results page', () => {
     expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
   });
 
-  it('keeps its read of the plan fresh as answers arrive, a variant is edited and flagged items are left out', async () => {
+  it('never serves a stale read: after answers arrive, a variant is edited and the flagged switch is turned, results equal a fresh connection's', async () => {
     const { core } = env;
     const db = core.db;
-    // A connection of its own reads the plan whole: what the kept read must equal.
+    // A connection of its own reads the plan whole and caches nothing yet: what any cache must equal.
     const fresh = (excludeFlagged = false) => {
       const other = openDatabase(join(env.dataDir, DB_FILE_NAME));
       try {
@@ -118,7 +118,7 @@ describe('one read of the plan for the results page', () => {
     const before = computeResults(db, id);
     computeResults(db, id, true);
 
-    // Answers arrive: more items, their calls answered while the plan's read is kept.
+    // Answers arrive: more items, their calls answered after results were cached.
     core.experiments.createOrUpdate(config(4));
     expect((await core.experiments.runToEnd(id)).status).toBe('finished');
     const grown = computeResults(db, id);

@@ -207,30 +207,53 @@ export interface ResultsScan {
   unsynced: boolean;
 }
 
-const SCAN_COLUMNS = `t.rowid, t.task_key, t.stage, t.meta_json, t.request_id,
+const scanStatements = new WeakMap<Database, { scan: Statement; stored: Statement }>();
+
+/**
+ * listResults, answeredTaskUsage and the counts in one pass over the plan, each task's meta
+ * parsed once: at the paper's scale (92,000 tasks) the three reads and the repair scan cost
+ * ~2 CPU-s apart. Task-key order is the primary key's, so the plan is read without a sort;
+ * plan order is restored by rowid.
+ */
+export function scanResults(db: Database, experimentId: number): ResultsScan {
+  let st = scanStatements.get(db);
+  if (!st) {
+    st = {
+      scan: db
+        .prepare(
+          `SELECT t.rowid, t.task_key, t.stage, t.meta_json, t.request_id,
                   x.stage, x.request_id, x.status, x.value_json, x.reason, x.attempts,
                   r.status, r.model, r.input_tokens, r.output_tokens, r.cached_tokens,
-                  r.cache_write_tokens, r.cost_usd`;
-
-/** One task of the plan as the scan read it, its JSON parsed. */
-interface PlanEntry {
-  n: number;
-  key: string;
-  result: TaskResult | null;
-  usage: AnsweredTaskUsage | null;
-  /** Its result is for the request its slot points at now. */
-  current: boolean;
-  /** Answered in the ledger, with no result stored. */
-  missing: boolean;
-}
-
-function entryOf(row: ScanRow): PlanEntry {
-  const [n, key, stage, metaJson, requestId, xStage, xRequest, xStatus, value, reason, attempts] = row;
-  const rStatus = row[11];
-  const meta = JSON.parse(metaJson) as unknown;
-  const answered = rStatus === 'done' || rStatus === 'failed';
-  const usage: AnsweredTaskUsage | null = answered
-    ? {
+                  r.cache_write_tokens, r.cost_usd
+             FROM experiment_tasks t
+             LEFT JOIN task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
+             LEFT JOIN requests r ON r.id = t.request_id
+            WHERE t.experiment_id = ?
+            ORDER BY t.task_key`,
+        )
+        .raw(),
+      stored: db.prepare('SELECT COUNT(*) FROM task_results WHERE experiment_id = ?').pluck(),
+    };
+    scanStatements.set(db, st);
+  }
+  const usage: AnsweredTaskUsage[] = [];
+  const results: TaskResult[] = [];
+  const order: number[] = [];
+  let planned = 0;
+  let ok = 0;
+  let failed = 0;
+  let current = 0;
+  let missing = 0;
+  // Row by row (not .all()): each row's array dies young instead of 92,000 of them reaching
+  // the old generation, which cost more in garbage collection than reading them.
+  for (const row of st.scan.iterate(experimentId) as IterableIterator<ScanRow>) {
+    planned++;
+    const [n, key, stage, metaJson, requestId, xStage, xRequest, xStatus, value, reason, attempts] = row;
+    const rStatus = row[11];
+    const meta = JSON.parse(metaJson) as unknown;
+    const answered = rStatus === 'done' || rStatus === 'failed';
+    if (answered)
+      usage.push({
         key,
         stage,
         id: requestId,
@@ -242,16 +265,16 @@ function entryOf(row: ScanRow): PlanEntry {
         cacheWriteTokens: row[16],
         costUsd: row[17],
         meta,
-      }
-    : null;
-  if (xStatus === null) return { n, key, result: null, usage, current: false, missing: answered };
-  return {
-    n,
-    key,
-    usage,
-    current: xRequest === requestId,
-    missing: false,
-    result: {
+      });
+    if (xStatus === null) {
+      if (answered) missing++;
+      continue;
+    }
+    if (xStatus === 'ok') ok++;
+    else failed++;
+    if (xRequest === requestId) current++;
+    order.push(n);
+    results.push({
       key,
       stage: xStage!,
       meta,
@@ -260,262 +283,26 @@ function entryOf(row: ScanRow): PlanEntry {
       value: value === null ? null : (JSON.parse(value) as unknown),
       reason,
       attempts: attempts!,
-    },
-  };
-}
-
-/**
- * An experiment's plan as last read, kept up to date from the connection's change log: `keys`
- * in task-key order (SQLite's, i.e. UTF-8 byte order), `plan` in plan order (rowid).
- */
-interface PlanState {
-  dataVersion: number;
-  /** The change log's rows up to this one are in `entries`. */
-  seq: number;
-  entries: Map<string, PlanEntry>;
-  keys: string[];
-  plan: string[];
-}
-
-interface Tracking {
-  scan: Statement;
-  stored: Statement;
-  /** Null: the connection cannot keep a change log (read-only): every scan reads the plan. */
-  log: {
-    maxSeq: Statement;
-    changed: Statement;
-    prune: Statement;
-  } | null;
-  plans: Map<number, PlanState>;
-}
-
-const tracking = new WeakMap<Database, Tracking>();
-// Plans kept per connection: a results page looks at one or two experiments at a time.
-const TRACKED_PLANS = 4;
-
-/**
- * Temp triggers (this connection's only; nothing is written to the store's file) log every
- * change this connection makes to what a scan reads: plan rows, result rows, and the ledger
- * columns the usage reads. Changes by other connections move `data_version` instead, and a
- * plan is then read whole again.
- */
-function changeLog(db: Database): Tracking['log'] {
-  if (db.readonly) return null;
-  try {
-    db.exec(`
-      CREATE TEMP TABLE IF NOT EXISTS results_changes (
-        seq INTEGER PRIMARY KEY, experiment_id INTEGER, task_key TEXT, request_id INTEGER);
-      CREATE TEMP TRIGGER IF NOT EXISTS results_changes_task_ins AFTER INSERT ON main.experiment_tasks BEGIN
-        INSERT INTO results_changes (experiment_id, task_key) VALUES (new.experiment_id, new.task_key); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS results_changes_task_upd AFTER UPDATE ON main.experiment_tasks BEGIN
-        INSERT INTO results_changes (experiment_id, task_key) VALUES (old.experiment_id, old.task_key), (new.experiment_id, new.task_key); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS results_changes_task_del AFTER DELETE ON main.experiment_tasks BEGIN
-        INSERT INTO results_changes (experiment_id, task_key) VALUES (old.experiment_id, old.task_key); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS results_changes_result_ins AFTER INSERT ON main.task_results BEGIN
-        INSERT INTO results_changes (experiment_id, task_key) VALUES (new.experiment_id, new.task_key); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS results_changes_result_upd AFTER UPDATE ON main.task_results BEGIN
-        INSERT INTO results_changes (experiment_id, task_key) VALUES (old.experiment_id, old.task_key), (new.experiment_id, new.task_key); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS results_changes_result_del AFTER DELETE ON main.task_results BEGIN
-        INSERT INTO results_changes (experiment_id, task_key) VALUES (old.experiment_id, old.task_key); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS results_changes_request_upd
-        AFTER UPDATE OF status, model, input_tokens, output_tokens, cached_tokens, cache_write_tokens, cost_usd
-        ON main.requests BEGIN
-        INSERT INTO results_changes (request_id) VALUES (new.id); END;`);
-  } catch {
-    return null;
+    });
   }
+  const stored = st.stored.get(experimentId) as number;
   return {
-    maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) FROM temp.results_changes').pluck(),
-    // The changed tasks' rows now; a key with no task row (rowid null) left the plan.
-    changed: db
-      .prepare(
-        `WITH c(task_key) AS (
-           SELECT task_key FROM temp.results_changes
-            WHERE seq > @from AND seq <= @to AND experiment_id = @exp AND task_key IS NOT NULL
-           UNION
-           SELECT t.task_key FROM main.experiment_tasks t
-            WHERE t.experiment_id = @exp AND t.request_id IN (
-              SELECT request_id FROM temp.results_changes
-               WHERE seq > @from AND seq <= @to AND request_id IS NOT NULL))
-         SELECT c.task_key AS changed_key, ${SCAN_COLUMNS}
-           FROM c
-           LEFT JOIN main.experiment_tasks t ON t.experiment_id = @exp AND t.task_key = c.task_key
-           LEFT JOIN main.task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
-           LEFT JOIN main.requests r ON r.id = t.request_id`,
-      )
-      .raw(),
-    // Rows every kept plan has read; the newest stays, so MAX(seq) never goes back.
-    prune: db.prepare('DELETE FROM temp.results_changes WHERE seq < ?'),
-  };
-}
-
-function trackingOf(db: Database): Tracking {
-  let tr = tracking.get(db);
-  if (!tr) {
-    tr = {
-      scan: db
-        .prepare(
-          `SELECT ${SCAN_COLUMNS}
-             FROM experiment_tasks t
-             LEFT JOIN task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
-             LEFT JOIN requests r ON r.id = t.request_id
-            WHERE t.experiment_id = ?
-            ORDER BY t.task_key`,
-        )
-        .raw(),
-      stored: db.prepare('SELECT COUNT(*) FROM task_results WHERE experiment_id = ?').pluck(),
-      log: changeLog(db),
-      plans: new Map(),
-    };
-    tracking.set(db, tr);
-  }
-  return tr;
-}
-
-/** The whole plan read: task-key order is the primary key's, so it is read without a sort. */
-function readPlan(tr: Tracking, experimentId: number, dataVersion: number, seq: number): PlanState {
-  const entries = new Map<string, PlanEntry>();
-  const keys: string[] = [];
-  // Row by row (not .all()): each row's array dies young instead of 92,000 of them reaching
-  // the old generation, which cost more in garbage collection than reading them.
-  for (const row of tr.scan.iterate(experimentId) as IterableIterator<ScanRow>) {
-    const e = entryOf(row);
-    entries.set(e.key, e);
-    keys.push(e.key);
-  }
-  const plan = keys.slice();
-  sortByRowid(plan, entries);
-  return { dataVersion, seq, entries, keys, plan };
-}
-
-function sortByRowid(keys: string[], entries: Map<string, PlanEntry>): void {
-  let sorted = true;
-  for (let i = 1; i < keys.length && sorted; i++)
-    sorted = entries.get(keys[i - 1])!.n < entries.get(keys[i])!.n;
-  if (!sorted) keys.sort((a, b) => entries.get(a)!.n - entries.get(b)!.n);
-}
-
-/** SQLite's text order (UTF-8 bytes): UTF-16 code units agree except from U+D800 on. */
-function byteOrder(a: string, b: string): number {
-  if (a === b) return 0;
-  if (/[\uD800-\uFFFF]/.test(a) || /[\uD800-\uFFFF]/.test(b))
-    return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-  return a < b ? -1 : 1;
-}
-
-/** `sorted` with `add` (sorted too) merged in. */
-function merge(sorted: string[], add: string[], cmp: (a: string, b: string) => number): string[] {
-  if (!add.length) return sorted;
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < sorted.length && j < add.length) out.push(cmp(sorted[i], add[j]) <= 0 ? sorted[i++] : add[j++]);
-  while (i < sorted.length) out.push(sorted[i++]);
-  while (j < add.length) out.push(add[j++]);
-  return out;
-}
-
-/** Applies the logged changes after `state.seq` up to `seq`: only the changed tasks are read. */
-function applyChanges(tr: Tracking, experimentId: number, state: PlanState, seq: number): void {
-  const { entries } = state;
-  const added: string[] = [];
-  const removed = new Set<string>();
-  let moved = false;
-  for (const row of tr.log!.changed.iterate({
-    exp: experimentId,
-    from: state.seq,
-    to: seq,
-  }) as IterableIterator<[string, ...ScanRow]>) {
-    const key = row[0];
-    const before = entries.get(key);
-    if (row[1] === null) {
-      if (before) {
-        entries.delete(key);
-        removed.add(key);
-      }
-      continue;
-    }
-    const e = entryOf(row.slice(1) as ScanRow);
-    entries.set(key, e);
-    if (!before) added.push(key);
-    else if (before.n !== e.n) moved = true;
-  }
-  if (removed.size) {
-    state.keys = state.keys.filter((k) => !removed.has(k));
-    state.plan = state.plan.filter((k) => !removed.has(k));
-  }
-  if (added.length) {
-    added.sort(byteOrder);
-    state.keys = merge(state.keys, added, byteOrder);
-    added.sort((a, b) => entries.get(a)!.n - entries.get(b)!.n);
-    state.plan = merge(state.plan, added, (a, b) => entries.get(a)!.n - entries.get(b)!.n);
-  }
-  if (moved) sortByRowid(state.plan, entries);
-  state.seq = seq;
-}
-
-/**
- * The experiment's plan as the store holds it now: read whole the first time, or when another
- * connection wrote; after that only the tasks this connection's writes touched since are read.
- * Null inside a transaction (what it reads may yet be rolled back) or without a change log.
- */
-function trackedPlan(db: Database, tr: Tracking, experimentId: number): PlanState | null {
-  if (!tr.log || db.inTransaction) return null;
-  const dataVersion = db.pragma('data_version', { simple: true }) as number;
-  const seq = tr.log.maxSeq.get() as number;
-  let state = tr.plans.get(experimentId);
-  if (state && state.dataVersion === dataVersion) applyChanges(tr, experimentId, state, seq);
-  else state = readPlan(tr, experimentId, dataVersion, seq);
-  // Most recently used last, so the oldest is the one dropped.
-  tr.plans.delete(experimentId);
-  tr.plans.set(experimentId, state);
-  while (tr.plans.size > TRACKED_PLANS) tr.plans.delete(tr.plans.keys().next().value!);
-  let oldest = seq;
-  for (const s of tr.plans.values()) oldest = Math.min(oldest, s.seq);
-  tr.log.prune.run(oldest);
-  return state;
-}
-
-/**
- * listResults, answeredTaskUsage and the counts in one pass over the plan, each task's meta
- * parsed once: at the paper's scale (92,000 tasks) the three reads and the repair scan cost
- * ~2 CPU-s apart. The parsed plan is kept per connection and brought up to date from a log of
- * this connection's changes (`trackedPlan`), so a scan after a few new answers reads only
- * those. The rows handed out are shared between scans: callers must not change them.
- */
-export function scanResults(db: Database, experimentId: number): ResultsScan {
-  const tr = trackingOf(db);
-  const state =
-    trackedPlan(db, tr, experimentId) ??
-    readPlan(tr, experimentId, db.pragma('data_version', { simple: true }) as number, 0);
-  const usage: AnsweredTaskUsage[] = [];
-  const results: TaskResult[] = [];
-  let ok = 0;
-  let failed = 0;
-  let current = 0;
-  let missing = 0;
-  for (const k of state.keys) {
-    const e = state.entries.get(k)!;
-    if (e.usage) usage.push(e.usage);
-    if (e.missing) missing++;
-    if (e.current) current++;
-  }
-  for (const k of state.plan) {
-    const r = state.entries.get(k)!.result;
-    if (!r) continue;
-    if (r.status === 'ok') ok++;
-    else failed++;
-    results.push(r);
-  }
-  const stored = tr.stored.get(experimentId) as number;
-  return {
-    results,
+    results: inPlanOrder(results, order),
     usage,
-    planned: state.keys.length,
+    planned,
     ok,
     failed,
     unsynced: missing > 0 || current !== stored,
   };
+}
+
+/** `results` sorted by their tasks' rowids (`order`, same length). */
+function inPlanOrder(results: TaskResult[], order: number[]): TaskResult[] {
+  let sorted = true;
+  for (let i = 1; i < order.length && sorted; i++) sorted = order[i - 1] < order[i];
+  if (sorted) return results;
+  const idx = Array.from(order.keys()).sort((a, b) => order[a] - order[b]);
+  return idx.map((i) => results[i]);
 }
 
 type ScanRow = [
