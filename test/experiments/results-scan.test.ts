@@ -103,7 +103,7 @@ describe('one read of the plan for the results page', () => {
     expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
   });
 
-  it('never serves a stale read: after answers arrive, a variant is edited and the flagged switch is turned, results equal a fresh connection's', async () => {
+  it('never serves a stale read: after answers arrive, a variant is edited and the flagged switch is turned, results equal a fresh connection’s', async () => {
     const { core } = env;
     const db = core.db;
     // A connection of its own reads the plan whole and caches nothing yet: what any cache must equal.
