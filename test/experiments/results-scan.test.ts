@@ -6,27 +6,31 @@ import { computeResults, computeResultsUncached, resultCounts } from '../../src/
 import { answeredTaskUsage } from '../../src/main/store/ledger';
 import { listResults, scanResults } from '../../src/main/store/results';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
+import { join } from 'node:path';
+import { DB_FILE_NAME, openDatabase } from '../../src/main/store/db';
 
 let env: LlmbarMock;
 let id: number;
 beforeAll(async () => {
   env = await startLlmbarMock();
-  const exp = env.core.experiments.createOrUpdate({
-    name: 'scan',
-    protocol: 'judge-ls',
-    dataset: env.datasetId,
-    limit: 3,
-    providers: { o: { kind: 'openai', baseURL: `${env.mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
-    transform: { provider: 'o', model: 'gpt-4.1-mini' },
-    // Two judges on one model ask the very same requests: slots that share a request.
-    judges: [
-      { label: 'A', provider: 'o', model: 'gpt-4.1-mini' },
-      { label: 'B', provider: 'o', model: 'gpt-4.1-mini' },
-    ],
-  });
+  const exp = env.core.experiments.createOrUpdate(config(3));
   id = exp.id;
   expect((await env.core.experiments.runToEnd(id)).status).toBe('finished');
 }, 120_000);
+
+const config = (limit: number) => ({
+  name: 'scan',
+  protocol: 'judge-ls',
+  dataset: env.datasetId,
+  limit,
+  providers: { o: { kind: 'openai', baseURL: `${env.mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY' } },
+  transform: { provider: 'o', model: 'gpt-4.1-mini' },
+  // Two judges on one model ask the very same requests: slots that share a request.
+  judges: [
+    { label: 'A', provider: 'o', model: 'gpt-4.1-mini' },
+    { label: 'B', provider: 'o', model: 'gpt-4.1-mini' },
+  ],
+});
 afterAll(async () => {
   await env?.close();
 });
@@ -98,4 +102,51 @@ describe('one read of the plan for the results page', () => {
     expect(results.counts).toEqual(resultCounts(db, id));
     expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
   });
+
+  it('never serves a stale read: after answers arrive, a variant is edited and the flagged switch is turned, results equal a fresh connection’s', async () => {
+    const { core } = env;
+    const db = core.db;
+    // A connection of its own reads the plan whole and caches nothing yet: what any cache must equal.
+    const fresh = (excludeFlagged = false) => {
+      const other = openDatabase(join(env.dataDir, DB_FILE_NAME));
+      try {
+        return computeResultsUncached(other, id, excludeFlagged);
+      } finally {
+        other.close();
+      }
+    };
+    const before = computeResults(db, id);
+    computeResults(db, id, true);
+
+    // Answers arrive: more items, their calls answered after results were cached.
+    core.experiments.createOrUpdate(config(4));
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    const grown = computeResults(db, id);
+    expect(grown.counts.planned).toBeGreaterThan(before.counts.planned);
+    expect(grown).toEqual(fresh());
+    expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
+
+    // A translation edited by hand: its judge calls are planned again, their answers still to come.
+    const variants = (await core.call('experiments.protocolView', {
+      experimentId: id,
+      view: 'variants',
+    })) as {
+      itemId: number;
+      language: string;
+    }[];
+    const zh = variants.find((v) => v.language === 'ZH')!;
+    await core.call('experiments.protocolEdit', {
+      experimentId: id,
+      edit: 'variant',
+      fields: { itemId: zh.itemId, language: 'ZH', instruction: '人工修改', output1: '一', output2: '二' },
+    });
+    const edited = computeResults(db, id);
+    expect(edited.counts.pending).toBeGreaterThan(grown.counts.pending);
+    expect(edited).toEqual(fresh());
+
+    // Flagged items left out (the switch), and back.
+    expect(computeResults(db, id, true)).toEqual(fresh(true));
+    expect(computeResults(db, id)).toEqual(fresh());
+    expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
+  }, 120_000);
 });
