@@ -228,6 +228,9 @@ export function FilterSelect({
 export const asOptions = (values: readonly string[] | undefined, label: (v: string) => string = (v) => v) =>
   (values ?? []).map((value) => ({ value, label: label(value) }));
 
+/** A fact about the opened row, shown as a chip: its text, or the text with a test id and a tooltip. */
+export type DetailChip = string | { text: string; testId?: string; title?: string };
+
 /** One opened row: a way back, the row's id and chips, then what the protocol shows of it. */
 export function ItemDetail({
   idPrefix,
@@ -245,7 +248,8 @@ export function ItemDetail({
   title: string;
   backLabel: string;
   onBack: () => void;
-  chips: ReactNode;
+  /** In order; a condition that does not hold (`false`, `null`) leaves its chip out. */
+  chips: readonly (DetailChip | false | null)[];
   children: ReactNode;
 }) {
   return (
@@ -263,7 +267,17 @@ export function ItemDetail({
         <h2 id={`${idPrefix}-title`} className="flip-detail__id mono">
           {title}
         </h2>
-        {chips}
+        {chips.map((chip, i) =>
+          !chip ? null : typeof chip === 'string' ? (
+            <span key={i} className="chip">
+              {chip}
+            </span>
+          ) : (
+            <span key={i} className="chip" data-testid={chip.testId} title={chip.title}>
+              {chip.text}
+            </span>
+          ),
+        )}
       </header>
       {children}
     </article>

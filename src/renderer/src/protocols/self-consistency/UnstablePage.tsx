@@ -108,14 +108,12 @@ function QuestionDetail({
       title={row.itemId}
       backLabel={t('unstable.back')}
       onBack={onBack}
-      chips={
-        <>
-          <span className="chip">{row.judge}</span>
-          <span className="chip">{condition(row.condition)}</span>
-          <span className="chip">{t(`unstable.order.${row.order}`)}</span>
-          {row.gold !== null && <span className="chip">{t('unstable.gold', { gold: row.gold })}</span>}
-        </>
-      }
+      chips={[
+        row.judge,
+        condition(row.condition),
+        t(`unstable.order.${row.order}`),
+        row.gold !== null && t('unstable.gold', { gold: row.gold }),
+      ]}
     >
       <section className="flip-texts">
         <TextRow label={t('unstable.instruction')}>

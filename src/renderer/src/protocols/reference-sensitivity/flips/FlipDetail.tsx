@@ -48,23 +48,17 @@ export function FlipDetail({ row, from, to, onBack }: FlipDetailProps) {
       title={row.sourceId}
       backLabel={t('flips.back')}
       onBack={onBack}
-      chips={
-        <>
-          <span className="chip">{row.judge}</span>
-          <span className="chip">{row.generator}</span>
-          <span className="chip">{row.language}</span>
-          {row.humanLabel && (
-            <span className="chip" data-testid="human-label">
-              {t('flips.human', { label: row.humanLabel })}
-            </span>
-          )}
-          {row.nrRepeatFlipped && (
-            <span className="chip" data-testid="repeat-flipped-detail" title={t('flips.repeatFlippedHelp')}>
-              {t('flips.repeatFlipped')}
-            </span>
-          )}
-        </>
-      }
+      chips={[
+        row.judge,
+        row.generator,
+        row.language,
+        !!row.humanLabel && { text: t('flips.human', { label: row.humanLabel }), testId: 'human-label' },
+        !!row.nrRepeatFlipped && {
+          text: t('flips.repeatFlipped'),
+          testId: 'repeat-flipped-detail',
+          title: t('flips.repeatFlippedHelp'),
+        },
+      ]}
     >
       <section className="flip-texts" aria-label={t('flips.texts')}>
         <TextRow label={t('flips.question')}>
