@@ -24,6 +24,7 @@ import { VerdictBrowserPage } from '../verdicts/VerdictBrowserPage';
 import { BUNDLE_NS } from './i18n';
 import '../preregistration/prereg.css';
 import '../results/results.css';
+import { CheckLabel } from '../kits/CheckLabel';
 
 /**
  * The experiment id the bundle's pages are handed. Not a valid id anywhere: a read that slipped
@@ -239,21 +240,16 @@ function BundleResults({
       <div className="page__tools">{Tools && <Tools {...props} />}</div>
       {(flagged > 0 || excludeFlagged) && (
         <div className="results-switch">
-          <label className="results-switch__label">
-            <input
-              type="checkbox"
-              data-testid="exclude-flagged"
-              checked={excludeFlagged}
-              onChange={(e) =>
-                onNavigate({
-                  name: 'results',
-                  experimentId: BUNDLE_EXPERIMENT_ID,
-                  excludeFlagged: e.target.checked,
-                })
-              }
-            />
-            {t('withoutFlagged', { count: flagged })}
-          </label>
+          <CheckLabel
+            className="results-switch__label"
+            gap
+            testId="exclude-flagged"
+            checked={excludeFlagged}
+            onChange={(on) =>
+              onNavigate({ name: 'results', experimentId: BUNDLE_EXPERIMENT_ID, excludeFlagged: on })
+            }
+            label={t('withoutFlagged', { count: flagged })}
+          />
         </div>
       )}
       <VerdictLinksContext.Provider value={verdictLinks}>

@@ -10,6 +10,7 @@ import { useProtocolView } from './useProtocolView';
 import { GridRow, VirtualGrid } from './VirtualGrid';
 import '../results/results.css';
 import './item-browser.css';
+import { CheckLabel } from './CheckLabel';
 
 export interface ItemBrowserTexts {
   title: string;
@@ -149,15 +150,12 @@ export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
                 onChange={(v) => setFilter(f.name, v)}
               />
             ))}
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                data-testid={`${testIds.filter}-all`}
-                checked={query.all === '1'}
-                onChange={(e) => setFilter('all', e.target.checked ? '1' : '')}
-              />{' '}
-              {texts.all}
-            </label>
+            <CheckLabel
+              testId={`${testIds.filter}-all`}
+              checked={query.all === '1'}
+              onChange={(on) => setFilter('all', on ? '1' : '')}
+              label={texts.all}
+            />
           </div>
           <p className="hint" data-testid={testIds.count} role="status">
             {data ? texts.count(rows.length, data.total) : texts.loading}

@@ -17,6 +17,7 @@ import { routeHref } from '../stores/route';
 import { useVerdictLinks, VerdictLinksContext } from '../verdicts/links';
 import './i18n';
 import './results.css';
+import { CheckLabel } from '../kits/CheckLabel';
 
 interface ResultsPageProps {
   experimentId: number;
@@ -124,15 +125,14 @@ export function ResultsPage({
       {header}
       {(flaggedCount > 0 || excludeFlagged) && (
         <div className="results-switch">
-          <label className="results-switch__label">
-            <input
-              type="checkbox"
-              data-testid="exclude-flagged"
-              checked={excludeFlagged}
-              onChange={(e) => go({ excludeFlagged: e.target.checked })}
-            />
-            {t('withoutFlagged', { count: flaggedCount })}
-          </label>
+          <CheckLabel
+            className="results-switch__label"
+            gap
+            testId="exclude-flagged"
+            checked={excludeFlagged}
+            onChange={(on) => go({ excludeFlagged: on })}
+            label={t('withoutFlagged', { count: flaggedCount })}
+          />
           <span className="hint results-switch__hint">
             {excludeFlagged ? t('withoutFlaggedOn', { count: flaggedCount }) : t('withoutFlaggedOff')}
           </span>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { FlaggedItem } from '../../../shared/experiments';
 import './i18n';
+import { CheckLabel } from '../kits/CheckLabel';
 
 interface Props {
   on: boolean;
@@ -18,15 +19,14 @@ export function VerifiedOnlySwitch({ on, unverified, onChange }: Props) {
   const count = unverified.length;
   return (
     <div className="results-switch" data-testid="verified-only-switch">
-      <label className="results-switch__label">
-        <input
-          type="checkbox"
-          data-testid="verified-only"
-          checked={on}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-        {t('verifiedOnly.label', { count })}
-      </label>
+      <CheckLabel
+        className="results-switch__label"
+        gap
+        testId="verified-only"
+        checked={on}
+        onChange={onChange}
+        label={t('verifiedOnly.label', { count })}
+      />
       <span className="hint results-switch__hint" data-testid="verified-only-hint">
         {count === 0
           ? t('verifiedOnly.none')

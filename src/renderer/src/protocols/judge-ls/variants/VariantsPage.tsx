@@ -28,6 +28,7 @@ import { VariantEditor, type EditOutcome } from './VariantEditor';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { variantsRoute } from '../routes';
 import '../judge-ls.css';
+import { CheckLabel } from '../../../kits/CheckLabel';
 
 const ROW_HEIGHT = 52;
 
@@ -441,15 +442,14 @@ export function VariantsPage({
         intro={t(readOnly ? 'variants.introReadOnly' : 'variants.intro')}
       />
       <div className="filter-bar">
-        <label className="check">
-          <input
-            type="checkbox"
-            data-testid="variants-flagged-only"
-            checked={flaggedOnly}
-            onChange={(e) => setFlaggedOnly(e.target.checked)}
-          />
-          <span>{t('variants.flaggedOnly')}</span>
-        </label>
+        <CheckLabel
+          className="check"
+          gap
+          testId="variants-flagged-only"
+          checked={flaggedOnly}
+          onChange={setFlaggedOnly}
+          label={<span>{t('variants.flaggedOnly')}</span>}
+        />
         {variants && (
           <span className="filter-bar__count" data-testid="variant-count">
             {t('variants.itemCount', { count: groups.length })}
