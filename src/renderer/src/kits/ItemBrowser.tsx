@@ -22,6 +22,8 @@ export interface ItemBrowserTexts {
   /** The check box that lists every row, not only the changed ones (`all=1`). */
   all: string;
   loading: string;
+  /** The opened row's way back to the list. */
+  back: string;
   count: (shown: number, total: number) => string;
   /** Said under the count when the filters leave no row; nothing without it. */
   none?: string;
@@ -31,7 +33,7 @@ export interface ItemBrowserTexts {
 
 /**
  * The browser's words from a protocol's strings under `prefix` (title, intro, toResults,
- * loadFailed, any, all, loading, count with {{shown}} and {{total}}); `none` and `filters` where
+ * loadFailed, any, all, loading, back, count with {{shown}} and {{total}}); `none` and `filters` where
  * the protocol has them.
  */
 export function browserTexts(
@@ -48,6 +50,7 @@ export function browserTexts(
     any: word('any'),
     all: word('all'),
     loading: word('loading'),
+    back: word('back'),
     count: (shown, total) => t(`${prefix}.count`, { shown, total }),
     ...Object.fromEntries(optional.map((key) => [key, word(key)])),
   };
@@ -87,13 +90,23 @@ interface ItemBrowserProps<V extends BrowserView, R = RowOf<V>> {
   read: (raw: unknown) => V;
   /** A row's key in the URL (`open`). */
   rowKey: (row: R) => string;
-  /** Test ids are `<prefix>-page`, `<prefix>-filter-<name>`, `-filter-all`, `-count`, `-list`, `-row`. */
-  testIds: { page: string; filter: string; count: string; list: string; row: string };
+  /**
+   * Test ids are `<prefix>-page`, `<prefix>-filter-<name>`, `-filter-all`, `-count`, `-list`, `-row`;
+   * `detail` names the opened row (see ItemDetail's `idPrefix`).
+   */
+  testIds: { page: string; filter: string; count: string; list: string; row: string; detail: string };
   texts: ItemBrowserTexts;
   filters: (data: V | null) => readonly BrowserFilter[];
   grid: (rows: R[]) => BrowserGrid<R>;
-  /** The opened row; `close` goes back to the list with the filters kept. */
-  detail: (row: R, data: V, close: () => void) => ReactNode;
+  /** The opened row, drawn in an ItemDetail given `frame` (its name and the way back to the list). */
+  detail: (row: R, data: V, frame: DetailFrame) => ReactNode;
+}
+
+/** ItemDetail's name and way back, which the browser knows: back goes to the list, filters kept. */
+export interface DetailFrame {
+  idPrefix: string;
+  backLabel: string;
+  onBack: () => void;
 }
 
 /**
@@ -135,7 +148,11 @@ export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
       />
       {error && <ErrorPanel title={texts.loadFailed} error={error} />}
       {opened && data ? (
-        props.detail(opened, data, () => go(withFilter(query, 'open', '')))
+        props.detail(opened, data, {
+          idPrefix: testIds.detail,
+          backLabel: texts.back,
+          onBack: () => go(withFilter(query, 'open', '')),
+        })
       ) : (
         <>
           <div className="browser-filters" role="group" aria-label={texts.filters}>
@@ -237,15 +254,10 @@ export function ItemDetail({
   onBack,
   chips,
   children,
-}: {
-  /**
-   * Names the detail: test id and class `<prefix>-detail` (the protocol's layout of texts and
-   * cards hangs on the class), the heading's id `<prefix>-title`.
-   */
-  idPrefix: string;
+}: DetailFrame & {
+  /* idPrefix names the detail: test id and class `<prefix>-detail` (the protocol's layout of texts
+     and cards hangs on the class), the heading's id `<prefix>-title`. */
   title: string;
-  backLabel: string;
-  onBack: () => void;
   /** In order; a condition that does not hold (`false`, `null`) leaves its chip out. */
   chips: readonly (DetailChip | false | null)[];
   children: ReactNode;

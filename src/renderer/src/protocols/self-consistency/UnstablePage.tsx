@@ -9,6 +9,7 @@ import {
   asOptions,
   browserTexts,
   ItemBrowser,
+  type DetailFrame,
   ItemDetail,
   ModelText,
   TextRow,
@@ -41,6 +42,7 @@ export function UnstablePage(props: ProtocolPageProps) {
         count: 'sc-unstable-count',
         list: 'sc-unstable-list',
         row: 'sc-unstable-row',
+        detail: 'sc-question',
       }}
       texts={browserTexts(t, 'unstable', ['none'])}
       filters={(data) => [
@@ -79,8 +81,8 @@ export function UnstablePage(props: ProtocolPageProps) {
           </>
         ),
       })}
-      detail={(row, data, close) => (
-        <QuestionDetail row={row} mode={data.mode} condition={condition} onBack={close} />
+      detail={(row, data, frame) => (
+        <QuestionDetail row={row} mode={data.mode} condition={condition} frame={frame} />
       )}
     />
   );
@@ -90,12 +92,12 @@ function QuestionDetail({
   row,
   mode,
   condition,
-  onBack,
+  frame,
 }: {
   row: QuestionView;
   mode: 'pairwise' | 'pointwise';
   condition: (c: string) => string;
-  onBack: () => void;
+  frame: DetailFrame;
 }) {
   const { t } = useTranslation(SC_NAMESPACES);
   const first = row.repeats[0];
@@ -104,10 +106,8 @@ function QuestionDetail({
   );
   return (
     <ItemDetail
-      idPrefix="sc-question"
+      {...frame}
       title={row.itemId}
-      backLabel={t('unstable.back')}
-      onBack={onBack}
       chips={[
         row.judge,
         condition(row.condition),
