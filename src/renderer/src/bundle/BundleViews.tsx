@@ -6,7 +6,6 @@ import { ANALYSIS_COLUMN } from '../../../shared/paper/confirmatory';
 import { lockedAfterData, type PreregistrationLock } from '../../../shared/paper/preregistration';
 import { toApiError, type ApiError } from '../api';
 import { ApiScopeProvider, bundleApiClient, type ApiScope } from '../api/scope';
-import { ErrorPanel } from '../components/ErrorPanel';
 import { LockView } from '../preregistration/LockView';
 import { useComparisonLabels } from '../preregistration/labels';
 import {
@@ -25,6 +24,7 @@ import { BUNDLE_NS } from './i18n';
 import '../preregistration/prereg.css';
 import '../results/results.css';
 import { CheckLabel } from '../kits/CheckLabel';
+import { LoadState } from '../kits/PageFrame';
 
 /**
  * The experiment id the bundle's pages are handed. Not a valid id anywhere: a read that slipped
@@ -223,13 +223,14 @@ function BundleResults({
     };
   }, [scope, excludeFlagged, attempt]);
   const { results, error } = state;
-  if (error)
-    return <ErrorPanel title={t('loadFailed')} error={error} onRetry={() => setAttempt((n) => n + 1)} />;
-  if (!results)
+  if (error || !results)
     return (
-      <p className="empty-note" role="status">
-        {t('loading')}
-      </p>
+      <LoadState
+        error={error}
+        failed={t('loadFailed')}
+        loading={t('loading')}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
     );
   const Sections = protocol?.ResultsSections ?? GenericSections;
   const Tools = protocol?.ResultsTools;

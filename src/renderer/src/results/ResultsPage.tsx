@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb, PageHeader } from '../kits/PageFrame';
+import { Breadcrumb, LoadState, PageHeader } from '../kits/PageFrame';
 import type { ExperimentResults } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '../protocols/registry';
@@ -90,21 +90,17 @@ export function ResultsPage({
     </>
   );
 
-  if (error && !results) {
-    return (
-      <div className="page results-page">
-        {header}
-        <ErrorPanel title={t('loadFailed')} error={error} onRetry={reload} testId="results-error" />
-      </div>
-    );
-  }
   if (!sectionProps) {
     return (
       <div className="page results-page">
         {header}
-        <p className="empty-note" role="status">
-          {t('loading')}
-        </p>
+        <LoadState
+          error={error}
+          failed={t('loadFailed')}
+          loading={t('loading')}
+          onRetry={reload}
+          testId="results-error"
+        />
       </div>
     );
   }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ErrorPanel, ExperimentCrumb, type Navigate, routeHref } from '../../host';
+import { ExperimentCrumb, type Navigate, routeHref } from '../../host';
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb, PageHeader } from '../../../kits/PageFrame';
+import { Breadcrumb, LoadState, PageHeader } from '../../../kits/PageFrame';
 import { FlipDetail } from './FlipDetail';
 import { FlipList } from './FlipList';
 import { asOptions, FilterSelect } from '../../../kits/ItemBrowser';
@@ -175,21 +175,11 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
     </>
   );
 
-  if (error && !data) {
-    return (
-      <div className="page results-page">
-        {header}
-        <ErrorPanel title={t('flips.loadFailed')} error={error} onRetry={reload} />
-      </div>
-    );
-  }
   if (!data) {
     return (
       <div className="page results-page">
         {header}
-        <p className="empty-note" role="status">
-          {t('loading')}
-        </p>
+        <LoadState error={error} failed={t('flips.loadFailed')} loading={t('loading')} onRetry={reload} />
       </div>
     );
   }
