@@ -23,7 +23,7 @@ import { VerdictBrowserPage } from '../verdicts/VerdictBrowserPage';
 import { BUNDLE_NS } from './i18n';
 import '../preregistration/prereg.css';
 import '../results/results.css';
-import { CheckLabel } from '../kits/CheckLabel';
+import { FlaggedSwitch } from '../results/ResultsSwitch';
 import { LoadState } from '../kits/PageFrame';
 
 /**
@@ -240,18 +240,13 @@ function BundleResults({
     <div className="results-page" data-testid="bundle-results">
       <div className="page__tools">{Tools && <Tools {...props} />}</div>
       {(flagged > 0 || excludeFlagged) && (
-        <div className="results-switch">
-          <CheckLabel
-            className="results-switch__label"
-            gap
-            testId="exclude-flagged"
-            checked={excludeFlagged}
-            onChange={(on) =>
-              onNavigate({ name: 'results', experimentId: BUNDLE_EXPERIMENT_ID, excludeFlagged: on })
-            }
-            label={t('withoutFlagged', { count: flagged })}
-          />
-        </div>
+        <FlaggedSwitch
+          count={flagged}
+          on={excludeFlagged}
+          onChange={(on) =>
+            onNavigate({ name: 'results', experimentId: BUNDLE_EXPERIMENT_ID, excludeFlagged: on })
+          }
+        />
       )}
       <VerdictLinksContext.Provider value={verdictLinks}>
         <Sections {...props} />

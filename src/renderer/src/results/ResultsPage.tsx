@@ -17,7 +17,7 @@ import { routeHref } from '../stores/route';
 import { useVerdictLinks, VerdictLinksContext } from '../verdicts/links';
 import './i18n';
 import './results.css';
-import { CheckLabel } from '../kits/CheckLabel';
+import { FlaggedSwitch } from './ResultsSwitch';
 
 interface ResultsPageProps {
   experimentId: number;
@@ -120,19 +120,12 @@ export function ResultsPage({
     <div className="page results-page" data-testid="results-page" aria-busy={loading}>
       {header}
       {(flaggedCount > 0 || excludeFlagged) && (
-        <div className="results-switch">
-          <CheckLabel
-            className="results-switch__label"
-            gap
-            testId="exclude-flagged"
-            checked={excludeFlagged}
-            onChange={(on) => go({ excludeFlagged: on })}
-            label={t('withoutFlagged', { count: flaggedCount })}
-          />
-          <span className="hint results-switch__hint">
-            {excludeFlagged ? t('withoutFlaggedOn', { count: flaggedCount }) : t('withoutFlaggedOff')}
-          </span>
-        </div>
+        <FlaggedSwitch
+          count={flaggedCount}
+          on={excludeFlagged}
+          onChange={(on) => go({ excludeFlagged: on })}
+          hint
+        />
       )}
       {(unverified || verifiedOnly) && (
         <VerifiedOnlySwitch
