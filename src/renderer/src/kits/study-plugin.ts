@@ -7,20 +7,11 @@ import type { PresetId } from '../lib/providers';
 import type { WizardDraft } from '../lib/wizard-draft';
 import type { RendererProtocol, WizardPlugin, WizardStepPlugin } from '../protocols/registry';
 
-/** A study's plug-in: its strings go into `namespace`, where its title and description are. */
+/** A study's plug-in: its strings (`i18n`) are where its title and description are. */
 export function studyPlugin(
-  p: Omit<RendererProtocol, 'title' | 'description' | 'i18n'> & {
-    namespace: string;
-    resources: { en: object; zh: object };
-  },
+  p: Omit<RendererProtocol, 'title' | 'description' | 'i18n'> & Required<Pick<RendererProtocol, 'i18n'>>,
 ): RendererProtocol {
-  const { namespace, resources, ...rest } = p;
-  return {
-    title: 'protocol.title',
-    description: 'protocol.description',
-    i18n: { namespace, resources },
-    ...rest,
-  };
+  return { title: 'protocol.title', description: 'protocol.description', ...p };
 }
 
 /** A wizard step labelled `wizard.steps.<id>` in the study's namespace. */

@@ -11,8 +11,7 @@ import { BIAS_CARD_TEXT } from '../../../../shared/protocols/bias-probes/report/
 
 export const biasProbes = studyPlugin({
   id: BIAS_ID,
-  namespace: BIAS_NS,
-  resources: biasResources,
+  i18n: { namespace: BIAS_NS, resources: biasResources },
   datasetKinds: ['pairwise', 'pointwise'],
   reportCardText: BIAS_CARD_TEXT,
   wizard: {

@@ -11,8 +11,7 @@ import { JUDGE_LS_CARD_TEXT } from '../../../../shared/protocols/judge-ls/report
 
 export const judgeLs = studyPlugin({
   id: 'judge-ls',
-  namespace: JUDGE_LS_NS,
-  resources: judgeLsResources,
+  i18n: { namespace: JUDGE_LS_NS, resources: judgeLsResources },
   datasetKinds: ['pairwise'],
   reportCardText: JUDGE_LS_CARD_TEXT,
   wizard: judgeLsWizard,

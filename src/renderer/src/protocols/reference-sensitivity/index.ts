@@ -12,8 +12,7 @@ import { REFSENS_CARD_TEXT } from '../../../../shared/protocols/reference-sensit
 
 export const referenceSensitivity = studyPlugin({
   id: REF_SENS_ID,
-  namespace: REF_SENS_NS,
-  resources: refSensResources,
+  i18n: { namespace: REF_SENS_NS, resources: refSensResources },
   datasetKinds: ['qa'],
   reportCardText: REFSENS_CARD_TEXT,
   wizard: {

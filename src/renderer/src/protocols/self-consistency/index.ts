@@ -13,8 +13,7 @@ import { SELF_CONSISTENCY_CARD_TEXT } from '../../../../shared/protocols/self-co
 
 export const selfConsistency = studyPlugin({
   id: SC_ID,
-  namespace: SC_NS,
-  resources: scResources,
+  i18n: { namespace: SC_NS, resources: scResources },
   datasetKinds: ['pairwise', 'pointwise'],
   reportCardText: SELF_CONSISTENCY_CARD_TEXT,
   wizard: {
