@@ -19,6 +19,7 @@ import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
 import '../judge-ls.css';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
+import { SearchField } from '../../../kits/SearchField';
 
 interface FlipBrowserPageProps {
   experimentId: number;
@@ -260,16 +261,13 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
           ]}
           onChange={(v) => setFilter({ flagged: v || undefined })}
         />
-        <label className="field field--grow">
-          <span className="field__label">{t('flips.search')}</span>
-          <input
-            type="search"
-            data-testid="flip-search"
-            value={search}
-            placeholder={t('flips.searchPlaceholder')}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </label>
+        <SearchField
+          label={t('flips.search')}
+          placeholder={t('flips.searchPlaceholder')}
+          value={search}
+          onChange={setSearch}
+          testId="flip-search"
+        />
         <span className="filter-bar__count" data-testid="flip-count" aria-live="polite">
           {t('flips.count', { count: visible.length, total: data.flips.length })}
         </span>
