@@ -20,6 +20,7 @@ import { PreregisterSection } from './PreregisterSection';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
 import { TableScroll } from '../components/TableScroll';
+import { HeadCells } from '../kits/ListTable';
 
 /** A row's provider (a preset, or its `-batch` twin) is the built-in simulated one. */
 function simulatedProvider(provider: string): boolean {
@@ -112,21 +113,17 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
       <table className="datasets-table estimate-table" data-testid="estimate-table">
         <thead>
           <tr>
-            <th scope="col">{t('wizard.summary.who')}</th>
-            <th scope="col">{t('wizard.summary.model')}</th>
-            <th scope="col">{t('wizard.summary.kind')}</th>
-            <th scope="col" className="num">
-              {t('wizard.summary.calls')}
-            </th>
-            <th scope="col" className="num">
-              {t('wizard.summary.cached')}
-            </th>
-            <th scope="col" className="num">
-              {t('wizard.summary.tokens')}
-            </th>
-            <th scope="col" className="num">
-              {t('wizard.summary.cost')}
-            </th>
+            <HeadCells
+              columns={[
+                { label: t('wizard.summary.who') },
+                { label: t('wizard.summary.model') },
+                { label: t('wizard.summary.kind') },
+                ...(['calls', 'cached', 'tokens', 'cost'] as const).map((c) => ({
+                  label: t(`wizard.summary.${c}`),
+                  num: true,
+                })),
+              ]}
+            />
           </tr>
         </thead>
         <tbody>
