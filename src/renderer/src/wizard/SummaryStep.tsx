@@ -108,6 +108,8 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
   const simulated = new Set(estimate.rows.filter((r) => simulatedProvider(r.provider)).map((r) => r.model));
   // A simulated model costs nothing by construction: "free — simulated", not "unpriced" (issue 38).
   const unpriced = estimate.unpricedModels.some((m) => !simulated.has(m));
+  const tokens = (x: { inputTokens: number; outputTokens: number }) =>
+    t('wizard.summary.tokensInOut', { input: f.compact(x.inputTokens), output: f.compact(x.outputTokens) });
   return (
     <TableScroll className="table-wrap" label={t('wizard.summary.title')}>
       <table className="datasets-table estimate-table" data-testid="estimate-table">
@@ -146,12 +148,7 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
               </td>
               <td className="num">{f.number(r.calls)}</td>
               <td className="num">{f.number(r.cachedCalls)}</td>
-              <td className="num">
-                {t('wizard.summary.tokensInOut', {
-                  input: f.compact(r.inputTokens),
-                  output: f.compact(r.outputTokens),
-                })}
-              </td>
+              <td className="num">{tokens(r)}</td>
               <td className="num" data-testid="estimate-row-cost">
                 {simulatedProvider(r.provider)
                   ? t('wizard.summary.freeSimulated')
@@ -171,12 +168,7 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
               {f.number(estimate.calls)}
             </td>
             <td className="num">{f.number(estimate.cachedCalls)}</td>
-            <td className="num">
-              {t('wizard.summary.tokensInOut', {
-                input: f.compact(estimate.inputTokens),
-                output: f.compact(estimate.outputTokens),
-              })}
-            </td>
+            <td className="num">{tokens(estimate)}</td>
             <td className="num" data-testid="estimate-total-cost">
               {unpriced
                 ? t('wizard.summary.atLeast', { cost: f.usd(estimate.costUsd) })
