@@ -366,6 +366,12 @@ describe('The list of sets after rating (issue 38)', () => {
     }
     render(<Page />);
     const card = await screen.findByTestId('annotation-set-1');
+    // The set's views, each a button with its own words; nothing adjudicated and no guidelines yet.
+    expect(
+      ['open-agreement', 'open-adjudication', 'open-guidelines'].map(
+        (id) => within(card).getByTestId(id).textContent,
+      ),
+    ).toEqual(['Agreement', 'Disagreements', 'Guidelines']);
     fireEvent.change(within(card).getByTestId('annotator-name'), { target: { value: 'alice' } });
     fireEvent.click(within(card).getByTestId('annotate-start'));
     await waitFor(() => expect(unitShown()).toBe('u0'));

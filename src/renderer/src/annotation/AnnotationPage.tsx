@@ -140,32 +140,35 @@ function SetCard({
         <button type="submit" className="btn btn--primary" data-testid="annotate-start">
           {t('start')}
         </button>
-        <button
-          type="button"
-          className="btn"
-          data-testid="open-agreement"
-          onClick={() => onOpen({ set: String(set.id), view: 'agreement' })}
-        >
-          {t('agreement')}
-        </button>
-        <button
-          type="button"
-          className="btn"
-          data-testid="open-adjudication"
-          onClick={() => onOpen({ set: String(set.id), view: 'adjudicate' })}
-        >
-          {t('adjudicate.open')}
-          {set.adjudicated > 0 && ` · ${set.adjudicated}`}
-        </button>
-        <button
-          type="button"
-          className="btn"
-          data-testid="open-guidelines"
-          onClick={() => onOpen({ set: String(set.id), view: 'guidelines' })}
-        >
-          {t('guide.edit')}
-          {set.guidelinesVersion !== null && ` · ${t('guide.version', { version: set.guidelinesVersion })}`}
-        </button>
+        {(
+          [
+            ['agreement', 'open-agreement', t('agreement')],
+            [
+              'adjudicate',
+              'open-adjudication',
+              t('adjudicate.open'),
+              set.adjudicated > 0 && ` · ${set.adjudicated}`,
+            ],
+            [
+              'guidelines',
+              'open-guidelines',
+              t('guide.edit'),
+              set.guidelinesVersion !== null &&
+                ` · ${t('guide.version', { version: set.guidelinesVersion })}`,
+            ],
+          ] as const
+        ).map(([view, testId, label, more]) => (
+          <button
+            key={view}
+            type="button"
+            className="btn"
+            data-testid={testId}
+            onClick={() => onOpen({ set: String(set.id), view })}
+          >
+            {label}
+            {more}
+          </button>
+        ))}
         <button
           type="button"
           className="btn"

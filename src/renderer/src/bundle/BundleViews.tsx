@@ -6,7 +6,6 @@ import { ANALYSIS_COLUMN } from '../../../shared/paper/confirmatory';
 import { lockedAfterData, type PreregistrationLock } from '../../../shared/paper/preregistration';
 import { toApiError, type ApiError } from '../api';
 import { ApiScopeProvider, bundleApiClient, type ApiScope } from '../api/scope';
-import { ErrorPanel } from '../components/ErrorPanel';
 import { LockView } from '../preregistration/LockView';
 import { useComparisonLabels } from '../preregistration/labels';
 import {
@@ -24,6 +23,8 @@ import { VerdictBrowserPage } from '../verdicts/VerdictBrowserPage';
 import { BUNDLE_NS } from './i18n';
 import '../preregistration/prereg.css';
 import '../results/results.css';
+import { FlaggedSwitch } from '../results/ResultsSwitch';
+import { LoadState } from '../kits/PageFrame';
 
 /**
  * The experiment id the bundle's pages are handed. Not a valid id anywhere: a read that slipped
@@ -222,13 +223,14 @@ function BundleResults({
     };
   }, [scope, excludeFlagged, attempt]);
   const { results, error } = state;
-  if (error)
-    return <ErrorPanel title={t('loadFailed')} error={error} onRetry={() => setAttempt((n) => n + 1)} />;
-  if (!results)
+  if (error || !results)
     return (
-      <p className="empty-note" role="status">
-        {t('loading')}
-      </p>
+      <LoadState
+        error={error}
+        failed={t('loadFailed')}
+        loading={t('loading')}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
     );
   const Sections = protocol?.ResultsSections ?? GenericSections;
   const Tools = protocol?.ResultsTools;
@@ -238,23 +240,13 @@ function BundleResults({
     <div className="results-page" data-testid="bundle-results">
       <div className="page__tools">{Tools && <Tools {...props} />}</div>
       {(flagged > 0 || excludeFlagged) && (
-        <div className="results-switch">
-          <label className="results-switch__label">
-            <input
-              type="checkbox"
-              data-testid="exclude-flagged"
-              checked={excludeFlagged}
-              onChange={(e) =>
-                onNavigate({
-                  name: 'results',
-                  experimentId: BUNDLE_EXPERIMENT_ID,
-                  excludeFlagged: e.target.checked,
-                })
-              }
-            />
-            {t('withoutFlagged', { count: flagged })}
-          </label>
-        </div>
+        <FlaggedSwitch
+          count={flagged}
+          on={excludeFlagged}
+          onChange={(on) =>
+            onNavigate({ name: 'results', experimentId: BUNDLE_EXPERIMENT_ID, excludeFlagged: on })
+          }
+        />
       )}
       <VerdictLinksContext.Provider value={verdictLinks}>
         <Sections {...props} />

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useRef, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useId, type CSSProperties } from 'react';
+import { cursorKeys, rowPlacement, useVirtualRows } from '../kits/virtual-rows';
 import { useTranslation } from 'react-i18next';
 import type { DatasetKind, ItemRow } from '../../../shared/domain';
 import { cellValue, kindColumns, type KindColumn } from '../../../shared/dataset-kinds';
@@ -42,15 +42,7 @@ export function ItemTable({
     // Previews are one line in the list; the item view keeps the line breaks.
     return c.text ? v.replace(/\s+/g, ' ') : v;
   };
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    // Lets the first paint (and jsdom, which has no layout) render rows before measuring.
-    initialRect: { width: 1000, height: 600 },
-  });
+  const { scrollRef, virtualizer } = useVirtualRows(rows.length, ROW_HEIGHT, 12);
 
   // Coming back from the item viewer: bring the row the user came from into view.
   useEffect(() => {
@@ -66,24 +58,14 @@ export function ItemTable({
     virtualizer.scrollToIndex(i, { align: 'auto' });
   };
 
-  const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const keys: Record<string, () => void> = {
-      ArrowDown: () => move(activeIndex + 1),
-      ArrowUp: () => move(activeIndex - 1),
-      PageDown: () => move(activeIndex + pageRows),
-      PageUp: () => move(activeIndex - pageRows),
-      Home: () => move(0),
-      End: () => move(rows.length - 1),
-      Enter: () => rows[activeIndex] && onOpen(rows[activeIndex]),
-    };
-    const action = keys[e.key];
-    if (action && !e.altKey && !e.ctrlKey && !e.metaKey) {
-      e.preventDefault();
-      action();
-    }
-  };
+  const onKeyDown = cursorKeys({
+    active: activeIndex,
+    count: rows.length,
+    rowHeight: ROW_HEIGHT,
+    body: scrollRef.current,
+    move,
+    open: (i) => onOpen(rows[i]),
+  });
 
   const activeRow = rows[activeIndex];
   const headId = useId();
@@ -128,14 +110,7 @@ export function ItemTable({
                 aria-rowindex={v.index + 2}
                 aria-selected={active}
                 className={`item-table__row${active ? ' item-table__row--active' : ''}`}
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  height: v.size,
-                  transform: `translateY(${v.start}px)`,
-                }}
+                style={rowPlacement(v)}
                 onClick={() => {
                   onActiveIndexChange(v.index);
                   onOpen(row);

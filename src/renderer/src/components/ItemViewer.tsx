@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { DatasetKind, Item } from '../../../shared/domain';
 import { kindOfItem, kindView } from './item-kind-views';
+import { StepNav } from '../kits/StepNav';
 
 interface ItemViewerProps {
   item: Item;
@@ -23,17 +24,13 @@ export function ItemViewer({ item, index, total, backHref, onPrevious, onNext, k
         <a className="btn btn--ghost" href={backHref}>
           ← {t('item.back')}
         </a>
-        <span className="item-viewer__position">
-          {index !== null ? t('item.position', { index: index + 1, total }) : null}
-        </span>
-        <div className="item-viewer__step">
-          <button type="button" className="btn" onClick={onPrevious} disabled={!onPrevious}>
-            ← {t('item.previous')}
-          </button>
-          <button type="button" className="btn" onClick={onNext} disabled={!onNext}>
-            {t('item.next')} →
-          </button>
-        </div>
+        <StepNav
+          position={index !== null ? t('item.position', { index: index + 1, total }) : null}
+          previous={t('item.previous')}
+          next={t('item.next')}
+          onPrevious={onPrevious}
+          onNext={onNext}
+        />
       </nav>
       <p className="hint">{t('item.keysHint')}</p>
 

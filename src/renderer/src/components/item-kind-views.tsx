@@ -1,41 +1,100 @@
 // Each dataset kind's item view (issue 26: a QA item showed its answers and language only as
 // raw JSON). The item viewer's frame (navigation, id, subset) is shared; the body is the kind's.
 // Every field is dataset text: shown as text nodes, never as HTML.
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DatasetKind, Item, Label } from '../../../shared/domain';
 import { TextBlock } from './TextBlock';
 
-function OutputPanel({ n, text, gold }: { n: Label; text: string; gold: boolean }) {
+/** One of the item's texts under its heading (`<id>-title`): the instruction, a context… */
+function TextSection({
+  id,
+  title,
+  text,
+  testId,
+}: {
+  id: string;
+  title: string;
+  text: string;
+  testId: string;
+}) {
+  return (
+    <section className="instruction" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="section-title">
+        {title}
+      </h3>
+      <TextBlock text={text} testId={testId} />
+    </section>
+  );
+}
+
+/** The instruction the judge was given, as most kinds show it first. */
+function InstructionSection({ item }: { item: Item }) {
   const { t } = useTranslation();
+  return (
+    <TextSection
+      id="instruction"
+      title={t('item.instruction')}
+      text={item.instruction}
+      testId="item-instruction"
+    />
+  );
+}
+
+/** What is judged (an output, a response) or the gold answers, in a panel; gold ones framed. */
+function OutputSection({
+  id,
+  title,
+  gold = false,
+  goldData,
+  badge,
+  children,
+}: {
+  id: string;
+  title: string;
+  gold?: boolean;
+  /** `data-gold`, where the panel is one of two that may be the gold one. */
+  goldData?: boolean;
+  badge?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section
       className={`output${gold ? ' output--gold' : ''}`}
-      data-gold={gold}
-      aria-labelledby={`output-${n}-title`}
+      data-gold={goldData}
+      aria-labelledby={`${id}-title`}
     >
       <header className="output__head">
-        <h3 id={`output-${n}-title`} className="output__title">
-          {t('item.output', { n })}
+        <h3 id={`${id}-title`} className="output__title">
+          {title}
         </h3>
-        {gold && <span className="badge badge--gold">{t('item.goldBadge')}</span>}
+        {badge}
       </header>
-      <TextBlock text={text} testId={`item-output-${n}`} />
+      {children}
     </section>
+  );
+}
+
+function OutputPanel({ n, text, gold }: { n: Label; text: string; gold: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <OutputSection
+      id={`output-${n}`}
+      title={t('item.output', { n })}
+      gold={gold}
+      goldData={gold}
+      badge={gold && <span className="badge badge--gold">{t('item.goldBadge')}</span>}
+    >
+      <TextBlock text={text} testId={`item-output-${n}`} />
+    </OutputSection>
   );
 }
 
 /** A pairwise comparison: the instruction and both outputs, the gold one marked. */
 function PairwiseBody({ item }: { item: Item }) {
-  const { t } = useTranslation();
   return (
     <>
-      <section className="instruction" aria-labelledby="instruction-title">
-        <h3 id="instruction-title" className="section-title">
-          {t('item.instruction')}
-        </h3>
-        <TextBlock text={item.instruction} testId="item-instruction" />
-      </section>
+      <InstructionSection item={item} />
 
       {item.output1 != null && item.output2 != null && (
         <div className="outputs">
@@ -86,26 +145,11 @@ function QaBody({ item }: { item: Item }) {
           {t('item.language', { language: languageText(language, i18n.language) })}
         </p>
       )}
-      <section className="instruction" aria-labelledby="question-title">
-        <h3 id="question-title" className="section-title">
-          {t('item.question')}
-        </h3>
-        <TextBlock text={item.instruction} testId="item-question" />
-      </section>
+      <TextSection id="question" title={t('item.question')} text={item.instruction} testId="item-question" />
       {context !== null && (
-        <section className="instruction" aria-labelledby="context-title">
-          <h3 id="context-title" className="section-title">
-            {t('item.context')}
-          </h3>
-          <TextBlock text={context} testId="item-context" />
-        </section>
+        <TextSection id="context" title={t('item.context')} text={context} testId="item-context" />
       )}
-      <section className="output output--gold" aria-labelledby="answers-title">
-        <header className="output__head">
-          <h3 id="answers-title" className="output__title">
-            {t('item.answers')}
-          </h3>
-        </header>
+      <OutputSection id="answers" title={t('item.answers')} gold>
         <ul className="item-answers">
           {answers.map((a, i) => (
             <li key={i} className="text" data-testid="item-answer" dir="auto">
@@ -113,7 +157,7 @@ function QaBody({ item }: { item: Item }) {
             </li>
           ))}
         </ul>
-      </section>
+      </OutputSection>
       <OtherFields extra={extra} shown={['answers', 'language', 'context', 'category']} />
     </>
   );
@@ -132,27 +176,12 @@ function PointwiseBody({ item }: { item: Item }) {
           {t('item.humanScore', { score })}
         </p>
       )}
-      <section className="instruction" aria-labelledby="instruction-title">
-        <h3 id="instruction-title" className="section-title">
-          {t('item.instruction')}
-        </h3>
-        <TextBlock text={item.instruction} testId="item-instruction" />
-      </section>
-      <section className="output" aria-labelledby="response-title">
-        <header className="output__head">
-          <h3 id="response-title" className="output__title">
-            {t('item.response')}
-          </h3>
-        </header>
+      <InstructionSection item={item} />
+      <OutputSection id="response" title={t('item.response')}>
         <TextBlock text={str(extra.response) ?? ''} testId="item-response" />
-      </section>
+      </OutputSection>
       {reference !== null && (
-        <section className="instruction" aria-labelledby="reference-title">
-          <h3 id="reference-title" className="section-title">
-            {t('item.reference')}
-          </h3>
-          <TextBlock text={reference} testId="item-reference" />
-        </section>
+        <TextSection id="reference" title={t('item.reference')} text={reference} testId="item-reference" />
       )}
       <OtherFields extra={extra} shown={['response', 'reference', 'human_score', 'category']} />
     </>
@@ -164,15 +193,9 @@ function PointwiseBody({ item }: { item: Item }) {
  * instruction and every own field as text, so nothing stored is hidden.
  */
 function AnyKindBody({ item }: { item: Item }) {
-  const { t } = useTranslation();
   return (
     <>
-      <section className="instruction" aria-labelledby="instruction-title">
-        <h3 id="instruction-title" className="section-title">
-          {t('item.instruction')}
-        </h3>
-        <TextBlock text={item.instruction} testId="item-instruction" />
-      </section>
+      <InstructionSection item={item} />
       <OtherFields extra={item.extra ?? {}} shown={[]} />
     </>
   );

@@ -10,6 +10,7 @@ import { useProtocolView } from './useProtocolView';
 import { GridRow, VirtualGrid } from './VirtualGrid';
 import '../results/results.css';
 import './item-browser.css';
+import { CheckLabel } from './CheckLabel';
 
 export interface ItemBrowserTexts {
   title: string;
@@ -21,6 +22,8 @@ export interface ItemBrowserTexts {
   /** The check box that lists every row, not only the changed ones (`all=1`). */
   all: string;
   loading: string;
+  /** The opened row's way back to the list. */
+  back: string;
   count: (shown: number, total: number) => string;
   /** Said under the count when the filters leave no row; nothing without it. */
   none?: string;
@@ -30,7 +33,7 @@ export interface ItemBrowserTexts {
 
 /**
  * The browser's words from a protocol's strings under `prefix` (title, intro, toResults,
- * loadFailed, any, all, loading, count with {{shown}} and {{total}}); `none` and `filters` where
+ * loadFailed, any, all, loading, back, count with {{shown}} and {{total}}); `none` and `filters` where
  * the protocol has them.
  */
 export function browserTexts(
@@ -47,6 +50,7 @@ export function browserTexts(
     any: word('any'),
     all: word('all'),
     loading: word('loading'),
+    back: word('back'),
     count: (shown, total) => t(`${prefix}.count`, { shown, total }),
     ...Object.fromEntries(optional.map((key) => [key, word(key)])),
   };
@@ -86,13 +90,23 @@ interface ItemBrowserProps<V extends BrowserView, R = RowOf<V>> {
   read: (raw: unknown) => V;
   /** A row's key in the URL (`open`). */
   rowKey: (row: R) => string;
-  /** Test ids are `<prefix>-page`, `<prefix>-filter-<name>`, `-filter-all`, `-count`, `-list`, `-row`. */
-  testIds: { page: string; filter: string; count: string; list: string; row: string };
+  /**
+   * Test ids are `<prefix>-page`, `<prefix>-filter-<name>`, `-filter-all`, `-count`, `-list`, `-row`;
+   * `detail` names the opened row (see ItemDetail's `idPrefix`).
+   */
+  testIds: { page: string; filter: string; count: string; list: string; row: string; detail: string };
   texts: ItemBrowserTexts;
   filters: (data: V | null) => readonly BrowserFilter[];
   grid: (rows: R[]) => BrowserGrid<R>;
-  /** The opened row; `close` goes back to the list with the filters kept. */
-  detail: (row: R, data: V, close: () => void) => ReactNode;
+  /** The opened row, drawn in an ItemDetail given `frame` (its name and the way back to the list). */
+  detail: (row: R, data: V, frame: DetailFrame) => ReactNode;
+}
+
+/** ItemDetail's name and way back, which the browser knows: back goes to the list, filters kept. */
+export interface DetailFrame {
+  idPrefix: string;
+  backLabel: string;
+  onBack: () => void;
 }
 
 /**
@@ -134,7 +148,11 @@ export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
       />
       {error && <ErrorPanel title={texts.loadFailed} error={error} />}
       {opened && data ? (
-        props.detail(opened, data, () => go(withFilter(query, 'open', '')))
+        props.detail(opened, data, {
+          idPrefix: testIds.detail,
+          backLabel: texts.back,
+          onBack: () => go(withFilter(query, 'open', '')),
+        })
       ) : (
         <>
           <div className="browser-filters" role="group" aria-label={texts.filters}>
@@ -149,15 +167,12 @@ export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
                 onChange={(v) => setFilter(f.name, v)}
               />
             ))}
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                data-testid={`${testIds.filter}-all`}
-                checked={query.all === '1'}
-                onChange={(e) => setFilter('all', e.target.checked ? '1' : '')}
-              />{' '}
-              {texts.all}
-            </label>
+            <CheckLabel
+              testId={`${testIds.filter}-all`}
+              checked={query.all === '1'}
+              onChange={(on) => setFilter('all', on ? '1' : '')}
+              label={texts.all}
+            />
           </div>
           <p className="hint" data-testid={testIds.count} role="status">
             {data ? texts.count(rows.length, data.total) : texts.loading}
@@ -228,6 +243,9 @@ export function FilterSelect({
 export const asOptions = (values: readonly string[] | undefined, label: (v: string) => string = (v) => v) =>
   (values ?? []).map((value) => ({ value, label: label(value) }));
 
+/** A fact about the opened row, shown as a chip: its text, or the text with a test id and a tooltip. */
+export type DetailChip = string | { text: string; testId?: string; title?: string };
+
 /** One opened row: a way back, the row's id and chips, then what the protocol shows of it. */
 export function ItemDetail({
   idPrefix,
@@ -236,16 +254,12 @@ export function ItemDetail({
   onBack,
   chips,
   children,
-}: {
-  /**
-   * Names the detail: test id and class `<prefix>-detail` (the protocol's layout of texts and
-   * cards hangs on the class), the heading's id `<prefix>-title`.
-   */
-  idPrefix: string;
+}: DetailFrame & {
+  /* idPrefix names the detail: test id and class `<prefix>-detail` (the protocol's layout of texts
+     and cards hangs on the class), the heading's id `<prefix>-title`. */
   title: string;
-  backLabel: string;
-  onBack: () => void;
-  chips: ReactNode;
+  /** In order; a condition that does not hold (`false`, `null`) leaves its chip out. */
+  chips: readonly (DetailChip | false | null)[];
   children: ReactNode;
 }) {
   return (
@@ -263,7 +277,17 @@ export function ItemDetail({
         <h2 id={`${idPrefix}-title`} className="flip-detail__id mono">
           {title}
         </h2>
-        {chips}
+        {chips.map((chip, i) =>
+          !chip ? null : typeof chip === 'string' ? (
+            <span key={i} className="chip">
+              {chip}
+            </span>
+          ) : (
+            <span key={i} className="chip" data-testid={chip.testId} title={chip.title}>
+              {chip.text}
+            </span>
+          ),
+        )}
       </header>
       {children}
     </article>

@@ -35,6 +35,19 @@ export interface ListColumn {
   num?: boolean;
 }
 
+/** A table's column headers, numbers' columns aligned to the right. */
+export function HeadCells({ columns }: { columns: readonly ListColumn[] }) {
+  return (
+    <>
+      {columns.map((c) => (
+        <th key={c.label} scope="col" className={c.num ? 'num' : undefined}>
+          {c.label}
+        </th>
+      ))}
+    </>
+  );
+}
+
 /** The records' table: a header per column, then an actions column named only for screen readers. */
 export function ListTable({
   label,
@@ -52,11 +65,7 @@ export function ListTable({
       <table className="datasets-table">
         <thead>
           <tr>
-            {columns.map((c) => (
-              <th key={c.label} scope="col" className={c.num ? 'num' : undefined}>
-                {c.label}
-              </th>
-            ))}
+            <HeadCells columns={columns} />
             <th scope="col">
               <span className="visually-hidden">{actionsLabel}</span>
             </th>

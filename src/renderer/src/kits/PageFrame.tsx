@@ -1,5 +1,7 @@
-// The top of a page: the breadcrumb back to where it sits, and the title with its intro and tools.
-import { Children, Fragment, type ReactNode } from 'react';
+// The top of a page: the breadcrumb back to where it sits, and the title with its intro and tools;
+// and what it shows while its data is not there.
+import { Children, Fragment, type ComponentProps, type ReactNode } from 'react';
+import { ErrorPanel } from '../components/ErrorPanel';
 
 /** The way back: each child is a link (or crumb) to a page above, then the current page's name. */
 export function Breadcrumb({
@@ -44,5 +46,30 @@ export function PageHeader({
       </div>
       {tools && <div className="page__tools">{tools}</div>}
     </header>
+  );
+}
+
+/** What a page shows while its data is not there: why it failed, with a retry, or that it is loading. */
+export function LoadState({
+  error,
+  failed,
+  loading,
+  onRetry,
+  testId,
+}: {
+  error: ComponentProps<typeof ErrorPanel>['error'] | null;
+  /** The failure panel's title. */
+  failed: string;
+  loading: string;
+  onRetry: () => void;
+  /** The failure panel's test id. */
+  testId?: string;
+}) {
+  return error ? (
+    <ErrorPanel title={failed} error={error} onRetry={onRetry} testId={testId} />
+  ) : (
+    <p className="empty-note" role="status">
+      {loading}
+    </p>
   );
 }

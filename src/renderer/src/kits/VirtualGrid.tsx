@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { cursorKeys, useVirtualRows } from './virtual-rows';
 
 export const GRID_ROW_HEIGHT = 40;
 
@@ -49,14 +49,7 @@ export function VirtualGrid({
   renderRow,
   rowIdPrefix,
 }: VirtualGridProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => GRID_ROW_HEIGHT,
-    overscan: 6,
-    initialRect: { width: 1000, height: 600 },
-  });
+  const { scrollRef, virtualizer } = useVirtualRows(count, GRID_ROW_HEIGHT, 6);
   const [ownCursor, setOwnCursor] = useState(0);
   const controlled = activeIndex !== undefined;
   const active = controlled ? activeIndex : Math.min(ownCursor, Math.max(0, count - 1));
@@ -70,23 +63,14 @@ export function VirtualGrid({
   const move = (to: number) => {
     if (count > 0) setActive(Math.max(0, Math.min(count - 1, to)));
   };
-  const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / GRID_ROW_HEIGHT) - 1);
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const keys: Record<string, () => void> = {
-      ArrowDown: () => move(active + 1),
-      ArrowUp: () => move(active - 1),
-      PageDown: () => move(active + page),
-      PageUp: () => move(active - page),
-      Home: () => move(0),
-      End: () => move(count - 1),
-      Enter: () => active >= 0 && active < count && onOpen(active),
-    };
-    const action = keys[e.key];
-    if (action && !e.altKey && !e.ctrlKey && !e.metaKey) {
-      e.preventDefault();
-      action();
-    }
-  };
+  const onKeyDown = cursorKeys({
+    active,
+    count,
+    rowHeight: GRID_ROW_HEIGHT,
+    body: scrollRef.current,
+    move,
+    open: onOpen,
+  });
 
   // Stable across renders, so rows that stay on screen while scrolling are not re-rendered.
   const latest = useRef({ setActive, onOpen });

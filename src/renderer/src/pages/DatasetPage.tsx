@@ -7,6 +7,7 @@ import { useItems } from '../stores/items';
 import { navigate } from '../stores/route';
 import { RenameDataset } from './RenameDataset';
 import { useDatasetSummary } from './useDatasetSummary';
+import { SearchField } from '../kits/SearchField';
 
 const SEARCH_DEBOUNCE_MS = 250;
 /**
@@ -92,16 +93,13 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
             </select>
           </label>
         )}
-        <label className="field field--grow">
-          <span className="field__label">{t('dataset.search')}</span>
-          <input
-            type="search"
-            data-testid="item-search"
-            value={search}
-            placeholder={t('dataset.searchPlaceholder')}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </label>
+        <SearchField
+          label={t('dataset.search')}
+          placeholder={t('dataset.searchPlaceholder')}
+          value={search}
+          onChange={setSearch}
+          testId="item-search"
+        />
         <span className="filter-bar__count" data-testid="item-count" aria-live="polite">
           {loaded ? t('dataset.itemCount', { count: rows.length }) : t('common.loading')}
         </span>

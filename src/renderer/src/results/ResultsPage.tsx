@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb, PageHeader } from '../kits/PageFrame';
+import { Breadcrumb, LoadState, PageHeader } from '../kits/PageFrame';
 import type { ExperimentResults } from '../../../shared/experiments';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { getRendererProtocol, protocolNamespaces, type RendererProtocol } from '../protocols/registry';
@@ -17,6 +17,7 @@ import { routeHref } from '../stores/route';
 import { useVerdictLinks, VerdictLinksContext } from '../verdicts/links';
 import './i18n';
 import './results.css';
+import { FlaggedSwitch } from './ResultsSwitch';
 
 interface ResultsPageProps {
   experimentId: number;
@@ -89,21 +90,17 @@ export function ResultsPage({
     </>
   );
 
-  if (error && !results) {
-    return (
-      <div className="page results-page">
-        {header}
-        <ErrorPanel title={t('loadFailed')} error={error} onRetry={reload} testId="results-error" />
-      </div>
-    );
-  }
   if (!sectionProps) {
     return (
       <div className="page results-page">
         {header}
-        <p className="empty-note" role="status">
-          {t('loading')}
-        </p>
+        <LoadState
+          error={error}
+          failed={t('loadFailed')}
+          loading={t('loading')}
+          onRetry={reload}
+          testId="results-error"
+        />
       </div>
     );
   }
@@ -123,20 +120,12 @@ export function ResultsPage({
     <div className="page results-page" data-testid="results-page" aria-busy={loading}>
       {header}
       {(flaggedCount > 0 || excludeFlagged) && (
-        <div className="results-switch">
-          <label className="results-switch__label">
-            <input
-              type="checkbox"
-              data-testid="exclude-flagged"
-              checked={excludeFlagged}
-              onChange={(e) => go({ excludeFlagged: e.target.checked })}
-            />
-            {t('withoutFlagged', { count: flaggedCount })}
-          </label>
-          <span className="hint results-switch__hint">
-            {excludeFlagged ? t('withoutFlaggedOn', { count: flaggedCount }) : t('withoutFlaggedOff')}
-          </span>
-        </div>
+        <FlaggedSwitch
+          count={flaggedCount}
+          on={excludeFlagged}
+          onChange={(on) => go({ excludeFlagged: on })}
+          hint
+        />
       )}
       {(unverified || verifiedOnly) && (
         <VerifiedOnlySwitch

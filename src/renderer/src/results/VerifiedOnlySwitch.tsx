@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { FlaggedItem } from '../../../shared/experiments';
 import './i18n';
+import { ResultsSwitch } from './ResultsSwitch';
 
 interface Props {
   on: boolean;
@@ -17,23 +18,21 @@ export function VerifiedOnlySwitch({ on, unverified, onChange }: Props) {
   const { t } = useTranslation('results');
   const count = unverified.length;
   return (
-    <div className="results-switch" data-testid="verified-only-switch">
-      <label className="results-switch__label">
-        <input
-          type="checkbox"
-          data-testid="verified-only"
-          checked={on}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-        {t('verifiedOnly.label', { count })}
-      </label>
-      <span className="hint results-switch__hint" data-testid="verified-only-hint">
-        {count === 0
+    <ResultsSwitch
+      testId="verified-only-switch"
+      boxTestId="verified-only"
+      label={t('verifiedOnly.label', { count })}
+      on={on}
+      onChange={onChange}
+      hintTestId="verified-only-hint"
+      hint={
+        count === 0
           ? t('verifiedOnly.none')
           : on
             ? t('verifiedOnly.on', { count })
-            : t('verifiedOnly.off', { count })}
-      </span>
+            : t('verifiedOnly.off', { count })
+      }
+    >
       {count > 0 && (
         <details className="results-switch__items">
           <summary>{t('verifiedOnly.items')}</summary>
@@ -46,6 +45,6 @@ export function VerifiedOnlySwitch({ on, unverified, onChange }: Props) {
           </ul>
         </details>
       )}
-    </div>
+    </ResultsSwitch>
   );
 }

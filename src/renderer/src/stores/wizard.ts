@@ -30,6 +30,26 @@ export type EstimateState =
 
 export type CreatePhase = 'idle' | 'creating' | 'starting';
 
+/** A wizard's state with a new draft on its first step: nothing checked or created yet. */
+function freshState(
+  draft: WizardDraft,
+  step: StepId,
+): Pick<
+  WizardState,
+  'draft' | 'step' | 'issues' | 'configError' | 'estimate' | 'createPhase' | 'createError' | 'missingKeys'
+> {
+  return {
+    draft,
+    step,
+    issues: [],
+    configError: null,
+    estimate: { status: 'idle' },
+    createPhase: 'idle',
+    createError: null,
+    missingKeys: null,
+  };
+}
+
 interface WizardState {
   draft: WizardDraft;
   step: StepId;
@@ -114,14 +134,7 @@ export const useWizard = create<WizardState>()(
       };
 
       return {
-        draft: initialDraft(),
-        step: 'dataset',
-        issues: [],
-        configError: null,
-        estimate: { status: 'idle' },
-        createPhase: 'idle',
-        createError: null,
-        missingKeys: null,
+        ...freshState(initialDraft(), 'dataset'),
 
         setDataset(datasetId, datasetName, kind) {
           edit((d) => ({
@@ -316,30 +329,12 @@ export const useWizard = create<WizardState>()(
 
         startDemo(datasetId) {
           cancelPriceEstimate();
-          set({
-            draft: demoDraft(datasetId),
-            step: 'summary',
-            issues: [],
-            configError: null,
-            estimate: { status: 'idle' },
-            createPhase: 'idle',
-            createError: null,
-            missingKeys: null,
-          });
+          set(freshState(demoDraft(datasetId), 'summary'));
         },
 
         reset() {
           cancelPriceEstimate();
-          set({
-            draft: initialDraft(),
-            step: 'dataset',
-            issues: [],
-            configError: null,
-            estimate: { status: 'idle' },
-            createPhase: 'idle',
-            createError: null,
-            missingKeys: null,
-          });
+          set(freshState(initialDraft(), 'dataset'));
         },
       };
     },

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb } from '../kits/PageFrame';
+import { Breadcrumb, LoadState } from '../kits/PageFrame';
 import { matchVerdicts, type VerdictFilter, type VerdictRow } from '../../../shared/verdicts';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemViewer } from '../components/ItemViewer';
@@ -93,11 +93,14 @@ export function VerdictBrowserPage({ experimentId, query, onQuery }: VerdictBrow
         </div>
       </header>
 
-      {error && <ErrorPanel title={t('loadFailed')} error={error} onRetry={retry} testId="verdicts-error" />}
-      {!list && !error && (
-        <p className="empty-note" role="status">
-          {t('loading')}
-        </p>
+      {(error || !list) && (
+        <LoadState
+          error={error}
+          failed={t('loadFailed')}
+          loading={t('loading')}
+          onRetry={retry}
+          testId="verdicts-error"
+        />
       )}
       {list && (
         <>

@@ -7,6 +7,7 @@ import { useWizard } from '../stores/wizard';
 import { useStepIssues } from './issues';
 import { ProviderCard } from './ProviderCard';
 import { useModelSuggestions } from '../lib/listed-models';
+import { CheckLabel } from '../kits/CheckLabel';
 
 function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: number; canRemove: boolean }) {
   const { t } = useTranslation();
@@ -64,15 +65,14 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
         />
       </Field>
       {batchCapable(judge.provider, providers) && (
-        <label className="check judge-row__batch" title={t('wizard.judges.batchHint')}>
-          <input
-            type="checkbox"
-            data-testid="judge-batch"
-            checked={judge.batch ?? false}
-            onChange={(e) => update(index, { batch: e.target.checked })}
-          />{' '}
-          {t('wizard.judges.batch')}
-        </label>
+        <CheckLabel
+          className="check judge-row__batch"
+          title={t('wizard.judges.batchHint')}
+          testId="judge-batch"
+          checked={judge.batch ?? false}
+          onChange={(batch) => update(index, { batch })}
+          label={t('wizard.judges.batch')}
+        />
       )}
       <button
         type="button"

@@ -10,6 +10,7 @@ import { toApiError } from '../api/errors';
 import { GlossaryLink } from '../glossary/Glossary';
 import { useFormat } from '../lib/useFormat';
 import { TableScroll } from '../components/TableScroll';
+import { HeadCells } from '../kits/ListTable';
 
 const fixed = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3));
 
@@ -64,19 +65,17 @@ export function PowerPlanSection({
         <table className="datasets-table power-table">
           <thead>
             <tr>
-              <th scope="col">{t('wizard.power.comparison')}</th>
-              <th scope="col">{t('wizard.power.test')}</th>
-              <th scope="col" className="num">
-                {t('wizard.power.units')}
-              </th>
-              <th scope="col" className="num">
-                {t('wizard.power.mde')}
-              </th>
-              <th scope="col">{t('wizard.power.rates')}</th>
-              <th scope="col">{t('wizard.power.effect')}</th>
-              <th scope="col" className="num">
-                {t('wizard.power.itemsNeeded')}
-              </th>
+              <HeadCells
+                columns={[
+                  { label: t('wizard.power.comparison') },
+                  { label: t('wizard.power.test') },
+                  { label: t('wizard.power.units'), num: true },
+                  { label: t('wizard.power.mde'), num: true },
+                  { label: t('wizard.power.rates') },
+                  { label: t('wizard.power.effect') },
+                  { label: t('wizard.power.itemsNeeded'), num: true },
+                ]}
+              />
             </tr>
           </thead>
           <tbody>

@@ -20,6 +20,7 @@ import { PreregisterSection } from './PreregisterSection';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
 import { TableScroll } from '../components/TableScroll';
+import { HeadCells } from '../kits/ListTable';
 
 /** A row's provider (a preset, or its `-batch` twin) is the built-in simulated one. */
 function simulatedProvider(provider: string): boolean {
@@ -120,26 +121,24 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
   const simulated = new Set(estimate.rows.filter((r) => simulatedProvider(r.provider)).map((r) => r.model));
   // A simulated model costs nothing by construction: "free — simulated", not "unpriced" (issue 38).
   const unpriced = estimate.unpricedModels.some((m) => !simulated.has(m));
+  const tokens = (x: { inputTokens: number; outputTokens: number }) =>
+    t('wizard.summary.tokensInOut', { input: f.compact(x.inputTokens), output: f.compact(x.outputTokens) });
   return (
     <TableScroll className="table-wrap" label={t('wizard.summary.title')}>
       <table className="datasets-table estimate-table" data-testid="estimate-table">
         <thead>
           <tr>
-            <th scope="col">{t('wizard.summary.who')}</th>
-            <th scope="col">{t('wizard.summary.model')}</th>
-            <th scope="col">{t('wizard.summary.kind')}</th>
-            <th scope="col" className="num">
-              {t('wizard.summary.calls')}
-            </th>
-            <th scope="col" className="num">
-              {t('wizard.summary.cached')}
-            </th>
-            <th scope="col" className="num">
-              {t('wizard.summary.tokens')}
-            </th>
-            <th scope="col" className="num">
-              {t('wizard.summary.cost')}
-            </th>
+            <HeadCells
+              columns={[
+                { label: t('wizard.summary.who') },
+                { label: t('wizard.summary.model') },
+                { label: t('wizard.summary.kind') },
+                ...(['calls', 'cached', 'tokens', 'cost'] as const).map((c) => ({
+                  label: t(`wizard.summary.${c}`),
+                  num: true,
+                })),
+              ]}
+            />
           </tr>
         </thead>
         <tbody>
@@ -162,12 +161,7 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
               </td>
               <td className="num">{f.number(r.calls)}</td>
               <td className="num">{f.number(r.cachedCalls)}</td>
-              <td className="num">
-                {t('wizard.summary.tokensInOut', {
-                  input: f.compact(r.inputTokens),
-                  output: f.compact(r.outputTokens),
-                })}
-              </td>
+              <td className="num">{tokens(r)}</td>
               <td className="num" data-testid="estimate-row-cost">
                 {simulatedProvider(r.provider)
                   ? t('wizard.summary.freeSimulated')
@@ -187,12 +181,7 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
               {f.number(estimate.calls)}
             </td>
             <td className="num">{f.number(estimate.cachedCalls)}</td>
-            <td className="num">
-              {t('wizard.summary.tokensInOut', {
-                input: f.compact(estimate.inputTokens),
-                output: f.compact(estimate.outputTokens),
-              })}
-            </td>
+            <td className="num">{tokens(estimate)}</td>
             <td className="num" data-testid="estimate-total-cost">
               {unpriced
                 ? t('wizard.summary.atLeast', { cost: f.usd(estimate.costUsd) })

@@ -11,6 +11,7 @@ import {
 } from '../../kits/WizardStep';
 import { biasDraft, needsRewriter, probeIds, withBiasDraft } from './draft';
 import { BIAS_NAMESPACES } from './i18n';
+import { CheckLabel } from '../../kits/CheckLabel';
 
 const slice = draftSlice(biasDraft, withBiasDraft);
 const edit = slice.edit;
@@ -70,18 +71,13 @@ export function ProbesStep() {
       <fieldset className="form-grid">
         <legend>{t('wizard.probes.probes')}</legend>
         {probeIds().map((p) => (
-          <label key={p} className="checkbox">
-            <input
-              type="checkbox"
-              data-testid={`probe-${p}`}
-              checked={own.probes[p]}
-              onChange={(e) => {
-                const on = e.target.checked;
-                edit((o) => ({ ...o, probes: { ...o.probes, [p]: on } }));
-              }}
-            />{' '}
-            {t(`wizard.probeChoices.${p}`)}
-          </label>
+          <CheckLabel
+            key={p}
+            testId={`probe-${p}`}
+            checked={own.probes[p]}
+            onChange={(on) => edit((o) => ({ ...o, probes: { ...o.probes, [p]: on } }))}
+            label={t(`wizard.probeChoices.${p}`)}
+          />
         ))}
         {issues
           .filter((i) => i.field === 'probes')

@@ -10,6 +10,7 @@ import { diffReasons, ScrollBox, useApi } from '../host';
 import { conditionById, rewriteConditions } from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_NAMESPACES } from './i18n';
 import './bias.css';
+import { CheckLabel } from '../../kits/CheckLabel';
 
 type Filter = 'all' | BiasVariantView['variant'];
 
@@ -63,15 +64,12 @@ export function VariantBrowser({
       </header>
       <p className="hint">{t('results.browser.intro')}</p>
       <div className="bias-browser__filters">
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            data-testid="bias-flagged-only"
-            checked={flaggedOnly}
-            onChange={(e) => setFlaggedOnly(e.target.checked)}
-          />{' '}
-          {t('results.browser.flaggedOnly')}
-        </label>
+        <CheckLabel
+          testId="bias-flagged-only"
+          checked={flaggedOnly}
+          onChange={setFlaggedOnly}
+          label={t('results.browser.flaggedOnly')}
+        />
         <label>
           {t('results.browser.variant')}{' '}
           <select

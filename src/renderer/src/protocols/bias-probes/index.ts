@@ -1,7 +1,7 @@
 // Bias probes in the renderer: a wizard step (mode, scale, probes, band, rewriter), the results
 // sections (a bias profile per judge, histograms, length scatter, tables, variant browser) and
 // its strings.
-import type { RendererProtocol } from '../host';
+import { extraCalls, studyPlugin, studyStep } from '../../kits/study-plugin';
 import { BiasSections } from './BiasSections';
 import { BIAS_ID, biasConfig, biasDraft, needsRewriter, validateBias } from './draft';
 import { BIAS_NS, biasResources } from './i18n';
@@ -9,18 +9,15 @@ import { ProbesStep } from './ProbesStep';
 import { SummaryLines } from './SummaryLines';
 import { BIAS_CARD_TEXT } from '../../../../shared/protocols/bias-probes/report/card-text';
 
-export const biasProbes: RendererProtocol = {
+export const biasProbes = studyPlugin({
   id: BIAS_ID,
-  title: 'protocol.title',
-  description: 'protocol.description',
-  datasetKinds: ['pairwise', 'pointwise'],
   i18n: { namespace: BIAS_NS, resources: biasResources },
+  datasetKinds: ['pairwise', 'pointwise'],
   reportCardText: BIAS_CARD_TEXT,
   wizard: {
     steps: [
-      {
+      studyStep({
         id: 'probes',
-        label: 'wizard.steps.probes',
         View: ProbesStep,
         validate: validateBias,
         fields: [
@@ -33,12 +30,11 @@ export const biasProbes: RendererProtocol = {
           'formatTolerance',
           'rubric',
         ],
-      },
+      }),
     ],
-    providersInUse: (draft) => (needsRewriter(biasDraft(draft)) ? [biasDraft(draft).rewriter.provider] : []),
-    modelsInUse: (draft) => (needsRewriter(biasDraft(draft)) ? [biasDraft(draft).rewriter.model] : []),
+    ...extraCalls((draft) => (needsRewriter(biasDraft(draft)) ? [biasDraft(draft).rewriter] : [])),
     SummaryLines,
     config: biasConfig,
   },
   ResultsSections: BiasSections,
-};
+});

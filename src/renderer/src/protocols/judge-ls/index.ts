@@ -1,6 +1,6 @@
 // Judge-LS in the renderer: its results sections, its pages (the translations review and the
 // flip browser), its wizard steps and its strings.
-import type { RendererProtocol } from '../host';
+import { studyPlugin } from '../../kits/study-plugin';
 import { FlipBrowserPage } from './flips/FlipBrowserPage';
 import { JUDGE_LS_NS, judgeLsResources } from './i18n';
 import { BrowseFlipsButton, isJudgeLsEmpty, JudgeLsSections } from './results/JudgeLsSections';
@@ -9,12 +9,10 @@ import { VariantsRoutePage } from './variants/VariantsRoutePage';
 import { judgeLsWizard } from './wizard/plugin';
 import { JUDGE_LS_CARD_TEXT } from '../../../../shared/protocols/judge-ls/report/card-text';
 
-export const judgeLs: RendererProtocol = {
+export const judgeLs = studyPlugin({
   id: 'judge-ls',
-  title: 'protocol.title',
-  description: 'protocol.description',
-  datasetKinds: ['pairwise'],
   i18n: { namespace: JUDGE_LS_NS, resources: judgeLsResources },
+  datasetKinds: ['pairwise'],
   reportCardText: JUDGE_LS_CARD_TEXT,
   wizard: judgeLsWizard,
   ResultsSections: JudgeLsSections,
@@ -24,4 +22,4 @@ export const judgeLs: RendererProtocol = {
     { route: VARIANTS_PAGE, component: VariantsRoutePage, runLink: 'run.variants' },
     { route: FLIPS_PAGE, component: FlipBrowserPage, bundleLink: 'browseFlips' },
   ],
-};
+});

@@ -15,6 +15,7 @@ import {
 import { AnswersFileField } from './AnswersFileField';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { PromptsSection } from './PromptsSection';
+import { CheckLabel } from '../../kits/CheckLabel';
 
 const slice = draftSlice(refSensDraft, withRefSensDraft);
 const edit = slice.edit;
@@ -105,37 +106,27 @@ export function GeneratorsStep() {
       <fieldset className="form-grid">
         <legend>{t('wizard.generators.parts')}</legend>
         {(['calibration', 'sensitivity'] as const).map((part) => (
-          <label key={part} className="checkbox">
-            <input
-              type="checkbox"
-              data-testid={`part-${part}`}
-              data-config-key={`parts.${part}`}
-              checked={own[part]}
-              onChange={(e) => {
-                const on = e.target.checked;
-                edit((o) => ({ ...o, [part]: on }));
-              }}
-            />{' '}
-            {t(`wizard.generators.${part}`)}
-          </label>
+          <CheckLabel
+            key={part}
+            testId={`part-${part}`}
+            configKey={`parts.${part}`}
+            checked={own[part]}
+            onChange={(on) => edit((o) => ({ ...o, [part]: on }))}
+            label={t(`wizard.generators.${part}`)}
+          />
         ))}
         {err('parts') && <p className="field__error">{err('parts')}</p>}
       </fieldset>
       <fieldset className="form-grid" data-config-key="parts.settings">
         <legend>{t('wizard.generators.settings')}</legend>
         {SETTINGS.map((s) => (
-          <label key={s} className="checkbox">
-            <input
-              type="checkbox"
-              data-testid={`setting-${s}`}
-              checked={own.settings[s]}
-              onChange={(e) => {
-                const on = e.target.checked;
-                edit((o) => ({ ...o, settings: { ...o.settings, [s]: on } }));
-              }}
-            />{' '}
-            {t(`wizard.generators.${s}`)}
-          </label>
+          <CheckLabel
+            key={s}
+            testId={`setting-${s}`}
+            checked={own.settings[s]}
+            onChange={(on) => edit((o) => ({ ...o, settings: { ...o.settings, [s]: on } }))}
+            label={t(`wizard.generators.${s}`)}
+          />
         ))}
       </fieldset>
       <NoiseFloorOption own={own} />

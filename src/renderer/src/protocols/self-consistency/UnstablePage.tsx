@@ -9,6 +9,7 @@ import {
   asOptions,
   browserTexts,
   ItemBrowser,
+  type DetailFrame,
   ItemDetail,
   ModelText,
   TextRow,
@@ -41,6 +42,7 @@ export function UnstablePage(props: ProtocolPageProps) {
         count: 'sc-unstable-count',
         list: 'sc-unstable-list',
         row: 'sc-unstable-row',
+        detail: 'sc-question',
       }}
       texts={browserTexts(t, 'unstable', ['none'])}
       filters={(data) => [
@@ -79,8 +81,8 @@ export function UnstablePage(props: ProtocolPageProps) {
           </>
         ),
       })}
-      detail={(row, data, close) => (
-        <QuestionDetail row={row} mode={data.mode} condition={condition} onBack={close} />
+      detail={(row, data, frame) => (
+        <QuestionDetail row={row} mode={data.mode} condition={condition} frame={frame} />
       )}
     />
   );
@@ -90,12 +92,12 @@ function QuestionDetail({
   row,
   mode,
   condition,
-  onBack,
+  frame,
 }: {
   row: QuestionView;
   mode: 'pairwise' | 'pointwise';
   condition: (c: string) => string;
-  onBack: () => void;
+  frame: DetailFrame;
 }) {
   const { t } = useTranslation(SC_NAMESPACES);
   const first = row.repeats[0];
@@ -104,18 +106,14 @@ function QuestionDetail({
   );
   return (
     <ItemDetail
-      idPrefix="sc-question"
+      {...frame}
       title={row.itemId}
-      backLabel={t('unstable.back')}
-      onBack={onBack}
-      chips={
-        <>
-          <span className="chip">{row.judge}</span>
-          <span className="chip">{condition(row.condition)}</span>
-          <span className="chip">{t(`unstable.order.${row.order}`)}</span>
-          {row.gold !== null && <span className="chip">{t('unstable.gold', { gold: row.gold })}</span>}
-        </>
-      }
+      chips={[
+        row.judge,
+        condition(row.condition),
+        t(`unstable.order.${row.order}`),
+        row.gold !== null && t('unstable.gold', { gold: row.gold }),
+      ]}
     >
       <section className="flip-texts">
         <TextRow label={t('unstable.instruction')}>

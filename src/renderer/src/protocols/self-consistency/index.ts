@@ -1,7 +1,7 @@
 // Self-consistency in the renderer: a wizard step (repeats, temperatures, orders, scale), the
 // results sections (stability, accuracy and position by k, agreement histogram, tables), the
 // unstable-items browser and its strings.
-import type { RendererProtocol } from '../host';
+import { studyPlugin, studyStep } from '../../kits/study-plugin';
 import { SC_ID, scConfig, validateSc } from './draft';
 import { SC_NS, scResources } from './i18n';
 import { SC_UNSTABLE_PAGE } from './query';
@@ -11,22 +11,19 @@ import { BrowseUnstable, ScSections } from './ScSections';
 import { UnstablePage } from './UnstablePage';
 import { SELF_CONSISTENCY_CARD_TEXT } from '../../../../shared/protocols/self-consistency/report/card-text';
 
-export const selfConsistency: RendererProtocol = {
+export const selfConsistency = studyPlugin({
   id: SC_ID,
-  title: 'protocol.title',
-  description: 'protocol.description',
-  datasetKinds: ['pairwise', 'pointwise'],
   i18n: { namespace: SC_NS, resources: scResources },
+  datasetKinds: ['pairwise', 'pointwise'],
   reportCardText: SELF_CONSISTENCY_CARD_TEXT,
   wizard: {
     steps: [
-      {
+      studyStep({
         id: 'repeats',
-        label: 'wizard.steps.repeats',
         View: RepeatsStep,
         validate: validateSc,
         fields: ['repeats', 'temperatures', 'orders', 'scale'],
-      },
+      }),
     ],
     SummaryLines,
     config: scConfig,
@@ -34,4 +31,4 @@ export const selfConsistency: RendererProtocol = {
   ResultsSections: ScSections,
   ResultsTools: BrowseUnstable,
   pages: [{ route: SC_UNSTABLE_PAGE, component: UnstablePage, runLink: 'results.browse' }],
-};
+});

@@ -9,6 +9,7 @@ import { FakeApi, progress, protocolViews } from '../../../test/fake-api';
 import { FlipBrowserPage } from './FlipBrowserPage';
 import type { ResultsRoute } from '../../../results/routes';
 import { judgment, verdictsOf } from '../results/test-fixtures';
+import { variant } from '../test-fixtures';
 import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
 
 giveElementsAWindowBox();
@@ -59,19 +60,7 @@ const JUDGMENTS: JudgmentView[] = [
   judgment({ judge: 'J2', itemId: 3, language: 'ZH', order: 'swap', winner: 'B' }),
 ];
 
-const VARIANTS: VariantView[] = [
-  {
-    itemId: 1,
-    sourceId: 'X-001',
-    subset: 'Natural',
-    language: 'ZH',
-    instruction: '指令 1',
-    output1: '第一 1',
-    output2: '第二 1',
-    manual: false,
-    reasons: [],
-  },
-];
+const VARIANTS: VariantView[] = [variant()];
 
 function Harness({ initial, log }: { initial: Record<string, string>; log: ResultsRoute[] }) {
   const [query, setQuery] = useState(initial);

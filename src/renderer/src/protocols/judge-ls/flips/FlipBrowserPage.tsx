@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ErrorPanel, ExperimentCrumb, type Navigate, routeHref } from '../../host';
+import { ExperimentCrumb, type Navigate, routeHref } from '../../host';
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb, PageHeader } from '../../../kits/PageFrame';
+import { Breadcrumb, LoadState, PageHeader } from '../../../kits/PageFrame';
 import { FlipDetail } from './FlipDetail';
 import { FlipList } from './FlipList';
 import { asOptions, FilterSelect } from '../../../kits/ItemBrowser';
@@ -19,6 +19,7 @@ import { useFlipData, useItemTexts, useTextMatches } from './useFlipData';
 import '../judge-ls.css';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { flipsRoute } from '../routes';
+import { SearchField } from '../../../kits/SearchField';
 
 interface FlipBrowserPageProps {
   experimentId: number;
@@ -175,21 +176,11 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
     </>
   );
 
-  if (error && !data) {
-    return (
-      <div className="page results-page">
-        {header}
-        <ErrorPanel title={t('flips.loadFailed')} error={error} onRetry={reload} />
-      </div>
-    );
-  }
   if (!data) {
     return (
       <div className="page results-page">
         {header}
-        <p className="empty-note" role="status">
-          {t('loading')}
-        </p>
+        <LoadState error={error} failed={t('flips.loadFailed')} loading={t('loading')} onRetry={reload} />
       </div>
     );
   }
@@ -270,16 +261,13 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
           ]}
           onChange={(v) => setFilter({ flagged: v || undefined })}
         />
-        <label className="field field--grow">
-          <span className="field__label">{t('flips.search')}</span>
-          <input
-            type="search"
-            data-testid="flip-search"
-            value={search}
-            placeholder={t('flips.searchPlaceholder')}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </label>
+        <SearchField
+          label={t('flips.search')}
+          placeholder={t('flips.searchPlaceholder')}
+          value={search}
+          onChange={setSearch}
+          testId="flip-search"
+        />
         <span className="filter-bar__count" data-testid="flip-count" aria-live="polite">
           {t('flips.count', { count: visible.length, total: data.flips.length })}
         </span>

@@ -5,6 +5,7 @@ import { type ApiError, ErrorPanel, ReasonDiff } from '../../host';
 import { choiceOf, type Flip } from './flips';
 import { VerdictGrid } from './VerdictGrid';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
+import { StepNav } from '../../../kits/StepNav';
 
 interface FlipDetailProps {
   flip: Flip;
@@ -82,17 +83,13 @@ export function FlipDetail(props: FlipDetailProps) {
         <button type="button" className="btn btn--ghost" onClick={props.onBack}>
           ← {t('detail.back')}
         </button>
-        <span className="flip-detail__position">
-          {t('detail.position', { index: props.index + 1, total: props.total })}
-        </span>
-        <div className="flip-detail__step">
-          <button type="button" className="btn" onClick={props.onPrevious} disabled={!props.onPrevious}>
-            ← {t('detail.previous')}
-          </button>
-          <button type="button" className="btn" onClick={props.onNext} disabled={!props.onNext}>
-            {t('detail.next')} →
-          </button>
-        </div>
+        <StepNav
+          position={t('detail.position', { index: props.index + 1, total: props.total })}
+          previous={t('detail.previous')}
+          next={t('detail.next')}
+          onPrevious={props.onPrevious}
+          onNext={props.onNext}
+        />
       </nav>
       <p className="hint">{t('detail.keysHint')}</p>
 

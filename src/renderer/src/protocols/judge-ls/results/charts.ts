@@ -13,6 +13,7 @@ import { COMPARISONS, LANGUAGES, TARGET_LANGUAGES } from '../../../../../shared/
 import { tieProbeTarget } from '../../../../../shared/protocols/judge-ls/types';
 import { type ChartParams, formatCi, formatInt, formatP, formatPercent, formatPoints } from '../../host';
 import { englishSeriesName } from '../../../../../shared/report/figure-i18n';
+import { en } from '../i18n/en';
 
 export type { ChartParams, FigureSpec };
 
@@ -37,16 +38,8 @@ export interface TooltipLabels {
   targetWins: string;
 }
 
-export const ENGLISH_TOOLTIP_LABELS: TooltipLabels = {
-  points: 'points',
-  flip: 'flip',
-  correctnessFlip: 'correctness flip',
-  repeatFlip: 'EN-EN repeat flip (noise floor)',
-  enWins: 'EN wins',
-  tie: 'Tie',
-  zhWins: 'ZH wins',
-  targetWins: 'Translation wins',
-};
+// The tooltips' words when a chart is not given the UI's: the English strings themselves.
+export const ENGLISH_TOOLTIP_LABELS: TooltipLabels = en.tooltip;
 
 export const CLICKABLE_FIGURES = new Set(['flip_rates', 'subset_flip_heatmap']);
 

@@ -1,5 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Breadcrumb, PageHeader } from '../../../kits/PageFrame';
 import type { Item } from '../../../../../shared/domain';
@@ -28,6 +27,8 @@ import { VariantEditor, type EditOutcome } from './VariantEditor';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { variantsRoute } from '../routes';
 import '../judge-ls.css';
+import { CheckLabel } from '../../../kits/CheckLabel';
+import { rowPlacement, useVirtualRows } from '../../../kits/virtual-rows';
 
 const ROW_HEIGHT = 52;
 
@@ -72,15 +73,7 @@ function ItemList({
   onSelect: (id: number) => void;
 }) {
   const { t } = useTranslation(JUDGE_LS_NAMESPACES);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: groups.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-    // Lets the first paint (and jsdom, which has no layout) render rows before measuring.
-    initialRect: { width: 300, height: 600 },
-  });
+  const { scrollRef, virtualizer } = useVirtualRows(groups.length, ROW_HEIGHT, 10, 300);
   const index = groups.findIndex((g) => g.itemId === selected);
   const move = (to: number) => {
     const i = Math.max(0, Math.min(groups.length - 1, to));
@@ -118,14 +111,7 @@ function ItemList({
               data-item-id={g.itemId}
               data-flagged={g.reasonCount > 0}
               className={`variant-list__row${active ? ' variant-list__row--active' : ''}`}
-              style={{
-                position: 'absolute',
-                top: 0,
-                left: 0,
-                right: 0,
-                height: v.size,
-                transform: `translateY(${v.start}px)`,
-              }}
+              style={rowPlacement(v)}
               onClick={() => onSelect(g.itemId)}
             >
               <span className="mono ellipsis">{g.sourceId}</span>
@@ -441,15 +427,14 @@ export function VariantsPage({
         intro={t(readOnly ? 'variants.introReadOnly' : 'variants.intro')}
       />
       <div className="filter-bar">
-        <label className="check">
-          <input
-            type="checkbox"
-            data-testid="variants-flagged-only"
-            checked={flaggedOnly}
-            onChange={(e) => setFlaggedOnly(e.target.checked)}
-          />
-          <span>{t('variants.flaggedOnly')}</span>
-        </label>
+        <CheckLabel
+          className="check"
+          gap
+          testId="variants-flagged-only"
+          checked={flaggedOnly}
+          onChange={setFlaggedOnly}
+          label={<span>{t('variants.flaggedOnly')}</span>}
+        />
         {variants && (
           <span className="filter-bar__count" data-testid="variant-count">
             {t('variants.itemCount', { count: groups.length })}

@@ -34,6 +34,7 @@ import {
 } from './state';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 import { useSelfJudged } from './self-judged';
+import { CheckLabel } from '../../../kits/CheckLabel';
 
 /** `{{instruction}}*, {{target_language}}`: code tokens, the same in every UI language. */
 function placeholderList(field: TemplateKey): string {
@@ -119,15 +120,14 @@ export function TransformStep() {
           ))}
         </datalist>
         {batchCapable(transform.provider, providers) && (
-          <label className="check" title={t('wizard.judges.batchHint', { ns: 'translation' })}>
-            <input
-              type="checkbox"
-              data-testid="transform-batch"
-              checked={transform.batch ?? false}
-              onChange={(e) => setTransformBatch(e.target.checked)}
-            />{' '}
-            {t('wizard.judges.batch', { ns: 'translation' })}
-          </label>
+          <CheckLabel
+            className="check"
+            title={t('wizard.judges.batchHint', { ns: 'translation' })}
+            testId="transform-batch"
+            checked={transform.batch ?? false}
+            onChange={setTransformBatch}
+            label={t('wizard.judges.batch', { ns: 'translation' })}
+          />
         )}
       </div>
       {selfJudged.length > 0 && (
@@ -140,17 +140,19 @@ export function TransformStep() {
       <fieldset className="checks">
         <legend className="field__label">{t('wizard.transform.languages')}</legend>
         {TARGET_LANGUAGES.map((lang) => (
-          <label key={lang} className="check">
-            <input
-              type="checkbox"
-              data-testid={`language-${lang}`}
-              checked={transform.languages[lang]}
-              onChange={(e) => setLanguage(lang, e.target.checked)}
-            />
-            <span>
-              <strong>{lang}</strong> — {t(`wizard.transform.lang${lang}`)}
-            </span>
-          </label>
+          <CheckLabel
+            key={lang}
+            className="check"
+            gap
+            testId={`language-${lang}`}
+            checked={transform.languages[lang]}
+            onChange={(on) => setLanguage(lang, on)}
+            label={
+              <span>
+                <strong>{lang}</strong> — {t(`wizard.transform.lang${lang}`)}
+              </span>
+            }
+          />
         ))}
         {err('transform.languages') && (
           <p className="inline-error" role="alert">

@@ -1,4 +1,5 @@
 import { batchCapable, type WizardPlugin } from '../../host';
+import { extraCalls, studyStep } from '../../../kits/study-plugin';
 import { judgeLsConfig, judgeLsDraft, validateTransform } from './draft';
 import { SummaryLines } from './SummaryLines';
 import { JudgeLsOptions } from './JudgeLsOptions';
@@ -7,23 +8,21 @@ import { TransformStep } from './TransformStep';
 /** Judge-LS's wizard: a translation step, the tie-probe and interval options, and its config keys. */
 export const judgeLsWizard: WizardPlugin = {
   steps: [
-    {
+    studyStep({
       id: 'transform',
-      label: 'wizard.steps.transform',
       View: TransformStep,
       validate: validateTransform,
       // `options` holds the templates (options.templates.*), edited on this step.
       fields: ['transform', 'options'],
-    },
+    }),
   ],
   OptionsFields: JudgeLsOptions,
   optionFields: ['tieProbes', 'noiseFloor', 'ci'],
   SummaryLines,
-  providersInUse: (draft) => [judgeLsDraft(draft).transform.provider],
+  ...extraCalls((draft) => [judgeLsDraft(draft).transform]),
   batchProvidersInUse: (draft) => {
     const t = judgeLsDraft(draft).transform;
     return t.batch && batchCapable(t.provider, draft.providers) ? [t.provider] : [];
   },
-  modelsInUse: (draft) => [judgeLsDraft(draft).transform.model],
   config: judgeLsConfig,
 };

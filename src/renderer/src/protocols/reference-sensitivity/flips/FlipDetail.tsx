@@ -2,7 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { ReasonDiff } from '../../host';
 import { SETTINGS, type Setting } from '../../../../../shared/protocols/reference-sensitivity/types';
 import type { FlipRowView } from '../../../../../shared/protocols/reference-sensitivity/views';
-import { ItemDetail, ModelText, TextRow, VerdictCard, VerdictReason } from '../../../kits/ItemBrowser';
+import {
+  ItemDetail,
+  type DetailFrame,
+  ModelText,
+  TextRow,
+  VerdictCard,
+  VerdictReason,
+} from '../../../kits/ItemBrowser';
 import { REF_SENS_NAMESPACES } from '../i18n';
 
 function SettingVerdict({ row, setting }: { row: FlipRowView; setting: Setting }) {
@@ -35,37 +42,26 @@ interface FlipDetailProps {
   /** The transition whose two explanations the diff compares. */
   from: Setting;
   to: Setting;
-  onBack: () => void;
+  frame: DetailFrame;
 }
 
 /** One answer as one judge graded it: the texts, each setting's verdict, the explanations' diff. */
-export function FlipDetail({ row, from, to, onBack }: FlipDetailProps) {
+export function FlipDetail({ row, from, to, frame }: FlipDetailProps) {
   const { t } = useTranslation(REF_SENS_NAMESPACES);
   const settings = SETTINGS.filter((s) => row.verdicts[s]);
+  const chips = [
+    row.judge,
+    row.generator,
+    row.language,
+    !!row.humanLabel && { text: t('flips.human', { label: row.humanLabel }), testId: 'human-label' },
+    !!row.nrRepeatFlipped && {
+      text: t('flips.repeatFlipped'),
+      testId: 'repeat-flipped-detail',
+      title: t('flips.repeatFlippedHelp'),
+    },
+  ];
   return (
-    <ItemDetail
-      idPrefix="refsens-flip"
-      title={row.sourceId}
-      backLabel={t('flips.back')}
-      onBack={onBack}
-      chips={
-        <>
-          <span className="chip">{row.judge}</span>
-          <span className="chip">{row.generator}</span>
-          <span className="chip">{row.language}</span>
-          {row.humanLabel && (
-            <span className="chip" data-testid="human-label">
-              {t('flips.human', { label: row.humanLabel })}
-            </span>
-          )}
-          {row.nrRepeatFlipped && (
-            <span className="chip" data-testid="repeat-flipped-detail" title={t('flips.repeatFlippedHelp')}>
-              {t('flips.repeatFlipped')}
-            </span>
-          )}
-        </>
-      }
-    >
+    <ItemDetail {...frame} title={row.sourceId} chips={chips}>
       <section className="flip-texts" aria-label={t('flips.texts')}>
         <TextRow label={t('flips.question')}>
           <ModelText text={row.question} testId="flip-question" />

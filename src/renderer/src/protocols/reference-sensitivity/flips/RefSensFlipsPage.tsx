@@ -43,6 +43,7 @@ export function RefSensFlipsPage(props: ProtocolPageProps) {
         count: 'refsens-flips-count',
         list: 'refsens-flip-list',
         row: 'refsens-flip-row',
+        detail: 'refsens-flip',
       }}
       texts={browserTexts(t, 'flips', ['filters'])}
       filters={(data) => [
@@ -61,7 +62,7 @@ export function RefSensFlipsPage(props: ProtocolPageProps) {
         },
       ]}
       grid={(rows) => flipGrid(rows, t)}
-      detail={(row, _data, close) => <FlipDetail row={row} from={from} to={to} onBack={close} />}
+      detail={(row, _data, frame) => <FlipDetail row={row} from={from} to={to} frame={frame} />}
     />
   );
 }
