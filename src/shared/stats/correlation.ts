@@ -24,13 +24,15 @@ export interface Correlation {
  * Why rho or its interval is undefined: a constant side (rho itself undefined), |rho| = 1
  * (atanh is infinite, so no Fisher-z interval exists), fewer than 4 items, or a leave-one-out rho
  * that is ±1 or undefined (one item alone keeps the ranks from agreeing perfectly, so the
- * jackknife's spread of atanh rho is infinite: the data cannot say how much rho varies).
+ * jackknife's spread of atanh rho is infinite: the data cannot say how much rho varies), or every
+ * leave-one-out rho equal (a spread of 0 would give a zero-width interval).
  */
 export type RhoCiUndefinedReason =
   | 'one side constant'
   | 'ρ = ±1'
   | 'fewer than 4 items'
-  | 'ρ = ±1 without one item';
+  | 'ρ = ±1 without one item'
+  | 'ρ the same without any one item';
 
 export interface SpearmanResult {
   n: number;
@@ -126,9 +128,11 @@ export function spearmanInterval(
   if (n < 2) return { n, rho: coefficient, ci: null };
   if (coefficient === null) return { n, rho: null, ci: null, ci_undefined_reason: 'one side constant' };
   if (n < 4) return { n, rho: coefficient, ci: null, ci_undefined_reason: 'fewer than 4 items' };
-  if (Math.abs(coefficient) >= 1) return { n, rho: coefficient, ci: null, ci_undefined_reason: 'ρ = ±1' };
+  // Within rounding of ±1 (ranks of perfectly agreeing data can sum to 0.9999999999999999).
+  if (Math.abs(coefficient) >= 1 - 1e-12)
+    return { n, rho: coefficient, ci: null, ci_undefined_reason: 'ρ = ±1' };
   const se = spearmanJackknifeSe(xs, ys);
-  if (se === null) return { n, rho: coefficient, ci: null, ci_undefined_reason: 'ρ = ±1 without one item' };
+  if (typeof se === 'string') return { n, rho: coefficient, ci: null, ci_undefined_reason: se };
   const z = Math.atanh(coefficient);
   const half = studentTUpperQuantile((1 - confidence) / 2, n - 1) * se;
   return { n, rho: coefficient, ci: [Math.tanh(z - half), Math.tanh(z + half)], z_se: se };
@@ -136,15 +140,19 @@ export function spearmanInterval(
 
 /**
  * The jackknife standard error of atanh(Spearman's rho): sqrt((n − 1)/n · Σ (z₍ᵢ₎ − z̄)²) with
- * z₍ᵢ₎ = atanh(rho without item i). Null when some leave-one-out rho is ±1 or undefined (its atanh
- * is infinite) or every z₍ᵢ₎ is equal (a zero-width interval is not an interval). O(n²): removing
+ * z₍ᵢ₎ = atanh(rho without item i). The reason instead when some leave-one-out rho is ±1 or
+ * undefined (its atanh is infinite) or every z₍ᵢ₎ is equal (a zero-width interval is not an
+ * interval; e.g. 1–6 against 2,1,4,3,6,5). O(n²): removing
  * item i lowers the average rank of every larger value by 1 and of every tie by ½, so each
  * leave-one-out rho is one pass, without re-sorting.
  */
-export function spearmanJackknifeSe(xs: readonly number[], ys: readonly number[]): number | null {
+export function spearmanJackknifeSe(
+  xs: readonly number[],
+  ys: readonly number[],
+): number | 'fewer than 4 items' | 'ρ = ±1 without one item' | 'ρ the same without any one item' {
   check(xs, ys);
   const n = xs.length;
-  if (n < 4) return null;
+  if (n < 4) return 'fewer than 4 items';
   const rx = averageRanks(xs);
   const ry = averageRanks(ys);
   const zs: number[] = [];
@@ -168,15 +176,16 @@ export function spearmanJackknifeSe(xs: readonly number[], ys: readonly number[]
     const vx = sxx - (sx * sx) / m;
     const vy = syy - (sy * sy) / m;
     // Ranks are multiples of ½, so a constant side gives exactly 0 up to rounding of the sums.
-    if (vx <= 1e-9 * sxx || vy <= 1e-9 * syy) return null;
+    if (vx <= 1e-9 * sxx || vy <= 1e-9 * syy) return 'ρ = ±1 without one item';
     const r = (sxy - (sx * sy) / m) / Math.sqrt(vx * vy);
-    if (Math.abs(r) >= 1 - 1e-12) return null;
+    if (Math.abs(r) >= 1 - 1e-12) return 'ρ = ±1 without one item';
     zs.push(Math.atanh(r));
   }
   const mean = zs.reduce((a, b) => a + b, 0) / n;
   const ss = zs.reduce((a, z) => a + (z - mean) ** 2, 0);
   const se = Math.sqrt(((n - 1) / n) * ss);
-  return se > 0 ? se : null;
+  // Rounding leaves ~1e-16 where every z₍ᵢ₎ is mathematically equal.
+  return se > 1e-9 ? se : 'ρ the same without any one item';
 }
 
 /**
