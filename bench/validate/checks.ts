@@ -69,7 +69,7 @@ import {
 } from './generators';
 import { clusteredLinearTrend, clusteredSlopeBootstrap } from '../../src/shared/stats/trend';
 import { studentTTwoSidedP, studentTUpperQuantile } from '../../src/shared/stats/special';
-import { plantedAgreement } from '../validate-e2e/agreement';
+import { plantedAgreement } from './planted-agreement';
 import { ruledBootstrap } from '../../src/shared/stats/interval-rule';
 import { pairedPositionTest, type PositionPair } from '../../src/shared/stats/position';
 import { multinomial, normal, type Rng } from './rng';
