@@ -1269,7 +1269,7 @@ const power: Check = {
     'For each planted effect the planner gives n (80 % power, α = 0.05); the design is simulated at that n with the app’s own test and the realised rejection rate compared with the planner’s power at that n. The Fisher-z rows test whether the Spearman interval excludes the threshold.',
   claim: 'every row within ±4 MC SE of the predicted power',
   knownLimit:
-    'Until this round the Fisher-z planner assumed Pearson’s SE for Spearman’s ρ, so the Spearman decision’s realised power fell short of the plan at high ρ (74 % instead of 80 % for ρ = 0.9 against 0.8); it now plans with Bonett & Wright’s variance, as the interval does.',
+    'Until this round the Fisher-z planner assumed Pearson’s SE for Spearman’s ρ, so the Spearman decision’s realised power fell short of the plan at high ρ (74 % instead of 80 % for ρ = 0.9 against 0.8); it now plans with Bonett & Wright’s variance, the bivariate normal’s. The interval itself is now a jackknife (spearman-fisher-z); on these bivariate normal rows the two agree (the Fisher-z rows stay in their band), on 1–5 agree-or-random ratings the jackknife is rightly wider and the plan is optimistic (e2e-human-agreement-power).',
   cells: [],
 };
 
