@@ -33,7 +33,7 @@ const en = {
     },
     fisherZ: {
       term: 'ρ 95% CI (jackknife, Fisher z)',
-      body: 'The interval of Spearman’s ρ: tanh(atanh ρ ± t(0.975, n − 1)·SE), SE the jackknife standard error of atanh ρ: ρ recomputed without each item in turn, SE = √((n − 1)/n · Σ(zᵢ − z̄)²) (Quenouille–Tukey; Efron & Tibshirani 1993, ch. 11; Miller 1974). The spread is measured from the ratings, not assumed: the Bonett & Wright (2000) formula it replaced, (1 + ρ²/2)/(n − 3), is the bivariate normal’s, and on 1–5 ratings where a judge gives either the true score or a random one ρ varies about twice as much, so that interval covered only 87–89 % at ρ 0.63, 76–78 % at 0.81 and 63–66 % at 0.9. The jackknife covers about 95 % there and on normal data from 30 items on (VALIDATION.md, spearman-fisher-z). It needs at least 4 items. No interval (“undefined”, with the reason) at ρ = ±1, when without one item ρ is ±1 (the data cannot show how ρ varies: common below 30 items at ρ ≈ 0.9), or when ρ is the same without any item; when one side is constant, ρ itself is undefined.',
+      body: 'The interval of Spearman’s ρ: tanh(atanh ρ ± t(0.975, n − 1)·SE), SE the jackknife standard error of atanh ρ: ρ recomputed without each item in turn, SE = √((n − 1)/n · Σ(zᵢ − z̄)²) (Quenouille–Tukey; Efron & Tibshirani 1993, ch. 11; Miller 1974). The spread is measured from the ratings, not assumed: the Bonett & Wright (2000) formula it replaced, (1 + ρ²/2)/(n − 3), is the bivariate normal’s, and on 1–5 ratings where a judge gives either the true score or a random one ρ varies about twice as much, so that interval covered only 87–89 % at ρ 0.63, 76–78 % at 0.81 and 63–66 % at 0.9. The jackknife covers 93–97 % there and on normal data from 30 to 500 items (VALIDATION.md, spearman-fisher-z). It needs at least 4 items. No interval (“undefined”, with the reason) at ρ = ±1, when without one item ρ is ±1 (the data cannot show how ρ varies: at ρ 0.9 on 1–5 ratings in 23 % of 30-item samples, 6 % of 50-item ones), or when ρ is the same without any item; when one side is constant, ρ itself is undefined.',
     },
     tieHalf: {
       term: 'Tie-half accuracy',
@@ -99,7 +99,7 @@ const zh: typeof en = {
     },
     fisherZ: {
       term: 'ρ 95% 置信区间（刀切法，Fisher z）',
-      body: 'Spearman ρ 的区间：tanh(atanh ρ ± t(0.975, n − 1)·SE)，SE 为 atanh ρ 的刀切法（jackknife）标准误：依次去掉每个条目重新计算 ρ，SE = √((n − 1)/n · Σ(zᵢ − z̄)²)（Quenouille–Tukey；Efron 与 Tibshirani 1993，第 11 章；Miller 1974）。离散程度由评分本身测得，而非假定：它取代的 Bonett 与 Wright（2000）公式 (1 + ρ²/2)/(n − 3) 是二元正态的方差；在 1–5 分量表上，若评审模型要么给出真实分数、要么随机给分，ρ 的波动约为其两倍，该区间的覆盖率在 ρ 0.63 时只有 87–89 %，0.81 时 76–78 %，0.9 时 63–66 %。刀切法在这些评分上以及 30 个条目起的正态数据上覆盖约 95 %（VALIDATION.md，spearman-fisher-z）。至少需要 4 个条目。ρ = ±1、去掉某一个条目后 ρ = ±1（数据无法显示 ρ 的波动；ρ ≈ 0.9 且少于 30 个条目时常见）、或去掉任一条目 ρ 都不变时，没有区间（“无定义”，并说明原因）；一方恒定时 ρ 本身无定义。',
+      body: 'Spearman ρ 的区间：tanh(atanh ρ ± t(0.975, n − 1)·SE)，SE 为 atanh ρ 的刀切法（jackknife）标准误：依次去掉每个条目重新计算 ρ，SE = √((n − 1)/n · Σ(zᵢ − z̄)²)（Quenouille–Tukey；Efron 与 Tibshirani 1993，第 11 章；Miller 1974）。离散程度由评分本身测得，而非假定：它取代的 Bonett 与 Wright（2000）公式 (1 + ρ²/2)/(n − 3) 是二元正态的方差；在 1–5 分量表上，若评审模型要么给出真实分数、要么随机给分，ρ 的波动约为其两倍，该区间的覆盖率在 ρ 0.63 时只有 87–89 %，0.81 时 76–78 %，0.9 时 63–66 %。刀切法在这些评分上以及 30 到 500 个条目的正态数据上覆盖 93–97 %（VALIDATION.md，spearman-fisher-z）。至少需要 4 个条目。ρ = ±1、去掉某一个条目后 ρ = ±1（数据无法显示 ρ 的波动；在 ρ 0.9 的 1–5 分评分上，30 个条目的样本中占 23 %，50 个条目时占 6 %）、或去掉任一条目 ρ 都不变时，没有区间（“无定义”，并说明原因）；一方恒定时 ρ 本身无定义。',
     },
     tieHalf: {
       term: '平局折半准确率',
