@@ -8,7 +8,7 @@ import { spearmanInterval } from '../src/shared/stats/correlation';
 import { wilcoxonSignedRank } from '../src/shared/stats/wilcoxon';
 import { mulberry32 } from '../src/shared/random';
 import { LEAN_TIE } from '../src/main/providers/simulated/planted-lean';
-import { plantedAgreement } from './validate-e2e/agreement';
+import { plantedAgreement } from './validate/planted-agreement';
 import { plantedRepeatNoise } from './validate-e2e/planted';
 
 const which = process.argv[2] ?? 'all';

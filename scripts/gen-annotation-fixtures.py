@@ -58,15 +58,18 @@ for x, y in corr_sets:
     rho = stats.spearmanr(x, y).statistic
     n = len(x)
     z = np.arctanh(rho)
-    # Bonett & Wright (2000): var(atanh rho_s) = (1 + rho_s^2 / 2) / (n - 3).
-    half = stats.norm.ppf(0.975) * np.sqrt((1 + rho**2 / 2) / (n - 3))
+    # Jackknife SE of atanh rho over leave-one-out items (spearmanr recomputed on each), t on n - 1
+    # df (Efron & Tibshirani 1993, ch. 11); scripts/gen-spearman-jackknife-fixtures.py has the edge cases.
+    zs = np.array([np.arctanh(stats.spearmanr(np.delete(x, i), np.delete(y, i)).statistic) for i in range(n)])
+    half = stats.t.ppf(0.975, n - 1) * np.sqrt((n - 1) / n * np.sum((zs - zs.mean()) ** 2))
     correlations.append(
         {
             "x": x,
             "y": y,
             "pearson": fl(stats.pearsonr(x, y).statistic),
             "spearman": fl(rho),
-            "spearman_ci": [fl(np.tanh(z - half)), fl(np.tanh(z + half))],
+            # Every leave-one-out rho equal (the last set): no spread, the app says undefined.
+            "spearman_ci": None if half < 1e-9 else [fl(np.tanh(z - half)), fl(np.tanh(z + half))],
             "kendall_tau_b": fl(stats.kendalltau(x, y).statistic),
         }
     )

@@ -20,71 +20,9 @@ import type { CI } from '../../src/shared/stats/intervals';
 import { ALPHA } from './position';
 import type { Cell, Check } from './runner';
 import { replicateModel, sampleSeed, type Lab } from './studies';
+import { ANNOTATORS, MAX, plantedAgreement } from '../validate/planted-agreement';
 
-/** The scale people and the judge rate on (bias probes' pointwise default). */
-const MAX = 5;
-export const ANNOTATORS = ['ann-1', 'ann-2', 'ann-3'] as const;
-
-/** P(score | quality) of a rater who gives the quality, or with `noise` a uniform score. */
-function rater(noise: number): number[][] {
-  return Array.from({ length: MAX }, (_, q) =>
-    Array.from({ length: MAX }, (_, s) => (s === q ? 1 - noise : 0) + noise / MAX),
-  );
-}
-
-/**
- * The planted truth of a `-quality<judgeNoise>` judge against the median of `raters` annotators
- * each with `humanNoise`: the joint law of (judge score, human median), its population Spearman ρ
- * (Pearson of the mid-distribution transforms F(x−) + ½P(x)) and quadratic-weighted κ.
- */
-export function plantedAgreement(judgeNoise: number, humanNoise: number, raters = ANNOTATORS.length) {
-  const judge = rater(judgeNoise);
-  const human = rater(humanNoise);
-  // P(median of the raters = m | quality q), over every combination of their scores.
-  const median = Array.from({ length: MAX }, () => new Array<number>(MAX).fill(0));
-  for (let q = 0; q < MAX; q++) {
-    const scores = new Array<number>(raters).fill(0);
-    for (;;) {
-      const p = scores.reduce((acc, s) => acc * human[q][s], 1);
-      const sorted = [...scores].sort((a, b) => a - b);
-      median[q][sorted[(raters - 1) >> 1]] += p;
-      let i = 0;
-      while (i < raters && ++scores[i] === MAX) scores[i++] = 0;
-      if (i === raters) break;
-    }
-  }
-  if (raters % 2 === 0) throw new RangeError('an odd number of raters keeps the median on the scale');
-  const joint = Array.from({ length: MAX }, (_, j) =>
-    Array.from({ length: MAX }, (_, m) => {
-      let p = 0;
-      for (let q = 0; q < MAX; q++) p += (judge[q][j] * median[q][m]) / MAX;
-      return p;
-    }),
-  );
-  const pj = joint.map((row) => row.reduce((a, b) => a + b, 0));
-  const pm = joint[0].map((_, m) => joint.reduce((a, row) => a + row[m], 0));
-  const mid = (p: number[]) => p.map((x, i) => p.slice(0, i).reduce((a, b) => a + b, 0) + x / 2);
-  const gj = mid(pj);
-  const gm = mid(pm);
-  const mean = (g: number[], p: number[]) => g.reduce((a, x, i) => a + x * p[i], 0);
-  const [mj, mm] = [mean(gj, pj), mean(gm, pm)];
-  let cov = 0;
-  let vj = 0;
-  let vm = 0;
-  let observed = 0;
-  let chance = 0;
-  for (let j = 0; j < MAX; j++) {
-    vj += pj[j] * (gj[j] - mj) ** 2;
-    vm += pm[j] * (gm[j] - mm) ** 2;
-    for (let m = 0; m < MAX; m++) {
-      cov += joint[j][m] * (gj[j] - mj) * (gm[m] - mm);
-      const w = ((j - m) / (MAX - 1)) ** 2;
-      observed += w * joint[j][m];
-      chance += w * pj[j] * pm[m];
-    }
-  }
-  return { joint, rho: cov / Math.sqrt(vj * vm), kappa: 1 - observed / chance };
-}
+export { ANNOTATORS, plantedAgreement };
 
 /** The app's plan for the human-agreement row at the planted ρ: items (units) for 80 %, and the power at n. */
 export function planAgreement(rho: number, threshold = DEFAULT_THRESHOLD) {
@@ -182,21 +120,20 @@ async function agreementRun(lab: Lab, d: Design, seed: number): Promise<Agreemen
 }
 
 /**
- * Why the ρ rows fall short, measured apart from the pipeline (`node bench/run.mjs e2e-direct
- * agreement`: the same law drawn directly, 2,000 draws a cell through spearmanInterval and
- * cohensKappa): the estimate is right, its interval's width is not. The jackknife figure is from
- * numpy (400 draws, leave-one-out atanh ρ), not from the app.
+ * Why the ρ rows fell short and what replaced the interval, measured apart from the pipeline
+ * (`node bench/run.mjs e2e-direct agreement`: the same law drawn directly, 2,000 draws a cell
+ * through spearmanInterval and cohensKappa).
  */
 const WHY_RHO =
-  'Why ρ falls short: the Fisher-z interval takes the spread of atanh ρ from a bivariate normal ' +
-  '((1 + ρ²/2)/(n − 3), Bonett & Wright 2000); ratings that are either the true score or a random one ' +
-  'spread about twice as much at high ρ (the SD of ρ at ρ 0.905, 74 responses: 0.051, against 0.026 ' +
-  'assumed), so the interval is too narrow at every n: the same law drawn directly through ' +
-  '`spearmanInterval` covers 87–89 % at ρ 0.63, 76–78 % at ρ 0.81 and 63–66 % at ρ 0.905 with 30, 74, ' +
-  '200 and 500 responses (ρ itself is unbiased: mean 0.904 at 0.905), and 94–96 % at ρ 0. The replace/mix ' +
-  'decision and the plan inherit it (rows below). A jackknife standard error of atanh ρ covered 95.0 % at ' +
-  'ρ 0.905, 74 responses (400 draws): the replacement to make. The weighted κ interval is asymptotic and ' +
-  'gets there with n: 81–85 % at κ 0.905 with 30–74 responses, 92.5 % with 500.';
+  'The ρ interval was Fisher z with Bonett & Wright’s (2000) variance (1 + ρ²/2)/(n − 3), the bivariate ' +
+  'normal’s; ratings that are either the true score or a random one spread about twice as much at high ρ ' +
+  '(the SD of ρ at ρ 0.905, 74 responses: 0.051, against 0.026 assumed), and the same law drawn directly ' +
+  'through it covered 87–89 % at ρ 0.63, 76–78 % at ρ 0.81 and 63–66 % at ρ 0.905 with 30, 74, 200 and 500 ' +
+  'responses. It is now the jackknife on Fisher’s z (leave-one-out atanh ρ, t on n − 1 df; Efron & ' +
+  'Tibshirani 1993), which measures that spread (spearman-fisher-z has the direct coverage). The weighted ' +
+  'κ interval is asymptotic and gets there with n: 79–84 % at κ 0.905 with 30–74 responses, 93 % with 500. ' +
+  'The plan of the replace decision (fisherZRow) still assumes Bonett–Wright’s variance, having no ratings ' +
+  'yet, so on these ratings it promises more power than the wider, honest interval gives.';
 
 const covers = (ci: CI | null, truth: number) => (ci === null ? null : ci[0] <= truth && truth <= ci[1]);
 
@@ -217,7 +154,7 @@ export function agreementChecks(lab: () => Lab): Check[] {
     return {
       key: `${stat}-${designKey(d)}`,
       n: 2 * d.items,
-      planted: `${describe(d)}, ${stat === 'rho' ? 'Spearman ρ (Fisher z, Bonett–Wright)' : 'quadratic-weighted κ'}`,
+      planted: `${describe(d)}, ${stat === 'rho' ? 'Spearman ρ (jackknife Fisher z)' : 'quadratic-weighted κ'}`,
       // ~0.4 CPU-s a run (a study, a set, 3 × n label calls, two reports) and three designs:
       // 100 runs put the MC SE at 2.2 points of 95 %.
       reps: 100,

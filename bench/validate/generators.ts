@@ -283,3 +283,28 @@ export function twoOrderLanguageItems(rng: Rng, nItems: number, tau: number): [n
   }
   return out;
 }
+
+/**
+ * n items on a 1–5 scale as a judge and three people rate them (bench/validate-e2e/agreement.ts's
+ * law, drawn without the pipeline): a true score q uniform on 1–5; the judge gives q, or with
+ * probability `judgeNoise` a uniform score; the reference is the median of three people who each
+ * give q, or with probability `humanNoise` a uniform score. Truth: plantedAgreement(judgeNoise,
+ * humanNoise).rho. Heavily tied and far from a bivariate normal: ρ varies about twice as much at
+ * high ρ as Bonett–Wright's variance assumes.
+ */
+export function agreeOrRandomRatings(
+  rng: Rng,
+  n: number,
+  judgeNoise: number,
+  humanNoise: number,
+): { x: number[]; y: number[] } {
+  const u5 = () => 1 + Math.floor(rng() * 5);
+  const x = new Array<number>(n);
+  const y = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const q = u5();
+    x[i] = rng() < judgeNoise ? u5() : q;
+    y[i] = [0, 1, 2].map(() => (rng() < humanNoise ? u5() : q)).sort((a, b) => a - b)[1];
+  }
+  return { x, y };
+}

@@ -28,15 +28,20 @@ describe('the decision at the threshold, applied with the interval', () => {
   it('replaces when the whole CI clears it, mixes when it lies below, and estimates the items still needed', () => {
     expect(decide(0.9, [0.82, 0.95], 100, 0.8)).toEqual({ decision: 'replace', more_items: null });
     expect(decide(0.5, [0.3, 0.7], 100, 0.8)).toEqual({ decision: 'mix', more_items: null });
-    const u = decide(0.85, [0.7, 0.92], 40, 0.8);
+    // The interval's half-width on the z scale (the jackknife's t · SE) shrinks as 1/√(n − 3): at
+    // n + more items it falls below the distance to the threshold, one item fewer it does not.
+    const z = Math.atanh(0.85);
+    const gap = z - Math.atanh(0.8);
+    const at = (half: number): [number, number] => [Math.tanh(z - half), Math.tanh(z + half)];
+    const u = decide(0.85, at(0.4), 40, 0.8);
     expect(u.decision).toBe('undecided');
-    // At the same rho, n + more items give a Fisher-z half-width (Bonett & Wright's variance for
-    // Spearman, (1 + rho²/2) / (n − 3)) below the distance to the threshold.
     const n = 40 + u.more_items!;
-    const gap = Math.atanh(0.85) - Math.atanh(0.8);
-    const sd = Math.sqrt(1 + 0.85 ** 2 / 2);
-    expect((1.959963984540054 * sd) / Math.sqrt(n - 3)).toBeLessThanOrEqual(gap);
-    expect((1.959963984540054 * sd) / Math.sqrt(n - 4)).toBeGreaterThan(gap);
+    expect(0.4 * Math.sqrt(37 / (n - 3))).toBeLessThanOrEqual(gap);
+    expect(0.4 * Math.sqrt(37 / (n - 4))).toBeGreaterThan(gap);
+    // Ratings whose rho varies twice as much (variance ×2) need about twice the items: the count
+    // follows the spread the interval measured, not Bonett–Wright's fixed 1 + rho²/2.
+    const wide = decide(0.85, at(0.4 * Math.SQRT2), 40, 0.8);
+    expect((40 + wide.more_items! - 3) / (n - 3)).toBeCloseTo(2, 1);
     expect(decide(0.8, [0.6, 0.9], 40, 0.8)).toEqual({ decision: 'undecided', more_items: null });
   });
 });

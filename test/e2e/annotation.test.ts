@@ -277,7 +277,7 @@ describe('human ratings in Chromium (issue 12)', () => {
     expect(await cell('judge_human', 'rho_ci')).toBe(
       rho.ci
         ? `[${rho.ci[0].toFixed(3)}, ${rho.ci[1].toFixed(3)}]`
-        : `undefined (${agreed.length < 4 ? 'fewer than 4 items' : 'ρ = ±1'})`,
+        : `undefined (${rho.ci_undefined_reason})`,
     );
     const decision = rho.ci
       ? rho.ci[0] >= 0.8

@@ -15,7 +15,6 @@ import {
   median,
   pearsonR,
   spearmanInterval,
-  spearmanVarianceFactor,
   exactAgreement,
   normalQuantile,
   type CI,
@@ -313,8 +312,11 @@ type DecisionFields = Pick<JudgeHumanRow, 'decision' | 'more_items' | 'decision_
 /**
  * The decision at the threshold, applied with the interval: its lower end at or above → replace;
  * its upper end below → mix; straddling → undecided, with about how many more items would shrink
- * the Fisher-z interval (half-width z · sqrt((1 + rho²/2) / (n − 3)), spearmanInterval's) to clear
- * the threshold at the same rho.
+ * the interval to clear the threshold at the same rho. The interval's own spread is what shrinks:
+ * its half-width on the z scale, (atanh hi − atanh lo)/2 = q · se (spearmanInterval's jackknife),
+ * is taken as q · sqrt(f/(n − 3)) and scaled to n' items as sqrt(f/(n' − 3)), so the count follows
+ * the spread the data showed (until the jackknife, it assumed Bonett–Wright's 1 + rho²/2, which on
+ * 1–5 ratings is about half the real variance at high rho and promised too few items).
  * Without rho (a constant side, `constant` says which) → undefined. At rho = ±1 there is no
  * interval: the point value decides, with a warning.
  */
@@ -342,7 +344,10 @@ export function decide(
   if (ci[1] < threshold) return { decision: 'mix', more_items: null };
   const gap = Math.abs(Math.atanh(Math.max(-0.999999, Math.min(0.999999, rho))) - Math.atanh(threshold));
   if (gap < 1e-9) return { decision: 'undecided', more_items: null };
-  const needed = Math.ceil((normalQuantile(0.975) / gap) ** 2 * spearmanVarianceFactor(rho) + 3);
+  const halfZ = (Math.atanh(ci[1]) - Math.atanh(ci[0])) / 2;
+  const q = normalQuantile(0.975);
+  const factor = (halfZ / q) ** 2 * (n - 3);
+  const needed = Math.ceil((q / gap) ** 2 * factor + 3);
   return { decision: 'undecided', more_items: Math.max(1, needed - n) };
 }
 

@@ -57,13 +57,14 @@ function agreementCells(r: AgreementRow): TableRow {
 
 /** The rule behind "More items", in one sentence (the decision panel says the same). */
 export const MORE_ITEMS_RULE =
-  'More items: how many more rated items a 95% Fisher-z CI around the same ρ needs to clear the ' +
-  'threshold (n = (1.96 / |atanh ρ − atanh threshold|)² + 3, minus the items rated), so a ρ close to ' +
-  'the threshold needs many more items than one far from it, whatever the width of its CI now.';
+  'More items: how many more rated items the 95% CI around the same ρ needs to clear the threshold, ' +
+  'its spread on the z scale shrinking as 1/√(n − 3) (n = (half-width of atanh CI · √(n − 3) / ' +
+  '|atanh ρ − atanh threshold|)² + 3, minus the items rated), so a ρ close to the threshold, or ratings ' +
+  'whose ρ varies much, need many more items.';
 
-/** Where the Fisher-z interval of ρ is unreliable (docs/VALIDATION.md, e2e-human-agreement-coverage). */
+/** How ρ's interval is computed and where it holds (docs/VALIDATION.md, spearman-fisher-z). */
 export const RHO_CI_LIMIT =
-  'Unreliable where ratings are unlike a bivariate normal: on 1–5 scores where the judge gives either the true score or a random one, ρ varies about twice as much as its CI assumes, which covered 87–89 % at ρ 0.63, 76–78 % at 0.81 and 63–66 % at 0.9 for 30–500 items, so a decision near the threshold errs more often than 1 in 20 (docs/VALIDATION.md, end to end).';
+  "ρ's CI: a jackknife on Fisher's z (the spread of atanh ρ measured by leaving out one item at a time, t on n − 1 df; Efron & Tibshirani 1993), so it holds on 1–5 ratings unlike a bivariate normal, where the Bonett–Wright formula it replaced covered 63–89 %; undefined when without one item ρ is ±1 (the data cannot show how ρ varies) or the same without any item (docs/VALIDATION.md, spearman-fisher-z).";
 
 /** The decision word, with why when it is undefined or rests on ρ alone. */
 export function decisionCell(r: JudgeHumanRow): string {
@@ -115,7 +116,7 @@ export function agreementTables(report: AgreementReport): Table[] {
       id: 'judge_human',
       title: `Judge vs human ${reference}`,
       caption:
-        `Spearman ρ with a Fisher-z 95% CI, Pearson r, Kendall τ-b, ${weights} Cohen's κ with a 95% CI and exact agreement ` +
+        `Spearman ρ with a jackknife Fisher-z 95% CI, Pearson r, Kendall τ-b, ${weights} Cohen's κ with a 95% CI and exact agreement ` +
         `against the human ${reference} per item. κ's CI: κ ± 1.96 SE (Fleiss, Cohen & Everitt 1969) clipped to ` +
         "κ's range [−1, 1]; " +
         'undefined when one side is constant (its variance is 0). ' +

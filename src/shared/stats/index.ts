@@ -83,6 +83,7 @@ export {
   pearsonR,
   spearman,
   spearmanInterval,
+  spearmanJackknifeSe,
   spearmanVarianceFactor,
   type Correlation,
   type RhoCiUndefinedReason,

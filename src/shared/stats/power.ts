@@ -436,8 +436,11 @@ export function exactBinomialSampleSize(
 
 /**
  * Power of the two-sided test that the Fisher-z interval of ρ excludes ρ0, with n items, at true
- * ρ1. `spearman`: atanh ρ̂'s variance is (1 + ρ1²/2)/(n − 3) (Bonett & Wright 2000), as the
- * agreement's interval computes it; without it, Pearson's 1/(n − 3) (statsmodels' NormalIndPower).
+ * ρ1. `spearman`: atanh ρ̂'s variance is (1 + ρ1²/2)/(n − 3) (Bonett & Wright 2000), the bivariate
+ * normal's; without it, Pearson's 1/(n − 3) (statsmodels' NormalIndPower). The agreement's interval
+ * measures the spread with a jackknife instead (spearmanInterval): on bivariate-normal-like ratings
+ * the two agree, on agree-or-random 1–5 ratings ρ varies up to about twice as much at high ρ, so a
+ * plan made before any rating is optimistic there (docs/VALIDATION.md, e2e-human-agreement-power).
  */
 export function fisherZPower(
   rho1: number,

@@ -59,7 +59,7 @@ describe('DecisionPanel', () => {
     render(<DecisionPanel rows={rows} threshold={0.8} />);
     expect(rowOf('J')).toContain('Rate about 59 more items.');
     expect(screen.getByTestId('decision-more-rule').textContent).toContain(
-      'a 95% interval around the same ρ would no longer include 0.8',
+      'the 95% interval around the same ρ, as widely spread as these ratings show it now and narrowing as 1/√(n − 3), would no longer include 0.8',
     );
     expect(rowOf('Constant')).toContain(
       'Undefined: the judge gave every one of these 28 items the same rating',

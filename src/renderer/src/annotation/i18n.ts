@@ -218,7 +218,7 @@ const en = {
     undecided: 'Undecided: the 95% CI of ρ straddles {{threshold}}. Rate about {{more}} more items.',
     undecidedNoEstimate: 'Undecided: not enough rated items to tell.',
     moreRule:
-      'Why this many: it is the number of items at which a 95% interval around the same ρ would no longer include {{threshold}}, so a ρ close to {{threshold}} needs many more items than one far from it, however wide its interval is now.',
+      'Why this many: it is the number of items at which the 95% interval around the same ρ, as widely spread as these ratings show it now and narrowing as 1/√(n − 3), would no longer include {{threshold}}; a ρ close to {{threshold}}, or ratings whose ρ varies much, need many more items.',
     undefined: {
       'judge constant':
         'Undefined: the judge gave every one of these {{n}} items the same rating, so ρ does not exist and there is nothing to decide on. Check the judge’s prompt and scale.',
@@ -311,6 +311,8 @@ const zhTables = {
     'undefined (variance 0)': '无定义（方差为 0）',
     'undefined (ρ = ±1)': '无定义（ρ = ±1）',
     'undefined (fewer than 4 items)': '无定义（少于 4 个条目）',
+    'undefined (ρ = ±1 without one item)': '无定义（去掉一个条目后 ρ = ±1）',
+    'undefined (ρ the same without any one item)': '无定义（去掉任一条目 ρ 都不变）',
     low: '低',
     mid: '中',
     high: '高',
@@ -349,7 +351,7 @@ const zhTables = {
       'ICC(2,1)：双向随机、绝对一致、单个评分者，基于每位标注者都评过的 {{complete}} 个条目（95% 置信区间按 McGraw 与 Wong 1996，截取到 [−1, 1]）；Krippendorff α（{{level}}）基于全部 {{items}} 个已评条目；标签用 Fleiss κ。低于 0.6 说明任务定义不清，不宜用来验证评审模型。',
     preference: '偏好在 ICC、α 和 ρ 中编码为 +1（回答 A 更好）、0（平局）、−1（回答 B 更好）。',
     judge_human:
-      'Spearman ρ 及 Fisher-z 95% 置信区间、Pearson r、Kendall τ-b、{{weights}} Cohen κ 及 95% 置信区间，以及与每个条目人工{{reference}}的完全一致率。κ 的置信区间为 κ ± 1.96 SE（Fleiss、Cohen 与 Everitt 1969），截取到 κ 的取值范围 [−1, 1]；一方恒定时方差为 0，区间无定义。决策按 ρ ≥ {{threshold}} 作用于置信区间；ρ = ±1 时 Fisher-z 区间无定义，决策只依据 ρ 本身（已标注）。还需条目：使同一 ρ 的 95% Fisher-z 置信区间越过阈值所需的条目数（n = (1.96 / |atanh ρ − atanh 阈值|)² + 3，减去已评条目），因此 ρ 越接近阈值所需条目越多，与当前区间宽窄无关。评分不像二元正态时不可靠：在 1–5 分上，若评审模型要么给出真实分数、要么随机给分，ρ 的波动约为其置信区间假定的两倍，30–500 个条目时覆盖率在 ρ 0.63 为 87–89 %，0.81 为 76–78 %，0.9 为 63–66 %，因此阈值附近的决策出错的概率高于 1/20（docs/VALIDATION.md，端到端）。',
+      'Spearman ρ 及刀切法（jackknife）Fisher-z 95% 置信区间、Pearson r、Kendall τ-b、{{weights}} Cohen κ 及 95% 置信区间，以及与每个条目人工{{reference}}的完全一致率。κ 的置信区间为 κ ± 1.96 SE（Fleiss、Cohen 与 Everitt 1969），截取到 κ 的取值范围 [−1, 1]；一方恒定时方差为 0，区间无定义。决策按 ρ ≥ {{threshold}} 作用于置信区间；ρ = ±1 时 Fisher-z 区间无定义，决策只依据 ρ 本身（已标注）。还需条目：使同一 ρ 的 95% 置信区间越过阈值所需的条目数，其在 z 尺度上的离散程度按 1/√(n − 3) 收窄（n = (atanh 区间半宽 · √(n − 3) / |atanh ρ − atanh 阈值|)² + 3，减去已评条目），因此 ρ 越接近阈值、或 ρ 波动越大，所需条目越多。ρ 的置信区间：Fisher z 上的刀切法（逐个去掉一个条目，测得 atanh ρ 的离散程度，t 分布自由度 n − 1；Efron 与 Tibshirani 1993），因此在不像二元正态的 1–5 分评分上也成立，而它取代的 Bonett–Wright 公式在那里覆盖率只有 63–89 %；若去掉某一个条目后 ρ = ±1（数据无法显示 ρ 的波动）或去掉任一条目 ρ 都不变，则无定义（docs/VALIDATION.md，spearman-fisher-z）。',
     bands:
       '按人工{{reference}}划分三分位：看一致性在哪里失效。κ 的置信区间（κ ± 1.96 SE，截取到 [−1, 1]）在某一分段内若一方恒定（例如二元标签在分段内不会变化）则无定义。',
     categories:
@@ -587,7 +589,7 @@ const zh: typeof en & typeof zhTables = {
     undecided: '尚无定论：ρ 的 95% 置信区间跨越 {{threshold}}。大约再评 {{more}} 条。',
     undecidedNoEstimate: '尚无定论：已评条目太少。',
     moreRule:
-      '为什么是这个数：这是让同一 ρ 的 95% 置信区间不再包含 {{threshold}} 所需的条目数，所以 ρ 越接近 {{threshold}}，需要的条目越多，与当前区间的宽窄无关。',
+      '为什么是这个数：这是让同一 ρ 的 95% 置信区间（按这些评分现在显示的离散程度，并随 1/√(n − 3) 收窄）不再包含 {{threshold}} 所需的条目数；ρ 越接近 {{threshold}}，或评分的 ρ 波动越大，需要的条目越多。',
     undefined: {
       'judge constant':
         '无定义：评审模型对这 {{n}} 个条目给出的评分全部相同，ρ 不存在，无从决策。请检查评审模型的提示词和量表。',

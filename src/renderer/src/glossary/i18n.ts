@@ -32,8 +32,8 @@ const en = {
       body: 'κ ± 1.96 standard errors, with the large-sample standard error of Fleiss, Cohen & Everitt (1969), as statsmodels computes it, cut back to κ’s range [−1, 1] (with few items κ ± 1.96 SE can pass 1). When one side gives the same rating to every item, κ’s variance is 0 and there is no interval: the table says “undefined (one side constant)”. Large-sample means large: with weights on a 1–5 scale at κ near 0.9 it covered 81–85 % with 30–74 items and 92.5 % with 500 (VALIDATION.md, end to end and weighted-kappa).',
     },
     fisherZ: {
-      term: 'ρ 95% CI (Fisher z)',
-      body: 'The interval of Spearman’s ρ: tanh(atanh ρ ± 1.96·√((1 + ρ²/2)/(n − 3))) (Bonett & Wright 2000). It needs at least 4 items. At ρ = ±1 atanh is infinite and there is no interval (“undefined”); when one side is constant, ρ itself is undefined. Unreliable on ratings unlike a bivariate normal: where a judge gives either the true score or a random one on a 1–5 scale, ρ varies about twice as much as the interval assumes, and it covered 87–89 % at ρ 0.63, 76–78 % at 0.81 and 63–66 % at 0.9, at every n from 30 to 500 (VALIDATION.md, end to end); a “replace” or “mix” decision near the threshold then errs more often than 1 in 20.',
+      term: 'ρ 95% CI (jackknife, Fisher z)',
+      body: 'The interval of Spearman’s ρ: tanh(atanh ρ ± t(0.975, n − 1)·SE), SE the jackknife standard error of atanh ρ: ρ recomputed without each item in turn, SE = √((n − 1)/n · Σ(zᵢ − z̄)²) (Quenouille–Tukey; Efron & Tibshirani 1993, ch. 11; Miller 1974). The spread is measured from the ratings, not assumed: the Bonett & Wright (2000) formula it replaced, (1 + ρ²/2)/(n − 3), is the bivariate normal’s, and on 1–5 ratings where a judge gives either the true score or a random one ρ varies about twice as much, so that interval covered only 87–89 % at ρ 0.63, 76–78 % at 0.81 and 63–66 % at 0.9. The jackknife covers 93–97 % there and on normal data from 30 to 500 items (VALIDATION.md, spearman-fisher-z). It needs at least 4 items. No interval (“undefined”, with the reason) at ρ = ±1, when without one item ρ is ±1 (the data cannot show how ρ varies: at ρ 0.9 on 1–5 ratings in 23 % of 30-item samples, 6 % of 50-item ones), or when ρ is the same without any item; when one side is constant, ρ itself is undefined.',
     },
     tieHalf: {
       term: 'Tie-half accuracy',
@@ -98,8 +98,8 @@ const zh: typeof en = {
       body: 'κ ± 1.96 个标准误，标准误采用 Fleiss、Cohen 与 Everitt（1969）的大样本公式，与 statsmodels 相同，并截取到 κ 的取值范围 [−1, 1]（条目少时 κ ± 1.96 SE 可能超过 1）。若一方对所有条目给出同一评分，κ 的方差为 0，没有区间：表中显示“无定义（一方恒定）”。大样本公式需要真正的大样本：在 1–5 分量表上加权、κ 接近 0.9 时，30–74 个条目的覆盖率为 81–85 %，500 个条目时为 92.5 %（VALIDATION.md，端到端与 weighted-kappa）。',
     },
     fisherZ: {
-      term: 'ρ 95% 置信区间（Fisher z）',
-      body: 'Spearman ρ 的区间：tanh(atanh ρ ± 1.96·√((1 + ρ²/2)/(n − 3)))（Bonett 与 Wright 2000），至少需要 4 个条目。ρ = ±1 时 atanh 为无穷大，没有区间（“无定义”）；一方恒定时 ρ 本身无定义。评分不像二元正态时不可靠：在 1–5 分量表上，若评审模型要么给出真实分数、要么随机给分，ρ 的波动约为区间假定的两倍，覆盖率在 ρ 0.63 时为 87–89 %，0.81 时为 76–78 %，0.9 时为 63–66 %，n 从 30 到 500 都是如此（VALIDATION.md，端到端）；此时阈值附近的“替代”或“混合”决策出错的概率高于 1/20。',
+      term: 'ρ 95% 置信区间（刀切法，Fisher z）',
+      body: 'Spearman ρ 的区间：tanh(atanh ρ ± t(0.975, n − 1)·SE)，SE 为 atanh ρ 的刀切法（jackknife）标准误：依次去掉每个条目重新计算 ρ，SE = √((n − 1)/n · Σ(zᵢ − z̄)²)（Quenouille–Tukey；Efron 与 Tibshirani 1993，第 11 章；Miller 1974）。离散程度由评分本身测得，而非假定：它取代的 Bonett 与 Wright（2000）公式 (1 + ρ²/2)/(n − 3) 是二元正态的方差；在 1–5 分量表上，若评审模型要么给出真实分数、要么随机给分，ρ 的波动约为其两倍，该区间的覆盖率在 ρ 0.63 时只有 87–89 %，0.81 时 76–78 %，0.9 时 63–66 %。刀切法在这些评分上以及 30 到 500 个条目的正态数据上覆盖 93–97 %（VALIDATION.md，spearman-fisher-z）。至少需要 4 个条目。ρ = ±1、去掉某一个条目后 ρ = ±1（数据无法显示 ρ 的波动；在 ρ 0.9 的 1–5 分评分上，30 个条目的样本中占 23 %，50 个条目时占 6 %）、或去掉任一条目 ρ 都不变时，没有区间（“无定义”，并说明原因）；一方恒定时 ρ 本身无定义。',
     },
     tieHalf: {
       term: '平局折半准确率',
