@@ -16,10 +16,12 @@ import { emptyMetrics, JUDGES, makeMetrics } from './test-fixtures';
 import { unmountAndDropApiAfterEach, withoutCanvas } from '../../../test/dom';
 
 withoutCanvas();
-unmountAndDropApiAfterEach();
+// After-each hooks run last-registered first: the page is unmounted before the observer stub goes,
+// or a chart's effect still pending at unmount would construct an IntersectionObserver jsdom lacks.
 afterEach(() => {
   delete (window as { IntersectionObserver?: unknown }).IntersectionObserver;
 });
+unmountAndDropApiAfterEach();
 
 /** Charts are drawn when they come near the viewport; tests of the tables keep them off-screen. */
 function chartsOffScreen() {
