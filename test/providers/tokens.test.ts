@@ -1,7 +1,6 @@
 // Token counts for estimates and TPM budgets: the same as the tokenizer's, counted once per text,
 // and a text that contains a special token's spelling is counted, not refused.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { countTokens, encode } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +9,6 @@ import {
   countByLines,
   countByWords,
   estimateInputTokens,
-  forgetTokenCounts,
   planTokenCounter,
 } from '../../src/main/providers/tokens';
 import type { ChatRequestSpec } from '../../src/main/providers/types';
@@ -138,19 +136,5 @@ describe('counting a text by its words and lines', () => {
     expect(counter.input(s)).toBe(estimateInputTokens(s));
     expect(counter.input(s)).toBe(estimateInputTokens(s));
     expect(counter.prefix(s)).toBe(cacheablePrefixTokens(s));
-  });
-});
-
-describe('tokenizer tables released after a run (issue 39)', () => {
-  const loaded = () =>
-    Object.keys(createRequire(import.meta.url).cache).filter((f) => /[\\/]gpt-tokenizer[\\/]/.test(f));
-  it('drops the tables and the counts, and counts the same after loading them again', () => {
-    const s = spec('Which answer is better? 哪个回答更好？ Released, then counted again.');
-    const before = estimateInputTokens(s);
-    expect(loaded().length).toBeGreaterThan(0);
-    forgetTokenCounts();
-    expect(loaded()).toEqual([]);
-    expect(estimateInputTokens(s)).toBe(before);
-    expect(loaded().length).toBeGreaterThan(0);
   });
 });

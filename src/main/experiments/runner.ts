@@ -6,8 +6,6 @@ import type { ExperimentProgress, ExperimentStatus } from '../../shared/experime
 import type { KeyStore } from '../providers/config';
 import type { StagePlugin } from '../protocols/plugin';
 import type { ProtocolTask } from '../protocols/types';
-import { releaseTokenizer } from '../providers/sdk';
-import { forgetTokenCounts } from '../providers/tokens';
 import type { ChatResult } from '../providers/types';
 import {
   EARLY_WARNING,
@@ -397,9 +395,6 @@ export class ExperimentRun {
     // tasks are recorded, so they count as unsent below).
     if (!complete && !this.outgrown)
       this.outgrown = this.openCount(this.planAll(exp, stages, tasksOf, true).jobs) > 0;
-    // No estimate is taken after the last round: the tokenizer's tables need not outlive it
-    // (the export that follows in `judge-lab run` peaks with them; the next estimate reloads).
-    forgetTokenCounts();
     // Out of rounds with calls still open: never report those as finished.
     const unsent = unsentCalls(db, this.experimentId);
     if (unsent > 0 && this.outgrown)
@@ -511,10 +506,6 @@ export class ExperimentRun {
         skipLane: (endpoint, model) => paused.has(`${endpoint}${SEP}${model}`),
       }).minutesAtRateLimits * 60,
     );
-    // The run itself counts no tokens (a TPM budget tokenizes only when a lane has one): the
-    // tokenizer's tables (~50 MB of RSS) go until an estimate meets a text it has not counted
-    // (the counts stay, so the next round's estimate reloads them only for new texts).
-    releaseTokenizer();
     this.estimateStale = false;
     this.estimatedAt = Date.now();
     this.estimateMs = this.estimatedAt - started;

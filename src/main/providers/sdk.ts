@@ -25,19 +25,6 @@ export function loadTokenizer(): Tokenizer {
 }
 
 /**
- * Lets the tokenizer's tables be collected (~14 MB of heap, ~50 MB of RSS as loaded): only an
- * estimate counts tokens, so a finished run no longer needs them while it exports (issue 39).
- * The next count loads them again. Module-cache entries go too, or `require` would keep them.
- */
-export function releaseTokenizer(): void {
-  if (!tokenizer) return;
-  tokenizer = undefined;
-  const req = createRequire(import.meta.url);
-  for (const id of Object.keys(req.cache))
-    if (/[\\/]node_modules[\\/]gpt-tokenizer[\\/]/.test(id)) delete req.cache[id];
-}
-
-/**
  * A successful call's body as the SDKs' own parse step reads it (non-streamed): JSON when the
  * content type says so, else the text; null for 204 and undefined for an empty JSON body.
  */

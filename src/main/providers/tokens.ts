@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { loadTokenizer, releaseTokenizer } from './sdk';
+import { loadTokenizer } from './sdk';
 import type { ChatRequestSpec } from './types';
 
 /**
@@ -68,17 +68,6 @@ function countedTokens(text: string): number {
     countedChars -= oldest.length;
   }
   return n;
-}
-
-/**
- * Drops the counts remembered and the tokenizer's tables, once a run needs no more estimates:
- * held to the end, they were ~8 MB of keys and ~50 MB of RSS beside the export (issue 39).
- */
-export function forgetTokenCounts(): void {
-  counted.clear();
-  countedChars = 0;
-  recent.clear();
-  releaseTokenizer();
 }
 
 // Chat formats add a few tokens of framing per message; 4 is OpenAI's documented rule of thumb.
