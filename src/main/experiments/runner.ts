@@ -63,7 +63,7 @@ export const REPLAN_INTERVAL_MS = 150;
 /**
  * A plan reads and hashes every task of the study, so on a big one it takes a while: plans are
  * spaced at least this many times their own duration (planning stays under ~10% of the time).
- * At 4 (~20%) the 419 × 3 Judge-LS study spent ~9 of its ~25 CPU-s planning again while
+ * At 4 (~20%) the 419 × 3 translation study spent ~9 of its ~25 CPU-s planning again while
  * answers arrived (issue 39); the judges' lanes have a backlog of tasks already planned, so
  * tasks joining later by a few hundred ms cost no wall time.
  */

@@ -66,7 +66,7 @@ export function checkFamilies(tables: readonly Table[]): string[] {
         const hypothesis = JSON.stringify(family.hypothesis.map((k) => row[k] ?? null));
         const same = entry.members.find((m) => m.hypothesis === hypothesis);
         if (!same) entry.members.push({ table: table.id, hypothesis, p, adjusted, shown: !!family.adjusted });
-        // A hypothesis may be shown by two tables (Judge-LS's significance table repeats the
+        // A hypothesis may be shown by two tables (a study's significance table may repeat the
         // invariance tests): once in the family, with the same numbers in both.
         else if (same.table === table.id)
           problems.push(`family ${id}: hypothesis ${hypothesis} counted twice in ${table.id}`);

@@ -1,10 +1,10 @@
 // Paired comparisons that several studies report with the same statistics, so each study states
 // only what it compares and the columns, methods and method sentences stay one definition:
 // - the repeat-flip noise floor: a change's flips beside the judge's own repeat flips on the same
-//   units (Judge-LS: language; reference sensitivity: the reference), with the paired excess and
+//   units (a language; a reference setting), with the paired excess and
 //   the item-clustered McNemar of change-only vs repeat-only flips;
 // - the position lean: items choosing the first-shown answer in both orders against the second
-//   in both (Judge-LS, bias probes, self-consistency's k-vote majorities).
+//   in both (pairwise studies, k-vote majorities).
 import { NEWCOMBE_PAIRED_METHOD } from '../stats/paired';
 import { FIRST_RATE_METHOD, POSITION_TEST_METHOD } from '../stats/position';
 import { col, withMethod, type TableColumn } from './table';

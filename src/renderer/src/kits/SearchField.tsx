@@ -1,4 +1,4 @@
-// The search box of a list's filter bar (the dataset's items, Judge-LS's flips): a labelled field
+// The search box of a list's filter bar (the dataset's items, a study's flips): a labelled field
 // that takes the rest of the bar's width.
 
 export function SearchField({

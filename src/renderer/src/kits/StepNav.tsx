@@ -1,5 +1,5 @@
 // Where an opened row stands in its list, and the way to the row before and after it: the item
-// viewer and Judge-LS's flip detail step through their lists alike (styles: styles/items.css).
+// viewer and a study's flip detail step through their lists alike (styles: styles/items.css).
 
 /** The position (none: the row is not in the list) and the previous/next buttons, off at an end. */
 export function StepNav({

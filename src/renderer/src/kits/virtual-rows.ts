@@ -1,4 +1,4 @@
-// What every virtualized list of the app (the dataset's item table, the browsers' grids, Judge-LS's
+// What every virtualized list of the app (the dataset's item table, the browsers' grids, a study's
 // variant list) is built on: a scrolling element whose visible rows alone are drawn, each placed
 // where the virtualizer puts it, and the grids' cursor keys.
 import { useVirtualizer } from '@tanstack/react-virtual';
