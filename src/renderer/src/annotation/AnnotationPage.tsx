@@ -20,6 +20,7 @@ import './i18n';
 import './adjudication-i18n';
 import './annotation.css';
 import { NumberField } from './NumberField';
+import { PageHeader } from '../kits/PageFrame';
 
 /** The title of each view a set opens (the query's `view`). */
 const VIEW_TITLES: Record<string, string> = {
@@ -421,38 +422,37 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
   const open = sets?.find((s) => s.id === setId);
   return (
     <div className="page annotation-page">
-      <header className="page__header page__header--compact">
-        <div>
-          <h1 className="page__title">
-            {open && query.view ? `${t(VIEW_TITLES[query.view] ?? 'title')} · ${open.name}` : t('title')}
-          </h1>
-          <p className="page__intro">{t('intro')}</p>
-        </div>
-        <div className="page__tools">
-          {query.view && (
-            <button type="button" className="btn btn--ghost" onClick={() => onQuery({})}>
-              {t('screen.back')}
-            </button>
-          )}
-          <FilePicker
-            label={t('importPackage')}
-            accept=".json"
-            testId="import-package"
-            onError={(text) => setMessage({ text, error: true })}
-            onFile={async (f) => {
-              setForeign(null);
-              setConflicts(null);
-              const r = await getApi().call('annotation.importPackage', f);
-              if (r.outcome === 'foreign-set') {
-                setMessage(null);
-                setForeign({ file: f, answer: r });
-                return;
-              }
-              imported(f, r);
-            }}
-          />
-        </div>
-      </header>
+      <PageHeader
+        compact
+        title={open && query.view ? `${t(VIEW_TITLES[query.view] ?? 'title')} · ${open.name}` : t('title')}
+        intro={t('intro')}
+        tools={
+          <>
+            {query.view && (
+              <button type="button" className="btn btn--ghost" onClick={() => onQuery({})}>
+                {t('screen.back')}
+              </button>
+            )}
+            <FilePicker
+              label={t('importPackage')}
+              accept=".json"
+              testId="import-package"
+              onError={(text) => setMessage({ text, error: true })}
+              onFile={async (f) => {
+                setForeign(null);
+                setConflicts(null);
+                const r = await getApi().call('annotation.importPackage', f);
+                if (r.outcome === 'foreign-set') {
+                  setMessage(null);
+                  setForeign({ file: f, answer: r });
+                  return;
+                }
+                imported(f, r);
+              }}
+            />
+          </>
+        }
+      />
       {foreign && (
         <ForeignPackageQuestion
           answer={foreign.answer}

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppliedMapping, MappingMismatch, MappingTargets } from '../../../shared/annotation/api-types';
 import { getApi, toApiError } from '../api';
 import './apply-mapping-i18n';
+import { HeadCells } from '../kits/ListTable';
 
 const SHOWN = 20;
 
@@ -193,11 +194,15 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
             <table className="results-table">
               <thead>
                 <tr>
-                  <th>{t('applyMapping.item')}</th>
-                  <th>{t('applyMapping.category')}</th>
-                  <th className="num">{t('applyMapping.raw')}</th>
-                  <th className="num">{t('applyMapping.calibrated')}</th>
-                  <th className="num">{t('applyMapping.linear')}</th>
+                  <HeadCells
+                    columns={[
+                      { label: t('applyMapping.item') },
+                      { label: t('applyMapping.category') },
+                      { label: t('applyMapping.raw'), num: true },
+                      { label: t('applyMapping.calibrated'), num: true },
+                      { label: t('applyMapping.linear'), num: true },
+                    ]}
+                  />
                 </tr>
               </thead>
               <tbody>

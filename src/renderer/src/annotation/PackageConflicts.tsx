@@ -6,6 +6,7 @@ import type { PackageLabelConflict } from '../../../shared/annotation/api-types'
 import { useFormat } from '../lib/useFormat';
 import { TableScroll } from '../components/TableScroll';
 import './i18n';
+import { HeadCells } from '../kits/ListTable';
 
 export function PackageConflicts({
   conflicts,
@@ -40,10 +41,14 @@ export function PackageConflicts({
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">{t('conflicts.unit')}</th>
-              <th scope="col">{t('conflicts.annotator')}</th>
-              <th scope="col">{t('conflicts.ours')}</th>
-              <th scope="col">{t('conflicts.package')}</th>
+              <HeadCells
+                columns={[
+                  { label: t('conflicts.unit') },
+                  { label: t('conflicts.annotator') },
+                  { label: t('conflicts.ours') },
+                  { label: t('conflicts.package') },
+                ]}
+              />
             </tr>
           </thead>
           <tbody>

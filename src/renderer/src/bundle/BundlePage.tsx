@@ -15,6 +15,8 @@ import { BundleViews } from './BundleViews';
 import { BUNDLE_NS } from './i18n';
 import './i18n';
 import './bundle.css';
+import { PageHeader } from '../kits/PageFrame';
+import { HeadCells } from '../kits/ListTable';
 
 type State =
   | { status: 'idle' }
@@ -62,12 +64,10 @@ export function BundlePage() {
 
   return (
     <div className="page" data-testid="bundle-page">
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{t('title')}</h1>
-          <p className="page__intro">{t('intro')}</p>
-        </div>
-        <div className="page__tools">
+      <PageHeader
+        title={t('title')}
+        intro={t('intro')}
+        tools={
           <label className="btn btn--primary">
             {t('choose')}
             <input
@@ -83,8 +83,8 @@ export function BundlePage() {
               }}
             />
           </label>
-        </div>
-      </header>
+        }
+      />
       {state.status === 'busy' && (
         <p role="status" data-testid="bundle-busy">
           {t('busy', { file: state.fileName })}
@@ -133,9 +133,9 @@ export function BundleReport({ report }: { report: OpenedBundleReport }) {
           <table className="results-table" data-testid="bundle-checks">
             <thead>
               <tr>
-                <th scope="col">{t('file')}</th>
-                <th scope="col">{t('result')}</th>
-                <th scope="col">{t('firstDifference')}</th>
+                <HeadCells
+                  columns={[{ label: t('file') }, { label: t('result') }, { label: t('firstDifference') }]}
+                />
               </tr>
             </thead>
             <tbody>

@@ -16,6 +16,7 @@ import { navigate, routeHref } from '../stores/route';
 import { COMPARE_NS } from './i18n';
 import '../results/results.css';
 import './compare.css';
+import { PageHeader } from '../kits/PageFrame';
 
 const FORMATS = [
   { label: 'CSV', format: 'csv' },
@@ -102,17 +103,15 @@ export function ComparePage({ query }: { query: Record<string, string> }) {
 
   return (
     <div className="page">
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{t('title')}</h1>
-          <p className="page__intro">{t('intro')}</p>
-        </div>
-        <div className="page__tools">
+      <PageHeader
+        title={t('title')}
+        intro={t('intro')}
+        tools={
           <a className="btn btn--ghost" href={routeHref({ name: 'experiments' })}>
             {t('back')}
           </a>
-        </div>
-      </header>
+        }
+      />
       <form
         className="compare-form"
         data-testid="compare-form"

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb } from '../kits/PageFrame';
+import { Breadcrumb, PageHeader } from '../kits/PageFrame';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemTable } from '../components/ItemTable';
 import { useItems } from '../stores/items';
@@ -56,21 +56,18 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
       <Breadcrumb current={name}>
         <a href="#/datasets">{t('datasets.title')}</a>
       </Breadcrumb>
-      <header className="page__header page__header--compact">
-        <div>
-          <h1 className="page__title">{name || t('common.loading')}</h1>
-          {summary && (
-            <p className="page__intro">
+      <PageHeader
+        compact
+        title={name || t('common.loading')}
+        intro={
+          summary ? (
+            <>
               {t('datasets.itemCount', { count: summary.itemCount })} · {summary.sourceFile}
-            </p>
-          )}
-        </div>
-        {summary && (
-          <div className="page__tools">
-            <RenameDataset key={summary.name} datasetId={datasetId} name={summary.name} />
-          </div>
-        )}
-      </header>
+            </>
+          ) : undefined
+        }
+        tools={summary && <RenameDataset key={summary.name} datasetId={datasetId} name={summary.name} />}
+      />
 
       <div className="filter-bar">
         {hasSubsets && (

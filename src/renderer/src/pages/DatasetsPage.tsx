@@ -8,6 +8,7 @@ import { useAppInfo, useDatasets } from '../stores/datasets';
 import { useImport } from '../stores/import';
 import { routeHref } from '../stores/route';
 import { ImportStatus } from './ImportStatus';
+import { PageHeader } from '../kits/PageFrame';
 
 const ACCEPT = '.jsonl,.json,.csv';
 
@@ -130,19 +131,17 @@ export function DatasetsPage() {
 
   return (
     <div className="page">
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{t('datasets.title')}</h1>
-          <p className="page__intro">{t('datasets.intro')}</p>
-        </div>
-        {datasets.length > 0 && (
-          <div className="page__tools">
+      <PageHeader
+        title={t('datasets.title')}
+        intro={t('datasets.intro')}
+        tools={
+          datasets.length > 0 && (
             <button type="button" className="btn btn--primary" onClick={pickFile} disabled={busy}>
               {t('datasets.import')}
             </button>
-          </div>
-        )}
-      </header>
+          )
+        }
+      />
       <input
         ref={inputRef}
         type="file"

@@ -13,6 +13,7 @@ import '../compare/i18n';
 import { BUNDLE_NS } from '../bundle/i18n';
 import { routeHref } from '../stores/route';
 import { ProtocolName } from '../protocols/ProtocolName';
+import { PageHeader } from '../kits/PageFrame';
 
 function ExperimentRow({
   experiment,
@@ -132,27 +133,31 @@ export function ExperimentsPage() {
 
   return (
     <div className="page">
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{t('experiments.title')}</h1>
-          <p className="page__intro">{t('experiments.intro')}</p>
-        </div>
-        <div className="page__tools">
-          {/* A reviewer with an empty app opens a bundle too. */}
-          <a className="btn" href={routeHref({ name: 'bundle' })} data-testid="open-bundle">
-            {t('open', { ns: BUNDLE_NS })}
-          </a>
-          {experiments.length > 0 && (
-            <>
-              <a className="btn" href={routeHref({ name: 'compare', query: {} })} data-testid="open-compare">
-                {t('open', { ns: 'compare' })}
-              </a>
-              <TryDemoButton />
-              <NewExperimentButton />
-            </>
-          )}
-        </div>
-      </header>
+      <PageHeader
+        title={t('experiments.title')}
+        intro={t('experiments.intro')}
+        tools={
+          <>
+            {/* A reviewer with an empty app opens a bundle too. */}
+            <a className="btn" href={routeHref({ name: 'bundle' })} data-testid="open-bundle">
+              {t('open', { ns: BUNDLE_NS })}
+            </a>
+            {experiments.length > 0 && (
+              <>
+                <a
+                  className="btn"
+                  href={routeHref({ name: 'compare', query: {} })}
+                  data-testid="open-compare"
+                >
+                  {t('open', { ns: 'compare' })}
+                </a>
+                <TryDemoButton />
+                <NewExperimentButton />
+              </>
+            )}
+          </>
+        }
+      />
       <div className="stack">
         {deletedName && (
           <Notice tone="info" onDismiss={() => setDeletedName(null)}>

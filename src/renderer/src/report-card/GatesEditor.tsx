@@ -9,6 +9,7 @@ import type { GateDefinition, GateSettings } from '../../../shared/report-card/t
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { REPORT_CARD_NS } from './i18n';
+import { HeadCells } from '../kits/ListTable';
 
 type Draft = Record<string, { threshold: string; ciMustClear: boolean; enabled: boolean }>;
 
@@ -99,10 +100,14 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
         <table className="datasets-table">
           <thead>
             <tr>
-              <th scope="col">{t('gate')}</th>
-              <th scope="col">{t('threshold')}</th>
-              <th scope="col">{t('wholeCi')}</th>
-              <th scope="col">{t('applies')}</th>
+              <HeadCells
+                columns={[
+                  { label: t('gate') },
+                  { label: t('threshold') },
+                  { label: t('wholeCi') },
+                  { label: t('applies') },
+                ]}
+              />
             </tr>
           </thead>
           <tbody>

@@ -30,6 +30,8 @@ import { REPORT_CARD_NS } from './i18n';
 import { ReportCardDownloads } from './ReportCardDownloads';
 import { GatesEditor } from './GatesEditor';
 import './report-card.css';
+import { PageHeader } from '../kits/PageFrame';
+import { HeadCells } from '../kits/ListTable';
 
 /** The shown card's protocol words (as the core sent them), for every part of the page. */
 const CardWordsContext = createContext<ReportCard['words']>(undefined);
@@ -115,12 +117,16 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
         <caption className="visually-hidden">{t('gatesTitle')}</caption>
         <thead>
           <tr>
-            <th scope="col">{t('gate')}</th>
-            <th scope="col">{t('rule')}</th>
-            <th scope="col">{t('status')}</th>
-            <th scope="col">{t('decisive')}</th>
-            <th scope="col">{t('experiment')}</th>
-            <th scope="col">{t('source')}</th>
+            <HeadCells
+              columns={[
+                { label: t('gate') },
+                { label: t('rule') },
+                { label: t('status') },
+                { label: t('decisive') },
+                { label: t('experiment') },
+                { label: t('source') },
+              ]}
+            />
           </tr>
         </thead>
         <tbody>
@@ -291,12 +297,7 @@ export function ReportCardPage({ query }: { query: Record<string, string> }) {
   const chosen = judges?.find((j) => j.key === model);
   return (
     <div className="page">
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{t('pageTitle')}</h1>
-          <p className="page__intro">{t('intro')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('pageTitle')} intro={t('intro')} />
       {listError ? (
         <ErrorPanel title={t('listFailed')} error={listError} />
       ) : judges === null ? (

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb } from '../kits/PageFrame';
+import { Breadcrumb, PageHeader } from '../kits/PageFrame';
 import type { ExperimentDetail, ExperimentProgress, PhaseProgress } from '../../../shared/experiments';
 import { ApiError, getApi, toApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -203,37 +203,40 @@ export function RunPage({ experimentId }: { experimentId: number }) {
       <Breadcrumb current={detail.name}>
         <a href={routeHref({ name: 'experiments' })}>{t('experiments.title')}</a>
       </Breadcrumb>
-      <header className="page__header page__header--compact">
-        <div>
-          <h1 className="page__title">{detail.name}</h1>
-          <p className="page__intro">
+      <PageHeader
+        compact
+        title={detail.name}
+        intro={
+          <>
             {detail.datasetName} · {t('datasets.itemCount', { count: detail.itemCount })} ·{' '}
             {detail.judges.join(', ')}
-          </p>
-        </div>
-        <div className="page__tools">
-          <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
-          <ReuseTools experimentId={experimentId} />
-          {setupEditable && !editingSetup && (
-            <button
-              type="button"
-              className="btn"
-              data-testid="run-edit-setup"
-              onClick={() => setEditingSetup(true)}
+          </>
+        }
+        tools={
+          <>
+            <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
+            <ReuseTools experimentId={experimentId} />
+            {setupEditable && !editingSetup && (
+              <button
+                type="button"
+                className="btn"
+                data-testid="run-edit-setup"
+                onClick={() => setEditingSetup(true)}
+              >
+                {t('run.setup.edit')}
+              </button>
+            )}
+            <AnnotationLink experimentId={experimentId} />
+            <a
+              className="btn btn--primary"
+              href={routeHref({ name: 'results', experimentId })}
+              data-testid="run-results"
             >
-              {t('run.setup.edit')}
-            </button>
-          )}
-          <AnnotationLink experimentId={experimentId} />
-          <a
-            className="btn btn--primary"
-            href={routeHref({ name: 'results', experimentId })}
-            data-testid="run-results"
-          >
-            {running ? t('run.resultsSoFar') : t('run.results')}
-          </a>
-        </div>
-      </header>
+              {running ? t('run.resultsSoFar') : t('run.results')}
+            </a>
+          </>
+        }
+      />
 
       {setupEditable && editingSetup && (
         <SetupEditor

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Breadcrumb, LoadState } from '../kits/PageFrame';
+import { Breadcrumb, LoadState, PageHeader } from '../kits/PageFrame';
 import { matchVerdicts, type VerdictFilter, type VerdictRow } from '../../../shared/verdicts';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemViewer } from '../components/ItemViewer';
@@ -12,6 +12,7 @@ import { useItemOf, useVerdicts } from './useVerdicts';
 import './i18n';
 import './verdicts.css';
 import { TableScroll } from '../components/TableScroll';
+import { HeadCells } from '../kits/ListTable';
 
 interface VerdictBrowserPageProps {
   experimentId: number;
@@ -83,15 +84,15 @@ export function VerdictBrowserPage({ experimentId, query, onQuery }: VerdictBrow
           {t('results')}
         </a>
       </Breadcrumb>
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">{t('title')}</h1>
-          <p className="page__intro">
+      <PageHeader
+        title={t('title')}
+        intro={
+          <>
             {t('intro')}
             {excludeFlagged ? ` ${t('excluded')}` : ''}
-          </p>
-        </div>
-      </header>
+          </>
+        }
+      />
 
       {(error || !list) && (
         <LoadState
@@ -190,9 +191,9 @@ function VerdictTable({
                   {words.field(f)}
                 </th>
               ))}
-              <th scope="col">{t('verdict')}</th>
-              <th scope="col">{t('correct')}</th>
-              <th scope="col">{t('reason')}</th>
+              <HeadCells
+                columns={[{ label: t('verdict') }, { label: t('correct') }, { label: t('reason') }]}
+              />
             </tr>
           </thead>
           <tbody>

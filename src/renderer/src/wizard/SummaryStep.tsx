@@ -70,11 +70,15 @@ export function TierTable({ estimate, protocol }: { estimate: CostEstimate; prot
           <caption>{t('wizard.summary.tiers.title')}</caption>
           <thead>
             <tr>
-              <th scope="col">{t('wizard.summary.tiers.model')}</th>
-              <th scope="col">{t('wizard.summary.tiers.standard')}</th>
-              <th scope="col">{t('wizard.summary.tiers.batch')}</th>
-              <th scope="col">{t('wizard.summary.tiers.flex')}</th>
-              <th scope="col">{t('wizard.summary.tiers.cluster')}</th>
+              <HeadCells
+                columns={[
+                  { label: t('wizard.summary.tiers.model') },
+                  { label: t('wizard.summary.tiers.standard') },
+                  { label: t('wizard.summary.tiers.batch') },
+                  { label: t('wizard.summary.tiers.flex') },
+                  { label: t('wizard.summary.tiers.cluster') },
+                ]}
+              />
             </tr>
           </thead>
           <tbody>
