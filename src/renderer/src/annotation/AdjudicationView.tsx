@@ -10,6 +10,7 @@ import type { RatingScale, RatingValue } from '../../../shared/annotation/types'
 import { getApi } from '../api';
 import { ScrollBox } from '../components/ScrollRegion';
 import './adjudication-i18n';
+import { Button } from '../components/Button';
 
 const ADJUDICATOR_KEY = 'judge-lab.adjudicator';
 
@@ -147,16 +148,15 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
           <div className="adjudication__settle">
             <span>{t('adjudicate.settle')}</span>
             {scaleCategories(scale).map((v) => (
-              <button
+              <Button
                 key={String(v)}
-                type="button"
                 className={`btn${d.adjudication?.value === v ? ' btn--primary' : ''}`}
-                data-testid={`settle-${String(v)}`}
+                testId={`settle-${String(v)}`}
                 aria-pressed={d.adjudication?.value === v}
                 onClick={() => void settle(d.unitUid, v)}
               >
                 {shown(v)}
-              </button>
+              </Button>
             ))}
             <input
               placeholder={t('adjudicate.note')}
@@ -165,9 +165,9 @@ export function AdjudicationView({ setId, scale }: { setId: number; scale: Ratin
               onChange={(e) => setNotes({ ...notes, [d.unitUid]: e.target.value })}
             />
             {d.adjudication && (
-              <button type="button" className="btn btn--ghost" onClick={() => void settle(d.unitUid, null)}>
+              <Button className="btn btn--ghost" onClick={() => void settle(d.unitUid, null)}>
                 {t('adjudicate.withdraw')}
-              </button>
+              </Button>
             )}
           </div>
         </article>

@@ -18,6 +18,7 @@ import { EChart } from '../results/EChart';
 import { ExportLanguage } from '../results/ExportLanguage';
 import { ApplyMapping } from './ApplyMapping';
 import './i18n';
+import { Button } from '../components/Button';
 
 // The scatter with its mapping curve needs these two chart types beside the app's bars.
 echarts.use([ScatterChart, LineChart]);
@@ -271,8 +272,7 @@ export function AgreementDashboard({ setId }: { setId: number }) {
             }}
           />
         </label>
-        <button
-          type="button"
+        <Button
           className="btn"
           onClick={() =>
             void getApi()
@@ -281,7 +281,7 @@ export function AgreementDashboard({ setId }: { setId: number }) {
           }
         >
           {t('dash.exportZip')}
-        </button>
+        </Button>
         <ExportLanguage />
       </div>
       {report.judge_human.length > 0 && (

@@ -13,6 +13,7 @@ import { getApi } from '../api';
 import { ScrollBox } from '../components/ScrollRegion';
 import { GuidelinesPanel } from './GuidelinesPanel';
 import './i18n';
+import { Button } from '../components/Button';
 
 /** The value a key gives on this scale, or null. */
 export function valueForKey(scale: RatingScale, key: string): RatingValue | null {
@@ -86,10 +87,9 @@ function KeyButton({
   onClick: () => void;
 }) {
   return (
-    <button
-      type="button"
+    <Button
       className="btn"
-      data-testid={testId}
+      testId={testId}
       data-rating-control={ratingControl ? '' : undefined}
       aria-keyshortcuts={shortcut}
       disabled={disabled}
@@ -99,7 +99,7 @@ function KeyButton({
       <kbd className="annotate__key" aria-hidden="true">
         {shortcut}
       </kbd>
-    </button>
+    </Button>
   );
 }
 
@@ -316,9 +316,9 @@ export function AnnotateScreen({
   return (
     <div className="annotate" data-testid="annotate-screen">
       <div className="annotate__bar">
-        <button type="button" className="btn btn--ghost" onClick={onBack}>
+        <Button className="btn btn--ghost" onClick={onBack}>
           {t('screen.back')}
-        </button>
+        </Button>
         <span className="annotate__who">
           {t('annotator')}: <strong>{session.annotator}</strong>
         </span>
@@ -398,11 +398,10 @@ export function AnnotateScreen({
               data-testid="annotate-rate"
             >
               {ratingOptions(scale).map((o) => (
-                <button
+                <Button
                   key={String(o.value)}
-                  type="button"
                   className={`btn annotate__rate-btn${item.value === o.value ? ' btn--primary' : ''}`}
-                  data-testid={`annotate-rate-${String(o.value)}`}
+                  testId={`annotate-rate-${String(o.value)}`}
                   data-rating-control=""
                   aria-pressed={item.value === o.value}
                   aria-label={scale.kind === 'score' ? optionName(o.value) : undefined}
@@ -415,7 +414,7 @@ export function AnnotateScreen({
                       {o.key}
                     </kbd>
                   )}
-                </button>
+                </Button>
               ))}
             </div>
             {navButtons}
@@ -467,14 +466,13 @@ export function AnnotateScreen({
         <div className="annotate__done" data-testid="annotate-not-done" data-open={open}>
           <p>{t('screen.notDone', { count: open })}</p>
           {firstOpen >= 0 && (
-            <button
-              type="button"
+            <Button
               className="btn btn--primary"
-              data-testid="annotate-first-unrated"
+              testId="annotate-first-unrated"
               onClick={() => setIndex(firstOpen)}
             >
               {t('screen.firstUnrated')}
-            </button>
+            </Button>
           )}
         </div>
       ) : (

@@ -21,6 +21,7 @@ import './adjudication-i18n';
 import './annotation.css';
 import { NumberField } from './NumberField';
 import { PageHeader } from '../kits/PageFrame';
+import { Button } from '../components/Button';
 
 /** The title of each view a set opens (the query's `view`). */
 const VIEW_TITLES: Record<string, string> = {
@@ -159,31 +160,28 @@ function SetCard({
             ],
           ] as const
         ).map(([view, testId, label, more]) => (
-          <button
+          <Button
             key={view}
-            type="button"
             className="btn"
-            data-testid={testId}
+            testId={testId}
             onClick={() => onOpen({ set: String(set.id), view })}
           >
             {label}
             {more}
-          </button>
+          </Button>
         ))}
-        <button
-          type="button"
+        <Button
           className="btn"
-          data-testid="export-package"
+          testId="export-package"
           onClick={() =>
             void getApi().call('annotation.exportPackage', { setId: set.id }).then(downloadBase64)
           }
         >
           {t('exportPackage')}
-        </button>
-        <button
-          type="button"
+        </Button>
+        <Button
           className="btn"
-          data-testid="label-template"
+          testId="label-template"
           title={t('labelTemplateHint')}
           onClick={() => {
             // The name typed above, if any, prefills the template's annotator column.
@@ -195,7 +193,7 @@ function SetCard({
           }}
         >
           {t('labelTemplate')}
-        </button>
+        </Button>
         <FilePicker
           label={t('importLabels')}
           accept=".csv,.jsonl,.json"
@@ -429,9 +427,9 @@ export function AnnotationPage({ experimentId, query, onQuery }: AnnotationPageP
         tools={
           <>
             {query.view && (
-              <button type="button" className="btn btn--ghost" onClick={() => onQuery({})}>
+              <Button className="btn btn--ghost" onClick={() => onQuery({})}>
                 {t('screen.back')}
-              </button>
+              </Button>
             )}
             <FilePicker
               label={t('importPackage')}

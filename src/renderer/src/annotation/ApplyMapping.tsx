@@ -8,6 +8,7 @@ import type { AppliedMapping, MappingMismatch, MappingTargets } from '../../../s
 import { getApi, toApiError } from '../api';
 import './apply-mapping-i18n';
 import { HeadCells } from '../kits/ListTable';
+import { Button } from '../components/Button';
 
 const SHOWN = 20;
 
@@ -119,15 +120,14 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
                 </select>
               </label>
             )}
-            <button
-              type="button"
+            <Button
               className="btn"
               disabled={busy || blocked}
               onClick={() => void apply()}
-              data-testid="apply-mapping-button"
+              testId="apply-mapping-button"
             >
               {busy ? t('applyMapping.applying') : t('applyMapping.apply')}
-            </button>
+            </Button>
           </>
         )}
       </div>

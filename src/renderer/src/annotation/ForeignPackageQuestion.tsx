@@ -3,6 +3,7 @@
 import { useTranslation } from 'react-i18next';
 import type { PackageImport } from '../../../shared/annotation/api-types';
 import './i18n';
+import { Button } from '../components/Button';
 
 export type ForeignPackage = Extract<PackageImport, { outcome: 'foreign-set' }>;
 
@@ -30,27 +31,21 @@ export function ForeignPackageQuestion({
         {answer.candidates.length === 0 ? t('foreign.noMatch') : t('foreign.matches')}
       </p>
       {answer.candidates.map((c) => (
-        <button
+        <Button
           key={c.id}
-          type="button"
           className="btn btn--small"
-          data-testid={`foreign-merge-${c.id}`}
+          testId={`foreign-merge-${c.id}`}
           onClick={() => onChoose(c.id)}
         >
           {t('foreign.merge', { name: c.name })}
-        </button>
+        </Button>
       ))}{' '}
-      <button
-        type="button"
-        className="btn btn--small"
-        data-testid="foreign-new-set"
-        onClick={() => onChoose(undefined)}
-      >
+      <Button className="btn btn--small" testId="foreign-new-set" onClick={() => onChoose(undefined)}>
         {t('foreign.newSet')}
-      </button>{' '}
-      <button type="button" className="btn btn--small btn--ghost" onClick={onCancel}>
+      </Button>{' '}
+      <Button className="btn btn--small btn--ghost" onClick={onCancel}>
         {t('foreign.cancel')}
-      </button>
+      </Button>
     </div>
   );
 }

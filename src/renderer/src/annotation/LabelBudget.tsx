@@ -9,6 +9,7 @@ import { JUDGE_BANDS, neymanBandAllocation, ppiLabelBudget, type JudgeBand } fro
 import { getApi } from '../api';
 import './i18n';
 import { NumberField } from './NumberField';
+import { Button } from '../components/Button';
 
 export function LabelBudget({
   experimentId,
@@ -195,14 +196,13 @@ export function LabelBudget({
                 unlabelled,
               })}{' '}
           {budget.ppi_plus_plus !== null && (
-            <button
-              type="button"
+            <Button
               className="btn btn--small"
-              data-testid="budget-use"
+              testId="budget-use"
               onClick={() => allocation && onUse(budget.ppi_plus_plus!, allocation)}
             >
               {t('budget.use', { n: budget.ppi_plus_plus })}
-            </button>
+            </Button>
           )}
         </p>
       )}

@@ -7,6 +7,7 @@ import { useFormat } from '../lib/useFormat';
 import { TableScroll } from '../components/TableScroll';
 import './i18n';
 import { HeadCells } from '../kits/ListTable';
+import { Button } from '../components/Button';
 
 export function PackageConflicts({
   conflicts,
@@ -63,18 +64,17 @@ export function PackageConflicts({
           </tbody>
         </table>
       </TableScroll>
-      <button
-        type="button"
+      <Button
         className="btn btn--small btn--primary"
-        data-testid="take-package-labels"
+        testId="take-package-labels"
         disabled={busy}
         onClick={onTake}
       >
         {t('conflicts.take', { count: conflicts.length })}
-      </button>{' '}
-      <button type="button" className="btn btn--small btn--ghost" disabled={busy} onClick={onKeep}>
+      </Button>{' '}
+      <Button className="btn btn--small btn--ghost" disabled={busy} onClick={onKeep}>
         {t('conflicts.keep')}
-      </button>
+      </Button>
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { COMPARE_NS } from './i18n';
 import '../results/results.css';
 import './compare.css';
 import { PageHeader } from '../kits/PageFrame';
+import { Button } from '../components/Button';
 
 const FORMATS = [
   { label: 'CSV', format: 'csv' },
@@ -163,15 +164,14 @@ export function ComparePage({ query }: { query: Record<string, string> }) {
             </div>
             <div className="results-export">
               {FORMATS.map((f) => (
-                <button
+                <Button
                   key={f.label}
-                  type="button"
                   className="btn btn--small"
                   disabled={busy !== null}
                   onClick={() => void download(f.format, f.label)}
                 >
                   {f.label}
-                </button>
+                </Button>
               ))}
             </div>
           </header>

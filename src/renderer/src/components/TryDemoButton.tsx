@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getApi, toApiError } from '../api';
 import { navigate } from '../stores/route';
 import { useWizard } from '../stores/wizard';
+import { Button } from './Button';
 
 /** The bundled sample the demo runs on: 20 LLMBar items, four of each subset. */
 const DEMO_SAMPLE = 'llmbar-demo';
@@ -31,16 +32,15 @@ export function TryDemoButton({ primary = false }: { primary?: boolean }) {
   };
   return (
     <>
-      <button
-        type="button"
+      <Button
         className={`btn ${primary ? 'btn--primary' : ''}`}
-        data-testid="try-demo"
+        testId="try-demo"
         disabled={busy}
         title={t('simulated.tryHint')}
         onClick={() => void go()}
       >
         {t('simulated.try')}
-      </button>
+      </Button>
       {error && (
         <p className="inline-error" role="alert">
           {error}

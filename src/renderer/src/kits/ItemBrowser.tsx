@@ -11,6 +11,7 @@ import { GridRow, VirtualGrid } from './VirtualGrid';
 import '../results/results.css';
 import './item-browser.css';
 import { CheckLabel } from './CheckLabel';
+import { Button } from '../components/Button';
 
 export interface ItemBrowserTexts {
   title: string;
@@ -137,13 +138,12 @@ export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
         title={texts.title}
         intro={texts.intro}
         tools={
-          <button
-            type="button"
+          <Button
             className="btn btn--ghost"
             onClick={() => onNavigate({ name: 'results', experimentId, excludeFlagged: false })}
           >
             ← {texts.toResults}
-          </button>
+          </Button>
         }
       />
       {error && <ErrorPanel title={texts.loadFailed} error={error} />}
@@ -269,9 +269,9 @@ export function ItemDetail({
       aria-labelledby={`${idPrefix}-title`}
     >
       <nav className="flip-detail__nav">
-        <button type="button" className="btn btn--ghost" onClick={onBack}>
+        <Button className="btn btn--ghost" onClick={onBack}>
           ← {backLabel}
-        </button>
+        </Button>
       </nav>
       <header className="flip-detail__meta">
         <h2 id={`${idPrefix}-title`} className="flip-detail__id mono">

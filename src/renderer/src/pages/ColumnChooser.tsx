@@ -10,6 +10,7 @@ import { useIssueLocation } from '../components/ErrorPanel';
 import { draftMapping, draftProblems, fieldsOf, previewRows, startDraft, type Draft } from './column-choice';
 import { IMPORT_COLUMNS_NS } from './import-columns-i18n';
 import './column-chooser.css';
+import { Button } from '../components/Button';
 
 interface Props {
   file: string;
@@ -134,18 +135,17 @@ export function ColumnChooser({ file, choice, error, onImport, onCancel }: Props
       )}
 
       <div className="column-chooser__actions">
-        <button
-          type="button"
+        <Button
           className="btn btn--primary"
-          data-testid="column-import"
+          testId="column-import"
           disabled={!ready}
           onClick={() => onImport(draftMapping(draft))}
         >
           {t('importWith')}
-        </button>
-        <button type="button" className="btn btn--ghost" onClick={onCancel}>
+        </Button>
+        <Button className="btn btn--ghost" onClick={onCancel}>
           {t('cancel')}
-        </button>
+        </Button>
       </div>
 
       {error.issues.length > 0 && (

@@ -9,6 +9,7 @@ import { useImport } from '../stores/import';
 import { routeHref } from '../stores/route';
 import { ImportStatus } from './ImportStatus';
 import { PageHeader } from '../kits/PageFrame';
+import { Button } from '../components/Button';
 
 const ACCEPT = '.jsonl,.json,.csv';
 
@@ -90,20 +91,19 @@ function EmptyState({ onPickFile }: { onPickFile: () => void }) {
       <p className="empty-state__body">{t('datasets.emptyBody')}</p>
       <div className="empty-state__actions">
         {sample && (
-          <button
-            type="button"
+          <Button
             className="btn btn--primary btn--large"
-            data-testid="load-sample"
+            testId="load-sample"
             disabled={busy}
             onClick={() => void loadSample(sample.id)}
           >
             <span>{t('datasets.loadSample', { name: sample.name })}</span>
             <span className="btn__sub">{t('datasets.loadSampleItems', { count: sample.itemCount })}</span>
-          </button>
+          </Button>
         )}
-        <button type="button" className="btn btn--large" onClick={onPickFile} disabled={busy}>
+        <Button className="btn btn--large" onClick={onPickFile} disabled={busy}>
           {t('datasets.import')}
-        </button>
+        </Button>
       </div>
       <p className="hint">{t('datasets.importHint')}</p>
     </section>
@@ -136,9 +136,9 @@ export function DatasetsPage() {
         intro={t('datasets.intro')}
         tools={
           datasets.length > 0 && (
-            <button type="button" className="btn btn--primary" onClick={pickFile} disabled={busy}>
+            <Button className="btn btn--primary" onClick={pickFile} disabled={busy}>
               {t('datasets.import')}
-            </button>
+            </Button>
           )
         }
       />

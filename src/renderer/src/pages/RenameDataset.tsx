@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getApi, toApiError } from '../api';
+import { Button } from '../components/Button';
 
 /** "Rename" beside a dataset's title: an inline field, saved through the core (names are unique). */
 export function RenameDataset({ datasetId, name }: { datasetId: number; name: string }) {
@@ -12,10 +13,9 @@ export function RenameDataset({ datasetId, name }: { datasetId: number; name: st
 
   if (!editing)
     return (
-      <button
-        type="button"
+      <Button
         className="btn btn--small btn--ghost"
-        data-testid="rename-dataset"
+        testId="rename-dataset"
         onClick={() => {
           setValue(name);
           setError(null);
@@ -23,7 +23,7 @@ export function RenameDataset({ datasetId, name }: { datasetId: number; name: st
         }}
       >
         {t('dataset.rename')}
-      </button>
+      </Button>
     );
 
   const save = async () => {
@@ -62,9 +62,9 @@ export function RenameDataset({ datasetId, name }: { datasetId: number; name: st
       <button type="submit" className="btn btn--small btn--primary" data-testid="rename-save" disabled={busy}>
         {t('dataset.renameSave')}
       </button>{' '}
-      <button type="button" className="btn btn--small btn--ghost" onClick={() => setEditing(false)}>
+      <Button className="btn btn--small btn--ghost" onClick={() => setEditing(false)}>
         {t('common.cancel')}
-      </button>
+      </Button>
       {error && (
         <p className="inline-error" role="alert" data-testid="rename-error">
           {error}

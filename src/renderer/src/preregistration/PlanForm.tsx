@@ -12,6 +12,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { useRefusalText } from '../refusals/refusal-text';
 import { checkDraft, draftOf, fieldOfIssue, planOf, type FormField, type PlanDraft } from './plan-form';
 import './i18n';
+import { Button } from '../components/Button';
 
 interface PlanFormProps {
   experimentId: number;
@@ -106,18 +107,17 @@ export function PlanForm({
         <div className="prereg-form__confirm" role="alertdialog" data-testid="prereg-after-data">
           <p className="inline-error">{t('form.afterData', { answers: answersStored })}</p>
           <div className="prereg-form__actions">
-            <button
-              type="button"
+            <Button
               className="btn btn--primary"
-              data-testid="prereg-after-data-lock"
+              testId="prereg-after-data-lock"
               disabled={busy}
               onClick={() => void submit(true)}
             >
               {t('form.afterDataLock')}
-            </button>
-            <button type="button" className="btn btn--ghost" onClick={() => setConfirming(false)}>
+            </Button>
+            <Button className="btn btn--ghost" onClick={() => setConfirming(false)}>
               {t('form.cancel')}
-            </button>
+            </Button>
           </div>
         </div>
       )}
@@ -126,9 +126,9 @@ export function PlanForm({
           {busy ? t('form.busy') : t(supersede ? 'form.supersede' : 'form.lock')}
         </button>
         {onCancel && (
-          <button type="button" className="btn btn--ghost" onClick={onCancel}>
+          <Button className="btn btn--ghost" onClick={onCancel}>
             {t('form.cancel')}
-          </button>
+          </Button>
         )}
       </div>
     </form>

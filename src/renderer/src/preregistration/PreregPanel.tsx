@@ -13,6 +13,7 @@ import { PlanForm } from './PlanForm';
 import { usePreregistration } from './usePreregistration';
 import './i18n';
 import './prereg.css';
+import { Button } from '../components/Button';
 
 type Download = { status: 'idle' } | { status: 'busy' } | { status: 'error'; message: string };
 
@@ -66,24 +67,18 @@ export function PreregPanel({ experimentId, protocol }: { experimentId: number; 
         <LockView view={view as PreregistrationView & { active: PreregistrationLock }} labels={labels} />
         <Deviations deviations={view.deviations} />
         <div className="prereg__actions">
-          <button
-            type="button"
+          <Button
             className="btn"
-            data-testid="prereg-download"
+            testId="prereg-download"
             disabled={download.status === 'busy'}
             onClick={() => void save()}
           >
             {download.status === 'busy' ? t('lock.downloadBusy') : t('lock.download')}
-          </button>
+          </Button>
           {!superseding && (
-            <button
-              type="button"
-              className="btn btn--ghost"
-              data-testid="prereg-supersede"
-              onClick={() => setSuperseding(true)}
-            >
+            <Button className="btn btn--ghost" testId="prereg-supersede" onClick={() => setSuperseding(true)}>
               {t('lock.supersede')}
-            </button>
+            </Button>
           )}
         </div>
         {download.status === 'error' && (

@@ -10,6 +10,7 @@ import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { REPORT_CARD_NS } from './i18n';
 import { HeadCells } from '../kits/ListTable';
+import { Button } from '../components/Button';
 
 type Draft = Record<string, { threshold: string; ciMustClear: boolean; enabled: boolean }>;
 
@@ -172,9 +173,9 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
           >
             {t('saveGates')}
           </button>
-          <button type="button" className="btn btn--small" disabled={busy} onClick={() => void save({})}>
+          <Button className="btn btn--small" disabled={busy} onClick={() => void save({})}>
             {t('defaultGates')}
-          </button>
+          </Button>
         </div>
         {error && <ErrorPanel title={t('gatesFailed')} error={error} />}
       </form>

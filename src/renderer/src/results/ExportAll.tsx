@@ -5,6 +5,7 @@ import { ExportAllNotes } from './ExportAllNotes';
 import { ExportLanguage } from './ExportLanguage';
 import { OpenFolder } from './OpenFolder';
 import './i18n';
+import { Button } from '../components/Button';
 
 /** Exports everything: a zip download in the web door, the folder elsewhere (and says where it went). */
 export function ExportAll({ experimentId }: { experimentId: number }) {
@@ -12,15 +13,14 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
   const { state, run, reset } = useExportAll(experimentId);
   return (
     <div className="results-export-all">
-      <button
-        type="button"
+      <Button
         className="btn btn--primary"
-        data-testid="export-all"
+        testId="export-all"
         disabled={state.status === 'busy'}
         onClick={() => void run()}
       >
         {state.status === 'busy' ? t('export.busy') : t('export.all')}
-      </button>
+      </Button>
       <ExportLanguage />
       <ExportAllNotes state={state} onConfirm={() => void run(true)} onCancel={reset} />
       {state.status === 'error' && (
@@ -43,9 +43,9 @@ export function ExportAll({ experimentId }: { experimentId: number }) {
               ))}
             </ScrollBox>
           </details>
-          <button type="button" className="btn btn--small btn--ghost" onClick={reset}>
+          <Button className="btn btn--small btn--ghost" onClick={reset}>
             {t('dismiss')}
-          </button>
+          </Button>
         </div>
       )}
     </div>

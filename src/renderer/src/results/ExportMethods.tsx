@@ -4,6 +4,7 @@ import { ExportAction } from '../kits/ExportAction';
 import { useExportLanguage } from '../lib/figure-language';
 import { downloadText } from './download';
 import './i18n';
+import { Button } from '../components/Button';
 
 const FILES = [
   { key: 'markdown', name: 'methods.md', mime: 'text/markdown' },
@@ -30,19 +31,18 @@ export function ExportMethods({ experimentId }: { experimentId: number }) {
           <p className="small">{t('export.methodsNote')}</p>
           <div className="results-export-methods__downloads">
             {FILES.map((f) => (
-              <button
+              <Button
                 key={f.key}
-                type="button"
                 className="btn btn--small"
-                data-testid={`export-methods-${f.key}`}
+                testId={`export-methods-${f.key}`}
                 onClick={() => downloadText(f.name, f.mime, files[f.key])}
               >
                 {t('export.download', { file: f.name })}
-              </button>
+              </Button>
             ))}
-            <button type="button" className="btn btn--small btn--ghost" onClick={dismiss}>
+            <Button className="btn btn--small btn--ghost" onClick={dismiss}>
               {t('dismiss')}
-            </button>
+            </Button>
           </div>
           {/* Focusable: it scrolls, and a keyboard reader must be able to scroll it too. */}
           <pre

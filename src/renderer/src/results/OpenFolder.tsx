@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api';
 import { getDesktop } from '../lib/desktop';
 import './i18n';
+import { Button } from '../components/Button';
 
 /** "Open folder" after a desktop export (nothing in a browser: there the export is a download). */
 export function OpenFolder({ dir }: { dir: string }) {
@@ -12,17 +13,16 @@ export function OpenFolder({ dir }: { dir: string }) {
   if (!desktop) return null;
   return (
     <>
-      <button
-        type="button"
+      <Button
         className="btn btn--small"
-        data-testid="open-export-folder"
+        testId="open-export-folder"
         onClick={() => {
           setError(null);
           desktop.openFolder(dir).catch((e: unknown) => setError(toApiError(e).message));
         }}
       >
         {t('export.openFolder')}
-      </button>
+      </Button>
       {error && (
         <span className="inline-error" role="alert">
           {error}

@@ -6,6 +6,7 @@ import { readFileBytes } from '../api/base64';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useFormat } from '../lib/useFormat';
 import { downloadText } from '../results/download';
+import { Button } from '../components/Button';
 
 type State =
   | { status: 'idle' }
@@ -54,15 +55,9 @@ export function ClusterBatchFiles({ experimentId }: { experimentId: number }) {
       </h2>
       <p className="hint">{t('run.cluster.intro')}</p>
       <div className="run-status__actions">
-        <button
-          type="button"
-          className="btn"
-          data-testid="cluster-export"
-          disabled={busy}
-          onClick={() => void exportFile()}
-        >
+        <Button className="btn" testId="cluster-export" disabled={busy} onClick={() => void exportFile()}>
           {t('run.cluster.export')}
-        </button>{' '}
+        </Button>{' '}
         <label className="btn">
           {t('run.cluster.import')}
           <input

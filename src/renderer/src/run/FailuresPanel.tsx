@@ -7,6 +7,7 @@ import { ScrollBox } from '../components/ScrollRegion';
 import { throttle } from '../lib/throttle';
 import { useFormat } from '../lib/useFormat';
 import { failureReasonText } from '../results/failure-reason';
+import { Button } from '../components/Button';
 
 /** Live refreshes of the open inspector at most this often: each one reads every failed call. */
 const REFRESH_MS = 1500;
@@ -146,14 +147,9 @@ export function FailuresPanel({
         )}
       </ul>
       {loaded.status === 'idle' && (
-        <button
-          type="button"
-          className="btn btn--small"
-          data-testid="show-failed"
-          onClick={() => void load()}
-        >
+        <Button className="btn btn--small" testId="show-failed" onClick={() => void load()}>
           {t('run.failures.show')}
-        </button>
+        </Button>
       )}
       {loaded.status === 'loading' && <p className="empty-note">{t('common.loading')}</p>}
       {loaded.status === 'error' && (

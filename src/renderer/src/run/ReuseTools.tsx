@@ -5,6 +5,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { downloadBase64 } from '../results/download';
 import { navigate } from '../stores/route';
 import { openSetupEditorOn } from './SetupEditor';
+import { Button } from '../components/Button';
 
 /** Reuse an experiment: a copy to change and run, or its config for `judge-lab run`. */
 export function ReuseTools({ experimentId }: { experimentId: number }) {
@@ -24,10 +25,9 @@ export function ReuseTools({ experimentId }: { experimentId: number }) {
   };
   return (
     <>
-      <button
-        type="button"
+      <Button
         className="btn"
-        data-testid="run-duplicate"
+        testId="run-duplicate"
         disabled={busy}
         onClick={() =>
           void attempt(async () => {
@@ -38,11 +38,10 @@ export function ReuseTools({ experimentId }: { experimentId: number }) {
         }
       >
         {t('run.duplicate')}
-      </button>
-      <button
-        type="button"
+      </Button>
+      <Button
         className="btn"
-        data-testid="run-save-config"
+        testId="run-save-config"
         title={t('run.saveConfigHint')}
         disabled={busy}
         onClick={() =>
@@ -52,7 +51,7 @@ export function ReuseTools({ experimentId }: { experimentId: number }) {
         }
       >
         {t('run.saveConfig')}
-      </button>
+      </Button>
       {error && <ErrorPanel title={t('run.actionFailed')} error={error} onDismiss={() => setError(null)} />}
     </>
   );

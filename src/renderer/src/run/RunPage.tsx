@@ -23,6 +23,7 @@ import { ReuseTools } from './ReuseTools';
 import { ClusterBatchFiles } from './ClusterBatchFiles';
 import { clearSetupEditorRequest, SetupEditor, setupEditorRequested } from './SetupEditor';
 import { AnnotationLink } from '../annotation/link';
+import { Button } from '../components/Button';
 
 const NO_CALLS: PhaseProgress = { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
 
@@ -67,15 +68,14 @@ function ExportBox({ experimentId }: { experimentId: number }) {
       <p className="hint" data-testid="export-intro">
         {t(zip ? 'run.export.introZip' : 'run.export.intro')}
       </p>
-      <button
-        type="button"
+      <Button
         className="btn"
-        data-testid="export-all"
+        testId="export-all"
         disabled={state.status === 'busy'}
         onClick={() => void run()}
       >
         {state.status === 'busy' ? t('run.export.busy') : t('run.export.button')}
-      </button>{' '}
+      </Button>{' '}
       <ExportLanguage />
       {state.status === 'busy' && (
         <div className="progress-card" role="status">
@@ -217,14 +217,9 @@ export function RunPage({ experimentId }: { experimentId: number }) {
             <ProtocolPageLinks protocol={detail.protocol} experimentId={experimentId} />
             <ReuseTools experimentId={experimentId} />
             {setupEditable && !editingSetup && (
-              <button
-                type="button"
-                className="btn"
-                data-testid="run-edit-setup"
-                onClick={() => setEditingSetup(true)}
-              >
+              <Button className="btn" testId="run-edit-setup" onClick={() => setEditingSetup(true)}>
                 {t('run.setup.edit')}
-              </button>
+              </Button>
             )}
             <AnnotationLink experimentId={experimentId} />
             <a
@@ -260,59 +255,54 @@ export function RunPage({ experimentId }: { experimentId: number }) {
           <span className="muted">{t(`run.statusText.${shown}`)}</span>
           <div className="run-status__actions">
             {canStart && (
-              <button
-                type="button"
+              <Button
                 className="btn btn--primary"
-                data-testid="run-start"
+                testId="run-start"
                 disabled={busy !== null}
                 onClick={() => void act('start')}
               >
                 {status === 'draft' ? t('run.start') : t('run.continue')}
-              </button>
+              </Button>
             )}
             {running && (
-              <button
-                type="button"
+              <Button
                 className="btn"
-                data-testid="run-pause"
+                testId="run-pause"
                 disabled={busy !== null}
                 onClick={() => void act('pause')}
               >
                 {t('run.pause')}
-              </button>
+              </Button>
             )}
             {paused && (
-              <button
-                type="button"
+              <Button
                 className="btn btn--primary"
-                data-testid="run-resume"
+                testId="run-resume"
                 disabled={busy !== null}
                 onClick={() => void act('resume')}
               >
                 {t('run.resume')}
-              </button>
+              </Button>
             )}
             {(running || paused) && (
-              <button
-                type="button"
+              <Button
                 className="btn btn--ghost"
-                data-testid="run-cancel"
+                testId="run-cancel"
                 disabled={busy !== null}
                 onClick={() => void act('cancel')}
               >
                 {t('run.cancel')}
-              </button>
+              </Button>
             )}
             {totalFailed > 0 && !running && (
-              <button
-                type="button"
+              <Button
                 className="btn"
-                data-testid="run-retry"
+                testId="run-retry"
                 disabled={busy !== null}
                 onClick={() => void act('retryFailed')}
               >
                 {t('run.retryFailed', { count: totalFailed })}
-              </button>
+              </Button>
             )}
             {busy && <span className="spinner" aria-hidden="true" />}
           </div>
@@ -382,23 +372,21 @@ export function RunPage({ experimentId }: { experimentId: number }) {
                 {l.kind === 'early_warning' && l.label && (
                   <div className="lane-list__actions">
                     <p className="hint">{t('run.lanes.earlyWarning')}</p>
-                    <button
-                      type="button"
+                    <Button
                       className="btn btn--small"
-                      data-testid="show-judge-failures"
+                      testId="show-judge-failures"
                       onClick={() => setShowFailures((n) => n + 1)}
                     >
                       {t('run.lanes.showFailures')}
-                    </button>{' '}
-                    <button
-                      type="button"
+                    </Button>{' '}
+                    <Button
                       className="btn btn--small btn--primary"
-                      data-testid="resume-judge"
+                      testId="resume-judge"
                       disabled={busy !== null}
                       onClick={() => void act('resumeJudge', l.label)}
                     >
                       {t('run.lanes.resumeJudge')}
-                    </button>
+                    </Button>
                   </div>
                 )}
               </li>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { Button } from '../components/Button';
 
 // The copy Duplicate just made: its run page opens with the editor, since a copy is made to be
 // changed. Held here for the one page that opens next, not in the URL (a reload shows the page).
@@ -79,18 +80,17 @@ export function SetupEditor({
         />
       </label>
       <div className="setup-editor__actions">
-        <button
-          type="button"
+        <Button
           className="btn btn--primary"
-          data-testid="setup-editor-save"
+          testId="setup-editor-save"
           disabled={busy}
           onClick={() => void save()}
         >
           {t('run.setup.save')}
-        </button>
-        <button type="button" className="btn btn--ghost" disabled={busy} onClick={() => onClose(false)}>
+        </Button>
+        <Button className="btn btn--ghost" disabled={busy} onClick={() => onClose(false)}>
           {t('common.cancel')}
-        </button>
+        </Button>
       </div>
       {error && (
         <ErrorPanel

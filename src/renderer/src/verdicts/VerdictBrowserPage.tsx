@@ -13,6 +13,7 @@ import './i18n';
 import './verdicts.css';
 import { TableScroll } from '../components/TableScroll';
 import { HeadCells } from '../kits/ListTable';
+import { Button } from '../components/Button';
 
 interface VerdictBrowserPageProps {
   experimentId: number;
@@ -129,9 +130,9 @@ export function VerdictBrowserPage({ experimentId, query, onQuery }: VerdictBrow
                 </select>
               </label>
             ))}
-            <button type="button" className="btn btn--ghost" onClick={() => setFilter({})}>
+            <Button className="btn btn--ghost" onClick={() => setFilter({})}>
               {t('clear')}
-            </button>
+            </Button>
           </fieldset>
           <p className="verdicts-count" data-testid="verdict-count" data-count={rows.length}>
             {t('count', { count: rows.length })}

@@ -9,6 +9,7 @@ import { ImportStatus } from '../pages/ImportStatus';
 import { useFieldError } from './issues';
 import { SampleButtons } from './SampleButtons';
 import { getRendererProtocol } from '../protocols/registry';
+import { Button } from '../components/Button';
 
 export function DatasetStep() {
   const { t } = useTranslation();
@@ -44,14 +45,13 @@ export function DatasetStep() {
           <p className="empty-state__body">{t('wizard.dataset.none')}</p>
           <div className="empty-state__actions">
             {sample && (
-              <button
-                type="button"
+              <Button
                 className="btn btn--primary"
                 disabled={importing}
                 onClick={() => void loadSample(sample.id)}
               >
                 {t('datasets.loadSample', { name: sample.name })}
-              </button>
+              </Button>
             )}
             <a className="btn" href={routeHref({ name: 'datasets' })}>
               {t('wizard.dataset.goImport')}

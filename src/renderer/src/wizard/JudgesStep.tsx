@@ -8,6 +8,7 @@ import { useStepIssues } from './issues';
 import { ProviderCard } from './ProviderCard';
 import { useModelSuggestions } from '../lib/listed-models';
 import { CheckLabel } from '../kits/CheckLabel';
+import { Button } from '../components/Button';
 
 function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: number; canRemove: boolean }) {
   const { t } = useTranslation();
@@ -74,15 +75,14 @@ function JudgeRow({ judge, index, canRemove }: { judge: JudgeDraft; index: numbe
           label={t('wizard.judges.batch')}
         />
       )}
-      <button
-        type="button"
+      <Button
         className="btn btn--small btn--ghost judge-row__remove"
         onClick={() => remove(index)}
         disabled={!canRemove}
         aria-label={t('wizard.judges.removeNamed', { label: judge.label || index + 1 })}
       >
         {t('wizard.judges.remove')}
-      </button>
+      </Button>
     </li>
   );
 }
@@ -106,9 +106,9 @@ export function JudgesStep() {
           {i.message}
         </p>
       ))}
-      <button type="button" className="btn" data-testid="add-judge" onClick={addJudge}>
+      <Button className="btn" testId="add-judge" onClick={addJudge}>
         + {t('wizard.judges.add')}
-      </button>
+      </Button>
 
       <h3 className="wizard-step__subtitle">{t('wizard.judges.providers')}</h3>
       <p className="hint">{t('wizard.judges.providersIntro')}</p>

@@ -11,6 +11,7 @@ import { OptionsStep } from './OptionsStep';
 import { ProtocolStep } from './ProtocolStep';
 import { useWizardSteps } from './steps';
 import { SummaryStep } from './SummaryStep';
+import { Button } from '../components/Button';
 
 const GENERIC_VIEWS: Record<string, ComponentType> = {
   dataset: DatasetStep,
@@ -36,8 +37,7 @@ function Stepper() {
           key={s}
           className={`stepper__step${i === current ? ' stepper__step--current' : ''}${i < current ? ' stepper__step--done' : ''}${withProblems.has(s) ? ' stepper__step--problem' : ''}`}
         >
-          <button
-            type="button"
+          <Button
             className="stepper__button"
             aria-current={i === current ? 'step' : undefined}
             onClick={() => goTo(s)}
@@ -46,7 +46,7 @@ function Stepper() {
               {withProblems.has(s) ? '!' : i + 1}
             </span>
             <span className="stepper__label">{label}</span>
-          </button>
+          </Button>
         </li>
       ))}
     </ol>
@@ -88,9 +88,9 @@ export function NewExperimentPage() {
       <header className="page__header page__header--compact">
         <h1 className="page__title">{t('wizard.title')}</h1>
         <div className="page__tools">
-          <button type="button" className="btn btn--ghost btn--small" onClick={reset}>
+          <Button className="btn btn--ghost btn--small" onClick={reset}>
             {t('wizard.startOver')}
-          </button>
+          </Button>
         </div>
       </header>
       <Stepper />
@@ -101,14 +101,13 @@ export function NewExperimentPage() {
             {t('wizard.fixProblems', { count: issues.length })}
           </p>
         )}
-        <button type="button" className="btn" data-testid="wizard-back" onClick={back} disabled={first}>
+        <Button className="btn" testId="wizard-back" onClick={back} disabled={first}>
           ← {t('wizard.back')}
-        </button>
+        </Button>
         {last ? (
-          <button
-            type="button"
+          <Button
             className="btn btn--primary"
-            data-testid="create-and-start"
+            testId="create-and-start"
             disabled={!estimateReady || !summaryValid || keysMissing || createPhase !== 'idle'}
             onClick={() => void onCreate()}
           >
@@ -117,11 +116,11 @@ export function NewExperimentPage() {
               : createPhase === 'starting'
                 ? t('wizard.starting')
                 : t('wizard.createAndStart')}
-          </button>
+          </Button>
         ) : (
-          <button type="button" className="btn btn--primary" data-testid="wizard-next" onClick={() => next()}>
+          <Button className="btn btn--primary" testId="wizard-next" onClick={() => next()}>
             {t('wizard.next')} →
-          </button>
+          </Button>
         )}
       </footer>
     </div>

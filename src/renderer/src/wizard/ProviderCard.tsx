@@ -19,6 +19,7 @@ import { useListedModels } from '../lib/listed-models';
 import type { KeyState } from '../../../shared/domain';
 import type { KeyStoreStatus } from '../../../shared/api';
 import { baseURLVariable } from '../../../shared/key-scope';
+import { Button } from '../components/Button';
 
 type KeyStatus = KeyState;
 const KEY_STATUS_DEBOUNCE_MS = 300;
@@ -57,8 +58,7 @@ function KeyScopeLine({ variable, url }: { variable: string; url: unknown }) {
       <code className="mono key-scope__line" data-testid="key-scope-line">
         {line}
       </code>{' '}
-      <button
-        type="button"
+      <Button
         className="btn btn--small"
         onClick={() =>
           void navigator.clipboard?.writeText(line).then(
@@ -68,7 +68,7 @@ function KeyScopeLine({ variable, url }: { variable: string; url: unknown }) {
         }
       >
         {copied ? t('wizard.key.copied') : t('wizard.key.copy')}
-      </button>
+      </Button>
       <p className="hint">{t('wizard.key.withheldThen')}</p>
     </div>
   );
@@ -182,24 +182,18 @@ function KeyEntry({
         />
       </Field>
       <div className="key-entry__actions">
-        <button
-          type="button"
+        <Button
           className="btn btn--small"
-          data-testid="key-save"
+          testId="key-save"
           disabled={!value.trim() || state.busy}
           onClick={() => void save()}
         >
           {t('wizard.key.save')}
-        </button>
+        </Button>
         {stored && (
-          <button
-            type="button"
-            className="btn btn--small btn--ghost"
-            data-testid="key-remove"
-            onClick={() => void remove()}
-          >
+          <Button className="btn btn--small btn--ghost" testId="key-remove" onClick={() => void remove()}>
             {t('wizard.key.remove')}
-          </button>
+          </Button>
         )}
       </div>
       {managed.warning && <p className="small warning-text">{managed.warning}</p>}
@@ -222,15 +216,14 @@ function SavedServers({
     <div className="key-saved" data-testid="saved-servers">
       <span className="small muted">{t('wizard.key.savedServers')}</span>{' '}
       {saved.map(([env, url]) => (
-        <button
+        <Button
           key={env}
-          type="button"
           className="btn btn--small btn--ghost"
-          data-testid="use-saved-server"
+          testId="use-saved-server"
           onClick={() => onUse(env, url)}
         >
           {t('wizard.key.useSaved', { url, env })}
-        </button>
+        </Button>
       ))}
     </div>
   );
@@ -437,15 +430,14 @@ export function ProviderCard({
         )}
       </div>
       <div className="provider-card__test">
-        <button
-          type="button"
+        <Button
           className="btn btn--small"
-          data-testid="test-connection"
+          testId="test-connection"
           disabled={shown.status === 'testing'}
           onClick={() => void runTest()}
         >
           {shown.status === 'testing' ? t('wizard.provider.testing') : t('wizard.provider.test')}
-        </button>
+        </Button>
         {shown.status === 'testing' && <span className="spinner" aria-hidden="true" />}
         {shown.status === 'done' && (
           <span

@@ -5,6 +5,7 @@ import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useAppInfo, useDatasets } from '../stores/datasets';
 import { useWizard } from '../stores/wizard';
+import { Button } from '../components/Button';
 
 const NO_SAMPLES: { id: string; name: string; itemCount: number; kind: DatasetKind }[] = [];
 
@@ -39,11 +40,10 @@ export function SampleButtons({ kinds, testId }: { kinds?: readonly DatasetKind[
       <p className="hint">{t('wizard.samples.intro')}</p>
       <div className="sample-buttons__row">
         {offered.map((s) => (
-          <button
+          <Button
             key={s.id}
-            type="button"
             className="btn btn--small"
-            data-testid={`sample-${s.id}`}
+            testId={`sample-${s.id}`}
             disabled={busy !== null}
             onClick={() => void load(s.id)}
           >
@@ -54,7 +54,7 @@ export function SampleButtons({ kinds, testId }: { kinds?: readonly DatasetKind[
                   kind: t(`datasets.kinds.${s.kind}`),
                   count: s.itemCount,
                 })}
-          </button>
+          </Button>
         ))}
       </div>
       {error && <ErrorPanel title={t('datasets.sampleFailed')} error={error} />}

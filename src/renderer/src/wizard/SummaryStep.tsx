@@ -21,6 +21,7 @@ import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
 import { TableScroll } from '../components/TableScroll';
 import { HeadCells } from '../kits/ListTable';
+import { Button } from '../components/Button';
 
 /** A row's provider (a preset, or its `-batch` twin) is the built-in simulated one. */
 function simulatedProvider(provider: string): boolean {
@@ -225,9 +226,9 @@ function ConfigProblems() {
           {allSteps
             .filter((s) => steps.has(s.id))
             .map((s) => (
-              <button key={s.id} type="button" className="btn btn--small" onClick={() => goTo(s.id)}>
+              <Button key={s.id} className="btn btn--small" onClick={() => goTo(s.id)}>
                 {s.label}
-              </button>
+              </Button>
             ))}
         </p>
       )}
