@@ -123,6 +123,19 @@ export function VirtualGrid({
   );
 }
 
+/** A `VirtualGrid`'s header cells, one per label, in column order (a falsy label: no column). */
+export function GridHead({ labels }: { labels: readonly ReactNode[] }) {
+  return (
+    <>
+      {labels.filter(Boolean).map((label, i) => (
+        <span key={i} role="columnheader">
+          {label}
+        </span>
+      ))}
+    </>
+  );
+}
+
 /** One row of a `VirtualGrid`, placed where the virtualizer put it; its children are the cells. */
 export function GridRow({
   place,

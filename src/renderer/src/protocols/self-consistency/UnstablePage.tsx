@@ -18,6 +18,7 @@ import {
 } from '../../kits/ItemBrowser';
 import { SC_NAMESPACES } from './i18n';
 import { apiQuery, rowKey, SC_UNSTABLE_PAGE } from './query';
+import { GridHead } from '../../kits/VirtualGrid';
 import './self-consistency.css';
 
 /**
@@ -57,13 +58,15 @@ export function UnstablePage(props: ProtocolPageProps) {
       grid={() => ({
         className: 'sc-table',
         head: (
-          <>
-            <span role="columnheader">{t('unstable.col.item')}</span>
-            <span role="columnheader">{t('unstable.col.judge')}</span>
-            <span role="columnheader">{t('unstable.col.condition')}</span>
-            <span role="columnheader">{t('unstable.col.order')}</span>
-            <span role="columnheader">{t('unstable.col.verdicts')}</span>
-          </>
+          <GridHead
+            labels={[
+              t('unstable.col.item'),
+              t('unstable.col.judge'),
+              t('unstable.col.condition'),
+              t('unstable.col.order'),
+              t('unstable.col.verdicts'),
+            ]}
+          />
         ),
         cells: (r) => (
           <>

@@ -1,7 +1,7 @@
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FLIP_TYPES, type Choice, type Flip, type FlipType } from './flips';
-import { GridRow, VirtualGrid, type GridRowPlace } from '../../../kits/VirtualGrid';
+import { GridHead, GridRow, VirtualGrid, type GridRowPlace } from '../../../kits/VirtualGrid';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 interface FlipListProps {
@@ -45,15 +45,17 @@ export function FlipList({ flips, flagged, activeIndex, onActiveIndexChange, onO
       onActiveIndexChange={onActiveIndexChange}
       onOpen={(i) => onOpen(flips[i])}
       head={
-        <>
-          <span role="columnheader">{t('flips.col.item')}</span>
-          <span role="columnheader">{t('flips.col.judge')}</span>
-          <span role="columnheader">{t('flips.col.comparison')}</span>
-          <span role="columnheader">{t('flips.col.order')}</span>
-          <span role="columnheader">{t('flips.col.subset')}</span>
-          <span role="columnheader">{t('flips.col.choices')}</span>
-          <span role="columnheader">{t('flips.col.type')}</span>
-        </>
+        <GridHead
+          labels={[
+            t('flips.col.item'),
+            t('flips.col.judge'),
+            t('flips.col.comparison'),
+            t('flips.col.order'),
+            t('flips.col.subset'),
+            t('flips.col.choices'),
+            t('flips.col.type'),
+          ]}
+        />
       }
       renderRow={(place) => {
         const f = flips[place.index];

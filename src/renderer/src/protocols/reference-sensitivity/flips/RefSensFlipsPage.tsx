@@ -15,6 +15,7 @@ import { asOptions, browserTexts, ItemBrowser, type BrowserGrid } from '../../..
 import { REF_SENS_NAMESPACES } from '../i18n';
 import { FlipDetail } from './FlipDetail';
 import { apiQuery, CHANGES, REFSENS_FLIPS_PAGE, rowKey, TRANSITION_IDS } from './query';
+import { GridHead } from '../../../kits/VirtualGrid';
 import './refsens-flips.css';
 
 const asFlipsView = (data: unknown) => data as FlipsView;
@@ -80,15 +81,17 @@ function flipGrid(rows: FlipRowView[], t: TFunction): BrowserGrid<FlipRowView> {
   return {
     className: `refsens-flip-table${repeats ? ' refsens-flip-table--repeat' : ''}`,
     head: (
-      <>
-        <span role="columnheader">{t('flips.col.item')}</span>
-        <span role="columnheader">{t('flips.col.judge')}</span>
-        <span role="columnheader">{t('flips.col.generator')}</span>
-        <span role="columnheader">{t('flips.col.language')}</span>
-        <span role="columnheader">{t('flips.col.question')}</span>
-        <span role="columnheader">NR · RV · RC</span>
-        {repeats && <span role="columnheader">{t('flips.repeatCol')}</span>}
-      </>
+      <GridHead
+        labels={[
+          t('flips.col.item'),
+          t('flips.col.judge'),
+          t('flips.col.generator'),
+          t('flips.col.language'),
+          t('flips.col.question'),
+          'NR · RV · RC',
+          repeats && t('flips.repeatCol'),
+        ]}
+      />
     ),
     cells: (r) => (
       <>
