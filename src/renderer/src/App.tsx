@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { missingWebToken } from './api';
 import { AppFrame } from './components/AppFrame';
+import { NotFound } from './components/NotFound';
 import { SimulatedBanner } from './components/SimulatedBanner';
 import { DatasetPage } from './pages/DatasetPage';
 import { DatasetsPage } from './pages/DatasetsPage';
@@ -21,18 +22,6 @@ import { VERDICTS_PAGE } from './verdicts/links';
 import { VerdictBrowserPage } from './verdicts/VerdictBrowserPage';
 import { navigate, useRoute } from './stores/route';
 
-function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <div className="page">
-      <p className="empty-note">{t('app.notFound')}</p>
-      <a className="btn" href="#/datasets">
-        {t('app.backToDatasets')}
-      </a>
-    </div>
-  );
-}
-
 function MissingToken() {
   const { t } = useTranslation();
   return (
@@ -45,6 +34,7 @@ function MissingToken() {
 }
 
 export function App() {
+  const { t } = useTranslation();
   const route = useRoute((s) => s.route);
   if (missingWebToken()) {
     return (
@@ -129,7 +119,7 @@ export function App() {
           onNavigate={(r) => navigate(r)}
         />
       ) : (
-        <NotFound />
+        <NotFound message={t('app.notFound')} />
       );
       break;
     }
@@ -143,7 +133,7 @@ export function App() {
       page = <BundlePage />;
       break;
     case 'not-found':
-      page = <NotFound />;
+      page = <NotFound message={t('app.notFound')} />;
       break;
   }
   // Every page of one experiment says so when its answers are simulated. The banner takes no

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NotFound } from '../components/NotFound';
 import { Breadcrumb, PageHeader } from '../kits/PageFrame';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { ItemTable } from '../components/ItemTable';
@@ -37,14 +38,7 @@ export function DatasetPage({ datasetId }: { datasetId: number }) {
   }, [search, setFilter]);
 
   if (summary === null) {
-    return (
-      <div className="page">
-        <p className="empty-note">{t('dataset.notFound')}</p>
-        <a className="btn" href="#/datasets">
-          {t('app.backToDatasets')}
-        </a>
-      </div>
-    );
+    return <NotFound message={t('dataset.notFound')} />;
   }
 
   const subsetValue = filter.subset === null ? '' : filter.subset === '' ? NO_SUBSET_OPTION : filter.subset;

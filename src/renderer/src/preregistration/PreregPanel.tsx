@@ -14,6 +14,7 @@ import { usePreregistration } from './usePreregistration';
 import './i18n';
 import './prereg.css';
 import { Button } from '../components/Button';
+import { RunCard } from '../components/RunCard';
 
 type Download = { status: 'idle' } | { status: 'busy' } | { status: 'error'; message: string };
 
@@ -99,11 +100,8 @@ export function PreregPanel({ experimentId, protocol }: { experimentId: number; 
     );
 
   return (
-    <section className="run-card prereg" data-testid="prereg-panel" aria-labelledby="prereg-title">
-      <h2 id="prereg-title" className="run-card__title">
-        {t('title')}
-      </h2>
+    <RunCard className="prereg" testId="prereg-panel" title={t('title')}>
       {body}
-    </section>
+    </RunCard>
   );
 }

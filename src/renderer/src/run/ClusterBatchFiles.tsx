@@ -7,6 +7,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { useFormat } from '../lib/useFormat';
 import { downloadText } from '../results/download';
 import { Button } from '../components/Button';
+import { RunCard } from '../components/RunCard';
 
 type State =
   | { status: 'idle' }
@@ -49,11 +50,7 @@ export function ClusterBatchFiles({ experimentId }: { experimentId: number }) {
   };
 
   return (
-    <section className="run-card" data-testid="cluster-files" aria-labelledby="cluster-title">
-      <h2 id="cluster-title" className="run-card__title">
-        {t('run.cluster.title')}
-      </h2>
-      <p className="hint">{t('run.cluster.intro')}</p>
+    <RunCard testId="cluster-files" title={t('run.cluster.title')} hint={t('run.cluster.intro')}>
       <div className="run-status__actions">
         <Button className="btn" testId="cluster-export" disabled={busy} onClick={() => void exportFile()}>
           {t('run.cluster.export')}
@@ -113,7 +110,7 @@ export function ClusterBatchFiles({ experimentId }: { experimentId: number }) {
           onDismiss={() => setState({ status: 'idle' })}
         />
       )}
-    </section>
+    </RunCard>
   );
 }
 

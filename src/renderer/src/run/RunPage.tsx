@@ -24,6 +24,7 @@ import { ClusterBatchFiles } from './ClusterBatchFiles';
 import { clearSetupEditorRequest, SetupEditor, setupEditorRequested } from './SetupEditor';
 import { AnnotationLink } from '../annotation/link';
 import { Button } from '../components/Button';
+import { RunCard } from '../components/RunCard';
 
 const NO_CALLS: PhaseProgress = { total: 0, done: 0, failed: 0, cacheHits: 0, inFlight: 0, pending: 0 };
 
@@ -61,13 +62,11 @@ function ExportBox({ experimentId }: { experimentId: number }) {
   const { state, run, reset } = useExportAll(experimentId);
   const zip = useExportDownloadsZip();
   return (
-    <section className="run-card" aria-labelledby="export-title">
-      <h2 id="export-title" className="run-card__title">
-        {t('run.export.title')}
-      </h2>
-      <p className="hint" data-testid="export-intro">
-        {t(zip ? 'run.export.introZip' : 'run.export.intro')}
-      </p>
+    <RunCard
+      title={t('run.export.title')}
+      hint={t(zip ? 'run.export.introZip' : 'run.export.intro')}
+      hintTestId="export-intro"
+    >
       <Button
         className="btn"
         testId="export-all"
@@ -99,7 +98,7 @@ function ExportBox({ experimentId }: { experimentId: number }) {
           </ScrollBox>
         </div>
       )}
-    </section>
+    </RunCard>
   );
 }
 
@@ -325,11 +324,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
       </section>
 
       {progress.batches && progress.batches.length > 0 && (
-        <section className="run-card" data-testid="run-batches" aria-labelledby="batches-title">
-          <h2 id="batches-title" className="run-card__title">
-            {t('run.batches.title')}
-          </h2>
-          <p className="hint">{t('run.batches.intro')}</p>
+        <RunCard testId="run-batches" title={t('run.batches.title')} hint={t('run.batches.intro')}>
           <table className="datasets-table">
             <thead>
               <tr>
@@ -354,15 +349,16 @@ export function RunPage({ experimentId }: { experimentId: number }) {
               ))}
             </tbody>
           </table>
-        </section>
+        </RunCard>
       )}
 
       {progress.pausedLanes.length > 0 && (
-        <section className="run-card run-card--warn" data-testid="paused-lanes" aria-labelledby="lanes-title">
-          <h2 id="lanes-title" className="run-card__title">
-            {t('run.lanes.title')}
-          </h2>
-          <p className="hint">{t('run.lanes.intro')}</p>
+        <RunCard
+          className="run-card--warn"
+          testId="paused-lanes"
+          title={t('run.lanes.title')}
+          hint={t('run.lanes.intro')}
+        >
           <ul className="lane-list">
             {progress.pausedLanes.map((l) => (
               <li key={`${l.endpoint}|${l.model}`} data-testid="paused-lane" data-kind={l.kind}>
@@ -392,13 +388,10 @@ export function RunPage({ experimentId }: { experimentId: number }) {
               </li>
             ))}
           </ul>
-        </section>
+        </RunCard>
       )}
 
-      <section className="run-card" aria-labelledby="progress-title">
-        <h2 id="progress-title" className="run-card__title">
-          {t('run.progressTitle')}
-        </h2>
+      <RunCard title={t('run.progressTitle')}>
         {stageNames.map((name) => (
           <ProgressRow
             key={name}
@@ -446,7 +439,7 @@ export function RunPage({ experimentId }: { experimentId: number }) {
             <dd data-testid="run-spend">{f.usd(progress.costUsd)}</dd>
           </div>
         </dl>
-      </section>
+      </RunCard>
 
       <FailuresPanel
         experimentId={experimentId}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { Button } from '../components/Button';
+import { RunCard } from '../components/RunCard';
 
 // The copy Duplicate just made: its run page opens with the editor, since a copy is made to be
 // changed. Held here for the one page that opens next, not in the URL (a reload shows the page).
@@ -59,15 +60,12 @@ export function SetupEditor({
     }
   };
   return (
-    <section
-      className="run-card setup-editor"
-      aria-labelledby="setup-editor-title"
-      data-testid="setup-editor"
+    <RunCard
+      className="setup-editor"
+      testId="setup-editor"
+      title={t('run.setup.title')}
+      hint={t('run.setup.hint')}
     >
-      <h2 id="setup-editor-title" className="run-card__title">
-        {t('run.setup.title')}
-      </h2>
-      <p className="hint">{t('run.setup.hint')}</p>
       <label className="setup-editor__field">
         <span>{t('run.setup.label')}</span>
         <textarea
@@ -100,6 +98,6 @@ export function SetupEditor({
           onDismiss={() => setError(null)}
         />
       )}
-    </section>
+    </RunCard>
   );
 }
