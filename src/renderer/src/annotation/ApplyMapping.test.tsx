@@ -1,16 +1,13 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { MappingTargets } from '../../../shared/annotation/api-types';
 import { ApiError, setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { ApplyMapping } from './ApplyMapping';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const ROWS = [
   {

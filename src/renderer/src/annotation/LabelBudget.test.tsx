@@ -1,20 +1,17 @@
 // @vitest-environment jsdom
 // The label budget in the set creator (issue 36): the PPI++ count for a target width, beside people
 // alone, from the experiment's size; "Use" puts it into the set size.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { ExperimentDetail } from '../../../shared/experiments';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { AnnotationPage } from './AnnotationPage';
 import { LabelBudget } from './LabelBudget';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const api = () =>
   new FakeApi({ 'experiments.get': () => ({ itemCount: 1050 }) as unknown as ExperimentDetail });

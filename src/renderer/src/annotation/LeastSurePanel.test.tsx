@@ -1,20 +1,17 @@
 // @vitest-environment jsdom
 // The least-sure panel (issue 36): how many units and why before anything is created, then one
 // click makes the set from the same options and size.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { AnnotationSetSummary } from '../../../shared/annotation/api-types';
 import type { LeastSureSelection } from '../../../shared/annotation/least-sure';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { LeastSurePanel } from './LeastSurePanel';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const selection: LeastSureSelection = {
   criteria: ['position', 'repeat', 'boundary'],

@@ -2,8 +2,8 @@
 // Issue 40 item 3 in the app: a package whose labels are older than this set's is imported
 // without them, and the page lists each kept label beside the package's and offers to take the
 // package's anyway (the CLI's import-package --take-package-labels), in English and 中文.
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type {
   AnnotationSetSummary,
   PackageImport,
@@ -14,12 +14,9 @@ import { i18next } from '../i18n';
 import { formatDateTime } from '../lib/format';
 import { FakeApi } from '../test/fake-api';
 import { AnnotationPage } from './AnnotationPage';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const set = { id: 3, name: 'pilot', itemCount: 10, progress: [] } as unknown as AnnotationSetSummary;
 const conflicts: PackageLabelConflict[] = [

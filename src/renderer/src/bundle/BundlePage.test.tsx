@@ -3,7 +3,7 @@
 // and plan (issue 38 §8) are read through the opened bundle's session only, and it is closed when
 // the page goes.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OpenedBundleReport } from '../../../shared/paper/bundle';
 import type { PreregistrationLock } from '../../../shared/paper/preregistration';
 import { setApi } from '../api';
@@ -11,12 +11,9 @@ import { i18next } from '../i18n';
 import { FakeApi } from '../test/fake-api';
 import '../protocols';
 import { BundlePage } from './BundlePage';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const REPORT: OpenedBundleReport = {
   session: 's-1',

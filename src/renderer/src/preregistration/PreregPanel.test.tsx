@@ -1,7 +1,7 @@
 import { formatDateTime } from '../lib/format';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   PreregistrationLock,
   PreregistrationPlan,
@@ -14,12 +14,9 @@ import '../protocols';
 import { FakeApi } from '../test/fake-api';
 import { PreregNote } from './PreregNote';
 import { PreregPanel } from './PreregPanel';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const COMPARISONS = [
   { id: 'accuracy_change:EN-ZH', label: 'Accuracy change EN → ZH' },

@@ -1,8 +1,8 @@
 // The report card page on a card the core's own gate rules evaluated: every gate with its rule,
 // status and source; each experiment's rows with n and interval, linked to its results; simulated
 // and recorded experiments badged; an undefined value says so and why; 中文 too; files download.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import {
   evaluateGates,
   gateDeclarations,
@@ -23,12 +23,9 @@ import { FakeApi } from '../test/fake-api';
 import '../protocols';
 import './i18n';
 import { ReportCardPage } from './ReportCardPage';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 // Conditions as the protocols phrase them (their card words are in their registry entries).
 const EN = { key: 'language', params: { language: 'EN' } };

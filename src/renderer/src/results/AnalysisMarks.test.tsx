@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExperimentResults } from '../../../shared/experiments';
 import { markConfirmatory, type ConfirmatoryMarks } from '../../../shared/paper/confirmatory';
 import { col, type Table } from '../../../shared/report/table';
@@ -8,12 +8,9 @@ import { setApi } from '../api';
 import '../i18n';
 import { FakeApi } from '../test/fake-api';
 import { ResultsPage } from './ResultsPage';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const TABLE: Table = {
   id: 'changes',

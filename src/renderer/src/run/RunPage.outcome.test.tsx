@@ -2,17 +2,14 @@
 // planned calls are done" with full bars: the status says every call failed, the message gives
 // the reasons, and the bars tell failed calls from answered ones (EN and 中文).
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 import { FakeApi, experimentDetail, phase, progress } from '../test/fake-api';
 import { RunPage } from './RunPage';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const MESSAGE =
   'Every call failed (16 of 16): there are no answers. Reasons: bad_request 16 (The provider rejected the request (HTTP 400): 400 Invalid value). Fix the cause, then send the failed calls again (Retry failed, or judge-lab run --retry-failed).';

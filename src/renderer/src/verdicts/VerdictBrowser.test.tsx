@@ -3,7 +3,7 @@
 // the filter selects, the filters narrow and widen, a row opens with its item, and model text
 // stays text.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ExperimentResults } from '../../../shared/experiments';
 import { col, type Table } from '../../../shared/report/table';
 import type { VerdictLink, VerdictRow } from '../../../shared/verdicts';
@@ -13,12 +13,9 @@ import { ResultsPage } from '../results/ResultsPage';
 import { FakeApi, ITEMS } from '../test/fake-api';
 import { parseHash } from '../stores/route';
 import { VerdictBrowserPage } from './VerdictBrowserPage';
+import { unmountAndDropApiAfterEach } from '../test/dom';
 
-afterEach(async () => {
-  cleanup();
-  setApi(null);
-  await i18next.changeLanguage('en');
-});
+unmountAndDropApiAfterEach({ backToEnglish: true });
 
 const TABLE: Table = {
   id: 'answers',
