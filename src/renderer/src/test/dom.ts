@@ -1,7 +1,7 @@
 // Set-up that many DOM test files repeat: each helper registers its own vitest hooks, so a file
 // states what it needs in one line.
-import { cleanup } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { setApi } from '../api';
 import { i18next } from '../i18n';
 
@@ -42,4 +42,20 @@ export function withoutCanvas(): void {
   beforeAll(() => {
     HTMLCanvasElement.prototype.getContext = (() => null) as never;
   });
+}
+
+/**
+ * An item browser's list is a grid with its own cursor: ArrowDown moves it to the second row
+ * (announced through aria-activedescendant), and Enter opens that row. The caller checks where
+ * Enter navigated.
+ */
+export async function moveToSecondRowAndOpen(listTestId: string, rowTestId: string): Promise<void> {
+  await screen.findAllByTestId(rowTestId);
+  const list = screen.getByTestId(listTestId);
+  expect(list.getAttribute('role')).toBe('grid');
+  fireEvent.keyDown(list, { key: 'ArrowDown' });
+  expect(list.getAttribute('aria-activedescendant')).toBe(
+    screen.getAllByTestId(rowTestId)[1].getAttribute('id'),
+  );
+  fireEvent.keyDown(list, { key: 'Enter' });
 }

@@ -8,7 +8,7 @@ import type { QuestionView, RepeatsViewResult } from '../../../../shared/protoco
 import { setApi } from '../../api';
 import '../../i18n';
 import { FakeApi } from '../../test/fake-api';
-import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../test/dom';
+import { giveElementsAWindowBox, moveToSecondRowAndOpen, unmountAndDropApiAfterEach } from '../../test/dom';
 import '../index';
 import { rowKey } from './query';
 import { UnstablePage } from './UnstablePage';
@@ -96,14 +96,7 @@ describe('self-consistency unstable-items browser', () => {
 
   it('moves through the list with the arrow keys and opens a question with Enter', async () => {
     const { onNavigate } = setup({});
-    await screen.findAllByTestId('sc-unstable-row');
-    const list = screen.getByTestId('sc-unstable-list');
-    expect(list.getAttribute('role')).toBe('grid');
-    fireEvent.keyDown(list, { key: 'ArrowDown' });
-    expect(list.getAttribute('aria-activedescendant')).toBe(
-      screen.getAllByTestId('sc-unstable-row')[1].getAttribute('id'),
-    );
-    fireEvent.keyDown(list, { key: 'Enter' });
+    await moveToSecondRowAndOpen('sc-unstable-list', 'sc-unstable-row');
     expect(onNavigate.mock.lastCall?.[0].query).toEqual({ open: rowKey(VIEW.rows[1]) });
   });
 

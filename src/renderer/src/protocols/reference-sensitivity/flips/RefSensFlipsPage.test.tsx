@@ -11,7 +11,11 @@ import { FakeApi } from '../../../test/fake-api';
 import '../../index';
 import { RefSensFlipsPage } from './RefSensFlipsPage';
 import { rowKey } from './query';
-import { giveElementsAWindowBox, unmountAndDropApiAfterEach } from '../../../test/dom';
+import {
+  giveElementsAWindowBox,
+  moveToSecondRowAndOpen,
+  unmountAndDropApiAfterEach,
+} from '../../../test/dom';
 
 const ROW: FlipRowView = {
   judge: 'Judge A',
@@ -107,14 +111,7 @@ describe('reference-sensitivity flip browser', () => {
 
   it('moves through the list with the arrow keys and opens a row with Enter (issue 26 item 8)', async () => {
     const { onNavigate } = setup({});
-    await screen.findAllByTestId('refsens-flip-row');
-    const list = screen.getByTestId('refsens-flip-list');
-    expect(list.getAttribute('role')).toBe('grid');
-    fireEvent.keyDown(list, { key: 'ArrowDown' });
-    expect(list.getAttribute('aria-activedescendant')).toBe(
-      screen.getAllByTestId('refsens-flip-row')[1].getAttribute('id'),
-    );
-    fireEvent.keyDown(list, { key: 'Enter' });
+    await moveToSecondRowAndOpen('refsens-flip-list', 'refsens-flip-row');
     expect(onNavigate.mock.lastCall?.[0].query).toEqual({ open: rowKey(VIEW.rows[1]) });
   });
 
