@@ -8,6 +8,25 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { GlossaryDialog } from '../glossary/Glossary';
 import '../glossary/i18n';
 
+/** A link of the app's top navigation; the one of the section shown is marked as the current page. */
+function NavLink({
+  href,
+  testId,
+  current,
+  children,
+}: {
+  href: string;
+  testId?: string;
+  current: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <a href={href} className="nav-link" data-testid={testId} aria-current={current ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}
+
 export function AppFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const page = useRoute((s) => s.route.name);
@@ -53,25 +72,15 @@ export function AppFrame({ children }: { children: ReactNode }) {
           <span className="brand__tagline">{t('app.tagline')}</span>
         </a>
         <nav className="frame__nav" aria-label={t('app.name')}>
-          <a href="#/datasets" className="nav-link" aria-current={inDatasets ? 'page' : undefined}>
+          <NavLink href="#/datasets" current={inDatasets}>
             {t('app.nav.datasets')}
-          </a>
-          <a
-            href="#/experiments"
-            className="nav-link"
-            data-testid="nav-experiments"
-            aria-current={inExperiments ? 'page' : undefined}
-          >
+          </NavLink>
+          <NavLink href="#/experiments" testId="nav-experiments" current={inExperiments}>
             {t('app.nav.experiments')}
-          </a>
-          <a
-            href="#/judges"
-            className="nav-link"
-            data-testid="nav-judges"
-            aria-current={inJudges ? 'page' : undefined}
-          >
+          </NavLink>
+          <NavLink href="#/judges" testId="nav-judges" current={inJudges}>
             {t('nav', { ns: 'reportCard' })}
-          </a>
+          </NavLink>
         </nav>
         <div className="frame__spacer" />
         <LanguageSwitch />
