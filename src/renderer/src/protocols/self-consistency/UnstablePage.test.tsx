@@ -2,16 +2,15 @@
 // Self-consistency's unstable-items browser, on the browser kit it shares with reference
 // sensitivity's flips: rows from the core's "repeats" view for the URL's filters, keys to move
 // and open, and an opened question with every repeat's verdict and the dissenting reasons' diff.
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { QuestionView, RepeatsViewResult } from '../../../../shared/protocols/self-consistency/views';
-import { setApi } from '../../api';
 import '../../i18n';
-import { FakeApi } from '../../test/fake-api';
 import { giveElementsAWindowBox, moveToSecondRowAndOpen, unmountAndDropApiAfterEach } from '../../test/dom';
 import '../index';
 import { rowKey } from './query';
 import { UnstablePage } from './UnstablePage';
+import { renderProtocolPage } from '../../test/results';
 
 giveElementsAWindowBox();
 unmountAndDropApiAfterEach();
@@ -65,11 +64,7 @@ const VIEW: RepeatsViewResult = {
 };
 
 function setup(query: Record<string, string>) {
-  const api = new FakeApi({ 'experiments.protocolView': () => VIEW });
-  setApi(api);
-  const onNavigate = vi.fn();
-  render(<UnstablePage experimentId={9} query={query} onNavigate={onNavigate} />);
-  return { api, onNavigate };
+  return renderProtocolPage(UnstablePage, 9, query, VIEW);
 }
 
 describe('self-consistency unstable-items browser', () => {

@@ -2,12 +2,10 @@
 // Reference sensitivity's flip browser: rows from the core's "flips" view, filters in the URL
 // query, and an opened answer with its texts (Arabic right to left via dir="auto"), each
 // setting's verdict and the explanations' diff; model text shown as text, never as HTML.
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { FlipRowView, FlipsView } from '../../../../../shared/protocols/reference-sensitivity/views';
-import { setApi } from '../../../api';
 import '../../../i18n';
-import { FakeApi } from '../../../test/fake-api';
 import '../../index';
 import { RefSensFlipsPage } from './RefSensFlipsPage';
 import { rowKey } from './query';
@@ -16,6 +14,7 @@ import {
   moveToSecondRowAndOpen,
   unmountAndDropApiAfterEach,
 } from '../../../test/dom';
+import { renderProtocolPage } from '../../../test/results';
 
 const ROW: FlipRowView = {
   judge: 'Judge A',
@@ -66,11 +65,7 @@ giveElementsAWindowBox();
 unmountAndDropApiAfterEach();
 
 function setup(query: Record<string, string>, view: FlipsView = VIEW) {
-  const api = new FakeApi({ 'experiments.protocolView': () => view });
-  setApi(api);
-  const onNavigate = vi.fn();
-  render(<RefSensFlipsPage experimentId={4} query={query} onNavigate={onNavigate} />);
-  return { api, onNavigate };
+  return renderProtocolPage(RefSensFlipsPage, 4, query, view);
 }
 
 describe('reference-sensitivity flip browser', () => {
