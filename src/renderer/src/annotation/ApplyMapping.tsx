@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppliedMapping, MappingMismatch, MappingTargets } from '../../../shared/annotation/api-types';
 import { getApi, toApiError } from '../api';
 import './apply-mapping-i18n';
-import { HeadCells } from '../kits/ListTable';
+import { TableHead } from '../kits/ListTable';
 import { Button } from '../components/Button';
 
 const SHOWN = 20;
@@ -192,19 +192,15 @@ export function ApplyMapping({ setId, judges }: { setId: number; judges: string[
           )}
           <div className="results-table__scroll agreement__table">
             <table className="results-table">
-              <thead>
-                <tr>
-                  <HeadCells
-                    columns={[
-                      { label: t('applyMapping.item') },
-                      { label: t('applyMapping.category') },
-                      { label: t('applyMapping.raw'), num: true },
-                      { label: t('applyMapping.calibrated'), num: true },
-                      { label: t('applyMapping.linear'), num: true },
-                    ]}
-                  />
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  t('applyMapping.item'),
+                  t('applyMapping.category'),
+                  { label: t('applyMapping.raw'), num: true },
+                  { label: t('applyMapping.calibrated'), num: true },
+                  { label: t('applyMapping.linear'), num: true },
+                ]}
+              />
               <tbody>
                 {applied.rows.slice(0, SHOWN).map((r) => (
                   <tr key={`${r.itemKey}/${r.judge}`}>

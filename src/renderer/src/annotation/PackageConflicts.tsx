@@ -6,7 +6,7 @@ import type { PackageLabelConflict } from '../../../shared/annotation/api-types'
 import { useFormat } from '../lib/useFormat';
 import { TableScroll } from '../components/TableScroll';
 import './i18n';
-import { HeadCells } from '../kits/ListTable';
+import { TableHead } from '../kits/ListTable';
 import { Button } from '../components/Button';
 
 export function PackageConflicts({
@@ -40,18 +40,14 @@ export function PackageConflicts({
       <p>{t('conflicts.intro')}</p>
       <TableScroll label={t('conflicts.title')} className="table-wrap">
         <table className="table">
-          <thead>
-            <tr>
-              <HeadCells
-                columns={[
-                  { label: t('conflicts.unit') },
-                  { label: t('conflicts.annotator') },
-                  { label: t('conflicts.ours') },
-                  { label: t('conflicts.package') },
-                ]}
-              />
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              t('conflicts.unit'),
+              t('conflicts.annotator'),
+              t('conflicts.ours'),
+              t('conflicts.package'),
+            ]}
+          />
           <tbody>
             {conflicts.map((c) => (
               <tr key={`${c.unit}\u0000${c.annotator}`}>

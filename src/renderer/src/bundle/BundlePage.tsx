@@ -16,7 +16,7 @@ import { BUNDLE_NS } from './i18n';
 import './i18n';
 import './bundle.css';
 import { PageHeader } from '../kits/PageFrame';
-import { HeadCells } from '../kits/ListTable';
+import { TableHead } from '../kits/ListTable';
 
 type State =
   | { status: 'idle' }
@@ -131,13 +131,7 @@ export function BundleReport({ report }: { report: OpenedBundleReport }) {
         <h2 className="results-section__title">{t('checksTitle')}</h2>
         <div className="results-table__scroll">
           <table className="results-table" data-testid="bundle-checks">
-            <thead>
-              <tr>
-                <HeadCells
-                  columns={[{ label: t('file') }, { label: t('result') }, { label: t('firstDifference') }]}
-                />
-              </tr>
-            </thead>
+            <TableHead columns={[t('file'), t('result'), t('firstDifference')]} />
             <tbody>
               {report.checks.map((c) => (
                 <tr key={c.file} data-equal={c.equal}>

@@ -35,16 +35,30 @@ export interface ListColumn {
   num?: boolean;
 }
 
-/** A table's column headers, numbers' columns aligned to the right. */
-export function HeadCells({ columns }: { columns: readonly ListColumn[] }) {
+/** A table's column headers, numbers' columns aligned to the right; a plain label is a text column. */
+export function HeadCells({ columns }: { columns: readonly (ListColumn | string)[] }) {
   return (
     <>
-      {columns.map((c) => (
-        <th key={c.label} scope="col" className={c.num ? 'num' : undefined}>
-          {c.label}
-        </th>
-      ))}
+      {columns.map((column) => {
+        const c = typeof column === 'string' ? { label: column } : column;
+        return (
+          <th key={c.label} scope="col" className={c.num ? 'num' : undefined}>
+            {c.label}
+          </th>
+        );
+      })}
     </>
+  );
+}
+
+/** A table's head: one row of column headers. */
+export function TableHead({ columns }: { columns: readonly (ListColumn | string)[] }) {
+  return (
+    <thead>
+      <tr>
+        <HeadCells columns={columns} />
+      </tr>
+    </thead>
   );
 }
 

@@ -9,7 +9,7 @@ import type { GateDefinition, GateSettings } from '../../../shared/report-card/t
 import { getApi, toApiError, type ApiError } from '../api';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { REPORT_CARD_NS } from './i18n';
-import { HeadCells } from '../kits/ListTable';
+import { TableHead } from '../kits/ListTable';
 import { Button } from '../components/Button';
 
 type Draft = Record<string, { threshold: string; ciMustClear: boolean; enabled: boolean }>;
@@ -99,18 +99,7 @@ export function GatesEditor({ onSaved }: { onSaved: () => void }) {
         }}
       >
         <table className="datasets-table">
-          <thead>
-            <tr>
-              <HeadCells
-                columns={[
-                  { label: t('gate') },
-                  { label: t('threshold') },
-                  { label: t('wholeCi') },
-                  { label: t('applies') },
-                ]}
-              />
-            </tr>
-          </thead>
+          <TableHead columns={[t('gate'), t('threshold'), t('wholeCi'), t('applies')]} />
           <tbody>
             {gates.map((g) => {
               const d = draft[g.id];

@@ -31,7 +31,7 @@ import { ReportCardDownloads } from './ReportCardDownloads';
 import { GatesEditor } from './GatesEditor';
 import './report-card.css';
 import { PageHeader } from '../kits/PageFrame';
-import { HeadCells } from '../kits/ListTable';
+import { TableHead } from '../kits/ListTable';
 
 /** The shown card's protocol words (as the core sent them), for every part of the page. */
 const CardWordsContext = createContext<ReportCard['words']>(undefined);
@@ -115,20 +115,9 @@ function GatesTable({ gates, experiments }: { gates: GateResult[]; experiments: 
     <div className="table-wrap">
       <table className="datasets-table card-gates" data-testid="card-gates">
         <caption className="visually-hidden">{t('gatesTitle')}</caption>
-        <thead>
-          <tr>
-            <HeadCells
-              columns={[
-                { label: t('gate') },
-                { label: t('rule') },
-                { label: t('status') },
-                { label: t('decisive') },
-                { label: t('experiment') },
-                { label: t('source') },
-              ]}
-            />
-          </tr>
-        </thead>
+        <TableHead
+          columns={[t('gate'), t('rule'), t('status'), t('decisive'), t('experiment'), t('source')]}
+        />
         <tbody>
           {gates.map((g) => {
             const d = g.decisive;

@@ -10,7 +10,7 @@ import { toApiError } from '../api/errors';
 import { GlossaryLink } from '../glossary/Glossary';
 import { useFormat } from '../lib/useFormat';
 import { TableScroll } from '../components/TableScroll';
-import { HeadCells } from '../kits/ListTable';
+import { TableHead } from '../kits/ListTable';
 
 const fixed = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3));
 
@@ -63,21 +63,17 @@ export function PowerPlanSection({
       <p>{t('wizard.power.lead', { power: `${Math.round(plan.power * 100)}%`, alpha: plan.alpha })}</p>
       <TableScroll className="table-wrap" label={t('wizard.power.title')}>
         <table className="datasets-table power-table">
-          <thead>
-            <tr>
-              <HeadCells
-                columns={[
-                  { label: t('wizard.power.comparison') },
-                  { label: t('wizard.power.test') },
-                  { label: t('wizard.power.units'), num: true },
-                  { label: t('wizard.power.mde'), num: true },
-                  { label: t('wizard.power.rates') },
-                  { label: t('wizard.power.effect') },
-                  { label: t('wizard.power.itemsNeeded'), num: true },
-                ]}
-              />
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              t('wizard.power.comparison'),
+              t('wizard.power.test'),
+              { label: t('wizard.power.units'), num: true },
+              { label: t('wizard.power.mde'), num: true },
+              t('wizard.power.rates'),
+              t('wizard.power.effect'),
+              { label: t('wizard.power.itemsNeeded'), num: true },
+            ]}
+          />
           <tbody>
             {plan.comparisons.map((c) => (
               <tr key={c.id} data-testid="power-row" data-id={c.id}>

@@ -20,7 +20,7 @@ import { PreregisterSection } from './PreregisterSection';
 import { PriceEditor } from './PriceEditor';
 import { useWizardSteps } from './steps';
 import { TableScroll } from '../components/TableScroll';
-import { HeadCells } from '../kits/ListTable';
+import { TableHead } from '../kits/ListTable';
 import { Button } from '../components/Button';
 
 /** A row's provider (a preset, or its `-batch` twin) is the built-in simulated one. */
@@ -69,19 +69,15 @@ export function TierTable({ estimate, protocol }: { estimate: CostEstimate; prot
       <TableScroll className="table-wrap" label={t('wizard.summary.tiers.title')}>
         <table className="datasets-table estimate-table">
           <caption>{t('wizard.summary.tiers.title')}</caption>
-          <thead>
-            <tr>
-              <HeadCells
-                columns={[
-                  { label: t('wizard.summary.tiers.model') },
-                  { label: t('wizard.summary.tiers.standard') },
-                  { label: t('wizard.summary.tiers.batch') },
-                  { label: t('wizard.summary.tiers.flex') },
-                  { label: t('wizard.summary.tiers.cluster') },
-                ]}
-              />
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              t('wizard.summary.tiers.model'),
+              t('wizard.summary.tiers.standard'),
+              t('wizard.summary.tiers.batch'),
+              t('wizard.summary.tiers.flex'),
+              t('wizard.summary.tiers.cluster'),
+            ]}
+          />
           <tbody>
             {tiers.map((x) => (
               <tr key={x.label} data-testid="estimate-tier-row">
@@ -131,21 +127,17 @@ export function EstimateTable({ estimate, protocol }: { estimate: CostEstimate; 
   return (
     <TableScroll className="table-wrap" label={t('wizard.summary.title')}>
       <table className="datasets-table estimate-table" data-testid="estimate-table">
-        <thead>
-          <tr>
-            <HeadCells
-              columns={[
-                { label: t('wizard.summary.who') },
-                { label: t('wizard.summary.model') },
-                { label: t('wizard.summary.kind') },
-                ...(['calls', 'cached', 'tokens', 'cost'] as const).map((c) => ({
-                  label: t(`wizard.summary.${c}`),
-                  num: true,
-                })),
-              ]}
-            />
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            t('wizard.summary.who'),
+            t('wizard.summary.model'),
+            t('wizard.summary.kind'),
+            ...(['calls', 'cached', 'tokens', 'cost'] as const).map((c) => ({
+              label: t(`wizard.summary.${c}`),
+              num: true,
+            })),
+          ]}
+        />
         <tbody>
           {estimate.rows.map((r) => (
             <tr key={`${r.role}|${r.label}|${r.kind}`} data-testid="estimate-row" data-kind={r.kind}>
