@@ -158,6 +158,12 @@ export function RunPage({ experimentId }: { experimentId: number }) {
       setBusy(null);
     }
   };
+  // The run's own actions (start, pause, …): one button each, all off while one is under way.
+  const actionButton = (action: Action, className: string, label: string, testId = `run-${action}`) => (
+    <Button className={className} testId={testId} disabled={busy !== null} onClick={() => void act(action)}>
+      {label}
+    </Button>
+  );
 
   if (loadError && !detail) {
     return (
@@ -253,56 +259,18 @@ export function RunPage({ experimentId }: { experimentId: number }) {
           </span>
           <span className="muted">{t(`run.statusText.${shown}`)}</span>
           <div className="run-status__actions">
-            {canStart && (
-              <Button
-                className="btn btn--primary"
-                testId="run-start"
-                disabled={busy !== null}
-                onClick={() => void act('start')}
-              >
-                {status === 'draft' ? t('run.start') : t('run.continue')}
-              </Button>
-            )}
-            {running && (
-              <Button
-                className="btn"
-                testId="run-pause"
-                disabled={busy !== null}
-                onClick={() => void act('pause')}
-              >
-                {t('run.pause')}
-              </Button>
-            )}
-            {paused && (
-              <Button
-                className="btn btn--primary"
-                testId="run-resume"
-                disabled={busy !== null}
-                onClick={() => void act('resume')}
-              >
-                {t('run.resume')}
-              </Button>
-            )}
-            {(running || paused) && (
-              <Button
-                className="btn btn--ghost"
-                testId="run-cancel"
-                disabled={busy !== null}
-                onClick={() => void act('cancel')}
-              >
-                {t('run.cancel')}
-              </Button>
-            )}
-            {totalFailed > 0 && !running && (
-              <Button
-                className="btn"
-                testId="run-retry"
-                disabled={busy !== null}
-                onClick={() => void act('retryFailed')}
-              >
-                {t('run.retryFailed', { count: totalFailed })}
-              </Button>
-            )}
+            {canStart &&
+              actionButton(
+                'start',
+                'btn btn--primary',
+                status === 'draft' ? t('run.start') : t('run.continue'),
+              )}
+            {running && actionButton('pause', 'btn', t('run.pause'))}
+            {paused && actionButton('resume', 'btn btn--primary', t('run.resume'))}
+            {(running || paused) && actionButton('cancel', 'btn btn--ghost', t('run.cancel'))}
+            {totalFailed > 0 &&
+              !running &&
+              actionButton('retryFailed', 'btn', t('run.retryFailed', { count: totalFailed }), 'run-retry')}
             {busy && <span className="spinner" aria-hidden="true" />}
           </div>
         </div>
