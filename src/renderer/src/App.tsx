@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { missingWebToken } from './api';
 import { AppFrame } from './components/AppFrame';
@@ -21,6 +22,25 @@ import { ANNOTATION_PAGE } from './annotation/link';
 import { VERDICTS_PAGE } from './verdicts/links';
 import { VerdictBrowserPage } from './verdicts/VerdictBrowserPage';
 import { navigate, useRoute } from './stores/route';
+
+/**
+ * The app's own pages of one experiment, beside the protocols' pages: each reads its query from
+ * the URL and writes it back; the verdict browser's filters replace the history entry.
+ */
+const OWN_EXPERIMENT_PAGES: Record<
+  string,
+  {
+    component: ComponentType<{
+      experimentId: number;
+      query: Record<string, string>;
+      onQuery: (query: Record<string, string>) => void;
+    }>;
+    replace: boolean;
+  }
+> = {
+  [ANNOTATION_PAGE]: { component: AnnotationPage, replace: false },
+  [VERDICTS_PAGE]: { component: VerdictBrowserPage, replace: true },
+};
 
 function MissingToken() {
   const { t } = useTranslation();
@@ -79,32 +99,16 @@ export function App() {
       );
       break;
     case 'experiment-page': {
-      if (route.page === ANNOTATION_PAGE) {
-        const { experimentId } = route;
+      const own = OWN_EXPERIMENT_PAGES[route.page];
+      if (own) {
+        const { experimentId, page: name } = route;
         page = (
-          <AnnotationPage
+          <own.component
             key={experimentId}
             experimentId={experimentId}
             query={route.query}
             onQuery={(query) =>
-              navigate({ name: 'experiment-page', experimentId, page: ANNOTATION_PAGE, query })
-            }
-          />
-        );
-        break;
-      }
-      if (route.page === VERDICTS_PAGE) {
-        const { experimentId } = route;
-        page = (
-          <VerdictBrowserPage
-            key={experimentId}
-            experimentId={experimentId}
-            query={route.query}
-            onQuery={(query) =>
-              navigate(
-                { name: 'experiment-page', experimentId, page: VERDICTS_PAGE, query },
-                { replace: true },
-              )
+              navigate({ name: 'experiment-page', experimentId, page: name, query }, { replace: own.replace })
             }
           />
         );
