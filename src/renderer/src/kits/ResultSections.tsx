@@ -1,6 +1,9 @@
 // The pieces a protocol's results sections are built from: its figures as chart cards, its
 // tables as table sections with their words on screen, and a button to one of its own pages.
+import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FigureSpec } from '../../../shared/report/chart-kit';
+import type { ResultsSectionsProps } from '../protocols/registry';
 import type { Table } from '../../../shared/report/table';
 import { ChartCard, hasData } from '../results/ChartCard';
 import type { Navigate } from '../results/routes';
@@ -96,4 +99,28 @@ export function ProtocolPageButton({
       {label}
     </button>
   );
+}
+
+/**
+ * A protocol's results-header tool (its `ResultsTools`): the button to one of its own pages,
+ * labelled in the protocol's words (`labelKey` in `namespaces`).
+ */
+export function protocolPageTool(
+  page: string,
+  testId: string,
+  namespaces: string[],
+  labelKey: string,
+): ComponentType<ResultsSectionsProps> {
+  return function ProtocolPageTool({ experimentId, onNavigate }: ResultsSectionsProps) {
+    const { t } = useTranslation(namespaces);
+    return (
+      <ProtocolPageButton
+        testId={testId}
+        label={t(labelKey)}
+        experimentId={experimentId}
+        page={page}
+        onNavigate={onNavigate}
+      />
+    );
+  };
 }

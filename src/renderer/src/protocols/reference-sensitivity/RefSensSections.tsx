@@ -3,7 +3,7 @@ import { type ResultsSectionsProps, useFigureLanguage } from '../host';
 import { useTranslation } from 'react-i18next';
 import { buildRefSensFigures } from '../../../../shared/protocols/reference-sensitivity/report/figures';
 import type { RefSensMetrics } from '../../../../shared/protocols/reference-sensitivity/types';
-import { FigureCards, ProtocolPageButton, ResultTables } from '../../kits/ResultSections';
+import { FigureCards, protocolPageTool, ResultTables } from '../../kits/ResultSections';
 import { REFSENS_FLIPS_PAGE } from './flips/query';
 import { REF_SENS_NAMESPACES } from './i18n';
 import { refSensTableText } from './table-text';
@@ -40,15 +40,9 @@ export function RefSensSections({ results, experimentId, excludeFlagged }: Resul
 }
 
 /** The results header's way into the flip browser. */
-export function BrowseRefSensFlips({ experimentId, onNavigate }: ResultsSectionsProps) {
-  const { t } = useTranslation(REF_SENS_NAMESPACES);
-  return (
-    <ProtocolPageButton
-      testId="refsens-browse-flips"
-      label={t('browseFlips')}
-      experimentId={experimentId}
-      page={REFSENS_FLIPS_PAGE}
-      onNavigate={onNavigate}
-    />
-  );
-}
+export const BrowseRefSensFlips = protocolPageTool(
+  REFSENS_FLIPS_PAGE,
+  'refsens-browse-flips',
+  REF_SENS_NAMESPACES,
+  'browseFlips',
+);

@@ -13,7 +13,7 @@ import {
 import type { SelfConsistencyMetrics } from '../../../../shared/protocols/self-consistency/types';
 import type { FigureSpec } from '../../../../shared/report/chart-kit';
 import { localizeFigure } from '../../../../shared/report/figure-i18n';
-import { FigureCards, ProtocolPageButton, ResultTables } from '../../kits/ResultSections';
+import { FigureCards, protocolPageTool, ResultTables } from '../../kits/ResultSections';
 import { SC_NAMESPACES } from './i18n';
 import { SC_UNSTABLE_PAGE } from './query';
 import { scTableText } from './table-text';
@@ -56,15 +56,9 @@ export function ScSections({ results, experimentId, excludeFlagged }: ResultsSec
 }
 
 /** The results header's way to the unstable-items browser. */
-export function BrowseUnstable({ experimentId, onNavigate }: ResultsSectionsProps) {
-  const { t } = useTranslation(SC_NAMESPACES);
-  return (
-    <ProtocolPageButton
-      testId="sc-browse-unstable"
-      label={t('results.browse')}
-      experimentId={experimentId}
-      page={SC_UNSTABLE_PAGE}
-      onNavigate={onNavigate}
-    />
-  );
-}
+export const BrowseUnstable = protocolPageTool(
+  SC_UNSTABLE_PAGE,
+  'sc-browse-unstable',
+  SC_NAMESPACES,
+  'results.browse',
+);
