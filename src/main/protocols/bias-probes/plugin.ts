@@ -176,7 +176,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   },
   flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
-  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?'],
+  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?', 'instruction_paraphrases?'],
   computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
   tables: buildBiasTables,
   figures: buildBiasFigures,
