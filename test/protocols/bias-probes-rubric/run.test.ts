@@ -35,7 +35,8 @@ function unit(...parts: string[]): number {
 }
 
 /** The mock's paraphrase: the instructions with a marker it finds again in the judge's system prompt. */
-const paraphraseOf = (text: string, k: number) => `${text.replace('Judge how well', 'Assess how well')} (Wording ${k + 1}.)`;
+const paraphraseOf = (text: string, k: number) =>
+  `${text.replace('Judge how well', 'Assess how well')} (Wording ${k + 1}.)`;
 const MARK = /\(Wording (\d)\.\)/;
 
 interface Logged {
@@ -192,14 +193,19 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
       expect(row.mean_ci).toEqual(e.ci);
       const byItem = new Map<string, number[]>();
       items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
-      const w = wilcoxonSignedRank([...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length))!;
+      const w = wilcoxonSignedRank(
+        [...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
+      )!;
       expect(row.p).toBe(w.p);
       const per = pointwise.instruction_paraphrases![0].rows.filter((r) => r.judge === judge.label);
       for (const r of per) {
         const of = pairs.filter((p) => p.under.paraphrase === r.paraphrase);
         expect(r.n).toBe(of.length);
         expect(r.changed).toBe(of.filter((p) => p.under.score !== p.base.score).length);
-        expect(r.mean).toBeCloseTo(of.reduce((s, p) => s + p.under.score! - p.base.score!, 0) / of.length, 12);
+        expect(r.mean).toBeCloseTo(
+          of.reduce((s, p) => s + p.under.score! - p.base.score!, 0) / of.length,
+          12,
+        );
       }
       if (judge.model.endsWith('-null')) {
         expect(row.significant).toBe(false);
@@ -231,10 +237,16 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
       const pairs = pairsFromLog(judge.model, true).filter((p) => p.under.paraphrase! < 2);
       const win = (l: Logged) => (l.winner === l.worse ? 1 : 0);
       expect(row.n).toBe(2 * LIMIT);
-      expect(row.mean).toBeCloseTo(pairs.reduce((s, p) => s + win(p.under) - win(p.base), 0) / pairs.length, 12);
+      expect(row.mean).toBeCloseTo(
+        pairs.reduce((s, p) => s + win(p.under) - win(p.base), 0) / pairs.length,
+        12,
+      );
       const flippable = pairs.filter((p) => p.base.winner !== p.base.worse);
       expect(row.flip_n).toBe(flippable.length);
-      expect(row.flip_rate).toBeCloseTo(flippable.filter((p) => win(p.under) === 1).length / flippable.length, 12);
+      expect(row.flip_rate).toBeCloseTo(
+        flippable.filter((p) => win(p.under) === 1).length / flippable.length,
+        12,
+      );
       const per = metrics.instruction_paraphrases![0].rows.filter((r) => r.judge === judge.label);
       expect(per.map((r) => r.paraphrase)).toEqual([0, 1]);
       expect(per.reduce((s, r) => s + r.flip_n!, 0)).toBe(flippable.length);

@@ -110,7 +110,12 @@ describe('the score-option-order probe (the scale listed high to low vs low to h
         limit: LIMIT,
         providers: {
           openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 8 },
-          anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 8 },
+          anthropic: {
+            kind: 'anthropic',
+            baseURL: mock.url,
+            apiKeyEnv: 'MOCK_ANTHROPIC_KEY',
+            concurrency: 8,
+          },
         },
         judges: JUDGES,
         mode: 'pointwise',
@@ -125,7 +130,9 @@ describe('the score-option-order probe (the scale listed high to low vs low to h
     metrics = results.metrics as BiasMetrics;
     // The two conditions differ in the order of the options only.
     const one = responder.log.find((l) => l.order === 'ascending')!;
-    const other = responder.log.find((l) => l.order === 'descending' && l.key === one.key && l.model === one.model)!;
+    const other = responder.log.find(
+      (l) => l.order === 'descending' && l.key === one.key && l.model === one.model,
+    )!;
     expect(other.system.replace(scoreOptions(5, true), scoreOptions(5, false))).toBe(one.system);
   }, 120_000);
 
@@ -137,7 +144,9 @@ describe('the score-option-order probe (the scale listed high to low vs low to h
       const log = responder.log.filter((l) => l.model === judge.model);
       const ascending = new Map<string, Logged>();
       for (const l of log) if (l.order === 'ascending' && !ascending.has(l.key)) ascending.set(l.key, l);
-      const pairs = log.filter((l) => l.order === 'descending').map((d) => [d, ascending.get(d.key)!] as const);
+      const pairs = log
+        .filter((l) => l.order === 'descending')
+        .map((d) => [d, ascending.get(d.key)!] as const);
       const diffs = pairs.map(([d, a]) => d.score - a.score);
       const items = pairs.map(([d]) => d.instruction);
       expect(row.n).toBe(2 * LIMIT);
@@ -147,7 +156,9 @@ describe('the score-option-order probe (the scale listed high to low vs low to h
       expect(row.mean_ci).toEqual(e.ci);
       const byItem = new Map<string, number[]>();
       items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
-      const w = wilcoxonSignedRank([...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length))!;
+      const w = wilcoxonSignedRank(
+        [...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
+      )!;
       expect(row.p).toBe(w.p);
       expect(row.p_holm).toBe(holmAdjust([row.p])[0]);
       if (judge.model.endsWith('-null')) expect(row.significant).toBe(false);

@@ -2,7 +2,11 @@
 import { z } from 'zod';
 import type { Mode, Probe } from '../../../shared/protocols/bias-probes/types';
 import type { BiasProbeOptions } from '../../../shared/protocols/bias-probes/probe-types';
-import { biasProbeIds, biasProbes, defaultProbeIds } from '../../../shared/protocols/bias-probes/probe-registry';
+import {
+  biasProbeIds,
+  biasProbes,
+  defaultProbeIds,
+} from '../../../shared/protocols/bias-probes/probe-registry';
 import { judgeEntrySchema, refineJudgeLabels, type ConfigIssue } from '../../judging/config';
 import type { BaseConfig } from '../plugin';
 

@@ -29,7 +29,8 @@ export function auditParaphrase(original: string, text: string, band: [number, n
   const missing = [...new Set(numbersOf(original))].filter((n) => !have.has(n));
   if (missing.length) reasons.push(`numbers missing: ${missing.slice(0, 8).join(', ')}`);
   const ratio = tokenCount(text) / Math.max(1, tokenCount(original));
-  if (ratio < band[0] || ratio > band[1]) reasons.push(`length ratio ${ratio.toFixed(2)} outside [${band[0]}, ${band[1]}]`);
+  if (ratio < band[0] || ratio > band[1])
+    reasons.push(`length ratio ${ratio.toFixed(2)} outside [${band[0]}, ${band[1]}]`);
   return reasons;
 }
 
@@ -101,7 +102,9 @@ function rowsOf(
     if (m.condition === ORIGINAL) base.set(key, unit);
     else under.set(key, { ...unit, paraphrase: m.paraphrase });
   }
-  const count = instructionRewrites(opts).find((c) => c.id === condition)!.spec.count(opts);
+  const count = instructionRewrites(opts)
+    .find((c) => c.id === condition)!
+    .spec.count(opts);
   const rows: InstructionParaphraseRow[] = [];
   for (const judge of judges)
     for (let p = 0; p < count; p++) {

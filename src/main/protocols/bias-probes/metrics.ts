@@ -999,7 +999,14 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
     ...(accuracy.length ? { accuracy } : {}),
     ...(input.opts.noiseFloor ? { noise_floor: noiseFloorOf(input, s, repeats, flaggedSet) } : {}),
     ...(instructionRewrites(input.opts).length
-      ? { instruction_paraphrases: instructionParaphrases(input.opts, input.judges, input.items, input.results) }
+      ? {
+          instruction_paraphrases: instructionParaphrases(
+            input.opts,
+            input.judges,
+            input.items,
+            input.results,
+          ),
+        }
       : {}),
   };
 }

@@ -87,7 +87,10 @@ export function variantTexts(results: readonly TaskResult[]): Map<string, string
     const v = r.value as Rewrite;
     if (v.text === null) continue;
     const m = r.meta as RewriteMeta;
-    out.set(m.paraphrase === undefined ? vkey(m.sourceId, m.slot, m.kind) : paraphraseKey(m.kind, m.paraphrase), v.text);
+    out.set(
+      m.paraphrase === undefined ? vkey(m.sourceId, m.slot, m.kind) : paraphraseKey(m.kind, m.paraphrase),
+      v.text,
+    );
   }
   return out;
 }
@@ -105,7 +108,9 @@ export const paraphraseKey = (kind: string, k: number) => `\u0001instructions\u0
 /** The selected conditions whose judging instructions the rewriter paraphrases, judged in this mode. */
 export function instructionRewrites(opts: BiasOptions): { id: string; spec: InstructionRewriteSpec }[] {
   return selectedProbes(opts).flatMap((p) =>
-    p.conditions.flatMap((c) => (c.instructions && judgedIn(c, opts) ? [{ id: c.id, spec: c.instructions }] : [])),
+    p.conditions.flatMap((c) =>
+      c.instructions && judgedIn(c, opts) ? [{ id: c.id, spec: c.instructions }] : [],
+    ),
   );
 }
 
@@ -466,7 +471,12 @@ function planPairwise(
         item,
         opts,
         [c.condition, order],
-        { mode: 'pairwise', condition: c.condition, order, ...(paraphrase ? { paraphrase: paraphrase.k } : {}) },
+        {
+          mode: 'pairwise',
+          condition: c.condition,
+          order,
+          ...(paraphrase ? { paraphrase: paraphrase.k } : {}),
+        },
         promptIn(
           c.condition,
           { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },

@@ -18,13 +18,22 @@ export const LONGER_TAIL = '\n\nTo put it another way: ';
 // while the sense and the length stay (the audit's band).
 const PARAPHRASE_WORDS: [RegExp, string[]][] = [
   [/\bJudge how well\b/g, ['Assess how closely', 'Evaluate how well', 'Rate how faithfully']],
-  [/\byou are an impartial judge\b/gi, ['You are a neutral evaluator', 'Act as a fair judge', 'You are an unbiased assessor']],
+  [
+    /\byou are an impartial judge\b/gi,
+    ['You are a neutral evaluator', 'Act as a fair judge', 'You are an unbiased assessor'],
+  ],
   [/\bDecide which\b/g, ['Determine which', 'Choose which', 'Say which']],
-  [/\bfollows the instruction\b/g, ['follows the request', 'carries out the instruction', 'meets the instruction']],
+  [
+    /\bfollows the instruction\b/g,
+    ['follows the request', 'carries out the instruction', 'meets the instruction'],
+  ],
   [/\bcorrectness\b/g, ['accuracy', 'being correct', 'factual accuracy']],
   [/\bhelpfulness\b/g, ['usefulness', 'how helpful it is', 'practical value']],
   [/\bno more and no less\b/g, ['neither more nor less', 'nothing more, nothing less', 'exactly that much']],
-  [/\bare not merits in themselves\b/g, ['are not virtues on their own', 'do not count by themselves', 'earn no credit alone']],
+  [
+    /\bare not merits in themselves\b/g,
+    ['are not virtues on their own', 'do not count by themselves', 'earn no credit alone'],
+  ],
   [/\bDo not let\b/g, ['Never let', "Don't allow", 'Do not allow']],
   [/\bdecide\b/g, ['settle it', 'sway you', 'be decisive']],
   [/\bresponses\b/g, ['answers', 'replies', 'outputs']],
@@ -35,8 +44,7 @@ const PARAPHRASE_WORDS: [RegExp, string[]][] = [
 export function simulatedParaphrase(text: string, which: string | undefined): string {
   const k = Math.max(0, (Number(/^\s*(\d+)/.exec(which ?? '')?.[1]) || 1) - 1);
   let out = text;
-  for (const [pattern, words] of PARAPHRASE_WORDS)
-    out = out.replace(pattern, () => words[k % words.length]);
+  for (const [pattern, words] of PARAPHRASE_WORDS) out = out.replace(pattern, () => words[k % words.length]);
   return out;
 }
 
