@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import { DEFAULT_RUBRIC, PAIRWISE_INSTRUCTIONS } from '../../../src/main/protocols/bias-probes/prompts';
+import { rubricProbe } from '../../../src/shared/protocols/bias-probes/probes/rubric';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { clusteredPairedEffect, wilcoxonSignedRank } from '../../../src/shared/stats';
 import { tempDir } from '../../helpers/tmp';
@@ -158,10 +159,13 @@ function pairsFromLog(model: string, pairwise: boolean) {
 
 describe('the rubric-wording probe (paraphrased judging instructions)', () => {
   let pointwise: BiasMetrics;
+  let pointwiseId: number;
 
   it('paraphrases the instructions K times once per experiment and judges each item under one', async () => {
     const asked = responder.paraphraseAsks.length;
-    pointwise = (await run(mockConfig('rubric-pointwise', { mode: 'pointwise', noiseFloor: true }))).metrics;
+    ({ metrics: pointwise, id: pointwiseId } = await run(
+      mockConfig('rubric-pointwise', { mode: 'pointwise', noiseFloor: true }),
+    ));
     // Three paraphrases of the rubric for the whole experiment, not one per item.
     expect(responder.paraphraseAsks.length - asked).toBe(3);
     expect(responder.paraphraseAsks.every((t) => t.includes(DEFAULT_RUBRIC))).toBe(true);
@@ -224,6 +228,14 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
     expect([...new Set(nf.placebo.map((p) => p.repeated))]).toEqual(['original']);
     const excess = nf.excess.find((x) => x.judge === 'OpenAI judge' && x.effect === 'rubric')!;
     expect(excess.repeated).toBe('original');
+  });
+
+  it('says in the Methods what it perturbs and which paper it follows, in both languages', async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const methods = await core.call('experiments.methods', { experimentId: pointwiseId, lang });
+      expect(methods.markdown).toContain(rubricProbe.texts.methods![lang]);
+      expect(methods.markdown).toContain('arXiv 2605.06161');
+    }
   });
 
   it('runs pairwise: verdicts under the paraphrased instructions turn to the worse response (flip rate)', async () => {
