@@ -14,6 +14,7 @@ import { DEFAULT_RUBRIC, PAIRWISE_INSTRUCTIONS } from '../../../src/main/protoco
 import { rubricProbe } from '../../../src/shared/protocols/bias-probes/probes/rubric';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 import { clusteredPairedEffect, wilcoxonSignedRank } from '../../../src/shared/stats';
+import { checkFamilies } from '../../../src/shared/report/families';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
@@ -240,7 +241,7 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
 
   it('runs pairwise: verdicts under the paraphrased instructions turn to the worse response (flip rate)', async () => {
     const asked = responder.paraphraseAsks.length;
-    const { metrics } = await run(mockConfig('rubric-pairwise', { mode: 'pairwise', paraphrases: 2 }));
+    const { metrics, id } = await run(mockConfig('rubric-pairwise', { mode: 'pairwise', paraphrases: 2 }));
     const asks = responder.paraphraseAsks.slice(asked);
     expect(asks).toHaveLength(2);
     expect(asks.every((t) => t.includes(PAIRWISE_INSTRUCTIONS))).toBe(true);
@@ -268,6 +269,13 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
         expect(row.flip_rate!).toBeGreaterThan(0.3);
       }
     }
+    // The per-paraphrase table, in English (the export) and 中文 (the page), one family-free row per judge × paraphrase.
+    const results = await core.call('experiments.results', { experimentId: id });
+    const table = results.tables.find((t) => t.id === 'instruction_paraphrases')!;
+    expect(table.rows.map((r) => [r.judge, r.paraphrase])).toEqual(
+      JUDGES.flatMap((j) => [1, 2].map((p) => [j.label, p])),
+    );
+    expect(checkFamilies(results.tables)).toEqual([]);
   }, 120_000);
 
   it('prices the paraphrases in the estimate (the rewriter) and one extra judge call per unit', async () => {
