@@ -179,6 +179,23 @@ describe('the score-option-order probe (the scale listed high to low vs low to h
     expect(excess.repeated).toBe('score_ascending');
   });
 
+  it('is refused in pairwise mode, where it measures nothing', async () => {
+    await expect(
+      core.call('experiments.estimate', {
+        config: {
+          name: 'score-order-pairwise',
+          protocol: 'bias-probes',
+          dataset: 'LLMBar (sample)',
+          limit: 2,
+          providers: { openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY' } },
+          judges: [JUDGES[0]],
+          mode: 'pairwise',
+          probes: ['position', 'score_order'],
+        },
+      }),
+    ).rejects.toThrow(/the score_order probe measures nothing in pairwise mode/);
+  });
+
   it('reverses a rubric’s criteria with the options; the built-in one-sentence rubric has one', () => {
     const [ascending, descending] = scoreOrderProbe.conditions.map((c) => c.prompt!);
     const ctx = { mode: 'pointwise' as const, worse: null, scale: 10 };

@@ -116,6 +116,11 @@ export function refineBiasConfig(cfg: BiasConfig, issue: ConfigIssue): void {
       ['rewriter'],
       `the ${rewriting.join(' and ')} probes need a "rewriter" model (or leave them out of "probes")`,
     );
+  // A probe with no effect in the mode (score_order is pointwise only) would run and report nothing.
+  const mode = cfg.mode ?? 'pointwise';
+  for (const p of biasProbes())
+    if (probes.includes(p.id) && !p.effects.some((e) => e.modes.includes(mode)))
+      issue(['probes'], `the ${p.id} probe measures nothing in ${mode} mode (leave it out of "probes")`);
   if (cfg.lengthBand && cfg.lengthBand[0] <= 1)
     issue(['lengthBand'], 'a longer variant band must lie above 1 (e.g. [1.3, 1.7])');
   if (cfg.shorterBand && cfg.shorterBand[1] >= 1)
