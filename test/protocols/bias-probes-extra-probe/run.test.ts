@@ -336,6 +336,8 @@ describe('a probe registered from test code (the crowd note)', () => {
   it('is refused by name where it is not registered: an unknown probe names the known ones', async () => {
     await expect(
       core.call('experiments.create', { config: mockConfig('crowd-typo', { probes: ['crowed'] }) }),
-    ).rejects.toThrow(/unknown probe "crowed": expected one of position, length, format, crowd/);
+    ).rejects.toThrow(
+      /unknown probe "crowed": expected one of position, length, format, rubric, score_order, crowd/,
+    );
   });
 });

@@ -2,7 +2,11 @@
 import { z } from 'zod';
 import type { Mode, Probe } from '../../../shared/protocols/bias-probes/types';
 import type { BiasProbeOptions } from '../../../shared/protocols/bias-probes/probe-types';
-import { biasProbeIds, biasProbes } from '../../../shared/protocols/bias-probes/probe-registry';
+import {
+  biasProbeIds,
+  biasProbes,
+  defaultProbeIds,
+} from '../../../shared/protocols/bias-probes/probe-registry';
 import { judgeEntrySchema, refineJudgeLabels, type ConfigIssue } from '../../judging/config';
 import type { BaseConfig } from '../plugin';
 
@@ -49,6 +53,8 @@ export const biasConfigShape = {
    * scored a second time (sample 1), so each effect is read beside the judge's own repeat change.
    */
   noiseFloor: z.boolean().optional(),
+  /** Paraphrases of the judging instructions the rubric probe makes (1–5, default 3). */
+  paraphrases: z.number().int().min(1).max(5).optional(),
 };
 
 export type ModelEntry = z.output<typeof modelSchema>;
@@ -67,6 +73,7 @@ export interface BiasConfig extends BaseConfig, Record<string, unknown> {
   shorter?: boolean;
   formatTolerance?: number;
   noiseFloor?: boolean;
+  paraphrases?: number;
 }
 
 /** The options every probe reads (probe-types.ts). */
@@ -75,9 +82,10 @@ export type BiasOptions = BiasProbeOptions;
 export const DEFAULT_LENGTH_BAND: [number, number] = [1.3, 1.7];
 export const DEFAULT_SHORTER_BAND: [number, number] = [0.4, 0.9];
 export const DEFAULT_FORMAT_TOLERANCE = 0.15;
+export const DEFAULT_PARAPHRASES = 3;
 
 export function resolveBiasOptions(config: BiasConfig): BiasOptions {
-  const probes = config.probes ?? biasProbeIds();
+  const probes = config.probes ?? defaultProbeIds();
   return {
     mode: config.mode ?? 'pointwise',
     scale: config.scale ?? 5,
@@ -89,6 +97,7 @@ export function resolveBiasOptions(config: BiasConfig): BiasOptions {
     shorter: config.shorter ?? true,
     formatTolerance: config.formatTolerance ?? DEFAULT_FORMAT_TOLERANCE,
     noiseFloor: config.noiseFloor ?? false,
+    paraphrases: config.paraphrases ?? DEFAULT_PARAPHRASES,
   };
 }
 
@@ -97,16 +106,21 @@ export const REWRITER_LABEL = 'rewriter';
 
 export function refineBiasConfig(cfg: BiasConfig, issue: ConfigIssue): void {
   refineJudgeLabels(cfg.judges, issue);
-  const probes = cfg.probes ?? biasProbeIds();
+  const probes = cfg.probes ?? defaultProbeIds();
   // The probes whose conditions the rewriter makes, named in registry order.
   const rewriting = biasProbes()
-    .filter((p) => p.conditions.some((c) => 'rewrite' in c.text))
+    .filter((p) => p.conditions.some((c) => 'rewrite' in c.text || c.instructions))
     .map((p) => p.id);
   if (rewriting.some((p) => probes.includes(p)) && !cfg.rewriter)
     issue(
       ['rewriter'],
       `the ${rewriting.join(' and ')} probes need a "rewriter" model (or leave them out of "probes")`,
     );
+  // A probe with no effect in the mode (score_order is pointwise only) would run and report nothing.
+  const mode = cfg.mode ?? 'pointwise';
+  for (const p of biasProbes())
+    if (probes.includes(p.id) && !p.effects.some((e) => e.modes.includes(mode)))
+      issue(['probes'], `the ${p.id} probe measures nothing in ${mode} mode (leave it out of "probes")`);
   if (cfg.lengthBand && cfg.lengthBand[0] <= 1)
     issue(['lengthBand'], 'a longer variant band must lie above 1 (e.g. [1.3, 1.7])');
   if (cfg.shorterBand && cfg.shorterBand[1] >= 1)

@@ -47,7 +47,8 @@ import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { Rewrite } from './parse';
 import type { JudgeMeta, RewriteMeta } from './plan';
-import { conditionText, rewriteSource } from './plan';
+import { instructionParaphrases } from './instructions';
+import { conditionText, instructionRewrites, rewriteSource } from './plan';
 import type { EffectSpec } from '../../../shared/protocols/bias-probes/probe-types';
 import {
   allConditions,
@@ -997,5 +998,15 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
     failures: failureRows(input.results),
     ...(accuracy.length ? { accuracy } : {}),
     ...(input.opts.noiseFloor ? { noise_floor: noiseFloorOf(input, s, repeats, flaggedSet) } : {}),
+    ...(instructionRewrites(input.opts).length
+      ? {
+          instruction_paraphrases: instructionParaphrases(
+            input.opts,
+            input.judges,
+            input.items,
+            input.results,
+          ),
+        }
+      : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { Condition, RewriteKind } from '../../../shared/protocols/bias-prob
 import type {
   ConditionSpec,
   JudgePrompt,
+  InstructionRewriteSpec,
   PromptContext,
 } from '../../../shared/protocols/bias-probes/probe-types';
 import {
@@ -23,13 +24,16 @@ import { modelRequest } from '../../judging/request';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import { SCORE_VERDICT_SCHEMA } from '../../judging/score';
 import {
+  judgingInstructions,
   PAIRWISE_SYSTEM,
   pairScorePrompt,
+  paraphrasePrompt,
   pairwisePrompt,
   REWRITE_SYSTEM,
   rewritePrompt,
   scorePrompt,
   scoreSystem,
+  withInstructions,
 } from './prompts';
 
 export const REWRITE_MAX_TOKENS = 2000;
@@ -41,6 +45,11 @@ export interface RewriteMeta {
   category: string | null;
   slot: string;
   kind: RewriteKind;
+  /**
+   * A paraphrase of the judging instructions (0 … K − 1): made once per experiment, not per item
+   * (`sourceId` '' and `slot` 'instructions', so the response audits and views pass it by).
+   */
+  paraphrase?: number;
 }
 
 /**
@@ -64,6 +73,8 @@ export interface JudgeMeta {
   scale: number;
   /** The noise floor's second ask of the unchanged response (absent on first asks). */
   sample?: 1;
+  /** The paraphrase of the judging instructions this call was judged under (rubric probe). */
+  paraphrase?: number;
 }
 
 const vkey = (sourceId: string, slot: string, kind: RewriteKind) => `${sourceId}\u0000${slot}\u0000${kind}`;
@@ -76,7 +87,10 @@ export function variantTexts(results: readonly TaskResult[]): Map<string, string
     const v = r.value as Rewrite;
     if (v.text === null) continue;
     const m = r.meta as RewriteMeta;
-    out.set(vkey(m.sourceId, m.slot, m.kind), v.text);
+    out.set(
+      m.paraphrase === undefined ? vkey(m.sourceId, m.slot, m.kind) : paraphraseKey(m.kind, m.paraphrase),
+      v.text,
+    );
   }
   return out;
 }
@@ -87,6 +101,25 @@ export const variantOf = (
   slot: string,
   kind: RewriteKind,
 ) => texts.get(vkey(sourceId, slot, kind));
+
+/** Where a paraphrase of the judging instructions sits among the stored texts (no item has this key). */
+export const paraphraseKey = (kind: string, k: number) => `\u0001instructions\u0000${kind}\u0000${k}`;
+
+/** The selected conditions whose judging instructions the rewriter paraphrases, judged in this mode. */
+export function instructionRewrites(opts: BiasOptions): { id: string; spec: InstructionRewriteSpec }[] {
+  return selectedProbes(opts).flatMap((p) =>
+    p.conditions.flatMap((c) =>
+      c.instructions && judgedIn(c, opts) ? [{ id: c.id, spec: c.instructions }] : [],
+    ),
+  );
+}
+
+/**
+ * The paraphrase an item is judged under in a condition: a round-robin on the item's position in
+ * the plan, so every paraphrase is used (given K items) and an item keeps its paraphrase on resume.
+ */
+export const paraphraseIndex = (position: number, opts: BiasOptions, kind: string): number =>
+  position % (conditionById(kind)?.instructions?.count(opts) ?? 1);
 
 /** A condition judged in this mode: pointwise, a response alone; pairwise, the pair. */
 const judgedIn = (c: ConditionSpec, opts: BiasOptions) =>
@@ -144,6 +177,22 @@ export function planRewrite(
   if (!rewriter) return [];
   const kinds = rewriteKinds(opts);
   const tasks: ProtocolTask<'rewrite', RewriteMeta>[] = [];
+  // The judging instructions' paraphrases: K per condition, once per experiment (not per item).
+  const original = judgingInstructions(opts);
+  for (const { id, spec } of instructionRewrites(opts)) {
+    const count = spec.count(opts);
+    for (let k = 0; k < count; k++)
+      tasks.push({
+        key: taskKey('rewrite', 'instructions', opts.mode, id, String(k)),
+        stage: 'rewrite',
+        meta: { itemId: 0, sourceId: '', category: null, slot: 'instructions', kind: id, paraphrase: k },
+        request: {
+          ...modelRequest(rewriter, REWRITE_MAX_TOKENS),
+          system: REWRITE_SYSTEM,
+          messages: [{ role: 'user', content: paraphrasePrompt(id, spec.instructions, k, count, original) }],
+        },
+      });
+  }
   for (const item of items)
     for (const slot of slotsToRewrite(item, opts)) {
       const original = item.responses.find((r) => r.slot === slot)!.text;
@@ -168,10 +217,38 @@ export function planRewrite(
   return tasks;
 }
 
-/** A condition's change of the judge's prompt (a probe that perturbs the instructions or message). */
-function promptIn(condition: Condition, prompt: JudgePrompt, ctx: PromptContext): JudgePrompt {
+/**
+ * A condition's change of the judge's prompt (a probe that perturbs the instructions or message),
+ * after its paraphrase of the judging instructions, if it has one.
+ */
+function promptIn(
+  condition: Condition,
+  prompt: JudgePrompt,
+  ctx: PromptContext,
+  paraphrase?: { original: string; text: string },
+): JudgePrompt {
+  const p = paraphrase
+    ? { ...prompt, system: withInstructions(prompt.system, paraphrase.original, paraphrase.text) }
+    : prompt;
   const change = conditionById(condition)?.prompt;
-  return change ? change(prompt, ctx) : prompt;
+  return change ? change(p, ctx) : p;
+}
+
+/**
+ * The paraphrase a unit of an item is judged under in a condition that has one: its index and
+ * text; `null` while that paraphrase is not stored (the unit is planned once it is); `undefined`
+ * in a condition without one.
+ */
+function paraphraseFor(
+  condition: Condition,
+  position: number,
+  opts: BiasOptions,
+  texts: ReadonlyMap<string, string>,
+): { k: number; original: string; text: string } | null | undefined {
+  if (!conditionById(condition)?.instructions) return undefined;
+  const k = paraphraseIndex(position, opts, condition);
+  const text = texts.get(paraphraseKey(condition, k));
+  return text === undefined ? null : { k, original: judgingInstructions(opts), text };
 }
 
 /** One judge call: the slot's key parts, what differs in its meta, and the prompt. */
@@ -235,20 +312,22 @@ function scoreTask(
   slot: string,
   condition: Condition,
   text: string,
+  paraphrase?: { k: number; original: string; text: string },
 ): ProtocolTask<'judge', JudgeMeta> {
   return judgeTask(
     judge,
     item,
     opts,
     [slot, condition],
-    { mode: 'pointwise', condition, slot },
+    { mode: 'pointwise', condition, slot, ...(paraphrase ? { paraphrase: paraphrase.k } : {}) },
     promptIn(
       condition,
       {
         system: scoreSystem(opts.scale, opts.rubric),
         user: scorePrompt(item.instruction, text, opts.scale),
       },
-      { mode: 'pointwise', worse: null },
+      { mode: 'pointwise', worse: null, scale: opts.scale },
+      paraphrase,
     ),
   );
 }
@@ -290,10 +369,13 @@ function planPointwise(
   judge: ModelEntry,
   opts: BiasOptions,
   texts: ReadonlyMap<string, string>,
+  position: number,
 ): ProtocolTask<'judge', JudgeMeta>[] {
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
   for (const t of pointwiseTexts(item, opts, texts)) {
-    const task = scoreTask(judge, item, opts, t.slot, t.condition, t.text);
+    const paraphrase = paraphraseFor(t.condition, position, opts, texts);
+    if (paraphrase === null) continue;
+    const task = scoreTask(judge, item, opts, t.slot, t.condition, t.text, paraphrase);
     // The noise floor: each effect's unchanged side scored again (sample 1).
     tasks.push(task, ...(opts.noiseFloor && isPlaceboBase(t.condition) ? [repeatOf(task)] : []));
   }
@@ -374,9 +456,12 @@ function planPairwise(
   judge: ModelEntry,
   opts: BiasOptions,
   texts: ReadonlyMap<string, string>,
+  position: number,
 ): ProtocolTask<'judge', JudgeMeta>[] {
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
-  for (const c of pairwiseTexts(item, opts, texts))
+  for (const c of pairwiseTexts(item, opts, texts)) {
+    const paraphrase = paraphraseFor(c.condition, position, opts, texts);
+    if (paraphrase === null) continue;
     for (const order of PAIR_ORDERS) {
       const [a, b] = shownPair(order, c.t1, c.t2);
       // Where the worse response is shown in this order, for a probe that names it in the prompt.
@@ -386,15 +471,22 @@ function planPairwise(
         item,
         opts,
         [c.condition, order],
-        { mode: 'pairwise', condition: c.condition, order },
+        {
+          mode: 'pairwise',
+          condition: c.condition,
+          order,
+          ...(paraphrase ? { paraphrase: paraphrase.k } : {}),
+        },
         promptIn(
           c.condition,
           { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
-          { mode: 'pairwise', worse },
+          { mode: 'pairwise', worse, scale: opts.scale },
+          paraphrase,
         ),
       );
       tasks.push(task, ...(opts.noiseFloor && isPlaceboBase(c.condition) ? [repeatOf(task)] : []));
     }
+  }
   return tasks;
 }
 
@@ -407,11 +499,12 @@ export function planJudge(
 ): ProtocolTask<'judge', JudgeMeta>[] {
   const tasks: ProtocolTask<'judge', JudgeMeta>[] = [];
   for (const judge of judges)
-    for (const item of items)
+    items.forEach((item, position) =>
       tasks.push(
         ...(opts.mode === 'pairwise'
-          ? planPairwise(item, judge, opts, texts)
-          : planPointwise(item, judge, opts, texts)),
-      );
+          ? planPairwise(item, judge, opts, texts, position)
+          : planPointwise(item, judge, opts, texts, position)),
+      ),
+    );
   return tasks;
 }

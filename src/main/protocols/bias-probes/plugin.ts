@@ -34,11 +34,18 @@ import { auditVariants, computeBiasMetrics } from './metrics';
 import { parsePairwiseVerdict } from '../../judging/pairwise';
 import { parseScoreVerdict } from '../../judging/score';
 import { parseRewrite } from './parse';
-import { planJudge, planRewrite, variantTexts, type JudgeMeta, type RewriteMeta } from './plan';
-import { promptTemplatesOf } from './prompts';
 import {
-  biasProbeIds,
+  paraphraseKey,
+  planJudge,
+  planRewrite,
+  variantTexts,
+  type JudgeMeta,
+  type RewriteMeta,
+} from './plan';
+import { judgingInstructions, promptTemplatesOf } from './prompts';
+import {
   conditionById,
+  defaultProbeIds,
   rewriteOf,
   selectedProbes,
 } from '../../../shared/protocols/bias-probes/probe-registry';
@@ -47,8 +54,8 @@ import { biasItems, metricsInput, type BiasExperiment } from './experiment';
 
 function modelsOf(config: BiasConfig): ModelUse[] {
   // The rewriter is called when a selected probe has a condition it makes.
-  const rewrites = selectedProbes({ probes: config.probes ?? biasProbeIds() }).some((p) =>
-    p.conditions.some((c) => 'rewrite' in c.text),
+  const rewrites = selectedProbes({ probes: config.probes ?? defaultProbeIds() }).some((p) =>
+    p.conditions.some((c) => 'rewrite' in c.text || c.instructions),
   );
   return [
     ...(config.rewriter && rewrites
@@ -138,6 +145,11 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
     const standIns = new Map<string, string>();
     for (const t of planRewrite(items, exp.config.rewriter, exp.options)) {
       const m = t.meta;
+      // A paraphrase of the judging instructions is stood in for by the instructions themselves.
+      if (m.paraphrase !== undefined) {
+        standIns.set(paraphraseKey(m.kind, m.paraphrase), judgingInstructions(exp.options));
+        continue;
+      }
       const source = items
         .find((i) => i.sourceId === m.sourceId)!
         .responses.find((r) => r.slot === m.slot)!.text;
@@ -154,8 +166,9 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
       // A judge call on a rewrite cannot be a stored answer yet (its text is a stand-in).
       fresh: (t) => {
         if (t.stage !== 'judge') return false;
-        const c = conditionById((t.meta as JudgeMeta).condition);
-        return c !== undefined && 'rewrite' in c.text;
+        const m = t.meta as JudgeMeta;
+        const c = conditionById(m.condition);
+        return (c !== undefined && 'rewrite' in c.text) || m.paraphrase !== undefined;
       },
       note: 'Judge calls on variants not rewritten yet are estimated from stand-in texts of the target length; every shorter rewrite is assumed to exist.',
       noteKey: 'estimateNote.standIns',
@@ -163,7 +176,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   },
   flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
-  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?'],
+  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?', 'instruction_paraphrases?'],
   computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
   tables: buildBiasTables,
   figures: buildBiasFigures,

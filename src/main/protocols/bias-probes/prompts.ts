@@ -55,10 +55,38 @@ export function pairScorePrompt(
   );
 }
 
-export const PAIRWISE_SYSTEM =
+/** The pairwise judging instructions (what the rubric probe paraphrases), before the answer format. */
+export const PAIRWISE_INSTRUCTIONS =
   'You are an impartial judge. Decide which of two responses follows the instruction better. ' +
-  'Do not let the order of the responses, their length or their formatting decide. Answer with a ' +
+  'Do not let the order of the responses, their length or their formatting decide.';
+
+export const PAIRWISE_SYSTEM =
+  `${PAIRWISE_INSTRUCTIONS} Answer with a ` +
   'JSON object "pairwise_verdict": {"winner": "A" | "B" | "tie", "confidence": 0-1, "reason": short}.';
+
+/**
+ * The judging instructions of a mode: the words a paraphrase replaces in the system prompt (the
+ * rubric pointwise, the instructions pairwise); the scale and the answer format stay as they are,
+ * so a paraphrase changes the wording of the policy only.
+ */
+export const judgingInstructions = (opts: { mode: string; rubric: string | null }): string =>
+  opts.mode === 'pairwise' ? PAIRWISE_INSTRUCTIONS : (opts.rubric ?? DEFAULT_RUBRIC);
+
+/** The system prompt with its judging instructions replaced by a paraphrase. */
+export const withInstructions = (system: string, original: string, paraphrase: string): string =>
+  system.split(original).join(paraphrase);
+
+/**
+ * A paraphrase request: the condition's id as the task, its probe's instructions, which of the K
+ * paraphrases this is (so the K requests differ and a model words each its own way), the text.
+ */
+export function paraphrasePrompt(kind: string, task: string, k: number, count: number, text: string): string {
+  return (
+    `${inlineTag('rewrite_task', kind)}\n${task}\n` +
+    `${inlineTag('paraphrase', `${k + 1} of ${count}`)}\n\n` +
+    sections([['judging_instructions', text]])
+  );
+}
 
 export const pairwisePrompt = pairwiseUserPrompt;
 

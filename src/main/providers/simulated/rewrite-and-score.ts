@@ -13,8 +13,45 @@ const words = (t: string) => t.split(/\s+/).filter(Boolean);
 /** What a longer rewrite adds after the original text (planted-length.ts finds the original by it). */
 export const LONGER_TAIL = '\n\nTo put it another way: ';
 
+// Wordings a paraphrase of judging instructions swaps in, one set per paraphrase (the k of
+// <paraphrase>k of K</paraphrase>), so the K paraphrases differ from the original and each other
+// while the sense and the length stay (the audit's band).
+const PARAPHRASE_WORDS: [RegExp, string[]][] = [
+  [/\bJudge how well\b/g, ['Assess how closely', 'Evaluate how well', 'Rate how faithfully']],
+  [
+    /\byou are an impartial judge\b/gi,
+    ['You are a neutral evaluator', 'Act as a fair judge', 'You are an unbiased assessor'],
+  ],
+  [/\bDecide which\b/g, ['Determine which', 'Choose which', 'Say which']],
+  [
+    /\bfollows the instruction\b/g,
+    ['follows the request', 'carries out the instruction', 'meets the instruction'],
+  ],
+  [/\bcorrectness\b/g, ['accuracy', 'being correct', 'factual accuracy']],
+  [/\bhelpfulness\b/g, ['usefulness', 'how helpful it is', 'practical value']],
+  [/\bno more and no less\b/g, ['neither more nor less', 'nothing more, nothing less', 'exactly that much']],
+  [
+    /\bare not merits in themselves\b/g,
+    ['are not virtues on their own', 'do not count by themselves', 'earn no credit alone'],
+  ],
+  [/\bDo not let\b/g, ['Never let', "Don't allow", 'Do not allow']],
+  [/\bdecide\b/g, ['settle it', 'sway you', 'be decisive']],
+  [/\bresponses\b/g, ['answers', 'replies', 'outputs']],
+  [/\bresponse\b/g, ['answer', 'reply', 'output']],
+];
+
+/** A paraphrase of judging instructions: the k-th wording of each phrase it knows, the rest kept. */
+export function simulatedParaphrase(text: string, which: string | undefined): string {
+  const k = Math.max(0, (Number(/^\s*(\d+)/.exec(which ?? '')?.[1]) || 1) - 1);
+  let out = text;
+  for (const [pattern, words] of PARAPHRASE_WORDS) out = out.replace(pattern, () => words[k % words.length]);
+  return out;
+}
+
 /** A rewrite as a careful (mostly) model would make it; about one in twenty longer ones falls short. */
 export function simulatedRewrite(task: string, sections: Map<string, string>, rng: Rng): string {
+  const policy = sections.get('judging_instructions');
+  if (policy !== undefined) return simulatedParaphrase(policy, sections.get('paraphrase'));
   const text = sections.get('response') ?? '';
   const w = words(text);
   if (task === 'longer') {

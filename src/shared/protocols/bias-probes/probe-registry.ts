@@ -47,6 +47,8 @@ export function unregisterBiasProbe(id: string): void {
 
 export const biasProbes = (): readonly BiasProbe[] => registry;
 export const biasProbeIds = (): string[] => registry.map((p) => p.id);
+/** The probes a config without `probes` runs: every registered one but those that opt in. */
+export const defaultProbeIds = (): string[] => registry.filter((p) => !p.optIn).map((p) => p.id);
 export const probeById = (id: string): BiasProbe | undefined => registry.find((p) => p.id === id);
 
 /** The probes an experiment runs, in registry order. */

@@ -21,6 +21,8 @@ export interface BiasProbeOptions {
   shorter: boolean;
   formatTolerance: number;
   noiseFloor: boolean;
+  /** Paraphrases of the judging instructions per experiment and mode (the rubric probe; 1–5, default 3). */
+  paraphrases: number;
 }
 
 /** A text in both languages of the app. */
@@ -63,6 +65,8 @@ export interface PromptContext {
   mode: Mode;
   /** Pairwise: the letter the worse response is shown under in this call. */
   worse: 'A' | 'B' | null;
+  /** The score scale asked for (pointwise; pairwise: the experiment's scale, unused). */
+  scale: number;
 }
 
 /** One judge call's prompt, before and after a condition's change. */
@@ -90,6 +94,24 @@ export interface ConditionSpec {
   prompt?: (prompt: JudgePrompt, ctx: PromptContext) => JudgePrompt;
   /** Its score is the item's debiased score (the format probe's plain text). */
   debiases?: boolean;
+  /**
+   * The judge's instructions paraphrased by the rewriter in this condition (the pointwise rubric,
+   * the pairwise instructions): K paraphrases per experiment, each (item, response/order) judged
+   * under one of them, round-robin on the item's position in the plan.
+   */
+  instructions?: InstructionRewriteSpec;
+}
+
+/**
+ * A rewrite of the judging instructions rather than of a response: made `count(opts)` times per
+ * experiment and mode (not per item), audited like a response rewrite (not empty, numbers kept,
+ * token ratio paraphrase / original inside `band`).
+ */
+export interface InstructionRewriteSpec {
+  /** What the rewriter is asked to do (after the `<rewrite_task>` tag, the condition's id). */
+  instructions: string;
+  count: (opts: BiasProbeOptions) => number;
+  band: (opts: BiasProbeOptions) => [number, number];
 }
 
 /**
@@ -153,6 +175,11 @@ export interface BiasProbe {
   power?: (ctx: ProbePowerContext) => PowerComparison[];
   /** The report-card gate its effects' d_z feeds, if any (a gate id the card knows). */
   cardGate?: string;
+  /**
+   * Left out of the default selection (a config without `probes`, the wizard's first draft): its
+   * calls come on top of the battery a study ran before it existed, so such a study is unchanged.
+   */
+  optIn?: boolean;
   texts: {
     /** Its name (report card `{{probe}}`, the wizard's recap). */
     name: Bilingual;

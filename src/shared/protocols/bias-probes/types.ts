@@ -288,4 +288,47 @@ export interface BiasMetrics {
   accuracy?: AccuracyRow[];
   /** Only with `noiseFloor` on (metrics.json unchanged without it). */
   noise_floor?: BiasNoiseFloor;
+  /** Only with a probe that paraphrases the judging instructions (the rubric probe). */
+  instruction_paraphrases?: InstructionParaphrases[];
+}
+
+/**
+ * The paraphrases of the judging instructions of one condition (the rubric probe): each beside
+ * the original with its audit, and per judge × paraphrase how the verdicts under it moved against
+ * the original instructions, so a reader sees whether one paraphrase drives the effect.
+ */
+export interface InstructionParaphrases {
+  condition: string;
+  original: string;
+  /** The token ratio paraphrase / original the audit accepts. */
+  band: [number, number];
+  paraphrases: {
+    paraphrase: number;
+    /** null: the rewrite failed. */
+    text: string | null;
+    ratio: number | null;
+    /** The audit's reasons (empty, a number missing, the ratio outside the band); empty = passed. */
+    reasons: string[];
+  }[];
+  rows: InstructionParaphraseRow[];
+}
+
+/** One judge under one paraphrase against the original instructions (first asks, paired units). */
+export interface InstructionParaphraseRow {
+  judge: string;
+  paraphrase: number;
+  /** Paired units: responses (pointwise) or (item, order) (pairwise, items with a gold label). */
+  n: number;
+  /** Mean change: score (pointwise) or the worse response's win score (pairwise); null when n = 0. */
+  mean: number | null;
+  /** Units whose score (pointwise) or chosen response (pairwise) differs from the original's. */
+  changed: number;
+  changed_rate: number | null;
+  /** Wilson 95%; null when n = 0 (no units: no rate). */
+  changed_rate_ci: [number, number] | null;
+  /** Pairwise: units whose original verdict did not choose the worse response (the flip's base). */
+  flip_n?: number;
+  /** Pairwise: share of those whose verdict under the paraphrase chose it; null when flip_n = 0. */
+  flip_rate?: number | null;
+  flip_rate_ci?: [number, number] | null;
 }

@@ -5,7 +5,11 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildBiasTables } from '../../../../shared/protocols/bias-probes/report/tables';
-import type { BiasMetrics, ProbeRow } from '../../../../shared/protocols/bias-probes/types';
+import type {
+  BiasMetrics,
+  InstructionParaphrases,
+  ProbeRow,
+} from '../../../../shared/protocols/bias-probes/types';
 import type { BiasVariantView } from '../../../../shared/protocols/bias-probes/views';
 import type { ExperimentResults } from '../../../../shared/experiments';
 import { setApi } from '../../api';
@@ -193,6 +197,61 @@ describe('bias-probes results', () => {
     const table = await screen.findByTestId('bias-judgments');
     expect(table.textContent).not.toContain('asked again');
     expect(screen.queryAllByTestId('bias-repeat-cell')).toHaveLength(0);
+  });
+
+  it('shows the judging instructions beside each paraphrase, as text, with its changed verdicts (EN, 中文)', async () => {
+    const block: InstructionParaphrases = {
+      condition: 'rubric_paraphrase',
+      original: 'Judge how well the response follows the instruction.',
+      band: [0.7, 1.4],
+      paraphrases: [
+        {
+          paraphrase: 0,
+          text: 'Assess how closely the <b>answer</b> follows the request.',
+          ratio: 1.0,
+          reasons: [],
+        },
+        { paraphrase: 1, text: null, ratio: null, reasons: [] },
+      ],
+      rows: [
+        {
+          judge: 'J1',
+          paraphrase: 0,
+          n: 10,
+          mean: 0.4,
+          changed: 4,
+          changed_rate: 0.4,
+          changed_rate_ci: [0.17, 0.69],
+        },
+        {
+          judge: 'J1',
+          paraphrase: 1,
+          n: 0,
+          mean: null,
+          changed: 0,
+          changed_rate: null,
+          changed_rate_ci: null,
+        },
+      ],
+    };
+    setApi(new FakeApi({ 'experiments.protocolView': protocolViews({ variants: () => VARIANTS }) }));
+    render(<VariantBrowser experimentId={3} paraphrases={[block]} />);
+    const side = await screen.findByTestId('bias-instructions');
+    expect(side.textContent).toContain('Original instructions');
+    expect(side.textContent).toContain(block.original);
+    const [first, second] = screen.getAllByTestId('bias-paraphrase');
+    // Model text as text: the tag is shown, not rendered.
+    expect(first.textContent).toContain('Assess how closely the <b>answer</b> follows the request.');
+    expect(first.querySelector('b')).toBeNull();
+    expect(first.textContent).toContain('J1: 4 of 10 verdicts changed');
+    expect(second.textContent).toContain('The rewriter gave no paraphrase.');
+    await i18next.changeLanguage('zh');
+    try {
+      expect((await screen.findByTestId('bias-instructions')).textContent).toContain('原评审说明');
+      expect(screen.getAllByTestId('bias-paraphrase')[0].textContent).toContain('J1：10 个判决中 4 个改变');
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('turns the wizard draft into the protocol config keys', () => {

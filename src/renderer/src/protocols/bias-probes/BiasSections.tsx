@@ -103,7 +103,7 @@ export function BiasSections({ results, experimentId, excludeFlagged }: ResultsS
         experimentId={experimentId}
         sensitivity={excludeFlagged}
       />
-      <VariantBrowser experimentId={experimentId} />
+      <VariantBrowser experimentId={experimentId} paraphrases={m.instruction_paraphrases} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { conditionById, rewriteConditions } from '../../../../shared/protocols/b
 import { BIAS_NAMESPACES } from './i18n';
 import './bias.css';
 import { CheckLabel } from '../../kits/CheckLabel';
+import type { InstructionParaphrases } from '../../../../shared/protocols/bias-probes/types';
 
 type Filter = 'all' | BiasVariantView['variant'];
 
@@ -21,9 +22,12 @@ type Filter = 'all' | BiasVariantView['variant'];
 export function VariantBrowser({
   experimentId,
   initialItem,
+  paraphrases,
 }: {
   experimentId: number;
   initialItem?: string;
+  /** The judging instructions' paraphrases (metrics `instruction_paraphrases`, the rubric probe). */
+  paraphrases?: InstructionParaphrases[];
 }) {
   const { t, i18n } = useTranslation(BIAS_NAMESPACES);
   const lang = i18n.language.startsWith('zh') ? 'zh' : 'en';
@@ -63,6 +67,9 @@ export function VariantBrowser({
         <h2 className="section-title">{t('results.browser.title')}</h2>
       </header>
       <p className="hint">{t('results.browser.intro')}</p>
+      {paraphrases?.map((block) => (
+        <InstructionsSideBySide key={block.condition} block={block} />
+      ))}
       <div className="bias-browser__filters">
         <CheckLabel
           testId="bias-flagged-only"
@@ -191,6 +198,54 @@ export function VariantBrowser({
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The original judging instructions beside each paraphrase (as text), with its audit and, per
+ * judge, how many verdicts it changed: whether one paraphrase drives the effect.
+ */
+function InstructionsSideBySide({ block }: { block: InstructionParaphrases }) {
+  const { t } = useTranslation(BIAS_NAMESPACES);
+  return (
+    <div data-testid="bias-instructions">
+      <h3>{t('results.browser.instructionsTitle')}</h3>
+      <p className="hint">{t('results.browser.instructionsIntro')}</p>
+      <div className="bias-browser__sides">
+        <section>
+          <h4>{t('results.browser.instructionsOriginal')}</h4>
+          <pre className="text" dir="auto">
+            {block.original}
+          </pre>
+        </section>
+        {block.paraphrases.map((p) => (
+          <section key={p.paraphrase} data-testid="bias-paraphrase">
+            <h4>{t('results.browser.paraphrase', { n: p.paraphrase + 1 })}</h4>
+            <pre className="text" dir="auto">
+              {p.text ?? t('results.browser.paraphraseFailed')}
+            </pre>
+            <p className="hint">
+              {p.ratio !== null && t('results.browser.ratio', { ratio: p.ratio.toFixed(2) })}
+              {p.reasons.length > 0 &&
+                ` · ${t('results.browser.flagged', { reasons: p.reasons.join('; ') })}`}
+            </p>
+            <ul className="hint">
+              {block.rows
+                .filter((r) => r.paraphrase === p.paraphrase)
+                .map((r) => (
+                  <li key={r.judge} dir="auto">
+                    {t('results.browser.paraphraseChanged', { judge: r.judge, changed: r.changed, n: r.n })}
+                    {r.flip_n !== undefined &&
+                      t('results.browser.paraphraseFlips', {
+                        flips: Math.round((r.flip_rate ?? 0) * r.flip_n),
+                      })}
+                  </li>
+                ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+    </div>
   );
 }
 

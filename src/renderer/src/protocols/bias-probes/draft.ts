@@ -5,6 +5,7 @@ import type { DatasetKind } from '../../../../shared/domain';
 import {
   biasProbeIds,
   measuresPosition,
+  probeById,
   selectedProbes,
 } from '../../../../shared/protocols/bias-probes/probe-registry';
 
@@ -25,13 +26,16 @@ export interface BiasDraft {
   noiseFloor?: boolean;
 }
 
-/** Every probe starts on, but on data with one response per item a position probe (a swap of two). */
+/** Every probe starts on, but those that opt in (probe-types.ts `optIn`) and, on data with one response per item a position probe (a swap of two). */
 export function initialBiasDraft(datasetKind?: DatasetKind): BiasDraft {
   return {
     mode: 'pointwise',
     scale: 5,
     probes: Object.fromEntries(
-      probeIds().map((p) => [p, !(datasetKind === 'pointwise' && measuresPosition({ probes: [p] }))]),
+      probeIds().map((p) => [
+        p,
+        !probeById(p)?.optIn && !(datasetKind === 'pointwise' && measuresPosition({ probes: [p] })),
+      ]),
     ),
     lengthBand: [1.3, 1.7],
     rewriter: { provider: 'openai', model: 'gpt-4.1-mini' },
@@ -50,7 +54,9 @@ const chosen = (own: BiasDraft) => probeIds().filter((p) => own.probes[p]);
 
 /** A probe whose conditions the rewriter makes (length, format) needs a rewriter model; position does not. */
 export const needsRewriter = (own: BiasDraft) =>
-  selectedProbes({ probes: chosen(own) }).some((p) => p.conditions.some((c) => 'rewrite' in c.text));
+  selectedProbes({ probes: chosen(own) }).some((p) =>
+    p.conditions.some((c) => 'rewrite' in c.text || c.instructions),
+  );
 
 export function validateBias(draft: WizardDraft): DraftIssue[] {
   const own = biasDraft(draft);

@@ -127,6 +127,14 @@ const en = {
       ratio: 'Length ratio {{ratio}}',
       flagged: 'Flagged: {{reasons}}',
       loading: 'Loading variants…',
+      instructionsTitle: 'Judging instructions: the original and its paraphrases',
+      instructionsIntro:
+        'Each item was judged under one paraphrase (round-robin over the items) and under the original. Per judge, the share of verdicts each paraphrase changed.',
+      instructionsOriginal: 'Original instructions',
+      paraphrase: 'Paraphrase {{n}}',
+      paraphraseFailed: 'The rewriter gave no paraphrase.',
+      paraphraseChanged: '{{judge}}: {{changed}} of {{n}} verdicts changed',
+      paraphraseFlips: ', {{flips}} flipped to the worse response',
     },
   },
 };
@@ -235,6 +243,14 @@ const zh = {
       ratio: '长度比 {{ratio}}',
       flagged: '已标记：{{reasons}}',
       loading: '正在加载变体…',
+      instructionsTitle: '评审说明：原文及其改写',
+      instructionsIntro:
+        '每个条目在一个改写版本（按条目轮流分配）和原文下各评审一次。下列为各评审模型在每个改写下改变的判决比例。',
+      instructionsOriginal: '原评审说明',
+      paraphrase: '改写 {{n}}',
+      paraphraseFailed: '改写模型未给出改写。',
+      paraphraseChanged: '{{judge}}：{{n}} 个判决中 {{changed}} 个改变',
+      paraphraseFlips: '，其中 {{flips}} 个翻转为较差回答',
     },
   },
 };

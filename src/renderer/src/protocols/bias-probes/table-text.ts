@@ -16,6 +16,7 @@ const TITLES_ZH: Record<string, string> = {
   sensitivity: '敏感性：去掉被标记变体后的偏差概况',
   noise_floor: '噪声底线：各效应超出评审自身重复变动的部分',
   accuracy: '各变体对照金标准的准确率',
+  instruction_paraphrases: '评审说明措辞：各改写版本改变的判决',
 };
 
 const HEADERS_ZH: Record<string, string> = {
@@ -60,6 +61,10 @@ const HEADERS_ZH: Record<string, string> = {
   ties: '平局',
   accuracy: '准确率',
   accuracy_ci: '95% 置信区间',
+  paraphrase: '改写',
+  changed_rate: '改变率',
+  changed_rate_ci: '改变率 95% 置信区间',
+  flip_n: '可翻转',
 };
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
@@ -79,6 +84,7 @@ const UNDEFINED_ZH: Record<string, string> = {
     '无定义（所有差都相同，t 区间没有可估计的宽度）',
   'undefined (one difference only)': '无定义（只有一个差）',
   'undefined (every difference comes from one item)': '无定义（所有差都来自同一个条目）',
+  'undefined (no original verdict left to flip)': '无定义（没有可翻转的原判决）',
   "undefined (every item's differences average to the overall mean, so the item-clustered interval has no width to estimate)":
     '无定义（每个条目的差的均值都等于总均值，按条目聚类的区间没有可估计的宽度）',
 };
@@ -147,6 +153,15 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
       return '每个评审模型、变体和类别下，选中金标准（较好）回答的（条目，顺序）判断所占比例；平局不算正确。Wilson 95% 置信区间。';
     case 'flagged':
       return '审核标记的变体；敏感性表不计入它们的配对。';
+    case 'instruction_paraphrases':
+      return (
+        '每个单位在评审说明的一个改写版本（按条目轮流分配）和原文下各评审一次：平均变化（' +
+        (m.mode === 'pairwise' ? '较差回答的胜分' : '评分') +
+        '）、判决不同的比例（Wilson 95% 置信区间）' +
+        (m.mode === 'pairwise'
+          ? '，以及原本未选较差回答、改写后转向它的判决比例（Wilson 95% 置信区间）。'
+          : '。')
+      );
     default:
       return undefined;
   }

@@ -5,6 +5,8 @@ import type { BiasProbe } from '../probe-types';
 import { formatProbe } from './format';
 import { lengthProbe } from './length';
 import { positionProbe } from './position';
+import { rubricProbe } from './rubric';
+import { scoreOrderProbe } from './score-order';
 
 // One entry per line, so probes added side by side merge without a conflict.
 // prettier-ignore
@@ -12,4 +14,6 @@ export const BUILT_IN_PROBES: readonly BiasProbe[] = [
   positionProbe,
   lengthProbe,
   formatProbe,
+  rubricProbe,
+  scoreOrderProbe,
 ];

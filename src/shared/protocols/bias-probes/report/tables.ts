@@ -214,12 +214,62 @@ function accuracyTable(m: BiasMetrics): Table | null {
   };
 }
 
+/** Why a paraphrase's flip rate has no value: every original verdict already chose the worse response. */
+export const NO_FLIP_BASE = 'no original verdict left to flip';
+
+/**
+ * The rubric probe: per judge × paraphrase, how often the verdicts under it differ from the
+ * original instructions' (a paraphrase without judged units has no row; metrics.json keeps it).
+ */
+function paraphraseTable(m: BiasMetrics): Table | null {
+  const rows = (m.instruction_paraphrases ?? []).flatMap((b) => b.rows.filter((r) => r.n > 0));
+  if (!rows.length) return null;
+  const pairwise = m.mode === 'pairwise';
+  return {
+    id: 'instruction_paraphrases',
+    title: 'Rubric wording: verdicts changed per paraphrase',
+    caption:
+      'Each unit judged under one paraphrase of the judging instructions (round-robin over the items) and ' +
+      'under the original: mean change (' +
+      (pairwise ? 'the worse response’s win score' : 'score') +
+      '), share of verdicts that differ (Wilson 95% CI)' +
+      (pairwise
+        ? ', and share of verdicts not for the worse response that turned to it (Wilson 95% CI).'
+        : '.'),
+    columns: [
+      ...keyColumns('judge'),
+      col('paraphrase', 'Paraphrase', 'int'),
+      N_COLUMN,
+      numberColumn('mean', 'Mean change'),
+      col('changed', 'Changed', 'int'),
+      ...rateColumns('changed_rate', 'Changed rate', { method: 'Wilson' }),
+      ...(pairwise
+        ? [
+            col('flip_n', 'Flippable', 'int'),
+            col('flip_rate', 'Flip', 'pct'),
+            intervalTextColumn('flip_rate_ci', 'Flip 95% CI'),
+          ]
+        : []),
+    ],
+    rows: rows.map((r) => ({
+      ...r,
+      paraphrase: r.paraphrase + 1,
+      mean: num(r.mean, 3),
+      ...(pairwise
+        ? { flip_rate_ci: interval(r.flip_rate_ci, 3, r.flip_n === 0 ? NO_FLIP_BASE : null) }
+        : {}),
+    })),
+  };
+}
+
 export function buildBiasTables(m: BiasMetrics): Table[] {
   const tables: Table[] = [probeTable('bias_profile', 'Bias profile: effect of each probe', m, m.probes, '')];
   const noiseFloor = noiseFloorTable(m);
   if (noiseFloor) tables.push(noiseFloor);
   const accuracy = accuracyTable(m);
   if (accuracy) tables.push(accuracy);
+  const paraphrases = paraphraseTable(m);
+  if (paraphrases) tables.push(paraphrases);
   if (m.position.length)
     tables.push({
       id: 'position',
