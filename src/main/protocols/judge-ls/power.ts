@@ -6,6 +6,7 @@ import {
   assumed,
   binomialRow,
   fallbackEffect,
+  riseOverReference,
   mcnemarRow,
   type PlanAt,
 } from '../../../shared/paper/power-rows';
@@ -73,14 +74,7 @@ export const judgeLsPower = {
         binomialRow(
           { ...base, id: flips, label: `Flip rate ${comparison} (per judge)`, labelKey: 'power.flipRate' },
           p0,
-          {
-            typed: effects[flips],
-            fallback: fallbackEffect(
-              flip === null ? null : flip - p0.value,
-              DEFAULT_FLIP_RISE,
-              (rise) => rise > 0,
-            ),
-          },
+          riseOverReference(effects[flips], flip, p0, DEFAULT_FLIP_RISE),
           at,
         ),
       ];

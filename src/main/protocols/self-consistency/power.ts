@@ -6,7 +6,7 @@
 // metrics' intervals cluster by item (a pair's two orders move together); the binomial counts
 // questions as independent, so with both orders the disagreement row is optimistic by at most
 // the design effect of two questions per item, which the label says by naming its unit.
-import { assumed, binomialRow, fallbackEffect, type PlanAt } from '../../../shared/paper/power-rows';
+import { assumed, binomialRow, riseOverReference, type PlanAt } from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import type { Item } from '../../../shared/domain';
@@ -79,14 +79,7 @@ export const selfConsistencyPower = {
             n: exp.items.length * questionsPerItem,
           },
           p0,
-          {
-            typed: effects[id],
-            fallback: fallbackEffect(
-              disagree === null ? null : disagree - p0.value,
-              DEFAULT_RISE,
-              (rise) => rise > 0,
-            ),
-          },
+          riseOverReference(effects[id], disagree, p0, DEFAULT_RISE),
           at,
         ),
       );
@@ -113,14 +106,7 @@ export const selfConsistencyPower = {
               n: exp.items.length,
             },
             q0,
-            {
-              typed: effects[pid],
-              fallback: fallbackEffect(
-                inconsistent === null ? null : inconsistent - q0.value,
-                DEFAULT_RISE,
-                (rise) => rise > 0,
-              ),
-            },
+            riseOverReference(effects[pid], inconsistent, q0, DEFAULT_RISE),
             at,
           ),
         );
