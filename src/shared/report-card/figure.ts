@@ -2,12 +2,10 @@
 // pass / fail / not measured, and the headline figures grouped by experiment. Drawn with ECharts
 // graphic text, so the app's figure renderer and fonts (CJK included) apply unchanged.
 import { FONT_FAMILY, OKABE_ITO, TEXT, type FigureSpec } from '../report/chart-kit';
-import type { FigureLanguage } from '../report/figure-i18n';
 import { gateName } from './gates';
 import type { CardView } from './phrases';
 import { checkProtocol, experimentName, formatInterval, formatValue, gateRule } from './tables';
-import { CARD_TEXT } from './text';
-import type { GateStatus, ReportCard } from './types';
+import type { GateStatus } from './types';
 
 const WIDTH = 1000;
 const LINE = 20;

@@ -5,7 +5,6 @@ import {
   type MethodsDesign,
   type MethodsSection,
   designMethods,
-  designSection,
 } from '../../../shared/paper/methods';
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import type { MethodsHookContext } from '../plugin';
