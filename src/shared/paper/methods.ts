@@ -57,6 +57,15 @@ export function methodsRate(x: number | null | undefined, lang: MethodsLang): st
   return methodsNumber(x);
 }
 
+/** One line per row in the language asked for (each language words the row its own way). */
+export function methodsLines<R>(
+  rows: readonly R[],
+  lang: MethodsLang,
+  line: Record<MethodsLang, (row: R) => string>,
+): string[] {
+  return rows.map(line[lang]);
+}
+
 /** A protocol's design in both languages: the section's title and its paragraph. */
 export interface MethodsDesign {
   title: { en: string; zh: string };

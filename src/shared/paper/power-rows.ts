@@ -82,6 +82,18 @@ export function riseOverReference(
   };
 }
 
+/**
+ * A protocol's plan of its confirmatory tests (`PowerHooks.comparisons`): from the experiment, a
+ * pilot's metrics (null without one), the effects the user typed by comparison id, and the level
+ * and power asked for.
+ */
+export type PlanComparisons<E, Metrics> = (
+  exp: E,
+  pilot: Metrics | null,
+  effects: Readonly<Record<string, number>>,
+  at: PlanAt,
+) => PowerComparison[];
+
 /** A rate taken from the pilot when it has one, else the default. */
 export function assumed(
   key: PowerAssumption['key'],

@@ -5,6 +5,7 @@ import {
   type MethodsDesign,
   type MethodsSection,
   designMethods,
+  methodsLines,
 } from '../../../shared/paper/methods';
 import type { JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 import type { MethodsHookContext } from '../plugin';
@@ -84,17 +85,14 @@ export function judgeLsMethods({
   metrics,
   lang,
 }: MethodsHookContext<Exp, JudgeLsMetrics>): MethodsSection[] {
-  const zh = lang === 'zh';
-  const quality = metrics.quality.map((q) =>
-    zh
-      ? `${q.judge}，${q.language}：严格准确率 ${rate(q.accuracy_strict, lang)}（n = ${q.n}）`
-      : `${q.judge}, ${q.language}: strict accuracy ${rate(q.accuracy_strict, lang)} (n = ${q.n})`,
-  );
-  const flips = metrics.language_invariance.map((r) =>
-    zh
-      ? `${r.judge}，${r.comparison}：翻转率 ${rate(r.flip_rate, lang)}（n = ${r.n}）`
-      : `${r.judge}, ${r.comparison}: flip rate ${rate(r.flip_rate, lang)} (n = ${r.n})`,
-  );
+  const quality = methodsLines(metrics.quality, lang, {
+    en: (q) => `${q.judge}, ${q.language}: strict accuracy ${rate(q.accuracy_strict, lang)} (n = ${q.n})`,
+    zh: (q) => `${q.judge}，${q.language}：严格准确率 ${rate(q.accuracy_strict, lang)}（n = ${q.n}）`,
+  });
+  const flips = methodsLines(metrics.language_invariance, lang, {
+    en: (r) => `${r.judge}, ${r.comparison}: flip rate ${rate(r.flip_rate, lang)} (n = ${r.n})`,
+    zh: (r) => `${r.judge}，${r.comparison}：翻转率 ${rate(r.flip_rate, lang)}（n = ${r.n}）`,
+  });
   return [
     designMethods('judge-ls.design', DESIGN, lang, quality, flips),
     languagesSection(exp, metrics, lang),

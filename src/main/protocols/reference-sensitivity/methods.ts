@@ -1,6 +1,6 @@
 // Reference sensitivity's Methods sentences (issue 24): the design and each judge's calibration
 // gap (C1 − C2), taken from the metrics the tables show (calibration).
-import { methodsRate as rate, type MethodsSection, designMethods } from '../../../shared/paper/methods';
+import { designMethods, methodsLines, methodsRate, type MethodsSection } from '../../../shared/paper/methods';
 import type { RefSensMetrics } from '../../../shared/protocols/reference-sensitivity/types';
 import type { MethodsHookContext } from '../plugin';
 import type { RefSensExperiment } from './experiment';
@@ -9,12 +9,12 @@ export function refSensMethods({
   metrics,
   lang,
 }: MethodsHookContext<RefSensExperiment, RefSensMetrics>): MethodsSection[] {
-  const zh = lang === 'zh';
-  const rows = metrics.calibration.map((c) =>
-    zh
-      ? `${c.judge}，${c.language}：C1 接受率 ${rate(c.c1_accept, lang)}，C2 接受率 ${rate(c.c2_accept, lang)}，差值 ${rate(c.cgp, lang)}（n = ${c.n}）`
-      : `${c.judge}, ${c.language}: C1 acceptance ${rate(c.c1_accept, lang)}, C2 acceptance ${rate(c.c2_accept, lang)}, gap ${rate(c.cgp, lang)} (n = ${c.n})`,
-  );
+  const rows = methodsLines(metrics.calibration, lang, {
+    en: (c) =>
+      `${c.judge}, ${c.language}: C1 acceptance ${methodsRate(c.c1_accept, lang)}, C2 acceptance ${methodsRate(c.c2_accept, lang)}, gap ${methodsRate(c.cgp, lang)} (n = ${c.n})`,
+    zh: (c) =>
+      `${c.judge}，${c.language}：C1 接受率 ${methodsRate(c.c1_accept, lang)}，C2 接受率 ${methodsRate(c.c2_accept, lang)}，差值 ${methodsRate(c.cgp, lang)}（n = ${c.n}）`,
+  });
   return [designMethods('reference-sensitivity.design', DESIGN, lang, rows)];
 }
 

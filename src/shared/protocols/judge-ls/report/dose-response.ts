@@ -9,7 +9,7 @@ import type {
 } from 'echarts';
 import type { DoseTrendRow, JudgeLsMetrics } from '../types';
 import { col, inJudgeOrder, intervalCell, type Table } from '../../../report/table';
-import { keyColumns, N_COLUMN, rateColumns } from '../../../report/columns';
+import { countColumns, keyColumns, N_COLUMN, rateColumns } from '../../../report/columns';
 import { formatP, undefinedText } from '../../../report/format';
 import {
   baseOption,
@@ -78,8 +78,7 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
     columns: [
       ...keyColumns('judge'),
       col('series', 'Pair', 'text'),
-      col('levels', 'Levels', 'int'),
-      col('items', 'Items', 'int'),
+      ...countColumns({ levels: 'Levels', items: 'Items' }),
       N_COLUMN,
       col('intercept', 'Intercept', 'pct'),
       ...rateColumns('slope', 'Slope'),
