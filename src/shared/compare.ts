@@ -3,6 +3,7 @@
 // graded observations on shared items; the table is the report kit's, so the page and the
 // CSV/XLSX/LaTeX files show the same text. Protocol-neutral: a protocol offers its graded
 // observations through the plug-in's `comparable` hook.
+import { countColumns } from './report/columns';
 import { col, intervalCell, type Table } from './report/table';
 import type { CI } from './report/format';
 
@@ -65,15 +66,13 @@ export function compareTable(r: Omit<CompareResult, 'table'>): Table {
       col('judge_a', 'Judge A', 'text'),
       col('judge_b', 'Judge B', 'text'),
       col('condition', 'Condition', 'text'),
-      col('n', 'n', 'int'),
-      col('items', 'Items', 'int'),
+      ...countColumns({ n: 'n', items: 'Items' }),
       col('accuracy_a', 'Acc. A', 'pct'),
       col('accuracy_b', 'Acc. B', 'pct'),
       col('delta', 'Δ (B − A)', 'pct'),
       col('delta_ci', '95% CI', 'ci'),
       col('agreement', 'Agreement', 'pct'),
-      col('a_only_correct', 'A only', 'int'),
-      col('b_only_correct', 'B only', 'int'),
+      ...countColumns({ a_only_correct: 'A only', b_only_correct: 'B only' }),
       col('mcnemar_p', 'McNemar p', 'p'),
       col('mcnemar_p_holm', 'Holm p', 'p'),
     ],

@@ -57,12 +57,12 @@ export function packageFile(
       text: g.text,
       time: g.createdAt,
     })),
-    adjudications: adjudicationsOf(db, set.id).map((a) => ({
-      unit: uidOf.get(a.itemKey)!,
-      value: a.value,
-      adjudicator: a.adjudicator,
-      note: a.note,
-      time: a.createdAt,
+    adjudications: adjudicationsOf(db, set.id).map(({ itemKey, createdAt, value, adjudicator, note }) => ({
+      unit: uidOf.get(itemKey)!,
+      value,
+      adjudicator,
+      note,
+      time: createdAt,
     })),
   });
   return {

@@ -2,16 +2,15 @@
 // handle; every write that belongs together is one transaction, and a label is one statement
 // (so a label given is a committed row, whatever happens next).
 import type { AnnotationView, RatingScale, RatingValue } from '../../shared/annotation/types';
+import type { AnnotationSetSummary } from '../../shared/annotation/api-types';
 import type { Database } from '../store/db';
 import type { LeastSureCriterion } from '../../shared/annotation/least-sure';
 
-export interface SetRow {
-  id: number;
-  uid: string;
-  name: string;
-  experimentId: number | null;
-  scale: RatingScale;
-  seed: number;
+/** A set as stored: the summary's identity fields, its strata's counts and when it was drawn. */
+export interface SetRow extends Pick<
+  AnnotationSetSummary,
+  'id' | 'uid' | 'name' | 'experimentId' | 'scale' | 'seed'
+> {
   strata: StratumCount[];
   createdAt: string;
 }

@@ -100,80 +100,91 @@ export function estimateTasks(
       ? { inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: prefix }
       : { inputTokens, outputTokens, cachedInputTokens: 0 };
   };
-  const addTiers = (t: ProtocolTask, endpoint: string, input: number, output: number, calls: number) => {
-    const cfg = exp.providers[t.request.provider];
-    const { role, label } = stages.get(t.stage)!.describe(t);
-    const laneKey = `${endpoint}\u0000${t.request.model}`;
-    let tier = tiers.get(label);
-    if (!tier) {
-      tier = {
-        label,
-        role,
-        provider: t.request.provider,
-        model: t.request.model,
-        calls: 0,
-        priced: true,
-        standard: { usd: 0, minutes: 0 },
-        ...(hasBatchApi(cfg) ? { batch: { usd: 0, windowHours: BATCH_WINDOW_HOURS, rounds: 0 } } : {}),
-        ...(hasFlex(cfg) ? { flex: { usd: 0, minutes: 0 } } : {}),
-        cluster: { usd: 0 },
-        chosen: cfg && isBatchMode(cfg) ? 'batch' : cfg?.serviceTier === 'flex' ? 'flex' : 'standard',
-        lane: laneKey,
-      };
-      tiers.set(label, tier);
-    }
-    tier.calls += calls;
-    // Prompt caching as the live figure counts it: the first call writes, the others read.
-    for (let k = 0; k < Math.min(calls, 2); k++) {
-      const times = k === 0 ? 1 : calls - 1;
-      const usage = usageOf(t, `tiers:${endpoint}`, input, output);
-      const standard = costOf(t.request.model, usage, exp.prices);
-      tier.priced &&= standard.priced;
-      tier.standard.usd += standard.usd * times;
-      if (tier.batch)
-        tier.batch.usd += costOf(t.request.model, usage, exp.prices, { batch: true }).usd * times;
-      if (tier.flex) tier.flex.usd += costOf(t.request.model, usage, exp.prices, { flex: true }).usd * times;
-    }
-    let stagesOf = tierStages.get(label);
-    if (!stagesOf) tierStages.set(label, (stagesOf = new Set()));
-    stagesOf.add(t.stage);
-    let lane = tierLanes.get(laneKey);
-    if (!lane) {
-      lane = {
-        limits: { ...laneLimits(cfg), ...modelLimits[modelLimitKey(t.request.provider, t.request.model)] },
-        stages: new Map(),
-      };
-      tierLanes.set(laneKey, lane);
-    }
+  // A task standing for several calls: the first may write the prompt cache, the others read it.
+  const eachCacheUse = (
+    t: ProtocolTask,
+    endpoint: string,
+    input: number,
+    output: number,
+    calls: number,
+    use: (usage: Usage, times: number) => void,
+  ) => {
+    for (let k = 0; k < Math.min(calls, 2); k++)
+      use(usageOf(t, endpoint, input, output), k === 0 ? 1 : calls - 1);
+  };
+  // A task's calls on its lane's load, by stage.
+  const addLoad = (
+    into: Map<string, LaneLoad>,
+    laneKey: string,
+    t: ProtocolTask,
+    input: number,
+    output: number,
+    calls: number,
+  ) => {
+    const lane = madeOnce(into, laneKey, () => ({
+      // The limits the engine gives the lane: its provider's, overridden by the model's own.
+      limits: {
+        ...laneLimits(exp.providers[t.request.provider]),
+        ...modelLimits[modelLimitKey(t.request.provider, t.request.model)],
+      },
+      stages: new Map(),
+    }));
     const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0, outputTokens: 0 };
     load.calls += calls;
     load.tokens += (input + output) * calls;
     load.outputTokens = (load.outputTokens ?? 0) + output * calls;
     lane.stages.set(t.stage, load);
   };
+  const addTiers = (t: ProtocolTask, endpoint: string, input: number, output: number, calls: number) => {
+    const cfg = exp.providers[t.request.provider];
+    const { role, label } = stages.get(t.stage)!.describe(t);
+    const laneKey = `${endpoint}\u0000${t.request.model}`;
+    const tier = madeOnce(tiers, label, (): TierEstimate & { lane: string } => ({
+      label,
+      role,
+      provider: t.request.provider,
+      model: t.request.model,
+      calls: 0,
+      priced: true,
+      standard: { usd: 0, minutes: 0 },
+      ...(hasBatchApi(cfg) ? { batch: { usd: 0, windowHours: BATCH_WINDOW_HOURS, rounds: 0 } } : {}),
+      ...(hasFlex(cfg) ? { flex: { usd: 0, minutes: 0 } } : {}),
+      cluster: { usd: 0 },
+      chosen: cfg && isBatchMode(cfg) ? 'batch' : cfg?.serviceTier === 'flex' ? 'flex' : 'standard',
+      lane: laneKey,
+    }));
+    tier.calls += calls;
+    // Prompt caching as the live figure counts it (its own lane key: the live rows' cache is apart).
+    eachCacheUse(t, `tiers:${endpoint}`, input, output, calls, (usage, times) => {
+      const standard = costOf(t.request.model, usage, exp.prices);
+      tier.priced &&= standard.priced;
+      tier.standard.usd += standard.usd * times;
+      if (tier.batch)
+        tier.batch.usd += costOf(t.request.model, usage, exp.prices, { batch: true }).usd * times;
+      if (tier.flex) tier.flex.usd += costOf(t.request.model, usage, exp.prices, { flex: true }).usd * times;
+    });
+    madeOnce(tierStages, label, () => new Set<string>()).add(t.stage);
+    addLoad(tierLanes, laneKey, t, input, output, calls);
+  };
   for (const t of tasks) {
     const stage = stages.get(t.stage)!;
     const { role, label, kind } = stage.describe(t);
     const key = `${label}\u0000${kind}`;
     const batch = isBatchMode(exp.providers[t.request.provider] ?? {});
-    let row = rows.get(key);
-    if (!row) {
-      row = {
-        role,
-        label,
-        provider: t.request.provider,
-        model: t.request.model,
-        kind,
-        calls: 0,
-        cachedCalls: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        costUsd: 0,
-        priced: true,
-        ...(batch ? { batch: true } : {}),
-      };
-      rows.set(key, row);
-    }
+    const row = madeOnce(rows, key, () => ({
+      role,
+      label,
+      provider: t.request.provider,
+      model: t.request.model,
+      kind,
+      calls: 0,
+      cachedCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      priced: true,
+      ...(batch ? { batch: true } : {}),
+    }));
     const calls = callsOf(t);
     row.calls += calls;
     const endpoint = endpoints.get(t.request.provider)!;
@@ -183,36 +194,18 @@ export function estimateTasks(
     }
     const input = tokens.input(t.request);
     const output = stage.outputTokens(t);
-    // A task standing for several calls: the first may write the prompt cache, the others read it.
-    for (let k = 0; k < Math.min(calls, 2); k++) {
-      const times = k === 0 ? 1 : calls - 1;
-      const usage = usageOf(t, endpoint, input, output);
+    eachCacheUse(t, endpoint, input, output, calls, (usage, times) => {
       const cost = costOf(t.request.model, usage, exp.prices, { batch });
       row.costUsd += cost.usd * times;
       row.priced &&= cost.priced;
       liveCost += (batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd) * times;
-    }
+    });
     row.inputTokens += input * calls;
     row.outputTokens += output * calls;
     addTiers(t, endpoint, input, output, calls);
     // A batch is not rate limited: its calls take the provider's window, not lane time.
     if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
-    const laneKey = `${endpoint}\u0000${t.request.model}`;
-    let lane = lanes.get(laneKey);
-    if (!lane) {
-      // The limits the engine gives the lane: its provider's, overridden by the model's own.
-      const limits = {
-        ...laneLimits(exp.providers[t.request.provider]),
-        ...modelLimits[modelLimitKey(t.request.provider, t.request.model)],
-      };
-      lane = { limits, stages: new Map() };
-      lanes.set(laneKey, lane);
-    }
-    const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0, outputTokens: 0 };
-    load.calls += calls;
-    load.tokens += (input + output) * calls;
-    load.outputTokens = (load.outputTokens ?? 0) + output * calls;
-    lane.stages.set(t.stage, load);
+    addLoad(lanes, `${endpoint}\u0000${t.request.model}`, t, input, output, calls);
   }
   const list = [...rows.values()];
   const stageOrder = exp.protocol.stages.map((s) => s.name);
@@ -251,6 +244,13 @@ export function estimateTasks(
 }
 
 /** The host a provider entry sends to. */
+/** The map's entry for `key`, made by `make` and stored the first time it is asked for. */
+function madeOnce<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) map.set(key, (v = make()));
+  return v;
+}
+
 function hostOf(cfg: ProviderConfig): string {
   return new URL(resolvedBaseURL(cfg)).hostname;
 }

@@ -5,7 +5,7 @@
 import { methodsNumber, type MethodsDocument, type MethodsLang } from '../../shared/paper/methods';
 import { escapeLatex, MATH_SYMBOLS, TEX_SPECIALS } from '../report/latex';
 import type { PaperInputs, PreregistrationView } from '../../shared/paper/preregistration';
-import type { PowerPlan } from '../../shared/paper/types';
+import type { PowerComparison, PowerPlan } from '../../shared/paper/types';
 import type { MethodsFacts } from './methods-facts';
 
 /** Markdown that shows `text` literally: every character Markdown could read as markup is escaped. */
@@ -120,6 +120,16 @@ export function methodsLatex(doc: MethodsDocument): string {
 
 type Check = { done: boolean; text: string };
 
+/** A comparison's MDE as Methods print it: the number, or "undefined" and why (the plan's reason, else `why`). */
+export function mdeText(
+  c: Pick<PowerComparison, 'mde' | 'mdeUndefined'>,
+  en: boolean,
+  why: { en: string; zh: string },
+): string {
+  if (c.mde !== null) return methodsNumber(c.mde);
+  return en ? `undefined (${c.mdeUndefined ?? why.en})` : `未定义（${c.mdeUndefined ?? why.zh}）`;
+}
+
 /** The power plan for the items used: each comparison's smallest detectable effect (or why it is undefined). */
 function sampleSizeCheck(power: PowerPlan | null, items: number, lang: MethodsLang): Check {
   const en = lang === 'en';
@@ -131,12 +141,7 @@ function sampleSizeCheck(power: PowerPlan | null, items: number, lang: MethodsLa
         : '样本量依据：本协议没有功效模型；请说明条目数量为何足够。',
     };
   const rows = power.comparisons.map((c) => {
-    const mde =
-      c.mde === null
-        ? en
-          ? `undefined (${c.mdeUndefined ?? 'no estimate'})`
-          : `未定义（${c.mdeUndefined ?? '无估计'}）`
-        : methodsNumber(c.mde);
+    const mde = mdeText(c, en, { en: 'no estimate', zh: '无估计' });
     return `${c.label}: ${c.n} ${c.unit}, MDE ${mde}`;
   });
   const pilot = power.pilot

@@ -3,14 +3,13 @@
 // is written from. Plain text blocks; the Methods renderers escape them, and the document escapes
 // every user-typed text for Markdown.
 import type { MethodsBlock, MethodsLang } from '../../shared/paper/methods';
-import { methodsNumber } from '../../shared/paper/methods';
 import {
   answersStoredAtLock,
   type PreregDeviation,
   type PreregistrationLock,
   type PreregistrationView,
 } from '../../shared/paper/preregistration';
-import { escapeMarkdown } from './methods-render';
+import { escapeMarkdown, mdeText } from './methods-render';
 
 const p = (d: PreregDeviation, k: string) => String(d.params[k] ?? '');
 
@@ -56,12 +55,7 @@ export function lockFacts(lock: PreregistrationLock, lang: MethodsLang, afterDat
     const c = snapshot.comparisons.find((x) => x.id === id);
     const primary = id === plan.primary ? (en ? ' (primary)' : '（主要）') : '';
     if (!c) return `${id}${primary}`;
-    const mde =
-      c.mde === null
-        ? en
-          ? `undefined (${c.mdeUndefined ?? 'no power model'})`
-          : `未定义（${c.mdeUndefined ?? '无功效模型'}）`
-        : methodsNumber(c.mde);
+    const mde = mdeText(c, en, { en: 'no power model', zh: '无功效模型' });
     return en
       ? `${id}${primary}: ${c.label}; ${c.n} ${c.unit} per judge, smallest detectable effect ${mde} at 80% power`
       : `${id}${primary}：${c.label}；每个评审模型 ${c.n} 个单位（${c.unit}），80% 功效下可检测的最小效应 ${mde}`;

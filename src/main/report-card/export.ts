@@ -12,9 +12,8 @@ import { tableToMarkdown } from '../report/markdown';
 import { toCsv } from '../report/csv';
 import type { FigureLanguage } from '../../shared/report/figure-i18n';
 import { reportCardFigure } from '../../shared/report-card/figure';
-import { cardSpeaker, type CardDictionaries } from '../../shared/report-card/phrases';
+import { cardView, type CardDictionaries, type CardView } from '../../shared/report-card/phrases';
 import { checkProtocol, experimentName, gatesTable, rowsTable } from '../../shared/report-card/tables';
-import { CARD_TEXT } from '../../shared/report-card/text';
 import type { ReportCard } from '../../shared/report-card/types';
 import { listProtocols } from '../protocols/registry';
 
@@ -49,12 +48,7 @@ export const registryCardText: CardDictionaries = (id) =>
  * Every headline figure with its raw value and interval (shares as 0–1, as metrics.json has
  * them); the condition and the note in the card's language.
  */
-export function rowsCsv(
-  card: ReportCard,
-  lang: FigureLanguage = 'en',
-  protocols: CardDictionaries = registryCardText,
-): string {
-  const say = cardSpeaker(lang, protocols);
+export function rowsCsv({ card, say }: CardView): string {
   const header = [
     'experiment_id',
     'experiment',
@@ -87,12 +81,7 @@ export function rowsCsv(
 }
 
 /** Every gate check (each experiment's measurement against the gate), with the gate's verdict. */
-export function gatesCsv(
-  card: ReportCard,
-  lang: FigureLanguage = 'en',
-  protocols: CardDictionaries = registryCardText,
-): string {
-  const say = cardSpeaker(lang, protocols);
+export function gatesCsv({ card, say }: CardView): string {
   const header = [
     'gate',
     'comparator',
@@ -132,13 +121,8 @@ export function gatesCsv(
 }
 
 /** The card in Markdown: the judge, the gates, then the figures, each experiment marked as answered. */
-export function cardMarkdown(
-  card: ReportCard,
-  lang: FigureLanguage,
-  protocols: CardDictionaries = registryCardText,
-): string {
-  const t = CARD_TEXT[lang];
-  const say = cardSpeaker(lang, protocols);
+export function cardMarkdown(view: CardView): string {
+  const { card, lang, t, say } = view;
   const list = card.experiments.map(
     (e) =>
       `- ${experimentName(e, lang)} — ${say.protocolTitle(e)}, ${t.dataset}: ${e.dataset} (${say.runStatus(e.status)})` +
@@ -149,8 +133,8 @@ export function cardMarkdown(
     '',
     ...(list.length ? list : [t.noExperiments]),
     '',
-    tableToMarkdown(gatesTable(card, lang, protocols)),
-    tableToMarkdown(rowsTable(card, lang, protocols)),
+    tableToMarkdown(gatesTable(view)),
+    tableToMarkdown(rowsTable(view)),
   ].join('\n');
 }
 
@@ -159,19 +143,20 @@ export async function reportCardFiles(
   lang: FigureLanguage,
   protocols: CardDictionaries = registryCardText,
 ): Promise<Map<string, string | Buffer>> {
-  const figure = reportCardFigure(card, lang, protocols);
+  const view = cardView(card, lang, protocols);
+  const figure = reportCardFigure(view);
   const svg = renderSvg(figure);
   const png = await svgToPng(svg, figure.width);
   const tex = [
-    tableToLatex(gatesTable(card, lang, protocols), 'report-card'),
-    tableToLatex(rowsTable(card, lang, protocols), 'report-card'),
+    tableToLatex(gatesTable(view), 'report-card'),
+    tableToLatex(rowsTable(view), 'report-card'),
   ].join('\n');
   return new Map<string, string | Buffer>([
     ['report-card.json', JSON.stringify(card, null, 2) + '\n'],
     ['report-card.tex', tex],
-    ['report-card.md', cardMarkdown(card, lang, protocols)],
-    ['report-card.csv', rowsCsv(card, lang, protocols)],
-    ['report-card-gates.csv', gatesCsv(card, lang, protocols)],
+    ['report-card.md', cardMarkdown(view)],
+    ['report-card.csv', rowsCsv(view)],
+    ['report-card-gates.csv', gatesCsv(view)],
     ['report-card.svg', svg],
     ['report-card.png', png],
   ]);

@@ -66,20 +66,23 @@ export const LATIN_FONT_CANDIDATES: readonly FontChoice[] = [
   },
 ];
 
+/** A Noto font in the folders Linux distributions put it in (Debian's first). */
+const linuxNoto = (file: string, family: string): FontChoice[] =>
+  ['/usr/share/fonts/truetype/noto', '/usr/share/fonts/noto', '/usr/share/fonts/google-noto'].map((dir) => ({
+    files: [`${dir}/${file}`],
+    family,
+  }));
+
 // Arabic and Telugu (the bundled TyDi QA sample has both; Debian `fonts-noto-core`): like
 // CJK, loaded only when a figure's text has such characters, since every file costs load time.
 export const ARABIC_FONT_CANDIDATES: readonly FontChoice[] = [
-  { files: ['/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
-  { files: ['/usr/share/fonts/noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
-  { files: ['/usr/share/fonts/google-noto/NotoSansArabic-Regular.ttf'], family: 'Noto Sans Arabic' },
+  ...linuxNoto('NotoSansArabic-Regular.ttf', 'Noto Sans Arabic'),
   { files: ['/System/Library/Fonts/GeezaPro.ttc'], family: 'Geeza Pro' },
   { files: ['C:\\Windows\\Fonts\\segoeui.ttf'], family: 'Segoe UI' },
 ];
 
 export const TELUGU_FONT_CANDIDATES: readonly FontChoice[] = [
-  { files: ['/usr/share/fonts/truetype/noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
-  { files: ['/usr/share/fonts/noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
-  { files: ['/usr/share/fonts/google-noto/NotoSansTelugu-Regular.ttf'], family: 'Noto Sans Telugu' },
+  ...linuxNoto('NotoSansTelugu-Regular.ttf', 'Noto Sans Telugu'),
   { files: ['/System/Library/Fonts/Kohinoor.ttc'], family: 'Kohinoor Telugu' },
   { files: ['C:\\Windows\\Fonts\\gautami.ttf'], family: 'Gautami' },
 ];

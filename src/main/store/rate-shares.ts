@@ -21,33 +21,31 @@ export const SHARE_GRACE_MS = 1_500;
 
 const HOST = hostname();
 
+/** One statement run for each lane, in one transaction (a lane list is all or nothing). */
+function forEachLane(db: Database, lanes: readonly string[], sql: string, args: (lane: string) => unknown[]) {
+  const stmt = db.prepare(sql);
+  db.transaction(() => lanes.forEach((lane) => stmt.run(...args(lane))))();
+}
+
 /** Holds (or renews) this run's share of each lane. */
-export function holdShares(
-  db: Database,
-  lease: Lease,
-  lanes: readonly string[],
-  now: number = Date.now(),
-): void {
-  const stmt = db.prepare(
+export function holdShares(db: Database, lease: Lease, lanes: readonly string[], now = Date.now()): void {
+  forEachLane(
+    db,
+    lanes,
     `INSERT INTO rate_shares (lane, owner, pid, host, expires_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT(lane, owner) DO UPDATE SET expires_at = excluded.expires_at`,
+    (lane) => [lane, lease.owner, lease.pid, lease.host, now + SHARE_MS],
   );
-  db.transaction(() => {
-    for (const lane of lanes) stmt.run(lane, lease.owner, lease.pid, lease.host, now + SHARE_MS);
-  })();
 }
 
 /** Gives back this run's shares of lanes it has no more work for. */
-export function dropShares(
-  db: Database,
-  lease: Lease,
-  lanes: readonly string[],
-  now: number = Date.now(),
-): void {
-  const stmt = db.prepare(
+export function dropShares(db: Database, lease: Lease, lanes: readonly string[], now = Date.now()): void {
+  forEachLane(
+    db,
+    lanes,
     'UPDATE rate_shares SET expires_at = MIN(expires_at, ?) WHERE lane = ? AND owner = ?',
+    (lane) => [now + SHARE_GRACE_MS, lane, lease.owner],
   );
-  db.transaction(() => lanes.forEach((l) => stmt.run(now + SHARE_GRACE_MS, l, lease.owner)))();
 }
 
 /** Gives this run's shares back (its run ended): the others take the whole budget at once. */

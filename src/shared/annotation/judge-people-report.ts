@@ -2,7 +2,7 @@
 // annotator test, in the report kit's tables so the agreement page, the CSV/XLSX exports and the
 // LaTeX share them. English here; the page says the same in 中文 (renderer annotation i18n).
 import { col, type Table } from '../report/table';
-import { intervalTextColumn, keyColumns, N_COLUMN, numberColumn } from '../report/columns';
+import { intervalTextColumn, keyColumns, N_COLUMN, numberColumn, countColumns } from '../report/columns';
 import { toFixedText, undefinedText } from '../report/format';
 import type { AgreementReport } from './agreement';
 import { RARER_VERDICT_MIN } from './judge-people';
@@ -91,8 +91,7 @@ export function judgePeopleTables(report: AgreementReport): Table[] {
       columns: [
         ...keyColumns('judge'),
         col('method', 'Estimator', 'text'),
-        col('labelled', 'Labelled', 'int'),
-        col('unlabelled', 'Unlabelled', 'int'),
+        ...countColumns({ labelled: 'Labelled', unlabelled: 'Unlabelled' }),
         numberColumn('estimate', 'Estimate'),
         intervalTextColumn('est_ci', '95% CI'),
         numberColumn('width', 'CI width'),

@@ -10,7 +10,7 @@ import {
   type FigureSpec,
 } from '../report/chart-kit';
 import { col, type Table, type TableRow } from '../report/table';
-import { intervalTextColumn, keyColumns, N_COLUMN, numberColumn } from '../report/columns';
+import { intervalTextColumn, keyColumns, N_COLUMN, numberColumn, countColumns } from '../report/columns';
 import { toFixedText, undefinedText } from '../report/format';
 import type { AgreementReport, AgreementRow, JudgeHumanRow } from './agreement';
 import { judgePeopleTables } from './judge-people-report';
@@ -90,9 +90,7 @@ export function agreementTables(report: AgreementReport): Table[] {
           ? ' Preferences enter ICC, α and ρ coded +1 (response A better), 0 (tie), −1 (response B better).'
           : ''),
       columns: [
-        col('annotators', 'Annotators', 'int'),
-        col('items', 'Items rated', 'int'),
-        col('complete', 'Rated by all', 'int'),
+        ...countColumns({ annotators: 'Annotators', items: 'Items rated', complete: 'Rated by all' }),
         numberColumn('icc', 'ICC(2,1)'),
         intervalTextColumn('icc_ci', 'ICC 95% CI'),
         numberColumn('alpha', 'Krippendorff α'),
@@ -214,10 +212,12 @@ function checkAccuracyTable(report: AgreementReport): Table {
     columns: [
       col('judge', 'Check', 'text'),
       N_COLUMN,
-      col('true_positive', 'Both flag', 'int'),
-      col('false_negative', 'Missed', 'int'),
-      col('false_positive', 'False alarm', 'int'),
-      col('true_negative', 'Both pass', 'int'),
+      ...countColumns({
+        true_positive: 'Both flag',
+        false_negative: 'Missed',
+        false_positive: 'False alarm',
+        true_negative: 'Both pass',
+      }),
       numberColumn('sensitivity', 'Sensitivity'),
       intervalTextColumn('sensitivity_ci', 'Sensitivity 95% CI'),
       numberColumn('specificity', 'Specificity'),

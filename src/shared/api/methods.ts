@@ -54,6 +54,12 @@ type FileResult = { fileName: string; mime: string; contentBase64: string };
 const none = z.undefined();
 const id = z.number().int().positive();
 const experiment = z.strictObject({ experimentId: id });
+/** An experiment's results as the tables compute them: all items, or without flagged or unverified ones. */
+const resultsScope = z.strictObject({
+  experimentId: id,
+  excludeFlagged: z.boolean().optional(),
+  verifiedOnly: z.boolean().optional(),
+});
 const text = z.string().max(1_000_000);
 const compareSide = z.strictObject({ experimentId: id, judge: z.string().min(1).max(200).optional() });
 /** The language of exported figures' words. */
@@ -205,22 +211,14 @@ export const coreMethods = {
    * verifiedOnly without the items the protocol's verification did not pass (`unverified`).
    */
   'experiments.results': {
-    params: z.strictObject({
-      experimentId: id,
-      excludeFlagged: z.boolean().optional(),
-      verifiedOnly: z.boolean().optional(),
-    }),
+    params: resultsScope,
     result: returns<ExperimentResults>(),
   },
   /** Which results tables' cells open the verdicts behind them (none where the protocol declares none). */
   'experiments.verdictLinks': { params: experiment, result: returns<{ links: VerdictLink[] }>() },
   /** Every usable verdict behind the tables (with excludeFlagged, as the tables are then computed): from the store, offline. */
   'experiments.verdicts': {
-    params: z.strictObject({
-      experimentId: id,
-      excludeFlagged: z.boolean().optional(),
-      verifiedOnly: z.boolean().optional(),
-    }),
+    params: resultsScope,
     result: returns<VerdictList>(),
   },
   /** The audit's flagged items (as in `experiments.results`), without computing the metrics. */

@@ -57,6 +57,31 @@ export function methodsRate(x: number | null | undefined, lang: MethodsLang): st
   return methodsNumber(x);
 }
 
+/** One line per row in the language asked for (each language words the row its own way). */
+export function methodsLines<R>(
+  rows: readonly R[],
+  lang: MethodsLang,
+  line: Record<MethodsLang, (row: R) => string>,
+): string[] {
+  return rows.map(line[lang]);
+}
+
+/** A protocol's design in both languages: the section's title and its paragraph. */
+export interface MethodsDesign {
+  title: { en: string; zh: string };
+  text: { en: string; zh: string };
+}
+
+/** A protocol's design section from its declared design (`MethodsDesign`), then its lists of numbers. */
+export function designMethods(
+  id: string,
+  design: MethodsDesign,
+  lang: MethodsLang,
+  ...lists: string[][]
+): MethodsSection {
+  return designSection(id, design.title, design.text, lang, ...lists);
+}
+
 /** A protocol's design section: a paragraph in the language asked for, then its lists of numbers. */
 export function designSection(
   id: string,

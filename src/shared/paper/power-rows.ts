@@ -66,6 +66,34 @@ export interface PlannedEffect {
 const effectSourceOf = (e: PlannedEffect): EffectSource =>
   e.typed !== undefined ? 'user' : e.fallback.source;
 
+/**
+ * The rise of a rate over its reference p0 to plan for: the user's, else the pilot's rate above
+ * p0 when the pilot lies above it, else the default rise.
+ */
+export function riseOverReference(
+  typed: number | undefined,
+  pilot: number | null,
+  p0: PowerAssumption,
+  defaultRise: number,
+): PlannedEffect {
+  return {
+    typed,
+    fallback: fallbackEffect(pilot === null ? null : pilot - p0.value, defaultRise, (rise) => rise > 0),
+  };
+}
+
+/**
+ * A protocol's plan of its confirmatory tests (`PowerHooks.comparisons`): from the experiment, a
+ * pilot's metrics (null without one), the effects the user typed by comparison id, and the level
+ * and power asked for.
+ */
+export type PlanComparisons<E, Metrics> = (
+  exp: E,
+  pilot: Metrics | null,
+  effects: Readonly<Record<string, number>>,
+  at: PlanAt,
+) => PowerComparison[];
+
 /** A rate taken from the pilot when it has one, else the default. */
 export function assumed(
   key: PowerAssumption['key'],

@@ -2,12 +2,10 @@
 // pass / fail / not measured, and the headline figures grouped by experiment. Drawn with ECharts
 // graphic text, so the app's figure renderer and fonts (CJK included) apply unchanged.
 import { FONT_FAMILY, OKABE_ITO, TEXT, type FigureSpec } from '../report/chart-kit';
-import type { FigureLanguage } from '../report/figure-i18n';
 import { gateName } from './gates';
-import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
+import type { CardView } from './phrases';
 import { checkProtocol, experimentName, formatInterval, formatValue, gateRule } from './tables';
-import { CARD_TEXT } from './text';
-import type { GateStatus, ReportCard } from './types';
+import type { GateStatus } from './types';
 
 const WIDTH = 1000;
 const LINE = 20;
@@ -79,13 +77,7 @@ export function wrapText(s: string, width: number, size: number, bold = false): 
   return lines;
 }
 
-export function reportCardFigure(
-  card: ReportCard,
-  lang: FigureLanguage = 'en',
-  protocols: CardDictionaries = NO_DICTIONARIES,
-): FigureSpec {
-  const t = CARD_TEXT[lang];
-  const say = cardSpeaker(lang, protocols);
+export function reportCardFigure({ card, lang, t, say }: CardView): FigureSpec {
   const els: { type: 'text'; x: number; y: number; style: { text: string; fill: string; font: string } }[] =
     [];
   let y = 16;

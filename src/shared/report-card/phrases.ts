@@ -5,8 +5,8 @@
 // `cardSpeaker`, so they say the same thing in each language.
 import type { ExperimentStatus } from '../experiments';
 import type { FigureLanguage } from '../report/figure-i18n';
-import { CARD_TEXT } from './text';
-import type { CardExperiment, CardPhrase, CardWords, HeadlineRow } from './types';
+import { CARD_TEXT, type CardText } from './text';
+import type { CardExperiment, CardPhrase, CardWords, HeadlineRow, ReportCard } from './types';
 
 export type { CardWords };
 
@@ -72,4 +72,23 @@ export function cardSpeaker(
       return why;
     },
   };
+}
+
+/**
+ * A card with the words every table, figure and file of it is written in: the card's own (`t`)
+ * and the speaker for its protocols' phrases (`say`), made once for all of them.
+ */
+export interface CardView {
+  card: ReportCard;
+  lang: FigureLanguage;
+  t: CardText;
+  say: CardSpeaker;
+}
+
+export function cardView(
+  card: ReportCard,
+  lang: FigureLanguage = 'en',
+  protocols: CardDictionaries = NO_DICTIONARIES,
+): CardView {
+  return { card, lang, t: CARD_TEXT[lang], say: cardSpeaker(lang, protocols) };
 }

@@ -5,8 +5,8 @@ import type { FigureLanguage } from '../report/figure-i18n';
 import { col, type Table } from '../report/table';
 import { gateName } from './gates';
 import { intervalTextColumn, N_COLUMN, numberColumn } from '../report/columns';
-import { cardSpeaker, NO_DICTIONARIES, type CardDictionaries } from './phrases';
-import { CARD_TEXT } from './text';
+import type { CardView } from './phrases';
+import { CARD_TEXT, type CardText } from './text';
 import type { CardExperiment, GateCheck, GateDefinition, ReportCard, ValueUnit } from './types';
 
 /** A value as the card shows it: shares in percent with one decimal, other numbers with two. */
@@ -51,8 +51,7 @@ export function checkProtocol(card: ReportCard, c: Pick<GateCheck, 'experimentId
 
 /** A card table's file stem, and its title naming the judge ("Judge report card: openai:gpt-4.1 — Gates"). */
 function cardTableHeading(
-  card: ReportCard,
-  t: { title: string },
+  { card, t }: CardView,
   id: string,
   what: string,
   caption: string,
@@ -60,26 +59,22 @@ function cardTableHeading(
   return { id, title: `${t.title}: ${card.judge.kind}:${card.judge.model} — ${what}`, caption };
 }
 
-export function gatesTable(
-  card: ReportCard,
-  lang: FigureLanguage = 'en',
-  protocols: CardDictionaries = NO_DICTIONARIES,
-): Table {
-  const t = CARD_TEXT[lang];
-  const say = cardSpeaker(lang, protocols);
+/** The card's words that are one plain string (a column header among them). */
+type CardWord = { [K in keyof CardText]: CardText[K] extends string ? K : never }[keyof CardText];
+
+/** Text columns headed by the card's word of the same key, in this order. */
+const textColumns = (t: CardText, ...keys: CardWord[]) => keys.map((k) => col(k, t[k], 'text'));
+
+export function gatesTable(view: CardView): Table {
+  const { card, lang, t, say } = view;
   return {
-    ...cardTableHeading(card, t, 'report-card-gates', t.gatesTitle, t.gatesCaption),
+    ...cardTableHeading(view, 'report-card-gates', t.gatesTitle, t.gatesCaption),
     columns: [
-      col('gate', t.gate, 'text'),
-      col('rule', t.rule, 'text'),
-      col('status', t.status, 'text'),
+      ...textColumns(t, 'gate', 'rule', 'status'),
       numberColumn('value', t.value),
       intervalTextColumn('ci', t.interval),
       N_COLUMN,
-      col('experiment', t.experiment, 'text'),
-      col('dataset', t.dataset, 'text'),
-      col('condition', t.condition, 'text'),
-      col('source', t.source, 'text'),
+      ...textColumns(t, 'experiment', 'dataset', 'condition', 'source'),
     ],
     rows: card.gates.map((g) => {
       const d = g.decisive;
@@ -99,26 +94,16 @@ export function gatesTable(
   };
 }
 
-export function rowsTable(
-  card: ReportCard,
-  lang: FigureLanguage = 'en',
-  protocols: CardDictionaries = NO_DICTIONARIES,
-): Table {
-  const t = CARD_TEXT[lang];
-  const say = cardSpeaker(lang, protocols);
+export function rowsTable(view: CardView): Table {
+  const { card, lang, t, say } = view;
   return {
-    ...cardTableHeading(card, t, 'report-card-rows', t.rowsTitle, t.rowsCaption),
+    ...cardTableHeading(view, 'report-card-rows', t.rowsTitle, t.rowsCaption),
     columns: [
-      col('experiment', t.experiment, 'text'),
-      col('protocol', t.protocol, 'text'),
-      col('dataset', t.dataset, 'text'),
-      col('judge', t.judge, 'text'),
-      col('measure', t.measure, 'text'),
-      col('condition', t.condition, 'text'),
+      ...textColumns(t, 'experiment', 'protocol', 'dataset', 'judge', 'measure', 'condition'),
       N_COLUMN,
       numberColumn('value', t.value),
       intervalTextColumn('ci', t.interval),
-      col('note', t.note, 'text'),
+      ...textColumns(t, 'note'),
     ],
     rows: card.experiments.flatMap((e) =>
       e.rows.map((r) => ({

@@ -16,6 +16,9 @@ const KEY_HEADERS = {
   effect: 'Effect',
   item_id: 'Item',
   reason: 'Reason',
+  // A row of one scope (all items, or the unflagged ones) and one measure of it.
+  scope: 'Scope',
+  metric: 'Metric',
   // Self-consistency's conditions are temperatures (the judge's own, or a set T).
   condition: 'Temperature',
 } as const;
@@ -25,6 +28,11 @@ export type KeyColumn = keyof typeof KEY_HEADERS;
 /** The text columns for these row keys, in the order given. */
 export function keyColumns(...keys: KeyColumn[]): TableColumn[] {
   return keys.map((k) => col(k, KEY_HEADERS[k], 'text'));
+}
+
+/** Count columns, one per key with its header, in the order given. */
+export function countColumns(headers: Readonly<Record<string, string>>): TableColumn[] {
+  return Object.entries(headers).map(([key, header]) => col(key, header, 'int'));
 }
 
 /** The count of units a row stands on. */

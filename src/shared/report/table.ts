@@ -174,3 +174,11 @@ function namedInterval(metric: string, interval: string): string {
 
 /** The column with the method its interval was made by (see `TableColumn.method`). */
 export const withMethod = (column: TableColumn, method: string): TableColumn => ({ ...column, method });
+
+/** Rows in the order `judges` lists their judges (stable: one judge's rows keep their order). */
+export function inJudgeOrder<R extends { judge: string }>(
+  rows: readonly R[],
+  judges: readonly string[],
+): R[] {
+  return [...rows].sort((x, y) => judges.indexOf(x.judge) - judges.indexOf(y.judge));
+}

@@ -1,5 +1,6 @@
 // Usage per model role, as every protocol's metrics.json carries it (`usage`), and the plain
 // "Usage and cost" table of the report kit (protocols with their own totals build their own).
+import { countColumns } from './columns';
 import { col, type Table } from './table';
 
 /** Usage per model role (metrics.json `usage`). */
@@ -27,9 +28,7 @@ export function usageTable(rows: readonly UsageRow[]): Table {
       col('role', 'Role', 'text'),
       col('judge', 'Model label', 'text'),
       col('model', 'Model', 'text'),
-      col('calls', 'Calls', 'int'),
-      col('input_tokens', 'Input tokens', 'int'),
-      col('output_tokens', 'Output tokens', 'int'),
+      ...countColumns({ calls: 'Calls', input_tokens: 'Input tokens', output_tokens: 'Output tokens' }),
       col('cost_usd', 'Cost', 'usd'),
     ],
     rows: rows.map((r) => ({ ...r })),

@@ -251,9 +251,8 @@ export const modelsOf = (config: JudgeLsConfig): ModelUse[] => [
     : []),
 ];
 
-/** Judge-LS records (metrics input) from stored results of the judge stage. */
 /** Who judged which item, in which language and order: what a record and a missing judgment share. */
-const judgmentOf = (m: JudgeTask['meta']) => ({
+export const judgmentOf = (m: JudgeTask['meta']) => ({
   judge: m.judge,
   itemId: m.sourceId,
   subset: m.subset,
@@ -263,6 +262,7 @@ const judgmentOf = (m: JudgeTask['meta']) => ({
   order: m.order,
 });
 
+/** Judge-LS records (metrics input) from stored results of the judge stage. */
 export function judgmentRecords(ctx: Pick<MetricsContext, 'results' | 'excluded'>): JudgmentRecord[] {
   const out: JudgmentRecord[] = [];
   for (const r of ctx.results) {

@@ -7,10 +7,10 @@ import {
   binomialRow,
   fallbackEffect,
   mcnemarRow,
-  type PlanAt,
+  riseOverReference,
 } from '../../../shared/paper/power-rows';
+import type { PlanComparisons } from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
-import type { PowerComparison } from '../../../shared/paper/types';
 import type { InvarianceRow, JudgeLsMetrics } from '../../../shared/protocols/judge-ls/types';
 
 /**
@@ -40,52 +40,42 @@ interface PlannedJudgeLs {
   options: { languages: readonly string[] };
 }
 
+const planComparisons: PlanComparisons<PlannedJudgeLs, JudgeLsMetrics> = (exp, pilot, effects, at) => {
+  const n = exp.items.length * UNITS_PER_ITEM;
+  return exp.options.languages.flatMap((lang) => {
+    const comparison = `EN-${lang}`;
+    const rows = pilot?.language_invariance.filter((r) => r.comparison === comparison) ?? [];
+    const psi = pooled(rows, (r) => r.en_only_correct + r.target_only_correct);
+    const flip = pooled(rows, (r) => r.flip_rate * r.n);
+    const base = { unit: 'items', unitsPerItem: UNITS_PER_ITEM, n, labelParams: { comparison } };
+    const change = `accuracy_change:${comparison}`;
+    const flips = `flip_rate:${comparison}`;
+    const p0 = assumed('p0', 'reference flip rate p0', null, DEFAULT_NULL_FLIP);
+    return [
+      mcnemarRow(
+        {
+          ...base,
+          id: change,
+          label: `Accuracy change ${comparison} (per judge)`,
+          labelKey: 'power.accuracyChange',
+        },
+        assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
+        { typed: effects[change], fallback: fallbackEffect(null, DEFAULT_CHANGE) },
+        at,
+      ),
+      binomialRow(
+        { ...base, id: flips, label: `Flip rate ${comparison} (per judge)`, labelKey: 'power.flipRate' },
+        p0,
+        riseOverReference(effects[flips], flip, p0, DEFAULT_FLIP_RISE),
+        at,
+      ),
+    ];
+  });
+};
+
 /** The `power` capability of the Judge-LS plug-in (protocols/plugin.ts `PowerHooks`). */
 export const judgeLsPower = {
-  comparisons(
-    exp: PlannedJudgeLs,
-    pilot: JudgeLsMetrics | null,
-    effects: Readonly<Record<string, number>>,
-    at: PlanAt,
-  ): PowerComparison[] {
-    const n = exp.items.length * UNITS_PER_ITEM;
-    return exp.options.languages.flatMap((lang) => {
-      const comparison = `EN-${lang}`;
-      const rows = pilot?.language_invariance.filter((r) => r.comparison === comparison) ?? [];
-      const psi = pooled(rows, (r) => r.en_only_correct + r.target_only_correct);
-      const flip = pooled(rows, (r) => r.flip_rate * r.n);
-      const base = { unit: 'items', unitsPerItem: UNITS_PER_ITEM, n, labelParams: { comparison } };
-      const change = `accuracy_change:${comparison}`;
-      const flips = `flip_rate:${comparison}`;
-      const p0 = assumed('p0', 'reference flip rate p0', null, DEFAULT_NULL_FLIP);
-      return [
-        mcnemarRow(
-          {
-            ...base,
-            id: change,
-            label: `Accuracy change ${comparison} (per judge)`,
-            labelKey: 'power.accuracyChange',
-          },
-          assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
-          { typed: effects[change], fallback: fallbackEffect(null, DEFAULT_CHANGE) },
-          at,
-        ),
-        binomialRow(
-          { ...base, id: flips, label: `Flip rate ${comparison} (per judge)`, labelKey: 'power.flipRate' },
-          p0,
-          {
-            typed: effects[flips],
-            fallback: fallbackEffect(
-              flip === null ? null : flip - p0.value,
-              DEFAULT_FLIP_RISE,
-              (rise) => rise > 0,
-            ),
-          },
-          at,
-        ),
-      ];
-    });
-  },
+  comparisons: planComparisons,
   /**
    * Both tests read the language-invariance row of their comparison (its flips, its correctness
    * counts and McNemar p); the accuracy change is also the McNemar row of the significance table.

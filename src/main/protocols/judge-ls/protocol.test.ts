@@ -8,6 +8,7 @@ import type { JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
 import { getProtocol } from '../index';
 import { auditVariants } from './audit';
 import { judgeLsOptionsSchema } from './config';
+import { judgmentOf } from './experiment';
 import { computeJudgeLsMetrics } from './metrics';
 import type { JudgeTask, TransformTask, Variant } from './model';
 import { parsePairwiseVerdict as parseVerdict } from '../../judging/pairwise';
@@ -103,16 +104,7 @@ describe('Judge-LS end to end on the LLMBar sample', () => {
 
     const records: JudgmentRecord[] = tasks.map((t) => {
       const r = parseVerdict(verdictAnswer(t));
-      const m = t.meta;
-      const base = {
-        judge: m.judge,
-        itemId: m.sourceId,
-        subset: m.subset,
-        gold: m.gold,
-        kind: m.kind,
-        language: m.language,
-        order: m.order,
-      };
+      const base = judgmentOf(t.meta);
       return r.ok
         ? { ...base, status: 'ok', winner: r.value.winner, confidence: r.value.confidence }
         : { ...base, status: 'failed', winner: null, failureReason: r.error };

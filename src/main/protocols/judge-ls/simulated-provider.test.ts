@@ -8,6 +8,7 @@ import {
   renderJudgePrompt,
   renderTransformPrompt,
 } from './prompts';
+import { CORRECTNESS_VERDICT_SCHEMA } from '../../judging/correctness';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import { providerConfigSchema } from '../../providers/config';
 import { ProviderError } from '../../providers/errors';
@@ -200,19 +201,7 @@ describe('the simulated provider', () => {
 
   it('answers an unknown schema with a valid object built from the schema', async () => {
     const schemas: ResponseSchema[] = [
-      {
-        name: 'correctness_verdict',
-        schema: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['extracted_answer', 'explanation', 'verdict'],
-          properties: {
-            extracted_answer: { type: 'string' },
-            explanation: { type: 'string' },
-            verdict: { type: 'string', enum: ['CORRECT', 'INCORRECT'] },
-          },
-        },
-      },
+      CORRECTNESS_VERDICT_SCHEMA,
       {
         name: 'score_verdict',
         schema: {

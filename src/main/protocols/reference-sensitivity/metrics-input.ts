@@ -42,18 +42,18 @@ export function metricsInput(ctx: Pick<MetricsContext<RefSensExperiment>, 'exp' 
       });
       if (!v) fail(m.judge, 'calibrate', m.probe, r.reason);
     } else if (r.stage === 'judge') {
-      const m = r.meta as JudgeMeta;
+      const { judge, generator, sourceId, language, setting, sample } = r.meta as JudgeMeta;
       verdicts.push({
-        judge: m.judge,
-        generator: m.generator,
-        sourceId: m.sourceId,
-        language: m.language,
-        setting: m.setting,
+        judge,
+        generator,
+        sourceId,
+        language,
+        setting,
         verdict: v?.verdict ?? null,
         extracted: v?.extracted_answer ?? null,
-        ...(m.sample ? { sample: m.sample } : {}),
+        ...(sample ? { sample } : {}),
       });
-      if (!v) fail(m.judge, 'judge', m.sample ? `${m.setting} repeat` : m.setting, r.reason);
+      if (!v) fail(judge, 'judge', sample ? `${setting} repeat` : setting, r.reason);
     } else if (r.stage === 'generate' && r.status === 'failed') {
       fail((r.meta as GenerateMeta).generator, 'generate', 'answer', r.reason);
     }

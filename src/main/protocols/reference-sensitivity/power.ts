@@ -4,7 +4,7 @@
 // by the exact McNemar test on the discordant pairs. A pilot's rows give the discordant shares:
 // NR→RV from its flip rate, the gap from its C1 and C2 rates assuming the two verdicts of a
 // question independent (the table keeps no 2×2 counts).
-import { assumed, fallbackEffect, mcnemarRow, type PlanAt } from '../../../shared/paper/power-rows';
+import { assumed, fallbackEffect, mcnemarRow, type PlanComparisons } from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import {
@@ -31,71 +31,68 @@ interface PlannedRefSens {
   };
 }
 
+const planComparisons: PlanComparisons<PlannedRefSens, RefSensMetrics> = (exp, pilot, effects, at) => {
+  const out: PowerComparison[] = [];
+  const questions = exp.items.length;
+  if (exp.options.calibration) {
+    const rows = (pilot?.calibration ?? []).filter((r) => r.c1_accept !== null && r.c2_accept !== null);
+    const psi = meanOf(
+      rows.map((r) => r.c1_accept! * (1 - r.c2_accept!) + r.c2_accept! * (1 - r.c1_accept!)),
+    );
+    const gap = meanOf(rows.map((r) => Math.abs(r.cgp ?? 0)));
+    const id = 'calibration_gap';
+    out.push(
+      mcnemarRow(
+        {
+          id,
+          label: 'Calibration gap C1 − C2 (per judge)',
+          labelKey: 'power.calibrationGap',
+          unit: 'questions',
+          unitsPerItem: 1,
+          n: questions,
+        },
+        assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
+        {
+          typed: effects[id],
+          fallback: fallbackEffect(gap, DEFAULT_GAP, (g) => psi !== null && g <= psi && g > 0),
+        },
+        at,
+      ),
+    );
+  }
+  const { settings } = exp.options;
+  if (exp.options.sensitivity && settings.includes('NR') && settings.includes('RV')) {
+    const sources = new Set([
+      ...(exp.config.generators ?? []).map((g) => g.label ?? g.model),
+      ...exp.options.imported.map((a) => a.generator),
+    ]).size;
+    const rows = (pilot?.flips ?? []).filter(
+      (r) => r.transition === 'NR-RV' && r.generator === ALL && r.flip_rate !== null,
+    );
+    const psi = meanOf(rows.map((r) => r.flip_rate!));
+    const id = 'flips:NR-RV';
+    out.push(
+      mcnemarRow(
+        {
+          id,
+          label: 'NR→RV flips: correct→incorrect vs incorrect→correct (per judge)',
+          labelKey: 'power.nrRvFlips',
+          unit: 'answers',
+          unitsPerItem: Math.max(1, sources),
+          n: questions * Math.max(1, sources),
+        },
+        assumed('psi', 'discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
+        { typed: effects[id], fallback: fallbackEffect(null, DEFAULT_FLIP_CHANGE) },
+        at,
+      ),
+    );
+  }
+  return out;
+};
+
 /** The `power` capability of the reference-sensitivity plug-in (protocols/plugin.ts `PowerHooks`). */
 export const refSensPower = {
-  comparisons(
-    exp: PlannedRefSens,
-    pilot: RefSensMetrics | null,
-    effects: Readonly<Record<string, number>>,
-    at: PlanAt,
-  ): PowerComparison[] {
-    const out: PowerComparison[] = [];
-    const questions = exp.items.length;
-    if (exp.options.calibration) {
-      const rows = (pilot?.calibration ?? []).filter((r) => r.c1_accept !== null && r.c2_accept !== null);
-      const psi = meanOf(
-        rows.map((r) => r.c1_accept! * (1 - r.c2_accept!) + r.c2_accept! * (1 - r.c1_accept!)),
-      );
-      const gap = meanOf(rows.map((r) => Math.abs(r.cgp ?? 0)));
-      const id = 'calibration_gap';
-      out.push(
-        mcnemarRow(
-          {
-            id,
-            label: 'Calibration gap C1 − C2 (per judge)',
-            labelKey: 'power.calibrationGap',
-            unit: 'questions',
-            unitsPerItem: 1,
-            n: questions,
-          },
-          assumed('psi', 'discordant share ψ', psi, DEFAULT_DISCORDANT),
-          {
-            typed: effects[id],
-            fallback: fallbackEffect(gap, DEFAULT_GAP, (g) => psi !== null && g <= psi && g > 0),
-          },
-          at,
-        ),
-      );
-    }
-    const { settings } = exp.options;
-    if (exp.options.sensitivity && settings.includes('NR') && settings.includes('RV')) {
-      const sources = new Set([
-        ...(exp.config.generators ?? []).map((g) => g.label ?? g.model),
-        ...exp.options.imported.map((a) => a.generator),
-      ]).size;
-      const rows = (pilot?.flips ?? []).filter(
-        (r) => r.transition === 'NR-RV' && r.generator === ALL && r.flip_rate !== null,
-      );
-      const psi = meanOf(rows.map((r) => r.flip_rate!));
-      const id = 'flips:NR-RV';
-      out.push(
-        mcnemarRow(
-          {
-            id,
-            label: 'NR→RV flips: correct→incorrect vs incorrect→correct (per judge)',
-            labelKey: 'power.nrRvFlips',
-            unit: 'answers',
-            unitsPerItem: Math.max(1, sources),
-            n: questions * Math.max(1, sources),
-          },
-          assumed('psi', 'discordant share ψ (flip rate)', psi, DEFAULT_DISCORDANT),
-          { typed: effects[id], fallback: fallbackEffect(null, DEFAULT_FLIP_CHANGE) },
-          at,
-        ),
-      );
-    }
-    return out;
-  },
+  comparisons: planComparisons,
   /**
    * The gap is each judge's calibration row; the NR→RV flips are the transition's rows pooled
    * over generators (the plan counts every generator's answers). With one generator the table

@@ -17,6 +17,16 @@ import { REPEAT_TRANSITION } from '../../../shared/protocols/reference-sensitivi
 import type { CalibrateMeta, JudgeMeta } from './plan';
 import { metricsInput } from './metrics-input';
 
+/**
+ * Rows of an answer's transition between two settings (the flips and the noise floor alike): a
+ * row per judge, generator, language and transition, generator "all" pooling the generators.
+ */
+const transitionRows = (kind: string): Pick<VerdictLink, 'by' | 'where' | 'pooled'> => ({
+  by: { judge: 'judge', generator: 'generator', language: 'language', transition: 'setting' },
+  where: { kind },
+  pooled: { generator: 'all' },
+});
+
 export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
   {
     table: 'acceptance',
@@ -36,9 +46,7 @@ export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
   },
   {
     table: 'flips',
-    by: { judge: 'judge', generator: 'generator', language: 'language', transition: 'setting' },
-    where: { kind: 'settings_pair' },
-    pooled: { generator: 'all' },
+    ...transitionRows('settings_pair'),
     // Not the extraction change: the extracted answers are not listed.
     columns: [
       'n',
@@ -51,9 +59,7 @@ export const REF_SENS_VERDICT_LINKS: readonly VerdictLink[] = [
   },
   {
     table: 'noise_floor',
-    by: { judge: 'judge', generator: 'generator', language: 'language', transition: 'setting' },
-    where: { kind: 'noise_floor' },
-    pooled: { generator: 'all' },
+    ...transitionRows('noise_floor'),
     // Not Holm's p: it reads every row of the table. An NR-NR row has only n and the flip rate.
     columns: [
       'n',

@@ -12,8 +12,7 @@ import {
   type SelfConsistencyMetrics,
 } from '../../../shared/protocols/self-consistency/types';
 import { REPEATS_VIEW } from '../../../shared/protocols/self-consistency/views';
-import { parsePairwiseVerdict } from '../../judging/pairwise';
-import { parseScoreVerdict } from '../../judging/score';
+import { parseAskedVerdict } from '../../judging/either';
 import { judgeUses } from '../model-use';
 import type { ProtocolPlugin } from '../plugin';
 import {
@@ -71,10 +70,7 @@ export const selfConsistencyPlugin: ProtocolPlugin<ScExperiment, SelfConsistency
     {
       name: 'judge',
       plan: (exp) => plan(exp),
-      parse: (json, task) => {
-        const m = task.meta as RepeatMeta;
-        return m.mode === 'pairwise' ? parsePairwiseVerdict(json) : parseScoreVerdict(json, m.scale);
-      },
+      parse: (json, task) => parseAskedVerdict(json, task.meta as RepeatMeta),
       group: (t) => (t.meta as RepeatMeta).judge,
       outputTokens: () => 120,
       // The estimate shows first asks and repeats apart: what the repeats cost.

@@ -6,7 +6,8 @@
 // metrics' intervals cluster by item (a pair's two orders move together); the binomial counts
 // questions as independent, so with both orders the disagreement row is optimistic by at most
 // the design effect of two questions per item, which the label says by naming its unit.
-import { assumed, binomialRow, fallbackEffect, type PlanAt } from '../../../shared/paper/power-rows';
+import { assumed, binomialRow, riseOverReference } from '../../../shared/paper/power-rows';
+import type { PlanComparisons } from '../../../shared/paper/power-rows';
 import type { RowSelector } from '../../../shared/paper/confirmatory';
 import type { PowerComparison } from '../../../shared/paper/types';
 import type { Item } from '../../../shared/domain';
@@ -42,92 +43,75 @@ function pooled<R>(rows: readonly R[], n: (r: R) => number, hits: (r: R) => numb
 export const disagreementId = (condition: string) => `disagreement:${condition}`;
 export const positionId = (condition: string, k: number) => `position_inconsistency:${condition}:k=${k}`;
 
-/** The `power` capability of the self-consistency plug-in (protocols/plugin.ts `PowerHooks`). */
-export const selfConsistencyPower = {
-  comparisons(
-    exp: PlannedSc,
-    pilot: SelfConsistencyMetrics | null,
-    effects: Readonly<Record<string, number>>,
-    at: PlanAt,
-  ): PowerComparison[] {
-    const { repeats, conditions, orders } = exp.options;
-    // Unanimity among K repeats depends on K: a pilot asked another number of times says nothing
-    // about this plan's rate.
-    const usable = pilot !== null && pilot.repeats === repeats ? pilot : null;
-    // A single response has no order: one question per item.
-    const pairwise = modeOf(exp.items.map(scItem)) === 'pairwise';
-    const questionsPerItem = pairwise ? orders.length : 1;
-    const out: PowerComparison[] = [];
-    for (const c of conditions) {
-      const stability = (usable?.stability ?? []).filter((r) => r.condition === c.id && r.category === ALL);
-      const disagree = pooled(
-        stability,
-        (r) => r.questions,
-        (r) => r.questions - r.unanimous,
+const planComparisons: PlanComparisons<PlannedSc, SelfConsistencyMetrics> = (exp, pilot, effects, at) => {
+  const { repeats, conditions, orders } = exp.options;
+  // Unanimity among K repeats depends on K: a pilot asked another number of times says nothing
+  // about this plan's rate.
+  const usable = pilot !== null && pilot.repeats === repeats ? pilot : null;
+  // A single response has no order: one question per item.
+  const pairwise = modeOf(exp.items.map(scItem)) === 'pairwise';
+  const questionsPerItem = pairwise ? orders.length : 1;
+  const out: PowerComparison[] = [];
+  for (const c of conditions) {
+    const stability = (usable?.stability ?? []).filter((r) => r.condition === c.id && r.category === ALL);
+    const disagree = pooled(
+      stability,
+      (r) => r.questions,
+      (r) => r.questions - r.unanimous,
+    );
+    const p0 = assumed('p0', 'reference disagreement rate p0', null, DEFAULT_NULL_DISAGREE);
+    const id = disagreementId(c.id);
+    out.push(
+      binomialRow(
+        {
+          id,
+          label: `Repeats disagree (1 − unanimous rate) vs p0, ${c.id} (per judge)`,
+          labelKey: 'power.repeatDisagreement',
+          labelParams: { condition: c.id },
+          unit: 'questions',
+          unitsPerItem: questionsPerItem,
+          n: exp.items.length * questionsPerItem,
+        },
+        p0,
+        riseOverReference(effects[id], disagree, p0, DEFAULT_RISE),
+        at,
+      ),
+    );
+    // Position by k: only pairs asked in both orders have an order to change.
+    if (orders.length < 2 || !pairwise) continue;
+    for (const k of oddKs(repeats)) {
+      const rows = (usable?.position_by_k ?? []).filter((r) => r.condition === c.id && r.k === k);
+      const inconsistent = pooled(
+        rows,
+        (r) => r.n,
+        (r) => r.n - r.consistent,
       );
-      const p0 = assumed('p0', 'reference disagreement rate p0', null, DEFAULT_NULL_DISAGREE);
-      const id = disagreementId(c.id);
+      const q0 = assumed('p0', 'reference position-inconsistency rate p0', null, DEFAULT_NULL_POSITION);
+      const pid = positionId(c.id, k);
       out.push(
         binomialRow(
           {
-            id,
-            label: `Repeats disagree (1 − unanimous rate) vs p0, ${c.id} (per judge)`,
-            labelKey: 'power.repeatDisagreement',
-            labelParams: { condition: c.id },
-            unit: 'questions',
-            unitsPerItem: questionsPerItem,
-            n: exp.items.length * questionsPerItem,
+            id: pid,
+            label: `Majority of ${k} changes with the order vs p0, ${c.id} (per judge)`,
+            labelKey: 'power.positionInconsistency',
+            labelParams: { condition: c.id, k: String(k) },
+            unit: 'items',
+            unitsPerItem: 1,
+            n: exp.items.length,
           },
-          p0,
-          {
-            typed: effects[id],
-            fallback: fallbackEffect(
-              disagree === null ? null : disagree - p0.value,
-              DEFAULT_RISE,
-              (rise) => rise > 0,
-            ),
-          },
+          q0,
+          riseOverReference(effects[pid], inconsistent, q0, DEFAULT_RISE),
           at,
         ),
       );
-      // Position by k: only pairs asked in both orders have an order to change.
-      if (orders.length < 2 || !pairwise) continue;
-      for (const k of oddKs(repeats)) {
-        const rows = (usable?.position_by_k ?? []).filter((r) => r.condition === c.id && r.k === k);
-        const inconsistent = pooled(
-          rows,
-          (r) => r.n,
-          (r) => r.n - r.consistent,
-        );
-        const q0 = assumed('p0', 'reference position-inconsistency rate p0', null, DEFAULT_NULL_POSITION);
-        const pid = positionId(c.id, k);
-        out.push(
-          binomialRow(
-            {
-              id: pid,
-              label: `Majority of ${k} changes with the order vs p0, ${c.id} (per judge)`,
-              labelKey: 'power.positionInconsistency',
-              labelParams: { condition: c.id, k: String(k) },
-              unit: 'items',
-              unitsPerItem: 1,
-              n: exp.items.length,
-            },
-            q0,
-            {
-              typed: effects[pid],
-              fallback: fallbackEffect(
-                inconsistent === null ? null : inconsistent - q0.value,
-                DEFAULT_RISE,
-                (rise) => rise > 0,
-              ),
-            },
-            at,
-          ),
-        );
-      }
     }
-    return out;
-  },
+  }
+  return out;
+};
+
+/** The `power` capability of the self-consistency plug-in (protocols/plugin.ts `PowerHooks`). */
+export const selfConsistencyPower = {
+  comparisons: planComparisons,
   /**
    * The disagreement of a condition is its stability rows (every category: the rate per
    * category is the same claim's breakdown); position at k is its `position_by_k` row.

@@ -8,8 +8,8 @@ import type {
   ScatterSeriesOption,
 } from 'echarts';
 import type { DoseTrendRow, JudgeLsMetrics } from '../types';
-import { col, intervalCell, type Table } from '../../../report/table';
-import { keyColumns, N_COLUMN, rateColumns } from '../../../report/columns';
+import { col, inJudgeOrder, intervalCell, type Table } from '../../../report/table';
+import { countColumns, keyColumns, N_COLUMN, rateColumns } from '../../../report/columns';
 import { formatP, undefinedText } from '../../../report/format';
 import {
   baseOption,
@@ -33,7 +33,6 @@ const pText = (p: number | null, reason: string | undefined) =>
 export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): Table[] {
   const d = metrics.dose_response;
   if (!d) return [];
-  const rank = (j: string) => judges.indexOf(j);
   const b = boot(metrics);
   const interval = b ? 'item-clustered bootstrap' : 'Wilson';
   const levels: Table = {
@@ -53,21 +52,19 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
       col('flips', 'Flips', 'int'),
       ...rateColumns('flip_rate', 'Flip rate'),
     ],
-    rows: [...d.levels]
-      .sort((x, y) => rank(x.judge) - rank(y.judge))
-      .map((r) => ({
-        judge: r.judge,
-        target: r.target,
-        asked: r.asked_ratio,
-        measured: r.measured_ratio,
-        measured_range: [r.measured_min, r.measured_max],
-        n: r.n,
-        flips: r.flips,
-        flip_rate: r.flip_rate,
-        flip_rate_ci: b
-          ? intervalCell(r.flip_rate_ci_boot, r.flip_rate_ci_boot_undefined_reason)
-          : r.flip_rate_ci,
-      })),
+    rows: inJudgeOrder(d.levels, judges).map((r) => ({
+      judge: r.judge,
+      target: r.target,
+      asked: r.asked_ratio,
+      measured: r.measured_ratio,
+      measured_range: [r.measured_min, r.measured_max],
+      n: r.n,
+      flips: r.flips,
+      flip_rate: r.flip_rate,
+      flip_rate_ci: b
+        ? intervalCell(r.flip_rate_ci_boot, r.flip_rate_ci_boot_undefined_reason)
+        : r.flip_rate_ci,
+    })),
   };
   const trend: Table = {
     id: 'dose_trend',
@@ -81,30 +78,27 @@ export function doseResponseTables(metrics: JudgeLsMetrics, judges: string[]): T
     columns: [
       ...keyColumns('judge'),
       col('series', 'Pair', 'text'),
-      col('levels', 'Levels', 'int'),
-      col('items', 'Items', 'int'),
+      ...countColumns({ levels: 'Levels', items: 'Items' }),
       N_COLUMN,
       col('intercept', 'Intercept', 'pct'),
       ...rateColumns('slope', 'Slope'),
       col('slope_p', 'p', 'text'),
       col('slope_p_holm', 'Holm p', 'text'),
     ],
-    rows: [...d.trend]
-      .sort((x, y) => rank(x.judge) - rank(y.judge))
-      .map((r: DoseTrendRow) => ({
-        judge: r.judge,
-        series: r.series,
-        levels: r.levels,
-        items: r.items,
-        n: r.n,
-        intercept: r.intercept,
-        slope: r.slope === null ? undefinedText(r.slope_undefined_reason ?? 'no slope') : r.slope,
-        slope_ci: b
-          ? intervalCell(r.slope_ci_boot, r.slope_ci_boot_undefined_reason)
-          : intervalCell(r.slope_ci, r.slope_ci_undefined_reason),
-        slope_p: pText(r.slope_p, r.slope_p_undefined_reason),
-        slope_p_holm: pText(r.slope_p_holm, r.slope_p_undefined_reason),
-      })),
+    rows: inJudgeOrder(d.trend, judges).map((r: DoseTrendRow) => ({
+      judge: r.judge,
+      series: r.series,
+      levels: r.levels,
+      items: r.items,
+      n: r.n,
+      intercept: r.intercept,
+      slope: r.slope === null ? undefinedText(r.slope_undefined_reason ?? 'no slope') : r.slope,
+      slope_ci: b
+        ? intervalCell(r.slope_ci_boot, r.slope_ci_boot_undefined_reason)
+        : intervalCell(r.slope_ci, r.slope_ci_undefined_reason),
+      slope_p: pText(r.slope_p, r.slope_p_undefined_reason),
+      slope_p_holm: pText(r.slope_p_holm, r.slope_p_undefined_reason),
+    })),
   };
   // A slope that does not exist is text in a 'pct' column: the column turns to text for it.
   if (trend.rows.some((r) => typeof r.slope === 'string'))

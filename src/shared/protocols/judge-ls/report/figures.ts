@@ -238,10 +238,9 @@ export function flipRatesFigure(metrics: JudgeLsMetrics): FigureSpec {
 export function positionInconsistencyFigure(metrics: JudgeLsMetrics): FigureSpec {
   const judges = judgeOrder(metrics);
   const row = (j: string, l: Language) => metrics.position.find((r) => r.judge === j && r.language === l);
-  const title = 'Position inconsistency by language (95% CI)';
   return errorBarFigure({
     id: 'position_inconsistency',
-    title,
+    title: 'Position inconsistency by language (95% CI)',
     categories: judges,
     width: barWidth(judges.length, 210),
     xName: 'Judge',
@@ -331,6 +330,23 @@ interface HeatmapInput {
   legend: string;
   max: number;
   cells: { judge: string; subset: string; column: string; value: number | null; n: number }[];
+}
+
+type HeatmapCell = HeatmapInput['cells'][number];
+
+/** A heatmap cell per subset row; a row with no observations has no value (an empty cell). */
+function subsetCells<R extends Pick<HeatmapCell, 'judge' | 'subset' | 'n'>>(
+  rows: readonly R[],
+  column: (r: R) => string,
+  value: (r: R) => number | null,
+): HeatmapCell[] {
+  return rows.map((r) => ({
+    judge: r.judge,
+    subset: r.subset,
+    column: column(r),
+    value: r.n > 0 ? value(r) : null,
+    n: r.n,
+  }));
 }
 
 /** Relative luminance of a #rrggbb colour (WCAG), to pick a label colour that reads on it. */
@@ -470,13 +486,11 @@ export function subsetQualityHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec 
     colors: VIRIDIS,
     legend: 'Accuracy (%)',
     max: 100,
-    cells: metrics.subset_quality.map((r) => ({
-      judge: r.judge,
-      subset: r.subset,
-      column: r.language,
-      value: r.n > 0 ? pct(r.accuracy_tie_half) : null,
-      n: r.n,
-    })),
+    cells: subsetCells(
+      metrics.subset_quality,
+      (r) => r.language,
+      (r) => pct(r.accuracy_tie_half),
+    ),
   });
 }
 
@@ -491,13 +505,11 @@ export function subsetFlipHeatmapFigure(metrics: JudgeLsMetrics): FigureSpec {
     colors: ORANGES,
     legend: 'Flip (%)',
     max,
-    cells: metrics.subset_flip.map((r) => ({
-      judge: r.judge,
-      subset: r.subset,
-      column: r.comparison,
-      value: r.n > 0 ? pct(r.flip_rate) : null,
-      n: r.n,
-    })),
+    cells: subsetCells(
+      metrics.subset_flip,
+      (r) => r.comparison,
+      (r) => pct(r.flip_rate),
+    ),
   });
 }
 

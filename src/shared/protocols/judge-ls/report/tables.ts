@@ -14,7 +14,7 @@ import { tieProbeTarget } from '../types';
 import { targetName } from '../languages';
 import { col, intervalCell, type PFamily, type Table, type TableRow } from '../../../report/table';
 import type { CI } from '../../../report/format';
-import { rateColumns, keyColumns, N_COLUMN, numberColumn } from '../../../report/columns';
+import { rateColumns, keyColumns, N_COLUMN, numberColumn, countColumns } from '../../../report/columns';
 import { positionLeanColumns, repeatFloorColumns, repeatFloorMethods } from '../../../report/paired-tables';
 import { failureNote, missingComparison, qualityCoverage } from './coverage';
 import { TIE_HALF_METHOD } from '../../../stats/intervals';
@@ -155,10 +155,12 @@ function invarianceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
         N_COLUMN,
         ...rateColumns('flip_rate', 'Flip'),
         ...rateColumns('correctness_flip_rate', 'Corr. flip'),
-        col('both_correct', 'Both correct', 'int'),
-        col('en_only_correct', 'EN only', 'int'),
-        col('target_only_correct', 'Target only', 'int'),
-        col('both_wrong', 'Both wrong', 'int'),
+        ...countColumns({
+          both_correct: 'Both correct',
+          en_only_correct: 'EN only',
+          target_only_correct: 'Target only',
+          both_wrong: 'Both wrong',
+        }),
         col('mcnemar_p', 'McNemar p', 'p'),
         col('mcnemar_p_holm', 'Holm p', 'p'),
       ],
@@ -289,12 +291,14 @@ function usageTable(metrics: JudgeLsMetrics): Table {
       col('role', 'Role', 'text'),
       col('judge', 'Label', 'text'),
       col('model', 'Model', 'text'),
-      col('calls', 'Calls', 'int'),
-      col('cache_hits', 'Cache hits', 'int'),
-      col('input_tokens', 'Input tok.', 'int'),
-      col('cached_input_tokens', 'Cached input', 'int'),
-      col('cache_write_tokens', 'Cache writes', 'int'),
-      col('output_tokens', 'Output tok.', 'int'),
+      ...countColumns({
+        calls: 'Calls',
+        cache_hits: 'Cache hits',
+        input_tokens: 'Input tok.',
+        cached_input_tokens: 'Cached input',
+        cache_write_tokens: 'Cache writes',
+        output_tokens: 'Output tok.',
+      }),
       col('cost_usd', 'Cost (USD)', 'usd'),
     ],
     rows,
@@ -377,8 +381,7 @@ function significanceTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       col('test', 'Test', 'text'),
       ...keyColumns('comparison'),
       N_COLUMN,
-      col('favour_en', 'Favours EN', 'int'),
-      col('favour_target', 'Favours target', 'int'),
+      ...countColumns({ favour_en: 'Favours EN', favour_target: 'Favours target' }),
       col('p', 'p', 'p'),
       col('p_holm', 'Holm p', 'p'),
     ],
@@ -654,9 +657,7 @@ function sensitivityTable(metrics: JudgeLsMetrics, judges: string[]): Table {
       `(%, 95% CIs: strict accuracy and flips ${intervalName(metrics)}, tie-half ${TIE_HALF_METHOD}); ` +
       'difference in points.',
     columns: [
-      ...keyColumns('judge'),
-      col('scope', 'Scope', 'text'),
-      col('metric', 'Metric', 'text'),
+      ...keyColumns('judge', 'scope', 'metric'),
       col('n_full', 'n', 'int'),
       ...rateColumns('full', 'All'),
       col('n_excl', 'n', 'int'),

@@ -2,7 +2,7 @@
 // the headline accuracy and flip rates again on verified items only (beside all items), as the
 // sensitivity table shows them without audit-flagged items. Only with `transform.verify` set.
 import type { JudgeLsMetrics } from '../types';
-import { col, type Table, type TableRow } from '../../../report/table';
+import { col, inJudgeOrder, type Table, type TableRow } from '../../../report/table';
 import { keyColumns, rateColumns } from '../../../report/columns';
 
 /** A chrF cell: one decimal, or why it has no value. */
@@ -54,8 +54,7 @@ export function verificationTables(metrics: JudgeLsMetrics, judges: string[]): T
   };
   const rows: TableRow[] = [];
   const boot = metrics.statistics.ci === 'cluster-bootstrap';
-  const rank = (j: string) => judges.indexOf(j);
-  for (const r of [...metrics.language_invariance].sort((a, b) => rank(a.judge) - rank(b.judge))) {
+  for (const r of inJudgeOrder(metrics.language_invariance, judges)) {
     const s = v.language_invariance.find((x) => x.judge === r.judge && x.comparison === r.comparison);
     rows.push({
       judge: r.judge,

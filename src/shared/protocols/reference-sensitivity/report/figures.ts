@@ -20,10 +20,9 @@ const cat = (r: { judge: string; language: string }) => `${r.judge}\n${r.languag
 export function calibrationFigure(m: RefSensMetrics): FigureSpec {
   const cats = m.calibration.map(cat);
   const row = (c: string) => m.calibration.find((r) => cat(r) === c);
-  const title = 'Calibration: C1 (gold) and C2 (wrong) acceptance, no reference';
   return errorBarFigure({
     id: 'calibration',
-    title,
+    title: 'Calibration: C1 (gold) and C2 (wrong) acceptance, no reference',
     categories: cats,
     width: barWidth(cats.length, 110),
     xName: 'Judge / language',
@@ -52,11 +51,10 @@ export function flipFigure(m: RefSensMetrics): FigureSpec {
   const cats = [...new Set(rows.map(cat))];
   const get = (c: string, t: string) => rows.find((r) => cat(r) === c && r.transition === t);
   const repeat = (c: string) => m.noise_floor?.repeat.find((r) => r.generator === ALL && cat(r) === c);
-  const title = 'Decision flips between settings (all generators)';
   const colors = [OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.purple];
   return errorBarFigure({
     id: 'flips',
-    title,
+    title: 'Decision flips between settings (all generators)',
     categories: cats,
     width: barWidth(cats.length, m.noise_floor ? 150 : 120),
     xName: 'Judge / language',
