@@ -16,7 +16,12 @@ import {
 import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../src/shared/protocols/bias-probes/report/figures';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
-import { clusteredPairedEffect, holmAdjust, wilcoxonSignedRank } from '../../../src/shared/stats';
+import {
+  clusteredPairedEffect,
+  holmAdjust,
+  robustnessRate,
+  wilcoxonSignedRank,
+} from '../../../src/shared/stats';
 import { checkFamilies } from '../../../src/shared/report/families';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
@@ -196,6 +201,17 @@ describe('a probe registered from test code (the crowd note)', () => {
       expect(row.mean).toBeGreaterThan(0.25);
       expect(row.mean).toBeLessThan(0.7);
       expect(row.significant).toBe(true);
+      // CALM's robustness rate: the share of responses whose score the note left unchanged.
+      expect(row.robustness_rate).toBeCloseTo(diffs.filter((d) => d === 0).length / diffs.length, 12);
+      expect(row.robustness_rate_ci).toEqual(
+        robustnessRate(
+          diffs.map((d) => d === 0),
+          items,
+        ).ci,
+      );
+      expect(row.robustness_rate_ci![0]).toBeGreaterThanOrEqual(0);
+      expect(row.robustness_rate_ci![1]).toBeLessThanOrEqual(1);
+      expect(row.robustness_rate_ci![0]).toBeLessThan(row.robustness_rate!);
       expect(
         pointwise.metrics.differences.find((d) => d.judge === judge.label && d.effect === 'crowd')!.diffs,
       ).toHaveLength(row.n);
@@ -207,7 +223,11 @@ describe('a probe registered from test code (the crowd note)', () => {
     expect([...new Set(nf.placebo.map((p) => p.repeated))]).toEqual(['original', 'crowd_neutral', 'second']);
     const placebo = nf.placebo.find((p) => p.judge === 'Mock judge' && p.repeated === 'crowd_neutral')!;
     // The mock answers a repeat as before: nothing changes when nothing changes.
-    expect(placebo).toMatchObject({ n: 2 * LIMIT, changed: 0, mean: 0 });
+    expect(placebo).toMatchObject({ n: 2 * LIMIT, changed: 0, mean: 0, robustness_rate: 1 });
+    // Every repeat unchanged: the rerun baseline keeps a width (Wilson, each item counted once).
+    expect(placebo.robustness_rate_ci![1]).toBe(1);
+    expect(placebo.robustness_rate_ci![0]).toBeGreaterThan(0.8);
+    expect(placebo.robustness_rate_ci![0]).toBeLessThan(1);
     const excess = nf.excess.find((x) => x.judge === 'Mock judge' && x.effect === 'crowd')!;
     expect(excess.repeated).toBe('crowd_neutral');
     const row = pointwise.metrics.probes.find((r) => r.judge === 'Mock judge' && r.effect === 'crowd')!;
@@ -219,12 +239,20 @@ describe('a probe registered from test code (the crowd note)', () => {
     const results = await core.call('experiments.results', { experimentId: pointwise.id });
     const profile = results.tables.find((t) => t.id === 'bias_profile')!;
     expect(profile.rows.filter((r) => r.effect === 'Crowd note − neutral note')).toHaveLength(2);
+    const crowdRow = profile.rows.find((r) => r.effect === 'Crowd note − neutral note')!;
+    expect(crowdRow.robustness_rate).toMatch(/^0\.\d{3}$/);
+    expect(crowdRow.robustness_rate_ci).toMatch(/^\[0\.\d{3}, [01]\.\d{3}\]$/);
+    // The position row has no paired change, so no RR.
+    expect(profile.rows.find((r) => r.effect === 'Shown first − second')!.robustness_rate).toBeNull();
     const noise = results.tables.find((t) => t.id === 'noise_floor')!;
     const effects = noise.rows.filter((r) => r.judge === 'Mock judge').map((r) => r.effect);
     // The placebo row, then the effect read against it.
     const at = effects.indexOf('Repeat − first, neutral note (placebo)');
     expect(at).toBeGreaterThanOrEqual(0);
     expect(effects[at + 1]).toBe('Crowd note − neutral note');
+    const nfRows = noise.rows.filter((r) => r.judge === 'Mock judge');
+    expect(nfRows[at].robustness_rate).toBe('1.000');
+    expect(nfRows[at + 1].robustness_rate).toBe(crowdRow.robustness_rate);
     // The new probe's effects join their judge × category's families, each once (generic check).
     expect(checkFamilies(results.tables)).toEqual([]);
     expect(buildBiasFigures(pointwise.metrics).map((f) => f.id)).toContain('differences_crowd');
@@ -284,6 +312,10 @@ describe('a probe registered from test code (the crowd note)', () => {
       expect(row.flip_n).toBe(flippable.length);
       expect(row.flip_rate).toBeCloseTo(flips / flippable.length, 12);
       expect(row.flip_rate).toBeGreaterThan(0.2);
+      // RR: the share of (item, order) whose winner is the same with the crowd note as with the neutral one.
+      const same = unitsFromLog(judge.model, true, (c, n) => (c.winner === n.winner ? 1 : 0)).diffs;
+      expect(row.robustness_rate).toBeCloseTo(same.filter((x) => x === 1).length / same.length, 12);
+      expect(row.robustness_rate).toBeLessThan(1);
     }
     // The accuracy table lists its conditions beside the original.
     expect([...new Set(metrics.accuracy!.map((a) => a.variant))]).toEqual([
