@@ -325,20 +325,44 @@ describe('a probe registered from test code (the crowd note)', () => {
     ]);
   }, 120_000);
 
-  it('runs on the simulated provider', async () => {
-    const { metrics } = await run({
-      name: 'crowd-simulated',
-      protocol: 'bias-probes',
-      dataset: 'LLMBar (sample)',
-      limit: 6,
-      providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
-      judges: [{ label: 'Simulated judge', provider: 'sim', model: 'sim-judge' }],
-      mode: 'pointwise',
-      probes: ['crowd'],
-    });
-    expect(metrics.probes.filter((r) => r.category === 'all').map((r) => [r.effect, r.n])).toEqual([
-      ['crowd', 12],
-    ]);
+  it('runs keyless on the simulated provider: a planted effect is recovered and flagged, none is not', async () => {
+    const sim = (mode: 'pointwise' | 'pairwise', limit: number) =>
+      run({
+        name: `crowd-simulated-${mode}`,
+        protocol: 'bias-probes',
+        dataset: 'LLMBar (sample)',
+        limit,
+        providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
+        judges: [
+          // The probe's `detect` names the calls the knob moves: 80 % of the crowd-noted ones.
+          { label: 'Planted judge', provider: 'sim', model: 'sim-judge-strong-bias-crowd80' },
+          { label: 'Plain judge', provider: 'sim', model: 'sim-judge' },
+        ],
+        mode,
+        probes: ['crowd'],
+        noiseFloor: true,
+      });
+    const pointwise = (await sim('pointwise', 12)).metrics;
+    const row = (m: BiasMetrics, judge: string) =>
+      m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === 'crowd')!;
+    expect(row(pointwise, 'Planted judge').n).toBe(24);
+    // +1 (capped at 5) on 80 % of the noted responses below the top of the scale.
+    expect(row(pointwise, 'Planted judge').mean).toBeGreaterThan(0.3);
+    expect(row(pointwise, 'Planted judge').significant).toBe(true);
+    expect(row(pointwise, 'Planted judge').robustness_rate).toBeLessThan(0.7);
+    // The knob off: the plain simulated judge's own noise only, not flagged.
+    expect(row(pointwise, 'Plain judge').significant).toBe(false);
+    expect(Math.abs(row(pointwise, 'Plain judge').mean)).toBeLessThan(0.15);
+    expect(row(pointwise, 'Plain judge').robustness_rate).toBeGreaterThan(0.85);
+    const pairwise = (await sim('pairwise', 30)).metrics;
+    expect(row(pairwise, 'Planted judge').significant).toBe(true);
+    expect(row(pairwise, 'Planted judge').flip_rate).toBeGreaterThan(0.3);
+    expect(row(pairwise, 'Plain judge').significant).toBe(false);
+    // Its placebo (the neutral note asked again) is the rerun baseline the planted RR falls below.
+    const placebo = pairwise.noise_floor!.placebo.find(
+      (p) => p.judge === 'Planted judge' && p.category === 'all' && p.repeated === 'crowd_neutral',
+    )!;
+    expect(placebo.robustness_rate!).toBeGreaterThan(row(pairwise, 'Planted judge').robustness_rate!);
   }, 120_000);
 
   it('is known to no file outside this folder: the registry line above is all that adds it', () => {

@@ -168,6 +168,12 @@ export function planRewrite(
   return tasks;
 }
 
+/** What every judge call's prompt change is told of the item and the judge. */
+const callContext = (item: BiasItem, judge: ModelEntry): Pick<PromptContext, 'item' | 'judge'> => ({
+  item: { sourceId: item.sourceId, instruction: item.instruction, category: item.category },
+  judge: { label: judge.label, model: judge.model },
+});
+
 /** A condition's change of the judge's prompt (a probe that perturbs the instructions or message). */
 function promptIn(condition: Condition, prompt: JudgePrompt, ctx: PromptContext): JudgePrompt {
   const change = conditionById(condition)?.prompt;
@@ -248,7 +254,12 @@ function scoreTask(
         system: scoreSystem(opts.scale, opts.rubric),
         user: scorePrompt(item.instruction, text, opts.scale),
       },
-      { mode: 'pointwise', worse: null },
+      {
+        mode: 'pointwise',
+        worse: null,
+        ...callContext(item, judge),
+        models: { response: item.responses.find((r) => r.slot === slot)?.model ?? null },
+      },
     ),
   );
 }
@@ -390,12 +401,25 @@ function planPairwise(
         promptIn(
           c.condition,
           { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
-          { mode: 'pairwise', worse },
+          {
+            mode: 'pairwise',
+            worse,
+            ...callContext(item, judge),
+            // shownPair puts output_1 first in the original order.
+            models: shownModels(order, item),
+          },
         ),
       );
       tasks.push(task, ...(opts.noiseFloor && isPlaceboBase(c.condition) ? [repeatOf(task)] : []));
     }
   return tasks;
+}
+
+/** The model of each letter in one order (the dataset's model_1 / model_2, where it names them). */
+function shownModels(order: (typeof PAIR_ORDERS)[number], item: BiasItem): { A: string | null; B: string | null } {
+  const [m1, m2] = item.responses.map((r) => r.model ?? null);
+  const [a, b] = shownPair(order, m1, m2);
+  return { A: a, B: b };
 }
 
 /** Judge calls whose texts exist now (a variant is judged once its rewrite is stored). */

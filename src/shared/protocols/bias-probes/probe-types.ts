@@ -5,6 +5,7 @@
 // power model and report-card gate. The bias-probes protocol (src/main/protocols/bias-probes/)
 // plans, judges, measures, tables and cards every registered probe from these declarations; a
 // probe never reaches into the protocol. Pure: the main side, the dashboard and tests read it.
+import type { ZodType } from 'zod';
 import type { PlanAt } from '../../paper/power-rows';
 import type { PowerComparison } from '../../paper/types';
 import type { Mode, ProbeRow } from './types';
@@ -21,6 +22,23 @@ export interface BiasProbeOptions {
   shorter: boolean;
   formatTolerance: number;
   noiseFloor: boolean;
+  /**
+   * The selected probes' own options (`BiasProbe.options`) after defaults, by probe id; present
+   * only when a selected probe declares some (a probe reads its own with `probeOption`).
+   */
+  probeOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/**
+ * An option a probe declares for itself: set in the config under `probeOptions.<probe id>.<key>`
+ * (CLI config file, API), checked by `schema`, `default` when not given. The stored config (and
+ * so the manifest) holds every selected probe's options with their defaults filled in.
+ */
+export interface ProbeOption<T = unknown> {
+  key: string;
+  schema: ZodType<T>;
+  default: T;
+  label: Bilingual;
 }
 
 /** A text in both languages of the app. */
@@ -63,6 +81,16 @@ export interface PromptContext {
   mode: Mode;
   /** Pairwise: the letter the worse response is shown under in this call. */
   worse: 'A' | 'B' | null;
+  /** The item the call judges: its instruction (the question the responses answer). */
+  item: { sourceId: string; instruction: string; category: string | null };
+  /** The judge asked (its label in the config, its model name): a self-preference probe's "own". */
+  judge: { label: string; model: string };
+  /**
+   * The models that wrote the responses shown, where the dataset names them (pairwise `model_1`
+   * / `model_2`, pointwise `model`), else null: pairwise by the letter each is shown under in
+   * this call, pointwise the scored response's under `response`.
+   */
+  models: { A: string | null; B: string | null } | { response: string | null };
 }
 
 /** One judge call's prompt, before and after a condition's change. */
@@ -153,6 +181,15 @@ export interface BiasProbe {
   power?: (ctx: ProbePowerContext) => PowerComparison[];
   /** The report-card gate its effects' d_z feeds, if any (a gate id the card knows). */
   cardGate?: string;
+  /**
+   * How its perturbation shows in a judge call, for the simulated provider's `-bias-<id><NN>`
+   * judge (providers/simulated/planted-bias.ts): the side it favours — the letter pairwise, the
+   * scored `response` pointwise — or null where the call carries none (its base, its placebo,
+   * other probes' calls). Without it the simulated provider plants nothing for the probe.
+   */
+  detect?: (prompt: JudgePrompt, mode: Mode) => 'A' | 'B' | 'response' | null;
+  /** Its own options (the kit's `BiasProbeOptions` are shared by all probes). */
+  options?: readonly ProbeOption[];
   texts: {
     /** Its name (report card `{{probe}}`, the wizard's recap). */
     name: Bilingual;
@@ -161,6 +198,12 @@ export interface BiasProbe {
     /** A Methods sentence saying what it perturbs (optional; listed under the design). */
     methods?: Bilingual;
   };
+}
+
+/** A probe's option as resolved (its default when the config leaves it out). */
+export function probeOption<T>(opts: Pick<BiasProbeOptions, 'probeOptions'>, probe: string, option: ProbeOption<T>): T {
+  const given = opts.probeOptions?.[probe];
+  return given && Object.hasOwn(given, option.key) ? (given[option.key] as T) : option.default;
 }
 
 /** What a rewriter answers when a shorter variant has no filler to cut: no variant is made. */
