@@ -4,9 +4,10 @@
 // noise floor on), the metrics measure its effect, and its rows, labels, power plan, report-card
 // rows and Methods sentence appear wherever the built-in probes' do — against the mock provider
 // (both wire formats, with a planted effect recovered from the mock's log) and the simulated one.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Core } from '../../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import {
@@ -16,6 +17,11 @@ import {
 import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../src/shared/protocols/bias-probes/report/figures';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
+import {
+  probeOption,
+  type BiasProbe,
+  type ProbeOption,
+} from '../../../src/shared/protocols/bias-probes/probe-types';
 import {
   clusteredPairedEffect,
   holmAdjust,
@@ -90,6 +96,8 @@ let mock: MockProvider;
 let dir: string;
 let cleanup: () => void;
 const responder = crowdResponder();
+/** Every request the mock answered. */
+const seen: MockRequest[] = [];
 
 beforeAll(async () => {
   registerBiasProbe(crowdProbe);
@@ -101,7 +109,14 @@ beforeAll(async () => {
     engine: { progressIntervalMs: 200 },
   });
   await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  mock = await startMockProvider({ latencyMs: [0, 0], respond: responder.respond, logBodies: false });
+  mock = await startMockProvider({
+    latencyMs: [0, 0],
+    respond: (req) => {
+      seen.push(req);
+      return responder.respond(req);
+    },
+    logBodies: false,
+  });
 });
 
 afterAll(async () => {
@@ -393,5 +408,133 @@ describe('a probe registered from test code (the crowd note)', () => {
     await expect(
       core.call('experiments.create', { config: mockConfig('crowd-typo', { probes: ['crowed'] }) }),
     ).rejects.toThrow(/unknown probe "crowed": expected one of position, length, format, crowd/);
+  });
+});
+
+// A probe defined here only, for the kit's item context and probe-declared options: a byline naming
+// the model that wrote each response (as an identity probe would), written as the option says.
+const BYLINE_STYLE: ProbeOption<'names' | 'initials'> = {
+  key: 'style',
+  schema: z.enum(['names', 'initials']),
+  default: 'names',
+  label: { en: 'How the byline names a model', zh: '署名如何写出模型' },
+};
+const BYLINE = 'Byline:';
+const bylineProbe: BiasProbe = {
+  id: 'byline',
+  conditions: [
+    {
+      id: 'byline',
+      name: { en: 'Byline', zh: '署名' },
+      text: { same: true },
+      pointwise: true,
+      pairwise: 'both',
+      prompt: (p, ctx) => {
+        const style = probeOption(ctx.opts, 'byline', BYLINE_STYLE);
+        const name = (m: string | null) => (m === null ? 'unknown' : style === 'initials' ? m[0] : m);
+        const by =
+          'A' in ctx.models
+            ? `A by ${name(ctx.models.A)}, B by ${name(ctx.models.B)}`
+            : `response by ${name(ctx.models.response)}`;
+        return {
+          ...p,
+          user: `${p.user}\n\n${BYLINE} ${by}; judged by ${ctx.judge.model}; item ${ctx.item.sourceId}.`,
+        };
+      },
+    },
+  ],
+  effects: [
+    {
+      id: 'byline',
+      measure: 'paired-change',
+      variant: 'byline',
+      base: 'original',
+      modes: ['pointwise', 'pairwise'],
+      placebo: 'original',
+      label: { pointwise: { en: 'Byline − none', zh: '署名 − 无' } },
+      short: { en: 'byline', zh: '署名' },
+    },
+  ],
+  options: [BYLINE_STYLE],
+  texts: { name: { en: 'byline', zh: '署名' } },
+};
+
+describe('the kit: a probe’s own options and the item its prompt change is told (test-defined probe)', () => {
+  const ITEMS = 4;
+  let dataset: string;
+  beforeAll(async () => {
+    registerBiasProbe(bylineProbe);
+    // A pairwise file that names each output's model (MT-Bench's model_a / model_b, mapped).
+    const file = join(dir, 'with-models.jsonl');
+    writeFileSync(
+      file,
+      all
+        .slice(0, ITEMS)
+        .map((r, i) => JSON.stringify({ ...r, model_1: `xmodel-${i}`, model_2: `ymodel-${i}` }))
+        .join('\n') + '\n',
+    );
+    dataset = 'with models';
+    await core.call('datasets.importFile', { path: file, name: dataset });
+  });
+  afterAll(() => unregisterBiasProbe(bylineProbe.id));
+
+  let runs = 0;
+  const config = (extra: Record<string, unknown>) => ({
+    ...mockConfig(`byline-${++runs}`, { probes: ['byline'], ...extra }),
+    dataset: 'with models',
+    judges: [JUDGES[0]],
+  });
+  const bylines = () => seen.filter((r) => r.lastUser.includes(BYLINE) && r.model === JUDGES[0].model);
+
+  it('tells a prompt change the item, the judge and the model of each response as shown', async () => {
+    seen.length = 0;
+    await run(config({ mode: 'pairwise', probeOptions: { byline: { style: 'names' } } }));
+    const asked = bylines();
+    expect(asked).toHaveLength(2 * ITEMS);
+    for (const r of asked) {
+      const i = all.findIndex((x) => r.lastUser.includes(x.instruction));
+      const record = all[i];
+      // Whichever order: the letter shown over output_1's text is named after model_1.
+      const shownA = /<response_a>\n?([\s\S]*?)\n?<\/response_a>/.exec(r.lastUser)![1];
+      const aIsFirst = shownA === record.output_1;
+      expect(aIsFirst || shownA === record.output_2).toBe(true);
+      const [a, b] = aIsFirst ? [`xmodel-${i}`, `ymodel-${i}`] : [`ymodel-${i}`, `xmodel-${i}`];
+      expect(r.lastUser).toContain(`${BYLINE} A by ${a}, B by ${b}; judged by ${JUDGES[0].model}; item ${record.id}.`);
+    }
+    expect(new Set(asked.map((r) => r.lastUser.includes('A by xmodel')))).toEqual(new Set([true, false]));
+  }, 60_000);
+
+  it('reads its option, and pointwise names the scored response’s model', async () => {
+    seen.length = 0;
+    await run(config({ mode: 'pointwise', probeOptions: { byline: { style: 'initials' } } }));
+    const asked = bylines();
+    expect(asked).toHaveLength(2 * ITEMS);
+    for (const r of asked) expect(r.lastUser).toMatch(/Byline: response by [xy]; judged by crowd-judge; item /);
+  }, 60_000);
+
+  it('stores its options with the defaults filled in (the manifest’s config), other configs as before', async () => {
+    const { id } = await core.call('experiments.create', { config: config({ mode: 'pairwise' }) });
+    const stored = (await core.call('experiments.get', { experimentId: id })).config as Record<string, unknown>;
+    expect(stored.probeOptions).toEqual({ byline: { style: 'names' } });
+    const crowd = await core.call('experiments.create', { config: { ...config({}), probes: ['crowd'] } });
+    const plain = (await core.call('experiments.get', { experimentId: crowd.id })).config;
+    expect(plain).not.toHaveProperty('probeOptions');
+  });
+
+  it('refuses an unknown option, a bad value and options of a probe not selected, naming the field', async () => {
+    await expect(
+      core.call('experiments.create', { config: config({ probeOptions: { byline: { colour: 'red' } } }) }),
+    ).rejects.toThrow(/probeOptions\.byline\.colour: unknown option "colour" of probe "byline": expected one of style/);
+    await expect(
+      core.call('experiments.create', { config: config({ probeOptions: { byline: { style: 'caps' } } }) }),
+    ).rejects.toThrow(/probeOptions\.byline\.style: /);
+    await expect(
+      core.call('experiments.create', {
+        config: { ...config({ probeOptions: { byline: {} } }), probes: ['crowd'] },
+      }),
+    ).rejects.toThrow(/probeOptions\.byline: options of probe "byline", which "probes" does not select/);
+    await expect(
+      core.call('experiments.create', { config: config({ probeOptions: { bylin: {} } }) }),
+    ).rejects.toThrow(/probeOptions\.bylin: unknown probe "bylin"/);
   });
 });

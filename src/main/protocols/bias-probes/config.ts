@@ -72,6 +72,8 @@ export interface BiasConfig extends BaseConfig, Record<string, unknown> {
   shorter?: boolean;
   formatTolerance?: number;
   noiseFloor?: boolean;
+  /** A probe's own options by probe id (`BiasProbe.options`). */
+  probeOptions?: Record<string, Record<string, unknown>>;
 }
 
 /** The options every probe reads (probe-types.ts). */
@@ -87,11 +89,12 @@ export const DEFAULT_FORMAT_TOLERANCE = 0.15;
  */
 export function resolveProbeOptions(config: BiasConfig): Record<string, Record<string, unknown>> | null {
   const probes = config.probes ?? biasProbeIds();
+  const byProbe: Record<string, Record<string, unknown>> = config.probeOptions ?? {};
   const declaring = biasProbes().filter((p) => probes.includes(p.id) && p.options?.length);
   if (!declaring.length) return null;
   return Object.fromEntries(
     declaring.map((p) => {
-      const given = config.probeOptions?.[p.id] ?? {};
+      const given = byProbe[p.id] ?? {};
       return [
         p.id,
         Object.fromEntries(
@@ -105,7 +108,7 @@ export function resolveProbeOptions(config: BiasConfig): Record<string, Record<s
 /** The stored config: every selected probe's options with their defaults (what the manifest shows). */
 export function sealBiasConfig(config: BiasConfig): BiasConfig {
   const resolved = resolveProbeOptions(config);
-  return resolved ? { ...config, probeOptions: { ...config.probeOptions, ...resolved } } : config;
+  return resolved ? { ...config, probeOptions: { ...(config.probeOptions ?? {}), ...resolved } } : config;
 }
 
 export function resolveBiasOptions(config: BiasConfig): BiasOptions {

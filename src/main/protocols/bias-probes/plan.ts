@@ -169,7 +169,12 @@ export function planRewrite(
 }
 
 /** What every judge call's prompt change is told of the item and the judge. */
-const callContext = (item: BiasItem, judge: ModelEntry): Pick<PromptContext, 'item' | 'judge'> => ({
+const callContext = (
+  item: BiasItem,
+  judge: ModelEntry,
+  opts: BiasOptions,
+): Pick<PromptContext, 'opts' | 'item' | 'judge'> => ({
+  opts,
   item: { sourceId: item.sourceId, instruction: item.instruction, category: item.category },
   judge: { label: judge.label, model: judge.model },
 });
@@ -257,7 +262,7 @@ function scoreTask(
       {
         mode: 'pointwise',
         worse: null,
-        ...callContext(item, judge),
+        ...callContext(item, judge, opts),
         models: { response: item.responses.find((r) => r.slot === slot)?.model ?? null },
       },
     ),
@@ -404,7 +409,7 @@ function planPairwise(
           {
             mode: 'pairwise',
             worse,
-            ...callContext(item, judge),
+            ...callContext(item, judge, opts),
             // shownPair puts output_1 first in the original order.
             models: shownModels(order, item),
           },

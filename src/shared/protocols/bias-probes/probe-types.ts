@@ -81,6 +81,8 @@ export interface PromptContext {
   mode: Mode;
   /** Pairwise: the letter the worse response is shown under in this call. */
   worse: 'A' | 'B' | null;
+  /** The experiment's resolved options (a probe's own: `probeOption(ctx.opts, id, option)`). */
+  opts: BiasProbeOptions;
   /** The item the call judges: its instruction (the question the responses answer). */
   item: { sourceId: string; instruction: string; category: string | null };
   /** The judge asked (its label in the config, its model name): a self-preference probe's "own". */
