@@ -17,6 +17,7 @@ import {
 import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../src/shared/protocols/bias-probes/report/figures';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
+import { biasRows, VARIANTS_VIEW } from '../../../src/shared/protocols/bias-probes/views';
 import {
   probeOption,
   type BiasProbe,
@@ -248,6 +249,29 @@ describe('a probe registered from test code (the crowd note)', () => {
     const row = pointwise.metrics.probes.find((r) => r.judge === 'Mock judge' && r.effect === 'crowd')!;
     expect(excess.excess).toBeCloseTo(row.mean, 12);
     expect(excess.changed_repeat).toBe(0);
+  });
+
+  it('shows the judge’s changed prompt beside its base’s in the variant browser', async () => {
+    const rows = biasRows.variants(
+      await core.call('experiments.protocolView', {
+        experimentId: pointwise.id,
+        view: VARIANTS_VIEW,
+        query: {},
+      }),
+    );
+    const crowd = rows.filter((r) => r.variant === 'crowd');
+    // One per response; no rewrite, so nothing else to browse.
+    expect(crowd).toHaveLength(2 * LIMIT);
+    expect(rows.every((r) => r.kind === 'prompt')).toBe(true);
+    const r = crowd[0];
+    expect(r.baseLabel).toBe('crowd_neutral');
+    expect(r.base.endsWith(`\n\n${NEUTRAL_NOTE}`)).toBe(true);
+    expect(r.text).toBe(`${r.base.slice(0, -NEUTRAL_NOTE.length)}${CROWD_NOTE}`);
+    // Both judges' answers in both conditions, and the neutral note's repeat (the noise floor).
+    expect(r.judgments.map((j) => j.judge)).toEqual(JUDGES.map((j) => j.label));
+    expect(r.judgments.every((j) => j.base && j.variant && j.repeat)).toBe(true);
+    // The neutral note is itself a prompt change, against the original.
+    expect(rows.find((x) => x.variant === 'crowd_neutral')!.baseLabel).toBe('original');
   });
 
   it('appears in the tables and figures with its own words, in English and 中文', async () => {

@@ -105,7 +105,8 @@ const en = {
     scatter: 'Length and score of the original responses',
     browser: {
       title: 'Variant browser',
-      intro: 'Each rewrite beside the text it was made from, with every judge’s answer on both.',
+      intro:
+        'Each rewrite beside the text it was made from, and each prompt change beside the prompt it is compared with, with every judge’s answer on both.',
       flaggedOnly: 'Flagged only',
       variant: 'Variant',
       all: 'All',
@@ -127,6 +128,9 @@ const en = {
       ratio: 'Length ratio {{ratio}}',
       flagged: 'Flagged: {{reasons}}',
       loading: 'Loading variants…',
+      promptIn: 'The judge’s prompt: {{condition}}',
+      promptHint:
+        'This condition changes what the judge is told, not the response: its prompt beside the one it is compared with (pairwise: as asked in the original order).',
     },
   },
 };
@@ -213,7 +217,7 @@ const zh = {
     scatter: '原始回答的长度与评分',
     browser: {
       title: '变体浏览',
-      intro: '每个改写与其来源文本并排显示，并附上各评审模型对两者的评判。',
+      intro: '每个改写与其来源文本并排显示，每个提示改动与其对照提示并排显示，并附上各评审模型对两者的评判。',
       flaggedOnly: '仅显示被标记的',
       variant: '变体',
       all: '全部',
@@ -235,6 +239,8 @@ const zh = {
       ratio: '长度比 {{ratio}}',
       flagged: '已标记：{{reasons}}',
       loading: '正在加载变体…',
+      promptIn: '评审看到的提示：{{condition}}',
+      promptHint: '这个条件改变的是告诉评审的内容，而不是回答：它的提示与对照条件的提示并排显示（成对评判：按原顺序提问时的提示）。',
     },
   },
 };
