@@ -4,7 +4,12 @@ import { wilsonInterval } from './intervals';
 
 describe('robustnessRate (CALM RR, item-clustered Wilson)', () => {
   it('is undefined with its reason when there are no units', () => {
-    expect(robustnessRate([], [])).toMatchObject({ n: 0, rate: null, ci: null, ci_undefined_reason: NO_UNITS });
+    expect(robustnessRate([], [])).toMatchObject({
+      n: 0,
+      rate: null,
+      ci: null,
+      ci_undefined_reason: NO_UNITS,
+    });
   });
 
   it('keeps a width inside [0, 1] when every unit is unchanged, counting each item once', () => {

@@ -523,7 +523,9 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
       const aIsFirst = shownA === record.output_1;
       expect(aIsFirst || shownA === record.output_2).toBe(true);
       const [a, b] = aIsFirst ? [`xmodel-${i}`, `ymodel-${i}`] : [`ymodel-${i}`, `xmodel-${i}`];
-      expect(r.lastUser).toContain(`${BYLINE} A by ${a}, B by ${b}; judged by ${JUDGES[0].model}; item ${record.id}.`);
+      expect(r.lastUser).toContain(
+        `${BYLINE} A by ${a}, B by ${b}; judged by ${JUDGES[0].model}; item ${record.id}.`,
+      );
     }
     expect(new Set(asked.map((r) => r.lastUser.includes('A by xmodel')))).toEqual(new Set([true, false]));
   }, 60_000);
@@ -533,12 +535,16 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
     await run(config({ mode: 'pointwise', probeOptions: { byline: { style: 'initials' } } }));
     const asked = bylines();
     expect(asked).toHaveLength(2 * ITEMS);
-    for (const r of asked) expect(r.lastUser).toMatch(/Byline: response by [xy]; judged by crowd-judge; item /);
+    for (const r of asked)
+      expect(r.lastUser).toMatch(/Byline: response by [xy]; judged by crowd-judge; item /);
   }, 60_000);
 
   it('stores its options with the defaults filled in (the manifest’s config), other configs as before', async () => {
     const { id } = await core.call('experiments.create', { config: config({ mode: 'pairwise' }) });
-    const stored = (await core.call('experiments.get', { experimentId: id })).config as Record<string, unknown>;
+    const stored = (await core.call('experiments.get', { experimentId: id })).config as Record<
+      string,
+      unknown
+    >;
     expect(stored.probeOptions).toEqual({ byline: { style: 'names' } });
     const crowd = await core.call('experiments.create', { config: { ...config({}), probes: ['crowd'] } });
     const plain = (await core.call('experiments.get', { experimentId: crowd.id })).config;
@@ -548,7 +554,9 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
   it('refuses an unknown option, a bad value and options of a probe not selected, naming the field', async () => {
     await expect(
       core.call('experiments.create', { config: config({ probeOptions: { byline: { colour: 'red' } } }) }),
-    ).rejects.toThrow(/probeOptions\.byline\.colour: unknown option "colour" of probe "byline": expected one of style/);
+    ).rejects.toThrow(
+      /probeOptions\.byline\.colour: unknown option "colour" of probe "byline": expected one of style/,
+    );
     await expect(
       core.call('experiments.create', { config: config({ probeOptions: { byline: { style: 'caps' } } }) }),
     ).rejects.toThrow(/probeOptions\.byline\.style: /);

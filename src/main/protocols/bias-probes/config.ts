@@ -98,7 +98,10 @@ export function resolveProbeOptions(config: BiasConfig): Record<string, Record<s
       return [
         p.id,
         Object.fromEntries(
-          p.options!.map((o) => [o.key, Object.hasOwn(given, o.key) ? o.schema.parse(given[o.key]) : o.default]),
+          p.options!.map((o) => [
+            o.key,
+            Object.hasOwn(given, o.key) ? o.schema.parse(given[o.key]) : o.default,
+          ]),
         ),
       ];
     }),
@@ -156,7 +159,10 @@ function refineProbeOptions(cfg: BiasConfig, probes: readonly string[], issue: C
   for (const [id, given] of Object.entries(cfg.probeOptions ?? {})) {
     const probe = biasProbes().find((p) => p.id === id);
     if (!probe) {
-      issue(['probeOptions', id], `unknown probe ${JSON.stringify(id)}: expected one of ${biasProbeIds().join(', ')}`);
+      issue(
+        ['probeOptions', id],
+        `unknown probe ${JSON.stringify(id)}: expected one of ${biasProbeIds().join(', ')}`,
+      );
       continue;
     }
     if (!probes.includes(id)) {
@@ -170,13 +176,19 @@ function refineProbeOptions(cfg: BiasConfig, probes: readonly string[], issue: C
         issue(
           ['probeOptions', id, key],
           `unknown option ${JSON.stringify(key)} of probe "${id}": ` +
-            (declared.length ? `expected one of ${declared.map((o) => o.key).join(', ')}` : 'it declares none'),
+            (declared.length
+              ? `expected one of ${declared.map((o) => o.key).join(', ')}`
+              : 'it declares none'),
         );
         continue;
       }
       const r = option.schema.safeParse(value);
       if (!r.success)
-        for (const i of r.error.issues) issue(['probeOptions', id, key, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], i.message);
+        for (const i of r.error.issues)
+          issue(
+            ['probeOptions', id, key, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+            i.message,
+          );
     }
   }
 }

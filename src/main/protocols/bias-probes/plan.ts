@@ -421,7 +421,10 @@ function planPairwise(
 }
 
 /** The model of each letter in one order (the dataset's model_1 / model_2, where it names them). */
-function shownModels(order: (typeof PAIR_ORDERS)[number], item: BiasItem): { A: string | null; B: string | null } {
+function shownModels(
+  order: (typeof PAIR_ORDERS)[number],
+  item: BiasItem,
+): { A: string | null; B: string | null } {
   const [m1, m2] = item.responses.map((r) => r.model ?? null);
   const [a, b] = shownPair(order, m1, m2);
   return { A: a, B: b };

@@ -11,11 +11,7 @@ import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, type BiasExperiment } from './experiment';
 import { planJudge, rewriteSource } from './plan';
-import {
-  allEffects,
-  rewriteOf,
-  selectedProbes,
-} from '../../../shared/protocols/bias-probes/probe-registry';
+import { allEffects, rewriteOf, selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
 import type { ProtocolTask } from '../types';
 import type { BiasItem } from './item';
 
@@ -100,7 +96,12 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
 function promptViews(
   exp: BiasExperiment,
   items: readonly BiasItem[],
-  judgmentsOf: (sourceId: string, slot: string, base: Condition, variant: Condition) => BiasVariantView['judgments'],
+  judgmentsOf: (
+    sourceId: string,
+    slot: string,
+    base: Condition,
+    variant: Condition,
+  ) => BiasVariantView['judgments'],
 ): BiasVariantView[] {
   const conditions = selectedProbes(exp.options).flatMap((p) =>
     p.conditions.filter((c) => 'same' in c.text && c.prompt !== undefined),

@@ -203,7 +203,11 @@ export interface BiasProbe {
 }
 
 /** A probe's option as resolved (its default when the config leaves it out). */
-export function probeOption<T>(opts: Pick<BiasProbeOptions, 'probeOptions'>, probe: string, option: ProbeOption<T>): T {
+export function probeOption<T>(
+  opts: Pick<BiasProbeOptions, 'probeOptions'>,
+  probe: string,
+  option: ProbeOption<T>,
+): T {
   const given = opts.probeOptions?.[probe];
   return given && Object.hasOwn(given, option.key) ? (given[option.key] as T) : option.default;
 }

@@ -205,7 +205,9 @@ describe('bias-probes results', () => {
     expect(detail.textContent).toContain('changes what the judge is told');
     expect(screen.getByTestId('bias-variant-text').textContent).toBe(prompt.text);
     const diff = screen.getByTestId('bias-diff');
-    expect([...diff.querySelectorAll('ins')].map((e) => e.textContent).join('')).toContain('Note: <i>most</i> liked it.');
+    expect([...diff.querySelectorAll('ins')].map((e) => e.textContent).join('')).toContain(
+      'Note: <i>most</i> liked it.',
+    );
     expect(diff.querySelectorAll('del')).toHaveLength(0);
     expect(detail.querySelector('i, b')).toBeNull();
     await i18next.changeLanguage('zh');

@@ -80,7 +80,8 @@ const UNDEFINED_ZH: Record<string, string> = {
   'undefined (every difference is equal, so the t interval has no width to estimate)':
     '无定义（所有差都相同，t 区间没有可估计的宽度）',
   'undefined (one difference only)': '无定义（只有一个差）',
-  'undefined (no paired units: no verdict was judged in both conditions)': '无定义（没有配对单位：没有在两种条件下都评判过的判断）',
+  'undefined (no paired units: no verdict was judged in both conditions)':
+    '无定义（没有配对单位：没有在两种条件下都评判过的判断）',
   'undefined (every difference comes from one item)': '无定义（所有差都来自同一个条目）',
   "undefined (every item's differences average to the overall mean, so the item-clustered interval has no width to estimate)":
     '无定义（每个条目的差的均值都等于总均值，按条目聚类的区间没有可估计的宽度）',
