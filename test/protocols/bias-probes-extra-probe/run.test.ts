@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Core } from '../../../src/main/facade/core';
+import { loadExperimentConfig } from '../../../src/main/facade/config-files';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import {
   registerBiasProbe,
@@ -549,6 +550,20 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
     const crowd = await core.call('experiments.create', { config: { ...config({}), probes: ['crowd'] } });
     const plain = (await core.call('experiments.get', { experimentId: crowd.id })).config;
     expect(plain).not.toHaveProperty('probeOptions');
+  });
+
+  it('is read from a config file as the CLI reads it, and refused there naming the file and field', () => {
+    const file = (name: string, extra: Record<string, unknown>) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(config(extra), null, 2));
+      return path;
+    };
+    const good = file('byline-good.json', { probeOptions: { byline: { style: 'initials' } } });
+    expect(loadExperimentConfig(good).config.probeOptions).toEqual({ byline: { style: 'initials' } });
+    const bad = file('byline-bad.json', { probeOptions: { byline: { colour: 'red' } } });
+    expect(() => loadExperimentConfig(bad)).toThrow(
+      /byline-bad\.json: probeOptions\.byline\.colour: unknown option "colour" of probe "byline"/,
+    );
   });
 
   it('refuses an unknown option, a bad value and options of a probe not selected, naming the field', async () => {
