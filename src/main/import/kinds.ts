@@ -43,9 +43,9 @@ function fieldList(required: readonly string[], all: readonly string[]): Dataset
 const PAIRWISE: DatasetKindSpec = {
   kind: 'pairwise',
   distinctive: ['output_1', 'output_2'],
-  columns: ['id', 'subset', 'instruction', 'input', 'output_1', 'output_2', 'label'],
+  columns: ['id', 'subset', 'instruction', 'input', 'output_1', 'output_2', 'label', 'model_1', 'model_2'],
   // "input" is the upstream name of instruction: one field to map, not two.
-  fields: fieldList(['instruction', 'output_1', 'output_2', 'label'], ['id', 'subset']),
+  fields: fieldList(['instruction', 'output_1', 'output_2', 'label'], ['id', 'subset', 'model_1', 'model_2']),
   missingColumns(present) {
     const missing = ['output_1', 'output_2', 'label'].filter((n) => !present.has(n));
     if (!present.has('instruction') && !present.has('input')) missing.unshift('instruction');

@@ -1,5 +1,5 @@
 // The pointwise dataset kind: `id`, `instruction`, `response`, optional `category`, `reference`
-// and `human_score` (a person's score of the response). One response per item, scored alone
+// `human_score` (a person's score of the response) and `model` (the model that wrote it). One response per item, scored alone
 // (used by the bias-probes protocol); the generic importer knows it through ./kinds.ts.
 import type { InputIssue } from '../../shared/domain';
 import type { NewItem } from '../store/datasets';
@@ -10,7 +10,15 @@ import { readOptionalText } from './qa-record';
 import { validateIdRecords } from './id-records';
 import { readSubset, readText } from './validate';
 
-export const POINTWISE_COLUMNS = ['id', 'instruction', 'response', 'category', 'reference', 'human_score'];
+export const POINTWISE_COLUMNS = [
+  'id',
+  'instruction',
+  'response',
+  'category',
+  'reference',
+  'human_score',
+  'model',
+];
 export const POINTWISE_REQUIRED = ['id', 'instruction', 'response'];
 
 /** A finite number, or (CSV cells, `cellText`) a cell holding one in decimal; empty = none. */
@@ -44,7 +52,10 @@ export function validatePointwiseRecords(
     const category = readSubset(v.category, reporter('category'));
     const reference = readOptionalText(v.reference, reporter('reference'));
     const human = readScore(v.human_score, opts.cellText === true, reporter('human_score'));
+    // The model that wrote the response, where the file names it (probes that show or compare it).
+    const model = readSubset(v.model, reporter('model'));
     if (
+      model === undefined ||
       instruction === undefined ||
       response === undefined ||
       category === undefined ||
@@ -56,6 +67,7 @@ export function validatePointwiseRecords(
     if (category !== null) extra.category = category;
     if (reference !== null) extra.reference = reference;
     if (human !== null) extra.human_score = human;
+    if (model !== null) extra.model = model;
     return { subset: category, instruction, output1: null, output2: null, label: null, extra };
   });
 }

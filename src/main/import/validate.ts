@@ -110,6 +110,10 @@ export function validateRecords(
     const label = readLabel(v.label, reporter('label'));
     const subset = readSubset(v.subset, reporter('subset'));
     const sourceId = readId(v.id, reporter('id'), opts.cellText === true);
+    // Optional: the models that wrote each output (MT-Bench's model_a / model_b, mapped), which
+    // probes that name a response's model read (bias probes' self-preference, identity).
+    const model1 = readSubset(v.model_1, reporter('model_1'));
+    const model2 = readSubset(v.model_2, reporter('model_2'));
 
     const entry: Checked = { record, generated: false };
     if (subset !== undefined) {
@@ -128,9 +132,17 @@ export function validateRecords(
       output2 !== undefined &&
       label !== undefined &&
       subset !== undefined &&
+      model1 !== undefined &&
+      model2 !== undefined &&
       entry.id !== undefined
     ) {
       entry.item = { sourceId: entry.id, subset, instruction, output1, output2, label };
+      // Only where the file names a model: items without stay as they were stored before.
+      if (model1 !== null || model2 !== null)
+        entry.item.extra = {
+          ...(model1 !== null ? { model_1: model1 } : {}),
+          ...(model2 !== null ? { model_2: model2 } : {}),
+        };
     }
     checked.push(entry);
   }

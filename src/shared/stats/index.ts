@@ -65,6 +65,7 @@ export {
   type ShownPosition,
 } from './position';
 export { clusteredPairedEffect, itemSums, pairedEffect, type PairedEffect } from './paired-effect';
+export { NO_UNITS, robustnessRate, type RobustnessRate } from './robustness';
 export {
   clipInterval,
   intervalFields,

@@ -60,6 +60,12 @@ export const crowdProbe: BiasProbe = {
       placeboLabel: { en: 'Repeat − first, neutral note (placebo)', zh: '重复 − 首次，中性提示（安慰剂）' },
     },
   ],
+  // What the simulated provider's `-bias-crowd<NN>` judge looks for: the crowd note (never the
+  // neutral one), favouring the response it names (pairwise) or the one scored (pointwise).
+  detect: (prompt, mode) => {
+    if (mode === 'pointwise') return prompt.user.endsWith(CROWD_NOTE) ? 'response' : null;
+    return (['A', 'B'] as const).find((x) => prompt.user.endsWith(crowdPairNote(x))) ?? null;
+  },
   power: (ctx) =>
     pairedRows(
       {

@@ -4,10 +4,12 @@
 // noise floor on), the metrics measure its effect, and its rows, labels, power plan, report-card
 // rows and Methods sentence appear wherever the built-in probes' do — against the mock provider
 // (both wire formats, with a planted effect recovered from the mock's log) and the simulated one.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Core } from '../../../src/main/facade/core';
+import { loadExperimentConfig } from '../../../src/main/facade/config-files';
 import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import {
   registerBiasProbe,
@@ -16,7 +18,18 @@ import {
 import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/report/figure-zh';
 import { buildBiasFigures } from '../../../src/shared/protocols/bias-probes/report/figures';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
-import { clusteredPairedEffect, holmAdjust, wilcoxonSignedRank } from '../../../src/shared/stats';
+import { biasRows, VARIANTS_VIEW } from '../../../src/shared/protocols/bias-probes/views';
+import {
+  probeOption,
+  type BiasProbe,
+  type ProbeOption,
+} from '../../../src/shared/protocols/bias-probes/probe-types';
+import {
+  clusteredPairedEffect,
+  holmAdjust,
+  robustnessRate,
+  wilcoxonSignedRank,
+} from '../../../src/shared/stats';
 import { checkFamilies } from '../../../src/shared/report/families';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
@@ -85,6 +98,8 @@ let mock: MockProvider;
 let dir: string;
 let cleanup: () => void;
 const responder = crowdResponder();
+/** Every request the mock answered. */
+const seen: MockRequest[] = [];
 
 beforeAll(async () => {
   registerBiasProbe(crowdProbe);
@@ -96,7 +111,14 @@ beforeAll(async () => {
     engine: { progressIntervalMs: 200 },
   });
   await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  mock = await startMockProvider({ latencyMs: [0, 0], respond: responder.respond, logBodies: false });
+  mock = await startMockProvider({
+    latencyMs: [0, 0],
+    respond: (req) => {
+      seen.push(req);
+      return responder.respond(req);
+    },
+    logBodies: false,
+  });
 });
 
 afterAll(async () => {
@@ -196,6 +218,17 @@ describe('a probe registered from test code (the crowd note)', () => {
       expect(row.mean).toBeGreaterThan(0.25);
       expect(row.mean).toBeLessThan(0.7);
       expect(row.significant).toBe(true);
+      // CALM's robustness rate: the share of responses whose score the note left unchanged.
+      expect(row.robustness_rate).toBeCloseTo(diffs.filter((d) => d === 0).length / diffs.length, 12);
+      expect(row.robustness_rate_ci).toEqual(
+        robustnessRate(
+          diffs.map((d) => d === 0),
+          items,
+        ).ci,
+      );
+      expect(row.robustness_rate_ci![0]).toBeGreaterThanOrEqual(0);
+      expect(row.robustness_rate_ci![1]).toBeLessThanOrEqual(1);
+      expect(row.robustness_rate_ci![0]).toBeLessThan(row.robustness_rate!);
       expect(
         pointwise.metrics.differences.find((d) => d.judge === judge.label && d.effect === 'crowd')!.diffs,
       ).toHaveLength(row.n);
@@ -207,7 +240,11 @@ describe('a probe registered from test code (the crowd note)', () => {
     expect([...new Set(nf.placebo.map((p) => p.repeated))]).toEqual(['original', 'crowd_neutral', 'second']);
     const placebo = nf.placebo.find((p) => p.judge === 'Mock judge' && p.repeated === 'crowd_neutral')!;
     // The mock answers a repeat as before: nothing changes when nothing changes.
-    expect(placebo).toMatchObject({ n: 2 * LIMIT, changed: 0, mean: 0 });
+    expect(placebo).toMatchObject({ n: 2 * LIMIT, changed: 0, mean: 0, robustness_rate: 1 });
+    // Every repeat unchanged: the rerun baseline keeps a width (Wilson, each item counted once).
+    expect(placebo.robustness_rate_ci![1]).toBe(1);
+    expect(placebo.robustness_rate_ci![0]).toBeGreaterThan(0.8);
+    expect(placebo.robustness_rate_ci![0]).toBeLessThan(1);
     const excess = nf.excess.find((x) => x.judge === 'Mock judge' && x.effect === 'crowd')!;
     expect(excess.repeated).toBe('crowd_neutral');
     const row = pointwise.metrics.probes.find((r) => r.judge === 'Mock judge' && r.effect === 'crowd')!;
@@ -215,16 +252,47 @@ describe('a probe registered from test code (the crowd note)', () => {
     expect(excess.changed_repeat).toBe(0);
   });
 
+  it('shows the judge’s changed prompt beside its base’s in the variant browser', async () => {
+    const rows = biasRows.variants(
+      await core.call('experiments.protocolView', {
+        experimentId: pointwise.id,
+        view: VARIANTS_VIEW,
+        query: {},
+      }),
+    );
+    const crowd = rows.filter((r) => r.variant === 'crowd');
+    // One per response; no rewrite, so nothing else to browse.
+    expect(crowd).toHaveLength(2 * LIMIT);
+    expect(rows.every((r) => r.kind === 'prompt')).toBe(true);
+    const r = crowd[0];
+    expect(r.baseLabel).toBe('crowd_neutral');
+    expect(r.base.endsWith(`\n\n${NEUTRAL_NOTE}`)).toBe(true);
+    expect(r.text).toBe(`${r.base.slice(0, -NEUTRAL_NOTE.length)}${CROWD_NOTE}`);
+    // Both judges' answers in both conditions, and the neutral note's repeat (the noise floor).
+    expect(r.judgments.map((j) => j.judge)).toEqual(JUDGES.map((j) => j.label));
+    expect(r.judgments.every((j) => j.base && j.variant && j.repeat)).toBe(true);
+    // The neutral note is itself a prompt change, against the original.
+    expect(rows.find((x) => x.variant === 'crowd_neutral')!.baseLabel).toBe('original');
+  });
+
   it('appears in the tables and figures with its own words, in English and 中文', async () => {
     const results = await core.call('experiments.results', { experimentId: pointwise.id });
     const profile = results.tables.find((t) => t.id === 'bias_profile')!;
     expect(profile.rows.filter((r) => r.effect === 'Crowd note − neutral note')).toHaveLength(2);
+    const crowdRow = profile.rows.find((r) => r.effect === 'Crowd note − neutral note')!;
+    expect(crowdRow.robustness_rate).toMatch(/^0\.\d{3}$/);
+    expect(crowdRow.robustness_rate_ci).toMatch(/^\[0\.\d{3}, [01]\.\d{3}\]$/);
+    // The position row has no paired change, so no RR.
+    expect(profile.rows.find((r) => r.effect === 'Shown first − second')!.robustness_rate).toBeNull();
     const noise = results.tables.find((t) => t.id === 'noise_floor')!;
     const effects = noise.rows.filter((r) => r.judge === 'Mock judge').map((r) => r.effect);
     // The placebo row, then the effect read against it.
     const at = effects.indexOf('Repeat − first, neutral note (placebo)');
     expect(at).toBeGreaterThanOrEqual(0);
     expect(effects[at + 1]).toBe('Crowd note − neutral note');
+    const nfRows = noise.rows.filter((r) => r.judge === 'Mock judge');
+    expect(nfRows[at].robustness_rate).toBe('1.000');
+    expect(nfRows[at + 1].robustness_rate).toBe(crowdRow.robustness_rate);
     // The new probe's effects join their judge × category's families, each once (generic check).
     expect(checkFamilies(results.tables)).toEqual([]);
     expect(buildBiasFigures(pointwise.metrics).map((f) => f.id)).toContain('differences_crowd');
@@ -284,6 +352,10 @@ describe('a probe registered from test code (the crowd note)', () => {
       expect(row.flip_n).toBe(flippable.length);
       expect(row.flip_rate).toBeCloseTo(flips / flippable.length, 12);
       expect(row.flip_rate).toBeGreaterThan(0.2);
+      // RR: the share of (item, order) whose winner is the same with the crowd note as with the neutral one.
+      const same = unitsFromLog(judge.model, true, (c, n) => (c.winner === n.winner ? 1 : 0)).diffs;
+      expect(row.robustness_rate).toBeCloseTo(same.filter((x) => x === 1).length / same.length, 12);
+      expect(row.robustness_rate).toBeLessThan(1);
     }
     // The accuracy table lists its conditions beside the original.
     expect([...new Set(metrics.accuracy!.map((a) => a.variant))]).toEqual([
@@ -293,20 +365,44 @@ describe('a probe registered from test code (the crowd note)', () => {
     ]);
   }, 120_000);
 
-  it('runs on the simulated provider', async () => {
-    const { metrics } = await run({
-      name: 'crowd-simulated',
-      protocol: 'bias-probes',
-      dataset: 'LLMBar (sample)',
-      limit: 6,
-      providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
-      judges: [{ label: 'Simulated judge', provider: 'sim', model: 'sim-judge' }],
-      mode: 'pointwise',
-      probes: ['crowd'],
-    });
-    expect(metrics.probes.filter((r) => r.category === 'all').map((r) => [r.effect, r.n])).toEqual([
-      ['crowd', 12],
-    ]);
+  it('runs keyless on the simulated provider: a planted effect is recovered and flagged, none is not', async () => {
+    const sim = (mode: 'pointwise' | 'pairwise', limit: number) =>
+      run({
+        name: `crowd-simulated-${mode}`,
+        protocol: 'bias-probes',
+        dataset: 'LLMBar (sample)',
+        limit,
+        providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
+        judges: [
+          // The probe's `detect` names the calls the knob moves: 80 % of the crowd-noted ones.
+          { label: 'Planted judge', provider: 'sim', model: 'sim-judge-strong-bias-crowd80' },
+          { label: 'Plain judge', provider: 'sim', model: 'sim-judge' },
+        ],
+        mode,
+        probes: ['crowd'],
+        noiseFloor: true,
+      });
+    const pointwise = (await sim('pointwise', 12)).metrics;
+    const row = (m: BiasMetrics, judge: string) =>
+      m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === 'crowd')!;
+    expect(row(pointwise, 'Planted judge').n).toBe(24);
+    // +1 (capped at 5) on 80 % of the noted responses below the top of the scale.
+    expect(row(pointwise, 'Planted judge').mean).toBeGreaterThan(0.3);
+    expect(row(pointwise, 'Planted judge').significant).toBe(true);
+    expect(row(pointwise, 'Planted judge').robustness_rate).toBeLessThan(0.7);
+    // The knob off: the plain simulated judge's own noise only, not flagged.
+    expect(row(pointwise, 'Plain judge').significant).toBe(false);
+    expect(Math.abs(row(pointwise, 'Plain judge').mean)).toBeLessThan(0.15);
+    expect(row(pointwise, 'Plain judge').robustness_rate).toBeGreaterThan(0.85);
+    const pairwise = (await sim('pairwise', 30)).metrics;
+    expect(row(pairwise, 'Planted judge').significant).toBe(true);
+    expect(row(pairwise, 'Planted judge').flip_rate).toBeGreaterThan(0.3);
+    expect(row(pairwise, 'Plain judge').significant).toBe(false);
+    // Its placebo (the neutral note asked again) is the rerun baseline the planted RR falls below.
+    const placebo = pairwise.noise_floor!.placebo.find(
+      (p) => p.judge === 'Planted judge' && p.category === 'all' && p.repeated === 'crowd_neutral',
+    )!;
+    expect(placebo.robustness_rate!).toBeGreaterThan(row(pairwise, 'Planted judge').robustness_rate!);
   }, 120_000);
 
   it('is known to no file outside this folder: the registry line above is all that adds it', () => {
@@ -339,5 +435,155 @@ describe('a probe registered from test code (the crowd note)', () => {
     ).rejects.toThrow(
       /unknown probe "crowed": expected one of position, length, format, rubric, score_order, crowd/,
     );
+  });
+});
+
+// A probe defined here only, for the kit's item context and probe-declared options: a byline naming
+// the model that wrote each response (as an identity probe would), written as the option says.
+const BYLINE_STYLE: ProbeOption<'names' | 'initials'> = {
+  key: 'style',
+  schema: z.enum(['names', 'initials']),
+  default: 'names',
+  label: { en: 'How the byline names a model', zh: '署名如何写出模型' },
+};
+const BYLINE = 'Byline:';
+const bylineProbe: BiasProbe = {
+  id: 'byline',
+  conditions: [
+    {
+      id: 'byline',
+      name: { en: 'Byline', zh: '署名' },
+      text: { same: true },
+      pointwise: true,
+      pairwise: 'both',
+      prompt: (p, ctx) => {
+        const style = probeOption(ctx.opts, 'byline', BYLINE_STYLE);
+        const name = (m: string | null) => (m === null ? 'unknown' : style === 'initials' ? m[0] : m);
+        const by =
+          'A' in ctx.models
+            ? `A by ${name(ctx.models.A)}, B by ${name(ctx.models.B)}`
+            : `response by ${name(ctx.models.response)}`;
+        return {
+          ...p,
+          user: `${p.user}\n\n${BYLINE} ${by}; judged by ${ctx.judge.model}; item ${ctx.item.sourceId}.`,
+        };
+      },
+    },
+  ],
+  effects: [
+    {
+      id: 'byline',
+      measure: 'paired-change',
+      variant: 'byline',
+      base: 'original',
+      modes: ['pointwise', 'pairwise'],
+      placebo: 'original',
+      label: { pointwise: { en: 'Byline − none', zh: '署名 − 无' } },
+      short: { en: 'byline', zh: '署名' },
+    },
+  ],
+  options: [BYLINE_STYLE],
+  texts: { name: { en: 'byline', zh: '署名' } },
+};
+
+describe('the kit: a probe’s own options and the item its prompt change is told (test-defined probe)', () => {
+  const ITEMS = 4;
+  let dataset: string;
+  beforeAll(async () => {
+    registerBiasProbe(bylineProbe);
+    // A pairwise file that names each output's model (MT-Bench's model_a / model_b, mapped).
+    const file = join(dir, 'with-models.jsonl');
+    writeFileSync(
+      file,
+      all
+        .slice(0, ITEMS)
+        .map((r, i) => JSON.stringify({ ...r, model_1: `xmodel-${i}`, model_2: `ymodel-${i}` }))
+        .join('\n') + '\n',
+    );
+    dataset = 'with models';
+    await core.call('datasets.importFile', { path: file, name: dataset });
+  });
+  afterAll(() => unregisterBiasProbe(bylineProbe.id));
+
+  let runs = 0;
+  const config = (extra: Record<string, unknown>) => ({
+    ...mockConfig(`byline-${++runs}`, { probes: ['byline'], ...extra }),
+    dataset: 'with models',
+    judges: [JUDGES[0]],
+  });
+  const bylines = () => seen.filter((r) => r.lastUser.includes(BYLINE) && r.model === JUDGES[0].model);
+
+  it('tells a prompt change the item, the judge and the model of each response as shown', async () => {
+    seen.length = 0;
+    await run(config({ mode: 'pairwise', probeOptions: { byline: { style: 'names' } } }));
+    const asked = bylines();
+    expect(asked).toHaveLength(2 * ITEMS);
+    for (const r of asked) {
+      const i = all.findIndex((x) => r.lastUser.includes(x.instruction));
+      const record = all[i];
+      // Whichever order: the letter shown over output_1's text is named after model_1.
+      const shownA = /<response_a>\n?([\s\S]*?)\n?<\/response_a>/.exec(r.lastUser)![1];
+      const aIsFirst = shownA === record.output_1;
+      expect(aIsFirst || shownA === record.output_2).toBe(true);
+      const [a, b] = aIsFirst ? [`xmodel-${i}`, `ymodel-${i}`] : [`ymodel-${i}`, `xmodel-${i}`];
+      expect(r.lastUser).toContain(
+        `${BYLINE} A by ${a}, B by ${b}; judged by ${JUDGES[0].model}; item ${record.id}.`,
+      );
+    }
+    expect(new Set(asked.map((r) => r.lastUser.includes('A by xmodel')))).toEqual(new Set([true, false]));
+  }, 60_000);
+
+  it('reads its option, and pointwise names the scored response’s model', async () => {
+    seen.length = 0;
+    await run(config({ mode: 'pointwise', probeOptions: { byline: { style: 'initials' } } }));
+    const asked = bylines();
+    expect(asked).toHaveLength(2 * ITEMS);
+    for (const r of asked)
+      expect(r.lastUser).toMatch(/Byline: response by [xy]; judged by crowd-judge; item /);
+  }, 60_000);
+
+  it('stores its options with the defaults filled in (the manifest’s config), other configs as before', async () => {
+    const { id } = await core.call('experiments.create', { config: config({ mode: 'pairwise' }) });
+    const stored = (await core.call('experiments.get', { experimentId: id })).config as Record<
+      string,
+      unknown
+    >;
+    expect(stored.probeOptions).toEqual({ byline: { style: 'names' } });
+    const crowd = await core.call('experiments.create', { config: { ...config({}), probes: ['crowd'] } });
+    const plain = (await core.call('experiments.get', { experimentId: crowd.id })).config;
+    expect(plain).not.toHaveProperty('probeOptions');
+  });
+
+  it('is read from a config file as the CLI reads it, and refused there naming the file and field', () => {
+    const file = (name: string, extra: Record<string, unknown>) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(config(extra), null, 2));
+      return path;
+    };
+    const good = file('byline-good.json', { probeOptions: { byline: { style: 'initials' } } });
+    expect(loadExperimentConfig(good).config.probeOptions).toEqual({ byline: { style: 'initials' } });
+    const bad = file('byline-bad.json', { probeOptions: { byline: { colour: 'red' } } });
+    expect(() => loadExperimentConfig(bad)).toThrow(
+      /byline-bad\.json: probeOptions\.byline\.colour: unknown option "colour" of probe "byline"/,
+    );
+  });
+
+  it('refuses an unknown option, a bad value and options of a probe not selected, naming the field', async () => {
+    await expect(
+      core.call('experiments.create', { config: config({ probeOptions: { byline: { colour: 'red' } } }) }),
+    ).rejects.toThrow(
+      /probeOptions\.byline\.colour: unknown option "colour" of probe "byline": expected one of style/,
+    );
+    await expect(
+      core.call('experiments.create', { config: config({ probeOptions: { byline: { style: 'caps' } } }) }),
+    ).rejects.toThrow(/probeOptions\.byline\.style: /);
+    await expect(
+      core.call('experiments.create', {
+        config: { ...config({ probeOptions: { byline: {} } }), probes: ['crowd'] },
+      }),
+    ).rejects.toThrow(/probeOptions\.byline: options of probe "byline", which "probes" does not select/);
+    await expect(
+      core.call('experiments.create', { config: config({ probeOptions: { bylin: {} } }) }),
+    ).rejects.toThrow(/probeOptions\.bylin: unknown probe "bylin"/);
   });
 });

@@ -5,6 +5,7 @@
 // responses when the list starts at the top) measured back from the mock's log — mean, interval,
 // Wilcoxon — against its placebo (the ascending list asked again), and a judge whose scores move
 // alike in both orders not flagged.
+import type { PromptContext } from '../../../src/shared/protocols/bias-probes/probe-types';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -198,7 +199,16 @@ describe('the score-option-order probe (the scale listed high to low vs low to h
 
   it('reverses a rubric’s criteria with the options; the built-in one-sentence rubric has one', () => {
     const [ascending, descending] = scoreOrderProbe.conditions.map((c) => c.prompt!);
-    const ctx = { mode: 'pointwise' as const, worse: null, scale: 10 };
+    // The scale is all this prompt change reads; the rest of the call's context is a stand-in.
+    const ctx = {
+      mode: 'pointwise' as const,
+      worse: null,
+      scale: 10,
+      opts: {} as PromptContext['opts'],
+      item: { sourceId: 'x', instruction: 'q', category: null },
+      judge: { label: 'j', model: 'm' },
+      models: { response: null },
+    };
     const system = 'Rubric:\n- accuracy\n- clarity\n- brevity\n\nAnswer with JSON.';
     expect(descending({ system, user: 'u' }, ctx).system).toBe(
       `Rubric:\n- brevity\n- clarity\n- accuracy\n\nAnswer with JSON.\n\n${scoreOptions(10, true)}`,

@@ -55,6 +55,11 @@ export const biasConfigShape = {
   noiseFloor: z.boolean().optional(),
   /** Paraphrases of the judging instructions the rubric probe makes (1–5, default 3). */
   paraphrases: z.number().int().min(1).max(5).optional(),
+  /**
+   * A probe's own options, under its id (`BiasProbe.options`); each key and value is checked
+   * against the probe's declaration in `refineBiasConfig`, where the registry is known.
+   */
+  probeOptions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
 };
 
 export type ModelEntry = z.output<typeof modelSchema>;
@@ -74,6 +79,8 @@ export interface BiasConfig extends BaseConfig, Record<string, unknown> {
   formatTolerance?: number;
   noiseFloor?: boolean;
   paraphrases?: number;
+  /** A probe's own options by probe id (`BiasProbe.options`). */
+  probeOptions?: Record<string, Record<string, unknown>>;
 }
 
 /** The options every probe reads (probe-types.ts). */
@@ -84,8 +91,40 @@ export const DEFAULT_SHORTER_BAND: [number, number] = [0.4, 0.9];
 export const DEFAULT_FORMAT_TOLERANCE = 0.15;
 export const DEFAULT_PARAPHRASES = 3;
 
+/**
+ * The selected probes' own options, each given value (already checked) or its default; null when
+ * no selected probe declares any, so the options (and stored configs) of the others are as before.
+ */
+export function resolveProbeOptions(config: BiasConfig): Record<string, Record<string, unknown>> | null {
+  const probes = config.probes ?? biasProbeIds();
+  const byProbe: Record<string, Record<string, unknown>> = config.probeOptions ?? {};
+  const declaring = biasProbes().filter((p) => probes.includes(p.id) && p.options?.length);
+  if (!declaring.length) return null;
+  return Object.fromEntries(
+    declaring.map((p) => {
+      const given = byProbe[p.id] ?? {};
+      return [
+        p.id,
+        Object.fromEntries(
+          p.options!.map((o) => [
+            o.key,
+            Object.hasOwn(given, o.key) ? o.schema.parse(given[o.key]) : o.default,
+          ]),
+        ),
+      ];
+    }),
+  );
+}
+
+/** The stored config: every selected probe's options with their defaults (what the manifest shows). */
+export function sealBiasConfig(config: BiasConfig): BiasConfig {
+  const resolved = resolveProbeOptions(config);
+  return resolved ? { ...config, probeOptions: { ...(config.probeOptions ?? {}), ...resolved } } : config;
+}
+
 export function resolveBiasOptions(config: BiasConfig): BiasOptions {
   const probes = config.probes ?? defaultProbeIds();
+  const probeOptions = resolveProbeOptions(config);
   return {
     mode: config.mode ?? 'pointwise',
     scale: config.scale ?? 5,
@@ -98,6 +137,7 @@ export function resolveBiasOptions(config: BiasConfig): BiasOptions {
     formatTolerance: config.formatTolerance ?? DEFAULT_FORMAT_TOLERANCE,
     noiseFloor: config.noiseFloor ?? false,
     paraphrases: config.paraphrases ?? DEFAULT_PARAPHRASES,
+    ...(probeOptions ? { probeOptions } : {}),
   };
 }
 
@@ -121,8 +161,48 @@ export function refineBiasConfig(cfg: BiasConfig, issue: ConfigIssue): void {
   for (const p of biasProbes())
     if (probes.includes(p.id) && !p.effects.some((e) => e.modes.includes(mode)))
       issue(['probes'], `the ${p.id} probe measures nothing in ${mode} mode (leave it out of "probes")`);
+  refineProbeOptions(cfg, probes, issue);
   if (cfg.lengthBand && cfg.lengthBand[0] <= 1)
     issue(['lengthBand'], 'a longer variant band must lie above 1 (e.g. [1.3, 1.7])');
   if (cfg.shorterBand && cfg.shorterBand[1] >= 1)
     issue(['shorterBand'], 'a shorter variant band must lie below 1 (e.g. [0.4, 0.9])');
+}
+
+/** Each `probeOptions` entry names a selected probe, and each key an option it declares, valid. */
+function refineProbeOptions(cfg: BiasConfig, probes: readonly string[], issue: ConfigIssue): void {
+  for (const [id, given] of Object.entries(cfg.probeOptions ?? {})) {
+    const probe = biasProbes().find((p) => p.id === id);
+    if (!probe) {
+      issue(
+        ['probeOptions', id],
+        `unknown probe ${JSON.stringify(id)}: expected one of ${biasProbeIds().join(', ')}`,
+      );
+      continue;
+    }
+    if (!probes.includes(id)) {
+      issue(['probeOptions', id], `options of probe "${id}", which "probes" does not select`);
+      continue;
+    }
+    const declared = probe.options ?? [];
+    for (const [key, value] of Object.entries(given)) {
+      const option = declared.find((o) => o.key === key);
+      if (!option) {
+        issue(
+          ['probeOptions', id, key],
+          `unknown option ${JSON.stringify(key)} of probe "${id}": ` +
+            (declared.length
+              ? `expected one of ${declared.map((o) => o.key).join(', ')}`
+              : 'it declares none'),
+        );
+        continue;
+      }
+      const r = option.schema.safeParse(value);
+      if (!r.success)
+        for (const i of r.error.issues)
+          issue(
+            ['probeOptions', id, key, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+            i.message,
+          );
+    }
+  }
 }

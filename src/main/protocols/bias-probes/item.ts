@@ -7,6 +7,8 @@ export interface BiasResponse {
   /** `response` (pointwise data) or `output_1` / `output_2`. */
   slot: string;
   text: string;
+  /** The model that wrote it, where the dataset names it (pairwise `model_1`/`model_2`, pointwise `model`). */
+  model?: string;
 }
 
 export interface BiasItem {
@@ -22,6 +24,9 @@ export interface BiasItem {
   humanScore: number | null;
 }
 
+/** `{ model }` where the dataset names it: a response without one reads as it always did. */
+const modelOf = (v: unknown): { model?: string } => (typeof v === 'string' ? { model: v } : {});
+
 export function biasItem(item: Item): BiasItem {
   const x = item.extra ?? {};
   if (item.output1 != null && item.output2 != null && item.label != null)
@@ -31,8 +36,8 @@ export function biasItem(item: Item): BiasItem {
       instruction: item.instruction,
       category: item.subset,
       responses: [
-        { slot: 'output_1', text: item.output1 },
-        { slot: 'output_2', text: item.output2 },
+        { slot: 'output_1', text: item.output1, ...modelOf(x.model_1) },
+        { slot: 'output_2', text: item.output2, ...modelOf(x.model_2) },
       ],
       label: item.label,
       reference: null,
@@ -44,7 +49,7 @@ export function biasItem(item: Item): BiasItem {
       sourceId: item.sourceId,
       instruction: item.instruction,
       category: item.subset,
-      responses: [{ slot: 'response', text: x.response }],
+      responses: [{ slot: 'response', text: x.response, ...modelOf(x.model) }],
       label: null,
       reference: typeof x.reference === 'string' ? x.reference : null,
       humanScore: typeof x.human_score === 'number' ? x.human_score : null,

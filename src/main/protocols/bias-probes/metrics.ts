@@ -34,6 +34,7 @@ import {
   itemSums,
   partialSpearman,
   pearson,
+  robustnessRate,
   spearman,
   wilcoxonSignedRank,
   wilsonInterval,
@@ -273,7 +274,29 @@ function probeRow(
     ...pairedTest(e, w),
   };
   if (pairs.some((p) => p.flippable !== undefined)) Object.assign(row, flipFields(pairs));
+  if (effectById(effect)!.effect.measure === 'paired-change') Object.assign(row, robustnessFields(pairs));
   return row;
+}
+
+/**
+ * CALM's robustness rate on the row's units. A verdict is unchanged exactly when its difference is
+ * 0: a score moved by 0, or (pairwise) the same choice — the worse response's win score (1, ½, 0)
+ * differs for each of its three choices, so a tie counts as a verdict of its own.
+ */
+function robustnessFields(pairs: readonly Pair[]): {
+  robustness_rate: number | null;
+  robustness_rate_ci: CI | null;
+  robustness_rate_ci_undefined?: string;
+} {
+  const rr = robustnessRate(
+    pairs.map((p) => p.diff === 0),
+    pairs.map((p) => p.sourceId),
+  );
+  return {
+    robustness_rate: rr.rate,
+    robustness_rate_ci: rr.ci,
+    ...(rr.ci_undefined_reason ? { robustness_rate_ci_undefined: rr.ci_undefined_reason } : {}),
+  };
 }
 
 /** Pairwise: how often the verdict turned to the worse response, among the pairs where it could. */
@@ -618,6 +641,7 @@ function placeboRow(
     sd: e.sd,
     p: w ? w.p : 1,
     p_method: w ? w.method : null,
+    ...robustnessFields(pairs),
   };
   if (isPairwise(pairs)) Object.assign(row, flipFields(pairs));
   return row;

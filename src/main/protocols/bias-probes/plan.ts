@@ -217,6 +217,17 @@ export function planRewrite(
   return tasks;
 }
 
+/** What every judge call's prompt change is told of the item and the judge. */
+const callContext = (
+  item: BiasItem,
+  judge: ModelEntry,
+  opts: BiasOptions,
+): Pick<PromptContext, 'opts' | 'item' | 'judge'> => ({
+  opts,
+  item: { sourceId: item.sourceId, instruction: item.instruction, category: item.category },
+  judge: { label: judge.label, model: judge.model },
+});
+
 /**
  * A condition's change of the judge's prompt (a probe that perturbs the instructions or message),
  * after its paraphrase of the judging instructions, if it has one.
@@ -326,7 +337,13 @@ function scoreTask(
         system: scoreSystem(opts.scale, opts.rubric),
         user: scorePrompt(item.instruction, text, opts.scale),
       },
-      { mode: 'pointwise', worse: null, scale: opts.scale },
+      {
+        mode: 'pointwise',
+        worse: null,
+        scale: opts.scale,
+        ...callContext(item, judge, opts),
+        models: { response: item.responses.find((r) => r.slot === slot)?.model ?? null },
+      },
       paraphrase,
     ),
   );
@@ -480,7 +497,14 @@ function planPairwise(
         promptIn(
           c.condition,
           { system: PAIRWISE_SYSTEM, user: pairwisePrompt(item.instruction, a, b) },
-          { mode: 'pairwise', worse, scale: opts.scale },
+          {
+            mode: 'pairwise',
+            worse,
+            scale: opts.scale,
+            ...callContext(item, judge, opts),
+            // shownPair puts output_1 first in the original order.
+            models: shownModels(order, item),
+          },
           paraphrase,
         ),
       );
@@ -488,6 +512,16 @@ function planPairwise(
     }
   }
   return tasks;
+}
+
+/** The model of each letter in one order (the dataset's model_1 / model_2, where it names them). */
+function shownModels(
+  order: (typeof PAIR_ORDERS)[number],
+  item: BiasItem,
+): { A: string | null; B: string | null } {
+  const [m1, m2] = item.responses.map((r) => r.model ?? null);
+  const [a, b] = shownPair(order, m1, m2);
+  return { A: a, B: b };
 }
 
 /** Judge calls whose texts exist now (a variant is judged once its rewrite is stored). */

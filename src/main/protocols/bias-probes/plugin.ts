@@ -22,6 +22,7 @@ import {
   refineBiasConfig,
   resolveBiasOptions,
   REWRITER_LABEL,
+  sealBiasConfig,
   type BiasConfig,
   type BiasOptions,
 } from './config';
@@ -96,6 +97,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   title: 'Bias probes: position, length and format effects by controlled edits',
   configShape: biasConfigShape,
   refineConfig: refineBiasConfig,
+  sealConfig: sealBiasConfig,
   resolveOptions: resolveBiasOptions,
   selectItems(items: Item[], options: BiasOptions): Item[] {
     const read = items.map(biasItem);

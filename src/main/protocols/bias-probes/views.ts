@@ -10,8 +10,10 @@ import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, type BiasExperiment } from './experiment';
-import { rewriteSource } from './plan';
-import { rewriteOf } from '../../../shared/protocols/bias-probes/probe-registry';
+import { planJudge, rewriteSource } from './plan';
+import { allEffects, rewriteOf, selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
+import type { ProtocolTask } from '../types';
+import type { BiasItem } from './item';
 
 export function variantViews(db: Database, view: ExperimentView, flaggedOnly = false): BiasVariantView[] {
   const exp = view as BiasExperiment;
@@ -47,9 +49,21 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
   }
   const judges = exp.config.judges.map((j) => j.label);
   const orders = exp.options.mode === 'pairwise' ? (['orig', 'swap'] as const) : [null];
-  return auditVariants(items, results, exp.options)
+  const judgmentsOf = (sourceId: string, slot: string, base: Condition, variant: Condition) =>
+    judges.flatMap((judge) =>
+      orders.map((order) => ({
+        judge,
+        order,
+        base: answers.get(key(judge, sourceId, slot, base, order)) ?? null,
+        variant: answers.get(key(judge, sourceId, slot, variant, order)) ?? null,
+        ...(exp.options.noiseFloor
+          ? { repeat: repeats.get(key(judge, sourceId, slot, base, order)) ?? null }
+          : {}),
+      })),
+    );
+  const rewrites = auditVariants(items, results, exp.options)
     .filter((a) => a.status === 'ok' && (!flaggedOnly || a.reasons.length > 0))
-    .map((a) => {
+    .map((a): BiasVariantView => {
       const item = byId.get(a.sourceId)!;
       const original = item.responses.find((r) => r.slot === a.slot)!.text;
       // The text the rewrite was made from (plain for Markdown), which its effect starts from.
@@ -65,18 +79,79 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
         text: a.text!,
         ratio: a.ratio,
         reasons: a.reasons,
-        judgments: judges.flatMap((judge) =>
-          orders.map((order) => ({
-            judge,
-            order,
-            base: answers.get(key(judge, a.sourceId, a.slot, baseCondition, order)) ?? null,
-            variant: answers.get(key(judge, a.sourceId, a.slot, a.kind, order)) ?? null,
-            // The base's own repeat: the original's, or the plain text's for a Markdown variant.
-            ...(exp.options.noiseFloor
-              ? { repeat: repeats.get(key(judge, a.sourceId, a.slot, baseCondition, order)) ?? null }
-              : {}),
-          })),
-        ),
+        // With the noise floor, the base's own repeat: the original's, or the plain text's for Markdown.
+        judgments: judgmentsOf(a.sourceId, a.slot, baseCondition, a.kind),
       };
     });
+  if (flaggedOnly) return rewrites;
+  return [...rewrites, ...promptViews(exp, items, judgmentsOf)];
+}
+
+/**
+ * The prompt-only conditions' rows (issue 35): what the judge was told in the condition beside
+ * what it was told in its effect's base, as the plan asks them (the first judge's prompt, which
+ * only a probe reading the judge's name makes differ), for each response (pointwise) or the
+ * worse response of each gold-labelled pair (pairwise, the original order's prompt).
+ */
+function promptViews(
+  exp: BiasExperiment,
+  items: readonly BiasItem[],
+  judgmentsOf: (
+    sourceId: string,
+    slot: string,
+    base: Condition,
+    variant: Condition,
+  ) => BiasVariantView['judgments'],
+): BiasVariantView[] {
+  const conditions = selectedProbes(exp.options).flatMap((p) =>
+    p.conditions.filter((c) => 'same' in c.text && c.prompt !== undefined),
+  );
+  const judge = exp.config.judges[0];
+  if (!conditions.length || !judge) return [];
+  const out: BiasVariantView[] = [];
+  const textOf = (t: ProtocolTask<'judge', JudgeMeta>) =>
+    t.request.messages.map((m) => m.content).join('\n\n');
+  for (const item of items) {
+    // Prompt-only conditions need no rewrite: the plan asks them from the dataset's texts.
+    const tasks = planJudge([item], [judge], exp.options, new Map()).filter((t) => !t.meta.sample);
+    const find = (condition: Condition, slot: string | null) =>
+      tasks.find(
+        (t) =>
+          t.meta.condition === condition &&
+          !t.meta.shown &&
+          (exp.options.mode === 'pairwise' ? t.meta.order === 'orig' : t.meta.slot === slot),
+      );
+    const slots =
+      exp.options.mode === 'pairwise'
+        ? item.label === null
+          ? []
+          : [item.label === 1 ? 'output_2' : 'output_1']
+        : item.responses.map((r) => r.slot);
+    for (const c of conditions) {
+      const base = allEffects().find((e) => e.effect.variant === c.id)?.effect.base ?? 'original';
+      for (const slot of slots) {
+        const [before, after] = [find(base, slot), find(c.id, slot)];
+        if (!before || !after) continue;
+        // The system prompt too where the condition changes it (a rubric or instruction probe).
+        const system = before.request.system !== after.request.system;
+        const shown = (t: ProtocolTask<'judge', JudgeMeta>) =>
+          system ? `${t.request.system ?? ''}\n\n${textOf(t)}` : textOf(t);
+        out.push({
+          itemId: item.sourceId,
+          category: item.category,
+          response: slot,
+          variant: c.id,
+          instruction: item.instruction,
+          base: shown(before),
+          baseLabel: base,
+          text: shown(after),
+          kind: 'prompt',
+          ratio: null,
+          reasons: [],
+          judgments: judgmentsOf(item.sourceId, slot, base, c.id),
+        });
+      }
+    }
+  }
+  return out;
 }

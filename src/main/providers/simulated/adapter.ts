@@ -11,6 +11,7 @@ import { plantedLanguageRate, plantedLanguageVerdict } from './planted-language'
 import { plantedLeanRate, plantedLeanVerdict } from './planted-lean';
 import { plantedMixing, plantedMixingVerdict } from './planted-mixing';
 import { plantedLengthRate, plantedLengthScore } from './planted-length';
+import { withPlantedBias } from './planted-bias';
 import { plantedQualityNoise, plantedQualityScore } from './planted-quality';
 import { seedOf } from './random';
 import { faithfulTwin, isPlantedUnfaithful, plantedUnfaithfulRate, unfaithful } from './planted-unfaithful';
@@ -103,10 +104,12 @@ export class SimulatedChatAdapter implements ChatAdapter {
               flip,
               rng,
             );
+    // A `-bias-<probe><NN>` model: NN % of the calls a probe detects moved its way (planted-bias.ts).
+    const biased = withPlantedBias(spec, answer);
     const planted =
       unfaithfulRate !== null && isPlantedUnfaithful(asked, unfaithfulRate)
-        ? unfaithful(asked, answer)
-        : answer;
+        ? unfaithful(asked, biased)
+        : biased;
     const text = broken
       ? unparseableText(rng)
       : typeof planted === 'string'

@@ -5,6 +5,7 @@
 // power model and report-card gate. The bias-probes protocol (src/main/protocols/bias-probes/)
 // plans, judges, measures, tables and cards every registered probe from these declarations; a
 // probe never reaches into the protocol. Pure: the main side, the dashboard and tests read it.
+import type { ZodType } from 'zod';
 import type { PlanAt } from '../../paper/power-rows';
 import type { PowerComparison } from '../../paper/types';
 import type { Mode, ProbeRow } from './types';
@@ -23,6 +24,23 @@ export interface BiasProbeOptions {
   noiseFloor: boolean;
   /** Paraphrases of the judging instructions per experiment and mode (the rubric probe; 1–5, default 3). */
   paraphrases: number;
+  /**
+   * The selected probes' own options (`BiasProbe.options`) after defaults, by probe id; present
+   * only when a selected probe declares some (a probe reads its own with `probeOption`).
+   */
+  probeOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/**
+ * An option a probe declares for itself: set in the config under `probeOptions.<probe id>.<key>`
+ * (CLI config file, API), checked by `schema`, `default` when not given. The stored config (and
+ * so the manifest) holds every selected probe's options with their defaults filled in.
+ */
+export interface ProbeOption<T = unknown> {
+  key: string;
+  schema: ZodType<T>;
+  default: T;
+  label: Bilingual;
 }
 
 /** A text in both languages of the app. */
@@ -67,6 +85,18 @@ export interface PromptContext {
   worse: 'A' | 'B' | null;
   /** The score scale asked for (pointwise; pairwise: the experiment's scale, unused). */
   scale: number;
+  /** The experiment's resolved options (a probe's own: `probeOption(ctx.opts, id, option)`). */
+  opts: BiasProbeOptions;
+  /** The item the call judges: its instruction (the question the responses answer). */
+  item: { sourceId: string; instruction: string; category: string | null };
+  /** The judge asked (its label in the config, its model name): a self-preference probe's "own". */
+  judge: { label: string; model: string };
+  /**
+   * The models that wrote the responses shown, where the dataset names them (pairwise `model_1`
+   * / `model_2`, pointwise `model`), else null: pairwise by the letter each is shown under in
+   * this call, pointwise the scored response's under `response`.
+   */
+  models: { A: string | null; B: string | null } | { response: string | null };
 }
 
 /** One judge call's prompt, before and after a condition's change. */
@@ -180,6 +210,15 @@ export interface BiasProbe {
    * calls come on top of the battery a study ran before it existed, so such a study is unchanged.
    */
   optIn?: boolean;
+  /**
+   * How its perturbation shows in a judge call, for the simulated provider's `-bias-<id><NN>`
+   * judge (providers/simulated/planted-bias.ts): the side it favours — the letter pairwise, the
+   * scored `response` pointwise — or null where the call carries none (its base, its placebo,
+   * other probes' calls). Without it the simulated provider plants nothing for the probe.
+   */
+  detect?: (prompt: JudgePrompt, mode: Mode) => 'A' | 'B' | 'response' | null;
+  /** Its own options (the kit's `BiasProbeOptions` are shared by all probes). */
+  options?: readonly ProbeOption[];
   texts: {
     /** Its name (report card `{{probe}}`, the wizard's recap). */
     name: Bilingual;
@@ -188,6 +227,16 @@ export interface BiasProbe {
     /** A Methods sentence saying what it perturbs (optional; listed under the design). */
     methods?: Bilingual;
   };
+}
+
+/** A probe's option as resolved (its default when the config leaves it out). */
+export function probeOption<T>(
+  opts: Pick<BiasProbeOptions, 'probeOptions'>,
+  probe: string,
+  option: ProbeOption<T>,
+): T {
+  const given = opts.probeOptions?.[probe];
+  return given && Object.hasOwn(given, option.key) ? (given[option.key] as T) : option.default;
 }
 
 /** What a rewriter answers when a shorter variant has no filler to cut: no variant is made. */

@@ -64,6 +64,15 @@ export interface ProbeRow extends PairedTest {
   flip_rate?: number | null;
   flip_rate_ci?: CI | null;
   flip_n?: number;
+  /**
+   * The robustness rate (CALM, arXiv 2410.02736): share of the paired units whose verdict did not
+   * change between the two conditions (pairwise: the winner, tie included, per item × order;
+   * pointwise: the score). Wilson 95% on the design-effect-adjusted n (stats/robustness.ts).
+   * Paired changes only (a position row has none); null with the reason when there are no units.
+   */
+  robustness_rate?: number | null;
+  robustness_rate_ci?: CI | null;
+  robustness_rate_ci_undefined?: string;
 }
 
 /**
@@ -207,6 +216,13 @@ export interface PlaceboRow {
   flip_rate?: number | null;
   flip_rate_ci?: CI | null;
   flip_n?: number;
+  /**
+   * The robustness rate of the repeat (CALM's consistency rate): the rerun-noise baseline of the
+   * effects' robustness rates read against this placebo. As ProbeRow's.
+   */
+  robustness_rate: number | null;
+  robustness_rate_ci: CI | null;
+  robustness_rate_ci_undefined?: string;
 }
 
 /**

@@ -20,6 +20,12 @@ export interface BiasVariantView {
   /** The condition of `base`: the one the rewrite was made from (probe-types.ts `RewriteSpec.from`). */
   baseLabel: string;
   text: string;
+  /**
+   * `prompt`: a condition that changes the judge's message, not the text (`text: { same: true }`
+   * with `prompt`); `base` and `text` are then the judge's prompt in the effect's base condition
+   * and in this one (pairwise: as asked in the original order). Absent for a rewrite.
+   */
+  kind?: 'prompt';
   ratio: number | null;
   reasons: string[];
   judgments: {

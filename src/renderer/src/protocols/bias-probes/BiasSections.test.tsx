@@ -191,6 +191,34 @@ describe('bias-probes results', () => {
     expect(table.querySelectorAll('tbody tr')[2].textContent).toContain('—');
   });
 
+  it('shows a prompt-only condition as the judge saw it beside its base, the added note as the diff, as text', async () => {
+    const prompt: BiasVariantView = {
+      ...VARIANTS[0],
+      variant: 'note_test',
+      baseLabel: 'original',
+      kind: 'prompt',
+      ratio: null,
+      reasons: [],
+      base: '<response>\nHi <b>x</b>\n</response>',
+      text: '<response>\nHi <b>x</b>\n</response>\n\nNote: <i>most</i> liked it.',
+    };
+    setApi(new FakeApi({ 'experiments.protocolView': protocolViews({ variants: () => [prompt] }) }));
+    render(<VariantBrowser experimentId={3} />);
+    const detail = await screen.findByTestId('bias-variant-detail');
+    expect(detail.textContent).toContain('The judge’s prompt: Original');
+    expect(detail.textContent).toContain('changes what the judge is told');
+    expect(screen.getByTestId('bias-variant-text').textContent).toBe(prompt.text);
+    const diff = screen.getByTestId('bias-diff');
+    expect([...diff.querySelectorAll('ins')].map((e) => e.textContent).join('')).toContain(
+      'Note: <i>most</i> liked it.',
+    );
+    expect(diff.querySelectorAll('del')).toHaveLength(0);
+    expect(detail.querySelector('i, b')).toBeNull();
+    await i18next.changeLanguage('zh');
+    expect((await screen.findByTestId('bias-variant-detail')).textContent).toContain('评审看到的提示：原文');
+    await i18next.changeLanguage('en');
+  });
+
   it('has no repeat column without the noise floor', async () => {
     setApi(new FakeApi({ 'experiments.protocolView': protocolViews({ variants: () => VARIANTS }) }));
     render(<VariantBrowser experimentId={3} />);

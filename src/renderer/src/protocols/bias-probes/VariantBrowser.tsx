@@ -7,7 +7,7 @@ import {
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
 import { diffReasons, ScrollBox, useApi } from '../host';
-import { conditionById, rewriteConditions } from '../../../../shared/protocols/bias-probes/probe-registry';
+import { allConditions, conditionById } from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_NAMESPACES } from './i18n';
 import './bias.css';
 import { CheckLabel } from '../../kits/CheckLabel';
@@ -17,7 +17,8 @@ type Filter = 'all' | BiasVariantView['variant'];
 
 /**
  * Each rewrite beside the text it was made from, the changes between them, and every judge's
- * answer on both. Model text is shown as text only (React escapes it), never as HTML.
+ * answer on both; a condition that changes only the judge's message shows that prompt beside its
+ * base's (the added note as the diff). Model text is shown as text only (React escapes it), never as HTML.
  */
 export function VariantBrowser({
   experimentId,
@@ -61,6 +62,10 @@ export function VariantBrowser({
   // Word-level, character-level for CJK text: the same diff the reason comparison uses.
   const parts = useMemo(() => (row ? diffReasons(row.base, row.text).parts : []), [row]);
   const hasRepeat = row?.judgments.some((j) => j.repeat !== undefined) ?? false;
+  // A condition's name: the page's words for the built-in ones, else its probe's.
+  const nameOf = (id: string) =>
+    t(`results.browser.${id}`, { defaultValue: conditionById(id)?.name[lang] ?? id });
+  const isPrompt = row?.kind === 'prompt';
   return (
     <section className="results-section bias-browser" data-testid="bias-variant-browser">
       <header className="results-section__head">
@@ -88,12 +93,15 @@ export function VariantBrowser({
             }}
           >
             <option value="all">{t('results.browser.all')}</option>
-            {/* Every rewrite a registered probe makes, named by its probe where the page has no words. */}
-            {rewriteConditions().map(({ condition: c }) => (
-              <option key={c.id} value={c.id}>
-                {t(`results.browser.${c.id}`, { defaultValue: c.name[lang] })}
-              </option>
-            ))}
+            {/* Every rewrite or prompt change a registered probe makes (not a derived text: it is a base). */}
+            {allConditions()
+              .map(({ condition: c }) => c)
+              .filter((c) => 'rewrite' in c.text || ('same' in c.text && c.prompt !== undefined))
+              .map((c) => (
+                <option key={c.id} value={c.id}>
+                  {nameOf(c.id)}
+                </option>
+              ))}
           </select>
         </label>
       </div>
@@ -112,7 +120,7 @@ export function VariantBrowser({
                   aria-pressed={i === selected}
                   onClick={() => setSelected(i)}
                 >
-                  <span dir="auto">{r.itemId}</span> · {r.response} · {t(`results.browser.${r.variant}`)}
+                  <span dir="auto">{r.itemId}</span> · {r.response} · {nameOf(r.variant)}
                   {r.reasons.length > 0 && <span className="bias-browser__flag"> ⚑</span>}
                 </button>
               </li>
@@ -124,6 +132,7 @@ export function VariantBrowser({
                 {row.instruction}
               </p>
               <p className="hint">
+                {isPrompt && t('results.browser.promptHint')}
                 {row.ratio !== null && t('results.browser.ratio', { ratio: row.ratio.toFixed(2) })}
                 {row.reasons.length > 0 &&
                   ` · ${t('results.browser.flagged', { reasons: row.reasons.join('; ') })}`}
@@ -131,16 +140,20 @@ export function VariantBrowser({
               <div className="bias-browser__sides">
                 <section>
                   <h3>
-                    {t(`results.browser.${row.baseLabel}`, {
-                      defaultValue: conditionById(row.baseLabel)?.name[lang] ?? row.baseLabel,
-                    })}
+                    {isPrompt
+                      ? t('results.browser.promptIn', { condition: nameOf(row.baseLabel) })
+                      : nameOf(row.baseLabel)}
                   </h3>
                   <pre className="text" dir="auto" data-testid="bias-base-text">
                     {row.base}
                   </pre>
                 </section>
                 <section>
-                  <h3>{t('results.browser.rewritten')}</h3>
+                  <h3>
+                    {isPrompt
+                      ? t('results.browser.promptIn', { condition: nameOf(row.variant) })
+                      : t('results.browser.rewritten')}
+                  </h3>
                   <pre className="text" dir="auto" data-testid="bias-variant-text">
                     {row.text}
                   </pre>

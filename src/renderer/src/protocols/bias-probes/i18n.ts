@@ -105,7 +105,8 @@ const en = {
     scatter: 'Length and score of the original responses',
     browser: {
       title: 'Variant browser',
-      intro: 'Each rewrite beside the text it was made from, with every judge’s answer on both.',
+      intro:
+        'Each rewrite beside the text it was made from, and each prompt change beside the prompt it is compared with, with every judge’s answer on both.',
       flaggedOnly: 'Flagged only',
       variant: 'Variant',
       all: 'All',
@@ -135,6 +136,9 @@ const en = {
       paraphraseFailed: 'The rewriter gave no paraphrase.',
       paraphraseChanged: '{{judge}}: {{changed}} of {{n}} verdicts changed',
       paraphraseFlips: ', {{flips}} flipped to the worse response',
+      promptIn: 'The judge’s prompt: {{condition}}',
+      promptHint:
+        'This condition changes what the judge is told, not the response: its prompt beside the one it is compared with (pairwise: as asked in the original order).',
     },
   },
 };
@@ -221,7 +225,7 @@ const zh = {
     scatter: '原始回答的长度与评分',
     browser: {
       title: '变体浏览',
-      intro: '每个改写与其来源文本并排显示，并附上各评审模型对两者的评判。',
+      intro: '每个改写与其来源文本并排显示，每个提示改动与其对照提示并排显示，并附上各评审模型对两者的评判。',
       flaggedOnly: '仅显示被标记的',
       variant: '变体',
       all: '全部',
@@ -251,6 +255,9 @@ const zh = {
       paraphraseFailed: '改写模型未给出改写。',
       paraphraseChanged: '{{judge}}：{{n}} 个判决中 {{changed}} 个改变',
       paraphraseFlips: '，其中 {{flips}} 个翻转为较差回答',
+      promptIn: '评审看到的提示：{{condition}}',
+      promptHint:
+        '这个条件改变的是告诉评审的内容，而不是回答：它的提示与对照条件的提示并排显示（成对评判：按原顺序提问时的提示）。',
     },
   },
 };

@@ -65,6 +65,8 @@ const HEADERS_ZH: Record<string, string> = {
   changed_rate: '改变率',
   changed_rate_ci: '改变率 95% 置信区间',
   flip_n: '可翻转',
+  robustness_rate: 'RR（稳健率）',
+  robustness_rate_ci: 'RR 95% 置信区间',
 };
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
@@ -83,11 +85,19 @@ const UNDEFINED_ZH: Record<string, string> = {
   'undefined (every difference is equal, so the t interval has no width to estimate)':
     '无定义（所有差都相同，t 区间没有可估计的宽度）',
   'undefined (one difference only)': '无定义（只有一个差）',
+  'undefined (no paired units: no verdict was judged in both conditions)':
+    '无定义（没有配对单位：没有在两种条件下都评判过的判断）',
   'undefined (every difference comes from one item)': '无定义（所有差都来自同一个条目）',
   'undefined (no original verdict left to flip)': '无定义（没有可翻转的原判决）',
   "undefined (every item's differences average to the overall mean, so the item-clustered interval has no width to estimate)":
     '无定义（每个条目的差的均值都等于总均值，按条目聚类的区间没有可估计的宽度）',
 };
+
+// stats/robustness.ts, the report's RR sentence.
+const rrCaption = (m: BiasMetrics) =>
+  `RR：稳健率（CALM，Ye 等 2025），${m.mode === 'pairwise' ? '胜者（含平局）' : '评分'}在两种条件间没有改变的` +
+  `${m.mode === 'pairwise' ? '（条目，顺序）配对' : '回答'}所占比例，附按设计效应调整 n 的 Wilson 95% 置信区间（同一条目的单位并不独立）；` +
+  '安慰剂的 RR 是评审重评的一致率，即效应的 RR 所对照的基线。';
 
 function probeCaption(m: BiasMetrics, extra: string): string {
   const unit = m.mode === 'pairwise' ? '较差回答的胜分（胜 1、平 ½、负 0）' : `评分（1–${m.scale}）`;
@@ -101,6 +111,7 @@ function probeCaption(m: BiasMetrics, extra: string): string {
     (m.mode === 'pairwise'
       ? '翻转：判断转向较差回答的（条目，顺序）配对所占比例（Wilson 95% 置信区间）。'
       : '') +
+    rrCaption(m) +
     extra
   );
 }
@@ -147,7 +158,9 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
         '|Δ|：探针与重复下的平均绝对变化，用绝对变化配对的 Wilcoxon 符号秩检验比较。每种检验都在每个评审模型 × 类别的各效应间做 Holm 校正。' +
         (m.mode === 'pairwise'
           ? '翻转：重复时判断转向较差回答的（条目，顺序）所占比例（Wilson 95% 置信区间）。'
-          : '')
+          : '') +
+        rrCaption(m) +
+        '效应行的 RR 即其偏差概况行的 RR（全部单位）。'
       );
     case 'accuracy':
       return '每个评审模型、变体和类别下，选中金标准（较好）回答的（条目，顺序）判断所占比例；平局不算正确。Wilson 95% 置信区间。';

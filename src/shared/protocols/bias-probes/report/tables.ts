@@ -5,6 +5,7 @@ import { usageTable } from '../../../report/usage';
 import { rateColumns, keyColumns, N_COLUMN, numberColumn, intervalTextColumn } from '../../../report/columns';
 import { positionLeanColumns } from '../../../report/paired-tables';
 import { withoutEchoedPools } from '../../../report/pooled';
+import type { CI } from '../../../report/format';
 import type { BiasMetrics, PlaceboBase, ProbeRow } from '../types';
 import { effectLabelOf, ORIGINAL_PLACEBO_LABEL, placeboLabelOf } from '../probe-registry';
 
@@ -28,7 +29,8 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       'normal approximation with tie correction) and Holm-adjusted p within each judge × category (a family: ' +
       `that category's probe rows${pairwise ? ' and its position test' : ''}; category "all" pools the ` +
       'categories and is a family of its own, shown beside two or more categories); * = ' +
-      `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}${extra}`,
+      `Holm p < 0.05.${pairwise ? ' Flip: share of (item, order) pairs whose verdict moved to the worse response (Wilson 95% CI).' : ''}` +
+      ` ${RR_CAPTION(pairwise)}${extra}`,
     columns: [
       ...keyColumns('judge', 'category', 'effect'),
       N_COLUMN,
@@ -39,6 +41,7 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       col('p_holm', 'Holm p', 'p'),
       intervalTextColumn('sig', 'Sig.'),
       ...(pairwise ? [col('flip_rate', 'Flip', 'pct'), col('flip_rate_ci', 'Flip 95% CI', 'ci')] : []),
+      ...RR_COLUMNS,
     ],
     rows: rows.map((r): TableRow => ({
       judge: r.judge,
@@ -52,10 +55,31 @@ function probeTable(id: string, title: string, m: BiasMetrics, rows: ProbeRow[],
       p_holm: r.p_holm,
       sig: r.significant ? '*' : '',
       ...(pairwise ? { flip_rate: r.flip_rate ?? null, flip_rate_ci: r.flip_rate_ci ?? null } : {}),
+      ...rrCells(r),
     })),
     families: [biasFamily(id, 'p', 'p_holm')],
   };
 }
+
+/** CALM's robustness rate beside the paired effect (stats/robustness.ts). */
+const RR_CAPTION = (pairwise: boolean) =>
+  `RR: robustness rate (CALM, Ye et al. 2025), the share of ${pairwise ? '(item, order) pairs whose winner (tie included)' : 'responses whose score'} ` +
+  'did not change between the two conditions, with a Wilson 95% CI on the design-effect-adjusted n (an item’s units are not independent); ' +
+  'a placebo’s RR is the judge’s rerun consistency, the baseline an effect’s RR is read against.';
+
+const RR_COLUMNS = [
+  withMethod(numberColumn('robustness_rate', 'RR'), 'robustness rate'),
+  withMethod(intervalTextColumn('robustness_rate_ci', 'RR 95% CI'), 'Wilson, design-effect-adjusted n'),
+];
+
+const rrCells = (r: {
+  robustness_rate?: number | null;
+  robustness_rate_ci?: CI | null;
+  robustness_rate_ci_undefined?: string;
+}) => ({
+  robustness_rate: num(r.robustness_rate, 3),
+  robustness_rate_ci: interval(r.robustness_rate_ci, 3, r.robustness_rate_ci_undefined),
+});
 
 /**
  * Holm within each judge × category (category "all" its own family: it pools the categories),
@@ -90,6 +114,9 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
   const pairwise = m.mode === 'pairwise';
   const unit = pairwise ? 'win score of the worse response' : `score (1–${m.scale})`;
   const rows: TableRow[] = [];
+  // The effect's RR is the profile row's: the excess pairs units with the placebo, the RR does not.
+  const effectRow = (x: { judge: string; category: string; effect: string }) =>
+    m.probes.find((r) => r.judge === x.judge && r.category === x.category && r.effect === x.effect) ?? {};
   const none = {
     changed_repeat: null,
     mcnemar_p: null,
@@ -118,6 +145,7 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       changed: count(z.changed, z.n),
       ...none,
       ...(pairwise ? { flip_rate: z.flip_rate ?? null, flip_rate_ci: z.flip_rate_ci ?? null } : {}),
+      ...rrCells(z),
     });
     for (const x of nf.excess.filter(
       (e) => e.judge === z.judge && e.category === z.category && e.repeated === z.repeated,
@@ -143,6 +171,7 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
         abs_p: x.abs_p,
         abs_p_holm: x.abs_p_holm,
         ...(pairwise ? { flip_rate: null, flip_rate_ci: null } : {}),
+        ...rrCells(effectRow(x)),
       });
   }
   return {
@@ -159,7 +188,8 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       'Changed: units whose score the probe changed, and whose repeat changed, compared by the exact McNemar ' +
       'test with the item as its unit (an item’s units are not independent; sign-flip over items); |Δ|: mean absolute change under the probe / the repeat, compared by the Wilcoxon signed-rank test ' +
       'of the paired absolute changes. Each test is Holm-adjusted across the effects of each judge × category.' +
-      `${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}`,
+      `${pairwise ? ' Flip: share of (item, order) whose repeat moved to the worse response (Wilson 95% CI).' : ''}` +
+      ` ${RR_CAPTION(pairwise)} An effect row’s RR is its bias profile’s (all its units).`,
     columns: [
       ...keyColumns('judge', 'category', 'effect'),
       N_COLUMN,
@@ -181,6 +211,7 @@ function noiseFloorTable(m: BiasMetrics): Table | null {
       ...(pairwise
         ? [col('flip_rate', 'Flip', 'pct'), withMethod(col('flip_rate_ci', 'Flip 95% CI', 'ci'), 'Wilson')]
         : []),
+      ...RR_COLUMNS,
     ],
     rows,
     // The excess, changed and |Δ| tests: three families per judge × category, the placebos outside.
