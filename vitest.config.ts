@@ -87,6 +87,12 @@ export default defineConfig({
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
           pool: 'forks',
+          // One Chromium for the project's files, each connecting with contexts of its own.
+          globalSetup: ['test/e2e/helpers/chromium-server.ts'],
+          // As the node project: a worker's process runs file after file with the app's modules,
+          // Playwright and the helpers loaded once (each file its own server, data folder and
+          // browser contexts; the one file that sets env variables deletes them).
+          isolate: false,
           // e2e files run beside the other projects' files (and each other): each starts its own
           // server on a free port with its own data folder and its own Chromium, and writes
           // screenshots of its own names. Serial, they ran only after everything else.

@@ -58,6 +58,8 @@ describe('two processes on one store', () => {
       const second = runCli(['run', config, '--data-dir', data], { MOCK_API_KEY: 'sk-test' });
       expect(second.code).toBe(2);
       expect(second.stderr).toMatch(/running in another process/);
+      // The slow answers only kept the run going until the hold; the rest need not wait.
+      mock.setBehavior({ latencyMs: [20, 60] });
       mock.stopHolding();
 
       const done = await running;

@@ -1,11 +1,10 @@
 // Issue 14 (item 7) in Chromium: from the experiments list to the compare page, two judges of
 // one experiment side by side with paired tests, the CSV download, in English and Chinese.
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
-import { launchChromium } from '../helpers/browser';
+import { downloadBytes, launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt, startServe } from '../helpers/cli';
 import { mockKeys } from '../helpers/llmbar-mock';
@@ -101,7 +100,7 @@ describe('compare runs in Chromium', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'CSV', exact: true }).click(),
     ]);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = (await downloadBytes(download)).toString('utf8');
     expect(download.suggestedFilename()).toBe(`compare-${experimentId}-a-vs-${experimentId}-b.csv`);
     expect(csv).toContain('GPT-4.1 mini,Claude Haiku 4.5,EN,40,20,');
 

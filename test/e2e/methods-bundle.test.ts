@@ -18,6 +18,7 @@ import { startKeylessApp, type AppInBrowser } from './helpers/app';
 import { shootAll, switchLanguage } from './helpers/screens';
 import { createSimJudgeLs, runToFinished } from './helpers/sim-study';
 import { callApi, type ServeHandle } from './helpers/serve';
+import { downloadBytes } from '../helpers/browser';
 
 let app: AppInBrowser<ServeHandle>;
 let page: Page;
@@ -114,7 +115,7 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
       experimentId,
       lang: 'en',
     });
-    expect(readFileSync((await download.path())!, 'utf8')).toBe(files.latex);
+    expect((await downloadBytes(download)).toString('utf8')).toBe(files.latex);
 
     await shootAll(page, 'methods-export', async (lang) => {
       await byTestId('export-methods').click();
@@ -137,11 +138,11 @@ describe('Export → Methods and Export → Study bundle (issue 24)', () => {
     );
     const report = await callApi<BundleVerifyReport>(server, 'bundles.verify', {
       fileName: download.suggestedFilename(),
-      contentBase64: readFileSync((await download.path())!).toString('base64'),
+      contentBase64: (await downloadBytes(download)).toString('base64'),
     });
     expect(report.identical, JSON.stringify(report.checks.filter((c) => !c.equal))).toBe(true);
     expect(report.checks.length).toBeGreaterThan(5);
-    bundleBytes = readFileSync((await download.path())!);
+    bundleBytes = await downloadBytes(download);
     await shootAll(page, 'study-bundle-export', async (lang) => {
       await expect
         .poll(() => byTestId('export-bundle').innerText())

@@ -4,7 +4,6 @@
 // with a reason (an "amended" deviation), saves preregistration.md equal to the API's text in the
 // page language; the results page lists the confirmatory comparisons and the deviations.
 // Screenshots EN/中文 × light/dark.
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreregistrationView } from '../../src/shared/paper/preregistration';
@@ -15,6 +14,7 @@ import { englishOnScreen } from './helpers/english';
 import { switchLanguage, type UiLanguage } from './helpers/screens';
 import { createSimJudgeLs, runToFinished } from './helpers/sim-study';
 import { callApi, type ServeHandle } from './helpers/serve';
+import { downloadBytes } from '../helpers/browser';
 
 let app: AppInBrowser<ServeHandle>;
 let page: Page;
@@ -158,7 +158,7 @@ describe('Preregistration panel (issue 24 part 2)', () => {
       await byTestId('prereg-download').click();
       const download = await downloading;
       expect(download.suggestedFilename()).toBe('preregistration.md');
-      expect(readFileSync((await download.path())!, 'utf8')).toBe((await view(lang)).markdown);
+      expect((await downloadBytes(download)).toString('utf8')).toBe((await view(lang)).markdown);
     }
     await switchLanguage(page, 'en');
 

@@ -4,14 +4,13 @@
 // rating screen is worked by buttons alone, a comment typed before the rating reaches the
 // exported annotations.csv, and the screen is axe-clean with screenshots in EN and 中文; a
 // duplicate's setup is changed before it starts.
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
-import { launchChromium } from '../helpers/browser';
+import { downloadBytes, launchChromium } from '../helpers/browser';
 import { saveScreenshot } from '../helpers/screenshots';
 import { assertBuilt } from '../helpers/cli';
 import { mockKeys } from '../helpers/llmbar-mock';
@@ -218,7 +217,7 @@ describe('rating by buttons, comments kept (issue 38 item 3)', () => {
     await expect.poll(() => byTestId('agreement-dashboard').isVisible()).toBe(true);
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export all (zip)' }).click();
-    const zip = unzipSync(readFileSync((await (await downloading).path())!));
+    const zip = unzipSync(await downloadBytes(await downloading));
     const name = Object.keys(zip).find((n) => n.endsWith('annotations.csv'))!;
     const rows = parse(strFromU8(zip[name]), { columns: true }) as Record<string, string>[];
     const carol = rows.filter((r) => r.annotator === 'carol');

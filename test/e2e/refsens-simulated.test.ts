@@ -3,7 +3,6 @@
 // a random sample of questions), the run, the results (calibration chart, acceptance heatmap,
 // flip bars, every chart marked simulated) and the flip browser with Arabic text read right to
 // left. Screenshots EN/中文 × light/dark of each.
-import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { assertBuilt } from '../helpers/cli';
 import { shootAll, switchLanguage } from './helpers/screens';
 import { startKeylessApp, type AppInBrowser } from './helpers/app';
 import { callApi, type ServeHandle } from './helpers/serve';
+import { downloadBytes } from '../helpers/browser';
 
 const QUESTIONS = 15;
 
@@ -156,7 +156,7 @@ describe('reference sensitivity, simulated, in Chromium', () => {
     await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
     const downloading = page.waitForEvent('download', { timeout: 60_000 });
     await byTestId('export-all').first().click();
-    const zip = unzipSync(readFileSync((await (await downloading).path())!));
+    const zip = unzipSync(await downloadBytes(await downloading));
     const names = Object.keys(zip);
     const manifest = JSON.parse(strFromU8(zip[names.find((n) => n.endsWith('/manifest.json'))!])) as {
       simulated: boolean;

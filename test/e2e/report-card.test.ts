@@ -11,7 +11,7 @@ import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { Item } from '../../src/shared/domain';
 import type { ReportCard } from '../../src/shared/report-card/types';
-import { launchChromium } from '../helpers/browser';
+import { downloadBytes, launchChromium } from '../helpers/browser';
 import { assertBuilt, CHILD_WAIT_MS, ROOT, startServe } from '../helpers/cli';
 import { saveScreenshot } from '../helpers/screenshots';
 import { tempDir } from '../helpers/tmp';
@@ -243,7 +243,7 @@ describe('the judge report card in Chromium', () => {
       page.getByTestId('card-download-png').click(),
     ]);
     expect(download.suggestedFilename()).toBe('report-card-openai-gpt-4.1-mini.png');
-    const png = readFileSync((await download.path())!);
+    const png = await downloadBytes(download);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     await switchLanguage(page, 'en');
   }, 300_000);

@@ -2,7 +2,6 @@
 // keys", starts the run it sets up, and sees the whole flow (run view, dashboard, flips, export)
 // with every page and export marked simulated. Real Chromium against `judge-lab serve`, with no
 // key in its environment and no mock server: the built-in simulated provider answers.
-import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { assertBuilt } from '../helpers/cli';
 import { shootAll, switchLanguage } from './helpers/screens';
 import { startKeylessApp, type AppInBrowser } from './helpers/app';
 import type { ServeHandle } from './helpers/serve';
+import { downloadBytes } from '../helpers/browser';
 
 /** The demo's items and calls: 2 translations per item, 8 verdicts per item and judge, 2 judges. */
 const DEMO_ITEMS = 20;
@@ -110,7 +110,7 @@ describe('the keyless demo in Chromium (issue 13)', () => {
     await expect.poll(() => byTestId('results-page').isVisible(), { timeout: 60_000 }).toBe(true);
     const downloading = page.waitForEvent('download', { timeout: 60_000 });
     await byTestId('export-all').first().click();
-    const zip = unzipSync(readFileSync((await (await downloading).path())!));
+    const zip = unzipSync(await downloadBytes(await downloading));
     const names = Object.keys(zip);
     const manifestName = names.find((n) => n.endsWith('/manifest.json'))!;
     const manifest = JSON.parse(strFromU8(zip[manifestName])) as { simulated: boolean };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatasetFile } from '../../src/main/import';
 import type { Item } from '../../src/shared/domain';
 import type { JudgmentView } from '../../src/shared/protocols/judge-ls/views';
-import { launchChromium } from '../helpers/browser';
+import { downloadBytes, launchChromium } from '../helpers/browser';
 import { assertBuilt, ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { judgeLsResponder, LS_TAG, ZH_TAG } from '../mock-provider/judge-ls-responder';
@@ -379,7 +379,7 @@ describe('results workspace in Chromium via judge-lab serve (issue 5)', () => {
     await byTestId('export-all').first().click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`${EXPERIMENT}.zip`);
-    const zip = unzipSync(readFileSync((await download.path())!));
+    const zip = unzipSync(await downloadBytes(download));
     const file = (rel: string) => zip[`${EXPERIMENT}/${rel}`];
     for (const f of ['metrics.json', 'judgments.csv', 'manifest.json']) expect(file(f), f).toBeDefined();
     const names = Object.keys(zip);

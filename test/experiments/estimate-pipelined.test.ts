@@ -44,8 +44,11 @@ async function estimateAndRun(items: number, translatorRpm: number, judgeRpm: nu
     if (p.experimentId === id && p.status === 'running' && p.etaSeconds !== null) etas.push(p.etaSeconds);
   });
   await core.call('experiments.start', { experimentId: id });
-  const final = await core.experiments.runToEnd(id);
-  expect(final.status).toBe('finished');
+  // Only the first ETA is checked: the run stops once it is shown (running on to the end waited
+  // out the rate limits, 24 s of the file's 25, for no assertion).
+  await expect.poll(() => etas.length).toBeGreaterThan(0);
+  const stopped = await core.call('experiments.cancel', { experimentId: id });
+  expect(stopped.status).toBe('cancelled');
   // The run's first ETA is the estimate (lane by lane, with the calls not planned yet).
   expect(etas[0]).toBe(Math.round(estimated));
   return { estimated };

@@ -13,7 +13,8 @@ export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 // A state is the page's markup in a scheme at a width: the same one again (an element's picture
 // after the page's, the same screen in a later test of the file) has the same violations, so its
-// scan is skipped. Per test file: each file runs in its own process.
+// scan is skipped. Per worker process: the e2e project runs file after file in one (isolate: false),
+// and a state clean in one file is clean in the next.
 const scanned = new Set<string>();
 
 /** Scans taken and skipped in this process (for measuring the cost). */
