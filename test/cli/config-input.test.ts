@@ -68,6 +68,29 @@ describe('experiment config input', () => {
     expect(refused(() => loadExperimentConfig(file)).message).toMatch(/nested deeper than 64 levels/);
   });
 
+  it('names a forbidden key inside an array by its index, file and line', () => {
+    const file = join(dir, 'deep-forbidden.json');
+    const cfg = {
+      ...base(),
+      judges: [
+        { label: 'J', provider: 'p', model: 'm' },
+        { label: 'K', x: [0, {}] },
+      ],
+    };
+    const text = JSON.stringify(cfg, null, 2).replace(
+      '"x": [\n        0,\n        {}',
+      '"x": [\n        0,\n        {"constructor": 1}',
+    );
+    writeFileSync(file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('"constructor"')) + 1;
+    expect(line).toBeGreaterThan(1);
+    const err = refused(() => loadExperimentConfig(file));
+    expect(err.issues[0]).toMatchObject({ field: 'judges[1].x[1].constructor', line });
+    expect(err.message).toContain(
+      `${file}: line ${line}: judges[1].x[1].constructor: is not allowed as a key`,
+    );
+  });
+
   it('reports "__proto__" keys in providers, options, prices and judges as unknown keys', () => {
     const text = JSON.stringify(base())
       .replace(
