@@ -57,6 +57,35 @@ export function browserTexts(
   };
 }
 
+/** The browser's test ids, in the kit's pattern. */
+export type BrowserTestIds = {
+  page: string;
+  filter: string;
+  count: string;
+  list: string;
+  row: string;
+  detail: string;
+};
+
+/**
+ * The browser's test ids from a protocol's prefix: `<prefix>-<list>-page` and `-count`,
+ * `<prefix>-filter`, `<prefix>-<row>-list` and `-row` (`list` the plural, `row` the singular word
+ * of the listed items), and `detail` the opened row's id prefix.
+ */
+export const browserTestIds = (
+  prefix: string,
+  list: string,
+  row: string,
+  detail: string,
+): BrowserTestIds => ({
+  page: `${prefix}-${list}-page`,
+  filter: `${prefix}-filter`,
+  count: `${prefix}-${list}-count`,
+  list: `${prefix}-${row}-list`,
+  row: `${prefix}-${row}-row`,
+  detail,
+});
+
 /** One filter of the browser: a URL query key and the values it may take. */
 export interface BrowserFilter {
   name: string;
@@ -79,10 +108,11 @@ interface BrowserView {
 }
 type RowOf<V extends BrowserView> = V['rows'][number];
 
-interface ItemBrowserProps<V extends BrowserView, R = RowOf<V>> {
-  experimentId: number;
-  query: Record<string, string>;
-  onNavigate: Navigate;
+/**
+ * Where a browser reads its rows and how it is named: a protocol declares it once, as data, beside
+ * its page's query (the rest of the browser is its words, filters, grid and detail).
+ */
+export interface BrowserSource<V extends BrowserView, R = RowOf<V>> {
   /** The protocol page's route name (`#/experiments/<id>/<page>`). */
   page: string;
   /** The protocol's read view, the API query the URL query asks for, and the reader of its answer. */
@@ -95,7 +125,14 @@ interface ItemBrowserProps<V extends BrowserView, R = RowOf<V>> {
    * Test ids are `<prefix>-page`, `<prefix>-filter-<name>`, `-filter-all`, `-count`, `-list`, `-row`;
    * `detail` names the opened row (see ItemDetail's `idPrefix`).
    */
-  testIds: { page: string; filter: string; count: string; list: string; row: string; detail: string };
+  testIds: BrowserTestIds;
+}
+
+interface ItemBrowserProps<V extends BrowserView, R = RowOf<V>> {
+  experimentId: number;
+  query: Record<string, string>;
+  onNavigate: Navigate;
+  source: BrowserSource<V, R>;
   texts: ItemBrowserTexts;
   filters: (data: V | null) => readonly BrowserFilter[];
   grid: (rows: R[]) => BrowserGrid<R>;
@@ -116,15 +153,16 @@ export interface DetailFrame {
  * The URL query holds the whole state, so back/forward and reloads keep the place.
  */
 export function ItemBrowser<V extends BrowserView>(props: ItemBrowserProps<V>) {
-  const { experimentId, query, onNavigate, texts, testIds, rowKey } = props;
+  const { experimentId, query, onNavigate, texts, source } = props;
+  const { testIds, rowKey } = source;
   const { data, error, loading } = useProtocolView(
     experimentId,
-    props.view,
-    props.apiQuery(query),
-    props.read,
+    source.view,
+    source.apiQuery(query),
+    source.read,
   );
   const go = (q: Record<string, string>) =>
-    onNavigate({ name: 'experiment-page', experimentId, page: props.page, query: q });
+    onNavigate({ name: 'experiment-page', experimentId, page: source.page, query: q });
   const setFilter = (key: string, value: string) => go(withFilter(query, key, value));
   const rows: RowOf<V>[] = useMemo(() => data?.rows ?? [], [data]);
   const opened = useMemo(

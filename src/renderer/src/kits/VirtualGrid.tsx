@@ -164,3 +164,20 @@ export function GridRow({
     </div>
   );
 }
+
+/**
+ * A grid cell of text that may be cut to its column: one line, the whole text in its tooltip.
+ * `mono` for ids; `dirAuto` for model or user text in any script.
+ */
+export function TextCell({ text, mono, dirAuto }: { text: string; mono?: boolean; dirAuto?: boolean }) {
+  return (
+    <span
+      role="cell"
+      className={mono ? 'mono ellipsis' : 'ellipsis'}
+      title={text}
+      dir={dirAuto ? 'auto' : undefined}
+    >
+      {text}
+    </span>
+  );
+}

@@ -4,10 +4,13 @@ import {
   readRepeatsView,
   REPEATS_VIEW,
   type QuestionView,
+  type RepeatsViewResult,
 } from '../../../../shared/protocols/self-consistency/views';
 import {
   asOptions,
+  browserTestIds,
   browserTexts,
+  type BrowserSource,
   ItemBrowser,
   type DetailFrame,
   ItemDetail,
@@ -18,8 +21,18 @@ import {
 } from '../../kits/ItemBrowser';
 import { SC_NAMESPACES } from './i18n';
 import { apiQuery, rowKey, SC_UNSTABLE_PAGE } from './query';
-import { GridHead } from '../../kits/VirtualGrid';
+import { GridHead, TextCell } from '../../kits/VirtualGrid';
 import './self-consistency.css';
+
+/** Where the unstable-items browser reads its rows, and its test ids. */
+const UNSTABLE_SOURCE: BrowserSource<RepeatsViewResult> = {
+  page: SC_UNSTABLE_PAGE,
+  view: REPEATS_VIEW,
+  apiQuery,
+  read: readRepeatsView,
+  rowKey,
+  testIds: browserTestIds('sc', 'unstable', 'unstable', 'sc-question'),
+};
 
 /**
  * Self-consistency's unstable-items browser: the questions whose repeats disagree (or all of
@@ -32,19 +45,7 @@ export function UnstablePage(props: ProtocolPageProps) {
   return (
     <ItemBrowser
       {...props}
-      page={SC_UNSTABLE_PAGE}
-      view={REPEATS_VIEW}
-      apiQuery={apiQuery}
-      read={readRepeatsView}
-      rowKey={rowKey}
-      testIds={{
-        page: 'sc-unstable-page',
-        filter: 'sc-filter',
-        count: 'sc-unstable-count',
-        list: 'sc-unstable-list',
-        row: 'sc-unstable-row',
-        detail: 'sc-question',
-      }}
+      source={UNSTABLE_SOURCE}
       texts={browserTexts(t, 'unstable', ['none'])}
       filters={(data) => [
         { name: 'judge', label: t('unstable.judge'), options: asOptions(data?.judges) },
@@ -70,12 +71,8 @@ export function UnstablePage(props: ProtocolPageProps) {
         ),
         cells: (r) => (
           <>
-            <span role="cell" className="mono ellipsis" title={r.itemId}>
-              {r.itemId}
-            </span>
-            <span role="cell" className="ellipsis">
-              {r.judge}
-            </span>
+            <TextCell text={r.itemId} mono />
+            <TextCell text={r.judge} />
             <span role="cell">{condition(r.condition)}</span>
             <span role="cell">{t(`unstable.order.${r.order}`)}</span>
             <span role="cell" className="mono nowrap">

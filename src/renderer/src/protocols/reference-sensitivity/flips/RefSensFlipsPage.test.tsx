@@ -88,7 +88,7 @@ describe('reference-sensitivity flip browser', () => {
 
   it('puts a changed filter in the URL and opens a row by its key', async () => {
     const { onNavigate } = setup({});
-    const rows = await screen.findAllByTestId('refsens-flip-row');
+    await screen.findAllByTestId('refsens-flip-row');
     fireEvent.change(screen.getByTestId('refsens-filter-language'), { target: { value: 'ar' } });
     expect(onNavigate).toHaveBeenLastCalledWith({
       name: 'experiment-page',
@@ -100,7 +100,8 @@ describe('reference-sensitivity flip browser', () => {
       target: { value: 'incorrect_to_correct' },
     });
     expect(onNavigate.mock.lastCall?.[0].query).toEqual({ change: 'incorrect_to_correct' });
-    fireEvent.click(rows[1]);
+    // The rows as drawn now: the virtual list may have drawn them again since the first look.
+    fireEvent.click((await screen.findAllByTestId('refsens-flip-row'))[1]);
     expect(onNavigate.mock.lastCall?.[0].query).toEqual({ open: rowKey(VIEW.rows[1]) });
   });
 

@@ -11,14 +11,31 @@ import {
   type FlipRowView,
   type FlipsView,
 } from '../../../../../shared/protocols/reference-sensitivity/views';
-import { asOptions, browserTexts, ItemBrowser, type BrowserGrid } from '../../../kits/ItemBrowser';
+import {
+  asOptions,
+  browserTestIds,
+  browserTexts,
+  ItemBrowser,
+  type BrowserGrid,
+  type BrowserSource,
+} from '../../../kits/ItemBrowser';
 import { REF_SENS_NAMESPACES } from '../i18n';
 import { FlipDetail } from './FlipDetail';
 import { apiQuery, CHANGES, REFSENS_FLIPS_PAGE, rowKey, TRANSITION_IDS } from './query';
-import { GridHead } from '../../../kits/VirtualGrid';
+import { GridHead, TextCell } from '../../../kits/VirtualGrid';
 import './refsens-flips.css';
 
 const asFlipsView = (data: unknown) => data as FlipsView;
+
+/** Where the flip browser reads its rows, and its test ids. */
+const FLIPS_SOURCE: BrowserSource<FlipsView> = {
+  page: REFSENS_FLIPS_PAGE,
+  view: FLIPS_VIEW,
+  apiQuery,
+  read: asFlipsView,
+  rowKey,
+  testIds: browserTestIds('refsens', 'flips', 'flip', 'refsens-flip'),
+};
 
 /**
  * Reference sensitivity's flip browser: every answer whose verdict changes between settings
@@ -33,19 +50,7 @@ export function RefSensFlipsPage(props: ProtocolPageProps) {
   return (
     <ItemBrowser
       {...props}
-      page={REFSENS_FLIPS_PAGE}
-      view={FLIPS_VIEW}
-      apiQuery={apiQuery}
-      read={asFlipsView}
-      rowKey={rowKey}
-      testIds={{
-        page: 'refsens-flips-page',
-        filter: 'refsens-filter',
-        count: 'refsens-flips-count',
-        list: 'refsens-flip-list',
-        row: 'refsens-flip-row',
-        detail: 'refsens-flip',
-      }}
+      source={FLIPS_SOURCE}
       texts={browserTexts(t, 'flips', ['filters'])}
       filters={(data) => [
         { name: 'judge', label: t('flips.judge'), options: asOptions(data?.judges) },
@@ -95,19 +100,11 @@ function flipGrid(rows: FlipRowView[], t: TFunction): BrowserGrid<FlipRowView> {
     ),
     cells: (r) => (
       <>
-        <span role="cell" className="mono ellipsis" title={r.sourceId}>
-          {r.sourceId}
-        </span>
-        <span role="cell" className="ellipsis">
-          {r.judge}
-        </span>
-        <span role="cell" className="ellipsis">
-          {r.generator}
-        </span>
+        <TextCell text={r.sourceId} mono />
+        <TextCell text={r.judge} />
+        <TextCell text={r.generator} />
         <span role="cell">{r.language}</span>
-        <span role="cell" className="ellipsis" dir="auto" title={r.question}>
-          {r.question}
-        </span>
+        <TextCell text={r.question} dirAuto />
         <span role="cell" className="mono nowrap">
           {(['NR', 'RV', 'RC'] as const).map((s) => verdictMark(r, s)).join(' · ')}
         </span>
