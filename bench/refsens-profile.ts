@@ -1,5 +1,6 @@
 // Where the results API's time goes on a stored run: `node bench/run.mjs refsens-profile <data dir>`
-// (the folder bench:refsens prints). Times each phase of computeResults.
+// (the folder bench:refsens prints). Times each phase of computeResults: wall and this process's
+// CPU (the CPU is the figure to quote on a shared machine).
 import { join } from 'node:path';
 import '../src/main/protocols';
 import { openDatabase } from '../src/main/store/db';
@@ -20,8 +21,12 @@ const dir = process.argv[2];
 const db = openDatabase(join(dir, 'judge-lab.sqlite'));
 const time = <T>(label: string, f: () => T): T => {
   const t = performance.now();
+  const cpu = process.cpuUsage();
   const r = f();
-  console.log(`${label}: ${(performance.now() - t).toFixed(0)} ms`);
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `${label}: ${(performance.now() - t).toFixed(0)} ms wall, ${((used.user + used.system) / 1e3).toFixed(0)} ms CPU`,
+  );
   return r;
 };
 for (let round = 0; round < 2; round++) {

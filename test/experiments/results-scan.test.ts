@@ -7,7 +7,8 @@ import { answeredTaskUsage } from '../../src/main/store/ledger';
 import { listResults, scanResults } from '../../src/main/store/results';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 import { join } from 'node:path';
-import { DB_FILE_NAME, openDatabase } from '../../src/main/store/db';
+import { DB_FILE_NAME, openDatabase, type Database } from '../../src/main/store/db';
+import { serialize } from 'node:v8';
 
 let env: LlmbarMock;
 let id: number;
@@ -149,4 +150,76 @@ describe('one read of the plan for the results page', () => {
     expect(computeResults(db, id)).toEqual(fresh());
     expect({ ...scan(), unsynced: undefined }).toEqual({ ...separately(), unsynced: undefined });
   }, 120_000);
+
+  it('a new process reads the results kept in the store while they hold, and never stale ones', () => {
+    const db = env.core.db;
+    const inNewConnection = <T>(f: (other: Database) => T): T => {
+      const other = openDatabase(join(env.dataDir, DB_FILE_NAME));
+      try {
+        return f(other);
+      } finally {
+        other.close();
+      }
+    };
+    // The kept results marked, so that a read from the store shows in what the call returns.
+    const mark = (variant: string) => {
+      const results = computeResults(db, id, variant === 'true:false');
+      const marked = db
+        .prepare('UPDATE results_cache SET results = ? WHERE experiment_id = ? AND variant = ?')
+        .run(serialize({ ...results, protocol: 'kept' }), id, variant);
+      expect(marked.changes).toBe(1);
+    };
+    mark('false:false');
+    expect(inNewConnection((o) => computeResults(o, id).protocol)).toBe('kept');
+    // The other switch position is kept apart.
+    expect(inNewConnection((o) => computeResults(o, id, true).protocol)).toBe('judge-ls');
+
+    const judged = () => listResults(db, id).filter((r) => r.stage === 'judge' && r.status === 'ok');
+    const changes: [string, () => void][] = [
+      [
+        'a request’s usage',
+        () =>
+          db
+            .prepare('UPDATE requests SET output_tokens = output_tokens + 1 WHERE id = ?')
+            .run(judged()[0].requestId),
+      ],
+      [
+        'a slot pointed at another request',
+        () => {
+          const [a, b] = judged().filter(
+            (r, i, all) => all.findIndex((x) => x.requestId === r.requestId) === i,
+          );
+          db.prepare(
+            'UPDATE experiment_tasks SET request_id = ? WHERE experiment_id = ? AND task_key = ?',
+          ).run(b.requestId, id, a.key);
+        },
+      ],
+      [
+        'an answer whose result is missing',
+        () =>
+          db
+            .prepare('DELETE FROM task_results WHERE experiment_id = ? AND task_key = ?')
+            .run(id, judged().at(-1)!.key),
+      ],
+      [
+        'a config edited',
+        () =>
+          db
+            .prepare(
+              "UPDATE experiments SET config_json = json_set(config_json, '$.earlyWarningAnswers', 7) WHERE id = ?",
+            )
+            .run(id),
+      ],
+    ];
+    for (const [what, change] of changes) {
+      mark('false:false');
+      change();
+      const [got, fromScratch] = inNewConnection((o) => [
+        computeResults(o, id),
+        computeResultsUncached(o, id),
+      ]);
+      expect(got.protocol, what).toBe('judge-ls');
+      expect(got, what).toEqual(fromScratch);
+    }
+  });
 });

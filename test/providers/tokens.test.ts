@@ -12,6 +12,7 @@ import {
   planTokenCounter,
 } from '../../src/main/providers/tokens';
 import type { ChatRequestSpec } from '../../src/main/providers/types';
+import { estimateDone, releaseTokenizerAfterEstimates, tokenizerLoaded } from '../../src/main/providers/sdk';
 
 const spec = (user: string): ChatRequestSpec => ({
   provider: 'p',
@@ -136,5 +137,27 @@ describe('counting a text by its words and lines', () => {
     expect(counter.input(s)).toBe(estimateInputTokens(s));
     expect(counter.input(s)).toBe(estimateInputTokens(s));
     expect(counter.prefix(s)).toBe(cacheablePrefixTokens(s));
+  });
+});
+
+// Last in this file: the one-study switch below stays on for the rest of the module's life.
+describe('the tokenizer after an estimate (issue 39)', () => {
+  it('stays loaded in a process that runs many studies, and goes in one that runs one study, its counts kept', () => {
+    const counted = spec('A text the estimate counts before the tables go.');
+    const n = estimateInputTokens(counted);
+    estimateDone();
+    expect(tokenizerLoaded()).toBe(true);
+    releaseTokenizerAfterEstimates();
+    estimateDone();
+    expect(tokenizerLoaded()).toBe(false);
+    // Counted texts are not counted again: no tables loaded for them.
+    expect(estimateInputTokens(counted)).toBe(n);
+    expect(tokenizerLoaded()).toBe(false);
+    // A new text loads them again, and is counted as the tokenizer counts it.
+    const fresh = 'Ein neuer Text, nach der Freigabe gezählt.';
+    expect(estimateInputTokens(spec(fresh))).toBe(
+      estimateInputTokens(counted) - countTokens(counted.messages[0].content) + countTokens(fresh),
+    );
+    expect(tokenizerLoaded()).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import type { ChatRequestSpec, Usage } from '../providers/types';
 import { BATCH_WINDOW_HOURS } from '../providers/batch-types';
 import { isBatchMode, resolvedBaseURL, type ProviderConfig } from '../providers/config';
 import { costOf } from '../providers/pricing';
+import { estimateDone } from '../providers/sdk';
 import { planTokenCounter, PROMPT_CACHE_MIN_TOKENS } from '../providers/tokens';
 import { modelLimitKey } from '../queue/engine';
 import { FAST_LATENCY, pipelineSeconds, SLOW_LATENCY, type LaneLoad } from '../queue/eta';
@@ -225,6 +226,8 @@ export function estimateTasks(
     if (tier.batch) tier.batch.rounds = tierStages.get(tier.label)?.size ?? 1;
     return tier;
   });
+  // Every text of the plan is counted: `judge-lab run` lets the tokenizer's tables go now.
+  estimateDone();
   return {
     rows: list,
     tiers: tierList,

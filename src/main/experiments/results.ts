@@ -2,6 +2,10 @@
 // Protocol-neutral: the protocol's plug-in turns its stored results into metrics and report
 // content; this module gathers what every protocol needs (results, usage, failures).
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import { APP_VERSION } from '../base/version';
 import { localizeFigure, type FigureLanguage } from '../../shared/report/figure-i18n';
 import type { ExperimentResults, FailedCallView, FlaggedItem, ResultCounts } from '../../shared/experiments';
 import type { FigureSpec } from '../../shared/report/chart-kit';
@@ -18,6 +22,7 @@ import type { Database } from '../store/db';
 import { plannedCount } from '../store/experiments';
 import { answeredTaskUsage, getAnswerRows, getRequests, type AnsweredTaskUsage } from '../store/ledger';
 import { listResults, scanResults, type ResultsScan } from '../store/results';
+import { planFingerprint, readStoredResults, writeStoredResults } from '../store/results-cache';
 import { loadExperiment, modelsOf, type LoadedExperiment } from './load';
 import { storeAnswers } from './stages';
 import { methodsFiles } from '../paper/methods';
@@ -282,23 +287,78 @@ interface CachedResults {
 const resultsCache = new WeakMap<Database, Map<string, CachedResults>>();
 const CACHED_EXPERIMENTS = 4;
 
+/** Moved when stored results of this release must not be read (their shape or meaning changed). */
+const STORED_RESULTS_FORMAT = 1;
+let codeStamp: string | undefined;
+
+/**
+ * The code results are computed by: the release, and the digest of the file this module was
+ * loaded from (the built core chunk, ~1 MB, ~3 ms: a rebuild of a development checkout changes it,
+ * the release number does not; its time would differ between two builds of the same code).
+ */
+function codeVersion(): string {
+  if (codeStamp === undefined) {
+    let file = '';
+    try {
+      file = createHash('sha256')
+        .update(readFileSync(fileURLToPath(import.meta.url)))
+        .digest('hex');
+    } catch {
+      // No file behind the module: the release alone tells the code.
+    }
+    codeStamp = `${APP_VERSION}:${STORED_RESULTS_FORMAT}:${file}`;
+  }
+  return codeStamp;
+}
+
+/**
+ * The signature kept beside stored results, which any later process can take again: the code,
+ * the switches, everything loading read (config, options, items, providers, prices), the flagged
+ * items, the preregistration locks (a tampered one marks nothing confirmatory), and the plan's,
+ * its results' and its requests' fingerprint (store/results-cache.ts).
+ */
+function storedSignature(
+  db: Database,
+  exp: LoadedExperiment,
+  variant: string,
+  flagged: readonly FlaggedItem[],
+): string {
+  const inputs = createHash('sha256')
+    .update(
+      JSON.stringify([
+        exp.row.protocol,
+        exp.row.configJson,
+        exp.view,
+        flagged,
+        readLocks(db, exp.row.id, exp.row.name),
+      ]),
+    )
+    .digest('hex');
+  return JSON.stringify([codeVersion(), variant, inputs, planFingerprint(db, exp.row.id)]);
+}
+
 /**
  * Results as computeResultsUncached makes them, reused while the signature is unchanged. It is
  * taken after answers are stored (storing writes), and checked before storing: when nothing
  * changed since, storing would find nothing to store (and is skipped: at scale it scans the plan).
+ * A process's first call reads them from the store when their stored signature still holds
+ * (issue 39); computed results are kept there unless the experiment is running (`persist`: the
+ * runner's last step, whose status is still "running"), where every call would write them.
  */
 export function computeResults(
   db: Database,
   experimentId: number,
   excludeFlagged = false,
   verifiedOnly = false,
+  persist: 'unless running' | 'always' = 'unless running',
 ): ExperimentResults {
   const exp = loadExperiment(db, experimentId);
   const signatureNow = () =>
     resultsSignature(db, exp, excludeFlagged, exp.protocol.flagged?.(exp.view, db) ?? [], verifiedOnly);
   let cache = resultsCache.get(db);
   if (!cache) resultsCache.set(db, (cache = new Map()));
-  const key = `${experimentId}:${excludeFlagged}:${verifiedOnly}`;
+  const variant = `${excludeFlagged}:${verifiedOnly}`;
+  const key = `${experimentId}:${variant}`;
   const hit = cache.get(key);
   if (hit && hit.signature === signatureNow()) {
     // Most recently used last, so the oldest is the one dropped.
@@ -306,14 +366,35 @@ export function computeResults(
     cache.set(key, hit);
     return structuredClone(hit.results);
   }
-  // Storing (when anything is to store) writes: the signature is taken after it.
+  const remember = (results: ExperimentResults) => {
+    cache.delete(key);
+    cache.set(key, { signature: signatureNow(), results: structuredClone(results) });
+    while (cache.size > CACHED_EXPERIMENTS) cache.delete(cache.keys().next().value!);
+    return results;
+  };
+  const kept = readStoredResults(db, experimentId, variant);
+  if (
+    kept &&
+    kept.signature === storedSignature(db, exp, variant, exp.protocol.flagged?.(exp.view, db) ?? [])
+  ) {
+    try {
+      return remember(deserialize(kept.results) as ExperimentResults);
+    } catch {
+      // Written by another V8 (the app's Electron, the CLI's Node): computed again below.
+    }
+  }
+  // Storing (when anything is to store) writes: the signatures are taken after it.
   const scan = storedScan(db, exp);
-  const signature = signatureNow();
   const results = resultsOf(db, exp, excludeFlagged, scan, verifiedOnly);
-  cache.delete(key);
-  cache.set(key, { signature, results: structuredClone(results) });
-  while (cache.size > CACHED_EXPERIMENTS) cache.delete(cache.keys().next().value!);
-  return results;
+  if (!db.readonly && (persist === 'always' || exp.row.status !== 'running'))
+    writeStoredResults(
+      db,
+      experimentId,
+      variant,
+      storedSignature(db, exp, variant, exp.protocol.flagged?.(exp.view, db) ?? []),
+      serialize(results),
+    );
+  return remember(results);
 }
 
 /** Metrics, tables, flagged items and counts, computed from the store every time. */

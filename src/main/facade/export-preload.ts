@@ -1,2 +1,3 @@
-// For `judge-lab run`: the export's libraries loaded while the calls are in flight (report/preload.ts).
-export { preloadExport } from '../report/preload';
+// For `judge-lab run`, a process that runs one study: the tokenizer's tables go after its
+// estimates (issue 39). The export's libraries are no longer loaded during the run (cli/index.ts).
+export { releaseTokenizerAfterEstimates } from '../providers/sdk';

@@ -24,6 +24,34 @@ export function loadTokenizer(): Tokenizer {
   return (tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer);
 }
 
+// Only a process that runs one study and exits (`judge-lab run`) lets the tables go after an
+// estimate: a process that runs many (the app, the validation) reloaded and recounted them at every
+// run when all did (issue 39: the e2e validation cells 63 s -> 266 s).
+let releaseAfterEstimates = false;
+
+/** Asked by `judge-lab run`: after each estimate the tokenizer's tables may be collected (issue 39). */
+export function releaseTokenizerAfterEstimates(): void {
+  releaseAfterEstimates = true;
+}
+
+/**
+ * An estimate is done. In a one-study process the tables go (the counts stay in tokens.ts, so a
+ * later estimate of the same plan needs no tokenizer; a text not counted yet loads it again).
+ * Module-cache entries go too, or `require` would keep them.
+ */
+export function estimateDone(): void {
+  if (!releaseAfterEstimates || !tokenizer) return;
+  tokenizer = undefined;
+  const req = createRequire(import.meta.url);
+  for (const id of Object.keys(req.cache))
+    if (/[\\/]node_modules[\\/]gpt-tokenizer[\\/]/.test(id)) delete req.cache[id];
+}
+
+/** Whether the tokenizer's tables are loaded (tests of the release above). */
+export function tokenizerLoaded(): boolean {
+  return tokenizer !== undefined;
+}
+
 /**
  * A successful call's body as the SDKs' own parse step reads it (non-streamed): JSON when the
  * content type says so, else the text; null for 204 and undefined for an empty JSON body.

@@ -152,9 +152,10 @@ async function writeAll(
   // left out, named in the manifest and in the result, and everything else is written.
   const fail = (id: string, format: FigureFailure['format'], err: unknown) =>
     failed.push({ id, format, error: err instanceof Error ? err.message : String(err) });
-  // PNGs are drawn in worker threads (png-pool.ts): each is sent as soon as its SVG is ready, so
-  // they overlap the next SVGs, the tables and the workbook built on this thread. Files are
-  // still written (and listed) in the same order.
+  // PNGs are drawn in a worker (png-pool.ts) one at a time, after the workbook: sent as soon as
+  // each SVG was ready, they overlapped the workbook, and the worker's pixmaps, the PNG buffers
+  // waiting to be written and the workbook made the export the one-shot run's peak (issue 39:
+  // +55 MiB at the position study's export). Files are written (and listed) in the same order.
   const ids = new Set<string>();
   for (const spec of input.figures) {
     if (ids.has(spec.id)) throw new Error(`two figures share the id "${spec.id}"`);
@@ -168,10 +169,7 @@ async function writeAll(
       fail(spec.id, 'svg', err);
       return [];
     }
-    const png = options.png === false ? null : renderPng(figure.svg, figure.width);
-    // Awaited below; until then a failure must not count as unhandled.
-    png?.catch(() => undefined);
-    return [{ figure, png }];
+    return [figure];
   });
 
   // Drawing the SVGs leaves tens of MB of ECharts' garbage, which V8 would otherwise keep until its
@@ -192,13 +190,15 @@ async function writeAll(
     files.push('tables/tables.xlsx');
   }
 
+  // The workbook's garbage goes before the worker's pixmaps come (the same reason as above).
+  if (options.png !== false && figures.length > 0) collectGarbage();
   await mkdir(join(dir, 'figures'));
-  for (const { figure, png } of figures) {
+  for (const figure of figures) {
     await put(`figures/${figure.id}.svg`, figure.svg);
-    if (!png) continue;
+    if (options.png === false) continue;
     let pixels: Buffer;
     try {
-      pixels = await png;
+      pixels = await renderPng(figure.svg, figure.width);
     } catch (err) {
       fail(figure.id, 'png', err);
       continue;

@@ -329,7 +329,7 @@ export function answeredTaskUsage(db: Database, experimentId: number): AnsweredT
     `SELECT t.task_key AS key, t.stage, t.meta_json, r.id, r.status, r.model, r.input_tokens AS inputTokens,
             r.output_tokens AS outputTokens, r.cached_tokens AS cachedTokens,
             r.cache_write_tokens AS cacheWriteTokens, r.cost_usd AS costUsd
-       FROM experiment_tasks t JOIN requests r ON r.id = t.request_id
+       FROM experiment_tasks t JOIN requests r INDEXED BY requests_answer ON r.id = t.request_id
       WHERE t.experiment_id = ? AND r.status IN ('done', 'failed')
       ORDER BY t.task_key`,
   ).all(experimentId) as (Omit<AnsweredTaskUsage, 'meta'> & { meta_json: string })[];

@@ -227,7 +227,7 @@ export function scanResults(db: Database, experimentId: number): ResultsScan {
                   r.cache_write_tokens, r.cost_usd
              FROM experiment_tasks t
              LEFT JOIN task_results x ON x.experiment_id = t.experiment_id AND x.task_key = t.task_key
-             LEFT JOIN requests r ON r.id = t.request_id
+             LEFT JOIN requests r INDEXED BY requests_answer ON r.id = t.request_id
             WHERE t.experiment_id = ?
             ORDER BY t.task_key`,
         )
