@@ -135,7 +135,12 @@ export function usePromptProbeRun(read: (lastParagraph: string) => NoteReading |
     limit,
     providers: {
       openai: { kind: 'openai', baseURL: `${ctx.mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 8 },
-      anthropic: { kind: 'anthropic', baseURL: ctx.mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 8 },
+      anthropic: {
+        kind: 'anthropic',
+        baseURL: ctx.mock.url,
+        apiKeyEnv: 'MOCK_ANTHROPIC_KEY',
+        concurrency: 8,
+      },
     },
     judges,
     ...extra,
@@ -196,7 +201,9 @@ export function usePromptProbeRun(read: (lastParagraph: string) => NoteReading |
     expect(row.mean_ci).toEqual(e.ci);
     const byItem = new Map<string, number[]>();
     items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
-    const w = wilcoxonSignedRank([...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length))!;
+    const w = wilcoxonSignedRank(
+      [...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
+    )!;
     expect(row.p).toBe(w.p);
     expect(row.robustness_rate).toBeCloseTo(diffs.filter((d) => d === 0).length / n, 12);
     expect(row.robustness_rate_ci).toEqual(
@@ -225,7 +232,10 @@ export function usePromptProbeRun(read: (lastParagraph: string) => NoteReading |
     expect(row.mean).toBeCloseTo(diffs.reduce((a, b) => a + b, 0) / n, 12);
     const flippable = pairs.filter(([, b]) => b.winner !== b.worse);
     expect(row.flip_n).toBe(flippable.length);
-    expect(row.flip_rate).toBeCloseTo(flippable.filter(([v]) => v.winner === v.worse).length / flippable.length, 12);
+    expect(row.flip_rate).toBeCloseTo(
+      flippable.filter(([v]) => v.winner === v.worse).length / flippable.length,
+      12,
+    );
     expect(row.robustness_rate).toBeCloseTo(pairs.filter(([v, b]) => v.winner === b.winner).length / n, 12);
     if (model.endsWith('-null')) expect(row.significant).toBe(false);
     else {

@@ -102,9 +102,9 @@ describe('the bandwagon probe (a majority said to prefer one response)', () => {
     );
     const noted = h.seen.filter((r) => /% of people believe/.test(r.lastUser));
     expect(noted).toHaveLength(JUDGES.length * LIMIT * 2);
-    expect(noted.every((r) => /\n\nNote: 75% of people believe Response [AB] is better\.$/.test(r.lastUser))).toBe(
-      true,
-    );
+    expect(
+      noted.every((r) => /\n\nNote: 75% of people believe Response [AB] is better\.$/.test(r.lastUser)),
+    ).toBe(true);
     for (const judge of JUDGES) {
       const row = metrics.probes.find((r) => r.category === 'all' && r.judge === judge.label)!;
       h.checkPairwiseRow(row, judge.model, 2 * LIMIT);
@@ -125,13 +125,15 @@ describe('the bandwagon probe (a majority said to prefer one response)', () => {
   it('runs keyless on the simulated provider: the knob’s effect is recovered and flagged, none is not', async () => {
     const row = (m: Awaited<ReturnType<typeof h.run>>['metrics'], judge: string) =>
       m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === 'bandwagon')!;
-    const pointwise = (await h.run(h.simConfig('bandwagon-sim-pointwise', 'bandwagon', 'pointwise', 12))).metrics;
+    const pointwise = (await h.run(h.simConfig('bandwagon-sim-pointwise', 'bandwagon', 'pointwise', 12)))
+      .metrics;
     expect(row(pointwise, 'Planted judge').n).toBe(24);
     expect(row(pointwise, 'Planted judge').mean).toBeGreaterThan(0.3);
     expect(row(pointwise, 'Planted judge').significant).toBe(true);
     expect(row(pointwise, 'Plain judge').significant).toBe(false);
     expect(Math.abs(row(pointwise, 'Plain judge').mean)).toBeLessThan(0.15);
-    const pairwise = (await h.run(h.simConfig('bandwagon-sim-pairwise', 'bandwagon', 'pairwise', 30))).metrics;
+    const pairwise = (await h.run(h.simConfig('bandwagon-sim-pairwise', 'bandwagon', 'pairwise', 30)))
+      .metrics;
     expect(row(pairwise, 'Planted judge').significant).toBe(true);
     expect(row(pairwise, 'Planted judge').flip_rate).toBeGreaterThan(0.3);
     expect(row(pairwise, 'Plain judge').significant).toBe(false);

@@ -30,7 +30,10 @@ const h = usePromptProbeRun((last) => {
   if (author && NEUTRALS.has(author[1])) return { effect: 'diversity', arm: 'base' };
   const anonymous = [`Written by ${ANONYMOUS_AUTHOR}.`, pairWrittenBy(ANONYMOUS_AUTHOR, ANONYMOUS_AUTHOR)];
   if (anonymous.includes(last)) return { effect: 'compassion_fade', arm: 'base' };
-  if (/^Written by .+\.$/.test(last) || /^Response A was written by .+\. Response B was written by .+\.$/.test(last))
+  if (
+    /^Written by .+\.$/.test(last) ||
+    /^Response A was written by .+\. Response B was written by .+\.$/.test(last)
+  )
     return { effect: 'compassion_fade', arm: 'variant' };
   return null;
 });
@@ -43,9 +46,9 @@ const JUDGES = [
 const EFFECTS = ['compassion_fade', 'diversity'];
 
 const prompt = (condition: string, ctx: Partial<PromptContext>) =>
-  identityProbe.conditions
-    .find((c) => c.id === condition)!
-    .prompt!({ system: 's', user: 'u' }, {
+  identityProbe.conditions.find((c) => c.id === condition)!.prompt!(
+    { system: 's', user: 'u' },
+    {
       mode: 'pairwise',
       worse: 'A',
       scale: 5,
@@ -54,7 +57,8 @@ const prompt = (condition: string, ctx: Partial<PromptContext>) =>
       judge: { label: 'j', model: 'm' },
       models: { A: null, B: null },
       ...ctx,
-    }).user;
+    },
+  ).user;
 
 describe('the identity probe (compassion-fade and diversity)', () => {
   it('names the dataset’s models where it gives both, else the fixed pair with the drawn side on the worse response', () => {
@@ -74,7 +78,9 @@ describe('the identity probe (compassion-fade and diversity)', () => {
     expect(prompt('names_shown', { mode: 'pointwise', worse: null, models: { response: null } })).toBe(
       `u\n\nWritten by ${FALLBACK_MODELS.worse}.`,
     );
-    expect(new Set([FALLBACK_MODELS.worse, FALLBACK_MODELS.better])).toEqual(new Set(['GPT-4', 'Llama-2-7B-Chat']));
+    expect(new Set([FALLBACK_MODELS.worse, FALLBACK_MODELS.better])).toEqual(
+      new Set(['GPT-4', 'Llama-2-7B-Chat']),
+    );
   });
 
   it('states one group per item by a stable draw, against a neutral statement of as many words about the same response', () => {
@@ -82,7 +88,9 @@ describe('the identity probe (compassion-fade and diversity)', () => {
     const drawn = RECORDS.map((r) => diversityGroupOf(r.id).group);
     // Every group is drawn across the sample, none for most items.
     expect(new Set(drawn)).toEqual(GROUPS);
-    expect(Math.max(...[...GROUPS].map((g) => drawn.filter((d) => d === g).length))).toBeLessThan(drawn.length / 3);
+    expect(Math.max(...[...GROUPS].map((g) => drawn.filter((d) => d === g).length))).toBeLessThan(
+      drawn.length / 3,
+    );
     const { group, neutral } = diversityGroupOf('Natural-001');
     expect(prompt('author_identity', { worse: 'B' })).toBe(`u\n\nThe author of Response B is ${group}.`);
     expect(prompt('author_neutral', { worse: 'B' })).toBe(`u\n\nThe author of Response B is ${neutral}.`);
@@ -93,7 +101,11 @@ describe('the identity probe (compassion-fade and diversity)', () => {
 
   it('pointwise: recovers both planted changes from the mock log in both wire formats, Holm over the two; the null judge is not flagged', async () => {
     const { id, metrics } = await h.run(
-      h.mockConfig('identity-pointwise', LIMIT, JUDGES, { mode: 'pointwise', probes: ['identity'], noiseFloor: true }),
+      h.mockConfig('identity-pointwise', LIMIT, JUDGES, {
+        mode: 'pointwise',
+        probes: ['identity'],
+        noiseFloor: true,
+      }),
     );
     for (const judge of JUDGES) {
       const rows = metrics.probes.filter((r) => r.category === 'all' && r.judge === judge.label);
@@ -144,7 +156,9 @@ describe('the identity probe (compassion-fade and diversity)', () => {
       ...h.mockConfig('identity-named', 2, [JUDGES[0]], { mode: 'pairwise', probes: ['identity'] }),
       dataset: 'identity models',
     });
-    const named = h.seen.filter((r) => /Response A was written by [xy]model-\d\. Response B was written by [xy]model-\d\.$/.test(r.lastUser));
+    const named = h.seen.filter((r) =>
+      /Response A was written by [xy]model-\d\. Response B was written by [xy]model-\d\.$/.test(r.lastUser),
+    );
     expect(named).toHaveLength(4);
     expect(h.seen.some((r) => r.lastUser.includes(FALLBACK_MODELS.worse))).toBe(false);
   }, 60_000);
@@ -152,7 +166,8 @@ describe('the identity probe (compassion-fade and diversity)', () => {
   it('runs keyless on the simulated provider: both knob effects are recovered and flagged, none is not', async () => {
     const row = (m: Awaited<ReturnType<typeof h.run>>['metrics'], judge: string, effect: string) =>
       m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === effect)!;
-    const pointwise = (await h.run(h.simConfig('identity-sim-pointwise', 'identity', 'pointwise', 12))).metrics;
+    const pointwise = (await h.run(h.simConfig('identity-sim-pointwise', 'identity', 'pointwise', 12)))
+      .metrics;
     const pairwise = (await h.run(h.simConfig('identity-sim-pairwise', 'identity', 'pairwise', 30))).metrics;
     for (const effect of EFFECTS) {
       expect(row(pointwise, 'Planted judge', effect).mean).toBeGreaterThan(0.3);

@@ -20,7 +20,11 @@ const words = (s: string) => s.split(/\s+/).length;
 const h = usePromptProbeRun((last) => {
   if (last === REFINED_NOTE || last === refinedPairNote('A') || last === refinedPairNote('B'))
     return { effect: 'refinement', arm: 'variant' };
-  if (last === REFINED_NEUTRAL_NOTE || last === refinedPairNeutralNote('A') || last === refinedPairNeutralNote('B'))
+  if (
+    last === REFINED_NEUTRAL_NOTE ||
+    last === refinedPairNeutralNote('A') ||
+    last === refinedPairNeutralNote('B')
+  )
     return { effect: 'refinement', arm: 'base' };
   return null;
 });
@@ -67,7 +71,9 @@ describe('the refinement-aware probe (a response said to be a refined version of
     expect(gate.definition.source).toMatch(/Cohen \(1988\).*CALM/);
     expect(gate.status).toBe('fail');
     const nullCard = await h.ctx.core.call('judges.reportCard', { model: 'refine-judge-null' });
-    expect(nullCard.gates.find((g) => g.definition.id === 'refinement_effect')!.status).not.toBe('not_measured');
+    expect(nullCard.gates.find((g) => g.definition.id === 'refinement_effect')!.status).not.toBe(
+      'not_measured',
+    );
     for (const lang of ['en', 'zh'] as const) {
       const methods = await h.ctx.core.call('experiments.methods', { experimentId: pointwiseId, lang });
       expect(methods.markdown).toContain(refinementProbe.texts.methods![lang]);
@@ -90,11 +96,13 @@ describe('the refinement-aware probe (a response said to be a refined version of
   it('runs keyless on the simulated provider: the knob’s effect is recovered and flagged, none is not', async () => {
     const row = (m: Awaited<ReturnType<typeof h.run>>['metrics'], judge: string) =>
       m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === 'refinement')!;
-    const pointwise = (await h.run(h.simConfig('refinement-sim-pointwise', 'refinement', 'pointwise', 12))).metrics;
+    const pointwise = (await h.run(h.simConfig('refinement-sim-pointwise', 'refinement', 'pointwise', 12)))
+      .metrics;
     expect(row(pointwise, 'Planted judge').mean).toBeGreaterThan(0.3);
     expect(row(pointwise, 'Planted judge').significant).toBe(true);
     expect(row(pointwise, 'Plain judge').significant).toBe(false);
-    const pairwise = (await h.run(h.simConfig('refinement-sim-pairwise', 'refinement', 'pairwise', 30))).metrics;
+    const pairwise = (await h.run(h.simConfig('refinement-sim-pairwise', 'refinement', 'pairwise', 30)))
+      .metrics;
     expect(row(pairwise, 'Planted judge').significant).toBe(true);
     expect(row(pairwise, 'Planted judge').flip_rate).toBeGreaterThan(0.3);
     expect(row(pairwise, 'Plain judge').significant).toBe(false);

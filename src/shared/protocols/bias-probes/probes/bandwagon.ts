@@ -44,7 +44,9 @@ export const bandwagonProbe: BiasProbe = {
       text: { same: true },
       pointwise: true,
       pairwise: 'both',
-      prompt: withNote((ctx) => (ctx.mode === 'pairwise' ? BANDWAGON_PAIR_NEUTRAL_NOTE : BANDWAGON_NEUTRAL_NOTE)),
+      prompt: withNote((ctx) =>
+        ctx.mode === 'pairwise' ? BANDWAGON_PAIR_NEUTRAL_NOTE : BANDWAGON_NEUTRAL_NOTE,
+      ),
     },
     {
       id: 'bandwagon',

@@ -67,7 +67,8 @@ export const writtenBy = (model: string) => `Written by ${model}.`;
 export const pairWrittenBy = (a: string, b: string) =>
   `Response A was written by ${a}. Response B was written by ${b}.`;
 export const authorIs = (group: string) => `The author of this response is ${group}.`;
-export const pairAuthorIs = (letter: 'A' | 'B', group: string) => `The author of Response ${letter} is ${group}.`;
+export const pairAuthorIs = (letter: 'A' | 'B', group: string) =>
+  `The author of Response ${letter} is ${group}.`;
 
 /** The two names a pairwise call shows, by letter: the dataset's where it names both, else the fallback. */
 export function shownNames(ctx: PromptContext): { A: string; B: string } {
@@ -102,7 +103,9 @@ export const identityProbe: BiasProbe = {
       pointwise: true,
       pairwise: 'both',
       prompt: append((ctx) =>
-        ctx.mode === 'pairwise' ? pairWrittenBy(ANONYMOUS_AUTHOR, ANONYMOUS_AUTHOR) : writtenBy(ANONYMOUS_AUTHOR),
+        ctx.mode === 'pairwise'
+          ? pairWrittenBy(ANONYMOUS_AUTHOR, ANONYMOUS_AUTHOR)
+          : writtenBy(ANONYMOUS_AUTHOR),
       ),
     },
     {

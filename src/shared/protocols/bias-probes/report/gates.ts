@@ -27,18 +27,20 @@ export const BIAS_GATES: readonly GateDeclaration[] = [
       ['refinement_effect', 'Refinement-aware effect |d_z|', '改进感知效应 |d_z|'],
       ['identity_effect', 'Identity effect |d_z|', '身份效应 |d_z|'],
     ] as const
-  ).map(
-    ([id, en, zh]): GateDeclaration => ({
-      id,
-      comparator: 'abs_below',
-      threshold: 0.2,
-      ciMustClear: false,
-      unit: 'num',
-      source: 'Cohen (1988): d = 0.2 is a small effect; CALM (Ye et al., ICLR 2025, arXiv 2410.02736) for the bias',
-      text: {
-        en: { name: en },
-        zh: { name: zh, source: 'Cohen (1988)：d = 0.2 为小效应；偏差依据 CALM（Ye 等，ICLR 2025，arXiv 2410.02736）' },
+  ).map(([id, en, zh]): GateDeclaration => ({
+    id,
+    comparator: 'abs_below',
+    threshold: 0.2,
+    ciMustClear: false,
+    unit: 'num',
+    source:
+      'Cohen (1988): d = 0.2 is a small effect; CALM (Ye et al., ICLR 2025, arXiv 2410.02736) for the bias',
+    text: {
+      en: { name: en },
+      zh: {
+        name: zh,
+        source: 'Cohen (1988)：d = 0.2 为小效应；偏差依据 CALM（Ye 等，ICLR 2025，arXiv 2410.02736）',
       },
-    }),
-  ),
+    },
+  })),
 ];
