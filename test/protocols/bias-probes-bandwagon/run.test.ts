@@ -111,6 +111,24 @@ describe('the bandwagon probe (a majority said to prefer one response)', () => {
     }
   }, 120_000);
 
+  it('leaves its options out of a config that does not name it (an opt-in probe is not in the default set)', async () => {
+    // No `probes`: position, length and format, so a rewriter.
+    const config = h.mockConfig('bandwagon-default-set', 2, [JUDGES[0]], {
+      mode: 'pointwise',
+      rewriter: { provider: 'openai', model: 'wagon-rewriter' },
+    });
+    const { id } = await h.ctx.core.call('experiments.create', { config });
+    const stored = (await h.ctx.core.call('experiments.get', { experimentId: id })).config;
+    expect(stored).not.toHaveProperty('probeOptions');
+    expect(stored).not.toHaveProperty('probes');
+    const named = await h.ctx.core.call('experiments.create', {
+      config: h.mockConfig('bandwagon-named', 2, [JUDGES[0]], { mode: 'pointwise', probes: ['bandwagon'] }),
+    });
+    expect((await h.ctx.core.call('experiments.get', { experimentId: named.id })).config).toMatchObject({
+      probeOptions: { bandwagon: { percent: 90 } },
+    });
+  });
+
   it('refuses a minority as the bandwagon, naming the field', async () => {
     await expect(
       h.ctx.core.call('experiments.create', {
