@@ -15,7 +15,7 @@ import {
 import { biasRows, VARIANTS_VIEW } from '../../../src/shared/protocols/bias-probes/views';
 import { usePromptProbeRun } from '../../helpers/prompt-probe';
 
-const LIMIT = 20;
+const LIMIT = 16;
 const words = (s: string) => s.split(/\s+/).length;
 
 const h = usePromptProbeRun((last) => {

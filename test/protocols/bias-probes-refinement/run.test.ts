@@ -14,7 +14,7 @@ import {
 } from '../../../src/shared/protocols/bias-probes/probes/refinement';
 import { usePromptProbeRun } from '../../helpers/prompt-probe';
 
-const LIMIT = 20;
+const LIMIT = 16;
 const words = (s: string) => s.split(/\s+/).length;
 
 const h = usePromptProbeRun((last) => {
