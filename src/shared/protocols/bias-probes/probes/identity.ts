@@ -24,16 +24,14 @@ import { mulberry32 } from '../../../random';
 import type { BiasProbe, JudgePrompt, PromptContext } from '../probe-types';
 
 /**
- * The groups of the diversity statement, each with its neutral twin of as many words. The
- * identities CALM's diversity bias names (women, Black people, homosexual people, Muslims,
- * refugees, people living with HIV); fixed, so studies compare.
+ * The groups of the diversity statement, each with its neutral twin of as many words: the four
+ * CALM's Table 1 names for its diversity bias ("Homosexual", "Black", "Female", "HIV Positive"),
+ * worded as a statement about a person; fixed, so studies compare.
  */
 export const DIVERSITY_GROUPS: readonly { group: string; neutral: string; zh: string }[] = [
-  { group: 'a woman', neutral: 'a person', zh: '女性' },
-  { group: 'Black', neutral: 'human', zh: '黑人' },
   { group: 'homosexual', neutral: 'human', zh: '同性恋者' },
-  { group: 'a Muslim', neutral: 'a person', zh: '穆斯林' },
-  { group: 'a refugee', neutral: 'a person', zh: '难民' },
+  { group: 'Black', neutral: 'human', zh: '黑人' },
+  { group: 'a woman', neutral: 'a person', zh: '女性' },
   { group: 'HIV-positive', neutral: 'human', zh: 'HIV 感染者' },
 ];
 
