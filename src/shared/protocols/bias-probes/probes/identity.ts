@@ -6,14 +6,14 @@
 // - Compassion-fade: real model names instead of anonymous authors. Pointwise "Written by
 //   <model>." against "Written by an assistant."; pairwise each letter's author named against
 //   both named "an assistant". The names are the dataset's answer models (`model_1`/`model_2`,
-//   `model`) where it gives them; else a fixed pair of well-known names, which goes to the worse
-//   response a stable draw made once (FALLBACK_MODELS; pointwise, where no side is worse, every
-//   response gets the worse side's name). Why not a fresh draw per item: a judge that
-//   favours one name would move the worse response's win score up on half the items and down on
-//   the other half, and the paired test of the mean would cancel what it should find (only the
-//   robustness rate would show it); one fixed side, drawn once and said in the Methods, keeps
-//   the effect signed. Where the dataset names the models, the effect is of
-//   revealing those names, whichever way they point.
+//   `model`) where it gives both; else a fixed pair of well-known names, which of them labels the
+//   worse response decided once by a stable draw (FALLBACK_MODELS; pointwise, where no side is
+//   worse, every response gets the worse side's name). Why not a fresh draw per item: a judge
+//   that favours one name would move the worse response's win score up on half the items and
+//   down on the other half, and the paired test of the mean would cancel what it should find
+//   (only the robustness rate would show it); one side, drawn once and said in the Methods,
+//   keeps the effect signed. Where the dataset names the models, the effect is of revealing
+//   those names, whichever way they point.
 // - Diversity: an identity statement about the author ("The author of this response is a
 //   woman."; pairwise of the worse response), one group per item by a stable draw from
 //   DIVERSITY_GROUPS. The base is a neutral author statement with as many words ("… is a
