@@ -96,7 +96,9 @@ export const DEFAULT_PARAPHRASES = 3;
  * no selected probe declares any, so the options (and stored configs) of the others are as before.
  */
 export function resolveProbeOptions(config: BiasConfig): Record<string, Record<string, unknown>> | null {
-  const probes = config.probes ?? biasProbeIds();
+  // The probes a config without `probes` runs: an opt-in probe's options are not filled in for it
+  // (the check then refuses them as options of a probe not selected).
+  const probes = config.probes ?? defaultProbeIds();
   const byProbe: Record<string, Record<string, unknown>> = config.probeOptions ?? {};
   const declaring = biasProbes().filter((p) => probes.includes(p.id) && p.options?.length);
   if (!declaring.length) return null;

@@ -2,9 +2,12 @@
 // tables list them (DESIGN.md §1b "How to add a probe"; a test registers its own with
 // `registerBiasProbe`).
 import type { BiasProbe } from '../probe-types';
+import { bandwagonProbe } from './bandwagon';
 import { formatProbe } from './format';
+import { identityProbe } from './identity';
 import { lengthProbe } from './length';
 import { positionProbe } from './position';
+import { refinementProbe } from './refinement';
 import { rubricProbe } from './rubric';
 import { scoreOrderProbe } from './score-order';
 
@@ -16,4 +19,7 @@ export const BUILT_IN_PROBES: readonly BiasProbe[] = [
   formatProbe,
   rubricProbe,
   scoreOrderProbe,
+  bandwagonProbe,
+  refinementProbe,
+  identityProbe,
 ];

@@ -19,4 +19,28 @@ export const BIAS_GATES: readonly GateDeclaration[] = [
       },
     },
   },
+  // The prompt probes of the CALM battery (issue 35): CALM reports robustness rates, not a
+  // threshold, so each gate holds the probe's paired effect to Cohen's small effect, as length's.
+  ...(
+    [
+      ['bandwagon_effect', 'Bandwagon effect |d_z|', '从众效应 |d_z|'],
+      ['refinement_effect', 'Refinement-aware effect |d_z|', '改进感知效应 |d_z|'],
+      ['identity_effect', 'Identity effect |d_z|', '身份效应 |d_z|'],
+    ] as const
+  ).map(([id, en, zh]): GateDeclaration => ({
+    id,
+    comparator: 'abs_below',
+    threshold: 0.2,
+    ciMustClear: false,
+    unit: 'num',
+    source:
+      'Cohen (1988): d = 0.2 is a small effect; CALM (Ye et al., ICLR 2025, arXiv 2410.02736) for the bias',
+    text: {
+      en: { name: en },
+      zh: {
+        name: zh,
+        source: 'Cohen (1988)：d = 0.2 为小效应；偏差依据 CALM（Ye 等，ICLR 2025，arXiv 2410.02736）',
+      },
+    },
+  })),
 ];
