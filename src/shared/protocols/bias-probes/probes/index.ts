@@ -7,6 +7,7 @@ import { lengthProbe } from './length';
 import { positionProbe } from './position';
 import { rubricProbe } from './rubric';
 import { scoreOrderProbe } from './score-order';
+import { selfPreferenceProbe } from './self-preference';
 
 // One entry per line, so probes added side by side merge without a conflict.
 // prettier-ignore
@@ -16,4 +17,5 @@ export const BUILT_IN_PROBES: readonly BiasProbe[] = [
   formatProbe,
   rubricProbe,
   scoreOrderProbe,
+  selfPreferenceProbe,
 ];
