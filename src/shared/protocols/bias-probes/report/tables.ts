@@ -314,7 +314,7 @@ function ownAnswersTable(m: BiasMetrics): Table | null {
       'mapping in the config; both own: left out). Self-win: the judge’s win score of its own response ' +
       '(1 win, ½ tie, 0 loss), both orders averaged per item; human: 1 when the human label preferred it. ' +
       'Excess = self-win − human, paired per item, t 95% CI clipped to [−100, 100] %, Wilcoxon signed-rank p ' +
-      'and Holm p as in the bias profile. Length-balanced: the equal-weight mean of the excess where the ' +
+      '(its Holm p is the bias profile row’s, in that family). Length-balanced: the equal-weight mean of the excess where the ' +
       'own response is the longer one (tokens) and where it is not, Welch t 95% CI and p.',
     columns: [
       ...keyColumns('judge', 'category'),
@@ -325,7 +325,6 @@ function ownAnswersTable(m: BiasMetrics): Table | null {
       col('excess', 'Excess', 'text'),
       col('excess_ci', '95% CI', 'text'),
       col('p', 'p', 'p'),
-      col('p_holm', 'Holm p', 'p'),
       col('n_longer', 'Own longer', 'int'),
       col('balanced', 'Length-balanced', 'text'),
       col('balanced_ci', 'Length-balanced 95% CI', 'text'),
@@ -341,7 +340,6 @@ function ownAnswersTable(m: BiasMetrics): Table | null {
       excess: pct(r.excess.mean),
       excess_ci: r.undefined_reason ? null : pctCi(r.excess),
       p: r.excess.p,
-      p_holm: r.excess.p_holm,
       n_longer: r.strata[0].excess.n,
       balanced: pct(r.length_balanced.mean),
       balanced_ci: r.undefined_reason ? null : pctCi(r.length_balanced),
