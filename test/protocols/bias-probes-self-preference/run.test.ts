@@ -22,6 +22,7 @@ import type { BiasMetrics, OwnAnswersRow } from '../../../src/shared/protocols/b
 import { clusteredPairedEffect, wilcoxonSignedRank } from '../../../src/shared/stats';
 import { checkFamilies } from '../../../src/shared/report/families';
 import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
+import { biasTableText } from '../../../src/renderer/src/protocols/bias-probes/table-text';
 import { tempDir } from '../../helpers/tmp';
 import type { PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
@@ -238,6 +239,15 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
     const stranger = table.rows.find((r) => r.judge === 'Stranger')!;
     expect(String(stranger.self_win)).toMatch(/^undefined \(no item has exactly one response/);
     expect(table.rows.find((r) => r.judge === 'OpenAI judge')!.n_pairs).toBe(ONE_OWN);
+    // 中文 on screen: title, caption, every header and the undefined reason.
+    const zh = biasTableText(table, mockRun.metrics, 'zh');
+    expect(zh.title).toBe('自我偏好：超额自胜率');
+    expect(zh.caption).toMatch(/^恰有一个回答由评审自身模型写成/);
+    for (const c of table.columns) if (c.header !== 'p') expect(zh.headerText!(c), c.key).not.toBe(c.header);
+    const selfWin = table.columns.find((c) => c.key === 'self_win')!;
+    expect(zh.cellText!(selfWin, stranger, String(stranger.self_win))).toBe(
+      '无定义（没有恰有一个回答由评审自身模型写成的条目；评审模型 stranger-judge，计为其自身的回答模型：数据中没有）',
+    );
     expect(checkFamilies(results.tables)).toEqual([]);
     const { links } = await core.call('experiments.verdictLinks', { experimentId: mockRun.id });
     const link = links.find((l) => l.table === 'bias_profile')!;
