@@ -181,7 +181,7 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
     for (const judge of JUDGES.slice(0, 3)) {
       const log = responder.log.filter((l) => l.model === judge.model && l.own !== null);
       const items = log.map((l) => l.item);
-      const win = log.map((l) => (l.winner === l.own ? 1 : 0));
+      const win = log.map((l): number => (l.winner === l.own ? 1 : 0));
       const ref = log.map((l) => (l.gold === l.own ? 1 : 0));
       const diffs = win.map((w, i) => w - ref[i]);
       const row = ownRow(mockRun.metrics, judge.label);
