@@ -326,6 +326,14 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
     ).rejects.toThrow(/the self_preference probe measures nothing in pointwise mode/);
   });
 
+  it('plans its power on the items whose two responses name different models', async () => {
+    const estimate = await core.call('experiments.estimate', { config: mockConfig('self-plan') });
+    const row = estimate.power!.comparisons.find((c) => c.id === 'paired_difference:self_preference')!;
+    // The four items whose two answers are by one model (own-model twice, other-model twice)
+    // cannot be any judge's own-answer pair.
+    expect(row).toMatchObject({ n: ONE_OWN, unit: 'items' });
+  });
+
   it('maps judge models to answer models by the editable patterns (default: families)', () => {
     expect(isOwnAnswer('gpt-4-0613', 'gpt-4', DEFAULT_OWN_MODELS)).toBe(true);
     expect(isOwnAnswer('GPT-4o', 'gpt-4', DEFAULT_OWN_MODELS)).toBe(true);
