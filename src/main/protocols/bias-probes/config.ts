@@ -96,7 +96,8 @@ export const DEFAULT_PARAPHRASES = 3;
  * no selected probe declares any, so the options (and stored configs) of the others are as before.
  */
 export function resolveProbeOptions(config: BiasConfig): Record<string, Record<string, unknown>> | null {
-  const probes = config.probes ?? biasProbeIds();
+  // Without `probes`, the default selection: an opt-in probe's options are not the run's.
+  const probes = config.probes ?? defaultProbeIds();
   const byProbe: Record<string, Record<string, unknown>> = config.probeOptions ?? {};
   const declaring = biasProbes().filter((p) => probes.includes(p.id) && p.options?.length);
   if (!declaring.length) return null;
