@@ -18,6 +18,7 @@ export function metricsInput(
   return {
     opts: ctx.exp.options,
     judges: ctx.exp.config.judges.map((j) => j.label),
+    judgeModels: Object.fromEntries(ctx.exp.config.judges.map((j) => [j.label, j.model])),
     items: biasItems(ctx.exp).filter((i) => !excluded.has(i.sourceId)),
     results: ctx.results,
     usage: ctx.usage as UsageRow[],

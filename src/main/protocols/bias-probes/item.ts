@@ -2,6 +2,7 @@
 // (pairwise kind, each also judged alone in pointwise mode).
 import type { Item } from '../../../shared/domain';
 import { AppError } from '../host';
+import { selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
 
 export interface BiasResponse {
   /** `response` (pointwise data) or `output_1` / `output_2`. */
@@ -71,4 +72,25 @@ export function requirePairs(items: readonly BiasItem[], why: string): void {
       `dataset: item "${single.sourceId}" has one response; ${why} needs a pairwise dataset (output_1, output_2, label)`,
       [{ file: 'config', field: 'mode', message: `${why} needs a pairwise dataset` }],
     );
+}
+
+/**
+ * A probe that reads who wrote each response (self-preference) is refused on a dataset that names
+ * none: it would measure nothing. Generating the answers with the judges is not offered yet.
+ */
+export function requireAnswerModels(items: readonly BiasItem[], opts: { probes: readonly string[] }): void {
+  if (items.some((i) => i.responses.some((r) => r.model !== undefined))) return;
+  const probe = selectedProbes(opts).find((p) => p.needsAnswerModels);
+  if (!probe) return;
+  throw new AppError(
+    'invalid_input',
+    `dataset: no item names the model that wrote its responses; the ${probe.id} probe ${probe.needsAnswerModels!.en}`,
+    [
+      {
+        file: 'config',
+        field: 'probes',
+        message: `the ${probe.id} probe needs model_1 / model_2 in the dataset`,
+      },
+    ],
+  );
 }

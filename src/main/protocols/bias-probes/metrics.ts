@@ -16,6 +16,7 @@ import {
   type FlaggedVariant,
   type ItemScore,
   type LengthCorrelationRow,
+  type OwnAnswersRow,
   type PositionRow,
   type ProbeRow,
   type RewriteKind,
@@ -60,8 +61,10 @@ import {
   ORIGINAL,
   placeboBases,
   rewriteConditions,
+  selectedProbes,
   SHOWN_SECOND,
 } from '../../../shared/protocols/bias-probes/probe-registry';
+import { ownAnswersRow, ownSlot, type OwnUnit } from './own-answers';
 
 export interface MetricsInput {
   opts: BiasOptions;
@@ -69,6 +72,8 @@ export interface MetricsInput {
   items: BiasItem[];
   results: readonly TaskResult[];
   usage: UsageRow[];
+  /** Each judge's model by its label: an `own-answers` effect's "own" (self-preference). */
+  judgeModels?: Readonly<Record<string, string>>;
 }
 
 const SIGNIFICANCE = 0.05;
@@ -350,6 +355,7 @@ function effectPairs(
     flaggedSet.has(k(sourceId, slot, kind));
   const changes = effectsIn('paired-change', input.opts.mode);
   const positions = effectsIn('paired-position', input.opts.mode);
+  const owns = selectedEffectsIn('own-answers', input.opts);
   for (const item of input.items) {
     if (input.opts.mode === 'pointwise') {
       for (const r of item.responses) {
@@ -389,6 +395,21 @@ function effectPairs(
     } else if (item.label !== null) {
       const worse: 1 | 2 = item.label === 1 ? 2 : 1;
       const worseSlot = worse === 1 ? 'output_1' : 'output_2';
+      for (const effect of owns) {
+        const unit = ownUnits(input, s, judge, item, effect);
+        for (const [order, own] of unit)
+          add(effect.id, {
+            sourceId: item.sourceId,
+            unit: order,
+            category: item.category,
+            diff: own.win - own.ref,
+            flagged: false,
+            itemId: item.id,
+            // The human's verdict on the judge's own response → the judge's, the row's unit.
+            shown: `${own.ref} → ${own.win}`,
+            reason: s.verdicts.get(k(judge, item.sourceId, ORIGINAL, order))!.reason,
+          });
+      }
       for (const order of ['orig', 'swap'] as const) {
         const verdict = (c: Condition) => s.verdicts.get(k(judge, item.sourceId, c, order));
         const at = (c: Condition) => {
@@ -423,6 +444,99 @@ function effectPairs(
     }
   }
   return out;
+}
+
+/** The selected probes' effects of a measure in the mode (an own-answers effect reads the original verdicts any probe asks). */
+const selectedEffectsIn = (measure: EffectSpec['measure'], opts: MetricsInput['opts']): EffectSpec[] =>
+  selectedProbes(opts).flatMap((p) =>
+    p.effects.filter((e) => e.measure === measure && e.modes.includes(opts.mode)),
+  );
+
+/**
+ * An own-answers effect's units of one item (pairwise, gold label): both orders' original verdicts
+ * when exactly one response is by the judge's own model, else none (an item missing an order is
+ * left out: the orders are averaged, so each item weighs the same).
+ */
+function ownUnits(
+  input: MetricsInput,
+  s: Scores,
+  judge: string,
+  item: BiasItem,
+  effect: EffectSpec,
+): [PairOrder, OwnUnit][] {
+  const model = input.judgeModels?.[judge];
+  if (model === undefined || item.label === null) return [];
+  const at = ownSlot(
+    effect,
+    model,
+    item.responses.map((r) => r.model),
+    input.opts,
+  );
+  if (at === null || at === 'both') return [];
+  const { slot } = at;
+  const tokens = item.responses.map((r) => tokenCount(r.text));
+  const verdicts = (['orig', 'swap'] as const).map(
+    (order) => [order, s.verdicts.get(k(judge, item.sourceId, ORIGINAL, order))] as const,
+  );
+  if (verdicts.some(([, v]) => !v)) return [];
+  return verdicts.map(([order, v]) => [
+    order,
+    {
+      sourceId: item.sourceId,
+      category: item.category,
+      win: winScore(choiceOf(v!, order), slot),
+      ref: item.label === slot ? 1 : 0,
+      longer: tokens[slot - 1] > tokens[2 - slot],
+    },
+  ]);
+}
+
+/**
+ * The own-answers section: per judge × category × selected own-answers effect, from the same
+ * units as the profile row, whose Wilcoxon p and Holm p its excess repeats.
+ */
+function ownAnswersOf(input: MetricsInput, s: Scores, profile: readonly ProbeRow[]): OwnAnswersRow[] {
+  const effects = selectedEffectsIn('own-answers', input.opts);
+  if (!effects.length) return [];
+  const rows: OwnAnswersRow[] = [];
+  for (const judge of input.judges) {
+    const model = input.judgeModels?.[judge] ?? judge;
+    for (const effect of effects) {
+      const units = input.items.flatMap((item) => ownUnits(input, s, judge, item, effect).map(([, u]) => u));
+      const answerModels = [
+        ...new Set(input.items.flatMap((i) => i.responses.flatMap((r) => (r.model ? [r.model] : [])))),
+      ];
+      const ownModels = answerModels.filter((m) => effect.ownAnswer!(model, m, input.opts)).sort();
+      for (const cat of categoriesOf(input.items)) {
+        const inCat = (x: { category: string | null }) => cat === ALL || x.category === cat;
+        const bothOwn = input.items.filter(
+          (i) =>
+            inCat(i) &&
+            ownSlot(
+              effect,
+              model,
+              i.responses.map((r) => r.model),
+              input.opts,
+            ) === 'both',
+        ).length;
+        const row = ownAnswersRow(
+          {
+            judge,
+            category: cat,
+            effect: effect.id,
+            judge_model: model,
+            own_models: ownModels,
+            both_own: bothOwn,
+          },
+          units.filter(inCat),
+        );
+        const p = profile.find((r) => r.judge === judge && r.category === cat && r.effect === effect.id);
+        if (p) Object.assign(row.excess, { p: p.p, p_method: p.p_method, p_holm: p.p_holm });
+        rows.push(row);
+      }
+    }
+  }
+  return rows;
 }
 
 /** The variants the audit flagged, keyed as `effectPairs` looks them up. */
@@ -745,6 +859,8 @@ function noiseFloorOf(
       }
       const family: ExcessRow[] = [];
       for (const effect of effectIds()) {
+        // Observational: nothing was changed, so no placebo repeats a changed side.
+        if (effectById(effect)!.effect.measure === 'own-answers') continue;
         const of = (effects.get(effect) ?? []).filter(inCat);
         const e = excessRow(judge, cat, effect, of, byUnit.get(placeboOf(effect))!);
         if (e) family.push(e);
@@ -998,6 +1114,7 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
   const length = lengthRows(input, s);
   const audit = auditSummary(audited, input.opts);
   const accuracy = accuracyRows(input, s);
+  const own = ownAnswersOf(input, s, main.rows);
   return {
     mode: input.opts.mode,
     scale: input.opts.scale,
@@ -1032,5 +1149,6 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
           ),
         }
       : {}),
+    ...(own.length ? { own_answers: own } : {}),
   };
 }

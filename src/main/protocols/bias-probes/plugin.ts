@@ -30,7 +30,7 @@ import { biasAnnotation } from './annotation';
 import { biasPower } from './power';
 import { biasReportCardHooks } from './report-card';
 import { exportFilesOf } from './export';
-import { biasItem, requirePairs } from './item';
+import { biasItem, requireAnswerModels, requirePairs } from './item';
 import { auditVariants, computeBiasMetrics } from './metrics';
 import { parsePairwiseVerdict } from '../../judging/pairwise';
 import { parseScoreVerdict } from '../../judging/score';
@@ -102,6 +102,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   selectItems(items: Item[], options: BiasOptions): Item[] {
     const read = items.map(biasItem);
     if (options.mode === 'pairwise') requirePairs(read, 'pairwise mode');
+    requireAnswerModels(read, options);
     return items;
   },
   models: modelsOf,
@@ -178,7 +179,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   },
   flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
-  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?', 'instruction_paraphrases?'],
+  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?', 'instruction_paraphrases?', 'own_answers?'],
   computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
   tables: buildBiasTables,
   figures: buildBiasFigures,

@@ -118,7 +118,17 @@ export const biasPower = {
       // a pair dataset): the test's units. Pairwise, an item's two orders judge one pair, so the
       // plan counts the item once, whatever its orders' correlation (as the other pairwise plans do).
       const pointwise = exp.options.mode === 'pointwise';
-      const items = spec.measure === 'paired-position' ? pairs : exp.items.length;
+      // Self-preference pairs only items whose two responses name different models: a judge owns
+      // at most one of them, so that count is the most items any judge's test can have.
+      const items =
+        spec.measure === 'paired-position'
+          ? pairs
+          : spec.measure === 'own-answers'
+            ? exp.items.map(biasItem).filter((i) => {
+                const [a, b] = i.responses.map((r) => r.model);
+                return i.responses.length === 2 && a !== undefined && b !== undefined && a !== b;
+              }).length
+            : exp.items.length;
       const units = pointwise ? responses(exp, spec) : items;
       const standard = () =>
         pairedRows(

@@ -290,7 +290,21 @@ describe('the judge report card page', () => {
       'report-card-gates.json',
       '--gates FILE',
     ];
-    const allowed = ['EN', 'ZH', 'LS', 'Cohen', 'Judge', 'Markdown', 'PNG', 'SVG', 'JSON', 'CSV', 'LaTeX'];
+    const allowed = [
+      'EN',
+      'ZH',
+      'LS',
+      'Cohen',
+      'Judge',
+      'Markdown',
+      'PNG',
+      'SVG',
+      'JSON',
+      'CSV',
+      'LaTeX',
+      'arXiv',
+      'Claude',
+    ];
     const cited =
       /Zheng et al\.|MT-Bench|Dubois et al\.|AlpacaEval|Bavaresco et al\.|LLMs instead of human judges\?|Judge Lab|CALM|ICLR|arXiv \d{4}\.\d{4,5}/g;
     // Text node by text node: buttons side by side would otherwise run together.

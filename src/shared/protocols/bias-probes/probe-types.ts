@@ -152,10 +152,15 @@ export interface InstructionRewriteSpec {
  * - `paired-position`: pointwise, a response scored with the pair in view, shown first − shown
  *   second; pairwise, the paired position test on the original pair in both orders (the
  *   `position` table). `variant` and `base` are `original`.
+ * - `own-answers` (pairwise; observational, nothing is perturbed): on the items where exactly one
+ *   response was written by the judge's own model (`ownAnswer`), the judge's win score of that
+ *   response (both orders averaged) − the gold label's (1 when the humans preferred it, else 0),
+ *   per item; with the length-balanced excess (`own_answers` in metrics.json). `variant` and
+ *   `base` are `original`.
  */
 export interface EffectSpec {
   id: string;
-  measure: 'paired-change' | 'paired-position';
+  measure: 'paired-change' | 'paired-position' | 'own-answers';
   variant: string;
   base: string;
   /** Modes the effect is measured in. */
@@ -175,6 +180,11 @@ export interface EffectSpec {
    * condition is not the original (whose rows read "Repeat − first (placebo)").
    */
   placeboLabel?: Bilingual;
+  /**
+   * `own-answers`: whether a response written by `answerModel` (the dataset's `model_1` /
+   * `model_2`) is the judge's own, for a judge asking `judgeModel`.
+   */
+  ownAnswer?: (judgeModel: string, answerModel: string, opts: BiasProbeOptions) => boolean;
 }
 
 /** What a probe's power model is given (the kit's default serves a probe without one). */
@@ -217,6 +227,11 @@ export interface BiasProbe {
    * other probes' calls). Without it the simulated provider plants nothing for the probe.
    */
   detect?: (prompt: JudgePrompt, mode: Mode) => 'A' | 'B' | 'response' | null;
+  /**
+   * Refused on a dataset that names no response's model (no `model_1` / `model_2` / `model`):
+   * what it measures needs to know who wrote each response. The words say what is missing.
+   */
+  needsAnswerModels?: Bilingual;
   /** Its own options (the kit's `BiasProbeOptions` are shared by all probes). */
   options?: readonly ProbeOption[];
   texts: {

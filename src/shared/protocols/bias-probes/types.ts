@@ -306,6 +306,50 @@ export interface BiasMetrics {
   noise_floor?: BiasNoiseFloor;
   /** Only with a probe that paraphrases the judging instructions (the rubric probe). */
   instruction_paraphrases?: InstructionParaphrases[];
+  /** Only with an `own-answers` probe (self-preference): per judge × category × effect. */
+  own_answers?: OwnAnswersRow[];
+}
+
+/**
+ * An estimate on the items where exactly one response is the judge's own: a mean with its t 95%
+ * interval (clipped to what it can take), or null with why.
+ */
+export interface OwnEstimate {
+  n: number;
+  mean: number | null;
+  ci: CI | null;
+  /** Present when `ci` is null: no item, one item, or every value equal. */
+  ci_undefined?: string;
+}
+
+/**
+ * Self-preference (an `own-answers` effect) of one judge × category: among the items where exactly
+ * one response was written by the judge's own model (the probe's model mapping), the judge's win
+ * score of that response averaged over both orders (`self_win_rate`), the human label's
+ * (`reference_win_rate`: 1 when the humans preferred it), and their paired per-item difference
+ * (`excess`, the profile row's mean, Wilcoxon p, Holm with the profile's family). Length is
+ * controlled by stratifying on which response is longer (tokens): `strata` gives the excess where
+ * the own answer is the longer one and where it is not, `length_balanced` their equal-weight mean
+ * with a stratified t interval and test (undefined, with why, unless each stratum has 2 items).
+ */
+export interface OwnAnswersRow {
+  judge: string;
+  category: string;
+  effect: string;
+  /** The judge's model and the answer models in the data counted as its own (the mapping applied). */
+  judge_model: string;
+  own_models: string[];
+  /** Items with exactly one own response and a verdict in both orders. */
+  n_pairs: number;
+  /** Items skipped because both responses are the judge's own. */
+  both_own: number;
+  self_win_rate: OwnEstimate;
+  reference_win_rate: OwnEstimate;
+  excess: OwnEstimate & { p: number | null; p_method: string | null; p_holm: number | null };
+  strata: { stratum: 'own_longer' | 'own_not_longer'; excess: OwnEstimate }[];
+  length_balanced: OwnEstimate & { p: number | null; df: number | null };
+  /** Set when no item has exactly one own response: what was looked for. Every value is then null. */
+  undefined_reason?: string;
 }
 
 /**

@@ -17,6 +17,7 @@ const TITLES_ZH: Record<string, string> = {
   noise_floor: '噪声底线：各效应超出评审自身重复变动的部分',
   accuracy: '各变体对照金标准的准确率',
   instruction_paraphrases: '评审说明措辞：各改写版本改变的判决',
+  own_answers: '自我偏好：超额自胜率',
 };
 
 const HEADERS_ZH: Record<string, string> = {
@@ -67,6 +68,13 @@ const HEADERS_ZH: Record<string, string> = {
   flip_n: '可翻转',
   robustness_rate: 'RR（稳健率）',
   robustness_rate_ci: 'RR 95% 置信区间',
+  own_models: '自身回答模型',
+  self_win: '自胜率',
+  human_win: '人类',
+  n_longer: '自身较长',
+  balanced: '长度平衡',
+  balanced_ci: '长度平衡 95% 置信区间',
+  balanced_p: '长度平衡 p',
 };
 
 const CELLS_ZH: Record<string, Record<string, string>> = {
@@ -92,6 +100,19 @@ const UNDEFINED_ZH: Record<string, string> = {
   "undefined (every item's differences average to the overall mean, so the item-clustered interval has no width to estimate)":
     '无定义（每个条目的差的均值都等于总均值，按条目聚类的区间没有可估计的宽度）',
 };
+
+// own-answers.ts's reasons, which name the judge's model and the answer models.
+function ownUndefinedZh(text: string): string | undefined {
+  const none =
+    /^undefined \(no item has exactly one response by the judge's own model \(judge model (.*); answer models counted as its own: (.*)\)\)$/.exec(
+      text,
+    );
+  if (none)
+    return `无定义（没有恰有一个回答由评审自身模型写成的条目；评审模型 ${none[1]}，计为其自身的回答模型：${none[2] === 'none in the data' ? '数据中没有' : none[2]}）`;
+  if (/^undefined \(length cannot be balanced/.test(text))
+    return '无定义（自身回答较长或不较长的条目少于 2 个，无法平衡长度）';
+  return undefined;
+}
 
 // stats/robustness.ts, the report's RR sentence.
 const rrCaption = (m: BiasMetrics) =>
@@ -175,6 +196,13 @@ function captionZh(id: string, m: BiasMetrics): string | undefined {
           ? '，以及原本未选较差回答、改写后转向它的判决比例（Wilson 95% 置信区间）。'
           : '。')
       );
+    case 'own_answers':
+      return (
+        '恰有一个回答由评审自身模型写成的条目（配置中的评审模型—回答模型对应表；两个都是自身回答的不计入）。' +
+        '自胜率：评审对自身回答的胜分（胜 1、平 ½、负 0），每个条目两种顺序平均；人类：人工标签偏好该回答时为 1。' +
+        '超出 = 自胜率 − 人类，按条目配对，t 分布 95% 置信区间（截取到 [−100, 100] %）、Wilcoxon 符号秩检验 p，' +
+        '其 Holm p 见偏差概况中的该行（属于那个检验族）。长度平衡：自身回答较长（词元）与不较长两层超出的等权平均，Welch t 95% 置信区间与 p。'
+      );
     default:
       return undefined;
   }
@@ -185,5 +213,5 @@ export const biasTableText = studyTableText<BiasMetrics>({
   titles: TITLES_ZH,
   caption: captionZh,
   headers: HEADERS_ZH,
-  cell: (c, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? text,
+  cell: (c, text) => CELLS_ZH[c.key]?.[text] ?? UNDEFINED_ZH[text] ?? ownUndefinedZh(text) ?? text,
 });

@@ -10,6 +10,7 @@ import { positionProbe } from './position';
 import { refinementProbe } from './refinement';
 import { rubricProbe } from './rubric';
 import { scoreOrderProbe } from './score-order';
+import { selfPreferenceProbe } from './self-preference';
 
 // One entry per line, so probes added side by side merge without a conflict.
 // prettier-ignore
@@ -22,4 +23,5 @@ export const BUILT_IN_PROBES: readonly BiasProbe[] = [
   bandwagonProbe,
   refinementProbe,
   identityProbe,
+  selfPreferenceProbe,
 ];

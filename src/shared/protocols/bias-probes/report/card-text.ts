@@ -25,6 +25,8 @@ export const BIAS_CARD_TEXT: CardDictionary = {
       no_ab_verdict: 'no verdict named A or B',
       no_item_both_orders: 'no item valid in both orders',
       no_item_decided_both_orders: 'no item named A or B in both orders',
+      no_own_answer: 'undefined: no item has exactly one response by the judge’s own model ({{model}})',
+      length_unbalanced: 'undefined: fewer than 2 items where the own response is longer, or where it is not',
     },
     // A getter: a probe registered after this module loaded (a test's) has its words too.
     get values() {
@@ -36,6 +38,9 @@ export const BIAS_CARD_TEXT: CardDictionary = {
     measures: {
       bias_effect: '平均分数变化',
       effect_dz: "Cohen's d_z",
+      self_win_rate: '自胜率',
+      excess_self_win: '超额自胜率（评审 − 人类）',
+      excess_self_win_balanced: '超额自胜率（长度平衡）',
     },
     phrases: {
       probe_effect: '{{probe}}：{{effect}}（{{mode}}）',
@@ -48,6 +53,8 @@ export const BIAS_CARD_TEXT: CardDictionary = {
       no_ab_verdict: '没有判为 A 或 B 的判决',
       no_item_both_orders: '没有在两种顺序下都有效的条目',
       no_item_decided_both_orders: '没有在两种顺序下都判为 A 或 B 的条目',
+      no_own_answer: '无定义：没有恰有一个回答由评审自身模型（{{model}}）写成的条目',
+      length_unbalanced: '无定义：自身回答较长或不较长的条目少于 2 个',
     },
     get values() {
       return { ...probeValues('zh'), mode: { pointwise: '逐项评分', pairwise: '成对比较' } };

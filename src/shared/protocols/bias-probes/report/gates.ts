@@ -1,4 +1,5 @@
-// Bias probes' gate: the length probe's paired effect size. Declared here, with its
+// Bias probes' gates: the length probe's paired effect size and the self-preference probe's
+// excess self-win rate. Declared here, with its
 // words in EN/中文, and handed to the core by the plug-in's `reportCard.gates`: the card lists the
 // gates the registered studies declare, so no generic file names this one.
 import type { GateDeclaration } from '../../../report-card/types';
@@ -43,4 +44,22 @@ export const BIAS_GATES: readonly GateDeclaration[] = [
       },
     },
   })),
+  {
+    // The self-preference probe's: the length-balanced excess self-win rate (judge − human).
+    id: 'self_preference',
+    comparator: 'abs_below',
+    threshold: 0.1,
+    ciMustClear: false,
+    unit: 'pct',
+    source:
+      'Zheng et al. (2023, MT-Bench, arXiv 2306.05685): GPT-4 as judge favoured its own answers by about 10 % win rate, Claude-v1 by about 25 %',
+    text: {
+      en: { name: 'Excess self-win rate (length-balanced)' },
+      zh: {
+        name: '超额自胜率（长度平衡）',
+        source:
+          'Zheng et al.（2023，MT-Bench，arXiv 2306.05685）：GPT-4 作为评审时对自己的回答胜率高约 10%，Claude-v1 高约 25%',
+      },
+    },
+  },
 ];

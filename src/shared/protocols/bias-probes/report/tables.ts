@@ -293,6 +293,61 @@ function paraphraseTable(m: BiasMetrics): Table | null {
   };
 }
 
+/**
+ * Self-preference (an own-answers effect): per judge × category the self-win rate beside the human
+ * rate on the same pairs, the paired excess and its length-balanced form; "undefined (why)" where
+ * no item has exactly one of the judge's own answers.
+ */
+function ownAnswersTable(m: BiasMetrics): Table | null {
+  const rows = m.own_answers ?? [];
+  if (!rows.length) return null;
+  const pct = (x: number | null) => (x === null ? null : num(x * 100, 1) + ' %');
+  const pctCi = (e: { ci: CI | null; ci_undefined?: string }) =>
+    e.ci
+      ? `[${num(e.ci[0] * 100, 1)}, ${num(e.ci[1] * 100, 1)}] %`
+      : interval(null, 1, e.ci_undefined ?? null);
+  return {
+    id: 'own_answers',
+    title: 'Self-preference: excess self-win rate',
+    caption:
+      'Items where exactly one response was written by the judge’s own model (the judge-to-answer-model ' +
+      'mapping in the config; both own: left out). Self-win: the judge’s win score of its own response ' +
+      '(1 win, ½ tie, 0 loss), both orders averaged per item; human: 1 when the human label preferred it. ' +
+      'Excess = self-win − human, paired per item, t 95% CI clipped to [−100, 100] %, Wilcoxon signed-rank p ' +
+      '(its Holm p is the bias profile row’s, in that family). Length-balanced: the equal-weight mean of the excess where the ' +
+      'own response is the longer one (tokens) and where it is not, Welch t 95% CI and p.',
+    columns: [
+      ...keyColumns('judge', 'category'),
+      col('own_models', 'Own answer models', 'text'),
+      col('n_pairs', 'Pairs', 'int'),
+      col('self_win', 'Self-win', 'text'),
+      col('human_win', 'Human', 'text'),
+      col('excess', 'Excess', 'text'),
+      col('excess_ci', '95% CI', 'text'),
+      col('p', 'p', 'p'),
+      col('n_longer', 'Own longer', 'int'),
+      col('balanced', 'Length-balanced', 'text'),
+      col('balanced_ci', 'Length-balanced 95% CI', 'text'),
+      col('balanced_p', 'Length-balanced p', 'p'),
+    ],
+    rows: rows.map((r) => ({
+      judge: r.judge,
+      category: r.category,
+      own_models: r.own_models.join(', '),
+      n_pairs: r.n_pairs,
+      self_win: r.undefined_reason ? `undefined (${r.undefined_reason})` : pct(r.self_win_rate.mean),
+      human_win: pct(r.reference_win_rate.mean),
+      excess: pct(r.excess.mean),
+      excess_ci: r.undefined_reason ? null : pctCi(r.excess),
+      p: r.excess.p,
+      n_longer: r.strata[0].excess.n,
+      balanced: pct(r.length_balanced.mean),
+      balanced_ci: r.undefined_reason ? null : pctCi(r.length_balanced),
+      balanced_p: r.length_balanced.p,
+    })),
+  };
+}
+
 export function buildBiasTables(m: BiasMetrics): Table[] {
   const tables: Table[] = [probeTable('bias_profile', 'Bias profile: effect of each probe', m, m.probes, '')];
   const noiseFloor = noiseFloorTable(m);
@@ -301,6 +356,8 @@ export function buildBiasTables(m: BiasMetrics): Table[] {
   if (accuracy) tables.push(accuracy);
   const paraphrases = paraphraseTable(m);
   if (paraphrases) tables.push(paraphrases);
+  const own = ownAnswersTable(m);
+  if (own) tables.push(own);
   if (m.position.length)
     tables.push({
       id: 'position',
