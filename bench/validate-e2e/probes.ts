@@ -152,7 +152,14 @@ export function probeChecks(lab: () => Lab): Check[] {
         ci: mode === 'pointwise',
         ciReps: 6,
         replicate: async (seed) => {
-          const rows = await probeRows(lab(), probe, mode, cn, seed, plantedTail(mode, probe.id, 50, noisePct));
+          const rows = await probeRows(
+            lab(),
+            probe,
+            mode,
+            cn,
+            seed,
+            plantedTail(mode, probe.id, 50, noisePct),
+          );
           const row = rows.find((r) => r.effect === effect.id);
           if (!row) return null;
           return mode === 'pointwise' ? covers(row.mean_ci, rate) : covers(row.flip_rate_ci, rate);
@@ -170,7 +177,14 @@ export function probeChecks(lab: () => Lab): Check[] {
           plan: `biasPower (the probe's Wilcoxon row, ARE 3/π): ${planned.itemsNeeded} items for 80 %; pairedTPower(d_z, ${plan.units} responses · 3/π, α/${plan.family})`,
           reps: 200,
           replicate: async (seed) => {
-            const rows = await probeRows(lab(), probe, 'pointwise', items, seed, plantedTail('pointwise', probe.id, 20, 20));
+            const rows = await probeRows(
+              lab(),
+              probe,
+              'pointwise',
+              items,
+              seed,
+              plantedTail('pointwise', probe.id, 20, 20),
+            );
             const row = rows.find((r) => r.effect === effect.id);
             return row ? (row.p_holm ?? row.p ?? 1) < ALPHA : null;
           },
@@ -178,7 +192,10 @@ export function probeChecks(lab: () => Lab): Check[] {
       }
     }
   }
-  const probes = plantableProbes().map((p) => `\`${p.id}\``).join(', ') || 'none registered';
+  const probes =
+    plantableProbes()
+      .map((p) => `\`${p.id}\``)
+      .join(', ') || 'none registered';
   const design =
     `Bias probes, every registered probe the simulated provider can plant (\`detect\`; now ${probes}), one probe per study, ` +
     'one simulated judge, each run on its own n sampled LLMBar items. Pointwise the judge is `-long0-noise<MM>` ' +
@@ -190,7 +207,8 @@ export function probeChecks(lab: () => Lab): Check[] {
   return [
     {
       id: 'e2e-bias-probes-null',
-      title: 'Bias probes, every plantable probe: with the knob off, an effect is flagged in at most 5 % of runs',
+      title:
+        'Bias probes, every plantable probe: with the knob off, an effect is flagged in at most 5 % of runs',
       kind: 'type1',
       alpha: ALPHA,
       design: `${design} A run flags when any of the probe's rows (category all) has Holm p < 0.05.`,

@@ -148,7 +148,10 @@ describe('bias probes in Chromium', () => {
     await page.getByRole('button', { name: 'Start over' }).click();
     const dataset = byTestId('wizard-dataset');
     await dataset.waitFor();
-    const value = await dataset.locator('option', { hasText: 'LLMBar (sample)' }).first().getAttribute('value');
+    const value = await dataset
+      .locator('option', { hasText: 'LLMBar (sample)' })
+      .first()
+      .getAttribute('value');
     await dataset.selectOption(value!);
     await byTestId('wizard-next').click();
     await page.locator('input[name="protocol"][value="bias-probes"]').check();
@@ -191,6 +194,8 @@ describe('bias probes in Chromium', () => {
     expect(await byTestId('bias-diff').locator('ins').count()).toBeGreaterThan(0);
     // Rewritten (length's longer) is the walk above; here the same browser lists it for this run's Markdown.
     await filter.selectOption('markdown');
-    await expect.poll(() => byTestId('bias-variant-detail').innerText()).toContain('Plain (Markdown stripped)');
+    await expect
+      .poll(() => byTestId('bias-variant-detail').innerText())
+      .toContain('Plain (Markdown stripped)');
   });
 });

@@ -9,12 +9,7 @@ import { pseudoTranslate } from './pseudo-language';
 import { languageFlipPlanted, languageKey, plantedLanguageVerdict } from './planted-language';
 import { plantedBias } from './planted-bias';
 import { plantedLeanNoise, plantedLeanRate } from './planted-lean';
-import {
-  lengthPlanted,
-  plantedLengthNoise,
-  plantedLengthRate,
-  plantedLengthScore,
-} from './planted-length';
+import { lengthPlanted, plantedLengthNoise, plantedLengthRate, plantedLengthScore } from './planted-length';
 import { simulatedRewrite } from './rewrite-and-score';
 import { plantedQuality, plantedQualityNoise, plantedQualityScore } from './planted-quality';
 import { seedOf } from './random';

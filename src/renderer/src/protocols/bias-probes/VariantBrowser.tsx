@@ -97,7 +97,8 @@ export function VariantBrowser({
             {allConditions()
               .map(({ condition: c }) => c)
               .filter(
-                (c) => 'rewrite' in c.text || 'derive' in c.text || ('same' in c.text && c.prompt !== undefined),
+                (c) =>
+                  'rewrite' in c.text || 'derive' in c.text || ('same' in c.text && c.prompt !== undefined),
               )
               .map((c) => (
                 <option key={c.id} value={c.id}>
