@@ -12,6 +12,9 @@
 //   node bench/run.mjs validate-e2e --load a.json,b.json   the section from the counts of runs of
 //                                          parts (--only … --json), e.g. one process per core
 //   node bench/run.mjs validate-e2e --part 2/3 --json b.json   replicates 2, 5, 8, … of each cell
+//   node bench/run.mjs validate-e2e --test-probe --only e2e-bias-probes-null   also the kit's test-only
+//                                          crowd probe (test/protocols/bias-probes-extra-probe), so the
+//                                          probe cells run before a built-in probe has `detect`
 //
 // It writes its table into docs/VALIDATION.md (the section between the e2e markers; `npm run
 // validate` keeps that section when it writes the statistical part), with the seed and version.
@@ -23,6 +26,8 @@ import { allE2eChecks } from './validate-e2e/checks';
 import { e2eSection, withSection } from './validate-e2e/report';
 import { DEFAULT_SEED, cellSeed, judgeCell, type CellResult, type Check } from './validate-e2e/runner';
 import { openLab, type Lab } from './validate-e2e/studies';
+import { registerBiasProbe } from '../src/shared/protocols/bias-probes/probe-registry';
+import { crowdProbe } from '../test/protocols/bias-probes-extra-probe/probe';
 
 function parseArgs(argv: string[]) {
   const opts = {
@@ -34,6 +39,7 @@ function parseArgs(argv: string[]) {
     out: 'docs',
     load: null as string[] | null,
     part: { i: 0, k: 1 },
+    testProbe: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -49,6 +55,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--json') opts.json = next();
     else if (a === '--out') opts.out = next();
     else if (a === '--load') opts.load = next().split(',');
+    else if (a === '--test-probe') opts.testProbe = true;
     else if (a === '--part') {
       const [i, k] = next().split('/').map(Number);
       if (!(Number.isInteger(i) && Number.isInteger(k) && i >= 1 && i <= k))
@@ -168,6 +175,8 @@ async function main(): Promise<void> {
     .version;
   // A check's cells only describe themselves until a replicate runs, so --load opens no lab.
   let lab: Lab | null = null;
+  // Before the checks are built: their probe cells come from the registry.
+  if (opts.testProbe) registerBiasProbe(crowdProbe);
   const checks = allE2eChecks(() => lab!).filter((c) => !opts.only || opts.only.includes(c.id));
   if (checks.length === 0) throw new Error(`no check named ${opts.only?.join(', ')}`);
   let results: CellResult[];
@@ -194,6 +203,7 @@ async function main(): Promise<void> {
     opts.seed !== DEFAULT_SEED ? `--seed ${opts.seed}` : '',
     opts.only ? `--only ${opts.only.join(',')}` : '',
     opts.cells ? `--cells ${opts.cells.join(',')}` : '',
+    opts.testProbe ? '--test-probe' : '',
   ].filter(Boolean);
   const section = e2eSection(
     {

@@ -2,6 +2,7 @@
 import { agreementChecks } from './agreement';
 import { judgeLsFlipChecks, lengthChecks, repeatNoiseChecks } from './planted';
 import { biasPositionChecks, judgeLsPositionChecks } from './position';
+import { probeChecks } from './probes';
 import type { Check } from './runner';
 import type { Lab } from './studies';
 
@@ -12,6 +13,7 @@ export function allE2eChecks(lab: () => Lab): Check[] {
     ...judgeLsFlipChecks(lab),
     ...repeatNoiseChecks(lab),
     ...lengthChecks(lab),
+    ...probeChecks(lab),
     ...agreementChecks(lab),
   ];
 }

@@ -2,7 +2,10 @@
 // with planted biases (+0.8 longer, +0.3 Markdown, +0.4 shown first), then the results page:
 // the bias profile shows each planted effect within sampling error, the length scatter draws,
 // and the variant browser shows an original beside its variant with a diff and both scores.
-// Screenshots EN/中文 × light/dark of the profile, the scatter and the variant browser.
+// Screenshots EN/中文 × light/dark of the profile, the scatter and the variant browser. Then the
+// wizard lists every registered probe (from the registry, so a probe merged later is checked with
+// no change here), and a small second run shows a code-made text (format's plain) and a prompt-only
+// change (score_order's descending options) beside what each is compared with.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -10,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
 import { Core } from '../../src/main/facade/core';
 import type { BiasMetrics } from '../../src/shared/protocols/bias-probes/types';
+import { biasProbes } from '../../src/shared/protocols/bias-probes/probe-registry';
+import { scoreOptions } from '../../src/shared/protocols/bias-probes/probes/score-order';
+import { stripMarkdown } from '../../src/shared/protocols/bias-probes/strip-markdown';
 import { launchChromium } from '../helpers/browser';
 import { assertBuilt, ROOT, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
@@ -28,6 +34,8 @@ let page: Page;
 let server: { url: string; stop: () => Promise<void> };
 let cleanup: () => void;
 let experimentId: number;
+/** The small run with a derived and a prompt-only condition (format and score_order). */
+let smallId: number;
 let metrics: BiasMetrics;
 
 beforeAll(async () => {
@@ -60,6 +68,21 @@ beforeAll(async () => {
   }));
   expect((await core.experiments.runToEnd(experimentId)).status).toBe('finished');
   metrics = (await core.call('experiments.results', { experimentId })).metrics as BiasMetrics;
+  ({ id: smallId } = await core.call('experiments.create', {
+    config: {
+      name: 'Bias probes, derived and prompt-only (mock)',
+      protocol: 'bias-probes',
+      dataset: 'LLMBar (sample)',
+      limit: 4,
+      providers: {
+        mock: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_API_KEY', concurrency: 16 },
+      },
+      rewriter: { provider: 'mock', model: 'rewriter-model' },
+      judges: [{ label: 'Mock judge', provider: 'mock', model: 'judge-model' }],
+      probes: ['format', 'score_order'],
+    },
+  }));
+  expect((await core.experiments.runToEnd(smallId)).status).toBe('finished');
   await core.shutdown();
   await mock.close();
   server = await startServe(t.dir);
@@ -117,5 +140,62 @@ describe('bias probes in Chromium', () => {
     expect(cells[1]).toMatch(/^[1-5] · mock original$/);
     expect(cells[2]).toMatch(/^[1-5] · mock longer$/);
     await shootAll(page, 'bias-variants', async () => browserSection.scrollIntoViewIfNeeded());
+  });
+
+  it('lists every registered probe in the wizard, each under its own words', async () => {
+    await page.goto(`${server.url}#/experiments/new`);
+    await byTestId('wizard-next').waitFor();
+    await page.getByRole('button', { name: 'Start over' }).click();
+    const dataset = byTestId('wizard-dataset');
+    await dataset.waitFor();
+    const value = await dataset
+      .locator('option', { hasText: 'LLMBar (sample)' })
+      .first()
+      .getAttribute('value');
+    await dataset.selectOption(value!);
+    await byTestId('wizard-next').click();
+    await page.locator('input[name="protocol"][value="bias-probes"]').check();
+    await byTestId('wizard-next').click();
+    await byTestId('judge-provider-preset').first().selectOption('simulated');
+    await byTestId('wizard-next').click();
+    await byTestId(`probe-${biasProbes()[0].id}`).waitFor();
+    const probes = biasProbes();
+    expect(probes.length).toBeGreaterThanOrEqual(5);
+    for (const p of probes) {
+      const box = byTestId(`probe-${p.id}`);
+      expect(await box.count(), p.id).toBe(1);
+      const label = page.locator('label', { has: box });
+      expect(await label.innerText()).toContain((p.texts.choice ?? p.texts.name).en);
+    }
+    // Nothing listed that the registry does not hold.
+    expect(await page.locator('[data-testid^="probe-"]').count()).toBe(probes.length);
+  });
+
+  it('shows a code-made text and a prompt-only change beside what each is compared with', async () => {
+    await page.goto(`${server.url}#/experiments/${smallId}/results`);
+    const section = byTestId('bias-variant-browser');
+    await section.waitFor();
+    await section.scrollIntoViewIfNeeded();
+    const filter = byTestId('bias-variant-filter');
+    // Derived by code (format's plain text): the original beside it, Markdown stripped.
+    await filter.selectOption('plain');
+    await byTestId('bias-variant-detail').waitFor();
+    const original = await byTestId('bias-base-text').textContent();
+    const derived = await byTestId('bias-variant-text').textContent();
+    const item = await byTestId('bias-variant-list').locator('button').first().innerText();
+    const record = all.find((r) => item.startsWith(`${r.id} ·`))!;
+    expect([record.output_1, record.output_2]).toContain(original);
+    expect(derived).toBe(stripMarkdown(original!));
+    expect(await byTestId('bias-variant-detail').innerText()).toContain('made by code from the original');
+    // Prompt-only (score_order's descending options): the judge's prompt beside the ascending one.
+    await filter.selectOption('score_descending');
+    await expect.poll(() => byTestId('bias-variant-text').textContent()).toContain(scoreOptions(5, true));
+    expect(await byTestId('bias-base-text').textContent()).toContain(scoreOptions(5, false));
+    expect(await byTestId('bias-diff').locator('ins').count()).toBeGreaterThan(0);
+    // Rewritten (length's longer) is the walk above; here the same browser lists it for this run's Markdown.
+    await filter.selectOption('markdown');
+    await expect
+      .poll(() => byTestId('bias-variant-detail').innerText())
+      .toContain('Plain (Markdown stripped)');
   });
 });

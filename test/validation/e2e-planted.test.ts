@@ -22,6 +22,24 @@ import { planAgreement, plantedAgreement } from '../../bench/validate-e2e/agreem
 import { planLength, plantedLength, plantedRepeatNoise } from '../../bench/validate-e2e/planted';
 import { DEFAULT_SEED, judgeCell, runCell } from '../../bench/validate-e2e/runner';
 import { openLab, type Lab } from '../../bench/validate-e2e/studies';
+import {
+  changeEffects,
+  planProbe,
+  plantableProbes,
+  probeChecks,
+  promptOnly,
+} from '../../bench/validate-e2e/probes';
+import {
+  biasProbes,
+  registerBiasProbe,
+  unregisterBiasProbe,
+} from '../../src/shared/protocols/bias-probes/probe-registry';
+import { crowdProbe } from '../protocols/bias-probes-extra-probe/probe';
+
+// The kit's test-only probe (a prompt note with `detect`), registered before the checks are built
+// from the registry: the probe cells then run whether or not a built-in probe can be planted yet,
+// and every built-in one that can is covered beside it.
+registerBiasProbe(crowdProbe);
 
 /**
  * Replicates per CI cell: ~0.18 CPU-s a study of ~100 items. 48 keeps the band at ± 4 MC SE ≈ ± 23
@@ -39,6 +57,8 @@ beforeAll(async () => {
   lab = await openLab();
 }, CELL_TIMEOUT);
 afterAll(async () => {
+  // Test files share a process: the files after this one see the built-in probes only.
+  unregisterBiasProbe(crowdProbe.id);
   await lab?.close();
   // openLab points the app at the repository's samples; a shared test process gets its env back.
   if (env === undefined) delete process.env.JUDGE_LAB_RESOURCES;
@@ -116,6 +136,36 @@ describe('the planted judge–human agreement and its plan', () => {
     const plan = planAgreement(rho);
     expect(plan.power(plan.itemsNeeded!)).toBeGreaterThanOrEqual(0.8);
     expect(plan.power(plan.itemsNeeded! - 1)).toBeLessThan(0.8);
+  });
+});
+
+describe('the probe cells: built from the registry, one set per plantable probe', () => {
+  it('every registered probe with `detect` gets null and coverage cells per mode it measures, and a pointwise power cell', () => {
+    const plantable = plantableProbes();
+    expect(plantable.map((p) => p.id)).toContain('crowd');
+    expect(plantable).toEqual(biasProbes().filter((p) => p.detect));
+    const [nulls, coverage, power] = probeChecks(() => lab);
+    for (const probe of plantable) {
+      const modes = (['pointwise', 'pairwise'] as const).filter((m) => changeEffects(probe, m).length);
+      expect(modes.length).toBeGreaterThan(0);
+      for (const mode of modes) {
+        expect(nulls.cells.some((c) => c.key.startsWith(`${probe.id}-${mode}-null`))).toBe(true);
+        expect(coverage.cells.some((c) => c.key.startsWith(`${probe.id}-${mode}-bias50`))).toBe(true);
+      }
+      expect(power.cells.filter((c) => c.key.startsWith(`${probe.id}-pointwise-`))).toHaveLength(1);
+    }
+    // The crowd note changes the prompt only: its pairwise truth is exact, so those cells are claimed.
+    expect(promptOnly(crowdProbe.effects[0])).toBe(true);
+    expect(coverage.cells.find((c) => c.key === 'crowd-pairwise-bias50-n30')!.claimed).toBe(true);
+  });
+
+  it("the power cell's plan is the probe's own power model at the planted d_z, Holm's first step over its family", () => {
+    const plan = planProbe(crowdProbe, crowdProbe.effects[0], 0.2, 0.2, 40);
+    expect(plan.dz).toBeCloseTo(0.2 / Math.sqrt(0.16 + 0.4), 12);
+    expect(plan.units).toBe(80);
+    expect(plan.family).toBe(1);
+    expect(plan.power).toBeGreaterThan(planProbe(crowdProbe, crowdProbe.effects[0], 0.2, 0.2, 20).power);
+    expect(plan.power).toBeLessThan(1);
   });
 });
 

@@ -11,7 +11,12 @@ import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, type BiasExperiment } from './experiment';
 import { planJudge, rewriteSource } from './plan';
-import { allEffects, rewriteOf, selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
+import {
+  allEffects,
+  conditionById,
+  rewriteOf,
+  selectedProbes,
+} from '../../../shared/protocols/bias-probes/probe-registry';
 import type { ProtocolTask } from '../types';
 import type { BiasItem } from './item';
 
@@ -84,7 +89,65 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
       };
     });
   if (flaggedOnly) return rewrites;
-  return [...rewrites, ...promptViews(exp, items, judgmentsOf)];
+  return [...rewrites, ...derivedViews(exp, items, judgmentsOf), ...promptViews(exp, items, judgmentsOf)];
+}
+
+/**
+ * The code-made conditions' rows (`text: { derive }`, no call, never audited): each text as the
+ * condition shows it beside the original it was derived from, so a probe that edits the text by
+ * code (an added sentence, the Markdown stripped) is browsed like a rewrite. Pointwise every
+ * response the condition scores; pairwise the worse response of each gold-labelled pair.
+ */
+function derivedViews(
+  exp: BiasExperiment,
+  items: readonly BiasItem[],
+  judgmentsOf: (
+    sourceId: string,
+    slot: string,
+    base: Condition,
+    variant: Condition,
+  ) => BiasVariantView['judgments'],
+): BiasVariantView[] {
+  const pairwise = exp.options.mode === 'pairwise';
+  const conditions = selectedProbes(exp.options).flatMap((p) =>
+    p.conditions.flatMap((c) =>
+      'derive' in c.text && (pairwise ? c.pairwise !== null : c.pointwise)
+        ? [{ condition: c, derive: c.text.derive }]
+        : [],
+    ),
+  );
+  const out: BiasVariantView[] = [];
+  for (const item of items)
+    for (const { condition: c, derive } of conditions) {
+      // The effect this condition is the variant of starts from its base; a derived base (the
+      // plain text) is compared with the original it was made from.
+      const base = allEffects().find((e) => e.effect.variant === c.id)?.effect.base ?? 'original';
+      const worse = item.label === null ? null : item.label === 1 ? 'output_2' : 'output_1';
+      // Pairwise verdicts are read as the worse response's (its win score), so its row alone.
+      const responses = item.responses.filter((r) => !pairwise || (worse !== null && r.slot === worse));
+      for (const r of responses)
+        out.push({
+          itemId: item.sourceId,
+          category: item.category,
+          response: r.slot,
+          variant: c.id,
+          instruction: item.instruction,
+          base: base === 'original' ? r.text : (conditionText(base, r.text) ?? r.text),
+          baseLabel: base,
+          text: derive(r.text),
+          kind: 'derived',
+          ratio: null,
+          reasons: [],
+          judgments: judgmentsOf(item.sourceId, r.slot, base, c.id),
+        });
+    }
+  return out;
+}
+
+/** A derived condition's text of an original (null: the condition is not made by code). */
+function conditionText(condition: string, original: string): string | null {
+  const text = conditionById(condition)?.text;
+  return text && 'derive' in text ? text.derive(original) : null;
 }
 
 /**

@@ -7,7 +7,9 @@ import { mulberry32 } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
 import { pseudoTranslate } from './pseudo-language';
 import { languageFlipPlanted, languageKey, plantedLanguageVerdict } from './planted-language';
-import { lengthPlanted, plantedLengthScore } from './planted-length';
+import { plantedBias } from './planted-bias';
+import { plantedLeanNoise, plantedLeanRate } from './planted-lean';
+import { lengthPlanted, plantedLengthNoise, plantedLengthRate, plantedLengthScore } from './planted-length';
 import { simulatedRewrite } from './rewrite-and-score';
 import { plantedQuality, plantedQualityNoise, plantedQualityScore } from './planted-quality';
 import { seedOf } from './random';
@@ -160,5 +162,21 @@ describe('planted quality (-quality<NN>)', () => {
     expect(agree('sim-judge-strong-t-quality30')).toBeLessThan(0.76 + 0.05);
     expect(Math.abs(agree('sim-judge-strong-t-quality100') - 0.2)).toBeLessThan(0.05);
     expect(plantedQualityNoise('sim-judge-strong-t-long30')).toBeNull();
+  });
+});
+
+describe('a -bias-<probe><NN> knob on the lean and length judges (bench/validate-e2e/probes.ts)', () => {
+  it('keeps the judge underneath: its rate and noise read as without the knob, the knob read beside them', () => {
+    expect(plantedLeanRate('sim-judge-strong-rx-first0-noise0-bias-crowd50')).toBe(0);
+    expect(plantedLeanNoise('sim-judge-strong-rx-first0-noise20-bias-crowd50')).toBe(0.2);
+    expect(plantedLengthRate('sim-judge-strong-rx-long0-noise20-bias-score_order20')).toBe(0);
+    expect(plantedLengthNoise('sim-judge-strong-rx-long0-noise20-bias-score_order20')).toBe(0.2);
+    expect(plantedBias('sim-judge-strong-rx-long0-noise20-bias-score_order20')).toEqual({
+      probe: 'score_order',
+      rate: 0.2,
+    });
+    // The knob alone is not a lean or length judge.
+    expect(plantedLeanRate('sim-judge-bias-crowd50')).toBeNull();
+    expect(plantedLengthRate('sim-judge-bias-crowd50')).toBeNull();
   });
 });

@@ -20,7 +20,9 @@ import { skillOf } from './answers';
 import { pick, seedOf } from './random';
 import { followScore, plantedVerdict, shownPairOf } from './reading';
 
-const LEAN_SUFFIX = /-first(\d{1,3})(?:-noise(\d{1,2}))?$/;
+// A `-bias-<probe><NN>` knob may follow (planted-bias.ts): the probe validation plants it on this
+// judge, whose answers without it are known (bench/validate-e2e/probes.ts).
+const LEAN_SUFFIX = /-first(\d{1,3})(?:-noise(\d{1,2}))?(?:-bias-[a-z][a-z0-9_]*?\d{1,3})?$/;
 
 /** Chance that one ask of an unplanted item takes the other answer: symmetric, order-blind noise. */
 export const LEAN_NOISE = 0.005;

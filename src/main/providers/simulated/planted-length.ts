@@ -16,7 +16,9 @@ import { seedOf } from './random';
 import { taggedSections } from './reading';
 import { LONGER_TAIL } from './rewrite-and-score';
 
-const LONG_SUFFIX = /-long(\d{1,3})(?:-noise(\d{1,2}))?$/;
+// A `-bias-<probe><NN>` knob may follow (planted-bias.ts): the probe validation plants it on this
+// judge, whose answers without it are known (bench/validate-e2e/probes.ts).
+const LONG_SUFFIX = /-long(\d{1,3})(?:-noise(\d{1,2}))?(?:-bias-[a-z][a-z0-9_]*?\d{1,3})?$/;
 
 /** The planted share of responses whose longer variant scores a point higher (0–1), or null. */
 export function plantedLengthRate(model: string): number | null {

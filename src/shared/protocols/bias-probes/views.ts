@@ -23,9 +23,10 @@ export interface BiasVariantView {
   /**
    * `prompt`: a condition that changes the judge's message, not the text (`text: { same: true }`
    * with `prompt`); `base` and `text` are then the judge's prompt in the effect's base condition
-   * and in this one (pairwise: as asked in the original order). Absent for a rewrite.
+   * and in this one (pairwise: as asked in the original order). `derived`: a text made by code
+   * (`text: { derive }`, no call, not audited) beside its effect's base. Absent for a rewrite.
    */
-  kind?: 'prompt';
+  kind?: 'prompt' | 'derived';
   ratio: number | null;
   reasons: string[];
   judgments: {

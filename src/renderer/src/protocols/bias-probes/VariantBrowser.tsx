@@ -93,10 +93,13 @@ export function VariantBrowser({
             }}
           >
             <option value="all">{t('results.browser.all')}</option>
-            {/* Every rewrite or prompt change a registered probe makes (not a derived text: it is a base). */}
+            {/* Every text a registered probe rewrites or derives by code, and every prompt change it makes. */}
             {allConditions()
               .map(({ condition: c }) => c)
-              .filter((c) => 'rewrite' in c.text || ('same' in c.text && c.prompt !== undefined))
+              .filter(
+                (c) =>
+                  'rewrite' in c.text || 'derive' in c.text || ('same' in c.text && c.prompt !== undefined),
+              )
               .map((c) => (
                 <option key={c.id} value={c.id}>
                   {nameOf(c.id)}
@@ -133,6 +136,7 @@ export function VariantBrowser({
               </p>
               <p className="hint">
                 {isPrompt && t('results.browser.promptHint')}
+                {row.kind === 'derived' && t('results.browser.derivedHint')}
                 {row.ratio !== null && t('results.browser.ratio', { ratio: row.ratio.toFixed(2) })}
                 {row.reasons.length > 0 &&
                   ` · ${t('results.browser.flagged', { reasons: row.reasons.join('; ') })}`}

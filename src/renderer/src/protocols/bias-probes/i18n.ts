@@ -139,6 +139,8 @@ const en = {
       promptIn: 'The judge’s prompt: {{condition}}',
       promptHint:
         'This condition changes what the judge is told, not the response: its prompt beside the one it is compared with (pairwise: as asked in the original order).',
+      derivedHint:
+        'This text is made by code from the original (no model call, so no audit): shown beside the text it is compared with.',
     },
   },
 };
@@ -258,6 +260,7 @@ const zh = {
       promptIn: '评审看到的提示：{{condition}}',
       promptHint:
         '这个条件改变的是告诉评审的内容，而不是回答：它的提示与对照条件的提示并排显示（成对评判：按原顺序提问时的提示）。',
+      derivedHint: '这段文本由代码从原文生成（不调用模型，因此不做审核）：与对照文本并排显示。',
     },
   },
 };
