@@ -31,7 +31,13 @@ import type { Cell, Check } from './runner';
 import { replicateModel, sampleSeed, type Lab } from './studies';
 
 /** The probes the cells cover: every registered one the simulated provider can plant. */
-export const plantableProbes = (): BiasProbe[] => biasProbes().filter((p) => p.detect !== undefined);
+/**
+ * The probes these cells can plant and measure: those with `detect` and a paired change. An
+ * observational probe (self-preference's own-answers measure) perturbs nothing, so its planted
+ * truth is not a change between conditions; its own test recovers it from the mock's log.
+ */
+export const plantableProbes = (): BiasProbe[] =>
+  biasProbes().filter((p) => p.detect !== undefined && p.effects.some((e) => e.measure === 'paired-change'));
 
 /** The probe's paired-change effects measured in a mode (its Holm family there, with the judge × category). */
 export const changeEffects = (probe: BiasProbe, mode: Mode): EffectSpec[] =>

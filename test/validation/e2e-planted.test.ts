@@ -143,7 +143,10 @@ describe('the probe cells: built from the registry, one set per plantable probe'
   it('every registered probe with `detect` gets null and coverage cells per mode it measures, and a pointwise power cell', () => {
     const plantable = plantableProbes();
     expect(plantable.map((p) => p.id)).toContain('crowd');
-    expect(plantable).toEqual(biasProbes().filter((p) => p.detect));
+    expect(plantable).toEqual(
+      biasProbes().filter((p) => p.detect && p.effects.some((e) => e.measure === 'paired-change')),
+    );
+    expect(plantable.map((p) => p.id)).not.toContain('self_preference');
     const [nulls, coverage, power] = probeChecks(() => lab);
     for (const probe of plantable) {
       const modes = (['pointwise', 'pairwise'] as const).filter((m) => changeEffects(probe, m).length);
