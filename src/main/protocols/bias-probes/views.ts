@@ -10,7 +10,8 @@ import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, type BiasExperiment } from './experiment';
-import { planJudge, rewriteSource } from './plan';
+import { conditionText, planJudge, rewriteSource } from './plan';
+import { tokenCount } from './audit';
 import { allEffects, rewriteOf, selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
 import type { ProtocolTask } from '../types';
 import type { BiasItem } from './item';
@@ -84,7 +85,64 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
       };
     });
   if (flaggedOnly) return rewrites;
-  return [...rewrites, ...promptViews(exp, items, judgmentsOf)];
+  return [...rewrites, ...derivedViews(exp, items, judgmentsOf), ...promptViews(exp, items, judgmentsOf)];
+}
+
+/**
+ * The rows of the conditions whose text code derives (no call) and that an effect perturbs toward
+ * (a fake reference, an irrelevant sentence; not the format probe's plain text, which is a base):
+ * the derived text beside the text of its effect's base, for each response (pointwise) or the
+ * worse response of each gold-labelled pair (pairwise, the response those conditions change).
+ * `ratio` is their token ratio, so a reader sees that a base of the same size was compared.
+ */
+function derivedViews(
+  exp: BiasExperiment,
+  items: readonly BiasItem[],
+  judgmentsOf: (
+    sourceId: string,
+    slot: string,
+    base: Condition,
+    variant: Condition,
+  ) => BiasVariantView['judgments'],
+): BiasVariantView[] {
+  const pairwise = exp.options.mode === 'pairwise';
+  const effects = allEffects();
+  const conditions = selectedProbes(exp.options).flatMap((p) =>
+    p.conditions
+      .filter((c) => 'derive' in c.text && (pairwise ? c.pairwise !== null : c.pointwise))
+      .flatMap((c) => {
+        const effect = effects.find((e) => e.effect.variant === c.id)?.effect;
+        return effect ? [{ id: c.id, base: effect.base }] : [];
+      }),
+  );
+  const out: BiasVariantView[] = [];
+  for (const item of items) {
+    const responses = pairwise
+      ? item.label === null
+        ? []
+        : item.responses.filter((r) => r.slot === (item.label === 1 ? 'output_2' : 'output_1'))
+      : item.responses;
+    for (const c of conditions)
+      for (const r of responses) {
+        const base = conditionText(c.base, r.text, item.sourceId, r.slot, new Map());
+        const text = conditionText(c.id, r.text, item.sourceId, r.slot, new Map());
+        if (base === undefined || text === undefined) continue;
+        out.push({
+          itemId: item.sourceId,
+          category: item.category,
+          response: r.slot,
+          variant: c.id,
+          instruction: item.instruction,
+          base,
+          baseLabel: c.base,
+          text,
+          ratio: tokenCount(base) > 0 ? tokenCount(text) / tokenCount(base) : null,
+          reasons: [],
+          judgments: judgmentsOf(item.sourceId, r.slot, c.base, c.id),
+        });
+      }
+  }
+  return out;
 }
 
 /**

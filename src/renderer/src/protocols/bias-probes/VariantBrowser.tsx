@@ -7,7 +7,11 @@ import {
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
 import { diffReasons, ScrollBox, useApi } from '../host';
-import { allConditions, conditionById } from '../../../../shared/protocols/bias-probes/probe-registry';
+import {
+  allConditions,
+  allEffects,
+  conditionById,
+} from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_NAMESPACES } from './i18n';
 import './bias.css';
 import { CheckLabel } from '../../kits/CheckLabel';
@@ -93,10 +97,16 @@ export function VariantBrowser({
             }}
           >
             <option value="all">{t('results.browser.all')}</option>
-            {/* Every rewrite or prompt change a registered probe makes (not a derived text: it is a base). */}
+            {/* Every rewrite or prompt change a registered probe makes, and a derived text an effect
+                perturbs toward (an added reference or sentence; not the plain text, a base). */}
             {allConditions()
               .map(({ condition: c }) => c)
-              .filter((c) => 'rewrite' in c.text || ('same' in c.text && c.prompt !== undefined))
+              .filter(
+                (c) =>
+                  'rewrite' in c.text ||
+                  ('same' in c.text && c.prompt !== undefined) ||
+                  ('derive' in c.text && allEffects().some(({ effect }) => effect.variant === c.id)),
+              )
               .map((c) => (
                 <option key={c.id} value={c.id}>
                   {nameOf(c.id)}

@@ -2,11 +2,14 @@
 // tables list them (DESIGN.md §1b "How to add a probe"; a test registers its own with
 // `registerBiasProbe`).
 import type { BiasProbe } from '../probe-types';
+import { authorityProbe } from './authority';
+import { distractionProbe } from './distraction';
 import { formatProbe } from './format';
 import { lengthProbe } from './length';
 import { positionProbe } from './position';
 import { rubricProbe } from './rubric';
 import { scoreOrderProbe } from './score-order';
+import { sentimentProbe } from './sentiment';
 
 // One entry per line, so probes added side by side merge without a conflict.
 // prettier-ignore
@@ -16,4 +19,7 @@ export const BUILT_IN_PROBES: readonly BiasProbe[] = [
   formatProbe,
   rubricProbe,
   scoreOrderProbe,
+  authorityProbe,
+  distractionProbe,
+  sentimentProbe,
 ];
