@@ -6,6 +6,7 @@
 // mock's log; its placebo (the neutral sentence asked again, with rerun noise) not flagged; the
 // derived texts in the variant browser; the report card's gate, the Methods and the power plan;
 // and keyless on the simulated provider with the probe's `-bias-<id>NN` knob.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,15 +36,14 @@ const all: PairRecord[] = readFileSync(SAMPLE, 'utf8')
 const LIMIT = 16;
 /** The planted share of perturbed answers the mock moves: one point up, or the verdict to that response. */
 const PLANTED = 0.6;
-/** Every repeated ask (the noise floor's sample 1) moves with this probability: the placebo's noise. */
+/** A repeated ask of the original (the noise floor's sample 1) moves with this probability. */
 const REPEAT_NOISE = 0.15;
 /** The null judge: every ask carrying a sentence, perturbing or neutral, moves with this probability. */
 const NULL_NOISE = 0.3;
 
+/** A stable uniform draw per unit (SHA-256: FNV's top bits correlate across draws of one text). */
 function unit(...parts: string[]): number {
-  let h = 2166136261;
-  for (const c of parts.join('\u0000')) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  return h / 2 ** 32;
+  return createHash('sha256').update(parts.join('\u0000')).digest().readUInt32BE(0) / 2 ** 32;
 }
 
 const SECTIONS = ['response', 'response_a', 'response_b'] as const;
@@ -95,16 +95,19 @@ function sentenceResponder(pairs: readonly SentencePair[]) {
     const side = found?.tag === 'response_a' ? 'A' : found?.tag === 'response_b' ? 'B' : undefined;
     if (found && req.model.endsWith('-null')) {
       // Both conditions move alike (an independent draw per request): exchangeable, no effect.
-      if (unit('null', req.model, req.lastUser, String(ask)) < NULL_NOISE) {
-        const up = unit('null-sign', req.model, req.lastUser, String(ask)) < 0.5;
+      // Drawn from the request alone, so its repeat answers alike: the order asks arrive in is moot.
+      if (unit('null', req.model, req.lastUser) < NULL_NOISE) {
+        const up = unit('null-sign', req.model, req.lastUser) < 0.5;
         if (answer.winner !== undefined) move(answer.winner === 'A' ? 'B' : 'A');
         else move(up ? 'up' : 'down');
       }
     } else if (found?.sentence === 'added' && unit('planted', req.model, text) < PLANTED) {
       move(side ?? 'up');
     }
-    // A repeat moves at random, whatever the condition: the noise its placebo measures.
-    if (ask > 0 && unit('repeat', req.model, req.lastUser) < REPEAT_NOISE) {
+    // A repeat of the original moves at random: the noise the original's placebo measures. Not
+    // the neutral sentence's: the provider is not told which ask is the noise floor's, and two asks
+    // may arrive in either order, so the pairs recomputed from the log keep one answer per request.
+    if (!found && ask > 0 && unit('repeat', req.model, req.lastUser) < REPEAT_NOISE) {
       if (answer.winner !== undefined) move(answer.winner === 'A' ? 'B' : 'A');
       else move(unit('repeat-sign', req.model, req.lastUser) < 0.5 ? 'up' : 'down');
     }
@@ -266,21 +269,23 @@ export function addedSentenceSuite(spec: AddedSentenceProbe): void {
       }
     });
 
-    it('reads the effect against its placebo, the neutral sentence asked again, which is not flagged', () => {
+    it('reads the effect against its placebo, the neutral sentence asked again; no placebo is flagged', () => {
       const nf = pointwise.noise_floor!;
       // The original's repeat (every run's) and the neutral sentence's, the effect's own placebo.
       expect([...new Set(nf.placebo.map((p) => p.repeated))]).toEqual(['original', spec.neutral]);
-      for (const judge of JUDGES.slice(0, 2)) {
-        const placebo = nf.placebo.find(
-          (p) => p.judge === judge.label && p.category === 'all' && p.repeated === spec.neutral,
-        )!;
-        expect(placebo.n).toBe(2 * LIMIT);
-        // The mock's rerun noise moves some repeats, at random in sign: no effect to flag.
-        expect(placebo.changed).toBeGreaterThan(0);
-        expect(placebo.p!).toBeGreaterThan(0.05);
-        expect(placebo.robustness_rate!).toBeGreaterThan(row(pointwise, judge.label).robustness_rate!);
+      for (const judge of JUDGES) {
+        const placebo = (repeated: string) =>
+          nf.placebo.find((p) => p.judge === judge.label && p.category === 'all' && p.repeated === repeated)!;
+        expect(placebo(spec.neutral).n).toBe(2 * LIMIT);
+        // The mock's rerun noise moves some of the original's repeats, at random in sign.
+        expect(placebo('original').changed).toBeGreaterThan(0);
+        for (const repeated of ['original', spec.neutral]) expect(placebo(repeated).p!).toBeGreaterThan(0.05);
         const excess = nf.excess.find((x) => x.judge === judge.label && x.effect === spec.effect)!;
         expect(excess.repeated).toBe(spec.neutral);
+        if (!judge.model.endsWith('-null'))
+          expect(placebo(spec.neutral).robustness_rate!).toBeGreaterThan(
+            row(pointwise, judge.label).robustness_rate!,
+          );
       }
     });
 
