@@ -433,7 +433,7 @@ describe('a probe registered from test code (the crowd note)', () => {
     await expect(
       core.call('experiments.create', { config: mockConfig('crowd-typo', { probes: ['crowed'] }) }),
     ).rejects.toThrow(
-      /unknown probe "crowed": expected one of position, length, format, rubric, score_order, crowd/,
+      /unknown probe "crowed": expected one of position, length, format, rubric, score_order, authority, distraction, sentiment, crowd/,
     );
   });
 });
