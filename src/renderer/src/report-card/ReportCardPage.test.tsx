@@ -292,7 +292,7 @@ describe('the judge report card page', () => {
     ];
     const allowed = ['EN', 'ZH', 'LS', 'Cohen', 'Judge', 'Markdown', 'PNG', 'SVG', 'JSON', 'CSV', 'LaTeX'];
     const cited =
-      /Zheng et al\.|MT-Bench|Dubois et al\.|AlpacaEval|Bavaresco et al\.|LLMs instead of human judges\?|Judge Lab/g;
+      /Zheng et al\.|MT-Bench|Dubois et al\.|AlpacaEval|Bavaresco et al\.|LLMs instead of human judges\?|Judge Lab|CALM|Ye et al\., ICLR 2025, arXiv 2410\.02736/g;
     // Text node by text node: buttons side by side would otherwise run together.
     const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
     const texts: string[] = [];
