@@ -24,6 +24,7 @@ import {
   wilcoxonSignedRank,
 } from '../../src/shared/stats';
 import { checkFamilies } from '../../src/shared/report/families';
+import { BIAS_FIGURES_ZH } from '../../src/shared/protocols/bias-probes/report/figure-zh';
 import { tempDir } from './tmp';
 import { biasResponder, type PairRecord } from '../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider, type MockRequest } from '../mock-provider/server';
@@ -311,6 +312,24 @@ export function addedSentenceSuite(spec: AddedSentenceProbe): void {
     it('feeds its report-card gate and says in the Methods which paper it follows, in both languages', async () => {
       const results = await core.call('experiments.results', { experimentId: pointwiseId });
       expect(checkFamilies(results.tables)).toEqual([]);
+      // Its rows in the tables under its own words, the placebo's row before the effect's.
+      const effect = probe.effects[0];
+      const profile = results.tables.find((t) => t.id === 'bias_profile')!;
+      expect(profile.rows.filter((r) => r.effect === effect.label.pointwise.en)).toHaveLength(JUDGES.length);
+      const noise = results.tables
+        .find((t) => t.id === 'noise_floor')!
+        .rows.filter((r) => r.judge === JUDGES[0].label);
+      const at = noise.findIndex((r) => r.effect === effect.placeboLabel!.en);
+      expect(noise[at + 1].effect).toBe(effect.label.pointwise.en);
+      // … and in 中文 (figures, tables, card).
+      expect(BIAS_FIGURES_ZH.exact[effect.label.pointwise.en]).toBe(effect.label.pointwise.zh);
+      expect(BIAS_FIGURES_ZH.exact[effect.placeboLabel!.en]).toBe(effect.placeboLabel!.zh);
+      const md = (lang: 'en' | 'zh') =>
+        core
+          .call('judges.reportCardFile', { model: JUDGES[0].model, format: 'md', lang })
+          .then((f) => Buffer.from(f.contentBase64, 'base64').toString('utf8'));
+      expect(await md('en')).toContain(`${probe.texts.name.en}: ${effect.short.en} (pointwise)`);
+      expect(await md('zh')).toContain(`${probe.texts.name.zh}：${effect.short.zh}（逐项评分）`);
       const card = await core.call('judges.reportCard', { model: JUDGES[0].model });
       const gate = card.gates.find((g) => g.definition.id === spec.gate)!;
       expect(gate.definition.source).toMatch(/Cohen \(1988\).*arXiv 2410\.02736/);

@@ -22,6 +22,7 @@ import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/type
 import { biasRows, VARIANTS_VIEW } from '../../../src/shared/protocols/bias-probes/views';
 import { clusteredPairedEffect, robustnessRate, wilcoxonSignedRank } from '../../../src/shared/stats';
 import { checkFamilies } from '../../../src/shared/report/families';
+import { BIAS_FIGURES_ZH } from '../../../src/shared/protocols/bias-probes/report/figure-zh';
 import { tempDir } from '../../helpers/tmp';
 import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
 import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
@@ -305,6 +306,14 @@ describe('the sentiment probe (a response rewritten warmer and harsher, content 
       const methods = await core.call('experiments.methods', { experimentId: pointwiseId, lang });
       expect(methods.markdown).toContain(sentimentProbe.texts.methods![lang]);
     }
+    const md = (lang: 'en' | 'zh') =>
+      core
+        .call('judges.reportCardFile', { model: JUDGES[0].model, format: 'md', lang })
+        .then((f) => Buffer.from(f.contentBase64, 'base64').toString('utf8'));
+    expect(await md('en')).toContain('sentiment: harsher tone (pointwise)');
+    expect(await md('zh')).toContain('情感：温和语气（逐项评分）');
+    for (const e of sentimentProbe.effects)
+      expect(BIAS_FIGURES_ZH.exact[e.label.pointwise.en]).toBe(e.label.pointwise.zh);
   });
 
   it('runs pairwise: only the worse response is rewritten, and the warm one wins more (flip rate)', async () => {

@@ -55,7 +55,7 @@ export const authorityProbe: BiasProbe = {
   conditions: [
     {
       id: 'authority_neutral',
-      name: { en: 'Neutral note', zh: '中性说明' },
+      name: { en: 'Same-size neutral note', zh: '等长中性说明' },
       text: { derive: derived.neutral },
       pointwise: true,
       pairwise: { worse: true, betterAs: 'original' },
@@ -82,8 +82,8 @@ export const authorityProbe: BiasProbe = {
       },
       short: { en: 'fake reference', zh: '虚假引用' },
       placeboLabel: {
-        en: 'Repeat − first, neutral note (placebo)',
-        zh: '重复 − 首次，中性说明（安慰剂）',
+        en: 'Repeat − first, same-size neutral note (placebo)',
+        zh: '重复 − 首次，等长中性说明（安慰剂）',
       },
     },
   ],
