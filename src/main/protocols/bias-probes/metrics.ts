@@ -122,13 +122,16 @@ export function auditVariants(
 }
 
 function auditSummary(audited: readonly AuditedVariant[], opts: BiasOptions): AuditSummary {
-  const rewrites = rewriteConditions();
+  // An opt-in probe's band only when it runs: a study that does not choose it keeps its checks
+  // (and its metrics.json) as before the probe existed.
+  const rewrites = rewriteConditions(opts.probes);
   const kinds: RewriteKind[] = rewrites.map((r) => r.condition.id);
   const flagged: FlaggedVariant[] = audited
     .filter((a) => a.reasons.length > 0)
     .map((a) => ({ item_id: a.sourceId, response: a.slot, variant: a.kind, reasons: a.reasons }));
   return {
-    // Each registered rewrite's band (longer_band, shorter_band, markdown_tolerance), then the checks every rewrite gets.
+    // Each registered rewrite's band (longer_band, shorter_band, markdown_tolerance; an opt-in
+    // probe's when selected), then the checks every rewrite gets.
     checks: {
       ...Object.fromEntries(rewrites.map((r) => r.rewrite.check(opts))),
       numbers_kept: true,

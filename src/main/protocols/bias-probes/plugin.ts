@@ -186,7 +186,7 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   figureText: { zh: BIAS_FIGURES_ZH },
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
   methods: biasMethods,
-  promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric),
+  promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric, exp.options.probes),
   annotation: biasAnnotation,
   power: biasPower,
   reportCard: biasReportCardHooks,

@@ -91,12 +91,17 @@ export function paraphrasePrompt(kind: string, task: string, k: number, count: n
 export const pairwisePrompt = pairwiseUserPrompt;
 
 /** The prompts as run, for the manifest. */
-export function promptTemplatesOf(scale: number, rubric: string | null): Record<string, string> {
+export function promptTemplatesOf(
+  scale: number,
+  rubric: string | null,
+  probes: readonly string[],
+): Record<string, string> {
   return {
     rewriteSystem: REWRITE_SYSTEM,
-    // rewriteLonger, rewriteShorter, rewriteMarkdown, … (every registered rewrite, registry order).
+    // rewriteLonger, rewriteShorter, rewriteMarkdown, … (every registered rewrite, registry order;
+    // an opt-in probe's only when the study selects it, so a study without it keeps its manifest).
     ...Object.fromEntries(
-      rewriteConditions().map(({ condition, rewrite }) => [
+      rewriteConditions(probes).map(({ condition, rewrite }) => [
         `rewrite${condition.id[0].toUpperCase()}${condition.id.slice(1)}`,
         rewritePrompt(condition.id, '{{instruction}}', rewrite.placeholder),
       ]),

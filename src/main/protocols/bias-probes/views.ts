@@ -10,13 +10,9 @@ import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, type BiasExperiment } from './experiment';
-import { planJudge, rewriteSource } from './plan';
-import {
-  allEffects,
-  conditionById,
-  rewriteOf,
-  selectedProbes,
-} from '../../../shared/protocols/bias-probes/probe-registry';
+import { conditionText, planJudge, rewriteSource } from './plan';
+import { tokenCount } from './audit';
+import { allEffects, rewriteOf, selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
 import type { ProtocolTask } from '../types';
 import type { BiasItem } from './item';
 
@@ -93,10 +89,13 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
 }
 
 /**
- * The code-made conditions' rows (`text: { derive }`, no call, never audited): each text as the
- * condition shows it beside the original it was derived from, so a probe that edits the text by
- * code (an added sentence, the Markdown stripped) is browsed like a rewrite. Pointwise every
- * response the condition scores; pairwise the worse response of each gold-labelled pair.
+ * The code-made conditions' rows (`text: { derive }`, no call, never audited): each text beside
+ * the text of the base its effect starts from (a fake reference, an irrelevant sentence: beside a
+ * neutral sentence of the same size; a derived base such as the format probe's plain text: beside
+ * the original it was made from), so a probe that edits the text by code is browsed like a rewrite.
+ * Pointwise every response the condition scores; pairwise the worse response of each gold-labelled
+ * pair (the response those conditions change). `ratio` is their token ratio, so a reader sees
+ * that a base of the same size was compared.
  */
 function derivedViews(
   exp: BiasExperiment,
@@ -109,45 +108,44 @@ function derivedViews(
   ) => BiasVariantView['judgments'],
 ): BiasVariantView[] {
   const pairwise = exp.options.mode === 'pairwise';
+  const effects = allEffects();
   const conditions = selectedProbes(exp.options).flatMap((p) =>
-    p.conditions.flatMap((c) =>
-      'derive' in c.text && (pairwise ? c.pairwise !== null : c.pointwise)
-        ? [{ condition: c, derive: c.text.derive }]
-        : [],
-    ),
+    p.conditions
+      .filter((c) => 'derive' in c.text && (pairwise ? c.pairwise !== null : c.pointwise))
+      .map((c) => ({
+        id: c.id,
+        base: effects.find((e) => e.effect.variant === c.id)?.effect.base ?? 'original',
+      })),
   );
   const out: BiasVariantView[] = [];
-  for (const item of items)
-    for (const { condition: c, derive } of conditions) {
-      // The effect this condition is the variant of starts from its base; a derived base (the
-      // plain text) is compared with the original it was made from.
-      const base = allEffects().find((e) => e.effect.variant === c.id)?.effect.base ?? 'original';
-      const worse = item.label === null ? null : item.label === 1 ? 'output_2' : 'output_1';
-      // Pairwise verdicts are read as the worse response's (its win score), so its row alone.
-      const responses = item.responses.filter((r) => !pairwise || (worse !== null && r.slot === worse));
-      for (const r of responses)
+  for (const item of items) {
+    const responses = pairwise
+      ? item.label === null
+        ? []
+        : item.responses.filter((r) => r.slot === (item.label === 1 ? 'output_2' : 'output_1'))
+      : item.responses;
+    for (const c of conditions)
+      for (const r of responses) {
+        const base = conditionText(c.base, r.text, item.sourceId, r.slot, new Map());
+        const text = conditionText(c.id, r.text, item.sourceId, r.slot, new Map());
+        if (base === undefined || text === undefined) continue;
         out.push({
           itemId: item.sourceId,
           category: item.category,
           response: r.slot,
           variant: c.id,
           instruction: item.instruction,
-          base: base === 'original' ? r.text : (conditionText(base, r.text) ?? r.text),
-          baseLabel: base,
-          text: derive(r.text),
+          base,
+          baseLabel: c.base,
+          text,
           kind: 'derived',
-          ratio: null,
+          ratio: tokenCount(base) > 0 ? tokenCount(text) / tokenCount(base) : null,
           reasons: [],
-          judgments: judgmentsOf(item.sourceId, r.slot, base, c.id),
+          judgments: judgmentsOf(item.sourceId, r.slot, c.base, c.id),
         });
-    }
+      }
+  }
   return out;
-}
-
-/** A derived condition's text of an original (null: the condition is not made by code). */
-function conditionText(condition: string, original: string): string | null {
-  const text = conditionById(condition)?.text;
-  return text && 'derive' in text ? text.derive(original) : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Simulated answers for rewrite requests (plain text with a <rewrite_task> section: longer,
-// shorter or markdown) and for `score_verdict` (an integer score of the <response>, or of the
+// shorter, markdown, or a warmer / harsher tone) and for `score_verdict` (an integer score of the <response>, or of the
 // <target> one of <response_a>/<response_b>), with the biases a middling LLM judge shows: a
 // longer text, Markdown and the first position each tend to score higher. Everything comes from
 // the request; no protocol is imported.
@@ -7,6 +7,7 @@ import { followScore, taggedSections } from './reading';
 import { contentUnits } from './pseudo-language';
 import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';
+import { simulatedTone } from '../../../shared/protocols/bias-probes/probes/sentiment';
 
 const words = (t: string) => t.split(/\s+/).filter(Boolean);
 
@@ -59,6 +60,8 @@ export function simulatedRewrite(task: string, sections: Map<string, string>, rn
     const extra = w.slice(0, Math.max(1, Math.round(w.length * share) - 3));
     return `${text}${LONGER_TAIL}${extra.join(' ')}`;
   }
+  // The sentiment probe's tone rewrites: the content kept, framed in a warmer or a harsher tone.
+  if (task === 'warmer' || task === 'harsher') return simulatedTone(task, text);
   if (task === 'shorter') {
     if (w.length < 40 || rng() < 0.5) return 'NO_FILLER';
     const kept = w.slice(0, Math.ceil(w.length * 0.75));

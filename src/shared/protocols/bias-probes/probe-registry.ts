@@ -71,9 +71,17 @@ export const conditionById = (id: string): ConditionSpec | undefined =>
   allConditions().find((c) => c.condition.id === id)?.condition;
 
 /** A condition made by the rewriter, with its spec (the rewrite kinds, in registry order). */
-export const rewriteConditions = (): { condition: ConditionSpec; rewrite: RewriteSpec }[] =>
-  allConditions().flatMap(({ condition }) =>
-    'rewrite' in condition.text ? [{ condition, rewrite: condition.text.rewrite }] : [],
+/**
+ * Every registered rewrite, registry order; given the study's `probes`, an opt-in probe's only when
+ * selected (the audit's checks and the manifest's templates of a study without it stay as before).
+ */
+export const rewriteConditions = (
+  selected?: readonly string[],
+): { condition: ConditionSpec; rewrite: RewriteSpec }[] =>
+  allConditions().flatMap(({ probe, condition }) =>
+    'rewrite' in condition.text && (!selected || !probe.optIn || selected.includes(probe.id))
+      ? [{ condition, rewrite: condition.text.rewrite }]
+      : [],
   );
 export const rewriteOf = (kind: string): RewriteSpec | undefined =>
   rewriteConditions().find((r) => r.condition.id === kind)?.rewrite;

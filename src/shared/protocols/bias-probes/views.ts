@@ -15,9 +15,12 @@ export interface BiasVariantView {
   response: string;
   variant: RewriteKind;
   instruction: string;
-  /** The text the variant is compared with: the original (longer, shorter) or the plain text (Markdown). */
+  /**
+   * The text the variant is compared with: the original (longer, shorter, a tone), the plain text
+   * (Markdown), or a derived base (a neutral sentence of the same size, for an added one).
+   */
   base: string;
-  /** The condition of `base`: the one the rewrite was made from (probe-types.ts `RewriteSpec.from`). */
+  /** The condition of `base`: the one the rewrite was made from (`RewriteSpec.from`), or the effect's base. */
   baseLabel: string;
   text: string;
   /**

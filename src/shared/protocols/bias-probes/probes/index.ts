@@ -2,7 +2,9 @@
 // tables list them (DESIGN.md §1b "How to add a probe"; a test registers its own with
 // `registerBiasProbe`).
 import type { BiasProbe } from '../probe-types';
+import { authorityProbe } from './authority';
 import { bandwagonProbe } from './bandwagon';
+import { distractionProbe } from './distraction';
 import { formatProbe } from './format';
 import { identityProbe } from './identity';
 import { lengthProbe } from './length';
@@ -11,6 +13,7 @@ import { refinementProbe } from './refinement';
 import { rubricProbe } from './rubric';
 import { scoreOrderProbe } from './score-order';
 import { selfPreferenceProbe } from './self-preference';
+import { sentimentProbe } from './sentiment';
 
 // One entry per line, so probes added side by side merge without a conflict.
 // prettier-ignore
@@ -20,6 +23,9 @@ export const BUILT_IN_PROBES: readonly BiasProbe[] = [
   formatProbe,
   rubricProbe,
   scoreOrderProbe,
+  authorityProbe,
+  distractionProbe,
+  sentimentProbe,
   bandwagonProbe,
   refinementProbe,
   identityProbe,

@@ -1,5 +1,5 @@
-// Bias probes' gates: the length probe's paired effect size and the self-preference probe's
-// excess self-win rate. Declared here, with its
+// Bias probes' gates: the paired effect sizes of the length probe and the CALM probes, and the
+// self-preference probe's excess self-win rate (a probe names its gate in `cardGate`). Declared here, with its
 // words in EN/中文, and handed to the core by the plug-in's `reportCard.gates`: the card lists the
 // gates the registered studies declare, so no generic file names this one.
 import type { GateDeclaration } from '../../../report-card/types';
@@ -20,10 +20,13 @@ export const BIAS_GATES: readonly GateDeclaration[] = [
       },
     },
   },
-  // The prompt probes of the CALM battery (issue 35): CALM reports robustness rates, not a
+  // The probes of the CALM battery (issue 35): CALM reports robustness rates, not a
   // threshold, so each gate holds the probe's paired effect to Cohen's small effect, as length's.
   ...(
     [
+      ['authority_effect', 'Authority effect (fake reference) |d_z|', '权威效应（虚假引用）|d_z|'],
+      ['distraction_effect', 'Distraction effect (irrelevant sentence) |d_z|', '干扰效应（无关句子）|d_z|'],
+      ['sentiment_effect', 'Sentiment effect (tone) |d_z|', '情感效应（语气）|d_z|'],
       ['bandwagon_effect', 'Bandwagon effect |d_z|', '从众效应 |d_z|'],
       ['refinement_effect', 'Refinement-aware effect |d_z|', '改进感知效应 |d_z|'],
       ['identity_effect', 'Identity effect |d_z|', '身份效应 |d_z|'],

@@ -1,0 +1,154 @@
+// The sentiment probe (CALM, Ye et al., ICLR 2025, arXiv 2410.02736): a response — pairwise, the
+// worse one — rewritten by the rewriter in a warmer tone and, as a second effect, a harsher one,
+// with the content kept; each rewrite audited like the length probe's (not empty, every number kept,
+// token ratio rewrite / original inside `TONE_BAND`). Effects: warmer − original and harsher −
+// original (pointwise score change; pairwise the worse response's win score and flip rate).
+// Placebo: the original asked again. The rewrites are costed in the estimate as every rewrite is.
+import type { BiasProbe, JudgePrompt } from '../probe-types';
+import type { Mode } from '../types';
+
+/**
+ * The token ratio tone rewrite / original the audit accepts: a change of tone adds or drops a few
+ * words of greeting or bluntness, not content, so the length stays near the original's.
+ */
+export const TONE_BAND: [number, number] = [0.75, 1.5];
+
+const KEEP =
+  'Keep the content: every fact, claim, step and number stays, nothing is added or left out, and the ' +
+  'length stays within about 25% of the original. Keep the formatting style of the original (plain stays ' +
+  'plain, Markdown stays Markdown).';
+
+/**
+ * The keyless (simulated) rewriter's tone rewrite: the response framed by an opening and, from a
+ * middling length on, a closing of that tone, sized so the ratio stays inside `TONE_BAND` (by the
+ * response's word count: under 16, under 60, longer). Kept here so `detect` knows the warm ones.
+ */
+export const SIMULATED_TONE: Record<'warmer' | 'harsher', readonly { open: string; close: string }[]> = {
+  warmer: [
+    { open: 'Gladly!', close: '' },
+    { open: 'Happy to help!', close: 'Hope this helps!' },
+    {
+      open: 'So glad you asked, and happy to help with this!',
+      close: 'I hope this is useful, and best of luck with it!',
+    },
+  ],
+  harsher: [
+    { open: 'Obviously.', close: '' },
+    { open: 'Frankly, this is basic.', close: 'Keep up.' },
+    {
+      open: 'Frankly, this should not need explaining, but here it is.',
+      close: 'Read it carefully next time, because I will not repeat it.',
+    },
+  ],
+};
+
+/** The simulated tone rewrite of a text (see `SIMULATED_TONE`). */
+export function simulatedTone(tone: 'warmer' | 'harsher', text: string): string {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  const frame = SIMULATED_TONE[tone][words < 16 ? 0 : words < 60 ? 1 : 2];
+  return [frame.open, text.trim(), frame.close].filter(Boolean).join(' ');
+}
+
+const section = (text: string, tag: string): string | undefined =>
+  new RegExp(`<${tag}>\\n?([\\s\\S]*?)\\n?</${tag}>`).exec(text)?.[1];
+
+const warm = (text: string | undefined) =>
+  text !== undefined && SIMULATED_TONE.warmer.some((f) => text.startsWith(`${f.open} `));
+
+/**
+ * The planted effect is a warmth lean: the side whose response opens with the simulated
+ * rewriter's warm opening; the harsher rewrite is left unplanted, so a planted run also shows an
+ * effect that is not there.
+ */
+function detectWarm(prompt: JudgePrompt, mode: Mode): 'A' | 'B' | 'response' | null {
+  if (mode === 'pointwise')
+    return section(prompt.user, 'target') === undefined && warm(section(prompt.user, 'response'))
+      ? 'response'
+      : null;
+  return (['A', 'B'] as const).find((x) => warm(section(prompt.user, `response_${x.toLowerCase()}`))) ?? null;
+}
+
+export const sentimentProbe: BiasProbe = {
+  id: 'sentiment',
+  conditions: [
+    {
+      id: 'warmer',
+      name: { en: 'Warmer tone', zh: '语气更温和' },
+      text: {
+        rewrite: {
+          instructions: `Rewrite the response in a warmer, friendlier and more encouraging tone. ${KEEP}`,
+          from: 'original',
+          placeholder: '{{response}}',
+          band: () => TONE_BAND,
+          check: () => ['tone_band', TONE_BAND],
+        },
+      },
+      pointwise: true,
+      pairwise: { worse: true, betterAs: 'original' },
+    },
+    {
+      id: 'harsher',
+      name: { en: 'Harsher tone', zh: '语气更严厉' },
+      text: {
+        rewrite: {
+          instructions: `Rewrite the response in a colder, harsher and more dismissive tone. ${KEEP}`,
+          from: 'original',
+          placeholder: '{{response}}',
+          band: () => TONE_BAND,
+          check: () => ['tone_band', TONE_BAND],
+        },
+      },
+      pointwise: true,
+      pairwise: { worse: true, betterAs: 'original' },
+    },
+  ],
+  effects: [
+    {
+      id: 'warmer',
+      measure: 'paired-change',
+      variant: 'warmer',
+      base: 'original',
+      modes: ['pointwise', 'pairwise'],
+      placebo: 'original',
+      label: {
+        pointwise: { en: 'Warmer tone − original', zh: '温和语气 − 原文' },
+        pairwise: { en: 'Worse response in a warmer tone', zh: '较差回答改为温和语气' },
+      },
+      short: { en: 'warmer tone', zh: '温和语气' },
+    },
+    {
+      id: 'harsher',
+      measure: 'paired-change',
+      variant: 'harsher',
+      base: 'original',
+      modes: ['pointwise', 'pairwise'],
+      placebo: 'original',
+      label: {
+        pointwise: { en: 'Harsher tone − original', zh: '严厉语气 − 原文' },
+        pairwise: { en: 'Worse response in a harsher tone', zh: '较差回答改为严厉语气' },
+      },
+      short: { en: 'harsher tone', zh: '严厉语气' },
+    },
+  ],
+  cardGate: 'sentiment_effect',
+  detect: detectWarm,
+  // Extra calls (two rewrites per response, their judgments) on top of the default battery.
+  optIn: true,
+  texts: {
+    name: { en: 'sentiment', zh: '情感' },
+    choice: {
+      en: 'Sentiment (a response rewritten in a warmer and in a harsher tone, content kept)',
+      zh: '情感（回答改写为更温和与更严厉的语气，内容不变）',
+    },
+    methods: {
+      en:
+        'The sentiment probe had the rewriter restate each response (pairwise: the worse response) in a ' +
+        'warmer and in a harsher tone with its content kept (audited for numbers and length) and compared ' +
+        'each with the original, following the sentiment bias of the CALM battery (Ye et al., ICLR 2025, ' +
+        'arXiv 2410.02736).',
+      zh:
+        '情感探针让改写模型将每个回答（成对比较时为较差回答）以更温和与更严厉的语气重述，内容不变（审核数字与' +
+        '长度），并分别与原文比较；依据 CALM 偏差测试集中的情感偏差（Ye et al., ICLR 2025, arXiv 2410.02736）。',
+    },
+  },
+};
