@@ -12,7 +12,12 @@ import type { JudgeMeta } from './plan';
 import { biasItems, type BiasExperiment } from './experiment';
 import { conditionText, planJudge, rewriteSource } from './plan';
 import { tokenCount } from './audit';
-import { allEffects, rewriteOf, selectedProbes } from '../../../shared/protocols/bias-probes/probe-registry';
+import {
+  allEffects,
+  browsedCondition,
+  rewriteOf,
+  selectedProbes,
+} from '../../../shared/protocols/bias-probes/probe-registry';
 import type { ProtocolTask } from '../types';
 import type { BiasItem } from './item';
 
@@ -111,7 +116,9 @@ function derivedViews(
   const effects = allEffects();
   const conditions = selectedProbes(exp.options).flatMap((p) =>
     p.conditions
-      .filter((c) => 'derive' in c.text && (pairwise ? c.pairwise !== null : c.pointwise))
+      .filter(
+        (c) => 'derive' in c.text && browsedCondition(c) && (pairwise ? c.pairwise !== null : c.pointwise),
+      )
       .map((c) => ({
         id: c.id,
         base: effects.find((e) => e.effect.variant === c.id)?.effect.base ?? 'original',

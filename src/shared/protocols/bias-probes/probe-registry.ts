@@ -139,3 +139,17 @@ export function placeboLabelsZh(): [string, string][] {
   const labels = allEffects().flatMap((e) => (e.effect.placeboLabel ? [e.effect.placeboLabel] : []));
   return [ORIGINAL_PLACEBO_LABEL, ...labels].map((l): [string, string] => [l.en, l.zh]);
 }
+
+/**
+ * Whether the variant browser lists a condition's texts or prompts: every rewrite and prompt
+ * change, and a text code derives unless it is the base of an effect whose variant code also
+ * derives (a neutral sentence of the same size: shown beside that variant already). A derived base
+ * of a rewrite (the format probe's plain text) is listed beside the original it was made from.
+ */
+export function browsedCondition(c: ConditionSpec): boolean {
+  if ('rewrite' in c.text) return true;
+  if ('same' in c.text) return c.prompt !== undefined;
+  return !allEffects().some(
+    ({ effect }) => effect.base === c.id && 'derive' in (conditionById(effect.variant)?.text ?? {}),
+  );
+}

@@ -159,14 +159,15 @@ describe('bias-probes results', () => {
     expect([...diff.querySelectorAll('ins')].map((e) => e.textContent).join('')).toContain('hello again');
     expect([...diff.querySelectorAll('del')].map((e) => e.textContent).join('')).toContain('42');
     expect(screen.getByTestId('bias-judgments').textContent).toContain('longer');
-    // The filter offers a derived text an effect perturbs toward (an added reference or sentence),
-    // not a derived base (the plain text, a neutral note).
+    // The filter offers a derived text an effect perturbs toward (an added reference or sentence)
+    // and the plain text a rewrite starts from, not the neutral notes already shown beside theirs.
     const offered = [...(screen.getByTestId('bias-variant-filter') as HTMLSelectElement).options].map(
       (o) => o.value,
     );
-    expect(offered).toEqual(expect.arrayContaining(['authority', 'distraction', 'warmer', 'harsher']));
-    for (const base of ['plain', 'authority_neutral', 'distraction_neutral'])
-      expect(offered).not.toContain(base);
+    expect(offered).toEqual(
+      expect.arrayContaining(['authority', 'distraction', 'warmer', 'harsher', 'plain']),
+    );
+    for (const base of ['authority_neutral', 'distraction_neutral']) expect(offered).not.toContain(base);
     fireEvent.change(screen.getByTestId('bias-variant-filter'), { target: { value: 'markdown' } });
     expect(await screen.findByText('No variants yet.')).toBeTruthy();
   });

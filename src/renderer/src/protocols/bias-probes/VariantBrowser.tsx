@@ -7,7 +7,11 @@ import {
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
 import { diffReasons, ScrollBox, useApi } from '../host';
-import { allConditions, conditionById } from '../../../../shared/protocols/bias-probes/probe-registry';
+import {
+  allConditions,
+  browsedCondition,
+  conditionById,
+} from '../../../../shared/protocols/bias-probes/probe-registry';
 import { BIAS_NAMESPACES } from './i18n';
 import './bias.css';
 import { CheckLabel } from '../../kits/CheckLabel';
@@ -96,10 +100,7 @@ export function VariantBrowser({
             {/* Every text a registered probe rewrites or derives by code, and every prompt change it makes. */}
             {allConditions()
               .map(({ condition: c }) => c)
-              .filter(
-                (c) =>
-                  'rewrite' in c.text || 'derive' in c.text || ('same' in c.text && c.prompt !== undefined),
-              )
+              .filter(browsedCondition)
               .map((c) => (
                 <option key={c.id} value={c.id}>
                   {nameOf(c.id)}
