@@ -140,7 +140,7 @@ export function metricsContext(
   const flagged = exp.protocol.flagged?.(exp.view, db) ?? [];
   const ctx: MetricsContext = {
     exp: exp.view,
-    results: s.results,
+    results: exp.protocol.editedResults?.(db, exp.view, s.results) ?? s.results,
     usage: usageRows(db, exp, s.usage),
     excluded: new Set(excludeFlagged ? flagged.map((f) => f.item_id) : []),
     flagged: excludeFlagged ? [] : flagged,
@@ -434,7 +434,7 @@ export async function exportExperiment(
       // Only when a plan was locked: exports of other experiments stay byte-identical.
       ...(preregistration ? { preregistration } : {}),
       config: exp.config,
-      promptTemplates: exp.protocol.promptTemplates(exp.view),
+      promptTemplates: exp.protocol.promptTemplates(exp.view, db),
       models: modelsOf(exp).map((m) => ({
         role: m.role,
         label: m.label,

@@ -24,6 +24,14 @@ export function biasMethods({
   const perturbs = selectedProbes(exp.options).flatMap((p) =>
     p.texts.methods ? [p.texts.methods[lang]] : [],
   );
+  const edits = metrics.hand_edits;
+  const edited = edits
+    ? [
+        zh
+          ? `${edits.rewrites} 个改写、${edits.paraphrases} 个评审说明改写版本经人工编辑；人工文本重新审核，用到旧文本的评审调用按新文本重新提问（旧回答保留在账本中）。`
+          : `${edits.rewrites} rewrites and ${edits.paraphrases} paraphrases of the judging instructions were edited by hand; the edited texts were audited again and the judge calls that had used the old texts were asked again on the new ones (the old answers are kept in the ledger).`,
+      ]
+    : [];
   return [
     designSection(
       'bias-probes.design',
@@ -35,6 +43,7 @@ export function biasMethods({
       lang,
       rows,
       ...(perturbs.length ? [perturbs] : []),
+      ...(edited.length ? [edited] : []),
     ),
   ];
 }

@@ -306,6 +306,8 @@ export interface BiasMetrics {
   noise_floor?: BiasNoiseFloor;
   /** Only with a probe that paraphrases the judging instructions (the rubric probe). */
   instruction_paraphrases?: InstructionParaphrases[];
+  /** Texts judged as a person wrote them (hand edits of rewrites); absent without any. */
+  hand_edits?: { rewrites: number; paraphrases: number };
 }
 
 /**
@@ -325,6 +327,9 @@ export interface InstructionParaphrases {
     ratio: number | null;
     /** The audit's reasons (empty, a number missing, the ratio outside the band); empty = passed. */
     reasons: string[];
+    /** Only on a paraphrase a person edited by hand: who, and when (ISO time). */
+    edited_by?: string;
+    edited_at?: string;
   }[];
   rows: InstructionParaphraseRow[];
 }
