@@ -70,7 +70,10 @@ export function instructionParaphrases(
  * The manifest's templates for the paraphrases as judged (`paraphrase.<condition>.<k>`, k from 1),
  * a person's edit included; a paraphrase not made (yet) is left out.
  */
-export function paraphraseTemplates(opts: BiasOptions, results: readonly TaskResult[]): Record<string, string> {
+export function paraphraseTemplates(
+  opts: BiasOptions,
+  results: readonly TaskResult[],
+): Record<string, string> {
   const conditions = new Set(instructionRewrites(opts).map((c) => c.id));
   const out: [string, string][] = [];
   for (const r of results) {
