@@ -61,7 +61,7 @@ export function RewriteEditor({
 
   return (
     <form
-      className="variant-editor"
+      className="bias-editor"
       data-testid="bias-rewrite-editor"
       onSubmit={(e) => {
         e.preventDefault();
@@ -81,7 +81,7 @@ export function RewriteEditor({
         <input data-testid="bias-edit-by" value={by} onChange={(e) => setBy(e.target.value)} />
       </Field>
       {error && <ErrorPanel title={t('results.browser.saveFailed')} error={error} />}
-      <div className="variant-editor__actions">
+      <div className="bias-editor__actions">
         <button
           type="submit"
           className="btn btn--primary"
