@@ -446,8 +446,16 @@ export async function exportExperiment(
         requests: plannedCount(db, experimentId),
         judgments: answers.length,
         failed_judgments: answers.filter((r) => r.status === 'failed').length,
+        // Texts a person edited by hand, as a study bundle lists them: only when there are any,
+        // so other manifests are as before.
+        ...handEditCount(db, exp),
       },
       time: { startedAt: exp.row.createdAt, finishedAt: exp.row.updatedAt },
     },
   });
+}
+
+function handEditCount(db: Database, exp: LoadedExperiment): { hand_edits?: number } {
+  const n = exp.protocol.bundleEdits?.list(db, exp.view).length ?? 0;
+  return n ? { hand_edits: n } : {};
 }

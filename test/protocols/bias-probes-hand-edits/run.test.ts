@@ -208,7 +208,9 @@ describe('hand edits of bias probes rewrites and paraphrases', () => {
     ]);
     const manifest = JSON.parse(readFileSync(join(result.dir, 'manifest.json'), 'utf8')) as {
       prompt_templates: Record<string, string>;
+      counts: Record<string, number>;
     };
+    expect(manifest.counts.hand_edits).toBe(2);
     expect(manifest.prompt_templates['paraphrase.rubric_paraphrase.1']).toBe(HAND_PARAPHRASE);
     expect(manifest.prompt_templates['paraphrase.rubric_paraphrase.2']).toMatch(/\(Wording 2\.\)$/);
   }, 60_000);
