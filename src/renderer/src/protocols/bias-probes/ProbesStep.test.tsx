@@ -14,6 +14,7 @@ import {
 import type { BiasProbe } from '../../../../shared/protocols/bias-probes/probe-types';
 import '../index';
 import { ProbesStep } from './ProbesStep';
+import { SummaryLines } from './SummaryLines';
 
 afterEach(() => {
   cleanup();
@@ -130,6 +131,15 @@ describe('the probes step', () => {
       } finally {
         await i18next.changeLanguage('en');
       }
+      // The summary's recap names them as set.
+      render(
+        <dl>
+          <SummaryLines />
+        </dl>,
+      );
+      expect(screen.getByTestId('summary-bias-options-optioned').textContent).toBe(
+        'How names are written: initials · Share of items: 0.25',
+      );
       // The probe turned off again: its options leave the config.
       fireEvent.click(screen.getByTestId('probe-optioned'));
       expect(biasConfig(useWizard.getState().draft)).not.toHaveProperty('probeOptions');
@@ -156,6 +166,12 @@ describe('the probes step', () => {
       expect(biasConfig(useWizard.getState().draft)).not.toHaveProperty('paraphrases');
       fireEvent.change(input, { target: { value: '2' } });
       expect(biasConfig(useWizard.getState().draft)).toMatchObject({ paraphrases: 2 });
+      render(
+        <dl>
+          <SummaryLines />
+        </dl>,
+      );
+      expect(screen.getByTestId('summary-bias-paraphrases').textContent).toBe('2');
       fireEvent.change(input, { target: { value: '7' } });
       expect(biasDraft(useWizard.getState().draft).paraphrases).toBe(7);
       expect(validateBias(useWizard.getState().draft)).toEqual([
