@@ -195,7 +195,7 @@ describe('hand edits of bias probes rewrites and paraphrases', () => {
     const out = join(dir, 'export');
     const result = await core.experiments.export(id, out);
     const methods = readFileSync(join(result.dir, 'methods.md'), 'utf8');
-    expect(methods).toContain('1 rewrites and 1 paraphrases of the judging instructions were edited by hand');
+    expect(methods).toContain('Edited by hand: 1 rewrite and 1 paraphrase of the judging instructions;');
     const variants = readExportCsv(result.dir, 'variants.csv');
     const hand = variants.find(
       (v) => v.item_id === edited.itemId && v.variant === 'longer' && v.response === edited.response,

@@ -187,7 +187,7 @@ function replanned(db: Database, exp: BiasExperiment, m: RewriteMeta): ProtocolT
   const texts = variantTexts(editedResults(db, exp.id, 'rewrite'));
   return planJudge(affected, exp.config.judges, exp.options, texts).filter((t) => {
     const j = t.meta as JudgeMeta;
-    return m.paraphrase === undefined || j.paraphrase === m.paraphrase;
+    return m.paraphrase === undefined || (j.condition === m.kind && j.paraphrase === m.paraphrase);
   });
 }
 

@@ -28,8 +28,8 @@ export function biasMethods({
   const edited = edits
     ? [
         zh
-          ? `${edits.rewrites} 个改写、${edits.paraphrases} 个评审说明改写版本经人工编辑；人工文本重新审核，用到旧文本的评审调用按新文本重新提问（旧回答保留在账本中）。`
-          : `${edits.rewrites} rewrites and ${edits.paraphrases} paraphrases of the judging instructions were edited by hand; the edited texts were audited again and the judge calls that had used the old texts were asked again on the new ones (the old answers are kept in the ledger).`,
+          ? `经人工编辑：${edits.rewrites} 个改写、${edits.paraphrases} 个评审说明改写版本；人工文本重新审核，用到旧文本的评审调用按新文本重新提问（旧回答保留在账本中）。`
+          : `Edited by hand: ${edits.rewrites} ${edits.rewrites === 1 ? 'rewrite' : 'rewrites'} and ${edits.paraphrases} ${edits.paraphrases === 1 ? 'paraphrase' : 'paraphrases'} of the judging instructions; the edited texts were audited again and the judge calls that had used the old texts were asked again on the new ones (the old answers are kept in the ledger).`,
       ]
     : [];
   return [
