@@ -164,12 +164,21 @@ describe('hand edits of bias probes rewrites and paraphrases', () => {
     expect(again.filter((j) => j.prompt.includes(HAND_LONGER))).toHaveLength(1);
     expect(again.filter((j) => j.prompt.includes(HAND_PARAPHRASE))).toHaveLength(6);
 
-    // The old answers stay in the ledger: every request the first run answered is still there.
+    // The old answers stay in the ledger: every judge request the first run answered is still there.
     const dbFile = readdirSync(dir).find((f) => f.endsWith('.sqlite') || f.endsWith('.db'))!;
     const db = new Database(join(dir, dbFile), { readonly: true });
-    const done = db.prepare("SELECT COUNT(*) FROM requests WHERE status = 'done'").pluck().get() as number;
+    const judged = db
+      .prepare("SELECT COUNT(*) FROM requests WHERE status = 'done' AND model = 'edit-judge'")
+      .pluck()
+      .get() as number;
+    // The plan points at the new requests only; the ledger holds the first run's answers too.
+    const planned = db
+      .prepare("SELECT COUNT(*) FROM experiment_tasks WHERE experiment_id = ? AND stage = 'judge'")
+      .pluck()
+      .get(id) as number;
     db.close();
-    expect(done).toBeGreaterThanOrEqual(before + 7);
+    expect(planned).toBe(before);
+    expect(judged).toBe(before + 7);
 
     const m = await metricsOf(id);
     expect(m.hand_edits).toEqual({ rewrites: 1, paraphrases: 1 });
