@@ -145,7 +145,7 @@ export function metricsContext(
   const flagged = exp.protocol.flagged?.(exp.view, db) ?? [];
   const ctx: MetricsContext = {
     exp: exp.view,
-    results: s.results,
+    results: exp.protocol.editedResults?.(db, exp.view, s.results) ?? s.results,
     usage: usageRows(db, exp, s.usage),
     excluded: new Set(excludeFlagged ? flagged.map((f) => f.item_id) : []),
     flagged: excludeFlagged ? [] : flagged,
@@ -314,7 +314,7 @@ function codeVersion(): string {
 /**
  * The signature kept beside stored results, which any later process can take again: the code,
  * the switches, everything loading read (config, options, items, providers, prices), the flagged
- * items, the preregistration locks (a tampered one marks nothing confirmatory), and the plan's,
+ * items, the preregistration locks (a tampered one marks nothing confirmatory), the hand edits, and the plan's,
  * its results' and its requests' fingerprint (store/results-cache.ts).
  */
 function storedSignature(
@@ -331,6 +331,9 @@ function storedSignature(
         exp.view,
         flagged,
         readLocks(db, exp.row.id, exp.row.name),
+        // Hand edits (translations, rewrites): an edit that re-plans no call still changes what
+        // the results report of it (who edited what, the edited text).
+        exp.protocol.bundleEdits?.list(db, exp.view) ?? [],
       ]),
     )
     .digest('hex');
@@ -515,7 +518,7 @@ export async function exportExperiment(
       // Only when a plan was locked: exports of other experiments stay byte-identical.
       ...(preregistration ? { preregistration } : {}),
       config: exp.config,
-      promptTemplates: exp.protocol.promptTemplates(exp.view),
+      promptTemplates: exp.protocol.promptTemplates(exp.view, db),
       models: modelsOf(exp).map((m) => ({
         role: m.role,
         label: m.label,
@@ -527,8 +530,16 @@ export async function exportExperiment(
         requests: plannedCount(db, experimentId),
         judgments: answers.length,
         failed_judgments: answers.filter((r) => r.status === 'failed').length,
+        // Texts a person edited by hand, as a study bundle lists them: only when there are any,
+        // so other manifests are as before.
+        ...handEditCount(db, exp),
       },
       time: { startedAt: exp.row.createdAt, finishedAt: exp.row.updatedAt },
     },
   });
+}
+
+function handEditCount(db: Database, exp: LoadedExperiment): { hand_edits?: number } {
+  const n = exp.protocol.bundleEdits?.list(db, exp.view).length ?? 0;
+  return n ? { hand_edits: n } : {};
 }

@@ -121,7 +121,7 @@ export async function writeBundle(
     // Sealed again: an experiment stored before configs were sealed may still name a file by path.
     [E.config]: utf8(JSON.stringify(exp.protocol.sealConfig?.(exp.config) ?? exp.config, null, 2) + '\n'),
     [E.dataset]: utf8(JSON.stringify(datasetOf(db, exp.row.datasetId), null, 2) + '\n'),
-    [E.prompts]: utf8(JSON.stringify(exp.protocol.promptTemplates(exp.view), null, 2) + '\n'),
+    [E.prompts]: utf8(JSON.stringify(exp.protocol.promptTemplates(exp.view, db), null, 2) + '\n'),
     [E.answers]: utf8(exportAnswers(db, exp, 'jsonl').text),
     [E.ledger]: utf8(jsonl(ledgerRows(db, experimentId))),
   };

@@ -205,6 +205,12 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
     apply(db: Database, exp: E, edits: unknown[], where: string): void;
   };
   /**
+   * The stored results as the protocol's hand edits make them (a person's text laid over the
+   * answer it replaced, which stays in the ledger and the results store): every metrics context
+   * (metrics, tables, exports, verdicts, annotation) reads them through it. Without it, as stored.
+   */
+  editedResults?(db: Database, exp: E, results: readonly TaskResult[]): readonly TaskResult[];
+  /**
    * Data shapes this study reads that the importer does not know (its distinctive fields, its
    * record check, its list columns): registered with the protocol, so a new kind of dataset is
    * no edit of the importer's list. The app's own kinds (pairwise, qa, pointwise) need none.
@@ -283,7 +289,11 @@ export interface ProtocolPlugin<E extends ExperimentView = ExperimentView, Metri
   /** The verdicts behind its tables' numbers, for the verdict browser (optional; issue 26 item 4). */
   verdicts?: VerdictHooks<E>;
   /** The prompt templates as run, for the manifest. */
-  promptTemplates(exp: E): Record<string, string>;
+  /**
+   * With `db`, texts the experiment made may join the templates (a paraphrase of the judging
+   * instructions as judged); without it, the templates the config alone gives.
+   */
+  promptTemplates(exp: E, db?: Database): Record<string, string>;
   /** Offers the experiment's units for human rating and agreement (optional). */
   annotation?: AnnotationHooks<E>;
   /** Power of the protocol's confirmatory comparisons before a run (optional; src/main/paper). */

@@ -437,6 +437,30 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 16,
+    name: 'bias_rewrite_edits: hand edits of bias probes rewrites and instruction paraphrases',
+    // Issue 35. A person's replacement of a rewrite's text, one row per edit (never updated), so
+    // who changed what when, and from which text, stays readable; the newest row of a rewrite is
+    // the text it is judged in. Keyed by the rewrite's task key (source ids, not item ids), so a
+    // study bundle carries it to a replay whose store numbers items anew.
+    up: `
+      CREATE TABLE bias_rewrite_edits (
+        id INTEGER PRIMARY KEY,
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+        task_key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        source_id TEXT,
+        slot TEXT,
+        paraphrase INTEGER,
+        text_before TEXT,
+        text TEXT NOT NULL,
+        edited_by TEXT NOT NULL CHECK (length(trim(edited_by)) > 0),
+        edited_at TEXT NOT NULL
+      );
+      CREATE INDEX bias_rewrite_edits_task ON bias_rewrite_edits(experiment_id, task_key, id);
+    `,
+  },
 ];
 
 /** The newest schema this release knows. */

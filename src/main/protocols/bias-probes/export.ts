@@ -1,5 +1,5 @@
 // Export files beside metrics.json: judgments.csv (one row per judge call), variants.csv (each
-// rewrite with its audit), item_scores.csv (raw and debiased score per item) and texts.csv (the
+// rewrite and paraphrase of the judging instructions with its audit, hand edits marked), item_scores.csv (raw and debiased score per item) and texts.csv (the
 // texts each verdict was given, keyed like judgments.csv).
 import { toCsv } from '../host';
 import type { ExportFile, MetricsContext, TaskCall } from '../plugin';
@@ -9,6 +9,8 @@ import type { ScoreVerdict } from '../../judging/score';
 import type { JudgeMeta } from './plan';
 import { biasItems, itemScores, type BiasExperiment } from './experiment';
 import { biasTextsCsv } from './texts-csv';
+import { instructionParaphrases } from './instructions';
+import { instructionRewrites } from './plan';
 
 export function exportFilesOf(
   ctx: MetricsContext<BiasExperiment>,
@@ -67,7 +69,16 @@ export function exportFilesOf(
   const variants = [
     ['item_id', 'response', 'variant', 'status', 'length_ratio', 'flagged', 'reasons', 'text'],
   ];
-  for (const a of auditVariants(biasItems(ctx.exp), ctx.results, ctx.exp.options))
+  const audited = auditVariants(biasItems(ctx.exp), ctx.results, ctx.exp.options);
+  const paraphrases = instructionRewrites(ctx.exp.options).length
+    ? instructionParaphrases(ctx.exp.options, [], [], ctx.results)
+    : [];
+  // Who edited a text by hand and when: columns only when a person edited one, so the file is
+  // as before without edits.
+  const anyHand =
+    audited.some((a) => a.hand) || paraphrases.some((b) => b.paraphrases.some((p) => p.edited_by));
+  if (anyHand) variants[0].push('edited_by', 'edited_at');
+  for (const a of audited)
     variants.push([
       a.sourceId,
       a.slot,
@@ -77,7 +88,22 @@ export function exportFilesOf(
       a.reasons.length ? '1' : '0',
       a.reasons.join('; '),
       a.text ?? '',
+      ...(anyHand ? [a.hand?.by ?? '', a.hand?.at ?? ''] : []),
     ]);
+  // The paraphrases of the judging instructions: no item; `response` names the paraphrase (from 1).
+  for (const b of paraphrases)
+    for (const p of b.paraphrases)
+      variants.push([
+        '',
+        `instructions ${p.paraphrase + 1}`,
+        b.condition,
+        p.text === null ? 'failed' : 'ok',
+        p.ratio === null ? '' : p.ratio.toFixed(4),
+        p.reasons.length ? '1' : '0',
+        p.reasons.join('; '),
+        p.text ?? '',
+        ...(anyHand ? [p.edited_by ?? '', p.edited_at ?? ''] : []),
+      ]);
   const scores = [['judge', 'item_id', 'response', 'category', 'raw', 'debiased']];
   for (const s of itemScores(ctx))
     scores.push([

@@ -50,17 +50,40 @@ export function instructionParaphrases(
     for (const r of results) {
       const m = r.meta as RewriteMeta;
       if (r.stage !== 'rewrite' || m.paraphrase === undefined || m.kind !== id) continue;
-      const text = r.status === 'ok' ? (r.value as Rewrite).text : null;
+      const v = r.status === 'ok' ? (r.value as Rewrite) : null;
+      const text = v?.text ?? null;
       paraphrases.push({
         paraphrase: m.paraphrase,
         text,
         ratio: text === null ? null : tokenCount(text) / Math.max(1, tokenCount(original)),
         reasons: text === null ? [] : auditParaphrase(original, text, band),
+        // Only on a paraphrase a person edited: metrics.json is as before without edits.
+        ...(v?.text != null && v.hand ? { edited_by: v.hand.by, edited_at: v.hand.at } : {}),
       });
     }
     paraphrases.sort((a, b) => a.paraphrase - b.paraphrase);
     return { condition: id, original, band, paraphrases, rows: rowsOf(id, opts, judges, keep, results) };
   });
+}
+
+/**
+ * The manifest's templates for the paraphrases as judged (`paraphrase.<condition>.<k>`, k from 1),
+ * a person's edit included; a paraphrase not made (yet) is left out.
+ */
+export function paraphraseTemplates(
+  opts: BiasOptions,
+  results: readonly TaskResult[],
+): Record<string, string> {
+  const conditions = new Set(instructionRewrites(opts).map((c) => c.id));
+  const out: [string, string][] = [];
+  for (const r of results) {
+    const m = r.meta as RewriteMeta;
+    if (r.stage !== 'rewrite' || r.status !== 'ok' || m.paraphrase === undefined || !conditions.has(m.kind))
+      continue;
+    const text = (r.value as Rewrite).text;
+    if (text !== null) out.push([`paraphrase.${m.kind}.${m.paraphrase + 1}`, text]);
+  }
+  return Object.fromEntries(out.sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })));
 }
 
 /** The first asks' value per unit: a score (pointwise) or the worse response's win score and choice. */

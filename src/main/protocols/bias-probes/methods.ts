@@ -24,6 +24,14 @@ export function biasMethods({
   const perturbs = selectedProbes(exp.options).flatMap((p) =>
     p.texts.methods ? [p.texts.methods[lang]] : [],
   );
+  const edits = metrics.hand_edits;
+  const edited = edits
+    ? [
+        zh
+          ? `经人工编辑：${edits.rewrites} 个改写、${edits.paraphrases} 个评审说明改写版本；人工文本重新审核，用到旧文本的评审调用按新文本重新提问（旧回答保留在账本中）。`
+          : `Edited by hand: ${edits.rewrites} ${edits.rewrites === 1 ? 'rewrite' : 'rewrites'} and ${edits.paraphrases} ${edits.paraphrases === 1 ? 'paraphrase' : 'paraphrases'} of the judging instructions; the edited texts were audited again and the judge calls that had used the old texts were asked again on the new ones (the old answers are kept in the ledger).`,
+      ]
+    : [];
   return [
     designSection(
       'bias-probes.design',
@@ -35,6 +43,7 @@ export function biasMethods({
       lang,
       rows,
       ...(perturbs.length ? [perturbs] : []),
+      ...(edited.length ? [edited] : []),
     ),
   ];
 }

@@ -89,6 +89,8 @@ export interface AuditedVariant {
   status: 'ok' | 'none' | 'failed';
   ratio: number | null;
   reasons: string[];
+  /** Set when a person wrote the text (hand-edits.ts): who and when. */
+  hand?: { by: string; at: string };
 }
 
 export function auditVariants(
@@ -116,7 +118,14 @@ export function auditVariants(
     const original = item.responses.find((x) => x.slot === m.slot)!.text;
     const source = rewriteSource(m.kind, original);
     const a = auditVariant(m.kind, source, v.text, opts);
-    out.push({ ...base, text: v.text, status: 'ok', ratio: a.ratio, reasons: a.reasons });
+    out.push({
+      ...base,
+      text: v.text,
+      status: 'ok',
+      ratio: a.ratio,
+      reasons: a.reasons,
+      ...(v.hand ? { hand: v.hand } : {}),
+    });
   }
   return out;
 }
@@ -1153,5 +1162,22 @@ export function computeBiasMetrics(input: MetricsInput): BiasMetrics {
         }
       : {}),
     ...(own.length ? { own_answers: own } : {}),
+    ...handEditsOf(input.results),
   };
+}
+
+/**
+ * How many rewrites and paraphrases are judged in a person's text (hand edits), for Methods;
+ * absent without any, so metrics.json is as before.
+ */
+function handEditsOf(results: readonly TaskResult[]): { hand_edits?: BiasMetrics['hand_edits'] } {
+  let rewrites = 0;
+  let paraphrases = 0;
+  for (const r of results) {
+    const v = r.value as Rewrite | null;
+    if (r.stage !== 'rewrite' || r.status !== 'ok' || v?.text == null || !v.hand) continue;
+    if ((r.meta as RewriteMeta).paraphrase === undefined) rewrites++;
+    else paraphrases++;
+  }
+  return rewrites + paraphrases ? { hand_edits: { rewrites, paraphrases } } : {};
 }

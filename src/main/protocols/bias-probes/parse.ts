@@ -3,8 +3,12 @@
 import type { ParseResult } from '../../judging/answer';
 import { NO_FILLER } from './prompts';
 
-/** A rewrite: its text, or `none` when the rewriter found no filler to cut. */
-export type Rewrite = { text: string; none?: false } | { text: null; none: true };
+/**
+ * A rewrite: its text, or `none` when the rewriter found no filler to cut. `hand`: a person's
+ * text laid over the rewriter's answer (hand-edits.ts), never stored in the results.
+ */
+export type Rewrite =
+  { text: string; none?: false; hand?: { by: string; at: string } } | { text: null; none: true };
 
 export function parseRewrite(json: unknown): ParseResult<Rewrite> {
   if (typeof json !== 'string') return { ok: false, error: 'the rewrite is not text' };

@@ -51,6 +51,18 @@ import {
   selectedProbes,
 } from '../../../shared/protocols/bias-probes/probe-registry';
 import { variantViews } from './views';
+import {
+  applyBundleEdits,
+  applyRewriteEdit,
+  currentEdits,
+  editedResults,
+  listBundleEdits,
+  RewriteEditFields,
+  withHandEdits,
+  type RewriteEditInput,
+} from './hand-edits';
+import { instructionParaphrases, paraphraseTemplates } from './instructions';
+import { REWRITE_EDIT, type BiasParaphraseEdited } from '../../../shared/protocols/bias-probes/views';
 import { biasItems, metricsInput, type BiasExperiment } from './experiment';
 
 function modelsOf(config: BiasConfig): ModelUse[] {
@@ -123,7 +135,8 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
           biasItems(exp),
           exp.config.judges,
           exp.options,
-          variantTexts(listResults(db, exp.id, 'rewrite')),
+          // A person's edit replaces the rewriter's text: the judges see the edited one.
+          variantTexts(editedResults(db, exp.id, 'rewrite')),
         ),
       parse: (json, task) => {
         const m = task.meta as JudgeMeta;
@@ -177,16 +190,29 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
       noteKey: 'estimateNote.standIns',
     };
   },
-  flagged: (exp, db) => flaggedOf(exp, listResults(db, exp.id, 'rewrite')),
+  flagged: (exp, db) => flaggedOf(exp, editedResults(db, exp.id, 'rewrite')),
+  editedResults: (db, exp, results) => withHandEdits(results, currentEdits(db, exp.id)),
+  bundleEdits: { list: listBundleEdits, apply: applyBundleEdits },
   // The noise floor's key only with `noiseFloor` on, so metrics.json is as before without it.
-  metricsKeys: [...METRICS_KEYS, 'accuracy?', 'noise_floor?', 'instruction_paraphrases?', 'own_answers?'],
+  metricsKeys: [
+    ...METRICS_KEYS,
+    'accuracy?',
+    'noise_floor?',
+    'instruction_paraphrases?',
+    'own_answers?',
+    'hand_edits?',
+  ],
   computeMetrics: (ctx) => computeBiasMetrics(metricsInput(ctx)),
   tables: buildBiasTables,
   figures: buildBiasFigures,
   figureText: { zh: BIAS_FIGURES_ZH },
   exportFiles: (ctx, calls) => exportFilesOf(ctx, calls),
   methods: biasMethods,
-  promptTemplates: (exp) => promptTemplatesOf(exp.options.scale, exp.options.rubric, exp.options.probes),
+  // With the store, the paraphrases of the judging instructions as judged (hand edits included).
+  promptTemplates: (exp, db) => ({
+    ...promptTemplatesOf(exp.options.scale, exp.options.rubric, exp.options.probes),
+    ...(db ? paraphraseTemplates(exp.options, editedResults(db, exp.id, 'rewrite')) : {}),
+  }),
   annotation: biasAnnotation,
   power: biasPower,
   reportCard: biasReportCardHooks,
@@ -196,6 +222,33 @@ export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
       [VARIANTS_VIEW]: {
         query: z.strictObject({ flaggedOnly: z.boolean().optional() }),
         run: (db, exp, q) => variantViews(db, exp, q.flaggedOnly === true),
+      },
+    },
+    edits: {
+      // Any rewrite the experiment plans: a response's variant or a paraphrase of the instructions.
+      [REWRITE_EDIT]: {
+        fields: RewriteEditFields,
+        apply: (db, exp, fields) => {
+          const f = fields as RewriteEditInput;
+          const tasks = applyRewriteEdit(db, exp, f);
+          if (f.paraphrase !== undefined) {
+            const block = instructionParaphrases(
+              (exp as BiasExperiment).options,
+              [],
+              [],
+              editedResults(db, exp.id, 'rewrite'),
+            ).find((b) => b.condition === f.variant)!;
+            const row: BiasParaphraseEdited = {
+              variant: f.variant,
+              ...block.paraphrases.find((p) => p.paraphrase === f.paraphrase)!,
+            };
+            return { tasks, row };
+          }
+          const row = variantViews(db, exp, false).find(
+            (v) => v.itemId === f.itemId && v.response === f.response && v.variant === f.variant,
+          )!;
+          return { tasks, row };
+        },
       },
     },
   },

@@ -4,7 +4,7 @@ import type { BiasVariantView, JudgedCell } from '../../../shared/protocols/bias
 import type { Condition } from '../../../shared/protocols/bias-probes/types';
 import type { ExperimentView } from '../plugin';
 import type { Database } from '../host';
-import { listResults } from '../host';
+import { editedResults } from './hand-edits';
 import { auditVariants, choiceOf } from './metrics';
 import type { PairwiseVerdict } from '../../judging/pairwise';
 import type { ScoreVerdict } from '../../judging/score';
@@ -25,7 +25,8 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
   const exp = view as BiasExperiment;
   const items = biasItems(exp);
   const byId = new Map(items.map((i) => [i.sourceId, i]));
-  const results = listResults(db, exp.id);
+  // As judged: a person's edit of a rewrite replaces the rewriter's text.
+  const results = editedResults(db, exp.id);
   const answers = new Map<string, JudgedCell>();
   // The noise floor's repeats (sample 1) of each unchanged side, keyed like the first asks.
   const repeats = new Map<string, JudgedCell>();
@@ -85,6 +86,7 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
         text: a.text!,
         ratio: a.ratio,
         reasons: a.reasons,
+        ...(a.hand ? { edited: a.hand } : {}),
         // With the noise floor, the base's own repeat: the original's, or the plain text's for Markdown.
         judgments: judgmentsOf(a.sourceId, a.slot, baseCondition, a.kind),
       };

@@ -308,6 +308,8 @@ export interface BiasMetrics {
   instruction_paraphrases?: InstructionParaphrases[];
   /** Only with an `own-answers` probe (self-preference): per judge × category × effect. */
   own_answers?: OwnAnswersRow[];
+  /** Texts judged as a person wrote them (hand edits of rewrites); absent without any. */
+  hand_edits?: { rewrites: number; paraphrases: number };
 }
 
 /**
@@ -369,6 +371,9 @@ export interface InstructionParaphrases {
     ratio: number | null;
     /** The audit's reasons (empty, a number missing, the ratio outside the band); empty = passed. */
     reasons: string[];
+    /** Only on a paraphrase a person edited by hand: who, and when (ISO time). */
+    edited_by?: string;
+    edited_at?: string;
   }[];
   rows: InstructionParaphraseRow[];
 }

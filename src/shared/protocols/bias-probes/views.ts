@@ -31,6 +31,8 @@ export interface BiasVariantView {
    */
   kind?: 'prompt' | 'derived';
   ratio: number | null;
+  /** A rewrite whose text a person wrote (a hand edit): who and when. Absent otherwise. */
+  edited?: { by: string; at: string };
   reasons: string[];
   judgments: {
     judge: string;
@@ -44,6 +46,24 @@ export interface BiasVariantView {
      */
     repeat?: JudgedCell | null;
   }[];
+}
+
+/**
+ * The name of the bias probes' hand edit of a rewrite (`experiments.protocolEdit`): fields
+ * `{ itemId, response, variant, text, editedBy }` for a response's rewrite, or
+ * `{ variant, paraphrase, text, editedBy }` for a paraphrase of the judging instructions.
+ */
+export const REWRITE_EDIT = 'rewrite';
+
+/** The edit's row for a paraphrase: the paraphrase as the metrics list it, audited again. */
+export interface BiasParaphraseEdited {
+  variant: string;
+  paraphrase: number;
+  text: string | null;
+  ratio: number | null;
+  reasons: string[];
+  edited_by?: string;
+  edited_at?: string;
 }
 
 /** The name of the bias probes' rows view in the generic API (`experiments.protocolView`). */

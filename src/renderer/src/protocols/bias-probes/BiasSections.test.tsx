@@ -291,6 +291,100 @@ describe('bias-probes results', () => {
     }
   });
 
+  it('edits a rewrite by hand: sends the text and who, shows the re-audited row and the re-planned calls (EN, 中文)', async () => {
+    const editedRow: BiasVariantView = {
+      ...VARIANTS[0],
+      text: 'Hello there 42, written by hand',
+      reasons: [],
+      edited: { by: 'Ada', at: '2026-12-07T00:00:00.000Z' },
+    };
+    const api = new FakeApi({
+      'experiments.protocolView': protocolViews({ variants: () => VARIANTS }),
+      'experiments.protocolEdit': () => ({
+        row: editedRow,
+        replanned: 1,
+        estimate: { calls: 1, cachedCalls: 0 },
+      }),
+    });
+    setApi(api);
+    render(<VariantBrowser experimentId={3} />);
+    fireEvent.click(await screen.findByTestId('bias-edit'));
+    const save = screen.getByTestId('bias-edit-save') as HTMLButtonElement;
+    // Unchanged text or no name: nothing to save.
+    expect(save.disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('bias-edit-text'), { target: { value: editedRow.text } });
+    expect(save.disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('bias-edit-by'), { target: { value: ' Ada ' } });
+    fireEvent.click(save);
+    expect((await screen.findByTestId('bias-edit-saved')).textContent).toContain(
+      '1 judge calls showed the old text',
+    );
+    expect(api.calls.find((c) => c.method === 'experiments.protocolEdit')!.params).toEqual({
+      experimentId: 3,
+      edit: 'rewrite',
+      fields: {
+        itemId: 'x1',
+        response: 'output_1',
+        variant: 'longer',
+        text: editedRow.text,
+        editedBy: 'Ada',
+      },
+    });
+    // The row as the core audited it again: the new text, its flag gone, who edited it.
+    expect(screen.getByTestId('bias-variant-text').textContent).toBe(editedRow.text);
+    expect(screen.getByTestId('bias-variant-detail').textContent).not.toContain('numbers missing');
+    expect(screen.getByTestId('bias-edited').textContent).toContain('edited by hand by Ada');
+    await i18next.changeLanguage('zh');
+    try {
+      expect((await screen.findByTestId('bias-edited')).textContent).toContain('由 Ada 人工编辑');
+      expect(screen.getByTestId('bias-edit').textContent).toBe('编辑文本');
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
+  it('edits a paraphrase of the judging instructions by hand, naming the paraphrase', async () => {
+    const block: InstructionParaphrases = {
+      condition: 'rubric_paraphrase',
+      original: 'Judge how well the response follows the instruction.',
+      band: [0.7, 1.4],
+      paraphrases: [{ paraphrase: 0, text: 'Assess how well it follows.', ratio: 0.6, reasons: ['length'] }],
+      rows: [],
+    };
+    const api = new FakeApi({
+      'experiments.protocolView': protocolViews({ variants: () => VARIANTS }),
+      'experiments.protocolEdit': () => ({
+        row: {
+          variant: 'rubric_paraphrase',
+          paraphrase: 0,
+          text: 'Rate how well the response follows the instruction.',
+          ratio: 1,
+          reasons: [],
+          edited_by: 'Grace',
+          edited_at: '2026-12-07T00:00:00.000Z',
+        },
+        replanned: 6,
+        estimate: { calls: 6, cachedCalls: 0 },
+      }),
+    });
+    setApi(api);
+    render(<VariantBrowser experimentId={3} paraphrases={[block]} />);
+    fireEvent.click(await screen.findByTestId('bias-paraphrase-edit'));
+    fireEvent.change(screen.getByTestId('bias-edit-text'), {
+      target: { value: 'Rate how well the response follows the instruction.' },
+    });
+    fireEvent.change(screen.getByTestId('bias-edit-by'), { target: { value: 'Grace' } });
+    fireEvent.click(screen.getByTestId('bias-edit-save'));
+    expect((await screen.findByTestId('bias-paraphrase-edited')).textContent).toContain('Grace');
+    expect(api.calls.find((c) => c.method === 'experiments.protocolEdit')!.params).toMatchObject({
+      fields: { variant: 'rubric_paraphrase', paraphrase: 0, editedBy: 'Grace' },
+    });
+    const shown = screen.getByTestId('bias-paraphrase').textContent!;
+    expect(shown).toContain('Rate how well the response follows the instruction.');
+    expect(shown).not.toContain('length');
+    expect(screen.getByTestId('bias-edit-saved').textContent).toContain('6 judge calls');
+  });
+
   it('turns the wizard draft into the protocol config keys', () => {
     const draft = withBiasDraft({ protocolDrafts: {} } as unknown as WizardDraft, {
       ...initialBiasDraft(),

@@ -9,7 +9,18 @@ import {
   ScaleSelect,
   WizardStepFrame,
 } from '../../kits/WizardStep';
-import { biasDraft, needsRewriter, probeIds, withBiasDraft } from './draft';
+import {
+  asksParaphrases,
+  biasDraft,
+  DEFAULT_PARAPHRASES_SHOWN,
+  needsRewriter,
+  PARAPHRASES_RANGE,
+  probeIds,
+  withBiasDraft,
+  type BiasDraft,
+} from './draft';
+import { selectedProbes } from '../../../../shared/protocols/bias-probes/probe-registry';
+import type { ProbeOption } from '../../../../shared/protocols/bias-probes/probe-types';
 import { BIAS_NAMESPACES } from './i18n';
 import { CheckLabel } from '../../kits/CheckLabel';
 
@@ -87,6 +98,27 @@ export function ProbesStep() {
             </p>
           ))}
       </fieldset>
+      {asksParaphrases(own) && (
+        <Field
+          label={t('wizard.probes.paraphrases')}
+          hint={t('wizard.probes.paraphrasesHint')}
+          error={err('paraphrases')}
+        >
+          <input
+            type="number"
+            step={1}
+            min={PARAPHRASES_RANGE[0]}
+            max={PARAPHRASES_RANGE[1]}
+            data-testid="bias-paraphrases"
+            value={own.paraphrases ?? DEFAULT_PARAPHRASES_SHOWN}
+            onChange={(e) => {
+              const paraphrases = Number(e.target.value);
+              edit((o) => ({ ...o, paraphrases }));
+            }}
+          />
+        </Field>
+      )}
+      <ProbeOptions own={own} err={err} />
       {own.probes.length && (
         <fieldset className="form-grid">
           <legend>{t('wizard.probes.band')}</legend>
@@ -137,5 +169,99 @@ export function ProbesStep() {
         </div>
       )}
     </WizardStepFrame>
+  );
+}
+
+/** The chosen probes' own options (`BiasProbe.options`), each as its default's type asks. */
+function ProbeOptions({ own, err }: { own: BiasDraft; err: (field: string) => string | undefined }) {
+  const { t, i18n } = useTranslation(BIAS_NAMESPACES);
+  const lang = i18n.language.startsWith('zh') ? 'zh' : 'en';
+  const probes = selectedProbes({ probes: probeIds().filter((p) => own.probes[p]) }).filter(
+    (p) => p.options?.length,
+  );
+  if (!probes.length) return null;
+  const set = (probe: string, key: string, value: unknown) =>
+    edit((o) => ({
+      ...o,
+      probeOptions: {
+        ...(o.probeOptions ?? {}),
+        [probe]: { ...(o.probeOptions?.[probe] ?? {}), [key]: value },
+      },
+    }));
+  return (
+    <>
+      {probes.map((p) => (
+        <fieldset key={p.id} className="form-grid" data-testid={`probe-options-${p.id}`}>
+          <legend>{t('wizard.probes.optionsOf', { probe: p.texts.name[lang] })}</legend>
+          {p.options!.map((o) => {
+            const given = own.probeOptions?.[p.id];
+            const value = given && Object.hasOwn(given, o.key) ? given[o.key] : o.default;
+            const field = `probeOptions.${p.id}.${o.key}`;
+            return (
+              <Field key={o.key} label={o.label[lang]} error={err(field)}>
+                <OptionInput
+                  option={o}
+                  value={value}
+                  testId={`probe-option-${p.id}-${o.key}`}
+                  onChange={(v) => set(p.id, o.key, v)}
+                />
+              </Field>
+            );
+          })}
+        </fieldset>
+      ))}
+    </>
+  );
+}
+
+/** One option's control: a list of choices (an enum), a number, a check box or a text. */
+function OptionInput({
+  option,
+  value,
+  testId,
+  onChange,
+}: {
+  option: ProbeOption;
+  value: unknown;
+  testId: string;
+  onChange: (value: unknown) => void;
+}) {
+  const choices = (option.schema as { options?: unknown }).options;
+  if (Array.isArray(choices) && choices.every((c) => typeof c === 'string'))
+    return (
+      <select data-testid={testId} value={String(value)} onChange={(e) => onChange(e.target.value)}>
+        {choices.map((c: string) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    );
+  if (typeof option.default === 'boolean')
+    return (
+      <input
+        type="checkbox"
+        data-testid={testId}
+        checked={value === true}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+    );
+  if (typeof option.default === 'number')
+    return (
+      <input
+        type="number"
+        data-testid={testId}
+        value={typeof value === 'number' && Number.isFinite(value) ? value : ''}
+        // An emptied field is kept as text, so the schema refuses it by name instead of a silent 0.
+        onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))}
+      />
+    );
+  return (
+    <input
+      type="text"
+      data-testid={testId}
+      value={String(value ?? '')}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }

@@ -6,7 +6,9 @@ import {
   type BiasVariantView,
   type JudgedCell,
 } from '../../../../shared/protocols/bias-probes/views';
-import { diffReasons, ScrollBox, useApi } from '../host';
+import { diffReasons, ScrollBox, useApi, useReadOnlyBundle } from '../host';
+import { RewriteEditor, type RewriteSaved } from './RewriteEditor';
+import type { BiasParaphraseEdited } from '../../../../shared/protocols/bias-probes/views';
 import {
   allConditions,
   browsedCondition,
@@ -41,6 +43,24 @@ export function VariantBrowser({
   const [filter, setFilter] = useState<Filter>('all');
   const [selected, setSelected] = useState(0);
   const api = useApi();
+  // A bundle opened in the app is read only: no edit control.
+  const editable = !useReadOnlyBundle();
+  const [editing, setEditing] = useState(false);
+  const [editedBy, setEditedBy] = useState('');
+  const [saved, setSaved] = useState<number | null>(null);
+  const onRowSaved = (s: RewriteSaved, by: string) => {
+    const next = biasRows.variant(s.row);
+    setRows((all) =>
+      (all ?? []).map((r) =>
+        r.itemId === next.itemId && r.response === next.response && r.variant === next.variant && !r.kind
+          ? next
+          : r,
+      ),
+    );
+    setEditedBy(by);
+    setEditing(false);
+    setSaved(s.replanned);
+  };
   useEffect(() => {
     let live = true;
     void api
@@ -76,8 +96,23 @@ export function VariantBrowser({
         <h2 className="section-title">{t('results.browser.title')}</h2>
       </header>
       <p className="hint">{t('results.browser.intro')}</p>
+      {saved !== null && (
+        <p className="hint" role="status" data-testid="bias-edit-saved">
+          {t('results.browser.saved', { count: saved })}
+        </p>
+      )}
       {paraphrases?.map((block) => (
-        <InstructionsSideBySide key={block.condition} block={block} />
+        <InstructionsSideBySide
+          key={block.condition}
+          block={block}
+          experimentId={experimentId}
+          editable={editable}
+          editedBy={editedBy}
+          onSaved={(replanned, by) => {
+            setEditedBy(by);
+            setSaved(replanned);
+          }}
+        />
       ))}
       <div className="bias-browser__filters">
         <CheckLabel
@@ -122,7 +157,10 @@ export function VariantBrowser({
                   type="button"
                   className={i === selected ? 'is-selected' : ''}
                   aria-pressed={i === selected}
-                  onClick={() => setSelected(i)}
+                  onClick={() => {
+                    setSelected(i);
+                    setEditing(false);
+                  }}
                 >
                   <span dir="auto">{r.itemId}</span> · {r.response} · {nameOf(r.variant)}
                   {r.reasons.length > 0 && <span className="bias-browser__flag"> ⚑</span>}
@@ -141,7 +179,37 @@ export function VariantBrowser({
                 {row.ratio !== null && t('results.browser.ratio', { ratio: row.ratio.toFixed(2) })}
                 {row.reasons.length > 0 &&
                   ` · ${t('results.browser.flagged', { reasons: row.reasons.join('; ') })}`}
+                {row.edited && (
+                  <span data-testid="bias-edited">
+                    {' · '}
+                    {t('results.browser.editedNote', { by: row.edited.by, at: row.edited.at })}
+                  </span>
+                )}
               </p>
+              {!isPrompt && editable && !editing && (
+                <button
+                  type="button"
+                  className="btn btn--ghost"
+                  data-testid="bias-edit"
+                  onClick={() => {
+                    setEditing(true);
+                    setSaved(null);
+                  }}
+                >
+                  {t('results.browser.edit')}
+                </button>
+              )}
+              {!isPrompt && editing && (
+                <RewriteEditor
+                  key={`${row.itemId}:${row.response}:${row.variant}`}
+                  experimentId={experimentId}
+                  target={{ itemId: row.itemId, response: row.response, variant: row.variant }}
+                  text={row.text}
+                  editedBy={editedBy}
+                  onSaved={onRowSaved}
+                  onCancel={() => setEditing(false)}
+                />
+              )}
               <div className="bias-browser__sides">
                 <section>
                   <h3>
@@ -223,8 +291,23 @@ export function VariantBrowser({
  * The original judging instructions beside each paraphrase (as text), with its audit and, per
  * judge, how many verdicts it changed: whether one paraphrase drives the effect.
  */
-function InstructionsSideBySide({ block }: { block: InstructionParaphrases }) {
+function InstructionsSideBySide({
+  block,
+  experimentId,
+  editable,
+  editedBy,
+  onSaved,
+}: {
+  block: InstructionParaphrases;
+  experimentId: number;
+  editable: boolean;
+  editedBy: string;
+  onSaved: (replanned: number, editedBy: string) => void;
+}) {
   const { t } = useTranslation(BIAS_NAMESPACES);
+  const [editing, setEditing] = useState<number | null>(null);
+  // Paraphrases edited on this page, audited again by the core, until the metrics are read again.
+  const [edited, setEdited] = useState<Record<number, BiasParaphraseEdited>>({});
   return (
     <div data-testid="bias-instructions">
       <h3>{t('results.browser.instructionsTitle')}</h3>
@@ -236,32 +319,65 @@ function InstructionsSideBySide({ block }: { block: InstructionParaphrases }) {
             {block.original}
           </pre>
         </section>
-        {block.paraphrases.map((p) => (
-          <section key={p.paraphrase} data-testid="bias-paraphrase">
-            <h4>{t('results.browser.paraphrase', { n: p.paraphrase + 1 })}</h4>
-            <pre className="text" dir="auto">
-              {p.text ?? t('results.browser.paraphraseFailed')}
-            </pre>
-            <p className="hint">
-              {p.ratio !== null && t('results.browser.ratio', { ratio: p.ratio.toFixed(2) })}
-              {p.reasons.length > 0 &&
-                ` · ${t('results.browser.flagged', { reasons: p.reasons.join('; ') })}`}
-            </p>
-            <ul className="hint">
-              {block.rows
-                .filter((r) => r.paraphrase === p.paraphrase)
-                .map((r) => (
-                  <li key={r.judge} dir="auto">
-                    {t('results.browser.paraphraseChanged', { judge: r.judge, changed: r.changed, n: r.n })}
-                    {r.flip_n !== undefined &&
-                      t('results.browser.paraphraseFlips', {
-                        flips: Math.round((r.flip_rate ?? 0) * r.flip_n),
-                      })}
-                  </li>
-                ))}
-            </ul>
-          </section>
-        ))}
+        {block.paraphrases.map((stored) => {
+          const p = edited[stored.paraphrase] ?? stored;
+          return (
+            <section key={p.paraphrase} data-testid="bias-paraphrase">
+              <h4>{t('results.browser.paraphrase', { n: p.paraphrase + 1 })}</h4>
+              <pre className="text" dir="auto">
+                {p.text ?? t('results.browser.paraphraseFailed')}
+              </pre>
+              <p className="hint">
+                {p.ratio !== null && t('results.browser.ratio', { ratio: p.ratio.toFixed(2) })}
+                {p.reasons.length > 0 &&
+                  ` · ${t('results.browser.flagged', { reasons: p.reasons.join('; ') })}`}
+                {p.edited_by && (
+                  <span data-testid="bias-paraphrase-edited">
+                    {' · '}
+                    {t('results.browser.editedNote', { by: p.edited_by, at: p.edited_at ?? '' })}
+                  </span>
+                )}
+              </p>
+              {editable && editing !== p.paraphrase && (
+                <button
+                  type="button"
+                  className="btn btn--ghost"
+                  data-testid="bias-paraphrase-edit"
+                  onClick={() => setEditing(p.paraphrase)}
+                >
+                  {t('results.browser.edit')}
+                </button>
+              )}
+              {editing === p.paraphrase && (
+                <RewriteEditor
+                  experimentId={experimentId}
+                  target={{ variant: block.condition, paraphrase: p.paraphrase }}
+                  text={p.text ?? ''}
+                  editedBy={editedBy}
+                  onSaved={(s, by) => {
+                    setEdited((all) => ({ ...all, [p.paraphrase]: s.row as BiasParaphraseEdited }));
+                    setEditing(null);
+                    onSaved(s.replanned, by);
+                  }}
+                  onCancel={() => setEditing(null)}
+                />
+              )}
+              <ul className="hint">
+                {block.rows
+                  .filter((r) => r.paraphrase === p.paraphrase)
+                  .map((r) => (
+                    <li key={r.judge} dir="auto">
+                      {t('results.browser.paraphraseChanged', { judge: r.judge, changed: r.changed, n: r.n })}
+                      {r.flip_n !== undefined &&
+                        t('results.browser.paraphraseFlips', {
+                          flips: Math.round((r.flip_rate ?? 0) * r.flip_n),
+                        })}
+                    </li>
+                  ))}
+              </ul>
+            </section>
+          );
+        })}
       </div>
     </div>
   );

@@ -24,6 +24,10 @@ export interface BiasDraft {
   rubric?: string;
   /** Config `noiseFloor`: score the unchanged response a second time (the placebo). */
   noiseFloor?: boolean;
+  /** Config `paraphrases`: paraphrases of the judging instructions (a probe with `instructions`); unset = the default. */
+  paraphrases?: number;
+  /** Config `probeOptions.<probe>.<key>`: the values set for a probe's declared options; unset = its default. */
+  probeOptions?: Record<string, Record<string, unknown>>;
 }
 
 /** Every probe starts on, but those that opt in (probe-types.ts `optIn`) and, on data with one response per item a position probe (a swap of two). */
@@ -58,6 +62,25 @@ export const needsRewriter = (own: BiasDraft) =>
     p.conditions.some((c) => 'rewrite' in c.text || c.instructions),
   );
 
+/** The paraphrase count's range (config.ts `paraphrases`). */
+export const PARAPHRASES_RANGE = [1, 5] as const;
+/** What the core uses when `paraphrases` is unset (main/protocols/bias-probes/config.ts DEFAULT_PARAPHRASES). */
+export const DEFAULT_PARAPHRASES_SHOWN = 3;
+
+/** A chosen probe paraphrases the judging instructions (the rubric probe): the count is asked. */
+export const asksParaphrases = (own: BiasDraft) =>
+  selectedProbes({ probes: chosen(own) }).some((p) => p.conditions.some((c) => c.instructions));
+
+/** The chosen probes' declared options with the values set in the draft (only those set go to the config). */
+function setOptions(own: BiasDraft): { probe: string; key: string; value: unknown }[] {
+  return selectedProbes({ probes: chosen(own) }).flatMap((p) =>
+    (p.options ?? []).flatMap((o) => {
+      const given = own.probeOptions?.[p.id];
+      return given && Object.hasOwn(given, o.key) ? [{ probe: p.id, key: o.key, value: given[o.key] }] : [];
+    }),
+  );
+}
+
 export function validateBias(draft: WizardDraft): DraftIssue[] {
   const own = biasDraft(draft);
   const issues: DraftIssue[] = [];
@@ -73,6 +96,21 @@ export function validateBias(draft: WizardDraft): DraftIssue[] {
   }
   const [lo, hi] = own.lengthBand;
   if (!(lo > 1 && hi > lo)) issues.push({ field: 'lengthBand', code: 'bandInvalid' });
+  const k = own.paraphrases;
+  const [min, max] = PARAPHRASES_RANGE;
+  if (asksParaphrases(own) && k !== undefined && !(Number.isInteger(k) && k >= min && k <= max))
+    issues.push({ field: 'paraphrases', code: 'paraphrasesInvalid', params: { min, max } });
+  // Each value by its option's own schema, as the core checks the config.
+  for (const o of setOptions(own)) {
+    const option = probeById(o.probe)!.options!.find((x) => x.key === o.key)!;
+    const parsed = option.schema.safeParse(o.value);
+    if (!parsed.success)
+      issues.push({
+        field: `probeOptions.${o.probe}.${o.key}`,
+        code: 'optionInvalid',
+        params: { message: parsed.error.issues[0]?.message ?? '' },
+      });
+  }
   return issues;
 }
 
@@ -89,5 +127,14 @@ export function biasConfig(draft: WizardDraft): Record<string, unknown> {
       : {}),
     // Only when on, so a config saved without it is as before.
     ...(own.noiseFloor ? { noiseFloor: true } : {}),
+    ...(asksParaphrases(own) && own.paraphrases !== undefined ? { paraphrases: own.paraphrases } : {}),
+    ...probeOptionsConfig(own),
   };
+}
+
+/** `probeOptions` for the chosen probes' options set in the draft (a probe left out keeps none). */
+function probeOptionsConfig(own: BiasDraft): { probeOptions?: Record<string, Record<string, unknown>> } {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const o of setOptions(own)) out[o.probe] = { ...(out[o.probe] ?? {}), [o.key]: o.value };
+  return Object.keys(out).length ? { probeOptions: out } : {};
 }

@@ -65,6 +65,10 @@ const en = {
       bandHigh: 'to',
       provider: 'Rewriter provider',
       model: 'Rewriter model',
+      paraphrases: 'Paraphrases of the judging instructions',
+      paraphrasesHint:
+        'How many paraphrases the rewriter makes (1 to 5, default 3); each item is judged under one of them, in turn.',
+      optionsOf: 'Options of the {{probe}} probe',
       noiseFloor: 'Measure the noise floor',
       noiseFloorText:
         'Score the unchanged side of every effect a second time (a placebo: the original, the plain text, and the response shown second with the pair in view; pairwise: the original and the plain pair in both orders). The results then show how much a judge’s score moves when nothing changes, beside every probe’s effect: how many repeated scores changed, and whether the probe changes scores more often and by more than the repeat on the same items. Adds one call per judge, response and repeated text (pairwise: per judge, item, order and repeated pair).',
@@ -73,6 +77,8 @@ const en = {
       probesRequired: 'Choose at least one probe.',
       modelRequired: 'Choose a rewriter model.',
       bandInvalid: 'The band must lie above 1, low below high (e.g. 1.3 to 1.7).',
+      paraphrasesInvalid: 'A whole number of paraphrases from {{min}} to {{max}}.',
+      optionInvalid: 'Not a value this option takes: {{message}}',
       positionNeedsPairs:
         'The position probe swaps two responses, and this dataset has one response per item: turn the position probe off, or choose a dataset with two responses per item (pairwise).',
       pairwiseNeedsPairs:
@@ -136,6 +142,17 @@ const en = {
       paraphraseFailed: 'The rewriter gave no paraphrase.',
       paraphraseChanged: '{{judge}}: {{changed}} of {{n}} verdicts changed',
       paraphraseFlips: ', {{flips}} flipped to the worse response',
+      edit: 'Edit text',
+      editText: 'Text (replaces the rewriter’s; audited again)',
+      editedBy: 'Edited by',
+      editedByHint: 'Your name or initials: recorded with the edit, its time and the text it replaced.',
+      save: 'Save edit',
+      saving: 'Saving…',
+      cancel: 'Cancel',
+      saveFailed: 'The edit was not saved',
+      saved:
+        'Saved. {{count}} judge calls showed the old text and are planned again on the new one (their old answers stay in the ledger); run the experiment to ask them.',
+      editedNote: 'edited by hand by {{by}} ({{at}})',
       promptIn: 'The judge’s prompt: {{condition}}',
       promptHint:
         'This condition changes what the judge is told, not the response: its prompt beside the one it is compared with (pairwise: as asked in the original order).',
@@ -187,6 +204,9 @@ const zh = {
       bandHigh: '到',
       provider: '改写模型的服务商',
       model: '改写模型',
+      paraphrases: '评审说明的改写版本数',
+      paraphrasesHint: '改写模型生成的改写版本数（1 到 5，默认 3）；每个条目轮流在其中一个版本下评审。',
+      optionsOf: '{{probe}}探针的选项',
       noiseFloor: '测量噪声底线',
       noiseFloorText:
         '把每个效应未改动的一侧再评一次（安慰剂：原文、纯文本，以及成对展示时后展示的回答；成对比较：原始回答对与纯文本回答对的两种顺序）。结果会在每个探针效应旁显示：什么都没变时评分变动多少、重复时改变了多少个评分，以及在同样的条目上探针是否比重复更常、更大幅度地改变评分。每个评审、回答和重复的文本多一次调用（成对比较：每个评审、条目、顺序和重复的回答对）。',
@@ -195,6 +215,8 @@ const zh = {
       probesRequired: '请至少选择一个探针。',
       modelRequired: '请选择改写模型。',
       bandInvalid: '区间须大于 1，且下限小于上限（例如 1.3 到 1.7）。',
+      paraphrasesInvalid: '改写版本数须为 {{min}} 到 {{max}} 之间的整数。',
+      optionInvalid: '此选项不接受该值：{{message}}',
       positionNeedsPairs:
         '位置探针要交换两个回答，而这个数据集每个条目只有一个回答：请关闭位置探针，或选择每个条目有两个回答的数据集（成对）。',
       pairwiseNeedsPairs:
@@ -257,6 +279,17 @@ const zh = {
       paraphraseFailed: '改写模型未给出改写。',
       paraphraseChanged: '{{judge}}：{{n}} 个判决中 {{changed}} 个改变',
       paraphraseFlips: '，其中 {{flips}} 个翻转为较差回答',
+      edit: '编辑文本',
+      editText: '文本（替换改写模型的文本；重新审核）',
+      editedBy: '编辑者',
+      editedByHint: '您的姓名或缩写：与编辑时间和被替换的文本一同记录。',
+      save: '保存编辑',
+      saving: '正在保存…',
+      cancel: '取消',
+      saveFailed: '编辑未保存',
+      saved:
+        '已保存。{{count}} 次评审调用用过旧文本，已按新文本重新计划（旧回答保留在账本中）；运行实验即可提问。',
+      editedNote: '由 {{by}} 人工编辑（{{at}}）',
       promptIn: '评审看到的提示：{{condition}}',
       promptHint:
         '这个条件改变的是告诉评审的内容，而不是回答：它的提示与对照条件的提示并排显示（成对评判：按原顺序提问时的提示）。',

@@ -29,6 +29,8 @@ export const biasProbes = studyPlugin({
           'shorterBand',
           'formatTolerance',
           'rubric',
+          'paraphrases',
+          'probeOptions',
         ],
       }),
     ],
