@@ -158,13 +158,15 @@ describe('anthropic kind against the mock', () => {
     try {
       const adapter = new AnthropicChatAdapter(anthropicMock(mock.url), KEY);
       for (let i = 0; i < 3; i++) {
-        const res = await adapter.send(verdictSpec(i, 'anthropic', 'claude-sonnet-4-5'));
+        // A deprecated model no other test asks: the once-per-process record (sdk-warnings.ts) is
+        // shared by the test files one worker runs, and other files ask claude-sonnet-4-5.
+        const res = await adapter.send(verdictSpec(i, 'anthropic', 'claude-opus-4-5-20251101'));
         expect(res.result.json).toMatchObject({ winner: 'B' });
       }
     } finally {
       console.warn = warn;
     }
-    expect(warned.filter((w) => w.includes("'claude-sonnet-4-5' is deprecated"))).toHaveLength(1);
+    expect(warned.filter((w) => w.includes("'claude-opus-4-5-20251101' is deprecated"))).toHaveLength(1);
   });
 
   it('text fallback parses the JSON from the answer text', async () => {
