@@ -130,8 +130,10 @@ export function probeChecks(lab: () => Lab): Check[] {
       const effects = changeEffects(probe, mode);
       if (effects.length === 0) continue;
       const effect = effects[0];
-      // Pointwise every probe's truth is exact; pairwise only a prompt-only probe's (head of file).
-      const claimed = mode === 'pointwise' || promptOnly(effect);
+      // Pointwise every probe's truth is exact; pairwise only a prompt-only probe's (head of file);
+      // in a mode its `detect` plants nothing of known size in (`plantedModes`), none is claimed.
+      const claimed =
+        (mode === 'pointwise' || promptOnly(effect)) && (probe.plantedModes ?? [mode]).includes(mode);
       const n = 60;
       nulls.push({
         key: `${probe.id}-${mode}-null-n${n}`,

@@ -303,7 +303,11 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
       dataset: 'LLMBar (sample)',
       limit: 6,
       providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
-      judges: [{ label: 'Simulated judge', provider: 'sim', model: 'sim-judge' }],
+      judges: [
+        { label: 'Simulated judge', provider: 'sim', model: 'sim-judge' },
+        // The knob moves 80 % of the paraphrased calls one point up (the probe's `detect`).
+        { label: 'Planted judge', provider: 'sim', model: 'sim-judge-bias-rubric80' },
+      ],
       rewriter: { provider: 'sim', model: 'sim-rewriter' },
       mode: 'pointwise',
       probes: ['rubric'],
@@ -314,8 +318,15 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
     expect(new Set(texts).size).toBe(3);
     expect(texts).not.toContain(DEFAULT_RUBRIC);
     expect(block.paraphrases.every((p) => p.reasons.length === 0)).toBe(true);
-    expect(metrics.probes.filter((r) => r.category === 'all').map((r) => [r.effect, r.n])).toEqual([
-      ['rubric', 12],
+    const rows = metrics.probes.filter((r) => r.category === 'all');
+    expect(rows.map((r) => [r.judge, r.effect, r.n])).toEqual([
+      ['Simulated judge', 'rubric', 12],
+      ['Planted judge', 'rubric', 12],
     ]);
+    // The planted judge's paraphrased scores rise (a point on most units, below the scale's top);
+    // the plain judge reads the paraphrase as the original.
+    const [plain, planted] = rows;
+    expect(plain.mean).toBe(0);
+    expect(planted.mean!).toBeGreaterThan(0.4);
   }, 120_000);
 });

@@ -197,6 +197,34 @@ describe('the score-option-order probe (the scale listed high to low vs low to h
     ).rejects.toThrow(/the score_order probe measures nothing in pairwise mode/);
   });
 
+  it('plants keyless: the simulated -bias-score_order judge scores descending lists higher, the plain one not', async () => {
+    const { id } = await core.call('experiments.create', {
+      config: {
+        name: 'score-order-simulated',
+        protocol: 'bias-probes',
+        dataset: 'LLMBar (sample)',
+        limit: 6,
+        providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
+        judges: [
+          { label: 'Plain judge', provider: 'sim', model: 'sim-judge' },
+          // The probe's `detect` names the descending calls; the knob moves 80 % of them a point up.
+          { label: 'Planted judge', provider: 'sim', model: 'sim-judge-bias-score_order80' },
+        ],
+        mode: 'pointwise',
+        probes: ['score_order'],
+      },
+    });
+    expect((await core.experiments.runToEnd(id)).status).toBe('finished');
+    const metrics = (await core.call('experiments.results', { experimentId: id })).metrics as BiasMetrics;
+    const rows = metrics.probes.filter((r) => r.category === 'all' && r.effect === 'score_order');
+    expect(rows.map((r) => [r.judge, r.n])).toEqual([
+      ['Plain judge', 12],
+      ['Planted judge', 12],
+    ]);
+    expect(rows[0].mean).toBe(0);
+    expect(rows[1].mean!).toBeGreaterThan(0.4);
+  }, 120_000);
+
   it('reverses a rubric’s criteria with the options; the built-in one-sentence rubric has one', () => {
     const [ascending, descending] = scoreOrderProbe.conditions.map((c) => c.prompt!);
     // The scale is all this prompt change reads; the rest of the call's context is a stand-in.

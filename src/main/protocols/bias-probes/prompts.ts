@@ -5,6 +5,7 @@
 import { inlineTag, sections } from '../../judging/template';
 import { rewriteConditions, rewriteOf } from '../../../shared/protocols/bias-probes/probe-registry';
 import { pairwiseUserPrompt, scoreSystemPrompt, scoreUserPrompt } from '../../judging/prompts';
+import { DEFAULT_RUBRIC, PAIRWISE_INSTRUCTIONS } from '../../../shared/protocols/bias-probes/instructions';
 
 /** What the rewriter answers when a response has no filler to cut. */
 export { NO_FILLER } from '../../../shared/protocols/bias-probes/probe-types';
@@ -27,9 +28,7 @@ export function rewritePrompt(kind: string, instruction: string, response: strin
   );
 }
 
-export const DEFAULT_RUBRIC =
-  'Judge how well the response follows the instruction: correctness, helpfulness and whether it ' +
-  'does what was asked, no more and no less. Length and formatting are not merits in themselves.';
+export { DEFAULT_RUBRIC, PAIRWISE_INSTRUCTIONS };
 
 export const scoreSystem = (scale: number, rubric: string | null): string =>
   scoreSystemPrompt(scale, rubric ?? DEFAULT_RUBRIC);
@@ -54,11 +53,6 @@ export function pairScorePrompt(
     `\n\n${inlineTag('target', target)}\nRate Response ${target} only (the other is shown for context).`
   );
 }
-
-/** The pairwise judging instructions (what the rubric probe paraphrases), before the answer format. */
-export const PAIRWISE_INSTRUCTIONS =
-  'You are an impartial judge. Decide which of two responses follows the instruction better. ' +
-  'Do not let the order of the responses, their length or their formatting decide.';
 
 export const PAIRWISE_SYSTEM =
   `${PAIRWISE_INSTRUCTIONS} Answer with a ` +

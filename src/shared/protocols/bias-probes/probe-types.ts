@@ -228,6 +228,12 @@ export interface BiasProbe {
    */
   detect?: (prompt: JudgePrompt, mode: Mode) => 'A' | 'B' | 'response' | null;
   /**
+   * The modes `detect` plants an effect of known size in (default: every mode its effects are
+   * measured in). A probe whose perturbation carries no side pairwise (a paraphrase of the whole
+   * instructions) plants pointwise only; the validation's cells read this.
+   */
+  plantedModes?: readonly Mode[];
+  /**
    * Refused on a dataset that names no response's model (no `model_1` / `model_2` / `model`):
    * what it measures needs to know who wrote each response. The words say what is missing.
    */

@@ -4,12 +4,19 @@
 // (round-robin on the item). Effect: paraphrased − original instructions (pointwise score change;
 // pairwise the worse response's win score and flip rate). Placebo: the original asked again.
 // Follows arXiv 2605.06161 (meaning-preserving rewrites of the judging policy flip verdicts).
+import { DEFAULT_RUBRIC } from '../instructions';
 import type { BiasProbe } from '../probe-types';
 
 /** The token ratio paraphrase / original instructions the audit accepts. */
 export const PARAPHRASE_BAND: [number, number] = [0.7, 1.4];
 
 export const rubricProbe: BiasProbe = {
+  // The simulated `-bias-rubric<NN>` judge: a score call whose system prompt lacks the built-in
+  // rubric is under a paraphrase of it. With a rubric of the user's own every call lacks it, so the
+  // knob moves both sides alike and plants nothing. Pairwise a paraphrase favours no response.
+  detect: (prompt, mode) =>
+    mode === 'pointwise' && !prompt.system.includes(DEFAULT_RUBRIC) ? 'response' : null,
+  plantedModes: ['pointwise'],
   id: 'rubric',
   conditions: [
     {

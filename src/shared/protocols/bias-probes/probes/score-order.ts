@@ -28,6 +28,9 @@ function reverseCriteria(system: string): string {
   return lines.join('\n');
 }
 
+/** The descending options line: the top of the scale named first. */
+const DESCENDING = /Score options, in this order: \d+ \(excellent\)/;
+
 const listed =
   (descending: boolean) =>
   (p: JudgePrompt, ctx: PromptContext): JudgePrompt => ({
@@ -73,6 +76,8 @@ export const scoreOrderProbe: BiasProbe = {
   ],
   // Extra calls on top of the position/length/format battery: chosen, not run by default.
   optIn: true,
+  // The simulated `-bias-score_order<NN>` judge: the options listed highest first.
+  detect: (prompt, mode) => (mode === 'pointwise' && DESCENDING.test(prompt.system) ? 'response' : null),
   texts: {
     name: { en: 'score-option order', zh: '分数选项顺序' },
     choice: {
