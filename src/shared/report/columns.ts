@@ -36,6 +36,11 @@ export function countColumns(headers: Readonly<Record<string, string>>): TableCo
 }
 
 /** The count of units a row stands on. */
+/** Text columns from their keys and headers, in that order (values a table formats itself). */
+export function textColumns(headers: Readonly<Record<string, string>>): TableColumn[] {
+  return Object.entries(headers).map(([key, header]) => col(key, header, 'text'));
+}
+
 export const N_COLUMN: TableColumn = col('n', 'n', 'int');
 
 /**

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REWRITE_EDIT } from '../../../../shared/protocols/bias-probes/views';
-import { ApiError, ErrorPanel, Field, toApiError, useApi } from '../host';
+import { Field, useApi } from '../host';
+import { EditForm, useEditSave } from '../../kits/EditForm';
 import { BIAS_NAMESPACES } from './i18n';
 
 /** Which rewrite an edit replaces: a response's variant, or a paraphrase of the judging instructions. */
@@ -39,33 +40,32 @@ export function RewriteEditor({
   const api = useApi();
   const [draft, setDraft] = useState(text);
   const [by, setBy] = useState(editedBy);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
   const ready = draft.trim() !== '' && draft !== text && by.trim() !== '';
-
-  const save = async () => {
-    setSaving(true);
-    setError(null);
-    try {
-      const r = await api.call('experiments.protocolEdit', {
+  const { saving, error, save } = useEditSave(
+    () =>
+      api.call('experiments.protocolEdit', {
         experimentId,
         edit: REWRITE_EDIT,
         fields: { ...target, text: draft, editedBy: by.trim() },
-      });
-      onSaved({ row: r.row, replanned: r.replanned }, by.trim());
-    } catch (err) {
-      setError(toApiError(err));
-      setSaving(false);
-    }
-  };
+      }),
+    (r) => onSaved({ row: r.row, replanned: r.replanned }, by.trim()),
+  );
 
   return (
-    <form
+    <EditForm
       className="bias-editor"
-      data-testid="bias-rewrite-editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
+      testId="bias-rewrite-editor"
+      saveTestId="bias-edit-save"
+      onSave={() => void save()}
+      onCancel={onCancel}
+      saving={saving}
+      canSave={ready}
+      error={error}
+      words={{
+        saveFailed: t('results.browser.saveFailed'),
+        save: t('results.browser.save'),
+        saving: t('results.browser.saving'),
+        cancel: t('results.browser.cancel'),
       }}
     >
       <Field label={t('results.browser.editText')}>
@@ -80,20 +80,6 @@ export function RewriteEditor({
       <Field label={t('results.browser.editedBy')} hint={t('results.browser.editedByHint')}>
         <input data-testid="bias-edit-by" value={by} onChange={(e) => setBy(e.target.value)} />
       </Field>
-      {error && <ErrorPanel title={t('results.browser.saveFailed')} error={error} />}
-      <div className="bias-editor__actions">
-        <button
-          type="submit"
-          className="btn btn--primary"
-          data-testid="bias-edit-save"
-          disabled={saving || !ready}
-        >
-          {saving ? t('results.browser.saving') : t('results.browser.save')}
-        </button>
-        <button type="button" className="btn btn--ghost" onClick={onCancel} disabled={saving}>
-          {t('results.browser.cancel')}
-        </button>
-      </div>
-    </form>
+    </EditForm>
   );
 }

@@ -2,7 +2,14 @@
 import { fixedIntervalText as interval, fixedText as num } from '../../../report/format';
 import { col, withMethod, type PFamily, type Table, type TableRow } from '../../../report/table';
 import { usageTable } from '../../../report/usage';
-import { rateColumns, keyColumns, N_COLUMN, numberColumn, intervalTextColumn } from '../../../report/columns';
+import {
+  rateColumns,
+  keyColumns,
+  N_COLUMN,
+  numberColumn,
+  intervalTextColumn,
+  textColumns,
+} from '../../../report/columns';
 import { positionLeanColumns } from '../../../report/paired-tables';
 import { withoutEchoedPools } from '../../../report/pooled';
 import type { CI } from '../../../report/format';
@@ -320,10 +327,7 @@ function ownAnswersTable(m: BiasMetrics): Table | null {
       ...keyColumns('judge', 'category'),
       col('own_models', 'Own answer models', 'text'),
       col('n_pairs', 'Pairs', 'int'),
-      col('self_win', 'Self-win', 'text'),
-      col('human_win', 'Human', 'text'),
-      col('excess', 'Excess', 'text'),
-      col('excess_ci', '95% CI', 'text'),
+      ...textColumns({ self_win: 'Self-win', human_win: 'Human', excess: 'Excess', excess_ci: '95% CI' }),
       col('p', 'p', 'p'),
       col('n_longer', 'Own longer', 'int'),
       col('balanced', 'Length-balanced', 'text'),

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostEstimate } from '../../../../../shared/experiments';
 import { judgeLsRows, VARIANT_EDIT, type VariantView } from '../../../../../shared/protocols/judge-ls/views';
-import { ApiError, ErrorPanel, Field, getApi, toApiError } from '../../host';
+import { Field, getApi } from '../../host';
+import { EditForm, useEditSave } from '../../../kits/EditForm';
 import { JUDGE_LS_NAMESPACES } from '../i18n';
 
 export interface EditOutcome {
@@ -29,36 +30,35 @@ export function VariantEditor({
     output1: variant.output1,
     output2: variant.output2,
   });
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
   const changed =
     texts.instruction !== variant.instruction ||
     texts.output1 !== variant.output1 ||
     texts.output2 !== variant.output2;
-
-  const save = async () => {
-    setSaving(true);
-    setError(null);
-    try {
-      const r = await getApi().call('experiments.protocolEdit', {
+  const { saving, error, save } = useEditSave(
+    () =>
+      getApi().call('experiments.protocolEdit', {
         experimentId,
         edit: VARIANT_EDIT,
         fields: { itemId: variant.itemId, language: variant.language, ...texts },
-      });
-      onSaved({ replanned: r.replanned, estimate: r.estimate, variant: judgeLsRows.variant(r.row) });
-    } catch (err) {
-      setError(toApiError(err));
-      setSaving(false);
-    }
-  };
+      }),
+    (r) => onSaved({ replanned: r.replanned, estimate: r.estimate, variant: judgeLsRows.variant(r.row) }),
+  );
 
   return (
-    <form
+    <EditForm
       className="variant-editor"
-      data-testid="variant-editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
+      testId="variant-editor"
+      saveTestId="variant-save"
+      onSave={() => void save()}
+      onCancel={onCancel}
+      saving={saving}
+      canSave={changed}
+      error={error}
+      words={{
+        saveFailed: t('variants.saveFailed'),
+        save: t('variants.save'),
+        saving: t('variants.saving'),
+        cancel: t('common.cancel'),
       }}
     >
       <h3 className="section-title">{t('variants.editTitle', { language: variant.language })}</h3>
@@ -72,20 +72,6 @@ export function VariantEditor({
           />
         </Field>
       ))}
-      {error && <ErrorPanel title={t('variants.saveFailed')} error={error} />}
-      <div className="variant-editor__actions">
-        <button
-          type="submit"
-          className="btn btn--primary"
-          data-testid="variant-save"
-          disabled={saving || !changed}
-        >
-          {saving ? t('variants.saving') : t('variants.save')}
-        </button>
-        <button type="button" className="btn btn--ghost" onClick={onCancel} disabled={saving}>
-          {t('common.cancel')}
-        </button>
-      </div>
-    </form>
+    </EditForm>
   );
 }
