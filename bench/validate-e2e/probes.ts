@@ -121,6 +121,13 @@ const NULL_TAIL: Record<Mode, string> = { pointwise: '-long0-noise30', pairwise:
 const plantedTail = (mode: Mode, probe: string, ratePct: number, noisePct: number) =>
   `${mode === 'pointwise' ? `-long0-noise${noisePct}` : `-first0-noise${noisePct}`}-bias-${probe}${ratePct}`;
 
+/**
+ * Replicates of each probe's pointwise null and coverage cell in `npm test` (a guard that every
+ * registered probe runs end to end and lands in its band; the full run is `npm run validate:e2e`):
+ * four, as every probe added to the registry adds two cells to the suite.
+ */
+const PROBE_CI_REPS = 4;
+
 export function probeChecks(lab: () => Lab): Check[] {
   const nulls: Cell[] = [];
   const coverage: Cell[] = [];
@@ -142,7 +149,7 @@ export function probeChecks(lab: () => Lab): Check[] {
         claimed,
         reps: 200,
         ci: mode === 'pointwise',
-        ciReps: 6,
+        ciReps: PROBE_CI_REPS,
         replicate: async (seed) => flags(await probeRows(lab(), probe, mode, n, seed, NULL_TAIL[mode])),
       });
       const rate = 0.5;
@@ -158,7 +165,7 @@ export function probeChecks(lab: () => Lab): Check[] {
         claimed,
         reps: 200,
         ci: mode === 'pointwise',
-        ciReps: 6,
+        ciReps: PROBE_CI_REPS,
         replicate: async (seed) => {
           const rows = await probeRows(
             lab(),
