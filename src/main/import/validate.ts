@@ -111,7 +111,7 @@ export function validateRecords(
     const subset = readSubset(v.subset, reporter('subset'));
     const sourceId = readId(v.id, reporter('id'), opts.cellText === true);
     // Optional: the models that wrote each output (MT-Bench's model_a / model_b, mapped), which
-    // probes that name a response's model read (bias probes' self-preference, identity).
+    // probes that name a response's model read (self-preference, identity).
     const model1 = readSubset(v.model_1, reporter('model_1'));
     const model2 = readSubset(v.model_2, reporter('model_2'));
 

@@ -27,3 +27,6 @@ export { listResults } from '../store/results';
 export { getRequests } from '../store/ledger';
 /** CSV as every export writes it. */
 export { toCsv } from '../report/csv';
+
+/** The simulated judge's planted-effect knobs: a study tells it where its perturbations show. */
+export { setPlantedDetectors, type PlantedDetect } from '../providers/simulated/planted-bias';

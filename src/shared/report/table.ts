@@ -53,8 +53,8 @@ export interface Table {
 
 /**
  * Which hypotheses a table's p values are adjusted together with, and how. Rows of one study's
- * tables that declare the same `name` and hold the same `by` values are one family (bias probes'
- * position test joins its judge × category's probe rows); a family holds each hypothesis once.
+ * tables that declare the same `name` and hold the same `by` values are one family (e.g. a
+ * position test joining its judge × category's probe rows); a family holds each hypothesis once.
  */
 export interface PFamily {
   name: string;
@@ -64,8 +64,8 @@ export interface PFamily {
   p: string;
   /**
    * The column with the adjusted p. Absent when the table shows the hypothesis's raw p only and
-   * its adjusted p lives in another family's column (bias probes' position test, which is also in
-   * the sensitivity family: the hypothesis counts in m, its adjusted p is not shown there).
+   * its adjusted p lives in another family's column (e.g. a position test that is also in
+   * a sensitivity family: the hypothesis counts in m, its adjusted p is not shown there).
    */
   adjusted?: string;
   /** Columns whose values split the rows into families (judge × category); [] for one family. */

@@ -35,6 +35,7 @@ import { auditVariants, computeBiasMetrics } from './metrics';
 import { parsePairwiseVerdict } from '../../judging/pairwise';
 import { parseScoreVerdict } from '../../judging/score';
 import { parseRewrite } from './parse';
+import { setPlantedDetectors } from '../host';
 import {
   paraphraseKey,
   planJudge,
@@ -47,6 +48,7 @@ import { judgingInstructions, promptTemplatesOf } from './prompts';
 import {
   conditionById,
   defaultProbeIds,
+  probeById,
   rewriteOf,
   selectedProbes,
 } from '../../../shared/protocols/bias-probes/probe-registry';
@@ -103,6 +105,10 @@ function flaggedOf(exp: BiasExperiment, results: ReturnType<typeof listResults>)
       ]);
   return [...byItem].map(([item_id, reasons]) => ({ item_id, reasons }));
 }
+
+// The simulated judge's `-bias-<probe><NN>` knob finds each probe's perturbation by its `detect`
+// (any probe registered, at the time of the call).
+setPlantedDetectors((id) => probeById(id)?.detect);
 
 export const biasProbesPlugin: ProtocolPlugin<BiasExperiment, BiasMetrics> = {
   id: 'bias-probes',

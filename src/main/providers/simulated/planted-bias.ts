@@ -1,4 +1,4 @@
-// Planted probe effects for keyless bias-probes runs (issue 35): a simulated judge whose name ends
+// Planted probe effects for keyless runs (issue 35): a simulated judge whose name ends
 // in `-bias-<probe id><NN>` (e.g. `sim-judge-bias-authority40`) answers as the plain simulated judge
 // does, except that on the calls the probe's `detect` recognises (the side its perturbation
 // favours: a letter pairwise, the scored response pointwise) NN % move toward that side — the
@@ -7,10 +7,24 @@
 // order, or one response), so a rerun moves the same ones. Any registered probe plants its effect
 // this way with no code here; models without the suffix answer exactly as before.
 import { mulberry32 } from '../../../shared/random';
-import { probeById } from '../../../shared/protocols/bias-probes/probe-registry';
 import type { ChatRequestSpec } from '../types';
 import { seedOf } from './random';
 import { taggedSections } from './reading';
+
+/** Where a probe's perturbation shows in a judge call, and the side it favours (or none). */
+export type PlantedDetect = (
+  prompt: { system: string; user: string },
+  mode: 'pointwise' | 'pairwise',
+) => 'A' | 'B' | 'response' | null;
+
+// The probes' detectors, by probe id: set by the study that declares the probes (its plug-in),
+// so this provider names no study; none set, no knob plants anything.
+let detectorOf: (probe: string) => PlantedDetect | undefined = () => undefined;
+
+/** Tells the simulated judge how to find each probe's perturbation (a study's plug-in calls it). */
+export function setPlantedDetectors(lookup: (probe: string) => PlantedDetect | undefined): void {
+  detectorOf = lookup;
+}
 
 const BIAS_SUFFIX = /-bias-([a-z][a-z0-9_]*?)(\d{1,3})$/;
 
@@ -28,7 +42,7 @@ export function withPlantedBias(spec: ChatRequestSpec, answer: unknown): unknown
   const knob = plantedBias(spec.model);
   const name = spec.response?.name;
   if (!knob || (name !== 'pairwise_verdict' && name !== 'score_verdict')) return answer;
-  const detect = probeById(knob.probe)?.detect;
+  const detect = detectorOf(knob.probe);
   if (!detect || typeof answer !== 'object' || answer === null) return answer;
   const user = spec.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
   const mode = name === 'pairwise_verdict' ? 'pairwise' : 'pointwise';

@@ -7,7 +7,7 @@ import { followScore, taggedSections } from './reading';
 import { contentUnits } from './pseudo-language';
 import { mulberry32, type Rng } from '../../../shared/random';
 import { pick, seedOf } from './random';
-import { simulatedTone } from '../../../shared/protocols/bias-probes/probes/sentiment';
+import { simulatedTone } from '../../../shared/simulated-tone';
 
 const words = (t: string) => t.split(/\s+/).filter(Boolean);
 

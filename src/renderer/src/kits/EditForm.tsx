@@ -1,4 +1,4 @@
-// The frame of a form that edits stored text (a Judge-LS translation, a bias-probes rewrite): its
+// The frame of a form that edits stored text (a translation, a rewrite): its
 // fields, the save failure, and the save and cancel buttons, disabled while saving. The study
 // gives the fields and the words; `className` names the form and `<className>__actions` its row.
 import { useState, type ReactNode } from 'react';

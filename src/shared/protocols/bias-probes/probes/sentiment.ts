@@ -6,6 +6,9 @@
 // Placebo: the original asked again. The rewrites are costed in the estimate as every rewrite is.
 import type { BiasProbe, JudgePrompt } from '../probe-types';
 import type { Mode } from '../types';
+import { SIMULATED_TONE } from '../../../simulated-tone';
+
+export { SIMULATED_TONE, simulatedTone } from '../../../simulated-tone';
 
 /**
  * The token ratio tone rewrite / original the audit accepts: a change of tone adds or drops a few
@@ -17,37 +20,6 @@ const KEEP =
   'Keep the content: every fact, claim, step and number stays, nothing is added or left out, and the ' +
   'length stays within about 25% of the original. Keep the formatting style of the original (plain stays ' +
   'plain, Markdown stays Markdown).';
-
-/**
- * The keyless (simulated) rewriter's tone rewrite: the response framed by an opening and, from a
- * middling length on, a closing of that tone, sized so the ratio stays inside `TONE_BAND` (by the
- * response's word count: under 16, under 60, longer). Kept here so `detect` knows the warm ones.
- */
-export const SIMULATED_TONE: Record<'warmer' | 'harsher', readonly { open: string; close: string }[]> = {
-  warmer: [
-    { open: 'Gladly!', close: '' },
-    { open: 'Happy to help!', close: 'Hope this helps!' },
-    {
-      open: 'So glad you asked, and happy to help with this!',
-      close: 'I hope this is useful, and best of luck with it!',
-    },
-  ],
-  harsher: [
-    { open: 'Obviously.', close: '' },
-    { open: 'Frankly, this is basic.', close: 'Keep up.' },
-    {
-      open: 'Frankly, this should not need explaining, but here it is.',
-      close: 'Read it carefully next time, because I will not repeat it.',
-    },
-  ],
-};
-
-/** The simulated tone rewrite of a text (see `SIMULATED_TONE`). */
-export function simulatedTone(tone: 'warmer' | 'harsher', text: string): string {
-  const words = text.split(/\s+/).filter(Boolean).length;
-  const frame = SIMULATED_TONE[tone][words < 16 ? 0 : words < 60 ? 1 : 2];
-  return [frame.open, text.trim(), frame.close].filter(Boolean).join(' ');
-}
 
 const section = (text: string, tag: string): string | undefined =>
   new RegExp(`<${tag}>\\n?([\\s\\S]*?)\\n?</${tag}>`).exec(text)?.[1];
