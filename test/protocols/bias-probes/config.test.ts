@@ -37,7 +37,17 @@ async function errorOf(config: Record<string, unknown>): Promise<string> {
 describe('bias-probes config', () => {
   it('names the key of each problem', async () => {
     await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-    expect(await errorOf({ ...base, probes: ['length'] })).toContain('rewriter');
+    expect(await errorOf({ ...base, probes: ['length'] })).toContain(
+      'the length probe needs a \\"rewriter\\" model (or leave it out of \\"probes\\")',
+    );
+    // Only the probes chosen are named; with "probes" left out, the defaults that need one.
+    const sentimentOnly = await errorOf({ ...base, probes: ['position', 'sentiment'] });
+    expect(sentimentOnly).toContain('the sentiment probe needs');
+    expect(sentimentOnly).not.toMatch(/rubric|length|format/);
+    const defaults = await errorOf(base);
+    expect(defaults).toContain('the length and format probes need');
+    expect(defaults).toContain('they run when \\"probes\\" is not given');
+    expect(defaults).not.toMatch(/rubric|sentiment/);
     expect(
       await errorOf({
         ...base,

@@ -149,15 +149,23 @@ export const REWRITER_LABEL = 'rewriter';
 export function refineBiasConfig(cfg: BiasConfig, issue: ConfigIssue): void {
   refineJudgeLabels(cfg.judges, issue);
   const probes = cfg.probes ?? defaultProbeIds();
-  // The probes whose conditions the rewriter makes, named in registry order.
+  // The selected probes whose conditions the rewriter makes, named in registry order: naming
+  // every such probe sent people looking for probes they never chose.
   const rewriting = biasProbes()
-    .filter((p) => p.conditions.some((c) => 'rewrite' in c.text || c.instructions))
+    .filter((p) => probes.includes(p.id) && p.conditions.some((c) => 'rewrite' in c.text || c.instructions))
     .map((p) => p.id);
-  if (rewriting.some((p) => probes.includes(p)) && !cfg.rewriter)
+  if (rewriting.length && !cfg.rewriter) {
+    const names =
+      rewriting.length === 1
+        ? `the ${rewriting[0]} probe needs`
+        : `the ${rewriting.slice(0, -1).join(', ')} and ${rewriting.at(-1)} probes need`;
     issue(
       ['rewriter'],
-      `the ${rewriting.join(' and ')} probes need a "rewriter" model (or leave them out of "probes")`,
+      cfg.probes
+        ? `${names} a "rewriter" model (or leave ${rewriting.length === 1 ? 'it' : 'them'} out of "probes")`
+        : `${names} a "rewriter" model: they run when "probes" is not given (or list only probes that need none, e.g. "probes": ["position"])`,
     );
+  }
   // A probe with no effect in the mode (score_order is pointwise only) would run and report nothing.
   const mode = cfg.mode ?? 'pointwise';
   for (const p of biasProbes())
