@@ -8,9 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Core } from '../../../src/main/facade/core';
 import { loadExperimentConfig } from '../../../src/main/facade/config-files';
-import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
 import {
   biasProbeIds,
   registerBiasProbe,
@@ -25,42 +23,38 @@ import {
   type BiasProbe,
   type ProbeOption,
 } from '../../../src/shared/protocols/bias-probes/probe-types';
-import {
-  clusteredPairedEffect,
-  holmAdjust,
-  robustnessRate,
-  wilcoxonSignedRank,
-} from '../../../src/shared/stats';
 import { checkFamilies } from '../../../src/shared/report/families';
-import { tempDir } from '../../helpers/tmp';
-import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
-import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
+import { biasResponder } from '../../mock-provider/bias-responder';
+import type { MockRequest } from '../../mock-provider/server';
+import {
+  excessOf,
+  expectHolm,
+  expectPairwiseRow,
+  expectPointwiseRow,
+  expectSimulatedRecovered,
+  fnvUnit as unit,
+  pairFromLog,
+  placeboConditions,
+  placeboOf,
+  plant,
+  RECORDS as all,
+  rowOf,
+  tagged,
+  useProbeHarness,
+  type Verdict,
+} from '../../helpers/probe-harness';
 import { CROWD_DEFAULT_DZ, CROWD_NOTE, crowdPairNote, crowdProbe, NEUTRAL_NOTE } from './probe';
 
-const SAMPLE = join(import.meta.dirname, '../../../resources/samples/llmbar.jsonl');
-const all: PairRecord[] = readFileSync(SAMPLE, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as PairRecord);
 const LIMIT = 24;
 /** The planted share of calls the crowd note moves: one point up, or the verdict to the named response. */
 const PLANTED = 0.5;
 
-/** A stable uniform draw per unit, like the bias mock's own. */
-function unit(...parts: string[]): number {
-  let h = 2166136261;
-  for (const c of parts.join('\u0000')) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  return h / 2 ** 32;
-}
-
-interface Logged {
+interface Logged extends Verdict {
   model: string;
   note: 'crowd' | 'neutral';
   /** The request without its note: the same for the crowd and the neutral ask of one unit. */
   key: string;
   instruction: string;
-  score?: number;
-  winner?: 'A' | 'B';
   /** Pairwise: the response the crowd note named. */
   named?: 'A' | 'B';
 }
@@ -70,23 +64,19 @@ function crowdResponder() {
   const base = biasResponder(all);
   const log: Logged[] = [];
   const respond = (req: MockRequest): unknown => {
-    const answer = base.respond(req) as { score?: number; winner?: 'A' | 'B' };
+    const answer = base.respond(req) as Verdict;
     const text = req.lastUser;
     const pair = (['A', 'B'] as const).find((x) => text.endsWith(`\n\n${crowdPairNote(x)}`));
     const note = text.endsWith(CROWD_NOTE) || pair ? 'crowd' : text.endsWith(NEUTRAL_NOTE) ? 'neutral' : null;
     if (!note) return answer;
     const key = text.slice(0, text.lastIndexOf('\n\nNote: '));
-    const instruction = /<instruction>\n?([\s\S]*?)\n?<\/instruction>/.exec(text)?.[1] ?? '';
-    const moved = note === 'crowd' && unit('crowd', req.model, key) < PLANTED;
-    if (answer.score !== undefined && moved && answer.score < 5) answer.score += 1;
-    if (answer.winner !== undefined && moved && pair) answer.winner = pair;
+    if (note === 'crowd' && unit('crowd', req.model, key) < PLANTED) plant(answer, pair);
     log.push({
       model: req.model,
       note,
       key,
-      instruction,
-      score: answer.score,
-      winner: answer.winner,
+      instruction: tagged(text, 'instruction'),
+      ...answer,
       named: pair,
     });
     return answer;
@@ -94,100 +84,35 @@ function crowdResponder() {
   return { respond, log };
 }
 
-let core: Core;
-let mock: MockProvider;
-let dir: string;
-let cleanup: () => void;
 const responder = crowdResponder();
-/** Every request the mock answered. */
-const seen: MockRequest[] = [];
-
-beforeAll(async () => {
-  registerBiasProbe(crowdProbe);
-  ({ dir, cleanup } = tempDir());
-  core = new Core({
-    dataDir: dir,
-    door: 'cli',
-    keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
-    engine: { progressIntervalMs: 200 },
-  });
-  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  mock = await startMockProvider({
-    latencyMs: [0, 0],
-    respond: (req) => {
-      seen.push(req);
-      return responder.respond(req);
-    },
-    logBodies: false,
-  });
-});
-
-afterAll(async () => {
-  // Test files share a process: the files after this one see the built-in probes only.
-  unregisterBiasProbe(crowdProbe.id);
-  await core?.shutdown();
-  await mock?.close();
-  cleanup?.();
-});
-
 const JUDGES = [
   { label: 'Mock judge', provider: 'openai', model: 'crowd-judge' },
   { label: 'Mock judge (anthropic)', provider: 'anthropic', model: 'crowd-judge-2' },
 ];
+const h = useProbeHarness(responder.respond, {
+  before: () => registerBiasProbe(crowdProbe),
+  defaults: { limit: LIMIT, judges: JUDGES },
+});
+// Test files share a process: the files after this one see the built-in probes only.
+afterAll(() => unregisterBiasProbe(crowdProbe.id));
 
-function mockConfig(name: string, extra: Record<string, unknown>) {
-  return {
-    name,
-    protocol: 'bias-probes',
-    dataset: 'LLMBar (sample)',
-    limit: LIMIT,
-    providers: {
-      openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 8 },
-      anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 8 },
-    },
-    judges: JUDGES,
-    ...extra,
-  };
-}
-
-/** The log of one judge model's pointwise (scores) or pairwise (verdicts) answers. */
-const logOf = (model: string, pairwise: boolean) =>
-  responder.log.filter((l) => l.model === model && (l.winner !== undefined) === pairwise);
-
-/** The log's crowd − neutral differences of one judge model, with the item (its instruction) of each. */
-function unitsFromLog(model: string, pairwise: boolean, diff: (crowd: Logged, neutral: Logged) => number) {
-  const log = logOf(model, pairwise);
-  const neutral = new Map<string, Logged>();
-  for (const l of log) if (l.note === 'neutral') neutral.set(l.key, l);
-  const diffs: number[] = [];
-  const items: string[] = [];
-  for (const l of log) {
-    const n = neutral.get(l.key);
-    if (l.note !== 'crowd' || !n) continue;
-    diffs.push(diff(l, n));
-    items.push(l.instruction);
-  }
-  return { diffs, items };
-}
-
-async function run(config: Record<string, unknown>): Promise<{ id: number; metrics: BiasMetrics }> {
-  const { id } = await core.call('experiments.create', { config });
-  const final = await core.experiments.runToEnd(id);
-  expect(final.status).toBe('finished');
-  const results = await core.call('experiments.results', { experimentId: id });
-  expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
-  return { id, metrics: results.metrics as BiasMetrics };
-}
+/** The log's crowd and neutral asks of one judge model, paired by the request without its note. */
+const unitsFromLog = (model: string, pairwise: boolean) =>
+  pairFromLog(
+    responder.log.filter((l) => l.model === model && (l.winner !== undefined) === pairwise),
+    (l) => (l.note === 'crowd' ? 'variant' : 'base'),
+    (l) => l.key,
+  );
 
 describe('a probe registered from test code (the crowd note)', () => {
   let pointwise: { id: number; metrics: BiasMetrics };
 
   it('runs pointwise beside the position probe with its placebo, needing no rewriter', async () => {
-    pointwise = await run(
-      mockConfig('crowd-pointwise', { mode: 'pointwise', probes: ['crowd', 'position'], noiseFloor: true }),
+    pointwise = await h.run(
+      h.mockConfig('crowd-pointwise', { mode: 'pointwise', probes: ['crowd', 'position'], noiseFloor: true }),
     );
     // Registry order: position (built in) before crowd, whatever order the config names them in.
-    const stored = await core.call('experiments.get', { experimentId: pointwise.id });
+    const stored = await h.core.call('experiments.get', { experimentId: pointwise.id });
     expect((stored.config as { probes: string[] }).probes).toEqual(['crowd', 'position']);
     const rows = pointwise.metrics.probes.filter((r) => r.category === 'all' && r.judge === 'Mock judge');
     expect(rows.map((r) => [r.probe, r.effect])).toEqual([
@@ -200,33 +125,18 @@ describe('a probe registered from test code (the crowd note)', () => {
     for (const judge of JUDGES) {
       const rows = pointwise.metrics.probes.filter((r) => r.category === 'all' && r.judge === judge.label);
       const row = rows.find((r) => r.effect === 'crowd')!;
-      const { diffs, items } = unitsFromLog(judge.model, false, (c, n) => c.score! - n.score!);
-      expect(row.n).toBe(2 * LIMIT);
-      expect(diffs).toHaveLength(row.n);
-      const e = clusteredPairedEffect(diffs, items, [-4, 4]);
-      expect(row.mean).toBeCloseTo(e.mean, 12);
-      expect(row.mean_ci).toEqual(e.ci);
-      const byItem = new Map<string, number[]>();
-      items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
-      const w = wilcoxonSignedRank(
-        [...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
-      )!;
-      expect(row.p).toBe(w.p);
+      const units = unitsFromLog(judge.model, false);
+      expectPointwiseRow(
+        row,
+        units.map(({ variant, base }) => ({ diff: variant.score! - base.score!, item: variant.instruction })),
+        2 * LIMIT,
+      );
       // One family per judge × category: the crowd effect with the position effect.
-      const adjusted = holmAdjust(rows.map((r) => r.p));
-      expect(rows.map((r) => r.p_holm)).toEqual(adjusted);
+      expectHolm(pointwise.metrics, judge.label);
       // Planted: +1 on half the answers below the top of the scale.
       expect(row.mean).toBeGreaterThan(0.25);
       expect(row.mean).toBeLessThan(0.7);
       expect(row.significant).toBe(true);
-      // CALM's robustness rate: the share of responses whose score the note left unchanged.
-      expect(row.robustness_rate).toBeCloseTo(diffs.filter((d) => d === 0).length / diffs.length, 12);
-      expect(row.robustness_rate_ci).toEqual(
-        robustnessRate(
-          diffs.map((d) => d === 0),
-          items,
-        ).ci,
-      );
       expect(row.robustness_rate_ci![0]).toBeGreaterThanOrEqual(0);
       expect(row.robustness_rate_ci![1]).toBeLessThanOrEqual(1);
       expect(row.robustness_rate_ci![0]).toBeLessThan(row.robustness_rate!);
@@ -237,16 +147,15 @@ describe('a probe registered from test code (the crowd note)', () => {
   });
 
   it('reads the effect against its own placebo: the neutral note asked again', () => {
-    const nf = pointwise.metrics.noise_floor!;
-    expect([...new Set(nf.placebo.map((p) => p.repeated))]).toEqual(['original', 'crowd_neutral', 'second']);
-    const placebo = nf.placebo.find((p) => p.judge === 'Mock judge' && p.repeated === 'crowd_neutral')!;
+    expect(placeboConditions(pointwise.metrics)).toEqual(['original', 'crowd_neutral', 'second']);
+    const placebo = placeboOf(pointwise.metrics, 'Mock judge', 'crowd_neutral');
     // The mock answers a repeat as before: nothing changes when nothing changes.
     expect(placebo).toMatchObject({ n: 2 * LIMIT, changed: 0, mean: 0, robustness_rate: 1 });
     // Every repeat unchanged: the rerun baseline keeps a width (Wilson, each item counted once).
     expect(placebo.robustness_rate_ci![1]).toBe(1);
     expect(placebo.robustness_rate_ci![0]).toBeGreaterThan(0.8);
     expect(placebo.robustness_rate_ci![0]).toBeLessThan(1);
-    const excess = nf.excess.find((x) => x.judge === 'Mock judge' && x.effect === 'crowd')!;
+    const excess = excessOf(pointwise.metrics, 'Mock judge', 'crowd');
     expect(excess.repeated).toBe('crowd_neutral');
     const row = pointwise.metrics.probes.find((r) => r.judge === 'Mock judge' && r.effect === 'crowd')!;
     expect(excess.excess).toBeCloseTo(row.mean, 12);
@@ -255,7 +164,7 @@ describe('a probe registered from test code (the crowd note)', () => {
 
   it('shows the judge’s changed prompt beside its base’s in the variant browser', async () => {
     const rows = biasRows.variants(
-      await core.call('experiments.protocolView', {
+      await h.core.call('experiments.protocolView', {
         experimentId: pointwise.id,
         view: VARIANTS_VIEW,
         query: {},
@@ -277,7 +186,7 @@ describe('a probe registered from test code (the crowd note)', () => {
   });
 
   it('appears in the tables and figures with its own words, in English and 中文', async () => {
-    const results = await core.call('experiments.results', { experimentId: pointwise.id });
+    const results = await h.core.call('experiments.results', { experimentId: pointwise.id });
     const profile = results.tables.find((t) => t.id === 'bias_profile')!;
     expect(profile.rows.filter((r) => r.effect === 'Crowd note − neutral note')).toHaveLength(2);
     const crowdRow = profile.rows.find((r) => r.effect === 'Crowd note − neutral note')!;
@@ -304,25 +213,19 @@ describe('a probe registered from test code (the crowd note)', () => {
   });
 
   it('is on the report card and in the Methods, in both languages', async () => {
-    const card = await core.call('judges.reportCard', { model: 'crowd-judge' });
+    const card = await h.core.call('judges.reportCard', { model: 'crowd-judge' });
     const rows = card.experiments.find((e) => e.experimentId === pointwise.id)!.rows;
     const crowd = rows.filter((r) => r.condition.params?.probe === 'crowd');
     expect(crowd.map((r) => r.measure)).toEqual(['bias_effect', 'effect_dz']);
-    const md = (lang: 'en' | 'zh') =>
-      core
-        .call('judges.reportCardFile', { model: 'crowd-judge', format: 'md', lang })
-        .then((f) => Buffer.from(f.contentBase64, 'base64').toString('utf8'));
+    const md = (lang: 'en' | 'zh') => h.cardMarkdown('crowd-judge', lang);
     expect(await md('en')).toContain('crowd: crowd note (pointwise)');
     expect(await md('zh')).toContain('从众：从众提示（逐项评分）');
-    for (const lang of ['en', 'zh'] as const) {
-      const methods = await core.call('experiments.methods', { experimentId: pointwise.id, lang });
-      expect(methods.markdown).toContain(crowdProbe.texts.methods![lang]);
-    }
+    await h.expectMethods(pointwise.id, crowdProbe);
   });
 
   it('plans its power with its own model', async () => {
-    const estimate = await core.call('experiments.estimate', {
-      config: mockConfig('crowd-plan', { mode: 'pointwise', probes: ['position', 'crowd'] }),
+    const estimate = await h.core.call('experiments.estimate', {
+      config: h.mockConfig('crowd-plan', { mode: 'pointwise', probes: ['position', 'crowd'] }),
     });
     const rows = estimate.power!.comparisons.filter((c) => c.id.startsWith('paired_difference:crowd'));
     expect(rows.map((c) => c.label)).toContain('Crowd note: paired change (per judge)');
@@ -333,29 +236,23 @@ describe('a probe registered from test code (the crowd note)', () => {
   });
 
   it('runs pairwise: the note naming the worse response turns verdicts to it (flip rate from the log)', async () => {
-    const { metrics } = await run(mockConfig('crowd-pairwise', { mode: 'pairwise', probes: ['crowd'] }));
+    const { metrics } = await h.run(h.mockConfig('crowd-pairwise', { mode: 'pairwise', probes: ['crowd'] }));
     expect(metrics.position).toEqual([]);
     for (const judge of JUDGES) {
       const row = metrics.probes.find((r) => r.category === 'all' && r.judge === judge.label)!;
       expect(row.effect).toBe('crowd');
-      // The win score of the response the note names (the worse one), crowd − neutral.
-      const win = (l: Logged, named: 'A' | 'B') => (l.winner === named ? 1 : 0);
-      const { diffs } = unitsFromLog(judge.model, true, (c, n) => win(c, c.named!) - win(n, c.named!));
-      expect(row.n).toBe(2 * LIMIT);
-      expect(row.mean).toBeCloseTo(diffs.reduce((a, b) => a + b, 0) / diffs.length, 12);
-      const log = logOf(judge.model, true);
-      const flippable = log.filter((c) => {
-        if (c.note !== 'crowd') return false;
-        const n = log.find((l) => l.note === 'neutral' && l.key === c.key)!;
-        return n.winner !== c.named;
-      });
-      const flips = flippable.filter((c) => c.winner === c.named).length;
-      expect(row.flip_n).toBe(flippable.length);
-      expect(row.flip_rate).toBeCloseTo(flips / flippable.length, 12);
+      // The win score of the response the note names (the worse one), crowd − neutral; RR: the
+      // share of (item, order) whose winner is the same with the crowd note as with the neutral one.
+      expectPairwiseRow(
+        row,
+        unitsFromLog(judge.model, true).map(({ variant, base }) => ({
+          variant: variant.winner,
+          base: base.winner,
+          target: variant.named!,
+        })),
+        2 * LIMIT,
+      );
       expect(row.flip_rate).toBeGreaterThan(0.2);
-      // RR: the share of (item, order) whose winner is the same with the crowd note as with the neutral one.
-      const same = unitsFromLog(judge.model, true, (c, n) => (c.winner === n.winner ? 1 : 0)).diffs;
-      expect(row.robustness_rate).toBeCloseTo(same.filter((x) => x === 1).length / same.length, 12);
       expect(row.robustness_rate).toBeLessThan(1);
     }
     // The accuracy table lists its conditions beside the original.
@@ -367,43 +264,21 @@ describe('a probe registered from test code (the crowd note)', () => {
   }, 120_000);
 
   it('runs keyless on the simulated provider: a planted effect is recovered and flagged, none is not', async () => {
-    const sim = (mode: 'pointwise' | 'pairwise', limit: number) =>
-      run({
-        name: `crowd-simulated-${mode}`,
-        protocol: 'bias-probes',
-        dataset: 'LLMBar (sample)',
-        limit,
-        providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
-        judges: [
-          // The probe's `detect` names the calls the knob moves: 80 % of the crowd-noted ones.
-          { label: 'Planted judge', provider: 'sim', model: 'sim-judge-strong-bias-crowd80' },
-          { label: 'Plain judge', provider: 'sim', model: 'sim-judge' },
-        ],
-        mode,
-        probes: ['crowd'],
-        noiseFloor: true,
-      });
-    const pointwise = (await sim('pointwise', 12)).metrics;
-    const row = (m: BiasMetrics, judge: string) =>
-      m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === 'crowd')!;
+    // The probe's `detect` names the calls the knob moves: 80 % of the crowd-noted ones.
+    const runs = await h.simulated('crowd', { pointwise: 12, pairwise: 30 }, { noiseFloor: true });
+    expectSimulatedRecovered(runs, 'crowd');
+    const { pointwise, pairwise } = runs;
+    const row = (m: BiasMetrics, judge: string) => rowOf(m, judge, 'crowd');
     expect(row(pointwise, 'Planted judge').n).toBe(24);
     // +1 (capped at 5) on 80 % of the noted responses below the top of the scale.
-    expect(row(pointwise, 'Planted judge').mean).toBeGreaterThan(0.3);
-    expect(row(pointwise, 'Planted judge').significant).toBe(true);
     expect(row(pointwise, 'Planted judge').robustness_rate).toBeLessThan(0.7);
     // The knob off: the plain simulated judge's own noise only, not flagged.
-    expect(row(pointwise, 'Plain judge').significant).toBe(false);
     expect(Math.abs(row(pointwise, 'Plain judge').mean)).toBeLessThan(0.15);
     expect(row(pointwise, 'Plain judge').robustness_rate).toBeGreaterThan(0.85);
-    const pairwise = (await sim('pairwise', 30)).metrics;
-    expect(row(pairwise, 'Planted judge').significant).toBe(true);
-    expect(row(pairwise, 'Planted judge').flip_rate).toBeGreaterThan(0.3);
-    expect(row(pairwise, 'Plain judge').significant).toBe(false);
     // Its placebo (the neutral note asked again) is the rerun baseline the planted RR falls below.
-    const placebo = pairwise.noise_floor!.placebo.find(
-      (p) => p.judge === 'Planted judge' && p.category === 'all' && p.repeated === 'crowd_neutral',
-    )!;
-    expect(placebo.robustness_rate!).toBeGreaterThan(row(pairwise, 'Planted judge').robustness_rate!);
+    expect(placeboOf(pairwise, 'Planted judge', 'crowd_neutral').robustness_rate!).toBeGreaterThan(
+      row(pairwise, 'Planted judge').robustness_rate!,
+    );
   }, 120_000);
 
   it('is known to no file outside this folder: the registry line above is all that adds it', () => {
@@ -433,7 +308,7 @@ describe('a probe registered from test code (the crowd note)', () => {
 
   it('is refused by name where it is not registered: an unknown probe names the known ones', async () => {
     await expect(
-      core.call('experiments.create', { config: mockConfig('crowd-typo', { probes: ['crowed'] }) }),
+      h.core.call('experiments.create', { config: h.mockConfig('crowd-typo', { probes: ['crowed'] }) }),
     ).rejects.toThrow(`unknown probe "crowed": expected one of ${biasProbeIds().join(', ')}`);
     // The built-in ones first (probes/index.ts), then this folder's.
     expect(biasProbeIds().slice(0, 3)).toEqual(['position', 'length', 'format']);
@@ -495,7 +370,7 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
   beforeAll(async () => {
     registerBiasProbe(bylineProbe);
     // A pairwise file that names each output's model (MT-Bench's model_a / model_b, mapped).
-    const file = join(dir, 'with-models.jsonl');
+    const file = join(h.dir, 'with-models.jsonl');
     writeFileSync(
       file,
       all
@@ -504,21 +379,21 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
         .join('\n') + '\n',
     );
     dataset = 'with models';
-    await core.call('datasets.importFile', { path: file, name: dataset });
+    await h.core.call('datasets.importFile', { path: file, name: dataset });
   });
   afterAll(() => unregisterBiasProbe(bylineProbe.id));
 
   let runs = 0;
   const config = (extra: Record<string, unknown>) => ({
-    ...mockConfig(`byline-${++runs}`, { probes: ['byline'], ...extra }),
+    ...h.mockConfig(`byline-${++runs}`, { probes: ['byline'], ...extra }),
     dataset: 'with models',
     judges: [JUDGES[0]],
   });
-  const bylines = () => seen.filter((r) => r.lastUser.includes(BYLINE) && r.model === JUDGES[0].model);
+  const bylines = () => h.seen.filter((r) => r.lastUser.includes(BYLINE) && r.model === JUDGES[0].model);
 
   it('tells a prompt change the item, the judge and the model of each response as shown', async () => {
-    seen.length = 0;
-    await run(config({ mode: 'pairwise', probeOptions: { byline: { style: 'names' } } }));
+    h.seen.length = 0;
+    await h.run(config({ mode: 'pairwise', probeOptions: { byline: { style: 'names' } } }));
     const asked = bylines();
     expect(asked).toHaveLength(2 * ITEMS);
     for (const r of asked) {
@@ -537,8 +412,8 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
   }, 60_000);
 
   it('reads its option, and pointwise names the scored response’s model', async () => {
-    seen.length = 0;
-    await run(config({ mode: 'pointwise', probeOptions: { byline: { style: 'initials' } } }));
+    h.seen.length = 0;
+    await h.run(config({ mode: 'pointwise', probeOptions: { byline: { style: 'initials' } } }));
     const asked = bylines();
     expect(asked).toHaveLength(2 * ITEMS);
     for (const r of asked)
@@ -546,20 +421,20 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
   }, 60_000);
 
   it('stores its options with the defaults filled in (the manifest’s config), other configs as before', async () => {
-    const { id } = await core.call('experiments.create', { config: config({ mode: 'pairwise' }) });
-    const stored = (await core.call('experiments.get', { experimentId: id })).config as Record<
+    const { id } = await h.core.call('experiments.create', { config: config({ mode: 'pairwise' }) });
+    const stored = (await h.core.call('experiments.get', { experimentId: id })).config as Record<
       string,
       unknown
     >;
     expect(stored.probeOptions).toEqual({ byline: { style: 'names' } });
-    const crowd = await core.call('experiments.create', { config: { ...config({}), probes: ['crowd'] } });
-    const plain = (await core.call('experiments.get', { experimentId: crowd.id })).config;
+    const crowd = await h.core.call('experiments.create', { config: { ...config({}), probes: ['crowd'] } });
+    const plain = (await h.core.call('experiments.get', { experimentId: crowd.id })).config;
     expect(plain).not.toHaveProperty('probeOptions');
   });
 
   it('is read from a config file as the CLI reads it, and refused there naming the file and field', () => {
     const file = (name: string, extra: Record<string, unknown>) => {
-      const path = join(dir, name);
+      const path = join(h.dir, name);
       writeFileSync(path, JSON.stringify(config(extra), null, 2));
       return path;
     };
@@ -573,20 +448,20 @@ describe('the kit: a probe’s own options and the item its prompt change is tol
 
   it('refuses an unknown option, a bad value and options of a probe not selected, naming the field', async () => {
     await expect(
-      core.call('experiments.create', { config: config({ probeOptions: { byline: { colour: 'red' } } }) }),
+      h.core.call('experiments.create', { config: config({ probeOptions: { byline: { colour: 'red' } } }) }),
     ).rejects.toThrow(
       /probeOptions\.byline\.colour: unknown option "colour" of probe "byline": expected one of style/,
     );
     await expect(
-      core.call('experiments.create', { config: config({ probeOptions: { byline: { style: 'caps' } } }) }),
+      h.core.call('experiments.create', { config: config({ probeOptions: { byline: { style: 'caps' } } }) }),
     ).rejects.toThrow(/probeOptions\.byline\.style: /);
     await expect(
-      core.call('experiments.create', {
+      h.core.call('experiments.create', {
         config: { ...config({ probeOptions: { byline: {} } }), probes: ['crowd'] },
       }),
     ).rejects.toThrow(/probeOptions\.byline: options of probe "byline", which "probes" does not select/);
     await expect(
-      core.call('experiments.create', { config: config({ probeOptions: { bylin: {} } }) }),
+      h.core.call('experiments.create', { config: config({ probeOptions: { bylin: {} } }) }),
     ).rejects.toThrow(/probeOptions\.bylin: unknown probe "bylin"/);
   });
 });

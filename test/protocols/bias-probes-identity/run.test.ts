@@ -18,31 +18,37 @@ import {
   pairWrittenBy,
 } from '../../../src/shared/protocols/bias-probes/probes/identity';
 import { RECORDS, usePromptProbeRun } from '../../helpers/prompt-probe';
+import {
+  excessOf,
+  expectSimulatedRecovered,
+  mockJudges,
+  placeboConditions,
+} from '../../helpers/probe-harness';
 
 const LIMIT = 16;
 const words = (s: string) => s.split(/\s+/).length;
 const GROUPS = new Set(DIVERSITY_GROUPS.map((g) => g.group));
 const NEUTRALS = new Set(DIVERSITY_GROUPS.map((g) => g.neutral));
 
-const h = usePromptProbeRun((last) => {
-  const author = /^The author of (?:this response|Response [AB]) is (.+)\.$/.exec(last);
-  if (author && GROUPS.has(author[1])) return { effect: 'diversity', arm: 'variant' };
-  if (author && NEUTRALS.has(author[1])) return { effect: 'diversity', arm: 'base' };
-  const anonymous = [`Written by ${ANONYMOUS_AUTHOR}.`, pairWrittenBy(ANONYMOUS_AUTHOR, ANONYMOUS_AUTHOR)];
-  if (anonymous.includes(last)) return { effect: 'compassion_fade', arm: 'base' };
-  if (
-    /^Written by .+\.$/.test(last) ||
-    /^Response A was written by .+\. Response B was written by .+\.$/.test(last)
-  )
-    return { effect: 'compassion_fade', arm: 'variant' };
-  return null;
-});
+const JUDGES = mockJudges('who', 'openai');
 
-const JUDGES = [
-  { label: 'OpenAI judge', provider: 'openai', model: 'who-judge' },
-  { label: 'Anthropic judge', provider: 'anthropic', model: 'who-judge-2' },
-  { label: 'Null judge', provider: 'openai', model: 'who-judge-null' },
-];
+const h = usePromptProbeRun(
+  (last) => {
+    const author = /^The author of (?:this response|Response [AB]) is (.+)\.$/.exec(last);
+    if (author && GROUPS.has(author[1])) return { effect: 'diversity', arm: 'variant' };
+    if (author && NEUTRALS.has(author[1])) return { effect: 'diversity', arm: 'base' };
+    const anonymous = [`Written by ${ANONYMOUS_AUTHOR}.`, pairWrittenBy(ANONYMOUS_AUTHOR, ANONYMOUS_AUTHOR)];
+    if (anonymous.includes(last)) return { effect: 'compassion_fade', arm: 'base' };
+    if (
+      /^Written by .+\.$/.test(last) ||
+      /^Response A was written by .+\. Response B was written by .+\.$/.test(last)
+    )
+      return { effect: 'compassion_fade', arm: 'variant' };
+    return null;
+  },
+  { defaults: { limit: LIMIT, judges: JUDGES } },
+);
+
 const EFFECTS = ['compassion_fade', 'diversity'];
 
 const prompt = (condition: string, ctx: Partial<PromptContext>) =>
@@ -101,7 +107,7 @@ describe('the identity probe (compassion-fade and diversity)', () => {
 
   it('pointwise: recovers both planted changes from the mock log in both wire formats, Holm over the two; the null judge is not flagged', async () => {
     const { id, metrics } = await h.run(
-      h.mockConfig('identity-pointwise', LIMIT, JUDGES, {
+      h.mockConfig('identity-pointwise', {
         mode: 'pointwise',
         probes: ['identity'],
         noiseFloor: true,
@@ -113,27 +119,23 @@ describe('the identity probe (compassion-fade and diversity)', () => {
       for (const row of rows) h.checkPointwiseRow(row, judge.model, 2 * LIMIT);
       h.checkHolm(metrics, judge.label);
     }
-    const repeated = new Set(metrics.noise_floor!.placebo.map((p) => p.repeated));
+    const repeated = new Set(placeboConditions(metrics));
     expect(repeated.has('names_anonymous') && repeated.has('author_neutral')).toBe(true);
     for (const effect of EFFECTS) {
-      const x = metrics.noise_floor!.excess.find(
-        (e) => e.judge === 'OpenAI judge' && e.category === 'all' && e.effect === effect,
-      )!;
-      expect(x.repeated).toBe(effect === 'diversity' ? 'author_neutral' : 'names_anonymous');
+      expect(excessOf(metrics, 'OpenAI judge', effect).repeated).toBe(
+        effect === 'diversity' ? 'author_neutral' : 'names_anonymous',
+      );
     }
-    const card = await h.ctx.core.call('judges.reportCard', { model: 'who-judge' });
+    const card = await h.core.call('judges.reportCard', { model: 'who-judge' });
     const gate = card.gates.find((g) => g.definition.id === 'identity_effect')!;
     expect(gate.definition.source).toMatch(/Cohen \(1988\).*CALM/);
     expect(gate.status).toBe('fail');
-    for (const lang of ['en', 'zh'] as const) {
-      const methods = await h.ctx.core.call('experiments.methods', { experimentId: id, lang });
-      expect(methods.markdown).toContain(identityProbe.texts.methods![lang]);
-    }
+    await h.expectMethods(id, identityProbe);
   }, 120_000);
 
   it('pairwise: names and group said of the worse response; flip rate and RR from the log', async () => {
     const { metrics } = await h.run(
-      h.mockConfig('identity-pairwise', LIMIT, JUDGES, { mode: 'pairwise', probes: ['identity'] }),
+      h.mockConfig('identity-pairwise', { mode: 'pairwise', probes: ['identity'] }),
     );
     for (const judge of JUDGES) {
       const rows = metrics.probes.filter((r) => r.category === 'all' && r.judge === judge.label);
@@ -143,17 +145,22 @@ describe('the identity probe (compassion-fade and diversity)', () => {
   }, 120_000);
 
   it('shows the models a dataset names', async () => {
-    const file = join(h.ctx.dir, 'identity-models.jsonl');
+    const file = join(h.dir, 'identity-models.jsonl');
     writeFileSync(
       file,
       RECORDS.slice(0, 2)
         .map((r, i) => JSON.stringify({ ...r, model_1: `xmodel-${i}`, model_2: `ymodel-${i}` }))
         .join('\n') + '\n',
     );
-    await h.ctx.core.call('datasets.importFile', { path: file, name: 'identity models' });
+    await h.core.call('datasets.importFile', { path: file, name: 'identity models' });
     h.seen.length = 0;
     await h.run({
-      ...h.mockConfig('identity-named', 2, [JUDGES[0]], { mode: 'pairwise', probes: ['identity'] }),
+      ...h.mockConfig('identity-named', {
+        limit: 2,
+        judges: [JUDGES[0]],
+        mode: 'pairwise',
+        probes: ['identity'],
+      }),
       dataset: 'identity models',
     });
     const named = h.seen.filter((r) =>
@@ -164,18 +171,7 @@ describe('the identity probe (compassion-fade and diversity)', () => {
   }, 60_000);
 
   it('runs keyless on the simulated provider: both knob effects are recovered and flagged, none is not', async () => {
-    const row = (m: Awaited<ReturnType<typeof h.run>>['metrics'], judge: string, effect: string) =>
-      m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === effect)!;
-    const pointwise = (await h.run(h.simConfig('identity-sim-pointwise', 'identity', 'pointwise', 12)))
-      .metrics;
-    const pairwise = (await h.run(h.simConfig('identity-sim-pairwise', 'identity', 'pairwise', 30))).metrics;
-    for (const effect of EFFECTS) {
-      expect(row(pointwise, 'Planted judge', effect).mean).toBeGreaterThan(0.3);
-      expect(row(pointwise, 'Planted judge', effect).significant).toBe(true);
-      expect(row(pointwise, 'Plain judge', effect).significant).toBe(false);
-      expect(row(pairwise, 'Planted judge', effect).significant).toBe(true);
-      expect(row(pairwise, 'Planted judge', effect).flip_rate).toBeGreaterThan(0.3);
-      expect(row(pairwise, 'Plain judge', effect).significant).toBe(false);
-    }
+    const runs = await h.simulated('identity', { pointwise: 12, pairwise: 30 }, { noiseFloor: true });
+    for (const effect of EFFECTS) expectSimulatedRecovered(runs, effect);
   }, 120_000);
 });

@@ -13,27 +13,27 @@ import {
   refinementProbe,
 } from '../../../src/shared/protocols/bias-probes/probes/refinement';
 import { usePromptProbeRun } from '../../helpers/prompt-probe';
+import { expectSimulatedRecovered, mockJudges, placeboOf, rowOf } from '../../helpers/probe-harness';
 
 const LIMIT = 16;
 const words = (s: string) => s.split(/\s+/).length;
 
-const h = usePromptProbeRun((last) => {
-  if (last === REFINED_NOTE || last === refinedPairNote('A') || last === refinedPairNote('B'))
-    return { effect: 'refinement', arm: 'variant' };
-  if (
-    last === REFINED_NEUTRAL_NOTE ||
-    last === refinedPairNeutralNote('A') ||
-    last === refinedPairNeutralNote('B')
-  )
-    return { effect: 'refinement', arm: 'base' };
-  return null;
-});
+const JUDGES = mockJudges('refine', 'openai');
 
-const JUDGES = [
-  { label: 'OpenAI judge', provider: 'openai', model: 'refine-judge' },
-  { label: 'Anthropic judge', provider: 'anthropic', model: 'refine-judge-2' },
-  { label: 'Null judge', provider: 'openai', model: 'refine-judge-null' },
-];
+const h = usePromptProbeRun(
+  (last) => {
+    if (last === REFINED_NOTE || last === refinedPairNote('A') || last === refinedPairNote('B'))
+      return { effect: 'refinement', arm: 'variant' };
+    if (
+      last === REFINED_NEUTRAL_NOTE ||
+      last === refinedPairNeutralNote('A') ||
+      last === refinedPairNeutralNote('B')
+    )
+      return { effect: 'refinement', arm: 'base' };
+    return null;
+  },
+  { defaults: { limit: LIMIT, judges: JUDGES } },
+);
 
 describe('the refinement-aware probe (a response said to be a refined version of an earlier answer)', () => {
   it('says it as CALM words it, against a neutral statement of as many words about the same response', () => {
@@ -45,7 +45,7 @@ describe('the refinement-aware probe (a response said to be a refined version of
   let pointwiseId: number;
   it('pointwise: recovers the planted change from the mock log in both wire formats; the null judge is not flagged', async () => {
     const { id, metrics } = await h.run(
-      h.mockConfig('refinement-pointwise', LIMIT, JUDGES, {
+      h.mockConfig('refinement-pointwise', {
         mode: 'pointwise',
         probes: ['refinement'],
         noiseFloor: true,
@@ -53,58 +53,42 @@ describe('the refinement-aware probe (a response said to be a refined version of
     );
     pointwiseId = id;
     for (const judge of JUDGES) {
-      const row = metrics.probes.find(
-        (r) => r.category === 'all' && r.judge === judge.label && r.effect === 'refinement',
-      )!;
-      h.checkPointwiseRow(row, judge.model, 2 * LIMIT);
+      h.checkPointwiseRow(rowOf(metrics, judge.label, 'refinement'), judge.model, 2 * LIMIT);
       h.checkHolm(metrics, judge.label);
     }
-    const placebo = metrics.noise_floor!.placebo.find(
-      (p) => p.judge === 'OpenAI judge' && p.category === 'all' && p.repeated === 'refinement_neutral',
-    )!;
-    expect(placebo).toMatchObject({ n: 2 * LIMIT, changed: 0, robustness_rate: 1 });
+    expect(placeboOf(metrics, 'OpenAI judge', 'refinement_neutral')).toMatchObject({
+      n: 2 * LIMIT,
+      changed: 0,
+      robustness_rate: 1,
+    });
   }, 120_000);
 
   it('is on the report card and in Methods, EN and 中文', async () => {
-    const card = await h.ctx.core.call('judges.reportCard', { model: 'refine-judge' });
+    const card = await h.core.call('judges.reportCard', { model: 'refine-judge' });
     const gate = card.gates.find((g) => g.definition.id === 'refinement_effect')!;
     expect(gate.definition.source).toMatch(/Cohen \(1988\).*CALM/);
     expect(gate.status).toBe('fail');
-    const nullCard = await h.ctx.core.call('judges.reportCard', { model: 'refine-judge-null' });
+    const nullCard = await h.core.call('judges.reportCard', { model: 'refine-judge-null' });
     expect(nullCard.gates.find((g) => g.definition.id === 'refinement_effect')!.status).not.toBe(
       'not_measured',
     );
-    for (const lang of ['en', 'zh'] as const) {
-      const methods = await h.ctx.core.call('experiments.methods', { experimentId: pointwiseId, lang });
-      expect(methods.markdown).toContain(refinementProbe.texts.methods![lang]);
-    }
+    await h.expectMethods(pointwiseId, refinementProbe);
   });
 
   it('pairwise: said of the worse response; flip rate and RR from the log', async () => {
     h.seen.length = 0;
     const { metrics } = await h.run(
-      h.mockConfig('refinement-pairwise', LIMIT, JUDGES, { mode: 'pairwise', probes: ['refinement'] }),
+      h.mockConfig('refinement-pairwise', { mode: 'pairwise', probes: ['refinement'] }),
     );
     const claimed = h.seen.filter((r) => r.lastUser.endsWith('is a refined version of an earlier answer.'));
     expect(claimed).toHaveLength(JUDGES.length * LIMIT * 2);
     for (const judge of JUDGES) {
-      const row = metrics.probes.find((r) => r.category === 'all' && r.judge === judge.label)!;
-      h.checkPairwiseRow(row, judge.model, 2 * LIMIT);
+      h.checkPairwiseRow(rowOf(metrics, judge.label, 'refinement'), judge.model, 2 * LIMIT);
     }
   }, 120_000);
 
   it('runs keyless on the simulated provider: the knob’s effect is recovered and flagged, none is not', async () => {
-    const row = (m: Awaited<ReturnType<typeof h.run>>['metrics'], judge: string) =>
-      m.probes.find((r) => r.category === 'all' && r.judge === judge && r.effect === 'refinement')!;
-    const pointwise = (await h.run(h.simConfig('refinement-sim-pointwise', 'refinement', 'pointwise', 12)))
-      .metrics;
-    expect(row(pointwise, 'Planted judge').mean).toBeGreaterThan(0.3);
-    expect(row(pointwise, 'Planted judge').significant).toBe(true);
-    expect(row(pointwise, 'Plain judge').significant).toBe(false);
-    const pairwise = (await h.run(h.simConfig('refinement-sim-pairwise', 'refinement', 'pairwise', 30)))
-      .metrics;
-    expect(row(pairwise, 'Planted judge').significant).toBe(true);
-    expect(row(pairwise, 'Planted judge').flip_rate).toBeGreaterThan(0.3);
-    expect(row(pairwise, 'Plain judge').significant).toBe(false);
+    const runs = await h.simulated('refinement', { pointwise: 12, pairwise: 30 }, { noiseFloor: true });
+    expectSimulatedRecovered(runs, 'refinement');
   }, 120_000);
 });

@@ -5,50 +5,50 @@
 // under the last) is measured back from the mock's log — mean, interval, Wilcoxon, flip rate and
 // the per-paraphrase rates — while a judge whose paraphrased verdicts only move at random is not
 // flagged. Also: the paraphrases' cost in the estimate and the simulated rewriter's paraphrases.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUBRIC, PAIRWISE_INSTRUCTIONS } from '../../../src/main/protocols/bias-probes/prompts';
 import { rubricProbe } from '../../../src/shared/protocols/bias-probes/probes/rubric';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
-import { clusteredPairedEffect, wilcoxonSignedRank } from '../../../src/shared/stats';
 import { checkFamilies } from '../../../src/shared/report/families';
-import { tempDir } from '../../helpers/tmp';
-import { biasResponder, type PairRecord } from '../../mock-provider/bias-responder';
-import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
+import { biasResponder } from '../../mock-provider/bias-responder';
+import type { MockRequest } from '../../mock-provider/server';
+import {
+  excessOf,
+  expectPairwiseRow,
+  expectPointwiseRow,
+  fnvUnit as unit,
+  isNullJudge,
+  jitter,
+  mockJudges,
+  pairFromLog,
+  placeboConditions,
+  plant,
+  RECORDS as all,
+  rowOf,
+  simConfig,
+  tagged,
+  useProbeHarness,
+  type Verdict,
+} from '../../helpers/probe-harness';
 
-const SAMPLE = join(import.meta.dirname, '../../../resources/samples/llmbar.jsonl');
-const all: PairRecord[] = readFileSync(SAMPLE, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as PairRecord);
 const LIMIT = 20;
 /** The planted share of verdicts each paraphrase moves (the third none: one paraphrase drives less). */
 const PLANTED = [0.7, 0.35, 0];
 /** The null judge: any verdict moves with this probability (a point up or down, or to the other response). */
 const NULL_NOISE = 0.3;
 
-function unit(...parts: string[]): number {
-  let h = 2166136261;
-  for (const c of parts.join('\u0000')) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  return h / 2 ** 32;
-}
-
 /** The mock's paraphrase: the instructions with a marker it finds again in the judge's system prompt. */
 const paraphraseOf = (text: string, k: number) =>
   `${text.replace('Judge how well', 'Assess how well')} (Wording ${k + 1}.)`;
 const MARK = /\(Wording (\d)\.\)/;
 
-interface Logged {
+interface Logged extends Verdict {
   model: string;
   /** null: the original instructions. */
   paraphrase: number | null;
+  /** The user message: the same under the original instructions and a paraphrase. */
   key: string;
   instruction: string;
-  score?: number;
-  winner?: 'A' | 'B';
   worse?: 'A' | 'B';
 }
 
@@ -64,99 +64,49 @@ function rubricResponder() {
       const policy = /<judging_instructions>\n?([\s\S]*?)\n?<\/judging_instructions>/.exec(text)![1];
       return paraphraseOf(policy, k);
     }
-    const answer = base.respond(req) as { score?: number; winner?: 'A' | 'B' };
+    const answer = base.respond(req) as Verdict;
     if (req.schemaName !== 'score_verdict' && req.schemaName !== 'pairwise_verdict') return answer;
     const at = MARK.exec(req.system ?? '');
     const paraphrase = at ? Number(at[1]) - 1 : null;
-    const instruction = /<instruction>\n?([\s\S]*?)\n?<\/instruction>/.exec(text)?.[1] ?? '';
+    const instruction = tagged(text, 'instruction');
     let worse: 'A' | 'B' | undefined;
     if (answer.winner !== undefined) {
       const v = base.verdicts[base.verdicts.length - 1];
       const better = `output_${all.find((i) => i.id === v.itemId)!.label}`;
       worse = v.a.slot === better ? 'B' : 'A';
     }
-    if (req.model.endsWith('-null')) {
+    if (isNullJudge(req.model)) {
       // The null: every ask, under the original instructions or a paraphrase, moves alike (an
       // independent draw per request), so the two conditions are exchangeable.
       const wording = String(paraphrase);
-      if (unit('rubric', req.model, wording, text) < NULL_NOISE) {
-        if (answer.score !== undefined)
-          answer.score += unit('sign', req.model, wording, text) < 0.5 && answer.score < 5 ? 1 : -1;
-        if (answer.winner !== undefined) answer.winner = answer.winner === 'A' ? 'B' : 'A';
-      }
-    } else if (paraphrase !== null && unit('rubric', req.model, text) < PLANTED[paraphrase]) {
-      if (answer.score !== undefined && answer.score < 5) answer.score += 1;
-      if (answer.winner !== undefined) answer.winner = worse!;
-    }
+      if (unit('rubric', req.model, wording, text) < NULL_NOISE)
+        jitter(answer, unit('sign', req.model, wording, text) < 0.5);
+    } else if (paraphrase !== null && unit('rubric', req.model, text) < PLANTED[paraphrase])
+      plant(answer, worse);
     log.push({ model: req.model, paraphrase, key: text, instruction, ...answer, worse });
     return answer;
   };
   return { respond, log, paraphraseAsks };
 }
 
-let core: Core;
-let mock: MockProvider;
-let cleanup: () => void;
 const responder = rubricResponder();
-
-beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  core = new Core({
-    dataDir: dir,
-    door: 'cli',
-    keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
-    engine: { progressIntervalMs: 200 },
-  });
-  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  mock = await startMockProvider({ latencyMs: [0, 0], respond: responder.respond, logBodies: false });
-});
-
-afterAll(async () => {
-  await core?.shutdown();
-  await mock?.close();
-  cleanup?.();
-});
-
-const JUDGES = [
-  { label: 'OpenAI judge', provider: 'openai', model: 'rubric-judge' },
-  { label: 'Anthropic judge', provider: 'anthropic', model: 'rubric-judge-2' },
-  { label: 'Null judge', provider: 'anthropic', model: 'rubric-judge-null' },
-];
-
-function mockConfig(name: string, extra: Record<string, unknown>) {
-  return {
-    name,
-    protocol: 'bias-probes',
-    dataset: 'LLMBar (sample)',
+const JUDGES = mockJudges('rubric', 'anthropic');
+const h = useProbeHarness(responder.respond, {
+  defaults: {
     limit: LIMIT,
-    providers: {
-      openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 8 },
-      anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 8 },
-    },
     judges: JUDGES,
     rewriter: { provider: 'openai', model: 'rubric-rewriter' },
     probes: ['rubric'],
-    ...extra,
-  };
-}
-
-async function run(config: Record<string, unknown>): Promise<{ id: number; metrics: BiasMetrics }> {
-  const { id } = await core.call('experiments.create', { config });
-  const final = await core.experiments.runToEnd(id);
-  expect(final.status).toBe('finished');
-  const results = await core.call('experiments.results', { experimentId: id });
-  expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
-  return { id, metrics: results.metrics as BiasMetrics };
-}
+  },
+});
 
 /** Per judge model and mode: the paraphrased verdicts paired with the original ones from the log. */
-function pairsFromLog(model: string, pairwise: boolean) {
-  const log = responder.log.filter((l) => l.model === model && (l.winner !== undefined) === pairwise);
-  const original = new Map<string, Logged>();
-  for (const l of log) if (l.paraphrase === null && !original.has(l.key)) original.set(l.key, l);
-  return log.flatMap((l) => (l.paraphrase === null ? [] : [{ under: l, base: original.get(l.key)! }]));
-}
+const pairsFromLog = (model: string, pairwise: boolean) =>
+  pairFromLog(
+    responder.log.filter((l) => l.model === model && (l.winner !== undefined) === pairwise),
+    (l) => (l.paraphrase === null ? 'base' : 'variant'),
+    (l) => l.key,
+  ).map(({ variant, base }) => ({ under: variant, base }));
 
 describe('the rubric-wording probe (paraphrased judging instructions)', () => {
   let pointwise: BiasMetrics;
@@ -164,8 +114,8 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
 
   it('paraphrases the instructions K times once per experiment and judges each item under one', async () => {
     const asked = responder.paraphraseAsks.length;
-    ({ metrics: pointwise, id: pointwiseId } = await run(
-      mockConfig('rubric-pointwise', { mode: 'pointwise', noiseFloor: true }),
+    ({ metrics: pointwise, id: pointwiseId } = await h.run(
+      h.mockConfig('rubric-pointwise', { mode: 'pointwise', noiseFloor: true }),
     ));
     // Three paraphrases of the rubric for the whole experiment, not one per item.
     expect(responder.paraphraseAsks.length - asked).toBe(3);
@@ -186,22 +136,16 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
 
   it('recovers the planted score change from the mock log (mean, CI, Wilcoxon), per paraphrase too', () => {
     for (const judge of JUDGES) {
-      const row = pointwise.probes.find((r) => r.category === 'all' && r.judge === judge.label)!;
-      expect(row.effect).toBe('rubric');
+      expect(pointwise.probes.find((r) => r.category === 'all' && r.judge === judge.label)!.effect).toBe(
+        'rubric',
+      );
+      const row = rowOf(pointwise, judge.label, 'rubric');
       const pairs = pairsFromLog(judge.model, false);
-      const diffs = pairs.map((p) => p.under.score! - p.base.score!);
-      const items = pairs.map((p) => p.under.instruction);
-      expect(row.n).toBe(2 * LIMIT);
-      expect(diffs).toHaveLength(row.n);
-      const e = clusteredPairedEffect(diffs, items, [-4, 4]);
-      expect(row.mean).toBeCloseTo(e.mean, 12);
-      expect(row.mean_ci).toEqual(e.ci);
-      const byItem = new Map<string, number[]>();
-      items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
-      const w = wilcoxonSignedRank(
-        [...byItem.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
-      )!;
-      expect(row.p).toBe(w.p);
+      expectPointwiseRow(
+        row,
+        pairs.map((p) => ({ diff: p.under.score! - p.base.score!, item: p.under.instruction })),
+        2 * LIMIT,
+      );
       const per = pointwise.instruction_paraphrases![0].rows.filter((r) => r.judge === judge.label);
       for (const r of per) {
         const of = pairs.filter((p) => p.under.paraphrase === r.paraphrase);
@@ -212,7 +156,7 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
           12,
         );
       }
-      if (judge.model.endsWith('-null')) {
+      if (isNullJudge(judge.model)) {
         expect(row.significant).toBe(false);
         continue;
       }
@@ -225,52 +169,42 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
   });
 
   it('reads the effect against the original asked again (the placebo)', () => {
-    const nf = pointwise.noise_floor!;
-    expect([...new Set(nf.placebo.map((p) => p.repeated))]).toEqual(['original']);
-    const excess = nf.excess.find((x) => x.judge === 'OpenAI judge' && x.effect === 'rubric')!;
-    expect(excess.repeated).toBe('original');
+    expect(placeboConditions(pointwise)).toEqual(['original']);
+    expect(excessOf(pointwise, 'OpenAI judge', 'rubric').repeated).toBe('original');
   });
 
   it('says in the Methods what it perturbs and which paper it follows, in both languages', async () => {
-    for (const lang of ['en', 'zh'] as const) {
-      const methods = await core.call('experiments.methods', { experimentId: pointwiseId, lang });
-      expect(methods.markdown).toContain(rubricProbe.texts.methods![lang]);
-      expect(methods.markdown).toContain('arXiv 2605.06161');
-    }
+    await h.expectMethods(pointwiseId, rubricProbe, 'arXiv 2605.06161');
   });
 
   it('runs pairwise: verdicts under the paraphrased instructions turn to the worse response (flip rate)', async () => {
     const asked = responder.paraphraseAsks.length;
-    const { metrics, id } = await run(mockConfig('rubric-pairwise', { mode: 'pairwise', paraphrases: 2 }));
+    const { metrics, id } = await h.run(
+      h.mockConfig('rubric-pairwise', { mode: 'pairwise', paraphrases: 2 }),
+    );
     const asks = responder.paraphraseAsks.slice(asked);
     expect(asks).toHaveLength(2);
     expect(asks.every((t) => t.includes(PAIRWISE_INSTRUCTIONS))).toBe(true);
     for (const judge of JUDGES) {
-      const row = metrics.probes.find((r) => r.category === 'all' && r.judge === judge.label)!;
+      const row = rowOf(metrics, judge.label, 'rubric');
       const pairs = pairsFromLog(judge.model, true).filter((p) => p.under.paraphrase! < 2);
-      const win = (l: Logged) => (l.winner === l.worse ? 1 : 0);
-      expect(row.n).toBe(2 * LIMIT);
-      expect(row.mean).toBeCloseTo(
-        pairs.reduce((s, p) => s + win(p.under) - win(p.base), 0) / pairs.length,
-        12,
+      expectPairwiseRow(
+        row,
+        pairs.map((p) => ({ variant: p.under.winner, base: p.base.winner, target: p.under.worse! })),
+        2 * LIMIT,
       );
       const flippable = pairs.filter((p) => p.base.winner !== p.base.worse);
-      expect(row.flip_n).toBe(flippable.length);
-      expect(row.flip_rate).toBeCloseTo(
-        flippable.filter((p) => win(p.under) === 1).length / flippable.length,
-        12,
-      );
       const per = metrics.instruction_paraphrases![0].rows.filter((r) => r.judge === judge.label);
       expect(per.map((r) => r.paraphrase)).toEqual([0, 1]);
       expect(per.reduce((s, r) => s + r.flip_n!, 0)).toBe(flippable.length);
-      if (judge.model.endsWith('-null')) expect(row.significant).toBe(false);
+      if (isNullJudge(judge.model)) expect(row.significant).toBe(false);
       else {
         expect(row.significant).toBe(true);
         expect(row.flip_rate!).toBeGreaterThan(0.3);
       }
     }
     // The per-paraphrase table, in English (the export) and 中文 (the page), one family-free row per judge × paraphrase.
-    const results = await core.call('experiments.results', { experimentId: id });
+    const results = await h.core.call('experiments.results', { experimentId: id });
     const table = results.tables.find((t) => t.id === 'instruction_paraphrases')!;
     expect(table.rows.map((r) => [r.judge, r.paraphrase])).toEqual(
       JUDGES.flatMap((j) => [1, 2].map((p) => [j.label, p])),
@@ -279,8 +213,8 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
   }, 120_000);
 
   it('prices the paraphrases in the estimate (the rewriter) and one extra judge call per unit', async () => {
-    const estimate = await core.call('experiments.estimate', {
-      config: mockConfig('rubric-plan', { mode: 'pointwise', limit: 10 }),
+    const estimate = await h.core.call('experiments.estimate', {
+      config: h.mockConfig('rubric-plan', { mode: 'pointwise', limit: 10 }),
     });
     const rewriter = estimate.rows.filter((r) => r.role === 'rewriter');
     expect(rewriter.map((r) => [r.kind, r.calls])).toEqual([['rubric_paraphrase', 3]]);
@@ -290,28 +224,26 @@ describe('the rubric-wording probe (paraphrased judging instructions)', () => {
   });
 
   it('is not in the default battery: a config without probes runs position, length and format', async () => {
-    const estimate = await core.call('experiments.estimate', {
-      config: { ...mockConfig('rubric-default', { mode: 'pointwise', limit: 2 }), probes: undefined },
+    const estimate = await h.core.call('experiments.estimate', {
+      config: { ...h.mockConfig('rubric-default', { mode: 'pointwise', limit: 2 }), probes: undefined },
     });
     expect(estimate.rows.some((r) => r.kind === 'rubric_paraphrase')).toBe(false);
   });
 
   it('runs keyless on the simulated provider, whose rewriter writes plausible paraphrases', async () => {
-    const { metrics } = await run({
-      name: 'rubric-simulated',
-      protocol: 'bias-probes',
-      dataset: 'LLMBar (sample)',
-      limit: 6,
-      providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
-      judges: [
-        { label: 'Simulated judge', provider: 'sim', model: 'sim-judge' },
-        // The knob moves 80 % of the paraphrased calls one point up (the probe's `detect`).
-        { label: 'Planted judge', provider: 'sim', model: 'sim-judge-bias-rubric80' },
-      ],
-      rewriter: { provider: 'sim', model: 'sim-rewriter' },
-      mode: 'pointwise',
-      probes: ['rubric'],
-    });
+    const { metrics } = await h.run(
+      simConfig('rubric-simulated', {
+        limit: 6,
+        judges: [
+          { label: 'Simulated judge', provider: 'sim', model: 'sim-judge' },
+          // The knob moves 80 % of the paraphrased calls one point up (the probe's `detect`).
+          { label: 'Planted judge', provider: 'sim', model: 'sim-judge-bias-rubric80' },
+        ],
+        rewriter: { provider: 'sim', model: 'sim-rewriter' },
+        mode: 'pointwise',
+        probes: ['rubric'],
+      }),
+    );
     const block = metrics.instruction_paraphrases![0];
     const texts = block.paraphrases.map((p) => p.text!);
     // Three different wordings, none the original, each passing the audit's length band.

@@ -7,11 +7,9 @@
 // planting is not flagged; a judge with no own answer in the data gets "undefined (why)". Keyless
 // on the simulated provider with the `-bias-self_preference<NN>` knob. Refused on data that names
 // no model, and in pointwise mode.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../src/main/facade/core';
-import { EnvOnlyKeyStore } from '../../../src/main/providers/key-store';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_OWN_MODELS,
   isOwnAnswer,
@@ -19,19 +17,22 @@ import {
   selfPreferenceProbe,
 } from '../../../src/shared/protocols/bias-probes/probes/self-preference';
 import type { BiasMetrics, OwnAnswersRow } from '../../../src/shared/protocols/bias-probes/types';
-import { clusteredPairedEffect, wilcoxonSignedRank } from '../../../src/shared/stats';
+import { clusteredPairedEffect } from '../../../src/shared/stats';
 import { checkFamilies } from '../../../src/shared/report/families';
 import { matchVerdicts, rowFilter } from '../../../src/shared/verdicts';
 import { biasTableText } from '../../../src/renderer/src/protocols/bias-probes/table-text';
-import { tempDir } from '../../helpers/tmp';
-import type { PairRecord } from '../../mock-provider/bias-responder';
-import { startMockProvider, type MockProvider, type MockRequest } from '../../mock-provider/server';
-
-const SAMPLE = join(import.meta.dirname, '../../../resources/samples/llmbar.jsonl');
-const all: PairRecord[] = readFileSync(SAMPLE, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as PairRecord);
+import type { MockRequest } from '../../mock-provider/server';
+import {
+  fnvUnit as unit,
+  isNullJudge,
+  itemMeansWilcoxon,
+  RECORDS,
+  rowOf,
+  simConfig,
+  simJudges,
+  tagged,
+  useProbeHarness,
+} from '../../helpers/probe-harness';
 
 /** Items with exactly one own answer; then 2 with both own and 2 with none (left out). */
 const ONE_OWN = 20;
@@ -46,7 +47,7 @@ const SKILL = 0.8;
  * The dataset: on half of the one-own items the own answer is the human-preferred one, so a judge
  * without self-preference and symmetric errors has an excess near 0. Own answers carry the marker.
  */
-const records = all.slice(0, ITEMS).map((r, i) => {
+const records = RECORDS.slice(0, ITEMS).map((r, i) => {
   const ownSlot: 1 | 2 = i < ONE_OWN ? (i % 2 === 0 ? r.label : r.label === 1 ? 2 : 1) : 1;
   const own = (slot: 1 | 2) => (i < ONE_OWN ? slot === ownSlot : i < ONE_OWN + 2);
   const mark = (text: string, slot: 1 | 2) => (own(slot) ? `${text}\n\n${SIMULATED_OWN_MARK}` : text);
@@ -58,15 +59,6 @@ const records = all.slice(0, ITEMS).map((r, i) => {
     model_2: own(2) ? OWN : OTHER,
   };
 });
-
-function unit(...parts: string[]): number {
-  let h = 2166136261;
-  for (const c of parts.join('\u0000')) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  return h / 2 ** 32;
-}
-
-const tagged = (text: string, tag: string) =>
-  new RegExp(`<${tag}>\\n?([\\s\\S]*?)\\n?</${tag}>`).exec(text)?.[1];
 
 interface Logged {
   model: string;
@@ -82,8 +74,8 @@ interface Logged {
 function selfResponder() {
   const log: Logged[] = [];
   const respond = (req: MockRequest): unknown => {
-    const a = tagged(req.lastUser, 'response_a')!;
-    const b = tagged(req.lastUser, 'response_b')!;
+    const a = tagged(req.lastUser, 'response_a');
+    const b = tagged(req.lastUser, 'response_b');
     const record = records.find(
       (r) => (r.output_1 === a && r.output_2 === b) || (r.output_1 === b && r.output_2 === a),
     )!;
@@ -92,40 +84,15 @@ function selfResponder() {
     const marked = (['A', 'B'] as const).filter((x) => (x === 'A' ? a : b).includes(SIMULATED_OWN_MARK));
     const own = marked.length === 1 ? marked[0] : null;
     let winner: 'A' | 'B' = unit('skill', req.model, req.lastUser) < SKILL ? gold : gold === 'A' ? 'B' : 'A';
-    if (own && !req.model.endsWith('-null') && unit('self', req.model, req.lastUser) < PLANTED) winner = own;
+    if (own && !isNullJudge(req.model) && unit('self', req.model, req.lastUser) < PLANTED) winner = own;
     log.push({ model: req.model, item: record.id, own, winner, gold });
     return { winner, confidence: 0.8, reason: `Response ${winner} answers better.` };
   };
   return { respond, log };
 }
 
-let core: Core;
-let mock: MockProvider;
-let dir: string;
-let cleanup: () => void;
 const responder = selfResponder();
 const DATASET = 'with answer models';
-
-beforeAll(async () => {
-  ({ dir, cleanup } = tempDir());
-  core = new Core({
-    dataDir: dir,
-    door: 'cli',
-    keys: new EnvOnlyKeyStore({ MOCK_OPENAI_KEY: 'sk-test', MOCK_ANTHROPIC_KEY: 'sk-ant-test' }),
-    engine: { progressIntervalMs: 200 },
-  });
-  const file = join(dir, 'with-models.jsonl');
-  writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  await core.call('datasets.importFile', { path: file, name: DATASET });
-  await core.call('datasets.loadSample', { sampleId: 'llmbar' });
-  mock = await startMockProvider({ latencyMs: [0, 0], respond: responder.respond, logBodies: false });
-});
-
-afterAll(async () => {
-  await core?.shutdown();
-  await mock?.close();
-  cleanup?.();
-});
 
 const JUDGES = [
   { label: 'OpenAI judge', provider: 'openai', model: 'self-judge' },
@@ -136,29 +103,20 @@ const JUDGES = [
 /** The study's mapping: the self-judge family owns `own-model`'s answers; the stranger owns none. */
 const MODELS = { 'self-judge*': [OWN] };
 
-const mockConfig = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  protocol: 'bias-probes',
-  dataset: DATASET,
-  providers: {
-    openai: { kind: 'openai', baseURL: `${mock.url}/v1`, apiKeyEnv: 'MOCK_OPENAI_KEY', concurrency: 8 },
-    anthropic: { kind: 'anthropic', baseURL: mock.url, apiKeyEnv: 'MOCK_ANTHROPIC_KEY', concurrency: 8 },
+const h = useProbeHarness(responder.respond, {
+  setup: async (core, dir) => {
+    const file = join(dir, 'with-models.jsonl');
+    writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await h.core.call('datasets.importFile', { path: file, name: DATASET });
   },
-  judges: JUDGES,
-  mode: 'pairwise',
-  probes: ['self_preference'],
-  probeOptions: { self_preference: { models: MODELS } },
-  ...extra,
+  defaults: {
+    dataset: DATASET,
+    judges: JUDGES,
+    mode: 'pairwise',
+    probes: ['self_preference'],
+    probeOptions: { self_preference: { models: MODELS } },
+  },
 });
-
-async function run(config: Record<string, unknown>): Promise<{ id: number; metrics: BiasMetrics }> {
-  const { id } = await core.call('experiments.create', { config });
-  const final = await core.experiments.runToEnd(id);
-  expect(final.status).toBe('finished');
-  const results = await core.call('experiments.results', { experimentId: id });
-  expect(results.counts).toMatchObject({ failed: 0, pending: 0 });
-  return { id, metrics: results.metrics as BiasMetrics };
-}
 
 const ownRow = (m: BiasMetrics, judge: string): OwnAnswersRow =>
   m.own_answers!.find((r) => r.judge === judge && r.category === 'all')!;
@@ -167,10 +125,10 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
   let mockRun: { id: number; metrics: BiasMetrics };
 
   it('runs pairwise on a file naming the answer models, asking only the original pair in both orders', async () => {
-    mockRun = await run(mockConfig('self-preference'));
+    mockRun = await h.run(h.mockConfig('self-preference'));
     // No perturbation: two calls per item and judge, the original pair in both orders.
     expect(responder.log.filter((l) => l.model === 'self-judge')).toHaveLength(2 * ITEMS);
-    const stored = await core.call('experiments.get', { experimentId: mockRun.id });
+    const stored = await h.core.call('experiments.get', { experimentId: mockRun.id });
     // The mapping the run used is in the stored config, so in the manifest.
     expect((stored.config as { probeOptions: unknown }).probeOptions).toEqual({
       self_preference: { models: MODELS },
@@ -192,16 +150,12 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
       expect(row.self_win_rate.mean).toBeCloseTo(win.reduce((a, b) => a + b, 0) / win.length, 12);
       const e = clusteredPairedEffect(diffs, items, [-1, 1]);
       expect(row.excess.mean).toBeCloseTo(e.mean, 12);
-      const profile = mockRun.metrics.probes.find(
-        (r) => r.judge === judge.label && r.category === 'all' && r.effect === 'self_preference',
-      )!;
+      const profile = rowOf(mockRun.metrics, judge.label, 'self_preference');
       expect(profile.n).toBe(2 * ONE_OWN);
       // The same numbers summed in another order: equal to the last bits.
       expect(profile.mean_ci![0]).toBeCloseTo(e.ci![0], 12);
       expect(profile.mean_ci![1]).toBeCloseTo(e.ci![1], 12);
-      const byItem = new Map<string, number[]>();
-      items.forEach((it, k) => byItem.set(it, [...(byItem.get(it) ?? []), diffs[k]]));
-      const w = wilcoxonSignedRank([...byItem.values()].map((xs) => (xs[0] + xs[1]) / 2))!;
+      const w = itemMeansWilcoxon(diffs, items)!;
       expect(row.excess.p).toBe(w.p);
       expect(profile.p).toBe(w.p);
       // The length strata split the same items; the balanced excess averages their excess.
@@ -211,7 +165,7 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
         expect(row.length_balanced.mean).toBeCloseTo((longer.excess.mean! + other.excess.mean!) / 2, 12);
       for (const ci of [row.excess.ci, row.length_balanced.ci, row.self_win_rate.ci])
         if (ci) expect(ci[0] >= -1 && ci[1] <= 1).toBe(true);
-      if (judge.model.endsWith('-null')) {
+      if (isNullJudge(judge.model)) {
         expect(profile.significant).toBe(false);
         expect(Math.abs(row.excess.mean!)).toBeLessThan(0.2);
       } else {
@@ -233,7 +187,7 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
   });
 
   it('shows the table (EN), links the profile cells to the verdicts, and puts the excess and its gate on the card', async () => {
-    const results = await core.call('experiments.results', { experimentId: mockRun.id });
+    const results = await h.core.call('experiments.results', { experimentId: mockRun.id });
     const table = results.tables.find((t) => t.id === 'own_answers')!;
     // One category in the data: its rows stand for "all" (the table drops the echoed pool).
     const stranger = table.rows.find((r) => r.judge === 'Stranger')!;
@@ -249,9 +203,9 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
       '无定义（没有恰有一个回答由评审自身模型写成的条目；评审模型 stranger-judge，计为其自身的回答模型：数据中没有）',
     );
     expect(checkFamilies(results.tables)).toEqual([]);
-    const { links } = await core.call('experiments.verdictLinks', { experimentId: mockRun.id });
+    const { links } = await h.core.call('experiments.verdictLinks', { experimentId: mockRun.id });
     const link = links.find((l) => l.table === 'bias_profile')!;
-    const { rows } = await core.call('experiments.verdicts', { experimentId: mockRun.id });
+    const { rows } = await h.core.call('experiments.verdicts', { experimentId: mockRun.id });
     const profile = results.tables.find((t) => t.id === 'bias_profile')!;
     const selfRow = profile.rows.find(
       (r) => r.judge === 'OpenAI judge' && r.effect === 'Own answer: judge − human win rate',
@@ -263,7 +217,7 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
       return judge - human;
     });
     expect((diffs.reduce((a, b) => a + b, 0) / diffs.length).toFixed(3)).toBe(selfRow.mean);
-    const card = await core.call('judges.reportCard', { model: 'self-judge' });
+    const card = await h.core.call('judges.reportCard', { model: 'self-judge' });
     const cardRows = card.experiments.find((e) => e.experimentId === mockRun.id)!.rows;
     expect(cardRows.map((r) => r.measure)).toEqual([
       'self_win_rate',
@@ -274,38 +228,25 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
     expect(cardRows[2].value).toBe(row.length_balanced.mean);
     const gate = card.gates.find((g) => g.definition.id === 'self_preference')!;
     expect(gate.status).toBe('fail');
-    const md = (lang: 'en' | 'zh') =>
-      core
-        .call('judges.reportCardFile', { model: 'self-judge', format: 'md', lang })
-        .then((f) => Buffer.from(f.contentBase64, 'base64').toString('utf8'));
+    const md = (lang: 'en' | 'zh') => h.cardMarkdown('self-judge', lang);
     expect(await md('en')).toContain('Excess self-win rate (length-balanced)');
     expect(await md('zh')).toContain('超额自胜率（长度平衡）');
-    const fair = await core.call('judges.reportCard', { model: 'self-judge-null' });
+    const fair = await h.core.call('judges.reportCard', { model: 'self-judge-null' });
     expect(fair.gates.find((g) => g.definition.id === 'self_preference')!.status).not.toBe('fail');
-    for (const lang of ['en', 'zh'] as const) {
-      const methods = await core.call('experiments.methods', { experimentId: mockRun.id, lang });
-      expect(methods.markdown).toContain(selfPreferenceProbe.texts.methods![lang]);
-    }
+    await h.expectMethods(mockRun.id, selfPreferenceProbe);
   });
 
   it('runs keyless on the simulated provider: the planted knob is recovered, the plain judge is not flagged', async () => {
-    const { metrics } = await run({
-      name: 'self-preference-simulated',
-      protocol: 'bias-probes',
-      dataset: DATASET,
-      providers: { sim: { kind: 'simulated', latencyMs: 0, rpm: 60_000, concurrency: 16 } },
-      judges: [
-        { label: 'Planted judge', provider: 'sim', model: 'sim-judge-bias-self_preference80' },
-        { label: 'Plain judge', provider: 'sim', model: 'sim-judge' },
-      ],
-      mode: 'pairwise',
-      probes: ['self_preference'],
-      probeOptions: { self_preference: { models: { 'sim-judge*': [OWN] } } },
-    });
-    const profile = (judge: string) =>
-      metrics.probes.find(
-        (r) => r.judge === judge && r.category === 'all' && r.effect === 'self_preference',
-      )!;
+    const { metrics } = await h.run(
+      simConfig('self-preference-simulated', {
+        dataset: DATASET,
+        judges: simJudges('self_preference', false),
+        mode: 'pairwise',
+        probes: ['self_preference'],
+        probeOptions: { self_preference: { models: { 'sim-judge*': [OWN] } } },
+      }),
+    );
+    const profile = (judge: string) => rowOf(metrics, judge, 'self_preference');
     expect(ownRow(metrics, 'Planted judge').n_pairs).toBe(ONE_OWN);
     expect(ownRow(metrics, 'Planted judge').excess.mean!).toBeGreaterThan(0.2);
     expect(profile('Planted judge').significant).toBe(true);
@@ -317,17 +258,17 @@ describe('the self-preference probe (a judge’s verdicts on its own model’s a
 
   it('is refused on data that names no answer model, and in pointwise mode', async () => {
     await expect(
-      core.call('experiments.create', {
-        config: mockConfig('self-no-models', { dataset: 'LLMBar (sample)', limit: 4 }),
+      h.core.call('experiments.create', {
+        config: h.mockConfig('self-no-models', { dataset: 'LLMBar (sample)', limit: 4 }),
       }),
     ).rejects.toThrow(/no item names the model that wrote its responses; the self_preference probe compares/);
     await expect(
-      core.call('experiments.estimate', { config: mockConfig('self-pointwise', { mode: 'pointwise' }) }),
+      h.core.call('experiments.estimate', { config: h.mockConfig('self-pointwise', { mode: 'pointwise' }) }),
     ).rejects.toThrow(/the self_preference probe measures nothing in pointwise mode/);
   });
 
   it('plans its power on the items whose two responses name different models', async () => {
-    const estimate = await core.call('experiments.estimate', { config: mockConfig('self-plan') });
+    const estimate = await h.core.call('experiments.estimate', { config: h.mockConfig('self-plan') });
     const row = estimate.power!.comparisons.find((c) => c.id === 'paired_difference:self_preference')!;
     // The four items whose two answers are by one model (own-model twice, other-model twice)
     // cannot be any judge's own-answer pair.
