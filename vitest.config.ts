@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { LongFirstSequencer } from './test/helpers/long-first-sequencer.mjs';
 
 // Vitest's default is one worker fewer than the cores: on a 2-core machine one worker, so every file
 // ran after the other, and the e2e project (one file at a time) only after all the rest. Most of a
@@ -14,6 +15,11 @@ const maxWorkers = Math.max(4, availableParallelism() + 2);
 // Waits are give-up points, not measurements: `expect.poll` defaults to 1 s, which a loaded machine
 // overshoots while nothing is wrong. Tests that need longer say so themselves.
 const poll = { timeout: 30_000, interval: 50 };
+
+// Long files start first (test/helpers/long-first-sequencer.ts). A sequencer in the config wins over
+// `--sequence.shuffle.files` on the command line, so a shuffled run (files may not rely on their
+// order, checked with several seeds) leaves it out.
+const shuffleFiles = process.argv.some((a) => a.startsWith('--sequence.shuffle'));
 
 // Settings of the node projects (the app's main-process code, the CLI, the stores).
 const nodeProject = {
@@ -42,6 +48,7 @@ const ownProcess = [
 export default defineConfig({
   test: {
     maxWorkers,
+    sequence: shuffleFiles ? {} : { sequencer: LongFirstSequencer },
     projects: [
       {
         test: {
