@@ -158,6 +158,68 @@ describe('a store that cannot be written mid-run', () => {
     }
   });
 
+  // The store fails at a claim, between answers: nothing waits to be stored and no row is in
+  // flight, so the retry has no answers to commit and must prove the store by a write of its
+  // own. Renewing the run's leases wrote nothing then (no row to renew): the full store was
+  // called "written again", the stall cleared, the next claim failed at once, and so on every
+  // retry, so the stall never aged to giveUpMs and the run never ended.
+  it('a store that fails at a claim, with nothing waiting, stays stalled and stops after giveUpMs', async () => {
+    const t = tempDb();
+    const state = faultState();
+    const db = faultyDatabase(t.db, state);
+    const warnings: string[] = [];
+    let recovered: (m: string) => void = () => {};
+    const falseRecovery = new Promise<string>((res) => (recovered = res));
+    const providers = { mock: openaiMock(mock.url, { concurrency: 1 }) };
+    const ids = ensureRequests(
+      db,
+      Array.from({ length: 10 }, (_, i) => ({
+        endpointId: endpointId(providers.mock),
+        spec: verdictSpec(i),
+      })),
+    );
+    const engine = new RequestEngine({
+      db,
+      providers,
+      keys: fixedKeys('sk-test'),
+      retry: FAST_RETRY,
+      progressIntervalMs: 20,
+      storeRetry: { baseMs: 5, maxMs: 20, giveUpMs: 300 },
+      logger: {
+        info: () => {},
+        warn: (m) => {
+          warnings.push(m);
+          if (m.startsWith('the store is written again') && state.after === 0) recovered(m);
+        },
+      },
+    });
+    const progress: RunProgress[] = [];
+    engine.on('progress', (p) => progress.push(p));
+    // One call at a time: the answer of the 3rd is stored, then the claim of the 4th fails, and
+    // every transaction after it.
+    engine.on('committed', () => {
+      if (mock.log.length === 3) state.after = 0;
+    });
+    try {
+      const ended = engine.run(ids.map((id) => ({ requestId: id, group: 'g' }))).then(
+        () => 'finished',
+        (e: Error) => e.message,
+      );
+      expect(await Promise.race([ended, falseRecovery])).toBe('store write failed: database or disk is full');
+      expect(warnings.filter((w) => w.startsWith('store write failed'))).toHaveLength(1);
+      // From its first report to the end the problem is shown, never cleared in between.
+      const first = progress.findIndex((p) => p.storeProblem);
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(progress.slice(first).every((p) => p.storeProblem)).toBe(true);
+      expect(state.failed).toBeGreaterThan(1);
+      expect(mock.log.length).toBe(3);
+      expect(statuses(t.db)).toEqual({ done: 3, pending: 7 });
+    } finally {
+      await engine.cancel();
+      t.cleanup();
+    }
+  });
+
   // Issue 40 item 9: Ctrl+C (the engine cancelled) while the store fails ends in the store's
   // error that the doors word (no stack trace), and the next start stores what was received.
   it('Ctrl+C while the store fails: a worded store error, and the kept answers stored at the next start, none re-paid', async () => {
