@@ -3,7 +3,7 @@
 // memory (and in a side file), retries the commit with backoff and says so through progress;
 // a process killed meanwhile leaves the side file, which the next start stores first.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpointId } from '../../src/main/providers/config';
@@ -63,6 +63,14 @@ function sendsPerItem(): Map<number, number> {
     sends.set(item, (sends.get(item) ?? 0) + 1);
   }
   return sends;
+}
+
+/** Free room and file sizes (KiB) on a mounted disk, for a give-up message. */
+function diskState(dir: string): string {
+  const f = statfsSync(dir);
+  const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
+  const files = readdirSync(dir).map((n) => `${n} ${kib(statSync(join(dir, n)).size)}`);
+  return `free ${kib(f.bavail * f.bsize)}, ${files.join(', ')}`;
 }
 
 function statuses(db: Database): Record<string, number> {
@@ -271,35 +279,58 @@ describe('a store that cannot be written mid-run', () => {
     }
   });
 
-  it('on a real full disk (a 1,600 KiB tmpfs) pays for no answer twice', async (ctx) => {
-    const mnt = join(tempDb().dir, 'tmpfs');
+  // The room freed must hold the rest of the run however its answers fall into group commits:
+  // the WAL is not checkpointed below 1,000 pages and each commit appends every page it touched,
+  // so the 40 answers (~12 KB each with their JSON) stored one per commit grow it to ~1.7 MB,
+  // stored 2-3 per commit to ~1 MB (measured). On the 1,600 KiB disk this test had, a run whose
+  // answers came one per turn (an idle machine: more, smaller commits) filled the disk a second
+  // time, which nobody freed: the engine kept its answer and retried, as it should, until the
+  // test timed out. 4 MiB holds the one-per-commit case twice over.
+  it('on a real full disk (a 4 MiB tmpfs) pays for no answer twice', async (ctx) => {
+    const t = tempDb();
+    const mnt = join(t.dir, 'tmpfs');
     mkdirSync(mnt);
-    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1600k', 'tmpfs', mnt], { encoding: 'utf8' });
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mnt], { encoding: 'utf8' });
     if (m.status !== 0) {
+      t.cleanup();
       console.warn(`skipped: cannot mount a tmpfs here (${(m.stderr || m.error?.message || '').trim()})`);
       ctx.skip();
     }
     const db = openDatabase(join(mnt, 'judge-lab.sqlite'));
+    let engine: RequestEngine | undefined;
     try {
       // Answers of some 6 KB each: 40 of them (and the WAL's copies) do not fit in what is left.
       mock.setBehavior({
         respond: (req) => ({ winner: 'A', confidence: 0.5, reason: `${req.lastUser} `.repeat(200) }),
       });
-      const { engine, jobs, progress } = engineOn(db, 40);
+      const on = engineOn(db, 40);
+      engine = on.engine;
+      const { jobs, progress } = on;
       const free = statfsSync(mnt);
       const filler = join(mnt, 'filler');
       writeFileSync(filler, Buffer.alloc(Math.max(0, free.bavail * free.bsize - 120 * 1024)));
       const run = engine.run(jobs);
+      let ended = false;
+      void run.then(
+        () => (ended = true),
+        () => (ended = true),
+      );
       // Once the store reports the fault, make room (the person frees the disk).
       await expect.poll(() => progress.some((p) => p.storeProblem), { timeout: 30_000 }).toBe(true);
       rmSync(filler);
+      // A give-up point, not a measurement: a run still going says what the disk holds (and the
+      // finally below still unmounts), instead of the file's timeout leaving the mount behind.
+      await expect
+        .poll(() => (ended ? 'ended' : `still running: ${diskState(mnt)}; ${progress.at(-1)?.storeProblem}`))
+        .toBe('ended');
       const s = await run;
       expect(s).toMatchObject({ outcome: 'finished', overall: { done: 40, failed: 0 } });
       expect(statuses(db)).toEqual({ done: 40 });
       expect(mock.log.length).toBe(40);
     } finally {
+      await engine?.cancel();
       if (db.open) db.close();
-      spawnSync('umount', [mnt]);
+      if (spawnSync('umount', [mnt]).status === 0) t.cleanup();
     }
   });
 
