@@ -73,6 +73,22 @@ function diskState(dir: string): string {
   return `free ${kib(f.bavail * f.bsize)}, ${files.join(', ')}`;
 }
 
+/**
+ * The store fails for good as the mock sends its `n`th answer (`arm`: by default, the in-process
+ * store's transactions): that answer, on the wire when the fault begins, reaches the engine after
+ * it, so it is kept whatever the load. Armed at a commit instead, a loaded machine could store
+ * every answer on the wire in that commit and fail only the next claim, with nothing to keep.
+ */
+function failAtAnswer(n: number, arm: () => void): void {
+  let answered = 0;
+  mock.setBehavior({
+    respond: (req) => {
+      if (++answered === n) arm();
+      return { winner: 'A', confidence: 0.5, reason: `ok ${req.lastUser}` };
+    },
+  });
+}
+
 function statuses(db: Database): Record<string, number> {
   const rows = db.prepare('SELECT status, COUNT(*) AS n FROM requests GROUP BY status').all() as {
     status: string;
@@ -134,9 +150,7 @@ describe('a store that cannot be written mid-run', () => {
         storeRetry: { baseMs: 20, maxMs: 50, giveUpMs: 300 },
         logger: quiet,
       });
-      engine.on('committed', () => {
-        if (state.passed >= 6) state.after = 0;
-      });
+      failAtAnswer(7, () => (state.after = 0));
       await expect(engine.run(jobs)).rejects.toThrow(
         /^store write failed: database or disk is full; \d+ answers kept in .*pending-answers.*, stored at the next start$/,
       );
@@ -236,9 +250,7 @@ describe('a store that cannot be written mid-run', () => {
       const state = faultState();
       const db = faultyDatabase(t.db, state);
       const { engine, jobs, progress } = engineOn(db, 30);
-      engine.on('committed', () => {
-        if (state.passed >= 6) state.after = 0;
-      });
+      failAtAnswer(7, () => (state.after = 0));
       const run = engine.run(jobs).then(
         () => null,
         (e: unknown) => e,
@@ -350,8 +362,10 @@ describe('a store that cannot be written mid-run', () => {
       t.db.close();
       const jobsFile = join(t.dir, 'jobs.json');
       writeFileSync(jobsFile, JSON.stringify(ids.map((id) => ({ requestId: id, group: 'g' }))));
-      // The first process's store fails for good after 10 transactions.
-      const first = spawn(process.execPath, [child, t.file, mock.url, jobsFile, '10'], {
+      // The first process's store fails for good once this file exists: from the mock's 10th answer.
+      const failFlag = join(t.dir, 'store-fails');
+      failAtAnswer(10, () => writeFileSync(failFlag, ''));
+      const first = spawn(process.execPath, [child, t.file, mock.url, jobsFile, failFlag], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const exited = new Promise((r) => first.on('exit', r));
