@@ -1,15 +1,16 @@
 // Child process of the crash-recovery test: opens the ledger file, recovers what a previous
 // (killed) process left in flight, and runs the jobs. Args: <db file> <mock url> <jobs json>
-// [<n>: the store's transactions fail (SQLITE_FULL) for good after n went through].
-import { readFileSync } from 'node:fs';
+// [<file>: the store's transactions fail (SQLITE_FULL) for good once that file exists].
+import { existsSync, readFileSync } from 'node:fs';
 import { RequestEngine } from '../../src/main/queue/engine';
 import { openDatabase } from '../../src/main/store/db';
 import { recoverInFlight } from '../../src/main/store/ledger';
 import { faultState, faultyDatabase } from './store-faults';
 
-const [dbFile, url, jobsFile, failAfter] = process.argv.slice(2);
+const [dbFile, url, jobsFile, failFlag] = process.argv.slice(2);
 const real = openDatabase(dbFile);
-const db = failAfter === undefined ? real : faultyDatabase(real, faultState({ after: Number(failAfter) }));
+const db =
+  failFlag === undefined ? real : faultyDatabase(real, faultState({ failIf: () => existsSync(failFlag) }));
 const recovered = recoverInFlight(db).length;
 const engine = new RequestEngine({
   db,

@@ -9,6 +9,8 @@ export interface FaultState {
   fail: number;
   /** After this many transactions went through, every later one fails (Infinity: never). */
   after: number;
+  /** Every transaction fails once this says so (another process's signal, say). */
+  failIf?: () => boolean;
   /** Transactions that went through, and that failed. */
   passed: number;
   failed: number;
@@ -28,7 +30,10 @@ export function faultyDatabase(db: Database, state: FaultState): Database {
             (run: (...args: unknown[]) => unknown) =>
             (...args: unknown[]) => {
               // Nested transactions (savepoints) are part of their outer one.
-              if (!target.inTransaction && (state.fail > 0 || state.passed >= state.after)) {
+              if (
+                !target.inTransaction &&
+                (state.fail > 0 || state.passed >= state.after || state.failIf?.())
+              ) {
                 if (state.fail > 0) state.fail--;
                 state.failed++;
                 throw new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');

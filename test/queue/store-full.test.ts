@@ -3,7 +3,7 @@
 // memory (and in a side file), retries the commit with backoff and says so through progress;
 // a process killed meanwhile leaves the side file, which the next start stores first.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpointId } from '../../src/main/providers/config';
@@ -63,6 +63,30 @@ function sendsPerItem(): Map<number, number> {
     sends.set(item, (sends.get(item) ?? 0) + 1);
   }
   return sends;
+}
+
+/** Free room and file sizes (KiB) on a mounted disk, for a give-up message. */
+function diskState(dir: string): string {
+  const f = statfsSync(dir);
+  const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
+  const files = readdirSync(dir).map((n) => `${n} ${kib(statSync(join(dir, n)).size)}`);
+  return `free ${kib(f.bavail * f.bsize)}, ${files.join(', ')}`;
+}
+
+/**
+ * The store fails for good as the mock sends its `n`th answer (`arm`: by default, the in-process
+ * store's transactions): that answer, on the wire when the fault begins, reaches the engine after
+ * it, so it is kept whatever the load. Armed at a commit instead, a loaded machine could store
+ * every answer on the wire in that commit and fail only the next claim, with nothing to keep.
+ */
+function failAtAnswer(n: number, arm: () => void): void {
+  let answered = 0;
+  mock.setBehavior({
+    respond: (req) => {
+      if (++answered === n) arm();
+      return { winner: 'A', confidence: 0.5, reason: `ok ${req.lastUser}` };
+    },
+  });
 }
 
 function statuses(db: Database): Record<string, number> {
@@ -126,9 +150,7 @@ describe('a store that cannot be written mid-run', () => {
         storeRetry: { baseMs: 20, maxMs: 50, giveUpMs: 300 },
         logger: quiet,
       });
-      engine.on('committed', () => {
-        if (state.passed >= 6) state.after = 0;
-      });
+      failAtAnswer(7, () => (state.after = 0));
       await expect(engine.run(jobs)).rejects.toThrow(
         /^store write failed: database or disk is full; \d+ answers kept in .*pending-answers.*, stored at the next start$/,
       );
@@ -158,6 +180,68 @@ describe('a store that cannot be written mid-run', () => {
     }
   });
 
+  // The store fails at a claim, between answers: nothing waits to be stored and no row is in
+  // flight, so the retry has no answers to commit and must prove the store by a write of its
+  // own. Renewing the run's leases wrote nothing then (no row to renew): the full store was
+  // called "written again", the stall cleared, the next claim failed at once, and so on every
+  // retry, so the stall never aged to giveUpMs and the run never ended.
+  it('a store that fails at a claim, with nothing waiting, stays stalled and stops after giveUpMs', async () => {
+    const t = tempDb();
+    const state = faultState();
+    const db = faultyDatabase(t.db, state);
+    const warnings: string[] = [];
+    let recovered: (m: string) => void = () => {};
+    const falseRecovery = new Promise<string>((res) => (recovered = res));
+    const providers = { mock: openaiMock(mock.url, { concurrency: 1 }) };
+    const ids = ensureRequests(
+      db,
+      Array.from({ length: 10 }, (_, i) => ({
+        endpointId: endpointId(providers.mock),
+        spec: verdictSpec(i),
+      })),
+    );
+    const engine = new RequestEngine({
+      db,
+      providers,
+      keys: fixedKeys('sk-test'),
+      retry: FAST_RETRY,
+      progressIntervalMs: 20,
+      storeRetry: { baseMs: 5, maxMs: 20, giveUpMs: 300 },
+      logger: {
+        info: () => {},
+        warn: (m) => {
+          warnings.push(m);
+          if (m.startsWith('the store is written again') && state.after === 0) recovered(m);
+        },
+      },
+    });
+    const progress: RunProgress[] = [];
+    engine.on('progress', (p) => progress.push(p));
+    // One call at a time: the answer of the 3rd is stored, then the claim of the 4th fails, and
+    // every transaction after it.
+    engine.on('committed', () => {
+      if (mock.log.length === 3) state.after = 0;
+    });
+    try {
+      const ended = engine.run(ids.map((id) => ({ requestId: id, group: 'g' }))).then(
+        () => 'finished',
+        (e: Error) => e.message,
+      );
+      expect(await Promise.race([ended, falseRecovery])).toBe('store write failed: database or disk is full');
+      expect(warnings.filter((w) => w.startsWith('store write failed'))).toHaveLength(1);
+      // From its first report to the end the problem is shown, never cleared in between.
+      const first = progress.findIndex((p) => p.storeProblem);
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(progress.slice(first).every((p) => p.storeProblem)).toBe(true);
+      expect(state.failed).toBeGreaterThan(1);
+      expect(mock.log.length).toBe(3);
+      expect(statuses(t.db)).toEqual({ done: 3, pending: 7 });
+    } finally {
+      await engine.cancel();
+      t.cleanup();
+    }
+  });
+
   // Issue 40 item 9: Ctrl+C (the engine cancelled) while the store fails ends in the store's
   // error that the doors word (no stack trace), and the next start stores what was received.
   it('Ctrl+C while the store fails: a worded store error, and the kept answers stored at the next start, none re-paid', async () => {
@@ -166,9 +250,7 @@ describe('a store that cannot be written mid-run', () => {
       const state = faultState();
       const db = faultyDatabase(t.db, state);
       const { engine, jobs, progress } = engineOn(db, 30);
-      engine.on('committed', () => {
-        if (state.passed >= 6) state.after = 0;
-      });
+      failAtAnswer(7, () => (state.after = 0));
       const run = engine.run(jobs).then(
         () => null,
         (e: unknown) => e,
@@ -209,35 +291,58 @@ describe('a store that cannot be written mid-run', () => {
     }
   });
 
-  it('on a real full disk (a 1,600 KiB tmpfs) pays for no answer twice', async (ctx) => {
-    const mnt = join(tempDb().dir, 'tmpfs');
+  // The room freed must hold the rest of the run however its answers fall into group commits:
+  // the WAL is not checkpointed below 1,000 pages and each commit appends every page it touched,
+  // so the 40 answers (~12 KB each with their JSON) stored one per commit grow it to ~1.7 MB,
+  // stored 2-3 per commit to ~1 MB (measured). On the 1,600 KiB disk this test had, a run whose
+  // answers came one per turn (an idle machine: more, smaller commits) filled the disk a second
+  // time, which nobody freed: the engine kept its answer and retried, as it should, until the
+  // test timed out. 4 MiB holds the one-per-commit case twice over.
+  it('on a real full disk (a 4 MiB tmpfs) pays for no answer twice', async (ctx) => {
+    const t = tempDb();
+    const mnt = join(t.dir, 'tmpfs');
     mkdirSync(mnt);
-    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1600k', 'tmpfs', mnt], { encoding: 'utf8' });
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mnt], { encoding: 'utf8' });
     if (m.status !== 0) {
+      t.cleanup();
       console.warn(`skipped: cannot mount a tmpfs here (${(m.stderr || m.error?.message || '').trim()})`);
       ctx.skip();
     }
     const db = openDatabase(join(mnt, 'judge-lab.sqlite'));
+    let engine: RequestEngine | undefined;
     try {
       // Answers of some 6 KB each: 40 of them (and the WAL's copies) do not fit in what is left.
       mock.setBehavior({
         respond: (req) => ({ winner: 'A', confidence: 0.5, reason: `${req.lastUser} `.repeat(200) }),
       });
-      const { engine, jobs, progress } = engineOn(db, 40);
+      const on = engineOn(db, 40);
+      engine = on.engine;
+      const { jobs, progress } = on;
       const free = statfsSync(mnt);
       const filler = join(mnt, 'filler');
       writeFileSync(filler, Buffer.alloc(Math.max(0, free.bavail * free.bsize - 120 * 1024)));
       const run = engine.run(jobs);
+      let ended = false;
+      void run.then(
+        () => (ended = true),
+        () => (ended = true),
+      );
       // Once the store reports the fault, make room (the person frees the disk).
       await expect.poll(() => progress.some((p) => p.storeProblem), { timeout: 30_000 }).toBe(true);
       rmSync(filler);
+      // A give-up point, not a measurement: a run still going says what the disk holds (and the
+      // finally below still unmounts), instead of the file's timeout leaving the mount behind.
+      await expect
+        .poll(() => (ended ? 'ended' : `still running: ${diskState(mnt)}; ${progress.at(-1)?.storeProblem}`))
+        .toBe('ended');
       const s = await run;
       expect(s).toMatchObject({ outcome: 'finished', overall: { done: 40, failed: 0 } });
       expect(statuses(db)).toEqual({ done: 40 });
       expect(mock.log.length).toBe(40);
     } finally {
+      await engine?.cancel();
       if (db.open) db.close();
-      spawnSync('umount', [mnt]);
+      if (spawnSync('umount', [mnt]).status === 0) t.cleanup();
     }
   });
 
@@ -257,8 +362,10 @@ describe('a store that cannot be written mid-run', () => {
       t.db.close();
       const jobsFile = join(t.dir, 'jobs.json');
       writeFileSync(jobsFile, JSON.stringify(ids.map((id) => ({ requestId: id, group: 'g' }))));
-      // The first process's store fails for good after 10 transactions.
-      const first = spawn(process.execPath, [child, t.file, mock.url, jobsFile, '10'], {
+      // The first process's store fails for good once this file exists: from the mock's 10th answer.
+      const failFlag = join(t.dir, 'store-fails');
+      failAtAnswer(10, () => writeFileSync(failFlag, ''));
+      const first = spawn(process.execPath, [child, t.file, mock.url, jobsFile, failFlag], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const exited = new Promise((r) => first.on('exit', r));

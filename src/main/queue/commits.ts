@@ -5,6 +5,7 @@
 // the answers wait in memory and in the side file (pending-answers.ts).
 import { applyCompletions, type Completion } from '../store/ledger';
 import { LEASE_MS, renewLeases } from '../store/leases';
+import { probeWrite } from '../store/rate-shares';
 import type { Commits, EngineContext } from './engine-context';
 import { storeOutcomes } from './outcome-store';
 import { dropSpilled, isStoreFault, spillAnswers, type FinalCompletion } from './pending-answers';
@@ -220,6 +221,10 @@ export class GroupCommit implements Commits {
       if (r.writes.length) ok = this.tryCommit(r);
       else {
         renewLeases(this.ctx.db, r.lease, Date.now() + LEASE_MS);
+        // The renewal writes nothing when no row is in flight (the claim between two answers
+        // failed): a full store would pass for written, the stall clear and the next claim fail
+        // at once, every retry, so the stall never aged to giveUpMs. This write needs room.
+        probeWrite(this.ctx.db, r.lease);
         ok = true;
       }
     } catch (err) {

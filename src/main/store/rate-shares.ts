@@ -38,6 +38,23 @@ export function holdShares(db: Database, lease: Lease, lanes: readonly string[],
   );
 }
 
+/**
+ * A write that needs room on the store's disk and leaves nothing behind: a share row no lane
+ * has ('' is no lane key) put and taken away in one transaction, which no other process sees.
+ * The engine's store retry proves with it that the store takes writes again when it has no
+ * answers to commit (an UPDATE that matches no row, or sets what is there, writes no page).
+ */
+export function probeWrite(db: Database, lease: Lease): void {
+  const put = db.prepare(
+    'INSERT INTO rate_shares (lane, owner, pid, host, expires_at) VALUES (?, ?, ?, ?, 0)',
+  );
+  const take = db.prepare("DELETE FROM rate_shares WHERE lane = '' AND owner = ?");
+  db.transaction(() => {
+    put.run('', lease.owner, lease.pid, lease.host);
+    take.run(lease.owner);
+  })();
+}
+
 /** Gives back this run's shares of lanes it has no more work for. */
 export function dropShares(db: Database, lease: Lease, lanes: readonly string[], now = Date.now()): void {
   forEachLane(
