@@ -12,6 +12,9 @@
 //   node bench/run.mjs validate-e2e --load a.json,b.json   the section from the counts of runs of
 //                                          parts (--only … --json), e.g. one process per core
 //   node bench/run.mjs validate-e2e --part 2/3 --json b.json   replicates 2, 5, 8, … of each cell
+//   node bench/run.mjs validate-e2e --load a.json --recheck s7.json   the section, and below its table
+//                                          the flagged cells run again at another seed (--seed 7 --json
+//                                          s7.json), each with the counts of both seeds pooled
 //   node bench/run.mjs validate-e2e --test-probe --only e2e-bias-probes-null   also the kit's test-only
 //                                          crowd probe (test/protocols/bias-probes-extra-probe), so the
 //                                          probe cells run before a built-in probe has `detect`
@@ -23,7 +26,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { allE2eChecks } from './validate-e2e/checks';
-import { e2eSection, withSection } from './validate-e2e/report';
+import { e2eSection, recheckRows, withSection, type SavedRun } from './validate-e2e/report';
 import { DEFAULT_SEED, cellSeed, judgeCell, type CellResult, type Check } from './validate-e2e/runner';
 import { openLab, type Lab } from './validate-e2e/studies';
 import { registerBiasProbe } from '../src/shared/protocols/bias-probes/probe-registry';
@@ -38,6 +41,7 @@ function parseArgs(argv: string[]) {
     json: null as string | null,
     out: 'docs',
     load: null as string[] | null,
+    recheck: null as string[] | null,
     part: { i: 0, k: 1 },
     testProbe: false,
   };
@@ -55,6 +59,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--json') opts.json = next();
     else if (a === '--out') opts.out = next();
     else if (a === '--load') opts.load = next().split(',');
+    else if (a === '--recheck') opts.recheck = next().split(',');
     else if (a === '--test-probe') opts.testProbe = true;
     else if (a === '--part') {
       const [i, k] = next().split('/').map(Number);
@@ -204,7 +209,19 @@ async function main(): Promise<void> {
     opts.only ? `--only ${opts.only.join(',')}` : '',
     opts.cells ? `--cells ${opts.cells.join(',')}` : '',
     opts.testProbe ? '--test-probe' : '',
+    opts.recheck ? `--recheck ${opts.recheck.join(',')}` : '',
   ].filter(Boolean);
+  const rechecks = opts.recheck
+    ? opts.recheck.flatMap((f) =>
+        recheckRows(
+          relative(root, resolve(root, f)),
+          JSON.parse(readFileSync(f, 'utf8')) as SavedRun,
+          checks,
+          results,
+          opts.seed,
+        ),
+      )
+    : undefined;
   const section = e2eSection(
     {
       version,
@@ -217,6 +234,7 @@ async function main(): Promise<void> {
     },
     checks,
     results,
+    rechecks,
   );
   const outDir = resolve(root, opts.out);
   mkdirSync(outDir, { recursive: true });

@@ -2,7 +2,7 @@
 // markers, and `validate` keeps it when it writes the statistical part again, so each command
 // owns its half and neither needs the other's run.
 import type { CellResult, Check } from './runner';
-import { BAND_Z, COVERAGE_FLAG, POWER_TOLERANCE, TYPE1_FLAG } from './runner';
+import { BAND_Z, COVERAGE_FLAG, judgeCell, POWER_TOLERANCE, TYPE1_FLAG } from './runner';
 
 export const E2E_BEGIN = '<!-- e2e:begin (written by `npm run validate:e2e`) -->';
 export const E2E_END = '<!-- e2e:end -->';
@@ -49,8 +49,67 @@ export function verdictWord(r: CellResult): string {
   return r.inBand ? 'pass' : `pass (outside the ${BAND_Z}-SE band)`;
 }
 
+/** A cell of the table run again at another seed (`--recheck`). */
+export interface Recheck {
+  file: string;
+  seed: number;
+  check: Check;
+  /** The table's counts, the second seed's, and both added up (judged as one cell). */
+  first: CellResult;
+  again: CellResult;
+  pooled: CellResult;
+}
+
+/** What `--json` saves: the counts of a run. */
+export interface SavedRun {
+  seed: number;
+  scale: number;
+  results: CellResult[];
+}
+
+/**
+ * Cells run again at another seed (`--recheck`, counts saved with `--json`): a cell flagged at the
+ * table's seed may be chance among many cells, or a defect; a second draw of as many runs tells
+ * them apart, and the pooled counts are judged as one cell of twice the runs.
+ */
+export function recheckRows(
+  file: string,
+  saved: SavedRun,
+  checks: Check[],
+  results: CellResult[],
+  tableSeed: number,
+): Recheck[] {
+  if (saved.seed === tableSeed)
+    throw new Error(`--recheck ${file}: seed ${saved.seed} is the table's own (use --load to add runs)`);
+  return saved.results.map((again) => {
+    const check = checks.find((c) => c.id === again.check);
+    const cell = check?.cells.find((c) => c.key === again.key);
+    const first = results.find((r) => r.check === again.check && r.key === again.key);
+    if (!check || !cell || !first)
+      throw new Error(`--recheck ${file}: ${again.key} is not a cell of this table`);
+    const counts = (...rs: CellResult[]) => ({
+      reps: rs.reduce((a, r) => a + r.reps, 0),
+      defined: rs.reduce((a, r) => a + r.defined, 0),
+      hits: rs.reduce((a, r) => a + r.hits, 0),
+    });
+    return {
+      file,
+      seed: saved.seed,
+      check,
+      first,
+      again: judgeCell(check, cell, counts(again), again.cpuSeconds),
+      pooled: judgeCell(check, cell, counts(first, again), first.cpuSeconds + again.cpuSeconds),
+    };
+  });
+}
+
 /** The end-to-end section, markers included. */
-export function e2eSection(info: E2eRunInfo, checks: Check[], results: CellResult[]): string {
+export function e2eSection(
+  info: E2eRunInfo,
+  checks: Check[],
+  results: CellResult[],
+  rechecks: Recheck[] = [],
+): string {
   const out: string[] = [
     E2E_BEGIN,
     `<a id="${E2E_ANCHOR}"></a>`,
@@ -85,6 +144,22 @@ export function e2eSection(info: E2eRunInfo, checks: Check[], results: CellResul
       );
     }
   out.push('');
+  if (rechecks.length) {
+    const files = [...new Set(rechecks.map((r) => `\`${r.file}\``))].join(', ');
+    out.push(
+      `**The same cells at a second seed** (\`--recheck\`, counts in ${files}). Among this many cells some land outside their band by chance alone; a defect shows again at another seed, chance does not. Each row: the table's runs, the second seed's, and both added up, judged as one cell.`,
+      '',
+      '| Study | Cell | Seed | Runs | This table | Second seed | Both seeds | Verdict on both |',
+      '|---|---|---:|---:|---:|---:|---:|---|',
+    );
+    const shown = (r: CellResult) =>
+      `${pct(r.rate)} ± ${pct(Math.sqrt((r.rate * (1 - r.rate)) / Math.max(1, r.defined)))}`;
+    for (const r of rechecks)
+      out.push(
+        `| ${study(r.check)} | \`${r.first.key}\` | ${r.seed} | ${r.first.defined} + ${r.again.defined} | ${shown(r.first)} | ${shown(r.again)} | ${shown(r.pooled)} | ${verdictWord(r.pooled)} |`,
+      );
+    out.push('');
+  }
   for (const check of checks) {
     const rs = results.filter((x) => x.check === check.id);
     if (!rs.length) continue;
