@@ -42,7 +42,8 @@ export interface EngineContext {
 export interface Commits {
   finish(r: RunState, u: Unit, c: FinalCompletion, value?: unknown): void;
   commit(r: RunState): void;
-  tryCommit(r: RunState): boolean;
+  /** `also` writes in the same transaction, after the outcomes (the claims of what is sent next). */
+  tryCommit(r: RunState, also?: () => void): boolean;
   write(r: RunState, u: Unit, c: Completion): boolean;
   writeOwed(r: RunState, u: Unit): boolean;
   enterStall(r: RunState, err: Error): void;
