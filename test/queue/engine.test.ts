@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpointId, providerConfigSchema, type ProviderConfig } from '../../src/main/providers/config';
 import { RequestEngine, type PausedEvent } from '../../src/main/queue/engine';
@@ -59,21 +58,6 @@ function setup(cfg: Partial<ProviderConfig> = {}, key = KEY, retry = {}) {
   return { engine, plan, ep };
 }
 
-/** Transactions in the store's WAL: frames whose header gives the database size after a commit. */
-function walCommits(file: string): number {
-  const wal = readFileSync(`${file}-wal`);
-  if (wal.length < 32) return 0;
-  const pageSize = wal.readUInt32BE(8);
-  const [salt1, salt2] = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  let commits = 0;
-  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
-    // Frames left from before the WAL was last restarted carry other salts.
-    if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
-    if (wal.readUInt32BE(at + 4) !== 0) commits++;
-  }
-  return commits;
-}
-
 const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
 const sentFor = (item: number) =>
   mock.log.filter((e) => e.lastUser === `Compare the outputs of item ${item}.`).length;
@@ -126,21 +110,6 @@ describe('RequestEngine', () => {
     const statuses = new Map(events.flatMap((e) => e.ids.map((id, i) => [id, e.statuses[i]])));
     expect(statuses.get(ids[4])).toBe('failed');
     expect([...statuses.values()].filter((v) => v === 'done')).toHaveLength(9);
-  });
-
-  it('stores answers in the transaction that claims the next calls, not in one of their own', async () => {
-    // Two models, calls going out as slots free and as the rate limit allows: each answer used to
-    // be stored in a transaction of its own and the next calls claimed in another (issue 39).
-    const { engine, plan } = setup({ rpm: 3000, concurrency: 16 });
-    mock.setBehavior({ latencyMs: [3, 12] });
-    const ids = [...plan(range(0, 60)), ...plan(range(0, 60), 'mock-model-2')];
-    // Commits are counted in the WAL (its frames that end a transaction), kept whole meanwhile.
-    t.db.pragma('wal_autocheckpoint = 0');
-    const before = walCommits(t.file);
-    const s = await engine.run(ids.map((id) => ({ requestId: id, group: 'g' })));
-    expect(s.overall.done).toBe(120);
-    // ~26 here, ~47 before (a loaded machine groups more answers per turn in both).
-    expect(walCommits(t.file) - before).toBeLessThanOrEqual(36);
   });
 
   it('prices calls to a known model and reports spend', async () => {

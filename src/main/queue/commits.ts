@@ -1,9 +1,8 @@
-// Outcomes to the ledger. Final outcomes are stored together in one transaction (group commit)
-// with the claims of the next requests sent (dispatch.ts), or at the latest COMMIT_WAIT_MS after
-// the first of them arrived, and in any case before anything is sent, reported or counted: an
-// answer counts only once it is on disk. A store that cannot be written stalls the run (nothing
-// sent, the commit retried with backoff) and the answers wait in memory and in the side file
-// (pending-answers.ts).
+// Outcomes to the ledger. Final outcomes that arrive in one turn of the event loop are stored
+// together in one transaction (group commit) at the end of that turn, and in any case before
+// anything is sent, reported or counted: an answer counts only once it is on disk. A store
+// that cannot be written stalls the run (nothing sent, the commit retried with backoff) and
+// the answers wait in memory and in the side file (pending-answers.ts).
 import { applyCompletions, type Completion } from '../store/ledger';
 import { LEASE_MS, renewLeases } from '../store/leases';
 import type { Commits, EngineContext } from './engine-context';
@@ -12,30 +11,19 @@ import { dropSpilled, isStoreFault, spillAnswers, type FinalCompletion } from '.
 import { kindOfReason, type PendingWrite, type RunState, type Unit } from './run-state';
 import { countOwed, owed, owesSomething } from './spend';
 
-/**
- * How long an answer may wait for the next send's claim to be stored with it. Each commit was
- * a transaction of its own, and a claim another: at ~160 answers a second (the 419 × 3 Judge-LS
- * study) their BEGIN/COMMIT alone were ~2.5 of its CPU-s (issue 39). Lanes that send wake the
- * dispatcher more often than this; an answer waits no longer when nothing is sent (the last
- * answers of a run: the run ends only once they are stored, checkFinished).
- */
-export const COMMIT_WAIT_MS = 20;
-
 export class GroupCommit implements Commits {
   constructor(private readonly ctx: EngineContext) {}
 
-  /** A final outcome: stored with the next claims, or within COMMIT_WAIT_MS (see the file's comment). */
+  /** A final outcome: stored with the others of this turn (see the file's comment). */
   finish(r: RunState, u: Unit, c: FinalCompletion, value?: unknown): void {
     u.claimed = false;
     u.spec = null;
     if (r.outcomeWaiting({ unit: u, c, value }))
-      setTimeout(
-        () =>
-          this.ctx.guarded(r, () => {
-            this.commit(r);
-            this.ctx.checkFinished();
-          }),
-        COMMIT_WAIT_MS,
+      setImmediate(() =>
+        this.ctx.guarded(r, () => {
+          this.commit(r);
+          this.ctx.checkFinished();
+        }),
       );
   }
 
@@ -55,18 +43,12 @@ export class GroupCommit implements Commits {
    * One group commit. A store fault keeps every outcome in memory (and in the side file) for
    * the next try: an answer received is never dropped, so it is never paid for twice.
    */
-  tryCommit(r: RunState, also?: () => void): boolean {
+  tryCommit(r: RunState): boolean {
     const { ctx } = this;
     const batch = r.writes;
     let skipped: { completion: Completion; found: string }[];
     try {
-      skipped = also
-        ? ctx.db.transaction(() => {
-            const s = this.storeBatch(r, batch);
-            also();
-            return s;
-          })()
-        : this.storeBatch(r, batch);
+      skipped = this.storeBatch(r, batch);
     } catch (err) {
       if (!isStoreFault(err)) throw err;
       this.enterStall(r, err);

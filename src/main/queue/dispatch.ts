@@ -1,7 +1,7 @@
 // Sending: every turn, each lane gives what its budget allows (one probe at a time in an
-// outage), the new ones are claimed in the ledger in one transaction with the answers waiting
-// to be stored, and each goes out; an answer or error goes to outcomes.ts. Nothing new goes
-// out before the answers already here are stored.
+// outage), the new ones are claimed in the ledger in one statement, and each goes out; an
+// answer or error goes to outcomes.ts. Nothing new goes out before the answers already here
+// are stored.
 import { classifyError, ProviderError } from '../providers/errors';
 import type { ChatAdapter } from '../providers/types';
 import { claimPendingRequests } from '../store/ledger';
@@ -16,8 +16,7 @@ export class Dispatcher {
     const { ctx } = this;
     const r = ctx.current();
     if (!r) return;
-    // A run that sends now stores the answers waiting with its claims, below.
-    if (r.fatal === undefined && (r.state !== 'running' || r.stall)) ctx.commits.commit(r);
+    if (r.fatal === undefined) ctx.commits.commit(r);
     if (r.state === 'cancelling') {
       ctx.foreign.releaseWaiting(r);
       ctx.checkFinished();
@@ -70,7 +69,7 @@ export class Dispatcher {
         (u.claimed ? toSend : toClaim).push(u);
       }
     }
-    if ((toClaim.length || toSend.length) && !this.claim(r, toClaim, toSend)) {
+    if (toClaim.length && !this.claim(r, toClaim, toSend)) {
       ctx.checkFinished();
       return;
     }
@@ -80,35 +79,20 @@ export class Dispatcher {
   }
 
   /**
-   * Stores the answers waiting and claims the units in the ledger, in one transaction; the
-   * claimed ones join `toSend`. False when the store could not be written: everything taken
-   * this turn went back to its lane to wait for the store.
+   * Claims the units in the ledger; the claimed ones join `toSend`. False when the store could
+   * not be written: everything taken this turn went back to its lane to wait for the store.
    */
   private claim(r: RunState, toClaim: Unit[], toSend: Unit[]): boolean {
     const { ctx } = this;
-    let claimed = new Map<number, string>();
-    const claimAll = () => {
-      if (toClaim.length)
-        claimed = claimPendingRequests(
-          ctx.db,
-          toClaim.map((u) => u.id),
-          r.lease,
-        );
-    };
-    let stored: boolean;
+    let claimed: Map<number, string>;
     try {
-      // A store fault in either rolls back both: tryCommit keeps the answers for its retry.
-      if (r.fatal === undefined && r.writes.length) stored = ctx.commits.tryCommit(r, claimAll);
-      else {
-        claimAll();
-        stored = true;
-      }
+      claimed = claimPendingRequests(
+        ctx.db,
+        toClaim.map((u) => u.id),
+        r.lease,
+      );
     } catch (err) {
       if (!isStoreFault(err)) throw err;
-      ctx.commits.enterStall(r, err);
-      stored = false;
-    }
-    if (!stored) {
       // Not claimed, not sent: everything taken this turn goes back to wait for the store.
       for (const u of [...toClaim, ...toSend]) {
         u.lane.inFlight--;
@@ -116,6 +100,7 @@ export class Dispatcher {
         u.probe = false;
         u.lane.pushFront(u);
       }
+      ctx.commits.enterStall(r, err);
       return false;
     }
     for (const u of toClaim) {

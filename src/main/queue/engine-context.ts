@@ -42,8 +42,7 @@ export interface EngineContext {
 export interface Commits {
   finish(r: RunState, u: Unit, c: FinalCompletion, value?: unknown): void;
   commit(r: RunState): void;
-  /** `also` writes in the same transaction, after the outcomes (the claims of what is sent next). */
-  tryCommit(r: RunState, also?: () => void): boolean;
+  tryCommit(r: RunState): boolean;
   write(r: RunState, u: Unit, c: Completion): boolean;
   writeOwed(r: RunState, u: Unit): boolean;
   enterStall(r: RunState, err: Error): void;
