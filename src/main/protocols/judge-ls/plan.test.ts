@@ -60,6 +60,17 @@ describe('planTransforms', () => {
     // A run's plan leaves out, unrendered, the transforms it has recorded.
     const recorded = new Set(tasks.slice(0, 4).map((t) => t.key));
     expect(planTransforms(items, opts, transformer, (k) => recorded.has(k))).toEqual(tasks.slice(4));
+    // Items found with every transform recorded are settled, and skipped without their keys.
+    const settled = new Set<string>();
+    planTransforms(items, opts, transformer, (k) => recorded.has(k), settled);
+    expect(settled).toEqual(new Set(['Natural-001', 'Natural-002']));
+    const looked: string[] = [];
+    const planned = (k: string) => {
+      looked.push(k);
+      return recorded.has(k);
+    };
+    expect(planTransforms(items, opts, transformer, planned, settled)).toEqual(tasks.slice(4));
+    expect(looked).toEqual(['transform:Natural-003:ZH', 'transform:Natural-003:LS']);
   });
 
   it('builds the request from the item, the transformer and the options', () => {

@@ -113,15 +113,26 @@ export function planTransforms(
   transformer: TransformerSpec,
   /** Tasks a run has recorded, left out unrendered (PlanContext). */
   planned: (key: string) => boolean = () => false,
+  /** Source ids of items whose every transform the run has recorded (PlanContext.settled). */
+  settled?: Set<string>,
 ): TransformTask[] {
   const defaults = { temperature: opts.transformTemperature, maxOutputTokens: opts.transformMaxOutputTokens };
-  const hashes = new Map(targetLanguages(opts).map((l) => [l, transformPromptHash(opts.templates, l)]));
+  const targets = targetLanguages(opts);
+  // Hashed once a transform is rendered: a run's later plans render none.
+  const hashes = new Map<TargetLanguage, string>();
+  const hashOf = (l: TargetLanguage) => {
+    let h = hashes.get(l);
+    if (h === undefined) hashes.set(l, (h = transformPromptHash(opts.templates, l)));
+    return h;
+  };
   const tasks: TransformTask[] = [];
   for (const item of selectItems(items)) {
-    const source = englishOf(item);
-    for (const [language, promptHash] of hashes) {
+    if (settled?.has(item.sourceId)) continue;
+    let source: VariantText | undefined;
+    for (const language of targets) {
       const key = transformTaskKey(item.sourceId, language);
       if (planned(key)) continue;
+      source ??= englishOf(item);
       tasks.push({
         key,
         stage: 'transform',
@@ -131,9 +142,11 @@ export function planTransforms(
           LANGUAGE_VARIANT_SCHEMA,
           defaults,
         ),
-        meta: { itemId: item.id, sourceId: item.sourceId, language, promptHash, source },
+        meta: { itemId: item.id, sourceId: item.sourceId, language, promptHash: hashOf(language), source },
       });
     }
+    // Found all recorded (not rendered now: a plan whose tasks fail to be recorded plans them again).
+    if (!source) settled?.add(item.sourceId);
   }
   return tasks;
 }

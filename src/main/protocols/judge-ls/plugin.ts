@@ -109,7 +109,7 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       name: 'transform',
       plan: (exp, _db, ctx) => {
         const e = judgeLsExperiment(exp);
-        return planTransforms(e.items, e.options, e.transformer, ctx?.planned);
+        return planTransforms(e.items, e.options, e.transformer, ctx?.planned, ctx?.settled);
       },
       parse: (json, task) => parseVariant(json, (task.meta as TransformTask['meta']).source),
       group: () => 'transform',
