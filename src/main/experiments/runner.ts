@@ -168,6 +168,8 @@ export class ExperimentRun {
    * the run's plans, its provider unknown here). Plans leave them out (PlanContext).
    */
   private readonly recorded = new Map<string, { job: Job; stage: string; provider: string | null }>();
+  /** Each stage's PlanContext.settled: as long-lived as `recorded`, whose keys it summarises. */
+  private readonly settled = new Map<string, Set<string>>();
   /** A plan went deeper than MAX_ROUNDS: its tasks were not sent. */
   private outgrown = false;
   readonly done: Promise<ExperimentProgress>;
@@ -443,7 +445,7 @@ export class ExperimentRun {
   ): Planned {
     const { db } = this.deps;
     const recorded = this.recorded;
-    const ctx = { planned: (key: string) => recorded.has(key) };
+    const planned = (key: string) => recorded.has(key);
     const groupOf = (stage: string, t: Pick<ProtocolTask, 'meta'>) =>
       `${stage}${SEP}${stages.get(stage)!.group(t)}`;
     const fresh: Planned = { tasks: [], jobs: [], added: 0 };
@@ -464,14 +466,17 @@ export class ExperimentRun {
     // Recorded a chunk at a time, so a big plan's rendered requests die young instead of all
     // living until the whole plan is hashed (at 92,000 tasks: ~300 MB that outlived the young
     // generation at every plan).
-    for (const s of exp.protocol.stages)
-      for (const t of s.plan(exp.view, db, ctx)) {
+    for (const s of exp.protocol.stages) {
+      let settled = this.settled.get(s.name);
+      if (!settled) this.settled.set(s.name, (settled = new Set()));
+      for (const t of s.plan(exp.view, db, { planned, settled })) {
         // A stage that ignores the context still renders its recorded tasks: they are left out
         // here, before they are hashed and looked up in the ledger.
         if (recorded.has(t.key)) continue;
         chunk.push(t);
         if (chunk.length >= PLAN_CHUNK) flush();
       }
+    }
     if (chunk.length) flush();
     fresh.added = fresh.jobs.length;
     if (!whole) return fresh;

@@ -117,6 +117,13 @@ export type { UsageRow };
  */
 export interface PlanContext {
   planned(key: string): boolean;
+  /**
+   * The stage's own record, kept for as long as `planned` (the run): names of inputs (items, for
+   * Judge-LS) whose every task it found recorded. A later plan may skip them without computing
+   * their keys (on a 419 × 3 study the keys of tasks already recorded were looked up ~10,000
+   * times at every plan). Optional: a stage that ignores it is only slower.
+   */
+  settled?: Set<string>;
 }
 
 /** One stage: plans tasks from what exists now and parses their answers. */

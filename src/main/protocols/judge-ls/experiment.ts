@@ -25,8 +25,15 @@ import type {
   VariantText,
   Verdict,
 } from './model';
-import { planJudgments, planTransforms } from './plan';
-import { listVariants, setVariantReasons, upsertVariant, variantSources } from './variants-store';
+import { planJudgments, planTransforms, type VariantLookup } from './plan';
+import {
+  listVariants,
+  setVariantReasons,
+  upsertVariant,
+  variantKeys,
+  variantSources,
+  variantTexts,
+} from './variants-store';
 
 const judgeSchema = judgeEntrySchema;
 
@@ -124,6 +131,30 @@ export function currentVariants(db: Database, experimentId: number): Variant[] {
     output2: v.output2,
     manual: v.manual,
   }));
+}
+
+/**
+ * The stored variants for a plan that renders few of them (a run's plans while answers arrive):
+ * which exist is read at once, each one's texts only when asked for.
+ */
+export function storedVariantLookup(db: Database, experimentId: number): VariantLookup {
+  // Read at the first question: a plan that skips every item (all settled) reads nothing.
+  let keys: Set<string> | undefined;
+  const stored = (k: string) => (keys ??= variantKeys(db, experimentId)).has(k);
+  // Each judge reads the same texts: read once per plan.
+  const read = new Map<string, Variant | undefined>();
+  return {
+    has: (itemId, language) => stored(`${itemId}:${language}`),
+    get: (itemId, language) => {
+      const k = `${itemId}:${language}`;
+      if (!stored(k)) return undefined;
+      if (!read.has(k)) {
+        const v = variantTexts(db, experimentId, itemId, language);
+        read.set(k, v && { itemId, language, ...v });
+      }
+      return read.get(k);
+    },
+  };
 }
 
 export function auditAll(db: Database, exp: Pick<JudgeLsExperiment, 'id' | 'items' | 'options'>): void {

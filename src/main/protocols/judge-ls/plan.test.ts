@@ -3,7 +3,7 @@ import type { Item } from '../../../shared/domain';
 import { taskKey } from '../types';
 import { parseJudgeLsOptions } from './config';
 import type { JudgeSpec, Variant } from './model';
-import { planJudgments, planTransforms } from './plan';
+import { planJudgments, planTransforms, type VariantLookup } from './plan';
 import { PAIRWISE_VERDICT_SCHEMA } from '../../judging/pairwise';
 import { LANGUAGE_VARIANT_SCHEMA, transformPromptHash } from './prompts';
 
@@ -57,6 +57,20 @@ describe('planTransforms', () => {
       'transform:Natural-003:LS',
     ]);
     expect(planTransforms(items, opts, transformer)).toEqual(tasks);
+    // A run's plan leaves out, unrendered, the transforms it has recorded.
+    const recorded = new Set(tasks.slice(0, 4).map((t) => t.key));
+    expect(planTransforms(items, opts, transformer, (k) => recorded.has(k))).toEqual(tasks.slice(4));
+    // Items found with every transform recorded are settled, and skipped without their keys.
+    const settled = new Set<string>();
+    planTransforms(items, opts, transformer, (k) => recorded.has(k), settled);
+    expect(settled).toEqual(new Set(['Natural-001', 'Natural-002']));
+    const looked: string[] = [];
+    const planned = (k: string) => {
+      looked.push(k);
+      return recorded.has(k);
+    };
+    expect(planTransforms(items, opts, transformer, planned, settled)).toEqual(tasks.slice(4));
+    expect(looked).toEqual(['transform:Natural-003:ZH', 'transform:Natural-003:LS']);
   });
 
   it('builds the request from the item, the transformer and the options', () => {
@@ -255,5 +269,84 @@ describe('planJudgments', () => {
     expect(() => planJudgments(items, [...variants, variants[0]], [j1], opts)).toThrow(
       /Two ZH variants for item id 101/,
     );
+  });
+
+  // A run's plans while answers arrive (issue 39): only tasks not recorded yet are rendered, and
+  // only their variants' texts are read.
+  describe('incremental plans (PlanContext)', () => {
+    /** The variants as a run's plan reads them, counting whose texts were read. */
+    function counting(vs: readonly Variant[]) {
+      const reads: string[] = [];
+      const lookup: VariantLookup = {
+        has: (id, l) => vs.some((v) => v.itemId === id && v.language === l),
+        get: (id, l) => {
+          reads.push(`${id}:${l}`);
+          return vs.find((v) => v.itemId === id && v.language === l);
+        },
+      };
+      return { lookup, reads };
+    }
+
+    it('plans from a lookup exactly what it plans from the list, leaving recorded tasks out', () => {
+      const partial = [...variantsFor(items[0]), ...variantsFor(items[1], ['LS'])];
+      const whole = planJudgments(items, partial, [j1, j2], opts);
+      const recorded = new Set(whole.filter((_, i) => i % 3 === 0).map((t) => t.key));
+      const planned = (k: string) => recorded.has(k);
+      const { lookup } = counting(partial);
+      expect(planJudgments(items, lookup, [j1, j2], opts, planned)).toEqual(
+        planJudgments(items, partial, [j1, j2], opts, planned),
+      );
+      expect(planJudgments(items, lookup, [j1, j2], opts, planned)).toEqual(
+        whole.filter((t) => !recorded.has(t.key)),
+      );
+    });
+
+    it('reads the texts only of variants with a task still to render', () => {
+      const first = planJudgments(items, variants, [j1, j2], opts);
+      // Everything of items 1 and 2 recorded; item 3's LS verdicts not yet.
+      const recorded = new Set(
+        first.filter((t) => t.meta.sourceId !== 'Natural-003' || t.meta.language !== 'LS').map((t) => t.key),
+      );
+      const { lookup, reads } = counting(variants);
+      const tasks = planJudgments(items, lookup, [j1, j2], opts, (k) => recorded.has(k));
+      expect(tasks.map((t) => `${t.meta.judge} ${t.meta.language} ${t.meta.order}`)).toEqual([
+        'GPT-4.1 mini LS orig',
+        'GPT-4.1 mini LS swap',
+        'Claude Haiku 4.5 LS orig',
+        'Claude Haiku 4.5 LS swap',
+      ]);
+      expect(new Set(reads)).toEqual(new Set(['103:LS']));
+    });
+
+    it('settles an item once every verdict is recorded and every translation stored, then skips it', () => {
+      const partial = [...variantsFor(items[0]), ...variantsFor(items[1], ['ZH'])];
+      const first = planJudgments(items, partial, [j1], opts);
+      // One verdict of item 1 not recorded yet: rendered now, and item 1 not settled by this plan
+      // (only found recorded later: a plan whose tasks fail to be recorded must plan them again).
+      const recorded = new Set(first.slice(1).map((t) => t.key));
+      const settled = new Set<string>();
+      const fresh = planJudgments(items, partial, [j1], opts, (k) => recorded.has(k), settled);
+      expect(fresh).toEqual([first[0]]);
+      expect(settled).toEqual(new Set());
+      recorded.add(first[0].key);
+      const looked: string[] = [];
+      const planned = (k: string) => {
+        looked.push(k);
+        return recorded.has(k);
+      };
+      expect(planJudgments(items, partial, [j1], opts, planned, settled)).toEqual([]);
+      // Item 1 has both translations, all recorded: settled. Item 2 waits for LS, item 3 for both.
+      expect(settled).toEqual(new Set(['Natural-001']));
+      looked.length = 0;
+      // Its LS arrives: item 2 is planned again (item 1 is not even looked at).
+      const more = [...partial, ...variantsFor(items[1], ['LS'])];
+      const tasks = planJudgments(items, more, [j1], opts, planned, settled);
+      expect(looked.some((k) => k.includes('Natural-001'))).toBe(false);
+      expect(tasks.map((t) => `${t.meta.sourceId} ${t.meta.language} ${t.meta.order}`)).toEqual([
+        'Natural-002 LS orig',
+        'Natural-002 LS swap',
+      ]);
+      expect(settled.has('Natural-002')).toBe(false);
+    });
   });
 });

@@ -111,15 +111,30 @@ export function planTransforms(
   items: readonly Item[],
   opts: PlanOptions,
   transformer: TransformerSpec,
+  /** Tasks a run has recorded, left out unrendered (PlanContext). */
+  planned: (key: string) => boolean = () => false,
+  /** Source ids of items whose every transform the run has recorded (PlanContext.settled). */
+  settled?: Set<string>,
 ): TransformTask[] {
   const defaults = { temperature: opts.transformTemperature, maxOutputTokens: opts.transformMaxOutputTokens };
-  const hashes = new Map(targetLanguages(opts).map((l) => [l, transformPromptHash(opts.templates, l)]));
+  const targets = targetLanguages(opts);
+  // Hashed once a transform is rendered: a run's later plans render none.
+  const hashes = new Map<TargetLanguage, string>();
+  const hashOf = (l: TargetLanguage) => {
+    let h = hashes.get(l);
+    if (h === undefined) hashes.set(l, (h = transformPromptHash(opts.templates, l)));
+    return h;
+  };
   const tasks: TransformTask[] = [];
   for (const item of selectItems(items)) {
-    const source = englishOf(item);
-    for (const [language, promptHash] of hashes) {
+    if (settled?.has(item.sourceId)) continue;
+    let source: VariantText | undefined;
+    for (const language of targets) {
+      const key = transformTaskKey(item.sourceId, language);
+      if (planned(key)) continue;
+      source ??= englishOf(item);
       tasks.push({
-        key: transformTaskKey(item.sourceId, language),
+        key,
         stage: 'transform',
         request: request(
           transformer,
@@ -127,9 +142,11 @@ export function planTransforms(
           LANGUAGE_VARIANT_SCHEMA,
           defaults,
         ),
-        meta: { itemId: item.id, sourceId: item.sourceId, language, promptHash, source },
+        meta: { itemId: item.id, sourceId: item.sourceId, language, promptHash: hashOf(language), source },
       });
     }
+    // Found all recorded (not rendered now: a plan whose tasks fail to be recorded plans them again).
+    if (!source) settled?.add(item.sourceId);
   }
   return tasks;
 }
@@ -147,6 +164,25 @@ export function judgeTaskKey(
 /** The noise floor's second ask of an EN verdict (sample 1): its own slot. */
 export function repeatTaskKey(judge: string, sourceId: string, order: QualityOrder): string {
   return taskKey('judge', judge, sourceId, 'quality', 'EN', order, 'sample', 1);
+}
+
+/**
+ * The variants a plan reads, by item id and language. A run's plans while answers arrive read
+ * only which variants exist (`has`) and the texts of those with a task still to render (`get`):
+ * reading every variant's texts at each plan was ~2 of a 419 × 3 study's 28 CPU-s (issue 39).
+ */
+export interface VariantLookup {
+  has(itemId: number, language: TargetLanguage): boolean;
+  get(itemId: number, language: TargetLanguage): Variant | undefined;
+}
+
+function lookupOf(variants: readonly Variant[] | VariantLookup): VariantLookup {
+  if (!Array.isArray(variants)) return variants as VariantLookup;
+  const index = variantIndex(variants as readonly Variant[]);
+  return {
+    has: (itemId, language) => index.has(`${itemId}:${language}`),
+    get: (itemId, language) => index.get(`${itemId}:${language}`),
+  };
 }
 
 function variantIndex(variants: readonly Variant[]): Map<string, Variant> {
@@ -168,18 +204,23 @@ function variantIndex(variants: readonly Variant[]): Map<string, Variant> {
  */
 export function planJudgments(
   items: readonly Item[],
-  variants: readonly Variant[],
+  variants: readonly Variant[] | VariantLookup,
   judges: readonly JudgeSpec[],
   opts: PlanOptions,
   /** Tasks a run has recorded, left out unrendered (PlanContext). */
   planned: (key: string) => boolean = () => false,
+  /**
+   * Source ids of items whose every verdict the run has recorded, each translation stored
+   * (PlanContext.settled): left out without computing their keys; items found so are added.
+   */
+  settled?: Set<string>,
 ): JudgeTask[] {
   const labels = new Set<string>();
   for (const j of judges) {
     if (labels.has(j.label)) throw new Error(`Two judges share the label "${j.label}"`);
     labels.add(j.label);
   }
-  const byItem = variantIndex(variants);
+  const byItem = lookupOf(variants);
   const selected = selectItems(items);
   const targets = targetLanguages(opts);
   const tasks: JudgeTask[] = [];
@@ -201,9 +242,12 @@ export function planJudgments(
     return { mixing: m };
   };
 
+  // Items with a verdict still to record or a translation not stored yet (settled: the others).
+  const open = new Set<string>();
   for (const judge of judges) {
     const defaults = { temperature: opts.judgeTemperature, maxOutputTokens: opts.judgeMaxOutputTokens };
     for (const item of selected) {
+      if (settled?.has(item.sourceId)) continue;
       const base = {
         judge: judge.label,
         itemId: item.id,
@@ -211,18 +255,22 @@ export function planJudgments(
         subset: item.subset,
         gold: pairwiseFields(item).label,
       };
-      const texts: [Language, VariantText][] = [['EN', englishOf(item)]];
+      const languages: Language[] = ['EN'];
       for (const l of targets) {
-        const v = byItem.get(`${item.id}:${l}`);
-        if (v) texts.push([l, v]);
+        if (byItem.has(item.id, l)) languages.push(l);
+        else open.add(item.sourceId);
       }
-      for (const [language, t] of texts) {
+      for (const language of languages) {
+        // The texts are read only when a task of theirs is rendered.
+        let texts: VariantText | undefined;
         for (const order of QUALITY_ORDERS) {
           const key = judgeTaskKey(judge.label, item.sourceId, 'quality', language, order);
           const repeatKey =
             opts.noiseFloor && language === 'EN' ? repeatTaskKey(judge.label, item.sourceId, order) : null;
           // Recorded tasks are not rendered again (PlanContext).
           if (planned(key) && (repeatKey === null || planned(repeatKey))) continue;
+          open.add(item.sourceId);
+          const t = (texts ??= language === 'EN' ? englishOf(item) : byItem.get(item.id, language)!);
           const [outputA, outputB] = shownPair(order, t.output1, t.output2);
           const pair: PairwiseTexts = { instruction: t.instruction, outputA, outputB };
           const asked = request(
@@ -250,18 +298,19 @@ export function planJudgments(
         }
       }
       if (!opts.tieProbes) continue;
-      const en = pairwiseFields(item);
-      const goldEn = en.label === 1 ? en.output1 : en.output2;
       // ZH first, exactly as before issue 37; then each other probed target in the study's order.
       for (const target of probeTargets(targets)) {
-        const v = byItem.get(`${item.id}:${target}`);
-        if (!v) continue;
-        const goldTarget = en.label === 1 ? v.output1 : v.output2;
+        if (!byItem.has(item.id, target)) continue;
         const language = comparisonOf(target);
         const [enFirst] = probeOrdersOf(target);
         for (const order of probeOrdersOf(target)) {
           const key = judgeTaskKey(judge.label, item.sourceId, 'tie_probe', language, order);
           if (planned(key)) continue;
+          open.add(item.sourceId);
+          const v = byItem.get(item.id, target)!;
+          const en = pairwiseFields(item);
+          const goldEn = en.label === 1 ? en.output1 : en.output2;
+          const goldTarget = en.label === 1 ? v.output1 : v.output2;
           const pair: PairwiseTexts =
             order === enFirst
               ? { instruction: v.instruction, outputA: goldEn, outputB: goldTarget }
@@ -281,6 +330,9 @@ export function planJudgments(
       }
     }
   }
+  // Found all recorded, with every translation stored: later plans of the run skip them whole
+  // (only found so, not when planned now: a plan whose tasks fail to be recorded plans them again).
+  if (settled) for (const item of selected) if (!open.has(item.sourceId)) settled.add(item.sourceId);
   return tasks;
 }
 

@@ -59,6 +59,7 @@ import {
   storeVariants,
   transformFailures,
   transformOutputTokens,
+  storedVariantLookup,
   withStandIns,
 } from './experiment';
 
@@ -106,9 +107,9 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
   stages: [
     {
       name: 'transform',
-      plan: (exp) => {
+      plan: (exp, _db, ctx) => {
         const e = judgeLsExperiment(exp);
-        return planTransforms(e.items, e.options, e.transformer);
+        return planTransforms(e.items, e.options, e.transformer, ctx?.planned, ctx?.settled);
       },
       parse: (json, task) => parseVariant(json, (task.meta as TransformTask['meta']).source),
       group: () => 'transform',
@@ -120,7 +121,17 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       // Verdicts on a translation are planned once it is stored (EN verdicts need none).
       plan: (exp, db, ctx) => {
         const e = judgeLsExperiment(exp);
-        return planJudgments(e.items, currentVariants(db, e.id), e.judges, e.options, ctx?.planned);
+        // A run's plan reads the texts of variants with a verdict still to render, not all.
+        return ctx
+          ? planJudgments(
+              e.items,
+              storedVariantLookup(db, e.id),
+              e.judges,
+              e.options,
+              ctx.planned,
+              ctx.settled,
+            )
+          : planJudgments(e.items, currentVariants(db, e.id), e.judges, e.options);
       },
       parse: (json) => parsePairwiseVerdict(json),
       group: (task) => (task.meta as JudgeTask['meta']).judge,
@@ -137,6 +148,8 @@ export const judgeLsPlugin: ProtocolPlugin<Exp, JudgeLsMetrics> = {
       name: 'verify',
       plan: (exp, db, ctx) => {
         const e = judgeLsExperiment(exp);
+        // Without `verify` nothing is planned: the variants are not read at all.
+        if (!e.options.verify) return [];
         return planVerifications(e.items, currentVariants(db, e.id), e.options, ctx?.planned);
       },
       parse: (json, task) =>

@@ -76,6 +76,32 @@ export function variantsEditedSince(db: Database, experimentId: number, since: s
   return new Set(rows.map((r) => `${r.item_id}:${r.language}`));
 }
 
+/** Which variants are stored, as "itemId:language" (no texts). */
+export function variantKeys(db: Database, experimentId: number): Set<string> {
+  const rows = db
+    .prepare('SELECT item_id, language FROM variants WHERE experiment_id = ?')
+    .all(experimentId) as { item_id: number; language: string }[];
+  return new Set(rows.map((r) => `${r.item_id}:${r.language}`));
+}
+
+/** One variant's texts, or undefined when none is stored. */
+export function variantTexts(
+  db: Database,
+  experimentId: number,
+  itemId: number,
+  language: string,
+): { instruction: string; output1: string; output2: string; manual: boolean } | undefined {
+  const r = db
+    .prepare(
+      'SELECT instruction, output_1, output_2, manual FROM variants WHERE experiment_id = ? AND item_id = ? AND language = ?',
+    )
+    .get(experimentId, itemId, language) as
+    { instruction: string; output_1: string; output_2: string; manual: number } | undefined;
+  return (
+    r && { instruction: r.instruction, output1: r.output_1, output2: r.output_2, manual: r.manual === 1 }
+  );
+}
+
 export function listVariants(db: Database, experimentId: number): VariantRow[] {
   const rows = db
     .prepare('SELECT * FROM variants WHERE experiment_id = ? ORDER BY item_id, language')
