@@ -161,3 +161,26 @@ describe('the tokenizer after an estimate (issue 39)', () => {
     expect(tokenizerLoaded()).toBe(true);
   });
 });
+
+// After the one-study switch above (it stays on): the plan's words are counted by a worker thread.
+describe("a one-study process's estimate counts in a worker (issue 39)", () => {
+  it('never loads the tables in this thread, and counts as the tokenizer does', () => {
+    estimateDone();
+    expect(tokenizerLoaded()).toBe(false);
+    const specs = [
+      spec('Zählt ein Arbeiter diese Wörter?\n\n  Antwort A: ja\n/pfad\nAntwort B: 不是 <|endoftext|>'),
+      spec('Une phrase que personne n’a comptée encore, avec   des espaces\r\net des sauts.'),
+    ];
+    const counter = planTokenCounter();
+    counter.precount(specs);
+    const expected = (s: ChatRequestSpec) =>
+      countTokens(s.system!, { disallowedSpecial: new Set() }) +
+      4 +
+      countTokens(s.messages[0].content, { disallowedSpecial: new Set() }) +
+      4 +
+      countTokens(JSON.stringify(s.response!.schema));
+    for (const s of specs) expect(counter.input(s)).toBe(expected(s));
+    expect(counter.prefix(specs[0])).toBe(cacheablePrefixTokens(specs[0]));
+    expect(tokenizerLoaded()).toBe(false);
+  });
+});

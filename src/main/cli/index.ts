@@ -171,7 +171,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             releaseTokenizerAfterEstimates,
             withExportHeap,
           } = await runtime();
-          // One study in this process: the tokenizer's tables need not outlive its estimates.
+          // One study in this process: its estimates count tokens in a worker thread that ends
+          // (the tables never enter this heap), started now so they load while the run sets up.
           releaseTokenizerAfterEstimates();
           const { config } = loadExperimentConfig(configPath);
           // A config's plan first locked on an experiment that already has answers is registered
