@@ -12,7 +12,13 @@ import {
   planTokenCounter,
 } from '../../src/main/providers/tokens';
 import type { ChatRequestSpec } from '../../src/main/providers/types';
-import { estimateDone, releaseTokenizerAfterEstimates, tokenizerLoaded } from '../../src/main/providers/sdk';
+import {
+  estimateDone,
+  leanTokenizer,
+  releaseTokenizerAfterEstimates,
+  tokenizerLoaded,
+} from '../../src/main/providers/sdk';
+import { createRequire } from 'node:module';
 
 const spec = (user: string): ChatRequestSpec => ({
   provider: 'p',
@@ -129,6 +135,17 @@ describe('counting a text by its words and lines', () => {
     }
     // Cutting after every break would miscount: the rule matters.
     expect(naive('a.\n//x')).not.toBe(count('a.\n//x'));
+  });
+
+  it("is the package's own o200k tokenizer, its ranks read as JSON from this version's layout", () => {
+    const lean = leanTokenizer(createRequire(import.meta.url));
+    expect(lean).toBeDefined();
+    const asText = { disallowedSpecial: new Set<string>() };
+    const dir = join(process.cwd(), 'resources', 'samples');
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+      const text = readFileSync(join(dir, file), 'utf8').slice(0, 20_000);
+      expect(lean!.countTokens(text, asText), file).toBe(countTokens(text, asText));
+    }
   });
 
   it("gives a plan's counter the same counts as the one-request functions", () => {
