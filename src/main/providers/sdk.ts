@@ -94,8 +94,9 @@ export function countsApart(): boolean {
 /** How long an estimate waits for the counting worker before it counts here instead. */
 const APART_TIMEOUT_MS = 120_000;
 
-// The worker: loads the tables as it starts, counts the texts it is sent (as tokens.ts counts a text: special
-// tokens' spellings as text), answers on its port, wakes the waiting thread, and is ended.
+// The worker: loads the tables as it starts, counts the texts it is sent (as tokens.ts counts a
+// text: special tokens' spellings as text), answers on its port, wakes the waiting thread, and is
+// ended.
 const COUNTER_SOURCE = `
 const { workerData: { from, port, flag } } = require('node:worker_threads');
 let countTokens, failed;
@@ -124,9 +125,9 @@ port.once('message', (texts) => {
 
 /**
  * Token counts of `texts` from a worker thread that loads the tables, counts and ends, so they
- * never enter this thread's heap: loaded here, the tables (~58 MiB) made the one-shot run's
- * estimate its peak, and V8 kept most of the freed pages for the rest of the run and the export
- * (issue 39). An isolate's heap is unmapped when its thread ends. Synchronous like the counting it
+ * never enter this thread's heap: loaded here, the tables and their load's garbage (~58 MiB of
+ * heap at the estimate) made the one-shot run's estimate its peak, and V8 kept most of the freed
+ * pages for the rest of the run and the export (issue 39). An isolate's heap is unmapped when its thread ends. Synchronous like the counting it
  * replaces (an estimate is one synchronous pass): this thread sleeps on a shared flag until the
  * worker answers. Undefined when the worker cannot count (the caller then counts here).
  */
