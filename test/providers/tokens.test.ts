@@ -12,7 +12,13 @@ import {
   planTokenCounter,
 } from '../../src/main/providers/tokens';
 import type { ChatRequestSpec } from '../../src/main/providers/types';
-import { estimateDone, releaseTokenizerAfterEstimates, tokenizerLoaded } from '../../src/main/providers/sdk';
+import {
+  estimateDone,
+  leanTokenizer,
+  releaseTokenizerAfterEstimates,
+  tokenizerLoaded,
+} from '../../src/main/providers/sdk';
+import { createRequire } from 'node:module';
 
 const spec = (user: string): ChatRequestSpec => ({
   provider: 'p',
@@ -131,6 +137,17 @@ describe('counting a text by its words and lines', () => {
     expect(naive('a.\n//x')).not.toBe(count('a.\n//x'));
   });
 
+  it("is the package's own o200k tokenizer, its ranks read as JSON from this version's layout", () => {
+    const lean = leanTokenizer(createRequire(import.meta.url));
+    expect(lean).toBeDefined();
+    const asText = { disallowedSpecial: new Set<string>() };
+    const dir = join(process.cwd(), 'resources', 'samples');
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+      const text = readFileSync(join(dir, file), 'utf8').slice(0, 20_000);
+      expect(lean!.countTokens(text, asText), file).toBe(countTokens(text, asText));
+    }
+  });
+
   it("gives a plan's counter the same counts as the one-request functions", () => {
     const counter = planTokenCounter();
     const s = spec('Question (English):\nWho?\n\nGenerated answer:\n/path\nKing George VI');
@@ -159,5 +176,28 @@ describe('the tokenizer after an estimate (issue 39)', () => {
       estimateInputTokens(counted) - countTokens(counted.messages[0].content) + countTokens(fresh),
     );
     expect(tokenizerLoaded()).toBe(true);
+  });
+});
+
+// After the one-study switch above (it stays on): the plan's words are counted by a worker thread.
+describe("a one-study process's estimate counts in a worker (issue 39)", () => {
+  it('never loads the tables in this thread, and counts as the tokenizer does', () => {
+    estimateDone();
+    expect(tokenizerLoaded()).toBe(false);
+    const specs = [
+      spec('Zählt ein Arbeiter diese Wörter?\n\n  Antwort A: ja\n/pfad\nAntwort B: 不是 <|endoftext|>'),
+      spec('Une phrase que personne n’a comptée encore, avec   des espaces\r\net des sauts.'),
+    ];
+    const counter = planTokenCounter();
+    counter.precount(specs);
+    const expected = (s: ChatRequestSpec) =>
+      countTokens(s.system!, { disallowedSpecial: new Set() }) +
+      4 +
+      countTokens(s.messages[0].content, { disallowedSpecial: new Set() }) +
+      4 +
+      countTokens(JSON.stringify(s.response!.schema));
+    for (const s of specs) expect(counter.input(s)).toBe(expected(s));
+    expect(counter.prefix(specs[0])).toBe(cacheablePrefixTokens(specs[0]));
+    expect(tokenizerLoaded()).toBe(false);
   });
 });

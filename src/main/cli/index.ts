@@ -48,8 +48,22 @@ async function openCoreFor(cmd: Command, door: 'cli' | 'web' = 'cli'): Promise<C
   const { dataDir, readOnly } = cmd.optsWithGlobals<GlobalOptions>();
   const readOnlyIfNewer = READING_COMMANDS.has(cmd.name());
   const { openCore } = await runtime();
-  return openCore({ dataDir: resolveDataDir(dataDir), door, readOnly, readOnlyIfNewer });
+  return openCore({
+    dataDir: resolveDataDir(dataDir),
+    door,
+    readOnly,
+    readOnlyIfNewer,
+    ...(cmd.name() === 'run' ? { pageCacheKiB: ONE_SHOT_PAGE_CACHE_KIB } : {}),
+  });
 }
+
+/**
+ * SQLite's own default page cache (better-sqlite3 raises it to 16 MB) for `judge-lab run`, a
+ * process that runs one study and exits: the cache filled up on the 419 × 3 study's store and
+ * stayed through the export, its peak (issue 39: 300 -> 286 MiB, CPU unchanged; pages it
+ * misses are read back from the OS's file cache). Processes that serve many studies keep 16 MB.
+ */
+const ONE_SHOT_PAGE_CACHE_KIB = 2000;
 
 /** Runs one command with the core open, closing it on the way out. */
 async function withCore<T>(cmd: Command, fn: (core: CoreDoor) => Promise<T> | T): Promise<T> {
@@ -171,7 +185,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             releaseTokenizerAfterEstimates,
             withExportHeap,
           } = await runtime();
-          // One study in this process: the tokenizer's tables need not outlive its estimates.
+          // One study in this process: its estimates count tokens in a worker thread that ends
+          // (the tables never enter this heap), started now so they load while the run sets up.
           releaseTokenizerAfterEstimates();
           const { config } = loadExperimentConfig(configPath);
           // A config's plan first locked on an experiment that already has answers is registered

@@ -85,6 +85,7 @@ export function estimateTasks(
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
   const tokens = planTokenCounter();
+  tokens.precount(tasks.map((t) => t.request));
   // System prompts seen, by lane (the prompt itself is a shared string: no copy joined to a key).
   const prefixes = new Map<string, Set<string>>();
   const usageOf = (t: ProtocolTask, endpoint: string, inputTokens: number, outputTokens: number): Usage => {

@@ -62,6 +62,8 @@ export interface CoreOptions {
   readOnly?: boolean;
   /** Open read-only, instead of refusing, a store a newer release made (commands that only read). */
   readOnlyIfNewer?: boolean;
+  /** SQLite's page cache of the store's connection, KiB (store/db.ts `pageCacheKiB`). */
+  pageCacheKiB?: number;
 }
 
 /**
@@ -90,7 +92,7 @@ export class Core {
       this.readOnlyNote = `The data store ${file} is open read-only (--read-only): nothing is written.`;
     } else {
       try {
-        this.db = openDatabase(file);
+        this.db = openDatabase(file, { pageCacheKiB: opts.pageCacheKiB });
       } catch (err) {
         if (!(err instanceof NewerStoreError) || !opts.readOnlyIfNewer) throw err;
         this.db = openDatabase(file, { readOnly: true });

@@ -2,6 +2,7 @@
 // were ~0.4 CPU-s and ~70 MB of every `judge-lab serve` start and of every CLI command that never
 // calls a provider (issue 27). The first call of a run waits for its SDK once.
 import { createRequire } from 'node:module';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 type OpenAIModule = typeof import('openai');
@@ -21,7 +22,40 @@ export function loadOpenAISdk(): Promise<OpenAIModule> {
 
 /** Counting is synchronous (an estimate counts thousands of prompts in one pass), so the tokenizer is required, once. */
 export function loadTokenizer(): Tokenizer {
-  return (tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer);
+  const req = createRequire(import.meta.url);
+  return (tokenizer ??= (leanTokenizer(req) as Tokenizer | undefined) ?? (req('gpt-tokenizer') as Tokenizer));
+}
+
+/**
+ * The package's o200k tokenizer, its ranks read as JSON instead of compiled: the ranks file is two
+ * array literals of ~100,000 strings on one line each, and V8's parser keeps ~15 MiB of its
+ * working memory for them in the thread's malloc arena after the load, which the C library never
+ * hands back (`[heap]` 29 → 15 MiB; also ~10 % less CPU). The same ranks (checked: the arrays are
+ * the literals' values) given to the package's own `GptEncoding.getEncodingApi`, as its
+ * `encoding/o200k_base.js` does, so counts are the package's. Undefined if the file is not laid out
+ * as expected (another version): the caller then requires the package as it is. Self-contained,
+ * with only `req`: the counting worker runs its source too (`COUNTER_SOURCE`).
+ */
+export function leanTokenizer(req: NodeJS.Require): { countTokens: Tokenizer['countTokens'] } | undefined {
+  try {
+    const { readFileSync } = req('node:fs') as typeof import('node:fs');
+    const { dirname, join } = req('node:path') as typeof import('node:path');
+    const dir = dirname(req.resolve('gpt-tokenizer'));
+    const source = readFileSync(join(dir, 'bpeRanks', 'o200k_base.js'), 'utf8');
+    const literals = [...source.matchAll(/^const c\d+ = (\[[^\n]*\]);$/gm)];
+    const declared = source.match(/^const c\d+ = /gm)?.length ?? 0;
+    const joined = /^const bpe = c0(\.concat\(c\d+(, c\d+)*\))?;$/m.exec(source);
+    if (literals.length === 0 || literals.length !== declared || !joined) return undefined;
+    const ranks = ([] as unknown[]).concat(...literals.map((m) => JSON.parse(m[1]) as unknown[]));
+    const { GptEncoding } = req(join(dir, 'GptEncoding.js')) as {
+      GptEncoding: {
+        getEncodingApi(name: string, ranks: () => unknown[]): { countTokens: Tokenizer['countTokens'] };
+      };
+    };
+    return GptEncoding.getEncodingApi('o200k_base', () => ranks);
+  } catch {
+    return undefined;
+  }
 }
 
 // Only a process that runs one study and exits (`judge-lab run`) lets the tables go after an
@@ -29,9 +63,14 @@ export function loadTokenizer(): Tokenizer {
 // run when all did (issue 39: the e2e validation cells 63 s -> 266 s).
 let releaseAfterEstimates = false;
 
-/** Asked by `judge-lab run`: after each estimate the tokenizer's tables may be collected (issue 39). */
+/**
+ * Asked by `judge-lab run`: its estimates count in a worker thread that ends after each (below),
+ * and tables loaded here all the same (a lane's TPM budget) go after each estimate (issue 39).
+ * The first worker starts now and loads the tables while the run opens its store and plans.
+ */
 export function releaseTokenizerAfterEstimates(): void {
   releaseAfterEstimates = true;
+  ready ??= startCounter();
 }
 
 /**
@@ -45,6 +84,96 @@ export function estimateDone(): void {
   const req = createRequire(import.meta.url);
   for (const id of Object.keys(req.cache))
     if (/[\\/]node_modules[\\/]gpt-tokenizer[\\/]/.test(id)) delete req.cache[id];
+}
+
+/** Whether this process runs one study (`judge-lab run`): an estimate then counts in a worker (below). */
+export function countsApart(): boolean {
+  return releaseAfterEstimates;
+}
+
+/** How long an estimate waits for the counting worker before it counts here instead. */
+const APART_TIMEOUT_MS = 120_000;
+
+// The worker: loads the tables as it starts, counts the texts it is sent (as tokens.ts counts a
+// text: special tokens' spellings as text), answers on its port, wakes the waiting thread, and is
+// ended.
+const COUNTER_SOURCE = `
+const { workerData: { from, port, flag } } = require('node:worker_threads');
+let countTokens, failed;
+try {
+  const req = require('node:module').createRequire(from);
+  ({ countTokens } = (${leanTokenizer.toString()})(req) ?? req('gpt-tokenizer'));
+} catch (err) {
+  failed = err;
+}
+port.once('message', (texts) => {
+  let reply;
+  try {
+    if (failed) throw failed;
+    const asText = { disallowedSpecial: new Set() };
+    const counts = new Int32Array(texts.length);
+    for (let i = 0; i < texts.length; i++) counts[i] = countTokens(texts[i], asText);
+    reply = { counts };
+  } catch (err) {
+    reply = { error: String(err) };
+  }
+  port.postMessage(reply);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+});
+`;
+
+/**
+ * Token counts of `texts` from a worker thread that loads the tables, counts and ends, so they
+ * never enter this thread's heap: loaded here, the tables and their load's garbage (~58 MiB of
+ * heap at the estimate) made the one-shot run's estimate its peak, and V8 kept most of the freed
+ * pages for the rest of the run and the export (issue 39). An isolate's heap is unmapped when its thread ends. Synchronous like the counting it
+ * replaces (an estimate is one synchronous pass): this thread sleeps on a shared flag until the
+ * worker answers. Undefined when the worker cannot count (the caller then counts here).
+ */
+export function countInWorker(texts: string[]): Int32Array | undefined {
+  if (texts.length === 0) return new Int32Array(0);
+  const counter = ready ?? startCounter();
+  ready = undefined;
+  if (!counter) return undefined;
+  const { worker, port, flag } = counter;
+  try {
+    port.postMessage(texts);
+    if (Atomics.wait(flag, 0, 0, APART_TIMEOUT_MS) === 'timed-out') return undefined;
+    const reply = receiveMessageOnPort(port)?.message as { counts?: Int32Array } | undefined;
+    return reply?.counts?.length === texts.length ? reply.counts : undefined;
+  } finally {
+    port.close();
+    void worker.terminate();
+  }
+}
+
+interface Counter {
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+}
+
+/** A counting worker started ahead (by `releaseTokenizerAfterEstimates`), used by the next estimate. */
+let ready: Counter | undefined;
+
+function startCounter(): Counter | undefined {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  try {
+    const worker = new Worker(COUNTER_SOURCE, {
+      eval: true,
+      // Packages are found from this module, not from the worker's working directory.
+      workerData: { from: import.meta.url, port: port2, flag },
+      transferList: [port2],
+    });
+    // A worker waiting for an estimate that never comes (a run that fails first) keeps no process alive.
+    worker.unref();
+    port1.unref();
+    return { worker, port: port1, flag };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the tokenizer's tables are loaded (tests of the release above). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { loadTokenizer } from './sdk';
+import { countInWorker, countsApart, loadTokenizer } from './sdk';
 import type { ChatRequestSpec } from './types';
 
 /**
@@ -60,6 +60,11 @@ function countedTokens(text: string): number {
   const hit = counted.get(key);
   if (hit !== undefined) return hit;
   const n = loadTokenizer().countTokens(text, AS_TEXT);
+  remember(key, n);
+  return n;
+}
+
+function remember(key: string, n: number): void {
   counted.set(key, n);
   countedChars += key.length;
   for (const [oldest] of counted) {
@@ -67,7 +72,6 @@ function countedTokens(text: string): number {
     counted.delete(oldest);
     countedChars -= oldest.length;
   }
-  return n;
 }
 
 // Chat formats add a few tokens of framing per message; 4 is OpenAI's documented rule of thumb.
@@ -103,6 +107,8 @@ function inputTokensWith(spec: ChatRequestSpec, count: (text: string) => number)
 export function planTokenCounter(): {
   input(spec: ChatRequestSpec): number;
   prefix(spec: ChatRequestSpec): number;
+  /** Counts ahead, in a one-study process, the words of these requests (see `precountApart`). */
+  precount(specs: Iterable<ChatRequestSpec>): void;
 } {
   const once = (count: (text: string) => number) => {
     const counted = new Map<string, number>();
@@ -118,7 +124,42 @@ export function planTokenCounter(): {
   return {
     input: (spec) => inputTokensWith(spec, count),
     prefix: (spec) => prefixTokensWith(spec, count),
+    precount: precountApart,
   };
+}
+
+/**
+ * In a process that runs one study (`judge-lab run`, sdk.ts `countsApart`): the words a plan's
+ * counter will ask `countedTokens` for and that are not counted yet, counted in one pass by a
+ * worker thread that ends after it (sdk.ts `countInWorker`), so the tokenizer's tables never load
+ * in this thread. The words are cut exactly as the counter cuts them (`countByLines`,
+ * `countByWords`), so the counter then finds every one counted and the counts are the same. If the
+ * worker cannot count, nothing is remembered and the counter counts here as before.
+ */
+function precountApart(specs: Iterable<ChatRequestSpec>): void {
+  if (!countsApart()) return;
+  const missing = new Set<string>();
+  const lines = new Set<string>();
+  const texts = new Set<string>();
+  const word = (w: string) => {
+    if (!missing.has(w) && !counted.has(cacheKey(w))) missing.add(w);
+    return 0;
+  };
+  const line = (l: string) => {
+    if (lines.has(l)) return 0;
+    lines.add(l);
+    return countByWords(l, word);
+  };
+  const text = (t: string) => {
+    if (texts.has(t)) return 0;
+    texts.add(t);
+    return countByLines(t, line);
+  };
+  for (const spec of specs) inputTokensWith(spec, text);
+  const words = [...missing];
+  const counts = countInWorker(words);
+  if (!counts) return;
+  for (let i = 0; i < words.length; i++) remember(cacheKey(words[i]), counts[i]);
 }
 
 const SLASH = 47;

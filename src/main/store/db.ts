@@ -19,6 +19,11 @@ export interface OpenOptions {
    * write, e.g. one a newer release made. Writes then fail.
    */
   readOnly?: boolean;
+  /**
+   * SQLite's page cache for this connection, in KiB (default: better-sqlite3's 16,000). Its
+   * pages are the C library's memory, kept while the connection is open.
+   */
+  pageCacheKiB?: number;
 }
 
 /** A store made by a newer release: this one refuses to write to it (it may read it). */
@@ -126,6 +131,8 @@ function prepare(db: Database, file: string, opts: OpenOptions): Database {
     walMode(db);
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
+    if (opts.pageCacheKiB !== undefined)
+      db.pragma(`cache_size = -${Math.max(0, Math.round(opts.pageCacheKiB))}`);
     immediateTransactions(db);
     if (opts.check !== false) {
       const problems = quickCheckProblems(db);
