@@ -127,9 +127,10 @@ port.once('message', (texts) => {
  * Token counts of `texts` from a worker thread that loads the tables, counts and ends, so they
  * never enter this thread's heap: loaded here, the tables and their load's garbage (~58 MiB of
  * heap at the estimate) made the one-shot run's estimate its peak, and V8 kept most of the freed
- * pages for the rest of the run and the export (issue 39). An isolate's heap is unmapped when its thread ends. Synchronous like the counting it
- * replaces (an estimate is one synchronous pass): this thread sleeps on a shared flag until the
- * worker answers. Undefined when the worker cannot count (the caller then counts here).
+ * pages for the rest of the run and the export (issue 39). An isolate's heap is unmapped when its
+ * thread ends. Synchronous like the counting it replaces (an estimate is one synchronous pass):
+ * this thread sleeps on a shared flag until the worker answers. Undefined when the worker cannot
+ * count (the caller then counts here).
  */
 export function countInWorker(texts: string[]): Int32Array | undefined {
   if (texts.length === 0) return new Int32Array(0);
