@@ -95,6 +95,14 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
   return [...rewrites, ...derivedViews(exp, items, judgmentsOf), ...promptViews(exp, items, judgmentsOf)];
 }
 
+/** The judgments of one response under a condition and its base (the browser's verdict columns). */
+type JudgmentsOf = (
+  sourceId: string,
+  slot: string,
+  base: Condition,
+  variant: Condition,
+) => BiasVariantView['judgments'];
+
 /**
  * The code-made conditions' rows (`text: { derive }`, no call, never audited): each text beside
  * the text of the base its effect starts from (a fake reference, an irrelevant sentence: beside a
@@ -107,12 +115,7 @@ export function variantViews(db: Database, view: ExperimentView, flaggedOnly = f
 function derivedViews(
   exp: BiasExperiment,
   items: readonly BiasItem[],
-  judgmentsOf: (
-    sourceId: string,
-    slot: string,
-    base: Condition,
-    variant: Condition,
-  ) => BiasVariantView['judgments'],
+  judgmentsOf: JudgmentsOf,
 ): BiasVariantView[] {
   const pairwise = exp.options.mode === 'pairwise';
   const effects = allEffects();
@@ -166,12 +169,7 @@ function derivedViews(
 function promptViews(
   exp: BiasExperiment,
   items: readonly BiasItem[],
-  judgmentsOf: (
-    sourceId: string,
-    slot: string,
-    base: Condition,
-    variant: Condition,
-  ) => BiasVariantView['judgments'],
+  judgmentsOf: JudgmentsOf,
 ): BiasVariantView[] {
   const conditions = selectedProbes(exp.options).flatMap((p) =>
     p.conditions.filter((c) => 'same' in c.text && c.prompt !== undefined),

@@ -248,12 +248,13 @@ export function planJudgments(
     const defaults = { temperature: opts.judgeTemperature, maxOutputTokens: opts.judgeMaxOutputTokens };
     for (const item of selected) {
       if (settled?.has(item.sourceId)) continue;
+      const en = pairwiseFields(item);
       const base = {
         judge: judge.label,
         itemId: item.id,
         sourceId: item.sourceId,
         subset: item.subset,
-        gold: pairwiseFields(item).label,
+        gold: en.label,
       };
       const languages: Language[] = ['EN'];
       for (const l of targets) {
@@ -308,7 +309,6 @@ export function planJudgments(
           if (planned(key)) continue;
           open.add(item.sourceId);
           const v = byItem.get(item.id, target)!;
-          const en = pairwiseFields(item);
           const goldEn = en.label === 1 ? en.output1 : en.output2;
           const goldTarget = en.label === 1 ? v.output1 : v.output2;
           const pair: PairwiseTexts =

@@ -4,7 +4,7 @@
 // token ratio rewrite / original inside `TONE_BAND`). Effects: warmer − original and harsher −
 // original (pointwise score change; pairwise the worse response's win score and flip rate).
 // Placebo: the original asked again. The rewrites are costed in the estimate as every rewrite is.
-import type { BiasProbe, JudgePrompt } from '../probe-types';
+import type { BiasProbe, Bilingual, ConditionSpec, JudgePrompt } from '../probe-types';
 import type { Mode } from '../types';
 import { SIMULATED_TONE } from '../../../simulated-tone';
 
@@ -40,39 +40,34 @@ function detectWarm(prompt: JudgePrompt, mode: Mode): 'A' | 'B' | 'response' | n
   return (['A', 'B'] as const).find((x) => warm(section(prompt.user, `response_${x.toLowerCase()}`))) ?? null;
 }
 
+/** A rewrite of the response (pairwise: the worse one) in another tone, its content kept. */
+function toneCondition(id: string, name: Bilingual, tone: string): ConditionSpec {
+  return {
+    id,
+    name,
+    text: {
+      rewrite: {
+        instructions: `Rewrite the response in a ${tone} tone. ${KEEP}`,
+        from: 'original',
+        placeholder: '{{response}}',
+        band: () => TONE_BAND,
+        check: () => ['tone_band', TONE_BAND],
+      },
+    },
+    pointwise: true,
+    pairwise: { worse: true, betterAs: 'original' },
+  };
+}
+
 export const sentimentProbe: BiasProbe = {
   id: 'sentiment',
   conditions: [
-    {
-      id: 'warmer',
-      name: { en: 'Warmer tone', zh: '语气更温和' },
-      text: {
-        rewrite: {
-          instructions: `Rewrite the response in a warmer, friendlier and more encouraging tone. ${KEEP}`,
-          from: 'original',
-          placeholder: '{{response}}',
-          band: () => TONE_BAND,
-          check: () => ['tone_band', TONE_BAND],
-        },
-      },
-      pointwise: true,
-      pairwise: { worse: true, betterAs: 'original' },
-    },
-    {
-      id: 'harsher',
-      name: { en: 'Harsher tone', zh: '语气更严厉' },
-      text: {
-        rewrite: {
-          instructions: `Rewrite the response in a colder, harsher and more dismissive tone. ${KEEP}`,
-          from: 'original',
-          placeholder: '{{response}}',
-          band: () => TONE_BAND,
-          check: () => ['tone_band', TONE_BAND],
-        },
-      },
-      pointwise: true,
-      pairwise: { worse: true, betterAs: 'original' },
-    },
+    toneCondition(
+      'warmer',
+      { en: 'Warmer tone', zh: '语气更温和' },
+      'warmer, friendlier and more encouraging',
+    ),
+    toneCondition('harsher', { en: 'Harsher tone', zh: '语气更严厉' }, 'colder, harsher and more dismissive'),
   ],
   effects: [
     {
