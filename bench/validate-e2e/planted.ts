@@ -166,14 +166,18 @@ export function repeatNoiseChecks(lab: () => Lab): Check[] {
 
 // ---- bias probes: a planted length effect -----------------------------------------------------
 
-/** The planted paired difference (longer − original score) of a `-long<r>-noise<e>` judge. */
+/**
+ * The planted paired difference of a `-long<r>-noise<e>` judge (longer − original) and of a
+ * `-long0-noise<e>-bias-<probe><r>` judge (a probe's variant − base): a point more on r of the
+ * perturbed responses, with per-ask noise e.
+ */
 export function plantedLength(rate: number, noise: number) {
   const sd = Math.sqrt(rate * (1 - rate) + 2 * noise);
   return { mean: rate, sd, dz: rate / sd };
 }
 
 /** n pair items as the plan reads them (the LLMBar sample's kind: two responses each). */
-const pairItems = (n: number): Item[] =>
+export const pairItems = (n: number): Item[] =>
   Array.from({ length: n }, (_, i) => ({
     id: i + 1,
     datasetId: 1,

@@ -21,11 +21,11 @@
 // all, Holm within the judge × category family, i.e. the probe's effects in that mode) must flag
 // in at most α of runs.
 import { biasPower } from '../../src/main/protocols/bias-probes/power';
-import type { Item } from '../../src/shared/domain';
 import { biasProbes, conditionById, ORIGINAL } from '../../src/shared/protocols/bias-probes/probe-registry';
 import type { BiasProbe, EffectSpec } from '../../src/shared/protocols/bias-probes/probe-types';
 import type { BiasMetrics, Mode, ProbeRow } from '../../src/shared/protocols/bias-probes/types';
 import { pairedTPower, WILCOXON_ARE } from '../../src/shared/stats/power';
+import { pairItems, plantedLength } from './planted';
 import { ALPHA } from './position';
 import type { Cell, Check } from './runner';
 import { replicateModel, sampleSeed, type Lab } from './studies';
@@ -52,19 +52,6 @@ export function promptOnly(effect: EffectSpec): boolean {
   });
 }
 
-const pairItems = (n: number): Item[] =>
-  Array.from({ length: n }, (_, i) => ({
-    id: i + 1,
-    datasetId: 1,
-    sourceId: `i${i}`,
-    position: i,
-    subset: null,
-    instruction: 'q',
-    output1: 'a',
-    output2: 'b',
-    label: 1,
-  }));
-
 /**
  * The app's plan for a pointwise planted effect: the probe's power rows (its own model or the
  * kit's) at the planted d_z, their Wilcoxon row's items for 80 % (the test the probe row reports),
@@ -72,8 +59,7 @@ const pairItems = (n: number): Item[] =>
  * family's size when the probe has several effects (Bonferroni: Holm's first step).
  */
 export function planProbe(probe: BiasProbe, effect: EffectSpec, rate: number, noise: number, n: number) {
-  const sd = Math.sqrt(rate * (1 - rate) + 2 * noise);
-  const dz = rate / sd;
+  const { sd, dz } = plantedLength(rate, noise);
   const id = `paired_difference:${effect.id}`;
   const rows = biasPower.comparisons(
     { items: pairItems(n), options: { probes: [probe.id], shorter: false, mode: 'pointwise' } as never },
