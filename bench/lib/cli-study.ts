@@ -34,6 +34,8 @@ export interface StudyFigures {
   boundS: number;
   busiest: number;
   cpuS: number;
+  userS: number;
+  sysS: number;
   rssMiB: number;
   /** Peak RSS (MiB) sampled every 20 ms up to the last answer, and after it (the export); null if not sampled. */
   rssRunMiB: number | null;
@@ -108,7 +110,7 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
       `const marks=[];setInterval(()=>{marks.push([Date.now(),cpu()]);if(marks.length>400)marks.splice(0,200)},50).unref();` +
       `const rss=new Map();setInterval(()=>{const s=Math.floor(Date.now()/1e3),r=process.memoryUsage.rss();if(r>(rss.get(s)??0))rss.set(s,r)},20).unref();` +
       `process.on('exit',()=>{const u=process.resourceUsage();` +
-      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:cpu(),rssMiB:u.maxRSS/1024,marks,rss:[...rss]}))})`,
+      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:cpu(),userS:u.userCPUTime/1e6,sysS:u.systemCPUTime/1e6,rssMiB:u.maxRSS/1024,marks,rss:[...rss]}))})`,
   )}`;
   const load0 = loadavg()[0];
   let stderr = '';
@@ -142,6 +144,8 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
   mock.close();
   const own = JSON.parse(readFileSync(usage, 'utf8')) as {
     cpu: number;
+    userS: number;
+    sysS: number;
     rssMiB: number;
     marks: [number, number][];
     rss: [number, number][];
@@ -167,6 +171,8 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     boundS: (busiest / shape.rpm) * 60,
     busiest,
     cpuS: own.cpu,
+    userS: own.userS,
+    sysS: own.sysS,
     rssMiB: own.rssMiB,
     rssRunMiB,
     rssExportMiB,
@@ -197,6 +203,6 @@ export function printStudy(
     `    start → first request ${f.startToFirstS.toFixed(2)} s; last answer → exit ${f.lastAnswerToExitS.toFixed(2)} s (CPU ${f.cpuAfterLastAnswerS?.toFixed(2) ?? '?'} s)`,
   );
   console.log(
-    `    command CPU ${f.cpuS.toFixed(1)} s (target ≤ ${targets.cpu}: ${mark(f.cpuS <= targets.cpu)}); peak RSS ${f.rssMiB.toFixed(0)} MiB (target ≤ ${targets.rss}: ${mark(f.rssMiB <= targets.rss)}; sampled: up to the last answer ${f.rssRunMiB?.toFixed(0) ?? '?'}, after it ${f.rssExportMiB?.toFixed(0) ?? '?'}); the mock's CPU ${f.stats.cpuSeconds.toFixed(1)} s`,
+    `    command CPU ${f.cpuS.toFixed(1)} s (user ${f.userS.toFixed(1)}, system ${f.sysS.toFixed(1)}; target ≤ ${targets.cpu}: ${mark(f.cpuS <= targets.cpu)}); peak RSS ${f.rssMiB.toFixed(0)} MiB (target ≤ ${targets.rss}: ${mark(f.rssMiB <= targets.rss)}; sampled: up to the last answer ${f.rssRunMiB?.toFixed(0) ?? '?'}, after it ${f.rssExportMiB?.toFixed(0) ?? '?'}); the mock's CPU ${f.stats.cpuSeconds.toFixed(1)} s`,
   );
 }
