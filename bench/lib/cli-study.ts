@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cliLauncher } from './launcher';
 import { LLMBAR, spawnMock, type MockStats } from './mock-process';
 
 export interface StudyShape {
@@ -36,6 +37,8 @@ export interface StudyFigures {
   cpuS: number;
   userS: number;
   sysS: number;
+  /** How the command was started (the launcher's variables and Node options). */
+  launch: string;
   rssMiB: number;
   /** Peak RSS (MiB) sampled every 20 ms up to the last answer, and after it (the export); null if not sampled. */
   rssRunMiB: number | null;
@@ -115,10 +118,15 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
   const load0 = loadavg()[0];
   let stderr = '';
   const t0 = Date.now();
+  // As the installed command starts (its first line's variables and Node options), unless
+  // BENCH_CLI_PLAIN=1: `node bin/judge-lab.mjs` as it is, for a before/after of the launcher.
+  const launcher =
+    process.env.BENCH_CLI_PLAIN === '1' ? { env: {}, nodeArgs: [] } : cliLauncher(process.cwd());
   const code = await new Promise<number>((done) => {
     const child = spawn(
       process.execPath,
       [
+        ...launcher.nodeArgs,
         // BENCH_CLI_NODE_ARGS: Node options for the CLI's process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
         ...(process.env.BENCH_CLI_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
         '--import',
@@ -131,7 +139,7 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
         '--data-dir',
         join(work, 'data'),
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MOCK_KEY: 'sk-mock' } },
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...launcher.env, MOCK_KEY: 'sk-mock' } },
     );
     child.stderr.on('data', (chunk: Buffer) => {
       if (process.env.BENCH_VERBOSE) process.stderr.write(chunk);
@@ -172,6 +180,12 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     busiest,
     cpuS: own.cpu,
     userS: own.userS,
+    launch: [
+      ...Object.entries(launcher.env).map(([k, v]) => `${k}=${v}`),
+      'node',
+      ...launcher.nodeArgs,
+      'bin/judge-lab.mjs run …',
+    ].join(' '),
     sysS: own.sysS,
     rssMiB: own.rssMiB,
     rssRunMiB,
@@ -195,6 +209,7 @@ export function printStudy(
       .map(([m, n]) => `${m} ${n}`)
       .join(', ')}; 429s ${f.stats.byStatus['429'] ?? 0} of ${f.stats.total}`,
   );
+  console.log(`    started as: ${f.launch}`);
   console.log(`    busiest lane's bound: ${f.busiest} calls = ${f.boundS.toFixed(1)} s`);
   console.log(
     `    command wall ${f.wallS.toFixed(1)} s = ${(f.wallS / f.boundS).toFixed(3)}× the bound (target ≤ ${targets.wall}×: ${mark(f.wallS <= targets.wall * f.boundS)}); first request to last answer ${f.trafficS.toFixed(1)} s = ${(f.trafficS / f.boundS).toFixed(3)}×`,

@@ -1,0 +1,52 @@
+// Issue 39: the installed command starts with a smaller young generation and two malloc arenas
+// (bin/judge-lab.mjs's first line; the benchmarks start the CLI the same way, bench/lib/launcher.ts).
+// Run as a PATH command runs it: the script file itself, so the kernel (or npm's shim) reads the line.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliLauncher, launcherOf } from '../../bench/lib/launcher';
+import { assertBuilt } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+
+const BIN = join(process.cwd(), 'bin', 'judge-lab.mjs');
+
+describe('the judge-lab launcher', () => {
+  it('names its memory settings on its first line', () => {
+    expect(cliLauncher(process.cwd())).toEqual({
+      env: { MALLOC_ARENA_MAX: '2' },
+      nodeArgs: ['--max-semi-space-size=2'],
+    });
+  });
+
+  it('starts the CLI with them when the script itself is run', () => {
+    assertBuilt();
+    // What the started process sees, written as it exits (after the CLI printed its version).
+    const seen = `data:text/javascript,${encodeURIComponent(
+      `import v8 from 'node:v8';process.on('exit',()=>process.stderr.write(JSON.stringify({argv:process.execArgv,arenas:process.env.MALLOC_ARENA_MAX,newSpace:v8.getHeapSpaceStatistics().find(s=>s.space_name==='new_space').space_size})))`,
+    )}`;
+    const env = { ...process.env, NODE_OPTIONS: `--import=${seen}` };
+    delete env.MALLOC_ARENA_MAX;
+    const run = spawnSync(BIN, ['--version'], { env, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const s = JSON.parse(run.stderr) as { argv: string[]; arenas: string; newSpace: number };
+    expect(s.argv).toContain('--max-semi-space-size=2');
+    expect(s.arenas).toBe('2');
+    // Both semi-spaces of the young generation, at most 2 MiB each (V8's default grows to 16 each).
+    expect(s.newSpace).toBeLessThanOrEqual(4 * 2 ** 20);
+  });
+
+  it('refuses a first line it cannot read, naming the file and line', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const bad = join(dir, 'x.mjs');
+      writeFileSync(bad, '#!/bin/sh\necho\n');
+      expect(() => launcherOf(bad)).toThrow(`${bad}:1: expected`);
+      writeFileSync(bad, '#!/usr/bin/env -S A=1 deno run\n');
+      expect(() => launcherOf(bad)).toThrow(`${bad}:1: the program must be "node"`);
+    } finally {
+      cleanup();
+    }
+  });
+});
