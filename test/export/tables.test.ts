@@ -8,7 +8,7 @@ import { tableToCsv, UTF8_BOM } from '../../src/main/report/csv';
 import { formatCi, formatP, formatPct, formatUsd } from '../../src/shared/report/format';
 import { buildTables, reasonMatchesRule } from '../../src/shared/protocols/judge-ls/report/tables';
 import { formatCell, type Table } from '../../src/shared/report/table';
-import { writeXlsx } from '../../src/main/report/xlsx';
+import { excelJs, writeXlsx } from '../../src/main/report/xlsx';
 import { JUDGES, makeMetrics, SUBSETS } from './fixture';
 
 const tables = buildTables(makeMetrics());
@@ -276,5 +276,12 @@ describe('writeXlsx', () => {
     const total = usage.getRow(usage.rowCount);
     expect(total.getCell(1).value).toBe('Total');
     expect(total.font?.bold).toBe(true);
+  });
+
+  it("loads the package's own Workbook without its streaming parts (the layout of the pinned exceljs)", () => {
+    // If an exceljs upgrade moves the file, the loader falls back to the whole package: this
+    // test then fails, so the saving is not lost unnoticed.
+    expect(excelJs().Workbook).toBe(ExcelJS.Workbook);
+    expect(Object.keys(excelJs())).toEqual(['Workbook']);
   });
 });
