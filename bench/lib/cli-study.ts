@@ -10,6 +10,13 @@ import { join } from 'node:path';
 import { cliLauncher } from './launcher';
 import { LLMBAR, spawnMock, type MockStats } from './mock-process';
 
+export interface GcPauses {
+  minorS: number;
+  minorN: number;
+  majorS: number;
+  majorN: number;
+}
+
 export interface StudyShape {
   items: number;
   /** Judge models; the transform runs on gpt-4.1-mini. */
@@ -37,10 +44,12 @@ export interface StudyFigures {
   cpuS: number;
   userS: number;
   sysS: number;
+  /** The main thread's GC pauses, seconds and counts. */
+  gc: GcPauses;
   /** How the command was started (the launcher's variables and Node options). */
   launch: string;
   rssMiB: number;
-  /** Peak RSS (MiB) sampled every 20 ms up to the last answer, and after it (the export); null if not sampled. */
+  /** Peak RSS (MiB) sampled every 50 ms up to the last answer, and after it (the export); null if not sampled. */
   rssRunMiB: number | null;
   rssExportMiB: number | null;
   /** 1-minute load average at the start and at the end. */
@@ -107,13 +116,16 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
   );
   // Runs in the command's process: its own CPU time and peak RSS when it exits, its CPU time
   // every 50 ms (worker threads included), to tell the CPU it spent after the last answer, and
-  // its RSS every 20 ms (the largest per 1 s bucket), to tell the run's peak from the export's.
+  // its RSS at the same ticks (the largest per 1 s bucket), to tell the run's peak from the
+  // export's. One timer: the probe's own CPU counts in the command's (~0.1 s at 20 ms RSS ticks).
   const probe = `data:text/javascript,${encodeURIComponent(
-    `import{writeFileSync}from'node:fs';const cpu=()=>{const u=process.resourceUsage();return(u.userCPUTime+u.systemCPUTime)/1e6};` +
-      `const marks=[];setInterval(()=>{marks.push([Date.now(),cpu()]);if(marks.length>400)marks.splice(0,200)},50).unref();` +
-      `const rss=new Map();setInterval(()=>{const s=Math.floor(Date.now()/1e3),r=process.memoryUsage.rss();if(r>(rss.get(s)??0))rss.set(s,r)},20).unref();` +
+    `import{writeFileSync}from'node:fs';import{PerformanceObserver,constants as k}from'node:perf_hooks';const cpu=()=>{const u=process.resourceUsage();return(u.userCPUTime+u.systemCPUTime)/1e6};` +
+      // The main thread's GC pauses (minor: scavenges; major: mark-compacts), from V8's own records.
+      `const gc={minorS:0,minorN:0,majorS:0,majorN:0};new PerformanceObserver(l=>{for(const e of l.getEntries()){const m=e.detail?.kind===k.NODE_PERFORMANCE_GC_MINOR;gc[m?'minorS':'majorS']+=e.duration/1e3;gc[m?'minorN':'majorN']++}}).observe({entryTypes:['gc']});` +
+      `const marks=[],rss=new Map();setInterval(()=>{const t=Date.now();marks.push([t,cpu()]);if(marks.length>400)marks.splice(0,200);` +
+      `const s=Math.floor(t/1e3),r=process.memoryUsage.rss();if(r>(rss.get(s)??0))rss.set(s,r)},50).unref();` +
       `process.on('exit',()=>{const u=process.resourceUsage();` +
-      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:cpu(),userS:u.userCPUTime/1e6,sysS:u.systemCPUTime/1e6,rssMiB:u.maxRSS/1024,marks,rss:[...rss]}))})`,
+      `writeFileSync(${JSON.stringify(usage)},JSON.stringify({cpu:cpu(),userS:u.userCPUTime/1e6,sysS:u.systemCPUTime/1e6,rssMiB:u.maxRSS/1024,gc,marks,rss:[...rss]}))})`,
   )}`;
   const load0 = loadavg()[0];
   let stderr = '';
@@ -155,6 +167,7 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     userS: number;
     sysS: number;
     rssMiB: number;
+    gc: GcPauses;
     marks: [number, number][];
     rss: [number, number][];
   };
@@ -180,6 +193,7 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
     busiest,
     cpuS: own.cpu,
     userS: own.userS,
+    gc: own.gc,
     launch: [
       ...Object.entries(launcher.env).map(([k, v]) => `${k}=${v}`),
       'node',
@@ -213,6 +227,9 @@ export function printStudy(
   console.log(`    busiest lane's bound: ${f.busiest} calls = ${f.boundS.toFixed(1)} s`);
   console.log(
     `    command wall ${f.wallS.toFixed(1)} s = ${(f.wallS / f.boundS).toFixed(3)}× the bound (target ≤ ${targets.wall}×: ${mark(f.wallS <= targets.wall * f.boundS)}); first request to last answer ${f.trafficS.toFixed(1)} s = ${(f.trafficS / f.boundS).toFixed(3)}×`,
+  );
+  console.log(
+    `    main thread's GC pauses: ${(f.gc.minorS + f.gc.majorS).toFixed(2)} s (scavenges ${f.gc.minorS.toFixed(2)} s × ${f.gc.minorN}, mark-compacts ${f.gc.majorS.toFixed(2)} s × ${f.gc.majorN})`,
   );
   console.log(
     `    start → first request ${f.startToFirstS.toFixed(2)} s; last answer → exit ${f.lastAnswerToExitS.toFixed(2)} s (CPU ${f.cpuAfterLastAnswerS?.toFixed(2) ?? '?'} s)`,
