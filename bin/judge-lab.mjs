@@ -1,11 +1,11 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=8
 // The installed `judge-lab` command: runs the built CLI (npm run build writes out/main/cli.js).
 // The first line is how the command starts on a PATH (npm link, a global install, npx; npm's
-// Windows shims read the same line): Node's young generation held at 2 × 2 MiB (V8 sizes it once,
-// at start: 2 × 16 MiB, most of it garbage, from the first second of a run) and glibc's malloc
-// arenas at 2 (one per thread by default, each keeping what it once held). The one-shot run's peak
-// RSS, bench:overhead position: 230 → ~185 MiB (DESIGN §11, part six). `node bin/judge-lab.mjs`
-// runs without them: the same command, more memory.
+// Windows shims read the same line). glibc's malloc keeps an arena per thread by default, each
+// holding what it once held: two arenas. V8 sizes the young generation once, at start, up to
+// 2 × 16 MiB: 2 × 8 MiB. The 419 × 3 study's peak 287 → ~237 MiB; smaller semi-spaces save a
+// little more memory but collect more often (2 MiB: +1.7 s of GC pauses in that study, 8 MiB:
+// +0.45 s; DESIGN §11, part six). `node bin/judge-lab.mjs` runs without them: the same command.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
