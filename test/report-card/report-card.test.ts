@@ -60,8 +60,8 @@ beforeAll(async () => {
     const { metrics } = await core.call('experiments.results', { experimentId: id });
     // The run's metrics.json, the text its export writes (the export folder's own writer; that the
     // folder holds exactly this text is pinned per protocol by golden-metrics.test.ts): the card's
-    // numbers must come from it. Not the whole export: its figures, PNGs and workbook were ~40 % of
-    // this file's CPU, and nothing here reads them.
+    // numbers must come from it. Not the whole export: its figures, PNGs and workbook were ~2.5
+    // CPU-s of this file's ~20, and nothing here reads them.
     metricsFiles.set(
       id,
       JSON.parse(metricsJson(metrics as object, getProtocol(config.protocol).metricsKeys)),
