@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Core } from '../../src/main/facade/core';
 import { EnvOnlyKeyStore } from '../../src/main/providers/key-store';
+import { cardMarkdown, registryCardText } from '../../src/main/report-card/export';
+import { cardView } from '../../src/shared/report-card/phrases';
 import type { BiasProbe } from '../../src/shared/protocols/bias-probes/probe-types';
 import type { BiasMetrics, ProbeRow } from '../../src/shared/protocols/bias-probes/types';
 import {
@@ -217,10 +219,12 @@ export function useProbeHarness(
   h.methods = async (experimentId, lang) =>
     (await h.core.call('experiments.methods', { experimentId, lang })).markdown;
 
-  h.cardMarkdown = (model, lang) =>
-    h.core
-      .call('judges.reportCardFile', { model, format: 'md', lang })
-      .then((f) => Buffer.from(f.contentBase64, 'base64').toString('utf8'));
+  // The card the API gives, in the Markdown its file handler writes (`judges.reportCardFile` md is
+  // cardMarkdown of this view; test/protocols/test-study checks that call). Not through the file
+  // call: it renders the card's every file, and its 中文 PNG, unread here, was ~2 of a probe
+  // file's ~11 CPU-s.
+  h.cardMarkdown = async (model, lang) =>
+    cardMarkdown(cardView(await h.core.call('judges.reportCard', { model }), lang, registryCardText));
 
   h.expectMethods = async (experimentId, probe, cite) => {
     for (const lang of ['en', 'zh'] as const) {
