@@ -372,10 +372,22 @@ describe('the report card files in 中文 and English', () => {
     expect(drawn).toContain('偏差探针');
     expect(drawn).toContain('已完成');
     expect(drawn).toContain('无区间：不计算 d_z 的区间');
+
+    // One format asked for (the app's download): that file alone, the same bytes as in the whole set.
+    const one = await reportCardFiles(card, 'zh', registryCardText, 'report-card.md');
+    expect([...one.keys()]).toEqual(['report-card.md']);
+    expect(one.get('report-card.md')).toBe(md);
+    await expect(reportCardFiles(card, 'zh', registryCardText, 'report-card.docx')).rejects.toThrow(
+      'a report card has no file "report-card.docx"',
+    );
   });
 
   it('keeps the English wording: conditions as the protocols always wrote them, and says why an interval is missing', async () => {
-    const files = await reportCardFiles(card, 'en');
+    // The files this test reads, each asked for alone (no PNG drawn that nothing reads).
+    const files = new Map<string, string | Buffer>();
+    for (const name of ['report-card.csv', 'report-card-gates.csv', 'report-card.md', 'report-card.svg'])
+      for (const [n, content] of await reportCardFiles(card, 'en', registryCardText, name))
+        files.set(n, content);
     const rows = csv(files.get('report-card.csv') as string);
     const bias = metrics.bias!;
     for (const p of bias.probes.filter((r) => r.judge === 'Sim strong' && r.category === 'all')) {

@@ -142,24 +142,38 @@ export async function reportCardFiles(
   card: ReportCard,
   lang: FigureLanguage,
   protocols: CardDictionaries = registryCardText,
+  /** One file's name: only that file is made (the app's download of one format draws no PNG for a .md). */
+  only?: string,
 ): Promise<Map<string, string | Buffer>> {
   const view = cardView(card, lang, protocols);
-  const figure = reportCardFigure(view);
-  const svg = renderSvg(figure);
-  const png = await svgToPng(svg, figure.width);
-  const tex = [
-    tableToLatex(gatesTable(view), 'report-card'),
-    tableToLatex(rowsTable(view), 'report-card'),
-  ].join('\n');
-  return new Map<string, string | Buffer>([
-    ['report-card.json', JSON.stringify(card, null, 2) + '\n'],
-    ['report-card.tex', tex],
-    ['report-card.md', cardMarkdown(view)],
-    ['report-card.csv', rowsCsv(view)],
-    ['report-card-gates.csv', gatesCsv(view)],
-    ['report-card.svg', svg],
-    ['report-card.png', png],
-  ]);
+  let drawn: { svg: string; width: number } | undefined;
+  const figure = () => {
+    if (!drawn) {
+      const spec = reportCardFigure(view);
+      drawn = { svg: renderSvg(spec), width: spec.width };
+    }
+    return drawn;
+  };
+  const makers: [string, () => string | Buffer | Promise<Buffer>][] = [
+    ['report-card.json', () => JSON.stringify(card, null, 2) + '\n'],
+    [
+      'report-card.tex',
+      () =>
+        [tableToLatex(gatesTable(view), 'report-card'), tableToLatex(rowsTable(view), 'report-card')].join(
+          '\n',
+        ),
+    ],
+    ['report-card.md', () => cardMarkdown(view)],
+    ['report-card.csv', () => rowsCsv(view)],
+    ['report-card-gates.csv', () => gatesCsv(view)],
+    ['report-card.svg', () => figure().svg],
+    ['report-card.png', () => svgToPng(figure().svg, figure().width)],
+  ];
+  if (only !== undefined && !makers.some(([name]) => name === only))
+    throw new Error(`a report card has no file "${only}"`);
+  const files = new Map<string, string | Buffer>();
+  for (const [name, make] of makers) if (only === undefined || name === only) files.set(name, await make());
+  return files;
 }
 
 /** Writes the card's files into `outDir` (created; files of the same names replaced). */

@@ -52,7 +52,7 @@ export function reportCardHandlers(
     'judges.reportCard': ({ model, gates }) => card(model, gates),
     'judges.reportCardFile': async ({ model, format, lang }) => {
       const c = card(model);
-      const files = await reportCardFiles(c, lang ?? 'en');
+      const files = await reportCardFiles(c, lang ?? 'en', undefined, FILE[format]);
       const content = files.get(FILE[format])!;
       const stem = judgeKey(c.judge).replace(/[^A-Za-z0-9._-]+/g, '-');
       return {
