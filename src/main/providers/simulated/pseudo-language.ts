@@ -1,6 +1,7 @@
 import { mulberry32 } from '../../../shared/random';
-import { seedOf } from './random';
+import { remembered, seedOf } from './random';
 import { hasPseudoScript, pseudoBackTranslate } from './pseudo-scripts';
+import { keptInEnglish } from './words';
 
 // A deterministic pseudo-translation: every English word becomes the same one or two Chinese
 // characters wherever it appears (so shared text stays aligned, as a real translation must keep
@@ -26,22 +27,13 @@ const FULL_WIDTH: Record<string, string> = {
 };
 
 /** The fixed pseudo-Chinese rendering of one English word. */
-export function pseudoWord(word: string): string {
+export const pseudoWord: (word: string) => string = remembered((word) => {
   const rng = mulberry32(seedOf('word', word.toLowerCase()));
   const n = word.length <= 3 ? 1 : word.length <= 8 ? 2 : 3;
   let out = '';
   for (let i = 0; i < n; i++) out += CHARS[Math.floor(rng() * CHARS.length)];
   return out;
-}
-
-/** Whether code-switched text keeps this word in English: long (task) terms and names mostly do. */
-function keptInEnglish(word: string): boolean {
-  const r = mulberry32(seedOf('switch', word.toLowerCase()))();
-  if (/^[A-Z]{2,}$/.test(word)) return true; // acronyms
-  if (word.length >= 8) return r < 0.75;
-  if (/^[A-Z]/.test(word) && word.length >= 4) return r < 0.5;
-  return r < 0.12;
-}
+}, 50_000);
 
 export type PseudoTarget = 'zh' | 'code-switch';
 
@@ -100,7 +92,14 @@ export function pseudoTranslate(text: string, target: PseudoTarget): string {
  * case), and single Han characters. A pseudo-translated word keeps mapping to the same
  * characters, so overlaps between texts survive the translation roughly.
  */
-export function contentUnits(text: string): string[] {
+export function contentUnits(text: string): readonly string[] {
+  return unitsOf(text);
+}
+
+// Frozen: callers share one array per text.
+const unitsOf = remembered((text: string): readonly string[] => Object.freeze(unitsOfText(text)), 20_000);
+
+function unitsOfText(text: string): string[] {
   const units: string[] = [];
   // A pseudo-language of another script reads as the English it came from (pseudo-scripts.ts).
   if (hasPseudoScript(text)) text = pseudoBackTranslate(text);

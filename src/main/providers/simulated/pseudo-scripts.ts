@@ -1,7 +1,5 @@
 import { LANGUAGE_CATALOGUE, type Script } from '../../../shared/languages';
-import { mulberry32 } from '../../../shared/random';
-import { seedOf } from './random';
-import { mapWords } from './words';
+import { keptInEnglish, mapWords } from './words';
 
 // Pseudo-languages in other scripts (issue 37), beside pseudo-Chinese (pseudo-language.ts): each
 // English letter becomes a fixed letter of the target script (a capital in Arabic, Devanagari or
@@ -55,15 +53,6 @@ for (const script of SCRIPTS) {
   }
 }
 const CAPITAL_MARKERS = new Set(SCRIPTS.map((s) => ALPHABETS[s].capital).filter((c) => c !== null));
-
-/** Whether code-switched text keeps this word in English (long terms, acronyms, some names). */
-function keptInEnglish(word: string): boolean {
-  const r = mulberry32(seedOf('switch', word.toLowerCase()))();
-  if (/^[A-Z]{2,}$/.test(word)) return true;
-  if (word.length >= 8) return r < 0.75;
-  if (/^[A-Z]/.test(word) && word.length >= 4) return r < 0.5;
-  return r < 0.12;
-}
 
 function encodeChar(script: PseudoScript, ch: string): string {
   return ENCODE.get(`${script}:${ch}`) ?? ch;

@@ -12,3 +12,22 @@ export function seedOf(...parts: string[]): number {
 export function pick<T>(rng: Rng, options: readonly T[]): T {
   return options[Math.floor(rng() * options.length) % options.length];
 }
+
+/**
+ * `fn` remembered for its last `size` distinct keys (the oldest forgotten first). For the simulated
+ * provider's pure per-word and per-text functions: a study asks about the same words and answers
+ * thousands of times, and each answer was a SHA-256 per word (issue 39; ~7 of e2e-planted's ~70
+ * busy CPU-s). Same input, same output: nothing a simulated answer says changes.
+ */
+export function remembered<T>(fn: (key: string) => T, size: number): (key: string) => T {
+  const kept = new Map<string, T>();
+  return (key) => {
+    let v = kept.get(key);
+    if (v === undefined && !kept.has(key)) {
+      v = fn(key);
+      if (kept.size >= size) kept.delete(kept.keys().next().value!);
+      kept.set(key, v);
+    }
+    return v as T;
+  };
+}

@@ -1,5 +1,7 @@
 // The word scanner of the simulated translators (pseudo-scripts, mixed code-switching): one
 // definition of what a word is and what stays as written, so every simulated language agrees.
+import { mulberry32 } from '../../../shared/random';
+import { remembered, seedOf } from './random';
 
 // Kept as written by every simulated translation (code, URLs, e-mail addresses, numbers), and
 // the English words it renders.
@@ -33,3 +35,15 @@ export function mapWords(text: string, word: (w: string) => string, other: (c: s
   }
   return out;
 }
+
+/**
+ * Whether code-switched text keeps this word in English: long (task) terms and names mostly do,
+ * acronyms always. One rule for the pseudo-Chinese and the pseudo-scripts.
+ */
+export const keptInEnglish: (word: string) => boolean = remembered((word) => {
+  const r = mulberry32(seedOf('switch', word.toLowerCase()))();
+  if (/^[A-Z]{2,}$/.test(word)) return true;
+  if (word.length >= 8) return r < 0.75;
+  if (/^[A-Z]/.test(word) && word.length >= 4) return r < 0.5;
+  return r < 0.12;
+}, 50_000);
