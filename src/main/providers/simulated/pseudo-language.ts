@@ -96,8 +96,9 @@ export function contentUnits(text: string): readonly string[] {
   return unitsOf(text);
 }
 
-// Frozen: callers share one array per text.
-const unitsOf = remembered((text: string): readonly string[] => Object.freeze(unitsOfText(text)), 20_000);
+// Frozen: callers share one array per text. 5,000 texts (~12 MB at LLMBar's sizes) hold a
+// study's items with their variants; an app that ran a demo keeps no more than that.
+const unitsOf = remembered((text: string): readonly string[] => Object.freeze(unitsOfText(text)), 5_000);
 
 function unitsOfText(text: string): string[] {
   const units: string[] = [];

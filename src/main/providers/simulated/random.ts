@@ -14,20 +14,24 @@ export function pick<T>(rng: Rng, options: readonly T[]): T {
 }
 
 /**
- * `fn` remembered for its last `size` distinct keys (the oldest forgotten first). For the simulated
- * provider's pure per-word and per-text functions: a study asks about the same words and answers
- * thousands of times, and each answer was a SHA-256 per word (issue 39: e2e-planted's test file
- * 75.9 → 54.7 CPU-s). Same input, same output: nothing a simulated answer says changes.
+ * `fn` remembered for the `size` keys last asked for (the one unused longest forgotten first). For
+ * the simulated provider's pure per-word and per-text functions: a study asks about the same words
+ * and answers thousands of times, and each answer was a SHA-256 per word (issue 39: e2e-planted's
+ * test file 75.9 → 57.5 CPU-s). Same input, same output: nothing a simulated answer says changes.
  */
 export function remembered<T>(fn: (key: string) => T, size: number): (key: string) => T {
   const kept = new Map<string, T>();
   return (key) => {
-    let v = kept.get(key);
-    if (v === undefined && !kept.has(key)) {
-      v = fn(key);
-      if (kept.size >= size) kept.delete(kept.keys().next().value!);
+    if (kept.has(key)) {
+      const v = kept.get(key) as T;
+      // Most recently used last, so a study's working set stays while old studies' keys go.
+      kept.delete(key);
       kept.set(key, v);
+      return v;
     }
-    return v as T;
+    const v = fn(key);
+    if (kept.size >= size) kept.delete(kept.keys().next().value!);
+    kept.set(key, v);
+    return v;
   };
 }
