@@ -5,11 +5,15 @@
 // judge, 3,000 RPM, ~300 ms latency (issue 39's side-by-side study).
 // Prints start → first request, last answer → exit, command wall / the busiest lane's bound,
 // the command's CPU-seconds and peak RSS. Needs `npm run build`.
-// REF_DIR (optional) would run the published reference script beside it; no reference script
-// ships with this repository, so the bench says so and runs the app alone.
+// REF_DIR and REF_CMD (optional): the published reference script's checkout and the command that
+// runs it (lib/reference-run.ts: `{data}`, `{base_url}`, `{model}`, `{out}` are replaced), run
+// after the app on the same pairs against a mock of its own, and printed side by side. E.g.
+// REF_DIR=~/judge-ls-ref REF_CMD='python3 run_judge.py --pairs {data} --model {model} --out {out}'.
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { printStudy, runCliStudy, type StudyShape } from './lib/cli-study';
-import { runMockIfAsked } from './lib/mock-process';
+import { LLMBAR, runMockIfAsked, spawnMock } from './lib/mock-process';
+import { printSideBySide, runReference } from './lib/reference-run';
 
 if (!(await runMockIfAsked())) {
   const entry = fileURLToPath(import.meta.url);
@@ -38,10 +42,38 @@ if (!(await runMockIfAsked())) {
         ? { wall: 1.05, cpu: 15, rss: 250 }
         : { wall: 1.1, cpu: 15, rss: 300 },
   );
-  if (process.env.REF_DIR)
-    console.log(
-      `    REF_DIR=${process.env.REF_DIR}: running the reference script is not implemented (no reference script ships with this repository)`,
-    );
+  const refDir = process.env.REF_DIR;
+  if (refDir) {
+    const command = process.env.REF_CMD;
+    if (!command) {
+      console.error(
+        'REF_DIR is set but REF_CMD is not: give the command that runs the reference there (see bench/overhead.ts).',
+      );
+      process.exitCode = 2;
+    } else {
+      const mock = await spawnMock(entry, { rpm: shape.rpm, burstSeconds: 3, latencyMs: shape.latencyMs });
+      try {
+        const pairs = readFileSync(LLMBAR, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim())
+          .slice(0, shape.items);
+        const ref = await runReference(mock, {
+          dir: refDir,
+          command,
+          pairs,
+          model: shape.judges[0],
+          rpm: shape.rpm,
+        });
+        printSideBySide(
+          { calls: f.stats.total, wallS: f.wallS, boundS: f.boundS, cpuS: f.cpuS, rssMiB: f.rssMiB },
+          ref,
+        );
+        if (ref.code !== 0) process.exitCode = 1;
+      } finally {
+        mock.close();
+      }
+    }
+  }
   if (f.code !== 0) {
     process.stderr.write(f.stderr);
     process.exitCode = 1;

@@ -13,7 +13,7 @@ import {
 } from '../../test/mock-provider/judge-ls-responder';
 import { biasResponder, type PairRecord } from '../../test/mock-provider/bias-responder';
 import { refSensResponder, type QaRecord } from '../../test/mock-provider/refsens-responder';
-import { startMockProvider, type MockBehavior } from '../../test/mock-provider/server';
+import { startMockProvider, type MockBehavior, type MockProvider } from '../../test/mock-provider/server';
 
 export const LLMBAR = join(process.cwd(), 'resources', 'samples', 'llmbar.jsonl');
 
@@ -124,23 +124,27 @@ async function mockMain(behaviorJson: string) {
   });
   process.stdout.write(`${mock.url}\n`);
   process.stdin.on('data', () => {
-    let firstAt: number | null = null;
-    let lastEndedAt: number | null = null;
-    for (const e of mock.log) {
-      firstAt = firstAt === null ? e.at : Math.min(firstAt, e.at);
-      lastEndedAt = Math.max(lastEndedAt ?? 0, e.endedAt ?? e.at);
-    }
-    const cpu = process.cpuUsage();
-    const stats: MockStats = {
-      total: mock.log.length,
-      byStatus: mock.countBy((e) => String(e.status)),
-      byModel: mock.countBy((e) => e.model ?? '?'),
-      firstAt,
-      lastEndedAt,
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    };
-    process.stdout.write(`${JSON.stringify(stats)}\n`);
+    process.stdout.write(`${JSON.stringify(mockStats(mock))}\n`);
   });
+}
+
+/** A mock's counts so far (its process's CPU time included: the mock runs in its own process). */
+export function mockStats(mock: MockProvider): MockStats {
+  let firstAt: number | null = null;
+  let lastEndedAt: number | null = null;
+  for (const e of mock.log) {
+    firstAt = firstAt === null ? e.at : Math.min(firstAt, e.at);
+    lastEndedAt = Math.max(lastEndedAt ?? 0, e.endedAt ?? e.at);
+  }
+  const cpu = process.cpuUsage();
+  return {
+    total: mock.log.length,
+    byStatus: mock.countBy((e) => String(e.status)),
+    byModel: mock.countBy((e) => e.model ?? '?'),
+    firstAt,
+    lastEndedAt,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
 }
 
 /** True (and the mock serving) when this process was started as the mock. */
