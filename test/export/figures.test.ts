@@ -8,7 +8,9 @@ import {
   tieProbePreferenceFigure,
   type FigureSpec,
 } from '../../src/shared/protocols/judge-ls/report/figures';
-import { pct } from '../../src/shared/report/chart-kit';
+import { pct, wrappedLines } from '../../src/shared/report/chart-kit';
+import { biasProfileFigure } from '../../src/shared/protocols/bias-probes/report/figures';
+import type { BiasMetrics } from '../../src/shared/protocols/bias-probes/types';
 import {
   findFont,
   fontFor,
@@ -175,5 +177,72 @@ describe('figure PNGs', () => {
     const png = await svgToPng(renderSvg(spec), spec.width, { font: null });
     expect(pngWidth(png)).toBe(Math.round(spec.width * (300 / 96)));
     expect(png.length).toBeGreaterThan(10_000);
+  });
+});
+
+// Last stop's note: pairwise bias-profile rows were cut with "…" ("Sim judge · Worse response as
+// Markd…"), losing what tells the rows apart. Long labels now wrap, rows as tall as their lines.
+describe('bias profile row labels', () => {
+  const probe = (judge: string, effect: string, mean: number) => ({
+    judge,
+    category: 'all',
+    probe: effect,
+    effect,
+    n: 40,
+    items: 40,
+    mean,
+    mean_ci: [mean - 0.1, mean + 0.1],
+    sd: 0.3,
+    dz: mean / 0.3,
+    p: 0.01,
+    p_method: 'exact',
+    p_holm: 0.03,
+    significant: true,
+  });
+  const judges = ['claude-sonnet-4-5 (mock)', 'gpt-4.1 (mock)'];
+  const metrics = {
+    mode: 'pairwise',
+    scale: 5,
+    probes: judges.flatMap((j) => [
+      probe(j, 'markdown', 0.2),
+      probe(j, 'longer', 0.3),
+      probe(j, 'position', 0.1),
+    ]),
+    scatter: [],
+  } as unknown as BiasMetrics;
+
+  it('wraps a long label instead of cutting it, every word drawn once', () => {
+    const spec = biasProfileFigure(metrics);
+    const labels = (spec.option.yAxis as { data: string[] }).data;
+    expect(labels.some((l) => l.length > 36)).toBe(true);
+    const drawn = texts(parseSvg(renderSvg(spec)));
+    expect(drawn.join('\n')).not.toContain('…');
+    for (const label of labels) {
+      const words = label.split(/\s+/);
+      for (const w of words) expect(drawn.some((t) => t.includes(w))).toBe(true);
+      // The label's lines, one after another, join back into it.
+      const lines = drawn.map((t) => t.trim());
+      const joinsAt = (i: number) => {
+        let joined = lines[i];
+        for (let k = i + 1; joined.length < label.length && k < lines.length; k++) joined += ` ${lines[k]}`;
+        return joined === label;
+      };
+      expect(
+        lines.some((_t, i) => joinsAt(i)),
+        label,
+      ).toBe(true);
+    }
+    // Two lines of 15 px and their margin fit each row.
+    expect(spec.height).toBeGreaterThanOrEqual(120 + labels.length * 40);
+  });
+
+  it('counts wrapped lines as ECharts breaks them: at spaces, and between CJK characters', () => {
+    expect(wrappedLines('short', 100)).toBe(1);
+    // 7.2 px a Latin character at 12 px: "aaaa bbbb" is 64.8 px.
+    expect(wrappedLines('aaaa bbbb', 40)).toBe(2);
+    expect(wrappedLines('aaaa bbbb cccc', 70)).toBe(2);
+    expect(wrappedLines('一二三四五六', 36)).toBe(2);
+    // A word wider than the line is cut where it overflows.
+    expect(wrappedLines('a'.repeat(20), 72)).toBe(2);
   });
 });

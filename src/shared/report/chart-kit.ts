@@ -311,13 +311,38 @@ export function symmetricAxisBounds(
   return { min: -max, max, interval: Number(step.toFixed(digits)) };
 }
 
+const WIDE = /[\u2e80-\u9fff\uff00-\uffef]/;
+const textWidth = (text: string, fontSize: number) => {
+  let w = 0;
+  for (const ch of text) w += WIDE.test(ch) ? fontSize : fontSize * 0.6;
+  return w;
+};
+
 /** Pixels a category label needs at `axisText`'s size (CJK characters about twice a Latin one). */
 export function labelWidth(labels: readonly string[], fontSize = axisText.fontSize): number {
-  let widest = 0;
-  for (const l of labels) {
-    let w = 0;
-    for (const ch of l) w += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? fontSize : fontSize * 0.6;
-    widest = Math.max(widest, w);
+  return Math.ceil(Math.max(0, ...labels.map((l) => textWidth(l, fontSize))));
+}
+
+/**
+ * Lines a label takes wrapped into `width` pixels as ECharts' `overflow: 'break'` wraps it: at
+ * spaces, and between CJK characters; a word wider than the line is cut where it overflows.
+ */
+export function wrappedLines(label: string, width: number, fontSize = axisText.fontSize): number {
+  // Words with their following space; each CJK character is a word of its own.
+  const words = label.match(/[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+/g) ?? [];
+  let lines = 1;
+  let used = 0;
+  for (const word of words) {
+    const w = textWidth(word.trimEnd(), fontSize);
+    if (used > 0 && used + w > width) {
+      lines++;
+      used = 0;
+    }
+    used += textWidth(word, fontSize);
+    while (used > width) {
+      lines++;
+      used -= width;
+    }
   }
-  return Math.ceil(widest);
+  return lines;
 }

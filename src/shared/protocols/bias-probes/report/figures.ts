@@ -6,6 +6,7 @@ import {
   baseOption,
   FONT_FAMILY,
   labelWidth,
+  wrappedLines,
   OKABE_ITO,
   SERIES_COLORS,
   symmetricAxisBounds,
@@ -17,6 +18,9 @@ import {
 import { ALL, type BiasMetrics, type ProbeRow } from '../types';
 import { effectLabel, placeboLabel } from './tables';
 import { allEffects } from '../probe-registry';
+
+/** Line height of a wrapped row label, px (12 px text). */
+const LABEL_LINE = 15;
 
 const PALETTE = SERIES_COLORS;
 
@@ -73,8 +77,12 @@ export function biasProfileFigure(
   // One axis for every judge's profile, so profiles side by side compare at a glance.
   const reach = Math.max(0, ...every.map((r) => Math.abs(r.lo)), ...every.map((r) => Math.abs(r.hi)));
   const axis = symmetricAxisBounds(reach);
-  // Room for the longest row label and no more: the plot gets the rest of a narrow card.
+  // Room for the longest row label and no more: the plot gets the rest of a narrow card. A longer
+  // label wraps (cut with "…", "Worse response as Markdown" lost what tells its rows apart), and
+  // every row is as tall as the longest label's lines.
   const left = Math.min(250, 24 + labelWidth(labels));
+  const lines = Math.max(1, ...labels.map((l) => wrappedLines(l, left - 20)));
+  const rowHeight = Math.max(34, lines * LABEL_LINE + 10);
   const renderItem: CustomSeriesRenderItem = (_params, api) => {
     const lo = api.coord([api.value(1) as number, api.value(0) as number]);
     const hi = api.coord([api.value(2) as number, api.value(0) as number]);
@@ -88,7 +96,7 @@ export function biasProfileFigure(
       type: 'category',
       data: labels,
       inverse: true,
-      axisLabel: { ...axisText, width: left - 20, overflow: 'truncate' },
+      axisLabel: { ...axisText, width: left - 20, overflow: 'break', lineHeight: LABEL_LINE },
     },
     xAxis: {
       ...valueAxis(
@@ -150,7 +158,13 @@ export function biasProfileFigure(
         : []),
     ],
   };
-  return { id: 'bias_profile', title, width: 820, height: Math.max(260, 120 + rows.length * 34), option };
+  return {
+    id: 'bias_profile',
+    title,
+    width: 820,
+    height: Math.max(260, 120 + rows.length * rowHeight),
+    option,
+  };
 }
 
 /** Counts of each paired difference, one bar series per judge. */
