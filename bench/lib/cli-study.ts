@@ -4,7 +4,7 @@
 // process.resourceUsage(), so worker threads count and the mock does not), and the busiest
 // lane's bound. Needs `npm run build`.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliLauncher } from './launcher';
@@ -139,7 +139,8 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
       process.execPath,
       [
         ...launcher.nodeArgs,
-        // BENCH_CLI_NODE_ARGS: Node options for the CLI's process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+        // BENCH_CLI_NODE_ARGS: Node options for the CLI's process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
+        // BENCH_STDOUT: a file for its standard output (e.g. with "--trace-opt --trace-deopt").
         ...(process.env.BENCH_CLI_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
         '--import',
         probe,
@@ -151,7 +152,14 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
         '--data-dir',
         join(work, 'data'),
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...launcher.env, MOCK_KEY: 'sk-mock' } },
+      {
+        stdio: [
+          'ignore',
+          process.env.BENCH_STDOUT ? openSync(process.env.BENCH_STDOUT, 'w') : 'ignore',
+          'pipe',
+        ],
+        env: { ...process.env, ...launcher.env, MOCK_KEY: 'sk-mock' },
+      },
     );
     child.stderr.on('data', (chunk: Buffer) => {
       if (process.env.BENCH_VERBOSE) process.stderr.write(chunk);
