@@ -112,6 +112,18 @@ describe('token bucket (fake clock)', () => {
     expect(sent).toBeGreaterThanOrEqual(600);
     expect(sent).toBeLessThanOrEqual(621); // rate × 1 min + the burst
   });
+  it('adds no rounding error to its waits: a slot every 20 ms at 3,000 RPM, however often it is read', () => {
+    // Answers' turns read the bucket between two slots (a refill each); the wake-up goes at the
+    // wait it gives. Rounded-up float error once made a 20 ms wait 21, and 2,000 sends 40,225 ms.
+    const b = new TokenBucket(3000, 1, 0, 0);
+    let now = 0;
+    for (let i = 0; i < 2000; i++) {
+      const between = now + 1 + ((i * 7) % 18);
+      now = between + b.waitMs(1, between);
+      expect(b.tryTake(1, now)).toBe(true);
+    }
+    expect(now).toBe(2000 * 20);
+  });
 });
 
 describe('lane slow-down and retry policy', () => {
