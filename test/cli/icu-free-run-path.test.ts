@@ -9,8 +9,11 @@ const realDisplayNames = Intl.DisplayNames;
 const realToLocale = Number.prototype.toLocaleString;
 const realNormalize = String.prototype.normalize;
 
+// Intl's members are read-only in TypeScript's lib, not at run time.
+const intl = Intl as { DisplayNames: typeof Intl.DisplayNames };
+
 afterEach(() => {
-  Intl.DisplayNames = realDisplayNames;
+  intl.DisplayNames = realDisplayNames;
   Number.prototype.toLocaleString = realToLocale;
   String.prototype.normalize = realNormalize;
 });
@@ -18,7 +21,7 @@ afterEach(() => {
 /** Counts calls to the ICU entry points the run path used to reach. */
 function countIcu() {
   const calls = { displayNames: 0, toLocale: 0, normalize: 0 };
-  Intl.DisplayNames = class extends realDisplayNames {
+  intl.DisplayNames = class extends realDisplayNames {
     constructor(...args: ConstructorParameters<typeof Intl.DisplayNames>) {
       calls.displayNames++;
       super(...args);
