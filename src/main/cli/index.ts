@@ -183,11 +183,13 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             failureSummary,
             warnFigureFailures,
             releaseTokenizerAfterEstimates,
+            drawFewPngsOnThisThread,
             withExportHeap,
           } = await runtime();
           // One study in this process: its estimates count tokens in a worker thread that ends
           // (the tables never enter this heap), started now so they load while the run sets up.
           releaseTokenizerAfterEstimates();
+          drawFewPngsOnThisThread();
           const { config } = loadExperimentConfig(configPath);
           // A config's plan first locked on an experiment that already has answers is registered
           // after data collection: told once, when this run locks it (the lock goes with the update).

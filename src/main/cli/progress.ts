@@ -1,6 +1,7 @@
 // The CLI's progress line on stderr: redrawn in place on a terminal, a line every few
 // seconds when stderr is a file or a pipe (CI logs).
 import type { CostEstimate, ExperimentProgress } from '../../shared/experiments';
+import { groupedInt } from '../../shared/report/format';
 import { splitFailures } from '../facade/cli-kit';
 
 const BAR_WIDTH = 24;
@@ -29,7 +30,7 @@ export function progressLine(p: ExperimentProgress): string {
   const pct = total ? Math.floor((done / total) * 100) : 0;
   const failed = Object.values(p.failuresByReason).reduce((n, v) => n + v, 0);
   return (
-    `[${phase}] ${bar(g?.done ?? 0, g?.failed ?? 0, total)} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${pct}%` +
+    `[${phase}] ${bar(g?.done ?? 0, g?.failed ?? 0, total)} ${groupedInt(done)}/${groupedInt(total)} ${pct}%` +
     `  ${Math.round(p.callsPerMinute)}/min  ETA ${duration(p.etaSeconds)}  $${p.costUsd.toFixed(2)}` +
     (failed ? `  failed ${failed}` : '') +
     (p.status === 'paused' ? '  (paused)' : '')
@@ -46,8 +47,8 @@ export function estimateText(e: CostEstimate): string {
     ? `$${e.costUsd.toFixed(2)} (+ unpriced: ${e.unpricedModels.join(', ')})`
     : `$${e.costUsd.toFixed(2)}`;
   lines.push(
-    `  total ${e.calls} calls, ${e.cachedCalls} already stored; ~${e.inputTokens.toLocaleString('en-US')} input and ` +
-      `~${e.outputTokens.toLocaleString('en-US')} output tokens; estimated cost ${cost}; ` +
+    `  total ${e.calls} calls, ${e.cachedCalls} already stored; ~${groupedInt(e.inputTokens)} input and ` +
+      `~${groupedInt(e.outputTokens)} output tokens; estimated cost ${cost}; ` +
       `~${duration(e.minutesAtRateLimits * 60)} at the configured rate limits` +
       (e.minutesRange
         ? ` (no RPM limit: ${duration(e.minutesRange[0] * 60)} to ${duration(e.minutesRange[1] * 60)}, as fast as the server answers)`

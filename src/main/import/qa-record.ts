@@ -21,7 +21,9 @@ export interface QaFields {
 export const QA_COLUMNS = ['id', 'question', 'answers', 'language', 'context', 'category'];
 export const QA_REQUIRED = ['id', 'question', 'answers', 'language'];
 
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+// Made on first use: a DisplayNames pages in ~4 MiB of ICU data, which a process that never
+// reads a QA dataset (a one-study run of another protocol) then kept (issue 39).
+let languageNames: Intl.DisplayNames | undefined;
 
 /**
  * A well-formed BCP-47 tag whose language subtag the runtime's CLDR data knows (so `xx` or
@@ -35,7 +37,11 @@ export function canonicalLanguage(tag: string): { ok: true; tag: string } | { ok
     return { ok: false, error: `"${tag}" is not a BCP-47 language tag (e.g. en, ar, te, pt-BR)` };
   }
   const primary = canonical.split('-')[0];
-  if (primary === 'und' || languageNames.of(primary) === undefined)
+  if (
+    primary === 'und' ||
+    (languageNames ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' })).of(primary) ===
+      undefined
+  )
     return { ok: false, error: `unknown language code "${primary}" (use a BCP-47 tag such as en, ar, te)` };
   return { ok: true, tag: canonical };
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import type { MethodsPrompt } from '../../shared/paper/methods';
+import { compareNames } from '../../shared/text/collate';
 import { SAMPLES } from '../datasets/samples';
 import type { LoadedExperiment } from '../experiments/load';
 import { modelsOf } from '../experiments/load';
@@ -173,7 +174,7 @@ export function methodsFacts(db: Database, exp: LoadedExperiment, ctx: MetricsCo
     },
     models,
     prompts: Object.entries(templates)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => compareNames(a, b))
       .map(([name, text]) => ({ name, sha256: sha256(text), text })),
     tasks: { planned, ok, failed, pending: planned - ok - failed },
     calls: models.reduce((s, m) => s + m.calls, 0),
@@ -181,7 +182,7 @@ export function methodsFacts(db: Database, exp: LoadedExperiment, ctx: MetricsCo
     paidCalls: models.reduce((s, m) => s + (m.paid ? m.calls : 0), 0),
     failures: [...failures]
       .map(([kind, count]) => ({ kind, count }))
-      .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
+      .sort((a, b) => b.count - a.count || compareNames(a.kind, b.kind)),
     reasked: { answers: reasked, extraAsks },
     maxParseRetries: cfg.maxParseRetries ?? DEFAULT_RETRY_POLICY.maxParseRetries,
     flagged: new Set(ctx.flagged.map((f) => f.item_id)).size,

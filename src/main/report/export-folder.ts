@@ -12,7 +12,8 @@ import { collectGarbage } from '../base/heap';
 import { APP_VERSION } from '../base/version';
 import { tableToCsv } from './csv';
 import { renderFigure } from './figures';
-import { renderPng } from './png-pool';
+import { svgToPngSync } from './png';
+import { pngsOnThisThread, renderPng } from './png-pool';
 import { tableToLatex } from './latex';
 import { writeXlsx } from './xlsx';
 
@@ -193,16 +194,22 @@ async function writeAll(
   // The workbook's garbage goes before the worker's pixmaps come (the same reason as above).
   if (options.png !== false && figures.length > 0) collectGarbage();
   await mkdir(join(dir, 'figures'));
-  for (const figure of figures) {
+  const onThisThread = pngsOnThisThread(figures.length);
+  for (const [k, figure] of figures.entries()) {
     await put(`figures/${figure.id}.svg`, figure.svg);
     if (options.png === false) continue;
     let pixels: Buffer;
     try {
-      pixels = await renderPng(figure.svg, figure.width);
+      pixels = onThisThread
+        ? svgToPngSync(figure.svg, figure.width)
+        : await renderPng(figure.svg, figure.width);
     } catch (err) {
       fail(figure.id, 'png', err);
       continue;
     }
+    // resvg's pixmap is freed when its wrapper is collected (as in png-worker.ts): gone before
+    // the next figure is drawn.
+    if (onThisThread && k < figures.length - 1) collectGarbage();
     await put(`figures/${figure.id}.png`, pixels);
   }
 

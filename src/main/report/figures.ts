@@ -21,10 +21,14 @@ export {
 } from './png';
 
 // Loaded on first use, not at start: a run needs ECharts only to export, and its ES modules
-// take ~0.4 s to load (its one-file CommonJS build ~0.1 s; the same code, the same SVG).
+// take ~0.4 s to load (its one-file CommonJS build ~0.1 s; the same code, the same SVG). The
+// minified build of that file: V8 keeps a script's source for as long as its functions live,
+// and the full build's 3.8 MB (held as two-byte text: it has Chinese strings) was 7.3 MiB of the
+// export's heap; the minified one is the same code without development warnings (issue 39).
 const requireECharts = createRequire(import.meta.url);
 let echartsLib: typeof ECharts | undefined;
-const echarts = (): typeof ECharts => (echartsLib ??= requireECharts('echarts') as typeof ECharts);
+const echarts = (): typeof ECharts =>
+  (echartsLib ??= requireECharts('echarts/dist/echarts.min.js') as typeof ECharts);
 
 /** Loads ECharts now (preload.ts: ahead of an export). */
 export const loadECharts = (): void => void echarts();

@@ -110,7 +110,9 @@ const ACCENTS: Record<string, string> = {
  * as its code point "U+4E2D" so the document always compiles and nothing is silently dropped.
  */
 export function escapeLatex(text: string): string {
-  const chars = [...text.normalize('NFD')];
+  // Printable ASCII is its own NFD, and normalize() pages in ICU's normalization data (issue 39: a
+  // one-study process's tables are mostly ASCII).
+  const chars = [...(/^[ -~\t\r\n]*$/.test(text) ? text : text.normalize('NFD'))];
   let out = '';
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i];

@@ -124,3 +124,24 @@ export function pngPool(): PngPool | null {
 export function renderPng(svg: string, width: number): Promise<Buffer> {
   return pngPool()?.render(svg, width) ?? svgToPng(svg, width);
 }
+
+/**
+ * The most figures `judge-lab run` draws on its own thread (drawFewPngsOnThisThread). An idle
+ * worker with resvg costs ~11 MiB, and resvg drawing on another thread (the worker, or
+ * renderAsync's libuv pool) takes its memory from a malloc arena of its own, while on the main
+ * thread it reuses what the run freed: the position study's export (one figure) peaked ~7 MiB
+ * lower (issue 39). The study's exports (Judge-LS: eight figures) keep the worker.
+ */
+export const PNG_ON_THREAD_MAX_FIGURES = 2;
+
+let onThreadUpTo = 0;
+
+/** For a process that runs one study and exits: an export with few figures draws them itself. */
+export function drawFewPngsOnThisThread(): void {
+  onThreadUpTo = PNG_ON_THREAD_MAX_FIGURES;
+}
+
+/** Whether an export of `figures` figures draws them on this thread (svgToPngSync). */
+export function pngsOnThisThread(figures: number): boolean {
+  return figures <= onThreadUpTo;
+}

@@ -40,6 +40,17 @@ export function formatInt(v: number | null | undefined): string {
   return finite(v) ? String(Math.round(v)) : MISSING;
 }
 
+/**
+ * A count with thousands separators, as `n.toLocaleString('en-US')` prints it ("12,345"). An
+ * integer is grouped here: toLocaleString pages in ~5 MiB of ICU data, which then stays in a
+ * one-study process's memory (issue 39). Anything else still goes through toLocaleString.
+ */
+export function groupedInt(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return n < 0 || Object.is(n, -0) ? `-${digits}` : digits;
+}
+
 /** US dollars without a currency sign (the header says USD); small costs keep four decimals. */
 export function formatUsd(v: number | null | undefined): string {
   if (!finite(v)) return MISSING;

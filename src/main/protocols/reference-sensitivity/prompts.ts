@@ -48,14 +48,21 @@ export const TEMPLATE_PLACEHOLDERS: Record<
   judgeUserRC: { allowed: [...COMMON, 'answer', 'reference'], required: ['question', 'answer', 'reference'] },
 };
 
-const names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+// Made on first use, not at import: a DisplayNames pages in ~4 MiB of ICU data, which every
+// process loading the core (a one-study run of another protocol too) then kept (issue 39).
+let names: Intl.DisplayNames | undefined;
 // Every prompt of a plan names its item's language, and Intl's lookup was ~4% of a big run's CPU.
 const named = new Map<string, string>();
 
 /** "Telugu" for te: the generator is told which language to answer in. */
 export function languageName(tag: string): string {
   let name = named.get(tag);
-  if (name === undefined) named.set(tag, (name = names.of(tag) ?? tag));
+  if (name === undefined)
+    named.set(
+      tag,
+      (name =
+        (names ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' })).of(tag) ?? tag),
+    );
   return name;
 }
 
