@@ -161,7 +161,7 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
         env: { ...process.env, ...launcher.env, MOCK_KEY: 'sk-mock' },
       },
     );
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       if (process.env.BENCH_VERBOSE) process.stderr.write(chunk);
       stderr += chunk.toString();
     });
