@@ -236,6 +236,16 @@ describe('bias profile row labels', () => {
     expect(spec.height).toBeGreaterThanOrEqual(120 + labels.length * 40);
   });
 
+  it('shows the CI in its legend as a whisker in the whiskers’ colour, not a palette-blue box', () => {
+    const svg = renderSvg(biasProfileFigure(metrics));
+    // ECharts' default palette starts with #5470c6: the custom series took it for its legend icon.
+    expect(svg.toLowerCase()).not.toContain('#5470c6');
+    const legend = biasProfileFigure(metrics).option.legend as {
+      data: ({ name: string; icon?: string } | string)[];
+    };
+    expect(legend.data[0]).toEqual({ name: '95% CI', icon: expect.stringMatching(/^path:\/\//) as string });
+  });
+
   it('counts wrapped lines as ECharts breaks them: at spaces, and between CJK characters', () => {
     expect(wrappedLines('short', 100)).toBe(1);
     // 7.2 px a Latin character at 12 px: "aaaa bbbb" is 64.8 px.

@@ -19,6 +19,9 @@ import { ALL, type BiasMetrics, type ProbeRow } from '../types';
 import { effectLabel, placeboLabel } from './tables';
 import { allEffects } from '../probe-registry';
 
+/** A whisker as a legend icon: a thin bar with end caps (ECharts fills the path). */
+const WHISKER_ICON = 'path://M0,0h2v10h-2zM2,4h20v2h-20zM22,0h2v10h-2z';
+
 /** Line height of a wrapped row label, px (12 px text). */
 const LABEL_LINE = 15;
 
@@ -91,6 +94,15 @@ export function biasProfileFigure(
   const option: EChartsOption = {
     ...baseOption(title),
     tooltip: { trigger: 'item' },
+    legend: {
+      ...(baseOption(title).legend as object),
+      data: [
+        { name: '95% CI', icon: WHISKER_ICON },
+        'Holm p < 0.05',
+        'Not significant',
+        ...(placebo.length ? ['Placebo (repeat)'] : []),
+      ],
+    },
     grid: { left, right: 40, top: 56, bottom: 80 },
     yAxis: {
       type: 'category',
@@ -113,6 +125,9 @@ export function biasProfileFigure(
       {
         name: '95% CI',
         type: 'custom',
+        // The whiskers' own colour, and a thin bar as its legend icon: the palette's default made
+        // the legend show a blue box for black whiskers.
+        itemStyle: { color: TEXT },
         renderItem,
         encode: { x: [1, 2], y: 0 },
         data: rows.map((_r, i) => [i, lows[i], highs[i]]),
