@@ -10,12 +10,22 @@
 // after the app on the same pairs against a mock of its own, and printed side by side. E.g.
 // REF_DIR=~/judge-ls-ref REF_CMD='python3 run_judge.py --pairs {data} --model {model} --out {out}'.
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import type { PairRecord } from '../test/mock-provider/bias-responder';
 import { printStudy, runCliStudy, type StudyShape } from './lib/cli-study';
-import { LLMBAR, runMockIfAsked, spawnMock } from './lib/mock-process';
+import { LLMBAR, readJsonl, runMockIfAsked, spawnMock } from './lib/mock-process';
 import { printSideBySide, runReference } from './lib/reference-run';
 
-if (!(await runMockIfAsked())) {
+const refDir = process.env.REF_DIR;
+const refCommand = process.env.REF_CMD;
+if (await runMockIfAsked()) {
+  // This process is the mock.
+} else if (refDir && !refCommand) {
+  // Said before the study runs, not after it.
+  console.error(
+    'REF_DIR is set but REF_CMD is not: give the command that runs the reference there (the first lines of bench/overhead.ts).',
+  );
+  process.exitCode = 2;
+} else {
   const entry = fileURLToPath(import.meta.url);
   const big = process.argv[2] === 'study';
   const position = process.argv[2] === 'position';
@@ -42,36 +52,23 @@ if (!(await runMockIfAsked())) {
         ? { wall: 1.05, cpu: 15, rss: 250 }
         : { wall: 1.1, cpu: 15, rss: 300 },
   );
-  const refDir = process.env.REF_DIR;
-  if (refDir) {
-    const command = process.env.REF_CMD;
-    if (!command) {
-      console.error(
-        'REF_DIR is set but REF_CMD is not: give the command that runs the reference there (see bench/overhead.ts).',
+  if (refDir && refCommand) {
+    const mock = await spawnMock(entry, { rpm: shape.rpm, burstSeconds: 3, latencyMs: shape.latencyMs });
+    try {
+      const ref = await runReference(mock, {
+        dir: refDir,
+        command: refCommand,
+        pairs: readJsonl<PairRecord>(LLMBAR).slice(0, shape.items),
+        model: shape.judges[0],
+        rpm: shape.rpm,
+      });
+      printSideBySide(
+        { calls: f.stats.total, wallS: f.wallS, boundS: f.boundS, cpuS: f.cpuS, rssMiB: f.rssMiB },
+        ref,
       );
-      process.exitCode = 2;
-    } else {
-      const mock = await spawnMock(entry, { rpm: shape.rpm, burstSeconds: 3, latencyMs: shape.latencyMs });
-      try {
-        const pairs = readFileSync(LLMBAR, 'utf8')
-          .split('\n')
-          .filter((l) => l.trim())
-          .slice(0, shape.items);
-        const ref = await runReference(mock, {
-          dir: refDir,
-          command,
-          pairs,
-          model: shape.judges[0],
-          rpm: shape.rpm,
-        });
-        printSideBySide(
-          { calls: f.stats.total, wallS: f.wallS, boundS: f.boundS, cpuS: f.cpuS, rssMiB: f.rssMiB },
-          ref,
-        );
-        if (ref.code !== 0) process.exitCode = 1;
-      } finally {
-        mock.close();
-      }
+      if (ref.code !== 0) process.exitCode = 1;
+    } finally {
+      mock.close();
     }
   }
   if (f.code !== 0) {

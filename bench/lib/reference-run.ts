@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PairRecord } from '../../test/mock-provider/bias-responder';
 import type { MockStats } from './mock-process';
 
 /** What runReference needs of a mock: its URL and its counts so far. */
@@ -25,8 +26,8 @@ export interface ReferenceRun {
    * and `{out}` (an empty folder for its output) are replaced, each quoted for the shell.
    */
   command: string;
-  /** The pairs, one JSON object per line, as the study's dataset holds them. */
-  pairs: string[];
+  /** The pairs, as the study's dataset holds them (written one JSON object per line). */
+  pairs: readonly PairRecord[];
   model: string;
   rpm: number;
   python?: string;
@@ -79,7 +80,7 @@ export async function runReference(mock: ReferenceMock, run: ReferenceRun): Prom
   const work = mkdtempSync(join(tmpdir(), 'judge-lab-bench-reference-'));
   try {
     const data = join(work, 'pairs.jsonl');
-    writeFileSync(data, `${run.pairs.join('\n')}\n`);
+    writeFileSync(data, run.pairs.map((p) => `${JSON.stringify(p)}\n`).join(''));
     const out = join(work, 'out');
     const command = referenceCommand(run.command, {
       data,
@@ -132,8 +133,7 @@ export async function runReference(mock: ReferenceMock, run: ReferenceRun): Prom
       const d = n - (before.byModel[model] ?? 0);
       if (d > 0) byModel[model] = d;
     }
-    const ok = (s: MockStats) =>
-      Object.entries(s.byStatus).reduce((n, [k, v]) => n + (k === '200' ? v : 0), 0);
+    const ok = (s: MockStats) => s.byStatus['200'] ?? 0;
     const calls = after.total - before.total;
     const errors = calls - (ok(after) - ok(before));
     return {

@@ -45,9 +45,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const pairs = Array.from({ length: 6 }, (_, i) =>
-  JSON.stringify({ id: `p${i}`, instruction: `Question ${i}?`, output_1: 'a', output_2: 'b', label: 1 }),
-);
+const pairs = Array.from({ length: 6 }, (_, i) => ({
+  id: `p${i}`,
+  instruction: `Question ${i}?`,
+  output_1: 'a',
+  output_2: 'b',
+  label: 1 as const,
+}));
 
 describe('bench:overhead reference side by side', () => {
   it('runs the command in REF_DIR on the pairs and measures it, not the bench', async () => {

@@ -130,7 +130,7 @@ export function renderPng(svg: string, width: number): Promise<Buffer> {
  * worker with resvg costs ~11 MiB, and resvg drawing on another thread (the worker, or
  * renderAsync's libuv pool) takes its memory from a malloc arena of its own, while on the main
  * thread it reuses what the run freed: the position study's export (one figure) peaked ~7 MiB
- * lower (issue 39). The study's exports (Judge-LS: eight figures) keep the worker.
+ * lower (issue 39). Exports with more figures (a language-invariance study draws eight) keep the worker.
  */
 export const PNG_ON_THREAD_MAX_FIGURES = 2;
 

@@ -1,6 +1,6 @@
 // Bias-probes figures: the bias profile (a forest plot on one axis for every judge and probe),
 // histograms of paired differences, and length against score with a least-squares trend.
-import type { CustomSeriesRenderItem, EChartsOption } from 'echarts';
+import type { CustomSeriesOption, CustomSeriesRenderItem, EChartsOption, ScatterSeriesOption } from 'echarts';
 import {
   axisText,
   baseOption,
@@ -91,17 +91,67 @@ export function biasProfileFigure(
     const hi = api.coord([api.value(2) as number, api.value(0) as number]);
     return whisker(lo, hi, 'x', 5, { stroke: TEXT, lineWidth: 1.4 });
   };
+  const series: (CustomSeriesOption | ScatterSeriesOption)[] = [
+    {
+      name: '95% CI',
+      type: 'custom',
+      // The whiskers' own colour, and a thin bar as its legend icon: the palette's default made
+      // the legend show a blue box for black whiskers.
+      itemStyle: { color: TEXT },
+      renderItem,
+      encode: { x: [1, 2], y: 0 },
+      data: rows.map((_r, i) => [i, lows[i], highs[i]]),
+      silent: true,
+      z: 5,
+    },
+    {
+      name: 'Holm p < 0.05',
+      type: 'scatter',
+      symbolSize: 12,
+      itemStyle: { color: OKABE_ITO.vermillion },
+      data: rows.flatMap((r, i) => (r.kind === 'sig' ? [[r.mean, i]] : [])),
+      z: 10,
+      markLine: {
+        silent: true,
+        symbol: 'none',
+        // The axis already labels 0; the line's own label printed a second "0" on it.
+        label: { show: false },
+        lineStyle: { color: '#888', type: 'dashed' },
+        data: [{ xAxis: 0 }],
+      },
+    },
+    {
+      name: 'Not significant',
+      type: 'scatter',
+      symbolSize: 11,
+      itemStyle: { color: '#ffffff', borderColor: OKABE_ITO.blue, borderWidth: 2 },
+      data: rows.flatMap((r, i) => (r.kind === 'ns' ? [[r.mean, i]] : [])),
+      z: 10,
+    },
+    ...(placebo.length
+      ? [
+          {
+            name: 'Placebo (repeat)',
+            type: 'scatter' as const,
+            symbol: 'diamond',
+            symbolSize: 12,
+            itemStyle: { color: '#8a8a8a' },
+            data: rows.flatMap((r, i) => (r.kind === 'placebo' ? [[r.mean, i]] : [])),
+            z: 10,
+          },
+        ]
+      : []),
+  ];
+  const base = baseOption(title);
   const option: EChartsOption = {
-    ...baseOption(title),
+    ...base,
     tooltip: { trigger: 'item' },
+    // The CI's entry drawn as a whisker (a custom series has no legend symbol of its own).
     legend: {
-      ...(baseOption(title).legend as object),
-      data: [
-        { name: '95% CI', icon: WHISKER_ICON },
-        'Holm p < 0.05',
-        'Not significant',
-        ...(placebo.length ? ['Placebo (repeat)'] : []),
-      ],
+      ...(base.legend as object),
+      data: series.map((x) =>
+        x.type === 'custom' ? { name: String(x.name), icon: WHISKER_ICON } : String(x.name),
+      ),
     },
     grid: { left, right: 40, top: 56, bottom: 80 },
     yAxis: {
@@ -121,57 +171,7 @@ export function biasProfileFigure(
       interval: axis.interval,
       nameGap: 30,
     },
-    series: [
-      {
-        name: '95% CI',
-        type: 'custom',
-        // The whiskers' own colour, and a thin bar as its legend icon: the palette's default made
-        // the legend show a blue box for black whiskers.
-        itemStyle: { color: TEXT },
-        renderItem,
-        encode: { x: [1, 2], y: 0 },
-        data: rows.map((_r, i) => [i, lows[i], highs[i]]),
-        silent: true,
-        z: 5,
-      },
-      {
-        name: 'Holm p < 0.05',
-        type: 'scatter',
-        symbolSize: 12,
-        itemStyle: { color: OKABE_ITO.vermillion },
-        data: rows.flatMap((r, i) => (r.kind === 'sig' ? [[r.mean, i]] : [])),
-        z: 10,
-        markLine: {
-          silent: true,
-          symbol: 'none',
-          // The axis already labels 0; the line's own label printed a second "0" on it.
-          label: { show: false },
-          lineStyle: { color: '#888', type: 'dashed' },
-          data: [{ xAxis: 0 }],
-        },
-      },
-      {
-        name: 'Not significant',
-        type: 'scatter',
-        symbolSize: 11,
-        itemStyle: { color: '#ffffff', borderColor: OKABE_ITO.blue, borderWidth: 2 },
-        data: rows.flatMap((r, i) => (r.kind === 'ns' ? [[r.mean, i]] : [])),
-        z: 10,
-      },
-      ...(placebo.length
-        ? [
-            {
-              name: 'Placebo (repeat)',
-              type: 'scatter' as const,
-              symbol: 'diamond',
-              symbolSize: 12,
-              itemStyle: { color: '#8a8a8a' },
-              data: rows.flatMap((r, i) => (r.kind === 'placebo' ? [[r.mean, i]] : [])),
-              z: 10,
-            },
-          ]
-        : []),
-    ],
+    series,
   };
   return {
     id: 'bias_profile',
