@@ -195,7 +195,7 @@ export function estimateTasks(
       continue;
     }
     const input = tokens.input(t.request);
-    const output = stage.outputTokens(t);
+    const output = stage.outputTokens(t, tokens);
     eachCacheUse(t, endpoint, input, output, calls, (usage, times) => {
       const cost = costOf(t.request.model, usage, exp.prices, { batch });
       row.costUsd += cost.usd * times;

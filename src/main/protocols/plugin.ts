@@ -27,6 +27,7 @@ import type { ProviderConfig } from '../providers/config';
 import type { PriceTable } from '../providers/pricing';
 import type { Database } from '../store/db';
 import type { ParseResult, ProtocolTask } from './types';
+import type { ChatRequestSpec } from '../providers/types';
 import type { DatasetKindSpec } from '../import/kinds';
 
 /** The config keys every protocol shares (DESIGN.md section 7). */
@@ -143,10 +144,20 @@ export interface StagePlugin<E extends ExperimentView = ExperimentView> {
   parse(json: unknown, task: Pick<ProtocolTask, 'key' | 'meta'>): ParseResult<unknown>;
   /** The progress group of a task (the judge's label; the stage name for other roles). */
   group(task: Pick<ProtocolTask, 'meta'>): string;
-  /** Output tokens to expect, for estimates before anything was answered. */
-  outputTokens(task: ProtocolTask): number;
+  /**
+   * Output tokens to expect, for estimates before anything was answered. A count of texts goes
+   * through `tokens`, the estimate's own counter: its texts were counted ahead (in a one-study
+   * process, by a worker that ends), so counting here loads no tokenizer tables into the run.
+   */
+  outputTokens(task: ProtocolTask, tokens: PlanTokens): number;
   /** What the estimate calls the task's kind and who makes it (role, label). */
   describe(task: Pick<ProtocolTask, 'meta'>): { role: string; label: string; kind: string };
+}
+
+/** The estimate's token counter, as a stage's `outputTokens` sees it. */
+export interface PlanTokens {
+  /** Input tokens of a request (system prompt, messages, schema), as the estimate counts them. */
+  input(spec: ChatRequestSpec): number;
 }
 
 export interface MetricsContext<E extends ExperimentView = ExperimentView> {

@@ -22,9 +22,13 @@ export function loadOpenAISdk(): Promise<OpenAIModule> {
 
 /** Counting is synchronous (an estimate counts thousands of prompts in one pass), so the tokenizer is required, once. */
 export function loadTokenizer(): Tokenizer {
+  if (tokenizer) return tokenizer;
   const req = createRequire(import.meta.url);
-  return (tokenizer ??= (leanTokenizer(req) as Tokenizer | undefined) ?? (req('gpt-tokenizer') as Tokenizer));
+  loads++;
+  return (tokenizer = (leanTokenizer(req) as Tokenizer | undefined) ?? (req('gpt-tokenizer') as Tokenizer));
 }
+
+let loads = 0;
 
 /**
  * The package's o200k tokenizer, its ranks read as JSON instead of compiled: the ranks file is two
@@ -175,6 +179,11 @@ function startCounter(): Counter | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How many times this thread loaded the tables (tests: a one-study run's estimate loads none here). */
+export function tokenizerLoads(): number {
+  return loads;
 }
 
 /** Whether the tokenizer's tables are loaded (tests of the release above). */

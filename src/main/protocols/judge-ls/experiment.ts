@@ -6,10 +6,9 @@ import { z } from 'zod';
 import type { Item } from '../../../shared/domain';
 import type { FlaggedItem, JudgmentRecord } from '../../../shared/protocols/judge-ls/types';
 import { judgeEntrySchema, modelEntryFields } from '../../judging/config';
-import { estimateInputTokens } from '../host';
 import type { Database } from '../host';
 import { listResults } from '../host';
-import type { BaseConfig, ExperimentView, MetricsContext, ModelUse } from '../plugin';
+import type { BaseConfig, ExperimentView, MetricsContext, ModelUse, PlanTokens } from '../plugin';
 import { judgeUses, modelUse } from '../model-use';
 import type { ProtocolTask } from '../types';
 import { auditVariants } from './audit';
@@ -263,13 +262,9 @@ export function planAll(exp: JudgeLsExperiment, variants: readonly Variant[]): (
 export const VERDICT_OUTPUT_TOKENS = 120;
 const TRANSLATION_EXPANSION = 1.3;
 
-export function transformOutputTokens(task: ProtocolTask): number {
+export function transformOutputTokens(task: ProtocolTask, tokens: PlanTokens): number {
   // The answer repeats the prompt's texts in the target language, a little longer.
-  const texts = estimateInputTokens({
-    ...task.request,
-    system: undefined,
-    response: { name: 'x', schema: {} },
-  });
+  const texts = tokens.input({ ...task.request, system: undefined, response: undefined });
   return Math.round(TRANSLATION_EXPANSION * texts * 0.9);
 }
 
