@@ -55,6 +55,22 @@ describe('keepAliveFetch', () => {
     expect(new TextDecoder().decode(bytes)).toBe(JSON.stringify(ANSWER));
   });
 
+  it("leaves a body only looked at unread (the Anthropic SDK looks at every answer's), and a reader gets its bytes", async () => {
+    const res = await keepAliveFetch(`${base}/json`);
+    const body = res.body;
+    expect(body).toBeInstanceOf(ReadableStream);
+    expect(res.body).toBe(body);
+    expect(res.bodyUsed).toBe(false);
+    expect(await res.json()).toEqual(ANSWER);
+    const read = await keepAliveFetch(`${base}/json`);
+    const reader = read.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(`\uFEFF${JSON.stringify(ANSWER)}`);
+    expect(read.bodyUsed).toBe(true);
+    await expect(read.text()).rejects.toThrow(TypeError);
+  });
+
   it('decodes gzip and gives a 204 no body', async () => {
     const res = await keepAliveFetch(`${base}/gzip`);
     expect(res.headers.get('content-encoding')).toBeNull();

@@ -46,6 +46,23 @@ function decoded(res: http.IncomingMessage): Readable {
 
 const utf8 = new TextDecoder();
 
+/**
+ * A body's bytes as a web stream, filled when first read. The Anthropic SDK reads `body` of every
+ * answer (to tie its abort listener's lifetime to it) before handing the Response over, so it is
+ * made for every call: `new Response(buf).body` built a whole second Response for it (~25 µs
+ * against ~11 µs, measured on Node 20; a third of the study's calls are Anthropic's).
+ */
+function bodyStream(buf: Buffer<ArrayBuffer>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    type: 'bytes',
+    pull(controller) {
+      // A copy: a byte stream's enqueue detaches the buffer it is given.
+      if (buf.byteLength > 0) controller.enqueue(new Uint8Array(buf));
+      controller.close();
+    },
+  });
+}
+
 function unusable(): TypeError {
   return new TypeError('Body is unusable: Body has already been read');
 }
@@ -72,7 +89,7 @@ class BufferedResponse extends Response {
     Object.defineProperties(BufferedResponse.prototype, {
       body: {
         get(this: BufferedResponse) {
-          return (this.#stream ??= new Response(this.#buf).body);
+          return (this.#stream ??= bodyStream(this.#buf));
         },
       },
       bodyUsed: {
