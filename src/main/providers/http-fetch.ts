@@ -1,24 +1,18 @@
+import http from 'node:http';
+import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import type { Agent } from 'undici';
 
-// The SDKs accept a custom fetch. Node's built-in fetch (undici's fetch + web streams) costs more
-// CPU per call than the whole rest of the engine; for small non-streaming JSON calls undici's own
-// request API on a keep-alive agent does the same job several times cheaper (~64 µs of CPU a call
-// against ~130 through node:http and ~330 through fetch, measured on Node 20 at 16 calls at once,
-// issue 39). Anything this does not handle (streamed or form bodies) goes to the built-in fetch.
+// The SDKs accept a custom fetch. Node's built-in fetch (undici + web streams) costs more
+// CPU per call than the whole rest of the engine; for small non-streaming JSON calls a
+// plain node:http request on a keep-alive agent does the same job several times cheaper.
+// Anything this does not handle (streamed or form bodies) goes to the built-in fetch.
 
-/**
- * One agent for every origin, loaded with the first call (like the SDKs: a command that never
- * calls a provider does not load it). No timeouts of its own: the SDKs time each call with an
- * abort signal (OpenAI's flex tier waits up to 15 minutes), and undici's defaults (300 s for
- * headers and for the body) would cut slow answers short.
- */
-let agent: Promise<Agent> | undefined;
-const dispatcher = () =>
-  (agent ??= import('undici').then(
-    ({ Agent }) => new Agent({ connections: 512, headersTimeout: 0, bodyTimeout: 0 }),
-  ));
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 512 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 512 }),
+};
 
 function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
@@ -37,23 +31,17 @@ function headerRecord(h: HeadersInit | undefined): Record<string, string> {
   return out;
 }
 
-/** The body's bytes, decoded as fetch decodes them (gzip, deflate, br). */
-async function bodyBytes(body: Readable, encoding: string): Promise<Buffer<ArrayBuffer>> {
-  const unzip =
-    encoding === 'gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  const chunks: Buffer[] = [];
-  if (unzip) {
-    body.on('error', (err) => unzip.destroy(err));
-    body.pipe(unzip);
+function decoded(res: http.IncomingMessage): Readable {
+  switch (String(res.headers['content-encoding'] ?? '').toLowerCase()) {
+    case 'gzip':
+      return res.pipe(createGunzip());
+    case 'deflate':
+      return res.pipe(createInflate());
+    case 'br':
+      return res.pipe(createBrotliDecompress());
+    default:
+      return res;
   }
-  for await (const c of unzip ?? body) chunks.push(c as Buffer);
-  return Buffer.concat(chunks) as Buffer<ArrayBuffer>;
 }
 
 const utf8 = new TextDecoder();
@@ -150,75 +138,89 @@ class BufferedResponse extends Response {
 }
 
 /**
- * The origin and path of a URL, parsed once: an SDK asks the same few URLs (one per endpoint and
- * path) thousands of times a second.
+ * The request options of a URL, parsed once: an SDK asks the same few URLs (one per endpoint
+ * and path) thousands of times a second.
  */
-const targets = new Map<string, { protocol: string; origin: string; path: string }>();
+const targets = new Map<string, { protocol: string; options: http.RequestOptions }>();
 
 function target(href: string) {
   let t = targets.get(href);
   if (!t) {
     const url = new URL(href);
-    t = { protocol: url.protocol, origin: url.origin, path: `${url.pathname}${url.search}` };
+    t = { protocol: url.protocol, options: urlToHttpOptions(url) };
     if (targets.size >= 256) targets.clear();
     targets.set(href, t);
   }
   return t;
 }
 
-/** Headers as fetch gives them, as pairs (a Response builds its own Headers from them once). */
-function headerPairs(headers: Record<string, string | string[] | undefined>): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const name in headers) {
-    // The body is handed over decoded, and its length is the Response's own.
-    if (name === 'content-encoding' || name === 'content-length') continue;
-    const v = headers[name];
-    if (Array.isArray(v)) for (const one of v) pairs.push([name, one]);
-    else if (v !== undefined) pairs.push([name, v]);
-  }
-  return pairs;
-}
-
-export const keepAliveFetch: typeof fetch = async (input, init) => {
+export const keepAliveFetch: typeof fetch = (input, init) => {
   const body = init?.body;
   const simpleBody = body == null || typeof body === 'string' || body instanceof Uint8Array;
   const url = target(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-  const web = url.protocol === 'http:' || url.protocol === 'https:';
-  if (!simpleBody || !web || (typeof input !== 'string' && !(input instanceof URL)))
+  const agent = agents[url.protocol as keyof typeof agents];
+  if (!simpleBody || !agent || (typeof input !== 'string' && !(input instanceof URL)))
     return fetch(input, init);
   const signal = init?.signal ?? undefined;
-  if (signal?.aborted) throw abortError(signal);
-  const aborted = (err: unknown) => (signal?.aborted ? abortError(signal) : err);
-  let res: Awaited<ReturnType<Agent['request']>>;
-  try {
-    res = await (
-      await dispatcher()
-    ).request({
-      origin: url.origin,
-      path: url.path,
-      method: (init?.method ?? 'GET') as 'GET',
-      headers: headerRecord(init?.headers),
-      body: body ?? null,
-      signal,
+  return new Promise<Response>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const headers = headerRecord(init?.headers);
+    if (body != null && headers['content-length'] === undefined)
+      headers['content-length'] = String(
+        typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+      );
+    const mod = url.protocol === 'https:' ? https : http;
+    let settled = false;
+    const onAbort = () => req.destroy(abortError(signal!));
+    const done = () => {
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const req = mod.request({ ...url.options, method: init?.method ?? 'GET', headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      const stream = decoded(res);
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('error', (err) => {
+        if (settled) return;
+        done();
+        reject(err);
+      });
+      stream.on('end', () => {
+        if (settled) return;
+        done();
+        // Pairs, not a Headers: the Response builds its own from them (handing it a Headers
+        // made every header be validated and appended twice).
+        const h: [string, string][] = [];
+        const raw = res.rawHeaders;
+        for (let i = 0; i < raw.length; i += 2) {
+          const name = raw[i].toLowerCase();
+          if (name !== 'content-encoding' && name !== 'content-length') h.push([name, raw[i + 1]]);
+        }
+        const status = res.statusCode ?? 500;
+        const noBody = status === 204 || status === 205 || status === 304;
+        const responseInit = { status, statusText: res.statusMessage, headers: h };
+        resolve(
+          noBody
+            ? new Response(null, responseInit)
+            : new BufferedResponse(Buffer.concat(chunks), responseInit),
+        );
+      });
+      res.on('aborted', () => {
+        if (settled) return;
+        done();
+        reject(new Error('The connection was closed before the answer was complete (terminated)'));
+      });
     });
-  } catch (err) {
-    throw aborted(err);
-  }
-  const status = res.statusCode;
-  const responseInit = { status, statusText: res.statusText, headers: headerPairs(res.headers) };
-  if (status === 204 || status === 205 || status === 304) {
-    await res.body.dump();
-    return new Response(null, responseInit);
-  }
-  let bytes: Buffer<ArrayBuffer>;
-  try {
-    bytes = await bodyBytes(res.body, String(res.headers['content-encoding'] ?? '').toLowerCase());
-  } catch (err) {
-    if (signal?.aborted) throw abortError(signal);
-    // As fetch says it (errors.ts reads "terminated" as a connection lost, to be asked again).
-    throw new Error('The connection was closed before the answer was complete (terminated)', {
-      cause: err,
+    req.on('error', (err) => {
+      if (settled) return;
+      done();
+      reject(err);
     });
-  }
-  return new BufferedResponse(bytes, responseInit);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (body != null) req.end(body);
+    else req.end();
+  });
 };
