@@ -4,18 +4,26 @@
 // had counted only their words: every prompt was tokenized again in this thread, the tables loaded
 // for it (~0.4 CPU-s of the 419 × 3 study's start, and their memory for the rest of the run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseTokenizerAfterEstimates, tokenizerLoads } from '../../src/main/providers/sdk';
+import {
+  keepTokenizerBetweenEstimates,
+  releaseTokenizerAfterEstimates,
+  tokenizerLoads,
+} from '../../src/main/providers/sdk';
 import { startLlmbarMock, type LlmbarMock } from '../helpers/llmbar-mock';
 
 let env: LlmbarMock;
 beforeAll(async () => {
   env = await startLlmbarMock('cli');
 });
-afterAll(() => env.close());
+// The files after this one share its process: it goes back to counting as many-study processes do.
+afterAll(async () => {
+  keepTokenizerBetweenEstimates();
+  await env.close();
+});
 
 describe("a one-study process's Judge-LS estimate", () => {
   it('loads no tokenizer tables in this thread, translations included', async () => {
-    // The switch `judge-lab run` sets; it stays on for the rest of this file's process.
+    // The switch `judge-lab run` sets (undone after this file).
     releaseTokenizerAfterEstimates();
     const loadsBefore = tokenizerLoads();
     const estimate = await env.core.call('experiments.estimate', {

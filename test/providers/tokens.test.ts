@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens, encode } from 'gpt-tokenizer';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   cacheablePrefixTokens,
   countByLines,
@@ -13,7 +13,9 @@ import {
 } from '../../src/main/providers/tokens';
 import type { ChatRequestSpec } from '../../src/main/providers/types';
 import {
+  countsApart,
   estimateDone,
+  keepTokenizerBetweenEstimates,
   leanTokenizer,
   releaseTokenizerAfterEstimates,
   tokenizerLoaded,
@@ -157,7 +159,9 @@ describe('counting a text by its words and lines', () => {
   });
 });
 
-// Last in this file: the one-study switch below stays on for the rest of the module's life.
+// Last in this file: the one-study switch below stays on for the rest of the file, and is undone
+// after it (the files after this one share its process).
+afterAll(() => keepTokenizerBetweenEstimates());
 describe('the tokenizer after an estimate (issue 39)', () => {
   it('stays loaded in a process that runs many studies, and goes in one that runs one study, its counts kept', () => {
     const counted = spec('A text the estimate counts before the tables go.');
@@ -199,5 +203,24 @@ describe("a one-study process's estimate counts in a worker (issue 39)", () => {
     for (const s of specs) expect(counter.input(s)).toBe(expected(s));
     expect(counter.prefix(specs[0])).toBe(cacheablePrefixTokens(specs[0]));
     expect(tokenizerLoaded()).toBe(false);
+  });
+});
+
+// After the worker's: the switch undone, as the files after this one need it.
+describe('a process back to running many studies', () => {
+  it('counts here and keeps the tables after an estimate', () => {
+    keepTokenizerBetweenEstimates();
+    expect(countsApart()).toBe(false);
+    const s = spec('Ein Text nach dem Zurückschalten, hier gezählt und behalten.');
+    expect(estimateInputTokens(s)).toBe(
+      countTokens(s.system!, { disallowedSpecial: new Set() }) +
+        4 +
+        countTokens(s.messages[0].content, { disallowedSpecial: new Set() }) +
+        4 +
+        countTokens(JSON.stringify(s.response!.schema)),
+    );
+    expect(tokenizerLoaded()).toBe(true);
+    estimateDone();
+    expect(tokenizerLoaded()).toBe(true);
   });
 });

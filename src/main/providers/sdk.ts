@@ -78,6 +78,18 @@ export function releaseTokenizerAfterEstimates(): void {
 }
 
 /**
+ * Undoes `releaseTokenizerAfterEstimates` (a worker started ahead is ended): for test files, which
+ * share their process with the files after them (vitest's node project does not isolate them).
+ */
+export function keepTokenizerBetweenEstimates(): void {
+  releaseAfterEstimates = false;
+  if (!ready) return;
+  ready.port.close();
+  void ready.worker.terminate();
+  ready = undefined;
+}
+
+/**
  * An estimate is done. In a one-study process the tables go (the counts stay in tokens.ts, so a
  * later estimate of the same plan needs no tokenizer; a text not counted yet loads it again).
  * Module-cache entries go too, or `require` would keep them.
