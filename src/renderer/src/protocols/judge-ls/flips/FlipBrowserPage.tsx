@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ExperimentCrumb, type Navigate, routeHref } from '../../host';
 import { useTranslation } from 'react-i18next';
 import { Breadcrumb, LoadState, PageHeader } from '../../../kits/PageFrame';
@@ -110,8 +110,12 @@ export function FlipBrowserPage({ experimentId, query, onNavigate }: FlipBrowser
   }, [search]);
 
   // j/k step, o (or Enter) opens, Esc goes back: in the list they move the cursor, in the item view the item.
+  // A layout effect (as AnnotateScreen's): the rows on screen and the state the keys read are
+  // set in the same task, so a key pressed as soon as the rows show does not step through the
+  // rows of the render before (a passive effect ran later: j on a list still empty for the
+  // listener left the cursor on the first row).
   const keyState = useRef({ visible, cursor, selectedIndex, open });
-  useEffect(() => {
+  useLayoutEffect(() => {
     keyState.current = { visible, cursor, selectedIndex, open };
   });
   useEffect(() => {
