@@ -2,7 +2,7 @@
 // ends, so the tokenizer's tables never enter the run's heap. Judge-LS's expected answer length of
 // a translation counted its texts through the process-wide counter instead of the estimate's, which
 // had counted only their words: every prompt was tokenized again in this thread, the tables loaded
-// for it (~0.4 CPU-s of the 419 × 3 study's start, and their memory for the rest of the run).
+// for it (0.27 s of the 419 × 3 study's start in a profile, and their memory for the rest of the run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   keepTokenizerBetweenEstimates,

@@ -50,7 +50,7 @@ const utf8 = new TextDecoder();
  * A body's bytes as a web stream, filled when first read. The Anthropic SDK reads `body` of every
  * answer (to tie its abort listener's lifetime to it) before handing the Response over, so it is
  * made for every call: `new Response(buf).body` built a whole second Response for it (~25 µs
- * against ~11 µs, measured on Node 20; a third of the study's calls are Anthropic's).
+ * against ~11 µs, measured on Node 20; 6,704 of the 419 × 3 study's 10,894 calls are Anthropic's).
  */
 function bodyStream(buf: Buffer<ArrayBuffer>): ReadableStream<Uint8Array> {
   return new ReadableStream({

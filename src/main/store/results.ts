@@ -138,19 +138,15 @@ export function writeArrivedResults(
 
 /**
  * Stored results in plan order (the order exports list them), optionally of one stage. With
- * `keep`, a row is returned only if it keeps it, judged before its value is read (a hook that
- * runs every second while a run goes and needs only the few rows it has not handled yet).
+ * `keep`, a row is returned only if it keeps it, judged by key before its meta and value are
+ * read (a hook that runs every second while a run goes and needs only the few rows it has not
+ * handled yet).
  */
 export function listResults(
   db: Database,
   experimentId: number,
   stage?: string,
-  keep?: (row: Pick<TaskResult, 'key' | 'meta' | 'requestId' | 'status'>) => boolean,
-  /**
-   * Rows left out before their meta is parsed (with `keep`): a hook that knows the rows it
-   * handled by key need not parse every row's meta again at each call.
-   */
-  skip?: (row: Pick<TaskResult, 'key' | 'requestId' | 'status'>) => boolean,
+  keep?: (row: Pick<TaskResult, 'key' | 'requestId' | 'status'>) => boolean,
 ): TaskResult[] {
   // With `keep`, values are read only for the rows it keeps (a translation's value is its texts).
   const rows = db
@@ -176,17 +172,12 @@ export function listResults(
     ? db.prepare('SELECT value_json FROM task_results WHERE experiment_id = ? AND task_key = ?').pluck()
     : null;
   for (const r of rows) {
-    if (skip?.({ key: r.task_key, requestId: r.request_id, status: r.status })) continue;
-    const head = {
-      key: r.task_key,
-      meta: JSON.parse(r.meta_json) as unknown,
-      requestId: r.request_id,
-      status: r.status,
-    };
+    const head = { key: r.task_key, requestId: r.request_id, status: r.status };
     if (keep && !keep(head)) continue;
     const json = valueOf ? (valueOf.get(experimentId, r.task_key) as string | null) : r.value_json;
     out.push({
       ...head,
+      meta: JSON.parse(r.meta_json) as unknown,
       stage: r.stage,
       value: json === null ? null : (JSON.parse(json) as unknown),
       reason: r.reason,

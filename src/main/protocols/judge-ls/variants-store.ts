@@ -53,17 +53,25 @@ export function setVariantReasons(
   ).run(JSON.stringify(reasons), experimentId, itemId, language);
 }
 
-/** Which request each variant came from and whether a person wrote it, by "itemId:language" (no texts). */
+/** Which request each variant came from and whether a person wrote it (no texts). */
 export function variantSources(
   db: Database,
   experimentId: number,
-): Map<string, { requestId: number | null; manual: boolean }> {
+): { itemId: number; language: TargetLanguage; requestId: number | null; manual: boolean }[] {
   const rows = db
     .prepare('SELECT item_id, language, request_id, manual FROM variants WHERE experiment_id = ?')
-    .all(experimentId) as { item_id: number; language: string; request_id: number | null; manual: number }[];
-  return new Map(
-    rows.map((r) => [`${r.item_id}:${r.language}`, { requestId: r.request_id, manual: r.manual === 1 }]),
-  );
+    .all(experimentId) as {
+    item_id: number;
+    language: TargetLanguage;
+    request_id: number | null;
+    manual: number;
+  }[];
+  return rows.map((r) => ({
+    itemId: r.item_id,
+    language: r.language,
+    requestId: r.request_id,
+    manual: r.manual === 1,
+  }));
 }
 
 /** The variants (by "itemId:language") a person edited after `since` (an ISO time). */
