@@ -4,6 +4,7 @@ import { RUN_STATUS_TEXT, runOutcome } from '../../shared/run-status-text';
 import type { CoreDoor } from '../facade/door';
 import { AppError, exitCodeOf, formatIssue } from '../base/errors';
 import { columnChoiceHint } from '../facade/cli-kit';
+import { releaseTokenizerAfterEstimates } from '../facade/counting-ahead';
 import { rendererDir, resolveDataDir } from '../base/paths';
 import { APP_VERSION } from '../base/version';
 import { mkdirSync } from 'node:fs';
@@ -173,8 +174,11 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
         configPath: string,
         opts: { out?: string; retryFailed?: boolean; resumeJudge?: string[]; lang: FigureLanguage },
         cmd: Command,
-      ) =>
-        withCore(cmd, async (core) => {
+      ) => {
+        // One study in this process: its estimates count tokens in a worker thread that ends (the
+        // tables never enter this heap), started before the core loads (facade/counting-ahead.ts).
+        releaseTokenizerAfterEstimates();
+        return withCore(cmd, async (core) => {
           const {
             loadExperimentConfig,
             attributeToConfigFile,
@@ -182,13 +186,9 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             ProgressPrinter,
             failureSummary,
             warnFigureFailures,
-            releaseTokenizerAfterEstimates,
             drawFewPngsOnThisThread,
             withExportHeap,
           } = await runtime();
-          // One study in this process: its estimates count tokens in a worker thread that ends
-          // (the tables never enter this heap), started now so they load while the run sets up.
-          releaseTokenizerAfterEstimates();
           drawFewPngsOnThisThread();
           const { config } = loadExperimentConfig(configPath);
           // A config's plan first locked on an experiment that already has answers is registered
@@ -305,7 +305,8 @@ export function buildProgram(out: (s: string) => void = (s) => process.stdout.wr
             throw new CallsFailed(
               `${failures.infrastructure} calls failed for infrastructure reasons; exit code ${EXIT.failedCalls}.`,
             );
-        }),
+        });
+      },
     );
 
   program

@@ -5,7 +5,7 @@
 export { openCore } from '../facade/door';
 export { estimateText, failureSummary, ProgressPrinter, warnFigureFailures } from './progress';
 export { compareText, writeComparison } from './compare';
-export { drawFewPngsOnThisThread, releaseTokenizerAfterEstimates } from '../facade/export-preload';
+export { drawFewPngsOnThisThread } from '../facade/export-preload';
 export { withExportHeap } from '../base/heap';
 export {
   attributeToConfigFile,

@@ -122,6 +122,13 @@ try {
 } catch (err) {
   failed = err;
 }
+// Building the tables leaves about as much garbage as they hold (the rank map's earlier, smaller
+// copies; the parsed literals), and this thread would keep it while the run plans beside it: a
+// full collection now (V8's --expose-gc stays on, as heap.ts's collectGarbage leaves it).
+try {
+  require('node:v8').setFlagsFromString('--expose-gc');
+  require('node:vm').runInNewContext('gc')();
+} catch {}
 port.once('message', (texts) => {
   let reply;
   try {
