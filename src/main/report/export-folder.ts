@@ -177,6 +177,25 @@ async function writeAll(
   // limit, beside the PNG worker's figures and the workbook still to come: collected now (a full
   // collection, ~50 ms; the study's export peaked ~20 MiB lower, bench:overhead study).
   collectGarbage();
+  // A few figures drawn on this thread (pngsOnThisThread) are drawn now, before the tables and the
+  // workbook: the workbook leaves the C library's main arena ~12 MiB larger (memory it does not hand
+  // back), and resvg's canvases, ~30–40 MiB for a moment, would come on top of it (issue 39: the
+  // position study's export, its peak). Their bytes wait here (~0.2 MB a figure) to be written in
+  // their place, so the files and the manifest stay in the same order.
+  const onThisThread = options.png !== false && pngsOnThisThread(figures.length);
+  const drawnHere = new Map<string, Buffer>();
+  if (onThisThread) {
+    for (const figure of figures) {
+      try {
+        drawnHere.set(figure.id, svgToPngSync(figure.svg, figure.width));
+      } catch (err) {
+        fail(figure.id, 'png', err);
+      }
+      // resvg's pixmap is freed when its wrapper is collected (as in png-worker.ts): gone before
+      // the next figure is drawn, and before the workbook.
+      collectGarbage();
+    }
+  }
   await put('metrics.json', metricsJson(input.metrics, input.metricsKeys));
   for (const f of input.files ?? []) await put(f.name, f.content);
 
@@ -192,25 +211,22 @@ async function writeAll(
   }
 
   // The workbook's garbage goes before the worker's pixmaps come (the same reason as above).
-  if (options.png !== false && figures.length > 0) collectGarbage();
+  if (options.png !== false && !onThisThread && figures.length > 0) collectGarbage();
   await mkdir(join(dir, 'figures'));
-  const onThisThread = pngsOnThisThread(figures.length);
-  for (const [k, figure] of figures.entries()) {
+  for (const figure of figures) {
     await put(`figures/${figure.id}.svg`, figure.svg);
     if (options.png === false) continue;
-    let pixels: Buffer;
-    try {
-      pixels = onThisThread
-        ? svgToPngSync(figure.svg, figure.width)
-        : await renderPng(figure.svg, figure.width);
-    } catch (err) {
-      fail(figure.id, 'png', err);
-      continue;
+    let pixels: Buffer | undefined;
+    if (onThisThread) {
+      pixels = drawnHere.get(figure.id);
+    } else {
+      try {
+        pixels = await renderPng(figure.svg, figure.width);
+      } catch (err) {
+        fail(figure.id, 'png', err);
+      }
     }
-    // resvg's pixmap is freed when its wrapper is collected (as in png-worker.ts): gone before
-    // the next figure is drawn.
-    if (onThisThread && k < figures.length - 1) collectGarbage();
-    await put(`figures/${figure.id}.png`, pixels);
+    if (pixels) await put(`figures/${figure.id}.png`, pixels);
   }
 
   const now = options.now?.() ?? new Date();

@@ -236,6 +236,31 @@ export function trend(points: readonly { x: number; y: number }[]): { a: number;
   return { a: my - b * mx, b };
 }
 
+/**
+ * The part of the line y = a + b·x over [x0, x1] that lies within [yLo, yHi], as its two ends, or
+ * null if none of it does. The fit line is drawn only there, so ECharts needs no clip-path for it:
+ * resvg draws a clipped element on a canvas of its own the size of the figure (~10 MiB at 300 dpi
+ * for the length scatter, the position study's export peak; issue 39).
+ */
+export function segmentWithin(
+  t: { a: number; b: number },
+  [x0, x1]: readonly [number, number],
+  [yLo, yHi]: readonly [number, number],
+): [[number, number], [number, number]] | null {
+  const end = (x: number): [number, number] => [x, t.a + t.b * x];
+  if (t.b === 0) return t.a < yLo || t.a > yHi ? null : [end(x0), end(x1)];
+  // Where the line meets each bound; an end cut there lies on it exactly (no rounding past an axis).
+  const cuts: [number, number][] = [
+    [(yLo - t.a) / t.b, yLo],
+    [(yHi - t.a) / t.b, yHi],
+  ];
+  cuts.sort((p, q) => p[0] - q[0]);
+  const [first, last] = cuts;
+  const from: [number, number] = first[0] > x0 ? first : end(x0);
+  const to: [number, number] = last[0] < x1 ? last : end(x1);
+  return from[0] <= to[0] ? [from, to] : null;
+}
+
 export function lengthScatterFigure(
   m: BiasMetrics,
   title = 'Length and score of the original responses',
@@ -245,6 +270,7 @@ export function lengthScatterFigure(
   const maxX = Math.max(...m.scatter.map((p) => p.tokens));
   const pairwise = m.mode === 'pairwise';
   const minX = pairwise ? Math.min(...m.scatter.map((p) => p.tokens)) : 0;
+  const yRange: [number, number] = pairwise ? [0, 1] : [1, m.scale];
   return {
     id: 'length_scatter',
     title,
@@ -261,10 +287,11 @@ export function lengthScatterFigure(
           : valueAxis('Length (tokens)', 0)),
         nameGap: 30,
       },
-      yAxis: pairwise ? valueAxis('Win score of output_1', 0, 1) : valueAxis('Score', 1, m.scale),
+      yAxis: valueAxis(pairwise ? 'Win score of output_1' : 'Score', ...yRange),
       series: judges.flatMap((judge, i) => {
         const pts = m.scatter.filter((p) => p.judge === judge);
         const t = trend(pts.map((p) => ({ x: p.tokens, y: p.score })));
+        const line = t && segmentWithin(t, [minX, maxX], yRange);
         const color = PALETTE[i % PALETTE.length];
         return [
           {
@@ -274,18 +301,16 @@ export function lengthScatterFigure(
             itemStyle: { color, opacity: 0.6 },
             data: pts.map((p) => [p.tokens, p.score]),
           },
-          ...(t
+          ...(line
             ? [
                 {
                   name: judge,
                   type: 'line' as const,
                   showSymbol: false,
                   silent: true,
+                  clip: false,
                   lineStyle: { color, width: 2 },
-                  data: [
-                    [minX, t.a + t.b * minX],
-                    [maxX, t.a + t.b * maxX],
-                  ],
+                  data: line,
                 },
               ]
             : []),
