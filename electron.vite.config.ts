@@ -19,8 +19,9 @@ function devCsp(): Plugin {
   };
 }
 
-// The main build has three entries: the Electron shell, the CLI/web door, which runs under
-// plain Node and must never pull in 'electron', and the CLI's PNG worker (report/png-pool.ts).
+// The main build has four entries: the Electron shell, the CLI/web door, which runs under
+// plain Node and must never pull in 'electron', the CLI's PNG worker (report/png-pool.ts), and
+// the token-counting worker's starter that `judge-lab run` loads before the CLI (bin/judge-lab.mjs).
 export default defineConfig({
   main: {
     build: {
@@ -29,6 +30,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           'png-worker': resolve(__dirname, 'src/main/report/png-worker.ts'),
+          'counting-ahead': resolve(__dirname, 'src/main/facade/counting-ahead.ts'),
         },
       },
     },

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 node --max-semi-space-size=8
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 MIMALLOC_PURGE_DELAY=0 node --max-semi-space-size=8
 // The installed `judge-lab` command: runs the built CLI (npm run build writes out/main/cli.js).
 // The first line is how the command starts on a PATH (npm link, a global install, npx; npm's
 // Windows shims read the same line). glibc's malloc keeps an arena per thread by default, each
@@ -9,6 +9,10 @@
 // stops glibc raising it, and its mmap threshold with it, after each large block freed: freed
 // memory then goes back to the system instead of staying in the arenas (the position study's run
 // ~120 instead of ~131 MiB, the 419 × 3 study's ~179 instead of ~191, the same CPU; part seven).
+// resvg (the PNGs) brings its own allocator, mimalloc, which hands freed memory back only when it
+// is next called, 10 ms later at the soonest: after an export's last figure that was never, and
+// ~16 MiB of its canvases stayed under the workbook written next. MIMALLOC_PURGE_DELAY=0 hands it
+// back as it is freed (the position study's export: 140 -> 120 MiB before the workbook; part nine).
 // `node bin/judge-lab.mjs` runs without them: the same command.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
@@ -28,5 +32,15 @@ if (!existsSync(cli)) {
 process.stdout.on('error', (err) => {
   if (err.code !== 'EPIPE') throw err;
 });
+// `judge-lab run` starts its token-counting worker before the CLI and the core load
+// (out/main/counting-ahead.js, a few KB): the worker builds its tables while this thread still
+// holds little, instead of beside the loaded core (issue 39: the position study's start peak).
+// The command is the first word that is not an option or --data-dir's value; the CLI starts the
+// worker all the same if this guess misses.
+const args = process.argv.slice(2);
+const command = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '--data-dir');
+const ahead = join(dirname(cli), 'counting-ahead.js');
+if (command === 'run' && existsSync(ahead))
+  (await import(pathToFileURL(ahead).href)).releaseTokenizerAfterEstimates();
 const { main } = await import(pathToFileURL(cli).href);
 process.exitCode = await main(process.argv.slice(2));

@@ -124,10 +124,17 @@ try {
 }
 // Building the tables leaves about as much garbage as they hold (the rank map's earlier, smaller
 // copies; the parsed literals), and this thread would keep it while the run plans beside it: a
-// full collection now (V8's --expose-gc stays on, as heap.ts's collectGarbage leaves it).
+// full collection now, compacting, so the pages the garbage held go back (V8's --expose-gc stays
+// on, as heap.ts's collectGarbage leaves it; compaction is switched on for this one collection).
 try {
-  require('node:v8').setFlagsFromString('--expose-gc');
-  require('node:vm').runInNewContext('gc')();
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--expose-gc');
+  v8.setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    require('node:vm').runInNewContext('gc')();
+  } finally {
+    v8.setFlagsFromString('--no-compact-on-every-full-gc');
+  }
 } catch {}
 port.once('message', (texts) => {
   let reply;
@@ -178,6 +185,9 @@ interface Counter {
   flag: Int32Array;
 }
 
+/** The counting worker's young generation (both semi-spaces), in MiB. */
+const COUNTER_YOUNG_MIB = 3;
+
 /** A counting worker started ahead (by `releaseTokenizerAfterEstimates`), used by the next estimate. */
 let ready: Counter | undefined;
 
@@ -190,6 +200,9 @@ function startCounter(): Counter | undefined {
       // Packages are found from this module, not from the worker's working directory.
       workerData: { from: import.meta.url, port: port2, flag },
       transferList: [port2],
+      // The tables are long-lived: a young generation the size of this process's (2 × 8 MiB, the
+      // launcher's) only held their garbage longer, beside the run's start (issue 39).
+      resourceLimits: { maxYoungGenerationSizeMb: COUNTER_YOUNG_MIB },
     });
     // A worker waiting for an estimate that never comes (a run that fails first) keeps no process alive.
     worker.unref();
