@@ -339,7 +339,11 @@ export function missingJudgments(ctx: Pick<MetricsContext, 'exp' | 'results'>): 
     const m = r.meta as TransformTask['meta'];
     failedTranslation.set(`${m.itemId}:${m.language}`, r.reason ?? 'failed');
   }
-  const slots = planJudgments(e.items, withStandIns(e).variants, e.judges, e.options);
+  // Answered slots are passed over unrendered (the plan's own `planned`): rendering every judge
+  // prompt of the study again only to drop most of them was ~30 MB of the export's garbage.
+  const slots = planJudgments(e.items, withStandIns(e).variants, e.judges, e.options, (key) =>
+    answered.has(key),
+  );
   return slots
     .filter((t) => !answered.has(t.key))
     .map((t) => {
