@@ -98,9 +98,21 @@ export function methodsFacts(db: Database, exp: LoadedExperiment, ctx: MetricsCo
   // Per model (role + label): temperatures and answer dates from the ledger rows of its tasks.
   const stages = new Map(exp.protocol.stages.map((s) => [s.name, s]));
   // The temperature read in SQL: a study's requests hold whole prompts, not worth parsing here.
-  const rowStmt = db.prepare(
-    `SELECT status, json_extract(request_json, '$.temperature') AS temperature, updated_at FROM requests WHERE id = ?`,
-  );
+  // One pass over the plan's ledger rows, not a query per task (10,894 in the 419 × 3 study).
+  const ledger = new Map<number, { status: string; temperature: number | null; updated_at: string }>();
+  const ledgerRows = db
+    .prepare(
+      `SELECT r.id, r.status, json_extract(r.request_json, '$.temperature') AS temperature, r.updated_at
+         FROM requests r
+        WHERE r.id IN (SELECT request_id FROM experiment_tasks WHERE experiment_id = ?)`,
+    )
+    .iterate(exp.row.id) as IterableIterator<{
+    id: number;
+    status: string;
+    temperature: number | null;
+    updated_at: string;
+  }>;
+  for (const { id, ...row } of ledgerRows) ledger.set(id, row);
   const byModel = new Map<string, { temps: Set<number | null>; first: string | null; last: string | null }>();
   const keyOf = (role: string, label: string) => `${role}\u0000${label}`;
   const tasks = tasksOf(db, exp.row.id);
@@ -108,8 +120,7 @@ export function methodsFacts(db: Database, exp: LoadedExperiment, ctx: MetricsCo
     const stage = stages.get(t.stage);
     if (!stage) continue;
     const who = stage.describe(t);
-    const row = rowStmt.get(t.requestId) as
-      { status: string; temperature: number | null; updated_at: string } | undefined;
+    const row = ledger.get(t.requestId);
     if (!row) continue;
     const k = keyOf(who.role, who.label);
     let m = byModel.get(k);
