@@ -339,25 +339,23 @@ export function missingJudgments(ctx: Pick<MetricsContext, 'exp' | 'results'>): 
     const m = r.meta as TransformTask['meta'];
     failedTranslation.set(`${m.itemId}:${m.language}`, r.reason ?? 'failed');
   }
-  // Answered slots are passed over unrendered (the plan's own `planned`): rendering every judge
+  // Answered slots are left out unrendered (the plan's own `planned`): rendering every judge
   // prompt of the study again only to drop most of them was ~30 MB of the export's garbage.
   const slots = planJudgments(e.items, withStandIns(e).variants, e.judges, e.options, (key) =>
     answered.has(key),
   );
-  return slots
-    .filter((t) => !answered.has(t.key))
-    .map((t) => {
-      const m = t.meta;
-      // A tie probe needs its target's translation (EN-ar → ar).
-      const lang = m.kind === 'tie_probe' ? m.language.slice(3) : m.language;
-      const why = lang === 'EN' ? undefined : failedTranslation.get(`${m.itemId}:${lang}`);
-      return {
-        ...judgmentOf(m),
-        status: why ? ('blocked' as const) : ('pending' as const),
-        reason: why ? `blocked: translation to ${lang} failed (${why})` : 'not answered yet',
-        ...(m.sample ? { sample: m.sample } : {}),
-      };
-    });
+  return slots.map((t) => {
+    const m = t.meta;
+    // A tie probe needs its target's translation (EN-ar → ar).
+    const lang = m.kind === 'tie_probe' ? m.language.slice(3) : m.language;
+    const why = lang === 'EN' ? undefined : failedTranslation.get(`${m.itemId}:${lang}`);
+    return {
+      ...judgmentOf(m),
+      status: why ? ('blocked' as const) : ('pending' as const),
+      reason: why ? `blocked: translation to ${lang} failed (${why})` : 'not answered yet',
+      ...(m.sample ? { sample: m.sample } : {}),
+    };
+  });
 }
 
 export type Exp = ExperimentView<JudgeLsConfig, JudgeLsOptions>;

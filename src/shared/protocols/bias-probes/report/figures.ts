@@ -238,9 +238,10 @@ export function trend(points: readonly { x: number; y: number }[]): { a: number;
 
 /**
  * The part of the line y = a + b·x over [x0, x1] that lies within [yLo, yHi], as its two ends, or
- * null if none of it does. The fit line is drawn only there, so ECharts needs no clip-path for it:
- * resvg draws a clipped element on a canvas of its own the size of the figure (~10 MiB at 300 dpi
- * for the length scatter, the position study's export peak; issue 39).
+ * null if none of it does. The fit line is drawn only there, with ECharts' `clip: false`: clipped to
+ * the grid, resvg drew it on a figure-sized layer of its own (~10 MiB more at 300 dpi, the position
+ * study's export peak; issue 39). `clip: false` still writes a clip-path, widened past the figure,
+ * and the PNG then costs what it costs without one.
  */
 export function segmentWithin(
   t: { a: number; b: number },
