@@ -489,19 +489,8 @@ export async function exportExperiment(
   const metrics = results.metrics as ReturnType<typeof exp.protocol.computeMetrics>;
   const tables = results.tables;
   const ctx = metricsContext(db, exp, false);
-  const ledger = getAnswerRows(
-    db,
-    ctx.results.map((r) => r.requestId),
-  );
-  const calls = new Map<number, TaskCall>(
-    [...ledger].map(([id, r]) => [
-      id,
-      { rawText: r.responseText, inputTokens: r.inputTokens, outputTokens: r.outputTokens },
-    ]),
-  );
   const lastStage = exp.protocol.stages.at(-1)?.name;
   const answers = ctx.results.filter((r) => r.stage === lastStage);
-  const methods = methodsFiles(db, exp, ctx, metrics, tables, lang, paper);
   const preregistration = manifestPreregistration(paper.preregistration);
   return writeExportFolder(outDir, {
     protocol: exp.protocol.id,
@@ -509,12 +498,28 @@ export async function exportExperiment(
     metricsKeys: exp.protocol.metricsKeys,
     tables,
     figures: reportFigures(exp, metrics, lang),
-    files: [
-      ...(exp.protocol.exportFiles?.(canonicalOrder(exp.protocol, ctx), calls, db) ?? []),
-      { name: 'methods.md', content: methods.markdown },
-      { name: 'methods.tex', content: methods.latex },
-      { name: 'checklist.md', content: methods.checklist },
-    ],
+    // Made when the folder writes them, after the figures it draws on this thread: the per-answer
+    // files (texts.csv alone ~1.2 MiB of the position study's heap), the raw answers behind them
+    // and the methods texts were otherwise held under resvg's canvases, the export's peak (issue 39).
+    files: () => {
+      const ledger = getAnswerRows(
+        db,
+        ctx.results.map((r) => r.requestId),
+      );
+      const calls = new Map<number, TaskCall>(
+        [...ledger].map(([id, r]) => [
+          id,
+          { rawText: r.responseText, inputTokens: r.inputTokens, outputTokens: r.outputTokens },
+        ]),
+      );
+      const methods = methodsFiles(db, exp, ctx, metrics, tables, lang, paper);
+      return [
+        ...(exp.protocol.exportFiles?.(canonicalOrder(exp.protocol, ctx), calls, db) ?? []),
+        { name: 'methods.md', content: methods.markdown },
+        { name: 'methods.tex', content: methods.latex },
+        { name: 'checklist.md', content: methods.checklist },
+      ];
+    },
     manifest: {
       experiment: { id: exp.row.id, name: exp.row.name },
       simulated: anySimulated(exp.providers),

@@ -48,6 +48,11 @@ export interface ManifestInput {
   preregistration?: object;
 }
 
+export interface ExportFile {
+  name: string;
+  content: string | Buffer;
+}
+
 export interface ExportFolderInput {
   /** The protocol id, recorded in the manifest. */
   protocol: string;
@@ -56,8 +61,12 @@ export interface ExportFolderInput {
   metricsKeys: readonly string[];
   tables: readonly Table[];
   figures: readonly FigureSpec[];
-  /** Files beside metrics.json (e.g. judgments.csv); names are relative, '/'-separated, top level. */
-  files?: readonly { name: string; content: string | Buffer }[];
+  /**
+   * Files beside metrics.json (e.g. judgments.csv); names are relative, '/'-separated, top level.
+   * A function is called once, when they are written: after the figures drawn on this thread, so
+   * their text is not held under resvg's canvases.
+   */
+  files?: readonly ExportFile[] | (() => readonly ExportFile[]);
   manifest: ManifestInput;
 }
 
@@ -197,7 +206,8 @@ async function writeAll(
     }
   }
   await put('metrics.json', metricsJson(input.metrics, input.metricsKeys));
-  for (const f of input.files ?? []) await put(f.name, f.content);
+  for (const f of typeof input.files === 'function' ? input.files() : (input.files ?? []))
+    await put(f.name, f.content);
 
   await mkdir(join(dir, 'tables'));
   const tables = input.tables;
@@ -304,7 +314,8 @@ export async function writeExportFolder(
     // The export folder's disk, not the data folder's, is the one that failed (often full).
     throw writeFailure(target, err);
   }
-  const owned = [...OWNED_ENTRIES, ...(input.files ?? []).map((f) => f.name.split('/')[0])];
+  // The protocol's files are among those written: their top-level entries are replaced too.
+  const owned = [...new Set([...OWNED_ENTRIES, ...written.files.map((f) => f.split('/')[0])])];
   try {
     await commit(stage, target, owned);
   } catch (err) {

@@ -1,6 +1,9 @@
 // Server-side rendering of the chart options: ECharts SSR to SVG here, resvg to PNG in png.ts
 // (re-exported: callers take both from here). Node only.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type * as ECharts from 'echarts';
 import { showControlChars } from '../../shared/control-chars';
 import type { FigureSpec } from '../../shared/report/chart-kit';
@@ -25,10 +28,20 @@ export {
 // minified build of that file: V8 keeps a script's source for as long as its functions live,
 // and the full build's 3.8 MB (held as two-byte text: it has Chinese strings) was 7.3 MiB of the
 // export's heap; the minified one is the same code without development warnings (issue 39).
+// The build's copy of that file beside the main bundle, its Chinese strings escaped, is held as
+// one-byte text: 1.1 MiB instead of 2.1 (electron.vite.config.ts); runs from source load the
+// package's file.
 const requireECharts = createRequire(import.meta.url);
 let echartsLib: typeof ECharts | undefined;
-const echarts = (): typeof ECharts =>
-  (echartsLib ??= requireECharts('echarts/dist/echarts.min.js') as typeof ECharts);
+const echarts = (): typeof ECharts => (echartsLib ??= requireECharts(echartsFile()) as typeof ECharts);
+
+function echartsFile(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const built = [join(here, 'echarts.min.cjs'), join(here, '..', 'echarts.min.cjs')].find((f) =>
+    existsSync(f),
+  );
+  return built ?? 'echarts/dist/echarts.min.js';
+}
 
 /** Loads ECharts now (preload.ts: ahead of an export). */
 export const loadECharts = (): void => void echarts();

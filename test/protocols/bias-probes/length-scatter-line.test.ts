@@ -1,6 +1,7 @@
 // The length scatter's fit line is drawn only where it lies within the score axis, so the figure
 // needs no clip-path (resvg draws a clipped element on a canvas of its own: issue 39's export peak).
 import { describe, expect, it } from 'vitest';
+import { renderSvg } from '../../../src/main/report/figures';
 import { lengthScatterFigure, segmentWithin } from '../../../src/shared/protocols/bias-probes/report/figures';
 import type { BiasMetrics } from '../../../src/shared/protocols/bias-probes/types';
 
@@ -54,13 +55,15 @@ describe('lengthScatterFigure', () => {
       scale: 10,
       scatter: points.map(([tokens, score]) => ({ judge: 'j', item_id: 'i', tokens, score })),
     }) as unknown as BiasMetrics;
+  // The fit line is the scatter's mark line, as its two ends.
   const line = (m: BiasMetrics) => {
     const series = lengthScatterFigure(m)?.option.series as {
       type: string;
-      clip?: boolean;
-      data: number[][];
+      markLine?: { data: [{ coord: number[] }, { coord: number[] }][] };
     }[];
-    return series.find((s) => s.type === 'line');
+    expect(series.map((s) => s.type)).toEqual(['scatter']);
+    const [[from, to]] = series[0].markLine?.data ?? [[]];
+    return from && to ? { data: [from.coord, to.coord] } : undefined;
   };
 
   it('draws a pairwise fit line that would leave [0, 1] only inside it, unclipped', () => {
@@ -73,7 +76,6 @@ describe('lengthScatterFigure', () => {
         [300, 1],
       ]),
     );
-    expect(l?.clip).toBe(false);
     for (const [, y] of l?.data ?? []) expect(y >= 0 && y <= 1).toBe(true);
     expect(l?.data[0][1]).toBe(0);
     expect(l?.data[1][1]).toBe(1);
@@ -89,5 +91,22 @@ describe('lengthScatterFigure', () => {
     );
     for (const [, y] of l?.data ?? []) expect(y >= 1 && y <= 10).toBe(true);
     expect(l?.data[0][0]).toBe(0);
+  });
+
+  it('is drawn with its fit line and without a clip-path', () => {
+    const spec = lengthScatterFigure(
+      metrics('pairwise', [
+        [-300, 0],
+        [-10, 0],
+        [10, 1],
+        [300, 1],
+      ]),
+    );
+    const svg = renderSvg(spec!);
+    // The line: one straight segment, 2 px wide, in the judge's colour.
+    expect(svg).toMatch(
+      /<path d="M[\d.]+ [\d.]+L[\d.]+ [\d.]+" fill="none"[^>]*stroke="#[0-9A-Fa-f]{6}" stroke-width="2"/,
+    );
+    expect(svg).not.toContain('clip-path');
   });
 });

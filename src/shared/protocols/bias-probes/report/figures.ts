@@ -238,10 +238,10 @@ export function trend(points: readonly { x: number; y: number }[]): { a: number;
 
 /**
  * The part of the line y = a + b·x over [x0, x1] that lies within [yLo, yHi], as its two ends, or
- * null if none of it does. The fit line is drawn only there, with ECharts' `clip: false`: clipped to
- * the grid, resvg drew it on a figure-sized layer of its own (~10 MiB more at 300 dpi, the position
- * study's export peak; issue 39). `clip: false` still writes a clip-path, widened past the figure,
- * and the PNG then costs what it costs without one.
+ * null if none of it does. The fit line is drawn only there, as the scatter's mark line, which
+ * ECharts draws without a clip-path: a line series writes one even with `clip: false`, and resvg
+ * draws a clipped group on a figure-sized layer with a figure-sized mask beside it (2 × 13 MiB
+ * for a moment at 300 dpi, the position study's export peak; issue 39).
  */
 export function segmentWithin(
   t: { a: number; b: number },
@@ -301,20 +301,18 @@ export function lengthScatterFigure(
             symbolSize: 6,
             itemStyle: { color, opacity: 0.6 },
             data: pts.map((p) => [p.tokens, p.score]),
+            ...(line
+              ? {
+                  markLine: {
+                    silent: true,
+                    symbol: 'none',
+                    label: { show: false },
+                    lineStyle: { color, width: 2, type: 'solid' as const, opacity: 1 },
+                    data: [[{ coord: line[0] }, { coord: line[1] }]],
+                  },
+                }
+              : {}),
           },
-          ...(line
-            ? [
-                {
-                  name: judge,
-                  type: 'line' as const,
-                  showSymbol: false,
-                  silent: true,
-                  clip: false,
-                  lineStyle: { color, width: 2 },
-                  data: line,
-                },
-              ]
-            : []),
         ];
       }),
     },
