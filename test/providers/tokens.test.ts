@@ -2,7 +2,7 @@
 // and a text that contains a special token's spelling is counted, not refused.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens, encode } from 'gpt-tokenizer';
+import { countTokens, decode, encode } from 'gpt-tokenizer';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   cacheablePrefixTokens,
@@ -148,6 +148,11 @@ describe('counting a text by its words and lines', () => {
       const text = readFileSync(join(dir, file), 'utf8').slice(0, 20_000);
       expect(lean!.countTokens(text, asText), file).toBe(countTokens(text, asText));
     }
+    // Every rank where the package has it (the two literals read in order, none dropped).
+    const { decode: leanDecode } = lean as unknown as { decode: (tokens: number[]) => string };
+    for (let rank = 0; rank < 199_998; rank += 613)
+      expect(leanDecode([rank]), String(rank)).toBe(decode([rank]));
+    expect(leanDecode([199_997])).toBe(decode([199_997]));
   });
 
   it("gives a plan's counter the same counts as the one-request functions", () => {
