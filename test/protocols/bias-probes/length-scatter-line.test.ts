@@ -66,16 +66,17 @@ describe('lengthScatterFigure', () => {
     return from && to ? { data: [from.coord, to.coord] } : undefined;
   };
 
+  // Win scores jump from 0 to 1 around a length difference of 0: the least-squares line is steep.
+  const steep = () =>
+    metrics('pairwise', [
+      [-300, 0],
+      [-10, 0],
+      [10, 1],
+      [300, 1],
+    ]);
+
   it('draws a pairwise fit line that would leave [0, 1] only inside it, unclipped', () => {
-    // Win scores jump from 0 to 1 around a length difference of 0: the least-squares line is steep.
-    const l = line(
-      metrics('pairwise', [
-        [-300, 0],
-        [-10, 0],
-        [10, 1],
-        [300, 1],
-      ]),
-    );
+    const l = line(steep());
     for (const [, y] of l?.data ?? []) expect(y >= 0 && y <= 1).toBe(true);
     expect(l?.data[0][1]).toBe(0);
     expect(l?.data[1][1]).toBe(1);
@@ -94,15 +95,7 @@ describe('lengthScatterFigure', () => {
   });
 
   it('is drawn with its fit line and without a clip-path', () => {
-    const spec = lengthScatterFigure(
-      metrics('pairwise', [
-        [-300, 0],
-        [-10, 0],
-        [10, 1],
-        [300, 1],
-      ]),
-    );
-    const svg = renderSvg(spec!);
+    const svg = renderSvg(lengthScatterFigure(steep())!);
     // The line: one straight segment, 2 px wide, in the judge's colour.
     expect(svg).toMatch(
       /<path d="M[\d.]+ [\d.]+L[\d.]+ [\d.]+" fill="none"[^>]*stroke="#[0-9A-Fa-f]{6}" stroke-width="2"/,
