@@ -3,4 +3,4 @@
 // out/main/counting-ahead.js; cli/index.ts starts it too, if that missed) so the tables are built while
 // this thread still holds little: built beside the loaded core and the plan, they made the run's
 // start as high in memory as its export (issue 39). Light: the core is not imported from here.
-export { releaseTokenizerAfterEstimates } from '../providers/sdk';
+export { countingTablesBuilt, releaseTokenizerAfterEstimates } from '../providers/sdk';

@@ -97,6 +97,52 @@ export function releaseTokenizerAfterEstimates(): void {
   ready ??= startCounter();
 }
 
+// ES2024's Atomics.waitAsync (in V8 since 8.7, so in every Node this app runs on), typed here: the
+// project's TypeScript library stops at ES2023.
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      array: Int32Array,
+      index: number,
+      value: number,
+      timeout: number,
+    ): { async: false; value: string } | { async: true; value: Promise<string> };
+  }
+).waitAsync.bind(Atomics);
+
+/** How long `countingTablesBuilt` waits at most: a loaded machine builds the tables in seconds. */
+const BUILT_TIMEOUT_MS = 30_000;
+
+/**
+ * Resolves when the counting worker started ahead has built its tables, could not, or ended (at
+ * once without one; after BUILT_TIMEOUT_MS at most). `judge-lab run`'s launcher waits for it before
+ * the CLI loads: the worker's build, ~60 MiB for a moment before its collection, then never meets
+ * the loading core (issue 39: the position study's start, 136–148 MiB by how the two overlapped).
+ */
+export function countingTablesBuilt(): Promise<void> {
+  const counter = ready;
+  if (!counter) return Promise.resolve();
+  const waited = waitAsync(counter.flag, 1, 0, BUILT_TIMEOUT_MS);
+  if (!waited.async) return Promise.resolve();
+  return new Promise<void>((done) => {
+    const finish = () => {
+      clearTimeout(timer);
+      counter.worker.off('exit', finish);
+      done();
+    };
+    // A timer, not only the wait: the worker is unref'd, and a pending waitAsync alone would let the
+    // process exit with the launcher's await unsettled.
+    const timer = setTimeout(finish, BUILT_TIMEOUT_MS);
+    counter.worker.once('exit', finish);
+    void waited.value.then(finish);
+  });
+}
+
+/** Whether the worker started ahead says its tables are built (tests of the wait above). */
+export function countingTablesReady(): boolean {
+  return ready !== undefined && Atomics.load(ready.flag, 1) === 1;
+}
+
 /**
  * Undoes `releaseTokenizerAfterEstimates` (a worker started ahead is ended): for test files, which
  * share their process with the files after them (vitest's node project does not isolate them).
@@ -160,6 +206,9 @@ try {
     v8.setFlagsFromString('--no-compact-on-every-full-gc');
   }
 } catch {}
+// Built (or failed): whoever waits for the tables before loading more goes on.
+Atomics.store(flag, 1, 1);
+Atomics.notify(flag, 1);
 port.once('message', (texts) => {
   let reply;
   try {
@@ -216,7 +265,8 @@ const COUNTER_YOUNG_MIB = 3;
 let ready: Counter | undefined;
 
 function startCounter(): Counter | undefined {
-  const flag = new Int32Array(new SharedArrayBuffer(4));
+  // [0]: an answer is waiting on the port; [1]: the tables are built (or could not be).
+  const flag = new Int32Array(new SharedArrayBuffer(8));
   const { port1, port2 } = new MessageChannel();
   try {
     const worker = new Worker(COUNTER_SOURCE, {
