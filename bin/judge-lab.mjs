@@ -44,7 +44,8 @@ if (command === 'run' && existsSync(ahead)) {
   const counting = await import(pathToFileURL(ahead).href);
   counting.releaseTokenizerAfterEstimates();
   // The CLI loads once the tables are built: the worker's build garbage (~60 MiB for a moment) and
-  // the loading core no longer meet (issue 39: the position study's start, start peaks 144–148 → 132–137 MiB, first request +0.2–0.3 s).
+  // the loading core no longer meet (issue 39: the position study's start 144–148 → 132–137 MiB,
+  // its first request 0.2–0.3 s later).
   await counting.countingTablesBuilt?.();
 }
 const { main } = await import(pathToFileURL(cli).href);
