@@ -5,8 +5,8 @@
 // copy (electron.vite.config.ts), as rolldown's `charset: 'ascii'` does for our own chunks.
 //
 // An escape means the same character in a string, a regular expression, a template's cooked text
-// and an identifier; only a template's raw text (String.raw) would differ. So the copy is checked:
-// it must compile, and the caller's tests render figures from it.
+// and an identifier; only a template's raw text (String.raw) would differ. The built copy is checked
+// by test/export/ascii-bundles.test.ts, which draws a figure from it and from the package's file.
 
 /** @param {string} source */
 export function asciiOnlyJs(source) {

@@ -1,12 +1,10 @@
 // Server-side rendering of the chart options: ECharts SSR to SVG here, resvg to PNG in png.ts
 // (re-exported: callers take both from here). Node only.
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type * as ECharts from 'echarts';
 import { showControlChars } from '../../shared/control-chars';
 import type { FigureSpec } from '../../shared/report/chart-kit';
+import { builtFile } from './built-file';
 
 export {
   ARABIC_FONT_CANDIDATES,
@@ -33,15 +31,10 @@ export {
 // package's file.
 const requireECharts = createRequire(import.meta.url);
 let echartsLib: typeof ECharts | undefined;
-const echarts = (): typeof ECharts => (echartsLib ??= requireECharts(echartsFile()) as typeof ECharts);
-
-function echartsFile(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const built = [join(here, 'echarts.min.cjs'), join(here, '..', 'echarts.min.cjs')].find((f) =>
-    existsSync(f),
-  );
-  return built ?? 'echarts/dist/echarts.min.js';
-}
+const echarts = (): typeof ECharts =>
+  (echartsLib ??= requireECharts(
+    builtFile('echarts.min.cjs') ?? 'echarts/dist/echarts.min.js',
+  ) as typeof ECharts);
 
 /** Loads ECharts now (preload.ts: ahead of an export). */
 export const loadECharts = (): void => void echarts();

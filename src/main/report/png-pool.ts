@@ -3,10 +3,8 @@
 // workbook: in workers, the figures are drawn and encoded while the workbook is built. Same
 // renderer, same options, the same bytes (png.ts). Only under plain Node with the built worker
 // (out/main/png-worker.js): the Electron app and runs from source draw with svgToPng in process.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtFile } from './built-file';
 import { svgToPng } from './png';
 import type { PngJob, PngReply } from './png-worker';
 
@@ -27,8 +25,7 @@ interface Slot {
 /** The built worker beside this module's chunk, or none (source runs, Electron). */
 function workerFile(): string | null {
   if (process.versions.electron) return null;
-  const here = dirname(fileURLToPath(import.meta.url));
-  return [join(here, 'png-worker.js'), join(here, '..', 'png-worker.js')].find((f) => existsSync(f)) ?? null;
+  return builtFile('png-worker.js');
 }
 
 class PngPool {
