@@ -22,6 +22,13 @@ export interface LeftOptions {
   skipFailed?: boolean;
   /** Lanes (endpoint id, model) that send nothing until resumed, e.g. paused by the early warning. */
   skipLane?: (endpoint: string, model: string) => boolean;
+  /**
+   * Only `minutesAtRateLimits` is wanted (the run's ETA, taken every round): no prices, and a
+   * lane's tokens counted only where its limits make them count (a TPM limit, or no RPM limit so
+   * its answers' length decides). An RPM-bound lane's time is its calls alone, and counting every
+   * prompt of a round again was a sixth of a small simulated study's CPU.
+   */
+  timeOnly?: boolean;
 }
 
 /** The estimate of an experiment's whole plan; `storedFrom` is an experiment whose stored inputs count. */
@@ -85,7 +92,17 @@ export function estimateTasks(
   // Prompt caching: calls sharing a system prompt (and schema) long enough to be cached read it
   // from the cache after the first; Anthropic bills that first one as a cache write.
   const tokens = planTokenCounter();
-  tokens.precount(tasks.map((t) => t.request));
+  const limitsOf = (provider: string, model: string) => ({
+    // The limits the engine gives the lane: its provider's, overridden by the model's own.
+    ...laneLimits(exp.providers[provider]),
+    ...modelLimits[modelLimitKey(provider, model)],
+  });
+  const tokensCount = (t: ProtocolTask): boolean => {
+    if (!left.timeOnly) return true;
+    const limits = limitsOf(t.request.provider, t.request.model);
+    return limits.tpm !== undefined || !limits.rpm;
+  };
+  tokens.precount(tasks.filter(tokensCount).map((t) => t.request));
   // System prompts seen, by lane (the prompt itself is a shared string: no copy joined to a key).
   const prefixes = new Map<string, Set<string>>();
   const usageOf = (t: ProtocolTask, endpoint: string, inputTokens: number, outputTokens: number): Usage => {
@@ -124,11 +141,7 @@ export function estimateTasks(
     calls: number,
   ) => {
     const lane = madeOnce(into, laneKey, () => ({
-      // The limits the engine gives the lane: its provider's, overridden by the model's own.
-      limits: {
-        ...laneLimits(exp.providers[t.request.provider]),
-        ...modelLimits[modelLimitKey(t.request.provider, t.request.model)],
-      },
+      limits: limitsOf(t.request.provider, t.request.model),
       stages: new Map(),
     }));
     const load = lane.stages.get(t.stage) ?? { calls: 0, tokens: 0, outputTokens: 0 };
@@ -194,6 +207,15 @@ export function estimateTasks(
       row.cachedCalls += calls;
       continue;
     }
+    const endpointModel = `${endpoint}\u0000${t.request.model}`;
+    if (left.timeOnly) {
+      if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
+      const counted = tokensCount(t);
+      const input = counted ? tokens.input(t.request) : 0;
+      const output = counted ? stage.outputTokens(t, tokens) : 0;
+      addLoad(lanes, endpointModel, t, input, output, calls);
+      continue;
+    }
     const input = tokens.input(t.request);
     const output = stage.outputTokens(t, tokens);
     eachCacheUse(t, endpoint, input, output, calls, (usage, times) => {
@@ -207,7 +229,7 @@ export function estimateTasks(
     addTiers(t, endpoint, input, output, calls);
     // A batch is not rate limited: its calls take the provider's window, not lane time.
     if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
-    addLoad(lanes, `${endpoint}\u0000${t.request.model}`, t, input, output, calls);
+    addLoad(lanes, endpointModel, t, input, output, calls);
   }
   const list = [...rows.values()];
   const stageOrder = exp.protocol.stages.map((s) => s.name);

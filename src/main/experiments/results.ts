@@ -261,6 +261,13 @@ export function reportFigures(
  * names, e.g. imported answers), the items and the flagged ones. Any write anywhere is a miss,
  * which is right while something runs and free when nothing does.
  */
+/** The store's state as this connection sees it: another connection's commits and its own changes. */
+function storeStamp(db: Database): string {
+  const dataVersion = db.pragma('data_version', { simple: true }) as number;
+  const ownChanges = db.prepare('SELECT total_changes()').pluck().get() as number;
+  return `${dataVersion}:${ownChanges}`;
+}
+
 function resultsSignature(
   db: Database,
   exp: LoadedExperiment,
@@ -268,12 +275,10 @@ function resultsSignature(
   flagged: readonly FlaggedItem[],
   verifiedOnly = false,
 ): string {
-  const dataVersion = db.pragma('data_version', { simple: true }) as number;
-  const ownChanges = db.prepare('SELECT total_changes()').pluck().get() as number;
   const options = createHash('sha256')
     .update(JSON.stringify([exp.row.updatedAt, exp.config, exp.view.options, flagged]))
     .digest('hex');
-  return JSON.stringify([excludeFlagged, verifiedOnly, dataVersion, ownChanges, exp.items.length, options]);
+  return JSON.stringify([excludeFlagged, verifiedOnly, storeStamp(db), exp.items.length, options]);
 }
 
 interface CachedResults {
@@ -356,32 +361,40 @@ export function computeResults(
   persist: 'unless running' | 'always' = 'unless running',
 ): ExperimentResults {
   const exp = loadExperiment(db, experimentId);
-  const signatureNow = () =>
-    resultsSignature(db, exp, excludeFlagged, exp.protocol.flagged?.(exp.view, db) ?? [], verifiedOnly);
+  // The flagged items are part of both signatures and cost an audit of every variant: taken once
+  // per state of the store (its own and others' writes), not once per signature.
+  let flaggedMemo: { at: string; flagged: readonly FlaggedItem[] } | undefined;
+  const flaggedNow = () => {
+    const at = storeStamp(db);
+    if (flaggedMemo?.at !== at) flaggedMemo = { at, flagged: exp.protocol.flagged?.(exp.view, db) ?? [] };
+    return flaggedMemo.flagged;
+  };
   let cache = resultsCache.get(db);
   if (!cache) resultsCache.set(db, (cache = new Map()));
   const variant = `${excludeFlagged}:${verifiedOnly}`;
   const key = `${experimentId}:${variant}`;
   const hit = cache.get(key);
-  if (hit && hit.signature === signatureNow()) {
+  if (hit && hit.signature === resultsSignature(db, exp, excludeFlagged, flaggedNow(), verifiedOnly)) {
     // Most recently used last, so the oldest is the one dropped.
     cache.delete(key);
     cache.set(key, hit);
     return structuredClone(hit.results);
   }
-  const remember = (results: ExperimentResults) => {
+  // `flagged` as taken before a write of the stored results (which changes no flag): the in-memory
+  // signature is taken after that write, since it holds the store's change counters.
+  const remember = (results: ExperimentResults, flagged: readonly FlaggedItem[]) => {
     cache.delete(key);
-    cache.set(key, { signature: signatureNow(), results: structuredClone(results) });
+    cache.set(key, {
+      signature: resultsSignature(db, exp, excludeFlagged, flagged, verifiedOnly),
+      results: structuredClone(results),
+    });
     while (cache.size > CACHED_EXPERIMENTS) cache.delete(cache.keys().next().value!);
     return results;
   };
   const kept = readStoredResults(db, experimentId, variant);
-  if (
-    kept &&
-    kept.signature === storedSignature(db, exp, variant, exp.protocol.flagged?.(exp.view, db) ?? [])
-  ) {
+  if (kept && kept.signature === storedSignature(db, exp, variant, flaggedNow())) {
     try {
-      return remember(deserialize(kept.results) as ExperimentResults);
+      return remember(deserialize(kept.results) as ExperimentResults, flaggedNow());
     } catch {
       // Written by another V8 (the app's Electron, the CLI's Node): computed again below.
     }
@@ -389,15 +402,16 @@ export function computeResults(
   // Storing (when anything is to store) writes: the signatures are taken after it.
   const scan = storedScan(db, exp);
   const results = resultsOf(db, exp, excludeFlagged, scan, verifiedOnly);
+  const flagged = flaggedNow();
   if (!db.readonly && (persist === 'always' || exp.row.status !== 'running'))
     writeStoredResults(
       db,
       experimentId,
       variant,
-      storedSignature(db, exp, variant, exp.protocol.flagged?.(exp.view, db) ?? []),
+      storedSignature(db, exp, variant, flagged),
       serialize(results),
     );
-  return remember(results);
+  return remember(results, flagged);
 }
 
 /** Metrics, tables, flagged items and counts, computed from the store every time. */

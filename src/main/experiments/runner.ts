@@ -516,6 +516,7 @@ export class ExperimentRun {
     this.leftEstimate = Math.round(
       estimateExperiment(this.deps.db, exp, this.experimentId, {
         skipFailed: true,
+        timeOnly: true,
         skipLane: (endpoint, model) => paused.has(`${endpoint}${SEP}${model}`),
       }).minutesAtRateLimits * 60,
     );

@@ -10,9 +10,28 @@ const TOKEN =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{P}\p{S}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 const NUMBER = /\d+(?:\.\d+)?/g;
 
+/**
+ * Counts remembered by the text itself: the audit runs again for every results call and every
+ * signature of one (the flagged items are part of it), over the same sources and rewrites. Dropped
+ * whole past COUNTED_CHARS characters of texts kept alive by it (a few MB at most); a string key
+ * is hashed once by V8, so a hit costs no scan of the text.
+ */
+const COUNTED_CHARS = 2_000_000;
+const counted = new Map<string, number>();
+let countedChars = 0;
+
 /** Length in tokens (words; CJK characters count one each), the unit of every length measure. */
 export function tokenCount(text: string): number {
-  return text.match(TOKEN)?.length ?? 0;
+  let n = counted.get(text);
+  if (n !== undefined) return n;
+  n = text.match(TOKEN)?.length ?? 0;
+  if (countedChars + text.length > COUNTED_CHARS) {
+    counted.clear();
+    countedChars = 0;
+  }
+  counted.set(text, n);
+  countedChars += text.length;
+  return n;
 }
 
 export function numbersOf(text: string): string[] {
