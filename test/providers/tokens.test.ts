@@ -43,6 +43,25 @@ describe('input token estimate', () => {
     expect(estimateInputTokens(s)).toBe(expected);
   });
 
+  it("is the tokenizer's count for long texts too, which it sums word by word (their words known or not)", () => {
+    const texts = readFileSync(join(process.cwd(), 'resources', 'samples', 'llmbar.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(0, 60)
+      .flatMap((l) => Object.values(JSON.parse(l) as Record<string, unknown>))
+      .filter((v): v is string => typeof v === 'string' && v.length > 64);
+    expect(texts.length).toBeGreaterThan(100);
+    const framing = estimateInputTokens(spec('')) - encode('').length;
+    // Twice: the first time with new words, then with every word known (a new text of known words).
+    for (const suffix of ['', '\nAgain, counted anew.'])
+      for (const text of texts) {
+        const t = text + suffix;
+        expect(estimateInputTokens(spec(t)), t.slice(0, 60)).toBe(
+          framing + countTokens(t, { disallowedSpecial: new Set() }),
+        );
+      }
+  });
+
   it('counts a dataset text that spells a special token instead of throwing', () => {
     const s = spec('The model printed <|endoftext|> and stopped.');
     expect(() => encode(s.messages[0].content)).toThrow(/special token/);

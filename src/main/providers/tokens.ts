@@ -77,8 +77,15 @@ function wordTokens(word: string): number {
   return n;
 }
 
+let encoded = 0;
 function encodedTokens(text: string): number {
+  encoded++;
   return loadTokenizer().countTokens(text, AS_TEXT);
+}
+
+/** How many texts the tokenizer has encoded in this thread (tests: what an estimate counts). */
+export function textsEncoded(): number {
+  return encoded;
 }
 
 function remember(key: string, n: number): void {

@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadExperimentConfig } from '../../../src/main/facade/config-files';
 import {
+  allConditions,
+  allEffects,
   biasProbeIds,
+  conditionById,
+  effectById,
+  probeById,
   registerBiasProbe,
   unregisterBiasProbe,
 } from '../../../src/shared/protocols/bias-probes/probe-registry';
@@ -304,6 +309,25 @@ describe('a probe registered from test code (the crowd note)', () => {
     expect(() =>
       registerBiasProbe({ ...crowdProbe, id: 'crowd2', conditions: [], effects: [effect] }),
     ).toThrow(/names no condition "nowhere"/);
+  });
+
+  it('is found by id while registered and gone once removed (the lookups follow the registry)', () => {
+    const condition = crowdProbe.conditions[0].id;
+    const effect = crowdProbe.effects[0].id;
+    expect(conditionById(condition)).toBe(crowdProbe.conditions[0]);
+    expect(effectById(effect)?.probe).toBe(crowdProbe);
+    expect(probeById('crowd')).toBe(crowdProbe);
+    unregisterBiasProbe(crowdProbe.id);
+    try {
+      expect(conditionById(condition)).toBeUndefined();
+      expect(effectById(effect)).toBeUndefined();
+      expect(probeById('crowd')).toBeUndefined();
+      expect(allConditions().some((c) => c.probe === crowdProbe)).toBe(false);
+    } finally {
+      registerBiasProbe(crowdProbe);
+    }
+    expect(conditionById(condition)).toBe(crowdProbe.conditions[0]);
+    expect(allEffects().at(-1)?.probe).toBe(crowdProbe);
   });
 
   it('is refused by name where it is not registered: an unknown probe names the known ones', async () => {
