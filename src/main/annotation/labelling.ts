@@ -9,7 +9,18 @@ import type { Database } from '../store/db';
 import { labelIssues, readLabelFile } from './label-files';
 import { labelTemplateCsv } from './label-template';
 import { annotatorOrder, setRow, setSummary } from './sets';
-import { ensureAnnotator, guidelinesOf, labelsOf, saveLabel, saveLabels, setItems } from './store';
+import {
+  annotatorCounts,
+  ensureAnnotator,
+  guidelinesOf,
+  labelOf,
+  labelsOf,
+  saveLabel,
+  saveLabels,
+  setItemByUid,
+  setItemCount,
+  setItems,
+} from './store';
 import { annotatorName, describeScale, fileStem, normalizeValue } from './values';
 
 export function annotatorSession(db: Database, setId: number, rawAnnotator: string): AnnotationSession {
@@ -52,10 +63,12 @@ export interface GivenLabel {
 export function giveLabel(db: Database, p: GivenLabel): AnnotatorProgress {
   const set = setRow(db, p.setId);
   const annotator = annotatorName(p.annotator);
-  const item = setItems(db, set.id).find((i) => i.unitUid === p.unitUid);
+  // The one unit and label concerned, read alone: a person rates one unit at a time, and reading
+  // the whole set at each label made a set's rating quadratic in its size.
+  const item = setItemByUid(db, set.id, p.unitUid);
   if (!item) throw new AppError('not_found', `No unit "${p.unitUid}" in annotation set ${set.id}`);
   const id = ensureAnnotator(db, annotator);
-  const previous = labelsOf(db, set.id, id).find((l) => l.itemKey === item.itemKey);
+  const previous = labelOf(db, set.id, item.itemKey, id);
   let value: RatingValue | null = previous?.value ?? null;
   if (p.value !== undefined && p.value !== null) {
     value = normalizeValue(set.scale, p.value);
@@ -82,7 +95,7 @@ export function giveLabel(db: Database, p: GivenLabel): AnnotatorProgress {
     skipped,
     comment,
   });
-  return setSummary(db, set).progress.find((x) => x.annotator === annotator)!;
+  return { annotator, ...annotatorCounts(db, set.id, id), total: setItemCount(db, set.id) };
 }
 
 /** Human labels from CSV/JSONL, all or nothing; every problem names its line. */

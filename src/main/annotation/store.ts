@@ -4,6 +4,7 @@
 import type { AnnotationView, RatingScale, RatingValue } from '../../shared/annotation/types';
 import type { AnnotationSetSummary } from '../../shared/annotation/api-types';
 import type { Database } from '../store/db';
+import { prepared } from '../store/statements';
 import type { LeastSureCriterion } from '../../shared/annotation/least-sure';
 
 /** A set as stored: the summary's identity fields, its strata's counts and when it was drawn. */
@@ -81,13 +82,14 @@ const toSet = (r: RawSet): SetRow => ({
 });
 
 export function annotatorId(db: Database, name: string): number | null {
-  const row = db.prepare('SELECT id FROM annotators WHERE name = ?').get(name) as { id: number } | undefined;
+  const row = prepared(db, 'SELECT id FROM annotators WHERE name = ?').get(name) as
+    { id: number } | undefined;
   return row?.id ?? null;
 }
 
 /** The annotator's id, creating the profile on first use. */
 export function ensureAnnotator(db: Database, name: string): number {
-  db.prepare('INSERT OR IGNORE INTO annotators (name) VALUES (?)').run(name);
+  prepared(db, 'INSERT OR IGNORE INTO annotators (name) VALUES (?)').run(name);
   return annotatorId(db, name)!;
 }
 
@@ -118,7 +120,8 @@ export function insertSet(
           JSON.stringify(set.strata),
         ).lastInsertRowid,
     );
-    const add = db.prepare(
+    const add = prepared(
+      db,
       `INSERT INTO annotation_items (set_id, position, item_key, unit_uid, item_id, category, stratum, view_json)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -130,89 +133,133 @@ export function insertSet(
 }
 
 export function getSet(db: Database, setId: number): SetRow | null {
-  const r = db.prepare('SELECT * FROM annotation_sets WHERE id = ?').get(setId) as RawSet | undefined;
+  const r = prepared(db, 'SELECT * FROM annotation_sets WHERE id = ?').get(setId) as RawSet | undefined;
   return r ? toSet(r) : null;
 }
 
 export function getSetByUid(db: Database, uid: string): SetRow | null {
-  const r = db.prepare('SELECT * FROM annotation_sets WHERE uid = ?').get(uid) as RawSet | undefined;
+  const r = prepared(db, 'SELECT * FROM annotation_sets WHERE uid = ?').get(uid) as RawSet | undefined;
   return r ? toSet(r) : null;
 }
 
 export function listSets(db: Database, experimentId?: number): SetRow[] {
   const rows = (
     experimentId === undefined
-      ? db.prepare('SELECT * FROM annotation_sets ORDER BY id').all()
-      : db.prepare('SELECT * FROM annotation_sets WHERE experiment_id = ? ORDER BY id').all(experimentId)
+      ? prepared(db, 'SELECT * FROM annotation_sets ORDER BY id').all()
+      : prepared(db, 'SELECT * FROM annotation_sets WHERE experiment_id = ? ORDER BY id').all(experimentId)
   ) as RawSet[];
   return rows.map(toSet);
 }
 
 export function deleteSet(db: Database, setId: number): boolean {
   return db.transaction(() => {
-    db.prepare('DELETE FROM annotation_labels WHERE set_id = ?').run(setId);
-    db.prepare('DELETE FROM annotation_adjudications WHERE set_id = ?').run(setId);
-    return db.prepare('DELETE FROM annotation_sets WHERE id = ?').run(setId).changes > 0;
+    prepared(db, 'DELETE FROM annotation_labels WHERE set_id = ?').run(setId);
+    prepared(db, 'DELETE FROM annotation_adjudications WHERE set_id = ?').run(setId);
+    return prepared(db, 'DELETE FROM annotation_sets WHERE id = ?').run(setId).changes > 0;
   })();
 }
 
+interface RawItem {
+  position: number;
+  item_key: string;
+  unit_uid: string;
+  item_id: number | null;
+  category: string | null;
+  stratum: string | null;
+  view_json: string;
+}
+const ITEM_COLUMNS = 'position, item_key, unit_uid, item_id, category, stratum, view_json';
+
+const toItem = (r: RawItem): SetItemRow => ({
+  position: r.position,
+  itemKey: r.item_key,
+  unitUid: r.unit_uid,
+  itemId: r.item_id,
+  category: r.category,
+  stratum: r.stratum,
+  view: JSON.parse(r.view_json) as AnnotationView,
+});
+
 export function setItems(db: Database, setId: number): SetItemRow[] {
-  return (
-    db
-      .prepare(
-        `SELECT position, item_key, unit_uid, item_id, category, stratum, view_json
-         FROM annotation_items WHERE set_id = ? ORDER BY position`,
-      )
-      .all(setId) as {
-      position: number;
-      item_key: string;
-      unit_uid: string;
-      item_id: number | null;
-      category: string | null;
-      stratum: string | null;
-      view_json: string;
-    }[]
-  ).map((r) => ({
-    position: r.position,
-    itemKey: r.item_key,
-    unitUid: r.unit_uid,
-    itemId: r.item_id,
-    category: r.category,
-    stratum: r.stratum,
-    view: JSON.parse(r.view_json) as AnnotationView,
-  }));
+  const rows = db
+    .prepare(`SELECT ${ITEM_COLUMNS} FROM annotation_items WHERE set_id = ? ORDER BY position`)
+    .all(setId) as RawItem[];
+  return rows.map(toItem);
 }
 
+/** One unit of a set by its blinded id (a label given in a session), without reading the others. */
+export function setItemByUid(db: Database, setId: number, unitUid: string): SetItemRow | null {
+  const r = db
+    .prepare(`SELECT ${ITEM_COLUMNS} FROM annotation_items WHERE set_id = ? AND unit_uid = ?`)
+    .get(setId, unitUid) as RawItem | undefined;
+  return r ? toItem(r) : null;
+}
+
+export function setItemCount(db: Database, setId: number): number {
+  return prepared(db, 'SELECT count(*) FROM annotation_items WHERE set_id = ?').pluck().get(setId) as number;
+}
+
+interface RawLabel {
+  item_key: string;
+  annotator_id: number;
+  name: string;
+  value_json: string | null;
+  skipped: number;
+  comment: string | null;
+  guidelines_version: number | null;
+  created_at: string;
+  updated_at: string;
+}
+const LABEL_COLUMNS = `l.item_key, l.annotator_id, a.name, l.value_json, l.skipped, l.comment, l.guidelines_version,
+       l.created_at, l.updated_at`;
+
+const toLabel = (r: RawLabel): LabelRow => ({
+  itemKey: r.item_key,
+  annotatorId: r.annotator_id,
+  annotator: r.name,
+  value: r.value_json === null ? null : (JSON.parse(r.value_json) as RatingValue),
+  skipped: r.skipped === 1,
+  comment: r.comment,
+  guidelinesVersion: r.guidelines_version,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
 export function labelsOf(db: Database, setId: number, annotator?: number): LabelRow[] {
-  const sql = `SELECT l.item_key, l.annotator_id, a.name, l.value_json, l.skipped, l.comment, l.guidelines_version,
-       l.created_at, l.updated_at
+  const sql = `SELECT ${LABEL_COLUMNS}
      FROM annotation_labels l JOIN annotators a ON a.id = l.annotator_id
      WHERE l.set_id = ?${annotator === undefined ? '' : ' AND l.annotator_id = ?'}
      ORDER BY a.name, l.item_key`;
   const rows = (
-    annotator === undefined ? db.prepare(sql).all(setId) : db.prepare(sql).all(setId, annotator)
-  ) as {
-    item_key: string;
-    annotator_id: number;
-    name: string;
-    value_json: string | null;
-    skipped: number;
-    comment: string | null;
-    guidelines_version: number | null;
-    created_at: string;
-    updated_at: string;
-  }[];
-  return rows.map((r) => ({
-    itemKey: r.item_key,
-    annotatorId: r.annotator_id,
-    annotator: r.name,
-    value: r.value_json === null ? null : (JSON.parse(r.value_json) as RatingValue),
-    skipped: r.skipped === 1,
-    comment: r.comment,
-    guidelinesVersion: r.guidelines_version,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  }));
+    annotator === undefined ? prepared(db, sql).all(setId) : prepared(db, sql).all(setId, annotator)
+  ) as RawLabel[];
+  return rows.map(toLabel);
+}
+
+/** One annotator's label of one unit, or null. */
+export function labelOf(db: Database, setId: number, itemKey: string, annotator: number): LabelRow | null {
+  const r = db
+    .prepare(
+      `SELECT ${LABEL_COLUMNS} FROM annotation_labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.set_id = ? AND l.item_key = ? AND l.annotator_id = ?`,
+    )
+    .get(setId, itemKey, annotator) as RawLabel | undefined;
+  return r ? toLabel(r) : null;
+}
+
+/** One annotator's units rated and skipped in a set. */
+export function annotatorCounts(
+  db: Database,
+  setId: number,
+  annotator: number,
+): { labelled: number; skipped: number } {
+  const r = db
+    .prepare(
+      `SELECT coalesce(sum(skipped = 0), 0) AS labelled, coalesce(sum(skipped = 1), 0) AS skipped
+       FROM annotation_labels WHERE set_id = ? AND annotator_id = ?`,
+    )
+    .get(setId, annotator) as { labelled: number; skipped: number };
+  return { labelled: r.labelled, skipped: r.skipped };
 }
 
 // `updated_at` is the label's own time when it has one (an imported package's), else now: an
@@ -226,7 +273,7 @@ const UPSERT = `INSERT INTO annotation_labels (set_id, item_key, annotator_id, v
 
 /** Stores (or replaces) one annotator's label of one unit: one statement, committed at once. */
 export function saveLabel(db: Database, setId: number, label: NewLabel): void {
-  db.prepare(UPSERT).run(
+  prepared(db, UPSERT).run(
     setId,
     label.itemKey,
     label.annotatorId,
@@ -236,7 +283,7 @@ export function saveLabel(db: Database, setId: number, label: NewLabel): void {
     label.guidelinesVersion !== undefined
       ? label.guidelinesVersion
       : (
-          db.prepare('SELECT MAX(version) AS v FROM annotation_guidelines WHERE set_id = ?').get(setId) as {
+          prepared(db, 'SELECT MAX(version) AS v FROM annotation_guidelines WHERE set_id = ?').get(setId) as {
             v: number | null;
           }
         ).v,
@@ -303,7 +350,8 @@ export function addGuidelines(db: Database, setId: number, text: string, created
     const last = all.at(-1);
     if (last && last.text === text) return last;
     const version = (last?.version ?? 0) + 1;
-    db.prepare(
+    prepared(
+      db,
       `INSERT INTO annotation_guidelines (set_id, version, text, created_at)
        VALUES (?, ?, ?, COALESCE(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`,
     ).run(setId, version, text, createdAt ?? null);
@@ -313,7 +361,8 @@ export function addGuidelines(db: Database, setId: number, text: string, created
 
 /** Stores a version as it is numbered elsewhere (a package's), when the set lacks it. */
 export function putGuidelinesVersion(db: Database, setId: number, g: GuidelinesRow): void {
-  db.prepare(
+  prepared(
+    db,
     'INSERT OR IGNORE INTO annotation_guidelines (set_id, version, text, created_at) VALUES (?, ?, ?, ?)',
   ).run(setId, g.version, g.text, g.createdAt);
 }
@@ -355,7 +404,8 @@ export function saveAdjudication(
   setId: number,
   a: Omit<AdjudicationRow, 'createdAt'> & { createdAt?: string },
 ): void {
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO annotation_adjudications (set_id, item_key, value_json, adjudicator, note, created_at)
      VALUES (?, ?, ?, ?, ?, COALESCE(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))
      ON CONFLICT (set_id, item_key) DO UPDATE SET value_json = excluded.value_json,
@@ -365,7 +415,7 @@ export function saveAdjudication(
 
 export function clearAdjudication(db: Database, setId: number, itemKey: string): boolean {
   return (
-    db.prepare('DELETE FROM annotation_adjudications WHERE set_id = ? AND item_key = ?').run(setId, itemKey)
+    prepared(db, 'DELETE FROM annotation_adjudications WHERE set_id = ? AND item_key = ?').run(setId, itemKey)
       .changes > 0
   );
 }

@@ -214,9 +214,43 @@ export function getItem(db: Database, itemId: number): Item | undefined {
   return r && toItem(r);
 }
 
-/** All items of a dataset in file order, full text (protocols plan from these). */
+/**
+ * The items of the datasets read last, per connection. Every load of an experiment (create, start,
+ * each round, each results call) read and rebuilt its whole dataset: a twentieth of a small
+ * simulated study's CPU. Items are never changed once imported (no statement updates them), and a
+ * dataset's content hash is compared on every read, so a dataset deleted and another imported
+ * under its id is read again. The items are frozen, so no caller can change the others' copy.
+ */
+const KEPT_DATASETS = 2;
+const keptItems = new WeakMap<Database, Map<number, { hash: string; items: readonly Item[] }>>();
+
+/** All items of a dataset in file order, full text (protocols plan from these); a new array each call. */
 export function allItems(db: Database, datasetId: number): Item[] {
-  return (
+  const hash = db.prepare('SELECT content_hash FROM datasets WHERE id = ?').pluck().get(datasetId) as
+    string | undefined;
+  let kept = keptItems.get(db);
+  if (!kept) keptItems.set(db, (kept = new Map()));
+  const hit = kept.get(datasetId);
+  if (hit && hash !== undefined && hit.hash === hash) {
+    // Most recently read last, so the oldest is the one dropped.
+    kept.delete(datasetId);
+    kept.set(datasetId, hit);
+    return [...hit.items];
+  }
+  const items = (
     db.prepare('SELECT * FROM items WHERE dataset_id = ? ORDER BY position').all(datasetId) as ItemDbRow[]
-  ).map(toItem);
+  ).map((r) => deepFreeze(toItem(r)));
+  if (hash === undefined) return items;
+  kept.delete(datasetId);
+  kept.set(datasetId, { hash, items });
+  while (kept.size > KEPT_DATASETS) kept.delete(kept.keys().next().value!);
+  return [...items];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatRequestSpec, Usage } from '../providers/types';
-import type { Statement } from 'better-sqlite3';
 import type { Database } from './db';
+import { prepared } from './statements';
 import { leaseHeld, leaseOf, LEASE_MS, type Lease, type LeaseColumns } from './leases';
 
 // The request ledger (DESIGN.md section 3): one row per distinct paid request, written
@@ -35,21 +35,7 @@ export class IllegalTransitionError extends Error {
 }
 
 // Prepared once per connection: the engine claims and completes thousands of rows a second.
-const statements = new WeakMap<Database, Map<string, Statement>>();
-
-function prep(db: Database, sql: string): Statement {
-  let perDb = statements.get(db);
-  if (!perDb) {
-    perDb = new Map();
-    statements.set(db, perDb);
-  }
-  let stmt = perDb.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql);
-    perDb.set(sql, stmt);
-  }
-  return stmt;
-}
+const prep = prepared;
 
 /** JSON with object keys sorted at every depth, so equal requests hash equally. */
 export function canonicalJson(value: unknown): string {

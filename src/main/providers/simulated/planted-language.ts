@@ -39,8 +39,27 @@ const HAN = /\p{Script=Han}/gu;
 
 /** An answer's language-free key: the Han characters of its pseudo-Chinese, without 几. */
 export function languageKey(text: string): string {
-  return (pseudoTranslate(text.trim(), 'zh').match(HAN) ?? []).filter((c) => c !== '几').join('');
+  let key = languageKeys.get(text);
+  if (key === undefined) {
+    key = (pseudoTranslate(text.trim(), 'zh').match(HAN) ?? []).filter((c) => c !== '几').join('');
+    if (languageKeyChars + text.length > LANGUAGE_KEY_CHARS) {
+      languageKeys.clear();
+      languageKeyChars = 0;
+    }
+    languageKeys.set(text, key);
+    languageKeyChars += text.length;
+  }
+  return key;
 }
+
+/**
+ * Keys remembered by answer text: every verdict of a `-lang` model asks for both answers' keys,
+ * and the same answers come back in every order, language and repeat (the pseudo-translation was
+ * a fortieth of a simulated study's CPU). Dropped whole past a few MB of texts.
+ */
+const LANGUAGE_KEY_CHARS = 2_000_000;
+const languageKeys = new Map<string, string>();
+let languageKeyChars = 0;
 
 /**
  * Whether the model flips the item with these two answers (in any order, in any language) in a
