@@ -22,7 +22,7 @@ afterAll(() => {
 const dataset = (tag: string, n: number): NewDataset => ({
   name: tag,
   sourceFile: `${tag}.jsonl`,
-  format: 'jsonl',
+  format: 'llmbar-jsonl',
   contentHash: `hash-${tag}`,
   items: Array.from({ length: n }, (_, i) => ({
     sourceId: `${tag}-${i}`,

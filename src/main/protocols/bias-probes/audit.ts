@@ -4,6 +4,7 @@
 import type { RewriteKind } from '../../../shared/protocols/bias-probes/types';
 import { rewriteOf } from '../../../shared/protocols/bias-probes/probe-registry';
 import type { BiasOptions } from './config';
+import { memoByText } from '../../../shared/text-memo';
 
 // A run of letters/digits is one token; each Han/kana character is one (no spaces between words).
 const TOKEN =
@@ -11,28 +12,11 @@ const TOKEN =
 const NUMBER = /\d+(?:\.\d+)?/g;
 
 /**
- * Counts remembered by the text itself: the audit runs again for every results call and every
- * signature of one (the flagged items are part of it), over the same sources and rewrites. Dropped
- * whole past COUNTED_CHARS characters of texts kept alive by it (a few MB at most); a string key
- * is hashed once by V8, so a hit costs no scan of the text.
+ * Length in tokens (words; CJK characters count one each), the unit of every length measure.
+ * Remembered by text: the audit runs again for every results call and every signature of one (the
+ * flagged items are part of it), over the same sources and rewrites.
  */
-const COUNTED_CHARS = 2_000_000;
-const counted = new Map<string, number>();
-let countedChars = 0;
-
-/** Length in tokens (words; CJK characters count one each), the unit of every length measure. */
-export function tokenCount(text: string): number {
-  let n = counted.get(text);
-  if (n !== undefined) return n;
-  n = text.match(TOKEN)?.length ?? 0;
-  if (countedChars + text.length > COUNTED_CHARS) {
-    counted.clear();
-    countedChars = 0;
-  }
-  counted.set(text, n);
-  countedChars += text.length;
-  return n;
-}
+export const tokenCount = memoByText(2_000_000, (text) => text.match(TOKEN)?.length ?? 0);
 
 export function numbersOf(text: string): string[] {
   return text.match(NUMBER) ?? [];

@@ -19,6 +19,7 @@ import { mulberry32 } from '../../../shared/random';
 import type { ChatRequestSpec } from '../types';
 import { pseudoTranslate } from './pseudo-language';
 import { seedOf } from './random';
+import { memoByText } from '../../../shared/text-memo';
 import { plantedVerdict, shownPairOf } from './reading';
 
 const LANG_SUFFIX = /-lang(\d{1,3})(?:-noise(\d{1,2}))?$/;
@@ -37,29 +38,15 @@ export function plantedLanguageNoise(model: string): number {
 
 const HAN = /\p{Script=Han}/gu;
 
-/** An answer's language-free key: the Han characters of its pseudo-Chinese, without 几. */
-export function languageKey(text: string): string {
-  let key = languageKeys.get(text);
-  if (key === undefined) {
-    key = (pseudoTranslate(text.trim(), 'zh').match(HAN) ?? []).filter((c) => c !== '几').join('');
-    if (languageKeyChars + text.length > LANGUAGE_KEY_CHARS) {
-      languageKeys.clear();
-      languageKeyChars = 0;
-    }
-    languageKeys.set(text, key);
-    languageKeyChars += text.length;
-  }
-  return key;
-}
-
 /**
- * Keys remembered by answer text: every verdict of a `-lang` model asks for both answers' keys,
- * and the same answers come back in every order, language and repeat (the pseudo-translation was
- * a fortieth of a simulated study's CPU). Dropped whole past a few MB of texts.
+ * An answer's language-free key: the Han characters of its pseudo-Chinese, without 几. Remembered
+ * by answer text: every verdict of a `-lang` model asks for both answers' keys, and the
+ * same answers come back in every order, language and repeat (the pseudo-translation was a
+ * fortieth of a simulated study's CPU).
  */
-const LANGUAGE_KEY_CHARS = 2_000_000;
-const languageKeys = new Map<string, string>();
-let languageKeyChars = 0;
+export const languageKey = memoByText(2_000_000, (text) =>
+  (pseudoTranslate(text.trim(), 'zh').match(HAN) ?? []).filter((c) => c !== '几').join(''),
+);
 
 /**
  * Whether the model flips the item with these two answers (in any order, in any language) in a
