@@ -55,8 +55,8 @@ export async function openLab(): Promise<Lab> {
       // The ledger keeps a request for good, the study gone or not (an answer is never paid
       // twice). A replicate's requests are its own (its judge's name is unique to it), so the lab
       // drops them with the study: grown to ~10^5 rows over a validation, the ledger made each
-      // insert of a later study dearer (a quarter of a cell's CPU). Rows another study still
-      // points at stay; the foreign keys refuse anything else.
+      // later study's inserts dearer (a tenth of a cell's CPU). Rows another study still points
+      // at stay; the foreign keys refuse anything else.
       core.db
         .prepare(
           'DELETE FROM requests WHERE NOT EXISTS (SELECT 1 FROM experiment_tasks t WHERE t.request_id = requests.id)',
