@@ -94,9 +94,10 @@ export function ensureAnnotator(db: Database, name: string): number {
 }
 
 export function listAnnotators(db: Database): { id: number; name: string; createdAt: string }[] {
-  return db
-    .prepare('SELECT id, name, created_at AS createdAt FROM annotators ORDER BY name COLLATE NOCASE')
-    .all() as { id: number; name: string; createdAt: string }[];
+  return prepared(
+    db,
+    'SELECT id, name, created_at AS createdAt FROM annotators ORDER BY name COLLATE NOCASE',
+  ).all() as { id: number; name: string; createdAt: string }[];
 }
 
 export function insertSet(
@@ -181,17 +182,19 @@ const toItem = (r: RawItem): SetItemRow => ({
 });
 
 export function setItems(db: Database, setId: number): SetItemRow[] {
-  const rows = db
-    .prepare(`SELECT ${ITEM_COLUMNS} FROM annotation_items WHERE set_id = ? ORDER BY position`)
-    .all(setId) as RawItem[];
+  const rows = prepared(
+    db,
+    `SELECT ${ITEM_COLUMNS} FROM annotation_items WHERE set_id = ? ORDER BY position`,
+  ).all(setId) as RawItem[];
   return rows.map(toItem);
 }
 
 /** One unit of a set by its blinded id (a label given in a session), without reading the others. */
 export function setItemByUid(db: Database, setId: number, unitUid: string): SetItemRow | null {
-  const r = db
-    .prepare(`SELECT ${ITEM_COLUMNS} FROM annotation_items WHERE set_id = ? AND unit_uid = ?`)
-    .get(setId, unitUid) as RawItem | undefined;
+  const r = prepared(
+    db,
+    `SELECT ${ITEM_COLUMNS} FROM annotation_items WHERE set_id = ? AND unit_uid = ?`,
+  ).get(setId, unitUid) as RawItem | undefined;
   return r ? toItem(r) : null;
 }
 
@@ -238,12 +241,11 @@ export function labelsOf(db: Database, setId: number, annotator?: number): Label
 
 /** One annotator's label of one unit, or null. */
 export function labelOf(db: Database, setId: number, itemKey: string, annotator: number): LabelRow | null {
-  const r = db
-    .prepare(
-      `SELECT ${LABEL_COLUMNS} FROM annotation_labels l JOIN annotators a ON a.id = l.annotator_id
+  const r = prepared(
+    db,
+    `SELECT ${LABEL_COLUMNS} FROM annotation_labels l JOIN annotators a ON a.id = l.annotator_id
        WHERE l.set_id = ? AND l.item_key = ? AND l.annotator_id = ?`,
-    )
-    .get(setId, itemKey, annotator) as RawLabel | undefined;
+  ).get(setId, itemKey, annotator) as RawLabel | undefined;
   return r ? toLabel(r) : null;
 }
 
@@ -253,12 +255,11 @@ export function annotatorCounts(
   setId: number,
   annotator: number,
 ): { labelled: number; skipped: number } {
-  const r = db
-    .prepare(
-      `SELECT coalesce(sum(skipped = 0), 0) AS labelled, coalesce(sum(skipped = 1), 0) AS skipped
+  const r = prepared(
+    db,
+    `SELECT coalesce(sum(skipped = 0), 0) AS labelled, coalesce(sum(skipped = 1), 0) AS skipped
        FROM annotation_labels WHERE set_id = ? AND annotator_id = ?`,
-    )
-    .get(setId, annotator) as { labelled: number; skipped: number };
+  ).get(setId, annotator) as { labelled: number; skipped: number };
   return { labelled: r.labelled, skipped: r.skipped };
 }
 
@@ -308,12 +309,11 @@ export function recordMapping(
   m: { setId: number; judge: string; protocol: string; rubricHash: string; mapping: unknown },
 ): number {
   const json = JSON.stringify(m.mapping);
-  const found = db
-    .prepare(
-      `SELECT id FROM calibration_mappings
+  const found = prepared(
+    db,
+    `SELECT id FROM calibration_mappings
        WHERE set_id = ? AND judge = ? AND protocol = ? AND rubric_hash = ? AND mapping_json = ?`,
-    )
-    .get(m.setId, m.judge, m.protocol, m.rubricHash, json) as { id: number } | undefined;
+  ).get(m.setId, m.judge, m.protocol, m.rubricHash, json) as { id: number } | undefined;
   if (found) return found.id;
   return Number(
     db
@@ -332,12 +332,11 @@ export interface GuidelinesRow {
 
 /** Every version of the set's guidelines, oldest first. */
 export function guidelinesOf(db: Database, setId: number): GuidelinesRow[] {
-  return db
-    .prepare(
-      `SELECT version, text, created_at AS createdAt FROM annotation_guidelines
+  return prepared(
+    db,
+    `SELECT version, text, created_at AS createdAt FROM annotation_guidelines
        WHERE set_id = ? ORDER BY version`,
-    )
-    .all(setId) as GuidelinesRow[];
+  ).all(setId) as GuidelinesRow[];
 }
 
 /**

@@ -99,7 +99,11 @@ export function estimateTasks(
   });
   const tokensCount = (t: ProtocolTask): boolean => {
     if (!left.timeOnly) return true;
-    const limits = limitsOf(t.request.provider, t.request.model);
+    // Only lane time is wanted: a batch's calls and a paused lane's take none.
+    const { provider, model } = t.request;
+    if (isBatchMode(exp.providers[provider] ?? {}) || left.skipLane?.(endpoints.get(provider)!, model))
+      return false;
+    const limits = limitsOf(provider, model);
     return limits.tpm !== undefined || !limits.rpm;
   };
   tokens.precount(tasks.filter(tokensCount).map((t) => t.request));
@@ -207,29 +211,23 @@ export function estimateTasks(
       row.cachedCalls += calls;
       continue;
     }
-    const endpointModel = `${endpoint}\u0000${t.request.model}`;
-    if (left.timeOnly) {
-      if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
-      const counted = tokensCount(t);
-      const input = counted ? tokens.input(t.request) : 0;
-      const output = counted ? stage.outputTokens(t, tokens) : 0;
-      addLoad(lanes, endpointModel, t, input, output, calls);
-      continue;
+    const counted = tokensCount(t);
+    const input = counted ? tokens.input(t.request) : 0;
+    const output = counted ? stage.outputTokens(t, tokens) : 0;
+    if (!left.timeOnly) {
+      eachCacheUse(t, endpoint, input, output, calls, (usage, times) => {
+        const cost = costOf(t.request.model, usage, exp.prices, { batch });
+        row.costUsd += cost.usd * times;
+        row.priced &&= cost.priced;
+        liveCost += (batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd) * times;
+      });
+      row.inputTokens += input * calls;
+      row.outputTokens += output * calls;
+      addTiers(t, endpoint, input, output, calls);
     }
-    const input = tokens.input(t.request);
-    const output = stage.outputTokens(t, tokens);
-    eachCacheUse(t, endpoint, input, output, calls, (usage, times) => {
-      const cost = costOf(t.request.model, usage, exp.prices, { batch });
-      row.costUsd += cost.usd * times;
-      row.priced &&= cost.priced;
-      liveCost += (batch ? costOf(t.request.model, usage, exp.prices).usd : cost.usd) * times;
-    });
-    row.inputTokens += input * calls;
-    row.outputTokens += output * calls;
-    addTiers(t, endpoint, input, output, calls);
     // A batch is not rate limited: its calls take the provider's window, not lane time.
     if (batch || left.skipLane?.(endpoint, t.request.model)) continue;
-    addLoad(lanes, endpointModel, t, input, output, calls);
+    addLoad(lanes, `${endpoint}\u0000${t.request.model}`, t, input, output, calls);
   }
   const list = [...rows.values()];
   const stageOrder = exp.protocol.stages.map((s) => s.name);

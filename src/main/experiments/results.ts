@@ -253,6 +253,13 @@ export function reportFigures(
   return dict ? marked.map((f) => localizeFigure(f, lang, [dict])) : marked;
 }
 
+/** The store's state as this connection sees it: another connection's commits and its own changes. */
+function storeStamp(db: Database): string {
+  const dataVersion = db.pragma('data_version', { simple: true }) as number;
+  const ownChanges = db.prepare('SELECT total_changes()').pluck().get() as number;
+  return `${dataVersion}:${ownChanges}`;
+}
+
 /**
  * Whether anything results are computed from may have changed, in O(1): SQLite's data_version
  * (changes committed by any other connection, e.g. a CLI run in another process) and this
@@ -261,13 +268,6 @@ export function reportFigures(
  * names, e.g. imported answers), the items and the flagged ones. Any write anywhere is a miss,
  * which is right while something runs and free when nothing does.
  */
-/** The store's state as this connection sees it: another connection's commits and its own changes. */
-function storeStamp(db: Database): string {
-  const dataVersion = db.pragma('data_version', { simple: true }) as number;
-  const ownChanges = db.prepare('SELECT total_changes()').pluck().get() as number;
-  return `${dataVersion}:${ownChanges}`;
-}
-
 function resultsSignature(
   db: Database,
   exp: LoadedExperiment,

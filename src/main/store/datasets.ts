@@ -1,6 +1,7 @@
 import type { DatasetFormat, DatasetKind, DatasetSummary, Item, ItemRow, Label } from '../../shared/domain';
 import { extraColumns, previewOf } from '../../shared/dataset-kinds';
 import type { Database } from './db';
+import { prepared } from './statements';
 
 /** An item as imported: its own fields, before the store gives it an id and a position. */
 export type NewItem = Pick<
@@ -226,7 +227,7 @@ const keptItems = new WeakMap<Database, Map<number, { hash: string; items: reado
 
 /** All items of a dataset in file order, full text (protocols plan from these); a new array each call. */
 export function allItems(db: Database, datasetId: number): Item[] {
-  const hash = db.prepare('SELECT content_hash FROM datasets WHERE id = ?').pluck().get(datasetId) as
+  const hash = prepared(db, 'SELECT content_hash FROM datasets WHERE id = ?').pluck().get(datasetId) as
     string | undefined;
   let kept = keptItems.get(db);
   if (!kept) keptItems.set(db, (kept = new Map()));

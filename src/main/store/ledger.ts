@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatRequestSpec, Usage } from '../providers/types';
 import type { Database } from './db';
+// Statements prepared once per connection: the engine claims and completes thousands of rows a second.
 import { prepared } from './statements';
 import { leaseHeld, leaseOf, LEASE_MS, type Lease, type LeaseColumns } from './leases';
 
@@ -33,9 +34,6 @@ export class IllegalTransitionError extends Error {
     this.name = 'IllegalTransitionError';
   }
 }
-
-// Prepared once per connection: the engine claims and completes thousands of rows a second.
-const prep = prepared;
 
 /** JSON with object keys sorted at every depth, so equal requests hash equally. */
 export function canonicalJson(value: unknown): string {
@@ -128,12 +126,12 @@ export function ensureRequests(
   db: Database,
   items: { endpointId: string; spec: ChatRequestSpec }[],
 ): number[] {
-  const insert = prep(
+  const insert = prepared(
     db,
     `INSERT INTO requests (hash, endpoint, model, request_json) VALUES (?, ?, ?, ?)
      ON CONFLICT(hash) DO NOTHING`,
   );
-  const find = prep(db, 'SELECT id FROM requests WHERE hash = ?').pluck();
+  const find = prepared(db, 'SELECT id FROM requests WHERE hash = ?').pluck();
   return db.transaction(() =>
     items.map(({ endpointId, spec }) => {
       const json = canonicalRequestJson(endpointId, spec);
@@ -205,13 +203,13 @@ function toRow(r: RawRow): LedgerRow {
 }
 
 export function getRequest(db: Database, id: number): LedgerRow | undefined {
-  const r = prep(db, 'SELECT * FROM requests WHERE id = ?').get(id) as RawRow | undefined;
+  const r = prepared(db, 'SELECT * FROM requests WHERE id = ?').get(id) as RawRow | undefined;
   return r && toRow(r);
 }
 
 /** Rows by id (missing ids are absent from the map); read in one transaction for a consistent view. */
 export function getRequests(db: Database, ids: readonly number[]): Map<number, LedgerRow> {
-  const stmt = prep(db, 'SELECT * FROM requests WHERE id = ?');
+  const stmt = prepared(db, 'SELECT * FROM requests WHERE id = ?');
   const out = new Map<number, LedgerRow>();
   db.transaction(() => {
     for (const id of ids) {
@@ -232,7 +230,7 @@ export type AnswerRow = Pick<LedgerRow, 'responseText' | 'inputTokens' | 'output
  * never uses, were most of its peak memory (~60 MB of heap at 10,894 calls, issue 27).
  */
 export function getAnswerRows(db: Database, ids: readonly number[]): Map<number, AnswerRow> {
-  const stmt = prep(
+  const stmt = prepared(
     db,
     `SELECT response_text AS responseText, input_tokens AS inputTokens, output_tokens AS outputTokens
        FROM requests WHERE id = ?`,
@@ -256,7 +254,7 @@ export type PlanRow = Pick<LedgerRow, 'id' | 'endpoint' | 'model' | 'status' | '
 
 /** Planning rows by id (missing ids are absent from the map), read in one transaction. */
 export function getPlanRows(db: Database, ids: readonly number[]): Map<number, PlanRow> {
-  const stmt = prep(
+  const stmt = prepared(
     db,
     `SELECT id, endpoint, model, status, failure_reason, lease_owner, lease_pid, lease_host, lease_expires_at
        FROM requests WHERE id = ?`,
@@ -283,7 +281,7 @@ export function getPlanRows(db: Database, ids: readonly number[]): Map<number, P
 
 /** The stored request of one row (canonical JSON), or undefined when there is no such row. */
 export function getRequestJson(db: Database, id: number): string | undefined {
-  return prep(db, 'SELECT request_json FROM requests WHERE id = ?').pluck().get(id) as string | undefined;
+  return prepared(db, 'SELECT request_json FROM requests WHERE id = ?').pluck().get(id) as string | undefined;
 }
 
 /** What usage needs of a request: no texts, no JSON to parse (results read 90,000 of these). */
@@ -310,7 +308,7 @@ export interface AnsweredTaskUsage extends RequestUsage {
  * (one lookup a task by id cost ~1 s per 100,000 tasks on the results page).
  */
 export function answeredTaskUsage(db: Database, experimentId: number): AnsweredTaskUsage[] {
-  const rows = prep(
+  const rows = prepared(
     db,
     `SELECT t.task_key AS key, t.stage, t.meta_json, r.id, r.status, r.model, r.input_tokens AS inputTokens,
             r.output_tokens AS outputTokens, r.cached_tokens AS cachedTokens,
@@ -323,7 +321,8 @@ export function answeredTaskUsage(db: Database, experimentId: number): AnsweredT
 }
 
 function statusOf(db: Database, id: number): RequestStatus | 'missing' {
-  const s = prep(db, 'SELECT status FROM requests WHERE id = ?').pluck().get(id) as RequestStatus | undefined;
+  const s = prepared(db, 'SELECT status FROM requests WHERE id = ?').pluck().get(id) as
+    RequestStatus | undefined;
   return s ?? 'missing';
 }
 
@@ -339,7 +338,7 @@ export function claimPending(
   lease?: Lease,
   now: number = Date.now(),
 ): number[] {
-  const stmt = prep(
+  const stmt = prepared(
     db,
     `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
        lease_owner = ?, lease_pid = ?, lease_host = ?, lease_expires_at = ?,
@@ -360,7 +359,7 @@ export function claimPendingRequests(
   lease: Lease,
   now: number = Date.now(),
 ): Map<number, string> {
-  const stmt = prep(
+  const stmt = prepared(
     db,
     `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
        lease_owner = ?, lease_pid = ?, lease_host = ?, lease_expires_at = ?,
@@ -379,7 +378,7 @@ export function claimPendingRequests(
 
 /** pending → in_flight for every id, in one transaction; counts one attempt each. Throws on any other state. */
 export function markInFlight(db: Database, ids: readonly number[]): void {
-  const stmt = prep(
+  const stmt = prepared(
     db,
     `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
        lease_owner = NULL, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL,
@@ -457,21 +456,21 @@ export function applyCompletions(
 ): CompletionResult {
   const result: CompletionResult = { applied: [], skipped: [] };
   if (!completions.length) return result;
-  const done = prep(
+  const done = prepared(
     db,
     `UPDATE requests SET status = 'done', response_text = ?, response_json = ?, failure_reason = NULL,
        ${NO_LEASE}, ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`,
   );
-  const failed = prep(
+  const failed = prepared(
     db,
     `UPDATE requests SET status = 'failed', failure_reason = ?, response_text = ?, response_json = NULL,
        ${NO_LEASE}, ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`,
   );
-  const pending = prep(
+  const pending = prepared(
     db,
     `UPDATE requests SET status = 'pending', ${NO_LEASE}, ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`,
   );
-  const stay = prep(db, `UPDATE requests SET ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`);
+  const stay = prepared(db, `UPDATE requests SET ${ADD_USAGE} ${WHERE_OURS_IN_FLIGHT}`);
   db.transaction(() => {
     for (const c of completions) {
       const usage = [...usageArgs(c), c.id, owner];
@@ -516,7 +515,7 @@ export function failUnsent(
   reason: string,
   owner: string | null,
 ): number[] {
-  const stmt = prep(
+  const stmt = prepared(
     db,
     `UPDATE requests SET status = 'failed', failure_reason = ?, response_json = NULL, ${NO_LEASE},
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
@@ -558,9 +557,9 @@ export function markFailed(db: Database, id: number, reason: string, rawText: st
  */
 export function recoverInFlight(db: Database, ids?: readonly number[], now: number = Date.now()): number[] {
   const cols = 'id, lease_owner, lease_pid, lease_host, lease_expires_at';
-  const all = prep(db, `SELECT ${cols} FROM requests WHERE status = 'in_flight'`);
-  const one = prep(db, `SELECT ${cols} FROM requests WHERE id = ? AND status = 'in_flight'`);
-  const reset = prep(
+  const all = prepared(db, `SELECT ${cols} FROM requests WHERE status = 'in_flight'`);
+  const one = prepared(db, `SELECT ${cols} FROM requests WHERE id = ? AND status = 'in_flight'`);
+  const reset = prepared(
     db,
     `UPDATE requests SET status = 'pending', ${NO_LEASE}, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
      WHERE id = ? AND status = 'in_flight' AND lease_owner IS ?`,
@@ -582,14 +581,14 @@ export function recoverInFlight(db: Database, ids?: readonly number[], now: numb
 export function resetFailed(db: Database, ids?: readonly number[]): number {
   const sql = `UPDATE requests SET status = 'pending', failure_reason = NULL,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE status = 'failed'`;
-  if (!ids) return prep(db, sql).run().changes;
-  const stmt = prep(db, `${sql} AND id = ?`);
+  if (!ids) return prepared(db, sql).run().changes;
+  const stmt = prepared(db, `${sql} AND id = ?`);
   return db.transaction(() => ids.reduce((n, id) => n + stmt.run(id).changes, 0))();
 }
 
 export function countByStatus(db: Database): Record<RequestStatus, number> {
   const out: Record<RequestStatus, number> = { pending: 0, in_flight: 0, done: 0, failed: 0 };
-  for (const r of prep(db, 'SELECT status, COUNT(*) AS n FROM requests GROUP BY status').all() as {
+  for (const r of prepared(db, 'SELECT status, COUNT(*) AS n FROM requests GROUP BY status').all() as {
     status: RequestStatus;
     n: number;
   }[])
@@ -604,7 +603,7 @@ export function countByStatus(db: Database): Record<RequestStatus, number> {
  * answer already stored is never replaced. Returns the ids taken.
  */
 export function claimForImport(db: Database, ids: readonly number[], owner: string): number[] {
-  const stmt = prep(
+  const stmt = prepared(
     db,
     `UPDATE requests SET status = 'in_flight', attempts = attempts + 1,
        lease_owner = ?, lease_pid = NULL, lease_host = NULL, lease_expires_at = NULL,

@@ -17,7 +17,7 @@ interface Index {
   effects: OwnedEffect[];
   conditions: OwnedCondition[];
   effectById: Map<string, OwnedEffect>;
-  conditionById: Map<string, ConditionSpec>;
+  conditionById: Map<string, OwnedCondition>;
   probeById: Map<string, BiasProbe>;
 }
 let index: Index | null = null;
@@ -25,30 +25,16 @@ function indexed(): Index {
   if (index) return index;
   const effects = registry.flatMap((probe) => probe.effects.map((effect) => ({ probe, effect })));
   const conditions = registry.flatMap((probe) => probe.conditions.map((condition) => ({ probe, condition })));
-  // The first of an id wins, as a search in registry order would find it (ids are unique anyway).
-  const firstBy = <T, V>(list: T[], key: (t: T) => string, value: (t: T) => V) => {
-    const map = new Map<string, V>();
-    for (const t of list) if (!map.has(key(t))) map.set(key(t), value(t));
-    return map;
-  };
+  // Ids are unique (registerBiasProbe refuses a clash); made from the end, so the first of an id
+  // would win, as the search in registry order these replace found it.
+  const byId = <T>(list: T[], id: (t: T) => string) =>
+    new Map(list.map((t) => [id(t), t] as const).reverse());
   index = {
     effects,
     conditions,
-    effectById: firstBy(
-      effects,
-      (e) => e.effect.id,
-      (e) => e,
-    ),
-    conditionById: firstBy(
-      conditions,
-      (c) => c.condition.id,
-      (c) => c.condition,
-    ),
-    probeById: firstBy(
-      registry,
-      (p) => p.id,
-      (p) => p,
-    ),
+    effectById: byId(effects, (e) => e.effect.id),
+    conditionById: byId(conditions, (c) => c.condition.id),
+    probeById: byId(registry, (p) => p.id),
   };
   return index;
 }
@@ -118,7 +104,8 @@ export const effectById = (id: string): OwnedEffect | undefined => indexed().eff
 
 /** Every condition in registry order (a copy). */
 export const allConditions = (): OwnedCondition[] => [...indexed().conditions];
-export const conditionById = (id: string): ConditionSpec | undefined => indexed().conditionById.get(id);
+export const conditionById = (id: string): ConditionSpec | undefined =>
+  indexed().conditionById.get(id)?.condition;
 
 /** A condition made by the rewriter, with its spec (the rewrite kinds, in registry order). */
 /**
