@@ -380,7 +380,9 @@ describe('Run view', () => {
     await waitFor(() => expect(clicked).toEqual(['run 1.json']));
     // The download is handed over before the save's busy state clears; a click on the
     // still-disabled button would be dropped (this raced on a loaded CI machine).
-    await waitFor(() => expect((screen.getByTestId('run-duplicate') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByTestId('run-duplicate') as HTMLButtonElement).disabled).toBe(false),
+    );
     fireEvent.click(screen.getByTestId('run-duplicate'));
     await waitFor(() => expect(window.location.hash).toBe('#/experiments/8'));
     expect(api.calls.find((c) => c.method === 'experiments.duplicate')!.params).toEqual({ experimentId: 7 });
