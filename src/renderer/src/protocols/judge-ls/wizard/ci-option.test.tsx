@@ -68,6 +68,10 @@ describe('the Judge-LS interval switch in the wizard', () => {
     clickNext();
     expect(screen.getByTestId('summary-noise-floor').textContent).toBe('是');
     await waitFor(() => expect(lastConfigSent(api, 'experiments.estimate').noiseFloor).toBe(true));
+    // The estimate is sent before its answer enables the button: a click before that is dropped.
+    await waitFor(() =>
+      expect((screen.getByTestId('create-and-start') as HTMLButtonElement).disabled).toBe(false),
+    );
     fireEvent.click(screen.getByTestId('create-and-start'));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'experiments.create')).toBe(true));
     expect(lastConfigSent(api, 'experiments.create').noiseFloor).toBe(true);
