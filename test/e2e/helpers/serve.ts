@@ -57,11 +57,20 @@ export function startServeWithEnv(dataDir: string, env: Record<string, string>):
   });
 }
 
-/** One call of the web door's API, as the app's own client makes it. */
+/**
+ * One call of the web door's API, as the app's own client makes it. Each on a connection of its
+ * own (`connection: close`): Node's fetch does not retry a POST, and one sent on a kept-alive
+ * connection just as the server closed it as idle failed with ECONNRESET when the test's process
+ * had been starved for seconds (CI at load ~18). A browser retries that case itself.
+ */
 export async function callApi<T>(server: ServeHandle, method: string, params: unknown): Promise<T> {
   const res = await fetch(`${server.origin}/api/call/${method}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${server.token}`,
+      'content-type': 'application/json',
+      connection: 'close',
+    },
     body: JSON.stringify({ params }),
   });
   const body = (await res.json()) as { ok: boolean; result?: T; error?: { message: string } };
