@@ -4,7 +4,10 @@
 // `position`: bias probes' position probe, 419 LLMBar pairs in both orders (838 calls), one
 // judge, 3,000 RPM, ~300 ms latency (issue 39's side-by-side study).
 // Prints start → first request, last answer → exit, command wall / the busiest lane's bound,
-// the command's CPU-seconds and peak RSS. Needs `npm run build`.
+// the command's CPU-seconds and peak RSS. Needs `npm run build`. `--floor` (with `study` or
+// `position`) then sends the same calls from a bare client through the app's provider adapters
+// (lib/floor.ts, `npm run bench:floor`) and prints what the engine adds to them: a difference
+// of two figures of the same day, where CPU-seconds alone vary with the machine's speed.
 // REF_DIR and REF_CMD (optional): the published reference script's checkout and the command that
 // runs it (lib/reference-run.ts: `{data}`, `{base_url}`, `{model}`, `{out}` are replaced), run
 // after the app on the same pairs against a mock of its own, and printed side by side. E.g.
@@ -12,6 +15,7 @@
 import { fileURLToPath } from 'node:url';
 import type { PairRecord } from '../test/mock-provider/bias-responder';
 import { printStudy, runCliStudy, type StudyShape } from './lib/cli-study';
+import { FLOOR_SHAPES, floorLine, runFloorClient, runFloorClientIfAsked } from './lib/floor';
 import { LLMBAR, readJsonl, runMockIfAsked, spawnMock } from './lib/mock-process';
 import { printSideBySide, runReference } from './lib/reference-run';
 
@@ -19,6 +23,8 @@ const refDir = process.env.REF_DIR;
 const refCommand = process.env.REF_CMD;
 if (await runMockIfAsked()) {
   // This process is the mock.
+} else if (await runFloorClientIfAsked()) {
+  // This process is the bare client of `--floor`.
 } else if (refDir && !refCommand) {
   // Said before the study runs, not after it.
   console.error(
@@ -52,6 +58,25 @@ if (await runMockIfAsked()) {
         ? { wall: 1.05, cpu: 15, rss: 250 }
         : { wall: 1.1, cpu: 15, rss: 300 },
   );
+  if (process.argv.includes('--floor')) {
+    if (!big && !position) console.log('    --floor: only with `study` or `position`');
+    else {
+      const floorShape = FLOOR_SHAPES[position ? 'position' : 'study'];
+      // No limit at the mock: the bare client keeps the rate itself.
+      const mock = await spawnMock(entry, { burstSeconds: 3, latencyMs: floorShape.latencyMs });
+      try {
+        const floor = await runFloorClient(entry, 'adapter', floorShape.name, mock.url);
+        const added = f.cpuS - floor.cpuS;
+        console.log(`    the same calls alone (bench:floor): ${floorLine(floor)}`);
+        console.log(
+          `    the engine adds ${added.toFixed(1)} CPU-s to them (${((1000 * added) / floor.calls).toFixed(2)} ms a call): its start, queue, ledger, plan, results and export`,
+        );
+        if (floor.failed > 0) process.exitCode = 1;
+      } finally {
+        mock.close();
+      }
+    }
+  }
   if (refDir && refCommand) {
     const mock = await spawnMock(entry, { rpm: shape.rpm, burstSeconds: 3, latencyMs: shape.latencyMs });
     try {

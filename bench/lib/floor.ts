@@ -1,0 +1,264 @@
+// The calls of a study shape sent by a bare client that stores, plans and exports nothing
+// (issue 39's yardstick: what the calls cost by themselves, measured the same day as the study).
+// Used by bench/provider-floor.ts (`npm run bench:floor`) and bench/overhead.ts (`--floor`). The
+// client runs in a process of its own, started as the `judge-lab` command starts: the entry that
+// uses this module calls `runFloorClientIfAsked()` first thing (as with the mock).
+// Depths: `fetch` POSTs the request bodies through the app's keep-alive fetch and reads the
+// answers' JSON; `sdk` sends the same bodies through the official `openai` / `@anthropic-ai/sdk`
+// clients; `adapter` goes through the app's provider adapters (request built from the spec, the
+// answer checked and parsed). The bodies are the Judge-LS prompts built from the LLMBar texts by
+// the app's own templates (judge calls on the English pair, both orders), so their sizes are the
+// study's; the answers are the mock's default ones.
+import { spawn } from 'node:child_process';
+import { PAIRWISE_VERDICT_SCHEMA } from '../../src/main/judging/pairwise';
+import {
+  buildAnthropicRequest,
+  anthropicClient,
+  AnthropicChatAdapter,
+} from '../../src/main/providers/anthropic';
+import type { ProviderConfig } from '../../src/main/providers/config';
+import { keepAliveFetch } from '../../src/main/providers/http-fetch';
+import { buildOpenAIRequest, openAIClient, OpenAIChatAdapter } from '../../src/main/providers/openai';
+import { jsonBody } from '../../src/main/providers/sdk';
+import { warnOnce } from '../../src/main/providers/sdk-warnings';
+import type { ChatRequestSpec } from '../../src/main/providers/types';
+import {
+  DEFAULT_TEMPLATES,
+  LANGUAGE_VARIANT_SCHEMA,
+  renderJudgePrompt,
+  renderTransformPrompt,
+} from '../../src/main/protocols/judge-ls/prompts';
+import { cliLauncher } from './launcher';
+import { llmbarItems } from './mock-process';
+
+export const DEPTHS = ['fetch', 'sdk', 'adapter'] as const;
+export type Depth = (typeof DEPTHS)[number];
+
+export interface FloorShape {
+  name: 'study' | 'position';
+  rpm: number;
+  latencyMs: [number, number];
+  /** Model → its calls' specs. */
+  lanes: () => Map<string, ChatRequestSpec[]>;
+}
+
+const ANTHROPIC = /^claude/;
+const providerOf = (model: string) => (ANTHROPIC.test(model) ? 'anthropic' : 'openai');
+
+/** The judge calls of `items` in both orders, `conditions` times each (Judge-LS: EN, ZH, LS, tie probe). */
+function judgeSpecs(model: string, conditions: number): ChatRequestSpec[] {
+  const out: ChatRequestSpec[] = [];
+  for (let c = 0; c < conditions; c++)
+    for (const it of llmbarItems())
+      for (const swap of [false, true]) {
+        const p = renderJudgePrompt(DEFAULT_TEMPLATES, {
+          instruction: it.instruction,
+          outputA: (swap ? it.output2 : it.output1) ?? '',
+          outputB: (swap ? it.output1 : it.output2) ?? '',
+        });
+        out.push({
+          provider: providerOf(model),
+          model,
+          system: p.system,
+          messages: [{ role: 'user', content: p.user }],
+          temperature: 0,
+          response: PAIRWISE_VERDICT_SCHEMA,
+        });
+      }
+  return out;
+}
+
+function transformSpecs(model: string): ChatRequestSpec[] {
+  const out: ChatRequestSpec[] = [];
+  for (const language of ['ZH', 'LS'] as const)
+    for (const it of llmbarItems()) {
+      const p = renderTransformPrompt(DEFAULT_TEMPLATES, language, {
+        instruction: it.instruction,
+        output1: it.output1 ?? '',
+        output2: it.output2 ?? '',
+      });
+      out.push({
+        provider: 'openai',
+        model,
+        system: p.system,
+        messages: [{ role: 'user', content: p.user }],
+        temperature: 0,
+        response: LANGUAGE_VARIANT_SCHEMA,
+      });
+    }
+  return out;
+}
+
+export const FLOOR_SHAPES: Record<FloorShape['name'], FloorShape> = {
+  study: {
+    name: 'study',
+    rpm: 3000,
+    latencyMs: [20, 80],
+    lanes: () =>
+      new Map([
+        ['gpt-4.1-mini', transformSpecs('gpt-4.1-mini')],
+        ...['claude-haiku-4-5', 'gpt-4.1', 'claude-sonnet-4-5'].map(
+          (m) => [m, judgeSpecs(m, 4)] as [string, ChatRequestSpec[]],
+        ),
+      ]),
+  },
+  position: {
+    name: 'position',
+    rpm: 3000,
+    latencyMs: [250, 350],
+    lanes: () => new Map([['gpt-4.1', judgeSpecs('gpt-4.1', 1)]]),
+  },
+};
+
+const providerConfig = (url: string, kind: 'openai' | 'anthropic'): ProviderConfig =>
+  ({ kind, baseURL: kind === 'openai' ? `${url}/v1` : url, apiKeyEnv: 'MOCK_KEY' }) as ProviderConfig;
+
+/** One call at `depth`; resolves when its answer is read (and, for `adapter`, parsed). */
+type Send = (spec: ChatRequestSpec) => Promise<unknown>;
+
+async function sender(depth: Depth, url: string): Promise<(model: string) => Send> {
+  const cfg = { openai: providerConfig(url, 'openai'), anthropic: providerConfig(url, 'anthropic') };
+  const key = 'sk-floor';
+  if (depth === 'adapter') {
+    const openai = new OpenAIChatAdapter(cfg.openai, key);
+    const anthropic = new AnthropicChatAdapter(cfg.anthropic, key);
+    return (model) => (ANTHROPIC.test(model) ? (s) => anthropic.send(s) : (s) => openai.send(s));
+  }
+  if (depth === 'sdk') {
+    const openai = await openAIClient(cfg.openai, key, 0);
+    const anthropic = await anthropicClient(cfg.anthropic, key, 0);
+    return (model) =>
+      ANTHROPIC.test(model)
+        ? async (s) =>
+            // As the app calls it: the SDK's deprecation warning (on every call) shown once.
+            jsonBody(
+              await warnOnce(() =>
+                anthropic.messages.create(buildAnthropicRequest(s, cfg.anthropic)),
+              ).asResponse(),
+            )
+        : async (s) =>
+            jsonBody(await openai.chat.completions.create(buildOpenAIRequest(s, cfg.openai)).asResponse());
+  }
+  const post = async (path: string, headers: Record<string, string>, body: unknown) => {
+    const res = await keepAliveFetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+    return jsonBody(res);
+  };
+  return (model) =>
+    ANTHROPIC.test(model)
+      ? (s) =>
+          post(
+            '/v1/messages',
+            { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+            buildAnthropicRequest(s, cfg.anthropic),
+          )
+      : (s) =>
+          post('/v1/chat/completions', { authorization: `Bearer ${key}` }, buildOpenAIRequest(s, cfg.openai));
+}
+
+/** The client process: every lane's calls at the shape's rate, then its figures on stdout. */
+async function clientMain(depth: Depth, shapeName: FloorShape['name'], url: string) {
+  const shape = FLOOR_SHAPES[shapeName];
+  const lanes = shape.lanes();
+  const send = await sender(depth, url);
+  const gap = 60_000 / shape.rpm;
+  const atStart = process.resourceUsage();
+  const t0 = performance.now();
+  let failed = 0;
+  let calls = 0;
+  let firstError = '';
+  await Promise.all(
+    [...lanes].map(async ([model, specs]) => {
+      const one = send(model);
+      const pending: Promise<void>[] = [];
+      for (let i = 0; i < specs.length; i++) {
+        // Each lane keeps the provider's rate, as the app's limiter does; a late timer catches up.
+        const wait = t0 + i * gap - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        calls++;
+        pending.push(
+          one(specs[i]).then(
+            () => undefined,
+            (err: unknown) => {
+              failed++;
+              firstError ||= String(err);
+            },
+          ),
+        );
+      }
+      await Promise.all(pending);
+    }),
+  );
+  const u = process.resourceUsage();
+  process.stdout.write(
+    `${JSON.stringify({
+      depth,
+      calls,
+      failed,
+      firstError,
+      wallS: (performance.now() - t0) / 1e3,
+      cpuS: (u.userCPUTime + u.systemCPUTime) / 1e6,
+      setupS: (atStart.userCPUTime + atStart.systemCPUTime) / 1e6,
+      userS: u.userCPUTime / 1e6,
+      sysS: u.systemCPUTime / 1e6,
+      rssMiB: u.maxRSS / 1024,
+    })}\n`,
+  );
+}
+
+export interface FloorFigures {
+  depth: Depth;
+  calls: number;
+  failed: number;
+  firstError: string;
+  wallS: number;
+  cpuS: number;
+  /** CPU-seconds before the first call: Node's start, the modules, the specs built. */
+  setupS: number;
+  userS: number;
+  sysS: number;
+  rssMiB: number;
+}
+
+/** Runs one client process, started as the installed command starts (its variables and Node options). */
+export function runFloorClient(
+  entry: string,
+  depth: Depth,
+  shape: FloorShape['name'],
+  url: string,
+): Promise<FloorFigures> {
+  const launcher = cliLauncher(process.cwd());
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...launcher.nodeArgs, entry, 'floor-client', depth, shape, url], {
+      env: { ...process.env, ...launcher.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) =>
+      code === 0 ? done(JSON.parse(out) as FloorFigures) : fail(new Error(`${depth} client exited ${code}`)),
+    );
+  });
+}
+
+/** Calls in a shape. */
+export function floorCalls(shape: FloorShape): number {
+  return [...shape.lanes().values()].reduce((n, s) => n + s.length, 0);
+}
+
+/** One line of figures. */
+export function floorLine(f: FloorFigures): string {
+  return `${f.depth.padEnd(8)} CPU ${f.cpuS.toFixed(2)} s (user ${f.userS.toFixed(2)}, system ${f.sysS.toFixed(2)}; ${f.setupS.toFixed(2)} before the first call); peak RSS ${f.rssMiB.toFixed(0)} MiB; wall ${f.wallS.toFixed(1)} s; ${f.calls} calls${f.failed ? `, ${f.failed} FAILED (${f.firstError})` : ''}`;
+}
+
+/** True (and the client run) when this process was started as a floor client. */
+export async function runFloorClientIfAsked(): Promise<boolean> {
+  const [mode, depth, shape, url] = process.argv.slice(2);
+  if (mode !== 'floor-client') return false;
+  await clientMain(depth as Depth, shape as FloorShape['name'], url);
+  return true;
+}
