@@ -6,8 +6,9 @@
 // Prints start → first request, last answer → exit, command wall / the busiest lane's bound,
 // the command's CPU-seconds and peak RSS. Needs `npm run build`. `--floor` (with `study` or
 // `position`) then sends the same calls from a bare client through the app's provider adapters
-// (lib/floor.ts, `npm run bench:floor`) and prints what the engine adds to them: a difference
-// of two figures of the same day, where CPU-seconds alone vary with the machine's speed.
+// (lib/floor.ts, `npm run bench:floor`) and prints what the engine adds to them, also as a
+// multiple of the calls' own cost: a ratio of two figures of the same day, where CPU-seconds
+// alone vary with the machine's speed.
 // REF_DIR and REF_CMD (optional): the published reference script's checkout and the command that
 // runs it (lib/reference-run.ts: `{data}`, `{base_url}`, `{model}`, `{out}` are replaced), run
 // after the app on the same pairs against a mock of its own, and printed side by side. E.g.
@@ -69,7 +70,7 @@ if (await runMockIfAsked()) {
         const added = f.cpuS - floor.cpuS;
         console.log(`    the same calls alone (bench:floor): ${floorLine(floor)}`);
         console.log(
-          `    the engine adds ${added.toFixed(1)} CPU-s to them (${((1000 * added) / floor.calls).toFixed(2)} ms a call): its start, queue, ledger, plan, results and export`,
+          `    the engine adds ${added.toFixed(1)} CPU-s to them (${((1000 * added) / floor.calls).toFixed(2)} ms a call; ${(added / floor.cpuS).toFixed(2)}× the calls' own): its start, queue, ledger, plan, results and export`,
         );
         if (floor.failed > 0) process.exitCode = 1;
       } finally {

@@ -34,59 +34,70 @@ import { llmbarItems } from './mock-process';
 export const DEPTHS = ['fetch', 'sdk', 'adapter'] as const;
 export type Depth = (typeof DEPTHS)[number];
 
+/** A lane's calls, built one at a time as they are sent (the app, too, loads a request when it sends it). */
+export interface Lane {
+  count: number;
+  spec: (i: number) => ChatRequestSpec;
+}
+
 export interface FloorShape {
   name: 'study' | 'position';
   rpm: number;
   latencyMs: [number, number];
-  /** Model → its calls' specs. */
-  lanes: () => Map<string, ChatRequestSpec[]>;
+  /** Model → its calls. */
+  lanes: () => Map<string, Lane>;
 }
 
 const ANTHROPIC = /^claude/;
 const providerOf = (model: string) => (ANTHROPIC.test(model) ? 'anthropic' : 'openai');
 
-/** The judge calls of `items` in both orders, `conditions` times each (Judge-LS: EN, ZH, LS, tie probe). */
-function judgeSpecs(model: string, conditions: number): ChatRequestSpec[] {
-  const out: ChatRequestSpec[] = [];
-  for (let c = 0; c < conditions; c++)
-    for (const it of llmbarItems())
-      for (const swap of [false, true]) {
-        const p = renderJudgePrompt(DEFAULT_TEMPLATES, {
-          instruction: it.instruction,
-          outputA: (swap ? it.output2 : it.output1) ?? '',
-          outputB: (swap ? it.output1 : it.output2) ?? '',
-        });
-        out.push({
-          provider: providerOf(model),
-          model,
-          system: p.system,
-          messages: [{ role: 'user', content: p.user }],
-          temperature: 0,
-          response: PAIRWISE_VERDICT_SCHEMA,
-        });
-      }
-  return out;
+/** The judge calls on the items in both orders, `conditions` times each (Judge-LS: EN, ZH, LS, tie probe). */
+function judgeLane(model: string, conditions: number): Lane {
+  const items = llmbarItems();
+  return {
+    count: conditions * items.length * 2,
+    spec: (i) => {
+      const it = items[Math.floor(i / 2) % items.length];
+      const swap = i % 2 === 1;
+      const p = renderJudgePrompt(DEFAULT_TEMPLATES, {
+        instruction: it.instruction,
+        outputA: (swap ? it.output2 : it.output1) ?? '',
+        outputB: (swap ? it.output1 : it.output2) ?? '',
+      });
+      return {
+        provider: providerOf(model),
+        model,
+        system: p.system,
+        messages: [{ role: 'user', content: p.user }],
+        temperature: 0,
+        response: PAIRWISE_VERDICT_SCHEMA,
+      };
+    },
+  };
 }
 
-function transformSpecs(model: string): ChatRequestSpec[] {
-  const out: ChatRequestSpec[] = [];
-  for (const language of ['ZH', 'LS'] as const)
-    for (const it of llmbarItems()) {
-      const p = renderTransformPrompt(DEFAULT_TEMPLATES, language, {
+/** The translations of every item into Chinese and the low-resource language. */
+function transformLane(model: string): Lane {
+  const items = llmbarItems();
+  return {
+    count: 2 * items.length,
+    spec: (i) => {
+      const it = items[i % items.length];
+      const p = renderTransformPrompt(DEFAULT_TEMPLATES, i < items.length ? 'ZH' : 'LS', {
         instruction: it.instruction,
         output1: it.output1 ?? '',
         output2: it.output2 ?? '',
       });
-      out.push({
+      return {
         provider: 'openai',
         model,
         system: p.system,
         messages: [{ role: 'user', content: p.user }],
         temperature: 0,
         response: LANGUAGE_VARIANT_SCHEMA,
-      });
-    }
-  return out;
+      };
+    },
+  };
 }
 
 export const FLOOR_SHAPES: Record<FloorShape['name'], FloorShape> = {
@@ -96,9 +107,9 @@ export const FLOOR_SHAPES: Record<FloorShape['name'], FloorShape> = {
     latencyMs: [20, 80],
     lanes: () =>
       new Map([
-        ['gpt-4.1-mini', transformSpecs('gpt-4.1-mini')],
+        ['gpt-4.1-mini', transformLane('gpt-4.1-mini')],
         ...['claude-haiku-4-5', 'gpt-4.1', 'claude-sonnet-4-5'].map(
-          (m) => [m, judgeSpecs(m, 4)] as [string, ChatRequestSpec[]],
+          (m) => [m, judgeLane(m, 4)] as [string, Lane],
         ),
       ]),
   },
@@ -106,7 +117,7 @@ export const FLOOR_SHAPES: Record<FloorShape['name'], FloorShape> = {
     name: 'position',
     rpm: 3000,
     latencyMs: [250, 350],
-    lanes: () => new Map([['gpt-4.1', judgeSpecs('gpt-4.1', 1)]]),
+    lanes: () => new Map([['gpt-4.1', judgeLane('gpt-4.1', 1)]]),
   },
 };
 
@@ -172,23 +183,24 @@ async function clientMain(depth: Depth, shapeName: FloorShape['name'], url: stri
   let calls = 0;
   let firstError = '';
   await Promise.all(
-    [...lanes].map(async ([model, specs]) => {
+    [...lanes].map(async ([model, lane]) => {
       const one = send(model);
-      const pending: Promise<void>[] = [];
-      for (let i = 0; i < specs.length; i++) {
+      const pending = new Set<Promise<void>>();
+      for (let i = 0; i < lane.count; i++) {
         // Each lane keeps the provider's rate, as the app's limiter does; a late timer catches up.
         const wait = t0 + i * gap - performance.now();
         if (wait > 1) await new Promise((r) => setTimeout(r, wait));
         calls++;
-        pending.push(
-          one(specs[i]).then(
-            () => undefined,
-            (err: unknown) => {
-              failed++;
-              firstError ||= String(err);
-            },
-          ),
+        // Only the calls on the wire are held, as in the app.
+        const call: Promise<void> = one(lane.spec(i)).then(
+          () => void pending.delete(call),
+          (err: unknown) => {
+            pending.delete(call);
+            failed++;
+            firstError ||= String(err);
+          },
         );
+        pending.add(call);
       }
       await Promise.all(pending);
     }),
@@ -247,7 +259,7 @@ export function runFloorClient(
 
 /** Calls in a shape. */
 export function floorCalls(shape: FloorShape): number {
-  return [...shape.lanes().values()].reduce((n, s) => n + s.length, 0);
+  return [...shape.lanes().values()].reduce((n, l) => n + l.count, 0);
 }
 
 /** One line of figures. */
