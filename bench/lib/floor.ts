@@ -21,12 +21,13 @@ import { keepAliveFetch } from '../../src/main/providers/http-fetch';
 import { buildOpenAIRequest, openAIClient, OpenAIChatAdapter } from '../../src/main/providers/openai';
 import { jsonBody } from '../../src/main/providers/sdk';
 import { warnOnce } from '../../src/main/providers/sdk-warnings';
-import type { ChatRequestSpec } from '../../src/main/providers/types';
+import type { ChatRequestSpec, ResponseSchema } from '../../src/main/providers/types';
 import {
   DEFAULT_TEMPLATES,
   LANGUAGE_VARIANT_SCHEMA,
   renderJudgePrompt,
   renderTransformPrompt,
+  type RenderedPrompt,
 } from '../../src/main/protocols/judge-ls/prompts';
 import { cliLauncher } from './launcher';
 import { llmbarItems } from './mock-process';
@@ -51,6 +52,17 @@ export interface FloorShape {
 const ANTHROPIC = /^claude/;
 const providerOf = (model: string) => (ANTHROPIC.test(model) ? 'anthropic' : 'openai');
 
+function specOf(model: string, prompt: RenderedPrompt, response: ResponseSchema): ChatRequestSpec {
+  return {
+    provider: providerOf(model),
+    model,
+    system: prompt.system,
+    messages: [{ role: 'user', content: prompt.user }],
+    temperature: 0,
+    response,
+  };
+}
+
 /** The judge calls on the items in both orders, `conditions` times each (Judge-LS: EN, ZH, LS, tie probe). */
 function judgeLane(model: string, conditions: number): Lane {
   const items = llmbarItems();
@@ -64,14 +76,7 @@ function judgeLane(model: string, conditions: number): Lane {
         outputA: (swap ? it.output2 : it.output1) ?? '',
         outputB: (swap ? it.output1 : it.output2) ?? '',
       });
-      return {
-        provider: providerOf(model),
-        model,
-        system: p.system,
-        messages: [{ role: 'user', content: p.user }],
-        temperature: 0,
-        response: PAIRWISE_VERDICT_SCHEMA,
-      };
+      return specOf(model, p, PAIRWISE_VERDICT_SCHEMA);
     },
   };
 }
@@ -88,14 +93,7 @@ function transformLane(model: string): Lane {
         output1: it.output1 ?? '',
         output2: it.output2 ?? '',
       });
-      return {
-        provider: 'openai',
-        model,
-        system: p.system,
-        messages: [{ role: 'user', content: p.user }],
-        temperature: 0,
-        response: LANGUAGE_VARIANT_SCHEMA,
-      };
+      return specOf(model, p, LANGUAGE_VARIANT_SCHEMA);
     },
   };
 }
