@@ -4,19 +4,18 @@
 // `position`: bias probes' position probe, 419 LLMBar pairs in both orders (838 calls), one
 // judge, 3,000 RPM, ~300 ms latency (issue 39's side-by-side study).
 // Prints start → first request, last answer → exit, command wall / the busiest lane's bound,
-// the command's CPU-seconds and peak RSS. Needs `npm run build`. `--floor` (with `study` or
-// `position`) then sends the same calls from a bare client through the app's provider adapters
+// the command's CPU-seconds and peak RSS. Needs `npm run build`. `--floor` then sends the same calls from a bare client through the app's provider adapters
 // (lib/floor.ts, `npm run bench:floor`) and prints what the engine adds to them, also as a
-// multiple of the calls' own cost: a ratio of two figures of the same day, where CPU-seconds
-// alone vary with the machine's speed.
+// multiple of the calls' own cost: two figures of the same minutes, where CPU-seconds of
+// different days do not compare (the machine's speed varies).
 // REF_DIR and REF_CMD (optional): the published reference script's checkout and the command that
 // runs it (lib/reference-run.ts: `{data}`, `{base_url}`, `{model}`, `{out}` are replaced), run
 // after the app on the same pairs against a mock of its own, and printed side by side. E.g.
 // REF_DIR=~/judge-ls-ref REF_CMD='python3 run_judge.py --pairs {data} --model {model} --out {out}'.
 import { fileURLToPath } from 'node:url';
 import type { PairRecord } from '../test/mock-provider/bias-responder';
-import { printStudy, runCliStudy, type StudyShape } from './lib/cli-study';
-import { FLOOR_SHAPES, floorLine, runFloorClient, runFloorClientIfAsked } from './lib/floor';
+import { printStudy, runCliStudy, STUDY_SHAPES, type StudyShape, type StudyShapeName } from './lib/cli-study';
+import { floorLine, runFloorClient, runFloorClientIfAsked } from './lib/floor';
 import { LLMBAR, readJsonl, runMockIfAsked, spawnMock } from './lib/mock-process';
 import { printSideBySide, runReference } from './lib/reference-run';
 
@@ -34,18 +33,11 @@ if (await runMockIfAsked()) {
   process.exitCode = 2;
 } else {
   const entry = fileURLToPath(import.meta.url);
-  const big = process.argv[2] === 'study';
-  const position = process.argv[2] === 'position';
-  const shape: StudyShape = position
-    ? { items: 419, judges: ['gpt-4.1'], rpm: 3000, latencyMs: [250, 350], study: 'position' }
-    : big
-      ? {
-          items: 419,
-          judges: ['claude-haiku-4-5', 'gpt-4.1', 'claude-sonnet-4-5'],
-          rpm: 3000,
-          latencyMs: [20, 80] as [number, number],
-        }
-      : { items: 100, judges: ['claude-haiku-4-5'], rpm: 1200, latencyMs: [250, 350] as [number, number] };
+  const name: StudyShapeName =
+    process.argv[2] === 'study' || process.argv[2] === 'position' ? process.argv[2] : 'default';
+  const big = name === 'study';
+  const position = name === 'position';
+  const shape: StudyShape = STUDY_SHAPES[name];
   const f = await runCliStudy(entry, shape);
   printStudy(
     position
@@ -60,22 +52,20 @@ if (await runMockIfAsked()) {
         : { wall: 1.1, cpu: 15, rss: 300 },
   );
   if (process.argv.includes('--floor')) {
-    if (!big && !position) console.log('    --floor: only with `study` or `position`');
-    else {
-      const floorShape = FLOOR_SHAPES[position ? 'position' : 'study'];
-      // No limit at the mock: the bare client keeps the rate itself.
-      const mock = await spawnMock(entry, { burstSeconds: 3, latencyMs: floorShape.latencyMs });
-      try {
-        const floor = await runFloorClient(entry, 'adapter', floorShape.name, mock.url);
-        const added = f.cpuS - floor.cpuS;
-        console.log(`    the same calls alone (bench:floor): ${floorLine(floor)}`);
-        console.log(
-          `    the engine adds ${added.toFixed(1)} CPU-s to them (${((1000 * added) / floor.calls).toFixed(2)} ms a call; ${(added / floor.cpuS).toFixed(2)}× the calls' own): its start, queue, ledger, plan, results and export`,
-        );
-        if (floor.failed > 0) process.exitCode = 1;
-      } finally {
-        mock.close();
-      }
+    // No limit at the mock: the bare client keeps the rate itself.
+    const mock = await spawnMock(entry, { burstSeconds: 3, latencyMs: shape.latencyMs });
+    try {
+      const floor = await runFloorClient(entry, 'adapter', name, mock.url);
+      const added = f.cpuS - floor.cpuS;
+      console.log(`    the same calls alone (bench:floor): ${floorLine(floor)}`);
+      // Retries and re-asks are calls the bare client does not make.
+      if (floor.calls !== f.stats.total) console.log(`    (the study made ${f.stats.total} calls)`);
+      console.log(
+        `    the engine adds ${added.toFixed(1)} CPU-s to them (${((1000 * added) / floor.calls).toFixed(2)} ms a call; ${(added / floor.cpuS).toFixed(2)}× the calls' own): its start, queue, ledger, plan, results and export`,
+      );
+      if (floor.failed > 0) process.exitCode = 1;
+    } finally {
+      mock.close();
     }
   }
   if (refDir && refCommand) {

@@ -19,7 +19,7 @@ export interface GcPauses {
 
 export interface StudyShape {
   items: number;
-  /** Judge models; the transform runs on gpt-4.1-mini. */
+  /** Judge models; the transform runs on TRANSFORM_MODEL. */
   judges: string[];
   /** Per model, at the mock and in the config. */
   rpm: number;
@@ -30,6 +30,27 @@ export interface StudyShape {
    */
   study?: 'judge-ls' | 'position';
 }
+
+/** The Judge-LS studies' translator. */
+export const TRANSFORM_MODEL = 'gpt-4.1-mini';
+
+/**
+ * The benchmarks' study shapes (bench:overhead runs them through the CLI; bench:floor and
+ * `--floor` send the same calls from a bare client): `study` is issue 39's 419 × 3 Judge-LS study
+ * (10,894 calls), `position` its 838-call side-by-side study, `default` a 100-item study.
+ */
+export const STUDY_SHAPES = {
+  default: { items: 100, judges: ['claude-haiku-4-5'], rpm: 1200, latencyMs: [250, 350] },
+  study: {
+    items: 419,
+    judges: ['claude-haiku-4-5', 'gpt-4.1', 'claude-sonnet-4-5'],
+    rpm: 3000,
+    latencyMs: [20, 80],
+  },
+  position: { items: 419, judges: ['gpt-4.1'], rpm: 3000, latencyMs: [250, 350], study: 'position' },
+} satisfies Record<string, StudyShape>;
+
+export type StudyShapeName = keyof typeof STUDY_SHAPES;
 
 export interface StudyFigures {
   code: number;
@@ -58,7 +79,8 @@ export interface StudyFigures {
   stderr: string;
 }
 
-const ANTHROPIC = /^claude/;
+/** Models the mock and the configs send to the Anthropic kind. */
+export const ANTHROPIC = /^claude/;
 
 export async function runCliStudy(entry: string, shape: StudyShape): Promise<StudyFigures> {
   const position = shape.study === 'position';
@@ -108,7 +130,7 @@ export async function runCliStudy(entry: string, shape: StudyShape): Promise<Stu
             dataset: LLMBAR,
             limit: shape.items,
             providers: { openai: provider('openai'), anthropic: provider('anthropic') },
-            transform: { provider: 'openai', model: 'gpt-4.1-mini', languages: ['ZH', 'LS'] },
+            transform: { provider: 'openai', model: TRANSFORM_MODEL, languages: ['ZH', 'LS'] },
             judges,
             tieProbes: true,
           },

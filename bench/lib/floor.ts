@@ -29,6 +29,8 @@ import {
   renderTransformPrompt,
   type RenderedPrompt,
 } from '../../src/main/protocols/judge-ls/prompts';
+import type { Item } from '../../src/shared/domain';
+import { ANTHROPIC, STUDY_SHAPES, TRANSFORM_MODEL, type StudyShape, type StudyShapeName } from './cli-study';
 import { cliLauncher } from './launcher';
 import { llmbarItems } from './mock-process';
 
@@ -36,20 +38,11 @@ export const DEPTHS = ['fetch', 'sdk', 'adapter'] as const;
 export type Depth = (typeof DEPTHS)[number];
 
 /** A lane's calls, built one at a time as they are sent (the app, too, loads a request when it sends it). */
-export interface Lane {
+interface Lane {
   count: number;
   spec: (i: number) => ChatRequestSpec;
 }
 
-export interface FloorShape {
-  name: 'study' | 'position';
-  rpm: number;
-  latencyMs: [number, number];
-  /** Model → its calls. */
-  lanes: () => Map<string, Lane>;
-}
-
-const ANTHROPIC = /^claude/;
 const providerOf = (model: string) => (ANTHROPIC.test(model) ? 'anthropic' : 'openai');
 
 function specOf(model: string, prompt: RenderedPrompt, response: ResponseSchema): ChatRequestSpec {
@@ -64,8 +57,7 @@ function specOf(model: string, prompt: RenderedPrompt, response: ResponseSchema)
 }
 
 /** The judge calls on the items in both orders, `conditions` times each (Judge-LS: EN, ZH, LS, tie probe). */
-function judgeLane(model: string, conditions: number): Lane {
-  const items = llmbarItems();
+function judgeLane(items: Item[], model: string, conditions: number): Lane {
   return {
     count: conditions * items.length * 2,
     spec: (i) => {
@@ -82,8 +74,7 @@ function judgeLane(model: string, conditions: number): Lane {
 }
 
 /** The translations of every item into Chinese and the low-resource language. */
-function transformLane(model: string): Lane {
-  const items = llmbarItems();
+function transformLane(items: Item[], model: string): Lane {
   return {
     count: 2 * items.length,
     spec: (i) => {
@@ -98,26 +89,24 @@ function transformLane(model: string): Lane {
   };
 }
 
-export const FLOOR_SHAPES: Record<FloorShape['name'], FloorShape> = {
-  study: {
-    name: 'study',
-    rpm: 3000,
-    latencyMs: [20, 80],
-    lanes: () =>
-      new Map([
-        ['gpt-4.1-mini', transformLane('gpt-4.1-mini')],
-        ...['claude-haiku-4-5', 'gpt-4.1', 'claude-sonnet-4-5'].map(
-          (m) => [m, judgeLane(m, 4)] as [string, Lane],
-        ),
-      ]),
-  },
-  position: {
-    name: 'position',
-    rpm: 3000,
-    latencyMs: [250, 350],
-    lanes: () => new Map([['gpt-4.1', judgeLane('gpt-4.1', 1)]]),
-  },
-};
+/**
+ * Model → its calls in a study shape: a position study's verdicts on the pairs in both orders;
+ * a Judge-LS study's translations into two languages, then each judge's verdicts on the pairs in
+ * four conditions and both orders.
+ */
+function lanesOf(shape: StudyShape): Map<string, Lane> {
+  const items = llmbarItems().slice(0, shape.items);
+  if (shape.study === 'position') return new Map(shape.judges.map((m) => [m, judgeLane(items, m, 1)]));
+  return new Map([
+    [TRANSFORM_MODEL, transformLane(items, TRANSFORM_MODEL)],
+    ...shape.judges.map((m) => [m, judgeLane(items, m, 4)] as [string, Lane]),
+  ]);
+}
+
+/** Calls in a study shape. */
+export function floorCalls(shape: StudyShape): number {
+  return [...lanesOf(shape).values()].reduce((n, l) => n + l.count, 0);
+}
 
 const providerConfig = (url: string, kind: 'openai' | 'anthropic'): ProviderConfig =>
   ({ kind, baseURL: kind === 'openai' ? `${url}/v1` : url, apiKeyEnv: 'MOCK_KEY' }) as ProviderConfig;
@@ -170,9 +159,9 @@ async function sender(depth: Depth, url: string): Promise<(model: string) => Sen
 }
 
 /** The client process: every lane's calls at the shape's rate, then its figures on stdout. */
-async function clientMain(depth: Depth, shapeName: FloorShape['name'], url: string) {
-  const shape = FLOOR_SHAPES[shapeName];
-  const lanes = shape.lanes();
+async function clientMain(depth: Depth, shapeName: StudyShapeName, url: string) {
+  const shape: StudyShape = STUDY_SHAPES[shapeName];
+  const lanes = lanesOf(shape);
   const send = await sender(depth, url);
   const gap = 60_000 / shape.rpm;
   const atStart = process.resourceUsage();
@@ -238,7 +227,7 @@ export interface FloorFigures {
 export function runFloorClient(
   entry: string,
   depth: Depth,
-  shape: FloorShape['name'],
+  shape: StudyShapeName,
   url: string,
 ): Promise<FloorFigures> {
   const launcher = cliLauncher(process.cwd());
@@ -255,11 +244,6 @@ export function runFloorClient(
   });
 }
 
-/** Calls in a shape. */
-export function floorCalls(shape: FloorShape): number {
-  return [...shape.lanes().values()].reduce((n, l) => n + l.count, 0);
-}
-
 /** One line of figures. */
 export function floorLine(f: FloorFigures): string {
   return `${f.depth.padEnd(8)} CPU ${f.cpuS.toFixed(2)} s (user ${f.userS.toFixed(2)}, system ${f.sysS.toFixed(2)}; ${f.setupS.toFixed(2)} before the first call); peak RSS ${f.rssMiB.toFixed(0)} MiB; wall ${f.wallS.toFixed(1)} s; ${f.calls} calls${f.failed ? `, ${f.failed} FAILED (${f.firstError})` : ''}`;
@@ -269,6 +253,6 @@ export function floorLine(f: FloorFigures): string {
 export async function runFloorClientIfAsked(): Promise<boolean> {
   const [mode, depth, shape, url] = process.argv.slice(2);
   if (mode !== 'floor-client') return false;
-  await clientMain(depth as Depth, shape as FloorShape['name'], url);
+  await clientMain(depth as Depth, shape as StudyShapeName, url);
   return true;
 }
